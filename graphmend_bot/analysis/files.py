@@ -1,0 +1,117 @@
+"""Find the Python files to check and read them, turning every problem into a FileError."""
+
+from __future__ import annotations
+
+import fnmatch
+import io
+import os
+import tokenize
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphmend_bot.findings import FileError
+
+MAX_FILE_BYTES = 5 * 1024 * 1024  # generated tables and vendored blobs, not model code
+SKIPPED_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache",
+    ".pytest_cache", ".tox", ".nox", "node_modules", "build", "dist", ".eggs", "site-packages",
+})
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str  # as shown to the user: relative to the working directory when possible
+    module: str
+    is_package: bool
+
+
+def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> tuple[list[SourceFile], list[FileError]]:
+    """Expand files and directories into Python source files, in a stable order."""
+    patterns = list(exclude)
+    files: dict[str, SourceFile] = {}
+    errors: list[FileError] = []
+    for raw in paths:
+        root = Path(raw)
+        if not root.exists():
+            errors.append(FileError(raw, "no such file or directory"))
+            continue
+        candidates = [root] if root.is_file() else _walk(root, errors)
+        for path in candidates:
+            shown = _display(path)
+            if _excluded(shown, patterns) or shown in files:
+                continue
+            module, is_package = module_name(path)
+            files[shown] = SourceFile(shown, module, is_package)
+    return sorted(files.values(), key=lambda f: f.path), errors
+
+
+def _walk(root: Path, errors: list[FileError]) -> Iterator[Path]:
+    seen: set[tuple[int, int]] = set()
+
+    def on_error(error: OSError) -> None:
+        errors.append(FileError(_display(Path(error.filename or root)), f"cannot read directory: {error.strerror}"))
+
+    for directory, subdirs, names in os.walk(root, followlinks=True, onerror=on_error):
+        try:
+            stat = os.stat(directory)
+        except OSError:
+            continue
+        if (stat.st_dev, stat.st_ino) in seen:  # a symlink loop: each directory once
+            subdirs[:] = []
+            errors.append(FileError(_display(Path(directory)), "symlink loop skipped"))
+            continue
+        seen.add((stat.st_dev, stat.st_ino))
+        subdirs[:] = sorted(d for d in subdirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info"))
+        for name in sorted(names):
+            if name.endswith(".py"):
+                yield Path(directory, name)
+
+
+def _excluded(path: str, patterns: list[str]) -> bool:
+    parts = Path(path).parts
+    return any(
+        fnmatch.fnmatch(path, pattern) or any(fnmatch.fnmatch(part, pattern) for part in parts)
+        for pattern in patterns
+    )
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def module_name(path: Path) -> tuple[str, bool]:
+    """Dotted module name from the package layout (directories holding __init__.py)."""
+    path = path.resolve() if not path.is_symlink() else path.absolute()
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    directory = path.parent
+    while (directory / "__init__.py").exists() and directory.parent != directory:
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return ".".join(parts) or path.stem, is_package
+
+
+def read_source(path: str) -> str:
+    """Read a file as Python would: PEP 263 encodings and BOMs; raises ValueError on bad input."""
+    try:
+        size = os.path.getsize(path)
+    except OSError as error:
+        raise ValueError(f"cannot read: {error.strerror}") from None
+    if size > MAX_FILE_BYTES:
+        raise ValueError(f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise ValueError(f"cannot read: {error.strerror}") from None
+    if b"\0" in data:
+        raise ValueError("skipped: binary file")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot decode: {error}") from None

@@ -1,0 +1,83 @@
+"""Picklable per-module summaries, produced by workers and joined by the scope solver.
+
+A `Kind` says when a value is a tensor: it holds "T" (always), "p:NAME" (when parameter NAME
+is) or "c:I" (when call site I returns one). The empty kind is a value that is not a tensor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Kind = frozenset[str]
+NOT_TENSOR: Kind = frozenset()
+TENSOR: Kind = frozenset({"T"})
+BOOL_TENSOR: Kind = frozenset({"T", "bool"})
+DATA_DEPENDENT_BOOL: Kind = frozenset({"T", "ddop"})
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A finding that stands if its function is traced and `deps` make it a tensor."""
+
+    code: str
+    message: str
+    row: int
+    column: int
+    end_row: int
+    end_column: int
+    gb_id: str
+    deps: Kind
+    source_line: str
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """`ref` names the callee: "name:f", "self:m", "super:m" or "dotted:a.b.c"."""
+
+    ref: str
+    args: tuple[Kind, ...]
+    kwargs: tuple[tuple[str, Kind], ...]
+    bound: bool  # the callee gets an implicit first argument (self / cls)
+
+
+@dataclass
+class FunctionSummary:
+    qualname: str
+    name: str
+    class_qualname: str | None
+    params: tuple[str, ...]
+    # True: a tensor by annotation or because the function is an entry point;
+    # False: not a tensor by annotation or default; absent: decided by the callers.
+    param_seeds: dict[str, bool]
+    compiled: bool  # decorated with torch.compile
+    decorators: tuple[str, ...]
+    calls: list[CallSite] = field(default_factory=list)
+    references: tuple[str, ...] = ()
+    returns: Kind = NOT_TENSOR
+    drafts: list[Draft] = field(default_factory=list)
+
+
+@dataclass
+class ClassSummary:
+    qualname: str
+    bases: tuple[str, ...]
+    methods: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CompileTarget:
+    """Something passed to torch.compile or compiled with .compile(), as written."""
+
+    ref: str
+    constructor: str | None  # when ref is a variable assigned from a call, that call's callee
+    in_function: str | None
+
+
+@dataclass
+class ModuleSummary:
+    path: str
+    module: str
+    imports: dict[str, str]
+    functions: dict[str, FunctionSummary]
+    classes: dict[str, ClassSummary]
+    compile_targets: list[CompileTarget]

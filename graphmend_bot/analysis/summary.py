@@ -1,0 +1,208 @@
+"""Turn one parsed module into a ModuleSummary: imports, classes, functions and their drafts.
+
+This runs in worker processes, so it returns plain picklable data and never the AST.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from graphmend_bot.analysis import vocabulary as V
+from graphmend_bot.analysis.function import FunctionAnalyzer, dotted_name
+from graphmend_bot.analysis.model import (
+    ClassSummary,
+    CompileTarget,
+    FunctionSummary,
+    ModuleSummary,
+)
+
+_SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+class Imports:
+    """Local names bound by imports, mapped to the fully qualified names they stand for."""
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.module = module
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.names: dict[str, str] = {}
+
+    def add(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.names[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".", 1)[0]
+                    self.names[head] = head
+            return
+        base = node.module or ""
+        if node.level:
+            parts = self.package.split(".") if self.package else []
+            parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+            base = ".".join([*parts, base] if base else parts)
+        for alias in node.names:
+            if alias.name != "*":
+                self.names[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+
+    def resolve(self, node: ast.expr) -> str | None:
+        """The qualified dotted name of `node` when its head is an imported name."""
+        name = dotted_name(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        target = self.names.get(head)
+        if target is None:
+            return None
+        return f"{target}.{rest}" if rest else target
+
+
+def summarize_module(source: str, path: str, module: str, is_package: bool) -> ModuleSummary:
+    tree = ast.parse(source, filename=path)
+    lines = source.splitlines()
+    imports = Imports(module, is_package)
+    collector = _Collector(imports)
+    collector.visit(tree)
+    logger_names = frozenset(collector.logger_names)
+    functions: dict[str, FunctionSummary] = {}
+    for qualname, class_qualname, node in collector.functions:
+        entry = (class_qualname is not None and node.name == "forward") or _is_compiled(node, imports)
+        summary = FunctionSummary(
+            qualname=qualname,
+            name=node.name,
+            class_qualname=class_qualname,
+            params=(),
+            param_seeds={},
+            compiled=_is_compiled(node, imports),
+            decorators=tuple(
+                ref for d in node.decorator_list if (ref := dotted_name(_decorator_callee(d)))
+            ),
+        )
+        FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry).run()
+        summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
+        functions[qualname] = summary
+    return ModuleSummary(
+        path=path,
+        module=module,
+        imports=imports.names,
+        functions=functions,
+        classes=collector.classes,
+        compile_targets=collector.compile_targets,
+    )
+
+
+def _decorator_callee(node: ast.expr) -> ast.expr:
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def _is_compiled(node: FunctionNode, imports: Imports) -> bool:
+    return any(
+        imports.resolve(_decorator_callee(d)) == "torch.compile" for d in node.decorator_list
+    )
+
+
+def _suppressed(lines: list[str], row: int, end_row: int, code: str) -> bool:
+    for line in lines[row - 1 : end_row]:
+        match = _SUPPRESSION.search(line)
+        if match:
+            codes = match.group("codes")
+            if codes is None or code in {c.strip() for c in codes.split(",")}:
+                return True
+    return False
+
+
+class _Collector(ast.NodeVisitor):
+    """One walk over the module: imports, classes, every function, loggers, compile calls."""
+
+    def __init__(self, imports: Imports) -> None:
+        self.imports = imports
+        self.functions: list[tuple[str, str | None, FunctionNode]] = []
+        self.classes: dict[str, ClassSummary] = {}
+        self.compile_targets: list[CompileTarget] = []
+        self.logger_names: set[str] = set()
+        self._prefix: list[str] = []
+        self._class: list[str | None] = [None]
+        self._function: list[str | None] = [None]
+        self._constructors: list[dict[str, str]] = [{}]
+
+    def visit_Import(self, node: ast.Import) -> None:
+        self.imports.add(node)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        self.imports.add(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        qualname = ".".join([*self._prefix, node.name])
+        bases = tuple(
+            self.imports.resolve(base) or name
+            for base in node.bases
+            if (name := dotted_name(base)) is not None
+        )
+        methods = tuple(
+            stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        )
+        self.classes[qualname] = ClassSummary(qualname, bases, methods)
+        self._enter(node.name, qualname, None, node)
+
+    def _function_def(self, node: FunctionNode) -> None:
+        qualname = ".".join([*self._prefix, node.name])
+        self.functions.append((qualname, self._class[-1], node))
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self._enter(node.name, None, qualname, node)
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _function_def
+
+    def _enter(self, name: str, class_qualname: str | None, function: str | None, node: ast.AST) -> None:
+        self._prefix.append(name)
+        self._class.append(class_qualname)
+        self._function.append(function or self._function[-1])
+        self._constructors.append({})
+        body = getattr(node, "body")
+        for stmt in body:
+            self.visit(stmt)
+        self._prefix.pop()
+        self._class.pop()
+        self._function.pop()
+        self._constructors.pop()
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if isinstance(node.value, ast.Call):
+            callee = dotted_name(node.value.func)
+            if callee is not None:
+                for target in node.targets:
+                    name = dotted_name(target)
+                    if name is None:
+                        continue
+                    self._constructors[-1][name] = self.imports.resolve(node.value.func) or callee
+                    if callee.endswith(V.LOGGER_FACTORIES) and len(self._prefix) == 0:
+                        self.logger_names.add(name)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        callee = self.imports.resolve(node.func)
+        if callee == "torch.compile" and node.args:
+            self._compile_target(node.args[0])
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "compile"
+            and not node.args
+            and callee is None  # not re.compile or torch.compile
+        ):
+            self._compile_target(node.func.value)
+        self.generic_visit(node)
+
+    def _compile_target(self, target: ast.expr) -> None:
+        name = dotted_name(target)
+        if name is None:
+            return
+        owner = name[: -len(".forward")] if name.endswith(".forward") else name
+        constructor = next(
+            (scope[owner] for scope in reversed(self._constructors) if owner in scope), None
+        )
+        self.compile_targets.append(
+            CompileTarget(self.imports.resolve(target) or name, constructor, self._function[-1])
+        )

@@ -1,0 +1,117 @@
+"""Command-line interface: argument parsing only; each subcommand calls one function.
+
+Exit codes follow ruff: 0 no findings, 1 findings, 2 usage, configuration or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from graphmend_bot import __version__
+from graphmend_bot.config import Config, ConfigError, load_config
+from graphmend_bot.engine import check
+from graphmend_bot.report import RENDERERS
+from graphmend_bot.rules import RULES, RULES_BY_CODE
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _split_codes(value: str) -> list[str]:
+    return [code.strip() for code in value.split(",") if code.strip()]
+
+
+def _load_config(args: argparse.Namespace) -> Config:
+    paths = getattr(args, "paths", None) or ["."]
+    config = load_config(Path(args.config) if args.config else None, start=Path(paths[0]))
+    if getattr(args, "select", None):
+        config.select = args.select
+    if getattr(args, "extend_ignore", None):
+        config.ignore = [*config.ignore, *args.extend_ignore]
+    if getattr(args, "ignore", None):
+        config.ignore = args.ignore
+    return config
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    config = _load_config(args)
+    result = check(args.paths or ["."], config)
+    output = RENDERERS[args.output_format](result)
+    if args.output_file:
+        Path(args.output_file).write_text(output, encoding="utf-8")
+    else:
+        sys.stdout.write(output)
+    if result.findings and not args.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def cmd_rule(args: argparse.Namespace) -> int:
+    rule = RULES_BY_CODE.get(args.code.upper())
+    if rule is None:
+        print(f"graphmend: unknown rule {args.code!r}; `graphmend rules` lists them", file=sys.stderr)
+        return EXIT_ERROR
+    sys.stdout.write(rule.documentation())
+    return EXIT_CLEAN
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    width = max(len(rule.name) for rule in RULES)
+    for rule in RULES:
+        print(f"{rule.code}  {rule.gb_id}  {rule.name:<{width}}  {rule.family}")
+    return EXIT_CLEAN
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="graphmend",
+        description="Find and fix torch.compile graph breaks.",
+    )
+    parser.add_argument("--version", action="version", version=f"graphmend {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("check", help="report graph breaks in Python files and directories")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    p.add_argument(
+        "--output-format", choices=sorted(RENDERERS), default="text", help="how to print findings"
+    )
+    p.add_argument("--output-file", "-o", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument("--select", type=_split_codes, metavar="CODES", help="only these codes or prefixes")
+    p.add_argument("--ignore", type=_split_codes, metavar="CODES", help="skip these codes or prefixes")
+    p.add_argument("--extend-ignore", type=_split_codes, metavar="CODES", help="skip these too")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    p.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
+    p.set_defaults(handler=cmd_check)
+
+    p = sub.add_parser("rule", help="explain one rule")
+    p.add_argument("code", metavar="CODE")
+    p.set_defaults(handler=cmd_rule)
+
+    p = sub.add_parser("rules", help="list every rule")
+    p.set_defaults(handler=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Command = args.handler
+    try:
+        return handler(args)
+    except ConfigError as error:
+        print(f"graphmend: invalid configuration: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_ERROR
+    except Exception as error:  # noqa: BLE001 - a message, never a traceback
+        print(f"graphmend: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        print("Please report this at https://github.com/graphmend/action/issues", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Configuration: `[tool.graphmend]` in pyproject.toml or `.graphmend.yml`, into one typed Config."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from graphmend_bot.rules import RULES_BY_CODE
+
+CONFIG_FILES = (".graphmend.yml", ".graphmend.yaml", "pyproject.toml")
+IO_STRATEGIES = ("guard", "defer")
+
+
+class ConfigError(ValueError):
+    """An invalid configuration, with a message that says where and what."""
+
+
+@dataclass
+class Config:
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    # Extra functions to treat as compiled: "pkg.module:function" or "pkg.module:Class.method",
+    # shell-style wildcards allowed.
+    entry_points: list[str] = field(default_factory=list)
+    io_strategy: str = "guard"  # how --fix rewrites print/logging/warnings in traced code
+    verify: dict[str, Any] = field(default_factory=dict)
+    source: str | None = None  # the file this came from, for messages
+
+
+def find_config_file(start: Path) -> Path | None:
+    directory = start.resolve()
+    if directory.is_file():
+        directory = directory.parent
+    for folder in (directory, *directory.parents):
+        for name in CONFIG_FILES:
+            candidate = folder / name
+            if candidate.is_file() and (name != "pyproject.toml" or _has_tool_table(candidate)):
+                return candidate
+    return None
+
+
+def _has_tool_table(pyproject: Path) -> bool:
+    try:
+        return "graphmend" in tomllib.loads(pyproject.read_text("utf-8")).get("tool", {})
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+        return False
+
+
+def load_config(path: Path | None = None, start: Path | None = None) -> Config:
+    """Load `path`, or the nearest config file above `start` (default: the working directory)."""
+    path = path or find_config_file(start or Path.cwd())
+    if path is None:
+        return Config()
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    if path.suffix == ".toml":
+        try:
+            table = tomllib.loads(text).get("tool", {}).get("graphmend", {})
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    else:
+        try:
+            table = yaml.safe_load(text) or {}
+        except yaml.YAMLError as error:
+            raise ConfigError(f"{path}: invalid YAML: {error}") from None
+    return parse_config(table, str(path))
+
+
+def parse_config(table: Any, source: str = "<config>") -> Config:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{source}: expected a table of settings, got {type(table).__name__}")
+    known = {f.name.replace("_", "-"): f.name for f in fields(Config) if f.name != "source"}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        name = known.get(str(key).replace("_", "-"))
+        if name is None:
+            raise ConfigError(f"{source}: unknown setting {key!r}; expected one of {', '.join(sorted(known))}")
+        values[name] = value
+    for name in ("select", "ignore", "exclude", "entry_points"):
+        value = values.get(name, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{source}: {name.replace('_', '-')} must be a list of strings")
+        values[name] = value
+    for name in ("select", "ignore"):
+        for prefix in values[name]:
+            if not any(code.startswith(prefix) for code in RULES_BY_CODE):
+                raise ConfigError(f"{source}: {name} names {prefix!r}, which matches no rule (see `graphmend rules`)")
+    strategy = values.get("io_strategy", "guard")
+    if strategy not in IO_STRATEGIES:
+        raise ConfigError(f"{source}: io-strategy must be one of {', '.join(IO_STRATEGIES)}, got {strategy!r}")
+    verify = values.get("verify", {})
+    if not isinstance(verify, dict):
+        raise ConfigError(f"{source}: verify must be a table")
+    return Config(**values, source=source)

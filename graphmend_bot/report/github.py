@@ -1,0 +1,33 @@
+"""GitHub Actions workflow commands: one annotation per finding, `::error` per unreadable file."""
+
+from __future__ import annotations
+
+from graphmend_bot.findings import CheckResult, Finding
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(finding: Finding, level: str = "warning") -> str:
+    loc, end = finding.location, finding.end_location
+    props = [
+        f"file={_escape_property(finding.path)}",
+        f"line={loc.row}",
+        f"col={loc.column}",
+        f"endLine={end.row}",
+    ]
+    if end.row == loc.row:
+        props.append(f"endColumn={end.column}")
+    props.append(f"title={_escape_property(f'{finding.code} graph break ({finding.gb_id})')}")
+    return f"::{level} {','.join(props)}::{_escape_data(finding.message)}"
+
+
+def render_github(result: CheckResult) -> str:
+    lines = [annotation(f) for f in result.findings]
+    lines += [f"::error file={_escape_property(e.path)}::{_escape_data(e.message)}" for e in result.errors]
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,91 @@
+"""SARIF 2.1.0 for GitHub code scanning: stable rule ids, partial fingerprints per finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePath
+from typing import Any
+
+from graphmend_bot import __version__
+from graphmend_bot.findings import CheckResult
+from graphmend_bot.rules import RULES
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def render_sarif(result: CheckResult) -> dict[str, Any]:
+    rules = [
+        {
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary.split(". ")[0].rstrip(".")},
+            "fullDescription": {"text": rule.summary},
+            "help": {"text": rule.documentation(), "markdown": rule.documentation()},
+            "helpUri": rule.url,
+            "defaultConfiguration": {"level": "warning"},
+            "properties": {"tags": ["torch.compile", "graph-break", rule.family], "graph_break_id": rule.gb_id},
+        }
+        for rule in RULES
+    ]
+    index = {rule.code: i for i, rule in enumerate(RULES)}
+    results = []
+    for finding in result.findings:
+        region: dict[str, int] = {
+            "startLine": finding.location.row,
+            "startColumn": finding.location.column,
+            "endLine": finding.end_location.row,
+            "endColumn": max(finding.end_location.column, 1),
+        }
+        if finding.source_line:
+            region_snippet = {"snippet": {"text": finding.source_line}}
+        else:
+            region_snippet = {}
+        results.append(
+            {
+                "ruleId": finding.code,
+                "ruleIndex": index[finding.code],
+                "level": "warning",
+                "message": {"text": f"{finding.message} (PyTorch graph break {finding.gb_id})"},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": PurePath(finding.path).as_posix(), "uriBaseId": "%SRCROOT%"},
+                            "region": {**region, **region_snippet},
+                        }
+                    }
+                ],
+                "partialFingerprints": {"graphmendFingerprint/v1": finding.fingerprint},
+            }
+        )
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": error.message},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": PurePath(error.path).as_posix()}}}],
+        }
+        for error in result.errors
+    ]
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "graphmend",
+                        "version": __version__,
+                        "informationUri": "https://github.com/graphmend/action",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+                "invocations": [
+                    {"executionSuccessful": True, "toolExecutionNotifications": notifications}
+                ],
+            }
+        ],
+    }
+
+
+def render_sarif_text(result: CheckResult) -> str:
+    return json.dumps(render_sarif(result), indent=2) + "\n"

@@ -1,0 +1,57 @@
+"""ruff-like terminal output: location, code, message, the source line and a caret."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from graphmend_bot.findings import CheckResult, Finding
+
+
+def render_text(result: CheckResult) -> str:
+    out: list[str] = []
+    for finding in result.findings:
+        out.append(_finding(finding))
+    for error in result.errors:
+        out.append(f"{error.path}: error: {error.message}")
+    out.append(summary_line(result))
+    return "\n".join(out) + "\n"
+
+
+def _finding(finding: Finding) -> str:
+    loc = finding.location
+    head = f"{finding.path}:{loc.row}:{loc.column}: {finding.code} {finding.message} [{finding.gb_id}]"
+    if not finding.source_line:
+        return head
+    gutter = str(loc.row)
+    line = finding.source_line.expandtabs(4)
+    if finding.end_location.row == loc.row:
+        width = max(1, finding.end_location.column - loc.column)
+    else:
+        width = max(1, len(line.rstrip()) - loc.column + 1)
+    caret = " " * (loc.column - 1) + "^" * width
+    pad = " " * len(gutter)
+    fix = f"\n{pad} = fix ({finding.fix.applicability}): {finding.fix.message}" if finding.fix else ""
+    return f"{head}\n{pad} |\n{gutter} | {line}\n{pad} | {caret}\n{pad} = see {_url(finding)}{fix}\n"
+
+
+def _url(finding: Finding) -> str:
+    from graphmend_bot.rules import gb_url
+
+    return gb_url(finding.gb_id)
+
+
+def summary_line(result: CheckResult) -> str:
+    count = len(result.findings)
+    if not count:
+        text = f"No graph breaks found in {result.files_checked} file(s)."
+    else:
+        files = len({f.path for f in result.findings})
+        fixable = Counter(f.fix.applicability for f in result.findings if f.fix)
+        text = f"Found {count} graph break(s) in {files} file(s)."
+        if fixable["safe"]:
+            text += f" {fixable['safe']} fixable with `--fix`."
+        if fixable["unsafe"]:
+            text += f" {fixable['unsafe']} more with `--unsafe-fixes`."
+    if result.errors:
+        text += f" {len(result.errors)} file(s) could not be analysed."
+    return text
