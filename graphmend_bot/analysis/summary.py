@@ -64,7 +64,7 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
     tree = ast.parse(source, filename=path)
     lines = source.splitlines()
     imports = Imports(module, is_package)
-    collector = _Collector(imports)
+    collector = _Collector(imports, source)
     collector.visit(tree)
     logger_names = frozenset(collector.logger_names)
     functions: dict[str, FunctionSummary] = {}
@@ -114,27 +114,47 @@ def _suppressed(lines: list[str], row: int, end_row: int, code: str) -> bool:
     return False
 
 
-class _Collector(ast.NodeVisitor):
-    """One walk over the module: imports, classes, every function, loggers, compile calls."""
+class _Collector:
+    """One walk over the statements: imports, classes, every function, loggers, compile calls.
 
-    def __init__(self, imports: Imports) -> None:
+    Only statements are visited (an ast.NodeVisitor over every expression costs more than
+    parsing); expressions are searched for compile calls only in files that mention "compile".
+    """
+
+    def __init__(self, imports: Imports, source: str) -> None:
         self.imports = imports
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.classes: dict[str, ClassSummary] = {}
         self.compile_targets: list[CompileTarget] = []
         self.logger_names: set[str] = set()
+        self._scan_compile = "compile" in source
         self._prefix: list[str] = []
         self._class: list[str | None] = [None]
         self._function: list[str | None] = [None]
         self._constructors: list[dict[str, str]] = [{}]
 
-    def visit_Import(self, node: ast.Import) -> None:
-        self.imports.add(node)
+    def visit(self, tree: ast.Module) -> None:
+        self._body(tree.body)
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        self.imports.add(node)
+    def _body(self, body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self.imports.add(stmt)
+            elif isinstance(stmt, ast.ClassDef):
+                self._class_def(stmt)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._function_def(stmt)
+            else:
+                if isinstance(stmt, ast.Assign):
+                    self._assign(stmt)
+                if self._scan_compile:
+                    self._find_compile_calls(stmt)
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    nested = getattr(stmt, field, None)
+                    if nested:
+                        self._body(nested)
 
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+    def _class_def(self, node: ast.ClassDef) -> None:
         qualname = ".".join([*self._prefix, node.name])
         bases = tuple(
             self.imports.resolve(base) or name
@@ -145,55 +165,52 @@ class _Collector(ast.NodeVisitor):
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
         self.classes[qualname] = ClassSummary(qualname, bases, methods)
-        self._enter(node.name, qualname, None, node)
+        self._enter(node.name, qualname, None, node.body)
 
     def _function_def(self, node: FunctionNode) -> None:
         qualname = ".".join([*self._prefix, node.name])
         self.functions.append((qualname, self._class[-1], node))
-        for decorator in node.decorator_list:
-            self.visit(decorator)
-        self._enter(node.name, None, qualname, node)
+        self._enter(node.name, None, qualname, node.body)
 
-    visit_FunctionDef = visit_AsyncFunctionDef = _function_def
-
-    def _enter(self, name: str, class_qualname: str | None, function: str | None, node: ast.AST) -> None:
+    def _enter(self, name: str, class_qualname: str | None, function: str | None, body: list[ast.stmt]) -> None:
         self._prefix.append(name)
         self._class.append(class_qualname)
         self._function.append(function or self._function[-1])
         self._constructors.append({})
-        body = getattr(node, "body")
-        for stmt in body:
-            self.visit(stmt)
+        self._body(body)
         self._prefix.pop()
         self._class.pop()
         self._function.pop()
         self._constructors.pop()
 
-    def visit_Assign(self, node: ast.Assign) -> None:
-        if isinstance(node.value, ast.Call):
-            callee = dotted_name(node.value.func)
-            if callee is not None:
-                for target in node.targets:
-                    name = dotted_name(target)
-                    if name is None:
-                        continue
-                    self._constructors[-1][name] = self.imports.resolve(node.value.func) or callee
-                    if callee.endswith(V.LOGGER_FACTORIES) and len(self._prefix) == 0:
-                        self.logger_names.add(name)
-        self.generic_visit(node)
+    def _assign(self, node: ast.Assign) -> None:
+        if not isinstance(node.value, ast.Call):
+            return
+        callee = dotted_name(node.value.func)
+        if callee is None:
+            return
+        for target in node.targets:
+            name = dotted_name(target)
+            if name is None:
+                continue
+            self._constructors[-1][name] = self.imports.resolve(node.value.func) or callee
+            if callee.endswith(V.LOGGER_FACTORIES) and not self._prefix:
+                self.logger_names.add(name)
 
-    def visit_Call(self, node: ast.Call) -> None:
-        callee = self.imports.resolve(node.func)
-        if callee == "torch.compile" and node.args:
-            self._compile_target(node.args[0])
-        elif (
-            isinstance(node.func, ast.Attribute)
-            and node.func.attr == "compile"
-            and not node.args
-            and callee is None  # not re.compile or torch.compile
-        ):
-            self._compile_target(node.func.value)
-        self.generic_visit(node)
+    def _find_compile_calls(self, stmt: ast.stmt) -> None:
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            callee = self.imports.resolve(node.func)
+            if callee == "torch.compile" and node.args:
+                self._compile_target(node.args[0])
+            elif (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr == "compile"
+                and not node.args
+                and callee is None  # not re.compile or torch.compile
+            ):
+                self._compile_target(node.func.value)
 
     def _compile_target(self, target: ast.expr) -> None:
         name = dotted_name(target)
