@@ -259,9 +259,8 @@ class FunctionAnalyzer:
 
     def _expr_Attribute(self, node: ast.Attribute, env: Env) -> Kind:
         owner = self.expr(node.value, env)
-        name = dotted_name(node)
-        if name is not None and not name.startswith("self."):
-            self.references.add(name)
+        if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
+            self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
         if node.attr in V.TENSOR_ATTRS:
             return owner
         return NOT_TENSOR
