@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from graphmend_bot.analysis.files import SourceFile, discover, read_source
 from graphmend_bot.analysis.model import ModuleSummary
@@ -79,5 +81,17 @@ def check(
         and (wanted is None or os.path.normpath(traced.module.path) in wanted)
     ]
     findings.sort(key=lambda f: f.sort_key)
+    findings = _number_occurrences(findings)
     errors.sort(key=lambda e: e.path)
     return CheckResult(findings=findings, errors=errors, files_checked=len(files))
+
+
+def _number_occurrences(findings: list[Finding]) -> list[Finding]:
+    """Tell identical lines apart so every finding has its own fingerprint."""
+    seen: Counter[tuple[str, str, str, str]] = Counter()
+    numbered = []
+    for finding in findings:
+        key = (finding.code, finding.path, finding.symbol, finding.source_line.strip())
+        numbered.append(replace(finding, occurrence=seen[key]) if seen[key] else finding)
+        seen[key] += 1
+    return numbered

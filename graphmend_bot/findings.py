@@ -44,6 +44,8 @@ class Finding:
     gb_id: str
     symbol: str = ""  # qualified name of the traced function the line lives in
     source_line: str = ""
+    # Which of several identical lines (same code, function and text) this is, from the top.
+    occurrence: int = 0
     fix: Fix | None = field(default=None, compare=False)
 
     @property
@@ -52,8 +54,10 @@ class Finding:
 
     @property
     def fingerprint(self) -> str:
-        """Stable across unrelated edits: rule, file, function and the stripped source line."""
-        basis = "\0".join((self.code, self.path, self.symbol, self.source_line.strip()))
+        """Stable across unrelated edits: rule, file, function, stripped source line, occurrence."""
+        basis = "\0".join(
+            (self.code, self.path, self.symbol, self.source_line.strip(), str(self.occurrence))
+        )
         return hashlib.sha256(basis.encode()).hexdigest()[:16]
 
 
