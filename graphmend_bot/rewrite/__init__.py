@@ -1,0 +1,267 @@
+"""Rewrites that remove graph breaks: findings -> Fix (libcst codemods) -> edited source.
+
+Each transformation module exposes `CODES` (the rule codes it handles) and
+`build_fix(ctx, finding) -> Fix | None`; None means "not provably safe", and the finding stays a
+report with advice. Modules are tried in `TRANSFORMATIONS` order; the first Fix wins.
+
+Only files with findings are parsed with libcst (detection is `ast`; libcst is much slower).
+"""
+
+from __future__ import annotations
+
+import ast
+import tokenize
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import ModuleType
+
+import libcst as cst
+
+from graphmend_bot.analysis.files import read_source
+from graphmend_bot.config import Config
+from graphmend_bot.findings import CheckResult, Edit, FileError, Finding, Fix
+from graphmend_bot.rewrite.context import FixContext, FixUnavailable, split_lines
+
+# Like ruff: loop check -> fix until nothing changes, at most this many times.
+MAX_PASSES = 10
+
+TRANSFORMATIONS: tuple[ModuleType, ...] = ()
+
+
+@dataclass(frozen=True)
+class FileChange:
+    path: str
+    before: str
+    after: str
+    fixes_applied: int = 0
+
+
+@dataclass
+class FixOutcome:
+    changes: list[FileChange] = field(default_factory=list)
+    remaining: CheckResult = field(default_factory=CheckResult)  # findings left after fixing, fixes attached
+    passes: int = 0
+
+
+def build_fixes(ctx: FixContext, findings: Iterable[Finding]) -> tuple[list[Finding], list[FileError]]:
+    """`findings` (all in ctx's file) with `fix` filled where a transformation can fix them."""
+    out: list[Finding] = []
+    errors: list[FileError] = []
+    for finding in findings:
+        fix: Fix | None = None
+        for transformation in TRANSFORMATIONS:
+            if finding.code not in transformation.CODES:
+                continue
+            try:
+                fix = transformation.build_fix(ctx, finding)
+            except FixUnavailable:
+                fix = None
+            except Exception as error:  # a broken fix must never stop the run
+                name = transformation.__name__.rsplit(".", 1)[-1]
+                errors.append(FileError(
+                    finding.path,
+                    f"internal error in the {name} rewrite at line {finding.location.row}: "
+                    f"{type(error).__name__}: {error}",
+                ))
+                fix = None
+            if fix is not None:
+                break
+        out.append(replace(finding, fix=fix) if fix is not None else finding)
+    return out, errors
+
+
+def _fixable(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
+    codes = {code for transformation in TRANSFORMATIONS for code in transformation.CODES}
+    by_path: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        if finding.code in codes:
+            by_path[finding.path].append(finding)
+    return by_path
+
+
+def _context(path: str, source: str, config: Config) -> FixContext | FileError:
+    try:
+        return FixContext(source, config, path)
+    except cst.ParserSyntaxError as error:
+        return FileError(path, f"cannot offer fixes: libcst cannot parse the file: {error.message}")
+    except RecursionError:
+        return FileError(path, "cannot offer fixes: nesting too deep")
+
+
+def attach_fixes(
+    result: CheckResult,
+    config: Config,
+    root_paths: Iterable[str] = (),
+    sources: Mapping[str, str] | None = None,
+) -> CheckResult:
+    """`result` with Finding.fix filled wherever a transformation can fix the finding.
+
+    `sources` overrides file contents by path (used while fixing in memory); other files are read
+    from disk. `root_paths` is accepted for symmetry with `check` (paths are already in findings).
+    """
+    del root_paths
+    sources = sources or {}
+    fixed: dict[int, Finding] = {}
+    errors = list(result.errors)
+    for path, findings in _fixable(result.findings).items():
+        try:
+            source = sources[path] if path in sources else read_source(path)
+        except (OSError, ValueError) as error:
+            errors.append(FileError(path, f"cannot offer fixes: {error}"))
+            continue
+        ctx = _context(path, source, config)
+        if isinstance(ctx, FileError):
+            errors.append(ctx)
+            continue
+        with_fixes, fix_errors = build_fixes(ctx, findings)
+        errors.extend(fix_errors)
+        for original, finding in zip(findings, with_fixes, strict=True):
+            fixed[id(original)] = finding
+    findings = [fixed.get(id(f), f) for f in result.findings]
+    return CheckResult(findings=findings, errors=errors, files_checked=result.files_checked)
+
+
+def _offsets(source: str) -> list[int]:
+    """Offset of the first character of each (1-based) row; one extra row for end-of-file edits."""
+    starts = [0]
+    for line in split_lines(source):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _span(edit: Edit, starts: list[int]) -> tuple[int, int]:
+    def offset(row: int, column: int) -> int:
+        if row - 1 >= len(starts):
+            raise ValueError(f"edit row {row} is past the end of the file")
+        return starts[row - 1] + column - 1
+
+    return offset(edit.location.row, edit.location.column), offset(edit.end_location.row, edit.end_location.column)
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    if a == b:
+        return True
+    if a[0] == a[1]:  # an insertion conflicts only with a replacement strictly around it
+        return b[0] < a[0] < b[1]
+    if b[0] == b[1]:
+        return a[0] < b[0] < a[1]
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
+    """Apply `fixes` in order, each all-or-nothing; a fix overlapping an accepted one is skipped.
+
+    Identical edits from different fixes (the same `import torch` insertion) are applied once.
+    Skipped fixes are picked up by the next pass of `fix_paths`.
+    """
+    return _apply(source, fixes)[0]
+
+
+def _apply(source: str, fixes: Sequence[Fix]) -> tuple[str, int]:
+    starts = _offsets(source)
+    accepted: dict[tuple[int, int, str], Edit] = {}
+    applied = 0
+    for fix in fixes:
+        spans = [(*_span(edit, starts), edit.content) for edit in fix.edits]
+        clash = any(
+            _overlaps((start, end), (other[0], other[1])) and (start, end, content) != other
+            for start, end, content in spans
+            for other in accepted
+        )
+        if clash:
+            continue
+        for key, edit in zip(spans, fix.edits, strict=True):
+            accepted[key] = edit
+        applied += 1
+    text = source
+    # Bottom-up, so earlier offsets stay valid; at one point, insertions in a stable order.
+    for start, end, content in sorted(accepted, key=lambda k: (k[0], k[1], k[2]), reverse=True):
+        text = text[:start] + content + text[end:]
+    return text, applied
+
+
+def parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def fix_paths(paths: Iterable[str], config: Config, unsafe: bool = False, jobs: int | None = None) -> list[FileChange]:
+    """The rewritten text of every file `--fix` would change (nothing is written)."""
+    return fix_outcome(paths, config, unsafe, jobs, with_remaining=False).changes
+
+
+def fix_outcome(
+    paths: Iterable[str],
+    config: Config,
+    unsafe: bool = False,
+    jobs: int | None = None,
+    with_remaining: bool = True,
+) -> FixOutcome:
+    """Loop check -> attach fixes -> apply until nothing changes; also return what remains.
+
+    `remaining` holds the findings of the rewritten sources, with the fixes still on offer
+    (unsafe ones when only safe fixes were applied); `with_remaining=False` skips computing it.
+    """
+    from graphmend_bot.rewrite.checker import IncrementalChecker
+
+    checker = IncrementalChecker(list(paths), config, jobs)
+    original: dict[str, str] = {}
+    current: dict[str, str] = {}
+    counts: dict[str, int] = defaultdict(int)
+    extra_errors: dict[tuple[str, str], FileError] = {}
+    pending: set[str] | None = None  # files worth re-fixing; None: every file with findings
+    passes = 0
+    while passes < MAX_PASSES:
+        passes += 1
+        result = checker.check(only=pending)
+        result = attach_fixes(result, config, sources=current)
+        changed: set[str] = set()
+        by_path: dict[str, list[Fix]] = defaultdict(list)
+        for finding in result.findings:
+            if finding.fix and (finding.fix.applicability == "safe" or unsafe):
+                by_path[finding.path].append(finding.fix)
+        for error in result.errors:
+            extra_errors.setdefault((error.path, error.message), error)
+        for path, fixes in by_path.items():
+            source = current[path] if path in current else read_source(path)
+            new, applied = _apply(source, fixes)
+            if new == source:
+                continue
+            if not parses(new):
+                message = "a rewrite produced code that does not parse; fixes for this file were dropped"
+                extra_errors.setdefault((path, message), FileError(path, message))
+                continue
+            original.setdefault(path, source)
+            current[path] = new
+            counts[path] += applied
+            checker.update(path, new)
+            changed.add(path)
+        if not changed:
+            break
+        pending = changed
+    remaining = checker.check()
+    if with_remaining:
+        remaining = attach_fixes(remaining, config, sources=current)
+    known = {(e.path, e.message) for e in remaining.errors}
+    remaining.errors.extend(e for key, e in extra_errors.items() if key not in known)
+    remaining.errors.sort(key=lambda e: e.path)
+    changes = [
+        FileChange(path, original[path], current[path], counts[path])
+        for path in sorted(current)
+        if current[path] != original[path]
+    ]
+    return FixOutcome(changes=changes, remaining=remaining, passes=passes)
+
+
+def write_changes(changes: Iterable[FileChange]) -> None:
+    """Write rewritten files in the encoding they were read with (PEP 263 cookie, BOM)."""
+    for change in changes:
+        path = Path(change.path)
+        with path.open("rb") as handle:
+            encoding, _ = tokenize.detect_encoding(handle.readline)
+        path.write_bytes(change.after.encode(encoding))

@@ -1,0 +1,204 @@
+"""One parsed file for the transformations: libcst tree, positions, parents, and edit builders.
+
+Positions follow `Finding.location`: 1-based rows, column = character offset + 1, end exclusive.
+A transformation finds its node with `node_at(finding)`, builds replacement code as text and
+turns it into `Edit`s with `replace_statement`, `replace_expression` and `ensure_import`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from graphmend_bot.config import Config
+from graphmend_bot.findings import Edit, Finding, Location
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(source: str) -> list[str]:
+    """Lines as Python's tokenizer sees them (only \\n, \\r\\n and \\r end a line), with their ends."""
+    return _LINE.findall(source)
+
+
+class FixUnavailable(Exception):
+    """Raised by an edit builder when the requested edit cannot be made cleanly (the fix is dropped)."""
+
+
+class FixContext:
+    def __init__(self, source: str, config: Config | None = None, path: str = "<string>") -> None:
+        self.source = source
+        self.path = path
+        self.config = config or Config()
+        wrapper = MetadataWrapper(cst.parse_module(source))
+        self.module: cst.Module = wrapper.module
+        self._positions = wrapper.resolve(PositionProvider)
+        self._parents = wrapper.resolve(ParentNodeProvider)
+        self._lines = split_lines(source)
+        self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] | None = None
+
+    # -- finding nodes ---------------------------------------------------------------------------
+
+    def position(self, node: cst.CSTNode) -> CodeRange:
+        return self._positions[node]
+
+    def span(self, node: cst.CSTNode) -> tuple[Location, Location]:
+        where = self._positions[node]
+        return (
+            Location(where.start.line, where.start.column + 1),
+            Location(where.end.line, where.end.column + 1),
+        )
+
+    def node_at(self, finding: Finding) -> cst.CSTNode | None:
+        """The innermost node whose span is exactly the finding's span (None when nothing matches)."""
+        if self._by_span is None:
+            self._by_span = {}
+            for node, where in self._positions.items():
+                key = (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+                self._by_span.setdefault(key, []).append(node)
+        key = (
+            finding.location.row,
+            finding.location.column,
+            finding.end_location.row,
+            finding.end_location.column,
+        )
+        candidates = self._by_span.get(key, [])
+        # Several nodes can share a span (Expr and its Call, a Name and its Attribute's value...):
+        # the innermost one is the one the detector described; callers walk up with `parent`.
+        return min(candidates, key=self._depth) if candidates else None
+
+    def _depth(self, node: cst.CSTNode) -> int:
+        return -sum(1 for _ in self.ancestors(node))
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self._parents.get(node)
+
+    def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+        current = self._parents.get(node)
+        while current is not None:
+            yield current
+            current = self._parents.get(current)
+
+    def statement_of(self, node: cst.CSTNode) -> cst.BaseStatement | None:
+        """The statement (a simple-statement line or a compound statement) holding `node`."""
+        for candidate in (node, *self.ancestors(node)):
+            if isinstance(candidate, cst.BaseStatement):
+                return candidate
+        return None
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def line(self, row: int) -> str:
+        return self._lines[row - 1] if 0 < row <= len(self._lines) else ""
+
+    def indentation_of(self, node: cst.CSTNode) -> str:
+        row = self._positions[node].start.line
+        text = self.line(row)
+        return text[: len(text) - len(text.lstrip(" \t"))]
+
+    # -- edits -----------------------------------------------------------------------------------
+
+    def replace_expression(self, node: cst.CSTNode, new_code: str) -> Edit:
+        start, end = self.span(node)
+        return Edit(new_code, start, end)
+
+    def replace_statement(self, node: cst.CSTNode, new_code: str) -> Edit:
+        """Replace a whole statement; `new_code` is written unindented and re-indented here.
+
+        `node` may be a small statement (`print(x)`) or the line holding it. A multi-line
+        replacement of a small statement that shares its line with others (`a = 1; print(x)`)
+        cannot be written without restructuring the line and raises FixUnavailable.
+        """
+        statement: cst.CSTNode = node
+        if not isinstance(node, cst.BaseStatement | cst.BaseSmallStatement):
+            enclosing = next(
+                (a for a in self.ancestors(node) if isinstance(a, cst.BaseStatement | cst.BaseSmallStatement)),
+                None,
+            )
+            if enclosing is None:
+                raise FixUnavailable("the node is not inside a statement")
+            node = statement = enclosing
+        if isinstance(node, cst.BaseSmallStatement):
+            line = self.parent(node)
+            if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+                statement = line
+            elif "\n" in new_code.strip("\n"):
+                raise FixUnavailable("the statement shares its line with other statements")
+        indent = self.indentation_of(statement)
+        lines = new_code.strip("\n").split("\n")
+        text = "\n".join([lines[0], *(indent + item if item.strip() else "" for item in lines[1:])])
+        start, end = self.span(statement)
+        if start.column - 1 != len(indent) and "\n" in text:
+            raise FixUnavailable("the statement does not start its line")
+        return Edit(text, start, end)
+
+    def top_level_imports(self) -> set[str]:
+        """Normalised text of every module-level import (`import torch`, `from a import b`)."""
+        found: set[str] = set()
+        for statement in self.module.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        found.add(_import_text(self.module, alias, None))
+                elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                    origin = "." * len(small.relative) + (
+                        self.module.code_for_node(small.module) if small.module else ""
+                    )
+                    for alias in small.names:
+                        found.add(_import_text(self.module, alias, origin))
+        return found
+
+    def ensure_import(self, import_line: str) -> Edit | None:
+        """An edit adding `import_line` at module level, or None when the file already has it."""
+        wanted = cst.parse_statement(import_line.strip() + "\n")
+        if not isinstance(wanted, cst.SimpleStatementLine) or not isinstance(
+            wanted.body[0], cst.Import | cst.ImportFrom
+        ):
+            raise ValueError(f"not an import statement: {import_line!r}")
+        wanted_texts = FixContext(import_line.strip() + "\n").top_level_imports()
+        have = self.top_level_imports()
+        # `import torch.nn` binds `torch` as well as `import torch` does.
+        have |= {text.split(".", 1)[0] for text in have if text.startswith("import ") and " as " not in text}
+        if wanted_texts <= have:
+            return None
+        anchor = self._import_anchor()
+        code = import_line.strip() + "\n"
+        if anchor is None:
+            return Edit(code, Location(1, 1), Location(1, 1))
+        row = self._positions[anchor].end.line
+        if row >= len(self._lines) and not self.source.endswith(("\n", "\r")):
+            end = Location(row, len(self.line(row)) + 1)
+            return Edit("\n" + code.rstrip("\n"), end, end)
+        return Edit(code, Location(row + 1, 1), Location(row + 1, 1))
+
+    def _import_anchor(self) -> cst.CSTNode | None:
+        """The statement a new import goes after: the last leading import, else docstring/__future__."""
+        anchor: cst.CSTNode | None = None
+        for index, statement in enumerate(self.module.body):
+            if isinstance(statement, cst.SimpleStatementLine):
+                first = statement.body[0]
+                if isinstance(first, cst.Import | cst.ImportFrom):
+                    anchor = statement
+                    continue
+                is_docstring = (
+                    index == 0 and isinstance(first, cst.Expr) and isinstance(first.value, cst.BaseString)
+                )
+                if is_docstring:
+                    anchor = statement
+                    continue
+            break
+        return anchor
+
+
+def _import_text(module: cst.Module, alias: cst.ImportAlias, origin: str | None) -> str:
+    name = module.code_for_node(alias.name)
+    asname = ""
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        asname = f" as {alias.asname.name.value}"
+    return f"from {origin} import {name}{asname}" if origin is not None else f"import {name}{asname}"
