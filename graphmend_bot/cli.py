@@ -15,6 +15,7 @@ from graphmend_bot.config import Config, ConfigError, load_config
 from graphmend_bot.engine import check
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import RULES, RULES_BY_CODE
+from graphmend_bot.verify.command import add_arguments as add_verify_arguments
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -48,6 +49,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     if result.findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from graphmend_bot.verify.command import run_verify
+
+    return run_verify(args)
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
@@ -86,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
     p.set_defaults(handler=cmd_check)
+
+    p = sub.add_parser("verify", help="measure original vs rewritten code: graphs, outputs, compile and run time")
+    add_verify_arguments(p)
+    p.set_defaults(handler=cmd_verify)
 
     p = sub.add_parser("rule", help="explain one rule")
     p.add_argument("code", metavar="CODE")

@@ -1,0 +1,365 @@
+"""The measurement child: one entry point of one arm, in a fresh interpreter.
+
+Run as a script, never imported by the code it measures:
+
+    python child.py REQUEST.json RESULT.json
+
+with the arm's root as the working directory. It imports only the standard library and torch, so
+the code under test (and nothing of graphmend's) is what gets imported; the parent gives each
+child its own empty TORCHINDUCTOR_CACHE_DIR so the first compiled call is really cold.
+
+For each seed it builds the entry point with the factory, runs it eagerly and compiled, and
+saves both outputs; on the first seed it also times the first compiled call (cold start, compile
+included) and the median of `repeat` calls after `warmup` calls (steady state; CUDA events on a
+GPU, perf_counter on the CPU) and, on CUDA, counts graph and kernel launches of one call with the
+profiler. Finally it counts graphs and breaks with torch._dynamo.explain. The result is a JSON
+file; failures are a result too, with `error_kind` and a one-paragraph `error`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+import inspect
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, cast
+
+# The arm's root, not this file's folder, is where user imports resolve from.
+if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+    sys.path.pop(0)
+
+
+class ChildError(Exception):
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def main(argv: list[str]) -> int:
+    request_path, result_path = argv[1], argv[2]
+    with open(request_path, encoding="utf-8") as handle:
+        request = json.load(handle)
+    root = os.path.abspath(request["root"])
+    os.chdir(root)
+    sys.path.insert(0, root)
+    try:
+        result = measure(request, root)
+    except ChildError as error:
+        result = {"ok": False, "error_kind": error.kind, "error": error.message}
+    except BaseException as error:
+        result = {"ok": False, "error_kind": "internal", "error": describe(error, root)}
+    with open(result_path, "w", encoding="utf-8") as handle:
+        json.dump(result, handle, indent=1)
+    return 0
+
+
+def measure(request: dict[str, Any], root: str) -> dict[str, Any]:
+    import torch
+
+    device = pick_device(torch, request["device"])
+    if request["backend"] == "inductor":
+        # Import the compiler up front so cold start is compile time, not module import time.
+        import torch._inductor.compile_fx
+    factory = resolve_factory(request["factory"], root)
+    dtype = getattr(torch, request["dtype"]) if request.get("dtype") else None
+    seeds: list[int] = request["seeds"]
+    output_dir: str = request["output_dir"]
+    grad_context = torch.no_grad if request.get("no_grad", True) else contextlib.nullcontext
+    result: dict[str, Any] = {"ok": True, "device": str(device), "torch_version": torch.__version__}
+    outputs: dict[str, Any] = {}
+    first: tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]] | None = None
+    for index, seed in enumerate(seeds):
+        fn, args, kwargs = build(torch, factory, request["factory"], seed, device, dtype, root)
+        with grad_context():
+            eager = run_call(torch, "the eager call", fn, args, kwargs, root)
+            compiled_fn = torch.compile(fn, backend=request["backend"], mode=request.get("mode"))
+            if index == 0:
+                first = (fn, args, kwargs)
+                compiled, cold = timed_first_call(torch, device, compiled_fn, args, kwargs, root)
+                result["cold_start_s"] = cold
+                result["steady_state_s"] = steady_state(
+                    torch, device, compiled_fn, args, kwargs, request["warmup"], request["repeat"]
+                )
+                result.update(launch_counts(torch, device, compiled_fn, args, kwargs))
+            else:
+                compiled = run_call(torch, "the compiled call", compiled_fn, args, kwargs, root)
+        outputs[str(seed)] = {
+            "eager": save_output(torch, eager, os.path.join(output_dir, f"seed{seed}-eager.pt")),
+            "compiled": save_output(torch, compiled, os.path.join(output_dir, f"seed{seed}-compiled.pt")),
+        }
+    assert first is not None
+    with grad_context():
+        result.update(explain(torch, *first, root))
+    result["outputs"] = outputs
+    return result
+
+
+def pick_device(torch: Any, requested: str) -> Any:
+    available = torch.cuda.is_available()
+    if requested == "cuda" and not available:
+        raise ChildError("cuda-unavailable", "CUDA requested but no GPU is available")
+    if requested == "auto":
+        requested = "cuda" if available else "cpu"
+    return torch.device(requested)
+
+
+def resolve_factory(spec: str, root: str) -> Callable[..., Any]:
+    module_name, _, attribute = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name and (module_name == error.name or module_name.startswith(error.name + ".")):
+            raise ChildError(
+                "factory-missing", f"factory {spec}: no module named {error.name!r} under {root}"
+            ) from None
+        raise ChildError("factory-raised", f"factory {spec}: importing {module_name} failed: {describe(error, root)}") from None
+    except BaseException as error:
+        raise ChildError("factory-raised", f"factory {spec}: importing {module_name} failed: {describe(error, root)}") from None
+    target: Any = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise ChildError("factory-missing", f"factory {spec}: {module_name} has no attribute {attribute!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise ChildError("factory-missing", f"factory {spec}: {attribute} is a {type(target).__name__}, not callable")
+    return cast("Callable[..., Any]", target)
+
+
+def build(
+    torch: Any, factory: Callable[..., Any], spec: str, seed: int, device: Any, dtype: Any, root: str
+) -> tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]:
+    seed_everything(torch, seed)
+    accepted = accepted_keywords(factory)
+    offered = {"seed": seed, "device": device, "dtype": dtype}
+    keywords = {key: value for key, value in offered.items() if key in accepted}
+    try:
+        made = factory(**keywords)
+    except BaseException as error:
+        raise ChildError("factory-raised", f"factory {spec} raised {describe(error, root)}") from None
+    if not isinstance(made, tuple) or len(made) not in (2, 3):
+        raise ChildError(
+            "bad-factory-result",
+            f"factory {spec} must return (fn_or_module, args) or (fn_or_module, args, kwargs), "
+            f"got {type(made).__name__}",
+        )
+    fn, args, kwargs = (*made, {}) if len(made) == 2 else made
+    if not callable(fn):
+        raise ChildError("bad-factory-result", f"factory {spec}: {type(fn).__name__} is not callable")
+    if not isinstance(args, tuple | list) or not isinstance(kwargs, Mapping):
+        raise ChildError("bad-factory-result", f"factory {spec}: args must be a tuple and kwargs a dict")
+    args, kwargs = tuple(args), dict(kwargs)
+    if "device" not in accepted:
+        fn, args, kwargs = move(torch, (fn, args, kwargs), device=device)
+    if dtype is not None and "dtype" not in accepted:
+        fn, args, kwargs = move(torch, (fn, args, kwargs), dtype=dtype)
+    check_placement(torch, spec, fn, args, kwargs, device)
+    return fn, args, kwargs
+
+
+def accepted_keywords(factory: Callable[..., Any]) -> set[str]:
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return set()
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {p.name for p in parameters if p.kind in kinds}
+
+
+def seed_everything(torch: Any, seed: int) -> None:
+    random.seed(seed)
+    torch.manual_seed(seed)  # also seeds every CUDA device
+    with contextlib.suppress(ImportError):
+        import numpy
+
+        numpy.random.seed(seed)
+
+
+def move(torch: Any, value: Any, device: Any = None, dtype: Any = None) -> Any:
+    """Move modules and tensors (inside tuples, lists and dicts) to `device` / floating `dtype`."""
+    if isinstance(value, torch.nn.Module):
+        if device is not None:
+            value = value.to(device)
+        return value.to(dtype) if dtype is not None else value
+    if isinstance(value, torch.Tensor):
+        if device is not None:
+            value = value.to(device)
+        if dtype is not None and value.is_floating_point():
+            value = value.to(dtype)
+        return value
+    if isinstance(value, tuple | list):
+        return type(value)(move(torch, item, device, dtype) for item in value)
+    if isinstance(value, dict):
+        return {key: move(torch, item, device, dtype) for key, item in value.items()}
+    return value
+
+
+def check_placement(torch: Any, spec: str, fn: Any, args: Any, kwargs: Any, device: Any) -> None:
+    found: list[tuple[str, Any]] = list(tensors_in(torch, args, "args")) + list(tensors_in(torch, kwargs, "kwargs"))
+    if isinstance(fn, torch.nn.Module):
+        found += [(f"parameter {name}", t) for name, t in fn.named_parameters()]
+        found += [(f"buffer {name}", t) for name, t in fn.named_buffers()]
+    for where, tensor in found:
+        if tensor.device.type != device.type:
+            raise ChildError(
+                "wrong-device",
+                f"factory {spec}: {where} is on {tensor.device}, but the entry point runs on {device}; "
+                "build it on the `device` the factory is given (or drop the parameter and let verify move it)",
+            )
+
+
+def tensors_in(torch: Any, value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, torch.Tensor):
+        yield path, value
+    elif isinstance(value, tuple | list):
+        for index, item in enumerate(value):
+            yield from tensors_in(torch, item, f"{path}[{index}]")
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from tensors_in(torch, item, f"{path}[{key!r}]")
+
+
+def run_call(torch: Any, what: str, fn: Callable[..., Any], args: Any, kwargs: Any, root: str) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except BaseException as error:
+        message = str(error)
+        if "same device" in message or "Expected all tensors to be on" in message:
+            raise ChildError("wrong-device", f"{what} raised {describe(error, root)}") from None
+        kind = "compile-failed" if "compiled" in what else "run-failed"
+        raise ChildError(kind, f"{what} raised {describe(error, root)}") from None
+
+
+def synchronize(torch: Any, device: Any) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def timed_first_call(
+    torch: Any, device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any, root: str
+) -> tuple[Any, float]:
+    synchronize(torch, device)
+    start = time.perf_counter()
+    output = run_call(torch, "the first compiled call", compiled_fn, args, kwargs, root)
+    synchronize(torch, device)
+    return output, time.perf_counter() - start
+
+
+def steady_state(
+    torch: Any, device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any, warmup: int, repeat: int
+) -> float:
+    for _ in range(warmup):
+        compiled_fn(*args, **kwargs)
+    samples: list[float] = []
+    if device.type == "cuda":
+        for _ in range(repeat):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            synchronize(torch, device)
+            start.record()
+            compiled_fn(*args, **kwargs)
+            end.record()
+            torch.cuda.synchronize(device)
+            samples.append(start.elapsed_time(end) / 1000.0)
+    else:
+        for _ in range(repeat):
+            start_s = time.perf_counter()
+            compiled_fn(*args, **kwargs)
+            samples.append(time.perf_counter() - start_s)
+    return statistics.median(samples)
+
+
+def launch_counts(torch: Any, device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any) -> dict[str, Any]:
+    """On CUDA: CUDA-graph launches and kernel launches in one steady-state call (profiler)."""
+    if device.type != "cuda":
+        return {"cuda_graph_launches": None, "cuda_kernel_launches": None}
+    from torch.profiler import ProfilerActivity, profile
+
+    synchronize(torch, device)
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as profiler:
+        compiled_fn(*args, **kwargs)
+        synchronize(torch, device)
+    names = [event.name for event in profiler.events()]
+    return {
+        "cuda_graph_launches": sum(name in ("cudaGraphLaunch", "cuGraphLaunch") for name in names),
+        "cuda_kernel_launches": sum(name in ("cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchKernelExC") for name in names),
+    }
+
+
+def explain(torch: Any, fn: Callable[..., Any], args: Any, kwargs: Any, root: str) -> dict[str, Any]:
+    torch._dynamo.reset()
+    try:
+        report = torch._dynamo.explain(fn)(*args, **kwargs)
+    except BaseException as error:
+        raise ChildError("explain-failed", f"torch._dynamo.explain raised {describe(error, root)}") from None
+    reasons = []
+    for reason in report.break_reasons:
+        frame = reason.user_stack[-1] if reason.user_stack else None
+        location = f"{relative(frame.filename, root)}:{frame.lineno}" if frame is not None else ""
+        reasons.append({"reason": first_line(reason.reason), "location": location})
+    return {"graph_count": report.graph_count, "graph_break_count": report.graph_break_count, "break_reasons": reasons}
+
+
+def save_output(torch: Any, output: Any, path: str) -> dict[str, Any]:
+    """Flatten an output to {path: tensor} (saved) and {path: repr} for non-tensor leaves."""
+    tensors: dict[str, Any] = {}
+    leaves: dict[str, str] = {}
+    for key, value in flatten(torch, output, "output"):
+        if isinstance(value, torch.Tensor):
+            tensors[key] = value.detach().to("cpu").clone()
+        else:
+            leaves[key] = value
+    torch.save(tensors, path)
+    return {"tensors": path, "leaves": leaves}
+
+
+def flatten(torch: Any, value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, torch.Tensor):
+        yield path, value
+    elif isinstance(value, Mapping):  # dicts and transformers' ModelOutput
+        for key, item in value.items():
+            yield from flatten(torch, item, f"{path}.{key}")
+    elif isinstance(value, tuple | list):
+        for index, item in enumerate(value):
+            yield from flatten(torch, item, f"{path}[{index}]")
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from flatten(torch, getattr(value, field.name), f"{path}.{field.name}")
+    elif isinstance(value, float) and math.isnan(value):
+        yield path, "nan"
+    elif value is None or isinstance(value, bool | int | float | str):
+        yield path, repr(value)
+    else:
+        yield path, f"<{type(value).__name__}>"
+
+
+def describe(error: BaseException, root: str) -> str:
+    """`Type: first line of message (at file:line)`, the line being the deepest one under root."""
+    where = ""
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if os.path.abspath(frame.filename).startswith(root + os.sep):
+            where = f" (at {relative(frame.filename, root)}:{frame.lineno})"
+            break
+    return f"{type(error).__name__}: {first_line(str(error))}{where}"
+
+
+def first_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[0] if lines else ""
+
+
+def relative(filename: str, root: str) -> str:
+    path = os.path.abspath(filename)
+    return os.path.relpath(path, root) if path.startswith(root + os.sep) else filename
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

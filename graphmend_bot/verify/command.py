@@ -1,0 +1,138 @@
+"""`graphmend verify`: its flags, and the one function the CLI calls."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from graphmend_bot.config import ConfigError, load_config
+from graphmend_bot.verify.progress import ProgressBar
+from graphmend_bot.verify.render import RENDERERS
+from graphmend_bot.verify.runner import verify
+from graphmend_bot.verify.settings import (
+    DEVICES,
+    DTYPES,
+    EntryPoint,
+    entry_point_from_spec,
+    override_settings,
+    parse_verify_config,
+)
+from graphmend_bot.verify.sources import (
+    ArmSource,
+    SourceError,
+    export_ref,
+    rewritten_copy,
+    working_tree,
+)
+
+EXIT_PASSED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--entrypoint",
+        action="append",
+        default=[],
+        metavar="MODULE:CALLABLE",
+        help="a factory returning (fn_or_module, args[, kwargs]); repeatable; replaces the configured ones",
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--against",
+        metavar="REF",
+        help="compare the working tree (rewritten arm) with this git ref (original arm) instead of applying fixes",
+    )
+    source.add_argument(
+        "--original", metavar="DIR", help="use DIR as the original arm and the working tree as the rewritten arm"
+    )
+    parser.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes to the rewritten arm")
+    parser.add_argument("--device", choices=DEVICES, help="where to run (default from config, else auto)")
+    parser.add_argument("--dtype", choices=DTYPES, help="cast floating-point modules and inputs to this dtype")
+    parser.add_argument("--seeds", type=_int_list, metavar="N,N", help="seeds whose outputs are compared")
+    parser.add_argument("--rtol", type=float, help="relative tolerance (default: 0, bit-identical for fp32)")
+    parser.add_argument("--atol", type=float, help="absolute tolerance (default: 0, bit-identical for fp32)")
+    parser.add_argument("--backend", help="torch.compile backend (default: inductor)")
+    parser.add_argument("--mode", help="torch.compile mode, e.g. reduce-overhead (CUDA graphs on CUDA)")
+    parser.add_argument("--warmup", type=int, help="calls before timing the steady state (default 3)")
+    parser.add_argument("--repeat", type=int, help="timed steady-state calls, median reported (default 20)")
+    parser.add_argument("--timeout", type=float, help="seconds allowed per arm and entry point (default 600)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_const", const="json", dest="format", help="print JSON")
+    output.add_argument("--markdown", action="store_const", const="markdown", dest="format", help="print Markdown")
+    parser.add_argument("--output-file", "-o", metavar="FILE", help="write the report here instead of stdout")
+    parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+
+
+def entry_points(args: argparse.Namespace, directory: Path) -> list[EntryPoint]:
+    config = load_config(Path(args.config) if args.config else None, start=directory)
+    verify_config = parse_verify_config(config.verify, config.source or "<config>")
+    overrides = {
+        name: getattr(args, name)
+        for name in ("device", "dtype", "seeds", "rtol", "atol", "backend", "mode", "warmup", "repeat", "timeout")
+    }
+    if args.entrypoint:
+        settings = override_settings(verify_config.settings, overrides)
+        return [entry_point_from_spec(spec, settings) for spec in args.entrypoint]
+    return [
+        EntryPoint(entry.name, entry.factory, override_settings(entry.settings, overrides))
+        for entry in verify_config.entry_points
+    ]
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Prepare both arms, measure, print the report; 0 passed, 1 failed, 2 unusable input."""
+    directory = Path.cwd()
+    try:
+        entries = entry_points(args, directory)
+    except ConfigError as error:
+        print(f"graphmend verify: invalid configuration: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    if not entries:
+        print(
+            "graphmend verify: no entry points; pass --entrypoint module:callable or list them under "
+            "`verify: entry-points:` in .graphmend.yml ([tool.graphmend.verify] in pyproject.toml)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    with tempfile.TemporaryDirectory(prefix="graphmend-arms-") as scratch:
+        try:
+            original, rewritten = _arms(args, directory, Path(scratch))
+        except (SourceError, ConfigError) as error:
+            print(f"graphmend verify: {error}", file=sys.stderr)
+            return EXIT_ERROR
+        progress = None if args.quiet else ProgressBar(2 * len(entries))
+        report = verify(entries, original, rewritten, progress=progress)
+        if progress is not None:
+            progress.finish()
+    output = RENDERERS[args.format or "table"](report)
+    if args.output_file:
+        Path(args.output_file).write_text(output, encoding="utf-8")
+    else:
+        sys.stdout.write(output)
+    for result in report.results:
+        if not result.passed:
+            print(f"graphmend verify: {result.entry.name}: {'; '.join(result.reasons)}", file=sys.stderr)
+    return EXIT_PASSED if report.passed else EXIT_FAILED
+
+
+def _arms(args: argparse.Namespace, directory: Path, scratch: Path) -> tuple[ArmSource, ArmSource]:
+    if args.against:
+        return export_ref(args.against, directory, scratch / "original"), working_tree(directory)
+    if args.original:
+        original = Path(args.original)
+        if not original.is_dir():
+            raise SourceError(f"--original {original}: not a directory")
+        return ArmSource(original.resolve(), str(original)), working_tree(directory)
+    config = load_config(Path(args.config) if args.config else None, start=directory)
+    rewritten, _changed = rewritten_copy(directory, scratch / "rewritten", config, unsafe=args.unsafe_fixes)
+    return working_tree(directory), rewritten

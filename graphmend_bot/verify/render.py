@@ -1,0 +1,222 @@
+"""Render a VerifyReport: a terminal table, JSON for machines, Markdown for a PR comment."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from graphmend_bot.verify.runner import ArmResult, EntryResult, VerifyReport
+
+JSON_VERSION = 1
+
+
+def ratio(original: float | None, rewritten: float | None) -> float | None:
+    """original / rewritten: above 1 means the rewrite is faster."""
+    if original is None or rewritten is None or rewritten <= 0:
+        return None
+    return original / rewritten
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value * 1e6:.1f} us"
+
+
+def _ratio_text(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def _pair(original: Any, rewritten: Any) -> str:
+    show = ["-" if value is None else str(value) for value in (original, rewritten)]
+    return f"{show[0]} -> {show[1]}"
+
+
+def _outputs_text(result: EntryResult) -> str:
+    if result.outputs_equal is None:
+        return "-"
+    return "equal" if result.outputs_equal else "DIFFER"
+
+
+def _launches(result: EntryResult) -> str | None:
+    if result.original.cuda_graph_launches is None and result.rewritten.cuda_graph_launches is None:
+        return None
+    return _pair(result.original.cuda_graph_launches, result.rewritten.cuda_graph_launches)
+
+
+def _row(result: EntryResult) -> list[str]:
+    o, r = result.original, result.rewritten
+    return [
+        result.entry.name,
+        _pair(o.graph_count, r.graph_count),
+        _pair(o.graph_break_count, r.graph_break_count),
+        f"{_seconds(o.cold_start_s)} -> {_seconds(r.cold_start_s)}",
+        _ratio_text(ratio(o.cold_start_s, r.cold_start_s)),
+        f"{_seconds(o.steady_state_s)} -> {_seconds(r.steady_state_s)}",
+        _ratio_text(ratio(o.steady_state_s, r.steady_state_s)),
+        _launches(result) or "-",
+        _outputs_text(result),
+        result.verdict,
+    ]
+
+
+HEADERS = [
+    "entry point",
+    "graphs",
+    "breaks",
+    "cold start",
+    "speedup",
+    "steady state",
+    "speedup",
+    "CUDA graph launches",
+    "outputs",
+    "verdict",
+]
+
+
+def _columns(report: VerifyReport) -> tuple[list[str], list[list[str]]]:
+    rows = [_row(result) for result in report.results]
+    keep = [i for i, header in enumerate(HEADERS) if header != "CUDA graph launches" or any(row[i] != "-" for row in rows)]
+    return [HEADERS[i] for i in keep], [[row[i] for i in keep] for row in rows]
+
+
+def _settings_line(result: EntryResult, arm: ArmResult) -> str:
+    settings = result.entry.settings
+    mode = f", mode {settings.mode}" if settings.mode else ""
+    return (
+        f"{arm.device or settings.device}, {settings.dtype or 'factory dtype'}, backend {settings.backend}{mode}, "
+        f"seeds {', '.join(map(str, settings.seeds))}, {settings.describe_tolerance()}"
+    )
+
+
+def render_table(report: VerifyReport) -> str:
+    headers, rows = _columns(report)
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+    lines = [
+        f"original:  {report.original.label} ({report.original.root})",
+        f"rewritten: {report.rewritten.label} ({report.rewritten.root})",
+        "",
+        "  ".join(cell.ljust(width) for cell, width in zip(headers, widths, strict=True)).rstrip(),
+        "  ".join("-" * width for width in widths),
+    ]
+    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
+    for result in report.results:
+        lines += _details(result, indent="  ")
+    passed = sum(result.passed for result in report.results)
+    lines += ["", f"{passed} of {len(report.results)} entry point(s) passed; speedup = original / rewritten."]
+    return "\n".join(lines) + "\n"
+
+
+def _details(result: EntryResult, indent: str) -> list[str]:
+    lines = [""]
+    measured = result.original if result.original.ok else result.rewritten
+    lines.append(f"{result.entry.name} ({result.entry.factory}; {_settings_line(result, measured)}): {result.verdict}")
+    lines += [f"{indent}- {reason}" for reason in result.reasons]
+    if result.comparison is not None and result.comparison.equal:
+        lines.append(f"{indent}- outputs: {result.comparison.detail}")
+    for arm, data in (("original", result.original), ("rewritten", result.rewritten)):
+        for reason in data.break_reasons:
+            lines.append(f"{indent}- {arm} break at {reason['location'] or '?'}: {reason['reason']}")
+    return lines
+
+
+def _arm_json(arm: ArmResult) -> dict[str, Any]:
+    return {
+        "ok": arm.ok,
+        "error": arm.error,
+        "error_kind": arm.error_kind,
+        "device": arm.device,
+        "graph_count": arm.graph_count,
+        "graph_break_count": arm.graph_break_count,
+        "break_reasons": arm.break_reasons,
+        "cold_start_s": arm.cold_start_s,
+        "steady_state_s": arm.steady_state_s,
+        "cuda_graph_launches": arm.cuda_graph_launches,
+        "cuda_kernel_launches": arm.cuda_kernel_launches,
+    }
+
+
+def report_json(report: VerifyReport) -> dict[str, Any]:
+    entries = []
+    for result in report.results:
+        settings = result.entry.settings
+        entries.append(
+            {
+                "name": result.entry.name,
+                "factory": result.entry.factory,
+                "settings": {
+                    "device": settings.device,
+                    "dtype": settings.dtype,
+                    "seeds": list(settings.seeds),
+                    "tolerance": settings.describe_tolerance(),
+                    "backend": settings.backend,
+                    "mode": settings.mode,
+                    "warmup": settings.warmup,
+                    "repeat": settings.repeat,
+                },
+                "original": _arm_json(result.original),
+                "rewritten": _arm_json(result.rewritten),
+                "outputs_equal": result.outputs_equal,
+                "max_abs_diff": result.comparison.max_abs_diff if result.comparison else None,
+                "cold_start_speedup": ratio(result.original.cold_start_s, result.rewritten.cold_start_s),
+                "steady_state_speedup": ratio(result.original.steady_state_s, result.rewritten.steady_state_s),
+                "verdict": result.verdict,
+                "passed": result.passed,
+                "reasons": result.reasons,
+            }
+        )
+    return {
+        "version": JSON_VERSION,
+        "original": {"label": report.original.label, "root": str(report.original.root)},
+        "rewritten": {"label": report.rewritten.label, "root": str(report.rewritten.root)},
+        "passed": report.passed,
+        "entry_points": entries,
+    }
+
+
+def render_json(report: VerifyReport) -> str:
+    return json.dumps(report_json(report), indent=2) + "\n"
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: VerifyReport) -> str:
+    headers, rows = _columns(report)
+    icon = {True: ":white_check_mark:", False: ":x:"}
+    passed = sum(result.passed for result in report.results)
+    lines = [
+        "### GraphMend verify",
+        "",
+        f"{icon[report.passed]} {passed} of {len(report.results)} entry point(s) passed. "
+        f"Original: `{_md_cell(report.original.label)}`; rewritten: `{_md_cell(report.rewritten.label)}`. "
+        "Speedup = original / rewritten.",
+        "",
+        "| " + " | ".join(headers) + " |",
+        "|" + "|".join("---" for _ in headers) + "|",
+    ]
+    for result, row in zip(report.results, rows, strict=True):
+        row = [*row[:-1], f"{icon[result.passed]} {row[-1]}"]
+        lines.append("| " + " | ".join(_md_cell(cell) for cell in row) + " |")
+    details = [result for result in report.results if result.reasons or result.original.break_reasons or result.rewritten.break_reasons]
+    if details:
+        lines += ["", "<details><summary>Details</summary>", ""]
+        for result in details:
+            lines += [f"**{_md_cell(result.entry.name)}** ({_md_cell(_settings_line(result, result.original))})", ""]
+            lines += [f"- {_md_cell(reason)}" for reason in result.reasons]
+            for arm, data in (("original", result.original), ("rewritten", result.rewritten)):
+                lines += [
+                    f"- {arm} break at `{_md_cell(r['location'] or '?')}`: {_md_cell(r['reason'])}"
+                    for r in data.break_reasons
+                ]
+            lines.append("")
+        lines.append("</details>")
+    return "\n".join(lines) + "\n"
+
+
+RENDERERS = {"table": render_table, "json": render_json, "markdown": render_markdown}

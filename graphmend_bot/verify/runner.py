@@ -1,0 +1,172 @@
+"""Run every entry point in both arms (one fresh child process each), compare, decide.
+
+Arms run one after the other, never in parallel, so timings do not compete for the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphmend_bot.verify.compare import Comparison, compare_outputs
+from graphmend_bot.verify.settings import EntryPoint
+from graphmend_bot.verify.sources import ArmSource
+
+CHILD = Path(__file__).with_name("child.py")
+ARMS = ("original", "rewritten")
+STDERR_TAIL_LINES = 8
+
+# Verdicts: the first two pass.
+IMPROVED, UNCHANGED, REGRESSED, OUTPUTS_DIFFER, ERROR = "improved", "unchanged", "regressed", "outputs differ", "error"
+PASSING = (IMPROVED, UNCHANGED)
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class ArmResult:
+    ok: bool
+    error: str | None = None
+    error_kind: str | None = None
+    device: str | None = None
+    graph_count: int | None = None
+    graph_break_count: int | None = None
+    break_reasons: list[dict[str, str]] = field(default_factory=list)
+    cold_start_s: float | None = None
+    steady_state_s: float | None = None
+    cuda_graph_launches: int | None = None
+    cuda_kernel_launches: int | None = None
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def failed(cls, kind: str, message: str) -> ArmResult:
+        return cls(ok=False, error_kind=kind, error=message)
+
+    @classmethod
+    def from_child(cls, data: dict[str, Any]) -> ArmResult:
+        names = set(cls.__dataclass_fields__)
+        return cls(**{key: value for key, value in data.items() if key in names})
+
+
+@dataclass
+class EntryResult:
+    entry: EntryPoint
+    original: ArmResult
+    rewritten: ArmResult
+    comparison: Comparison | None
+    verdict: str
+    reasons: list[str]
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict in PASSING
+
+    @property
+    def outputs_equal(self) -> bool | None:
+        return self.comparison.equal if self.comparison is not None else None
+
+
+@dataclass
+class VerifyReport:
+    original: ArmSource
+    rewritten: ArmSource
+    results: list[EntryResult]
+
+    @property
+    def passed(self) -> bool:
+        return all(result.passed for result in self.results)
+
+
+def verify(
+    entries: Sequence[EntryPoint],
+    original: ArmSource,
+    rewritten: ArmSource,
+    progress: Progress | None = None,
+    python: str = sys.executable,
+) -> VerifyReport:
+    """Measure every entry point in both arms and compare them."""
+    results: list[EntryResult] = []
+    with tempfile.TemporaryDirectory(prefix="graphmend-verify-") as scratch:
+        for index, entry in enumerate(entries):
+            arms: dict[str, ArmResult] = {}
+            for arm, source in zip(ARMS, (original, rewritten), strict=True):
+                if progress is not None:
+                    progress(f"{entry.name}: {arm}")
+                workdir = Path(scratch) / f"{index}-{arm}"
+                arms[arm] = run_arm(entry, source.root, workdir, python)
+            results.append(judge(entry, arms["original"], arms["rewritten"]))
+    return VerifyReport(original, rewritten, results)
+
+
+def run_arm(entry: EntryPoint, root: Path, workdir: Path, python: str = sys.executable) -> ArmResult:
+    """One entry point in one arm, in a fresh interpreter with a fresh compiler cache."""
+    outputs, cache = workdir / "outputs", workdir / "inductor-cache"
+    outputs.mkdir(parents=True)
+    cache.mkdir()
+    settings = entry.settings
+    request = {
+        "root": str(root),
+        "factory": entry.factory,
+        "device": settings.device,
+        "dtype": settings.dtype,
+        "seeds": list(settings.seeds),
+        "backend": settings.backend,
+        "mode": settings.mode,
+        "warmup": settings.warmup,
+        "repeat": settings.repeat,
+        "no_grad": settings.no_grad,
+        "output_dir": str(outputs),
+    }
+    request_path, result_path = workdir / "request.json", workdir / "result.json"
+    request_path.write_text(json.dumps(request), encoding="utf-8")
+    environment = {
+        **os.environ,
+        "TORCHINDUCTOR_CACHE_DIR": str(cache),
+        "TRITON_CACHE_DIR": str(cache / "triton"),
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    try:
+        completed = subprocess.run(
+            [python, str(CHILD), str(request_path), str(result_path)],
+            cwd=root,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=settings.timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return ArmResult.failed("timeout", f"did not finish within {settings.timeout:g} s (raise `timeout`)")
+    except OSError as error:
+        return ArmResult.failed("internal", f"cannot start {python}: {error}")
+    if completed.returncode != 0 or not result_path.is_file():
+        tail = "\n".join(completed.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
+        return ArmResult.failed("crashed", f"the measurement process exited with code {completed.returncode}: {tail}")
+    return ArmResult.from_child(json.loads(result_path.read_text("utf-8")))
+
+
+def judge(entry: EntryPoint, original: ArmResult, rewritten: ArmResult) -> EntryResult:
+    reasons: list[str] = []
+    for arm, result in (("original", original), ("rewritten", rewritten)):
+        if not result.ok:
+            reasons.append(f"{arm} arm failed: {result.error}")
+    if reasons:
+        return EntryResult(entry, original, rewritten, None, ERROR, reasons)
+    assert original.graph_count is not None and rewritten.graph_count is not None
+    comparison = compare_outputs(original.outputs, rewritten.outputs, entry.settings.tolerances())
+    verdict = IMPROVED if rewritten.graph_count < original.graph_count else UNCHANGED
+    if not comparison.equal:
+        verdict = OUTPUTS_DIFFER
+        reasons.append(f"outputs differ ({entry.settings.describe_tolerance()} required): {comparison.detail}")
+    if rewritten.graph_count > original.graph_count:
+        verdict = REGRESSED
+        reasons.insert(0, f"the rewritten arm has more graphs ({rewritten.graph_count} > {original.graph_count})")
+    return EntryResult(entry, original, rewritten, comparison, verdict, reasons)
