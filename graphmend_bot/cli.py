@@ -104,7 +104,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list every rule")
     p.set_defaults(handler=cmd_rules)
+
+    p = sub.add_parser("bot", help="run as the GitHub Action (reads the GITHUB_* and INPUT_* environment)")
+    p.set_defaults(handler=cmd_bot)
     return parser
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    import os
+
+    from graphmend_bot.github import run_bot  # PyGithub is imported only for this subcommand
+
+    return run_bot(os.environ)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

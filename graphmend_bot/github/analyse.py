@@ -1,0 +1,52 @@
+"""Run the engine for the bot: changed files reported, the whole tree as context for scope."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from graphmend_bot.analysis.files import read_source
+from graphmend_bot.config import Config, load_config
+from graphmend_bot.engine import check
+from graphmend_bot.findings import CheckResult
+from graphmend_bot.github.context import ActionContext
+from graphmend_bot.github.outputs import Log
+
+
+def load_action_config(ctx: ActionContext) -> Config:
+    """The `config` input (relative to the workspace), else the nearest config file in it."""
+    if ctx.inputs.config:
+        return load_config(ctx.workspace / ctx.inputs.config)
+    return load_config(start=ctx.workspace)
+
+
+def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | None = None) -> CheckResult:
+    """Check `paths` from the workspace (paths in findings are then relative to the repository)."""
+    os.chdir(ctx.workspace)
+    result = check(ctx.inputs.paths, config, only=only)
+    return _with_fixes(result, config, log)
+
+
+def _with_fixes(result: CheckResult, config: Config, log: Log) -> CheckResult:
+    """Attach the rewrite engine's fixes when it is available; findings never depend on it."""
+    try:
+        from graphmend_bot.rewrite import attach_fixes  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return result
+    try:
+        attached = attach_fixes(result, config)
+    except Exception as error:
+        log.warning(f"could not compute fixes ({type(error).__name__}: {error}); reporting findings without them")
+        return result
+    return attached if isinstance(attached, CheckResult) else result
+
+
+def read_sources(paths: Iterable[str], workspace: Path) -> dict[str, str]:
+    sources = {}
+    for path in paths:
+        try:
+            sources[path] = read_source(str(workspace / path))
+        except ValueError:
+            continue
+    return sources

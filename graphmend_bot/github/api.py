@@ -1,0 +1,124 @@
+"""The PyGithub edge: a client that retries what is worth retrying, and plain-English errors.
+
+Retries: 5xx with exponential backoff; primary rate limits (403/429 with x-ratelimit-remaining 0)
+wait until x-ratelimit-reset; secondary rate limits wait for retry-after. Everything else fails
+fast and is described by `describe()` so the user never sees a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import requests
+from github import Auth, Github, GithubException
+from github.GithubRetry import GithubRetry
+from urllib3 import Retry
+from urllib3.exceptions import MaxRetryError
+
+TIMEOUT_S = 30
+MAX_RATE_LIMIT_WAIT_S = 600.0
+
+
+class RateLimitWaitTooLong(GithubException):
+    """The primary rate limit resets later than the bot is willing to wait."""
+
+
+class ApiRetry(GithubRetry):
+    """GithubRetry plus 429, primary rate limits read from the headers, and a log line per retry."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("status_forcelist", [429, *range(500, 600)])
+        kwargs.setdefault("total", 6)
+        kwargs.setdefault("backoff_factor", 1.0)
+        kwargs.setdefault("backoff_max", 30.0)
+        kwargs.setdefault("secondary_rate_wait", 60.0)
+        kwargs.setdefault("max_rate_limit_wait", MAX_RATE_LIMIT_WAIT_S)
+        super().__init__(**kwargs)
+
+    def increment(  # type: ignore[override]
+        self,
+        method: str | None = None,
+        url: str | None = None,
+        response: Any = None,
+        error: Exception | None = None,
+        _pool: Any = None,
+        _stacktrace: Any = None,
+    ) -> Retry:
+        headers = response.headers if response is not None else {}
+        status = response.status if response is not None else None
+        if status in (403, 429) and "Retry-After" not in headers and headers.get("X-RateLimit-Remaining") == "0":
+            reset = headers.get("X-RateLimit-Reset", "")
+            wait = max(0.0, int(reset) - time.time() + 1) if reset.isdigit() else 60.0
+            if self.max_rate_limit_wait is not None and wait > self.max_rate_limit_wait:
+                raise RateLimitWaitTooLong(status, {"message": f"API rate limit exhausted; it resets in {wait:.0f}s"},
+                                           dict(headers))
+            limited = Retry.increment(self, method, url, response, error, _pool, _stacktrace)
+            _log(f"GitHub API rate limit reached ({method} {_path(url)}); waiting {wait:.0f}s for the reset")
+            limited.get_backoff_time = lambda: wait  # type: ignore[method-assign]
+            return limited
+        retry: Retry = super().increment(method, url, response, error, _pool, _stacktrace)
+        if status is not None:
+            after = headers.get("Retry-After")
+            when = f"after {after}s" if after else f"in {retry.get_backoff_time():.0f}s"
+            _log(f"GitHub API answered {status} to {method} {_path(url)}; retrying {when}")
+        elif error is not None:
+            _log(f"GitHub API request {method} {_path(url)} failed ({type(error).__name__}); retrying")
+        return retry
+
+
+def _path(url: str | None) -> str:
+    return (url or "").split("?", 1)[0]
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stdout, flush=True)
+
+
+def connect(api_url: str, token: str) -> Github:
+    return Github(
+        base_url=api_url.rstrip("/"),
+        auth=Auth.Token(token),
+        retry=ApiRetry(),
+        timeout=TIMEOUT_S,
+        user_agent="graphmend-bot",
+    )
+
+
+# What a failure means, for the errors the API is expected to give.
+_MEANING = {
+    401: "the token was rejected (bad or expired credentials); check the `github-token` input",
+    403: "the token may not do this; the workflow needs `permissions: pull-requests: write` "
+         "(a pull request from a fork only ever gets a read-only token)",
+    404: "not found; check that the repository and pull request exist and that the token can see them",
+    422: "GitHub rejected the request as invalid",
+}
+
+API_ERRORS = (GithubException, requests.RequestException, MaxRetryError)
+
+
+def status_of(error: BaseException) -> int | None:
+    return error.status if isinstance(error, GithubException) else None
+
+
+def describe(error: BaseException, doing: str) -> str:
+    """One line for the log: what the bot was doing, what GitHub said, what it means."""
+    if isinstance(error, GithubException):
+        data = error.data if isinstance(error.data, dict) else {}
+        said = str(data.get("message") or error.message or "").strip()
+        details = [str(e.get("message") or e.get("code") or e) if isinstance(e, dict) else str(e)
+                   for e in data.get("errors") or []]
+        if details:
+            said += f" ({'; '.join(details)})"
+        meaning = _MEANING.get(error.status, "")
+        if (error.status == 403 and "rate limit" in said.lower()) or isinstance(error, RateLimitWaitTooLong):
+            meaning = "the API rate limit is exhausted"
+        text = f"{doing} failed: GitHub answered {error.status}"
+        text += f" {said!r}" if said else ""
+        return f"{text}: {meaning}" if meaning else text
+    if isinstance(error, requests.exceptions.RetryError | MaxRetryError):
+        return f"{doing} failed: GitHub kept answering with errors after several retries"
+    if isinstance(error, requests.RequestException):
+        return f"{doing} failed: cannot reach the GitHub API ({type(error).__name__})"
+    return f"{doing} failed: {type(error).__name__}: {error}"

@@ -1,0 +1,55 @@
+"""Which lines of a pull request's diff can carry a review comment.
+
+GitHub only accepts a line comment on a line shown in the diff: an added or a context line on the
+RIGHT side, and a multi-line comment only within one hunk. `patch` is the per-file unified diff
+that `GET /repos/{owner}/{repo}/pulls/{n}/files` returns (hunks only, no file header).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
+
+
+@dataclass
+class DiffFile:
+    path: str
+    # RIGHT-side line number -> (hunk index, text of the line as the diff shows it)
+    lines: dict[int, tuple[int, str]] = field(default_factory=dict)
+    added: set[int] = field(default_factory=set)
+
+    def commentable(self, first: int, last: int) -> bool:
+        """True when lines first..last are all in the diff, within one hunk."""
+        hunks = {self.lines[row][0] for row in range(first, last + 1) if row in self.lines}
+        return len(hunks) == 1 and all(row in self.lines for row in range(first, last + 1))
+
+    def matches(self, row: int, text: str) -> bool:
+        """The diff shows `text` on `row`: the checked-out file is the commit the diff is about."""
+        entry = self.lines.get(row)
+        return entry is not None and entry[1].rstrip("\r\n") == text.rstrip("\r\n")
+
+
+def parse_patch(path: str, patch: str | None) -> DiffFile:
+    """Parse one file's patch; a missing patch (binary or too large) has no commentable lines."""
+    diff = DiffFile(path)
+    if not patch:
+        return diff
+    hunk = -1
+    row = 0
+    for line in patch.splitlines():
+        match = _HUNK.match(line)
+        if match:
+            hunk += 1
+            row = int(match["start"])
+            continue
+        if hunk < 0 or line.startswith("\\"):
+            continue  # "\ No newline at end of file"
+        if line.startswith("-"):
+            continue
+        if line.startswith("+"):
+            diff.added.add(row)
+        diff.lines[row] = (hunk, line[1:])
+        row += 1
+    return diff

@@ -1,0 +1,153 @@
+"""Decide what to post on a pull request: pure, no network. Event -> plan -> API calls.
+
+Given this run's findings, the diff and the bot's comments from earlier runs, the plan says which
+findings get a new inline comment (at most `limit` per review), which were already commented
+(hidden fingerprint), which go to annotations (not on a line in the diff) and which old comments
+are stale (their finding is gone): deleted, or marked resolved when someone replied to them.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from github.PullRequest import ReviewComment
+
+from graphmend_bot.findings import Finding
+from graphmend_bot.github.diff import DiffFile
+from graphmend_bot.github.markers import finding_marker, parse_finding_marker
+from graphmend_bot.github.suggestion import apply_edits, suggestion_for
+from graphmend_bot.report.markdown import finding_comment, resolved_comment
+
+MAX_COMMENTS_PER_REVIEW = 30
+
+
+@dataclass(frozen=True)
+class ExistingComment:
+    """A review comment already on the pull request, as the API listed it."""
+
+    id: int
+    body: str
+    in_reply_to_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PlannedComment:
+    finding: Finding
+    key: str
+    path: str
+    line: int
+    start_line: int | None
+    body: str
+
+    def as_api(self) -> ReviewComment:
+        """The `comments[]` item of `POST /repos/{owner}/{repo}/pulls/{n}/reviews`."""
+        item: ReviewComment = {"path": self.path, "line": self.line, "side": "RIGHT", "body": self.body}
+        if self.start_line is not None:
+            item["start_line"] = self.start_line
+            item["start_side"] = "RIGHT"
+        return item
+
+
+@dataclass
+class ReviewPlan:
+    new_comments: list[PlannedComment] = field(default_factory=list)
+    overflow: list[Finding] = field(default_factory=list)  # in the diff, over the per-review limit
+    already_commented: list[Finding] = field(default_factory=list)
+    outside_diff: list[Finding] = field(default_factory=list)  # -> annotations
+    delete: list[int] = field(default_factory=list)  # stale comments nobody replied to
+    resolve: list[tuple[int, str]] = field(default_factory=list)  # stale comments with replies: new body
+
+    @property
+    def inline(self) -> int:
+        return len(self.new_comments) + len(self.already_commented)
+
+
+def finding_keys(findings: Sequence[Finding]) -> list[str]:
+    """One key per finding: its fingerprint, numbered when identical lines repeat in one function."""
+    seen: Counter[str] = Counter()
+    keys = [""] * len(findings)
+    for index in sorted(range(len(findings)), key=lambda i: findings[i].sort_key):
+        fingerprint = findings[index].fingerprint
+        seen[fingerprint] += 1
+        keys[index] = fingerprint if seen[fingerprint] == 1 else f"{fingerprint}.{seen[fingerprint]}"
+    return keys
+
+
+def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None) -> PlannedComment | None:
+    """Where a finding's comment goes in the diff, with a suggestion when the fix fits there."""
+    row = finding.location.row
+    if diff is None or source is None:
+        return None
+    lines = source.splitlines()
+    if row > len(lines) or not diff.commentable(row, row) or not diff.matches(row, lines[row - 1]):
+        return None  # not in the diff, or the checkout is not the commit the diff is about
+    marker = finding_marker(key)
+    suggestion = suggestion_for(finding, source)
+    if suggestion is not None and diff.commentable(suggestion.first_line, suggestion.last_line) and all(
+        diff.matches(r, lines[r - 1]) for r in range(suggestion.first_line, suggestion.last_line + 1)
+    ):
+        first, last = suggestion.first_line, suggestion.last_line
+        body = finding_comment(finding, marker, suggestion.text)
+        return PlannedComment(finding, key, finding.path, last, first if first != last else None, body)
+    return PlannedComment(finding, key, finding.path, row, None, finding_comment(finding, marker))
+
+
+def plan_review(
+    findings: Sequence[Finding],
+    diffs: Mapping[str, DiffFile],
+    sources: Mapping[str, str],
+    existing: Sequence[ExistingComment],
+    head_sha: str,
+    limit: int = MAX_COMMENTS_PER_REVIEW,
+) -> ReviewPlan:
+    plan = ReviewPlan()
+    keys = finding_keys(findings)
+    current = set(keys)
+    commented: dict[str, ExistingComment] = {}
+    for comment in existing:
+        parsed = parse_finding_marker(comment.body)
+        if parsed is not None and comment.in_reply_to_id is None:
+            key, resolved = parsed
+            if not resolved:
+                commented.setdefault(key, comment)
+    for finding, key in zip(findings, keys, strict=True):
+        if key in commented:
+            plan.already_commented.append(finding)
+            continue
+        placed = _place(finding, key, diffs.get(finding.path), sources.get(finding.path))
+        if placed is None:
+            plan.outside_diff.append(finding)
+        elif len(plan.new_comments) < limit:
+            plan.new_comments.append(placed)
+        else:
+            plan.overflow.append(finding)
+    replied = {c.in_reply_to_id for c in existing if c.in_reply_to_id is not None}
+    for key, comment in commented.items():
+        if key in current:
+            continue
+        if comment.id in replied:
+            plan.resolve.append((comment.id, resolved_comment(comment.body, finding_marker(key, True), head_sha)))
+        else:
+            plan.delete.append(comment.id)
+    return plan
+
+
+def fix_diff(findings: Sequence[Finding], sources: Mapping[str, str]) -> str:
+    """Unified diff of every safe fix applied: what the fix pull request would change."""
+    chunks = []
+    for path in sorted({f.path for f in findings}):
+        source = sources.get(path)
+        edits = [e for f in findings if f.path == path and f.fix and f.fix.applicability == "safe"
+                 for e in f.fix.edits]
+        if source is None or not edits:
+            continue
+        try:
+            fixed = apply_edits(source, edits)
+        except ValueError:
+            continue  # overlapping fixes: the fix engine resolves those, the preview skips them
+        chunks.append("".join(difflib.unified_diff(
+            source.splitlines(keepends=True), fixed.splitlines(keepends=True), f"a/{path}", f"b/{path}")))
+    return "".join(chunks)

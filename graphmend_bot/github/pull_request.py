@@ -1,0 +1,199 @@
+"""The pull-request path: read the PR, analyse its Python changes, plan, then post.
+
+Order matters: every read first, then the SARIF file, job summary and outputs (so findings are
+never lost), then the writes. A write that fails (a fork's read-only token, an outage) turns
+into annotations, never into a failed job or a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from github.IssueComment import IssueComment
+from github.PullRequest import PullRequest
+from github.PullRequestComment import PullRequestComment
+from github.Repository import Repository
+
+from graphmend_bot.config import Config
+from graphmend_bot.findings import CheckResult
+from graphmend_bot.github.analyse import analyse, read_sources
+from graphmend_bot.github.api import API_ERRORS, connect, describe, status_of
+from graphmend_bot.github.context import ActionContext
+from graphmend_bot.github.diff import parse_patch
+from graphmend_bot.github.markers import SUMMARY_MARKER, is_summary
+from graphmend_bot.github.outputs import Log
+from graphmend_bot.github.plan import ExistingComment, ReviewPlan, fix_diff, plan_review
+from graphmend_bot.github.results import EXIT_ERROR, finish, scan_everything
+from graphmend_bot.report.markdown import SummaryView, review_body, summary_markdown
+
+REVIEWED_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
+
+
+@dataclass
+class PullRequestState:
+    """Everything read from the API before anything is written."""
+
+    pr: PullRequest
+    head_sha: str
+    draft: bool
+    python_files: list[Any]
+    review_comments: list[PullRequestComment]
+    issue_comments: list[IssueComment]
+
+
+@dataclass
+class Posting:
+    """What actually reached the pull request."""
+
+    inline: set[str] = field(default_factory=set)  # finding keys with a comment on the PR
+    failed: bool = False
+    fatal: bool = False
+
+
+def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
+    event = ctx.event
+    action = str(event.get("action", ""))
+    payload_pr = event.get("pull_request") if isinstance(event.get("pull_request"), dict) else {}
+    assert isinstance(payload_pr, dict)
+    number = event.get("number", payload_pr.get("number"))
+    if not isinstance(number, int):
+        log.error("the pull_request event has no pull request number; nothing to review")
+        return EXIT_ERROR
+    if action not in REVIEWED_ACTIONS:
+        log.info(f"pull_request {action!r}: nothing to review (runs on {', '.join(sorted(REVIEWED_ACTIONS))})")
+        return 0
+    if payload_pr.get("state") == "closed":
+        log.info(f"pull request #{number} is closed: nothing to review")
+        return 0
+    if not ctx.inputs.token:
+        log.error("no GitHub token: pass `github-token: ${{ github.token }}` to the action; "
+                  "checking the whole tree instead (annotations, job summary and SARIF only)")
+        scan_everything(ctx, config, log)
+        return EXIT_ERROR
+
+    repo_name = ctx.repository
+    try:
+        repo = connect(ctx.api_url, ctx.inputs.token).get_repo(repo_name)
+        state = _read(repo, number)
+    except API_ERRORS as error:
+        log.error(describe(error, f"reading pull request #{number} of {repo_name}"))
+        log.info("checking the whole tree instead (annotations, job summary and SARIF only)")
+        scan_everything(ctx, config, log)
+        return EXIT_ERROR
+    if state.pr.state == "closed":
+        log.info(f"pull request #{number} is closed: nothing to review")
+        return 0
+    if not state.python_files:
+        log.info(f"pull request #{number} changes no Python files: nothing to check")
+        result = CheckResult()
+        finish(ctx, log, result, SummaryView([], head_sha=state.head_sha, notes=["No Python files changed."]))
+        return 0
+
+    changed = [f.filename for f in state.python_files]
+    result = analyse(ctx, config, log, only=changed)
+    sources = read_sources(changed, ctx.workspace)
+    diffs = {f.filename: parse_patch(f.filename, f.patch) for f in state.python_files}
+    existing = [ExistingComment(c.id, c.body or "", c.in_reply_to_id) for c in state.review_comments]
+    plan = plan_review(result.findings, diffs, sources, existing, state.head_sha, ctx.inputs.max_comments)
+
+    view = SummaryView(
+        findings=result.findings, errors=result.errors, files_checked=result.files_checked,
+        changed_files=len(changed), head_sha=state.head_sha,
+        blob_url=f"{ctx.server_url}/{repo_name}/blob/{state.head_sha}", inline=plan.inline,
+        fix_diff=fix_diff(result.findings, sources),
+    )
+    why_not = _why_not_post(ctx, state, payload_pr)
+    if why_not:
+        log.notice(why_not)
+        view.inline, view.notes = 0, [why_not]
+    exit_code = finish(ctx, log, result, view, annotate=[] if not why_not else result.findings)
+    if why_not:
+        return exit_code
+
+    posting = _post(repo, state, plan, view, log, ctx.inputs.max_comments)
+    on_pr = {id(f) for f in plan.already_commented}
+    on_pr |= {id(c.finding) for c in plan.new_comments if c.key in posting.inline}
+    rest = [f for f in result.findings if id(f) not in on_pr]
+    count = log.annotations(rest)
+    log.info(f"{len(result.findings)} finding(s): {len(posting.inline) + len(plan.already_commented)} "
+             f"commented on the pull request, {count} as annotations")
+    return EXIT_ERROR if posting.fatal else exit_code
+
+
+def _read(repo: Repository, number: int) -> PullRequestState:
+    pr = repo.get_pull(number)
+    files = [f for f in pr.get_files() if f.filename.endswith(".py") and f.status != "removed"]
+    return PullRequestState(
+        pr=pr, head_sha=pr.head.sha, draft=bool(pr.draft), python_files=files,
+        review_comments=list(pr.get_review_comments()), issue_comments=list(pr.get_issue_comments()),
+    )
+
+
+def _why_not_post(ctx: ActionContext, state: PullRequestState, payload_pr: dict[str, Any]) -> str:
+    """Why this run reports by annotations only, or "" when it posts a review."""
+    if not ctx.inputs.comment:
+        return "`comment: false`: findings are reported as annotations, job summary and SARIF only"
+    if state.draft:
+        return ("pull request is a draft: findings are annotations only; the review is posted when it is "
+                "marked ready for review")
+    payload_sha = (payload_pr.get("head") or {}).get("sha")
+    if payload_sha and payload_sha != state.head_sha:
+        return (f"the pull request has moved on ({payload_sha[:7]} -> {state.head_sha[:7]}): annotations only; "
+                "the run for the newer commit posts the review")
+    return ""
+
+
+def _post(
+    repo: Repository, state: PullRequestState, plan: ReviewPlan, view: SummaryView, log: Log, limit: int
+) -> Posting:
+    posting = Posting()
+    doing = "posting the review"
+    try:
+        if plan.new_comments:
+            state.pr.create_review(
+                commit=repo.get_commit(state.head_sha),
+                body=review_body(len(plan.new_comments), plan.overflow, limit),
+                event="COMMENT",
+                comments=[c.as_api() for c in plan.new_comments],
+            )
+            posting.inline = {c.key for c in plan.new_comments}
+        by_id = {c.id: c for c in state.review_comments}
+        doing = "removing comments whose graph break is gone"
+        for comment_id in plan.delete:
+            by_id[comment_id].delete()
+        for comment_id, body in plan.resolve:
+            by_id[comment_id].edit(body)
+        doing = "updating the summary comment"
+        _upsert_summary(state, summary_markdown(view), bool(view.findings))
+    except API_ERRORS as error:
+        posting.failed = True
+        status = status_of(error)
+        message = describe(error, doing)
+        if status == 403 and "rate limit" not in message.lower():
+            log.notice(f"{message}. This is expected for pull requests from forks: the findings are in the "
+                       "annotations, the job summary and the SARIF file instead. See the two-workflow "
+                       "pattern in docs/github-action.md to comment on fork pull requests.")
+        elif status == 401:
+            log.error(message)
+            posting.fatal = True
+        else:
+            log.warning(f"{message}; the findings are in the annotations, the job summary and the SARIF file")
+    return posting
+
+
+def _upsert_summary(state: PullRequestState, body: str, has_findings: bool) -> None:
+    """One summary comment, found by its marker and edited in place; extra copies are removed."""
+    ours: Sequence[IssueComment] = [c for c in state.issue_comments if is_summary(c.body)]
+    body = f"{body.rstrip()}\n\n{SUMMARY_MARKER}\n"
+    if not ours:
+        if has_findings:
+            state.pr.create_issue_comment(body)
+        return
+    first, *extra = ours
+    if (first.body or "") != body:
+        first.edit(body)
+    for comment in extra:
+        comment.delete()
+
