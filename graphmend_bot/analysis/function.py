@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.model import (
@@ -240,9 +241,9 @@ class FunctionAnalyzer:
     def expr(self, node: ast.expr | None, env: Env) -> Kind:
         if node is None:
             return NOT_TENSOR
-        method = getattr(self, f"_expr_{type(node).__name__}", None)
-        if method is not None:
-            kind: Kind = method(node, env)
+        handler = _EXPR_HANDLERS.get(type(node))
+        if handler is not None:
+            kind: Kind = handler(self, node, env)
             return kind
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -336,6 +337,12 @@ class FunctionAnalyzer:
             self.expr(key, env)
         kinds = [self.expr(value, env) for value in node.values]
         return frozenset().union(*kinds) - {"bool", "ddop"} if kinds else NOT_TENSOR
+
+    def _expr_Slice(self, node: ast.Slice, env: Env) -> Kind:
+        for part in (node.lower, node.upper, node.step):
+            if part is not None:
+                self.expr(part, env)
+        return NOT_TENSOR
 
     def _expr_Starred(self, node: ast.Starred, env: Env) -> Kind:
         return self.expr(node.value, env)
@@ -549,6 +556,14 @@ class FunctionAnalyzer:
                 line.rstrip("\r\n"),
             )
         )
+
+
+# Expression handlers by node type, looked up once per node (cheaper than getattr by name).
+_EXPR_HANDLERS: dict[type, Callable[[FunctionAnalyzer, Any, Env], Kind]] = {
+    getattr(ast, name.removeprefix("_expr_")): handler
+    for name, handler in vars(FunctionAnalyzer).items()
+    if name.startswith("_expr_")
+}
 
 
 def callee_ref(func: ast.expr) -> str | None:

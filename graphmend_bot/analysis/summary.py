@@ -17,6 +17,9 @@ from graphmend_bot.analysis.model import (
     ModuleSummary,
 )
 
+# torch.compile(...), compile(...) imported from torch, model.compile() / model.compile(mode=...)
+_MENTIONS_COMPILE = re.compile(r"torch\.compile|(?<![\w.])compile\(|\.compile\(\s*(?:\)|\w+\s*=)")
+_NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 _SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -127,7 +130,7 @@ class _Collector:
         self.classes: dict[str, ClassSummary] = {}
         self.compile_targets: list[CompileTarget] = []
         self.logger_names: set[str] = set()
-        self._scan_compile = "compile" in source
+        self._scan_compile = _MENTIONS_COMPILE.search(source) is not None
         self._prefix: list[str] = []
         self._class: list[str | None] = [None]
         self._function: list[str | None] = [None]
@@ -149,7 +152,7 @@ class _Collector:
                     self._assign(stmt)
                 if self._scan_compile:
                     self._find_compile_calls(stmt)
-                for field in ("body", "orelse", "finalbody", "handlers"):
+                for field in _NESTED_BODIES:
                     nested = getattr(stmt, field, None)
                     if nested:
                         self._body(nested)
@@ -198,7 +201,13 @@ class _Collector:
                 self.logger_names.add(name)
 
     def _find_compile_calls(self, stmt: ast.stmt) -> None:
-        for node in ast.walk(stmt):
+        # Only this statement's own expressions: nested bodies are visited as statements.
+        roots = [
+            value
+            for field, value in ast.iter_fields(stmt)
+            if field not in _NESTED_BODIES and isinstance(value, (ast.AST, list))
+        ]
+        for node in _walk_expressions(roots):
             if not isinstance(node, ast.Call):
                 continue
             callee = self.imports.resolve(node.func)
@@ -223,3 +232,12 @@ class _Collector:
         self.compile_targets.append(
             CompileTarget(self.imports.resolve(target) or name, constructor, self._function[-1])
         )
+
+
+def _walk_expressions(roots: list[ast.AST | list[ast.AST]]) -> list[ast.AST]:
+    nodes: list[ast.AST] = []
+    for root in roots:
+        for item in root if isinstance(root, list) else [root]:
+            if isinstance(item, ast.AST):
+                nodes.extend(ast.walk(item))
+    return nodes
