@@ -39,6 +39,7 @@ class FixContext:
         self._parents = wrapper.resolve(ParentNodeProvider)
         self._lines = split_lines(source)
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] | None = None
+        self._inside_strings: set[int] | None = None
 
     # -- finding nodes ---------------------------------------------------------------------------
 
@@ -90,10 +91,69 @@ class FixContext:
         return None
 
     def code_for(self, node: cst.CSTNode) -> str:
+        """libcst's code for `node`: relative indentation; a statement's comment lines above it
+        (leading_lines) and its trailing comment and newline are included."""
         return self.module.code_for_node(node)
 
     def line(self, row: int) -> str:
         return self._lines[row - 1] if 0 < row <= len(self._lines) else ""
+
+    @property
+    def indent_unit(self) -> str:
+        """One level of indentation as this file writes it (four spaces, two, a tab...)."""
+        return self.module.default_indent
+
+    def _string_rows(self) -> set[int]:
+        """Rows that start inside a multi-line string literal (their indentation is content)."""
+        if self._inside_strings is None:
+            self._inside_strings = set()
+            for node, where in self._positions.items():
+                if isinstance(node, cst.SimpleString | cst.FormattedString) and where.end.line > where.start.line:
+                    self._inside_strings.update(range(where.start.line + 1, where.end.line + 1))
+        return self._inside_strings
+
+    def relative_code(self, node: cst.CSTNode) -> str:
+        """`node`'s code with continuation lines relative to its first line, ready to re-indent.
+
+        (libcst prints a detached node without the enclosing block's indentation.) Raises
+        FixUnavailable when a continuation line starts inside a multi-line string literal, whose
+        indentation is content.
+        """
+        code = self.code_for(node)
+        rows = code.count("\n")
+        if rows:
+            start = self._positions[node].start.line
+            if self._string_rows() & set(range(start + 1, start + rows + 1)):
+                raise FixUnavailable("a multi-line string would change if re-indented")
+        return code
+
+    def relative_span_code(self, first: cst.CSTNode, last: cst.CSTNode) -> str:
+        """The source from `first` to `last` (statements of one block, comments between them kept),
+        with the block's indentation removed from continuation lines; ready to re-indent."""
+        start, end = self._positions[first].start, self._positions[last].end
+        if self._string_rows() & set(range(start.line + 1, end.line + 1)):
+            raise FixUnavailable("a multi-line string would change if re-indented")
+        indent = self.indentation_of(first)
+        lines = [self.line(row).rstrip("\r\n") for row in range(start.line, end.line + 1)]
+        lines[-1] = lines[-1][: end.column]
+        lines[0] = lines[0][start.column :]
+        out = [lines[0]]
+        for item in lines[1:]:
+            if item.strip() and not item.startswith(indent):
+                raise FixUnavailable("a continuation line is indented less than its statement")
+            out.append(item[len(indent) :] if item.strip() else "")
+        return "\n".join(out)
+
+    def replace_statements(self, first: cst.CSTNode, last: cst.CSTNode, new_code: str) -> Edit:
+        """Replace consecutive statements `first`..`last` of one block (see `replace_statement`)."""
+        start_edit = self.replace_statement(first, new_code)
+        end = self.span(last)[1]
+        return Edit(start_edit.content, start_edit.location, end)
+
+    def indent_block(self, code: str, levels: int = 1) -> str:
+        """Every non-empty line of `code` indented by `levels` of this file's indentation."""
+        prefix = self.indent_unit * levels
+        return "\n".join(prefix + item if item.strip() else "" for item in code.split("\n"))
 
     def indentation_of(self, node: cst.CSTNode) -> str:
         row = self._positions[node].start.line
@@ -167,7 +227,7 @@ class FixContext:
         have |= {text.split(".", 1)[0] for text in have if text.startswith("import ") and " as " not in text}
         if wanted_texts <= have:
             return None
-        anchor = self._import_anchor()
+        anchor = self.import_anchor()
         code = import_line.strip() + "\n"
         if anchor is None:
             return Edit(code, Location(1, 1), Location(1, 1))
@@ -177,7 +237,7 @@ class FixContext:
             return Edit("\n" + code.rstrip("\n"), end, end)
         return Edit(code, Location(row + 1, 1), Location(row + 1, 1))
 
-    def _import_anchor(self) -> cst.CSTNode | None:
+    def import_anchor(self) -> cst.CSTNode | None:
         """The statement a new import goes after: the last leading import, else docstring/__future__."""
         anchor: cst.CSTNode | None = None
         for index, statement in enumerate(self.module.body):

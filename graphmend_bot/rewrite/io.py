@@ -1,0 +1,289 @@
+"""Python I/O in traced code (print, logger methods, warnings.warn): guard it or defer it.
+
+Two strategies, chosen by `io-strategy` in the configuration:
+
+- "guard" (default): wrap the statement in `if not torch.compiler.is_compiling():`, as the
+  transformers maintainers do (reusing an `is_torchdynamo_compiling` helper the file already
+  imports). Eager behaviour is unchanged; under torch.compile the message is skipped. Safe when
+  the call's arguments have no side effects (they are no longer evaluated under compile).
+- "defer": route the call through a small module-level function registered in
+  `torch._dynamo.config.reorderable_logging_functions`. Dynamo does not trace such a function:
+  it records the call with its arguments and makes it when the compiled code has run, so the
+  message is kept and emitted after the graph. Eager behaviour is unchanged. Always unsafe:
+  under compile the message moves after the frame's later side effects, and the arguments must be
+  tensors, constants or format strings (otherwise Dynamo still breaks there). Where deferral
+  cannot be expressed (a logger that is not a module-level name, `warnings.warn` with a
+  category), the fix falls back to the guard, marked unsafe, and says why.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphmend_bot.analysis.vocabulary import LOG_METHODS, LOGGER_NAMES
+from graphmend_bot.findings import Applicability, Edit, Finding, Fix, Location
+from graphmend_bot.rewrite.context import FixContext, FixUnavailable
+
+CODES = frozenset({"GM401", "GM402", "GM403"})
+
+DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)
+REGISTRATION = "torch._dynamo.config.reorderable_logging_functions.add({name})"
+
+# Calls that are safe to skip: they compute a value and have no side effects.
+PURE_FUNCTIONS = frozenset({
+    "str", "repr", "len", "type", "int", "float", "bool", "tuple", "list", "dict", "set", "sorted",
+    "min", "max", "abs", "round", "format", "getattr", "hasattr", "isinstance", "id", "sum", "any", "all",
+})
+PURE_METHODS = frozenset({
+    "format", "join", "size", "dim", "numel", "keys", "values", "items", "get", "lower", "upper",
+    "strip", "replace", "split", "item", "tolist", "mean", "sum", "max", "min", "float", "half",
+    "detach", "cpu", "norm", "abs", "std", "var",
+})
+
+
+def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    call = ctx.node_at(finding)
+    if not isinstance(call, cst.Call):
+        return None
+    statement = _own_statement(ctx, call)
+    if statement is None:
+        return None  # the call's value is used, or it shares its line: no statement-level rewrite
+    if _inside_deferral_helper(ctx, call):
+        return None
+    if ctx.config.io_strategy == "defer":
+        return _defer(ctx, finding, call, statement)
+    return _guard(ctx, call, statement, reason=None)
+
+
+def _own_statement(ctx: FixContext, call: cst.Call) -> cst.SimpleStatementLine | None:
+    expression = ctx.parent(call)
+    if not isinstance(expression, cst.Expr) or expression.value is not call:
+        return None
+    line = ctx.parent(expression)
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return None
+    if not isinstance(ctx.parent(line), cst.IndentedBlock):
+        return None  # module level: nothing compiles it
+    return line
+
+
+# -- guard ---------------------------------------------------------------------------------------
+
+
+def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, reason: str | None) -> Fix | None:
+    helper = _imported_guard_helper(ctx)
+    edits: list[Edit] = []
+    if helper is None:
+        condition = "torch.compiler.is_compiling()"
+        import_edit = ctx.ensure_import("import torch")
+        if import_edit is not None:
+            edits.append(import_edit)
+    else:
+        condition = f"{helper}()"
+    # Consecutive I/O statements share one guard; each of their fixes builds the same edit.
+    run = _io_run(ctx, statement) if reason is None else [statement]
+    calls = [_statement_call(line) for line in run]
+    try:
+        body = ctx.indent_block(ctx.relative_span_code(run[0], run[-1]))
+        edits.append(ctx.replace_statements(run[0], run[-1], f"if not {condition}:\n{body}"))
+    except FixUnavailable:
+        return None
+    names = sorted({f"`{ctx.code_for(c.func)}(...)`" for c in calls if c is not None})
+    pure = all(c is not None and _pure(c) for c in calls)
+    message = f"Guard {', '.join(names)} with `if not {condition}:`: eager behaviour unchanged, skipped under torch.compile"
+    if reason is not None:
+        message += f" (not deferred: {reason})"
+    elif not pure:
+        message += " (its arguments have calls that are no longer evaluated under compile)"
+    applicability: Applicability = "safe" if pure and reason is None else "unsafe"
+    return Fix(applicability, message, tuple(edits))
+
+
+def _statement_call(line: cst.CSTNode) -> cst.Call | None:
+    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+        small = line.body[0]
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            return small.value
+    return None
+
+
+def _is_io_statement(line: cst.CSTNode) -> bool:
+    call = _statement_call(line)
+    if call is None:
+        return False
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value == "print"
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        owner, method = func.value.value, func.attr.value
+        if owner == "warnings":
+            return method == "warn"
+        return method in LOG_METHODS and (owner in LOGGER_NAMES or owner.lower().endswith("logger"))
+    return False
+
+
+def _io_run(ctx: FixContext, statement: cst.SimpleStatementLine) -> list[cst.SimpleStatementLine]:
+    block = ctx.parent(statement)
+    assert isinstance(block, cst.IndentedBlock)
+    body = list(block.body)
+    first = last = body.index(statement)
+    while first > 0 and _is_io_statement(body[first - 1]):
+        first -= 1
+    while last + 1 < len(body) and _is_io_statement(body[last + 1]):
+        last += 1
+    return [line for line in body[first : last + 1] if isinstance(line, cst.SimpleStatementLine)]
+
+
+def _imported_guard_helper(ctx: FixContext) -> str | None:
+    for statement in ctx.module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    name = alias.evaluated_alias or alias.evaluated_name
+                    if alias.evaluated_name in DYNAMO_GUARD_HELPERS:
+                        return name
+    return None
+
+
+def _pure(node: cst.CSTNode) -> bool:
+    """The call's arguments only read values (skipping them under compile loses nothing else)."""
+    assert isinstance(node, cst.Call)
+    return all(_pure_expression(arg.value) for arg in node.args)
+
+
+def _pure_expression(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Name):
+            known = func.value in PURE_FUNCTIONS
+        elif isinstance(func, cst.Attribute):
+            known = func.attr.value in PURE_METHODS and _pure_expression(func.value)
+        else:
+            known = False
+        return known and all(_pure_expression(arg.value) for arg in node.args)
+    if isinstance(node, cst.Lambda | cst.Yield | cst.Await | cst.NamedExpr):
+        return False
+    return all(_pure_expression(child) for child in node.children if isinstance(child, cst.BaseExpression)) and all(
+        _pure_expression(part) for part in _nested_parts(node)
+    )
+
+
+def _nested_parts(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Expressions held one level down in non-expression nodes (f-string parts, subscripts, args)."""
+    parts: list[cst.CSTNode] = []
+    for child in node.children:
+        if isinstance(child, cst.BaseExpression):
+            continue
+        for grandchild in child.children:
+            if isinstance(grandchild, cst.BaseExpression):
+                parts.append(grandchild)
+            else:
+                parts.extend(_nested_parts(grandchild))
+    return parts
+
+
+# -- defer ---------------------------------------------------------------------------------------
+
+
+def _defer(ctx: FixContext, finding: Finding, call: cst.Call, statement: cst.SimpleStatementLine) -> Fix | None:
+    func = call.func
+    method_arg = ""
+    anchor: cst.CSTNode | None = None
+    if finding.code == "GM401":
+        helper, helper_code, emit = "_print_after_graph", _PRINT_HELPER, "print"
+    elif finding.code == "GM403":
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return _guard(ctx, call, statement, reason="a warning category or stacklevel is not a value "
+                          "Dynamo can carry past the graph")
+        helper, helper_code, emit = "_warn_after_graph", _WARN_HELPER, "warnings.warn"
+    else:
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return _guard(ctx, call, statement, reason="the logger is not a module-level name")
+        logger = func.value.value
+        anchor = _module_assignment(ctx, logger)
+        if anchor is None:
+            return _guard(ctx, call, statement, reason=f"`{logger}` is not assigned at module level")
+        helper = "_log_after_graph" if logger == "logger" else f"_{logger.strip('_')}_after_graph"
+        helper_code = _LOG_HELPER.format(helper="{helper}", logger=logger)
+        emit = f"{logger}.{func.attr.value}"
+        method_arg = f'"{func.attr.value}"'
+    edits: list[Edit] = []
+    for module in ("torch", "warnings") if finding.code == "GM403" else ("torch",):
+        import_edit = ctx.ensure_import(f"import {module}")
+        if import_edit is not None:
+            edits.append(import_edit)
+    if not _defines(ctx, helper):
+        code = helper_code.format(helper=helper) + "\n\n" + REGISTRATION.format(name=helper) + "\n"
+        edits.append(_module_insertion(ctx, anchor, code))
+    # Only the callee changes (and the logger method becomes the first argument): the call's
+    # arguments and layout stay as written.
+    edits.append(ctx.replace_expression(func, helper))
+    if method_arg:
+        if call.args:
+            at = ctx.span(call.args[0])[0]
+            edits.append(Edit(f"{method_arg}, ", at, at))
+        else:
+            end = ctx.span(call)[1]
+            at = Location(end.row, end.column - 1)
+            edits.append(Edit(method_arg, at, at))
+    message = (
+        f"Defer `{emit}(...)` through `{helper}`, registered in reorderable_logging_functions: "
+        "eager behaviour unchanged; under torch.compile the message is emitted after the graph"
+    )
+    return Fix("unsafe", message, tuple(edits))
+
+
+_LOG_HELPER = '''def {helper}(method, *args, **kwargs):
+    """Call `{logger}.<method>`; torch.compile makes this call after the compiled graph."""
+    getattr({logger}, method)(*args, **kwargs)
+'''
+
+_PRINT_HELPER = '''def {helper}(*args, **kwargs):
+    """`print`; torch.compile makes this call after the compiled graph."""
+    print(*args, **kwargs)
+'''
+
+_WARN_HELPER = '''def {helper}(message):
+    """`warnings.warn`; torch.compile makes this call after the compiled graph."""
+    warnings.warn(message, stacklevel=2)
+'''
+
+
+def _defines(ctx: FixContext, name: str) -> bool:
+    return any(isinstance(s, cst.FunctionDef) and s.name.value == name for s in ctx.module.body)
+
+
+def _module_assignment(ctx: FixContext, name: str) -> cst.SimpleStatementLine | None:
+    for statement in ctx.module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets
+                ):
+                    return statement
+    return None
+
+
+def _module_insertion(ctx: FixContext, anchor: cst.CSTNode | None, code: str) -> Edit:
+    """Insert a module-level block after `anchor` (or after the imports), two blank lines around."""
+    anchor = anchor or ctx.import_anchor()
+    row = ctx.position(anchor).end.line if anchor is not None else 0
+    if row and not ctx.line(row).endswith(("\n", "\r")):  # the anchor ends the file
+        end = Location(row, len(ctx.line(row)) + 1)
+        return Edit("\n\n\n" + code.rstrip("\n"), end, end)
+    blank_after = 0
+    while ctx.line(row + 1 + blank_after) and not ctx.line(row + 1 + blank_after).strip():
+        blank_after += 1
+    at = Location(row + 1, 1)
+    return Edit("\n\n" + code + "\n" * max(0, 2 - blank_after), at, at)
+
+
+def _inside_deferral_helper(ctx: FixContext, call: cst.Call) -> bool:
+    """The call is the body of a helper this module registers as a reorderable logging function."""
+    for ancestor in ctx.ancestors(call):
+        if isinstance(ancestor, cst.FunctionDef):
+            registration = REGISTRATION.format(name=ancestor.name.value)
+            return registration in ctx.source
+    return False
