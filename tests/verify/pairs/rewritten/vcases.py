@@ -1,0 +1,72 @@
+"""Verify test cases, rewritten arm: differs from the original where the comments say."""
+
+import logging
+
+import torch
+
+logger = logging.getLogger("vcases")
+
+
+class LoggingNet(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = self.lin(x)
+        if not torch.compiler.is_compiling():  # the safe fix: eager-only logging
+            logger.warning("computing")
+        return torch.relu(y) + 1
+
+
+def logging_net():
+    return LoggingNet().eval(), (torch.randn(4, 8),)
+
+
+def branch(x):
+    y = torch.where(x.sum() > 0, x * 2, x - 1)  # a correct predication
+    return torch.cos(y)
+
+
+def branch_case(seed):
+    # both signs of the sum across seeds
+    return branch, (torch.randn(16) + (1.0 if seed % 2 else -1.0),)
+
+
+def swapped(x):
+    y = torch.where(x.sum() > 0, x - 1, x * 2)  # a wrong predication: arms swapped
+    return torch.cos(y)
+
+
+def swapped_case(seed):
+    return swapped, (torch.randn(16) + (1.0 if seed % 2 else -1.0),)
+
+
+def reassociated(a, b, c):
+    return a + (b + c)  # not bit-identical in fp32
+
+
+def reassociated_case():
+    return reassociated, (torch.randn(64) * 1e4, torch.randn(64), torch.randn(64) * 1e-3)
+
+
+def debugged(x):
+    y = torch.sin(x)
+    print("debug")  # a rewrite that adds a graph break
+    return y * 2
+
+
+def debugged_case():
+    return debugged, (torch.randn(8),), {}
+
+
+def raising_case():
+    raise ValueError("config has no vocab_size")
+
+
+def wrong_device_case(device):
+    return debugged, (torch.empty(8, device="meta"),)
+
+
+def not_a_tuple_case():
+    return debugged
