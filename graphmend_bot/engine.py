@@ -64,7 +64,7 @@ def check(
             summaries[key] = outcome
     program = Program(summaries.values(), config.entry_points)
     enabled = select_codes(config.select, config.ignore)
-    wanted = {os.path.normpath(p) for p in only} if only is not None else None
+    wanted = {os.path.abspath(p) for p in only} if only is not None else None
     findings = [
         Finding(
             code=traced.draft.code,
@@ -78,7 +78,7 @@ def check(
         )
         for traced in program.traced_drafts()
         if traced.draft.code in enabled
-        and (wanted is None or os.path.normpath(traced.module.path) in wanted)
+        and (wanted is None or os.path.abspath(traced.module.path) in wanted)
     ]
     findings.sort(key=lambda f: f.sort_key)
     findings = _number_occurrences(findings)

@@ -312,7 +312,7 @@ class FunctionAnalyzer:
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return NOT_TENSOR
         kind = frozenset().union(*kinds) - {"ddop"}
-        return kind | BOOL_TENSOR if is_tensor(kind) else kind
+        return kind | {"bool"} if is_tensor(kind) else kind  # a tensor only if an operand is
 
     def _expr_IfExp(self, node: ast.IfExp, env: Env) -> Kind:
         under_compile = compile_guard_value(node.test, self.resolve)

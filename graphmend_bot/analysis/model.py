@@ -71,6 +71,7 @@ class CompileTarget:
     ref: str
     constructor: str | None  # when ref is a variable assigned from a call, that call's callee
     in_function: str | None
+    method: str = "forward"  # for `var.method`: what runs when the compiled object is called
 
 
 @dataclass

@@ -150,7 +150,7 @@ class Program:
                 elif self._configured_entry(module, qualname):
                     entries.add((module, qualname))
             for target in summary.compile_targets:
-                entries.update(self._compile_target(module, target.ref, target.constructor))
+                entries.update(self._compile_target(module, target.ref, target.constructor, target.method))
         return entries
 
     def _configured_entry(self, module: str, qualname: str) -> bool:
@@ -160,7 +160,9 @@ class Program:
             for pattern in self.extra_entry_points
         )
 
-    def _compile_target(self, module: str, ref: str, constructor: str | None) -> list[FunctionId]:
+    def _compile_target(
+        self, module: str, ref: str, constructor: str | None, method: str = "forward"
+    ) -> list[FunctionId]:
         for candidate in (constructor, ref.removesuffix(".forward"), ref):
             if not candidate:
                 continue
@@ -170,8 +172,10 @@ class Program:
             what, mod, target = found
             if what == "function":
                 return [(mod, target)]
-            forward = self._method(mod, target, "forward")
-            return [forward] if forward else []
+            name = method if candidate == constructor else "forward"
+            # An nn.Module runs forward; any other callable object runs __call__.
+            called = self._method(mod, target, name) or self._method(mod, target, "__call__")
+            return [called] if called else []
         return []
 
     def traced_functions(self) -> set[FunctionId]:

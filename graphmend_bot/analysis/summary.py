@@ -225,13 +225,20 @@ class _Collector:
         name = dotted_name(target)
         if name is None:
             return
-        owner = name[: -len(".forward")] if name.endswith(".forward") else name
-        constructor = next(
-            (scope[owner] for scope in reversed(self._constructors) if owner in scope), None
-        )
+        owner, _, attr = name.rpartition(".")
+        # torch.compile(model) runs model.forward; torch.compile(runner.step) runs Runner.step.
+        variable, method = (owner, attr) if owner and self._constructor(owner) else (name, "forward")
         self.compile_targets.append(
-            CompileTarget(self.imports.resolve(target) or name, constructor, self._function[-1])
+            CompileTarget(
+                self.imports.resolve(target) or name,
+                self._constructor(variable),
+                self._function[-1],
+                method,
+            )
         )
+
+    def _constructor(self, variable: str) -> str | None:
+        return next((scope[variable] for scope in reversed(self._constructors) if variable in scope), None)
 
 
 def _walk_expressions(roots: list[ast.AST | list[ast.AST]]) -> list[ast.AST]:
