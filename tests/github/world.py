@@ -105,7 +105,7 @@ class PullRequestWorld:
             "INPUT_SARIF-FILE": f"graphmend-{self.runs}.sarif",
         }
         env.update({f"INPUT_{name.upper().replace('_', '-')}": value for name, value in inputs.items()})
-        done = subprocess.run(graphmend_command() + ["bot"], env=env, cwd=self.tmp, capture_output=True,
+        done = subprocess.run([*graphmend_command(), "bot"], env=env, cwd=self.tmp, capture_output=True,
                               text=True, timeout=300)
         outputs = {}
         if output.exists():

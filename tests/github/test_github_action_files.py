@@ -1,0 +1,97 @@
+"""action.yml, the Dockerfile and every workflow: valid against GitHub's schemas, clean under
+zizmor, and consistent with what the tests run."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOWS = sorted([*ROOT.glob(".github/workflows/*.yml"), *ROOT.glob("examples/workflows/*.yml")])
+BIN = Path(sys.executable).parent
+
+
+def tool(name: str) -> str:
+    path = BIN / name
+    found = str(path) if path.exists() else shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed (it is in the `test` extra)")
+    return found
+
+
+def test_there_are_workflows_to_check() -> None:
+    names = {p.relative_to(ROOT).as_posix() for p in WORKFLOWS}
+    assert {".github/workflows/ci.yml", "examples/workflows/graphmend.yml"} <= names
+
+
+@pytest.mark.parametrize("schema, files", [
+    ("vendor.github-actions", [ROOT / "action.yml"]),
+    ("vendor.github-workflows", WORKFLOWS),
+])
+def test_valid_against_github_schemas(schema: str, files: list[Path]) -> None:
+    done = subprocess.run([tool("check-jsonschema"), "--builtin-schema", schema, *map(str, files)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_zizmor_finds_nothing() -> None:
+    files = [str(ROOT / "action.yml"), *map(str, WORKFLOWS)]
+    done = subprocess.run([tool("zizmor"), "--offline", "--no-progress", *files],
+                          capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin",
+                                                                             "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "No findings to report" in done.stdout
+
+
+def test_every_workflow_sets_least_privilege_permissions() -> None:
+    for path in WORKFLOWS:
+        workflow = yaml.safe_load(path.read_text("utf-8"))
+        assert workflow["permissions"] == {}, f"{path.name}: default permissions must be none"
+        for name, job in workflow["jobs"].items():
+            assert "permissions" in job, f"{path.name}: job {name} must say which permissions it needs"
+            assert "write-all" not in str(job["permissions"])
+
+
+def test_action_inputs_are_the_ones_the_bot_reads() -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
+    assert action["runs"] == {"using": "docker", "image": "Dockerfile"}
+    assert set(action["outputs"]) == {"findings", "fixable", "sarif-file"}
+    source = "".join(p.read_text("utf-8") for p in (ROOT / "graphmend_bot" / "github").glob("*.py"))
+    for name in action["inputs"]:
+        assert f'"{name}"' in source, f"input {name} is declared but the bot never reads it"
+
+
+def test_dockerfile_runs_the_bot_with_the_tested_versions() -> None:
+    text = (ROOT / "Dockerfile").read_text("utf-8")
+    instructions = [line.split()[0] for line in text.splitlines() if line and not line.startswith((" ", "#"))]
+    assert "USER" not in instructions and "WORKDIR" not in instructions
+    assert re.search(r"^FROM python:\d+\.\d+\.\d+-slim", text, re.M), "base image must be slim and pinned"
+    assert 'ENTRYPOINT ["graphmend", "bot"]' in text
+    pins = dict(re.findall(r'"([A-Za-z0-9_.-]+)==([^"]+)"', text))
+    assert set(pins) == {"PyGithub", "libcst", "PyYAML"}  # and no torch: the bot is static analysis
+    for name, version in pins.items():
+        assert importlib.metadata.version(name) == version, f"{name}: the image pins {version}"
+
+
+def test_the_bot_does_not_import_torch() -> None:
+    """The image has no torch: analysing, fixing and reporting must not import it."""
+    code = (
+        "import sys\n"
+        "from graphmend_bot.github import run_bot\n"
+        "from graphmend_bot.config import Config\n"
+        "from graphmend_bot.github.analyse import _with_fixes\n"
+        "from graphmend_bot.github.outputs import Log\n"
+        "from graphmend_bot.engine import check\n"
+        "result = _with_fixes(check(['examples']), Config(), Log())\n"
+        "assert result.findings, 'the examples have graph breaks'\n"
+        "assert 'torch' not in sys.modules, 'torch was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
