@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return EXIT_ERROR
-    except Exception as error:  # noqa: BLE001 - a message, never a traceback
+    except Exception as error:  # a message, never a traceback
         print(f"graphmend: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         print("Please report this at https://github.com/graphmend/action/issues", file=sys.stderr)
         return EXIT_ERROR

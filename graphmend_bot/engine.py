@@ -31,7 +31,7 @@ def summarize_file(source_file: SourceFile) -> ModuleSummary | FileError:
         return FileError(source_file.path, f"syntax error, {where}{error.msg}")
     except RecursionError:
         return FileError(source_file.path, "skipped: nesting too deep to analyse")
-    except Exception as error:  # noqa: BLE001 - one bad file must never stop the run
+    except Exception as error:  # one bad file must never stop the run
         return FileError(source_file.path, f"internal error while analysing: {type(error).__name__}: {error}")
 
 

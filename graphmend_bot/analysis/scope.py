@@ -121,8 +121,8 @@ class Program:
         if kind in ("self", "super"):
             if function.class_qualname is None:
                 return []
-            found = self._method(module, function.class_qualname, name, skip_self=kind == "super")
-            return [found] if found else []
+            method = self._method(module, function.class_qualname, name, skip_self=kind == "super")
+            return [method] if method else []
         if kind == "name":
             nested = f"{qualname}.{name}"
             if nested in self.modules[module].functions:

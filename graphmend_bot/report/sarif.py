@@ -36,10 +36,7 @@ def render_sarif(result: CheckResult) -> dict[str, Any]:
             "endLine": finding.end_location.row,
             "endColumn": max(finding.end_location.column, 1),
         }
-        if finding.source_line:
-            region_snippet = {"snippet": {"text": finding.source_line}}
-        else:
-            region_snippet = {}
+        region_snippet = {"snippet": {"text": finding.source_line}} if finding.source_line else {}
         results.append(
             {
                 "ruleId": finding.code,

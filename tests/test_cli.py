@@ -1,0 +1,164 @@
+"""The CLI as a user runs it: subprocesses, exit codes, what is printed."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+MODEL = """
+    import torch
+    from torch import nn
+
+    class M(nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                x = x * 2
+            return x
+"""
+
+
+def run(cmd, cwd, *args):
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def test_check_reports_findings_with_source_and_exit_1(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", ".")
+    assert result.returncode == 1
+    assert "model.py:6:12: GM101 `if` condition depends on tensor values [GB0170]" in result.stdout
+    assert "6 |         if x.sum() > 0:" in result.stdout
+    assert "gb0170.html" in result.stdout
+    assert "Found 1 graph break(s) in 1 file(s)." in result.stdout
+    assert result.stderr == ""
+
+
+def test_clean_tree_exits_0_and_exit_zero_flag(write_tree, graphmend_cmd):
+    root = write_tree({"clean.py": "x = 1\n", "model.py": MODEL})
+    assert run(graphmend_cmd, root, "check", "clean.py").returncode == 0
+    assert run(graphmend_cmd, root, "check", "--exit-zero", ".").returncode == 0
+
+
+def test_select_and_ignore(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    assert run(graphmend_cmd, root, "check", "--ignore", "GM1", ".").returncode == 0
+    assert run(graphmend_cmd, root, "check", "--select", "GM4", ".").returncode == 0
+    assert run(graphmend_cmd, root, "check", "--select", "GM101", ".").returncode == 1
+
+
+def test_json_output_is_ruff_compatible(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--output-format", "json", ".")
+    (item,) = json.loads(result.stdout)
+    assert item["code"] == "GM101"
+    assert item["filename"] == os.path.join(str(root), "model.py")
+    assert item["location"] == {"row": 6, "column": 12}
+    assert item["end_location"] == {"row": 6, "column": 23}
+    assert item["url"].endswith("/gb/gb0170.html")
+    assert item["graph_break_id"] == "GB0170"
+    assert "fix" in item
+
+
+def test_github_output_is_workflow_commands(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--output-format", "github", ".")
+    assert result.stdout.startswith("::warning file=model.py,line=6,col=12,endLine=6,endColumn=23,")
+    assert "title=GM101 graph break (GB0170)::" in result.stdout
+
+
+def test_output_file(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--output-format", "sarif", "-o", "out.sarif", ".")
+    assert result.returncode == 1 and result.stdout == ""
+    assert json.loads((root / "out.sarif").read_text())["version"] == "2.1.0"
+
+
+def test_rule_and_rules(graphmend_cmd, tmp_path):
+    listing = run(graphmend_cmd, tmp_path, "rules")
+    assert listing.returncode == 0
+    assert "GM101  GB0170  data-dependent-if" in listing.stdout
+    doc = run(graphmend_cmd, tmp_path, "rule", "gm201")
+    assert doc.returncode == 0
+    for heading in ("## What it does", "## Why is this bad", "## Example", "## Use instead", "## Fix safety"):
+        assert heading in doc.stdout
+    unknown = run(graphmend_cmd, tmp_path, "rule", "GM999")
+    assert unknown.returncode == 2 and "unknown rule" in unknown.stderr
+
+
+def test_usage_error_exits_2(graphmend_cmd, tmp_path):
+    assert run(graphmend_cmd, tmp_path, "check", "--output-format", "xml").returncode == 2
+    assert run(graphmend_cmd, tmp_path, "frobnicate").returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("pyproject.toml", "[tool.graphmend]\nselect = 3\n", "select must be a list of strings"),
+        ("pyproject.toml", "[tool.graphmend]\nselct = ['GM1']\n", "unknown setting 'selct'"),
+        (".graphmend.yml", "select: [GM9]\n", "matches no rule"),
+        (".graphmend.yml", "select: [\n", "invalid YAML"),
+        (".graphmend.yml", "io-strategy: later\n", "io-strategy must be one of"),
+    ],
+)
+def test_invalid_config_is_a_clear_error(write_tree, graphmend_cmd, name, content, message):
+    root = write_tree({name: content, "model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", ".")
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_config_from_pyproject_and_yaml(write_tree, graphmend_cmd):
+    root = write_tree({
+        "pyproject.toml": "[tool.graphmend]\nignore = ['GM101']\n",
+        "model.py": MODEL,
+        "lib.py": "def helper(x):\n    return x.sum().item()\n",
+    })
+    assert run(graphmend_cmd, root, "check", ".").returncode == 0
+    (root / "pyproject.toml").unlink()
+    (root / ".graphmend.yml").write_text("select: [GM3]\nentry-points: ['lib:helper']\n")
+    result = run(graphmend_cmd, root, "check", ".")
+    assert result.returncode == 1
+    assert "lib.py:2:12: GM301" in result.stdout
+    assert "GM101" not in result.stdout
+
+
+def test_bad_input_is_reported_and_the_run_goes_on(write_tree, graphmend_cmd):
+    root = write_tree({
+        "model.py": MODEL,
+        "broken.py": "def f(:\n    pass\n",
+        "latin1.py": "# -*- coding: latin-1 -*-\nname = 'caf\xe9'\n".encode("latin-1"),
+        "undecodable.py": b"x = '\xff\xfe'\n",
+        "binary.py": b"\x00\x01\x02",
+        "deep.py": "x = " + "(" * 300 + "1" + ")" * 300 + "\n",
+    })
+    (root / "big.py").write_bytes(b"# padding\n" * 600_000)
+    (root / "loop").mkdir()
+    os.symlink("..", root / "loop" / "parent")
+    result = run(graphmend_cmd, root, "check", ".", "missing_dir")
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    out = result.stdout
+    assert "model.py:6:12: GM101" in out
+    assert "broken.py: error: syntax error, line 1" in out
+    assert "undecodable.py: error: cannot decode" in out
+    assert "binary.py: error: skipped: binary file" in out
+    assert "big.py: error: skipped:" in out
+    assert "missing_dir: error: no such file or directory" in out
+    assert "latin1.py" not in out  # a declared encoding is honoured
+    assert "deep.py" not in out or "deep.py: error:" in out
+
+
+def test_unreadable_file_is_reported(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    os.symlink("does_not_exist.py", root / "dangling.py")
+    result = run(graphmend_cmd, root, "check", ".")
+    assert "dangling.py: error: cannot read" in result.stdout
+    assert "model.py:6:12: GM101" in result.stdout
+
+
+def test_module_entry_point_matches_console_script(write_tree):
+    root = write_tree({"model.py": MODEL})
+    script = os.path.join(os.path.dirname(sys.executable), "graphmend")
+    assert run([script], root, "check", ".").stdout == run([sys.executable, "-m", "graphmend_bot.cli"], root, "check", ".").stdout
