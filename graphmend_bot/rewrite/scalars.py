@@ -1,0 +1,214 @@
+"""Scalar extraction (`.item()`, `int(t)`, `float(t)`) whose value only feeds tensor arithmetic.
+
+`s = x.abs().max().item(); y = x / s` becomes `s = x.abs().max(); y = x / s`: the value stays a
+0-dim tensor, so Dynamo keeps it in the graph instead of copying it to Python.
+
+When is that bit-identical? A Python number and a 0-dim tensor promote differently: an int
+tensor times a Python float is float32, times a 0-dim float64 tensor it is float64, and two 0-dim
+operands promote by dtype. The rewrite is therefore offered only when every use of the value is
+an arithmetic operand (+ - * / // %) next to the *same tensor it was extracted from* (`x` and
+`x`-derived views), so the 0-dim tensor has exactly the dtype of the other operand: the result
+dtype is that dtype either way, and the operand value is the same number (an extracted value is
+exactly representable in its own dtype). `**` is excluded: PyTorch special-cases Python
+exponents (x ** 2.0 is x * x, x ** 0.5 is sqrt).
+
+- `.item()` of a dtype-preserving derivation (max, min, amax, amin, mean, median, abs, neg,
+  indexing, views, clone/detach): safe.
+- `.item()` of sum/prod/norm-like reductions (int32 sums are int64: a 0-dim int32 `x` would
+  promote), `int(t)` (a bool tensor would change type; float values are truncated, kept as
+  `.trunc()`), `float(t)` (an integer tensor would stay integer): unsafe, the message says why.
+Anything else (the value reaches a branch, a shape, a call, a container) stays a report.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphmend_bot.findings import Applicability, Edit, Finding, Fix
+from graphmend_bot.rewrite.context import FixContext
+
+CODES = frozenset({"GM301", "GM302"})
+
+# Same dtype as the input for every dtype (or an error for every dtype the original also rejects).
+DTYPE_PRESERVING = frozenset({
+    "max", "min", "amax", "amin", "mean", "median", "nanmedian", "abs", "neg", "clone", "detach",
+    "flatten", "reshape", "view", "squeeze", "unsqueeze", "contiguous", "t", "transpose", "permute",
+    "ravel",
+})
+# Same dtype for floating inputs; integer and bool inputs promote to int64.
+FLOAT_PRESERVING = frozenset({"sum", "prod", "nansum", "cumsum", "cumprod", "logsumexp"})
+ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo)
+
+
+def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    call = ctx.node_at(finding)
+    if not isinstance(call, cst.Call):
+        return None
+    extraction = _extraction(call)
+    if extraction is None:
+        return None
+    kind, tensor = extraction
+    root = _root(tensor)
+    if root is None:
+        return None
+    root_name, ops = root
+    function = _enclosing_function(ctx, call)
+    if function is None or _reassigned(ctx, function, root_name, call):
+        return None
+    uses = _uses(ctx, function, call)
+    if uses is None or not uses:
+        return None
+    if not all(_same_root_operand(value, operation, root_name) for value, operation in uses):
+        return None
+    replacement, applicability, why = _replacement(ctx, kind, tensor, ops)
+    message = f"Keep {_describe(kind)} a tensor (`{replacement}`): no copy to Python"
+    message += "; identical result: the value only meets the tensor it came from" if why is None else f"; {why}"
+    return Fix(applicability, message, (Edit(replacement, *ctx.span(call)),))
+
+
+def _describe(kind: str) -> str:
+    return "`.item()`'s value" if kind == "item" else f"`{kind}(...)`'s value"
+
+
+def _extraction(call: cst.Call) -> tuple[str, cst.BaseExpression] | None:
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "item" and not call.args:
+        return "item", func.value
+    if isinstance(func, cst.Name) and func.value in ("int", "float") and len(call.args) == 1:
+        arg = call.args[0]
+        if arg.keyword is None and not arg.star:
+            return func.value, arg.value
+    return None
+
+
+def _root(expression: cst.BaseExpression) -> tuple[str, list[str]] | None:
+    """The name a value is derived from and the methods applied on the way (`x.abs().max()`)."""
+    ops: list[str] = []
+    node: cst.BaseExpression = expression
+    while True:
+        if isinstance(node, cst.Name):
+            return node.value, ops
+        if isinstance(node, cst.Subscript):
+            node = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            method = node.func.attr.value
+            if method not in DTYPE_PRESERVING | FLOAT_PRESERVING:
+                return None
+            if any(isinstance(arg.value, cst.Call) or (arg.keyword and arg.keyword.value == "dtype") for arg in node.args):
+                return None
+            ops.append(method)
+            node = node.func.value
+        else:
+            return None
+
+
+def _enclosing_function(ctx: FixContext, node: cst.CSTNode) -> cst.FunctionDef | None:
+    for ancestor in ctx.ancestors(node):
+        if isinstance(ancestor, cst.Lambda | cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp):
+            return None
+        if isinstance(ancestor, cst.FunctionDef):
+            return ancestor
+    return None
+
+
+def _names(node: cst.CSTNode, name: str) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class Collector(cst.CSTVisitor):
+        def visit_Name(self, visited: cst.Name) -> None:
+            if visited.value == name:
+                found.append(visited)
+
+    node.visit(Collector())
+    return found
+
+
+def _is_store(ctx: FixContext, name: cst.Name) -> bool:
+    parent = ctx.parent(name)
+    if isinstance(parent, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.CompFor | cst.AsName):
+        return getattr(parent, "target", None) is name or getattr(parent, "name", None) is name
+    if isinstance(parent, cst.NamedExpr) and parent.target is name:
+        return True
+    if isinstance(parent, cst.Tuple | cst.List | cst.Element):
+        return _in_target(ctx, parent)
+    return bool(isinstance(parent, cst.Param | cst.Global | cst.Nonlocal | cst.NameItem))
+
+
+def _in_target(ctx: FixContext, node: cst.CSTNode) -> bool:
+    for ancestor in ctx.ancestors(node):
+        if isinstance(ancestor, cst.AssignTarget | cst.For | cst.CompFor | cst.WithItem):
+            return True
+        if isinstance(ancestor, cst.BaseStatement | cst.BaseSmallStatement):
+            return False
+    return False
+
+
+def _reassigned(ctx: FixContext, function: cst.FunctionDef, root: str, call: cst.Call) -> bool:
+    """`root` is bound more than once in the function (it could change dtype between uses)."""
+    stores = [n for n in _names(function.body, root) if _is_store(ctx, n)]
+    if not stores:
+        return False
+    if len(stores) > 1:
+        return True
+    return ctx.position(stores[0]).start.line >= ctx.position(call).start.line
+
+
+Use = tuple[cst.BaseExpression, cst.BinaryOperation]
+
+
+def _uses(ctx: FixContext, function: cst.FunctionDef, call: cst.Call) -> list[Use] | None:
+    """(operand, operation) for each operation the extracted value feeds; None when it feeds
+    anything else."""
+    parent = ctx.parent(call)
+    if isinstance(parent, cst.BinaryOperation):
+        return [(call, parent)]
+    if not isinstance(parent, cst.Assign) or len(parent.targets) != 1:
+        return None
+    target = parent.targets[0].target
+    if not isinstance(target, cst.Name):
+        return None
+    names = _names(function.body, target.value)
+    stores = [n for n in names if _is_store(ctx, n)]
+    if stores != [target] or _names(function.params, target.value):
+        return None
+    assigned_at = ctx.position(parent).end
+    uses: list[Use] = []
+    for name in names:
+        if name is target:
+            continue
+        where = ctx.position(name).start
+        if (where.line, where.column) < (assigned_at.line, assigned_at.column):
+            return None
+        if _enclosing_function(ctx, name) is not function:
+            return None
+        operation = ctx.parent(name)
+        if not isinstance(operation, cst.BinaryOperation) or name.lpar:
+            return None
+        uses.append((name, operation))
+    return uses
+
+
+def _same_root_operand(value: cst.BaseExpression, operation: cst.BinaryOperation, root: str) -> bool:
+    """`value` meets, in + - * / // %, a tensor derived from `root` with its dtype unchanged."""
+    if not isinstance(operation.operator, ARITHMETIC):
+        return False
+    other = operation.right if operation.left is value else operation.left
+    derived = _root(other)
+    return derived is not None and derived[0] == root and not set(derived[1]) & FLOAT_PRESERVING
+
+
+def _replacement(
+    ctx: FixContext, kind: str, tensor: cst.BaseExpression, ops: list[str]
+) -> tuple[str, Applicability, str | None]:
+    code = ctx.code_for(tensor)
+    atomic = isinstance(tensor, cst.Name | cst.Attribute | cst.Call | cst.Subscript) or bool(tensor.lpar)
+    if kind == "int":
+        kept = f"{code if atomic else f'({code})'}.trunc()"
+        return kept, "unsafe", "unsafe: a bool tensor would change the result's dtype (int(True) is a Python int)"
+    if kind == "float":
+        return code, "unsafe", "unsafe: identical for floating tensors; an integer tensor would keep an integer dtype"
+    promoting = sorted(set(ops) & FLOAT_PRESERVING)
+    if promoting:
+        why = f"unsafe: `{promoting[0]}()` of an integer tensor is int64, which a 0-dim operand would promote to"
+        return code, "unsafe", why
+    return code, "safe", None
