@@ -1,0 +1,251 @@
+"""Shared by the control-flow rewrites: what a function's local names hold, and branch conditions
+lowered to tensors (`and`/`or`/`not` -> `torch.logical_*`), with their shape proven 0-d.
+
+A Python `if` on a tensor needs exactly one element; `torch.where(c, a, b)` broadcasts `c`, so a
+condition of shape (1,) or (1, 1) could add dimensions to 0-d or 1-d arms. Conditions are accepted
+only when they are provably 0-d: reductions without `dim` (`x.any()`, `torch.isnan(x).any()`,
+`torch.max(x)`), comparisons and arithmetic of those with Python numbers, or local names assigned
+only such values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.purity import REDUCTIONS, ArmAnalyzer, Rejected, dotted, is_config_value
+
+SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool"})
+SCALAR_METHODS = frozenset({"size", "dim", "numel", "ndimension", "nelement", "get_device"})
+SCALAR_FUNCTIONS = frozenset({"len", "int", "float", "min", "max", "abs", "round"})
+
+
+@dataclass
+class LocalFacts:
+    """Assignments to plain names in one function, and its parameters."""
+
+    params: dict[str, cst.Param] = field(default_factory=dict)
+    assignments: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+    first_row: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, ctx: FixContext, function: cst.FunctionDef | None) -> LocalFacts:
+        facts = cls()
+        if function is None:
+            return facts
+        params = function.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            facts.params[param.name.value] = param
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                facts.params[star.name.value] = star
+
+        class Collector(cst.CSTVisitor):
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                return node is function  # nested functions have their own locals
+
+            def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                return False
+
+            def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None, at: cst.CSTNode) -> None:
+                if isinstance(target, cst.Name):
+                    facts.assignments.setdefault(target.value, []).append(value)
+                    facts.first_row.setdefault(target.value, ctx.position(at).start.line)
+                elif isinstance(target, cst.Tuple | cst.List):
+                    for element in target.elements:
+                        self._bind(element.value, None, at)
+                elif isinstance(target, cst.StarredElement):
+                    self._bind(target.value, None, at)
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                for target in node.targets:
+                    self._bind(target.target, node.value, node)
+
+            def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+                self._bind(node.target, node.value, node)
+
+            def visit_AugAssign(self, node: cst.AugAssign) -> None:
+                self._bind(node.target, None, node)
+
+            def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+                self._bind(node.target, None, node)
+
+            def visit_For(self, node: cst.For) -> None:
+                self._bind(node.target, None, node)
+
+            def visit_WithItem(self, node: cst.WithItem) -> None:
+                if node.asname is not None:
+                    self._bind(node.asname.name, None, node)
+
+            def visit_CompFor(self, node: cst.CompFor) -> None:
+                self._bind(node.target, None, node)
+
+        function.body.visit(Collector())
+        return facts
+
+    def values(self, name: str) -> list[cst.BaseExpression | None]:
+        return self.assignments.get(name, [])
+
+    def bound_before(self, name: str, row: int) -> bool:
+        """`name` is a parameter or assigned on an earlier line of the function."""
+        return name in self.params or self.first_row.get(name, row) < row
+
+    def python_scalars(self) -> frozenset[str]:
+        """Names that only ever hold Python numbers (constants, config values, sizes)."""
+        found: set[str] = set()
+        for name, param in self.params.items():
+            annotation = param.annotation
+            scalar = (
+                annotation is not None
+                and isinstance(annotation.annotation, cst.Name)
+                and annotation.annotation.value in SCALAR_ANNOTATIONS
+            )
+            if scalar and name not in self.assignments:
+                found.add(name)
+        changed = True
+        while changed:
+            changed = False
+            for name, values in self.assignments.items():
+                if name in found or name in self.params:
+                    continue
+                if values and all(v is not None and is_python_number(v, found) for v in values):
+                    found.add(name)
+                    changed = True
+        return frozenset(found)
+
+
+def is_python_number(node: cst.BaseExpression, scalars: set[str] | frozenset[str]) -> bool:
+    """Whether `node` provably evaluates to a Python number (never a tensor)."""
+    if isinstance(node, cst.Integer | cst.Float):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in scalars or node.value in ("True", "False")
+    if isinstance(node, cst.Attribute):
+        name = dotted(node)
+        return name is not None and is_config_value(name)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+        return is_python_number(node.expression, scalars)
+    if isinstance(node, cst.BinaryOperation):
+        return is_python_number(node.left, scalars) and is_python_number(node.right, scalars)
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape":
+        return True
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in SCALAR_METHODS:
+            return True
+        if isinstance(func, cst.Name) and func.value in ("len",):
+            return True
+    return False
+
+
+class ConditionLowering:
+    """Turn an `if` test into tensor code, or raise Rejected."""
+
+    def __init__(self, ctx: FixContext, facts: LocalFacts) -> None:
+        self.ctx = ctx
+        self.facts = facts
+        self.scalars = facts.python_scalars()
+        self.arms = ArmAnalyzer(self.scalars)
+
+    def lower(self, node: cst.BaseExpression) -> str:
+        """Tensor code for the condition `node` (0-d, pure)."""
+        if isinstance(node, cst.BooleanOperation):
+            function = "logical_and" if isinstance(node.operator, cst.And) else "logical_or"
+            return f"torch.{function}({self.lower(node.left)}, {self.lower(node.right)})"
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return f"torch.logical_not({self.lower(node.expression)})"
+        if not self.is_scalar_tensor(node):
+            raise Rejected("the condition is not provably a one-element (0-d) tensor")
+        return self._code(node)
+
+    def _code(self, node: cst.BaseExpression) -> str:
+        return self.ctx.code_for(node).strip()
+
+    def is_scalar_tensor(self, node: cst.BaseExpression) -> bool:
+        """A provably 0-d tensor, computed without side effects."""
+        if isinstance(node, cst.Name):
+            values = self.facts.values(node.value)
+            return bool(values) and node.value not in self.facts.params and all(
+                v is not None and self.is_scalar_tensor(v) for v in values
+            )
+        if isinstance(node, cst.Call):
+            return self._reduction(node)
+        if isinstance(node, cst.Comparison):
+            if len(node.comparisons) != 1 or isinstance(
+                node.comparisons[0].operator, cst.Is | cst.IsNot | cst.In | cst.NotIn
+            ):
+                return False
+            return self._scalar_combination([node.left, node.comparisons[0].comparator])
+        if isinstance(node, cst.BinaryOperation):
+            if isinstance(node.operator, cst.MatrixMultiply | cst.FloorDivide | cst.Modulo):
+                return False
+            return self._scalar_combination([node.left, node.right])
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.BitInvert):
+            return self.is_scalar_tensor(node.expression)
+        return False
+
+    def _scalar_combination(self, parts: list[cst.BaseExpression]) -> bool:
+        tensors = [p for p in parts if self.is_scalar_tensor(p)]
+        return bool(tensors) and all(p in tensors or is_python_number(p, self.scalars) for p in parts)
+
+    def _reduction(self, call: cst.Call) -> bool:
+        func = call.func
+        name = dotted(func)
+        if name is not None and name.startswith("torch.") and name.count(".") == 1:
+            function = name.split(".", 1)[1]
+            if function in REDUCTIONS and len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star:
+                return self._pure_tensor(call.args[0].value)
+            return False
+        if isinstance(func, cst.Attribute) and func.attr.value in REDUCTIONS and not call.args:
+            return self._pure_tensor(func.value)
+        return False
+
+    def _pure_tensor(self, node: cst.BaseExpression) -> bool:
+        try:
+            info = self.arms.analyze(node)
+        except Rejected:
+            return False
+        return bool(info.leaves)
+
+
+def enclosing_function(ctx: FixContext, node: cst.CSTNode) -> cst.FunctionDef | None:
+    for ancestor in ctx.ancestors(node):
+        if isinstance(ancestor, cst.FunctionDef):
+            return ancestor
+    return None
+
+
+def torch_import(ctx: FixContext) -> list:
+    """The `import torch` edit when the module does not bind `torch` yet (at any level)."""
+    if binds_torch(ctx.module):
+        return []
+    edit = ctx.ensure_import("import torch")
+    return [edit] if edit is not None else []
+
+
+def binds_torch(module: cst.Module) -> bool:
+    """`import torch` anywhere at module level, also under `if is_torch_available():` guards."""
+    for statement in _module_statements(module.body):
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    if alias.asname is None and dotted(alias.name) is not None and (dotted(alias.name) or "").split(".")[0] == "torch":
+                        return True
+    return False
+
+
+def _module_statements(body: object) -> Iterator[cst.SimpleStatementLine]:
+    for statement in body:  # type: ignore[attr-defined]
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield statement
+        elif isinstance(statement, cst.If | cst.Try):
+            yield from _module_statements(statement.body.body)
+            orelse = getattr(statement, "orelse", None)
+            while isinstance(orelse, cst.If):
+                yield from _module_statements(orelse.body.body)
+                orelse = orelse.orelse
+            if isinstance(orelse, cst.Else):
+                yield from _module_statements(orelse.body.body)

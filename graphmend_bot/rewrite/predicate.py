@@ -1,0 +1,560 @@
+"""Predicated control flow: branches on a tensor's value become `torch.where`.
+
+Handled shapes (all on a provably 0-d tensor condition, see `branching`):
+
+- `if c: x = A` / `else: x = B` (any number of plain-name assignments, the same targets, or an
+  else-less update keeping the old value)  ->  `x = torch.where(c, A, B)`
+- `if c1: ... elif c2: ... else: ...`  ->  nested `torch.where`
+- `A if c else B`  ->  `torch.where(c, A, B)`
+- `if c: return A` followed by `return B` (or `else: return B`)  ->  `return torch.where(c, A, B)`
+- arms that end in the same statement differing in one tensor value, after preparation steps that
+  are safe to run unconditionally (a lazily filled cache, `self.t = self.t.to(device)`): the steps
+  are hoisted and the value is selected, as in the LongRoPE fix of transformers 5.x
+  (`torch.where(seq_len > original_max_position_embeddings, long_inv_freq, original_inv_freq)`)
+- `and` / `or` / `not` in the condition become `torch.logical_and/or/not`.
+
+Arms must be pure elementwise expressions (`purity`); anything else is left to `cond` (torch.cond)
+or stays a report. A fix is safe only when both arms provably have the same shape and dtype and
+none uses an operator whose backward can be inf/NaN; otherwise it is unsafe and its message names
+the assumption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+
+from graphmend_bot.findings import Applicability, Edit, Finding, Fix
+from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
+from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, Rejected, dotted, dtype_assumption, names_in
+
+CODES = frozenset({"GM101", "GM102"})
+MAX_LINE = 100
+
+AUTOGRAD_NOTE = (
+    "uses {ops}: torch.where evaluates both arms and the unselected arm's gradient is 0 * (its "
+    "backward), which is NaN where that backward is inf/NaN, so gradients can change"
+)
+
+
+@dataclass
+class Chain:
+    """An if/elif/else chain: conditions with their bodies, and the else body (None when absent)."""
+
+    top: cst.If
+    tests: list[cst.BaseExpression]
+    bodies: list[Sequence[cst.BaseStatement]]
+    orelse: Sequence[cst.BaseStatement] | None
+
+
+class Verdict:
+    """Collects why a rewrite is only right under assumptions (each makes the fix unsafe)."""
+
+    def __init__(self) -> None:
+        self.assumptions: list[str] = []
+
+    def compare(self, arms: Sequence[tuple[str, ArmInfo]]) -> None:
+        first_code, first = arms[0]
+        for code, info in arms[1:]:
+            note = dtype_assumption(first, info, f"`{first_code}` and `{code}`")
+            if note is not None and note not in self.assumptions:
+                self.assumptions.append(note)
+        risky = sorted({op for _, info in arms for op in info.risky})
+        if risky:
+            note = AUTOGRAD_NOTE.format(ops=", ".join(f"`{op}`" for op in risky))
+            if note not in self.assumptions:
+                self.assumptions.append(note)
+
+    def fix(self, message: str, edits: list[Edit]) -> Fix:
+        applicability: Applicability = "unsafe" if self.assumptions else "safe"
+        if self.assumptions:
+            message += " (unsafe: " + "; ".join(self.assumptions) + ")"
+        return Fix(applicability, message, tuple(edits))
+
+
+def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    test = ctx.node_at(finding)
+    if not isinstance(test, cst.BaseExpression):
+        return None
+    parent = ctx.parent(test)
+    facts = LocalFacts.of(ctx, enclosing_function(ctx, test))
+    try:
+        if finding.code == "GM102" and isinstance(parent, cst.IfExp) and parent.test is test:
+            return _ternary(ctx, parent, facts)
+        if finding.code == "GM101" and isinstance(parent, cst.If) and parent.test is test:
+            chain = branch_chain(ctx, parent)
+            if chain is None:
+                return None
+            return _if_statement(ctx, chain, facts)
+    except Rejected:
+        return None
+    return None
+
+
+# -- chains ----------------------------------------------------------------------------------------
+
+
+def branch_chain(ctx: FixContext, node: cst.If) -> Chain | None:
+    """The whole chain `node` belongs to (an `elif` walks up to its `if`)."""
+    top = node
+    parent = ctx.parent(top)
+    while isinstance(parent, cst.If) and parent.orelse is top:
+        top = parent
+        parent = ctx.parent(top)
+    tests: list[cst.BaseExpression] = []
+    bodies: list[Sequence[cst.BaseStatement]] = []
+    current: cst.If | cst.Else | None = top
+    while isinstance(current, cst.If):
+        if not isinstance(current.body, cst.IndentedBlock):
+            return None
+        tests.append(current.test)
+        bodies.append(current.body.body)
+        current = current.orelse
+    orelse = None
+    if isinstance(current, cst.Else):
+        if not isinstance(current.body, cst.IndentedBlock):
+            return None
+        orelse = current.body.body
+    return Chain(top, tests, bodies, orelse)
+
+
+def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | None:
+    lowering = ConditionLowering(ctx, facts)
+    conditions = [lowering.lower(test) for test in chain.tests]
+    analyzer = lowering.arms
+    returns = _returns(ctx, chain)
+    if returns is not None:
+        return _return_form(ctx, chain, conditions, returns, analyzer)
+    assignments = [_assignments(body) for body in chain.bodies]
+    if all(a is not None for a in assignments):
+        else_assignments = _assignments(chain.orelse) if chain.orelse is not None else {}
+        if else_assignments is not None:
+            return _assignment_form(ctx, chain, conditions, [*assignments, else_assignments], analyzer, facts)  # type: ignore[list-item]
+    if len(chain.tests) == 1 and chain.orelse is not None:
+        return _merge_form(ctx, chain, conditions[0], analyzer)
+    return None
+
+
+# -- x = torch.where(c, A, B) ----------------------------------------------------------------------
+
+
+def _assignments(body: Sequence[cst.BaseStatement] | None) -> dict[str, cst.BaseExpression] | None:
+    """`name = value` statements only, each name once; None otherwise."""
+    if body is None:
+        return None
+    found: dict[str, cst.BaseExpression] = {}
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return None
+        small = statement.body[0]
+        if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+            return None
+        target = small.targets[0].target
+        if not isinstance(target, cst.Name) or target.value in found:
+            return None
+        found[target.value] = small.value
+    return found
+
+
+def _assignment_form(
+    ctx: FixContext,
+    chain: Chain,
+    conditions: list[str],
+    arms: list[dict[str, cst.BaseExpression]],
+    analyzer: ArmAnalyzer,
+    facts: LocalFacts,
+) -> Fix | None:
+    targets = list(dict.fromkeys(name for arm in arms for name in arm))
+    if not targets:
+        return None
+    row = ctx.position(chain.top).start.line
+    condition_reads = set().union(*(names_in(test) for test in chain.tests))
+    if len(targets) > 1 and condition_reads & set(targets):
+        return None  # the second assignment would see the first one's new value in its condition
+    verdict = Verdict()
+    lines: list[str] = []
+    for target in targets:
+        values: list[tuple[str, ArmInfo]] = []
+        for arm in arms:
+            value = arm.get(target)
+            if value is None:
+                if not facts.bound_before(target, row):
+                    return None  # the target has no value on this path
+                values.append((target, analyzer.analyze(cst.Name(target))))
+                continue
+            if names_in(value) & (set(targets) - {target}):
+                return None  # depends on another arm assignment: order matters
+            values.append((_expression_code(ctx, value), analyzer.analyze(value)))
+        verdict.compare(values)
+        expression = _nested_where(conditions, [code for code, _ in values])
+        lines.append(_format_statement(f"{target} = ", expression, ""))
+    comments = _comments(chain)
+    code = "\n".join([*comments, *lines])
+    edits = [*torch_import(ctx), ctx.replace_statement(chain.top, code)]
+    what = "`if`/`elif` chain" if len(conditions) > 1 else "`if`"
+    names = ", ".join(f"`{t}`" for t in targets)
+    return verdict.fix(f"Select {names} with `torch.where` instead of branching on a tensor in the {what} (both arms are evaluated)", edits)
+
+
+# -- return torch.where(c, A, B) -------------------------------------------------------------------
+
+
+def _returns(ctx: FixContext, chain: Chain) -> tuple[list[cst.BaseExpression], cst.CSTNode | None] | None:
+    """The returned values of each arm (and the statement after the chain holding the last
+    return, when there is no `else`), or None when the chain is not all returns."""
+    values: list[cst.BaseExpression] = []
+    for body in chain.bodies:
+        value = _single_return(body)
+        if value is None:
+            return None
+        values.append(value)
+    if chain.orelse is not None:
+        value = _single_return(chain.orelse)
+        if value is None:
+            return None
+        return [*values, value], None
+    following = _next_statement(ctx, chain.top)
+    if following is None:
+        return None
+    value = _single_return([following])
+    if value is None:
+        return None
+    return [*values, value], following
+
+
+def _single_return(body: Sequence[cst.BaseStatement]) -> cst.BaseExpression | None:
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return None
+    small = body[0].body[0]
+    if isinstance(small, cst.Return) and small.value is not None:
+        return small.value
+    return None
+
+
+def _next_statement(ctx: FixContext, statement: cst.CSTNode) -> cst.BaseStatement | None:
+    block = ctx.parent(statement)
+    body = getattr(block, "body", None)
+    if not isinstance(body, Sequence):
+        return None
+    for index, item in enumerate(body):
+        if item is statement:
+            return body[index + 1] if index + 1 < len(body) else None
+    return None
+
+
+def _return_form(
+    ctx: FixContext,
+    chain: Chain,
+    conditions: list[str],
+    returns: tuple[list[cst.BaseExpression], cst.CSTNode | None],
+    analyzer: ArmAnalyzer,
+) -> Fix | None:
+    values, following = returns
+    verdict = Verdict()
+    arms = [(_expression_code(ctx, value), analyzer.analyze(value)) for value in values]
+    verdict.compare(arms)
+    code = "\n".join([*_comments(chain), _format_statement("return ", _nested_where(conditions, [c for c, _ in arms]), "")])
+    last = following if following is not None else chain.top
+    edits = [*torch_import(ctx), ctx.replace_statements(chain.top, last, code)]
+    return verdict.fix("Return the `torch.where` selection instead of returning early on a tensor condition (both values are computed)", edits)
+
+
+# -- ternary ---------------------------------------------------------------------------------------
+
+
+def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
+    lowering = ConditionLowering(ctx, facts)
+    condition = lowering.lower(node.test)
+    verdict = Verdict()
+    arms = [(_expression_code(ctx, arm), lowering.arms.analyze(arm)) for arm in (node.body, node.orelse)]
+    verdict.compare(arms)
+    code = f"torch.where({condition}, {arms[0][0]}, {arms[1][0]})"
+    if node.lpar:
+        code = f"({code})"
+    edits = [*torch_import(ctx), ctx.replace_expression(node, code)]
+    return verdict.fix("Replace the conditional expression on a tensor with `torch.where` (both arms are evaluated)", edits)
+
+
+# -- hoist and select (the LongRoPE shape) ---------------------------------------------------------
+
+
+def _merge_form(ctx: FixContext, chain: Chain, condition: str, analyzer: ArmAnalyzer) -> Fix | None:
+    """Arms `[prep..., S(A)]` and `[prep..., S(B)]` -> `prep...; prep...; S(torch.where(c, A, B))`."""
+    first, second = chain.bodies[0], chain.orelse
+    assert second is not None
+    if not first or not second:
+        return None
+    last_a, last_b = first[-1], second[-1]
+    difference = _single_difference(last_a, last_b)
+    if difference is None:
+        return None
+    value_a, value_b = difference
+    if not isinstance(value_a, cst.BaseExpression) or not isinstance(value_b, cst.BaseExpression):
+        return None
+    if not isinstance(last_a, cst.SimpleStatementLine) or len(last_a.body) != 1:
+        return None
+    if isinstance(last_a.body[0], cst.Return | cst.Raise):
+        return None  # returns are the return form's; raising is never merged
+    prep_a, prep_b = list(first[:-1]), list(second[:-1])
+    writes_a = _hoistable_writes(prep_a)
+    writes_b = _hoistable_writes(prep_b)
+    if writes_a is None or writes_b is None:
+        return None
+    if _reads(value_a) & writes_b or _reads(value_b) & writes_a:
+        return None  # a value would see the other arm's preparation
+    if _reads(last_a) & (writes_a | writes_b) - _reads(value_a) - _reads(value_b):
+        return None
+    verdict = Verdict()
+    arms = [(_expression_code(ctx, value_a), analyzer.analyze(value_a)), (_expression_code(ctx, value_b), analyzer.analyze(value_b))]
+    verdict.compare(arms)
+    hoisted = [dotted(t) for t in map(_write_target, (*prep_a, *prep_b)) if t is not None]
+    prepared = ", ".join(f"`{h}`" for h in dict.fromkeys(h for h in hoisted if h))
+    if prepared:
+        verdict.assumptions.insert(0, f"prepares {prepared} on both paths (a lazily filled cache or an idempotent `.to()`)")
+    selected = f"torch.where({condition}, {arms[0][0]}, {arms[1][0]})"
+    merged = _replace_node(last_a, value_a, cst.parse_expression(selected))
+    merged_code = _wrap_call_statement(ctx, merged.with_changes(leading_lines=()))
+    pieces = [_block_code(ctx, s) for s in (*prep_a, *prep_b)]
+    comments = _comments(chain, skip_bodies=True)
+    code = "\n".join([*comments, *pieces, merged_code.rstrip("\n")])
+    edits = [*torch_import(ctx), ctx.replace_statement(chain.top, code)]
+    return verdict.fix("Run both arms' preparation and select the differing value with `torch.where` instead of branching on a tensor", edits)
+
+
+def _hoistable_writes(statements: list[cst.BaseStatement]) -> set[str] | None:
+    """Attributes written by preparation steps that are safe to run on both paths, or None."""
+    writes: set[str] = set()
+    for statement in statements:
+        target = _write_target(statement)
+        name = dotted(target) if target is not None else None
+        if name is None:
+            return None
+        writes.add(name)
+    return writes
+
+
+def _write_target(statement: cst.BaseStatement) -> cst.BaseExpression | None:
+    """The attribute a hoistable step fills: `if not hasattr(o, "a"): o.a[, ...] = v` (a lazy
+    cache) or `o.a = o.a.to(...)` (idempotent refresh)."""
+    if isinstance(statement, cst.If) and statement.orelse is None and isinstance(statement.body, cst.IndentedBlock):
+        test = statement.test
+        if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+            return None
+        call = test.expression
+        if not (isinstance(call, cst.Call) and dotted(call.func) == "hasattr" and len(call.args) == 2):
+            return None
+        owner, attribute = call.args[0].value, call.args[1].value
+        if not isinstance(attribute, cst.SimpleString) or dotted(owner) is None:
+            return None
+        key = attribute.evaluated_value
+        wanted = f"{dotted(owner)}.{key if isinstance(key, str) else key.decode()}"
+        body = statement.body.body
+        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+            return None
+        assign = body[0].body[0]
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        target = assign.targets[0].target
+        elements = [e.value for e in target.elements] if isinstance(target, cst.Tuple) else [target]
+        if not any(dotted(e) == wanted for e in elements):
+            return None
+        if any(not isinstance(e, cst.Name | cst.Attribute) for e in elements):
+            return None
+        if any(isinstance(e, cst.Attribute) and dotted(e) != wanted for e in elements):
+            return None
+        return next(e for e in elements if dotted(e) == wanted)
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        assign = statement.body[0]
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        target = assign.targets[0].target
+        value = assign.value
+        if not isinstance(target, cst.Attribute) or dotted(target) is None:
+            return None
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "to"
+            and dotted(value.func.value) == dotted(target)
+            and all(isinstance(a.value, cst.Name | cst.Attribute) for a in value.args)
+        ):
+            return target
+    return None
+
+
+def _single_difference(a: cst.CSTNode, b: cst.CSTNode) -> tuple[cst.CSTNode, cst.CSTNode] | None:
+    """The one pair of differing subtrees of `a` and `b` (ignoring whitespace), or None."""
+    found: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+
+    def walk(x: cst.CSTNode, y: cst.CSTNode, parent: cst.CSTNode | None) -> None:
+        if _same(x, y):
+            return
+        xs, ys = _significant_children(x), _significant_children(y)
+        atomic = isinstance(x, cst.Attribute | cst.Name)
+        if type(x) is type(y) and len(xs) == len(ys) and xs and not atomic and _same_leaf_fields(x, y):
+            for cx, cy in zip(xs, ys):
+                walk(cx, cy, x)
+        elif isinstance(parent, cst.Arg | cst.Assign | cst.AnnAssign) and isinstance(x, cst.BaseExpression):
+            found.append((x, y))
+        else:
+            found.append((x, x))  # a difference outside a value position: not mergeable
+            found.append((y, y))
+
+    walk(a, b, None)
+    return found[0] if len(found) == 1 else None
+
+
+def _same(x: cst.CSTNode, y: cst.CSTNode) -> bool:
+    module = cst.Module(body=())
+    return type(x) is type(y) and _normalized(module, x) == _normalized(module, y)
+
+
+def _normalized(module: cst.Module, node: cst.CSTNode) -> str:
+    code = module.code_for_node(node)
+    return "".join(code.split())
+
+
+def _significant_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    return [c for c in node.children if not isinstance(c, cst.BaseParenthesizableWhitespace | cst.Comma | cst.EmptyLine | cst.TrailingWhitespace | cst.Newline | cst.LeftParen | cst.RightParen | cst.AssignEqual | cst.Dot)]
+
+
+def _same_leaf_fields(x: cst.CSTNode, y: cst.CSTNode) -> bool:
+    for name in ("value", "keyword"):
+        vx, vy = getattr(x, name, None), getattr(y, name, None)
+        if isinstance(vx, str) and vx != vy:
+            return False
+    return True
+
+
+def _replace_node(tree: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> cst.CSTNode:
+    class Replacer(cst.CSTTransformer):
+        def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
+            return new if original is old else updated
+
+    replaced = tree.visit(Replacer())
+    assert isinstance(replaced, cst.CSTNode)
+    return replaced
+
+
+def _reads(node: cst.CSTNode) -> set[str]:
+    """Dotted attribute chains and names read in `node`."""
+    found: set[str] = set()
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            name = dotted(attribute)
+            if name is not None:
+                found.add(name)
+                return False
+            return True
+
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(Visitor())
+    return found
+
+
+# -- rendering -------------------------------------------------------------------------------------
+
+
+def _expression_code(ctx: FixContext, node: cst.BaseExpression) -> str:
+    code = ctx.code_for(node).strip()
+    return " ".join(part.strip() for part in code.splitlines()) if "\n" in code and not _has_string(node) else code
+
+
+def _has_string(node: cst.CSTNode) -> bool:
+    return any(isinstance(child, cst.BaseString) for child in _walk(node))
+
+
+def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
+    out = [node]
+    for child in node.children:
+        out.extend(_walk(child))
+    return out
+
+
+def _nested_where(conditions: list[str], values: list[str]) -> str:
+    """`torch.where(c1, v1, torch.where(c2, v2, v3))` for an elif chain."""
+    expression = values[-1]
+    for condition, value in zip(reversed(conditions), reversed(values[:-1])):
+        expression = f"torch.where({condition}, {value}, {expression})"
+    return expression
+
+
+def _format_statement(prefix: str, expression: str, suffix: str) -> str:
+    """One line, or the outer call's arguments one per line when it would be too long."""
+    line = f"{prefix}{expression}{suffix}"
+    if len(line) <= MAX_LINE or not expression.startswith("torch.where(") or "\n" in expression:
+        return line
+    arguments = _split_arguments(expression[len("torch.where("):-1])
+    if arguments is None:
+        return line
+    inner = "".join(f"    {argument},\n" for argument in arguments)
+    return f"{prefix}torch.where(\n{inner}){suffix}"
+
+
+def _split_arguments(text: str) -> list[str] | None:
+    parts: list[str] = []
+    depth, start, quote = 0, 0, ""
+    for index, char in enumerate(text):
+        if quote:
+            if char == quote:
+                quote = ""
+            continue
+        if char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:index].strip())
+            start = index + 1
+    parts.append(text[start:].strip())
+    return parts if len(parts) == 3 and all(parts) else None
+
+
+def _comments(chain: Chain, skip_bodies: bool = False) -> list[str]:
+    """Comment lines written inside the chain's arms, kept above the rewrite."""
+    found: list[str] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Comment(self, comment: cst.Comment) -> None:
+            found.append(comment.value)
+
+    if skip_bodies:
+        # Statements are copied with their own comments; keep only those on the `if`/`else` lines.
+        for node in (chain.top.body, chain.top.orelse):
+            header = getattr(node, "header", None) if isinstance(node, cst.IndentedBlock) else None
+            if isinstance(node, cst.Else) and isinstance(node.body, cst.IndentedBlock):
+                header = node.body.header
+            if header is not None and header.comment is not None:
+                found.append(header.comment.value)
+        return found
+    chain.top.visit(Visitor())
+    return found
+
+
+def _block_code(ctx: FixContext, statement: cst.BaseStatement) -> str:
+    """A statement's code with its own comments, continuation lines relative to its first line."""
+    return ctx.relative_code(statement).rstrip("\n")
+
+
+def _wrap_call_statement(ctx: FixContext, statement: cst.CSTNode) -> str:
+    """The statement's code; a one-line call statement that got too long gets one argument per line."""
+    code = ctx.module.code_for_node(statement).rstrip("\n")
+    if len(code) <= MAX_LINE or "\n" in code or not isinstance(statement, cst.SimpleStatementLine):
+        return code
+    small = statement.body[0]
+    if not isinstance(small, cst.Expr) or not isinstance(small.value, cst.Call):
+        return code
+    call = small.value
+    arguments = [
+        ctx.module.code_for_node(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip() for arg in call.args
+    ]
+    inner = "".join(f"    {argument},\n" for argument in arguments)
+    return f"{ctx.module.code_for_node(call.func)}(\n{inner})"

@@ -1,0 +1,278 @@
+"""Safety analysis for predicated control flow: which expressions may run eagerly, and what they are.
+
+`torch.where(c, A, B)` evaluates both arms, so an arm must be pure (no side effects, nothing that
+can raise where the branch would not), cheap (elementwise) and must give the same value the branch
+would have given, bit for bit. That last part needs the arms' shapes and dtypes to agree, since
+`torch.where` broadcasts and promotes. Without runtime types we reason symbolically:
+
+- an arm is built from *leaves* (names and attribute reads such as `x`, `self.scale`), Python
+  number constants, and whitelisted elementwise operators;
+- its shape is the broadcast of its leaves' shapes, so two arms with the same leaf set have the same
+  shape;
+- its dtype is the promotion of its leaves' dtypes raised to the category of its scalar constants
+  and dtype-changing operators (`/`, `exp`... give floats, comparisons give bools), so two arms with
+  the same leaves and the same category give the same dtype for any leaf dtypes.
+
+When arms differ only in the scalar category, the rewrite is right under an assumption on the
+leaves' dtypes (not bool, or floating point): such fixes are offered as unsafe with that assumption
+in the message.
+
+Autograd: `torch.where`'s backward sends `0 * grad` into the unselected arm; if that arm's own
+backward is inf or NaN there (sqrt or log of a negative number, division by zero, ...) the product
+is NaN and poisons the gradient of the shared inputs. Arms that use such operators are reported in
+`ArmInfo.risky` and the fix is marked unsafe (see GM101's fix safety).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+# Categories of a Python scalar or a dtype kind, in promotion order.
+NONE, BOOL, INT, FLOAT = 0, 1, 2, 3
+CATEGORY_NAMES = {BOOL: "bool", INT: "integer", FLOAT: "floating-point"}
+
+# Elementwise functions (torch.X, Tensor.X, torch.nn.functional.X) by their effect on the dtype.
+KEEP_DTYPE = frozenset({
+    "abs", "neg", "negative", "relu", "clamp", "clip", "clamp_min", "clamp_max", "minimum",
+    "maximum", "fmin", "fmax", "floor", "ceil", "round", "trunc", "sign", "square", "add", "sub",
+    "subtract", "mul", "multiply", "lerp", "nan_to_num", "where", "relu6", "hardtanh", "leaky_relu",
+    "positive", "conj", "clone", "contiguous", "detach",
+})
+TO_FLOAT = frozenset({
+    "exp", "exp2", "expm1", "sigmoid", "tanh", "sin", "cos", "atan", "sinh", "cosh", "asinh",
+    "erf", "erfc", "softplus", "gelu", "silu", "mish", "elu", "selu", "celu", "hardsigmoid",
+    "hardswish", "logsigmoid", "tanhshrink", "softsign", "deg2rad", "rad2deg", "frac", "sinc",
+    # Risky for autograd (see RISKY) but still elementwise:
+    "sqrt", "rsqrt", "log", "log1p", "log2", "log10", "reciprocal", "div", "true_divide", "divide",
+    "acos", "asin", "atanh", "acosh", "tan", "logit", "erfinv", "pow", "float_power",
+})
+TO_BOOL = frozenset({
+    "isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "logical_and", "logical_or",
+    "logical_not", "logical_xor", "eq", "ne", "lt", "le", "gt", "ge", "greater", "less",
+    "greater_equal", "less_equal", "not_equal",
+})
+FIXED_DTYPE_METHODS = {"float": "<float32>", "double": "<float64>", "half": "<float16>", "bfloat16": "<bfloat16>", "bool": "<bool>"}
+# Functions whose backward can be inf/NaN for some inputs (so `0 * grad` is NaN).
+RISKY = frozenset({
+    "sqrt", "rsqrt", "log", "log1p", "log2", "log10", "reciprocal", "div", "true_divide", "divide",
+    "acos", "asin", "atanh", "acosh", "tan", "logit", "erfinv", "pow", "float_power",
+})
+ELEMENTWISE = KEEP_DTYPE | TO_FLOAT | TO_BOOL
+# Keyword arguments these functions take that never change what the arms mean.
+ALLOWED_KEYWORDS = frozenset({"min", "max", "nan", "posinf", "neginf", "alpha", "weight", "negative_slope", "beta", "threshold", "approximate"})
+# Reductions to a 0-d tensor (no `dim` argument): the shape of a branch condition.
+REDUCTIONS = frozenset({"any", "all", "sum", "mean", "max", "min", "amax", "amin", "prod", "norm", "std", "var", "median", "count_nonzero"})
+TORCH_MODULES = ("torch.", "torch.nn.functional.", "F.", "nn.functional.")
+
+
+class Rejected(Exception):
+    """The expression cannot be evaluated eagerly as a torch.where arm (the reason is the message)."""
+
+
+@dataclass(frozen=True)
+class ArmInfo:
+    """What an elementwise expression is made of."""
+
+    leaves: frozenset[str]  # names and attribute reads (shape: their broadcast)
+    category: int = NONE  # the highest scalar/operator dtype category
+    fixed: frozenset[str] = frozenset()  # dtypes fixed by operators (<bool> for comparisons)
+    risky: tuple[str, ...] = ()  # operators whose backward can be inf/NaN
+    reads: frozenset[str] = field(default=frozenset())
+
+    @property
+    def dtype_key(self) -> tuple[frozenset[str], frozenset[str], int]:
+        return (self.leaves, self.fixed, self.category)
+
+    def join(self, *others: ArmInfo, category: int | None = None, fixed: frozenset[str] | None = None, risky: str | None = None) -> ArmInfo:
+        parts = (self, *others)
+        return ArmInfo(
+            leaves=frozenset().union(*(p.leaves for p in parts)),
+            category=max(p.category for p in parts) if category is None else category,
+            fixed=frozenset().union(*(p.fixed for p in parts)) if fixed is None else fixed,
+            risky=tuple(dict.fromkeys(r for p in parts for r in p.risky)) + ((risky,) if risky else ()),
+        )
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` for a chain of attribute reads on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _function_name(func: cst.BaseExpression) -> str | None:
+    """The elementwise function a call names (`torch.exp` -> `exp`), else None."""
+    name = dotted(func)
+    if name is None:
+        return None
+    for prefix in TORCH_MODULES:
+        if name.startswith(prefix) and "." not in name[len(prefix):]:
+            return name[len(prefix):]
+    return None
+
+
+# Attributes of a tensor that change its shape or meaning: not plain leaves.
+SHAPE_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag", "grad", "shape", "dtype", "device", "data"})
+
+
+class ArmAnalyzer:
+    """Classify expressions; `python_scalars` are names known to hold Python numbers."""
+
+    def __init__(self, python_scalars: frozenset[str] = frozenset()) -> None:
+        self.python_scalars = python_scalars
+
+    def analyze(self, node: cst.BaseExpression) -> ArmInfo:
+        if isinstance(node, cst.Integer):
+            return ArmInfo(frozenset(), INT)
+        if isinstance(node, cst.Float):
+            return ArmInfo(frozenset(), FLOAT)
+        if isinstance(node, cst.Name):
+            if node.value in ("True", "False"):
+                return ArmInfo(frozenset(), BOOL)
+            if node.value == "None":
+                raise Rejected("`None` in an arm")
+            if node.value in self.python_scalars:
+                return ArmInfo(frozenset(), FLOAT)  # a Python number of unknown kind: assume the widest
+            return ArmInfo(frozenset({node.value}))
+        if isinstance(node, cst.Attribute):
+            name = dotted(node)
+            if name is None or node.attr.value in SHAPE_ATTRIBUTES:
+                raise Rejected(f"attribute read `{node.attr.value}`")
+            if is_config_value(name):
+                return ArmInfo(frozenset(), FLOAT)
+            return ArmInfo(frozenset({name}))
+        if isinstance(node, cst.UnaryOperation):
+            inner = self.analyze(node.expression)
+            if isinstance(node.operator, cst.Not):
+                raise Rejected("`not` converts a tensor to a Python bool")
+            if isinstance(node.operator, cst.BitInvert) and inner.fixed != frozenset({"<bool>"}):
+                raise Rejected("`~` on a tensor that may not be bool")
+            return inner
+        if isinstance(node, cst.BinaryOperation):
+            return self._binary(node)
+        if isinstance(node, cst.Comparison):
+            parts = [self.analyze(node.left), *(self.analyze(t.comparator) for t in node.comparisons)]
+            for target in node.comparisons:
+                if isinstance(target.operator, cst.Is | cst.IsNot | cst.In | cst.NotIn):
+                    raise Rejected("identity or membership test")
+            if len(node.comparisons) > 1:
+                raise Rejected("chained comparison")
+            return parts[0].join(*parts[1:], category=NONE, fixed=frozenset({"<bool>"}))
+        if isinstance(node, cst.Call):
+            return self._call(node)
+        raise Rejected(f"`{type(node).__name__}` is not an elementwise expression")
+
+    def _binary(self, node: cst.BinaryOperation) -> ArmInfo:
+        left, right = self.analyze(node.left), self.analyze(node.right)
+        op = node.operator
+        if isinstance(op, cst.MatrixMultiply):
+            raise Rejected("`@` is not elementwise")
+        if isinstance(op, cst.LeftShift | cst.RightShift):
+            raise Rejected("shift operator")
+        if isinstance(op, cst.BitAnd | cst.BitOr | cst.BitXor):
+            if left.fixed != frozenset({"<bool>"}) or right.fixed != frozenset({"<bool>"}):
+                raise Rejected("bitwise operator on tensors that may not be bool")
+            return left.join(right)
+        if isinstance(op, cst.FloorDivide | cst.Modulo):
+            if right.leaves or not _nonzero_constant(node.right):
+                raise Rejected("`//` or `%` by a tensor raises on integer zero")
+            return left.join(right)
+        if isinstance(op, cst.Divide):
+            return left.join(right, category=max(FLOAT, left.category, right.category), risky="/" if right.leaves else None)
+        if isinstance(op, cst.Power):
+            safe_exponent = isinstance(node.right, cst.Integer) and int(node.right.value, 0) >= 0
+            return left.join(right, risky=None if safe_exponent else "**")
+        return left.join(right)
+
+    def _call(self, node: cst.Call) -> ArmInfo:
+        args = list(node.args)
+        for arg in args:
+            if arg.star:
+                raise Rejected("star arguments")
+            if arg.keyword is not None and arg.keyword.value not in ALLOWED_KEYWORDS:
+                raise Rejected(f"keyword argument `{arg.keyword.value}`")
+        func = node.func
+        name = _function_name(func)
+        operands: list[ArmInfo]
+        if name is None and isinstance(func, cst.Attribute):
+            method = func.attr.value
+            if method in FIXED_DTYPE_METHODS and not args:
+                inner = self.analyze(func.value)
+                return ArmInfo(inner.leaves, NONE, frozenset({FIXED_DTYPE_METHODS[method]}), inner.risky)
+            if method not in ELEMENTWISE:
+                raise Rejected(f"call to `.{method}()`")
+            name = method
+            operands = [self.analyze(func.value)]
+        elif name is None or name not in ELEMENTWISE:
+            raise Rejected(f"call to `{dotted(func) or 'a computed function'}`")
+        else:
+            operands = []
+        operands += [self.analyze(arg.value) for arg in args]
+        if not any(o.leaves for o in operands):
+            raise Rejected(f"`{name}` with no tensor operand")
+        risky = name if name in RISKY else None
+        if name == "pow" and len(args) >= 1:
+            exponent = args[-1].value
+            if isinstance(exponent, cst.Integer) and int(exponent.value, 0) >= 0:
+                risky = None
+        first = operands[0]
+        if name == "where":
+            if len(operands) != 3:
+                raise Rejected("torch.where needs three arguments here")
+            value = operands[1].join(operands[2])
+            return ArmInfo(value.leaves | operands[0].leaves, value.category, value.fixed, value.risky + operands[0].risky)
+        if name in TO_BOOL:
+            return first.join(*operands[1:], category=NONE, fixed=frozenset({"<bool>"}), risky=risky)
+        if name in TO_FLOAT:
+            return first.join(*operands[1:], category=FLOAT, risky=risky)
+        return first.join(*operands[1:])
+
+
+def _nonzero_constant(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer | cst.Float) and float(node.value.replace("_", "")) != 0
+
+
+def is_config_value(name: str) -> bool:
+    """Attribute reads of a configuration object (`self.config.x`, `config.x`) hold Python values."""
+    parts = name.split(".")
+    return any(part == "config" or part.endswith("_config") for part in parts[:-1])
+
+
+def dtype_assumption(a: ArmInfo, b: ArmInfo, describe: str) -> str | None:
+    """None when arms `a` and `b` provably share shape and dtype; else the assumption that makes
+    them agree (for an unsafe fix's message)."""
+    if a.leaves != b.leaves or a.fixed != b.fixed:
+        return f"assumes {describe} have the same shape and dtype"
+    if a.category == b.category:
+        return None
+    higher = max(a.category, b.category)
+    if higher == INT:
+        return f"assumes {describe} are not bool tensors"
+    return f"assumes {describe} are floating-point tensors"
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every plain name read in `node` (attribute chains give their root)."""
+    found: set[str] = set()
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            attribute.value.visit(self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+    node.visit(Visitor())
+    return found
