@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from graphmend_bot.config import ConfigError
 from graphmend_bot.github.analyse import load_action_config
 from graphmend_bot.github.context import ActionError, read_context
+from graphmend_bot.github.fork import post_bundle
 from graphmend_bot.github.outputs import Log
 from graphmend_bot.github.pull_request import review_pull_request
 from graphmend_bot.github.results import EXIT_ERROR, scan_everything
@@ -23,6 +24,8 @@ def run_bot(env: Mapping[str, str]) -> int:
         config = load_action_config(ctx)
         if ctx.event_name == "pull_request":
             return review_pull_request(ctx, config, log)
+        if ctx.event_name == "workflow_run":
+            return post_bundle(ctx, config, log)
         log.info(f"event {ctx.event_name!r}: checking every file under {' '.join(ctx.inputs.paths)}")
         return scan_everything(ctx, config, log)
     except (ActionError, ConfigError) as error:

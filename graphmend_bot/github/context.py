@@ -29,6 +29,7 @@ class Inputs:
     fail_on: str
     sarif_file: str
     max_comments: int
+    review_bundle: str
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         fail_on=fail_on,
         sarif_file=_input(env, "sarif-file", "graphmend.sarif"),
         max_comments=int(raw_max),
+        review_bundle=_input(env, "review-bundle"),
     )
 
 

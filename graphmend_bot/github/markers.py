@@ -13,10 +13,11 @@ def finding_marker(key: str, resolved: bool = False) -> str:
 
 
 def parse_finding_marker(body: str | None) -> tuple[str, bool] | None:
-    """(key, resolved) of the first finding marker in a comment body, or None."""
-    match = _FINDING.search(body or "")
-    if match is None:
+    """(key, resolved) of the last finding marker in a comment body (the bot's own comes last)."""
+    matches = list(_FINDING.finditer(body or ""))
+    if not matches:
         return None
+    match = matches[-1]
     return match["key"], match["resolved"] is not None
 
 

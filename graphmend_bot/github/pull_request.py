@@ -20,6 +20,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.analyse import analyse, read_sources
 from graphmend_bot.github.api import API_ERRORS, connect, describe, status_of
+from graphmend_bot.github.bundle import write_bundle
 from graphmend_bot.github.context import ActionContext
 from graphmend_bot.github.diff import parse_patch
 from graphmend_bot.github.markers import SUMMARY_MARKER, is_summary
@@ -76,7 +77,7 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     repo_name = ctx.repository
     try:
         repo = connect(ctx.api_url, ctx.inputs.token).get_repo(repo_name)
-        state = _read(repo, number)
+        state = read_pull_request(repo, number)
     except API_ERRORS as error:
         log.error(describe(error, f"reading pull request #{number} of {repo_name}"))
         log.info("checking the whole tree instead (annotations, job summary and SARIF only)")
@@ -94,6 +95,22 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     changed = [f.filename for f in state.python_files]
     result = analyse(ctx, config, log, only=changed)
     sources = read_sources(changed, ctx.workspace)
+    if ctx.inputs.review_bundle:
+        write_bundle(ctx, number, state.head_sha, result, log)
+    return review(ctx, repo, state, result, sources, log, _why_not_post(ctx, state, payload_pr))
+
+
+def review(
+    ctx: ActionContext,
+    repo: Repository,
+    state: PullRequestState,
+    result: CheckResult,
+    sources: dict[str, str],
+    log: Log,
+    why_not: str = "",
+) -> int:
+    """Plan, leave the findings in the job (SARIF, summary, outputs), then post unless `why_not`."""
+    changed = [f.filename for f in state.python_files]
     diffs = {f.filename: parse_patch(f.filename, f.patch) for f in state.python_files}
     existing = [ExistingComment(c.id, c.body or "", c.in_reply_to_id) for c in state.review_comments]
     plan = plan_review(result.findings, diffs, sources, existing, state.head_sha, ctx.inputs.max_comments)
@@ -101,10 +118,9 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     view = SummaryView(
         findings=result.findings, errors=result.errors, files_checked=result.files_checked,
         changed_files=len(changed), head_sha=state.head_sha,
-        blob_url=f"{ctx.server_url}/{repo_name}/blob/{state.head_sha}", inline=plan.inline,
+        blob_url=f"{ctx.server_url}/{ctx.repository}/blob/{state.head_sha}", inline=plan.inline,
         fix_diff=fix_diff(result.findings, sources),
     )
-    why_not = _why_not_post(ctx, state, payload_pr)
     if why_not:
         log.notice(why_not)
         view.inline, view.notes = 0, [why_not]
@@ -122,7 +138,7 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     return EXIT_ERROR if posting.fatal else exit_code
 
 
-def _read(repo: Repository, number: int) -> PullRequestState:
+def read_pull_request(repo: Repository, number: int) -> PullRequestState:
     pr = repo.get_pull(number)
     files = [f for f in pr.get_files() if f.filename.endswith(".py") and f.status != "removed"]
     return PullRequestState(

@@ -12,6 +12,7 @@ handlers get a Request and return `(status, body)` or `(status, body, headers)`.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import re
@@ -97,6 +98,7 @@ class FakeGitHub:
         self.review_comments: list[dict[str, Any]] = []
         self.issue_comments: list[dict[str, Any]] = []
         self.reactions: list[dict[str, Any]] = []
+        self.contents: dict[tuple[str, str, str], bytes] = {}  # (repo, commit sha, path) -> file bytes
         self.faults: list[Fault] = []
         self.log: list[tuple[str, str, int]] = []  # (method, path, status) of every request
         self._ids = itertools.count(1000)
@@ -281,6 +283,18 @@ def list_pull_files(fake: FakeGitHub, request: Request) -> Response:
     if key not in fake.pulls:
         return 404, {"message": "Not Found"}
     return fake.paginate(request, fake.files[key])
+
+
+@route("GET", OWNER_REPO + r"/contents/(?P<path>.+)")
+def get_contents(fake: FakeGitHub, request: Request) -> Response:
+    repo, path = _repo(request), request.match["path"]
+    ref = request.query.get("ref", [""])[0] or fake.repos[repo]["default_branch"]
+    data = fake.contents.get((repo, ref, path))
+    if data is None:
+        return 404, {"message": "Not Found"}
+    url = f"{fake.base_url}/repos/{repo}/contents/{path}?ref={ref}"
+    return 200, {"type": "file", "encoding": "base64", "size": len(data), "name": path.rsplit("/", 1)[-1],
+                 "path": path, "content": base64.b64encode(data).decode(), "sha": "0" * 40, "url": url}
 
 
 @route("GET", OWNER_REPO + r"/commits/(?P<sha>[0-9a-f]{7,40})")

@@ -234,3 +234,62 @@ def test_push_event_checks_the_whole_tree(world: PullRequestWorld, tmp_path: Pat
     assert run.outputs["findings"] == "5"  # the four of the pull request and pkg/untouched.py's print
     assert any("file=pkg/untouched.py" in a for a in run.annotations)
     assert world.fake.log == []
+
+
+def test_fork_two_workflow_pattern_posts_from_the_bundle(world: PullRequestWorld, tmp_path: Path) -> None:
+    fake = world.fake
+    # Workflow 1, `pull_request` from a fork: read-only token; the bundle is the artifact.
+    fake.read_only = True
+    first = world.run(world.event("pull_request.opened.json"), fail_on="never",
+                      review_bundle="artifact/graphmend-review.json")
+    assert first.returncode == 0 and fake.comments_on(REPO, NUMBER) == []
+    bundle = world.git.root / "artifact" / "graphmend-review.json"
+    assert bundle.is_file()
+
+    # Workflow 2, `workflow_run`: base repository's workflow, write token, no checkout of the fork.
+    fake.read_only = False
+    downloads = tmp_path / "base-checkout"
+    downloads.mkdir()
+    (downloads / "graphmend-review.json").write_bytes(bundle.read_bytes())
+    second = world.run(world.event("workflow_run.completed.with-pull-requests.json"), event_name="workflow_run",
+                       workspace=downloads, review_bundle="graphmend-review.json", fail_on="never")
+
+    assert second.returncode == 0, second.stdout + second.stderr
+    comments = fake.comments_on(REPO, NUMBER)
+    assert len(comments) == 3 and len(fake.reviews_on(REPO, NUMBER)) == 1
+    printed = next(c["body"] for c in comments if c["body"].startswith("**GM401**"))
+    assert "```suggestion\n" in printed  # placed from the contents API at the head commit
+    assert len(summary_comments(fake)) == 1
+    assert len(second.annotations) == 1  # the logger call outside the diff
+
+    # Run again (a re-run of workflow 2): nothing is duplicated.
+    writes = len(fake.writes())
+    world.run(world.event("workflow_run.completed.with-pull-requests.json"), event_name="workflow_run",
+              workspace=downloads, review_bundle="graphmend-review.json", fail_on="never")
+    assert fake.writes()[writes:] == []
+
+
+def test_a_tampered_bundle_is_not_posted(world: PullRequestWorld, tmp_path: Path) -> None:
+    import json
+
+    world.fake.read_only = True
+    world.run(world.event("pull_request.opened.json"), review_bundle="bundle.json", fail_on="never")
+    world.fake.read_only = False
+    data = json.loads((world.git.root / "bundle.json").read_text("utf-8"))
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+
+    # A bundle for another commit than the one the first workflow ran on.
+    (downloads / "bundle.json").write_text(json.dumps({**data, "head_sha": world.base_sha}), "utf-8")
+    other = world.run(world.event("workflow_run.completed.with-pull-requests.json"), event_name="workflow_run",
+                      workspace=downloads, review_bundle="bundle.json")
+    assert other.returncode == 0 and "not posting it" in other.stdout
+
+    # A finding that names no rule.
+    data["findings"][0]["code"] = "XX999"
+    (downloads / "bundle.json").write_text(json.dumps(data), "utf-8")
+    forged = world.run(world.event("workflow_run.completed.with-pull-requests.json"), event_name="workflow_run",
+                       workspace=downloads, review_bundle="bundle.json")
+    assert forged.returncode == 0 and "names no known rule" in forged.stdout
+    assert world.fake.writes() == [w for w in world.fake.writes() if w[2] == 403]  # only workflow 1's refusal
+    assert world.fake.comments_on(REPO, NUMBER) == []

@@ -64,27 +64,38 @@ class PullRequestWorld:
         pull = copy.deepcopy(event["pull_request"])
         pull["head"]["sha"], pull["base"]["sha"] = self.head_sha, self.base_sha
         fake.add_pull_request(REPO, pull, self.git.pull_files(self.base_sha, self.head_sha))
+        self._publish(self.base_sha)
+        self._publish(self.head_sha)
         self.runs = 0
+
+    def _publish(self, sha: str) -> None:
+        """Serve every file of a commit through the contents API."""
+        for name in self.git.git("ls-tree", "-r", "--name-only", sha).splitlines():
+            self.fake.contents[(REPO, sha, name)] = self.git.git("show", f"{sha}:{name}").encode()
 
     def push(self, files: dict[str, str | None]) -> str:
         """A new commit on the head branch, as a `synchronize` event follows."""
         before = self.head_sha
         self.head_sha = self.git.commit(files, "more changes")
         self.fake.push(REPO, NUMBER, self.head_sha, self.git.pull_files(self.base_sha, self.head_sha))
+        self._publish(self.head_sha)
         return before
 
     def event(self, name: str, **changes: Any) -> Path:
-        """A real payload, its pull request pointing at this world's commits, written to disk."""
+        """A real payload, its pull request (or workflow run) pointing at this world's commits."""
         event = load_payload(name)
-        event["pull_request"]["head"]["sha"] = self.head_sha
-        event["pull_request"]["base"]["sha"] = self.base_sha
-        event["pull_request"].update(changes)
+        if "pull_request" in event:
+            event["pull_request"]["head"]["sha"] = self.head_sha
+            event["pull_request"]["base"]["sha"] = self.base_sha
+            event["pull_request"].update(changes)
+        if "workflow_run" in event:
+            event["workflow_run"].update(head_sha=self.head_sha, event="pull_request", **changes)
         path = self.tmp / f"event-{self.runs}.json"
         path.write_text(json.dumps(event), encoding="utf-8")
         return path
 
     def run(self, event_path: Path, event_name: str = "pull_request", token: str | None = None,
-            **inputs: str) -> BotRun:
+            workspace: Path | None = None, **inputs: str) -> BotRun:
         """`graphmend bot` in a subprocess with the environment GitHub Actions gives a Docker action."""
         self.runs += 1
         output = self.tmp / f"output-{self.runs}"
@@ -98,7 +109,7 @@ class PullRequestWorld:
             "GITHUB_API_URL": self.fake.base_url,
             "GITHUB_SERVER_URL": "https://github.com",
             "GITHUB_REPOSITORY": REPO,
-            "GITHUB_WORKSPACE": str(self.git.root),
+            "GITHUB_WORKSPACE": str(workspace or self.git.root),
             "GITHUB_OUTPUT": str(output),
             "GITHUB_STEP_SUMMARY": str(summary),
             "INPUT_GITHUB-TOKEN": self.fake.token if token is None else token,
@@ -112,7 +123,7 @@ class PullRequestWorld:
             for line in output.read_text("utf-8").splitlines():
                 name, _, value = line.partition("=")
                 outputs[name] = value
-        sarif_path = self.git.root / f"graphmend-{self.runs}.sarif"
+        sarif_path = (workspace or self.git.root) / f"graphmend-{self.runs}.sarif"
         return BotRun(
             done.returncode, done.stdout, done.stderr,
             summary.read_text("utf-8") if summary.exists() else "",

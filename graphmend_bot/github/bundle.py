@@ -1,0 +1,136 @@
+"""Pull requests from forks, in two workflows (the fork-safe pattern).
+
+1. `on: pull_request` (read-only token, no secrets): the action analyses the pull request and
+   writes a review bundle (`review-bundle` input) that the workflow uploads as an artifact.
+2. `on: workflow_run` (write token, runs the base repository's workflow, never the fork's code):
+   the action reads the downloaded bundle and posts the review.
+
+The bundle comes from a run the fork controls, so it is untrusted data: it is validated field by
+field, its findings must name rules that exist and files the pull request changes, its head
+commit must be the one the first workflow ran on (`workflow_run.head_sha`, set by GitHub), and its
+text is rendered with mentions and HTML comments neutralised. Line placement and suggestions use
+the file contents fetched from GitHub at that commit, never the bundle's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from graphmend_bot.findings import CheckResult, Edit, FileError, Finding, Fix, Location
+from graphmend_bot.github.context import ActionContext
+from graphmend_bot.github.outputs import Log
+from graphmend_bot.report.json_report import finding_to_dict
+from graphmend_bot.rules import RULES_BY_CODE
+
+VERSION = 1
+MAX_FINDINGS = 5000
+MAX_TEXT = 1000
+MAX_EDIT = 20_000
+
+
+class BundleError(ValueError):
+    """The bundle is missing, malformed or does not belong to this pull request."""
+
+
+def write_bundle(ctx: ActionContext, number: int, head_sha: str, result: CheckResult, log: Log) -> None:
+    findings = []
+    for finding in result.findings:
+        item = finding_to_dict(finding)
+        item.update(filename=finding.path, source_line=finding.source_line)
+        findings.append(item)
+    bundle = {
+        "version": VERSION, "repository": ctx.repository, "pull_request": number, "head_sha": head_sha,
+        "files_checked": result.files_checked, "findings": findings,
+        "errors": [{"path": e.path, "message": e.message} for e in result.errors],
+    }
+    path = ctx.workspace / ctx.inputs.review_bundle
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(bundle, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        log.warning(f"cannot write the review bundle {ctx.inputs.review_bundle}: {error.strerror}")
+        return
+    log.info(f"review bundle for pull request #{number} written to {ctx.inputs.review_bundle}")
+
+
+def _text(value: Any, name: str, limit: int = MAX_TEXT) -> str:
+    if not isinstance(value, str):
+        raise BundleError(f"{name} must be a string")
+    return value[:limit]
+
+
+def _int(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 10_000_000:
+        raise BundleError(f"{name} must be a positive whole number")
+    return value
+
+
+def _location(value: Any, name: str) -> Location:
+    if not isinstance(value, dict):
+        raise BundleError(f"{name} must be an object")
+    return Location(_int(value.get("row"), f"{name}.row"), _int(value.get("column"), f"{name}.column"))
+
+
+def neutralise(text: str) -> str:
+    """Untrusted prose for a comment: no @mentions, no hidden HTML comments."""
+    return text.replace("@", "@\u200b").replace("<!--", "&lt;!--")
+
+
+def _finding(item: Any, index: int) -> Finding:
+    name = f"findings[{index}]"
+    if not isinstance(item, dict):
+        raise BundleError(f"{name} must be an object")
+    code = _text(item.get("code"), f"{name}.code", 10)
+    rule = RULES_BY_CODE.get(code)
+    if rule is None or item.get("graph_break_id") != rule.gb_id:
+        raise BundleError(f"{name} names no known rule")
+    fix = None
+    raw_fix = item.get("fix")
+    if raw_fix is not None:
+        if not isinstance(raw_fix, dict) or raw_fix.get("applicability") not in ("safe", "unsafe"):
+            raise BundleError(f"{name}.fix is malformed")
+        edits = raw_fix.get("edits")
+        if not isinstance(edits, list) or not 0 < len(edits) <= 50:
+            raise BundleError(f"{name}.fix.edits is malformed")
+        fix = Fix(
+            raw_fix["applicability"], neutralise(_text(raw_fix.get("message"), f"{name}.fix.message")),
+            tuple(Edit(_text(e.get("content") if isinstance(e, dict) else None, f"{name}.fix.edits", MAX_EDIT),
+                       _location(e.get("location"), f"{name}.fix.location"),
+                       _location(e.get("end_location"), f"{name}.fix.end_location")) for e in edits),
+        )
+    return Finding(
+        code=code,
+        message=neutralise(_text(item.get("message"), f"{name}.message")),
+        path=_text(item.get("filename"), f"{name}.filename", 500),
+        location=_location(item.get("location"), f"{name}.location"),
+        end_location=_location(item.get("end_location"), f"{name}.end_location"),
+        gb_id=rule.gb_id,
+        symbol=_text(item.get("symbol", ""), f"{name}.symbol", 500),
+        source_line=_text(item.get("source_line", ""), f"{name}.source_line"),
+        fix=fix,
+    )
+
+
+def read_bundle(path: Path) -> tuple[int, str, CheckResult]:
+    """(pull request number, head sha, findings) from a bundle file; BundleError when unusable."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise BundleError(f"no review bundle at {path.name}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BundleError(f"the review bundle {path.name} is unreadable: {error}") from None
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        raise BundleError(f"{path.name} is not a version {VERSION} review bundle")
+    number = _int(data.get("pull_request"), "pull_request")
+    head_sha = _text(data.get("head_sha"), "head_sha", 64)
+    raw = data.get("findings")
+    if not isinstance(raw, list) or len(raw) > MAX_FINDINGS:
+        raise BundleError(f"findings must be a list of at most {MAX_FINDINGS}")
+    findings = sorted((_finding(item, i) for i, item in enumerate(raw)), key=lambda f: f.sort_key)
+    errors = [FileError(neutralise(_text(e.get("path"), "errors.path", 500)),
+                        neutralise(_text(e.get("message"), "errors.message")))
+              for e in data.get("errors") or [] if isinstance(e, dict)]
+    checked = data.get("files_checked")
+    return number, head_sha, CheckResult(findings, errors, checked if isinstance(checked, int) else 0)
