@@ -90,11 +90,9 @@ def rewritten_copy(directory: Path, destination: Path, config: Config, unsafe: b
     changes = fix_paths([str(root)], config, unsafe=unsafe)
     changed: list[str] = []
     for change in changes:
-        path = Path(change.path)
-        if not path.is_absolute():
-            path = root / path
+        path = Path(change.path).resolve()  # fix_paths reports paths as given or relative to the cwd
         path.write_text(change.after, encoding="utf-8")
-        changed.append(str(path.resolve().relative_to(root.resolve())))
+        changed.append(str(path.relative_to(root.resolve())))
     kind = "unsafe and safe" if unsafe else "safe"
     label = f"working tree + {kind} fixes ({len(changed)} file{'s' if len(changed) != 1 else ''})"
     return ArmSource(root, label), sorted(changed)
