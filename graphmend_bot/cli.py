@@ -13,6 +13,7 @@ from pathlib import Path
 from graphmend_bot import __version__
 from graphmend_bot.config import Config, ConfigError, load_config
 from graphmend_bot.engine import check
+from graphmend_bot.findings import CheckResult
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import RULES, RULES_BY_CODE
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
@@ -40,7 +41,32 @@ def _load_config(args: argparse.Namespace) -> Config:
 
 def cmd_check(args: argparse.Namespace) -> int:
     config = _load_config(args)
+    if args.fix or args.diff:
+        return _fix(args, config)
     result = check(args.paths or ["."], config)
+    if args.output_format in ("text", "json"):
+        from graphmend_bot.rewrite import attach_fixes
+
+        result = attach_fixes(result, config, args.paths or ["."])
+    return _report(args, result)
+
+
+def _fix(args: argparse.Namespace, config: Config) -> int:
+    """ruff semantics: --fix writes safe fixes (+ unsafe with --unsafe-fixes); --diff only prints."""
+    from graphmend_bot.rewrite import fix_outcome, unified_diff, write_changes
+
+    outcome = fix_outcome(args.paths or ["."], config, unsafe=args.unsafe_fixes)
+    fixed = sum(change.fixes_applied for change in outcome.changes)
+    if args.diff:
+        sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
+        print(f"Would fix {fixed} graph break(s) in {len(outcome.changes)} file(s).", file=sys.stderr)
+        return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
+    write_changes(outcome.changes)
+    print(f"Fixed {fixed} graph break(s) in {len(outcome.changes)} file(s).", file=sys.stderr)
+    return _report(args, outcome.remaining)
+
+
+def _report(args: argparse.Namespace, result: CheckResult) -> int:
     output = RENDERERS[args.output_format](result)
     if args.output_file:
         Path(args.output_file).write_text(output, encoding="utf-8")
@@ -91,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", type=_split_codes, metavar="CODES", help="skip these codes or prefixes")
     p.add_argument("--extend-ignore", type=_split_codes, metavar="CODES", help="skip these too")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    p.add_argument("--fix", action="store_true", help="apply safe fixes, writing the files")
+    p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
+    p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
     p.set_defaults(handler=cmd_check)
 

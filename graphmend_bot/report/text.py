@@ -30,8 +30,26 @@ def _finding(finding: Finding) -> str:
         width = max(1, len(line.rstrip()) - loc.column + 1)
     caret = " " * (loc.column - 1) + "^" * width
     pad = " " * len(gutter)
-    fix = f"\n{pad} = fix ({finding.fix.applicability}): {finding.fix.message}" if finding.fix else ""
+    fix = f"\n{pad} = fix ({finding.fix.applicability}): {finding.fix.message}" if finding.fix else _help(finding, pad)
     return f"{head}\n{pad} |\n{gutter} | {line}\n{pad} | {caret}\n{pad} = see {_url(finding)}{fix}\n"
+
+
+def _help(finding: Finding, pad: str) -> str:
+    """Advice for a finding without a fix: the comments of the rule's "Use instead" example."""
+    from graphmend_bot.rules import RULES_BY_CODE
+
+    rule = RULES_BY_CODE.get(finding.code)
+    if rule is None:
+        return ""
+    comments = [line.strip()[1:].strip() for line in rule.use_instead.splitlines() if line.strip().startswith("#")]
+    code = rule.use_instead.strip()
+    if comments:
+        advice = " ".join(comments)
+    elif "\n" not in code:
+        advice = f"use instead: `{code}`"
+    else:
+        advice = f"rewrite as `graphmend rule {finding.code}` shows"
+    return f"\n{pad} = help: {advice}"
 
 
 def _url(finding: Finding) -> str:

@@ -10,6 +10,7 @@ Only files with findings are parsed with libcst (detection is `ast`; libcst is m
 from __future__ import annotations
 
 import ast
+import difflib
 import tokenize
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -266,3 +267,14 @@ def write_changes(changes: Iterable[FileChange]) -> None:
         with path.open("rb") as handle:
             encoding, _ = tokenize.detect_encoding(handle.readline)
         path.write_bytes(change.after.encode(encoding))
+
+
+def unified_diff(change: FileChange) -> str:
+    """The change as a unified diff, `a/` and `b/` prefixed like git's."""
+    lines = difflib.unified_diff(
+        change.before.splitlines(keepends=True),
+        change.after.splitlines(keepends=True),
+        fromfile=f"a/{change.path}",
+        tofile=f"b/{change.path}",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)

@@ -88,7 +88,7 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
         edits.append(ctx.replace_statements(run[0], run[-1], f"if not {condition}:\n{body}"))
     except FixUnavailable:
         return None
-    names = sorted({f"`{ctx.code_for(c.func)}(...)`" for c in calls if c is not None})
+    names = list(dict.fromkeys(f"`{ctx.code_for(c.func)}(...)`" for c in calls if c is not None))
     pure = all(c is not None and _pure(c) for c in calls)
     message = f"Guard {', '.join(names)} with `if not {condition}:`: eager behaviour unchanged, skipped under torch.compile"
     if reason is not None:
