@@ -7,7 +7,7 @@ into annotations, never into a failed job or a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,9 +164,15 @@ def _why_not_post(ctx: ActionContext, state: PullRequestState, payload_pr: dict[
 def _post(
     repo: Repository, state: PullRequestState, plan: ReviewPlan, view: SummaryView, log: Log, limit: int
 ) -> Posting:
+    """The review, then the clean-up of stale comments, then the summary comment.
+
+    A step that fails is reported and the next one still runs, except when the token cannot
+    write at all (401, or 403 other than a rate limit): then the rest would fail the same way.
+    """
     posting = Posting()
-    doing = "posting the review"
-    try:
+    by_id = {c.id: c for c in state.review_comments}
+
+    def post_review() -> None:
         if plan.new_comments:
             state.pr.create_review(
                 commit=repo.get_commit(state.head_sha),
@@ -175,26 +181,38 @@ def _post(
                 comments=[c.as_api() for c in plan.new_comments],
             )
             posting.inline = {c.key for c in plan.new_comments}
-        by_id = {c.id: c for c in state.review_comments}
-        doing = "removing comments whose graph break is gone"
+
+    def clean_up() -> None:
         for comment_id in plan.delete:
             by_id[comment_id].delete()
         for comment_id, body in plan.resolve:
             by_id[comment_id].edit(body)
-        doing = "updating the summary comment"
+
+    def summarise() -> None:
+        view.inline = len(plan.already_commented) + len(posting.inline)
         _upsert_summary(state, summary_markdown(view), bool(view.findings))
-    except API_ERRORS as error:
-        posting.failed = True
-        status = status_of(error)
-        message = describe(error, doing)
-        if status == 403 and "rate limit" not in message.lower():
-            log.notice(f"{message}. This is expected for pull requests from forks: the findings are in the "
-                       "annotations, the job summary and the SARIF file instead. See the two-workflow "
-                       "pattern in docs/github-action.md to comment on fork pull requests.")
-        elif status == 401:
-            log.error(message)
-            posting.fatal = True
-        else:
+
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("posting the review", post_review),
+        ("removing comments whose graph break is gone", clean_up),
+        ("updating the summary comment", summarise),
+    ]
+    for doing, step in steps:
+        try:
+            step()
+        except API_ERRORS as error:
+            posting.failed = True
+            status = status_of(error)
+            message = describe(error, doing)
+            if status == 403 and "rate limit" not in message.lower():
+                log.notice(f"{message}. This is expected for pull requests from forks: the findings are in the "
+                           "annotations, the job summary and the SARIF file instead. See the two-workflow "
+                           "pattern in docs/github-action.md to comment on fork pull requests.")
+                break
+            if status == 401:
+                log.error(message)
+                posting.fatal = True
+                break
             log.warning(f"{message}; the findings are in the annotations, the job summary and the SARIF file")
     return posting
 

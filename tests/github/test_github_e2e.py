@@ -293,3 +293,18 @@ def test_a_tampered_bundle_is_not_posted(world: PullRequestWorld, tmp_path: Path
     assert forged.returncode == 0 and "names no known rule" in forged.stdout
     assert world.fake.writes() == [w for w in world.fake.writes() if w[2] == 403]  # only workflow 1's refusal
     assert world.fake.comments_on(REPO, NUMBER) == []
+
+
+def test_a_rejected_review_still_leaves_the_summary_and_annotations(world: PullRequestWorld) -> None:
+    world.fake.fail("POST", rf"/repos/{REPO}/pulls/{NUMBER}/reviews", 422,
+                    {"message": "Unprocessable Entity", "errors": ["Line could not be resolved"]})
+
+    run = world.run(world.event("pull_request.opened.json"), fail_on="never")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "posting the review failed: GitHub answered 422" in run.stdout
+    assert "Line could not be resolved" in run.stdout
+    assert world.fake.comments_on(REPO, NUMBER) == []
+    assert len(run.annotations) == 4  # every finding is still visible
+    [summary] = summary_comments(world.fake)
+    assert "0 finding(s) commented inline" in summary
