@@ -23,13 +23,13 @@ import libcst as cst
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, Edit, FileError, Finding, Fix
-from graphmend_bot.rewrite import io, scalars
+from graphmend_bot.rewrite import cond, guards, io, predicate, scalars
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable, split_lines
 
 # Like ruff: loop check -> fix until nothing changes, at most this many times.
 MAX_PASSES = 10
 
-TRANSFORMATIONS: tuple[ModuleType, ...] = (io, scalars)
+TRANSFORMATIONS: tuple[ModuleType, ...] = (predicate, cond, guards, io, scalars)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,264 @@
+"""Branches whose arms call modules or functions (or are not elementwise): `torch.cond`.
+
+    if x.sum() > 0:                      def apply_proj():
+        y = self.proj(x)          ->         return self.proj(x)
+    else:                                def apply_norm():
+        y = self.norm(x) * 2                 return self.norm(x) * 2
+                                         y = torch.cond(x.sum() > 0, apply_proj, apply_norm)
+
+Measured on torch 2.13 (CPU), which shapes what is emitted:
+
+- Branch functions may close over module parameters and local tensors: Dynamo lifts them into the
+  graph, gradients flow to them (checked against the eager branch, bit for bit). So operands are
+  passed only for names an arm both reads and assigns (they must be parameters of the nested
+  function, or Python would make them unbound locals); `operands` must hold tensors only.
+- A branch may not return one of its inputs unchanged (“Encountered aliasing during higher order
+  op tracing”), so an untouched value is returned as `x.clone()`.
+- Both branches are traced even in eager mode; outputs of different shape or dtype, mutation of
+  inputs or module state, and Python side effects raise an error (they never silently change
+  results). Because the rewrite cannot prove the arms pure and their outputs alike, every
+  `torch.cond` fix is unsafe.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import libcst as cst
+
+from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
+from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.predicate import Chain, _next_statement, _single_return, branch_chain
+from graphmend_bot.rewrite.purity import Rejected, dotted, names_in
+
+CODES = frozenset({"GM101"})
+
+# Calls that never belong in a traced branch (side effects, host copies, I/O).
+FORBIDDEN_CALLS = frozenset({
+    "print", "open", "input", "exec", "eval", "setattr", "delattr", "globals", "locals", "vars",
+    "breakpoint", "item", "tolist", "numpy", "save", "load", "backward", "register_buffer",
+    "register_parameter", "warn", "debug", "info", "warning", "warning_once", "error", "exception",
+    "critical", "log", "write", "append", "extend", "insert", "pop", "update", "add_module",
+})
+
+MESSAGE = (
+    "Branch with `torch.cond` instead of a Python `if` on a tensor (unsafe: both branches are "
+    "traced and must be free of side effects and return tensors of the same shape and dtype; "
+    "torch.cond raises otherwise)"
+)
+
+
+def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    test = ctx.node_at(finding)
+    statement = ctx.parent(test) if test is not None else None
+    if not isinstance(statement, cst.If) or statement.test is not test:
+        return None
+    chain = branch_chain(ctx, statement)
+    if chain is None or len(chain.tests) != 1:
+        return None
+    facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
+    try:
+        condition = ConditionLowering(ctx, facts).lower(chain.tests[0])
+        return _build(ctx, chain, condition, facts)
+    except Rejected:
+        return None
+
+
+def _build(ctx: FixContext, chain: Chain, condition: str, facts: LocalFacts) -> Fix | None:
+    true_body = list(chain.bodies[0])
+    false_body = list(chain.orelse) if chain.orelse is not None else []
+    returned = _returned(ctx, chain)
+    last: cst.CSTNode = chain.top
+    if returned is not None:
+        (true_value, false_value), following = returned
+        if following is not None:
+            last = following
+        branch_names = [_branch_name(true_value, "if"), _branch_name(false_value, "else")]
+        returns = [("", _returned_code(ctx, value)) for value in (true_value, false_value)]
+        functions, operands = _functions(ctx, chain.top, branch_names, returns, [])
+        names = branch_names
+        result = f"return torch.cond({condition}, {names[0]}, {names[1]}{operands})"
+    else:
+        for body in (true_body, false_body):
+            _check_arm(body)
+        targets = list(dict.fromkeys(t for body in (true_body, false_body) for t in _targets(body)))
+        if not targets:
+            return None
+        row = ctx.position(chain.top).start.line
+        read = set().union(*(_value_reads(body) for body in (true_body, false_body)))
+        outputs: list[tuple[str, str]] = []
+        names = []
+        for body, fallback in ((true_body, "if"), (false_body, "else")):
+            assigned = _targets(body)
+            values = []
+            for target in targets:
+                if target in assigned:
+                    values.append(target)
+                elif facts.bound_before(target, row):
+                    values.append(f"{target}.clone()")
+                else:
+                    return None  # no value on this path
+            outputs.append(_body_and_value(ctx, body, targets, values))
+            names.append(_branch_name(body[0] if body else None, fallback, "_".join(targets)) if assigned else f"keep_{'_'.join(targets)}")
+        params = [t for t in targets if t in read or any(t not in _targets(b) for b in (true_body, false_body))]
+        if any(not facts.bound_before(t, row) for t in params):
+            return None
+        functions, operands = _functions(ctx, chain.top, names, outputs, params)
+        result = f"{_tuple(targets)} = torch.cond({condition}, {names[0]}, {names[1]}{operands})"
+    code = "\n".join([functions, "", result]) if functions else result
+    edits = [*torch_import(ctx), ctx.replace_statements(chain.top, last, code)]
+    return Fix("unsafe", MESSAGE, tuple(edits))
+
+
+def _returned(ctx: FixContext, chain: Chain) -> tuple[tuple[cst.BaseExpression, cst.BaseExpression], cst.CSTNode | None] | None:
+    true_value = _single_return(chain.bodies[0])
+    if true_value is None:
+        return None
+    if chain.orelse is not None:
+        false_value = _single_return(chain.orelse)
+        if false_value is None:
+            return None
+        _check_expression(true_value)
+        _check_expression(false_value)
+        return (true_value, false_value), None
+    following = _next_statement(ctx, chain.top)
+    false_value = _single_return([following]) if following is not None else None
+    if false_value is None or following is None:
+        return None
+    _check_expression(true_value)
+    _check_expression(false_value)
+    return (true_value, false_value), following
+
+
+def _returned_code(ctx: FixContext, value: cst.BaseExpression) -> str:
+    """A branch may not return an input unchanged: a bare name or attribute is cloned."""
+    code = ctx.code_for(value).strip()
+    return f"{code}.clone()" if isinstance(value, cst.Name | cst.Attribute) else code
+
+
+def _check_arm(body: Sequence[cst.BaseStatement]) -> None:
+    """Raise Rejected unless every statement is `name = expression` without side effects."""
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            raise Rejected("control flow inside an arm")
+        for small in statement.body:
+            if not isinstance(small, cst.Assign):
+                raise Rejected("an arm does more than assign local names")
+            for target in small.targets:
+                elements = target.target.elements if isinstance(target.target, cst.Tuple) else [target.target]
+                for element in elements:
+                    value = element.value if isinstance(element, cst.Element) else element
+                    if not isinstance(value, cst.Name):
+                        raise Rejected("an arm stores into an attribute or subscript")
+            _check_expression(small.value)
+
+
+def _check_expression(node: cst.CSTNode) -> None:
+    class Visitor(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            name = dotted(call.func) or ""
+            leaf = name.rsplit(".", 1)[-1] if name else (call.func.attr.value if isinstance(call.func, cst.Attribute) else "")
+            if leaf in FORBIDDEN_CALLS or (leaf.endswith("_") and not leaf.endswith("__")):
+                raise Rejected(f"`{leaf}` has side effects")
+
+        def visit_Lambda(self, node: cst.Lambda) -> None:
+            raise Rejected("lambda in an arm")
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            raise Rejected("yield in an arm")
+
+        def visit_Await(self, node: cst.Await) -> None:
+            raise Rejected("await in an arm")
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            raise Rejected("assignment expression in an arm")
+
+    node.visit(Visitor())
+
+
+def _targets(body: Sequence[cst.BaseStatement]) -> list[str]:
+    found: list[str] = []
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        found.extend(names_in(target.target) if isinstance(target.target, cst.Tuple) else [getattr(target.target, "value", "")])
+    return [t for t in dict.fromkeys(found) if t]
+
+
+def _value_reads(body: Sequence[cst.BaseStatement]) -> set[str]:
+    found: set[str] = set()
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    found |= names_in(small.value)
+    return found
+
+
+def _body_and_value(ctx: FixContext, body: Sequence[cst.BaseStatement], targets: list[str], values: list[str]) -> tuple[str, str]:
+    """The branch body and returned value; a lone final `y = expr` is returned directly."""
+    if len(targets) == 1 and body and values == targets:
+        last = body[-1]
+        if isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Assign):
+            assign = last.body[0]
+            target = assign.targets[0].target
+            if len(assign.targets) == 1 and isinstance(target, cst.Name) and target.value == targets[0] and not last.leading_lines:
+                value = assign.value
+                if not isinstance(value, cst.Name | cst.Attribute):
+                    return _statements_code(ctx, body[:-1]), ctx.code_for(value).strip()
+    return _statements_code(ctx, body), _tuple(values)
+
+
+def _branch_name(node: cst.CSTNode | None, fallback: str, target: str = "") -> str:
+    """`<target>_via_<callee>` (or `apply_<callee>` for returns) for the first module or function
+    the arm calls; `keep_<name>` for an arm that returns a name unchanged."""
+    if isinstance(node, cst.Name):
+        return f"keep_{node.value}"
+    if node is not None:
+        found: list[str] = []
+
+        class Visitor(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                name = dotted(call.func)
+                if name is not None and not name.startswith("torch."):
+                    found.append(name.rsplit(".", 1)[-1])
+
+        node.visit(Visitor())
+        if found:
+            callee = found[0].lstrip("_")
+            return f"{target}_via_{callee}" if target else f"apply_{callee}"
+    return f"{target}_{fallback}_branch" if target else f"{fallback}_branch"
+
+
+def _functions(ctx: FixContext, where: cst.CSTNode, names: list[str], outputs: list[tuple[str, str]], params: list[str]) -> tuple[str, str]:
+    """The two nested function definitions and the operands argument (`, (x,)` or "")."""
+    if names[0] == names[1]:
+        names[0], names[1] = f"{names[0]}_if", f"{names[1]}_else"
+    function = enclosing_function(ctx, where)
+    taken = ctx.code_for(function) if function is not None else ctx.source
+    for index, name in enumerate(names):
+        while re.search(rf"\b{re.escape(name)}\b", taken):
+            name += "_branch"
+        names[index] = name
+    signature = ", ".join(params)
+    unit = ctx.indent_unit
+    pieces = []
+    for name, (body, value) in zip(names, outputs, strict=True):
+        lines = [f"def {name}({signature}):"]
+        lines += [unit + line if line.strip() else "" for line in body.split("\n") if body]
+        lines.append(f"{unit}return {value}")
+        pieces.append("\n".join(lines))
+    operands = f", ({signature},)" if params else ""
+    return "\n\n".join(pieces), operands
+
+
+def _statements_code(ctx: FixContext, body: Sequence[cst.BaseStatement]) -> str:
+    return "\n".join(ctx.relative_code(statement).strip("\n") for statement in body)
+
+
+def _tuple(values: list[str]) -> str:
+    return values[0] if len(values) == 1 else ", ".join(values)

@@ -1,0 +1,149 @@
+"""Validation guards: `if <tensor cond>: raise E("msg")` -> `torch._assert_async(<not cond>, "E: msg")`.
+
+`torch._assert_async(t, msg)` fails when the one-element tensor `t` is zero/False. Measured on torch
+2.13: on CPU it raises synchronously, in eager mode and in code compiled with every backend
+(eager, aot_eager, inductor), with `RuntimeError(msg)`; on CUDA the check runs on the device and
+the error surfaces at the next synchronisation. A multi-element condition raises the same
+"Boolean value of Tensor with more than one value is ambiguous" RuntimeError the `if` raised.
+No graph-safe check keeps the exception type (`torch._check_value` raises ValueError but takes
+only Python bools), so the message is prefixed with the original type's name and the fix is
+unsafe: callers catching `ValueError` would no longer catch it.
+
+`if not torch.equal(a, b): raise E(msg)` becomes a static shape check that keeps raising `E` (shapes
+are known while tracing, so it costs no graph break) followed by
+`torch._assert_async((a == b).all(), ...)`; `torch.equal` promotes dtypes and treats NaN as
+unequal, as `(a == b).all()` does.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.rewrite.branching import (
+    ConditionLowering,
+    LocalFacts,
+    enclosing_function,
+    is_python_number,
+    torch_import,
+)
+from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.purity import REDUCTIONS, Rejected, dotted
+
+CODES = frozenset({"GM201"})
+
+# Conditions whose value is a bool tensor, so `~` negates them.
+BOOL_REDUCTIONS = frozenset({"any", "all"})
+
+
+def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    test = ctx.node_at(finding)
+    statement = ctx.parent(test) if test is not None else None
+    if not isinstance(statement, cst.If) or statement.test is not test or statement.orelse is not None:
+        return None
+    body = statement.body
+    if not isinstance(body, cst.IndentedBlock) or len(body.body) != 1:
+        return None
+    line = body.body[0]
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 or not isinstance(line.body[0], cst.Raise):
+        return None
+    raise_node = line.body[0]
+    facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
+    exception = _exception(raise_node)
+    if exception is None:
+        return None
+    type_name, message = exception
+    text = _message(ctx, type_name, message, facts)
+    if text is None:
+        return None
+    lowering = ConditionLowering(ctx, facts)
+    equal = _torch_equal_negated(test)
+    try:
+        if equal is not None:
+            a, b = (ctx.code_for(arg.value).strip() for arg in equal.args)
+            raise_code = ctx.code_for(raise_node).strip()
+            code = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\ntorch._assert_async(({a} == {b}).all(), {text})"
+            detail = "`torch.equal` becomes a static shape check (still raising `" + type_name + "`) and `(a == b).all()`"
+        else:
+            code = f"torch._assert_async({_negated(lowering, test)}, {text})"
+            detail = "the check stays in the graph"
+    except Rejected:
+        return None
+    edits = [*torch_import(ctx), ctx.replace_statement(statement, code)]
+    return Fix(
+        "unsafe",
+        f"Lower the validation guard to `torch._assert_async` ({detail}); it raises RuntimeError "
+        f"with the message prefixed by `{type_name}:` instead of `{type_name}` (on CUDA at the next "
+        "synchronisation), so code catching the original exception type no longer catches it",
+        tuple(edits),
+    )
+
+
+def _exception(node: cst.Raise) -> tuple[str, cst.BaseExpression | None] | None:
+    """The raised exception class name and its message argument (None when it has none)."""
+    raised = node.exc
+    if raised is None or node.cause is not None:
+        return None
+    if isinstance(raised, cst.Call):
+        name = dotted(raised.func)
+        if name is None or len(raised.args) > 1 or any(a.keyword or a.star for a in raised.args):
+            return None
+        return name.rsplit(".", 1)[-1], raised.args[0].value if raised.args else None
+    name = dotted(raised)
+    return (name.rsplit(".", 1)[-1], None) if name is not None else None
+
+
+def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None, facts: LocalFacts) -> str | None:
+    """The assertion message as a string literal: `"E: msg"`; None when it cannot be built without
+    evaluating tensor values."""
+    if message is None:
+        return f'"{type_name}"'
+    if isinstance(message, cst.SimpleString):
+        if "b" in message.prefix.lower():
+            return None
+        return _prefixed(message, type_name)
+    if isinstance(message, cst.FormattedString):
+        scalars = facts.python_scalars()
+        for part in message.parts:
+            if isinstance(part, cst.FormattedStringExpression) and not is_python_number(part.expression, scalars):
+                return None  # formatting a tensor would read its value
+        return _prefixed(message, type_name)
+    return None  # concatenations and computed messages are left alone
+
+
+def _prefixed(node: cst.SimpleString | cst.FormattedString, type_name: str) -> str:
+    """The literal's code with `type_name: ` at the start of its text."""
+    code = cst.Module(body=()).code_for_node(node)
+    opening = node.start if isinstance(node, cst.FormattedString) else node.prefix + node.quote
+    return f"{code[:len(opening)]}{type_name}: {code[len(opening):]}"
+
+
+def _torch_equal_negated(test: cst.BaseExpression) -> cst.Call | None:
+    """`torch.equal(a, b)` when the test is `not torch.equal(a, b)`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        call = test.expression
+        if (
+            isinstance(call, cst.Call)
+            and dotted(call.func) == "torch.equal"
+            and len(call.args) == 2
+            and all(a.keyword is None and not a.star and dotted(a.value) is not None for a in call.args)
+        ):
+            return call
+    return None
+
+
+def _negated(lowering: ConditionLowering, test: cst.BaseExpression) -> str:
+    """Tensor code that is true when the guard does not fire."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return lowering.lower(test.expression)
+    code = lowering.lower(test)
+    if _is_bool_reduction(test):
+        return f"~{code}"
+    return f"torch.logical_not({code})"
+
+
+def _is_bool_reduction(node: cst.BaseExpression) -> bool:
+    if not isinstance(node, cst.Call) or node.args or node.lpar:
+        return False
+    func = node.func
+    return isinstance(func, cst.Attribute) and func.attr.value in BOOL_REDUCTIONS and func.attr.value in REDUCTIONS
