@@ -148,7 +148,8 @@ def _reassigned(ctx: FixContext, function: cst.FunctionDef, root: str, call: cst
     stores = [n for n in _names(function.body, root) if _is_store(ctx, n)]
     if not stores:
         return False
-    if len(stores) > 1:
+    is_parameter = bool(_names(function.params, root))
+    if is_parameter or len(stores) > 1:
         return True
     return ctx.position(stores[0]).start.line >= ctx.position(call).start.line
 
