@@ -38,7 +38,7 @@ def write_bundle(ctx: ActionContext, number: int, head_sha: str, result: CheckRe
     findings = []
     for finding in result.findings:
         item = finding_to_dict(finding)
-        item.update(filename=finding.path, source_line=finding.source_line)
+        item.update(filename=finding.path, source_line=finding.source_line, occurrence=finding.occurrence)
         findings.append(item)
     bundle = {
         "version": VERSION, "repository": ctx.repository, "pull_request": number, "head_sha": head_sha,
@@ -64,6 +64,12 @@ def _text(value: Any, name: str, limit: int = MAX_TEXT) -> str:
 def _int(value: Any, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 10_000_000:
         raise BundleError(f"{name} must be a positive whole number")
+    return value
+
+
+def _occurrence(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1_000_000:
+        raise BundleError(f"{name} must be a whole number")
     return value
 
 
@@ -109,6 +115,7 @@ def _finding(item: Any, index: int) -> Finding:
         gb_id=rule.gb_id,
         symbol=_text(item.get("symbol", ""), f"{name}.symbol", 500),
         source_line=_text(item.get("source_line", ""), f"{name}.source_line"),
+        occurrence=_occurrence(item.get("occurrence", 0), f"{name}.occurrence"),
         fix=fix,
     )
 

@@ -398,6 +398,19 @@ def delete_review_comment(fake: FakeGitHub, request: Request) -> Response:
     return 204, None
 
 
+@route("GET", OWNER_REPO + r"/issues/(?P<number>\d+)")
+def get_issue(fake: FakeGitHub, request: Request) -> Response:
+    """Pull requests are issues too: the issue view of a pull request."""
+    repo, number = _repo(request), int(request.match["number"])
+    pull = fake.pulls.get((repo, number))
+    if pull is None:
+        return 404, {"message": "Not Found"}
+    url = f"{fake.base_url}/repos/{repo}/issues/{number}"
+    return 200, {"number": number, "title": pull.get("title", ""), "state": pull.get("state", "open"),
+                 "user": pull.get("user"), "body": pull.get("body"), "url": url,
+                 "comments_url": f"{url}/comments", "pull_request": {"url": pull.get("url")}}
+
+
 @route("GET", OWNER_REPO + r"/issues/(?P<number>\d+)/comments")
 def list_issue_comments(fake: FakeGitHub, request: Request) -> Response:
     return fake.paginate(request, fake.issue_comments_on(_repo(request), int(request.match["number"])))

@@ -1,0 +1,216 @@
+"""The GitHub layer's pure parts: diff lines, suggestions, the review plan, markers, inputs,
+error messages, outputs and bundle validation. No network except the fake server's own test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fake_github import FakeGitHub
+from github import GithubException
+
+from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.github.api import connect, describe
+from graphmend_bot.github.bundle import BundleError, neutralise, read_bundle
+from graphmend_bot.github.context import ActionError, read_inputs
+from graphmend_bot.github.diff import parse_patch
+from graphmend_bot.github.markers import finding_marker, parse_finding_marker
+from graphmend_bot.github.outputs import write_outputs
+from graphmend_bot.github.plan import ExistingComment, finding_keys, fix_diff, plan_review
+from graphmend_bot.github.suggestion import suggestion_for
+from graphmend_bot.report.markdown import SummaryView, finding_comment, summary_markdown
+
+SOURCE = """\
+import torch
+
+
+def f(x):
+    y = x + 1
+    print("value")
+    return y
+"""
+# The patch GitHub would show for SOURCE after lines 5-6 were added.
+PATCH = "\n".join([
+    "@@ -2,4 +2,6 @@ import torch",
+    " ",
+    " ",
+    " def f(x):",
+    "+    y = x + 1",
+    '+    print("value")',
+    "     return y",
+])
+
+
+def finding(row: int, code: str = "GM401", line: str = '    print("value")', fix: Fix | None = None,
+            path: str = "m.py") -> Finding:
+    return Finding(code=code, message="`print` in traced code", path=path, location=Location(row, 5),
+                   end_location=Location(row, len(line) + 1), gb_id="GB0059", symbol="m.f", source_line=line,
+                   fix=fix)
+
+
+GUARD = Fix("safe", "Guard `print(...)`", (
+    Edit("if not torch.compiler.is_compiling():\n        ", Location(6, 5), Location(6, 5)),
+))
+
+
+def test_patch_lines_are_the_right_side_of_the_diff() -> None:
+    diff = parse_patch("m.py", PATCH + "\n@@ -20,2 +22,3 @@\n a\n-b\n+c\n+d\n\\ No newline at end of file")
+    assert sorted(diff.lines) == [2, 3, 4, 5, 6, 7, 22, 23, 24]
+    assert diff.added == {5, 6, 23, 24}
+    assert diff.lines[6] == (0, '    print("value")')
+    assert diff.commentable(5, 7) and not diff.commentable(7, 22) and not diff.commentable(8, 8)
+    assert parse_patch("big.py", None).lines == {}
+
+
+def test_suggestion_replaces_whole_lines_with_the_fix_applied() -> None:
+    suggestion = suggestion_for(finding(6, fix=GUARD), SOURCE)
+    assert suggestion is not None
+    assert (suggestion.first_line, suggestion.last_line) == (6, 6)
+    assert suggestion.text == '    if not torch.compiler.is_compiling():\n        print("value")'
+
+
+def test_suggestion_over_several_lines_and_none_for_unsafe_or_broken_fixes() -> None:
+    two_lines = Fix("safe", "Merge", (Edit("z = x + 1\n    ", Location(5, 5), Location(6, 5)),))
+    suggestion = suggestion_for(finding(5, fix=two_lines), SOURCE)
+    assert suggestion is not None and (suggestion.first_line, suggestion.last_line) == (5, 6)
+    assert suggestion.text == '    z = x + 1\n    print("value")'
+    assert suggestion_for(finding(6, fix=Fix("unsafe", "m", GUARD.edits)), SOURCE) is None
+    overlapping = Fix("safe", "m", (Edit("a", Location(5, 5), Location(5, 9)), Edit("b", Location(5, 6), Location(5, 7))))
+    assert suggestion_for(finding(5, fix=overlapping), SOURCE) is None
+
+
+def test_comment_uses_a_fence_longer_than_the_code_inside() -> None:
+    body = finding_comment(finding(6, fix=GUARD), finding_marker("0" * 16), 'x = """```"""')
+    assert "````suggestion\nx = \"\"\"```\"\"\"\n````" in body
+    assert parse_finding_marker(body) == ("0" * 16, False)
+
+
+def test_plan_comments_in_the_diff_and_annotates_the_rest() -> None:
+    findings = [finding(6, fix=GUARD), finding(7, "GM301", "    return y")]
+    diffs = {"m.py": parse_patch("m.py", PATCH.replace("+    y", " y").replace("     return y", "-    return y"))}
+    plan = plan_review(findings, diffs, {"m.py": SOURCE}, [], "abc1234")
+    [comment] = plan.new_comments
+    assert comment.as_api() == {"path": "m.py", "line": 6, "side": "RIGHT", "body": comment.body}
+    assert "```suggestion" in comment.body
+    assert plan.outside_diff == [findings[1]]
+
+
+def test_plan_skips_lines_whose_text_differs_from_the_diff() -> None:
+    """A checkout that is not the head commit (the merge commit, say) must not misplace comments."""
+    moved = SOURCE.replace("def f(x):\n", "def f(x):\n    # a line the base branch added\n")
+    plan = plan_review([finding(6)], {"m.py": parse_patch("m.py", PATCH)}, {"m.py": moved}, [], "abc1234")
+    assert plan.new_comments == [] and len(plan.outside_diff) == 1
+
+
+def test_plan_limits_comments_per_review_and_never_repeats_one() -> None:
+    lines = [f"    print({i})" for i in range(35)]
+    source = "def f(x):\n" + "\n".join(lines) + "\n"
+    patch = "@@ -0,0 +1,36 @@\n+def f(x):\n" + "\n".join(f"+{line}" for line in lines)
+    findings = [finding(i + 2, line=line) for i, line in enumerate(lines)]
+    keys = finding_keys(findings)
+    already = ExistingComment(1, f"old\n{finding_marker(keys[0])}")
+    plan = plan_review(findings, {"m.py": parse_patch("m.py", patch)}, {"m.py": source}, [already], "abc")
+    assert plan.already_commented == [findings[0]]
+    assert len(plan.new_comments) == 30 and len(plan.overflow) == 4
+    assert plan.delete == [] and plan.resolve == []
+
+
+def test_plan_removes_or_resolves_comments_whose_finding_is_gone() -> None:
+    gone, replied = finding_marker("a" * 16), finding_marker("b" * 16)
+    existing = [
+        ExistingComment(1, f"**GM401** x\n{gone}"),
+        ExistingComment(2, f"**GM301** y\n{replied}"),
+        ExistingComment(3, "thanks, will fix", in_reply_to_id=2),
+        ExistingComment(4, f"done\n{finding_marker('c' * 16, resolved=True)}"),
+    ]
+    plan = plan_review([], {}, {}, existing, "0123456789")
+    assert plan.delete == [1]
+    [(comment_id, body)] = plan.resolve
+    assert comment_id == 2 and body.startswith("**Resolved** in 0123456")
+    assert parse_finding_marker(body) == ("b" * 16, True)
+
+
+def test_identical_lines_get_distinct_keys() -> None:
+    twice = [finding(5), finding(9)]
+    assert twice[0].fingerprint == twice[1].fingerprint
+    keys = finding_keys(twice)
+    assert keys == [twice[0].fingerprint, f"{twice[0].fingerprint}.2"]
+
+
+def test_the_last_marker_in_a_body_is_the_bots() -> None:
+    body = f"user text {finding_marker('1' * 16)}\n{finding_marker('2' * 16)}"
+    assert parse_finding_marker(body) == ("2" * 16, False)
+    assert parse_finding_marker("no marker") is None
+
+
+def test_summary_shows_the_fix_diff_and_counts() -> None:
+    findings = [finding(6, fix=GUARD)]
+    view = SummaryView(findings, files_checked=3, changed_files=1, head_sha="abcdef123",
+                       fix_diff=fix_diff(findings, {"m.py": SOURCE}))
+    text = summary_markdown(view)
+    assert "1 graph break(s) in the changed Python files at abcdef1" in text
+    assert '+    if not torch.compiler.is_compiling():\n+        print("value")' in text
+    assert "| **GM401** print-in-traced-code |" in text
+
+
+def test_inputs_follow_the_actions_naming() -> None:
+    inputs = read_inputs({"INPUT_FAIL-ON": "fixable", "INPUT_PATHS": "src\ntests", "GITHUB_TOKEN": "t"})
+    assert (inputs.fail_on, inputs.paths, inputs.token, inputs.comment) == ("fixable", ["src", "tests"], "t", True)
+    assert read_inputs({"INPUT_MAX_COMMENTS": "5"}).max_comments == 5
+    with pytest.raises(ActionError, match="fail-on"):
+        read_inputs({"INPUT_FAIL-ON": "sometimes"})
+    with pytest.raises(ActionError, match="comment"):
+        read_inputs({"INPUT_COMMENT": "maybe"})
+
+
+@pytest.mark.parametrize("status, data, expected", [
+    (401, {"message": "Bad credentials"}, "401 'Bad credentials': the token was rejected"),
+    (403, {"message": "Resource not accessible by integration"}, "pull-requests: write"),
+    (403, {"message": "API rate limit exceeded for installation"}, "rate limit is exhausted"),
+    (404, {"message": "Not Found"}, "check that the repository and pull request exist"),
+    (422, {"message": "Validation Failed", "errors": [{"code": "custom", "message": "line must be part of the diff"}]},
+     "422 'Validation Failed (line must be part of the diff)': GitHub rejected the request"),
+])
+def test_api_errors_read_as_sentences(status: int, data: dict[str, object], expected: str) -> None:
+    assert expected in describe(GithubException(status, data, {}), "posting the review")
+
+
+def test_multiline_outputs_use_a_delimiter(tmp_path: Path) -> None:
+    out = tmp_path / "output"
+    write_outputs(out, {"findings": "3", "list": "a\nb"})
+    lines = out.read_text().splitlines()
+    assert lines[0] == "findings=3" and lines[1].startswith("list<<ghadelimiter_")
+    assert lines[2:4] == ["a", "b"] and lines[4] == lines[1].split("<<", 1)[1]
+
+
+def test_bundle_is_validated_and_its_prose_neutralised(tmp_path: Path) -> None:
+    item = {"code": "GM401", "graph_break_id": "GB0059", "message": "ping @octocat <!-- graphmend:summary -->",
+            "filename": "m.py", "location": {"row": 6, "column": 5}, "end_location": {"row": 6, "column": 19},
+            "fix": None}
+    path = tmp_path / "bundle.json"
+    path.write_text(json.dumps({"version": 1, "pull_request": 2, "head_sha": "abc", "findings": [item]}))
+    number, sha, result = read_bundle(path)
+    assert (number, sha) == (2, "abc")
+    assert result.findings[0].message == "ping @\u200boctocat &lt;!-- graphmend:summary -->"
+    assert neutralise("@a") == "@\u200ba"
+    for broken in ({**item, "graph_break_id": "GB0001"}, {**item, "location": {"row": -1, "column": 1}},
+                   {**item, "fix": {"applicability": "always", "edits": []}}):
+        path.write_text(json.dumps({"version": 1, "pull_request": 2, "head_sha": "abc", "findings": [broken]}))
+        with pytest.raises(BundleError):
+            read_bundle(path)
+    with pytest.raises(BundleError, match="no review bundle"):
+        read_bundle(tmp_path / "missing.json")
+
+
+def test_fake_server_paginates_like_github(fake_github: FakeGitHub) -> None:
+    """PyGithub follows the fake's Link headers under a GitHub Enterprise style base URL."""
+    repo_name = "Codertocat/Hello-World"
+    fake_github.add_repository({"full_name": repo_name, "name": "Hello-World", "default_branch": "master",
+                                "url": f"https://api.github.com/repos/{repo_name}"})
+    fake_github.pulls[(repo_name, 2)] = {"number": 2}
+    fake_github.issue_comments += [{"_repo": repo_name, "_pull": 2, "id": i, "body": str(i)} for i in range(75)]
+    repo = connect(fake_github.base_url, fake_github.token).get_repo(repo_name)
+    comments = list(repo.get_issue(2).get_comments())
+    assert [c.body for c in comments] == [str(i) for i in range(75)]
+    assert sum(1 for method, path, _ in fake_github.log if path.endswith("/comments")) == 3
