@@ -56,6 +56,10 @@ def post_bundle(ctx: ActionContext, config: Config, log: Log) -> int:
         if state.head_sha != head_sha:
             log.info(f"pull request #{number} has moved on to {state.head_sha[:7]}: its own run posts the review")
             return 0
+        if state.pr.state == "closed" or state.draft:
+            log.info(f"pull request #{number} is {'closed' if state.pr.state == 'closed' else 'a draft'}: "
+                     "not posting a review")
+            return 0
         changed = {f.filename for f in state.python_files}
         result.findings = [f for f in result.findings if f.path in changed]
         sources = _fetch_sources(repo, sorted({f.path for f in result.findings}), head_sha)

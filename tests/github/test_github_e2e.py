@@ -308,3 +308,20 @@ def test_a_rejected_review_still_leaves_the_summary_and_annotations(world: PullR
     assert len(run.annotations) == 4  # every finding is still visible
     [summary] = summary_comments(world.fake)
     assert "0 finding(s) commented inline" in summary
+
+
+def test_direct_review_and_bundle_post_together_post_once(world: PullRequestWorld, tmp_path: Path) -> None:
+    """A same-repository pull request with both patterns installed: the fingerprints agree."""
+    first = world.run(world.event("pull_request.opened.json"), fail_on="never", review_bundle="b/review.json")
+    assert first.returncode == 0 and len(world.fake.comments_on(REPO, NUMBER)) == 3
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    (downloads / "review.json").write_bytes((world.git.root / "b" / "review.json").read_bytes())
+    writes = len(world.fake.writes())
+
+    second = world.run(world.event("workflow_run.completed.with-pull-requests.json"), event_name="workflow_run",
+                       workspace=downloads, review_bundle="review.json", fail_on="never")
+
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert world.fake.writes()[writes:] == []
+    assert "3 commented on the pull request" in second.stdout
