@@ -22,6 +22,7 @@ Measured on torch 2.13 (CPU), which shapes what is emitted:
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Sequence
 
@@ -42,6 +43,8 @@ FORBIDDEN_CALLS = frozenset({
     "register_parameter", "warn", "debug", "info", "warning", "warning_once", "error", "exception",
     "critical", "log", "write", "append", "extend", "insert", "pop", "update", "add_module",
 })
+
+BUILTINS = frozenset(dir(builtins))
 
 MESSAGE = (
     "Branch with `torch.cond` instead of a Python `if` on a tensor (unsafe: both branches are "
@@ -223,15 +226,18 @@ def _branch_name(node: cst.CSTNode | None, fallback: str, target: str = "") -> s
 
         class Visitor(cst.CSTVisitor):
             def visit_Call(self, call: cst.Call) -> None:
-                name = dotted(call.func)
-                if name is not None and not name.startswith("torch."):
-                    found.append(name.rsplit(".", 1)[-1])
+                func = call.func
+                if isinstance(func, cst.Name) and func.value not in BUILTINS:
+                    found.append(func.value)  # a function
+                elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+                    found.append(func.attr.value)  # a submodule or method
 
         node.visit(Visitor())
         if found:
             callee = found[0].lstrip("_")
             return f"{target}_via_{callee}" if target else f"apply_{callee}"
-    return f"{target}_{fallback}_branch" if target else f"{fallback}_branch"
+    branch = "true" if fallback == "if" else "false"
+    return f"{target}_if_{branch}" if target else f"{branch}_branch"
 
 
 def _functions(ctx: FixContext, where: cst.CSTNode, names: list[str], outputs: list[tuple[str, str]], params: list[str]) -> tuple[str, str]:
