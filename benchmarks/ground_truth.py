@@ -1,0 +1,197 @@
+"""Ground truth for the detector: where TorchDynamo breaks the graph, and which lines ran.
+
+`dynamo_breaks` runs `torch._dynamo.explain` on a callable and maps every break reason to one
+(file, line): the innermost frame of its `user_stack` that lies inside the analysed tree. A
+logger call, for example, breaks inside `logging` or torch internals; the line the detector can
+point at is the call in the analysed code, the innermost analysed frame.
+
+Dynamo also logs every graph break it meets (the `graph_breaks` logging artifact), including
+the ones `explain` leaves out of `break_reasons`: a break inside a loop, after which Dynamo skips
+the whole frame and runs it eagerly (graph_count 0), and a break at the start of a resumed frame
+that holds no tensor operation yet (an empty graph is not counted). Both are Dynamo's own reports
+of code it could not trace, so the ground truth is the union of the two, each mapped the same way.
+
+`executed_lines` runs the callable once eagerly under a line tracer restricted to the analysed
+tree, so a reported line that never ran on the benchmark input can be told apart from a false
+positive: it can be neither confirmed nor refuted, and is counted as "not exercised".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import sys
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import CodeType, FrameType
+from typing import Any
+
+import torch
+
+Location = tuple[str, int]  # (absolute normalised path, 1-based line)
+
+
+def normalise(path: str) -> str:
+    return os.path.normcase(os.path.realpath(path))
+
+
+class Tree:
+    """The analysed files: a set of roots (directories or files)."""
+
+    def __init__(self, roots: Iterable[str]) -> None:
+        self.roots = tuple(normalise(r) for r in roots)
+        self._cache: dict[str, bool] = {}
+
+    def __contains__(self, path: str) -> bool:
+        hit = self._cache.get(path)
+        if hit is None:
+            real = normalise(path)
+            hit = real.endswith(".py") and any(
+                real == root or real.startswith(root + os.sep) for root in self.roots
+            )
+            self._cache[path] = hit
+        return hit
+
+
+@dataclass(frozen=True)
+class Break:
+    location: Location | None  # None when no frame of the stack lies in the tree
+    reason: str
+    stack: tuple[Location, ...]
+    source: str = "explain"  # "explain": a break_reasons entry; "log": only in the graph_breaks log
+
+
+_LOGGED_AT = re.compile(r"Graph break .*?in user code at (?P<path>.+):(?P<line>\d+)")
+_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in ')
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _graph_break_log() -> Iterator[_Collect]:
+    """Collect Dynamo's graph_breaks log records without printing them."""
+    collector = _Collect()
+    torch._logging.set_logs(graph_breaks=True)
+    torch_logger = logging.getLogger("torch._dynamo")  # set_logs stops propagation here
+    muted = list(torch_logger.handlers)
+    for handler in muted:
+        torch_logger.removeHandler(handler)
+    torch_logger.addHandler(collector)
+    try:
+        yield collector
+    finally:
+        torch_logger.removeHandler(collector)
+        torch._logging.set_logs()
+        for handler in muted:
+            if handler not in torch_logger.handlers:
+                torch_logger.addHandler(handler)
+
+
+def _logged_stack(message: str) -> tuple[Location, ...]:
+    """The user traceback of a logged break, innermost last; its `at FILE:LINE` when suppressed."""
+    _, _, traceback = message.partition("User code traceback:")
+    stack = [(normalise(m["path"]), int(m["line"])) for m in _FRAME.finditer(traceback)]
+    at = _LOGGED_AT.search(message)
+    if at is not None:
+        stack.append((normalise(at["path"]), int(at["line"])))
+    return tuple(stack)
+
+
+@dataclass
+class Explained:
+    graph_count: int
+    graph_break_count: int
+    breaks: list[Break] = field(default_factory=list)
+
+    @property
+    def lines(self) -> set[Location]:
+        return {b.location for b in self.breaks if b.location is not None}
+
+    @property
+    def unmapped(self) -> list[Break]:
+        return [b for b in self.breaks if b.location is None]
+
+
+def dynamo_breaks(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], tree: Tree
+) -> Explained:
+    """Run `torch._dynamo.explain(fn)` from a clean cache and map break reasons into `tree`.
+
+    The break_reasons list is the ground truth, not graph_break_count: on torch 2.13 some
+    reasons (e.g. `with open(...)`) come with graph_count=1 and graph_break_count=0.
+    """
+    torch._dynamo.reset()
+    with torch.no_grad(), warnings.catch_warnings(), _graph_break_log() as log:
+        warnings.simplefilter("ignore")
+        result = torch._dynamo.explain(fn)(*args, **kwargs)
+    torch._dynamo.reset()
+    explained = Explained(result.graph_count, result.graph_break_count)
+    for reason in result.break_reasons:
+        stack = tuple((normalise(f.filename), f.lineno) for f in (reason.user_stack or []) if f.lineno)
+        explained.breaks.append(Break(_innermost(stack, tree), reason.reason.strip().splitlines()[0], stack))
+    seen = explained.lines
+    for message in log.messages:
+        stack = _logged_stack(message)
+        location = _innermost(stack, tree)
+        if location is not None and location not in seen:
+            seen.add(location)
+            reason = message.partition("Graph Break Reason:")[2].strip().splitlines()
+            explained.breaks.append(Break(location, reason[0] if reason else "graph break", stack, "log"))
+    return explained
+
+
+def _innermost(stack: tuple[Location, ...], tree: Tree) -> Location | None:
+    inside = [location for location in stack if location[0] in tree]
+    return inside[-1] if inside else None
+
+
+def executed_lines(
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    tree: Tree,
+    no_grad: bool = True,
+) -> dict[str, set[int]]:
+    """Lines of files in `tree` that run during one eager call of `fn` (a driver may need grad)."""
+    ran: dict[str, set[int]] = {}
+    wanted: dict[CodeType, bool] = {}
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "line":
+            ran.setdefault(normalise(frame.f_code.co_filename), set()).add(frame.f_lineno)
+        return local
+
+    def global_(frame: FrameType, event: str, arg: Any) -> Any:
+        code = frame.f_code
+        inside = wanted.get(code)
+        if inside is None:
+            inside = wanted[code] = code.co_filename in tree
+        if not inside:
+            return None
+        ran.setdefault(normalise(code.co_filename), set()).add(frame.f_lineno)
+        return local
+
+    previous = sys.gettrace()
+    with torch.set_grad_enabled(not no_grad), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sys.settrace(global_)
+        try:
+            fn(*args, **kwargs)
+        finally:
+            sys.settrace(previous)
+    return ran
+
+
+def relative(location: Location, base: str) -> str:
+    path, line = location
+    return f"{os.path.relpath(path, base)}:{line}"
