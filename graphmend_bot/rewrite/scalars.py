@@ -10,7 +10,8 @@ an arithmetic operand (+ - * / // %) next to the *same tensor it was extracted f
 `x`-derived views), so the 0-dim tensor has exactly the dtype of the other operand: the result
 dtype is that dtype either way, and the operand value is the same number (an extracted value is
 exactly representable in its own dtype). `**` is excluded: PyTorch special-cases Python
-exponents (x ** 2.0 is x * x, x ** 0.5 is sqrt).
+exponents (x ** 2.0 is x * x, x ** 0.5 is sqrt); so is `value / x` (PyTorch computes a Python
+number divided by a tensor as number * x.reciprocal(), rounding twice).
 
 - `.item()` of a dtype-preserving derivation (max, min, amax, amin, mean, median, abs, neg,
   indexing, views, clone/detach): safe.
@@ -193,6 +194,8 @@ def _same_root_operand(value: cst.BaseExpression, operation: cst.BinaryOperation
     """`value` meets, in + - * / // %, a tensor derived from `root` with its dtype unchanged."""
     if not isinstance(operation.operator, ARITHMETIC):
         return False
+    if isinstance(operation.operator, cst.Divide) and operation.left is value:
+        return False  # `number / tensor` is computed as number * reciprocal(tensor): two roundings
     other = operation.right if operation.left is value else operation.left
     derived = _root(other)
     return derived is not None and derived[0] == root and not set(derived[1]) & FLOAT_PRESERVING

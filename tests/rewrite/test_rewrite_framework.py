@@ -1,0 +1,188 @@
+"""The rewrite framework: edits, imports, node lookup, the fix loop and `check --fix/--diff`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.config import Config
+from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.rewrite import apply_fixes, fix_paths
+from graphmend_bot.rewrite.context import FixContext, FixUnavailable
+
+
+def _edit(content: str, start: tuple[int, int], end: tuple[int, int]) -> Edit:
+    return Edit(content, Location(*start), Location(*end))
+
+
+def _fix(*edits: Edit) -> Fix:
+    return Fix("safe", "test", edits)
+
+
+def test_apply_fixes_bottom_up_merges_identical_and_skips_overlapping() -> None:
+    source = "a = 1\nb = 2\nc = 3\n"
+    insert = _edit("import torch\n", (1, 1), (1, 1))
+    fixes = [
+        _fix(insert, _edit("B", (2, 1), (2, 2))),
+        _fix(insert, _edit("C", (3, 1), (3, 2))),
+        _fix(_edit("X = 9", (2, 1), (2, 6))),  # overlaps the first fix: skipped whole
+    ]
+    assert apply_fixes(source, fixes) == "import torch\na = 1\nB = 2\nC = 3\n"
+
+
+def test_apply_fixes_keeps_crlf_and_non_ascii_columns() -> None:
+    source = "s = 'é'; x = 1\r\ny = 2\r\n"
+    fixed = apply_fixes(source, [_fix(_edit("42", (1, 14), (1, 15)), _edit("z", (2, 1), (2, 2)))])
+    assert fixed == "s = 'é'; x = 42\r\nz = 2\r\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('"""Doc."""\nx = 1\n', '"""Doc."""\nimport torch\nx = 1\n'),
+        ("from __future__ import annotations\n\nimport os\n\nX = 1\n",
+         "from __future__ import annotations\n\nimport os\nimport torch\n\nX = 1\n"),
+        ("# licence\nimport os\ndef f(): pass\nimport sys\n", "# licence\nimport os\nimport torch\ndef f(): pass\nimport sys\n"),
+        ("import os", "import os\nimport torch"),
+        ("x = 1\n", "import torch\nx = 1\n"),
+    ],
+)
+def test_ensure_import_goes_after_the_leading_imports(source: str, expected: str) -> None:
+    edit = FixContext(source).ensure_import("import torch")
+    assert edit is not None
+    assert apply_fixes(source, [_fix(edit)]) == expected
+
+
+@pytest.mark.parametrize("source", ["import torch\n", "import torch.nn\n", "import os, torch\n"])
+def test_ensure_import_is_none_when_the_name_is_bound(source: str) -> None:
+    assert FixContext(source).ensure_import("import torch") is None
+
+
+def test_node_at_finds_the_innermost_node_of_the_span() -> None:
+    ctx = FixContext("def f(x):\n    print((x))\n")
+    finding = Finding("GM401", "m", "p", Location(2, 5), Location(2, 15), "GB0059")
+    node = ctx.node_at(finding)
+    assert node is not None and ctx.code_for(node) == "print((x))"
+    assert type(node).__name__ == "Call"
+    missing = Finding("GM401", "m", "p", Location(2, 6), Location(2, 15), "GB0059")
+    assert ctx.node_at(missing) is None
+
+
+def test_replace_statement_reindents_and_refuses_a_shared_line() -> None:
+    source = "def f(x):\n    a = 1; print(x)\n    print(x)\n"
+    ctx = FixContext(source)
+    shared = ctx.node_at(Finding("GM401", "m", "p", Location(2, 12), Location(2, 20), "GB0059"))
+    alone = ctx.node_at(Finding("GM401", "m", "p", Location(3, 5), Location(3, 13), "GB0059"))
+    assert shared is not None and alone is not None
+    with pytest.raises(FixUnavailable):
+        ctx.replace_statement(shared, "if ok:\n    print(x)")
+    edit = ctx.replace_statement(alone, "if ok:\n    print(x)")
+    assert apply_fixes(source, [_fix(edit)]) == "def f(x):\n    a = 1; print(x)\n    if ok:\n        print(x)\n"
+
+
+def test_relative_code_refuses_to_reindent_a_multiline_string() -> None:
+    source = 'def f(x):\n    print("""a\n  b""")\n'
+    ctx = FixContext(source)
+    node = ctx.node_at(Finding("GM401", "m", "p", Location(2, 5), Location(3, 8), "GB0059"))
+    assert node is not None
+    with pytest.raises(FixUnavailable):
+        ctx.relative_code(node)
+
+
+MODEL = '''import logging
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        y = x * 2
+        logger.warning("careful")
+        return y
+'''
+CLEAN = "import torch\r\n\r\n\r\ndef helper(x):\r\n    return x + 1  # CRLF, never rewritten\r\n"
+UNSAFE_ONLY = '''import torch
+
+
+class Scale(torch.nn.Module):
+    def forward(self, x):
+        total = x.sum().item()
+        return x * total
+'''
+
+
+def _graphmend(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "graphmend_bot.cli", "check", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "model.py").write_text(MODEL, encoding="utf-8")
+    (tmp_path / "clean.py").write_bytes(CLEAN.encode())
+    (tmp_path / "latin.py").write_bytes("# -*- coding: latin-1 -*-\nNAME = 'café'\n".encode("latin-1"))
+    (tmp_path / "scale.py").write_text(UNSAFE_ONLY, encoding="utf-8")
+    return tmp_path
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(root.glob("*.py"))}
+
+
+def test_diff_prints_and_writes_nothing(tree: Path) -> None:
+    before = _snapshot(tree)
+    result = _graphmend(tree, ".", "--diff")
+    assert result.returncode == 1, result.stderr
+    assert "+++ b/model.py" in result.stdout
+    assert "+        if not torch.compiler.is_compiling():" in result.stdout
+    assert "scale.py" not in result.stdout  # only an unsafe fix there
+    assert _snapshot(tree) == before
+    assert "Traceback" not in result.stderr
+
+
+def test_fix_writes_safe_fixes_only_and_leaves_clean_files_byte_identical(tree: Path) -> None:
+    before = _snapshot(tree)
+    result = _graphmend(tree, ".", "--fix")
+    assert "Traceback" not in result.stderr
+    after = _snapshot(tree)
+    assert after["clean.py"] == before["clean.py"]
+    assert after["latin.py"] == before["latin.py"]
+    assert after["scale.py"] == before["scale.py"]
+    assert b"if not torch.compiler.is_compiling():\n            logger.warning" in after["model.py"]
+    assert result.returncode == 1  # scale.py still has a finding
+    assert "scale.py" in result.stdout and "fix (unsafe)" in result.stdout
+    second = _graphmend(tree, ".", "--fix")
+    assert _snapshot(tree) == after, "a second --fix changed something"
+    assert second.returncode == 1
+
+
+def test_unsafe_fixes_fix_everything_and_exit_clean(tree: Path) -> None:
+    result = _graphmend(tree, ".", "--fix", "--unsafe-fixes")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "total = x.sum()\n" in (tree / "scale.py").read_text(encoding="utf-8")
+    assert "No graph breaks found" in result.stdout
+
+
+def test_text_output_shows_fix_availability_and_advice(tmp_path: Path) -> None:
+    (tmp_path / "model.py").write_text(MODEL, encoding="utf-8")
+    (tmp_path / "save.py").write_text(
+        "import torch\n\n\nclass S(torch.nn.Module):\n    def forward(self, x):\n"
+        "        torch.save(x, 'x.pt')\n        return x\n",
+        encoding="utf-8",
+    )
+    result = _graphmend(tmp_path, ".")
+    assert "= fix (safe): Guard `logger.warning(...)`" in result.stdout
+    assert "= help: Split the compiled region" in result.stdout
+    assert "1 fixable with `--fix`" in result.stdout
+
+
+def test_fix_paths_leaves_files_without_findings_out(tree: Path) -> None:
+    changes = fix_paths([str(tree)], Config())
+    assert [Path(c.path).name for c in changes] == ["model.py"]
+    assert all(c.before != c.after for c in changes)

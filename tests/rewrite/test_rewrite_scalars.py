@@ -1,0 +1,127 @@
+"""Scalar extraction kept as a tensor: the safe rewrites are bit-identical for every dtype and rank.
+
+The property test generates `v = x.<ops>.item()` feeding `x <op> v` for random dtypes (float32,
+float64, float16, bfloat16, int64, int32, uint8), ranks (0-dim included) and operators, applies
+only the *safe* fixes, and compares result dtype and bits (or the exception) with the original.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+from fixture_support import assert_identical
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from graphmend_bot.config import Config
+from graphmend_bot.rewrite import fix_paths
+
+DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.uint8)
+SHAPES = ((), (3,), (2, 3))
+CHAINS = ("max()", "min()", "abs().max()", "amax()", "mean()", "flatten()[0]", "detach().max()", "neg().min()")
+OPERATORS = ("+", "-", "*", "/", "//", "%")
+
+
+def _fixed(tmp_path: Path, source: str, unsafe: bool = False) -> str:
+    path = tmp_path / "scalar_case.py"
+    path.write_text(source, encoding="utf-8")
+    changes = fix_paths([str(path)], Config(), unsafe=unsafe)
+    return changes[0].after if changes else source
+
+
+def _call(source: str, x: torch.Tensor) -> object:
+    namespace: dict[str, object] = {}
+    exec(compile(source, "<case>", "exec"), namespace)  # generated test code
+    try:
+        return namespace["f"](x)  # type: ignore[operator]
+    except Exception as error:  # the original may fail (mean of ints): the rewrite must fail alike
+        return type(error)
+
+
+def _tensor(dtype: torch.dtype, shape: tuple[int, ...], seed: int) -> torch.Tensor:
+    generator = torch.Generator().manual_seed(seed)
+    values = torch.randn(shape, generator=generator, dtype=torch.float64) * 5
+    if not dtype.is_floating_point:
+        values = values.abs() + 1 if dtype == torch.uint8 else values
+    return values.to(dtype)
+
+
+SOURCE = '''import torch
+
+
+def f(x):
+    value = x.{chain}.item()
+    return {expression}
+
+
+compiled = torch.compile(f)
+'''
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    dtype=st.sampled_from(DTYPES),
+    shape=st.sampled_from(SHAPES),
+    chain=st.sampled_from(CHAINS),
+    operator=st.sampled_from(OPERATORS),
+    value_first=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_safe_scalar_rewrites_are_bit_identical(tmp_path, dtype, shape, chain, operator, value_first, seed):
+    if chain.startswith("flatten()[0]") and shape == ():
+        chain = "max()"
+    if operator == "/":
+        value_first = False  # `number / tensor` rounds twice in PyTorch: not offered (tested below)
+    expression = f"value {operator} x" if value_first else f"x {operator} value"
+    source = SOURCE.format(chain=chain, expression=expression)
+    fixed = _fixed(tmp_path, source)
+    assert ".item()" not in fixed, "the safe rewrite should apply to this pattern"
+    x = _tensor(dtype, shape, seed)
+    before, after = _call(source, x.clone()), _call(fixed, x.clone())
+    if isinstance(before, type):
+        assert before is after
+    else:
+        assert_identical(before, after)
+
+
+def test_unsafe_when_the_value_meets_a_promoting_reduction(tmp_path):
+    # x.sum() of an int32 tensor is int64; as a 0-dim tensor it promotes a 0-dim int32 x to int64,
+    # where the Python int kept int32: so the fix exists but only as unsafe.
+    source = SOURCE.format(chain="sum()", expression="x * value")
+    assert _fixed(tmp_path, source) == source
+    unsafe = _fixed(tmp_path, source, unsafe=True)
+    assert "value = x.sum()\n" in unsafe
+    x = torch.tensor(3, dtype=torch.int32)
+    assert _call(source, x).dtype == torch.int32  # type: ignore[attr-defined]
+    assert _call(unsafe, x).dtype == torch.int64  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "value = x.max().item()\n    return y * value",  # meets another tensor: its dtype may differ
+        "value = x.max().item()\n    return x ** value",  # x ** 2.0 is special-cased for Python numbers
+        "value = x.max().item()\n    return [x * value, value]",  # escapes into a list
+        "value = x.max().item()\n    x = x.float()\n    return x * value",  # x changes after extraction
+        "value = x.max().item()\n    if value > 0:\n        x = x * 2\n    return x * value",
+        "value = x.max().item()\n    return x.reshape(value)",  # a shape
+        "value = x.max().item()\n    return value / x",  # number / tensor is number * reciprocal
+    ],
+)
+def test_values_used_elsewhere_stay_reports(tmp_path, body):
+    source = f"import torch\n\n\ndef f(x, y):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
+    assert _fixed(tmp_path, source, unsafe=True) == source
+
+
+def test_promotion_facts_the_safety_rule_rests_on():
+    ints = torch.tensor([1, 2])
+    assert (ints * 1.5).dtype == torch.float32
+    assert (ints * torch.tensor(1.5, dtype=torch.float64)).dtype == torch.float64
+    floats = torch.randn(4)
+    zero_dim = torch.tensor(1.1, dtype=torch.float64)
+    assert torch.equal(floats * zero_dim, floats * zero_dim.item())
+    assert (torch.tensor(2.0) * zero_dim).dtype == torch.float64  # two 0-dim operands: by dtype
+    x = torch.tensor(0.39229682087898254)
+    assert not torch.equal(x.max().item() / x, x.max() / x)  # number / tensor rounds twice
