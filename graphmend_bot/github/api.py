@@ -77,12 +77,19 @@ def _log(message: str) -> None:
 
 
 def connect(api_url: str, token: str) -> Github:
+    """A client for `GITHUB_API_URL` (GitHub Enterprise included).
+
+    Requests are made one at a time; writes stay a second apart (GitHub's advice against secondary
+    rate limits). Reads need no extra spacing when serial, so PyGithub's 0.25 s pause is off.
+    """
     return Github(
         base_url=api_url.rstrip("/"),
         auth=Auth.Token(token),
         retry=ApiRetry(),
         timeout=TIMEOUT_S,
         user_agent="graphmend-bot",
+        seconds_between_requests=None,
+        seconds_between_writes=1.0,
     )
 
 
