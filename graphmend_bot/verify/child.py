@@ -122,16 +122,24 @@ def resolve_factory(spec: str, root: str) -> Callable[..., Any]:
             raise ChildError(
                 "factory-missing", f"factory {spec}: no module named {error.name!r} under {root}"
             ) from None
-        raise ChildError("factory-raised", f"factory {spec}: importing {module_name} failed: {describe(error, root)}") from None
+        raise ChildError(
+            "factory-raised", f"factory {spec}: importing {module_name} failed: {describe(error, root)}"
+        ) from None
     except BaseException as error:
-        raise ChildError("factory-raised", f"factory {spec}: importing {module_name} failed: {describe(error, root)}") from None
+        raise ChildError(
+            "factory-raised", f"factory {spec}: importing {module_name} failed: {describe(error, root)}"
+        ) from None
     target: Any = module
     for part in attribute.split("."):
         if not hasattr(target, part):
-            raise ChildError("factory-missing", f"factory {spec}: {module_name} has no attribute {attribute!r}")
+            raise ChildError(
+                "factory-missing", f"factory {spec}: {module_name} has no attribute {attribute!r}"
+            )
         target = getattr(target, part)
     if not callable(target):
-        raise ChildError("factory-missing", f"factory {spec}: {attribute} is a {type(target).__name__}, not callable")
+        raise ChildError(
+            "factory-missing", f"factory {spec}: {attribute} is a {type(target).__name__}, not callable"
+        )
     return cast("Callable[..., Any]", target)
 
 
@@ -204,7 +212,9 @@ def move(torch: Any, value: Any, device: Any = None, dtype: Any = None) -> Any:
 
 
 def check_placement(torch: Any, spec: str, fn: Any, args: Any, kwargs: Any, device: Any) -> None:
-    found: list[tuple[str, Any]] = list(tensors_in(torch, args, "args")) + list(tensors_in(torch, kwargs, "kwargs"))
+    found: list[tuple[str, Any]] = list(tensors_in(torch, args, "args")) + list(
+        tensors_in(torch, kwargs, "kwargs")
+    )
     if isinstance(fn, torch.nn.Module):
         found += [(f"parameter {name}", t) for name, t in fn.named_parameters()]
         found += [(f"buffer {name}", t) for name, t in fn.named_buffers()]
@@ -277,7 +287,9 @@ def steady_state(
     return statistics.median(samples)
 
 
-def launch_counts(torch: Any, device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any) -> dict[str, Any]:
+def launch_counts(
+    torch: Any, device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any
+) -> dict[str, Any]:
     """On CUDA: CUDA-graph launches and kernel launches in one steady-state call (profiler)."""
     if device.type != "cuda":
         return {"cuda_graph_launches": None, "cuda_kernel_launches": None}
@@ -290,7 +302,9 @@ def launch_counts(torch: Any, device: Any, compiled_fn: Callable[..., Any], args
     names = [event.name for event in profiler.events()]
     return {
         "cuda_graph_launches": sum(name in ("cudaGraphLaunch", "cuGraphLaunch") for name in names),
-        "cuda_kernel_launches": sum(name in ("cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchKernelExC") for name in names),
+        "cuda_kernel_launches": sum(
+            name in ("cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchKernelExC") for name in names
+        ),
     }
 
 
@@ -305,7 +319,11 @@ def explain(torch: Any, fn: Callable[..., Any], args: Any, kwargs: Any, root: st
         frame = reason.user_stack[-1] if reason.user_stack else None
         location = f"{relative(frame.filename, root)}:{frame.lineno}" if frame is not None else ""
         reasons.append({"reason": first_line(reason.reason), "location": location})
-    return {"graph_count": report.graph_count, "graph_break_count": report.graph_break_count, "break_reasons": reasons}
+    return {
+        "graph_count": report.graph_count,
+        "graph_break_count": report.graph_break_count,
+        "break_reasons": reasons,
+    }
 
 
 def save_output(torch: Any, output: Any, path: str) -> dict[str, Any]:

@@ -45,11 +45,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compare the working tree (rewritten arm) with this git ref (original arm) instead of applying fixes",
     )
     source.add_argument(
-        "--original", metavar="DIR", help="use DIR as the original arm and the working tree as the rewritten arm"
+        "--original",
+        metavar="DIR",
+        help="use DIR as the original arm and the working tree as the rewritten arm",
     )
-    parser.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes to the rewritten arm")
+    parser.add_argument(
+        "--unsafe-fixes", action="store_true", help="also apply unsafe fixes to the rewritten arm"
+    )
     parser.add_argument("--device", choices=DEVICES, help="where to run (default from config, else auto)")
-    parser.add_argument("--dtype", choices=DTYPES, help="cast floating-point modules and inputs to this dtype")
+    parser.add_argument(
+        "--dtype", choices=DTYPES, help="cast floating-point modules and inputs to this dtype"
+    )
     parser.add_argument("--seeds", type=_int_list, metavar="N,N", help="seeds whose outputs are compared")
     parser.add_argument("--rtol", type=float, help="relative tolerance (default: 0, bit-identical for fp32)")
     parser.add_argument("--atol", type=float, help="absolute tolerance (default: 0, bit-identical for fp32)")
@@ -60,7 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, help="seconds allowed per arm and entry point (default 600)")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_const", const="json", dest="format", help="print JSON")
-    output.add_argument("--markdown", action="store_const", const="markdown", dest="format", help="print Markdown")
+    output.add_argument(
+        "--markdown", action="store_const", const="markdown", dest="format", help="print Markdown"
+    )
     parser.add_argument("--output-file", "-o", metavar="FILE", help="write the report here instead of stdout")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
@@ -78,7 +86,18 @@ def entry_points(args: argparse.Namespace, directory: Path) -> list[EntryPoint]:
     verify_config = parse_verify_config(config.verify, config.source or "<config>")
     overrides = {
         name: getattr(args, name)
-        for name in ("device", "dtype", "seeds", "rtol", "atol", "backend", "mode", "warmup", "repeat", "timeout")
+        for name in (
+            "device",
+            "dtype",
+            "seeds",
+            "rtol",
+            "atol",
+            "backend",
+            "mode",
+            "warmup",
+            "repeat",
+            "timeout",
+        )
     }
     if args.entrypoint:
         settings = override_settings(verify_config.settings, overrides)

@@ -32,12 +32,16 @@ def compare_outputs(
             where = f"seed {seed}, {kind}"
             left, right = original[seed][kind], rewritten[seed][kind]
             if left["leaves"] != right["leaves"]:
-                return Comparison(False, f"{where}: non-tensor outputs differ: {_leaf_difference(left, right)}", worst)
+                return Comparison(
+                    False, f"{where}: non-tensor outputs differ: {_leaf_difference(left, right)}", worst
+                )
             left_tensors = torch.load(left["tensors"], weights_only=True)
             right_tensors = torch.load(right["tensors"], weights_only=True)
             if list(left_tensors) != list(right_tensors):
                 missing = sorted(set(left_tensors) ^ set(right_tensors))
-                return Comparison(False, f"{where}: the outputs have different structure ({', '.join(missing)})", worst)
+                return Comparison(
+                    False, f"{where}: the outputs have different structure ({', '.join(missing)})", worst
+                )
             for key, expected in left_tensors.items():
                 actual = right_tensors[key]
                 difference = _max_abs_diff(torch, expected, actual)

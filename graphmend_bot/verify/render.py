@@ -80,7 +80,11 @@ HEADERS = [
 
 def _columns(report: VerifyReport) -> tuple[list[str], list[list[str]]]:
     rows = [_row(result) for result in report.results]
-    keep = [i for i, header in enumerate(HEADERS) if header != "CUDA graph launches" or any(row[i] != "-" for row in rows)]
+    keep = [
+        i
+        for i, header in enumerate(HEADERS)
+        if header != "CUDA graph launches" or any(row[i] != "-" for row in rows)
+    ]
     return [HEADERS[i] for i in keep], [[row[i] for i in keep] for row in rows]
 
 
@@ -103,7 +107,9 @@ def render_table(report: VerifyReport) -> str:
         "  ".join(cell.ljust(width) for cell, width in zip(headers, widths, strict=True)).rstrip(),
         "  ".join("-" * width for width in widths),
     ]
-    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
+    lines += [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
     for result in report.results:
         lines += _details(result, indent="  ")
     passed = sum(result.passed for result in report.results)
@@ -114,7 +120,9 @@ def render_table(report: VerifyReport) -> str:
 def _details(result: EntryResult, indent: str) -> list[str]:
     lines = [""]
     measured = result.original if result.original.ok else result.rewritten
-    lines.append(f"{result.entry.name} ({result.entry.factory}; {_settings_line(result, measured)}): {result.verdict}")
+    lines.append(
+        f"{result.entry.name} ({result.entry.factory}; {_settings_line(result, measured)}): {result.verdict}"
+    )
     lines += [f"{indent}- {reason}" for reason in result.reasons]
     if result.comparison is not None and result.comparison.equal:
         lines.append(f"{indent}- outputs: {result.comparison.detail}")
@@ -163,7 +171,9 @@ def report_json(report: VerifyReport) -> dict[str, Any]:
                 "outputs_equal": result.outputs_equal,
                 "max_abs_diff": result.comparison.max_abs_diff if result.comparison else None,
                 "cold_start_speedup": ratio(result.original.cold_start_s, result.rewritten.cold_start_s),
-                "steady_state_speedup": ratio(result.original.steady_state_s, result.rewritten.steady_state_s),
+                "steady_state_speedup": ratio(
+                    result.original.steady_state_s, result.rewritten.steady_state_s
+                ),
                 "verdict": result.verdict,
                 "passed": result.passed,
                 "reasons": result.reasons,
@@ -203,11 +213,18 @@ def render_markdown(report: VerifyReport) -> str:
     for result, row in zip(report.results, rows, strict=True):
         row = [*row[:-1], f"{icon[result.passed]} {row[-1]}"]
         lines.append("| " + " | ".join(_md_cell(cell) for cell in row) + " |")
-    details = [result for result in report.results if result.reasons or result.original.break_reasons or result.rewritten.break_reasons]
+    details = [
+        result
+        for result in report.results
+        if result.reasons or result.original.break_reasons or result.rewritten.break_reasons
+    ]
     if details:
         lines += ["", "<details><summary>Details</summary>", ""]
         for result in details:
-            lines += [f"**{_md_cell(result.entry.name)}** ({_md_cell(_settings_line(result, result.original))})", ""]
+            lines += [
+                f"**{_md_cell(result.entry.name)}** ({_md_cell(_settings_line(result, result.original))})",
+                "",
+            ]
             lines += [f"- {_md_cell(reason)}" for reason in result.reasons]
             for arm, data in (("original", result.original), ("rewritten", result.rewritten)):
                 lines += [

@@ -24,7 +24,13 @@ ARMS = ("original", "rewritten")
 STDERR_TAIL_LINES = 8
 
 # Verdicts: the first two pass.
-IMPROVED, UNCHANGED, REGRESSED, OUTPUTS_DIFFER, ERROR = "improved", "unchanged", "regressed", "outputs differ", "error"
+IMPROVED, UNCHANGED, REGRESSED, OUTPUTS_DIFFER, ERROR = (
+    "improved",
+    "unchanged",
+    "regressed",
+    "outputs differ",
+    "error",
+)
 PASSING = (IMPROVED, UNCHANGED)
 
 Progress = Callable[[str], None]
@@ -149,7 +155,9 @@ def run_arm(entry: EntryPoint, root: Path, workdir: Path, python: str = sys.exec
         return ArmResult.failed("internal", f"cannot start {python}: {error}")
     if completed.returncode != 0 or not result_path.is_file():
         tail = "\n".join(completed.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
-        return ArmResult.failed("crashed", f"the measurement process exited with code {completed.returncode}: {tail}")
+        return ArmResult.failed(
+            "crashed", f"the measurement process exited with code {completed.returncode}: {tail}"
+        )
     return ArmResult.from_child(json.loads(result_path.read_text("utf-8")))
 
 
@@ -165,8 +173,12 @@ def judge(entry: EntryPoint, original: ArmResult, rewritten: ArmResult) -> Entry
     verdict = IMPROVED if rewritten.graph_count < original.graph_count else UNCHANGED
     if not comparison.equal:
         verdict = OUTPUTS_DIFFER
-        reasons.append(f"outputs differ ({entry.settings.describe_tolerance()} required): {comparison.detail}")
+        reasons.append(
+            f"outputs differ ({entry.settings.describe_tolerance()} required): {comparison.detail}"
+        )
     if rewritten.graph_count > original.graph_count:
         verdict = REGRESSED
-        reasons.insert(0, f"the rewritten arm has more graphs ({rewritten.graph_count} > {original.graph_count})")
+        reasons.insert(
+            0, f"the rewritten arm has more graphs ({rewritten.graph_count} > {original.graph_count})"
+        )
     return EntryResult(entry, original, rewritten, comparison, verdict, reasons)

@@ -100,7 +100,9 @@ def parse_verify_config(table: Mapping[str, Any] | None, source: str = "<config>
         raw_entries = []
     if not isinstance(raw_entries, list):
         raise ConfigError(f"{where}.entry-points must be a list")
-    entries = [_parse_entry(raw, settings, f"{where}.entry-points[{index}]") for index, raw in enumerate(raw_entries)]
+    entries = [
+        _parse_entry(raw, settings, f"{where}.entry-points[{index}]") for index, raw in enumerate(raw_entries)
+    ]
     _check_unique_names(entries, where)
     return VerifyConfig(settings, tuple(entries))
 
@@ -111,7 +113,9 @@ def entry_point_from_spec(spec: str, settings: Settings) -> EntryPoint:
     return EntryPoint(name=spec, factory=spec, settings=settings)
 
 
-def override_settings(settings: Settings, overrides: Mapping[str, Any], where: str = "command line") -> Settings:
+def override_settings(
+    settings: Settings, overrides: Mapping[str, Any], where: str = "command line"
+) -> Settings:
     """Apply command-line overrides (None values are ignored)."""
     present = {key: value for key, value in overrides.items() if value is not None}
     return _parse_settings(present, settings, where)

@@ -17,7 +17,16 @@ from pathlib import Path
 from graphmend_bot.config import Config
 
 # Never copied when the tree is not a git repository.
-SKIPPED_DIRECTORIES = (".git", ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules")
+SKIPPED_DIRECTORIES = (
+    ".git",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    "node_modules",
+)
 
 
 class SourceError(Exception):
@@ -46,7 +55,9 @@ def export_ref(ref: str, directory: Path, destination: Path) -> ArmSource:
         ["git", "archive", "--format=tar", resolved.strip()], cwd=toplevel, capture_output=True, check=False
     )
     if archive.returncode != 0:
-        raise SourceError(f"--against {ref}: git archive failed: {archive.stderr.decode(errors='replace').strip()}")
+        raise SourceError(
+            f"--against {ref}: git archive failed: {archive.stderr.decode(errors='replace').strip()}"
+        )
     destination.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(destination, filter="data")
@@ -72,11 +83,15 @@ def copy_working_tree(directory: Path, destination: Path) -> Path:
         root = destination / prefix
         root.mkdir(parents=True, exist_ok=True)
         return root
-    shutil.copytree(directory, destination, ignore=shutil.ignore_patterns(*SKIPPED_DIRECTORIES), dirs_exist_ok=True)
+    shutil.copytree(
+        directory, destination, ignore=shutil.ignore_patterns(*SKIPPED_DIRECTORIES), dirs_exist_ok=True
+    )
     return destination
 
 
-def rewritten_copy(directory: Path, destination: Path, config: Config, unsafe: bool = False) -> tuple[ArmSource, list[str]]:
+def rewritten_copy(
+    directory: Path, destination: Path, config: Config, unsafe: bool = False
+) -> tuple[ArmSource, list[str]]:
     """A copy of the working tree with the fixes of `graphmend check --fix` applied.
 
     Returns the arm and the changed files (relative to the copy's root)."""

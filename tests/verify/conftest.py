@@ -38,7 +38,9 @@ CASES = {
 @pytest.fixture(scope="session")
 def pairs_report() -> VerifyReport:
     entries = [EntryPoint(name, factory, QUICK) for name, factory in CASES.items()]
-    entries.append(EntryPoint("cuda", "vcases:logging_net", Settings(device="cuda", backend="eager", seeds=(0,))))
+    entries.append(
+        EntryPoint("cuda", "vcases:logging_net", Settings(device="cuda", backend="eager", seeds=(0,)))
+    )
     steps: list[str] = []
     report = verify(
         entries,

@@ -30,7 +30,11 @@ def explain_counts(arm: str, factory: str, **kwargs: object) -> tuple[int, int]:
 
 @pytest.mark.parametrize(
     ("name", "factory", "kwargs"),
-    [("logging-net", "logging_net", {}), ("branch", "branch_case", {"seed": 0}), ("debugged", "debugged_case", {})],
+    [
+        ("logging-net", "logging_net", {}),
+        ("branch", "branch_case", {"seed": 0}),
+        ("debugged", "debugged_case", {}),
+    ],
 )
 def test_graph_counts_are_dynamos(pairs_report: VerifyReport, name: str, factory: str, kwargs: dict) -> None:
     result = result_named(pairs_report, name)
@@ -95,11 +99,19 @@ def test_a_rewrite_that_adds_a_break_is_caught(pairs_report: VerifyReport) -> No
 @pytest.mark.parametrize(
     ("name", "kind", "message"),
     [
-        ("missing-module", "factory-missing", "factory vcases_nope:factory: no module named 'vcases_nope' under "),
+        (
+            "missing-module",
+            "factory-missing",
+            "factory vcases_nope:factory: no module named 'vcases_nope' under ",
+        ),
         ("missing-callable", "factory-missing", "vcases has no attribute 'no_such_factory'"),
         ("raising", "factory-raised", "raised ValueError: config has no vocab_size (at vcases.py:{line})"),
         ("wrong-device", "wrong-device", "args[0] is on meta, but the entry point runs on cpu"),
-        ("not-a-tuple", "bad-factory-result", "must return (fn_or_module, args) or (fn_or_module, args, kwargs)"),
+        (
+            "not-a-tuple",
+            "bad-factory-result",
+            "must return (fn_or_module, args) or (fn_or_module, args, kwargs)",
+        ),
     ],
 )
 def test_bad_input_is_a_clear_message(pairs_report: VerifyReport, name: str, kind: str, message: str) -> None:

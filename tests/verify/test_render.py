@@ -1,0 +1,68 @@
+"""The three renderings of one verify run: terminal table, JSON, Markdown."""
+
+from __future__ import annotations
+
+import json
+
+from graphmend_bot.verify import VerifyReport
+from graphmend_bot.verify.render import render_json, render_markdown, render_table
+
+from .conftest import result_named
+
+
+def test_json_has_the_documented_fields(pairs_report: VerifyReport) -> None:
+    data = json.loads(render_json(pairs_report))
+    assert data["passed"] is False
+    entries = {entry["name"]: entry for entry in data["entry_points"]}
+    assert len(entries) == len(pairs_report.results)
+    net = entries["logging-net"]
+    measured = result_named(pairs_report, "logging-net")
+    for arm in ("original", "rewritten"):
+        for key in ("graph_count", "graph_break_count", "cold_start_s", "steady_state_s"):
+            assert net[arm][key] == getattr(getattr(measured, arm), key)
+    assert (net["original"]["graph_count"], net["rewritten"]["graph_count"]) == (2, 1)
+    assert net["outputs_equal"] is True
+    assert net["verdict"] == "improved"
+    assert net["cold_start_speedup"] == net["original"]["cold_start_s"] / net["rewritten"]["cold_start_s"]
+    assert entries["swapped"]["outputs_equal"] is False
+    assert entries["swapped"]["verdict"] == "outputs differ"
+    assert entries["raising"]["verdict"] == "error"
+    assert entries["raising"]["original"]["error_kind"] == "factory-raised"
+    assert entries["raising"]["outputs_equal"] is None
+
+
+def test_table_has_one_row_per_entry_point_and_the_reasons(pairs_report: VerifyReport) -> None:
+    table = render_table(pairs_report)
+    lines = table.splitlines()
+    header = next(line for line in lines if line.startswith("entry point"))
+    assert "CUDA graph launches" not in header  # no CUDA run, no column
+    start = lines.index(header) + 2
+    body = lines[start : lines.index("", start)]
+    assert len(body) == len(pairs_report.results)
+    rows = {line.split()[0]: line for line in body}
+    assert rows["logging-net"].split()[1:4] == ["2", "->", "1"]
+    assert rows["debugged"].rstrip().endswith("regressed")
+    assert "  - the rewritten arm has more graphs (2 > 1)" in lines
+    assert any(
+        line.startswith("  - original break at vcases.py:") and "logging.Logger" in line for line in lines
+    )
+    passed = sum(result.passed for result in pairs_report.results)
+    assert (
+        lines[-1]
+        == f"{passed} of {len(pairs_report.results)} entry point(s) passed; speedup = original / rewritten."
+    )
+
+
+def test_markdown_is_a_pr_comment_table(pairs_report: VerifyReport) -> None:
+    markdown = render_markdown(pairs_report)
+    lines = markdown.splitlines()
+    assert lines[0] == "### GraphMend verify"
+    assert lines[2].startswith(":x: ")
+    table = [line for line in lines if line.startswith("| ")]
+    assert len(table) == 1 + len(pairs_report.results)
+    net = next(line for line in table if line.startswith("| logging-net |"))
+    assert "| 2 -> 1 | 1 -> 0 |" in net and net.endswith(":white_check_mark: improved |")
+    assert "<details><summary>Details</summary>" in lines
+    swapped = result_named(pairs_report, "swapped")
+    assert f"- {swapped.reasons[0]}" in lines
+    assert "| swapped |" in markdown and ":x: outputs differ |" in markdown
