@@ -214,3 +214,15 @@ def test_fake_server_paginates_like_github(fake_github: FakeGitHub) -> None:
     comments = list(repo.get_issue(2).get_comments())
     assert [c.body for c in comments] == [str(i) for i in range(75)]
     assert sum(1 for method, path, _ in fake_github.log if path.endswith("/comments")) == 3
+
+
+def test_payload_copies_are_the_shared_real_payloads() -> None:
+    """tests/github/fixtures holds unchanged copies, so a clean checkout runs the same tests."""
+    here = Path(__file__).resolve().parent / "fixtures"
+    shared = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "github-events"
+    copies = sorted(here.glob("*.json"))
+    assert copies and (here / "LICENSE.octokit-webhooks").is_file()
+    if not shared.is_dir():
+        pytest.skip("no ../shared checkout next to this repository")
+    for copy in copies:
+        assert copy.read_bytes() == (shared / copy.name).read_bytes(), copy.name
