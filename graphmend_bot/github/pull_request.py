@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from github.File import File
 from github.IssueComment import IssueComment
 from github.PullRequest import PullRequest
 from github.PullRequestComment import PullRequestComment
@@ -23,7 +24,7 @@ from graphmend_bot.github.api import API_ERRORS, connect, describe, status_of
 from graphmend_bot.github.bundle import write_bundle
 from graphmend_bot.github.context import ActionContext
 from graphmend_bot.github.diff import parse_patch
-from graphmend_bot.github.markers import SUMMARY_MARKER, is_summary
+from graphmend_bot.github.markers import SUMMARY_MARKER, is_summary, parse_finding_marker
 from graphmend_bot.github.outputs import Log
 from graphmend_bot.github.plan import ExistingComment, ReviewPlan, fix_diff, plan_review
 from graphmend_bot.github.results import EXIT_ERROR, finish, scan_everything
@@ -39,7 +40,7 @@ class PullRequestState:
     pr: PullRequest
     head_sha: str
     draft: bool
-    python_files: list[Any]
+    python_files: list[File]
     review_comments: list[PullRequestComment]
     issue_comments: list[IssueComment]
 
@@ -49,15 +50,14 @@ class Posting:
     """What actually reached the pull request."""
 
     inline: set[str] = field(default_factory=set)  # finding keys with a comment on the PR
-    failed: bool = False
-    fatal: bool = False
+    fatal: bool = False  # the token was rejected: the job fails
 
 
 def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     event = ctx.event
     action = str(event.get("action", ""))
-    payload_pr = event.get("pull_request") if isinstance(event.get("pull_request"), dict) else {}
-    assert isinstance(payload_pr, dict)
+    raw_pr = event.get("pull_request")
+    payload_pr: dict[str, Any] = raw_pr if isinstance(raw_pr, dict) else {}
     number = event.get("number", payload_pr.get("number"))
     if not isinstance(number, int):
         log.error("the pull_request event has no pull request number; nothing to review")
@@ -88,9 +88,12 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
         return 0
     if not state.python_files:
         log.info(f"pull request #{number} changes no Python files: nothing to check")
-        result = CheckResult()
-        finish(ctx, log, result, SummaryView([], head_sha=state.head_sha, notes=["No Python files changed."]))
-        return 0
+        if not _has_bot_comments(state):
+            finish(ctx, log, CheckResult(), SummaryView([], head_sha=state.head_sha,
+                                                        notes=["No Python files changed."]))
+            return 0
+        # Python changes were reverted: clear the old comments and the summary.
+        return review(ctx, repo, state, CheckResult(), {}, log, _why_not_post(ctx, state, payload_pr))
 
     changed = [f.filename for f in state.python_files]
     result = analyse(ctx, config, log, only=changed)
@@ -147,6 +150,11 @@ def read_pull_request(repo: Repository, number: int) -> PullRequestState:
     )
 
 
+def _has_bot_comments(state: PullRequestState) -> bool:
+    return any(is_summary(c.body) for c in state.issue_comments) or any(
+        parse_finding_marker(c.body) for c in state.review_comments)
+
+
 def _why_not_post(ctx: ActionContext, state: PullRequestState, payload_pr: dict[str, Any]) -> str:
     """Why this run reports by annotations only, or "" when it posts a review."""
     if not ctx.inputs.comment:
@@ -201,7 +209,6 @@ def _post(
         try:
             step()
         except API_ERRORS as error:
-            posting.failed = True
             status = status_of(error)
             message = describe(error, doing)
             if status == 403 and "rate limit" not in message.lower():

@@ -325,3 +325,16 @@ def test_direct_review_and_bundle_post_together_post_once(world: PullRequestWorl
     assert second.returncode == 0, second.stdout + second.stderr
     assert world.fake.writes()[writes:] == []
     assert "3 commented on the pull request" in second.stdout
+
+
+def test_reverting_the_python_changes_clears_the_review(world: PullRequestWorld) -> None:
+    world.run(world.event("pull_request.opened.json"))
+    world.push({"pkg/model.py": MODEL_BASE, "pkg/layers.py": LAYERS_BASE})  # only README.md still differs
+
+    run = world.run(world.event("pull_request.synchronize.json"), fail_on="findings")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "changes no Python files" in run.stdout
+    assert world.fake.comments_on(REPO, NUMBER) == []
+    [summary] = summary_comments(world.fake)
+    assert "no graph breaks in the changed Python files" in summary
