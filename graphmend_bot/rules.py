@@ -67,8 +67,13 @@ def forward(self, x):
     x = torch.where(x.sum() > 0, x * 2, x)
     return x
 """,
-        "`torch.where` is safe when both arms are cheap, pure and elementwise; it evaluates both "
-        "arms. Arms that call modules need `torch.cond`, offered as an unsafe fix.",
+        "`torch.where` evaluates both arms. The fix is safe when both arms are pure elementwise "
+        "expressions of the same tensors (so shape and dtype provably match) and none uses an "
+        "operator whose backward can be inf/NaN (sqrt, log, division by a tensor, non-integer "
+        "powers, exp overflow): the unselected arm's gradient would be 0 * inf = NaN, so such "
+        "fixes are unsafe rather than masked with a second `torch.where`. Fixes that rely on an "
+        "assumption (dtypes, hoisted preparation as in the LongRoPE fix) are unsafe and say which. "
+        "Arms that call modules become `torch.cond`, always unsafe.",
     ),
     Rule(
         "GM102", "data-dependent-ternary", "data-dependent branch", "GB0170",

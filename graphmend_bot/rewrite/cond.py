@@ -18,6 +18,9 @@ Measured on torch 2.13 (CPU), which shapes what is emitted:
   inputs or module state, and Python side effects raise an error (they never silently change
   results). Because the rewrite cannot prove the arms pure and their outputs alike, every
   `torch.cond` fix is unsafe.
+- Autograd: outputs and gradients match the eager branch bit for bit, except that parameters
+  used only by the branch not taken get a zero `.grad` instead of None (an optimizer with
+  momentum or weight decay then updates them); the fix message says so.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ BUILTINS = frozenset(dir(builtins))
 MESSAGE = (
     "Branch with `torch.cond` instead of a Python `if` on a tensor (unsafe: both branches are "
     "traced and must be free of side effects and return tensors of the same shape and dtype; "
-    "torch.cond raises otherwise)"
+    "torch.cond raises otherwise; parameters used only by the branch not taken get zero "
+    "gradients instead of none)"
 )
 
 

@@ -18,9 +18,17 @@ leaves' dtypes (not bool, or floating point): such fixes are offered as unsafe w
 in the message.
 
 Autograd: `torch.where`'s backward sends `0 * grad` into the unselected arm; if that arm's own
-backward is inf or NaN there (sqrt or log of a negative number, division by zero, ...) the product
-is NaN and poisons the gradient of the shared inputs. Arms that use such operators are reported in
-`ArmInfo.risky` and the fix is marked unsafe (see GM101's fix safety).
+backward is inf or NaN there (sqrt or log of a negative number or zero, division by zero, exp
+overflow, ...) the product is NaN and poisons the gradient of the shared inputs. Arms that use
+such operators are reported in `ArmInfo.risky` and the fix is marked unsafe (GM101's fix safety
+says so) instead of being rewritten with the masking "double where" pattern, which would make the
+code harder to read for a case a maintainer should look at. For the remaining operators the
+gradients are bit-identical as long as the tensors involved are finite (with an inf or NaN input,
+`0 * inf` can appear in any product's backward). Because a safe fix needs both arms to use the
+same tensors, no tensor gets a gradient on one path and None on the other.
+
+Eager evaluation: an arm that would raise for some dtype (`-` on a bool tensor) raises in the
+rewrite even when not selected; arithmetic operands are assumed not to be such tensors.
 """
 
 from __future__ import annotations
@@ -55,9 +63,11 @@ TO_BOOL = frozenset({
 })
 FIXED_DTYPE_METHODS = {"float": "<float32>", "double": "<float64>", "half": "<float16>", "bfloat16": "<bfloat16>", "bool": "<bool>"}
 # Functions whose backward can be inf/NaN for some inputs (so `0 * grad` is NaN).
+# exp-like functions overflow to inf for large finite inputs, so their backward is inf there too.
 RISKY = frozenset({
     "sqrt", "rsqrt", "log", "log1p", "log2", "log10", "reciprocal", "div", "true_divide", "divide",
     "acos", "asin", "atanh", "acosh", "tan", "logit", "erfinv", "pow", "float_power",
+    "exp", "exp2", "expm1", "sinh", "cosh",
 })
 ELEMENTWISE = KEEP_DTYPE | TO_FLOAT | TO_BOOL
 # Keyword arguments these functions take that never change what the arms mean.

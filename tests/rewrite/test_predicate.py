@@ -140,7 +140,7 @@ def analyze(code: str) -> tuple[frozenset[str], int] | str:
 def test_arm_analysis_tracks_leaves_and_scalar_category() -> None:
     assert analyze("x * 2 + y") == (frozenset({"x", "y"}), 2)
     assert analyze("torch.exp(x) - self.bias") == (frozenset({"x", "self.bias"}), 3)
-    assert analyze("x / 2")[1] == 3  # type: ignore[index]
+    assert analyze("x / 2")[1] == 3
     assert str(analyze("x @ w")).startswith("rejected")
     assert str(analyze("x.sum(0)")).startswith("rejected")
     assert str(analyze("x.add_(1)")).startswith("rejected")
@@ -232,7 +232,7 @@ def _phi3(rope_module: object) -> torch.nn.Module:
     model = Phi3ForCausalLM(config).eval()
     # Phi3RotaryEmbedding.forward is `torch.no_grad()(dynamic_rope_update(forward))`: rebuild it
     # with the given module's dynamic_rope_update, on this model's rotary embedding only.
-    undecorated = modeling_phi3.Phi3RotaryEmbedding.forward.__wrapped__.__wrapped__  # type: ignore[attr-defined]
+    undecorated = modeling_phi3.Phi3RotaryEmbedding.forward.__wrapped__.__wrapped__
     forward = torch.no_grad()(rope_module.dynamic_rope_update(undecorated))  # type: ignore[attr-defined]
     rotary = model.model.rotary_emb
     rotary.forward = types.MethodType(forward, rotary)

@@ -1,0 +1,106 @@
+"""torch.cond rewrites (rewrite/cond.py): outputs and gradients bit-identical, breaks gone, and
+the arms it must refuse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+from fixture_support import FIXTURES, break_count, build_entry, fix_source, load_module
+
+from graphmend_bot.config import Config
+from graphmend_bot.engine import check
+from graphmend_bot.rewrite import attach_fixes
+
+COND = FIXTURES / "cond"
+
+
+def fixes_for(source: str, tmp_path: Path) -> list:
+    path = tmp_path / "case.py"
+    path.write_text(source, encoding="utf-8")
+    return [f.fix for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM101"]
+
+
+def test_module_arms_become_torch_cond_with_identical_outputs_and_gradients(tmp_path: Path) -> None:
+    case = COND / "module_arms.in.py"
+    rewritten = tmp_path / "rewritten.py"
+    rewritten.write_text(fix_source(case.read_text(), tmp_path), encoding="utf-8")
+    assert "y = torch.cond(x.sum() > 0, y_via_proj, y_via_norm)" in rewritten.read_text()
+    before = build_entry(load_module(case, tmp_path, "cond_before"))
+    after = build_entry(load_module(rewritten, tmp_path, "cond_after"))
+    for shift in (-2.0, 2.0):  # both branches
+        x1 = (torch.randn(3, 4, generator=torch.Generator().manual_seed(7)) + shift).requires_grad_()
+        x2 = x1.detach().clone().requires_grad_()
+        out1, out2 = before(x1), after(x2)
+        assert torch.equal(out1, out2)
+        out1.square().sum().backward()
+        out2.square().sum().backward()
+        assert x1.grad is not None and x2.grad is not None and torch.equal(x1.grad, x2.grad)
+        for p1, p2 in zip(before.parameters(), after.parameters(), strict=True):
+            # The branch not taken gets zero gradients instead of None (said in the fix message).
+            assert p2.grad is not None
+            assert torch.equal(p1.grad if p1.grad is not None else torch.zeros_like(p1), p2.grad)
+        before.zero_grad()
+        after.zero_grad()
+    x = torch.randn(3, 4)
+    assert break_count(before, (x,)) == 1
+    assert break_count(after, (x,)) == 0
+
+
+def test_cond_fixes_are_always_unsafe(tmp_path: Path) -> None:
+    for case in ("module_arms", "update_with_module", "return_matmul"):
+        (fix,) = fixes_for((COND / f"{case}.in.py").read_text(), tmp_path)
+        assert fix is not None and fix.applicability == "unsafe"
+        assert "torch.cond" in fix.message and "side effects" in fix.message
+        assert "zero gradients" in fix.message
+
+
+def test_untouched_value_is_cloned_and_passed_as_operand(tmp_path: Path) -> None:
+    after = fix_source((COND / "update_with_module.in.py").read_text(), tmp_path)
+    assert "def keep_x(x):\n            return x.clone()" in after
+    assert "x = torch.cond(x.norm() > 2, x_via_mlp, keep_x, (x,))" in after
+
+
+@pytest.mark.parametrize(
+    "arm",
+    [
+        "self.hits.add_(1)\n            y = self.proj(x)",  # in-place on module state
+        "self.cache = x\n            y = self.proj(x)",  # attribute store
+        "print(x)\n            y = self.proj(x)",  # I/O
+        "y = self.proj(x)\n            raise ValueError('no')",  # raise
+        "y = self.proj(x).item()",  # host copy
+        "for _ in range(2):\n                x = self.proj(x)\n            y = x",  # control flow
+    ],
+    ids=["inplace", "attribute-store", "print", "raise", "item", "loop"],
+)
+def test_arms_with_side_effects_get_no_cond(arm: str, tmp_path: Path) -> None:
+    source = (
+        "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.proj = nn.Linear(2, 2)\n"
+        "        self.register_buffer('hits', torch.zeros(()))\n\n"
+        f"    def forward(self, x):\n        if x.sum() > 0:\n            {arm}\n"
+        "        else:\n            y = self.proj(-x)\n        return y\n"
+    )
+    fixes = fixes_for(source, tmp_path)
+    assert fixes
+    assert all(fix is None or "torch.cond" not in fix.message for fix in fixes)
+
+
+def test_mutating_fixture_is_left_alone(tmp_path: Path) -> None:
+    fixes = fixes_for((COND / "neg_mutation.in.py").read_text(), tmp_path)
+    assert fixes == [None]
+
+
+def test_torch_cond_rejects_mismatched_branches_loudly() -> None:
+    """What makes cond fixes unsafe rather than wrong: a mismatch raises, it never broadcasts."""
+    x = torch.ones(3, 4)
+
+    def reduce_rows() -> torch.Tensor:
+        return x.sum(0)
+
+    def keep() -> torch.Tensor:
+        return x.clone()
+
+    with pytest.raises(Exception, match="merging two branches"):
+        torch.cond(x.sum() > 0, reduce_rows, keep)
