@@ -28,6 +28,7 @@ from graphmend_bot.github.markers import SUMMARY_MARKER, is_summary, parse_findi
 from graphmend_bot.github.outputs import Log
 from graphmend_bot.github.plan import ExistingComment, ReviewPlan, fix_diff, plan_review
 from graphmend_bot.github.results import EXIT_ERROR, finish, scan_everything
+from graphmend_bot.github.threads import resolve_threads
 from graphmend_bot.report.markdown import SummaryView, review_body, summary_markdown
 
 REVIEWED_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -196,6 +197,12 @@ def _post(
         for comment_id, body in plan.resolve:
             by_id[comment_id].edit(body)
 
+    def resolve() -> None:
+        try:
+            resolve_threads(repo, state.pr.number, [comment_id for comment_id, _ in plan.resolve])
+        except API_ERRORS as error:  # the comments say "Resolved" already; folding them is a nicety
+            log.info(describe(error, "resolving the conversations of fixed graph breaks"))
+
     def summarise() -> None:
         view.inline = len(plan.already_commented) + len(posting.inline)
         _upsert_summary(state, summary_markdown(view), bool(view.findings))
@@ -204,6 +211,7 @@ def _post(
         ("posting the review", post_review),
         ("removing comments whose graph break is gone", clean_up),
         ("updating the summary comment", summarise),
+        ("resolving the conversations of fixed graph breaks", resolve),
     ]
     for doing, step in steps:
         try:

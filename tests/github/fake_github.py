@@ -220,7 +220,7 @@ class FakeGitHub:
         auth = {k.lower(): v for k, v in headers.items()}.get("authorization", "")
         if auth not in (f"token {self.token}", f"Bearer {self.token}"):
             return 401, {"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest"}, {}
-        if self.read_only and method != "GET":
+        if self.read_only and method != "GET" and path != GRAPHQL:
             return 403, {"message": READ_ONLY_MESSAGE,
                          "documentation_url": "https://docs.github.com/rest/pulls/reviews"}, {}
         try:
@@ -259,6 +259,7 @@ def _unprocessable(message: str) -> Response:
 
 
 OWNER_REPO = r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)"
+GRAPHQL = "/api/graphql"  # where PyGithub sends GraphQL for a base URL ending in /api/v3
 
 
 def _repo(request: Request) -> str:
@@ -470,3 +471,31 @@ def create_reaction(fake: FakeGitHub, request: Request) -> Response:
     reaction = {"_on": on, "id": fake.next_id(), "content": content, "user": BOT_USER, "created_at": _now()}
     fake.reactions.append(reaction)
     return 201, public(reaction)
+
+
+@route("POST", GRAPHQL)
+def graphql(fake: FakeGitHub, request: Request) -> Response:
+    """The two GraphQL operations the bot uses, recognised by operation name; threads are the
+    top-level review comments, their ids PRRT_<comment id>."""
+    query = (request.body or {}).get("query", "")
+    variables = (request.body or {}).get("variables") or {}
+    if "query GraphmendReviewThreads" in query:
+        repo = f"{variables['owner']}/{variables['name']}"
+        if (repo, variables["number"]) not in fake.pulls:
+            return 200, {"data": {"repository": None}, "errors": [{"type": "NOT_FOUND", "message": "no such PR"}]}
+        nodes = [{"id": f"PRRT_{c['id']}", "isResolved": bool(c.get("_resolved")),
+                  "comments": {"nodes": [{"databaseId": c["id"]}]}}
+                 for c in fake.comments_on(repo, variables["number"]) if c["in_reply_to_id"] is None]
+        page = {"nodes": nodes, "pageInfo": {"hasNextPage": False, "endCursor": None}}
+        return 200, {"data": {"repository": {"pullRequest": {"reviewThreads": page}}}}
+    if "mutation GraphmendResolveThread" in query:
+        if fake.read_only:
+            return 200, {"data": {"resolveReviewThread": None},
+                         "errors": [{"type": "FORBIDDEN", "message": READ_ONLY_MESSAGE}]}
+        thread = str(variables.get("threadId", ""))
+        comment = next((c for c in fake.review_comments if f"PRRT_{c['id']}" == thread), None)
+        if comment is None:
+            return 200, {"data": None, "errors": [{"type": "NOT_FOUND", "message": f"no thread {thread}"}]}
+        comment["_resolved"] = True
+        return 200, {"data": {"resolveReviewThread": {"thread": {"id": thread, "isResolved": True}}}}
+    return 200, {"errors": [{"message": "this fake answers only the bot's GraphQL operations"}]}

@@ -160,6 +160,7 @@ def test_push_that_fixes_breaks_removes_or_resolves_their_comments(world: PullRe
     assert not any(b.startswith("**GM401**") for b in bodies)  # the print is gone: comment deleted
     resolved = next(c for c in fake.comments_on(REPO, NUMBER) if c["id"] == branch_comment["id"])
     assert resolved["body"].startswith(f"**Resolved** in {world.head_sha[:7]}")
+    assert resolved["_resolved"] is True  # and its conversation resolved (GraphQL)
     assert "good catch" in bodies
     assert any(b.startswith("**GM301**") for b in bodies)  # still there, still commented once
     assert len(fake.reviews_on(REPO, NUMBER)) == 1
