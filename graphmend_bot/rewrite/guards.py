@@ -88,9 +88,13 @@ def _exception(node: cst.Raise) -> tuple[str, cst.BaseExpression | None] | None:
         name = dotted(raised.func)
         if name is None or len(raised.args) > 1 or any(a.keyword or a.star for a in raised.args):
             return None
+        if not name.rsplit(".", 1)[-1][:1].isupper():
+            return None  # a factory function, not an exception class
         return name.rsplit(".", 1)[-1], raised.args[0].value if raised.args else None
     name = dotted(raised)
-    return (name.rsplit(".", 1)[-1], None) if name is not None else None
+    if name is None or not name.rsplit(".", 1)[-1][:1].isupper():
+        return None
+    return name.rsplit(".", 1)[-1], None
 
 
 def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None, facts: LocalFacts) -> str | None:

@@ -1,0 +1,94 @@
+"""Validation guards -> torch._assert_async (rewrite/guards.py): the check still fires, with the
+original message prefixed by the exception type, eagerly and compiled; the break is gone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import torch
+from fixture_support import FIXTURES, break_count, fix_source, load_module
+
+from graphmend_bot.config import Config
+from graphmend_bot.engine import check
+from graphmend_bot.rewrite import attach_fixes
+
+GUARDS = FIXTURES / "guards"
+
+
+def rewritten(case: str, tmp_path: Path, name: str) -> tuple[ModuleType, ModuleType]:
+    source = (GUARDS / f"{case}.in.py").read_text()
+    path = tmp_path / f"{name}_fixed.py"
+    path.write_text(fix_source(source, tmp_path), encoding="utf-8")
+    return load_module(GUARDS / f"{case}.in.py", tmp_path, f"{name}_before"), load_module(path, tmp_path, name)
+
+
+def test_nan_guard_still_fires_with_the_message(tmp_path: Path) -> None:
+    before, after = rewritten("nan_check", tmp_path, "guard_nan")
+    torch.manual_seed(0)
+    model = after.ENTRY().eval()
+    bad = torch.tensor([[1.0, float("nan"), 0.0, 2.0]])
+    with pytest.raises(ValueError, match="NaN in input"):
+        before.ENTRY()(bad)
+    with pytest.raises(RuntimeError, match=r"^ValueError: NaN in input$"):
+        model(bad)
+    # Compiled: on CPU the assertion raises synchronously, in the same call.
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="aot_eager", fullgraph=True)
+    good = torch.randn(2, 4)
+    assert torch.equal(compiled(good), model(good))
+    with pytest.raises(RuntimeError, match="ValueError: NaN in input"):
+        compiled(bad)
+    torch._dynamo.reset()
+    assert break_count(before.ENTRY(), (good,)) == 1
+    assert break_count(model, (good,)) == 0
+
+
+def test_torch_equal_guard_keeps_shape_check_and_checks_values(tmp_path: Path) -> None:
+    before, after = rewritten("tensor_equal", tmp_path, "guard_equal")
+    a = torch.tensor([1.0, 2.0, 3.0])
+    assert torch.equal(after.ENTRY(a, a * 2), before.ENTRY(a, a * 2))
+    with pytest.raises(ValueError, match="signs differ for 3 rows"):
+        after.ENTRY(a, torch.ones(2))  # different shapes: still the original exception
+    with pytest.raises(RuntimeError, match=r"^ValueError: signs differ for 3 rows$"):
+        after.ENTRY(a, -a)
+
+
+def test_comparison_guard_negation_treats_nan_like_the_if(tmp_path: Path) -> None:
+    before, after = rewritten("comparison_guard", tmp_path, "guard_cmp")
+    nan = torch.tensor([float("nan"), 1.0])
+    # `nan > 1e6` is False, so the `if` does not raise; logical_not keeps that (a `<=` would not).
+    out_before, out_after = before.ENTRY(nan), after.ENTRY(nan)
+    assert torch.equal(out_before.nan_to_num(), out_after.nan_to_num())
+    with pytest.raises(RuntimeError, match=r"^RuntimeError$"):
+        after.ENTRY(torch.tensor([1e7]))
+
+
+def test_guard_fixes_are_unsafe_and_name_the_exception(tmp_path: Path) -> None:
+    path = tmp_path / "case.py"
+    path.write_text((GUARDS / "nan_check.in.py").read_text(), encoding="utf-8")
+    (finding,) = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM201"]
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    assert "RuntimeError" in finding.fix.message and "`ValueError:`" in finding.fix.message
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        'raise ValueError(f"negative input, minimum {x.min()}")',  # message reads a tensor
+        'raise ValueError("bad") from None',  # a cause we cannot keep
+        "raise make_error()",  # not an exception class
+    ],
+    ids=["tensor-message", "raise-from", "computed-exception"],
+)
+def test_guards_that_cannot_keep_their_message_get_no_fix(guard: str, tmp_path: Path) -> None:
+    source = (
+        "import torch\n\n\ndef make_error():\n    return ValueError('x')\n\n\n"
+        f"def f(x):\n    if (x < 0).any():\n        {guard}\n    return x\n\n\ncompiled = torch.compile(f)\n"
+    )
+    path = tmp_path / "case.py"
+    path.write_text(source, encoding="utf-8")
+    findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM201"]
+    assert len(findings) == 1
+    assert findings[0].fix is None
