@@ -226,3 +226,20 @@ def test_payload_copies_are_the_shared_real_payloads() -> None:
         pytest.skip("no ../shared checkout next to this repository")
     for copy in copies:
         assert copy.read_bytes() == (shared / copy.name).read_bytes(), copy.name
+
+
+def test_bot_outside_actions_or_with_a_bad_config_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from graphmend_bot.github import run_bot
+
+    assert run_bot({}) == 2
+    assert "GITHUB_EVENT_NAME is not set" in capsys.readouterr().out
+    (tmp_path / ".graphmend.yml").write_text("select: [XX9]\n")
+    (tmp_path / "event.json").write_text("{}")
+    env = {"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(tmp_path / "event.json"),
+           "GITHUB_WORKSPACE": str(tmp_path)}
+    assert run_bot(env) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("::error title=GraphMend::graphmend bot: ") and "matches no rule" in out
+    (tmp_path / "event.json").write_text("[not json")
+    assert run_bot({**env, "INPUT_CONFIG": "missing.yml"}) == 2
+    assert "not valid JSON" in capsys.readouterr().out
