@@ -25,7 +25,7 @@ from graphmend_bot.github.bundle import write_bundle
 from graphmend_bot.github.context import ActionContext
 from graphmend_bot.github.diff import parse_patch
 from graphmend_bot.github.markers import SUMMARY_MARKER, is_summary, parse_finding_marker
-from graphmend_bot.github.outputs import Log
+from graphmend_bot.github.outputs import Log, append_summary
 from graphmend_bot.github.plan import ExistingComment, ReviewPlan, fix_diff, plan_review
 from graphmend_bot.github.results import EXIT_ERROR, finish, scan_everything
 from graphmend_bot.github.threads import resolve_threads
@@ -51,6 +51,7 @@ class Posting:
     """What actually reached the pull request."""
 
     inline: set[str] = field(default_factory=set)  # finding keys with a comment on the PR
+    problems: list[str] = field(default_factory=list)  # one line per step that failed
     fatal: bool = False  # the token was rejected: the job fails
 
 
@@ -136,6 +137,11 @@ def review(
     on_pr = {id(f) for f in plan.already_commented}
     on_pr |= {id(c.finding) for c in plan.new_comments if c.key in posting.inline}
     rest = [f for f in result.findings if id(f) not in on_pr]
+    if posting.problems:
+        # The job summary was written before posting; say what did not make it to the pull request.
+        append_summary(ctx.summary_file, "\n".join(
+            [f"> **Not everything was posted.** {p}." for p in posting.problems]
+            + [f"> {len(rest)} finding(s) are reported as annotations instead."]))
     count = log.annotations(rest)
     log.info(f"{len(result.findings)} finding(s): {len(posting.inline) + len(plan.already_commented)} "
              f"commented on the pull request, {count} as annotations")
@@ -219,6 +225,7 @@ def _post(
         except API_ERRORS as error:
             status = status_of(error)
             message = describe(error, doing)
+            posting.problems.append(message)
             if status == 403 and "rate limit" not in message.lower():
                 log.notice(f"{message}. This is expected for pull requests from forks: the findings are in the "
                            "annotations, the job summary and the SARIF file instead. See the two-workflow "

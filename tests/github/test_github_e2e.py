@@ -179,6 +179,7 @@ def test_fork_with_read_only_token_falls_back_to_annotations(world: PullRequestW
     assert READ_ONLY_MESSAGE in run.stdout and "forks" in run.stdout
     assert len(run.annotations) == 4
     assert "4 graph break(s)" in run.summary
+    assert "Not everything was posted" in run.summary and "4 finding(s) are reported as annotations" in run.summary
     assert run.sarif is not None and len(run.sarif["runs"][0]["results"]) == 4
     assert [status for method, _, status in world.fake.log if method == "POST"] == [403]
 
