@@ -8,7 +8,7 @@ turns it into `Edit`s with `replace_statement`, `replace_expression` and `ensure
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
@@ -197,21 +197,20 @@ class FixContext:
         return Edit(text, start, end)
 
     def top_level_imports(self) -> set[str]:
-        """Normalised text of every module-level import (`import torch`, `from a import b`)."""
+        """Normalised text of every module-level import (`import torch`, `from a import b`).
+
+        Imports under module-level `if`/`try`/`with` count (`if is_torch_available(): import
+        torch`): code that runs under torch.compile only runs where they did.
+        """
         found: set[str] = set()
-        for statement in self.module.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                if isinstance(small, cst.Import):
-                    for alias in small.names:
-                        found.add(_import_text(self.module, alias, None))
-                elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                    origin = "." * len(small.relative) + (
-                        self.module.code_for_node(small.module) if small.module else ""
-                    )
-                    for alias in small.names:
-                        found.add(_import_text(self.module, alias, origin))
+        for small in _module_level_smalls(self.module.body):
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    found.add(_import_text(self.module, alias, None))
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                origin = "." * len(small.relative) + (self.module.code_for_node(small.module) if small.module else "")
+                for alias in small.names:
+                    found.add(_import_text(self.module, alias, origin))
         return found
 
     def ensure_import(self, import_line: str) -> Edit | None:
@@ -254,6 +253,25 @@ class FixContext:
                     continue
             break
         return anchor
+
+
+def _module_level_smalls(body: Sequence[cst.CSTNode]) -> Iterator[cst.BaseSmallStatement]:
+    """Small statements at module level, looking into if/try/with blocks but not defs or classes."""
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from statement.body
+        elif isinstance(statement, cst.If | cst.Try | cst.TryStar | cst.With | cst.Else | cst.ExceptHandler
+                        | cst.ExceptStarHandler | cst.Finally):
+            inner = statement.body
+            yield from _module_level_smalls(inner.body if isinstance(inner, cst.BaseSuite) else [])
+            if isinstance(inner, cst.SimpleStatementSuite):
+                yield from inner.body
+            for attribute in ("orelse", "handlers", "finalbody"):
+                extra = getattr(statement, attribute, None)
+                if isinstance(extra, Sequence):
+                    yield from _module_level_smalls(extra)
+                elif extra is not None:
+                    yield from _module_level_smalls([extra])
 
 
 def _import_text(module: cst.Module, alias: cst.ImportAlias, origin: str | None) -> str:

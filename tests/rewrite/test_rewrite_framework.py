@@ -56,7 +56,17 @@ def test_ensure_import_goes_after_the_leading_imports(source: str, expected: str
     assert apply_fixes(source, [_fix(edit)]) == expected
 
 
-@pytest.mark.parametrize("source", ["import torch\n", "import torch.nn\n", "import os, torch\n"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import torch\n",
+        "import torch.nn\n",
+        "import os, torch\n",
+        # transformers guards optional imports; traced code only runs where torch imported
+        "from .utils import is_torch_available\n\nif is_torch_available():\n    import torch\n",
+        "try:\n    import torch\nexcept ImportError:\n    torch = None\n",
+    ],
+)
 def test_ensure_import_is_none_when_the_name_is_bound(source: str) -> None:
     assert FixContext(source).ensure_import("import torch") is None
 
