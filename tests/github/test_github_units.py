@@ -243,3 +243,21 @@ def test_bot_outside_actions_or_with_a_bad_config_says_why(tmp_path: Path, capsy
     (tmp_path / "event.json").write_text("[not json")
     assert run_bot({**env, "INPUT_CONFIG": "missing.yml"}) == 2
     assert "not valid JSON" in capsys.readouterr().out
+
+
+def test_fake_server_reactions_and_read_only_writes(fake_github: FakeGitHub) -> None:
+    """Reactions (acknowledging /graphmend commands) round-trip through PyGithub; a read-only token's
+    write gets GitHub's 403."""
+    repo_name = "Codertocat/Hello-World"
+    fake_github.add_repository({"full_name": repo_name, "name": "Hello-World", "default_branch": "master",
+                                "url": f"https://api.github.com/repos/{repo_name}"})
+    fake_github.pulls[(repo_name, 2)] = {"number": 2, "url": f"https://api.github.com/repos/{repo_name}/pulls/2"}
+    issue = connect(fake_github.base_url, fake_github.token).get_repo(repo_name).get_issue(2)
+    comment = issue.create_comment("/graphmend fix")
+    comment.create_reaction("eyes")
+    comment.create_reaction("eyes")  # idempotent, as on GitHub
+    assert [r.content for r in comment.get_reactions()] == ["eyes"]
+    fake_github.read_only = True
+    with pytest.raises(GithubException) as refused:
+        comment.create_reaction("rocket")
+    assert refused.value.status == 403
