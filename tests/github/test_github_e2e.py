@@ -6,6 +6,7 @@ annotations in the log, the job summary, the step outputs and the SARIF file.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -272,8 +273,6 @@ def test_fork_two_workflow_pattern_posts_from_the_bundle(world: PullRequestWorld
 
 
 def test_a_tampered_bundle_is_not_posted(world: PullRequestWorld, tmp_path: Path) -> None:
-    import json
-
     world.fake.read_only = True
     world.run(world.event("pull_request.opened.json"), review_bundle="bundle.json", fail_on="never")
     world.fake.read_only = False
@@ -340,3 +339,17 @@ def test_reverting_the_python_changes_clears_the_review(world: PullRequestWorld)
     assert world.fake.comments_on(REPO, NUMBER) == []
     [summary] = summary_comments(world.fake)
     assert "no graph breaks in the changed Python files" in summary
+
+
+def test_duplicate_summary_comments_are_merged_into_one(world: PullRequestWorld) -> None:
+    """Two runs racing once left two summaries: the next run keeps the first, removes the other."""
+    fake = world.fake
+    for body in ("old summary\n\n<!-- graphmend:summary -->", "racing copy\n\n<!-- graphmend:summary -->"):
+        fake.handle("POST", f"/api/v3/repos/{REPO}/issues/{NUMBER}/comments", json.dumps({"body": body}).encode(),
+                    {"Authorization": f"token {fake.token}"})
+    first_id = fake.issue_comments_on(REPO, NUMBER)[0]["id"]
+
+    world.run(world.event("pull_request.opened.json"), fail_on="never")
+
+    [summary] = fake.issue_comments_on(REPO, NUMBER)
+    assert summary["id"] == first_id and "4 graph break(s)" in summary["body"]
