@@ -80,8 +80,12 @@ def test_dockerfile_runs_the_bot_with_the_tested_versions() -> None:
         assert importlib.metadata.version(name) == version, f"{name}: the image pins {version}"
 
 
-def test_the_bot_does_not_import_torch() -> None:
+def test_the_bot_does_not_import_torch(tmp_path: Path) -> None:
     """The image has no torch: analysing, fixing and reporting must not import it."""
+    (tmp_path / "model.py").write_text(
+        "import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n"
+        "    def forward(self, x):\n        print('forward')\n        n = x.sum().item()\n"
+        "        if x.sum() > 0:\n            x = x * 2\n        return x * n\n", encoding="utf-8")
     code = (
         "import sys\n"
         "from graphmend_bot.github import run_bot\n"
@@ -89,9 +93,11 @@ def test_the_bot_does_not_import_torch() -> None:
         "from graphmend_bot.github.analyse import _with_fixes\n"
         "from graphmend_bot.github.outputs import Log\n"
         "from graphmend_bot.engine import check\n"
-        "result = _with_fixes(check(['examples']), Config(), Log())\n"
-        "assert result.findings, 'the examples have graph breaks'\n"
+        "from graphmend_bot.report.markdown import SummaryView, summary_markdown\n"
+        "result = _with_fixes(check(['model.py']), Config(), Log())\n"
+        "assert len(result.findings) == 3 and any(f.fix for f in result.findings), result\n"
+        "summary_markdown(SummaryView(result.findings))\n"
         "assert 'torch' not in sys.modules, 'torch was imported'\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
