@@ -80,23 +80,29 @@ def measure(request: dict[str, Any], root: str) -> dict[str, Any]:
     first: tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]] | None = None
     for index, seed in enumerate(seeds):
         fn, args, kwargs = build(torch, factory, request["factory"], seed, device, dtype, root)
+        prefix = os.path.join(output_dir, f"seed{seed}")
+        # Outputs are saved (copied to the CPU) as soon as they exist: with CUDA graphs a later
+        # replay overwrites the buffers an earlier call returned.
         with grad_context():
             eager = run_call(torch, "the eager call", fn, args, kwargs, root)
+            saved = {"eager": save_output(torch, eager, f"{prefix}-eager.pt")}
+            del eager
             compiled_fn = torch.compile(fn, backend=request["backend"], mode=request.get("mode"))
             if index == 0:
                 first = (fn, args, kwargs)
-                compiled, cold = timed_first_call(torch, device, compiled_fn, args, kwargs, root)
-                result["cold_start_s"] = cold
+                compiled, result["cold_start_s"] = timed_first_call(
+                    torch, device, compiled_fn, args, kwargs, root
+                )
+                saved["compiled"] = save_output(torch, compiled, f"{prefix}-compiled.pt")
+                del compiled
                 result["steady_state_s"] = steady_state(
-                    torch, device, compiled_fn, args, kwargs, request["warmup"], request["repeat"]
+                    torch, device, compiled_fn, args, kwargs, request["warmup"], request["repeat"], root
                 )
                 result.update(launch_counts(torch, device, compiled_fn, args, kwargs))
             else:
                 compiled = run_call(torch, "the compiled call", compiled_fn, args, kwargs, root)
-        outputs[str(seed)] = {
-            "eager": save_output(torch, eager, os.path.join(output_dir, f"seed{seed}-eager.pt")),
-            "compiled": save_output(torch, compiled, os.path.join(output_dir, f"seed{seed}-compiled.pt")),
-        }
+                saved["compiled"] = save_output(torch, compiled, f"{prefix}-compiled.pt")
+        outputs[str(seed)] = saved
     assert first is not None
     with grad_context():
         result.update(explain(torch, *first, root))
@@ -265,25 +271,40 @@ def timed_first_call(
 
 
 def steady_state(
-    torch: Any, device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any, warmup: int, repeat: int
+    torch: Any,
+    device: Any,
+    compiled_fn: Callable[..., Any],
+    args: Any,
+    kwargs: Any,
+    warmup: int,
+    repeat: int,
+    root: str,
 ) -> float:
-    for _ in range(warmup):
+    def call() -> None:
+        if device.type == "cuda":
+            torch.compiler.cudagraph_mark_step_begin()  # a new iteration for CUDA-graph trees
         compiled_fn(*args, **kwargs)
-    samples: list[float] = []
-    if device.type == "cuda":
-        for _ in range(repeat):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            synchronize(torch, device)
-            start.record()
-            compiled_fn(*args, **kwargs)
-            end.record()
-            torch.cuda.synchronize(device)
-            samples.append(start.elapsed_time(end) / 1000.0)
-    else:
-        for _ in range(repeat):
-            start_s = time.perf_counter()
-            compiled_fn(*args, **kwargs)
-            samples.append(time.perf_counter() - start_s)
+
+    try:
+        for _ in range(warmup):
+            call()
+        samples: list[float] = []
+        if device.type == "cuda":
+            for _ in range(repeat):
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                synchronize(torch, device)
+                start.record()
+                call()
+                end.record()
+                torch.cuda.synchronize(device)
+                samples.append(start.elapsed_time(end) / 1000.0)
+        else:
+            for _ in range(repeat):
+                start_s = time.perf_counter()
+                call()
+                samples.append(time.perf_counter() - start_s)
+    except BaseException as error:
+        raise ChildError("run-failed", f"a steady-state call raised {describe(error, root)}") from None
     return statistics.median(samples)
 
 
@@ -297,6 +318,7 @@ def launch_counts(
 
     synchronize(torch, device)
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as profiler:
+        torch.compiler.cudagraph_mark_step_begin()
         compiled_fn(*args, **kwargs)
         synchronize(torch, device)
     names = [event.name for event in profiler.events()]
