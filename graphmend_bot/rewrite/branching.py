@@ -149,12 +149,28 @@ class ConditionLowering:
         self.facts = facts
         self.scalars = facts.python_scalars()
         self.arms = ArmAnalyzer(self.scalars)
+        self.assumptions: list[str] = []
 
     def lower(self, node: cst.BaseExpression) -> str:
-        """Tensor code for the condition `node` (0-d, pure)."""
+        """Tensor code for the condition `node` (0-d, pure).
+
+        `and`/`or` no longer short-circuit: their right operand is always evaluated. When it holds
+        a reduction that fails on some inputs (`mean` of an integer tensor, `max` of an empty
+        one), that becomes an assumption in `self.assumptions`.
+        """
         if isinstance(node, cst.BooleanOperation):
             function = "logical_and" if isinstance(node.operator, cst.And) else "logical_or"
-            return f"torch.{function}({self.lower(node.left)}, {self.lower(node.right)})"
+            right = self.lower(node.right)
+            failing = sorted(failing_reductions(node.right))
+            if failing:
+                keyword = "and" if function == "logical_and" else "or"
+                note = (
+                    f"evaluates `{right}` even where `{keyword}` would have skipped it "
+                    f"(assumes {', '.join(f'`.{r}()`' for r in failing)} cannot fail there: "
+                    "a floating-point, non-empty tensor)"
+                )
+                self.assumptions.append(note)
+            return f"torch.{function}({self.lower(node.left)}, {right})"
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             return f"torch.logical_not({self.lower(node.expression)})"
         if not self.is_scalar_tensor(node):
@@ -209,6 +225,24 @@ class ConditionLowering:
         except Rejected:
             return False
         return bool(info.leaves)
+
+
+# Reductions that raise for some inputs: float-only ones on integer tensors, and max-like ones on
+# empty tensors (sum/any/all/prod never raise).
+FAILING_REDUCTIONS = frozenset({"mean", "std", "var", "norm", "max", "min", "amax", "amin", "median"})
+
+
+def failing_reductions(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in FAILING_REDUCTIONS:
+                found.add(func.attr.value)
+
+    node.visit(Visitor())
+    return found
 
 
 def enclosing_function(ctx: FixContext, node: cst.CSTNode) -> cst.FunctionDef | None:

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 import libcst as cst
 
 from graphmend_bot.findings import Applicability, Edit, Finding, Fix
-from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
+from graphmend_bot.rewrite.branching import (
+    ConditionLowering,
+    LocalFacts,
+    enclosing_function,
+    failing_reductions,
+    torch_import,
+)
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, Rejected, dotted, dtype_assumption, names_in
 
@@ -124,18 +130,38 @@ def branch_chain(ctx: FixContext, node: cst.If) -> Chain | None:
 def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | None:
     lowering = ConditionLowering(ctx, facts)
     conditions = [lowering.lower(test) for test in chain.tests]
+    if len(conditions) > 1:
+        # An elif's condition is evaluated only when the ones before it are false.
+        for test, code in zip(chain.tests[1:], conditions[1:], strict=True):
+            failing = sorted(failing_reductions(test))
+            if failing:
+                lowering.assumptions.append(
+                    f"evaluates `{code}` on every call (assumes {', '.join(f'`.{r}()`' for r in failing)} "
+                    "cannot fail there: a floating-point, non-empty tensor)"
+                )
     analyzer = lowering.arms
+    fix: Fix | None = None
     returns = _returns(ctx, chain)
     if returns is not None:
-        return _return_form(ctx, chain, conditions, returns, analyzer)
-    assignments = [_assignments(body) for body in chain.bodies]
-    if all(a is not None for a in assignments):
+        fix = _return_form(ctx, chain, conditions, returns, analyzer)
+    else:
+        assignments = [_assignments(body) for body in chain.bodies]
         else_assignments = _assignments(chain.orelse) if chain.orelse is not None else {}
-        if else_assignments is not None:
-            return _assignment_form(ctx, chain, conditions, [*assignments, else_assignments], analyzer, facts)  # type: ignore[list-item]
-    if len(chain.tests) == 1 and chain.orelse is not None:
-        return _merge_form(ctx, chain, conditions[0], analyzer)
-    return None
+        if all(a is not None for a in assignments) and else_assignments is not None:
+            arms = [a for a in assignments if a is not None]
+            fix = _assignment_form(ctx, chain, conditions, [*arms, else_assignments], analyzer, facts)
+        elif len(chain.tests) == 1 and chain.orelse is not None:
+            fix = _merge_form(ctx, chain, conditions[0], analyzer)
+    return _with_assumptions(fix, lowering.assumptions)
+
+
+def _with_assumptions(fix: Fix | None, assumptions: list[str]) -> Fix | None:
+    """`fix`, made unsafe by the condition's assumptions (if any)."""
+    if fix is None or not assumptions:
+        return fix
+    if fix.applicability == "safe":
+        return Fix("unsafe", f"{fix.message} (unsafe: {'; '.join(assumptions)})", fix.edits)
+    return Fix("unsafe", f"{fix.message[:-1]}; {'; '.join(assumptions)})", fix.edits)
 
 
 # -- x = torch.where(c, A, B) ----------------------------------------------------------------------
@@ -275,7 +301,8 @@ def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
     if node.lpar:
         code = f"({code})"
     edits = [*torch_import(ctx), ctx.replace_expression(node, code)]
-    return verdict.fix("Replace the conditional expression on a tensor with `torch.where` (both arms are evaluated)", edits)
+    fix = verdict.fix("Replace the conditional expression on a tensor with `torch.where` (both arms are evaluated)", edits)
+    return _with_assumptions(fix, lowering.assumptions)
 
 
 # -- hoist and select (the LongRoPE shape) ---------------------------------------------------------

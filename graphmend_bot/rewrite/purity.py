@@ -70,6 +70,8 @@ RISKY = frozenset({
     "exp", "exp2", "expm1", "sinh", "cosh",
 })
 ELEMENTWISE = KEEP_DTYPE | TO_FLOAT | TO_BOOL
+# Functions that take tensors only: a Python number operand raises TypeError when evaluated.
+TENSOR_OPERANDS_ONLY = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor"})
 # Keyword arguments these functions take that never change what the arms mean.
 ALLOWED_KEYWORDS = frozenset({"min", "max", "nan", "posinf", "neginf", "alpha", "weight", "negative_slope", "beta", "threshold", "approximate"})
 # Reductions to a 0-d tensor (no `dim` argument): the shape of a branch condition.
@@ -225,8 +227,10 @@ class ArmAnalyzer:
         else:
             operands = []
         operands += [self.analyze(arg.value) for arg in args]
-        if not any(o.leaves for o in operands):
-            raise Rejected(f"`{name}` with no tensor operand")
+        if not any(o.leaves for o in operands) or (name in TENSOR_OPERANDS_ONLY and not all(o.leaves for o in operands)):
+            raise Rejected(f"`{name}` needs tensor operands")
+        if name != "where" and not operands[0].leaves and isinstance(func, cst.Attribute) and _function_name(func) is None:
+            raise Rejected(f"`.{name}()` on a Python number")
         risky = name if name in RISKY else None
         if name == "pow" and len(args) >= 1:
             exponent = args[-1].value
