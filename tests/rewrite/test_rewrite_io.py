@@ -55,7 +55,9 @@ def _body(steps: list[tuple[str, int, bool]]) -> str:
     ).filter(lambda steps: any(kind == "io" for kind, _, _ in steps)),
     flag=st.booleans(),
 )
-def test_guarded_io_keeps_eager_behaviour_and_compiles_to_one_graph(tmp_path, steps, flag):
+def test_guarded_io_keeps_eager_behaviour_and_compiles_to_one_graph(
+    tmp_path: Path, steps: list[tuple[str, int, bool]], flag: bool
+) -> None:
     source = HEADER + _body(steps) + FOOTER
     path = tmp_path / "generated_io.py"
     path.write_text(source, encoding="utf-8")
@@ -78,7 +80,8 @@ def test_guarded_io_keeps_eager_behaviour_and_compiles_to_one_graph(tmp_path, st
 class Messages(logging.Handler):
     def __init__(self, logger: logging.Logger) -> None:
         super().__init__(logging.DEBUG)
-        self.logger, self.messages = logger, []
+        self.logger = logger
+        self.messages: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(record.getMessage())
@@ -92,7 +95,7 @@ class Messages(logging.Handler):
         self.logger.removeHandler(self)
 
 
-def test_defer_emits_the_message_after_the_compiled_graph(tmp_path):
+def test_defer_emits_the_message_after_the_compiled_graph(tmp_path: Path) -> None:
     module = load_module(FIXTURES / "io" / "defer_logger.out.py", tmp_path, "deferred_logger_case")
     x = torch.randn(5, 2)
     assert break_count(module.scale_rows, (x,)) == 0
@@ -105,7 +108,7 @@ def test_defer_emits_the_message_after_the_compiled_graph(tmp_path):
     torch._dynamo.reset()
 
 
-def test_guard_skips_the_message_under_compile(tmp_path):
+def test_guard_skips_the_message_under_compile(tmp_path: Path) -> None:
     source = (FIXTURES / "io" / "defer_logger.in.py").read_text(encoding="utf-8").replace(
         "# fixture: io-strategy=defer, unsafe-fixes\n", ""
     )
@@ -124,7 +127,7 @@ def test_guard_skips_the_message_under_compile(tmp_path):
     torch._dynamo.reset()
 
 
-def test_fix_messages_say_what_changes_and_unsafe_when_arguments_have_effects(tmp_path: Path):
+def test_fix_messages_say_what_changes_and_unsafe_when_arguments_have_effects(tmp_path: Path) -> None:
     path = tmp_path / "effects.py"
     path.write_text(
         "import torch\n\n\ndef f(x, items):\n    y = x * 2\n    print('next', items.pop())\n    return y\n\n\n"
@@ -141,7 +144,7 @@ def test_fix_messages_say_what_changes_and_unsafe_when_arguments_have_effects(tm
     assert deferred.fix is not None and "emitted after the graph" in deferred.fix.message
 
 
-def test_non_module_logger_cannot_be_deferred_and_says_why(tmp_path: Path):
+def test_non_module_logger_cannot_be_deferred_and_says_why(tmp_path: Path) -> None:
     path = tmp_path / "self_logger.py"
     path.write_text(
         "import logging\n\nimport torch\n\n\nclass M(torch.nn.Module):\n    def __init__(self):\n"

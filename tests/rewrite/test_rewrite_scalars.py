@@ -69,7 +69,9 @@ compiled = torch.compile(f)
     value_first=st.booleans(),
     seed=st.integers(0, 2**16),
 )
-def test_safe_scalar_rewrites_are_bit_identical(tmp_path, dtype, shape, chain, operator, value_first, seed):
+def test_safe_scalar_rewrites_are_bit_identical(
+    tmp_path: Path, dtype: torch.dtype, shape: tuple[int, ...], chain: str, operator: str, value_first: bool, seed: int
+) -> None:
     if chain.startswith("flatten()[0]") and shape == ():
         chain = "max()"
     if operator == "/":
@@ -86,7 +88,7 @@ def test_safe_scalar_rewrites_are_bit_identical(tmp_path, dtype, shape, chain, o
         assert_identical(before, after)
 
 
-def test_unsafe_when_the_value_meets_a_promoting_reduction(tmp_path):
+def test_unsafe_when_the_value_meets_a_promoting_reduction(tmp_path: Path) -> None:
     # x.sum() of an int32 tensor is int64; as a 0-dim tensor it promotes a 0-dim int32 x to int64,
     # where the Python int kept int32: so the fix exists but only as unsafe.
     source = SOURCE.format(chain="sum()", expression="x * value")
@@ -94,8 +96,9 @@ def test_unsafe_when_the_value_meets_a_promoting_reduction(tmp_path):
     unsafe = _fixed(tmp_path, source, unsafe=True)
     assert "value = x.sum()\n" in unsafe
     x = torch.tensor(3, dtype=torch.int32)
-    assert _call(source, x).dtype == torch.int32  # type: ignore[attr-defined]
-    assert _call(unsafe, x).dtype == torch.int64  # type: ignore[attr-defined]
+    original, rewritten = _call(source, x), _call(unsafe, x)
+    assert isinstance(original, torch.Tensor) and isinstance(rewritten, torch.Tensor)
+    assert (original.dtype, rewritten.dtype) == (torch.int32, torch.int64)
 
 
 @pytest.mark.parametrize(
@@ -110,12 +113,12 @@ def test_unsafe_when_the_value_meets_a_promoting_reduction(tmp_path):
         "value = x.max().item()\n    return value / x",  # number / tensor is number * reciprocal
     ],
 )
-def test_values_used_elsewhere_stay_reports(tmp_path, body):
+def test_values_used_elsewhere_stay_reports(tmp_path: Path, body: str) -> None:
     source = f"import torch\n\n\ndef f(x, y):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
     assert _fixed(tmp_path, source, unsafe=True) == source
 
 
-def test_promotion_facts_the_safety_rule_rests_on():
+def test_promotion_facts_the_safety_rule_rests_on() -> None:
     ints = torch.tensor([1, 2])
     assert (ints * 1.5).dtype == torch.float32
     assert (ints * torch.tensor(1.5, dtype=torch.float64)).dtype == torch.float64
