@@ -1,15 +1,19 @@
-"""`check`: files -> module summaries (parallel) -> traced drafts -> findings."""
+"""`check`: files -> (text prefilter) -> module summaries (parallel) -> traced drafts -> findings."""
 
 from __future__ import annotations
 
+import fnmatch
 import multiprocessing
+import multiprocessing.pool
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from graphmend_bot.analysis.files import SourceFile, discover, read_source
 from graphmend_bot.analysis.model import ModuleSummary
+from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.config import Config
@@ -19,13 +23,27 @@ from graphmend_bot.rules import select_codes
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 48
 
+T = TypeVar("T")
+
+
+def scan_file(source_file: SourceFile) -> FileScan | FileError:
+    try:
+        source = read_source(source_file.path)
+    except ValueError as error:
+        return FileError(source_file.path, str(error))
+    return scan_source(source, source_file.module, source_file.is_package)
+
 
 def summarize_file(source_file: SourceFile) -> ModuleSummary | FileError:
     try:
-        source = read_source(source_file.path)
-        return summarize_module(source, source_file.path, source_file.module, source_file.is_package)
+        return summarize_source(read_source(source_file.path), source_file)
     except ValueError as error:
         return FileError(source_file.path, str(error))
+
+
+def summarize_source(source: str, source_file: SourceFile) -> ModuleSummary | FileError:
+    try:
+        return summarize_module(source, source_file.path, source_file.module, source_file.is_package)
     except SyntaxError as error:
         where = f"line {error.lineno}: " if error.lineno else ""
         return FileError(source_file.path, f"syntax error, {where}{error.msg}")
@@ -35,13 +53,101 @@ def summarize_file(source_file: SourceFile) -> ModuleSummary | FileError:
         return FileError(source_file.path, f"internal error while analysing: {type(error).__name__}: {error}")
 
 
+def _map(function: Callable[[SourceFile], T], files: Sequence[SourceFile], pool: multiprocessing.pool.Pool | None) -> list[T]:
+    if pool is None:
+        return [function(f) for f in files]
+    return pool.map(function, files, chunksize=max(1, len(files) // (os.cpu_count() or 1) // 8))
+
+
 def summarize_all(files: Sequence[SourceFile], jobs: int | None = None) -> list[ModuleSummary | FileError]:
+    """Summaries of every file, without the prefilter (callers that need every module)."""
+    with _pool(len(files), jobs) as pool:
+        return _map(summarize_file, files, pool)
+
+
+class _NoPool:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _pool(count: int, jobs: int | None) -> multiprocessing.pool.Pool | _NoPool:
     jobs = jobs or os.cpu_count() or 1
-    if jobs == 1 or len(files) < PARALLEL_THRESHOLD:
-        return [summarize_file(f) for f in files]
+    if jobs == 1 or count < PARALLEL_THRESHOLD:
+        return _NoPool()
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with context.Pool(jobs) as pool:
-        return pool.map(summarize_file, files, chunksize=max(1, len(files) // (jobs * 8)))
+    return context.Pool(jobs)
+
+
+class Workspace:
+    """The analysed tree: summaries of every file that traced code can reach.
+
+    `check` builds one and asks for its findings once; the fixer keeps one and replaces the
+    summaries of files it rewrites (`update`) instead of re-analysing the tree on every pass.
+    """
+
+    def __init__(self, paths: Iterable[str], config: Config | None = None, jobs: int | None = None) -> None:
+        self.config = config or Config()
+        self.files, self.errors = discover(paths, self.config.exclude)
+        self._by_path = {f.path: f for f in self.files}
+        self.summaries: dict[str, ModuleSummary] = {}
+        self._file_errors: dict[str, FileError] = {}
+        with _pool(len(self.files), jobs) as pool:
+            scans: list[FileScan] = []
+            for scan in _map(scan_file, self.files, pool):
+                if isinstance(scan, FileError):
+                    self._file_errors[scan.path] = scan
+                else:
+                    scans.append(scan)
+            relevant = relevant_modules(scans, self._configured_modules(scans))
+            wanted = [f for f in self.files if f.module in relevant]
+            for outcome in _map(summarize_file, wanted, pool):
+                self._store(outcome)
+
+    def _configured_modules(self, scans: list[FileScan]) -> list[str]:
+        patterns = [entry.split(":", 1)[0] for entry in self.config.entry_points]
+        return [
+            scan.module
+            for scan in scans
+            if any(fnmatch.fnmatchcase(scan.module, p) or p.startswith(f"{scan.module}.") for p in patterns)
+        ]
+
+    def _store(self, outcome: ModuleSummary | FileError) -> None:
+        if isinstance(outcome, FileError):
+            self._file_errors[outcome.path] = outcome
+            self.summaries.pop(outcome.path, None)
+        else:
+            self._file_errors.pop(outcome.path, None)
+            self.summaries[outcome.path] = outcome
+
+    def update(self, path: str, source: str) -> None:
+        """Re-analyse one file from new text (a rewrite not yet written to disk)."""
+        self._store(summarize_source(source, self._by_path[path]))
+
+    def result(self, only: Iterable[str] | None = None) -> CheckResult:
+        program = Program(self.summaries.values(), self.config.entry_points)
+        enabled = select_codes(self.config.select, self.config.ignore)
+        wanted = {os.path.abspath(p) for p in only} if only is not None else None
+        findings = [
+            Finding(
+                code=traced.draft.code,
+                message=traced.draft.message,
+                path=traced.module.path,
+                location=Location(traced.draft.row, traced.draft.column),
+                end_location=Location(traced.draft.end_row, traced.draft.end_column),
+                gb_id=traced.draft.gb_id,
+                symbol=f"{traced.module.module}.{traced.function.qualname}",
+                source_line=traced.draft.source_line,
+            )
+            for traced in program.traced_drafts()
+            if traced.draft.code in enabled
+            and (wanted is None or os.path.abspath(traced.module.path) in wanted)
+        ]
+        findings.sort(key=lambda f: f.sort_key)
+        errors = sorted([*self.errors, *self._file_errors.values()], key=lambda e: e.path)
+        return CheckResult(findings=_number_occurrences(findings), errors=errors, files_checked=len(self.files))
 
 
 def check(
@@ -51,39 +157,7 @@ def check(
     jobs: int | None = None,
 ) -> CheckResult:
     """Analyse `paths` (the context for scope); report only files in `only` when given."""
-    config = config or Config()
-    files, errors = discover(paths, config.exclude)
-    summaries: dict[str, ModuleSummary] = {}
-    for outcome in summarize_all(files, jobs):
-        if isinstance(outcome, FileError):
-            errors.append(outcome)
-        else:
-            # Two roots may hold the same module name (tests/a.py, examples/a.py): keep both.
-            key = outcome.module if outcome.module not in summaries else f"{outcome.module}@{outcome.path}"
-            outcome.module = key
-            summaries[key] = outcome
-    program = Program(summaries.values(), config.entry_points)
-    enabled = select_codes(config.select, config.ignore)
-    wanted = {os.path.abspath(p) for p in only} if only is not None else None
-    findings = [
-        Finding(
-            code=traced.draft.code,
-            message=traced.draft.message,
-            path=traced.module.path,
-            location=Location(traced.draft.row, traced.draft.column),
-            end_location=Location(traced.draft.end_row, traced.draft.end_column),
-            gb_id=traced.draft.gb_id,
-            symbol=f"{traced.module.module}.{traced.function.qualname}",
-            source_line=traced.draft.source_line,
-        )
-        for traced in program.traced_drafts()
-        if traced.draft.code in enabled
-        and (wanted is None or os.path.abspath(traced.module.path) in wanted)
-    ]
-    findings.sort(key=lambda f: f.sort_key)
-    findings = _number_occurrences(findings)
-    errors.sort(key=lambda e: e.path)
-    return CheckResult(findings=findings, errors=errors, files_checked=len(files))
+    return Workspace(paths, config, jobs).result(only)
 
 
 def _number_occurrences(findings: list[Finding]) -> list[Finding]:

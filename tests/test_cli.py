@@ -127,11 +127,11 @@ def test_config_from_pyproject_and_yaml(write_tree, graphmend_cmd):
 def test_bad_input_is_reported_and_the_run_goes_on(write_tree, graphmend_cmd):
     root = write_tree({
         "model.py": MODEL,
-        "broken.py": "def f(:\n    pass\n",
+        "broken.py": "from torch import nn\n\nclass M(nn.Module):\n    def forward(self, x:\n        pass\n",
         "latin1.py": "# -*- coding: latin-1 -*-\nname = 'caf\xe9'\n".encode("latin-1"),
         "undecodable.py": b"x = '\xff\xfe'\n",
         "binary.py": b"\x00\x01\x02",
-        "deep.py": "x = " + "(" * 300 + "1" + ")" * 300 + "\n",
+        "deep.py": "def forward(x):\n    return " + "(" * 300 + "x" + ")" * 300 + "\n",
     })
     (root / "big.py").write_bytes(b"# padding\n" * 600_000)
     (root / "loop").mkdir()
@@ -141,13 +141,23 @@ def test_bad_input_is_reported_and_the_run_goes_on(write_tree, graphmend_cmd):
     assert "Traceback" not in result.stdout + result.stderr
     out = result.stdout
     assert "model.py:6:12: GM101" in out
-    assert "broken.py: error: syntax error, line 1" in out
+    assert "broken.py: error: syntax error, line 4" in out
     assert "undecodable.py: error: cannot decode" in out
     assert "binary.py: error: skipped: binary file" in out
     assert "big.py: error: skipped:" in out
     assert "missing_dir: error: no such file or directory" in out
     assert "latin1.py" not in out  # a declared encoding is honoured
     assert "deep.py" not in out or "deep.py: error:" in out
+
+
+def test_files_nothing_compiled_can_reach_are_not_parsed(write_tree, graphmend_cmd):
+    """Scope only flows through imports: a broken script no model imports costs no parse."""
+    files = {"model.py": MODEL, "scripts/__init__.py": "", "scripts/convert.py": "def main(:\n    pass\n"}
+    root = write_tree(files)
+    result = run(graphmend_cmd, root, "check", ".")
+    assert "convert.py" not in result.stdout
+    write_tree({"model.py": MODEL.replace("import torch", "import torch\n    from scripts import convert")})
+    assert "convert.py: error: syntax error" in run(graphmend_cmd, root, "check", ".").stdout
 
 
 def test_unreadable_file_is_reported(write_tree, graphmend_cmd):

@@ -43,7 +43,19 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> tuple[list[So
                 continue
             module, is_package = module_name(path)
             files[shown] = SourceFile(shown, module, is_package)
-    return sorted(files.values(), key=lambda f: f.path), errors
+    return _unique_modules(sorted(files.values(), key=lambda f: f.path)), errors
+
+
+def _unique_modules(files: list[SourceFile]) -> list[SourceFile]:
+    """Two roots may hold the same module name (tests/conftest.py, docs/conftest.py): keep both."""
+    seen: set[str] = set()
+    unique = []
+    for source_file in files:
+        if source_file.module in seen:
+            source_file = SourceFile(source_file.path, f"{source_file.module}@{source_file.path}", source_file.is_package)
+        seen.add(source_file.module)
+        unique.append(source_file)
+    return unique
 
 
 def _walk(root: Path, errors: list[FileError]) -> Iterator[Path]:

@@ -1,0 +1,83 @@
+"""The text prefilter may skip parsing a file only when the scope solver could never reach it."""
+
+from graphmend_bot.analysis.files import discover
+from graphmend_bot.analysis.prefilter import relevant_modules, scan_source
+from graphmend_bot.analysis.scope import Program
+from graphmend_bot.engine import Workspace, summarize_all
+
+
+def test_scan_reads_every_import_form():
+    scan = scan_source(
+        "from .a import (x,\n    y as z)\nfrom ..b import *\nimport c.d, e as f\n"
+        "from g import h, \\\n    i\nclass K: pass\nasync def forward(self): pass\n",
+        "pkg.sub.mod",
+        False,
+    )
+    assert set(scan.imports) == {
+        ("pkg.sub.a", frozenset({"x", "y"})),
+        ("c.d", frozenset({"*"})),
+        ("c", frozenset({"d"})),
+        ("e", frozenset({"*"})),
+        ("g", frozenset({"h", "i"})),
+    }
+    assert scan.defines == {"K", "forward"} and scan.has_entry_text
+
+
+def test_relative_imports_in_a_package_init():
+    scan = scan_source("from . import layers\nfrom .model import Net\n", "pkg", True)
+    assert set(scan.imports) == {("pkg", frozenset({"layers"})), ("pkg.model", frozenset({"Net"}))}
+
+
+def test_a_package_reexport_pulls_only_the_module_that_defines_the_name():
+    scans = [
+        scan_source("from pkg import helper\nclass M:\n    def forward(self, x):\n        return helper(x)\n", "model", False),
+        scan_source("from .helpers import helper\nfrom .tokenizer import Tokenizer\n", "pkg", True),
+        scan_source("def helper(x):\n    return x\n", "pkg.helpers", False),
+        scan_source("class Tokenizer:\n    pass\n", "pkg.tokenizer", False),
+        scan_source("import model\n", "scripts.convert", False),
+    ]
+    assert relevant_modules(scans) == {"model", "pkg", "pkg.helpers"}
+    assert relevant_modules(scans, extra_roots=["scripts.convert"]) == {"model", "pkg", "pkg.helpers", "scripts.convert"}
+
+
+TREE = {
+    "pkg/__init__.py": "from .helpers import guard\nfrom .layers import *\nfrom . import layers\n",
+    "pkg/helpers.py": """
+        import torch
+        from pkg.deep.util import scale
+
+        def guard(x):
+            if torch.isnan(x).any():
+                raise ValueError("nan")
+            return scale(x)
+    """,
+    "pkg/deep/__init__.py": "",
+    "pkg/deep/util.py": "def scale(x):\n    return x * x.max().item()\n",
+    "pkg/layers.py": """
+        import torch
+        import pkg.deep.util
+        from pkg import guard
+
+        class Layer(torch.nn.Module):
+            def forward(self, x):
+                return guard(pkg.deep.util.scale(x))
+    """,
+    "pkg/tokenizer.py": "def tokenize(text):\n    print(text)\n",
+    "tools/export.py": "import torch\n\ndef export(m):\n    return torch.compile(m)\n",
+    "tools/__init__.py": "",
+}
+
+
+def test_prefiltered_workspace_finds_exactly_what_a_full_parse_finds(write_tree):
+    root = write_tree(TREE)
+    files, _ = discover([str(root)])
+    full = Program([s for s in summarize_all(files) if not hasattr(s, "message")]).traced_drafts()
+    workspace = Workspace([str(root)])
+    pruned = Program(workspace.summaries.values()).traced_drafts()
+    assert {(t.module.path, t.draft.row, t.draft.code) for t in pruned} == {
+        (t.module.path, t.draft.row, t.draft.code) for t in full
+    }
+    assert len(full) == 2
+    parsed = {path.rsplit("/", 1)[-1] for path in workspace.summaries}
+    assert "tokenizer.py" not in parsed
+    assert {"helpers.py", "util.py", "layers.py", "export.py"} <= parsed
