@@ -103,3 +103,11 @@ def test_sarif_is_valid_2_1_0_for_code_scanning():
 
 def test_rule_lookup():
     assert RULES_BY_CODE["GM402"].gb_id == "GB0291"
+
+
+def test_readme_rule_table_matches_the_registry():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    rows = [line.split("|")[1:3] for line in readme.splitlines() if line.startswith("| GM")]
+    assert [(code.strip(), gb.strip()) for code, gb in rows] == [(r.code, r.gb_id) for r in RULES]
