@@ -1,0 +1,167 @@
+"""`graphmend verify` on GraphMend's Table 2 models: cold-start and steady-state speedups.
+
+The original arm imports the installed transformers 4.52.4; the rewritten arm imports a copy of
+the package fixed by graphmend (the approach of benchmarks/hf_table2.py, whose `fix_copy` does the
+fixing), placed in the arm's root so it shadows the installed one. Both arms build the 11 model
+families of DESIGN.md section 4 with benchmarks/hf_models.py and run through `verify`: one fresh
+process per model and arm, each with an empty TORCHINDUCTOR_CACHE_DIR, graph counts from
+torch._dynamo.explain, outputs compared bit for bit, cold start = first compiled call (compile
+included), steady state = median of `--repeat` calls after `--warmup`.
+
+    .venv/bin/python benchmarks/verify_table2.py                    # CPU, inductor; then CUDA if present
+    .venv/bin/python benchmarks/verify_table2.py t5 bart --repeat 50
+    .venv/bin/python benchmarks/verify_table2.py --devices cuda --mode reduce-overhead
+    .venv/bin/python benchmarks/verify_table2.py --json results.json
+    .venv/bin/python benchmarks/verify_table2.py --fixed /tmp/hf/site   # after hf_table2.py --keep /tmp/hf
+
+Speedup = original / rewritten. GraphMend's anchors (NVIDIA GPUs): cold start up to 26x (5x on
+average), steady state up to 1.39x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent
+REPO = BENCHMARKS.parent
+sys.path[:0] = [str(REPO), str(BENCHMARKS)]
+
+from graphmend_bot.verify import ArmSource, EntryPoint, Settings, VerifyReport, verify  # noqa: E402
+from graphmend_bot.verify.progress import ProgressBar  # noqa: E402
+from graphmend_bot.verify.render import ratio, render_table, report_json  # noqa: E402
+
+GRAPHMEND_COLD_MAX, GRAPHMEND_COLD_MEAN, GRAPHMEND_STEADY_MAX = 26.0, 5.0, 1.39
+
+
+def prepare_arms(work: Path, unsafe: bool, fixed: Path | None) -> tuple[ArmSource, ArmSource, str]:
+    """original/: hf_models.py; rewritten/: hf_models.py + a fixed copy of transformers."""
+    import transformers
+    from hf_table2 import fix_copy
+
+    original, rewritten = work / "original", work / "rewritten"
+    for root in (original, rewritten):
+        root.mkdir(parents=True)
+        shutil.copy2(BENCHMARKS / "hf_models.py", root / "hf_models.py")
+    if fixed is not None:
+        shutil.copytree(fixed / "transformers", rewritten / "transformers")
+        note = f"the fixed transformers copy in {fixed}"
+        return (
+            ArmSource(original, f"installed transformers {transformers.__version__}"),
+            ArmSource(rewritten, note),
+            note,
+        )
+    installed = Path(transformers.__file__).parent
+    shutil.copytree(installed, rewritten / "transformers", ignore=shutil.ignore_patterns("__pycache__"))
+    seconds, outcome = fix_copy(rewritten, unsafe=unsafe)
+    fixes = sum(change.fixes_applied for change in outcome.changes)
+    kind = "safe and unsafe" if unsafe else "safe"
+    note = f"{fixes} {kind} fixes in {len(outcome.changes)} files of transformers {transformers.__version__} ({seconds:.1f} s)"
+    return (
+        ArmSource(original, f"installed transformers {transformers.__version__}"),
+        ArmSource(rewritten, f"fixed copy: {note}"),
+        note,
+    )
+
+
+def summary(report: VerifyReport) -> list[str]:
+    measured = [r for r in report.results if r.original.ok and r.rewritten.ok]
+    cold = [ratio(r.original.cold_start_s, r.rewritten.cold_start_s) for r in measured]
+    steady = [ratio(r.original.steady_state_s, r.rewritten.steady_state_s) for r in measured]
+    cold_values = [value for value in cold if value is not None]
+    steady_values = [value for value in steady if value is not None]
+    if not cold_values or not steady_values:
+        return ["no entry point was measured in both arms"]
+    improved = [r for r in measured if r.verdict == "improved"]
+    cold_improved = [ratio(r.original.cold_start_s, r.rewritten.cold_start_s) or 0.0 for r in improved]
+    return [
+        f"models measured: {len(measured)} of {len(report.results)}; graphs reduced on {len(improved)}; "
+        f"outputs bit-identical on {sum(bool(r.outputs_equal) for r in measured)}",
+        f"cold start  (original / rewritten): max {max(cold_values):.2f}x, mean {statistics.mean(cold_values):.2f}x, "
+        f"geomean {statistics.geometric_mean(cold_values):.2f}x"
+        + (
+            f"; mean over models with fewer graphs {statistics.mean(cold_improved):.2f}x"
+            if cold_improved
+            else ""
+        )
+        + f"   (GraphMend: up to {GRAPHMEND_COLD_MAX:g}x, {GRAPHMEND_COLD_MEAN:g}x on average)",
+        f"steady state (original / rewritten): max {max(steady_values):.2f}x, mean {statistics.mean(steady_values):.2f}x, "
+        f"geomean {statistics.geometric_mean(steady_values):.2f}x   (GraphMend: up to {GRAPHMEND_STEADY_MAX:g}x)",
+    ]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="*", help="model families (default: all 11)")
+    parser.add_argument(
+        "--devices", default=None, help="comma-separated: cpu,cuda (default: cpu, and cuda if present)"
+    )
+    parser.add_argument("--backend", default="inductor")
+    parser.add_argument("--mode", default=None, help="torch.compile mode, e.g. reduce-overhead")
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds per model and arm")
+    parser.add_argument(
+        "--safe-only", action="store_true", help="apply only safe fixes (default: safe and unsafe)"
+    )
+    parser.add_argument(
+        "--fixed",
+        metavar="DIR",
+        type=Path,
+        help="reuse a fixed copy: DIR/transformers (e.g. DIR/site from `hf_table2.py --keep DIR`) instead of fixing",
+    )
+    parser.add_argument("--json", metavar="FILE", help="also write every report as JSON here")
+    args = parser.parse_args(argv)
+
+    import torch
+    from hf_models import MODELS
+
+    names = args.models or list(MODELS)
+    unknown = [name for name in names if name not in MODELS]
+    if unknown:
+        print(f"unknown model(s): {', '.join(unknown)}; known: {', '.join(MODELS)}", file=sys.stderr)
+        return 2
+    if args.fixed is not None and not (args.fixed / "transformers" / "__init__.py").is_file():
+        print(f"--fixed {args.fixed}: no transformers package there", file=sys.stderr)
+        return 2
+    devices = (
+        args.devices.split(",") if args.devices else ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+    )
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="graphmend-verify-table2-") as scratch:
+        original, rewritten, note = prepare_arms(Path(scratch), not args.safe_only, args.fixed)
+        print(f"rewritten arm: {note}", flush=True)
+        for device in devices:
+            settings = Settings(
+                device=device,
+                seeds=(0,),  # hf_models seeds every model itself
+                backend=args.backend,
+                mode=args.mode,
+                warmup=args.warmup,
+                repeat=args.repeat,
+                timeout=args.timeout,
+            )
+            entries = [EntryPoint(name, f"hf_models:{name}", settings) for name in names]
+            progress = ProgressBar(2 * len(entries))
+            report = verify(entries, original, rewritten, progress=progress)
+            progress.finish()
+            print(f"\n== {device}, backend {args.backend}" + (f", mode {args.mode}" if args.mode else ""))
+            table = render_table(report)
+            print(table[: table.index("\n\n", table.index("entry point"))])  # the table without details
+            for result in report.results:
+                for reason in result.reasons:
+                    print(f"  {result.entry.name}: {reason}")
+            print("\n".join(summary(report)), flush=True)
+            results[device] = report_json(report)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
