@@ -8,13 +8,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from graphmend_bot.config import ConfigError
+from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.github.analyse import load_action_config
-from graphmend_bot.github.context import ActionError, read_context
+from graphmend_bot.github.api import API_ERRORS, connect, describe
+from graphmend_bot.github.commands import handle_comment
+from graphmend_bot.github.context import ActionContext, ActionError, read_context
+from graphmend_bot.github.fixing import on_pull_request_event
 from graphmend_bot.github.fork import post_bundle
 from graphmend_bot.github.outputs import Log
 from graphmend_bot.github.pull_request import review_pull_request
 from graphmend_bot.github.results import EXIT_ERROR, scan_everything
+from graphmend_bot.github.scan import scheduled_scan
+
+SCAN_EVENTS = frozenset({"schedule", "workflow_dispatch"})
+
+
+def follow_up_fix(ctx: ActionContext, config: Config, log: Log) -> int:
+    """After the review: the fix pull request (opened, updated, or closed with its source)."""
+    if not ctx.inputs.token or (not ctx.inputs.fix_pr and ctx.event.get("action") != "closed"):
+        return 0
+    try:
+        repo = connect(ctx.api_url, ctx.inputs.token).get_repo(ctx.repository)
+        log.info(f"fix pull request: {on_pull_request_event(ctx, config, log, repo)}")
+    except API_ERRORS as error:
+        log.warning(describe(error, "updating the fix pull request (it needs `contents: write` and "
+                                    "`pull-requests: write`)"))
+    except ValueError as error:
+        log.warning(f"fix pull request: {error}")
+    return 0
 
 
 def run_bot(env: Mapping[str, str]) -> int:
@@ -23,9 +44,13 @@ def run_bot(env: Mapping[str, str]) -> int:
         ctx = read_context(env)
         config = load_action_config(ctx)
         if ctx.event_name == "pull_request":
-            return review_pull_request(ctx, config, log)
+            return max(review_pull_request(ctx, config, log), follow_up_fix(ctx, config, log))
         if ctx.event_name == "workflow_run":
             return post_bundle(ctx, config, log)
+        if ctx.event_name == "issue_comment":
+            return handle_comment(ctx, log)
+        if ctx.event_name in SCAN_EVENTS:
+            return scheduled_scan(ctx, config, log)
         log.info(f"event {ctx.event_name!r}: checking every file under {' '.join(ctx.inputs.paths)}")
         return scan_everything(ctx, config, log)
     except (ActionError, ConfigError) as error:

@@ -30,6 +30,11 @@ class Inputs:
     sarif_file: str
     max_comments: int
     review_bundle: str
+    fix_pr: bool = False  # open and update fix pull requests
+    tracking_issue: bool = True  # scheduled scans keep a tracking issue
+    shard: str = ""  # "i/N": check only this shard of the files (a matrix job)
+    shard_results: str = ""  # a folder of shard results to merge instead of checking
+    verify_workflow: str = "graphmend-verify.yml"  # what `/graphmend verify` dispatches
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class ActionContext:
     output_file: Path | None
     summary_file: Path | None
     inputs: Inputs
+    sha: str = ""  # GITHUB_SHA: the commit the workflow run checked out
 
 
 def _input(env: Mapping[str, str], name: str, default: str = "") -> str:
@@ -81,6 +87,11 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         sarif_file=_input(env, "sarif-file", "graphmend.sarif"),
         max_comments=int(raw_max),
         review_bundle=_input(env, "review-bundle"),
+        fix_pr=_bool("fix-pr", _input(env, "fix-pr", "false")),
+        tracking_issue=_bool("tracking-issue", _input(env, "tracking-issue", "true")),
+        shard=_input(env, "shard"),
+        shard_results=_input(env, "shard-results"),
+        verify_workflow=_input(env, "verify-workflow", "graphmend-verify.yml"),
     )
 
 
@@ -120,4 +131,5 @@ def read_context(env: Mapping[str, str]) -> ActionContext:
         output_file=Path(output) if output else None,
         summary_file=Path(summary) if summary else None,
         inputs=read_inputs(env),
+        sha=env.get("GITHUB_SHA", "").strip(),
     )

@@ -23,3 +23,16 @@ def parse_finding_marker(body: str | None) -> tuple[str, bool] | None:
 
 def is_summary(body: str | None) -> bool:
     return SUMMARY_MARKER in (body or "")
+
+# The fix pull request, its verification section, the tracking issue and the bot's replies.
+FIX_PR_MARKER = "<!-- graphmend:fix-pr -->"
+VERIFICATION_START = "<!-- graphmend:verification -->"
+VERIFICATION_END = "<!-- /graphmend:verification -->"
+TRACKING_MARKER = "<!-- graphmend:tracking -->"
+REPLY_MARKER = "<!-- graphmend:reply -->"
+VERIFY_MARKER = "<!-- graphmend:verify -->"
+
+
+def is_bot_text(body: str | None) -> bool:
+    """Any hidden marker of the bot: text the bot wrote itself, never a command to obey."""
+    return "<!-- graphmend:" in (body or "")

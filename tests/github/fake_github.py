@@ -16,11 +16,13 @@ import base64
 import itertools
 import json
 import re
+import subprocess
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -30,6 +32,8 @@ BOT_USER = {"login": "github-actions[bot]", "id": 41898282, "node_id": "MDM6Qm90
 READ_ONLY_MESSAGE = "Resource not accessible by integration"
 
 Response = tuple[int, Any] | tuple[int, Any, dict[str, str]]
+REVIEW_STATES = {"COMMENT": "COMMENTED", "APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED"}
+CODELOAD = "/_codeload/"
 
 
 @dataclass
@@ -40,6 +44,7 @@ class Request:
     body: Any
     match: re.Match[str]
     headers: dict[str, str]
+    user: dict[str, Any] = field(default_factory=dict)  # who the token belongs to
 
 
 @dataclass
@@ -89,6 +94,7 @@ def right_side_lines(patch: str | None) -> dict[int, int]:
 class FakeGitHub:
     def __init__(self, token: str = "ghs_fake_token") -> None:
         self.token = token
+        self.users: dict[str, dict[str, Any]] = {token: BOT_USER}  # token -> the user it acts as
         self.read_only = False
         self.repos: dict[str, dict[str, Any]] = {}
         self.pulls: dict[tuple[str, int], dict[str, Any]] = {}
@@ -100,6 +106,9 @@ class FakeGitHub:
         self.reactions: list[dict[str, Any]] = []
         self.contents: dict[tuple[str, str, str], bytes] = {}  # (repo, commit sha, path) -> file bytes
         self.faults: list[Fault] = []
+        self.remote: BareRemote | None = None  # the repository's git objects and branches
+        self.issues: dict[tuple[str, int], dict[str, Any]] = {}
+        self.dispatches: list[dict[str, Any]] = []  # workflow_dispatch events the API was asked for
         self.log: list[tuple[str, str, int]] = []  # (method, path, status) of every request
         self._ids = itertools.count(1000)
         self._lock = threading.Lock()
@@ -186,9 +195,10 @@ class FakeGitHub:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 status, body, headers = fake.handle(self.command, self.path, raw, dict(self.headers))
-                data = b"" if body is None else json.dumps(body).encode()
+                raw_bytes = isinstance(body, bytes)
+                data = body if isinstance(body, bytes) else b"" if body is None else json.dumps(body).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Type", "application/gzip" if raw_bytes else "application/json; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)
@@ -217,8 +227,12 @@ class FakeGitHub:
             if fault.times > 0 and fault.method == method and re.fullmatch(fault.pattern, path):
                 fault.times -= 1
                 return fault.status, fault.body, dict(fault.headers)
+        if path.startswith(CODELOAD):  # archive downloads carry their token in the URL, like codeload
+            return _codeload(self, path, query)
         auth = {k.lower(): v for k, v in headers.items()}.get("authorization", "")
-        if auth not in (f"token {self.token}", f"Bearer {self.token}"):
+        scheme, _, token = auth.partition(" ")
+        user = self.users.get(token) if scheme in ("token", "Bearer") else None
+        if user is None:
             return 401, {"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest"}, {}
         if self.read_only and method != "GET" and path != GRAPHQL:
             return 403, {"message": READ_ONLY_MESSAGE,
@@ -230,7 +244,7 @@ class FakeGitHub:
         for verb, pattern, handler in ROUTES:
             match = pattern.match(path)
             if verb == method and match:
-                answer = handler(self, Request(method, path, query, body, match, headers))
+                answer = handler(self, Request(method, path, query, body, match, headers, user))
                 status, payload = answer[0], answer[1]
                 extra = dict(answer[2]) if len(answer) == 3 else {}  # type: ignore[misc]
                 return status, payload, extra
@@ -283,7 +297,8 @@ def list_pull_files(fake: FakeGitHub, request: Request) -> Response:
     key = (_repo(request), int(request.match["number"]))
     if key not in fake.pulls:
         return 404, {"message": "Not Found"}
-    return fake.paginate(request, fake.files[key])
+    computed = pull_files_from_remote(fake, *key)
+    return fake.paginate(request, computed if computed is not None else fake.files[key])
 
 
 @route("GET", OWNER_REPO + r"/contents/(?P<path>.+)")
@@ -342,11 +357,18 @@ def create_review(fake: FakeGitHub, request: Request) -> Response:
     review_id = fake.next_id()
     review = {
         "_repo": repo, "_pull": number, "id": review_id, "node_id": f"PRR_{review_id}", "user": BOT_USER,
-        "body": body.get("body", ""), "state": "COMMENTED" if body.get("event") == "COMMENT" else "PENDING",
+        "body": body.get("body", ""), "state": REVIEW_STATES.get(body.get("event") or "", "PENDING"),
         "commit_id": commit_id, "submitted_at": _now(),
         "html_url": f"https://github.com/{repo}/pull/{number}#pullrequestreview-{review_id}",
         "pull_request_url": f"{fake.base_url}/repos/{repo}/pulls/{number}",
     }
+    if review["state"] in ("APPROVED", "CHANGES_REQUESTED"):
+        if (pull.get("user") or {}).get("login") == request.user.get("login"):
+            verb = "approve" if review["state"] == "APPROVED" else "request changes on"
+            return _unprocessable(f"Can not {verb} your own pull request")
+        if review["state"] == "CHANGES_REQUESTED" and not review["body"]:
+            return _unprocessable("Review body is required for REQUEST_CHANGES")
+        review["user"] = request.user
     fake.reviews.append(review)
     for item in body.get("comments") or []:
         fake.review_comments.append(_new_review_comment(fake, repo, number, review_id, commit_id, item, BOT_USER))
@@ -401,8 +423,11 @@ def delete_review_comment(fake: FakeGitHub, request: Request) -> Response:
 
 @route("GET", OWNER_REPO + r"/issues/(?P<number>\d+)")
 def get_issue(fake: FakeGitHub, request: Request) -> Response:
-    """Pull requests are issues too: the issue view of a pull request."""
+    """An issue, or the issue view of a pull request (pull requests are issues too)."""
     repo, number = _repo(request), int(request.match["number"])
+    issue = fake.issues.get((repo, number))
+    if issue is not None:
+        return 200, public(issue)
     pull = fake.pulls.get((repo, number))
     if pull is None:
         return 404, {"message": "Not Found"}
@@ -420,12 +445,12 @@ def list_issue_comments(fake: FakeGitHub, request: Request) -> Response:
 @route("POST", OWNER_REPO + r"/issues/(?P<number>\d+)/comments")
 def create_issue_comment(fake: FakeGitHub, request: Request) -> Response:
     repo, number = _repo(request), int(request.match["number"])
-    if (repo, number) not in fake.pulls:
+    if (repo, number) not in fake.pulls and (repo, number) not in fake.issues:
         return 404, {"message": "Not Found"}
     comment_id = fake.next_id()
     comment = {
         "_repo": repo, "_pull": number, "id": comment_id, "node_id": f"IC_{comment_id}",
-        "body": (request.body or {}).get("body", ""), "user": BOT_USER,
+        "body": (request.body or {}).get("body", ""), "user": request.user or BOT_USER,
         "created_at": _now(), "updated_at": _now(),
         "url": f"{fake.base_url}/repos/{repo}/issues/comments/{comment_id}",
         "html_url": f"https://github.com/{repo}/pull/{number}#issuecomment-{comment_id}",
@@ -499,3 +524,405 @@ def graphql(fake: FakeGitHub, request: Request) -> Response:
         comment["_resolved"] = True
         return 200, {"data": {"resolveReviewThread": {"thread": {"id": thread, "isResolved": True}}}}
     return 200, {"errors": [{"message": "this fake answers only the bot's GraphQL operations"}]}
+
+
+# -- git: refs, blobs, trees and commits in a real bare repository ---------------------------------
+GIT_ENV = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null", "PATH": "/usr/bin:/bin"}
+SHA = r"[0-9a-f]{40}"
+
+
+class BareRemote:
+    """The repository on GitHub's side: a bare git repository that the git data API and the
+    pull requests read and write, and that test clones push to and fetch from."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        subprocess.run(["git", "init", "-q", "--bare", "-b", "master", str(path)], env=GIT_ENV, check=True)
+
+    def git(self, *args: str, data: bytes | None = None, env: dict[str, str] | None = None) -> str:
+        done = subprocess.run(["git", *args], cwd=self.path, input=data, env={**GIT_ENV, **(env or {})},
+                              capture_output=True, check=False)
+        if done.returncode != 0:
+            raise GitFailed(done.stderr.decode(errors="replace").strip())
+        return done.stdout.decode().strip()
+
+    def resolve(self, ref: str) -> str | None:
+        try:
+            return self.git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+        except GitFailed:
+            return None
+
+    def branch(self, name: str) -> str | None:
+        return self.resolve(f"refs/heads/{name}")
+
+    def show(self, sha: str, path: str) -> str:
+        return self.git("show", f"{sha}:{path}")
+
+    def files(self, sha: str) -> dict[str, str]:
+        return {name: self.show(sha, name) for name in self.git("ls-tree", "-r", "--name-only", sha).splitlines()}
+
+    def pull_files(self, base: str, head: str) -> list[dict[str, Any]]:
+        from gitrepo import GitRepo
+
+        view = GitRepo.__new__(GitRepo)
+        view.root = self.path
+        return view.pull_files(self.git("merge-base", base, head), head)
+
+
+class GitFailed(Exception):
+    pass
+
+
+def _remote(fake: FakeGitHub) -> BareRemote:
+    if fake.remote is None:
+        raise RuntimeError("this test gave the fake GitHub no git remote (FakeGitHub.attach_remote)")
+    return fake.remote
+
+
+def attach_remote(fake: FakeGitHub, path: Path) -> BareRemote:
+    fake.remote = BareRemote(path)
+    return fake.remote
+
+
+def _ref_body(fake: FakeGitHub, repo: str, name: str, sha: str) -> dict[str, Any]:
+    return {"ref": f"refs/heads/{name}", "node_id": f"REF_{name}",
+            "url": f"{fake.base_url}/repos/{repo}/git/refs/heads/{name}",
+            "object": {"sha": sha, "type": "commit", "url": f"{fake.base_url}/repos/{repo}/git/commits/{sha}"}}
+
+
+def _branch_moved(fake: FakeGitHub, repo: str, name: str, sha: str | None) -> None:
+    """A branch moved: open pull requests from or into it follow, as on GitHub."""
+    for (pull_repo, _), pull in fake.pulls.items():
+        if pull_repo != repo or pull.get("state") != "open" or not pull.get("_remote"):
+            continue
+        if pull["head"]["ref"] == name and sha is not None:
+            pull["head"]["sha"] = sha
+            fake.commits[(repo, sha)] = {"sha": sha, "commit": {"message": ""}, "files": [],
+                                         "url": f"{fake.base_url}/repos/{repo}/commits/{sha}"}
+        if pull["head"]["ref"] == name and sha is None:
+            pull.update(state="closed", closed_at=_now())  # GitHub closes a PR whose head branch is deleted
+
+
+@route("GET", OWNER_REPO + r"/git/ref/heads/(?P<name>.+)")
+def get_ref(fake: FakeGitHub, request: Request) -> Response:
+    sha = fake.remote.branch(request.match["name"]) if fake.remote is not None else None
+    if sha is None:
+        return 404, {"message": "Not Found", "documentation_url": "https://docs.github.com/rest/git/refs"}
+    return 200, _ref_body(fake, _repo(request), request.match["name"], sha)
+
+
+def _valid_branch(name: str) -> bool:
+    try:
+        subprocess.run(["git", "check-ref-format", "--branch", name], env=GIT_ENV, check=True, capture_output=True)
+    except subprocess.CalledProcessError:
+        return False
+    return True
+
+
+@route("POST", OWNER_REPO + r"/git/refs")
+def create_ref(fake: FakeGitHub, request: Request) -> Response:
+    body = request.body or {}
+    ref, sha = str(body.get("ref", "")), str(body.get("sha", ""))
+    name = ref.removeprefix("refs/heads/")
+    if not ref.startswith("refs/heads/") or not _valid_branch(name):
+        return _unprocessable(f"{ref!r} is not a valid ref name")
+    remote = _remote(fake)
+    if remote.branch(name) is not None:
+        return 422, {"message": "Reference already exists"}
+    if not re.fullmatch(SHA, sha) or remote.resolve(sha) is None:
+        return 422, {"message": "Object does not exist"}
+    if name.startswith(".github") or ".github/workflows" in name:
+        return _unprocessable("invalid ref")
+    remote.git("update-ref", ref, sha)
+    _branch_moved(fake, _repo(request), name, sha)
+    return 201, _ref_body(fake, _repo(request), name, sha)
+
+
+@route("PATCH", OWNER_REPO + r"/git/refs/heads/(?P<name>.+)")
+def update_ref(fake: FakeGitHub, request: Request) -> Response:
+    name, body = request.match["name"], request.body or {}
+    remote = _remote(fake)
+    current = remote.branch(name)
+    sha = str(body.get("sha", ""))
+    if current is None:
+        return 422, {"message": "Reference does not exist"}
+    if not re.fullmatch(SHA, sha) or remote.resolve(sha) is None:
+        return 422, {"message": "Object does not exist"}
+    if not body.get("force"):
+        try:
+            remote.git("merge-base", "--is-ancestor", current, sha)
+        except GitFailed:
+            return 422, {"message": "Update is not a fast forward"}
+    remote.git("update-ref", f"refs/heads/{name}", sha)
+    _branch_moved(fake, _repo(request), name, sha)
+    return 200, _ref_body(fake, _repo(request), name, sha)
+
+
+@route("DELETE", OWNER_REPO + r"/git/refs/heads/(?P<name>.+)")
+def delete_ref(fake: FakeGitHub, request: Request) -> Response:
+    name = request.match["name"]
+    remote = _remote(fake)
+    if remote.branch(name) is None:
+        return 422, {"message": "Reference does not exist"}
+    remote.git("update-ref", "-d", f"refs/heads/{name}")
+    _branch_moved(fake, _repo(request), name, None)
+    return 204, None
+
+
+def _commit_body(fake: FakeGitHub, repo: str, sha: str) -> dict[str, Any]:
+    remote = _remote(fake)
+    fields = remote.git("show", "-s", "--format=%T%n%P%n%an%n%ae%n%cn%n%ce%n%B", sha).split("\n", 6)
+    tree, parents, author, email, committer, committer_email, message = fields
+    url = f"{fake.base_url}/repos/{repo}/git/commits/{sha}"
+    return {"sha": sha, "node_id": f"C_{sha}", "url": url, "message": message.rstrip("\n"),
+            "tree": {"sha": tree, "url": f"{fake.base_url}/repos/{repo}/git/trees/{tree}"},
+            "parents": [{"sha": p, "url": f"{fake.base_url}/repos/{repo}/git/commits/{p}"} for p in parents.split()],
+            "author": {"name": author, "email": email, "date": _now()},
+            "committer": {"name": committer, "email": committer_email, "date": _now()}}
+
+
+@route("GET", OWNER_REPO + r"/git/commits/(?P<sha>" + SHA + ")")
+def get_git_commit(fake: FakeGitHub, request: Request) -> Response:
+    if _remote(fake).resolve(request.match["sha"]) is None:
+        return 404, {"message": "Not Found"}
+    return 200, _commit_body(fake, _repo(request), request.match["sha"])
+
+
+@route("POST", OWNER_REPO + r"/git/blobs")
+def create_blob(fake: FakeGitHub, request: Request) -> Response:
+    body = request.body or {}
+    content = str(body.get("content", ""))
+    data = base64.b64decode(content) if body.get("encoding") == "base64" else content.encode()
+    sha = _remote(fake).git("hash-object", "-w", "--stdin", data=data)
+    return 201, {"sha": sha, "url": f"{fake.base_url}/repos/{_repo(request)}/git/blobs/{sha}"}
+
+
+@route("POST", OWNER_REPO + r"/git/trees")
+def create_tree(fake: FakeGitHub, request: Request) -> Response:
+    """A tree: `base_tree` with the `tree` entries (blob sha, or inline content) put on top of it."""
+    body = request.body or {}
+    remote = _remote(fake)
+    index = remote.path / f"index-{fake.next_id()}"
+    env = {"GIT_INDEX_FILE": str(index)}
+    try:
+        if body.get("base_tree"):
+            remote.git("read-tree", str(body["base_tree"]), env=env)
+        for entry in body.get("tree") or []:
+            path, mode = str(entry.get("path", "")), str(entry.get("mode", "100644"))
+            if not path or path.startswith("/") or ".." in path.split("/"):
+                return _unprocessable(f"tree.path {path!r} is invalid")
+            sha = entry.get("sha")
+            if sha is None and "content" in entry:
+                sha = remote.git("hash-object", "-w", "--stdin", data=str(entry["content"]).encode())
+            if sha is None:
+                remote.git("update-index", "--force-remove", path, env=env)
+                continue
+            remote.git("update-index", "--add", "--cacheinfo", f"{mode},{sha},{path}", env=env)
+        tree = remote.git("write-tree", env=env)
+    except GitFailed as error:
+        return _unprocessable(f"tree could not be built: {error}")
+    finally:
+        index.unlink(missing_ok=True)
+    return 201, {"sha": tree, "url": f"{fake.base_url}/repos/{_repo(request)}/git/trees/{tree}", "tree": []}
+
+
+@route("POST", OWNER_REPO + r"/git/commits")
+def create_git_commit(fake: FakeGitHub, request: Request) -> Response:
+    body = request.body or {}
+    remote = _remote(fake)
+    author = body.get("author") or {"name": request.user.get("login", "bot"), "email": "bot@users.noreply.github.com"}
+    committer = body.get("committer") or author
+    env = {"GIT_AUTHOR_NAME": author["name"], "GIT_AUTHOR_EMAIL": author["email"],
+           "GIT_COMMITTER_NAME": committer["name"], "GIT_COMMITTER_EMAIL": committer["email"]}
+    args = ["commit-tree", str(body.get("tree", ""))]
+    for parent in body.get("parents") or []:
+        args += ["-p", str(parent)]
+    try:
+        sha = remote.git(*args, data=str(body.get("message", "")).encode(), env=env)
+    except GitFailed as error:
+        return _unprocessable(f"commit could not be created: {error}")
+    return 201, _commit_body(fake, _repo(request), sha)
+
+
+# -- pull requests created through the API ------------------------------------------------------
+def _new_pull(fake: FakeGitHub, request: Request, head: str, base: str, body: dict[str, Any]) -> dict[str, Any]:
+    repo_name = _repo(request)
+    repo = fake.repos[repo_name]
+    remote = _remote(fake)
+    head_sha, base_sha = remote.branch(head), remote.branch(base)
+    number = 1 + max([n for (r, n) in [*fake.pulls, *fake.issues] if r == repo_name] or [0])
+    url = f"{fake.base_url}/repos/{repo_name}/pulls/{number}"
+    pull = {
+        "_remote": True, "id": fake.next_id(), "node_id": f"PR_{number}", "number": number, "state": "open",
+        "title": body.get("title", ""), "body": body.get("body"), "draft": bool(body.get("draft")),
+        "user": request.user, "locked": False, "merged": False, "created_at": _now(), "updated_at": _now(),
+        "closed_at": None, "url": url, "html_url": f"https://github.com/{repo_name}/pull/{number}",
+        "maintainer_can_modify": bool(body.get("maintainer_can_modify")),
+        "head": {"label": f"{repo['owner']['login']}:{head}", "ref": head, "sha": head_sha, "repo": repo,
+                 "user": repo["owner"]},
+        "base": {"label": f"{repo['owner']['login']}:{base}", "ref": base, "sha": base_sha, "repo": repo,
+                 "user": repo["owner"]},
+    }
+    for sha in (head_sha, base_sha):
+        fake.commits[(repo_name, str(sha))] = {"sha": sha, "commit": {"message": ""}, "files": [],
+                                               "url": f"{fake.base_url}/repos/{repo_name}/commits/{sha}"}
+    return pull
+
+
+@route("POST", OWNER_REPO + r"/pulls")
+def create_pull(fake: FakeGitHub, request: Request) -> Response:
+    body = request.body or {}
+    head, base = str(body.get("head", "")), str(body.get("base", ""))
+    head = head.split(":", 1)[-1]
+    remote = _remote(fake)
+    if remote.branch(head) is None or remote.branch(base) is None:
+        return _unprocessable(f"head {head!r} or base {base!r} is not a branch")
+    for (repo, _), pull in fake.pulls.items():
+        if repo == _repo(request) and pull["state"] == "open" and pull["head"]["ref"] == head \
+                and pull["base"]["ref"] == base:
+            return _unprocessable(f"A pull request already exists for {head}.")
+    if remote.git("rev-parse", f"refs/heads/{head}^{{tree}}") == remote.git("rev-parse", f"refs/heads/{base}^{{tree}}"):
+        return _unprocessable(f"No commits between {base} and {head}")
+    pull = _new_pull(fake, request, head, base, body)
+    fake.pulls[(_repo(request), pull["number"])] = pull
+    return 201, public(pull)
+
+
+@route("GET", OWNER_REPO + r"/pulls")
+def list_pulls(fake: FakeGitHub, request: Request) -> Response:
+    state = request.query.get("state", ["open"])[0]
+    head = request.query.get("head", [""])[0]
+    base = request.query.get("base", [""])[0]
+    found = [p for (repo, _), p in sorted(fake.pulls.items()) if repo == _repo(request)
+             and (state == "all" or p["state"] == state)
+             and (not head or p["head"]["label"] == head)
+             and (not base or p["base"]["ref"] == base)]
+    return fake.paginate(request, found)
+
+
+@route("PATCH", OWNER_REPO + r"/pulls/(?P<number>\d+)")
+def update_pull(fake: FakeGitHub, request: Request) -> Response:
+    pull = fake.pulls.get((_repo(request), int(request.match["number"])))
+    if pull is None:
+        return 404, {"message": "Not Found"}
+    body = request.body or {}
+    for key in ("title", "body", "state"):
+        if key in body:
+            pull[key] = body[key]
+    pull["updated_at"] = _now()
+    if body.get("state") == "closed":
+        pull["closed_at"] = _now()
+    return 200, public(pull)
+
+
+def pull_files_from_remote(fake: FakeGitHub, repo: str, number: int) -> list[dict[str, Any]] | None:
+    pull = fake.pulls.get((repo, number))
+    if pull is None or not pull.get("_remote"):
+        return None
+    return _remote(fake).pull_files(pull["base"]["sha"], pull["head"]["sha"])
+
+
+# -- archives (the tarball link redirects to codeload) ------------------------------------------
+@route("GET", OWNER_REPO + r"/tarball/(?P<ref>.+)")
+def get_tarball_link(fake: FakeGitHub, request: Request) -> Response:
+    sha = _remote(fake).resolve(request.match["ref"])
+    if sha is None:
+        return 404, {"message": "Not Found"}
+    location = f"{fake.base_url.removesuffix('/api/v3')}{CODELOAD}{_repo(request)}/{sha}?token=t{fake.next_id()}"
+    return 302, None, {"Location": location}
+
+
+def _codeload(fake: FakeGitHub, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
+    owner, name, sha = path.removeprefix(CODELOAD).split("/")
+    if not query.get("token") or not re.fullmatch(SHA, sha):
+        return 404, {"message": "Not Found"}, {}
+    prefix = f"{owner}-{name}-{sha[:7]}/"
+    data = subprocess.run(["git", "archive", "--format=tar.gz", f"--prefix={prefix}", sha], cwd=_remote(fake).path,
+                          env=GIT_ENV, capture_output=True, check=True).stdout
+    return 200, data, {}
+
+
+# -- issues ---------------------------------------------------------------------------------------
+def _issue(fake: FakeGitHub, repo: str, number: int, body: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
+    url = f"{fake.base_url}/repos/{repo}/issues/{number}"
+    return {"_repo": repo, "id": fake.next_id(), "node_id": f"I_{number}", "number": number,
+            "title": body.get("title", ""), "body": body.get("body"), "state": "open", "state_reason": None,
+            "labels": [{"name": label} for label in body.get("labels") or []], "user": user,
+            "comments": 0, "created_at": _now(), "updated_at": _now(), "closed_at": None, "url": url,
+            "comments_url": f"{url}/comments", "html_url": f"https://github.com/{repo}/issues/{number}"}
+
+
+@route("POST", OWNER_REPO + r"/issues")
+def create_issue(fake: FakeGitHub, request: Request) -> Response:
+    body = request.body or {}
+    if not body.get("title"):
+        return _unprocessable("title is required")
+    repo = _repo(request)
+    number = 1 + max([n for (r, n) in [*fake.pulls, *fake.issues] if r == repo] or [0])
+    issue = _issue(fake, repo, number, body, request.user)
+    fake.issues[(repo, number)] = issue
+    return 201, public(issue)
+
+
+@route("GET", OWNER_REPO + r"/issues")
+def list_issues(fake: FakeGitHub, request: Request) -> Response:
+    state = request.query.get("state", ["open"])[0]
+    creator = request.query.get("creator", [""])[0]
+    found = [i for (repo, _), i in sorted(fake.issues.items()) if repo == _repo(request)
+             and (state == "all" or i["state"] == state)
+             and (not creator or i["user"].get("login") == creator)]
+    return fake.paginate(request, found)
+
+
+@route("PATCH", OWNER_REPO + r"/issues/(?P<number>\d+)")
+def update_issue(fake: FakeGitHub, request: Request) -> Response:
+    issue = fake.issues.get((_repo(request), int(request.match["number"])))
+    if issue is None:
+        return 404, {"message": "Not Found"}
+    body = request.body or {}
+    for key in ("title", "body", "state", "state_reason"):
+        if key in body:
+            issue[key] = body[key]
+    issue["closed_at"] = _now() if issue["state"] == "closed" else None
+    issue["updated_at"] = _now()
+    return 200, public(issue)
+
+
+@route("GET", OWNER_REPO + r"/issues/comments/(?P<id>\d+)")
+def get_issue_comment(fake: FakeGitHub, request: Request) -> Response:
+    comment = _find(fake.issue_comments, _repo(request), int(request.match["id"]))
+    return (200, public(comment)) if comment else (404, {"message": "Not Found"})
+
+
+def add_issue_comment(fake: FakeGitHub, repo: str, number: int, body: str, user: dict[str, Any],
+                      association: str) -> dict[str, Any]:
+    """A comment somebody wrote on an issue or pull request (what `issue_comment` is about)."""
+    comment_id = fake.next_id()
+    comment = {
+        "_repo": repo, "_pull": number, "id": comment_id, "node_id": f"IC_{comment_id}", "body": body,
+        "user": user, "author_association": association, "created_at": _now(), "updated_at": _now(),
+        "url": f"{fake.base_url}/repos/{repo}/issues/comments/{comment_id}",
+        "html_url": f"https://github.com/{repo}/pull/{number}#issuecomment-{comment_id}",
+        "issue_url": f"{fake.base_url}/repos/{repo}/issues/{number}",
+    }
+    fake.issue_comments.append(comment)
+    return comment
+
+
+# -- workflows ------------------------------------------------------------------------------------
+@route("GET", OWNER_REPO + r"/actions/workflows/(?P<id>[\w.-]+)")
+def get_workflow(fake: FakeGitHub, request: Request) -> Response:
+    name = request.match["id"]
+    url = f"{fake.base_url}/repos/{_repo(request)}/actions/workflows/{name}"
+    return 200, {"id": 161335, "node_id": "W_1", "name": name, "path": f".github/workflows/{name}",
+                 "state": "active", "url": url, "html_url": f"https://github.com/{_repo(request)}/actions"}
+
+
+@route("POST", OWNER_REPO + r"/actions/workflows/(?P<id>[\w.-]+)/dispatches")
+def dispatch_workflow(fake: FakeGitHub, request: Request) -> Response:
+    body = request.body or {}
+    inputs = body.get("inputs") or {}
+    if not isinstance(inputs, dict) or not all(isinstance(v, str) for v in inputs.values()):
+        return _unprocessable("inputs must be strings")
+    fake.dispatches.append({"workflow": request.match["id"], "ref": body.get("ref"), "inputs": inputs})
+    return 204, None

@@ -1,0 +1,222 @@
+"""`/graphmend ...` commands in pull-request comments (`issue_comment` events).
+
+The comment is untrusted text: it is parsed into a fixed set of commands and flags, and nothing
+from it reaches a shell, a git command or a file name. Only users with write access (author
+association OWNER, MEMBER or COLLABORATOR) are obeyed. Every command is acknowledged with a
+reaction and answered with a reply; the bot never reacts to its own comments.
+"""
+
+from __future__ import annotations
+
+import tarfile
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import requests
+from github.IssueComment import IssueComment
+from github.PullRequest import PullRequest
+from github.Repository import Repository
+
+from graphmend_bot.config import Config, ConfigError
+from graphmend_bot.github.analyse import analyse, load_action_config, read_sources
+from graphmend_bot.github.api import API_ERRORS, TIMEOUT_S, connect, describe
+from graphmend_bot.github.context import ActionContext
+from graphmend_bot.github.fixing import fix_pull_request, is_fork, is_own_actor
+from graphmend_bot.github.markers import REPLY_MARKER, is_bot_text
+from graphmend_bot.github.outputs import Log
+from graphmend_bot.github.pull_request import read_pull_request, review
+from graphmend_bot.github.results import EXIT_CLEAN, EXIT_ERROR
+
+PREFIX = "/graphmend"
+ALLOWED_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+COMMANDS: dict[str, frozenset[str]] = {  # command -> the flags it takes
+    "fix": frozenset({"--push"}),
+    "scan": frozenset(),
+    "verify": frozenset(),
+    "help": frozenset(),
+}
+MAX_ARCHIVE_BYTES = 512 * 1024 * 1024
+
+HELP = """GraphMend commands (comment on a pull request; users with write access only):
+
+| Command | What it does |
+|---|---|
+| `/graphmend fix` | open or update the fix pull request with the safe rewrites for this pull request |
+| `/graphmend fix --push` | commit the safe rewrites to this pull request's branch instead (not for forks) |
+| `/graphmend scan` | check this pull request again and update the review and the summary comment |
+| `/graphmend verify` | run the GPU verification workflow on this pull request (not for forks) |
+| `/graphmend help` | show this help |"""
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # one of COMMANDS, or "" when the text after /graphmend is not a command
+    flags: frozenset[str]
+    text: str  # the command line as written (for the reply; shown as code, never executed)
+    problem: str = ""  # why the command is not understood
+
+
+def parse_command(body: str | None) -> Command | None:
+    """The first line starting with `/graphmend`, or None when the comment has none."""
+    for raw in (body or "").splitlines():
+        line = raw.strip()
+        words = line.split()
+        if not words or words[0] != PREFIX:
+            continue
+        text = line[:200]
+        if len(words) == 1:
+            return Command("help", frozenset(), text)
+        name, args = words[1].lower(), words[2:]
+        if name not in COMMANDS:
+            return Command("", frozenset(), text, f"`{_code(words[1][:40])}` is not a GraphMend command")
+        unknown = [a for a in args if a not in COMMANDS[name]]
+        if unknown:
+            return Command("", frozenset(), text, f"`/graphmend {name}` does not take `{_code(unknown[0][:40])}`")
+        return Command(name, frozenset(args), text)
+    return None
+
+
+def _code(text: str) -> str:
+    return text.replace("`", "'")
+
+
+def allowed(association: str) -> bool:
+    return association.upper() in ALLOWED_ASSOCIATIONS
+
+
+def handle_comment(ctx: ActionContext, log: Log) -> int:
+    event = ctx.event
+    action = str(event.get("action", ""))
+    comment = event.get("comment") if isinstance(event.get("comment"), dict) else None
+    issue = event.get("issue") if isinstance(event.get("issue"), dict) else None
+    if comment is None or issue is None:
+        log.error("the issue_comment event has no comment or issue")
+        return EXIT_ERROR
+    if action != "created":
+        log.info(f"issue_comment {action!r}: only new comments are read for commands")
+        return EXIT_CLEAN
+    if is_own_actor(comment.get("user")) or is_bot_text(comment.get("body")):
+        log.info("the comment is the bot's own: ignored")
+        return EXIT_CLEAN
+    command = parse_command(comment.get("body"))
+    if command is None:
+        log.info("no /graphmend command in the comment")
+        return EXIT_CLEAN
+    if not isinstance(issue.get("pull_request"), dict):
+        log.info("the comment is on an issue, not a pull request: commands work on pull requests")
+        return EXIT_CLEAN
+    number, comment_id = issue.get("number"), comment.get("id")
+    if not isinstance(number, int) or not isinstance(comment_id, int):
+        log.error("the issue_comment event has no issue number or comment id")
+        return EXIT_ERROR
+    if not ctx.inputs.token:
+        log.error("no GitHub token: pass `github-token` to the action to answer commands")
+        return EXIT_ERROR
+    try:
+        repo = connect(ctx.api_url, ctx.inputs.token).get_repo(ctx.repository)
+        pr = repo.get_pull(number)
+        posted = repo.get_issue(number).get_comment(comment_id)
+    except API_ERRORS as error:
+        log.error(describe(error, f"reading the comment on #{number}"))
+        return EXIT_ERROR
+    user = str((comment.get("user") or {}).get("login", "someone"))
+    association = str(comment.get("author_association", "NONE"))
+    if not allowed(association):
+        log.notice(f"/graphmend from @{user} ({association}) ignored: only users with write access may run it")
+        return _answer(posted, pr, command, "-1", f"Sorry @{user}, only users with write access to the repository "
+                       f"(owners, members and collaborators) can run GraphMend commands.", log, ok=True)
+    _react(posted, "eyes", log)
+    try:
+        ok, text = _run(ctx, repo, pr, command, log)
+    except ConfigError as error:
+        ok, text = False, f"The GraphMend configuration in this pull request is invalid: {error}"
+    except API_ERRORS as error:
+        ok, text = False, describe(error, f"`{command.name}`")
+    return _answer(posted, pr, command, "+1" if ok else "confused", text, log, ok)
+
+
+def _run(ctx: ActionContext, repo: Repository, pr: PullRequest, command: Command, log: Log) -> tuple[bool, str]:
+    log.info(f"/graphmend {command.name} {' '.join(sorted(command.flags))} on #{pr.number}".rstrip())
+    if command.name == "help":
+        return True, HELP
+    if not command.name:
+        return False, f"{command.problem}.\n\n{HELP}"
+    if command.name == "verify":
+        return _verify(ctx, repo, pr)
+    if pr.state != "open":
+        return False, f"#{pr.number} is {pr.state}."
+    with tempfile.TemporaryDirectory(prefix="graphmend-pr-") as scratch:
+        workspace = download_head(ctx, repo, pr, Path(scratch))
+        head_ctx = replace(ctx, workspace=workspace, inputs=replace(ctx.inputs, sarif_file=str(
+            Path(scratch) / "graphmend.sarif")))
+        config = load_action_config(head_ctx)
+        if command.name == "fix":
+            text = fix_pull_request(head_ctx, config, log, repo, pr, push="--push" in command.flags)
+            return not text.startswith(("The pull request comes from a fork", "The branch name")), text
+        return True, _scan(head_ctx, config, repo, pr, log)
+
+
+def _scan(ctx: ActionContext, config: Config, repo: Repository, pr: PullRequest, log: Log) -> str:
+    state = read_pull_request(repo, pr.number)
+    changed = [f.filename for f in state.python_files]
+    result = analyse(ctx, config, log, only=changed) if changed else None
+    if result is None:
+        return "This pull request changes no Python files: nothing to check."
+    review(ctx, repo, state, result, read_sources(changed, ctx.workspace), log)
+    fixable = sum(1 for f in result.findings if f.fix and f.fix.applicability == "safe")
+    return (f"Checked {len(changed)} changed Python file(s) at `{state.head_sha[:7]}`: "
+            f"{len(result.findings)} graph break(s), {fixable} with a safe rewrite. The review and the summary "
+            "comment are up to date.")
+
+
+def _verify(ctx: ActionContext, repo: Repository, pr: PullRequest) -> tuple[bool, str]:
+    if is_fork(pr, ctx.repository):
+        return False, ("GPU verification runs only for pull requests from branches of this repository, never for "
+                       "forks: it executes the pull request's code on a self-hosted runner.")
+    workflow = repo.get_workflow(ctx.inputs.verify_workflow)
+    workflow.create_dispatch(repo.default_branch, {"pull-request": str(pr.number)}, throw=True)
+    return True, (f"Started the GPU verification workflow `{ctx.inputs.verify_workflow}` for `{pr.head.sha[:7]}`; "
+                  "it posts its results table and approves or requests changes when it finishes.")
+
+
+def download_head(ctx: ActionContext, repo: Repository, pr: PullRequest, scratch: Path) -> Path:
+    """The pull request's head commit as files (the tarball API), without running anything from it."""
+    link = repo.get_archive_link("tarball", pr.head.sha)
+    response = requests.get(link, timeout=TIMEOUT_S, stream=True)
+    response.raise_for_status()
+    archive = scratch / "head.tar.gz"
+    size = 0
+    with archive.open("wb") as handle:
+        for chunk in response.iter_content(1 << 20):
+            size += len(chunk)
+            if size > MAX_ARCHIVE_BYTES:
+                raise requests.RequestException("the repository archive is larger than 512 MiB")
+            handle.write(chunk)
+    target = scratch / "head"
+    target.mkdir()
+    with tarfile.open(archive) as tar:
+        tar.extractall(target, filter="data")  # no absolute paths, no links out, no devices
+    roots = [p for p in target.iterdir() if p.is_dir()]
+    return roots[0] if len(roots) == 1 else target
+
+
+def _react(comment: IssueComment, content: str, log: Log) -> None:
+    try:
+        comment.create_reaction(content)
+    except API_ERRORS as error:
+        log.warning(describe(error, "reacting to the command"))
+
+
+def _answer(comment: IssueComment, pr: PullRequest, command: Command, reaction: str, text: str, log: Log,
+            ok: bool) -> int:
+    _react(comment, reaction, log)
+    quoted = f"> `{_code(command.text)}`"
+    try:
+        pr.create_issue_comment(f"{quoted}\n\n{text}\n\n{REPLY_MARKER}")
+    except API_ERRORS as error:
+        log.error(describe(error, "replying to the command"))
+        return EXIT_ERROR
+    (log.info if ok else log.warning)(text.splitlines()[0])
+    return EXIT_CLEAN
+

@@ -1,0 +1,293 @@
+"""Fix pull requests: the safe rewrites committed on a bot branch and proposed as a pull request.
+
+Like Dependabot and autofix.ci: one branch per source (`graphmend/fix/pr-<N>` for pull request N,
+`graphmend/fix/<default branch>` for scheduled scans), regenerated from the source head on every
+run and force-updated only when its content changes; one pull request per branch, edited rather
+than duplicated; closed with a comment when the findings are gone or the source pull request
+closes. Files under `.github/workflows/` are never changed.
+
+Commits are made through the git data API (blobs, tree, commit, ref) rather than `git push`:
+the workspace needs no credentials (`persist-credentials: false`), and a GitHub App's API commits
+are signed by GitHub.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import stat
+import tokenize
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from github import GithubException, InputGitAuthor, InputGitTreeElement
+from github.GitCommit import GitCommit
+from github.GitTree import GitTree
+from github.PullRequest import PullRequest
+from github.Repository import Repository
+
+from graphmend_bot.findings import Finding
+from graphmend_bot.github.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
+from graphmend_bot.github.outputs import Log
+from graphmend_bot.github.suggestion import suggestion_for
+from graphmend_bot.report.markdown import cell
+
+FIX_BRANCH_PREFIX = "graphmend/fix/"
+BOT_NAME = "graphmend[bot]"
+BOT_EMAIL = "graphmend[bot]@users.noreply.github.com"
+PROTECTED_PREFIXES = (".github/workflows/",)
+MAX_LISTED_REWRITES = 50
+MAX_SNIPPET = 1500
+
+# git check-ref-format, the parts that matter for names the bot builds or receives.
+_BRANCH_FORBIDDEN = re.compile(r"(^[-/.])|(\.\.)|(//)|(@\{)|([\x00-\x20~^:?*\[\\\x7f])|([/.]$)|(\.lock$)|(\.lock/)|(/\.)")
+
+
+def valid_branch(name: str) -> bool:
+    """A branch name git and GitHub accept; names from payloads and comments are checked first."""
+    return 0 < len(name) <= 200 and name != "@" and _BRANCH_FORBIDDEN.search(name) is None
+
+
+def fix_branch_for_pull(number: int) -> str:
+    return f"{FIX_BRANCH_PREFIX}pr-{number}"
+
+
+def fix_branch_for(branch: str) -> str:
+    return f"{FIX_BRANCH_PREFIX}{branch}"
+
+
+def is_fix_branch(branch: str) -> bool:
+    return branch.startswith(FIX_BRANCH_PREFIX)
+
+
+def protected(path: str) -> bool:
+    normal = path.replace(os.sep, "/").lstrip("./")
+    return any(normal.startswith(prefix) for prefix in PROTECTED_PREFIXES)
+
+
+@dataclass(frozen=True)
+class FileEdit:
+    """One rewritten file: its path relative to the repository root and its new bytes."""
+
+    path: str
+    content: bytes
+    executable: bool = False
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One line of the fix pull request's body: which rule, where, before and after."""
+
+    path: str
+    line: int
+    code: str
+    message: str
+    before: str
+    after: str
+
+
+@dataclass
+class FixPlan:
+    files: list[FileEdit] = field(default_factory=list)
+    rewrites: list[Rewrite] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # paths the bot may not change
+
+    @property
+    def empty(self) -> bool:
+        return not self.files
+
+
+def rewrites_for(findings: Iterable[Finding], sources: dict[str, str], paths: set[str]) -> list[Rewrite]:
+    """Before/after of each safe fix in `paths` (the first pass; later passes are in the diff)."""
+    out = []
+    for finding in sorted(findings, key=lambda f: f.sort_key):
+        source = sources.get(finding.path)
+        if finding.path not in paths or source is None:
+            continue
+        suggestion = suggestion_for(finding, source)
+        if suggestion is None or finding.fix is None:
+            continue
+        lines = source.splitlines()
+        before = "\n".join(lines[suggestion.first_line - 1:suggestion.last_line])
+        out.append(Rewrite(finding.path, suggestion.first_line, finding.code, finding.fix.message, before,
+                           suggestion.text))
+    return out
+
+
+def plan_fix(changes: Sequence[tuple[str, str, str]], findings: Iterable[Finding], workspace: Path,
+             allowed: set[str] | None = None) -> FixPlan:
+    """Pure but for reading file modes and encodings: (path, before, after) -> what to commit.
+
+    `allowed` limits the files (a pull request's changed files); workflow files are never changed.
+    """
+    plan = FixPlan()
+    sources: dict[str, str] = {}
+    for path, before, after in changes:
+        if allowed is not None and path not in allowed:
+            continue
+        if protected(path):
+            plan.skipped.append(path)
+            continue
+        sources[path] = before
+        file = workspace / path
+        with file.open("rb") as handle:
+            encoding, _ = tokenize.detect_encoding(handle.readline)
+        executable = bool(file.stat().st_mode & stat.S_IXUSR)
+        plan.files.append(FileEdit(path, after.encode(encoding), executable))
+    plan.rewrites = rewrites_for(findings, sources, set(sources))
+    return plan
+
+
+def _fence(text: str) -> str:
+    run = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, run + 1)
+
+
+def _snippet(text: str) -> str:
+    text = text if len(text) <= MAX_SNIPPET else text[:MAX_SNIPPET] + "\n..."
+    fence = _fence(text)
+    return f"{fence}python\n{text}\n{fence}"
+
+
+PENDING_VERIFICATION = (
+    "Not verified on a GPU yet. The rewrites are the safe ones (same results by construction); the "
+    "GPU job (`verify/action.yml`) measures graph counts, output equality and timings on both sides "
+    "and approves this pull request only when graph counts did not rise, at least one break went "
+    "away and every output is equal. Comment `/graphmend verify` on the pull request to run it."
+)
+
+
+def fix_body(plan: FixPlan, source: str, head_sha: str, verification: str = PENDING_VERIFICATION) -> str:
+    """The fix pull request's description: each rewrite (file, rule, before/after), verification."""
+    count = len(plan.rewrites)
+    lines = [
+        f"GraphMend rewrites {count} torch.compile graph break(s) in {len(plan.files)} file(s) of {source} "
+        f"(at `{head_sha[:7]}`). Merge this pull request to apply them.",
+        "",
+        "| File | Line | Rule | Rewrite |",
+        "|---|---:|---|---|",
+    ]
+    for rewrite in plan.rewrites[:MAX_LISTED_REWRITES]:
+        lines.append(f"| `{cell(rewrite.path)}` | {rewrite.line} | {rewrite.code} | {cell(rewrite.message)} |")
+    if count > MAX_LISTED_REWRITES:
+        lines.append(f"| ... | | | {count - MAX_LISTED_REWRITES} more in the diff |")
+    lines += ["", "<details><summary>Before and after</summary>", ""]
+    for rewrite in plan.rewrites[:MAX_LISTED_REWRITES]:
+        lines += [f"**{rewrite.code}** `{cell(rewrite.path)}` line {rewrite.line}", "", "Before:", "",
+                  _snippet(rewrite.before), "", "After:", "", _snippet(rewrite.after), ""]
+    lines.append("</details>")
+    if plan.skipped:
+        lines += ["", "Not changed (the bot never edits workflows): "
+                  + ", ".join(f"`{cell(p)}`" for p in plan.skipped)]
+    lines += ["", "### Verification", "", VERIFICATION_START, verification, VERIFICATION_END, "",
+              "<sub>Updated by GraphMend on every push to the source; closed when it is no longer needed. "
+              "Its commits never trigger another fix.</sub>", FIX_PR_MARKER]
+    return "\n".join(lines) + "\n"
+
+
+def with_verification(body: str, verification: str) -> str:
+    """`body` with its verification section replaced (the GPU job's verdict)."""
+    start, end = body.find(VERIFICATION_START), body.find(VERIFICATION_END)
+    if start < 0 or end < start:
+        return body
+    return f"{body[:start]}{VERIFICATION_START}\n{verification}\n{body[end:]}"
+
+
+# -- the API --------------------------------------------------------------------------------------
+def build_tree(repo: Repository, parent: GitCommit, files: Sequence[FileEdit]) -> GitTree:
+    """The parent's tree with `files` replaced (blobs and tree through the git data API)."""
+    elements = []
+    for file in files:
+        blob = repo.create_git_blob(base64.b64encode(file.content).decode(), "base64")
+        mode = "100755" if file.executable else "100644"
+        elements.append(InputGitTreeElement(file.path, mode, "blob", sha=blob.sha))
+    return repo.create_git_tree(elements, parent.tree)
+
+
+def commit_files(repo: Repository, parent_sha: str, files: Sequence[FileEdit], message: str,
+                 unless: str | None = None) -> str | None:
+    """A commit with `files` on top of `parent_sha`; its sha, or None when commit `unless` is
+    already exactly that (same parent, same tree): nothing to push, no CI run for nothing."""
+    parent = repo.get_git_commit(parent_sha)
+    tree = build_tree(repo, parent, files)
+    if unless is not None:
+        existing = repo.get_git_commit(unless)
+        if existing.tree.sha == tree.sha and [p.sha for p in existing.parents] == [parent_sha]:
+            return None
+    author = InputGitAuthor(BOT_NAME, BOT_EMAIL)
+    return repo.create_git_commit(message, tree, [parent], author=author, committer=author).sha
+
+
+def branch_sha(repo: Repository, branch: str) -> str | None:
+    try:
+        return repo.get_git_ref(f"heads/{branch}").object.sha
+    except GithubException as error:
+        if error.status == 404:
+            return None
+        raise
+
+
+@dataclass
+class FixOutcome:
+    pull: PullRequest | None
+    created: bool = False
+    pushed: bool = False
+    closed: bool = False
+
+
+def find_fix_pull(repo: Repository, branch: str) -> PullRequest | None:
+    owner = repo.owner.login
+    for pull in repo.get_pulls(state="open", head=f"{owner}:{branch}"):
+        return pull
+    return None
+
+
+def publish_fix(repo: Repository, branch: str, base: str, parent_sha: str, plan: FixPlan, title: str, body: str,
+                message: str, log: Log) -> FixOutcome:
+    """Create or update the fix branch and its pull request into `base`."""
+    if not valid_branch(branch) or not valid_branch(base):
+        raise ValueError(f"refusing branch names {branch!r} -> {base!r}")
+    current = branch_sha(repo, branch)
+    outcome = FixOutcome(find_fix_pull(repo, branch) if current is not None else None)
+    sha = commit_files(repo, parent_sha, plan.files, message, unless=current)
+    if sha is not None:
+        if current is None:
+            repo.create_git_ref(f"refs/heads/{branch}", sha)
+        else:
+            repo.get_git_ref(f"heads/{branch}").edit(sha, force=True)  # the bot's own branch, regenerated
+        outcome.pushed = True
+        log.info(f"pushed {sha[:7]} to {branch} ({len(plan.files)} file(s))")
+    else:
+        log.info(f"{branch} already holds these rewrites: not pushed again")
+    if outcome.pull is None:
+        outcome.pull = repo.create_pull(base=base, head=branch, title=title, body=body, maintainer_can_modify=True)
+        outcome.created = True
+        log.info(f"opened fix pull request #{outcome.pull.number} ({branch} -> {base})")
+    elif outcome.pull.body != body or outcome.pull.title != title:
+        outcome.pull.edit(title=title, body=body)
+        log.info(f"updated fix pull request #{outcome.pull.number}")
+    return outcome
+
+
+def close_fix(repo: Repository, branch: str, reason: str, log: Log) -> FixOutcome:
+    """Close the fix pull request of `branch` with a comment saying why, and delete the branch."""
+    pull = find_fix_pull(repo, branch)
+    if pull is not None:
+        pull.create_issue_comment(f"{reason}\n\n<!-- graphmend:fix-closed -->")
+        pull.edit(state="closed")
+        log.info(f"closed fix pull request #{pull.number}: {reason}")
+    if branch_sha(repo, branch) is not None:
+        repo.get_git_ref(f"heads/{branch}").delete()
+    return FixOutcome(pull, closed=pull is not None)
+
+
+def push_to_branch(repo: Repository, branch: str, parent_sha: str, files: Sequence[FileEdit], message: str) -> str:
+    """`/graphmend fix --push`: commit on the pull request's own branch, fast-forward only."""
+    if not valid_branch(branch):
+        raise ValueError(f"refusing branch name {branch!r}")
+    sha = commit_files(repo, parent_sha, files, message)
+    assert sha is not None
+    repo.get_git_ref(f"heads/{branch}").edit(sha, force=False)
+    return sha

@@ -1,0 +1,179 @@
+"""When to open, update, push or close a fix: the pull-request event, commands and scans.
+
+Each function returns one sentence for the log or for the reply to a `/graphmend` command, and
+raises the API's exceptions for the caller to describe.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from github.PullRequest import PullRequest
+from github.Repository import Repository
+
+from graphmend_bot.config import Config
+from graphmend_bot.github.analyse import analyse
+from graphmend_bot.github.api import API_ERRORS, describe
+from graphmend_bot.github.context import ActionContext
+from graphmend_bot.github.fix_pr import (
+    FixPlan,
+    close_fix,
+    fix_body,
+    fix_branch_for,
+    fix_branch_for_pull,
+    is_fix_branch,
+    plan_fix,
+    publish_fix,
+    push_to_branch,
+    valid_branch,
+)
+from graphmend_bot.github.markers import REPLY_MARKER
+from graphmend_bot.github.outputs import Log
+
+# Bot accounts whose commits and comments never trigger the bot (no loops).
+OWN_LOGINS = frozenset({"github-actions[bot]"})
+
+
+def is_own_actor(user: Any) -> bool:
+    """The bot itself: a GitHub App or Actions bot account (`graphmend[bot]`, `github-actions[bot]`)."""
+    if not isinstance(user, dict):
+        return False
+    login = str(user.get("login", ""))
+    return login in OWN_LOGINS or (str(user.get("type")) == "Bot" and login.startswith("graphmend"))
+
+
+def is_fork(pr: PullRequest, repository: str) -> bool:
+    head_repo = pr.head.repo
+    return head_repo is None or head_repo.full_name != repository
+
+
+def python_files(pr: PullRequest) -> list[str]:
+    return [f.filename for f in pr.get_files() if f.filename.endswith(".py") and f.status != "removed"]
+
+
+def compute_plan(ctx: ActionContext, config: Config, log: Log, only: list[str] | None) -> FixPlan:
+    """The safe rewrites of the workspace (limited to `only`), with the findings they fix."""
+    from graphmend_bot.rewrite import fix_paths
+
+    result = analyse(ctx, config, log, only=only)  # also enters the workspace
+    changes = fix_paths(ctx.inputs.paths, config)
+    triples = [(os.path.relpath(os.path.abspath(c.path), ctx.workspace).replace(os.sep, "/"), c.before, c.after)
+               for c in changes]
+    plan = plan_fix(triples, result.findings, ctx.workspace, set(only) if only is not None else None)
+    for path in plan.skipped:
+        log.notice(f"{path}: the bot never changes workflow files; fix it by hand")
+    return plan
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a fix is for: a pull request, or a branch for scheduled scans."""
+
+    label: str  # "#12" or "`main`"
+    branch: str  # the fix branch
+    base: str  # where the fix pull request goes
+    sha: str  # the commit the fix starts from
+
+
+def sync_fix(repo: Repository, source: Source, plan: FixPlan, log: Log, on: PullRequest | None = None) -> str:
+    """Open or update the fix pull request, or close it when nothing is left to fix."""
+    if plan.empty:
+        outcome = close_fix(repo, source.branch, f"Nothing left to fix in {source.label} at `{source.sha[:7]}`: "
+                            "its graph breaks are fixed or gone. Closing.", log)
+        return ("No safe rewrite is left; closed the fix pull request." if outcome.closed
+                else "No graph break here has a safe automatic rewrite; nothing to open.")
+    count = len(plan.rewrites) or len(plan.files)
+    title = f"GraphMend: fix {count} graph break(s) in {source.label}"
+    message = (f"GraphMend: fix {count} torch.compile graph break(s)\n\n"
+               f"Safe rewrites for {source.label} at {source.sha[:7]}, made by graphmend bot.")
+    body = fix_body(plan, source.label, source.sha)
+    outcome = publish_fix(repo, source.branch, source.base, source.sha, plan, title, body, message, log)
+    assert outcome.pull is not None
+    if outcome.created and on is not None:
+        on.create_issue_comment(f"GraphMend opened #{outcome.pull.number} with {count} safe rewrite(s) for this "
+                                f"pull request; merge it into `{source.base}` to apply them.\n\n{REPLY_MARKER}")
+    verb = "Opened" if outcome.created else "Updated" if outcome.pushed else "Checked"
+    return f"{verb} #{outcome.pull.number} ({count} safe rewrite(s) on `{source.branch}`)."
+
+
+def pull_source(pr: PullRequest) -> Source:
+    return Source(f"#{pr.number}", fix_branch_for_pull(pr.number), pr.head.ref, pr.head.sha)
+
+
+def fix_pull_request(ctx: ActionContext, config: Config, log: Log, repo: Repository, pr: PullRequest,
+                     push: bool = False) -> str:
+    """The fix for a pull request whose head is checked out in the workspace."""
+    if is_fix_branch(pr.head.ref):
+        return "This is GraphMend's own fix pull request: nothing to fix here."
+    if is_fork(pr, ctx.repository):
+        return ("The pull request comes from a fork: the bot cannot open a pull request into its branch or push "
+                "to it. Apply the suggestions in the review, or run `graphmend check --fix` locally.")
+    if pr.state != "open":
+        return f"#{pr.number} is {pr.state}: nothing to fix."
+    if not valid_branch(pr.head.ref):
+        return f"The branch name {pr.head.ref!r} is not one the bot will write to."
+    plan = compute_plan(ctx, config, log, python_files(pr))
+    source = pull_source(pr)
+    if not push:
+        return sync_fix(repo, source, plan, log, on=pr)
+    if plan.empty:
+        return "No safe rewrite to commit."
+    count = len(plan.rewrites) or len(plan.files)
+    sha = push_to_branch(repo, pr.head.ref, pr.head.sha, plan.files,
+                         f"GraphMend: fix {count} torch.compile graph break(s)\n\nSafe rewrites requested with "
+                         f"/graphmend fix --push on #{pr.number}, made by graphmend bot.")
+    close_fix(repo, source.branch, f"The rewrites were committed to #{pr.number} directly ({sha[:7]}).", log)
+    return f"Committed {count} safe rewrite(s) to `{pr.head.ref}` as {sha[:7]}."
+
+
+def on_pull_request_event(ctx: ActionContext, config: Config, log: Log, repo: Repository) -> str:
+    """After the review: open/update the fix (`fix-pr: true`), or close it when the PR closed."""
+    event = ctx.event
+    payload_pr = event.get("pull_request") if isinstance(event.get("pull_request"), dict) else {}
+    assert isinstance(payload_pr, dict)
+    number = event.get("number", payload_pr.get("number"))
+    if not isinstance(number, int):
+        return "no pull request number in the event"
+    action = str(event.get("action", ""))
+    head_ref = str((payload_pr.get("head") or {}).get("ref", ""))
+    if is_fix_branch(head_ref):
+        return "this is a fix pull request: the bot does not fix its own fixes"
+    if action == "closed":
+        outcome = close_fix(repo, fix_branch_for_pull(number), f"#{number} was closed: this fix is no longer "
+                            "needed. Closing.", log)
+        return "closed the fix pull request" if outcome.closed else "no fix pull request to close"
+    if not ctx.inputs.fix_pr:
+        return "`fix-pr: false`: no fix pull request"
+    if is_own_actor(event.get("sender")):
+        return "the push came from the bot itself: no new fix (no loops)"
+    if payload_pr.get("draft"):
+        return "draft pull request: the fix pull request waits until it is ready for review"
+    pr = repo.get_pull(number)
+    if pr.head.sha != (payload_pr.get("head") or {}).get("sha", pr.head.sha):
+        return "the pull request has moved on: the run for the newer commit makes the fix"
+    return fix_pull_request(ctx, config, log, repo, pr)
+
+
+def fix_default_branch(ctx: ActionContext, config: Config, log: Log, repo: Repository) -> str:
+    """Scheduled scans: a fix pull request against the default branch checked out in the workspace."""
+    branch = repo.default_branch
+    sha = ctx.sha or repo.get_branch(branch).commit.sha
+    if not valid_branch(branch):
+        return f"the default branch name {branch!r} is not one the bot will write to"
+    plan = compute_plan(ctx, config, log, None)
+    return sync_fix(repo, Source(f"`{branch}`", fix_branch_for(branch), branch, sha), plan, log)
+
+
+def safely(log: Log, doing: str, step: Any, *args: Any) -> tuple[bool, str]:
+    """Run an API step; (False, description) instead of raising."""
+    try:
+        return True, str(step(*args))
+    except API_ERRORS as error:
+        message = describe(error, doing)
+        log.warning(message)
+        return False, message
+    except ValueError as error:
+        log.warning(f"{doing} failed: {error}")
+        return False, f"{doing} failed: {error}"

@@ -1,0 +1,217 @@
+"""Scheduled and manual scans (`schedule`, `workflow_dispatch`): the whole default branch.
+
+One tracking issue, found again by a hidden marker and edited in place: findings by rule and by
+file, and what changed since the last scan (a snapshot of counts and fingerprints is kept in the
+issue itself). Closed when nothing is left, reopened when breaks come back. Optionally a fix pull
+request against the default branch. With `shard: i/N` a matrix job checks one shard and writes its
+result file; with `shard-results` the merge job combines them into one report and one SARIF.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from github.Issue import Issue
+from github.Repository import Repository
+
+from graphmend_bot.config import Config
+from graphmend_bot.findings import CheckResult, Finding
+from graphmend_bot.github.analyse import analyse
+from graphmend_bot.github.api import API_ERRORS, connect, describe
+from graphmend_bot.github.context import ActionContext, ActionError
+from graphmend_bot.github.fixing import fix_default_branch
+from graphmend_bot.github.markers import TRACKING_MARKER
+from graphmend_bot.github.outputs import Log, write_outputs
+from graphmend_bot.github.plan import finding_keys
+from graphmend_bot.github.results import EXIT_CLEAN, EXIT_ERROR, finish
+from graphmend_bot.github.shards import (
+    ShardError,
+    dump_result,
+    merge_shards,
+    parse_shard,
+    shard_files,
+    shard_paths,
+)
+from graphmend_bot.report.markdown import SummaryView, cell
+from graphmend_bot.rules import RULES_BY_CODE
+
+TITLE = "GraphMend: torch.compile graph breaks in {branch}"
+MAX_ROWS = 100
+MAX_KEYS = 2000  # fingerprints kept for "new / fixed since the last scan"
+_SNAPSHOT = re.compile(r"<!-- graphmend:snapshot (?P<json>\{.*?\}) -->", re.S)
+
+
+@dataclass
+class Snapshot:
+    """What the last scan saw, kept in the issue body."""
+
+    sha: str = ""
+    total: int = 0
+    by_rule: dict[str, int] = field(default_factory=dict)
+    keys: list[str] = field(default_factory=list)
+
+    def render(self) -> str:
+        data = {"sha": self.sha, "total": self.total, "by_rule": self.by_rule, "keys": self.keys}
+        return f"<!-- graphmend:snapshot {json.dumps(data, separators=(',', ':'), sort_keys=True)} -->"
+
+
+def snapshot_of(findings: Sequence[Finding], sha: str) -> Snapshot:
+    keys = sorted(finding_keys(findings))
+    return Snapshot(sha, len(findings), dict(sorted(Counter(f.code for f in findings).items())),
+                    keys if len(keys) <= MAX_KEYS else [])
+
+
+def parse_snapshot(body: str | None) -> Snapshot | None:
+    match = _SNAPSHOT.search(body or "")
+    if match is None:
+        return None
+    try:
+        data = json.loads(match["json"])
+        return Snapshot(str(data["sha"]), int(data["total"]), {str(k): int(v) for k, v in data["by_rule"].items()},
+                        [str(k) for k in data["keys"]])
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _delta(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value) if value < 0 else "0"
+
+
+def change_lines(now: Snapshot, before: Snapshot | None) -> list[str]:
+    if before is None:
+        return ["First scan."]
+    lines = [f"Since the last scan (`{before.sha[:7] or '?'}`): {before.total} -> {now.total} "
+             f"({_delta(now.total - before.total)})."]
+    if now.keys and before.keys:
+        new, gone = len(set(now.keys) - set(before.keys)), len(set(before.keys) - set(now.keys))
+        lines.append(f"{new} new, {gone} fixed or gone.")
+    return lines
+
+
+def tracking_body(result: CheckResult, now: Snapshot, before: Snapshot | None, branch: str, blob_url: str,
+                  run_url: str = "") -> str:
+    """The tracking issue's body: totals, change since last scan, by rule, by file."""
+    findings = result.findings
+    fixable = sum(1 for f in findings if f.fix and f.fix.applicability == "safe")
+    lines = [f"GraphMend scanned `{branch}` at `{now.sha[:7]}`: **{len(findings)} graph break(s)** in "
+             f"{len({f.path for f in findings})} file(s) ({result.files_checked} checked), {fixable} with a safe "
+             "rewrite.", "", *change_lines(now, before), ""]
+    if run_url:
+        lines += [f"Scan run: {run_url}", ""]
+    if findings:
+        previous = before.by_rule if before else {}
+        lines += ["### By rule", "", "| Rule | Count | Change |", "|---|---:|---:|"]
+        for code, count in sorted(Counter(f.code for f in findings).items()):
+            rule = RULES_BY_CODE.get(code)
+            name = f" {rule.name}" if rule else ""
+            lines.append(f"| **{code}**{cell(name)} | {count} | {_delta(count - previous.get(code, 0))} |")
+        for code in sorted(set(previous) - {f.code for f in findings}):
+            lines.append(f"| **{code}** | 0 | {_delta(-previous[code])} |")
+        lines += ["", "### By file", "", "| File | Count | Rules |", "|---|---:|---|"]
+        by_file: dict[str, list[Finding]] = {}
+        for finding in findings:
+            by_file.setdefault(finding.path, []).append(finding)
+        ordered = sorted(by_file.items(), key=lambda item: (-len(item[1]), item[0]))
+        for path, found in ordered[:MAX_ROWS]:
+            rules = ", ".join(sorted({f.code for f in found}))
+            lines.append(f"| [`{cell(path)}`]({blob_url}/{path}) | {len(found)} | {rules} |")
+        if len(ordered) > MAX_ROWS:
+            lines.append(f"| ... {len(ordered) - MAX_ROWS} more file(s) | | |")
+    else:
+        lines.append("No graph breaks left. This issue is closed and reopens if breaks come back.")
+    lines += ["", "<sub>Updated in place by every scheduled GraphMend scan. `graphmend check` shows the details "
+              "locally.</sub>", TRACKING_MARKER, now.render()]
+    return "\n".join(lines) + "\n"
+
+
+def find_tracking_issue(repo: Repository) -> Issue | None:
+    for issue in repo.get_issues(state="all", sort="created", direction="asc"):
+        if issue.pull_request is None and TRACKING_MARKER in (issue.body or ""):
+            return issue
+    return None
+
+
+def update_tracking_issue(repo: Repository, result: CheckResult, sha: str, branch: str, blob_url: str,
+                          run_url: str, log: Log) -> str:
+    issue = find_tracking_issue(repo)
+    before = parse_snapshot(issue.body) if issue is not None else None
+    now = snapshot_of(result.findings, sha)
+    body = tracking_body(result, now, before, branch, blob_url, run_url)
+    title = TITLE.format(branch=branch)
+    if issue is None:
+        if not result.findings:
+            return "no graph breaks and no tracking issue: nothing to open"
+        issue = repo.create_issue(title=title, body=body)
+        return f"opened tracking issue #{issue.number}"
+    if result.findings:
+        issue.edit(title=title, body=body, state="open")
+        return f"updated tracking issue #{issue.number}"
+    issue.edit(title=title, body=body, state="closed", state_reason="completed")
+    return f"no graph breaks left: closed tracking issue #{issue.number}"
+
+
+def _check(ctx: ActionContext, config: Config, log: Log) -> CheckResult:
+    if ctx.inputs.shard_results:
+        os.chdir(ctx.workspace)
+        paths = shard_paths(ctx.inputs.shard_results.split())
+        log.info(f"merging {len(paths)} shard result(s)")
+        return merge_shards(paths)
+    return analyse(ctx, config, log)
+
+
+def run_shard(ctx: ActionContext, config: Config, log: Log) -> int:
+    """One matrix job: check one shard, write its result file (the merge job reports)."""
+    index, count = parse_shard(ctx.inputs.shard)
+    os.chdir(ctx.workspace)
+    files = shard_files(ctx.inputs.paths, config, index, count)
+    result = analyse(ctx, config, log, only=files)
+    name = f"graphmend-shard-{index}-of-{count}.json"
+    (ctx.workspace / name).write_text(json.dumps(dump_result(result, f"{index}/{count}", files)), encoding="utf-8")
+    write_outputs(ctx.output_file, {"shard-file": name, "findings": str(len(result.findings))})
+    log.info(f"shard {index}/{count}: {len(files)} file(s), {len(result.findings)} finding(s) -> {name}")
+    return EXIT_CLEAN
+
+
+def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
+    try:
+        if ctx.inputs.shard:
+            return run_shard(ctx, config, log)
+        result = _check(ctx, config, log)
+    except ShardError as error:
+        raise ActionError(str(error)) from None
+    sha = ctx.sha
+    view = SummaryView(result.findings, result.errors, result.files_checked, changed_files=result.files_checked,
+                       head_sha=sha)
+    log.info(f"checked {result.files_checked} file(s): {len(result.findings)} finding(s)")
+    code = finish(ctx, log, result, view, annotate=result.findings)
+    if not ctx.inputs.token or not (ctx.inputs.tracking_issue or ctx.inputs.fix_pr):
+        return code
+    try:
+        repo = connect(ctx.api_url, ctx.inputs.token).get_repo(ctx.repository)
+        branch = repo.default_branch
+        sha = sha or repo.get_branch(branch).commit.sha
+    except API_ERRORS as error:
+        log.error(describe(error, f"reading {ctx.repository}"))
+        return EXIT_ERROR
+    run_id = os.environ.get("GITHUB_RUN_ID", "")
+    run_url = f"{ctx.server_url}/{ctx.repository}/actions/runs/{run_id}" if run_id.isdigit() else ""
+    if ctx.inputs.tracking_issue:
+        try:
+            log.info(update_tracking_issue(repo, result, sha, branch, f"{ctx.server_url}/{ctx.repository}/blob/{sha}",
+                                           run_url, log))
+        except API_ERRORS as error:
+            log.error(describe(error, "updating the tracking issue (needs `issues: write`)"))
+            code = EXIT_ERROR
+    if ctx.inputs.fix_pr:
+        try:
+            log.info(fix_default_branch(ctx, config, log, repo))
+        except API_ERRORS as error:
+            log.error(describe(error, "opening the fix pull request (needs `contents: write` and "
+                                      "`pull-requests: write`)"))
+            code = EXIT_ERROR
+    return code
