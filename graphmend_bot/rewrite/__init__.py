@@ -22,6 +22,7 @@ import libcst as cst
 
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.config import Config
+from graphmend_bot.engine import Workspace
 from graphmend_bot.findings import CheckResult, Edit, FileError, Finding, Fix
 from graphmend_bot.rewrite import cond, guards, io, predicate, scalars
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable, split_lines
@@ -226,9 +227,7 @@ def fix_outcome(
     `remaining` holds the findings of the rewritten sources, with the fixes still on offer
     (unsafe ones when only safe fixes were applied); `with_remaining=False` skips computing it.
     """
-    from graphmend_bot.rewrite.checker import IncrementalChecker
-
-    checker = IncrementalChecker(list(paths), config, jobs)
+    workspace = Workspace(list(paths), config, jobs)
     original: dict[str, str] = {}
     current: dict[str, str] = {}
     counts: dict[str, int] = defaultdict(int)
@@ -238,7 +237,7 @@ def fix_outcome(
     passes = 0
     while passes < MAX_PASSES:
         passes += 1
-        result = checker.check(only=pending)
+        result = workspace.result(only=pending)
         result = attach_fixes(result, config, sources=current, memo=memo)
         changed: set[str] = set()
         by_path: dict[str, list[Fix]] = defaultdict(list)
@@ -259,12 +258,12 @@ def fix_outcome(
             original.setdefault(path, source)
             current[path] = new
             counts[path] += applied
-            checker.update(path, new)
+            workspace.update(path, new)
             changed.add(path)
         if not changed:
             break
         pending = changed
-    remaining = checker.check()
+    remaining = workspace.result()
     if with_remaining:
         remaining = attach_fixes(remaining, config, sources=current, memo=memo)
     known = {(e.path, e.message) for e in remaining.errors}
