@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import os
+import posixpath
 import re
 import stat
 import tokenize
@@ -45,9 +46,14 @@ MAX_SNIPPET = 1500
 _BRANCH_FORBIDDEN = re.compile(r"(^[-/.])|(\.\.)|(//)|(@\{)|([\x00-\x20~^:?*\[\\\x7f])|([/.]$)|(\.lock$)|(\.lock/)|(/\.)")
 
 
+_BRANCH_CHARS = re.compile(r"[A-Za-z0-9._/+-]+")
+
+
 def valid_branch(name: str) -> bool:
-    """A branch name git and GitHub accept; names from payloads and comments are checked first."""
-    return 0 < len(name) <= 200 and name != "@" and _BRANCH_FORBIDDEN.search(name) is None
+    """A branch name git accepts, in a conservative alphabet (no shell or URL metacharacters): the
+    bot writes only to branches whose names pass this check."""
+    return (0 < len(name) <= 200 and _BRANCH_CHARS.fullmatch(name) is not None
+            and _BRANCH_FORBIDDEN.search(name) is None)
 
 
 def fix_branch_for_pull(number: int) -> str:
@@ -63,7 +69,9 @@ def is_fix_branch(branch: str) -> bool:
 
 
 def protected(path: str) -> bool:
-    normal = path.replace(os.sep, "/").lstrip("./")
+    normal = posixpath.normpath(path.replace(os.sep, "/"))
+    while normal.startswith("./"):
+        normal = normal[2:]
     return any(normal.startswith(prefix) for prefix in PROTECTED_PREFIXES)
 
 

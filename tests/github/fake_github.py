@@ -757,6 +757,9 @@ def _new_pull(fake: FakeGitHub, request: Request, head: str, base: str, body: di
         "title": body.get("title", ""), "body": body.get("body"), "draft": bool(body.get("draft")),
         "user": request.user, "locked": False, "merged": False, "created_at": _now(), "updated_at": _now(),
         "closed_at": None, "url": url, "html_url": f"https://github.com/{repo_name}/pull/{number}",
+        "issue_url": f"{fake.base_url}/repos/{repo_name}/issues/{number}",
+        "comments_url": f"{fake.base_url}/repos/{repo_name}/issues/{number}/comments",
+        "review_comments_url": f"{url}/comments",
         "maintainer_can_modify": bool(body.get("maintainer_can_modify")),
         "head": {"label": f"{repo['owner']['login']}:{head}", "ref": head, "sha": head_sha, "repo": repo,
                  "user": repo["owner"]},
@@ -926,3 +929,12 @@ def dispatch_workflow(fake: FakeGitHub, request: Request) -> Response:
         return _unprocessable("inputs must be strings")
     fake.dispatches.append({"workflow": request.match["id"], "ref": body.get("ref"), "inputs": inputs})
     return 204, None
+
+
+@route("GET", OWNER_REPO + r"/branches/(?P<name>.+)")
+def get_branch(fake: FakeGitHub, request: Request) -> Response:
+    sha = fake.remote.branch(request.match["name"]) if fake.remote is not None else None
+    if sha is None:
+        return 404, {"message": "Branch not found"}
+    url = f"{fake.base_url}/repos/{_repo(request)}/commits/{sha}"
+    return 200, {"name": request.match["name"], "protected": False, "commit": {"sha": sha, "url": url}}

@@ -1,0 +1,120 @@
+"""End to end: the fix pull request for a pull request, created, updated, closed; never a loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from botworld import APP_BOT, RemoteWorld, run_fixed_copy
+from fake_github import FakeGitHub
+from test_github_e2e import BASE, HEAD, MODEL_BASE, MODEL_HEAD
+from world import NUMBER, REPO
+
+from graphmend_bot.github.fix_pr import FileEdit, FixPlan, fix_body, plan_fix, valid_branch, with_verification
+
+BRANCH = "graphmend/fix/pr-2"
+
+
+@pytest.fixture
+def world(tmp_path: Path, fake_github: FakeGitHub) -> RemoteWorld:
+    return RemoteWorld(tmp_path, fake_github, BASE, HEAD)
+
+
+def test_fix_pull_request_created_updated_then_closed(world: RemoteWorld) -> None:
+    first = world.run(world.pull_request_event("pull_request.opened.json"), fix_pr="true")
+    assert first.returncode == 1, first.stdout + first.stderr  # findings fail the check, the fix is extra
+    [fix] = world.fix_pulls()
+    assert (fix["state"], fix["head"]["ref"], fix["base"]["ref"]) == ("open", BRANCH, "changes")
+    assert fix["user"]["login"] == "github-actions[bot]"
+    # The branch: one bot commit on top of the pull request's head, the same rewrite a user gets locally.
+    tip = world.remote.branch(BRANCH)
+    assert tip is not None
+    assert world.remote.git("rev-parse", f"{tip}^") == world.head_sha
+    assert world.remote.git("show", "-s", "--format=%an <%ae>%n%s", tip).splitlines() == [
+        "graphmend[bot] <graphmend[bot]@users.noreply.github.com>", "GraphMend: fix 2 torch.compile graph break(s)"]
+    changed = world.remote.git("diff", "--name-only", world.head_sha, tip).splitlines()
+    assert changed == ["pkg/model.py"]  # not pkg/untouched.py: the pull request does not change it
+    local = run_fixed_copy(world, world.head_sha)
+    assert world.remote.show(tip, "pkg/model.py") == local["pkg/model.py"].rstrip("\n")
+    # The body lists each rewrite with before and after, and the verification status.
+    body = fix["body"]
+    assert "| `pkg/model.py` | 12 | GM402 |" in body and "| `pkg/model.py` | 27 | GM401 |" in body
+    assert 'Before:\n\n```python\n        print("forward done")\n```' in body
+    assert "if not torch.compiler.is_compiling():" in body
+    assert "### Verification" in body and "Not verified on a GPU yet" in body
+    notes = [c["body"] for c in world.fake.issue_comments_on(REPO, NUMBER) if f"#{fix['number']}" in c["body"]]
+    assert len(notes) == 1 and "opened" in notes[0]
+
+    # Same commit again: nothing pushed, nothing duplicated.
+    writes_before = len(world.fake.writes())
+    again = world.run(world.pull_request_event("pull_request.synchronize.json"), fix_pr="true")
+    assert again.returncode == 1
+    assert world.remote.branch(BRANCH) == tip and len(world.fix_pulls()) == 1
+    assert not [w for w in world.fake.writes()[writes_before:] if w[0] == "POST" and w[1].endswith(("/pulls", "/refs"))]
+    assert "already holds these rewrites" in again.stdout
+
+    # A new commit with one more break: the same pull request, regenerated from the new head.
+    world.push({"pkg/model.py": MODEL_HEAD.replace("        return x\n", '        print("again")\n        return x\n')})
+    world.run(world.pull_request_event("pull_request.synchronize.json"), fix_pr="true")
+    [fix] = world.fix_pulls()
+    tip = world.remote.branch(BRANCH)
+    assert tip is not None and world.remote.git("rev-parse", f"{tip}^") == world.head_sha
+    assert 'print("again")' in fix["body"] and fix["state"] == "open"
+    assert world.remote.show(tip, "pkg/model.py") == run_fixed_copy(world, world.head_sha)["pkg/model.py"].rstrip()
+
+    # The breaks are fixed in the pull request itself: the fix pull request is closed, its branch deleted.
+    world.push({"pkg/model.py": MODEL_BASE.replace('        logger.info("activation shape %s", x.shape)\n',
+                                                   "        pass\n")})
+    closed = world.run(world.pull_request_event("pull_request.synchronize.json"), fix_pr="true")
+    assert "closed fix pull request" in closed.stdout
+    [fix] = world.fix_pulls()
+    assert fix["state"] == "closed" and world.remote.branch(BRANCH) is None
+    [goodbye] = [c["body"] for c in world.fake.issue_comments_on(REPO, fix["number"])]
+    assert "Nothing left to fix in #2" in goodbye
+
+
+def test_fix_pull_request_closes_with_its_source(world: RemoteWorld) -> None:
+    world.run(world.pull_request_event("pull_request.opened.json"), fix_pr="true")
+    [fix] = world.fix_pulls("open")
+    world.pull["state"] = "closed"
+    done = world.run(world.pull_request_event("pull_request.closed.json"), fix_pr="true")
+    assert done.returncode == 0, done.stdout
+    [fix] = world.fix_pulls()
+    assert fix["state"] == "closed" and world.remote.branch(BRANCH) is None
+    [goodbye] = [c["body"] for c in world.fake.issue_comments_on(REPO, fix["number"])]
+    assert "#2 was closed" in goodbye
+
+
+def test_no_loops_and_no_fix_for_forks_or_fix_branches(world: RemoteWorld) -> None:
+    # A push by the bot itself (`/graphmend fix --push`) never starts another fix.
+    own = world.run(world.pull_request_event("pull_request.synchronize.json", sender=APP_BOT), fix_pr="true")
+    assert "the push came from the bot itself" in own.stdout and not world.fix_pulls()
+    # The bot's own fix pull request is reviewed, never fixed again.
+    world.run(world.pull_request_event("pull_request.opened.json"), fix_pr="true")
+    [fix] = world.fix_pulls()
+    on_fix = world.run(world.pull_request_event("pull_request.opened.json", number=fix["number"]), fix_pr="true")
+    assert "the bot does not fix its own fixes" in on_fix.stdout and len(world.fix_pulls()) == 1
+    # Without `fix-pr: true` nothing is opened; from a fork nothing can be.
+    world.fake.pulls[(REPO, NUMBER)]["head"]["repo"] = {**world.pull["head"]["repo"], "full_name": "fork/Hello-World"}
+    fork = world.run(world.pull_request_event("pull_request.synchronize.json"), fix_pr="true")
+    assert "comes from a fork" in fork.stdout
+
+
+def test_workflow_files_are_never_changed(tmp_path: Path) -> None:
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "helper.py").write_text("print(1)\n")
+    (tmp_path / "model.py").write_text("print(1)\n")
+    plan = plan_fix([(".github/workflows/helper.py", "print(1)\n", "pass\n"), ("model.py", "print(1)\n", "pass\n")],
+                    [], tmp_path)
+    assert [f.path for f in plan.files] == ["model.py"] and plan.skipped == [".github/workflows/helper.py"]
+    assert "never edits workflows" in fix_body(plan, "#1", "0" * 40)
+
+
+def test_branch_names_and_verification_section() -> None:
+    assert valid_branch("graphmend/fix/pr-12") and valid_branch("feature/x_y.z")
+    for bad in ("", "-x", "a..b", "a b", "a;rm -rf", "x.lock", "a//b", "/a", "a/", "$(id)", "a~1", "@"):
+        assert not valid_branch(bad), bad
+    body = fix_body(FixPlan([FileEdit("m.py", b"")]), "#1", "a" * 40)
+    updated = with_verification(body, "Approved on a GPU.")
+    assert "Approved on a GPU." in updated and "Not verified" not in updated
+    assert with_verification(updated, "x").count("graphmend:verification") == 1 + 1  # start and end markers
