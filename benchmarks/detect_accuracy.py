@@ -14,10 +14,12 @@ Usage: python benchmarks/detect_accuracy.py [--suite zoo|transformers|all] [--ca
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
 import time
+import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,10 +44,12 @@ Methodology
   Recall    = break lines matched by a reported line / break lines.
   Precision = confirmed / (confirmed + false positives), where a reported line is
     confirmed       when a break line lies in its span,
-    false positive  when a line of its span ran in one eager run of the case and Dynamo did
-                    not break there,
-    not exercised   when no line of its span ran on the benchmark input: it can be neither
-                    confirmed nor refuted, so it is listed apart and left out of precision."""
+    false positive  when every line of its span that holds code ran in one eager run of the
+                    case (under sys.settrace) and Dynamo did not break there,
+    not exercised   otherwise: code of its span never ran on the benchmark input (a branch not
+                    taken, or an `and` that short-circuited before its tensor operand, as in
+                    `x.dtype == torch.float16 and torch.isinf(x).any()` on FP32 input), so it
+                    can be neither confirmed nor refuted; listed apart, left out of precision."""
 
 
 @dataclass
@@ -120,6 +124,25 @@ def reported_lines(findings: Iterable[Finding]) -> list[Reported]:
     ]
 
 
+@functools.cache
+def code_lines(path: str) -> frozenset[int]:
+    """Lines of a file that hold bytecode (what a line tracer can report)."""
+    with open(path, "rb") as handle:
+        code = compile(handle.read(), path, "exec", dont_inherit=True)
+    lines: set[int] = set()
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        lines.update(line for _, _, line in current.co_lines() if line is not None)
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return frozenset(lines)
+
+
+def _exercised(line: Reported, ran: set[int]) -> bool:
+    span = [r for r in range(line.row, line.end_row + 1) if r in code_lines(line.path)]
+    return bool(span) and all(r in ran for r in span)
+
+
 def judge(
     name: str, explained: Explained, ran: dict[str, set[int]], reported: Sequence[Reported]
 ) -> Outcome:
@@ -130,7 +153,7 @@ def judge(
         if hits:
             outcome.found |= hits
             outcome.confirmed.append(line)
-        elif any(r in ran.get(line.path, ()) for r in range(line.row, line.end_row + 1)):
+        elif _exercised(line, ran.get(line.path, set())):
             outcome.false_positives.append(line)
         else:
             outcome.not_exercised.append(line)
@@ -194,6 +217,8 @@ def run_transformers(names: Sequence[str]) -> tuple[list[Outcome], Outcome]:
 
     base = os.path.dirname(os.path.abspath(transformers.__file__))
     tree = Tree([base])
+    # Only transformers' own messages are silenced (the logger calls still run, and break).
+    transformers.logging.set_verbosity_error()
     runs: list[tuple[str, Explained, dict[str, set[int]], float]] = []
     for name in names or list(MODELS):
         start = time.perf_counter()
@@ -285,9 +310,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parser.parse_args(argv)
     print(METHODOLOGY)
     print(f"\ntorch {torch.__version__}")
-    import logging
-
-    logging.disable(logging.WARNING)  # transformers' own warnings would drown the table
     if options.suite in ("zoo", "all"):
         outcomes = run_zoo(options.case)
         if outcomes:

@@ -236,6 +236,14 @@ torch._assert_async(~torch.isnan(x).any(), "NaN in input")
         "# Remove the call.",
         "No automatic fix: the break may be intentional.",
     ),
+    Rule(
+        "GM604", "untraceable-call", "not traceable", "GB0007",
+        "Flags calls TorchDynamo skips, such as `time.time()` / `time.perf_counter()`, in traced code.",
+        "Dynamo cannot trace these C functions: it ends the graph, calls them eagerly and starts a new graph (measured on torch 2.13).",
+        "start = time.perf_counter()\ny = model(x)",
+        "# Time outside the compiled region, or guard it:\nif not torch.compiler.is_compiling():\n    start = time.perf_counter()",
+        "No automatic fix.",
+    ),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

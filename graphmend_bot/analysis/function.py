@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.model import (
@@ -55,11 +55,37 @@ def _tensor_param(
     if name.startswith(_FLAG_PREFIXES):
         return False  # output_attentions=None, return_dict=None: flags by convention
     if annotation is not None:
-        text = ast.unparse(annotation)
-        return "Tensor" in text or "Parameter" in text
+        return _tensor_annotation(annotation)
     if default is not None and not (isinstance(default, ast.Constant) and default.value is None):
         return False  # a non-None default (flag, size, string) is a Python value
     return True if entry else None
+
+
+_CONTAINERS = frozenset({
+    "Tuple", "tuple", "List", "list", "Dict", "dict", "Sequence", "Iterable", "Mapping", "Set", "set",
+})
+
+
+def _tensor_annotation(annotation: ast.expr) -> bool:
+    """A tensor annotation (`torch.Tensor`, `Optional[FloatTensor]`, `Tensor | None`); a
+    container of tensors (`Tuple[torch.FloatTensor]`) or a cache object is not a tensor."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return _tensor_annotation(ast.parse(annotation.value, mode="eval").body)
+        except SyntaxError:
+            return "Tensor" in annotation.value
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _tensor_annotation(annotation.left) or _tensor_annotation(annotation.right)
+    if isinstance(annotation, ast.Subscript):
+        outer = dotted_name(annotation.value) or ""
+        leaf = outer.rsplit(".", 1)[-1]
+        if leaf in ("Optional", "Union"):
+            members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+            return any(_tensor_annotation(member) for member in members)
+        return False  # Tuple[...], List[...], Dict[...]: containers
+    name = dotted_name(annotation) or ""
+    leaf = name.rsplit(".", 1)[-1]
+    return leaf.endswith("Tensor") or leaf == "Parameter"
 
 
 class FunctionAnalyzer:
@@ -79,7 +105,20 @@ class FunctionAnalyzer:
         self.lines = lines
         self.entry = entry
         self.returns: set[str] = set()
+        self.return_shapes: list[tuple[Kind, ...] | None] = []
         self.references: set[str] = set()
+        # Locals bound to a tuple display, element by element (`pad = (0, 0, right, 0)`).
+        self.tuples: dict[str, tuple[Kind, ...]] = {}
+        # Locals whose value under compile a compile guard decides (`is_tracing = ... or
+        # is_torchdynamo_compiling()`).
+        self.guards: dict[str, bool] = {}
+        # Loop variables standing for submodules: `for layer in self.layers` -> "self:layers[]".
+        self.aliases: dict[str, str] = {}
+        # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
+        # (it cannot resume inside that context manager) and after a break inside a loop body
+        # (graph breaks in loops make it skip the frame). Later drafts carry it as suppressed_if.
+        self._eager_after: Kind = NOT_TENSOR
+        self._loop_depth = 0
         self._reported: set[tuple[str, int, int]] = set()
         self._test_depth = 0
 
@@ -94,6 +133,7 @@ class FunctionAnalyzer:
         params += list(zip(args.kwonlyargs, args.kw_defaults))
         skip_first = self.summary.class_qualname is not None and not self._is_staticmethod()
         names: list[str] = []
+        entry_params: list[str] = []
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if skip_first and index == 0:
@@ -101,13 +141,17 @@ class FunctionAnalyzer:
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
             if seed is not None:
                 self.summary.param_seeds[arg.arg] = seed
+                if seed and arg.annotation is None:
+                    entry_params.append(arg.arg)
             env[arg.arg] = frozenset({f"p:{arg.arg}"})
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 names.append(extra.arg)
         self.summary.params = tuple(names)
+        self.summary.entry_params = tuple(entry_params)
         self.block(self.node.body, env)
         self.summary.returns = frozenset(self.returns)
+        self.summary.return_elements = _common_shape(self.return_shapes)
         self.summary.references = tuple(sorted(self.references))
 
     def _is_staticmethod(self) -> bool:
@@ -116,10 +160,7 @@ class FunctionAnalyzer:
     # ---- statements ---------------------------------------------------------------------
     def block(self, body: Iterable[ast.stmt], env: Env) -> bool:
         """Run statements in order; True when the block always leaves (return/raise/...)."""
-        for stmt in body:
-            if self.stmt(stmt, env):
-                return True
-        return False
+        return any(self.stmt(stmt, env) for stmt in body)
 
     def stmt(self, node: ast.stmt, env: Env) -> bool:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -130,26 +171,44 @@ class FunctionAnalyzer:
             return self._if(node, env)
         elif isinstance(node, ast.While):
             self._bool_context(node.test, env, "GM104", "`while` loop")
+            self._loop_depth += 1
             for _ in range(2):
                 self.block(node.body, env)
+            self._loop_depth -= 1
             self.block(node.orelse, env)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            element = self.expr(node.iter, env)
+            element, elements = self._iteration(node.iter, env)
+            self._loop_depth += 1
+            alias = _submodule_iteration(node)
             for _ in range(2):
-                self._bind(node.target, element, env)
+                self._bind(node.target, element, env, elements)
+                if alias is not None:
+                    self.aliases[alias[0]] = alias[1]
                 self.block(node.body, env)
+            self._loop_depth -= 1
             self.block(node.orelse, env)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
+            opens_file = False
             for item in node.items:
                 self.expr(item.context_expr, env)
+                opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)
-            return self.block(node.body, env)
+            leaves = self.block(node.body, env)
+            if opens_file:
+                self._eager_after = TENSOR
+            return leaves
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
-            self._try(node, env)
+            self._try(cast(ast.Try, node), env)  # TryStar has the same fields
         elif isinstance(node, ast.Return):
             if node.value is not None:
-                self.returns |= self.expr(node.value, env)
+                elements = self._display(node.value, env)
+                if elements is not None:
+                    self.returns |= _union(elements)
+                    self.return_shapes.append(elements)
+                else:
+                    self.returns |= self.expr(node.value, env)
+                    self.return_shapes.append(None)
             return True
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
@@ -159,32 +218,79 @@ class FunctionAnalyzer:
             return True
         return False
 
-    def _try(self, node: ast.stmt, env: Env) -> None:
-        self.block(getattr(node, "body"), env)
-        for handler in getattr(node, "handlers"):
+    def _try(self, node: ast.Try, env: Env) -> None:
+        self.block(node.body, env)
+        for handler in node.handlers:
             if handler.name:
                 env[handler.name] = NOT_TENSOR
             self.block(handler.body, dict(env))
-        self.block(getattr(node, "orelse"), env)
-        self.block(getattr(node, "finalbody"), env)
+        self.block(node.orelse, env)
+        self.block(node.finalbody, env)
 
     def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, env: Env) -> None:
         if node.value is None:
             return
-        kind = self.expr(node.value, env)
+        elements = self._display(node.value, env) if not isinstance(node, ast.AugAssign) else None
+        if elements is None and isinstance(node.value, ast.Name):
+            elements = self.tuples.get(node.value.id)
+        kind = _union(elements) if elements is not None else self.expr(node.value, env)
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                self._bind(target, kind, env)
+                self._bind(target, kind, env, elements)
+            guard = compile_guard_value(node.value, self.resolve, self.guards)
+            if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.guards[node.targets[0].id] = guard
         elif isinstance(node, ast.AugAssign):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
             self._bind(node.target, previous | kind, env)
         else:
             self._bind(node.target, kind, env)
 
-    def _bind(self, target: ast.expr, kind: Kind, env: Env) -> None:
+    def _display(self, node: ast.expr, env: Env) -> tuple[Kind, ...] | None:
+        """Element kinds of a tuple or list display without starred items; else None."""
+        if isinstance(node, (ast.Tuple, ast.List)) and not any(
+            isinstance(e, ast.Starred) for e in node.elts
+        ):
+            return tuple(self.expr(e, env) - {"bool", "ddop"} for e in node.elts)
+        return None
+
+    def _iteration(self, node: ast.expr, env: Env) -> tuple[Kind, tuple[Kind, ...] | None]:
+        """The kind of one item of `for ... in node`, and its elements when it is a tuple."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            name = node.func.id
+            if name == "enumerate" and len(node.args) == 1 and self.resolve(node.func) in (None, name):
+                item, _ = self._iteration(node.args[0], env)
+                return item, (NOT_TENSOR, item)
+            if name == "zip" and node.args and self.resolve(node.func) in (None, name):
+                items = tuple(self._iteration(arg, env)[0] for arg in node.args)
+                return _union(items), items
+        if isinstance(node, ast.Name) and node.id in self.tuples:
+            self.expr(node, env)
+            return _union(self.tuples[node.id]), None
+        return self.expr(node, env) - {"bool", "ddop"}, None
+
+    def _bind(
+        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None
+    ) -> None:
         if isinstance(target, ast.Name):
             env[target.id] = kind
+            self.guards.pop(target.id, None)
+            self.aliases.pop(target.id, None)
+            if elements is not None:
+                self.tuples[target.id] = elements
+            else:
+                self.tuples.pop(target.id, None)
         elif isinstance(target, (ast.Tuple, ast.List)):
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
+            if elements is None and not starred and kind and all(d.startswith("c:") and "#" not in d for d in kind):
+                # `a, b = helper(...)`: element K of what call site I returns.
+                elements = tuple(
+                    frozenset(f"{d}#{k}" for d in kind) for k in range(len(target.elts))
+                )
+            if elements is not None and not starred and len(elements) == len(target.elts):
+                for element, element_kind in zip(target.elts, elements):
+                    self._bind(element, element_kind, env)
+                return
             for element in target.elts:
                 self._bind(element, kind, env)
         elif isinstance(target, ast.Starred):
@@ -197,7 +303,7 @@ class FunctionAnalyzer:
             self.expr(target.value, env)
 
     def _if(self, node: ast.If, env: Env) -> bool:
-        under_compile = compile_guard_value(node.test, self.resolve)
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards)
         if under_compile is True:
             return self.block(node.body, env)
         if under_compile is False:
@@ -214,6 +320,9 @@ class FunctionAnalyzer:
             return False  # the raising arm is the error path, never traced
         self._bool_context(node.test, env, "GM101", "`if` condition")
         body_env, else_env = dict(env), dict(env)
+        none_name, none_in_body = _none_test(node.test)
+        if none_name is not None and env.get(none_name) == frozenset({f"p:{none_name}"}):
+            _narrow_to_none(body_env if none_in_body else else_env, none_name)
         body_leaves = self.block(node.body, body_env)
         else_leaves = self.block(node.orelse, else_env)
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
@@ -269,6 +378,21 @@ class FunctionAnalyzer:
     def _expr_Subscript(self, node: ast.Subscript, env: Env) -> Kind:
         owner = self.expr(node.value, env)
         index = self._index(node.slice, env)
+        bounds = _slice_bounds(node.slice, lambda e: self.expr(e, env))
+        if is_tensor(owner) and is_tensor(bounds):
+            self._report(
+                "GM302", node,
+                "A tensor used as a slice bound is converted to a Python int",
+                bounds,
+            )
+        position = _constant_index(node.slice)
+        if position is not None:
+            if isinstance(node.value, ast.Name) and node.value.id in self.tuples:
+                elements = self.tuples[node.value.id]
+                if -len(elements) <= position < len(elements):
+                    return elements[position]
+            if position >= 0 and owner and all(d.startswith("c:") and "#" not in d for d in owner):
+                return frozenset(f"{d}#{position}" for d in owner)
         if is_tensor(owner) and "bool" in index:
             self._report(
                 "GM502", node,
@@ -315,7 +439,7 @@ class FunctionAnalyzer:
         return kind | {"bool"} if is_tensor(kind) else kind  # a tensor only if an operand is
 
     def _expr_IfExp(self, node: ast.IfExp, env: Env) -> Kind:
-        under_compile = compile_guard_value(node.test, self.resolve)
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards)
         if under_compile is not None:
             return self.expr(node.body if under_compile else node.orelse, env)
         self._bool_context(node.test, env, "GM102", "Conditional expression")
@@ -415,6 +539,9 @@ class FunctionAnalyzer:
         if resolved.startswith("logging.") and resolved.rsplit(".", 1)[1] in V.LOG_METHODS:
             self._report("GM402", node, f"`{resolved}` in traced code", TENSOR)
             return NOT_TENSOR
+        if resolved in V.UNTRACEABLE_CALLS:
+            self._report("GM604", node, f"`{resolved}()` cannot be traced", TENSOR)
+            return NOT_TENSOR
         if resolved == "torch._dynamo.graph_break":
             self._report("GM603", node, "Explicit `torch._dynamo.graph_break()`", TENSOR)
             return NOT_TENSOR
@@ -438,6 +565,15 @@ class FunctionAnalyzer:
         if name == "repeat_interleave" and len(args) > 1 and is_tensor(args[1]):
             self._report_repeat(node, args[1])
             return TENSOR
+        if name in V.SIZE_FACTORIES:
+            sizes = _size_arguments(node, name, args)
+            if is_tensor(sizes):
+                self._report(
+                    "GM302", node,
+                    f"A tensor passed as a size to `torch.{name}` is converted to a Python int",
+                    sizes,
+                )
+            return TENSOR
         if name.startswith(V.TORCH_TENSOR_SUBMODULES):
             return TENSOR
         head = name.split(".", 1)[0]
@@ -459,15 +595,23 @@ class FunctionAnalyzer:
     ) -> Kind:
         method = func.attr
         owner = dotted_name(func.value)
-        if resolved is not None and (resolved.startswith(("torch.", "warnings.", "logging."))):
+        if resolved is not None and (
+            resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in V.UNTRACEABLE_CALLS
+        ):
             known = self._known_call(node, resolved, args)
             if known is not None:
                 return known
         if method in V.LOG_METHODS and self._is_logger(func.value, owner):
             self._report("GM402", node, f"Logger call `{owner}.{method}` in traced code", TENSOR)
             return NOT_TENSOR
+        if resolved is not None and owner is not None and owner.split(".", 1)[0] not in env:
+            # math.ceil(...), np.where(...), helpers.fn(...): a function of an imported module.
+            return self._user_call(func, node, args, kwargs)
         static_receiver = isinstance(func.value, ast.Attribute) and func.value.attr in V.STATIC_ATTRS
-        tensor_receiver = is_tensor(receiver) or (method in V.TENSOR_METHODS and not static_receiver)
+        # A method torch.Tensor does not have means the receiver is some other object.
+        tensor_receiver = (is_tensor(receiver) and method in V.TENSOR_API) or (
+            method in V.TENSOR_METHODS and not static_receiver
+        )
         if tensor_receiver and not static_receiver:
             kind = receiver | TENSOR if method in V.TENSOR_METHODS else receiver
             return self._tensor_method(node, method, kind, args)
@@ -526,7 +670,8 @@ class FunctionAnalyzer:
         kwargs: list[tuple[str | None, Kind]],
     ) -> Kind:
         """A call that may land in the checked tree: record it for the scope solver."""
-        ref = callee_ref(func)
+        ref = self.aliases.get(func.id) if isinstance(func, ast.Name) else None
+        ref = ref or callee_ref(func)
         if ref is None:
             return NOT_TENSOR
         bound = ref.startswith(("self:", "super:"))
@@ -542,7 +687,7 @@ class FunctionAnalyzer:
         end_row = node.end_lineno or row  # type: ignore[attr-defined]
         end_col = node.end_col_offset or col  # type: ignore[attr-defined]
         key = (code, row, col)
-        if key in self._reported:
+        if key in self._reported or "T" in self._eager_after:
             return  # loop bodies run twice
         self._reported.add(key)
         line = self.lines[row - 1] if row <= len(self.lines) else ""
@@ -553,9 +698,11 @@ class FunctionAnalyzer:
             Draft(
                 code, message, row, _char_column(line, col), end_row,
                 _char_column(end_line, end_col), gb_id, deps - {"bool", "ddop"} or deps,
-                line.rstrip("\r\n"),
+                line.rstrip("\r\n"), self._eager_after,
             )
         )
+        if self._loop_depth:
+            self._eager_after = self._eager_after | (deps - {"bool", "ddop"})
 
 
 # Expression handlers by node type, looked up once per node (cheaper than getattr by name).
@@ -566,9 +713,38 @@ _EXPR_HANDLERS: dict[type, Callable[[FunctionAnalyzer, Any, Env], Kind]] = {
 }
 
 
+def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
+    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)`: (layer, ref)."""
+    source, target = node.iter, node.target
+    if (
+        isinstance(source, ast.Call)
+        and isinstance(source.func, ast.Name)
+        and source.func.id == "enumerate"
+        and len(source.args) == 1
+        and isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+    ):
+        source, target = source.args[0], target.elts[1]
+    if (
+        isinstance(target, ast.Name)
+        and isinstance(source, ast.Attribute)
+        and isinstance(source.value, ast.Name)
+        and source.value.id == "self"
+    ):
+        return target.id, f"self:{source.attr}[]"
+    return None
+
+
 def callee_ref(func: ast.expr) -> str | None:
     if isinstance(func, ast.Name):
         return f"name:{func.id}"
+    if (
+        isinstance(func, ast.Subscript)
+        and isinstance(func.value, ast.Attribute)
+        and isinstance(func.value.value, ast.Name)
+        and func.value.value.id == "self"
+    ):
+        return f"self:{func.value.attr}[]"  # self.layers[i](...)
     if isinstance(func, ast.Attribute):
         if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
             return f"self:{func.attr}"
@@ -580,24 +756,116 @@ def callee_ref(func: ast.expr) -> str | None:
     return None
 
 
-def compile_guard_value(test: ast.expr, resolve: Resolve) -> bool | None:
-    """The value of `test` while TorchDynamo traces, when a compile guard decides it."""
+def compile_guard_value(
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None
+) -> bool | None:
+    """The value of `test` while TorchDynamo traces, when a compile guard decides it.
+
+    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`).
+    """
+    if isinstance(test, ast.Name):
+        return known.get(test.id) if known else None
     if isinstance(test, ast.Call) and not test.args:
         name = dotted_name(test.func)
         if name is not None and name.rsplit(".", 1)[-1] in V.COMPILE_GUARDS:
             return True
+        if (resolve(test.func) or name) in V.FALSE_UNDER_COMPILE:
+            return False
         return None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        value = compile_guard_value(test.operand, resolve)
+        value = compile_guard_value(test.operand, resolve, known)
         return None if value is None else not value
     if isinstance(test, ast.BoolOp):
-        values = [compile_guard_value(v, resolve) for v in test.values]
+        values = [compile_guard_value(v, resolve, known) for v in test.values]
         decisive = isinstance(test.op, ast.Or)  # True decides `or`, False decides `and`
         if decisive in values:
             return decisive
         if all(v is (not decisive) for v in values):
             return not decisive
     return None
+
+
+def _none_test(test: ast.expr) -> tuple[str | None, bool]:
+    """(`x`, True) for `x is None`, (`x`, False) for `x is not None`, else (None, False)."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+        and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+    ):
+        return test.left.id, isinstance(test.ops[0], ast.Is)
+    return None, False
+
+
+def _narrow_to_none(env: Env, name: str) -> None:
+    """On the path where parameter `name` is None, nothing derived from it is a tensor."""
+    dep = f"p:{name}"
+    for key, kind in env.items():
+        if dep in kind:
+            env[key] = kind - {dep}
+    env[name] = NOT_TENSOR
+
+
+def _union(kinds: Iterable[Kind]) -> Kind:
+    return frozenset().union(NOT_TENSOR, *kinds)
+
+
+def _common_shape(shapes: list[tuple[Kind, ...] | None]) -> tuple[Kind, ...] | None:
+    """Element kinds when every return is a tuple display of one length."""
+    if not shapes or any(shape is None for shape in shapes):
+        return None
+    lengths = {len(shape) for shape in shapes if shape is not None}
+    if len(lengths) != 1:
+        return None
+    return tuple(_union(column) for column in zip(*(shape for shape in shapes if shape is not None)))
+
+
+def _constant_index(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and type(node.operand.value) is int
+    ):
+        return -node.operand.value
+    return None
+
+
+def _slice_bounds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> Kind:
+    """The kinds of the bounds of every slice in an index (`x[:, a:b]`)."""
+    parts = node.elts if isinstance(node, ast.Tuple) else [node]
+    kinds = [
+        evaluate(bound) - {"bool", "ddop"}
+        for part in parts
+        if isinstance(part, ast.Slice)
+        for bound in (part.lower, part.upper, part.step)
+        if bound is not None
+    ]
+    return _union(kinds)
+
+
+def _size_arguments(node: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """Kinds of the arguments of a torch factory that must be Python ints (sizes, steps)."""
+    if name in ("linspace", "logspace"):
+        return _union(args[2:3])
+    if name == "full":
+        return _union(args[:1])
+    if any(isinstance(arg, ast.Starred) for arg in node.args):
+        return NOT_TENSOR
+    return _union(args)
+
+
+def _is_builtin_call(node: ast.expr, name: str, resolve: Resolve) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and resolve(node.func) in (None, name)
+    )
 
 
 def _is_validation_guard(node: ast.If) -> bool:

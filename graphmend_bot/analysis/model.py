@@ -1,7 +1,8 @@
 """Picklable per-module summaries, produced by workers and joined by the scope solver.
 
 A `Kind` says when a value is a tensor: it holds "T" (always), "p:NAME" (when parameter NAME
-is) or "c:I" (when call site I returns one). The empty kind is a value that is not a tensor.
+is), "c:I" (when call site I returns one) or "c:I#K" (when element K of the tuple call site I
+returns is one). The empty kind is a value that is not a tensor.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ class Draft:
     gb_id: str
     deps: Kind
     source_line: str
+    # Dynamo never reaches this line when these hold: a break earlier in the same loop body
+    # makes it skip the whole frame, `with open(...)` makes it run the rest eagerly.
+    suppressed_if: Kind = NOT_TENSOR
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,12 @@ class FunctionSummary:
     calls: list[CallSite] = field(default_factory=list)
     references: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR
+    # When every `return` is a tuple display of one length: the kind of each element.
+    return_elements: tuple[Kind, ...] | None = None
     drafts: list[Draft] = field(default_factory=list)
+    # Parameters assumed to be tensors only because the function is an entry point (a forward
+    # without annotation or default); callers in the tree decide them when there are any.
+    entry_params: tuple[str, ...] = ()
 
 
 @dataclass
@@ -62,6 +71,9 @@ class ClassSummary:
     qualname: str
     bases: tuple[str, ...]
     methods: tuple[str, ...]
+    # Submodules assigned in __init__: `self.NAME = Callee(...)` as NAME -> callee, and the
+    # elements of `nn.ModuleList([Callee(...) for ...])` as "NAME[]" -> callee.
+    attributes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

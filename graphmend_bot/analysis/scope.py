@@ -81,6 +81,25 @@ class Program:
             stack.extend(self._base_classes(mod, cls))
         return None
 
+    def _submodule_forward(self, module: str, class_qualname: str, attribute: str) -> FunctionId | None:
+        """`self.encoder(...)`: the forward of the in-tree class assigned to self.encoder."""
+        seen: set[tuple[str, str]] = set()
+        stack = [(module, class_qualname)]
+        while stack:
+            mod, cls = stack.pop(0)
+            summary = self.modules[mod].classes.get(cls)
+            if summary is None or (mod, cls) in seen:
+                continue
+            seen.add((mod, cls))
+            constructor = summary.attributes.get(attribute)
+            if constructor is not None:
+                found = self._resolve_dotted(mod, constructor)
+                if found is not None and found[0] == "class":
+                    return self._method(found[1], found[2], "forward")
+                return None
+            stack.extend(self._base_classes(mod, cls))
+        return None
+
     def _base_classes(self, module: str, class_qualname: str) -> Iterator[tuple[str, str]]:
         for base in self.modules[module].classes[class_qualname].bases:
             found = self._resolve_dotted(module, base)
@@ -122,6 +141,8 @@ class Program:
             if function.class_qualname is None:
                 return []
             method = self._method(module, function.class_qualname, name, skip_self=kind == "super")
+            if method is None and kind == "self":
+                method = self._submodule_forward(module, function.class_qualname, name)
             return [method] if method else []
         if kind == "name":
             nested = f"{qualname}.{name}"
@@ -145,9 +166,7 @@ class Program:
                     function.name == "forward"
                     and function.class_qualname is not None
                     and self.is_module_class(module, function.class_qualname)
-                ):
-                    entries.add((module, qualname))
-                elif self._configured_entry(module, qualname):
+                ) or self._configured_entry(module, qualname):
                     entries.add((module, qualname))
             for target in summary.compile_targets:
                 entries.update(self._compile_target(module, target.ref, target.constructor, target.method))
@@ -190,7 +209,7 @@ class Program:
         return traced
 
     def _successors(self, fid: FunctionId) -> Iterator[FunctionId]:
-        module, qualname = fid
+        module = fid[0]
         function = self.function(fid)
         for site in function.calls:
             yield from self.resolve_call(fid, site.ref)
@@ -216,7 +235,7 @@ class Program:
         for fid in sorted(traced):
             function = self.function(fid)
             for draft in function.drafts:
-                if solver.holds(fid, draft.deps):
+                if solver.holds(fid, draft.deps) and not solver.holds(fid, draft.suppressed_if):
                     result.append(TracedDraft(self.modules[fid[0]], function, draft))
         return result
 
@@ -233,13 +252,25 @@ class _TensorFlow:
         self.fixed: dict[FunctionId, set[str]] = {
             fid: set(program.function(fid).param_seeds) for fid in traced
         }
-        self.returns: dict[FunctionId, bool] = {fid: False for fid in traced}
         self.targets: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         for fid in traced:
             for index, site in enumerate(program.function(fid).calls):
                 targets = [t for t in program.resolve_call(fid, site.ref) if t in traced]
                 if targets:
                     self.targets[(fid, index)] = targets
+        # A forward called from the tree gets its tensors from its callers, not from being an
+        # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
+        called = {target for targets in self.targets.values() for target in targets}
+        for fid in called:
+            for name in program.function(fid).entry_params:
+                self.params[fid].pop(name, None)
+                self.fixed[fid].discard(name)
+        self.returns: dict[FunctionId, bool] = {fid: False for fid in traced}
+        self.element_returns: dict[FunctionId, list[bool]] = {
+            fid: [False] * len(elements)
+            for fid in traced
+            if (elements := program.function(fid).return_elements) is not None
+        }
 
     def holds(self, fid: FunctionId, deps: Kind) -> bool:
         for dep in deps:
@@ -248,9 +279,21 @@ class _TensorFlow:
             kind, _, value = dep.partition(":")
             if kind == "p" and self.params[fid].get(value, False):
                 return True
-            if kind == "c" and any(self.returns[t] for t in self.targets.get((fid, int(value)), ())):
-                return True
+            if kind == "c":
+                site, _, element = value.partition("#")
+                targets = self.targets.get((fid, int(site)), ())
+                if not element and any(self.returns[t] for t in targets):
+                    return True
+                if element and any(self._element_returns(t, int(element)) for t in targets):
+                    return True
         return False
+
+    def _element_returns(self, fid: FunctionId, index: int) -> bool:
+        """Whether element `index` of what `fid` returns is a tensor (the whole result when unknown)."""
+        elements = self.element_returns.get(fid)
+        if elements is None or index >= len(elements):
+            return self.returns[fid]
+        return elements[index]
 
     def solve(self) -> None:
         for _ in range(50):
@@ -259,6 +302,11 @@ class _TensorFlow:
                 function = self.program.function(fid)
                 if not self.returns[fid] and self.holds(fid, function.returns):
                     self.returns[fid] = changed = True
+                flags = self.element_returns.get(fid)
+                if flags is not None and function.return_elements is not None:
+                    for index, kind in enumerate(function.return_elements):
+                        if not flags[index] and self.holds(fid, kind):
+                            flags[index] = changed = True
                 for index, site in enumerate(function.calls):
                     for target in self.targets.get((fid, index), ()):
                         changed |= self._pass_arguments(fid, site, target)
@@ -268,7 +316,11 @@ class _TensorFlow:
     def _pass_arguments(self, caller: FunctionId, site: CallSite, callee: FunctionId) -> bool:
         function = self.program.function(callee)
         params = list(function.params)
-        if function.class_qualname is not None and (site.bound or function.name == "__init__"):
+        if (
+            function.class_qualname is not None
+            and "staticmethod" not in function.decorators
+            and (site.bound or function.name == "__init__")
+        ):
             params = params[1:]
         changed = False
         named = [(params[i], kind) for i, kind in enumerate(site.args) if i < len(params)]

@@ -107,6 +107,17 @@ def _is_compiled(node: FunctionNode, imports: Imports) -> bool:
     )
 
 
+def _element_call(node: ast.expr) -> ast.Call | None:
+    """The call building each element of `[C(...) for ...]`, `[C(...), ...]` or `{k: C(...)}`."""
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(node.elt, ast.Call):
+        return node.elt
+    if isinstance(node, ast.DictComp) and isinstance(node.value, ast.Call):
+        return node.value
+    if isinstance(node, ast.List) and node.elts and isinstance(node.elts[0], ast.Call):
+        return node.elts[0]
+    return None
+
+
 def _suppressed(lines: list[str], row: int, end_row: int, code: str) -> bool:
     for line in lines[row - 1 : end_row]:
         match = _SUPPRESSION.search(line)
@@ -167,8 +178,43 @@ class _Collector:
         methods = tuple(
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
-        self.classes[qualname] = ClassSummary(qualname, bases, methods)
+        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node))
         self._enter(node.name, qualname, None, node.body)
+
+    def _submodules(self, node: ast.ClassDef) -> dict[str, str]:
+        """`self.NAME = Callee(...)` in __init__, and ModuleList/ModuleDict elements as NAME[]."""
+        attributes: dict[str, str] = {}
+        for stmt in node.body:
+            if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
+                continue
+            for child in ast.walk(stmt):
+                if not (
+                    isinstance(child, ast.Assign)
+                    and len(child.targets) == 1
+                    and isinstance(child.value, ast.Call)
+                ):
+                    continue
+                target = child.targets[0]
+                if not (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    continue
+                callee = self._callee(child.value)
+                if callee is None:
+                    continue
+                if callee.endswith(("ModuleList", "ModuleDict")) and child.value.args:
+                    element = _element_call(child.value.args[0])
+                    if element is not None and (inner := self._callee(element)) is not None:
+                        attributes[f"{target.attr}[]"] = inner
+                else:
+                    attributes[target.attr] = callee
+        return attributes
+
+    def _callee(self, call: ast.Call) -> str | None:
+        name = dotted_name(call.func)
+        return None if name is None else self.imports.resolve(call.func) or name
 
     def _function_def(self, node: FunctionNode) -> None:
         qualname = ".".join([*self._prefix, node.name])
