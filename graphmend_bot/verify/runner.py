@@ -5,8 +5,10 @@ Arms run one after the other, never in parallel, so timings do not compete for t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -140,25 +142,38 @@ def run_arm(entry: EntryPoint, root: Path, workdir: Path, python: str = sys.exec
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     try:
-        completed = subprocess.run(
-            [python, str(CHILD), str(request_path), str(result_path)],
-            cwd=root,
-            env=environment,
-            capture_output=True,
-            text=True,
-            timeout=settings.timeout,
-            check=False,
+        returncode, stderr = _run_child(
+            [python, str(CHILD), str(request_path), str(result_path)], root, environment, settings.timeout
         )
     except subprocess.TimeoutExpired:
         return ArmResult.failed("timeout", f"did not finish within {settings.timeout:g} s (raise `timeout`)")
     except OSError as error:
         return ArmResult.failed("internal", f"cannot start {python}: {error}")
-    if completed.returncode != 0 or not result_path.is_file():
-        tail = "\n".join(completed.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
-        return ArmResult.failed(
-            "crashed", f"the measurement process exited with code {completed.returncode}: {tail}"
-        )
+    if returncode != 0 or not result_path.is_file():
+        tail = "\n".join(stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
+        return ArmResult.failed("crashed", f"the measurement process exited with code {returncode}: {tail}")
     return ArmResult.from_child(json.loads(result_path.read_text("utf-8")))
+
+
+def _run_child(command: list[str], cwd: Path, environment: dict[str, str], timeout: float) -> tuple[int, str]:
+    """Run the child in its own process group, so a timeout also ends its compile workers."""
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        _, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    return process.returncode, stderr
 
 
 def judge(entry: EntryPoint, original: ArmResult, rewritten: ArmResult) -> EntryResult:

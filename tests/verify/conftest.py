@@ -41,6 +41,8 @@ def pairs_report() -> VerifyReport:
     entries.append(
         EntryPoint("cuda", "vcases:logging_net", Settings(device="cuda", backend="eager", seeds=(0,)))
     )
+    entries.append(EntryPoint("sleeping", "vcases:sleeping_case", Settings(device="cpu", timeout=8)))
+    entries.append(EntryPoint("crashing", "vcases:crashing_case", QUICK))
     steps: list[str] = []
     report = verify(
         entries,

@@ -93,7 +93,8 @@ def test_a_rewrite_that_adds_a_break_is_caught(pairs_report: VerifyReport) -> No
     assert result.reasons[0] == "the rewritten arm has more graphs (2 > 1)"
     assert result.outputs_equal is True  # the print changes nothing computed
     (reason,) = result.rewritten.break_reasons
-    assert reason["location"] == f"vcases.py:{line_of('rewritten', 'print(')}"
+    debug_line = line_of("rewritten", 'print("debug")')
+    assert reason["location"] == f"vcases.py:{debug_line}"
 
 
 @pytest.mark.parametrize(
@@ -134,6 +135,15 @@ def test_cuda_without_a_gpu_is_a_clear_message(pairs_report: VerifyReport) -> No
         "original arm failed: CUDA requested but no GPU is available",
         "rewritten arm failed: CUDA requested but no GPU is available",
     ]
+
+
+def test_a_hanging_or_crashing_arm_is_reported(pairs_report: VerifyReport) -> None:
+    sleeping = result_named(pairs_report, "sleeping")
+    assert sleeping.verdict == ERROR
+    assert sleeping.original.error == "did not finish within 8 s (raise `timeout`)"
+    crashing = result_named(pairs_report, "crashing")
+    assert crashing.rewritten.error_kind == "crashed"
+    assert crashing.rewritten.error == "the measurement process exited with code 3: segfault-like exit"
 
 
 def test_other_entry_points_are_still_measured(pairs_report: VerifyReport) -> None:

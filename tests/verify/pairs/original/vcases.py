@@ -75,3 +75,17 @@ def wrong_device_case(device):
 
 def not_a_tuple_case():
     return debugged
+
+
+def sleeping_case():
+    import time
+
+    time.sleep(120)
+
+
+def crashing_case():
+    import os
+    import sys
+
+    print("segfault-like exit", file=sys.stderr)
+    os._exit(3)
