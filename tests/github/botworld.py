@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fake_github import BareRemote, FakeGitHub, add_issue_comment, attach_remote
+from fake_github import BOT_USER, BareRemote, FakeGitHub, add_issue_comment, attach_remote
 from world import NUMBER, REPO, BotRun, PullRequestWorld, load_payload
 
 MEMBER = {"login": "octocat", "id": 583231, "type": "User", "site_admin": False}
@@ -72,7 +72,9 @@ class RemoteWorld(PullRequestWorld):
         return path
 
     def replies(self) -> list[str]:
-        return [c["body"] for c in self.fake.issue_comments_on(REPO, NUMBER) if "graphmend:reply" in c["body"]]
+        """The bot's answers (written with its token) on the pull request."""
+        return [c["body"] for c in self.fake.issue_comments_on(REPO, NUMBER)
+                if "graphmend:reply" in c["body"] and c["user"]["login"] == BOT_USER["login"]]
 
     def reactions_on(self, comment_id: int) -> list[str]:
         return [r["content"] for r in self.fake.reactions if r["_on"] == (REPO, "issues", comment_id)]
