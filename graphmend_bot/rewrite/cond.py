@@ -160,6 +160,15 @@ def _check_arm(body: Sequence[cst.BaseStatement]) -> None:
                     if not isinstance(value, cst.Name):
                         raise Rejected("an arm stores into an attribute or subscript")
             _check_expression(small.value)
+            if _not_a_tensor(small.value):
+                raise Rejected("an arm assigns a value that is not a tensor")
+
+
+def _not_a_tensor(value: cst.BaseExpression) -> bool:
+    """Literals and containers: torch.cond branches must return tensors."""
+    if isinstance(value, cst.Name):
+        return value.value in ("None", "True", "False")
+    return isinstance(value, cst.BaseNumber | cst.BaseString | cst.Tuple | cst.List | cst.Dict | cst.Set | cst.Lambda)
 
 
 def _check_expression(node: cst.CSTNode) -> None:
@@ -215,9 +224,26 @@ def _body_and_value(ctx: FixContext, body: Sequence[cst.BaseStatement], targets:
             target = assign.targets[0].target
             if len(assign.targets) == 1 and isinstance(target, cst.Name) and target.value == targets[0] and not last.leading_lines:
                 value = assign.value
-                if not isinstance(value, cst.Name | cst.Attribute):
-                    return _statements_code(ctx, body[:-1]), ctx.code_for(value).strip()
+                code = ctx.code_for(value).strip()
+                if isinstance(value, cst.Name | cst.Attribute):
+                    code += ".clone()"  # a branch may not return an input unchanged
+                return _statements_code(ctx, body[:-1]), code
+    aliases = _aliases(body)
+    values = [f"{value}.clone()" if value in aliases else value for value in values]
     return _statements_code(ctx, body), _tuple(values)
+
+
+def _aliases(body: Sequence[cst.BaseStatement]) -> set[str]:
+    """Names whose last assignment in `body` binds another name or attribute (an alias)."""
+    last: dict[str, cst.BaseExpression] = {}
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name):
+                            last[target.target.value] = small.value
+    return {name for name, value in last.items() if isinstance(value, cst.Name | cst.Attribute)}
 
 
 def _branch_name(node: cst.CSTNode | None, fallback: str, target: str = "") -> str:

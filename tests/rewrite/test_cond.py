@@ -71,8 +71,9 @@ def test_untouched_value_is_cloned_and_passed_as_operand(tmp_path: Path) -> None
         "y = self.proj(x)\n            raise ValueError('no')",  # raise
         "y = self.proj(x).item()",  # host copy
         "for _ in range(2):\n                x = self.proj(x)\n            y = x",  # control flow
+        "y = None",  # not a tensor: torch.cond branches must return tensors
     ],
-    ids=["inplace", "attribute-store", "print", "raise", "item", "loop"],
+    ids=["inplace", "attribute-store", "print", "raise", "item", "loop", "none"],
 )
 def test_arms_with_side_effects_get_no_cond(arm: str, tmp_path: Path) -> None:
     source = (
@@ -104,3 +105,20 @@ def test_torch_cond_rejects_mismatched_branches_loudly() -> None:
 
     with pytest.raises(Exception, match="merging two branches"):
         torch.cond(x.sum() > 0, reduce_rows, keep)
+
+
+def test_an_arm_that_aliases_an_input_returns_a_clone(tmp_path: Path) -> None:
+    source = (
+        "import torch\n\n\ndef f(x, tokens):\n    if torch.any(tokens != 0):\n"
+        "        out = torch.tanh(x) @ tokens\n    else:\n        out = x\n    return out\n\n\n"
+        "compiled = torch.compile(f)\n"
+    )
+    after = fix_source(source.replace("import torch", "# fixture: unsafe-fixes\nimport torch", 1), tmp_path)
+    assert "def out_if_false():\n        return x.clone()" in after
+    namespace: dict = {}
+    exec(compile(after, "<rewritten>", "exec"), namespace)
+    original: dict = {}
+    exec(compile(source, "<original>", "exec"), original)
+    x = torch.randn(3, 3)
+    for tokens in (torch.zeros(3, 3), torch.randn(3, 3)):
+        assert torch.equal(namespace["f"](x, tokens), original["f"](x, tokens))
