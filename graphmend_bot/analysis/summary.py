@@ -243,7 +243,8 @@ class _Collector:
             if name is None:
                 continue
             self._constructors[-1][name] = self.imports.resolve(node.value.func) or callee
-            if callee.endswith(V.LOGGER_FACTORIES) and not self._prefix:
+            is_logger = callee.endswith(V.LOGGER_FACTORIES) or callee.rsplit(".", 1)[-1].endswith("Logger")
+            if is_logger and not self._prefix:
                 self.logger_names.add(name)
 
     def _find_compile_calls(self, stmt: ast.stmt) -> None:
