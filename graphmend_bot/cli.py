@@ -43,11 +43,35 @@ def cmd_check(args: argparse.Namespace) -> int:
     config = _load_config(args)
     if args.fix or args.diff:
         return _fix(args, config)
+    if args.shard or args.save_result:
+        return _check_shard(args, config)
     result = check(args.paths or ["."], config)
     if args.output_format in ("text", "json"):
         from graphmend_bot.rewrite import attach_fixes
 
         result = attach_fixes(result, config, args.paths or ["."])
+    return _report(args, result)
+
+
+def _check_shard(args: argparse.Namespace, config: Config) -> int:
+    """`--shard I/N`: the files of one shard, checked with the whole tree as context."""
+    import json
+
+    from graphmend_bot.github.shards import ShardError, dump_result, parse_shard, shard_files
+    from graphmend_bot.rewrite import attach_fixes
+
+    if not args.shard or not args.save_result:
+        print("graphmend: --shard and --save-result go together", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        index, count = parse_shard(args.shard)
+    except ShardError as error:
+        print(f"graphmend: --shard: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    paths = args.paths or ["."]
+    files = shard_files(paths, config, index, count)
+    result = attach_fixes(check(paths, config, only=files), config, paths)
+    Path(args.save_result).write_text(json.dumps(dump_result(result, f"{index}/{count}", files)), encoding="utf-8")
     return _report(args, result)
 
 
@@ -121,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
+    p.add_argument("--shard", metavar="I/N", help="report only shard I of N of the files (the rest is context)")
+    p.add_argument("--save-result", metavar="FILE", help="with --shard: also save the result for `graphmend merge`")
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("verify", help="measure original vs rewritten code: graphs, outputs, compile and run time")
@@ -136,7 +162,41 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bot", help="run as the GitHub Action (reads the GITHUB_* and INPUT_* environment)")
     p.set_defaults(handler=cmd_bot)
+
+    p = sub.add_parser("approve", help="GPU job: verify a pull request against its base, then approve or request changes")
+    p.add_argument("--pull-request", type=int, metavar="N",
+                   help="the pull request (default: from the event, or the `pull-request` dispatch input)")
+    p.add_argument("--report", metavar="FILE", help="use this `graphmend verify --json` report instead of running it")
+    p.add_argument("--entrypoint", action="append", metavar="MODULE:CALLABLE", help="passed to graphmend verify")
+    p.add_argument("--device", choices=("auto", "cpu", "cuda"), help="passed to graphmend verify")
+    p.add_argument("--timeout", type=float, metavar="S", help="passed to graphmend verify")
+    p.add_argument("--config", metavar="FILE", help="passed to graphmend verify")
+    p.set_defaults(handler=cmd_approve)
+
+    p = sub.add_parser("merge", help="merge the results of `graphmend check --shard i/N` into one report")
+    p.add_argument("results", nargs="+", metavar="FILE", help="shard result files, or folders holding them")
+    p.add_argument("--output-format", choices=sorted(RENDERERS), default="text", help="how to print findings")
+    p.add_argument("--output-file", "-o", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    p.set_defaults(handler=cmd_merge)
     return parser
+
+
+def cmd_approve(args: argparse.Namespace) -> int:
+    from graphmend_bot.github.approve import main as approve_main
+
+    return approve_main(args)
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from graphmend_bot.github.shards import ShardError, merge_shards, shard_paths
+
+    try:
+        result = merge_shards(shard_paths(args.results))
+    except ShardError as error:
+        print(f"graphmend merge: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    return _report(args, result)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:

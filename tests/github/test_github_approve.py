@@ -1,0 +1,160 @@
+"""GPU-verified approval: the decision as a pure function over `graphmend verify --json`, and
+`graphmend approve` end to end (real `graphmend verify` on CPU, a tiny model, the fake GitHub)."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botworld import RemoteWorld
+from fake_github import FakeGitHub
+from world import NUMBER, REPO, graphmend_command
+
+from graphmend_bot.github.approve import APPROVE, REQUEST_CHANGES, decide, results_table
+
+GOOD_ENTRY: dict[str, Any] = {
+    "name": "net", "outputs_equal": True, "verdict": "improved", "reasons": [],
+    "cold_start_speedup": 2.0, "steady_state_speedup": 1.1,
+    "original": {"ok": True, "device": "cuda", "graph_count": 2, "graph_break_count": 1, "cold_start_s": 2.0,
+                 "steady_state_s": 0.0011},
+    "rewritten": {"ok": True, "device": "cuda", "graph_count": 1, "graph_break_count": 0, "cold_start_s": 1.0,
+                  "steady_state_s": 0.001},
+}
+
+
+def report(*entries: dict[str, Any]) -> dict[str, Any]:
+    return {"version": 1, "passed": True, "entry_points": list(entries),
+            "original": {"label": "base"}, "rewritten": {"label": "working tree"}}
+
+
+def entry(**changes: Any) -> dict[str, Any]:
+    data = copy.deepcopy(GOOD_ENTRY)
+    for key, value in changes.items():
+        if key in ("original", "rewritten"):
+            data[key].update(value)
+        else:
+            data[key] = value
+    return data
+
+
+def test_decide_approves_only_a_proven_improvement() -> None:
+    good = decide(report(entry(), entry(name="same", original={"graph_count": 1, "graph_break_count": 0})))
+    assert (good.event, good.reasons, good.removed) == (APPROVE, [], 1)
+    cases = {
+        "outputs are not equivalent": entry(outputs_equal=False, reasons=["outputs differ (bit-identical required)"]),
+        "the graph count rose from 2 to 3": entry(rewritten={"graph_count": 3}),
+        "graph breaks rose from 1 to 2": entry(rewritten={"graph_break_count": 2, "graph_count": 2}),
+        "no graph break went away": entry(rewritten={"graph_count": 2, "graph_break_count": 1}),
+        "rewritten arm failed: CUDA out of memory": entry(rewritten={"ok": False, "error": "CUDA out of memory"}),
+        "graph counts are missing": entry(original={"graph_count": None}),
+    }
+    for reason, bad in cases.items():
+        decision = decide(report(entry(), bad) if "went away" not in reason else report(bad))
+        assert decision.event == REQUEST_CHANGES, reason
+        assert any(reason in r for r in decision.reasons), (reason, decision.reasons)
+    # One good entry point does not excuse another whose outputs changed.
+    assert decide(report(entry(), entry(name="b", outputs_equal=None))).event == REQUEST_CHANGES
+    assert decide(report()).event == REQUEST_CHANGES and decide({}).event == REQUEST_CHANGES
+    assert decide({"entry_points": ["junk"]}).event == REQUEST_CHANGES
+
+
+def test_results_table() -> None:
+    table = results_table(report(entry()))
+    assert "| `net` (cuda) | 2 -> 1 | 1 -> 0 | 2.00 s -> 1.00 s | 2.00x | 1.10 ms -> 1.00 ms | 1.10x | equal |" in table
+
+
+MODEL = '''\
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(4, 4)
+
+    def forward(self, x):
+        x = self.linear(x)
+{body}
+        return x
+
+
+def factory():
+    return Net(), (torch.randn(3, 4),)
+'''
+BRANCH = "        if x.sum() > 0:\n            x = x * 2\n        else:\n            x = x * 3"
+GOOD = "        x = torch.where(x.sum() > 0, x * 2, x * 3)"
+BAD = "        x = torch.where(x.sum() > 0, x * 2, x * 3) + 1"
+CONFIG = """\
+verify:
+  device: cpu
+  backend: eager
+  seeds: [0, 1]
+  warmup: 1
+  repeat: 2
+  timeout: 300
+  entry-points:
+    - tinynet:factory
+"""
+
+
+def approve(world: RemoteWorld, token: str | None = None) -> subprocess.CompletedProcess[str]:
+    event = world.pull_request_event("pull_request.synchronize.json")
+    env = {**{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")},
+           "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event),
+           "GITHUB_API_URL": world.fake.base_url, "GITHUB_REPOSITORY": REPO,
+           "GITHUB_WORKSPACE": str(world.git.root), "GITHUB_STEP_SUMMARY": str(world.tmp / "approve-summary.md"),
+           "GITHUB_TOKEN": token or world.fake.token}
+    return subprocess.run([*graphmend_command(), "approve"], cwd=world.git.root, env=env, capture_output=True,
+                          text=True, timeout=600)
+
+
+@pytest.mark.parametrize("rewrite, event, exit_code", [(GOOD, "APPROVED", 0), (BAD, "CHANGES_REQUESTED", 1)])
+def test_gpu_job_approves_a_good_rewrite_and_rejects_one_that_changes_outputs(
+        tmp_path: Path, fake_github: FakeGitHub, rewrite: str, event: str, exit_code: int) -> None:
+    base = {"tinynet.py": MODEL.format(body=BRANCH), ".graphmend.yml": CONFIG}
+    world = RemoteWorld(tmp_path, fake_github, base, {"tinynet.py": MODEL.format(body=rewrite)})
+    done = approve(world)
+    assert done.returncode == exit_code, done.stdout + done.stderr
+    [review] = fake_github.reviews_on(REPO, NUMBER)
+    assert review["state"] == event and review["commit_id"] == world.head_sha
+    body = review["body"]
+    assert "| `tinynet:factory` (cpu) | 2 -> 1 | 1 -> 0 |" in body  # Dynamo's counts, measured on both sides
+    if event == "APPROVED":
+        assert "Verified on a GPU" in body and "| equal |" in body
+    else:
+        assert "outputs are not equivalent" in body and "| DIFFER |" in body
+    assert "GraphMend GPU verification" in (tmp_path / "approve-summary.md").read_text()
+
+
+def test_gpu_job_refuses_forks_and_stale_checkouts(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = RemoteWorld(tmp_path, fake_github, {"tinynet.py": MODEL.format(body=BRANCH)},
+                        {"tinynet.py": MODEL.format(body=GOOD)})
+    world.git.checkout("master")
+    stale = approve(world)
+    assert stale.returncode == 2 and "is not the head of #2" in stale.stdout
+    world.pull["head"]["repo"] = {**world.pull["head"]["repo"], "full_name": "fork/Hello-World"}
+    fork = approve(world)
+    assert fork.returncode == 2 and "never runs code from forks" in fork.stdout
+    assert not fake_github.reviews
+
+
+def test_gpu_job_cannot_approve_its_own_pull_request(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = RemoteWorld(tmp_path, fake_github, {"tinynet.py": MODEL.format(body=BRANCH)},
+                        {"tinynet.py": MODEL.format(body=GOOD)})
+    world.pull["user"] = {"login": "github-actions[bot]", "type": "Bot"}  # opened with the same token
+    report_file = tmp_path / "verify.json"
+    import json
+    report_file.write_text(json.dumps(report(entry())))
+    event = world.pull_request_event("pull_request.synchronize.json")
+    env = {"PATH": os.environ["PATH"], "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event),
+           "GITHUB_API_URL": fake_github.base_url, "GITHUB_REPOSITORY": REPO, "GITHUB_WORKSPACE": str(world.git.root),
+           "GITHUB_TOKEN": fake_github.token}
+    done = subprocess.run([*graphmend_command(), "approve", "--report", str(report_file)], cwd=world.git.root,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Can not approve your own pull request" in done.stdout
+    assert "different identity" in done.stdout
