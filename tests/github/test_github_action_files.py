@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -26,13 +27,17 @@ def tool(name: str) -> str:
     return found
 
 
+ACTIONS = [ROOT / "action.yml", ROOT / "verify" / "action.yml"]
+
+
 def test_there_are_workflows_to_check() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in WORKFLOWS}
-    assert {".github/workflows/ci.yml", "examples/workflows/graphmend.yml"} <= names
+    assert {".github/workflows/ci.yml", "examples/workflows/graphmend.yml", "examples/workflows/graphmend-fix.yml",
+            "examples/workflows/graphmend-schedule.yml", "examples/workflows/graphmend-verify.yml"} <= names
 
 
 @pytest.mark.parametrize("schema, files", [
-    ("vendor.github-actions", [ROOT / "action.yml"]),
+    ("vendor.github-actions", ACTIONS),
     ("vendor.github-workflows", WORKFLOWS),
 ])
 def test_valid_against_github_schemas(schema: str, files: list[Path]) -> None:
@@ -42,7 +47,7 @@ def test_valid_against_github_schemas(schema: str, files: list[Path]) -> None:
 
 
 def test_zizmor_finds_nothing() -> None:
-    files = [str(ROOT / "action.yml"), *map(str, WORKFLOWS)]
+    files = [*map(str, ACTIONS), *map(str, WORKFLOWS)]
     done = subprocess.run([tool("zizmor"), "--offline", "--no-progress", *files],
                           capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin",
                                                                              "NO_COLOR": "1"})
@@ -62,7 +67,7 @@ def test_every_workflow_sets_least_privilege_permissions() -> None:
 def test_action_inputs_are_the_ones_the_bot_reads() -> None:
     action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
     assert action["runs"] == {"using": "docker", "image": "Dockerfile"}
-    assert set(action["outputs"]) == {"findings", "fixable", "sarif-file"}
+    assert set(action["outputs"]) == {"findings", "fixable", "sarif-file", "shard-file"}
     source = "".join(p.read_text("utf-8") for p in (ROOT / "graphmend_bot" / "github").glob("*.py"))
     for name in action["inputs"]:
         assert f'"{name}"' in source, f"input {name} is declared but the bot never reads it"
@@ -101,3 +106,66 @@ def test_the_bot_does_not_import_torch(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _workflow(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "examples" / "workflows" / name).read_text("utf-8"))
+    return loaded
+
+
+def _triggers(workflow: dict[Any, Any]) -> dict[str, Any]:
+    triggers: dict[str, Any] = workflow[True]  # YAML 1.1 reads the key `on` as true
+    return triggers
+
+
+def test_gpu_verification_never_runs_forks() -> None:
+    workflow = _workflow("graphmend-verify.yml")
+    job = workflow["jobs"]["verify"]
+    assert "github.event.pull_request.head.repo.full_name == github.repository" in job["if"]
+    assert "self-hosted" in job["runs-on"] and job["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert set(_triggers(workflow)) == {"pull_request", "workflow_dispatch"}  # never pull_request_target
+    action = yaml.safe_load((ROOT / "verify" / "action.yml").read_text("utf-8"))
+    assert action["runs"]["using"] == "composite"
+    guard, *_ = action["runs"]["steps"]
+    assert "head.repo.full_name != github.repository" in guard["if"] and "exit 1" in guard["run"]
+    for step in action["runs"]["steps"]:
+        assert "${{" not in step.get("run", ""), "inputs reach run scripts through env only"
+
+
+def test_verify_action_passes_inputs_as_arguments_not_shell(tmp_path: Path) -> None:
+    """The composite's script with a stand-in interpreter: hostile inputs arrive as plain argv."""
+    action = yaml.safe_load((ROOT / "verify" / "action.yml").read_text("utf-8"))
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "approve")
+    fake_python = tmp_path / "python"
+    fake_python.write_text('#!/bin/sh\nfor a in "$@"; do echo "[$a]"; done\n')
+    fake_python.chmod(0o755)
+    marker = tmp_path / "pwned"
+    env = {"PATH": "/usr/bin:/bin", "PYTHON": str(fake_python), "DEVICE": "cuda", "PULL_REQUEST": "7",
+           "ENTRY_POINTS": f"pkg.m:factory $(touch {marker}) *", "GITHUB_TOKEN": "x"}
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], env=env, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[-m]", "[graphmend_bot.cli]", "[approve]", "[--device]", "[cuda]",
+                                        "[--pull-request]", "[7]", "[--entrypoint]", "[pkg.m:factory]",
+                                        "[--entrypoint]", "[$(touch]", "[--entrypoint]", f"[{marker})]",
+                                        "[--entrypoint]", "[*]"]
+    assert not marker.exists()
+
+
+def test_fix_and_scan_workflows() -> None:
+    fix = _workflow("graphmend-fix.yml")
+    assert set(_triggers(fix)) == {"pull_request", "issue_comment"}
+    job = fix["jobs"]["fix"]
+    assert "head.repo.full_name == github.repository" in job["if"] and "/graphmend" in job["if"]
+    checkout = next(s for s in job["steps"] if "actions/checkout" in s.get("uses", ""))
+    assert checkout["if"] == "github.event_name == 'pull_request'"  # comments never check out PR code
+    uses = next(s for s in job["steps"] if s.get("uses", "").startswith("graphmend/action"))
+    assert uses["with"]["fix-pr"] is True and "steps.app.outputs.token" in uses["with"]["github-token"]
+    scan = _workflow("graphmend-schedule.yml")
+    assert set(_triggers(scan)) == {"schedule", "workflow_dispatch"}
+    shards = scan["jobs"]["shard"]["strategy"]["matrix"]["shard"]
+    step = next(s for s in scan["jobs"]["shard"]["steps"] if s.get("uses", "").startswith("graphmend/action"))
+    assert step["with"]["shard"] == f"${{{{ matrix.shard }}}}/{len(shards)}"
+    merge = scan["jobs"]["merge"]
+    assert merge["needs"] == "shard"
+    assert any("shard-results" in s.get("with", {}) for s in merge["steps"])
