@@ -124,6 +124,8 @@ def is_python_number(node: cst.BaseExpression, scalars: set[str] | frozenset[str
     if isinstance(node, cst.Name):
         return node.value in scalars or node.value in ("True", "False")
     if isinstance(node, cst.Attribute):
+        if isinstance(node.value, cst.Call) and dotted(node.value.func) in ("torch.finfo", "torch.iinfo"):
+            return node.attr.value in ("max", "min", "eps", "tiny", "resolution", "smallest_normal")
         name = dotted(node)
         return name is not None and is_config_value(name)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
@@ -176,6 +178,20 @@ class ConditionLowering:
         if not self.is_scalar_tensor(node):
             raise Rejected("the condition is not provably a one-element (0-d) tensor")
         return self._code(node)
+
+    def lower_conjunction(self, parts: list[cst.BaseExpression]) -> str:
+        """`torch.logical_and` over `parts` (already split from an `and` chain)."""
+        code = self.lower(parts[0])
+        for part in parts[1:]:
+            right = self.lower(part)
+            failing = sorted(failing_reductions(part))
+            if failing:
+                self.assumptions.append(
+                    f"evaluates `{right}` even where `and` would have skipped it (assumes "
+                    f"{', '.join(f'`.{r}()`' for r in failing)} cannot fail there: a floating-point, non-empty tensor)"
+                )
+            code = f"torch.logical_and({code}, {right})"
+        return code
 
     def _code(self, node: cst.BaseExpression) -> str:
         return self.ctx.code_for(node).strip()

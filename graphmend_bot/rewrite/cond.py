@@ -91,8 +91,8 @@ def _build(ctx: FixContext, chain: Chain, condition: str, facts: LocalFacts) -> 
         for body in (true_body, false_body):
             _check_arm(body)
         targets = list(dict.fromkeys(t for body in (true_body, false_body) for t in _targets(body)))
-        if not targets:
-            return None
+        if not targets or set(targets) & facts.python_scalars():
+            return None  # torch.cond branches return tensors only
         row = ctx.position(chain.top).start.line
         read = set().union(*(_value_reads(body) for body in (true_body, false_body)))
         outputs: list[tuple[str, str]] = []

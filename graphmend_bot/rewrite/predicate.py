@@ -32,6 +32,7 @@ from graphmend_bot.rewrite.branching import (
     LocalFacts,
     enclosing_function,
     failing_reductions,
+    is_python_number,
     torch_import,
 )
 from graphmend_bot.rewrite.context import FixContext
@@ -62,10 +63,10 @@ class Verdict:
     def __init__(self) -> None:
         self.assumptions: list[str] = []
 
-    def compare(self, arms: Sequence[tuple[str, ArmInfo]]) -> None:
+    def compare(self, arms: Sequence[tuple[str, ArmInfo]], known_float: set[str] | frozenset[str] = frozenset()) -> None:
         first_code, first = arms[0]
         for code, info in arms[1:]:
-            note = dtype_assumption(first, info, f"`{first_code}` and `{code}`")
+            note = dtype_assumption(first, info, f"`{first_code}` and `{code}`", known_float)
             if note is not None and note not in self.assumptions:
                 self.assumptions.append(note)
         risky = sorted({op for _, info in arms for op in info.risky})
@@ -129,6 +130,19 @@ def branch_chain(ctx: FixContext, node: cst.If) -> Chain | None:
 
 def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | None:
     lowering = ConditionLowering(ctx, facts)
+    static: list[cst.BaseExpression] = []
+    if len(chain.tests) == 1 and chain.orelse is None and _returns(ctx, chain) is None:
+        # `if x is not None and (x == 0).any():` -> keep the Python part as an `if`, select inside.
+        static, dynamic = split_static_prefix(chain.tests[0], facts)
+        if static:
+            lowering.arms.known_float |= floating_leaves(static)
+            selected = [lowering.lower_conjunction(dynamic)]
+            body = _assignments(chain.bodies[0])
+            if body is None:
+                return None
+            guard = " and ".join(ctx.code_for(part).strip() for part in static)
+            guarded = _assignment_form(ctx, chain, selected, [body, {}], lowering.arms, facts, guard)
+            return _with_assumptions(guarded, lowering.assumptions)
     conditions = [lowering.lower(test) for test in chain.tests]
     if len(conditions) > 1:
         # An elif's condition is evaluated only when the ones before it are false.
@@ -147,9 +161,10 @@ def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | Non
     else:
         assignments = [_assignments(body) for body in chain.bodies]
         else_assignments = _assignments(chain.orelse) if chain.orelse is not None else {}
-        if all(a is not None for a in assignments) and else_assignments is not None:
-            arms = [a for a in assignments if a is not None]
-            fix = _assignment_form(ctx, chain, conditions, [*arms, else_assignments], analyzer, facts)
+        arms = [a for a in assignments if a is not None]
+        if len(arms) == len(assignments) and else_assignments is not None:
+            arms.append(else_assignments)
+            fix = _assignment_form(ctx, chain, conditions, arms, analyzer, facts)
         elif len(chain.tests) == 1 and chain.orelse is not None:
             fix = _merge_form(ctx, chain, conditions[0], analyzer)
     return _with_assumptions(fix, lowering.assumptions)
@@ -192,15 +207,28 @@ def _assignment_form(
     arms: list[dict[str, cst.BaseExpression]],
     analyzer: ArmAnalyzer,
     facts: LocalFacts,
+    guard: str | None = None,
 ) -> Fix | None:
+    row = ctx.position(chain.top).start.line
+    prelude = _static_temporaries(ctx, chain, arms, facts, row)
+    arms = [{k: v for k, v in arm.items() if k not in prelude} for arm in arms]
     targets = list(dict.fromkeys(name for arm in arms for name in arm))
     if not targets:
         return None
-    row = ctx.position(chain.top).start.line
+    analyzer.python_scalars = analyzer.python_scalars | frozenset(prelude)
+    verdict = Verdict()
+    for name, temporary in prelude.items():
+        # torch.finfo(x.dtype) now runs on both paths; it raises for integer dtypes.
+        for call in _info_calls(temporary):
+            owner = dotted(call.args[0].value) if call.args else None
+            tensor = owner.removesuffix(".dtype") if owner is not None and owner.endswith(".dtype") else None
+            if dotted(call.func) != "torch.finfo" or tensor is None:
+                return None
+            if tensor not in analyzer.known_float:
+                verdict.assumptions.append(f"computes `{name}` on both paths (assumes `{tensor}` is floating-point for `torch.finfo`)")
     condition_reads = set().union(*(names_in(test) for test in chain.tests))
     if len(targets) > 1 and condition_reads & set(targets):
         return None  # the second assignment would see the first one's new value in its condition
-    verdict = Verdict()
     lines: list[str] = []
     for target in targets:
         values: list[tuple[str, ArmInfo]] = []
@@ -214,11 +242,14 @@ def _assignment_form(
             if names_in(value) & (set(targets) - {target}):
                 return None  # depends on another arm assignment: order matters
             values.append((_expression_code(ctx, value), analyzer.analyze(value)))
-        verdict.compare(values)
+        verdict.compare(values, analyzer.known_float)
         expression = _nested_where(conditions, [code for code, _ in values])
         lines.append(_format_statement(f"{target} = ", expression, ""))
     comments = _comments(chain)
-    code = "\n".join([*comments, *lines])
+    statements = [*comments, *(f"{name} = {_expression_code(ctx, value)}" for name, value in prelude.items()), *lines]
+    code = "\n".join(statements)
+    if guard is not None:
+        code = f"if {guard}:\n" + "\n".join(ctx.indent_unit + line if line.strip() else line for line in code.split("\n"))
     edits = [*torch_import(ctx), ctx.replace_statement(chain.top, code)]
     what = "`if`/`elif` chain" if len(conditions) > 1 else "`if`"
     names = ", ".join(f"`{t}`" for t in targets)
@@ -585,3 +616,148 @@ def _wrap_call_statement(ctx: FixContext, statement: cst.CSTNode) -> str:
     ]
     inner = "".join(f"    {argument},\n" for argument in arguments)
     return f"{ctx.module.code_for_node(call.func)}(\n{inner})"
+
+
+# -- a static prefix of the condition, static temporaries in an arm ---------------------------------
+
+FLOAT_DTYPES = frozenset({"torch.float16", "torch.bfloat16", "torch.float32", "torch.float64", "torch.half", "torch.float", "torch.double"})
+
+
+def split_static_prefix(
+    test: cst.BaseExpression, facts: LocalFacts
+) -> tuple[list[cst.BaseExpression], list[cst.BaseExpression]]:
+    """`P1 and P2 and T1 and T2` -> ([P1, P2], [T1, T2]) where the P are decided without reading
+    a tensor's values (`is None`, dtypes, `self.training`, Python flags). Only a leading run is
+    split off, so the Python short-circuit order is kept."""
+    parts = _conjuncts(test)
+    static: list[cst.BaseExpression] = []
+    for part in parts:
+        if not is_static(part, facts):
+            break
+        static.append(part)
+    if not static or len(static) == len(parts):
+        return [], parts
+    return static, parts[len(static):]
+
+
+def _conjuncts(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And) and not node.lpar:
+        return [*_conjuncts(node.left), *_conjuncts(node.right)]
+    return [node]
+
+
+def is_static(node: cst.BaseExpression, facts: LocalFacts) -> bool:
+    """Decided from Python values only (no tensor data): a safe `if` under torch.compile."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return is_static(node.expression, facts)
+    if isinstance(node, cst.Comparison):
+        if all(isinstance(c.operator, cst.Is | cst.IsNot) for c in node.comparisons):
+            return True
+        sides = [node.left, *(c.comparator for c in node.comparisons)]
+        if any(_is_dtype(side) for side in sides):
+            return all(_is_dtype(side) for side in sides)
+        return False
+    name = dotted(node)
+    if name is not None:
+        if name.endswith(".training"):
+            return True
+        param = facts.params.get(name)
+        return (
+            param is not None
+            and name not in facts.assignments
+            and isinstance(param.default, cst.Name)
+            and param.default.value in ("True", "False")
+        )
+    return False
+
+
+def _is_dtype(node: cst.BaseExpression) -> bool:
+    name = dotted(node)
+    return name is not None and (name.endswith(".dtype") or name in FLOAT_DTYPES)
+
+
+def floating_leaves(static: list[cst.BaseExpression]) -> set[str]:
+    """Tensors a static prefix proves floating-point: `x.dtype == torch.float16`."""
+    found: set[str] = set()
+    for part in static:
+        if isinstance(part, cst.Comparison) and len(part.comparisons) == 1 and isinstance(part.comparisons[0].operator, cst.Equal):
+            left, right = dotted(part.left), dotted(part.comparisons[0].comparator)
+            for a, b in ((left, right), (right, left)):
+                if a is not None and a.endswith(".dtype") and b in FLOAT_DTYPES:
+                    found.add(a.removesuffix(".dtype"))
+    return found
+
+
+def _static_temporaries(
+    ctx: FixContext, chain: Chain, arms: list[dict[str, cst.BaseExpression]], facts: LocalFacts, row: int
+) -> dict[str, cst.BaseExpression]:
+    """Arm-local Python numbers (`clamp_value = torch.finfo(h.dtype).max - 1000`) that can be
+    computed unconditionally: assigned in one arm only, static, and read nowhere outside the `if`."""
+    scalars = facts.python_scalars()
+    found: dict[str, cst.BaseExpression] = {}
+    for arm in arms:
+        for name, value in arm.items():
+            if sum(name in other for other in arms) != 1 or not is_python_number(value, scalars):
+                continue
+            if _read_outside(ctx, chain.top, name):
+                continue
+            found[name] = value
+    return found
+
+
+def _read_outside(ctx: FixContext, statement: cst.CSTNode, name: str) -> bool:
+    function = enclosing_function(ctx, statement)
+    scope: cst.CSTNode = function if function is not None else ctx.module
+    inside: set[int] = set()
+
+    class Inside(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            inside.add(id(node))
+
+    statement.visit(Inside())
+    reads: list[cst.Name] = []
+
+    class Reads(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == name and id(node) not in inside:
+                reads.append(node)
+
+    scope.visit(Reads())
+    return not all(_assigned_earlier_in_block(ctx, read, name, statement) for read in reads)
+
+
+def _assigned_earlier_in_block(ctx: FixContext, read: cst.Name, name: str, branch: cst.CSTNode) -> bool:
+    """Walking back from `read` through its block, an assignment to `name` comes before anything
+    holding `branch` (so the read never sees the value the rewrite computes on both paths)."""
+    statement = ctx.statement_of(read)
+    block = ctx.parent(statement) if statement is not None else None
+    body = getattr(block, "body", None)
+    if statement is None or not isinstance(body, Sequence):
+        return False
+    holders = {id(branch), *(id(a) for a in ctx.ancestors(branch))}
+    index = next((i for i, item in enumerate(body) if item is statement), None)
+    if index is None or id(statement) in holders:
+        return False
+    for item in reversed(body[:index]):
+        if id(item) in holders:
+            return False
+        if isinstance(item, cst.SimpleStatementLine) and any(
+            isinstance(small, cst.Assign) and any(dotted(t.target) == name for t in small.targets) for small in item.body
+        ):
+            return True
+    return False
+
+
+def _info_calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            if dotted(call.func) in ("torch.finfo", "torch.iinfo"):
+                found.append(call)
+
+    node.visit(Visitor())
+    return found

@@ -139,6 +139,7 @@ class ArmAnalyzer:
 
     def __init__(self, python_scalars: frozenset[str] = frozenset()) -> None:
         self.python_scalars = python_scalars
+        self.known_float: set[str] = set()  # leaves proven floating-point (by a dtype check)
 
     def analyze(self, node: cst.BaseExpression) -> ArmInfo:
         if isinstance(node, cst.Integer):
@@ -259,12 +260,13 @@ def is_config_value(name: str) -> bool:
     return any(part == "config" or part.endswith("_config") for part in parts[:-1])
 
 
-def dtype_assumption(a: ArmInfo, b: ArmInfo, describe: str) -> str | None:
+def dtype_assumption(a: ArmInfo, b: ArmInfo, describe: str, known_float: set[str] | frozenset[str] = frozenset()) -> str | None:
     """None when arms `a` and `b` provably share shape and dtype; else the assumption that makes
-    them agree (for an unsafe fix's message)."""
+    them agree (for an unsafe fix's message). Leaves in `known_float` are floating-point tensors,
+    whose dtype no Python number changes."""
     if a.leaves != b.leaves or a.fixed != b.fixed:
         return f"assumes {describe} have the same shape and dtype"
-    if a.category == b.category:
+    if a.category == b.category or (a.leaves and a.leaves <= known_float and not a.fixed):
         return None
     higher = max(a.category, b.category)
     if higher == INT:

@@ -63,6 +63,8 @@ def test_cases_that_must_be_left_alone_get_no_fix(case: str, tmp_path: Path) -> 
         ("else_less_update", "unsafe", "floating-point"),
         ("sqrt_autograd", "unsafe", "`sqrt`"),
         ("phi3_longrope", "unsafe", "same shape and dtype"),
+        ("fp16_clamp", "safe", "`hidden_states`"),
+        ("static_prefix", "unsafe", "same shape and dtype"),
     ],
 )
 def test_fixture_verdicts(case: str, applicability: str, says: str, tmp_path: Path) -> None:
@@ -120,6 +122,38 @@ def test_unprovable_branches_get_no_torch_where(body: str, tmp_path: Path) -> No
     findings = findings_with_fixes(compiled("def helper(x):\n    return x\n\n\n" + body), tmp_path)
     assert findings
     assert all(f.fix is None or "torch.where" not in f.fix.edits[-1].content for f in findings)
+
+
+def test_static_prefix_stays_python_and_temporaries_are_hoisted(tmp_path: Path) -> None:
+    body = (
+        "def f(h, training: bool = True):\n"
+        "    if training and torch.isinf(h).any() or torch.isnan(h).any():\n"  # `or` at top: no split
+        "        h = h * 0\n"
+        "    if training and torch.isinf(h).any():\n"
+        "        bound = torch.finfo(h.dtype).max - 1000\n"
+        "        h = torch.clamp(h, min=-bound, max=bound)\n"
+        "    return h"
+    )
+    findings = findings_with_fixes(compiled(body), tmp_path)
+    assert len(findings) == 2
+    mixed, split = findings
+    assert mixed.fix is None  # `training` is a Python bool: no logical_or over it
+    assert split.fix is not None and split.fix.applicability == "unsafe"
+    assert "assumes `h` is floating-point for `torch.finfo`" in split.fix.message
+    assert split.fix.edits[-1].content.startswith("if training:\n        bound = torch.finfo(h.dtype).max - 1000\n")
+
+
+def test_temporary_read_after_the_branch_is_not_hoisted(tmp_path: Path) -> None:
+    body = (
+        "def f(h):\n"
+        "    bound = 1.0\n"
+        "    if torch.isinf(h).any():\n"
+        "        bound = torch.finfo(h.dtype).max\n"
+        "        h = torch.clamp(h, min=-bound, max=bound)\n"
+        "    return h * bound"
+    )
+    (finding,) = findings_with_fixes(compiled(body), tmp_path)
+    assert finding.fix is None
 
 
 def test_elif_findings_build_one_identical_edit(tmp_path: Path) -> None:
