@@ -169,3 +169,12 @@ def test_fix_and_scan_workflows() -> None:
     merge = scan["jobs"]["merge"]
     assert merge["needs"] == "shard"
     assert any("shard-results" in s.get("with", {}) for s in merge["steps"])
+
+
+def test_docs_show_the_complete_setup_verbatim() -> None:
+    """docs/github-action.md embeds every example workflow as it is (no drift between the two)."""
+    docs = (ROOT / "docs" / "github-action.md").read_text("utf-8")
+    for name in ("graphmend.yml", "graphmend-fix.yml", "graphmend-schedule.yml", "graphmend-verify.yml"):
+        text = (ROOT / "examples" / "workflows" / name).read_text("utf-8").rstrip("\n")
+        assert f"```yaml\n{text}\n```" in docs, f"{name} in docs/github-action.md differs from the example"
+    assert "GitHub App token, not `GITHUB_TOKEN`" in docs
