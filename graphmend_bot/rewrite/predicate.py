@@ -38,7 +38,7 @@ from graphmend_bot.rewrite.branching import (
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, Rejected, dotted, dtype_assumption, names_in
 
-CODES = frozenset({"GM101", "GM102"})
+CODES = frozenset({"GM101", "GM102", "GM103"})
 MAX_LINE = 100
 
 AUTOGRAD_NOTE = (
@@ -91,6 +91,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     try:
         if finding.code == "GM102" and isinstance(parent, cst.IfExp) and parent.test is test:
             return _ternary(ctx, parent, facts)
+        if finding.code == "GM103":
+            return _bool_operation(ctx, test, facts)
         if finding.code == "GM101" and isinstance(parent, cst.If) and parent.test is test:
             chain = branch_chain(ctx, parent)
             if chain is None:
@@ -334,6 +336,60 @@ def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
     edits = [*torch_import(ctx), ctx.replace_expression(node, code)]
     fix = verdict.fix("Replace the conditional expression on a tensor with `torch.where` (both arms are evaluated)", edits)
     return _with_assumptions(fix, lowering.assumptions)
+
+
+# -- `a and b` / `a or b` outside an `if` ----------------------------------------------------------
+
+
+def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFacts) -> Fix | None:
+    """`(x > 0).any() and torch.isnan(y).any()` -> `torch.logical_and(...)`.
+
+    For 0-d bool tensors `a and b` gives `a` when it is false and `b` otherwise, the same value,
+    dtype and shape as `torch.logical_and(a, b)` (likewise `or`), so the fix is safe when every
+    operand is provably a 0-d bool tensor. `not t` gives a Python bool where `torch.logical_not`
+    gives a tensor: that fix is unsafe.
+    """
+    node: cst.BaseExpression = operand
+    parent = ctx.parent(node)
+    while isinstance(parent, cst.BooleanOperation) and not (node is not operand and node.lpar):
+        node, parent = parent, ctx.parent(parent)
+    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not) and node is operand:
+        node = parent
+    if not isinstance(node, cst.BooleanOperation | cst.UnaryOperation):
+        return None
+    lowering = ConditionLowering(ctx, facts)
+    code = lowering.lower(node)
+    if not all(_bool_scalar(lowering, leaf) for leaf in _bool_leaves(node)):
+        return None
+    if node.lpar:
+        code = f"({code})"
+    edits = [*torch_import(ctx), ctx.replace_expression(node, code)]
+    message = "Combine the tensor conditions with `torch.logical_*` instead of Python `and`/`or`/`not`"
+    if isinstance(node, cst.UnaryOperation) or lowering.assumptions:
+        notes = list(lowering.assumptions)
+        if isinstance(node, cst.UnaryOperation):
+            notes.insert(0, "the value becomes a 0-d bool tensor instead of a Python bool")
+        return Fix("unsafe", f"{message} (unsafe: {'; '.join(notes)})", tuple(edits))
+    return Fix("safe", message, tuple(edits))
+
+
+def _bool_leaves(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.BooleanOperation):
+        return [*_bool_leaves(node.left), *_bool_leaves(node.right)]
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return _bool_leaves(node.expression)
+    return [node]
+
+
+def _bool_scalar(lowering: ConditionLowering, node: cst.BaseExpression) -> bool:
+    """A provably 0-d bool tensor: a comparison of 0-d tensors, or `.any()`/`.all()`."""
+    if isinstance(node, cst.Comparison):
+        return lowering.is_scalar_tensor(node)
+    if isinstance(node, cst.Call) and lowering.is_scalar_tensor(node):
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else ""
+        return name in ("any", "all")
+    return False
 
 
 # -- hoist and select (the LongRoPE shape) ---------------------------------------------------------

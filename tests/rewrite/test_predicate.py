@@ -27,7 +27,7 @@ from graphmend_bot.rewrite.purity import ArmAnalyzer, Rejected, dtype_assumption
 PREDICATE = FIXTURES / "predicate"
 
 
-def findings_with_fixes(source: str, tmp_path: Path, codes: tuple[str, ...] = ("GM101", "GM102")) -> list[Finding]:
+def findings_with_fixes(source: str, tmp_path: Path, codes: tuple[str, ...] = ("GM101", "GM102", "GM103")) -> list[Finding]:
     path = tmp_path / "case.py"
     path.write_text(source, encoding="utf-8")
     result = attach_fixes(check([str(path)]), Config())
@@ -65,6 +65,7 @@ def test_cases_that_must_be_left_alone_get_no_fix(case: str, tmp_path: Path) -> 
         ("phi3_longrope", "unsafe", "same shape and dtype"),
         ("fp16_clamp", "safe", "`hidden_states`"),
         ("static_prefix", "unsafe", "same shape and dtype"),
+        ("bool_values", "safe", "torch.logical_"),
     ],
 )
 def test_fixture_verdicts(case: str, applicability: str, says: str, tmp_path: Path) -> None:
@@ -154,6 +155,19 @@ def test_temporary_read_after_the_branch_is_not_hoisted(tmp_path: Path) -> None:
     )
     (finding,) = findings_with_fixes(compiled(body), tmp_path)
     assert finding.fix is None
+
+
+def test_bool_operators_outside_if(tmp_path: Path) -> None:
+    body = (
+        "def f(x, y, flag: bool):\n"
+        "    negated = not (x > 0).any()\n"  # a Python bool becomes a tensor: unsafe
+        "    summed = x.sum() and y.sum()\n"  # not bool tensors: `and` returns a float tensor
+        "    return negated, summed"
+    )
+    findings = {f.source_line.strip(): f.fix for f in findings_with_fixes(compiled(body), tmp_path)}
+    negated = findings["negated = not (x > 0).any()"]
+    assert negated is not None and negated.applicability == "unsafe" and "Python bool" in negated.message
+    assert findings["summed = x.sum() and y.sum()"] is None
 
 
 def test_elif_findings_build_one_identical_edit(tmp_path: Path) -> None:
