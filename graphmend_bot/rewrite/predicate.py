@@ -419,6 +419,8 @@ def _merge_form(ctx: FixContext, chain: Chain, condition: str, analyzer: ArmAnal
         return None
     if _reads(value_a) & writes_b or _reads(value_b) & writes_a:
         return None  # a value would see the other arm's preparation
+    if any(_reads(s) & writes_b for s in prep_a) or any(_reads(s) & writes_a for s in prep_b):
+        return None  # one arm's preparation would see the other's
     if _reads(last_a) & (writes_a | writes_b) - _reads(value_a) - _reads(value_b):
         return None
     verdict = Verdict()
