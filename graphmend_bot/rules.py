@@ -128,9 +128,11 @@ if torch.isnan(x).any():
         """
 torch._assert_async(~torch.isnan(x).any(), "NaN in input")
 """,
-        "`torch._assert_async` keeps the check and its message but fails asynchronously with "
-        "a RuntimeError instead of the original exception type, so the fix is unsafe when "
-        "callers catch the specific exception.",
+        "`torch._assert_async` keeps the check and its message (prefixed with the original "
+        "exception type's name) but raises RuntimeError instead of that type: synchronously on "
+        "CPU, at the next synchronisation on CUDA. Always unsafe: callers catching the original "
+        "exception no longer catch it. `torch.equal` guards keep a static shape check that still "
+        "raises the original type.",
     ),
     Rule(
         "GM301", "tensor-item", "scalar extraction", "GB0124",
