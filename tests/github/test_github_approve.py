@@ -15,6 +15,7 @@ from fake_github import FakeGitHub
 from world import NUMBER, REPO, graphmend_command
 
 from graphmend_bot.github.approve import APPROVE, REQUEST_CHANGES, decide, results_table
+from graphmend_bot.github.fix_pr import FileEdit, FixPlan, fix_body
 
 GOOD_ENTRY: dict[str, Any] = {
     "name": "net", "outputs_equal": True, "verdict": "improved", "reasons": [],
@@ -108,7 +109,7 @@ def approve(world: RemoteWorld, token: str | None = None) -> subprocess.Complete
            "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event),
            "GITHUB_API_URL": world.fake.base_url, "GITHUB_REPOSITORY": REPO,
            "GITHUB_WORKSPACE": str(world.git.root), "GITHUB_STEP_SUMMARY": str(world.tmp / "approve-summary.md"),
-           "GITHUB_TOKEN": token or world.fake.token}
+           "GITHUB_TOKEN": token or world.fake.token, "GRAPHMEND_WRITE_INTERVAL_S": "0"}
     return subprocess.run([*graphmend_command(), "approve"], cwd=world.git.root, env=env, capture_output=True,
                           text=True, timeout=600)
 
@@ -118,16 +119,21 @@ def test_gpu_job_approves_a_good_rewrite_and_rejects_one_that_changes_outputs(
         tmp_path: Path, fake_github: FakeGitHub, rewrite: str, event: str, exit_code: int) -> None:
     base = {"tinynet.py": MODEL.format(body=BRANCH), ".graphmend.yml": CONFIG}
     world = RemoteWorld(tmp_path, fake_github, base, {"tinynet.py": MODEL.format(body=rewrite)})
+    world.pull["body"] = fix_body(FixPlan([FileEdit("tinynet.py", b"")]), "#1", world.base_sha)  # a fix PR
     done = approve(world)
     assert done.returncode == exit_code, done.stdout + done.stderr
     [review] = fake_github.reviews_on(REPO, NUMBER)
     assert review["state"] == event and review["commit_id"] == world.head_sha
     body = review["body"]
     assert "| `tinynet:factory` (cpu) | 2 -> 1 | 1 -> 0 |" in body  # Dynamo's counts, measured on both sides
+    status = world.pull["body"]  # the fix pull request's verification section follows the verdict
+    assert "Not verified on a GPU yet" not in status
     if event == "APPROVED":
         assert "Verified on a GPU" in body and "| equal |" in body
+        assert f"Verified on a GPU at `{world.head_sha[:7]}`: 1 graph break(s) removed" in status
     else:
         assert "outputs are not equivalent" in body and "| DIFFER |" in body
+        assert "GPU verification at" in status and "requested changes" in status
     assert "GraphMend GPU verification" in (tmp_path / "approve-summary.md").read_text()
 
 

@@ -104,6 +104,7 @@ class PullRequestWorld:
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(self.tmp),
             "GITHUB_ACTIONS": "true",
+            "GRAPHMEND_WRITE_INTERVAL_S": "0",  # the local fake has no secondary rate limit
             "GITHUB_EVENT_NAME": event_name,
             "GITHUB_EVENT_PATH": str(event_path),
             "GITHUB_API_URL": self.fake.base_url,
