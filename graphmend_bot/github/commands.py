@@ -22,7 +22,7 @@ from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.github.analyse import analyse, load_action_config, read_sources
 from graphmend_bot.github.api import API_ERRORS, TIMEOUT_S, connect, describe
 from graphmend_bot.github.context import ActionContext
-from graphmend_bot.github.fixing import fix_pull_request, is_fork, is_own_actor
+from graphmend_bot.github.fixing import Refused, fix_pull_request, is_fork, is_own_actor
 from graphmend_bot.github.markers import REPLY_MARKER, is_bot_text
 from graphmend_bot.github.outputs import Log
 from graphmend_bot.github.pull_request import read_pull_request, review
@@ -152,8 +152,11 @@ def _run(ctx: ActionContext, repo: Repository, pr: PullRequest, command: Command
             Path(scratch) / "graphmend.sarif")))
         config = load_action_config(head_ctx)
         if command.name == "fix":
-            text = fix_pull_request(head_ctx, config, log, repo, pr, push="--push" in command.flags)
-            return not text.startswith(("The pull request comes from a fork", "The branch name")), text
+            try:
+                return True, fix_pull_request(head_ctx, config, log, repo, pr, push="--push" in command.flags,
+                                              announce=False)
+            except Refused as refused:
+                return False, str(refused)
         return True, _scan(head_ctx, config, repo, pr, log)
 
 

@@ -15,7 +15,6 @@ from github.Repository import Repository
 
 from graphmend_bot.config import Config
 from graphmend_bot.github.analyse import analyse
-from graphmend_bot.github.api import API_ERRORS, describe
 from graphmend_bot.github.context import ActionContext
 from graphmend_bot.github.fix_pr import (
     FixPlan,
@@ -31,6 +30,11 @@ from graphmend_bot.github.fix_pr import (
 )
 from graphmend_bot.github.markers import REPLY_MARKER
 from graphmend_bot.github.outputs import Log
+
+
+class Refused(Exception):
+    """The fix cannot be made here (a fork, a closed pull request, a branch name): the message says why."""
+
 
 # Bot accounts whose commits and comments never trigger the bot (no loops).
 OWN_LOGINS = frozenset({"github-actions[bot]"})
@@ -103,21 +107,21 @@ def pull_source(pr: PullRequest) -> Source:
 
 
 def fix_pull_request(ctx: ActionContext, config: Config, log: Log, repo: Repository, pr: PullRequest,
-                     push: bool = False) -> str:
-    """The fix for a pull request whose head is checked out in the workspace."""
+                     push: bool = False, announce: bool = True) -> str:
+    """The fix for a pull request whose head is checked out in the workspace; raises Refused."""
     if is_fix_branch(pr.head.ref):
-        return "This is GraphMend's own fix pull request: nothing to fix here."
+        raise Refused("This is GraphMend's own fix pull request: nothing to fix here.")
     if is_fork(pr, ctx.repository):
-        return ("The pull request comes from a fork: the bot cannot open a pull request into its branch or push "
-                "to it. Apply the suggestions in the review, or run `graphmend check --fix` locally.")
+        raise Refused("The pull request comes from a fork: the bot cannot open a pull request into its branch or "
+                      "push to it. Apply the suggestions in the review, or run `graphmend check --fix` locally.")
     if pr.state != "open":
-        return f"#{pr.number} is {pr.state}: nothing to fix."
+        raise Refused(f"#{pr.number} is {pr.state}: nothing to fix.")
     if not valid_branch(pr.head.ref):
-        return f"The branch name {pr.head.ref!r} is not one the bot will write to."
+        raise Refused(f"The branch name {pr.head.ref!r} is not one the bot will write to.")
     plan = compute_plan(ctx, config, log, python_files(pr))
     source = pull_source(pr)
     if not push:
-        return sync_fix(repo, source, plan, log, on=pr)
+        return sync_fix(repo, source, plan, log, on=pr if announce else None)
     if plan.empty:
         return "No safe rewrite to commit."
     count = len(plan.rewrites) or len(plan.files)
@@ -153,7 +157,10 @@ def on_pull_request_event(ctx: ActionContext, config: Config, log: Log, repo: Re
     pr = repo.get_pull(number)
     if pr.head.sha != (payload_pr.get("head") or {}).get("sha", pr.head.sha):
         return "the pull request has moved on: the run for the newer commit makes the fix"
-    return fix_pull_request(ctx, config, log, repo, pr)
+    try:
+        return fix_pull_request(ctx, config, log, repo, pr)
+    except Refused as refused:
+        return str(refused)
 
 
 def fix_default_branch(ctx: ActionContext, config: Config, log: Log, repo: Repository) -> str:
@@ -165,15 +172,3 @@ def fix_default_branch(ctx: ActionContext, config: Config, log: Log, repo: Repos
     plan = compute_plan(ctx, config, log, None)
     return sync_fix(repo, Source(f"`{branch}`", fix_branch_for(branch), branch, sha), plan, log)
 
-
-def safely(log: Log, doing: str, step: Any, *args: Any) -> tuple[bool, str]:
-    """Run an API step; (False, description) instead of raising."""
-    try:
-        return True, str(step(*args))
-    except API_ERRORS as error:
-        message = describe(error, doing)
-        log.warning(message)
-        return False, message
-    except ValueError as error:
-        log.warning(f"{doing} failed: {error}")
-        return False, f"{doing} failed: {error}"

@@ -47,6 +47,8 @@ def test_fix_opens_the_fix_pull_request(world: RemoteWorld) -> None:
     assert fix["head"]["ref"] == "graphmend/fix/pr-2" and fix["base"]["ref"] == "changes"
     assert world.reactions_on(comment_id) == ["eyes", "+1"]
     assert any(f"Opened #{fix['number']}" in reply for reply in world.replies())
+    mentions = [c for c in world.fake.issue_comments_on(REPO, NUMBER) if f"#{fix['number']}" in c["body"]]
+    assert len(mentions) == 1  # the reply says it; no second announcement
 
 
 def test_fix_push_commits_to_the_pull_request_branch(world: RemoteWorld) -> None:
