@@ -6,8 +6,15 @@ issue comments and reactions. It answers like GitHub does where the bot depends 
 comments only on lines in the diff (422 otherwise), 401 for a wrong token, 403 for writes with a
 read-only token, Link-header pagination, and injectable faults (5xx, rate limits).
 
-To extend it (refs, commit creation, pull creation for fix PRs), add a handler with `@route`:
-handlers get a Request and return `(status, body)` or `(status, body, headers)`.
+With a git remote attached (`attach_remote`), the repository's branches and objects live in a real
+bare git repository: the git data API (blobs, trees, commits, refs; fast-forward checks on ref
+updates), pull requests created, listed, edited and closed through the API (their files computed
+by git), the tarball link and its codeload download, issues, workflow dispatches, and reviews
+that approve or request changes (never on one's own pull request). Several tokens may act as
+different users (`users`).
+
+To extend it, add a handler with `@route`: handlers get a Request and return `(status, body)` or
+`(status, body, headers)`.
 """
 
 from __future__ import annotations
@@ -631,8 +638,6 @@ def create_ref(fake: FakeGitHub, request: Request) -> Response:
         return 422, {"message": "Reference already exists"}
     if not re.fullmatch(SHA, sha) or remote.resolve(sha) is None:
         return 422, {"message": "Object does not exist"}
-    if name.startswith(".github") or ".github/workflows" in name:
-        return _unprocessable("invalid ref")
     remote.git("update-ref", ref, sha)
     _branch_moved(fake, _repo(request), name, sha)
     return 201, _ref_body(fake, _repo(request), name, sha)
