@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -135,10 +136,17 @@ def fix_copy(site: Path, unsafe: bool) -> tuple[float, Any]:
     from graphmend_bot.config import Config
     from graphmend_bot.rewrite import fix_outcome, write_changes
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds()
     outcome = fix_outcome([str(site / "transformers")], Config(), unsafe=unsafe)
     write_changes(outcome.changes)
-    return time.perf_counter() - start, outcome
+    seconds = time.perf_counter() - start
+    print(f"  wall {seconds:.1f} s, CPU {_cpu_seconds() - cpu:.1f} s (this process and its workers)")
+    return seconds, outcome
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def classify(reasons: list[dict[str, Any]], outcome: Any) -> list[str]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import difflib
+import multiprocessing
+import os
 import tokenize
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,6 +31,8 @@ from graphmend_bot.rewrite.context import FixContext, FixUnavailable, split_line
 
 # Like ruff: loop check -> fix until nothing changes, at most this many times.
 MAX_PASSES = 10
+# Parsing with libcst costs ~0.5 s per large file: below this many files one process is enough.
+PARALLEL_FILES = 8
 
 TRANSFORMATIONS: tuple[ModuleType, ...] = (predicate, cond, guards, io, scalars)
 
@@ -107,12 +111,13 @@ def attach_fixes(
     root_paths: Iterable[str] = (),
     sources: Mapping[str, str] | None = None,
     memo: dict[str, FixMemo] | None = None,
+    jobs: int | None = None,
 ) -> CheckResult:
     """`result` with Finding.fix filled wherever a transformation can fix the finding.
 
     `sources` overrides file contents by path (used while fixing in memory); other files are read
     from disk. `memo` remembers each file's fixes across calls: a file whose text and findings
-    are unchanged is not parsed again.
+    are unchanged is not parsed again. Files are parsed in `jobs` processes when there are many.
     `root_paths` is accepted for symmetry with `check` (paths are already in findings).
     """
     del root_paths
@@ -120,6 +125,7 @@ def attach_fixes(
     memo = memo if memo is not None else {}
     fixed: dict[int, Finding] = {}
     errors = list(result.errors)
+    work: list[tuple[str, str, list[Finding]]] = []
     for path, findings in _fixable(result.findings).items():
         try:
             source = sources[path] if path in sources else read_source(path)
@@ -128,19 +134,40 @@ def attach_fixes(
             continue
         remembered = memo.get(path)
         if remembered is not None and remembered[0] == source and all(_key(f) in remembered[1] for f in findings):
-            with_fixes = [replace(f, fix=remembered[1][_key(f)]) for f in findings]
+            for finding in findings:
+                fixed[id(finding)] = replace(finding, fix=remembered[1][_key(finding)])
         else:
-            ctx = _context(path, source, config)
-            if isinstance(ctx, FileError):
-                errors.append(ctx)
-                continue
-            with_fixes, fix_errors = build_fixes(ctx, findings)
-            errors.extend(fix_errors)
-            memo[path] = (source, {_key(f): f.fix for f in with_fixes})
+            work.append((path, source, findings))
+    for (path, source, findings), (with_fixes, file_errors) in zip(work, _map_files(work, config, jobs), strict=True):
+        errors.extend(file_errors)
+        if with_fixes is None:
+            continue
+        memo[path] = (source, {_key(f): f.fix for f in with_fixes})
         for original, finding in zip(findings, with_fixes, strict=True):
             fixed[id(original)] = finding
     findings = [fixed.get(id(f), f) for f in result.findings]
     return CheckResult(findings=findings, errors=errors, files_checked=result.files_checked)
+
+
+FileFixes = tuple[list[Finding] | None, list[FileError]]
+
+
+def _fix_file(item: tuple[str, str, list[Finding]], config: Config) -> FileFixes:
+    path, source, findings = item
+    ctx = _context(path, source, config)
+    if isinstance(ctx, FileError):
+        return None, [ctx]
+    return build_fixes(ctx, findings)
+
+
+def _map_files(work: list[tuple[str, str, list[Finding]]], config: Config, jobs: int | None) -> list[FileFixes]:
+    """Parse and fix each file; in worker processes when there are enough files to pay for them."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(work) < PARALLEL_FILES or os.name != "posix":
+        return [_fix_file(item, config) for item in work]
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs) as pool:
+        return pool.starmap(_fix_file, [(item, config) for item in work], chunksize=1)
 
 
 def _offsets(source: str) -> list[int]:
@@ -238,7 +265,7 @@ def fix_outcome(
     while passes < MAX_PASSES:
         passes += 1
         result = workspace.result(only=pending)
-        result = attach_fixes(result, config, sources=current, memo=memo)
+        result = attach_fixes(result, config, sources=current, memo=memo, jobs=jobs)
         changed: set[str] = set()
         by_path: dict[str, list[Fix]] = defaultdict(list)
         for finding in result.findings:
@@ -265,7 +292,7 @@ def fix_outcome(
         pending = changed
     remaining = workspace.result()
     if with_remaining:
-        remaining = attach_fixes(remaining, config, sources=current, memo=memo)
+        remaining = attach_fixes(remaining, config, sources=current, memo=memo, jobs=jobs)
     known = {(e.path, e.message) for e in remaining.errors}
     remaining.errors.extend(e for key, e in extra_errors.items() if key not in known)
     remaining.errors.sort(key=lambda e: e.path)

@@ -196,3 +196,14 @@ def test_fix_paths_leaves_files_without_findings_out(tree: Path) -> None:
     changes = fix_paths([str(tree)], Config())
     assert [Path(c.path).name for c in changes] == ["model.py"]
     assert all(c.before != c.after for c in changes)
+
+
+def test_parallel_fixing_gives_the_same_changes(tmp_path: Path) -> None:
+    from graphmend_bot.rewrite import PARALLEL_FILES
+
+    for index in range(PARALLEL_FILES + 2):
+        (tmp_path / f"model_{index}.py").write_text(MODEL.replace("careful", f"careful {index}"), encoding="utf-8")
+    serial = fix_paths([str(tmp_path)], Config(), jobs=1)
+    parallel = fix_paths([str(tmp_path)], Config(), jobs=2)
+    assert len(serial) == PARALLEL_FILES + 2
+    assert parallel == serial
