@@ -28,6 +28,7 @@ from graphmend_bot.rewrite.branching import (
     torch_import,
 )
 from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.predicate import split_static_prefix
 from graphmend_bot.rewrite.purity import REDUCTIONS, Rejected, dotted
 
 CODES = frozenset({"GM201"})
@@ -62,11 +63,21 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         if equal is not None:
             a, b = (ctx.code_for(arg.value).strip() for arg in equal.args)
             raise_code = ctx.code_for(raise_node).strip()
-            code = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\ntorch._assert_async(({a} == {b}).all(), {text})"
+            check = _assert_call(f"({a} == {b}).all()", text, ctx.indent_unit)
+            code = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\n{check}"
             detail = "`torch.equal` becomes a static shape check (still raising `" + type_name + "`) and `(a == b).all()`"
         else:
-            code = f"torch._assert_async({_negated(lowering, test)}, {text})"
-            detail = "the check stays in the graph"
+            static, dynamic = split_static_prefix(test, facts)
+            if static:
+                # `if labels is not None and labels.max() >= n: raise` keeps its Python part.
+                guard = " and ".join(ctx.code_for(part).strip() for part in static)
+                negated = f"torch.logical_not({lowering.lower_conjunction(dynamic)})"
+                call = _assert_call(negated, text, ctx.indent_unit)
+                code = f"if {guard}:\n" + "\n".join(ctx.indent_unit + line for line in call.split("\n"))
+                detail = "the Python part of the condition stays an `if`; the tensor check stays in the graph"
+            else:
+                code = _assert_call(_negated(lowering, test), text, ctx.indent_unit)
+                detail = "the check stays in the graph"
     except Rejected:
         return None
     edits = [*torch_import(ctx), ctx.replace_statement(statement, code)]
@@ -77,6 +88,14 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         "synchronisation), so code catching the original exception type no longer catches it",
         tuple(edits),
     )
+
+
+def _assert_call(condition: str, message: str, indent: str) -> str:
+    """`torch._assert_async(condition, message)`, one argument per line when it is long."""
+    line = f"torch._assert_async({condition}, {message})"
+    if len(line) <= 88 or "\n" in message:
+        return line
+    return f"torch._assert_async(\n{indent}{condition},\n{indent}{message},\n)"
 
 
 def _exception(node: cst.Raise) -> tuple[str, cst.BaseExpression | None] | None:

@@ -92,3 +92,13 @@ def test_guards_that_cannot_keep_their_message_get_no_fix(guard: str, tmp_path: 
     findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM201"]
     assert len(findings) == 1
     assert findings[0].fix is None
+
+
+def test_python_part_of_a_guard_stays_an_if(tmp_path: Path) -> None:
+    _, after = rewritten("labels_in_range", tmp_path, "guard_labels")
+    torch.manual_seed(0)
+    model = after.ENTRY().eval()
+    hidden = torch.randn(2, 4)
+    assert model(hidden).shape == (2, 12)  # labels=None: the check is skipped, as before
+    with pytest.raises(RuntimeError, match=r"^ValueError: Label values must be <= vocab_size: 12$"):
+        model(hidden, torch.tensor([3, 12]))
