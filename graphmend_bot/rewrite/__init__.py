@@ -29,8 +29,8 @@ from graphmend_bot.findings import CheckResult, Edit, FileError, Finding, Fix
 from graphmend_bot.rewrite import cond, guards, io, predicate, scalars
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable, split_lines
 
-# Like ruff: loop check -> fix until nothing changes, at most this many times.
-MAX_PASSES = 10
+# Like ruff (MAX_ITERATIONS = 100): loop check -> fix until nothing changes, at most this many times.
+MAX_PASSES = 100
 # Parsing with libcst costs ~0.5 s per large file: below this many files one process is enough.
 PARALLEL_FILES = 8
 
