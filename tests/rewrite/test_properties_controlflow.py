@@ -2,8 +2,8 @@
 same thing as the original, bit for bit.
 
 Arms are random small elementwise expressions over `x`, `y` and constants; conditions are random
-0-d comparisons combined with and/or/not; the branch takes one of five shapes (if/else, else-less
-update, ternary, early return, elif chain). Every generated branch must get a fix. Then:
+0-d comparisons combined with and/or/not; the branch takes one of six shapes (if/else, else-less
+update, ternary, early return, elif chain, an update behind a Python flag). Every generated branch must get a fix. Then:
 
 - any fix: eager outputs are identical on float32 inputs of one shape (the assumptions an unsafe
   fix states hold there);
@@ -67,13 +67,15 @@ def conditions(draw: st.DrawFn) -> str:
 @st.composite
 def branches(draw: st.DrawFn) -> str:
     """The body of `def f(x, y):`, ending in a return."""
-    form = draw(st.sampled_from(("ifelse", "elseless", "ternary", "return", "elif")))
+    form = draw(st.sampled_from(("ifelse", "elseless", "ternary", "return", "elif", "guarded")))
     cond = draw(conditions())
     a, b = draw(_tensor_expression()), draw(_tensor_expression())
     if form == "ifelse":
         return f"if {cond}:\n    z = {a}\nelse:\n    z = {b}\nreturn z"
     if form == "elseless":
         return f"if {cond}:\n    x = {a}\nreturn x"
+    if form == "guarded":  # a Python flag first: it stays an `if`
+        return f"if flag and ({cond}):\n    x = {a}\nreturn x"
     if form == "ternary":
         return f"z = {a} if {cond} else {b}\nreturn z"
     if form == "return":
@@ -85,7 +87,7 @@ def branches(draw: st.DrawFn) -> str:
 
 def program(body: str) -> str:
     indented = "\n".join("    " + line for line in body.splitlines())
-    return f"import torch\n\n\ndef f(x, y):\n{indented}\n\n\ncompiled = torch.compile(f)\n"
+    return f"import torch\n\n\ndef f(x, y, flag=True):\n{indented}\n\n\ncompiled = torch.compile(f)\n"
 
 
 def rewrite(source: str, workdir: Path) -> tuple[str, list[Fix]]:
@@ -103,7 +105,7 @@ def function(source: str) -> Callable[..., Any]:
     return namespace["f"]
 
 
-def run(fn: Callable[..., Any], *args: torch.Tensor) -> torch.Tensor | BaseException:
+def run(fn: Callable[..., Any], *args: Any) -> torch.Tensor | BaseException:
     try:
         result = fn(*args)
     except (RuntimeError, TypeError) as error:
@@ -143,7 +145,8 @@ def test_torch_where_rewrite_computes_the_same(body: str, seed: int) -> None:
     for name, x, y in inputs(seed):
         if not safe and name in ("int64", "broadcast"):
             continue  # outside the assumptions an unsafe fix states
-        assert_same(run(before_fn, x, y), run(after_fn, x, y), f"{name} inputs\n{source}\n{after_source}")
+        for flag in (True, False):
+            assert_same(run(before_fn, x, y, flag), run(after_fn, x, y, flag), f"{name} inputs\n{source}\n{after_source}")
     if safe:
         _, x, y = inputs(seed)[0]
         grads = []
