@@ -12,6 +12,8 @@ included), steady state = median of `--repeat` calls after `--warmup`.
     .venv/bin/python benchmarks/verify_table2.py t5 bart --repeat 50
     .venv/bin/python benchmarks/verify_table2.py --devices cuda --mode reduce-overhead
     .venv/bin/python benchmarks/verify_table2.py --json results.json
+    .venv/bin/python benchmarks/verify_table2.py --fix-scope models --keep /tmp/arms   # fix only the 13 model folders
+    .venv/bin/python benchmarks/verify_table2.py --fixed /tmp/arms/rewritten          # reuse that fixed copy
     .venv/bin/python benchmarks/verify_table2.py --fixed /tmp/hf/site   # after hf_table2.py --keep /tmp/hf
 
 Speedup = original / rewritten. GraphMend's anchors (NVIDIA GPUs): cold start up to 26x (5x on
