@@ -19,8 +19,8 @@ install: $(STAMP)
 # The main job on the bundled example: find the breaks, then show the rewrites --fix would make.
 # (`graphmend check` exits 1 when it finds breaks, which is the point of the demo.)
 demo: $(STAMP)
-	@echo "== graphmend check examples/ =="
-	@$(BIN)/graphmend check examples/ || [ $$? -eq 1 ]
+	@echo "== graphmend check --show-fixes examples/ =="
+	@$(BIN)/graphmend check --show-fixes examples/ || [ $$? -eq 1 ]
 	@echo
 	@echo "== graphmend check --diff --unsafe-fixes examples/ (nothing is written) =="
 	@$(BIN)/graphmend check --diff --unsafe-fixes examples/ || [ $$? -eq 1 ]

@@ -46,7 +46,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.shard or args.save_result:
         return _check_shard(args, config)
     result = check(args.paths or ["."], config)
-    if args.output_format in ("text", "json"):
+    # Offering fixes parses the flagged files with libcst, several times slower than detection,
+    # so a plain check stays fast (ruff's --show-fixes is the anchor for the flag).
+    if args.show_fixes:
         from graphmend_bot.rewrite import attach_fixes
 
         result = attach_fixes(result, config, args.paths or ["."])
@@ -141,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", type=_split_codes, metavar="CODES", help="skip these codes or prefixes")
     p.add_argument("--extend-ignore", type=_split_codes, metavar="CODES", help="skip these too")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    p.add_argument(
+        "--show-fixes", action="store_true", help="say which findings have a fix, and what it does"
+    )
     p.add_argument("--fix", action="store_true", help="apply safe fixes, writing the files")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")

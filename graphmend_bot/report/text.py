@@ -70,6 +70,8 @@ def summary_line(result: CheckResult) -> str:
             text += f" {fixable['safe']} fixable with `--fix`."
         if fixable["unsafe"]:
             text += f" {fixable['unsafe']} more with `--unsafe-fixes`."
+        if not fixable:
+            text += " `--show-fixes` or `--diff` shows the rewrites on offer."
     if result.errors:
         text += f" {len(result.errors)} file(s) could not be analysed."
     return text
