@@ -651,7 +651,8 @@ def _comments(chain: Chain, skip_bodies: bool = False) -> list[str]:
             if header is not None and header.comment is not None:
                 found.append(header.comment.value)
         return found
-    chain.top.visit(Visitor())
+    # Comments above the `if` (its leading_lines) stay where they are: outside the replaced range.
+    chain.top.with_changes(leading_lines=()).visit(Visitor())
     return found
 
 
