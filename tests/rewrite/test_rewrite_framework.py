@@ -186,7 +186,7 @@ def test_text_output_shows_fix_availability_and_advice(tmp_path: Path) -> None:
         "        torch.save(x, 'x.pt')\n        return x\n",
         encoding="utf-8",
     )
-    result = _graphmend(tmp_path, ".")
+    result = _graphmend(tmp_path, "--show-fixes", ".")
     assert "= fix (safe): Guard `logger.warning(...)`" in result.stdout
     assert "= help: Split the compiled region" in result.stdout
     assert "1 fixable with `--fix`" in result.stdout

@@ -143,7 +143,9 @@ def test_a_hanging_or_crashing_arm_is_reported(pairs_report: VerifyReport) -> No
     assert sleeping.original.error == "did not finish within 8 s (raise `timeout`)"
     crashing = result_named(pairs_report, "crashing")
     assert crashing.rewritten.error_kind == "crashed"
-    assert crashing.rewritten.error == "the measurement process exited with code 3: segfault-like exit"
+    # the tail of the child's stderr (torch may print warnings before it)
+    assert crashing.rewritten.error.startswith("the measurement process exited with code 3: ")
+    assert crashing.rewritten.error.endswith("segfault-like exit")
 
 
 def test_other_entry_points_are_still_measured(pairs_report: VerifyReport) -> None:
