@@ -84,8 +84,16 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
     run = _io_run(ctx, statement) if reason is None else [statement]
     calls = [_statement_call(line) for line in run]
     try:
-        body = ctx.indent_block(ctx.relative_span_code(run[0], run[-1]))
-        edits.append(ctx.replace_statements(run[0], run[-1], f"if not {condition}:\n{body}"))
+        enclosing = _sole_body_of_if(ctx, run)
+        if enclosing is not None:
+            # `if flag: logger.warning(...)` reads better as one condition than as nested ifs.
+            test = ctx.code_for(enclosing.test).strip()
+            if not isinstance(enclosing.test, (cst.Name, cst.Attribute, cst.Call, cst.Comparison, cst.UnaryOperation)):
+                test = f"({test})"
+            edits.append(ctx.replace_expression(enclosing.test, f"{test} and not {condition}"))
+        else:
+            body = ctx.indent_block(ctx.relative_span_code(run[0], run[-1]))
+            edits.append(ctx.replace_statements(run[0], run[-1], f"if not {condition}:\n{body}"))
     except FixUnavailable:
         return None
     names = list(dict.fromkeys(f"`{ctx.code_for(c.func)}(...)`" for c in calls if c is not None))
@@ -97,6 +105,17 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
         message += " (its arguments have calls that are no longer evaluated under compile)"
     applicability: Applicability = "safe" if pure and reason is None else "unsafe"
     return Fix(applicability, message, tuple(edits))
+
+
+def _sole_body_of_if(ctx: FixContext, run: list[cst.SimpleStatementLine]) -> cst.If | None:
+    """The else-less `if` whose whole body is `run`, when there is one."""
+    block = ctx.parent(run[0])
+    owner = ctx.parent(block) if block is not None else None
+    if not isinstance(block, cst.IndentedBlock) or not isinstance(owner, cst.If) or owner.orelse is not None:
+        return None
+    if len(block.body) != len(run) or any(a is not b for a, b in zip(block.body, run)):
+        return None
+    return owner
 
 
 def _statement_call(line: cst.CSTNode) -> cst.Call | None:
