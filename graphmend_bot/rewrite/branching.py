@@ -55,8 +55,9 @@ class LocalFacts:
                     facts.assignments.setdefault(target.value, []).append(value)
                     facts.first_row.setdefault(target.value, ctx.position(at).start.line)
                 elif isinstance(target, cst.Tuple | cst.List):
-                    for element in target.elements:
-                        self._bind(element.value, None, at)
+                    sizes = _unpacked_sizes(value, target)
+                    for index, element in enumerate(target.elements):
+                        self._bind(element.value, sizes[index] if sizes else None, at)
                 elif isinstance(target, cst.StarredElement):
                     self._bind(target.value, None, at)
 
@@ -117,6 +118,23 @@ class LocalFacts:
         return frozenset(found)
 
 
+def _unpacked_sizes(value: cst.BaseExpression | None, target: cst.Tuple | cst.List) -> list[cst.BaseExpression] | None:
+    """`b, n, _ = x.shape` (or `x.size()`) binds each name to `x.shape[i]`, a Python int."""
+    if value is None or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        return None
+    if isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute) and value.func.attr.value == "size":
+        tensor = value.func.value
+    elif isinstance(value, cst.Attribute) and value.attr.value == "shape":
+        tensor = value.value
+    else:
+        return None
+    shape = cst.Attribute(tensor, cst.Name("shape"))
+    return [
+        cst.Subscript(shape, [cst.SubscriptElement(cst.Index(cst.Integer(str(index))))])
+        for index in range(len(target.elements))
+    ]
+
+
 def is_python_number(node: cst.BaseExpression, scalars: set[str] | frozenset[str]) -> bool:
     """Whether `node` provably evaluates to a Python number (never a tensor)."""
     if isinstance(node, cst.Integer | cst.Float):
@@ -146,9 +164,14 @@ def is_python_number(node: cst.BaseExpression, scalars: set[str] | frozenset[str
 class ConditionLowering:
     """Turn an `if` test into tensor code, or raise Rejected."""
 
-    def __init__(self, ctx: FixContext, facts: LocalFacts) -> None:
+    def __init__(self, ctx: FixContext, facts: LocalFacts, evaluated_as_written: bool = False) -> None:
+        """`evaluated_as_written`: the rewrite evaluates the condition exactly once, where the `if`
+        did (a guard's assertion), so what a reduction reads need not be pure or elementwise;
+        operands of `and`/`or`, which lose their short-circuit, stay strict (the first one seen
+        turns this off)."""
         self.ctx = ctx
         self.facts = facts
+        self.evaluated_as_written = evaluated_as_written
         self.scalars = facts.python_scalars()
         self.arms = ArmAnalyzer(self.scalars)
         self.assumptions: list[str] = []
@@ -161,6 +184,7 @@ class ConditionLowering:
         one), that becomes an assumption in `self.assumptions`.
         """
         if isinstance(node, cst.BooleanOperation):
+            self.evaluated_as_written = False
             function = "logical_and" if isinstance(node.operator, cst.And) else "logical_or"
             right = self.lower(node.right)
             failing = sorted(failing_reductions(node.right))
@@ -181,6 +205,8 @@ class ConditionLowering:
 
     def lower_conjunction(self, parts: list[cst.BaseExpression]) -> str:
         """`torch.logical_and` over `parts` (already split from an `and` chain)."""
+        if len(parts) > 1:
+            self.evaluated_as_written = False
         code = self.lower(parts[0])
         for part in parts[1:]:
             right = self.lower(part)
@@ -236,6 +262,8 @@ class ConditionLowering:
         return False
 
     def _pure_tensor(self, node: cst.BaseExpression) -> bool:
+        if self.evaluated_as_written:
+            return not is_python_number(node, self.scalars)
         try:
             info = self.arms.analyze(node)
         except Rejected:

@@ -57,7 +57,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     text = _message(ctx, type_name, message, facts)
     if text is None:
         return None
-    lowering = ConditionLowering(ctx, facts)
+    # The assertion evaluates the condition once, where the `if` did.
+    lowering = ConditionLowering(ctx, facts, evaluated_as_written=True)
     equal = _torch_equal_negated(test)
     try:
         if equal is not None:
@@ -162,6 +163,14 @@ def _negated(lowering: ConditionLowering, test: cst.BaseExpression) -> str:
     code = lowering.lower(test)
     if _is_bool_reduction(test):
         return f"~{code}"
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and not test.lpar:
+        # `not (a != b)` is `a == b` even with NaN (unlike `not (a > b)` and `a <= b`).
+        (comparison,) = test.comparisons
+        operator = comparison.operator
+        if isinstance(operator, cst.NotEqual | cst.Equal):
+            flipped = cst.Equal if isinstance(operator, cst.NotEqual) else cst.NotEqual
+            swapped = flipped(whitespace_before=operator.whitespace_before, whitespace_after=operator.whitespace_after)
+            return lowering.ctx.code_for(test.with_changes(comparisons=[comparison.with_changes(operator=swapped)])).strip()
     return f"torch.logical_not({code})"
 
 

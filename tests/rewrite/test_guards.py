@@ -102,3 +102,17 @@ def test_python_part_of_a_guard_stays_an_if(tmp_path: Path) -> None:
     assert model(hidden).shape == (2, 12)  # labels=None: the check is skipped, as before
     with pytest.raises(RuntimeError, match=r"^ValueError: Label values must be <= vocab_size: 12$"):
         model(hidden, torch.tensor([3, 12]))
+
+
+def test_guard_reading_an_indexed_tensor_and_an_unpacked_size_still_fires(tmp_path: Path) -> None:
+    before, after = rewritten("shape_sum_guard", tmp_path, "guard_shape_sum")
+    hidden = torch.randn(1, 6, 4)
+    wrong = torch.tensor([[1, 2], [1, 2]])  # 4 positions for a sequence of 6
+    with pytest.raises(ValueError, match="Make sure to align"):
+        before.ENTRY()(hidden, wrong)
+    with pytest.raises(RuntimeError, match=r"^ValueError: Make sure to align the spatial shapes"):
+        after.ENTRY()(hidden, wrong)
+    torch._dynamo.reset()
+    compiled = torch.compile(after.ENTRY(), backend="aot_eager", fullgraph=True)
+    with pytest.raises(RuntimeError, match="ValueError: Make sure to align"):
+        compiled(hidden, wrong)
