@@ -88,9 +88,10 @@ def _fixable(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
     return by_path
 
 
-def _context(path: str, source: str, config: Config) -> FixContext | FileError:
+def _context(path: str, source: str, config: Config, findings: Sequence[Finding]) -> FixContext | FileError:
+    rows = {row for f in findings for row in range(f.location.row, f.end_location.row + 1)}
     try:
-        return FixContext(source, config, path)
+        return FixContext(source, config, path, focus_rows=rows)
     except cst.ParserSyntaxError as error:
         return FileError(path, f"cannot offer fixes: libcst cannot parse the file: {error.message}")
     except RecursionError:
@@ -154,7 +155,7 @@ FileFixes = tuple[list[Finding] | None, list[FileError]]
 
 def _fix_file(item: tuple[str, str, list[Finding]], config: Config) -> FileFixes:
     path, source, findings = item
-    ctx = _context(path, source, config)
+    ctx = _context(path, source, config, findings)
     if isinstance(ctx, FileError):
         return None, [ctx]
     return build_fixes(ctx, findings)

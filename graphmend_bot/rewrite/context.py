@@ -7,8 +7,9 @@ turns it into `Edit`s with `replace_statement`, `replace_expression` and `ensure
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -29,12 +30,25 @@ class FixUnavailable(Exception):
 
 
 class FixContext:
-    def __init__(self, source: str, config: Config | None = None, path: str = "<string>") -> None:
+    """`focus_rows`: when given, only the top-level functions and classes holding one of these rows
+    are parsed with libcst (with positions); the others are blanked out of `module` line for line,
+    so every position stays that of `source`. libcst parsing is the fixer's main cost, and
+    findings usually sit in a few classes of a long file. `top_level_functions` still names
+    every module-level function."""
+
+    def __init__(
+        self,
+        source: str,
+        config: Config | None = None,
+        path: str = "<string>",
+        focus_rows: Collection[int] | None = None,
+    ) -> None:
         self.source = source
         self.path = path
         self.config = config or Config()
+        parsed, self.top_level_functions = _focused(source, focus_rows)
         # The module is parsed here and never mutated: skip the wrapper's defensive deep copy.
-        wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
+        wrapper = MetadataWrapper(cst.parse_module(parsed), unsafe_skip_copy=True)
         self.module: cst.Module = wrapper.module
         self._positions = wrapper.resolve(PositionProvider)
         self._parents = _parents(self.module)
@@ -254,6 +268,35 @@ class FixContext:
                     continue
             break
         return anchor
+
+
+def _focused(source: str, focus_rows: Collection[int] | None) -> tuple[str, frozenset[str]]:
+    """`source` with the top-level defs and classes that hold none of `focus_rows` replaced by
+    empty lines (line ends kept, so rows and columns do not move), and the names of all
+    module-level functions. Without `focus_rows`, or when `ast` cannot parse the file, the
+    source is returned whole."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source, frozenset()
+    functions = frozenset(
+        node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    )
+    if focus_rows is None:
+        return source, functions
+    rows = sorted(set(focus_rows))
+    lines = split_lines(source)
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        last = node.end_lineno or node.lineno
+        if node.col_offset != 0 or any(first <= row <= last for row in rows):
+            continue
+        for index in range(first - 1, last):
+            line = lines[index]
+            lines[index] = line[len(line.rstrip("\r\n")):]
+    return "".join(lines), functions
 
 
 def _parents(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:

@@ -271,7 +271,7 @@ _WARN_HELPER = '''def {helper}(message):
 
 
 def _defines(ctx: FixContext, name: str) -> bool:
-    return any(isinstance(s, cst.FunctionDef) and s.name.value == name for s in ctx.module.body)
+    return name in ctx.top_level_functions
 
 
 def _module_assignment(ctx: FixContext, name: str) -> cst.SimpleStatementLine | None:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fixture_support import FIXTURES
 
 from graphmend_bot.config import Config
 from graphmend_bot.findings import Edit, Finding, Fix, Location
@@ -207,3 +208,26 @@ def test_parallel_fixing_gives_the_same_changes(tmp_path: Path) -> None:
     parallel = fix_paths([str(tmp_path)], Config(), jobs=2)
     assert len(serial) == PARALLEL_FILES + 2
     assert parallel == serial
+
+
+def test_focused_context_parses_only_the_classes_holding_findings() -> None:
+    source = (
+        "import torch\n\n\n@decorate\nclass Far:\n    def forward(self, x):\n        return x\n\n\n"
+        "def helper(x):\n    return x\n\n\nclass Near:\n    def forward(self, x):\n        print((x))\r\n"
+    )
+    ctx = FixContext(source, focus_rows={16})
+    assert ctx.module.code.splitlines()[3:11] == [""] * 8  # `Far` and `helper`, blanked line for line
+    assert ctx.module.code.count("\n") == source.count("\n")
+    assert ctx.top_level_functions == {"helper"}
+    node = ctx.node_at(Finding("GM401", "m", "p", Location(16, 9), Location(16, 19), "GB0059"))
+    assert node is not None and ctx.code_for(node) == "print((x))"  # positions are the file's
+
+
+def test_deferral_helper_outside_the_focus_is_not_added_twice(tmp_path: Path) -> None:
+    helper = (FIXTURES / "io" / "defer_logger.out.py").read_text(encoding="utf-8").split("def scale_rows")[0]
+    source = helper + "class Model(torch.nn.Module):\n    def forward(self, x):\n        logger.info('called')\n        return x * 2\n"
+    path = tmp_path / "model.py"
+    path.write_text(source, encoding="utf-8")
+    (change,) = fix_paths([str(path)], Config(io_strategy="defer"), unsafe=True)
+    assert change.after.count("def _log_after_graph") == 1
+    assert "_log_after_graph(\"info\", 'called')" in change.after
