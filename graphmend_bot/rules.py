@@ -146,11 +146,16 @@ torch._assert_async(~torch.isnan(x).any(), "NaN in input")
     ),
     Rule(
         "GM302", "tensor-to-python-scalar", "scalar extraction", "GB0124",
-        "Flags `int(t)`, `float(t)` and `bool(t)` on a tensor in traced code.",
+        "Flags `int(t)`, `float(t)` and `bool(t)` on a tensor in traced code, and tensors used "
+        "where Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`) and "
+        "slice bounds.",
         "These call `.item()` under the hood, with the same graph break.",
         "n = int(lengths.max())",
         "n = lengths.max()  # keep it a tensor while it only feeds tensor arithmetic",
-        "Same as GM301.",
+        "`int(t)`/`float(t)`: as GM301. Sizes read by iterating a tensor built from a Python list "
+        "(`torch.as_tensor(shapes_list)`): the caller passes the list instead, safe when the list "
+        "provably holds those ints and the sizes are used only where a Python int and a 0-d "
+        "tensor give the same result; unsafe when that rests on an assumption the message states.",
     ),
     Rule(
         "GM303", "tensor-tolist", "scalar extraction", "GB0109",

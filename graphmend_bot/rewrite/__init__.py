@@ -26,7 +26,7 @@ from graphmend_bot.analysis.files import read_source
 from graphmend_bot.config import Config
 from graphmend_bot.engine import Workspace
 from graphmend_bot.findings import CheckResult, Edit, FileError, Finding, Fix
-from graphmend_bot.rewrite import cond, guards, io, predicate, scalars
+from graphmend_bot.rewrite import cond, guards, io, predicate, scalars, sizes
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable, split_lines
 
 # Like ruff (MAX_ITERATIONS = 100): loop check -> fix until nothing changes, at most this many times.
@@ -34,7 +34,7 @@ MAX_PASSES = 100
 # Parsing with libcst costs ~0.5 s per large file: below this many files one process is enough.
 PARALLEL_FILES = 8
 
-TRANSFORMATIONS: tuple[ModuleType, ...] = (predicate, cond, guards, io, scalars)
+TRANSFORMATIONS: tuple[ModuleType, ...] = (predicate, cond, guards, io, scalars, sizes)
 
 
 @dataclass(frozen=True)

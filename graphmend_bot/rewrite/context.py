@@ -181,6 +181,13 @@ class FixContext:
         start, end = self.span(node)
         return Edit(new_code, start, end)
 
+    def delete_line(self, line: cst.SimpleStatementLine) -> Edit:
+        """Remove a statement line whole (the comment lines above it stay)."""
+        start, end = self.span(line)
+        if start.column - 1 != len(self.indentation_of(line)):
+            raise FixUnavailable("the statement does not start its line")
+        return Edit("", Location(start.row, 1), Location(end.row + 1, 1))
+
     def replace_statement(self, node: cst.CSTNode, new_code: str) -> Edit:
         """Replace a whole statement; `new_code` is written unindented and re-indented here.
 

@@ -163,4 +163,6 @@ def break_count(entry: Any, inputs: tuple[Any, ...]) -> int:
         finally:
             logging.disable(logging.NOTSET)
     torch._dynamo.reset()
-    return int(result.graph_break_count)
+    # A break inside a loop makes Dynamo run the whole frame eagerly: no graph is split, so
+    # graph_break_count stays 0, but the reason is recorded.
+    return max(int(result.graph_break_count), len(result.break_reasons))
