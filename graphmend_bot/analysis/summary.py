@@ -70,6 +70,7 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
     collector = _Collector(imports, source)
     collector.visit(tree)
     logger_names = frozenset(collector.logger_names)
+    deferred = _deferred_functions(tree) if "reorderable_logging_functions" in source else set()
     functions: dict[str, FunctionSummary] = {}
     for qualname, class_qualname, node in collector.functions:
         entry = (class_qualname is not None and node.name == "forward") or _is_compiled(node, imports)
@@ -84,6 +85,9 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
                 ref for d in node.decorator_list if (ref := dotted_name(_decorator_callee(d)))
             ),
         )
+        if qualname in deferred:
+            functions[qualname] = summary  # Dynamo calls it after the graph: never traced
+            continue
         FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
         functions[qualname] = summary
@@ -95,6 +99,25 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         classes=collector.classes,
         compile_targets=collector.compile_targets,
     )
+
+
+def _deferred_functions(tree: ast.Module) -> set[str]:
+    """Module-level functions registered with `torch._dynamo.config.reorderable_logging_functions
+    .add(f)` (what `--fix` writes in defer mode): Dynamo defers their calls past the graph."""
+    found: set[str] = set()
+    for statement in tree.body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "add"
+            and isinstance(call.func.value, ast.Attribute)
+            and call.func.value.attr == "reorderable_logging_functions"
+            and len(call.args) == 1
+            and isinstance(call.args[0], ast.Name)
+        ):
+            found.add(call.args[0].id)
+    return found
 
 
 def _decorator_callee(node: ast.expr) -> ast.expr:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import pytest
 import torch
 from fixture_support import FIXTURES, assert_identical, break_count, load_module, run_eager
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmend_bot.config import Config
+from graphmend_bot.engine import check
 from graphmend_bot.rewrite import fix_outcome, fix_paths
 
 IO_CALLS = (
@@ -158,3 +160,10 @@ def test_non_module_logger_cannot_be_deferred_and_says_why(tmp_path: Path) -> No
     assert fixes and fixes[0] is not None
     assert fixes[0].applicability == "unsafe"
     assert "not deferred" in fixes[0].message
+
+
+@pytest.mark.parametrize("case", ["defer_logger", "defer_print_and_warning"])
+def test_deferral_helpers_are_not_reported_after_the_fix(case: str) -> None:
+    # Dynamo calls functions in reorderable_logging_functions after the graph, never tracing them.
+    result = check([str(FIXTURES / "io" / f"{case}.out.py")])
+    assert [f"{f.code}:{f.location.row}" for f in result.findings] == []
