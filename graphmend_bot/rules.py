@@ -153,9 +153,10 @@ torch._assert_async(~torch.isnan(x).any(), "NaN in input")
         "n = int(lengths.max())",
         "n = lengths.max()  # keep it a tensor while it only feeds tensor arithmetic",
         "`int(t)`/`float(t)`: as GM301. Sizes read by iterating a tensor built from a Python list "
-        "(`torch.as_tensor(shapes_list)`): the caller passes the list instead, safe when the list "
+        "(`torch.as_tensor(shapes_list)`): the caller passes the list instead, when the list "
         "provably holds those ints and the sizes are used only where a Python int and a 0-d "
-        "tensor give the same result; unsafe when that rests on an assumption the message states.",
+        "tensor give the same result. Unsafe: a subclass may override the method with one that "
+        "needs the tensor; the message states this and any other assumption.",
     ),
     Rule(
         "GM303", "tensor-tolist", "scalar extraction", "GB0109",

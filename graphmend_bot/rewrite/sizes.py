@@ -26,7 +26,10 @@ The list: the argument was assigned once, outside loops, as `torch.as_tensor(L)`
 `torch.tensor(L)` with an integer dtype, where `L` is only ever a list of tuples of Python sizes
 (`x.shape` entries, ints) and is not modified after; or the argument is a parameter `A` of the
 calling method next to a required parameter `A_list` / `A_tuple` (the transformers convention),
-which assumes callers pass matching values. Assumptions make the fix unsafe.
+which assumes callers pass matching values.
+
+The fix is always unsafe: `self.method(...)` may reach an override in a subclass defined
+anywhere, which could need the tensor. Its message lists that and every other assumption.
 """
 
 from __future__ import annotations
@@ -97,6 +100,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if not edits:
         return None
     method_name = loop.function.name.value
+    # `self.method(...)` dispatches at run time, and a subclass anywhere may override it.
+    assumptions.insert(0, f"assumes no subclass overrides `{method_name}` with one that needs a tensor")
     message = (
         f"Pass the Python list the tensor holds to `{method_name}`: {', '.join(sources)}; its rows "
         "unpack into Python ints, so the sizes are known while tracing"
@@ -106,7 +111,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     unique = list(dict.fromkeys(assumptions))
     if unique:
         message += "; " + "; ".join(unique)
-    return Fix("unsafe" if unique else "safe", message, tuple(edits))
+    return Fix("unsafe", message, tuple(edits))
 
 
 # -- the method: a loop over the parameter, whose rows are used only as sizes ----------------------

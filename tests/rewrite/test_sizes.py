@@ -25,11 +25,13 @@ def _gm302(source: str, tmp_path: Path) -> list[Finding]:
     return [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM302"]
 
 
-def test_list_built_locally_gives_a_safe_fix_that_drops_the_dead_tensor(tmp_path: Path) -> None:
+def test_list_built_locally_drops_the_dead_tensor_and_assumes_only_no_override(tmp_path: Path) -> None:
     (finding,) = _gm302((SIZES / "built_from_list.in.py").read_text(encoding="utf-8"), tmp_path)
-    assert finding.fix is not None and finding.fix.applicability == "safe"
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
     assert "`shapes_list` for `shapes`" in finding.fix.message
     assert "line building it is removed" in finding.fix.message
+    assert finding.fix.message.count("assumes") == 1
+    assert "assumes no subclass overrides `proposals`" in finding.fix.message
 
 
 def test_parameter_twin_is_unsafe_and_states_its_assumptions(tmp_path: Path) -> None:
