@@ -108,9 +108,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     )
     if deletions:
         message += "; the tensor is no longer used, so the line building it is removed"
-    unique = list(dict.fromkeys(assumptions))
-    if unique:
-        message += "; " + "; ".join(unique)
+    message += "; " + "; ".join(dict.fromkeys(assumptions))
     return Fix("unsafe", message, tuple(edits))
 
 
