@@ -408,12 +408,12 @@ def _unused_builders(ctx: FixContext, replaced: list[cst.Name]) -> list[Edit]:
     for name in dict.fromkeys(argument.value for argument in replaced):
         arguments = [a for a in replaced if a.value == name]
         caller = enclosing_function(ctx, arguments[0])
-        if caller is None or name in LocalFacts.of(ctx, caller).params:
+        if caller is None:
             continue
-        reads = _name_reads(caller.body).get(name, [])
-        if any(read not in arguments for read in reads):
+        facts = LocalFacts.of(ctx, caller)
+        if name in facts.params or any(read not in arguments for read in _name_reads(caller.body).get(name, [])):
             continue
-        (value,) = LocalFacts.of(ctx, caller).values(name)
+        (value,) = facts.values(name)
         line = ctx.statement_of(value) if value is not None else None
         if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
             edits.append(ctx.delete_line(line))
