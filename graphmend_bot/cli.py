@@ -116,8 +116,8 @@ def _check_shard(args: argparse.Namespace, config: Config) -> int:
     """`--shard I/N`: the files of one shard, checked with the whole tree as context."""
     import json
 
-    from graphmend_bot.github.shards import ShardError, dump_result, parse_shard, shard_files
     from graphmend_bot.rewrite import attach_fixes
+    from graphmend_bot.shards import ShardError, dump_result, parse_shard, shard_files
 
     if not args.shard or not args.save_result:
         print("graphmend: --shard and --save-result go together", file=sys.stderr)
@@ -162,9 +162,9 @@ def _report(args: argparse.Namespace, result: CheckResult) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """The pull-request review of the working tree against `--base`, printed: what the bot would post."""
-    from graphmend_bot.github.git_changes import GitError
-    from graphmend_bot.github.local_review import RENDERERS as REVIEW_RENDERERS
-    from graphmend_bot.github.local_review import review_working_tree
+    from graphmend_bot.github.review.git_changes import GitError
+    from graphmend_bot.github.review.local_review import RENDERERS as REVIEW_RENDERERS
+    from graphmend_bot.github.review.local_review import review_working_tree
 
     missing = _missing_paths(args.paths or [])
     config = _load_config(args)  # before review_working_tree enters the repository's top
@@ -336,7 +336,7 @@ def _approve_step(step: str) -> Command:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from graphmend_bot.github.shards import ShardError, merge_shards, shard_paths
+    from graphmend_bot.shards import ShardError, merge_shards, shard_paths
 
     try:
         result = merge_shards(shard_paths(args.results))

@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from graphmend_bot.config import Config, ConfigError
-from graphmend_bot.github.analyse import load_action_config
-from graphmend_bot.github.api import API_ERRORS, connect, describe
 from graphmend_bot.github.commands import handle_comment
-from graphmend_bot.github.context import ActionContext, ActionError, read_context
-from graphmend_bot.github.fix_after_review import fix_after_review
-from graphmend_bot.github.fixing import on_pull_request_event
-from graphmend_bot.github.fork import post_bundle
-from graphmend_bot.github.outputs import Log
-from graphmend_bot.github.pull_request import review_pull_request
-from graphmend_bot.github.results import EXIT_ERROR, scan_everything
+from graphmend_bot.github.core.api import API_ERRORS, connect, describe
+from graphmend_bot.github.core.context import ActionContext, ActionError, read_context
+from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.github.core.results import EXIT_ERROR, scan_everything
+from graphmend_bot.github.fixes.fix_after_review import fix_after_review
+from graphmend_bot.github.fixes.fixing import on_pull_request_event
+from graphmend_bot.github.review.analyse import load_action_config
+from graphmend_bot.github.review.fork import post_bundle
+from graphmend_bot.github.review.pull_request import review_pull_request
 from graphmend_bot.github.scan import scheduled_scan
 
 SCAN_EVENTS = frozenset({"schedule", "workflow_dispatch"})

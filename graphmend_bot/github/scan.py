@@ -22,16 +22,18 @@ from github.Repository import Repository
 
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, Finding
-from graphmend_bot.github.analyse import analyse
-from graphmend_bot.github.api import API_ERRORS, connect, describe
-from graphmend_bot.github.context import ActionContext, ActionError
-from graphmend_bot.github.fixing import fix_default_branch
-from graphmend_bot.github.identity import BotIdentity, resolve_identity
-from graphmend_bot.github.markers import TRACKING_MARKER
-from graphmend_bot.github.outputs import Log, write_outputs
-from graphmend_bot.github.plan import finding_keys
-from graphmend_bot.github.results import EXIT_CLEAN, EXIT_ERROR, finish
-from graphmend_bot.github.shards import (
+from graphmend_bot.github.core.api import API_ERRORS, connect, describe
+from graphmend_bot.github.core.context import ActionContext, ActionError
+from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
+from graphmend_bot.github.core.markers import TRACKING_MARKER
+from graphmend_bot.github.core.outputs import Log, write_outputs
+from graphmend_bot.github.core.results import EXIT_CLEAN, EXIT_ERROR, finish
+from graphmend_bot.github.fixes.fixing import fix_default_branch
+from graphmend_bot.github.review.analyse import analyse
+from graphmend_bot.github.review.plan import finding_keys
+from graphmend_bot.report.markdown import SummaryView, cell, code_span
+from graphmend_bot.rules import RULES_BY_CODE
+from graphmend_bot.shards import (
     ShardError,
     dump_result,
     merge_shards,
@@ -39,8 +41,6 @@ from graphmend_bot.github.shards import (
     shard_files,
     shard_paths,
 )
-from graphmend_bot.report.markdown import SummaryView, cell, code_span
-from graphmend_bot.rules import RULES_BY_CODE
 
 TITLE = "GraphMend: torch.compile graph breaks in {branch}"
 MAX_ROWS = 100

@@ -65,7 +65,7 @@ def test_findings_on_lines_the_tests_never_ran_are_left_as_they_were(tmp_path: P
 
 def test_a_hostile_test_id_stays_code_in_a_review_comment() -> None:
     from graphmend_bot.findings import Evidence
-    from graphmend_bot.github.markers import is_summary
+    from graphmend_bot.github.core.markers import is_summary
     from graphmend_bot.report.markdown import finding_comment
 
     hostile = "tests/t.py::x` @octocat [win](https://evil.example) <!-- graphmend:summary -->"

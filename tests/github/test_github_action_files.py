@@ -99,7 +99,7 @@ def test_action_inputs_are_the_ones_the_bot_reads() -> None:
     action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
     assert action["runs"] == {"using": "docker", "image": "Dockerfile"}
     assert set(action["outputs"]) == {"findings", "fixable", "sarif-file", "shard-file"}
-    source = "".join(p.read_text("utf-8") for p in (ROOT / "graphmend_bot" / "github").glob("*.py"))
+    source = "".join(p.read_text("utf-8") for p in (ROOT / "graphmend_bot" / "github").rglob("*.py"))
     for name in action["inputs"]:
         assert f'"{name}"' in source, f"input {name} is declared but the bot never reads it"
 
@@ -129,8 +129,8 @@ def test_the_bot_does_not_import_torch(tmp_path: Path) -> None:
         "import sys\n"
         "from graphmend_bot.github import run_bot\n"
         "from graphmend_bot.config import Config\n"
-        "from graphmend_bot.github.analyse import _with_fixes\n"
-        "from graphmend_bot.github.outputs import Log\n"
+        "from graphmend_bot.github.review.analyse import _with_fixes\n"
+        "from graphmend_bot.github.core.outputs import Log\n"
         "from graphmend_bot.engine import check\n"
         "from graphmend_bot.report.markdown import SummaryView, summary_markdown\n"
         "result = _with_fixes(check(['model.py']), Config(), Log())\n"

@@ -17,7 +17,7 @@ from world import NUMBER, REPO
 
 from graphmend_bot.github.approval.base_config import EMPTY_CONFIG, pick_config
 from graphmend_bot.github.approval.gate import PullFacts, refusal
-from graphmend_bot.github.approve import (
+from graphmend_bot.github.approval.verdict import (
     APPROVE,
     COMMENT,
     REQUEST_CHANGES,
@@ -26,7 +26,7 @@ from graphmend_bot.github.approve import (
     review_body,
     with_rewrite_check,
 )
-from graphmend_bot.github.fix_pr import FileEdit, FixPlan, fix_body
+from graphmend_bot.github.fixes.fix_pr import FileEdit, FixPlan, fix_body
 
 GOOD_ENTRY: dict[str, Any] = {
     "name": "net", "outputs_equal": True, "verdict": "improved", "reasons": [],

@@ -17,7 +17,7 @@ from test_github_commands import command
 from test_github_e2e import BASE, HEAD
 from world import NUMBER, REPO
 
-from graphmend_bot.github.markers import SUMMARY_MARKER
+from graphmend_bot.github.core.markers import SUMMARY_MARKER
 
 
 @pytest.fixture

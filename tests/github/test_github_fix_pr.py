@@ -10,7 +10,14 @@ from fake_github import FakeGitHub
 from test_github_e2e import BASE, HEAD, MODEL_BASE, MODEL_HEAD
 from world import NUMBER, REPO
 
-from graphmend_bot.github.fix_pr import FileEdit, FixPlan, fix_body, plan_fix, valid_branch, with_verification
+from graphmend_bot.github.fixes.fix_pr import (
+    FileEdit,
+    FixPlan,
+    fix_body,
+    plan_fix,
+    valid_branch,
+    with_verification,
+)
 
 BRANCH = "graphmend/fix/pr-2"
 

@@ -20,7 +20,7 @@ from fake_github import FakeGitHub
 from gitrepo import GitRepo
 from world import NUMBER, REPO, PullRequestWorld, graphmend_command
 
-from graphmend_bot.github.git_changes import working_tree_change
+from graphmend_bot.github.review.git_changes import working_tree_change
 
 MODEL_BASE = '''\
 import logging

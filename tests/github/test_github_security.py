@@ -23,13 +23,13 @@ from test_github_scan import schedule_event, tracking_issues
 from world import NUMBER, REPO, BotRun, PullRequestWorld
 
 from graphmend_bot.config import ConfigError
-from graphmend_bot.github import archive
-from graphmend_bot.github.analyse import load_action_config
-from graphmend_bot.github.api import connect
-from graphmend_bot.github.archive import MAX_UNPACKED_BYTES
-from graphmend_bot.github.context import ActionError, read_context, read_inputs
-from graphmend_bot.github.identity import BotIdentity, resolve_identity
-from graphmend_bot.github.markers import SUMMARY_MARKER, TRACKING_MARKER, finding_marker
+from graphmend_bot.github.core import archive
+from graphmend_bot.github.core.api import connect
+from graphmend_bot.github.core.archive import MAX_UNPACKED_BYTES
+from graphmend_bot.github.core.context import ActionError, read_context, read_inputs
+from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
+from graphmend_bot.github.core.markers import SUMMARY_MARKER, TRACKING_MARKER, finding_marker
+from graphmend_bot.github.review.analyse import load_action_config
 
 
 @pytest.fixture

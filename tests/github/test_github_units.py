@@ -11,14 +11,14 @@ from fake_github import FakeGitHub
 from github import GithubException
 
 from graphmend_bot.findings import Edit, Finding, Fix, Location
-from graphmend_bot.github.api import connect, describe
-from graphmend_bot.github.bundle import BundleError, neutralise, read_bundle
-from graphmend_bot.github.context import ActionError, read_inputs
-from graphmend_bot.github.diff import parse_patch
-from graphmend_bot.github.markers import finding_marker, parse_finding_marker
-from graphmend_bot.github.outputs import write_outputs
-from graphmend_bot.github.plan import ExistingComment, finding_keys, fix_diff, plan_review
-from graphmend_bot.github.suggestion import suggestion_for
+from graphmend_bot.github.core.api import connect, describe
+from graphmend_bot.github.core.context import ActionError, read_inputs
+from graphmend_bot.github.core.markers import finding_marker, parse_finding_marker
+from graphmend_bot.github.core.outputs import write_outputs
+from graphmend_bot.github.review.bundle import BundleError, neutralise, read_bundle
+from graphmend_bot.github.review.diff import parse_patch
+from graphmend_bot.github.review.plan import ExistingComment, finding_keys, fix_diff, plan_review
+from graphmend_bot.github.review.suggestion import suggestion_for
 from graphmend_bot.report.markdown import SummaryView, finding_comment, summary_markdown
 
 SOURCE = """\

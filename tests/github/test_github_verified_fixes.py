@@ -17,7 +17,7 @@ from world import NUMBER, REPO
 
 from graphmend_bot.config import Config
 from graphmend_bot.findings import Edit, Finding, Fix, Location
-from graphmend_bot.github.context import read_inputs
+from graphmend_bot.github.core.context import read_inputs
 from graphmend_bot.report.markdown import finding_comment, unsafe_label
 from graphmend_bot.rewrite import fix_paths
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from github.Repository import Repository
 
 from graphmend_bot.config import CONFIG_FILES
-from graphmend_bot.github.archive import ArchiveError, download
+from graphmend_bot.github.core.archive import ArchiveError, download
 
 MAX_FILE_BYTES = 16 << 20
 MAX_TOTAL_BYTES = 1 << 30

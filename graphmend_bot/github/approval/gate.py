@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from github.PullRequest import PullRequest
 
-from graphmend_bot.github.fix_pr import FIX_BRANCH_PREFIX
+from graphmend_bot.github.fixes.fix_pr import FIX_BRANCH_PREFIX
 
 # The login of GraphMend's GitHub App. A repository that installs its own App passes `--bot-login`
 # (`<app-slug>[bot]`); with the wrong login every pull request is refused, never the reverse.

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from graphmend_bot.github.approval.base_config import write_config
 from graphmend_bot.github.approval.gate import valid_sha
-from graphmend_bot.github.outputs import Log, inert_line
+from graphmend_bot.github.core.outputs import Log, inert_line
 from graphmend_bot.verify.environment import child_environment, secret_variables
 
 EXIT_MEASURED, EXIT_REFUSED = 0, 2

@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
-from graphmend_bot.github.api import API_ERRORS, connect, describe
 from graphmend_bot.github.approval.gate import PullFacts, refusal
-from graphmend_bot.github.context import ActionError, read_context
-from graphmend_bot.github.outputs import Log, write_outputs
+from graphmend_bot.github.core.api import API_ERRORS, connect, describe
+from graphmend_bot.github.core.context import ActionError, read_context
+from graphmend_bot.github.core.outputs import Log, write_outputs
 
 EXIT_ALLOWED, EXIT_REFUSED = 0, 2
 

@@ -23,21 +23,21 @@ from pathlib import Path
 from github import GithubException
 from github.PullRequest import PullRequest
 
-from graphmend_bot.github.api import API_ERRORS, connect, describe
 from graphmend_bot.github.approval.gate import PullFacts, refusal, valid_sha
 from graphmend_bot.github.approval.recompute import differences_from_rewrite
 from graphmend_bot.github.approval.report import load_report
-from graphmend_bot.github.approve import (
+from graphmend_bot.github.approval.verdict import (
     Decision,
     decide,
     review_body,
     verification_status,
     with_rewrite_check,
 )
-from graphmend_bot.github.context import ActionError, read_context
-from graphmend_bot.github.fix_pr import with_verification
-from graphmend_bot.github.markers import FIX_PR_MARKER
-from graphmend_bot.github.outputs import Log, append_summary, write_outputs
+from graphmend_bot.github.core.api import API_ERRORS, connect, describe
+from graphmend_bot.github.core.context import ActionError, read_context
+from graphmend_bot.github.core.markers import FIX_PR_MARKER
+from graphmend_bot.github.core.outputs import Log, append_summary, write_outputs
+from graphmend_bot.github.fixes.fix_pr import with_verification
 
 EXIT_APPROVED, EXIT_NOT_APPROVED, EXIT_ERROR = 0, 1, 2
 OWN_PR_HELP = (

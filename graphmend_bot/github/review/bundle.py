@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location
-from graphmend_bot.github.context import ActionContext
-from graphmend_bot.github.outputs import Log
+from graphmend_bot.github.core.context import ActionContext
+from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.report.json_report import finding_to_dict
 from graphmend_bot.rules import RULES_BY_CODE
 

@@ -14,8 +14,8 @@ from graphmend_bot.analysis.files import confine_reads, outside_read_root, read_
 from graphmend_bot.config import Config, ConfigError, find_config_file, load_config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import CheckResult
-from graphmend_bot.github.context import ActionContext
-from graphmend_bot.github.outputs import Log
+from graphmend_bot.github.core.context import ActionContext
+from graphmend_bot.github.core.outputs import Log
 
 
 def load_action_config(ctx: ActionContext) -> Config:

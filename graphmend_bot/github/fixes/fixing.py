@@ -14,9 +14,10 @@ from github.PullRequest import PullRequest
 from github.Repository import Repository
 
 from graphmend_bot.config import Config
-from graphmend_bot.github.analyse import analyse
-from graphmend_bot.github.context import ActionContext
-from graphmend_bot.github.fix_pr import (
+from graphmend_bot.github.core.context import ActionContext
+from graphmend_bot.github.core.markers import REPLY_MARKER
+from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.github.fixes.fix_pr import (
     FixPlan,
     close_fix,
     fix_body,
@@ -28,8 +29,7 @@ from graphmend_bot.github.fix_pr import (
     push_to_branch,
     valid_branch,
 )
-from graphmend_bot.github.markers import REPLY_MARKER
-from graphmend_bot.github.outputs import Log
+from graphmend_bot.github.review.analyse import analyse
 
 
 class Refused(Exception):

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from graphmend_bot.github.markers import VERIFY_MARKER
+from graphmend_bot.github.core.markers import VERIFY_MARKER
 from graphmend_bot.report.markdown import cell, code_span, prose
 from graphmend_bot.verify.proof import rewrite_coverage
 

@@ -18,9 +18,14 @@ from pathlib import Path
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import CheckResult, Finding
-from graphmend_bot.github.analyse import read_sources, with_fixes
-from graphmend_bot.github.git_changes import WorkingTreeChange, working_tree_change
-from graphmend_bot.github.plan import MAX_COMMENTS_PER_REVIEW, PreparedReview, prepare_review, summary_comment
+from graphmend_bot.github.review.analyse import read_sources, with_fixes
+from graphmend_bot.github.review.git_changes import WorkingTreeChange, working_tree_change
+from graphmend_bot.github.review.plan import (
+    MAX_COMMENTS_PER_REVIEW,
+    PreparedReview,
+    prepare_review,
+    summary_comment,
+)
 
 OUTPUT_FORMATS = ("text", "markdown", "json")
 

@@ -30,9 +30,9 @@ from github.PullRequest import PullRequest
 from github.Repository import Repository
 
 from graphmend_bot.findings import Finding
-from graphmend_bot.github.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
-from graphmend_bot.github.outputs import Log
-from graphmend_bot.github.suggestion import suggestion_for
+from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
+from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.github.review.suggestion import suggestion_for
 from graphmend_bot.report.markdown import assumed_text, cell, code_span, prose
 
 FIX_BRANCH_PREFIX = "graphmend/fix/"

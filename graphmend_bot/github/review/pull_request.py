@@ -20,16 +20,16 @@ from github.Repository import Repository
 
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult
-from graphmend_bot.github.analyse import analyse, read_sources
-from graphmend_bot.github.api import API_ERRORS, connect, describe, status_of
-from graphmend_bot.github.bundle import write_bundle
-from graphmend_bot.github.context import ActionContext
-from graphmend_bot.github.identity import BotIdentity, resolve_identity
-from graphmend_bot.github.markers import is_summary, parse_finding_marker
-from graphmend_bot.github.outputs import Log, append_summary
-from graphmend_bot.github.plan import ExistingComment, PreparedReview, prepare_review, summary_comment
-from graphmend_bot.github.results import EXIT_ERROR, finish, scan_everything
-from graphmend_bot.github.threads import resolve_threads
+from graphmend_bot.github.core.api import API_ERRORS, connect, describe, status_of
+from graphmend_bot.github.core.context import ActionContext
+from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
+from graphmend_bot.github.core.markers import is_summary, parse_finding_marker
+from graphmend_bot.github.core.outputs import Log, append_summary
+from graphmend_bot.github.core.results import EXIT_ERROR, finish, scan_everything
+from graphmend_bot.github.review.analyse import analyse, read_sources
+from graphmend_bot.github.review.bundle import write_bundle
+from graphmend_bot.github.review.plan import ExistingComment, PreparedReview, prepare_review, summary_comment
+from graphmend_bot.github.review.threads import resolve_threads
 from graphmend_bot.report.markdown import SummaryView, summary_markdown
 
 CommentT = TypeVar("CommentT", IssueComment, PullRequestComment)

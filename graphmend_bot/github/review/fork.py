@@ -21,14 +21,14 @@ from github.Repository import Repository
 
 from graphmend_bot.config import CONFIG_FILES, Config, ConfigError, load_config
 from graphmend_bot.findings import CheckResult
-from graphmend_bot.github.analyse import analyse
-from graphmend_bot.github.api import API_ERRORS, connect, describe, fetch_file
-from graphmend_bot.github.bundle import Bundle, BundleError, read_bundle
-from graphmend_bot.github.context import ActionContext
-from graphmend_bot.github.identity import resolve_identity
-from graphmend_bot.github.outputs import Log
-from graphmend_bot.github.pull_request import PullRequestState, read_pull_request, review
-from graphmend_bot.github.results import EXIT_ERROR
+from graphmend_bot.github.core.api import API_ERRORS, connect, describe, fetch_file
+from graphmend_bot.github.core.context import ActionContext
+from graphmend_bot.github.core.identity import resolve_identity
+from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.github.core.results import EXIT_ERROR
+from graphmend_bot.github.review.analyse import analyse
+from graphmend_bot.github.review.bundle import Bundle, BundleError, read_bundle
+from graphmend_bot.github.review.pull_request import PullRequestState, read_pull_request, review
 
 
 def _fetch_text(repo: Repository, path: str, sha: str) -> str | None:

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, Finding
-from graphmend_bot.github.analyse import analyse
-from graphmend_bot.github.context import ActionContext
-from graphmend_bot.github.outputs import Log, append_summary, write_outputs, write_sarif
+from graphmend_bot.github.core.context import ActionContext
+from graphmend_bot.github.core.outputs import Log, append_summary, write_outputs, write_sarif
+from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.report.markdown import SummaryView, summary_markdown
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2

@@ -15,7 +15,7 @@ from pathlib import Path
 import requests
 from github.Repository import Repository
 
-from graphmend_bot.github.api import TIMEOUT_S
+from graphmend_bot.github.core.api import TIMEOUT_S
 
 MAX_ARCHIVE_BYTES = 512 * 1024 * 1024  # the download itself
 MAX_UNPACKED_BYTES = 1024 * 1024 * 1024  # the sum of the members' sizes

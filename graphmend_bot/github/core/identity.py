@@ -14,7 +14,7 @@ from typing import Any
 
 from github import Github
 
-from graphmend_bot.github.api import API_ERRORS, describe
+from graphmend_bot.github.core.api import API_ERRORS, describe
 
 VIEWER_QUERY = "query GraphmendViewer { viewer { login } }"
 
