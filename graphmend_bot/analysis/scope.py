@@ -151,12 +151,26 @@ class Program:
                 return [(module, nested)]
         found = self._resolve_dotted(module, name)
         if found is None:
-            return []
+            return self._autograd_forward(module, name)
         what, mod, target = found
         if what == "function":
             return [(mod, target)]
         init = self._method(mod, target, "__init__")
         return [init] if init else []
+
+    def _autograd_forward(self, module: str, name: str) -> list[FunctionId]:
+        """`Fn.apply(a, b)` on an in-tree autograd.Function runs its static `forward(ctx, a, b)`,
+        so that forward gets its tensors from the callers like any called function."""
+        owner, _, method = name.rpartition(".")
+        if method != "apply" or not owner:
+            return []
+        found = self._resolve_dotted(module, owner)
+        if found is None or found[0] != "class":
+            return []
+        forward = self._method(found[1], found[2], "forward")
+        if forward is None or not _is_autograd_forward(self.function(forward)):
+            return []
+        return [forward]
 
     # ---- scope --------------------------------------------------------------------------
     def entry_points(self) -> set[FunctionId]:
@@ -340,6 +354,8 @@ class _TensorFlow:
             and (site.bound or function.name == "__init__")
         ):
             params = params[1:]
+        elif site.ref.endswith(".apply") and _is_autograd_forward(function):
+            params = params[1:]  # ctx
         named = [(params[i], kind) for i, kind in enumerate(site.args) if i < len(params)]
         return dict([*named, *site.kwargs])
 
@@ -351,3 +367,12 @@ class _TensorFlow:
             if self.holds(caller, kind):
                 self.params[callee][name] = changed = True
         return changed
+
+
+def _is_autograd_forward(function: FunctionSummary) -> bool:
+    """A static `forward(ctx, ...)`: what torch.autograd.Function subclasses define."""
+    return (
+        function.name == "forward"
+        and "staticmethod" in function.decorators
+        and function.params[:1] == ("ctx",)
+    )
