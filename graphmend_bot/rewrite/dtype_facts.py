@@ -143,3 +143,119 @@ def _float_submodules(ctx: FixContext, function: cst.FunctionDef) -> set[str]:
     owner.body.visit(Collector())
     # An attribute assigned anything else as well may hold that other thing when forward runs.
     return {name for name in found if assigned[name] == 1}
+
+
+def floating_where_read(ctx: FixContext, names: set[str], at: cst.CSTNode, proven: set[str]) -> set[str]:
+    """Names among `names` whose last assignment before the statement holding `at` is floating.
+
+    Walks back through the statements before it, then out of enclosing `if`/`with`/`try` blocks;
+    a statement that binds the name in any other way, a loop or the function's start ends the
+    search without a proof (a loop body may rebind the name after the branch)."""
+    statement = next(
+        (node for node in (at, *ctx.ancestors(at)) if isinstance(node, cst.BaseCompoundStatement | cst.SimpleStatementLine)),
+        None,
+    )
+    found: set[str] = set()
+    for name in names - proven:
+        if statement is not None and _reaching_floating(ctx, name, statement, proven):
+            found.add(name)
+    return found
+
+
+def _reaching_floating(ctx: FixContext, name: str, statement: cst.CSTNode, proven: set[str]) -> bool:
+    current = statement
+    while True:
+        block = ctx.parent(current)
+        if not isinstance(block, cst.IndentedBlock):
+            return False
+        siblings = list(block.body)
+        index = next((i for i, node in enumerate(siblings) if node is current), None)
+        if index is None:
+            return False
+        for sibling in reversed(siblings[:index]):
+            value = _simple_assignment(sibling, name)
+            if value is not None:
+                return _is_floating(value, proven, set()) or _is_floating_module_call(ctx, value, statement)
+            if name in _bound_names(sibling):
+                return False
+        owner = ctx.parent(block)
+        if isinstance(owner, cst.Else):
+            owner = ctx.parent(owner)
+        if not isinstance(owner, cst.If | cst.With | cst.Try):
+            return False  # a loop, a function start, a class
+        chain_head = ctx.parent(owner)
+        while isinstance(chain_head, cst.If) and chain_head.orelse is owner:
+            owner, chain_head = chain_head, ctx.parent(chain_head)  # an `elif` sits in its chain's first `if`
+        current = owner
+
+
+def _is_floating_module_call(ctx: FixContext, value: cst.BaseExpression, statement: cst.CSTNode) -> bool:
+    function = next((node for node in ctx.ancestors(statement) if isinstance(node, cst.FunctionDef)), None)
+    return function is not None and _is_floating(value, set(), _float_submodules(ctx, function))
+
+
+def _simple_assignment(statement: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """The value of `name = value` when `statement` is exactly that."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and small.targets[0].target.value == name
+        ):
+            return small.value
+    return None
+
+
+def _bound_names(node: cst.CSTNode) -> set[str]:
+    """Every name `node` binds: assignment, augmented assignment, `for`, `as`, `:=`, `del`."""
+    bound: set[str] = set()
+
+    class Collector(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            bound.update(_target_names(target.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            bound.update(_target_names(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            bound.update(_target_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            bound.update(_target_names(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            bound.update(_target_names(node.name))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            bound.update(_target_names(node.target))
+
+        def visit_Del(self, node: cst.Del) -> None:
+            bound.update(_target_names(node.target))
+
+        def visit_Global(self, node: cst.Global) -> None:
+            bound.update(item.name.value for item in node.names)
+
+        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+            bound.update(item.name.value for item in node.names)
+
+    node.visit(Collector())
+    return bound
+
+
+def _target_names(target: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+
+    class Collector(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            names.add(node.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            return False  # `self.x = ...` binds no local
+
+        def visit_Subscript(self, node: cst.Subscript) -> bool:
+            return False
+
+    target.visit(Collector())
+    return names

@@ -34,7 +34,7 @@ from graphmend_bot.rewrite.branching import (
     torch_import,
 )
 from graphmend_bot.rewrite.context import FixContext
-from graphmend_bot.rewrite.dtype_facts import floating_names
+from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, Rejected, dotted, dtype_assumption, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
@@ -96,7 +96,10 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
 def _lowering(ctx: FixContext, facts: LocalFacts, at: cst.CSTNode) -> ConditionLowering:
     """A condition lowering that knows which local names are proven floating-point."""
     lowering = ConditionLowering(ctx, facts)
-    lowering.arms.known_float |= floating_names(ctx, facts, enclosing_function(ctx, at))
+    proven = floating_names(ctx, facts, enclosing_function(ctx, at))
+    statement = next((node for node in ctx.ancestors(at) if isinstance(node, cst.BaseCompoundStatement | cst.SimpleStatementLine)), at)
+    proven |= floating_where_read(ctx, names_in(statement), at, proven)
+    lowering.arms.known_float |= proven
     return lowering
 
 

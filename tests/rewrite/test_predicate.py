@@ -334,3 +334,20 @@ def test_dtype_facts_make_the_where_rewrite_safe(source: str, applicability: str
     finding = only_fix("import torch\n\n\n" + source, tmp_path)
     assert finding.fix is not None and "torch.where" in finding.fix.edits[-1].content
     assert finding.fix.applicability == applicability, finding.fix.message
+
+
+def test_a_floating_last_assignment_before_the_branch_makes_it_safe(tmp_path: Path) -> None:
+    """`h` is a parameter, but the value the branch reads comes from a LayerNorm; a loop in
+    between (which may rebind it after the branch) leaves it unproven."""
+    module = (
+        "import torch\n\n\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.norm = torch.nn.LayerNorm(4)\n\n    def forward(self, h):\n        h = self.norm(h)\n"
+        "        if self.training:\n            if torch.isinf(h).any():\n"
+        "                bound = torch.finfo(h.dtype).max - 1000\n                h = torch.clamp(h, min=-bound, max=bound)\n"
+        "        return h\n"
+    )
+    finding = only_fix(module, tmp_path)
+    assert finding.fix is not None and finding.fix.applicability == "safe", finding.fix.message
+    looped = module.replace("        if self.training:\n", "        for _ in range(2):\n            h = h.long()\n            if self.training:\n                pass\n        if self.training:\n")
+    finding = only_fix(looped, tmp_path)
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
