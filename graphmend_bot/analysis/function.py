@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
+from graphmend_bot.analysis import narrowing
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
@@ -111,6 +112,10 @@ class FunctionAnalyzer:
         self._loop_depth = 0
         self._reported: set[tuple[str, int, int]] = set()
         self._test_depth = 0
+        # Unannotated parameters defaulting to None, and those of them proven Python values by
+        # the fallback that replaces their None (`causal = default(causal, self.causal)`).
+        self._none_params: set[str] = set()
+        self._python_params: set[str] = set()
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -129,6 +134,8 @@ class FunctionAnalyzer:
             if skip_first and index == 0:
                 continue
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
+            if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
+                self._none_params.add(arg.arg)
             if seed is not None:
                 self.summary.param_seeds[arg.arg] = seed
                 if seed and arg.annotation is None:
@@ -138,8 +145,11 @@ class FunctionAnalyzer:
             if extra is not None:
                 names.append(extra.arg)
         self.summary.params = tuple(names)
-        self.summary.entry_params = tuple(entry_params)
         self.block(self.node.body, env)
+        for name in self._python_params:
+            # A flag whatever callers pass: fixed, so no caller's kind overrides it.
+            self.summary.param_seeds[name] = False
+        self.summary.entry_params = tuple(p for p in entry_params if p not in self._python_params)
         self.summary.returns = self.returns
         self.summary.return_elements = _common_shape(self.return_shapes)
         self.summary.references = tuple(sorted(self.references))
@@ -225,6 +235,7 @@ class FunctionAnalyzer:
             elements = self.tuples.get(node.value.id)
         kind = _union(elements) if elements is not None else self.expr(node.value, env)
         if isinstance(node, ast.Assign):
+            self._python_fallback(node, env)
             for target in node.targets:
                 self._bind(target, kind, env, elements)
             guard = compile_guard_value(node.value, self.resolve, self.guards)
@@ -235,6 +246,22 @@ class FunctionAnalyzer:
             self._bind(node.target, previous | kind, env)
         else:
             self._bind(node.target, kind, env)
+
+    def _python_fallback(self, node: ast.Assign, env: Env) -> None:
+        """`p = default(p, self.flag)`: a None-defaulted parameter whose None is replaced by a
+        Python value is that Python type (a flag, a size), not an optional tensor."""
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return
+        name = node.targets[0].id
+        if name not in self._none_params or env.get(name) != Kind.of_param(name):
+            return
+        fallback = narrowing.python_fallback(name, node.value)
+        if fallback is None or narrowing.is_none_constant(fallback):
+            return
+        if any(isinstance(part, ast.Call) for part in ast.walk(fallback)):
+            return  # a call's result is only known to the solver (and must not be recorded twice)
+        if not self.expr(fallback, env).nonempty:
+            self._python_params.add(name)
 
     def _display(self, node: ast.expr, env: Env) -> tuple[Kind, ...] | None:
         """Element kinds of a tuple or list display without starred items; else None."""
@@ -304,6 +331,10 @@ class FunctionAnalyzer:
         none_name, none_in_body = _none_test(node.test)
         if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
             _narrow_to_none(body_env if none_in_body else else_env, none_name)
+        python_value = narrowing.isinstance_arm(node.test, self.resolve)
+        if python_value is not None:
+            python_name, python_in_body = python_value
+            (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
         body_leaves = self.block(node.body, body_env)
         else_leaves = self.block(node.orelse, else_env)
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])

@@ -151,12 +151,26 @@ class Program:
                 return [(module, nested)]
         found = self._resolve_dotted(module, name)
         if found is None:
-            return []
+            return self._autograd_forward(module, name)
         what, mod, target = found
         if what == "function":
             return [(mod, target)]
         init = self._method(mod, target, "__init__")
         return [init] if init else []
+
+    def _autograd_forward(self, module: str, name: str) -> list[FunctionId]:
+        """`Fn.apply(a, b)` on an in-tree autograd.Function runs its static `forward(ctx, a, b)`,
+        so that forward gets its tensors from the callers like any called function."""
+        owner, _, method = name.rpartition(".")
+        if method != "apply" or not owner:
+            return []
+        found = self._resolve_dotted(module, owner)
+        if found is None or found[0] != "class":
+            return []
+        forward = self._method(found[1], found[2], "forward")
+        if forward is None or not _is_autograd_forward(self.function(forward)):
+            return []
+        return [forward]
 
     # ---- scope --------------------------------------------------------------------------
     def entry_points(self) -> set[FunctionId]:
@@ -281,11 +295,29 @@ class _TensorFlow:
             return True
         for call in deps.calls:
             targets = self.targets.get((fid, call.site), ())
-            if call.element is None and any(self.returns[t] for t in targets):
+            if call.element is None and any(self._returns_at(fid, call.site, t) for t in targets):
                 return True
             if call.element is not None and any(self._element_returns(t, call.element) for t in targets):
                 return True
         return False
+
+    def _returns_at(self, caller: FunctionId, index: int, callee: FunctionId) -> bool:
+        """Whether `callee` returns a tensor at this call site. A callee whose result depends on
+        its parameters only (`default(val, d)`, `first(xs)`) is judged by the arguments this
+        site passes, so `default(flag, self.flag)` is not a tensor because other sites pass
+        tensors to `default`. A parameter not passed here keeps what all callers give it."""
+        if not self.returns[callee]:
+            return False
+        kind = self.program.function(callee).returns
+        if kind.always or kind.calls:
+            return True
+        passed = self._arguments(self.program.function(caller).calls[index], callee)
+        params = self.params[callee]
+        return any(
+            self.holds(caller, passed[name]) if name in passed and name not in self.fixed[callee]
+            else params.get(name, False)
+            for name in kind.params
+        )
 
     def _element_returns(self, fid: FunctionId, index: int) -> bool:
         """Whether element `index` of what `fid` returns is a tensor (the whole result when unknown)."""
@@ -312,7 +344,8 @@ class _TensorFlow:
             if not changed:
                 return
 
-    def _pass_arguments(self, caller: FunctionId, site: CallSite, callee: FunctionId) -> bool:
+    def _arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
+        """The kind each parameter of `callee` receives at `site`, by position and keyword."""
         function = self.program.function(callee)
         params = list(function.params)
         if (
@@ -321,11 +354,25 @@ class _TensorFlow:
             and (site.bound or function.name == "__init__")
         ):
             params = params[1:]
-        changed = False
+        elif site.ref.endswith(".apply") and _is_autograd_forward(function):
+            params = params[1:]  # ctx
         named = [(params[i], kind) for i, kind in enumerate(site.args) if i < len(params)]
-        for name, kind in [*named, *site.kwargs]:
+        return dict([*named, *site.kwargs])
+
+    def _pass_arguments(self, caller: FunctionId, site: CallSite, callee: FunctionId) -> bool:
+        changed = False
+        for name, kind in self._arguments(site, callee).items():
             if name in self.fixed[callee] or self.params[callee].get(name):
                 continue
             if self.holds(caller, kind):
                 self.params[callee][name] = changed = True
         return changed
+
+
+def _is_autograd_forward(function: FunctionSummary) -> bool:
+    """A static `forward(ctx, ...)`: what torch.autograd.Function subclasses define."""
+    return (
+        function.name == "forward"
+        and "staticmethod" in function.decorators
+        and function.params[:1] == ("ctx",)
+    )

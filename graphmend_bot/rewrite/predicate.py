@@ -34,6 +34,7 @@ from graphmend_bot.rewrite.branching import (
     torch_import,
 )
 from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, Rejected, dotted, dtype_assumption, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
@@ -92,8 +93,18 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
 # -- chains ----------------------------------------------------------------------------------------
 
 
-def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | None:
+def _lowering(ctx: FixContext, facts: LocalFacts, at: cst.CSTNode) -> ConditionLowering:
+    """A condition lowering that knows which local names are proven floating-point."""
     lowering = ConditionLowering(ctx, facts)
+    proven = floating_names(ctx, facts, enclosing_function(ctx, at))
+    statement = next((node for node in ctx.ancestors(at) if isinstance(node, cst.BaseCompoundStatement | cst.SimpleStatementLine)), at)
+    proven |= floating_where_read(ctx, names_in(statement), at, proven)
+    lowering.arms.known_float |= proven
+    return lowering
+
+
+def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | None:
+    lowering = _lowering(ctx, facts, chain.tests[0])
     static: list[cst.BaseExpression] = []
     if len(chain.tests) == 1 and chain.orelse is None and _returns(ctx, chain) is None:
         # `if x is not None and (x == 0).any():` -> keep the Python part as an `if`, select inside.
@@ -263,7 +274,7 @@ def _return_form(
 
 
 def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
-    lowering = ConditionLowering(ctx, facts)
+    lowering = _lowering(ctx, facts, node)
     condition = lowering.lower(node.test)
     verdict = Verdict()
     arms = [(_expression_code(ctx, arm), lowering.arms.analyze(arm)) for arm in (node.body, node.orelse)]
@@ -295,7 +306,7 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
         node = parent
     if not isinstance(node, cst.BooleanOperation | cst.UnaryOperation):
         return None
-    lowering = ConditionLowering(ctx, facts)
+    lowering = _lowering(ctx, facts, node)
     code = lowering.lower(node)
     if not all(_bool_scalar(lowering, leaf) for leaf in _bool_leaves(node)):
         return None

@@ -308,3 +308,46 @@ def test_phi3_longrope_fix_keeps_outputs_and_removes_breaks(fixed_rope_source: t
     ids = torch.randint(1, 96, (1, 20), generator=torch.Generator().manual_seed(0))
     assert break_count(original, (ids,)) > 0
     assert break_count(rewritten, (ids,)) == 0
+
+
+SCALED_BRANCH = "    if h.sum() > 0:\n        h = h * 3\n    else:\n        h = h / 3\n    return h\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "applicability"),
+    [
+        # a parameter may be an integer tensor: `h * 3` stays integer, `h / 3` does not
+        ("def f(x):\n    h = x\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", "unsafe"),
+        ("def f(x):\n    h = torch.randn(4)\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", "safe"),
+        ("def f(x):\n    h = x.float() * 2\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", "safe"),
+        ("def f(x):\n    h = torch.zeros(4, dtype=torch.int64)\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", "unsafe"),
+        (
+            "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.proj = torch.nn.Linear(4, 4)\n\n    def forward(self, x):\n        h = self.proj(x)\n"
+            + SCALED_BRANCH.replace("    ", "        ").replace("            return", "        return"),
+            "safe",
+        ),
+    ],
+    ids=["parameter", "randn", "float-conversion", "int-factory", "linear-output"],
+)
+def test_dtype_facts_make_the_where_rewrite_safe(source: str, applicability: str, tmp_path: Path) -> None:
+    finding = only_fix("import torch\n\n\n" + source, tmp_path)
+    assert finding.fix is not None and "torch.where" in finding.fix.edits[-1].content
+    assert finding.fix.applicability == applicability, finding.fix.message
+
+
+def test_a_floating_last_assignment_before_the_branch_makes_it_safe(tmp_path: Path) -> None:
+    """`h` is a parameter, but the value the branch reads comes from a LayerNorm; a loop in
+    between (which may rebind it after the branch) leaves it unproven."""
+    module = (
+        "import torch\n\n\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.norm = torch.nn.LayerNorm(4)\n\n    def forward(self, h):\n        h = self.norm(h)\n"
+        "        if self.training:\n            if torch.isinf(h).any():\n"
+        "                bound = torch.finfo(h.dtype).max - 1000\n                h = torch.clamp(h, min=-bound, max=bound)\n"
+        "        return h\n"
+    )
+    finding = only_fix(module, tmp_path)
+    assert finding.fix is not None and finding.fix.applicability == "safe", finding.fix.message
+    looped = module.replace("        if self.training:\n", "        for _ in range(2):\n            h = h.long()\n            if self.training:\n                pass\n        if self.training:\n")
+    finding = only_fix(looped, tmp_path)
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"

@@ -1,0 +1,108 @@
+"""Proofs, read from one function's code, that a name holds a Python value and not a tensor.
+
+Two kinds of evidence, both syntactic and cheap (no second traversal):
+
+- `isinstance` tests: in the arm where `isinstance(x, (int, float))` holds, or where
+  `isinstance(x, torch.Tensor)` fails, `x` is not a tensor. That is a proof, whatever `x` was.
+- A None-defaulted parameter whose None is replaced by a Python value, `p = default(p, self.flag)`
+  (the lucidrains helper), `p = p if p is not None else 4`, `p = 4 if p is None else p`: the
+  fallback says which type the author passes there, so the parameter is a flag, not a mask.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+# isinstance targets that no tensor is an instance of.
+PYTHON_TYPES = frozenset({
+    "int", "float", "bool", "complex", "str", "bytes", "list", "tuple", "dict", "set",
+    "frozenset", "slice", "range", "numbers.Number", "numbers.Real", "numbers.Integral",
+    "numbers.Complex",
+})
+TENSOR_TYPES = frozenset({"torch.Tensor", "Tensor", "torch.nn.Parameter", "nn.Parameter", "Parameter"})
+
+# Helpers of the form `return val if exists(val) else d`, by the name research code gives them.
+FALLBACK_HELPERS = frozenset({"default"})
+
+Resolve = Callable[[ast.expr], "str | None"]
+
+
+def isinstance_arm(test: ast.expr, resolve: Resolve) -> tuple[str, bool] | None:
+    """(`x`, True) when `x` is not a tensor in the `if` body of `test`, (`x`, False) when it is not
+    one in the `else` arm; None when the test proves neither."""
+    negated = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        negated, test = not negated, test.operand
+    if not (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and resolve(test.func) in (None, "isinstance")
+        and len(test.args) == 2
+        and not test.keywords
+        and isinstance(test.args[0], ast.Name)
+    ):
+        return None
+    types = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+    names = [_type_name(node, resolve) for node in types]
+    if all(name in PYTHON_TYPES for name in names):
+        python_in_body = True
+    elif all(name in TENSOR_TYPES for name in names):
+        python_in_body = False
+    else:
+        return None
+    return test.args[0].id, python_in_body != negated
+
+
+def _type_name(node: ast.expr, resolve: Resolve) -> str | None:
+    if isinstance(node, ast.Name):
+        resolved = resolve(node)
+        return node.id if resolved in (None, node.id) else resolved
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        dotted = f"{node.value.id}.{node.attr}"
+        return resolve(node) or dotted
+    return None
+
+
+def python_fallback(name: str, value: ast.expr) -> ast.expr | None:
+    """The value that replaces None in `name = default(name, X)` and its spelled-out forms."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in FALLBACK_HELPERS
+        and len(value.args) == 2
+        and not value.keywords
+        and _is_name(value.args[0], name)
+    ):
+        return value.args[1]
+    if isinstance(value, ast.IfExp):
+        tested = _none_compare(value.test)
+        if tested is not None and tested[0] == name:
+            is_none = tested[1]
+            kept, fallback = (value.orelse, value.body) if is_none else (value.body, value.orelse)
+            if _is_name(kept, name):
+                return fallback
+    return None
+
+
+def _none_compare(test: ast.expr) -> tuple[str, bool] | None:
+    """(`x`, True) for `x is None`, (`x`, False) for `x is not None`."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left.id, isinstance(test.ops[0], ast.Is)
+    return None
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def is_none_constant(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
