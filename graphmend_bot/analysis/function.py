@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import vocabulary as V
+from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.rules.detect import Conversion
@@ -111,6 +112,7 @@ class FunctionAnalyzer:
         self._loop_depth = 0
         self._reported: set[tuple[str, int, int]] = set()
         self._test_depth = 0
+        self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -213,7 +215,7 @@ class FunctionAnalyzer:
         for handler in node.handlers:
             if handler.name:
                 env[handler.name] = NOT_TENSOR
-            self.block(handler.body, dict(env))
+            self._rare_block(handler.body, dict(env), rare=True)
         self.block(node.orelse, env)
         self.block(node.finalbody, env)
 
@@ -304,10 +306,17 @@ class FunctionAnalyzer:
         none_name, none_in_body = _none_test(node.test)
         if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
             _narrow_to_none(body_env if none_in_body else else_env, none_name)
-        body_leaves = self.block(node.body, body_env)
-        else_leaves = self.block(node.orelse, else_env)
+        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body))
+        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse))
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         return body_leaves and else_leaves
+
+    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool) -> bool:
+        self._rare_depth += rare
+        try:
+            return self.block(body, env)
+        finally:
+            self._rare_depth -= rare
 
     # ---- bool contexts ------------------------------------------------------------------
     def _test(self, test: ast.expr, env: Env) -> Kind:
@@ -618,7 +627,7 @@ class FunctionAnalyzer:
             Draft(
                 rule.code, message, row, _char_column(line, col), end_row,
                 _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
-                line.rstrip("\r\n"), self._eager_after,
+                line.rstrip("\r\n"), self._eager_after, rare=self._rare_depth > 0,
             )
         )
         if self._loop_depth:
