@@ -106,6 +106,28 @@ class M(nn.Module):
         return scale(x, x)
 '''
 
+NUMPY_GUARD_AND_ITEM = '''
+import numpy as np
+import torch
+from torch import nn
+
+
+def check(img_np):
+    if img_np.max() > 255:
+        raise ValueError("out of range")
+    return img_np
+
+
+def scale(img_np):
+    peak = img_np.max().item()
+    return img_np / peak
+
+
+class M(nn.Module):
+    def forward(self, x):
+        return scale(check(x))
+'''
+
 CASES = {
     "numpy-astype": (NUMPY_ASTYPE, "GM102"),
     "edge-filter": (EDGE_FILTER, "GM101"),
@@ -113,6 +135,8 @@ CASES = {
     "return-literal-cond": (RETURNS_LITERAL_COND, "GM101"),
     "nonzero-arm": (NONZERO_ARM, "GM101"),
     "numpy-annotated": (NUMPY_ANNOTATED, "GM102"),
+    "numpy-validation-guard": (NUMPY_GUARD_AND_ITEM, "GM201"),  # no torch._assert_async on numpy
+    "numpy-item": (NUMPY_GUARD_AND_ITEM, "GM301"),  # a numpy scalar would promote differently
 }
 
 
