@@ -5,8 +5,10 @@ it apart ("every-call" vs "rare-branch"). A branch is rare when it handles an er
 misconfiguration:
 
 - an `if`/`elif`/`else` arm that raises among its own statements (error paths, validation);
-- an arm that does nothing but `warnings.warn` (`if n_pred_ch == 1: warnings.warn("single channel
-  prediction, `softmax=True` ignored.")`): Python's warning API is for misuse and deprecation;
+- an arm that issues `warnings.warn` among its own statements (`if n_pred_ch == 1:
+  warnings.warn("single channel prediction, `softmax=True` ignored.")`, `if t.device != y0.device:
+  warnings.warn("Coercing to y0.device."); t = t.to(y0.device)`): Python's warning API is for
+  misuse, misconfiguration and deprecation;
 - an `except` handler.
 
 Logger calls do not make an arm rare: `if h.shape[0] > 1: logger.warning(...)` is routine
@@ -23,17 +25,11 @@ WARNING_CALLS = frozenset({("warnings", "warn"), ("warnings", "warn_explicit")})
 
 
 def is_rare_arm(body: list[ast.stmt]) -> bool:
-    """The arm raises, or does nothing but issue Python warnings."""
-    if any(isinstance(statement, ast.Raise) for statement in body):
-        return True
-    return bool(body) and all(_only_warns(statement) for statement in body) and any(
-        isinstance(statement, ast.Expr) for statement in body
-    )
+    """The arm raises or issues a Python warning among its own statements."""
+    return any(isinstance(statement, ast.Raise) or _warns(statement) for statement in body)
 
 
-def _only_warns(statement: ast.stmt) -> bool:
-    if isinstance(statement, ast.Pass):
-        return True
+def _warns(statement: ast.stmt) -> bool:
     if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
         return False
     func = statement.value.func
