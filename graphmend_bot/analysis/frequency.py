@@ -33,6 +33,8 @@ def _warns(statement: ast.stmt) -> bool:
     if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
         return False
     func = statement.value.func
+    if isinstance(func, ast.Name):  # `from warnings import warn`
+        return func.id in {name for _, name in WARNING_CALLS}
     return (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)

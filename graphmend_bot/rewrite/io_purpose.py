@@ -12,6 +12,8 @@ right for a diagnostic on the hot path, and wrong for:
 - **rare-branch signals**: a warning or message on an error or misconfiguration branch
   (`Finding.frequency == "rare-branch"`). The graph breaks only for the misconfigured call, and the
   message is what that user needs, compiled or not.
+- **deprecation warnings** (`DeprecationWarning`, `FutureWarning`): a compiled user needs them as
+  much as an eager one, to update their code before the next release removes the argument.
 - **modules without torch**: the guard needs `torch`; a module that does not import it is utility
   or CLI code the analysis reached by name, and gets no new top-level `import torch`.
 
@@ -32,6 +34,7 @@ EXPORT_PREDICATES = frozenset({"is_in_onnx_export", "is_exporting", "is_tracing"
 STDERR = frozenset({"sys.stderr", "sys.__stderr__"})
 WRITER_PREFIXES = ("write", "save", "dump", "export")
 GUARD_HELPERS = ("is_torchdynamo_compiling",)
+DEPRECATIONS = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
 
 
 def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | None:
@@ -40,6 +43,8 @@ def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | 
         output = _program_output(ctx, call)
         if output is not None:
             return output
+    if finding.code == "GM403" and _deprecation(call):
+        return "a deprecation warning is the signal compiled users need to update their code"
     if _under_export_branch(ctx, call):
         return "it runs only under export, where is_compiling() is true as well"
     if finding.rare:
@@ -60,6 +65,15 @@ def _program_output(ctx: FixContext, call: cst.Call) -> str | None:
         if isinstance(ancestor, cst.ClassDef) and ancestor.name.value.endswith("Writer"):
             return f"it is output of the writer class `{ancestor.name.value}`"
     return None
+
+
+def _deprecation(call: cst.Call) -> bool:
+    """`warnings.warn(msg, DeprecationWarning)` (or FutureWarning, positional or `category=`)."""
+    for index, arg in enumerate(call.args):
+        is_category = arg.keyword.value == "category" if arg.keyword is not None else index == 1
+        if is_category and (dotted(arg.value) or "").rsplit(".", 1)[-1] in DEPRECATIONS:
+            return True
+    return False
 
 
 def _under_export_branch(ctx: FixContext, call: cst.Call) -> bool:

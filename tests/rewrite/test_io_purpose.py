@@ -75,6 +75,36 @@ class Dice(nn.Module):
         return x
 '''
 
+DEPRECATION_WARNING = '''
+import warnings
+
+import torch
+
+
+def _warn_bonus_deprecated():
+    warnings.warn("`strict_maxima_bonus` is deprecated and ignored", DeprecationWarning, stacklevel=3)
+
+
+@torch.compile
+def f(x):
+    _warn_bonus_deprecated()
+    return x * 2
+'''
+
+FROM_IMPORT_MISCONFIGURATION = '''
+from warnings import warn
+
+import torch
+
+
+@torch.compile
+def combine(x, allow_auto_unpadding=False):
+    if x.shape[-1] % 4:
+        if not allow_auto_unpadding:
+            warn("The window will not fit into the image.", stacklevel=1)
+    return x * 2
+'''
+
 NO_TORCH_UTILITY = '''
 def report(x):
     print("value", x)
@@ -98,6 +128,8 @@ CASES = {
     "onnx-export-warning": ({"case.py": ONNX_EXPORT_WARNING}, "GM403"),
     "misconfiguration-warning": ({"case.py": MISCONFIGURATION_WARNING}, "GM403"),
     "module-without-torch": ({"case.py": NO_TORCH_CALLER, "util.py": NO_TORCH_UTILITY}, "GM401"),
+    "deprecation-warning": ({"case.py": DEPRECATION_WARNING}, "GM403"),
+    "from-import-misconfiguration": ({"case.py": FROM_IMPORT_MISCONFIGURATION}, "GM403"),
 }
 
 
