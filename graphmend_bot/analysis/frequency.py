@@ -11,8 +11,9 @@ misconfiguration:
   misuse, misconfiguration and deprecation;
 - an `except` handler.
 
-Logger calls do not make an arm rare: `if h.shape[0] > 1: logger.warning(...)` is routine
-operational logging, often on the common path. Everything else, including the test of a rare
+A logged problem alone does not make an arm rare (`if h.shape[0] > 1: logger.warning(...)` is
+routine operational logging, often on the common path); one followed by a `return` does (an
+edge case handled by bailing out, as torch_geometric's DataParallel does for an empty list). Everything else, including the test of a rare
 `if` (evaluated on every call), is every-call. Cheap: only the arm's own statements are looked at,
 during the one traversal the analysis makes.
 """
@@ -24,9 +25,22 @@ import ast
 WARNING_CALLS = frozenset({("warnings", "warn"), ("warnings", "warn_explicit")})
 
 
+PROBLEM_LOG_METHODS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
+
+
 def is_rare_arm(body: list[ast.stmt]) -> bool:
-    """The arm raises or issues a Python warning among its own statements."""
-    return any(isinstance(statement, ast.Raise) or _warns(statement) for statement in body)
+    """The arm raises or issues a Python warning among its own statements, or logs a problem and
+    bails out (`logging.warning("empty data list"); return None`)."""
+    if any(isinstance(statement, ast.Raise) or _warns(statement) for statement in body):
+        return True
+    return bool(body) and isinstance(body[-1], ast.Return) and any(_logs_problem(s) for s in body)
+
+
+def _logs_problem(statement: ast.stmt) -> bool:
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return False
+    func = statement.value.func
+    return isinstance(func, ast.Attribute) and func.attr in PROBLEM_LOG_METHODS
 
 
 def _warns(statement: ast.stmt) -> bool:
