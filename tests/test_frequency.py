@@ -77,15 +77,16 @@ def test_error_and_misconfiguration_branches_are_rare_the_rest_every_call(model_
     }
 
 
-def test_a_logged_problem_is_rare_only_when_the_arm_bails_out(tmp_path: Path) -> None:
+def test_a_logged_problem_is_rare_when_the_arm_only_logs_or_bails_out(tmp_path: Path) -> None:
     path = tmp_path / "m.py"
     path.write_text(
         "import logging\n\nimport torch\n\nlogger = logging.getLogger(__name__)\n\n\n@torch.compile\n"
         "def f(x, items):\n"
         "    if len(items) == 0:\n        logging.warning('received an empty data list')\n        return None\n"
-        "    if x.shape[0] > 1:\n        logger.warning('batch of %d rows', x.shape[0])\n"
+        "    if x.shape[0] > 1:\n        logger.warning('batch of %d rows', x.shape[0])\n        x = x + 1\n"
+        "    if x.shape[0] > 2:\n        logger.warning('kwargs are not expected and will be ignored')\n"
         "    return x * 2\n", encoding="utf-8")
-    assert frequencies(path) == {11: "rare-branch", 14: "every-call"}
+    assert frequencies(path) == {11: "rare-branch", 14: "every-call", 17: "rare-branch"}
 
 
 def test_dynamo_breaks_at_exactly_the_every_call_findings_for_valid_inputs(model_path: Path) -> None:

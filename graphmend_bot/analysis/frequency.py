@@ -11,9 +11,10 @@ misconfiguration:
   misuse, misconfiguration and deprecation;
 - an `except` handler.
 
-A logged problem alone does not make an arm rare (`if h.shape[0] > 1: logger.warning(...)` is
-routine operational logging, often on the common path); one followed by a `return` does (an
-edge case handled by bailing out, as torch_geometric's DataParallel does for an empty list). Everything else, including the test of a rare
+An arm that only logs problems (`logger.warning/error/...`) is rare (`if len(unused_kwargs) > 0:
+logger.warning("... ignored")`), and so is one that logs a problem and returns (an edge case
+handled by bailing out, as torch_geometric's DataParallel does for an empty list). An arm that
+logs and does other work is not (`if h.shape[0] > 1: logger.warning(...); print(...)`). Everything else, including the test of a rare
 `if` (evaluated on every call), is every-call. Cheap: only the arm's own statements are looked at,
 during the one traversal the analysis makes.
 """
@@ -33,6 +34,8 @@ def is_rare_arm(body: list[ast.stmt]) -> bool:
     bails out (`logging.warning("empty data list"); return None`)."""
     if any(isinstance(statement, ast.Raise) or _warns(statement) for statement in body):
         return True
+    if body and all(_logs_problem(s) for s in body):
+        return True  # an arm that only logs a problem: `if len(unused_kwargs) > 0: logger.warning(...)`
     return bool(body) and isinstance(body[-1], ast.Return) and any(_logs_problem(s) for s in body)
 
 

@@ -12,7 +12,8 @@ right for a diagnostic on the hot path, and wrong for:
 - **rare-branch signals**: a warning or message on an error or misconfiguration branch
   (`Finding.frequency == "rare-branch"`). The graph breaks only for the misconfigured call, and the
   message is what that user needs, compiled or not.
-- **deprecation warnings** (`DeprecationWarning`, `FutureWarning`): a compiled user needs them as
+- **deprecation warnings** (`DeprecationWarning`, `FutureWarning`, or a message that says
+  "deprecated"): a compiled user needs them as
   much as an eager one, to update their code before the next release removes the argument.
 - **modules without torch**: the guard needs `torch`; a module that does not import it is utility
   or CLI code the analysis reached by name, and gets no new top-level `import torch`.
@@ -43,7 +44,7 @@ def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | 
         output = _program_output(ctx, call)
         if output is not None:
             return output
-    if finding.code == "GM403" and _deprecation(call):
+    if (finding.code == "GM403" and _deprecation(call)) or _says_deprecated(call):
         return "a deprecation warning is the signal compiled users need to update their code"
     if _under_export_branch(ctx, call):
         return "it runs only under export, where is_compiling() is true as well"
@@ -74,6 +75,24 @@ def _deprecation(call: cst.Call) -> bool:
         if is_category and (dotted(arg.value) or "").rsplit(".", 1)[-1] in DEPRECATIONS:
             return True
     return False
+
+
+def _says_deprecated(call: cst.Call) -> bool:
+    """A message that announces a deprecation (`logger.warning("Passing ... is deprecated")`)."""
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_SimpleString(self, string: cst.SimpleString) -> None:
+            nonlocal found
+            found = found or "deprecat" in string.value.lower()
+
+        def visit_FormattedStringText(self, text: cst.FormattedStringText) -> None:
+            nonlocal found
+            found = found or "deprecat" in text.value.lower()
+
+    for arg in call.args:
+        arg.value.visit(Visitor())
+    return found
 
 
 def _under_export_branch(ctx: FixContext, call: cst.Call) -> bool:

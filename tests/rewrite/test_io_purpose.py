@@ -105,6 +105,38 @@ def combine(x, allow_auto_unpadding=False):
     return x * 2
 '''
 
+DEPRECATED_LOGGER_MESSAGE = '''
+import logging
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+@torch.compile
+def f(x, txt_ids):
+    if txt_ids.ndim == 3:
+        txt_ids = txt_ids[0]
+        logger.warning("Passing `txt_ids` 3d torch.Tensor is deprecated. Please remove the batch dimension")
+    return x * 2 + txt_ids
+'''
+
+UNUSED_KWARGS_WARNING = '''
+import logging
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+@torch.compile
+def f(x, **kwargs):
+    unused_kwargs = [k for k in kwargs if k != "scale"]
+    if len(unused_kwargs) > 0:
+        logger.warning(f"kwargs {unused_kwargs} are not expected and will be ignored.")
+    return x * 2
+'''
+
 NO_TORCH_UTILITY = '''
 def report(x):
     print("value", x)
@@ -129,6 +161,8 @@ CASES = {
     "misconfiguration-warning": ({"case.py": MISCONFIGURATION_WARNING}, "GM403"),
     "module-without-torch": ({"case.py": NO_TORCH_CALLER, "util.py": NO_TORCH_UTILITY}, "GM401"),
     "deprecation-warning": ({"case.py": DEPRECATION_WARNING}, "GM403"),
+    "deprecated-logger-message": ({"case.py": DEPRECATED_LOGGER_MESSAGE}, "GM402"),
+    "unused-kwargs-warning": ({"case.py": UNUSED_KWARGS_WARNING}, "GM402"),
     "from-import-misconfiguration": ({"case.py": FROM_IMPORT_MISCONFIGURATION}, "GM403"),
 }
 

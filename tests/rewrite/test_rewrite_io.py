@@ -22,7 +22,7 @@ IO_CALLS = (
     'warnings.warn("slow path {n}")',
     'logger.debug("shape %s", str(h.shape))',
 )
-DIAGNOSTIC_IO_CALLS = tuple(call for call in IO_CALLS if not call.startswith("warnings.warn"))
+DIAGNOSTIC_IO_CALLS = tuple(call for call in IO_CALLS if not call.startswith(("warnings.warn", "logger.warning")))
 TENSOR_STEPS = ("h = h * 2", "h = torch.relu(h) + 1", "h = h - h.mean()", "h = h.tanh()")
 
 HEADER = '''import logging
@@ -46,7 +46,7 @@ compiled = torch.compile(f)
 def _body(steps: list[tuple[str, int, bool]]) -> str:
     lines = []
     for kind, n, nested in steps:
-        # A `warnings.warn` that is an `if`'s whole body is a rare-branch signal, left as written
+        # A warning that is an `if`'s whole body is a rare-branch signal, left as written
         # (rewrite/io_purpose.py, test_rare_branch_warnings_are_left_with_advice): nested I/O here
         # is the diagnostic kind a guard is for.
         calls = DIAGNOSTIC_IO_CALLS if nested else IO_CALLS
