@@ -140,6 +140,7 @@ class Workspace:
                 gb_id=traced.draft.gb_id,
                 symbol=f"{traced.module.module}.{traced.function.qualname}",
                 source_line=traced.draft.source_line,
+                frequency="rare-branch" if traced.draft.rare else "every-call",
             )
             for traced in program.traced_drafts()
             if traced.draft.code in enabled

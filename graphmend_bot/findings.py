@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Applicability = Literal["safe", "unsafe"]
+Frequency = Literal["every-call", "rare-branch"]
 
 
 @dataclass(frozen=True, order=True)
@@ -110,6 +111,13 @@ class Finding:
     occurrence: int = 0
     fix: Fix | None = field(default=None, compare=False)
     evidence: Evidence | None = field(default=None, compare=False)  # from a census, when merged with one
+    # "every-call": the line runs whenever its function does; "rare-branch": only on an error or
+    # misconfiguration branch (analysis/frequency.py), so fixing it changes nothing on the hot path.
+    frequency: Frequency = field(default="every-call", compare=False)
+
+    @property
+    def rare(self) -> bool:
+        return self.frequency == "rare-branch"
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

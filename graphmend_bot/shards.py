@@ -53,7 +53,7 @@ def _finding(finding: Finding) -> dict[str, Any]:
     return {"code": finding.code, "message": finding.message, "path": finding.path,
             "location": _location(finding.location), "end_location": _location(finding.end_location),
             "gb_id": finding.gb_id, "symbol": finding.symbol, "source_line": finding.source_line,
-            "occurrence": finding.occurrence, "fix": fix}
+            "occurrence": finding.occurrence, "frequency": finding.frequency, "fix": fix}
 
 
 def dump_result(result: CheckResult, shard: str, files: Sequence[str]) -> dict[str, Any]:
@@ -71,7 +71,8 @@ def _load_finding(data: dict[str, Any]) -> Finding:
     return Finding(code=data["code"], message=data["message"], path=data["path"],
                    location=Location(*data["location"]), end_location=Location(*data["end_location"]),
                    gb_id=data["gb_id"], symbol=data["symbol"], source_line=data["source_line"],
-                   occurrence=data["occurrence"], fix=fix)
+                   occurrence=data["occurrence"], fix=fix,
+                   frequency="rare-branch" if data.get("frequency") == "rare-branch" else "every-call")
 
 
 def load_shard(path: Path) -> tuple[str, CheckResult]:

@@ -15,6 +15,7 @@ from typing import Any, cast
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import narrowing
 from graphmend_bot.analysis import vocabulary as V
+from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.rules.detect import Conversion
@@ -116,6 +117,7 @@ class FunctionAnalyzer:
         # the fallback that replaces their None (`causal = default(causal, self.causal)`).
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
+        self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -223,7 +225,7 @@ class FunctionAnalyzer:
         for handler in node.handlers:
             if handler.name:
                 env[handler.name] = NOT_TENSOR
-            self.block(handler.body, dict(env))
+            self._rare_block(handler.body, dict(env), rare=True)
         self.block(node.orelse, env)
         self.block(node.finalbody, env)
 
@@ -335,10 +337,17 @@ class FunctionAnalyzer:
         if python_value is not None:
             python_name, python_in_body = python_value
             (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
-        body_leaves = self.block(node.body, body_env)
-        else_leaves = self.block(node.orelse, else_env)
+        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body))
+        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse))
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         return body_leaves and else_leaves
+
+    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool) -> bool:
+        self._rare_depth += rare
+        try:
+            return self.block(body, env)
+        finally:
+            self._rare_depth -= rare
 
     # ---- bool contexts ------------------------------------------------------------------
     def _test(self, test: ast.expr, env: Env) -> Kind:
@@ -649,7 +658,7 @@ class FunctionAnalyzer:
             Draft(
                 rule.code, message, row, _char_column(line, col), end_row,
                 _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
-                line.rstrip("\r\n"), self._eager_after,
+                line.rstrip("\r\n"), self._eager_after, rare=self._rare_depth > 0,
             )
         )
         if self._loop_depth:

@@ -23,6 +23,8 @@ class Draft:
     # Dynamo never reaches this line when these hold: a break earlier in the same loop body
     # makes it skip the whole frame, `with open(...)` makes it run the rest eagerly.
     suppressed_if: Kind = NOT_TENSOR
+    # Only on an error or misconfiguration branch (analysis/frequency.py), not on every call.
+    rare: bool = False
 
 
 @dataclass(frozen=True)

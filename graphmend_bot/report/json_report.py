@@ -38,6 +38,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "symbol": finding.symbol,
         "fingerprint": finding.fingerprint,
         "dynamo": _evidence(finding),
+        "frequency": finding.frequency,
     }
 
 

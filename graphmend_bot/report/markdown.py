@@ -18,6 +18,8 @@ from graphmend_bot.rules import ALL_RULES_BY_CODE, gb_url
 MAX_BODY = 60_000
 MAX_TABLE_ROWS = 100
 MAX_FIX_DIFF = 20_000
+RARE_SENTENCE = ("Only on a branch valid inputs rarely take (an error or misconfiguration path): "
+                 "it does not break the graph on every call.")
 
 
 def cell(text: str) -> str:
@@ -97,6 +99,8 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
     parts = [f"**{finding.code}** {prose(finding.message)} (PyTorch graph break {_rule_link(finding)})"]
     if finding.evidence is not None:
         parts.append(evidence_line(finding))
+    if finding.rare:
+        parts.append(RARE_SENTENCE)
     if rule is not None:
         parts.append(rule.why)
     if suggestion is not None and finding.fix is not None and finding.fix.applicability == "unsafe":
@@ -181,7 +185,8 @@ def _findings_table(findings: Sequence[Finding], blob_url: str) -> list[str]:
     rows = ["| Location | Rule | Message | Fix |", "|---|---|---|---|"]
     for finding in findings[:MAX_TABLE_ROWS]:
         fix = finding.fix.applicability if finding.fix else "manual"
-        message = " ".join(part for part in (prose(finding.message), evidence_line(finding)) if part)
+        rare = "(rare branch: error or misconfiguration path)" if finding.rare else ""
+        message = " ".join(part for part in (prose(finding.message), evidence_line(finding), rare) if part)
         rows.append(f"| {_location(finding, blob_url)} | {finding.code} | {cell(message)} | {fix} |")
     if len(findings) > MAX_TABLE_ROWS:
         rows.append(f"| ... | | {len(findings) - MAX_TABLE_ROWS} more, see the SARIF report | |")
@@ -193,7 +198,8 @@ def _fix_section(view: SummaryView) -> list[str]:
     if not safe:
         return ["No finding has a safe automatic rewrite; each one says how to fix it by hand."]
     files = sorted({f.path for f in safe})
-    out = [f"{len(safe)} finding(s) in {len(files)} file(s) have a safe rewrite (`graphmend check --fix`):"]
+    out = [f"{len(safe)} finding(s) in {len(files)} file(s) have a safe rewrite (`graphmend check --fix`)"
+           f"{frequency_clause(safe)}:"]
     if view.fix_diff:
         diff = view.fix_diff
         if len(diff) > MAX_FIX_DIFF:
@@ -220,6 +226,10 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
         if count else f"Checked {view.changed_files} changed Python file(s) ({view.files_checked} analysed for scope)."
     )
     lines += [f"> {note}" for note in view.notes]
+    rare = sum(f.rare for f in view.findings)
+    if rare:
+        lines += ["", f"{count - rare} break(s) happen on every call; {rare} only on branches valid inputs "
+                  "rarely take (error or misconfiguration paths), marked *rare branch* below."]
     if count:
         lines += ["", "### Findings", "", *_findings_table(view.findings, view.blob_url)]
         lines += ["", "### By rule", "", *_counts_table(view.findings)]
@@ -232,6 +242,12 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
     if len(body) > MAX_BODY:
         body = body[:MAX_BODY] + "\n\n... (truncated; the SARIF report has every finding)\n"
     return body
+
+
+def frequency_clause(findings: Sequence[Finding]) -> str:
+    """" (E on every call, R on rare branches)" when some of `findings` are rare, else ""."""
+    rare = sum(f.rare for f in findings)
+    return f" ({len(findings) - rare} on every call, {rare} on rare branches)" if rare else ""
 
 
 def summary_line_for(view: SummaryView) -> str:

@@ -56,6 +56,7 @@ def render_sarif(result: CheckResult) -> dict[str, Any]:
                     }
                 ],
                 "partialFingerprints": {"graphmendFingerprint/v1": finding.fingerprint},
+                "properties": {"frequency": finding.frequency},
             }
         )
     notifications = [

@@ -7,6 +7,8 @@ from collections import Counter
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.report.advice import advice
 
+RARE_NOTE = "only on a branch valid inputs rarely take (an error or misconfiguration path): not on every call"
+
 
 def render_text(result: CheckResult) -> str:
     out: list[str] = []
@@ -33,6 +35,8 @@ def _finding(finding: Finding) -> str:
     pad = " " * len(gutter)
     fix = f"\n{pad} = fix ({finding.fix.applicability}): {finding.fix.message}" if finding.fix else _help(finding, pad)
     note = f"\n{pad} = note: {finding.evidence.describe()}" if finding.evidence else ""
+    if finding.rare:
+        note += f"\n{pad} = note: {RARE_NOTE}"
     return f"{head}\n{pad} |\n{gutter} | {line}\n{pad} | {caret}\n{pad} = see {_url(finding)}{note}{fix}\n"
 
 
@@ -56,6 +60,9 @@ def summary_line(result: CheckResult) -> str:
         files = len({f.path for f in result.findings})
         fixable = Counter(f.fix.applicability for f in result.findings if f.fix)
         text = f"Found {count} graph break(s) in {files} file(s)."
+        rare = sum(f.rare for f in result.findings)
+        if rare:
+            text = text[:-1] + f": {count - rare} on every call, {rare} only on rare error/misconfiguration branches."
         if fixable["safe"]:
             text += f" {fixable['safe']} fixable with `--fix`."
         if fixable["unsafe"]:

@@ -40,6 +40,7 @@ class FileChange:
     before: str
     after: str
     fixes_applied: int = 0
+    rare_fixes_applied: int = 0  # of those, fixes of breaks only on rare branches (Finding.frequency)
 
 
 @dataclass
@@ -200,10 +201,11 @@ def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
     return _apply(source, fixes)[0]
 
 
-def _apply(source: str, fixes: Sequence[Fix]) -> tuple[str, int]:
+def _apply(source: str, fixes: Sequence[Fix]) -> tuple[str, list[bool]]:
+    """The rewritten text, and for each fix whether it was applied."""
     starts = _offsets(source)
     accepted: dict[tuple[int, int, str], Edit] = {}
-    applied = 0
+    applied: list[bool] = []
     for fix in fixes:
         spans = [(*_span(edit, starts), edit.content) for edit in fix.edits]
         clash = any(
@@ -211,11 +213,11 @@ def _apply(source: str, fixes: Sequence[Fix]) -> tuple[str, int]:
             for start, end, content in spans
             for other in accepted
         )
+        applied.append(not clash)
         if clash:
             continue
         for key, edit in zip(spans, fix.edits, strict=True):
             accepted[key] = edit
-        applied += 1
     text = source
     # Bottom-up, so earlier offsets stay valid; at one point, insertions in a stable order.
     for start, end, content in sorted(accepted, key=lambda k: (k[0], k[1], k[2]), reverse=True):
@@ -252,6 +254,7 @@ def fix_outcome(
     original: dict[str, str] = {}
     current: dict[str, str] = {}
     counts: dict[str, int] = defaultdict(int)
+    rare_counts: dict[str, int] = defaultdict(int)
     extra_errors: dict[tuple[str, str], FileError] = {}
     pending: set[str] | None = None  # files worth re-fixing; None: every file with findings
     memo: dict[str, FixMemo] = {}  # fixes per file, reused while its text is unchanged
@@ -262,9 +265,11 @@ def fix_outcome(
         result = attach_fixes(result, config, sources=current, memo=memo, jobs=jobs)
         changed: set[str] = set()
         by_path: dict[str, list[Fix]] = defaultdict(list)
+        rare_by_path: dict[str, list[bool]] = defaultdict(list)
         for finding in result.findings:
             if finding.fix and (finding.fix.applicability == "safe" or unsafe):
                 by_path[finding.path].append(finding.fix)
+                rare_by_path[finding.path].append(finding.rare)
         for error in result.errors:
             extra_errors.setdefault((error.path, error.message), error)
         for path, fixes in by_path.items():
@@ -278,7 +283,8 @@ def fix_outcome(
                 continue
             original.setdefault(path, source)
             current[path] = new
-            counts[path] += applied
+            counts[path] += sum(applied)
+            rare_counts[path] += sum(a and r for a, r in zip(applied, rare_by_path[path], strict=True))
             workspace.update(path, new)
             changed.add(path)
         if not changed:
@@ -291,7 +297,7 @@ def fix_outcome(
     remaining.errors.extend(e for key, e in extra_errors.items() if key not in known)
     remaining.errors.sort(key=lambda e: e.path)
     changes = [
-        FileChange(path, original[path], current[path], counts[path])
+        FileChange(path, original[path], current[path], counts[path], rare_counts[path])
         for path in sorted(current)
         if current[path] != original[path]
     ]

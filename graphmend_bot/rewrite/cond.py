@@ -36,6 +36,7 @@ from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclo
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import Rejected, dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
+from graphmend_bot.rewrite.well_typed import TypeEvidence, changes_shape, require_well_typed
 
 # Calls that never belong in a traced branch (side effects, host copies, I/O).
 FORBIDDEN_CALLS = frozenset({
@@ -66,6 +67,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
     try:
+        require_well_typed(ctx, facts, statement, chain.tests[0])
         condition = ConditionLowering(ctx, facts).lower(chain.tests[0])
         return _build(ctx, chain, condition, facts)
     except Rejected:
@@ -79,6 +81,10 @@ def _build(ctx: FixContext, chain: Chain, condition: str, facts: LocalFacts) -> 
     last: cst.CSTNode = chain.top
     if returned is not None:
         (true_value, false_value), following = returned
+        evidence = TypeEvidence(ctx, facts, chain.top)
+        for value in (true_value, false_value):
+            # Precondition: each branch returns a tensor (`return False` never becomes `False.clone()`).
+            evidence.require_tensors(value, "a branch's returned value")
         if following is not None:
             last = following
         branch_names = [_branch_name(true_value, "if"), _branch_name(false_value, "else")]
@@ -113,6 +119,18 @@ def _build(ctx: FixContext, chain: Chain, condition: str, facts: LocalFacts) -> 
             return None
         functions, operands = _functions(ctx, chain.top, names, outputs, params)
         result = f"{_tuple(targets)} = torch.cond({condition}, {names[0]}, {names[1]}{operands})"
+    # Precondition: both branches return one shape. A mask or index filter, or an operation
+    # whose shape depends on data, makes torch.cond raise even in eager mode.
+    for body in (true_body, false_body):
+        for statement in body:
+            reason = changes_shape(statement)
+            if reason is not None:
+                raise Rejected(f"an arm {reason}")
+    if returned is not None:
+        for value in returned[0]:
+            reason = changes_shape(value)
+            if reason is not None:
+                raise Rejected(f"a branch {reason}")
     code = "\n".join([functions, "", result]) if functions else result
     edits = [*torch_import(ctx), ctx.replace_statements(chain.top, last, code)]
     return Fix.of(TITLE, tuple(edits), ASSUMPTIONS)

@@ -30,6 +30,7 @@ from graphmend_bot.rewrite.branching import (
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import REDUCTIONS, Rejected, dotted
 from graphmend_bot.rewrite.static_conditions import split_static_prefix
+from graphmend_bot.rewrite.well_typed import require_well_typed
 
 # Conditions whose value is a bool tensor, so `~` negates them.
 BOOL_REDUCTIONS = frozenset({"any", "all"})
@@ -59,6 +60,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True)
     equal = _torch_equal_negated(test)
     try:
+        require_well_typed(ctx, facts, test, test)  # torch._assert_async only on tensors, never numpy
         if equal is not None:
             a, b = (ctx.code_for(arg.value).strip() for arg in equal.args)
             raise_code = ctx.code_for(raise_node).strip()

@@ -24,6 +24,7 @@ import libcst as cst
 
 from graphmend_bot.analysis.vocabulary import LOG_METHODS, LOGGER_NAMES
 from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.rewrite import io_purpose as purpose
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 
 DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)
@@ -50,6 +51,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         return None  # the call's value is used, or it shares its line: no statement-level rewrite
     if _inside_deferral_helper(ctx, call):
         return None
+    if purpose.keep_as_written(ctx, finding, call) is not None:
+        return None  # output, an export-time warning, a rare-branch signal or no torch: advice only
     if ctx.config.io_strategy == "defer":
         return _defer(ctx, finding, call, statement)
     return _guard(ctx, call, statement, reason=None)

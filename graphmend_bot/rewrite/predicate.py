@@ -38,6 +38,7 @@ from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_rea
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, Rejected, dotted, dtype_assumption, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
+from graphmend_bot.rewrite.well_typed import require_well_typed
 
 MAX_LINE = 100
 
@@ -54,6 +55,11 @@ class Verdict:
         self.assumptions: list[str] = []
 
     def compare(self, arms: Sequence[tuple[str, ArmInfo]], known_float: set[str] | frozenset[str] = frozenset()) -> None:
+        # Precondition: every selected value is a tensor. An arm that is a Python value (`return
+        # False`, `else 0.0`) would come back as a tensor where the program gave a Python value.
+        for code, info in arms:
+            if not info.leaves:
+                raise Rejected(f"`{code}` is a Python value: torch.where would turn it into a tensor")
         first_code, first = arms[0]
         for code, info in arms[1:]:
             note = dtype_assumption(first, info, f"`{first_code}` and `{code}`", known_float)
@@ -77,13 +83,16 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     facts = LocalFacts.of(ctx, enclosing_function(ctx, test))
     try:
         if finding.code == "GM102" and isinstance(parent, cst.IfExp) and parent.test is test:
+            require_well_typed(ctx, facts, parent, test)
             return _ternary(ctx, parent, facts)
         if finding.code == "GM103":
+            require_well_typed(ctx, facts, test, test)
             return _bool_operation(ctx, test, facts)
         if finding.code == "GM101" and isinstance(parent, cst.If) and parent.test is test:
             chain = branch_chain(ctx, parent)
             if chain is None:
                 return None
+            require_well_typed(ctx, facts, parent, test)
             return _if_statement(ctx, chain, facts)
     except Rejected:
         return None

@@ -27,7 +27,9 @@ from __future__ import annotations
 import libcst as cst
 
 from graphmend_bot.findings import Edit, Finding, Fix
+from graphmend_bot.rewrite.branching import LocalFacts
 from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.well_typed import TypeEvidence
 
 # Same dtype as the input for every dtype (or an error for every dtype the original also rejects).
 DTYPE_PRESERVING = frozenset({
@@ -55,6 +57,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     function = _enclosing_function(ctx, call)
     if function is None or _reassigned(ctx, function, root_name, call):
         return None
+    if TypeEvidence(ctx, LocalFacts.of(ctx, function), call).foreign(cst.Name(root_name)) is not None:
+        return None  # a numpy array's `.item()`: keeping a numpy scalar would change promotion
     uses = _uses(ctx, function, call)
     if uses is None or not uses:
         return None

@@ -22,7 +22,16 @@ if not torch.compiler.is_compiling():
 """,
     fix_safety=(
         "Guarding with `torch.compiler.is_compiling()` keeps eager behaviour and skips the message "
-        "under compile; deferring keeps the message and prints it after the graph. Both are safe."
+        "under compile; deferring (`io-strategy = \"defer\"`) keeps the message and prints it after "
+        "the graph. Both are safe for diagnostics only. No guard is offered (advice only) where the "
+        "print is the program's output: `print(..., file=f)` to a file or stream it owns (any file "
+        "but `sys.stderr`) and prints in writers (`write_*`/`save_*`/`dump_*`/`export_*`) — measured "
+        "on torch 2.13, a guarded `print(..., file=buf)` writes nothing under torch.compile. Nor in a "
+        "module that does not import torch (no `import torch` is added to utility or CLI code), on "
+        "export-only branches, or on rare error branches (see GM403). Measured on 2.13: "
+        "`torch._dynamo.config.ignore_logging_functions` removes the break and drops the call; "
+        "`reorderable_logging_functions` keeps `print` only when every argument is a constant, a "
+        "tensor or a format string (`print('n', x.shape)` still breaks)."
     ),
     fixes=("io",),
     detection=Detection(builtins={"print": untraceable("`print` in traced code")}),

@@ -23,7 +23,13 @@ RULE = Rule(
 if not torch.compiler.is_compiling():
     logger.warning('falling back to eager attention')
 """,
-    fix_safety="Same as GM401.",
+    fix_safety=(
+        "As GM401: a guard for diagnostics on the hot path; none in modules without torch, on "
+        "export-only branches or on rare error branches. Measured on torch 2.13: registering a "
+        "logger's bound method in `reorderable_logging_functions` does not remove the break (each "
+        "attribute access makes a new bound method), so deferral goes through a module-level helper "
+        "(`io-strategy = \"defer\"`); `ignore_logging_functions` removes the break and the message."
+    ),
     fixes=("io",),
     detection=Detection(
         module_functions={("logging", method): untraceable("`{name}` in traced code") for method in LOG_METHODS},

@@ -19,7 +19,20 @@ RULE = Rule(
 if not torch.compiler.is_compiling():
     warnings.warn('deprecated argument')
 """,
-    fix_safety="Same as GM401.",
+    fix_safety=(
+        "A warning is a signal for the user, so a guard is offered only where it is a diagnostic on "
+        "the hot path (every call). Left as written, with this advice: (1) a `warnings.warn` that is "
+        "an `if` arm's whole body, or on an error branch, `except` handler or misconfiguration check "
+        "(the finding says `rare-branch`): the graph breaks only for the misconfigured call, and that "
+        "user needs the warning compiled or not; (2) under `if torch.onnx.is_in_onnx_export():`, "
+        "`torch.compiler.is_exporting()` or `torch.jit.is_tracing()`: `is_compiling()` is true under "
+        "export too, so a guard would silence the warning in the one case it is for; (3) a "
+        "`DeprecationWarning` or `FutureWarning`: compiled users need it to update their code; (4) in a "
+        "module without torch. Measured on torch 2.13: `reorderable_logging_functions.add(warnings.warn)` "
+        "keeps a one-argument warning and emits it after the graph with no break, but a category or "
+        "stacklevel argument still breaks, hence the defer strategy's helper; "
+        "`ignore_logging_functions` removes the break and the warning — never right for a warning."
+    ),
     fixes=("io",),
     detection=Detection(calls=dict.fromkeys(("warnings.warn", "warnings.warn_explicit"), untraceable("`warnings.warn` in traced code"))),
 )

@@ -22,6 +22,7 @@ IO_CALLS = (
     'warnings.warn("slow path {n}")',
     'logger.debug("shape %s", str(h.shape))',
 )
+DIAGNOSTIC_IO_CALLS = tuple(call for call in IO_CALLS if not call.startswith(("warnings.warn", "logger.warning")))
 TENSOR_STEPS = ("h = h * 2", "h = torch.relu(h) + 1", "h = h - h.mean()", "h = h.tanh()")
 
 HEADER = '''import logging
@@ -45,7 +46,11 @@ compiled = torch.compile(f)
 def _body(steps: list[tuple[str, int, bool]]) -> str:
     lines = []
     for kind, n, nested in steps:
-        code = TENSOR_STEPS[n % len(TENSOR_STEPS)] if kind == "tensor" else IO_CALLS[n % len(IO_CALLS)].format(n=n)
+        # A warning that is an `if`'s whole body is a rare-branch signal, left as written
+        # (rewrite/io_purpose.py, test_rare_branch_warnings_are_left_with_advice): nested I/O here
+        # is the diagnostic kind a guard is for.
+        calls = DIAGNOSTIC_IO_CALLS if nested else IO_CALLS
+        code = TENSOR_STEPS[n % len(TENSOR_STEPS)] if kind == "tensor" else calls[n % len(calls)].format(n=n)
         lines.append(f"    if flag:\n        {code}\n" if nested else f"    {code}\n")
     return "".join(lines)
 
@@ -165,5 +170,7 @@ def test_non_module_logger_cannot_be_deferred_and_says_why(tmp_path: Path) -> No
 @pytest.mark.parametrize("case", ["defer_logger", "defer_print_and_warning"])
 def test_deferral_helpers_are_not_reported_after_the_fix(case: str) -> None:
     # Dynamo calls functions in reorderable_logging_functions after the graph, never tracing them.
+    # The FutureWarning is left as written on purpose (a deprecation signal, GM403's fix safety).
+    left_on_purpose = {"defer_print_and_warning": ["GM403:33"]}
     result = check([str(FIXTURES / "io" / f"{case}.out.py")])
-    assert [f"{f.code}:{f.location.row}" for f in result.findings] == []
+    assert [f"{f.code}:{f.location.row}" for f in result.findings] == left_on_purpose.get(case, [])

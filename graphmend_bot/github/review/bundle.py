@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphmend_bot.findings import CheckResult, FileError, Finding, Location
+from graphmend_bot.findings import CheckResult, FileError, Finding, Frequency, Location
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.report.json_report import finding_to_dict
@@ -87,6 +87,14 @@ def neutralise(text: str) -> str:
     return text.replace("@", "@\u200b").replace("<!--", "&lt;!--")
 
 
+def _frequency(value: Any, name: str) -> Frequency:
+    if value == "rare-branch":
+        return "rare-branch"
+    if value == "every-call":
+        return "every-call"
+    raise BundleError(f"{name} must be \"every-call\" or \"rare-branch\"")
+
+
 def _finding(item: Any, index: int) -> Finding:
     name = f"findings[{index}]"
     if not isinstance(item, dict):
@@ -108,6 +116,7 @@ def _finding(item: Any, index: int) -> Finding:
         symbol=_text(item.get("symbol", ""), f"{name}.symbol", 500),
         source_line=_text(item.get("source_line", ""), f"{name}.source_line"),
         occurrence=_occurrence(item.get("occurrence", 0), f"{name}.occurrence"),
+        frequency=_frequency(item.get("frequency", "every-call"), f"{name}.frequency"),
         fix=None,  # whatever the bundle says: fixes are recomputed from GitHub's copy of the files
     )
 

@@ -1,0 +1,250 @@
+"""Do graphmend's rewrites hold on real libraries? A calls-per-rewrite check (issue 16).
+
+For each library: copy its installed package, apply `graphmend check --fix` (and
+`--unsafe-fixes` with `--unsafe`) to the copy, then run the benchmark's calls (libs/<lib>.py)
+against the original and against the copy, each in its own process, with the same seeds:
+
+- eager outputs, compared bit for bit (every tensor reachable from the result; NaN equals NaN);
+- calls that raise with the rewrite where the original did not;
+- Dynamo's breaks inside the package (benchmarks/ground_truth.py), before and after;
+- which rewritten functions the calls run (a rewrite no call runs is not checked by this run);
+- the applied fixes split by Finding.frequency (every call / rare branch).
+
+    cd <worktree> && PYTHONPATH=$PWD /work/wt/wild/.venv-wild/bin/python \\
+        benchmarks/wild/rewrite_check.py --lib torchdiffeq --lib monai [--unsafe] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import difflib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from harness import _calls, _describe, _load_spec, config_path, lib_names  # noqa: E402
+
+
+def _tensors(value: Any, depth: int = 0) -> list[Any]:
+    """Every tensor reachable from a call's result (containers, dataclasses, model outputs)."""
+    import torch
+
+    if depth > 6:
+        return []
+    if isinstance(value, torch.Tensor):
+        return [value.detach()]
+    if isinstance(value, dict):
+        return [t for key in sorted(value, key=str) for t in _tensors(value[key], depth + 1)]
+    if isinstance(value, list | tuple):
+        return [t for item in value for t in _tensors(item, depth + 1)]
+    if hasattr(value, "__dict__") and not isinstance(value, type):
+        return [t for key in sorted(vars(value)) for t in _tensors(vars(value)[key], depth + 1)]
+    return []
+
+
+def run_worker(name: str, out: str, package_root: str) -> None:
+    """Run every call of `name` here (the package as imported from sys.path) and save the results."""
+    import torch
+    from ground_truth import Tree, dynamo_breaks, executed_lines
+
+    spec = _load_spec(name)
+    package_dir = os.path.dirname(__import__(spec.PACKAGE).__file__)
+    assert os.path.realpath(package_dir).startswith(os.path.realpath(package_root)), package_dir
+    tree = Tree([package_dir])
+    results: dict[str, Any] = {}
+    for call_name, build in _calls(spec):
+        entry: dict[str, Any] = {}
+        try:
+            torch.manual_seed(0)
+            fn, args, kwargs = build()
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+                warnings.simplefilter("ignore")
+                output = fn(*args, **kwargs)
+            entry["tensors"] = _tensors(output)
+        except Exception as error:  # a raising call is the measurement, not a crash
+            entry["error"] = _describe(error)
+        try:
+            torch.manual_seed(0)
+            fn, args, kwargs = build()
+            explained = dynamo_breaks(fn, args, kwargs, tree)
+            entry["breaks"] = sorted({f"{os.path.relpath(b.location[0], package_root)}:{b.location[1]}"
+                                      for b in explained.breaks if b.location is not None})
+            torch.manual_seed(0)
+            fn, args, kwargs = build()
+            covered = executed_lines(fn, args, kwargs, tree)
+            entry["ran"] = {os.path.relpath(p, package_root): sorted(lines) for p, lines in covered.items()}
+        except Exception as error:
+            entry["dynamo_error"] = _describe(error)
+        results[call_name] = entry
+    torch.save(results, out)
+
+
+def _run(name: str, package_root: str, pythonpath: list[str]) -> dict[str, Any]:
+    import torch
+
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "results.pt")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([*pythonpath, os.environ.get("PYTHONPATH", "")])}
+        done = subprocess.run([sys.executable, __file__, "--worker", name, "--out", out, "--root", package_root],
+                              env=env, capture_output=True, text=True, timeout=1800)
+        if done.returncode != 0 or not os.path.exists(out):
+            raise RuntimeError(f"worker for {name} failed: {done.stderr.strip()[-1500:]}")
+        return torch.load(out, weights_only=False)
+
+
+def _touched_functions(before: str, after: str) -> list[tuple[str, int, int]]:
+    """(qualname, first row, last row) in `after` of each function a rewrite changed."""
+    changed_rows: set[int] = set()
+    matcher = difflib.SequenceMatcher(a=before.splitlines(), b=after.splitlines(), autojunk=False)
+    for tag, _, _, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            changed_rows.update(range(j1 + 1, max(j2, j1 + 1) + 1))
+    found: list[tuple[str, int, int]] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}{child.name}"
+                if isinstance(child, ast.ClassDef):
+                    visit(child, name + ".")
+                    continue
+                last = child.end_lineno or child.lineno
+                if any(child.lineno <= row <= last for row in changed_rows):
+                    inner = len(found)
+                    visit(child, name + ".")
+                    if len(found) == inner:  # the innermost function holds the change
+                        found.append((name, child.lineno, last))
+
+    visit(ast.parse(after), "")
+    return found
+
+
+def _same(a: list[Any], b: list[Any]) -> bool:
+    import torch
+
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        if x.shape != y.shape or x.dtype != y.dtype:
+            return False
+        if x.is_floating_point() or x.is_complex():
+            if not torch.equal(torch.nan_to_num(x, nan=0.0), torch.nan_to_num(y, nan=0.0)) or not torch.equal(
+                x.isnan(), y.isnan()
+            ):
+                return False
+        elif not torch.equal(x, y):
+            return False
+    return True
+
+
+def check_library(name: str, unsafe: bool, worktree: str) -> dict[str, Any]:
+    started = time.perf_counter()
+    spec = _load_spec(name)
+    package_dir = os.path.dirname(__import__(spec.PACKAGE).__file__)
+    report: dict[str, Any] = {"library": name}
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = os.path.join(scratch, os.path.basename(package_dir))
+        shutil.copytree(package_dir, copy, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        before_text = {p: p.read_text(encoding="utf-8", errors="replace") for p in Path(copy).rglob("*.py")}
+        graphmend = [sys.executable, "-m", "graphmend_bot.cli", "check"]
+        env = {**os.environ, "PYTHONPATH": worktree}
+        listed = subprocess.run([*graphmend, "--output-format", "json", "--exit-zero", "--config",
+                                 config_path(name), copy], capture_output=True, text=True, env=env, timeout=900)
+        findings = json.loads(listed.stdout or "[]")
+        report["findings"] = {"every-call": sum(f.get("frequency") != "rare-branch" for f in findings),
+                              "rare-branch": sum(f.get("frequency") == "rare-branch" for f in findings)}
+        fixed = subprocess.run([*graphmend, "--fix", *(["--unsafe-fixes"] if unsafe else []), "--exit-zero",
+                                "--output-format", "json", "--config", config_path(name), copy],
+                               capture_output=True, text=True, env=env, timeout=1800)
+        report["fix_line"] = next((line for line in fixed.stderr.splitlines() if line.startswith("Fixed")),
+                                  fixed.stderr.strip()[-300:])
+        touched: list[dict[str, Any]] = []
+        for path, before in before_text.items():
+            after = path.read_text(encoding="utf-8", errors="replace")
+            if after != before:
+                relative = os.path.relpath(path, scratch)
+                touched += [{"file": relative, "function": qualname, "rows": [first, last]}
+                            for qualname, first, last in _touched_functions(before, after)]
+        original = _run(name, os.path.dirname(package_dir), [])
+        rewritten = _run(name, scratch, [scratch])
+    report["calls"] = {}
+    raising = changed = 0
+    for call_name, old in original.items():
+        new = rewritten.get(call_name, {})
+        row = {"original_error": old.get("error"), "rewritten_error": new.get("error"),
+               "breaks_before": len(old.get("breaks", [])), "breaks_after": len(new.get("breaks", []))}
+        if new.get("error") and not old.get("error"):
+            raising += 1
+        if "tensors" in old and "tensors" in new:
+            row["identical"] = _same(old["tensors"], new["tensors"])
+            changed += not row["identical"]
+        report["calls"][call_name] = row
+    ran = {(path, line) for entry in rewritten.values() for path, lines in entry.get("ran", {}).items() for line in lines}
+    for item in touched:
+        first, last = item["rows"]
+        item["ran"] = any((item["file"], line) in ran for line in range(first, last + 1))
+    report["touched_functions"] = touched
+    report["touched_ran"] = sum(item["ran"] for item in touched)
+    report["raising_calls"] = raising
+    report["changed_outputs"] = changed
+    before_breaks = {b for entry in original.values() for b in entry.get("breaks", [])}
+    after_breaks = {b for entry in rewritten.values() for b in entry.get("breaks", [])}
+    report["break_statements_before"] = len(before_breaks)
+    report["break_statements_after"] = len(after_breaks)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lib", action="append", choices=lib_names())
+    parser.add_argument("--unsafe", action="store_true", help="apply --unsafe-fixes as well")
+    parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--root", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        run_worker(args.worker, args.out, args.root)
+        return 0
+    worktree = str(HERE.parents[1])
+    reports = []
+    for name in args.lib or lib_names():
+        try:
+            report = check_library(name, args.unsafe, worktree)
+        except Exception as error:  # one library's failure is its row, not the run's end
+            report = {"library": name, "error": _describe(error)}
+        reports.append(report)
+        print(_row(report), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(reports, indent=1), encoding="utf-8")
+    return 0
+
+
+def _row(report: dict[str, Any]) -> str:
+    if "error" in report:
+        return f"{report['library']:24s} error: {report['error']}"
+    found = report["findings"]
+    return (f"{report['library']:24s} findings every-call {found['every-call']:4d} rare {found['rare-branch']:4d} | "
+            f"{report['fix_line']} | touched fns {len(report['touched_functions'])} ran {report['touched_ran']} | "
+            f"raising {report['raising_calls']} changed outputs {report['changed_outputs']} | "
+            f"break stmts {report['break_statements_before']} -> {report['break_statements_after']} | "
+            f"{report['seconds']} s")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

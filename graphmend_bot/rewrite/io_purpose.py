@@ -1,0 +1,117 @@
+"""What an I/O call in traced code is for, and when neither a guard nor a deferral may touch it.
+
+A guard (`if not torch.compiler.is_compiling():`) removes the call under torch.compile. That is
+right for a diagnostic on the hot path, and wrong for:
+
+- **output**: `print(..., file=f)` to a file or stream the program owns, and prints in writers
+  (`write_*`, `save_*`, `dump_*`, `*Writer` classes). Guarded, a compiled caller would write empty
+  files. `file=sys.stderr` stays a diagnostic.
+- **export-time warnings**: a call under `if torch.onnx.is_in_onnx_export():` (or
+  `torch.compiler.is_exporting()`, `torch.jit.is_tracing()`/`is_scripting()`). `is_compiling()`
+  is true under export too, so the guard would silence the warning in the one case it is for.
+- **rare-branch signals**: a warning or message on an error or misconfiguration branch
+  (`Finding.frequency == "rare-branch"`). The graph breaks only for the misconfigured call, and the
+  message is what that user needs, compiled or not.
+- **deprecation warnings** (`DeprecationWarning`, `FutureWarning`, or a message that says
+  "deprecated"): a compiled user needs them as
+  much as an eager one, to update their code before the next release removes the argument.
+- **modules without torch**: the guard needs `torch`; a module that does not import it is utility
+  or CLI code the analysis reached by name, and gets no new top-level `import torch`.
+
+Each returns the reason as text (the finding keeps its advice); None means a guard may be offered.
+Rule docs: GM401-GM403 (`graphmend rule GM403`) give the decision and the measurements.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from graphmend_bot.findings import Finding
+from graphmend_bot.rewrite.branching import binds_torch
+from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.purity import dotted
+
+EXPORT_PREDICATES = frozenset({"is_in_onnx_export", "is_exporting", "is_tracing", "is_scripting"})
+STDERR = frozenset({"sys.stderr", "sys.__stderr__"})
+WRITER_PREFIXES = ("write", "save", "dump", "export")
+GUARD_HELPERS = ("is_torchdynamo_compiling",)
+DEPRECATIONS = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
+
+
+def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | None:
+    """Why this I/O call must be left as written (advice only), or None."""
+    if finding.code == "GM401":
+        output = _program_output(ctx, call)
+        if output is not None:
+            return output
+    if (finding.code == "GM403" and _deprecation(call)) or _says_deprecated(call):
+        return "a deprecation warning is the signal compiled users need to update their code"
+    if _under_export_branch(ctx, call):
+        return "it runs only under export, where is_compiling() is true as well"
+    if finding.rare:
+        return "it is the signal for a rare error or misconfiguration branch"
+    if not binds_torch(ctx.module) and not any(h in ctx.source for h in GUARD_HELPERS):
+        return "the module does not import torch"
+    return None
+
+
+def _program_output(ctx: FixContext, call: cst.Call) -> str | None:
+    for arg in call.args:
+        is_file = arg.keyword is not None and arg.keyword.value == "file"
+        if is_file and (dotted(arg.value) or "") not in STDERR:
+            return "it writes to a file or stream the program owns"
+    for ancestor in ctx.ancestors(call):
+        if isinstance(ancestor, cst.FunctionDef) and ancestor.name.value.lstrip("_").startswith(WRITER_PREFIXES):
+            return f"it is output of the writer `{ancestor.name.value}`"
+        if isinstance(ancestor, cst.ClassDef) and ancestor.name.value.endswith("Writer"):
+            return f"it is output of the writer class `{ancestor.name.value}`"
+    return None
+
+
+def _deprecation(call: cst.Call) -> bool:
+    """`warnings.warn(msg, DeprecationWarning)` (or FutureWarning, positional or `category=`)."""
+    for index, arg in enumerate(call.args):
+        is_category = arg.keyword.value == "category" if arg.keyword is not None else index == 1
+        if is_category and (dotted(arg.value) or "").rsplit(".", 1)[-1] in DEPRECATIONS:
+            return True
+    return False
+
+
+def _says_deprecated(call: cst.Call) -> bool:
+    """A message that announces a deprecation (`logger.warning("Passing ... is deprecated")`)."""
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_SimpleString(self, string: cst.SimpleString) -> None:
+            nonlocal found
+            found = found or "deprecat" in string.value.lower()
+
+        def visit_FormattedStringText(self, text: cst.FormattedStringText) -> None:
+            nonlocal found
+            found = found or "deprecat" in text.value.lower()
+
+    for arg in call.args:
+        arg.value.visit(Visitor())
+    return found
+
+
+def _under_export_branch(ctx: FixContext, call: cst.Call) -> bool:
+    child: cst.CSTNode = call
+    for ancestor in ctx.ancestors(call):
+        if isinstance(ancestor, cst.If) and child is ancestor.body and _mentions_export(ancestor.test):
+            return True
+        child = ancestor
+    return False
+
+
+def _mentions_export(test: cst.BaseExpression) -> bool:
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            name = dotted(node.func) or ""
+            found = found or name.rsplit(".", 1)[-1] in EXPORT_PREDICATES
+
+    test.visit(Visitor())
+    return found

@@ -1,0 +1,204 @@
+"""I/O guards that respect what the I/O is for (issue 16 part 2): output, export-time warnings,
+rare-branch warnings and modules without torch get no guard; each finding stays, with advice.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+import torch
+
+from graphmend_bot.config import Config
+from graphmend_bot.engine import check
+from graphmend_bot.report.advice import advice
+from graphmend_bot.rewrite import attach_fixes
+
+TRANSCRIPT_WRITER = '''
+import torch
+
+
+@torch.compile
+def write_segments(segments, file):
+    for segment_text in segments:
+        print(segment_text, file=file, flush=True)
+    return torch.ones(1)
+'''
+
+WRITER_FUNCTION = '''
+import torch
+
+
+def write_srt_entry(x):
+    print("1\\n00:00:00,000 --> 00:00:01,000")
+    return x
+
+
+@torch.compile
+def run(x):
+    return write_srt_entry(x * 2)
+'''
+
+ONNX_EXPORT_WARNING = '''
+import warnings
+
+import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        if torch.onnx.is_in_onnx_export():
+            warnings.warn("exporting a dynamic slice as a constant")
+        return x * 2
+'''
+
+MISCONFIGURATION_WARNING = '''
+import warnings
+
+import torch
+from torch import nn
+
+
+class Dice(nn.Module):
+    def __init__(self, softmax=True):
+        super().__init__()
+        self.softmax = softmax
+
+    def forward(self, x):
+        if self.softmax:
+            if x.shape[1] == 1:
+                warnings.warn("single channel prediction, `softmax=True` ignored.")
+            else:
+                x = torch.softmax(x, 1)
+        return x
+'''
+
+DEPRECATION_WARNING = '''
+import warnings
+
+import torch
+
+
+def _warn_bonus_deprecated():
+    warnings.warn("`strict_maxima_bonus` is deprecated and ignored", DeprecationWarning, stacklevel=3)
+
+
+@torch.compile
+def f(x):
+    _warn_bonus_deprecated()
+    return x * 2
+'''
+
+FROM_IMPORT_MISCONFIGURATION = '''
+from warnings import warn
+
+import torch
+
+
+@torch.compile
+def combine(x, allow_auto_unpadding=False):
+    if x.shape[-1] % 4:
+        if not allow_auto_unpadding:
+            warn("The window will not fit into the image.", stacklevel=1)
+    return x * 2
+'''
+
+DEPRECATED_LOGGER_MESSAGE = '''
+import logging
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+@torch.compile
+def f(x, txt_ids):
+    if txt_ids.ndim == 3:
+        txt_ids = txt_ids[0]
+        logger.warning("Passing `txt_ids` 3d torch.Tensor is deprecated. Please remove the batch dimension")
+    return x * 2 + txt_ids
+'''
+
+UNUSED_KWARGS_WARNING = '''
+import logging
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+@torch.compile
+def f(x, **kwargs):
+    unused_kwargs = [k for k in kwargs if k != "scale"]
+    if len(unused_kwargs) > 0:
+        logger.warning(f"kwargs {unused_kwargs} are not expected and will be ignored.")
+    return x * 2
+'''
+
+NO_TORCH_UTILITY = '''
+def report(x):
+    print("value", x)
+    return x
+'''
+
+NO_TORCH_CALLER = '''
+import torch
+
+from util import report
+
+
+@torch.compile
+def f(x):
+    return report(x * 2)
+'''
+
+CASES = {
+    "print-to-owned-file": ({"case.py": TRANSCRIPT_WRITER}, "GM401"),
+    "writer-function": ({"case.py": WRITER_FUNCTION}, "GM401"),
+    "onnx-export-warning": ({"case.py": ONNX_EXPORT_WARNING}, "GM403"),
+    "misconfiguration-warning": ({"case.py": MISCONFIGURATION_WARNING}, "GM403"),
+    "module-without-torch": ({"case.py": NO_TORCH_CALLER, "util.py": NO_TORCH_UTILITY}, "GM401"),
+    "deprecation-warning": ({"case.py": DEPRECATION_WARNING}, "GM403"),
+    "deprecated-logger-message": ({"case.py": DEPRECATED_LOGGER_MESSAGE}, "GM402"),
+    "unused-kwargs-warning": ({"case.py": UNUSED_KWARGS_WARNING}, "GM402"),
+    "from-import-misconfiguration": ({"case.py": FROM_IMPORT_MISCONFIGURATION}, "GM403"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_no_guard_and_the_finding_keeps_its_advice(name: str, tmp_path: Path) -> None:
+    files, code = CASES[name]
+    for file_name, source in files.items():
+        (tmp_path / file_name).write_text(source, encoding="utf-8")
+    findings = [f for f in attach_fixes(check([str(tmp_path)]), Config()).findings if f.code == code]
+    assert len(findings) == 1, findings
+    assert findings[0].fix is None, findings[0].fix and findings[0].fix.message
+    assert advice(findings[0]).strip()
+
+
+def test_stderr_print_is_still_a_diagnostic_and_gets_its_guard(tmp_path: Path) -> None:
+    (tmp_path / "case.py").write_text(
+        "import sys\n\nimport torch\n\n\n@torch.compile\ndef f(x):\n"
+        "    print('debug', file=sys.stderr)\n    return x * 2\n", encoding="utf-8")
+    findings = attach_fixes(check([str(tmp_path)]), Config()).findings
+    assert [f.code for f in findings] == ["GM401"]
+    assert findings[0].fix is not None and "is_compiling" in findings[0].fix.message
+
+
+def test_a_guarded_print_to_a_file_writes_nothing_under_compile() -> None:
+    """Why output is never guarded: measured on torch 2.13, the guard empties the file."""
+
+    def guarded(x: torch.Tensor, buffer: io.StringIO) -> torch.Tensor:
+        if not torch.compiler.is_compiling():
+            print("segment", file=buffer)
+        return x + 1
+
+    torch._dynamo.reset()
+    eager, compiled = io.StringIO(), io.StringIO()
+    guarded(torch.ones(2), eager)
+    torch.compile(guarded)(torch.ones(2), compiled)
+    torch._dynamo.reset()
+    assert eager.getvalue() == "segment\n"
+    assert compiled.getvalue() == ""
