@@ -35,6 +35,8 @@ def dotted_name(node: ast.expr) -> str | None:
     return None
 
 
+# nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).
+_PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
 _FLAG_PREFIXES = ("output_", "return_", "use_", "is_", "do_", "has_", "enable_")
 
 
@@ -104,6 +106,13 @@ class FunctionAnalyzer:
         self.guards: dict[str, bool] = {}
         # Loop variables standing for submodules: `for layer in self.layers` -> "self:layers[]".
         self.aliases: dict[str, str] = {}
+        # Locals holding an object built by a call: `solver = SOLVERS[name](...)` -> the
+        # constructor's callee ref, so `solver.integrate(t)` reaches the class's method.
+        self.instances: dict[str, str] = {}
+        # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
+        self.self_name: str | None = None
+        self.attribute_writes: list[tuple[str, Kind]] = []
+        self.returned_functions: set[str] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
         # (it cannot resume inside that context manager) and after a break inside a loop body
         # (graph breaks in loops make it skip the frame). Later drafts carry it as suppressed_if.
@@ -122,6 +131,8 @@ class FunctionAnalyzer:
         params = list(zip(positional, defaults))
         params += list(zip(args.kwonlyargs, args.kw_defaults))
         skip_first = self.summary.class_qualname is not None and not self._is_staticmethod()
+        if skip_first and params and not any(dotted_name(d) == "classmethod" for d in self.node.decorator_list):
+            self.self_name = params[0][0].arg
         names: list[str] = []
         entry_params: list[str] = []
         for index, (arg, default) in enumerate(params):
@@ -143,6 +154,15 @@ class FunctionAnalyzer:
         self.summary.returns = self.returns
         self.summary.return_elements = _common_shape(self.return_shapes)
         self.summary.references = tuple(sorted(self.references))
+        self.summary.attribute_writes = tuple(self.attribute_writes)
+        self.summary.returned_functions = tuple(sorted(self.returned_functions))
+
+    def _defines(self, name: str) -> bool:
+        """Whether `name` is a function defined at the top of this function's body."""
+        return any(
+            isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name
+            for stmt in self.node.body
+        )
 
     def _is_staticmethod(self) -> bool:
         return any(dotted_name(d) == "staticmethod" for d in self.node.decorator_list)
@@ -191,6 +211,8 @@ class FunctionAnalyzer:
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             self._try(cast(ast.Try, node), env)  # TryStar has the same fields
         elif isinstance(node, ast.Return):
+            if isinstance(node.value, ast.Name) and self._defines(node.value.id):
+                self.returned_functions.add(node.value.id)  # a factory returning its closure
             if node.value is not None:
                 elements = self._display(node.value, env)
                 if elements is not None:
@@ -227,6 +249,9 @@ class FunctionAnalyzer:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 self._bind(target, kind, env, elements)
+            constructor = callee_ref(node.value.func) if isinstance(node.value, ast.Call) else None
+            if constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.instances[node.targets[0].id] = constructor
             guard = compile_guard_value(node.value, self.resolve, self.guards)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.guards[node.targets[0].id] = guard
@@ -266,6 +291,7 @@ class FunctionAnalyzer:
             env[target.id] = kind
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
+            self.instances.pop(target.id, None)
             if elements is not None:
                 self.tuples[target.id] = elements
             else:
@@ -289,6 +315,8 @@ class FunctionAnalyzer:
             self._index(target.slice, env)
         elif isinstance(target, ast.Attribute):
             self.expr(target.value, env)
+            if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
+                self.attribute_writes.append((target.attr, kind.without_flags()))
 
     def _if(self, node: ast.If, env: Env) -> bool:
         under_compile = compile_guard_value(node.test, self.resolve, self.guards)
@@ -349,6 +377,13 @@ class FunctionAnalyzer:
         return env.get(node.id, NOT_TENSOR)
 
     def _expr_Attribute(self, node: ast.Attribute, env: Env) -> Kind:
+        if (
+            isinstance(node.value, ast.Name)
+            and node.value.id == self.self_name
+            and node.attr not in V.STATIC_ATTRS
+            and node.value.id not in env  # not rebound in the body
+        ):
+            return Kind.of_param(f"self.{node.attr}")  # module state: the solver types it per class
         owner = self.expr(node.value, env)
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
@@ -514,7 +549,7 @@ class FunctionAnalyzer:
         value = check(self, node, name, args) if check is not None else None
         if value is not None:
             return value
-        if name.startswith(V.TORCH_TENSOR_SUBMODULES):
+        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES:
             return TENSOR
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
@@ -557,10 +592,32 @@ class FunctionAnalyzer:
             kind = receiver | TENSOR if method in V.TENSOR_METHODS else receiver
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
+        if owner is not None and owner == self.self_name and method == "register_buffer":
+            self._register_buffer(node, args)
+        instance = self._instance_of(owner, env)
+        if instance is not None:
+            # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
+            return self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
             return self._user_call(func, node, args, kwargs)
         return NOT_TENSOR
+
+    def _instance_of(self, owner: str | None, env: Env) -> str | None:
+        """The constructor ref of a local object, or "attr:NAME" for `self.NAME`."""
+        if owner is None:
+            return None
+        if owner in self.instances:
+            return self.instances[owner]
+        head, _, attr = owner.partition(".")
+        if head == self.self_name and head not in env and attr and "." not in attr:
+            return f"attr:{attr}"
+        return None
+
+    def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
+        """`self.register_buffer("name", value)` is module state like `self.name = value`."""
+        if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            self.attribute_writes.append((node.args[0].value, args[1].without_flags()))
 
     def _tensor_method(self, node: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
         check = C.TENSOR_METHODS.get(method)
@@ -585,13 +642,16 @@ class FunctionAnalyzer:
         node: ast.Call,
         args: list[Kind],
         kwargs: list[tuple[str | None, Kind]],
+        ref: str | None = None,
     ) -> Kind:
         """A call that may land in the checked tree: record it for the scope solver."""
-        ref = self.aliases.get(func.id) if isinstance(func, ast.Name) else None
+        ref = ref or (self.aliases.get(func.id) if isinstance(func, ast.Name) else None)
+        if ref is None and isinstance(func, ast.Name) and func.id in self.instances:
+            ref = f"instance:{self.instances[func.id]}>__call__"  # obj(...) on obj = Cls(...)
         ref = ref or callee_ref(func)
         if ref is None:
             return NOT_TENSOR
-        bound = ref.startswith(("self:", "super:"))
+        bound = ref.startswith(("self:", "super:", "instance:"))
         site = CallSite(
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound
         )
@@ -665,6 +725,8 @@ def callee_ref(func: ast.expr) -> str | None:
         and func.value.value.id == "self"
     ):
         return f"self:{func.value.attr}[]"  # self.layers[i](...)
+    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+        return f"registry:{func.value.id}"  # SOLVERS[name](...)
     if isinstance(func, ast.Attribute):
         if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
             return f"self:{func.attr}"

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 
@@ -33,6 +34,18 @@ class Program:
         self.modules = {m.module: m for m in modules}
         self.extra_entry_points = list(extra_entry_points)
         self._module_classes: dict[tuple[str, str], bool] = {}
+        self._hierarchy: ClassHierarchy | None = None
+
+    @property
+    def hierarchy(self) -> ClassHierarchy:
+        """Subclasses within the tree, indexed once on first use."""
+        if self._hierarchy is None:
+            self._hierarchy = ClassHierarchy(
+                ((mod, cls), list(self._base_classes(mod, cls)))
+                for mod, summary in self.modules.items()
+                for cls in summary.classes
+            )
+        return self._hierarchy
 
     # ---- name resolution ----------------------------------------------------------------
     def function(self, fid: FunctionId) -> FunctionSummary:
@@ -82,8 +95,8 @@ class Program:
             stack.extend(self._base_classes(mod, cls))
         return None
 
-    def _submodule_forward(self, module: str, class_qualname: str, attribute: str) -> FunctionId | None:
-        """`self.encoder(...)`: the forward of the in-tree class assigned to self.encoder."""
+    def _attribute_constructor(self, module: str, class_qualname: str, attribute: str) -> tuple[str, str] | None:
+        """(module, callee) of `self.ATTRIBUTE = callee(...)` in the class's or a base's __init__."""
         seen: set[tuple[str, str]] = set()
         stack = [(module, class_qualname)]
         while stack:
@@ -94,12 +107,81 @@ class Program:
             seen.add((mod, cls))
             constructor = summary.attributes.get(attribute)
             if constructor is not None:
-                found = self._resolve_dotted(mod, constructor)
-                if found is not None and found[0] == "class":
-                    return self._method(found[1], found[2], "forward")
-                return None
+                return mod, constructor
             stack.extend(self._base_classes(mod, cls))
         return None
+
+    def _submodule_forward(self, module: str, class_qualname: str, attribute: str) -> list[FunctionId]:
+        """`self.encoder(...)`: the forward (or __call__) of the in-tree class assigned to
+        self.encoder; `self.schedule(t)`: the closure `self.schedule = self._make(...)` returns."""
+        found = self._attribute_constructor(module, class_qualname, attribute)
+        if found is None:
+            return []
+        mod, constructor = found
+        if constructor.startswith("self."):
+            factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
+                module, class_qualname, constructor[len("self."):]
+            )
+            if factory is None:
+                return []
+            return [(factory[0], f"{factory[1]}.{name}") for name in self.function(factory).returned_functions]
+        classes = self._classes_built_by(mod, constructor)
+        return [called for cls in classes if (called := self._call_method(*cls))]
+
+    def _call_method(self, module: str, class_qualname: str) -> FunctionId | None:
+        """What calling an instance runs: an nn.Module's forward, else __call__."""
+        return self._method(module, class_qualname, "forward") or self._method(module, class_qualname, "__call__")
+
+    def _classes_built_by(self, module: str, callee: str) -> list[tuple[str, str]]:
+        found = self._resolve_dotted(module, callee)
+        return [(found[1], found[2])] if found is not None and found[0] == "class" else []
+
+    def _registry_values(self, module: str, name: str) -> list[tuple[str, str, str]]:
+        """What `NAME[key]` may be, for a registry dict NAME defined in or imported into module."""
+        summary = self.modules[module]
+        values = summary.registries.get(name)
+        if values is None:
+            imported = summary.imports.get(name)
+            split = self._split_qualified(imported) if imported else None
+            if split is None or split[0] not in self.modules:
+                return []
+            module, values = split[0], self.modules[split[0]].registries.get(split[1])
+            if values is None:
+                return []
+        return [found for value in values if (found := self._resolve_dotted(module, value)) is not None]
+
+    def _constructed_classes(self, fid: FunctionId, constructor: str) -> list[tuple[str, str]]:
+        """The in-tree classes an object may be an instance of, from the ref of its constructor."""
+        module, class_qualname = fid[0], self.function(fid).class_qualname
+        kind, _, name = constructor.partition(":")
+        if kind == "attr":
+            if class_qualname is None:
+                return []
+            found = self._attribute_constructor(module, class_qualname, name)
+            return self._classes_built_by(*found) if found else []
+        if kind == "registry":
+            return [(mod, target) for what, mod, target in self._registry_values(module, name) if what == "class"]
+        if kind in ("name", "dotted"):
+            return self._classes_built_by(module, name)
+        return []
+
+    def _methods_of_instances(self, classes: list[tuple[str, str]], name: str) -> list[FunctionId]:
+        """`obj.name(...)` on an instance of any of `classes` or of their in-tree subclasses."""
+        found: list[FunctionId] = []
+        for mod, cls in classes:
+            method = self._method(mod, cls, name)
+            if method is not None:
+                found.append(method)
+            found.extend(self._overrides(mod, cls, name))
+        return found
+
+    def _overrides(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
+        """Methods named `name` that subclasses in the tree define: `self.name()` may run them."""
+        return [
+            (mod, f"{cls}.{name}")
+            for mod, cls in self.hierarchy.descendants((module, class_qualname))
+            if name in self.modules[mod].classes[cls].methods
+        ]
 
     def _base_classes(self, module: str, class_qualname: str) -> Iterator[tuple[str, str]]:
         for base in self.modules[module].classes[class_qualname].bases:
@@ -138,24 +220,46 @@ class Program:
         module, qualname = fid
         kind, _, name = site_ref.partition(":")
         function = self.function(fid)
+        if kind == "instance":
+            constructor, _, method_name = name.rpartition(">")
+            return self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
+        if kind == "registry":
+            return [
+                target
+                for what, mod, value in self._registry_values(module, name)
+                for target in ([(mod, value)] if what == "function" else self._initializer(mod, value))
+            ]
         if kind in ("self", "super"):
             if function.class_qualname is None:
                 return []
             method = self._method(module, function.class_qualname, name, skip_self=kind == "super")
-            if method is None and kind == "self":
-                method = self._submodule_forward(module, function.class_qualname, name)
-            return [method] if method else []
+            if kind == "super":
+                return [method] if method else []
+            if method is None:
+                return self._submodule_forward(module, function.class_qualname, name)
+            return [method, *self._overrides(module, function.class_qualname, name)]
         if kind == "name":
             nested = f"{qualname}.{name}"
             if nested in self.modules[module].functions:
                 return [(module, nested)]
         found = self._resolve_dotted(module, name)
+        if found is None and name.endswith(".apply"):
+            # Function.apply(...) of an autograd.Function runs its forward(ctx, ...).
+            found = self._resolve_dotted(module, name.removesuffix(".apply"))
+            if found is not None and found[0] == "class":
+                forward = self._method(found[1], found[2], "forward")
+                return [forward] if forward else []
+            return []
         if found is None:
             return []
         what, mod, target = found
         if what == "function":
             return [(mod, target)]
-        init = self._method(mod, target, "__init__")
+        return self._initializer(mod, target)
+
+    def _initializer(self, module: str, class_qualname: str) -> list[FunctionId]:
+        """`Cls(...)` runs Cls.__init__ in traced code."""
+        init = self._method(module, class_qualname, "__init__")
         return [init] if init else []
 
     # ---- scope --------------------------------------------------------------------------
@@ -267,6 +371,7 @@ class _TensorFlow:
                 self.params[fid].pop(name, None)
                 self.fixed[fid].discard(name)
         self.returns: dict[FunctionId, bool] = {fid: False for fid in traced}
+        self.attributes = AttributeTypes(program)
         self.element_returns: dict[FunctionId, list[bool]] = {
             fid: [False] * len(elements)
             for fid in traced
@@ -276,9 +381,14 @@ class _TensorFlow:
     def holds(self, fid: FunctionId, deps: Kind) -> bool:
         if deps.always:
             return True
-        params = self.params[fid]
-        if any(params.get(name, False) for name in deps.params):
-            return True
+        params = self.params.get(fid)
+        if params is None:  # a function nothing traced calls (it wrote module state)
+            params = self.program.function(fid).param_seeds
+        for name in deps.params:
+            if params.get(name, False):
+                return True
+            if name.startswith("self.") and self.attributes.is_tensor(fid, name[len("self."):]):
+                return True
         for call in deps.calls:
             targets = self.targets.get((fid, call.site), ())
             if call.element is None and any(self.returns[t] for t in targets):
@@ -309,6 +419,7 @@ class _TensorFlow:
                 for index, site in enumerate(function.calls):
                     for target in self.targets.get((fid, index), ()):
                         changed |= self._pass_arguments(fid, site, target)
+            changed |= self.attributes.update(self.holds)
             if not changed:
                 return
 
@@ -321,6 +432,8 @@ class _TensorFlow:
             and (site.bound or function.name == "__init__")
         ):
             params = params[1:]
+        elif site.ref.endswith(".apply") and function.name == "forward":
+            params = params[1:]  # autograd.Function.forward(ctx, ...)
         changed = False
         named = [(params[i], kind) for i, kind in enumerate(site.args) if i < len(params)]
         for name, kind in [*named, *site.kwargs]:
