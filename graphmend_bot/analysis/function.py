@@ -109,6 +109,8 @@ class FunctionAnalyzer:
         # Locals holding an object built by a call: `solver = SOLVERS[name](...)` -> the
         # constructor's callee ref, so `solver.integrate(t)` reaches the class's method.
         self.instances: dict[str, str] = {}
+        # Locals bound to `functools.partial(g, ...)`: g's ref and the arguments bound so far.
+        self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
         # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
         self.self_name: str | None = None
         self.attribute_writes: list[tuple[str, Kind]] = []
@@ -252,6 +254,7 @@ class FunctionAnalyzer:
             constructor = callee_ref(node.value.func) if isinstance(node.value, ast.Call) else None
             if constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.instances[node.targets[0].id] = constructor
+                self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
             guard = compile_guard_value(node.value, self.resolve, self.guards)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.guards[node.targets[0].id] = guard
@@ -292,6 +295,7 @@ class FunctionAnalyzer:
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             self.instances.pop(target.id, None)
+            self.partials.pop(target.id, None)
             if elements is not None:
                 self.tuples[target.id] = elements
             else:
@@ -594,7 +598,7 @@ class FunctionAnalyzer:
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
         if owner is not None and owner == self.self_name and method == "register_buffer":
             self._register_buffer(node, args)
-        instance = self._instance_of(owner, env)
+        instance = self._instance_of(owner, env) or _built_here(func.value)
         if instance is not None:
             # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
             return self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
@@ -602,6 +606,17 @@ class FunctionAnalyzer:
             # self.method(...), super().method(...), module.function(...)
             return self._user_call(func, node, args, kwargs)
         return NOT_TENSOR
+
+    def _partial(self, name: str, call: ast.Call, env: Env) -> None:
+        """`f = functools.partial(g, a, k=b)`: calling f calls g with those arguments first."""
+        if self.resolve(call.func) != "functools.partial" or not call.args:
+            return
+        target = callee_ref(call.args[0])
+        if target is None or any(isinstance(arg, ast.Starred) for arg in call.args):
+            return
+        args = tuple(self.expr(arg, env) for arg in call.args[1:])
+        kwargs = tuple((kw.arg, self.expr(kw.value, env)) for kw in call.keywords if kw.arg is not None)
+        self.partials[name] = (target, args, kwargs)
 
     def _instance_of(self, owner: str | None, env: Env) -> str | None:
         """The constructor ref of a local object, or "attr:NAME" for `self.NAME`."""
@@ -646,8 +661,14 @@ class FunctionAnalyzer:
     ) -> Kind:
         """A call that may land in the checked tree: record it for the scope solver."""
         ref = ref or (self.aliases.get(func.id) if isinstance(func, ast.Name) else None)
+        if ref is None and isinstance(func, ast.Name) and func.id in self.partials:
+            ref, bound_args, bound_kwargs = self.partials[func.id]
+            args = [*bound_args, *args]
+            kwargs = [*bound_kwargs, *kwargs]
         if ref is None and isinstance(func, ast.Name) and func.id in self.instances:
             ref = f"instance:{self.instances[func.id]}>__call__"  # obj(...) on obj = Cls(...)
+        if ref is None and (constructor := _built_here(func)) is not None:
+            ref = f"instance:{constructor}>__call__"  # Cls(...)(x)
         ref = ref or callee_ref(func)
         if ref is None:
             return NOT_TENSOR
@@ -713,6 +734,11 @@ def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None
     ):
         return target.id, f"self:{source.attr}[]"
     return None
+
+
+def _built_here(node: ast.expr) -> str | None:
+    """The constructor ref of an object built in place: `Cls(...).method()`, `Cls(...)(x)`."""
+    return callee_ref(node.func) if isinstance(node, ast.Call) else None
 
 
 def callee_ref(func: ast.expr) -> str | None:
