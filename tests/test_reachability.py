@@ -230,3 +230,29 @@ def test_reported_lines_are_dynamo_break_lines(tmp_path: Path, name: str) -> Non
 
     assert broken == marked | calls, f"Dynamo broke on {sorted(broken)}, the case marks {sorted(marked | calls)}"
     assert reported == marked, f"reported {sorted(reported)}, Dynamo broke on {sorted(marked)}"
+
+
+def test_override_in_subclass_and_super_call_are_followed(write_tree) -> None:
+    """Base.forward calls self.step(): only the subclass defines it; it calls super().check()."""
+    root = write_tree({
+        "lib.py": """
+            import torch
+            from torch import nn
+
+            class Base(nn.Module):
+                def forward(self, x):
+                    return self.step(x)
+
+                def check(self, x):
+                    if x.sum() > 0:
+                        return x * 2
+                    return x
+
+            class Child(Base):
+                def step(self, x):
+                    x = super().check(x)
+                    return x.item()
+        """
+    })
+    result = check([str(root)])
+    assert sorted((f.location.row, f.code) for f in result.findings) == [(9, "GM101"), (16, "GM301")]

@@ -137,11 +137,14 @@ class FunctionAnalyzer:
             self.self_name = params[0][0].arg
         names: list[str] = []
         entry_params: list[str] = []
+        configured_entry_params: list[str] = []
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if skip_first and index == 0:
                 continue
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
+            if seed is None and default is None and arg.annotation is None:
+                configured_entry_params.append(arg.arg)
             if seed is not None:
                 self.summary.param_seeds[arg.arg] = seed
                 if seed and arg.annotation is None:
@@ -152,6 +155,7 @@ class FunctionAnalyzer:
                 names.append(extra.arg)
         self.summary.params = tuple(names)
         self.summary.entry_params = tuple(entry_params)
+        self.summary.configured_entry_params = tuple(configured_entry_params)
         self.block(self.node.body, env)
         self.summary.returns = self.returns
         self.summary.return_elements = _common_shape(self.return_shapes)
@@ -738,7 +742,9 @@ def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None
 
 def _built_here(node: ast.expr) -> str | None:
     """The constructor ref of an object built in place: `Cls(...).method()`, `Cls(...)(x)`."""
-    return callee_ref(node.func) if isinstance(node, ast.Call) else None
+    if not isinstance(node, ast.Call) or dotted_name(node.func) == "super":
+        return None  # super().method() is resolved along the bases
+    return callee_ref(node.func)
 
 
 def callee_ref(func: ast.expr) -> str | None:

@@ -55,6 +55,9 @@ class FunctionSummary:
     # Parameters assumed to be tensors only because the function is an entry point (a forward
     # without annotation or default); callers in the tree decide them when there are any.
     entry_params: tuple[str, ...] = ()
+    # The parameters that would be entry_params were the function an entry point: a configured
+    # entry point (`entry-points` in the config) gets them as tensors, as a forward does.
+    configured_entry_params: tuple[str, ...] = ()
     # Module state this method writes: `self.NAME = value` and `self.register_buffer("NAME",
     # value)`, as (NAME, kind of value). Reads of `self.NAME` are the pseudo-parameter "self.NAME".
     attribute_writes: tuple[tuple[str, Kind], ...] = ()

@@ -235,9 +235,10 @@ class Program:
             method = self._method(module, function.class_qualname, name, skip_self=kind == "super")
             if kind == "super":
                 return [method] if method else []
+            overrides = self._overrides(module, function.class_qualname, name)
             if method is None:
-                return self._submodule_forward(module, function.class_qualname, name)
-            return [method, *self._overrides(module, function.class_qualname, name)]
+                return overrides or self._submodule_forward(module, function.class_qualname, name)
+            return [method, *overrides]
         if kind == "name":
             nested = f"{qualname}.{name}"
             if nested in self.modules[module].functions:
@@ -271,13 +272,13 @@ class Program:
                     function.name == "forward"
                     and function.class_qualname is not None
                     and self.is_module_class(module, function.class_qualname)
-                ) or self._configured_entry(module, qualname):
+                ) or self.configured_entry(module, qualname):
                     entries.add((module, qualname))
             for target in summary.compile_targets:
                 entries.update(self._compile_target(module, target.ref, target.constructor, target.method))
         return entries
 
-    def _configured_entry(self, module: str, qualname: str) -> bool:
+    def configured_entry(self, module: str, qualname: str) -> bool:
         name = f"{module}:{qualname}"
         return any(
             fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(f"{module}.{qualname}", pattern)
@@ -363,11 +364,18 @@ class _TensorFlow:
                 targets = [t for t in program.resolve_call(fid, site.ref) if t in traced]
                 if targets:
                     self.targets[(fid, index)] = targets
+        for fid in traced:
+            if program.configured_entry(*fid):
+                function = program.function(fid)
+                for name in function.configured_entry_params:
+                    self.params[fid][name] = True
+                    self.fixed[fid].add(name)
         # A forward called from the tree gets its tensors from its callers, not from being an
         # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
         called = {target for targets in self.targets.values() for target in targets}
         for fid in called:
-            for name in program.function(fid).entry_params:
+            function = program.function(fid)
+            for name in (*function.entry_params, *function.configured_entry_params):
                 self.params[fid].pop(name, None)
                 self.fixed[fid].discard(name)
         self.returns: dict[FunctionId, bool] = {fid: False for fid in traced}
