@@ -89,6 +89,40 @@ CASES = {
 
         ARGS = (torch.tensor([0.0, 3.0]),)
     """,
+    # A function picks a class (`methods.select(...)` in torchsde); the caller builds it and
+    # calls a method; another factory returns a closure the caller calls.
+    "factory_returning_class_or_closure": """
+        class Euler:
+            def __init__(self, scale):
+                self.scale = scale
+
+            def run(self, t):
+                if (t > 0).all():  # break
+                    return t * self.scale
+                return t
+
+        class Heun(Euler):
+            pass
+
+        def select(name):
+            if name == "euler":
+                return Euler
+            return Heun
+
+        def make_step(k):
+            def step(x):
+                return x * k + x.sum().item()  # break
+            return step
+
+        @torch.compile
+        def entry(x):
+            solver_cls = select("euler")
+            solver = solver_cls(2.0)
+            step = make_step(3)
+            return solver.run(step(x))  # call
+
+        ARGS = (torch.ones(3),)
+    """,
     # functools.partial binds a tensor keyword; the call passes the rest.
     "functools_partial": """
         def scale(x, factor):

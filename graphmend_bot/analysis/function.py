@@ -163,13 +163,6 @@ class FunctionAnalyzer:
         self.summary.attribute_writes = tuple(self.attribute_writes)
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
 
-    def _defines(self, name: str) -> bool:
-        """Whether `name` is a function defined at the top of this function's body."""
-        return any(
-            isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name
-            for stmt in self.node.body
-        )
-
     def _is_staticmethod(self) -> bool:
         return any(dotted_name(d) == "staticmethod" for d in self.node.decorator_list)
 
@@ -217,8 +210,9 @@ class FunctionAnalyzer:
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             self._try(cast(ast.Try, node), env)  # TryStar has the same fields
         elif isinstance(node, ast.Return):
-            if isinstance(node.value, ast.Name) and self._defines(node.value.id):
-                self.returned_functions.add(node.value.id)  # a factory returning its closure
+            if isinstance(node.value, ast.Name) and node.value.id not in env:
+                # a factory returning its closure, or a class or function defined elsewhere
+                self.returned_functions.add(node.value.id)
             if node.value is not None:
                 elements = self._display(node.value, env)
                 if elements is not None:
@@ -255,7 +249,7 @@ class FunctionAnalyzer:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 self._bind(target, kind, env, elements)
-            constructor = callee_ref(node.value.func) if isinstance(node.value, ast.Call) else None
+            constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
             if constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.instances[node.targets[0].id] = constructor
                 self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
@@ -610,6 +604,13 @@ class FunctionAnalyzer:
             # self.method(...), super().method(...), module.function(...)
             return self._user_call(func, node, args, kwargs)
         return NOT_TENSOR
+
+    def _constructor_ref(self, func: ast.expr) -> str | None:
+        """What built a value: `Cls(...)` -> "name:Cls"; `make(...)` where `make` holds the
+        result of `select(...)` -> "returned:name:select" (what select returns, called)."""
+        if isinstance(func, ast.Name) and func.id in self.instances:
+            return f"returned:{self.instances[func.id]}"
+        return callee_ref(func)
 
     def _partial(self, name: str, call: ast.Call, env: Env) -> None:
         """`f = functools.partial(g, a, k=b)`: calling f calls g with those arguments first."""

@@ -122,9 +122,7 @@ class Program:
             factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
                 module, class_qualname, constructor[len("self."):]
             )
-            if factory is None:
-                return []
-            return [(factory[0], f"{factory[1]}.{name}") for name in self.function(factory).returned_functions]
+            return self._call_values(self._returned_values(factory)) if factory else []
         classes = self._classes_built_by(mod, constructor)
         return [called for cls in classes if (called := self._call_method(*cls))]
 
@@ -135,6 +133,26 @@ class Program:
     def _classes_built_by(self, module: str, callee: str) -> list[tuple[str, str]]:
         found = self._resolve_dotted(module, callee)
         return [(found[1], found[2])] if found is not None and found[0] == "class" else []
+
+    def _returned_values(self, factory: FunctionId) -> list[tuple[str, str, str]]:
+        """The classes and functions `factory` returns by name (`return _closure`, `return Euler`)."""
+        module, qualname = factory
+        found: list[tuple[str, str, str]] = []
+        for name in self.function(factory).returned_functions:
+            nested = f"{qualname}.{name}"
+            if nested in self.modules[module].functions:
+                found.append(("function", module, nested))
+            elif (value := self._resolve_dotted(module, name)) is not None:
+                found.append(value)
+        return found
+
+    def _call_values(self, values: list[tuple[str, str, str]]) -> list[FunctionId]:
+        """What calling one of `values` runs: a function itself, a class its __init__."""
+        return [
+            target
+            for what, mod, value in values
+            for target in ([(mod, value)] if what == "function" else self._initializer(mod, value))
+        ]
 
     def _registry_values(self, module: str, name: str) -> list[tuple[str, str, str]]:
         """What `NAME[key]` may be, for a registry dict NAME defined in or imported into module."""
@@ -161,6 +179,13 @@ class Program:
             return self._classes_built_by(*found) if found else []
         if kind == "registry":
             return [(mod, target) for what, mod, target in self._registry_values(module, name) if what == "class"]
+        if kind == "returned":
+            return [
+                (mod, target)
+                for factory in self.resolve_call(fid, name)
+                for what, mod, target in self._returned_values(factory)
+                if what == "class"
+            ]
         if kind in ("name", "dotted"):
             return self._classes_built_by(module, name)
         return []
@@ -222,13 +247,18 @@ class Program:
         function = self.function(fid)
         if kind == "instance":
             constructor, _, method_name = name.rpartition(">")
-            return self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
+            targets = self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
+            if method_name == "__call__" and not constructor.startswith("returned:"):
+                # f(...) where f = make(...): what make returns runs (a closure, a class's __init__)
+                targets += [
+                    target
+                    for factory in self.resolve_call(fid, constructor)
+                    if self.function(factory).name != "__init__"
+                    for target in self._call_values(self._returned_values(factory))
+                ]
+            return targets
         if kind == "registry":
-            return [
-                target
-                for what, mod, value in self._registry_values(module, name)
-                for target in ([(mod, value)] if what == "function" else self._initializer(mod, value))
-            ]
+            return self._call_values(self._registry_values(module, name))
         if kind in ("self", "super"):
             if function.class_qualname is None:
                 return []
