@@ -9,6 +9,7 @@ untraceable Python runs, becomes a `Draft`; the scope solver later keeps those i
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
@@ -385,7 +386,7 @@ class FunctionAnalyzer:
             and node.attr not in V.STATIC_ATTRS
             and node.value.id not in env  # not rebound in the body
         ):
-            return Kind.of_param(f"self.{node.attr}")  # module state: the solver types it per class
+            return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
@@ -739,6 +740,12 @@ def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None
     ):
         return target.id, f"self:{source.attr}[]"
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _attribute_kind(attribute: str) -> Kind:
+    """The kind of a read of `self.ATTRIBUTE`: a pseudo-parameter the scope solver decides."""
+    return Kind.of_param(f"self.{attribute}")
 
 
 def _built_here(node: ast.expr) -> str | None:

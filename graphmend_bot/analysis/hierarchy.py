@@ -61,9 +61,9 @@ class AttributeTypes:
     class C is a tensor when a write in C, a base or a subclass stores one (over-approximate
     within the tree); a write of a float, a flag or a submodule never makes it one."""
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, traced: set[FunctionId]) -> None:
         self.program = program
-        self.writes: list[tuple[FunctionId, ClassId, str, Kind]] = [
+        writes: list[tuple[FunctionId, ClassId, str, Kind]] = [
             ((module, qualname), (module, function.class_qualname), attribute, kind)
             for module, summary in program.modules.items()
             for qualname, function in summary.functions.items()
@@ -72,6 +72,13 @@ class AttributeTypes:
             if kind.nonempty
         ]
         self.tensors: set[tuple[ClassId, str]] = set()
+        # A write in a function nothing traced calls is decided once, by what it stores
+        # (`self.timesteps = torch.from_numpy(...)` in set_timesteps) or its annotations;
+        # the writes in traced functions are asked again on every round of the fixpoint.
+        self.writes = [write for write in writes if write[0] in traced]
+        for fid, cls, attribute, kind in writes:
+            if fid not in traced and (kind.always or any(program.function(fid).param_seeds.get(p) for p in kind.params)):
+                self.tensors.add((cls, attribute))
 
     def update(self, holds: Callable[[FunctionId, Kind], bool]) -> bool:
         """One round of the fixpoint: True when some attribute became a tensor."""

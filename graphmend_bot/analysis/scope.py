@@ -409,7 +409,7 @@ class _TensorFlow:
                 self.params[fid].pop(name, None)
                 self.fixed[fid].discard(name)
         self.returns: dict[FunctionId, bool] = {fid: False for fid in traced}
-        self.attributes = AttributeTypes(program)
+        self.attributes = AttributeTypes(program, traced)
         self.element_returns: dict[FunctionId, list[bool]] = {
             fid: [False] * len(elements)
             for fid in traced
@@ -419,9 +419,7 @@ class _TensorFlow:
     def holds(self, fid: FunctionId, deps: Kind) -> bool:
         if deps.always:
             return True
-        params = self.params.get(fid)
-        if params is None:  # a function nothing traced calls (it wrote module state)
-            params = self.program.function(fid).param_seeds
+        params = self.params[fid]
         for name in deps.params:
             if params.get(name, False):
                 return True
