@@ -98,6 +98,7 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         functions=functions,
         classes=collector.classes,
         compile_targets=collector.compile_targets,
+        registries=collector.registries,
     )
 
 
@@ -163,6 +164,7 @@ class _Collector:
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.classes: dict[str, ClassSummary] = {}
         self.compile_targets: list[CompileTarget] = []
+        self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
         self._scan_compile = _MENTIONS_COMPILE.search(source) is not None
         self._prefix: list[str] = []
@@ -256,6 +258,8 @@ class _Collector:
         self._constructors.pop()
 
     def _assign(self, node: ast.Assign) -> None:
+        if isinstance(node.value, ast.Dict) and not self._prefix:
+            self._registry(node)
         if not isinstance(node.value, ast.Call):
             return
         callee = dotted_name(node.value.func)
@@ -269,6 +273,16 @@ class _Collector:
             is_logger = callee.endswith(V.LOGGER_FACTORIES) or callee.rsplit(".", 1)[-1].endswith("Logger")
             if is_logger and not self._prefix:
                 self.logger_names.add(name)
+
+    def _registry(self, node: ast.Assign) -> None:
+        """`SOLVERS = {"rk4": RK4, ...}` at module level: a dispatch table of classes/functions."""
+        assert isinstance(node.value, ast.Dict)
+        values = [dotted_name(value) for value in node.value.values]
+        if not values or any(value is None for value in values):
+            return
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self.registries[target.id] = tuple(v for v in values if v is not None)
 
     def _find_compile_calls(self, stmt: ast.stmt) -> None:
         # Only this statement's own expressions: nested bodies are visited as statements.
