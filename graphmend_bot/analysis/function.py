@@ -203,7 +203,11 @@ class FunctionAnalyzer:
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
         elif isinstance(node, ast.Assert):
-            self.expr(node.test, env)  # assert on a tensor is fine on 2.13; calls inside are not
+            # One conversion as a whole, like an `if` test; the message runs only on failure.
+            kind = self._test(node.test, env)
+            if kind.is_tensor:
+                for check_assert in C.ASSERTIONS:
+                    check_assert(self, node, kind)
         elif isinstance(node, (ast.Break, ast.Continue)):
             return True
         return False
