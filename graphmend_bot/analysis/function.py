@@ -607,7 +607,7 @@ class FunctionAnalyzer:
     def in_condition(self) -> bool:
         return self._test_depth > 0
 
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind) -> None:
+    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
         row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
         end_row = node.end_lineno or row  # type: ignore[attr-defined]
         end_col = node.end_col_offset or col  # type: ignore[attr-defined]
@@ -617,7 +617,7 @@ class FunctionAnalyzer:
         self._reported.add(key)
         line = self.lines[row - 1] if row <= len(self.lines) else ""
         end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
-        gb_id = rule.graph_break_id(python_bool=deps.data_dependent_bool)
+        gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
         self.summary.drafts.append(
             Draft(
                 rule.code, message, row, _char_column(line, col), end_row,

@@ -31,8 +31,9 @@ class Checker(Protocol):
         """Inside an `if`/`while` test, which is reported as one conversion as a whole."""
         ...
 
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind) -> None:
-        """A finding at `node`, standing when `deps` make it a tensor in traced code."""
+    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
+        """A finding at `node`, standing when `deps` make it a tensor in traced code; `gb_id`: the
+        id Dynamo reports for this construct when it differs from the rule's."""
         ...
 
 
