@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import vocabulary as V
+from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.rules.detect import Conversion
@@ -87,8 +88,10 @@ class FunctionAnalyzer:
         logger_names: frozenset[str],
         lines: list[str],
         entry: bool,
+        guard_helpers: GuardHelpers | None = None,
     ) -> None:
         self.node = node
+        self.guard_helpers = guard_helpers
         self.summary = summary
         self.resolve = resolve
         self.logger_names = logger_names
@@ -231,7 +234,7 @@ class FunctionAnalyzer:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 self._bind(target, kind, env, elements)
-            guard = compile_guard_value(node.value, self.resolve, self.guards)
+            guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.guards[node.targets[0].id] = guard
         elif isinstance(node, ast.AugAssign):
@@ -295,7 +298,7 @@ class FunctionAnalyzer:
             self.expr(target.value, env)
 
     def _if(self, node: ast.If, env: Env) -> bool:
-        under_compile = compile_guard_value(node.test, self.resolve, self.guards)
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
         if under_compile is True:
             return self.block(node.body, env)
         if under_compile is False:
@@ -417,7 +420,7 @@ class FunctionAnalyzer:
         return kind.as_bool_tensor() if kind.is_tensor else kind  # a tensor only if an operand is
 
     def _expr_IfExp(self, node: ast.IfExp, env: Env) -> Kind:
-        under_compile = compile_guard_value(node.test, self.resolve, self.guards)
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
         if under_compile is not None:
             return self.expr(node.body if under_compile else node.orelse, env)
         self._bool_context(node.test, env, "ternary")
@@ -681,26 +684,23 @@ def callee_ref(func: ast.expr) -> str | None:
 
 
 def compile_guard_value(
-    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
+    helpers: GuardHelpers | None = None,
 ) -> bool | None:
     """The value of `test` while TorchDynamo traces, when a compile guard decides it.
 
-    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`).
+    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`);
+    `helpers` judges the module's guard-named helpers by their bodies (analysis/guards.py).
     """
     if isinstance(test, ast.Name):
         return known.get(test.id) if known else None
     if isinstance(test, ast.Call) and not test.args:
-        name = dotted_name(test.func)
-        if name is not None and name.rsplit(".", 1)[-1] in V.COMPILE_GUARDS:
-            return True
-        if (resolve(test.func) or name) in V.FALSE_UNDER_COMPILE:
-            return False
-        return None
+        return (helpers or GuardHelpers.detached(resolve)).value(test)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        value = compile_guard_value(test.operand, resolve, known)
+        value = compile_guard_value(test.operand, resolve, known, helpers)
         return None if value is None else not value
     if isinstance(test, ast.BoolOp):
-        values = [compile_guard_value(v, resolve, known) for v in test.values]
+        values = [compile_guard_value(v, resolve, known, helpers) for v in test.values]
         decisive = isinstance(test.op, ast.Or)  # True decides `or`, False decides `and`
         if decisive in values:
             return decisive

@@ -224,14 +224,10 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     "uuid.uuid4": _SKIPPED,
 }
 
-# Calls that are True while TorchDynamo traces (the eager-only guards maintainers write).
+# Names of compile-state predicates (torch's and the helpers wrapping them): they return a Python
+# bool, never a tensor. What each is worth under torch.compile: analysis/guards.py.
 COMPILE_GUARDS = frozenset({
     "is_compiling", "is_torchdynamo_compiling", "is_dynamo_compiling", "is_exporting",
-})
-
-# Calls that are False while TorchDynamo traces (TorchScript tracing/scripting state).
-FALSE_UNDER_COMPILE = frozenset({
-    "torch.jit.is_tracing", "torch.jit.is_scripting", "torch._C._get_tracing_state",
 })
 
 LOG_METHODS = frozenset({
