@@ -454,6 +454,15 @@ class FunctionAnalyzer:
         return NOT_TENSOR
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
+        # Its elements are values of their own, not the enclosing condition's test: a Python bool
+        # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
+        depth, self._test_depth = self._test_depth, 0
+        try:
+            return self._comprehension_body(node, env)
+        finally:
+            self._test_depth = depth
+
+    def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         inner = dict(env)
         for generator in node.generators:
             self._bind(generator.target, self.expr(generator.iter, inner), inner)
