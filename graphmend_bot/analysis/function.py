@@ -140,6 +140,8 @@ class FunctionAnalyzer:
         self._loop_depth = 0
         self._reported: set[tuple[str, int, int]] = set()
         self._test_depth = 0
+        # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
+        self._kinds: dict[int, Kind] | None = None
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -234,11 +236,16 @@ class FunctionAnalyzer:
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
         elif isinstance(node, ast.Assert):
-            # One conversion as a whole, like an `if` test; the message runs only on failure.
-            kind = self._test(node.test, env)
-            if kind.is_tensor:
-                for check_assert in C.ASSERTIONS:
-                    check_assert(self, node, kind)
+            # One conversion as a whole, like an `if` test; the message runs only on failure. The
+            # kinds of its parts are kept for the hooks (which operand Python jumps on).
+            self._kinds = {}
+            try:
+                kind = self._test(node.test, env)
+                if kind.is_tensor:
+                    for check_assert in C.ASSERTIONS:
+                        check_assert(self, node, kind)
+            finally:
+                self._kinds = None
         elif isinstance(node, (ast.Break, ast.Continue)):
             return True
         return False
@@ -370,6 +377,8 @@ class FunctionAnalyzer:
         handler = _EXPR_HANDLERS.get(type(node))
         if handler is not None:
             kind: Kind = handler(self, node, env)
+            if self._kinds is not None:
+                self._kinds[id(node)] = kind
             return kind
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -649,6 +658,9 @@ class FunctionAnalyzer:
     @property
     def in_condition(self) -> bool:
         return self._test_depth > 0
+
+    def kind_of(self, node: ast.expr) -> Kind:
+        return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
 
     def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
         row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]

@@ -31,6 +31,10 @@ class Checker(Protocol):
         """Inside an `if`/`while` test, which is reported as one conversion as a whole."""
         ...
 
+    def kind_of(self, node: ast.expr) -> Kind:
+        """The kind of a part of the `assert` test an assertion hook is looking at."""
+        ...
+
     def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
         """A finding at `node`, standing when `deps` make it a tensor in traced code; `gb_id`: the
         id Dynamo reports for this construct when it differs from the rule's."""

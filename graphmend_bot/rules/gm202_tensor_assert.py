@@ -6,38 +6,47 @@ default), so those cost nothing and are not reported. Measured on torch 2.13.0, 
 (GB0170, "generic_jump TensorVariable()") when it cannot recognise the statement as an assert of
 one tensor:
 - the message is computed (`f"..."`, `"...".format(...)`, a variable): only a constant is taken;
-- the test is a chained comparison (`t0 <= t <= t1`), `and`/`or`, or `not`: each compiles to a
-  jump of its own on a tensor before the assert's;
+- the test is a chained comparison with a tensor in it (`t0 <= t <= t1`, even `0 <= n <= t.sum()`);
+- the test is `and`/`or` with a tensor before the last operand, or `not <tensor>`: each compiles
+  to a jump of its own on a tensor before the assert's (`isinstance(x, Tensor) and t` does not);
 - the test is a Python bool computed from tensor data (`torch.equal`): GB0033 at the call.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import BRANCH_WHY, Rule
 
 
-def dynamo_rewrites_itself(node: ast.Assert) -> bool:
-    """Whether Dynamo turns this assert of a tensor into `torch._assert_async` without a break."""
+def dynamo_rewrites_itself(node: ast.Assert, kind_of: Callable[[ast.expr], Kind]) -> bool:
+    """Whether Dynamo turns this assert of a tensor into `torch._assert_async` without a break:
+    a constant message, no chained comparison, and no jump on a tensor before the assert's own
+    (Python jumps on every operand of `and`/`or` but the last, and on the operand of `not`)."""
     constant_message = node.msg is None or (
         isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str)
     )
     test = node.test
-    own_jump = (
-        isinstance(test, ast.BoolOp)
-        or (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not))
-        or (isinstance(test, ast.Compare) and len(test.ops) > 1)
-    )
-    return constant_message and not own_jump
+    if isinstance(test, ast.BoolOp):
+        earlier = [kind_of(value) for value in test.values[:-1]]
+    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        earlier = [kind_of(test.operand)]
+    elif isinstance(test, ast.Compare) and len(test.ops) > 1:
+        # Measured: a chain breaks even when only its last link is a tensor (the chain's clean-up
+        # code sits between its last jump and the assertion error, so Dynamo does not see an assert).
+        return False
+    else:
+        earlier = []
+    return constant_message and not any(kind.is_tensor for kind in earlier)
 
 
 def _check_assert(rule: Rule, checker: Checker, node: ast.Assert, kind: Kind) -> None:
     if kind.data_dependent_bool:
         checker.report(rule, node.test, "`assert` on a Python bool computed from tensor values", kind)
-    elif not dynamo_rewrites_itself(node):
+    elif not dynamo_rewrites_itself(node, checker.kind_of):
         checker.report(
             rule,
             node.test,
