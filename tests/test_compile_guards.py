@@ -66,6 +66,12 @@ HELPERS = """
         return bool(torch.compiler.is_exporting())
 
 
+    def is_tracing_dynamo():
+        if torch.compiler.is_compiling():
+            return True
+        return False
+
+
     def is_murky_exporting():
         if _torch_is_exporting is not None:
             return bool(_torch_is_exporting())
@@ -84,6 +90,7 @@ MODEL = """
 
     from . import onnx_helpers
     from .utils import is_compiling, is_exporting, is_murky_exporting
+    from .utils import is_tracing_dynamo as is_dynamo_compiling
 
 
     def is_torchdynamo_compiling():
@@ -108,6 +115,8 @@ MODEL = """
                 pass
             else:
                 z = x.min().item()  # traced: reported
+            if not is_dynamo_compiling():
+                print(x.prod().item())  # eager only (early return under compile): not reported
             if not is_murky_exporting():
                 w = x.std().item()  # the body cannot be judged: analysed, reported
             if onnx_helpers.is_compiling():

@@ -71,11 +71,12 @@ class GuardHelpers:
             return None
         if name in TORCH_PREDICATES:
             return TORCH_PREDICATES[name]
-        leaf = name.rsplit(".", 1)[-1]
-        if leaf not in GUARD_NAMES or name.startswith("torch."):
+        # The name it is defined with, and the one it is called by (`import x as is_compiling`).
+        leaves = {name.rsplit(".", 1)[-1], (_dotted(func) or "").rsplit(".", 1)[-1]}
+        if not leaves & GUARD_NAMES or name.startswith("torch."):
             return None
         judged = self._imported(name, depth) if resolved is not None else None
-        return judged if judged is not None else _by_name(leaf)
+        return judged if judged is not None else _by_name(*leaves)
 
     def _local(self, name: str, depth: int) -> bool | None:
         if name not in self._values:
@@ -109,8 +110,8 @@ def _judge_imported(root: str, qualified: str, depth: int) -> bool | None:
     return _judge(node, helpers, depth + 1)
 
 
-def _by_name(leaf: str) -> bool | None:
-    return True if leaf in COMPILING_NAMES else None
+def _by_name(*names: str) -> bool | None:
+    return True if COMPILING_NAMES.intersection(names) else None
 
 
 def _judge(node: FunctionNode, helpers: GuardHelpers, depth: int) -> bool | None:
@@ -120,22 +121,28 @@ def _judge(node: FunctionNode, helpers: GuardHelpers, depth: int) -> bool | None
     return values[0] if values and all(v is values[0] for v in values) and values[0] is not None else None
 
 
-def _returns(body: list[ast.stmt], helpers: GuardHelpers, depth: int, values: list[bool | None]) -> None:
+def _returns(body: list[ast.stmt], helpers: GuardHelpers, depth: int, values: list[bool | None]) -> bool:
+    """Collect the values of the `return`s reachable under compile; True when `body` always returns."""
     for statement in body:
         if isinstance(statement, ast.Return):
             values.append(_expression(statement.value, helpers, depth))
-            return
+            return True
         if isinstance(statement, ast.If):
             decided = _expression(statement.test, helpers, depth)
-            if decided is not True:
-                _returns(statement.orelse, helpers, depth, values)
-            if decided is not False:
-                _returns(statement.body, helpers, depth, values)
+            if decided is True and _returns(statement.body, helpers, depth, values):
+                return True
+            if decided is False and _returns(statement.orelse, helpers, depth, values):
+                return True
+            if decided is None:
+                body_returns = _returns(statement.body, helpers, depth, values)
+                if _returns(statement.orelse, helpers, depth, values) and body_returns:
+                    return True
         elif isinstance(statement, ast.Try):
             for part in (statement.body, *(h.body for h in statement.handlers), statement.orelse):
                 _returns(part, helpers, depth, values)
         elif isinstance(statement, (ast.With, ast.For, ast.While)):
             _returns(statement.body, helpers, depth, values)
+    return False
 
 
 def _expression(node: ast.expr | None, helpers: GuardHelpers, depth: int) -> bool | None:
