@@ -79,30 +79,6 @@ def _tensor_annotation(annotation: ast.expr) -> bool:
     return leaf.endswith("Tensor") or leaf == "Parameter"
 
 
-_MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
-
-
-def _tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
-    """`Dict[str, Tensor]`, `Mapping[str, torch.Tensor]`, optionally in Optional/`| None`: every
-    value read from it by key is a tensor."""
-    if annotation is None:
-        return False
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            return _tensor_mapping_annotation(ast.parse(annotation.value, mode="eval").body)
-        except SyntaxError:
-            return False
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return _tensor_mapping_annotation(annotation.left) or _tensor_mapping_annotation(annotation.right)
-    if not isinstance(annotation, ast.Subscript):
-        return False
-    leaf = (dotted_name(annotation.value) or "").rsplit(".", 1)[-1]
-    members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-    if leaf in ("Optional", "Union"):
-        return any(_tensor_mapping_annotation(member) for member in members)
-    return leaf in _MAPPINGS and len(members) == 2 and _tensor_annotation(members[1])
-
-
 class FunctionAnalyzer:
     def __init__(
         self,
@@ -131,8 +107,6 @@ class FunctionAnalyzer:
         self.guards: dict[str, bool] = {}
         # Loop variables standing for submodules: `for layer in self.layers` -> "self:layers[]".
         self.aliases: dict[str, str] = {}
-        # Parameters annotated as mappings of tensors (`params: Dict[str, Tensor]`), not rebound.
-        self.tensor_maps: set[str] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
         # (it cannot resume inside that context manager) and after a break inside a loop body
         # (graph breaks in loops make it skip the frame). Later drafts carry it as suppressed_if.
@@ -165,8 +139,6 @@ class FunctionAnalyzer:
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
             env[arg.arg] = Kind.of_param(arg.arg)
-            if _tensor_mapping_annotation(arg.annotation):
-                self.tensor_maps.add(arg.arg)
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 names.append(extra.arg)
@@ -306,7 +278,6 @@ class FunctionAnalyzer:
     ) -> None:
         if isinstance(target, ast.Name):
             env[target.id] = kind
-            self.tensor_maps.discard(target.id)
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             if elements is not None:
@@ -421,8 +392,6 @@ class FunctionAnalyzer:
                 check_index(self, node, owner, index)
         if isinstance(node.value, ast.Attribute) and node.value.attr in V.STATIC_ATTRS:
             return NOT_TENSOR
-        if isinstance(node.value, ast.Name) and node.value.id in self.tensor_maps:
-            return TENSOR  # params["order"] of `params: Dict[str, Tensor]`
         return owner.without_flags()
 
     def _index(self, node: ast.expr, env: Env) -> Kind:
