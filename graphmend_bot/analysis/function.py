@@ -17,6 +17,7 @@ from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import narrowing
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
+from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.rules.detect import Conversion
@@ -92,8 +93,10 @@ class FunctionAnalyzer:
         logger_names: frozenset[str],
         lines: list[str],
         entry: bool,
+        guard_helpers: GuardHelpers | None = None,
     ) -> None:
         self.node = node
+        self.guard_helpers = guard_helpers
         self.summary = summary
         self.resolve = resolve
         self.logger_names = logger_names
@@ -130,6 +133,8 @@ class FunctionAnalyzer:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
+        # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
+        self._kinds: dict[int, Kind] | None = None
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -238,7 +243,16 @@ class FunctionAnalyzer:
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
         elif isinstance(node, ast.Assert):
-            self.expr(node.test, env)  # assert on a tensor is fine on 2.13; calls inside are not
+            # One conversion as a whole, like an `if` test; the message runs only on failure. The
+            # kinds of its parts are kept for the hooks (which operand Python jumps on).
+            self._kinds = {}
+            try:
+                kind = self._test(node.test, env)
+                if kind.is_tensor:
+                    for check_assert in C.ASSERTIONS:
+                        check_assert(self, node, kind)
+            finally:
+                self._kinds = None
         elif isinstance(node, (ast.Break, ast.Continue)):
             return True
         return False
@@ -267,7 +281,7 @@ class FunctionAnalyzer:
             if constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.instances[node.targets[0].id] = constructor
                 self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
-            guard = compile_guard_value(node.value, self.resolve, self.guards)
+            guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.guards[node.targets[0].id] = guard
         elif isinstance(node, ast.AugAssign):
@@ -354,7 +368,7 @@ class FunctionAnalyzer:
                 self.attribute_writes.append((target.attr, kind.without_flags()))
 
     def _if(self, node: ast.If, env: Env) -> bool:
-        under_compile = compile_guard_value(node.test, self.resolve, self.guards)
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
         if under_compile is True:
             return self.block(node.body, env)
         if under_compile is False:
@@ -408,6 +422,8 @@ class FunctionAnalyzer:
         handler = _EXPR_HANDLERS.get(type(node))
         if handler is not None:
             kind: Kind = handler(self, node, env)
+            if self._kinds is not None:
+                self._kinds[id(node)] = kind
             return kind
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -494,7 +510,7 @@ class FunctionAnalyzer:
         return kind.as_bool_tensor() if kind.is_tensor else kind  # a tensor only if an operand is
 
     def _expr_IfExp(self, node: ast.IfExp, env: Env) -> Kind:
-        under_compile = compile_guard_value(node.test, self.resolve, self.guards)
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
         if under_compile is not None:
             return self.expr(node.body if under_compile else node.orelse, env)
         self._bool_context(node.test, env, "ternary")
@@ -528,6 +544,15 @@ class FunctionAnalyzer:
         return NOT_TENSOR
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
+        # Its elements are values of their own, not the enclosing condition's test: a Python bool
+        # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
+        depth, self._test_depth = self._test_depth, 0
+        try:
+            return self._comprehension_body(node, env)
+        finally:
+            self._test_depth = depth
+
+    def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         inner = dict(env)
         for generator in node.generators:
             self._bind(generator.target, self.expr(generator.iter, inner), inner)
@@ -733,7 +758,10 @@ class FunctionAnalyzer:
     def in_condition(self) -> bool:
         return self._test_depth > 0
 
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind) -> None:
+    def kind_of(self, node: ast.expr) -> Kind:
+        return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
+
+    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
         row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
         end_row = node.end_lineno or row  # type: ignore[attr-defined]
         end_col = node.end_col_offset or col  # type: ignore[attr-defined]
@@ -743,7 +771,7 @@ class FunctionAnalyzer:
         self._reported.add(key)
         line = self.lines[row - 1] if row <= len(self.lines) else ""
         end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
-        gb_id = rule.graph_break_id(python_bool=deps.data_dependent_bool)
+        gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
         self.summary.drafts.append(
             Draft(
                 rule.code, message, row, _char_column(line, col), end_row,
@@ -822,26 +850,23 @@ def callee_ref(func: ast.expr) -> str | None:
 
 
 def compile_guard_value(
-    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
+    helpers: GuardHelpers | None = None,
 ) -> bool | None:
     """The value of `test` while TorchDynamo traces, when a compile guard decides it.
 
-    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`).
+    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`);
+    `helpers` judges the module's guard-named helpers by their bodies (analysis/guards.py).
     """
     if isinstance(test, ast.Name):
         return known.get(test.id) if known else None
     if isinstance(test, ast.Call) and not test.args:
-        name = dotted_name(test.func)
-        if name is not None and name.rsplit(".", 1)[-1] in V.COMPILE_GUARDS:
-            return True
-        if (resolve(test.func) or name) in V.FALSE_UNDER_COMPILE:
-            return False
-        return None
+        return (helpers or GuardHelpers.detached(resolve)).value(test)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        value = compile_guard_value(test.operand, resolve, known)
+        value = compile_guard_value(test.operand, resolve, known, helpers)
         return None if value is None else not value
     if isinstance(test, ast.BoolOp):
-        values = [compile_guard_value(v, resolve, known) for v in test.values]
+        values = [compile_guard_value(v, resolve, known, helpers) for v in test.values]
         decisive = isinstance(test.op, ast.Or)  # True decides `or`, False decides `and`
         if decisive in values:
             return decisive

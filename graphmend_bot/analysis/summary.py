@@ -10,6 +10,7 @@ import re
 
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.function import FunctionAnalyzer, dotted_name
+from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.model import (
     ClassSummary,
     CompileTarget,
@@ -72,6 +73,8 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
     logger_names = frozenset(collector.logger_names)
     deferred = _deferred_functions(tree) if "reorderable_logging_functions" in source else set()
     functions: dict[str, FunctionSummary] = {}
+    top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
+    guard_helpers = GuardHelpers(path, module, is_package, top_level, imports.resolve)
     for qualname, class_qualname, node in collector.functions:
         entry = (class_qualname is not None and node.name == "forward") or _is_compiled(node, imports)
         summary = FunctionSummary(
@@ -88,7 +91,7 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         if qualname in deferred:
             functions[qualname] = summary  # Dynamo calls it after the graph: never traced
             continue
-        FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry).run()
+        FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry, guard_helpers).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
         functions[qualname] = summary
     return ModuleSummary(
