@@ -21,6 +21,7 @@ from github.Issue import Issue
 from github.Repository import Repository
 
 from graphmend_bot.config import Config
+from graphmend_bot.fences import code_span
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.context import ActionContext, ActionError
@@ -31,7 +32,7 @@ from graphmend_bot.github.core.results import EXIT_CLEAN, EXIT_ERROR, finish
 from graphmend_bot.github.fixes.fixing import fix_default_branch
 from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.github.review.plan import finding_keys
-from graphmend_bot.report.markdown import SummaryView, cell, code_span
+from graphmend_bot.report.markdown import SummaryView, cell
 from graphmend_bot.rules import RULES_BY_CODE
 from graphmend_bot.shards import (
     ShardError,

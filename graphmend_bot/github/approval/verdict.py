@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graphmend_bot.fences import code_span
 from graphmend_bot.github.core.markers import VERIFY_MARKER
-from graphmend_bot.report.markdown import cell, code_span, prose
+from graphmend_bot.report.markdown import cell, prose
 from graphmend_bot.verify.proof import rewrite_coverage
 
 MAX_PROVEN_LISTED = 30

@@ -29,11 +29,12 @@ from github.GitTree import GitTree
 from github.PullRequest import PullRequest
 from github.Repository import Repository
 
+from graphmend_bot.fences import code_block, code_span
 from graphmend_bot.findings import Finding
 from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.review.suggestion import suggestion_for
-from graphmend_bot.report.markdown import assumed_text, cell, code_span, prose
+from graphmend_bot.report.markdown import assumed_text, cell, prose
 
 FIX_BRANCH_PREFIX = "graphmend/fix/"
 BOT_NAME = "graphmend[bot]"
@@ -157,15 +158,9 @@ def plan_fix(changes: Sequence[tuple[str, str, str]], findings: Iterable[Finding
     return plan
 
 
-def _fence(text: str) -> str:
-    run = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    return "`" * max(3, run + 1)
-
-
 def _snippet(text: str) -> str:
     text = text if len(text) <= MAX_SNIPPET else text[:MAX_SNIPPET] + "\n..."
-    fence = _fence(text)
-    return f"{fence}python\n{text}\n{fence}"
+    return code_block(text, "python")
 
 
 PENDING_VERIFICATION = (
