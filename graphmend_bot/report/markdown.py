@@ -103,7 +103,8 @@ def resolved_comment(original: str, marker: str, sha: str) -> str:
     )
 
 
-def review_body(commented: int, overflow: Sequence[Finding], limit: int) -> str:
+def findings_review_body(commented: int, overflow: Sequence[Finding], limit: int) -> str:
+    """The body of the bot's findings review (approval/verdict.py's review_body is the GPU verdict's)."""
     lines = [f"GraphMend found {commented + len(overflow)} new graph break(s) on lines changed in this pull request."]
     if overflow:
         lines.append(

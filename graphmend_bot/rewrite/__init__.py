@@ -44,6 +44,8 @@ class FileChange:
 
 @dataclass
 class FixOutcome:
+    """What a fix run changed in the files and what it left (not the fix pull request's fate)."""
+
     changes: list[FileChange] = field(default_factory=list)
     remaining: CheckResult = field(default_factory=CheckResult)  # findings left after fixing, fixes attached
     passes: int = 0

@@ -25,6 +25,11 @@ def split_lines(source: str) -> list[str]:
     return _LINE.findall(source)
 
 
+class Rejected(Exception):
+    """A transformation refuses a rewrite: it cannot show that the rewrite computes the same thing,
+    or that an expression evaluates eagerly as a torch.where arm (the reason is the message)."""
+
+
 class FixUnavailable(Exception):
     """Raised by an edit builder when the requested edit cannot be made cleanly (the fix is dropped)."""
 

@@ -33,8 +33,8 @@ from graphmend_bot.rewrite.branching import (
     is_python_number,
     torch_import,
 )
-from graphmend_bot.rewrite.context import FixContext
-from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, Rejected, dotted, dtype_assumption, names_in
+from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, dtype_assumption, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
 

@@ -269,7 +269,9 @@ def branch_sha(repo: Repository, branch: str) -> str | None:
 
 
 @dataclass
-class FixOutcome:
+class FixPullOutcome:
+    """What publishing or closing did to the fix pull request (rewrite.FixOutcome is the fix run)."""
+
     pull: PullRequest | None
     created: bool = False
     pushed: bool = False
@@ -284,12 +286,12 @@ def find_fix_pull(repo: Repository, branch: str) -> PullRequest | None:
 
 
 def publish_fix(repo: Repository, branch: str, base: str, parent_sha: str, plan: FixPlan, title: str, body: str,
-                message: str, log: Log) -> FixOutcome:
+                message: str, log: Log) -> FixPullOutcome:
     """Create or update the fix branch and its pull request into `base`."""
     if not valid_branch(branch) or not valid_branch(base):
         raise ValueError(f"refusing branch names {branch!r} -> {base!r}")
     current = branch_sha(repo, branch)
-    outcome = FixOutcome(find_fix_pull(repo, branch) if current is not None else None)
+    outcome = FixPullOutcome(find_fix_pull(repo, branch) if current is not None else None)
     sha = commit_files(repo, parent_sha, plan.files, message, unless=current)
     if sha is not None:
         if current is None:
@@ -310,7 +312,7 @@ def publish_fix(repo: Repository, branch: str, base: str, parent_sha: str, plan:
     return outcome
 
 
-def close_fix(repo: Repository, branch: str, reason: str, log: Log) -> FixOutcome:
+def close_fix(repo: Repository, branch: str, reason: str, log: Log) -> FixPullOutcome:
     """Close the fix pull request of `branch` with a comment saying why, and delete the branch."""
     pull = find_fix_pull(repo, branch)
     if pull is not None:
@@ -319,7 +321,7 @@ def close_fix(repo: Repository, branch: str, reason: str, log: Log) -> FixOutcom
         log.info(f"closed fix pull request #{pull.number}: {reason}")
     if branch_sha(repo, branch) is not None:
         repo.get_git_ref(f"heads/{branch}").delete()
-    return FixOutcome(pull, closed=pull is not None)
+    return FixPullOutcome(pull, closed=pull is not None)
 
 
 def push_to_branch(repo: Repository, branch: str, parent_sha: str, files: Sequence[FileEdit], message: str) -> str:
