@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 
 from github.PullRequest import ReviewComment
 
+from graphmend_bot.edits import apply_edits
 from graphmend_bot.findings import CheckResult, Finding, repeat_counts
 from graphmend_bot.github.core.markers import SUMMARY_MARKER, finding_marker, parse_finding_marker
 from graphmend_bot.github.review.diff import DiffFile, parse_patch
-from graphmend_bot.github.review.suggestion import apply_edits, suggestion_for
+from graphmend_bot.github.review.suggestion import suggestion_for
 from graphmend_bot.report.markdown import (
     SummaryView,
     finding_comment,
