@@ -97,6 +97,12 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
+def _one_of(value: Any, name: str, options: tuple[str, ...]) -> Any:
+    if value not in options:
+        raise RecordError(f"{name} must be one of {', '.join(options)}")
+    return value
+
+
 def read_location(value: Any, name: str) -> Location:
     data = _object(value, name)
     return Location(_whole(data.get("row"), f"{name}.row", 1, MAX_ROW),
@@ -107,9 +113,7 @@ def read_fix(value: Any, name: str) -> Fix | None:
     if value is None:
         return None
     data = _object(value, name)
-    applicability = data.get("applicability")
-    if applicability not in APPLICABILITIES:
-        raise RecordError(f"{name}.applicability must be one of {', '.join(APPLICABILITIES)}")
+    applicability = _one_of(data.get("applicability"), f"{name}.applicability", APPLICABILITIES)
     raw_edits = data.get("edits")
     if not isinstance(raw_edits, list):
         raise RecordError(f"{name}.edits must be a list")
@@ -128,10 +132,7 @@ def read_evidence(value: Any, name: str) -> Evidence | None:
     if value is None:
         return None
     data = _object(value, name)
-    status = data.get("status")
-    if status not in EVIDENCE_STATUSES:
-        raise RecordError(f"{name}.status must be one of {', '.join(EVIDENCE_STATUSES)}")
-    return Evidence(status, _text(data.get("test"), f"{name}.test"), _text(data.get("reason"), f"{name}.reason"),
+    return Evidence(_one_of(data.get("status"), f"{name}.status", EVIDENCE_STATUSES), _text(data.get("test"), f"{name}.test"), _text(data.get("reason"), f"{name}.reason"),
                     _text(data.get("graph_break_id"), f"{name}.graph_break_id"))
 
 
