@@ -80,7 +80,8 @@ def _finding(item: Any, index: int) -> Finding:
     except RecordError as error:
         raise BundleError(str(error)) from None
     rule = RULES_BY_CODE.get(finding.code)
-    if rule is None or finding.gb_id != rule.gb_id:
+    # A rule's finding carries its graph-break id, or the Python-bool one (`if torch.equal(a, b)`).
+    if rule is None or finding.gb_id not in (rule.gb_id, rule.graph_break_id(python_bool=True)):
         raise BundleError(f"{name} names no known rule")
     return replace(
         finding,
