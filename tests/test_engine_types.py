@@ -26,6 +26,16 @@ def test_kind_survives_pickling_between_worker_processes() -> None:
     assert copy.params == frozenset({"x"}) and copy.calls == frozenset({CallResult(3, 1)})
 
 
+def test_unpickled_kinds_are_interned_and_the_constants_stay_singletons() -> None:
+    kinds = [Kind.of_param("x") | Kind.of_call(3) | Kind.of_call(4).element(0), DATA_DEPENDENT_BOOL | Kind.of_param("y")]
+    first, second = pickle.loads(pickle.dumps(kinds)), pickle.loads(pickle.dumps(kinds))
+    assert first == kinds and all(a is b for a, b in zip(first, second, strict=True))
+    assert first[0].calls == frozenset({CallResult(3), CallResult(4, 0)})
+    assert first[1].data_dependent_bool and first[1].always and not first[1].boolean
+    for constant in (NOT_TENSOR, TENSOR, BOOL_TENSOR, DATA_DEPENDENT_BOOL):
+        assert pickle.loads(pickle.dumps(constant)) is constant
+
+
 def test_kind_flags_do_not_make_a_tensor_and_arithmetic_drops_them() -> None:
     assert not Kind(boolean=True).is_tensor and Kind(boolean=True)
     assert BOOL_TENSOR.without_flags() == TENSOR
