@@ -6,9 +6,10 @@ verdict, the rule that decided it and the per-output checks. Its callers:
 
 - the runner, from the arms the children measured and the comparison of their saved outputs;
 - render, which shows that verdict (it decides nothing);
-- the approval, which recomputes it from the JSON report (`reported_arm`, `reported_equivalence`)
-  rather than believe the report's `verdict`, and adds only what is the approval's own (a graph
-  break must go away, none may be added; coverage; the rewrite recomputed from the base).
+- the approval (github/approval/verdict.py `decide`), which recomputes it from the JSON report
+  (`reported_arm`, `reported_equivalence`) rather than believe the report's `verdict`, and adds
+  only what is the approval's own (a graph break must go away, none may be added; coverage; the
+  rewrite recomputed from the base).
 """
 
 from __future__ import annotations
@@ -169,15 +170,6 @@ def reported_equivalence(entry: Mapping[str, Any]) -> Equivalence:
     detail = "; ".join(str(r) for r in reasons if "outputs" in str(r)) if isinstance(reasons, list) else ""
     reason = "outputs are not equivalent" + (f" ({detail})" if detail else "")
     return Equivalence(False, (Failure(OUTPUTS_EQUIVALENT, reason),))
-
-
-def judge_reported(entry: Mapping[str, Any]) -> Verdict:
-    """The verdict recomputed from a report entry, by the same rules as the measurement's."""
-    return judge_arms(
-        reported_arm(entry.get("original")),
-        reported_arm(entry.get("rewritten")),
-        lambda: reported_equivalence(entry),
-    )
 
 
 def _count(value: Any) -> int | None:

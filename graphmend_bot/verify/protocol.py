@@ -225,7 +225,8 @@ MEASURED_FIELDS: dict[str, tuple[Check, str]] = {
     "device": (_text, "a device name"),
     "torch_version": (_text, "a version"),
     "graph_count": (_count, "an integer >= 0"),
-    "graph_break_count": (_count, "an integer >= 0"),
+    # explain() reports graph_count - 1 breaks, so -1 when it captured no graph at all.
+    "graph_break_count": (lambda v: _integer(v) and v >= -1, "an integer >= -1"),
     "break_reasons": (_break_reasons, "a list of {reason, location}"),
     "cold_start_s": (_seconds, "a finite number of seconds"),
     "steady_state_s": (_seconds, "a finite number of seconds"),
