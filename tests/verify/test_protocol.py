@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graphmend_bot.verify import ArmSource, EntryPoint, Settings, verify
-from graphmend_bot.verify.protocol import ArmResult, ChildRequest, ProtocolError
+from graphmend_bot.verify.protocol import ArmResult, ChildRequest, ProtocolError, SavedOutput
 from graphmend_bot.verify.runner import ERROR, UNCHANGED, child_command, read_child_result
 
 QUICK = Settings(device="cpu", backend="eager", seeds=(0,), warmup=0, repeat=1, timeout=300)
@@ -27,7 +27,7 @@ def request(tmp_path: Path) -> ChildRequest:
 
 def measured(output_dir: Path) -> dict[str, Any]:
     """A measured result as the child writes it."""
-    saved = {"tensors": str(output_dir / "seed0-eager.pt"), "leaves": {"output[1]": "None"}}
+    saved: SavedOutput = {"tensors": str(output_dir / "seed0-eager.pt"), "leaves": {"output[1]": "None"}}
     return ArmResult(
         ok=True, device="cpu", torch_version="2.13.0", graph_count=2, graph_break_count=1,
         break_reasons=[{"reason": "logging.Logger.info", "location": "m.py:7"}], cold_start_s=0.5,
