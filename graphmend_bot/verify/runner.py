@@ -225,9 +225,13 @@ def judge(entry: EntryPoint, original: ArmResult, rewritten: ArmResult) -> Entry
     comparisons: list[Comparison] = []
 
     def compare() -> Equivalence:
-        comparison = compare_outputs(
-            original.outputs, rewritten.outputs, settings.tolerances(), settings.compiled_tolerance()
-        )
+        try:
+            comparison = compare_outputs(
+                original.outputs, rewritten.outputs, settings.tolerances(), settings.compiled_tolerance()
+            )
+        except Exception as error:  # the files are the code under test's to rewrite: never a traceback
+            detail = f"the saved outputs cannot be read: {type(error).__name__}: {str(error).strip()[:300]}"
+            comparison = Comparison(False, detail, None)
         comparisons.append(comparison)
         return measured_equivalence(comparison, settings.describe_tolerance())
 

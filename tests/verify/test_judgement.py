@@ -141,3 +141,16 @@ def test_the_runner_the_report_and_the_approval_reach_the_same_verdict(tmp_path:
             "covered": [{"path": "m.py", "line": 1, "entry_points": ["net"]}],
         }  # fmt: skip
         assert decide(data).event == (APPROVE if result.passed else REQUEST_CHANGES), decide(data)
+
+
+def test_a_saved_output_the_code_under_test_overwrote_fails_that_entry_point_with_a_message(
+    tmp_path: Path,
+) -> None:
+    value = torch.tensor([1.0, 2.0])
+    original = saved(tmp_path, "a", value, value)
+    rewritten = saved(tmp_path, "b", value, value)
+    Path(rewritten["0"]["eager"]["tensors"]).write_bytes(b"\x80\x04not a tensor file")
+    result = judge(EntryPoint("net", "m:f"), arm_result(2, 1, original), arm_result(1, 0, rewritten))
+    assert (result.verdict, result.judgement.rule) == (OUTPUTS_DIFFER, "outputs-equivalent")
+    (reason,) = result.reasons
+    assert reason.startswith("outputs differ (bit-identical required): the saved outputs cannot be read: ")
