@@ -99,24 +99,21 @@ def _saved_outputs(value: Any) -> bool:
     )  # fmt: skip
 
 
-def _checked(
-    data: Any, what: str, required: Mapping[str, tuple[Check, str]], optional: Mapping[str, tuple[Check, str]]
-) -> dict[str, Any]:
-    """`data` as a dict holding every required key, no key outside `required` and `optional`, and
-    each value passing its check; else a ProtocolError that names the first problem."""
+def _checked(data: Any, what: str, expected: Mapping[str, tuple[Check, str]]) -> dict[str, Any]:
+    """`data` as a dict with exactly the keys of `expected`, each value passing its check; else a
+    ProtocolError that names the first problem."""
     if not isinstance(data, dict):
         raise ProtocolError(f"{what}: expected a JSON object, got {type(data).__name__}")
-    unknown = sorted(str(key) for key in data if key not in required and key not in optional)
+    unknown = sorted(str(key) for key in data if key not in expected)
     if unknown:
         raise ProtocolError(f"{what}: unknown key(s) {', '.join(map(repr, unknown))}")
-    missing = [key for key in required if key not in data]
+    missing = [key for key in expected if key not in data]
     if missing:
         raise ProtocolError(f"{what}: missing key(s) {', '.join(map(repr, missing))}")
-    checks = {**optional, **required}
     for key, value in data.items():
-        check, expected = checks[key]
+        check, description = expected[key]
         if not check(value):
-            raise ProtocolError(f"{what}: `{key}` must be {expected}, got {_shown(value)}")
+            raise ProtocolError(f"{what}: `{key}` must be {description}, got {_shown(value)}")
     return dict(data)
 
 
@@ -149,7 +146,7 @@ class ChildRequest:
 
     @classmethod
     def from_json(cls, data: Any) -> ChildRequest:
-        values = _checked(data, "the verify request", REQUEST_FIELDS, {})
+        values = _checked(data, "the verify request", REQUEST_FIELDS)
         return cls(**(values | {"seeds": tuple(values["seeds"])}))
 
 
@@ -208,9 +205,9 @@ class ArmResult:
         if not isinstance(data, dict) or not isinstance(data.get("ok"), bool):
             raise ProtocolError("the measurement result: expected an object with a boolean `ok`")
         if not data["ok"]:
-            values = _checked(data, "the failed measurement result", {"ok": OK_FIELD, **FAILURE_FIELDS}, {})
+            values = _checked(data, "the failed measurement result", {"ok": OK_FIELD, **FAILURE_FIELDS})
             return cls(**values)
-        values = _checked(data, "the measurement result", {"ok": OK_FIELD, **MEASURED_FIELDS}, {})
+        values = _checked(data, "the measurement result", {"ok": OK_FIELD, **MEASURED_FIELDS})
         if output_dir is not None:
             _check_saved_paths(values["outputs"], output_dir)
         return cls(**values)
