@@ -5,8 +5,8 @@ Run as a script, never imported by the code it measures:
     python -s -P child.py REQUEST.json RESULT.json
 
 in a neutral working directory; it imports what it needs, then enters the arm's root and puts it
-first on sys.path. It imports only the standard library and torch, so
-the code under test (and nothing of graphmend's) is what gets imported; the parent gives each
+first on sys.path. It imports only the standard library, torch and protocol.py (loaded by path),
+so the code under test (and nothing of graphmend's) is what gets imported; the parent gives each
 child its own empty TORCHINDUCTOR_CACHE_DIR so the first compiled call is really cold.
 
 For each seed it builds the entry point with the factory, runs it eagerly and compiled, and
@@ -14,7 +14,8 @@ saves both outputs; on the first seed it also times the first compiled call (col
 included) and the median of `repeat` calls after `warmup` calls (steady state; CUDA events on a
 GPU, perf_counter on the CPU) and, on CUDA, counts graph and kernel launches of one call with the
 profiler. Finally it counts graphs and breaks with torch._dynamo.explain. The result is a JSON
-file; failures are a result too, with `error_kind` and a one-paragraph `error`.
+file (protocol.ArmResult, which the parent parses strictly); failures are a result too, with
+`error_kind` and a one-paragraph `error`.
 
 On request it also saves, per seed:
 - `backward`: the gradients (of the parameters and of the floating-point inputs) of a scalar
@@ -32,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
+import importlib.util
 import inspect
 import json
 import math
@@ -43,11 +45,35 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, cast
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 # The arm's root, not this file's folder, is where user imports resolve from.
 if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
     sys.path.pop(0)
+
+
+def _load_protocol() -> ModuleType:
+    """protocol.py (standard library only), loaded by path under a name of its own: importing it
+    as `graphmend_bot.verify.protocol` would put a `graphmend_bot` in sys.modules that the code
+    under test may want to import from its own root."""
+    name = "_graphmend_verify_protocol"
+    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(__file__), "protocol.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:
+    from graphmend_bot.verify import protocol
+else:
+    protocol = _load_protocol()
+
+# torch, bound once by import_own_modules: before that the child must not touch it, and after it
+# every function uses this one module.
+torch: Any = None
 
 
 class ChildError(Exception):
@@ -59,139 +85,140 @@ class ChildError(Exception):
 
 def main(argv: list[str]) -> int:
     request_path, result_path = argv[1], argv[2]
-    with open(request_path, encoding="utf-8") as handle:
-        request = json.load(handle)
-    root = os.path.abspath(request["root"])
+    root = ""
     try:
-        import_own_modules(request)
+        with open(request_path, encoding="utf-8") as handle:
+            request = protocol.ChildRequest.from_json(json.load(handle))
+        root = os.path.abspath(request.root)
+        import_own_modules(request.backend)
         # Only now does the code under test become importable (the parent starts this process with
         # `-s -P` in a neutral folder): a `torch/` or `json.py` of its own cannot replace ours.
         os.chdir(root)
         sys.path.insert(0, root)
         result = measure(request, root)
+    except protocol.ProtocolError as error:
+        result = protocol.ArmResult.failed("bad-request", str(error))
     except ChildError as error:
-        result = {"ok": False, "error_kind": error.kind, "error": error.message}
+        result = protocol.ArmResult.failed(error.kind, error.message)
     except BaseException as error:
-        result = {"ok": False, "error_kind": "internal", "error": describe(error, root)}
+        result = protocol.ArmResult.failed("internal", describe(error, root))
     with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump(result, handle, indent=1)
+        json.dump(result.to_json(), handle, indent=1)
     return 0
 
 
-def import_own_modules(request: dict[str, Any]) -> None:
+def import_own_modules(backend: str) -> None:
     """torch and the parts of it this child uses, imported before the arm's root is on sys.path."""
-    import torch
+    global torch
+    import torch as imported
     import torch._dynamo
     import torch.profiler
 
-    if request["backend"] == "inductor":
+    if backend == "inductor":
         # Also makes cold start compile time, not module import time.
-        import torch._inductor.compile_fx  # noqa: F401
+        import torch._inductor.compile_fx
+    torch = imported
 
 
-def measure(request: dict[str, Any], root: str) -> dict[str, Any]:
-    import torch
+@dataclasses.dataclass
+class Timings:
+    """What the first seed measures of the compiled entry point."""
 
-    device = pick_device(torch, request["device"])
-    recorder = LineRecorder(root, request.get("coverage") or {})
+    cold_start_s: float = 0.0
+    steady_state_s: float = 0.0
+    launches: dict[str, int | None] = dataclasses.field(default_factory=dict)
+
+
+def measure(request: protocol.ChildRequest, root: str) -> protocol.ArmResult:
+    device = pick_device(request.device)
+    recorder = LineRecorder(root, request.coverage)
     with recorder:
-        factory = resolve_factory(request["factory"], root)
-    dtype = getattr(torch, request["dtype"]) if request.get("dtype") else None
-    seeds: list[int] = request["seeds"]
-    output_dir: str = request["output_dir"]
-    backward = bool(request.get("backward"))
-    grad_context = torch.no_grad if request.get("no_grad", True) else contextlib.nullcontext
-    result: dict[str, Any] = {"ok": True, "device": str(device), "torch_version": torch.__version__}
-    outputs: dict[str, Any] = {}
+        factory = resolve_factory(request.factory, root)
+    dtype = getattr(torch, request.dtype) if request.dtype else None
+    grad_context = torch.no_grad if request.no_grad else contextlib.nullcontext
+    outputs: dict[str, dict[str, protocol.SavedOutput]] = {}
+    timings = Timings()
+    reference_error: str | None = None
     first: tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]] | None = None
-    for index, seed in enumerate(seeds):
+    for index, seed in enumerate(request.seeds):
         with recorder:
-            fn, args, kwargs = build(torch, factory, request["factory"], seed, device, dtype, root)
-        prefix = os.path.join(output_dir, f"seed{seed}")
+            fn, args, kwargs = build(factory, request.factory, seed, device, dtype, root)
+        prefix = os.path.join(request.output_dir, f"seed{seed}")
         # Outputs are saved (copied to the CPU) as soon as they exist: with CUDA graphs a later
         # replay overwrites the buffers an earlier call returned.
         with grad_context():
             with recorder:
-                eager = run_call(torch, "the eager call", fn, args, kwargs, root)
-            saved = {"eager": save_output(torch, eager, f"{prefix}-eager.pt")}
+                eager = run_call("the eager call", fn, args, kwargs, root)
+            saved: dict[str, protocol.SavedOutput] = {"eager": save_output(eager, f"{prefix}-eager.pt")}
             del eager
-            compiled_fn = torch.compile(fn, backend=request["backend"], mode=request.get("mode"))
+            compiled_fn = torch.compile(fn, backend=request.backend, mode=request.mode)
             if index == 0:
                 first = (fn, args, kwargs)
-                compiled, result["cold_start_s"] = timed_first_call(
-                    torch, device, compiled_fn, args, kwargs, root
-                )
-                saved["compiled"] = save_output(torch, compiled, f"{prefix}-compiled.pt")
+                compiled, timings.cold_start_s = timed_first_call(device, compiled_fn, args, kwargs, root)
+                saved["compiled"] = save_output(compiled, f"{prefix}-compiled.pt")
                 del compiled
-                result["steady_state_s"] = steady_state(
-                    torch, device, compiled_fn, args, kwargs, request["warmup"], request["repeat"], root
+                timings.steady_state_s = steady_state(
+                    device, compiled_fn, args, kwargs, request.warmup, request.repeat, root
                 )
-                result.update(launch_counts(torch, device, compiled_fn, args, kwargs))
+                timings.launches = launch_counts(device, compiled_fn, args, kwargs)
             else:
-                compiled = run_call(torch, "the compiled call", compiled_fn, args, kwargs, root)
-                saved["compiled"] = save_output(torch, compiled, f"{prefix}-compiled.pt")
-        if backward:
+                compiled = run_call("the compiled call", compiled_fn, args, kwargs, root)
+                saved["compiled"] = save_output(compiled, f"{prefix}-compiled.pt")
+        if request.backward:
             with recorder:
-                grads = gradients(torch, "the eager backward", fn, args, kwargs, root)
-            saved["grad-eager"] = save_output(torch, grads, f"{prefix}-grad-eager.pt", "grad")
-            grads = gradients(torch, "the compiled backward", compiled_fn, args, kwargs, root, owner=fn)
-            saved["grad-compiled"] = save_output(torch, grads, f"{prefix}-grad-compiled.pt", "grad")
+                grads = gradients("the eager backward", fn, args, kwargs, root)
+            saved["grad-eager"] = save_output(grads, f"{prefix}-grad-eager.pt", "grad")
+            grads = gradients("the compiled backward", compiled_fn, args, kwargs, root, owner=fn)
+            saved["grad-compiled"] = save_output(grads, f"{prefix}-grad-compiled.pt", "grad")
             del grads
-        if request.get("reference") and "reference_error" not in result:
+        if request.reference and reference_error is None:
             try:
-                saved.update(
-                    reference(
-                        torch,
-                        factory,
-                        request["factory"],
-                        seed,
-                        device,
-                        dtype,
-                        root,
-                        prefix,
-                        backward,
-                        grad_context,
-                    )
-                )
+                saved.update(reference(request, factory, seed, device, dtype, root, prefix, grad_context))
             except ChildError as error:
-                result["reference_error"] = error.message
+                reference_error = error.message
         outputs[str(seed)] = saved
     assert first is not None
     with grad_context():
-        result.update(explain(torch, *first, root))
-    result["outputs"] = outputs
-    if request.get("coverage"):
-        result["covered"] = recorder.covered()
-    return result
+        graphs = explain(*first, root)
+    return protocol.ArmResult(
+        ok=True,
+        device=str(device),
+        torch_version=torch.__version__,
+        cold_start_s=timings.cold_start_s,
+        steady_state_s=timings.steady_state_s,
+        cuda_graph_launches=timings.launches.get("cuda_graph_launches"),
+        cuda_kernel_launches=timings.launches.get("cuda_kernel_launches"),
+        outputs=outputs,
+        reference_error=reference_error,
+        covered=recorder.covered(),
+        **graphs,
+    )
 
 
 def reference(
-    torch: Any,
+    request: protocol.ChildRequest,
     factory: Callable[..., Any],
-    spec: str,
     seed: int,
     device: Any,
     dtype: Any,
     root: str,
     prefix: str,
-    backward: bool,
     grad_context: Callable[[], Any],
-) -> dict[str, Any]:
+) -> dict[str, protocol.SavedOutput]:
     """The entry point rebuilt exactly as measured (same seed, same dtype, so the same values),
     then cast to float64 and run eagerly: what the working precision approximates."""
-    fn, args, kwargs = build(torch, factory, spec, seed, device, dtype, root)
-    fn, args, kwargs = move(torch, (fn, args, kwargs), dtype=torch.float64)
+    fn, args, kwargs = build(factory, request.factory, seed, device, dtype, root)
+    fn, args, kwargs = move((fn, args, kwargs), dtype=torch.float64)
     with grad_context():
-        output = run_call(torch, "the float64 reference call", fn, args, kwargs, root)
-    saved = {"reference": save_output(torch, output, f"{prefix}-reference.pt")}
-    if backward:
-        grads = gradients(torch, "the float64 reference backward", fn, args, kwargs, root)
-        saved["grad-reference"] = save_output(torch, grads, f"{prefix}-grad-reference.pt", "grad")
+        output = run_call("the float64 reference call", fn, args, kwargs, root)
+    saved = {"reference": save_output(output, f"{prefix}-reference.pt")}
+    if request.backward:
+        grads = gradients("the float64 reference backward", fn, args, kwargs, root)
+        saved["grad-reference"] = save_output(grads, f"{prefix}-grad-reference.pt", "grad")
     return saved
 
 
 def gradients(
-    torch: Any,
     what: str,
     fn: Callable[..., Any],
     args: Any,
@@ -206,18 +233,18 @@ def gradients(
     the arms' inputs stay as built; a parameter or input the loss does not reach has gradient None
     (saved as a non-tensor leaf, compared too)."""
     owner = fn if owner is None else owner
-    inputs = [(f"input.{path}", t) for path, t in tensors_in(torch, args, "args")]
-    inputs += [(f"input.{path}", t) for path, t in tensors_in(torch, kwargs, "kwargs")]
+    inputs = [(f"input.{path}", t) for path, t in tensors_in(args, "args")]
+    inputs += [(f"input.{path}", t) for path, t in tensors_in(kwargs, "kwargs")]
     copies = {id(t): t.detach().clone().requires_grad_(True) for _, t in inputs if t.is_floating_point()}
-    args, kwargs = replace_tensors(torch, (args, kwargs), copies)
+    args, kwargs = replace_tensors((args, kwargs), copies)
     parameters = list(owner.named_parameters()) if isinstance(owner, torch.nn.Module) else []
     for _, parameter in parameters:
         parameter.grad = None
     with torch.enable_grad():
-        output = run_call(torch, what.replace("backward", "call"), fn, args, kwargs, root)
+        output = run_call(what.replace("backward", "call"), fn, args, kwargs, root)
         floating = [
             t
-            for _, t in flatten(torch, output, "output")
+            for _, t in flatten(output, "output")
             if isinstance(t, torch.Tensor) and t.is_floating_point() and t.requires_grad
         ]
         if not floating:
@@ -234,13 +261,13 @@ def gradients(
     return grads
 
 
-def replace_tensors(torch: Any, value: Any, replacements: Mapping[int, Any]) -> Any:
+def replace_tensors(value: Any, replacements: Mapping[int, Any]) -> Any:
     if isinstance(value, torch.Tensor):
         return replacements.get(id(value), value)
     if isinstance(value, tuple | list):
-        return type(value)(replace_tensors(torch, item, replacements) for item in value)
+        return type(value)(replace_tensors(item, replacements) for item in value)
     if isinstance(value, Mapping):
-        return {key: replace_tensors(torch, item, replacements) for key, item in value.items()}
+        return {key: replace_tensors(item, replacements) for key, item in value.items()}
     return value
 
 
@@ -294,7 +321,7 @@ class LineRecorder:
         return {path: sorted(self.hit[path] & self.wanted[path]) for path in self.wanted}
 
 
-def pick_device(torch: Any, requested: str) -> Any:
+def pick_device(requested: str) -> Any:
     available = torch.cuda.is_available()
     if requested == "cuda" and not available:
         raise ChildError("cuda-unavailable", "CUDA requested but no GPU is available")
@@ -334,9 +361,9 @@ def resolve_factory(spec: str, root: str) -> Callable[..., Any]:
 
 
 def build(
-    torch: Any, factory: Callable[..., Any], spec: str, seed: int, device: Any, dtype: Any, root: str
+    factory: Callable[..., Any], spec: str, seed: int, device: Any, dtype: Any, root: str
 ) -> tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]:
-    seed_everything(torch, seed)
+    seed_everything(seed)
     accepted = accepted_keywords(factory)
     offered = {"seed": seed, "device": device, "dtype": dtype}
     keywords = {key: value for key, value in offered.items() if key in accepted}
@@ -357,10 +384,10 @@ def build(
         raise ChildError("bad-factory-result", f"factory {spec}: args must be a tuple and kwargs a dict")
     args, kwargs = tuple(args), dict(kwargs)
     if "device" not in accepted:
-        fn, args, kwargs = move(torch, (fn, args, kwargs), device=device)
+        fn, args, kwargs = move((fn, args, kwargs), device=device)
     if dtype is not None and "dtype" not in accepted:
-        fn, args, kwargs = move(torch, (fn, args, kwargs), dtype=dtype)
-    check_placement(torch, spec, fn, args, kwargs, device)
+        fn, args, kwargs = move((fn, args, kwargs), dtype=dtype)
+    check_placement(spec, fn, args, kwargs, device)
     return fn, args, kwargs
 
 
@@ -373,7 +400,7 @@ def accepted_keywords(factory: Callable[..., Any]) -> set[str]:
     return {p.name for p in parameters if p.kind in kinds}
 
 
-def seed_everything(torch: Any, seed: int) -> None:
+def seed_everything(seed: int) -> None:
     random.seed(seed)
     torch.manual_seed(seed)  # also seeds every CUDA device
     with contextlib.suppress(ImportError):
@@ -382,7 +409,7 @@ def seed_everything(torch: Any, seed: int) -> None:
         numpy.random.seed(seed)
 
 
-def move(torch: Any, value: Any, device: Any = None, dtype: Any = None) -> Any:
+def move(value: Any, device: Any = None, dtype: Any = None) -> Any:
     """Move modules and tensors (inside tuples, lists and dicts) to `device` / floating `dtype`."""
     if isinstance(value, torch.nn.Module):
         if device is not None:
@@ -395,15 +422,15 @@ def move(torch: Any, value: Any, device: Any = None, dtype: Any = None) -> Any:
             value = value.to(dtype)
         return value
     if isinstance(value, tuple | list):
-        return type(value)(move(torch, item, device, dtype) for item in value)
+        return type(value)(move(item, device, dtype) for item in value)
     if isinstance(value, dict):
-        return {key: move(torch, item, device, dtype) for key, item in value.items()}
+        return {key: move(item, device, dtype) for key, item in value.items()}
     return value
 
 
-def check_placement(torch: Any, spec: str, fn: Any, args: Any, kwargs: Any, device: Any) -> None:
-    found: list[tuple[str, Any]] = list(tensors_in(torch, args, "args")) + list(
-        tensors_in(torch, kwargs, "kwargs")
+def check_placement(spec: str, fn: Any, args: Any, kwargs: Any, device: Any) -> None:
+    found: list[tuple[str, Any]] = list(tensors_in(args, "args")) + list(
+        tensors_in(kwargs, "kwargs")
     )
     if isinstance(fn, torch.nn.Module):
         found += [(f"parameter {name}", t) for name, t in fn.named_parameters()]
@@ -417,18 +444,18 @@ def check_placement(torch: Any, spec: str, fn: Any, args: Any, kwargs: Any, devi
             )
 
 
-def tensors_in(torch: Any, value: Any, path: str) -> Iterator[tuple[str, Any]]:
+def tensors_in(value: Any, path: str) -> Iterator[tuple[str, Any]]:
     if isinstance(value, torch.Tensor):
         yield path, value
     elif isinstance(value, tuple | list):
         for index, item in enumerate(value):
-            yield from tensors_in(torch, item, f"{path}[{index}]")
+            yield from tensors_in(item, f"{path}[{index}]")
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            yield from tensors_in(torch, item, f"{path}[{key!r}]")
+            yield from tensors_in(item, f"{path}[{key!r}]")
 
 
-def run_call(torch: Any, what: str, fn: Callable[..., Any], args: Any, kwargs: Any, root: str) -> Any:
+def run_call(what: str, fn: Callable[..., Any], args: Any, kwargs: Any, root: str) -> Any:
     try:
         return fn(*args, **kwargs)
     except BaseException as error:
@@ -439,23 +466,22 @@ def run_call(torch: Any, what: str, fn: Callable[..., Any], args: Any, kwargs: A
         raise ChildError(kind, f"{what} raised {describe(error, root)}") from None
 
 
-def synchronize(torch: Any, device: Any) -> None:
+def synchronize(device: Any) -> None:
     if device.type == "cuda":
         torch.cuda.synchronize(device)
 
 
 def timed_first_call(
-    torch: Any, device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any, root: str
+    device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any, root: str
 ) -> tuple[Any, float]:
-    synchronize(torch, device)
+    synchronize(device)
     start = time.perf_counter()
-    output = run_call(torch, "the first compiled call", compiled_fn, args, kwargs, root)
-    synchronize(torch, device)
+    output = run_call("the first compiled call", compiled_fn, args, kwargs, root)
+    synchronize(device)
     return output, time.perf_counter() - start
 
 
 def steady_state(
-    torch: Any,
     device: Any,
     compiled_fn: Callable[..., Any],
     args: Any,
@@ -476,7 +502,7 @@ def steady_state(
         if device.type == "cuda":
             for _ in range(repeat):
                 start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                synchronize(torch, device)
+                synchronize(device)
                 start.record()
                 call()
                 end.record()
@@ -493,18 +519,18 @@ def steady_state(
 
 
 def launch_counts(
-    torch: Any, device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any
+    device: Any, compiled_fn: Callable[..., Any], args: Any, kwargs: Any
 ) -> dict[str, Any]:
     """On CUDA: CUDA-graph launches and kernel launches in one steady-state call (profiler)."""
     if device.type != "cuda":
         return {"cuda_graph_launches": None, "cuda_kernel_launches": None}
     from torch.profiler import ProfilerActivity, profile
 
-    synchronize(torch, device)
+    synchronize(device)
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as profiler:
         torch.compiler.cudagraph_mark_step_begin()
         compiled_fn(*args, **kwargs)
-        synchronize(torch, device)
+        synchronize(device)
     names = [event.name for event in profiler.events()]
     return {
         "cuda_graph_launches": sum(name in ("cudaGraphLaunch", "cuGraphLaunch") for name in names),
@@ -514,17 +540,17 @@ def launch_counts(
     }
 
 
-def explain(torch: Any, fn: Callable[..., Any], args: Any, kwargs: Any, root: str) -> dict[str, Any]:
+def explain(fn: Callable[..., Any], args: Any, kwargs: Any, root: str) -> dict[str, Any]:
     torch._dynamo.reset()
     try:
         report = torch._dynamo.explain(fn)(*args, **kwargs)
     except BaseException as error:
         raise ChildError("explain-failed", f"torch._dynamo.explain raised {describe(error, root)}") from None
-    reasons = []
+    reasons: list[protocol.BreakReason] = []
     for reason in report.break_reasons:
         frame = reason.user_stack[-1] if reason.user_stack else None
         location = f"{relative(frame.filename, root)}:{frame.lineno}" if frame is not None else ""
-        reasons.append({"reason": first_line(reason.reason), "location": location})
+        reasons.append(protocol.BreakReason(reason=first_line(reason.reason), location=location))
     return {
         "graph_count": report.graph_count,
         "graph_break_count": report.graph_break_count,
@@ -532,31 +558,31 @@ def explain(torch: Any, fn: Callable[..., Any], args: Any, kwargs: Any, root: st
     }
 
 
-def save_output(torch: Any, output: Any, path: str, name: str = "output") -> dict[str, Any]:
+def save_output(output: Any, path: str, name: str = "output") -> protocol.SavedOutput:
     """Flatten an output to {path: tensor} (saved) and {path: repr} for non-tensor leaves."""
     tensors: dict[str, Any] = {}
     leaves: dict[str, str] = {}
-    for key, value in flatten(torch, output, name):
+    for key, value in flatten(output, name):
         if isinstance(value, torch.Tensor):
             tensors[key] = value.detach().to("cpu").clone()
         else:
             leaves[key] = value
     torch.save(tensors, path)
-    return {"tensors": path, "leaves": leaves}
+    return protocol.SavedOutput(tensors=path, leaves=leaves)
 
 
-def flatten(torch: Any, value: Any, path: str) -> Iterator[tuple[str, Any]]:
+def flatten(value: Any, path: str) -> Iterator[tuple[str, Any]]:
     if isinstance(value, torch.Tensor):
         yield path, value
     elif isinstance(value, Mapping):  # dicts and transformers' ModelOutput
         for key, item in value.items():
-            yield from flatten(torch, item, f"{path}.{key}")
+            yield from flatten(item, f"{path}.{key}")
     elif isinstance(value, tuple | list):
         for index, item in enumerate(value):
-            yield from flatten(torch, item, f"{path}[{index}]")
+            yield from flatten(item, f"{path}[{index}]")
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
-            yield from flatten(torch, getattr(value, field.name), f"{path}.{field.name}")
+            yield from flatten(getattr(value, field.name), f"{path}.{field.name}")
     elif isinstance(value, float) and math.isnan(value):
         yield path, "nan"
     elif value is None or isinstance(value, bool | int | float | str):

@@ -5,6 +5,10 @@ Proven means both:
   with `backward`) passed the equivalence policy (policy.py);
 - every rewritten line was executed by at least one entry point (coverage.py).
 
+`proves_rewrite` reads the verdicts as the report states them (`passed`, `outputs_equal`): it is
+the report's own `proof` field. The approval does not use it: it recomputes each verdict with
+judgement.judge_arms and takes only `rewrite_coverage` from here, so no rule is decided twice.
+
 The report is read defensively (it travels between jobs as an artifact): anything missing or of
 the wrong type is a reason not to prove, never an exception.
 """

@@ -10,7 +10,8 @@ from typing import Any
 from graphmend_bot.verify.coverage import Coverage, RewrittenLine
 from graphmend_bot.verify.policy import Check
 from graphmend_bot.verify.proof import proves_rewrite
-from graphmend_bot.verify.runner import ArmResult, EntryResult, VerifyReport
+from graphmend_bot.verify.protocol import ArmResult
+from graphmend_bot.verify.runner import EntryResult, VerifyReport
 from graphmend_bot.verify.table import markdown_table, outputs_text, pair_text, speedup_text, timing_text
 
 JSON_VERSION = 1
@@ -154,9 +155,7 @@ def _ratio_of_row(row: dict[str, Any]) -> float:
 
 
 def _shown_checks(result: EntryResult) -> list[dict[str, Any]]:
-    if result.comparison is None:
-        return []
-    rows = checks_by_output(result.comparison.checks)
+    rows = checks_by_output(list(result.judgement.checks))
     return sorted(rows, key=lambda row: (row["passed"], -_sort_value(row["max_rel"])))
 
 
@@ -271,12 +270,13 @@ def report_json(report: VerifyReport) -> dict[str, Any]:
                     result.original.steady_state_s, result.rewritten.steady_state_s
                 ),
                 "verdict": result.verdict,
+                "rule": result.judgement.rule,
                 "passed": result.passed,
                 "reasons": result.reasons,
                 "notes": result.notes,
                 "equivalence": {
                     "passed": result.outputs_equal,
-                    "outputs": checks_by_output(result.comparison.checks) if result.comparison else [],
+                    "outputs": checks_by_output(list(result.judgement.checks)),
                 },
                 "coverage": {
                     "covered": [

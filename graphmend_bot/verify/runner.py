@@ -2,8 +2,9 @@
 
 Arms run one after the other, never in parallel, so timings do not compete for the machine. The
 original arm also computes the float64 reference; the rewritten arm records which rewritten lines
-run (coverage.py). An entry point passes when no graph was added and every output (and, with
-`backward`, every gradient) passes the equivalence policy (policy.py).
+run (coverage.py). The children speak protocol.py; the verdict is judgement.judge_arms's: an
+entry point passes when no graph was added and every output (and, with `backward`, every
+gradient) passes the equivalence policy (policy.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from graphmend_bot.verify.compare import Comparison, compare_outputs
 from graphmend_bot.verify.coverage import (
@@ -29,6 +29,19 @@ from graphmend_bot.verify.coverage import (
     tree_changes,
 )
 from graphmend_bot.verify.environment import child_environment
+from graphmend_bot.verify.judgement import (  # noqa: F401 - the verdicts, re-exported for callers
+    ERROR,
+    IMPROVED,
+    OUTPUTS_DIFFER,
+    PASSING,
+    REGRESSED,
+    UNCHANGED,
+    Equivalence,
+    Verdict,
+    judge_arms,
+    measured_equivalence,
+)
+from graphmend_bot.verify.protocol import ArmResult, ChildRequest, ProtocolError
 from graphmend_bot.verify.settings import EntryPoint
 from graphmend_bot.verify.sources import ArmSource
 
@@ -36,44 +49,7 @@ CHILD = Path(__file__).with_name("child.py")
 ARMS = ("original", "rewritten")
 STDERR_TAIL_LINES = 8
 
-# Verdicts: the first two pass.
-IMPROVED, UNCHANGED, REGRESSED, OUTPUTS_DIFFER, ERROR = (
-    "improved",
-    "unchanged",
-    "regressed",
-    "outputs differ",
-    "error",
-)
-PASSING = (IMPROVED, UNCHANGED)
-
 Progress = Callable[[str], None]
-
-
-@dataclass
-class ArmResult:
-    ok: bool
-    error: str | None = None
-    error_kind: str | None = None
-    device: str | None = None
-    graph_count: int | None = None
-    graph_break_count: int | None = None
-    break_reasons: list[dict[str, str]] = field(default_factory=list)
-    cold_start_s: float | None = None
-    steady_state_s: float | None = None
-    cuda_graph_launches: int | None = None
-    cuda_kernel_launches: int | None = None
-    outputs: dict[str, Any] = field(default_factory=dict)
-    reference_error: str | None = None  # why the float64 reference could not be computed
-    covered: dict[str, list[int]] = field(default_factory=dict)  # rewritten lines that ran
-
-    @classmethod
-    def failed(cls, kind: str, message: str) -> ArmResult:
-        return cls(ok=False, error_kind=kind, error=message)
-
-    @classmethod
-    def from_child(cls, data: dict[str, Any]) -> ArmResult:
-        names = set(cls.__dataclass_fields__)
-        return cls(**{key: value for key, value in data.items() if key in names})
 
 
 @dataclass
@@ -81,14 +57,21 @@ class EntryResult:
     entry: EntryPoint
     original: ArmResult
     rewritten: ArmResult
-    comparison: Comparison | None
-    verdict: str
-    reasons: list[str]
+    comparison: Comparison | None  # None when an arm failed
+    judgement: Verdict
     notes: list[str] = field(default_factory=list)  # what the reader should know; not failures
 
     @property
+    def verdict(self) -> str:
+        return self.judgement.outcome
+
+    @property
+    def reasons(self) -> list[str]:
+        return self.judgement.reasons
+
+    @property
     def passed(self) -> bool:
-        return self.verdict in PASSING
+        return self.judgement.passed
 
     @property
     def outputs_equal(self) -> bool | None:
@@ -158,24 +141,24 @@ def run_arm(
     outputs.mkdir(parents=True)
     cache.mkdir()
     settings = entry.settings
-    request = {
-        "root": str(root),
-        "factory": entry.factory,
-        "device": settings.device,
-        "dtype": settings.dtype,
-        "seeds": list(settings.seeds),
-        "backend": settings.backend,
-        "mode": settings.mode,
-        "warmup": settings.warmup,
-        "repeat": settings.repeat,
-        "no_grad": settings.no_grad,
-        "backward": settings.backward,
-        "reference": reference,
-        "coverage": dict(coverage or {}),
-        "output_dir": str(outputs),
-    }
+    request = ChildRequest(
+        root=str(root),
+        factory=entry.factory,
+        device=settings.device,
+        dtype=settings.dtype,
+        seeds=tuple(settings.seeds),
+        backend=settings.backend,
+        mode=settings.mode,
+        warmup=settings.warmup,
+        repeat=settings.repeat,
+        no_grad=settings.no_grad,
+        backward=settings.backward,
+        reference=reference,
+        coverage={path: list(lines) for path, lines in (coverage or {}).items()},
+        output_dir=str(outputs),
+    )
     request_path, result_path = workdir / "request.json", workdir / "result.json"
-    request_path.write_text(json.dumps(request), encoding="utf-8")
+    request_path.write_text(json.dumps(request.to_json()), encoding="utf-8")
     # The code under test sees an allow-listed environment: never a token, nothing of GitHub Actions.
     environment = child_environment(os.environ, {
         "TORCHINDUCTOR_CACHE_DIR": str(cache),
@@ -193,7 +176,17 @@ def run_arm(
     if returncode != 0 or not result_path.is_file():
         tail = "\n".join(stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
         return ArmResult.failed("crashed", f"the measurement process exited with code {returncode}: {tail}")
-    return ArmResult.from_child(json.loads(result_path.read_text("utf-8")))
+    return read_child_result(result_path, outputs)
+
+
+def read_child_result(path: Path, output_dir: Path) -> ArmResult:
+    """The child's result, parsed strictly (the child ran the code under test); one that is not
+    the protocol's is a failed arm that says why, and the other entry points are still measured."""
+    try:
+        return ArmResult.from_child(json.loads(path.read_bytes().decode("utf-8")), str(output_dir))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:  # ProtocolError is a ValueError
+        detail = error if isinstance(error, ProtocolError) else f"not JSON: {type(error).__name__}: {error}"
+        return ArmResult.failed("bad-result", f"the measurement process wrote an unusable result: {detail}"[:2000])
 
 
 def child_command(python: str, request: Path, result: Path) -> list[str]:
@@ -227,50 +220,26 @@ def _run_child(command: list[str], cwd: Path, environment: dict[str, str], timeo
 
 
 def judge(entry: EntryPoint, original: ArmResult, rewritten: ArmResult) -> EntryResult:
-    reasons: list[str] = []
-    for arm, result in (("original", original), ("rewritten", rewritten)):
-        if not result.ok:
-            reasons.append(f"{arm} arm failed: {result.error}")
-    if reasons:
-        return EntryResult(entry, original, rewritten, None, ERROR, reasons)
-    assert original.graph_count is not None and rewritten.graph_count is not None
+    """Compare the arms' saved outputs (when both ran) and let the policy decide."""
     settings = entry.settings
-    comparison = compare_outputs(
-        original.outputs, rewritten.outputs, settings.tolerances(), settings.compiled_tolerance()
-    )
+    comparisons: list[Comparison] = []
+
+    def compare() -> Equivalence:
+        try:
+            comparison = compare_outputs(
+                original.outputs, rewritten.outputs, settings.tolerances(), settings.compiled_tolerance()
+            )
+        except Exception as error:  # the files are the code under test's to rewrite: never a traceback
+            detail = f"the saved outputs cannot be read: {type(error).__name__}: {str(error).strip()[:300]}"
+            comparison = Comparison(False, detail, None)
+        comparisons.append(comparison)
+        return measured_equivalence(comparison, settings.describe_tolerance())
+
+    verdict = judge_arms(original, rewritten, compare)
     notes = []
-    if original.reference_error:
+    if comparisons and original.reference_error:
         notes.append(
             "no float64 reference (" + original.reference_error + "): compiled results were judged "
             "against the original's eager result instead"
         )
-    verdict = IMPROVED if rewritten.graph_count < original.graph_count else UNCHANGED
-    if not comparison.equal:
-        verdict = OUTPUTS_DIFFER
-        reasons += _difference_reasons(settings.describe_tolerance(), comparison)
-    if rewritten.graph_count > original.graph_count:
-        verdict = REGRESSED
-        reasons.insert(
-            0, f"the rewritten arm has more graphs ({rewritten.graph_count} > {original.graph_count})"
-        )
-    return EntryResult(entry, original, rewritten, comparison, verdict, reasons, notes)
-
-
-def _difference_reasons(eager_tolerance: str, comparison: Comparison) -> list[str]:
-    """One reason per kind of result that failed (its first failure), eager outputs first."""
-    failures = comparison.failures
-    if not failures:  # structure, non-tensor leaves or missing results
-        return [f"outputs differ ({eager_tolerance} required): {comparison.detail}"]
-    reasons = []
-    for kind, text in (
-        ("eager", f"outputs differ ({eager_tolerance} required)"),
-        ("grad-eager", f"gradients differ ({eager_tolerance} required)"),
-        ("compiled", "compiled outputs are less accurate than the original's"),
-        ("grad-compiled", "compiled gradients are less accurate than the original's"),
-    ):
-        first = next((check for check in failures if check.kind == kind), None)
-        if first is not None:
-            reasons.append(
-                f"{text}: seed {first.seed}, {first.kind}, {first.key}: {first.detail} (rule {first.rule})"
-            )
-    return reasons
+    return EntryResult(entry, original, rewritten, comparisons[0] if comparisons else None, verdict, notes)

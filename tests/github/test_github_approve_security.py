@@ -260,3 +260,13 @@ def test_only_plain_source_files_come_out_of_the_base_archive(tmp_path: Path) ->
     base_tree._extract_sources(archive, root)
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file() or p.is_symlink())
     assert written == ["base.tar.gz", "out/.graphmend.yml", "out/pkg/model.py"]
+
+
+def test_dynamos_count_for_an_arm_without_a_graph_is_a_valid_report() -> None:
+    """explain() says -1 breaks when it captured no graph; anything below, or not an integer, is not."""
+    from graphmend_bot.github.approval.report import report_problems
+
+    assert report_problems(report(entry(rewritten={"graph_count": 0, "graph_break_count": -1}))) == []
+    for bad in (-2, -1.0, True):
+        problems = report_problems(report(entry(rewritten={"graph_break_count": bad})))
+        assert problems == ["entry point 0: `rewritten.graph_break_count` has the wrong type or size"], bad

@@ -31,6 +31,10 @@ def _integer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 
+def _break_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and -1 <= value < 2**31
+
+
 def _number(value: Any) -> bool:
     return (isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
             and value >= 0)
@@ -45,7 +49,8 @@ ARM_FIELDS: dict[str, Check] = {
     "error": _optional(_text),
     "device": _optional(_text),
     "graph_count": _optional(_integer),
-    "graph_break_count": _optional(_integer),
+    # explain() counts graph_count - 1 breaks: -1 when it captured no graph (verify/protocol.py).
+    "graph_break_count": _optional(_break_count),
     "cold_start_s": _optional(_number),
     "steady_state_s": _optional(_number),
 }

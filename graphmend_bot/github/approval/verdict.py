@@ -1,10 +1,13 @@
 """The approval policy of `graphmend approve` and the review it writes.
 
-`decide` judges the measurement, a pure function over the JSON of `graphmend verify --json`:
-APPROVE only when, for every entry point, the graph count did not rise and the outputs pass the
-equivalence policy, at least one graph break went away, and every rewritten line was executed by
-an entry point (a fix no entry point ran is not proven); REQUEST_CHANGES with the reasons when the
-measurement fails, COMMENT naming the unproven lines when it passes but does not cover the rewrite.
+`decide` judges the measurement, a pure function over the JSON of `graphmend verify --json`: it
+recomputes each entry point's verdict with the verify policy's own function
+(`verify.judgement.judge_arms`: both arms ran, no graph added, outputs equivalent) rather than
+believe the report's `verdict`, and adds only the approval's own rules: no graph break added, at
+least one gone, and every rewritten line executed by an entry point (`verify.proof.rewrite_coverage`:
+a fix no entry point ran is not proven). APPROVE only when all hold; REQUEST_CHANGES with the
+reasons when the measurement fails, COMMENT naming the unproven lines when it passes but does not
+cover the rewrite.
 `with_rewrite_check` adds the other half, also pure: a pull request that is not exactly GraphMend's
 rewrite of its base (as trusted code recomputed it) gets a COMMENT, never an approval.
 The three steps that gather these inputs are in `graphmend_bot.github.approval`.
@@ -14,11 +17,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from graphmend_bot.fences import code_span
 from graphmend_bot.github.core.markers import VERIFY_MARKER
 from graphmend_bot.report.markdown import cell, prose
+from graphmend_bot.verify.judgement import (
+    ERROR,
+    NO_GRAPH_ADDED,
+    Failure,
+    ReportedArm,
+    judge_arms,
+    reported_arm,
+    reported_equivalence,
+)
 from graphmend_bot.verify.proof import rewrite_coverage
 from graphmend_bot.verify.table import markdown_table, outputs_text, pair_text, speedup_text, timing_text
 
@@ -47,14 +60,11 @@ class Decision:
         return self.event == APPROVE
 
 
-def _count(arm: Mapping[str, Any], key: str) -> int | None:
-    value = arm.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def decide(report: Mapping[str, Any]) -> Decision:
-    """APPROVE iff every entry point ran, no graph count rose, every output is equal, and at
-    least one graph break went away; else REQUEST_CHANGES with one reason per problem."""
+    """APPROVE iff every entry point passes the verify policy (recomputed from its arms by
+    `judge_arms`, the measurement's own function), no graph break was added, at least one went
+    away, and every rewritten line ran; REQUEST_CHANGES with one reason per problem; COMMENT when
+    the measurement passes but its coverage does not prove the rewrite."""
     entries = report.get("entry_points")
     if not isinstance(entries, list) or not entries:
         return Decision(REQUEST_CHANGES, ["no entry point was verified: list them under `verify: entry-points:` "
@@ -62,38 +72,32 @@ def decide(report: Mapping[str, Any]) -> Decision:
     reasons: list[str] = []
     removed = 0
     for entry in entries:
-        name = str(entry.get("name", "?")) if isinstance(entry, dict) else "?"
         if not isinstance(entry, dict):
             reasons.append("a malformed entry in the verify report")
             continue
-        arms: dict[str, Mapping[str, Any]] = {}
-        for arm in ("original", "rewritten"):
-            data = entry.get(arm)
-            arms[arm] = data if isinstance(data, dict) else {}
-        failed = [f"{arm} arm failed: {data.get('error') or 'no result'}" for arm, data in arms.items()
-                  if data.get("ok") is not True]
-        if failed:
-            reasons += [f"`{name}`: {text}" for text in failed]
+        name = str(entry.get("name", "?"))
+        original, rewritten = reported_arm(entry.get("original")), reported_arm(entry.get("rewritten"))
+        verdict = judge_arms(original, rewritten, partial(reported_equivalence, entry))
+        reasons += [f"`{name}`: {_approval_reason(failure, original, rewritten)}" for failure in verdict.failures]
+        if verdict.outcome == ERROR:
             continue
-        original, rewritten = arms["original"], arms["rewritten"]
-        graphs = (_count(original, "graph_count"), _count(rewritten, "graph_count"))
-        breaks = (_count(original, "graph_break_count"), _count(rewritten, "graph_break_count"))
-        if graphs[0] is None or graphs[1] is None or breaks[0] is None or breaks[1] is None:
-            reasons.append(f"`{name}`: graph counts are missing from the report")
-            continue
-        if graphs[1] > graphs[0]:
-            reasons.append(f"`{name}`: the graph count rose from {graphs[0]} to {graphs[1]}")
-        if breaks[1] > breaks[0]:
-            reasons.append(f"`{name}`: graph breaks rose from {breaks[0]} to {breaks[1]}")
-        removed += max(0, breaks[0] - breaks[1])
-        if entry.get("outputs_equal") is not True:
-            detail = "; ".join(str(r) for r in entry.get("reasons") or [] if "outputs" in str(r))
-            reasons.append(f"`{name}`: outputs are not equivalent" + (f" ({detail})" if detail else ""))
+        # The approval's own rule, beyond the verdict: graph breaks are what the rewrite is for.
+        before, after = original.graph_break_count or 0, rewritten.graph_break_count or 0
+        if after > before:
+            reasons.append(f"`{name}`: graph breaks rose from {before} to {after}")
+        removed += max(0, before - after)
     if removed == 0 and not reasons:
         reasons.append("no graph break went away on any entry point")
     proven_by, unproven = rewrite_coverage(report)
     event = REQUEST_CHANGES if reasons else COMMENT if unproven else APPROVE
     return Decision(event, reasons, removed, unproven=unproven, proven_by=proven_by)
+
+
+def _approval_reason(failure: Failure, original: ReportedArm, rewritten: ReportedArm) -> str:
+    """A failed rule of the verdict, in the review's words."""
+    if failure.rule == NO_GRAPH_ADDED:
+        return f"the graph count rose from {original.graph_count} to {rewritten.graph_count}"
+    return failure.reason
 
 
 def with_rewrite_check(measured: Decision, differences: list[str]) -> Decision:
