@@ -29,6 +29,11 @@ _GB_ID = re.compile(r"GB\d{4}")
 _SHA = re.compile(r"[0-9a-f]{7,64}")
 
 
+def is_commit(text: str) -> bool:
+    """A hexadecimal commit id (abbreviated or whole, SHA-1 or SHA-256), lower case."""
+    return bool(_SHA.fullmatch(text))
+
+
 class CensusError(ValueError):
     """The census file is missing, malformed, hostile or for another commit; the message says which."""
 
