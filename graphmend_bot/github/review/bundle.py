@@ -17,19 +17,23 @@ fetched from GitHub at that commit, rewritten by trusted code (fork.py), never f
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphmend_bot.findings import CheckResult, FileError, Finding, Location
+from graphmend_bot.findings import CheckResult, Evidence, FileError, Finding, Location
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.report.json_report import finding_to_dict
-from graphmend_bot.rules import RULES_BY_CODE
+from graphmend_bot.rules import ALL_RULES_BY_CODE, RUNTIME_RULES
 
 VERSION = 1
 MAX_FINDINGS = 5000
 MAX_TEXT = 1000
+RUNTIME_CODES = frozenset(rule.code for rule in RUNTIME_RULES)
+_GB_ID = re.compile(r"GB\d{4}")
+EVIDENCE_STATUSES = ("confirmed", "ran-without-break")
 
 
 class BundleError(ValueError):
@@ -92,9 +96,21 @@ def _finding(item: Any, index: int) -> Finding:
     if not isinstance(item, dict):
         raise BundleError(f"{name} must be an object")
     code = _text(item.get("code"), f"{name}.code", 10)
-    rule = RULES_BY_CODE.get(code)
-    if rule is None or item.get("graph_break_id") != rule.gb_id:
+    rule = ALL_RULES_BY_CODE.get(code)
+    if rule is None:
         raise BundleError(f"{name} names no known rule")
+    evidence = _evidence(item.get("dynamo"), f"{name}.dynamo")
+    if code in RUNTIME_CODES:
+        # A runtime finding is Dynamo's word from a census: its id is Dynamo's, and it must carry it.
+        gb_id = item.get("graph_break_id")
+        if not isinstance(gb_id, str) or (gb_id and not _GB_ID.fullmatch(gb_id)):
+            raise BundleError(f"{name} names no known rule")
+        if evidence is None or evidence.status != "confirmed" or evidence.gb_id != gb_id:
+            raise BundleError(f"{name} is a runtime finding without Dynamo's evidence")
+    elif item.get("graph_break_id") != rule.gb_id:
+        raise BundleError(f"{name} names no known rule")
+    else:
+        gb_id = rule.gb_id
     raw_fix = item.get("fix")
     if raw_fix is not None and (not isinstance(raw_fix, dict) or raw_fix.get("applicability") not in ("safe", "unsafe")):
         raise BundleError(f"{name}.fix is malformed")  # a bundle this malformed is not trusted for anything
@@ -104,12 +120,30 @@ def _finding(item: Any, index: int) -> Finding:
         path=_text(item.get("filename"), f"{name}.filename", 500),
         location=_location(item.get("location"), f"{name}.location"),
         end_location=_location(item.get("end_location"), f"{name}.end_location"),
-        gb_id=rule.gb_id,
+        gb_id=gb_id,
         symbol=_text(item.get("symbol", ""), f"{name}.symbol", 500),
         source_line=_text(item.get("source_line", ""), f"{name}.source_line"),
         occurrence=_occurrence(item.get("occurrence", 0), f"{name}.occurrence"),
         fix=None,  # whatever the bundle says: fixes are recomputed from GitHub's copy of the files
+        evidence=evidence,
     )
+
+
+def _evidence(value: Any, name: str) -> Evidence | None:
+    """What a census said about the finding (the first workflow merged it), validated like the rest."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or value.get("status") not in EVIDENCE_STATUSES:
+        raise BundleError(f"{name} is malformed")
+    gb_id = _text(value.get("graph_break_id", ""), f"{name}.graph_break_id", 10)
+    if gb_id and not _GB_ID.fullmatch(gb_id):
+        raise BundleError(f"{name}.graph_break_id must look like GB0170")
+    return Evidence(value["status"], neutralise(_printable(_text(value.get("test", ""), f"{name}.test", 500))),
+                    neutralise(_printable(_text(value.get("reason", ""), f"{name}.reason", 500))), gb_id)
+
+
+def _printable(text: str) -> str:
+    return "".join(ch for ch in text if ch.isprintable())
 
 
 @dataclass(frozen=True)
