@@ -137,5 +137,9 @@ class CensusPlugin:
             terminalreporter.write_line(
                 f"graphmend census: {calls} call(s) explained ({failed} could not be), {breaks} graph-break "
                 f"line(s) -> {self.output}")
+            if self.recorder.skipped:
+                terminalreporter.write_line(
+                    f"graphmend census: not explained (no project code runs in them): "
+                    f"{', '.join(sorted(self.recorder.skipped)[:10])}")
         for problem in self.problems:
             terminalreporter.write_line(f"graphmend census: {problem}")
