@@ -10,7 +10,9 @@ never code to post (fix edits are neither written nor read), it is validated fie
 findings must name rules that exist and files the pull request changes, it must name this
 repository and the pull request that GitHub ties to the run, its head commit must be the one the
 first workflow ran on (`workflow_run.head_sha`, set by GitHub), and its text is rendered with
-mentions and HTML comments neutralised. Line placement and suggestions come from the file contents
+mentions and HTML comments neutralised. When the first workflow merged a census, findings carry
+Dynamo's evidence (`dynamo`), validated the same way; a runtime finding (GM801, a break only Dynamo
+saw) is accepted only with that evidence and a well-formed graph-break id of Dynamo's. Line placement and suggestions come from the file contents
 fetched from GitHub at that commit, rewritten by trusted code (fork.py), never from the bundle.
 """
 
