@@ -34,6 +34,7 @@ import logging
 import random
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import CodeType, FrameType
@@ -274,6 +275,7 @@ class Recorder:
     def _explain(self, target: str, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         record = CallRecord(target, self.current_test)
         self.census.calls.append(record)
+        started = time.perf_counter()
         try:
             cloned_args, cloned_kwargs = clone_inputs(args), clone_inputs(kwargs)
             with _rng_preserved(), _silenced(), self._copy_of(subject) as copied:
@@ -281,6 +283,8 @@ class Recorder:
         except Exception as error:
             record.error = f"{type(error).__name__}: {str(error).strip().splitlines()[0][:300] if str(error) else ''}"
             return
+        finally:
+            record.seconds = round(time.perf_counter() - started, 3)
         # explain says -1 breaks when it made no graph at all
         record.graph_count, record.graph_break_count = explained.graph_count, max(0, explained.graph_break_count)
         self._add_breaks(explained)

@@ -60,6 +60,7 @@ def test_a_module_with_no_project_code_is_not_explained(runs: tuple[Path, str, s
     # project's can run in it, so no explain (and no line tracing) is spent on it.
     assert not [call for call in census.calls if call.target.startswith("torch.")]
     assert "not explained (no project code runs in them): torch.nn.modules.container.Sequential" in censused
+    assert census.calls and all(call.seconds > 0 for call in census.calls)  # what each explain cost
 
 
 def test_project_code_reachable_from_a_torch_module_is_still_explained(tmp_path: Path) -> None:
