@@ -203,8 +203,8 @@ def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
     except ShardError as error:
         raise ActionError(str(error)) from None
     sha = ctx.sha
-    census = with_census(ctx, config, result, sha or workspace_commit(ctx.workspace), _checked_files(ctx, config),
-                         log)
+    scanned = sha or (workspace_commit(ctx.workspace) if ctx.inputs.census_file else "")
+    census = with_census(ctx, config, result, scanned, _checked_files(ctx, config), log)
     result = census.result
     notes = [census.note] if census.note else []
     view = SummaryView(result.findings, result.errors, result.files_checked, changed_files=result.files_checked,
