@@ -77,6 +77,11 @@ def main() -> int:
     print(f"plain run      {p:8.1f} s")
     print(f"census run     {c:8.1f} s   ({c / p:.2f}x)")
     print(f"calls explained {calls} ({failed} could not be), break lines recorded {len(recorded)}")
+    explaining = sum(call.get("seconds", 0.0) for call in data["calls"])
+    print(f"explaining     {explaining:8.1f} s   ({explaining / max(c - p, 1e-9):.0%} of the census's extra time; "
+          "the rest: the traced first calls, importing Dynamo, the census file)")
+    for call in sorted(data["calls"], key=lambda call: -call.get("seconds", 0.0))[:5]:
+        print(f"  {call.get('seconds', 0.0):6.1f} s  {call['target']}  ({call['test']})")
     if bundled and root:
         sys.path.insert(0, str(HERE / "census"))
         from test_transformers_tiny import FAMILIES

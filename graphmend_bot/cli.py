@@ -193,6 +193,12 @@ def _comment_limit(value: str) -> int:
     return int(value)
 
 
+def cmd_census(args: argparse.Namespace) -> int:
+    from graphmend_bot.census.command import run_census
+
+    return run_census(args.file, args.pytest_args, args.commit, args.entry)
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from graphmend_bot.verify.command import run_verify
 
@@ -261,6 +267,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
     p.set_defaults(handler=cmd_review)
+
+    p = sub.add_parser("census", help="run the project's tests with the census plugin: Dynamo's own graph breaks, "
+                                      "for `check --census`",
+                       description="Runs `python -m pytest --graphmend-census` in this environment. Exit status: "
+                                   "pytest's, or 2 when no census was written.")
+    p.add_argument("--file", default="graphmend-census.json", metavar="FILE",
+                   help="where to write the census (default: graphmend-census.json)")
+    p.add_argument("--commit", metavar="SHA", help="the commit to record (default: git's HEAD)")
+    p.add_argument("--entry", action="append", default=[], metavar="MODULE:FUNCTION",
+                   help="also census this function (repeatable; added to the configuration's entry-points)")
+    p.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST_ARGS",
+                   help="passed to pytest as they are")
+    p.set_defaults(handler=cmd_census)
 
     p = sub.add_parser("verify", help="measure original vs rewritten code: graphs, outputs, compile and run time")
     add_verify_arguments(p)

@@ -35,6 +35,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="also census this function (repeatable; added to the configuration's entry-points)")
     group.addoption("--graphmend-census-root", default=None, metavar="DIR",
                     help="the repository root that paths in the census are relative to (default: pytest's rootdir)")
+    group.addoption("--graphmend-census-commit", default=None, metavar="SHA",
+                    help="the commit the tests run on, recorded in the census (default: git's HEAD, else "
+                         "GITHUB_SHA); the review uses the census only for this commit")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -42,17 +45,26 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(CensusPlugin(config), "graphmend-census")
 
 
-def _commit(root: Path) -> str:
-    """The commit the tests run on: GITHUB_SHA in Actions, else git's HEAD."""
-    sha = os.environ.get("GITHUB_SHA", "").strip()
-    if sha:
-        return sha.lower()
+def _commit(root: Path, given: str | None) -> tuple[str, str]:
+    """The commit the tests run on, and a problem to report ("" for none): the option, else git's
+    HEAD (what is checked out: on `pull_request`, GITHUB_SHA is the merge commit, not the head),
+    else GITHUB_SHA."""
+    from graphmend_bot.census.record import is_commit
+
+    if given:  # an empty value (an unset workflow expression) means "not given"
+        sha = given.strip().lower()
+        if is_commit(sha):
+            return sha, ""
+        return "", f"--graphmend-census-commit {given[:80]!r} is not a hexadecimal commit id: no commit recorded"
     try:
         done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10,
                               check=False)
+        if done.returncode == 0 and is_commit(done.stdout.strip()):
+            return done.stdout.strip(), ""
     except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
+        pass
+    sha = os.environ.get("GITHUB_SHA", "").strip().lower()
+    return (sha, "") if is_commit(sha) else ("", "")
 
 
 def _installed_packages(root: Path) -> list[str]:
@@ -73,7 +85,10 @@ class CensusPlugin:
         output = Path(config.getoption("--graphmend-census-file"))
         self.output = output if output.is_absolute() else Path(config.invocation_params.dir) / output
         self.entry_points = [*self._configured_entry_points(root), *config.getoption("--graphmend-census-entry")]
-        self.recorder = Recorder(root, Tree([str(root)], exclude=_installed_packages(root)), _commit(root))
+        commit, problem = _commit(root, config.getoption("--graphmend-census-commit"))
+        if problem:
+            self.problems.append(problem)
+        self.recorder = Recorder(root, Tree([str(root)], exclude=_installed_packages(root)), commit)
         self.recorder.install()
         # Wrapped now, before the tests import them (`from pkg import fn` keeps what it got); the
         # ones that cannot be imported yet (a conftest sets sys.path) are tried after collection.
@@ -122,5 +137,9 @@ class CensusPlugin:
             terminalreporter.write_line(
                 f"graphmend census: {calls} call(s) explained ({failed} could not be), {breaks} graph-break "
                 f"line(s) -> {self.output}")
+            if self.recorder.skipped:
+                terminalreporter.write_line(
+                    f"graphmend census: not explained (no project code runs in them): "
+                    f"{', '.join(sorted(self.recorder.skipped)[:10])}")
         for problem in self.problems:
             terminalreporter.write_line(f"graphmend census: {problem}")

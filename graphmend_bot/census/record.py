@@ -29,6 +29,11 @@ _GB_ID = re.compile(r"GB\d{4}")
 _SHA = re.compile(r"[0-9a-f]{7,64}")
 
 
+def is_commit(text: str) -> bool:
+    """A hexadecimal commit id (abbreviated or whole, SHA-1 or SHA-256), lower case."""
+    return bool(_SHA.fullmatch(text))
+
+
 class CensusError(ValueError):
     """The census file is missing, malformed, hostile or for another commit; the message says which."""
 
@@ -42,6 +47,7 @@ class CallRecord:
     graph_count: int = 0
     graph_break_count: int = 0
     error: str = ""  # why explain could not handle it ("" when it did)
+    seconds: float = 0.0  # what explaining it cost (copy, clones, explain): where a census's time goes
 
 
 @dataclass
@@ -169,7 +175,13 @@ def _call(item: Any, index: int) -> CallRecord:
     return CallRecord(_text(item.get("target"), f"{name}.target"), _text(item.get("test", ""), f"{name}.test"),
                       _int(item.get("graph_count", 0), f"{name}.graph_count"),
                       _int(item.get("graph_break_count", 0), f"{name}.graph_break_count"),
-                      _text(item.get("error", ""), f"{name}.error"))
+                      _text(item.get("error", ""), f"{name}.error"), _seconds(item.get("seconds", 0.0), name))
+
+
+def _seconds(value: Any, name: str) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value < 1e6:
+        raise CensusError(f"{name}.seconds must be a number of seconds")
+    return float(value)
 
 
 def _break(item: Any, index: int) -> BreakRecord:

@@ -16,7 +16,10 @@ clones of the inputs, before the real call runs. The test sees none of it:
 
 Costs: one explain per distinct (module class, input signature), and a deep copy of the module
 for it (modules over `MAX_COPY_ELEMENTS` parameters are explained in place with their state saved
-and restored instead). `explain` resets Dynamo's caches, so a test's own compiled functions
+and restored instead). A module none of whose code is the project's (a bare `nn.Linear` or
+`nn.Sequential` of torch layers that a test calls) is neither explained nor traced: a break can
+only be recorded on a project line, and nothing of the project's can run inside it (no submodule,
+method, hook or callable attribute of it comes from the project's files). `explain` resets Dynamo's caches, so a test's own compiled functions
 compile again after a censused call: same results, more compile time.
 """
 
@@ -31,6 +34,7 @@ import logging
 import random
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import CodeType, FrameType
@@ -131,6 +135,8 @@ class Recorder:
         self.census = Census(commit=commit, torch=torch.__version__.split("+")[0])
         self.current_test = ""
         self._seen: set[Any] = set()
+        self.skipped: set[str] = set()  # targets not explained: no project code can run in them
+        self._project_classes: dict[type, bool] = {}
         self._breaks: dict[tuple[str, int], BreakRecord] = {}
         self._executed: dict[str, set[int]] = {}
         self._local = threading.local()
@@ -226,12 +232,50 @@ class Recorder:
             first = key not in self._seen
             if first:
                 self._seen.add(key)
-                self._explain(target, subject, args, kwargs)
+                if self._may_run_project_code(subject):
+                    self._explain(target, subject, args, kwargs)
+                else:
+                    first = False
+                    self.skipped.add(target)
             return self._run(call, args, kwargs, trace=first)
+
+    def _may_run_project_code(self, subject: Any) -> bool:
+        """False only for a module whose every submodule's class, hook and callable attribute comes
+        from outside the project: Dynamo's breaks there are on no project line, and no project line
+        runs. Anything else (an entry point, global module hooks) is explained."""
+        if not isinstance(subject, torch.nn.Module):
+            return True
+        hooks = torch.nn.modules.module
+        if any(getattr(hooks, name, None) for name in ("_global_forward_hooks", "_global_forward_pre_hooks")):
+            return True
+        for module in subject.modules():
+            if self._project_class(type(module)) or module._forward_hooks or module._forward_pre_hooks:
+                return True
+            if any(callable(value) and not isinstance(value, torch.nn.Module | torch.Tensor | type)
+                   for value in vars(module).values()):
+                return True
+        return False
+
+    def _project_class(self, cls: type) -> bool:
+        """Whether any class in `cls`'s method resolution order is defined in the project's files."""
+        known = self._project_classes.get(cls)
+        if known is None:
+            known = False
+            for klass in cls.__mro__:
+                file = getattr(sys.modules.get(klass.__module__), "__file__", None)
+                if file is None and klass.__module__ not in ("builtins",) and klass is not object:
+                    known = True  # defined somewhere we cannot place (exec, a notebook): assume the project's
+                    break
+                if file is not None and file in self.tree:
+                    known = True
+                    break
+            self._project_classes[cls] = known
+        return known
 
     def _explain(self, target: str, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         record = CallRecord(target, self.current_test)
         self.census.calls.append(record)
+        started = time.perf_counter()
         try:
             cloned_args, cloned_kwargs = clone_inputs(args), clone_inputs(kwargs)
             with _rng_preserved(), _silenced(), self._copy_of(subject) as copied:
@@ -239,6 +283,8 @@ class Recorder:
         except Exception as error:
             record.error = f"{type(error).__name__}: {str(error).strip().splitlines()[0][:300] if str(error) else ''}"
             return
+        finally:
+            record.seconds = round(time.perf_counter() - started, 3)
         # explain says -1 breaks when it made no graph at all
         record.graph_count, record.graph_break_count = explained.graph_count, max(0, explained.graph_break_count)
         self._add_breaks(explained)

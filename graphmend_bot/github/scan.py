@@ -20,11 +20,13 @@ from urllib.parse import quote
 from github.Issue import Issue
 from github.Repository import Repository
 
+from graphmend_bot.analysis.files import discover
 from graphmend_bot.config import Config
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.fences import code_span
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
+from graphmend_bot.github.core.census_input import with_census, workspace_commit
 from graphmend_bot.github.core.context import ActionContext, ActionError
 from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
 from graphmend_bot.github.core.markers import TRACKING_MARKER
@@ -34,7 +36,7 @@ from graphmend_bot.github.fixes.fixing import fix_default_branch
 from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.github.review.plan import finding_keys
 from graphmend_bot.report.markdown import SummaryView, cell
-from graphmend_bot.rules import RULES_BY_CODE
+from graphmend_bot.rules import ALL_RULES_BY_CODE
 from graphmend_bot.shards import (
     ShardError,
     dump_result,
@@ -98,8 +100,9 @@ def change_lines(now: Snapshot, before: Snapshot | None) -> list[str]:
 
 
 def tracking_body(result: CheckResult, now: Snapshot, before: Snapshot | None, branch: str, blob_url: str,
-                  run_url: str = "") -> str:
-    """The tracking issue's body: totals, change since last scan, by rule, by file."""
+                  run_url: str = "", notes: Sequence[str] = ()) -> str:
+    """The tracking issue's body: totals, change since last scan, by rule, by file; `notes` (what
+    became of a census) under the totals."""
     findings = result.findings
     fixable = sum(1 for f in findings if f.fix and f.fix.applicability == "safe")
     lines = [f"GraphMend scanned `{branch}` at `{now.sha[:7]}`: **{len(findings)} graph break(s)** in "
@@ -107,11 +110,12 @@ def tracking_body(result: CheckResult, now: Snapshot, before: Snapshot | None, b
              "rewrite.", "", *change_lines(now, before), ""]
     if run_url:
         lines += [f"Scan run: {run_url}", ""]
+    lines += [line for note in notes for line in (f"> {note}", "")]
     if findings:
         previous = before.by_rule if before else {}
         lines += ["### By rule", "", "| Rule | Count | Change |", "|---|---:|---:|"]
         for code, count in sorted(Counter(f.code for f in findings).items()):
-            rule = RULES_BY_CODE.get(code)
+            rule = ALL_RULES_BY_CODE.get(code)
             name = f" {rule.name}" if rule else ""
             lines.append(f"| **{code}**{cell(name)} | {count} | {_delta(count - previous.get(code, 0))} |")
         for code in sorted(set(previous) - {f.code for f in findings}):
@@ -145,11 +149,11 @@ def find_tracking_issue(repo: Repository, bot: BotIdentity) -> Issue | None:
 
 
 def update_tracking_issue(repo: Repository, bot: BotIdentity, result: CheckResult, sha: str, branch: str,
-                          blob_url: str, run_url: str, log: Log) -> str:
+                          blob_url: str, run_url: str, log: Log, notes: Sequence[str] = ()) -> str:
     issue = find_tracking_issue(repo, bot)
     before = parse_snapshot(issue.body) if issue is not None else None
     now = snapshot_of(result.findings, sha)
-    body = tracking_body(result, now, before, branch, blob_url, run_url)
+    body = tracking_body(result, now, before, branch, blob_url, run_url, notes)
     title = TITLE.format(branch=branch)
     if issue is None:
         if not result.findings:
@@ -170,6 +174,14 @@ def _check(ctx: ActionContext, config: Config, log: Log) -> CheckResult:
         log.info(f"merging {len(paths)} shard result(s)")
         return merge_shards(paths)
     return analyse(ctx, config, log)
+
+
+def _checked_files(ctx: ActionContext, config: Config) -> list[str]:
+    """The files a whole-tree check reports on (as it shows them), for breaks only Dynamo saw."""
+    if not ctx.inputs.census_file:
+        return []
+    os.chdir(ctx.workspace)
+    return [file.path for file in discover(ctx.inputs.paths, config.exclude)[0]]
 
 
 def run_shard(ctx: ActionContext, config: Config, log: Log) -> int:
@@ -193,8 +205,12 @@ def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
     except ShardError as error:
         raise ActionError(str(error)) from None
     sha = ctx.sha
+    scanned = sha or (workspace_commit(ctx.workspace) if ctx.inputs.census_file else "")
+    census = with_census(ctx, config, result, scanned, _checked_files(ctx, config), log)
+    result = census.result
+    notes = [census.note] if census.note else []
     view = SummaryView(result.findings, result.errors, result.files_checked, changed_files=result.files_checked,
-                       head_sha=sha)
+                       head_sha=sha, notes=list(notes))
     log.info(f"checked {result.files_checked} file(s): {len(result.findings)} finding(s)")
     code = finish(ctx, log, result, view, annotate=result.findings)
     if not ctx.inputs.token or not (ctx.inputs.tracking_issue or ctx.inputs.fix_pr):
@@ -213,7 +229,7 @@ def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
         try:
             bot = resolve_identity(client, ctx.inputs.bot_login, log.warning)
             log.info(update_tracking_issue(repo, bot, result, sha, branch, f"{ctx.server_url}/{ctx.repository}/blob/{sha}",
-                                           run_url, log))
+                                           run_url, log, notes))
         except API_ERRORS as error:
             log.error(describe(error, "updating the tracking issue (needs `issues: write`)"))
             code = EXIT_ERROR

@@ -45,6 +45,8 @@ def test_round_trip(tmp_path: Path) -> None:
     ({"executed": {"a.py": ["1"]}}, "whole number"),
     ({"executed": {"/abs.py": [1]}}, "relative path"),
     ({"commit": "not-a-sha"}, "hexadecimal"),
+    ({"calls": [{"target": "pkg.Net", "seconds": -1}]}, "number of seconds"),
+    ({"calls": [{"target": "pkg.Net", "seconds": "1e9"}]}, "number of seconds"),
     ({"version": 2}, "not a version 1"),
     ({"format": "something-else"}, "not a version 1"),
 ])

@@ -39,6 +39,7 @@ class Inputs:
     verify_workflow: str = "graphmend-verify.yml"  # what `/graphmend verify` dispatches
     bot_login: str = ""  # the bot's own login; empty: asked of the API (GraphQL `viewer`)
     fixes: str = "safe"  # "verified": the fix pull request also carries unsafe fixes, for the GPU job to check
+    census_file: str = ""  # a census artifact (untrusted: written by the pull request's tests), merged when valid
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         verify_workflow=_input(env, "verify-workflow", "graphmend-verify.yml"),
         bot_login=_bot_login(_input(env, "bot-login")),
         fixes=_fixes(env),
+        census_file=_input(env, "census-file"),
     )
 
 

@@ -10,26 +10,31 @@ never code to post (fix edits are neither written nor read), it is validated fie
 findings must name rules that exist and files the pull request changes, it must name this
 repository and the pull request that GitHub ties to the run, its head commit must be the one the
 first workflow ran on (`workflow_run.head_sha`, set by GitHub), and its text is rendered with
-mentions and HTML comments neutralised. Line placement and suggestions come from the file contents
+mentions and HTML comments neutralised. When the first workflow merged a census, findings carry
+Dynamo's evidence (`dynamo`), validated the same way; a runtime finding (GM801, a break only Dynamo
+saw) is accepted only with that evidence and a well-formed graph-break id of Dynamo's. Line placement and suggestions come from the file contents
 fetched from GitHub at that commit, rewritten by trusted code (fork.py), never from the bundle.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from graphmend_bot.finding_records import RecordError, error_record, finding_record, read_error, read_finding
-from graphmend_bot.findings import CheckResult, FileError, Finding
+from graphmend_bot.findings import CheckResult, Evidence, FileError, Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.rules import RULES_BY_CODE
+from graphmend_bot.rules import ALL_RULES_BY_CODE, RUNTIME_RULES
 
 VERSION = 1
 MAX_FINDINGS = 5000
 MAX_TEXT = 1000
+RUNTIME_CODES = frozenset(rule.code for rule in RUNTIME_RULES)
+_GB_ID = re.compile(r"GB\d{4}")
 
 
 class BundleError(ValueError):
@@ -74,14 +79,22 @@ def neutralise(text: str) -> str:
 def _finding(item: Any, index: int) -> Finding:
     name = f"findings[{index}]"
     try:
-        # Evidence and fixes are not taken from a bundle: fixes are recomputed from GitHub's copy of
-        # the files, and Dynamo's word comes from a census the base repository runs.
-        finding = read_finding(item, name, fix=False, evidence=False)
+        # Fixes are not taken from a bundle: they are recomputed from GitHub's copy of the files.
+        finding = read_finding(item, name, fix=False)
     except RecordError as error:
         raise BundleError(str(error)) from None
-    rule = RULES_BY_CODE.get(finding.code)
+    rule = ALL_RULES_BY_CODE.get(finding.code)
+    if rule is None:
+        raise BundleError(f"{name} names no known rule")
+    evidence = _evidence(finding.evidence, f"{name}.dynamo")
+    if finding.code in RUNTIME_CODES:
+        # A runtime finding is Dynamo's word from a census: its id is Dynamo's, and it must carry it.
+        if finding.gb_id and not _GB_ID.fullmatch(finding.gb_id):
+            raise BundleError(f"{name} names no known rule")
+        if evidence is None or evidence.status != "confirmed" or evidence.gb_id != finding.gb_id:
+            raise BundleError(f"{name} is a runtime finding without Dynamo's evidence")
     # A rule's finding carries its graph-break id, or the Python-bool one (`if torch.equal(a, b)`).
-    if rule is None or finding.gb_id not in (rule.gb_id, rule.graph_break_id(python_bool=True)):
+    elif finding.gb_id not in (rule.gb_id, rule.graph_break_id(python_bool=True)):
         raise BundleError(f"{name} names no known rule")
     return replace(
         finding,
@@ -89,6 +102,7 @@ def _finding(item: Any, index: int) -> Finding:
         path=finding.path[:500],
         symbol=finding.symbol[:500],
         source_line=finding.source_line[:MAX_TEXT],
+        evidence=evidence,
     )
 
 
@@ -98,6 +112,21 @@ def _error(item: dict[str, Any], index: int) -> FileError:
     except RecordError as problem:
         raise BundleError(str(problem)) from None
     return FileError(neutralise(error.path[:500]), neutralise(error.message[:MAX_TEXT]))
+
+
+def _evidence(evidence: Evidence | None, name: str) -> Evidence | None:
+    """What a census said about the finding (the first workflow merged it): its id must look like
+    Dynamo's, and its prose is shown in comments, so it is cut, made printable and neutralised."""
+    if evidence is None:
+        return None
+    if evidence.gb_id and not _GB_ID.fullmatch(evidence.gb_id):
+        raise BundleError(f"{name}.graph_break_id must look like GB0170")
+    return Evidence(evidence.status, neutralise(_printable(evidence.test[:500])),
+                    neutralise(_printable(evidence.reason[:500])), evidence.gb_id)
+
+
+def _printable(text: str) -> str:
+    return "".join(ch for ch in text if ch.isprintable())
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe, status_of
+from graphmend_bot.github.core.census_input import with_census
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
 from graphmend_bot.github.core.markers import is_summary, parse_finding_marker
@@ -104,10 +105,13 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
 
     changed = [f.filename for f in state.python_files]
     result = analyse(ctx, config, log, only=changed)
+    census = with_census(ctx, config, result, state.head_sha, changed, log)
+    result = census.result
     sources = read_sources(changed, ctx.workspace)
     if ctx.inputs.review_bundle:
         write_bundle(ctx, number, state.head_sha, result, log)
-    return review(ctx, repo, state, result, sources, log, _why_not_post(ctx, state, payload_pr))
+    notes = [census.note] if census.note else []
+    return review(ctx, repo, state, result, sources, log, _why_not_post(ctx, state, payload_pr), notes)
 
 
 def review(
@@ -118,8 +122,10 @@ def review(
     sources: dict[str, str],
     log: Log,
     why_not: str = "",
+    notes: Sequence[str] = (),
 ) -> int:
-    """Plan, leave the findings in the job (SARIF, summary, outputs), then post unless `why_not`."""
+    """Plan, leave the findings in the job (SARIF, summary, outputs), then post unless `why_not`.
+    `notes` are lines for the summaries (what became of a census)."""
     existing = [ExistingComment(c.id, c.body or "", c.in_reply_to_id, by_bot=state.bot.wrote(c.user))
                 for c in state.review_comments]
     prepared = prepare_review(result, {f.filename: f.patch for f in state.python_files}, sources, existing,
@@ -127,9 +133,10 @@ def review(
                               blob_url=f"{ctx.server_url}/{ctx.repository}/blob/{state.head_sha}",
                               unsafe=ctx.inputs.fixes == "verified")
     plan, view = prepared.plan, prepared.view
+    view.notes = [*view.notes, *notes]
     if why_not:
         log.notice(why_not)
-        view.inline, view.notes = 0, [why_not]
+        view.inline, view.notes = 0, [why_not, *notes]
         return finish(ctx, log, result, view, annotate=result.findings)
 
     # SARIF and outputs before any write, so findings are never lost; the job summary only after the

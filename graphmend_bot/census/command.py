@@ -1,0 +1,34 @@
+"""`graphmend census [PYTEST ARGS ...]`: the project's tests under pytest with the census plugin.
+
+pytest runs in a child process of this interpreter (the environment graphmend is installed in, which
+must be the project's test environment), so the project's own conftest and plugins behave as in a
+plain `python -m pytest`. A census file left by an earlier run is removed first: a run that writes
+none must not leave an old one looking like its own.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+EXIT_NO_CENSUS = 2
+
+
+def run_census(file: str, pytest_args: Sequence[str], commit: str | None = None,
+               entries: Sequence[str] = ()) -> int:
+    """pytest's exit status when it wrote the census, else EXIT_NO_CENSUS with a message."""
+    output = Path(file)
+    output.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "pytest", "--graphmend-census", f"--graphmend-census-file={output}"]
+    if commit:
+        command.append(f"--graphmend-census-commit={commit}")
+    command += [f"--graphmend-census-entry={entry}" for entry in entries]
+    args = list(pytest_args)
+    command += args[1:] if args[:1] == ["--"] else args
+    status = subprocess.run(command, check=False).returncode
+    if not output.is_file():
+        print(f"graphmend: pytest exited with {status} and wrote no census at {output}", file=sys.stderr)
+        return EXIT_NO_CENSUS
+    return status
