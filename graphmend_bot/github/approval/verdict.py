@@ -85,7 +85,8 @@ def decide(report: Mapping[str, Any]) -> Decision:
             reasons.append(f"`{name}`: graph breaks rose from {breaks[0]} to {breaks[1]}")
         removed += max(0, breaks[0] - breaks[1])
         if entry.get("outputs_equal") is not True:
-            detail = "; ".join(str(r) for r in entry.get("reasons") or [] if "outputs" in str(r))
+            # verify's reasons about outputs, and about gradients with `backward` (a NaN gradient)
+            detail = "; ".join(str(r) for r in entry.get("reasons") or [] if "outputs" in str(r) or "gradients" in str(r))
             reasons.append(f"`{name}`: outputs are not equivalent" + (f" ({detail})" if detail else ""))
     if removed == 0 and not reasons:
         reasons.append("no graph break went away on any entry point")
