@@ -19,6 +19,10 @@ the report says how many of them the 11 models executed, and whether the run pro
     .venv/bin/python benchmarks/verify_table2.py --fix-scope models --keep /tmp/arms   # fix only the 13 model folders
     .venv/bin/python benchmarks/verify_table2.py --fixed /tmp/arms/rewritten          # reuse that fixed copy
     .venv/bin/python benchmarks/verify_table2.py --fixed /tmp/hf/site   # after hf_table2.py --keep /tmp/hf
+    .venv/bin/python benchmarks/verify_table2.py --bot-flow t5 biogpt    # the bot's fix set, measure, decide
+
+--bot-flow (benchmarks/table2_bot_flow.py): the fix set the bot commits with `fixes: verified` and
+the models as verify entry points, measured by `graphmend approve measure`, judged by `decide`.
 
 Speedup = original / rewritten. GraphMend's anchors (NVIDIA GPUs): cold start up to 26x (5x on
 average), steady state up to 1.39x.
@@ -207,6 +211,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--keep", metavar="DIR", type=Path, help="build the arms in DIR and keep them")
     parser.add_argument("--backward", action="store_true", help="also judge the gradients of sum(outputs)")
     parser.add_argument("--json", metavar="FILE", help="also write every report as JSON here")
+    parser.add_argument(
+        "--bot-flow",
+        action="store_true",
+        help="the bot's own flow: its verified fix set, `approve measure`, `decide` (CPU; table2_bot_flow.py)",
+    )
     args = parser.parse_args(argv)
 
     import torch
@@ -220,6 +229,8 @@ def main(argv: list[str]) -> int:
     if args.fixed is not None and not (args.fixed / "transformers" / "__init__.py").is_file():
         print(f"--fixed {args.fixed}: no transformers package there", file=sys.stderr)
         return 2
+    if args.bot_flow:
+        return bot_flow(args, names)
     devices = (
         args.devices.split(",") if args.devices else ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     )
@@ -263,6 +274,26 @@ def main(argv: list[str]) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2), encoding="utf-8")
     return 0
+
+
+def bot_flow(args: argparse.Namespace, names: list[str]) -> int:
+    from table2_bot_flow import run
+
+    settings = {"device": (args.devices or "cpu").split(",")[0], "seeds": [0], "backend": args.backend,
+                "mode": args.mode, "warmup": args.warmup, "repeat": args.repeat, "timeout": args.timeout,
+                "backward": args.backward}
+    with contextlib.ExitStack() as stack:
+        if args.keep is not None:
+            if args.keep.exists() and any(args.keep.iterdir()):
+                print(f"--keep {args.keep}: not empty", file=sys.stderr)
+                return 2
+            scratch = args.keep
+        else:
+            scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="graphmend-table2-bot-")))
+        report = run(scratch, BENCHMARKS, names, settings)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
+    return 0 if report else 1
 
 
 if __name__ == "__main__":

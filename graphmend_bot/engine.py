@@ -86,8 +86,10 @@ class Workspace:
     summaries of files it rewrites (`update`) instead of re-analysing the tree on every pass.
     """
 
-    def __init__(self, paths: Iterable[str], config: Config | None = None, jobs: int | None = None) -> None:
+    def __init__(self, paths: Iterable[str], config: Config | None = None, jobs: int | None = None,
+                 roots: Sequence[str] = ()) -> None:
         self.config = config or Config()
+        self.roots = list(roots)  # "module:callable" that `reachable` starts from (verify factories)
         self.files, self.errors = discover(paths, self.config.exclude)
         self._by_path = {f.path: f for f in self.files}
         self.summaries: dict[str, ModuleSummary] = {}
@@ -105,7 +107,7 @@ class Workspace:
                 self._store(outcome)
 
     def _configured_modules(self, scans: list[FileScan]) -> list[str]:
-        patterns = [entry.split(":", 1)[0] for entry in self.config.entry_points]
+        patterns = [entry.split(":", 1)[0] for entry in [*self.config.entry_points, *self.roots]]
         return [
             scan.module
             for scan in scans
@@ -123,6 +125,11 @@ class Workspace:
     def update(self, path: str, source: str) -> None:
         """Re-analyse one file from new text (a rewrite not yet written to disk)."""
         self._store(summarize_source(source, self._by_path[path]))
+
+    def reachable(self) -> set[str]:
+        """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
+        program = Program(self.summaries.values(), self.config.entry_points)
+        return {f"{module}.{qualname}" for module, qualname in program.reachable_from(self.roots)}
 
     def result(self, only: Iterable[str] | None = None) -> CheckResult:
         program = Program(self.summaries.values(), self.config.entry_points)

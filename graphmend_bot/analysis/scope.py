@@ -351,6 +351,35 @@ class Program:
             queue.extend(self._successors(fid))
         return traced
 
+    def reachable_from(self, roots: Iterable[str]) -> set[FunctionId]:
+        """What is reachable from exactly `roots` ("module:callable"), not from the default entry
+        points: the reach of a `graphmend verify` factory. A class root, and each class constructed
+        on the way (reached through its `__init__`), adds its forward and __call__, since the
+        module a factory builds is then called (an over-approximation, like the rest of scope)."""
+        queue: deque[FunctionId] = deque()
+        for root in roots:
+            module, _, name = root.partition(":")
+            found = self._lookup(module, name) if module in self.modules else None
+            if found is not None and found[0] == "function":
+                queue.append((found[1], found[2]))
+            elif found is not None:
+                queue.extend(self._class_calls(found[1], found[2], "__init__"))
+        reached: set[FunctionId] = set()
+        while queue:
+            fid = queue.popleft()
+            if fid in reached or fid[0] not in self.modules or fid[1] not in self.modules[fid[0]].functions:
+                continue
+            reached.add(fid)
+            queue.extend(self._successors(fid))
+            function = self.function(fid)
+            if function.name == "__init__" and function.class_qualname is not None:
+                queue.extend(self._class_calls(fid[0], function.class_qualname))
+        return reached
+
+    def _class_calls(self, module: str, class_qualname: str, *extra: str) -> list[FunctionId]:
+        methods = (self._method(module, class_qualname, name) for name in (*extra, "forward", "__call__"))
+        return [method for method in methods if method is not None]
+
     def _successors(self, fid: FunctionId) -> Iterator[FunctionId]:
         module = fid[0]
         function = self.function(fid)

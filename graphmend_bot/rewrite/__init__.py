@@ -51,6 +51,7 @@ class FixOutcome:
     changes: list[FileChange] = field(default_factory=list)
     remaining: CheckResult = field(default_factory=CheckResult)  # findings left after fixing, fixes attached
     passes: int = 0
+    reachable: set[str] | None = None  # with `reach`: `module.qualname` of the functions fixes were limited to
 
 
 def build_fixes(ctx: FixContext, findings: Iterable[Finding]) -> tuple[list[Finding], list[FileError]]:
@@ -204,9 +205,10 @@ def parses(source: str) -> bool:
     return True
 
 
-def fix_paths(paths: Iterable[str], config: Config, unsafe: bool = False, jobs: int | None = None) -> list[FileChange]:
+def fix_paths(paths: Iterable[str], config: Config, unsafe: bool = False, jobs: int | None = None,
+              reach: Sequence[str] | None = None) -> list[FileChange]:
     """The rewritten text of every file `--fix` would change (nothing is written)."""
-    return fix_outcome(paths, config, unsafe, jobs, with_remaining=False).changes
+    return fix_outcome(paths, config, unsafe, jobs, with_remaining=False, reach=reach).changes
 
 
 def fix_outcome(
@@ -215,24 +217,31 @@ def fix_outcome(
     unsafe: bool = False,
     jobs: int | None = None,
     with_remaining: bool = True,
+    reach: Sequence[str] | None = None,
 ) -> FixOutcome:
     """Loop check -> attach fixes -> apply until nothing changes; also return what remains.
 
     `remaining` holds the findings of the rewritten sources, with the fixes still on offer
     (unsafe ones when only safe fixes were applied); `with_remaining=False` skips computing it.
+    `reach` ("module:callable" roots): fix only findings in functions reachable from exactly
+    these roots (Program.reachable_from), e.g. what `graphmend verify` entry points can prove.
     """
-    workspace = Workspace(list(paths), config, jobs)
+    workspace = Workspace(list(paths), config, jobs, roots=reach or ())
     original: dict[str, str] = {}
     current: dict[str, str] = {}
     counts: dict[str, int] = defaultdict(int)
     rare_counts: dict[str, int] = defaultdict(int)
     extra_errors: dict[tuple[str, str], FileError] = {}
     pending: set[str] | None = None  # files worth re-fixing; None: every file with findings
+    reachable: set[str] | None = None
     memo: dict[str, FixMemo] = {}  # fixes per file, reused while its text is unchanged
     passes = 0
     while passes < MAX_PASSES:
         passes += 1
         result = workspace.result(only=pending)
+        if reach is not None:  # recomputed each pass: a rewrite can add functions (torch.cond branches)
+            reachable = workspace.reachable()
+            result = replace(result, findings=[f for f in result.findings if f.symbol in reachable])
         result = attach_fixes(result, config, sources=current, memo=memo, jobs=jobs)
         changed: set[str] = set()
         by_path: dict[str, list[Fix]] = defaultdict(list)
@@ -272,7 +281,7 @@ def fix_outcome(
         for path in sorted(current)
         if current[path] != original[path]
     ]
-    return FixOutcome(changes=changes, remaining=remaining, passes=passes)
+    return FixOutcome(changes=changes, remaining=remaining, passes=passes, reachable=reachable)
 
 
 def write_changes(changes: Iterable[FileChange]) -> None:

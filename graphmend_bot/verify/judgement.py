@@ -167,7 +167,9 @@ def reported_equivalence(entry: Mapping[str, Any]) -> Equivalence:
     if entry.get("outputs_equal") is True:
         return Equivalence(True)
     reasons = entry.get("reasons")
-    detail = "; ".join(str(r) for r in reasons if "outputs" in str(r)) if isinstance(reasons, list) else ""
+    # verify's reasons about outputs, and about gradients with `backward` (a NaN gradient)
+    detail = "; ".join(str(r) for r in reasons if "outputs" in str(r) or "gradients" in str(r)) if isinstance(
+        reasons, list) else ""
     reason = "outputs are not equivalent" + (f" ({detail})" if detail else "")
     return Equivalence(False, (Failure(OUTPUTS_EQUIVALENT, reason),))
 

@@ -25,6 +25,7 @@ from graphmend_bot.github.approval.base_config import write_config
 from graphmend_bot.github.approval.base_tree import TreeError, download_base, plain_path
 from graphmend_bot.github.core.api import fetch_file
 from graphmend_bot.github.fixes.fix_pr import plan_fix
+from graphmend_bot.github.fixes.fix_set import FIX_SETS, bot_fix_set
 
 MAX_FILES = 100  # a fix pull request larger than this is not approved automatically
 
@@ -68,7 +69,7 @@ def differences_from_rewrite(repo: Repository, base_sha: str, head_sha: str, fix
 
 def recompute(repo: Repository, base_sha: str, paths: list[str], fixes: str = "safe") -> tuple[dict[str, bytes], str]:
     """{path: the bytes the bot's fix would commit} for `paths` at `base_sha`, or ({}, why not)."""
-    if fixes not in ("safe", "verified"):
+    if fixes not in FIX_SETS:
         raise ValueError(f"unknown fix set {fixes!r}")
     with tempfile.TemporaryDirectory(prefix="graphmend-recompute-") as scratch:
         try:
@@ -84,13 +85,11 @@ def recompute(repo: Repository, base_sha: str, paths: list[str], fixes: str = "s
             config = load_config(write_config(config_folder, lambda name: _read(root / name)))
         except ConfigError as error:
             return {}, f"the base's configuration cannot be used: {error}"
-        from graphmend_bot.rewrite import fix_paths
-
         with contextlib.chdir(root):  # as the bot runs it: from the repository root, on "."
-            changes = fix_paths(["."], config, unsafe=fixes == "verified")
+            fix_set = bot_fix_set(["."], config, fixes)  # the bot's own choice of fixes, reach included
         triples = [(posixpath.normpath(os.path.relpath(os.path.abspath(root / c.path), root).replace(os.sep, "/")),
-                    c.before, c.after) for c in changes]
-        plan = plan_fix(triples, [], root, set(paths), verified=fixes == "verified")
+                    c.before, c.after) for c in fix_set.changes]
+        plan = plan_fix(triples, [], root, set(paths), verified=fix_set.unsafe)
         return {file.path: file.content for file in plan.files}, ""
 
 

@@ -29,6 +29,7 @@ from graphmend_bot.github.fixes.fix_pr import (
     push_to_branch,
     valid_branch,
 )
+from graphmend_bot.github.fixes.fix_set import bot_fix_set
 from graphmend_bot.github.review.analyse import analyse
 
 
@@ -60,15 +61,17 @@ def python_files(pr: PullRequest) -> list[str]:
 def compute_plan(ctx: ActionContext, config: Config, log: Log, only: list[str] | None,
                  safe_only: bool = False) -> FixPlan:
     """The rewrites of the workspace (limited to `only`), with the findings they fix: the safe
-    ones, and with `fixes: verified` the unsafe ones too (the verify workflow checks their assumptions)."""
-    from graphmend_bot.rewrite import fix_paths
-
-    verified = ctx.inputs.fixes == "verified" and not safe_only
+    ones, and with `fixes: verified` the unsafe ones too (the verify workflow checks their
+    assumptions), limited to what the verify entry points reach (fix_set.py)."""
+    fixes = "safe" if safe_only else ctx.inputs.fixes
     result = analyse(ctx, config, log, only=only)  # also enters the workspace
-    changes = fix_paths(ctx.inputs.paths, config, unsafe=verified)
+    fix_set = bot_fix_set(ctx.inputs.paths, config, fixes)
+    if fix_set.note:
+        log.notice(fix_set.note)
     triples = [(os.path.relpath(os.path.abspath(c.path), ctx.workspace).replace(os.sep, "/"), c.before, c.after)
-               for c in changes]
-    plan = plan_fix(triples, result.findings, ctx.workspace, set(only) if only is not None else None, verified)
+               for c in fix_set.changes]
+    findings = [finding for finding in result.findings if fix_set.includes(finding.symbol)]
+    plan = plan_fix(triples, findings, ctx.workspace, set(only) if only is not None else None, fix_set.unsafe)
     for path in plan.skipped:
         log.notice(f"{path}: the bot never changes workflow files; fix it by hand")
     return plan
