@@ -126,6 +126,29 @@ def test_decorator_wrapper_defined_in_tree_is_traced(write_tree):
     assert codes_by_line(root) == {("rope.py", 7, "GM101")}
 
 
+def test_a_decorator_that_only_edits_its_argument_is_not_traced(write_tree):
+    """transformers' `@auto_docstring`: its nested function runs once, at import time."""
+    root = write_tree({
+        "docs.py": """
+            import torch
+            from torch import nn
+
+            def auto_docstring(obj=None, custom_intro=None):
+                def decorate(obj):
+                    if torch.tensor(1.0) > 0:
+                        obj.__doc__ = (obj.__doc__ or "") + (custom_intro or "")
+                    return obj
+                return decorate(obj) if obj is not None else decorate
+
+            class Block(nn.Module):
+                @auto_docstring
+                def forward(self, x):
+                    return x
+        """,
+    })
+    assert codes_by_line(root) == set()
+
+
 def test_configured_entry_point(write_tree):
     root = write_tree({"lib.py": BRANCHY})
     config = Config(entry_points=["lib:helper"])

@@ -393,10 +393,19 @@ class Program:
         for decorator in function.decorators:
             found = self._resolve_dotted(module, decorator)
             if found is not None and found[0] == "function":
-                prefix = f"{found[2]}."
-                for name in self.modules[found[1]].functions:
-                    if name.startswith(prefix):
-                        yield found[1], name
+                yield from self._wrappers(found[1], found[2])
+
+    def _wrappers(self, module: str, decorator: str) -> Iterator[FunctionId]:
+        """The functions nested in a decorator that call what it was given (`fn(*args)` in a
+        `wrapper`): they run on every call. A decorator that only edits and returns its argument
+        (transformers' `@auto_docstring`) runs at import time, and none of it is traced."""
+        functions = self.modules[module].functions
+        prefix = f"{decorator}."
+        nested = [name for name in functions if name.startswith(prefix)]
+        given = {f"name:{param}" for name in (decorator, *nested) for param in functions[name].params}
+        for name in nested:
+            if any(site.ref in given for site in functions[name].calls):
+                yield module, name
 
     # ---- tensor flow --------------------------------------------------------------------
     def traced_drafts(self) -> list[TracedDraft]:
