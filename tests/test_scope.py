@@ -149,6 +149,31 @@ def test_a_decorator_that_only_edits_its_argument_is_not_traced(write_tree):
     assert codes_by_line(root) == set()
 
 
+def test_a_wrapper_reaches_the_helpers_nested_beside_it(write_tree):
+    """transformers' `@dynamic_rope_update`: the wrapper calls a sibling nested helper."""
+    root = write_tree({
+        "rope.py": """
+            import torch
+            from torch import nn
+
+            def dynamic_update(forward):
+                def refresh(self, position_ids):
+                    if torch.max(position_ids) + 1 > 8:
+                        self.scale = 2.0
+                def wrapper(self, x, position_ids):
+                    refresh(self, position_ids)
+                    return forward(self, x, position_ids)
+                return wrapper
+
+            class Rotary(nn.Module):
+                @dynamic_update
+                def forward(self, x, position_ids):
+                    return x
+        """,
+    })
+    assert codes_by_line(root) == {("rope.py", 6, "GM101")}
+
+
 def test_configured_entry_point(write_tree):
     root = write_tree({"lib.py": BRANCHY})
     config = Config(entry_points=["lib:helper"])

@@ -270,9 +270,15 @@ class Program:
                 return overrides or self._submodule_forward(module, function.class_qualname, name)
             return [method, *overrides]
         if kind == "name":
-            nested = f"{qualname}.{name}"
-            if nested in self.modules[module].functions:
-                return [(module, nested)]
+            # A function nested here or in an enclosing function (a wrapper's sibling helper).
+            # Class bodies are not enclosing scopes, so the walk stops at the first non-function.
+            functions = self.modules[module].functions
+            scope = qualname
+            while scope in functions:
+                nested = f"{scope}.{name}"
+                if nested in functions:
+                    return [(module, nested)]
+                scope = scope.rpartition(".")[0]
         found = self._resolve_dotted(module, name)
         if found is None:
             return self._autograd_forward(module, name)
