@@ -161,14 +161,57 @@ def is_python_number(node: cst.BaseExpression, scalars: set[str] | frozenset[str
     return False
 
 
+# Predicates whose result is a bool tensor whatever their input's dtype.
+BOOL_PREDICATES = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_and", "logical_or",
+                             "logical_not", "logical_xor", "eq", "ne", "lt", "le", "gt", "ge", "isclose"})
+# Reductions that return a bool tensor only for a bool input (`uint8.any()` is uint8, and `~` of it
+# is 254 or 255: never false).
+BOOL_REDUCTIONS = frozenset({"any", "all"})
+
+
+def is_bool_tensor_code(node: cst.BaseExpression) -> bool:
+    """`node`, once lowered as a tensor condition, is a bool tensor (a comparison, a predicate,
+    `any()`/`all()` of a bool tensor, `not`/`and`/`or` of such), so `~ & |` mean what `not and or`
+    meant."""
+    if isinstance(node, cst.Comparison):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return is_bool_tensor_code(node.expression)
+    if isinstance(node, cst.BooleanOperation):
+        return is_bool_tensor_code(node.left) and is_bool_tensor_code(node.right)
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return False
+    name = node.func.attr.value
+    if name in BOOL_PREDICATES:
+        return True
+    if name not in BOOL_REDUCTIONS:
+        return False
+    if dotted(node.func) in ("torch.any", "torch.all"):  # torch.any(x): the reduced tensor is the argument
+        return len(node.args) >= 1 and is_bool_tensor_code(node.args[0].value)
+    return is_bool_tensor_code(node.func.value)  # x.any(): the reduced tensor is the receiver
+
+
+def operand(node: cst.BaseExpression, code: str) -> str:
+    """`code` parenthesised where `~`, `&` or `|` would bind tighter than what it holds."""
+    if isinstance(node, cst.Call | cst.Name | cst.Attribute | cst.Subscript) and not code.startswith(("~", "-")):
+        return code
+    if code.startswith("(") and code.endswith(")") and node.lpar:
+        return code
+    return f"({code})"
+
+
 class ConditionLowering:
     """Turn an `if` test into tensor code, or raise Rejected."""
 
-    def __init__(self, ctx: FixContext, facts: LocalFacts, evaluated_as_written: bool = False) -> None:
+    def __init__(
+        self, ctx: FixContext, facts: LocalFacts, evaluated_as_written: bool = False, operators: bool = False
+    ) -> None:
         """`evaluated_as_written`: the rewrite evaluates the condition exactly once, where the `if`
         did (a guard's assertion), so what a reduction reads need not be pure or elementwise;
         operands of `and`/`or`, which lose their short-circuit, stay strict (the first one seen
-        turns this off)."""
+        turns this off). `operators`: write `&`, `|` and `~` where every operand is a bool tensor
+        (they are `logical_and/or/not` there), as maintainers write them."""
+        self.operators = operators
         self.ctx = ctx
         self.facts = facts
         self.evaluated_as_written = evaluated_as_written
@@ -196,9 +239,16 @@ class ConditionLowering:
                     "a floating-point, non-empty tensor)"
                 )
                 self.assumptions.append(note)
-            return f"torch.{function}({self.lower(node.left)}, {right})"
+            left = self.lower(node.left)
+            if self.operators and is_bool_tensor_code(node.left) and is_bool_tensor_code(node.right):
+                symbol = "&" if function == "logical_and" else "|"
+                return f"{operand(node.left, left)} {symbol} {operand(node.right, right)}"
+            return f"torch.{function}({left}, {right})"
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            return f"torch.logical_not({self.lower(node.expression)})"
+            inner = self.lower(node.expression)
+            if self.operators and is_bool_tensor_code(node.expression):
+                return f"~{operand(node.expression, inner)}"
+            return f"torch.logical_not({inner})"
         if not self.is_scalar_tensor(node):
             raise Rejected("the condition is not provably a one-element (0-d) tensor")
         return self._code(node)
@@ -207,7 +257,7 @@ class ConditionLowering:
         """`torch.logical_and` over `parts` (already split from an `and` chain)."""
         if len(parts) > 1:
             self.evaluated_as_written = False
-        code = self.lower(parts[0])
+        code = first = self.lower(parts[0])
         for part in parts[1:]:
             right = self.lower(part)
             failing = sorted(failing_reductions(part))
@@ -216,7 +266,10 @@ class ConditionLowering:
                     f"evaluates `{right}` even where `and` would have skipped it (assumes "
                     f"{', '.join(f'`.{r}()`' for r in failing)} cannot fail there: a floating-point, non-empty tensor)"
                 )
-            code = f"torch.logical_and({code}, {right})"
+            if self.operators and is_bool_tensor_code(parts[0]) and is_bool_tensor_code(part):
+                code = f"{operand(parts[0], code) if code is first else code} & {operand(part, right)}"
+            else:
+                code = f"torch.logical_and({code}, {right})"
         return code
 
     def _code(self, node: cst.BaseExpression) -> str:

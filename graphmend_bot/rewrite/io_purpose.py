@@ -13,8 +13,8 @@ right for a diagnostic on the hot path, and wrong for:
   (`Finding.frequency == "rare-branch"`). The graph breaks only for the misconfigured call, and the
   message is what that user needs, compiled or not.
 - **deprecation and upgrade notices** (`DeprecationWarning`, `FutureWarning`, or a message that
-  says "deprecated", "upgrade", or that the code is "falling back" to a slower path, like
-  torchdiffeq's "Upgrade PyTorch to remove this warning" on its numpy fallback): a compiled user
+  says "deprecated" or "upgrade", like torchdiffeq's "Upgrade PyTorch to remove this warning" on
+  its numpy fallback; a plain "falling back to eager attention" stays a diagnostic): a compiled user
   needs them as much as an eager one, to update their code or their install.
 - **modules without torch**: the guard needs `torch`; a module that does not import it is utility
   or CLI code the analysis reached by name, and gets no new top-level `import torch`.
@@ -38,7 +38,7 @@ WRITER_PREFIXES = ("write", "save", "dump", "export")
 GUARD_HELPERS = ("is_torchdynamo_compiling",)
 DEPRECATIONS = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
 # Words of a message that asks the user to change their code or their install.
-NOTICE_WORDS = ("deprecat", "upgrade", "falling back")
+NOTICE_WORDS = ("deprecat", "upgrade")
 
 
 def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | None:

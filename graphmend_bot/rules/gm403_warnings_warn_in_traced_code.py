@@ -14,10 +14,10 @@ RULE = Rule(
     why=(
         "`warnings.warn` is marked as skipped by TorchDynamo, which breaks the graph to call it."
     ),
-    example="warnings.warn('deprecated argument')",
+    example="warnings.warn('input is not contiguous; copying it')",
     use_instead="""
 if not torch.compiler.is_compiling():
-    warnings.warn('deprecated argument')
+    warnings.warn('input is not contiguous; copying it')
 """,
     fix_safety=(
         "A warning is a signal for the user, so a guard is offered only where it is a diagnostic on "
@@ -27,8 +27,8 @@ if not torch.compiler.is_compiling():
         "user needs the warning compiled or not; (2) under `if torch.onnx.is_in_onnx_export():`, "
         "`torch.compiler.is_exporting()` or `torch.jit.is_tracing()`: `is_compiling()` is true under "
         "export too, so a guard would silence the warning in the one case it is for; (3) a "
-        "`DeprecationWarning` or `FutureWarning`, or a message that says \"deprecated\", \"upgrade\" or \"falling "
-        "back\" (a slower fallback path asking for a newer install): compiled users need it to update "
+        "`DeprecationWarning` or `FutureWarning`, or a message that says \"deprecated\" or \"upgrade\" (a fallback path "
+        "asking for a newer install): compiled users need it to update "
         "their code or install; (4) in a "
         "module without torch. Measured on torch 2.13: `reorderable_logging_functions.add(warnings.warn)` "
         "keeps a one-argument warning and emits it after the graph with no break, but a category or "
