@@ -15,12 +15,11 @@ from pathlib import Path
 from graphmend_bot import __version__
 from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
 from graphmend_bot.engine import check
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 Command = Callable[[argparse.Namespace], int]
 

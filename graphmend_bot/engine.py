@@ -6,9 +6,7 @@ import fnmatch
 import multiprocessing
 import multiprocessing.pool
 import os
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from typing import TypeVar
 
 from graphmend_bot.analysis.files import SourceFile, discover, read_source
@@ -17,7 +15,7 @@ from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_so
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.config import Config
-from graphmend_bot.findings import CheckResult, FileError, Finding, Location
+from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
 from graphmend_bot.rules import select_codes
 
 # Below this many files a process pool costs more than it saves.
@@ -148,7 +146,7 @@ class Workspace:
         ]
         findings.sort(key=lambda f: f.sort_key)
         errors = sorted([*self.errors, *self._file_errors.values()], key=lambda e: e.path)
-        return CheckResult(findings=_number_occurrences(findings), errors=errors, files_checked=len(self.files))
+        return CheckResult(findings=number_identical_lines(findings), errors=errors, files_checked=len(self.files))
 
 
 def check(
@@ -159,14 +157,3 @@ def check(
 ) -> CheckResult:
     """Analyse `paths` (the context for scope); report only files in `only` when given."""
     return Workspace(paths, config, jobs).result(only)
-
-
-def _number_occurrences(findings: list[Finding]) -> list[Finding]:
-    """Tell identical lines apart so every finding has its own fingerprint."""
-    seen: Counter[tuple[str, str, str, str]] = Counter()
-    numbered = []
-    for finding in findings:
-        key = (finding.code, finding.path, finding.symbol, finding.source_line.strip())
-        numbered.append(replace(finding, occurrence=seen[key]) if seen[key] else finding)
-        seen[key] += 1
-    return numbered

@@ -6,7 +6,9 @@ Rows and columns are 1-based, as in ruff's JSON output.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Applicability = Literal["safe", "unsafe"]
@@ -130,6 +132,24 @@ class Finding:
             (self.code, self.path, self.symbol, self.source_line.strip(), str(self.occurrence))
         )
         return hashlib.sha256(basis.encode()).hexdigest()[:16]
+
+
+def repeat_counts(keys: Iterable[Hashable]) -> list[int]:
+    """For each key in order, how many equal keys came before it. The one de-duplication behind
+    fingerprints: identical lines here, and repeated fingerprints in the review's comment keys."""
+    seen: Counter[Hashable] = Counter()
+    counts = []
+    for key in keys:
+        counts.append(seen[key])
+        seen[key] += 1
+    return counts
+
+
+def number_identical_lines(findings: Sequence[Finding]) -> list[Finding]:
+    """Tell identical lines apart (same rule, file, function, text) so every finding has its own
+    fingerprint."""
+    counts = repeat_counts((f.code, f.path, f.symbol, f.source_line.strip()) for f in findings)
+    return [replace(finding, occurrence=count) if count else finding for finding, count in zip(findings, counts)]
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Shard i of N reports the files at positions i-1, i-1+N, ... of the sorted file list (every shard
 still reads the whole tree as context, so scope across modules is the same as in one run). Each
-shard writes its CheckResult losslessly as JSON; the merge step reads them all back into one
+shard writes its CheckResult losslessly as JSON (finding records, as the JSON report and the review
+bundle write them); the merge step reads them all back into one
 CheckResult, from which one report and one SARIF file are rendered.
 """
 
@@ -15,10 +16,11 @@ from typing import Any
 
 from graphmend_bot.analysis.files import discover
 from graphmend_bot.config import Config
-from graphmend_bot.findings import CheckResult, Edit, FileError, Finding, Fix, Location
+from graphmend_bot.finding_records import RecordError, error_record, finding_record, read_error, read_finding
+from graphmend_bot.findings import CheckResult, FileError
 
 FORMAT = "graphmend-shard"
-VERSION = 1
+VERSION = 2  # 2: findings are finding_records.py records (with their evidence)
 
 
 class ShardError(ValueError):
@@ -40,39 +42,11 @@ def shard_files(paths: Iterable[str], config: Config, index: int, count: int) ->
     return ordered[index - 1::count]
 
 
-def _location(loc: Location) -> list[int]:
-    return [loc.row, loc.column]
-
-
-def _finding(finding: Finding) -> dict[str, Any]:
-    fix = None
-    if finding.fix is not None:
-        fix = {"applicability": finding.fix.applicability, "message": finding.fix.message,
-               "edits": [{"content": e.content, "location": _location(e.location),
-                          "end_location": _location(e.end_location)} for e in finding.fix.edits]}
-    return {"code": finding.code, "message": finding.message, "path": finding.path,
-            "location": _location(finding.location), "end_location": _location(finding.end_location),
-            "gb_id": finding.gb_id, "symbol": finding.symbol, "source_line": finding.source_line,
-            "occurrence": finding.occurrence, "frequency": finding.frequency, "fix": fix}
-
-
 def dump_result(result: CheckResult, shard: str, files: Sequence[str]) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "shard": shard, "files": list(files),
-            "files_checked": len(files), "findings": [_finding(f) for f in result.findings],
-            "errors": [{"path": e.path, "message": e.message} for e in result.errors]}
-
-
-def _load_finding(data: dict[str, Any]) -> Finding:
-    raw_fix = data.get("fix")
-    fix = None
-    if raw_fix is not None:
-        fix = Fix(raw_fix["applicability"], raw_fix["message"], tuple(
-            Edit(e["content"], Location(*e["location"]), Location(*e["end_location"])) for e in raw_fix["edits"]))
-    return Finding(code=data["code"], message=data["message"], path=data["path"],
-                   location=Location(*data["location"]), end_location=Location(*data["end_location"]),
-                   gb_id=data["gb_id"], symbol=data["symbol"], source_line=data["source_line"],
-                   occurrence=data["occurrence"], fix=fix,
-                   frequency="rare-branch" if data.get("frequency") == "rare-branch" else "every-call")
+            "files_checked": len(files),
+            "findings": [finding_record(f, filename=f.path, lossless=True) for f in result.findings],
+            "errors": [error_record(e) for e in result.errors]}
 
 
 def load_shard(path: Path) -> tuple[str, CheckResult]:
@@ -82,14 +56,19 @@ def load_shard(path: Path) -> tuple[str, CheckResult]:
             raise ShardError(f"{path}: not a GraphMend shard result (written by `graphmend check --shard`)")
         if data.get("version") != VERSION:
             raise ShardError(f"{path}: shard format version {data.get('version')!r}, this graphmend reads {VERSION}")
-        result = CheckResult([_load_finding(f) for f in data["findings"]],
-                             [FileError(e["path"], e["message"]) for e in data["errors"]], int(data["files_checked"]))
+        findings, errors = data.get("findings"), data.get("errors")
+        if not isinstance(findings, list) or not isinstance(errors, list):
+            raise RecordError("findings and errors must be lists")
+        result = CheckResult([read_finding(f, f"findings[{i}]") for i, f in enumerate(findings)],
+                             [read_error(e, f"errors[{i}]") for i, e in enumerate(errors)], int(data["files_checked"]))
         return str(data["shard"]), result
     except (OSError, UnicodeDecodeError) as error:
         raise ShardError(f"cannot read the shard result {path}: {error}") from None
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
         if isinstance(error, ShardError):
             raise
+        if isinstance(error, RecordError):
+            raise ShardError(f"{path}: damaged shard result ({error})") from None
         raise ShardError(f"{path}: damaged shard result ({type(error).__name__}: {error})") from None
 
 

@@ -26,6 +26,16 @@ def test_kind_survives_pickling_between_worker_processes() -> None:
     assert copy.params == frozenset({"x"}) and copy.calls == frozenset({CallResult(3, 1)})
 
 
+def test_unpickled_kinds_are_interned_and_the_constants_stay_singletons() -> None:
+    kinds = [Kind.of_param("x") | Kind.of_call(3) | Kind.of_call(4).element(0), DATA_DEPENDENT_BOOL | Kind.of_param("y")]
+    first, second = pickle.loads(pickle.dumps(kinds)), pickle.loads(pickle.dumps(kinds))
+    assert first == kinds and all(a is b for a, b in zip(first, second, strict=True))
+    assert first[0].calls == frozenset({CallResult(3), CallResult(4, 0)})
+    assert first[1].data_dependent_bool and first[1].always and not first[1].boolean
+    for constant in (NOT_TENSOR, TENSOR, BOOL_TENSOR, DATA_DEPENDENT_BOOL):
+        assert pickle.loads(pickle.dumps(constant)) is constant
+
+
 def test_kind_flags_do_not_make_a_tensor_and_arithmetic_drops_them() -> None:
     assert not Kind(boolean=True).is_tensor and Kind(boolean=True)
     assert BOOL_TENSOR.without_flags() == TENSOR
@@ -81,7 +91,7 @@ def test_fix_strategies_resolve_in_the_order_each_rule_states() -> None:
     assert [name for name, _ in strategies.strategies_for("GM101")] == ["predicate", "cond"]
     assert [name for name, _ in strategies.strategies_for("GM302")] == ["scalars", "sizes"]
     assert strategies.strategies_for("GM603") == ()
-    fixable = {"GM101", "GM102", "GM103", "GM201", "GM301", "GM302", "GM401", "GM402", "GM403"}
+    fixable = {"GM101", "GM102", "GM103", "GM201", "GM202", "GM301", "GM302", "GM401", "GM402", "GM403"}
     assert fixable == strategies.FIXABLE_CODES
     assert strategies.resolve("graphmend_bot.rewrite.scalars:build_fix") == ("scalars", scalars_build_fix)
     for rule in RULES:

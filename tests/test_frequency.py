@@ -20,13 +20,14 @@ import torch
 from graphmend_bot.cli import main
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
+from graphmend_bot.finding_records import read_finding
 from graphmend_bot.github.review.bundle import BundleError, read_bundle
 from graphmend_bot.report.json_report import render_json
 from graphmend_bot.report.markdown import SummaryView, finding_comment, summary_markdown
 from graphmend_bot.report.sarif import render_sarif_text
 from graphmend_bot.report.text import render_text
 from graphmend_bot.rewrite import fix_outcome
-from graphmend_bot.shards import _load_finding, dump_result
+from graphmend_bot.shards import dump_result
 
 MODEL = '''import warnings
 
@@ -155,7 +156,7 @@ def test_fixed_count_separates_rare_branch_fixes(tmp_path: Path, capsys: pytest.
 def test_bundles_and_shards_keep_the_frequency_and_refuse_a_forged_one(model_path: Path, tmp_path: Path) -> None:
     result = check([str(model_path)])
     shard = json.loads(json.dumps(dump_result(result, "1/1", [str(model_path)])))
-    assert [_load_finding(f).frequency for f in shard["findings"]] == [f.frequency for f in result.findings]
+    assert [read_finding(f, "finding").frequency for f in shard["findings"]] == [f.frequency for f in result.findings]
     item = {"code": "GM401", "graph_break_id": "GB0059", "message": "m", "filename": "m.py",
             "location": {"row": 6, "column": 5}, "end_location": {"row": 6, "column": 19}, "fix": None}
     path = tmp_path / "bundle.json"

@@ -9,6 +9,7 @@ untraceable Python runs, becomes a `Draft`; the scope solver later keeps those i
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
@@ -16,6 +17,7 @@ from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import narrowing
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
+from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.rules.detect import Conversion
@@ -37,6 +39,8 @@ def dotted_name(node: ast.expr) -> str | None:
     return None
 
 
+# nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).
+_PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
 _FLAG_PREFIXES = ("output_", "return_", "use_", "is_", "do_", "has_", "enable_")
 
 
@@ -89,8 +93,10 @@ class FunctionAnalyzer:
         logger_names: frozenset[str],
         lines: list[str],
         entry: bool,
+        guard_helpers: GuardHelpers | None = None,
     ) -> None:
         self.node = node
+        self.guard_helpers = guard_helpers
         self.summary = summary
         self.resolve = resolve
         self.logger_names = logger_names
@@ -106,6 +112,15 @@ class FunctionAnalyzer:
         self.guards: dict[str, bool] = {}
         # Loop variables standing for submodules: `for layer in self.layers` -> "self:layers[]".
         self.aliases: dict[str, str] = {}
+        # Locals holding an object built by a call: `solver = SOLVERS[name](...)` -> the
+        # constructor's callee ref, so `solver.integrate(t)` reaches the class's method.
+        self.instances: dict[str, str] = {}
+        # Locals bound to `functools.partial(g, ...)`: g's ref and the arguments bound so far.
+        self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
+        # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
+        self.self_name: str | None = None
+        self.attribute_writes: list[tuple[str, Kind]] = []
+        self.returned_functions: set[str] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
         # (it cannot resume inside that context manager) and after a break inside a loop body
         # (graph breaks in loops make it skip the frame). Later drafts carry it as suppressed_if.
@@ -118,6 +133,8 @@ class FunctionAnalyzer:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
+        # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
+        self._kinds: dict[int, Kind] | None = None
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -129,8 +146,11 @@ class FunctionAnalyzer:
         params = list(zip(positional, defaults))
         params += list(zip(args.kwonlyargs, args.kw_defaults))
         skip_first = self.summary.class_qualname is not None and not self._is_staticmethod()
+        if skip_first and params and not any(dotted_name(d) == "classmethod" for d in self.node.decorator_list):
+            self.self_name = params[0][0].arg
         names: list[str] = []
         entry_params: list[str] = []
+        configured_entry_params: list[str] = []
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if skip_first and index == 0:
@@ -138,6 +158,8 @@ class FunctionAnalyzer:
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
                 self._none_params.add(arg.arg)
+            if seed is None and default is None and arg.annotation is None:
+                configured_entry_params.append(arg.arg)
             if seed is not None:
                 self.summary.param_seeds[arg.arg] = seed
                 if seed and arg.annotation is None:
@@ -152,9 +174,12 @@ class FunctionAnalyzer:
             # A flag whatever callers pass: fixed, so no caller's kind overrides it.
             self.summary.param_seeds[name] = False
         self.summary.entry_params = tuple(p for p in entry_params if p not in self._python_params)
+        self.summary.configured_entry_params = tuple(p for p in configured_entry_params if p not in self._python_params)
         self.summary.returns = self.returns
         self.summary.return_elements = _common_shape(self.return_shapes)
         self.summary.references = tuple(sorted(self.references))
+        self.summary.attribute_writes = tuple(self.attribute_writes)
+        self.summary.returned_functions = tuple(sorted(self.returned_functions))
 
     def _is_staticmethod(self) -> bool:
         return any(dotted_name(d) == "staticmethod" for d in self.node.decorator_list)
@@ -203,6 +228,9 @@ class FunctionAnalyzer:
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             self._try(cast(ast.Try, node), env)  # TryStar has the same fields
         elif isinstance(node, ast.Return):
+            if isinstance(node.value, ast.Name) and node.value.id not in env:
+                # a factory returning its closure, or a class or function defined elsewhere
+                self.returned_functions.add(node.value.id)
             if node.value is not None:
                 elements = self._display(node.value, env)
                 if elements is not None:
@@ -215,7 +243,16 @@ class FunctionAnalyzer:
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
         elif isinstance(node, ast.Assert):
-            self.expr(node.test, env)  # assert on a tensor is fine on 2.13; calls inside are not
+            # One conversion as a whole, like an `if` test; the message runs only on failure. The
+            # kinds of its parts are kept for the hooks (which operand Python jumps on).
+            self._kinds = {}
+            try:
+                kind = self._test(node.test, env)
+                if kind.is_tensor:
+                    for check_assert in C.ASSERTIONS:
+                        check_assert(self, node, kind)
+            finally:
+                self._kinds = None
         elif isinstance(node, (ast.Break, ast.Continue)):
             return True
         return False
@@ -240,7 +277,11 @@ class FunctionAnalyzer:
             self._python_fallback(node, env)
             for target in node.targets:
                 self._bind(target, kind, env, elements)
-            guard = compile_guard_value(node.value, self.resolve, self.guards)
+            constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
+            if constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.instances[node.targets[0].id] = constructor
+                self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
+            guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.guards[node.targets[0].id] = guard
         elif isinstance(node, ast.AugAssign):
@@ -262,7 +303,10 @@ class FunctionAnalyzer:
             return
         if any(isinstance(part, ast.Call) for part in ast.walk(fallback)):
             return  # a call's result is only known to the solver (and must not be recorded twice)
-        if not self.expr(fallback, env).nonempty:
+        fallback_kind = self.expr(fallback, env)
+        # `self.flag` is a module attribute the solver types (analysis/hierarchy.py): the
+        # parameter then holds whatever the attribute holds, a flag when it is one.
+        if not fallback_kind.nonempty or _attributes_only(fallback_kind):
             self._python_params.add(name)
 
     def _display(self, node: ast.expr, env: Env) -> tuple[Kind, ...] | None:
@@ -295,6 +339,8 @@ class FunctionAnalyzer:
             env[target.id] = kind
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
+            self.instances.pop(target.id, None)
+            self.partials.pop(target.id, None)
             if elements is not None:
                 self.tuples[target.id] = elements
             else:
@@ -318,9 +364,11 @@ class FunctionAnalyzer:
             self._index(target.slice, env)
         elif isinstance(target, ast.Attribute):
             self.expr(target.value, env)
+            if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
+                self.attribute_writes.append((target.attr, kind.without_flags()))
 
     def _if(self, node: ast.If, env: Env) -> bool:
-        under_compile = compile_guard_value(node.test, self.resolve, self.guards)
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
         if under_compile is True:
             return self.block(node.body, env)
         if under_compile is False:
@@ -374,6 +422,8 @@ class FunctionAnalyzer:
         handler = _EXPR_HANDLERS.get(type(node))
         if handler is not None:
             kind: Kind = handler(self, node, env)
+            if self._kinds is not None:
+                self._kinds[id(node)] = kind
             return kind
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -389,6 +439,13 @@ class FunctionAnalyzer:
         return env.get(node.id, NOT_TENSOR)
 
     def _expr_Attribute(self, node: ast.Attribute, env: Env) -> Kind:
+        if (
+            isinstance(node.value, ast.Name)
+            and node.value.id == self.self_name
+            and node.attr not in V.STATIC_ATTRS
+            and node.value.id not in env  # not rebound in the body
+        ):
+            return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
@@ -453,7 +510,7 @@ class FunctionAnalyzer:
         return kind.as_bool_tensor() if kind.is_tensor else kind  # a tensor only if an operand is
 
     def _expr_IfExp(self, node: ast.IfExp, env: Env) -> Kind:
-        under_compile = compile_guard_value(node.test, self.resolve, self.guards)
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
         if under_compile is not None:
             return self.expr(node.body if under_compile else node.orelse, env)
         self._bool_context(node.test, env, "ternary")
@@ -487,6 +544,15 @@ class FunctionAnalyzer:
         return NOT_TENSOR
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
+        # Its elements are values of their own, not the enclosing condition's test: a Python bool
+        # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
+        depth, self._test_depth = self._test_depth, 0
+        try:
+            return self._comprehension_body(node, env)
+        finally:
+            self._test_depth = depth
+
+    def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         inner = dict(env)
         for generator in node.generators:
             self._bind(generator.target, self.expr(generator.iter, inner), inner)
@@ -554,7 +620,7 @@ class FunctionAnalyzer:
         value = check(self, node, name, args) if check is not None else None
         if value is not None:
             return value
-        if name.startswith(V.TORCH_TENSOR_SUBMODULES):
+        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES:
             return TENSOR
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
@@ -597,10 +663,50 @@ class FunctionAnalyzer:
             kind = receiver | TENSOR if method in V.TENSOR_METHODS else receiver
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
+        if owner is not None and owner == self.self_name and method == "register_buffer":
+            self._register_buffer(node, args)
+        instance = self._instance_of(owner, env) or _built_here(func.value)
+        if instance is not None:
+            # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
+            return self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
             return self._user_call(func, node, args, kwargs)
         return NOT_TENSOR
+
+    def _constructor_ref(self, func: ast.expr) -> str | None:
+        """What built a value: `Cls(...)` -> "name:Cls"; `make(...)` where `make` holds the
+        result of `select(...)` -> "returned:name:select" (what select returns, called)."""
+        if isinstance(func, ast.Name) and func.id in self.instances:
+            return f"returned:{self.instances[func.id]}"
+        return callee_ref(func)
+
+    def _partial(self, name: str, call: ast.Call, env: Env) -> None:
+        """`f = functools.partial(g, a, k=b)`: calling f calls g with those arguments first."""
+        if self.resolve(call.func) != "functools.partial" or not call.args:
+            return
+        target = callee_ref(call.args[0])
+        if target is None or any(isinstance(arg, ast.Starred) for arg in call.args):
+            return
+        args = tuple(self.expr(arg, env) for arg in call.args[1:])
+        kwargs = tuple((kw.arg, self.expr(kw.value, env)) for kw in call.keywords if kw.arg is not None)
+        self.partials[name] = (target, args, kwargs)
+
+    def _instance_of(self, owner: str | None, env: Env) -> str | None:
+        """The constructor ref of a local object, or "attr:NAME" for `self.NAME`."""
+        if owner is None:
+            return None
+        if owner in self.instances:
+            return self.instances[owner]
+        head, _, attr = owner.partition(".")
+        if head == self.self_name and head not in env and attr and "." not in attr:
+            return f"attr:{attr}"
+        return None
+
+    def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
+        """`self.register_buffer("name", value)` is module state like `self.name = value`."""
+        if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            self.attribute_writes.append((node.args[0].value, args[1].without_flags()))
 
     def _tensor_method(self, node: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
         check = C.TENSOR_METHODS.get(method)
@@ -625,13 +731,22 @@ class FunctionAnalyzer:
         node: ast.Call,
         args: list[Kind],
         kwargs: list[tuple[str | None, Kind]],
+        ref: str | None = None,
     ) -> Kind:
         """A call that may land in the checked tree: record it for the scope solver."""
-        ref = self.aliases.get(func.id) if isinstance(func, ast.Name) else None
+        ref = ref or (self.aliases.get(func.id) if isinstance(func, ast.Name) else None)
+        if ref is None and isinstance(func, ast.Name) and func.id in self.partials:
+            ref, bound_args, bound_kwargs = self.partials[func.id]
+            args = [*bound_args, *args]
+            kwargs = [*bound_kwargs, *kwargs]
+        if ref is None and isinstance(func, ast.Name) and func.id in self.instances:
+            ref = f"instance:{self.instances[func.id]}>__call__"  # obj(...) on obj = Cls(...)
+        if ref is None and (constructor := _built_here(func)) is not None:
+            ref = f"instance:{constructor}>__call__"  # Cls(...)(x)
         ref = ref or callee_ref(func)
         if ref is None:
             return NOT_TENSOR
-        bound = ref.startswith(("self:", "super:"))
+        bound = ref.startswith(("self:", "super:", "instance:"))
         site = CallSite(
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound
         )
@@ -643,7 +758,10 @@ class FunctionAnalyzer:
     def in_condition(self) -> bool:
         return self._test_depth > 0
 
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind) -> None:
+    def kind_of(self, node: ast.expr) -> Kind:
+        return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
+
+    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
         row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
         end_row = node.end_lineno or row  # type: ignore[attr-defined]
         end_col = node.end_col_offset or col  # type: ignore[attr-defined]
@@ -653,7 +771,7 @@ class FunctionAnalyzer:
         self._reported.add(key)
         line = self.lines[row - 1] if row <= len(self.lines) else ""
         end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
-        gb_id = rule.graph_break_id(python_bool=deps.data_dependent_bool)
+        gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
         self.summary.drafts.append(
             Draft(
                 rule.code, message, row, _char_column(line, col), end_row,
@@ -695,6 +813,19 @@ def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None
     return None
 
 
+@functools.lru_cache(maxsize=4096)
+def _attribute_kind(attribute: str) -> Kind:
+    """The kind of a read of `self.ATTRIBUTE`: a pseudo-parameter the scope solver decides."""
+    return Kind.of_param(f"self.{attribute}")
+
+
+def _built_here(node: ast.expr) -> str | None:
+    """The constructor ref of an object built in place: `Cls(...).method()`, `Cls(...)(x)`."""
+    if not isinstance(node, ast.Call) or dotted_name(node.func) == "super":
+        return None  # super().method() is resolved along the bases
+    return callee_ref(node.func)
+
+
 def callee_ref(func: ast.expr) -> str | None:
     if isinstance(func, ast.Name):
         return f"name:{func.id}"
@@ -705,6 +836,8 @@ def callee_ref(func: ast.expr) -> str | None:
         and func.value.value.id == "self"
     ):
         return f"self:{func.value.attr}[]"  # self.layers[i](...)
+    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+        return f"registry:{func.value.id}"  # SOLVERS[name](...)
     if isinstance(func, ast.Attribute):
         if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
             return f"self:{func.attr}"
@@ -717,26 +850,23 @@ def callee_ref(func: ast.expr) -> str | None:
 
 
 def compile_guard_value(
-    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
+    helpers: GuardHelpers | None = None,
 ) -> bool | None:
     """The value of `test` while TorchDynamo traces, when a compile guard decides it.
 
-    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`).
+    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`);
+    `helpers` judges the module's guard-named helpers by their bodies (analysis/guards.py).
     """
     if isinstance(test, ast.Name):
         return known.get(test.id) if known else None
     if isinstance(test, ast.Call) and not test.args:
-        name = dotted_name(test.func)
-        if name is not None and name.rsplit(".", 1)[-1] in V.COMPILE_GUARDS:
-            return True
-        if (resolve(test.func) or name) in V.FALSE_UNDER_COMPILE:
-            return False
-        return None
+        return (helpers or GuardHelpers.detached(resolve)).value(test)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        value = compile_guard_value(test.operand, resolve, known)
+        value = compile_guard_value(test.operand, resolve, known, helpers)
         return None if value is None else not value
     if isinstance(test, ast.BoolOp):
-        values = [compile_guard_value(v, resolve, known) for v in test.values]
+        values = [compile_guard_value(v, resolve, known, helpers) for v in test.values]
         decisive = isinstance(test.op, ast.Or)  # True decides `or`, False decides `and`
         if decisive in values:
             return decisive
@@ -764,6 +894,11 @@ def _narrow_to_none(env: Env, name: str) -> None:
     for key, kind in env.items():
         env[key] = kind.without_param(name)
     env[name] = NOT_TENSOR
+
+
+def _attributes_only(kind: Kind) -> bool:
+    """A kind that is a tensor only if some `self.<name>` attribute is one."""
+    return not kind.always and not kind.calls and all(name.startswith("self.") for name in kind.params)
 
 
 def _union(kinds: Iterable[Kind]) -> Kind:

@@ -11,7 +11,7 @@ unchanged whenever it can (no allocation on the common paths).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 
@@ -136,8 +136,14 @@ class Kind:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Kind is immutable")
 
-    def __reduce__(self) -> tuple[type[Kind], tuple[bool, frozenset[str], frozenset[CallResult], bool, bool]]:
-        return (Kind, self._key())
+    def __reduce__(self) -> tuple[Callable[..., Kind], tuple[int, tuple[str, ...], tuple[int, ...]]]:
+        """Summaries come back from worker processes pickled. A Kind travels as atoms (flag bits,
+        parameter names, flat call-site pairs) and is interned on arrival: a few thousand distinct
+        kinds recur on every expression, and rebuilding each as fresh frozensets (which the garbage
+        collector then walks) was a fifth of the parent's unpickling time."""
+        flags = self.always | self.boolean << 1 | self.data_dependent_bool << 2
+        calls = tuple(n for call in self.calls for n in (call.site, -1 if call.element is None else call.element))
+        return (_interned_kind, (flags, tuple(self.params), calls))
 
     def __repr__(self) -> str:
         parts = [name for name in ("always", "boolean", "data_dependent_bool") if getattr(self, name)]
@@ -150,3 +156,26 @@ NOT_TENSOR = Kind()
 TENSOR = Kind(always=True)
 BOOL_TENSOR = Kind(always=True, boolean=True)
 DATA_DEPENDENT_BOOL = Kind(always=True, data_dependent_bool=True)
+
+
+# Unpickled kinds by their atoms; the constants above are seeded so they stay singletons. Two
+# equal kinds whose sets iterate in another order only miss the cache: equality is by value.
+_INTERNED: dict[tuple[int, tuple[str, ...], tuple[int, ...]], Kind] = {}
+_MAX_INTERNED = 100_000
+
+
+def _interned_kind(flags: int, params: tuple[str, ...], calls: tuple[int, ...]) -> Kind:
+    key = (flags, params, calls)
+    kind = _INTERNED.get(key)
+    if kind is None:
+        if len(_INTERNED) >= _MAX_INTERNED:
+            _INTERNED.clear()
+        sites = frozenset(CallResult(calls[i], None if calls[i + 1] < 0 else calls[i + 1])
+                          for i in range(0, len(calls), 2))
+        kind = Kind(bool(flags & 1), frozenset(params), sites, bool(flags & 2), bool(flags & 4))
+        _INTERNED[key] = kind
+    return kind
+
+
+for _constant in (NOT_TENSOR, TENSOR, BOOL_TENSOR, DATA_DEPENDENT_BOOL):
+    _INTERNED[_constant.__reduce__()[1]] = _constant

@@ -57,6 +57,14 @@ class FunctionSummary:
     # Parameters assumed to be tensors only because the function is an entry point (a forward
     # without annotation or default); callers in the tree decide them when there are any.
     entry_params: tuple[str, ...] = ()
+    # The parameters that would be entry_params were the function an entry point: a configured
+    # entry point (`entry-points` in the config) gets them as tensors, as a forward does.
+    configured_entry_params: tuple[str, ...] = ()
+    # Module state this method writes: `self.NAME = value` and `self.register_buffer("NAME",
+    # value)`, as (NAME, kind of value). Reads of `self.NAME` are the pseudo-parameter "self.NAME".
+    attribute_writes: tuple[tuple[str, Kind], ...] = ()
+    # Nested functions this function returns (`return _inner`): what calling its result runs.
+    returned_functions: tuple[str, ...] = ()
 
 
 @dataclass
@@ -87,3 +95,6 @@ class ModuleSummary:
     functions: dict[str, FunctionSummary]
     classes: dict[str, ClassSummary]
     compile_targets: list[CompileTarget]
+    # Module-level dict displays whose values are all names (`SOLVERS = {"rk4": RK4, ...}`):
+    # NAME -> the dotted names of the values, so `SOLVERS[name](...)` reaches each of them.
+    registries: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 
@@ -33,6 +34,18 @@ class Program:
         self.modules = {m.module: m for m in modules}
         self.extra_entry_points = list(extra_entry_points)
         self._module_classes: dict[tuple[str, str], bool] = {}
+        self._hierarchy: ClassHierarchy | None = None
+
+    @property
+    def hierarchy(self) -> ClassHierarchy:
+        """Subclasses within the tree, indexed once on first use."""
+        if self._hierarchy is None:
+            self._hierarchy = ClassHierarchy(
+                ((mod, cls), list(self._base_classes(mod, cls)))
+                for mod, summary in self.modules.items()
+                for cls in summary.classes
+            )
+        return self._hierarchy
 
     # ---- name resolution ----------------------------------------------------------------
     def function(self, fid: FunctionId) -> FunctionSummary:
@@ -82,8 +95,8 @@ class Program:
             stack.extend(self._base_classes(mod, cls))
         return None
 
-    def _submodule_forward(self, module: str, class_qualname: str, attribute: str) -> FunctionId | None:
-        """`self.encoder(...)`: the forward of the in-tree class assigned to self.encoder."""
+    def _attribute_constructor(self, module: str, class_qualname: str, attribute: str) -> tuple[str, str] | None:
+        """(module, callee) of `self.ATTRIBUTE = callee(...)` in the class's or a base's __init__."""
         seen: set[tuple[str, str]] = set()
         stack = [(module, class_qualname)]
         while stack:
@@ -94,12 +107,106 @@ class Program:
             seen.add((mod, cls))
             constructor = summary.attributes.get(attribute)
             if constructor is not None:
-                found = self._resolve_dotted(mod, constructor)
-                if found is not None and found[0] == "class":
-                    return self._method(found[1], found[2], "forward")
-                return None
+                return mod, constructor
             stack.extend(self._base_classes(mod, cls))
         return None
+
+    def _submodule_forward(self, module: str, class_qualname: str, attribute: str) -> list[FunctionId]:
+        """`self.encoder(...)`: the forward (or __call__) of the in-tree class assigned to
+        self.encoder; `self.schedule(t)`: the closure `self.schedule = self._make(...)` returns."""
+        found = self._attribute_constructor(module, class_qualname, attribute)
+        if found is None:
+            return []
+        mod, constructor = found
+        if constructor.startswith("self."):
+            factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
+                module, class_qualname, constructor[len("self."):]
+            )
+            return self._call_values(self._returned_values(factory)) if factory else []
+        classes = self._classes_built_by(mod, constructor)
+        return [called for cls in classes if (called := self._call_method(*cls))]
+
+    def _call_method(self, module: str, class_qualname: str) -> FunctionId | None:
+        """What calling an instance runs: an nn.Module's forward, else __call__."""
+        return self._method(module, class_qualname, "forward") or self._method(module, class_qualname, "__call__")
+
+    def _classes_built_by(self, module: str, callee: str) -> list[tuple[str, str]]:
+        found = self._resolve_dotted(module, callee)
+        return [(found[1], found[2])] if found is not None and found[0] == "class" else []
+
+    def _returned_values(self, factory: FunctionId) -> list[tuple[str, str, str]]:
+        """The classes and functions `factory` returns by name (`return _closure`, `return Euler`)."""
+        module, qualname = factory
+        found: list[tuple[str, str, str]] = []
+        for name in self.function(factory).returned_functions:
+            nested = f"{qualname}.{name}"
+            if nested in self.modules[module].functions:
+                found.append(("function", module, nested))
+            elif (value := self._resolve_dotted(module, name)) is not None:
+                found.append(value)
+        return found
+
+    def _call_values(self, values: list[tuple[str, str, str]]) -> list[FunctionId]:
+        """What calling one of `values` runs: a function itself, a class its __init__."""
+        return [
+            target
+            for what, mod, value in values
+            for target in ([(mod, value)] if what == "function" else self._initializer(mod, value))
+        ]
+
+    def _registry_values(self, module: str, name: str) -> list[tuple[str, str, str]]:
+        """What `NAME[key]` may be, for a registry dict NAME defined in or imported into module."""
+        summary = self.modules[module]
+        values = summary.registries.get(name)
+        if values is None:
+            imported = summary.imports.get(name)
+            split = self._split_qualified(imported) if imported else None
+            if split is None or split[0] not in self.modules:
+                return []
+            module, values = split[0], self.modules[split[0]].registries.get(split[1])
+            if values is None:
+                return []
+        return [found for value in values if (found := self._resolve_dotted(module, value)) is not None]
+
+    def _constructed_classes(self, fid: FunctionId, constructor: str) -> list[tuple[str, str]]:
+        """The in-tree classes an object may be an instance of, from the ref of its constructor."""
+        module, class_qualname = fid[0], self.function(fid).class_qualname
+        kind, _, name = constructor.partition(":")
+        if kind == "attr":
+            if class_qualname is None:
+                return []
+            found = self._attribute_constructor(module, class_qualname, name)
+            return self._classes_built_by(*found) if found else []
+        if kind == "registry":
+            return [(mod, target) for what, mod, target in self._registry_values(module, name) if what == "class"]
+        if kind == "returned":
+            return [
+                (mod, target)
+                for factory in self.resolve_call(fid, name)
+                for what, mod, target in self._returned_values(factory)
+                if what == "class"
+            ]
+        if kind in ("name", "dotted"):
+            return self._classes_built_by(module, name)
+        return []
+
+    def _methods_of_instances(self, classes: list[tuple[str, str]], name: str) -> list[FunctionId]:
+        """`obj.name(...)` on an instance of any of `classes` or of their in-tree subclasses."""
+        found: list[FunctionId] = []
+        for mod, cls in classes:
+            method = self._method(mod, cls, name)
+            if method is not None:
+                found.append(method)
+            found.extend(self._overrides(mod, cls, name))
+        return found
+
+    def _overrides(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
+        """Methods named `name` that subclasses in the tree define: `self.name()` may run them."""
+        return [
+            (mod, f"{cls}.{name}")
+            for mod, cls in self.hierarchy.descendants((module, class_qualname))
+            if name in self.modules[mod].classes[cls].methods
+        ]
 
     def _base_classes(self, module: str, class_qualname: str) -> Iterator[tuple[str, str]]:
         for base in self.modules[module].classes[class_qualname].bases:
@@ -138,13 +245,30 @@ class Program:
         module, qualname = fid
         kind, _, name = site_ref.partition(":")
         function = self.function(fid)
+        if kind == "instance":
+            constructor, _, method_name = name.rpartition(">")
+            targets = self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
+            if method_name == "__call__" and not constructor.startswith("returned:"):
+                # f(...) where f = make(...): what make returns runs (a closure, a class's __init__)
+                targets += [
+                    target
+                    for factory in self.resolve_call(fid, constructor)
+                    if self.function(factory).name != "__init__"
+                    for target in self._call_values(self._returned_values(factory))
+                ]
+            return targets
+        if kind == "registry":
+            return self._call_values(self._registry_values(module, name))
         if kind in ("self", "super"):
             if function.class_qualname is None:
                 return []
             method = self._method(module, function.class_qualname, name, skip_self=kind == "super")
-            if method is None and kind == "self":
-                method = self._submodule_forward(module, function.class_qualname, name)
-            return [method] if method else []
+            if kind == "super":
+                return [method] if method else []
+            overrides = self._overrides(module, function.class_qualname, name)
+            if method is None:
+                return overrides or self._submodule_forward(module, function.class_qualname, name)
+            return [method, *overrides]
         if kind == "name":
             nested = f"{qualname}.{name}"
             if nested in self.modules[module].functions:
@@ -155,7 +279,11 @@ class Program:
         what, mod, target = found
         if what == "function":
             return [(mod, target)]
-        init = self._method(mod, target, "__init__")
+        return self._initializer(mod, target)
+
+    def _initializer(self, module: str, class_qualname: str) -> list[FunctionId]:
+        """`Cls(...)` runs Cls.__init__ in traced code."""
+        init = self._method(module, class_qualname, "__init__")
         return [init] if init else []
 
     def _autograd_forward(self, module: str, name: str) -> list[FunctionId]:
@@ -181,13 +309,13 @@ class Program:
                     function.name == "forward"
                     and function.class_qualname is not None
                     and self.is_module_class(module, function.class_qualname)
-                ) or self._configured_entry(module, qualname):
+                ) or self.configured_entry(module, qualname):
                     entries.add((module, qualname))
             for target in summary.compile_targets:
                 entries.update(self._compile_target(module, target.ref, target.constructor, target.method))
         return entries
 
-    def _configured_entry(self, module: str, qualname: str) -> bool:
+    def configured_entry(self, module: str, qualname: str) -> bool:
         name = f"{module}:{qualname}"
         return any(
             fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(f"{module}.{qualname}", pattern)
@@ -273,14 +401,22 @@ class _TensorFlow:
                 targets = [t for t in program.resolve_call(fid, site.ref) if t in traced]
                 if targets:
                     self.targets[(fid, index)] = targets
+        for fid in traced:
+            if program.configured_entry(*fid):
+                function = program.function(fid)
+                for name in function.configured_entry_params:
+                    self.params[fid][name] = True
+                    self.fixed[fid].add(name)
         # A forward called from the tree gets its tensors from its callers, not from being an
         # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
         called = {target for targets in self.targets.values() for target in targets}
         for fid in called:
-            for name in program.function(fid).entry_params:
+            function = program.function(fid)
+            for name in (*function.entry_params, *function.configured_entry_params):
                 self.params[fid].pop(name, None)
                 self.fixed[fid].discard(name)
         self.returns: dict[FunctionId, bool] = {fid: False for fid in traced}
+        self.attributes = AttributeTypes(program, traced)
         self.element_returns: dict[FunctionId, list[bool]] = {
             fid: [False] * len(elements)
             for fid in traced
@@ -291,8 +427,11 @@ class _TensorFlow:
         if deps.always:
             return True
         params = self.params[fid]
-        if any(params.get(name, False) for name in deps.params):
-            return True
+        for name in deps.params:
+            if params.get(name, False):
+                return True
+            if name.startswith("self.") and self.attributes.is_tensor(fid, name[len("self."):]):
+                return True
         for call in deps.calls:
             targets = self.targets.get((fid, call.site), ())
             if call.element is None and any(self._returns_at(fid, call.site, t) for t in targets):
@@ -341,6 +480,7 @@ class _TensorFlow:
                 for index, site in enumerate(function.calls):
                     for target in self.targets.get((fid, index), ()):
                         changed |= self._pass_arguments(fid, site, target)
+            changed |= self.attributes.update(self.holds)
             if not changed:
                 return
 

@@ -10,6 +10,7 @@ import re
 
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.function import FunctionAnalyzer, dotted_name
+from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.model import (
     ClassSummary,
     CompileTarget,
@@ -72,6 +73,8 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
     logger_names = frozenset(collector.logger_names)
     deferred = _deferred_functions(tree) if "reorderable_logging_functions" in source else set()
     functions: dict[str, FunctionSummary] = {}
+    top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
+    guard_helpers = GuardHelpers(path, module, is_package, top_level, imports.resolve)
     for qualname, class_qualname, node in collector.functions:
         entry = (class_qualname is not None and node.name == "forward") or _is_compiled(node, imports)
         summary = FunctionSummary(
@@ -88,7 +91,7 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         if qualname in deferred:
             functions[qualname] = summary  # Dynamo calls it after the graph: never traced
             continue
-        FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry).run()
+        FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry, guard_helpers).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
         functions[qualname] = summary
     return ModuleSummary(
@@ -98,6 +101,7 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         functions=functions,
         classes=collector.classes,
         compile_targets=collector.compile_targets,
+        registries=collector.registries,
     )
 
 
@@ -163,6 +167,7 @@ class _Collector:
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.classes: dict[str, ClassSummary] = {}
         self.compile_targets: list[CompileTarget] = []
+        self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
         self._scan_compile = _MENTIONS_COMPILE.search(source) is not None
         self._prefix: list[str] = []
@@ -256,6 +261,8 @@ class _Collector:
         self._constructors.pop()
 
     def _assign(self, node: ast.Assign) -> None:
+        if isinstance(node.value, ast.Dict) and not self._prefix:
+            self._registry(node)
         if not isinstance(node.value, ast.Call):
             return
         callee = dotted_name(node.value.func)
@@ -269,6 +276,16 @@ class _Collector:
             is_logger = callee.endswith(V.LOGGER_FACTORIES) or callee.rsplit(".", 1)[-1].endswith("Logger")
             if is_logger and not self._prefix:
                 self.logger_names.add(name)
+
+    def _registry(self, node: ast.Assign) -> None:
+        """`SOLVERS = {"rk4": RK4, ...}` at module level: a dispatch table of classes/functions."""
+        assert isinstance(node.value, ast.Dict)
+        values = [dotted_name(value) for value in node.value.values]
+        if not values or any(value is None for value in values):
+            return
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self.registries[target.id] = tuple(v for v in values if v is not None)
 
     def _find_compile_calls(self, stmt: ast.stmt) -> None:
         # Only this statement's own expressions: nested bodies are visited as statements.

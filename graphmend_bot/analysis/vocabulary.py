@@ -5,6 +5,8 @@ Every set here was checked against TorchDynamo on torch 2.13 (see tests/test_dyn
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 # Attributes of a tensor that are static under torch.compile (guarded, not traced as data).
 STATIC_ATTRS = frozenset({
     "shape", "dtype", "device", "ndim", "is_cuda", "is_sparse", "is_quantized", "is_meta",
@@ -171,21 +173,61 @@ SIZE_METHODS = frozenset({
 # Size factories whose start/end/step are Scalars: a float there is a value, not an error.
 VALUE_FACTORIES = frozenset({"linspace", "logspace", "arange"})
 
-# Calls Dynamo treats as skipped functions and breaks on (measured on 2.13, although
-# DESIGN.md's table lists time.time() as fine: with a tensor op before it, it breaks).
-UNTRACEABLE_CALLS = frozenset({
-    "time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
-    "time.perf_counter_ns", "time.monotonic_ns", "time.sleep",
-})
 
-# Calls that are True while TorchDynamo traces (the eager-only guards maintainers write).
+@dataclass(frozen=True)
+class SkippedCall:
+    """A callee TorchDynamo breaks on: the graph-break id it reported, on which torch version."""
+
+    gb_id: str
+    torch: str = "2.13.0"
+    # Breaks only when an argument is a tensor (`copy.deepcopy` of plain Python data traces).
+    tensor_argument: bool = False
+
+
+_SKIPPED = SkippedCall("GB0007")  # "Attempted to call function marked as skipped"
+_NUMPY_UNSUPPORTED = SkippedCall("GB0294")  # "attempted to trace numpy function unsupported by PyTorch"
+
+# Calls Dynamo cannot trace, by resolved dotted name, each measured on the torch version it names
+# (tests/test_skipped_calls.py re-measures every entry). Measured as fine on 2.13, so absent:
+# `random.randint`/`uniform`, `numpy.random.rand`/`randn`/`normal`/`uniform`/`random`/`seed`
+# (traced through torch._numpy), `copy.deepcopy` of Python data.
+UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
+    # time.time() is fine alone, but breaks with a tensor op before it (DESIGN.md's table differs).
+    **dict.fromkeys((
+        "time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
+        "time.perf_counter_ns", "time.monotonic_ns", "time.sleep",
+    ), _SKIPPED),
+    **dict.fromkeys((
+        "bisect.bisect", "bisect.bisect_left", "bisect.bisect_right", "bisect.insort",
+        "bisect.insort_left", "bisect.insort_right",
+    ), _SKIPPED),
+    "pickle.dumps": _SKIPPED,
+    "pickle.loads": _SKIPPED,
+    "pickle.dump": SkippedCall("GB0156"),  # "Unsupported method call" on the file object
+    "pickle.load": SkippedCall("GB0156"),
+    "copy.copy": _SKIPPED,
+    "copy.deepcopy": SkippedCall("GB4198", tensor_argument=True),  # "Attempted to copy.deepcopy a tensor"
+    "random.random": _SKIPPED,
+    "random.shuffle": _SKIPPED,
+    "random.choice": _SKIPPED,
+    "random.seed": _SKIPPED,
+    "numpy.random.SeedSequence": SkippedCall("GB0156"),  # generate_state is an unsupported method
+    "numpy.random.default_rng": _NUMPY_UNSUPPORTED,
+    "numpy.random.permutation": _NUMPY_UNSUPPORTED,
+    "numpy.random.randint": SkippedCall("GB0033"),  # "Data dependent operator"
+    "numpy.random.choice": SkippedCall("GB0033"),
+    **dict.fromkeys((
+        "numpy.load", "numpy.save", "numpy.savez", "numpy.loadtxt", "numpy.savetxt",
+    ), _NUMPY_UNSUPPORTED),
+    "torch.Generator": SkippedCall("GB0363"),  # "An opaque object was created in the middle of the program"
+    "os.getpid": _SKIPPED,
+    "uuid.uuid4": _SKIPPED,
+}
+
+# Names of compile-state predicates (torch's and the helpers wrapping them): they return a Python
+# bool, never a tensor. What each is worth under torch.compile: analysis/guards.py.
 COMPILE_GUARDS = frozenset({
     "is_compiling", "is_torchdynamo_compiling", "is_dynamo_compiling", "is_exporting",
-})
-
-# Calls that are False while TorchDynamo traces (TorchScript tracing/scripting state).
-FALSE_UNDER_COMPILE = frozenset({
-    "torch.jit.is_tracing", "torch.jit.is_scripting", "torch._C._get_tracing_state",
 })
 
 LOG_METHODS = frozenset({

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from graphmend_bot.config import Config, ConfigError
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.github.commands import handle_comment
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.context import ActionContext, ActionError, read_context
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.github.core.results import EXIT_ERROR, scan_everything
+from graphmend_bot.github.core.results import scan_everything
 from graphmend_bot.github.fixes.fix_after_review import fix_after_review
 from graphmend_bot.github.fixes.fixing import on_pull_request_event
 from graphmend_bot.github.review.analyse import load_action_config
@@ -27,7 +28,7 @@ SCAN_EVENTS = frozenset({"schedule", "workflow_dispatch"})
 def follow_up_fix(ctx: ActionContext, config: Config, log: Log) -> int:
     """After the review: the fix pull request (opened, updated, or closed with its source)."""
     if not ctx.inputs.token or (not ctx.inputs.fix_pr and ctx.event.get("action") != "closed"):
-        return 0
+        return EXIT_CLEAN
     try:
         repo = connect(ctx.api_url, ctx.inputs.token).get_repo(ctx.repository)
         log.info(f"fix pull request: {on_pull_request_event(ctx, config, log, repo)}")
@@ -36,7 +37,7 @@ def follow_up_fix(ctx: ActionContext, config: Config, log: Log) -> int:
                                     "`pull-requests: write`)"))
     except ValueError as error:
         log.warning(f"fix pull request: {error}")
-    return 0
+    return EXIT_CLEAN
 
 
 def close_with_source(ctx: ActionContext, config: Config, log: Log) -> int:
@@ -45,7 +46,7 @@ def close_with_source(ctx: ActionContext, config: Config, log: Log) -> int:
     if ctx.event.get("action") != "closed":
         log.info(f"pull_request_target {ctx.event.get('action')!r}: only `closed` is handled (nothing else runs "
                  "with the base's token)")
-        return 0
+        return EXIT_CLEAN
     return follow_up_fix(ctx, config, log)
 
 

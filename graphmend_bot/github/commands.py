@@ -20,13 +20,13 @@ from github.PullRequest import PullRequest
 from github.Repository import Repository
 
 from graphmend_bot.config import Config, ConfigError
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.archive import ArchiveError, download_head
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
 from graphmend_bot.github.core.markers import REPLY_MARKER
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.github.core.results import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.github.fixes.fixing import Refused, fix_pull_request, is_fork, is_own_actor
 from graphmend_bot.github.review.analyse import analyse, load_action_config, read_sources
 from graphmend_bot.github.review.pull_request import read_pull_request, review

@@ -21,17 +21,19 @@ from github.Issue import Issue
 from github.Repository import Repository
 
 from graphmend_bot.config import Config
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
+from graphmend_bot.fences import code_span
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.context import ActionContext, ActionError
 from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
 from graphmend_bot.github.core.markers import TRACKING_MARKER
 from graphmend_bot.github.core.outputs import Log, write_outputs
-from graphmend_bot.github.core.results import EXIT_CLEAN, EXIT_ERROR, finish
+from graphmend_bot.github.core.results import finish
 from graphmend_bot.github.fixes.fixing import fix_default_branch
 from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.github.review.plan import finding_keys
-from graphmend_bot.report.markdown import SummaryView, cell, code_span
+from graphmend_bot.report.markdown import SummaryView, cell
 from graphmend_bot.rules import RULES_BY_CODE
 from graphmend_bot.shards import (
     ShardError,

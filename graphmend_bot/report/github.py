@@ -1,36 +1,45 @@
-"""GitHub Actions workflow commands: one annotation per finding, `::error` per unreadable file."""
+"""GitHub Actions workflow commands: one annotation per finding, `::error` per unreadable file.
+
+The one owner of workflow-command escaping: the bot's log (github/core/outputs.py) builds its
+`::notice|warning|error::` lines with `workflow_command` too.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from graphmend_bot.findings import CheckResult, Finding
 
 
-def _escape_data(text: str) -> str:
+def escape_data(text: str) -> str:
+    """The message part of a workflow command (after the second `::`)."""
     # Newlines escaped, and the old `##[` command form broken with a zero-width space: file names
     # and messages come from pull requests and must never form a workflow command of their own.
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("##[", "##\u200b[")
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+def escape_property(text: str) -> str:
+    """A property value (`file=`, `title=`): `:` and `,` would end it."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(command: str, properties: Sequence[tuple[str, str]], message: str) -> str:
+    """`::command key=value,...::message`, every part escaped."""
+    props = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
+    return f"::{command} {props}::{escape_data(message)}" if props else f"::{command}::{escape_data(message)}"
 
 
 def annotation(finding: Finding, level: str = "warning") -> str:
     loc, end = finding.location, finding.end_location
-    props = [
-        f"file={_escape_property(finding.path)}",
-        f"line={loc.row}",
-        f"col={loc.column}",
-        f"endLine={end.row}",
-    ]
+    props = [("file", finding.path), ("line", str(loc.row)), ("col", str(loc.column)), ("endLine", str(end.row))]
     if end.row == loc.row:
-        props.append(f"endColumn={end.column}")
-    props.append(f"title={_escape_property(f'{finding.code} graph break ({finding.gb_id})')}")
+        props.append(("endColumn", str(end.column)))
+    props.append(("title", f"{finding.code} graph break ({finding.gb_id})"))
     message = finding.message + (f" ({finding.evidence.describe()})" if finding.evidence else "")
-    return f"::{level} {','.join(props)}::{_escape_data(message)}"
+    return workflow_command(level, props, message)
 
 
 def render_github(result: CheckResult) -> str:
     lines = [annotation(f) for f in result.findings]
-    lines += [f"::error file={_escape_property(e.path)}::{_escape_data(e.message)}" for e in result.errors]
+    lines += [workflow_command("error", [("file", e.path)], e.message) for e in result.errors]
     return "\n".join(lines) + ("\n" if lines else "")

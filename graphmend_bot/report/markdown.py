@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from graphmend_bot.fences import code_block, code_span
 from graphmend_bot.findings import CheckResult, FileError, Finding
 from graphmend_bot.report.text import summary_line
 from graphmend_bot.rules import ALL_RULES_BY_CODE, gb_url
@@ -27,17 +28,6 @@ def cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
 
 
-def code_span(text: str) -> str:
-    """`text` as inline code, whatever it holds: file names and source come from pull requests, and a
-    backtick in them must not end the span and turn the rest into Markdown (a mention, a link, HTML).
-    The fence is longer than any backtick run inside; `|` is escaped, as GitHub's tables need even in
-    code; newlines, which would end a table row, become spaces."""
-    text = text.replace("\r", " ").replace("\n", " ").replace("|", "\\|")
-    fence = "`" * (_longest_backtick_run(text) + 1)
-    pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
 # What turns text into more than text on GitHub: a mention, an HTML tag or comment (a hidden marker),
 # a link, an autolink. A zero-width space after each opening keeps the text as it reads.
 _ACTIVE = (("@", "@\u200b"), ("<", "<\u200b"), ("](", "]\u200b("), ("://", ":\u200b//"), ("www.", "www\u200b."))
@@ -49,14 +39,6 @@ def prose(text: str) -> str:
     for active, inert in _ACTIVE:
         text = text.replace(active, inert)
     return text
-
-
-def _longest_backtick_run(text: str) -> int:
-    longest, run = 0, 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return longest
 
 
 def _rule_link(finding: Finding) -> str:
@@ -73,11 +55,6 @@ def evidence_line(finding: Finding) -> str:
         return f"Confirmed by Dynamo in {code_span(evidence.test[:200])}." if evidence.test else \
             "Confirmed by Dynamo in the tests."
     return "Ran in the tests without a graph break: Dynamo may handle this line; check before changing it."
-
-
-def _fence(text: str) -> str:
-    """A backtick fence longer than any backtick run inside `text`."""
-    return "`" * max(3, _longest_backtick_run(text) + 1)
 
 
 def unsafe_label(assumptions: Sequence[str]) -> str:
@@ -104,19 +81,17 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
     if rule is not None:
         parts.append(rule.why)
     if suggestion is not None and finding.fix is not None and finding.fix.applicability == "unsafe":
-        fence = _fence(suggestion)
         # A fix read back from a bundle has no assumptions apart from its message: show the message then.
         title = finding.fix.title if finding.fix.assumptions else finding.fix.message
         parts.append(f"{prose(title)}. {unsafe_label(finding.fix.assumptions)}:\n\n"
-                     f"{fence}suggestion\n{suggestion}\n{fence}")
+                     + code_block(suggestion, "suggestion"))
     elif suggestion is not None and finding.fix is not None:
-        fence = _fence(suggestion)
-        parts.append(f"{prose(finding.fix.message)}:\n\n{fence}suggestion\n{suggestion}\n{fence}")
+        parts.append(f"{prose(finding.fix.message)}:\n\n" + code_block(suggestion, "suggestion"))
     elif finding.fix is not None:
         parts.append(f"Fix ({finding.fix.applicability}): {prose(finding.fix.message)}.")
     elif rule is not None:
         parts.append(f"<details><summary>How to fix</summary>\n\n{rule.fix_safety}\n\n"
-                     f"{_fence(rule.use_instead)}python\n{rule.use_instead.strip()}\n{_fence(rule.use_instead)}\n"
+                     f"{code_block(rule.use_instead.strip(), 'python')}\n"
                      f"</details>")
     parts.append(f"<sub>`graphmend rule {finding.code}` explains this rule.</sub>\n{marker}")
     return "\n\n".join(parts)
@@ -132,7 +107,8 @@ def resolved_comment(original: str, marker: str, sha: str) -> str:
     )
 
 
-def review_body(commented: int, overflow: Sequence[Finding], limit: int) -> str:
+def findings_review_body(commented: int, overflow: Sequence[Finding], limit: int) -> str:
+    """The body of the bot's findings review (approval/verdict.py's review_body is the GPU verdict's)."""
     lines = [f"GraphMend found {commented + len(overflow)} new graph break(s) on lines changed in this pull request."]
     if overflow:
         lines.append(
@@ -204,8 +180,7 @@ def _fix_section(view: SummaryView) -> list[str]:
         diff = view.fix_diff
         if len(diff) > MAX_FIX_DIFF:
             diff = diff[:MAX_FIX_DIFF] + "\n... (truncated)\n"
-        fence = _fence(diff)
-        out += ["", "<details><summary>The change</summary>", "", f"{fence}diff", diff.rstrip("\n"), fence, "",
+        out += ["", "<details><summary>The change</summary>", "", code_block(diff.rstrip("\n"), "diff"), "",
                 "</details>"]
     else:
         out += [f"- {code_span(path)}" for path in files]

@@ -23,9 +23,10 @@ import libcst as cst
 
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.config import Config
+from graphmend_bot.edits import Span, apply_spans, clash, disjoint, edit_span, line_starts
 from graphmend_bot.engine import Workspace
-from graphmend_bot.findings import CheckResult, Edit, FileError, Finding, Fix
-from graphmend_bot.rewrite.context import FixContext, FixUnavailable, split_lines
+from graphmend_bot.findings import CheckResult, FileError, Finding, Fix
+from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 from graphmend_bot.rewrite.strategies import FIXABLE_CODES, strategies_for
 
 # Like ruff (MAX_ITERATIONS = 100): loop check -> fix until nothing changes, at most this many times.
@@ -45,6 +46,8 @@ class FileChange:
 
 @dataclass
 class FixOutcome:
+    """What a fix run changed in the files and what it left (not the fix pull request's fate)."""
+
     changes: list[FileChange] = field(default_factory=list)
     remaining: CheckResult = field(default_factory=CheckResult)  # findings left after fixing, fixes attached
     passes: int = 0
@@ -165,33 +168,6 @@ def _map_files(work: list[tuple[str, str, list[Finding]]], config: Config, jobs:
         return pool.starmap(_fix_file, [(item, config) for item in work], chunksize=1)
 
 
-def _offsets(source: str) -> list[int]:
-    """Offset of the first character of each (1-based) row; one extra row for end-of-file edits."""
-    starts = [0]
-    for line in split_lines(source):
-        starts.append(starts[-1] + len(line))
-    return starts
-
-
-def _span(edit: Edit, starts: list[int]) -> tuple[int, int]:
-    def offset(row: int, column: int) -> int:
-        if row - 1 >= len(starts):
-            raise ValueError(f"edit row {row} is past the end of the file")
-        return starts[row - 1] + column - 1
-
-    return offset(edit.location.row, edit.location.column), offset(edit.end_location.row, edit.end_location.column)
-
-
-def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    if a == b:
-        return True
-    if a[0] == a[1]:  # an insertion conflicts only with a replacement strictly around it
-        return b[0] < a[0] < b[1]
-    if b[0] == b[1]:
-        return a[0] < b[0] < a[1]
-    return a[0] < b[1] and b[0] < a[1]
-
-
 def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
     """Apply `fixes` in order, each all-or-nothing; a fix overlapping an accepted one is skipped.
 
@@ -203,26 +179,21 @@ def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
 
 def _apply(source: str, fixes: Sequence[Fix]) -> tuple[str, list[bool]]:
     """The rewritten text, and for each fix whether it was applied."""
-    starts = _offsets(source)
-    accepted: dict[tuple[int, int, str], Edit] = {}
+    starts = line_starts(source)
+    accepted: set[Span] = set()
     applied: list[bool] = []
     for fix in fixes:
-        spans = [(*_span(edit, starts), edit.content) for edit in fix.edits]
-        clash = any(
-            _overlaps((start, end), (other[0], other[1])) and (start, end, content) != other
-            for start, end, content in spans
-            for other in accepted
-        )
-        applied.append(not clash)
-        if clash:
-            continue
-        for key, edit in zip(spans, fix.edits, strict=True):
-            accepted[key] = edit
-    text = source
-    # Bottom-up, so earlier offsets stay valid; at one point, insertions in a stable order.
-    for start, end, content in sorted(accepted, key=lambda k: (k[0], k[1], k[2]), reverse=True):
-        text = text[:start] + content + text[end:]
-    return text, applied
+        spans = [edit_span(edit, starts) for edit in fix.edits]
+        usable = not any(clash(span, other) for span in spans for other in accepted)
+        if usable:
+            try:
+                disjoint(spans, len(source))
+            except ValueError:
+                usable = False  # the fix's own edits overlap: it cannot be applied cleanly
+        applied.append(usable)
+        if usable:
+            accepted.update(spans)
+    return apply_spans(source, accepted), applied
 
 
 def parses(source: str) -> bool:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from graphmend_bot.rewrite.context import FixContext
-from graphmend_bot.rewrite.purity import REDUCTIONS, ArmAnalyzer, Rejected, dotted, is_config_value
+from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.purity import REDUCTIONS, ArmAnalyzer, dotted, is_config_value
 
 SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool"})
 SCALAR_METHODS = frozenset({"size", "dim", "numel", "ndimension", "nelement", "get_device"})

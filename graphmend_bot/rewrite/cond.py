@@ -33,8 +33,8 @@ import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
-from graphmend_bot.rewrite.context import FixContext
-from graphmend_bot.rewrite.purity import Rejected, dotted, names_in
+from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.purity import dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.well_typed import TypeEvidence, changes_shape, require_well_typed
 

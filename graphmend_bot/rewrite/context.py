@@ -8,21 +8,19 @@ turns it into `Edit`s with `replace_statement`, `replace_expression` and `ensure
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Collection, Iterator, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from graphmend_bot.config import Config
+from graphmend_bot.edits import split_lines
 from graphmend_bot.findings import Edit, Finding, Location
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
-
-def split_lines(source: str) -> list[str]:
-    """Lines as Python's tokenizer sees them (only \\n, \\r\\n and \\r end a line), with their ends."""
-    return _LINE.findall(source)
+class Rejected(Exception):
+    """A transformation refuses a rewrite: it cannot show that the rewrite computes the same thing,
+    or that an expression evaluates eagerly as a torch.where arm (the reason is the message)."""
 
 
 class FixUnavailable(Exception):

@@ -28,8 +28,8 @@ from graphmend_bot.rewrite.branching import (
     is_python_number,
     torch_import,
 )
-from graphmend_bot.rewrite.context import FixContext
-from graphmend_bot.rewrite.purity import Rejected, dotted
+from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.purity import dotted
 from graphmend_bot.rewrite.static_conditions import split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_well_typed
 

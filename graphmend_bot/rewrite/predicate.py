@@ -33,9 +33,9 @@ from graphmend_bot.rewrite.branching import (
     is_python_number,
     torch_import,
 )
-from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
-from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, Rejected, dotted, dtype_assumption, names_in
+from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, dtype_assumption, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_well_typed

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from graphmend_bot.rewrite.context import Rejected
+
 # Categories of a Python scalar or a dtype kind, in promotion order.
 NONE, BOOL, INT, FLOAT = 0, 1, 2, 3
 CATEGORY_NAMES = {BOOL: "bool", INT: "integer", FLOAT: "floating-point"}
@@ -77,10 +79,6 @@ ALLOWED_KEYWORDS = frozenset({"min", "max", "nan", "posinf", "neginf", "alpha", 
 # Reductions to a 0-d tensor (no `dim` argument): the shape of a branch condition.
 REDUCTIONS = frozenset({"any", "all", "sum", "mean", "max", "min", "amax", "amin", "prod", "norm", "std", "var", "median", "count_nonzero"})
 TORCH_MODULES = ("torch.", "torch.nn.functional.", "F.", "nn.functional.")
-
-
-class Rejected(Exception):
-    """The expression cannot be evaluated eagerly as a torch.where arm (the reason is the message)."""
 
 
 @dataclass(frozen=True)

@@ -41,17 +41,13 @@ import libcst as cst
 from graphmend_bot.analysis.vocabulary import SIZE_FACTORIES, SIZE_METHODS, VALUE_FACTORIES
 from graphmend_bot.findings import Edit, Finding, Fix
 from graphmend_bot.rewrite.branching import LocalFacts, enclosing_function, is_python_number
-from graphmend_bot.rewrite.context import FixContext, FixUnavailable
+from graphmend_bot.rewrite.context import FixContext, FixUnavailable, Rejected
 from graphmend_bot.rewrite.purity import dotted
 
 INTEGER_DTYPES = frozenset({"torch.long", "torch.int64", "torch.int", "torch.int32"})
 TWIN_SUFFIXES = ("_list", "_tuple")
 BUILDERS = frozenset({"torch.as_tensor", "torch.tensor"})
 SIZE_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply)
-
-
-class Rejected(Exception):
-    """The rewrite cannot be shown to compute the same thing."""
 
 
 @dataclass(frozen=True)

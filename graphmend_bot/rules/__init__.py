@@ -3,7 +3,7 @@
 One module per rule (`gm101_data_dependent_if.py`, ...) holds its `RULE`; registering it is one
 line below. Codes are grouped by family like ruff's: GM1xx branches, GM2xx validation guards,
 GM3xx scalar extraction, GM4xx Python I/O, GM5xx data-dependent shapes, GM6xx code Dynamo cannot
-trace, and GM8xx breaks Dynamo reported at run time (`RUNTIME_RULES`, from a census). Graph-break
+trace, GM7xx autograd state, and GM8xx breaks Dynamo reported at run time (`RUNTIME_RULES`, from a census). Graph-break
 ids come from torch/_dynamo/graph_break_registry.json and were measured on
 torch 2.13.
 """
@@ -17,6 +17,7 @@ from graphmend_bot.rules import (
     gm104_data_dependent_while,
     gm105_data_dependent_operator,
     gm201_tensor_validation_guard,
+    gm202_tensor_assert,
     gm301_tensor_item,
     gm302_tensor_to_python_scalar,
     gm303_tensor_tolist,
@@ -30,6 +31,7 @@ from graphmend_bot.rules import (
     gm602_file_io_in_traced_code,
     gm603_explicit_graph_break,
     gm604_untraceable_call,
+    gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
 from graphmend_bot.rules.rule import GB_SITE, Rule, gb_url
@@ -41,6 +43,7 @@ RULES: tuple[Rule, ...] = (
     gm104_data_dependent_while.RULE,
     gm105_data_dependent_operator.RULE,
     gm201_tensor_validation_guard.RULE,
+    gm202_tensor_assert.RULE,
     gm301_tensor_item.RULE,
     gm302_tensor_to_python_scalar.RULE,
     gm303_tensor_tolist.RULE,
@@ -54,6 +57,7 @@ RULES: tuple[Rule, ...] = (
     gm602_file_io_in_traced_code.RULE,
     gm603_explicit_graph_break.RULE,
     gm604_untraceable_call.RULE,
+    gm701_autograd_in_traced_code.RULE,
 )
 
 # Rules no static analysis reports: their findings come from what Dynamo said at run time (a census).

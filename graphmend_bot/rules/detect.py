@@ -31,8 +31,13 @@ class Checker(Protocol):
         """Inside an `if`/`while` test, which is reported as one conversion as a whole."""
         ...
 
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind) -> None:
-        """A finding at `node`, standing when `deps` make it a tensor in traced code."""
+    def kind_of(self, node: ast.expr) -> Kind:
+        """The kind of a part of the `assert` test an assertion hook is looking at."""
+        ...
+
+    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
+        """A finding at `node`, standing when `deps` make it a tensor in traced code; `gb_id`: the
+        id Dynamo reports for this construct when it differs from the rule's."""
         ...
 
 
@@ -45,6 +50,8 @@ CallHook = Callable[["Rule", Checker, ast.Call, str, list[Kind]], "Kind | None"]
 MethodHook = Callable[["Rule", Checker, ast.Call, str, Kind, list[Kind]], "Kind | None"]
 # A subscript of `owner` by a key (the slice bounds, or the whole index).
 SubscriptHook = Callable[["Rule", Checker, ast.Subscript, Kind, Kind], None]
+# An `assert` statement whose test's kind is a tensor (the hook decides whether Dynamo breaks).
+AssertHook = Callable[["Rule", Checker, ast.Assert, Kind], None]
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,7 @@ class Detection:
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).
     slice_bounds: SubscriptHook | None = None  # `x[a:b]` with the bounds' kind
     indexing: SubscriptHook | None = None  # `x[key]` with the key's kind
+    assertion: AssertHook | None = None  # `assert <tensor test>, msg`
 
 
 def conversion(message: str) -> ConversionHook:

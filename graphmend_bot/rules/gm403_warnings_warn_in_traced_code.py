@@ -14,10 +14,10 @@ RULE = Rule(
     why=(
         "`warnings.warn` is marked as skipped by TorchDynamo, which breaks the graph to call it."
     ),
-    example="warnings.warn('input is not contiguous; copying it')",
+    example="warnings.warn('scores were clamped to [0, 1]')",
     use_instead="""
 if not torch.compiler.is_compiling():
-    warnings.warn('input is not contiguous; copying it')
+    warnings.warn('scores were clamped to [0, 1]')
 """,
     fix_safety=(
         "A warning is a signal for the user, so a guard is offered only where it is a diagnostic on "

@@ -1,10 +1,29 @@
-"""GM604 untraceable-call: its documentation, in one place with how it is detected and fixed."""
+"""GM604 untraceable-call: its documentation, in one place with how it is detected and fixed.
+
+The callees and the id Dynamo reports for each live in one table, `UNTRACEABLE_CALLS`
+(analysis/vocabulary.py), each entry with the torch version it was measured on.
+"""
 
 from __future__ import annotations
 
+import ast
+
+from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS
-from graphmend_bot.rules.detect import Detection, untraceable
+from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+
+
+def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    skipped = UNTRACEABLE_CALLS[name]
+    if skipped.tensor_argument:
+        tensors = Kind.union(args)
+        if tensors.is_tensor:  # `copy.deepcopy(config)` traces; `copy.deepcopy(x)` of a tensor does not
+            checker.report(rule, call, f"`{name}()` of a tensor cannot be traced", tensors, gb_id=skipped.gb_id)
+        return tensors
+    checker.report(rule, call, f"`{name}()` cannot be traced", TENSOR, gb_id=skipped.gb_id)
+    return NOT_TENSOR
+
 
 RULE = Rule(
     code="GM604",
@@ -12,12 +31,18 @@ RULE = Rule(
     family="not traceable",
     gb_id="GB0007",
     summary=(
-        "Flags calls TorchDynamo skips, such as `time.time()` / `time.perf_counter()`, in traced "
-        "code."
+        "Flags calls TorchDynamo skips or cannot trace in traced code: `time.time()` and other "
+        "clocks, `bisect`, `pickle`, `copy.copy`, some of `random`, numpy's RNG objects and file "
+        "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), "
+        "`torch.Generator(...)` construction and `copy.deepcopy` of a tensor."
     ),
     why=(
-        "Dynamo cannot trace these C functions: it ends the graph, calls them eagerly and starts a "
-        "new graph (measured on torch 2.13)."
+        "Dynamo cannot trace these functions: it ends the graph, calls them eagerly and starts a "
+        "new graph. Most are marked as skipped (GB0007); numpy functions torch._numpy does not "
+        "implement give GB0294, numpy RNG draws GB0033, `torch.Generator(...)` GB0363 (an opaque "
+        "object created mid-graph), `copy.deepcopy` of a tensor GB4198. Each finding carries the id "
+        "measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform` "
+        "and `random.randint` trace and are not reported."
     ),
     example="""
 start = time.perf_counter()
@@ -28,6 +53,11 @@ y = model(x)
 if not torch.compiler.is_compiling():
     start = time.perf_counter()
 """,
-    fix_safety="No automatic fix.",
-    detection=Detection(calls=dict.fromkeys(UNTRACEABLE_CALLS, untraceable("`{name}()` cannot be traced"))),
+    fix_safety=(
+        "No automatic fix. Move the call out of the compiled region (seed generators, load files and "
+        "build lookup tables in `__init__` or before the call), replace it with a torch operation "
+        "(`torch.searchsorted` for `bisect` on a sorted tensor, `torch.randint`/`torch.randn` for "
+        "numpy draws), or guard eager-only work with `torch.compiler.is_compiling()`."
+    ),
+    detection=Detection(calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable)),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from graphmend_bot.fences import code_block
 from graphmend_bot.rules.detect import Detection
 
 GB_SITE = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -58,8 +59,8 @@ class Rule:
             +
             f"## What it does\n{self.summary}\n\n"
             f"## Why is this bad\n{self.why}\n\n"
-            f"## Example\n```python\n{self.example.strip()}\n```\n\n"
-            f"## Use instead\n```python\n{self.use_instead.strip()}\n```\n\n"
+            f"## Example\n{code_block(self.example.strip(), 'python')}\n\n"
+            f"## Use instead\n{code_block(self.use_instead.strip(), 'python')}\n\n"
             f"## Fix safety\n{self.fix_safety}\n"
         )
 

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from graphmend_bot.config import ConfigError, load_config
+from graphmend_bot.exit_codes import EXIT_ERROR, EXIT_FAILED, EXIT_PASSED
 from graphmend_bot.verify.progress import ProgressBar
 from graphmend_bot.verify.render import RENDERERS
 from graphmend_bot.verify.runner import verify
@@ -26,8 +27,6 @@ from graphmend_bot.verify.sources import (
     rewritten_copy,
     working_tree,
 )
-
-EXIT_PASSED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

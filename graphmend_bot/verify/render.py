@@ -11,6 +11,7 @@ from graphmend_bot.verify.coverage import Coverage, RewrittenLine
 from graphmend_bot.verify.policy import Check
 from graphmend_bot.verify.proof import proves_rewrite
 from graphmend_bot.verify.runner import ArmResult, EntryResult, VerifyReport
+from graphmend_bot.verify.table import markdown_table, outputs_text, pair_text, speedup_text, timing_text
 
 JSON_VERSION = 1
 SHOWN_CHECKS = 20  # Markdown rows per entry point: the failures first, then the largest errors
@@ -24,49 +25,24 @@ def ratio(original: float | None, rewritten: float | None) -> float | None:
     return original / rewritten
 
 
-def _seconds(value: float | None) -> str:
-    if value is None:
-        return "-"
-    if value >= 1:
-        return f"{value:.2f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value * 1e6:.1f} us"
-
-
-def _ratio_text(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}x"
-
-
-def _pair(original: Any, rewritten: Any) -> str:
-    show = ["-" if value is None else str(value) for value in (original, rewritten)]
-    return f"{show[0]} -> {show[1]}"
-
-
-def _outputs_text(result: EntryResult) -> str:
-    if result.outputs_equal is None:
-        return "-"
-    return "equal" if result.outputs_equal else "DIFFER"
-
-
 def _launches(result: EntryResult) -> str | None:
     if result.original.cuda_graph_launches is None and result.rewritten.cuda_graph_launches is None:
         return None
-    return _pair(result.original.cuda_graph_launches, result.rewritten.cuda_graph_launches)
+    return pair_text(result.original.cuda_graph_launches, result.rewritten.cuda_graph_launches)
 
 
 def _row(result: EntryResult) -> list[str]:
     o, r = result.original, result.rewritten
     return [
         result.entry.name,
-        _pair(o.graph_count, r.graph_count),
-        _pair(o.graph_break_count, r.graph_break_count),
-        f"{_seconds(o.cold_start_s)} -> {_seconds(r.cold_start_s)}",
-        _ratio_text(ratio(o.cold_start_s, r.cold_start_s)),
-        f"{_seconds(o.steady_state_s)} -> {_seconds(r.steady_state_s)}",
-        _ratio_text(ratio(o.steady_state_s, r.steady_state_s)),
+        pair_text(o.graph_count, r.graph_count),
+        pair_text(o.graph_break_count, r.graph_break_count),
+        timing_text(o.cold_start_s, r.cold_start_s),
+        speedup_text(ratio(o.cold_start_s, r.cold_start_s)),
+        timing_text(o.steady_state_s, r.steady_state_s),
+        speedup_text(ratio(o.steady_state_s, r.steady_state_s)),
         _launches(result) or "-",
-        _outputs_text(result),
+        outputs_text(result.outputs_equal),
         result.verdict,
     ]
 
@@ -361,12 +337,10 @@ def render_markdown(report: VerifyReport) -> str:
         f"Original: `{_md_cell(report.original.label)}`; rewritten: `{_md_cell(report.rewritten.label)}`. "
         "Speedup = original / rewritten.",
         "",
-        "| " + " | ".join(headers) + " |",
-        "|" + "|".join("---" for _ in headers) + "|",
     ]
-    for result, row in zip(report.results, rows, strict=True):
-        row = [*row[:-1], f"{icon[result.passed]} {row[-1]}"]
-        lines.append("| " + " | ".join(_md_cell(cell) for cell in row) + " |")
+    cells = [[_md_cell(cell) for cell in [*row[:-1], f"{icon[result.passed]} {row[-1]}"]]
+             for result, row in zip(report.results, rows, strict=True)]
+    lines += markdown_table(headers, cells)
     lines += ["", *_coverage_lines(report.coverage, code=True)]
     details = [
         result

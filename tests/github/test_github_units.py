@@ -218,6 +218,20 @@ def test_bundle_is_validated_and_its_prose_neutralised(tmp_path: Path) -> None:
         read_bundle(tmp_path / "missing.json")
 
 
+def test_bundle_keeps_a_python_bool_finding_and_its_graph_break_id(tmp_path: Path) -> None:
+    """`if torch.equal(a, b)` is GM101 with Dynamo's Python-bool id GB0033: a bundle carrying it is
+    posted, and only a rule's own ids pass."""
+    item = {"code": "GM101", "graph_break_id": "GB0033", "message": "m", "filename": "m.py",
+            "location": {"row": 3, "column": 5}, "end_location": {"row": 3, "column": 30}}
+    path = tmp_path / "bundle.json"
+    envelope = {"version": 1, "repository": "o/r", "pull_request": 2, "head_sha": "abc"}
+    path.write_text(json.dumps({**envelope, "findings": [item]}))
+    assert read_bundle(path).result.findings[0].gb_id == "GB0033"
+    path.write_text(json.dumps({**envelope, "findings": [{**item, "code": "GM401"}]}))  # GM401 has no such id
+    with pytest.raises(BundleError, match="names no known rule"):
+        read_bundle(path)
+
+
 def test_fake_server_paginates_like_github(fake_github: FakeGitHub) -> None:
     """PyGithub follows the fake's Link headers under a GitHub Enterprise style base URL."""
     repo_name = "Codertocat/Hello-World"

@@ -22,7 +22,8 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import Finding
 from graphmend_bot.rewrite import attach_fixes, fix_paths
-from graphmend_bot.rewrite.purity import ArmAnalyzer, Rejected, dtype_assumption
+from graphmend_bot.rewrite.context import Rejected
+from graphmend_bot.rewrite.purity import ArmAnalyzer, dtype_assumption
 
 PREDICATE = FIXTURES / "predicate"
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
+from graphmend_bot.exit_codes import EXIT_ALLOWED, EXIT_REFUSED
 from graphmend_bot.github.approval.gate import PullFacts, refusal
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.context import ActionError, read_context
 from graphmend_bot.github.core.outputs import Log, write_outputs
-
-EXIT_ALLOWED, EXIT_REFUSED = 0, 2
 
 
 def preflight(args: argparse.Namespace, env: Mapping[str, str]) -> int:

@@ -20,11 +20,11 @@ from github.File import File
 from github.Repository import Repository
 
 from graphmend_bot.config import ConfigError, load_config
+from graphmend_bot.fences import code_span
 from graphmend_bot.github.approval.base_config import write_config
 from graphmend_bot.github.approval.base_tree import TreeError, download_base, plain_path
 from graphmend_bot.github.core.api import fetch_file
 from graphmend_bot.github.fixes.fix_pr import plan_fix
-from graphmend_bot.report.markdown import code_span
 
 MAX_FILES = 100  # a fix pull request larger than this is not approved automatically
 

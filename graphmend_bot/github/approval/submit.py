@@ -23,6 +23,7 @@ from pathlib import Path
 from github import GithubException
 from github.PullRequest import PullRequest
 
+from graphmend_bot.exit_codes import EXIT_APPROVED, EXIT_ERROR, EXIT_NOT_APPROVED
 from graphmend_bot.github.approval.gate import PullFacts, refusal, valid_sha
 from graphmend_bot.github.approval.recompute import differences_from_rewrite
 from graphmend_bot.github.approval.report import load_report
@@ -39,7 +40,6 @@ from graphmend_bot.github.core.markers import FIX_PR_MARKER
 from graphmend_bot.github.core.outputs import Log, append_summary, write_outputs
 from graphmend_bot.github.fixes.fix_pr import with_verification
 
-EXIT_APPROVED, EXIT_NOT_APPROVED, EXIT_ERROR = 0, 1, 2
 OWN_PR_HELP = (
     "GitHub does not let an account approve or request changes on its own pull request. Run the GPU job "
     "with a different identity than the one that opened the fix pull request: fix pull requests opened "

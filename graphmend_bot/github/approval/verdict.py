@@ -16,9 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graphmend_bot.fences import code_span
 from graphmend_bot.github.core.markers import VERIFY_MARKER
-from graphmend_bot.report.markdown import cell, code_span, prose
+from graphmend_bot.report.markdown import cell, prose
 from graphmend_bot.verify.proof import rewrite_coverage
+from graphmend_bot.verify.table import markdown_table, outputs_text, pair_text, speedup_text, timing_text
 
 MAX_PROVEN_LISTED = 30
 
@@ -102,39 +104,28 @@ def with_rewrite_check(measured: Decision, differences: list[str]) -> Decision:
     return replace(measured, event=COMMENT, differences=list(differences))
 
 
-def _seconds(value: Any) -> str:
-    if not isinstance(value, int | float):
-        return "-"
-    return f"{value:.2f} s" if value >= 1 else f"{value * 1e3:.2f} ms" if value >= 1e-3 else f"{value * 1e6:.1f} us"
-
-
-def _speedup(value: Any) -> str:
-    return f"{value:.2f}x" if isinstance(value, int | float) else "-"
-
-
-def _pair(entry: Mapping[str, Any], key: str) -> str:
-    values = [(entry.get(arm) or {}).get(key) for arm in ("original", "rewritten")]
-    return " -> ".join("-" if v is None else str(v) for v in values)
-
-
 def results_table(report: Mapping[str, Any]) -> str:
     """The verify results as a Markdown table (from the JSON the GPU job produced)."""
-    lines = ["| Entry point | Graphs | Breaks | Cold start | Speedup | Steady state | Speedup | Outputs | Verdict |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    headers = ["Entry point", "Graphs", "Breaks", "Cold start", "Speedup", "Steady state", "Speedup", "Outputs",
+               "Verdict"]
+    rows = []
     for entry in report.get("entry_points") or []:
         if not isinstance(entry, dict):
             continue
         o, r = entry.get("original") or {}, entry.get("rewritten") or {}
-        equal = entry.get("outputs_equal")
-        outputs = "equal" if equal is True else "DIFFER" if equal is False else "-"
         device = o.get("device") or r.get("device") or "-"
-        lines.append(
-            f"| `{inert(str(entry.get('name', '?')))}` ({inert(str(device))}) | {_pair(entry, 'graph_count')} | "
-            f"{_pair(entry, 'graph_break_count')} | {_seconds(o.get('cold_start_s'))} -> "
-            f"{_seconds(r.get('cold_start_s'))} | {_speedup(entry.get('cold_start_speedup'))} | "
-            f"{_seconds(o.get('steady_state_s'))} -> {_seconds(r.get('steady_state_s'))} | "
-            f"{_speedup(entry.get('steady_state_speedup'))} | {outputs} | {inert(str(entry.get('verdict', '-')))} |")
-    return "\n".join(lines)
+        rows.append([
+            f"`{inert(str(entry.get('name', '?')))}` ({inert(str(device))})",
+            pair_text(o.get("graph_count"), r.get("graph_count")),
+            pair_text(o.get("graph_break_count"), r.get("graph_break_count")),
+            timing_text(o.get("cold_start_s"), r.get("cold_start_s")),
+            speedup_text(entry.get("cold_start_speedup")),
+            timing_text(o.get("steady_state_s"), r.get("steady_state_s")),
+            speedup_text(entry.get("steady_state_speedup")),
+            outputs_text(entry.get("outputs_equal")),
+            inert(str(entry.get("verdict", "-"))),
+        ])
+    return "\n".join(markdown_table(headers, rows))
 
 
 def review_body(report: Mapping[str, Any] | None, decision: Decision, head_sha: str) -> str:

@@ -10,18 +10,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from graphmend_bot.findings import CheckResult, Finding
-from graphmend_bot.report.github import annotation
+from graphmend_bot.report.github import annotation, workflow_command
 from graphmend_bot.report.sarif import render_sarif
-
-
-def _escape(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
 
 # The runner obeys a line as a workflow command when, stripped, it starts with `::`, or when it
 # holds the old `##[` form anywhere. Plain log lines quote text from pull requests and from the
 # measured report (file names, entry point names, errors), so such text must never form one.
 _ZERO_WIDTH = "\u200b"
+_TITLE = (("title", "GraphMend"),)
 
 
 def inert_line(line: str) -> str:
@@ -49,13 +45,13 @@ class Log:
         self._write("\n".join(inert_line(line) for line in message.replace("\r", "\n").split("\n")))
 
     def notice(self, message: str) -> None:
-        self._write(f"::notice title=GraphMend::{_escape(inert_line(message))}")
+        self._write(workflow_command("notice", _TITLE, inert_line(message)))
 
     def warning(self, message: str) -> None:
-        self._write(f"::warning title=GraphMend::{_escape(inert_line(message))}")
+        self._write(workflow_command("warning", _TITLE, inert_line(message)))
 
     def error(self, message: str) -> None:
-        self._write(f"::error title=GraphMend::{_escape(inert_line(message))}")
+        self._write(workflow_command("error", _TITLE, inert_line(message)))
 
     def annotations(self, findings: Iterable[Finding]) -> int:
         count = 0

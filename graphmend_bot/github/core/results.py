@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graphmend_bot.config import Config
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_FINDINGS
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log, append_summary, write_outputs, write_sarif
 from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.report.markdown import SummaryView, summary_markdown
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def failing(findings: Sequence[Finding], fail_on: str) -> bool:

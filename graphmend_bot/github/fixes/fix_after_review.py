@@ -19,11 +19,11 @@ from github.PullRequest import PullRequest
 from github.Repository import Repository
 
 from graphmend_bot.config import ConfigError
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.archive import download_head
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.github.core.results import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.github.fixes.fix_pr import branch_sha, find_fix_pull, fix_branch_for_pull, is_fix_branch
 from graphmend_bot.github.fixes.fixing import Refused, fix_pull_request, is_fork, is_own_actor
 from graphmend_bot.github.review.analyse import load_action_config

@@ -29,11 +29,12 @@ from github.GitTree import GitTree
 from github.PullRequest import PullRequest
 from github.Repository import Repository
 
+from graphmend_bot.fences import code_block, code_span
 from graphmend_bot.findings import Finding
 from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.review.suggestion import suggestion_for
-from graphmend_bot.report.markdown import assumed_text, cell, code_span, prose
+from graphmend_bot.report.markdown import assumed_text, cell, prose
 
 FIX_BRANCH_PREFIX = "graphmend/fix/"
 BOT_NAME = "graphmend[bot]"
@@ -157,15 +158,9 @@ def plan_fix(changes: Sequence[tuple[str, str, str]], findings: Iterable[Finding
     return plan
 
 
-def _fence(text: str) -> str:
-    run = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    return "`" * max(3, run + 1)
-
-
 def _snippet(text: str) -> str:
     text = text if len(text) <= MAX_SNIPPET else text[:MAX_SNIPPET] + "\n..."
-    fence = _fence(text)
-    return f"{fence}python\n{text}\n{fence}"
+    return code_block(text, "python")
 
 
 PENDING_VERIFICATION = (
@@ -274,7 +269,9 @@ def branch_sha(repo: Repository, branch: str) -> str | None:
 
 
 @dataclass
-class FixOutcome:
+class FixPullOutcome:
+    """What publishing or closing did to the fix pull request (rewrite.FixOutcome is the fix run)."""
+
     pull: PullRequest | None
     created: bool = False
     pushed: bool = False
@@ -289,12 +286,12 @@ def find_fix_pull(repo: Repository, branch: str) -> PullRequest | None:
 
 
 def publish_fix(repo: Repository, branch: str, base: str, parent_sha: str, plan: FixPlan, title: str, body: str,
-                message: str, log: Log) -> FixOutcome:
+                message: str, log: Log) -> FixPullOutcome:
     """Create or update the fix branch and its pull request into `base`."""
     if not valid_branch(branch) or not valid_branch(base):
         raise ValueError(f"refusing branch names {branch!r} -> {base!r}")
     current = branch_sha(repo, branch)
-    outcome = FixOutcome(find_fix_pull(repo, branch) if current is not None else None)
+    outcome = FixPullOutcome(find_fix_pull(repo, branch) if current is not None else None)
     sha = commit_files(repo, parent_sha, plan.files, message, unless=current)
     if sha is not None:
         if current is None:
@@ -315,7 +312,7 @@ def publish_fix(repo: Repository, branch: str, base: str, parent_sha: str, plan:
     return outcome
 
 
-def close_fix(repo: Repository, branch: str, reason: str, log: Log) -> FixOutcome:
+def close_fix(repo: Repository, branch: str, reason: str, log: Log) -> FixPullOutcome:
     """Close the fix pull request of `branch` with a comment saying why, and delete the branch."""
     pull = find_fix_pull(repo, branch)
     if pull is not None:
@@ -324,7 +321,7 @@ def close_fix(repo: Repository, branch: str, reason: str, log: Log) -> FixOutcom
         log.info(f"closed fix pull request #{pull.number}: {reason}")
     if branch_sha(repo, branch) is not None:
         repo.get_git_ref(f"heads/{branch}").delete()
-    return FixOutcome(pull, closed=pull is not None)
+    return FixPullOutcome(pull, closed=pull is not None)
 
 
 def push_to_branch(repo: Repository, branch: str, parent_sha: str, files: Sequence[FileEdit], message: str) -> str:

@@ -17,14 +17,14 @@ fetched from GitHub at that commit, rewritten by trusted code (fork.py), never f
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from graphmend_bot.findings import CheckResult, FileError, Finding, Frequency, Location
+from graphmend_bot.finding_records import RecordError, error_record, finding_record, read_error, read_finding
+from graphmend_bot.findings import CheckResult, FileError, Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.report.json_report import finding_to_dict
 from graphmend_bot.rules import RULES_BY_CODE
 
 VERSION = 1
@@ -37,16 +37,12 @@ class BundleError(ValueError):
 
 
 def write_bundle(ctx: ActionContext, number: int, head_sha: str, result: CheckResult, log: Log) -> None:
-    findings = []
-    for finding in result.findings:
-        item = finding_to_dict(finding)
-        item.pop("fix", None)  # code is never shipped: the posting side recomputes every rewrite
-        item.update(filename=finding.path, source_line=finding.source_line, occurrence=finding.occurrence)
-        findings.append(item)
+    # Code is never shipped (fix=False): the posting side recomputes every rewrite.
+    findings = [finding_record(f, filename=f.path, fix=False, lossless=True) for f in result.findings]
     bundle = {
         "version": VERSION, "repository": ctx.repository, "pull_request": number, "head_sha": head_sha,
         "files_checked": result.files_checked, "findings": findings,
-        "errors": [{"path": e.path, "message": e.message} for e in result.errors],
+        "errors": [error_record(e) for e in result.errors],
     }
     path = ctx.workspace / ctx.inputs.review_bundle
     try:
@@ -70,55 +66,38 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
-def _occurrence(value: Any, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1_000_000:
-        raise BundleError(f"{name} must be a whole number")
-    return value
-
-
-def _location(value: Any, name: str) -> Location:
-    if not isinstance(value, dict):
-        raise BundleError(f"{name} must be an object")
-    return Location(_int(value.get("row"), f"{name}.row"), _int(value.get("column"), f"{name}.column"))
-
-
 def neutralise(text: str) -> str:
     """Untrusted prose for a comment: no @mentions, no hidden HTML comments."""
     return text.replace("@", "@\u200b").replace("<!--", "&lt;!--")
 
 
-def _frequency(value: Any, name: str) -> Frequency:
-    if value == "rare-branch":
-        return "rare-branch"
-    if value == "every-call":
-        return "every-call"
-    raise BundleError(f"{name} must be \"every-call\" or \"rare-branch\"")
-
-
 def _finding(item: Any, index: int) -> Finding:
     name = f"findings[{index}]"
-    if not isinstance(item, dict):
-        raise BundleError(f"{name} must be an object")
-    code = _text(item.get("code"), f"{name}.code", 10)
-    rule = RULES_BY_CODE.get(code)
-    if rule is None or item.get("graph_break_id") != rule.gb_id:
+    try:
+        # Evidence and fixes are not taken from a bundle: fixes are recomputed from GitHub's copy of
+        # the files, and Dynamo's word comes from a census the base repository runs.
+        finding = read_finding(item, name, fix=False, evidence=False)
+    except RecordError as error:
+        raise BundleError(str(error)) from None
+    rule = RULES_BY_CODE.get(finding.code)
+    # A rule's finding carries its graph-break id, or the Python-bool one (`if torch.equal(a, b)`).
+    if rule is None or finding.gb_id not in (rule.gb_id, rule.graph_break_id(python_bool=True)):
         raise BundleError(f"{name} names no known rule")
-    raw_fix = item.get("fix")
-    if raw_fix is not None and (not isinstance(raw_fix, dict) or raw_fix.get("applicability") not in ("safe", "unsafe")):
-        raise BundleError(f"{name}.fix is malformed")  # a bundle this malformed is not trusted for anything
-    return Finding(
-        code=code,
-        message=neutralise(_text(item.get("message"), f"{name}.message")),
-        path=_text(item.get("filename"), f"{name}.filename", 500),
-        location=_location(item.get("location"), f"{name}.location"),
-        end_location=_location(item.get("end_location"), f"{name}.end_location"),
-        gb_id=rule.gb_id,
-        symbol=_text(item.get("symbol", ""), f"{name}.symbol", 500),
-        source_line=_text(item.get("source_line", ""), f"{name}.source_line"),
-        occurrence=_occurrence(item.get("occurrence", 0), f"{name}.occurrence"),
-        frequency=_frequency(item.get("frequency", "every-call"), f"{name}.frequency"),
-        fix=None,  # whatever the bundle says: fixes are recomputed from GitHub's copy of the files
+    return replace(
+        finding,
+        message=neutralise(finding.message[:MAX_TEXT]),
+        path=finding.path[:500],
+        symbol=finding.symbol[:500],
+        source_line=finding.source_line[:MAX_TEXT],
     )
+
+
+def _error(item: dict[str, Any], index: int) -> FileError:
+    try:
+        error = read_error(item, f"errors[{index}]")
+    except RecordError as problem:
+        raise BundleError(str(problem)) from None
+    return FileError(neutralise(error.path[:500]), neutralise(error.message[:MAX_TEXT]))
 
 
 @dataclass(frozen=True)
@@ -146,8 +125,6 @@ def read_bundle(path: Path) -> Bundle:
     if not isinstance(raw, list) or len(raw) > MAX_FINDINGS:
         raise BundleError(f"findings must be a list of at most {MAX_FINDINGS}")
     findings = sorted((_finding(item, i) for i, item in enumerate(raw)), key=lambda f: f.sort_key)
-    errors = [FileError(neutralise(_text(e.get("path"), "errors.path", 500)),
-                        neutralise(_text(e.get("message"), "errors.message")))
-              for e in data.get("errors") or [] if isinstance(e, dict)]
+    errors = [_error(e, i) for i, e in enumerate(data.get("errors") or []) if isinstance(e, dict)]
     checked = data.get("files_checked")
     return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked if isinstance(checked, int) else 0))

@@ -20,12 +20,12 @@ from typing import Any
 from github.Repository import Repository
 
 from graphmend_bot.config import CONFIG_FILES, Config, ConfigError, load_config
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe, fetch_file
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.identity import resolve_identity
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.github.core.results import EXIT_ERROR
 from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.github.review.bundle import Bundle, BundleError, read_bundle
 from graphmend_bot.github.review.pull_request import PullRequestState, read_pull_request, review
@@ -115,20 +115,20 @@ def post_bundle(ctx: ActionContext, log: Log) -> int:
     run = ctx.event.get("workflow_run")
     if not isinstance(run, dict) or not ctx.inputs.review_bundle:
         log.info("workflow_run: set the `review-bundle` input to the downloaded bundle to post its review")
-        return 0
+        return EXIT_CLEAN
     if run.get("event") not in ("pull_request", None):
         log.info(f"workflow_run for a {run.get('event')!r} run: no pull request to review")
-        return 0
+        return EXIT_CLEAN
     try:
         bundle = read_bundle(ctx.workspace / ctx.inputs.review_bundle)
     except BundleError as error:
         log.info(f"nothing to post: {error}")
-        return 0
+        return EXIT_CLEAN
     number, head_sha = bundle.pull_request, bundle.head_sha
     problem = _claims_problem(ctx, run, bundle)
     if problem:
         log.warning(f"{problem}: not posting it")
-        return 0
+        return EXIT_CLEAN
     if not ctx.inputs.token:
         log.error("no GitHub token: pass `github-token: ${{ github.token }}` to the action")
         return EXIT_ERROR
@@ -138,15 +138,15 @@ def post_bundle(ctx: ActionContext, log: Log) -> int:
         state = read_pull_request(repo, number, resolve_identity(client, ctx.inputs.bot_login, log.warning))
         if state.head_sha != head_sha:
             log.info(f"pull request #{number} has moved on to {state.head_sha[:7]}: its own run posts the review")
-            return 0
+            return EXIT_CLEAN
         problem = _head_problem(run, state)
         if problem:
             log.warning(f"{problem}: not posting it")
-            return 0
+            return EXIT_CLEAN
         if state.pr.state == "closed" or state.draft:
             log.info(f"pull request #{number} is {'closed' if state.pr.state == 'closed' else 'a draft'}: "
                      "not posting a review")
-            return 0
+            return EXIT_CLEAN
         changed = {f.filename for f in state.python_files}
         result = bundle.result
         result.findings = [f for f in result.findings if f.path in changed]

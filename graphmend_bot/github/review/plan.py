@@ -10,21 +10,21 @@ are stale (their finding is gone): deleted, or marked resolved when someone repl
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from github.PullRequest import ReviewComment
 
-from graphmend_bot.findings import CheckResult, Finding
+from graphmend_bot.edits import apply_edits
+from graphmend_bot.findings import CheckResult, Finding, repeat_counts
 from graphmend_bot.github.core.markers import SUMMARY_MARKER, finding_marker, parse_finding_marker
 from graphmend_bot.github.review.diff import DiffFile, parse_patch
-from graphmend_bot.github.review.suggestion import apply_edits, suggestion_for
+from graphmend_bot.github.review.suggestion import suggestion_for
 from graphmend_bot.report.markdown import (
     SummaryView,
     finding_comment,
+    findings_review_body,
     resolved_comment,
-    review_body,
     summary_markdown,
 )
 
@@ -75,12 +75,11 @@ class ReviewPlan:
 
 def finding_keys(findings: Sequence[Finding]) -> list[str]:
     """One key per finding: its fingerprint, numbered when identical lines repeat in one function."""
-    seen: Counter[str] = Counter()
+    order = sorted(range(len(findings)), key=lambda i: findings[i].sort_key)
     keys = [""] * len(findings)
-    for index in sorted(range(len(findings)), key=lambda i: findings[i].sort_key):
+    for index, before in zip(order, repeat_counts(findings[i].fingerprint for i in order)):
         fingerprint = findings[index].fingerprint
-        seen[fingerprint] += 1
-        keys[index] = fingerprint if seen[fingerprint] == 1 else f"{fingerprint}.{seen[fingerprint]}"
+        keys[index] = f"{fingerprint}.{before + 1}" if before else fingerprint
     return keys
 
 
@@ -194,7 +193,7 @@ def prepare_review(
         changed_files=len(patches), head_sha=head_sha, blob_url=blob_url, inline=plan.inline,
         fix_diff=fix_diff(result.findings, sources),
     )
-    body = review_body(len(plan.new_comments), plan.overflow, limit) if plan.new_comments else ""
+    body = findings_review_body(len(plan.new_comments), plan.overflow, limit) if plan.new_comments else ""
     return PreparedReview(plan, view, body)
 
 

@@ -19,13 +19,14 @@ from github.PullRequestComment import PullRequestComment
 from github.Repository import Repository
 
 from graphmend_bot.config import Config
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe, status_of
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
 from graphmend_bot.github.core.markers import is_summary, parse_finding_marker
 from graphmend_bot.github.core.outputs import Log, append_summary
-from graphmend_bot.github.core.results import EXIT_ERROR, finish, scan_everything
+from graphmend_bot.github.core.results import finish, scan_everything
 from graphmend_bot.github.review.analyse import analyse, read_sources
 from graphmend_bot.github.review.bundle import write_bundle
 from graphmend_bot.github.review.plan import ExistingComment, PreparedReview, prepare_review, summary_comment
@@ -69,10 +70,10 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
         return EXIT_ERROR
     if action not in REVIEWED_ACTIONS:
         log.info(f"pull_request {action!r}: nothing to review (runs on {', '.join(sorted(REVIEWED_ACTIONS))})")
-        return 0
+        return EXIT_CLEAN
     if payload_pr.get("state") == "closed":
         log.info(f"pull request #{number} is closed: nothing to review")
-        return 0
+        return EXIT_CLEAN
     if not ctx.inputs.token:
         log.error("no GitHub token: pass `github-token: ${{ github.token }}` to the action; "
                   "checking the whole tree instead (annotations, job summary and SARIF only)")
@@ -91,13 +92,13 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
         return EXIT_ERROR
     if state.pr.state == "closed":
         log.info(f"pull request #{number} is closed: nothing to review")
-        return 0
+        return EXIT_CLEAN
     if not state.python_files:
         log.info(f"pull request #{number} changes no Python files: nothing to check")
         if not _has_bot_comments(state):
             finish(ctx, log, CheckResult(), SummaryView([], head_sha=state.head_sha,
                                                         notes=["No Python files changed."]))
-            return 0
+            return EXIT_CLEAN
         # Python changes were reverted: clear the old comments and the summary.
         return review(ctx, repo, state, CheckResult(), {}, log, _why_not_post(ctx, state, payload_pr))
 

@@ -1,0 +1,230 @@
+"""What a compile guard is worth under `torch.compile`: torch's own predicates by their exact
+name, a project's helper by its body.
+
+Measured on torch 2.13.0 (tests/test_compile_guards.py): `torch.compiler.is_compiling()` is True
+while TorchDynamo traces for `torch.compile`; `torch.compiler.is_exporting()` is False there (it is
+True only under `torch.export`), so code in the `else` of an export guard is traced. On torch 2.11
+and earlier `is_exporting()` was True inside `torch.compile` too: there the `else` was eager-only.
+The analysis targets torch 2.13.
+
+Libraries wrap these predicates in helpers of their own (`is_torchdynamo_compiling`, kornia's
+`is_exporting`), so a helper is judged by what it returns: `return torch.compiler.is_compiling()`
+makes a compile guard, `return torch.onnx.is_in_onnx_export()` or `torch.jit.is_scripting()` does
+not. The body is found in the same module, or in the module of the checked package it is imported
+from (one file read and parsed once per process, only for calls with a guard's name). A body
+whose returns disagree or cannot be judged falls back to the name: the `is_compiling` family is
+taken as a compile guard (the convention transformers and others follow), `is_exporting` as an
+ordinary condition whose both arms are analysed.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+from collections.abc import Callable
+
+from graphmend_bot.analysis.files import read_source
+
+# Exact torch predicates and their value while TorchDynamo traces for torch.compile (torch 2.13).
+TORCH_PREDICATES: dict[str, bool] = {
+    "torch.compiler.is_compiling": True,
+    "torch.compiler.is_dynamo_compiling": True,
+    "torch._dynamo.is_compiling": True,
+    "torch._dynamo.external_utils.is_compiling": True,
+    "torch._utils.is_compiling": True,
+    "torch.compiler.is_exporting": False,  # True under torch.compile on torch <= 2.11
+    "torch.onnx.is_in_onnx_export": False,
+    "torch.jit.is_tracing": False,
+    "torch.jit.is_scripting": False,
+    "torch._C._get_tracing_state": False,
+}
+# Names helpers give compile guards: True by convention when the body cannot be judged.
+COMPILING_NAMES = frozenset({"is_compiling", "is_torchdynamo_compiling", "is_dynamo_compiling"})
+EXPORTING_NAMES = frozenset({"is_exporting"})
+GUARD_NAMES = COMPILING_NAMES | EXPORTING_NAMES
+
+Resolve = Callable[[ast.expr], "str | None"]
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+_MAX_DEPTH = 3  # helpers calling helpers: enough for real wrappers, bounded for cycles
+
+
+class GuardHelpers:
+    """Values of guard-named helpers of one module, judged by their bodies (cached)."""
+
+    def __init__(self, path: str, module: str, is_package: bool, functions: dict[str, FunctionNode], resolve: Resolve) -> None:
+        self._functions = functions  # the module's top-level functions by name
+        self._resolve = resolve
+        self._root = _package_root(path, module, is_package)
+        self._values: dict[str, bool | None] = {}
+
+    def value(self, call: ast.Call, depth: int = 0) -> bool | None:
+        """The value under torch.compile of a call with no arguments, or None when not decided."""
+        func = call.func
+        resolved = self._resolve(func)
+        # At the top only guard-named helpers are judged; inside a helper's body, any local one.
+        local = func.id if resolved is None and isinstance(func, ast.Name) and func.id in self._functions else None
+        if local is not None and (depth > 0 or local in GUARD_NAMES):
+            return self._local(local, depth)
+        name = resolved or _dotted(func)
+        if name is None:
+            return None
+        if name in TORCH_PREDICATES:
+            return TORCH_PREDICATES[name]
+        # The name it is defined with, and the one it is called by (`import x as is_compiling`).
+        leaves = {name.rsplit(".", 1)[-1], (_dotted(func) or "").rsplit(".", 1)[-1]}
+        if not leaves & GUARD_NAMES or name.startswith("torch."):
+            return None
+        judged = self._imported(name, depth) if resolved is not None else None
+        return judged if judged is not None else _by_name(*leaves)
+
+    def _local(self, name: str, depth: int) -> bool | None:
+        if name not in self._values:
+            self._values[name] = None  # a recursive helper decides nothing
+            judged = _judge(self._functions[name], self, depth + 1)
+            self._values[name] = judged if judged is not None else _by_name(name)
+        return self._values[name]
+
+    def _imported(self, qualified: str, depth: int) -> bool | None:
+        if self._root is None or depth >= _MAX_DEPTH:
+            return None
+        return _judge_imported(self._root, qualified, depth)
+
+    @classmethod
+    def detached(cls, resolve: Resolve) -> GuardHelpers:
+        """Torch's predicates and the name convention only: no module bodies to follow."""
+        return cls("", "", False, {}, resolve)
+
+
+@functools.lru_cache(maxsize=256)
+def _judge_imported(root: str, qualified: str, depth: int) -> bool | None:
+    """A helper of another module of the tree, judged once per process."""
+    found = _find_function(root, qualified)
+    if found is None:
+        return None
+    node, module_path, module = found
+    helpers = GuardHelpers(
+        module_path, module, module_path.endswith("__init__.py"), _top_level(module_path),
+        _imports_of(module_path, module),
+    )
+    return _judge(node, helpers, depth + 1)
+
+
+def _by_name(*names: str) -> bool | None:
+    return True if COMPILING_NAMES.intersection(names) else None
+
+
+def _judge(node: FunctionNode, helpers: GuardHelpers, depth: int) -> bool | None:
+    """The one value every reachable `return` of a helper gives under compile, else None."""
+    values: list[bool | None] = []
+    _returns(node.body, helpers, depth, values)
+    return values[0] if values and all(v is values[0] for v in values) and values[0] is not None else None
+
+
+def _returns(body: list[ast.stmt], helpers: GuardHelpers, depth: int, values: list[bool | None]) -> bool:
+    """Collect the values of the `return`s reachable under compile; True when `body` always returns."""
+    for statement in body:
+        if isinstance(statement, ast.Return):
+            values.append(_expression(statement.value, helpers, depth))
+            return True
+        if isinstance(statement, ast.If):
+            decided = _expression(statement.test, helpers, depth)
+            if decided is True and _returns(statement.body, helpers, depth, values):
+                return True
+            if decided is False and _returns(statement.orelse, helpers, depth, values):
+                return True
+            if decided is None:
+                body_returns = _returns(statement.body, helpers, depth, values)
+                if _returns(statement.orelse, helpers, depth, values) and body_returns:
+                    return True
+        elif isinstance(statement, ast.Try):
+            for part in (statement.body, *(h.body for h in statement.handlers), statement.orelse):
+                _returns(part, helpers, depth, values)
+        elif isinstance(statement, (ast.With, ast.For, ast.While)):
+            _returns(statement.body, helpers, depth, values)
+    return False
+
+
+def _expression(node: ast.expr | None, helpers: GuardHelpers, depth: int) -> bool | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.Call) and not node.args and not node.keywords:
+        return helpers.value(node, depth)
+    if isinstance(node, ast.Call) and _dotted(node.func) == "bool" and len(node.args) == 1:
+        return _expression(node.args[0], helpers, depth)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _expression(node.operand, helpers, depth)
+        return None if inner is None else not inner
+    return None
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _package_root(path: str, module: str, is_package: bool) -> str | None:
+    """The folder the module's dotted name is relative to; None for a loose script."""
+    if "@" in module or not module or not path:
+        return None
+    levels = module.count(".") + (1 if is_package else 0)
+    root = os.path.dirname(os.path.abspath(path))
+    for _ in range(levels):
+        root = os.path.dirname(root)
+    return root
+
+
+def _module_file(root: str, module: str) -> str | None:
+    base = os.path.join(root, *module.split("."))
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def _find_function(root: str, qualified: str, hops: int = 3) -> tuple[FunctionNode, str, str] | None:
+    """The top-level def `qualified` names in the tree, following `from .x import name` re-exports."""
+    module, _, name = qualified.rpartition(".")
+    path = _module_file(root, module) if module else None
+    if path is None:
+        return None
+    node = _top_level(path).get(name)
+    if node is not None:
+        return node, path, module
+    reexport = _imports_of(path, module)(ast.Name(id=name))
+    if hops and reexport is not None and reexport != qualified:
+        return _find_function(root, reexport, hops - 1)
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(path: str) -> ast.Module | None:
+    try:
+        return ast.parse(read_source(path), filename=path)
+    except (ValueError, SyntaxError, RecursionError):
+        return None
+
+
+def _top_level(path: str) -> dict[str, FunctionNode]:
+    tree = _parsed(path)
+    if tree is None:
+        return {}
+    return {s.name: s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def _imports_of(path: str, module: str) -> Resolve:
+    """A resolver for the names a module imports (the same rules as the summary's Imports)."""
+    from graphmend_bot.analysis.summary import Imports  # summary imports this module
+
+    imports = Imports(module, path.endswith("__init__.py"))
+    tree = _parsed(path)
+    for statement in tree.body if tree is not None else []:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            imports.add(statement)
+    return imports.resolve

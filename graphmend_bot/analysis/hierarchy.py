@@ -1,0 +1,98 @@
+"""The class hierarchy of the checked tree, and which attributes of its classes hold tensors.
+
+Both are built once per run from the module summaries; the scope solver asks them while it
+resolves `self.method()` (overrides in subclasses) and reads of module state (`self.NAME`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.kind import Kind
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program
+
+ClassId = tuple[str, str]  # (module, class qualname)
+
+
+class ClassHierarchy:
+    def __init__(self, classes: Iterable[tuple[ClassId, list[ClassId]]]) -> None:
+        self.bases: dict[ClassId, list[ClassId]] = {}
+        self.children: dict[ClassId, list[ClassId]] = defaultdict(list)
+        for cls, bases in classes:
+            self.bases[cls] = bases
+            for base in bases:
+                self.children[base].append(cls)
+        self._related: dict[ClassId, tuple[ClassId, ...]] = {}
+
+    def descendants(self, cls: ClassId) -> list[ClassId]:
+        return self._closure(cls, self.children)
+
+    def ancestors(self, cls: ClassId) -> list[ClassId]:
+        return self._closure(cls, self.bases)
+
+    def related(self, cls: ClassId) -> tuple[ClassId, ...]:
+        """The class, its bases and its subclasses: whoever may have set `self.NAME` it reads."""
+        if cls not in self._related:
+            self._related[cls] = (cls, *self.ancestors(cls), *self.descendants(cls))
+        return self._related[cls]
+
+    @staticmethod
+    def _closure(cls: ClassId, edges: dict[ClassId, list[ClassId]]) -> list[ClassId]:
+        seen: set[ClassId] = {cls}
+        order: list[ClassId] = []
+        stack = list(edges.get(cls, ()))
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            order.append(current)
+            stack.extend(edges.get(current, ()))
+        return order
+
+
+class AttributeTypes:
+    """Module state that holds tensors: `self.x = torch.zeros(...)`, `register_buffer`,
+    `nn.Parameter`, `self.y0 = y0` once a tensor reaches `y0`. A read of `self.x` in a method of
+    class C is a tensor when a write in C, a base or a subclass stores one (over-approximate
+    within the tree); a write of a float, a flag or a submodule never makes it one."""
+
+    def __init__(self, program: Program, traced: set[FunctionId]) -> None:
+        self.program = program
+        writes: list[tuple[FunctionId, ClassId, str, Kind]] = [
+            ((module, qualname), (module, function.class_qualname), attribute, kind)
+            for module, summary in program.modules.items()
+            for qualname, function in summary.functions.items()
+            if function.class_qualname is not None
+            for attribute, kind in function.attribute_writes
+            if kind.nonempty
+        ]
+        self.tensors: set[tuple[ClassId, str]] = set()
+        # A write in a function nothing traced calls is decided once, by what it stores
+        # (`self.timesteps = torch.from_numpy(...)` in set_timesteps) or its annotations;
+        # the writes in traced functions are asked again on every round of the fixpoint.
+        self.writes = [write for write in writes if write[0] in traced]
+        for fid, cls, attribute, kind in writes:
+            if fid not in traced and (kind.always or any(program.function(fid).param_seeds.get(p) for p in kind.params)):
+                self.tensors.add((cls, attribute))
+
+    def update(self, holds: Callable[[FunctionId, Kind], bool]) -> bool:
+        """One round of the fixpoint: True when some attribute became a tensor."""
+        changed = False
+        for fid, cls, attribute, kind in self.writes:
+            if (cls, attribute) not in self.tensors and holds(fid, kind):
+                self.tensors.add((cls, attribute))
+                changed = True
+        return changed
+
+    def is_tensor(self, fid: FunctionId, attribute: str) -> bool:
+        class_qualname = self.program.function(fid).class_qualname
+        if class_qualname is None or not self.tensors:
+            return False
+        return any(
+            (cls, attribute) in self.tensors for cls in self.program.hierarchy.related((fid[0], class_qualname))
+        )

@@ -1,0 +1,83 @@
+"""Applying edits to source text: the one place where a Fix's (row, column) locations become offsets.
+
+Rows are counted as Python's tokenizer counts them (only \\n, \\r\\n and \\r end a line), as ast and
+libcst do; columns are 1-based characters and end locations are exclusive (ruff's convention). The
+fix engine (rewrite/), the review's suggestions and its fix preview all apply edits here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from graphmend_bot.findings import Edit
+
+# (start offset, end offset, replacement)
+Span = tuple[int, int, str]
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(source: str) -> list[str]:
+    """Lines as Python's tokenizer sees them (only \\n, \\r\\n and \\r end a line), with their ends."""
+    return _LINE.findall(source)
+
+
+def line_starts(source: str) -> list[int]:
+    """Offset of the first character of each (1-based) row; one extra row for end-of-file edits."""
+    starts = [0]
+    for line in split_lines(source):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def edit_span(edit: Edit, starts: list[int]) -> Span:
+    """The edit as offsets into the text whose `line_starts` are `starts`; ValueError past the end."""
+    def offset(row: int, column: int) -> int:
+        if not 1 <= row <= len(starts):
+            raise ValueError(f"edit row {row} is past the end of the file")
+        return starts[row - 1] + column - 1
+
+    return offset(edit.location.row, edit.location.column), offset(edit.end_location.row, edit.end_location.column), \
+        edit.content
+
+
+def clash(a: Span, b: Span) -> bool:
+    """Whether two fixes' edits conflict: they overlap and are not the same edit (the same `import
+    torch` insertion from two fixes is applied once). An insertion conflicts only with another
+    insertion at its point or a replacement strictly around it."""
+    if a == b:
+        return False
+    if a[:2] == b[:2]:
+        return True
+    if a[0] == a[1]:
+        return b[0] < a[0] < b[1]
+    if b[0] == b[1]:
+        return a[0] < b[0] < a[1]
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def disjoint(spans: Iterable[Span], length: int) -> list[Span]:
+    """`spans` from the last to the first, ready to apply; ValueError when two overlap (an insertion
+    may touch a replacement's ends) or one falls outside a text of `length` characters."""
+    ordered = sorted(spans, key=lambda span: (span[0], span[1], span[2]), reverse=True)
+    limit = length
+    for start, end, _ in ordered:
+        if not 0 <= start <= end <= limit:
+            raise ValueError("fix edits overlap or fall outside the file")
+        limit = start
+    return ordered
+
+
+def apply_spans(source: str, spans: Iterable[Span]) -> str:
+    text = source
+    # Bottom-up, so earlier offsets stay valid; at one point, insertions in a stable order.
+    for start, end, content in disjoint(spans, len(source)):
+        text = text[:start] + content + text[end:]
+    return text
+
+
+def apply_edits(source: str, edits: Iterable[Edit]) -> str:
+    """Apply non-overlapping edits; ValueError when they overlap or fall outside the text."""
+    starts = line_starts(source)
+    return apply_spans(source, [edit_span(edit, starts) for edit in edits])

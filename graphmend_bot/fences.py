@@ -1,0 +1,36 @@
+"""Markdown code: the one place that fences text as a code block or an inline code span.
+
+Code, file names and messages come from pull requests: a backtick run inside them must not end the
+fence and turn the rest into Markdown (a mention, a link, HTML). Every fence here is longer than the
+longest backtick run in what it holds. No imports from the package: rules and renderers both use it.
+"""
+
+from __future__ import annotations
+
+
+def longest_backtick_run(text: str) -> int:
+    longest, run = 0, 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return longest
+
+
+def fence_for(text: str) -> str:
+    """A block fence (three backticks at least) longer than any backtick run inside `text`."""
+    return "`" * max(3, longest_backtick_run(text) + 1)
+
+
+def code_block(text: str, info: str = "") -> str:
+    """`text` as a fenced block; `info` is the language or `suggestion`. No trailing newline."""
+    fence = fence_for(text)
+    return f"{fence}{info}\n{text}\n{fence}"
+
+
+def code_span(text: str) -> str:
+    """`text` as inline code, whatever it holds. `|` is escaped, as GitHub's tables need even in
+    code; newlines, which would end a table row, become spaces."""
+    text = text.replace("\r", " ").replace("\n", " ").replace("|", "\\|")
+    fence = "`" * (longest_backtick_run(text) + 1)
+    pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

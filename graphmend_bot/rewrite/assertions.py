@@ -1,0 +1,125 @@
+"""`assert <tensor cond>, <computed message>` -> `torch._assert_async(<cond>, "<static message>")`.
+
+GM202's findings: asserts Dynamo cannot lower to `torch._assert_async` itself (a computed
+message, a chained comparison, `and`/`or`/`not`). The rewrite is written only when the condition
+is provably a one-element tensor (`ConditionLowering`: a reduction, a comparison of such values,
+`logical_*` of them), so `torch._assert_async` gets what it accepts; anything else keeps its
+advice. The message becomes a literal: formatted expressions are shown by their source text, never
+evaluated (reading a tensor value for the message would itself break, on every call).
+
+Measured on torch 2.13 (tests/fixtures/rewrite/assertions): the rewritten asserts compile to one
+graph; a passing condition passes eagerly, a failing one raises RuntimeError carrying the message.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import libcst as cst
+
+from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
+from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.guards import _assert_call as assert_call
+from graphmend_bot.rewrite.purity import Rejected
+
+PREFIX = "AssertionError: "
+
+
+def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    test = ctx.node_at(finding)
+    statement = ctx.parent(test) if test is not None else None
+    if not isinstance(statement, cst.Assert) or statement.test is not test:
+        return None
+    line = ctx.parent(statement)
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return None  # `assert a; b = 1` on one line: leave it
+    facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
+    # The call evaluates the condition once, where the assert did.
+    lowering = ConditionLowering(ctx, facts, evaluated_as_written=True)
+    try:
+        condition = _condition(ctx, lowering, statement.test)
+    except Rejected:
+        return None
+    message = _static_message(ctx, statement.msg)
+    if message is None:
+        return None
+    call = assert_call(condition, message, ctx.indent_unit)
+    assumptions = [
+        "it raises RuntimeError instead of AssertionError (on CUDA at the next synchronisation), so "
+        "code catching AssertionError no longer catches it",
+        "the program is not run with `python -O`, which strips `assert` but not this call",
+    ]
+    if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString):
+        assumptions.append("the message shows the source of what it formatted, not the values")
+    assumptions.extend(lowering.assumptions)
+    return Fix.of(
+        "Lower the assert to `torch._assert_async` (the check stays in the graph)",
+        (*torch_import(ctx), ctx.replace_statement(line, call)),
+        tuple(assumptions),
+        wording="clause",
+    )
+
+
+def _condition(ctx: FixContext, lowering: ConditionLowering, test: cst.BaseExpression) -> str:
+    """Tensor code for the assert's test; a chained comparison becomes `logical_and` of its links."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) > 1:
+        return _chain(ctx, lowering, test)
+    return lowering.lower(test)
+
+
+def _chain(ctx: FixContext, lowering: ConditionLowering, test: cst.Comparison) -> str:
+    """`a <= t <= b` -> `torch.logical_and(a <= t, t <= b)`; the middle operands must be names,
+    which evaluating twice cannot change (the chain evaluated them once)."""
+    left: cst.BaseExpression = test.left
+    links: list[str] = []
+    for index, comparison in enumerate(test.comparisons):
+        right = comparison.comparator
+        if index < len(test.comparisons) - 1 and not isinstance(right, cst.Name):
+            raise Rejected("a middle operand of the chain is not a plain name")
+        link = cst.Comparison(left=left, comparisons=[comparison.with_changes(comparator=right)])
+        lowering.lower(link)  # raises Rejected unless the link is provably a 0-d tensor
+        links.append(ctx.code_for(link).strip())
+        left = right
+    combined = links[0]
+    for link_code in links[1:]:
+        combined = f"torch.logical_and({combined}, {link_code})"
+    return combined
+
+
+def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str | None:
+    """A string literal for the message: `"AssertionError: ..."`; None when none can be written."""
+    if message is None:
+        return f'"{PREFIX.rstrip(": ")}"'
+    if isinstance(message, cst.SimpleString):
+        if "b" in message.prefix.lower():
+            return None
+        return _literal(message.evaluated_value if isinstance(message.evaluated_value, str) else None)
+    if isinstance(message, cst.FormattedString):
+        texts = [part.value for part in message.parts if isinstance(part, cst.FormattedStringText)]
+        if any("\\" in text for text in texts):
+            return None  # escapes: not worth re-encoding
+        return _literal("".join(
+            part.value.replace("{{", "{").replace("}}", "}") if isinstance(part, cst.FormattedStringText)
+            else "{" + ctx.code_for(cast(cst.FormattedStringExpression, part).expression).strip() + "}"
+            for part in message.parts
+        ))
+    if (
+        isinstance(message, cst.Call)
+        and isinstance(message.func, cst.Attribute)
+        and message.func.attr.value == "format"
+        and isinstance(message.func.value, cst.SimpleString)
+    ):
+        template = message.func.value.evaluated_value
+        return _literal(template if isinstance(template, str) else None)
+    return None  # a variable or a computed expression: no faithful literal
+
+
+def _literal(text: str | None) -> str | None:
+    """`text` after the prefix as a Python string literal, in double quotes where it can be."""
+    if text is None:
+        return None
+    literal = repr(PREFIX + text)
+    if literal.startswith("'") and '"' not in text:
+        literal = '"' + literal[1:-1] + '"'
+    return literal

@@ -1,0 +1,92 @@
+"""GM701 autograd-in-traced-code: its documentation, in one place with how it is detected and fixed.
+
+Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py), with
+`torch._dynamo.config.trace_autograd_ops` at its default (False):
+- `t.requires_grad_()` on a tensor that is used afterwards: GB8985 "requires_grad_() intermediate
+  leaked as output" (an unused one traces; `requires_grad_(False)` is a no-op and traces);
+- `torch.autograd.grad(...)`: GB9186;
+- `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.rules.detect import CallHook, Checker, Detection
+from graphmend_bot.rules.rule import Rule
+
+# The id Dynamo reports for each construct (torch 2.13.0).
+REQUIRES_GRAD_ = "GB8985"
+AUTOGRAD_GRAD = "GB9186"
+TENSOR_BACKWARD = "GB0123"
+AUTOGRAD_BACKWARD = "GB0007"
+
+
+def _turns_off(call: ast.Call) -> bool:
+    """`requires_grad_(False)`: a no-op Dynamo traces."""
+    flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    return isinstance(flag, ast.Constant) and flag.value is False
+
+
+def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
+    if not _turns_off(call):
+        checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver, gb_id=REQUIRES_GRAD_)
+    return receiver
+
+
+def _backward(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
+    checker.report(rule, call, "`.backward()` in traced code breaks the graph", receiver, gb_id=TENSOR_BACKWARD)
+    return NOT_TENSOR
+
+
+def _autograd_function(gb_id: str) -> CallHook:
+    def hook(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+        checker.report(rule, call, f"`torch.{name}` in traced code breaks the graph", TENSOR, gb_id=gb_id)
+        return TENSOR
+
+    return hook
+
+
+RULE = Rule(
+    code="GM701",
+    name="autograd-in-traced-code",
+    family="autograd state",
+    gb_id=REQUIRES_GRAD_,
+    summary=(
+        "Flags autograd state changes and autograd calls in traced code: `t.requires_grad_()`, "
+        "`torch.autograd.grad(...)`, `t.backward()`, `torch.autograd.backward(...)`."
+    ),
+    why=(
+        "TorchDynamo traces the forward computation; it does not trace turning a traced tensor into "
+        "a leaf that requires grad, nor running the backward pass inside the graph (with "
+        "`torch._dynamo.config.trace_autograd_ops=False`, the default on torch 2.13). It ends the "
+        "graph and runs the call eagerly. Ids measured on torch 2.13: `requires_grad_()` GB8985 (when "
+        "the tensor is used afterwards), `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
+        "`torch.autograd.backward` GB0007; each finding carries its own."
+    ),
+    example="""
+loss = torch.zeros((), device=x.device)
+loss.requires_grad_()
+y = x + loss
+""",
+    use_instead="""
+# Make leaves (and call autograd) outside the compiled function, or build the value from the
+# inputs so it inherits requires_grad:
+loss = x.new_zeros(())
+y = x + loss
+""",
+    fix_safety=(
+        "No automatic fix: where a tensor starts requiring grad, or where the backward pass runs, is "
+        "the program's training logic. Move the call out of the compiled region (compile the forward "
+        "only), or, for `torch.autograd.grad` in a model (physics-informed losses, SDE solvers), try "
+        "`torch._dynamo.config.trace_autograd_ops = True` and measure."
+    ),
+    detection=Detection(
+        tensor_methods={"requires_grad_": _requires_grad_, "backward": _backward},
+        torch_functions={
+            "autograd.grad": _autograd_function(AUTOGRAD_GRAD),
+            "autograd.backward": _autograd_function(AUTOGRAD_BACKWARD),
+        },
+    ),
+)

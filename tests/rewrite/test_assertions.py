@@ -1,0 +1,57 @@
+"""Asserts Dynamo cannot lower itself -> torch._assert_async (rewrite/assertions.py): a passing
+assert still passes and a failing one still raises (RuntimeError, with the static message), eagerly
+and compiled with fullgraph=True; conditions not provably one-element tensors are left alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import torch
+from fixture_support import FIXTURES, break_count, fix_source, load_module
+
+ASSERTIONS = FIXTURES / "assertions"
+
+
+def rewritten(case: str, tmp_path: Path, name: str) -> tuple[ModuleType, ModuleType]:
+    source = (ASSERTIONS / f"{case}.in.py").read_text()
+    path = tmp_path / f"{name}_fixed.py"
+    path.write_text(fix_source(source, tmp_path), encoding="utf-8")
+    return load_module(ASSERTIONS / f"{case}.in.py", tmp_path, f"{name}_before"), load_module(path, tmp_path, name)
+
+
+def test_formatted_message_assert_still_fails_and_compiles_to_one_graph(tmp_path: Path) -> None:
+    before, after = rewritten("formatted_message", tmp_path, "assert_formatted")
+    zeros, ones = torch.zeros(3), torch.ones(3)
+    outside = torch.tensor([0.5, 2.0, 0.5])
+    with pytest.raises(AssertionError, match="fails t0 <= t <= t1"):
+        before.ENTRY()(zeros, ones, outside)
+    with pytest.raises(RuntimeError, match=r"^AssertionError: fails t0 <= t <= t1: \{t0\}, \{t\}, \{t1\}$"):
+        after.ENTRY()(zeros, ones, outside)
+    inside = torch.tensor([0.25, 0.5, 0.75])
+    assert torch.equal(after.ENTRY()(zeros, ones, inside), before.ENTRY()(zeros, ones, inside))
+    assert break_count(before.ENTRY(), (zeros, ones, inside)) == 1
+    assert break_count(after.ENTRY(), (zeros, ones, inside)) == 0
+    torch._dynamo.reset()
+    compiled = torch.compile(after.ENTRY(), backend="aot_eager", fullgraph=True)
+    assert torch.equal(compiled(zeros, ones, inside), before.ENTRY()(zeros, ones, inside))
+    with pytest.raises(RuntimeError, match="AssertionError: fails"):
+        compiled(zeros, ones, outside)
+
+
+def test_chained_comparison_keeps_both_links(tmp_path: Path) -> None:
+    before, after = rewritten("chained_comparison", tmp_path, "assert_chained")
+    low, high = torch.zeros(3), torch.ones(3)
+    for t, fails in ((torch.tensor([0.5, 0.5, 0.5]), False), (torch.tensor([2.0, 2.0, 2.0]), True),
+                     (torch.tensor([-1.0, -1.0, -1.0]), True)):
+        if fails:
+            with pytest.raises(AssertionError):
+                before.ENTRY()(low, high, t)
+            with pytest.raises((AssertionError, RuntimeError)):
+                after.ENTRY()(low, high, t)
+        else:
+            assert torch.equal(after.ENTRY()(low, high, t), before.ENTRY()(low, high, t))
+    # The chain whose middle is a call (`t0 <= t.mean() <= t1`) is left alone: its breaks remain.
+    inside = torch.tensor([0.5, 0.5, 0.5])
+    assert 0 < break_count(after.ENTRY(), (low, high, inside)) < break_count(before.ENTRY(), (low, high, inside))

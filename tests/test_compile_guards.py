@@ -1,0 +1,136 @@
+"""Compile guards judged by what they are worth under torch.compile (analysis/guards.py).
+
+Dynamo is the ground truth for torch's own predicates; a project's helpers are judged by their
+bodies, found in the same module or in the module of the package they are imported from."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.engine import check
+
+torch = pytest.importorskip("torch")
+
+
+def _while_under(guard):
+    def step(x):
+        y = x * 2
+        if guard():
+            return y + 1
+        while (y > 0).any():
+            y = y - 1
+        return y
+
+    return step
+
+
+@pytest.mark.parametrize(("guard", "else_traced"), [
+    (torch.compiler.is_exporting, True),  # False under torch.compile from torch 2.12 on
+    (torch.compiler.is_compiling, False),
+])
+def test_dynamo_traces_the_else_of_an_export_guard(guard, else_traced: bool) -> None:
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(_while_under(guard))(torch.randn(3))
+    assert (explained.graph_break_count > 0) is else_traced
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "pkg"
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    for name, source in files.items():
+        (root / name).write_text(textwrap.dedent(source))
+    return root
+
+
+HELPERS = """
+    import torch
+
+    try:
+        from torch.compiler import is_exporting as _torch_is_exporting
+    except ImportError:
+        _torch_is_exporting = None
+
+
+    def is_compiling():
+        return torch.compiler.is_compiling()
+
+
+    def is_exporting():
+        '''Export-only, like kornia's: false inside torch.compile on torch >= 2.12.'''
+        if torch.jit.is_scripting():
+            return False
+        return bool(torch.compiler.is_exporting())
+
+
+    def is_tracing_dynamo():
+        if torch.compiler.is_compiling():
+            return True
+        return False
+
+
+    def is_murky_exporting():
+        if _torch_is_exporting is not None:
+            return bool(_torch_is_exporting())
+        return is_compiling()
+"""
+ONNX = """
+    import torch
+
+
+    def is_compiling():
+        return torch.onnx.is_in_onnx_export()
+"""
+MODEL = """
+    import torch
+    from torch import nn
+
+    from . import onnx_helpers
+    from .utils import is_compiling, is_exporting, is_murky_exporting
+    from .utils import is_tracing_dynamo as is_dynamo_compiling
+
+
+    def is_torchdynamo_compiling():
+        return torch.compiler.is_compiling()
+
+
+    class Model(nn.Module):
+        def forward(self, x):
+            if is_compiling():
+                pass
+            else:
+                print(x.sum().item())  # eager only: not reported
+            if is_torchdynamo_compiling():
+                pass
+            else:
+                print(x.mean().item())  # eager only: not reported
+            if is_exporting():
+                pass
+            else:
+                y = x.max().item()  # traced by torch.compile: reported
+            if torch.compiler.is_exporting():
+                pass
+            else:
+                z = x.min().item()  # traced: reported
+            if not is_dynamo_compiling():
+                print(x.prod().item())  # eager only (early return under compile): not reported
+            if not is_murky_exporting():
+                w = x.std().item()  # the body cannot be judged: analysed, reported
+            if onnx_helpers.is_compiling():
+                pass
+            else:
+                v = x.var().item()  # named is_compiling, but an ONNX-export check: reported
+            return x
+"""
+
+
+def test_helpers_are_judged_by_their_bodies(tmp_path: Path) -> None:
+    root = _package(tmp_path, {"utils.py": HELPERS, "onnx_helpers.py": ONNX, "model.py": MODEL})
+    result = check([str(root)], jobs=1)
+    assert not result.errors, result.errors
+    lines = (root / "model.py").read_text().splitlines()
+    reported = sorted(lines[f.location.row - 1].split("=")[0].strip() for f in result.findings if f.code == "GM301")
+    assert reported == ["v", "w", "y", "z"]

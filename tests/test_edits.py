@@ -1,0 +1,53 @@
+"""graphmend_bot/edits.py: the one edit applier behind `--fix`, the review's suggestions and its fix preview."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmend_bot.edits import apply_edits
+from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.github.review.suggestion import suggestion_for
+from graphmend_bot.rewrite import apply_fixes
+
+
+def _edit(content: str, start: tuple[int, int], end: tuple[int, int]) -> Edit:
+    return Edit(content, Location(*start), Location(*end))
+
+
+def _finding(fix: Fix) -> Finding:
+    first = fix.edits[0]
+    return Finding("GM301", "m", "f.py", first.location, first.end_location, "GB0001", fix=fix)
+
+
+# A form feed and a line separator end a line for str.splitlines, not for Python's tokenizer
+# (nor for ast and libcst, whose rows the edits carry).
+ODD_LINE_BREAKS = "x = 1\x0c  # page\ny = 'a\u2028b'\nz = 3\n"
+
+
+def test_rows_are_the_tokenizers_rows() -> None:
+    fixed = apply_edits(ODD_LINE_BREAKS, [_edit("Z", (3, 1), (3, 2))])
+    assert fixed == "x = 1\x0c  # page\ny = 'a\u2028b'\nZ = 3\n"
+
+
+def test_suggestion_and_fix_engine_apply_the_same_edits_the_same_way() -> None:
+    fix = Fix("safe", "rename", (_edit("Y", (2, 1), (2, 2)), _edit("W", (3, 1), (3, 2))))
+    suggestion = suggestion_for(_finding(fix), ODD_LINE_BREAKS)
+    assert suggestion is not None
+    assert (suggestion.first_line, suggestion.last_line) == (2, 3)
+    assert suggestion.text == "Y = 'a\u2028b'\nW = 3"
+    assert apply_fixes(ODD_LINE_BREAKS, [fix]) == apply_edits(ODD_LINE_BREAKS, fix.edits)
+
+
+def test_overlapping_or_outside_edits_are_refused() -> None:
+    source = "a = 1\nb = 2\n"
+    with pytest.raises(ValueError, match="overlap"):
+        apply_edits(source, [_edit("x", (1, 1), (1, 4)), _edit("y", (1, 3), (1, 5))])
+    with pytest.raises(ValueError, match="past the end"):
+        apply_edits(source, [_edit("x", (9, 1), (9, 2))])
+
+
+def test_a_fix_whose_own_edits_overlap_is_skipped_not_garbled() -> None:
+    source = "a = 1\nb = 2\n"
+    broken = Fix("safe", "broken", (_edit("x", (1, 1), (1, 4)), _edit("y", (1, 3), (1, 5))))
+    fine = Fix("safe", "fine", (_edit("B", (2, 1), (2, 2)),))
+    assert apply_fixes(source, [broken, fine]) == "a = 1\nB = 2\n"

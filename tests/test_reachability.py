@@ -1,0 +1,292 @@
+"""Call resolution through dynamic dispatch, and module state typed per class (issue 12, part a).
+
+Each case is a small multi-class module with an entry point Dynamo traces. The lines marked
+`# break` must be exactly the lines `graphmend check` reports and, with the lines marked `# call`,
+exactly the lines TorchDynamo breaks on (explain + the graph_breaks log): each edge kind is
+checked against Dynamo, and the unmarked look-alikes (a float attribute, a bool flag, a
+submodule) are the negative cases. `# call` marks a call whose callee breaks where Dynamo also
+reports the call itself (it cannot resume inside the nested frame); that is not reported yet.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.engine import check
+
+torch = pytest.importorskip("torch")
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from ground_truth import Tree, dynamo_breaks, normalise  # noqa: E402
+
+HEADER = """
+    import abc
+    import functools
+
+    import torch
+    from torch import nn
+"""
+
+CASES = {
+    # SOLVERS[name](...) builds any class of the dict; integrate() lives in the abstract base
+    # and calls self._advance(), which only the subclasses define.
+    "registry_and_abc_override": """
+        class Solver(abc.ABC):
+            def __init__(self, y0):
+                self.y0 = y0
+
+            def integrate(self, t):
+                return self._advance(t) + self.y0
+
+            @abc.abstractmethod
+            def _advance(self, t):
+                ...
+
+        class Euler(Solver):
+            def _advance(self, t):
+                if (t > 0).any():  # break
+                    return t * 2
+                return t
+
+        class Heun(Solver):
+            def _advance(self, t):
+                return t + 1
+
+        SOLVERS = {"euler": Euler, "heun": Heun}
+
+        @torch.compile
+        def entry(y0, t):
+            solver = SOLVERS["euler"](y0)
+            return solver.integrate(t)  # call
+
+        ARGS = (torch.ones(3), torch.ones(3))
+    """,
+    # A factory method returns a closure; __init__ stores it on self; a method calls it.
+    "closure_stored_in_attribute": """
+        class Grid:
+            def __init__(self, steps):
+                self.make_grid = self._from_steps(steps)
+
+            @staticmethod
+            def _from_steps(steps):
+                def make_grid(t):
+                    n = (t[-1] - t[0]).ceil().item()  # break
+                    return torch.arange(0, n) * steps
+                return make_grid
+
+            def integrate(self, t):
+                return self.make_grid(t)
+
+        @torch.compile
+        def entry(t):
+            return Grid(2).integrate(t)  # call
+
+        ARGS = (torch.tensor([0.0, 3.0]),)
+    """,
+    # A function picks a class (`methods.select(...)` in torchsde); the caller builds it and
+    # calls a method; another factory returns a closure the caller calls.
+    "factory_returning_class_or_closure": """
+        class Euler:
+            def __init__(self, scale):
+                self.scale = scale
+
+            def run(self, t):
+                if (t > 0).all():  # break
+                    return t * self.scale
+                return t
+
+        class Heun(Euler):
+            pass
+
+        def select(name):
+            if name == "euler":
+                return Euler
+            return Heun
+
+        def make_step(k):
+            def step(x):
+                return x * k + x.sum().item()  # break
+            return step
+
+        @torch.compile
+        def entry(x):
+            solver_cls = select("euler")
+            solver = solver_cls(2.0)
+            step = make_step(3)
+            return solver.run(step(x))  # call
+
+        ARGS = (torch.ones(3),)
+    """,
+    # functools.partial binds a tensor keyword; the call passes the rest.
+    "functools_partial": """
+        def scale(x, factor):
+            if factor.sum() > 0:  # break
+                return x * 2
+            return x
+
+        @torch.compile
+        def entry(x, t):
+            step = functools.partial(scale, factor=t)
+            return step(x)
+
+        ARGS = (torch.ones(3), torch.ones(3))
+    """,
+    # obj(...) on a local object runs its class's __call__; Cls(...) runs __init__.
+    "constructor_and_dunder_call": """
+        class Checker:
+            def __init__(self, limit):
+                if limit.sum() > 3:  # break
+                    limit = limit * 0
+                self.limit = limit
+
+            def __call__(self, x):
+                return x.sum().item()  # break
+
+        @torch.compile
+        def entry(x):
+            check = Checker(x)
+            return x + check(x)
+
+        ARGS = (torch.ones(3),)
+    """,
+    # Module state: a buffer, a parameter, a tensor attribute set in another method are tensors;
+    # a float, a flag, an int from a parameter default and a submodule are not.
+    "attribute_types": """
+        class Base(nn.Module):
+            def __init__(self, nu=2.5):
+                super().__init__()
+                self.register_buffer("initted", torch.tensor(False))
+                self.weight = nn.Parameter(torch.ones(3))
+                self.nu = nu
+                self.flag = True
+                self.linear = nn.Linear(3, 3)
+
+        class Net(Base):
+            def __init__(self):
+                super().__init__()
+                self.set_steps(3)
+
+            def set_steps(self, n):
+                self.steps = torch.zeros(n)
+
+            def forward(self, x):
+                if self.initted:  # break
+                    x = x + 1
+                if self.nu == 2.5:
+                    x = x * 2
+                if self.flag:
+                    x = x - 1
+                if (self.weight > 0).all():  # break
+                    x = x + 1
+                if self.steps.sum() > 0:  # break
+                    x = x + 2
+                return self.linear(x)
+
+        def entry(x):
+            return Net()(x)
+
+        ARGS = (torch.ones(3),)
+        MODULE = "Net"
+    """,
+    # The arguments of an autograd.Function's forward come from Fn.apply(...): a float
+    # attribute passed there is no tensor (gpytorch's MaternCovariance and `nu`).
+    "autograd_function_apply": """
+        class Covariance(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, nu):
+                if nu == 0.5:
+                    return x * 2
+                return x * 3
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None
+
+        class Kernel(nn.Module):
+            def __init__(self, nu=2.5):
+                super().__init__()
+                self.nu = nu
+
+            def forward(self, x):
+                return Covariance.apply(x, self.nu)
+
+        ARGS = (torch.ones(3),)
+        MODULE = "Kernel"
+    """,
+}
+
+
+def _write(tmp_path: Path, name: str, body: str) -> Path:
+    import textwrap
+
+    path = tmp_path / f"reach_{name}.py"
+    path.write_text(textwrap.dedent(HEADER) + textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _callable(module):
+    if hasattr(module, "MODULE"):
+        return getattr(module, module.MODULE)()
+    fn = module.entry
+    while (inner := getattr(fn, "_torchdynamo_orig_callable", None)) is not None:
+        fn = inner
+    return fn
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reported_lines_are_dynamo_break_lines(tmp_path: Path, name: str) -> None:
+    path = _write(tmp_path, name, CASES[name])
+    lines = list(enumerate(path.read_text().splitlines(), 1))
+    marked = {row for row, line in lines if line.endswith("# break")}
+    calls = {row for row, line in lines if line.endswith("# call")}
+
+    result = check([str(path)])
+    assert not result.errors
+    reported = {f.location.row for f in result.findings}
+
+    module = _load(path)
+    explained = dynamo_breaks(_callable(module), module.ARGS, {}, Tree([str(path)]))
+    broken = {line for file, line in explained.lines if file == normalise(str(path))}
+
+    assert broken == marked | calls, f"Dynamo broke on {sorted(broken)}, the case marks {sorted(marked | calls)}"
+    assert reported == marked, f"reported {sorted(reported)}, Dynamo broke on {sorted(marked)}"
+
+
+def test_override_in_subclass_and_super_call_are_followed(write_tree) -> None:
+    """Base.forward calls self.step(): only the subclass defines it; it calls super().check()."""
+    root = write_tree({
+        "lib.py": """
+            import torch
+            from torch import nn
+
+            class Base(nn.Module):
+                def forward(self, x):
+                    return self.step(x)
+
+                def check(self, x):
+                    if x.sum() > 0:
+                        return x * 2
+                    return x
+
+            class Child(Base):
+                def step(self, x):
+                    x = super().check(x)
+                    return x.item()
+        """
+    })
+    result = check([str(root)])
+    assert sorted((f.location.row, f.code) for f in result.findings) == [(9, "GM101"), (16, "GM301")]

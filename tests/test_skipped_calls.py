@@ -1,0 +1,101 @@
+"""Every entry of UNTRACEABLE_CALLS (analysis/vocabulary.py) is measured here with TorchDynamo:
+a call of it between two tensor operations breaks the graph with the id the table records, and
+the callees the table leaves out on purpose trace without a break."""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import io
+import json
+import os
+import pickle
+import random
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS
+
+torch = pytest.importorskip("torch")
+np = pytest.importorskip("numpy")
+
+# One call per table entry; `y` is a tensor, `tmp` a scratch folder.
+SAMPLES = {
+    "time.time": "time.time()", "time.perf_counter": "time.perf_counter()",
+    "time.monotonic": "time.monotonic()", "time.process_time": "time.process_time()",
+    "time.time_ns": "time.time_ns()", "time.perf_counter_ns": "time.perf_counter_ns()",
+    "time.monotonic_ns": "time.monotonic_ns()", "time.sleep": "time.sleep(0)",
+    "bisect.bisect": "bisect.bisect([0.0, 1.0], 0.5)",
+    "bisect.bisect_left": "bisect.bisect_left([0.0, 1.0], 0.5)",
+    "bisect.bisect_right": "bisect.bisect_right([0.0, 1.0], 0.5)",
+    "bisect.insort": "bisect.insort([0.0, 1.0], 0.5)",
+    "bisect.insort_left": "bisect.insort_left([0.0, 1.0], 0.5)",
+    "bisect.insort_right": "bisect.insort_right([0.0, 1.0], 0.5)",
+    "pickle.dumps": "pickle.dumps({'a': 1})",
+    "pickle.loads": "pickle.loads(b'\\x80\\x04K\\x01.')",
+    "pickle.dump": "pickle.dump(1, io.BytesIO())",
+    "pickle.load": "pickle.load(io.BytesIO(b'\\x80\\x04K\\x01.'))",
+    "copy.copy": "copy.copy([1, 2])",
+    "copy.deepcopy": "copy.deepcopy(y)",
+    "random.random": "random.random()", "random.shuffle": "random.shuffle([1, 2, 3])",
+    "random.choice": "random.choice([1, 2, 3])", "random.seed": "random.seed(0)",
+    "numpy.random.SeedSequence": "np.random.SeedSequence(3)",
+    "numpy.random.default_rng": "np.random.default_rng(0)",
+    "numpy.random.permutation": "np.random.permutation(4)",
+    "numpy.random.randint": "np.random.randint(0, 10)",
+    "numpy.random.choice": "np.random.choice(5, 2)",
+    "numpy.load": "np.load(tmp + '/a.npy')",
+    "numpy.save": "np.save(tmp + '/b.npy', np.zeros(2))",
+    "numpy.savez": "np.savez(tmp + '/b.npz', a=np.zeros(2))",
+    "numpy.loadtxt": "np.loadtxt(tmp + '/a.txt')",
+    "numpy.savetxt": "np.savetxt(tmp + '/c.txt', np.zeros(2))",
+    "torch.Generator": "torch.Generator()",
+    "os.getpid": "os.getpid()", "uuid.uuid4": "uuid.uuid4()",
+}
+# Measured to trace on torch 2.13, so deliberately not in the table.
+TRACEABLE = [
+    "random.randint(0, 3)", "random.uniform(0, 3)", "np.random.rand(3)", "np.random.randn(3)",
+    "np.random.normal(0.0, 1.0, 3)", "np.random.uniform(0.0, 1.0, 3)", "np.random.random(3)",
+    "copy.deepcopy({'order': [1, 2]})",
+]
+
+
+def _break_ids(expression: str, tmp: Path) -> set[str]:
+    registry = json.loads((Path(torch._dynamo.__file__).parent / "graph_break_registry.json").read_text())
+    by_type = {entry["Gb_type"]: gb_id for gb_id, entries in registry.items() for entry in entries}
+    source = f"def f(x):\n    y = x * 2\n    _value = {expression}\n    return y + 1\n"
+    namespace = {
+        "torch": torch, "np": np, "bisect": bisect, "pickle": pickle, "copy": copy, "random": random,
+        "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp),
+    }
+    exec(compile(source, "<sample>", "exec"), namespace)
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(namespace["f"])(torch.randn(3))
+    return {by_type.get(r.reason.splitlines()[0].strip(), r.reason.splitlines()[0]) for r in explained.break_reasons}
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("skipped")
+    np.save(folder / "a.npy", np.zeros(2))
+    np.savetxt(folder / "a.txt", np.zeros(2))
+    return folder
+
+
+def test_every_entry_has_a_sample() -> None:
+    assert set(SAMPLES) == set(UNTRACEABLE_CALLS)
+
+
+@pytest.mark.parametrize("name", sorted(UNTRACEABLE_CALLS))
+def test_entry_breaks_with_its_recorded_id(name: str, scratch: Path) -> None:
+    entry = UNTRACEABLE_CALLS[name]
+    assert entry.torch == torch.__version__.split("+")[0], "re-measure the table on this torch version"
+    assert _break_ids(SAMPLES[name], scratch) == {entry.gb_id}
+
+
+@pytest.mark.parametrize("expression", TRACEABLE)
+def test_left_out_callees_trace(expression: str, scratch: Path) -> None:
+    assert _break_ids(expression, scratch) == set()
