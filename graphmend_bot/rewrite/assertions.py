@@ -13,6 +13,8 @@ graph; a passing condition passes eagerly, a failing one raises RuntimeError car
 
 from __future__ import annotations
 
+import string
+from collections.abc import Sequence
 from typing import cast
 
 import libcst as cst
@@ -111,8 +113,40 @@ def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str 
         and isinstance(message.func.value, cst.SimpleString)
     ):
         template = message.func.value.evaluated_value
-        return _literal(template if isinstance(template, str) else None)
+        return _literal(_shown_format(ctx, template, message.args) if isinstance(template, str) else None)
     return None  # a variable or a computed expression: no faithful literal
+
+
+def _shown_format(ctx: FixContext, template: str, args: Sequence[cst.Arg]) -> str:
+    """`'{} must be increasing'.format(name)` shown as `{name} must be increasing`, like an
+    f-string's fields; the template as written when its fields cannot be matched to arguments."""
+    positional = [ctx.code_for(a.value).strip() for a in args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: ctx.code_for(a.value).strip() for a in args if a.keyword is not None}
+    if any(a.star for a in args):
+        return template
+    shown: list[str] = []
+    automatic = 0
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError:
+        return template
+    for text, field, spec, conversion in fields:
+        shown.append(text)
+        if field is None:
+            continue
+        if spec or conversion:
+            return template
+        if field == "":
+            source = positional[automatic] if automatic < len(positional) else None
+            automatic += 1
+        elif field.isdigit():
+            source = positional[int(field)] if int(field) < len(positional) else None
+        else:
+            source = keywords.get(field)
+        if source is None:
+            return template
+        shown.append("{" + source + "}")
+    return "".join(shown)
 
 
 def _literal(text: str | None) -> str | None:

@@ -212,6 +212,9 @@ class ConditionLowering:
         turns this off). `operators`: write `&`, `|` and `~` where every operand is a bool tensor
         (they are `logical_and/or/not` there), as maintainers write them."""
         self.operators = operators
+        # Set by callers whose rewrite keeps the `if`'s own requirement on its condition (see
+        # `_assumed_one_element`); every use adds an assumption, so the fix is unsafe.
+        self.assume_one_element = False
         self.ctx = ctx
         self.facts = facts
         self.evaluated_as_written = evaluated_as_written
@@ -250,8 +253,35 @@ class ConditionLowering:
                 return f"~{operand(node.expression, inner)}"
             return f"torch.logical_not({inner})"
         if not self.is_scalar_tensor(node):
-            raise Rejected("the condition is not provably a one-element (0-d) tensor")
+            if not (self.assume_one_element and self._assumed_one_element(node)):
+                raise Rejected("the condition is not provably a one-element (0-d) tensor")
+            note = (
+                f"`{self._code(node)}` is a 0-d tensor: the `if` already required a single element, "
+                "but a shape-(1,) condition would give torch.where's result shape (1,)"
+            )
+            if note not in self.assumptions:
+                self.assumptions.append(note)
         return self._code(node)
+
+    def _assumed_one_element(self, node: cst.BaseExpression) -> bool:
+        """A comparison of solver state, like the step-size tests of ODE solvers (`dt >
+        self.max_step`, `error_ratio < 1`): each operand is a Python number, a `self.<attr>` read
+        or a local name that is not a parameter (unpacked from a state tuple, returned by a call).
+        The analysis cannot size them, but Python's `if` raises unless they hold one element.
+        Elementwise expressions of parameters (`x.abs() > 0`) stay rejected: a batch of one would
+        broadcast 0-d arms."""
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+            return False
+        operator = node.comparisons[0].operator
+        if isinstance(operator, cst.Is | cst.IsNot | cst.In | cst.NotIn):
+            return False
+        tensors = [p for p in (node.left, node.comparisons[0].comparator) if not is_python_number(p, self.scalars)]
+        return bool(tensors) and all(self._state_read(part) for part in tensors)
+
+    def _state_read(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Attribute):
+            return isinstance(node.value, cst.Name) and node.value.value == "self"
+        return isinstance(node, cst.Name) and node.value not in self.facts.params and bool(self.facts.values(node.value))
 
     def lower_conjunction(self, parts: list[cst.BaseExpression]) -> str:
         """`torch.logical_and` over `parts` (already split from an `and` chain)."""

@@ -30,6 +30,7 @@ from graphmend_bot.rewrite.branching import (
     LocalFacts,
     enclosing_function,
     failing_reductions,
+    is_bool_tensor_code,
     is_python_number,
     torch_import,
 )
@@ -105,6 +106,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
 def _lowering(ctx: FixContext, facts: LocalFacts, at: cst.CSTNode) -> ConditionLowering:
     """A condition lowering that knows which local names are proven floating-point."""
     lowering = ConditionLowering(ctx, facts)
+    lowering.assume_one_element = True  # torch.where keeps the if's truth table; the shape is an assumption
     proven = floating_names(ctx, facts, enclosing_function(ctx, at))
     statement = next((node for node in ctx.ancestors(at) if isinstance(node, cst.BaseCompoundStatement | cst.SimpleStatementLine)), at)
     proven |= floating_where_read(ctx, names_in(statement), at, proven)
@@ -212,17 +214,23 @@ def _assignment_form(
     lines: list[str] = []
     for target in targets:
         values: list[tuple[str, ArmInfo]] = []
+        nodes: list[cst.BaseExpression] = []
         for arm in arms:
             value = arm.get(target)
             if value is None:
                 if not facts.bound_before(target, row):
                     return None  # the target has no value on this path
                 values.append((target, analyzer.analyze(cst.Name(target))))
+                nodes.append(cst.Name(target))
                 continue
             if names_in(value) & (set(targets) - {target}):
                 return None  # depends on another arm assignment: order matters
-            values.append((_expression_code(ctx, value), analyzer.analyze(value)))
-        verdict.compare(values, analyzer.known_float)
+            nodes.append(value)
+            values.append((_expression_code(ctx, value), _analyze_arm(analyzer, value)))
+        tensor_values = [pair for pair, node in zip(values, nodes, strict=True) if not _bool_literal(node)]
+        if len(tensor_values) < len(values):
+            _require_bool_flag(target, [n for n in nodes if not _bool_literal(n)], facts, verdict)
+        verdict.compare(tensor_values, analyzer.known_float)
         expression = _nested_where(conditions, [code for code, _ in values])
         lines.append(_format_statement(f"{target} = ", expression, ""))
     comments = _comments(chain)
@@ -234,6 +242,35 @@ def _assignment_form(
     what = "`if`/`elif` chain" if len(conditions) > 1 else "`if`"
     names = ", ".join(f"`{t}`" for t in targets)
     return verdict.fix(f"Select {names} with `torch.where` instead of branching on a tensor in the {what} (both arms are evaluated)", edits)
+
+
+def _bool_literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value in ("True", "False")
+
+
+def _analyze_arm(analyzer: ArmAnalyzer, value: cst.BaseExpression) -> ArmInfo:
+    """The arm's info; a `True`/`False` arm has none (`_require_bool_flag` judges it)."""
+    return ArmInfo(frozenset()) if _bool_literal(value) else analyzer.analyze(value)
+
+
+def _require_bool_flag(target: str, others: list[cst.BaseExpression], facts: LocalFacts, verdict: Verdict) -> None:
+    """A `True`/`False` arm may be selected only against bool tensors: torchdiffeq's
+    `accept_step = error_ratio <= 1; if dt > self.max_step: accept_step = False` becomes
+    `torch.where(dt > self.max_step, False, accept_step)`, a bool tensor either way."""
+
+    def is_bool_tensor(node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Name) and not _bool_literal(node):
+            # Its other assignments; the `True`/`False` ones are the arms being selected.
+            assigned = [v for v in facts.values(node.value) if v is None or not _bool_literal(v)]
+            return bool(assigned) and all(v is not None and is_bool_tensor_code(v) for v in assigned)
+        return is_bool_tensor_code(node)
+
+    if not others or not all(is_bool_tensor(node) for node in others):
+        raise Rejected(f"`{target}` takes a Python bool on one path and is not provably a bool tensor on the others")
+    verdict.assumptions.append(
+        f"`{target}` is read only as a truth value or by tensor code: it is now a 0-d bool tensor where the "
+        "`if` assigned a Python bool"
+    )
 
 
 # -- return torch.where(c, A, B) -------------------------------------------------------------------
