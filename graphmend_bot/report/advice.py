@@ -28,10 +28,13 @@ _ADVICE: dict[str, str] = {
     "GM103": "Keep `{code}` a tensor: `torch.logical_and` / `torch.logical_or` / `torch.logical_not` "
              "instead of `and` / `or` / `not`",
     "GM104": "`{code}` decides the trip count from tensor values: compute it without a data-dependent loop, "
-             "move the loop out of the compiled region, or use `torch._higher_order_ops.while_loop`",
+             "or keep the loop in Python and compile its body (a solver's step function), or use "
+             "`torch._higher_order_ops.while_loop`",
     "GM105": "`{code}` returns a Python bool: compare with tensor ops that stay in the graph, "
              "such as `(a == b).all()`",
     "GM201": "Lower the guard on `{code}` to `torch._assert_async` so the check stays in the graph",
+    "GM202": "Lower the assert on `{code}` to `torch._assert_async(<condition>, \"<message>\")` so the check "
+             "stays in the graph (it raises RuntimeError instead of AssertionError)",
     "GM301": "Keep the value of `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
              "`torch._dynamo.config.capture_scalar_outputs = True`",
     "GM302": "Keep `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
@@ -41,15 +44,22 @@ _ADVICE: dict[str, str] = {
     "GM401": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
     "GM402": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
     "GM403": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
-    "GM501": "The shape of `{code}` depends on tensor values: keep a dense formulation such as "
-             "`torch.where(mask, x, 0)`, or set `torch._dynamo.config.capture_dynamic_output_shape_ops = True`",
-    "GM502": "`{code}` has a data-dependent shape: keep the shape with `torch.where(mask, x, 0)` "
-             "or a masked reduction",
+    "GM501": "The shape of `{code}` depends on tensor values (a loop over its rows runs a data-dependent "
+             "number of times): keep a dense formulation (`torch.where(mask, x, 0)`, a masked `scatter`/"
+             "`index_put`) when what follows allows it, else leave it or set "
+             "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`",
+    "GM502": "`{code}` keeps only the selected entries, so its shape depends on tensor values: when what "
+             "follows only combines elementwise or reduces, keep the full shape with `torch.where(mask, x, 0)` "
+             "and a masked reduction; when it needs the filtered entries (an edge list, a gather), leave it "
+             "(`torch.cond` cannot return branches of different shapes) or set "
+             "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`",
     "GM503": "Pass `output_size=` to `{code}` when the total is known, so the shape is static",
     "GM601": "Split the compiled region around `{code}`: return the tensor and save or load it outside "
              "`torch.compile`",
     "GM602": "Move `{code}` out of the compiled function",
     "GM603": "Remove `{code}` unless the graph break is intended",
+    "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
+             "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "
              "move the line out of the compiled region or rewrite it with tensor operations",
     "GM604": f"TorchDynamo skips `{{code}}`: call it outside the compiled region, or guard it with `{_GUARD}`",
