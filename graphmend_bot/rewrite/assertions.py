@@ -38,7 +38,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         return None  # `assert a; b = 1` on one line: leave it
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
     # The call evaluates the condition once, where the assert did.
-    lowering = ConditionLowering(ctx, facts, evaluated_as_written=True)
+    lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
     try:
         condition = _condition(ctx, lowering, statement.test)
     except Rejected:
@@ -71,7 +71,7 @@ def _condition(ctx: FixContext, lowering: ConditionLowering, test: cst.BaseExpre
 
 
 def _chain(ctx: FixContext, lowering: ConditionLowering, test: cst.Comparison) -> str:
-    """`a <= t <= b` -> `torch.logical_and(a <= t, t <= b)`; the middle operands must be names,
+    """`a <= t <= b` -> `(a <= t) & (t <= b)`; the middle operands must be names,
     which evaluating twice cannot change (the chain evaluated them once)."""
     left: cst.BaseExpression = test.left
     links: list[str] = []
@@ -83,10 +83,8 @@ def _chain(ctx: FixContext, lowering: ConditionLowering, test: cst.Comparison) -
         lowering.lower(link)  # raises Rejected unless the link is provably a 0-d tensor
         links.append(ctx.code_for(link).strip())
         left = right
-    combined = links[0]
-    for link_code in links[1:]:
-        combined = f"torch.logical_and({combined}, {link_code})"
-    return combined
+    # Each link is a comparison, a bool tensor: `&` is their logical and.
+    return " & ".join(f"({link_code})" for link_code in links)
 
 
 def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str | None:
