@@ -352,6 +352,8 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
         node = parent
     if not isinstance(node, cst.BooleanOperation | cst.UnaryOperation):
         return None
+    if _branched_on_next(ctx, node):
+        return None
     lowering = _lowering(ctx, facts, node)
     code = lowering.lower(node)
     if not all(_bool_scalar(lowering, leaf) for leaf in _bool_leaves(node)):
@@ -364,6 +366,36 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
         notes.insert(0, "the value becomes a 0-d bool tensor instead of a Python bool")
     title = "Combine the tensor conditions with `torch.logical_*` instead of Python `and`/`or`/`not`"
     return Fix.of(title, tuple(edits), tuple(notes))
+
+
+def _branched_on_next(ctx: FixContext, node: cst.BaseExpression) -> bool:
+    """`flag = a.any() or b.any()` whose name an `if`/`while` of the function then tests (kornia's
+    `size_exceeds_input`): the tensor would only move the break to that test, a hunk with no gain."""
+    assign = ctx.parent(node)
+    if not isinstance(assign, cst.Assign) or assign.value is not node or len(assign.targets) != 1:
+        return False
+    target = assign.targets[0].target
+    function = enclosing_function(ctx, node)
+    if not isinstance(target, cst.Name) or function is None:
+        return False
+    name = target.value
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_If(self, statement: cst.If) -> None:
+            check(statement.test)
+
+        def visit_While(self, statement: cst.While) -> None:
+            check(statement.test)
+
+    def check(test: cst.BaseExpression) -> None:
+        nonlocal found
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        found = found or (isinstance(test, cst.Name) and test.value == name)
+
+    function.visit(Visitor())
+    return found
 
 
 def _bool_leaves(node: cst.BaseExpression) -> list[cst.BaseExpression]:
