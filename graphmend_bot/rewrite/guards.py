@@ -83,13 +83,18 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     return Fix.of(
         f"Lower the validation guard to `torch._assert_async` ({detail})",
         tuple(edits),
-        (
-            f"it raises RuntimeError with the message prefixed by `{type_name}:` instead of "
-            f"`{type_name}` (on CUDA at the next synchronisation), so code catching the original "
-            "exception type no longer catches it",
-        ),
+        (_raised_instead(type_name),),
         wording="clause",
     )
+
+
+def _raised_instead(type_name: str) -> str:
+    if type_name == "RuntimeError":
+        return ("it still raises RuntimeError, but on CUDA only at the next synchronisation, "
+                "after later kernels were queued")
+    return (f"it raises RuntimeError with the message prefixed by `{type_name}:` instead of "
+            f"`{type_name}` (on CUDA at the next synchronisation), so code catching the original "
+            "exception type no longer catches it")
 
 
 def _assert_call(condition: str, message: str, indent: str) -> str:
@@ -137,8 +142,11 @@ def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None
 
 
 def _prefixed(node: cst.SimpleString | cst.FormattedString, type_name: str) -> str:
-    """The literal's code with `type_name: ` at the start of its text."""
+    """The literal's code with `type_name: ` at the start of its text (none for RuntimeError,
+    the type torch._assert_async raises itself)."""
     code = cst.Module(body=()).code_for_node(node)
+    if type_name == "RuntimeError":
+        return code
     opening = node.start if isinstance(node, cst.FormattedString) else node.prefix + node.quote
     return f"{code[:len(opening)]}{type_name}: {code[len(opening):]}"
 
