@@ -20,6 +20,7 @@ rests on is in its `assumptions`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import libcst as cst
@@ -42,6 +43,9 @@ from graphmend_bot.rewrite.static_conditions import floating_leaves, split_stati
 from graphmend_bot.rewrite.well_typed import require_well_typed
 
 MAX_LINE = 100
+# A module's parameter read directly (`self.zeroshot_embed.weight`): selecting it with torch.where
+# gives the unselected one a zero gradient where the branch gave it none.
+PARAMETER_READ = re.compile(r"self(\.\w+)*\.(weight|bias)")
 
 AUTOGRAD_NOTE = (
     "uses {ops}: torch.where evaluates both arms and the unselected arm's gradient is 0 * (its "
@@ -66,6 +70,12 @@ class Verdict:
             note = dtype_assumption(first, info, f"`{first_code}` and `{code}`", known_float)
             if note is not None and note not in self.assumptions:
                 self.assumptions.append(note)
+        for code, _ in arms:
+            if PARAMETER_READ.fullmatch(code):
+                note = (f"`{code}` gets a zero gradient where it was not selected, instead of none "
+                        "(optimizers with weight decay or momentum then move it)")
+                if note not in self.assumptions:
+                    self.assumptions.append(note)
         risky = sorted({op for _, info in arms for op in info.risky})
         if risky:
             note = AUTOGRAD_NOTE.format(ops=", ".join(f"`{op}`" for op in risky))
