@@ -136,6 +136,22 @@ def _touched_functions(before: str, after: str) -> list[tuple[str, int, int]]:
     return found
 
 
+def _unchanged_rows(before: str, after: str) -> dict[int, int]:
+    """Row in `after` -> the same row in `before`, for the rows a rewrite left as they were."""
+    matcher = difflib.SequenceMatcher(a=before.splitlines(), b=after.splitlines(), autojunk=False)
+    return {j + 1 + k: i + 1 + k for tag, i, i2, j, _ in matcher.get_opcodes() if tag == "equal"
+            for k in range(i2 - i)}
+
+
+def _in_original(where: str, original_rows: dict[str, dict[int, int]]) -> str:
+    path, _, row = where.rpartition(":")
+    rows = original_rows.get(path)
+    if rows is None or not row.isdigit():
+        return where
+    original = rows.get(int(row))
+    return f"{path}:{original}" if original is not None else f"{where} (rewritten line)"
+
+
 def _same(a: list[Any], b: list[Any]) -> bool:
     import torch
 
@@ -176,12 +192,14 @@ def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = T
         report["fix_line"] = next((line for line in fixed.stderr.splitlines() if line.startswith("Fixed")),
                                   fixed.stderr.strip()[-300:])
         touched: list[dict[str, Any]] = []
+        original_rows: dict[str, dict[int, int]] = {}  # rewritten file -> its row -> the original's row
         for path, before in before_text.items():
             after = path.read_text(encoding="utf-8", errors="replace")
             if after != before:
                 relative = os.path.relpath(path, scratch)
                 touched += [{"file": relative, "function": qualname, "rows": [first, last]}
                             for qualname, first, last in _touched_functions(before, after)]
+                original_rows[relative] = _unchanged_rows(before, after)
         original = _run(name, os.path.dirname(package_dir), [])
         # A control run of the original separates nondeterministic calls from rewrite effects.
         control = _run(name, os.path.dirname(package_dir), []) if with_control else {}
@@ -212,7 +230,8 @@ def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = T
     report["changed_outputs"] = changed
     report["nondeterministic_calls"] = nondeterministic
     before_breaks = {b for entry in original.values() for b in entry.get("breaks", [])}
-    after_breaks = {b for entry in rewritten.values() for b in entry.get("breaks", [])}
+    # Rows below a rewrite move: name each break by its row in the original, where it has one.
+    after_breaks = {_in_original(b, original_rows) for entry in rewritten.values() for b in entry.get("breaks", [])}
     report["break_statements_before"] = len(before_breaks)
     report["break_statements_after"] = len(after_breaks)
     report["breaks_removed"] = sorted(before_breaks - after_breaks)
