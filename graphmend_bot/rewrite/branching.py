@@ -161,6 +161,8 @@ def is_python_number(node: cst.BaseExpression, scalars: set[str] | frozenset[str
     return False
 
 
+# Elementwise predicates a solver applies to its 0-d state (`if not torch.isfinite(dt):`).
+STATE_PREDICATES = frozenset({"torch.isfinite", "torch.isnan", "torch.isinf"})
 # Predicates whose result is a bool tensor whatever their input's dtype.
 BOOL_PREDICATES = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_and", "logical_or",
                              "logical_not", "logical_xor", "eq", "ne", "lt", "le", "gt", "ge", "isclose"})
@@ -270,6 +272,9 @@ class ConditionLowering:
         The analysis cannot size them, but Python's `if` raises unless they hold one element.
         Elementwise expressions of parameters (`x.abs() > 0`) stay rejected: a batch of one would
         broadcast 0-d arms."""
+        if isinstance(node, cst.Call) and dotted(node.func) in STATE_PREDICATES:
+            # `torch.isfinite(dt)`: elementwise, so as many elements as the state it reads
+            return len(node.args) == 1 and node.args[0].keyword is None and self._state_read(node.args[0].value)
         if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
             return False
         operator = node.comparisons[0].operator

@@ -630,10 +630,23 @@ def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 def _nested_where(conditions: list[str], values: list[str]) -> str:
     """`torch.where(c1, v1, torch.where(c2, v2, v3))` for an elif chain."""
+    if len(conditions) == 1 and conditions[0].startswith("torch.logical_not(") and _one_call(conditions[0]):
+        # `torch.where(torch.logical_not(c), a, b)` reads better as `torch.where(c, b, a)`.
+        return f"torch.where({conditions[0][len('torch.logical_not('):-1]}, {values[1]}, {values[0]})"
     expression = values[-1]
     for condition, value in zip(reversed(conditions), reversed(values[:-1])):
         expression = f"torch.where({condition}, {value}, {expression})"
     return expression
+
+
+def _one_call(code: str) -> bool:
+    """`code` is a single call: its first opening parenthesis closes at the very end."""
+    depth = 0
+    for index, char in enumerate(code):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and char == ")":
+            return index == len(code) - 1
+    return False
 
 
 def _format_statement(prefix: str, expression: str, suffix: str) -> str:
