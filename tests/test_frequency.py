@@ -169,17 +169,3 @@ def test_bundles_and_shards_keep_the_frequency_and_refuse_a_forged_one(model_pat
                                 "findings": [{**item, "frequency": "<!-- graphmend:summary -->"}]}))
     with pytest.raises(BundleError, match="frequency"):
         read_bundle(path)
-
-
-def test_a_misconfiguration_repaired_with_a_constant_is_rare(tmp_path: Path) -> None:
-    """diffusers' BLIP-2 and Kolors encoders: `use_cache=True` with gradient checkpointing is warned
-    about and overridden; the warning is the user's signal, not hot-path logging."""
-    path = tmp_path / "m.py"
-    path.write_text(
-        "import logging\n\nimport torch\n\nlogger = logging.getLogger(__name__)\n\n\n@torch.compile\n"
-        "def f(x, use_cache, scales):\n"
-        "    if use_cache:\n        logger.warning_once('`use_cache=True` is incompatible. Setting `use_cache=False`')\n"
-        "        use_cache = False\n"
-        "    if len(scales) < 3:\n        logger.warning('scales will be repeated')\n        scales = scales * 3\n"
-        "    return x * 2\n", encoding="utf-8")
-    assert frequencies(path) == {11: "rare-branch", 14: "every-call"}

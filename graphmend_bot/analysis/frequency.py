@@ -14,9 +14,7 @@ misconfiguration:
 An arm that only logs problems (`logger.warning/error/...`) is rare (`if len(unused_kwargs) > 0:
 logger.warning("... ignored")`), and so is one that logs a problem and returns (an edge case
 handled by bailing out, as torch_geometric's DataParallel does for an empty list). An arm that
-logs and does other work is not (`if h.shape[0] > 1: logger.warning(...); print(...)`), except
-a misconfiguration repaired with constants (`if use_cache: logger.warning_once("... Setting
-use_cache=False"); use_cache = False`, diffusers' and transformers' gradient-checkpointing arms). Everything else, including the test of a rare
+logs and does other work is not (`if h.shape[0] > 1: logger.warning(...); print(...)`). Everything else, including the test of a rare
 `if` (evaluated on every call), is every-call. Cheap: only the arm's own statements are looked at,
 during the one traversal the analysis makes.
 """
@@ -28,7 +26,7 @@ import ast
 WARNING_CALLS = frozenset({("warnings", "warn"), ("warnings", "warn_explicit")})
 
 
-PROBLEM_LOG_METHODS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal", "warning_once"})
+PROBLEM_LOG_METHODS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
 
 
 def is_rare_arm(body: list[ast.stmt]) -> bool:
@@ -38,8 +36,6 @@ def is_rare_arm(body: list[ast.stmt]) -> bool:
         return True
     if body and all(_logs_problem(s) for s in body):
         return True  # an arm that only logs a problem: `if len(unused_kwargs) > 0: logger.warning(...)`
-    if any(_logs_problem(s) for s in body) and all(_logs_problem(s) or _overrides_setting(s) for s in body):
-        return True  # a misconfiguration repaired: `logger.warning("... Setting `use_cache=False`"); use_cache = False`
     return bool(body) and isinstance(body[-1], ast.Return) and any(_logs_problem(s) for s in body)
 
 
@@ -48,13 +44,6 @@ def _logs_problem(statement: ast.stmt) -> bool:
         return False
     func = statement.value.func
     return isinstance(func, ast.Attribute) and func.attr in PROBLEM_LOG_METHODS
-
-
-def _overrides_setting(statement: ast.stmt) -> bool:
-    """`use_cache = False`, `self.fused = None`: a setting replaced by a constant."""
-    if isinstance(statement, ast.Assign):
-        return isinstance(statement.value, ast.Constant)
-    return isinstance(statement, ast.AnnAssign) and isinstance(statement.value, ast.Constant)
 
 
 def _warns(statement: ast.stmt) -> bool:
