@@ -4,9 +4,12 @@ For each library: copy its installed package, apply `graphmend check --fix` (and
 `--unsafe-fixes` with `--unsafe`) to the copy, then run the benchmark's calls (libs/<lib>.py)
 against the original and against the copy, each in its own process, with the same seeds:
 
-- eager outputs, compared bit for bit (every tensor reachable from the result; NaN equals NaN);
+- eager outputs, compared bit for bit (every tensor reachable from the result; NaN equals NaN); the
+  original runs twice, and a call whose two original runs differ is counted as nondeterministic,
+  not as an output the rewrite changed (`--no-control` skips that run);
 - calls that raise with the rewrite where the original did not;
-- Dynamo's breaks inside the package (benchmarks/ground_truth.py), before and after;
+- Dynamo's breaks inside the package (benchmarks/ground_truth.py), before and after, listed as
+  removed / left / new in the JSON;
 - which rewritten functions the calls run (a rewrite no call runs is not checked by this run);
 - the applied fixes split by Finding.frequency (every call / rare branch).
 
@@ -133,6 +136,22 @@ def _touched_functions(before: str, after: str) -> list[tuple[str, int, int]]:
     return found
 
 
+def _unchanged_rows(before: str, after: str) -> dict[int, int]:
+    """Row in `after` -> the same row in `before`, for the rows a rewrite left as they were."""
+    matcher = difflib.SequenceMatcher(a=before.splitlines(), b=after.splitlines(), autojunk=False)
+    return {j + 1 + k: i + 1 + k for tag, i, i2, j, _ in matcher.get_opcodes() if tag == "equal"
+            for k in range(i2 - i)}
+
+
+def _in_original(where: str, original_rows: dict[str, dict[int, int]]) -> str:
+    path, _, row = where.rpartition(":")
+    rows = original_rows.get(path)
+    if rows is None or not row.isdigit():
+        return where
+    original = rows.get(int(row))
+    return f"{path}:{original}" if original is not None else f"{where} (rewritten line)"
+
+
 def _same(a: list[Any], b: list[Any]) -> bool:
     import torch
 
@@ -151,7 +170,7 @@ def _same(a: list[Any], b: list[Any]) -> bool:
     return True
 
 
-def check_library(name: str, unsafe: bool, worktree: str) -> dict[str, Any]:
+def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = True) -> dict[str, Any]:
     started = time.perf_counter()
     spec = _load_spec(name)
     package_dir = os.path.dirname(__import__(spec.PACKAGE).__file__)
@@ -173,23 +192,31 @@ def check_library(name: str, unsafe: bool, worktree: str) -> dict[str, Any]:
         report["fix_line"] = next((line for line in fixed.stderr.splitlines() if line.startswith("Fixed")),
                                   fixed.stderr.strip()[-300:])
         touched: list[dict[str, Any]] = []
+        original_rows: dict[str, dict[int, int]] = {}  # rewritten file -> its row -> the original's row
         for path, before in before_text.items():
             after = path.read_text(encoding="utf-8", errors="replace")
             if after != before:
                 relative = os.path.relpath(path, scratch)
                 touched += [{"file": relative, "function": qualname, "rows": [first, last]}
                             for qualname, first, last in _touched_functions(before, after)]
+                original_rows[relative] = _unchanged_rows(before, after)
         original = _run(name, os.path.dirname(package_dir), [])
+        # A control run of the original separates nondeterministic calls from rewrite effects.
+        control = _run(name, os.path.dirname(package_dir), []) if with_control else {}
         rewritten = _run(name, scratch, [scratch])
     report["calls"] = {}
-    raising = changed = 0
+    raising = changed = nondeterministic = 0
     for call_name, old in original.items():
         new = rewritten.get(call_name, {})
         row = {"original_error": old.get("error"), "rewritten_error": new.get("error"),
                "breaks_before": len(old.get("breaks", [])), "breaks_after": len(new.get("breaks", []))}
         if new.get("error") and not old.get("error"):
             raising += 1
-        if "tensors" in old and "tensors" in new:
+        again = control.get(call_name, {})
+        if "tensors" in old and "tensors" in again and not _same(old["tensors"], again["tensors"]):
+            row["nondeterministic"] = True  # the original differs from itself: not a rewrite effect
+            nondeterministic += 1
+        elif "tensors" in old and "tensors" in new:
             row["identical"] = _same(old["tensors"], new["tensors"])
             changed += not row["identical"]
         report["calls"][call_name] = row
@@ -201,10 +228,15 @@ def check_library(name: str, unsafe: bool, worktree: str) -> dict[str, Any]:
     report["touched_ran"] = sum(item["ran"] for item in touched)
     report["raising_calls"] = raising
     report["changed_outputs"] = changed
+    report["nondeterministic_calls"] = nondeterministic
     before_breaks = {b for entry in original.values() for b in entry.get("breaks", [])}
-    after_breaks = {b for entry in rewritten.values() for b in entry.get("breaks", [])}
+    # Rows below a rewrite move: name each break by its row in the original, where it has one.
+    after_breaks = {_in_original(b, original_rows) for entry in rewritten.values() for b in entry.get("breaks", [])}
     report["break_statements_before"] = len(before_breaks)
     report["break_statements_after"] = len(after_breaks)
+    report["breaks_removed"] = sorted(before_breaks - after_breaks)
+    report["breaks_left"] = sorted(before_breaks & after_breaks)
+    report["breaks_new"] = sorted(after_breaks - before_breaks)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 
@@ -214,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lib", action="append", choices=lib_names())
     parser.add_argument("--unsafe", action="store_true", help="apply --unsafe-fixes as well")
     parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--no-control", action="store_true",
+                        help="skip the second run of the original that detects nondeterministic calls")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--root", help=argparse.SUPPRESS)
@@ -225,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     for name in args.lib or lib_names():
         try:
-            report = check_library(name, args.unsafe, worktree)
+            report = check_library(name, args.unsafe, worktree, with_control=not args.no_control)
         except Exception as error:  # one library's failure is its row, not the run's end
             report = {"library": name, "error": _describe(error)}
         reports.append(report)
@@ -241,7 +275,8 @@ def _row(report: dict[str, Any]) -> str:
     found = report["findings"]
     return (f"{report['library']:24s} findings every-call {found['every-call']:4d} rare {found['rare-branch']:4d} | "
             f"{report['fix_line']} | touched fns {len(report['touched_functions'])} ran {report['touched_ran']} | "
-            f"raising {report['raising_calls']} changed outputs {report['changed_outputs']} | "
+            f"raising {report['raising_calls']} changed outputs {report['changed_outputs']} "
+            f"(nondeterministic {report.get('nondeterministic_calls', 0)}) | "
             f"break stmts {report['break_statements_before']} -> {report['break_statements_after']} | "
             f"{report['seconds']} s")
 

@@ -13,6 +13,8 @@ graph; a passing condition passes eagerly, a failing one raises RuntimeError car
 
 from __future__ import annotations
 
+import string
+from collections.abc import Sequence
 from typing import cast
 
 import libcst as cst
@@ -36,7 +38,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         return None  # `assert a; b = 1` on one line: leave it
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
     # The call evaluates the condition once, where the assert did.
-    lowering = ConditionLowering(ctx, facts, evaluated_as_written=True)
+    lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
     try:
         condition = _condition(ctx, lowering, statement.test)
     except Rejected:
@@ -69,7 +71,7 @@ def _condition(ctx: FixContext, lowering: ConditionLowering, test: cst.BaseExpre
 
 
 def _chain(ctx: FixContext, lowering: ConditionLowering, test: cst.Comparison) -> str:
-    """`a <= t <= b` -> `torch.logical_and(a <= t, t <= b)`; the middle operands must be names,
+    """`a <= t <= b` -> `(a <= t) & (t <= b)`; the middle operands must be names,
     which evaluating twice cannot change (the chain evaluated them once)."""
     left: cst.BaseExpression = test.left
     links: list[str] = []
@@ -81,10 +83,8 @@ def _chain(ctx: FixContext, lowering: ConditionLowering, test: cst.Comparison) -
         lowering.lower(link)  # raises Rejected unless the link is provably a 0-d tensor
         links.append(ctx.code_for(link).strip())
         left = right
-    combined = links[0]
-    for link_code in links[1:]:
-        combined = f"torch.logical_and({combined}, {link_code})"
-    return combined
+    # Each link is a comparison, a bool tensor: `&` is their logical and.
+    return " & ".join(f"({link_code})" for link_code in links)
 
 
 def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str | None:
@@ -111,8 +111,40 @@ def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str 
         and isinstance(message.func.value, cst.SimpleString)
     ):
         template = message.func.value.evaluated_value
-        return _literal(template if isinstance(template, str) else None)
+        return _literal(_shown_format(ctx, template, message.args) if isinstance(template, str) else None)
     return None  # a variable or a computed expression: no faithful literal
+
+
+def _shown_format(ctx: FixContext, template: str, args: Sequence[cst.Arg]) -> str:
+    """`'{} must be increasing'.format(name)` shown as `{name} must be increasing`, like an
+    f-string's fields; the template as written when its fields cannot be matched to arguments."""
+    positional = [ctx.code_for(a.value).strip() for a in args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: ctx.code_for(a.value).strip() for a in args if a.keyword is not None}
+    if any(a.star for a in args):
+        return template
+    shown: list[str] = []
+    automatic = 0
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError:
+        return template
+    for text, field, spec, conversion in fields:
+        shown.append(text)
+        if field is None:
+            continue
+        if spec or conversion:
+            return template
+        if field == "":
+            source = positional[automatic] if automatic < len(positional) else None
+            automatic += 1
+        elif field.isdigit():
+            source = positional[int(field)] if int(field) < len(positional) else None
+        else:
+            source = keywords.get(field)
+        if source is None:
+            return template
+        shown.append("{" + source + "}")
+    return "".join(shown)
 
 
 def _literal(text: str | None) -> str | None:

@@ -161,14 +161,62 @@ def is_python_number(node: cst.BaseExpression, scalars: set[str] | frozenset[str
     return False
 
 
+# Elementwise predicates a solver applies to its 0-d state (`if not torch.isfinite(dt):`).
+STATE_PREDICATES = frozenset({"torch.isfinite", "torch.isnan", "torch.isinf"})
+# Predicates whose result is a bool tensor whatever their input's dtype.
+BOOL_PREDICATES = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_and", "logical_or",
+                             "logical_not", "logical_xor", "eq", "ne", "lt", "le", "gt", "ge", "isclose"})
+# Reductions that return a bool tensor only for a bool input (`uint8.any()` is uint8, and `~` of it
+# is 254 or 255: never false).
+BOOL_REDUCTIONS = frozenset({"any", "all"})
+
+
+def is_bool_tensor_code(node: cst.BaseExpression) -> bool:
+    """`node`, once lowered as a tensor condition, is a bool tensor (a comparison, a predicate,
+    `any()`/`all()` of a bool tensor, `not`/`and`/`or` of such), so `~ & |` mean what `not and or`
+    meant."""
+    if isinstance(node, cst.Comparison):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return is_bool_tensor_code(node.expression)
+    if isinstance(node, cst.BooleanOperation):
+        return is_bool_tensor_code(node.left) and is_bool_tensor_code(node.right)
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return False
+    name = node.func.attr.value
+    if name in BOOL_PREDICATES:
+        return True
+    if name not in BOOL_REDUCTIONS:
+        return False
+    if dotted(node.func) in ("torch.any", "torch.all"):  # torch.any(x): the reduced tensor is the argument
+        return len(node.args) >= 1 and is_bool_tensor_code(node.args[0].value)
+    return is_bool_tensor_code(node.func.value)  # x.any(): the reduced tensor is the receiver
+
+
+def operand(node: cst.BaseExpression, code: str) -> str:
+    """`code` parenthesised where `~`, `&` or `|` would bind tighter than what it holds."""
+    if isinstance(node, cst.Call | cst.Name | cst.Attribute | cst.Subscript) and not code.startswith(("~", "-")):
+        return code
+    if code.startswith("(") and code.endswith(")") and node.lpar:
+        return code
+    return f"({code})"
+
+
 class ConditionLowering:
     """Turn an `if` test into tensor code, or raise Rejected."""
 
-    def __init__(self, ctx: FixContext, facts: LocalFacts, evaluated_as_written: bool = False) -> None:
+    def __init__(
+        self, ctx: FixContext, facts: LocalFacts, evaluated_as_written: bool = False, operators: bool = False
+    ) -> None:
         """`evaluated_as_written`: the rewrite evaluates the condition exactly once, where the `if`
         did (a guard's assertion), so what a reduction reads need not be pure or elementwise;
         operands of `and`/`or`, which lose their short-circuit, stay strict (the first one seen
-        turns this off)."""
+        turns this off). `operators`: write `&`, `|` and `~` where every operand is a bool tensor
+        (they are `logical_and/or/not` there), as maintainers write them."""
+        self.operators = operators
+        # Set by callers whose rewrite keeps the `if`'s own requirement on its condition (see
+        # `_assumed_one_element`); every use adds an assumption, so the fix is unsafe.
+        self.assume_one_element = False
         self.ctx = ctx
         self.facts = facts
         self.evaluated_as_written = evaluated_as_written
@@ -196,18 +244,55 @@ class ConditionLowering:
                     "a floating-point, non-empty tensor)"
                 )
                 self.assumptions.append(note)
-            return f"torch.{function}({self.lower(node.left)}, {right})"
+            left = self.lower(node.left)
+            if self.operators and is_bool_tensor_code(node.left) and is_bool_tensor_code(node.right):
+                symbol = "&" if function == "logical_and" else "|"
+                return f"{operand(node.left, left)} {symbol} {operand(node.right, right)}"
+            return f"torch.{function}({left}, {right})"
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            return f"torch.logical_not({self.lower(node.expression)})"
+            inner = self.lower(node.expression)
+            if self.operators and is_bool_tensor_code(node.expression):
+                return f"~{operand(node.expression, inner)}"
+            return f"torch.logical_not({inner})"
         if not self.is_scalar_tensor(node):
-            raise Rejected("the condition is not provably a one-element (0-d) tensor")
+            if not (self.assume_one_element and self._assumed_one_element(node)):
+                raise Rejected("the condition is not provably a one-element (0-d) tensor")
+            note = (
+                f"`{self._code(node)}` is a 0-d tensor: the `if` already required a single element, "
+                "but a shape-(1,) condition would give torch.where's result shape (1,)"
+            )
+            if note not in self.assumptions:
+                self.assumptions.append(note)
         return self._code(node)
+
+    def _assumed_one_element(self, node: cst.BaseExpression) -> bool:
+        """A comparison of solver state, like the step-size tests of ODE solvers (`dt >
+        self.max_step`, `error_ratio < 1`): each operand is a Python number, a `self.<attr>` read
+        or a local name that is not a parameter (unpacked from a state tuple, returned by a call).
+        The analysis cannot size them, but Python's `if` raises unless they hold one element.
+        Elementwise expressions of parameters (`x.abs() > 0`) stay rejected: a batch of one would
+        broadcast 0-d arms."""
+        if isinstance(node, cst.Call) and dotted(node.func) in STATE_PREDICATES:
+            # `torch.isfinite(dt)`: elementwise, so as many elements as the state it reads
+            return len(node.args) == 1 and node.args[0].keyword is None and self._state_read(node.args[0].value)
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+            return False
+        operator = node.comparisons[0].operator
+        if isinstance(operator, cst.Is | cst.IsNot | cst.In | cst.NotIn):
+            return False
+        tensors = [p for p in (node.left, node.comparisons[0].comparator) if not is_python_number(p, self.scalars)]
+        return bool(tensors) and all(self._state_read(part) for part in tensors)
+
+    def _state_read(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Attribute):
+            return isinstance(node.value, cst.Name) and node.value.value == "self"
+        return isinstance(node, cst.Name) and node.value not in self.facts.params and bool(self.facts.values(node.value))
 
     def lower_conjunction(self, parts: list[cst.BaseExpression]) -> str:
         """`torch.logical_and` over `parts` (already split from an `and` chain)."""
         if len(parts) > 1:
             self.evaluated_as_written = False
-        code = self.lower(parts[0])
+        code = first = self.lower(parts[0])
         for part in parts[1:]:
             right = self.lower(part)
             failing = sorted(failing_reductions(part))
@@ -216,7 +301,10 @@ class ConditionLowering:
                     f"evaluates `{right}` even where `and` would have skipped it (assumes "
                     f"{', '.join(f'`.{r}()`' for r in failing)} cannot fail there: a floating-point, non-empty tensor)"
                 )
-            code = f"torch.logical_and({code}, {right})"
+            if self.operators and is_bool_tensor_code(parts[0]) and is_bool_tensor_code(part):
+                code = f"{operand(parts[0], code) if code is first else code} & {operand(part, right)}"
+            else:
+                code = f"torch.logical_and({code}, {right})"
         return code
 
     def _code(self, node: cst.BaseExpression) -> str:

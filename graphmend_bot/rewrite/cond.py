@@ -91,7 +91,7 @@ def _build(ctx: FixContext, chain: Chain, condition: str, facts: LocalFacts) -> 
         returns = [("", _returned_code(ctx, value)) for value in (true_value, false_value)]
         functions, operands = _functions(ctx, chain.top, branch_names, returns, [])
         names = branch_names
-        result = f"return torch.cond({condition}, {names[0]}, {names[1]}{operands})"
+        result = _wrapped("return torch.cond(", f"{condition}, {names[0]}, {names[1]}{operands}", ctx.indent_unit)
     else:
         for body in (true_body, false_body):
             _check_arm(body)
@@ -113,12 +113,13 @@ def _build(ctx: FixContext, chain: Chain, condition: str, facts: LocalFacts) -> 
                 else:
                     return None  # no value on this path
             outputs.append(_body_and_value(ctx, body, targets, values))
-            names.append(_branch_name(body[0] if body else None, fallback, "_".join(targets)) if assigned else f"keep_{'_'.join(targets)}")
+            names.append(_branch_name(body[0] if body else None, fallback, "_".join(targets), condition)
+                         if assigned else f"keep_{'_'.join(targets)}")
         params = [t for t in targets if t in read or any(t not in _targets(b) for b in (true_body, false_body))]
         if any(not facts.bound_before(t, row) for t in params):
             return None
         functions, operands = _functions(ctx, chain.top, names, outputs, params)
-        result = f"{_tuple(targets)} = torch.cond({condition}, {names[0]}, {names[1]}{operands})"
+        result = _wrapped(f"{_tuple(targets)} = torch.cond(", f"{condition}, {names[0]}, {names[1]}{operands}", ctx.indent_unit)
     # Precondition: both branches return one shape. A mask or index filter, or an operation
     # whose shape depends on data, makes torch.cond raise even in eager mode.
     for body in (true_body, false_body):
@@ -263,9 +264,19 @@ def _aliases(body: Sequence[cst.BaseStatement]) -> set[str]:
     return {name for name, value in last.items() if isinstance(value, cst.Name | cst.Attribute)}
 
 
-def _branch_name(node: cst.CSTNode | None, fallback: str, target: str = "") -> str:
+def _wrapped(opening: str, arguments: str, indent: str) -> str:
+    """`opening + arguments + ")"`, with the arguments on their own line when it is long."""
+    line = f"{opening}{arguments})"
+    if len(line) <= 100:
+        return line
+    return f"{opening}\n{indent}{arguments},\n)"
+
+
+def _branch_name(node: cst.CSTNode | None, fallback: str, target: str = "", condition: str = "") -> str:
     """`<target>_via_<callee>` (or `apply_<callee>` for returns) for the first module or function
-    the arm calls; `keep_<name>` for an arm that returns a name unchanged."""
+    the arm calls; `keep_<name>` for an arm that returns a name unchanged; for other arms of a
+    condition that is a name, `when_<name>` / `unless_<name>` (`when_is_t2v` reads better than
+    `encoder_hidden_states_3_encoder_attention_mask_3_if_true`)."""
     if isinstance(node, cst.Name):
         return f"keep_{node.value}"
     if node is not None:
@@ -283,6 +294,8 @@ def _branch_name(node: cst.CSTNode | None, fallback: str, target: str = "") -> s
         if found:
             callee = found[0].lstrip("_")
             return f"{target}_via_{callee}" if target else f"apply_{callee}"
+    if condition.isidentifier():
+        return f"when_{condition}" if fallback == "if" else f"unless_{condition}"
     branch = "true" if fallback == "if" else "false"
     return f"{target}_if_{branch}" if target else f"{branch}_branch"
 

@@ -24,16 +24,14 @@ from graphmend_bot.rewrite.branching import (
     ConditionLowering,
     LocalFacts,
     enclosing_function,
+    is_bool_tensor_code,
     is_python_number,
     torch_import,
 )
 from graphmend_bot.rewrite.context import FixContext, Rejected
-from graphmend_bot.rewrite.purity import REDUCTIONS, dotted
+from graphmend_bot.rewrite.purity import dotted
 from graphmend_bot.rewrite.static_conditions import split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_well_typed
-
-# Conditions whose value is a bool tensor, so `~` negates them.
-BOOL_REDUCTIONS = frozenset({"any", "all"})
 
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -57,7 +55,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if text is None:
         return None
     # The assertion evaluates the condition once, where the `if` did.
-    lowering = ConditionLowering(ctx, facts, evaluated_as_written=True)
+    lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
     equal = _torch_equal_negated(test)
     try:
         require_well_typed(ctx, facts, test, test)  # torch._assert_async only on tensors, never numpy
@@ -72,7 +70,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
             if static:
                 # `if labels is not None and labels.max() >= n: raise` keeps its Python part.
                 guard = " and ".join(ctx.code_for(part).strip() for part in static)
-                negated = f"torch.logical_not({lowering.lower_conjunction(dynamic)})"
+                negated = _not(dynamic, lowering.lower_conjunction(dynamic))
                 call = _assert_call(negated, text, ctx.indent_unit)
                 code = f"if {guard}:\n" + "\n".join(ctx.indent_unit + line for line in call.split("\n"))
                 detail = "the Python part of the condition stays an `if`; the tensor check stays in the graph"
@@ -85,13 +83,18 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     return Fix.of(
         f"Lower the validation guard to `torch._assert_async` ({detail})",
         tuple(edits),
-        (
-            f"it raises RuntimeError with the message prefixed by `{type_name}:` instead of "
-            f"`{type_name}` (on CUDA at the next synchronisation), so code catching the original "
-            "exception type no longer catches it",
-        ),
+        (_raised_instead(type_name),),
         wording="clause",
     )
+
+
+def _raised_instead(type_name: str) -> str:
+    if type_name == "RuntimeError":
+        return ("it still raises RuntimeError, but on CUDA only at the next synchronisation, "
+                "after later kernels were queued")
+    return (f"it raises RuntimeError with the message prefixed by `{type_name}:` instead of "
+            f"`{type_name}` (on CUDA at the next synchronisation), so code catching the original "
+            "exception type no longer catches it")
 
 
 def _assert_call(condition: str, message: str, indent: str) -> str:
@@ -139,8 +142,11 @@ def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None
 
 
 def _prefixed(node: cst.SimpleString | cst.FormattedString, type_name: str) -> str:
-    """The literal's code with `type_name: ` at the start of its text."""
+    """The literal's code with `type_name: ` at the start of its text (none for RuntimeError,
+    the type torch._assert_async raises itself)."""
     code = cst.Module(body=()).code_for_node(node)
+    if type_name == "RuntimeError":
+        return code
     opening = node.start if isinstance(node, cst.FormattedString) else node.prefix + node.quote
     return f"{code[:len(opening)]}{type_name}: {code[len(opening):]}"
 
@@ -164,8 +170,6 @@ def _negated(lowering: ConditionLowering, test: cst.BaseExpression) -> str:
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         return lowering.lower(test.expression)
     code = lowering.lower(test)
-    if _is_bool_reduction(test):
-        return f"~{code}"
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and not test.lpar:
         # `not (a != b)` is `a == b` even with NaN (unlike `not (a > b)` and `a <= b`).
         (comparison,) = test.comparisons
@@ -174,11 +178,13 @@ def _negated(lowering: ConditionLowering, test: cst.BaseExpression) -> str:
             flipped = cst.Equal if isinstance(operator, cst.NotEqual) else cst.NotEqual
             swapped = flipped(whitespace_before=operator.whitespace_before, whitespace_after=operator.whitespace_after)
             return lowering.ctx.code_for(test.with_changes(comparisons=[comparison.with_changes(operator=swapped)])).strip()
+    return _not([test], code)
+
+
+def _not(parts: list[cst.BaseExpression], code: str) -> str:
+    """`~code` when every part is a bool tensor (it reads like the maintainers' own guards), else
+    `torch.logical_not(code)` (`~` on a float or integer tensor would not negate it)."""
+    if all(is_bool_tensor_code(part) for part in parts):
+        single = len(parts) == 1 and isinstance(parts[0], cst.Call) and not code.startswith("~")
+        return f"~{code}" if single else f"~({code})"
     return f"torch.logical_not({code})"
-
-
-def _is_bool_reduction(node: cst.BaseExpression) -> bool:
-    if not isinstance(node, cst.Call) or node.args or node.lpar:
-        return False
-    func = node.func
-    return isinstance(func, cst.Attribute) and func.attr.value in BOOL_REDUCTIONS and func.attr.value in REDUCTIONS

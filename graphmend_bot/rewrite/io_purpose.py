@@ -12,9 +12,10 @@ right for a diagnostic on the hot path, and wrong for:
 - **rare-branch signals**: a warning or message on an error or misconfiguration branch
   (`Finding.frequency == "rare-branch"`). The graph breaks only for the misconfigured call, and the
   message is what that user needs, compiled or not.
-- **deprecation warnings** (`DeprecationWarning`, `FutureWarning`, or a message that says
-  "deprecated"): a compiled user needs them as
-  much as an eager one, to update their code before the next release removes the argument.
+- **deprecation and upgrade notices** (`DeprecationWarning`, `FutureWarning`, or a message that
+  says "deprecated" or "upgrade", like torchdiffeq's "Upgrade PyTorch to remove this warning" on
+  its numpy fallback; a plain "falling back to eager attention" stays a diagnostic): a compiled user
+  needs them as much as an eager one, to update their code or their install.
 - **modules without torch**: the guard needs `torch`; a module that does not import it is utility
   or CLI code the analysis reached by name, and gets no new top-level `import torch`.
 
@@ -36,6 +37,8 @@ STDERR = frozenset({"sys.stderr", "sys.__stderr__"})
 WRITER_PREFIXES = ("write", "save", "dump", "export")
 GUARD_HELPERS = ("is_torchdynamo_compiling",)
 DEPRECATIONS = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
+# Words of a message that asks the user to change their code or their install.
+NOTICE_WORDS = ("deprecat", "upgrade")
 
 
 def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | None:
@@ -45,7 +48,7 @@ def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | 
         if output is not None:
             return output
     if (finding.code == "GM403" and _deprecation(call)) or _says_deprecated(call):
-        return "a deprecation warning is the signal compiled users need to update their code"
+        return "a deprecation or upgrade notice is the signal compiled users need to update their code"
     if _under_export_branch(ctx, call):
         return "it runs only under export, where is_compiling() is true as well"
     if finding.rare:
@@ -78,21 +81,27 @@ def _deprecation(call: cst.Call) -> bool:
 
 
 def _says_deprecated(call: cst.Call) -> bool:
-    """A message that announces a deprecation (`logger.warning("Passing ... is deprecated")`)."""
+    """A message that announces a deprecation or asks for an upgrade
+    (`logger.warning("Passing ... is deprecated")`, "Upgrade PyTorch to remove this warning")."""
     found = False
 
     class Visitor(cst.CSTVisitor):
         def visit_SimpleString(self, string: cst.SimpleString) -> None:
             nonlocal found
-            found = found or "deprecat" in string.value.lower()
+            found = found or _asks_for_change(string.value)
 
         def visit_FormattedStringText(self, text: cst.FormattedStringText) -> None:
             nonlocal found
-            found = found or "deprecat" in text.value.lower()
+            found = found or _asks_for_change(text.value)
 
     for arg in call.args:
         arg.value.visit(Visitor())
     return found
+
+
+def _asks_for_change(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in NOTICE_WORDS)
 
 
 def _under_export_branch(ctx: FixContext, call: cst.Call) -> bool:

@@ -20,6 +20,7 @@ rests on is in its `assumptions`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import libcst as cst
@@ -30,6 +31,7 @@ from graphmend_bot.rewrite.branching import (
     LocalFacts,
     enclosing_function,
     failing_reductions,
+    is_bool_tensor_code,
     is_python_number,
     torch_import,
 )
@@ -41,6 +43,9 @@ from graphmend_bot.rewrite.static_conditions import floating_leaves, split_stati
 from graphmend_bot.rewrite.well_typed import require_well_typed
 
 MAX_LINE = 100
+# A module's parameter read directly (`self.zeroshot_embed.weight`): selecting it with torch.where
+# gives the unselected one a zero gradient where the branch gave it none.
+PARAMETER_READ = re.compile(r"self(\.\w+)*\.(weight|bias)")
 
 AUTOGRAD_NOTE = (
     "uses {ops}: torch.where evaluates both arms and the unselected arm's gradient is 0 * (its "
@@ -65,6 +70,12 @@ class Verdict:
             note = dtype_assumption(first, info, f"`{first_code}` and `{code}`", known_float)
             if note is not None and note not in self.assumptions:
                 self.assumptions.append(note)
+        for code, _ in arms:
+            if PARAMETER_READ.fullmatch(code):
+                note = (f"`{code}` gets a zero gradient where it was not selected, instead of none "
+                        "(optimizers with weight decay or momentum then move it)")
+                if note not in self.assumptions:
+                    self.assumptions.append(note)
         risky = sorted({op for _, info in arms for op in info.risky})
         if risky:
             note = AUTOGRAD_NOTE.format(ops=", ".join(f"`{op}`" for op in risky))
@@ -105,6 +116,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
 def _lowering(ctx: FixContext, facts: LocalFacts, at: cst.CSTNode) -> ConditionLowering:
     """A condition lowering that knows which local names are proven floating-point."""
     lowering = ConditionLowering(ctx, facts)
+    lowering.assume_one_element = True  # torch.where keeps the if's truth table; the shape is an assumption
     proven = floating_names(ctx, facts, enclosing_function(ctx, at))
     statement = next((node for node in ctx.ancestors(at) if isinstance(node, cst.BaseCompoundStatement | cst.SimpleStatementLine)), at)
     proven |= floating_where_read(ctx, names_in(statement), at, proven)
@@ -212,17 +224,23 @@ def _assignment_form(
     lines: list[str] = []
     for target in targets:
         values: list[tuple[str, ArmInfo]] = []
+        nodes: list[cst.BaseExpression] = []
         for arm in arms:
             value = arm.get(target)
             if value is None:
                 if not facts.bound_before(target, row):
                     return None  # the target has no value on this path
                 values.append((target, analyzer.analyze(cst.Name(target))))
+                nodes.append(cst.Name(target))
                 continue
             if names_in(value) & (set(targets) - {target}):
                 return None  # depends on another arm assignment: order matters
-            values.append((_expression_code(ctx, value), analyzer.analyze(value)))
-        verdict.compare(values, analyzer.known_float)
+            nodes.append(value)
+            values.append((_expression_code(ctx, value), _analyze_arm(analyzer, value)))
+        tensor_values = [pair for pair, node in zip(values, nodes, strict=True) if not _bool_literal(node)]
+        if len(tensor_values) < len(values):
+            _require_bool_flag(target, [n for n in nodes if not _bool_literal(n)], facts, verdict)
+        verdict.compare(tensor_values, analyzer.known_float)
         expression = _nested_where(conditions, [code for code, _ in values])
         lines.append(_format_statement(f"{target} = ", expression, ""))
     comments = _comments(chain)
@@ -234,6 +252,35 @@ def _assignment_form(
     what = "`if`/`elif` chain" if len(conditions) > 1 else "`if`"
     names = ", ".join(f"`{t}`" for t in targets)
     return verdict.fix(f"Select {names} with `torch.where` instead of branching on a tensor in the {what} (both arms are evaluated)", edits)
+
+
+def _bool_literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value in ("True", "False")
+
+
+def _analyze_arm(analyzer: ArmAnalyzer, value: cst.BaseExpression) -> ArmInfo:
+    """The arm's info; a `True`/`False` arm has none (`_require_bool_flag` judges it)."""
+    return ArmInfo(frozenset()) if _bool_literal(value) else analyzer.analyze(value)
+
+
+def _require_bool_flag(target: str, others: list[cst.BaseExpression], facts: LocalFacts, verdict: Verdict) -> None:
+    """A `True`/`False` arm may be selected only against bool tensors: torchdiffeq's
+    `accept_step = error_ratio <= 1; if dt > self.max_step: accept_step = False` becomes
+    `torch.where(dt > self.max_step, False, accept_step)`, a bool tensor either way."""
+
+    def is_bool_tensor(node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Name) and not _bool_literal(node):
+            # Its other assignments; the `True`/`False` ones are the arms being selected.
+            assigned = [v for v in facts.values(node.value) if v is None or not _bool_literal(v)]
+            return bool(assigned) and all(v is not None and is_bool_tensor_code(v) for v in assigned)
+        return is_bool_tensor_code(node)
+
+    if not others or not all(is_bool_tensor(node) for node in others):
+        raise Rejected(f"`{target}` takes a Python bool on one path and is not provably a bool tensor on the others")
+    verdict.assumptions.append(
+        f"`{target}` is read only as a truth value or by tensor code: it is now a 0-d bool tensor where the "
+        "`if` assigned a Python bool"
+    )
 
 
 # -- return torch.where(c, A, B) -------------------------------------------------------------------
@@ -315,6 +362,8 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
         node = parent
     if not isinstance(node, cst.BooleanOperation | cst.UnaryOperation):
         return None
+    if _branched_on_next(ctx, node):
+        return None
     lowering = _lowering(ctx, facts, node)
     code = lowering.lower(node)
     if not all(_bool_scalar(lowering, leaf) for leaf in _bool_leaves(node)):
@@ -327,6 +376,36 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
         notes.insert(0, "the value becomes a 0-d bool tensor instead of a Python bool")
     title = "Combine the tensor conditions with `torch.logical_*` instead of Python `and`/`or`/`not`"
     return Fix.of(title, tuple(edits), tuple(notes))
+
+
+def _branched_on_next(ctx: FixContext, node: cst.BaseExpression) -> bool:
+    """`flag = a.any() or b.any()` whose name an `if`/`while` of the function then tests (kornia's
+    `size_exceeds_input`): the tensor would only move the break to that test, a hunk with no gain."""
+    assign = ctx.parent(node)
+    if not isinstance(assign, cst.Assign) or assign.value is not node or len(assign.targets) != 1:
+        return False
+    target = assign.targets[0].target
+    function = enclosing_function(ctx, node)
+    if not isinstance(target, cst.Name) or function is None:
+        return False
+    name = target.value
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_If(self, statement: cst.If) -> None:
+            check(statement.test)
+
+        def visit_While(self, statement: cst.While) -> None:
+            check(statement.test)
+
+    def check(test: cst.BaseExpression) -> None:
+        nonlocal found
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        found = found or (isinstance(test, cst.Name) and test.value == name)
+
+    function.visit(Visitor())
+    return found
 
 
 def _bool_leaves(node: cst.BaseExpression) -> list[cst.BaseExpression]:
@@ -551,10 +630,23 @@ def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 def _nested_where(conditions: list[str], values: list[str]) -> str:
     """`torch.where(c1, v1, torch.where(c2, v2, v3))` for an elif chain."""
+    if len(conditions) == 1 and conditions[0].startswith("torch.logical_not(") and _one_call(conditions[0]):
+        # `torch.where(torch.logical_not(c), a, b)` reads better as `torch.where(c, b, a)`.
+        return f"torch.where({conditions[0][len('torch.logical_not('):-1]}, {values[1]}, {values[0]})"
     expression = values[-1]
     for condition, value in zip(reversed(conditions), reversed(values[:-1])):
         expression = f"torch.where({condition}, {value}, {expression})"
     return expression
+
+
+def _one_call(code: str) -> bool:
+    """`code` is a single call: its first opening parenthesis closes at the very end."""
+    depth = 0
+    for index, char in enumerate(code):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and char == ")":
+            return index == len(code) - 1
+    return False
 
 
 def _format_statement(prefix: str, expression: str, suffix: str) -> str:

@@ -28,7 +28,15 @@ torch._assert_async(~torch.isnan(x).any(), "NaN in input")
         "type's name) but raises RuntimeError instead of that type: synchronously on CPU, at the next"
         " synchronisation on CUDA. Always unsafe: callers catching the original exception no longer "
         "catch it. `torch.equal` guards keep a static shape check that still raises the original "
-        "type."
+        "type. Why not `torch._check_value` (ValueError), `_check_type` (TypeError), `_check_index` "
+        "(IndexError) or `torch._check` (RuntimeError), measured on torch 2.13 with a failing "
+        "`(x >= 0).all()`: they take only a Python bool (a tensor raises TypeError), so the condition "
+        "needs `bool(...)` or `not ...`; `bool(...)` breaks the graph (Tensor.item()), `not ...` makes "
+        "Dynamo give up on the frame, and with `capture_scalar_outputs=True` `bool(...)` compiles to "
+        "one graph but the compiled check raises RuntimeError, not the declared type. None keeps both "
+        "the exception type and the graph, so the fix stays unsafe. The negation is written `~` / `&` "
+        "/ `|` where every operand is a bool tensor (a comparison, `isnan`, `any()` of a bool tensor), "
+        "and `torch.logical_not` otherwise (`~` of a uint8 `any()` is 254, never false)."
     ),
     fixes=("guards",),
     detection=Detection(

@@ -12,8 +12,18 @@ RULE = Rule(
     gb_id="GB0109",
     summary="Flags `Tensor.tolist()` in traced code.",
     why="A Python list of a tensor's values cannot exist in a graph, so TorchDynamo breaks.",
-    example="for n in lengths.tolist(): ...",
-    use_instead="# Keep the values in a tensor, or move the loop out of the compiled region.",
-    fix_safety="No automatic fix.",
+    example="reduce_axis = torch.arange(1, x.dim() + 1).tolist()",
+    use_instead="reduce_axis = list(range(1, x.dim() + 1))",
+    fix_safety=(
+        "Safe, and only for a tensor built from Python sizes in the same expression: "
+        "`torch.arange(<ints>).tolist()` becomes `list(range(<ints>))` when every argument is "
+        "provably a Python int (literals, `len()`, `.ndim`, `.dim()`, `.shape[i]`, `.size(i)`, `+ - *` "
+        "of those), and `torch.tensor(x.shape).tolist()` becomes `list(x.shape)`: the same list of "
+        "ints, with no copy from a tensor (measured on torch 2.13: the `.tolist()` forms break with "
+        "a data-dependent operator, the list forms compile to one graph). Any other `.tolist()` reads "
+        "tensor data: keep the values in a tensor, or move the code that needs a Python list out of "
+        "the compiled region."
+    ),
+    fixes=("size_lists",),
     detection=Detection(tensor_methods={"tolist": host_copy("`.tolist()` copies tensor values to a Python list")}),
 )

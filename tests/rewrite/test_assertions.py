@@ -55,3 +55,14 @@ def test_chained_comparison_keeps_both_links(tmp_path: Path) -> None:
     # The chain whose middle is a call (`t0 <= t.mean() <= t1`) is left alone: its breaks remain.
     inside = torch.tensor([0.5, 0.5, 0.5])
     assert 0 < break_count(after.ENTRY(), (low, high, inside)) < break_count(before.ENTRY(), (low, high, inside))
+
+
+def test_format_call_message_shows_its_fields_by_source(tmp_path: Path) -> None:
+    before, after = rewritten("format_call_message", tmp_path, "assert_format_call")
+    decreasing = torch.tensor([3.0, 2.0, 1.0])
+    with pytest.raises(AssertionError, match="t must be strictly increasing"):
+        before.ENTRY("t", decreasing)
+    with pytest.raises(RuntimeError, match=r"^AssertionError: \{name\} must be strictly increasing or decreasing$"):
+        after.ENTRY("t", decreasing)
+    increasing = torch.tensor([1.0, 2.0, 3.0])
+    assert torch.equal(after.ENTRY("t", increasing), before.ENTRY("t", increasing))

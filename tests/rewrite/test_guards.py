@@ -58,7 +58,7 @@ def test_torch_equal_guard_keeps_shape_check_and_checks_values(tmp_path: Path) -
 def test_comparison_guard_negation_treats_nan_like_the_if(tmp_path: Path) -> None:
     before, after = rewritten("comparison_guard", tmp_path, "guard_cmp")
     nan = torch.tensor([float("nan"), 1.0])
-    # `nan > 1e6` is False, so the `if` does not raise; logical_not keeps that (a `<=` would not).
+    # `nan > 1e6` is False, so the `if` does not raise; `~(... > 1e6)` keeps that (a `<=` would not).
     out_before, out_after = before.ENTRY(nan), after.ENTRY(nan)
     assert torch.equal(out_before.nan_to_num(), out_after.nan_to_num())
     with pytest.raises(RuntimeError, match=r"^RuntimeError$"):
@@ -116,3 +116,60 @@ def test_guard_reading_an_indexed_tensor_and_an_unpacked_size_still_fires(tmp_pa
     compiled = torch.compile(after.ENTRY(), backend="aot_eager", fullgraph=True)
     with pytest.raises(RuntimeError, match="ValueError: Make sure to align"):
         compiled(hidden, wrong)
+
+
+def test_nan_or_inf_guard_reads_with_operators_and_still_fires(tmp_path: Path) -> None:
+    before, after = rewritten("nan_or_inf", tmp_path, "guard_nan_or_inf")
+    boxes = torch.randn(3, 4)
+    assert torch.equal(after.ENTRY(boxes), before.ENTRY(boxes))
+    for bad in (float("nan"), float("inf")):
+        broken = boxes.clone()
+        broken[1, 2] = bad
+        with pytest.raises(ValueError, match="NaN or Inf"):
+            before.ENTRY(broken)
+        with pytest.raises(RuntimeError, match=r"^ValueError: Box GIoU is NaN or Inf.$"):
+            after.ENTRY(broken)
+    torch._dynamo.reset()
+    assert break_count(before.ENTRY, (boxes,)) == 2  # one for each operand of `or`
+    assert break_count(after.ENTRY, (boxes,)) == 0
+
+
+def test_a_uint8_reduction_is_negated_with_logical_not(tmp_path: Path) -> None:
+    before, after = rewritten("uint8_mask", tmp_path, "guard_uint8")
+    flags = torch.tensor([0, 1, 0, 0], dtype=torch.uint8)
+    assert (~flags.any()).item() == 254  # why `~` is wrong here: it is never false
+    with pytest.raises(RuntimeError, match="a flag is set"):
+        before.ENTRY(torch.ones(4), flags)
+    with pytest.raises(RuntimeError, match="a flag is set"):
+        after.ENTRY(torch.ones(4), flags)
+    clear = torch.zeros(4, dtype=torch.uint8)
+    assert torch.equal(after.ENTRY(torch.ones(4), clear), before.ENTRY(torch.ones(4), clear))
+
+
+def _check_value_guard(x: torch.Tensor) -> torch.Tensor:
+    torch._check_value(bool((x >= 0).all()), lambda: "negative")
+    return x * 2
+
+
+def test_no_torch_check_keeps_the_exception_type_without_a_break() -> None:
+    """Why GM201 lowers to torch._assert_async (unsafe) and not torch._check_value (GM201's fix
+    safety): measured on torch 2.13, `_check_value` takes only Python bools, so a tensor condition
+    needs `bool(...)`, which breaks the graph; with capture_scalar_outputs it compiles to one graph
+    but raises RuntimeError, not ValueError."""
+    good, bad = torch.ones(3), -torch.ones(3)
+    with pytest.raises(TypeError, match="cond must be a bool"):
+        torch._check_value((good >= 0).all(), lambda: "negative")
+    with pytest.raises(ValueError, match="negative"):
+        _check_value_guard(bad)
+    torch._dynamo.reset()
+    assert break_count(_check_value_guard, (good,)) == 1
+    torch._dynamo.reset()
+    with torch._dynamo.config.patch(capture_scalar_outputs=True):
+        assert break_count(_check_value_guard, (good,)) == 0
+        torch._dynamo.reset()
+        compiled = torch.compile(_check_value_guard, backend="eager")
+        compiled(good)
+        with pytest.raises(RuntimeError) as raised:
+            compiled(bad)
+        assert not isinstance(raised.value, ValueError)
+    torch._dynamo.reset()

@@ -138,6 +138,25 @@ def f(x, **kwargs):
     return x * 2
 '''
 
+# torchdiffeq's np_nextafter: a fallback path that asks the user to upgrade (issue 16's rejected hunk).
+UPGRADE_NOTICE = '''
+import warnings
+
+import numpy as np
+import torch
+
+
+def np_nextafter(x1, x2):
+    warnings.warn("torch.nextafter is only available in PyTorch 1.7 or newer."
+                  "Falling back to numpy.nextafter. Upgrade PyTorch to remove this warning.")
+    return torch.tensor(np.nextafter(x1.detach().numpy(), x2.detach().numpy())).to(x1)
+
+
+@torch.compile
+def step(t0, t1):
+    return np_nextafter(t0, t1) * 2
+'''
+
 NO_TORCH_UTILITY = '''
 def report(x):
     print("value", x)
@@ -163,6 +182,7 @@ CASES = {
     "deprecation-warning": ({"case.py": DEPRECATION_WARNING}, "GM403"),
     "deprecated-logger-message": ({"case.py": DEPRECATED_LOGGER_MESSAGE}, "GM402"),
     "unused-kwargs-warning": ({"case.py": UNUSED_KWARGS_WARNING}, "GM402"),
+    "upgrade-notice-on-fallback": ({"case.py": UPGRADE_NOTICE}, "GM403"),
     "from-import-misconfiguration": ({"case.py": FROM_IMPORT_MISCONFIGURATION}, "GM403"),
 }
 
