@@ -201,7 +201,22 @@ class Recorder:
 
         self._wrapped_functions.append((owner, name, function))
         setattr(owner, name, census_entry)
+        for module, alias in self._reexports(function, owner):
+            self._wrapped_functions.append((module, alias, function))
+            setattr(module, alias, census_entry)
         return ""
+
+    def _reexports(self, function: Any, owner: Any) -> list[tuple[Any, str]]:
+        """Where the project's loaded modules bind the same function under some name (a package's
+        `from ._impl.solver import odeint`): callers that go through the re-export must reach the
+        wrapper too. Third-party modules are left alone."""
+        found = []
+        for module in list(sys.modules.values()):
+            file = getattr(module, "__file__", None)
+            if module is owner or file is None or file not in self.tree:
+                continue
+            found += [(module, alias) for alias, value in list(vars(module).items()) if value is function]
+        return found
 
     # -- one call --------------------------------------------------------------------------------
     def _busy(self) -> bool:
