@@ -74,6 +74,26 @@ class Statements:
         return self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
 
 
+class StatementKeys:
+    """Keys for matching by statement: (path relative to the package's parent, first line of the
+    statement that holds a line). Shared by the harness and the census run (census_run.py)."""
+
+    def __init__(self, package_dir: str) -> None:
+        self.base = os.path.dirname(normalise(package_dir))
+        self._files: dict[str, Statements] = {}
+
+    def statements(self, path: str) -> Statements:
+        if path not in self._files:
+            self._files[path] = Statements(path)
+        return self._files[path]
+
+    def key(self, path: str, line: int) -> Key:
+        return os.path.relpath(path, self.base), self.statements(path).start(line)
+
+    def line(self, where: Key, note: str) -> Line:
+        return Line(f"{where[0]}:{where[1]}", self.statements(os.path.join(self.base, where[0])).text(where[1]), note)
+
+
 def _header(node: ast.stmt) -> tuple[int, int]:
     start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
     body = getattr(node, "body", None)
@@ -119,6 +139,7 @@ class LibraryReport:
     missed: list[Line] = field(default_factory=list)
     false_positives: list[Line] = field(default_factory=list)
     never_ran_sample: list[Line] = field(default_factory=list)
+    break_lines: list[Line] = field(default_factory=list)  # every break statement, with Dynamo's reason
     # per declared entry point, and for all of them together (ALL_ENTRY_POINTS), what only it
     # brings: [break statements found, findings on executed statements, findings]
     entry_point_gain: dict[str, list[int]] = field(default_factory=dict)
@@ -142,7 +163,7 @@ class LibraryReport:
     def from_json(cls, data: dict[str, Any]) -> LibraryReport:
         data = {k: v for k, v in data.items() if k not in ("recall", "precision")}
         data["calls"] = [CallResult(**c) for c in data.get("calls", [])]
-        for name in ("missed", "false_positives", "never_ran_sample"):
+        for name in ("missed", "false_positives", "never_ran_sample", "break_lines"):
             data[name] = [Line(**item) for item in data.get(name, [])]
         return cls(**data)
 
@@ -184,18 +205,10 @@ def measure(
         return report
 
     tree = Tree([package_dir])
-    base = os.path.dirname(normalise(package_dir))
+    keys = StatementKeys(package_dir)
+    key = keys.key
     breaks: dict[Key, str] = {}
     ran: set[Key] = set()
-    files: dict[str, Statements] = {}
-
-    def statements(path: str) -> Statements:
-        if path not in files:
-            files[path] = Statements(path)
-        return files[path]
-
-    def key(path: str, line: int) -> Key:
-        return os.path.relpath(path, base), statements(path).start(line)
 
     for call_name, build in _calls(spec):
         if calls is not None and call_name not in calls:
@@ -224,12 +237,7 @@ def measure(
         report.calls.append(result)
 
     def reported_keys(findings: list[dict[str, Any]]) -> dict[Key, str]:
-        keys: dict[Key, str] = {}
-        for finding in findings:
-            path = normalise(finding["filename"])
-            if path in tree:
-                keys.setdefault(key(path, finding["location"]["row"]), f"{finding['code']} {finding['message']}")
-        return keys
+        return finding_keys(findings, tree, keys)
 
     static_started = time.perf_counter()
     try:
@@ -239,9 +247,7 @@ def measure(
         reported = {}
     report.static_seconds = time.perf_counter() - static_started
 
-    def line(where: Key, note: str) -> Line:
-        return Line(f"{where[0]}:{where[1]}", statements(os.path.join(base, where[0])).text(where[1]), note)
-
+    line = keys.line
     report.break_statements = len(breaks)
     report.matched = len(breaks.keys() & reported.keys())
     report.findings = len(reported)
@@ -252,10 +258,21 @@ def measure(
     report.missed = [line(k, breaks[k]) for k in sorted(breaks.keys() - reported.keys())]
     report.false_positives = [line(k, reported[k]) for k in sorted(executed - breaks.keys())]
     report.never_ran_sample = [line(k, reported[k]) for k in sorted(reported.keys() - executed)[:sample]]
+    report.break_lines = [line(k, breaks[k]) for k in sorted(breaks)]
     if ablate and not report.error:
         report.entry_point_gain = _entry_point_gain(report.entry_points, package_dir, reported_keys, breaks, ran)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def finding_keys(findings: list[dict[str, Any]], tree: Tree, keys: StatementKeys) -> dict[Key, str]:
+    """`graphmend check --output-format json` findings inside the package, by statement key."""
+    found: dict[Key, str] = {}
+    for finding in findings:
+        path = normalise(finding["filename"])
+        if path in tree:
+            found.setdefault(keys.key(path, finding["location"]["row"]), f"{finding['code']} {finding['message']}")
+    return found
 
 
 def _entry_point_gain(
@@ -304,10 +321,11 @@ def _calls(spec: Any) -> list[tuple[str, Callable[[], tuple[Any, ...]]]]:
     return [(n[len("call_") :], getattr(spec, n)) for n in dir(spec) if n.startswith("call_")]
 
 
-def _check(config: str, package_dir: str) -> list[dict[str, Any]]:
-    """`graphmend check` as a user runs it: the CLI installed beside this Python."""
+def _check(config: str, package_dir: str, extra: Collection[str] = ()) -> list[dict[str, Any]]:
+    """`graphmend check` as a user runs it: the CLI installed beside this Python (`extra`: more
+    options, e.g. `--census FILE`)."""
     graphmend = os.path.join(os.path.dirname(sys.executable), "graphmend")
-    command = [graphmend, "check", "--output-format", "json", "--exit-zero", "--config", config, package_dir]
+    command = [graphmend, "check", "--output-format", "json", "--exit-zero", "--config", config, *extra, package_dir]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"graphmend check exited {done.returncode}: {done.stderr.strip()[-500:]}")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import enum
 import functools
 import importlib
 import io
@@ -47,13 +48,20 @@ from graphmend_bot.census.record import MAX_TESTS_PER_BREAK, BreakRecord, CallRe
 
 MAX_COPY_ELEMENTS = 200_000_000
 MAX_SIGNATURE_ITEMS = 32
+MAX_SIGNATURE_TEXT = 200
 
 
 def signature(value: Any, depth: int = 0) -> Any:
     """What Dynamo specialises on, roughly: tensor shapes, dtypes and devices, container structure,
-    and the values of bools and None. Calls with equal signatures are explained once."""
+    a module's class and train/eval mode, and the values of constants (None, bools, numbers, short
+    strings, enums: `method="milstein"` runs other code than `method="euler"`). Calls with equal
+    signatures are explained once."""
     if isinstance(value, torch.Tensor):
         return ("tensor", tuple(value.shape), str(value.dtype), value.device.type, value.requires_grad)
+    if isinstance(value, torch.nn.Module):
+        return ("module", type(value).__qualname__, value.training)
+    if isinstance(value, int | float | enum.Enum) or (isinstance(value, str) and len(value) <= MAX_SIGNATURE_TEXT):
+        return (type(value).__name__, repr(value))  # repr: a NaN equals itself
     if depth >= 3:
         return (type(value).__name__,)
     if isinstance(value, list | tuple):
@@ -201,7 +209,22 @@ class Recorder:
 
         self._wrapped_functions.append((owner, name, function))
         setattr(owner, name, census_entry)
+        for module, alias in self._reexports(function, owner):
+            self._wrapped_functions.append((module, alias, function))
+            setattr(module, alias, census_entry)
         return ""
+
+    def _reexports(self, function: Any, owner: Any) -> list[tuple[Any, str]]:
+        """Where the project's loaded modules bind the same function under some name (a package's
+        `from ._impl.solver import odeint`): callers that go through the re-export must reach the
+        wrapper too. Third-party modules are left alone."""
+        found = []
+        for module in list(sys.modules.values()):
+            file = getattr(module, "__file__", None)
+            if module is owner or file is None or file not in self.tree:
+                continue
+            found += [(module, alias) for alias, value in list(vars(module).items()) if value is function]
+        return found
 
     # -- one call --------------------------------------------------------------------------------
     def _busy(self) -> bool:
@@ -226,7 +249,7 @@ class Recorder:
         with self._inside():
             key: tuple[Any, ...]
             try:
-                key = (target, signature(args), signature(kwargs))
+                key = (target, signature(subject), signature(args), signature(kwargs))
             except Exception:  # an odd argument: census it by target alone
                 key = (target,)
             first = key not in self._seen
