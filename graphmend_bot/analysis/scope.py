@@ -403,9 +403,19 @@ class Program:
         prefix = f"{decorator}."
         nested = [name for name in functions if name.startswith(prefix)]
         given = {f"name:{param}" for name in (decorator, *nested) for param in functions[name].params}
-        for name in nested:
-            if any(site.ref in given for site in functions[name].calls):
-                yield module, name
+        traced = [name for name in nested if any(site.ref in given for site in functions[name].calls)]
+        # What a wrapper calls by its local name runs too (transformers' `dynamic_rope_update`:
+        # the wrapper calls `longrope_frequency_update`, which compares tensors).
+        by_local_name = {f"name:{name.rsplit('.', 1)[-1]}": name for name in nested}
+        pending = list(traced)
+        while pending:
+            for site in functions[pending.pop()].calls:
+                callee = by_local_name.get(site.ref or "")
+                if callee is not None and callee not in traced:
+                    traced.append(callee)
+                    pending.append(callee)
+        for name in traced:
+            yield module, name
 
     # ---- tensor flow --------------------------------------------------------------------
     def traced_drafts(self) -> list[TracedDraft]:
