@@ -126,6 +126,34 @@ def test_decorator_wrapper_defined_in_tree_is_traced(write_tree):
     assert codes_by_line(root) == {("rope.py", 7, "GM101")}
 
 
+def test_a_helper_the_decorator_wrapper_calls_is_traced(write_tree):
+    """transformers' `dynamic_rope_update`: the wrapper calls a nested helper that branches on a
+    tensor (Dynamo breaks there: phi3_longrope in detect_accuracy.py)."""
+    root = write_tree({
+        "rope.py": """
+            import torch
+            from torch import nn
+
+            def dynamic_rope_update(rope_forward):
+                def longrope_frequency_update(self, position_ids):
+                    seq_len = torch.max(position_ids) + 1
+                    if seq_len > 8:
+                        self.scale = 2.0
+
+                def wrapper(self, x, position_ids):
+                    longrope_frequency_update(self, position_ids)
+                    return rope_forward(self, x, position_ids)
+                return wrapper
+
+            class Rotary(nn.Module):
+                @dynamic_rope_update
+                def forward(self, x, position_ids):
+                    return x
+        """,
+    })
+    assert codes_by_line(root) == {("rope.py", 7, "GM101")}
+
+
 def test_a_decorator_that_only_edits_its_argument_is_not_traced(write_tree):
     """transformers' `@auto_docstring`: its nested function runs once, at import time."""
     root = write_tree({

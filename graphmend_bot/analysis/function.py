@@ -494,13 +494,23 @@ class FunctionAnalyzer:
     def _expr_BoolOp(self, node: ast.BoolOp, env: Env) -> Kind:
         if self._test_depth:
             return self._test(node, env)
-        kinds = [self.expr(value, env) for value in node.values]
+        values = self._traced_operands(node)
+        kinds = [self.expr(value, env) for value in values]
         # Every operand but the last is converted to a bool to decide whether to go on.
         conversion = C.CONVERSIONS["and" if isinstance(node.op, ast.And) else "or"]
-        for value, kind in zip(node.values[:-1], kinds):
+        for value, kind in zip(values[:-1], kinds):
             if kind.is_tensor:
                 conversion(self, value, kind)
         return Kind.union(kinds)
+
+    def _traced_operands(self, node: ast.BoolOp) -> list[ast.expr]:
+        """The operands Dynamo evaluates: a compile guard that decides the operator under
+        compile (`... and not is_compiling() and x.is_pinned()`) short-circuits the rest."""
+        decisive = isinstance(node.op, ast.Or)  # True ends `or`, False ends `and`
+        for index, value in enumerate(node.values):
+            if compile_guard_value(value, self.resolve, self.guards, self.guard_helpers) is decisive:
+                return node.values[: index + 1]
+        return node.values
 
     def _expr_Compare(self, node: ast.Compare, env: Env) -> Kind:
         kinds = [self.expr(node.left, env)] + [self.expr(c, env) for c in node.comparators]

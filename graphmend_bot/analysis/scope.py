@@ -409,6 +409,7 @@ class Program:
         prefix = f"{decorator}."
         nested = [name for name in functions if name.startswith(prefix)]
         given = {f"name:{param}" for name in (decorator, *nested) for param in functions[name].params}
+        # What a wrapper calls by its local name (a sibling helper) is resolved by resolve_call.
         for name in nested:
             if any(site.ref in given for site in functions[name].calls):
                 yield module, name

@@ -18,8 +18,8 @@ TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "real", "imag", "data", "grad"})
 
 # Methods returning Python values that are static under compile (shapes, metadata).
 STATIC_METHODS = frozenset({
-    "size", "dim", "ndimension", "numel", "nelement", "stride", "storage_offset", "data_ptr",
-    "element_size", "is_contiguous", "is_floating_point", "is_complex", "is_signed",
+    "size", "dim", "ndimension", "numel", "nelement", "stride", "data_ptr",
+    "element_size", "is_contiguous", "is_floating_point", "is_complex",
     "get_device", "__len__", "keys", "values", "items", "get", "format", "startswith",
     "endswith", "join", "split", "append", "extend", "pop", "register_buffer", "parameters",
     "named_parameters", "modules", "children", "lower", "upper", "strip", "replace",
@@ -223,6 +223,15 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     "os.getpid": _SKIPPED,
     "uuid.uuid4": _SKIPPED,
 }
+
+# Tensor methods returning a Python value that Dynamo cannot put in the graph: "torch.* op
+# returned non-Tensor" (GB0208), measured on torch 2.13.0 with fullgraph=True. Their result is a
+# Python value. `size`, `stride`, `element_size`, `is_contiguous`, `is_floating_point`,
+# `is_complex` and `get_device` trace (STATIC_METHODS); `data_ptr` fails differently (an exception
+# on the fake tensor) and is left out until measured in a library.
+UNTRACEABLE_TENSOR_METHODS: dict[str, SkippedCall] = dict.fromkeys(
+    ("is_signed", "storage_offset", "is_pinned"), SkippedCall("GB0208"),
+)
 
 # Names of compile-state predicates (torch's and the helpers wrapping them): they return a Python
 # bool, never a tensor. What each is worth under torch.compile: analysis/guards.py.

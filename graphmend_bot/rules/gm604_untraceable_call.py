@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS
+from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 
@@ -25,6 +25,15 @@ def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
     return NOT_TENSOR
 
 
+def _untraceable_method(
+    rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]
+) -> Kind:
+    """`x.is_signed()` and the like: the Python value they return cannot enter the graph."""
+    skipped = UNTRACEABLE_TENSOR_METHODS[method]
+    checker.report(rule, call, f"`.{method}()` returns a Python value Dynamo cannot trace", receiver, gb_id=skipped.gb_id)
+    return NOT_TENSOR
+
+
 RULE = Rule(
     code="GM604",
     name="untraceable-call",
@@ -34,14 +43,16 @@ RULE = Rule(
         "Flags calls TorchDynamo skips or cannot trace in traced code: `time.time()` and other "
         "clocks, `bisect`, `pickle`, `copy.copy`, some of `random`, numpy's RNG objects and file "
         "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), "
-        "`torch.Generator(...)` construction and `copy.deepcopy` of a tensor."
+        "`torch.Generator(...)` construction, `copy.deepcopy` of a tensor, and the tensor methods "
+        "`is_signed()`, `storage_offset()` and `is_pinned()`."
     ),
     why=(
         "Dynamo cannot trace these functions: it ends the graph, calls them eagerly and starts a "
         "new graph. Most are marked as skipped (GB0007); numpy functions torch._numpy does not "
         "implement give GB0294, numpy RNG draws GB0033, `torch.Generator(...)` GB0363 (an opaque "
-        "object created mid-graph), `copy.deepcopy` of a tensor GB4198. Each finding carries the id "
-        "measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform` "
+        "object created mid-graph), `copy.deepcopy` of a tensor GB4198, `Tensor.is_signed()`, "
+        "`storage_offset()` and `is_pinned()` GB0208 (an op returning a Python value). Each finding "
+        "carries the id measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform` "
         "and `random.randint` trace and are not reported."
     ),
     example="""
@@ -59,5 +70,8 @@ if not torch.compiler.is_compiling():
         "(`torch.searchsorted` for `bisect` on a sorted tensor, `torch.randint`/`torch.randn` for "
         "numpy draws), or guard eager-only work with `torch.compiler.is_compiling()`."
     ),
-    detection=Detection(calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable)),
+    detection=Detection(
+        calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
+        tensor_methods=dict.fromkeys(UNTRACEABLE_TENSOR_METHODS, _untraceable_method),
+    ),
 )
