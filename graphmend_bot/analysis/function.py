@@ -20,23 +20,12 @@ from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
+from graphmend_bot.analysis.names import dotted_name
 from graphmend_bot.rules.detect import Conversion
 from graphmend_bot.rules.rule import Rule
 
 Env = dict[str, Kind]
 Resolve = Callable[[ast.expr], "str | None"]
-
-
-def dotted_name(node: ast.expr) -> str | None:
-    """`a.b.c` for a chain of attributes on a name, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 # nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).

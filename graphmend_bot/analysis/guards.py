@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable
 
 from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.names import dotted_name
 
 # Exact torch predicates and their value while TorchDynamo traces for torch.compile (torch 2.13).
 TORCH_PREDICATES: dict[str, bool] = {
@@ -66,13 +67,13 @@ class GuardHelpers:
         local = func.id if resolved is None and isinstance(func, ast.Name) and func.id in self._functions else None
         if local is not None and (depth > 0 or local in GUARD_NAMES):
             return self._local(local, depth)
-        name = resolved or _dotted(func)
+        name = resolved or dotted_name(func)
         if name is None:
             return None
         if name in TORCH_PREDICATES:
             return TORCH_PREDICATES[name]
         # The name it is defined with, and the one it is called by (`import x as is_compiling`).
-        leaves = {name.rsplit(".", 1)[-1], (_dotted(func) or "").rsplit(".", 1)[-1]}
+        leaves = {name.rsplit(".", 1)[-1], (dotted_name(func) or "").rsplit(".", 1)[-1]}
         if not leaves & GUARD_NAMES or name.startswith("torch."):
             return None
         judged = self._imported(name, depth) if resolved is not None else None
@@ -150,22 +151,11 @@ def _expression(node: ast.expr | None, helpers: GuardHelpers, depth: int) -> boo
         return node.value
     if isinstance(node, ast.Call) and not node.args and not node.keywords:
         return helpers.value(node, depth)
-    if isinstance(node, ast.Call) and _dotted(node.func) == "bool" and len(node.args) == 1:
+    if isinstance(node, ast.Call) and dotted_name(node.func) == "bool" and len(node.args) == 1:
         return _expression(node.args[0], helpers, depth)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = _expression(node.operand, helpers, depth)
         return None if inner is None else not inner
-    return None
-
-
-def _dotted(node: ast.expr) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
     return None
 
 

@@ -9,7 +9,7 @@ import ast
 import re
 
 from graphmend_bot.analysis import vocabulary as V
-from graphmend_bot.analysis.function import FunctionAnalyzer, dotted_name
+from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.model import (
     ClassSummary,
@@ -17,6 +17,7 @@ from graphmend_bot.analysis.model import (
     FunctionSummary,
     ModuleSummary,
 )
+from graphmend_bot.analysis.names import dotted_name
 
 # torch.compile(...), compile(...) imported from torch, model.compile() / model.compile(mode=...)
 _MENTIONS_COMPILE = re.compile(r"torch\.compile|(?<![\w.])compile\(|\.compile\(\s*(?:\)|\w+\s*=)")
