@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
@@ -347,15 +347,20 @@ class Program:
         return []
 
     def traced_functions(self) -> set[FunctionId]:
-        traced: set[FunctionId] = set()
-        queue = deque(self.entry_points())
+        return self._closure(self.entry_points(), self._successors)
+
+    def _closure(self, starts: Iterable[FunctionId], successors: Callable[[FunctionId], Iterable[FunctionId]]
+                 ) -> set[FunctionId]:
+        """Every function in the tree reachable from `starts` through `successors`."""
+        reached: set[FunctionId] = set()
+        queue = deque(starts)
         while queue:
             fid = queue.popleft()
-            if fid in traced or fid[0] not in self.modules or fid[1] not in self.modules[fid[0]].functions:
+            if fid in reached or fid[0] not in self.modules or fid[1] not in self.modules[fid[0]].functions:
                 continue
-            traced.add(fid)
-            queue.extend(self._successors(fid))
-        return traced
+            reached.add(fid)
+            queue.extend(successors(fid))
+        return reached
 
     def reachable_from(self, roots: Iterable[str]) -> set[FunctionId]:
         """What is reachable from exactly `roots` ("module:callable"), not from the default entry
@@ -370,17 +375,14 @@ class Program:
                 queue.append((found[1], found[2]))
             elif found is not None:
                 queue.extend(self._class_calls(found[1], found[2], "__init__"))
-        reached: set[FunctionId] = set()
-        while queue:
-            fid = queue.popleft()
-            if fid in reached or fid[0] not in self.modules or fid[1] not in self.modules[fid[0]].functions:
-                continue
-            reached.add(fid)
-            queue.extend(self._successors(fid))
-            function = self.function(fid)
-            if function.name == "__init__" and function.class_qualname is not None:
-                queue.extend(self._class_calls(fid[0], function.class_qualname))
-        return reached
+        return self._closure(queue, self._successors_with_built_modules)
+
+    def _successors_with_built_modules(self, fid: FunctionId) -> Iterator[FunctionId]:
+        """The successors, plus forward/__call__ of a class whose __init__ runs (it is then called)."""
+        yield from self._successors(fid)
+        function = self.function(fid)
+        if function.name == "__init__" and function.class_qualname is not None:
+            yield from self._class_calls(fid[0], function.class_qualname)
 
     def _class_calls(self, module: str, class_qualname: str, *extra: str) -> list[FunctionId]:
         methods = (self._method(module, class_qualname, name) for name in (*extra, "forward", "__call__"))
