@@ -16,6 +16,7 @@ from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
+from graphmend_bot.gc_pause import collector_paused
 from graphmend_bot.rules import select_codes
 
 # Below this many files a process pool costs more than it saves.
@@ -41,7 +42,8 @@ def summarize_file(source_file: SourceFile) -> ModuleSummary | FileError:
 
 def summarize_source(source: str, source_file: SourceFile) -> ModuleSummary | FileError:
     try:
-        return summarize_module(source, source_file.path, source_file.module, source_file.is_package)
+        with collector_paused():
+            return summarize_module(source, source_file.path, source_file.module, source_file.is_package)
     except SyntaxError as error:
         where = f"line {error.lineno}: " if error.lineno else ""
         return FileError(source_file.path, f"syntax error, {where}{error.msg}")
@@ -103,7 +105,9 @@ class Workspace:
                     scans.append(scan)
             relevant = relevant_modules(scans, self._configured_modules(scans))
             wanted = [f for f in self.files if f.module in relevant]
-            for outcome in _map(summarize_file, wanted, pool):
+            with collector_paused():  # the parent unpickles every summary (no cycles among them)
+                outcomes = _map(summarize_file, wanted, pool)
+            for outcome in outcomes:
                 self._store(outcome)
 
     def _configured_modules(self, scans: list[FileScan]) -> list[str]:
@@ -132,6 +136,10 @@ class Workspace:
         return {f"{module}.{qualname}" for module, qualname in program.reachable_from(self.roots)}
 
     def result(self, only: Iterable[str] | None = None) -> CheckResult:
+        with collector_paused():  # the solver's sets and tuples are acyclic and short-lived
+            return self._result(only)
+
+    def _result(self, only: Iterable[str] | None) -> CheckResult:
         program = Program(self.summaries.values(), self.config.entry_points)
         enabled = select_codes(self.config.select, self.config.ignore)
         wanted = {os.path.abspath(p) for p in only} if only is not None else None

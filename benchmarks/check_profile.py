@@ -1,0 +1,134 @@
+"""Where `graphmend check` spends its time, phase by phase, so the next regression is easy to find.
+
+Each phase runs in this process, one file after another, and is timed in CPU seconds (this
+process only), which shared machines disturb far less than wall time. Then the real parallel
+`check` runs once for its wall time. Usage:
+
+    .venv/bin/python benchmarks/check_profile.py [--tree PATH] [--config FILE] [--cprofile PHASE]
+
+`--cprofile summaries|scope` prints cProfile's top functions of that phase. The default tree is
+transformers' models/ (see check_speed.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import cProfile
+import io
+import pickle
+import pstats
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from graphmend_bot.analysis.files import SourceFile, discover, read_source
+from graphmend_bot.analysis.model import ModuleSummary
+from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
+from graphmend_bot.analysis.scope import Program, _TensorFlow
+from graphmend_bot.config import Config, load_config
+from graphmend_bot.engine import Workspace, summarize_source
+from graphmend_bot.findings import FileError
+from graphmend_bot.report import render_json
+
+T = TypeVar("T")
+ROWS: list[tuple[str, float, str]] = []
+
+
+def phase(name: str, action: Callable[[], T], note: Callable[[T], str] = lambda _: "",
+          profile: bool = False) -> T:
+    profiler = cProfile.Profile() if profile else None
+    start = time.process_time()
+    if profiler is not None:
+        profiler.enable()
+    value = action()
+    if profiler is not None:
+        profiler.disable()
+    ROWS.append((name, time.process_time() - start, note(value)))
+    if profiler is not None:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+        print(out.getvalue())
+    return value
+
+
+def import_seconds() -> float:
+    """Wall time of `import graphmend_bot.cli` in a fresh interpreter (the CLI's start-up), best of 3."""
+    runs = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import graphmend_bot.cli"], check=True)
+        runs.append(time.perf_counter() - start)
+    return min(runs)
+
+
+def scan_all(files: list[SourceFile]) -> list[FileScan]:
+    return [scan_source(read_source(f.path), f.module, f.is_package) for f in files]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tree", type=Path, default=None)
+    parser.add_argument("--config", type=Path, default=None)
+    parser.add_argument("--cprofile", choices=("summaries", "scope"), default=None)
+    args = parser.parse_args()
+    if args.tree is None:
+        sys.path.insert(0, str(Path(__file__).parent))
+        from check_speed import default_tree
+
+        args.tree = default_tree()
+    tree = str(args.tree)
+    config = load_config(args.config, start=args.tree) if args.config else Config()
+
+    ROWS.append(("python + import graphmend_bot.cli (wall)", import_seconds(), ""))
+    files, _ = phase("discover files", lambda: discover([tree], config.exclude), lambda r: f"{len(r[0])} files")
+    scans = phase("prefilter: read + scan text of every file", lambda: scan_all(files))
+    configured = [entry.split(":", 1)[0] for entry in config.entry_points]
+    relevant = phase("prefilter: import closure", lambda: relevant_modules(
+        scans, [s.module for s in scans if any(p == s.module or p.startswith(f"{s.module}.") for p in configured)]))
+    wanted = [f for f in files if f.module in relevant]
+    sources = phase("read relevant files", lambda: [read_source(f.path) for f in wanted],
+                    lambda r: f"{len(r)} files, {sum(s.count(chr(10)) for s in r)} lines")
+    # Each tree is dropped at once, as the workers do (keeping them all makes the collector crawl).
+    phase("ast.parse alone", lambda: [ast.parse(s, f.path) and None for s, f in zip(sources, wanted)])
+    outcomes = phase("summaries (ast.parse included)",
+                     lambda: [summarize_source(s, f) for s, f in zip(sources, wanted)],
+                     profile=args.cprofile == "summaries")
+    summaries = [o for o in outcomes if isinstance(o, ModuleSummary)]
+    errors = [o for o in outcomes if isinstance(o, FileError)]
+    shipped = phase("pickle summaries (each worker)", lambda: [pickle.dumps(s) for s in summaries],
+                    lambda r: f"{sum(map(len, r)) // 1024} KiB")
+    summaries = phase("unpickle summaries (parent)", lambda: [pickle.loads(b) for b in shipped])
+
+    def scope() -> int:
+        program = Program(summaries, config.entry_points)
+        traced = phase("  scope: traced functions", program.traced_functions, lambda r: f"{len(r)} functions")
+        solver = phase("  scope: call targets + attribute types", lambda: _TensorFlow(program, traced))
+        phase("  scope: tensor-flow fixpoint", solver.solve)
+        return len(phase("  scope: findings from drafts", program.traced_drafts))
+
+    phase("scope + tensor flow (traced_drafts, all of it)", scope, lambda n: f"{n} findings",
+          profile=args.cprofile == "scope")
+
+    result = Workspace([tree], config).result()
+    phase("render json", lambda: render_json(result), lambda r: f"{len(r) // 1024} KiB")
+
+    command = [str(Path(sys.executable).parent / "graphmend"), "check", "--exit-zero", "--output-format", "json", tree]
+    if args.config:
+        command[2:2] = ["--config", str(args.config)]
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=False)
+    ROWS.append(("graphmend check, the CLI (wall)", time.perf_counter() - start, f"{len(errors)} file errors"))
+
+    print(f"tree: {tree}")
+    for name, seconds, note in ROWS:
+        print(f"{name:<52} {seconds:7.2f} s  {note}")
+    print("(CPU seconds of this process unless marked wall; the indented scope rows repeat parts of "
+          "traced_drafts; ast.parse alone is part of summaries)")
+
+
+if __name__ == "__main__":
+    main()
