@@ -9,6 +9,7 @@ import ast
 import re
 
 from graphmend_bot.analysis import vocabulary as V
+from graphmend_bot.analysis.entry_text import mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.model import (
@@ -19,8 +20,6 @@ from graphmend_bot.analysis.model import (
 )
 from graphmend_bot.analysis.names import dotted_name
 
-# torch.compile(...), compile(...) imported from torch, model.compile() / model.compile(mode=...)
-_MENTIONS_COMPILE = re.compile(r"torch\.compile|(?<![\w.])compile\(|\.compile\(\s*(?:\)|\w+\s*=)")
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 _SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
 
@@ -170,7 +169,7 @@ class _Collector:
         self.compile_targets: list[CompileTarget] = []
         self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
-        self._scan_compile = _MENTIONS_COMPILE.search(source) is not None
+        self._scan_compile = mentions_compile(source)
         self._prefix: list[str] = []
         self._class: list[str | None] = [None]
         self._function: list[str | None] = [None]

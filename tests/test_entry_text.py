@@ -1,0 +1,59 @@
+"""The literal-anchored entry-text search answers exactly what its regular expressions answer."""
+
+import pytest
+
+from graphmend_bot.analysis.entry_text import (
+    DEFINES_FORWARD,
+    MENTIONS_COMPILE,
+    defines_forward,
+    has_entry_text,
+    mentions_compile,
+)
+
+TEXTS = [
+    "",
+    "compile",
+    "compile(",
+    "compile(model)",
+    "x = compile(model)",
+    "x = re.compile(r'a')",  # `.compile(` with an argument: not a model compile
+    "model.compile()",
+    "model.compile( )",
+    "model.compile(mode='max-autotune')",
+    "model.compile(backend = 'eager')",
+    "model.compile(fn)",
+    "recompile(x)",  # a longer name ending in compile
+    "_compile(x)",
+    "torch.compile",
+    "torch.compiler.is_compiling()",
+    "ctorch.compile",
+    "is_torchdynamo_compiling()",
+    "compilecompile(",
+    "a.compilecompile()",
+    "def forward(self, x):",
+    "    def  forward(self):",
+    "async def\tforward(self):",
+    "undef forward(self)",  # no word boundary before `def`
+    "_def forward(x)",
+    "def forwarder(self)",  # no word boundary after `forward`
+    "def forward_hook(self)",
+    "# def forward(self)",
+    "x=def forward",
+    "def\nforward",
+    "forward def forward",
+    "défforward def forward(",
+    "édef forward(",  # a Unicode letter before `def` is a word character
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_same_answer_as_the_regular_expressions(text):
+    assert mentions_compile(text) == (MENTIONS_COMPILE.search(text) is not None)
+    assert defines_forward(text) == (DEFINES_FORWARD.search(text) is not None)
+    assert has_entry_text(text) == (mentions_compile(text) or defines_forward(text))
+
+
+def test_the_examples_mean_what_they_say():
+    assert mentions_compile("model.compile()") and mentions_compile("torch.compile(f)")
+    assert not mentions_compile("pattern = re.compile(r'x')") and not mentions_compile("recompile(x)")
+    assert defines_forward("class M:\n    def forward(self, x):\n") and not defines_forward("undef forward(")
