@@ -338,7 +338,7 @@ def _statements(root: ast.stmt) -> Iterator[ast.AST]:
     """`ast.walk(root)` without the expressions, in the same breadth-first order (each node's
     children in field order), so a later assignment to the same attribute still wins. Walking
     every expression of every `__init__` cost a tenth of summarising a file."""
-    queue = deque([root])
+    queue: deque[ast.AST] = deque([root])
     while queue:
         node = queue.popleft()
         for _, value in ast.iter_fields(node):
