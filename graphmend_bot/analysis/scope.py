@@ -35,6 +35,7 @@ class Program:
         self.extra_entry_points = list(extra_entry_points)
         self._module_classes: dict[tuple[str, str], bool] = {}
         self._hierarchy: ClassHierarchy | None = None
+        self._resolved_calls: dict[tuple[FunctionId, str], list[FunctionId]] = {}
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -242,6 +243,15 @@ class Program:
         return self._module_classes[key]
 
     def resolve_call(self, fid: FunctionId, site_ref: str) -> list[FunctionId]:
+        """What a call site may run. Memoised: the scope walk and the tensor-flow solver ask for
+        every site of every traced function; the list returned is shared, never to be changed."""
+        key = (fid, site_ref)
+        targets = self._resolved_calls.get(key)
+        if targets is None:
+            targets = self._resolved_calls[key] = self._resolve_call(fid, site_ref)
+        return targets
+
+    def _resolve_call(self, fid: FunctionId, site_ref: str) -> list[FunctionId]:
         module, qualname = fid
         kind, _, name = site_ref.partition(":")
         function = self.function(fid)
