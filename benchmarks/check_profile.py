@@ -32,6 +32,7 @@ from graphmend_bot.analysis.scope import Program, _TensorFlow
 from graphmend_bot.config import Config, load_config
 from graphmend_bot.engine import Workspace, summarize_source
 from graphmend_bot.findings import FileError
+from graphmend_bot.gc_pause import collector_paused
 from graphmend_bot.report import render_json
 
 T = TypeVar("T")
@@ -93,7 +94,8 @@ def main() -> None:
     sources = phase("read relevant files", lambda: [read_source(f.path) for f in wanted],
                     lambda r: f"{len(r)} files, {sum(s.count(chr(10)) for s in r)} lines")
     # Each tree is dropped at once, as the workers do (keeping them all makes the collector crawl).
-    phase("ast.parse alone", lambda: [ast.parse(s, f.path) and None for s, f in zip(sources, wanted)])
+    with collector_paused():
+        phase("  ast.parse alone", lambda: [ast.parse(s, f.path) and None for s, f in zip(sources, wanted)])
     outcomes = phase("summaries (ast.parse included)",
                      lambda: [summarize_source(s, f) for s, f in zip(sources, wanted)],
                      profile=args.cprofile == "summaries")
@@ -101,17 +103,19 @@ def main() -> None:
     errors = [o for o in outcomes if isinstance(o, FileError)]
     shipped = phase("pickle summaries (each worker)", lambda: [pickle.dumps(s) for s in summaries],
                     lambda r: f"{sum(map(len, r)) // 1024} KiB")
-    summaries = phase("unpickle summaries (parent)", lambda: [pickle.loads(b) for b in shipped])
+    with collector_paused():  # as engine.Workspace does
+        summaries = phase("unpickle summaries (parent)", lambda: [pickle.loads(b) for b in shipped])
 
     def scope() -> int:
         program = Program(summaries, config.entry_points)
-        traced = phase("  scope: traced functions", program.traced_functions, lambda r: f"{len(r)} functions")
-        solver = phase("  scope: call targets + attribute types", lambda: _TensorFlow(program, traced))
-        phase("  scope: tensor-flow fixpoint", solver.solve)
-        return len(phase("  scope: findings from drafts", program.traced_drafts))
+        traced = phase("  traced functions (scope walk)", program.traced_functions, lambda r: f"{len(r)} functions")
+        solver = phase("  call targets + attribute types", lambda: _TensorFlow(program, traced))
+        phase("  tensor-flow fixpoint", solver.solve)
+        return len(phase("  traced_drafts again (warm resolve_call memo)", program.traced_drafts))
 
-    phase("scope + tensor flow (traced_drafts, all of it)", scope, lambda n: f"{n} findings",
-          profile=args.cprofile == "scope")
+    with collector_paused():  # as engine.Workspace.result does
+        phase("scope + tensor flow (traced_drafts, all of it)", scope, lambda n: f"{n} findings",
+              profile=args.cprofile == "scope")
 
     result = Workspace([tree], config).result()
     phase("render json", lambda: render_json(result), lambda r: f"{len(r) // 1024} KiB")
@@ -126,8 +130,9 @@ def main() -> None:
     print(f"tree: {tree}")
     for name, seconds, note in ROWS:
         print(f"{name:<52} {seconds:7.2f} s  {note}")
-    print("(CPU seconds of this process unless marked wall; the indented scope rows repeat parts of "
-          "traced_drafts; ast.parse alone is part of summaries)")
+    print("(CPU seconds of this process unless marked wall; the indented rows are parts of the row "
+          "after them; summaries, parsing and scope run with the cyclic "
+          "GC paused, as in the CLI)")
 
 
 if __name__ == "__main__":
