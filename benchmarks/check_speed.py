@@ -6,7 +6,9 @@ alternating, and the median of --runs is reported. Usage:
     .venv/bin/python benchmarks/check_speed.py [--tree PATH] [--runs 3]
 
 The default tree is the models/ directory of the installed transformers package (4.52.4 in
-benchmarks; `pip install transformers==4.52.4` into the venv if missing).
+benchmarks; `pip install transformers==4.52.4` into the venv if missing). When the ratio moves,
+`benchmarks/check_profile.py` says which phase moved (prefilter, parsing, summaries, pickling,
+scope), in CPU seconds.
 """
 
 from __future__ import annotations
