@@ -4,7 +4,9 @@ GM202's findings: asserts Dynamo cannot lower to `torch._assert_async` itself (a
 message, a chained comparison, `and`/`or`/`not`). The rewrite is written only when the condition
 is provably a one-element tensor (`ConditionLowering`: a reduction, a comparison of such values,
 `logical_*` of them), so `torch._assert_async` gets what it accepts; anything else keeps its
-advice. The message becomes a literal: formatted expressions are shown by their source text, never
+advice. The message stays formatted when every formatted value is provably a Python string or
+number (rewrite/python_strings.py: `_assert_increasing('t', t)` keeps `'{}...'.format(name)`);
+otherwise it becomes a literal whose formatted expressions are shown by their source text, never
 evaluated (reading a tensor value for the message would itself break, on every call).
 
 Measured on torch 2.13 (tests/fixtures/rewrite/assertions): the rewritten asserts compile to one
@@ -24,6 +26,7 @@ from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclo
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.guards import _assert_call as assert_call
 from graphmend_bot.rewrite.purity import Rejected
+from graphmend_bot.rewrite.python_strings import is_python_text
 
 PREFIX = "AssertionError: "
 
@@ -43,7 +46,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         condition = _condition(ctx, lowering, statement.test)
     except Rejected:
         return None
-    message = _static_message(ctx, statement.msg)
+    function = enclosing_function(ctx, statement)
+    message = _formatted_message(ctx, statement.msg, function, facts) or _static_message(ctx, statement.msg)
     if message is None:
         return None
     call = assert_call(condition, message, ctx.indent_unit)
@@ -52,7 +56,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         "code catching AssertionError no longer catches it",
         "the program is not run with `python -O`, which strips `assert` but not this call",
     ]
-    if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString):
+    if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString) and not message.endswith(")"):
         assumptions.append("the message shows the source of what it formatted, not the values")
     assumptions.extend(lowering.assumptions)
     return Fix.of(
@@ -85,6 +89,34 @@ def _chain(ctx: FixContext, lowering: ConditionLowering, test: cst.Comparison) -
         left = right
     # Each link is a comparison, a bool tensor: `&` is their logical and.
     return " & ".join(f"({link_code})" for link_code in links)
+
+
+def _formatted_message(ctx: FixContext, message: cst.BaseExpression | None, function: cst.FunctionDef | None,
+                       facts: LocalFacts) -> str | None:
+    """The message still formatted, prefixed: `"AssertionError: {} must ...".format(name)`, when every
+    formatted value is provably a Python string or number (formatting it on every call reads no
+    tensor); None otherwise."""
+    if isinstance(message, cst.FormattedString) and not message.start.lower().startswith(("rf", "fr", "b")):
+        values = [part.expression for part in message.parts if isinstance(part, cst.FormattedStringExpression)]
+        if values and all(is_python_text(ctx, value, function, facts) for value in values):
+            code = ctx.code_for(message)
+            return f"{code[:len(message.start)]}{PREFIX}{code[len(message.start):]}"
+        return None
+    if (
+        isinstance(message, cst.Call)
+        and isinstance(message.func, cst.Attribute)
+        and message.func.attr.value == "format"
+        and isinstance(message.func.value, cst.SimpleString)
+        and "r" not in message.func.value.prefix.lower()
+        and "b" not in message.func.value.prefix.lower()
+        and message.args
+        and all(not arg.star and is_python_text(ctx, arg.value, function, facts) for arg in message.args)
+    ):
+        template = message.func.value
+        opening = template.prefix + template.quote
+        code = ctx.code_for(message)
+        return f"{code[:len(opening)]}{PREFIX}{code[len(opening):]}"
+    return None
 
 
 def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str | None:

@@ -66,3 +66,31 @@ def test_format_call_message_shows_its_fields_by_source(tmp_path: Path) -> None:
         after.ENTRY("t", decreasing)
     increasing = torch.tensor([1.0, 2.0, 3.0])
     assert torch.equal(after.ENTRY("t", increasing), before.ENTRY("t", increasing))
+
+
+def test_private_helper_message_keeps_the_formatted_name(tmp_path: Path) -> None:
+    """torchdiffeq's `_assert_increasing('t', t)` (HUNKS #10): every caller passes a string literal,
+    so the message still names the tensor, eagerly and compiled in one graph."""
+    before, after = rewritten("private_format_message", tmp_path, "assert_private_format")
+    increasing, decreasing = torch.tensor([0.0, 1.0, 2.0]), torch.tensor([2.0, 1.0, 3.0])
+    with pytest.raises(AssertionError, match=r"^t must be strictly increasing"):
+        before.ENTRY(decreasing)
+    with pytest.raises(RuntimeError, match=r"^AssertionError: t must be strictly increasing or decreasing$"):
+        after.ENTRY(decreasing)
+    assert torch.equal(after.ENTRY(increasing), before.ENTRY(increasing))
+    torch._dynamo.reset()
+    assert break_count(before.ENTRY, (increasing,)) >= 1
+    assert break_count(after.ENTRY, (increasing,)) == 0
+    torch._dynamo.reset()
+    compiled = torch.compile(after.ENTRY, backend="aot_eager", fullgraph=True)
+    with pytest.raises(RuntimeError, match=r"^AssertionError: t must be strictly increasing"):
+        compiled(decreasing)
+    torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("case", ["private_format_tensor_argument", "format_call_message"])
+def test_message_arguments_not_proven_strings_are_shown_by_source(case: str, tmp_path: Path) -> None:
+    """A caller passing a tensor, or a public helper (callers unknown): never formatted per call."""
+    fixed = fix_source((ASSERTIONS / f"{case}.in.py").read_text(), tmp_path)
+    assert '"AssertionError: {name} must be strictly increasing or decreasing"' in fixed
+    assert ".format(name)" not in fixed
