@@ -199,6 +199,8 @@ def operand(node: cst.BaseExpression, code: str) -> str:
         return code
     if code.startswith("(") and code.endswith(")") and node.lpar:
         return code
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not) and code.startswith("~"):
+        return code  # `~` binds tighter than `&` and `|`: `a & ~b`
     return f"({code})"
 
 

@@ -115,7 +115,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
 
 def _lowering(ctx: FixContext, facts: LocalFacts, at: cst.CSTNode) -> ConditionLowering:
     """A condition lowering that knows which local names are proven floating-point."""
-    lowering = ConditionLowering(ctx, facts)
+    # `&`, `|`, `~` where every operand is a bool tensor, as maintainers write masks.
+    lowering = ConditionLowering(ctx, facts, operators=True)
     lowering.assume_one_element = True  # torch.where keeps the if's truth table; the shape is an assumption
     proven = floating_names(ctx, facts, enclosing_function(ctx, at))
     statement = next((node for node in ctx.ancestors(at) if isinstance(node, cst.BaseCompoundStatement | cst.SimpleStatementLine)), at)
@@ -633,6 +634,8 @@ def _nested_where(conditions: list[str], values: list[str]) -> str:
     if len(conditions) == 1 and conditions[0].startswith("torch.logical_not(") and _one_call(conditions[0]):
         # `torch.where(torch.logical_not(c), a, b)` reads better as `torch.where(c, b, a)`.
         return f"torch.where({conditions[0][len('torch.logical_not('):-1]}, {values[1]}, {values[0]})"
+    if len(conditions) == 1 and conditions[0].startswith("~") and _one_call(conditions[0][1:]):
+        return f"torch.where({conditions[0][1:]}, {values[1]}, {values[0]})"  # `~c`: swap the arms
     expression = values[-1]
     for condition, value in zip(reversed(conditions), reversed(values[:-1])):
         expression = f"torch.where({condition}, {value}, {expression})"
