@@ -25,10 +25,13 @@ from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.guards import _assert_call as assert_call
-from graphmend_bot.rewrite.purity import Rejected
+from graphmend_bot.rewrite.purity import Rejected, dotted
 from graphmend_bot.rewrite.python_strings import is_python_text
 
 PREFIX = "AssertionError: "
+MAX_LINE = 100
+# Calls that turn a tensor into a Python value: a test holding one breaks whatever the message.
+PYTHON_CONVERSIONS = frozenset({"item", "tolist", "bool", "float", "int", "numpy", "len"})
 
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -40,14 +43,17 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
         return None  # `assert a; b = 1` on one line: leave it
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
+    function = enclosing_function(ctx, statement)
+    formatted = _formatted_message(ctx, statement.msg, function, facts)
+    if formatted is None and _only_the_message_breaks(statement):
+        return _constant_message_fix(ctx, line, statement)
     # The call evaluates the condition once, where the assert did.
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
     try:
         condition = _condition(ctx, lowering, statement.test)
     except Rejected:
         return None
-    function = enclosing_function(ctx, statement)
-    message = _formatted_message(ctx, statement.msg, function, facts) or _static_message(ctx, statement.msg)
+    message = formatted or _static_message(ctx, statement.msg)
     if message is None:
         return None
     call = assert_call(condition, message, ctx.indent_unit)
@@ -65,6 +71,57 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         tuple(assumptions),
         wording="clause",
     )
+
+
+def _only_the_message_breaks(statement: cst.Assert) -> bool:
+    """The message is computed and the test is one Dynamo traces as a tensor expression: no
+    `not`/`and`/`or`, no chained comparison, no conversion to a Python value. Dynamo lowers
+    `assert <tensor>, "<constant>"` to torch._assert_async itself (measured on torch 2.13: one graph
+    for `assert t0 + dt > t0, 'underflow in dt'` and `assert (t0 <= t) & (t <= t1), '...'`), so a
+    constant message alone removes the break."""
+    message = statement.msg
+    if message is None or isinstance(message, cst.SimpleString | cst.ConcatenatedString):
+        return False
+    for node in _walk(statement.test):
+        if isinstance(node, cst.BooleanOperation | cst.Lambda | cst.IfExp | cst.NamedExpr):
+            return False
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return False
+        if isinstance(node, cst.Comparison) and (len(node.comparisons) > 1 or any(
+            isinstance(c.operator, cst.Is | cst.IsNot | cst.In | cst.NotIn) for c in node.comparisons
+        )):
+            return False
+        if isinstance(node, cst.Call):
+            name = node.func.attr.value if isinstance(node.func, cst.Attribute) else dotted(node.func)
+            if name in PYTHON_CONVERSIONS:
+                return False
+    return True
+
+
+def _constant_message_fix(ctx: FixContext, line: cst.SimpleStatementLine, statement: cst.Assert) -> Fix | None:
+    """`assert <test>, "<message as a literal>"`: the assert, its test and AssertionError stay;
+    formatted values are shown by their source text."""
+    literal = _static_message(ctx, statement.msg, prefix="")
+    if literal is None:
+        return None
+    test = ctx.relative_code(statement.test).strip()
+    code = f"assert {test}, {literal}"
+    if len(code) + len(ctx.indentation_of(line)) > MAX_LINE:
+        code = f"assert {test}, (\n{ctx.indent_unit}{literal}\n)"
+    return Fix.of(
+        "Make the assert's message a constant (Dynamo then keeps the check in the graph as "
+        "`torch._assert_async`; eager code still raises AssertionError)",
+        (ctx.replace_statement(line, code),),
+        ("the message shows the source of what it formatted, not the values",),
+        wording="clause",
+    )
+
+
+def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = [node]
+    for child in node.children:
+        found.extend(_walk(child))
+    return found
 
 
 def _condition(ctx: FixContext, lowering: ConditionLowering, test: cst.BaseExpression) -> str:
@@ -119,14 +176,15 @@ def _formatted_message(ctx: FixContext, message: cst.BaseExpression | None, func
     return None
 
 
-def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str | None:
-    """A string literal for the message: `"AssertionError: ..."`; None when none can be written."""
+def _static_message(ctx: FixContext, message: cst.BaseExpression | None, prefix: str = PREFIX) -> str | None:
+    """A string literal for the message: `"AssertionError: ..."` (`prefix` first); None when none
+    can be written."""
     if message is None:
         return f'"{PREFIX.rstrip(": ")}"'
     if isinstance(message, cst.SimpleString):
         if "b" in message.prefix.lower():
             return None
-        return _literal(message.evaluated_value if isinstance(message.evaluated_value, str) else None)
+        return _literal(message.evaluated_value if isinstance(message.evaluated_value, str) else None, prefix)
     if isinstance(message, cst.FormattedString):
         texts = [part.value for part in message.parts if isinstance(part, cst.FormattedStringText)]
         if any("\\" in text for text in texts):
@@ -135,7 +193,7 @@ def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str 
             part.value.replace("{{", "{").replace("}}", "}") if isinstance(part, cst.FormattedStringText)
             else "{" + ctx.code_for(cast(cst.FormattedStringExpression, part).expression).strip() + "}"
             for part in message.parts
-        ))
+        ), prefix)
     if (
         isinstance(message, cst.Call)
         and isinstance(message.func, cst.Attribute)
@@ -143,7 +201,7 @@ def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str 
         and isinstance(message.func.value, cst.SimpleString)
     ):
         template = message.func.value.evaluated_value
-        return _literal(_shown_format(ctx, template, message.args) if isinstance(template, str) else None)
+        return _literal(_shown_format(ctx, template, message.args) if isinstance(template, str) else None, prefix)
     return None  # a variable or a computed expression: no faithful literal
 
 
@@ -179,11 +237,11 @@ def _shown_format(ctx: FixContext, template: str, args: Sequence[cst.Arg]) -> st
     return "".join(shown)
 
 
-def _literal(text: str | None) -> str | None:
-    """`text` after the prefix as a Python string literal, in double quotes where it can be."""
+def _literal(text: str | None, prefix: str = PREFIX) -> str | None:
+    """`text` after `prefix` as a Python string literal, in double quotes where it can be."""
     if text is None:
         return None
-    literal = repr(PREFIX + text)
+    literal = repr(prefix + text)
     if literal.startswith("'") and '"' not in text:
         literal = '"' + literal[1:-1] + '"'
     return literal

@@ -27,7 +27,8 @@ def test_formatted_message_assert_still_fails_and_compiles_to_one_graph(tmp_path
     outside = torch.tensor([0.5, 2.0, 0.5])
     with pytest.raises(AssertionError, match="fails t0 <= t <= t1"):
         before.ENTRY()(zeros, ones, outside)
-    with pytest.raises(RuntimeError, match=r"^AssertionError: fails t0 <= t <= t1: \{t0\}, \{t\}, \{t1\}$"):
+    # Only the message was the problem: the assert stays (AssertionError eagerly), its message a constant.
+    with pytest.raises(AssertionError, match=r"^fails t0 <= t <= t1: \{t0\}, \{t\}, \{t1\}$"):
         after.ENTRY()(zeros, ones, outside)
     inside = torch.tensor([0.25, 0.5, 0.75])
     assert torch.equal(after.ENTRY()(zeros, ones, inside), before.ENTRY()(zeros, ones, inside))
@@ -36,7 +37,7 @@ def test_formatted_message_assert_still_fails_and_compiles_to_one_graph(tmp_path
     torch._dynamo.reset()
     compiled = torch.compile(after.ENTRY(), backend="aot_eager", fullgraph=True)
     assert torch.equal(compiled(zeros, ones, inside), before.ENTRY()(zeros, ones, inside))
-    with pytest.raises(RuntimeError, match="AssertionError: fails"):
+    with pytest.raises(RuntimeError, match=r"^fails t0 <= t <= t1"):  # Dynamo's own _assert_async
         compiled(zeros, ones, outside)
 
 
@@ -62,7 +63,7 @@ def test_format_call_message_shows_its_fields_by_source(tmp_path: Path) -> None:
     decreasing = torch.tensor([3.0, 2.0, 1.0])
     with pytest.raises(AssertionError, match="t must be strictly increasing"):
         before.ENTRY("t", decreasing)
-    with pytest.raises(RuntimeError, match=r"^AssertionError: \{name\} must be strictly increasing or decreasing$"):
+    with pytest.raises(AssertionError, match=r"^\{name\} must be strictly increasing or decreasing$"):
         after.ENTRY("t", decreasing)
     increasing = torch.tensor([1.0, 2.0, 3.0])
     assert torch.equal(after.ENTRY("t", increasing), before.ENTRY("t", increasing))
@@ -92,5 +93,28 @@ def test_private_helper_message_keeps_the_formatted_name(tmp_path: Path) -> None
 def test_message_arguments_not_proven_strings_are_shown_by_source(case: str, tmp_path: Path) -> None:
     """A caller passing a tensor, or a public helper (callers unknown): never formatted per call."""
     fixed = fix_source((ASSERTIONS / f"{case}.in.py").read_text(), tmp_path)
-    assert '"AssertionError: {name} must be strictly increasing or decreasing"' in fixed
+    assert 'assert (t[1:] > t[:-1]).all(), "{name} must be strictly increasing or decreasing"' in fixed
     assert ".format(name)" not in fixed
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # only the message breaks: the assert stays, with a constant message
+        ('assert y.max() < 10, f"too large: {y}"', 'assert y.max() < 10, "too large: {y}"'),
+        # `not` needs torch._assert_async (Dynamo would convert the tensor to a Python bool)
+        ('assert not (y < 0).any(), f"negative: {y}"', 'torch._assert_async(~(y < 0).any(), "AssertionError: negative: {y}")'),
+    ],
+    ids=["comparison", "not"],
+)
+def test_an_assert_whose_only_break_is_its_message_keeps_the_assert(body: str, expected: str, tmp_path: Path) -> None:
+    source = f"import torch\n\n\ndef f(x):\n    y = x * 2\n    {body}\n    return y\n\n\ncompiled = torch.compile(f)\n"
+    fixed = fix_source("# fixture: unsafe-fixes\n" + source, tmp_path)
+    assert expected in fixed
+
+
+def test_an_assert_converting_its_test_to_python_is_not_given_a_constant_message(tmp_path: Path) -> None:
+    """`.item()` in the test breaks whatever the message says: no hunk without a gain."""
+    source = ("# fixture: unsafe-fixes\nimport torch\n\n\ndef f(x):\n    y = x * 2\n"
+              '    assert y.sum().item() > 0, f"sum {y}"\n    return y\n\n\ncompiled = torch.compile(f)\n')
+    assert 'f"sum {y}"' in fix_source(source, tmp_path)
