@@ -22,16 +22,15 @@ from typing import cast
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.rewrite.assert_tests import traceable_test
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.guards import _assert_call as assert_call
-from graphmend_bot.rewrite.purity import Rejected, dotted
+from graphmend_bot.rewrite.purity import Rejected
 from graphmend_bot.rewrite.python_strings import is_python_text
 
 PREFIX = "AssertionError: "
 MAX_LINE = 100
-# Calls that turn a tensor into a Python value: a test holding one breaks whatever the message.
-PYTHON_CONVERSIONS = frozenset({"item", "tolist", "bool", "float", "int", "numpy", "len"})
 
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -45,8 +44,10 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
     function = enclosing_function(ctx, statement)
     formatted = _formatted_message(ctx, statement.msg, function, facts)
-    if formatted is None and _only_the_message_breaks(statement):
-        return _constant_message_fix(ctx, line, statement)
+    if formatted is None:
+        kept = _constant_message_fix(ctx, line, statement)
+        if kept is not None:
+            return kept
     # The call evaluates the condition once, where the assert did.
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
     try:
@@ -73,55 +74,34 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     )
 
 
-def _only_the_message_breaks(statement: cst.Assert) -> bool:
-    """The message is computed and the test is one Dynamo traces as a tensor expression: no
-    `not`/`and`/`or`, no chained comparison, no conversion to a Python value. Dynamo lowers
-    `assert <tensor>, "<constant>"` to torch._assert_async itself (measured on torch 2.13: one graph
-    for `assert t0 + dt > t0, 'underflow in dt'` and `assert (t0 <= t) & (t <= t1), '...'`), so a
-    constant message alone removes the break."""
-    message = statement.msg
-    if message is None or isinstance(message, cst.SimpleString | cst.ConcatenatedString):
-        return False
-    for node in _walk(statement.test):
-        if isinstance(node, cst.BooleanOperation | cst.Lambda | cst.IfExp | cst.NamedExpr):
-            return False
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            return False
-        if isinstance(node, cst.Comparison) and (len(node.comparisons) > 1 or any(
-            isinstance(c.operator, cst.Is | cst.IsNot | cst.In | cst.NotIn) for c in node.comparisons
-        )):
-            return False
-        if isinstance(node, cst.Call):
-            name = node.func.attr.value if isinstance(node.func, cst.Attribute) else dotted(node.func)
-            if name in PYTHON_CONVERSIONS:
-                return False
-    return True
-
-
 def _constant_message_fix(ctx: FixContext, line: cst.SimpleStatementLine, statement: cst.Assert) -> Fix | None:
-    """`assert <test>, "<message as a literal>"`: the assert, its test and AssertionError stay;
-    formatted values are shown by their source text."""
-    literal = _static_message(ctx, statement.msg, prefix="")
-    if literal is None:
+    """`assert <test>, "<constant message>"` with the test as one traceable expression
+    (rewrite/assert_tests.py): Dynamo lowers that to torch._assert_async itself, and eager code
+    keeps the assert and AssertionError. Formatted values are shown by their source text."""
+    test = traceable_test(ctx.relative_code, statement.test)
+    if test is None:
         return None
-    test = ctx.relative_code(statement.test).strip()
-    code = f"assert {test}, {literal}"
+    literal = _static_message(ctx, statement.msg, prefix="") if statement.msg is not None else None
+    if statement.msg is not None and literal is None:
+        return None
+    if isinstance(statement.msg, cst.SimpleString):
+        literal = ctx.code_for(statement.msg).strip()  # a constant already: as written
+    code = f"assert {test}, {literal}" if literal is not None else f"assert {test}"
     if len(code) + len(ctx.indentation_of(line)) > MAX_LINE:
         code = f"assert {test}, (\n{ctx.indent_unit}{literal}\n)"
+    changes = []
+    if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString | cst.ConcatenatedString):
+        changes.append("the message shows the source of what it formatted, not the values")
+    if test != ctx.relative_code(statement.test).strip():
+        changes.append("`and`/`or`/chains become `&`/`|`, which evaluate every operand (each is a "
+                       "comparison or predicate that cannot raise)")
     return Fix.of(
-        "Make the assert's message a constant (Dynamo then keeps the check in the graph as "
-        "`torch._assert_async`; eager code still raises AssertionError)",
+        "Keep the assert as one tensor expression with a constant message (Dynamo then keeps the "
+        "check in the graph as `torch._assert_async`; eager code still raises AssertionError)",
         (ctx.replace_statement(line, code),),
-        ("the message shows the source of what it formatted, not the values",),
+        tuple(changes),
         wording="clause",
     )
-
-
-def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found = [node]
-    for child in node.children:
-        found.extend(_walk(child))
-    return found
 
 
 def _condition(ctx: FixContext, lowering: ConditionLowering, test: cst.BaseExpression) -> str:

@@ -102,10 +102,14 @@ def test_message_arguments_not_proven_strings_are_shown_by_source(case: str, tmp
     [
         # only the message breaks: the assert stays, with a constant message
         ('assert y.max() < 10, f"too large: {y}"', 'assert y.max() < 10, "too large: {y}"'),
-        # `not` needs torch._assert_async (Dynamo would convert the tensor to a Python bool)
-        ('assert not (y < 0).any(), f"negative: {y}"', 'torch._assert_async(~(y < 0).any(), "AssertionError: negative: {y}")'),
+        # `not` of a bool-tensor reduction becomes `~`; `not` of a comparison (maybe a Python bool,
+        # where `~` gives -1/-2) goes to torch._assert_async, which proves the operands tensors first
+        ('assert not (y < 0).any(), f"negative: {y}"', 'assert ~(y < 0).any(), "negative: {y}"'),
+        ('assert not y.sum() < 0, f"negative: {y}"', 'torch._assert_async(~(y.sum() < 0), "AssertionError: negative: {y}")'),
+        # `and`: the right operand would now always run; an indexing there may raise, so no `&`
+        ('assert (y > 0).all() and y[3] > 0, f"bad: {y}"', 'assert (y > 0).all() and y[3] > 0, f"bad: {y}"'),
     ],
-    ids=["comparison", "not"],
+    ids=["comparison", "not-reduction", "not-comparison", "and-indexing"],
 )
 def test_an_assert_whose_only_break_is_its_message_keeps_the_assert(body: str, expected: str, tmp_path: Path) -> None:
     source = f"import torch\n\n\ndef f(x):\n    y = x * 2\n    {body}\n    return y\n\n\ncompiled = torch.compile(f)\n"
