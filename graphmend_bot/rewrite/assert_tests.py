@@ -76,6 +76,19 @@ def _chain(code: Source, test: cst.Comparison) -> str | None:
     return " & ".join(links)
 
 
+def tensor_valued(test: cst.BaseExpression) -> bool:
+    """The traceable form of `test` is a tensor, never a Python bool: `&`/`|`/`and`/`or` of calls
+    like `x.all()` or `torch.isnan(x).any()` (on a Python number they raise in the original too),
+    so torch._assert_async accepts it."""
+    if isinstance(test, cst.BooleanOperation | cst.BinaryOperation):
+        if isinstance(test, cst.BinaryOperation) and not isinstance(test.operator, cst.BitAnd | cst.BitOr):
+            return False
+        return tensor_valued(test.left) and tensor_valued(test.right)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return tensor_valued(test.expression)
+    return _tensor_predicate(test)
+
+
 def _bool_valued(node: cst.BaseExpression) -> bool:
     """A comparison, a predicate or `.any()/.all()`, or `not`/`and`/`or` of them."""
     if isinstance(node, cst.Comparison):

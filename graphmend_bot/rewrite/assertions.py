@@ -22,7 +22,7 @@ from typing import cast
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
-from graphmend_bot.rewrite.assert_tests import traceable_test
+from graphmend_bot.rewrite.assert_tests import tensor_valued, traceable_test
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.guards import _assert_call as assert_call
@@ -53,7 +53,12 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     try:
         condition = _condition(ctx, lowering, statement.test)
     except Rejected:
-        return None
+        # torchdiffeq's `diff.all() or (~diff).all()`: not provably 0-d, but a tensor, and
+        # torch._assert_async checks any element count as the assert did (see assert_tests).
+        traced = traceable_test(ctx.relative_code, statement.test) if tensor_valued(statement.test) else None
+        if traced is None:
+            return None
+        condition = traced
     message = formatted or _static_message(ctx, statement.msg)
     if message is None:
         return None

@@ -122,3 +122,17 @@ def test_an_assert_converting_its_test_to_python_is_not_given_a_constant_message
     source = ("# fixture: unsafe-fixes\nimport torch\n\n\ndef f(x):\n    y = x * 2\n"
               '    assert y.sum().item() > 0, f"sum {y}"\n    return y\n\n\ncompiled = torch.compile(f)\n')
     assert 'f"sum {y}"' in fix_source(source, tmp_path)
+
+
+def test_or_of_reductions_with_a_named_message_still_fails_with_the_name(tmp_path: Path) -> None:
+    before, after = rewritten("monotonic_or", tmp_path, "assert_monotonic_or")
+    zigzag = torch.tensor([0.0, 2.0, 1.0])
+    with pytest.raises(AssertionError, match="^t must be strictly"):
+        before.ENTRY(zigzag)
+    with pytest.raises(RuntimeError, match=r"^AssertionError: t must be strictly increasing or decreasing$"):
+        after.ENTRY(zigzag)
+    for t in (torch.tensor([0.0, 1.0, 2.0]), torch.tensor([2.0, 1.0, 0.0])):
+        assert torch.equal(after.ENTRY(t), before.ENTRY(t))
+    torch._dynamo.reset()
+    assert break_count(after.ENTRY, (zigzag.sort().values,)) == 0
+    torch._dynamo.reset()
