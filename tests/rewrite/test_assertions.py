@@ -127,7 +127,7 @@ def test_an_assert_converting_its_test_to_python_is_not_given_a_constant_message
 def test_or_of_reductions_with_a_named_message_still_fails_with_the_name(tmp_path: Path) -> None:
     before, after = rewritten("monotonic_or", tmp_path, "assert_monotonic_or")
     zigzag = torch.tensor([0.0, 2.0, 1.0])
-    with pytest.raises(AssertionError, match="^t must be strictly"):
+    with pytest.raises(AssertionError, match=r"^t must be strictly"):
         before.ENTRY(zigzag)
     with pytest.raises(RuntimeError, match=r"^AssertionError: t must be strictly increasing or decreasing$"):
         after.ENTRY(zigzag)
