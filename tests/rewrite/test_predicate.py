@@ -409,3 +409,32 @@ def test_initial_step_constant_arm_is_unsafe_and_says_why(tmp_path: Path) -> Non
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
     assert "same shape and dtype" in finding.fix.message
     assert "NaN" in finding.fix.message  # `/` in the arm torch.where evaluates on both paths
+
+
+def test_early_returns_with_a_tail_are_unsafe_and_say_why(tmp_path: Path) -> None:
+    finding = findings_with_fixes((PREDICATE / "early_returns_tail.in.py").read_text(), tmp_path)[0]
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    message = finding.fix.message
+    assert "computes `slope` on every path" in message and "NaN" in message
+    assert "0-d" in message
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "    t = t * 2\n    return y0 + t\n",  # the hoisted name is read by the test above it
+        "    print(t)\n    return y0 + t\n",  # a statement with an effect
+        "    slope = torch.linalg.solve(t, t1)\n    return y0 * slope\n",  # not elementwise: may raise
+        "    slope = t - t1\n",  # no final return
+    ],
+    ids=["rebinds-a-read-name", "side-effect", "not-elementwise", "no-return"],
+)
+def test_early_return_tails_that_cannot_be_hoisted_get_no_fix(tail: str, tmp_path: Path) -> None:
+    source = (
+        "import torch\n\n\ndef interp(t0, t1, y0, t):\n    if t == t0:\n        return y0\n"
+        f"{tail}\n\ndef run(ts, y0):\n    t0, t1, t = torch.unbind(ts)\n    return interp(t0, t1, y0, t)\n\n\n"
+        "compiled = torch.compile(run)\n"
+    )
+    findings = findings_with_fixes(source, tmp_path)
+    assert findings, "the early return must still be reported"
+    assert all(f.fix is None for f in findings), [f.fix for f in findings]
