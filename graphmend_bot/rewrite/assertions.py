@@ -4,7 +4,9 @@ GM202's findings: asserts Dynamo cannot lower to `torch._assert_async` itself (a
 message, a chained comparison, `and`/`or`/`not`). The rewrite is written only when the condition
 is provably a one-element tensor (`ConditionLowering`: a reduction, a comparison of such values,
 `logical_*` of them), so `torch._assert_async` gets what it accepts; anything else keeps its
-advice. The message becomes a literal: formatted expressions are shown by their source text, never
+advice. The message stays formatted when every formatted value is provably a Python string or
+number (rewrite/python_strings.py: `_assert_increasing('t', t)` keeps `'{}...'.format(name)`);
+otherwise it becomes a literal whose formatted expressions are shown by their source text, never
 evaluated (reading a tensor value for the message would itself break, on every call).
 
 Measured on torch 2.13 (tests/fixtures/rewrite/assertions): the rewritten asserts compile to one
@@ -20,12 +22,15 @@ from typing import cast
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.rewrite.assert_tests import tensor_valued, traceable_test
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.guards import _assert_call as assert_call
 from graphmend_bot.rewrite.purity import Rejected
+from graphmend_bot.rewrite.python_strings import is_python_text
 
 PREFIX = "AssertionError: "
+MAX_LINE = 100
 
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -37,13 +42,24 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
         return None  # `assert a; b = 1` on one line: leave it
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
+    function = enclosing_function(ctx, statement)
+    formatted = _formatted_message(ctx, statement.msg, function, facts)
+    if formatted is None:
+        kept = _constant_message_fix(ctx, line, statement)
+        if kept is not None:
+            return kept
     # The call evaluates the condition once, where the assert did.
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
     try:
         condition = _condition(ctx, lowering, statement.test)
     except Rejected:
-        return None
-    message = _static_message(ctx, statement.msg)
+        # torchdiffeq's `diff.all() or (~diff).all()`: not provably 0-d, but a tensor, and
+        # torch._assert_async checks any element count as the assert did (see assert_tests).
+        traced = traceable_test(ctx.relative_code, statement.test) if tensor_valued(statement.test) else None
+        if traced is None:
+            return None
+        condition = traced
+    message = formatted or _static_message(ctx, statement.msg)
     if message is None:
         return None
     call = assert_call(condition, message, ctx.indent_unit)
@@ -52,13 +68,43 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         "code catching AssertionError no longer catches it",
         "the program is not run with `python -O`, which strips `assert` but not this call",
     ]
-    if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString):
+    if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString) and not message.endswith(")"):
         assumptions.append("the message shows the source of what it formatted, not the values")
     assumptions.extend(lowering.assumptions)
     return Fix.of(
         "Lower the assert to `torch._assert_async` (the check stays in the graph)",
         (*torch_import(ctx), ctx.replace_statement(line, call)),
         tuple(assumptions),
+        wording="clause",
+    )
+
+
+def _constant_message_fix(ctx: FixContext, line: cst.SimpleStatementLine, statement: cst.Assert) -> Fix | None:
+    """`assert <test>, "<constant message>"` with the test as one traceable expression
+    (rewrite/assert_tests.py): Dynamo lowers that to torch._assert_async itself, and eager code
+    keeps the assert and AssertionError. Formatted values are shown by their source text."""
+    test = traceable_test(ctx.relative_code, statement.test)
+    if test is None:
+        return None
+    literal = _static_message(ctx, statement.msg, prefix="") if statement.msg is not None else None
+    if statement.msg is not None and literal is None:
+        return None
+    if isinstance(statement.msg, cst.SimpleString):
+        literal = ctx.code_for(statement.msg).strip()  # a constant already: as written
+    code = f"assert {test}, {literal}" if literal is not None else f"assert {test}"
+    if len(code) + len(ctx.indentation_of(line)) > MAX_LINE:
+        code = f"assert {test}, (\n{ctx.indent_unit}{literal}\n)"
+    changes = []
+    if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString | cst.ConcatenatedString):
+        changes.append("the message shows the source of what it formatted, not the values")
+    if test != ctx.relative_code(statement.test).strip():
+        changes.append("`and`/`or`/chains become `&`/`|`, which evaluate every operand (each is a "
+                       "comparison or predicate that cannot raise)")
+    return Fix.of(
+        "Keep the assert as one tensor expression with a constant message (Dynamo then keeps the "
+        "check in the graph as `torch._assert_async`; eager code still raises AssertionError)",
+        (ctx.replace_statement(line, code),),
+        tuple(changes),
         wording="clause",
     )
 
@@ -87,14 +133,43 @@ def _chain(ctx: FixContext, lowering: ConditionLowering, test: cst.Comparison) -
     return " & ".join(f"({link_code})" for link_code in links)
 
 
-def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str | None:
-    """A string literal for the message: `"AssertionError: ..."`; None when none can be written."""
+def _formatted_message(ctx: FixContext, message: cst.BaseExpression | None, function: cst.FunctionDef | None,
+                       facts: LocalFacts) -> str | None:
+    """The message still formatted, prefixed: `"AssertionError: {} must ...".format(name)`, when every
+    formatted value is provably a Python string or number (formatting it on every call reads no
+    tensor); None otherwise."""
+    if isinstance(message, cst.FormattedString) and not message.start.lower().startswith(("rf", "fr", "b")):
+        values = [part.expression for part in message.parts if isinstance(part, cst.FormattedStringExpression)]
+        if values and all(is_python_text(ctx, value, function, facts) for value in values):
+            code = ctx.code_for(message)
+            return f"{code[:len(message.start)]}{PREFIX}{code[len(message.start):]}"
+        return None
+    if (
+        isinstance(message, cst.Call)
+        and isinstance(message.func, cst.Attribute)
+        and message.func.attr.value == "format"
+        and isinstance(message.func.value, cst.SimpleString)
+        and "r" not in message.func.value.prefix.lower()
+        and "b" not in message.func.value.prefix.lower()
+        and message.args
+        and all(not arg.star and is_python_text(ctx, arg.value, function, facts) for arg in message.args)
+    ):
+        template = message.func.value
+        opening = template.prefix + template.quote
+        code = ctx.code_for(message)
+        return f"{code[:len(opening)]}{PREFIX}{code[len(opening):]}"
+    return None
+
+
+def _static_message(ctx: FixContext, message: cst.BaseExpression | None, prefix: str = PREFIX) -> str | None:
+    """A string literal for the message: `"AssertionError: ..."` (`prefix` first); None when none
+    can be written."""
     if message is None:
         return f'"{PREFIX.rstrip(": ")}"'
     if isinstance(message, cst.SimpleString):
         if "b" in message.prefix.lower():
             return None
-        return _literal(message.evaluated_value if isinstance(message.evaluated_value, str) else None)
+        return _literal(message.evaluated_value if isinstance(message.evaluated_value, str) else None, prefix)
     if isinstance(message, cst.FormattedString):
         texts = [part.value for part in message.parts if isinstance(part, cst.FormattedStringText)]
         if any("\\" in text for text in texts):
@@ -103,7 +178,7 @@ def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str 
             part.value.replace("{{", "{").replace("}}", "}") if isinstance(part, cst.FormattedStringText)
             else "{" + ctx.code_for(cast(cst.FormattedStringExpression, part).expression).strip() + "}"
             for part in message.parts
-        ))
+        ), prefix)
     if (
         isinstance(message, cst.Call)
         and isinstance(message.func, cst.Attribute)
@@ -111,7 +186,7 @@ def _static_message(ctx: FixContext, message: cst.BaseExpression | None) -> str 
         and isinstance(message.func.value, cst.SimpleString)
     ):
         template = message.func.value.evaluated_value
-        return _literal(_shown_format(ctx, template, message.args) if isinstance(template, str) else None)
+        return _literal(_shown_format(ctx, template, message.args) if isinstance(template, str) else None, prefix)
     return None  # a variable or a computed expression: no faithful literal
 
 
@@ -147,11 +222,11 @@ def _shown_format(ctx: FixContext, template: str, args: Sequence[cst.Arg]) -> st
     return "".join(shown)
 
 
-def _literal(text: str | None) -> str | None:
-    """`text` after the prefix as a Python string literal, in double quotes where it can be."""
+def _literal(text: str | None, prefix: str = PREFIX) -> str | None:
+    """`text` after `prefix` as a Python string literal, in double quotes where it can be."""
     if text is None:
         return None
-    literal = repr(PREFIX + text)
+    literal = repr(prefix + text)
     if literal.startswith("'") and '"' not in text:
         literal = '"' + literal[1:-1] + '"'
     return literal

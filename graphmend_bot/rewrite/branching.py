@@ -199,6 +199,8 @@ def operand(node: cst.BaseExpression, code: str) -> str:
         return code
     if code.startswith("(") and code.endswith(")") and node.lpar:
         return code
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not) and code.startswith("~"):
+        return code  # `~` binds tighter than `&` and `|`: `a & ~b`
     return f"({code})"
 
 
@@ -268,10 +270,10 @@ class ConditionLowering:
     def _assumed_one_element(self, node: cst.BaseExpression) -> bool:
         """A comparison of solver state, like the step-size tests of ODE solvers (`dt >
         self.max_step`, `error_ratio < 1`): each operand is a Python number, a `self.<attr>` read
-        or a local name that is not a parameter (unpacked from a state tuple, returned by a call).
-        The analysis cannot size them, but Python's `if` raises unless they hold one element.
-        Elementwise expressions of parameters (`x.abs() > 0`) stay rejected: a batch of one would
-        broadcast 0-d arms."""
+        or a plain name (unpacked from a state tuple, returned by a call, or a parameter such as
+        torchdiffeq's `_optimal_step_size(last_step, error_ratio, ...)`). The analysis cannot size
+        them, but Python's `if` raises unless they hold one element. Elementwise expressions of
+        parameters (`x.abs() > 0`) stay rejected: a batch of one would broadcast 0-d arms."""
         if isinstance(node, cst.Call) and dotted(node.func) in STATE_PREDICATES:
             # `torch.isfinite(dt)`: elementwise, so as many elements as the state it reads
             return len(node.args) == 1 and node.args[0].keyword is None and self._state_read(node.args[0].value)
@@ -281,7 +283,10 @@ class ConditionLowering:
         if isinstance(operator, cst.Is | cst.IsNot | cst.In | cst.NotIn):
             return False
         tensors = [p for p in (node.left, node.comparisons[0].comparator) if not is_python_number(p, self.scalars)]
-        return bool(tensors) and all(self._state_read(part) for part in tensors)
+        return bool(tensors) and all(
+            self._state_read(part) or (isinstance(part, cst.Name) and part.value in self.facts.params)
+            for part in tensors
+        )
 
     def _state_read(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Attribute):

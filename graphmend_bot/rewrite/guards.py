@@ -56,45 +56,64 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     # The assertion evaluates the condition once, where the `if` did.
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
-    equal = _torch_equal_negated(test)
     try:
         require_well_typed(ctx, facts, test, test)  # torch._assert_async only on tensors, never numpy
-        if equal is not None:
-            a, b = (ctx.code_for(arg.value).strip() for arg in equal.args)
-            raise_code = ctx.code_for(raise_node).strip()
-            check = _assert_call(f"({a} == {b}).all()", text, ctx.indent_unit)
-            code = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\n{check}"
-            detail = "`torch.equal` becomes a static shape check (still raising `" + type_name + "`) and `(a == b).all()`"
-        else:
-            static, dynamic = split_static_prefix(test, facts)
-            if static:
-                # `if labels is not None and labels.max() >= n: raise` keeps its Python part.
-                guard = " and ".join(ctx.code_for(part).strip() for part in static)
-                negated = _not(dynamic, lowering.lower_conjunction(dynamic))
-                call = _assert_call(negated, text, ctx.indent_unit)
-                code = f"if {guard}:\n" + "\n".join(ctx.indent_unit + line for line in call.split("\n"))
-                detail = "the Python part of the condition stays an `if`; the tensor check stays in the graph"
-            else:
-                code = _assert_call(_negated(lowering, test), text, ctx.indent_unit)
-                detail = "the check stays in the graph"
+        check, detail = _compiled_check(ctx, test, text, type_name, raise_node, facts, lowering)
     except Rejected:
         return None
+    if type_name == "RuntimeError":
+        code = check  # torch._assert_async raises RuntimeError itself: one check for both modes
+    else:
+        # Eager keeps the `if` as written (same type, message and timing); only compiled code,
+        # where the `if` breaks the graph, checks with torch._assert_async.
+        compiled_arm = ctx.indent_block(check)
+        code = f"if torch.compiler.is_compiling():\n{compiled_arm}\nel{ctx.relative_span_code(statement, statement)}"
+        detail = f"eager calls keep the `if` and its `{type_name}`; {detail}"
     edits = [*torch_import(ctx), ctx.replace_statement(statement, code)]
     return Fix.of(
-        f"Lower the validation guard to `torch._assert_async` ({detail})",
+        f"Lower the validation guard to `torch._assert_async` under torch.compile ({detail})"
+        if type_name != "RuntimeError" else f"Lower the validation guard to `torch._assert_async` ({detail})",
         tuple(edits),
         (_raised_instead(type_name),),
         wording="clause",
     )
 
 
+def _compiled_check(
+    ctx: FixContext,
+    test: cst.BaseExpression,
+    text: str,
+    type_name: str,
+    raise_node: cst.Raise,
+    facts: LocalFacts,
+    lowering: ConditionLowering,
+) -> tuple[str, str]:
+    """(code that checks the guard without leaving the graph, what it keeps); raises Rejected."""
+    equal = _torch_equal_negated(test)
+    if equal is not None:
+        a, b = (ctx.code_for(arg.value).strip() for arg in equal.args)
+        raise_code = ctx.code_for(raise_node).strip()
+        check = _assert_call(f"({a} == {b}).all()", text, ctx.indent_unit)
+        code = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\n{check}"
+        return code, "`torch.equal` becomes a static shape check (still raising `" + type_name + "`) and `(a == b).all()`"
+    static, dynamic = split_static_prefix(test, facts)
+    if static:
+        # `if labels is not None and labels.max() >= n: raise` keeps its Python part.
+        guard = " and ".join(ctx.code_for(part).strip() for part in static)
+        negated = _not(dynamic, lowering.lower_conjunction(dynamic))
+        call = _assert_call(negated, text, ctx.indent_unit)
+        code = f"if {guard}:\n" + ctx.indent_block(call)
+        return code, "the Python part of the condition stays an `if`; the tensor check stays in the graph"
+    return _assert_call(_negated(lowering, test), text, ctx.indent_unit), "the check stays in the graph"
+
+
 def _raised_instead(type_name: str) -> str:
     if type_name == "RuntimeError":
         return ("it still raises RuntimeError, but on CUDA only at the next synchronisation, "
                 "after later kernels were queued")
-    return (f"it raises RuntimeError with the message prefixed by `{type_name}:` instead of "
-            f"`{type_name}` (on CUDA at the next synchronisation), so code catching the original "
-            "exception type no longer catches it")
+    return (f"eager calls are unchanged; under torch.compile it raises RuntimeError with the message "
+            f"prefixed by `{type_name}:` instead of `{type_name}` (on CUDA at the next "
+            "synchronisation), so compiled code catching the original exception type no longer catches it")
 
 
 def _assert_call(condition: str, message: str, indent: str) -> str:

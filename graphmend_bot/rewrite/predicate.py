@@ -115,7 +115,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
 
 def _lowering(ctx: FixContext, facts: LocalFacts, at: cst.CSTNode) -> ConditionLowering:
     """A condition lowering that knows which local names are proven floating-point."""
-    lowering = ConditionLowering(ctx, facts)
+    # `&`, `|`, `~` where every operand is a bool tensor, as maintainers write masks.
+    lowering = ConditionLowering(ctx, facts, operators=True)
     lowering.assume_one_element = True  # torch.where keeps the if's truth table; the shape is an assumption
     proven = floating_names(ctx, facts, enclosing_function(ctx, at))
     statement = next((node for node in ctx.ancestors(at) if isinstance(node, cst.BaseCompoundStatement | cst.SimpleStatementLine)), at)
@@ -152,8 +153,11 @@ def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | Non
     analyzer = lowering.arms
     fix: Fix | None = None
     returns = _returns(ctx, chain)
+    tail = _return_tail(ctx, chain) if returns is None else None
     if returns is not None:
         fix = _return_form(ctx, chain, conditions, returns, analyzer)
+    elif tail is not None:
+        fix = _tail_form(ctx, chain, conditions, tail, lowering)
     else:
         assignments = [_assignments(body) for body in chain.bodies]
         else_assignments = _assignments(chain.orelse) if chain.orelse is not None else {}
@@ -324,6 +328,83 @@ def _return_form(
     last = following if following is not None else chain.top
     edits = [*torch_import(ctx), ctx.replace_statements(chain.top, last, code)]
     return verdict.fix("Return the `torch.where` selection instead of returning early on a tensor condition (both values are computed)", edits)
+
+
+class ReturnTail:
+    """An else-less `if c: return A` and what follows it up to the block's `return V`: more `if
+    c_i: return A_i` (`tests`) and plain assignments to hoist (`hoisted`). `values` holds A, each
+    A_i and V, in order; `last` is the final return statement."""
+
+    def __init__(self) -> None:
+        self.tests: list[cst.BaseExpression] = []
+        self.values: list[cst.BaseExpression] = []
+        self.hoisted: list[tuple[str, cst.BaseExpression]] = []
+        self.last: cst.CSTNode | None = None
+
+
+def _return_tail(ctx: FixContext, chain: Chain) -> ReturnTail | None:
+    """torchdiffeq's `_linear_interp`: `if t == t0: return y0`, `if t == t1: return y1`,
+    `slope = ...`, `return y0 + slope * (y1 - y0)`. None unless every statement up to the return is
+    one of those, and no hoisted name is read by a test or value that came before it (hoisting
+    would change what they read)."""
+    if len(chain.tests) != 1 or chain.orelse is not None:
+        return None
+    tail = ReturnTail()
+    first = single_return(chain.bodies[0])
+    if first is None:
+        return None
+    tail.values.append(first)
+    read_before = names_in(chain.tests[0]) | names_in(first)
+    statement = next_statement(ctx, chain.top)
+    while statement is not None:
+        value = single_return([statement])
+        if value is not None:
+            tail.values.append(value)
+            tail.last = statement
+            return tail if tail.tests or tail.hoisted else None
+        if isinstance(statement, cst.If) and statement.orelse is None and isinstance(statement.body, cst.IndentedBlock):
+            returned = single_return(statement.body.body)
+            if returned is None:
+                return None
+            tail.tests.append(statement.test)
+            tail.values.append(returned)
+            read_before |= names_in(statement.test) | names_in(returned)
+        else:
+            assigned = _assignments([statement])
+            if assigned is None:
+                return None
+            ((name, expression),) = assigned.items()
+            if name in read_before or name in names_in(expression):
+                return None
+            tail.hoisted.append((name, expression))
+        statement = next_statement(ctx, statement)
+    return None
+
+
+def _tail_form(ctx: FixContext, chain: Chain, conditions: list[str], tail: ReturnTail, lowering: ConditionLowering) -> Fix | None:
+    """Hoist the tail's assignments (pure elementwise, so safe on every path), then return one
+    nested `torch.where` over every early return and the final value."""
+    analyzer = lowering.arms
+    verdict = Verdict()
+    hoisted: list[str] = []
+    for name, expression in tail.hoisted:
+        info = analyzer.analyze(expression)  # raises Rejected unless pure and elementwise
+        if info.risky:
+            verdict.assumptions.append(
+                f"computes `{name}` on every path; " + AUTOGRAD_NOTE.format(ops=", ".join(f"`{op}`" for op in info.risky))
+            )
+        hoisted.append(f"{name} = {_expression_code(ctx, expression)}")
+    all_conditions = [*conditions, *(lowering.lower(test) for test in tail.tests)]
+    arms = [(_expression_code(ctx, value), analyzer.analyze(value)) for value in tail.values]
+    verdict.compare(arms, analyzer.known_float)
+    returned = _format_statement("return ", _nested_where(all_conditions, [code for code, _ in arms]), "")
+    code = "\n".join([*_comments(chain), *hoisted, returned])
+    if tail.last is None:
+        return None
+    edits = [*torch_import(ctx), ctx.replace_statements(chain.top, tail.last, code)]
+    return verdict.fix(
+        "Return one `torch.where` selection instead of returning early on tensor conditions "
+        "(every value is computed)", edits)
 
 
 # -- ternary ---------------------------------------------------------------------------------------
@@ -633,6 +714,8 @@ def _nested_where(conditions: list[str], values: list[str]) -> str:
     if len(conditions) == 1 and conditions[0].startswith("torch.logical_not(") and _one_call(conditions[0]):
         # `torch.where(torch.logical_not(c), a, b)` reads better as `torch.where(c, b, a)`.
         return f"torch.where({conditions[0][len('torch.logical_not('):-1]}, {values[1]}, {values[0]})"
+    if len(conditions) == 1 and conditions[0].startswith("~") and _one_call(conditions[0][1:]):
+        return f"torch.where({conditions[0][1:]}, {values[1]}, {values[0]})"  # `~c`: swap the arms
     expression = values[-1]
     for condition, value in zip(reversed(conditions), reversed(values[:-1])):
         expression = f"torch.where({condition}, {value}, {expression})"

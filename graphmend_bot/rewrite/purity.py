@@ -203,6 +203,9 @@ class ArmAnalyzer:
         return left.join(right)
 
     def _call(self, node: cst.Call) -> ArmInfo:
+        constant = self._constant_tensor(node)
+        if constant is not None:
+            return constant
         args = list(node.args)
         for arg in args:
             if arg.star:
@@ -246,6 +249,48 @@ class ArmAnalyzer:
         if name in TO_FLOAT:
             return first.join(*operands[1:], category=FLOAT, risky=risky)
         return first.join(*operands[1:])
+
+
+    def _constant_tensor(self, node: cst.Call) -> ArmInfo | None:
+        """A 0-d tensor built from a Python number (`torch.tensor(1e-6, dtype=dtype, device=device)`,
+        `torch.ones((), dtype=...)`): pure, cheap and unable to raise where the branch would not, so
+        torch.where may evaluate it on every call. Its shape is () and its dtype the one named (or
+        the number's default), so it agrees with the other arm only under an assumption unless that
+        arm is the same kind of constant."""
+        name = dotted(node.func)
+        if name not in CONSTANT_FACTORIES:
+            return None
+        if any(arg.star for arg in node.args):
+            raise Rejected("star arguments")
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
+        if set(keywords) - {"dtype", "device"}:
+            raise Rejected(f"`{name}` with keywords other than dtype and device")
+        if any(dotted(value) is None for value in keywords.values()):
+            raise Rejected("a computed dtype or device")
+        shape_args, value_args = CONSTANT_FACTORIES[name]
+        if len(positional) != shape_args + value_args:
+            raise Rejected(f"`{name}` that is not a 0-d constant")
+        if shape_args and not (isinstance(positional[0], cst.Tuple) and not positional[0].elements):
+            raise Rejected(f"`{name}` with a shape other than ()")
+        numbers = [self.analyze(value) for value in positional[shape_args:]]
+        if any(number.leaves for number in numbers):
+            raise Rejected(f"`{name}` of a tensor value")
+        dtype = keywords.get("dtype")
+        if dtype is not None:
+            fixed = f"<{dotted(dtype)}>"
+        elif name in ("torch.ones", "torch.zeros"):
+            fixed = "<default float>"
+        else:
+            fixed = f"<default {CATEGORY_NAMES.get(numbers[0].category, 'float')}>"
+        return ArmInfo(frozenset({"<0-d constant>"}), NONE, frozenset({fixed}))
+
+
+# Factories of a 0-d constant tensor: (shape arguments, value arguments) they take positionally.
+CONSTANT_FACTORIES = {
+    "torch.tensor": (0, 1), "torch.as_tensor": (0, 1), "torch.scalar_tensor": (0, 1),
+    "torch.ones": (1, 0), "torch.zeros": (1, 0), "torch.full": (1, 1),
+}
 
 
 def _nonzero_constant(node: cst.BaseExpression) -> bool:

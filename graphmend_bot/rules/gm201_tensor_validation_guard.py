@@ -21,14 +21,24 @@ if torch.isnan(x).any():
     raise ValueError("NaN in input")
 """,
     use_instead="""
-torch._assert_async(~torch.isnan(x).any(), "NaN in input")
+if torch.compiler.is_compiling():
+    torch._assert_async(~torch.isnan(x).any(), "ValueError: NaN in input")
+elif torch.isnan(x).any():
+    raise ValueError("NaN in input")
 """,
     fix_safety=(
-        "`torch._assert_async` keeps the check and its message (prefixed with the original exception "
-        "type's name) but raises RuntimeError instead of that type: synchronously on CPU, at the next"
-        " synchronisation on CUDA. Always unsafe: callers catching the original exception no longer "
-        "catch it. `torch.equal` guards keep a static shape check that still raises the original "
-        "type. Why not `torch._check_value` (ValueError), `_check_type` (TypeError), `_check_index` "
+        "Eager calls keep the `if` and its exception exactly as written; under torch.compile (and "
+        "export, where `is_compiling()` is true too) the check runs as `torch._assert_async`, in the "
+        "graph, with the message prefixed by the original exception type's name. It raises "
+        "RuntimeError there instead of that type: synchronously on CPU, at the next synchronisation "
+        "on CUDA. Unsafe for that reason: compiled callers catching the original exception no longer "
+        "catch it. Measured on torch 2.13 (tests/rewrite/test_guards.py): one graph, eager ValueError "
+        "unchanged, compiled RuntimeError('ValueError: ...'). transformers' idiom `if not "
+        "torch.compiler.is_compiling() and <cond>: raise` also keeps eager behaviour but skips the "
+        "check when compiled, so it is not used. A guard raising RuntimeError becomes "
+        "`torch._assert_async` alone (the type is kept; on CUDA it fires at the next "
+        "synchronisation). `torch.equal` guards keep a static shape check that still raises the "
+        "original type. Why not `torch._check_value` (ValueError), `_check_type` (TypeError), `_check_index` "
         "(IndexError) or `torch._check` (RuntimeError), measured on torch 2.13 with a failing "
         "`(x >= 0).all()`: they take only a Python bool (a tensor raises TypeError), so the condition "
         "needs `bool(...)` or `not ...`; `bool(...)` breaks the graph (Tensor.item()), `not ...` makes "

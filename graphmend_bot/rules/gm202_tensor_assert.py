@@ -75,21 +75,27 @@ RULE = Rule(
 assert (x >= 0).all(), f"negative input: {x.min()}"
 """,
     use_instead="""
-torch._assert_async((x >= 0).all(), "AssertionError: negative input: {x.min()}")
+assert (x >= 0).all(), "negative input: {x.min()}"
 """,
     fix_safety=(
-        "`torch._assert_async(cond, msg)` is offered as an unsafe fix when the condition is provably "
-        "a one-element tensor. It assumes: (1) callers do not catch `AssertionError`, since it raises "
-        "RuntimeError (on CUDA asynchronously, at the next synchronisation); (2) the program is not "
-        "run with `python -O`, which strips `assert` but not the call; (3) the message may show the "
-        "source of its formatted expressions instead of their values (a message computed from tensor "
-        "values would read them on every call). A chained comparison `a <= t <= b` becomes "
-        "`torch.logical_and(a <= t, t <= b)` when its middle operand is a plain name. "
+        "Unsafe fixes, in this order. (1) When the message formats only values proven to be Python "
+        "strings or numbers (a module-private helper every caller passes a string literal, such as "
+        "torchdiffeq's `_assert_increasing('t', t)`), `torch._assert_async(cond, 'AssertionError: "
+        "{}...'.format(name))` keeps the formatted message; it raises RuntimeError instead of "
+        "AssertionError (on CUDA at the next synchronisation) and is not stripped by `python -O`. "
+        "(2) Otherwise the assert stays, with its test written as one tensor expression (`and`/`or` "
+        "-> `&`/`|` when the right operand is a comparison or predicate that cannot raise, a chain "
+        "`a <= t <= b` -> `(a <= t) & (t <= b)` with a plain-name middle, `not` -> `~` only on a call "
+        "giving a bool tensor) and a constant message showing the source of what it formatted: "
+        "Dynamo then lowers it to `torch._assert_async` itself (measured on torch 2.13: one graph), "
+        "eager code still raises AssertionError, and Python bools and multi-element tensors behave "
+        "as before. (3) Otherwise `torch._assert_async` with a condition proven a one-element "
+        "tensor, or a tensor-valued `|`/`&` of reductions (measured: `_assert_async` checks a "
+        "one-element tensor of any shape as `assert` does, and raises the same 'ambiguous' "
+        "RuntimeError for more elements). "
         "`torch._check(cond, lambda: msg)` is not used: it takes Python bools and SymBools (sizes), "
         "and an assert on sizes does not break on torch 2.13 (static shapes are constants, dynamic "
-        "ones become guards), so every assert this rule reports has a tensor condition. Keeping "
-        "`assert cond, \"constant message\"` also compiles to one graph (Dynamo lowers it) and keeps "
-        "`AssertionError`: prefer it by hand where the exception type matters."
+        "ones become guards), so every assert this rule reports has a tensor condition."
     ),
     fixes=("assertions",),
     detection=Detection(assertion=_check_assert),

@@ -27,7 +27,8 @@ def test_formatted_message_assert_still_fails_and_compiles_to_one_graph(tmp_path
     outside = torch.tensor([0.5, 2.0, 0.5])
     with pytest.raises(AssertionError, match="fails t0 <= t <= t1"):
         before.ENTRY()(zeros, ones, outside)
-    with pytest.raises(RuntimeError, match=r"^AssertionError: fails t0 <= t <= t1: \{t0\}, \{t\}, \{t1\}$"):
+    # Only the message was the problem: the assert stays (AssertionError eagerly), its message a constant.
+    with pytest.raises(AssertionError, match=r"^fails t0 <= t <= t1: \{t0\}, \{t\}, \{t1\}$"):
         after.ENTRY()(zeros, ones, outside)
     inside = torch.tensor([0.25, 0.5, 0.75])
     assert torch.equal(after.ENTRY()(zeros, ones, inside), before.ENTRY()(zeros, ones, inside))
@@ -36,7 +37,7 @@ def test_formatted_message_assert_still_fails_and_compiles_to_one_graph(tmp_path
     torch._dynamo.reset()
     compiled = torch.compile(after.ENTRY(), backend="aot_eager", fullgraph=True)
     assert torch.equal(compiled(zeros, ones, inside), before.ENTRY()(zeros, ones, inside))
-    with pytest.raises(RuntimeError, match="AssertionError: fails"):
+    with pytest.raises(RuntimeError, match=r"^fails t0 <= t <= t1"):  # Dynamo's own _assert_async
         compiled(zeros, ones, outside)
 
 
@@ -62,7 +63,76 @@ def test_format_call_message_shows_its_fields_by_source(tmp_path: Path) -> None:
     decreasing = torch.tensor([3.0, 2.0, 1.0])
     with pytest.raises(AssertionError, match="t must be strictly increasing"):
         before.ENTRY("t", decreasing)
-    with pytest.raises(RuntimeError, match=r"^AssertionError: \{name\} must be strictly increasing or decreasing$"):
+    with pytest.raises(AssertionError, match=r"^\{name\} must be strictly increasing or decreasing$"):
         after.ENTRY("t", decreasing)
     increasing = torch.tensor([1.0, 2.0, 3.0])
     assert torch.equal(after.ENTRY("t", increasing), before.ENTRY("t", increasing))
+
+
+def test_private_helper_message_keeps_the_formatted_name(tmp_path: Path) -> None:
+    """torchdiffeq's `_assert_increasing('t', t)` (HUNKS #10): every caller passes a string literal,
+    so the message still names the tensor, eagerly and compiled in one graph."""
+    before, after = rewritten("private_format_message", tmp_path, "assert_private_format")
+    increasing, decreasing = torch.tensor([0.0, 1.0, 2.0]), torch.tensor([2.0, 1.0, 3.0])
+    with pytest.raises(AssertionError, match=r"^t must be strictly increasing"):
+        before.ENTRY(decreasing)
+    with pytest.raises(RuntimeError, match=r"^AssertionError: t must be strictly increasing or decreasing$"):
+        after.ENTRY(decreasing)
+    assert torch.equal(after.ENTRY(increasing), before.ENTRY(increasing))
+    torch._dynamo.reset()
+    assert break_count(before.ENTRY, (increasing,)) >= 1
+    assert break_count(after.ENTRY, (increasing,)) == 0
+    torch._dynamo.reset()
+    compiled = torch.compile(after.ENTRY, backend="aot_eager", fullgraph=True)
+    with pytest.raises(RuntimeError, match=r"^AssertionError: t must be strictly increasing"):
+        compiled(decreasing)
+    torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("case", ["private_format_tensor_argument", "format_call_message"])
+def test_message_arguments_not_proven_strings_are_shown_by_source(case: str, tmp_path: Path) -> None:
+    """A caller passing a tensor, or a public helper (callers unknown): never formatted per call."""
+    fixed = fix_source((ASSERTIONS / f"{case}.in.py").read_text(), tmp_path)
+    assert 'assert (t[1:] > t[:-1]).all(), "{name} must be strictly increasing or decreasing"' in fixed
+    assert ".format(name)" not in fixed
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # only the message breaks: the assert stays, with a constant message
+        ('assert y.max() < 10, f"too large: {y}"', 'assert y.max() < 10, "too large: {y}"'),
+        # `not` of a bool-tensor reduction becomes `~`; `not` of a comparison (maybe a Python bool,
+        # where `~` gives -1/-2) goes to torch._assert_async, which proves the operands tensors first
+        ('assert not (y < 0).any(), f"negative: {y}"', 'assert ~(y < 0).any(), "negative: {y}"'),
+        ('assert not y.sum() < 0, f"negative: {y}"', 'torch._assert_async(~(y.sum() < 0), "AssertionError: negative: {y}")'),
+        # `and`: the right operand would now always run; an indexing there may raise, so no `&`
+        ('assert (y > 0).all() and y[3] > 0, f"bad: {y}"', 'assert (y > 0).all() and y[3] > 0, f"bad: {y}"'),
+    ],
+    ids=["comparison", "not-reduction", "not-comparison", "and-indexing"],
+)
+def test_an_assert_whose_only_break_is_its_message_keeps_the_assert(body: str, expected: str, tmp_path: Path) -> None:
+    source = f"import torch\n\n\ndef f(x):\n    y = x * 2\n    {body}\n    return y\n\n\ncompiled = torch.compile(f)\n"
+    fixed = fix_source("# fixture: unsafe-fixes\n" + source, tmp_path)
+    assert expected in fixed
+
+
+def test_an_assert_converting_its_test_to_python_is_not_given_a_constant_message(tmp_path: Path) -> None:
+    """`.item()` in the test breaks whatever the message says: no hunk without a gain."""
+    source = ("# fixture: unsafe-fixes\nimport torch\n\n\ndef f(x):\n    y = x * 2\n"
+              '    assert y.sum().item() > 0, f"sum {y}"\n    return y\n\n\ncompiled = torch.compile(f)\n')
+    assert 'f"sum {y}"' in fix_source(source, tmp_path)
+
+
+def test_or_of_reductions_with_a_named_message_still_fails_with_the_name(tmp_path: Path) -> None:
+    before, after = rewritten("monotonic_or", tmp_path, "assert_monotonic_or")
+    zigzag = torch.tensor([0.0, 2.0, 1.0])
+    with pytest.raises(AssertionError, match=r"^t must be strictly"):
+        before.ENTRY(zigzag)
+    with pytest.raises(RuntimeError, match=r"^AssertionError: t must be strictly increasing or decreasing$"):
+        after.ENTRY(zigzag)
+    for t in (torch.tensor([0.0, 1.0, 2.0]), torch.tensor([2.0, 1.0, 0.0])):
+        assert torch.equal(after.ENTRY(t), before.ENTRY(t))
+    torch._dynamo.reset()
+    assert break_count(after.ENTRY, (zigzag.sort().values,)) == 0
+    torch._dynamo.reset()

@@ -122,3 +122,19 @@ def test_an_arm_that_aliases_an_input_returns_a_clone(tmp_path: Path) -> None:
     x = torch.randn(3, 3)
     for tokens in (torch.zeros(3, 3), torch.randn(3, 3)):
         assert torch.equal(namespace["f"](x, tokens), original["f"](x, tokens))
+
+
+def test_no_torch_cond_inside_a_loop(tmp_path: Path) -> None:
+    """kornia's per-block refinement (HUNKS #16): torch.cond in a loop body would define two branch
+    functions per iteration; the finding keeps its advice. The same `if` outside a loop is fixed."""
+    arms = ("        if x.sum() > 0:\n            y = self.proj(x)\n        else:\n            y = self.norm(x) * 2\n")
+    head = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.proj = nn.Linear(4, 4)\n        self.norm = nn.LayerNorm(4)\n\n"
+            "    def forward(self, xs):\n")
+    looped = head + "        out = []\n        for x in xs:\n" + arms.replace("\n        ", "\n            ").replace(
+        "        if", "            if", 1) + "            out.append(y)\n        return out\n"
+    assert "for x in xs:\n            if x.sum() > 0:" in looped
+    assert fixes_for(looped, tmp_path) == [None]
+    straight = head + "        x = xs\n" + arms + "        return y\n"
+    (fix,) = fixes_for(straight, tmp_path)
+    assert fix is not None and "torch.cond" in fix.message

@@ -1,5 +1,7 @@
-"""Validation guards -> torch._assert_async (rewrite/guards.py): the check still fires, with the
-original message prefixed by the exception type, eagerly and compiled; the break is gone."""
+"""Validation guards -> torch._assert_async (rewrite/guards.py): eager calls keep the `if` and
+raise the original exception as before; compiled calls check with torch._assert_async (the
+message prefixed by the exception type) in one graph; the break is gone. RuntimeError guards use
+torch._assert_async in both modes (it raises RuntimeError itself)."""
 
 from __future__ import annotations
 
@@ -31,8 +33,8 @@ def test_nan_guard_still_fires_with_the_message(tmp_path: Path) -> None:
     bad = torch.tensor([[1.0, float("nan"), 0.0, 2.0]])
     with pytest.raises(ValueError, match="NaN in input"):
         before.ENTRY()(bad)
-    with pytest.raises(RuntimeError, match=r"^ValueError: NaN in input$"):
-        model(bad)
+    with pytest.raises(ValueError, match=r"^NaN in input$"):
+        model(bad)  # eager: the original `if` and exception, unchanged
     # Compiled: on CPU the assertion raises synchronously, in the same call.
     torch._dynamo.reset()
     compiled = torch.compile(model, backend="aot_eager", fullgraph=True)
@@ -51,8 +53,16 @@ def test_torch_equal_guard_keeps_shape_check_and_checks_values(tmp_path: Path) -
     assert torch.equal(after.ENTRY(a, a * 2), before.ENTRY(a, a * 2))
     with pytest.raises(ValueError, match="signs differ for 3 rows"):
         after.ENTRY(a, torch.ones(2))  # different shapes: still the original exception
-    with pytest.raises(RuntimeError, match=r"^ValueError: signs differ for 3 rows$"):
+    with pytest.raises(ValueError, match=r"^signs differ for 3 rows$"):
         after.ENTRY(a, -a)
+    torch._dynamo.reset()
+    compiled = torch.compile(after.ENTRY, backend="aot_eager", fullgraph=True)
+    with pytest.raises(RuntimeError, match=r"^ValueError: signs differ for 3 rows$"):
+        compiled(a, -a)
+    torch._dynamo.reset()
+    with pytest.raises(ValueError, match="signs differ for 3 rows"):  # the static shape check
+        torch.compile(after.ENTRY, backend="aot_eager")(a, torch.ones(2))
+    torch._dynamo.reset()
 
 
 def test_comparison_guard_negation_treats_nan_like_the_if(tmp_path: Path) -> None:
@@ -100,8 +110,14 @@ def test_python_part_of_a_guard_stays_an_if(tmp_path: Path) -> None:
     model = after.ENTRY().eval()
     hidden = torch.randn(2, 4)
     assert model(hidden).shape == (2, 12)  # labels=None: the check is skipped, as before
-    with pytest.raises(RuntimeError, match=r"^ValueError: Label values must be <= vocab_size: 12$"):
+    with pytest.raises(ValueError, match=r"^Label values must be <= vocab_size: 12$"):
         model(hidden, torch.tensor([3, 12]))
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="aot_eager", fullgraph=True)
+    assert compiled(hidden).shape == (2, 12)
+    with pytest.raises(RuntimeError, match=r"^ValueError: Label values must be <= vocab_size: 12$"):
+        compiled(hidden, torch.tensor([3, 12]))
+    torch._dynamo.reset()
 
 
 def test_guard_reading_an_indexed_tensor_and_an_unpacked_size_still_fires(tmp_path: Path) -> None:
@@ -110,7 +126,7 @@ def test_guard_reading_an_indexed_tensor_and_an_unpacked_size_still_fires(tmp_pa
     wrong = torch.tensor([[1, 2], [1, 2]])  # 4 positions for a sequence of 6
     with pytest.raises(ValueError, match="Make sure to align"):
         before.ENTRY()(hidden, wrong)
-    with pytest.raises(RuntimeError, match=r"^ValueError: Make sure to align the spatial shapes"):
+    with pytest.raises(ValueError, match=r"^Make sure to align the spatial shapes"):
         after.ENTRY()(hidden, wrong)
     torch._dynamo.reset()
     compiled = torch.compile(after.ENTRY(), backend="aot_eager", fullgraph=True)
@@ -127,8 +143,11 @@ def test_nan_or_inf_guard_reads_with_operators_and_still_fires(tmp_path: Path) -
         broken[1, 2] = bad
         with pytest.raises(ValueError, match="NaN or Inf"):
             before.ENTRY(broken)
-        with pytest.raises(RuntimeError, match=r"^ValueError: Box GIoU is NaN or Inf.$"):
+        with pytest.raises(ValueError, match=r"^Box GIoU is NaN or Inf.$"):
             after.ENTRY(broken)
+        torch._dynamo.reset()
+        with pytest.raises(RuntimeError, match=r"^ValueError: Box GIoU is NaN or Inf.$"):
+            torch.compile(after.ENTRY, backend="aot_eager", fullgraph=True)(broken)
     torch._dynamo.reset()
     assert break_count(before.ENTRY, (boxes,)) == 2  # one for each operand of `or`
     assert break_count(after.ENTRY, (boxes,)) == 0

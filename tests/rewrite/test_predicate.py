@@ -370,3 +370,71 @@ def test_selecting_parameters_states_the_gradient_of_the_unselected_one(tmp_path
     a, b = torch.nn.Parameter(torch.ones(1, 4)), torch.nn.Parameter(torch.ones(1, 4))
     torch.where(torch.tensor(True), a, b).sum().backward()
     assert b.grad is not None and torch.equal(b.grad, torch.zeros(1, 4))  # the branch left it None
+
+
+def _arm(code: str) -> cst.BaseExpression:
+    return cst.parse_expression(code)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "torch.tensor(x)",  # a tensor value: a copy, not a constant
+        "torch.tensor(1e-6, requires_grad=True)",  # a new leaf of autograd
+        "torch.tensor(1e-6, dtype=pick(x))",  # a computed dtype may run anything
+        "torch.ones(3)",  # not 0-d: broadcasting would change the other arm's shape
+        "torch.full((2,), 1.0)",
+        "torch.tensor([1.0, 2.0])",
+    ],
+)
+def test_only_zero_d_constants_are_constant_tensor_arms(code: str) -> None:
+    with pytest.raises(Rejected):
+        ArmAnalyzer().analyze(_arm(code))
+
+
+def test_a_constant_tensor_arm_is_a_tensor_whose_agreement_with_a_computed_arm_is_an_assumption() -> None:
+    analyzer = ArmAnalyzer()
+    constant = analyzer.analyze(_arm("torch.tensor(1e-6, dtype=dtype, device=device)"))
+    same = analyzer.analyze(_arm("torch.ones((), dtype=dtype, device=device)"))
+    computed = analyzer.analyze(_arm("0.01 * d0 / d1"))
+    assert constant.leaves  # a tensor, never taken for a Python value
+    assert dtype_assumption(constant, same, "the arms") is None  # both 0-d, the same named dtype
+    assert dtype_assumption(constant, computed, "the arms") == "assumes the arms have the same shape and dtype"
+    other = analyzer.analyze(_arm("torch.tensor(1, device=device)"))
+    assert dtype_assumption(constant, other, "the arms") is not None  # int64 vs `dtype`
+
+
+def test_initial_step_constant_arm_is_unsafe_and_says_why(tmp_path: Path) -> None:
+    finding = only_fix((PREDICATE / "constant_tensor_arm.in.py").read_text(), tmp_path)
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    assert "same shape and dtype" in finding.fix.message
+    assert "NaN" in finding.fix.message  # `/` in the arm torch.where evaluates on both paths
+
+
+def test_early_returns_with_a_tail_are_unsafe_and_say_why(tmp_path: Path) -> None:
+    finding = findings_with_fixes((PREDICATE / "early_returns_tail.in.py").read_text(), tmp_path)[0]
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    message = finding.fix.message
+    assert "computes `slope` on every path" in message and "NaN" in message
+    assert "0-d" in message
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "    t = t * 2\n    return y0 + t\n",  # the hoisted name is read by the test above it
+        "    print(t)\n    return y0 + t\n",  # a statement with an effect
+        "    slope = torch.linalg.solve(t, t1)\n    return y0 * slope\n",  # not elementwise: may raise
+        "    slope = t - t1\n",  # no final return
+    ],
+    ids=["rebinds-a-read-name", "side-effect", "not-elementwise", "no-return"],
+)
+def test_early_return_tails_that_cannot_be_hoisted_get_no_fix(tail: str, tmp_path: Path) -> None:
+    source = (
+        "import torch\n\n\ndef interp(t0, t1, y0, t):\n    if t == t0:\n        return y0\n"
+        f"{tail}\n\ndef run(ts, y0):\n    t0, t1, t = torch.unbind(ts)\n    return interp(t0, t1, y0, t)\n\n\n"
+        "compiled = torch.compile(run)\n"
+    )
+    findings = findings_with_fixes(source, tmp_path)
+    assert findings, "the early return must still be reported"
+    assert all(f.fix is None for f in findings), [f.fix for f in findings]
