@@ -46,6 +46,23 @@ def _tensor_param(
     return True if entry else None
 
 
+def _yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
+    """Whether a parameter that is not a tensor by its annotation or default becomes one when a
+    caller passes a tensor: a scalar hint (`timestep: int`, `t0=0.0`) is one Dynamo ignores; a
+    container annotation says what its elements are (`Dict[str, Tensor]` yields, `Dict[str, Any]`
+    and `Sequence[float]` do not), and a flag by name never does."""
+    if name.startswith(_FLAG_PREFIXES):
+        return False
+    if annotation is None:
+        return True
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
+        ast.unparse(annotation)
+    )
+    if any(f"{container}[" in text for container in _CONTAINERS):
+        return "Tensor" in text
+    return True
+
+
 _CONTAINERS = frozenset({
     "Tuple", "tuple", "List", "list", "Dict", "dict", "Sequence", "Iterable", "Mapping", "Set", "set",
 })
@@ -140,6 +157,7 @@ class FunctionAnalyzer:
         names: list[str] = []
         entry_params: list[str] = []
         configured_entry_params: list[str] = []
+        hinted_params: list[str] = []
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if skip_first and index == 0:
@@ -151,6 +169,8 @@ class FunctionAnalyzer:
                 configured_entry_params.append(arg.arg)
             if seed is not None:
                 self.summary.param_seeds[arg.arg] = seed
+                if not seed and _yields_to_callers(arg.arg, arg.annotation):
+                    hinted_params.append(arg.arg)
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
             env[arg.arg] = Kind.of_param(arg.arg)
@@ -163,6 +183,7 @@ class FunctionAnalyzer:
             # A flag whatever callers pass: fixed, so no caller's kind overrides it.
             self.summary.param_seeds[name] = False
         self.summary.entry_params = tuple(p for p in entry_params if p not in self._python_params)
+        self.summary.hinted_params = tuple(p for p in hinted_params if p not in self._python_params)
         self.summary.configured_entry_params = tuple(p for p in configured_entry_params if p not in self._python_params)
         self.summary.returns = self.returns
         self.summary.return_elements = _common_shape(self.return_shapes)

@@ -60,6 +60,9 @@ class FunctionSummary:
     # The parameters that would be entry_params were the function an entry point: a configured
     # entry point (`entry-points` in the config) gets them as tensors, as a forward does.
     configured_entry_params: tuple[str, ...] = ()
+    # Parameters not tensors only by their annotation or default (`timestep: int`, `t0=0.0`):
+    # hints Dynamo ignores, so a tensor a caller in the tree passes still makes them tensors.
+    hinted_params: tuple[str, ...] = ()
     # Module state this method writes: `self.NAME = value` and `self.register_buffer("NAME",
     # value)`, as (NAME, kind of value). Reads of `self.NAME` are the pseudo-parameter "self.NAME".
     attribute_writes: tuple[tuple[str, Kind], ...] = ()

@@ -124,6 +124,9 @@ class Program:
             )
             return self._call_values(self._returned_values(factory)) if factory else []
         classes = self._classes_built_by(mod, constructor)
+        if constructor.startswith("typed:"):
+            # an instance of the annotated class or of any subclass: each one's forward or __call__
+            return self._methods_of_instances(classes, "forward") or self._methods_of_instances(classes, "__call__")
         return [called for cls in classes if (called := self._call_method(*cls))]
 
     def _call_method(self, module: str, class_qualname: str) -> FunctionId | None:
@@ -131,7 +134,7 @@ class Program:
         return self._method(module, class_qualname, "forward") or self._method(module, class_qualname, "__call__")
 
     def _classes_built_by(self, module: str, callee: str) -> list[tuple[str, str]]:
-        found = self._resolve_dotted(module, callee)
+        found = self._resolve_dotted(module, callee.removeprefix("typed:"))
         return [(found[1], found[2])] if found is not None and found[0] == "class" else []
 
     def _returned_values(self, factory: FunctionId) -> list[tuple[str, str, str]]:
@@ -439,8 +442,11 @@ class _TensorFlow:
         self.params: dict[FunctionId, dict[str, bool]] = {
             fid: dict(program.function(fid).param_seeds) for fid in traced
         }
+        # Seeds callers cannot change; a hint (annotation, default) yields to a tensor passed in.
         self.fixed: dict[FunctionId, set[str]] = {
-            fid: set(program.function(fid).param_seeds) for fid in traced
+            fid: set(function.param_seeds).difference(function.hinted_params)
+            for fid in traced
+            if (function := program.function(fid)) is not None
         }
         self.targets: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         for fid in traced:
@@ -454,6 +460,7 @@ class _TensorFlow:
                 for name in function.configured_entry_params:
                     self.params[fid][name] = True
                     self.fixed[fid].add(name)
+        self._keep_confirmed_hints()
         # A forward called from the tree gets its tensors from its callers, not from being an
         # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
         called = {target for targets in self.targets.values() for target in targets}
@@ -469,6 +476,19 @@ class _TensorFlow:
             for fid in traced
             if (elements := program.function(fid).return_elements) is not None
         }
+
+    def _keep_confirmed_hints(self) -> None:
+        """A hint yields to the tensors callers pass only when no traced caller confirms it: once a
+        call site passes a Python value (`past_key_values_length=0`), the annotation stands for
+        every caller, so one caller passing a tensor does not flag the callee for all of them."""
+        for (caller, index), targets in self.targets.items():
+            site = self.program.function(caller).calls[index]
+            for callee in targets:
+                hinted = self.program.function(callee).hinted_params
+                if not hinted:
+                    continue
+                passed = self._arguments(site, callee)
+                self.fixed[callee].update(name for name in hinted if name in passed and not passed[name].nonempty)
 
     def holds(self, fid: FunctionId, deps: Kind) -> bool:
         if deps.always:

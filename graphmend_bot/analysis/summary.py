@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 
+from graphmend_bot.analysis import narrowing
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -211,17 +212,16 @@ class _Collector:
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef) -> dict[str, str]:
-        """`self.NAME = Callee(...)` in __init__, and ModuleList/ModuleDict elements as NAME[]."""
+        """`self.NAME = Callee(...)` in __init__, and ModuleList/ModuleDict elements as NAME[];
+        `self.NAME = param` of a parameter annotated with a class as "typed:Class" (an instance
+        of it or of any subclass: `bm: BaseBrownian`, then `self.bm(t0, t1)`)."""
         attributes: dict[str, str] = {}
         for stmt in node.body:
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
+            typed_params = self._class_annotations(stmt.args)
             for child in ast.walk(stmt):
-                if not (
-                    isinstance(child, ast.Assign)
-                    and len(child.targets) == 1
-                    and isinstance(child.value, ast.Call)
-                ):
+                if not (isinstance(child, ast.Assign) and len(child.targets) == 1):
                     continue
                 target = child.targets[0]
                 if not (
@@ -229,6 +229,10 @@ class _Collector:
                     and isinstance(target.value, ast.Name)
                     and target.value.id == "self"
                 ):
+                    continue
+                if isinstance(child.value, ast.Name) and child.value.id in typed_params:
+                    attributes.setdefault(target.attr, f"typed:{typed_params[child.value.id]}")
+                if not isinstance(child.value, ast.Call):
                     continue
                 callee = self._callee(child.value)
                 if callee is None:
@@ -240,6 +244,26 @@ class _Collector:
                 else:
                     attributes[target.attr] = callee
         return attributes
+
+    def _class_annotations(self, args: ast.arguments) -> dict[str, str]:
+        """Parameters annotated with one class name (`bm: BaseBrownian`, `Optional[Solver]`)."""
+        found: dict[str, str] = {}
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            annotation = arg.annotation
+            if isinstance(annotation, ast.Subscript) and (dotted_name(annotation.value) or "").endswith("Optional"):
+                annotation = annotation.slice
+            elif (
+                isinstance(annotation, ast.BinOp)
+                and isinstance(annotation.op, ast.BitOr)
+                and narrowing.is_none_constant(annotation.right)
+            ):
+                annotation = annotation.left
+            if annotation is None:
+                continue
+            name = dotted_name(annotation)
+            if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
+                found[arg.arg] = self.imports.resolve(annotation) or name
+        return found
 
     def _callee(self, call: ast.Call) -> str | None:
         name = dotted_name(call.func)
