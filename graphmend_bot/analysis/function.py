@@ -121,6 +121,10 @@ class FunctionAnalyzer:
         # Locals holding an object built by a call: `solver = SOLVERS[name](...)` -> the
         # constructor's callee ref, so `solver.integrate(t)` reaches the class's method.
         self.instances: dict[str, str] = {}
+        # Locals holding an object a call outside the tree built, by the call's qualified name
+        # (`generator = np.random.SeedSequence(...)` -> "numpy.random.SeedSequence"), so that
+        # `generator.generate_state(4)` is judged as "numpy.random.SeedSequence.generate_state".
+        self.built_by: dict[str, str] = {}
         # Locals bound to `functools.partial(g, ...)`: g's ref and the arguments bound so far.
         self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
         # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
@@ -290,6 +294,8 @@ class FunctionAnalyzer:
             constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
             if constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.instances[node.targets[0].id] = constructor
+                if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
+                    self.built_by[node.targets[0].id] = built_by
                 self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
             guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -350,6 +356,7 @@ class FunctionAnalyzer:
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             self.instances.pop(target.id, None)
+            self.built_by.pop(target.id, None)
             self.partials.pop(target.id, None)
             if elements is not None:
                 self.tuples[target.id] = elements
@@ -665,6 +672,10 @@ class FunctionAnalyzer:
             resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in V.UNTRACEABLE_CALLS
         ):
             known = self._known_call(node, resolved, args)
+            if known is not None:
+                return known
+        if owner in self.built_by and (qualified := f"{self.built_by[owner]}.{method}") in V.UNTRACEABLE_CALLS:
+            known = self._known_call(node, qualified, args)
             if known is not None:
                 return known
         if method in V.LOG_METHODS and self._is_logger(func.value, owner):

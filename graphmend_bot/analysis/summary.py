@@ -208,13 +208,14 @@ class _Collector:
         methods = tuple(
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
-        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node))
+        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname))
         self._enter(node.name, qualname, None, node.body)
 
-    def _submodules(self, node: ast.ClassDef) -> dict[str, str]:
+    def _submodules(self, node: ast.ClassDef, qualname: str) -> dict[str, str]:
         """`self.NAME = Callee(...)` in __init__, and ModuleList/ModuleDict elements as NAME[];
         `self.NAME = param` of a parameter annotated with a class as "typed:Class" (an instance
-        of it or of any subclass: `bm: BaseBrownian`, then `self.bm(t0, t1)`)."""
+        of it or of any subclass: `bm: BaseBrownian`, then `self.bm(t0, t1)`), and
+        `self.NAME = self` as "typed:" this class (`self._last_interval._loc(ta, tb)`)."""
         attributes: dict[str, str] = {}
         for stmt in node.body:
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
@@ -232,6 +233,8 @@ class _Collector:
                     continue
                 if isinstance(child.value, ast.Name) and child.value.id in typed_params:
                     attributes.setdefault(target.attr, f"typed:{typed_params[child.value.id]}")
+                elif isinstance(child.value, ast.Name) and child.value.id == "self":
+                    attributes.setdefault(target.attr, f"typed:{qualname}")
                 if not isinstance(child.value, ast.Call):
                     continue
                 callee = self._callee(child.value)
