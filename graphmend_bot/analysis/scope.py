@@ -404,7 +404,19 @@ class Program:
         for decorator in function.decorators:
             found = self._resolve_dotted(module, decorator)
             if found is not None and found[0] == "function":
-                yield from self._wrappers(found[1], found[2])
+                yield from self._decorator_wrappers((found[1], found[2]))
+
+    def _decorator_wrappers(self, decorator: FunctionId, depth: int = 0) -> Iterator[FunctionId]:
+        """The wrappers of a decorator and of the decorators it delegates to: gpytorch's
+        `@cached(name=...)` returns `_cached(method=method, name=name)`, whose nested `g` runs the
+        method. Two levels of delegation cover the factories seen; deeper chains stop there."""
+        yield from self._wrappers(*decorator)
+        if depth >= 2:
+            return
+        for site in self.function(decorator).calls:
+            for target in self.resolve_call(decorator, site.ref):
+                if target != decorator and target[1] in self.modules[target[0]].functions:
+                    yield from self._decorator_wrappers(target, depth + 1)
 
     def _wrappers(self, module: str, decorator: str) -> Iterator[FunctionId]:
         """The functions nested in a decorator that call what it was given (`fn(*args)` in a
