@@ -49,8 +49,9 @@ def _tensor_param(
 def _yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
     """Whether a parameter that is not a tensor by its annotation or default becomes one when a
     caller passes a tensor: a scalar hint (`timestep: int`, `t0=0.0`) is one Dynamo ignores; a
-    container annotation says what its elements are (`Dict[str, Tensor]` yields, `Dict[str, Any]`
-    and `Sequence[float]` do not), and a flag by name never does."""
+    container annotation says what its elements are (`Dict[str, Tensor]` yields; `Sequence[float]`
+    does not, nor `Dict[str, Any]`: kornia's flags dicts share helpers with its tensor dicts, and
+    one caller's tensors would reach every flag), and a flag by name never does."""
     if name.startswith(_FLAG_PREFIXES):
         return False
     if annotation is None:
@@ -143,6 +144,9 @@ class FunctionAnalyzer:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
+        # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
+        # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
+        self._checked_tensors: list[Kind] = []
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
 
@@ -402,17 +406,26 @@ class FunctionAnalyzer:
         if python_value is not None:
             python_name, python_in_body = python_value
             (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
-        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body))
-        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse))
+        tensor_value = narrowing.tensor_arm(node.test, self.resolve)
+        tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
+        checked = env.get(tensor_name) if tensor_name is not None else None
+        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None)
+        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked)
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         return body_leaves and else_leaves
 
-    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool) -> bool:
+    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None) -> bool:
+        """Run an arm; `checked` is the kind of a name `isinstance(name, torch.Tensor)` proves a
+        tensor there: methods called on it are tensors exactly when it is, not always."""
         self._rare_depth += rare
+        if checked is not None:
+            self._checked_tensors.append(checked)
         try:
             return self.block(body, env)
         finally:
             self._rare_depth -= rare
+            if checked is not None:
+                self._checked_tensors.pop()
 
     # ---- bool contexts ------------------------------------------------------------------
     def _test(self, test: ast.expr, env: Env) -> Kind:
@@ -691,7 +704,8 @@ class FunctionAnalyzer:
             method in V.TENSOR_METHODS and not static_receiver
         )
         if tensor_receiver and not static_receiver:
-            kind = receiver | TENSOR if method in V.TENSOR_METHODS else receiver
+            checked = any(_derived_from(receiver, kind) for kind in self._checked_tensors)
+            kind = receiver | TENSOR if method in V.TENSOR_METHODS and not checked else receiver
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
         if owner is not None and owner == self.self_name and method == "register_buffer":
@@ -925,6 +939,14 @@ def _narrow_to_none(env: Env, name: str) -> None:
     for key, kind in env.items():
         env[key] = kind.without_param(name)
     env[name] = NOT_TENSOR
+
+
+def _derived_from(kind: Kind, source: Kind) -> bool:
+    """A kind that is a tensor only when `source` is (made of its parameters and call sites)."""
+    return (
+        kind.nonempty and not kind.always and source.nonempty and not source.always
+        and kind.params <= source.params and kind.calls <= source.calls
+    )
 
 
 def _attributes_only(kind: Kind) -> bool:

@@ -101,3 +101,5 @@ class ModuleSummary:
     # Module-level dict displays whose values are all names (`SOLVERS = {"rk4": RK4, ...}`):
     # NAME -> the dotted names of the values, so `SOLVERS[name](...)` reaches each of them.
     registries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Modules this one star-imports (`from .affine import *`), in import order.
+    star_imports: tuple[str, ...] = ()

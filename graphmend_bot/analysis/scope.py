@@ -76,6 +76,11 @@ class Program:
             split = self._split_qualified(target)
             if split is not None:
                 return self._lookup(split[0], split[1], depth + 1)
+        # `from .affine import *` re-exports; later imports shadow earlier ones
+        for star in reversed(summary.star_imports):
+            found = self._lookup(star, name, depth + 1)
+            if found is not None:
+                return found
         return None
 
     def _method(self, module: str, class_qualname: str, name: str, skip_self: bool = False) -> FunctionId | None:
@@ -114,10 +119,25 @@ class Program:
     def _submodule_forward(self, module: str, class_qualname: str, attribute: str) -> list[FunctionId]:
         """`self.encoder(...)`: the forward (or __call__) of the in-tree class assigned to
         self.encoder; `self.schedule(t)`: the closure `self.schedule = self._make(...)` returns."""
+        return [
+            target
+            for mod, constructor in self._attribute_constructors(module, class_qualname, attribute)
+            for target in self._built_attribute_call(module, class_qualname, mod, constructor)
+        ]
+
+    def _attribute_constructors(self, module: str, class_qualname: str, attribute: str) -> list[tuple[str, str]]:
+        """Where `self.ATTRIBUTE` is built: in the class or a base, else in the subclasses that set it
+        (kornia's base class calls `self._param_generator(...)`, each augmentation builds its own)."""
         found = self._attribute_constructor(module, class_qualname, attribute)
-        if found is None:
-            return []
-        mod, constructor = found
+        if found is not None:
+            return [found]
+        return [
+            (mod, constructor)
+            for mod, cls in self.hierarchy.descendants((module, class_qualname))
+            if (constructor := self.modules[mod].classes[cls].attributes.get(attribute)) is not None
+        ]
+
+    def _built_attribute_call(self, module: str, class_qualname: str, mod: str, constructor: str) -> list[FunctionId]:
         if constructor.startswith("self."):
             factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
                 module, class_qualname, constructor[len("self."):]
@@ -178,8 +198,11 @@ class Program:
         if kind == "attr":
             if class_qualname is None:
                 return []
-            found = self._attribute_constructor(module, class_qualname, name)
-            return self._classes_built_by(*found) if found else []
+            return [
+                cls
+                for found in self._attribute_constructors(module, class_qualname, name)
+                for cls in self._classes_built_by(*found)
+            ]
         if kind == "registry":
             return [(mod, target) for what, mod, target in self._registry_values(module, name) if what == "class"]
         if kind == "returned":

@@ -35,6 +35,7 @@ class Imports:
         self.module = module
         self.package = module if is_package else module.rpartition(".")[0]
         self.names: dict[str, str] = {}
+        self.star_modules: list[str] = []  # `from pkg.mod import *`: names looked up there too
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -53,6 +54,8 @@ class Imports:
         for alias in node.names:
             if alias.name != "*":
                 self.names[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+            elif base:
+                self.star_modules.append(base)
 
     def resolve(self, node: ast.expr) -> str | None:
         """The qualified dotted name of `node` when its head is an imported name."""
@@ -104,6 +107,7 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         classes=collector.classes,
         compile_targets=collector.compile_targets,
         registries=collector.registries,
+        star_imports=tuple(imports.star_modules),
     )
 
 
