@@ -76,7 +76,9 @@ class ClassSummary:
     bases: tuple[str, ...]
     methods: tuple[str, ...]
     # Submodules assigned in __init__: `self.NAME = Callee(...)` as NAME -> callee, and the
-    # elements of `nn.ModuleList([Callee(...) for ...])` as "NAME[]" -> callee.
+    # elements of `nn.ModuleList([Callee(...) for ...])` as "NAME[]" -> callee; `self.NAME = p`
+    # of a parameter annotated with a class, or `self.NAME = self`, as NAME -> "typed:Class"
+    # (an instance of Class or of a subclass).
     attributes: dict[str, str] = field(default_factory=dict)
 
 

@@ -479,9 +479,8 @@ class _TensorFlow:
         }
         # Seeds callers cannot change; a hint (annotation, default) yields to a tensor passed in.
         self.fixed: dict[FunctionId, set[str]] = {
-            fid: set(function.param_seeds).difference(function.hinted_params)
+            fid: set(program.function(fid).param_seeds).difference(program.function(fid).hinted_params)
             for fid in traced
-            if (function := program.function(fid)) is not None
         }
         self.targets: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         for fid in traced:
