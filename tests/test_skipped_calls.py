@@ -43,6 +43,8 @@ SAMPLES = {
     "random.random": "random.random()", "random.shuffle": "random.shuffle([1, 2, 3])",
     "random.choice": "random.choice([1, 2, 3])", "random.seed": "random.seed(0)",
     "numpy.random.SeedSequence": "np.random.SeedSequence(3)",
+    # built before the compiled function runs, as torchsde keeps it between calls
+    "numpy.random.SeedSequence.generate_state": "seed_sequence.generate_state(4)",
     "numpy.random.default_rng": "np.random.default_rng(0)",
     "numpy.random.permutation": "np.random.permutation(4)",
     "numpy.random.randint": "np.random.randint(0, 10)",
@@ -70,6 +72,7 @@ def _break_ids(expression: str, tmp: Path) -> set[str]:
     namespace = {
         "torch": torch, "np": np, "bisect": bisect, "pickle": pickle, "copy": copy, "random": random,
         "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp),
+        "seed_sequence": np.random.SeedSequence(3),
     }
     exec(compile(source, "<sample>", "exec"), namespace)
     torch._dynamo.reset()

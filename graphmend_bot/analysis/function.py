@@ -46,6 +46,24 @@ def _tensor_param(
     return True if entry else None
 
 
+def _yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
+    """Whether a parameter that is not a tensor by its annotation or default becomes one when a
+    caller passes a tensor: a scalar hint (`timestep: int`, `t0=0.0`) is one Dynamo ignores; a
+    container annotation says what its elements are (`Dict[str, Tensor]` yields; `Sequence[float]`
+    does not, nor `Dict[str, Any]`: kornia's flags dicts share helpers with its tensor dicts, and
+    one caller's tensors would reach every flag), and a flag by name never does."""
+    if name.startswith(_FLAG_PREFIXES):
+        return False
+    if annotation is None:
+        return True
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
+        ast.unparse(annotation)
+    )
+    if any(f"{container}[" in text for container in _CONTAINERS):
+        return "Tensor" in text
+    return True
+
+
 _CONTAINERS = frozenset({
     "Tuple", "tuple", "List", "list", "Dict", "dict", "Sequence", "Iterable", "Mapping", "Set", "set",
 })
@@ -104,6 +122,10 @@ class FunctionAnalyzer:
         # Locals holding an object built by a call: `solver = SOLVERS[name](...)` -> the
         # constructor's callee ref, so `solver.integrate(t)` reaches the class's method.
         self.instances: dict[str, str] = {}
+        # Locals holding an object a call outside the tree built, by the call's qualified name
+        # (`generator = np.random.SeedSequence(...)` -> "numpy.random.SeedSequence"), so that
+        # `generator.generate_state(4)` is judged as "numpy.random.SeedSequence.generate_state".
+        self.built_by: dict[str, str] = {}
         # Locals bound to `functools.partial(g, ...)`: g's ref and the arguments bound so far.
         self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
         # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
@@ -122,6 +144,9 @@ class FunctionAnalyzer:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
+        # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
+        # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
+        self._checked_tensors: list[Kind] = []
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
 
@@ -140,6 +165,7 @@ class FunctionAnalyzer:
         names: list[str] = []
         entry_params: list[str] = []
         configured_entry_params: list[str] = []
+        hinted_params: list[str] = []
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if skip_first and index == 0:
@@ -151,6 +177,8 @@ class FunctionAnalyzer:
                 configured_entry_params.append(arg.arg)
             if seed is not None:
                 self.summary.param_seeds[arg.arg] = seed
+                if not seed and _yields_to_callers(arg.arg, arg.annotation):
+                    hinted_params.append(arg.arg)
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
             env[arg.arg] = Kind.of_param(arg.arg)
@@ -163,6 +191,7 @@ class FunctionAnalyzer:
             # A flag whatever callers pass: fixed, so no caller's kind overrides it.
             self.summary.param_seeds[name] = False
         self.summary.entry_params = tuple(p for p in entry_params if p not in self._python_params)
+        self.summary.hinted_params = tuple(p for p in hinted_params if p not in self._python_params)
         self.summary.configured_entry_params = tuple(p for p in configured_entry_params if p not in self._python_params)
         self.summary.returns = self.returns
         self.summary.return_elements = _common_shape(self.return_shapes)
@@ -269,6 +298,8 @@ class FunctionAnalyzer:
             constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
             if constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.instances[node.targets[0].id] = constructor
+                if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
+                    self.built_by[node.targets[0].id] = built_by
                 self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
             guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -329,6 +360,7 @@ class FunctionAnalyzer:
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             self.instances.pop(target.id, None)
+            self.built_by.pop(target.id, None)
             self.partials.pop(target.id, None)
             if elements is not None:
                 self.tuples[target.id] = elements
@@ -374,17 +406,26 @@ class FunctionAnalyzer:
         if python_value is not None:
             python_name, python_in_body = python_value
             (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
-        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body))
-        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse))
+        tensor_value = narrowing.tensor_arm(node.test, self.resolve)
+        tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
+        checked = env.get(tensor_name) if tensor_name is not None else None
+        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None)
+        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked)
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         return body_leaves and else_leaves
 
-    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool) -> bool:
+    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None) -> bool:
+        """Run an arm; `checked` is the kind of a name `isinstance(name, torch.Tensor)` proves a
+        tensor there: methods called on it are tensors exactly when it is, not always."""
         self._rare_depth += rare
+        if checked is not None:
+            self._checked_tensors.append(checked)
         try:
             return self.block(body, env)
         finally:
             self._rare_depth -= rare
+            if checked is not None:
+                self._checked_tensors.pop()
 
     # ---- bool contexts ------------------------------------------------------------------
     def _test(self, test: ast.expr, env: Env) -> Kind:
@@ -646,6 +687,10 @@ class FunctionAnalyzer:
             known = self._known_call(node, resolved, args)
             if known is not None:
                 return known
+        if owner in self.built_by and (qualified := f"{self.built_by[owner]}.{method}") in V.UNTRACEABLE_CALLS:
+            known = self._known_call(node, qualified, args)
+            if known is not None:
+                return known
         if method in V.LOG_METHODS and self._is_logger(func.value, owner):
             for check_logger in C.LOGGER_CALLS:
                 check_logger(self, node, f"{owner}.{method}", args)
@@ -659,7 +704,8 @@ class FunctionAnalyzer:
             method in V.TENSOR_METHODS and not static_receiver
         )
         if tensor_receiver and not static_receiver:
-            kind = receiver | TENSOR if method in V.TENSOR_METHODS else receiver
+            checked = any(_derived_from(receiver, kind) for kind in self._checked_tensors)
+            kind = receiver | TENSOR if method in V.TENSOR_METHODS and not checked else receiver
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
         if owner is not None and owner == self.self_name and method == "register_buffer":
@@ -893,6 +939,14 @@ def _narrow_to_none(env: Env, name: str) -> None:
     for key, kind in env.items():
         env[key] = kind.without_param(name)
     env[name] = NOT_TENSOR
+
+
+def _derived_from(kind: Kind, source: Kind) -> bool:
+    """A kind that is a tensor only when `source` is (made of its parameters and call sites)."""
+    return (
+        kind.nonempty and not kind.always and source.nonempty and not source.always
+        and kind.params <= source.params and kind.calls <= source.calls
+    )
 
 
 def _attributes_only(kind: Kind) -> bool:

@@ -60,6 +60,9 @@ class FunctionSummary:
     # The parameters that would be entry_params were the function an entry point: a configured
     # entry point (`entry-points` in the config) gets them as tensors, as a forward does.
     configured_entry_params: tuple[str, ...] = ()
+    # Parameters not tensors only by their annotation or default (`timestep: int`, `t0=0.0`):
+    # hints Dynamo ignores, so a tensor a caller in the tree passes still makes them tensors.
+    hinted_params: tuple[str, ...] = ()
     # Module state this method writes: `self.NAME = value` and `self.register_buffer("NAME",
     # value)`, as (NAME, kind of value). Reads of `self.NAME` are the pseudo-parameter "self.NAME".
     attribute_writes: tuple[tuple[str, Kind], ...] = ()
@@ -73,7 +76,9 @@ class ClassSummary:
     bases: tuple[str, ...]
     methods: tuple[str, ...]
     # Submodules assigned in __init__: `self.NAME = Callee(...)` as NAME -> callee, and the
-    # elements of `nn.ModuleList([Callee(...) for ...])` as "NAME[]" -> callee.
+    # elements of `nn.ModuleList([Callee(...) for ...])` as "NAME[]" -> callee; `self.NAME = p`
+    # of a parameter annotated with a class, or `self.NAME = self`, as NAME -> "typed:Class"
+    # (an instance of Class or of a subclass).
     attributes: dict[str, str] = field(default_factory=dict)
 
 
@@ -98,3 +103,5 @@ class ModuleSummary:
     # Module-level dict displays whose values are all names (`SOLVERS = {"rk4": RK4, ...}`):
     # NAME -> the dotted names of the values, so `SOLVERS[name](...)` reaches each of them.
     registries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Modules this one star-imports (`from .affine import *`), in import order.
+    star_imports: tuple[str, ...] = ()

@@ -31,6 +31,22 @@ Resolve = Callable[[ast.expr], "str | None"]
 def isinstance_arm(test: ast.expr, resolve: Resolve) -> tuple[str, bool] | None:
     """(`x`, True) when `x` is not a tensor in the `if` body of `test`, (`x`, False) when it is not
     one in the `else` arm; None when the test proves neither."""
+    tested = _isinstance_test(test, resolve)
+    return None if tested is None else (tested[0], tested[1])
+
+
+def tensor_arm(test: ast.expr, resolve: Resolve) -> tuple[str, bool] | None:
+    """(`x`, True) when `isinstance(x, torch.Tensor)` holds in the `if` body, (`x`, False) when it
+    holds in the `else` arm: there `x` is a tensor exactly when what reached it is one."""
+    tested = _isinstance_test(test, resolve)
+    if tested is None or not tested[2]:
+        return None
+    return tested[0], not tested[1]
+
+
+def _isinstance_test(test: ast.expr, resolve: Resolve) -> tuple[str, bool, bool] | None:
+    """(`x`, whether `x` is not a tensor in the body (else: in the `else` arm), whether the types
+    tested are tensor types) for an `isinstance(x, ...)` test, possibly negated."""
     negated = False
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         negated, test = not negated, test.operand
@@ -52,7 +68,7 @@ def isinstance_arm(test: ast.expr, resolve: Resolve) -> tuple[str, bool] | None:
         python_in_body = False
     else:
         return None
-    return test.args[0].id, python_in_body != negated
+    return test.args[0].id, python_in_body != negated, not python_in_body
 
 
 def _type_name(node: ast.expr, resolve: Resolve) -> str | None:

@@ -77,6 +77,11 @@ class Program:
             split = self._split_qualified(target)
             if split is not None:
                 return self._lookup(split[0], split[1], depth + 1)
+        # `from .affine import *` re-exports; later imports shadow earlier ones
+        for star in reversed(summary.star_imports):
+            found = self._lookup(star, name, depth + 1)
+            if found is not None:
+                return found
         return None
 
     def _method(self, module: str, class_qualname: str, name: str, skip_self: bool = False) -> FunctionId | None:
@@ -115,16 +120,34 @@ class Program:
     def _submodule_forward(self, module: str, class_qualname: str, attribute: str) -> list[FunctionId]:
         """`self.encoder(...)`: the forward (or __call__) of the in-tree class assigned to
         self.encoder; `self.schedule(t)`: the closure `self.schedule = self._make(...)` returns."""
+        return [
+            target
+            for mod, constructor in self._attribute_constructors(module, class_qualname, attribute)
+            for target in self._built_attribute_call(module, class_qualname, mod, constructor)
+        ]
+
+    def _attribute_constructors(self, module: str, class_qualname: str, attribute: str) -> list[tuple[str, str]]:
+        """Where `self.ATTRIBUTE` is built: in the class or a base, else in the subclasses that set it
+        (kornia's base class calls `self._param_generator(...)`, each augmentation builds its own)."""
         found = self._attribute_constructor(module, class_qualname, attribute)
-        if found is None:
-            return []
-        mod, constructor = found
+        if found is not None:
+            return [found]
+        return [
+            (mod, constructor)
+            for mod, cls in self.hierarchy.descendants((module, class_qualname))
+            if (constructor := self.modules[mod].classes[cls].attributes.get(attribute)) is not None
+        ]
+
+    def _built_attribute_call(self, module: str, class_qualname: str, mod: str, constructor: str) -> list[FunctionId]:
         if constructor.startswith("self."):
             factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
                 module, class_qualname, constructor[len("self."):]
             )
             return self._call_values(self._returned_values(factory)) if factory else []
         classes = self._classes_built_by(mod, constructor)
+        if constructor.startswith("typed:"):
+            # an instance of the annotated class or of any subclass: each one's forward or __call__
+            return self._methods_of_instances(classes, "forward") or self._methods_of_instances(classes, "__call__")
         return [called for cls in classes if (called := self._call_method(*cls))]
 
     def _call_method(self, module: str, class_qualname: str) -> FunctionId | None:
@@ -132,7 +155,7 @@ class Program:
         return self._method(module, class_qualname, "forward") or self._method(module, class_qualname, "__call__")
 
     def _classes_built_by(self, module: str, callee: str) -> list[tuple[str, str]]:
-        found = self._resolve_dotted(module, callee)
+        found = self._resolve_dotted(module, callee.removeprefix("typed:"))
         return [(found[1], found[2])] if found is not None and found[0] == "class" else []
 
     def _returned_values(self, factory: FunctionId) -> list[tuple[str, str, str]]:
@@ -176,8 +199,11 @@ class Program:
         if kind == "attr":
             if class_qualname is None:
                 return []
-            found = self._attribute_constructor(module, class_qualname, name)
-            return self._classes_built_by(*found) if found else []
+            return [
+                cls
+                for found in self._attribute_constructors(module, class_qualname, name)
+                for cls in self._classes_built_by(*found)
+            ]
         if kind == "registry":
             return [(mod, target) for what, mod, target in self._registry_values(module, name) if what == "class"]
         if kind == "returned":
@@ -411,7 +437,19 @@ class Program:
         for decorator in function.decorators:
             found = self._resolve_dotted(module, decorator)
             if found is not None and found[0] == "function":
-                yield from self._wrappers(found[1], found[2])
+                yield from self._decorator_wrappers((found[1], found[2]))
+
+    def _decorator_wrappers(self, decorator: FunctionId, depth: int = 0) -> Iterator[FunctionId]:
+        """The wrappers of a decorator and of the decorators it delegates to: gpytorch's
+        `@cached(name=...)` returns `_cached(method=method, name=name)`, whose nested `g` runs the
+        method. Two levels of delegation cover the factories seen; deeper chains stop there."""
+        yield from self._wrappers(*decorator)
+        if depth >= 2:
+            return
+        for site in self.function(decorator).calls:
+            for target in self.resolve_call(decorator, site.ref):
+                if target != decorator and target[1] in self.modules[target[0]].functions:
+                    yield from self._decorator_wrappers(target, depth + 1)
 
     def _wrappers(self, module: str, decorator: str) -> Iterator[FunctionId]:
         """The functions nested in a decorator that call what it was given (`fn(*args)` in a
@@ -449,8 +487,10 @@ class _TensorFlow:
         self.params: dict[FunctionId, dict[str, bool]] = {
             fid: dict(program.function(fid).param_seeds) for fid in traced
         }
+        # Seeds callers cannot change; a hint (annotation, default) yields to a tensor passed in.
         self.fixed: dict[FunctionId, set[str]] = {
-            fid: set(program.function(fid).param_seeds) for fid in traced
+            fid: set(program.function(fid).param_seeds).difference(program.function(fid).hinted_params)
+            for fid in traced
         }
         self.targets: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         for fid in traced:
@@ -464,6 +504,7 @@ class _TensorFlow:
                 for name in function.configured_entry_params:
                     self.params[fid][name] = True
                     self.fixed[fid].add(name)
+        self._keep_confirmed_hints()
         # A forward called from the tree gets its tensors from its callers, not from being an
         # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
         called = {target for targets in self.targets.values() for target in targets}
@@ -479,6 +520,19 @@ class _TensorFlow:
             for fid in traced
             if (elements := program.function(fid).return_elements) is not None
         }
+
+    def _keep_confirmed_hints(self) -> None:
+        """A hint yields to the tensors callers pass only when no traced caller confirms it: once a
+        call site passes a Python value (`past_key_values_length=0`), the annotation stands for
+        every caller, so one caller passing a tensor does not flag the callee for all of them."""
+        for (caller, index), targets in self.targets.items():
+            site = self.program.function(caller).calls[index]
+            for callee in targets:
+                hinted = self.program.function(callee).hinted_params
+                if not hinted:
+                    continue
+                passed = self._arguments(site, callee)
+                self.fixed[callee].update(name for name in hinted if name in passed and not passed[name].nonempty)
 
     def holds(self, fid: FunctionId, deps: Kind) -> bool:
         if deps.always:

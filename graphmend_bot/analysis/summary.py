@@ -10,6 +10,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 
+from graphmend_bot.analysis import narrowing
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.entry_text import mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
@@ -35,6 +36,7 @@ class Imports:
         self.module = module
         self.package = module if is_package else module.rpartition(".")[0]
         self.names: dict[str, str] = {}
+        self.star_modules: list[str] = []  # `from pkg.mod import *`: names looked up there too
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -53,6 +55,8 @@ class Imports:
         for alias in node.names:
             if alias.name != "*":
                 self.names[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+            elif base:
+                self.star_modules.append(base)
 
     def resolve(self, node: ast.expr) -> str | None:
         """The qualified dotted name of `node` when its head is an imported name."""
@@ -104,6 +108,7 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         classes=collector.classes,
         compile_targets=collector.compile_targets,
         registries=collector.registries,
+        star_imports=tuple(imports.star_modules),
     )
 
 
@@ -208,21 +213,21 @@ class _Collector:
         methods = tuple(
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
-        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node))
+        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname))
         self._enter(node.name, qualname, None, node.body)
 
-    def _submodules(self, node: ast.ClassDef) -> dict[str, str]:
-        """`self.NAME = Callee(...)` in __init__, and ModuleList/ModuleDict elements as NAME[]."""
+    def _submodules(self, node: ast.ClassDef, qualname: str) -> dict[str, str]:
+        """`self.NAME = Callee(...)` in __init__, and ModuleList/ModuleDict elements as NAME[];
+        `self.NAME = param` of a parameter annotated with a class as "typed:Class" (an instance
+        of it or of any subclass: `bm: BaseBrownian`, then `self.bm(t0, t1)`), and
+        `self.NAME = self` as "typed:" this class (`self._last_interval._loc(ta, tb)`)."""
         attributes: dict[str, str] = {}
         for stmt in node.body:
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
+            typed_params = self._class_annotations(stmt.args)
             for child in _statements(stmt):
-                if not (
-                    isinstance(child, ast.Assign)
-                    and len(child.targets) == 1
-                    and isinstance(child.value, ast.Call)
-                ):
+                if not (isinstance(child, ast.Assign) and len(child.targets) == 1):
                     continue
                 target = child.targets[0]
                 if not (
@@ -230,6 +235,12 @@ class _Collector:
                     and isinstance(target.value, ast.Name)
                     and target.value.id == "self"
                 ):
+                    continue
+                if isinstance(child.value, ast.Name) and child.value.id in typed_params:
+                    attributes.setdefault(target.attr, f"typed:{typed_params[child.value.id]}")
+                elif isinstance(child.value, ast.Name) and child.value.id == "self":
+                    attributes.setdefault(target.attr, f"typed:{qualname}")
+                if not isinstance(child.value, ast.Call):
                     continue
                 callee = self._callee(child.value)
                 if callee is None:
@@ -241,6 +252,26 @@ class _Collector:
                 else:
                     attributes[target.attr] = callee
         return attributes
+
+    def _class_annotations(self, args: ast.arguments) -> dict[str, str]:
+        """Parameters annotated with one class name (`bm: BaseBrownian`, `Optional[Solver]`)."""
+        found: dict[str, str] = {}
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            annotation = arg.annotation
+            if isinstance(annotation, ast.Subscript) and (dotted_name(annotation.value) or "").endswith("Optional"):
+                annotation = annotation.slice
+            elif (
+                isinstance(annotation, ast.BinOp)
+                and isinstance(annotation.op, ast.BitOr)
+                and narrowing.is_none_constant(annotation.right)
+            ):
+                annotation = annotation.left
+            if annotation is None:
+                continue
+            name = dotted_name(annotation)
+            if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
+                found[arg.arg] = self.imports.resolve(annotation) or name
+        return found
 
     def _callee(self, call: ast.Call) -> str | None:
         name = dotted_name(call.func)

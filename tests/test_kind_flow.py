@@ -1,0 +1,126 @@
+"""How kinds reach parameters and attributes across a tree (issue 12): what the single-file
+fixtures (tests/fixtures/rules/flow_*.py, checked against Dynamo) cannot show — packages,
+re-exports, and the callers that confirm an annotation."""
+
+from graphmend_bot.engine import check
+
+
+def codes_by_line(root):
+    result = check([str(root)], jobs=1)
+    assert not result.errors
+    return {(f.path.rsplit("/", 1)[-1], f.location.row, f.code) for f in result.findings}
+
+
+SCHEDULER = """
+    import torch
+
+    def step(sample: torch.Tensor, timestep: int) -> torch.Tensor:
+        if timestep > 0:
+            return sample * 2
+        return sample
+"""
+
+
+def test_a_tensor_passed_to_an_int_parameter_makes_it_a_tensor(write_tree):
+    root = write_tree({
+        "sched.py": SCHEDULER,
+        "model.py": """
+            import torch
+            from torch import nn
+            from sched import step
+
+            class Sampler(nn.Module):
+                def forward(self, x, timesteps):
+                    return step(x, timesteps[0])
+        """,
+    })
+    assert codes_by_line(root) == {("sched.py", 4, "GM101")}
+
+
+def test_a_caller_passing_a_python_value_confirms_the_annotation(write_tree):
+    # transformers' _ignore_causal_mask_sdpa(past_key_values_length: int): dozens of callers
+    # pass ints, one passes cache_position[0]; the annotation stands for all of them.
+    root = write_tree({
+        "sched.py": SCHEDULER,
+        "model.py": """
+            import torch
+            from torch import nn
+            from sched import step
+
+            class Sampler(nn.Module):
+                def forward(self, x, timesteps):
+                    x = step(x, 3)
+                    return step(x, timesteps[0])
+        """,
+    })
+    assert codes_by_line(root) == set()
+
+
+def test_containers_annotated_without_tensors_keep_their_annotation(write_tree):
+    root = write_tree({
+        "m.py": """
+            from typing import Any, Dict, Sequence
+            import torch
+            from torch import nn
+
+            def scaled(x, sizes: Sequence[float], flags: Dict[str, Any]):
+                if sizes[0] > 1 or flags["mode"] == "fast":
+                    return x * 2
+                return x
+
+            class M(nn.Module):
+                def forward(self, x):
+                    return scaled(x, (x.sum(),), {"mode": x.max()})
+        """,
+    })
+    assert codes_by_line(root) == set()
+
+
+def test_classes_reexported_by_star_imports_resolve(write_tree):
+    # kornia: `self._param_generator = rg.ColorJiggleGenerator(...)`, where the package's
+    # __init__ re-exports its submodules with `from ._2d import *`.
+    root = write_tree({
+        "aug/__init__.py": "",
+        "aug/generators/__init__.py": "from aug.generators.jiggle import *\n",
+        "aug/generators/jiggle.py": """
+            import torch
+            from torch import nn
+
+            class JiggleGenerator(nn.Module):
+                def forward(self, batch_size):
+                    return {"order": torch.randperm(4)}
+        """,
+        "aug/base.py": """
+            from torch import nn
+
+            class AugmentationBase(nn.Module):
+                def forward(self, x):
+                    params = self._param_generator(x.shape[0])
+                    return self.apply_transform(x, params)
+        """,
+        "aug/jiggle.py": """
+            from aug import generators as rg
+            from aug.base import AugmentationBase
+
+            class ColorJiggle(AugmentationBase):
+                def __init__(self):
+                    super().__init__()
+                    self._param_generator = rg.JiggleGenerator()
+
+                def apply_transform(self, x, params):
+                    return x * len(params["order"].tolist())
+        """,
+        "model.py": """
+            from torch import nn
+            from aug.jiggle import ColorJiggle
+
+            class Pipeline(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.augment = ColorJiggle()
+
+                def forward(self, x):
+                    return self.augment(x)
+        """,
+    })
+    assert codes_by_line(root) == {("jiggle.py", 10, "GM303")}
