@@ -11,7 +11,8 @@ right for a diagnostic on the hot path, and wrong for:
   is true under export too, so the guard would silence the warning in the one case it is for.
 - **rare-branch signals**: a warning or message on an error or misconfiguration branch
   (`Finding.frequency == "rare-branch"`). The graph breaks only for the misconfigured call, and the
-  message is what that user needs, compiled or not.
+  message is what that user needs, compiled or not. A deprecation notice is not one: its branch is
+  "the caller used the deprecated API", which fires on every such call.
 - **upgrade notices** (a message that asks for an "upgrade", like torchdiffeq's "Upgrade PyTorch
   to remove this warning" on its numpy fallback; a plain "falling back to eager attention" stays a
   diagnostic): a compiled user needs them as much as an eager one, to update their install.
@@ -62,7 +63,9 @@ def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | 
         return "an upgrade notice is the signal compiled users need to update their install"
     if _under_export_branch(ctx, call):
         return "it runs only under export, where is_compiling() is true as well"
-    if finding.rare:
+    # A deprecation notice's branch (`if device is not None: warnings.warn(...)`) is the caller using
+    # the deprecated API: it fires on every such call, eager or compiled, so it is no rare signal.
+    if finding.rare and deprecation_notice(call) is None:
         return "it is the signal for a rare error or misconfiguration branch"
     if not binds_torch(ctx.module) and not any(h in ctx.source for h in GUARD_HELPERS):
         return "the module does not import torch"
