@@ -134,6 +134,9 @@ def test_the_bot_leaves_recorded_unproven_fixes_out_of_its_fix_pull_request(
     assert "left out 1 fix(es) no verify entry point executed" in done.stdout
     assert "### Left out: 1 unproven fix(es)" in fix["body"] and f"`{_slow_fix()}`" in fix["body"]
     assert exclusions_in(fix["body"]) == ([_slow_fix()], "")  # kept for the next approval's recompute
+    # Left out of the fix pull request, the slow path's fix is still offered as a review suggestion.
+    suggestions = [c["body"] for c in fake_github.comments_on(REPO, NUMBER) if c["path"] == "pkg/model.py"]
+    assert any("```suggestion\n" in body and SLOW in body for body in suggestions), suggestions
 
 
 def test_submit_records_the_fixes_whose_lines_never_ran(tmp_path: Path, fake_github: FakeGitHub) -> None:
