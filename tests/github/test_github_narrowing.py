@@ -102,6 +102,10 @@ def test_the_fixes_of_a_rewrite_are_whole_statements_and_narrowing_only_removes_
     [clamp] = fixes_of([("m.py", clamp_before, clamp_after)])
     assert clamp.name == "m.py:2-4" and len(clamp.hunks) == 2
     assert unproven_fixes([("m.py", clamp_before, clamp_after)], [("m.py", 4)]) == ["m.py:2-4"]
+    # A hunk across two statements takes the function body; a fix inside it merges with it.
+    two_before = "def g(x):\n    a = 1\n    b = 2\n    c = 3\n    if x:\n        c = 4\n    return a + b + c\n"
+    two_after = "def g(x):\n    a, b = 1, 2\n    c = 3\n    if x:\n        c = 5\n    return a + b + c\n"
+    assert [fix.name for fix in fixes_of([("g.py", two_before, two_after)])] == ["g.py:2-7"]
 
 
 def test_a_record_of_unproven_fixes_is_read_strictly() -> None:

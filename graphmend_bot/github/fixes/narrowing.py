@@ -10,7 +10,8 @@ stay review suggestions) and the next approval recomputes the rewrite of the bas
 
 A fix is the rewrite of one statement: the hunks inside one top-level statement of the innermost
 function that holds them (an `if` whose test and body a rewrite both changed is one fix, so it is
-never half reverted); a hunk outside any function body is a fix of its own. It is named by the base
+never half reverted; a hunk across several statements takes the whole function body, and fixes
+that overlap are merged); a hunk outside any function body is a fix of its own. It is named by the base
 lines of that statement, `path:first-last` (1-based, inclusive; a hunk on its own: the base lines it
 replaces, `path:n+1-n` for an insertion after line n). Applying an exclusion only turns whole fixes
 of GraphMend's own rewrite back into the base's text: it can remove fixes, never add code. So a
@@ -62,26 +63,47 @@ def fixes_of(changes: Iterable[Change]) -> list[Fix]:
 
 
 def _file_fixes(path: str, before: str, after: str) -> list[Fix]:
-    statements = _statements(before)
-    groups: dict[str, list[Hunk]] = {}
+    """The file's hunks grouped into fixes: each hunk belongs to the smallest top-level statement
+    of a function body that holds it (a whole function body when it spans several statements; the
+    hunk alone outside functions), and hunks whose owners overlap are one fix."""
+    statements, bodies = _spans(before)
+    owned: list[tuple[int, int, Hunk]] = []
     for hunk in changed_hunks(before, after, path):
         first, last = hunk.base_start + 1, max(hunk.base_end, hunk.base_start + 1)
-        owner = next((span for span in statements if span[0] <= first and last <= span[1]), None)
-        start, end = owner if owner is not None else (hunk.base_start + 1, hunk.base_end)
-        groups.setdefault(f"{path}:{start}-{end}", []).append(hunk)
-    return [Fix(path, name, tuple(hunks)) for name, hunks in groups.items()]
+        owner = next((span for span in [*statements, *bodies] if span[0] <= first and last <= span[1]),
+                     (hunk.base_start + 1, hunk.base_end))
+        owned.append((*owner, hunk))
+    fixes: list[Fix] = []
+    start = end = -1
+    group: list[Hunk] = []
+    for first, last, hunk in sorted(owned, key=lambda item: (item[0], item[1])):
+        if group and first <= end:  # overlaps the fix being built: the same fix
+            end = max(end, last)
+            group.append(hunk)
+            continue
+        if group:
+            fixes.append(Fix(path, f"{path}:{start}-{end}", tuple(group)))
+        start, end, group = first, last, [hunk]
+    if group:
+        fixes.append(Fix(path, f"{path}:{start}-{end}", tuple(group)))
+    return fixes
 
 
-def _statements(source: str) -> list[tuple[int, int]]:
-    """(first, last) line of each top-level statement of every function body, innermost first."""
+def _spans(source: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(first, last) lines of each top-level statement of every function body, and of each function
+    body, smallest first (the smallest that holds a hunk is its owner)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return []
-    spans = [(statement.lineno, statement.end_lineno or statement.lineno)
-             for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-             for statement in node.body]
-    return sorted(spans, key=lambda span: span[1] - span[0])  # the smallest (innermost) that fits wins
+        return [], []
+    functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
+    statements = [(s.lineno, s.end_lineno or s.lineno) for node in functions for s in node.body]
+    bodies = [(node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno) for node in functions]
+
+    def size(span: tuple[int, int]) -> int:
+        return span[1] - span[0]
+
+    return sorted(statements, key=size), sorted(bodies, key=size)
 
 
 def unproven_fixes(changes: Iterable[Change], uncovered: Iterable[tuple[str, int]]) -> list[str]:
