@@ -11,6 +11,11 @@
 4. The decision: the approval's own `decide` on that report. The rewrite check (`with_rewrite_check`)
    needs GitHub; the head is by construction the recomputed rewrite (the same function made it),
    and tests/github/test_github_verified_reach.py covers the recompute against the fake GitHub.
+5. Narrowing (github/fixes/narrowing.py), when the decision is COMMENT only because some rewritten
+   lines never ran: the fixes holding those lines (`unproven_fixes` on the report's coverage) are
+   dropped from the fix (`narrow`, as the bot does on its next run and the approval's recompute
+   does with the recorded exclusions), the narrowed head is committed on the base, measured again
+   and decided again. tests/github/test_github_narrowing.py covers it against the fake GitHub.
 """
 
 from __future__ import annotations
@@ -27,9 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from graphmend_bot.config import load_config
-from graphmend_bot.github.approval.verdict import decide
+from graphmend_bot.github.approval.verdict import COMMENT, decide
 from graphmend_bot.github.fixes.fix_pr import plan_fix
 from graphmend_bot.github.fixes.fix_set import bot_fix_set
+from graphmend_bot.github.fixes.narrowing import Change, Narrowed, narrow, uncovered_lines, unproven_fixes
 
 TABLE2_BREAKS, TABLE2_TARGET = 47, 42  # issue 11: verified fixes remove at least 42 of the 47
 
@@ -47,17 +53,27 @@ def build_repository(repo: Path, benchmarks: Path, names: list[str], settings: d
     return _commit(repo, "base: transformers with the Table 2 entry points")
 
 
-def commit_fix(repo: Path) -> tuple[str, str, int]:
-    """The fix pull request's head as the bot computes it; (SHA, the fix set's note, files changed)."""
+def commit_fix(repo: Path) -> tuple[str, str, list[Change]]:
+    """The fix pull request's head as the bot computes it; (SHA, the fix set's note, its changes)."""
     config = load_config(repo / ".graphmend.yml")
     with contextlib.chdir(repo):  # as the bot and the recompute run it: from the repository root, on "."
         fix_set = bot_fix_set(["."], config, "verified")
     triples = [(os.path.relpath(os.path.abspath(repo / c.path), repo).replace(os.sep, "/"), c.before, c.after)
                for c in fix_set.changes]
-    plan = plan_fix(triples, [], repo, None, verified=fix_set.unsafe)
-    for file in plan.files:
+    return _commit_changes(repo, triples, "GraphMend: verified fixes"), fix_set.note, triples
+
+
+def commit_narrowed(repo: Path, base: str, changes: list[Change], report: dict[str, Any]) -> tuple[str, Narrowed]:
+    """The fix without its unproven fixes, committed on the base: (SHA, what was dropped)."""
+    narrowed = narrow(changes, unproven_fixes(changes, uncovered_lines(report)))
+    _git(repo, "checkout", "-q", "-b", "narrowed", base)
+    return _commit_changes(repo, narrowed.changes, "GraphMend: verified fixes, unproven ones dropped"), narrowed
+
+
+def _commit_changes(repo: Path, changes: list[Change], message: str) -> str:
+    for file in plan_fix(changes, [], repo, None, verified=True).files:
         (repo / file.path).write_bytes(file.content)
-    return _commit(repo, "GraphMend: verified fixes"), fix_set.note, len(plan.files)
+    return _commit(repo, message)
 
 
 def measure(repo: Path, base: str, head: str, report: Path) -> tuple[int, str]:
@@ -75,18 +91,29 @@ def run(work: Path, benchmarks: Path, names: list[str], settings: dict[str, Any]
     repo.mkdir(parents=True)
     base = build_repository(repo, benchmarks, names, settings)
     start = time.perf_counter()
-    head, note, files = commit_fix(repo)
-    print(f"fix set (bot_fix_set, fixes: verified): {files} file(s) changed in {time.perf_counter() - start:.0f} s; "
-          f"{note}", flush=True)
+    head, note, changes = commit_fix(repo)
+    print(f"fix set (bot_fix_set, fixes: verified): {len(changes)} file(s) changed in "
+          f"{time.perf_counter() - start:.0f} s; {note}", flush=True)
     print("rewritten lines per file:\n" + _git(repo, "diff", "--stat", base, head), flush=True)
-    report_file = work / "verify.json"
+    report = measure_and_decide(repo, base, head, work / "verify.json")
+    if not report or decide(report).event != COMMENT or decide(report).reasons:
+        return report
+    head, narrowed = commit_narrowed(repo, base, changes, report)
+    print(f"\nnarrowing: {len(narrowed.dropped)} unproven fix(es) dropped (they stay review suggestions): "
+          + ", ".join(narrowed.dropped), flush=True)
+    print("rewritten lines per file:\n" + _git(repo, "diff", "--stat", base, head), flush=True)
+    return {"first": report, "narrowed": measure_and_decide(repo, base, head, work / "verify-narrowed.json"),
+            "dropped": narrowed.dropped}
+
+
+def measure_and_decide(repo: Path, base: str, head: str, report_file: Path) -> dict[str, Any]:
     start = time.perf_counter()
     status, tail = measure(repo, base, head, report_file)
     print(f"graphmend approve measure: exit {status} in {time.perf_counter() - start:.0f} s", flush=True)
     if not report_file.is_file():
         print(f"no report: {tail}")
         return {}
-    report = json.loads(report_file.read_text(encoding="utf-8"))
+    report: dict[str, Any] = json.loads(report_file.read_text(encoding="utf-8"))
     print_report(report)
     return report
 

@@ -108,7 +108,9 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
         assumptions = ("its arguments have calls that are no longer evaluated under compile",)
     else:
         assumptions = ()
-    return Fix.of(title, tuple(edits), assumptions, wording="note")
+    # A deprecation notice anywhere in the guarded run makes the guard unsafe (io_purpose).
+    hidden = {notice for c in calls if c is not None and (notice := purpose.deprecation_notice(c))}
+    return Fix.of(title, tuple(edits), (*assumptions, *sorted(hidden)), wording="note")
 
 
 def _sole_body_of_if(ctx: FixContext, run: list[cst.SimpleStatementLine]) -> cst.If | None:

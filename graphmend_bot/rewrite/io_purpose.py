@@ -11,15 +11,25 @@ right for a diagnostic on the hot path, and wrong for:
   is true under export too, so the guard would silence the warning in the one case it is for.
 - **rare-branch signals**: a warning or message on an error or misconfiguration branch
   (`Finding.frequency == "rare-branch"`). The graph breaks only for the misconfigured call, and the
-  message is what that user needs, compiled or not.
-- **deprecation and upgrade notices** (`DeprecationWarning`, `FutureWarning`, or a message that
-  says "deprecated" or "upgrade", like torchdiffeq's "Upgrade PyTorch to remove this warning" on
-  its numpy fallback; a plain "falling back to eager attention" stays a diagnostic): a compiled user
-  needs them as much as an eager one, to update their code or their install.
+  message is what that user needs, compiled or not. A deprecation notice is not one: its branch is
+  "the caller used the deprecated API", which fires on every such call.
+- **upgrade notices** (a message that asks for an "upgrade", like torchdiffeq's "Upgrade PyTorch
+  to remove this warning" on its numpy fallback; a plain "falling back to eager attention" stays a
+  diagnostic): a compiled user needs them as much as an eager one, to update their install.
+
+A **deprecation notice** (`DeprecationWarning`, `FutureWarning`, or a message that says
+"deprecated") about how the caller uses an API fires identically in an eager run of the same call,
+so skipping it under compile hides nothing the caller cannot see: transformers guards its own
+(`deprecate_kwarg`: `and not is_torchdynamo_compiling()`, "as it would break compilation"). Its
+guard is offered, but never as a safe fix: `deprecation_notice` gives the assumption it rests on,
+so `--fix` leaves it and `--unsafe-fixes` / `fixes: verified` carry it. On torch 2.13 Dynamo cannot
+defer one instead (`reorderable_logging_functions` still breaks on a `warnings.warn` with a category
+and on any Logger method).
 - **modules without torch**: the guard needs `torch`; a module that does not import it is utility
   or CLI code the analysis reached by name, and gets no new top-level `import torch`.
 
-Each returns the reason as text (the finding keeps its advice); None means a guard may be offered.
+`keep_as_written` returns the reason as text (the finding keeps its advice); None means a guard may
+be offered.
 Rule docs: GM401-GM403 (`graphmend rule GM403`) give the decision and the measurements.
 """
 
@@ -37,8 +47,10 @@ STDERR = frozenset({"sys.stderr", "sys.__stderr__"})
 WRITER_PREFIXES = ("write", "save", "dump", "export")
 GUARD_HELPERS = ("is_torchdynamo_compiling",)
 DEPRECATIONS = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
-# Words of a message that asks the user to change their code or their install.
-NOTICE_WORDS = ("deprecat", "upgrade")
+# Words of a message that asks the user to change their install, or their code.
+UPGRADE_WORDS = ("upgrade",)
+DEPRECATION_WORDS = ("deprecat",)
+DEPRECATION_ASSUMPTION = "the deprecation notice still shows in eager runs; compiled calls skip it"
 
 
 def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | None:
@@ -47,11 +59,13 @@ def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | 
         output = _program_output(ctx, call)
         if output is not None:
             return output
-    if (finding.code == "GM403" and _deprecation(call)) or _says_deprecated(call):
-        return "a deprecation or upgrade notice is the signal compiled users need to update their code"
+    if _says(call, UPGRADE_WORDS) and deprecation_notice(call) is None:
+        return "an upgrade notice is the signal compiled users need to update their install"
     if _under_export_branch(ctx, call):
         return "it runs only under export, where is_compiling() is true as well"
-    if finding.rare:
+    # A deprecation notice's branch (`if device is not None: warnings.warn(...)`) is the caller using
+    # the deprecated API: it fires on every such call, eager or compiled, so it is no rare signal.
+    if finding.rare and deprecation_notice(call) is None:
         return "it is the signal for a rare error or misconfiguration branch"
     if not binds_torch(ctx.module) and not any(h in ctx.source for h in GUARD_HELPERS):
         return "the module does not import torch"
@@ -71,8 +85,15 @@ def _program_output(ctx: FixContext, call: cst.Call) -> str | None:
     return None
 
 
-def _deprecation(call: cst.Call) -> bool:
+def deprecation_notice(call: cst.Call) -> str | None:
+    """The assumption a guard of this call rests on when it is a deprecation notice, else None."""
+    return DEPRECATION_ASSUMPTION if _deprecation_category(call) or _says(call, DEPRECATION_WORDS) else None
+
+
+def _deprecation_category(call: cst.Call) -> bool:
     """`warnings.warn(msg, DeprecationWarning)` (or FutureWarning, positional or `category=`)."""
+    if not (dotted(call.func) or "").endswith("warn"):
+        return False
     for index, arg in enumerate(call.args):
         is_category = arg.keyword.value == "category" if arg.keyword is not None else index == 1
         if is_category and (dotted(arg.value) or "").rsplit(".", 1)[-1] in DEPRECATIONS:
@@ -80,28 +101,27 @@ def _deprecation(call: cst.Call) -> bool:
     return False
 
 
-def _says_deprecated(call: cst.Call) -> bool:
-    """A message that announces a deprecation or asks for an upgrade
-    (`logger.warning("Passing ... is deprecated")`, "Upgrade PyTorch to remove this warning")."""
+def _says(call: cst.Call, words: tuple[str, ...]) -> bool:
+    """The call's message has one of `words` (`logger.warning("Passing ... is deprecated")`,
+    "Upgrade PyTorch to remove this warning")."""
     found = False
+
+    def has_word(text: str) -> bool:
+        lowered = text.lower()
+        return any(word in lowered for word in words)
 
     class Visitor(cst.CSTVisitor):
         def visit_SimpleString(self, string: cst.SimpleString) -> None:
             nonlocal found
-            found = found or _asks_for_change(string.value)
+            found = found or has_word(string.value)
 
         def visit_FormattedStringText(self, text: cst.FormattedStringText) -> None:
             nonlocal found
-            found = found or _asks_for_change(text.value)
+            found = found or has_word(text.value)
 
     for arg in call.args:
         arg.value.visit(Visitor())
     return found
-
-
-def _asks_for_change(text: str) -> bool:
-    lowered = text.lower()
-    return any(word in lowered for word in NOTICE_WORDS)
 
 
 def _under_export_branch(ctx: FixContext, call: cst.Call) -> bool:

@@ -25,10 +25,15 @@ if not torch.compiler.is_compiling():
 """,
     fix_safety=(
         "As GM401: a guard for diagnostics on the hot path; none in modules without torch, on "
-        "export-only branches or on rare error branches. Measured on torch 2.13: registering a "
-        "logger's bound method in `reorderable_logging_functions` does not remove the break (each "
-        "attribute access makes a new bound method), so deferral goes through a module-level helper "
-        "(`io-strategy = \"defer\"`); `ignore_logging_functions` removes the break and the message."
+        "export-only branches or on rare error branches. A message that says \"deprecated\" "
+        "(transformers' `logger.warning_once(\"Passing a tuple of `past_key_values` is deprecated ...\")`, "
+        "which runs on every call of its seq2seq models) gets the guard as an UNSAFE fix, assuming "
+        "\"the deprecation notice still shows in eager runs; compiled calls skip it\" (GM403 gives "
+        "the reasoning and transformers' own precedent). Measured on torch 2.13: registering a "
+        "logger's bound method (or `Logger.warning_once`) in `reorderable_logging_functions` does not "
+        "remove the break (\"logging.Logger method not supported\"), so deferral goes through a "
+        "module-level helper (`io-strategy = \"defer\"`), which keeps the message after the graph; "
+        "`ignore_logging_functions` removes the break and the message."
     ),
     fixes=("io",),
     detection=Detection(

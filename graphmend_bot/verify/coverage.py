@@ -88,19 +88,41 @@ def tree_changes(original_root: Path, rewritten_root: Path, prefix: str = "") ->
     return lines
 
 
+@dataclass(frozen=True)
+class Hunk:
+    """One change of a rewritten file: base lines [base_start, base_end) (0-based, as difflib) became
+    rewritten lines [head_start, head_end); `proof_lines` are the 1-based rewritten lines that must
+    run for it to be proven (its executable lines, or the line that stands for a deletion)."""
+
+    base_start: int
+    base_end: int
+    head_start: int
+    head_end: int
+    proof_lines: frozenset[int]
+
+
+def changed_hunks(before: str, after: str, path: str) -> list[Hunk]:
+    """The changes from `before` to `after`, each with the lines coverage asks to run."""
+    new = after.splitlines()
+    executable = executable_lines(after, path)
+    hunks: list[Hunk] = []
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "delete":
+            anchor = _nearest_executable(j1, executable, len(new))
+            lines = frozenset({anchor} if anchor is not None else ())
+        else:
+            lines = frozenset(n for n in range(j1 + 1, j2 + 1) if n in executable)
+        hunks.append(Hunk(i1, i2, j1, j2, lines))
+    return hunks
+
+
 def changed_lines(before: str, after: str, path: str) -> list[RewrittenLine]:
     """The executable lines of `after` that the rewrite wrote or that stand for a deletion."""
-    old, new = before.splitlines(), after.splitlines()
-    executable = executable_lines(after, path)
-    numbers: set[int] = set()
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
-        if tag in ("replace", "insert"):
-            numbers.update(n for n in range(j1 + 1, j2 + 1) if n in executable)
-        elif tag == "delete":
-            anchor = _nearest_executable(j1, executable, len(new))
-            if anchor is not None:
-                numbers.add(anchor)
+    new = after.splitlines()
+    numbers = {n for hunk in changed_hunks(before, after, path) for n in hunk.proof_lines}
     return [RewrittenLine(path, n, new[n - 1].strip()) for n in sorted(numbers)]
 
 

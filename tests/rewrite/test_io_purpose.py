@@ -1,11 +1,14 @@
 """I/O guards that respect what the I/O is for (issue 16 part 2): output, export-time warnings,
-rare-branch warnings and modules without torch get no guard; each finding stays, with advice.
+rare-branch warnings, upgrade notices and modules without torch get no guard; each finding stays,
+with advice. Deprecation notices get a guard only as an unsafe fix (issue 11: it states that
+compiled calls skip the notice), so `--fix` still leaves them.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import io
+import warnings
 from pathlib import Path
 
 import pytest
@@ -179,8 +182,6 @@ CASES = {
     "writer-function": ({"case.py": WRITER_FUNCTION}, "GM401"),
     "misconfiguration-warning": ({"case.py": MISCONFIGURATION_WARNING}, "GM403"),
     "module-without-torch": ({"case.py": NO_TORCH_CALLER, "util.py": NO_TORCH_UTILITY}, "GM401"),
-    "deprecation-warning": ({"case.py": DEPRECATION_WARNING}, "GM403"),
-    "deprecated-logger-message": ({"case.py": DEPRECATED_LOGGER_MESSAGE}, "GM402"),
     "unused-kwargs-warning": ({"case.py": UNUSED_KWARGS_WARNING}, "GM402"),
     "upgrade-notice-on-fallback": ({"case.py": UPGRADE_NOTICE}, "GM403"),
     "from-import-misconfiguration": ({"case.py": FROM_IMPORT_MISCONFIGURATION}, "GM403"),
@@ -196,6 +197,93 @@ def test_no_guard_and_the_finding_keeps_its_advice(name: str, tmp_path: Path) ->
     assert len(findings) == 1, findings
     assert findings[0].fix is None, findings[0].fix and findings[0].fix.message
     assert advice(findings[0]).strip()
+
+
+# transformers' get_extended_attention_mask: the branch is "the caller passed the deprecated
+# argument", a warning that is an `if` arm's whole body (rare-branch to the frequency analysis), yet
+# it runs on every call of layoutlmv3 (Dynamo: modeling_utils.py:1614 breaks on Table 2's inputs).
+DEPRECATED_ARGUMENT = '''
+import warnings
+
+import torch
+
+
+@torch.compile
+def extended_mask(mask, device=None):
+    mask = mask[:, None, None, :]
+    if device is not None:
+        warnings.warn("The `device` argument is deprecated and will be removed in v5.", FutureWarning)
+    return mask * 2
+'''
+
+DEPRECATIONS = {
+    "deprecation-warning": ({"case.py": DEPRECATION_WARNING}, "GM403"),
+    "deprecated-logger-message": ({"case.py": DEPRECATED_LOGGER_MESSAGE}, "GM402"),
+    "deprecated-argument-branch": ({"case.py": DEPRECATED_ARGUMENT}, "GM403"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEPRECATIONS))
+def test_a_deprecation_notice_gets_no_safe_guard_only_an_unsafe_one_that_says_so(name: str, tmp_path: Path) -> None:
+    """Issue 16's assertion (no safe guard hides the signal) holds; issue 11 adds the unsafe guard
+    that `--unsafe-fixes` and `fixes: verified` carry, with what it assumes."""
+    files, code = DEPRECATIONS[name]
+    for file_name, source in files.items():
+        (tmp_path / file_name).write_text(source, encoding="utf-8")
+    findings = [f for f in attach_fixes(check([str(tmp_path)]), Config()).findings if f.code == code]
+    assert len(findings) == 1, findings
+    fix = findings[0].fix
+    assert fix is not None and fix.applicability == "unsafe"
+    assert "the deprecation notice still shows in eager runs; compiled calls skip it" in fix.assumptions
+    assert advice(findings[0]).strip()
+
+
+def test_a_diagnostic_guard_that_also_covers_a_deprecation_notice_is_unsafe(tmp_path: Path) -> None:
+    """Consecutive I/O statements share one guard: the deprecation notice in the run makes it unsafe."""
+    (tmp_path / "case.py").write_text(
+        "import warnings\n\nimport torch\n\n\n@torch.compile\ndef f(x):\n    y = x + 1\n"
+        "    print('step')\n    warnings.warn('`scale` is deprecated', FutureWarning)\n    return y\n",
+        encoding="utf-8")
+    findings = attach_fixes(check([str(tmp_path)]), Config()).findings
+    assert sorted(f.code for f in findings) == ["GM401", "GM403"]
+    assert all(f.fix is not None and f.fix.applicability == "unsafe" for f in findings)
+
+
+def _future_warning(x: torch.Tensor) -> torch.Tensor:
+    y = x + 1  # a graph before the warning, or explain() counts no break
+    warnings.warn("`head_mask` is deprecated", FutureWarning, stacklevel=2)
+    return y * 2
+
+
+def _guarded_future_warning(x: torch.Tensor) -> torch.Tensor:
+    y = x + 1
+    if not torch.compiler.is_compiling():
+        warnings.warn("`head_mask` is deprecated", FutureWarning, stacklevel=2)
+    return y * 2
+
+
+def test_deprecation_guard_removes_the_break_and_eager_runs_still_warn() -> None:
+    """Measured on torch 2.13: the FutureWarning breaks the graph; Dynamo cannot defer it
+    (`reorderable_logging_functions` refuses a warn with a category); the guard removes the break
+    and an eager call of the same code still shows the notice."""
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert torch._dynamo.explain(_future_warning)(torch.ones(2)).graph_break_count == 1
+        config = torch._dynamo.config
+        saved = set(config.reorderable_logging_functions)
+        config.reorderable_logging_functions.add(warnings.warn)
+        try:
+            torch._dynamo.reset()
+            assert torch._dynamo.explain(_future_warning)(torch.ones(2)).graph_break_count == 1
+        finally:
+            config.reorderable_logging_functions.clear()
+            config.reorderable_logging_functions.update(saved)
+        torch._dynamo.reset()
+        assert torch._dynamo.explain(_guarded_future_warning)(torch.ones(2)).graph_break_count == 0
+    torch._dynamo.reset()
+    with pytest.warns(FutureWarning, match="deprecated"):
+        _guarded_future_warning(torch.ones(2))
 
 
 def test_an_export_only_warning_gets_neither_a_finding_nor_a_guard(tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ import contextlib
 import os
 import posixpath
 import tempfile
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from github.File import File
@@ -26,24 +28,40 @@ from graphmend_bot.github.approval.base_tree import TreeError, download_base, pl
 from graphmend_bot.github.core.api import fetch_file
 from graphmend_bot.github.fixes.fix_pr import plan_fix
 from graphmend_bot.github.fixes.fix_set import FIX_SETS, bot_fix_set
+from graphmend_bot.github.fixes.narrowing import Change, narrow
 
 MAX_FILES = 100  # a fix pull request larger than this is not approved automatically
 
 
-def differences_from_rewrite(repo: Repository, base_sha: str, head_sha: str, fixes: str = "safe") -> list[str]:
-    """One sentence per way the pull request departs from the recomputed rewrite (empty: identical).
+@dataclass
+class Comparison:
+    differences: list[str] = field(default_factory=list)  # empty: the pull request is exactly the rewrite
+    changes: list[Change] = field(default_factory=list)  # the recomputed rewrite (exclusions applied)
+
+
+def differences_from_rewrite(repo: Repository, base_sha: str, head_sha: str, fixes: str = "safe",
+                             exclude: Collection[str] = ()) -> list[str]:
+    return compare_with_rewrite(repo, base_sha, head_sha, fixes, exclude).differences
+
+
+def compare_with_rewrite(repo: Repository, base_sha: str, head_sha: str, fixes: str = "safe",
+                         exclude: Collection[str] = ()) -> Comparison:
+    """How the pull request departs from the recomputed rewrite, one sentence per way.
 
     `fixes` is the fix set the bot was configured to commit (`safe` or `verified`: safe and unsafe),
-    from the maintainer's workflow, never from the pull request.
+    from the maintainer's workflow, never from the pull request. `exclude` names fixes an earlier
+    measurement left unproven (narrowing.py): the rewrite is recomputed without them, and a name
+    that is no fix of the recomputed rewrite is a difference (it can only remove GraphMend's own
+    fixes, but a list that names anything else is not the bot's).
 
     The changed files come from comparing the two SHAs, never from the pull request's file list:
     that list follows the live head, and a push during the check would hide a file from it while
     the review is pinned to the measured commit. Raises the API's exceptions for the caller."""
     changed: list[File] = list(repo.compare(base_sha, head_sha).files)  # GitHub lists at most 300
     if not changed:
-        return ["the pull request changes no file"]
+        return Comparison(["the pull request changes no file"])
     if len(changed) > MAX_FILES:
-        return [f"the pull request changes more than {MAX_FILES} files"]
+        return Comparison([f"the pull request changes more than {MAX_FILES} files"])
     problems: list[str] = []
     python: list[str] = []
     for file in changed:
@@ -56,41 +74,53 @@ def differences_from_rewrite(repo: Repository, base_sha: str, head_sha: str, fix
             problems.append(f"{code_span(name)} is changed, but GraphMend's rewrite changes only Python files")
         else:
             python.append(name)
-    expected, problem = recompute(repo, base_sha, python, fixes)
+    expected, problem, changes = recompute_rewrite(repo, base_sha, python, fixes, exclude)
     if problem:
-        return [*problems, problem]
+        return Comparison([*problems, problem])
     for name in python:
         if name not in expected:
             problems.append(f"{code_span(name)} is changed, but GraphMend's rewrite of the base leaves it as it is")
         elif fetch_file(repo, name, head_sha) != expected[name]:
             problems.append(f"{code_span(name)} differs from GraphMend's rewrite of the base")
-    return problems
+    return Comparison(problems, changes)
 
 
 def recompute(repo: Repository, base_sha: str, paths: list[str], fixes: str = "safe") -> tuple[dict[str, bytes], str]:
     """{path: the bytes the bot's fix would commit} for `paths` at `base_sha`, or ({}, why not)."""
+    expected, problem, _ = recompute_rewrite(repo, base_sha, paths, fixes)
+    return expected, problem
+
+
+def recompute_rewrite(repo: Repository, base_sha: str, paths: list[str], fixes: str = "safe",
+                      exclude: Collection[str] = ()) -> tuple[dict[str, bytes], str, list[Change]]:
+    """({path: the bytes the bot's fix would commit} for `paths` at `base_sha`, "", the rewrite's
+    changes), or ({}, why not, [])."""
     if fixes not in FIX_SETS:
         raise ValueError(f"unknown fix set {fixes!r}")
     with tempfile.TemporaryDirectory(prefix="graphmend-recompute-") as scratch:
         try:
             root = download_base(repo, base_sha, Path(scratch))
         except TreeError as error:
-            return {}, str(error)
+            return {}, str(error), []
         missing = [name for name in paths if not (root / name).is_file()]
         if missing:
-            return {}, f"{code_span(missing[0])} cannot be read at the base {base_sha[:7]}"
+            return {}, f"{code_span(missing[0])} cannot be read at the base {base_sha[:7]}", []
         config_folder = Path(scratch) / "config"
         config_folder.mkdir()
         try:
             config = load_config(write_config(config_folder, lambda name: _read(root / name)))
         except ConfigError as error:
-            return {}, f"the base's configuration cannot be used: {error}"
+            return {}, f"the base's configuration cannot be used: {error}", []
         with contextlib.chdir(root):  # as the bot runs it: from the repository root, on "."
             fix_set = bot_fix_set(["."], config, fixes)  # the bot's own choice of fixes, reach included
         triples = [(posixpath.normpath(os.path.relpath(os.path.abspath(root / c.path), root).replace(os.sep, "/")),
                     c.before, c.after) for c in fix_set.changes]
-        plan = plan_fix(triples, [], root, set(paths), verified=fix_set.unsafe)
-        return {file.path: file.content for file in plan.files}, ""
+        narrowed = narrow(triples, exclude)
+        if narrowed.unknown:
+            return {}, (f"the recorded unproven fixes name {len(narrowed.unknown)} that GraphMend's rewrite of the "
+                        f"base does not have (e.g. {code_span(narrowed.unknown[0])}): not the bot's record"), []
+        plan = plan_fix(narrowed.changes, [], root, set(paths), verified=fix_set.unsafe)
+        return {file.path: file.content for file in plan.files}, "", narrowed.changes
 
 
 def _read(path: Path) -> bytes | None:

@@ -5,11 +5,16 @@ of the pull request and trusts nothing it did not fetch from the API itself.
    longer passes preflight's rule (`gate.refusal`).
 2. Reads the measured report as untrusted JSON (`report.load_report`).
 3. Recomputes GraphMend's rewrite of the base (the fix set `--fixes` names: `safe`, or `verified`
-   with the unsafe fixes too; it comes from the maintainer's workflow) and compares it with the pull
-   request (`recompute.differences_from_rewrite`).
+   with the unsafe fixes too; it comes from the maintainer's workflow), without the fixes the pull
+   request's body records as unproven by an earlier measurement (narrowing.py: a record can only
+   remove GraphMend's own fixes; one that names anything else is refused), and compares it with
+   the pull request (`recompute.compare_with_rewrite`).
 4. Submits one review pinned to the measured commit: APPROVE only when the pull request is exactly
-   the rewrite and the measurement passes; COMMENT when it is not exactly the rewrite;
-   REQUEST_CHANGES when the measurement fails. Outputs `decision` and `breaks-removed`.
+   the rewrite and the measurement passes; COMMENT when it is not exactly the rewrite, or when some
+   rewritten line never ran (the fixes holding those lines are then recorded in the fix pull
+   request's body, and the bot's next run leaves them out); REQUEST_CHANGES when the measurement
+   fails. Outputs `decision`, `breaks-removed` and, when some fixes are unproven, `unproven-fixes` (a
+   JSON list of fix names).
 
 Exit status: 0 approved, 1 not approved (comment or changes requested), 2 refused or failed.
 """
@@ -17,7 +22,9 @@ Exit status: 0 approved, 1 not approved (comment or changes requested), 2 refuse
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from github import GithubException
@@ -25,9 +32,10 @@ from github.PullRequest import PullRequest
 
 from graphmend_bot.exit_codes import EXIT_APPROVED, EXIT_ERROR, EXIT_NOT_APPROVED
 from graphmend_bot.github.approval.gate import PullFacts, refusal, valid_sha
-from graphmend_bot.github.approval.recompute import differences_from_rewrite
+from graphmend_bot.github.approval.recompute import compare_with_rewrite
 from graphmend_bot.github.approval.report import load_report
 from graphmend_bot.github.approval.verdict import (
+    COMMENT,
     Decision,
     decide,
     review_body,
@@ -39,6 +47,12 @@ from graphmend_bot.github.core.context import ActionError, read_context
 from graphmend_bot.github.core.markers import FIX_PR_MARKER
 from graphmend_bot.github.core.outputs import Log, append_summary, write_outputs
 from graphmend_bot.github.fixes.fix_pr import with_verification
+from graphmend_bot.github.fixes.narrowing import (
+    exclusions_in,
+    uncovered_lines,
+    unproven_fixes,
+    with_exclusions,
+)
 
 OWN_PR_HELP = (
     "GitHub does not let an account approve or request changes on its own pull request. Run the GPU job "
@@ -77,14 +91,21 @@ def submit(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         reason = refusal(facts, ctx.repository, args.bot_login)
         if reason is not None:
             return refuse(reason)
-        differences = differences_from_rewrite(repo, facts.base_sha, facts.head_sha, args.fixes)
+        excluded, problem = exclusions_in(pr.body)
+        comparison = compare_with_rewrite(repo, facts.base_sha, facts.head_sha, args.fixes, excluded)
+        differences = [*comparison.differences, *([problem] if problem else [])]
         commit = repo.get_commit(facts.head_sha)
     except API_ERRORS as error:
         return refuse(describe(error, f"reading pull request #{number}"))
     decision = with_rewrite_check(decide(report), differences)
+    if decision.event == COMMENT and not decision.differences and not decision.reasons:
+        decision = replace(decision, unproven_fixes=unproven_fixes(comparison.changes, uncovered_lines(report)))
     body = review_body(report, decision, facts.head_sha)
     append_summary(ctx.summary_file, body)
-    write_outputs(ctx.output_file, {"decision": decision.event, "breaks-removed": str(decision.removed)})
+    outputs = {"decision": decision.event, "breaks-removed": str(decision.removed)}
+    if decision.unproven_fixes:
+        outputs["unproven-fixes"] = json.dumps(decision.unproven_fixes)
+    write_outputs(ctx.output_file, outputs)
     log.info(f"decision for #{number}: {decision.event}"
              + "".join(f"\n  - {r}" for r in [*decision.differences, *decision.reasons]))
     try:
@@ -96,15 +117,19 @@ def submit(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     except API_ERRORS as error:
         log.error(describe(error, "submitting the review"))
         return EXIT_ERROR
-    _mark_fix_pr(pr, decision, facts.head_sha, log)
+    _mark_fix_pr(pr, decision, facts.head_sha, excluded, log)
     return EXIT_APPROVED if decision.approved else EXIT_NOT_APPROVED
 
 
-def _mark_fix_pr(pr: PullRequest, decision: Decision, head_sha: str, log: Log) -> None:
-    """A fix pull request's description says how verification went."""
+def _mark_fix_pr(pr: PullRequest, decision: Decision, head_sha: str, excluded: list[str], log: Log) -> None:
+    """A fix pull request's description says how verification went, and records the fixes found
+    unproven so far for the bot's next run to leave out."""
     if FIX_PR_MARKER not in (pr.body or ""):
         return
+    body = with_verification(pr.body, verification_status(decision, head_sha))
+    if decision.unproven_fixes:
+        body = with_exclusions(body, [*excluded, *decision.unproven_fixes])
     try:
-        pr.edit(body=with_verification(pr.body, verification_status(decision, head_sha)))
+        pr.edit(body=body)
     except API_ERRORS as error:
         log.warning(describe(error, "updating the fix pull request's verification status"))

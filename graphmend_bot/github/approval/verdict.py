@@ -54,6 +54,7 @@ class Decision:
     differences: list[str] = field(default_factory=list)  # how the PR departs from the recomputed rewrite
     unproven: list[str] = field(default_factory=list)  # why the measurement does not cover the rewrite
     proven_by: dict[str, list[str]] = field(default_factory=dict)  # "path:line" -> entry points that ran it
+    unproven_fixes: list[str] = field(default_factory=list)  # the fixes holding the unproven lines (narrowing.py)
 
     @property
     def approved(self) -> bool:
@@ -148,6 +149,11 @@ def review_body(report: Mapping[str, Any] | None, decision: Decision, head_sha: 
         verdict = (":grey_question: **Not approved: not every fix is proven.** The measurement passed, but "
                    + " ".join(f"{inert(text)}." for text in decision.unproven)
                    + " Add a `verify: entry-points:` entry that runs them, or drop those fixes.")
+        if decision.unproven_fixes:
+            verdict += (f"\n\nThe {len(decision.unproven_fixes)} fix(es) holding them are recorded in the fix pull "
+                        "request; GraphMend's next run leaves them out (they stay review suggestions), and the "
+                        "narrowed pull request is verified again: "
+                        + ", ".join(code_span(name) for name in decision.unproven_fixes[:MAX_PROVEN_LISTED]) + ".")
     parts = [f"### GraphMend GPU verification of `{head_sha[:7]}`", "", verdict, ""]
     if report is not None:
         original, rewritten = report.get("original") or {}, report.get("rewritten") or {}
@@ -181,4 +187,6 @@ def verification_status(decision: Decision, head_sha: str) -> str:
                 "of the base (" + "; ".join(decision.differences) + ").")
     if decision.reasons:
         return f"GPU verification at `{short}` requested changes: " + "; ".join(decision.reasons) + "."
-    return f"GPU verification at `{short}` did not approve: " + "; ".join(decision.unproven) + "."
+    narrowing = (f" GraphMend's next run leaves out the {len(decision.unproven_fixes)} unproven fix(es)."
+                 if decision.unproven_fixes else "")
+    return f"GPU verification at `{short}` did not approve: " + "; ".join(decision.unproven) + "." + narrowing

@@ -33,6 +33,7 @@ from graphmend_bot.fences import code_block, code_span
 from graphmend_bot.findings import Finding
 from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
 from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.github.fixes.narrowing import with_exclusions
 from graphmend_bot.github.review.suggestion import suggestion_for
 from graphmend_bot.report.markdown import assumed_text, cell, prose
 
@@ -104,6 +105,7 @@ class FixPlan:
     rewrites: list[Rewrite] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # paths the bot may not change
     verified: bool = False  # `fixes: verified`: unsafe rewrites too, unproven until the GPU job approves
+    dropped: list[str] = field(default_factory=list)  # fixes left out: no verify entry point ran them (narrowing.py)
 
     @property
     def unsafe(self) -> list[Rewrite]:
@@ -220,10 +222,22 @@ def fix_body(plan: FixPlan, source: str, head_sha: str, verification: str | None
     if plan.skipped:
         lines += ["", "Not changed (the bot never edits workflows): "
                   + ", ".join(code_span(p) for p in plan.skipped)]
+    lines += _dropped_section(plan)
     lines += ["", "### Verification", "", VERIFICATION_START, verification, VERIFICATION_END, "",
               "<sub>Updated by GraphMend on every push to the source; closed when it is no longer needed. "
               "Its commits never trigger another fix.</sub>", FIX_PR_MARKER]
-    return "\n".join(lines) + "\n"
+    return with_exclusions("\n".join(lines) + "\n", plan.dropped)
+
+
+def _dropped_section(plan: FixPlan) -> list[str]:
+    if not plan.dropped:
+        return []
+    named = ", ".join(code_span(name) for name in plan.dropped[:MAX_LISTED_REWRITES])
+    more = f" and {len(plan.dropped) - MAX_LISTED_REWRITES} more" if len(plan.dropped) > MAX_LISTED_REWRITES else ""
+    return ["", f"### Left out: {len(plan.dropped)} unproven fix(es)", "",
+            f"Verification found that no verify entry point executes these fixes (file: base lines), so nothing "
+            f"proves them: {named}{more}. They stay review suggestions; add an entry point that runs them to "
+            "bring them back."]
 
 
 def with_verification(body: str, verification: str) -> str:

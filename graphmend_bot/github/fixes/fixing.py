@@ -7,6 +7,7 @@ raises the API's exceptions for the caller to describe.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,12 +15,14 @@ from github.PullRequest import PullRequest
 from github.Repository import Repository
 
 from graphmend_bot.config import Config
+from graphmend_bot.findings import Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.markers import REPLY_MARKER
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.fix_pr import (
     FixPlan,
     close_fix,
+    find_fix_pull,
     fix_body,
     fix_branch_for,
     fix_branch_for_pull,
@@ -30,6 +33,7 @@ from graphmend_bot.github.fixes.fix_pr import (
     valid_branch,
 )
 from graphmend_bot.github.fixes.fix_set import bot_fix_set
+from graphmend_bot.github.fixes.narrowing import exclusions_in, narrow
 from graphmend_bot.github.review.analyse import analyse
 
 
@@ -59,10 +63,11 @@ def python_files(pr: PullRequest) -> list[str]:
 
 
 def compute_plan(ctx: ActionContext, config: Config, log: Log, only: list[str] | None,
-                 safe_only: bool = False) -> FixPlan:
+                 safe_only: bool = False, exclude: Collection[str] = ()) -> FixPlan:
     """The rewrites of the workspace (limited to `only`), with the findings they fix: the safe
     ones, and with `fixes: verified` the unsafe ones too (the verify workflow checks their
-    assumptions), limited to what the verify entry points reach (fix_set.py)."""
+    assumptions), limited to what the verify entry points reach (fix_set.py), without the fixes
+    an approval found unproven (`exclude`, narrowing.py)."""
     fixes = "safe" if safe_only else ctx.inputs.fixes
     result = analyse(ctx, config, log, only=only)  # also enters the workspace
     fix_set = bot_fix_set(ctx.inputs.paths, config, fixes)
@@ -70,11 +75,44 @@ def compute_plan(ctx: ActionContext, config: Config, log: Log, only: list[str] |
         log.notice(fix_set.note)
     triples = [(os.path.relpath(os.path.abspath(c.path), ctx.workspace).replace(os.sep, "/"), c.before, c.after)
                for c in fix_set.changes]
-    findings = [finding for finding in result.findings if fix_set.includes(finding.symbol)]
-    plan = plan_fix(triples, findings, ctx.workspace, set(only) if only is not None else None, fix_set.unsafe)
+    narrowed = narrow(triples, exclude)
+    if narrowed.unknown:
+        log.notice(f"{len(narrowed.unknown)} recorded unproven fix(es) are no longer in the rewrite (the source "
+                   "moved): ignored, the fix is verified afresh")
+    if narrowed.dropped:
+        log.notice(f"left out {len(narrowed.dropped)} fix(es) no verify entry point executed: "
+                   + ", ".join(narrowed.dropped))
+    findings = [finding for finding in result.findings
+                if fix_set.includes(finding.symbol) and not _in_dropped(finding, narrowed.dropped, ctx.workspace)]
+    plan = plan_fix(narrowed.changes, findings, ctx.workspace, set(only) if only is not None else None,
+                    fix_set.unsafe)
+    plan.dropped = narrowed.dropped
     for path in plan.skipped:
         log.notice(f"{path}: the bot never changes workflow files; fix it by hand")
     return plan
+
+
+def _in_dropped(finding: Finding, dropped: Collection[str], workspace: str | os.PathLike[str]) -> bool:
+    """The finding lies in a fix left out of the fix pull request (it stays a review suggestion)."""
+    path = os.path.relpath(os.path.abspath(finding.path), workspace).replace(os.sep, "/")
+    for name in dropped:
+        where, _, lines = name.rpartition(":")
+        first, _, last = lines.partition("-")
+        if where == path and int(first) <= finding.location.row <= max(int(first), int(last)):
+            return True
+    return False
+
+
+def recorded_exclusions(repo: Repository, branch: str, log: Log) -> list[str]:
+    """The fixes an approval recorded as unproven in the bot's open fix pull request on `branch`
+    (narrowing.py). Only the bot's own pull request counts; a record can only remove fixes."""
+    pull = find_fix_pull(repo, branch)
+    if pull is None or pull.user is None or not is_own_actor({"login": pull.user.login, "type": pull.user.type}):
+        return []
+    names, problem = exclusions_in(pull.body)
+    if problem:
+        log.warning(f"#{pull.number}: {problem}; the fix pull request is rebuilt in full")
+    return names
 
 
 @dataclass(frozen=True)
@@ -131,8 +169,9 @@ def fix_pull_request(ctx: ActionContext, config: Config, log: Log, repo: Reposit
         raise Refused(f"The branch name {pr.head.ref!r} is not one the bot will write to.")
     # A push goes straight onto the contributor's branch, past the verification that gates unsafe
     # fixes in a fix pull request: it carries the safe ones only.
-    plan = compute_plan(ctx, config, log, python_files(pr), safe_only=push)
     source = pull_source(pr)
+    exclude = [] if push else recorded_exclusions(repo, source.branch, log)
+    plan = compute_plan(ctx, config, log, python_files(pr), safe_only=push, exclude=exclude)
     if not push:
         return sync_fix(repo, source, plan, log, on=pr if announce else None)
     if plan.empty:
@@ -182,6 +221,6 @@ def fix_default_branch(ctx: ActionContext, config: Config, log: Log, repo: Repos
     sha = ctx.sha or repo.get_branch(branch).commit.sha
     if not valid_branch(branch):
         return f"the default branch name {branch!r} is not one the bot will write to"
-    plan = compute_plan(ctx, config, log, None)
+    plan = compute_plan(ctx, config, log, None, exclude=recorded_exclusions(repo, fix_branch_for(branch), log))
     return sync_fix(repo, Source(f"`{branch}`", fix_branch_for(branch), branch, sha), plan, log)
 
