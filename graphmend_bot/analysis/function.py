@@ -554,7 +554,9 @@ class FunctionAnalyzer:
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         inner = dict(env)
         for generator in node.generators:
-            self._bind(generator.target, self.expr(generator.iter, inner), inner)
+            # As a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their elements' kinds.
+            item, elements = self._iteration(generator.iter, inner)
+            self._bind(generator.target, item, inner, elements)
             for condition in generator.ifs:
                 self._bool_context(condition, inner, "filter")
         if isinstance(node, ast.DictComp):

@@ -32,6 +32,9 @@ _ADVICE: dict[str, str] = {
              "`torch._higher_order_ops.while_loop`",
     "GM105": "`{code}` returns a Python bool: compare with tensor ops that stay in the graph, "
              "such as `(a == b).all()`",
+    "GM106": "`{code}` turns every tensor it iterates into a Python bool: reduce with tensor ops "
+             "(`(a < b).all()`) while the result is used as a tensor, or check the inputs before the "
+             "compiled call",
     "GM201": "Lower the guard on `{code}` to `torch._assert_async` so the check stays in the graph",
     "GM202": "Lower the assert on `{code}` to `torch._assert_async(<condition>, \"<message>\")` so the check "
              "stays in the graph (it raises RuntimeError instead of AssertionError)",
@@ -41,6 +44,8 @@ _ADVICE: dict[str, str] = {
              "`torch._dynamo.config.capture_scalar_outputs = True`",
     "GM303": "`{code}` copies every value to Python: keep the values in a tensor, or move this code out of "
              "the compiled region",
+    "GM304": "`{code}` takes its trip count from tensor values: pass the count as a Python int decided "
+             "before the compiled call, or bound the loop by a constant and mask the extra steps",
     "GM401": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
     "GM402": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
     "GM403": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
