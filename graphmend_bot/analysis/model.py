@@ -65,6 +65,8 @@ class FunctionSummary:
     attribute_writes: tuple[tuple[str, Kind], ...] = ()
     # Nested functions this function returns (`return _inner`): what calling its result runs.
     returned_functions: tuple[str, ...] = ()
+    # (call site index, draft): findings that stand when a callee of that site breaks (GM605).
+    callee_break_drafts: list[tuple[int, Draft]] = field(default_factory=list)
 
 
 @dataclass

@@ -427,7 +427,35 @@ class Program:
             for draft in function.drafts:
                 if solver.holds(fid, draft.deps) and not solver.holds(fid, draft.suppressed_if):
                     result.append(TracedDraft(self.modules[fid[0]], function, draft))
-        return result
+        return result + self._calls_into_breaks(traced, solver.targets, result)
+
+    def _calls_into_breaks(
+        self, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+        standing: list[TracedDraft],
+    ) -> list[TracedDraft]:
+        """GM605: the call sites whose draft stands when a callee breaks, directly or in anything
+        it calls (a break in an inlined callee ends tracing at the call in the frame)."""
+        pending = [
+            (fid, site, draft) for fid in sorted(traced) for site, draft in self.function(fid).callee_break_drafts
+        ]
+        if not pending:
+            return []
+        breaking = {(traced_draft.module.module, traced_draft.function.qualname) for traced_draft in standing}
+        callers: dict[FunctionId, set[FunctionId]] = {}
+        for (caller, _), callees in targets.items():
+            for callee in callees:
+                callers.setdefault(callee, set()).add(caller)
+        queue = deque(breaking)
+        while queue:
+            for caller in callers.get(queue.popleft(), ()):
+                if caller not in breaking:
+                    breaking.add(caller)
+                    queue.append(caller)
+        return [
+            TracedDraft(self.modules[fid[0]], self.function(fid), draft)
+            for fid, site, draft in pending
+            if any(callee in breaking for callee in targets.get((fid, site), ()))
+        ]
 
 
 class _TensorFlow:

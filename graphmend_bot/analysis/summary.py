@@ -94,6 +94,9 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
             continue
         FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry, guard_helpers).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
+        summary.callee_break_drafts = [
+            (site, d) for site, d in summary.callee_break_drafts if not _suppressed(lines, d.row, d.end_row, d.code)
+        ]
         functions[qualname] = summary
     return ModuleSummary(
         path=path,

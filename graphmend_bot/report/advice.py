@@ -63,6 +63,9 @@ _ADVICE: dict[str, str] = {
              "`torch.compile`",
     "GM602": "Move `{code}` out of the compiled function",
     "GM603": "Remove `{code}` unless the graph break is intended",
+    "GM605": "`{code}` calls a method that breaks on an object built inside the compiled region, so Dynamo "
+             "runs this whole function eagerly: remove the break inside the method, or build the object "
+             "outside and pass it in (or keep it as module state)",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "

@@ -33,6 +33,7 @@ from graphmend_bot.rules import (
     gm602_file_io_in_traced_code,
     gm603_explicit_graph_break,
     gm604_untraceable_call,
+    gm605_breaking_call_on_local_object,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -61,6 +62,7 @@ RULES: tuple[Rule, ...] = (
     gm602_file_io_in_traced_code.RULE,
     gm603_explicit_graph_break.RULE,
     gm604_untraceable_call.RULE,
+    gm605_breaking_call_on_local_object.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -40,6 +40,11 @@ class Checker(Protocol):
         id Dynamo reports for this construct when it differs from the rule's."""
         ...
 
+    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when what it calls breaks (directly or in its callees),
+        which only the scope solver knows."""
+        ...
+
 
 # Every hook gets its rule first (the dispatch tables bind it), so one hook serves many rules.
 # A bool conversion of `test`, whose kind is a tensor.
@@ -52,6 +57,9 @@ MethodHook = Callable[["Rule", Checker, ast.Call, str, Kind, list[Kind]], "Kind 
 SubscriptHook = Callable[["Rule", Checker, ast.Subscript, Kind, Kind], None]
 # An `assert` statement whose test's kind is a tensor (the hook decides whether Dynamo breaks).
 AssertHook = Callable[["Rule", Checker, ast.Assert, Kind], None]
+# `obj.method(...)` where `obj` was built in the same function (`Cls(...)`, `REGISTRY[k](...)`):
+# the method's name.
+LocalObjectCallHook = Callable[["Rule", Checker, ast.Call, str], None]
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,7 @@ class Detection:
     slice_bounds: SubscriptHook | None = None  # `x[a:b]` with the bounds' kind
     indexing: SubscriptHook | None = None  # `x[key]` with the key's kind
     assertion: AssertHook | None = None  # `assert <tensor test>, msg`
+    local_object_call: LocalObjectCallHook | None = None  # `obj.method()`, obj built in this function
 
 
 def conversion(message: str) -> ConversionHook:
