@@ -676,7 +676,11 @@ class FunctionAnalyzer:
             return kind
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
-            return self._user_call(func, node, args, kwargs)
+            kind = self._user_call(func, node, args, kwargs)
+            if method == "__init__" and self.node.name == "__init__" and _is_super(func.value):
+                for check_init in C.SUPER_INITS:
+                    check_init(self, node)
+            return kind
         return NOT_TENSOR
 
     def _constructor_ref(self, func: ast.expr) -> str | None:
@@ -797,6 +801,11 @@ class FunctionAnalyzer:
         if draft is not None:
             self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
 
+    def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.module_init_drafts.append((len(self.summary.calls) - 1, draft))
+
 
 # Expression handlers by node type, looked up once per node (cheaper than getattr by name).
 _EXPR_HANDLERS: dict[type, Callable[[FunctionAnalyzer, Any, Env], Kind]] = {
@@ -839,6 +848,10 @@ def _built_here(node: ast.expr) -> str | None:
     if not isinstance(node, ast.Call) or dotted_name(node.func) == "super":
         return None  # super().method() is resolved along the bases
     return callee_ref(node.func)
+
+
+def _is_super(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and dotted_name(node.func) == "super"
 
 
 def callee_ref(func: ast.expr) -> str | None:

@@ -14,6 +14,7 @@ from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.model import (
     ClassSummary,
     CompileTarget,
+    Draft,
     FunctionSummary,
     ModuleSummary,
 )
@@ -94,9 +95,8 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
             continue
         FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry, guard_helpers).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
-        summary.callee_break_drafts = [
-            (site, d) for site, d in summary.callee_break_drafts if not _suppressed(lines, d.row, d.end_row, d.code)
-        ]
+        summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
+        summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         functions[qualname] = summary
     return ModuleSummary(
         path=path,
@@ -107,6 +107,10 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         compile_targets=collector.compile_targets,
         registries=collector.registries,
     )
+
+
+def _unsuppressed(lines: list[str], drafts: list[tuple[int, Draft]]) -> list[tuple[int, Draft]]:
+    return [(site, d) for site, d in drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
 
 
 def _deferred_functions(tree: ast.Module) -> set[str]:

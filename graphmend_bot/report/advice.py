@@ -66,6 +66,11 @@ _ADVICE: dict[str, str] = {
     "GM605": "`{code}` calls a method that breaks on an object built inside the compiled region, so Dynamo "
              "runs this whole function eagerly: remove the break inside the method, or build the object "
              "outside and pass it in (or keep it as module state)",
+    "GM606": "This module's `__init__` breaks while it is built in the compiled region, so Dynamo traces "
+             "`{code}` on an uninitialized module: remove the break in `__init__`, or build the module "
+             "outside the compiled function and pass it in",
+    "GM607": "`{code}` creates parameters inside the compiled region: build it once in `__init__` (or "
+             "outside the compiled function) and reuse it",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "

@@ -34,6 +34,8 @@ from graphmend_bot.rules import (
     gm603_explicit_graph_break,
     gm604_untraceable_call,
     gm605_breaking_call_on_local_object,
+    gm606_uninitialized_module_init,
+    gm607_parameter_in_traced_code,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -63,6 +65,8 @@ RULES: tuple[Rule, ...] = (
     gm603_explicit_graph_break.RULE,
     gm604_untraceable_call.RULE,
     gm605_breaking_call_on_local_object.RULE,
+    gm606_uninitialized_module_init.RULE,
+    gm607_parameter_in_traced_code.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 
