@@ -28,9 +28,9 @@ PRELUDE = "import logging\nimport time\nimport warnings\n\nimport torch\nfrom to
 MODULE_NAMES = frozenset({"logging", "time", "warnings", "torch", "nn", "logger", "self"})
 
 
-def _free_names(snippet: str) -> list[str]:
+def _free_names(snippet: str, defined: frozenset[str] = frozenset()) -> list[str]:
     tree = ast.parse(snippet)
-    bound = {
+    bound = defined | {
         node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
     }
     names: list[str] = []
@@ -46,21 +46,37 @@ def _free_names(snippet: str) -> list[str]:
     return names
 
 
+def _hoist_classes(snippet: str) -> tuple[str, str]:
+    """Split the snippet's leading class definitions (module level) from the statements after them."""
+    tree = ast.parse(snippet)
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    if not classes or tree.body[: len(classes)] != classes:
+        return "", snippet
+    lines = snippet.splitlines()
+    split = classes[-1].end_lineno or 0
+    return "\n".join(lines[:split]) + "\n", "\n".join(lines[split:]).strip("\n")
+
+
+def _class_names(source: str) -> list[str]:
+    return [node.name for node in ast.parse(source).body if isinstance(node, ast.ClassDef)] if source else []
+
+
 def as_module(snippet: str) -> tuple[str, list[str]]:
-    """The snippet as a module with a traced `M.forward`, and forward's parameter names."""
-    snippet = textwrap.dedent(snippet).strip("\n")
+    """The snippet as a module with a traced `M.forward`, and forward's parameter names. Class
+    definitions at the start of the snippet are placed at module level, before `M`."""
+    classes, snippet = _hoist_classes(textwrap.dedent(snippet).strip("\n"))
     if snippet.startswith("def forward("):
         header = ast.parse(snippet).body[0]
         assert isinstance(header, ast.FunctionDef)
         params = [a.arg for a in header.args.args[1:]]
         body = textwrap.indent(snippet, "    ")
     else:
-        params = _free_names(snippet) or ["x"]
+        params = _free_names(snippet, frozenset(_class_names(classes))) or ["x"]
         # Tensor work before and after the snippet, so that Dynamo has graphs to split.
         before = f"warmup = {params[0]} * 1"
         code = "\n".join([before, snippet, f"return {params[0]} + warmup"])
         body = f"    def forward(self{''.join(', ' + p for p in params)}):\n" + textwrap.indent(code, "        ")
-    return f"{PRELUDE}\n\nclass M(nn.Module):\n{body}\n", params
+    return f"{PRELUDE}\n\n{classes}\n\nclass M(nn.Module):\n{body}\n", params
 
 
 def codes_in(path: Path) -> list[str]:

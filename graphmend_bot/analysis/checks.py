@@ -51,3 +51,5 @@ LOGGER_CALLS: tuple[Callable[..., Kind | None], ...] = _hooks(lambda d: d.logger
 SLICE_BOUNDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.slice_bounds)
 INDEXING: tuple[Callable[..., None], ...] = _hooks(lambda d: d.indexing)
 ASSERTIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.assertion)
+LOCAL_OBJECT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.local_object_call)
+SUPER_INITS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_init)

@@ -595,7 +595,9 @@ class FunctionAnalyzer:
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         inner = dict(env)
         for generator in node.generators:
-            self._bind(generator.target, self.expr(generator.iter, inner), inner)
+            # As a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their elements' kinds.
+            item, elements = self._iteration(generator.iter, inner)
+            self._bind(generator.target, item, inner, elements)
             for condition in generator.ifs:
                 self._bool_context(condition, inner, "filter")
         if isinstance(node, ast.DictComp):
@@ -713,10 +715,18 @@ class FunctionAnalyzer:
         instance = self._instance_of(owner, env) or _built_here(func.value)
         if instance is not None:
             # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
-            return self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
+            kind = self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
+            if not instance.startswith("attr:"):  # module state, unlike a local object, has a source
+                for check_call in C.LOCAL_OBJECT_CALLS:
+                    check_call(self, node, method)
+            return kind
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
-            return self._user_call(func, node, args, kwargs)
+            kind = self._user_call(func, node, args, kwargs)
+            if method == "__init__" and self.node.name == "__init__" and _is_super(func.value):
+                for check_init in C.SUPER_INITS:
+                    check_init(self, node)
+            return kind
         return NOT_TENSOR
 
     def _constructor_ref(self, func: ast.expr) -> str | None:
@@ -807,25 +817,40 @@ class FunctionAnalyzer:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
 
     def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
+        draft = self._draft(rule, node, message, deps, gb_id)
+        if draft is None:
+            return
+        self.summary.drafts.append(draft)
+        if self._loop_depth:
+            self._eager_after = self._eager_after | deps.without_flags()
+
+    def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None) -> Draft | None:
         row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
         end_row = node.end_lineno or row  # type: ignore[attr-defined]
         end_col = node.end_col_offset or col  # type: ignore[attr-defined]
         key = (rule.code, row, col)
         if key in self._reported or self._eager_after.always:
-            return  # loop bodies run twice
+            return None  # loop bodies run twice
         self._reported.add(key)
         line = self.lines[row - 1] if row <= len(self.lines) else ""
         end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
         gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
-        self.summary.drafts.append(
-            Draft(
-                rule.code, message, row, _char_column(line, col), end_row,
-                _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
-                line.rstrip("\r\n"), self._eager_after, rare=self._rare_depth > 0,
-            )
+        return Draft(
+            rule.code, message, row, _char_column(line, col), end_row,
+            _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
+            line.rstrip("\r\n"), self._eager_after, rare=self._rare_depth > 0,
         )
-        if self._loop_depth:
-            self._eager_after = self._eager_after | deps.without_flags()
+
+    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one.
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.module_init_drafts.append((len(self.summary.calls) - 1, draft))
 
 
 # Expression handlers by node type, looked up once per node (cheaper than getattr by name).
@@ -869,6 +894,10 @@ def _built_here(node: ast.expr) -> str | None:
     if not isinstance(node, ast.Call) or dotted_name(node.func) == "super":
         return None  # super().method() is resolved along the bases
     return callee_ref(node.func)
+
+
+def _is_super(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and dotted_name(node.func) == "super"
 
 
 def callee_ref(func: ast.expr) -> str | None:

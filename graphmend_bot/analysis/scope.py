@@ -475,7 +475,73 @@ class Program:
             for draft in function.drafts:
                 if solver.holds(fid, draft.deps) and not solver.holds(fid, draft.suppressed_if):
                     result.append(TracedDraft(self.modules[fid[0]], function, draft))
-        return result
+        return result + self._consequences(traced, solver.targets, result)
+
+    def _consequences(
+        self, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+        standing: list[TracedDraft],
+    ) -> list[TracedDraft]:
+        """Breaks Dynamo reports because of other breaks: a call it cannot resume at (GM605) and
+        `super().__init__` of a module whose `__init__` it then runs as its own frame (GM606)."""
+        pending = [fid for fid in sorted(traced)
+                   if self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts]
+        if not pending:
+            return []
+        breaking = self._breaking(targets, standing)
+        found = [
+            TracedDraft(self.modules[fid[0]], self.function(fid), draft)
+            for fid in pending
+            for site, draft in self.function(fid).callee_break_drafts
+            if any(callee in breaking for callee in targets.get((fid, site), ()))
+        ]
+        return found + self._uninitialized_module_inits(pending, targets, breaking)
+
+    def _breaking(
+        self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
+    ) -> set[FunctionId]:
+        """Functions with a finding, and every traced function that calls one (a break in an
+        inlined callee ends tracing at the call in the frame)."""
+        breaking = {(traced_draft.module.module, traced_draft.function.qualname) for traced_draft in standing}
+        callers: dict[FunctionId, set[FunctionId]] = {}
+        for (caller, _), callees in targets.items():
+            for callee in callees:
+                callers.setdefault(callee, set()).add(caller)
+        queue = deque(breaking)
+        while queue:
+            for caller in callers.get(queue.popleft(), ()):
+                if caller not in breaking:
+                    breaking.add(caller)
+                    queue.append(caller)
+        return breaking
+
+    def _uninitialized_module_inits(
+        self, pending: list[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+        breaking: set[FunctionId],
+    ) -> list[TracedDraft]:
+        """An nn.Module's `__init__` that breaks makes its construction break; Dynamo then runs it
+        as its own frame, where `super().__init__` meets an uninitialized module and breaks, and so
+        on up the in-tree bases (measured on torch 2.13)."""
+        queue = deque(fid for fid in pending if fid in breaking and self._module_init(fid))
+        reached = set(queue)
+        found: list[TracedDraft] = []
+        while queue:
+            fid = queue.popleft()
+            function = self.function(fid)
+            for site, draft in function.module_init_drafts:
+                found.append(TracedDraft(self.modules[fid[0]], function, draft))
+                for base_init in targets.get((fid, site), ()):
+                    if base_init not in reached and self._module_init(base_init):
+                        reached.add(base_init)
+                        queue.append(base_init)
+        return found
+
+    def _module_init(self, fid: FunctionId) -> bool:
+        function = self.function(fid)
+        return (
+            function.name == "__init__"
+            and function.class_qualname is not None
+            and self.is_module_class(fid[0], function.class_qualname)
+        )
 
 
 class _TensorFlow:

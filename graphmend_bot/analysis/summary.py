@@ -18,6 +18,7 @@ from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.model import (
     ClassSummary,
     CompileTarget,
+    Draft,
     FunctionSummary,
     ModuleSummary,
 )
@@ -99,6 +100,8 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
             continue
         FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry, guard_helpers).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
+        summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
+        summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         functions[qualname] = summary
     return ModuleSummary(
         path=path,
@@ -110,6 +113,10 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         registries=collector.registries,
         star_imports=tuple(imports.star_modules),
     )
+
+
+def _unsuppressed(lines: list[str], drafts: list[tuple[int, Draft]]) -> list[tuple[int, Draft]]:
+    return [(site, d) for site, d in drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
 
 
 def _deferred_functions(tree: ast.Module) -> set[str]:

@@ -32,6 +32,9 @@ _ADVICE: dict[str, str] = {
              "`torch._higher_order_ops.while_loop`",
     "GM105": "`{code}` returns a Python bool: compare with tensor ops that stay in the graph, "
              "such as `(a == b).all()`",
+    "GM106": "`{code}` turns every tensor it iterates into a Python bool: reduce with tensor ops "
+             "(`(a < b).all()`) while the result is used as a tensor, or check the inputs before the "
+             "compiled call",
     "GM201": "Lower the guard on `{code}` to `torch._assert_async` so the check stays in the graph",
     "GM202": "Lower the assert on `{code}` to `torch._assert_async(<condition>, \"<message>\")` so the check "
              "stays in the graph (it raises RuntimeError instead of AssertionError)",
@@ -41,6 +44,8 @@ _ADVICE: dict[str, str] = {
              "`torch._dynamo.config.capture_scalar_outputs = True`",
     "GM303": "`{code}` copies every value to Python: keep the values in a tensor, or move this code out of "
              "the compiled region",
+    "GM304": "`{code}` takes its trip count from tensor values: pass the count as a Python int decided "
+             "before the compiled call, or bound the loop by a constant and mask the extra steps",
     "GM401": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
     "GM402": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
     "GM403": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
@@ -58,6 +63,14 @@ _ADVICE: dict[str, str] = {
              "`torch.compile`",
     "GM602": "Move `{code}` out of the compiled function",
     "GM603": "Remove `{code}` unless the graph break is intended",
+    "GM605": "`{code}` calls a method that breaks on an object built inside the compiled region, so Dynamo "
+             "runs this whole function eagerly: remove the break inside the method, or build the object "
+             "outside and pass it in (or keep it as module state)",
+    "GM606": "This module's `__init__` breaks while it is built in the compiled region, so Dynamo traces "
+             "`{code}` on an uninitialized module: remove the break in `__init__`, or build the module "
+             "outside the compiled function and pass it in",
+    "GM607": "`{code}` creates parameters inside the compiled region: build it once in `__init__` (or "
+             "outside the compiled function) and reuse it",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "

@@ -40,6 +40,16 @@ class Checker(Protocol):
         id Dynamo reports for this construct when it differs from the rule's."""
         ...
 
+    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when what it calls breaks (directly or in its callees),
+        which only the scope solver knows."""
+        ...
+
+    def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call` (`super().__init__(...)`), standing when the `__init__` holding it
+        belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
+        ...
+
 
 # Every hook gets its rule first (the dispatch tables bind it), so one hook serves many rules.
 # A bool conversion of `test`, whose kind is a tensor.
@@ -52,6 +62,11 @@ MethodHook = Callable[["Rule", Checker, ast.Call, str, Kind, list[Kind]], "Kind 
 SubscriptHook = Callable[["Rule", Checker, ast.Subscript, Kind, Kind], None]
 # An `assert` statement whose test's kind is a tensor (the hook decides whether Dynamo breaks).
 AssertHook = Callable[["Rule", Checker, ast.Assert, Kind], None]
+# `obj.method(...)` where `obj` was built in the same function (`Cls(...)`, `REGISTRY[k](...)`):
+# the method's name.
+LocalObjectCallHook = Callable[["Rule", Checker, ast.Call, str], None]
+# `super().__init__(...)` / `super(Cls, self).__init__(...)` inside an `__init__`.
+SuperInitHook = Callable[["Rule", Checker, ast.Call], None]
 
 
 @dataclass(frozen=True)
@@ -71,6 +86,8 @@ class Detection:
     slice_bounds: SubscriptHook | None = None  # `x[a:b]` with the bounds' kind
     indexing: SubscriptHook | None = None  # `x[key]` with the key's kind
     assertion: AssertHook | None = None  # `assert <tensor test>, msg`
+    local_object_call: LocalObjectCallHook | None = None  # `obj.method()`, obj built in this function
+    super_init: SuperInitHook | None = None  # `super().__init__(...)` in an `__init__`
 
 
 def conversion(message: str) -> ConversionHook:

@@ -1,0 +1,50 @@
+"""GM304 range-of-tensor: its documentation, in one place with how it is detected."""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+
+
+def _range_bound(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+    """`range(t)`, `range(0, t)`: any bound a tensor. Measured on torch 2.13: GB0059 "Failed to
+    trace builtin operator `range` with argument types ['Tensor']", also with
+    `capture_scalar_outputs=True` (unlike `int(t)`), so it is not GM302's `.item()` break."""
+    bounds = Kind.union(args)
+    if not bounds.is_tensor or all(_passed_in(node, kind) for node, kind in zip(call.args, args) if kind.is_tensor):
+        return None  # range(len(x)), range(x.shape[0]), range(n): inferred as usual
+    checker.report(rule, call, "`range()` of a tensor: Dynamo cannot trace `range` over a tensor bound", bounds)
+    return NOT_TENSOR
+
+
+def _passed_in(node: ast.expr, kind: Kind) -> bool:
+    """`range(seq_len)` on a parameter as it came in: a trip count passed to a function is a
+    Python int in practice (x_transformers' `generate(..., seq_len)`, an entry point whose
+    unannotated parameters are only assumed to be tensors); one computed from tensors
+    (`nitrs.long()`, `(x > 0).sum()`) is reported."""
+    return isinstance(node, ast.Name) and kind == Kind.of_param(node.id)
+
+
+RULE = Rule(
+    code="GM304",
+    name="range-of-tensor",
+    family="scalar extraction",
+    gb_id="GB0059",
+    summary="Flags `range()` whose bounds include a tensor in traced code (`for _ in range(n_iters.long()):`).",
+    why=(
+        "`range` needs Python ints. TorchDynamo does not trace the builtin with a tensor argument, "
+        "even with `capture_scalar_outputs=True`, so it ends the graph and runs the rest eagerly; "
+        "inside a loop it skips the whole frame."
+    ),
+    example="for _ in range(n_iters.long()):\n    x = x / 2",
+    use_instead="for _ in range(8):  # a Python int, known before the compiled call\n    x = x / 2",
+    fix_safety=(
+        "No automatic fix: the trip count is a tensor value. Pass the count as a Python int (decided "
+        "before the compiled call), bound the loop by a constant and mask the extra steps with "
+        "`torch.where`, or express it with `torch._higher_order_ops.while_loop`."
+    ),
+    detection=Detection(builtins={"range": _range_bound}),
+)

@@ -1,0 +1,61 @@
+"""GM605 breaking-call-on-local-object: its documentation, in one place with how it is detected.
+
+The traversal asks at each `obj.method()` on an object built in the same function; the scope
+solver keeps the finding when the method, or what it calls, has a finding (analysis/scope.py)."""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+
+
+def _method_of_local_object(rule: Rule, checker: Checker, call: ast.Call, method: str) -> None:
+    """Measured on torch 2.13: the call line is reported ("Failed to handle graph break
+    gracefully ... no bytecode reconstruction implemented for sourceless variable
+    UserMethodVariable") for a plain object, a registry-built one and `Cls(...).method()`; not for
+    `obj(...)`, a global object, an argument or `self.attr`, where Dynamo resumes after the call."""
+    checker.report_if_callee_breaks(
+        rule, call, f"`.{method}()` breaks inside, and on an object built in traced code Dynamo cannot resume at the call"
+    )
+
+RULE = Rule(
+    code="GM605",
+    name="breaking-call-on-local-object",
+    family="not traceable",
+    gb_id="GB0092",
+    summary=(
+        "Flags a method call on an object built in the same traced function (`solver = "
+        "SOLVERS[name](...)`, `make_solver(...)`, `Solver(y0).integrate(t)`) when the method, or "
+        "anything it calls, has a graph break."
+    ),
+    why=(
+        "To break the graph at a call, TorchDynamo rebuilds the callee on the Python stack and "
+        "resumes after it. A method bound to an object created inside the compiled region has no "
+        "source to rebuild it from, so Dynamo gives up on the whole calling function (measured on "
+        "torch 2.13: GB0092 \"Reconstruction failure\"; for an nn.Module, \"step_unsupported\"): "
+        "it runs eagerly, and only the method's own frame is compiled, in pieces. Calling the "
+        "object itself (`solver(t)`) resumes normally."
+    ),
+    example=(
+        "class Solver:\n"
+        "    def integrate(self, t):\n"
+        "        if t.sum() > 0:\n"
+        "            t = t - 1\n"
+        "        return t\n\n"
+        "solution = Solver().integrate(t)"
+    ),
+    use_instead=(
+        "class Solver:\n"
+        "    def integrate(self, t):\n"
+        "        return torch.where(t.sum() > 0, t - 1, t)\n\n"
+        "solution = Solver().integrate(t)"
+    ),
+    fix_safety=(
+        "No automatic fix. Remove the break inside the method (the finding there has its own "
+        "advice), build the object outside the compiled function and pass it in, or keep it as "
+        "module state (`self.solver`), which Dynamo can rebuild."
+    ),
+    detection=Detection(local_object_call=_method_of_local_object),
+)
