@@ -397,6 +397,8 @@ class Recorder:
         finally:
             sys.settrace(None)
 
-    def finish(self) -> Census:
+    def finish(self, complete: bool = True) -> Census:
+        """The census so far; `complete=False` for a copy written while the tests still run."""
         self.census.executed = {path: sorted(lines) for path, lines in sorted(self._executed.items())}
+        self.census.complete = complete
         return self.census

@@ -83,7 +83,7 @@ def _with_census(result: CheckResult, census_file: Path, config: Config, change:
         return result, note
     merged = merge_census(result, census, change.root, changed, select_codes(config.select, config.ignore,
                                                                              RUNTIME_RULES))
-    return merged, describe_merge(merged, len(census.calls), change.head)
+    return merged, describe_merge(merged, census, change.head)
 
 
 def _warn(message: str) -> None:
