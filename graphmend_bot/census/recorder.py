@@ -1,8 +1,9 @@
 """While a project's tests run: explain the first call of each outermost module, record the breaks.
 
 `Recorder.install()` wraps `nn.Module.__call__` (and the configured entry-point functions). The
-first call of an outermost module for a given input signature is also run through
-`torch._dynamo.explain` (its own capture backend: no inductor) on a deep copy of the module and
+first call of an outermost module for a given input signature (and grad mode) is also compiled
+with Dynamo and the census's own capture backend (capture.py: eager, no inductor, Dynamo's cache
+kept from one call to the next) on a deep copy of the module and
 clones of the inputs, before the real call runs. The test sees none of it:
 
 - the real call runs unchanged, on the real module and inputs, and its result or exception is the
@@ -19,8 +20,9 @@ for it (modules over `MAX_COPY_ELEMENTS` parameters are explained in place with 
 and restored instead). A module none of whose code is the project's (a bare `nn.Linear` or
 `nn.Sequential` of torch layers that a test calls) is neither explained nor traced: a break can
 only be recorded on a project line, and nothing of the project's can run inside it (no submodule,
-method, hook or callable attribute of it comes from the project's files). `explain` resets Dynamo's caches, so a test's own compiled functions
-compile again after a censused call: same results, more compile time.
+method, hook or callable attribute of it comes from the project's files). Frames an earlier
+explained call compiled are not traced again while their guards hold; the census's cache entries
+belong to its own backend, so a test's own `torch.compile` neither runs nor reuses them.
 """
 
 from __future__ import annotations
