@@ -76,10 +76,12 @@ class KeptCacheExplainer:
         """The breaks Dynamo meets compiling and running `fn(*args, **kwargs)`, and whether a
         recompile limit stopped it (then `reset()` and explain the call again on fresh inputs)."""
         self.backend.graphs, self.backend.break_reasons = 0, []
-        with warnings.catch_warnings(), graph_break_log() as log, _without_telemetry():
-            warnings.simplefilter("ignore")
-            torch.compile(fn, backend=self.backend)(*args, **kwargs)
-        self._forget_skipped_frames()
+        try:
+            with warnings.catch_warnings(), graph_break_log() as log, _without_telemetry():
+                warnings.simplefilter("ignore")
+                torch.compile(fn, backend=self.backend)(*args, **kwargs)
+        finally:  # a call explain cannot handle must not leave its frames skipped for the next one
+            self._forget_skipped_frames()
         graphs = self.backend.graphs
         explained = mapped_breaks(graphs, graphs - 1, self.backend.break_reasons, log.messages, self.tree)
         return explained, any(RECOMPILE_LIMIT_MARK in message for message in log.messages)

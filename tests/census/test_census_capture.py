@@ -7,6 +7,8 @@ modes apart. Each case is measured live with Dynamo on a small project module:
 - a frame Dynamo skipped for good on one call (a break in a loop) is traced again on the next call,
   which takes another path through it (gpytorch's `ExactGP.__call__` is skipped in training mode;
   its eval-mode breaks went unrecorded until the mark was cleared);
+- a call past Dynamo's recompile limit (which the kept cache reaches sooner) is explained again
+  from a reset cache;
 - a second call at another size is traced with symbolic sizes, as Dynamo's automatic dynamic
   shapes do in a user's program, so a break only a symbolic size meets is recorded (gpytorch's
   `noise_models.py:92`, a `sorted()` over a SymInt inside linear_operator).
@@ -49,6 +51,13 @@ def looped_or_not(x, mode):
     return z * 3
 
 
+def by_mode(x, mode):
+    y = x * 2
+    if mode == "m9":
+        print("nine")  # break only in the tenth mode
+    return y
+
+
 def size_dependent(x):
     y = x * 2
     n = x.shape[0]
@@ -63,7 +72,7 @@ def recorder(tmp_path: Path) -> Iterator[Recorder]:
     sys.path.insert(0, str(tmp_path))
     recorder = Recorder(tmp_path, Tree([str(tmp_path)]))
     try:
-        for name in ("grad_dependent", "looped_or_not", "size_dependent"):
+        for name in ("grad_dependent", "looped_or_not", "size_dependent", "by_mode"):
             assert recorder.wrap_entry_point(f"census_paths:{name}") == ""
         recorder.current_test = "tests/test_paths.py::test_it"
         yield recorder
@@ -100,5 +109,17 @@ def test_a_second_size_is_traced_with_symbolic_sizes(recorder: Recorder) -> None
     paths.size_dependent(torch.ones(3))
     assert _break_lines(recorder) == set()  # static sizes: sorted() over ints is fine
     paths.size_dependent(torch.ones(5))
-    assert _break_lines(recorder) == {26}
+    assert _break_lines(recorder) == {33}
 
+
+
+def test_a_call_past_dynamos_recompile_limit_is_explained_from_a_reset_cache(recorder: Recorder) -> None:
+    """Each mode is a constant Dynamo guards on: one more compile of the same frame per call. Past
+    `recompile_limit` (8) Dynamo runs the frame eagerly and would report nothing; the census sees
+    Dynamo's warning and explains that call again from a reset cache."""
+    paths = importlib.import_module("census_paths")
+    for mode in range(10):
+        paths.by_mode(torch.ones(3), f"m{mode}")
+    assert len(recorder.census.calls) == 10
+    assert _break_lines(recorder) == {26}
+    assert recorder.explainer.resets >= 1
