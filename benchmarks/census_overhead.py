@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -25,18 +26,22 @@ HERE = Path(__file__).resolve().parent
 BUNDLED = HERE / "census" / "test_transformers_tiny.py"
 
 
-def run(suite: str, cwd: Path, census: Path | None, root: str | None) -> float:
+def run(suite: str, cwd: Path, census: Path | None, root: str | None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one pytest run. CPU time (user + system of the child) is the
+    steadier figure on a shared machine, where other jobs stretch the wall time of both runs unequally."""
     command = [sys.executable, "-m", "pytest", suite, "-q", "-p", "no:cacheprovider", "-x", "--no-header"]
     if census is not None:
         command += ["--graphmend-census", f"--graphmend-census-file={census}"]
         if root:
             command.append(f"--graphmend-census-root={root}")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         sys.exit(f"pytest failed to run ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def ground_truth_lines(families: list[str], root: str) -> set[tuple[str, int]]:
@@ -70,12 +75,14 @@ def main() -> int:
         plain = [run(args.suite, Path(args.cwd), None, None) for _ in range(args.repeat)]
         censused = [run(args.suite, Path(args.cwd), census_file, root) for _ in range(args.repeat)]
         data = json.loads(census_file.read_text())
-    p, c = statistics.median(plain), statistics.median(censused)
+    p, c = statistics.median(wall for wall, _ in plain), statistics.median(wall for wall, _ in censused)
+    p_cpu, c_cpu = statistics.median(cpu for _, cpu in plain), statistics.median(cpu for _, cpu in censused)
     calls, failed = len(data["calls"]), sum(1 for call in data["calls"] if call["error"])
     recorded = {(b["path"], b["line"]) for b in data["breaks"]}
     print(f"suite: {args.suite}")
     print(f"plain run      {p:8.1f} s")
     print(f"census run     {c:8.1f} s   ({c / p:.2f}x)")
+    print(f"CPU time       {p_cpu:8.1f} s plain, {c_cpu:.1f} s with the census   ({c_cpu / max(p_cpu, 1e-9):.2f}x)")
     print(f"calls explained {calls} ({failed} could not be), break lines recorded {len(recorded)}")
     explaining = sum(call.get("seconds", 0.0) for call in data["calls"])
     print(f"explaining     {explaining:8.1f} s   ({explaining / max(c - p, 1e-9):.0%} of the census's extra time; "

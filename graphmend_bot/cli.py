@@ -94,6 +94,9 @@ def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) 
     except CensusError as error:
         print(f"graphmend: census not used: {error}", file=sys.stderr)
         return result
+    if not census.complete:
+        print("graphmend: the census's test run stopped before its end (a crash?): it holds the tests that ran "
+              "before", file=sys.stderr)
     files, _ = discover(args.paths or ["."], config.exclude)
     codes = select_codes(config.select, config.ignore, RUNTIME_RULES)
     return merge_census(result, census, root, [f.path for f in files], codes)
@@ -173,7 +176,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     config = _load_config(args)  # before review_working_tree enters the repository's top
     output_file = Path(args.output_file).resolve() if args.output_file else None
     try:
-        review = review_working_tree(args.base, args.paths or ["."], config, args.max_comments)
+        census = Path(args.census).resolve() if args.census else None  # before the review enters the top
+        review = review_working_tree(args.base, args.paths or ["."], config, args.max_comments, census)
     except GitError as error:
         print(f"graphmend review: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -266,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--extend-ignore", type=_split_codes, metavar="CODES", help="skip these too")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
+    p.add_argument("--census", metavar="FILE",
+                   help="merge a `pytest --graphmend-census` file recorded on HEAD, as the bot merges its "
+                        "`census-file` input: comments say what Dynamo confirmed, GM801 for breaks only it saw")
     p.set_defaults(handler=cmd_review)
 
     p = sub.add_parser("census", help="run the project's tests with the census plugin: Dynamo's own graph breaks, "

@@ -28,7 +28,12 @@ def run_census(file: str, pytest_args: Sequence[str], commit: str | None = None,
     args = list(pytest_args)
     command += args[1:] if args[:1] == ["--"] else args
     status = subprocess.run(command, check=False).returncode
+    if status < 0:  # killed by a signal: the shell's convention, as a process exit status can be no less than 0
+        status = 128 - status
     if not output.is_file():
         print(f"graphmend: pytest exited with {status} and wrote no census at {output}", file=sys.stderr)
         return EXIT_NO_CENSUS
+    if status > 5:  # killed, or not one of pytest's own statuses (0-5): the session did not finish
+        print(f"graphmend: pytest exited with {status} before the end of the session; {output} holds what "
+              "the tests that ran before showed", file=sys.stderr)
     return status

@@ -142,14 +142,20 @@ def explain_breaks(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[s
     with warnings.catch_warnings(), graph_break_log() as log:
         warnings.simplefilter("ignore")
         result = torch._dynamo.explain(fn)(*args, **kwargs)
-    explained = Explained(result.graph_count, result.graph_break_count)
-    logged = [logged_break(message, tree) for message in log.messages if "Graph break" in message]
+    return mapped_breaks(result.graph_count, result.graph_break_count, result.break_reasons, log.messages, tree)
+
+
+def mapped_breaks(graph_count: int, graph_break_count: int, break_reasons: Iterable[Any], messages: Iterable[str],
+                  tree: Tree) -> Explained:
+    """explain's break reasons and the graph_breaks log's records, each break mapped into `tree`
+    once (the log's reason and id are preferred: "generic_jump TensorVariable()" is not readable)."""
+    explained = Explained(graph_count, graph_break_count)
+    logged = [logged_break(message, tree) for message in messages if "Graph break" in message]
     ids = {b.location: b for b in logged if b.location is not None}
-    for reason in result.break_reasons:
+    for reason in break_reasons:
         stack = tuple((normalise(f.filename), f.lineno) for f in (reason.user_stack or []) if f.lineno)
         location = innermost(stack, tree)
         twin = ids.get(location) if location is not None else None
-        # The log's reason and id are the readable ones ("generic_jump TensorVariable()" is not).
         explained.breaks.append(Break(location, twin.reason if twin else reason.reason.strip().splitlines()[0],
                                       twin.gb_id if twin else "", stack))
     seen = explained.lines

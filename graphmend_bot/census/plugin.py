@@ -92,6 +92,7 @@ class CensusPlugin:
         self.recorder.install()
         # Wrapped now, before the tests import them (`from pkg import fn` keeps what it got); the
         # ones that cannot be imported yet (a conftest sets sys.path) are tried after collection.
+        self.checkpointed, self.checkpoint_failed = 0, False
         self.pending = [spec for spec in self.entry_points if self.recorder.wrap_entry_point(spec)]
 
     def _configured_entry_points(self, root: Path) -> list[str]:
@@ -110,6 +111,20 @@ class CensusPlugin:
             problem = self.recorder.wrap_entry_point(spec)
             if problem:
                 self.problems.append(problem)
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
+        """After a test that explained a call, the census so far is written (marked incomplete): a
+        crash that kills pytest later (a segfault in an extension) keeps what the earlier tests showed."""
+        calls = len(self.recorder.census.calls)
+        if calls == self.checkpointed or self.checkpoint_failed:
+            return
+        from graphmend_bot.census.record import write_census
+
+        try:
+            write_census(self.recorder.finish(complete=False), self.output)
+            self.checkpointed = calls
+        except OSError:
+            self.checkpoint_failed = True  # reported once, by the final write
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, None]:

@@ -71,6 +71,9 @@ class Census:
     breaks: list[BreakRecord] = field(default_factory=list)
     executed: dict[str, list[int]] = field(default_factory=dict)  # lines the censused calls ran
     coverage: bool = True  # False when another tracer (coverage.py) owned sys.settrace
+    # False in the copy written after each test that explained a call: the run has not finished. Left
+    # so, the tests stopped early (a crash killed pytest) and the census holds what ran before.
+    complete: bool = True
 
     def break_at(self, path: str, line: int) -> BreakRecord | None:
         return self._breaks_by_line.get((path, line))
@@ -133,9 +136,10 @@ def parse_census(data: Any) -> Census:
     breaks = [_break(item, i) for i, item in enumerate(_list(data.get("breaks"), "breaks", MAX_BREAKS))]
     executed = _executed(data.get("executed", {}))
     coverage = data.get("coverage", True)
-    if not isinstance(coverage, bool):
-        raise CensusError("coverage must be true or false")
-    return Census(commit, _text(data.get("torch", ""), "torch", 40), calls, breaks, executed, coverage)
+    complete = data.get("complete", True)
+    if not isinstance(coverage, bool) or not isinstance(complete, bool):
+        raise CensusError("coverage and complete must be true or false")
+    return Census(commit, _text(data.get("torch", ""), "torch", 40), calls, breaks, executed, coverage, complete)
 
 
 def _list(value: Any, name: str, limit: int) -> list[Any]:

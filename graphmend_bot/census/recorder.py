@@ -1,8 +1,9 @@
 """While a project's tests run: explain the first call of each outermost module, record the breaks.
 
 `Recorder.install()` wraps `nn.Module.__call__` (and the configured entry-point functions). The
-first call of an outermost module for a given input signature is also run through
-`torch._dynamo.explain` (its own capture backend: no inductor) on a deep copy of the module and
+first call of an outermost module for a given input signature (and grad mode) is also compiled
+with Dynamo and the census's own capture backend (capture.py: eager, no inductor, Dynamo's cache
+kept from one call to the next) on a deep copy of the module and
 clones of the inputs, before the real call runs. The test sees none of it:
 
 - the real call runs unchanged, on the real module and inputs, and its result or exception is the
@@ -19,8 +20,9 @@ for it (modules over `MAX_COPY_ELEMENTS` parameters are explained in place with 
 and restored instead). A module none of whose code is the project's (a bare `nn.Linear` or
 `nn.Sequential` of torch layers that a test calls) is neither explained nor traced: a break can
 only be recorded on a project line, and nothing of the project's can run inside it (no submodule,
-method, hook or callable attribute of it comes from the project's files). `explain` resets Dynamo's caches, so a test's own compiled functions
-compile again after a censused call: same results, more compile time.
+method, hook or callable attribute of it comes from the project's files). Frames an earlier
+explained call compiled are not traced again while their guards hold; the census's cache entries
+belong to its own backend, so a test's own `torch.compile` neither runs nor reuses them.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ from typing import Any
 
 import torch
 
-from graphmend_bot.census.dynamo import Explained, Tree, explain_breaks, normalise
+from graphmend_bot.census.capture import KeptCacheExplainer
+from graphmend_bot.census.dynamo import Explained, Tree, normalise
 from graphmend_bot.census.record import MAX_TESTS_PER_BREAK, BreakRecord, CallRecord, Census
 
 MAX_COPY_ELEMENTS = 200_000_000
@@ -72,6 +75,12 @@ def signature(value: Any, depth: int = 0) -> Any:
     if value is None or isinstance(value, bool):
         return (value,)
     return (type(value).__name__,)
+
+
+def grad_mode() -> tuple[bool, bool]:
+    """Dynamo guards on grad mode and traces other code without it (a library's `no_grad` paths,
+    `requires_grad` checks): a call under `torch.no_grad()` or inference mode is another signature."""
+    return torch.is_grad_enabled(), torch.is_inference_mode_enabled()
 
 
 def clone_inputs(value: Any) -> Any:
@@ -140,6 +149,7 @@ class Recorder:
     def __init__(self, root: Path, tree: Tree, commit: str = "") -> None:
         self.root = root
         self.tree = tree
+        self.explainer = KeptCacheExplainer(tree)
         self.census = Census(commit=commit, torch=torch.__version__.split("+")[0])
         self.current_test = ""
         self._seen: set[Any] = set()
@@ -249,7 +259,7 @@ class Recorder:
         with self._inside():
             key: tuple[Any, ...]
             try:
-                key = (target, signature(subject), signature(args), signature(kwargs))
+                key = (target, signature(subject), signature(args), signature(kwargs), grad_mode())
             except Exception:  # an odd argument: census it by target alone
                 key = (target,)
             first = key not in self._seen
@@ -300,9 +310,7 @@ class Recorder:
         self.census.calls.append(record)
         started = time.perf_counter()
         try:
-            cloned_args, cloned_kwargs = clone_inputs(args), clone_inputs(kwargs)
-            with _rng_preserved(), _silenced(), self._copy_of(subject) as copied:
-                explained = explain_breaks(copied, cloned_args, cloned_kwargs, self.tree)
+            explained = self._explained(subject, args, kwargs)
         except Exception as error:
             record.error = f"{type(error).__name__}: {str(error).strip().splitlines()[0][:300] if str(error) else ''}"
             return
@@ -311,6 +319,19 @@ class Recorder:
         # explain says -1 breaks when it made no graph at all
         record.graph_count, record.graph_break_count = explained.graph_count, max(0, explained.graph_break_count)
         self._add_breaks(explained)
+
+    def _explained(self, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Explained:
+        """Explained on a copy of the subject and clones of the inputs; a second time from a reset
+        cache when a recompile limit cut the first short (capture.py)."""
+        for fresh in (False, True):
+            if fresh:
+                self.explainer.reset()
+            cloned_args, cloned_kwargs = clone_inputs(args), clone_inputs(kwargs)
+            with _rng_preserved(), _silenced(), self._copy_of(subject) as copied:
+                explained, cut_short = self.explainer.explain(copied, cloned_args, cloned_kwargs)
+            if not cut_short:
+                break
+        return explained
 
     @contextlib.contextmanager
     def _copy_of(self, subject: Any) -> Iterator[Any]:
@@ -378,6 +399,8 @@ class Recorder:
         finally:
             sys.settrace(None)
 
-    def finish(self) -> Census:
+    def finish(self, complete: bool = True) -> Census:
+        """The census so far; `complete=False` for a copy written while the tests still run."""
         self.census.executed = {path: sorted(lines) for path, lines in sorted(self._executed.items())}
+        self.census.complete = complete
         return self.census

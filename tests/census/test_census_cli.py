@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from project import make_project
+from project import line_of, make_project
 
 
 def graphmend(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -42,3 +42,32 @@ def test_a_commit_that_is_not_hexadecimal_is_reported_and_not_recorded(tmp_path:
     assert _commit(tmp_path, "main; rm -rf /") == (
         "", "--graphmend-census-commit 'main; rm -rf /' is not a hexadecimal commit id: no commit recorded")
     assert _commit(tmp_path, "ABCDEF1") == ("abcdef1", "")
+
+
+def test_a_suite_that_crashes_mid_run_keeps_what_ran_before_and_says_so(tmp_path: Path) -> None:
+    """A test that kills the interpreter (a segfault in an extension, os.abort) ends pytest before the
+    session finishes: the census written after the last test that explained a call is kept, marked
+    incomplete, and `graphmend census` and `graphmend check --census` say so."""
+    root = make_project(tmp_path)
+    (root / "tests" / "test_crash.py").write_text(
+        "import os\n\nimport torch\nfrom pkg.model import Net, score\n\n\ndef test_net():\n"
+        "    Net()(torch.randn(2, 4))\n\n\ndef test_crash():\n    score(torch.ones(2))\n    os.abort()\n")
+    (root / "graphmend-census.json").write_text("{}")  # from an earlier run: never taken for this one
+    done = graphmend(root, "--", "-p", "no:cacheprovider", "-p", "no:faulthandler", "tests/test_crash.py")
+    assert done.returncode == 128 + 6, done.stdout + done.stderr  # SIGABRT, as a shell reports it
+    assert "pytest exited with 134 before the end of the session; graphmend-census.json holds what the tests " \
+           "that ran before showed" in done.stderr
+    census = json.loads((root / "graphmend-census.json").read_text("utf-8"))
+    assert census["complete"] is False
+    # test_net's explain was written after it; the crashing test's own call was lost with the process
+    assert [c["test"] for c in census["calls"]] == ["tests/test_crash.py::test_net"]
+    assert any(b["path"] == "pkg/model.py" and b["tests"] == ["tests/test_crash.py::test_net"]
+               for b in census["breaks"])
+
+    checked = subprocess.run([sys.executable, "-m", "graphmend_bot.cli", "check", "--census", "graphmend-census.json",
+                              "--output-format", "json", "pkg"], cwd=root, capture_output=True, text=True, timeout=300,
+                             check=False)
+    assert "Traceback" not in checked.stderr
+    assert "the census's test run stopped before its end (a crash?)" in checked.stderr
+    branch = next(f for f in json.loads(checked.stdout) if f["location"]["row"] == line_of("# break: branch"))
+    assert branch["dynamo"]["status"] == "confirmed" and branch["dynamo"]["test"] == "tests/test_crash.py::test_net"

@@ -226,3 +226,17 @@ def test_the_scheduled_scan_uses_the_census(tmp_path: Path, fake_github: FakeGit
     assert run.sarif is not None
     gm801 = [r for r in run.sarif["runs"][0]["results"] if r["ruleId"] == "GM801"]
     assert len(gm801) == 1 and "setattr() on Tensor.requires_grad" in gm801[0]["message"]["text"]
+
+
+def test_a_census_from_a_run_that_crashed_is_used_and_the_summary_says_so(
+        world: PullRequestWorld, recorded: dict[str, Any]) -> None:
+    """The plugin writes the census after each test that explained a call, marked incomplete until
+    the session ends: a suite a crash killed still confirms what ran before, and the review says so."""
+    put_census(world.git.root, {**recorded, "commit": world.head_sha, "complete": False})
+    run = world.run(world.event("pull_request.opened.json"), fail_on="never", census_file=CENSUS)
+
+    assert run.returncode == 0 and "Traceback" not in run.stdout + run.stderr
+    assert any("Confirmed by Dynamo in `tests/test_net.py::test_net`." in body
+               for body in comments_by_line(world.fake).values())
+    stopped = "The test run stopped before its end (a crash?): the census holds the tests that ran before it."
+    assert stopped in summary_comment(world.fake) and stopped in run.summary

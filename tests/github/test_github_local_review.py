@@ -180,3 +180,55 @@ def test_bad_base_or_folder_is_one_message_and_exit_2(tmp_path: Path, where: str
     assert done.returncode == 2
     assert done.stderr.startswith("graphmend review: ") and expected in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def _census_of_head(world: PullRequestWorld, commit: str) -> Path:
+    """What `pytest --graphmend-census` writes for a test of the head's model: Dynamo broke on its
+    `print`. (A census recorded for real is merged end to end in test_github_census.py.)"""
+    from graphmend_bot.census.record import BreakRecord, CallRecord, Census, write_census
+
+    line = MODEL_HEAD.splitlines().index('        print("forward done")') + 1
+    census = Census(commit=commit, torch="2.13.0",
+                    calls=[CallRecord("pkg.model.Net", "tests/test_model.py::test_net", 2, 1)],
+                    breaks=[BreakRecord("pkg/model.py", line, "Failed to trace builtin operator", "GB0059",
+                                        ["tests/test_model.py::test_net"])],
+                    executed={"pkg/model.py": list(range(1, len(MODEL_HEAD.splitlines()) + 1))})
+    path = world.git.root.parent / "census" / "graphmend-census.json"
+    write_census(census, path)
+    return path
+
+
+def test_review_merges_a_census_recorded_on_head(world: PullRequestWorld) -> None:
+    census = _census_of_head(world, world.head_sha)
+    done = local_review(world.git.root, "--base", world.base_sha, "--output-format", "json", "--census", str(census))
+
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    local: dict[str, Any] = json.loads(done.stdout)
+    line = MODEL_HEAD.splitlines().index('        print("forward done")') + 1
+    [printed] = [c["body"] for c in local["review"]["comments"] if c["path"] == "pkg/model.py" and c["line"] == line]
+    assert "Confirmed by Dynamo in `tests/test_model.py::test_net`." in printed
+    assert f"Dynamo's census of the tests at `{world.head_sha[:12]}` (1 call(s) explained): 1 finding(s) " \
+           "confirmed" in local["summary_comment"]
+
+
+@pytest.mark.parametrize(("case", "message"), [
+    ("another commit", "the census was recorded on commit c0ffee0"),
+    ("malformed", "is unreadable"),
+    ("missing", "no census file at"),
+])
+def test_review_with_an_unusable_census_says_why_and_is_the_static_review(
+        world: PullRequestWorld, case: str, message: str) -> None:
+    static = json.loads(local_review(world.git.root, "--base", world.base_sha, "--output-format", "json").stdout)
+    census = _census_of_head(world, "c0ffee0" if case == "another commit" else world.head_sha)
+    if case == "malformed":
+        census.write_text('{"format": "graphmend-census", "version": 1, "breaks": [', encoding="utf-8")
+    elif case == "missing":
+        census.unlink()
+    done = local_review(world.git.root, "--base", world.base_sha, "--output-format", "json", "--census", str(census))
+
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("graphmend: warning: Dynamo's census was not used: ") and message in done.stderr
+    local: dict[str, Any] = json.loads(done.stdout)
+    assert local["review"] == static["review"]  # every comment as without a census
+    assert "Dynamo's census was not used" in local["summary_comment"]

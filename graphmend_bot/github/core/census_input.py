@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphmend_bot.census.merge import RUNTIME_CODE, merge_census
-from graphmend_bot.census.record import CensusError, load_census
+from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import ActionContext
@@ -55,7 +55,7 @@ def with_census(ctx: ActionContext, config: Config, result: CheckResult, commit:
         return CensusOutcome(result, note)
     codes = select_codes(config.select, config.ignore, RUNTIME_RULES)
     merged = merge_census(result, census, ctx.workspace, checked_files, codes)
-    note = describe_merge(merged, len(census.calls), commit)
+    note = describe_merge(merged, census, commit)
     log.info(note)
     return CensusOutcome(merged, note)
 
@@ -75,13 +75,15 @@ def _census_path(workspace: Path, name: str) -> Path:
     return path
 
 
-def describe_merge(result: CheckResult, calls: int, commit: str) -> str:
+def describe_merge(result: CheckResult, census: Census, commit: str) -> str:
     statuses = Counter(f.evidence.status for f in result.findings
                        if f.evidence is not None and f.code != RUNTIME_CODE)
     runtime = sum(1 for f in result.findings if f.code == RUNTIME_CODE)
-    return (f"Dynamo's census of the tests at `{commit[:12]}` ({calls} call(s) explained): "
+    stopped = "" if census.complete else (" The test run stopped before its end (a crash?): the census holds "
+                                          "the tests that ran before it.")
+    return (f"Dynamo's census of the tests at `{commit[:12]}` ({len(census.calls)} call(s) explained): "
             f"{statuses['confirmed']} finding(s) confirmed, {statuses['ran-without-break']} ran without a graph "
-            f"break, {runtime} break(s) only Dynamo saw ({RUNTIME_CODE}).")
+            f"break, {runtime} break(s) only Dynamo saw ({RUNTIME_CODE}).{stopped}")
 
 
 def workspace_commit(workspace: Path) -> str:

@@ -41,19 +41,49 @@ class LocalReview:
 
 
 def review_working_tree(base: str, paths: Sequence[str], config: Config,
-                        limit: int = MAX_COMMENTS_PER_REVIEW) -> LocalReview:
+                        limit: int = MAX_COMMENTS_PER_REVIEW, census_file: Path | None = None) -> LocalReview:
     """Plan the review of the working tree against `base`; raises GitError with a message for the user.
 
     Runs from the repository's top, as the bot runs from its workspace, so that paths in findings
-    are the paths in the diff."""
+    are the paths in the diff. `census_file` (an absolute path): a `pytest --graphmend-census` file
+    to merge, as the bot merges its `census-file` input; one it cannot use is a note, and the
+    review is the static one."""
     change = working_tree_change(Path.cwd(), base)
     roots = [os.path.relpath(os.path.abspath(p), change.root).replace(os.sep, "/") for p in paths or ["."]]
     os.chdir(change.root)
     changed = [f.path for f in change.files]
     result = with_fixes(check(roots, config, only=changed), config, _warn) if changed else CheckResult()
+    notes: list[str] = []
+    if census_file is not None:
+        result, note = _with_census(result, census_file, config, change, changed)
+        notes.append(note)
     sources = read_sources(changed, change.root)
     prepared = prepare_review(result, {f.path: f.patch for f in change.files}, sources, [], change.head, limit)
+    prepared.view.notes = [*prepared.view.notes, *notes]
     return LocalReview(change, prepared)
+
+
+def _with_census(result: CheckResult, census_file: Path, config: Config, change: WorkingTreeChange,
+                 changed: Sequence[str]) -> tuple[CheckResult, str]:
+    """The census merged when it was recorded on the commit checked out, and the note saying so."""
+    from graphmend_bot.census.merge import merge_census
+    from graphmend_bot.census.record import CensusError, load_census
+    from graphmend_bot.github.core.census_input import describe_merge
+    from graphmend_bot.report.markdown import prose
+    from graphmend_bot.rules import RUNTIME_RULES, select_codes
+
+    try:
+        if not change.head:
+            raise CensusError("the working tree changes Python files since HEAD, so no census (recorded on a commit) "
+                              "matches what is reviewed; commit first")
+        census = load_census(census_file, expected_commit=change.head)
+    except CensusError as error:
+        note = prose(f"Dynamo's census was not used: {error}. The findings are the static analysis alone.")
+        _warn(note)
+        return result, note
+    merged = merge_census(result, census, change.root, changed, select_codes(config.select, config.ignore,
+                                                                             RUNTIME_RULES))
+    return merged, describe_merge(merged, census, change.head)
 
 
 def _warn(message: str) -> None:

@@ -1,0 +1,105 @@
+"""Dynamo's capture for a whole census, with Dynamo's cache kept from one explained call to the next.
+
+`torch._dynamo.explain` resets every cache before and after it runs, so a suite that calls the
+same solver from ten tests makes Dynamo trace the same frames ten times. The census instead
+compiles each explained call with `torch.compile(fn, backend=capture)`, one capture backend for the
+whole session (the eager backend: no inductor), and never resets:
+
+- a frame whose guards still hold runs its cached code and is not traced again. Breaks are
+  compile-time events: a cache hit would only repeat breaks already recorded for an earlier call;
+- a frame that recompiles because a size changed is made dynamic by Dynamo's own automatic dynamic
+  shapes, exactly as in a user's long-running compiled program, so breaks that only a symbolic
+  size meets (a `sorted()` over a SymInt) are recorded too;
+- a frame Dynamo skipped (it marks the code, not the inputs) is unmarked after each call, so a
+  later call on other inputs traces it again;
+- Dynamo only reuses an entry compiled by the same backend object, so a test's own
+  `torch.compile` never runs the census's code, nor the census the test's.
+
+When a frame reaches Dynamo's recompile limit, Dynamo stops tracing it and breaks past the limit
+would go unseen: the call is then explained again from a reset cache (the old, exact behaviour).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
+
+from graphmend_bot.census.dynamo import Explained, Tree, graph_break_log, mapped_breaks
+
+RECOMPILE_LIMIT_MARK = "torch._dynamo hit config."
+
+
+@contextlib.contextmanager
+def _without_telemetry() -> Iterator[None]:
+    """Skip what Dynamo does after each compile for its own metrics, not for tracing: a timed run of
+    the new guards after a cache flush (`profile_guard_manager`, 12% of the census's time on
+    torchdiffeq) and a garbage collection pass. Neither changes what is traced or guarded."""
+    import torch._dynamo.guards as guards
+
+    profile = getattr(guards, "profile_guard_manager", None)
+    if profile is not None:
+        guards.profile_guard_manager = lambda *args: 0.0
+    try:
+        with torch._dynamo.config.patch(run_gc_after_compile=False):
+            yield
+    finally:
+        if profile is not None:
+            guards.profile_guard_manager = profile
+
+
+class _CaptureBackend:
+    """Counts the graphs Dynamo hands over and keeps their break reasons; runs them eagerly."""
+
+    def __init__(self) -> None:
+        self.graphs = 0
+        self.break_reasons: list[Any] = []
+
+    def __call__(self, gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+        self.graphs += 1
+        reason = getattr(gm, "compile_subgraph_reason", None)
+        if reason is not None and reason.graph_break:
+            self.break_reasons.append(reason)
+        return gm.forward
+
+
+class KeptCacheExplainer:
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.backend = _CaptureBackend()
+        self.resets = 0  # calls explained again from a reset cache (a recompile limit was hit)
+
+    def explain(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Explained, bool]:
+        """The breaks Dynamo meets compiling and running `fn(*args, **kwargs)`, and whether a
+        recompile limit stopped it (then `reset()` and explain the call again on fresh inputs)."""
+        self.backend.graphs, self.backend.break_reasons = 0, []
+        try:
+            with warnings.catch_warnings(), graph_break_log() as log, _without_telemetry():
+                warnings.simplefilter("ignore")
+                torch.compile(fn, backend=self.backend)(*args, **kwargs)
+        finally:  # a call explain cannot handle must not leave its frames skipped for the next one
+            self._forget_skipped_frames()
+        graphs = self.backend.graphs
+        explained = mapped_breaks(graphs, graphs - 1, self.backend.break_reasons, log.messages, self.tree)
+        return explained, any(RECOMPILE_LIMIT_MARK in message for message in log.messages)
+
+    @staticmethod
+    def _forget_skipped_frames() -> None:
+        """A frame Dynamo gave up on (a break in a loop, an error it suppressed, no tensor work on
+        these inputs) is skipped for good: its code is marked, not its inputs. Another call may take
+        another path through that code, so the mark is cleared and the next call traces it again.
+        Frames with compiled entries keep them: their guards decide."""
+        from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list, reset_code
+        from torch._dynamo.convert_frame import input_codes
+
+        for ref in list(input_codes.seen):
+            code = ref()
+            if code is not None and not _debug_get_cache_entry_list(code):
+                reset_code(code)
+
+    def reset(self) -> None:
+        self.resets += 1
+        torch._dynamo.reset()
