@@ -341,6 +341,8 @@ def add_approve_commands(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--bot-login", default="graphmend[bot]", metavar="LOGIN", help=bot_login_help)
     p.add_argument("--fixes", choices=("safe", "verified"), default="safe",
                    help="the fix set the bot commits (its `fixes` input): recomputed from the base to compare")
+    p.add_argument("--narrow-workflow", default="", metavar="FILE",
+                   help="the bot's fix workflow, dispatched to narrow the fix pull request when fixes are unproven")
     p.set_defaults(handler=_approve_step("submit"))
 
 

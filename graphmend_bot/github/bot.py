@@ -17,6 +17,7 @@ from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.core.results import scan_everything
 from graphmend_bot.github.fixes.fix_after_review import fix_after_review
 from graphmend_bot.github.fixes.fixing import on_pull_request_event
+from graphmend_bot.github.fixes.narrow_round import is_narrowing_dispatch, narrowing_round
 from graphmend_bot.github.review.analyse import load_action_config
 from graphmend_bot.github.review.fork import post_bundle
 from graphmend_bot.github.review.pull_request import review_pull_request
@@ -62,6 +63,9 @@ def run_bot(env: Mapping[str, str]) -> int:
             return fix_after_review(ctx, log)
         if ctx.event_name == "workflow_run":
             return post_bundle(ctx, log)
+        # The approval's dispatch after it recorded unproven fixes: nothing is checked out either.
+        if ctx.event_name == "workflow_dispatch" and is_narrowing_dispatch(ctx.event):
+            return narrowing_round(ctx, log)
         config = load_action_config(ctx)
         if ctx.event_name == "pull_request":
             return max(review_pull_request(ctx, config, log), follow_up_fix(ctx, config, log))

@@ -350,6 +350,8 @@ def get_contents(fake: FakeGitHub, request: Request) -> Response:
     repo, path = _repo(request), request.match["path"]
     ref = request.query.get("ref", [""])[0] or fake.repos[repo]["default_branch"]
     data = fake.contents.get((repo, ref, path))
+    if data is None and fake.remote is not None:
+        data = fake.remote.blob(ref, path)  # the repository's git objects, as GitHub reads them
     if data is None:
         return 404, {"message": "Not Found"}
     url = f"{fake.base_url}/repos/{repo}/contents/{path}?ref={ref}"
@@ -390,7 +392,9 @@ def create_review(fake: FakeGitHub, request: Request) -> Response:
     commit_id = body.get("commit_id") or pull["head"]["sha"]
     if (repo, commit_id) not in fake.commits:
         return _unprocessable("commit_id is not part of the pull request")
-    patches = {f["filename"]: right_side_lines(f.get("patch")) for f in fake.files[(repo, number)]}
+    computed = pull_files_from_remote(fake, repo, number)  # a pull request opened through the API
+    files = computed if computed is not None else fake.files[(repo, number)]
+    patches = {f["filename"]: right_side_lines(f.get("patch")) for f in files}
     for item in body.get("comments") or []:
         lines = patches.get(item.get("path"), {})
         line, start = item.get("line"), item.get("start_line")
@@ -600,6 +604,15 @@ class BareRemote:
 
     def branch(self, name: str) -> str | None:
         return self.resolve(f"refs/heads/{name}")
+
+    def blob(self, ref: str, path: str) -> bytes | None:
+        """The bytes of the regular file `path` at `ref` (a commit or branch), or None."""
+        sha = self.resolve(ref)
+        if sha is None or ".." in path.split("/"):
+            return None
+        done = subprocess.run(["git", "cat-file", "blob", f"{sha}:{path}"], cwd=self.path, env=GIT_ENV,
+                              capture_output=True, check=False)
+        return done.stdout if done.returncode == 0 else None
 
     def show(self, sha: str, path: str) -> str:
         return self.git("show", f"{sha}:{path}")

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from github import GithubException
 from github.PullRequest import PullRequest
+from github.Repository import Repository
 
 from graphmend_bot.exit_codes import EXIT_APPROVED, EXIT_ERROR, EXIT_NOT_APPROVED
 from graphmend_bot.github.approval.gate import PullFacts, refusal, valid_sha
@@ -47,6 +48,7 @@ from graphmend_bot.github.core.context import ActionError, read_context
 from graphmend_bot.github.core.markers import FIX_PR_MARKER
 from graphmend_bot.github.core.outputs import Log, append_summary, write_outputs
 from graphmend_bot.github.fixes.fix_pr import with_verification
+from graphmend_bot.github.fixes.narrow_round import HEAD_INPUT, PULL_INPUT
 from graphmend_bot.github.fixes.narrowing import (
     exclusions_in,
     uncovered_lines,
@@ -117,15 +119,16 @@ def submit(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     except API_ERRORS as error:
         log.error(describe(error, "submitting the review"))
         return EXIT_ERROR
-    _mark_fix_pr(pr, decision, facts.head_sha, excluded, log)
+    if _mark_fix_pr(pr, decision, facts.head_sha, excluded, log) and args.narrow_workflow:
+        _start_narrowing(repo, args.narrow_workflow, number, facts.head_sha, log)
     return EXIT_APPROVED if decision.approved else EXIT_NOT_APPROVED
 
 
-def _mark_fix_pr(pr: PullRequest, decision: Decision, head_sha: str, excluded: list[str], log: Log) -> None:
+def _mark_fix_pr(pr: PullRequest, decision: Decision, head_sha: str, excluded: list[str], log: Log) -> bool:
     """A fix pull request's description says how verification went, and records the fixes found
-    unproven so far for the bot's next run to leave out."""
+    unproven so far for the bot's next run to leave out. True when new unproven fixes were recorded."""
     if FIX_PR_MARKER not in (pr.body or ""):
-        return
+        return False
     body = with_verification(pr.body, verification_status(decision, head_sha))
     if decision.unproven_fixes:
         body = with_exclusions(body, [*excluded, *decision.unproven_fixes])
@@ -133,3 +136,19 @@ def _mark_fix_pr(pr: PullRequest, decision: Decision, head_sha: str, excluded: l
         pr.edit(body=body)
     except API_ERRORS as error:
         log.warning(describe(error, "updating the fix pull request's verification status"))
+        return False
+    return bool(set(decision.unproven_fixes) - set(excluded))
+
+
+def _start_narrowing(repo: Repository, workflow_file: str, number: int, head_sha: str, log: Log) -> None:
+    """Dispatch the bot's fix workflow to narrow #`number` now (narrow_round.py), rather than wait for
+    an unrelated event. This job only asks: the App, in that workflow, checks and pushes."""
+    inputs = {PULL_INPUT: str(number), HEAD_INPUT: head_sha}
+    try:
+        repo.get_workflow(workflow_file).create_dispatch(repo.default_branch, inputs, throw=True)
+    except API_ERRORS as error:
+        log.notice(describe(error, f"starting `{workflow_file}` to narrow #{number} (it needs the workflow on the "
+                                   "default branch with a workflow_dispatch trigger and `actions: write`); the "
+                                   "bot's next run narrows it"))
+        return
+    log.info(f"started `{workflow_file}` to narrow #{number} to its proven fixes")
