@@ -154,7 +154,17 @@ def _triggers(workflow: dict[Any, Any]) -> dict[str, Any]:
 
 def test_fix_and_scan_workflows() -> None:
     fix = _workflow("graphmend-fix.yml")
-    assert set(_triggers(fix)) == {"workflow_run", "pull_request_target", "issue_comment"}
+    # workflow_dispatch: the verify workflow's submit starts the narrowing round (issue 11).
+    assert set(_triggers(fix)) == {"workflow_run", "pull_request_target", "issue_comment", "workflow_dispatch"}
+    assert set(_triggers(fix)["workflow_dispatch"]["inputs"]) == {"narrow-fix-pull-request", "head-sha"}
+    narrow = fix["jobs"]["narrow"]
+    assert narrow["if"] == "github.event_name == 'workflow_dispatch'" and narrow["environment"] == "graphmend"
+    assert narrow["permissions"] == {}  # the App token writes; GITHUB_TOKEN holds nothing
+    for name in ("graphmend-verify.yml", "graphmend-verify-cpu.yml"):
+        submit = _workflow(name)["jobs"]["submit"]
+        step = next(s for s in submit["steps"] if "verify/submit" in s.get("uses", ""))
+        assert step["with"]["narrow-workflow"] == "graphmend-fix.yml"
+        assert submit["permissions"] == {"contents": "read", "pull-requests": "write", "actions": "write"}
     assert _triggers(fix)["workflow_run"] == {"workflows": ["GraphMend"], "types": ["completed"]}
     assert _triggers(fix)["pull_request_target"] == {"types": ["closed"]}
     assert _workflow("graphmend.yml")["name"] == "GraphMend"  # what workflow_run follows
