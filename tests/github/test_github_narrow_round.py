@@ -103,9 +103,12 @@ def test_a_round_with_nothing_new_to_leave_out_ends_the_loop(tmp_path: Path, fak
     assert "nothing new to leave out" in (again.stdout + again.stderr), (again.stdout + again.stderr)
     assert world.remote.branch(FIX_BRANCH) == tip
     assert len(_dispatches(fake_github, VERIFY_WORKFLOW)) == verifications  # no verification for nothing
-    # The same unproven fix reported again (already recorded) starts no new round.
+    # A measurement of the narrowed head that still finds a line unexecuted, but in no fix that is
+    # not recorded already, records nothing new and starts no new round.
     done = _submit(world, fix, covered=False)
-    assert done.returncode in (1, 2) and len(_dispatches(fake_github, FIX_WORKFLOW)) == 1, done.stdout + done.stderr
+    assert (fake_github.reviews[-1]["state"], done.returncode) == ("COMMENTED", 1), done.stdout + done.stderr
+    assert "unproven-fixes" not in done.outputs and exclusions_in(fix["body"]) == ([_slow_fix()], "")
+    assert len(_dispatches(fake_github, FIX_WORKFLOW)) == 1
 
 
 def test_a_head_that_moved_since_the_measurement_is_not_overwritten(tmp_path: Path, fake_github: FakeGitHub) -> None:
