@@ -84,7 +84,8 @@ def test_the_narrowed_fix_pull_request_appears_and_is_approved_without_another_e
     assert world.remote.git("rev-parse", f"{tip}^").strip() == measured  # a fast-forward of the measured head
     assert _dispatches(fake_github, VERIFY_WORKFLOW)[verifications:] == [{"pull-request": str(fix["number"])}]
     assert exclusions_in(fix["body"]) == ([_slow_fix()], "")
-    assert f"Narrowed to the fixes verification can prove (commit `{tip[:7]}`)" in fix["body"]
+    assert f"Narrowed to the fixes verification can prove (commit `{tip[:7]}`): no verify entry point executed " \
+        f"`{_slow_fix()}`" in fix["body"]
     # The verification of the narrowed head: every remaining line ran; the recompute matches; approved.
     done = _submit(world, fix, covered=True)
     assert (fake_github.reviews[-1]["state"], done.returncode) == ("APPROVED", 0), done.stdout + done.stderr

@@ -52,8 +52,8 @@ PULL_INPUT = "narrow-fix-pull-request"  # the workflow_dispatch inputs the appro
 HEAD_INPUT = "head-sha"
 
 NARROWED_VERIFICATION = (
-    "Narrowed to the fixes verification can prove (commit `{sha}`): the fixes listed above as left out "
-    "were never executed by a verify entry point. Verification of the narrowed pull request has been "
+    "Narrowed to the fixes verification can prove (commit `{sha}`): no verify entry point executed {names}, "
+    "so they are left out (they stay review suggestions). Verification of the narrowed pull request has been "
     "requested; it approves only when every remaining rewritten line runs."
 )
 
@@ -125,7 +125,8 @@ def narrow_fix_pull(ctx: ActionContext, repo: Repository, number: int, head_sha:
         return "nothing new to leave out (the head already is the narrowed rewrite): the round ends"
     if sha == "":
         return "the branch moved during the round: not overwritten"
-    body = with_verification(pr.body or "", NARROWED_VERIFICATION.format(sha=sha[:7]))
+    body = with_verification(pr.body or "", NARROWED_VERIFICATION.format(
+        sha=sha[:7], names=", ".join(code_span(name) for name in excluded)))
     if body != pr.body:
         pr.edit(body=body)
     dispatch_verify(ctx, repo, number, log)
