@@ -51,23 +51,33 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if exception is None:
         return None
     type_name, message = exception
-    text = _message(ctx, type_name, message, facts)
+    # Only compiled code sees the new message when eager keeps the `if` (every type but RuntimeError).
+    text = _message(ctx, type_name, message, facts, compiled_only=type_name != "RuntimeError")
     if text is None:
         return None
     # The assertion evaluates the condition once, where the `if` did.
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
+    # A comparison of parameters or state (`if t0 > t1:`) need not be provably 0-d here: the `if`
+    # raised for a multi-element condition, and torch._assert_async raises the same RuntimeError.
+    lowering.assume_one_element = True
     try:
         require_well_typed(ctx, facts, test, test)  # torch._assert_async only on tensors, never numpy
         check, detail = _compiled_check(ctx, test, text, type_name, raise_node, facts, lowering)
     except Rejected:
         return None
+    may_be_python_bool = _may_be_python_bool(test)
     if type_name == "RuntimeError":
+        if may_be_python_bool:
+            return None  # one check for both modes would raise TypeError on a Python bool
         code = check  # torch._assert_async raises RuntimeError itself: one check for both modes
     else:
         # Eager keeps the `if` as written (same type, message and timing); only compiled code,
         # where the `if` breaks the graph, checks with torch._assert_async.
         compiled_arm = ctx.indent_block(check)
-        code = f"if torch.compiler.is_compiling():\n{compiled_arm}\nel{ctx.relative_span_code(statement, statement)}"
+        gate = "torch.compiler.is_compiling()"
+        if may_be_python_bool:
+            gate += f" and torch.is_tensor({ctx.code_for(test).strip()})"
+        code = f"if {gate}:\n{compiled_arm}\nel{ctx.relative_span_code(statement, statement)}"
         detail = f"eager calls keep the `if` and its `{type_name}`; {detail}"
     edits = [*torch_import(ctx), ctx.replace_statement(statement, code)]
     return Fix.of(
@@ -142,9 +152,16 @@ def _exception(node: cst.Raise) -> tuple[str, cst.BaseExpression | None] | None:
     return name.rsplit(".", 1)[-1], None
 
 
-def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None, facts: LocalFacts) -> str | None:
+def _message(
+    ctx: FixContext, type_name: str, message: cst.BaseExpression | None, facts: LocalFacts, compiled_only: bool
+) -> str | None:
     """The assertion message as a string literal: `"E: msg"`; None when it cannot be built without
-    evaluating tensor values."""
+    evaluating tensor values.
+
+    When only compiled code sees it (`compiled_only`), an f-string placeholder that formats a bare
+    name or attribute (`{t0}`, possibly a tensor) is written as that name's text: formatting a
+    tensor would read its value (a break), and eager calls keep the original message with the
+    values. A placeholder that computes something (`{x.min()}`) still leaves the guard alone."""
     if message is None:
         return f'"{type_name}"'
     if isinstance(message, cst.SimpleString):
@@ -153,11 +170,26 @@ def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None
         return _prefixed(message, type_name)
     if isinstance(message, cst.FormattedString):
         scalars = facts.python_scalars()
+        parts: list[cst.BaseFormattedStringContent] = []
         for part in message.parts:
             if isinstance(part, cst.FormattedStringExpression) and not is_python_number(part.expression, scalars):
-                return None  # formatting a tensor would read its value
-        return _prefixed(message, type_name)
+                named = dotted(part.expression)
+                if not compiled_only or named is None or part.conversion or part.format_spec or part.equal:
+                    return None  # formatting a tensor would read its value
+                parts.append(cst.FormattedStringText(named))
+            else:
+                parts.append(part)
+        return _prefixed(_without_empty_f_prefix(message.with_changes(parts=parts)), type_name)
     return None  # concatenations and computed messages are left alone
+
+
+def _without_empty_f_prefix(node: cst.FormattedString) -> cst.FormattedString | cst.SimpleString:
+    """A plain string literal for an f-string left with no placeholders (`{{` unescaped)."""
+    if any(isinstance(part, cst.FormattedStringExpression) for part in node.parts):
+        return node
+    text = "".join(part.value for part in node.parts if isinstance(part, cst.FormattedStringText))
+    prefix = node.prefix.replace("f", "").replace("F", "")
+    return cst.SimpleString(f"{prefix}{node.quote}{text.replace('{{', '{').replace('}}', '}')}{node.quote}")
 
 
 def _prefixed(node: cst.SimpleString | cst.FormattedString, type_name: str) -> str:
@@ -198,6 +230,22 @@ def _negated(lowering: ConditionLowering, test: cst.BaseExpression) -> str:
             swapped = flipped(whitespace_before=operator.whitespace_before, whitespace_after=operator.whitespace_after)
             return lowering.ctx.code_for(test.with_changes(comparisons=[comparison.with_changes(operator=swapped)])).strip()
     return _not([test], code)
+
+
+def _may_be_python_bool(test: cst.BaseExpression) -> bool:
+    """A condition with no call in it (`t0 > t1`) is a Python bool when its operands are Python
+    numbers, as parameters documented "float or 0-d tensor" are. `torch._assert_async` takes only a
+    tensor (measured on torch 2.13: TypeError under torch.compile), and `torch.as_tensor` cannot
+    convert the SymBool Dynamo makes of two dynamic floats, so such a guard asserts only when the
+    condition is a tensor (`torch.is_tensor`, decided while tracing) and keeps the `if` otherwise."""
+    return not any(isinstance(node, cst.Call) for node in _walk(test))
+
+
+def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = [node]
+    for child in node.children:
+        found += _walk(child)
+    return found
 
 
 def _not(parts: list[cst.BaseExpression], code: str) -> str:
