@@ -30,7 +30,7 @@ from graphmend_bot.rewrite.branching import (
 )
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import dotted
-from graphmend_bot.rewrite.static_conditions import split_static_prefix
+from graphmend_bot.rewrite.static_conditions import is_static, split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_well_typed
 
 
@@ -106,6 +106,9 @@ def _compiled_check(
         check = _assert_call(f"({a} == {b}).all()", text, ctx.indent_unit)
         code = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\n{check}"
         return code, "`torch.equal` becomes a static shape check (still raising `" + type_name + "`) and `(a == b).all()`"
+    sizes_first = _size_check_first(ctx, test, text, raise_node, facts, lowering)
+    if sizes_first is not None:
+        return sizes_first
     static, dynamic = split_static_prefix(test, facts)
     if static:
         # `if labels is not None and labels.max() >= n: raise` keeps its Python part.
@@ -115,6 +118,73 @@ def _compiled_check(
         code = f"if {guard}:\n" + ctx.indent_block(call)
         return code, "the Python part of the condition stays an `if`; the tensor check stays in the graph"
     return _assert_call(_negated(lowering, test), text, ctx.indent_unit), "the check stays in the graph"
+
+
+def _size_check_first(
+    ctx: FixContext,
+    test: cst.BaseExpression,
+    text: str,
+    raise_node: cst.Raise,
+    facts: LocalFacts,
+    lowering: ConditionLowering,
+) -> tuple[str, str] | None:
+    """`if not (n1 == n2 and torch.eq(x1, x2).all()): raise E(m)` (gpytorch's diag checks) ->
+    `if n1 != n2: raise E(m)` then `torch._assert_async(torch.eq(x1, x2).all(), ...)`.
+
+    The leading Python part (sizes, `is None`, flags) stays an `if` raising the original exception,
+    and the tensor part is evaluated only where `and` evaluated it: `(n1 == n2) & torch.eq(x1, x2)`
+    would compare tensors of different sizes, raising a broadcasting error instead of `m`."""
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return None
+    parts = _conjuncts(test.expression)
+    scalars = facts.python_scalars()
+    count = 0
+    while count < len(parts) - 1 and (is_static(parts[count], facts) or _python_comparison(parts[count], scalars)):
+        count += 1
+    if count == 0:
+        return None
+    python_part, tensor_part = parts[:count], parts[count:]
+    if len(python_part) == 1:
+        guard = _negated_python(ctx, python_part[0])
+    else:
+        guard = "not (" + " and ".join(ctx.code_for(part).strip() for part in python_part) + ")"
+    raise_code = ctx.code_for(raise_node).strip()
+    check = _assert_call(lowering.lower_conjunction(tensor_part), text, ctx.indent_unit)
+    code = f"if {guard}:\n{ctx.indent_unit}{raise_code}\n{check}"
+    return code, "the Python part of the condition stays an `if` raising the original exception, checked first"
+
+
+def _conjuncts(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+        return [*_conjuncts(node.left), *_conjuncts(node.right)]
+    return [node]
+
+
+def _python_comparison(node: cst.BaseExpression, scalars: frozenset[str]) -> bool:
+    """A comparison of Python numbers only (`n1 == n2` on sizes unpacked from a shape)."""
+    if not isinstance(node, cst.Comparison):
+        return False
+    return all(is_python_number(side, scalars) for side in (node.left, *(c.comparator for c in node.comparisons)))
+
+
+def _negated_python(ctx: FixContext, node: cst.BaseExpression) -> str:
+    """`not node` as a maintainer writes it: `a != b` for `a == b` (the same for every value,
+    NaN included), `x is None` for `x is not None`, else `not (...)`."""
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and not node.lpar:
+        (comparison,) = node.comparisons
+        operator: cst.BaseCompOp | None = None
+        if isinstance(comparison.operator, cst.Equal):
+            operator = cst.NotEqual(whitespace_before=comparison.operator.whitespace_before,
+                                    whitespace_after=comparison.operator.whitespace_after)
+        elif isinstance(comparison.operator, cst.NotEqual):
+            operator = cst.Equal(whitespace_before=comparison.operator.whitespace_before,
+                                 whitespace_after=comparison.operator.whitespace_after)
+        if operator is not None:
+            return ctx.code_for(node.with_changes(comparisons=[comparison.with_changes(operator=operator)])).strip()
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return ctx.code_for(node.expression).strip()
+    code = ctx.code_for(node).strip()
+    return f"not {code}" if isinstance(node, cst.Name | cst.Attribute) else f"not ({code})"
 
 
 def _raised_instead(type_name: str) -> str:

@@ -241,3 +241,24 @@ def test_guards_formatting_a_tensor_otherwise_get_no_fix(guard: str, tmp_path: P
     findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM201"]
     assert len(findings) == 1
     assert findings[0].fix is None
+
+
+def test_size_part_of_a_negated_guard_is_checked_first_with_the_original_error(tmp_path: Path) -> None:
+    """gpytorch's `if not (n1 == n2 and torch.eq(x1, x2).all()): raise RuntimeError(m)`: inputs
+    of different sizes still raise `m` (a `(n1 == n2) & torch.eq(x1, x2)` would raise a
+    broadcasting error first); equal sizes assert on the values, compiled in one graph."""
+    before, after = rewritten("diag_sizes_first", tmp_path, "guard_diag")
+    x = torch.randn(3, 2)
+    for module in (before, after):
+        with pytest.raises(RuntimeError, match=r"^diag=True only works when x1 == x2$"):
+            module.ENTRY(x, torch.randn(2, 2))
+        with pytest.raises(RuntimeError, match="diag=True only works when x1 == x2"):
+            module.ENTRY(x, x + 1)
+    torch._dynamo.reset()
+    compiled = torch.compile(after.ENTRY, backend="aot_eager", fullgraph=True)
+    assert torch.equal(compiled(x, x.clone()), before.ENTRY(x, x.clone()))
+    with pytest.raises(RuntimeError, match="diag=True only works when x1 == x2"):
+        compiled(x, x + 1)
+    torch._dynamo.reset()
+    assert break_count(before.ENTRY, (x, x.clone())) == 1
+    assert break_count(after.ENTRY, (x, x.clone())) == 0
