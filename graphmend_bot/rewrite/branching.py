@@ -119,9 +119,17 @@ class LocalFacts:
 
 
 def _unpacked_sizes(value: cst.BaseExpression | None, target: cst.Tuple | cst.List) -> list[cst.BaseExpression] | None:
-    """`b, n, _ = x.shape` (or `x.size()`) binds each name to `x.shape[i]`, a Python int."""
+    """`b, n, _ = x.shape` (or `x.size()`, or a slice `x.shape[-2:]`) binds each name to
+    `x.shape[i]`, a Python int."""
     if value is None or any(isinstance(e, cst.StarredElement) for e in target.elements):
         return None
+    start = 0
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
+        window = value.slice[0].slice
+        first = _integer(window.lower) if window.lower is not None else 0
+        if first is None or window.step is not None or (first < 0 and first + len(target.elements) > 0):
+            return None
+        start, value = first, value.value
     if isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute) and value.func.attr.value == "size":
         tensor = value.func.value
     elif isinstance(value, cst.Attribute) and value.attr.value == "shape":
@@ -130,9 +138,22 @@ def _unpacked_sizes(value: cst.BaseExpression | None, target: cst.Tuple | cst.Li
         return None
     shape = cst.Attribute(tensor, cst.Name("shape"))
     return [
-        cst.Subscript(shape, [cst.SubscriptElement(cst.Index(cst.Integer(str(index))))])
+        cst.Subscript(shape, [cst.SubscriptElement(cst.Index(_integer_node(start + index)))])
         for index in range(len(target.elements))
     ]
+
+
+def _integer(node: cst.BaseExpression) -> int | None:
+    """The value of an integer literal, negative ones included."""
+    if isinstance(node, cst.Integer):
+        return int(node.value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value)
+    return None
+
+
+def _integer_node(value: int) -> cst.BaseExpression:
+    return cst.Integer(str(value)) if value >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-value)))
 
 
 def is_python_number(node: cst.BaseExpression, scalars: set[str] | frozenset[str]) -> bool:

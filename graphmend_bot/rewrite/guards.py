@@ -30,7 +30,7 @@ from graphmend_bot.rewrite.branching import (
 )
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import dotted
-from graphmend_bot.rewrite.static_conditions import split_static_prefix
+from graphmend_bot.rewrite.static_conditions import is_static, split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_well_typed
 
 
@@ -51,23 +51,33 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if exception is None:
         return None
     type_name, message = exception
-    text = _message(ctx, type_name, message, facts)
+    # Only compiled code sees the new message when eager keeps the `if` (every type but RuntimeError).
+    text = _message(ctx, type_name, message, facts, compiled_only=type_name != "RuntimeError")
     if text is None:
         return None
     # The assertion evaluates the condition once, where the `if` did.
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
+    # A comparison of parameters or state (`if t0 > t1:`) need not be provably 0-d here: the `if`
+    # raised for a multi-element condition, and torch._assert_async raises the same RuntimeError.
+    lowering.assume_one_element = True
     try:
         require_well_typed(ctx, facts, test, test)  # torch._assert_async only on tensors, never numpy
         check, detail = _compiled_check(ctx, test, text, type_name, raise_node, facts, lowering)
     except Rejected:
         return None
+    may_be_python_bool = _may_be_python_bool(test)
     if type_name == "RuntimeError":
+        if may_be_python_bool:
+            return None  # one check for both modes would raise TypeError on a Python bool
         code = check  # torch._assert_async raises RuntimeError itself: one check for both modes
     else:
         # Eager keeps the `if` as written (same type, message and timing); only compiled code,
         # where the `if` breaks the graph, checks with torch._assert_async.
         compiled_arm = ctx.indent_block(check)
-        code = f"if torch.compiler.is_compiling():\n{compiled_arm}\nel{ctx.relative_span_code(statement, statement)}"
+        gate = "torch.compiler.is_compiling()"
+        if may_be_python_bool:
+            gate += f" and torch.is_tensor({ctx.code_for(test).strip()})"
+        code = f"if {gate}:\n{compiled_arm}\nel{ctx.relative_span_code(statement, statement)}"
         detail = f"eager calls keep the `if` and its `{type_name}`; {detail}"
     edits = [*torch_import(ctx), ctx.replace_statement(statement, code)]
     return Fix.of(
@@ -96,6 +106,9 @@ def _compiled_check(
         check = _assert_call(f"({a} == {b}).all()", text, ctx.indent_unit)
         code = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\n{check}"
         return code, "`torch.equal` becomes a static shape check (still raising `" + type_name + "`) and `(a == b).all()`"
+    sizes_first = _size_check_first(ctx, test, text, raise_node, facts, lowering)
+    if sizes_first is not None:
+        return sizes_first
     static, dynamic = split_static_prefix(test, facts)
     if static:
         # `if labels is not None and labels.max() >= n: raise` keeps its Python part.
@@ -105,6 +118,73 @@ def _compiled_check(
         code = f"if {guard}:\n" + ctx.indent_block(call)
         return code, "the Python part of the condition stays an `if`; the tensor check stays in the graph"
     return _assert_call(_negated(lowering, test), text, ctx.indent_unit), "the check stays in the graph"
+
+
+def _size_check_first(
+    ctx: FixContext,
+    test: cst.BaseExpression,
+    text: str,
+    raise_node: cst.Raise,
+    facts: LocalFacts,
+    lowering: ConditionLowering,
+) -> tuple[str, str] | None:
+    """`if not (n1 == n2 and torch.eq(x1, x2).all()): raise E(m)` (gpytorch's diag checks) ->
+    `if n1 != n2: raise E(m)` then `torch._assert_async(torch.eq(x1, x2).all(), ...)`.
+
+    The leading Python part (sizes, `is None`, flags) stays an `if` raising the original exception,
+    and the tensor part is evaluated only where `and` evaluated it: `(n1 == n2) & torch.eq(x1, x2)`
+    would compare tensors of different sizes, raising a broadcasting error instead of `m`."""
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return None
+    parts = _conjuncts(test.expression)
+    scalars = facts.python_scalars()
+    count = 0
+    while count < len(parts) - 1 and (is_static(parts[count], facts) or _python_comparison(parts[count], scalars)):
+        count += 1
+    if count == 0:
+        return None
+    python_part, tensor_part = parts[:count], parts[count:]
+    if len(python_part) == 1:
+        guard = _negated_python(ctx, python_part[0])
+    else:
+        guard = "not (" + " and ".join(ctx.code_for(part).strip() for part in python_part) + ")"
+    raise_code = ctx.code_for(raise_node).strip()
+    check = _assert_call(lowering.lower_conjunction(tensor_part), text, ctx.indent_unit)
+    code = f"if {guard}:\n{ctx.indent_unit}{raise_code}\n{check}"
+    return code, "the Python part of the condition stays an `if` raising the original exception, checked first"
+
+
+def _conjuncts(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+        return [*_conjuncts(node.left), *_conjuncts(node.right)]
+    return [node]
+
+
+def _python_comparison(node: cst.BaseExpression, scalars: frozenset[str]) -> bool:
+    """A comparison of Python numbers only (`n1 == n2` on sizes unpacked from a shape)."""
+    if not isinstance(node, cst.Comparison):
+        return False
+    return all(is_python_number(side, scalars) for side in (node.left, *(c.comparator for c in node.comparisons)))
+
+
+def _negated_python(ctx: FixContext, node: cst.BaseExpression) -> str:
+    """`not node` as a maintainer writes it: `a != b` for `a == b` (the same for every value,
+    NaN included), `x is None` for `x is not None`, else `not (...)`."""
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and not node.lpar:
+        (comparison,) = node.comparisons
+        operator: cst.BaseCompOp | None = None
+        if isinstance(comparison.operator, cst.Equal):
+            operator = cst.NotEqual(whitespace_before=comparison.operator.whitespace_before,
+                                    whitespace_after=comparison.operator.whitespace_after)
+        elif isinstance(comparison.operator, cst.NotEqual):
+            operator = cst.Equal(whitespace_before=comparison.operator.whitespace_before,
+                                 whitespace_after=comparison.operator.whitespace_after)
+        if operator is not None:
+            return ctx.code_for(node.with_changes(comparisons=[comparison.with_changes(operator=operator)])).strip()
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return ctx.code_for(node.expression).strip()
+    code = ctx.code_for(node).strip()
+    return f"not {code}" if isinstance(node, cst.Name | cst.Attribute) else f"not ({code})"
 
 
 def _raised_instead(type_name: str) -> str:
@@ -142,9 +222,16 @@ def _exception(node: cst.Raise) -> tuple[str, cst.BaseExpression | None] | None:
     return name.rsplit(".", 1)[-1], None
 
 
-def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None, facts: LocalFacts) -> str | None:
+def _message(
+    ctx: FixContext, type_name: str, message: cst.BaseExpression | None, facts: LocalFacts, compiled_only: bool
+) -> str | None:
     """The assertion message as a string literal: `"E: msg"`; None when it cannot be built without
-    evaluating tensor values."""
+    evaluating tensor values.
+
+    When only compiled code sees it (`compiled_only`), an f-string placeholder that formats a bare
+    name or attribute (`{t0}`, possibly a tensor) is written as that name's text: formatting a
+    tensor would read its value (a break), and eager calls keep the original message with the
+    values. A placeholder that computes something (`{x.min()}`) still leaves the guard alone."""
     if message is None:
         return f'"{type_name}"'
     if isinstance(message, cst.SimpleString):
@@ -153,11 +240,26 @@ def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None
         return _prefixed(message, type_name)
     if isinstance(message, cst.FormattedString):
         scalars = facts.python_scalars()
+        parts: list[cst.BaseFormattedStringContent] = []
         for part in message.parts:
             if isinstance(part, cst.FormattedStringExpression) and not is_python_number(part.expression, scalars):
-                return None  # formatting a tensor would read its value
-        return _prefixed(message, type_name)
+                named = dotted(part.expression)
+                if not compiled_only or named is None or part.conversion or part.format_spec or part.equal:
+                    return None  # formatting a tensor would read its value
+                parts.append(cst.FormattedStringText(named))
+            else:
+                parts.append(part)
+        return _prefixed(_without_empty_f_prefix(message.with_changes(parts=parts)), type_name)
     return None  # concatenations and computed messages are left alone
+
+
+def _without_empty_f_prefix(node: cst.FormattedString) -> cst.FormattedString | cst.SimpleString:
+    """A plain string literal for an f-string left with no placeholders (`{{` unescaped)."""
+    if any(isinstance(part, cst.FormattedStringExpression) for part in node.parts):
+        return node
+    text = "".join(part.value for part in node.parts if isinstance(part, cst.FormattedStringText))
+    prefix = node.prefix.replace("f", "").replace("F", "")
+    return cst.SimpleString(f"{prefix}{node.quote}{text.replace('{{', '{').replace('}}', '}')}{node.quote}")
 
 
 def _prefixed(node: cst.SimpleString | cst.FormattedString, type_name: str) -> str:
@@ -198,6 +300,22 @@ def _negated(lowering: ConditionLowering, test: cst.BaseExpression) -> str:
             swapped = flipped(whitespace_before=operator.whitespace_before, whitespace_after=operator.whitespace_after)
             return lowering.ctx.code_for(test.with_changes(comparisons=[comparison.with_changes(operator=swapped)])).strip()
     return _not([test], code)
+
+
+def _may_be_python_bool(test: cst.BaseExpression) -> bool:
+    """A condition with no call in it (`t0 > t1`) is a Python bool when its operands are Python
+    numbers, as parameters documented "float or 0-d tensor" are. `torch._assert_async` takes only a
+    tensor (measured on torch 2.13: TypeError under torch.compile), and `torch.as_tensor` cannot
+    convert the SymBool Dynamo makes of two dynamic floats, so such a guard asserts only when the
+    condition is a tensor (`torch.is_tensor`, decided while tracing) and keeps the `if` otherwise."""
+    return not any(isinstance(node, cst.Call) for node in _walk(test))
+
+
+def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = [node]
+    for child in node.children:
+        found += _walk(child)
+    return found
 
 
 def _not(parts: list[cst.BaseExpression], code: str) -> str:

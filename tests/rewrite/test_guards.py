@@ -192,3 +192,73 @@ def test_no_torch_check_keeps_the_exception_type_without_a_break() -> None:
             compiled(bad)
         assert not isinstance(raised.value, ValueError)
     torch._dynamo.reset()
+
+
+def test_interval_guard_formatting_names_keeps_eager_message_and_fires_compiled(tmp_path: Path) -> None:
+    """torchsde's `if t0 > t1: raise ValueError(f"... {t0} ... {t1}.")`: eager calls keep the
+    message with the values; compiled calls assert with the names in their place on 0-d tensors,
+    and keep the `if` for Python floats (the other documented type), in one graph either way."""
+    before, after = rewritten("interval_bounds", tmp_path, "guard_interval")
+    for t0, t1 in ((torch.tensor(2.0), torch.tensor(1.0)), (2.0, 1.0)):
+        with pytest.raises(ValueError, match=r"^Initial time 2.0 should be less than terminal time 1.0.$"):
+            after.Interval(t0, t1)  # eager: the original `if`, exception and formatted values
+    torch._dynamo.reset()
+    build = torch.compile(lambda x, t0, t1: (after.Interval(t0, t1), x * 2)[1], backend="aot_eager", fullgraph=True)
+    x = torch.ones(2)
+    for good in ((torch.tensor(0.0), torch.tensor(1.0)), (0.0, 1.0), (torch.tensor(float("nan")), torch.tensor(1.0))):
+        assert torch.equal(build(x, *good), x * 2)  # NaN: `nan > 1` is False, the `if` did not fire either
+    with pytest.raises(RuntimeError, match=r"ValueError: Initial time t0 should be less than terminal time t1\."):
+        build(x, torch.tensor(2.0), torch.tensor(1.0))
+    # Python floats (traced as dynamic SymFloats by now) keep the `if`; formatting its message
+    # breaks the graph as it did before the rewrite, so this call is compiled without fullgraph.
+    lenient = torch.compile(lambda x, t0, t1: (after.Interval(t0, t1), x * 2)[1], backend="aot_eager")
+    assert torch.equal(lenient(x, 0.0, 1.0), x * 2)
+    with pytest.raises(ValueError, match=r"^Initial time 2.0 should be less than terminal time 1.0.$"):
+        lenient(x, 2.0, 1.0)
+    torch._dynamo.reset()
+    ts = torch.tensor([0.0, 0.5, 1.0])
+    assert break_count(before.ENTRY, (x, ts)) >= 1
+    assert break_count(after.ENTRY, (x, ts)) == 0
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        'raise RuntimeError(f"t0={t0} after t1")',  # one check for both modes: eager's message would change
+        'raise ValueError(f"t0={t0!r} after t1")',  # a conversion of the value
+        'raise ValueError(f"t0={t0:.3f} after t1")',  # a format spec
+        'raise ValueError(f"t0={t0 + 1} after t1")',  # a computed placeholder
+    ],
+    ids=["runtime-error", "conversion", "format-spec", "computed"],
+)
+def test_guards_formatting_a_tensor_otherwise_get_no_fix(guard: str, tmp_path: Path) -> None:
+    source = (
+        "import torch\n\n\ndef f(x: torch.Tensor, t0: torch.Tensor, t1: torch.Tensor):\n"
+        f"    y = x * 2\n    if t0 > t1:\n        {guard}\n    return y\n\n\ncompiled = torch.compile(f)\n"
+    )
+    path = tmp_path / "case.py"
+    path.write_text(source, encoding="utf-8")
+    findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM201"]
+    assert len(findings) == 1
+    assert findings[0].fix is None
+
+
+def test_size_part_of_a_negated_guard_is_checked_first_with_the_original_error(tmp_path: Path) -> None:
+    """gpytorch's `if not (n1 == n2 and torch.eq(x1, x2).all()): raise RuntimeError(m)`: inputs
+    of different sizes still raise `m` (a `(n1 == n2) & torch.eq(x1, x2)` would raise a
+    broadcasting error first); equal sizes assert on the values, compiled in one graph."""
+    before, after = rewritten("diag_sizes_first", tmp_path, "guard_diag")
+    x = torch.randn(3, 2)
+    for module in (before, after):
+        with pytest.raises(RuntimeError, match=r"^diag=True only works when x1 == x2$"):
+            module.ENTRY(x, torch.randn(2, 2))
+        with pytest.raises(RuntimeError, match="diag=True only works when x1 == x2"):
+            module.ENTRY(x, x + 1)
+    torch._dynamo.reset()
+    compiled = torch.compile(after.ENTRY, backend="aot_eager", fullgraph=True)
+    assert torch.equal(compiled(x, x.clone()), before.ENTRY(x, x.clone()))
+    with pytest.raises(RuntimeError, match="diag=True only works when x1 == x2"):
+        compiled(x, x + 1)
+    torch._dynamo.reset()
+    assert break_count(before.ENTRY, (x, x.clone())) == 1
+    assert break_count(after.ENTRY, (x, x.clone())) == 0
