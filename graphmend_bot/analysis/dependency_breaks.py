@@ -35,7 +35,8 @@ def calls_breaking_inside(program: Program, targets: Targets, inner: list[Traced
                 f"breaks inside {why.module.module}.{why.function.qualname} "
                 f"({why.module.path}:{why.draft.row}): {why.draft.message}"
             )
-            completed = replace(draft, message=message, gb_id=why.draft.gb_id)
+            # rare when the break inside is only on an error or misconfiguration branch there
+            completed = replace(draft, message=message, gb_id=why.draft.gb_id, rare=draft.rare or why.draft.rare)
             found.append(TracedDraft(program.modules[caller[0]], function, completed))
     return found
 
