@@ -97,3 +97,24 @@ def test_the_config_key_takes_top_level_package_names() -> None:
     for bad in (["linear_operator.operators"], ["../etc"], [3]):
         with pytest.raises(ConfigError, match="dependencies"):
             parse_config({"dependencies": bad})
+
+
+def test_a_dependency_module_that_does_not_parse_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site, project = tmp_path / "site", tmp_path / "project"
+    (site / "brokendep").mkdir(parents=True)
+    (site / "brokendep" / "__init__.py").write_text("from brokendep.bad import helper\n", encoding="utf-8")
+    (site / "brokendep" / "bad.py").write_text("def helper(x:\n", encoding="utf-8")
+    project.mkdir()
+    (project / "model.py").write_text(
+        "from torch import nn\nfrom brokendep import helper\n\n\nclass M(nn.Module):\n"
+        "    def forward(self, x):\n        if x.sum() > 0:\n            x = x - 1\n        return helper(x)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(site))
+    result = check([str(project)], Config(dependencies=["brokendep"]), jobs=1)
+    assert [(e.path, e.message) for e in result.errors] == [
+        ("brokendep/bad.py", "dependency module skipped: syntax error, line 1")
+    ]
+    assert [(f.location.row, f.code) for f in result.findings] == [(7, "GM101")]  # the tree's own findings stand
