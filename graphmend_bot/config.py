@@ -27,6 +27,10 @@ class Config:
     # Extra functions to treat as compiled: "pkg.module:function" or "pkg.module:Class.method",
     # shell-style wildcards allowed.
     entry_points: list[str] = field(default_factory=list)
+    # Installed packages whose code the checked tree calls (`linear_operator`): summarised from
+    # their source, never imported or reported themselves; a call into one that breaks inside is
+    # reported at the call line (GM608).
+    dependencies: list[str] = field(default_factory=list)
     io_strategy: str = "guard"  # how --fix rewrites print/logging/warnings in traced code
     verify: dict[str, Any] = field(default_factory=dict)
     source: str | None = None  # the file this came from, for messages
@@ -88,7 +92,7 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
         if name is None:
             raise ConfigError(f"{source}: unknown setting {key!r}; expected one of {', '.join(sorted(known))}")
         values[name] = value
-    for name in ("select", "ignore", "exclude", "entry_points"):
+    for name in ("select", "ignore", "exclude", "entry_points", "dependencies"):
         value = values.get(name, [])
         if isinstance(value, str):
             value = [value]
@@ -98,6 +102,12 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
     for name in ("select", "ignore"):
         for prefix in unknown_codes(values[name]):
             raise ConfigError(f"{source}: {name} names {prefix!r}, which matches no rule (see `graphmend rules`)")
+    for package in values["dependencies"]:
+        # Top-level names only: finding `a.b` would import (run) package `a`.
+        if not package.isidentifier():
+            raise ConfigError(
+                f"{source}: dependencies names {package!r}; expected a top-level package name (`linear_operator`)"
+            )
     strategy = values.get("io_strategy", "guard")
     if strategy not in IO_STRATEGIES:
         raise ConfigError(f"{source}: io-strategy must be one of {', '.join(IO_STRATEGIES)}, got {strategy!r}")

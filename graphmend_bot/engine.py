@@ -7,8 +7,10 @@ import multiprocessing
 import multiprocessing.pool
 import os
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import TypeVar, cast
 
+from graphmend_bot.analysis.dependencies import Dependencies, imported_names
 from graphmend_bot.analysis.files import SourceFile, discover, read_source
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
@@ -33,17 +35,19 @@ def scan_file(source_file: SourceFile) -> FileScan | FileError:
     return scan_source(source, source_file.module, source_file.is_package)
 
 
-def summarize_file(source_file: SourceFile) -> ModuleSummary | FileError:
+def summarize_file(source_file: SourceFile, dependency_calls: bool = False) -> ModuleSummary | FileError:
     try:
-        return summarize_source(read_source(source_file.path), source_file)
+        return summarize_source(read_source(source_file.path), source_file, dependency_calls)
     except ValueError as error:
         return FileError(source_file.path, str(error))
 
 
-def summarize_source(source: str, source_file: SourceFile) -> ModuleSummary | FileError:
+def summarize_source(source: str, source_file: SourceFile, dependency_calls: bool = False) -> ModuleSummary | FileError:
     try:
         with collector_paused():
-            return summarize_module(source, source_file.path, source_file.module, source_file.is_package)
+            return summarize_module(
+                source, source_file.path, source_file.module, source_file.is_package, dependency_calls
+            )
     except SyntaxError as error:
         where = f"line {error.lineno}: " if error.lineno else ""
         return FileError(source_file.path, f"syntax error, {where}{error.msg}")
@@ -123,10 +127,19 @@ class Workspace:
                     scans.append(scan)
             relevant = relevant_modules(scans, self._configured_modules(scans))
             wanted = [f for f in self.files if f.module in relevant]
+            # Calls into dependencies are drafted only when the config names some (GM608).
+            summarize = partial(summarize_file, dependency_calls=True) if self.config.dependencies else summarize_file
             with collector_paused():  # the parent unpickles every summary (no cycles among them)
-                outcomes = _map(summarize_file, wanted, pool)
+                outcomes = _map(summarize, wanted, pool)
             for outcome in outcomes:
                 self._store(outcome)
+        self.dependency_summaries = self._dependency_summaries() if self.config.dependencies else []
+
+    def _dependency_summaries(self) -> list[ModuleSummary]:
+        dependencies = Dependencies(self.config.dependencies, (f.module for f in self.files))
+        summaries = dependencies.summaries(imported_names(self.summaries.values(), self.config.dependencies))
+        self.errors.extend(dependencies.errors)
+        return summaries
 
     def _configured_modules(self, scans: list[FileScan]) -> list[str]:
         patterns = [entry.split(":", 1)[0] for entry in [*self.config.entry_points, *self.roots]]
@@ -146,11 +159,11 @@ class Workspace:
 
     def update(self, path: str, source: str) -> None:
         """Re-analyse one file from new text (a rewrite not yet written to disk)."""
-        self._store(summarize_source(source, self._by_path[path]))
+        self._store(summarize_source(source, self._by_path[path], bool(self.config.dependencies)))
 
     def reachable(self) -> set[str]:
         """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
-        program = Program(self.summaries.values(), self.config.entry_points)
+        program = Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries)
         return {f"{module}.{qualname}" for module, qualname in program.reachable_from(self.roots)}
 
     def result(self, only: Iterable[str] | None = None) -> CheckResult:
@@ -158,7 +171,7 @@ class Workspace:
             return self._result(only)
 
     def _result(self, only: Iterable[str] | None) -> CheckResult:
-        program = Program(self.summaries.values(), self.config.entry_points)
+        program = Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries)
         enabled = select_codes(self.config.select, self.config.ignore)
         wanted = {os.path.abspath(p) for p in only} if only is not None else None
         findings = [

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from ground_truth import Tree, dynamo_breaks, normalise  # noqa: E402
-from test_rule_fixtures import FILES, expected, reported  # noqa: E402
+from test_rule_fixtures import DEPENDENCY_SITE, FILES, expected, reported  # noqa: E402
 
 WITH_CASES = [p for p in FILES if "def dynamo_cases" in p.read_text(encoding="utf-8")]
 
@@ -45,12 +45,20 @@ def test_every_dynamo_break_line_is_found(path: Path) -> None:
     breaks: set[int] = set()
     for fn, args in load(path).dynamo_cases():
         explained = dynamo_breaks(unwrap(fn), tuple(args), {}, tree)
-        assert not explained.unmapped, explained.unmapped
+        # A break whose whole stack lies in the fake installed package is in its own frames (Dynamo
+        # resumes inside the dependency after a break there): no line of the fixture.
+        unmapped = [b for b in explained.unmapped if not _in_dependency(b.stack)]
+        assert not unmapped, unmapped
         breaks |= {line for file, line in explained.lines if file == normalise(str(path))}
     found = {row for row, _ in reported(path)}
     marked = {row for row, _ in expected(path)}
     assert breaks <= found, f"Dynamo breaks at {sorted(breaks - found)}, not reported"
     assert breaks <= marked, f"Dynamo breaks at {sorted(breaks - marked)}, not marked in the fixture"
+
+
+def _in_dependency(stack: tuple[tuple[str, int], ...]) -> bool:
+    site = normalise(str(DEPENDENCY_SITE))
+    return bool(stack) and all(file.startswith(site) for file, _ in stack)
 
 
 def test_positive_fixtures_break_under_dynamo() -> None:

@@ -79,8 +79,14 @@ def as_module(snippet: str) -> tuple[str, list[str]]:
     return f"{PRELUDE}\n\n{classes}\n\nclass M(nn.Module):\n{body}\n", params
 
 
-def codes_in(path: Path) -> list[str]:
-    result = check([str(path)], jobs=1)
+# Rules whose example needs a configuration: GM608 calls into the fake installed package of
+# tests/fixtures/dependency (its site/ folder is put on sys.path for these rules).
+DEPENDENCY_SITE = Path(__file__).resolve().parent / "fixtures" / "dependency" / "site"
+CONFIGS = {"GM608": Config(dependencies=["fakedep"])}
+
+
+def codes_in(path: Path, config: Config | None = None) -> list[str]:
+    result = check([str(path)], config, jobs=1)
     assert not result.errors, result.errors
     return [finding.code for finding in result.findings]
 
@@ -104,19 +110,25 @@ IDS = [rule.code for rule in RULES]
 
 
 @pytest.mark.parametrize("rule", RULES, ids=IDS)
-def test_documented_example_is_reported_with_its_rule(rule: Rule, tmp_path: Path) -> None:
+def test_documented_example_is_reported_with_its_rule(
+    rule: Rule, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(DEPENDENCY_SITE))
     source, _ = as_module(rule.example)
     path = tmp_path / "example.py"
     path.write_text(source, encoding="utf-8")
-    assert rule.code in codes_in(path), source
+    assert rule.code in codes_in(path, CONFIGS.get(rule.code)), source
 
 
 @pytest.mark.parametrize("rule", RULES, ids=IDS)
-def test_documented_use_instead_is_not_reported(rule: Rule, tmp_path: Path) -> None:
+def test_documented_use_instead_is_not_reported(
+    rule: Rule, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(DEPENDENCY_SITE))
     source, _ = as_module(rule.use_instead)
     path = tmp_path / "use_instead.py"
     path.write_text(source, encoding="utf-8")
-    assert rule.code not in codes_in(path), source
+    assert rule.code not in codes_in(path, CONFIGS.get(rule.code)), source
 
 
 FIXABLE = [rule for rule in RULES if rule.fixes]

@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
+from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.rules import RULES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>GM\d+(?:\s*,\s*GM\d+)*)")
 FILES = sorted(FIXTURES.glob("*.py"))
+# A stand-in for an installed package, which GM608's fixture calls (and Dynamo then imports).
+DEPENDENCY_SITE = FIXTURES.parent / "dependency" / "site"
+if str(DEPENDENCY_SITE) not in sys.path:
+    sys.path.append(str(DEPENDENCY_SITE))
+
+
+def config_for(path: Path) -> Config | None:
+    """The configuration a fixture is checked with: the dependencies it calls into."""
+    return Config(dependencies=["fakedep"]) if "from fakedep" in path.read_text(encoding="utf-8") else None
 
 
 def expected(path: Path) -> set[tuple[int, str]]:
@@ -25,7 +36,7 @@ def expected(path: Path) -> set[tuple[int, str]]:
 
 
 def reported(path: Path) -> set[tuple[int, str]]:
-    result = check([str(path)], jobs=1)
+    result = check([str(path)], config_for(path), jobs=1)
     assert not result.errors, result.errors
     return {(f.location.row, f.code) for f in result.findings}
 

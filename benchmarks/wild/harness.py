@@ -174,10 +174,14 @@ def lib_names() -> list[str]:
 
 
 def entry_points(name: str) -> list[str]:
+    return list(library_config(name).get("entry-points", []))
+
+
+def library_config(name: str) -> dict[str, Any]:
     import yaml
 
     with open(config_path(name), encoding="utf-8") as handle:
-        return list((yaml.safe_load(handle) or {}).get("entry-points", []))
+        return dict(yaml.safe_load(handle) or {})
 
 
 def config_path(name: str) -> str:
@@ -260,7 +264,9 @@ def measure(
     report.never_ran_sample = [line(k, reported[k]) for k in sorted(reported.keys() - executed)[:sample]]
     report.break_lines = [line(k, breaks[k]) for k in sorted(breaks)]
     if ablate and not report.error:
-        report.entry_point_gain = _entry_point_gain(report.entry_points, package_dir, reported_keys, breaks, ran)
+        report.entry_point_gain = _entry_point_gain(
+            report.entry_points, package_dir, reported_keys, breaks, ran, library_config(name)
+        )
     report.seconds = time.perf_counter() - started
     return report
 
@@ -281,30 +287,32 @@ def _entry_point_gain(
     reported_keys: Callable[[list[dict[str, Any]]], dict[Key, str]],
     breaks: dict[Key, str],
     ran: set[Key],
+    settings: dict[str, Any],
 ) -> dict[str, list[int]]:
-    """Whether each entry point was needed: rerun the check without it and count what is lost."""
+    """Whether each entry point was needed: rerun the check without it (the library's other
+    settings, such as `dependencies`, kept) and count what is lost."""
 
     def score(keys: Collection[Key]) -> tuple[set[Key], set[Key], set[Key]]:
         return set(keys) & breaks.keys(), {k for k in keys if k in ran or k in breaks}, set(keys)
 
-    full = score(reported_keys(_check_with(declared, package_dir)))
+    full = score(reported_keys(_check_with(declared, package_dir, settings)))
     gain: dict[str, list[int]] = {}
     if declared:  # all together: what the declared set brings (one may cover for another)
-        without = score(reported_keys(_check_with([], package_dir)))
+        without = score(reported_keys(_check_with([], package_dir, settings)))
         gain[ALL_ENTRY_POINTS] = [len(with_ - without_) for with_, without_ in zip(full, without)]
     for entry in declared:
-        without = score(reported_keys(_check_with([e for e in declared if e != entry], package_dir)))
+        without = score(reported_keys(_check_with([e for e in declared if e != entry], package_dir, settings)))
         gain[entry] = [len(with_ - without_) for with_, without_ in zip(full, without)]
     return gain
 
 
-def _check_with(declared: list[str], package_dir: str) -> list[dict[str, Any]]:
+def _check_with(declared: list[str], package_dir: str, settings: dict[str, Any]) -> list[dict[str, Any]]:
     import yaml
 
     with tempfile.TemporaryDirectory() as folder:
         config = os.path.join(folder, ".graphmend.yml")
         with open(config, "w", encoding="utf-8") as handle:
-            yaml.safe_dump({"entry-points": declared}, handle)
+            yaml.safe_dump({**settings, "entry-points": declared}, handle)
         return _check(config, package_dir)
 
 

@@ -101,8 +101,10 @@ class FunctionAnalyzer:
         lines: list[str],
         entry: bool,
         guard_helpers: GuardHelpers | None = None,
+        dependency_calls: bool = False,
     ) -> None:
         self.node = node
+        self.dependency_calls = dependency_calls
         self.guard_helpers = guard_helpers
         self.summary = summary
         self.resolve = resolve
@@ -806,6 +808,9 @@ class FunctionAnalyzer:
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound
         )
         self.summary.calls.append(site)
+        if self.dependency_calls:
+            for check_call in C.DEPENDENCY_CALLS:
+                check_call(self, node)
         return Kind.of_call(len(self.summary.calls) - 1)
 
     # ---- reporting ----------------------------------------------------------------------
@@ -846,6 +851,12 @@ class FunctionAnalyzer:
         draft = self._draft(rule, call, message, TENSOR, None)
         if draft is not None:
             self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def report_if_dependency_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one.
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
 
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         draft = self._draft(rule, call, message, TENSOR, None)

@@ -73,6 +73,9 @@ class FunctionSummary:
     # (call site index, draft) of `super().__init__(...)` in an `__init__`: findings that stand
     # when Dynamo runs this `__init__` as its own frame on an uninitialized nn.Module (GM606).
     module_init_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (call site index, draft): findings that stand when the site's callee lies in a configured
+    # dependency and breaks there (GM608); recorded only when the config names dependencies.
+    dependency_call_drafts: list[tuple[int, Draft]] = field(default_factory=list)
 
 
 @dataclass

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
@@ -30,8 +31,13 @@ class TracedDraft:
 
 
 class Program:
-    def __init__(self, modules: Iterable[ModuleSummary], extra_entry_points: Iterable[str] = ()) -> None:
+    def __init__(self, modules: Iterable[ModuleSummary], extra_entry_points: Iterable[str] = (),
+                 dependencies: Iterable[ModuleSummary] = ()) -> None:
         self.modules = {m.module: m for m in modules}
+        # Modules of configured dependencies: followed by calls, never entry points or reported.
+        extra = [m for m in dependencies if m.module not in self.modules]
+        self.dependency_modules = frozenset(m.module for m in extra)
+        self.modules.update((m.module, m) for m in extra)
         self.extra_entry_points = list(extra_entry_points)
         self._module_classes: dict[tuple[str, str], bool] = {}
         self._hierarchy: ClassHierarchy | None = None
@@ -346,6 +352,8 @@ class Program:
     def entry_points(self) -> set[FunctionId]:
         entries: set[FunctionId] = set()
         for module, summary in self.modules.items():
+            if module in self.dependency_modules:
+                continue
             for qualname, function in summary.functions.items():
                 if function.compiled or (
                     function.name == "forward"
@@ -470,12 +478,17 @@ class Program:
         solver = _TensorFlow(self, traced)
         solver.solve()
         result: list[TracedDraft] = []
+        inner: list[TracedDraft] = []  # in dependencies: they make the calls into them break
         for fid in sorted(traced):
             function = self.function(fid)
+            standing = inner if fid[0] in self.dependency_modules else result
             for draft in function.drafts:
                 if solver.holds(fid, draft.deps) and not solver.holds(fid, draft.suppressed_if):
-                    result.append(TracedDraft(self.modules[fid[0]], function, draft))
-        return result + self._consequences(traced, solver.targets, result)
+                    standing.append(TracedDraft(self.modules[fid[0]], function, draft))
+        consequences = self._consequences(traced, solver.targets, [*result, *inner])
+        if self.dependency_modules:
+            consequences += calls_breaking_inside(self, solver.targets, inner)
+        return result + consequences
 
     def _consequences(
         self, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
@@ -483,8 +496,8 @@ class Program:
     ) -> list[TracedDraft]:
         """Breaks Dynamo reports because of other breaks: a call it cannot resume at (GM605) and
         `super().__init__` of a module whose `__init__` it then runs as its own frame (GM606)."""
-        pending = [fid for fid in sorted(traced)
-                   if self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts]
+        pending = [fid for fid in sorted(traced) if fid[0] not in self.dependency_modules
+                   and (self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts)]
         if not pending:
             return []
         breaking = self._breaking(targets, standing)
@@ -530,7 +543,8 @@ class Program:
             for site, draft in function.module_init_drafts:
                 found.append(TracedDraft(self.modules[fid[0]], function, draft))
                 for base_init in targets.get((fid, site), ()):
-                    if base_init not in reached and self._module_init(base_init):
+                    if (base_init not in reached and base_init[0] not in self.dependency_modules
+                            and self._module_init(base_init)):
                         reached.add(base_init)
                         queue.append(base_init)
         return found

@@ -71,7 +71,9 @@ class Imports:
         return f"{target}.{rest}" if rest else target
 
 
-def summarize_module(source: str, path: str, module: str, is_package: bool) -> ModuleSummary:
+def summarize_module(
+    source: str, path: str, module: str, is_package: bool, dependency_calls: bool = False
+) -> ModuleSummary:
     tree = ast.parse(source, filename=path)
     lines = source.splitlines()
     imports = Imports(module, is_package)
@@ -98,10 +100,13 @@ def summarize_module(source: str, path: str, module: str, is_package: bool) -> M
         if qualname in deferred:
             functions[qualname] = summary  # Dynamo calls it after the graph: never traced
             continue
-        FunctionAnalyzer(node, summary, imports.resolve, logger_names, lines, entry, guard_helpers).run()
+        FunctionAnalyzer(
+            node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls
+        ).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
+        summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
         functions[qualname] = summary
     return ModuleSummary(
         path=path,

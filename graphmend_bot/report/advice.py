@@ -71,6 +71,8 @@ _ADVICE: dict[str, str] = {
              "outside the compiled function and pass it in",
     "GM607": "`{code}` creates parameters inside the compiled region: build it once in `__init__` (or "
              "outside the compiled function) and reuse it",
+    "GM608": "`{code}` reaches a graph break inside an installed package (quoted above): call a form of its API "
+             "that does not break, call it outside the compiled region, or report the break upstream",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "

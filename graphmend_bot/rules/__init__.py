@@ -36,6 +36,7 @@ from graphmend_bot.rules import (
     gm605_breaking_call_on_local_object,
     gm606_uninitialized_module_init,
     gm607_parameter_in_traced_code,
+    gm608_break_inside_dependency,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -67,6 +68,7 @@ RULES: tuple[Rule, ...] = (
     gm605_breaking_call_on_local_object.RULE,
     gm606_uninitialized_module_init.RULE,
     gm607_parameter_in_traced_code.RULE,
+    gm608_break_inside_dependency.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

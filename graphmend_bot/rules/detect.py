@@ -45,6 +45,11 @@ class Checker(Protocol):
         which only the scope solver knows."""
         ...
 
+    def report_if_dependency_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when what it calls lies in a configured dependency and
+        breaks there; the scope solver completes `message` with the break inside."""
+        ...
+
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`super().__init__(...)`), standing when the `__init__` holding it
         belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
@@ -67,6 +72,8 @@ AssertHook = Callable[["Rule", Checker, ast.Assert, Kind], None]
 LocalObjectCallHook = Callable[["Rule", Checker, ast.Call, str], None]
 # `super().__init__(...)` / `super(Cls, self).__init__(...)` inside an `__init__`.
 SuperInitHook = Callable[["Rule", Checker, ast.Call], None]
+# A call that may land outside the builtins and torch (in the tree or a configured dependency).
+DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,8 @@ class Detection:
     assertion: AssertHook | None = None  # `assert <tensor test>, msg`
     local_object_call: LocalObjectCallHook | None = None  # `obj.method()`, obj built in this function
     super_init: SuperInitHook | None = None  # `super().__init__(...)` in an `__init__`
+    # Asked only when the config names `dependencies`: each call the scope solver resolves.
+    dependency_call: DependencyCallHook | None = None
 
 
 def conversion(message: str) -> ConversionHook:

@@ -1,0 +1,63 @@
+"""GM608: calls from the checked tree into a configured dependency that breaks inside.
+
+A dependency's findings are never reported themselves: Dynamo's innermost frame in the checked
+tree is the call into the package, and that line is where the break is reported.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+
+Targets = Mapping[tuple["FunctionId", int], list["FunctionId"]]
+
+
+def calls_breaking_inside(program: Program, targets: Targets, inner: list[TracedDraft]) -> list[TracedDraft]:
+    """A finding at each call site in the tree whose callee lies in a dependency and has a
+    finding there, directly or through what it calls within the dependency."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    cause = _causes(program.dependency_modules, targets, inner)
+    found: list[TracedDraft] = []
+    for caller in sorted({caller for caller, _ in targets if caller[0] not in program.dependency_modules}):
+        function = program.function(caller)
+        for site, draft in function.dependency_call_drafts:
+            breaking = next((callee for callee in targets.get((caller, site), ()) if callee in cause), None)
+            if breaking is None:
+                continue
+            why = cause[breaking]
+            message = (
+                f"breaks inside {why.module.module}.{why.function.qualname} "
+                f"({why.module.path}:{why.draft.row}): {why.draft.message}"
+            )
+            # rare when the break inside is only on an error or misconfiguration branch there
+            completed = replace(draft, message=message, gb_id=why.draft.gb_id, rare=draft.rare or why.draft.rare)
+            found.append(TracedDraft(program.modules[caller[0]], function, completed))
+    return found
+
+
+def _causes(dependencies: frozenset[str], targets: Targets, inner: list[TracedDraft]) -> dict[FunctionId, TracedDraft]:
+    """Each dependency function that breaks, with the first finding that makes it break: its own,
+    or the one of a function it calls within the dependency (callers inherit it, breadth first,
+    so the finding quoted is the nearest)."""
+    cause: dict[FunctionId, TracedDraft] = {}
+    for traced in inner:
+        cause.setdefault((traced.module.module, traced.function.qualname), traced)
+    callers: dict[FunctionId, set[FunctionId]] = {}
+    for (caller, _), callees in targets.items():
+        if caller[0] in dependencies:
+            for callee in callees:
+                callers.setdefault(callee, set()).add(caller)
+    queue = deque(sorted(cause))
+    while queue:
+        callee = queue.popleft()
+        for caller in sorted(callers.get(callee, ())):
+            if caller not in cause:
+                cause[caller] = cause[callee]
+                queue.append(caller)
+    return cause

@@ -1,0 +1,57 @@
+"""GM608 break-inside-dependency: its documentation, in one place with how it is detected.
+
+Only when the config names `dependencies`, the traversal asks at each call the scope solver
+resolves; the solver keeps the finding when the callee lies in a dependency and breaks there, and
+quotes that break (analysis/dependency_breaks.py)."""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+
+
+def _call_into_dependency(rule: Rule, checker: Checker, call: ast.Call) -> None:
+    """Measured on torch 2.13 (tests/fixtures/dependency): the project's innermost frame on the
+    stack of a break inside an installed package is the call into it."""
+    checker.report_if_dependency_breaks(rule, call, "breaks inside a dependency")
+
+
+RULE = Rule(
+    code="GM608",
+    name="break-inside-dependency",
+    family="not traceable",
+    gb_id="GB0007",  # a default, as GM604's: each finding carries the id of the break inside
+    summary=(
+        "Flags a call from traced code into an installed package named in `dependencies` (config) "
+        "when the function it reaches there, or anything that function calls inside the package, "
+        "has a graph break. The finding is at the call line and quotes the break inside."
+    ),
+    why=(
+        "Dynamo inlines the dependency's code into the graph, and a break there splits the graph "
+        "as one in the project's own code does. Dynamo's report points into the installed package; "
+        "the innermost line of the project's own code on that stack is the call, which is what the "
+        "project can change (measured on torch 2.13 with a package on sys.path: explain's "
+        "user_stack names the call line as the project's innermost frame)."
+    ),
+    example=(
+        "# .graphmend.yml: dependencies: [fakedep]\n"
+        "# fakedep/ops.py: def branching(x):\n"
+        "#                     y = x * 2\n"
+        "#                     if y.sum() > 0: ...\n"
+        "from fakedep.ops import branching\n"
+        "y = branching(x)"
+    ),
+    use_instead=(
+        "# A function of the dependency that does not break (fakedep/ops.py: `def clean(x):\n"
+        "# return torch.relu(x) * 2`), or the breaking one called outside the compiled region.\n"
+        "from fakedep.ops import clean\n"
+        "y = clean(x)"
+    ),
+    fix_safety=(
+        "No automatic fix: the code that breaks is not the project's. Report it upstream, or change "
+        "the call."
+    ),
+    detection=Detection(dependency_call=_call_into_dependency),
+)
