@@ -6,11 +6,15 @@ Python can execute them (a line that owns bytecode: changed comments and blank l
 proof). A deleted line has no rewritten line, so the nearest executable line before the gap
 stands for it. The rewritten arm's child records which of these lines run (child.LineRecorder)
 while importing the entry point's modules and during the eager calls; compiled calls do not count,
-since Dynamo does not run the frames it traced.
+since Dynamo does not run the frames it traced. So a line in the body of an
+`if torch.compiler.is_compiling():` block, which only compiled code takes, is proven by its `if`
+line: when an eager call runs that line, a compiled call of the same entry point traces the body,
+and the compiled arms judge what it did (breaks and outputs).
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -105,6 +109,7 @@ def changed_hunks(before: str, after: str, path: str) -> list[Hunk]:
     """The changes from `before` to `after`, each with the lines coverage asks to run."""
     new = after.splitlines()
     executable = executable_lines(after, path)
+    stand_in = compiled_only_lines(after)
     hunks: list[Hunk] = []
     matcher = difflib.SequenceMatcher(None, before.splitlines(), new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -114,7 +119,7 @@ def changed_hunks(before: str, after: str, path: str) -> list[Hunk]:
             anchor = _nearest_executable(j1, executable, len(new))
             lines = frozenset({anchor} if anchor is not None else ())
         else:
-            lines = frozenset(n for n in range(j1 + 1, j2 + 1) if n in executable)
+            lines = frozenset(stand_in.get(n, n) for n in range(j1 + 1, j2 + 1) if n in executable)
         hunks.append(Hunk(i1, i2, j1, j2, lines))
     return hunks
 
@@ -124,6 +129,32 @@ def changed_lines(before: str, after: str, path: str) -> list[RewrittenLine]:
     new = after.splitlines()
     numbers = {n for hunk in changed_hunks(before, after, path) for n in hunk.proof_lines}
     return [RewrittenLine(path, n, new[n - 1].strip()) for n in sorted(numbers)]
+
+
+def compiled_only_lines(source: str) -> dict[int, int]:
+    """{line: its `if` line} for each line of an `if <...>.is_compiling():` body: eager calls never
+    run those lines, so the eager arm's coverage proves them through the test that chose them."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    stand_in: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_compiling_call(node.test) and node.body:
+            last = node.body[-1].end_lineno or node.body[-1].lineno
+            for number in range(node.body[0].lineno, last + 1):
+                stand_in.setdefault(number, node.lineno)
+    return stand_in
+
+
+def _is_compiling_call(test: ast.expr) -> bool:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return _is_compiling_call(test.values[0])  # `is_compiling() and torch.is_tensor(...)`
+    if not (isinstance(test, ast.Call) and not test.args and not test.keywords):
+        return False
+    function = test.func
+    name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+    return name in ("is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling")
 
 
 def executable_lines(source: str, path: str) -> set[int]:

@@ -86,6 +86,30 @@ def test_comments_need_no_proof_and_a_deletion_is_anchored_before_the_gap() -> N
     assert changed_lines(before, after, "f.py") == [RewrittenLine("f.py", 3, "y = x + 1")]
 
 
+def test_a_compiled_only_branch_is_proven_by_the_if_line_that_chose_it() -> None:
+    """Eager calls never run the body of `if torch.compiler.is_compiling():` (GM201's split of a
+    ValueError guard), so coverage asks for its `if` line: the line an eager call runs, and the
+    one whose compiled call traces the body."""
+    before = "def f(x):\n    if x.sum() < 0:\n        raise ValueError('neg')\n    return x\n"
+    after = (
+        "def f(x):\n"
+        "    if torch.compiler.is_compiling() and torch.is_tensor(x):\n"
+        "        torch._assert_async(x.sum() >= 0, 'ValueError: neg')\n"
+        "    elif x.sum() < 0:\n"
+        "        raise ValueError('neg')\n"
+        "    return x\n"
+    )
+    lines = [(line.line, line.text) for line in changed_lines(before, after, "f.py")]
+    assert lines == [
+        (2, "if torch.compiler.is_compiling() and torch.is_tensor(x):"),
+        (4, "elif x.sum() < 0:"),
+    ]
+    # a guard that eager code takes is proven by its own body as before
+    guarded = "def f(x):\n    if not torch.compiler.is_compiling():\n        print(x)\n    return x\n"
+    plain = "def f(x):\n    print(x)\n    return x\n"
+    assert [line.line for line in changed_lines(plain, guarded, "f.py")] == [2, 3]
+
+
 def test_tree_changes_skip_equal_files_and_walk_new_ones(tmp_path: Path) -> None:
     (tmp_path / "a" / "pkg").mkdir(parents=True)
     (tmp_path / "b" / "pkg").mkdir(parents=True)
