@@ -45,7 +45,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     function = enclosing_function(ctx, statement)
     formatted = _formatted_message(ctx, statement.msg, function, facts)
     if formatted is None:
-        kept = _constant_message_fix(ctx, line, statement)
+        kept = _constant_message_fix(ctx, line, statement) or _split_conjunction_fix(ctx, line, statement)
         if kept is not None:
             return kept
     # The call evaluates the condition once, where the assert did.
@@ -107,6 +107,43 @@ def _constant_message_fix(ctx: FixContext, line: cst.SimpleStatementLine, statem
         tuple(changes),
         wording="clause",
     )
+
+
+def _split_conjunction_fix(ctx: FixContext, line: cst.SimpleStatementLine, statement: cst.Assert) -> Fix | None:
+    """`assert A and B, "m"` -> `assert A, "m"` then `assert B, "m"`, when each part is a test
+    Dynamo lowers itself (see `_constant_message_fix`) but `A & B` is not safe (B indexes, so it
+    may only run where A held). Python evaluates the two asserts as it evaluated the `and`: B only
+    when A held, the same message, AssertionError: eager behaviour is the same by construction."""
+    conjuncts = _conjuncts(statement.test)
+    if len(conjuncts) < 2:
+        return None
+    if statement.msg is not None and not (isinstance(statement.msg, cst.SimpleString)
+                                          and "b" not in statement.msg.prefix.lower()):
+        return None  # a computed message would be evaluated by each part: only constants are split
+    tests = [traceable_test(ctx.relative_code, conjunct) for conjunct in conjuncts]
+    if any(test is None for test in tests):
+        return None
+    message = f", {ctx.code_for(statement.msg).strip()}" if statement.msg is not None else ""
+    parts = [f"assert {test}{message}" for test in tests]
+    if any(len(part) + len(ctx.indentation_of(line)) > MAX_LINE for part in parts):
+        return None
+    changes = [] if all(test == ctx.relative_code(c).strip() for test, c in zip(tests, conjuncts)) else [
+        "`and`/`or`/chains inside a part become `&`/`|`, which evaluate every operand (each is a comparison "
+        "or predicate that cannot raise)"]
+    return Fix.of(
+        "Split the assert at its `and` into one assert per condition, each a single tensor test Dynamo "
+        "keeps in the graph as `torch._assert_async` (eager code checks the same conditions in the same order)",
+        (ctx.replace_statement(line, "\n".join(parts)),),
+        tuple(changes),
+        wording="clause",
+    )
+
+
+def _conjuncts(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """`A and B and C` -> [A, B, C]; any other test -> [test]."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return [*_conjuncts(test.left), *_conjuncts(test.right)]
+    return [test]
 
 
 def _condition(ctx: FixContext, lowering: ConditionLowering, test: cst.BaseExpression) -> str:

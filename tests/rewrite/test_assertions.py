@@ -136,3 +136,36 @@ def test_or_of_reductions_with_a_named_message_still_fails_with_the_name(tmp_pat
     torch._dynamo.reset()
     assert break_count(after.ENTRY, (zigzag.sort().values,)) == 0
     torch._dynamo.reset()
+
+
+def test_an_and_split_into_asserts_checks_the_same_conditions_in_the_same_order(tmp_path: Path) -> None:
+    """`assert a and b` -> `assert a` / `assert b`: where `a` fails, `b` (an indexing that would
+    raise IndexError here) is still never evaluated, and the message and exception are the same."""
+    source = ("import torch\n\n\ndef f(grid, t):\n    y = t * 2\n"
+              '    assert grid.sum() > 0 and grid[3] == t[0], "bad grid"\n    return y\n\n\n'
+              "compiled = torch.compile(f)\n")
+    fixed = fix_source(source, tmp_path)
+    assert '    assert grid.sum() > 0, "bad grid"\n    assert grid[3] == t[0], "bad grid"\n' in fixed
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "split_before.py").write_text(source)
+    (sources / "split_after.py").write_text(fixed)
+    modules = [load_module(sources / f"{name}.py", tmp_path, name) for name in ("split_before", "split_after")]
+    short, t = torch.zeros(2), torch.ones(1)
+    for module in modules:
+        with pytest.raises(AssertionError, match=r"^bad grid$"):
+            module.f(short, t)  # grid[3] would raise IndexError: never evaluated
+        with pytest.raises(AssertionError, match=r"^bad grid$"):
+            module.f(torch.full((4,), 2.0), t)
+        assert torch.equal(module.f(torch.ones(4), t), t * 2)
+
+
+def test_the_split_conjunction_removes_the_break(tmp_path: Path) -> None:
+    before, after = rewritten("split_conjunction", tmp_path, "assert_split")
+    t = torch.tensor([0.0, 0.5, 2.0])
+    assert break_count(before.ENTRY, (t,)) > 0
+    torch._dynamo.reset()
+    assert break_count(after.ENTRY, (t,)) == 0
+    torch._dynamo.reset()
+    compiled = torch.compile(after.ENTRY, backend="aot_eager", fullgraph=True)
+    assert torch.equal(compiled(t), before.ENTRY(t))
