@@ -40,6 +40,14 @@ class RemoteWorld(PullRequestWorld):
         self.fake.push(REPO, NUMBER, self.head_sha, [])
         return self.head_sha
 
+    def make_executable(self, name: str) -> str:
+        """`chmod +x name`, committed on the head branch and pushed (the content stays as it is)."""
+        (self.git.root / name).chmod(0o755)
+        self.head_sha = self.git.commit({}, f"{name} runs as a script")
+        self.git.git("push", "-q", str(self.remote.path), "changes")
+        self.fake.push(REPO, NUMBER, self.head_sha, [])
+        return self.head_sha
+
     def fix_pulls(self, state: str = "all") -> list[dict[str, Any]]:
         return [p for (repo, _), p in sorted(self.fake.pulls.items())
                 if repo == REPO and p["head"]["ref"].startswith("graphmend/fix/") and state in ("all", p["state"])]

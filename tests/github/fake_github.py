@@ -754,6 +754,26 @@ def create_blob(fake: FakeGitHub, request: Request) -> Response:
     return 201, {"sha": sha, "url": f"{fake.base_url}/repos/{_repo(request)}/git/blobs/{sha}"}
 
 
+@route("GET", OWNER_REPO + r"/git/trees/(?P<sha>" + SHA + ")")
+def get_tree(fake: FakeGitHub, request: Request) -> Response:
+    """One tree's entries, as GitHub lists them (`?recursive=1` lists every level)."""
+    remote, sha = _remote(fake), request.match["sha"]
+    recursive = bool((request.query.get("recursive") or [""])[0])
+    try:
+        lines = remote.git("ls-tree", *(["-r", "-t"] if recursive else []), sha).splitlines()
+    except GitFailed:
+        return 404, {"message": "Not Found"}
+    entries = []
+    for line in lines:
+        meta, path = line.split("\t", 1)
+        mode, kind, entry_sha = meta.split()
+        entries.append({"path": path, "mode": mode, "type": kind, "sha": entry_sha,
+                        "url": f"{fake.base_url}/repos/{_repo(request)}/git/{kind}s/{entry_sha}"})
+    tree = remote.git("rev-parse", f"{sha}^{{tree}}")
+    return 200, {"sha": tree, "url": f"{fake.base_url}/repos/{_repo(request)}/git/trees/{tree}",
+                 "tree": entries, "truncated": False}
+
+
 @route("POST", OWNER_REPO + r"/git/trees")
 def create_tree(fake: FakeGitHub, request: Request) -> Response:
     """A tree: `base_tree` with the `tree` entries (blob sha, or inline content) put on top of it."""

@@ -182,6 +182,20 @@ def test_a_fix_pull_request_that_is_not_exactly_the_rewrite_is_not_approved(
     assert expected in review["body"] and "not exactly GraphMend's rewrite" in review["body"]
 
 
+def test_a_fix_pull_request_that_also_changes_a_file_mode_is_not_approved(
+        tmp_path: Path, fake_github: FakeGitHub) -> None:
+    # The content is exactly the rewrite; the mode is not: `chmod +x` is a change GraphMend never makes.
+    world = fix_pr_world(tmp_path, fake_github, {"tinynet.py": MODEL.format(body=BRANCH)},
+                         {"tinynet.py": MODEL.format(body=GOOD)})
+    world.make_executable("tinynet.py")
+    report_file = tmp_path / "verify.json"
+    report_file.write_text(json.dumps(report(entry())))
+    done = submit(world, report_file)
+    assert done.returncode == 1 and done.outputs["decision"] == "COMMENT", done.log
+    [review] = fake_github.reviews_on(REPO, NUMBER)
+    assert "`tinynet.py` changes its mode from 100644 to 100755" in review["body"], review["body"]
+
+
 def test_the_exact_rewrite_with_a_passing_report_is_approved(tmp_path: Path, fake_github: FakeGitHub) -> None:
     world = fix_pr_world(tmp_path, fake_github, {"tinynet.py": MODEL.format(body=BRANCH), "setup.py": "setup()\n"},
                          {"tinynet.py": MODEL.format(body=GOOD)})

@@ -29,11 +29,13 @@ FIX_WORKFLOW = "graphmend-fix.yml"
 VERIFY_WORKFLOW = "graphmend-verify.yml"
 
 
-def _world(tmp: Path, fake: FakeGitHub) -> tuple[RemoteWorld, dict[str, Any]]:
+def _world(tmp: Path, fake: FakeGitHub, executable: bool = False) -> tuple[RemoteWorld, dict[str, Any]]:
     """A source pull request and the fix pull request the App opened for it (both fixes)."""
     fake.users[APP_TOKEN] = dict(APP_BOT)  # the App writes; the approval acts as github-actions[bot]
     fake.workflows = {FIX_WORKFLOW: {"narrow-fix-pull-request", "head-sha"}, VERIFY_WORKFLOW: {"pull-request"}}
     world = RemoteWorld(tmp, fake, BASE, {"pkg/model.py": BROKEN})
+    if executable:  # pkg/model.py is also a script
+        world.make_executable("pkg/model.py")
     world.run(world.pull_request_event("pull_request.opened.json"), token=APP_TOKEN, fix_pr="true", fixes="verified")
     [fix] = world.fix_pulls()
     assert fix["user"]["login"] == APP_BOT["login"]
@@ -190,3 +192,41 @@ def test_a_fix_pull_request_narrowed_to_nothing_is_closed_with_a_message(
     closing = fake_github.issue_comments_on(REPO, fix["number"])[-1]["body"]
     assert "no verify entry point executes any of these fixes" in closing and names[0] in closing
     assert world.remote.branch(FIX_BRANCH) is None
+
+
+def _mode(world: RemoteWorld, commit: str, path: str) -> str:
+    return world.remote.git("ls-tree", commit, path).split()[0]
+
+
+def test_the_narrowed_commit_keeps_an_executable_file_executable(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world, fix = _world(tmp_path, fake_github, executable=True)
+    assert _mode(world, fix["head"]["sha"], "pkg/model.py") == "100755"  # the bot's fix commit kept it
+    _submit(world, fix, covered=False)
+    [dispatch] = _dispatches(fake_github, FIX_WORKFLOW)
+    run = _narrow(world, dispatch)
+    tip = world.remote.branch(FIX_BRANCH)
+    assert tip is not None and tip != dispatch["head-sha"], (run.stdout + run.stderr)
+    assert SLOW not in world.remote.show(tip, "pkg/model.py")
+    assert _mode(world, tip, "pkg/model.py") == "100755"
+
+
+def test_a_push_while_closing_a_fix_narrowed_to_nothing_keeps_the_branch(
+        tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world, fix = _world(tmp_path, fake_github)
+    uncovered = [{"path": "pkg/model.py", "line": n, "text": ""} for f in fixes_of([("pkg/model.py", BROKEN, FIXED)])
+                 for n in f.proof_lines]
+    report_file = world.tmp / "none-ran.json"
+    report_file.write_text(json.dumps(report(entry(), coverage={
+        "rewritten_lines": len(uncovered), "covered": [], "uncovered": uncovered})))
+    _run(world, "submit", ["--pull-request", str(fix["number"]), "--head-sha", fix["head"]["sha"],
+                           "--report", str(report_file), "--fixes", "verified", "--narrow-workflow", FIX_WORKFLOW],
+         _environment(world, "submit", fake_github.token), world.tmp)
+    [dispatch] = _dispatches(fake_github, FIX_WORKFLOW)
+    # Someone pushes to the fix branch after the round checked its head, while it closes the pull request.
+    pushed: list[str] = []
+    fake_github.after_request.append(("PATCH", rf"/repos/{REPO}/pulls/{fix['number']}",
+                                      lambda: pushed.append(_push_to(world, FIX_BRANCH, dispatch["head-sha"]))))
+    run = _narrow(world, dispatch)
+    assert fix["state"] == "closed" and pushed, (run.stdout + run.stderr)
+    assert world.remote.branch(FIX_BRANCH) == pushed[0]  # their commit is not deleted with the branch
+    assert "the branch is kept" in (run.stdout + run.stderr)

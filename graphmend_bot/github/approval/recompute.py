@@ -25,7 +25,7 @@ from graphmend_bot.config import ConfigError, load_config
 from graphmend_bot.fences import code_span
 from graphmend_bot.github.approval.base_config import write_config
 from graphmend_bot.github.approval.base_tree import TreeError, download_base, plain_path
-from graphmend_bot.github.core.api import fetch_file
+from graphmend_bot.github.core.api import fetch_file, file_modes
 from graphmend_bot.github.fixes.fix_pr import plan_fix
 from graphmend_bot.github.fixes.fix_set import FIX_SETS, bot_fix_set
 from graphmend_bot.github.fixes.narrowing import Change, narrow
@@ -77,8 +77,12 @@ def compare_with_rewrite(repo: Repository, base_sha: str, head_sha: str, fixes: 
     expected, problem, changes = recompute_rewrite(repo, base_sha, python, fixes, exclude)
     if problem:
         return Comparison([*problems, problem])
+    base_modes, head_modes = file_modes(repo, base_sha, python), file_modes(repo, head_sha, python)
     for name in python:
-        if name not in expected:
+        if base_modes.get(name) != head_modes.get(name):
+            problems.append(f"{code_span(name)} changes its mode from {base_modes.get(name)} to "
+                            f"{head_modes.get(name)}: GraphMend's rewrites keep file modes")
+        elif name not in expected:
             problems.append(f"{code_span(name)} is changed, but GraphMend's rewrite of the base leaves it as it is")
         elif fetch_file(repo, name, head_sha) != expected[name]:
             problems.append(f"{code_span(name)} differs from GraphMend's rewrite of the base")

@@ -11,6 +11,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Collection
 from typing import Any
 
 import requests
@@ -21,6 +22,7 @@ from urllib3 import Retry
 from urllib3.exceptions import MaxRetryError
 
 TIMEOUT_S = 30
+EXECUTABLE = "100755"  # git's mode of an executable file
 MAX_RATE_LIMIT_WAIT_S = 600.0
 
 
@@ -168,3 +170,29 @@ def fetch_file(repo: Repository, path: str, ref: str) -> bytes | None:
         return content.decoded_content
     except (AssertionError, ValueError):  # larger than the contents API serves, or not base64
         return None
+
+
+def file_modes(repo: Repository, commit_sha: str, paths: Collection[str]) -> dict[str, str]:
+    """{path: git mode ("100644", "100755", "120000" ...)} of those `paths` that exist at `commit_sha`.
+
+    Read one folder at a time (only the folders on the way to `paths`), because GitHub truncates a
+    recursive listing of a large repository."""
+    listings: dict[str, dict[str, Any]] = {}
+
+    def listing(folder: str) -> dict[str, Any]:
+        if folder not in listings:
+            sha: str | None = repo.get_git_commit(commit_sha).tree.sha
+            if folder:
+                parent, _, name = folder.rpartition("/")
+                entry = listing(parent).get(name)
+                sha = entry.sha if entry is not None and entry.type == "tree" else None
+            listings[folder] = {e.path: e for e in repo.get_git_tree(sha).tree} if sha else {}
+        return listings[folder]
+
+    modes = {}
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        entry = listing(folder).get(name)
+        if entry is not None:
+            modes[path] = entry.mode
+    return modes

@@ -326,14 +326,21 @@ def publish_fix(repo: Repository, branch: str, base: str, parent_sha: str, plan:
     return outcome
 
 
-def close_fix(repo: Repository, branch: str, reason: str, log: Log) -> FixPullOutcome:
-    """Close the fix pull request of `branch` with a comment saying why, and delete the branch."""
+def close_fix(repo: Repository, branch: str, reason: str, log: Log, only_at: str | None = None) -> FixPullOutcome:
+    """Close the fix pull request of `branch` with a comment saying why, and delete the branch.
+
+    With `only_at`, the branch is deleted only while it still points at that commit: a commit
+    pushed since the caller's check is left where it is. (GitHub has no compare-and-swap for
+    deleting a ref, so the check is made right before the delete.)"""
     pull = find_fix_pull(repo, branch)
     if pull is not None:
         pull.create_issue_comment(f"{reason}\n\n<!-- graphmend:fix-closed -->")
         pull.edit(state="closed")
         log.info(f"closed fix pull request #{pull.number}: {reason}")
-    if branch_sha(repo, branch) is not None:
+    tip = branch_sha(repo, branch)
+    if tip is not None and only_at is not None and tip != only_at:
+        log.warning(f"`{branch}` moved to {tip[:7]} since {only_at[:7]} was checked: the branch is kept")
+    elif tip is not None:
         repo.get_git_ref(f"heads/{branch}").delete()
     return FixPullOutcome(pull, closed=pull is not None)
 

@@ -33,7 +33,7 @@ from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.fences import code_span
 from graphmend_bot.github.approval.gate import DEFAULT_BOT_LOGIN, PullFacts, refusal, valid_sha
 from graphmend_bot.github.approval.recompute import recompute_rewrite
-from graphmend_bot.github.core.api import API_ERRORS, connect, describe, fetch_file
+from graphmend_bot.github.core.api import API_ERRORS, EXECUTABLE, connect, describe, fetch_file, file_modes
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.markers import FIX_PR_MARKER
 from graphmend_bot.github.core.outputs import Log
@@ -116,10 +116,12 @@ def narrow_fix_pull(ctx: ActionContext, repo: Repository, number: int, head_sha:
         close_fix(repo, facts.head_ref, f"Verification found that no verify entry point executes any of these "
                   f"fixes ({', '.join(code_span(n) for n in excluded)}), so none can be proven and nothing is "
                   "left to merge. They stay review suggestions; add an entry point that runs them to bring them "
-                  "back. Closing.", log)
+                  "back. Closing.", log, only_at=head_sha)
         return "nothing proven is left: closed the fix pull request"
-    files = [FileEdit(name, expected[name]) if name in expected else _base_file(repo, name, facts.base_sha)
-             for name in python]
+    # The narrowed commit keeps each file's mode: an executable script stays executable.
+    executable = {name for name, mode in file_modes(repo, head_sha, python).items() if mode == EXECUTABLE}
+    files = [FileEdit(name, expected[name], name in executable) if name in expected
+             else _base_file(repo, name, facts.base_sha, name in executable) for name in python]
     sha = _fast_forward(repo, facts.head_ref, head_sha, files, len(excluded))
     if sha is None:
         return "nothing new to leave out (the head already is the narrowed rewrite): the round ends"
@@ -133,12 +135,12 @@ def narrow_fix_pull(ctx: ActionContext, repo: Repository, number: int, head_sha:
     return f"pushed {sha[:7]} without {len(excluded)} unproven fix(es) and asked for verification"
 
 
-def _base_file(repo: Repository, name: str, base_sha: str) -> FileEdit:
+def _base_file(repo: Repository, name: str, base_sha: str, executable: bool) -> FileEdit:
     """A file the narrowed rewrite leaves unchanged: back to the base's bytes."""
     content = fetch_file(repo, name, base_sha)
     if content is None:
         raise OSError(f"{name} cannot be read at the base {base_sha[:7]}")
-    return FileEdit(name, content)
+    return FileEdit(name, content, executable)
 
 
 def _fast_forward(repo: Repository, branch: str, head_sha: str, files: list[FileEdit], dropped: int) -> str | None:
