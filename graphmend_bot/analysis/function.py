@@ -479,6 +479,9 @@ class FunctionAnalyzer:
         ):
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
+        nested = _nested_state(node, self.self_name, env)
+        if nested is not None:
+            return _attribute_kind(nested)  # `self.scheduler.timesteps`: state of a typed attribute
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
         if node.attr in V.TENSOR_ATTRS:
@@ -640,6 +643,8 @@ class FunctionAnalyzer:
                 return Kind.union(args)
             if name in V.STATIC_BUILTINS:
                 return NOT_TENSOR
+        if resolved in V.ITERABLE_WRAPPERS and args:
+            return args[0].without_flags()
         if resolved is not None:
             known = self._known_call(node, resolved, args)
             if known is not None:
@@ -898,6 +903,23 @@ def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None
 def _attribute_kind(attribute: str) -> Kind:
     """The kind of a read of `self.ATTRIBUTE`: a pseudo-parameter the scope solver decides."""
     return Kind.of_param(f"self.{attribute}")
+
+
+def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str | None:
+    """"OWNER.NAME" for a read of `self.OWNER.NAME` (the attribute of an object this class keeps,
+    `self.scheduler.timesteps`), which the solver looks up in the classes OWNER is typed with."""
+    value = node.value
+    if (
+        isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name)
+        and value.value.id == self_name
+        and self_name not in env
+        and value.attr not in V.STATIC_ATTRS
+        and node.attr not in V.STATIC_ATTRS
+        and node.attr not in V.TENSOR_ATTRS
+    ):
+        return f"{value.attr}.{node.attr}"
+    return None
 
 
 def _built_here(node: ast.expr) -> str | None:

@@ -239,6 +239,12 @@ class _Collector:
                 continue
             typed_params = self._class_annotations(stmt.args)
             for child in _statements(stmt):
+                if isinstance(child, ast.Expr):
+                    attributes.update(
+                        (name, value) for name, value in _registered_modules(child.value, typed_params).items()
+                        if name not in attributes
+                    )
+                    continue
                 if not (isinstance(child, ast.Assign) and len(child.targets) == 1):
                     continue
                 target = child.targets[0]
@@ -371,6 +377,24 @@ class _Collector:
 
     def _constructor(self, variable: str) -> str | None:
         return next((scope[variable] for scope in reversed(self._constructors) if variable in scope), None)
+
+
+def _registered_modules(node: ast.expr, typed_params: dict[str, str]) -> dict[str, str]:
+    """`self.register_modules(scheduler=scheduler)` (diffusers' pipelines set each keyword as an
+    attribute) with a parameter annotated with a class: "typed:" that class, as `self.x = x`."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "register_modules"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+    ):
+        return {}
+    return {
+        keyword.arg: f"typed:{typed_params[keyword.value.id]}"
+        for keyword in node.keywords
+        if keyword.arg is not None and isinstance(keyword.value, ast.Name) and keyword.value.id in typed_params
+    }
 
 
 # Nodes that hold statements: an assignment can only be nested in these.
