@@ -102,8 +102,13 @@ class FunctionAnalyzer:
         entry: bool,
         guard_helpers: GuardHelpers | None = None,
         dependency_calls: bool = False,
+        named_tuples: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.node = node
+        # Named tuple types of the module: an instance holds the kinds it was built from, and a
+        # read of one of their fields (`tableau.alpha`) is what the instance holds.
+        self.named_tuples = named_tuples or {}
+        self.tuple_fields = frozenset(name for fields in self.named_tuples.values() for name in fields)
         self.dependency_calls = dependency_calls
         self.guard_helpers = guard_helpers
         self.summary = summary
@@ -479,6 +484,8 @@ class FunctionAnalyzer:
         ):
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
+        if node.attr in self.tuple_fields:
+            return owner.without_flags()
         nested = _nested_state(node, self.self_name, env)
         if nested is not None:
             return _attribute_kind(nested)  # `self.scheduler.timesteps`: state of a typed attribute
@@ -645,6 +652,8 @@ class FunctionAnalyzer:
                 return NOT_TENSOR
         if resolved in V.ITERABLE_WRAPPERS and args:
             return args[0].without_flags()
+        if isinstance(func, ast.Name) and func.id in self.named_tuples:
+            return Kind.union([*args, *(kind for _, kind in kwargs)]).without_flags()
         if resolved is not None:
             known = self._known_call(node, resolved, args)
             if known is not None:

@@ -10,7 +10,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import narrowing
+from graphmend_bot.analysis import named_tuples, narrowing
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.entry_text import mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
@@ -101,7 +101,8 @@ def summarize_module(
             functions[qualname] = summary  # Dynamo calls it after the graph: never traced
             continue
         FunctionAnalyzer(
-            node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls
+            node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
+            collector.named_tuples,
         ).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
@@ -188,6 +189,7 @@ class _Collector:
         self.compile_targets: list[CompileTarget] = []
         self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
+        self.named_tuples: dict[str, tuple[str, ...]] = {}  # module-level named tuple types: fields
         self._scan_compile = mentions_compile(source)
         self._prefix: list[str] = []
         self._class: list[str | None] = [None]
@@ -226,6 +228,9 @@ class _Collector:
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
         self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname))
+        fields = named_tuples.class_fields(node, self.imports.resolve) if not self._prefix else None
+        if fields is not None:
+            self.named_tuples[node.name] = fields
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef, qualname: str) -> dict[str, str]:
@@ -316,6 +321,9 @@ class _Collector:
             self._registry(node)
         if not isinstance(node.value, ast.Call):
             return
+        fields = named_tuples.factory_fields(node.value, self.imports.resolve) if not self._prefix else None
+        if fields is not None:
+            self.named_tuples.update((target.id, fields) for target in node.targets if isinstance(target, ast.Name))
         callee = dotted_name(node.value.func)
         if callee is None:
             return
