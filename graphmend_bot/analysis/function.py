@@ -69,6 +69,32 @@ _CONTAINERS = frozenset({
 })
 
 
+_MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
+
+
+def _tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
+    """`Dict[str, Tensor]`, `Optional[Dict[str, torch.Tensor]]`: a mapping whose values are tensors."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _tensor_mapping_annotation(annotation.left) or _tensor_mapping_annotation(annotation.right)
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    leaf = (dotted_name(annotation.value) or "").rsplit(".", 1)[-1]
+    if leaf == "Optional":
+        return _tensor_mapping_annotation(annotation.slice)
+    arguments = annotation.slice
+    return (
+        leaf in _MAPPINGS
+        and isinstance(arguments, ast.Tuple)
+        and len(arguments.elts) == 2
+        and _tensor_annotation(arguments.elts[1])
+    )
+
+
 def _tensor_annotation(annotation: ast.expr) -> bool:
     """A tensor annotation (`torch.Tensor`, `Optional[FloatTensor]`, `Tensor | None`); a
     container of tensors (`Tuple[torch.FloatTensor]`) or a cache object is not a tensor."""
@@ -103,7 +129,9 @@ class FunctionAnalyzer:
         guard_helpers: GuardHelpers | None = None,
         dependency_calls: bool = False,
         named_tuples: dict[str, tuple[str, ...]] | None = None,
+        python_keys: frozenset[str] = frozenset(),
     ) -> None:
+        self.python_keys = python_keys
         self.node = node
         # Named tuple types of the module: an instance holds the kinds it was built from, and a
         # read of one of their fields (`tableau.alpha`) is what the instance holds.
@@ -154,6 +182,9 @@ class FunctionAnalyzer:
         # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
         # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
         self._checked_tensors: list[Kind] = []
+        # Parameters annotated as mappings of tensors (`params: Dict[str, Tensor]`): a value read
+        # from one is a tensor, as a `Tensor` annotation is, while the name still holds the argument.
+        self._tensor_mappings: set[str] = set()
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
 
@@ -178,6 +209,8 @@ class FunctionAnalyzer:
             if skip_first and index == 0:
                 continue
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
+            if _tensor_mapping_annotation(arg.annotation):
+                self._tensor_mappings.add(arg.arg)
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
                 self._none_params.add(arg.arg)
             if seed is None and default is None and arg.annotation is None:
@@ -515,7 +548,18 @@ class FunctionAnalyzer:
                 check_index(self, node, owner, index)
         if isinstance(node.value, ast.Attribute) and node.value.attr in V.STATIC_ATTRS:
             return NOT_TENSOR
+        if self._reads_tensor_mapping(node.value, env) and not (
+            isinstance(node.slice, ast.Constant) and node.slice.value in self.python_keys
+        ):
+            return TENSOR  # params["order"] of `params: Dict[str, Tensor]`
         return owner.without_flags()
+
+    def _reads_tensor_mapping(self, node: ast.expr, env: Env) -> bool:
+        return (
+            isinstance(node, ast.Name)
+            and node.id in self._tensor_mappings
+            and env.get(node.id) == Kind.of_param(node.id)  # not rebound in the body
+        )
 
     def _index(self, node: ast.expr, env: Env) -> Kind:
         if isinstance(node, ast.Tuple):

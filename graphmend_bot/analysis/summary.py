@@ -102,7 +102,7 @@ def summarize_module(
             continue
         FunctionAnalyzer(
             node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
-            collector.named_tuples,
+            collector.named_tuples, frozenset(collector.python_keys),
         ).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
@@ -190,6 +190,9 @@ class _Collector:
         self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
         self.named_tuples: dict[str, tuple[str, ...]] = {}  # module-level named tuple types: fields
+        # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
+        # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
+        self.python_keys: set[str] = set()
         self._scan_compile = mentions_compile(source)
         self._prefix: list[str] = []
         self._class: list[str | None] = [None]
@@ -210,6 +213,8 @@ class _Collector:
             else:
                 if isinstance(stmt, ast.Assign):
                     self._assign(stmt)
+                if isinstance(stmt, (ast.Assign, ast.AugAssign)):
+                    self.python_keys.update(_keys_given_python_values(stmt))
                 if self._scan_compile:
                     self._find_compile_calls(stmt)
                 for field in _NESTED_BODIES:
@@ -385,6 +390,35 @@ class _Collector:
 
     def _constructor(self, variable: str) -> str | None:
         return next((scope[variable] for scope in reversed(self._constructors) if variable in scope), None)
+
+
+def _keys_given_python_values(stmt: ast.Assign | ast.AugAssign) -> list[str]:
+    """String keys `NAME["key"] = 0` / `NAME["key"] += x.size(1)` stores a Python number under."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    return [
+        target.slice.value
+        for target in targets
+        if isinstance(target, ast.Subscript)
+        and isinstance(target.slice, ast.Constant)
+        and isinstance(target.slice.value, str)
+        and _python_number(stmt.value)
+    ]
+
+
+def _python_number(node: ast.expr) -> bool:
+    """A number written out, or a size: `0`, `len(x)`, `x.size(1)`, `x.shape[0]`, sums of them."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.BinOp):
+        return _python_number(node.left) and _python_number(node.right)
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (isinstance(func, ast.Name) and func.id == "len") or (
+            isinstance(func, ast.Attribute) and func.attr in ("size", "dim", "numel")
+        )
+    return False
 
 
 def _registered_modules(node: ast.expr, typed_params: dict[str, str]) -> dict[str, str]:
