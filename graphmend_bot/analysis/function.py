@@ -69,6 +69,32 @@ _CONTAINERS = frozenset({
 })
 
 
+_MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
+
+
+def _tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
+    """`Dict[str, Tensor]`, `Optional[Dict[str, torch.Tensor]]`: a mapping whose values are tensors."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _tensor_mapping_annotation(annotation.left) or _tensor_mapping_annotation(annotation.right)
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    leaf = (dotted_name(annotation.value) or "").rsplit(".", 1)[-1]
+    if leaf == "Optional":
+        return _tensor_mapping_annotation(annotation.slice)
+    arguments = annotation.slice
+    return (
+        leaf in _MAPPINGS
+        and isinstance(arguments, ast.Tuple)
+        and len(arguments.elts) == 2
+        and _tensor_annotation(arguments.elts[1])
+    )
+
+
 def _tensor_annotation(annotation: ast.expr) -> bool:
     """A tensor annotation (`torch.Tensor`, `Optional[FloatTensor]`, `Tensor | None`); a
     container of tensors (`Tuple[torch.FloatTensor]`) or a cache object is not a tensor."""
@@ -102,8 +128,15 @@ class FunctionAnalyzer:
         entry: bool,
         guard_helpers: GuardHelpers | None = None,
         dependency_calls: bool = False,
+        named_tuples: dict[str, tuple[str, ...]] | None = None,
+        python_keys: frozenset[str] = frozenset(),
     ) -> None:
+        self.python_keys = python_keys
         self.node = node
+        # Named tuple types of the module: an instance holds the kinds it was built from, and a
+        # read of one of their fields (`tableau.alpha`) is what the instance holds.
+        self.named_tuples = named_tuples or {}
+        self.tuple_fields = frozenset(name for fields in self.named_tuples.values() for name in fields)
         self.dependency_calls = dependency_calls
         self.guard_helpers = guard_helpers
         self.summary = summary
@@ -149,6 +182,9 @@ class FunctionAnalyzer:
         # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
         # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
         self._checked_tensors: list[Kind] = []
+        # Parameters annotated as mappings of tensors (`params: Dict[str, Tensor]`): a value read
+        # from one is a tensor, as a `Tensor` annotation is, while the name still holds the argument.
+        self._tensor_mappings: set[str] = set()
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
 
@@ -173,6 +209,8 @@ class FunctionAnalyzer:
             if skip_first and index == 0:
                 continue
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
+            if _tensor_mapping_annotation(arg.annotation):
+                self._tensor_mappings.add(arg.arg)
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
                 self._none_params.add(arg.arg)
             if seed is None and default is None and arg.annotation is None:
@@ -479,6 +517,11 @@ class FunctionAnalyzer:
         ):
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
+        if node.attr in self.tuple_fields:
+            return owner.without_flags()
+        nested = _nested_state(node, self.self_name, env)
+        if nested is not None:
+            return _attribute_kind(nested)  # `self.scheduler.timesteps`: state of a typed attribute
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
         if node.attr in V.TENSOR_ATTRS:
@@ -505,7 +548,18 @@ class FunctionAnalyzer:
                 check_index(self, node, owner, index)
         if isinstance(node.value, ast.Attribute) and node.value.attr in V.STATIC_ATTRS:
             return NOT_TENSOR
+        if self._reads_tensor_mapping(node.value, env) and not (
+            isinstance(node.slice, ast.Constant) and node.slice.value in self.python_keys
+        ):
+            return TENSOR  # params["order"] of `params: Dict[str, Tensor]`
         return owner.without_flags()
+
+    def _reads_tensor_mapping(self, node: ast.expr, env: Env) -> bool:
+        return (
+            isinstance(node, ast.Name)
+            and node.id in self._tensor_mappings
+            and env.get(node.id) == Kind.of_param(node.id)  # not rebound in the body
+        )
 
     def _index(self, node: ast.expr, env: Env) -> Kind:
         if isinstance(node, ast.Tuple):
@@ -640,6 +694,10 @@ class FunctionAnalyzer:
                 return Kind.union(args)
             if name in V.STATIC_BUILTINS:
                 return NOT_TENSOR
+        if resolved in V.ITERABLE_WRAPPERS and args:
+            return args[0].without_flags()
+        if isinstance(func, ast.Name) and func.id in self.named_tuples:
+            return Kind.union([*args, *(kind for _, kind in kwargs)]).without_flags()
         if resolved is not None:
             known = self._known_call(node, resolved, args)
             if known is not None:
@@ -898,6 +956,23 @@ def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None
 def _attribute_kind(attribute: str) -> Kind:
     """The kind of a read of `self.ATTRIBUTE`: a pseudo-parameter the scope solver decides."""
     return Kind.of_param(f"self.{attribute}")
+
+
+def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str | None:
+    """"OWNER.NAME" for a read of `self.OWNER.NAME` (the attribute of an object this class keeps,
+    `self.scheduler.timesteps`), which the solver looks up in the classes OWNER is typed with."""
+    value = node.value
+    if (
+        isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name)
+        and value.value.id == self_name
+        and self_name not in env
+        and value.attr not in V.STATIC_ATTRS
+        and node.attr not in V.STATIC_ATTRS
+        and node.attr not in V.TENSOR_ATTRS
+    ):
+        return f"{value.attr}.{node.attr}"
+    return None
 
 
 def _built_here(node: ast.expr) -> str | None:

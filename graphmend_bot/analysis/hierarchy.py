@@ -72,6 +72,7 @@ class AttributeTypes:
             if kind.nonempty
         ]
         self.tensors: set[tuple[ClassId, str]] = set()
+        self._held_classes: dict[tuple[ClassId, str], tuple[ClassId, ...]] = {}
         # A write in a function nothing traced calls is decided once, by what it stores
         # (`self.timesteps = torch.from_numpy(...)` in set_timesteps) or its annotations;
         # the writes in traced functions are asked again on every round of the fixpoint.
@@ -93,6 +94,22 @@ class AttributeTypes:
         class_qualname = self.program.function(fid).class_qualname
         if class_qualname is None or not self.tensors:
             return False
+        owner, _, name = attribute.partition(".")
+        if name:
+            return self._held_object_is_tensor((fid[0], class_qualname), owner, name)
         return any(
             (cls, attribute) in self.tensors for cls in self.program.hierarchy.related((fid[0], class_qualname))
         )
+
+    def _held_object_is_tensor(self, cls: ClassId, owner: str, name: str) -> bool:
+        """`self.OWNER.NAME`: NAME is module state of a class OWNER is built or typed with
+        (`self.scheduler.timesteps`, `scheduler: DDIMScheduler`, `self.timesteps = ...` there)."""
+        key = (cls, owner)
+        classes = self._held_classes.get(key)
+        if classes is None:
+            classes = self._held_classes[key] = tuple(
+                related
+                for built in self.program.held_classes(cls, owner)
+                for related in self.program.hierarchy.related(built)
+            )
+        return any((held, name) in self.tensors for held in classes)

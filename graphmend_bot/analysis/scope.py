@@ -18,6 +18,7 @@ from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.untraced_callers import UntracedCallers
 
 FunctionId = tuple[str, str]  # (module, qualname)
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module")
@@ -142,6 +143,14 @@ class Program:
             (mod, constructor)
             for mod, cls in self.hierarchy.descendants((module, class_qualname))
             if (constructor := self.modules[mod].classes[cls].attributes.get(attribute)) is not None
+        ]
+
+    def held_classes(self, cls: tuple[str, str], attribute: str) -> list[tuple[str, str]]:
+        """The in-tree classes `self.ATTRIBUTE` of class `cls` is built or typed with."""
+        return [
+            built
+            for found in self._attribute_constructors(cls[0], cls[1], attribute)
+            for built in self._classes_built_by(*found)
         ]
 
     def _built_attribute_call(self, module: str, class_qualname: str, mod: str, constructor: str) -> list[FunctionId]:
@@ -584,6 +593,8 @@ class _TensorFlow:
                 for name in function.configured_entry_params:
                     self.params[fid][name] = True
                     self.fixed[fid].add(name)
+        hinted = {fid for fid in traced if program.function(fid).hinted_params}
+        self.untraced_callers = UntracedCallers(program, traced, hinted)
         self._keep_confirmed_hints()
         # A forward called from the tree gets its tensors from its callers, not from being an
         # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
@@ -613,6 +624,10 @@ class _TensorFlow:
                     continue
                 passed = self._arguments(site, callee)
                 self.fixed[callee].update(name for name in hinted if name in passed and not passed[name].nonempty)
+        for _, site, callee in self.untraced_callers.sites:
+            passed = self._arguments(site, callee)
+            hinted = self.program.function(callee).hinted_params
+            self.fixed[callee].update(name for name in hinted if name in passed and not passed[name].nonempty)
 
     def holds(self, fid: FunctionId, deps: Kind) -> bool:
         if deps.always:
@@ -672,8 +687,21 @@ class _TensorFlow:
                     for target in self.targets.get((fid, index), ()):
                         changed |= self._pass_arguments(fid, site, target)
             changed |= self.attributes.update(self.holds)
+            changed |= self._pass_untraced_arguments()
             if not changed:
                 return
+
+    def _pass_untraced_arguments(self) -> bool:
+        """A hinted parameter becomes a tensor when an untraced caller in the tree passes one."""
+        changed = False
+        for caller, site, callee in self.untraced_callers.sites:
+            hinted = self.program.function(callee).hinted_params
+            for name, kind in self._arguments(site, callee).items():
+                if name not in hinted or name in self.fixed[callee] or self.params[callee].get(name):
+                    continue
+                if self.untraced_callers.holds(caller, kind, self.attributes, self.returns.__getitem__, self._arguments):
+                    self.params[callee][name] = changed = True
+        return changed
 
     def _arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
         """The kind each parameter of `callee` receives at `site`, by position and keyword."""

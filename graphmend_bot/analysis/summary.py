@@ -10,7 +10,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import narrowing
+from graphmend_bot.analysis import named_tuples, narrowing
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.entry_text import mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
@@ -101,7 +101,8 @@ def summarize_module(
             functions[qualname] = summary  # Dynamo calls it after the graph: never traced
             continue
         FunctionAnalyzer(
-            node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls
+            node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
+            collector.named_tuples, frozenset(collector.python_keys),
         ).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
@@ -188,6 +189,10 @@ class _Collector:
         self.compile_targets: list[CompileTarget] = []
         self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
+        self.named_tuples: dict[str, tuple[str, ...]] = {}  # module-level named tuple types: fields
+        # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
+        # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
+        self.python_keys: set[str] = set()
         self._scan_compile = mentions_compile(source)
         self._prefix: list[str] = []
         self._class: list[str | None] = [None]
@@ -208,6 +213,8 @@ class _Collector:
             else:
                 if isinstance(stmt, ast.Assign):
                     self._assign(stmt)
+                if isinstance(stmt, (ast.Assign, ast.AugAssign)):
+                    self.python_keys.update(_keys_given_python_values(stmt))
                 if self._scan_compile:
                     self._find_compile_calls(stmt)
                 for field in _NESTED_BODIES:
@@ -226,6 +233,9 @@ class _Collector:
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
         self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname))
+        fields = named_tuples.class_fields(node, self.imports.resolve) if not self._prefix else None
+        if fields is not None:
+            self.named_tuples[node.name] = fields
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef, qualname: str) -> dict[str, str]:
@@ -239,6 +249,12 @@ class _Collector:
                 continue
             typed_params = self._class_annotations(stmt.args)
             for child in _statements(stmt):
+                if isinstance(child, ast.Expr):
+                    attributes.update(
+                        (name, value) for name, value in _registered_modules(child.value, typed_params).items()
+                        if name not in attributes
+                    )
+                    continue
                 if not (isinstance(child, ast.Assign) and len(child.targets) == 1):
                     continue
                 target = child.targets[0]
@@ -310,6 +326,9 @@ class _Collector:
             self._registry(node)
         if not isinstance(node.value, ast.Call):
             return
+        fields = named_tuples.factory_fields(node.value, self.imports.resolve) if not self._prefix else None
+        if fields is not None:
+            self.named_tuples.update((target.id, fields) for target in node.targets if isinstance(target, ast.Name))
         callee = dotted_name(node.value.func)
         if callee is None:
             return
@@ -371,6 +390,53 @@ class _Collector:
 
     def _constructor(self, variable: str) -> str | None:
         return next((scope[variable] for scope in reversed(self._constructors) if variable in scope), None)
+
+
+def _keys_given_python_values(stmt: ast.Assign | ast.AugAssign) -> list[str]:
+    """String keys `NAME["key"] = 0` / `NAME["key"] += x.size(1)` stores a Python number under."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    return [
+        target.slice.value
+        for target in targets
+        if isinstance(target, ast.Subscript)
+        and isinstance(target.slice, ast.Constant)
+        and isinstance(target.slice.value, str)
+        and _python_number(stmt.value)
+    ]
+
+
+def _python_number(node: ast.expr) -> bool:
+    """A number written out, or a size: `0`, `len(x)`, `x.size(1)`, `x.shape[0]`, sums of them."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.BinOp):
+        return _python_number(node.left) and _python_number(node.right)
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (isinstance(func, ast.Name) and func.id == "len") or (
+            isinstance(func, ast.Attribute) and func.attr in ("size", "dim", "numel")
+        )
+    return False
+
+
+def _registered_modules(node: ast.expr, typed_params: dict[str, str]) -> dict[str, str]:
+    """`self.register_modules(scheduler=scheduler)` (diffusers' pipelines set each keyword as an
+    attribute) with a parameter annotated with a class: "typed:" that class, as `self.x = x`."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "register_modules"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+    ):
+        return {}
+    return {
+        keyword.arg: f"typed:{typed_params[keyword.value.id]}"
+        for keyword in node.keywords
+        if keyword.arg is not None and isinstance(keyword.value, ast.Name) and keyword.value.id in typed_params
+    }
 
 
 # Nodes that hold statements: an assignment can only be nested in these.

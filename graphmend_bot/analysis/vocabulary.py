@@ -249,6 +249,9 @@ LOGGER_NAMES = frozenset({"logger", "_logger", "LOGGER", "log", "_log", "LOG"})
 LOGGER_FACTORIES = ("getLogger", "get_logger")
 
 # Builtins that return static Python values whatever their arguments.
+# Progress bars that yield the items of the iterable they wrap: `tqdm(timesteps)` iterates tensors.
+ITERABLE_WRAPPERS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm"})
+
 STATIC_BUILTINS = frozenset({
     "len", "isinstance", "issubclass", "hasattr", "callable", "type", "id", "str", "repr",
     "range", "getattr", "setattr", "tuple", "list", "dict", "set", "frozenset", "sorted",

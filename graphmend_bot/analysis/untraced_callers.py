@@ -1,0 +1,91 @@
+"""Calls from code Dynamo does not trace into a traced function's hinted parameters.
+
+An annotation (`timestep: int`) says what the author meant; what a caller in the checked tree
+passes is what happens. diffusers compiles `DDIMScheduler.step` on its own, and its only in-tree
+callers are the pipelines' `__call__`, which nothing traces:
+`for t in self.progress_bar(self.scheduler.timesteps): self.scheduler.step(out, t, x)`. Such a
+caller's arguments are judged with what is known without tracing it: tensors it builds, module
+state of its class and of the objects it keeps, and what the helpers it calls return for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.hierarchy import AttributeTypes
+from graphmend_bot.analysis.kind import Kind
+from graphmend_bot.analysis.model import CallSite
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program
+
+Arguments = Callable[[CallSite, "FunctionId"], dict[str, Kind]]
+_MAX_DEPTH = 3  # helpers of helpers: progress_bar(iterable) -> tqdm(iterable) is one level
+
+
+def _called_name(ref: str) -> str:
+    """The name a call site calls: "instance:attr:scheduler>step" -> "step", "dotted:a.f" -> "f"."""
+    if ">" in ref:
+        return ref.rpartition(">")[2]
+    return ref.partition(":")[2].rpartition(".")[2]
+
+
+class UntracedCallers:
+    def __init__(self, program: Program, traced: set[FunctionId], callees: set[FunctionId]) -> None:
+        self.program = program
+        self.traced = traced
+        # A constructor is called by its class's name.
+        names = {
+            fid[1].rpartition(".")[0].rpartition(".")[2] if fid[1].endswith(".__init__") else fid[1].rpartition(".")[2]
+            for fid in callees
+        }
+        self.sites: list[tuple[FunctionId, CallSite, FunctionId]] = []
+        if not names:
+            return
+        for module, summary in program.modules.items():
+            if module in program.dependency_modules:
+                continue
+            for qualname, function in summary.functions.items():
+                caller = (module, qualname)
+                if caller in traced:
+                    continue
+                for site in function.calls:
+                    if _called_name(site.ref) not in names:
+                        continue
+                    self.sites.extend(
+                        (caller, site, target) for target in program.resolve_call(caller, site.ref) if target in callees
+                    )
+
+    def holds(
+        self, fid: FunctionId, kind: Kind, attributes: AttributeTypes, traced_returns: Callable[[FunctionId], bool],
+        arguments: Arguments, depth: int = 0, passed: dict[str, bool] | None = None,
+    ) -> bool:
+        """Whether `kind`, in untraced function `fid`, is a tensor; `passed` says which of its
+        parameters a caller gave tensors (None: only their annotations say)."""
+        if kind.always:
+            return True
+        function = self.program.function(fid)
+        for name in kind.params:
+            if name.startswith("self."):
+                if attributes.is_tensor(fid, name[len("self."):]):
+                    return True
+            elif passed.get(name, False) if passed is not None else function.param_seeds.get(name, False):
+                return True
+        if depth >= _MAX_DEPTH:
+            return False
+        for call in kind.calls:
+            site = function.calls[call.site]
+            for target in self.program.resolve_call(fid, site.ref):
+                if target in self.traced:
+                    if traced_returns(target):
+                        return True
+                    continue
+                given = {
+                    name: self.holds(fid, argument, attributes, traced_returns, arguments, depth + 1, passed)
+                    for name, argument in arguments(site, target).items()
+                }
+                returns = self.program.function(target).returns
+                if self.holds(target, returns, attributes, traced_returns, arguments, depth + 1, given):
+                    return True
+        return False
