@@ -25,7 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphmend_bot.analysis.vocabulary import LOG_METHODS, LOGGER_NAMES
-from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.findings import Edit, Finding, Fix
 from graphmend_bot.rewrite import io_deprecation as deferral
 from graphmend_bot.rewrite import io_purpose as purpose
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
@@ -242,7 +242,7 @@ def _defer(ctx: FixContext, finding: Finding, call: cst.Call, statement: cst.Sim
         helper = deferral.log_helper_name(logger)
         helper_code = deferral.LOG_HELPER.format(helper="{helper}", logger=logger)
         emit = f"{logger}.{func.attr.value}"
-        method_arg = f'"{func.attr.value}"'
+        method_arg = func.attr.value
     edits: list[Edit] = []
     for module in ("torch", "warnings") if finding.code == "GM403" else ("torch",):
         import_edit = ctx.ensure_import(f"import {module}")
@@ -255,13 +255,7 @@ def _defer(ctx: FixContext, finding: Finding, call: cst.Call, statement: cst.Sim
     # arguments and layout stay as written.
     edits.append(ctx.replace_expression(func, helper))
     if method_arg:
-        if call.args:
-            at = ctx.span(call.args[0])[0]
-            edits.append(Edit(f"{method_arg}, ", at, at))
-        else:
-            end = ctx.span(call)[1]
-            at = Location(end.row, end.column - 1)
-            edits.append(Edit(method_arg, at, at))
+        edits.append(deferral.method_argument(ctx, call, method_arg))
     title = (
         f"Defer `{emit}(...)` through `{helper}`, registered in reorderable_logging_functions: "
         "eager behaviour unchanged"

@@ -100,17 +100,22 @@ def _defer_log(ctx: FixContext, call: cst.Call) -> Fix | None:
     if helper not in ctx.top_level_functions:
         edits.append(_insert_helper(ctx, anchor, helper, LOG_HELPER.format(helper=helper, logger=logger)))
     edits.append(ctx.replace_expression(func, helper))
-    method = f'"{func.attr.value}"'
-    if call.args:
-        at = ctx.span(call.args[0])[0]
-        edits.append(Edit(f"{method}, ", at, at))
-    else:
-        end = ctx.span(call)[1]
-        at = Location(end.row, end.column - 1)
-        edits.append(Edit(method, at, at))
+    edits.append(method_argument(ctx, call, func.attr.value))
     title = (f"Defer `{logger}.{func.attr.value}(...)` through `{helper}`, registered in "
              "reorderable_logging_functions: eager behaviour unchanged, the notice kept under torch.compile")
     return Fix.of(title, tuple(edits), (DEFERRAL_ASSUMPTION,), wording="clause")
+
+
+def method_argument(ctx: FixContext, call: cst.Call, method: str) -> Edit:
+    """Insert the logger method's name as the helper's first argument, laid out like the others."""
+    if not call.args:
+        end = ctx.span(call)[1]
+        at = Location(end.row, end.column - 1)
+        return Edit(f'"{method}"', at, at)
+    at = ctx.span(call.args[0])[0]
+    if at.row > ctx.span(call)[0].row:  # the arguments start on their own line: so does the method
+        return Edit(f'"{method}",\n' + " " * (at.column - 1), at, at)
+    return Edit(f'"{method}", ', at, at)
 
 
 def _warn_arguments(call: cst.Call) -> dict[str, cst.BaseExpression] | None:
