@@ -6,7 +6,11 @@ deprecated")`) is a signal compiled callers need as much as eager ones, so it ge
 `torch._dynamo.config.reorderable_logging_functions`: Dynamo does not trace such a function, it
 records the call with its arguments and makes it after the compiled graph, on every call (cached
 ones too). Measured on torch 2.13 (GM403's rule docs): no break, whether the message is a
-constant, a module constant, an f-string of Python values or tensors, or a `.format(...)`.
+constant, a module constant, an f-string of Python values or tensors, or a `.format(...)`. The
+limit, measured too: only the compiled frame's own calls are made; from a function Dynamo inlines
+into it (a submodule's forward, a decorated forward) torch 2.13 drops the notice under compile, as
+a guard would. Eager runs are unchanged either way, so the deferral is never worse than the guard,
+and it is the form that keeps the notice wherever Dynamo can.
 
 The helper takes only what Dynamo can carry (the message, the stacklevel, a logger's arguments);
 the category, a class, stays in its body, one helper per category. The helpers add one to the
@@ -31,8 +35,8 @@ from graphmend_bot.rewrite.purity import dotted
 
 REGISTRATION = "torch._dynamo.config.reorderable_logging_functions.add({name})"
 DEFERRAL_ASSUMPTION = (
-    "under torch.compile the notice is emitted after the graph (after the frame's later side effects; "
-    "a warnings-as-errors filter raises there) and names the function's `def` line"
+    "under torch.compile the notice is emitted after the graph (a warnings-as-errors filter raises there) "
+    "only when its function is the compiled frame; torch 2.13 drops it from a frame inlined into another"
 )
 WARN_PARAMETERS = ("message", "category", "stacklevel")
 
@@ -82,7 +86,7 @@ def defer_warning(ctx: FixContext, call: cst.Call, assumptions: tuple[str, ...])
     if category is not None:
         edits.append(_drop_argument(ctx, call, category))
     title = (f"Defer `warnings.warn(..., {category_code})` through `{helper}`, registered in "
-             "reorderable_logging_functions: eager behaviour unchanged, the notice kept under torch.compile")
+             "reorderable_logging_functions: eager behaviour unchanged, the notice kept where Dynamo can")
     return Fix.of(title, tuple(edits), assumptions, wording="clause")
 
 
@@ -102,7 +106,7 @@ def _defer_log(ctx: FixContext, call: cst.Call) -> Fix | None:
     edits.append(ctx.replace_expression(func, helper))
     edits.append(method_argument(ctx, call, func.attr.value))
     title = (f"Defer `{logger}.{func.attr.value}(...)` through `{helper}`, registered in "
-             "reorderable_logging_functions: eager behaviour unchanged, the notice kept under torch.compile")
+             "reorderable_logging_functions: eager behaviour unchanged, the notice kept where Dynamo can")
     return Fix.of(title, tuple(edits), (DEFERRAL_ASSUMPTION,), wording="clause")
 
 

@@ -147,3 +147,27 @@ def test_the_helpers_carry_every_message_shape_past_the_graph(message: str, tmp_
         assert [r.getMessage() for r in got[1]] == [r.getMessage() for r in eager[1]]
         assert got[0] or got[1]
     torch._dynamo.reset()
+
+
+def test_torch_2_13_emits_a_deferred_notice_only_from_the_compiled_frame(tmp_path: Path) -> None:
+    """The limit of the deferral, measured: Dynamo keeps a reorderable call's arguments in the
+    translator of the frame that made it and emits only the compiled frame's own after the graph
+    (output_graph.py: "TODO get debug_locals working for nested graph breaks"). From a function
+    inlined into the compiled one (a submodule's forward, a helper) the notice is dropped under
+    compile, as a guard would drop it; eager runs keep it either way. When this fails, torch
+    carries nested notices: update GM402/GM403's fix safety and DEFERRAL_ASSUMPTION."""
+    body = (
+        "def f(x, n):\n    y = x + 1\n    _future_warning_after_graph(HEAD_MASK_WARNING_MSG)\n    return y * 2\n\n\n"
+        "def caller(x, n):\n    return f(x, n) - 1\n"
+    )
+    module = _helper_module(tmp_path, body)
+    inputs = (torch.ones(3), 4)
+    assert break_count(module.caller, inputs) == 0
+    assert len(_notices(lambda: module.caller(*inputs))[0]) == 1  # eager: the notice
+    torch._dynamo.reset()
+    compiled_root = torch.compile(module.f, backend="eager", fullgraph=True)
+    assert len(_notices(lambda: compiled_root(*inputs))[0]) == 1  # f is the compiled frame: kept
+    torch._dynamo.reset()
+    compiled_caller = torch.compile(module.caller, backend="eager", fullgraph=True)
+    assert _notices(lambda: compiled_caller(*inputs))[0] == []  # f inlined into caller: dropped
+    torch._dynamo.reset()
