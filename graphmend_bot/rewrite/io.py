@@ -16,6 +16,8 @@ Two strategies, chosen by `io-strategy` in the configuration:
   expressed (a logger that is not a module-level name), the fix falls back to the guard and says why.
 
 A deprecation notice is deferred whatever the strategy (io_deprecation.py): compiled callers need it.
+Measured limit of both deferrals on torch 2.13: Dynamo makes the call only from the compiled frame
+itself; from a function it inlines the message is dropped under compile, as the guard drops it.
 
 Fix safety: the GM401-GM403 rule docs (`graphmend rule GM401`); each fix states its assumptions.
 """
