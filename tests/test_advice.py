@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from graphmend_bot.engine import check
 from graphmend_bot.findings import Finding, Location
 from graphmend_bot.report.advice import advice, flagged_text
 from graphmend_bot.rules import RULES
@@ -23,3 +26,15 @@ def test_flagged_text_is_shortened_for_long_calls_and_several_lines() -> None:
     call = '        logger.warning_once("' + "a very long message " * 5 + '")'
     assert flagged_text(finding("GM402", call, 9, len(call) + 1)) == "logger.warning_once(...)"
     assert flagged_text(finding("GM101", "    if (x > 0).any() and (", 8, 5, end_row=5)) == "(x > 0).any() and ( ..."
+
+
+def test_a_deprecation_notice_is_advised_deferral_not_a_guard(tmp_path: Path) -> None:
+    """Issue 16: a guard would hide the notice from compiled callers (GM403's fix safety)."""
+    (tmp_path / "case.py").write_text(
+        "import warnings\n\nimport torch\n\n\n@torch.compile\ndef f(x):\n    y = x + 1\n"
+        "    warnings.warn('`scale` is deprecated', FutureWarning)\n    print('step')\n    return y\n",
+        encoding="utf-8")
+    by_code = {f.code: advice(f) for f in check([str(tmp_path)]).findings}
+    assert by_code["GM403"].startswith("Defer `warnings.warn(")
+    assert "reorderable_logging_functions" in by_code["GM403"] and "is_compiling" not in by_code["GM403"]
+    assert by_code["GM401"].startswith("Guard `print('step')`")

@@ -81,9 +81,20 @@ _ADVICE: dict[str, str] = {
 }
 
 
+# A deprecation notice is deferred, never guarded: compiled callers need it (GM403's fix safety).
+_DEPRECATION_ADVICE = (
+    "Defer `{code}` past the graph instead of guarding it (compiled callers need the notice): call it "
+    "through a module-level helper registered in `torch._dynamo.config.reorderable_logging_functions` "
+    "(a warning keeps its category in the helper's body)"
+)
+_DEPRECATION_WORDS = ("deprecat", "FutureWarning", "DeprecationWarning")
+
+
 def advice(finding: Finding) -> str:
     """The advice for `finding`, naming its own code; "" for an unknown rule."""
     template = _ADVICE.get(finding.code)
+    if finding.code in ("GM402", "GM403") and any(word in finding.source_line for word in _DEPRECATION_WORDS):
+        template = _DEPRECATION_ADVICE
     if template is None:
         return ""
     return template.format(code=flagged_text(finding))

@@ -11,9 +11,13 @@ Two strategies, chosen by `io-strategy` in the configuration:
   it records the call with its arguments and makes it when the compiled code has run, so the
   message is kept and emitted after the graph. Eager behaviour is unchanged; under compile the
   message moves after the frame's later side effects, and the arguments must be tensors,
-  constants or format strings (otherwise Dynamo still breaks there). Where deferral cannot be
-  expressed (a logger that is not a module-level name, `warnings.warn` with a category), the fix
-  falls back to the guard and says why.
+  constants or format strings (otherwise Dynamo still breaks there). A category stays in the
+  body of a helper of its own (`_future_warning_after_graph`). Where deferral cannot be
+  expressed (a logger that is not a module-level name), the fix falls back to the guard and says why.
+
+A deprecation notice is deferred whatever the strategy (io_deprecation.py): compiled callers need it.
+Measured limit of both deferrals on torch 2.13: Dynamo makes the call only from the compiled frame
+itself; from a function it inlines the message is dropped under compile, as the guard drops it.
 
 Fix safety: the GM401-GM403 rule docs (`graphmend rule GM401`); each fix states its assumptions.
 """
@@ -23,12 +27,13 @@ from __future__ import annotations
 import libcst as cst
 
 from graphmend_bot.analysis.vocabulary import LOG_METHODS, LOGGER_NAMES
-from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.findings import Edit, Finding, Fix
+from graphmend_bot.rewrite import io_deprecation as deferral
 from graphmend_bot.rewrite import io_purpose as purpose
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 
 DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)
-REGISTRATION = "torch._dynamo.config.reorderable_logging_functions.add({name})"
+REGISTRATION = deferral.REGISTRATION
 
 # Calls that are safe to skip: they compute a value and have no side effects.
 PURE_FUNCTIONS = frozenset({
@@ -53,6 +58,10 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     if purpose.keep_as_written(ctx, finding, call) is not None:
         return None  # output, an export-time warning, a rare-branch signal or no torch: advice only
+    if purpose.deprecation_notice(call) is not None:
+        # Compiled callers need the notice too: deferred past the graph whatever `io-strategy`
+        # says, or left with its advice where it cannot be (never hidden by a guard).
+        return deferral.defer_notice(ctx, finding, call)
     if ctx.config.io_strategy == "defer":
         return _defer(ctx, finding, call, statement)
     return _guard(ctx, call, statement, reason=None)
@@ -134,8 +143,8 @@ def _statement_call(line: cst.CSTNode) -> cst.Call | None:
 
 def _is_io_statement(line: cst.CSTNode) -> bool:
     call = _statement_call(line)
-    if call is None:
-        return False
+    if call is None or purpose.deprecation_notice(call) is not None:
+        return False  # a deprecation notice is deferred, never guarded with its neighbours
     func = call.func
     if isinstance(func, cst.Name):
         return func.value == "print"
@@ -220,20 +229,22 @@ def _defer(ctx: FixContext, finding: Finding, call: cst.Call, statement: cst.Sim
         helper, helper_code, emit = "_print_after_graph", _PRINT_HELPER, "print"
     elif finding.code == "GM403":
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
-            return _guard(ctx, call, statement, reason="a warning category or stacklevel is not a value "
-                          "Dynamo can carry past the graph")
+            # A category stays in the body of a helper of its own; the stacklevel is carried.
+            deferred = deferral.defer_warning(ctx, call, ("under torch.compile the message is emitted after the graph",))
+            return deferred or _guard(ctx, call, statement, reason="its arguments are not ones a deferral "
+                                      "helper takes (message, category, stacklevel)")
         helper, helper_code, emit = "_warn_after_graph", _WARN_HELPER, "warnings.warn"
     else:
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
             return _guard(ctx, call, statement, reason="the logger is not a module-level name")
         logger = func.value.value
-        anchor = _module_assignment(ctx, logger)
+        anchor = deferral.module_assignment(ctx, logger)
         if anchor is None:
             return _guard(ctx, call, statement, reason=f"`{logger}` is not assigned at module level")
-        helper = "_log_after_graph" if logger == "logger" else f"_{logger.strip('_')}_after_graph"
-        helper_code = _LOG_HELPER.format(helper="{helper}", logger=logger)
+        helper = deferral.log_helper_name(logger)
+        helper_code = deferral.LOG_HELPER.format(helper="{helper}", logger=logger)
         emit = f"{logger}.{func.attr.value}"
-        method_arg = f'"{func.attr.value}"'
+        method_arg = func.attr.value
     edits: list[Edit] = []
     for module in ("torch", "warnings") if finding.code == "GM403" else ("torch",):
         import_edit = ctx.ensure_import(f"import {module}")
@@ -241,29 +252,18 @@ def _defer(ctx: FixContext, finding: Finding, call: cst.Call, statement: cst.Sim
             edits.append(import_edit)
     if not _defines(ctx, helper):
         code = helper_code.format(helper=helper) + "\n\n" + REGISTRATION.format(name=helper) + "\n"
-        edits.append(_module_insertion(ctx, anchor, code))
+        edits.append(deferral.module_insertion(ctx, anchor, code))
     # Only the callee changes (and the logger method becomes the first argument): the call's
     # arguments and layout stay as written.
     edits.append(ctx.replace_expression(func, helper))
     if method_arg:
-        if call.args:
-            at = ctx.span(call.args[0])[0]
-            edits.append(Edit(f"{method_arg}, ", at, at))
-        else:
-            end = ctx.span(call)[1]
-            at = Location(end.row, end.column - 1)
-            edits.append(Edit(method_arg, at, at))
+        edits.append(deferral.method_argument(ctx, call, method_arg))
     title = (
         f"Defer `{emit}(...)` through `{helper}`, registered in reorderable_logging_functions: "
         "eager behaviour unchanged"
     )
     return Fix.of(title, tuple(edits), ("under torch.compile the message is emitted after the graph",), wording="clause")
 
-
-_LOG_HELPER = '''def {helper}(method, *args, **kwargs):
-    """Call `{logger}.<method>`; torch.compile makes this call after the compiled graph."""
-    getattr({logger}, method)(*args, **kwargs)
-'''
 
 _PRINT_HELPER = '''def {helper}(*args, **kwargs):
     """`print`; torch.compile makes this call after the compiled graph."""
@@ -278,31 +278,6 @@ _WARN_HELPER = '''def {helper}(message):
 
 def _defines(ctx: FixContext, name: str) -> bool:
     return name in ctx.top_level_functions
-
-
-def _module_assignment(ctx: FixContext, name: str) -> cst.SimpleStatementLine | None:
-    for statement in ctx.module.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if isinstance(small, cst.Assign) and any(
-                    isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets
-                ):
-                    return statement
-    return None
-
-
-def _module_insertion(ctx: FixContext, anchor: cst.CSTNode | None, code: str) -> Edit:
-    """Insert a module-level block after `anchor` (or after the imports), two blank lines around."""
-    anchor = anchor or ctx.import_anchor()
-    row = ctx.position(anchor).end.line if anchor is not None else 0
-    if row and not ctx.line(row).endswith(("\n", "\r")):  # the anchor ends the file
-        end = Location(row, len(ctx.line(row)) + 1)
-        return Edit("\n\n\n" + code.rstrip("\n"), end, end)
-    blank_after = 0
-    while ctx.line(row + 1 + blank_after) and not ctx.line(row + 1 + blank_after).strip():
-        blank_after += 1
-    at = Location(row + 1, 1)
-    return Edit("\n\n" + code + "\n" * max(0, 2 - blank_after), at, at)
 
 
 def _inside_deferral_helper(ctx: FixContext, call: cst.Call) -> bool:

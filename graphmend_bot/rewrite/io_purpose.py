@@ -18,13 +18,11 @@ right for a diagnostic on the hot path, and wrong for:
   diagnostic): a compiled user needs them as much as an eager one, to update their install.
 
 A **deprecation notice** (`DeprecationWarning`, `FutureWarning`, or a message that says
-"deprecated") about how the caller uses an API fires identically in an eager run of the same call,
-so skipping it under compile hides nothing the caller cannot see: transformers guards its own
-(`deprecate_kwarg`: `and not is_torchdynamo_compiling()`, "as it would break compilation"). Its
-guard is offered, but never as a safe fix: `deprecation_notice` gives the assumption it rests on,
-so `--fix` leaves it and `--unsafe-fixes` / `fixes: verified` carry it. On torch 2.13 Dynamo cannot
-defer one instead (`reorderable_logging_functions` still breaks on a `warnings.warn` with a category
-and on any Logger method).
+"deprecated") gets no guard at all: compiled callers need it as much as eager ones (a maintainer
+rejects a guard that hides diffusers' "`scale` ... will be ignored" from them). io_deprecation.py
+defers it past the graph through Dynamo instead, whatever `io-strategy` says, or leaves it with its
+advice where the deferral cannot be written. Its branch (`if device is not None:`) is the caller
+using the deprecated API, so it is no rare-branch signal either.
 - **modules without torch**: the guard needs `torch`; a module that does not import it is utility
   or CLI code the analysis reached by name, and gets no new top-level `import torch`.
 
@@ -50,6 +48,7 @@ DEPRECATIONS = frozenset({"DeprecationWarning", "FutureWarning", "PendingDepreca
 # Words of a message that asks the user to change their install, or their code.
 UPGRADE_WORDS = ("upgrade",)
 DEPRECATION_WORDS = ("deprecat",)
+# What a guard that covered a deprecation notice would assume (io.py keeps notices out of guards).
 DEPRECATION_ASSUMPTION = "the deprecation notice still shows in eager runs; compiled calls skip it"
 
 

@@ -18,6 +18,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.report.advice import advice
 from graphmend_bot.rewrite import attach_fixes
+from graphmend_bot.rewrite.io_deprecation import DEFERRAL_ASSUMPTION
 
 TRANSCRIPT_WRITER = '''
 import torch
@@ -224,9 +225,9 @@ DEPRECATIONS = {
 
 
 @pytest.mark.parametrize("name", sorted(DEPRECATIONS))
-def test_a_deprecation_notice_gets_no_safe_guard_only_an_unsafe_one_that_says_so(name: str, tmp_path: Path) -> None:
-    """Issue 16's assertion (no safe guard hides the signal) holds; issue 11 adds the unsafe guard
-    that `--unsafe-fixes` and `fixes: verified` carry, with what it assumes."""
+def test_a_deprecation_notice_is_deferred_never_guarded(name: str, tmp_path: Path) -> None:
+    """Issue 16's assertion (no safe fix hides the signal) holds, and no guard hides it either: the
+    notice is routed through a reorderable logging helper (unsafe: it moves after the graph)."""
     files, code = DEPRECATIONS[name]
     for file_name, source in files.items():
         (tmp_path / file_name).write_text(source, encoding="utf-8")
@@ -234,19 +235,27 @@ def test_a_deprecation_notice_gets_no_safe_guard_only_an_unsafe_one_that_says_so
     assert len(findings) == 1, findings
     fix = findings[0].fix
     assert fix is not None and fix.applicability == "unsafe"
-    assert "the deprecation notice still shows in eager runs; compiled calls skip it" in fix.assumptions
+    assert fix.assumptions == (DEFERRAL_ASSUMPTION,)
+    assert fix.message.startswith("Defer ")
+    new_text = "".join(edit.content for edit in fix.edits)
+    assert "is_compiling" not in new_text and "reorderable_logging_functions.add(" in new_text
     assert advice(findings[0]).strip()
 
 
-def test_a_diagnostic_guard_that_also_covers_a_deprecation_notice_is_unsafe(tmp_path: Path) -> None:
-    """Consecutive I/O statements share one guard: the deprecation notice in the run makes it unsafe."""
+def test_a_diagnostic_next_to_a_deprecation_notice_is_guarded_alone(tmp_path: Path) -> None:
+    """Consecutive I/O statements share one guard, but a deprecation notice is no part of the run:
+    the print gets its safe guard and the notice its (unsafe) deferral. (Before deferral, the
+    shared guard covered the notice and was unsafe.)"""
     (tmp_path / "case.py").write_text(
         "import warnings\n\nimport torch\n\n\n@torch.compile\ndef f(x):\n    y = x + 1\n"
         "    print('step')\n    warnings.warn('`scale` is deprecated', FutureWarning)\n    return y\n",
         encoding="utf-8")
-    findings = attach_fixes(check([str(tmp_path)]), Config()).findings
-    assert sorted(f.code for f in findings) == ["GM401", "GM403"]
-    assert all(f.fix is not None and f.fix.applicability == "unsafe" for f in findings)
+    findings = {f.code: f for f in attach_fixes(check([str(tmp_path)]), Config()).findings}
+    assert sorted(findings) == ["GM401", "GM403"]
+    guard, deferral = findings["GM401"].fix, findings["GM403"].fix
+    assert guard is not None and guard.applicability == "safe" and "is_compiling" in guard.message
+    assert deferral is not None and deferral.applicability == "unsafe"
+    assert "_future_warning_after_graph" in deferral.message
 
 
 def _future_warning(x: torch.Tensor) -> torch.Tensor:
@@ -263,9 +272,10 @@ def _guarded_future_warning(x: torch.Tensor) -> torch.Tensor:
 
 
 def test_deprecation_guard_removes_the_break_and_eager_runs_still_warn() -> None:
-    """Measured on torch 2.13: the FutureWarning breaks the graph; Dynamo cannot defer it
-    (`reorderable_logging_functions` refuses a warn with a category); the guard removes the break
-    and an eager call of the same code still shows the notice."""
+    """Measured on torch 2.13: the FutureWarning breaks the graph; registering `warnings.warn`
+    itself does not defer it (`reorderable_logging_functions` refuses a warn with a category, which
+    is why the deferral helper keeps the category in its body: test_deprecation_deferral.py); the
+    guard removes the break and an eager call of the same code still shows the notice."""
     torch._dynamo.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

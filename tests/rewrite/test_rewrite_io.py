@@ -170,6 +170,6 @@ def test_non_module_logger_cannot_be_deferred_and_says_why(tmp_path: Path) -> No
 @pytest.mark.parametrize("case", ["defer_logger", "defer_print_and_warning"])
 def test_deferral_helpers_are_not_reported_after_the_fix(case: str) -> None:
     # Dynamo calls functions in reorderable_logging_functions after the graph, never tracing them.
-    # The FutureWarning, which cannot be deferred, is guarded under unsafe fixes (GM403's fix safety).
+    # The FutureWarning is deferred through a helper that keeps its category (io_deprecation.py).
     result = check([str(FIXTURES / "io" / f"{case}.out.py")])
     assert [f"{f.code}:{f.location.row}" for f in result.findings] == []
