@@ -2,7 +2,8 @@
 
 1. A git repository stands for the user's project: a copy of the installed transformers, the
    factories of benchmarks/hf_models.py, and a `.graphmend.yml` whose `verify` section names the
-   11 models as entry points (CPU settings). Its first commit is the base.
+   11 models as entry points (CPU settings), with `deprecation-notices: guard` (transformers'
+   own convention, `deprecate_kwarg`). Its first commit is the base.
 2. The fix pull request's content: `bot_fix_set(["."], config, "verified")`, the function the bot
    calls for `fixes: verified` (and the approval's recompute calls on the base), made into a plan
    with `plan_fix` and committed as the head.
@@ -48,7 +49,10 @@ def build_repository(repo: Path, benchmarks: Path, names: list[str], settings: d
     shutil.copytree(installed, repo / "transformers", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(benchmarks / "hf_models.py", repo / "hf_models.py")
     verify = {**settings, "entry-points": [f"hf_models:{name}" for name in names]}
-    (repo / ".graphmend.yml").write_text(json.dumps({"verify": verify}, indent=2) + "\n", encoding="utf-8")
+    # transformers skips its own deprecation notices under compile (utils/deprecation.py,
+    # `deprecate_kwarg`): its maintainers' choice, declared as they would declare it.
+    config = {"deprecation-notices": "guard", "verify": verify}
+    (repo / ".graphmend.yml").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     _git(repo, "init", "-q", "-b", "main")
     return _commit(repo, "base: transformers with the Table 2 entry points")
 

@@ -64,14 +64,15 @@ MODEL_FOLDERS = (
 
 def fix_model_folders(site: Path, unsafe: bool) -> tuple[float, Any]:
     """Like hf_table2.fix_copy, on the Table 2 folders and top-level modules only (much faster)."""
-    from graphmend_bot.config import Config
+    from hf_table2 import transformers_config
+
     from graphmend_bot.rewrite import fix_outcome, write_changes
 
     package = site / "transformers"
     paths = [str(package / "models" / name) for name in MODEL_FOLDERS]
     paths += [str(path) for path in sorted(package.glob("*.py"))]
     start = time.perf_counter()
-    outcome = fix_outcome(paths, Config(), unsafe=unsafe)
+    outcome = fix_outcome(paths, transformers_config(), unsafe=unsafe)
     write_changes(outcome.changes)
     return time.perf_counter() - start, outcome
 

@@ -13,6 +13,9 @@ from graphmend_bot.rules import ALL_RULES_BY_CODE
 
 CONFIG_FILES = (".graphmend.yml", ".graphmend.yaml", "pyproject.toml")
 IO_STRATEGIES = ("guard", "defer")
+# What --fix does with a deprecation notice in traced code (GM402/GM403 rule docs): leave it with
+# advice (compiled callers need it), guard it as transformers guards its own, or defer it.
+DEPRECATION_NOTICES = ("advice", "guard", "defer")
 
 
 class ConfigError(ValueError):
@@ -32,6 +35,7 @@ class Config:
     # reported at the call line (GM608).
     dependencies: list[str] = field(default_factory=list)
     io_strategy: str = "guard"  # how --fix rewrites print/logging/warnings in traced code
+    deprecation_notices: str = "advice"  # one of DEPRECATION_NOTICES
     verify: dict[str, Any] = field(default_factory=dict)
     source: str | None = None  # the file this came from, for messages
 
@@ -111,6 +115,10 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
     strategy = values.get("io_strategy", "guard")
     if strategy not in IO_STRATEGIES:
         raise ConfigError(f"{source}: io-strategy must be one of {', '.join(IO_STRATEGIES)}, got {strategy!r}")
+    notices = values.get("deprecation_notices", "advice")
+    if notices not in DEPRECATION_NOTICES:
+        raise ConfigError(f"{source}: deprecation-notices must be one of {', '.join(DEPRECATION_NOTICES)}, "
+                          f"got {notices!r}")
     verify = values.get("verify", {})
     if not isinstance(verify, dict):
         raise ConfigError(f"{source}: verify must be a table")

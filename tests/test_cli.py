@@ -99,6 +99,7 @@ def test_usage_error_exits_2(graphmend_cmd, tmp_path):
         (".graphmend.yml", "select: [GM9]\n", "matches no rule"),
         (".graphmend.yml", "select: [\n", "invalid YAML"),
         (".graphmend.yml", "io-strategy: later\n", "io-strategy must be one of"),
+        (".graphmend.yml", "deprecation-notices: hide\n", "deprecation-notices must be one of advice, guard, defer"),
     ],
 )
 def test_invalid_config_is_a_clear_error(write_tree, graphmend_cmd, name, content, message):

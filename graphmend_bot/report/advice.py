@@ -81,11 +81,14 @@ _ADVICE: dict[str, str] = {
 }
 
 
-# A deprecation notice is deferred, never guarded: compiled callers need it (GM403's fix safety).
+# A deprecation notice is the project's call (GM403's fix safety, `deprecation-notices`).
 _DEPRECATION_ADVICE = (
-    "Defer `{code}` past the graph instead of guarding it (compiled callers need the notice): call it "
-    "through a module-level helper registered in `torch._dynamo.config.reorderable_logging_functions` "
-    "(a warning keeps its category in the helper's body)"
+    "Left as written: compiled callers need this notice too, and GraphMend does not hide it by default. "
+    "If your project skips its deprecation notices under compile (as transformers' `deprecate_kwarg` "
+    "does), set `deprecation-notices: guard` and `--unsafe-fixes` guards `{code}` with "
+    "`torch.compiler.is_compiling()`; `deprecation-notices: defer` routes it through "
+    "`torch._dynamo.config.reorderable_logging_functions` instead (kept only where its function is the "
+    "compiled frame itself)"
 )
 _DEPRECATION_WORDS = ("deprecat", "FutureWarning", "DeprecationWarning")
 

@@ -15,9 +15,10 @@ Two strategies, chosen by `io-strategy` in the configuration:
   body of a helper of its own (`_future_warning_after_graph`). Where deferral cannot be
   expressed (a logger that is not a module-level name), the fix falls back to the guard and says why.
 
-A deprecation notice is deferred whatever the strategy (io_deprecation.py): compiled callers need it.
-Measured limit of both deferrals on torch 2.13: Dynamo makes the call only from the compiled frame
-itself; from a function it inlines the message is dropped under compile, as the guard drops it.
+A deprecation notice follows `deprecation-notices` instead (advice by default: compiled callers need
+it; `guard` on its own line, as transformers guards its own; `defer`, io_deprecation.py). Measured
+limit of both deferrals on torch 2.13: Dynamo makes the call only from the compiled frame itself;
+from a function it inlines the message is dropped under compile, as the guard drops it.
 
 Fix safety: the GM401-GM403 rule docs (`graphmend rule GM401`); each fix states its assumptions.
 """
@@ -59,12 +60,24 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if purpose.keep_as_written(ctx, finding, call) is not None:
         return None  # output, an export-time warning, a rare-branch signal or no torch: advice only
     if purpose.deprecation_notice(call) is not None:
-        # Compiled callers need the notice too: deferred past the graph whatever `io-strategy`
-        # says, or left with its advice where it cannot be (never hidden by a guard).
-        return deferral.defer_notice(ctx, finding, call)
+        return _deprecation_fix(ctx, finding, call, statement)
     if ctx.config.io_strategy == "defer":
         return _defer(ctx, finding, call, statement)
     return _guard(ctx, call, statement, reason=None)
+
+
+def _deprecation_fix(ctx: FixContext, finding: Finding, call: cst.Call,
+                     statement: cst.SimpleStatementLine) -> Fix | None:
+    """A deprecation notice is the project's call (`deprecation-notices`, GM403's rule docs): left
+    with its advice by default, since compiled callers need it too; guarded on its own where the
+    project skips its notices under compile (transformers' `deprecate_kwarg` does); or deferred,
+    which keeps it only where the notice's function is the compiled frame itself."""
+    choice = ctx.config.deprecation_notices
+    if choice == "defer":
+        return deferral.defer_notice(ctx, finding, call)
+    if choice == "guard":
+        return _guard(ctx, call, statement, reason=None, alone=True)
+    return None
 
 
 def _own_statement(ctx: FixContext, call: cst.Call) -> cst.SimpleStatementLine | None:
@@ -82,7 +95,8 @@ def _own_statement(ctx: FixContext, call: cst.Call) -> cst.SimpleStatementLine |
 # -- guard ---------------------------------------------------------------------------------------
 
 
-def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, reason: str | None) -> Fix | None:
+def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, reason: str | None,
+           alone: bool = False) -> Fix | None:
     helper = _imported_guard_helper(ctx)
     edits: list[Edit] = []
     if helper is None:
@@ -93,7 +107,7 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
     else:
         condition = f"{helper}()"
     # Consecutive I/O statements share one guard; each of their fixes builds the same edit.
-    run = _io_run(ctx, statement) if reason is None else [statement]
+    run = _io_run(ctx, statement) if reason is None and not alone else [statement]
     calls = [_statement_call(line) for line in run]
     try:
         enclosing = _sole_body_of_if(ctx, run)
@@ -144,7 +158,7 @@ def _statement_call(line: cst.CSTNode) -> cst.Call | None:
 def _is_io_statement(line: cst.CSTNode) -> bool:
     call = _statement_call(line)
     if call is None or purpose.deprecation_notice(call) is not None:
-        return False  # a deprecation notice is deferred, never guarded with its neighbours
+        return False  # a deprecation notice is the project's call, never guarded with its neighbours
     func = call.func
     if isinstance(func, cst.Name):
         return func.value == "print"

@@ -2,7 +2,7 @@
 
 A fixture may start with a directive comment choosing how it is fixed:
 
-    # fixture: unsafe-fixes, io-strategy=defer
+    # fixture: unsafe-fixes, io-strategy=defer, deprecation-notices=defer
 
 Without one, only safe fixes are applied with the default configuration.
 """
@@ -34,6 +34,7 @@ SEEDS = (0, 1, 2, 3)
 class FixtureOptions:
     unsafe: bool = False
     io_strategy: str = "guard"
+    deprecation_notices: str = "advice"
 
 
 def fixture_cases() -> list[Path]:
@@ -50,7 +51,7 @@ def expected_path(path: Path) -> Path:
 
 
 def options(source: str) -> FixtureOptions:
-    unsafe, strategy = False, "guard"
+    unsafe, strategy, notices = False, "guard", "advice"
     for line in source.splitlines():
         if not line.startswith("#"):
             break
@@ -61,9 +62,11 @@ def options(source: str) -> FixtureOptions:
                     unsafe = True
                 elif key == "io-strategy":
                     strategy = value
+                elif key == "deprecation-notices":
+                    notices = value
                 else:
                     raise ValueError(f"unknown fixture directive {item.strip()!r}")
-    return FixtureOptions(unsafe, strategy)
+    return FixtureOptions(unsafe, strategy, notices)
 
 
 def fix_source(source: str, workdir: Path, name: str = "case.py") -> str:
@@ -71,7 +74,7 @@ def fix_source(source: str, workdir: Path, name: str = "case.py") -> str:
     chosen = options(source)
     target = workdir / name
     target.write_text(source, encoding="utf-8")
-    changes = fix_paths([str(target)], Config(io_strategy=chosen.io_strategy), unsafe=chosen.unsafe)
+    changes = fix_paths([str(target)], Config(io_strategy=chosen.io_strategy, deprecation_notices=chosen.deprecation_notices), unsafe=chosen.unsafe)
     assert len(changes) <= 1
     return changes[0].after if changes else source
 

@@ -16,9 +16,11 @@ import torch
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
+from graphmend_bot.findings import Finding
 from graphmend_bot.report.advice import advice
 from graphmend_bot.rewrite import attach_fixes
 from graphmend_bot.rewrite.io_deprecation import DEFERRAL_ASSUMPTION
+from graphmend_bot.rewrite.io_purpose import DEPRECATION_ASSUMPTION
 
 TRANSCRIPT_WRITER = '''
 import torch
@@ -224,38 +226,64 @@ DEPRECATIONS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(DEPRECATIONS))
-def test_a_deprecation_notice_is_deferred_never_guarded(name: str, tmp_path: Path) -> None:
-    """Issue 16's assertion (no safe fix hides the signal) holds, and no guard hides it either: the
-    notice is routed through a reorderable logging helper (unsafe: it moves after the graph)."""
+def _notice_findings(tmp_path: Path, name: str, choice: str) -> list[Finding]:
     files, code = DEPRECATIONS[name]
     for file_name, source in files.items():
         (tmp_path / file_name).write_text(source, encoding="utf-8")
-    findings = [f for f in attach_fixes(check([str(tmp_path)]), Config()).findings if f.code == code]
-    assert len(findings) == 1, findings
-    fix = findings[0].fix
+    config = Config(deprecation_notices=choice)
+    return [f for f in attach_fixes(check([str(tmp_path)]), config).findings if f.code == code]
+
+
+@pytest.mark.parametrize("name", sorted(DEPRECATIONS))
+def test_a_deprecation_notice_is_left_with_advice_by_default(name: str, tmp_path: Path) -> None:
+    """Compiled callers need the notice: by default no fix hides or moves it (issue 16)."""
+    [finding] = _notice_findings(tmp_path, name, "advice")
+    assert finding.fix is None
+    assert "deprecation-notices" in advice(finding)
+
+
+@pytest.mark.parametrize("name", sorted(DEPRECATIONS))
+def test_a_project_that_guards_its_notices_gets_an_unsafe_guard_of_the_notice_alone(name: str, tmp_path: Path) -> None:
+    """`deprecation-notices: guard` (transformers guards its own, `deprecate_kwarg`): the guard is
+    unsafe and says what it assumes; it never becomes a safe fix."""
+    [finding] = _notice_findings(tmp_path, name, "guard")
+    fix = finding.fix
+    assert fix is not None and fix.applicability == "unsafe"
+    assert fix.assumptions == (DEPRECATION_ASSUMPTION,)
+    assert "is_compiling" in "".join(edit.content for edit in fix.edits)
+
+
+@pytest.mark.parametrize("name", sorted(DEPRECATIONS))
+def test_a_deferred_deprecation_notice_is_routed_through_a_reorderable_helper(name: str, tmp_path: Path) -> None:
+    """`deprecation-notices: defer`: unsafe, since it moves after the graph (and torch 2.13 drops it
+    from inlined frames)."""
+    [finding] = _notice_findings(tmp_path, name, "defer")
+    fix = finding.fix
     assert fix is not None and fix.applicability == "unsafe"
     assert fix.assumptions == (DEFERRAL_ASSUMPTION,)
     assert fix.message.startswith("Defer ")
     new_text = "".join(edit.content for edit in fix.edits)
     assert "is_compiling" not in new_text and "reorderable_logging_functions.add(" in new_text
-    assert advice(findings[0]).strip()
 
 
-def test_a_diagnostic_next_to_a_deprecation_notice_is_guarded_alone(tmp_path: Path) -> None:
+@pytest.mark.parametrize("choice", ["advice", "guard", "defer"])
+def test_a_diagnostic_next_to_a_deprecation_notice_is_guarded_alone(choice: str, tmp_path: Path) -> None:
     """Consecutive I/O statements share one guard, but a deprecation notice is no part of the run:
-    the print gets its safe guard and the notice its (unsafe) deferral. (Before deferral, the
-    shared guard covered the notice and was unsafe.)"""
+    the print gets its safe guard whatever the notice gets."""
     (tmp_path / "case.py").write_text(
         "import warnings\n\nimport torch\n\n\n@torch.compile\ndef f(x):\n    y = x + 1\n"
         "    print('step')\n    warnings.warn('`scale` is deprecated', FutureWarning)\n    return y\n",
         encoding="utf-8")
-    findings = {f.code: f for f in attach_fixes(check([str(tmp_path)]), Config()).findings}
+    config = Config(deprecation_notices=choice)
+    findings = {f.code: f for f in attach_fixes(check([str(tmp_path)]), config).findings}
     assert sorted(findings) == ["GM401", "GM403"]
-    guard, deferral = findings["GM401"].fix, findings["GM403"].fix
+    guard, notice = findings["GM401"].fix, findings["GM403"].fix
     assert guard is not None and guard.applicability == "safe" and "is_compiling" in guard.message
-    assert deferral is not None and deferral.applicability == "unsafe"
-    assert "_future_warning_after_graph" in deferral.message
+    assert all(edit.location.row == 9 for edit in guard.edits if "is_compiling" in edit.content), guard.edits
+    if choice == "advice":
+        assert notice is None
+    else:
+        assert notice is not None and notice.applicability == "unsafe"
 
 
 def _future_warning(x: torch.Tensor) -> torch.Tensor:
