@@ -127,3 +127,10 @@ def test_dynamo_keeps_one_break_at_the_call_and_drops_the_helpers_own(tmp_path: 
     assert after_breaks < before_breaks
     assert len(after_lines) == 1 and after_lines[0].endswith("rows_after.py:15")
     assert len(before_lines) > len(after_lines)
+
+
+def test_two_breaks_in_one_helper_give_one_decorator(tmp_path: Path) -> None:
+    source = HELPER.replace("    return rows.float().sum()\n", "    kept = y[y > 1]\n    return rows.float().sum() + kept.sum()\n")
+    fixed = _fixed(tmp_path, source)
+    assert fixed.count("@torch.compiler.disable") == 1, fixed
+    assert fixed == source.replace("\n\ndef positive_rows", "\n\n@torch.compiler.disable\ndef positive_rows")
