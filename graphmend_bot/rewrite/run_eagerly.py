@@ -30,7 +30,8 @@ makes a call break that did not:
 - the function is a module-level `def`, not async, not a generator, with no decorator (a
   decorator could be `torch.compile` or change what is called), and nothing in its module hands
   it to `torch.compile` or names it as a configured entry point (disabling the compiled function
-  itself would leave nothing to compile and hide every break);
+  itself would leave nothing to compile and hide every break; a compile from another module is
+  caught by verify, which fails a rewritten arm with no graph: judgement.STILL_COMPILED);
 - the statement is a direct statement of the function's body, after no `return`.
 """
 
