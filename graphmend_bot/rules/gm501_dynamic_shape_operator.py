@@ -44,7 +44,12 @@ RULE = Rule(
 # Keep a dense formulation: torch.where(mask, x, 0), or set
 # torch._dynamo.config.capture_dynamic_output_shape_ops = True
 """,
-    fix_safety="No automatic fix: a dense formulation changes shapes downstream.",
+    fix_safety=(
+        "No rewrite of the operator: a dense formulation changes shapes downstream. Unsafe fix, offered for a break on every call of a plain module-level helper: "
+        "`@torch.compiler.disable` runs the helper eagerly (its caller still breaks at the call; the helper's "
+        "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling."
+    ),
+    fixes=("run_eagerly",),
     detection=Detection(
         torch_function_leaves=dict.fromkeys(DYNAMIC_SHAPE_OPS, _torch_function),
         torch_functions={"where": _one_argument_where},

@@ -25,6 +25,11 @@ RULE = Rule(
     why="The result's length is the number of True values, known only at run time.",
     example="y = x[x > 0]",
     use_instead="y = torch.where(x > 0, x, 0)  # same shape; or reduce with a masked sum",
-    fix_safety="No automatic fix.",
+    fix_safety=(
+        "No rewrite of the indexing. Unsafe fix, offered for a break on every call of a plain module-level helper: "
+        "`@torch.compiler.disable` runs the helper eagerly (its caller still breaks at the call; the helper's "
+        "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling."
+    ),
+    fixes=("run_eagerly",),
     detection=Detection(indexing=_mask_index),
 )

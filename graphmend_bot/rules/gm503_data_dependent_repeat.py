@@ -39,7 +39,12 @@ RULE = Rule(
     why="The output length is the sum of the repeats, a value known only at run time.",
     example="y = x.repeat_interleave(counts)",
     use_instead="y = x.repeat_interleave(counts, output_size=total)  # when the total is static",
-    fix_safety="No automatic fix.",
+    fix_safety=(
+        "No rewrite of the repeat. Unsafe fix, offered for a break on every call of a plain module-level helper: "
+        "`@torch.compiler.disable` runs the helper eagerly (its caller still breaks at the call; the helper's "
+        "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling."
+    ),
+    fixes=("run_eagerly",),
     detection=Detection(
         torch_functions={"repeat_interleave": _torch_function},
         tensor_methods={"repeat_interleave": _tensor_method},

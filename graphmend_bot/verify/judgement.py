@@ -1,7 +1,7 @@
 """The verdict on one entry point, decided in one place: `judge_arms`.
 
-An entry point passes when both arms ran, the rewrite added no graph, and every output (and, with
-`backward`, every gradient) passes the equivalence policy (policy.py). `judge_arms` returns the
+An entry point passes when both arms ran, the rewrite added no graph and left at least one, and
+every output (and, with `backward`, every gradient) passes the equivalence policy (policy.py). `judge_arms` returns the
 verdict, the rule that decided it and the per-output checks. Its callers:
 
 - the runner, from the arms the children measured and the comparison of their saved outputs;
@@ -36,6 +36,9 @@ PASSING = (IMPROVED, UNCHANGED)
 BOTH_ARMS_RAN = "both-arms-ran"
 GRAPH_COUNTS_KNOWN = "graph-counts-known"
 NO_GRAPH_ADDED = "no-graph-added"
+# Merging graphs leaves at least one; a rewritten arm with none no longer lets Dynamo see the code
+# (a `torch.compiler.disable` on what is compiled): its zero breaks are hidden, not removed.
+STILL_COMPILED = "still-compiled"
 OUTPUTS_EQUIVALENT = "outputs-equivalent"  # seeds, structure and non-tensor leaves; or as reported
 EVERY_RULE_PASSED = "every-rule-passed"
 
@@ -109,6 +112,10 @@ def judge_arms(original: ArmOutcome, rewritten: ArmOutcome, compare: Callable[[]
     if after > before:
         outcome = REGRESSED
         failures.insert(0, Failure(NO_GRAPH_ADDED, f"the rewritten arm has more graphs ({after} > {before})"))
+    if after == 0 < before:
+        outcome = REGRESSED
+        failures.insert(0, Failure(STILL_COMPILED, f"the rewritten arm compiles no graph ({before} before): the "
+                                   "rewrite hides the code from Dynamo instead of removing its breaks"))
     return Verdict(outcome, tuple(failures), equivalence.checks)
 
 

@@ -86,6 +86,8 @@ def test_decide_approves_only_a_proven_improvement() -> None:
         "no graph break went away": entry(rewritten={"graph_count": 2, "graph_break_count": 1}),
         "rewritten arm failed: CUDA out of memory": entry(rewritten={"ok": False, "error": "CUDA out of memory"}),
         "graph counts are missing": entry(original={"graph_count": None}),
+        # explain's -1 for an arm with no graph: a disabled entry point hides breaks, it mends none
+        "compiles no graph (2 before)": entry(rewritten={"graph_count": 0, "graph_break_count": -1}),
     }
     for reason, bad in cases.items():
         decision = decide(report(entry(), bad) if "went away" not in reason else report(bad))

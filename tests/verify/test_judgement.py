@@ -21,6 +21,7 @@ from graphmend_bot.verify.judgement import (
     NO_GRAPH_ADDED,
     OUTPUTS_DIFFER,
     REGRESSED,
+    STILL_COMPILED,
     UNCHANGED,
     Equivalence,
     Failure,
@@ -64,6 +65,8 @@ def test_a_failed_arm_decides_before_anything_is_compared() -> None:
         (1, DIFFERENT, OUTPUTS_DIFFER, [EAGER_BITWISE]),
         (3, EQUAL, REGRESSED, [NO_GRAPH_ADDED]),
         (3, DIFFERENT, REGRESSED, [NO_GRAPH_ADDED, EAGER_BITWISE]),  # both reasons, the graphs first
+        # No graph at all: the code was hidden from Dynamo (a disabled entry point), not mended.
+        (0, EQUAL, REGRESSED, [STILL_COMPILED]),
     ],
 )
 def test_the_verdict_and_the_rule_that_decided(

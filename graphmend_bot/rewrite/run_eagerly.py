@@ -1,0 +1,129 @@
+"""A helper whose graph break cannot be removed -> `@torch.compiler.disable`: run it eagerly.
+
+    def generate_masks(input_ids):              # Grounding DINO (transformers 4.52.4)
+        special = torch.zeros(...).bool()
+        for token in SPECIAL_TOKENS:
+            special |= input_ids == token
+        idxs = torch.nonzero(special)           # GM501: the output shape depends on values
+        for i in range(idxs.shape[0]): ...      # and a Python loop walks its rows
+
+    @torch.compiler.disable
+    def generate_masks(input_ids): ...
+
+PyTorch's guide lists this as the third way to handle a break: don't compile that code
+(transformers does it, e.g. `@torch.compiler.disable(recursive=False)  # the operations in this
+method are not compilable` in Llama 4). Measured on torch 2.13 (tests/fixtures/rewrite/run_eagerly):
+a compiled caller that inlines such a helper breaks twice, at its call (the caller's frame) and
+at the operator (the helper's own frame, after compiling a fragment graph of the helper's tensor
+work before it). Disabled, the caller still breaks at the call (GB0099, "Skip inlining
+torch.compiler.disable()d function"), but the helper's frame is not traced: one break and one
+fragment graph fewer, and one compilation less on a cold start.
+
+Eager results cannot change: outside `torch.compile` the decorator only calls the function.
+Compiled calls run the helper eagerly, which is what its code means. The fix is still unsafe: it
+assumes the helper's tensor work around its break is not worth compiling (the compiled prefix, and
+a suffix Dynamo could compile after the break, now run eagerly); verification measures it.
+
+Offered only for a break from a data-dependent shape (no rewrite removes it: `Rule.fix_safety`)
+on a statement that runs on every call of a plain module-level function, so disabling it never
+makes a call break that did not:
+- the function is a module-level `def`, not async, not a generator, with no decorator (a
+  decorator could be `torch.compile` or change what is called), and nothing in its module hands
+  it to `torch.compile` or names it as a configured entry point (disabling the compiled function
+  itself would leave nothing to compile and hide every break; a compile from another module is
+  caught by verify, which fails a rewritten arm with no graph: judgement.STILL_COMPILED);
+- the statement is a direct statement of the function's body, after no `return`.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.rewrite.context import FixContext
+
+DECORATOR = "@torch.compiler.disable"
+ASSUMPTION = (
+    "the helper's tensor work around the break is not worth compiling: compiled calls run the whole helper "
+    "eagerly, and its caller still breaks at the call"
+)
+
+
+def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    if finding.rare:
+        return None  # a break on an error branch costs nothing on the hot path
+    node = ctx.node_at(finding)
+    if node is None:
+        return None
+    function, statement = _function_and_statement(ctx, node)
+    if function is None or statement is None or not _plain_helper(ctx, function):
+        return None
+    if not _runs_on_every_call(function, statement):
+        return None
+    name = function.name.value
+    if _compiled_or_entry_point(ctx, name):
+        return None
+    start = ctx.position(function).start
+    edits = [Edit(f"{DECORATOR}\n", Location(start.line, 1), Location(start.line, 1))]
+    import_edit = ctx.ensure_import("import torch")
+    if import_edit is not None:
+        edits.insert(0, import_edit)
+    return Fix.of(
+        f"Run `{name}` eagerly (`{DECORATOR}`): its break cannot be removed, and Dynamo no longer compiles a "
+        "fragment of it before the break",
+        tuple(edits),
+        assumptions=(ASSUMPTION,),
+    )
+
+
+def _function_and_statement(
+    ctx: FixContext, node: cst.CSTNode
+) -> tuple[cst.FunctionDef | None, cst.BaseStatement | None]:
+    """The innermost function holding `node`, and the statement of its body that holds `node`."""
+    chain = [node, *ctx.ancestors(node)]
+    for index, ancestor in enumerate(chain):
+        if isinstance(ancestor, cst.Lambda | cst.ClassDef):
+            return None, None
+        if isinstance(ancestor, cst.FunctionDef):
+            # chain[index - 1] is the function's IndentedBlock; the node before it, its statement.
+            # A node in a block nested in that statement (an if's body) does not run on every call.
+            nested = any(isinstance(link, cst.BaseSuite) for link in chain[: index - 1])
+            statement = chain[index - 2] if index >= 2 and not nested else None
+            return ancestor, statement if isinstance(statement, cst.BaseStatement) else None
+    return None, None
+
+
+def _plain_helper(ctx: FixContext, function: cst.FunctionDef) -> bool:
+    if function.decorators or function.asynchronous is not None:
+        return False
+    if not isinstance(ctx.parent(function), cst.Module):
+        return False  # a method or a nested function: its callers and binding are not this simple
+    return not _contains(function.body, (cst.Yield,))
+
+
+def _runs_on_every_call(function: cst.FunctionDef, statement: cst.BaseStatement) -> bool:
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    if statement not in body:
+        return False  # under an if, a loop, a with or a try: not every call reaches it
+    earlier = body[: list(body).index(statement)]
+    return not any(_contains(item, (cst.Return,)) for item in earlier)
+
+
+def _contains(node: cst.CSTNode, kinds: tuple[type[cst.CSTNode], ...]) -> bool:
+    """Whether `node` holds one of `kinds` in its own code (not in a nested def, class or lambda)."""
+    if isinstance(node, kinds):
+        return True
+    return any(
+        _contains(child, kinds)
+        for child in node.children
+        if not isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda)
+    )
+
+
+def _compiled_or_entry_point(ctx: FixContext, name: str) -> bool:
+    """`name` is passed to `torch.compile` in its module, or named by a configured entry point."""
+    if re.search(rf"\bcompile\(\s*{re.escape(name)}\b", ctx.source):
+        return True
+    return any(re.split(r"[:.]", entry)[-1] == name for entry in ctx.config.entry_points)

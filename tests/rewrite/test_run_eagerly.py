@@ -1,0 +1,136 @@
+"""`@torch.compiler.disable` for a helper whose data-dependent-shape break no rewrite removes.
+
+The fixture pairs (tests/fixtures/rewrite/run_eagerly) prove the eager outputs and the Dynamo
+count; these tests pin what the fix is: unsafe with its assumption stated, never a safe fix, never
+offered for a function compiled itself, and honest about the break it leaves at the call site.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import logging
+from pathlib import Path
+
+import pytest
+import torch
+
+from graphmend_bot.config import Config
+from graphmend_bot.engine import check
+from graphmend_bot.rewrite import attach_fixes, fix_paths
+
+HELPER = """\
+import torch
+from torch import nn
+
+
+def positive_rows(x):
+    y = x * 2.0
+    rows = torch.nonzero(y > 0)
+    return rows.float().sum()
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        h = torch.sin(x)
+        return h.sum() + positive_rows(h)
+"""
+
+
+def _fixed(tmp_path: Path, source: str, unsafe: bool = True, config: Config | None = None) -> str:
+    path = tmp_path / "helper_case.py"
+    path.write_text(source, encoding="utf-8")
+    changes = fix_paths([str(path)], config or Config(), unsafe=unsafe)
+    return changes[0].after if changes else source
+
+
+def test_the_helper_is_run_eagerly_only_as_an_unsafe_fix_with_its_assumption(tmp_path: Path) -> None:
+    assert _fixed(tmp_path, HELPER, unsafe=False) == HELPER  # `--fix` alone: no safe fix hides compilation
+    assert _fixed(tmp_path, HELPER) == HELPER.replace(
+        "\n\ndef positive_rows", "\n\n@torch.compiler.disable\ndef positive_rows"
+    )
+    path = tmp_path / "helper_case.py"
+    path.write_text(HELPER, encoding="utf-8")
+    findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM501"]
+    assert len(findings) == 1 and findings[0].fix is not None
+    assert findings[0].fix.applicability == "unsafe"
+    assert "compiled calls run the whole helper eagerly" in " ".join(findings[0].fix.assumptions)
+
+
+@pytest.mark.parametrize(
+    "compiled",
+    [
+        "compiled_rows = torch.compile(positive_rows)\n",
+        "compiled_rows = torch.compile(\n    positive_rows, fullgraph=False\n)\n",
+    ],
+)
+def test_a_helper_compiled_itself_is_never_disabled(tmp_path: Path, compiled: str) -> None:
+    # Disabling the compiled function would leave nothing to compile: zero breaks, by hiding them all.
+    source = HELPER + "\n\n" + compiled
+    assert _fixed(tmp_path, source) == source
+
+
+def test_a_helper_named_as_an_entry_point_is_never_disabled(tmp_path: Path) -> None:
+    config = Config(entry_points=["helper_case:positive_rows"])
+    assert _fixed(tmp_path, HELPER, config=config) == HELPER
+
+
+def test_the_import_is_added_when_the_module_has_no_plain_torch(tmp_path: Path) -> None:
+    source = HELPER.replace("import torch\n", "import torch as th\n").replace("torch.", "th.")
+    fixed = _fixed(tmp_path, source)
+    assert "import torch\n" in fixed and "@torch.compiler.disable\ndef positive_rows" in fixed
+    assert _fixed(tmp_path, fixed) == fixed  # idempotent: a decorated helper is not decorated again
+
+
+def _load(path: Path, name: str) -> object:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _graph_break_lines(model: torch.nn.Module, x: torch.Tensor) -> tuple[int, list[str]]:
+    """(explain's break count, the graph_breaks log's "Graph break ... in user code at" lines)."""
+    torch._dynamo.reset()
+    captured = io.StringIO()
+    handler = logging.StreamHandler(captured)
+    dynamo_log = logging.getLogger("torch._dynamo")
+    torch._logging.set_logs(graph_breaks=True)
+    dynamo_log.addHandler(handler)
+    try:
+        with torch.no_grad():
+            result = torch._dynamo.explain(model)(x)
+    finally:
+        dynamo_log.removeHandler(handler)
+        torch._logging.set_logs()
+        torch._dynamo.reset()
+    lines = [line for line in captured.getvalue().splitlines() if "Graph break" in line and "user code at" in line]
+    return int(result.graph_break_count), lines
+
+
+def test_dynamo_keeps_one_break_at_the_call_and_drops_the_helpers_own(tmp_path: Path) -> None:
+    before_path, after_path = tmp_path / "rows_before.py", tmp_path / "rows_after.py"
+    before_path.write_text(HELPER, encoding="utf-8")
+    after_path.write_text(_fixed(tmp_path, HELPER), encoding="utf-8")
+    x = torch.randn(5, 3, generator=torch.Generator().manual_seed(0))
+    before_model = _load(before_path, "rows_before").Model().eval()  # type: ignore[attr-defined]
+    after_model = _load(after_path, "rows_after").Model().eval()  # type: ignore[attr-defined]
+    with torch.no_grad():
+        assert torch.equal(before_model(x), after_model(x))
+        torch._dynamo.reset()
+        assert torch.equal(torch.compile(after_model)(x), after_model(x))
+    before_breaks, before_lines = _graph_break_lines(before_model, x)
+    after_breaks, after_lines = _graph_break_lines(after_model, x)
+    # Before: the caller breaks at the call and the helper at nonzero. After: only at the call,
+    # where Dynamo skips the disabled helper; the break is not hidden, it is the one left.
+    assert after_breaks < before_breaks
+    assert len(after_lines) == 1 and after_lines[0].endswith("rows_after.py:15")
+    assert len(before_lines) > len(after_lines)
+
+
+def test_two_breaks_in_one_helper_give_one_decorator(tmp_path: Path) -> None:
+    source = HELPER.replace("    return rows.float().sum()\n", "    kept = y[y > 1]\n    return rows.float().sum() + kept.sum()\n")
+    fixed = _fixed(tmp_path, source)
+    assert fixed.count("@torch.compiler.disable") == 1, fixed
+    assert fixed == source.replace("\n\ndef positive_rows", "\n\n@torch.compiler.disable\ndef positive_rows")
