@@ -14,10 +14,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.value_class import is_property
 
 FunctionId = tuple[str, str]  # (module, qualname)
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module")
@@ -152,8 +154,9 @@ class Program:
             return self._call_values(self._returned_values(factory)) if factory else []
         classes = self._classes_built_by(mod, constructor)
         if constructor.startswith("typed:"):
-            # an instance of the annotated class or of any subclass: each one's forward or __call__
-            return self._methods_of_instances(classes, "forward") or self._methods_of_instances(classes, "__call__")
+            # an instance of the annotated class or of any subclass: each one's forward, and the
+            # __call__ the tree defines for them (gpytorch's Likelihood.__call__ runs marginal)
+            return self._methods_of_instances(classes, "forward") + self._methods_of_instances(classes, "__call__")
         return [called for cls in classes if (called := self._call_method(*cls))]
 
     def _call_method(self, module: str, class_qualname: str) -> FunctionId | None:
@@ -209,7 +212,9 @@ class Program:
                 cls
                 for found in self._attribute_constructors(module, class_qualname, name)
                 for cls in self._classes_built_by(*found)
-            ]
+            ] or value_classes(self, fid, constructor)  # a property's return annotation
+        if kind in ("self", "typed", "member", "result"):
+            return value_classes(self, fid, constructor)
         if kind == "registry":
             return [(mod, target) for what, mod, target in self._registry_values(module, name) if what == "class"]
         if kind == "returned":
@@ -220,7 +225,8 @@ class Program:
                 if what == "class"
             ]
         if kind in ("name", "dotted"):
-            return self._classes_built_by(module, name)
+            # Cls(...) builds a Cls; make(...) returns what its annotation names
+            return self._classes_built_by(module, name) or value_classes(self, fid, constructor)
         return []
 
     def _methods_of_instances(self, classes: list[tuple[str, str]], name: str) -> list[FunctionId]:
@@ -290,7 +296,9 @@ class Program:
         if kind == "instance":
             constructor, _, method_name = name.rpartition(">")
             targets = self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
-            if method_name == "__call__" and not constructor.startswith("returned:"):
+            if method_name == "__call__" and constructor != "self" and not constructor.startswith(
+                ("returned:", "typed:", "member:", "result:")  # not built by a call here
+            ):
                 # f(...) where f = make(...): what make returns runs (a closure, a class's __init__)
                 targets += [
                     target
@@ -301,6 +309,14 @@ class Program:
             return targets
         if kind == "registry":
             return self._call_values(self._registry_values(module, name))
+        if kind == "getter":  # a property read on a value of a known class (value_class.py)
+            if name.startswith("self>"):
+                return [] if function.class_qualname is None else [
+                    method for method in [self._method(module, function.class_qualname, name[len("self>"):]),
+                                          *self._overrides(module, function.class_qualname, name[len("self>"):])]
+                    if method is not None and is_property(self.function(method).decorators)
+                ]
+            return property_getters(self, fid, name)
         if kind in ("self", "super"):
             if function.class_qualname is None:
                 return []
