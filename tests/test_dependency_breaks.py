@@ -54,7 +54,7 @@ def test_calls_that_break_inside_the_dependency_are_reported_at_the_call(install
 
 def test_values_of_a_dependency_class_reach_its_methods_properties_and_operators(installed: None) -> None:
     """`covar: LinOp` (a parameter), `d.covariance` (a property `-> LinOp`), `covar.evaluate()`
-    (a method `-> LinOp`) and `as_linop(...)` (a function `-> LinOp`) are LinOps: a property read,
+    (a method `-> LinOp`) are LinOps: a property read,
     a method call and `+` on them run LinOp's functions, and each break there is reported at the
     line; the traceable ones (`clean`, `dense`, `@`) are not."""
     found = findings(Config(dependencies=["fakedep"]), TYPED)

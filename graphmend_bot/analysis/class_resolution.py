@@ -42,9 +42,10 @@ def value_classes(program: Program, fid: FunctionId, ref: str, depth: int = 0) -
         own = program.function(fid).class_qualname
         return _property_classes(program, fid[0], own, rest) if own is not None else []
     if kind in ("name", "dotted"):
-        found_function = program._resolve_dotted(fid[0], rest)
-        if found_function is not None and found_function[0] == "function":
-            return _returned_classes(program, (found_function[1], found_function[2]))
+        # `Cls(...)`; a function's return annotation is not followed here: what a method called
+        # on its result returns would then flow as a tensor (transformers' `from_legacy_cache`
+        # -> `get_seq_length()`, whose StaticCache override returns one) where it is an int
+        return program._classes_built_by(fid[0], rest)
     return []
 
 

@@ -796,6 +796,11 @@ class FunctionAnalyzer:
         if instance is not None:
             # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
             kind = self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
+            if value_class.annotated_root(instance):
+                # The call reaches the class and each subclass's override; what they return is
+                # not this value's kind (a StaticCache's get_seq_length returns a tensor, the
+                # DynamicCache a model runs returns an int): breaks inside count, results do not.
+                kind = NOT_TENSOR
             if value_class.built_in_function(instance):  # module state, unlike a local object, has a source
                 for check_call in C.LOCAL_OBJECT_CALLS:
                     check_call(self, node, method)

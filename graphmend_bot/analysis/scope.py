@@ -225,8 +225,7 @@ class Program:
                 if what == "class"
             ]
         if kind in ("name", "dotted"):
-            # Cls(...) builds a Cls; make(...) returns what its annotation names
-            return self._classes_built_by(module, name) or value_classes(self, fid, constructor)
+            return self._classes_built_by(module, name)
         return []
 
     def _methods_of_instances(self, classes: list[tuple[str, str]], name: str) -> list[FunctionId]:
