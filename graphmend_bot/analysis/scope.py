@@ -309,13 +309,7 @@ class Program:
         if kind == "registry":
             return self._call_values(self._registry_values(module, name))
         if kind == "getter":  # a property read on a value of a known class (value_class.py)
-            if name.startswith("self>"):
-                return [] if function.class_qualname is None else [
-                    method for method in [self._method(module, function.class_qualname, name[len("self>"):]),
-                                          *self._overrides(module, function.class_qualname, name[len("self>"):])]
-                    if method is not None and is_property(self.function(method).decorators)
-                ]
-            return property_getters(self, fid, name)
+            return self._dependency_getters(fid, name)
         if kind in ("self", "super"):
             if function.class_qualname is None:
                 return []
@@ -343,6 +337,22 @@ class Program:
         if what == "function":
             return [(mod, target)]
         return self._initializer(mod, target)
+
+    def _dependency_getters(self, fid: FunctionId, ref: str) -> list[FunctionId]:
+        """The properties of a dependency a read runs. A property of the tree is not followed:
+        Dynamo reports a break inside a getter at the read, as step_unsupported, with no frame
+        inside (measured on torch 2.13: gpytorch's `mvn.variance` breaks at the caller's line,
+        not at its `if variance.lt(...).any()`), so its own findings would stand at the wrong
+        line; for a dependency the read is where GM608 reports anyway."""
+        if ref.startswith("self>"):
+            own, name = self.function(fid).class_qualname, ref[len("self>"):]
+            getters = [] if own is None else [
+                method for method in [self._method(fid[0], own, name), *self._overrides(fid[0], own, name)]
+                if method is not None and is_property(self.function(method).decorators)
+            ]
+        else:
+            getters = property_getters(self, fid, ref)
+        return [getter for getter in getters if getter[0] in self.dependency_modules]
 
     def _initializer(self, module: str, class_qualname: str) -> list[FunctionId]:
         """`Cls(...)` runs Cls.__init__ in traced code."""
