@@ -326,20 +326,23 @@ class FunctionAnalyzer:
         """The class refs `covar = self.lazy_covariance_matrix`, `c = covar.evaluate_kernel()` and
         `mean, covar = d.mean, d.lazy_covariance_matrix` bind (value_class.py). Constructor calls
         are recorded by the caller, as before."""
-        if len(targets) != 1:
-            return {}
+        if len(targets) != 1 or not self.instances:
+            return {}  # no annotated value here: nothing to read a class from
         target = targets[0]
-        if isinstance(target, ast.Name) and not isinstance(value, ast.Call):
+        if isinstance(target, ast.Name) and (
+            not isinstance(value, ast.Call) or isinstance(value.func, ast.Attribute)
+        ):
             ref = self._class_ref(value, env)
-            return {target.id: ref} if ref is not None else {}
-        if isinstance(target, ast.Name) and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-            ref = self._class_ref(value, env)
-            return {target.id: ref} if ref is not None and ref.startswith("result:") else {}
+            return {target.id: ref} if ref is not None and value_class.annotated_root(ref) else {}
         if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            # Only an annotated value's: `h = self.dense` locals are everywhere, and a site per
+            # use of each cost more than it found (RESULTS.md: multivariate_normal.py:236, :249).
             return {
                 element.id: ref
                 for element, element_value in zip(target.elts, value.elts)
-                if isinstance(element, ast.Name) and (ref := self._class_ref(element_value, env)) is not None
+                if isinstance(element, ast.Name)
+                and (ref := self._class_ref(element_value, env)) is not None
+                and value_class.annotated_root(ref)
             }
         return {}
 
@@ -363,11 +366,11 @@ class FunctionAnalyzer:
         return None
 
     def _known_class(self, name: str) -> str | None:
-        """The class ref of local `name` when it names a class: by annotation, read from another
-        value, or built by `Cls(...)` (a capitalised callee), not the result of any call."""
+        """The class ref of local `name` when it names a class: by annotation (or read from or
+        returned by such a value), or built by `Cls(...)` (a capitalised callee)."""
         ref = self.instances.get(name)
-        if ref is None or value_class.by_annotation(ref):
-            return ref
+        if ref is None or value_class.annotated_root(ref):
+            return ref  # not `x = self.y`: a site per read of every such local costs more than it finds
         leaf = ref.partition(":")[2].rpartition(".")[2]
         return ref if ref.startswith(("name:", "dotted:")) and leaf[:1].isupper() else None
 

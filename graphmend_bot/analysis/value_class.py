@@ -90,11 +90,6 @@ def result(base: str, name: str) -> str:
     return f"result:{base}>{name}"
 
 
-def by_annotation(ref: str | None) -> bool:
-    """A class ref this module builds (annotations and reads), not a constructor call's."""
-    return ref is not None and (ref == "self" or ref.startswith(("typed:", "member:", "result:", "attr:")))
-
-
 def annotated_root(ref: str | None) -> bool:
     """A value an annotation types (`x: Q`, or read from or returned by one): not a tensor, even
     when a method it calls shares a tensor method's name (`covar.solve(rhs)`)."""
