@@ -24,12 +24,14 @@ def calls_breaking_inside(program: Program, targets: Targets, inner: list[Traced
 
     cause = _causes(program.dependency_modules, targets, inner)
     found: list[TracedDraft] = []
+    reported: set[tuple[FunctionId, int, int]] = set()  # one finding where sites share a start
     for caller in sorted({caller for caller, _ in targets if caller[0] not in program.dependency_modules}):
         function = program.function(caller)
         for site, draft in function.dependency_call_drafts:
             breaking = next((callee for callee in targets.get((caller, site), ()) if callee in cause), None)
-            if breaking is None:
+            if breaking is None or (caller, draft.row, draft.column) in reported:
                 continue
+            reported.add((caller, draft.row, draft.column))
             why = cause[breaking]
             message = (
                 f"breaks inside {why.module.module}.{why.function.qualname} "

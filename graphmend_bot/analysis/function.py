@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing
+from graphmend_bot.analysis import narrowing, value_class
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -130,6 +130,7 @@ class FunctionAnalyzer:
         dependency_calls: bool = False,
         named_tuples: dict[str, tuple[str, ...]] | None = None,
         python_keys: frozenset[str] = frozenset(),
+        properties: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.node = node
@@ -138,6 +139,7 @@ class FunctionAnalyzer:
         self.named_tuples = named_tuples or {}
         self.tuple_fields = frozenset(name for fields in self.named_tuples.values() for name in fields)
         self.dependency_calls = dependency_calls
+        self.properties = properties  # property names of this module's classes
         self.guard_helpers = guard_helpers
         self.summary = summary
         self.resolve = resolve
@@ -172,7 +174,7 @@ class FunctionAnalyzer:
         # (graph breaks in loops make it skip the frame). Later drafts carry it as suppressed_if.
         self._eager_after: Kind = NOT_TENSOR
         self._loop_depth = 0
-        self._reported: set[tuple[str, int, int]] = set()
+        self._reported: set[tuple[str, int, int] | tuple[str, int, int, int, int]] = set()
         self._test_depth = 0
         # Unannotated parameters defaulting to None, and those of them proven Python values by
         # the fallback that replaces their None (`causal = default(causal, self.causal)`).
@@ -222,6 +224,8 @@ class FunctionAnalyzer:
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
             env[arg.arg] = Kind.of_param(arg.arg)
+            if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
+                self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 names.append(extra.arg)
@@ -333,10 +337,13 @@ class FunctionAnalyzer:
         kind = _union(elements) if elements is not None else self.expr(node.value, env)
         if isinstance(node, ast.Assign):
             self._python_fallback(node, env)
+            classes = self._value_classes(node.targets, node.value, env)  # before rebinding
             for target in node.targets:
                 self._bind(target, kind, env, elements)
+            self.instances.update(classes)
             constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
-            if constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and node.targets[0].id not in classes):
                 self.instances[node.targets[0].id] = constructor
                 if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
                     self.built_by[node.targets[0].id] = built_by
@@ -349,6 +356,69 @@ class FunctionAnalyzer:
             self._bind(node.target, previous | kind, env)
         else:
             self._bind(node.target, kind, env)
+            annotated = value_class.class_annotation(node.annotation, self.resolve)
+            if annotated is not None and isinstance(node.target, ast.Name):
+                self.instances[node.target.id] = value_class.typed(annotated)
+
+    def _value_classes(self, targets: list[ast.expr], value: ast.expr, env: Env) -> dict[str, str]:
+        """The class refs `covar = self.lazy_covariance_matrix`, `c = covar.evaluate_kernel()` and
+        `mean, covar = d.mean, d.lazy_covariance_matrix` bind (value_class.py). Constructor calls
+        are recorded by the caller, as before."""
+        if len(targets) != 1 or not self.instances:
+            return {}  # no annotated value here: nothing to read a class from
+        target = targets[0]
+        if isinstance(target, ast.Name) and (
+            not isinstance(value, ast.Call) or isinstance(value.func, ast.Attribute)
+        ):
+            ref = self._class_ref(value, env)
+            return {target.id: ref} if ref is not None and value_class.annotated_root(ref) else {}
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            # Only an annotated value's: `h = self.dense` locals are everywhere, and a site per
+            # use of each cost more than it found (RESULTS.md: multivariate_normal.py:236, :249).
+            return {
+                element.id: ref
+                for element, element_value in zip(target.elts, value.elts)
+                if isinstance(element, ast.Name)
+                and (ref := self._class_ref(element_value, env)) is not None
+                and value_class.annotated_root(ref)
+            }
+        return {}
+
+    def _class_ref(self, node: ast.expr, env: Env) -> str | None:
+        """The class ref of an expression, when the source says which class it is."""
+        if isinstance(node, ast.Name):
+            if node.id == self.self_name and node.id not in env:
+                return "self"
+            return self.instances.get(node.id)
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id == self.self_name and node.value.id not in env:
+                return f"attr:{node.attr}"
+            base = self._class_ref(node.value, env)
+            return value_class.member(base, node.attr) if base is not None else None
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and not _is_super(node.func.value):
+                base = self._class_ref(node.func.value, env)
+                return value_class.result(base, node.func.attr) if base is not None else None
+            if isinstance(node.func, ast.Name):
+                return self._constructor_ref(node.func)
+        return None
+
+    def _known_class(self, name: str) -> str | None:
+        """The class ref of local `name` when it names a class: by annotation (or read from or
+        returned by such a value), or built by `Cls(...)` (a capitalised callee)."""
+        ref = self.instances.get(name)
+        if ref is None or value_class.annotated_root(ref):
+            return ref  # not `x = self.y`: a site per read of every such local costs more than it finds
+        leaf = ref.partition(":")[2].rpartition(".")[2]
+        return ref if ref.startswith(("name:", "dotted:")) and leaf[:1].isupper() else None
+
+    def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
+        """A call Python makes for the source: a property read, an operator's dunder."""
+        self.summary.calls.append(CallSite(ref, tuple(args), (), True))
+        if self.dependency_calls:
+            for check_call in C.DEPENDENCY_CALLS:
+                check_call(self, node)
+        return Kind.of_call(len(self.summary.calls) - 1)
 
     def _python_fallback(self, node: ast.Assign, env: Env) -> None:
         """`p = default(p, self.flag)`: a None-defaulted parameter whose None is replaced by a
@@ -509,14 +579,15 @@ class FunctionAnalyzer:
         return env.get(node.id, NOT_TENSOR)
 
     def _expr_Attribute(self, node: ast.Attribute, env: Env) -> Kind:
-        if (
-            isinstance(node.value, ast.Name)
-            and node.value.id == self.self_name
-            and node.attr not in V.STATIC_ATTRS
-            and node.value.id not in env  # not rebound in the body
-        ):
+        on_self = isinstance(node.value, ast.Name) and node.value.id == self.self_name and node.value.id not in env
+        if on_self and node.attr in self.properties:
+            self._class_site(node, f"getter:self>{node.attr}", [])  # a property of this class runs
+        if on_self and node.attr not in V.STATIC_ATTRS:
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
+        if isinstance(node.value, ast.Name) and (ref := self._known_class(node.value.id)) is not None:
+            # `covar.batch_shape` on a value of a known class: a property there runs
+            self._class_site(node, f"getter:{ref}>{node.attr}", [])
         if node.attr in self.tuple_fields:
             return owner.without_flags()
         nested = _nested_state(node, self.self_name, env)
@@ -567,7 +638,12 @@ class FunctionAnalyzer:
         return self.expr(node, env)
 
     def _expr_BinOp(self, node: ast.BinOp, env: Env) -> Kind:
-        return (self.expr(node.left, env) | self.expr(node.right, env)).without_flags()
+        left, right = self.expr(node.left, env), self.expr(node.right, env)
+        dunder = value_class.OPERATOR_METHODS.get(type(node.op))
+        if dunder is not None and isinstance(node.left, ast.Name) and (ref := self._known_class(node.left.id)):
+            # `covar + noise_covar` on a value of a known class runs its `__add__`
+            self._class_site(node, f"instance:{ref}>{dunder}", [right])
+        return (left | right).without_flags()
 
     def _expr_UnaryOp(self, node: ast.UnaryOp, env: Env) -> Kind:
         if isinstance(node.op, ast.Not):
@@ -766,17 +842,27 @@ class FunctionAnalyzer:
             method in V.TENSOR_METHODS and not static_receiver
         )
         if tensor_receiver and not static_receiver:
+            annotated = self.instances.get(func.value.id) if isinstance(func.value, ast.Name) else (
+                self._result_of(func.value, env))
+            if value_class.annotated_root(annotated):
+                # `covar.solve(rhs)` may be a tensor's or, as annotated, a LinearOperator's
+                self._user_call(func, node, args, kwargs, f"instance:{annotated}>{method}")
             checked = any(_derived_from(receiver, kind) for kind in self._checked_tensors)
             kind = receiver | TENSOR if method in V.TENSOR_METHODS and not checked else receiver
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
         if owner is not None and owner == self.self_name and method == "register_buffer":
             self._register_buffer(node, args)
-        instance = self._instance_of(owner, env) or _built_here(func.value)
+        instance = self._instance_of(owner, env) or self._result_of(func.value, env) or _built_here(func.value)
         if instance is not None:
             # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
             kind = self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
-            if not instance.startswith("attr:"):  # module state, unlike a local object, has a source
+            if value_class.annotated_root(instance):
+                # The call reaches the class and each subclass's override; what they return is
+                # not this value's kind (a StaticCache's get_seq_length returns a tensor, the
+                # DynamicCache a model runs returns an int): breaks inside count, results do not.
+                kind = NOT_TENSOR
+            if value_class.built_in_function(instance):  # module state, unlike a local object, has a source
                 for check_call in C.LOCAL_OBJECT_CALLS:
                     check_call(self, node, method)
             return kind
@@ -795,6 +881,14 @@ class FunctionAnalyzer:
         if isinstance(func, ast.Name) and func.id in self.instances:
             return f"returned:{self.instances[func.id]}"
         return callee_ref(func)
+
+    def _result_of(self, receiver: ast.expr, env: Env) -> str | None:
+        """`covar.evaluate_kernel().solve(...)`, `d.lazy_covariance_matrix.diagonal()`: a receiver
+        read from or returned by a value of a known class."""
+        if not isinstance(receiver, (ast.Call, ast.Attribute)):
+            return None
+        ref = self._class_ref(receiver, env)
+        return ref if ref is not None and ref.startswith(("result:", "member:")) else None
 
     def _partial(self, name: str, call: ast.Call, env: Env) -> None:
         """`f = functools.partial(g, a, k=b)`: calling f calls g with those arguments first."""
@@ -887,11 +981,13 @@ class FunctionAnalyzer:
         if self._loop_depth:
             self._eager_after = self._eager_after | deps.without_flags()
 
-    def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None) -> Draft | None:
+    def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None,
+               by_extent: bool = False) -> Draft | None:
         row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
         end_row = node.end_lineno or row  # type: ignore[attr-defined]
         end_col = node.end_col_offset or col  # type: ignore[attr-defined]
-        key = (rule.code, row, col)
+        # by_extent: `d.cov.evaluate()` and `d.cov` start at one column, and each may break
+        key = (rule.code, row, col, end_row, end_col) if by_extent else (rule.code, row, col)
         if key in self._reported or self._eager_after.always:
             return None  # loop bodies run twice
         self._reported.add(key)
@@ -910,9 +1006,9 @@ class FunctionAnalyzer:
         if draft is not None:
             self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
 
-    def report_if_dependency_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+    def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, TENSOR, None)
+        draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)
         if draft is not None:
             self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
 

@@ -68,6 +68,8 @@ class FunctionSummary:
     attribute_writes: tuple[tuple[str, Kind], ...] = ()
     # Nested functions this function returns (`return _inner`): what calling its result runs.
     returned_functions: tuple[str, ...] = ()
+    # The class its return annotation names (`-> LinearOperator`), qualified (value_class.py).
+    return_class: str | None = None
     # (call site index, draft): findings that stand when a callee of that site breaks (GM605).
     callee_break_drafts: list[tuple[int, Draft]] = field(default_factory=list)
     # (call site index, draft) of `super().__init__(...)` in an `__init__`: findings that stand

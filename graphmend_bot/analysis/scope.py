@@ -14,11 +14,13 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
+from graphmend_bot.analysis.value_class import is_property
 
 FunctionId = tuple[str, str]  # (module, qualname)
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module")
@@ -161,8 +163,9 @@ class Program:
             return self._call_values(self._returned_values(factory)) if factory else []
         classes = self._classes_built_by(mod, constructor)
         if constructor.startswith("typed:"):
-            # an instance of the annotated class or of any subclass: each one's forward or __call__
-            return self._methods_of_instances(classes, "forward") or self._methods_of_instances(classes, "__call__")
+            # an instance of the annotated class or of any subclass: each one's forward, and the
+            # __call__ the tree defines for them (gpytorch's Likelihood.__call__ runs marginal)
+            return self._methods_of_instances(classes, "forward") + self._methods_of_instances(classes, "__call__")
         return [called for cls in classes if (called := self._call_method(*cls))]
 
     def _call_method(self, module: str, class_qualname: str) -> FunctionId | None:
@@ -218,7 +221,9 @@ class Program:
                 cls
                 for found in self._attribute_constructors(module, class_qualname, name)
                 for cls in self._classes_built_by(*found)
-            ]
+            ] or value_classes(self, fid, constructor)  # a property's return annotation
+        if kind in ("self", "typed", "member", "result"):
+            return value_classes(self, fid, constructor)
         if kind == "registry":
             return [(mod, target) for what, mod, target in self._registry_values(module, name) if what == "class"]
         if kind == "returned":
@@ -299,7 +304,9 @@ class Program:
         if kind == "instance":
             constructor, _, method_name = name.rpartition(">")
             targets = self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
-            if method_name == "__call__" and not constructor.startswith("returned:"):
+            if method_name == "__call__" and constructor != "self" and not constructor.startswith(
+                ("returned:", "typed:", "member:", "result:")  # not built by a call here
+            ):
                 # f(...) where f = make(...): what make returns runs (a closure, a class's __init__)
                 targets += [
                     target
@@ -310,6 +317,8 @@ class Program:
             return targets
         if kind == "registry":
             return self._call_values(self._registry_values(module, name))
+        if kind == "getter":  # a property read on a value of a known class (value_class.py)
+            return self._dependency_getters(fid, name)
         if kind in ("self", "super"):
             if function.class_qualname is None:
                 return []
@@ -337,6 +346,22 @@ class Program:
         if what == "function":
             return [(mod, target)]
         return self._initializer(mod, target)
+
+    def _dependency_getters(self, fid: FunctionId, ref: str) -> list[FunctionId]:
+        """The properties of a dependency a read runs. A property of the tree is not followed:
+        Dynamo reports a break inside a getter at the read, as step_unsupported, with no frame
+        inside (measured on torch 2.13: gpytorch's `mvn.variance` breaks at the caller's line,
+        not at its `if variance.lt(...).any()`), so its own findings would stand at the wrong
+        line; for a dependency the read is where GM608 reports anyway."""
+        if ref.startswith("self>"):
+            own, name = self.function(fid).class_qualname, ref[len("self>"):]
+            getters = [] if own is None else [
+                method for method in [self._method(fid[0], own, name), *self._overrides(fid[0], own, name)]
+                if method is not None and is_property(self.function(method).decorators)
+            ]
+        else:
+            getters = property_getters(self, fid, ref)
+        return [getter for getter in getters if getter[0] in self.dependency_modules]
 
     def _initializer(self, module: str, class_qualname: str) -> list[FunctionId]:
         """`Cls(...)` runs Cls.__init__ in traced code."""

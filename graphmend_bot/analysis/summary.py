@@ -23,6 +23,7 @@ from graphmend_bot.analysis.model import (
     ModuleSummary,
 )
 from graphmend_bot.analysis.names import dotted_name
+from graphmend_bot.analysis.value_class import class_annotation, is_property
 
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 _SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
@@ -84,6 +85,11 @@ def summarize_module(
     functions: dict[str, FunctionSummary] = {}
     top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
     guard_helpers = GuardHelpers(path, module, is_package, top_level, imports.resolve)
+    # Properties of this module's classes: `self.NAME` runs one when read.
+    properties = frozenset(
+        node.name for _, class_qualname, node in collector.functions
+        if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
+    )
     for qualname, class_qualname, node in collector.functions:
         entry = (class_qualname is not None and node.name == "forward") or _is_compiled(node, imports)
         summary = FunctionSummary(
@@ -96,13 +102,14 @@ def summarize_module(
             decorators=tuple(
                 ref for d in node.decorator_list if (ref := dotted_name(_decorator_callee(d)))
             ),
+            return_class=class_annotation(node.returns, imports.resolve),
         )
         if qualname in deferred:
             functions[qualname] = summary  # Dynamo calls it after the graph: never traced
             continue
         FunctionAnalyzer(
             node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
-            collector.named_tuples, frozenset(collector.python_keys),
+            collector.named_tuples, frozenset(collector.python_keys), properties,
         ).run()
         summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
@@ -245,6 +252,13 @@ class _Collector:
         `self.NAME = self` as "typed:" this class (`self._last_interval._loc(ta, tb)`)."""
         attributes: dict[str, str] = {}
         for stmt in node.body:
+            # `covar: LinearOperator` in the class body: what its instances hold there
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and (annotated := class_annotation(stmt.annotation, self.imports.resolve)) is not None
+            ):
+                attributes.setdefault(stmt.target.id, f"typed:{annotated}")
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
             typed_params = self._class_annotations(stmt.args)

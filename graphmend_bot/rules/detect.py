@@ -45,7 +45,7 @@ class Checker(Protocol):
         which only the scope solver knows."""
         ...
 
-    def report_if_dependency_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+    def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
         """A finding at `call`, standing when what it calls lies in a configured dependency and
         breaks there; the scope solver completes `message` with the break inside."""
         ...

@@ -12,7 +12,7 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 
 
-def _call_into_dependency(rule: Rule, checker: Checker, call: ast.Call) -> None:
+def _call_into_dependency(rule: Rule, checker: Checker, call: ast.expr) -> None:
     """Measured on torch 2.13 (tests/fixtures/dependency): the project's innermost frame on the
     stack of a break inside an installed package is the call into it."""
     checker.report_if_dependency_breaks(rule, call, "breaks inside a dependency")
