@@ -8,7 +8,9 @@ alternating, and the median of --runs is reported. Usage:
 The default tree is the models/ directory of the installed transformers package (4.52.4 in
 benchmarks; `pip install transformers==4.52.4` into the venv if missing). When the ratio moves,
 `benchmarks/check_profile.py` says which phase moved (prefilter, parsing, summaries, pickling,
-scope), in CPU seconds.
+scope), in CPU seconds; `benchmarks/same_findings.py --ref main --ab 3` proves a speed change kept
+every finding and splits the CPU seconds into the main process (serial: start-up, discovery,
+scope, report) and its workers, which is what a loaded machine's wall time cannot show.
 """
 
 from __future__ import annotations

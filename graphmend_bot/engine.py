@@ -18,7 +18,7 @@ from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
-from graphmend_bot.gc_pause import collector_paused
+from graphmend_bot.gc_pause import collector_paused, frozen_for_fork, worker_start
 from graphmend_bot.rules import select_codes
 
 # Below this many files a process pool costs more than it saves.
@@ -100,7 +100,8 @@ def _pool(count: int, jobs: int | None) -> multiprocessing.pool.Pool | _NoPool:
     if jobs == 1 or count < PARALLEL_THRESHOLD:
         return _NoPool()
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    return context.Pool(jobs)
+    with frozen_for_fork():
+        return context.Pool(jobs, initializer=worker_start)
 
 
 class Workspace:
@@ -201,5 +202,11 @@ def check(
     only: Iterable[str] | None = None,
     jobs: int | None = None,
 ) -> CheckResult:
-    """Analyse `paths` (the context for scope); report only files in `only` when given."""
-    return Workspace(paths, config, jobs).result(only)
+    """Analyse `paths` (the context for scope); report only files in `only` when given.
+
+    The cyclic collector is off in this process for the whole run (gc_pause.py): what it builds
+    is acyclic and lives until the result is made, so the collections would walk it for nothing;
+    when it is back on, only the result is left to walk.
+    """
+    with collector_paused():
+        return Workspace(paths, config, jobs).result(only)

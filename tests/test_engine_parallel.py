@@ -2,7 +2,7 @@
 
 import gc
 
-from graphmend_bot.engine import PARALLEL_THRESHOLD, Workspace, check
+from graphmend_bot.engine import PARALLEL_THRESHOLD, Workspace, _pool, check
 from graphmend_bot.gc_pause import collector_paused
 
 
@@ -66,3 +66,28 @@ def test_collector_paused_restores_what_it_found():
         assert not gc.isenabled()  # never turned on by a block that found it off
     finally:
         gc.enable()
+
+
+def _collector_on(_: object) -> bool:
+    return gc.isenabled()
+
+
+def test_workers_forked_during_a_pause_start_with_the_collector_on():
+    # check() pauses the parent's collector for the whole run; each worker must still collect
+    # between its files, and the parent's objects must be thawed again after the fork.
+    frozen_before = gc.get_freeze_count()
+    with collector_paused():
+        with _pool(PARALLEL_THRESHOLD, 2) as pool:
+            assert pool is not None
+            assert pool.map(_collector_on, range(8), chunksize=1) == [True] * 8
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen_before
+
+
+def test_check_leaves_the_collector_as_it_found_it(tmp_path):
+    package = _package(tmp_path, PARALLEL_THRESHOLD + 2)
+    result = check([str(package)], jobs=2)
+    assert len(result.findings) == PARALLEL_THRESHOLD + 2
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0

@@ -1,10 +1,13 @@
 """The literal-anchored entry-text search answers exactly what its regular expressions answer."""
 
+import ast
+
 import pytest
 
 from graphmend_bot.analysis.entry_text import (
     DEFINES_FORWARD,
     MENTIONS_COMPILE,
+    compile_rows,
     defines_forward,
     has_entry_text,
     mentions_compile,
@@ -57,3 +60,11 @@ def test_the_examples_mean_what_they_say():
     assert mentions_compile("model.compile()") and mentions_compile("torch.compile(f)")
     assert not mentions_compile("pattern = re.compile(r'x')") and not mentions_compile("recompile(x)")
     assert defines_forward("class M:\n    def forward(self, x):\n") and not defines_forward("undef forward(")
+
+
+def test_compile_rows_are_the_rows_the_parser_gives_each_line():
+    source = "a = 1\r\nb = re.compile('x'); c = torch.compile(f)\rd = 2\n\x0ce = 3\n\nmodel.compile()\n"
+    rows = {node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute)
+            and node.attr == "compile"}
+    assert compile_rows(source) == sorted(rows) == [2, 6]
+    assert compile_rows("nothing here") == []

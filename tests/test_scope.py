@@ -81,6 +81,33 @@ def test_compiled_function_decorator_and_call(write_tree):
     assert codes_by_line(root) == {("fns.py", 5, "GM301"), ("fns.py", 8, "GM302")}
 
 
+def test_compile_call_under_an_import_alias(write_tree):
+    # The call's line never says "compile": only the import does (summary.py searches the lines
+    # that say it, and every statement once torch.compile has another name).
+    root = write_tree({
+        "fns.py": """
+            import torch
+            from torch import compile as jit  # the file mentions torch.compile here
+
+            def passed(x):
+                return float(x.mean())
+
+            fast = jit(passed)
+        """,
+    })
+    assert codes_by_line(root) == {("fns.py", 5, "GM302")}
+
+
+def test_compile_call_found_by_the_row_the_parser_counts(write_tree):
+    # "compile" on the second line of a statement, in a file with \r\n and lone \r line ends.
+    source = (
+        "import torch\r\n\rdef passed(x):\r    return float(x.mean())\r\n\r\n"
+        "fast = (\n    torch.compile(passed))\n"
+    )
+    root = write_tree({"fns.py": source.encode()})
+    assert codes_by_line(root) == {("fns.py", 4, "GM302")}
+
+
 def test_model_compile_method_and_self_method(write_tree):
     root = write_tree({
         "run.py": """

@@ -30,6 +30,27 @@ def mentions_compile(source: str) -> bool:
     return False
 
 
+def compile_rows(source: str) -> list[int]:
+    """The line numbers (as the ast counts them, from 1) of the lines that hold "compile", in order.
+
+    Every alternative of MENTIONS_COMPILE holds the literal, so a statement whose lines hold none
+    calls neither torch.compile nor `.compile()` by name (an import alias of torch.compile is the
+    caller's to check).
+    """
+    if "\r" in source:  # the parser counts \r\n and a lone \r as one line end each
+        source = source.replace("\r\n", "\n").replace("\r", "\n")
+    rows: list[int] = []
+    row, counted_to = 1, 0
+    index = source.find("compile")
+    while index >= 0:
+        row += source.count("\n", counted_to, index)
+        counted_to = index
+        if not rows or rows[-1] != row:
+            rows.append(row)
+        index = source.find("compile", index + 1)
+    return rows
+
+
 def defines_forward(source: str) -> bool:
     """`DEFINES_FORWARD.search(source) is not None`: `def forward` with a word boundary before it."""
     if "forward" not in source:

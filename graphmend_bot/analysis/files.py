@@ -33,6 +33,7 @@ class SourceFile:
 def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> tuple[list[SourceFile], list[FileError]]:
     """Expand files and directories into Python source files, in a stable order."""
     patterns = list(exclude)
+    packages: dict[tuple[Path, bool], list[str]] = {}  # per directory, for this walk
     files: dict[str, SourceFile] = {}
     errors: list[FileError] = []
     for raw in paths:
@@ -45,7 +46,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> tuple[list[So
             shown = _display(path)
             if _excluded(shown, patterns) or shown in files:
                 continue
-            module, is_package = module_name(path)
+            module, is_package = module_name(path, packages)
             files[shown] = SourceFile(shown, module, is_package)
     return _unique_modules(sorted(files.values(), key=lambda f: f.path)), errors
 
@@ -103,16 +104,29 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def module_name(path: Path) -> tuple[str, bool]:
-    """Dotted module name from the package layout (directories holding __init__.py)."""
-    path = path.resolve() if not path.is_symlink() else path.absolute()
+def module_name(path: Path, packages: dict[tuple[Path, bool], list[str]] | None = None) -> tuple[str, bool]:
+    """Dotted module name from the package layout (directories holding __init__.py).
+
+    A file's own symlink is not followed; its directory's real path is. `packages` remembers
+    each directory's package path, so that a walk asks the file system once per directory
+    rather than once per file and level.
+    """
     is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    directory = path.parent
+    follow = not path.is_symlink()
+    key = (path.parent, follow)
+    cache = {} if packages is None else packages
+    if key not in cache:
+        cache[key] = _package_parts(path.parent.resolve() if follow else path.absolute().parent)
+    parts = [*cache[key], *([] if is_package else [path.stem])]
+    return ".".join(parts) or path.stem, is_package
+
+
+def _package_parts(directory: Path) -> list[str]:
+    parts: list[str] = []
     while (directory / "__init__.py").exists() and directory.parent != directory:
         parts.insert(0, directory.name)
         directory = directory.parent
-    return ".".join(parts) or path.stem, is_package
+    return parts
 
 
 def confine_reads(root: Path) -> None:

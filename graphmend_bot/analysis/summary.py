@@ -6,13 +6,14 @@ This runs in worker processes, so it returns plain picklable data and never the 
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections import deque
 from collections.abc import Iterator
 
 from graphmend_bot.analysis import named_tuples, narrowing
 from graphmend_bot.analysis import vocabulary as V
-from graphmend_bot.analysis.entry_text import mentions_compile
+from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.model import (
@@ -201,6 +202,10 @@ class _Collector:
         # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
         self.python_keys: set[str] = set()
         self._scan_compile = mentions_compile(source)
+        # Only statements whose lines say "compile" are searched for compile calls, unless an
+        # import names torch.compile otherwise (walking every expression cost a tenth of a summary).
+        self._compile_rows = compile_rows(source) if self._scan_compile else []
+        self._compile_aliased = False
         self._prefix: list[str] = []
         self._class: list[str | None] = [None]
         self._function: list[str | None] = [None]
@@ -213,6 +218,7 @@ class _Collector:
         for stmt in body:
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 self.imports.add(stmt)
+                self._compile_aliased |= self._aliases_compile(stmt)
             elif isinstance(stmt, ast.ClassDef):
                 self._class_def(stmt)
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -222,7 +228,7 @@ class _Collector:
                     self._assign(stmt)
                 if isinstance(stmt, (ast.Assign, ast.AugAssign)):
                     self.python_keys.update(_keys_given_python_values(stmt))
-                if self._scan_compile:
+                if self._scan_compile and self._may_call_compile(stmt):
                     self._find_compile_calls(stmt)
                 for field in _NESTED_BODIES:
                     nested = getattr(stmt, field, None)
@@ -364,6 +370,18 @@ class _Collector:
         for target in node.targets:
             if isinstance(target, ast.Name):
                 self.registries[target.id] = tuple(v for v in values if v is not None)
+
+    def _aliases_compile(self, node: ast.Import | ast.ImportFrom) -> bool:
+        """`from torch import compile as tc`: a call to it need not say "compile"."""
+        bound = (alias.asname or alias.name.split(".", 1)[0] for alias in node.names)
+        return any(name != "compile" and self.imports.names.get(name) == "torch.compile" for name in bound)
+
+    def _may_call_compile(self, stmt: ast.stmt) -> bool:
+        if self._compile_aliased:
+            return True
+        first = bisect.bisect_left(self._compile_rows, stmt.lineno)
+        end = stmt.end_lineno if stmt.end_lineno is not None else stmt.lineno
+        return first < len(self._compile_rows) and self._compile_rows[first] <= end
 
     def _find_compile_calls(self, stmt: ast.stmt) -> None:
         # Only this statement's own expressions: nested bodies are visited as statements.
