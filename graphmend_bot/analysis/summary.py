@@ -11,7 +11,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import named_tuples, narrowing
+from graphmend_bot.analysis import named_tuples
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
@@ -24,7 +24,7 @@ from graphmend_bot.analysis.model import (
     ModuleSummary,
 )
 from graphmend_bot.analysis.names import dotted_name
-from graphmend_bot.analysis.value_class import class_annotation, is_property
+from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 _SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
@@ -305,17 +305,9 @@ class _Collector:
         """Parameters annotated with one class name (`bm: BaseBrownian`, `Optional[Solver]`)."""
         found: dict[str, str] = {}
         for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-            annotation = arg.annotation
-            if isinstance(annotation, ast.Subscript) and (dotted_name(annotation.value) or "").endswith("Optional"):
-                annotation = annotation.slice
-            elif (
-                isinstance(annotation, ast.BinOp)
-                and isinstance(annotation.op, ast.BitOr)
-                and narrowing.is_none_constant(annotation.right)
-            ):
-                annotation = annotation.left
-            if annotation is None:
+            if arg.annotation is None:
                 continue
+            annotation = without_optional(arg.annotation)
             name = dotted_name(annotation)
             if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
                 found[arg.arg] = self.imports.resolve(annotation) or name

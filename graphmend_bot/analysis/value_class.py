@@ -46,6 +46,17 @@ OPERATOR_METHODS: dict[type[ast.operator], str] = {
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "lazy_property"})
 
 
+def without_optional(annotation: ast.expr) -> ast.expr:
+    """`Optional[Q]` and `Q | None` -> `Q`; any other annotation as it is."""
+    if isinstance(annotation, ast.Subscript) and (dotted_name(annotation.value) or "").endswith("Optional"):
+        return annotation.slice
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr) and narrowing.is_none_constant(
+        annotation.right
+    ):
+        return annotation.left
+    return annotation
+
+
 def class_annotation(annotation: ast.expr | None, resolve: Resolve) -> str | None:
     """The qualified class an annotation names (`Q`, `Optional[Q]`, `Q | None`, `"Q"`), or None
     for anything else (a union of classes, a container, a tensor, a builtin type)."""
@@ -56,15 +67,7 @@ def class_annotation(annotation: ast.expr | None, resolve: Resolve) -> str | Non
             annotation = ast.parse(annotation.value, mode="eval").body
         except SyntaxError:
             return None
-    if isinstance(annotation, ast.Subscript) and (dotted_name(annotation.value) or "").endswith("Optional"):
-        annotation = annotation.slice
-    elif (
-        isinstance(annotation, ast.BinOp)
-        and isinstance(annotation.op, ast.BitOr)
-        and narrowing.is_none_constant(annotation.right)
-    ):
-        annotation = annotation.left
-    name = dotted_name(annotation)
+    name = dotted_name(without_optional(annotation))
     if name is None:
         return None
     leaf = name.rsplit(".", 1)[-1]
