@@ -53,12 +53,12 @@ if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(
     sys.path.pop(0)
 
 
-def _load_protocol() -> ModuleType:
-    """protocol.py (standard library only), loaded by path under a name of its own: importing it
-    as `graphmend_bot.verify.protocol` would put a `graphmend_bot` in sys.modules that the code
-    under test may want to import from its own root."""
-    name = "_graphmend_verify_protocol"
-    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(__file__), "protocol.py"))
+def _load_by_path(name: str, *path: str) -> ModuleType:
+    """A module of ours with no graphmend_bot imports (protocol.py: standard library only), loaded
+    by path under a name of its own: importing it as `graphmend_bot.verify.protocol` would put a
+    `graphmend_bot` in sys.modules that the code under test may want to import from its own root."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location(name, os.path.join(package, *path))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up there
@@ -67,9 +67,11 @@ def _load_protocol() -> ModuleType:
 
 
 if TYPE_CHECKING:
+    from graphmend_bot.census import dynamo
     from graphmend_bot.verify import protocol
 else:
-    protocol = _load_protocol()
+    protocol = _load_by_path("_graphmend_verify_protocol", "verify", "protocol.py")
+    dynamo = None  # census/dynamo.py imports torch: loaded by explain(), after import_own_modules
 
 # torch, bound once by import_own_modules: before that the child must not touch it, and after it
 # every function uses this one module.
@@ -541,21 +543,26 @@ def launch_counts(
 
 
 def explain(fn: Callable[..., Any], args: Any, kwargs: Any, root: str) -> dict[str, Any]:
+    """Dynamo's breaks for one call: explain's, plus those only the `graph_breaks` log reports (a
+    break before a frame's first tensor operation makes no graph, so explain does not count it:
+    a rewrite that moves a break there must not read as a break removed)."""
+    global dynamo
+    if dynamo is None:
+        dynamo = _load_by_path("_graphmend_census_dynamo", "census", "dynamo.py")
     torch._dynamo.reset()
     try:
-        report = torch._dynamo.explain(fn)(*args, **kwargs)
+        explained = dynamo.explain_breaks(fn, args, kwargs, dynamo.Tree([root]))
     except BaseException as error:
         raise ChildError("explain-failed", f"torch._dynamo.explain raised {describe(error, root)}") from None
-    reasons: list[protocol.BreakReason] = []
-    for reason in report.break_reasons:
-        frame = reason.user_stack[-1] if reason.user_stack else None
-        location = f"{relative(frame.filename, root)}:{frame.lineno}" if frame is not None else ""
-        reasons.append(protocol.BreakReason(reason=first_line(reason.reason), location=location))
-    return {
-        "graph_count": report.graph_count,
-        "graph_break_count": report.graph_break_count,
-        "break_reasons": reasons,
-    }
+    real_root = os.path.realpath(root)  # the breaks' paths are real paths
+    reasons = [protocol.BreakReason(reason=first_line(b.reason),
+                                    location=f"{relative(b.location[0], real_root)}:{b.location[1]}" if b.location else "")
+               for b in explained.breaks]
+    logged_only = sum(b.source == "log" for b in explained.breaks)
+    count = explained.graph_break_count
+    if logged_only:  # explain's count is graph_count - 1 (-1 without a graph): add what it missed
+        count = max(count, 0) + logged_only
+    return {"graph_count": explained.graph_count, "graph_break_count": count, "break_reasons": reasons}
 
 
 def save_output(output: Any, path: str, name: str = "output") -> protocol.SavedOutput:
