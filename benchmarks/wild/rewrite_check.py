@@ -125,12 +125,14 @@ def _touched_functions(before: str, after: str) -> list[tuple[str, int, int]]:
                 if isinstance(child, ast.ClassDef):
                     visit(child, name + ".")
                     continue
+                # A rewrite may add a decorator (`@torch.compiler.disable`): its row belongs to the function.
+                first = min([child.lineno, *(d.lineno for d in child.decorator_list)])
                 last = child.end_lineno or child.lineno
-                if any(child.lineno <= row <= last for row in changed_rows):
+                if any(first <= row <= last for row in changed_rows):
                     inner = len(found)
                     visit(child, name + ".")
                     if len(found) == inner:  # the innermost function holds the change
-                        found.append((name, child.lineno, last))
+                        found.append((name, first, last))
 
     visit(ast.parse(after), "")
     return found

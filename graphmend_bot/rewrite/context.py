@@ -31,8 +31,8 @@ class FixContext:
     """`focus_rows`: when given, only the top-level functions and classes holding one of these rows
     are parsed with libcst (with positions); the others are blanked out of `module` line for line,
     so every position stays that of `source`. libcst parsing is the fixer's main cost, and
-    findings usually sit in a few classes of a long file. `top_level_functions` still names
-    every module-level function."""
+    findings usually sit in a few classes of a long file. `top_level_functions` and
+    `top_level_classes` still name every module-level function and class."""
 
     def __init__(
         self,
@@ -44,7 +44,7 @@ class FixContext:
         self.source = source
         self.path = path
         self.config = config or Config()
-        parsed, self.top_level_functions = _focused(source, focus_rows)
+        parsed, self.top_level_functions, self.top_level_classes = _focused(source, focus_rows)
         # The module is parsed here and never mutated: skip the wrapper's defensive deep copy.
         wrapper = MetadataWrapper(cst.parse_module(parsed), unsafe_skip_copy=True)
         self.module: cst.Module = wrapper.module
@@ -275,20 +275,21 @@ class FixContext:
         return anchor
 
 
-def _focused(source: str, focus_rows: Collection[int] | None) -> tuple[str, frozenset[str]]:
+def _focused(source: str, focus_rows: Collection[int] | None) -> tuple[str, frozenset[str], frozenset[str]]:
     """`source` with the top-level defs and classes that hold none of `focus_rows` replaced by
     empty lines (line ends kept, so rows and columns do not move), and the names of all
-    module-level functions. Without `focus_rows`, or when `ast` cannot parse the file, the
-    source is returned whole."""
+    module-level functions and classes (blanked ones included). Without `focus_rows`, or when
+    `ast` cannot parse the file, the source is returned whole."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return source, frozenset()
+        return source, frozenset(), frozenset()
     functions = frozenset(
         node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     )
+    classes = frozenset(node.name for node in tree.body if isinstance(node, ast.ClassDef))
     if focus_rows is None:
-        return source, functions
+        return source, functions, classes
     rows = sorted(set(focus_rows))
     lines = split_lines(source)
     for node in tree.body:
@@ -301,7 +302,7 @@ def _focused(source: str, focus_rows: Collection[int] | None) -> tuple[str, froz
         for index in range(first - 1, last):
             line = lines[index]
             lines[index] = line[len(line.rstrip("\r\n")):]
-    return "".join(lines), functions
+    return "".join(lines), functions, classes
 
 
 def _parents(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:

@@ -32,12 +32,21 @@ makes a call break that did not:
   it to `torch.compile` or names it as a configured entry point (disabling the compiled function
   itself would leave nothing to compile and hide every break; a compile from another module is
   caught by verify, which fails a rewritten arm with no graph: judgement.STILL_COMPILED);
-- the statement is a direct statement of the function's body, after no `return`.
+- the statement is a direct statement of the function's body, after no `return`;
+- the project does not turn on `torch._dynamo.config.capture_dynamic_output_shape_ops` (kornia
+  does, in `feature/scale_space_detector.py`): under it the helper traces into one graph with
+  unbacked sizes, and the decorator would add the break it claims to contain (measured on torch
+  2.13: `torch.compile(fullgraph=True)` of a caller compiles before and raises `Unsupported: Skip
+  calling torch.compiler.disable()d function` after, for kornia's `select_seeds` and
+  `orientation_diff` and torch_geometric's `remove_self_loops`). A project that sets the flag
+  outside the scanned package (the application compiling it) is the assumption stated in the fix.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 
 import libcst as cst
 
@@ -47,8 +56,11 @@ from graphmend_bot.rewrite.context import FixContext
 DECORATOR = "@torch.compiler.disable"
 ASSUMPTION = (
     "the helper's tensor work around the break is not worth compiling: compiled calls run the whole helper "
-    "eagerly, and its caller still breaks at the call"
+    "eagerly, and its caller still breaks at the call; and the program is not compiled with "
+    "`capture_dynamic_output_shape_ops=True`, under which the helper compiles in one graph and the decorator "
+    "would add a break (`fullgraph=True` would raise)"
 )
+CAPTURE_FLAG = "capture_dynamic_output_shape_ops"
 
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -63,7 +75,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if not _runs_on_every_call(function, statement):
         return None
     name = function.name.value
-    if _compiled_or_entry_point(ctx, name):
+    if _compiled_or_entry_point(ctx, name) or _captures_dynamic_shapes(ctx):
         return None
     start = ctx.position(function).start
     edits = [Edit(f"{DECORATOR}\n", Location(start.line, 1), Location(start.line, 1))]
@@ -127,3 +139,29 @@ def _compiled_or_entry_point(ctx: FixContext, name: str) -> bool:
     if re.search(rf"\bcompile\(\s*{re.escape(name)}\b", ctx.source):
         return True
     return any(re.split(r"[:.]", entry)[-1] == name for entry in ctx.config.entry_points)
+
+
+def _captures_dynamic_shapes(ctx: FixContext) -> bool:
+    """The module, or the package it belongs to, mentions `capture_dynamic_output_shape_ops`."""
+    if CAPTURE_FLAG in ctx.source:
+        return True
+    if ctx.path.startswith("<"):
+        return False
+    folder = Path(ctx.path).resolve().parent
+    if not (folder / "__init__.py").is_file():
+        return False  # a script's folder is not scanned (it may hold a virtualenv with torch itself)
+    while (folder.parent / "__init__.py").is_file():
+        folder = folder.parent  # the top-level package holding the module
+    return _mentions_capture_flag(str(folder))
+
+
+@functools.lru_cache(maxsize=64)
+def _mentions_capture_flag(package: str) -> bool:
+    """One text scan per package and process, only when a helper is a candidate for the decorator."""
+    for file in Path(package).rglob("*.py"):
+        try:
+            if CAPTURE_FLAG in file.read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False

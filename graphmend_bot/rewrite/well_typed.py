@@ -11,7 +11,9 @@ of them is shown not to be one. Shown-not-a-tensor is decided from the function'
 - builtins and names of non-torch modules (`bool`, `np.int32`, `math.pi`);
 - names bound to numpy, Python containers, `.numpy()`/`.tolist()`/`.item()` results or literals;
 - parameters annotated with a non-tensor type (`np.ndarray`, `int`, `list[...]`);
-- names an enclosing `isinstance(name, (int, float, ...))` test narrows to Python values.
+- names an enclosing `isinstance(name, (int, float, ...))` test narrows to Python values;
+- classes and their attributes (`Perturb.PREV`, an enum member): a class defined in the module,
+  or a CapWords name it imports (PEP 8's class names), read rather than called.
 
 `torch.cond` needs more: both branches must return tensors of one shape, so an arm that filters a
 tensor with a mask or index tensor (`edge_index[:, mask]`) or calls an operation whose output
@@ -21,6 +23,7 @@ shape depends on data (`nonzero`, `masked_select`, `unique`) is never one (`chan
 from __future__ import annotations
 
 import builtins
+import re
 
 import libcst as cst
 
@@ -49,6 +52,7 @@ class TypeEvidence:
         self.facts = facts
         self.modules = _non_torch_module_aliases(ctx)
         self.narrowed = _isinstance_narrowed(ctx, at)
+        self.classes = _class_names(ctx)
         self.scalars = facts.python_scalars()
 
     def require_tensors(self, node: cst.BaseExpression, what: str) -> None:
@@ -107,6 +111,8 @@ class TypeEvidence:
             return "a Python builtin (a type or function), not a tensor"
         if root in self.narrowed:
             return "narrowed by `isinstance` to a Python type"
+        if root in self.classes and not self._called(leaf):
+            return "a class or one of its attributes (an enum member, a class constant), not a tensor"
         if root in seen or root == "self":
             return None
         if root.endswith("_np") or root.startswith("np_"):
@@ -124,6 +130,12 @@ class TypeEvidence:
                 if reason is not None:
                     return f"assigned from {reason}"
         return None
+
+
+    def _called(self, leaf: cst.BaseExpression) -> bool:
+        """`Function.apply(...)`, `Model(...)`: a call through a class may return a tensor."""
+        parent = self.ctx.parent(leaf)
+        return isinstance(parent, cst.Call) and parent.func is leaf
 
 
 def changes_shape(node: cst.CSTNode) -> str | None:
@@ -208,6 +220,22 @@ def _non_torch_module_aliases(ctx: FixContext) -> frozenset[str]:
         module, _, alias = text.removeprefix("import ").partition(" as ")
         if module.split(".", 1)[0] in NON_TENSOR_MODULES:
             names.add(alias or module.split(".", 1)[0])
+    return frozenset(names)
+
+
+CLASS_NAME = re.compile(r"_*[A-Z]\w*[a-z]\w*")
+
+
+def _class_names(ctx: FixContext) -> frozenset[str]:
+    """Names this module binds to classes: its own `class` statements, and CapWords names it
+    imports (`from .misc import Perturb`), which PEP 8 reserves for classes."""
+    names = set(ctx.top_level_classes)
+    for text in ctx.top_level_imports():
+        if text.startswith("from "):
+            imported = text.rpartition(" import ")[2]
+            name = imported.partition(" as ")[2] or imported
+            if CLASS_NAME.fullmatch(name.strip()):
+                names.add(name.strip())
     return frozenset(names)
 
 

@@ -134,3 +134,43 @@ def test_two_breaks_in_one_helper_give_one_decorator(tmp_path: Path) -> None:
     fixed = _fixed(tmp_path, source)
     assert fixed.count("@torch.compiler.disable") == 1, fixed
     assert fixed == source.replace("\n\ndef positive_rows", "\n\n@torch.compiler.disable\ndef positive_rows")
+
+
+def test_no_decorator_where_the_package_captures_dynamic_output_shapes(tmp_path: Path) -> None:
+    """kornia turns on `capture_dynamic_output_shape_ops` in one module of its package; its
+    helpers then compile in one graph, so the decorator would add a break, not contain one."""
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "sub" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "detector.py").write_text(
+        "import torch\n\n\ndef patch():\n"
+        "    return torch._dynamo.config.patch(capture_dynamic_output_shape_ops=True)\n",
+        encoding="utf-8",
+    )
+    assert _fixed(package / "sub", HELPER) == HELPER
+    other = tmp_path / "other"
+    other.mkdir()
+    assert _fixed(other, HELPER) != HELPER  # outside that package the helper is still decorated
+    inline = HELPER + "\n\ntorch._dynamo.config.capture_dynamic_output_shape_ops = True\n"
+    assert _fixed(other, inline) == inline
+
+
+def test_under_the_capture_flag_the_decorator_would_make_a_fullgraph_compile_raise(tmp_path: Path) -> None:
+    """Why the precondition above: measured, the original helper compiles in one graph under the
+    flag and the decorated one makes `fullgraph=True` raise."""
+    before_path, after_path = tmp_path / "flag_before.py", tmp_path / "flag_after.py"
+    before_path.write_text(HELPER, encoding="utf-8")
+    after_path.write_text(_fixed(tmp_path, HELPER), encoding="utf-8")
+    x = torch.randn(5, 3, generator=torch.Generator().manual_seed(0))
+    before_model = _load(before_path, "flag_before").Model().eval()  # type: ignore[attr-defined]
+    after_model = _load(after_path, "flag_after").Model().eval()  # type: ignore[attr-defined]
+    try:
+        with torch.no_grad(), torch._dynamo.config.patch(capture_dynamic_output_shape_ops=True):
+            torch._dynamo.reset()
+            assert torch.equal(torch.compile(before_model, fullgraph=True)(x), before_model(x))
+            torch._dynamo.reset()
+            with pytest.raises(torch._dynamo.exc.Unsupported, match="disable"):
+                torch.compile(after_model, fullgraph=True)(x)
+    finally:
+        torch._dynamo.reset()

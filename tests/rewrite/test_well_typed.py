@@ -128,6 +128,29 @@ class M(nn.Module):
         return scale(check(x))
 '''
 
+ENUM_ARMS = '''
+import enum
+
+import torch
+from torch import nn
+
+
+class Perturb(enum.Enum):
+    NONE = 0
+    PREV = 1
+
+
+class M(nn.Module):
+    def forward(self, x, t0, t1, dt, alpha):
+        if alpha == 1.0:
+            ti = t1
+            perturb = Perturb.PREV
+        else:
+            ti = t0 + alpha * dt
+            perturb = Perturb.NONE
+        return x * ti, perturb
+'''
+
 CASES = {
     "numpy-astype": (NUMPY_ASTYPE, "GM102"),
     "edge-filter": (EDGE_FILTER, "GM101"),
@@ -137,6 +160,7 @@ CASES = {
     "numpy-annotated": (NUMPY_ANNOTATED, "GM102"),
     "numpy-validation-guard": (NUMPY_GUARD_AND_ITEM, "GM201"),  # no torch._assert_async on numpy
     "numpy-item": (NUMPY_GUARD_AND_ITEM, "GM301"),  # a numpy scalar would promote differently
+    "enum-member-arms": (ENUM_ARMS, "GM101"),  # torchdiffeq's rk_common.py:70
 }
 
 
@@ -184,3 +208,30 @@ def test_numpy_rewrite_would_have_raised() -> None:
     assert img_np.astype(bool if img_np.max() <= 1 else np.int32).dtype == np.bool_
     with pytest.raises(TypeError):
         img_np.astype(torch.where(img_np.max() <= 1, bool, np.int32))  # type: ignore[call-overload]
+
+
+def test_an_imported_class_member_is_no_arm_either(tmp_path: Path) -> None:
+    """torchdiffeq imports `Perturb` from a sibling module (`from .misc import Perturb`): the
+    CapWords name is a class, so `Perturb.PREV` is never a `torch.where` arm."""
+    (tmp_path / "misc.py").write_text("import enum\n\n\nclass Perturb(enum.Enum):\n    NONE = 0\n    PREV = 1\n")
+    path = tmp_path / "case.py"
+    path.write_text(ENUM_ARMS.replace("import enum\n", "from misc import Perturb\n").split("\n\nclass Perturb")[0]
+                    + "\n\n\nclass M" + ENUM_ARMS.split("\nclass M", 1)[1], encoding="utf-8")
+    assert "from misc import Perturb" in path.read_text() and "class Perturb" not in path.read_text()
+    findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM101"]
+    assert len(findings) == 1 and findings[0].fix is None, findings
+
+
+def test_the_enum_rewrite_would_have_raised() -> None:
+    """The rewrite offered on torchdiffeq (`perturb = torch.where(alpha_i == 1., Perturb.PREV,
+    Perturb.NONE)`) raised TypeError on every adaptive-step solve (wild rewrite_check: 3 calls)."""
+    import enum
+
+    class Perturb(enum.Enum):
+        NONE = 0
+        PREV = 1
+
+    alpha = torch.tensor(1.0)
+    assert (Perturb.PREV if alpha == 1.0 else Perturb.NONE) is Perturb.PREV
+    with pytest.raises(TypeError):
+        torch.where(alpha == 1.0, Perturb.PREV, Perturb.NONE)  # type: ignore[call-overload]
