@@ -106,6 +106,9 @@ def test_the_fixes_of_a_rewrite_are_whole_statements_and_narrowing_only_removes_
     two_before = "def g(x):\n    a = 1\n    b = 2\n    c = 3\n    if x:\n        c = 4\n    return a + b + c\n"
     two_after = "def g(x):\n    a, b = 1, 2\n    c = 3\n    if x:\n        c = 5\n    return a + b + c\n"
     assert [fix.name for fix in fixes_of([("g.py", two_before, two_after)])] == ["g.py:2-7"]
+    # An insertion outside functions (the `import torch` a fix adds) is named by the line it goes in at.
+    imported = fixes_of([("h.py", "import os\n\nx = 1\n", "import os\nimport torch\n\nx = 1\n")])
+    assert [fix.name for fix in imported] == ["h.py:2-2"]
 
 
 def test_a_record_of_unproven_fixes_is_read_strictly() -> None:

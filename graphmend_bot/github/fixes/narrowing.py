@@ -70,8 +70,9 @@ def _file_fixes(path: str, before: str, after: str) -> list[Fix]:
     owned: list[tuple[int, int, Hunk]] = []
     for hunk in changed_hunks(before, after, path):
         first, last = hunk.base_start + 1, max(hunk.base_end, hunk.base_start + 1)
-        owner = next((span for span in [*statements, *bodies] if span[0] <= first and last <= span[1]),
-                     (hunk.base_start + 1, hunk.base_end))
+        # Outside functions the hunk is its own fix; a pure insertion (an `import torch`) spans
+        # the line it is inserted at, never an empty `123-122`.
+        owner = next((span for span in [*statements, *bodies] if span[0] <= first and last <= span[1]), (first, last))
         owned.append((*owner, hunk))
     fixes: list[Fix] = []
     start = end = -1
