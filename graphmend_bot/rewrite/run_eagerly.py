@@ -64,6 +64,10 @@ ASSUMPTION = (
     "would add a break (`fullgraph=True` would raise)"
 )
 CAPTURE_FLAG = "capture_dynamic_output_shape_ops"
+# Turning the flag on: `config.capture_dynamic_output_shape_ops = True`, `config.patch(...=True)`,
+# `patch({"capture_dynamic_output_shape_ops": True})`. A comment that names it turns nothing on
+# (transformers' dbrx: "capture_dynamic_output_shape_ops = True may help but not tested").
+CAPTURE_FLAG_SET = re.compile(r"""\bcapture_dynamic_output_shape_ops["']?\s*[=:]\s*True\b""")
 
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -145,8 +149,8 @@ def _compiled_or_entry_point(ctx: FixContext, name: str) -> bool:
 
 
 def _captures_dynamic_shapes(ctx: FixContext) -> bool:
-    """The module, or the package it belongs to, mentions `capture_dynamic_output_shape_ops`."""
-    if CAPTURE_FLAG in ctx.source:
+    """The module, or the package it belongs to, turns `capture_dynamic_output_shape_ops` on."""
+    if _sets_capture_flag(ctx.source):
         return True
     if ctx.path.startswith("<"):
         return False
@@ -155,15 +159,21 @@ def _captures_dynamic_shapes(ctx: FixContext) -> bool:
         return False  # a script's folder is not scanned (it may hold a virtualenv with torch itself)
     while (folder.parent / "__init__.py").is_file():
         folder = folder.parent  # the top-level package holding the module
-    return _mentions_capture_flag(str(folder))
+    return _package_sets_capture_flag(str(folder))
+
+
+def _sets_capture_flag(source: str) -> bool:
+    if CAPTURE_FLAG not in source:
+        return False  # the common case: one substring search
+    return any(CAPTURE_FLAG_SET.search(line.partition("#")[0]) for line in source.splitlines() if CAPTURE_FLAG in line)
 
 
 @functools.lru_cache(maxsize=64)
-def _mentions_capture_flag(package: str) -> bool:
+def _package_sets_capture_flag(package: str) -> bool:
     """One text scan per package and process, only when a helper is a candidate for the decorator."""
     for file in Path(package).rglob("*.py"):
         try:
-            if CAPTURE_FLAG in file.read_text(encoding="utf-8", errors="replace"):
+            if _sets_capture_flag(file.read_text(encoding="utf-8", errors="replace")):
                 return True
         except OSError:
             continue

@@ -174,3 +174,27 @@ def test_under_the_capture_flag_the_decorator_would_make_a_fullgraph_compile_rai
                 torch.compile(after_model, fullgraph=True)(x)
     finally:
         torch._dynamo.reset()
+
+
+def test_a_package_that_only_names_the_capture_flag_in_a_comment_still_gets_the_decorator(tmp_path: Path) -> None:
+    """transformers' dbrx says "(set torch._dynamo.config.capture_dynamic_output_shape_ops = True may
+    help but not tested)" in a comment: that turns nothing on, so Grounding DINO's helper in the same
+    package is still decorated. A dict-style patch does turn it on."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "dbrx.py").write_text(
+        "def route(x):\n"
+        "    # (set torch._dynamo.config.capture_dynamic_output_shape_ops = True may help but not tested)\n"
+        "    return x\n",
+        encoding="utf-8",
+    )
+    assert _fixed(package, HELPER) != HELPER
+    patched = tmp_path / "patched"
+    patched.mkdir()
+    (patched / "__init__.py").write_text("", encoding="utf-8")
+    (patched / "detector.py").write_text(
+        'import torch\n\nPATCH = torch._dynamo.config.patch({"capture_dynamic_output_shape_ops": True})\n',
+        encoding="utf-8",
+    )
+    assert _fixed(patched, HELPER) == HELPER
