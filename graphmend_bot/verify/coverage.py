@@ -109,7 +109,7 @@ def changed_hunks(before: str, after: str, path: str) -> list[Hunk]:
     """The changes from `before` to `after`, each with the lines coverage asks to run."""
     new = after.splitlines()
     executable = executable_lines(after, path)
-    stand_in = compiled_only_lines(after)
+    stand_in = {**decorator_lines(after), **compiled_only_lines(after)}
     hunks: list[Hunk] = []
     matcher = difflib.SequenceMatcher(None, before.splitlines(), new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -145,6 +145,30 @@ def compiled_only_lines(source: str) -> dict[int, int]:
             for number in range(node.body[0].lineno, last + 1):
                 stand_in.setdefault(number, node.lineno)
     return stand_in
+
+
+def decorator_lines(source: str) -> dict[int, int]:
+    """{line: the first line of its function's body} for each decorator line: a decorator runs
+    when the module is imported, so its own line proves nothing (run_eagerly's
+    `@torch.compiler.disable` on a helper no entry point calls looked covered); the function's
+    body running does."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    stand_in: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.decorator_list:
+            body = node.body[1:] if _is_docstring(node.body[0]) and len(node.body) > 1 else node.body
+            for decorator in node.decorator_list:
+                for number in range(decorator.lineno, (decorator.end_lineno or decorator.lineno) + 1):
+                    stand_in.setdefault(number, body[0].lineno)
+    return stand_in
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(
+        statement.value.value, str)
 
 
 def _is_compiling_call(test: ast.expr) -> bool:

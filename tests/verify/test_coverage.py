@@ -110,6 +110,14 @@ def test_a_compiled_only_branch_is_proven_by_the_if_line_that_chose_it() -> None
     assert [line.line for line in changed_lines(plain, guarded, "f.py")] == [2, 3]
 
 
+def test_an_added_decorator_is_proven_by_its_function_body_not_by_the_import() -> None:
+    """`@torch.compiler.disable` runs when the module is imported; only a call of the function
+    proves the fix, so coverage asks for the body's first statement (after a docstring)."""
+    before = 'def helper(x):\n    """Masks."""\n    idx = torch.nonzero(x)\n    return idx\n'
+    after = '@torch.compiler.disable\ndef helper(x):\n    """Masks."""\n    idx = torch.nonzero(x)\n    return idx\n'
+    assert [(line.line, line.text) for line in changed_lines(before, after, "h.py")] == [(4, "idx = torch.nonzero(x)")]
+
+
 def test_tree_changes_skip_equal_files_and_walk_new_ones(tmp_path: Path) -> None:
     (tmp_path / "a" / "pkg").mkdir(parents=True)
     (tmp_path / "b" / "pkg").mkdir(parents=True)
