@@ -109,7 +109,7 @@ def changed_hunks(before: str, after: str, path: str) -> list[Hunk]:
     """The changes from `before` to `after`, each with the lines coverage asks to run."""
     new = after.splitlines()
     executable = executable_lines(after, path)
-    stand_in = {**decorator_lines(after), **compiled_only_lines(after)}
+    stand_in = stand_in_lines(after)
     hunks: list[Hunk] = []
     matcher = difflib.SequenceMatcher(None, before.splitlines(), new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -131,9 +131,13 @@ def changed_lines(before: str, after: str, path: str) -> list[RewrittenLine]:
     return [RewrittenLine(path, n, new[n - 1].strip()) for n in sorted(numbers)]
 
 
-def compiled_only_lines(source: str) -> dict[int, int]:
-    """{line: its `if` line} for each line of an `if <...>.is_compiling():` body: eager calls never
-    run those lines, so the eager arm's coverage proves them through the test that chose them."""
+def stand_in_lines(source: str) -> dict[int, int]:
+    """{line: the line whose execution proves it}, for lines the eager arm's coverage cannot see run:
+    - each line of an `if <...>.is_compiling():` body stands on its `if` line: eager calls never run
+      the body, and the compiled call of the same entry point traces it;
+    - each decorator line stands on the first statement of its function's body (after a
+      docstring): a decorator runs when the module is imported, so its own line proves nothing
+      (run_eagerly's `@torch.compiler.disable` on a helper no entry point calls looked covered)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -144,21 +148,7 @@ def compiled_only_lines(source: str) -> dict[int, int]:
             last = node.body[-1].end_lineno or node.body[-1].lineno
             for number in range(node.body[0].lineno, last + 1):
                 stand_in.setdefault(number, node.lineno)
-    return stand_in
-
-
-def decorator_lines(source: str) -> dict[int, int]:
-    """{line: the first line of its function's body} for each decorator line: a decorator runs
-    when the module is imported, so its own line proves nothing (run_eagerly's
-    `@torch.compiler.disable` on a helper no entry point calls looked covered); the function's
-    body running does."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return {}
-    stand_in: dict[int, int] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.decorator_list:
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.decorator_list:
             body = node.body[1:] if _is_docstring(node.body[0]) and len(node.body) > 1 else node.body
             for decorator in node.decorator_list:
                 for number in range(decorator.lineno, (decorator.end_lineno or decorator.lineno) + 1):
