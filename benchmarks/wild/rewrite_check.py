@@ -4,13 +4,18 @@ For each library: copy its installed package, apply `graphmend check --fix` (and
 `--unsafe-fixes` with `--unsafe`) to the copy, then run the benchmark's calls (libs/<lib>.py)
 against the original and against the copy, each in its own process, with the same seeds:
 
-- eager outputs, compared bit for bit (every tensor reachable from the result; NaN equals NaN); the
-  original runs twice, and a call whose two original runs differ is counted as nondeterministic,
-  not as an output the rewrite changed (`--no-control` skips that run);
+- eager outputs and gradients, compared bit for bit (every tensor reachable from the result, and
+  the gradients of its summed floating tensors with respect to the module's parameters and the
+  arguments that require grad; NaN equals NaN); the original runs twice, and a call whose two
+  original runs differ is counted as nondeterministic, not as a change the rewrite made
+  (`--no-control` skips that run);
 - calls that raise with the rewrite where the original did not;
 - Dynamo's breaks inside the package (benchmarks/ground_truth.py), before and after, listed as
   removed / left / new in the JSON;
-- which rewritten functions the calls run (a rewrite no call runs is not checked by this run);
+- which rewritten functions the calls run (a rewrite no call runs is not checked by this run).
+  The calls are the benchmark's own (`call_<name>` in libs/<lib>.py) and the small ones written so
+  that a rewritten function the benchmark's calls miss runs too (`rewrite_call_<name>`); breaks are
+  counted for each set apart, so the benchmark's figures stay comparable;
 - the applied fixes split by Finding.frequency (every call / rare branch).
 
     cd <worktree> && PYTHONPATH=$PWD /work/wt/wild/.venv-wild/bin/python \\
@@ -41,22 +46,46 @@ sys.path.insert(0, str(HERE.parent))
 
 from harness import _calls, _describe, _load_spec, config_path, lib_names  # noqa: E402
 
+REWRITE_CALL = "rewrite:"  # the name prefix of a call written for a rewrite, not one of the benchmark's
 
-def _tensors(value: Any, depth: int = 0) -> list[Any]:
-    """Every tensor reachable from a call's result (containers, dataclasses, model outputs)."""
+
+def _reachable(value: Any, depth: int = 0) -> list[Any]:
+    """Every tensor reachable from a value (containers, dataclasses, model outputs), in a fixed order."""
     import torch
 
     if depth > 6:
         return []
     if isinstance(value, torch.Tensor):
-        return [value.detach()]
+        return [value]
     if isinstance(value, dict):
-        return [t for key in sorted(value, key=str) for t in _tensors(value[key], depth + 1)]
+        return [t for key in sorted(value, key=str) for t in _reachable(value[key], depth + 1)]
     if isinstance(value, list | tuple):
-        return [t for item in value for t in _tensors(item, depth + 1)]
-    if hasattr(value, "__dict__") and not isinstance(value, type):
-        return [t for key in sorted(vars(value)) for t in _tensors(vars(value)[key], depth + 1)]
+        return [t for item in value for t in _reachable(item, depth + 1)]
+    if hasattr(value, "__dict__") and not isinstance(value, type | torch.nn.Module):
+        return [t for key in sorted(vars(value)) for t in _reachable(vars(value)[key], depth + 1)]
     return []
+
+
+def _tensors(value: Any) -> list[Any]:
+    return [t.detach() for t in _reachable(value)]
+
+
+def _gradients(fn: Any, args: Any, kwargs: Any, output: Any) -> list[Any]:
+    """Gradients of the call's summed floating outputs with respect to its leaves: the parameters of
+    the module it calls (or whose method it is) and the tensor arguments that require grad. A leaf
+    the output does not reach gets an empty tensor, so a rewrite that cuts or adds a path shows."""
+    import torch
+
+    module = fn if isinstance(fn, torch.nn.Module) else getattr(fn, "__self__", None)
+    leaves = [p for _, p in sorted(module.named_parameters())] if isinstance(module, torch.nn.Module) else []
+    leaves += [t for t in _reachable((args, kwargs)) if t.requires_grad and t.is_leaf]
+    leaves = [leaf for leaf in leaves if leaf.requires_grad]
+    outputs = [t for t in _reachable(output) if t.requires_grad and t.is_floating_point()]
+    if not leaves or not outputs:
+        return []
+    loss = torch.stack([t.sum().double() for t in outputs]).sum()
+    grads = torch.autograd.grad(loss, leaves, allow_unused=True)
+    return [g.detach() if g is not None else torch.empty(0) for g in grads]
 
 
 def run_worker(name: str, out: str, package_root: str) -> None:
@@ -69,7 +98,8 @@ def run_worker(name: str, out: str, package_root: str) -> None:
     assert os.path.realpath(package_dir).startswith(os.path.realpath(package_root)), package_dir
     tree = Tree([package_dir])
     results: dict[str, Any] = {}
-    for call_name, build in _calls(spec):
+    calls = [*_calls(spec), *((REWRITE_CALL + n, build) for n, build in _calls(spec, "rewrite_call_"))]
+    for call_name, build in calls:
         entry: dict[str, Any] = {}
         try:
             torch.manual_seed(0)
@@ -80,6 +110,11 @@ def run_worker(name: str, out: str, package_root: str) -> None:
             entry["tensors"] = _tensors(output)
         except Exception as error:  # a raising call is the measurement, not a crash
             entry["error"] = _describe(error)
+        else:
+            try:
+                entry["gradients"] = _gradients(fn, args, kwargs, output)
+            except Exception as error:
+                entry["gradient_error"] = _describe(error)
         try:
             torch.manual_seed(0)
             fn, args, kwargs = build()
@@ -172,6 +207,13 @@ def _same(a: list[Any], b: list[Any]) -> bool:
     return True
 
 
+def _agrees(a: dict[str, Any], b: dict[str, Any], key: str, missing: bool = True) -> bool:
+    """Whether two runs' `key` tensors are the same; `missing` answers when only one run has them."""
+    if key in a and key in b:
+        return _same(a[key], b[key])
+    return (key not in a and key not in b) or missing
+
+
 def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = True) -> dict[str, Any]:
     started = time.perf_counter()
     spec = _load_spec(name)
@@ -207,7 +249,7 @@ def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = T
         control = _run(name, os.path.dirname(package_dir), []) if with_control else {}
         rewritten = _run(name, scratch, [scratch])
     report["calls"] = {}
-    raising = changed = nondeterministic = 0
+    raising = changed = changed_gradients = nondeterministic = 0
     for call_name, old in original.items():
         new = rewritten.get(call_name, {})
         row = {"original_error": old.get("error"), "rewritten_error": new.get("error"),
@@ -215,30 +257,41 @@ def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = T
         if new.get("error") and not old.get("error"):
             raising += 1
         again = control.get(call_name, {})
-        if "tensors" in old and "tensors" in again and not _same(old["tensors"], again["tensors"]):
+        if not (_agrees(old, again, "tensors") and _agrees(old, again, "gradients")):
             row["nondeterministic"] = True  # the original differs from itself: not a rewrite effect
             nondeterministic += 1
-        elif "tensors" in old and "tensors" in new:
-            row["identical"] = _same(old["tensors"], new["tensors"])
-            changed += not row["identical"]
+        else:
+            if "tensors" in old and "tensors" in new:
+                row["identical"] = _same(old["tensors"], new["tensors"])
+                changed += not row["identical"]
+            if "gradients" in old or "gradients" in new:
+                row["identical_gradients"] = _agrees(old, new, "gradients", missing=False)
+                changed_gradients += not row["identical_gradients"]
         report["calls"][call_name] = row
-    ran = {(path, line) for entry in rewritten.values() for path, lines in entry.get("ran", {}).items() for line in lines}
     for item in touched:
-        first, last = item["rows"]
-        item["ran"] = any((item["file"], line) in ran for line in range(first, last + 1))
+        rows = range(item["rows"][0], item["rows"][1] + 1)
+        item["ran_by"] = sorted(call for call, entry in rewritten.items()
+                                if any(line in rows for line in entry.get("ran", {}).get(item["file"], [])))
+        item["ran"] = bool(item["ran_by"])
     report["touched_functions"] = touched
     report["touched_ran"] = sum(item["ran"] for item in touched)
+    report["touched_ran_by_benchmark"] = sum(any(not c.startswith(REWRITE_CALL) for c in item["ran_by"])
+                                             for item in touched)
     report["raising_calls"] = raising
     report["changed_outputs"] = changed
+    report["changed_gradients"] = changed_gradients
     report["nondeterministic_calls"] = nondeterministic
-    before_breaks = {b for entry in original.values() for b in entry.get("breaks", [])}
-    # Rows below a rewrite move: name each break by its row in the original, where it has one.
-    after_breaks = {_in_original(b, original_rows) for entry in rewritten.values() for b in entry.get("breaks", [])}
-    report["break_statements_before"] = len(before_breaks)
-    report["break_statements_after"] = len(after_breaks)
-    report["breaks_removed"] = sorted(before_breaks - after_breaks)
-    report["breaks_left"] = sorted(before_breaks & after_breaks)
-    report["breaks_new"] = sorted(after_breaks - before_breaks)
+    for label, of_rewrites in (("", False), ("rewrite_calls_", True)):
+        before_breaks = {b for call, entry in original.items() if call.startswith(REWRITE_CALL) == of_rewrites
+                         for b in entry.get("breaks", [])}
+        # Rows below a rewrite move: name each break by its row in the original, where it has one.
+        after_breaks = {_in_original(b, original_rows) for call, entry in rewritten.items()
+                        if call.startswith(REWRITE_CALL) == of_rewrites for b in entry.get("breaks", [])}
+        report[f"{label}break_statements_before"] = len(before_breaks)
+        report[f"{label}break_statements_after"] = len(after_breaks)
+        report[f"{label}breaks_removed"] = sorted(before_breaks - after_breaks)
+        report[f"{label}breaks_left"] = sorted(before_breaks & after_breaks)
+        report[f"{label}breaks_new"] = sorted(after_breaks - before_breaks)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 
@@ -277,9 +330,12 @@ def _row(report: dict[str, Any]) -> str:
     found = report["findings"]
     return (f"{report['library']:24s} findings every-call {found['every-call']:4d} rare {found['rare-branch']:4d} | "
             f"{report['fix_line']} | touched fns {len(report['touched_functions'])} ran {report['touched_ran']} | "
+            f"(by the benchmark's calls {report['touched_ran_by_benchmark']}) | "
             f"raising {report['raising_calls']} changed outputs {report['changed_outputs']} "
-            f"(nondeterministic {report.get('nondeterministic_calls', 0)}) | "
-            f"break stmts {report['break_statements_before']} -> {report['break_statements_after']} | "
+            f"gradients {report['changed_gradients']} (nondeterministic {report.get('nondeterministic_calls', 0)}) | "
+            f"break stmts {report['break_statements_before']} -> {report['break_statements_after']} "
+            f"(rewrite calls {report['rewrite_calls_break_statements_before']} -> "
+            f"{report['rewrite_calls_break_statements_after']}) | "
             f"{report['seconds']} s")
 
 
