@@ -22,6 +22,8 @@ PROJECT = FIXTURE / "project"
 MODEL = PROJECT / "fakeproject" / "model.py"
 # Values of fakedep's LinOp class known only by annotations: properties, methods and operators.
 TYPED = PROJECT / "fakeproject" / "typed.py"
+# Keyword arguments fakedep's `Lazy.__init__` sorts: values that are not Python constants.
+KEYWORDS = PROJECT / "fakeproject" / "keywords.py"
 # Dynamo also breaks at `Wrapped(y)`: constructing a project class whose `__init__` breaks
 # (here through `super().__init__` into fakedep), a construct no rule models yet (gpytorch's
 # kernels/kernel.py:531 is the same); the `super().__init__` line itself is reported.
@@ -66,7 +68,9 @@ def test_values_of_a_dependency_class_reach_its_methods_properties_and_operators
     assert messages[48].startswith("breaks inside fakedep.linop.LinOp.logdet ")
 
 
-@pytest.mark.parametrize(("path", "known_misses"), [(MODEL, KNOWN_MISSES), (TYPED, set())], ids=["calls", "typed"])
+@pytest.mark.parametrize(
+    ("path", "known_misses"), [(MODEL, KNOWN_MISSES), (TYPED, set()), (KEYWORDS, set())], ids=["calls", "typed", "keywords"]
+)
 def test_every_dynamo_break_in_the_project_is_found(installed: None, path: Path, known_misses: set[int]) -> None:
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing, value_class
+from graphmend_bot.analysis import keyword_arguments, narrowing, value_class
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -742,6 +742,9 @@ class FunctionAnalyzer:
     # ---- calls --------------------------------------------------------------------------
     def _expr_Call(self, node: ast.Call, env: Env) -> Kind:
         func = node.func
+        kwarg = self.node.args.kwarg if self.dependency_calls else None
+        if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg):
+            self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         resolved = self.resolve(func)
@@ -963,6 +966,10 @@ class FunctionAnalyzer:
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
+            if node.keywords:
+                keyword_arguments.record_passed_names(
+                    self.summary, len(self.summary.calls) - 1, node, self.self_name, frozenset(self.summary.params)
+                )
         return Kind.of_call(len(self.summary.calls) - 1)
 
     # ---- reporting ----------------------------------------------------------------------

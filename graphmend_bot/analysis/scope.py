@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
+from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
@@ -522,6 +523,7 @@ class Program:
         consequences = self._consequences(traced, solver.targets, [*result, *inner])
         if self.dependency_modules:
             consequences += calls_breaking_inside(self, solver.targets, inner)
+            consequences += _new_sites(consequences, unsortable_keyword_calls(self, solver.targets, solver.holds))
         return result + consequences
 
     def _consequences(
@@ -751,6 +753,12 @@ class _TensorFlow:
             if self.holds(caller, kind):
                 self.params[callee][name] = changed = True
         return changed
+
+
+def _new_sites(found: list[TracedDraft], more: list[TracedDraft]) -> list[TracedDraft]:
+    """The findings of `more` at a call no finding of the same rule in `found` is at."""
+    seen = {(t.module.module, t.draft.code, t.draft.row, t.draft.column) for t in found}
+    return [t for t in more if (t.module.module, t.draft.code, t.draft.row, t.draft.column) not in seen]
 
 
 def _is_autograd_forward(function: FunctionSummary) -> bool:
