@@ -24,10 +24,8 @@ MODEL = PROJECT / "fakeproject" / "model.py"
 TYPED = PROJECT / "fakeproject" / "typed.py"
 # Keyword arguments fakedep's `Lazy.__init__` sorts: values that are not Python constants.
 KEYWORDS = PROJECT / "fakeproject" / "keywords.py"
-# Dynamo also breaks at `Wrapped(y)`: constructing a project class whose `__init__` breaks
-# (here through `super().__init__` into fakedep), a construct no rule models yet (gpytorch's
-# kernels/kernel.py:531 is the same); the `super().__init__` line itself is reported.
-KNOWN_MISSES = {35}
+# Dynamo breaks at every line the project's fixtures mark (none is a known miss).
+KNOWN_MISSES: set[int] = set()
 
 
 @pytest.fixture

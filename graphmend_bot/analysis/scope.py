@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
@@ -522,8 +523,10 @@ class Program:
                     standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         consequences = self._consequences(traced, solver.targets, [*result, *inner])
         if self.dependency_modules:
-            consequences += calls_breaking_inside(self, solver.targets, inner)
-            consequences += _new_sites(consequences, unsortable_keyword_calls(self, solver.targets, solver.holds))
+            inside = calls_breaking_inside(self, solver.targets, inner)
+            # a keyword sort breaks by what each call passes: its constructions are judged there
+            inside += _new_sites(inside, constructions_breaking_inside(self, solver.targets, inside))
+            consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
         return result + consequences
 
     def _consequences(
