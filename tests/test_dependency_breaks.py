@@ -62,11 +62,14 @@ def test_values_a_dependency_sorts_by_keyword_break_unless_python_constants(inst
     assert {(row, code) for row, code, _ in found} == expected(KEYWORDS)
     messages = {row: message for row, _, message in found}
     sort = "breaks inside fakedep.linop.Lazy.__init__ (fakedep/linop.py:57): it sorts its keyword arguments, and "
-    assert messages[15].startswith(sort + "`kernel=` here is not a Python constant")  # the forward
-    assert messages[22].startswith(sort + "`kernel=` here")  # the construction forwarding it
-    assert messages[29].startswith(sort + "`weight=` here")
-    assert messages[30].startswith(sort + "`diag_shape=` here")  # through ConstantDiag.__init__
-    assert messages[36].startswith(sort + "`kernel=` here")  # a parameter a caller passes `self`
+    assert messages[15] == sort + "`kernel=` here is a parameter a caller gives an object, a tensor or a " \
+        "tensor size, not a Python constant Dynamo can sort"  # forwarded to the sort
+    assert messages[22].startswith(sort + "`kernel=` here is an object (the instance)")  # the construction
+    assert messages[29].startswith(sort + "`weight=` here is a tensor")
+    assert messages[30].startswith(sort + "`diag_shape=` here is a tensor")  # through ConstantDiag.__init__
+    assert messages[36].startswith(sort + "`kernel=` here is a parameter")  # a caller passes `self`
+    assert messages[67].startswith(sort + "`diag_shape=` here is a tensor size (a SymInt once Dynamo recompiles")
+    assert messages[68].startswith(sort + "`rows=` here is a tensor size")
     assert {message.partition(": ")[0] for message in messages.values()} == {"breaks inside fakedep.linop.Lazy.__init__ (fakedep/linop.py:57)"}
 
 

@@ -187,6 +187,8 @@ class FunctionAnalyzer:
         # Parameters annotated as mappings of tensors (`params: Dict[str, Tensor]`): a value read
         # from one is a tensor, as a `Tensor` annotation is, while the name still holds the argument.
         self._tensor_mappings: set[str] = set()
+        # Sizes of argument tensors among keyword values (keyword_arguments.py), built on first use.
+        self._sizes: keyword_arguments.Sizes | None = None
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
 
@@ -967,8 +969,10 @@ class FunctionAnalyzer:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
             if node.keywords:
+                if self._sizes is None:
+                    self._sizes = keyword_arguments.Sizes(self.node, self.self_name)
                 keyword_arguments.record_passed_names(
-                    self.summary, len(self.summary.calls) - 1, node, self.self_name, frozenset(self.summary.params)
+                    self.summary, len(self.summary.calls) - 1, node, self.self_name, self._sizes
                 )
         return Kind.of_call(len(self.summary.calls) - 1)
 

@@ -6,8 +6,10 @@ a tensor, the instance (`kernel=self`) or a parameter that receives one into a d
 function that sorts its keyword items breaks, reported at the call line; so does a call into an
 in-tree function that forwards such a parameter by keyword to one (gpytorch's
 `LazyEvaluatedKernelTensor(..., kernel=self)`, whose `__init__` passes `kernel=kernel` to
-`LinearOperator.__init__`), at both lines, when it is a class's construction. A sort inside the
-tree itself is reported by Dynamo at the `sorted` line, which this module does not judge.
+`LinearOperator.__init__`), at both lines, when it is a class's construction. A size of an
+argument tensor (`diag_shape=n`) breaks once Dynamo traces sizes as SymInts (a recompile for
+another size, dynamic=True), and is reported as such. A sort inside the tree itself is reported by
+Dynamo at the `sorted` line, which this module does not judge.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.keyword_arguments import INSTANCE
+from graphmend_bot.analysis.keyword_arguments import INSTANCE, SIZE
 from graphmend_bot.analysis.kind import Kind
 
 if TYPE_CHECKING:
@@ -49,23 +51,33 @@ def unsortable_keyword_calls(program: Program, targets: Targets, holds: Holds) -
                 if not _reported_here(program, callee, call.ref):
                     continue
                 hit = next((
-                    (keyword, sorting[callee][slot])
+                    (keyword, sorting[callee][slot], _what(holds(caller, kind), names.get(keyword)))
                     for keyword, kind in call.kwargs
                     if (slot := _slot(program, callee, keyword, sorting)) is not None
                     and (holds(caller, kind) or objects.holds(caller, names.get(keyword)))
                 ), None)
                 if hit is None:
                     continue
-                keyword, origin = hit
+                keyword, origin, what = hit
                 sorter = program.modules[origin[0]]
                 message = (
                     f"breaks inside {origin[0]}.{origin[1]} ({sorter.path}:"
                     f"{program.function(origin).sorts_keyword_items}): it sorts its keyword arguments, and "
-                    f"`{keyword}=` here is not a Python constant (a tensor or an object), which Dynamo cannot sort"
+                    f"`{keyword}=` here is {what}, not a Python constant Dynamo can sort"
                 )
                 found.append(TracedDraft(program.modules[caller[0]], function, replace(draft, message=message, gb_id="GB0207")))
                 break
     return found
+
+
+def _what(tensor: bool, name: str | None) -> str:
+    if tensor:
+        return "a tensor"
+    if name == INSTANCE:
+        return "an object (the instance)"
+    if name == SIZE:
+        return "a tensor size (a SymInt once Dynamo recompiles for another size, automatic dynamic shapes)"
+    return "a parameter a caller gives an object, a tensor or a tensor size"
 
 
 def _reported_here(program: Program, callee: FunctionId, ref: str) -> bool:
@@ -105,7 +117,7 @@ def _sorting_keywords(program: Program, targets: Targets) -> dict[FunctionId, di
         for caller, site in callers.get(callee, ()):
             for keyword, name in program.function(caller).passed_names.get(site, ()):
                 slot = _slot(program, callee, keyword, sorting)
-                if slot is not None and name != INSTANCE and name not in sorting.get(caller, {}):
+                if slot is not None and name not in (INSTANCE, SIZE) and name not in sorting.get(caller, {}):
                     sorting.setdefault(caller, {})[name] = sorting[callee][slot]
                     queue.append(caller)
     return sorting
@@ -127,7 +139,7 @@ class _ObjectParameters:
     def holds(self, fid: FunctionId, name: str | None) -> bool:
         if name is None:
             return False
-        if name == INSTANCE:
+        if name in (INSTANCE, SIZE):
             return True
         key = (fid, name)
         if key not in self._known:
