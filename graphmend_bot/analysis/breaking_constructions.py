@@ -57,7 +57,7 @@ def _breaking_inits(program: Program, found: list[TracedDraft]) -> dict[Function
         if fid in breaking or program.is_module_class(fid[0], function.class_qualname):
             continue
         at_super = any(
-            function.calls[site].ref == "super:__init__" and (draft.row, draft.column) == (traced.draft.row, traced.draft.column)
+            function.calls[site].ref.partition("@")[0] == "super:__init__" and (draft.row, draft.column) == (traced.draft.row, traced.draft.column)
             for site, draft in function.dependency_call_drafts
         )
         if at_super:

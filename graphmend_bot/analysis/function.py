@@ -1109,7 +1109,9 @@ def callee_ref(func: ast.expr) -> str | None:
         if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
             return f"self:{func.attr}"
         if isinstance(func.value, ast.Call) and dotted_name(func.value.func) == "super":
-            return f"super:{func.attr}"
+            start = func.value.args[0] if func.value.args else None
+            # `super(Base, self).m`: the lookup starts after Base, not after the enclosing class
+            return f"super:{func.attr}@{start.id}" if isinstance(start, ast.Name) else f"super:{func.attr}"
         name = dotted_name(func)
         if name is not None:
             return f"dotted:{name}"

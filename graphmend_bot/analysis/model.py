@@ -29,7 +29,8 @@ class Draft:
 
 @dataclass(frozen=True)
 class CallSite:
-    """`ref` names the callee: "name:f", "self:m", "super:m" or "dotted:a.b.c"."""
+    """`ref` names the callee: "name:f", "self:m", "super:m" ("super:m@Base" for `super(Base, self).m`)
+    or "dotted:a.b.c"."""
 
     ref: str
     args: tuple[Kind, ...]

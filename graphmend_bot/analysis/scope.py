@@ -112,6 +112,22 @@ class Program:
             stack.extend(self._base_classes(mod, cls))
         return None
 
+    def _super_start(self, module: str, class_qualname: str, start: str) -> tuple[str, str]:
+        """The class whose bases `super(START, self)` searches: START among the enclosing class
+        and its in-tree bases (linear_operator's `super(TriangularLinearOperator, self)` in a
+        subclass of DiagLinearOperator), else the enclosing class."""
+        seen: set[tuple[str, str]] = set()
+        stack = [(module, class_qualname)] if start else []
+        while stack:
+            mod, cls = stack.pop(0)
+            if (mod, cls) in seen:
+                continue
+            seen.add((mod, cls))
+            if cls.rpartition(".")[2] == start:
+                return mod, cls
+            stack.extend(self._base_classes(mod, cls))
+        return module, class_qualname
+
     def _attribute_constructor(self, module: str, class_qualname: str, attribute: str) -> tuple[str, str] | None:
         """(module, callee) of `self.ATTRIBUTE = callee(...)` in the class's or a base's __init__."""
         seen: set[tuple[str, str]] = set()
@@ -321,12 +337,17 @@ class Program:
             return self._call_values(self._registry_values(module, name))
         if kind == "getter":  # a property read on a value of a known class (value_class.py)
             return self._dependency_getters(fid, name)
-        if kind in ("self", "super"):
+        if kind == "super":
             if function.class_qualname is None:
                 return []
-            method = self._method(module, function.class_qualname, name, skip_self=kind == "super")
-            if kind == "super":
-                return [method] if method else []
+            name, _, start = name.partition("@")
+            mod, cls = self._super_start(module, function.class_qualname, start)
+            method = self._method(mod, cls, name, skip_self=True)
+            return [method] if method else []
+        if kind == "self":
+            if function.class_qualname is None:
+                return []
+            method = self._method(module, function.class_qualname, name)
             overrides = self._overrides(module, function.class_qualname, name)
             if method is None:
                 return overrides or self._submodule_forward(module, function.class_qualname, name)
