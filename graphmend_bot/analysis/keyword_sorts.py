@@ -27,18 +27,23 @@ if TYPE_CHECKING:
 
 Targets = Mapping[tuple["FunctionId", int], list["FunctionId"]]
 Holds = Callable[["FunctionId", Kind], bool]
+Callers = dict["FunctionId", list[tuple["FunctionId", int]]]  # callee -> (caller, call site index)
 _EXTRA = ""  # the keywords a function's `**kwargs` collects, in `sorting` below
 
 
 def unsortable_keyword_calls(program: Program, targets: Targets, holds: Holds) -> list[TracedDraft]:
     """A finding at each call in the tree that passes a value that is not a Python constant by a
     keyword that a dependency function sorts, directly or through in-tree forwarding."""
-    sorting = _sorting_keywords(program, targets)
+    callers: Callers = {}
+    for (caller, site), callees in targets.items():
+        for callee in callees:
+            callers.setdefault(callee, []).append((caller, site))
+    sorting = _sorting_keywords(program, callers)
     if not sorting:
         return []
     from graphmend_bot.analysis.scope import TracedDraft
 
-    objects = _ObjectParameters(program, targets, holds)
+    objects = _ObjectParameters(program, callers, holds)
     found: list[TracedDraft] = []
     for caller in sorted({caller for caller, _ in targets if caller[0] not in program.dependency_modules}):
         function = program.function(caller)
@@ -99,15 +104,11 @@ def _slot(program: Program, callee: FunctionId, keyword: str, sorting: dict[Func
     return slot if slot in reached else None
 
 
-def _sorting_keywords(program: Program, targets: Targets) -> dict[FunctionId, dict[str, FunctionId]]:
+def _sorting_keywords(program: Program, callers: Callers) -> dict[FunctionId, dict[str, FunctionId]]:
     """Per traced function, the keywords whose values reach a dependency's sort of keyword items
     (`**kwargs` as _EXTRA, a parameter by name when forwarded by keyword), with the sorting
     function. Walked back from the sorts through the calls that forward a parameter."""
-    callers: dict[FunctionId, list[tuple[FunctionId, int]]] = {}
     sorting: dict[FunctionId, dict[str, FunctionId]] = {}
-    for (caller, site), callees in targets.items():
-        for callee in callees:
-            callers.setdefault(callee, []).append((caller, site))
     for callee in callers:
         if callee[0] in program.dependency_modules and program.function(callee).sorts_keyword_items:
             sorting[callee] = {_EXTRA: callee}
@@ -127,13 +128,10 @@ class _ObjectParameters:
     """Whether a name a call passes is not a Python constant: the instance, or a parameter that
     some traced call passes a tensor, the instance or such a parameter (asked on demand)."""
 
-    def __init__(self, program: Program, targets: Targets, holds: Holds) -> None:
+    def __init__(self, program: Program, callers: Callers, holds: Holds) -> None:
         self.program = program
         self.holds_kind = holds
-        self.callers: dict[FunctionId, list[tuple[FunctionId, int]]] = {}
-        for (caller, site), callees in targets.items():
-            for callee in callees:
-                self.callers.setdefault(callee, []).append((caller, site))
+        self.callers = callers
         self._known: dict[tuple[FunctionId, str], bool] = {}
 
     def holds(self, fid: FunctionId, name: str | None) -> bool:
@@ -152,6 +150,7 @@ class _ObjectParameters:
             function = self.program.function(caller)
             call = function.calls[site]
             kind = dict(call.kwargs).get(param)
-            if kind is not None and (self.holds_kind(caller, kind) or self.holds(caller, dict(function.passed_names.get(site, ())).get(param))):
+            passed = dict(function.passed_names.get(site, ())).get(param)
+            if kind is not None and (self.holds_kind(caller, kind) or self.holds(caller, passed)):
                 return True
         return False
