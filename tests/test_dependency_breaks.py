@@ -22,10 +22,10 @@ PROJECT = FIXTURE / "project"
 MODEL = PROJECT / "fakeproject" / "model.py"
 # Values of fakedep's LinOp class known only by annotations: properties, methods and operators.
 TYPED = PROJECT / "fakeproject" / "typed.py"
-# Dynamo also breaks at `Wrapped(y)`: constructing a project class whose `__init__` breaks
-# (here through `super().__init__` into fakedep), a construct no rule models yet (gpytorch's
-# kernels/kernel.py:531 is the same); the `super().__init__` line itself is reported.
-KNOWN_MISSES = {35}
+# Keyword arguments fakedep's `Lazy.__init__` sorts: values that are not Python constants.
+KEYWORDS = PROJECT / "fakeproject" / "keywords.py"
+# Dynamo breaks at every line the project's fixtures mark (none is a known miss).
+KNOWN_MISSES: set[int] = set()
 
 
 @pytest.fixture
@@ -50,6 +50,36 @@ def test_calls_that_break_inside_the_dependency_are_reported_at_the_call(install
     # through a helper inside the dependency: the finding quoted is the helper's
     assert messages[18].startswith("breaks inside fakedep.ops._inner (fakedep/ops.py:15): ")
     assert messages[11].startswith("breaks inside fakedep.ops.Operator.__init__ (fakedep/ops.py:43)")
+    # the construction of a class whose `super().__init__` breaks inside is a break of its own
+    assert messages[35] == f"constructing Wrapped breaks: its `super().__init__` {messages[11]}"
+
+
+def test_values_a_dependency_sorts_by_keyword_break_unless_python_constants(installed: None) -> None:
+    """`sorted(kwargs.items())` in fakedep's `Lazy.__init__`: a tensor, the instance, or a parameter
+    that receives one, passed by keyword directly or forwarded through an in-tree `__init__` or a
+    dependency subclass, is reported at the call; constants, functions and `sorted(kwargs)` are not."""
+    found = findings(Config(dependencies=["fakedep"]), KEYWORDS)
+    assert {(row, code) for row, code, _ in found} == expected(KEYWORDS)
+    messages = {row: message for row, _, message in found}
+    sort = "breaks inside fakedep.linop.Lazy.__init__ (fakedep/linop.py:57): it sorts its keyword arguments, and "
+    assert messages[15] == sort + "`kernel=` here is a parameter a caller gives an object, a tensor or a " \
+        "tensor size, not a Python constant Dynamo can sort"  # forwarded to the sort
+    assert messages[22].startswith(sort + "`kernel=` here is an object (the instance)")  # the construction
+    assert messages[29].startswith(sort + "`weight=` here is a tensor")
+    assert messages[30].startswith(sort + "`diag_shape=` here is a tensor")  # through ConstantDiag.__init__
+    assert messages[36].startswith(sort + "`kernel=` here is a parameter")  # a caller passes `self`
+    assert messages[67].startswith(sort + "`diag_shape=` here is a tensor size (a SymInt once Dynamo recompiles")
+    assert messages[68].startswith(sort + "`rows=` here is a tensor size")
+    assert {message.partition(": ")[0] for message in messages.values()} == {"breaks inside fakedep.linop.Lazy.__init__ (fakedep/linop.py:57)"}
+
+
+def test_keyword_facts_are_recorded_only_with_dependencies(installed: None) -> None:
+    workspace = Workspace([str(PROJECT)], Config(), jobs=1)
+    functions = [f for m in workspace.summaries.values() for f in m.functions.values()]
+    assert all(not f.passed_names and not f.sorts_keyword_items for f in functions)
+    workspace = Workspace([str(PROJECT)], Config(dependencies=["fakedep"]), jobs=1)
+    sorts = {(m.module, q) for m in workspace.dependency_summaries for q, f in m.functions.items() if f.sorts_keyword_items}
+    assert sorts == {("fakedep.linop", "Lazy.__init__"), ("fakedep.ops", "scaled")}  # not KeysOnly's sorted(kwargs)
 
 
 def test_values_of_a_dependency_class_reach_its_methods_properties_and_operators(installed: None) -> None:
@@ -66,7 +96,9 @@ def test_values_of_a_dependency_class_reach_its_methods_properties_and_operators
     assert messages[48].startswith("breaks inside fakedep.linop.LinOp.logdet ")
 
 
-@pytest.mark.parametrize(("path", "known_misses"), [(MODEL, KNOWN_MISSES), (TYPED, set())], ids=["calls", "typed"])
+@pytest.mark.parametrize(
+    ("path", "known_misses"), [(MODEL, KNOWN_MISSES), (TYPED, set()), (KEYWORDS, set())], ids=["calls", "typed", "keywords"]
+)
 def test_every_dynamo_break_in_the_project_is_found(installed: None, path: Path, known_misses: set[int]) -> None:
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

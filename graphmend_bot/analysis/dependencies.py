@@ -90,7 +90,8 @@ class Dependencies:
         try:
             source = read_source(str(path))
             with collector_paused():
-                summary = summarize_module(source, str(path), module, is_package)
+                # with the call facts, as the tree's: keyword sorts and forwards (keyword_sorts.py)
+                summary = summarize_module(source, str(path), module, is_package, dependency_calls=True)
         except SyntaxError as error:
             self.errors.append(FileError(shown, f"dependency module skipped: syntax error, line {error.lineno}"))
             return None

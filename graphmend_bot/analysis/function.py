@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing, value_class
+from graphmend_bot.analysis import keyword_arguments, narrowing, value_class
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -187,6 +187,8 @@ class FunctionAnalyzer:
         # Parameters annotated as mappings of tensors (`params: Dict[str, Tensor]`): a value read
         # from one is a tensor, as a `Tensor` annotation is, while the name still holds the argument.
         self._tensor_mappings: set[str] = set()
+        # Sizes of argument tensors among keyword values (keyword_arguments.py), built on first use.
+        self._sizes: keyword_arguments.Sizes | None = None
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
 
@@ -742,6 +744,9 @@ class FunctionAnalyzer:
     # ---- calls --------------------------------------------------------------------------
     def _expr_Call(self, node: ast.Call, env: Env) -> Kind:
         func = node.func
+        kwarg = self.node.args.kwarg if self.dependency_calls else None
+        if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg):
+            self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         resolved = self.resolve(func)
@@ -963,6 +968,12 @@ class FunctionAnalyzer:
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
+            if node.keywords:
+                if self._sizes is None:
+                    self._sizes = keyword_arguments.Sizes(self.node, self.self_name)
+                keyword_arguments.record_passed_names(
+                    self.summary, len(self.summary.calls) - 1, node, self.self_name, self._sizes
+                )
         return Kind.of_call(len(self.summary.calls) - 1)
 
     # ---- reporting ----------------------------------------------------------------------
@@ -1098,7 +1109,9 @@ def callee_ref(func: ast.expr) -> str | None:
         if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
             return f"self:{func.attr}"
         if isinstance(func.value, ast.Call) and dotted_name(func.value.func) == "super":
-            return f"super:{func.attr}"
+            start = func.value.args[0] if func.value.args else None
+            # `super(Base, self).m`: the lookup starts after Base, not after the enclosing class
+            return f"super:{func.attr}@{start.id}" if isinstance(start, ast.Name) else f"super:{func.attr}"
         name = dotted_name(func)
         if name is not None:
             return f"dotted:{name}"

@@ -29,7 +29,8 @@ class Draft:
 
 @dataclass(frozen=True)
 class CallSite:
-    """`ref` names the callee: "name:f", "self:m", "super:m" or "dotted:a.b.c"."""
+    """`ref` names the callee: "name:f", "self:m", "super:m" ("super:m@Base" for `super(Base, self).m`)
+    or "dotted:a.b.c"."""
 
     ref: str
     args: tuple[Kind, ...]
@@ -78,6 +79,11 @@ class FunctionSummary:
     # (call site index, draft): findings that stand when the site's callee lies in a configured
     # dependency and breaks there (GM608); recorded only when the config names dependencies.
     dependency_call_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # Recorded only when the config names dependencies (analysis/keyword_arguments.py): the line
+    # of a `sorted(kwargs.items())` of this function's `**kwargs` (0: none), and per call site
+    # the keywords passed the instance ("<self>") or one of this function's parameters by name.
+    sorts_keyword_items: int = 0
+    passed_names: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 @dataclass

@@ -14,9 +14,11 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
+from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
@@ -109,6 +111,22 @@ class Program:
                 return mod, f"{cls}.{name}"
             stack.extend(self._base_classes(mod, cls))
         return None
+
+    def _super_start(self, module: str, class_qualname: str, start: str) -> tuple[str, str]:
+        """The class whose bases `super(START, self)` searches: START among the enclosing class
+        and its in-tree bases (linear_operator's `super(TriangularLinearOperator, self)` in a
+        subclass of DiagLinearOperator), else the enclosing class."""
+        seen: set[tuple[str, str]] = set()
+        stack = [(module, class_qualname)] if start else []
+        while stack:
+            mod, cls = stack.pop(0)
+            if (mod, cls) in seen:
+                continue
+            seen.add((mod, cls))
+            if cls.rpartition(".")[2] == start:
+                return mod, cls
+            stack.extend(self._base_classes(mod, cls))
+        return module, class_qualname
 
     def _attribute_constructor(self, module: str, class_qualname: str, attribute: str) -> tuple[str, str] | None:
         """(module, callee) of `self.ATTRIBUTE = callee(...)` in the class's or a base's __init__."""
@@ -319,12 +337,17 @@ class Program:
             return self._call_values(self._registry_values(module, name))
         if kind == "getter":  # a property read on a value of a known class (value_class.py)
             return self._dependency_getters(fid, name)
-        if kind in ("self", "super"):
+        if kind == "super":
             if function.class_qualname is None:
                 return []
-            method = self._method(module, function.class_qualname, name, skip_self=kind == "super")
-            if kind == "super":
-                return [method] if method else []
+            name, _, start = name.partition("@")
+            mod, cls = self._super_start(module, function.class_qualname, start)
+            method = self._method(mod, cls, name, skip_self=True)
+            return [method] if method else []
+        if kind == "self":
+            if function.class_qualname is None:
+                return []
+            method = self._method(module, function.class_qualname, name)
             overrides = self._overrides(module, function.class_qualname, name)
             if method is None:
                 return overrides or self._submodule_forward(module, function.class_qualname, name)
@@ -521,7 +544,10 @@ class Program:
                     standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         consequences = self._consequences(traced, solver.targets, [*result, *inner])
         if self.dependency_modules:
-            consequences += calls_breaking_inside(self, solver.targets, inner)
+            inside = calls_breaking_inside(self, solver.targets, inner)
+            # a keyword sort breaks by what each call passes: its constructions are judged there
+            inside += _new_sites(inside, constructions_breaking_inside(self, solver.targets, inside))
+            consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
         return result + consequences
 
     def _consequences(
@@ -751,6 +777,12 @@ class _TensorFlow:
             if self.holds(caller, kind):
                 self.params[callee][name] = changed = True
         return changed
+
+
+def _new_sites(found: list[TracedDraft], more: list[TracedDraft]) -> list[TracedDraft]:
+    """The findings of `more` at a call no finding of the same rule in `found` is at."""
+    seen = {(t.module.module, t.draft.code, t.draft.row, t.draft.column) for t in found}
+    return [t for t in more if (t.module.module, t.draft.code, t.draft.row, t.draft.column) not in seen]
 
 
 def _is_autograd_forward(function: FunctionSummary) -> bool:

@@ -28,7 +28,7 @@ def _called_name(ref: str) -> str:
     """The name a call site calls: "instance:attr:scheduler>step" -> "step", "dotted:a.f" -> "f"."""
     if ">" in ref:
         return ref.rpartition(">")[2]
-    return ref.partition(":")[2].rpartition(".")[2]
+    return ref.partition(":")[2].rpartition(".")[2].partition("@")[0]  # "super:m@Base" calls m
 
 
 class UntracedCallers:

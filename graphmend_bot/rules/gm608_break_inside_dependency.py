@@ -2,7 +2,9 @@
 
 Only when the config names `dependencies`, the traversal asks at each call the scope solver
 resolves; the solver keeps the finding when the callee lies in a dependency and breaks there, and
-quotes that break (analysis/dependency_breaks.py)."""
+quotes that break (analysis/dependency_breaks.py), when the keywords it passes are sorted there and
+are not Python constants (analysis/keyword_sorts.py), or when it constructs an in-tree class whose
+`super().__init__` breaks inside (analysis/breaking_constructions.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,10 @@ RULE = Rule(
     summary=(
         "Flags a call from traced code into an installed package named in `dependencies` (config) "
         "when the function it reaches there, or anything that function calls inside the package, "
-        "has a graph break. The finding is at the call line and quotes the break inside."
+        "has a graph break. The finding is at the call line and quotes the break inside. Also: a "
+        "call passing a tensor or an object (`kernel=self`, or a parameter given one) by a keyword "
+        "the dependency sorts with `sorted(kwargs.items())`, and the construction of an in-tree "
+        "class whose `super().__init__` breaks inside the dependency."
     ),
     why=(
         "Dynamo inlines the dependency's code into the graph, and a break there splits the graph "
