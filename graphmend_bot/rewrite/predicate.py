@@ -269,7 +269,7 @@ def _lower_builtin_extrema(
 ) -> list[dict[str, cst.BaseExpression]]:
     """The arms with Python `max(a, b)`/`min(a, b)` on the condition's tensors written as
     `torch.where` (`python_extrema`), so the arm can be evaluated on every path."""
-    tensors = compared_tensors(chain.tests, facts.python_scalars())
+    tensors = compared_tensors(chain.tests, facts)
     shadowed = shadowed_builtins(ctx, facts)
     lowered_arms: list[dict[str, cst.BaseExpression]] = []
     for arm in arms:

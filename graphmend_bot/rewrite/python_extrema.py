@@ -24,25 +24,31 @@ import libcst as cst
 from graphmend_bot.rewrite.branching import LocalFacts, is_python_number
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import dotted
+from graphmend_bot.rewrite.static_conditions import split_static_prefix
 
 # builtin -> the comparison under which Python picks the second argument
 PICKS_SECOND = {"max": ">", "min": "<"}
 
 
-def compared_tensors(tests: Iterable[cst.BaseExpression], scalars: frozenset[str]) -> set[str]:
-    """Names and attribute chains that the condition compares with something (`d1 <= 1e-15`),
-    other than Python numbers: the condition's rewrite evaluates them as tensors."""
+def compared_tensors(tests: Iterable[cst.BaseExpression], facts: LocalFacts) -> set[str]:
+    """Names and attribute chains that the condition compares by value (`d1 <= 1e-15`), other
+    than Python numbers: the condition's rewrite evaluates them as tensors. A leading Python part
+    (`n > 3 and d1 < 1e-3`, `x is not None and ...`) stays an `if`, so it shows nothing."""
+    scalars = facts.python_scalars()
     found: set[str] = set()
 
     class Visitor(cst.CSTVisitor):
         def visit_Comparison(self, node: cst.Comparison) -> None:
+            if any(isinstance(t.operator, cst.Is | cst.IsNot | cst.In | cst.NotIn) for t in node.comparisons):
+                return
             for part in (node.left, *(target.comparator for target in node.comparisons)):
                 name = dotted(part)
                 if name is not None and not is_python_number(part, scalars):
                     found.add(name)
 
     for test in tests:
-        test.visit(Visitor())
+        for part in split_static_prefix(test, facts)[1]:
+            part.visit(Visitor())
     return found
 
 

@@ -11,7 +11,8 @@ import libcst as cst
 import pytest
 import torch
 
-from graphmend_bot.rewrite.context import Rejected
+from graphmend_bot.rewrite.branching import LocalFacts
+from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import ArmAnalyzer
 from graphmend_bot.rewrite.python_extrema import compared_tensors, lower_extrema
 
@@ -59,9 +60,20 @@ def test_python_max_matches_the_where_it_becomes_bit_for_bit() -> None:
                     assert torch.equal(python.signbit(), where.signbit())
 
 
-def test_the_condition_names_its_tensors() -> None:
+def facts_of(source: str) -> LocalFacts:
+    ctx = FixContext(source)
+    function = ctx.module.body[0]
+    assert isinstance(function, cst.FunctionDef)
+    return LocalFacts.of(ctx, function)
+
+
+def test_the_condition_names_its_tensors_but_not_its_python_part() -> None:
+    facts = facts_of("def f(d1, eps: float, flag, x, n: int):\n    pass\n")
     test = cst.parse_expression("d1 <= 1e-15 and self.d2 <= eps and not flag")
-    assert compared_tensors([test], frozenset({"eps"})) == {"d1", "self.d2"}
+    assert compared_tensors([test], facts) == {"d1", "self.d2"}
+    # `x is not None` and `n > 3` (an int parameter) stay a Python `if`: they show no tensor.
+    guarded = cst.parse_expression("x is not None and n > 3 and d1 < 1e-3")
+    assert compared_tensors([guarded], facts) == {"d1"}
 
 
 def test_torch_max_of_two_tensors_is_elementwise_but_a_dimension_is_not() -> None:
