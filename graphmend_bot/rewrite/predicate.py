@@ -38,6 +38,7 @@ from graphmend_bot.rewrite.branching import (
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, dtype_assumption, names_in
+from graphmend_bot.rewrite.python_extrema import compared_tensors, lower_extrema, shadowed_builtins
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_well_typed
@@ -74,6 +75,10 @@ class Verdict:
             if PARAMETER_READ.fullmatch(code):
                 note = (f"`{code}` gets a zero gradient where it was not selected, instead of none "
                         "(optimizers with weight decay or momentum then move it)")
+                if note not in self.assumptions:
+                    self.assumptions.append(note)
+        for _, info in arms:
+            for note in info.notes:
                 if note not in self.assumptions:
                     self.assumptions.append(note)
         risky = sorted({op for _, info in arms for op in info.risky})
@@ -213,6 +218,7 @@ def _assignment_form(
         return None
     analyzer.python_scalars = analyzer.python_scalars | frozenset(prelude)
     verdict = Verdict()
+    arms = _lower_builtin_extrema(ctx, chain, arms, facts, verdict)
     for name, temporary in prelude.items():
         # torch.finfo(x.dtype) now runs on both paths; it raises for integer dtypes.
         for call in _info_calls(temporary):
@@ -256,6 +262,23 @@ def _assignment_form(
     what = "`if`/`elif` chain" if len(conditions) > 1 else "`if`"
     names = ", ".join(f"`{t}`" for t in targets)
     return verdict.fix(f"Select {names} with `torch.where` instead of branching on a tensor in the {what} (both arms are evaluated)", edits)
+
+
+def _lower_builtin_extrema(
+    ctx: FixContext, chain: Chain, arms: list[dict[str, cst.BaseExpression]], facts: LocalFacts, verdict: Verdict
+) -> list[dict[str, cst.BaseExpression]]:
+    """The arms with Python `max(a, b)`/`min(a, b)` on the condition's tensors written as
+    `torch.where` (`python_extrema`), so the arm can be evaluated on every path."""
+    tensors = compared_tensors(chain.tests, facts)
+    shadowed = shadowed_builtins(ctx, facts)
+    lowered_arms: list[dict[str, cst.BaseExpression]] = []
+    for arm in arms:
+        lowered: dict[str, cst.BaseExpression] = {}
+        for name, value in arm.items():
+            lowered[name], notes = lower_extrema(value, tensors, shadowed)
+            verdict.assumptions.extend(note for note in notes if note not in verdict.assumptions)
+        lowered_arms.append(lowered)
+    return lowered_arms
 
 
 def _bool_literal(node: cst.BaseExpression) -> bool:

@@ -90,6 +90,7 @@ class ArmInfo:
     fixed: frozenset[str] = frozenset()  # dtypes fixed by operators (<bool> for comparisons)
     risky: tuple[str, ...] = ()  # operators whose backward can be inf/NaN
     reads: frozenset[str] = field(default=frozenset())
+    notes: tuple[str, ...] = ()  # assumptions evaluating it on every path makes (`float(order + 1)`)
 
     @property
     def dtype_key(self) -> tuple[frozenset[str], frozenset[str], int]:
@@ -102,6 +103,7 @@ class ArmInfo:
             category=max(p.category for p in parts) if category is None else category,
             fixed=frozenset().union(*(p.fixed for p in parts)) if fixed is None else fixed,
             risky=tuple(dict.fromkeys(r for p in parts for r in p.risky)) + ((risky,) if risky else ()),
+            notes=tuple(dict.fromkeys(n for p in parts for n in p.notes)),
         )
 
 
@@ -206,6 +208,9 @@ class ArmAnalyzer:
         constant = self._constant_tensor(node)
         if constant is not None:
             return constant
+        conversion = self._number_conversion(node)
+        if conversion is not None:
+            return conversion
         args = list(node.args)
         for arg in args:
             if arg.star:
@@ -219,11 +224,14 @@ class ArmAnalyzer:
             method = func.attr.value
             if method in FIXED_DTYPE_METHODS and not args:
                 inner = self.analyze(func.value)
-                return ArmInfo(inner.leaves, NONE, frozenset({FIXED_DTYPE_METHODS[method]}), inner.risky)
+                return ArmInfo(inner.leaves, NONE, frozenset({FIXED_DTYPE_METHODS[method]}), inner.risky, notes=inner.notes)
             if method not in ELEMENTWISE:
                 raise Rejected(f"call to `.{method}()`")
             name = method
             operands = [self.analyze(func.value)]
+        elif name in TWO_TENSOR_EXTREMA and self._two_tensors(args):
+            name = TWO_TENSOR_EXTREMA[name]
+            operands = []
         elif name is None or name not in ELEMENTWISE:
             raise Rejected(f"call to `{dotted(func) or 'a computed function'}`")
         else:
@@ -243,13 +251,46 @@ class ArmAnalyzer:
             if len(operands) != 3:
                 raise Rejected("torch.where needs three arguments here")
             value = operands[1].join(operands[2])
-            return ArmInfo(value.leaves | operands[0].leaves, value.category, value.fixed, value.risky + operands[0].risky)
+            notes = tuple(dict.fromkeys(value.notes + operands[0].notes))
+            return ArmInfo(value.leaves | operands[0].leaves, value.category, value.fixed, value.risky + operands[0].risky, notes=notes)
         if name in TO_BOOL:
             return first.join(*operands[1:], category=NONE, fixed=frozenset({"<bool>"}), risky=risky)
         if name in TO_FLOAT:
             return first.join(*operands[1:], category=FLOAT, risky=risky)
         return first.join(*operands[1:])
 
+    def _two_tensors(self, args: list[cst.Arg]) -> bool:
+        """`torch.max(a, b)` is `torch.maximum(a, b)` only when `b` is a tensor; `torch.max(x, 1)` or
+        `torch.max(x, dim)` reduces. A second argument that is a bare name could be a dimension,
+        so it must be a constant tensor or an expression computed from a tensor."""
+        if len(args) != 2 or any(arg.keyword is not None for arg in args):
+            return False
+        second = args[1].value
+        if isinstance(second, cst.Name | cst.Attribute) and dotted(second) not in self.known_float:
+            return False
+        try:
+            return bool(self.analyze(second).leaves)
+        except Rejected:
+            return False
+
+    def _number_conversion(self, node: cst.Call) -> ArmInfo | None:
+        """`float(e)` / `int(e)` of arithmetic on Python numbers (`float(order + 1)` in an exponent):
+        a Python number, not a tensor. Names in `e` the analysis cannot place are assumed to be
+        Python numbers (the note says so): on a one-element tensor `float()` gives the same number,
+        on a larger one it raises, now on both paths."""
+        if not (isinstance(node.func, cst.Name) and node.func.value in NUMBER_CONVERSIONS):
+            return None
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            raise Rejected(f"`{node.func.value}()` with other than one positional argument")
+        inner = self.analyze(node.args[0].value)
+        if inner.fixed or inner.risky or inner.leaves & self.known_float or any(leaf.startswith("<") or "." in leaf for leaf in inner.leaves):
+            raise Rejected(f"`{node.func.value}()` of a tensor expression")
+        notes = inner.notes
+        if inner.leaves:
+            names = ", ".join(f"`{leaf}`" for leaf in sorted(inner.leaves))
+            verb = "holds a Python number" if len(inner.leaves) == 1 else "hold Python numbers"
+            notes += (f"`{node.func.value}()` now runs on both paths (assumes {names} {verb})",)
+        return ArmInfo(frozenset(), NUMBER_CONVERSIONS[node.func.value], notes=notes)
 
     def _constant_tensor(self, node: cst.Call) -> ArmInfo | None:
         """A 0-d tensor built from a Python number (`torch.tensor(1e-6, dtype=dtype, device=device)`,
@@ -286,6 +327,10 @@ class ArmAnalyzer:
         return ArmInfo(frozenset({"<0-d constant>"}), NONE, frozenset({fixed}))
 
 
+# `torch.max(a, b)` with a tensor `b` is the elementwise maximum.
+TWO_TENSOR_EXTREMA = {"max": "maximum", "min": "minimum"}
+# Builtins that turn a Python number into another, with the category of the result.
+NUMBER_CONVERSIONS = {"float": FLOAT, "int": INT}
 # Factories of a 0-d constant tensor: (shape arguments, value arguments) they take positionally.
 CONSTANT_FACTORIES = {
     "torch.tensor": (0, 1), "torch.as_tensor": (0, 1), "torch.scalar_tensor": (0, 1),

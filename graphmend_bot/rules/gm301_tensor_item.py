@@ -25,8 +25,12 @@ y = x / scale
 """,
     fix_safety=(
         "Keeping the value a tensor is safe when it only feeds tensor arithmetic and type promotion "
-        "is unchanged; otherwise set `torch._dynamo.config.capture_scalar_outputs`."
+        "is unchanged. A clamp bound carried through Python (`b = max(t.min().item(), 1e-3)` read "
+        "only as `x.to(torch.float).clamp_(min=b)`) stays a tensor, "
+        "`t.min().detach().to(torch.float).clamp(min=1e-3)`: the same bound, since Python's "
+        "`max(v, c)` and `clamp` agree on NaN and rounding to the clamped float32/float64 dtype is "
+        "monotone. Otherwise set `torch._dynamo.config.capture_scalar_outputs`."
     ),
-    fixes=("scalars",),
+    fixes=("scalars", "clamp_bounds"),
     detection=Detection(tensor_methods={"item": host_copy("`.item()` copies a tensor value to Python")}),
 )
