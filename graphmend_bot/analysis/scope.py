@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from graphmend_bot.analysis import bound_methods
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
@@ -156,6 +157,8 @@ class Program:
         ]
 
     def _built_attribute_call(self, module: str, class_qualname: str, mod: str, constructor: str) -> list[FunctionId]:
+        if constructor.startswith(bound_methods.PREFIX):  # `self.NAME = self.m` (bound_methods.py)
+            return self._held_methods([(module, class_qualname)], constructor)
         if constructor.startswith("self."):
             factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
                 module, class_qualname, constructor[len("self."):]
@@ -245,7 +248,29 @@ class Program:
             if method is not None:
                 found.append(method)
             found.extend(self._overrides(mod, cls, name))
+            if method is None:
+                found.extend(self._bound_method_attribute(mod, cls, name))
         return found
+
+    def _bound_method_attribute(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
+        """`obj.NAME(...)` where NAME is no method but an attribute holding the object's own bound
+        methods (`self.NAME = {...: self.m_a}.get(key, self.m_b)`), set in the class or a subclass."""
+        return [
+            target
+            for mod, cls in [(module, class_qualname), *self.hierarchy.descendants((module, class_qualname))]
+            if (held := self.modules[mod].classes[cls].attributes.get(name, "")).startswith(bound_methods.PREFIX)
+            for target in self._held_methods([(mod, cls)], held)
+        ]
+
+    def _held_methods(self, classes: list[tuple[str, str]], attribute: str) -> list[FunctionId]:
+        """The methods (and their overrides) a bound-method attribute of `classes` may hold."""
+        return [
+            target
+            for name in bound_methods.decode(attribute)
+            for mod, cls in classes
+            for target in [self._method(mod, cls, name), *self._overrides(mod, cls, name)]
+            if target is not None
+        ]
 
     def _overrides(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
         """Methods named `name` that subclasses in the tree define: `self.name()` may run them."""

@@ -11,7 +11,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import named_tuples
+from graphmend_bot.analysis import bound_methods, named_tuples
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
@@ -288,6 +288,12 @@ class _Collector:
                     attributes.setdefault(target.attr, f"typed:{typed_params[child.value.id]}")
                 elif isinstance(child.value, ast.Name) and child.value.id == "self":
                     attributes.setdefault(target.attr, f"typed:{qualname}")
+                elif methods := bound_methods.bound_method_names(child.value):
+                    # each branch's choice adds to what the attribute may hold
+                    known = bound_methods.decode(attributes.get(target.attr, bound_methods.PREFIX))
+                    if known or target.attr not in attributes:
+                        attributes[target.attr] = bound_methods.encode((*known, *methods))
+                    continue
                 if not isinstance(child.value, ast.Call):
                     continue
                 callee = self._callee(child.value)
