@@ -313,6 +313,9 @@ class FunctionAnalyzer:
                 if kind.is_tensor:
                     for check_assert in C.ASSERTIONS:
                         check_assert(self, node, kind)
+                else:
+                    for check_object in C.OBJECT_ASSERTIONS:
+                        check_object(self, node, self.node.args.vararg)
             finally:
                 self._kinds = None
         elif isinstance(node, (ast.Break, ast.Continue)):
@@ -960,6 +963,9 @@ class FunctionAnalyzer:
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound
         )
         self.summary.calls.append(site)
+        if _has_generator_argument(node):
+            for check_generator in C.GENERATOR_ARGUMENT_CALLS:
+                check_generator(self, node)
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
@@ -1158,6 +1164,12 @@ def _derived_from(kind: Kind, source: Kind) -> bool:
         kind.nonempty and not kind.always and source.nonempty and not source.always
         and kind.params <= source.params and kind.calls <= source.calls
     )
+
+
+def _has_generator_argument(call: ast.Call) -> bool:
+    """`f(g(x) for g in gs)`, `f(*(...))`, `f(items=(...))`: a generator expression passed in."""
+    values = [arg.value if isinstance(arg, ast.Starred) else arg for arg in call.args]
+    return any(isinstance(value, ast.GeneratorExp) for value in [*values, *(kw.value for kw in call.keywords)])
 
 
 def _attributes_only(kind: Kind) -> bool:

@@ -74,6 +74,10 @@ LocalObjectCallHook = Callable[["Rule", Checker, ast.Call, str], None]
 SuperInitHook = Callable[["Rule", Checker, ast.Call], None]
 # A call that may land outside the builtins and torch (in the tree or a configured dependency).
 DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
+# An `assert` whose test is no tensor, with the function's `*args` parameter (None without one).
+ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], None]
+# A call that may land in the tree with a generator expression among its arguments.
+GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,8 @@ class Detection:
     super_init: SuperInitHook | None = None  # `super().__init__(...)` in an `__init__`
     # Asked only when the config names `dependencies`: each call the scope solver resolves.
     dependency_call: DependencyCallHook | None = None
+    object_assertion: ObjectAssertHook | None = None  # `assert <not a tensor>, msg`
+    generator_argument_call: GeneratorArgumentHook | None = None  # `f(*(g(x) for g in gs))`
 
 
 def conversion(message: str) -> ConversionHook:
