@@ -134,6 +134,8 @@ class FunctionAnalyzer:
     ) -> None:
         self.python_keys = python_keys
         self.node = node
+        self._top_level = frozenset(id(statement) for statement in node.body)
+        self._held_reported: set[tuple[str, int, int]] = set()
         # Named tuple types of the module: an instance holds the kinds it was built from, and a
         # read of one of their fields (`tableau.alpha`) is what the instance holds.
         self.named_tuples = named_tuples or {}
@@ -348,6 +350,9 @@ class FunctionAnalyzer:
             if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                     and node.targets[0].id not in classes):
                 self.instances[node.targets[0].id] = constructor
+                if id(node) in self._top_level and self.summary.calls and self.summary.calls[-1].ref == constructor:
+                    # built on every path (held_objects.py): one built under an `if` is not always there
+                    self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
                 if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
                     self.built_by[node.targets[0].id] = built_by
                 self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
@@ -963,6 +968,9 @@ class FunctionAnalyzer:
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound
         )
         self.summary.calls.append(site)
+        if self.summary.local_objects:
+            for check_held in C.HELD_OBJECT_CALLS:
+                check_held(self, node)
         if _has_generator_argument(node):
             for check_generator in C.GENERATOR_ARGUMENT_CALLS:
                 check_generator(self, node)
@@ -1017,6 +1025,19 @@ class FunctionAnalyzer:
         draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)
         if draft is not None:
             self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one. Its own set of lines
+        # reported, so GM605's `obj.method()` draft at the same call is still made.
+        key = (rule.code, call.lineno, call.col_offset)
+        if key in self._held_reported or key in self._reported:
+            return
+        draft = self._draft(rule, call, message, TENSOR, None)
+        self._reported.discard(key)
+        if draft is not None:
+            self._held_reported.add(key)
+            alive = tuple(site for site, _ in self.summary.local_objects)
+            self.summary.held_object_drafts.append((alive, len(self.summary.calls) - 1, draft))
 
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         draft = self._draft(rule, call, message, TENSOR, None)

@@ -78,6 +78,12 @@ class FunctionSummary:
     # (call site index, draft): findings that stand when the site's callee lies in a configured
     # dependency and breaks there (GM608); recorded only when the config names dependencies.
     dependency_call_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # Objects this function builds and keeps in a local (`sde = ForwardSDE(sde)`): (constructor's
+    # call site index, row). See analysis/held_objects.py.
+    local_objects: list[tuple[int, int]] = field(default_factory=list)
+    # (constructor sites of the local objects alive, call site index, draft): findings that stand
+    # when one of those objects holds its own bound methods and the call's callee breaks (GM605).
+    held_object_drafts: list[tuple[tuple[int, ...], int, Draft]] = field(default_factory=list)
 
 
 @dataclass

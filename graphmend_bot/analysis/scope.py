@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import fnmatch
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass
 
 from graphmend_bot.analysis import bound_methods
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
+from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
@@ -557,7 +558,8 @@ class Program:
         `super().__init__` of a module whose `__init__` it then runs as its own frame (GM606)."""
         pending = [fid for fid in sorted(traced) if fid[0] not in self.dependency_modules
                    and (self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts)]
-        if not pending:
+        holding = any(self.function(fid).held_object_drafts for fid in traced)
+        if not pending and not holding:
             return []
         breaking = self._breaking(targets, standing)
         found = [
@@ -566,7 +568,11 @@ class Program:
             for site, draft in self.function(fid).callee_break_drafts
             if any(callee in breaking for callee in targets.get((fid, site), ()))
         ]
-        return found + self._uninitialized_module_inits(pending, targets, breaking)
+        eager_inits: set[FunctionId] = set()
+        if holding:  # a break in a frame holding an object with bound methods (held_objects.py)
+            held, eager_inits = held_object_breaks(self, traced, targets, breaking, [*standing, *found])
+            found += held
+        return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def _breaking(
         self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
@@ -588,12 +594,13 @@ class Program:
 
     def _uninitialized_module_inits(
         self, pending: list[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
-        breaking: set[FunctionId],
+        breaking: set[FunctionId], eager_inits: Set[FunctionId] = frozenset(),
     ) -> list[TracedDraft]:
         """An nn.Module's `__init__` that breaks makes its construction break; Dynamo then runs it
         as its own frame, where `super().__init__` meets an uninitialized module and breaks, and so
-        on up the in-tree bases (measured on torch 2.13)."""
-        queue = deque(fid for fid in pending if fid in breaking and self._module_init(fid))
+        on up the in-tree bases (measured on torch 2.13). `eager_inits`: constructors that run
+        eagerly because the frame building them gave up (held_objects.py), with the same effect."""
+        queue = deque(fid for fid in pending if (fid in breaking or fid in eager_inits) and self._module_init(fid))
         reached = set(queue)
         found: list[TracedDraft] = []
         while queue:

@@ -116,6 +116,10 @@ def summarize_module(
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
+        summary.held_object_drafts = [
+            (alive, site, d) for alive, site, d in summary.held_object_drafts
+            if not _suppressed(lines, d.row, d.end_row, d.code)
+        ]
         functions[qualname] = summary
     return ModuleSummary(
         path=path,

@@ -50,6 +50,11 @@ class Checker(Protocol):
         breaks there; the scope solver completes `message` with the break inside."""
         ...
 
+    def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when its callee breaks while an object this function built
+        earlier holds its own bound methods (analysis/held_objects.py)."""
+        ...
+
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`super().__init__(...)`), standing when the `__init__` holding it
         belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
@@ -78,6 +83,8 @@ DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
 ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], None]
 # A call that may land in the tree with a generator expression among its arguments.
 GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
+# A call that may land in the tree, made after the function built an object it keeps in a local.
+HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,8 @@ class Detection:
     dependency_call: DependencyCallHook | None = None
     object_assertion: ObjectAssertHook | None = None  # `assert <not a tensor>, msg`
     generator_argument_call: GeneratorArgumentHook | None = None  # `f(*(g(x) for g in gs))`
+    # A call made after this function built an object it keeps in a local (`sde = Fwd(sde)`).
+    held_object_call: HeldObjectCallHook | None = None
 
 
 def conversion(message: str) -> ConversionHook:
