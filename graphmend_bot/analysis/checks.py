@@ -57,3 +57,4 @@ DEPENDENCY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dependenc
 OBJECT_ASSERTIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_assertion)
 GENERATOR_ARGUMENT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generator_argument_call)
 HELD_OBJECT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.held_object_call)
+GENERATOR_KEYWORDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generator_keyword)

@@ -356,6 +356,9 @@ class FunctionAnalyzer:
                 if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
                     self.built_by[node.targets[0].id] = built_by
                 self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
+            seeded = _seeded_generator(node.value, self.resolve)
+            if seeded is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.built_by[node.targets[0].id] = seeded  # `g = torch.Generator(d).manual_seed(s)`
             guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.guards[node.targets[0].id] = guard
@@ -798,6 +801,9 @@ class FunctionAnalyzer:
             return check(self, node, resolved, args)
         if not resolved.startswith("torch."):
             return None
+        if any(keyword.arg == "generator" for keyword in node.keywords):
+            for check_generator in C.GENERATOR_KEYWORDS:
+                check_generator(self, node, resolved)
         name = resolved[len("torch."):]
         leaf = name.rsplit(".", 1)[-1]
         if leaf in V.COMPILE_GUARDS:
@@ -1026,6 +1032,9 @@ class FunctionAnalyzer:
         if draft is not None:
             self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
 
+    def builder_of(self, name: str) -> str | None:
+        return self.built_by.get(name)
+
     def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one. Its own set of lines
         # reported, so GM605's `obj.method()` draft at the same call is still made.
@@ -1185,6 +1194,18 @@ def _derived_from(kind: Kind, source: Kind) -> bool:
         kind.nonempty and not kind.always and source.nonempty and not source.always
         and kind.params <= source.params and kind.calls <= source.calls
     )
+
+
+def _seeded_generator(value: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
+    """`torch.Generator(device).manual_seed(seed)`: manual_seed returns the generator itself."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "manual_seed"
+        and isinstance(value.func.value, ast.Call)
+    ):
+        return resolve(value.func.value.func)
+    return None
 
 
 def _has_generator_argument(call: ast.Call) -> bool:

@@ -50,6 +50,11 @@ class Checker(Protocol):
         breaks there; the scope solver completes `message` with the break inside."""
         ...
 
+    def builder_of(self, name: str) -> str | None:
+        """The qualified name of the call outside the tree that built local `name` in this function
+        (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""
+        ...
+
     def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call`, standing when its callee breaks while an object this function built
         earlier holds its own bound methods (analysis/held_objects.py)."""
@@ -83,6 +88,8 @@ DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
 ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], None]
 # A call that may land in the tree with a generator expression among its arguments.
 GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
+# A torch function called with a `generator=` keyword: the call and its resolved name.
+GeneratorKeywordHook = Callable[["Rule", Checker, ast.Call, str], None]
 # A call that may land in the tree, made after the function built an object it keeps in a local.
 HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
 
@@ -112,6 +119,7 @@ class Detection:
     generator_argument_call: GeneratorArgumentHook | None = None  # `f(*(g(x) for g in gs))`
     # A call made after this function built an object it keeps in a local (`sde = Fwd(sde)`).
     held_object_call: HeldObjectCallHook | None = None
+    generator_keyword: GeneratorKeywordHook | None = None  # `torch.randn(..., generator=g)`
 
 
 def conversion(message: str) -> ConversionHook:
