@@ -58,3 +58,4 @@ OBJECT_ASSERTIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_a
 GENERATOR_ARGUMENT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generator_argument_call)
 HELD_OBJECT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.held_object_call)
 GENERATOR_KEYWORDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generator_keyword)
+METACLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.metaclass_call)

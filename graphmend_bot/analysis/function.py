@@ -886,6 +886,9 @@ class FunctionAnalyzer:
             if method == "__init__" and self.node.name == "__init__" and _is_super(func.value):
                 for check_init in C.SUPER_INITS:
                     check_init(self, node)
+            if method == "__call__" and self.node.name == "__call__" and (_is_super(func.value) or owner == "type"):
+                for check_metaclass in C.METACLASS_CALLS:
+                    check_metaclass(self, node)
             return kind
         return NOT_TENSOR
 
@@ -971,7 +974,7 @@ class FunctionAnalyzer:
             return NOT_TENSOR
         bound = ref.startswith(("self:", "super:", "instance:"))
         site = CallSite(
-            ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound
+            ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
         )
         self.summary.calls.append(site)
         if self.summary.local_objects:
@@ -1047,6 +1050,11 @@ class FunctionAnalyzer:
             self._held_reported.add(key)
             alive = tuple(site for site, _ in self.summary.local_objects)
             self.summary.held_object_drafts.append((alive, len(self.summary.calls) - 1, draft))
+
+    def report_if_built_eagerly(self, rule: Rule, call: ast.Call, message: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.metaclass_call_drafts.append(draft)
 
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         draft = self._draft(rule, call, message, TENSOR, None)

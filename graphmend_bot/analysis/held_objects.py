@@ -26,9 +26,10 @@ if TYPE_CHECKING:
 def held_object_breaks(
     program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
     breaking: set[FunctionId], standing: list[TracedDraft],
-) -> tuple[list[TracedDraft], set[FunctionId]]:
-    """The calls that break because a held object cannot be rebuilt, and the `__init__`s of the
-    held objects whose frame then runs eagerly (GM606 starts from those)."""
+) -> tuple[list[TracedDraft], set[FunctionId], dict[FunctionId, int]]:
+    """The calls that break because a held object cannot be rebuilt, the `__init__`s of the
+    held objects whose frame then runs eagerly (GM606 starts from those), and the row from which
+    each such frame runs eagerly."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     rows_by_function: dict[FunctionId, list[int]] = {}
@@ -39,6 +40,7 @@ def held_object_breaks(
         reported.add((fid, traced_draft.draft.code, traced_draft.draft.row, traced_draft.draft.column))
     found: list[TracedDraft] = []
     eager_inits: set[FunctionId] = set()
+    eager_rows: dict[FunctionId, int] = {}
     for fid in sorted(traced):
         function = program.function(fid)
         if not function.local_objects or fid[0] in program.dependency_modules:
@@ -56,12 +58,13 @@ def held_object_breaks(
                 if (fid, draft.code, draft.row, draft.column) not in reported:
                     found.append(TracedDraft(program.modules[fid[0]], function, draft))
                 broken_after.update(held)
+                eager_rows[fid] = min(draft.row, eager_rows.get(fid, draft.row))
         for site, row in function.local_objects:
             if site in holders and any(later > row for later in rows_by_function.get(fid, ())):
                 broken_after.add(site)
         for site in broken_after:
             eager_inits.update(holders[site])
-    return found, eager_inits
+    return found, eager_inits, eager_rows
 
 
 def _holds_bound_methods(program: Program, init: FunctionId) -> bool:

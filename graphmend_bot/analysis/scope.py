@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from graphmend_bot.analysis import bound_methods
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
+from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
@@ -569,10 +570,24 @@ class Program:
             if any(callee in breaking for callee in targets.get((fid, site), ()))
         ]
         eager_inits: set[FunctionId] = set()
+        # Frames that run eagerly: all of one Dynamo gave up on at a call (GM605, GM609)
+        eager_rows = {(traced_draft.module.module, traced_draft.function.qualname): 0 for traced_draft in found}
         if holding:  # a break in a frame holding an object with bound methods (held_objects.py)
-            held, eager_inits = held_object_breaks(self, traced, targets, breaking, [*standing, *found])
+            held, eager_inits, held_rows = held_object_breaks(self, traced, targets, breaking, [*standing, *found])
             found += held
+            for fid, row in held_rows.items():
+                eager_rows[fid] = min(row, eager_rows.get(fid, row))
+        found += metaclass_calls(self, eager_rows, targets)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
+
+    def resolve_class(self, module: str, dotted: str) -> tuple[str, str] | None:
+        """The in-tree class `dotted` names in `module`, if it is one."""
+        found = self._resolve_dotted(module, dotted)
+        return (found[1], found[2]) if found is not None and found[0] == "class" else None
+
+    def class_method(self, module: str, class_qualname: str, name: str) -> FunctionId | None:
+        """Method `name` of the class, along its in-tree bases."""
+        return self._method(module, class_qualname, name)
 
     def _breaking(
         self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]

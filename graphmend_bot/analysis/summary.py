@@ -116,6 +116,9 @@ def summarize_module(
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
+        summary.metaclass_call_drafts = [
+            d for d in summary.metaclass_call_drafts if not _suppressed(lines, d.row, d.end_row, d.code)
+        ]
         summary.held_object_drafts = [
             (alive, site, d) for alive, site, d in summary.held_object_drafts
             if not _suppressed(lines, d.row, d.end_row, d.code)
@@ -250,6 +253,9 @@ class _Collector:
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
         self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname))
+        metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
+        if metaclass is not None and (written := dotted_name(metaclass)) is not None:
+            self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written
         fields = named_tuples.class_fields(node, self.imports.resolve) if not self._prefix else None
         if fields is not None:
             self.named_tuples[node.name] = fields

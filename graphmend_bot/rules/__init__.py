@@ -39,6 +39,7 @@ from graphmend_bot.rules import (
     gm607_parameter_in_traced_code,
     gm608_break_inside_dependency,
     gm609_breaking_call_with_generator,
+    gm610_metaclass_call_in_eager_frame,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -73,6 +74,7 @@ RULES: tuple[Rule, ...] = (
     gm607_parameter_in_traced_code.RULE,
     gm608_break_inside_dependency.RULE,
     gm609_breaking_call_with_generator.RULE,
+    gm610_metaclass_call_in_eager_frame.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

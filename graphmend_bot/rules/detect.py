@@ -60,6 +60,11 @@ class Checker(Protocol):
         earlier holds its own bound methods (analysis/held_objects.py)."""
         ...
 
+    def report_if_built_eagerly(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call` in a `__call__`, standing when it is a metaclass's and a frame that
+        runs eagerly builds one of its classes (analysis/eager_frames.py)."""
+        ...
+
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`super().__init__(...)`), standing when the `__init__` holding it
         belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
@@ -120,6 +125,7 @@ class Detection:
     # A call made after this function built an object it keeps in a local (`sde = Fwd(sde)`).
     held_object_call: HeldObjectCallHook | None = None
     generator_keyword: GeneratorKeywordHook | None = None  # `torch.randn(..., generator=g)`
+    metaclass_call: HeldObjectCallHook | None = None  # `super().__call__(...)` in a `__call__`
 
 
 def conversion(message: str) -> ConversionHook:
