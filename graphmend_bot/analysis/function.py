@@ -350,7 +350,8 @@ class FunctionAnalyzer:
             if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                     and node.targets[0].id not in classes):
                 self.instances[node.targets[0].id] = constructor
-                if id(node) in self._top_level and self.summary.calls and self.summary.calls[-1].ref == constructor:
+                if (id(node) in self._top_level and _names_a_class(constructor)
+                        and self.summary.calls and self.summary.calls[-1].ref == constructor):
                     # built on every path (held_objects.py): one built under an `if` is not always there
                     self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
                 if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
@@ -1218,8 +1219,15 @@ def _seeded_generator(value: ast.expr, resolve: Callable[[ast.expr], str | None]
 
 def _has_generator_argument(call: ast.Call) -> bool:
     """`f(g(x) for g in gs)`, `f(*(...))`, `f(items=(...))`: a generator expression passed in."""
-    values = [arg.value if isinstance(arg, ast.Starred) else arg for arg in call.args]
-    return any(isinstance(value, ast.GeneratorExp) for value in [*values, *(kw.value for kw in call.keywords)])
+    return any(
+        isinstance(arg.value if isinstance(arg, ast.Starred) else arg, ast.GeneratorExp) for arg in call.args
+    ) or any(isinstance(keyword.value, ast.GeneratorExp) for keyword in call.keywords)
+
+
+def _names_a_class(ref: str) -> bool:
+    """`Cls(...)`, `mod.Cls(...)`: a constructor by its name (`y = self.norm(x)` is not one)."""
+    kind, _, name = ref.partition(":")
+    return kind in ("name", "dotted") and name.rpartition(".")[2][:1].isupper()
 
 
 def _attributes_only(kind: Kind) -> bool:
