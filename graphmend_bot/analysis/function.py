@@ -134,6 +134,8 @@ class FunctionAnalyzer:
     ) -> None:
         self.python_keys = python_keys
         self.node = node
+        self._top_level = frozenset(id(statement) for statement in node.body)
+        self._held_reported: set[tuple[str, int, int]] = set()
         # Named tuple types of the module: an instance holds the kinds it was built from, and a
         # read of one of their fields (`tableau.alpha`) is what the instance holds.
         self.named_tuples = named_tuples or {}
@@ -315,6 +317,9 @@ class FunctionAnalyzer:
                 if kind.is_tensor:
                     for check_assert in C.ASSERTIONS:
                         check_assert(self, node, kind)
+                else:
+                    for check_object in C.OBJECT_ASSERTIONS:
+                        check_object(self, node, self.node.args.vararg)
             finally:
                 self._kinds = None
         elif isinstance(node, (ast.Break, ast.Continue)):
@@ -347,9 +352,16 @@ class FunctionAnalyzer:
             if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                     and node.targets[0].id not in classes):
                 self.instances[node.targets[0].id] = constructor
+                if (id(node) in self._top_level and _names_a_class(constructor)
+                        and self.summary.calls and self.summary.calls[-1].ref == constructor):
+                    # built on every path (held_objects.py): one built under an `if` is not always there
+                    self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
                 if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
                     self.built_by[node.targets[0].id] = built_by
                 self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
+            seeded = _seeded_generator(node.value, self.resolve)
+            if seeded is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.built_by[node.targets[0].id] = seeded  # `g = torch.Generator(d).manual_seed(s)`
             guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
             if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self.guards[node.targets[0].id] = guard
@@ -795,6 +807,9 @@ class FunctionAnalyzer:
             return check(self, node, resolved, args)
         if not resolved.startswith("torch."):
             return None
+        if any(keyword.arg == "generator" for keyword in node.keywords):
+            for check_generator in C.GENERATOR_KEYWORDS:
+                check_generator(self, node, resolved)
         name = resolved[len("torch."):]
         leaf = name.rsplit(".", 1)[-1]
         if leaf in V.COMPILE_GUARDS:
@@ -877,6 +892,9 @@ class FunctionAnalyzer:
             if method == "__init__" and self.node.name == "__init__" and _is_super(func.value):
                 for check_init in C.SUPER_INITS:
                     check_init(self, node)
+            if method == "__call__" and self.node.name == "__call__" and (_is_super(func.value) or owner == "type"):
+                for check_metaclass in C.METACLASS_CALLS:
+                    check_metaclass(self, node)
             return kind
         return NOT_TENSOR
 
@@ -962,9 +980,15 @@ class FunctionAnalyzer:
             return NOT_TENSOR
         bound = ref.startswith(("self:", "super:", "instance:"))
         site = CallSite(
-            ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound
+            ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
         )
         self.summary.calls.append(site)
+        if self.summary.local_objects:
+            for check_held in C.HELD_OBJECT_CALLS:
+                check_held(self, node)
+        if _has_generator_argument(node):
+            for check_generator in C.GENERATOR_ARGUMENT_CALLS:
+                check_generator(self, node)
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
@@ -1022,6 +1046,27 @@ class FunctionAnalyzer:
         draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)
         if draft is not None:
             self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def builder_of(self, name: str) -> str | None:
+        return self.built_by.get(name)
+
+    def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one. Its own set of lines
+        # reported, so GM605's `obj.method()` draft at the same call is still made.
+        key = (rule.code, call.lineno, call.col_offset)
+        if key in self._held_reported or key in self._reported:
+            return
+        draft = self._draft(rule, call, message, TENSOR, None)
+        self._reported.discard(key)
+        if draft is not None:
+            self._held_reported.add(key)
+            alive = tuple(site for site, _ in self.summary.local_objects)
+            self.summary.held_object_drafts.append((alive, len(self.summary.calls) - 1, draft))
+
+    def report_if_built_eagerly(self, rule: Rule, call: ast.Call, message: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.metaclass_call_drafts.append(draft)
 
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         draft = self._draft(rule, call, message, TENSOR, None)
@@ -1171,6 +1216,31 @@ def _derived_from(kind: Kind, source: Kind) -> bool:
         kind.nonempty and not kind.always and source.nonempty and not source.always
         and kind.params <= source.params and kind.calls <= source.calls
     )
+
+
+def _seeded_generator(value: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
+    """`torch.Generator(device).manual_seed(seed)`: manual_seed returns the generator itself."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "manual_seed"
+        and isinstance(value.func.value, ast.Call)
+    ):
+        return resolve(value.func.value.func)
+    return None
+
+
+def _has_generator_argument(call: ast.Call) -> bool:
+    """`f(g(x) for g in gs)`, `f(*(...))`, `f(items=(...))`: a generator expression passed in."""
+    return any(
+        isinstance(arg.value if isinstance(arg, ast.Starred) else arg, ast.GeneratorExp) for arg in call.args
+    ) or any(isinstance(keyword.value, ast.GeneratorExp) for keyword in call.keywords)
+
+
+def _names_a_class(ref: str) -> bool:
+    """`Cls(...)`, `mod.Cls(...)`: a constructor by its name (`y = self.norm(x)` is not one)."""
+    kind, _, name = ref.partition(":")
+    return kind in ("name", "dotted") and name.rpartition(".")[2][:1].isupper()
 
 
 def _attributes_only(kind: Kind) -> bool:

@@ -36,6 +36,7 @@ class CallSite:
     args: tuple[Kind, ...]
     kwargs: tuple[tuple[str, Kind], ...]
     bound: bool  # the callee gets an implicit first argument (self / cls)
+    row: int = 0  # where the call is: what runs after a break that ends the frame (eager_frames.py)
 
 
 @dataclass
@@ -84,6 +85,15 @@ class FunctionSummary:
     # the keywords passed the instance ("<self>") or one of this function's parameters by name.
     sorts_keyword_items: int = 0
     passed_names: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # Objects this function builds and keeps in a local (`sde = ForwardSDE(sde)`): (constructor's
+    # call site index, row). See analysis/held_objects.py.
+    local_objects: list[tuple[int, int]] = field(default_factory=list)
+    # (constructor sites of the local objects alive, call site index, draft): findings that stand
+    # when one of those objects holds its own bound methods and the call's callee breaks (GM605).
+    held_object_drafts: list[tuple[tuple[int, ...], int, Draft]] = field(default_factory=list)
+    # `super().__call__(...)` / `type.__call__(cls, ...)` in a `__call__`: findings that stand when
+    # this is a metaclass's `__call__` and a frame running eagerly builds one of its classes.
+    metaclass_call_drafts: list[Draft] = field(default_factory=list)
 
 
 @dataclass
@@ -96,6 +106,7 @@ class ClassSummary:
     # of a parameter annotated with a class, or `self.NAME = self`, as NAME -> "typed:Class"
     # (an instance of Class or of a subclass).
     attributes: dict[str, str] = field(default_factory=dict)
+    metaclass: str | None = None  # `class C(metaclass=M)`: M as written, resolved through imports
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import fnmatch
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass
 
+from graphmend_bot.analysis import bound_methods
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
+from graphmend_bot.analysis.eager_frames import metaclass_calls
+from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.kind import Kind
@@ -174,6 +177,8 @@ class Program:
         ]
 
     def _built_attribute_call(self, module: str, class_qualname: str, mod: str, constructor: str) -> list[FunctionId]:
+        if constructor.startswith(bound_methods.PREFIX):  # `self.NAME = self.m` (bound_methods.py)
+            return self._held_methods([(module, class_qualname)], constructor)
         if constructor.startswith("self."):
             factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
                 module, class_qualname, constructor[len("self."):]
@@ -263,7 +268,29 @@ class Program:
             if method is not None:
                 found.append(method)
             found.extend(self._overrides(mod, cls, name))
+            if method is None:
+                found.extend(self._bound_method_attribute(mod, cls, name))
         return found
+
+    def _bound_method_attribute(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
+        """`obj.NAME(...)` where NAME is no method but an attribute holding the object's own bound
+        methods (`self.NAME = {...: self.m_a}.get(key, self.m_b)`), set in the class or a subclass."""
+        return [
+            target
+            for mod, cls in [(module, class_qualname), *self.hierarchy.descendants((module, class_qualname))]
+            if (held := self.modules[mod].classes[cls].attributes.get(name, "")).startswith(bound_methods.PREFIX)
+            for target in self._held_methods([(mod, cls)], held)
+        ]
+
+    def _held_methods(self, classes: list[tuple[str, str]], attribute: str) -> list[FunctionId]:
+        """The methods (and their overrides) a bound-method attribute of `classes` may hold."""
+        return [
+            target
+            for name in bound_methods.decode(attribute)
+            for mod, cls in classes
+            for target in [self._method(mod, cls, name), *self._overrides(mod, cls, name)]
+            if target is not None
+        ]
 
     def _overrides(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
         """Methods named `name` that subclasses in the tree define: `self.name()` may run them."""
@@ -558,7 +585,8 @@ class Program:
         `super().__init__` of a module whose `__init__` it then runs as its own frame (GM606)."""
         pending = [fid for fid in sorted(traced) if fid[0] not in self.dependency_modules
                    and (self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts)]
-        if not pending:
+        holding = any(self.function(fid).held_object_drafts for fid in traced)
+        if not pending and not holding:
             return []
         breaking = self._breaking(targets, standing)
         found = [
@@ -567,7 +595,25 @@ class Program:
             for site, draft in self.function(fid).callee_break_drafts
             if any(callee in breaking for callee in targets.get((fid, site), ()))
         ]
-        return found + self._uninitialized_module_inits(pending, targets, breaking)
+        eager_inits: set[FunctionId] = set()
+        # Frames that run eagerly: all of one Dynamo gave up on at a call (GM605, GM609)
+        eager_rows = {(traced_draft.module.module, traced_draft.function.qualname): 0 for traced_draft in found}
+        if holding:  # a break in a frame holding an object with bound methods (held_objects.py)
+            held, eager_inits, held_rows = held_object_breaks(self, traced, targets, breaking, [*standing, *found])
+            found += held
+            for fid, row in held_rows.items():
+                eager_rows[fid] = min(row, eager_rows.get(fid, row))
+        found += metaclass_calls(self, eager_rows, targets)
+        return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
+
+    def resolve_class(self, module: str, dotted: str) -> tuple[str, str] | None:
+        """The in-tree class `dotted` names in `module`, if it is one."""
+        found = self._resolve_dotted(module, dotted)
+        return (found[1], found[2]) if found is not None and found[0] == "class" else None
+
+    def class_method(self, module: str, class_qualname: str, name: str) -> FunctionId | None:
+        """Method `name` of the class, along its in-tree bases."""
+        return self._method(module, class_qualname, name)
 
     def _breaking(
         self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
@@ -589,12 +635,13 @@ class Program:
 
     def _uninitialized_module_inits(
         self, pending: list[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
-        breaking: set[FunctionId],
+        breaking: set[FunctionId], eager_inits: Set[FunctionId] = frozenset(),
     ) -> list[TracedDraft]:
         """An nn.Module's `__init__` that breaks makes its construction break; Dynamo then runs it
         as its own frame, where `super().__init__` meets an uninitialized module and breaks, and so
-        on up the in-tree bases (measured on torch 2.13)."""
-        queue = deque(fid for fid in pending if fid in breaking and self._module_init(fid))
+        on up the in-tree bases (measured on torch 2.13). `eager_inits`: constructors that run
+        eagerly because the frame building them gave up (held_objects.py), with the same effect."""
+        queue = deque(fid for fid in pending if (fid in breaking or fid in eager_inits) and self._module_init(fid))
         reached = set(queue)
         found: list[TracedDraft] = []
         while queue:

@@ -11,7 +11,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import named_tuples
+from graphmend_bot.analysis import bound_methods, named_tuples
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
@@ -116,6 +116,13 @@ def summarize_module(
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
+        summary.metaclass_call_drafts = [
+            d for d in summary.metaclass_call_drafts if not _suppressed(lines, d.row, d.end_row, d.code)
+        ]
+        summary.held_object_drafts = [
+            (alive, site, d) for alive, site, d in summary.held_object_drafts
+            if not _suppressed(lines, d.row, d.end_row, d.code)
+        ]
         functions[qualname] = summary
     return ModuleSummary(
         path=path,
@@ -246,6 +253,9 @@ class _Collector:
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
         self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname))
+        metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
+        if metaclass is not None and (written := dotted_name(metaclass)) is not None:
+            self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written
         fields = named_tuples.class_fields(node, self.imports.resolve) if not self._prefix else None
         if fields is not None:
             self.named_tuples[node.name] = fields
@@ -288,6 +298,12 @@ class _Collector:
                     attributes.setdefault(target.attr, f"typed:{typed_params[child.value.id]}")
                 elif isinstance(child.value, ast.Name) and child.value.id == "self":
                     attributes.setdefault(target.attr, f"typed:{qualname}")
+                elif methods := bound_methods.bound_method_names(child.value):
+                    # each branch's choice adds to what the attribute may hold
+                    known = bound_methods.decode(attributes.get(target.attr, bound_methods.PREFIX))
+                    if known or target.attr not in attributes:
+                        attributes[target.attr] = bound_methods.encode((*known, *methods))
+                    continue
                 if not isinstance(child.value, ast.Call):
                     continue
                 callee = self._callee(child.value)

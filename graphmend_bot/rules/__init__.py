@@ -19,6 +19,7 @@ from graphmend_bot.rules import (
     gm106_data_dependent_all_any,
     gm201_tensor_validation_guard,
     gm202_tensor_assert,
+    gm203_assert_on_objects,
     gm301_tensor_item,
     gm302_tensor_to_python_scalar,
     gm303_tensor_tolist,
@@ -37,6 +38,8 @@ from graphmend_bot.rules import (
     gm606_uninitialized_module_init,
     gm607_parameter_in_traced_code,
     gm608_break_inside_dependency,
+    gm609_breaking_call_with_generator,
+    gm610_metaclass_call_in_eager_frame,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -51,6 +54,7 @@ RULES: tuple[Rule, ...] = (
     gm106_data_dependent_all_any.RULE,
     gm201_tensor_validation_guard.RULE,
     gm202_tensor_assert.RULE,
+    gm203_assert_on_objects.RULE,
     gm301_tensor_item.RULE,
     gm302_tensor_to_python_scalar.RULE,
     gm303_tensor_tolist.RULE,
@@ -69,6 +73,8 @@ RULES: tuple[Rule, ...] = (
     gm606_uninitialized_module_init.RULE,
     gm607_parameter_in_traced_code.RULE,
     gm608_break_inside_dependency.RULE,
+    gm609_breaking_call_with_generator.RULE,
+    gm610_metaclass_call_in_eager_frame.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -50,6 +50,21 @@ class Checker(Protocol):
         breaks there; the scope solver completes `message` with the break inside."""
         ...
 
+    def builder_of(self, name: str) -> str | None:
+        """The qualified name of the call outside the tree that built local `name` in this function
+        (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""
+        ...
+
+    def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when its callee breaks while an object this function built
+        earlier holds its own bound methods (analysis/held_objects.py)."""
+        ...
+
+    def report_if_built_eagerly(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call` in a `__call__`, standing when it is a metaclass's and a frame that
+        runs eagerly builds one of its classes (analysis/eager_frames.py)."""
+        ...
+
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`super().__init__(...)`), standing when the `__init__` holding it
         belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
@@ -74,6 +89,14 @@ LocalObjectCallHook = Callable[["Rule", Checker, ast.Call, str], None]
 SuperInitHook = Callable[["Rule", Checker, ast.Call], None]
 # A call that may land outside the builtins and torch (in the tree or a configured dependency).
 DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
+# An `assert` whose test is no tensor, with the function's `*args` parameter (None without one).
+ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], None]
+# A call that may land in the tree with a generator expression among its arguments.
+GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
+# A torch function called with a `generator=` keyword: the call and its resolved name.
+GeneratorKeywordHook = Callable[["Rule", Checker, ast.Call, str], None]
+# A call that may land in the tree, made after the function built an object it keeps in a local.
+HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
 
 
 @dataclass(frozen=True)
@@ -97,6 +120,12 @@ class Detection:
     super_init: SuperInitHook | None = None  # `super().__init__(...)` in an `__init__`
     # Asked only when the config names `dependencies`: each call the scope solver resolves.
     dependency_call: DependencyCallHook | None = None
+    object_assertion: ObjectAssertHook | None = None  # `assert <not a tensor>, msg`
+    generator_argument_call: GeneratorArgumentHook | None = None  # `f(*(g(x) for g in gs))`
+    # A call made after this function built an object it keeps in a local (`sde = Fwd(sde)`).
+    held_object_call: HeldObjectCallHook | None = None
+    generator_keyword: GeneratorKeywordHook | None = None  # `torch.randn(..., generator=g)`
+    metaclass_call: HeldObjectCallHook | None = None  # `super().__call__(...)` in a `__call__`
 
 
 def conversion(message: str) -> ConversionHook:

@@ -34,6 +34,19 @@ def _untraceable_method(
     return NOT_TENSOR
 
 
+def _generator_built_here(rule: Rule, checker: Checker, call: ast.Call, name: str) -> None:
+    """Measured on torch 2.13: `torch.randn(..., generator=g)` breaks ("Missing `as_proxy()`",
+    GB0055) for any torch.Generator `g`, built in the frame or passed in; `generator=None` does not.
+    Reported only for a generator this function built (`g = torch.Generator(device).manual_seed(s)`,
+    torchsde's `_randn`): a `generator` parameter is None on most calls."""
+    value = next(keyword.value for keyword in call.keywords if keyword.arg == "generator")
+    if isinstance(value, ast.Name) and checker.builder_of(value.id) == "torch.Generator":
+        checker.report(
+            rule, call, f"`{name}()` with a `torch.Generator` built in traced code cannot be traced",
+            TENSOR, gb_id="GB0055",
+        )
+
+
 RULE = Rule(
     code="GM604",
     name="untraceable-call",
@@ -71,6 +84,7 @@ if not torch.compiler.is_compiling():
         "numpy draws), or guard eager-only work with `torch.compiler.is_compiling()`."
     ),
     detection=Detection(
+        generator_keyword=_generator_built_here,
         calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
         tensor_methods=dict.fromkeys(UNTRACEABLE_TENSOR_METHODS, _untraceable_method),
     ),

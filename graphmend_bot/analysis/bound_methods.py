@@ -1,0 +1,65 @@
+"""Attributes that hold bound methods of their own object: what calling them runs.
+
+torchsde's `ForwardSDE.__init__` picks its implementations once, by noise type:
+
+    self.g_prod_and_gdg_prod = {
+        NOISE_TYPES.diagonal: self.g_prod_and_gdg_prod_diagonal,
+        NOISE_TYPES.additive: self.g_prod_and_gdg_prod_additive,
+    }.get(sde.noise_type, self.g_prod_and_gdg_prod_default)
+
+and the solver calls `self.sde.g_prod_and_gdg_prod(...)`. Dynamo follows the bound method and
+traces it (measured on torch 2.13: the `requires_grad_()` inside breaks at its own line). The
+summary records such an attribute as "methods:" and the names of the methods it may hold; the scope
+solver resolves a call of the attribute to each of them (and their overrides), an
+over-approximation like the rest of call resolution.
+"""
+
+from __future__ import annotations
+
+import ast
+
+PREFIX = "methods:"
+
+
+def bound_method_names(value: ast.expr, self_name: str = "self") -> tuple[str, ...]:
+    """The `self.NAME` values `value` may evaluate to, or () when it is none of the forms below.
+
+    `self.m`; `{k: self.a, ...}.get(key, self.b)` and `{k: self.a, ...}[key]` (a dispatch table
+    written in place); `self.a if cond else self.b`; `getattr(obj, "name", self.m)` (the default:
+    the object's own method may be the one that runs)."""
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name:
+        return (value.attr,)
+    if isinstance(value, ast.IfExp):
+        return _union(value.body, value.orelse, self_name=self_name)
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Dict):
+        return _union(*_dict_values(value.value), self_name=self_name)
+    if not isinstance(value, ast.Call):
+        return ()
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Dict):
+        return _union(*_dict_values(func.value), *value.args[1:2], self_name=self_name)
+    if isinstance(func, ast.Name) and func.id == "getattr" and len(value.args) == 3:
+        return bound_method_names(value.args[2], self_name)
+    return ()
+
+
+def encode(names: tuple[str, ...]) -> str:
+    return PREFIX + ",".join(dict.fromkeys(names))
+
+
+def decode(attribute: str) -> tuple[str, ...]:
+    """The method names of an attribute recorded by `encode`, or () for any other attribute."""
+    if not attribute.startswith(PREFIX):
+        return ()
+    return tuple(name for name in attribute[len(PREFIX):].split(",") if name)
+
+
+def _dict_values(display: ast.Dict) -> list[ast.expr]:
+    return [value for value in display.values if value is not None]  # `**other` has no value
+
+
+def _union(*values: ast.expr, self_name: str) -> tuple[str, ...]:
+    found: list[str] = []
+    for value in values:
+        found.extend(name for name in bound_method_names(value, self_name) if name not in found)
+    return tuple(found)
