@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing, value_class
+from graphmend_bot.analysis import narrowing, str_enums, value_class
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -189,6 +189,8 @@ class FunctionAnalyzer:
         self._tensor_mappings: set[str] = set()
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
+        # Names assigned in the body: a parameter rebound no longer holds what a caller passed.
+        self._rebound: set[str] = set()
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -206,8 +208,11 @@ class FunctionAnalyzer:
         entry_params: list[str] = []
         configured_entry_params: list[str] = []
         hinted_params: list[str] = []
+        member_defaults: list[tuple[str, str]] = []
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
+            if (member := str_enums.member_ref(default)) is not None:
+                member_defaults.append((arg.arg, member))  # `mode=BlendMode.CONSTANT`
             if skip_first and index == 0:
                 continue
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
@@ -230,6 +235,7 @@ class FunctionAnalyzer:
             if extra is not None:
                 names.append(extra.arg)
         self.summary.params = tuple(names)
+        self.summary.member_defaults = tuple(member_defaults)
         self.block(self.node.body, env)
         for name in self._python_params:
             # A flag whatever callers pass: fixed, so no caller's kind overrides it.
@@ -467,6 +473,7 @@ class FunctionAnalyzer:
     ) -> None:
         if isinstance(target, ast.Name):
             env[target.id] = kind
+            self._rebound.add(target.id)
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             self.instances.pop(target.id, None)
@@ -873,6 +880,10 @@ class FunctionAnalyzer:
                 for check_init in C.SUPER_INITS:
                     check_init(self, node)
             return kind
+        if (method in str_enums.STR_METHODS and isinstance(func.value, ast.Name)
+                and func.value.id in self.summary.params and func.value.id not in self._rebound):
+            for check_str_method in C.STR_METHODS:  # `opt_str.strip()`: a str-Enum member may reach it
+                check_str_method(self, node, func.value.id)
         return NOT_TENSOR
 
     def _constructor_ref(self, func: ast.expr) -> str | None:
@@ -960,6 +971,8 @@ class FunctionAnalyzer:
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound
         )
         self.summary.calls.append(site)
+        if sources := str_enums.argument_sources(node, args, kwargs):
+            self.summary.call_member_sources.append((len(self.summary.calls) - 1, sources))
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
@@ -1016,6 +1029,11 @@ class FunctionAnalyzer:
         draft = self._draft(rule, call, message, TENSOR, None)
         if draft is not None:
             self.summary.module_init_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, gb_id)
+        if draft is not None:
+            self.summary.str_method_drafts.append((param, draft))
 
 
 # Expression handlers by node type, looked up once per node (cheaper than getattr by name).

@@ -78,6 +78,12 @@ class FunctionSummary:
     # (call site index, draft): findings that stand when the site's callee lies in a configured
     # dependency and breaks there (GM608); recorded only when the config names dependencies.
     dependency_call_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # Members of `(str, Enum)` classes (analysis/str_enums.py): parameters defaulting to
+    # `Cls.NAME` as (param, "Cls.NAME"); per call site index, the arguments that pass on a
+    # parameter or read `Cls.NAME`; and (param, draft) of `str` method calls on a parameter.
+    member_defaults: tuple[tuple[str, str], ...] = ()
+    call_member_sources: list[tuple[int, tuple[tuple[int | str, str], ...]]] = field(default_factory=list)
+    str_method_drafts: list[tuple[str, Draft]] = field(default_factory=list)
 
 
 @dataclass

@@ -55,6 +55,11 @@ class Checker(Protocol):
         belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
         ...
 
+    def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
+        """A finding at `call` (`param.strip()`), standing when a member of a `(str, Enum)` class
+        reaches parameter `param` from a default or a traced caller (analysis/str_enums.py)."""
+        ...
+
 
 # Every hook gets its rule first (the dispatch tables bind it), so one hook serves many rules.
 # A bool conversion of `test`, whose kind is a tensor.
@@ -74,6 +79,8 @@ LocalObjectCallHook = Callable[["Rule", Checker, ast.Call, str], None]
 SuperInitHook = Callable[["Rule", Checker, ast.Call], None]
 # A call that may land outside the builtins and torch (in the tree or a configured dependency).
 DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
+# `param.method(...)` with a method of `str` on a parameter of the function: the parameter's name.
+StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,7 @@ class Detection:
     super_init: SuperInitHook | None = None  # `super().__init__(...)` in an `__init__`
     # Asked only when the config names `dependencies`: each call the scope solver resolves.
     dependency_call: DependencyCallHook | None = None
+    str_method: StrMethodHook | None = None  # `param.strip()`: a `str` method on a parameter
 
 
 def conversion(message: str) -> ConversionHook:
