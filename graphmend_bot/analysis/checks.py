@@ -55,3 +55,4 @@ LOCAL_OBJECT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.local_o
 SUPER_INITS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_init)
 DEPENDENCY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dependency_call)
 STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
+SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)

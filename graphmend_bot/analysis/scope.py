@@ -19,6 +19,7 @@ from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.skipped_frames import comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
@@ -522,6 +523,9 @@ class Program:
                     standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, traced, solver.targets, solver.holds)
         consequences = self._consequences(traced, solver.targets, [*result, *inner])
+        consequences += comprehension_findings(
+            self, traced, solver.targets, lambda: self._breaking(solver.targets, [*result, *inner]), solver.holds
+        )
         if self.dependency_modules:
             consequences += calls_breaking_inside(self, solver.targets, inner)
         return result + consequences

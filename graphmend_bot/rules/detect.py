@@ -55,6 +55,12 @@ class Checker(Protocol):
         belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
         ...
 
+    def report_if_frame_skipped(self, rule: Rule, node: ast.expr, message: str, deps: Kind) -> None:
+        """A finding at `node` (a comprehension), standing when `deps` make it a tensor and a break
+        earlier in a `try` or loop body of the function (its own, or in a callee called there)
+        makes Dynamo skip the frame (analysis/skipped_frames.py)."""
+        ...
+
     def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
         """A finding at `call` (`param.strip()`), standing when a member of a `(str, Enum)` class
         reaches parameter `param` from a default or a traced caller (analysis/str_enums.py)."""
@@ -81,6 +87,9 @@ SuperInitHook = Callable[["Rule", Checker, ast.Call], None]
 DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
 # `param.method(...)` with a method of `str` on a parameter of the function: the parameter's name.
 StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
+# A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
+# of what it captures from the enclosing function.
+ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,7 @@ class Detection:
     # Asked only when the config names `dependencies`: each call the scope solver resolves.
     dependency_call: DependencyCallHook | None = None
     str_method: StrMethodHook | None = None  # `param.strip()`: a `str` method on a parameter
+    skipped_frame_comprehension: ComprehensionHook | None = None
 
 
 def conversion(message: str) -> ConversionHook:
