@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing, skipped_frames, str_enums, value_class
+from graphmend_bot.analysis import narrowing, skipped_frames, str_enums, tensor_rank, value_class
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -196,6 +196,7 @@ class FunctionAnalyzer:
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
         self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
+        self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -359,6 +360,9 @@ class FunctionAnalyzer:
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
                     node.value, True, self.resolve):
                 self._lists.add(node.targets[0].id)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and tensor_rank.is_scalar(
+                    node.value, self._scalars, self.resolve):
+                self._scalars.add(node.targets[0].id)
             self.instances.update(classes)
             constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
             if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
@@ -488,6 +492,7 @@ class FunctionAnalyzer:
             env[target.id] = kind
             self._rebound.add(target.id)
             self._lists.discard(target.id)
+            self._scalars.discard(target.id)
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             self.instances.pop(target.id, None)
@@ -1009,6 +1014,9 @@ class FunctionAnalyzer:
     @property
     def in_condition(self) -> bool:
         return self._test_depth > 0
+
+    def is_scalar_tensor(self, node: ast.expr) -> bool:
+        return tensor_rank.is_scalar(node, self._scalars, self.resolve)
 
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR

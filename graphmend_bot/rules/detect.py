@@ -31,6 +31,10 @@ class Checker(Protocol):
         """Inside an `if`/`while` test, which is reported as one conversion as a whole."""
         ...
 
+    def is_scalar_tensor(self, node: ast.expr) -> bool:
+        """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
+        ...
+
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
         ...
