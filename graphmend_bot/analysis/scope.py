@@ -673,9 +673,21 @@ class _TensorFlow:
             targets = self.targets.get((fid, call.site), ())
             if call.element is None and any(self._returns_at(fid, call.site, t) for t in targets):
                 return True
+            if not targets and call.element is None and self._callback_returns(fid, call.site):
+                return True
             if call.element is not None and any(self._element_returns(t, call.element) for t in targets):
                 return True
         return False
+
+    def _callback_returns(self, fid: FunctionId, index: int) -> bool:
+        """`event_fn(t, y)` on a parameter holding a function from outside the tree (a user
+        callback): a tensor when it is given one (torchdiffeq's `if event_fn(t1, y1) == 0:`)."""
+        function = self.program.function(fid)
+        site = function.calls[index]
+        kind, _, name = site.ref.partition(":")
+        if kind != "name" or name not in function.params:
+            return False
+        return any(self.holds(fid, arg) for arg in (*site.args, *(value for _, value in site.kwargs)))
 
     def _returns_at(self, caller: FunctionId, index: int, callee: FunctionId) -> bool:
         """Whether `callee` returns a tensor at this call site. A callee whose result depends on
