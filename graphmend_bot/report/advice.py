@@ -73,9 +73,8 @@ _ADVICE: dict[str, str] = {
              "outside the compiled function) and reuse it",
     "GM608": "`{code}` reaches a graph break inside an installed package (quoted above): call a form of its API "
              "that does not break, call it outside the compiled region, or report the break upstream",
-    "GM609": "Dynamo skipped this function after an earlier break in a `try` or loop body, then compiles "
-             "this comprehension on its own: remove that break, or iterate a tuple (`tuple(...)`) or use a "
-             "`for` loop",
+    "GM609": "Dynamo skipped this function after a break in a `try` or loop body, then compiles `{code}` "
+             "on its own: remove that break, or iterate a tuple (`tuple(...)`) or use a `for` loop",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "
