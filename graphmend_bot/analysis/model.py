@@ -85,7 +85,7 @@ class FunctionSummary:
     call_member_sources: list[tuple[int, tuple[tuple[int | str, str], ...]]] = field(default_factory=list)
     str_method_drafts: list[tuple[str, Draft]] = field(default_factory=list)
     # (call sites in try/loop bodies before it, kind of the drafts there, draft) of a comprehension
-    # Dynamo compiles as its own frame once a break there skipped this one (GM609); its deps: a
+    # Dynamo compiles as its own frame once a break there skipped this one (GM611); its deps: a
     # tensor it captures.
     skipped_frame_drafts: list[tuple[tuple[int, ...], Kind, Draft]] = field(default_factory=list)
 

@@ -1,6 +1,6 @@
 """Comprehensions Dynamo compiles as frames of their own, after it skipped the frame around them.
 
-Measured on torch 2.13, Python 3.11 (tests/fixtures/rules/GM609_comprehension_in_skipped_frame.py):
+Measured on torch 2.13, Python 3.11 (tests/fixtures/rules/GM611_comprehension_in_skipped_frame.py):
 a graph break inside a `try` body or a loop body makes Dynamo skip the whole frame ("Failed to
 handle graph break gracefully. Skipping the function and falling back to eager"). Python before
 3.12 (PEP 709) runs a list, set or dict comprehension as a nested function, so Dynamo then sees

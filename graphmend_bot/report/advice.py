@@ -73,7 +73,7 @@ _ADVICE: dict[str, str] = {
              "outside the compiled function) and reuse it",
     "GM608": "`{code}` reaches a graph break inside an installed package (quoted above): call a form of its API "
              "that does not break, call it outside the compiled region, or report the break upstream",
-    "GM609": "Dynamo skipped this function after a break in a `try` or loop body, then compiles `{code}` "
+    "GM611": "Dynamo skipped this function after a break in a `try` or loop body, then compiles `{code}` "
              "on its own: remove that break, or iterate a tuple (`tuple(...)`) or use a `for` loop",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",

@@ -1,4 +1,4 @@
-"""GM609 comprehension-in-skipped-frame: its documentation, in one place with how it is detected.
+"""GM611 comprehension-in-skipped-frame: its documentation, in one place with how it is detected.
 
 The traversal asks at each list, set or dict comprehension over a list that captures a value of
 the enclosing function, after a draft or a call inside a `try` or loop body; the scope solver
@@ -24,7 +24,7 @@ def _comprehension(rule: Rule, checker: Checker, node: ast.expr, captured: Kind)
 
 
 RULE = Rule(
-    code="GM609",
+    code="GM611",
     name="comprehension-in-skipped-frame",
     family="not traceable",
     gb_id="GB4347",
