@@ -37,7 +37,7 @@ from graphmend_bot.rules import (
     gm606_uninitialized_module_init,
     gm607_parameter_in_traced_code,
     gm608_break_inside_dependency,
-    gm609_comprehension_in_skipped_frame,
+    gm611_comprehension_in_skipped_frame,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -70,7 +70,7 @@ RULES: tuple[Rule, ...] = (
     gm606_uninitialized_module_init.RULE,
     gm607_parameter_in_traced_code.RULE,
     gm608_break_inside_dependency.RULE,
-    gm609_comprehension_in_skipped_frame.RULE,
+    gm611_comprehension_in_skipped_frame.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 
