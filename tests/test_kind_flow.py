@@ -124,3 +124,69 @@ def test_classes_reexported_by_star_imports_resolve(write_tree):
         """,
     })
     assert codes_by_line(root) == {("jiggle.py", 10, "GM303")}
+
+
+ENUMS = """
+    from enum import Enum
+
+    class StrEnum(str, Enum):
+        pass
+
+    class BlendMode(StrEnum):
+        CONSTANT = "constant"
+
+    class Colour(Enum):
+        RED = "red"
+"""
+
+LOOKUP = """
+    def look_up_option(opt_str, supported):
+        if isinstance(opt_str, str):
+            opt_str = opt_str.strip()
+        return opt_str
+"""
+
+
+def test_a_str_enum_member_reaches_a_str_method_across_modules(write_tree):
+    # monai: sliding_window_inference(mode=BlendMode.CONSTANT) -> compute_importance_map(mode=mode)
+    # -> look_up_option(mode, BlendMode) -> opt_str.strip(); the enum base lives in a third module.
+    root = write_tree({
+        "enums.py": ENUMS,
+        "options.py": LOOKUP,
+        "model.py": """
+            import torch
+            from torch import nn
+            from enums import BlendMode
+            from options import look_up_option
+
+            def importance(x, mode=BlendMode.CONSTANT):
+                mode = look_up_option(mode, BlendMode)
+                return x
+
+            class Inferer(nn.Module):
+                def forward(self, x):
+                    return importance(x * 2)
+        """,
+    })
+    assert codes_by_line(root) == {("options.py", 3, "GM604")}
+
+
+def test_plain_strings_and_members_of_other_enums_do_not_reach_it(write_tree):
+    # A plain Enum member has no str methods to call; a string literal traces.
+    root = write_tree({
+        "enums.py": ENUMS,
+        "options.py": LOOKUP,
+        "model.py": """
+            import torch
+            from torch import nn
+            from enums import Colour
+            from options import look_up_option
+
+            class Inferer(nn.Module):
+                def forward(self, x, mode=Colour.RED):
+                    look_up_option(" constant ", None)
+                    look_up_option(mode, Colour)
+                    return x * 2
+        """,
+    })
+    assert codes_by_line(root) == set()

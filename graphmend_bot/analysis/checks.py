@@ -59,3 +59,5 @@ GENERATOR_ARGUMENT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.g
 HELD_OBJECT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.held_object_call)
 GENERATOR_KEYWORDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generator_keyword)
 METACLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.metaclass_call)
+STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
+SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)

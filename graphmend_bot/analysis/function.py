@@ -14,7 +14,14 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import keyword_arguments, narrowing, value_class
+from graphmend_bot.analysis import (
+    keyword_arguments,
+    narrowing,
+    skipped_frames,
+    str_enums,
+    tensor_rank,
+    value_class,
+)
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -193,6 +200,14 @@ class FunctionAnalyzer:
         self._sizes: keyword_arguments.Sizes | None = None
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
+        # Names assigned in the body: a parameter rebound no longer holds what a caller passed.
+        self._rebound: set[str] = set()
+        # What makes Dynamo skip this frame (analysis/skipped_frames.py): drafts inside a `try` or
+        # loop body (their deps), and the call sites there (a break in the callee does it too).
+        self._try_depth = 0
+        self._frame_skips = skipped_frames.FrameSkips()
+        self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
+        self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
 
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
@@ -210,8 +225,11 @@ class FunctionAnalyzer:
         entry_params: list[str] = []
         configured_entry_params: list[str] = []
         hinted_params: list[str] = []
+        member_defaults: list[tuple[str, str]] = []
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
+            if (member := str_enums.member_ref(default)) is not None:
+                member_defaults.append((arg.arg, member))  # `mode=BlendMode.CONSTANT`
             if skip_first and index == 0:
                 continue
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
@@ -234,6 +252,7 @@ class FunctionAnalyzer:
             if extra is not None:
                 names.append(extra.arg)
         self.summary.params = tuple(names)
+        self.summary.member_defaults = tuple(member_defaults)
         self.block(self.node.body, env)
         for name in self._python_params:
             # A flag whatever callers pass: fixed, so no caller's kind overrides it.
@@ -246,6 +265,7 @@ class FunctionAnalyzer:
         self.summary.references = tuple(sorted(self.references))
         self.summary.attribute_writes = tuple(self.attribute_writes)
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
+        self.summary.skipped_frame_drafts = self._frame_skips.finish()
 
     def _is_staticmethod(self) -> bool:
         return any(dotted_name(d) == "staticmethod" for d in self.node.decorator_list)
@@ -327,7 +347,11 @@ class FunctionAnalyzer:
         return False
 
     def _try(self, node: ast.Try, env: Env) -> None:
+        self._try_depth += 1
+        self._frame_skips.enter_try()
         self.block(node.body, env)
+        self._frame_skips.exit_try()
+        self._try_depth -= 1
         for handler in node.handlers:
             if handler.name:
                 env[handler.name] = NOT_TENSOR
@@ -347,6 +371,12 @@ class FunctionAnalyzer:
             classes = self._value_classes(node.targets, node.value, env)  # before rebinding
             for target in node.targets:
                 self._bind(target, kind, env, elements)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
+                    node.value, True, self.resolve):
+                self._lists.add(node.targets[0].id)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and tensor_rank.is_scalar(
+                    node.value, self._scalars, self.resolve):
+                self._scalars.add(node.targets[0].id)
             self.instances.update(classes)
             constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
             if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
@@ -481,6 +511,9 @@ class FunctionAnalyzer:
     ) -> None:
         if isinstance(target, ast.Name):
             env[target.id] = kind
+            self._rebound.add(target.id)
+            self._lists.discard(target.id)
+            self._scalars.discard(target.id)
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             self.instances.pop(target.id, None)
@@ -739,6 +772,8 @@ class FunctionAnalyzer:
             self._test_depth = depth
 
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
+        if not isinstance(node, ast.GeneratorExp) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
+            self._comprehension_frame(node, env)
         inner = dict(env)
         for generator in node.generators:
             # As a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their elements' kinds.
@@ -752,6 +787,15 @@ class FunctionAnalyzer:
         return self.expr(node.elt, inner).without_flags()
 
     _expr_ListComp = _expr_SetComp = _expr_GeneratorExp = _expr_DictComp = _comprehension
+
+    def _comprehension_frame(self, node: skipped_frames.Comprehension, env: Env) -> None:
+        """A comprehension over a list after a break that may skip the frame: its own frame."""
+        if not skipped_frames.iterates_list(node.generators[0].iter, self._lists, self.resolve):
+            return
+        captured = skipped_frames.captured_kind(node, env, self.resolve)
+        if captured:
+            for check_comprehension in C.SKIPPED_FRAME_COMPREHENSIONS:
+                check_comprehension(self, node, captured)
 
     # ---- calls --------------------------------------------------------------------------
     def _expr_Call(self, node: ast.Call, env: Env) -> Kind:
@@ -896,6 +940,10 @@ class FunctionAnalyzer:
                 for check_metaclass in C.METACLASS_CALLS:
                     check_metaclass(self, node)
             return kind
+        if (method in str_enums.STR_METHODS and isinstance(func.value, ast.Name)
+                and func.value.id in self.summary.params and func.value.id not in self._rebound):
+            for check_str_method in C.STR_METHODS:  # `opt_str.strip()`: a str-Enum member may reach it
+                check_str_method(self, node, func.value.id)
         return NOT_TENSOR
 
     def _constructor_ref(self, func: ast.expr) -> str | None:
@@ -989,6 +1037,10 @@ class FunctionAnalyzer:
         if _has_generator_argument(node):
             for check_generator in C.GENERATOR_ARGUMENT_CALLS:
                 check_generator(self, node)
+        if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
+            self._frame_skips.site(len(self.summary.calls) - 1, self._loop_depth > 0)
+        if sources := str_enums.argument_sources(node, args, kwargs):
+            self.summary.call_member_sources.append((len(self.summary.calls) - 1, sources))
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
@@ -1005,6 +1057,9 @@ class FunctionAnalyzer:
     def in_condition(self) -> bool:
         return self._test_depth > 0
 
+    def is_scalar_tensor(self, node: ast.expr) -> bool:
+        return tensor_rank.is_scalar(node, self._scalars, self.resolve)
+
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
 
@@ -1015,15 +1070,18 @@ class FunctionAnalyzer:
         self.summary.drafts.append(draft)
         if self._loop_depth:
             self._eager_after = self._eager_after | deps.without_flags()
+        if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
+            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0)
 
     def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None,
-               by_extent: bool = False) -> Draft | None:
+               by_extent: bool = False, own_frame: bool = False) -> Draft | None:
         row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
         end_row = node.end_lineno or row  # type: ignore[attr-defined]
         end_col = node.end_col_offset or col  # type: ignore[attr-defined]
         # by_extent: `d.cov.evaluate()` and `d.cov` start at one column, and each may break
         key = (rule.code, row, col, end_row, end_col) if by_extent else (rule.code, row, col)
-        if key in self._reported or self._eager_after.always:
+        eager_after = NOT_TENSOR if own_frame else self._eager_after
+        if key in self._reported or eager_after.always:
             return None  # loop bodies run twice
         self._reported.add(key)
         line = self.lines[row - 1] if row <= len(self.lines) else ""
@@ -1032,7 +1090,7 @@ class FunctionAnalyzer:
         return Draft(
             rule.code, message, row, _char_column(line, col), end_row,
             _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
-            line.rstrip("\r\n"), self._eager_after, rare=self._rare_depth > 0,
+            line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
         )
 
     def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
@@ -1072,6 +1130,17 @@ class FunctionAnalyzer:
         draft = self._draft(rule, call, message, TENSOR, None)
         if draft is not None:
             self.summary.module_init_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def report_if_frame_skipped(self, rule: Rule, node: ast.expr, message: str, deps: Kind) -> None:
+        # Its own frame: a break before it (which `suppressed_if` records) is what makes it break.
+        draft = self._draft(rule, node, message, deps, None, own_frame=True)
+        if draft is not None:
+            self._frame_skips.comprehension(draft)
+
+    def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, gb_id)
+        if draft is not None:
+            self.summary.str_method_drafts.append((param, draft))
 
 
 # Expression handlers by node type, looked up once per node (cheaper than getattr by name).

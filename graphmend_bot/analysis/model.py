@@ -94,6 +94,16 @@ class FunctionSummary:
     # `super().__call__(...)` / `type.__call__(cls, ...)` in a `__call__`: findings that stand when
     # this is a metaclass's `__call__` and a frame running eagerly builds one of its classes.
     metaclass_call_drafts: list[Draft] = field(default_factory=list)
+    # Members of `(str, Enum)` classes (analysis/str_enums.py): parameters defaulting to
+    # `Cls.NAME` as (param, "Cls.NAME"); per call site index, the arguments that pass on a
+    # parameter or read `Cls.NAME`; and (param, draft) of `str` method calls on a parameter.
+    member_defaults: tuple[tuple[str, str], ...] = ()
+    call_member_sources: list[tuple[int, tuple[tuple[int | str, str], ...]]] = field(default_factory=list)
+    str_method_drafts: list[tuple[str, Draft]] = field(default_factory=list)
+    # (call sites in try/loop bodies before it, kind of the drafts there, draft) of a comprehension
+    # Dynamo compiles as its own frame once a break there skipped this one (GM611); its deps: a
+    # tensor it captures.
+    skipped_frame_drafts: list[tuple[tuple[int, ...], Kind, Draft]] = field(default_factory=list)
 
 
 @dataclass

@@ -24,6 +24,8 @@ from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.skipped_frames import comprehension_findings
+from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
 
@@ -569,7 +571,11 @@ class Program:
             for draft in function.drafts:
                 if solver.holds(fid, draft.deps) and not solver.holds(fid, draft.suppressed_if):
                     standing.append(TracedDraft(self.modules[fid[0]], function, draft))
+        result += str_enum_findings(self, traced, solver.targets, solver.holds)
         consequences = self._consequences(traced, solver.targets, [*result, *inner])
+        consequences += comprehension_findings(
+            self, traced, solver.targets, lambda: self._breaking(solver.targets, [*result, *inner]), solver.holds
+        )
         if self.dependency_modules:
             inside = calls_breaking_inside(self, solver.targets, inner)
             # a keyword sort breaks by what each call passes: its constructions are judged there
@@ -740,9 +746,21 @@ class _TensorFlow:
             targets = self.targets.get((fid, call.site), ())
             if call.element is None and any(self._returns_at(fid, call.site, t) for t in targets):
                 return True
+            if not targets and call.element is None and self._callback_returns(fid, call.site):
+                return True
             if call.element is not None and any(self._element_returns(t, call.element) for t in targets):
                 return True
         return False
+
+    def _callback_returns(self, fid: FunctionId, index: int) -> bool:
+        """`event_fn(t, y)` on a parameter holding a function from outside the tree (a user
+        callback): a tensor when it is given one (torchdiffeq's `if event_fn(t1, y1) == 0:`)."""
+        function = self.program.function(fid)
+        site = function.calls[index]
+        kind, _, name = site.ref.partition(":")
+        if kind != "name" or name not in function.params:
+            return False
+        return any(self.holds(fid, arg) for arg in (*site.args, *(value for _, value in site.kwargs)))
 
     def _returns_at(self, caller: FunctionId, index: int, callee: FunctionId) -> bool:
         """Whether `callee` returns a tensor at this call site. A callee whose result depends on

@@ -73,6 +73,8 @@ _ADVICE: dict[str, str] = {
              "outside the compiled function) and reuse it",
     "GM608": "`{code}` reaches a graph break inside an installed package (quoted above): call a form of its API "
              "that does not break, call it outside the compiled region, or report the break upstream",
+    "GM611": "Dynamo skipped this function after a break in a `try` or loop body, then compiles `{code}` "
+             "on its own: remove that break, or iterate a tuple (`tuple(...)`) or use a `for` loop",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "
@@ -90,6 +92,10 @@ _DEPRECATION_ADVICE = (
     "`torch._dynamo.config.reorderable_logging_functions` instead (kept only where its function is the "
     "compiled frame itself)"
 )
+_STR_ENUM_ADVICE = (
+    "Dynamo cannot call `str` methods on a str-Enum member: call `{code}` on the member's `.value` "
+    "(`getattr(opt, \"value\", opt)`), compare with `==`/`in`, or convert it before the compiled region"
+)
 _DEPRECATION_WORDS = ("deprecat", "FutureWarning", "DeprecationWarning")
 
 
@@ -98,6 +104,8 @@ def advice(finding: Finding) -> str:
     template = _ADVICE.get(finding.code)
     if finding.code in ("GM402", "GM403") and any(word in finding.source_line for word in _DEPRECATION_WORDS):
         template = _DEPRECATION_ADVICE
+    if finding.code == "GM604" and finding.gb_id == "GB0156":  # a str method of a str-Enum member
+        template = _STR_ENUM_ADVICE
     if template is None:
         return ""
     return template.format(code=flagged_text(finding))

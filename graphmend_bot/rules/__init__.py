@@ -40,6 +40,7 @@ from graphmend_bot.rules import (
     gm608_break_inside_dependency,
     gm609_breaking_call_with_generator,
     gm610_metaclass_call_in_eager_frame,
+    gm611_comprehension_in_skipped_frame,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -75,6 +76,7 @@ RULES: tuple[Rule, ...] = (
     gm608_break_inside_dependency.RULE,
     gm609_breaking_call_with_generator.RULE,
     gm610_metaclass_call_in_eager_frame.RULE,
+    gm611_comprehension_in_skipped_frame.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -31,6 +31,10 @@ class Checker(Protocol):
         """Inside an `if`/`while` test, which is reported as one conversion as a whole."""
         ...
 
+    def is_scalar_tensor(self, node: ast.expr) -> bool:
+        """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
+        ...
+
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
         ...
@@ -70,6 +74,17 @@ class Checker(Protocol):
         belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
         ...
 
+    def report_if_frame_skipped(self, rule: Rule, node: ast.expr, message: str, deps: Kind) -> None:
+        """A finding at `node` (a comprehension), standing when `deps` make it a tensor and a break
+        earlier in a `try` or loop body of the function (its own, or in a callee called there)
+        makes Dynamo skip the frame (analysis/skipped_frames.py)."""
+        ...
+
+    def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
+        """A finding at `call` (`param.strip()`), standing when a member of a `(str, Enum)` class
+        reaches parameter `param` from a default or a traced caller (analysis/str_enums.py)."""
+        ...
+
 
 # Every hook gets its rule first (the dispatch tables bind it), so one hook serves many rules.
 # A bool conversion of `test`, whose kind is a tensor.
@@ -97,6 +112,11 @@ GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
 GeneratorKeywordHook = Callable[["Rule", Checker, ast.Call, str], None]
 # A call that may land in the tree, made after the function built an object it keeps in a local.
 HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
+# `param.method(...)` with a method of `str` on a parameter of the function: the parameter's name.
+StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
+# A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
+# of what it captures from the enclosing function.
+ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
 
 
 @dataclass(frozen=True)
@@ -126,6 +146,8 @@ class Detection:
     held_object_call: HeldObjectCallHook | None = None
     generator_keyword: GeneratorKeywordHook | None = None  # `torch.randn(..., generator=g)`
     metaclass_call: HeldObjectCallHook | None = None  # `super().__call__(...)` in a `__call__`
+    str_method: StrMethodHook | None = None  # `param.strip()`: a `str` method on a parameter
+    skipped_frame_comprehension: ComprehensionHook | None = None
 
 
 def conversion(message: str) -> ConversionHook:

@@ -40,6 +40,15 @@ def _slice_bound(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: 
         checker.report(rule, subscript, "A tensor used as a slice bound is converted to a Python int", bounds)
 
 
+def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, index: Kind) -> None:
+    """`x[i]`, `x[0, i]` with a 0-d tensor `i` (analysis/tensor_rank.py): an int index, read with
+    `.item()`; a 1-d index tensor is advanced indexing and traces."""
+    key = subscript.slice
+    elements = key.elts if isinstance(key, ast.Tuple) else [key]
+    if owner.is_tensor and any(not isinstance(e, ast.Slice) and checker.is_scalar_tensor(e) for e in elements):
+        checker.report(rule, subscript, "A 0-d tensor used as an index is converted to a Python int", index)
+
+
 RULE = Rule(
     code="GM302",
     name="tensor-to-python-scalar",
@@ -47,8 +56,9 @@ RULE = Rule(
     gb_id="GB0124",
     summary=(
         "Flags `int(t)`, `float(t)` and `bool(t)` on a tensor in traced code, and tensors used where "
-        "Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`) and slice "
-        "bounds."
+        "Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`), slice "
+        "bounds, and indices that are 0-d tensors by construction (`x[t.argmax()]`, "
+        "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`)."
     ),
     why="These call `.item()` under the hood, with the same graph break.",
     example="n = int(lengths.max())",
@@ -65,5 +75,6 @@ RULE = Rule(
         builtins=dict.fromkeys(SCALAR_CASTS, _scalar_cast),
         torch_functions=dict.fromkeys(SIZE_FACTORIES, _size_factory),
         slice_bounds=_slice_bound,
+        indexing=_scalar_index,
     ),
 )

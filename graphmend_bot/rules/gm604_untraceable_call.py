@@ -7,6 +7,7 @@ The callees and the id Dynamo reports for each live in one table, `UNTRACEABLE_C
 from __future__ import annotations
 
 import ast
+from typing import cast
 
 from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
@@ -47,6 +48,17 @@ def _generator_built_here(rule: Rule, checker: Checker, call: ast.Call, name: st
         )
 
 
+def _str_method(rule: Rule, checker: Checker, call: ast.Call, param: str) -> None:
+    """`opt_str.strip()` where `opt_str` may be a member of a `(str, Enum)` class (GB0156)."""
+    method = cast(ast.Attribute, call.func).attr
+    checker.report_if_str_enum_member(
+        rule, call, param,
+        f"`.{method}()` of `{param}`, which can be a member of a `(str, Enum)` class: Dynamo cannot "
+        "call `str` methods on str-Enum members (use `.value`, `==` or `in`)",
+        gb_id="GB0156",
+    )
+
+
 RULE = Rule(
     code="GM604",
     name="untraceable-call",
@@ -57,14 +69,17 @@ RULE = Rule(
         "clocks, `bisect`, `pickle`, `copy.copy`, some of `random`, numpy's RNG objects and file "
         "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), "
         "`torch.Generator(...)` construction, `copy.deepcopy` of a tensor, and the tensor methods "
-        "`is_signed()`, `storage_offset()` and `is_pinned()`."
+        "`is_signed()`, `storage_offset()` and `is_pinned()`, and `str` methods (`.strip()`, "
+        "`.lower()`) called on a member of a `(str, Enum)` class that reaches a parameter."
     ),
     why=(
         "Dynamo cannot trace these functions: it ends the graph, calls them eagerly and starts a "
         "new graph. Most are marked as skipped (GB0007); numpy functions torch._numpy does not "
         "implement give GB0294, numpy RNG draws GB0033, `torch.Generator(...)` GB0363 (an opaque "
         "object created mid-graph), `copy.deepcopy` of a tensor GB4198, `Tensor.is_signed()`, "
-        "`storage_offset()` and `is_pinned()` GB0208 (an op returning a Python value). Each finding "
+        "`storage_offset()` and `is_pinned()` GB0208 (an op returning a Python value), a `str` method such as `.strip()` on a member of a "
+        "`(str, Enum)` class GB0156 (Dynamo does not trace methods of `str` subclasses' members; "
+        "`==`, `in`, `str(m)` and `m.value` trace). Each finding "
         "carries the id measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform` "
         "and `random.randint` trace and are not reported."
     ),
@@ -87,5 +102,6 @@ if not torch.compiler.is_compiling():
         generator_keyword=_generator_built_here,
         calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
         tensor_methods=dict.fromkeys(UNTRACEABLE_TENSOR_METHODS, _untraceable_method),
+        str_method=_str_method,
     ),
 )

@@ -1,0 +1,179 @@
+"""Comprehensions Dynamo compiles as frames of their own, after it skipped the frame around them.
+
+Measured on torch 2.13, Python 3.11 (tests/fixtures/rules/GM611_comprehension_in_skipped_frame.py):
+a graph break inside a `try` body or a loop body makes Dynamo skip the whole frame ("Failed to
+handle graph break gracefully. Skipping the function and falling back to eager"). Python before
+3.12 (PEP 709) runs a list, set or dict comprehension as a nested function, so Dynamo then sees
+each comprehension run after the break as a new frame, compiles it when that frame holds a tensor
+(a captured tensor, module or container of them, or a reference to the `torch` module:
+`has_tensor_in_frame`), and breaks at once when the iterable it was handed is a list ("Dynamo
+does not support next() on list_iterator"). Not when it iterates a tuple or a range (tuple and
+range iterators trace), not for generator expressions. `enumerate` and `zip` over a list break as
+the list does. Which comprehensions: after a break in a loop body, every one of the function
+(before, in and after the loop: Dynamo skips the whole frame); after a break in a `try` body, those
+in that body, before the break too (kornia's `augment.py:722`), and after it. Not those before the
+`try`: Dynamo compiles up to the last point before it that it can resume at ("Compiling up to the
+previous resumable state"), measured in four functions and a module; one module forward of the
+fixture's first version broke on such a comprehension too, so they are left unreported, not proven
+safe.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.analysis.model import Draft
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+
+# 3.12 inlines comprehensions into the function that holds them: no frame of their own.
+COMPREHENSIONS_ARE_FRAMES = sys.version_info < (3, 12)
+_LIST_BUILDERS = frozenset({"list", "sorted"})
+
+Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
+
+
+def builds_list(node: ast.expr, bound_to_name: bool, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The value is a `list`: a comprehension, `list(...)`, `sorted(...)`, or a list display (one
+    of constants iterated in place is folded into a tuple by the compiler)."""
+    if isinstance(node, ast.ListComp):
+        return True
+    if isinstance(node, ast.List):
+        return bound_to_name or not all(isinstance(element, ast.Constant) for element in node.elts)
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _LIST_BUILDERS
+        and resolve(node.func) in (None, node.func.id)
+    )
+
+
+def iterates_list(node: ast.expr, lists: set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The iterator a comprehension is handed steps a list: a local bound to one, a list built in
+    place, or `enumerate`/`zip` over one (their iterators step the list's)."""
+    if isinstance(node, ast.Name):
+        return node.id in lists
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("enumerate", "zip")
+            and resolve(node.func) in (None, node.func.id)):
+        return any(iterates_list(arg, lists, resolve) for arg in node.args[: 1 if node.func.id == "enumerate" else None])
+    return builds_list(node, False, resolve)
+
+
+def captured_kind(node: Comprehension, env: dict[str, Kind], resolve: Callable[[ast.expr], str | None]) -> Kind:
+    """What the comprehension's frame holds from the enclosing function: the kinds of the names
+    it reads from there (the first iterable is evaluated outside and handed in as an iterator),
+    or a tensor when it reads the `torch` module (Dynamo then compiles any frame)."""
+    bound = {
+        target.id
+        for generator in node.generators
+        for target in ast.walk(generator.target)
+        if isinstance(target, ast.Name)
+    }
+    parts: list[ast.AST] = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+    for index, generator in enumerate(node.generators):
+        parts.extend(generator.ifs)
+        if index:
+            parts.append(generator.iter)
+    kind = NOT_TENSOR
+    for part in parts:
+        for child in ast.walk(part):
+            if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name):
+                module = resolve(child.value)
+                if child.value.id not in env and module is not None and (module == "torch" or module.startswith("torch.")):
+                    return TENSOR  # `torch.cat(...)`, `F.pad(...)`: a global torch module
+            if isinstance(child, ast.Name) and child.id not in bound and child.id in env:
+                kind = kind | env[child.id].without_flags()
+    return kind
+
+
+class _Condition:
+    """What makes Dynamo skip the frame, as seen from one comprehension: call sites whose callee
+    may break, and the kinds of drafts that break when they hold."""
+
+    __slots__ = ("kind", "sites")
+
+    def __init__(self, sites: list[int], kind: Kind) -> None:
+        self.sites = dict.fromkeys(sites)
+        self.kind = kind
+
+    def add(self, sites: list[int], kind: Kind) -> None:
+        self.sites.update(dict.fromkeys(sites))
+        self.kind = self.kind | kind
+
+
+class FrameSkips:
+    """Breaks that make Dynamo skip a function's frame, and the comprehensions they reach, recorded
+    in the one traversal. Measured: a break in a loop body skips the whole frame, so every
+    comprehension of the function runs as its own frame; a break in a `try` body compiles up to
+    the last point it could resume at (before the `try`), so the comprehensions in that `try`
+    body and after it do."""
+
+    def __init__(self) -> None:
+        self.sites: list[int] = []  # in try or loop bodies so far
+        self.kind: Kind = NOT_TENSOR
+        self._loop_sites: list[int] = []  # in loop bodies anywhere in the function
+        self._loop_kind: Kind = NOT_TENSOR
+        self._tries: list[tuple[int, Kind, list[_Condition]]] = []  # open try bodies
+        self._found: list[tuple[_Condition, Draft]] = []
+
+    def enter_try(self) -> None:
+        self._tries.append((len(self.sites), self.kind, []))
+
+    def exit_try(self) -> None:
+        start, _, inside = self._tries.pop()
+        for condition in inside:  # the breaks later in the same try body reach back to it
+            condition.add(self.sites[start:], self.kind)
+        if self._tries:
+            self._tries[-1][2].extend(inside)
+
+    def site(self, index: int, in_loop: bool) -> None:
+        self.sites.append(index)
+        if in_loop:
+            self._loop_sites.append(index)
+
+    def draft(self, kind: Kind, in_loop: bool) -> None:
+        self.kind = self.kind | kind
+        if in_loop:
+            self._loop_kind = self._loop_kind | kind
+
+    def comprehension(self, draft: Draft) -> None:
+        condition = _Condition(self.sites, self.kind)
+        if self._tries:
+            self._tries[-1][2].append(condition)
+        self._found.append((condition, draft))
+
+    def finish(self) -> list[tuple[tuple[int, ...], Kind, Draft]]:
+        """(call sites, kind, draft) per comprehension, with the loop breaks of the whole function."""
+        for condition, _ in self._found:
+            condition.add(self._loop_sites, self._loop_kind)
+        return [(tuple(condition.sites), condition.kind, draft) for condition, draft in self._found
+                if condition.sites or condition.kind]
+
+
+def comprehension_findings(
+    program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    breaking: Callable[[], set[FunctionId]], holds: Callable[[FunctionId, Kind], bool],
+) -> list[TracedDraft]:
+    """The comprehension drafts that capture a tensor in a frame a break before them skipped:
+    a draft of the function in a `try`/loop body, or a call there whose callee breaks."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    pending = [fid for fid in sorted(traced)
+               if fid[0] not in program.dependency_modules and program.function(fid).skipped_frame_drafts]
+    if not pending:
+        return []
+    broken = breaking()
+    found: list[TracedDraft] = []
+    for fid in pending:
+        function = program.function(fid)
+        for sites, skip_kind, draft in function.skipped_frame_drafts:
+            if not holds(fid, draft.deps) or holds(fid, draft.suppressed_if):
+                continue
+            if holds(fid, skip_kind) or any(callee in broken for site in sites for callee in targets.get((fid, site), ())):
+                found.append(TracedDraft(program.modules[fid[0]], function, draft))
+    return found

@@ -1,0 +1,63 @@
+"""GM611 comprehension-in-skipped-frame: its documentation, in one place with how it is detected.
+
+The traversal asks at each list, set or dict comprehension over a list that captures a value of
+the enclosing function, after a draft or a call inside a `try` or loop body; the scope solver
+keeps the finding when the captured value is a tensor and a break there (or in the callee) makes
+Dynamo skip the frame (analysis/skipped_frames.py). Python 3.11 only: 3.12 inlines comprehensions.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.analysis.kind import Kind
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+
+
+def _comprehension(rule: Rule, checker: Checker, node: ast.expr, captured: Kind) -> None:
+    checker.report_if_frame_skipped(
+        rule, node, "Comprehension over a list in a frame Dynamo skips after an earlier break in a "
+        "`try` or loop body: it compiles the comprehension as its own frame and cannot step its list "
+        "iterator", captured,
+    )
+
+
+RULE = Rule(
+    code="GM611",
+    name="comprehension-in-skipped-frame",
+    family="not traceable",
+    gb_id="GB4347",
+    summary=(
+        "Flags a list, set or dict comprehension over a list that reads a tensor of the enclosing "
+        "function, after a graph break inside a `try` or loop body of that function (Python < 3.12)."
+    ),
+    why=(
+        "A graph break inside a `try` block or a loop makes TorchDynamo give up on the whole frame "
+        "and run it eagerly. Before Python 3.12 a comprehension is a nested function, so each one "
+        "that runs afterwards is a new frame Dynamo compiles on its own when it holds a tensor; it is "
+        "handed its list as an iterator, which Dynamo cannot step (\"Dynamo does not support next() "
+        "on list_iterator\"), and breaks again. Iterating a tuple or a range traces."
+    ),
+    example=(
+        "order = [1, 0]\n"
+        "try:\n"
+        "    scale = weights.sum().item()\n"
+        "except RuntimeError:\n"
+        "    scale = 1.0\n"
+        "parts = [x[i] for i in order]"
+    ),
+    use_instead=(
+        "order = [1, 0]\n"
+        "try:\n"
+        "    scale = weights.sum().item()\n"
+        "except RuntimeError:\n"
+        "    scale = 1.0\n"
+        "parts = [x[i] for i in tuple(order)]"
+    ),
+    fix_safety=(
+        "No automatic fix. Remove the break in the `try` or loop body (its own finding says how), so "
+        "Dynamo no longer skips the frame, or iterate a tuple (`tuple(order)`) or use a `for` loop."
+    ),
+    detection=Detection(skipped_frame_comprehension=_comprehension),
+)
