@@ -121,12 +121,15 @@ def run_worker(name: str, out: str, package_root: str) -> None:
             explained = dynamo_breaks(fn, args, kwargs, tree)
             entry["breaks"] = sorted({f"{os.path.relpath(b.location[0], package_root)}:{b.location[1]}"
                                       for b in explained.breaks if b.location is not None})
+        except Exception as error:
+            entry["dynamo_error"] = _describe(error)
+        try:  # coverage is eager: a call Dynamo cannot explain still shows which rewritten rows it ran
             torch.manual_seed(0)
             fn, args, kwargs = build()
             covered = executed_lines(fn, args, kwargs, tree)
             entry["ran"] = {os.path.relpath(p, package_root): sorted(lines) for p, lines in covered.items()}
         except Exception as error:
-            entry["dynamo_error"] = _describe(error)
+            entry["coverage_error"] = _describe(error)
         results[call_name] = entry
     torch.save(results, out)
 
@@ -254,6 +257,10 @@ def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = T
         new = rewritten.get(call_name, {})
         row = {"original_error": old.get("error"), "rewritten_error": new.get("error"),
                "breaks_before": len(old.get("breaks", [])), "breaks_after": len(new.get("breaks", []))}
+        for side, entry in (("original", old), ("rewritten", new)):
+            for key in ("dynamo_error", "coverage_error"):
+                if key in entry:  # breaks or coverage not measured for this call: say so, not 0
+                    row[f"{side}_{key}"] = entry[key]
         if new.get("error") and not old.get("error"):
             raising += 1
         again = control.get(call_name, {})
