@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "wild"))
 
-from rewrite_check import _agrees, _gradients, _touched_functions  # noqa: E402
+from rewrite_check import _agrees, _gradients, _touched_functions, _unexplained  # noqa: E402
 
 
 def _clamped(module: torch.nn.Module, x: torch.Tensor, detach: bool) -> torch.Tensor:
@@ -52,3 +52,16 @@ def test_an_added_decorator_belongs_to_the_function_below_it() -> None:
     before = "import torch\n\n\ndef helper(x):\n    return x.nonzero()\n\n\ndef other(x):\n    return x\n"
     after = before.replace("def helper", "@torch.compiler.disable\ndef helper")
     assert _touched_functions(before, after) == [("helper", 4, 6)]
+
+
+def test_a_call_dynamo_could_not_explain_on_one_side_is_compared_on_neither() -> None:
+    """torch_geometric's AddRandomWalkPE on a sparse graph: Dynamo crashes explaining the original
+    (IndexError in pgo.py on a CSR tensor's strides) and not the rewrite, whose 11 breaks would
+    otherwise read as 11 new ones."""
+    original = {"gcn": {"breaks": ["a.py:1"]}, "rewrite:pe": {"dynamo_error": "IndexError: at pgo.py:340"},
+                "rewrite:pool": {"breaks": []}}
+    rewritten = {"gcn": {"breaks": ["a.py:1"]}, "rewrite:pe": {"breaks": ["b.py:2"]},
+                 "rewrite:pool": {"dynamo_error": "InternalTorchDynamoError"}}
+    assert _unexplained(original, rewritten) == ["rewrite:pe", "rewrite:pool"]
+    explained = original | {"rewrite:pe": {"breaks": []}}
+    assert _unexplained(explained, explained) == []

@@ -11,7 +11,8 @@ against the original and against the copy, each in its own process, with the sam
   (`--no-control` skips that run);
 - calls that raise with the rewrite where the original did not;
 - Dynamo's breaks inside the package (benchmarks/ground_truth.py), before and after, listed as
-  removed / left / new in the JSON;
+  removed / left / new in the JSON (a call Dynamo cannot explain on either side, for example an
+  internal Dynamo error, is left out of both counts and listed as `unexplained_calls`);
 - which rewritten functions the calls run (a rewrite no call runs is not checked by this run).
   The calls are the benchmark's own (`call_<name>` in libs/<lib>.py) and the small ones written so
   that a rewritten function the benchmark's calls miss runs too (`rewrite_call_<name>`); breaks are
@@ -121,12 +122,15 @@ def run_worker(name: str, out: str, package_root: str) -> None:
             explained = dynamo_breaks(fn, args, kwargs, tree)
             entry["breaks"] = sorted({f"{os.path.relpath(b.location[0], package_root)}:{b.location[1]}"
                                       for b in explained.breaks if b.location is not None})
+        except Exception as error:
+            entry["dynamo_error"] = _describe(error)
+        try:  # coverage is eager: a call Dynamo cannot explain still shows which rewritten rows it ran
             torch.manual_seed(0)
             fn, args, kwargs = build()
             covered = executed_lines(fn, args, kwargs, tree)
             entry["ran"] = {os.path.relpath(p, package_root): sorted(lines) for p, lines in covered.items()}
         except Exception as error:
-            entry["dynamo_error"] = _describe(error)
+            entry["coverage_error"] = _describe(error)
         results[call_name] = entry
     torch.save(results, out)
 
@@ -207,6 +211,13 @@ def _same(a: list[Any], b: list[Any]) -> bool:
     return True
 
 
+def _unexplained(original: dict[str, Any], rewritten: dict[str, Any]) -> list[str]:
+    """Calls Dynamo could not explain on one side or both: they have no break count there, so their
+    breaks are compared on neither (a Dynamo crash on the original is not 0 breaks)."""
+    return sorted(call for call in original
+                  if "dynamo_error" in original[call] or "dynamo_error" in rewritten.get(call, {}))
+
+
 def _agrees(a: dict[str, Any], b: dict[str, Any], key: str, missing: bool = True) -> bool:
     """Whether two runs' `key` tensors are the same; `missing` answers when only one run has them."""
     if key in a and key in b:
@@ -254,6 +265,10 @@ def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = T
         new = rewritten.get(call_name, {})
         row = {"original_error": old.get("error"), "rewritten_error": new.get("error"),
                "breaks_before": len(old.get("breaks", [])), "breaks_after": len(new.get("breaks", []))}
+        for side, entry in (("original", old), ("rewritten", new)):
+            for key in ("dynamo_error", "coverage_error"):
+                if key in entry:  # breaks or coverage not measured for this call: say so, not 0
+                    row[f"{side}_{key}"] = entry[key]
         if new.get("error") and not old.get("error"):
             raising += 1
         again = control.get(call_name, {})
@@ -281,12 +296,15 @@ def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = T
     report["changed_outputs"] = changed
     report["changed_gradients"] = changed_gradients
     report["nondeterministic_calls"] = nondeterministic
+    unexplained = _unexplained(original, rewritten)
+    report["unexplained_calls"] = unexplained
     for label, of_rewrites in (("", False), ("rewrite_calls_", True)):
         before_breaks = {b for call, entry in original.items() if call.startswith(REWRITE_CALL) == of_rewrites
-                         for b in entry.get("breaks", [])}
+                         and call not in unexplained for b in entry.get("breaks", [])}
         # Rows below a rewrite move: name each break by its row in the original, where it has one.
         after_breaks = {_in_original(b, original_rows) for call, entry in rewritten.items()
-                        if call.startswith(REWRITE_CALL) == of_rewrites for b in entry.get("breaks", [])}
+                        if call.startswith(REWRITE_CALL) == of_rewrites and call not in unexplained
+                        for b in entry.get("breaks", [])}
         report[f"{label}break_statements_before"] = len(before_breaks)
         report[f"{label}break_statements_after"] = len(after_breaks)
         report[f"{label}breaks_removed"] = sorted(before_breaks - after_breaks)
@@ -335,7 +353,8 @@ def _row(report: dict[str, Any]) -> str:
             f"gradients {report['changed_gradients']} (nondeterministic {report.get('nondeterministic_calls', 0)}) | "
             f"break stmts {report['break_statements_before']} -> {report['break_statements_after']} "
             f"(rewrite calls {report['rewrite_calls_break_statements_before']} -> "
-            f"{report['rewrite_calls_break_statements_after']}) | "
+            f"{report['rewrite_calls_break_statements_after']}; unexplained calls "
+            f"{len(report.get('unexplained_calls', []))}) | "
             f"{report['seconds']} s")
 
 

@@ -34,6 +34,7 @@ import libcst as cst
 from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.predicate import PARAMETER_READ
 from graphmend_bot.rewrite.purity import dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.well_typed import TypeEvidence, changes_shape, require_well_typed
@@ -159,6 +160,8 @@ def _returned(ctx: FixContext, chain: Chain) -> tuple[tuple[cst.BaseExpression, 
             return None
         _check_expression(true_value)
         _check_expression(false_value)
+        _reject_parameter_selection(true_value)
+        _reject_parameter_selection(false_value)
         return (true_value, false_value), None
     following = next_statement(ctx, chain.top)
     false_value = single_return([following]) if following is not None else None
@@ -166,7 +169,18 @@ def _returned(ctx: FixContext, chain: Chain) -> tuple[tuple[cst.BaseExpression, 
         return None
     _check_expression(true_value)
     _check_expression(false_value)
+    _reject_parameter_selection(true_value)
+    _reject_parameter_selection(false_value)
     return (true_value, false_value), following
+
+
+def _reject_parameter_selection(value: cst.BaseExpression) -> None:
+    """A branch whose value is a module's parameter (`self.embed.weight`): torch.cond gives the
+    one not selected a zero gradient where the branch gave it none (measured on MONAI VISTA3D's
+    class embeddings, through the predicate rewrite that selected them the same way)."""
+    name = dotted(value)
+    if name is not None and PARAMETER_READ.fullmatch(name):
+        raise Rejected(f"`{name}` is a parameter selected by the branch")
 
 
 def _returned_code(ctx: FixContext, value: cst.BaseExpression) -> str:
@@ -190,6 +204,7 @@ def _check_arm(body: Sequence[cst.BaseStatement]) -> None:
                     if not isinstance(value, cst.Name):
                         raise Rejected("an arm stores into an attribute or subscript")
             _check_expression(small.value)
+            _reject_parameter_selection(small.value)
             if _not_a_tensor(small.value):
                 raise Rejected("an arm assigns a value that is not a tensor")
 

@@ -32,7 +32,10 @@ def forward(self, x):
         "expressions of the same tensors (so shape and dtype provably match) and none uses an "
         "operator whose backward can be inf/NaN (sqrt, log, division by a tensor, non-integer powers,"
         " exp overflow): the unselected arm's gradient would be 0 * inf = NaN, so such fixes are "
-        "unsafe rather than masked with a second `torch.where`. Fixes that rely on an assumption "
+        "unsafe rather than masked with a second `torch.where`. An arm that is a module's parameter "
+        "(`self.embed.weight`) gets no fix: where the branch left the unselected parameter without a "
+        "gradient, `torch.where` gives it zeros, which optimizers with weight decay or momentum act "
+        "on. Fixes that rely on an assumption "
         "(dtypes, hoisted preparation as in the LongRoPE fix) are unsafe and say which. Arms that "
         "call modules become `torch.cond`, always unsafe."
     ),

@@ -138,3 +138,21 @@ def test_no_torch_cond_inside_a_loop(tmp_path: Path) -> None:
     straight = head + "        x = xs\n" + arms + "        return y\n"
     (fix,) = fixes_for(straight, tmp_path)
     assert fix is not None and "torch.cond" in fix.message
+
+
+@pytest.mark.parametrize("form", ["return", "assign"])
+def test_a_branch_that_selects_a_parameter_gets_no_cond(form: str, tmp_path: Path) -> None:
+    """VISTA3D's choice between two embedding weights, returned or assigned: torch.cond (like
+    torch.where) gives the weight not selected a zero gradient where the branch gave it none."""
+    arms = ("            return self.a.weight\n        return self.b.weight\n" if form == "return" else
+            "            y = self.a.weight\n        else:\n            y = self.b.weight\n        return x * y\n")
+    source = (
+        "import torch\nfrom torch import nn\n\n\nclass Pick(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n"
+        "        self.a = nn.Embedding(1, 4)\n        self.b = nn.Embedding(1, 4)\n\n"
+        "    def forward(self, x):\n        if x.sum() > 0:\n" + arms
+    )
+    assert fixes_for(source, tmp_path) == [None]
+    a, b = torch.nn.Embedding(1, 4), torch.nn.Embedding(1, 4)
+    torch.cond(torch.tensor(True), lambda: a.weight.clone(), lambda: b.weight.clone()).sum().backward()
+    assert b.weight.grad is not None and not b.weight.grad.any()  # zeros, where the `if` left None

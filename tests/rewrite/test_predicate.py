@@ -354,9 +354,11 @@ def test_a_floating_last_assignment_before_the_branch_makes_it_safe(tmp_path: Pa
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
 
 
-def test_selecting_parameters_states_the_gradient_of_the_unselected_one(tmp_path: Path) -> None:
+def test_selecting_parameters_gets_no_fix(tmp_path: Path) -> None:
     """MONAI's VISTA3D picks one of two `nn.Embedding(1, dim)` weights per class: torch.where gives
-    the unselected weight a zero gradient where the branch gave it none."""
+    the unselected weight a zero gradient where the branch gave it none. The rewrite check measured
+    that gradient change on VISTA3D's point head (every prompted class a supported one), so the
+    rewrite is withdrawn, not kept as an unsafe fix."""
     source = (
         "import torch\nfrom torch import nn\n\n\nclass Pick(nn.Module):\n"
         "    def __init__(self):\n        super().__init__()\n"
@@ -365,8 +367,7 @@ def test_selecting_parameters_states_the_gradient_of_the_unselected_one(tmp_path
         "        else:\n            y = self.b.weight\n        return x * y\n"
     )
     (finding,) = findings_with_fixes(source, tmp_path)
-    assert finding.fix is not None and finding.fix.applicability == "unsafe"
-    assert "`self.a.weight` gets a zero gradient where it was not selected" in finding.fix.message
+    assert finding.fix is None, finding.fix.message
     a, b = torch.nn.Parameter(torch.ones(1, 4)), torch.nn.Parameter(torch.ones(1, 4))
     torch.where(torch.tensor(True), a, b).sum().backward()
     assert b.grad is not None and torch.equal(b.grad, torch.zeros(1, 4))  # the branch left it None

@@ -33,3 +33,54 @@ def call_linear():
 def call_gate():
     gate = Gate("2x0e", [torch.relu], "2x0e", [torch.sigmoid], "2x1o")
     return gate, (gate.irreps_in.randn(10, -1),), {}
+
+
+# Calls written for the rewrites (issue 16's calls-per-rewrite check). The three `radius_graph`
+# helpers of e3nn's example networks get `@torch.compiler.disable` (their `nonzero()` and boolean
+# mask give data-dependent shapes); the benchmark's calls use o3 building blocks, never a network.
+# Each call runs a whole network on two small point clouds (`batch` set, so the mask that drops
+# cross-graph edges does work), with `pos` requiring grad as for forces (-dE/dpos).
+
+
+def _point_clouds(nodes: int = 8):
+    pos = torch.randn(nodes, 3).requires_grad_()
+    return pos, torch.arange(2).repeat_interleave(nodes // 2)
+
+
+def rewrite_call_gate_points_2101():
+    """e3nn/nn/models/gate_points_2101.py:radius_graph, built by `Network.forward` on every call."""
+    from e3nn.nn.models.gate_points_2101 import Network
+
+    net = Network(irreps_in="2x0e", irreps_hidden="4x0e + 2x1o", irreps_out="1x0e", irreps_node_attr=None,
+                  irreps_edge_attr="0e + 1o", layers=1, max_radius=2.5, number_of_basis=4, radial_layers=1,
+                  radial_neurons=8, num_neighbors=3.0, num_nodes=4.0)
+    pos, batch = _point_clouds()
+    return net, ({"pos": pos, "x": torch.randn(8, 2), "batch": batch},), {}
+
+
+def rewrite_call_gate_points_2102():
+    """e3nn/nn/models/gate_points_2102.py:radius_graph, built by `Network.forward` on every call."""
+    from e3nn.nn.models.gate_points_2102 import Network
+
+    net = Network(irreps_in="2x0e", irreps_hidden="4x0e + 2x1o", irreps_out="1x0e", irreps_node_attr="1x0e",
+                  irreps_edge_attr="0e + 1o", layers=1, max_radius=2.5, number_of_basis=4, radial_layers=1,
+                  radial_neurons=8, num_neighbors=3.0, num_nodes=4.0)
+    pos, batch = _point_clouds()
+    return net, ({"pos": pos, "x": torch.randn(8, 2), "z": torch.ones(8, 1), "batch": batch},), {}
+
+
+def rewrite_call_simple_network_v2106():
+    """e3nn/nn/models/v2106/gate_points_networks.py:radius_graph, built by `SimpleNetwork.preprocess`.
+
+    The convolutions' `alpha` gates are set off zero, as training leaves them, so that the edges
+    radius_graph finds reach the output and its gradient with respect to `pos`."""
+    from e3nn.nn.models.v2106.gate_points_networks import SimpleNetwork
+
+    net = SimpleNetwork("2x0e + 1x1o", "1x0e", max_radius=2.5, num_neighbors=3.0, num_nodes=4.0, mul=4, layers=1,
+                        lmax=1)
+    with torch.no_grad():  # `alpha` starts at zero, which mutes every edge; a trained network's is not
+        for name, module in net.named_modules():
+            if name.endswith(".alpha"):
+                module.weight.normal_()
+    pos, batch = _point_clouds()
+    return net, ({"pos": pos, "x": net.irreps_in.randn(8, -1), "batch": batch},), {}
