@@ -33,7 +33,11 @@ def forward(self, x):
         "operator whose backward can be inf/NaN (sqrt, log, division by a tensor, non-integer powers,"
         " exp overflow): the unselected arm's gradient would be 0 * inf = NaN, so such fixes are "
         "unsafe rather than masked with a second `torch.where`. Fixes that rely on an assumption "
-        "(dtypes, hoisted preparation as in the LongRoPE fix) are unsafe and say which. Arms that "
+        "(dtypes, hoisted preparation as in the LongRoPE fix) are unsafe and say which. A branch that "
+        "guards a value against its degenerate case (`if d < 1e-5:`, `if not torch.isfinite(dt):`) "
+        "gets no `torch.where` at all when an arm computes with that value or only one arm reads it: "
+        "the branch exists for the point where that arm's backward is inf, so the zero gradient "
+        "torch.where sends it becomes NaN (measured on torchdiffeq's initial step). Arms that "
         "call modules become `torch.cond`, always unsafe."
     ),
     fixes=("predicate", "cond"),
