@@ -52,3 +52,13 @@ def test_an_added_decorator_belongs_to_the_function_below_it() -> None:
     before = "import torch\n\n\ndef helper(x):\n    return x.nonzero()\n\n\ndef other(x):\n    return x\n"
     after = before.replace("def helper", "@torch.compiler.disable\ndef helper")
     assert _touched_functions(before, after) == [("helper", 4, 6)]
+
+
+def test_a_function_defined_under_a_module_level_try_is_a_touched_function() -> None:
+    """gpytorch's KeOps fallback classes live in `except ImportError:`; a rewrite there was uncounted."""
+    before = (
+        "try:\n    import pykeops\nexcept ImportError:\n    class Kernel:\n        def __call__(self, x):\n"
+        "            warn('no keops')\n            return x\n"
+    )
+    after = before.replace("            warn('no keops')\n", "            if not compiling():\n                warn('no keops')\n")
+    assert _touched_functions(before, after) == [("Kernel.__call__", 5, 8)]
