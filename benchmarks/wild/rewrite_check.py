@@ -121,12 +121,15 @@ def run_worker(name: str, out: str, package_root: str) -> None:
             explained = dynamo_breaks(fn, args, kwargs, tree)
             entry["breaks"] = sorted({f"{os.path.relpath(b.location[0], package_root)}:{b.location[1]}"
                                       for b in explained.breaks if b.location is not None})
+        except Exception as error:
+            entry["dynamo_error"] = _describe(error)
+        try:  # apart from Dynamo: a call Dynamo cannot trace still runs the rewritten lines eagerly
             torch.manual_seed(0)
             fn, args, kwargs = build()
             covered = executed_lines(fn, args, kwargs, tree)
             entry["ran"] = {os.path.relpath(p, package_root): sorted(lines) for p, lines in covered.items()}
         except Exception as error:
-            entry["dynamo_error"] = _describe(error)
+            entry["coverage_error"] = _describe(error)
         results[call_name] = entry
     torch.save(results, out)
 
@@ -258,6 +261,7 @@ def check_library(name: str, unsafe: bool, worktree: str, with_control: bool = T
     for call_name, old in original.items():
         new = rewritten.get(call_name, {})
         row = {"original_error": old.get("error"), "rewritten_error": new.get("error"),
+               "dynamo_error": new.get("dynamo_error"),
                "breaks_before": len(old.get("breaks", [])), "breaks_after": len(new.get("breaks", []))}
         if new.get("error") and not old.get("error"):
             raising += 1
