@@ -52,3 +52,87 @@ def call_ddim_step():
     scheduler.set_timesteps(10)
     t = scheduler.timesteps[3]
     return scheduler.step, (torch.randn(2, 3, 16, 16), t, torch.randn(2, 3, 16, 16)), {"eta": 0.0}
+
+
+# -- calls written for rewritten functions the benchmark's calls do not run (rewrite_check.py) --
+# Tiny configs (diffusers' own model-test sizes), random weights; eval mode, so dropout is off.
+
+
+def _hunyuan_video15(image_embeds):
+    from diffusers import HunyuanVideo15Transformer3DModel
+
+    model = HunyuanVideo15Transformer3DModel(
+        in_channels=4, out_channels=4, num_attention_heads=2, attention_head_dim=8, num_layers=2,
+        num_refiner_layers=1, mlp_ratio=2.0, text_embed_dim=16, text_embed_2_dim=8, image_embed_dim=12,
+        rope_axes_dim=(2, 2, 4), target_size=16, task_type="t2v",
+    )
+    inputs = {
+        "hidden_states": torch.randn(1, 4, 1, 8, 8),
+        "timestep": torch.tensor([1.0]),
+        "encoder_hidden_states": torch.randn(1, 6, 16),
+        "encoder_hidden_states_2": torch.randn(1, 4, 8),
+        "encoder_attention_mask": torch.ones(1, 6),
+        "encoder_attention_mask_2": torch.ones(1, 4),
+        "image_embeds": image_embeds,
+    }
+    return model.eval(), (), inputs
+
+
+def rewrite_call_hunyuan_video15_text_to_video():
+    """models/transformers/transformer_hunyuan_video15.py:HunyuanVideo15Transformer3DModel.forward,
+    whose `if is_t2v:` (`torch.all(image_embeds == 0)`) became `torch.cond`: text-to-video, all-zero
+    image embeddings (the branch that zeroes the image tokens). Not in the benchmark's models."""
+    return _hunyuan_video15(torch.zeros(1, 3, 12))
+
+
+def rewrite_call_hunyuan_video15_image_to_video():
+    """The same `torch.cond`'s other branch: image-to-video, image embeddings given."""
+    return _hunyuan_video15(torch.randn(1, 3, 12))
+
+
+# The video UNets' `if any(s % default_overall_up_factor != 0 ...)`: logger.info got an
+# `is_compiling()` guard. Only a latent whose height or width is not a multiple of 2**(number of
+# upsamplers) takes it; the benchmark has no video UNet, and its image UNet gets 16x16.
+
+
+def rewrite_call_unet3d_odd_size():
+    """models/unets/unet_3d_condition.py:UNet3DConditionModel.forward (text-to-video), the
+    upsample-size branch: a 15x15 latent, which the UNet handles by forcing interpolation sizes."""
+    from diffusers import UNet3DConditionModel
+
+    unet = UNet3DConditionModel(
+        block_out_channels=(4, 8), norm_num_groups=4, down_block_types=("CrossAttnDownBlock3D", "DownBlock3D"),
+        up_block_types=("UpBlock3D", "CrossAttnUpBlock3D"), cross_attention_dim=8, attention_head_dim=2,
+        out_channels=4, in_channels=4, layers_per_block=1, sample_size=16,
+    )
+    return unet.eval(), (torch.randn(1, 4, 2, 15, 15), torch.tensor([10]), torch.randn(1, 4, 8)), {}
+
+
+def rewrite_call_unet_spatio_temporal_odd_size():
+    """models/unets/unet_spatio_temporal_condition.py:UNetSpatioTemporalConditionModel.forward
+    (Stable Video Diffusion), the same upsample-size branch: a 15x15 latent."""
+    from diffusers import UNetSpatioTemporalConditionModel
+
+    unet = UNetSpatioTemporalConditionModel(
+        block_out_channels=(32, 64), down_block_types=("CrossAttnDownBlockSpatioTemporal", "DownBlockSpatioTemporal"),
+        up_block_types=("UpBlockSpatioTemporal", "CrossAttnUpBlockSpatioTemporal"), cross_attention_dim=32,
+        num_attention_heads=8, out_channels=4, in_channels=4, layers_per_block=1, sample_size=16,
+        projection_class_embeddings_input_dim=96, addition_time_embed_dim=32, num_frames=2,
+    )
+    added_time_ids = torch.tensor([[6.0, 127.0, 0.02]])
+    inputs = (torch.randn(1, 2, 4, 15, 15), torch.tensor([10]), torch.randn(1, 1, 32), added_time_ids)
+    return unet.eval(), inputs, {}
+
+
+def rewrite_call_unet_motion_odd_size():
+    """models/unets/unet_motion_model.py:UNetMotionModel.forward (AnimateDiff), the same
+    upsample-size branch: a 15x15 latent."""
+    from diffusers import UNetMotionModel
+
+    unet = UNetMotionModel(
+        block_out_channels=(16, 32), norm_num_groups=16,
+        down_block_types=("CrossAttnDownBlockMotion", "DownBlockMotion"),
+        up_block_types=("UpBlockMotion", "CrossAttnUpBlockMotion"), cross_attention_dim=16,
+        num_attention_heads=2, out_channels=4, in_channels=4, layers_per_block=1, sample_size=16,
+    )
+    return unet.eval(), (torch.randn(1, 4, 2, 15, 15), torch.tensor([10]), torch.randn(2, 4, 16)), {}
