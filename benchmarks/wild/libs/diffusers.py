@@ -136,3 +136,33 @@ def rewrite_call_unet_motion_odd_size():
         num_attention_heads=2, out_channels=4, in_channels=4, layers_per_block=1, sample_size=16,
     )
     return unet.eval(), (torch.randn(1, 4, 2, 15, 15), torch.tensor([10]), torch.randn(2, 4, 16)), {}
+
+
+def rewrite_call_i2vgen_xl_unet_odd_size():
+    """models/unets/unet_i2vgen_xl.py:I2VGenXLUNet.forward (image-to-video), the same
+    upsample-size branch: a 15x15 latent (diffusers' pipeline-test UNet size)."""
+    from diffusers import I2VGenXLUNet
+
+    unet = I2VGenXLUNet(
+        block_out_channels=(4, 8), layers_per_block=1, sample_size=16, in_channels=4, out_channels=4,
+        down_block_types=("CrossAttnDownBlock3D", "DownBlock3D"), up_block_types=("UpBlock3D", "CrossAttnUpBlock3D"),
+        cross_attention_dim=4, attention_head_dim=4, num_attention_heads=None, norm_num_groups=2,
+    )
+    sample = torch.randn(1, 4, 2, 15, 15)
+    inputs = {"fps": torch.tensor([8]), "image_latents": torch.randn(1, 4, 2, 15, 15),
+              "image_embeddings": torch.randn(1, 1, 4), "encoder_hidden_states": torch.randn(1, 3, 4)}
+    return unet.eval(), (sample, torch.tensor([10])), inputs
+
+
+def rewrite_call_audioldm2_unet_odd_size():
+    """pipelines/audioldm2/modeling_audioldm2.py:AudioLDM2UNet2DConditionModel.forward, the same
+    upsample-size branch: a 15x15 spectrogram latent, with its two text conditionings."""
+    from diffusers.pipelines.audioldm2.modeling_audioldm2 import AudioLDM2UNet2DConditionModel
+
+    unet = AudioLDM2UNet2DConditionModel(
+        block_out_channels=(8, 16), layers_per_block=1, norm_num_groups=8, sample_size=16, in_channels=4,
+        out_channels=4, down_block_types=("DownBlock2D", "CrossAttnDownBlock2D"),
+        up_block_types=("CrossAttnUpBlock2D", "UpBlock2D"), cross_attention_dim=([8, 8], [8, 8]),
+    )
+    inputs = {"encoder_hidden_states": torch.randn(1, 5, 8), "encoder_hidden_states_1": torch.randn(1, 3, 8)}
+    return unet.eval(), (torch.randn(1, 4, 15, 15), torch.tensor([10])), inputs
