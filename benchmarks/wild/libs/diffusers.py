@@ -166,3 +166,22 @@ def rewrite_call_audioldm2_unet_odd_size():
     )
     inputs = {"encoder_hidden_states": torch.randn(1, 5, 8), "encoder_hidden_states_1": torch.randn(1, 3, 8)}
     return unet.eval(), (torch.randn(1, 4, 15, 15), torch.tensor([10])), inputs
+
+
+def rewrite_call_cosmos_controlnet_short_scale_list():
+    """models/controlnets/controlnet_cosmos.py:CosmosControlNetModel._expand_conditioning_scale,
+    whose "Received %d control scales" warning got an `is_compiling()` guard: a one-element scale
+    list for a two-block control net. A direct call of the helper: the model's forward, its only
+    caller, resizes the padding mask with torchvision, which has no CPU build here (README)."""
+    from diffusers import CosmosControlNetModel
+
+    model = CosmosControlNetModel(
+        n_controlnet_blocks=2, in_channels=18, latent_channels=18, model_channels=32, num_attention_heads=2,
+        attention_head_dim=16, mlp_ratio=2, text_embed_dim=32, adaln_lora_dim=4, patch_size=(1, 2, 2),
+        max_size=(4, 32, 32), rope_scale=(2.0, 1.0, 1.0), img_context_dim_in=32, img_context_dim_out=32,
+    )
+
+    def expanded_scales(scales):
+        return torch.tensor(model._expand_conditioning_scale(scales))
+
+    return expanded_scales, ([0.5],), {}
