@@ -185,3 +185,41 @@ def rewrite_call_cosmos_controlnet_short_scale_list():
         return torch.tensor(model._expand_conditioning_scale(scales))
 
     return expanded_scales, ([0.5],), {}
+
+
+def rewrite_call_proteina_align_chirality():
+    """models/transformers/transformer_rfd4_proteina.py:align_chirality (given
+    `@torch.compiler.disable`: its `torch.where(mask)` index lists have data-dependent sizes): two
+    chiral frames on a six-token backbone, with gradients for the backbone. A direct call: the
+    public caller, RFD4ProteinaTransformer's forward, needs a full protein feature set
+    (conditioning tensors, atom masks) that this benchmark does not build."""
+    from diffusers.models.transformers.transformer_rfd4_proteina import align_chirality
+
+    frames = torch.full((1, 6, 2, 5), -1, dtype=torch.long)
+    frames[0, 0, 0] = torch.tensor([0, 1, 2, 3, -1])
+    frames[0, 2, 1] = torch.tensor([2, 3, 4, 5, 1])
+    owners = torch.full((1, 6, 2), -1, dtype=torch.long)
+    owners[0, 0, 0], owners[0, 2, 1], owners[0, 4, 0] = 0, 5, 5  # slot (4, 0) copies frame (2, 1)
+    features = {
+        "x_t": {"bb_ca": torch.randn(1, 6, 3, requires_grad=True)},
+        "padding_mask": torch.ones(1, 6),
+        "chiral_frame_atoms": frames,
+        "chiral_slot_owner": owners,
+    }
+    vectors = torch.nn.functional.normalize(torch.randn(1, 6, 2, 3), dim=-1).reshape(1, 6, 6)
+    return align_chirality, (vectors, features), {}
+
+
+def rewrite_call_randn_tensor_cpu_generator_for_another_device():
+    """utils/torch_utils.py:randn_tensor's "generator was created on 'cpu'" notice (now `and not
+    torch.compiler.is_compiling()`), reached only when a CPU generator draws for another device (a
+    GPU in practice). This machine has no GPU, so the meta device stands in for it: the branch and
+    the rewritten line run, and the call returns what a meta tensor has, its shape and dtype. The
+    benchmark's DDPM step draws on the CPU, for the CPU."""
+    from diffusers.utils.torch_utils import randn_tensor
+
+    def draw(shape):
+        latents = randn_tensor(shape, generator=torch.Generator("cpu").manual_seed(0), device=torch.device("meta"))
+        return torch.tensor([*latents.shape, latents.dtype.itemsize, latents.is_meta])
+
+    return draw, ((2, 4, 8, 8),), {}
