@@ -65,3 +65,13 @@ def test_a_call_dynamo_could_not_explain_on_one_side_is_compared_on_neither() ->
     assert _unexplained(original, rewritten) == ["rewrite:pe", "rewrite:pool"]
     explained = original | {"rewrite:pe": {"breaks": []}}
     assert _unexplained(explained, explained) == []
+
+
+def test_a_function_defined_under_a_module_level_try_is_a_touched_function() -> None:
+    """gpytorch's KeOps fallback classes live in `except ImportError:`; a rewrite there was uncounted."""
+    before = (
+        "try:\n    import pykeops\nexcept ImportError:\n    class Kernel:\n        def __call__(self, x):\n"
+        "            warn('no keops')\n            return x\n"
+    )
+    after = before.replace("            warn('no keops')\n", "            if not compiling():\n                warn('no keops')\n")
+    assert _touched_functions(before, after) == [("Kernel.__call__", 5, 8)]

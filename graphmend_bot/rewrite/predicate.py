@@ -36,6 +36,7 @@ from graphmend_bot.rewrite.branching import (
     torch_import,
 )
 from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.degenerate_guards import require_no_degenerate_guard
 from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, dtype_assumption, names_in
 from graphmend_bot.rewrite.python_extrema import compared_tensors, lower_extrema, shadowed_builtins
@@ -132,6 +133,7 @@ def _lowering(ctx: FixContext, facts: LocalFacts, at: cst.CSTNode) -> ConditionL
 
 def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | None:
     lowering = _lowering(ctx, facts, chain.tests[0])
+    require_no_degenerate_guard(chain.tests, _chain_arms(chain))
     static: list[cst.BaseExpression] = []
     if len(chain.tests) == 1 and chain.orelse is None and _returns(ctx, chain) is None:
         # `if x is not None and (x == 0).any():` -> keep the Python part as an `if`, select inside.
@@ -159,6 +161,11 @@ def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | Non
     fix: Fix | None = None
     returns = _returns(ctx, chain)
     tail = _return_tail(ctx, chain) if returns is None else None
+    if returns is not None and returns[1] is not None:
+        require_no_degenerate_guard(chain.tests, [*chain.bodies, [returns[1]]])
+    if tail is not None:  # the hoisted assignments feed the final return
+        last = [*(expression for _, expression in tail.hoisted), tail.values[-1]]
+        require_no_degenerate_guard([*chain.tests, *tail.tests], [*([value] for value in tail.values[:-1]), last])
     if returns is not None:
         fix = _return_form(ctx, chain, conditions, returns, analyzer)
     elif tail is not None:
@@ -173,6 +180,19 @@ def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | Non
         elif len(chain.tests) == 1 and chain.orelse is not None:
             fix = _merge_form(ctx, chain, conditions[0], analyzer)
     return _with_assumptions(fix, lowering.assumptions)
+
+
+def _chain_arms(chain: Chain) -> list[Sequence[cst.CSTNode]]:
+    """What each path of the chain evaluates; without an `else`, the path that keeps the old values
+    of what the bodies assign (a body that is not plain assignments counts as all it names)."""
+    arms: list[Sequence[cst.CSTNode]] = list(chain.bodies)
+    if chain.orelse is not None:
+        return [*arms, chain.orelse]
+    kept: set[str] = set()
+    for body in chain.bodies:
+        assigned = _assignments(body)
+        kept |= set(assigned) if assigned is not None else {n for node in body for n in names_in(node)}
+    return [*arms, [cst.Name(name) for name in sorted(kept)]]
 
 
 def _with_assumptions(fix: Fix | None, assumptions: list[str]) -> Fix | None:
@@ -435,6 +455,7 @@ def _tail_form(ctx: FixContext, chain: Chain, conditions: list[str], tail: Retur
 
 def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
     lowering = _lowering(ctx, facts, node)
+    require_no_degenerate_guard([node.test], [[node.body], [node.orelse]])
     condition = lowering.lower(node.test)
     verdict = Verdict()
     arms = [(_expression_code(ctx, arm), lowering.arms.analyze(arm)) for arm in (node.body, node.orelse)]

@@ -36,7 +36,11 @@ def forward(self, x):
         "(`self.embed.weight`) gets no fix: where the branch left the unselected parameter without a "
         "gradient, `torch.where` gives it zeros, which optimizers with weight decay or momentum act "
         "on. Fixes that rely on an assumption "
-        "(dtypes, hoisted preparation as in the LongRoPE fix) are unsafe and say which. Arms that "
+        "(dtypes, hoisted preparation as in the LongRoPE fix) are unsafe and say which. A branch that "
+        "guards a value against its degenerate case (`if d < 1e-5:`, `if not torch.isfinite(dt):`) "
+        "gets no `torch.where` at all when an arm computes with that value or only one arm reads it: "
+        "the branch exists for the point where that arm's backward is inf, so the zero gradient "
+        "torch.where sends it becomes NaN (measured on torchdiffeq's initial step). Arms that "
         "call modules become `torch.cond`, always unsafe."
     ),
     fixes=("predicate", "cond"),
