@@ -1,10 +1,13 @@
 """x-transformers: research transformer variants (lucidrains), configured by keyword flags.
 
-Users compile a decoder-only language model's forward, its autoregressive training loss, an
-encoder with rotary embeddings on continuous inputs, and the sampling loop.
+Users compile a decoder-only language model's forward, its autoregressive training loss (also with
+layer dropout, the stochastic depth the README documents), an encoder with rotary embeddings on
+continuous inputs, and the sampling loop.
 """
 
 from __future__ import annotations
+
+import random
 
 import torch
 from x_transformers import (
@@ -30,6 +33,19 @@ def call_decoder_forward():
 
 def call_autoregressive_loss():
     return AutoregressiveWrapper(_decoder_lm()), (torch.randint(0, 64, (2, 17)),), {}
+
+
+def call_autoregressive_loss_layer_dropout():
+    """Training with `layer_dropout` (stochastic depth): each layer draws Python's `random()`.
+
+    Added in session 5, after the analysis work: the four calls above never trained with layer
+    dropout, so GM604's one executed finding (`random() < layer_dropout`, x_transformers.py:3646)
+    sat on a line whose `random()` the `and` short-circuited; this call takes that branch."""
+    random.seed(0)  # which layers drop must not differ between the runs rewrite_check compares
+    model = TransformerWrapper(
+        num_tokens=64, max_seq_len=32, attn_layers=Decoder(dim=32, depth=2, heads=4, layer_dropout=0.1)
+    )
+    return AutoregressiveWrapper(model), (torch.randint(0, 64, (2, 17)),), {}
 
 
 def call_continuous_encoder_rotary():
