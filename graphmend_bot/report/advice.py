@@ -38,6 +38,8 @@ _ADVICE: dict[str, str] = {
     "GM201": "Lower the guard on `{code}` to `torch._assert_async` so the check stays in the graph",
     "GM202": "Lower the assert on `{code}` to `torch._assert_async(<condition>, \"<message>\")` so the check "
              "stays in the graph (it raises RuntimeError instead of AssertionError)",
+    "GM203": "`{code}` asserts a tuple of objects, which Dynamo cannot lower to `torch._assert`: assert "
+             "its length instead (`assert len(args) > 0`), the same check",
     "GM301": "Keep the value of `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
              "`torch._dynamo.config.capture_scalar_outputs = True`",
     "GM302": "Keep `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
@@ -73,6 +75,12 @@ _ADVICE: dict[str, str] = {
              "outside the compiled function) and reuse it",
     "GM608": "`{code}` reaches a graph break inside an installed package (quoted above): call a form of its API "
              "that does not break, call it outside the compiled region, or report the break upstream",
+    "GM609": "`{code}` hands a generator expression to a call that breaks, and Dynamo cannot rebuild the "
+             "generator to resume there: pass a tuple or list (`*tuple(...)`, `[...]`), or remove the break "
+             "inside the call",
+    "GM610": "`{code}` runs a metaclass's `__call__` on its own because the frame that builds the class "
+             "runs eagerly: remove the break that made Dynamo give up on that frame, or build the object "
+             "outside the compiled region",
     "GM611": "Dynamo skipped this function after a break in a `try` or loop body, then compiles `{code}` "
              "on its own: remove that break, or iterate a tuple (`tuple(...)`) or use a `for` loop",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
