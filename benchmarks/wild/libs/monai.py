@@ -157,24 +157,23 @@ def rewrite_call_vista3d_point_head_classes():
     (`zeroshot_embed` above `last_supported`, else `supported_embed`), reached when a class prompt
     is given; every prompted class is a supported one, the common case. VISTA3D's own point head,
     called directly: the whole VISTA3D needs a SegResNetDS2 encoder at 3-D size."""
-    from monai.networks.nets.vista3d import PointMappingSAM
-
-    head = PointMappingSAM(feature_size=16, max_prompt=4, n_classes=8, last_supported=4)
-    features = torch.randn(1, 16, 8, 8, 8)
-    points = torch.randint(0, 8, (2, 3, 3)).float()
-    labels = torch.tensor([[1, 0, -1], [1, 1, 0]])
-    return head, (features, points, labels, torch.tensor([1, 3])), {}
+    return _vista3d_point_head(torch.tensor([1, 3]))
 
 
 def rewrite_call_vista3d_point_head_zero_shot():
     """The same choice with one supported and one zero-shot class (both embeddings selected)."""
+    return _vista3d_point_head(torch.tensor([1, 6]))
+
+
+def _vista3d_point_head(class_vector):
+    """VISTA3D's point head (classes below 4 supported, the rest zero-shot) on two prompted points."""
     from monai.networks.nets.vista3d import PointMappingSAM
 
     head = PointMappingSAM(feature_size=16, max_prompt=4, n_classes=8, last_supported=4)
     features = torch.randn(1, 16, 8, 8, 8)
     points = torch.randint(0, 8, (2, 3, 3)).float()
     labels = torch.tensor([[1, 0, -1], [1, 1, 0]])
-    return head, (features, points, labels, torch.tensor([1, 6])), {}
+    return head, (features, points, labels, class_vector), {}
 
 
 def rewrite_call_maisi_group_norm_print_info():
