@@ -5,9 +5,17 @@ message, a chained comparison, `and`/`or`/`not`). The rewrite is written only wh
 is provably a one-element tensor (`ConditionLowering`: a reduction, a comparison of such values,
 `logical_*` of them), so `torch._assert_async` gets what it accepts; anything else keeps its
 advice. The message stays formatted when every formatted value is provably a Python string or
-number (rewrite/python_strings.py: `_assert_increasing('t', t)` keeps `'{}...'.format(name)`);
-otherwise it becomes a literal whose formatted expressions are shown by their source text, never
-evaluated (reading a tensor value for the message would itself break, on every call).
+number (rewrite/python_strings.py: `_assert_increasing('t', t)` keeps `'{}...'.format(name)`).
+Otherwise eager calls keep the assert exactly as written, values in the message included, and only
+compiled code takes the graph-safe check, whose literal message shows the formatted expressions by
+their source text (reading a tensor value for the message would itself break, on every call):
+
+    if torch.compiler.is_compiling():
+        assert (t0 <= t) & (t <= t1), "bad time: t0={t0}, t={t}"
+    else:
+        assert t0 <= t <= t1, f"bad time: t0={t0}, t={t}"
+
+`is_compiling()` is a constant while Dynamo traces, so the `if` itself costs no break.
 
 Measured on torch 2.13 (tests/fixtures/rewrite/assertions): the rewritten asserts compile to one
 graph; a passing condition passes eagerly, a failing one raises RuntimeError carrying the message.
@@ -48,6 +56,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         kept = _constant_message_fix(ctx, line, statement) or _split_conjunction_fix(ctx, line, statement)
         if kept is not None:
             return kept
+    eager_kept = formatted is None and _formats_values(statement.msg)
     # The call evaluates the condition once, where the assert did.
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
     try:
@@ -63,20 +72,44 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if message is None:
         return None
     call = assert_call(condition, message, ctx.indent_unit)
+    where = "under torch.compile, " if eager_kept else ""
     assumptions = [
-        "it raises RuntimeError instead of AssertionError (on CUDA at the next synchronisation), so "
+        f"{where}it raises RuntimeError instead of AssertionError (on CUDA at the next synchronisation), so "
         "code catching AssertionError no longer catches it",
-        "the program is not run with `python -O`, which strips `assert` but not this call",
+        f"{where}the program is not run with `python -O`, which strips `assert` but not this call",
     ]
     if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString) and not message.endswith(")"):
-        assumptions.append("the message shows the source of what it formatted, not the values")
+        assumptions.append(f"{where}the message shows the source of what it formatted, not the values")
     assumptions.extend(lowering.assumptions)
+    summary = "Lower the assert to `torch._assert_async` (the check stays in the graph)"
+    if eager_kept:
+        call = _compiled_arm(ctx, call, line)
+        summary = ("Lower the assert to `torch._assert_async` under torch.compile (the check stays in the "
+                   "graph; eager calls keep the assert and its formatted message)")
     return Fix.of(
-        "Lower the assert to `torch._assert_async` (the check stays in the graph)",
+        summary,
         (*torch_import(ctx), ctx.replace_statement(line, call)),
         tuple(assumptions),
         wording="clause",
     )
+
+
+def _formats_values(message: cst.BaseExpression | None) -> bool:
+    """Whether the message formats values at run time (an f-string with fields, `.format`, `%`, a
+    call), which a constant message would lose."""
+    if message is None or isinstance(message, cst.SimpleString):
+        return False
+    if isinstance(message, cst.ConcatenatedString):
+        return _formats_values(message.left) or _formats_values(message.right)
+    if isinstance(message, cst.FormattedString):
+        return any(isinstance(part, cst.FormattedStringExpression) for part in message.parts)
+    return True
+
+
+def _compiled_arm(ctx: FixContext, compiled: str, line: cst.SimpleStatementLine) -> str:
+    """`compiled` for code Dynamo traces; the original statement, as written, for eager calls."""
+    original = ctx.relative_span_code(line, line)
+    return f"if torch.compiler.is_compiling():\n{ctx.indent_block(compiled)}\nelse:\n{ctx.indent_block(original)}"
 
 
 def _constant_message_fix(ctx: FixContext, line: cst.SimpleStatementLine, statement: cst.Assert) -> Fix | None:
@@ -95,15 +128,25 @@ def _constant_message_fix(ctx: FixContext, line: cst.SimpleStatementLine, statem
     if len(code) + len(ctx.indentation_of(line)) > MAX_LINE:
         code = f"assert {test}, (\n{ctx.indent_unit}{literal}\n)"
     changes = []
-    if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString | cst.ConcatenatedString):
-        changes.append("the message shows the source of what it formatted, not the values")
     if test != ctx.relative_code(statement.test).strip():
         changes.append("`and`/`or`/chains become `&`/`|`, which evaluate every operand (each is a "
                        "comparison or predicate that cannot raise)")
+    if not _formats_values(statement.msg):
+        return Fix.of(
+            "Keep the assert as one tensor expression with a constant message (Dynamo then keeps the "
+            "check in the graph as `torch._assert_async`; eager code still raises AssertionError)",
+            (ctx.replace_statement(line, code),),
+            tuple(changes),
+            wording="clause",
+        )
+    # The values in the message are what an eager failure is read for: eager calls keep them.
+    changes = [f"under torch.compile, {change}" for change in changes]
+    changes.append("under torch.compile, the failure is Dynamo's RuntimeError and its message shows the source "
+                   "of what it formatted, not the values")
     return Fix.of(
-        "Keep the assert as one tensor expression with a constant message (Dynamo then keeps the "
-        "check in the graph as `torch._assert_async`; eager code still raises AssertionError)",
-        (ctx.replace_statement(line, code),),
+        "Under torch.compile, assert one tensor expression with a constant message (Dynamo keeps the check "
+        "in the graph as `torch._assert_async`); eager calls keep the assert and its formatted message",
+        (*torch_import(ctx), ctx.replace_statement(line, _compiled_arm(ctx, code, line))),
         tuple(changes),
         wording="clause",
     )
