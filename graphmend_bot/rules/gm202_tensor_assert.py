@@ -75,7 +75,10 @@ RULE = Rule(
 assert (x >= 0).all(), f"negative input: {x.min()}"
 """,
     use_instead="""
-assert (x >= 0).all(), "negative input: {x.min()}"
+if torch.compiler.is_compiling():
+    assert (x >= 0).all(), "negative input: {x.min()}"
+else:
+    assert (x >= 0).all(), f"negative input: {x.min()}"
 """,
     fix_safety=(
         "Unsafe fixes, in this order. (1) When the message formats only values proven to be Python "
@@ -83,13 +86,15 @@ assert (x >= 0).all(), "negative input: {x.min()}"
         "torchdiffeq's `_assert_increasing('t', t)`), `torch._assert_async(cond, 'AssertionError: "
         "{}...'.format(name))` keeps the formatted message; it raises RuntimeError instead of "
         "AssertionError (on CUDA at the next synchronisation) and is not stripped by `python -O`. "
-        "(2) Otherwise the assert stays, with its test written as one tensor expression (`and`/`or` "
+        "(2) Otherwise compiled code (`if torch.compiler.is_compiling():`, a constant while Dynamo "
+        "traces) takes the assert with its test written as one tensor expression (`and`/`or` "
         "-> `&`/`|` when the right operand is a comparison or predicate that cannot raise, a chain "
         "`a <= t <= b` -> `(a <= t) & (t <= b)` with a plain-name middle, `not` -> `~` only on a call "
         "giving a bool tensor) and a constant message showing the source of what it formatted: "
         "Dynamo then lowers it to `torch._assert_async` itself (measured on torch 2.13: one graph), "
-        "eager code still raises AssertionError, and Python bools and multi-element tensors behave "
-        "as before. (2b) `assert a and b, \"<constant>\"` whose `b` may raise where the `and` skipped it "
+        "and Python bools and multi-element tensors behave as before; eager calls keep the assert as "
+        "written, so an eager failure still shows the values its message formats (the arm is not "
+        "written when the message is already a constant). Under `python -O` both arms are stripped. (2b) `assert a and b, \"<constant>\"` whose `b` may raise where the `and` skipped it "
         "(an indexing: `grid[0] == t[0] and grid[-1] == t[-1]`) is split into `assert a` then `assert b`, "
         "each one tensor test Dynamo lowers itself; Python checks them in the same order, `b` only "
         "when `a` held, with the same message and exception, so this one is a safe fix. "
