@@ -249,12 +249,28 @@ class FixContext:
         anchor = self.import_anchor()
         code = import_line.strip() + "\n"
         if anchor is None:
-            return Edit(code, Location(1, 1), Location(1, 1))
+            return self._import_before_first_statement(code)
         row = self._positions[anchor].end.line
         if row >= len(self._lines) and not self.source.endswith(("\n", "\r")):
             end = Location(row, len(self.line(row)) + 1)
             return Edit("\n" + code.rstrip("\n"), end, end)
         return Edit(code, Location(row + 1, 1), Location(row + 1, 1))
+
+    def _import_before_first_statement(self, code: str) -> Edit:
+        """A module with no import or docstring: the import goes after its header comments (a licence
+        stays first), before the first statement and the comments attached to it, with PEP 8's blank
+        lines before a top-level `def`/`class`."""
+        if not self.module.body:
+            return Edit(code, Location(1, 1), Location(1, 1))
+        first = self.module.body[0]
+        decorators = getattr(first, "decorators", ())
+        start = self._positions[decorators[0] if decorators else first].start.line
+        row = start - len(getattr(first, "leading_lines", ())) - _attached_comments(self.module.header)
+        if isinstance(first, cst.FunctionDef | cst.ClassDef):
+            code += "\n\n"
+        elif not isinstance(first, cst.SimpleStatementLine) or not isinstance(first.body[0], cst.Import | cst.ImportFrom):
+            code += "\n"
+        return Edit(code, Location(row, 1), Location(row, 1))
 
     def import_anchor(self) -> cst.CSTNode | None:
         """The statement a new import goes after: the last leading import, else docstring/__future__."""
@@ -342,3 +358,15 @@ def _import_text(module: cst.Module, alias: cst.ImportAlias, origin: str | None)
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
         asname = f" as {alias.asname.name.value}"
     return f"from {origin} import {name}{asname}" if origin is not None else f"import {name}{asname}"
+
+
+def _attached_comments(header: Sequence[cst.EmptyLine]) -> int:
+    """How many comment lines end the module header with no blank line before the first statement:
+    they describe that statement (`# the helper` above `def helper`) unless they are the whole header
+    (a licence with no blank line after it stays first)."""
+    attached = 0
+    for line in reversed(header):
+        if line.comment is None:
+            break
+        attached += 1
+    return attached if attached < len(header) else 0

@@ -48,7 +48,13 @@ def test_apply_fixes_keeps_crlf_and_non_ascii_columns() -> None:
          "from __future__ import annotations\n\nimport os\nimport torch\n\nX = 1\n"),
         ("# licence\nimport os\ndef f(): pass\nimport sys\n", "# licence\nimport os\nimport torch\ndef f(): pass\nimport sys\n"),
         ("import os", "import os\nimport torch"),
-        ("x = 1\n", "import torch\nx = 1\n"),
+        # no import yet: after the licence header, with isort's blank lines before the code
+        ("x = 1\n", "import torch\n\nx = 1\n"),
+        ("# Copyright\n# licence\n\ndef f(t):\n    return t\n",
+         "# Copyright\n# licence\n\nimport torch\n\n\ndef f(t):\n    return t\n"),
+        ("# licence\n\n# the helper\n@decorate\nclass A:\n    pass\n",
+         "# licence\n\nimport torch\n\n\n# the helper\n@decorate\nclass A:\n    pass\n"),
+        ("# only a comment\n", "import torch\n# only a comment\n"),
     ],
 )
 def test_ensure_import_goes_after_the_leading_imports(source: str, expected: str) -> None:
