@@ -21,8 +21,8 @@ makes a tensor (`proven_tensor_attributes`), so torch code is written only on pr
 
 The fix is unsafe: the table is indexed for every `i` (a negative `i` below `-len(table)` would
 raise where the conditional returned the fallback), and `torch.where` promotes dtypes, broadcasts
-shapes and places the result on the table's device where the conditional returned the fallback
-as it was. Each is listed in the fix's assumptions.
+shapes and places the result on the non-CPU device of the two where the conditional returned
+the chosen value as it was. Each is listed in the fix's assumptions.
 """
 
 from __future__ import annotations
@@ -78,8 +78,9 @@ def _lookup_fix(ctx: FixContext, node: cst.IfExp) -> Fix:
         f"`{index}` is an integer or a 0-d integer tensor, and `{table}[{index}]` and `{fallback}` "
         "are 0-d tensors of one dtype: torch.where promotes and broadcasts where the conditional "
         "returned the chosen value as it was",
-        f"the result is on `{table}`'s device also where the conditional returned `{fallback}` "
-        "(the same when both are on one device, as a scheduler's buffers are)",
+        f"`{table}` and `{fallback}` are on one device: otherwise the result is on the non-CPU one "
+        "also where the conditional returned the CPU value (diffusers' `add_noise` moves "
+        "`alphas_cumprod` but not the fallback; the values are the same)",
         f"`{table}` and `{fallback}` need no gradient: the value not chosen would get a zero "
         "gradient where the conditional gave it none",
     )
