@@ -88,7 +88,8 @@ def test_every_rule_claims_its_detection_keys_alone() -> None:
 
 
 def test_fix_strategies_resolve_in_the_order_each_rule_states() -> None:
-    assert [name for name, _ in strategies.strategies_for("GM101")] == ["predicate", "cond"]
+    assert [name for name, _ in strategies.strategies_for("GM101")] == ["predicate", "cond", "zero_guard_return"]
+    assert [name for name, _ in strategies.strategies_for("GM102")] == ["predicate", "table_lookup"]
     assert [name for name, _ in strategies.strategies_for("GM302")] == ["scalars", "sizes"]
     assert strategies.strategies_for("GM603") == ()
     fixable = {"GM101", "GM102", "GM103", "GM201", "GM202", "GM203", "GM301", "GM302", "GM303", "GM401", "GM402", "GM403",

@@ -40,10 +40,13 @@ def forward(self, x):
         "guards a value against its degenerate case (`if d < 1e-5:`, `if not torch.isfinite(dt):`) "
         "gets no `torch.where` at all when an arm computes with that value or only one arm reads it: "
         "the branch exists for the point where that arm's backward is inf, so the zero gradient "
-        "torch.where sends it becomes NaN (measured on torchdiffeq's initial step). Arms that "
-        "call modules become `torch.cond`, always unsafe."
+        "torch.where sends it becomes NaN (measured on torchdiffeq's initial step). The exception "
+        "is a function that records no gradients (`@torch.no_grad()`): `if x == 0: return A` whose "
+        "tail rebinds `x` keeps the test in `x_is_zero` and returns `torch.where(x_is_zero, A, B)`, "
+        "unsafe, when the tail can run again for a zero `x` without raising or side effects. Arms "
+        "that call modules become `torch.cond`, always unsafe."
     ),
-    fixes=("predicate", "cond"),
+    fixes=("predicate", "cond", "zero_guard_return"),
     detection=Detection(
         conversions={
             "if": conversion("`if` condition depends on tensor values"),

@@ -18,7 +18,12 @@ RULE = Rule(
     why=BRANCH_WHY,
     example="y = x + 1 if x.mean() > 0 else x - 1",
     use_instead="y = torch.where(x.mean() > 0, x + 1, x - 1)",
-    fix_safety="Same as GM101: `torch.where` evaluates both arms, so it is safe only for pure arms.",
-    fixes=("predicate",),
+    fix_safety=(
+        "Same as GM101: `torch.where` evaluates both arms, so it is safe only for pure arms. A "
+        "table read guarded by its index's sign (`self.t[i] if i >= 0 else self.f`, tensor "
+        "attributes) becomes `torch.where(torch.as_tensor(i) >= 0, self.t[i], self.f)`, well-typed "
+        "for an `int` or tensor `i`: unsafe (a negative `i` must still be a valid index)."
+    ),
+    fixes=("predicate", "table_lookup"),
     detection=Detection(conversions={"ternary": conversion("Conditional expression depends on tensor values")}),
 )
