@@ -16,6 +16,7 @@ scope, report) and its workers, which is what a loaded machine's wall time canno
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import statistics
@@ -42,6 +43,18 @@ def timed(command: list[str]) -> float:
     return elapsed
 
 
+def byte_compile_graphmend() -> None:
+    """Write graphmend_bot's bytecode cache, as `pip install` does for an installed package.
+
+    This machine sets PYTHONDONTWRITEBYTECODE, so an editable checkout never gets one and every
+    timed `graphmend check` would first compile its ~170 modules from source (0.08 s a run, start-up
+    no user pays after the first run). Python still reads a cache that exists; it is git-ignored.
+    """
+    import graphmend_bot
+
+    compileall.compile_dir(Path(graphmend_bot.__file__).parent, quiet=1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=None)
@@ -55,6 +68,7 @@ def main() -> None:
         sys.exit("ruff is not installed")
     ruff = [ruff_exe, "check", "--select", "ALL", "--no-cache", "--exit-zero", "--quiet", str(tree)]
 
+    byte_compile_graphmend()
     files = list(tree.rglob("*.py"))
     lines = sum(p.read_bytes().count(b"\n") for p in files)
     print(f"tree: {tree}")

@@ -49,7 +49,17 @@ def frozen_for_fork() -> Iterator[None]:
         gc.unfreeze()
 
 
+# A worker's youngest generation is collected once this many more tracked objects are alive than
+# at the last collection (Python's default: 700). Each file is a paused unit, and re-enabling after
+# it made the next allocation walk the summary just built, which holds no cycles: about 0.3 ms a
+# file, 0.2 s of CPU on transformers' models/, for nothing. Freed objects count back down, so only
+# what stays alive (held results, cyclic garbage) moves the count, and cycles still get collected.
+WORKER_YOUNG_THRESHOLD = 100_000
+
+
 def worker_start() -> None:
     """A pool worker's first act: the collector on, whatever pause the parent forked it in
     (each file is then its own paused unit, see summarize_source)."""
     gc.enable()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(WORKER_YOUNG_THRESHOLD, middle, old)

@@ -1,5 +1,10 @@
 """The text prefilter may skip parsing a file only when the scope solver could never reach it."""
 
+import re
+from pathlib import Path
+
+import graphmend_bot
+from graphmend_bot.analysis import prefilter
 from graphmend_bot.analysis.files import discover
 from graphmend_bot.analysis.prefilter import relevant_modules, scan_source
 from graphmend_bot.analysis.scope import Program
@@ -21,6 +26,25 @@ def test_scan_reads_every_import_form():
         ("g", frozenset({"h", "i"})),
     }
     assert scan.defines == {"K", "forward"} and scan.has_entry_text
+
+
+def test_line_patterns_match_what_their_multiline_anchored_form_matches():
+    """The scans look for "\n" + pattern in "\n" + source (fast); `^` with re.M is the definition.
+    Lines after a match that ends on a newline (a backslash continuation before an empty line, a
+    parenthesised clause), the first line, CRLF, indented and async forms must all agree."""
+    tricky = (
+        "import a\nfrom b import c \\\n\nfrom d import e\nfrom f import (g,\n h)\nimport i\r\n"
+        "  from .j import k; import l\n\tasync  def m(): pass\nclass N(O):\n    def p(self): import q\n"
+        "x = 1 \\\nimport r\n# import s\n'''\nfrom t import u\n'''\nfrom v import w \\\n"
+    )
+    package = Path(graphmend_bot.__file__).parent
+    sources = [tricky, tricky.replace("\n", "\r\n"), *(path.read_text() for path in package.rglob("*.py"))]
+    for name in ("_FROM_IMPORT", "_DEFINITION", "_PLAIN_IMPORT"):
+        fast = getattr(prefilter, name)
+        definition = re.compile("^" + fast.pattern.removeprefix(r"\n"), re.M)  # written raw
+        assert len(definition.findall(tricky)) >= 2
+        for source in sources:
+            assert fast.findall("\n" + source) == definition.findall(source), (name, source[:80])
 
 
 def test_relative_imports_in_a_package_init():

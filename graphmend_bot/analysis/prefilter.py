@@ -18,11 +18,15 @@ from graphmend_bot.analysis.entry_text import has_entry_text
 
 # `[ \t]*+` is possessive: what follows starts with a letter, so giving back blanks never
 # helps a match, and not trying to halves the time of these scans.
+# Each starts at a line: with a "\n" where `^` (re.M) would be, searched in "\n" + source. A
+# pattern led by a literal lets `re` skip ahead to each newline instead of trying `^` at every
+# character: a fourth of the time, the same matches (no match ends just after a newline that
+# starts a line another could match at).
 _FROM_IMPORT = re.compile(
-    r"^[ \t]*+from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;\\]*(?:\\\n[^\n#;\\]*)*)", re.M
+    r"\n[ \t]*+from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;\\]*(?:\\\n[^\n#;\\]*)*)"
 )
-_DEFINITION = re.compile(r"^[ \t]*+(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.M)
-_PLAIN_IMPORT = re.compile(r"^[ \t]*+import[ \t]+([^\n#;\\]*(?:\\\n[^\n#;\\]*)*)", re.M)
+_DEFINITION = re.compile(r"\n[ \t]*+(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
+_PLAIN_IMPORT = re.compile(r"\n[ \t]*+import[ \t]+([^\n#;\\]*(?:\\\n[^\n#;\\]*)*)")
 
 
 EVERYTHING = "*"
@@ -42,18 +46,19 @@ def scan_source(source: str, module: str, is_package: bool) -> FileScan:
     package = module if is_package else module.rpartition(".")[0]
     imports: list[Import] = []
     everything = frozenset({EVERYTHING})
-    for base, clause in _FROM_IMPORT.findall(source):
+    lines = "\n" + source  # every line, the first too, after a newline (see _FROM_IMPORT)
+    for base, clause in _FROM_IMPORT.findall(lines):
         base = _absolute(base, package)
         names = frozenset(_names(clause))
         if names:  # the scope solver resolves no name through `from x import *`; neither do we
             imports.append((base, names))
-    for clause in _PLAIN_IMPORT.findall(source):
+    for clause in _PLAIN_IMPORT.findall(lines):
         for name in _names(clause):
             # `import a.b.c` needs a.b.c whole, and of `a` and `a.b` only the way down.
             parts = name.split(".")
             imports.append((name, everything))
             imports.extend((".".join(parts[:i]), frozenset({parts[i]})) for i in range(1, len(parts)))
-    defines = frozenset(_DEFINITION.findall(source))
+    defines = frozenset(_DEFINITION.findall(lines))
     return FileScan(module, tuple(imports), defines, has_entry_text(source))
 
 

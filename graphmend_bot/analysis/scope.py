@@ -52,6 +52,7 @@ class Program:
         self._module_classes: dict[tuple[str, str], bool] = {}
         self._hierarchy: ClassHierarchy | None = None
         self._resolved_calls: dict[tuple[FunctionId, str], list[FunctionId]] = {}
+        self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -309,11 +310,17 @@ class Program:
                 yield found[1], found[2]
 
     def _resolve_dotted(self, module: str, dotted: str) -> tuple[str, str, str] | None:
+        """Memoised: the scope walk, the solver and the findings resolve the same names (bases,
+        references, decorators) again and again, and the modules never change in a Program."""
+        key = (module, dotted)
+        if key in self._resolved_names:
+            return self._resolved_names[key]
         found = self._lookup(module, dotted)
         if found is None:
             split = self._split_qualified(dotted)
             if split is not None:
                 found = self._lookup(*split)
+        self._resolved_names[key] = found
         return found
 
     def is_module_class(self, module: str, class_qualname: str) -> bool:
@@ -677,6 +684,7 @@ class _TensorFlow:
     def __init__(self, program: Program, traced: set[FunctionId]) -> None:
         self.program = program
         self.traced = traced
+        self._passed: dict[tuple[int, FunctionId], dict[str, Kind]] = {}  # _arguments' memo
         self.params: dict[FunctionId, dict[str, bool]] = {
             fid: dict(program.function(fid).param_seeds) for fid in traced
         }
@@ -788,10 +796,20 @@ class _TensorFlow:
         return elements[index]
 
     def solve(self) -> None:
+        # Per traced function, in the order the rounds visit them: its summary and, per resolved
+        # call, the callee and what each of its parameters receives there (fixed while solving).
+        edges = [
+            (fid, function, [
+                (target, list(self._arguments(site, target).items()))
+                for index, site in enumerate(function.calls)
+                for target in self.targets.get((fid, index), ())
+            ])
+            for fid in self.traced
+            for function in (self.program.function(fid),)
+        ]
         for _ in range(50):
             changed = False
-            for fid in self.traced:
-                function = self.program.function(fid)
+            for fid, function, calls in edges:
                 if not self.returns[fid] and self.holds(fid, function.returns):
                     self.returns[fid] = changed = True
                 flags = self.element_returns.get(fid)
@@ -799,9 +817,8 @@ class _TensorFlow:
                     for index, kind in enumerate(function.return_elements):
                         if not flags[index] and self.holds(fid, kind):
                             flags[index] = changed = True
-                for index, site in enumerate(function.calls):
-                    for target in self.targets.get((fid, index), ()):
-                        changed |= self._pass_arguments(fid, site, target)
+                for target, passed in calls:
+                    changed |= self._pass_arguments(fid, passed, target)
             changed |= self.attributes.update(self.holds)
             changed |= self._pass_untraced_arguments()
             if not changed:
@@ -820,7 +837,17 @@ class _TensorFlow:
         return changed
 
     def _arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
-        """The kind each parameter of `callee` receives at `site`, by position and keyword."""
+        """The kind each parameter of `callee` receives at `site`, by position and keyword.
+
+        Memoised per (site, callee): summaries do not change while the solver runs, and every
+        fixpoint round asks again for every edge. The dict returned is shared, never changed."""
+        key = (id(site), callee)
+        passed = self._passed.get(key)
+        if passed is None:
+            passed = self._passed[key] = self._bind_arguments(site, callee)
+        return passed
+
+    def _bind_arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
         function = self.program.function(callee)
         params = list(function.params)
         if (
@@ -834,13 +861,14 @@ class _TensorFlow:
         named = [(params[i], kind) for i, kind in enumerate(site.args) if i < len(params)]
         return dict([*named, *site.kwargs])
 
-    def _pass_arguments(self, caller: FunctionId, site: CallSite, callee: FunctionId) -> bool:
+    def _pass_arguments(self, caller: FunctionId, passed: list[tuple[str, Kind]], callee: FunctionId) -> bool:
         changed = False
-        for name, kind in self._arguments(site, callee).items():
-            if name in self.fixed[callee] or self.params[callee].get(name):
+        fixed, params = self.fixed[callee], self.params[callee]
+        for name, kind in passed:
+            if name in fixed or params.get(name):
                 continue
             if self.holds(caller, kind):
-                self.params[callee][name] = changed = True
+                params[name] = changed = True
         return changed
 
 
