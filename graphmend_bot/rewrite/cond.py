@@ -47,6 +47,7 @@ FORBIDDEN_CALLS = frozenset({
     "critical", "log", "write", "append", "extend", "insert", "pop", "update", "add_module",
 })
 
+ONCE_NOTICES = ("warning_once", "info_once", "warn_once")  # and notice_once.py's helpers, `_warning_once`
 BUILTINS = frozenset(dir(builtins))
 
 TITLE = "Branch with `torch.cond` instead of a Python `if` on a tensor"
@@ -221,7 +222,8 @@ def _check_expression(node: cst.CSTNode) -> None:
         def visit_Call(self, call: cst.Call) -> None:
             name = dotted(call.func) or ""
             leaf = name.rsplit(".", 1)[-1] if name else (call.func.attr.value if isinstance(call.func, cst.Attribute) else "")
-            if leaf in FORBIDDEN_CALLS or (leaf.endswith("_") and not leaf.endswith("__")):
+            # `_warning_once(...)` (notice_once.py) runs while tracing: torch.cond traces both arms.
+            if leaf in FORBIDDEN_CALLS or leaf.endswith(ONCE_NOTICES) or (leaf.endswith("_") and not leaf.endswith("__")):
                 raise Rejected(f"`{leaf}` has side effects")
 
         def visit_Lambda(self, node: cst.Lambda) -> None:
