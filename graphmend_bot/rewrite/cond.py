@@ -34,6 +34,7 @@ import libcst as cst
 from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.notice_once import ONCE_METHODS
 from graphmend_bot.rewrite.predicate import PARAMETER_READ
 from graphmend_bot.rewrite.purity import dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
@@ -47,7 +48,6 @@ FORBIDDEN_CALLS = frozenset({
     "critical", "log", "write", "append", "extend", "insert", "pop", "update", "add_module",
 })
 
-ONCE_NOTICES = ("warning_once", "info_once", "warn_once")  # and notice_once.py's helpers, `_warning_once`
 BUILTINS = frozenset(dir(builtins))
 
 TITLE = "Branch with `torch.cond` instead of a Python `if` on a tensor"
@@ -223,7 +223,7 @@ def _check_expression(node: cst.CSTNode) -> None:
             name = dotted(call.func) or ""
             leaf = name.rsplit(".", 1)[-1] if name else (call.func.attr.value if isinstance(call.func, cst.Attribute) else "")
             # `_warning_once(...)` (notice_once.py) runs while tracing: torch.cond traces both arms.
-            if leaf in FORBIDDEN_CALLS or leaf.endswith(ONCE_NOTICES) or (leaf.endswith("_") and not leaf.endswith("__")):
+            if leaf in FORBIDDEN_CALLS or leaf.endswith(ONCE_METHODS) or (leaf.endswith("_") and not leaf.endswith("__")):
                 raise Rejected(f"`{leaf}` has side effects")
 
         def visit_Lambda(self, node: cst.Lambda) -> None:
