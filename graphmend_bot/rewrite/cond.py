@@ -34,7 +34,6 @@ import libcst as cst
 from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext, Rejected
-from graphmend_bot.rewrite.notice_once import ONCE_METHODS
 from graphmend_bot.rewrite.predicate import PARAMETER_READ
 from graphmend_bot.rewrite.purity import dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
@@ -222,8 +221,7 @@ def _check_expression(node: cst.CSTNode) -> None:
         def visit_Call(self, call: cst.Call) -> None:
             name = dotted(call.func) or ""
             leaf = name.rsplit(".", 1)[-1] if name else (call.func.attr.value if isinstance(call.func, cst.Attribute) else "")
-            # `_warning_once(...)` (notice_once.py) runs while tracing: torch.cond traces both arms.
-            if leaf in FORBIDDEN_CALLS or leaf.endswith(ONCE_METHODS) or (leaf.endswith("_") and not leaf.endswith("__")):
+            if leaf in FORBIDDEN_CALLS or (leaf.endswith("_") and not leaf.endswith("__")):
                 raise Rejected(f"`{leaf}` has side effects")
 
         def visit_Lambda(self, node: cst.Lambda) -> None:

@@ -42,7 +42,7 @@ from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import dotted
 from graphmend_bot.rewrite.python_strings import is_python_text
 
-ONCE_METHODS = ("warning_once", "info_once", "warn_once")
+ONCE_METHODS = frozenset({"warning_once", "info_once", "warn_once"})
 TRANSFORMERS_LOGGING = frozenset({"transformers.utils.logging", "transformers.logging"})
 CACHE_DECORATORS = frozenset({"lru_cache", "cache"})
 
