@@ -83,7 +83,7 @@ def keep_notice(ctx: FixContext, call: cst.Call) -> Fix | None:
     title = (f"Call `{logger}.{method}(...)` through `{helper}`, a `torch.compiler.assume_constant_result` "
              "helper: eager behaviour unchanged, emitted once while torch.compile traces the call")
     unproven = _once_contract_unproven(ctx, anchor, logger, method)
-    return Fix.of(title, tuple(edits), (unproven,) if unproven else (), wording="clause")
+    return Fix.of(title, tuple(edits), (unproven,) if unproven else (), wording="unsafe-clause")
 
 
 def _python_arguments(ctx: FixContext, call: cst.Call) -> bool:
@@ -96,7 +96,7 @@ def _python_arguments(ctx: FixContext, call: cst.Call) -> bool:
 
 def _once_contract_unproven(ctx: FixContext, anchor: cst.SimpleStatementLine, logger: str, method: str) -> str | None:
     """None where `logger.<method>` is proven to emit a message once per process; else the assumption."""
-    assumption = (f"`{logger}.{method}` emits each message once per process (under torch.compile it runs "
+    assumption = (f"assumes `{logger}.{method}` emits each message once per process (under torch.compile it runs "
                   "while Dynamo traces the call, not on each compiled call)")
     if _module_installs_cached(ctx.source, method):
         return None

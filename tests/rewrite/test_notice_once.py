@@ -19,7 +19,7 @@ from transformers.utils import logging as hf_logging
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
-from graphmend_bot.rewrite import fix_paths
+from graphmend_bot.rewrite import attach_fixes, fix_paths
 from graphmend_bot.rewrite.notice_once import HELPER
 
 CASE = FIXTURES / "notice_once" / "transformers_past_key_values"
@@ -168,6 +168,11 @@ def _fix_in_tree(tmp_path: Path, logging_module: str) -> Any:
     return fix_paths([str(model)], Config(), unsafe=False), fix_paths([str(model)], Config(), unsafe=True)
 
 
+def _offered_fix(tmp_path: Path) -> Any:
+    (finding,) = attach_fixes(check([str(tmp_path / "pkg" / "models" / "model.py")], Config(), jobs=1), Config()).findings
+    return finding.fix
+
+
 CACHED_LOGGER = (
     "import functools\nimport logging\n\n\nclass ProjectLogger(logging.Logger):\n"
     "    @functools.lru_cache(None)\n    def warning_once(self, message):\n        self.warning(message)\n\n\n"
@@ -179,12 +184,15 @@ def test_a_get_logger_of_the_checked_tree_with_a_cached_method_proves_the_contra
     safe, _ = _fix_in_tree(tmp_path, CACHED_LOGGER)
     assert len(safe) == 1 and "_warning_once(\"Passing a tuple" in safe[0].after
     assert "@torch.compiler.assume_constant_result" in safe[0].after
+    assert _offered_fix(tmp_path).applicability == "safe"
 
 
 def test_an_uncached_warning_once_is_only_an_unsafe_fix(tmp_path: Path) -> None:
     safe, unsafe = _fix_in_tree(tmp_path, CACHED_LOGGER.replace("    @functools.lru_cache(None)\n", ""))
     assert safe == []
     assert len(unsafe) == 1 and "_warning_once(\"Passing a tuple" in unsafe[0].after
+    fix = _offered_fix(tmp_path)
+    assert fix.applicability == "unsafe" and "emits each message once per process" in fix.message
 
 
 def test_the_rewritten_module_has_no_finding_left(tmp_path: Path) -> None:
