@@ -25,6 +25,13 @@ from graphmend_bot.rewrite.notice_once import HELPER
 CASE = FIXTURES / "notice_once" / "transformers_past_key_values"
 
 
+@pytest.fixture(autouse=True)
+def _transformers_warning_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """transformers' own `Logger.warning_once`: fixtures that install theirs (defer_deprecation_t5,
+    as transformers does) replace it for the whole process."""
+    monkeypatch.setattr(logging.Logger, "warning_once", hf_logging.warning_once, raising=False)
+
+
 class _Records(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
