@@ -21,7 +21,7 @@ arguments must be Python values: a tensor would be formatted once while tracing 
 (python_strings.is_python_text). Under compile the record is made while the call is traced, before
 the graph runs rather than between its operations; and code that Dynamo traces without running it
 (an arm of a hand-written `torch.cond`, which traces both) would log for the arm not taken; the
-fixer's own torch.cond rewrite refuses arms that call anything but an assignment.
+fixer's own torch.cond rewrite refuses arms that do more than assign names.
 
 Nothing is hidden, so this applies whatever `deprecation-notices` says. It is safe where the
 `*_once` contract is proven: the logger comes from transformers' `logging.get_logger`, from a
