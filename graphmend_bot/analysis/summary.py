@@ -27,6 +27,8 @@ from graphmend_bot.analysis.names import dotted_name
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
+# Dynamo calls a function with one of these decorators while tracing; it never traces its body.
+CONSTANT_RESULT_DECORATORS = frozenset({"torch.compiler.assume_constant_result", "torch._dynamo.assume_constant_result"})
 _SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -105,8 +107,8 @@ def summarize_module(
             ),
             return_class=class_annotation(node.returns, imports.resolve),
         )
-        if qualname in deferred:
-            functions[qualname] = summary  # Dynamo calls it after the graph: never traced
+        if qualname in deferred or _runs_while_tracing(node, imports):
+            functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
         FunctionAnalyzer(
             node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
@@ -161,6 +163,14 @@ def _deferred_functions(tree: ast.Module) -> set[str]:
 
 def _decorator_callee(node: ast.expr) -> ast.expr:
     return node.func if isinstance(node, ast.Call) else node
+
+
+def _runs_while_tracing(node: FunctionNode, imports: Imports) -> bool:
+    """`@torch.compiler.assume_constant_result` (what `--fix` writes for a `warning_once` notice):
+    Dynamo calls the function while tracing and bakes its result, so its body is never traced."""
+    return bool(node.decorator_list) and any(
+        imports.resolve(_decorator_callee(d)) in CONSTANT_RESULT_DECORATORS for d in node.decorator_list
+    )
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:

@@ -19,6 +19,11 @@ A deprecation notice follows `deprecation-notices` instead (advice by default: c
 it; `guard` on its own line, as transformers guards its own; `defer`, io_deprecation.py). Measured
 limit of both deferrals on torch 2.13: Dynamo makes the call only from the compiled frame itself;
 from a function it inlines the message is dropped under compile, as the guard drops it.
+A `*_once` notice (`logger.warning_once("... is deprecated")`) is the exception, whatever
+`deprecation-notices` says: notice_once.py routes it through a `torch.compiler.assume_constant_result`
+helper that Dynamo runs while tracing, so the message is emitted once, compiled or not, from inlined
+frames too. Nothing is hidden and nothing moves past the graph, which is why the policy (chosen
+between hiding and deferring) does not apply; safe where the once-per-process contract is proven.
 
 Fix safety: the GM401-GM403 rule docs (`graphmend rule GM401`); each fix states its assumptions.
 """
@@ -31,6 +36,7 @@ from graphmend_bot.analysis.vocabulary import LOG_METHODS, LOGGER_NAMES
 from graphmend_bot.findings import Edit, Finding, Fix
 from graphmend_bot.rewrite import io_deprecation as deferral
 from graphmend_bot.rewrite import io_purpose as purpose
+from graphmend_bot.rewrite import notice_once
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 
 DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)
@@ -60,7 +66,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if purpose.keep_as_written(ctx, finding, call) is not None:
         return None  # output, an export-time warning, a rare-branch signal or no torch: advice only
     if purpose.deprecation_notice(call) is not None:
-        return _deprecation_fix(ctx, finding, call, statement)
+        # A `*_once` notice runs while Dynamo traces (notice_once.py): kept, whatever the policy.
+        return notice_once.keep_notice(ctx, call) or _deprecation_fix(ctx, finding, call, statement)
     if ctx.config.io_strategy == "defer":
         return _defer(ctx, finding, call, statement)
     return _guard(ctx, call, statement, reason=None)

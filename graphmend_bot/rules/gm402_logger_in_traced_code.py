@@ -45,7 +45,21 @@ if not torch.compiler.is_compiling():
         "the break (\"logging.Logger method not supported\"), which is why the helper exists. "
         "Where the helper cannot be written (a logger that is not assigned at module level: "
         "`self.logger`, a local), the notice is left with this advice rather than hidden. "
-        "`ignore_logging_functions` removes the break and the message: never right for a notice."
+        "`ignore_logging_functions` removes the break and the message: never right for a notice. "
+        "A `*_once` notice (`logger.warning_once/info_once/warn_once(msg)`) takes a third form, "
+        "whatever `deprecation-notices` says, since it hides nothing and moves nothing past the graph: "
+        "`_warning_once(msg)`, a module-level helper decorated with "
+        "`torch.compiler.assume_constant_result` that calls `logger.warning_once(*args)`. Dynamo "
+        "runs it while tracing and bakes its None result, so the message is emitted once, compiled "
+        "or not, and from a frame Dynamo inlines too (measured on torch 2.13, "
+        "tests/rewrite/test_notice_once.py: no break with `fullgraph=True`; one record across calls, "
+        "recompiles and a compile that falls back; the same record, since `warning_once` logs from "
+        "its own frame). Only arguments proven to be Python strings or numbers are taken (a tensor "
+        "would be formatted once while tracing and baked). SAFE where the once-per-process contract "
+        "is proven: transformers' `logging.get_logger`, a `get_logger` module of the checked tree "
+        "whose method is `lru_cache`d, or a module that installs an `lru_cache`d method on "
+        "`logging.Logger`; elsewhere UNSAFE, resting on the method's name. Under compile the "
+        "record is made while the call is traced, before the graph runs, not between its operations."
     ),
     fixes=("io",),
     detection=Detection(

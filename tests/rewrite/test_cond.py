@@ -156,3 +156,19 @@ def test_a_branch_that_selects_a_parameter_gets_no_cond(form: str, tmp_path: Pat
     a, b = torch.nn.Embedding(1, 4), torch.nn.Embedding(1, 4)
     torch.cond(torch.tensor(True), lambda: a.weight.clone(), lambda: b.weight.clone()).sum().backward()
     assert b.weight.grad is not None and not b.weight.grad.any()  # zeros, where the `if` left None
+
+
+def test_an_arm_with_a_notice_once_helper_gets_no_cond(tmp_path: Path) -> None:
+    """notice_once.py's helper runs while Dynamo traces, and torch.cond traces both arms: the notice
+    would be logged for the arm not taken. An arm only assigns local names, so the call refuses it."""
+    helper = "@torch.compiler.assume_constant_result\ndef _warning_once(*args):\n    return None\n\n\n"
+    source = (
+        f"import torch\nfrom torch import nn\n\n\n{helper}class M(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.proj = nn.Linear(2, 2)\n\n"
+        "    def forward(self, x):\n        if x.sum() > 0:\n            NOTICE\n            y = self.proj(x)\n"
+        "        else:\n            y = self.proj(-x)\n        return y\n"
+    )
+    plain = fixes_for(source.replace("NOTICE\n            ", ""), tmp_path)
+    assert any(fix is not None and "torch.cond" in fix.message for fix in plain)  # the control
+    noticed = fixes_for(source.replace("NOTICE", "_warning_once('`x` is deprecated')"), tmp_path)
+    assert noticed and all(fix is None or "torch.cond" not in fix.message for fix in noticed)
