@@ -13,7 +13,8 @@ the fix is unsafe and says so ("the value occurs in the table").
 
 Only on a proven 1-d condition (on a 2-d one `argmax` is a flat position, `[0][0]` a row): `==`
 between a `self` attribute that every assignment in the class makes 1-d (`one_dimensional_attributes`)
-and a Python number or a parameter annotated as one (`timestep: int`; a 0-d tensor passed there
+(a `torch.` call at the root: a numpy array has `.nonzero()` but no `.int()`) and a Python
+number or a parameter annotated as one (`timestep: int`; a 0-d tensor passed there
 keeps the comparison 1-d, which is the assumption listed).
 """
 
@@ -176,8 +177,24 @@ def one_dimensional_attributes(ctx: FixContext, cls: cst.ClassDef) -> set[str]:
     return {
         name for name, values in candidates.items()
         if name not in unknown
-        and all(_one_dimensional(value, locals_of[function], frozenset()) for value, function in values)
+        and all(
+            _torch_made(value) and _one_dimensional(value, locals_of[function], frozenset())
+            for value, function in values
+        )
     }
+
+
+def _torch_made(node: cst.BaseExpression) -> bool:
+    """A torch tensor, not a numpy array (which has `.nonzero()` but no `.int()`): a `torch.`
+    call, or a rank-keeping method or slice of one."""
+    if isinstance(node, cst.Call):
+        name = dotted(node.func)
+        if name is not None and name.startswith("torch."):
+            return True
+        return isinstance(node.func, cst.Attribute) and node.func.attr.value in RANK_KEEPING_METHODS and (
+            _torch_made(node.func.value)
+        )
+    return isinstance(node, cst.Subscript) and _torch_made(node.value)
 
 
 def _self_attribute(target: cst.BaseExpression) -> str | None:
