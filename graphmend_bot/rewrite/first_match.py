@@ -29,10 +29,14 @@ from graphmend_bot.rewrite.branching import LocalFacts, enclosing_function, is_p
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import dotted
 
-# Functions whose result is 1-d whatever their (Python number) arguments.
+# Functions whose result is 1-d when every argument is a Python number (numpy's `linspace` takes
+# array end points too, and then returns one column per element).
 ONE_D_MAKERS = frozenset({"arange", "linspace", "logspace", "randperm"})
-# Functions whose result has the rank of their first argument.
+SPAN_KEYWORDS = frozenset({"start", "end", "stop", "step", "steps", "num", "base", "n"})  # not dtype, device
+# Functions whose result has the rank of their first argument, given at most one more positional
+# argument and only these keywords (numpy's `array(..., ndmin=2)` adds dimensions).
 RANK_KEEPING_FUNCTIONS = frozenset({"from_numpy", "as_tensor", "tensor", "array", "asarray", "round", "flip"})
+RANK_KEEPING_KEYWORDS = frozenset({"dtype", "device", "copy", "requires_grad", "decimals", "dims"})
 # Methods whose result has the rank of their receiver (numpy's and torch's).
 RANK_KEEPING_METHODS = frozenset({
     "to", "copy", "round", "astype", "flip", "clone", "long", "int", "float", "double", "half",
@@ -261,10 +265,14 @@ def _one_dimensional(node: cst.BaseExpression, local: _Locals, visiting: frozens
         name = dotted(node.func)
         module, _, function = (name or "").rpartition(".")
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        keywords = {arg.keyword.value for arg in node.args if arg.keyword is not None}
+        if any(arg.star for arg in node.args):
+            return False
         if module in ARRAY_MODULES and function in ONE_D_MAKERS:
-            return True
+            numbers = (arg.value for arg in node.args if arg.keyword is None or arg.keyword.value in SPAN_KEYWORDS)
+            return all(_number(value, local, local.number_attributes) for value in numbers)
         if module in ARRAY_MODULES and function in RANK_KEEPING_FUNCTIONS:
-            return bool(positional) and recurse(positional[0])
+            return 1 <= len(positional) <= 2 and keywords <= RANK_KEEPING_KEYWORDS and recurse(positional[0])
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in RANK_KEEPING_METHODS:
             return module not in ARRAY_MODULES and recurse(node.func.value)
         return False

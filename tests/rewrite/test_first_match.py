@@ -118,6 +118,8 @@ REFUSED = {
     ),
     "an undocumented list": ("timesteps: list[int] | None = None", "timesteps=None"),
     "a step ratio of unknown rank": ("self.num_inference_steps = num_inference_steps", "self.num_inference_steps = torch.ones(2, 1)"),
+    "numpy's ndmin": ("np.array(timesteps, dtype=np.int64)", "np.array(timesteps, dtype=np.int64, ndmin=2)"),
+    "linspace between arrays": ("np.linspace(0, self.num_train_timesteps - 1,", "np.linspace([0, 1], self.num_train_timesteps - 1,"),
     "a numpy table": ("self.timesteps = torch.from_numpy(timesteps)", "self.timesteps = timesteps"),
     "a table unpacked": (
         "self.timesteps = torch.from_numpy(np.arange(0, num_train_timesteps)[::-1].copy())",
