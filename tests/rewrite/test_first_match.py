@@ -75,6 +75,24 @@ def test_dynamo_breaks_on_nonzero_and_not_on_argmax() -> None:
     assert torch.compile(rewritten, fullgraph=True, backend="eager")(table, torch.tensor(0)).item() == 9
 
 
+def test_why_the_previous_timestep_select_is_not_rewritten() -> None:
+    # After the argmax, `if index == n - 1: -1 else table[index + 1]` as a torch.where (the clamp
+    # because both arms run) still breaks: indexing with a computed 0-d tensor reads its value.
+    table = torch.arange(90, -1, -10)
+
+    def select(table: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        table = table * 1
+        index = (table == t).int().argmax()
+        last = table.shape[0] - 1
+        return torch.where(index == last, torch.tensor(-1), table[(index + 1).clamp(max=last)])
+
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(select)(table, torch.tensor(30))
+    assert explained.graph_break_count == 1
+    assert "_local_scalar_dense" in str(explained.break_reasons[0].reason)
+    assert [select(table, t).item() for t in (torch.tensor(30), torch.tensor(0))] == [20, -1]
+
+
 def test_the_rewritten_scheduler_matches_over_every_timestep_and_spacing(tmp_path: Path) -> None:
     before = load_module(CASE, tmp_path, "first_match_before")
     after = load_module(CASE.with_name("previous_timestep.out.py"), tmp_path, "first_match_after")
