@@ -138,7 +138,7 @@ EXAMPLE_NOT_FIXED = {
     "GM302": "`n` is never used with the tensor it came from, so keeping it a tensor is not provably the same",
     # GM5xx's fix runs a module-level helper eagerly; the examples sit in a module's forward, which
     # is what is compiled (disabling it would hide every break, not remove one).
-    "GM501": "the example is in a forward method, not a module-level helper",
+    "GM501": "the example is in a forward method, not a module-level helper, and takes every match, not the first",
     "GM502": "the example is in a forward method, not a module-level helper",
     "GM503": "the example is in a forward method, not a module-level helper",
 }

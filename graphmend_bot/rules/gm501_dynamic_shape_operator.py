@@ -45,11 +45,15 @@ RULE = Rule(
 # torch._dynamo.config.capture_dynamic_output_shape_ops = True
 """,
     fix_safety=(
-        "No rewrite of the operator: a dense formulation changes shapes downstream. Unsafe fix, offered for a break on every call of a plain module-level helper: "
+        "Unsafe fix for the first match's position, `(self.table == t).nonzero(as_tuple=True)[0][0]` "
+        "on a proven 1-d condition: `(self.table == t).int().argmax()`, the same 0-d int64 index "
+        "without a data-dependent shape; it assumes the value occurs (else the original raised "
+        "IndexError where argmax returns 0). "
+        "Otherwise no rewrite of the operator: a dense formulation changes shapes downstream. Unsafe fix, offered for a break on every call of a plain module-level helper: "
         "`@torch.compiler.disable` runs the helper eagerly (its caller still breaks at the call; the helper's "
         "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling."
     ),
-    fixes=("run_eagerly",),
+    fixes=("first_match", "run_eagerly"),
     detection=Detection(
         torch_function_leaves=dict.fromkeys(DYNAMIC_SHAPE_OPS, _torch_function),
         torch_functions={"where": _one_argument_where},
