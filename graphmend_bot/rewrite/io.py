@@ -24,6 +24,8 @@ A `*_once` notice (`logger.warning_once("... is deprecated")`) is the exception,
 helper that Dynamo runs while tracing, so the message is emitted once, compiled or not, from inlined
 frames too. Nothing is hidden and nothing moves past the graph, which is why the policy (chosen
 between hiding and deferring) does not apply; safe where the once-per-process contract is proven.
+Where it is proven, a `*_once` diagnostic (`logger.warning_once("... is ignored")`) takes that form
+too instead of the guard, which would hide it from compiled callers; unproven, the guard stays.
 
 Fix safety: the GM401-GM403 rule docs (`graphmend rule GM401`); each fix states its assumptions.
 """
@@ -68,6 +70,9 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if purpose.deprecation_notice(call) is not None:
         # A `*_once` notice runs while Dynamo traces (notice_once.py): kept, whatever the policy.
         return notice_once.keep_notice(ctx, call) or _deprecation_fix(ctx, finding, call, statement)
+    kept = _proven_once_notice(ctx, call)
+    if kept is not None:
+        return kept  # emitted once under compile too, where a guard would hide it
     if ctx.config.io_strategy == "defer":
         return _defer(ctx, finding, call, statement)
     return _guard(ctx, call, statement, reason=None)
@@ -162,10 +167,20 @@ def _statement_call(line: cst.CSTNode) -> cst.Call | None:
     return None
 
 
-def _is_io_statement(line: cst.CSTNode) -> bool:
+def _proven_once_notice(ctx: FixContext, call: cst.Call) -> Fix | None:
+    """notice_once's rewrite of a `*_once` diagnostic where the once-per-process contract is proven
+    (a safe fix): it loses nothing, where a guard drops the message under compile. Unproven, the
+    safe guard stays the fix."""
+    kept = notice_once.keep_notice(ctx, call)
+    return kept if kept is not None and kept.applicability == "safe" else None
+
+
+def _is_io_statement(ctx: FixContext, line: cst.CSTNode) -> bool:
     call = _statement_call(line)
     if call is None or purpose.deprecation_notice(call) is not None:
         return False  # a deprecation notice is the project's call, never guarded with its neighbours
+    if _proven_once_notice(ctx, call) is not None:
+        return False  # kept by its own fix, not guarded with its neighbours
     func = call.func
     if isinstance(func, cst.Name):
         return func.value == "print"
@@ -182,9 +197,9 @@ def _io_run(ctx: FixContext, statement: cst.SimpleStatementLine) -> list[cst.Sim
     assert isinstance(block, cst.IndentedBlock)
     body = list(block.body)
     first = last = body.index(statement)
-    while first > 0 and _is_io_statement(body[first - 1]):
+    while first > 0 and _is_io_statement(ctx, body[first - 1]):
         first -= 1
-    while last + 1 < len(body) and _is_io_statement(body[last + 1]):
+    while last + 1 < len(body) and _is_io_statement(ctx, body[last + 1]):
         last += 1
     return [line for line in body[first : last + 1] if isinstance(line, cst.SimpleStatementLine)]
 

@@ -59,7 +59,10 @@ if not torch.compiler.is_compiling():
         "is proven: transformers' `logging.get_logger`, a `get_logger` module of the checked tree "
         "whose method is `lru_cache`d, or a module that installs an `lru_cache`d method on "
         "`logging.Logger`; elsewhere UNSAFE, resting on the method's name. Under compile the "
-        "record is made while the call is traced, before the graph runs, not between its operations."
+        "record is made while the call is traced, before the graph runs, not between its operations. "
+        "Where the contract is proven, a `*_once` diagnostic (`\"use_cache=True\" ... is ignored`) takes "
+        "this form too instead of the guard, which would hide it from compiled callers; unproven, "
+        "the safe guard stays its fix."
     ),
     fixes=("io",),
     detection=Detection(

@@ -221,3 +221,22 @@ def test_the_helper_is_a_plain_function_for_eager_callers() -> None:
     record("a")
     record("a")
     assert calls == ["a", "a"]
+
+
+def test_a_proven_diagnostic_is_kept_under_compile_where_the_guard_hid_it(tmp_path: Path) -> None:
+    """`use_cache=True ... Setting use_cache=False` is a diagnostic, not a deprecation: with the
+    contract proven it takes the helper, so compiled callers see it once, as eager ones do."""
+    case = FIXTURES / "notice_once" / "diagnostic_use_cache"
+    before_module = load_module(case.with_suffix(".in.py"), tmp_path, "diagnostic_before")
+    after_module = load_module(case.with_suffix(".out.py"), tmp_path, "diagnostic_after")
+    before, after = build_entry(before_module), build_entry(after_module)
+    inputs = after_module.make_inputs(0)
+    assert break_count(before, inputs) >= 1
+    assert break_count(after, inputs) == 0
+    calls = [inputs, inputs]
+    eager_before = _logged(lambda: [before(*c) for c in calls])
+    compiled = _logged(_compiled_calls(after, calls, fullgraph=True))
+    torch._dynamo.reset()
+    assert [m for m, *_ in eager_before] == [
+        "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`..."]
+    assert compiled == eager_before
