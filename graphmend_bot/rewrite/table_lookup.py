@@ -64,6 +64,11 @@ def _lookup_fix(ctx: FixContext, node: cst.IfExp) -> Fix:
     if fallback is None:
         raise Rejected("the fallback is not a `self` attribute")
     function = enclosing_function(ctx, node)
+    if function is not None and _computed_here(function, index):
+        # Measured on torch 2.13: indexing with a 0-d tensor computed in the same graph reads its
+        # value (`_local_scalar_dense`), a break of its own; a graph input index does not. The select
+        # would then remove nothing (diffusers' DDIM `step`, `prev_timestep = timestep - ...`).
+        raise Rejected(f"`{index}` is computed in this function: the table read would break instead")
     proven = proven_tensor_attributes(_enclosing_class(ctx, node))
     for name in (table, fallback):
         if not name.startswith("self.") or name.removeprefix("self.") not in proven:
@@ -131,6 +136,21 @@ def _table_read(body: cst.BaseExpression, index: str) -> str:
     if table is None:
         raise Rejected("the table is not an attribute read")
     return table
+
+
+def _computed_here(function: cst.FunctionDef, name: str) -> bool:
+    """Whether the function binds `name` to arithmetic (`i = t - step`), as opposed to a parameter
+    or the result of a call (whose own breaks may make it a graph input, as diffusers'
+    `prev_t = self.previous_timestep(t)`)."""
+    for statement in function.body.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if (
+                isinstance(small, cst.Assign)
+                and any(isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets)
+                and isinstance(small.value, cst.BinaryOperation | cst.UnaryOperation)
+            ):
+                return True
+    return False
 
 
 def _enclosing_class(ctx: FixContext, node: cst.CSTNode) -> cst.ClassDef:

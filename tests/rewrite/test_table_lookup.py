@@ -79,6 +79,9 @@ REFUSED = {
     "a table made a list": (TABLE, TABLE + ".tolist()"),
     "a fallback set to a float elsewhere": ("    def forward", "    def reset(self):\n        self.one = 1.0\n\n    def forward"),
     "a fallback unpacked from a tuple": ("self.one = torch.tensor(1.0)", "self.one, self.two = torch.tensor(1.0), 2.0"),
+    # DDIM `step`: the table read with an index computed in the frame breaks by itself (measured below)
+    "an index computed in this frame": ("    def forward(self, sample, t, prev_t):\n",
+                                        "    def forward(self, sample, t, step):\n        prev_t = t - step\n"),
 }
 TEMPLATE = f'''import torch
 from torch import nn
@@ -141,3 +144,22 @@ def test_proven_attributes_follow_assignments_to_a_fixed_point() -> None:
     # `1.0 - betas` reads an unknown parameter: not proven, though cumprod of it is a tensor; the
     # `.to` in another method keeps `alphas_cumprod` a tensor; `ext` is only ever moved, never made.
     assert proven_tensor_attributes(cls) == {"alphas_cumprod", "final", "moved"}
+
+
+def test_a_table_read_with_an_index_computed_in_the_frame_breaks_by_itself() -> None:
+    """Why `an index computed in this frame` is refused: the select would remove nothing."""
+    table, one = torch.rand(100), torch.tensor(1.0)
+
+    def computed_here(t: torch.Tensor) -> torch.Tensor:
+        i = t - 20
+        return torch.where(torch.as_tensor(i) >= 0, table[i], one) * 2
+
+    def graph_input(t: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
+        return torch.where(torch.as_tensor(i) >= 0, table[i], one) * 2
+
+    t = torch.tensor(50)
+    torch._dynamo.reset()
+    assert torch._dynamo.explain(computed_here)(t).graph_break_count == 1
+    torch._dynamo.reset()
+    assert torch._dynamo.explain(graph_input)(t, t - 20).graph_break_count == 0
+    torch._dynamo.reset()
