@@ -115,7 +115,10 @@ def test_dockerfile_runs_the_bot_with_the_tested_versions() -> None:
     assert 'ENTRYPOINT ["graphmend", "bot"]' in text
     pins = dict(re.findall(r'"([A-Za-z0-9_.-]+)==([^"]+)"', text))
     assert set(pins) == {"PyGithub", "libcst", "PyYAML"}  # and no torch: the bot is static analysis
+    # make test installs with constraints.txt, so the tests ran on exactly what the image ships
+    constraints = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "constraints.txt").read_text("utf-8"), re.M))
     for name, version in pins.items():
+        assert constraints.get(name) == version, f"{name}: the image pins {version}, constraints.txt {constraints.get(name)}"
         assert importlib.metadata.version(name) == version, f"{name}: the image pins {version}"
 
 
