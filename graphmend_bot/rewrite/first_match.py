@@ -26,6 +26,13 @@ import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.branching import LocalFacts, enclosing_function, is_python_number
+from graphmend_bot.rewrite.class_attributes import (
+    attributes_bound_otherwise,
+    enclosing_class,
+    inherited_assumption,
+    self_attribute,
+    self_attributes_in,
+)
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import dotted
 
@@ -61,7 +68,7 @@ def _first_match_fix(ctx: FixContext, call: cst.Call) -> Fix:
     condition = _condition_of(call)
     first_of_first = _first_of_first(ctx, call)
     table, value = _table_and_value(condition)
-    cls = _enclosing_class(ctx, call)
+    cls = enclosing_class(ctx, call)
     if table.removeprefix("self.") not in one_dimensional_attributes(ctx, cls):
         raise Rejected(f"`{table}` is not an attribute every assignment in the class makes 1-d")
     facts = LocalFacts.of(ctx, enclosing_function(ctx, call))
@@ -73,6 +80,7 @@ def _first_match_fix(ctx: FixContext, call: cst.Call) -> Fix:
         f"`{shown}` occurs in `{table}`: where it does not, `[0][0]` raised IndexError and "
         "`argmax` returns 0",
         f"`{shown}` is a number or a 0-d tensor, as its annotation says, so the condition is 1-d",
+        *filter(None, [inherited_assumption(cls, [table])]),
     )
     return Fix.of(
         "Take the first matching position with `argmax` (no data-dependent shape)",
@@ -137,13 +145,6 @@ def _table_and_value(condition: cst.BaseExpression) -> tuple[str, cst.BaseExpres
     raise Rejected("neither side is a `self` attribute")
 
 
-def _enclosing_class(ctx: FixContext, node: cst.CSTNode) -> cst.ClassDef:
-    for ancestor in ctx.ancestors(node):
-        if isinstance(ancestor, cst.ClassDef):
-            return ancestor
-    raise Rejected("not in a class: `self` attributes are unknown")
-
-
 def one_dimensional_attributes(ctx: FixContext, cls: cst.ClassDef) -> set[str]:
     """Attributes of `self` that every assignment in the class body makes 1-d: `arange`/`linspace`
     (torch or numpy), a 1-d array made a tensor (`torch.from_numpy`), rank-keeping methods
@@ -151,19 +152,19 @@ def one_dimensional_attributes(ctx: FixContext, cls: cst.ClassDef) -> set[str]:
     locals of the assigning function that every assignment makes 1-d (an augmented assignment is
     in place, so it keeps the shape). Anything else anywhere, or an unpacking, disproves it."""
     candidates: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef | None]]] = {}
-    unknown: set[str] = set()
+    unknown = attributes_bound_otherwise(cls)  # register_buffer("x", ...), a class-level `x`, ...
 
     class Collector(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
             for target in node.targets:
-                name = _self_attribute(target.target)
+                name = self_attribute(target.target)
                 if name is not None:
                     candidates.setdefault(name, []).append((node.value, enclosing_function(ctx, node)))
                 else:
-                    unknown.update(_attributes_within(target.target))
+                    unknown.update(self_attributes_in(target.target))
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            name = _self_attribute(node.target)
+            name = self_attribute(node.target)
             if name is not None and node.value is not None:
                 candidates.setdefault(name, []).append((node.value, enclosing_function(ctx, node)))
 
@@ -201,35 +202,19 @@ def _torch_made(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Subscript) and _torch_made(node.value)
 
 
-def _self_attribute(target: cst.BaseExpression) -> str | None:
-    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
-        return target.attr.value
-    return None
-
-
-def _attributes_within(target: cst.BaseExpression) -> set[str]:
-    """`self` attributes bound by an unpacking (`self.a, self.b = ...`): their rank is unknown."""
-    found: set[str] = set()
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            name = _self_attribute(node)
-            if name is not None:
-                found.add(name)
-
-    target.visit(Visitor())
-    return found
-
-
 class _Locals:
     """One function's plain-name bindings: the values of `name = value`, and the names bound any
     other way (loop targets, unpacking, `with ... as`, walrus) whose rank is unknown. Augmented
-    assignments are in place on an array, so they keep its shape and are not recorded."""
+    assignments are in place on an array, so they keep its shape, but they rebind a Python number
+    (`end += offsets` makes an array of it): `augmented` names are never numbers."""
 
-    def __init__(self, facts: LocalFacts, values: dict[str, list[cst.BaseExpression]], opaque: set[str]) -> None:
+    def __init__(
+        self, facts: LocalFacts, values: dict[str, list[cst.BaseExpression]], opaque: set[str], augmented: set[str]
+    ) -> None:
         self.facts = facts
         self.values = values
         self.opaque = opaque
+        self.augmented = augmented
         self.scalars = facts.python_scalars()
         # `self` attributes the class only ever sets to a Python number or None
         self.number_attributes: set[str] = set()
@@ -246,6 +231,9 @@ class _Locals:
                 def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
                     return node is function
 
+                def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                    return False  # its names are its own, as LocalFacts counts them
+
                 def visit_AugAssign(self, node: cst.AugAssign) -> None:
                     if isinstance(node.target, cst.Name):
                         augmented[node.target.value] = augmented.get(node.target.value, 0) + 1
@@ -256,7 +244,7 @@ class _Locals:
             values[name] = known
             if len(bound) - len(known) != augmented.get(name, 0):
                 opaque.add(name)  # bound by something other than `=` or an augmented assignment
-        return cls(facts, values, opaque)
+        return cls(facts, values, opaque, set(augmented))
 
 
 def _one_dimensional(node: cst.BaseExpression, local: _Locals, visiting: frozenset[str]) -> bool:
@@ -296,7 +284,7 @@ def _number(
     if is_python_number(node, local.scalars):
         return True
     if isinstance(node, cst.Attribute):
-        return _self_attribute(node) in number_attributes
+        return self_attribute(node) in number_attributes
     if isinstance(node, cst.UnaryOperation):
         return _number(node.expression, local, number_attributes, visiting)
     if isinstance(node, cst.BinaryOperation):
@@ -308,6 +296,7 @@ def _number(
         inner = visiting | {node.value}
         return (
             bool(values) and node.value not in local.opaque and node.value not in local.facts.params
+            and node.value not in local.augmented
             and all(_number(value, local, number_attributes, inner) for value in values or [])
         )
     return False

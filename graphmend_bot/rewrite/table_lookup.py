@@ -29,8 +29,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.findings import Edit, Finding, Fix, Location
 from graphmend_bot.rewrite.branching import LocalFacts, enclosing_function, torch_import
+from graphmend_bot.rewrite.class_attributes import (
+    assigned_in_init,
+    attributes_bound_otherwise,
+    enclosing_class,
+    inherited_assumption,
+)
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import dotted
 from graphmend_bot.rewrite.well_typed import TypeEvidence
@@ -41,8 +47,8 @@ TENSOR_FUNCTIONS = frozenset({
     "ones_like", "zeros_like", "full_like", "cumprod", "cumsum", "cat", "stack", "exp", "log", "sqrt",
     "sigmoid", "clamp", "where", "flip", "concat", "concatenate",
 })
-# Tensor methods whose result is a tensor again.
 MAX_LINE = 100  # as the predicate rewrite wraps its torch.where
+# Tensor methods whose result is a tensor again.
 TENSOR_METHODS = frozenset({"to", "float", "double", "half", "clone", "detach", "flip", "cpu", "cuda", "contiguous"})
 
 
@@ -69,14 +75,18 @@ def _lookup_fix(ctx: FixContext, node: cst.IfExp) -> Fix:
         # value (`_local_scalar_dense`), a break of its own; a graph input index does not. The select
         # would then remove nothing (diffusers' DDIM `step`, `prev_timestep = timestep - ...`).
         raise Rejected(f"`{index}` is computed in this function: the table read would break instead")
-    proven = proven_tensor_attributes(_enclosing_class(ctx, node))
+    cls = enclosing_class(ctx, node)
+    proven = proven_tensor_attributes(cls)
     for name in (table, fallback):
         if not name.startswith("self.") or name.removeprefix("self.") not in proven:
             raise Rejected(f"`{name}` is not an attribute the class always makes a tensor")
+        # Both are now read on every call: each must exist whenever the object does.
+        if not assigned_in_init(cls, name.removeprefix("self.")):
+            raise Rejected(f"`{name}` is not assigned in `__init__`'s own body: it may not exist when read")
     evidence = TypeEvidence(ctx, LocalFacts.of(ctx, function), node)
     evidence.require_tensors(node.body, "the table entry")
     evidence.require_tensors(node.orelse, "the fallback")
-    code = _wrapped(ctx, node, [f"torch.as_tensor({index}) >= 0", f"{table}[{index}]", fallback])
+    edit = _where_edit(ctx, node, [f"torch.as_tensor({index}) >= 0", f"{table}[{index}]", fallback])
     assumptions = (
         f"`{table}[{index}]` is now read for every `{index}`: a negative `{index}` is assumed to be a "
         f"valid index (at least `-len({table})`), where the conditional returned `{fallback}` unread",
@@ -88,22 +98,34 @@ def _lookup_fix(ctx: FixContext, node: cst.IfExp) -> Fix:
         "`alphas_cumprod` but not the fallback; the values are the same)",
         f"`{table}` and `{fallback}` need no gradient: the value not chosen would get a zero "
         "gradient where the conditional gave it none",
+        *filter(None, [inherited_assumption(cls, [table, fallback])]),
     )
     return Fix.of(
         "Select the table entry or the fallback with `torch.where` (the table is read for every index)",
-        (*torch_import(ctx), ctx.replace_expression(node, code)),
+        (*torch_import(ctx), edit),
         assumptions,
     )
 
 
-def _wrapped(ctx: FixContext, node: cst.IfExp, arguments: list[str]) -> str:
-    """`torch.where(...)` on the conditional's line, or its arguments on a line of their own
-    (one per line if that is too long too) when the line would pass MAX_LINE."""
-    code = f"torch.where({', '.join(arguments)})"
-    start, end = ctx.span(node)
+def _where_edit(ctx: FixContext, node: cst.IfExp, arguments: list[str]) -> Edit:
+    """The conditional replaced by `torch.where(...)`: on its line, or with its arguments on a line
+    of their own (one per line if that is too long too) when the line would pass MAX_LINE. The
+    conditional's own parentheses go on one line (the call's bracket is enough) and stay around a
+    conditional spread over lines (which the call then fits within)."""
+    start, end = ctx.span(node)  # the span leaves the conditional's parentheses out
     line = ctx.line(start.row)
-    if node.lpar or start.row != end.row or len(line.rstrip()) - (end.column - start.column) + len(code) <= MAX_LINE:
-        return f"({code})" if node.lpar else code
+    if node.lpar and start.row == end.row and line[start.column - 2 : start.column - 1] == "(" and (
+        line[end.column - 1 : end.column] == ")"
+    ):
+        start, end = Location(start.row, start.column - 1), Location(end.row, end.column + 1)
+    return Edit(_wrapped(ctx, node, arguments, start, end), start, end)
+
+
+def _wrapped(ctx: FixContext, node: cst.IfExp, arguments: list[str], start: Location, end: Location) -> str:
+    code = f"torch.where({', '.join(arguments)})"
+    line = ctx.line(start.row)
+    if start.row != end.row or len(line.rstrip()) - (end.column - start.column) + len(code) <= MAX_LINE:
+        return code
     indent = ctx.indentation_of(node) + ctx.indent_unit
     inner = f"{indent}{', '.join(arguments)}"
     if len(inner) > MAX_LINE:
@@ -153,19 +175,13 @@ def _computed_here(function: cst.FunctionDef, name: str) -> bool:
     return False
 
 
-def _enclosing_class(ctx: FixContext, node: cst.CSTNode) -> cst.ClassDef:
-    for ancestor in ctx.ancestors(node):
-        if isinstance(ancestor, cst.ClassDef):
-            return ancestor
-    raise Rejected("not in a class: `self` attributes are unknown")
-
-
 def proven_tensor_attributes(cls: cst.ClassDef) -> set[str]:
     """Attributes of `self` that every assignment in the class body makes a tensor: a call of a
     tensor-making torch function, a tensor method or an index of a proven attribute, arithmetic
     with one, or a conditional expression whose arms both are. An attribute assigned anything
     else anywhere (or augmented, or annotated) is not proven: it may hold that when read."""
-    assigned: dict[str, list[cst.BaseExpression | None]] = {}
+    # register_buffer("x", ...), a class-level `x`, a loop target: bound with a value not read here
+    assigned: dict[str, list[cst.BaseExpression | None]] = {name: [None] for name in attributes_bound_otherwise(cls)}
 
     class Collector(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:

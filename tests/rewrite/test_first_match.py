@@ -143,6 +143,30 @@ REFUSED = {
         "self.timesteps = torch.from_numpy(np.arange(0, num_train_timesteps)[::-1].copy())",
         "self.timesteps, self.other = torch.zeros(2, 2), 1",
     ),
+    # bound where no `self.timesteps = ...` shows the value (a review found the 2-d buffer accepted)
+    "a registered 2-d buffer": (
+        "        self.custom_timesteps = False\n",
+        "        self.custom_timesteps = False\n        self.register_buffer(\"timesteps\", torch.zeros(2, 2))\n",
+    ),
+    "a class-level table": ("class Scheduler(nn.Module):\n", "class Scheduler(nn.Module):\n    timesteps = torch.zeros(2, 2)\n"),
+    "a table set by setattr": (
+        "        self.custom_timesteps = False\n",
+        "        self.custom_timesteps = False\n        setattr(self, \"timesteps\", torch.zeros(2, 2))\n",
+    ),
+    "an attribute set by a computed name": (
+        "        self.custom_timesteps = False\n",
+        "        self.custom_timesteps = False\n        setattr(self, \"time\" + \"steps\", torch.zeros(2, 2))\n",
+    ),
+    "a loop target": (
+        "        self.custom_timesteps = False\n",
+        "        self.custom_timesteps = False\n        for self.timesteps in [torch.zeros(2, 2)]:\n            pass\n",
+    ),
+    # `end += offsets` rebinds a number to an array: linspace then makes one column per offset
+    "an end point made an array": (
+        "                timesteps = np.linspace(0, self.num_train_timesteps - 1,",
+        "                end = self.num_train_timesteps - 1\n                end += np.array([0, 1])\n"
+        "                timesteps = np.linspace(0, end,",
+    ),
 }
 
 
@@ -150,6 +174,15 @@ def nonzero_findings(source: str, tmp_path: Path) -> list[Finding]:
     path = tmp_path / "case.py"
     path.write_text(source, encoding="utf-8")
     return [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM501"]
+
+
+def test_a_base_class_outside_nn_module_is_a_stated_assumption(tmp_path: Path) -> None:
+    source = SOURCE.replace("class Scheduler(nn.Module):", "class Scheduler(SchedulerMixin, nn.Module):")
+    (finding,) = nonzero_findings(source, tmp_path)
+    assert finding.fix is not None
+    assert any("`SchedulerMixin`" in note and "`self.timesteps`" in note for note in finding.fix.assumptions)
+    (plain,) = nonzero_findings(SOURCE, tmp_path)
+    assert plain.fix is not None and not any("base classes" in note for note in plain.fix.assumptions)
 
 
 def test_the_fix_is_unsafe_and_says_the_value_must_occur(tmp_path: Path) -> None:

@@ -82,6 +82,14 @@ REFUSED = {
     # DDIM `step`: the table read with an index computed in the frame breaks by itself (measured below)
     "an index computed in this frame": ("    def forward(self, sample, t, prev_t):\n",
                                         "    def forward(self, sample, t, step):\n        prev_t = t - step\n"),
+    # found in review: both are now read on every call, so each must exist once the object does
+    "a fallback set outside __init__": ("        self.one = torch.tensor(1.0)\n",
+                                        "\n    def set_final(self):\n        self.one = torch.tensor(1.0)\n"),
+    "a fallback set under an if": ("        self.one = torch.tensor(1.0)\n",
+                                   "        if True:\n            self.one = torch.tensor(1.0)\n"),
+    "a fallback registered as a buffer": ("        self.one = torch.tensor(1.0)\n",
+                                          "        self.one = torch.tensor(1.0)\n        self.register_buffer('one', None)\n"),
+    "a class-level fallback": ("class Scheduler(nn.Module):\n", "class Scheduler(nn.Module):\n    one = 1.0\n"),
 }
 TEMPLATE = f'''import torch
 from torch import nn
@@ -113,6 +121,22 @@ def test_the_template_gets_the_unsafe_fix_with_its_assumptions(tmp_path: Path) -
     fixed = fix_source("# fixture: unsafe-fixes\n" + TEMPLATE, tmp_path)
     assert "torch.where(torch.as_tensor(prev_t) >= 0, self.table[prev_t], self.one)" in fixed
     assert fix_source(TEMPLATE, tmp_path) == TEMPLATE, "a safe-only --fix must leave it"
+
+
+def test_parentheses_are_not_doubled(tmp_path: Path) -> None:
+    one_line = "alpha_prev = (self.table[prev_t] if prev_t >= 0 else self.one)"
+    spread = "alpha_prev = (\n            self.table[prev_t]\n            if prev_t >= 0\n            else self.one\n        )"
+    where = "torch.where(torch.as_tensor(prev_t) >= 0, self.table[prev_t], self.one)"
+    fixed = fix_source("# fixture: unsafe-fixes\n" + TEMPLATE.replace(ORIGINAL, one_line), tmp_path)
+    assert f"alpha_prev = {where}\n" in fixed
+    fixed = fix_source("# fixture: unsafe-fixes\n" + TEMPLATE.replace(ORIGINAL, spread), tmp_path)
+    assert f"alpha_prev = (\n            {where}\n        )\n" in fixed
+
+
+def test_a_base_class_outside_nn_module_is_a_stated_assumption(tmp_path: Path) -> None:
+    (finding,) = ternary_findings(TEMPLATE.replace("(nn.Module)", "(SchedulerMixin, nn.Module)"), tmp_path)
+    assert finding.fix is not None
+    assert any("`SchedulerMixin`" in note and "`self.one`" in note for note in finding.fix.assumptions)
 
 
 @pytest.mark.parametrize("why", sorted(REFUSED))
