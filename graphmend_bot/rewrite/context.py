@@ -8,10 +8,11 @@ turns it into `Edit`s with `replace_statement`, `replace_expression` and `ensure
 from __future__ import annotations
 
 import ast
-from collections.abc import Collection, Iterator, Sequence
+import functools
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, GlobalScope, MetadataWrapper, PositionProvider, Scope, ScopeProvider
 
 from graphmend_bot.config import Config
 from graphmend_bot.edits import split_lines
@@ -48,7 +49,9 @@ class FixContext:
         # The module is parsed here and never mutated: skip the wrapper's defensive deep copy.
         wrapper = MetadataWrapper(cst.parse_module(parsed), unsafe_skip_copy=True)
         self.module: cst.Module = wrapper.module
+        self._wrapper = wrapper
         self._positions = wrapper.resolve(PositionProvider)
+        self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
         self._parents = _parents(self.module)
         self._lines = split_lines(source)
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] | None = None
@@ -95,6 +98,25 @@ class FixContext:
         while current is not None:
             yield current
             current = self._parents.get(current)
+
+    def resolves_to_module(self, name: cst.Name) -> bool:
+        """`name` (a load) names a module-level binding: no parameter, assignment, import, loop or
+        `with` target of an enclosing function, lambda or comprehension (nor of a class whose body
+        holds it directly) binds it, unless the function declares it `global`. Scope analysis is
+        resolved on first use (libcst's ScopeProvider; only some fixes need it)."""
+        if self._scopes is None:
+            self._scopes = self._wrapper.resolve(ScopeProvider)
+        scope = self._scopes.get(name)
+        if scope is None:
+            return False
+        assignments = scope[name.value]
+        return bool(assignments) and all(isinstance(a.scope, GlobalScope) for a in assignments)
+
+    def module_bindings(self, name: str) -> int:
+        """How many statements bind `name` at module level: imports, defs, classes, assignment, loop,
+        `with`, `except` and `match` targets (also under module-level if/try/with), and assignments
+        in functions that declare it `global`. Counted on the whole source (focus blanks nothing)."""
+        return _module_bindings(self.source).count(name)
 
     def statement_of(self, node: cst.CSTNode) -> cst.BaseStatement | None:
         """The statement (a simple-statement line or a compound statement) holding `node`."""
@@ -319,6 +341,35 @@ def _focused(source: str, focus_rows: Collection[int] | None) -> tuple[str, froz
             line = lines[index]
             lines[index] = line[len(line.rstrip("\r\n")):]
     return "".join(lines), functions, classes
+
+
+@functools.lru_cache(maxsize=16)
+def _module_bindings(source: str) -> tuple[str, ...]:
+    """The names bound at module level in `source`, once per binding (see `module_bindings`)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    names: list[str] = []
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.append(node.name)
+            names.extend(name for inner in ast.walk(node) if isinstance(inner, ast.Global) for name in inner.names)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.append(node.id)
+        elif isinstance(node, ast.alias):
+            names.append(node.asname or node.name.split(".")[0])
+        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
+            names.append(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.append(node.rest)
+        stack.extend(ast.iter_child_nodes(node))
+    return tuple(names)
 
 
 def _parents(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:

@@ -151,19 +151,8 @@ def _drop_argument(ctx: FixContext, call: cst.Call, value: cst.BaseExpression) -
 
 
 def _module_level_name(ctx: FixContext, name: str) -> bool:
-    if hasattr(builtins, name):
-        return True
-    for statement in ctx.module.body:
-        if isinstance(statement, cst.ClassDef) and statement.name.value == name:
-            return True
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if isinstance(small, cst.Import | cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                    for alias in small.names:
-                        bound = alias.evaluated_alias or alias.evaluated_name.split(".")[0]
-                        if bound == name:
-                            return True
-    return False
+    """A builtin, or a name the module binds (an import, a class, an assignment...)."""
+    return hasattr(builtins, name) or ctx.module_bindings(name) > 0
 
 
 def module_assignment(ctx: FixContext, name: str) -> cst.SimpleStatementLine | None:

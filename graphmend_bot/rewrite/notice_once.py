@@ -71,12 +71,17 @@ def keep_notice(ctx: FixContext, call: cst.Call) -> Fix | None:
     anchor = helpers.module_assignment(ctx, logger)
     if anchor is None or not _python_arguments(ctx, call):
         return None
+    if not ctx.resolves_to_module(func.value):
+        return None  # a parameter or local of that name: the helper would log through the module's
     helper = helper_name(logger, method)
     code = HELPER.format(helper=helper, logger=logger, method=method)
     edits = []
+    bindings = ctx.module_bindings(helper)
     if helper in ctx.top_level_functions:
-        if code.rstrip("\n") not in ctx.source:
-            return None  # the name is taken by a function of the project's own
+        if code.rstrip("\n") not in ctx.source or bindings != 1:
+            return None  # the name is taken by a function of the project's own, or bound again
+    elif bindings:
+        return None  # an import, class or assignment of that name: the inserted def would shadow it
     else:
         edits.append(helpers.module_insertion(ctx, anchor, code))
     import_edit = ctx.ensure_import("import torch")

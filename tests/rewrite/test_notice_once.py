@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import libcst
 import pytest
 import torch
 from fixture_support import FIXTURES, break_count, build_entry, load_module
@@ -20,7 +21,8 @@ from transformers.utils import logging as hf_logging
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.rewrite import attach_fixes, fix_paths
-from graphmend_bot.rewrite.notice_once import HELPER
+from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.notice_once import HELPER, keep_notice
 
 CASE = FIXTURES / "notice_once" / "transformers_past_key_values"
 
@@ -240,3 +242,63 @@ def test_a_proven_diagnostic_is_kept_under_compile_where_the_guard_hid_it(tmp_pa
     assert [m for m, *_ in eager_before] == [
         "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`..."]
     assert compiled == eager_before
+
+
+def _keep_notice(source: str) -> Any:
+    """keep_notice's fix for the last `*.warning_once(...)` call of `source` (None: refused)."""
+    ctx = FixContext(source)
+    calls: list[libcst.Call] = []
+
+    class Calls(libcst.CSTVisitor):
+        def visit_Call(self, node: libcst.Call) -> None:
+            if isinstance(node.func, libcst.Attribute) and node.func.attr.value == "warning_once":
+                calls.append(node)
+
+    ctx.module.visit(Calls())
+    return keep_notice(ctx, calls[-1])
+
+
+MODULE_LOGGER = "import torch\nfrom transformers.utils import logging\n\nlogger = logging.get_logger(__name__)\n\n\n"
+TAKEN = "def forward(x):\n    logger.warning_once('`scale` is deprecated')\n    return x\n"
+
+
+def test_the_module_logger_takes_the_helper() -> None:
+    """The control for the refusals below: the same call on the module's own logger is fixed."""
+    fix = _keep_notice(MODULE_LOGGER + TAKEN)
+    assert fix is not None and fix.applicability == "safe"
+
+
+@pytest.mark.parametrize("function", [
+    "def forward(x):\n    logger = logging.get_logger('block.local')\n    logger.warning_once('deprecated')\n",
+    "def forward(x, logger=logger):\n    logger.warning_once('deprecated')\n",
+    "def outer():\n    logger = logging.get_logger('outer')\n\n    def forward(x):\n"
+    "        logger.warning_once('deprecated')\n",
+    "def forward(x):\n    from elsewhere import logger\n    logger.warning_once('deprecated')\n",
+], ids=["local assignment", "parameter", "enclosing function", "local import"])
+def test_a_logger_bound_in_the_function_is_not_the_module_logger_so_it_is_refused(function: str) -> None:
+    """`_warning_once` logs through the module's `logger`: the record would go to another logger."""
+    assert _keep_notice(MODULE_LOGGER + function) is None
+
+
+def test_a_logger_declared_global_is_the_module_logger() -> None:
+    function = "def forward(x):\n    global logger\n    logger = logging.get_logger('x')\n    logger.warning_once('a')\n"
+    assert _keep_notice(MODULE_LOGGER + function) is not None
+
+
+@pytest.mark.parametrize("binding", [
+    "from os.path import join as _warning_once\n",
+    "_warning_once = print\n",
+    "class _warning_once:\n    pass\n",
+    "if torch.cuda.is_available():\n    def _warning_once(*args):\n        pass\n",
+], ids=["import", "assignment", "class", "conditional def"])
+def test_a_helper_name_the_module_binds_otherwise_is_refused(binding: str) -> None:
+    """The inserted `def _warning_once` would shadow the module's own `_warning_once`."""
+    assert _keep_notice(MODULE_LOGGER + binding + "\n\n" + TAKEN) is None
+
+
+def test_the_helper_inserted_earlier_is_reused_but_not_when_rebound() -> None:
+    helper = HELPER.format(helper="_warning_once", logger="logger", method="warning_once")
+    fix = _keep_notice(MODULE_LOGGER + helper + "\n\n" + TAKEN)
+    assert fix is not None and not any("def _warning_once" in edit.content for edit in fix.edits)
+    rebound = MODULE_LOGGER + helper + "\n\n" + "from os.path import join as _warning_once\n\n\n" + TAKEN
+    assert _keep_notice(rebound) is None
