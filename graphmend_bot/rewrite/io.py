@@ -275,8 +275,8 @@ def _defer(ctx: FixContext, finding: Finding, call: cst.Call, statement: cst.Sim
             return _guard(ctx, call, statement, reason="the logger is not a module-level name")
         logger = func.value.value
         anchor = deferral.module_assignment(ctx, logger)
-        if anchor is None:
-            return _guard(ctx, call, statement, reason=f"`{logger}` is not assigned at module level")
+        if anchor is None or not ctx.resolves_to_module(func.value):
+            return _guard(ctx, call, statement, reason=f"`{logger}` is not the logger assigned at module level")
         helper = deferral.log_helper_name(logger)
         helper_code = deferral.LOG_HELPER.format(helper="{helper}", logger=logger)
         emit = f"{logger}.{func.attr.value}"

@@ -97,8 +97,8 @@ def _defer_log(ctx: FixContext, call: cst.Call) -> Fix | None:
         return None  # not a module-level logger name
     logger = func.value.value
     anchor = module_assignment(ctx, logger)
-    if anchor is None:
-        return None
+    if anchor is None or not ctx.resolves_to_module(func.value):
+        return None  # a local or parameter of that name: the helper would log through the module's
     helper = log_helper_name(logger)
     edits = _imports(ctx, ("torch",))
     if helper not in ctx.top_level_functions:

@@ -167,6 +167,32 @@ def test_non_module_logger_cannot_be_deferred_and_says_why(tmp_path: Path) -> No
     assert "not deferred" in fixes[0].message
 
 
+SHADOWED_LOGGER = (
+    "import logging\n\nimport torch\n\nlogger = logging.getLogger(__name__)\n\n\n"
+    "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.logger = logging.getLogger('m')\n\n"
+    "    def forward(self, x):\n        logger = self.logger\n        y = x + 1\n"
+    "        logger.warning({message!r})\n        return y\n"
+)
+
+
+@pytest.mark.parametrize(("message", "config"), [
+    ("careful", Config(io_strategy="defer")),
+    ("`old` is deprecated, use `new`", Config(deprecation_notices="defer")),
+])
+def test_a_local_logger_shadowing_the_module_one_is_not_deferred_through_it(
+    message: str, config: Config, tmp_path: Path
+) -> None:
+    # The deferral helper logs through the module's `logger`; this call logs through `self.logger`.
+    path = tmp_path / "shadowed_logger.py"
+    source = SHADOWED_LOGGER.format(message=message)
+    path.write_text(source, encoding="utf-8")
+    changes = fix_paths([str(path)], config, unsafe=True)
+    fixed = changes[0].after if changes else source
+    assert "_after_graph" not in fixed
+    assert f"logger.warning({message!r})" in fixed
+
+
 @pytest.mark.parametrize("case", ["defer_logger", "defer_print_and_warning"])
 def test_deferral_helpers_are_not_reported_after_the_fix(case: str) -> None:
     # Dynamo calls functions in reorderable_logging_functions after the graph, never tracing them.
