@@ -24,10 +24,11 @@ from __future__ import annotations
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
-from graphmend_bot.rewrite.branching import enclosing_function, torch_import
+from graphmend_bot.rewrite.branching import LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import ArmAnalyzer, dotted, names_in
 from graphmend_bot.rewrite.statements import single_return
+from graphmend_bot.rewrite.well_typed import TypeEvidence
 
 NO_GRAD_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode"})
 # What the tail may call. The original ran the tail on every call but the zero one, with the same
@@ -60,10 +61,12 @@ def _zero_guard_fix(ctx: FixContext, statement: cst.If) -> Fix:
     function = enclosing_function(ctx, statement)
     if function is None or ctx.parent(statement) is not function.body:
         raise Rejected("not a statement of a function's own body")
-    if not any(_decorator_name(d.decorator) in NO_GRAD_DECORATORS for d in function.decorators):
+    if not any(_disables_gradients(d.decorator) for d in function.decorators):
         raise Rejected("the function may record gradients: the tail's inf/NaN would reach them")
-    if statement.orelse is not None or not isinstance(statement.body, cst.IndentedBlock):
+    if statement.orelse is not None:
         raise Rejected("the `if` has an else branch")
+    if not isinstance(statement.body, cst.IndentedBlock):
+        raise Rejected("the `if` is on one line (`if x == 0: return y`): only an indented body is rewritten")
     name = _zero_tested_name(statement.test)
     early = single_return(statement.body.body)
     if early is None:
@@ -76,6 +79,10 @@ def _zero_guard_fix(ctx: FixContext, statement: cst.If) -> Fix:
     analyzer = ArmAnalyzer()
     analyzer.analyze(early)
     analyzer.analyze(final)
+    evidence = TypeEvidence(ctx, LocalFacts.of(ctx, function), statement)
+    # `return hi` / `return lo` with `hi: float`: torch.where would return a tensor instead.
+    evidence.require_tensors(early, "the early return's value")
+    evidence.require_tensors(final, "the final return's value")
     numbers: set[str] = set()
     rebound = _check_tail(tail[:-1], numbers)
     if name not in rebound:
@@ -105,8 +112,20 @@ def _zero_guard_fix(ctx: FixContext, statement: cst.If) -> Fix:
     )
 
 
-def _decorator_name(node: cst.BaseExpression) -> str | None:
-    return dotted(node.func) if isinstance(node, cst.Call) else dotted(node)
+def _disables_gradients(node: cst.BaseExpression) -> bool:
+    """`@torch.no_grad` / `@torch.no_grad()`, `@torch.inference_mode` / `@torch.inference_mode()` /
+    `(True)` / `(mode=True)`. Any other argument may turn gradients back on
+    (`torch.inference_mode(False)`, `torch.inference_mode(mode=flag)`), so it is refused."""
+    if not isinstance(node, cst.Call):
+        return dotted(node) in NO_GRAD_DECORATORS
+    name = dotted(node.func)
+    if name not in NO_GRAD_DECORATORS or not node.args:
+        return name in NO_GRAD_DECORATORS
+    if name != "torch.inference_mode" or len(node.args) != 1:
+        return False
+    (arg,) = node.args
+    keyword = arg.keyword.value if arg.keyword is not None else "mode"
+    return not arg.star and keyword == "mode" and isinstance(arg.value, cst.Name) and arg.value.value == "True"
 
 
 def _zero_tested_name(test: cst.BaseExpression) -> str:
