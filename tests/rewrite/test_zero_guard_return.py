@@ -71,6 +71,13 @@ REFUSED = {
                          "    if error_ratio == 0: return last_step * ifactor\n"),
     "integer floor division in the tail": (TAIL, TAIL + "    steps = order // 2\n"),
     "an unknown call in the tail": (TAIL, TAIL + "    log_step(exponent)\n"),
+    # Tail calls are matched by receiver, not by method name alone.
+    "math.log in the tail (raises on zero)": (TAIL, TAIL + "    scale = math.log(error_ratio)\n"),
+    "a user's object's exp in the tail": (TAIL, TAIL + "    scale = helper.exp(error_ratio)\n"),
+    "a listed method on an unproven receiver": (TAIL, TAIL + "    scale = last_step.exp()\n"),
+    "a listed method on a name that is a tensor on one path only": (
+        TAIL, TAIL + "    if order > 1:\n        scale = exponent.exp()\n    else:\n        scale = helper\n"
+        "    scale = scale.log()\n"),
     "an index in the tail": (TAIL, TAIL + "    first = last_step[0]\n"),
     "the early value rebound": (TAIL, TAIL + "    ifactor = ifactor * 2\n"),
     "another constant": ("if error_ratio == 0:", "if error_ratio == 1:"),
@@ -145,3 +152,9 @@ def test_a_one_line_guard_is_refused_as_one_line() -> None:
     old, new = REFUSED["a one-line guard"]
     reason = rejection(TEMPLATE.replace(old, new))
     assert "one line" in reason and "else" not in reason
+
+
+def test_a_name_that_is_a_tensor_on_every_path_may_call_a_listed_method(tmp_path: Path) -> None:
+    tail = TAIL + "    if order > 1:\n        scale = exponent.exp()\n    else:\n        scale = exponent.log()\n    scale = scale.log()\n"
+    (finding,) = guard_findings(TEMPLATE.replace(TAIL, tail), tmp_path)
+    assert finding.fix is not None and "is_zero" in str(finding.fix.edits)
