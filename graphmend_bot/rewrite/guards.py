@@ -29,7 +29,7 @@ from graphmend_bot.rewrite.branching import (
     torch_import,
 )
 from graphmend_bot.rewrite.context import FixContext, Rejected
-from graphmend_bot.rewrite.purity import dotted
+from graphmend_bot.rewrite.purity import dotted, nodes_in
 from graphmend_bot.rewrite.static_conditions import is_static, split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_well_typed
 
@@ -308,14 +308,7 @@ def _may_be_python_bool(test: cst.BaseExpression) -> bool:
     tensor (measured on torch 2.13: TypeError under torch.compile), and `torch.as_tensor` cannot
     convert the SymBool Dynamo makes of two dynamic floats, so such a guard asserts only when the
     condition is a tensor (`torch.is_tensor`, decided while tracing) and keeps the `if` otherwise."""
-    return not any(isinstance(node, cst.Call) for node in _walk(test))
-
-
-def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found = [node]
-    for child in node.children:
-        found += _walk(child)
-    return found
+    return not any(isinstance(node, cst.Call) for node in nodes_in(test))
 
 
 def _not(parts: list[cst.BaseExpression], code: str) -> str:

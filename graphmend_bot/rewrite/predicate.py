@@ -38,7 +38,7 @@ from graphmend_bot.rewrite.branching import (
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.degenerate_guards import require_no_degenerate_guard
 from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
-from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, dtype_assumption, names_in
+from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, dtype_assumption, names_in, nodes_in
 from graphmend_bot.rewrite.python_extrema import compared_tensors, lower_extrema, shadowed_builtins
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
@@ -743,14 +743,7 @@ def _expression_code(ctx: FixContext, node: cst.BaseExpression) -> str:
 
 
 def _has_string(node: cst.CSTNode) -> bool:
-    return any(isinstance(child, cst.BaseString) for child in _walk(node))
-
-
-def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
-    out = [node]
-    for child in node.children:
-        out.extend(_walk(child))
-    return out
+    return any(isinstance(child, cst.BaseString) for child in nodes_in(node))
 
 
 def _nested_where(conditions: list[str], values: list[str]) -> str:

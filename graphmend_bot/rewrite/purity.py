@@ -362,6 +362,14 @@ def dtype_assumption(a: ArmInfo, b: ArmInfo, describe: str, known_float: set[str
     return f"assumes {describe} are floating-point tensors"
 
 
+def nodes_in(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node` and every node under it, parents before their children."""
+    found = [node]
+    for child in node.children:
+        found += nodes_in(child)
+    return found
+
+
 def names_in(node: cst.CSTNode) -> set[str]:
     """Every plain name read in `node` (attribute chains give their root)."""
     found: set[str] = set()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import libcst as cst
 import pytest
 import torch
 from fixture_support import FIXTURES, load_module
@@ -19,6 +20,8 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import Finding
 from graphmend_bot.rewrite import attach_fixes
+from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.zero_guard_return import _zero_guard_fix
 
 CASE = FIXTURES / "zero_guard_return" / "step_size.in.py"
 
@@ -59,8 +62,22 @@ compiled = torch.compile(step)
 '''
 REFUSED = {
     "gradients recorded": ("@torch.no_grad()\n", ""),
+    # An argument may turn gradients back on: the tail's NaN would reach them (step.grad 10 -> nan).
+    "inference mode turned off": ("@torch.no_grad()\n", "@torch.inference_mode(False)\n"),
+    "inference mode turned off by keyword": ("@torch.no_grad()\n", "@torch.inference_mode(mode=False)\n"),
+    "inference mode set by a variable": ("@torch.no_grad()\n", "@torch.inference_mode(mode=ENABLED)\n"),
+    "no_grad given an argument": ("@torch.no_grad()\n", "@torch.no_grad(ENABLED)\n"),
+    "a one-line guard": ("    if error_ratio == 0:\n        return last_step * ifactor\n",
+                         "    if error_ratio == 0: return last_step * ifactor\n"),
     "integer floor division in the tail": (TAIL, TAIL + "    steps = order // 2\n"),
     "an unknown call in the tail": (TAIL, TAIL + "    log_step(exponent)\n"),
+    # Tail calls are matched by receiver, not by method name alone.
+    "math.log in the tail (raises on zero)": (TAIL, TAIL + "    scale = math.log(error_ratio)\n"),
+    "a user's object's exp in the tail": (TAIL, TAIL + "    scale = helper.exp(error_ratio)\n"),
+    "a listed method on an unproven receiver": (TAIL, TAIL + "    scale = last_step.exp()\n"),
+    "a listed method on a name that is a tensor on one path only": (
+        TAIL, TAIL + "    if order > 1:\n        scale = exponent.exp()\n    else:\n        scale = helper\n"
+        "    scale = scale.log()\n"),
     "an index in the tail": (TAIL, TAIL + "    first = last_step[0]\n"),
     "the early value rebound": (TAIL, TAIL + "    ifactor = ifactor * 2\n"),
     "another constant": ("if error_ratio == 0:", "if error_ratio == 1:"),
@@ -95,3 +112,49 @@ def test_no_fix_where_the_tail_or_the_guard_is_not_the_safe_shape(why: str, tmp_
     findings = guard_findings(source, tmp_path)
     assert findings, "the guard must still be reported"
     assert all(f.fix is None or "is_zero" not in str(f.fix.edits) for f in findings), [f.fix for f in findings]
+
+
+@pytest.mark.parametrize("decorator", [
+    "@torch.no_grad", "@torch.no_grad()", "@torch.inference_mode", "@torch.inference_mode()",
+    "@torch.inference_mode(True)", "@torch.inference_mode(mode=True)",
+])
+def test_the_decorators_that_disable_gradients_get_the_fix(decorator: str, tmp_path: Path) -> None:
+    (finding,) = guard_findings(TEMPLATE.replace("@torch.no_grad()", decorator), tmp_path)
+    assert finding.fix is not None and "is_zero" in str(finding.fix.edits)
+
+
+def test_python_number_returns_get_no_fix(tmp_path: Path) -> None:
+    """`return hi` / `return lo` with `hi: float`: torch.where would return a tensor instead."""
+    source = TEMPLATE.replace(
+        "def optimal_step_size(last_step, error_ratio, ifactor, order):",
+        "def optimal_step_size(last_step, error_ratio, ifactor, order, lo: float, hi: float):",
+    ).replace("return last_step * ifactor", "return hi").replace("return last_step * factor", "return lo")
+    findings = guard_findings(source, tmp_path)
+    assert findings and all(f.fix is None or "is_zero" not in str(f.fix.edits) for f in findings)
+
+
+def rejection(source: str) -> str:
+    ctx = FixContext(source)
+    found: list[cst.If] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_If(self, node: cst.If) -> None:
+            if "error_ratio == 0" in ctx.code_for(node.test):
+                found.append(node)
+
+    ctx.module.visit(Visitor())
+    with pytest.raises(Rejected) as refused:
+        _zero_guard_fix(ctx, found[0])
+    return str(refused.value)
+
+
+def test_a_one_line_guard_is_refused_as_one_line() -> None:
+    old, new = REFUSED["a one-line guard"]
+    reason = rejection(TEMPLATE.replace(old, new))
+    assert "one line" in reason and "else" not in reason
+
+
+def test_a_name_that_is_a_tensor_on_every_path_may_call_a_listed_method(tmp_path: Path) -> None:
+    tail = TAIL + "    if order > 1:\n        scale = exponent.exp()\n    else:\n        scale = exponent.log()\n    scale = scale.log()\n"
+    (finding,) = guard_findings(TEMPLATE.replace(TAIL, tail), tmp_path)
+    assert finding.fix is not None and "is_zero" in str(finding.fix.edits)
