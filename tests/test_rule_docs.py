@@ -135,12 +135,17 @@ FIXABLE = [rule for rule in RULES if rule.fixes]
 # Rules with fixes whose documented example is not one the fixes can prove safe, and why.
 EXAMPLE_NOT_FIXED = {
     "GM103": "`flag` is a parameter of unknown type, neither provably a tensor nor a Python bool",
+    "GM105": "the example keeps the Python bool as a value; the fix lowers only validation guards (GM201)",
     "GM302": "`n` is never used with the tensor it came from, so keeping it a tensor is not provably the same",
     # GM5xx's fix runs a module-level helper eagerly; the examples sit in a module's forward, which
     # is what is compiled (disabling it would hide every break, not remove one).
     "GM501": "the example is in a forward method, not a module-level helper, and takes every match, not the first",
     "GM502": "the example is in a forward method, not a module-level helper",
     "GM503": "the example is in a forward method, not a module-level helper",
+    # GM6xx's fix marks a cached loader; the examples are I/O a compiled function does for its caller.
+    "GM601": "the example saves activations from traced code, not in a cached loader",
+    "GM602": "the example writes a log from traced code, not in a cached loader",
+    "GM604": "the example times the model in traced code, not in a cached loader",
 }
 
 

@@ -29,6 +29,7 @@ import argparse
 import ast
 import contextlib
 import difflib
+import functools
 import io
 import json
 import os
@@ -89,6 +90,17 @@ def _gradients(fn: Any, args: Any, kwargs: Any, output: Any) -> list[Any]:
     return [g.detach() if g is not None else torch.empty(0) for g in grads]
 
 
+def _clear_caches(package: str) -> None:
+    """Empty every `functools.lru_cache`/`cache` of the package's loaded modules' functions: the
+    earlier runs of a call filled them, and a cache hit runs none of the function's lines."""
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not (module_name == package or module_name.startswith(package + ".")):
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, functools._lru_cache_wrapper):
+                value.cache_clear()
+
+
 def run_worker(name: str, out: str, package_root: str) -> None:
     """Run every call of `name` here (the package as imported from sys.path) and save the results."""
     import torch
@@ -127,6 +139,7 @@ def run_worker(name: str, out: str, package_root: str) -> None:
         try:  # coverage is eager: a call Dynamo cannot explain still shows which rewritten rows it ran
             torch.manual_seed(0)
             fn, args, kwargs = build()
+            _clear_caches(spec.PACKAGE)  # a cached function the call reaches runs, and counts as run
             covered = executed_lines(fn, args, kwargs, tree)
             entry["ran"] = {os.path.relpath(p, package_root): sorted(lines) for p, lines in covered.items()}
         except Exception as error:

@@ -201,6 +201,14 @@ class FixContext:
         start, end = self.span(node)
         return Edit(new_code, start, end)
 
+    def add_torch_decorator(self, row: int, decorator: str) -> tuple[Edit, ...]:
+        """`decorator` (a `@torch...` line) inserted above `row`, a `def` line or its first decorator,
+        with `import torch` where the module lacks it."""
+        indent = self.line(row)[: len(self.line(row)) - len(self.line(row).lstrip())]
+        insertion = Edit(f"{indent}{decorator}\n", Location(row, 1), Location(row, 1))
+        import_edit = self.ensure_import("import torch")
+        return (insertion,) if import_edit is None else (import_edit, insertion)
+
     def delete_line(self, line: cst.SimpleStatementLine) -> Edit:
         """Remove a statement line whole (the comment lines above it stay)."""
         start, end = self.span(line)

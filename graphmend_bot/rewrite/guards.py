@@ -13,6 +13,13 @@ rule docs, `graphmend rule GM201`).
 are known while tracing, so it costs no graph break) followed by
 `torch._assert_async((a == b).all(), ...)`; `torch.equal` promotes dtypes and treats NaN as
 unequal, as `(a == b).all()` does.
+
+`if not all(torch.equal(a, b) for a, b in pairs): raise E(msg)` (gpytorch's ExactGP training
+check) is the same check pair by pair, in a `for a, b in pairs:` loop: pairs are taken in order and
+the first unequal one raises, where `all()` stopped (`zip(..., strict=True)` raises its ValueError
+at the same point). The loop binds `a` and `b` in the function, which the generator did not, so
+neither name may appear anywhere else in it (measured on torch 2.13: the generator's break makes
+Dynamo skip the whole frame; the loop compiles in one graph, tests/rewrite/test_guards.py).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from graphmend_bot.rewrite.branching import (
     torch_import,
 )
 from graphmend_bot.rewrite.context import FixContext, Rejected
-from graphmend_bot.rewrite.purity import dotted, nodes_in
+from graphmend_bot.rewrite.purity import dotted, names_in, nodes_in
 from graphmend_bot.rewrite.static_conditions import is_static, split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_well_typed
 
@@ -37,7 +44,29 @@ from graphmend_bot.rewrite.well_typed import require_well_typed
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     test = ctx.node_at(finding)
     statement = ctx.parent(test) if test is not None else None
-    if not isinstance(statement, cst.If) or statement.test is not test or statement.orelse is not None:
+    if not isinstance(statement, cst.If) or statement.test is not test:
+        return None
+    return _guard_fix(ctx, statement)
+
+
+def build_pairwise_equal_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """GM105 on the `torch.equal(a, b)` of `if not all(torch.equal(a, b) for a, b in pairs): raise E(m)`
+    (gpytorch's "You must train on the training inputs!"): the guard as a whole is lowered."""
+    call = ctx.node_at(finding)
+    chain = [*ctx.ancestors(call)][:5] if call is not None else []
+    if len(chain) < 5:
+        return None
+    generator, argument, all_call, negation, statement = chain
+    if not (isinstance(generator, cst.GeneratorExp) and generator.elt is call and isinstance(argument, cst.Arg)
+            and isinstance(all_call, cst.Call) and isinstance(negation, cst.UnaryOperation)
+            and isinstance(statement, cst.If) and statement.test is negation):
+        return None
+    return _guard_fix(ctx, statement) if _pairwise_equal(negation) is not None else None
+
+
+def _guard_fix(ctx: FixContext, statement: cst.If) -> Fix | None:
+    test = statement.test
+    if statement.orelse is not None:
         return None
     body = statement.body
     if not isinstance(body, cst.IndentedBlock) or len(body.body) != 1:
@@ -61,8 +90,9 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     # raised for a multi-element condition, and torch._assert_async raises the same RuntimeError.
     lowering.assume_one_element = True
     try:
-        require_well_typed(ctx, facts, test, test)  # torch._assert_async only on tensors, never numpy
-        check, detail = _compiled_check(ctx, test, text, type_name, raise_node, facts, lowering)
+        if _pairwise_equal(test) is None:  # torch.equal's arguments are tensors, or it raised TypeError
+            require_well_typed(ctx, facts, test, test)  # torch._assert_async only on tensors, never numpy
+        check, detail = _compiled_check(ctx, statement, test, text, type_name, raise_node, facts, lowering)
     except Rejected:
         return None
     may_be_python_bool = _may_be_python_bool(test)
@@ -91,6 +121,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
 
 def _compiled_check(
     ctx: FixContext,
+    statement: cst.If,
     test: cst.BaseExpression,
     text: str,
     type_name: str,
@@ -106,6 +137,9 @@ def _compiled_check(
         check = _assert_call(f"({a} == {b}).all()", text, ctx.indent_unit)
         code = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\n{check}"
         return code, "`torch.equal` becomes a static shape check (still raising `" + type_name + "`) and `(a == b).all()`"
+    pairwise = _pairwise_equal(test)
+    if pairwise is not None:
+        return _pairwise_check(ctx, statement, pairwise, text, raise_node)
     sizes_first = _size_check_first(ctx, test, text, raise_node, facts, lowering)
     if sizes_first is not None:
         return sizes_first
@@ -284,6 +318,63 @@ def _torch_equal_negated(test: cst.BaseExpression) -> cst.Call | None:
         ):
             return call
     return None
+
+
+COMPREHENSIONS = (cst.GeneratorExp, cst.ListComp, cst.SetComp, cst.DictComp)
+
+
+def _pairwise_equal(test: cst.BaseExpression) -> cst.GeneratorExp | None:
+    """The generator of `not all(torch.equal(a, b) for a, b in pairs)`: one `for` over two plain
+    names, no `if`, both names the two arguments of `torch.equal`."""
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return None
+    call = test.expression
+    if not (isinstance(call, cst.Call) and dotted(call.func) == "all" and len(call.args) == 1):
+        return None
+    generator = call.args[0].value
+    if not isinstance(generator, cst.GeneratorExp) or call.args[0].keyword or call.args[0].star:
+        return None
+    clause, element = generator.for_in, generator.elt
+    if clause.ifs or clause.inner_for_in is not None or clause.asynchronous is not None:
+        return None
+    targets = clause.target.elements if isinstance(clause.target, cst.Tuple) else ()
+    names = [t.value.value for t in targets if isinstance(t.value, cst.Name)]
+    if len(names) != 2 or len(set(names)) != 2 or len(targets) != 2:
+        return None
+    if not (isinstance(element, cst.Call) and dotted(element.func) == "torch.equal" and len(element.args) == 2):
+        return None
+    arguments = [a.value.value if isinstance(a.value, cst.Name) and not a.keyword and not a.star else None
+                 for a in element.args]
+    return generator if sorted(n for n in arguments if n) == sorted(names) else None
+
+
+def _pairwise_check(
+    ctx: FixContext, statement: cst.If, generator: cst.GeneratorExp, text: str, raise_node: cst.Raise
+) -> tuple[str, str]:
+    """`for a, b in pairs:` a static shape check raising the original exception, then
+    `torch._assert_async((a == b).all(), ...)`: pair by pair, in order, stopping where `all()` did.
+    A loop binds `a` and `b` in the function (a generator did not), so neither may appear in it
+    anywhere else; raises Rejected otherwise."""
+    names = names_in(generator.for_in.target)
+    function = enclosing_function(ctx, statement)
+    scope = nodes_in(function if function is not None else ctx.module)
+    # Names of comprehensions that bind them themselves (this one, gpytorch's twin check) are their own.
+    own = {id(node) for comprehension in scope if isinstance(comprehension, COMPREHENSIONS)
+           if names_in(comprehension.for_in.target) & names for node in nodes_in(comprehension)}
+    for node in scope:
+        if isinstance(node, cst.Name) and node.value in names and id(node) not in own:
+            raise Rejected(f"`{node.value}` is a name of the function too: the loop would rebind it")
+    element = generator.elt
+    assert isinstance(element, cst.Call)  # _pairwise_equal matched `torch.equal(a, b)`
+    a, b = (ctx.code_for(arg.value).strip() for arg in element.args)
+    raise_code = ctx.code_for(raise_node).strip()
+    target = ctx.code_for(generator.for_in.target).strip()
+    pairs = ctx.code_for(generator.for_in.iter).strip()
+    check = _assert_call(f"({a} == {b}).all()", text, ctx.indent_unit)
+    body = f"if {a}.shape != {b}.shape:\n{ctx.indent_unit}{raise_code}\n{check}"
+    code = f"for {target} in {pairs}:\n{ctx.indent_block(body)}"
+    return code, ("each `torch.equal` becomes a static shape check (still raising the original exception) and "
+                  "`(a == b).all()`, pair by pair")
 
 
 def _negated(lowering: ConditionLowering, test: cst.BaseExpression) -> str:

@@ -53,7 +53,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.context import FixContext
 
 DECORATOR = "@torch.compiler.disable"
@@ -82,17 +82,12 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if not _runs_on_every_call(function, statement):
         return None
     name = function.name.value
-    if _compiled_or_entry_point(ctx, name) or _captures_dynamic_shapes(ctx):
+    if compiled_or_entry_point(ctx, name) or _captures_dynamic_shapes(ctx):
         return None
-    start = ctx.position(function).start
-    edits = [Edit(f"{DECORATOR}\n", Location(start.line, 1), Location(start.line, 1))]
-    import_edit = ctx.ensure_import("import torch")
-    if import_edit is not None:
-        edits.insert(0, import_edit)
     return Fix.of(
         f"Run `{name}` eagerly (`{DECORATOR}`): its break cannot be removed, and Dynamo no longer compiles a "
         "fragment of it before the break",
-        tuple(edits),
+        ctx.add_torch_decorator(ctx.position(function).start.line, DECORATOR),
         assumptions=(ASSUMPTION,),
     )
 
@@ -119,7 +114,7 @@ def _plain_helper(ctx: FixContext, function: cst.FunctionDef) -> bool:
         return False
     if not isinstance(ctx.parent(function), cst.Module):
         return False  # a method or a nested function: its callers and binding are not this simple
-    return not _contains(function.body, (cst.Yield,))
+    return not contains(function.body, (cst.Yield,))
 
 
 def _runs_on_every_call(function: cst.FunctionDef, statement: cst.BaseStatement) -> bool:
@@ -127,21 +122,21 @@ def _runs_on_every_call(function: cst.FunctionDef, statement: cst.BaseStatement)
     if statement not in body:
         return False  # under an if, a loop, a with or a try: not every call reaches it
     earlier = body[: list(body).index(statement)]
-    return not any(_contains(item, (cst.Return,)) for item in earlier)
+    return not any(contains(item, (cst.Return,)) for item in earlier)
 
 
-def _contains(node: cst.CSTNode, kinds: tuple[type[cst.CSTNode], ...]) -> bool:
+def contains(node: cst.CSTNode, kinds: tuple[type[cst.CSTNode], ...]) -> bool:
     """Whether `node` holds one of `kinds` in its own code (not in a nested def, class or lambda)."""
     if isinstance(node, kinds):
         return True
     return any(
-        _contains(child, kinds)
+        contains(child, kinds)
         for child in node.children
         if not isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda)
     )
 
 
-def _compiled_or_entry_point(ctx: FixContext, name: str) -> bool:
+def compiled_or_entry_point(ctx: FixContext, name: str) -> bool:
     """`name` is passed to `torch.compile` in its module, or named by a configured entry point."""
     if re.search(rf"\bcompile\(\s*{re.escape(name)}\b", ctx.source):
         return True

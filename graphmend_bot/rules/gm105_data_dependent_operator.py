@@ -36,7 +36,14 @@ RULE = Rule(
     why="These return a Python bool computed from the data, which TorchDynamo cannot trace.",
     example="same = torch.equal(a, b)",
     use_instead="same = (a == b).all()  # stays a tensor",
-    fix_safety="No automatic fix outside validation guards (GM201).",
+    fix_safety=(
+        "No automatic fix outside validation guards (GM201). In one, "
+        "`if not all(torch.equal(a, b) for a, b in pairs): raise E(msg)` is lowered as GM201 lowers "
+        "`if not torch.equal(a, b)`, pair by pair in a loop: a static shape check still raising `E`, then "
+        "`torch._assert_async((a == b).all(), ...)` (behind `torch.compiler.is_compiling()` unless `E` is "
+        "RuntimeError). Not where `a` or `b` is a name of the function too: the loop would rebind it."
+    ),
+    fixes=("guards:build_pairwise_equal_fix",),
     detection=Detection(
         torch_functions=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
         tensor_methods=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _tensor_method),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphmend_bot.rules.detect import Detection, untraceable
-from graphmend_bot.rules.rule import Rule
+from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
 
 RULE = Rule(
     code="GM601",
@@ -14,6 +14,10 @@ RULE = Rule(
     why="Serialization does file I/O that TorchDynamo cannot trace.",
     example="torch.save(activations, 'debug.pt')",
     use_instead="# Split the compiled region: return the tensor and save it outside torch.compile.",
-    fix_safety="No automatic fix.",
+    fix_safety=(
+        CACHED_LOADER_FIX +
+        "Otherwise no automatic fix."
+    ),
+    fixes=("cached_constant",),
     detection=Detection(calls=dict.fromkeys(("torch.save", "torch.load"), untraceable("`{name}` does file I/O in traced code"))),
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphmend_bot.rules.detect import Detection, untraceable
-from graphmend_bot.rules.rule import Rule
+from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
 
 RULE = Rule(
     code="GM602",
@@ -14,6 +14,10 @@ RULE = Rule(
     why="File I/O is a Python side effect TorchDynamo cannot trace.",
     example="with open('log.txt', 'a') as f: f.write(str(loss))",
     use_instead="# Move the I/O outside the compiled function.",
-    fix_safety="No automatic fix.",
+    fix_safety=(
+        CACHED_LOADER_FIX +
+        "Otherwise no automatic fix."
+    ),
+    fixes=("cached_constant",),
     detection=Detection(builtins={"open": untraceable("File I/O in traced code")}),
 )

@@ -12,7 +12,7 @@ from typing import cast
 from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
 from graphmend_bot.rules.detect import Checker, Detection
-from graphmend_bot.rules.rule import Rule
+from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
 
 
 def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -93,11 +93,13 @@ if not torch.compiler.is_compiling():
     start = time.perf_counter()
 """,
     fix_safety=(
-        "No automatic fix. Move the call out of the compiled region (seed generators, load files and "
+        CACHED_LOADER_FIX +
+        "Otherwise no automatic fix. Move the call out of the compiled region (seed generators, load files and "
         "build lookup tables in `__init__` or before the call), replace it with a torch operation "
         "(`torch.searchsorted` for `bisect` on a sorted tensor, `torch.randint`/`torch.randn` for "
         "numpy draws), or guard eager-only work with `torch.compiler.is_compiling()`."
     ),
+    fixes=("cached_constant",),
     detection=Detection(
         generator_keyword=_generator_built_here,
         calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),

@@ -16,6 +16,15 @@ BRANCH_WHY = (
     "and starts a new graph after it."
 )
 
+# The fix offered for a call Dynamo cannot trace inside a cached loader (GM601, GM602, GM604).
+CACHED_LOADER_FIX = (
+    "Inside a module-level function cached with `functools.lru_cache`/`cache` and called with Python "
+    "values (a loader), `--unsafe-fixes` adds `@torch.compiler.assume_constant_result` under the "
+    "cache: torch.compile calls the function while tracing and keeps its result, as the cache does. "
+    "It assumes no caller passes a tensor or changes the result in place, and that what the function "
+    "reads does not change while the process runs. "
+)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Rule:

@@ -23,6 +23,7 @@ from typing import Any
 
 import torch
 
+from graphmend_bot.census.dynamo import Tree, explain_breaks
 from graphmend_bot.config import Config
 from graphmend_bot.rewrite import fix_paths
 
@@ -156,16 +157,25 @@ def assert_identical(before: Any, after: Any, where: str = "output") -> None:
         assert before == after, f"{where}: {before!r} != {after!r}"
 
 
+def _source_folder(entry: Any) -> str:
+    """The folder of the module defining `entry` (a function or a module instance): breaks are
+    located in the frames under it."""
+    owner = type(entry) if isinstance(entry, torch.nn.Module) else entry
+    module = sys.modules.get(getattr(owner, "__module__", "") or "")
+    path = getattr(module, "__file__", None)
+    return str(Path(path).parent) if path else str(Path.cwd())
+
+
 def break_count(entry: Any, inputs: tuple[Any, ...]) -> int:
+    """Dynamo's breaks for one call, as verify and the census count them: explain's, plus those only
+    the `graph_breaks` log reports (a break inside a generator `all()` consumes makes Dynamo skip
+    the frame: no graph, nothing in explain)."""
     torch._dynamo.reset()
+    # Logging stays on: the graph_breaks log is read through it.
     with warnings.catch_warnings(), redirect_stdout(io.StringIO()), torch.no_grad():
         warnings.simplefilter("ignore")
-        logging.disable(logging.CRITICAL)
-        try:
-            result = torch._dynamo.explain(entry)(*inputs)
-        finally:
-            logging.disable(logging.NOTSET)
+        result = explain_breaks(entry, inputs, {}, Tree([_source_folder(entry)]))
     torch._dynamo.reset()
     # A break inside a loop makes Dynamo run the whole frame eagerly: no graph is split, so
     # graph_break_count stays 0, but the reason is recorded.
-    return max(int(result.graph_break_count), len(result.break_reasons))
+    return max(int(result.graph_break_count), len(result.breaks))

@@ -12,6 +12,7 @@ import pytest
 import torch
 from fixture_support import FIXTURES, break_count, fix_source, load_module
 
+from graphmend_bot.census.dynamo import Tree, explain_breaks
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.rewrite import attach_fixes
@@ -262,3 +263,63 @@ def test_size_part_of_a_negated_guard_is_checked_first_with_the_original_error(t
     torch._dynamo.reset()
     assert break_count(before.ENTRY, (x, x.clone())) == 1
     assert break_count(after.ENTRY, (x, x.clone())) == 0
+
+
+def test_pairwise_torch_equal_checks_each_pair_in_order_and_compiles_whole(tmp_path: Path) -> None:
+    before, after = rewritten("pairwise_equal", tmp_path, "guard_pairwise")
+    torch.manual_seed(0)
+    original, model = before.ENTRY(), after.ENTRY()
+    good = (torch.linspace(0, 1, 6), torch.arange(6.0))
+    assert torch.equal(model(*good), original(*good))
+    for bad, error, message in [
+        ((good[0], good[1] + 1), RuntimeError, "^You must train on the training inputs!$"),  # values differ
+        ((good[0], torch.arange(5.0)), RuntimeError, "^You must train on the training inputs!$"),  # shapes differ
+        ((good[0],), ValueError, "zip"),  # fewer inputs: zip(strict=True) raises, as it did under all()
+        ((good[0] + 1, torch.arange(5.0)), RuntimeError, "training inputs"),  # first pair stops it
+    ]:
+        for module in (original, model):
+            with pytest.raises(error, match=message):
+                module(*bad)
+    # The break inside `all()`'s generator makes Dynamo skip the frame: explain records no graph,
+    # only the graph_breaks log reports it (as the wild benchmark counts: gpytorch exact_gp.py:277-278).
+    tree = Tree([str(tmp_path)])
+    torch._dynamo.reset()
+    assert {b.location[1] for b in explain_breaks(original, good, {}, tree).breaks if b.location} == {16}
+    torch._dynamo.reset()
+    assert explain_breaks(model, good, {}, tree).breaks == []
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="aot_eager", fullgraph=True)
+    assert torch.equal(compiled(*good), original(*good))
+    with pytest.raises(RuntimeError, match=r"^You must train on the training inputs!$"):
+        compiled(good[0], good[1] + 1)
+    torch._dynamo.reset()
+
+
+PAIRWISE = '''
+import torch
+
+
+def check(xs, ys):
+    {line}
+        raise RuntimeError("inputs differ")
+    return {result}
+
+
+compiled = torch.compile(check)
+'''
+
+
+@pytest.mark.parametrize(("why", "line", "result"), [
+    ("a target read after the check (the loop would rebind it)",
+     "if not all(torch.equal(x, y) for x, y in zip(xs, ys)):", "y"),
+    ("a target that is a parameter", "if not all(torch.equal(xs, y) for xs, y in zip(xs, ys)):", "ys"),
+    ("a filtered generator", "if not all(torch.equal(x, y) for x, y in zip(xs, ys) if x is not None):", "ys"),
+    ("not the loop's names", "if not all(torch.equal(x, x) for x, y in zip(xs, ys)):", "ys"),
+    ("a guard that fires on equality", "if all(torch.equal(x, y) for x, y in zip(xs, ys)):", "ys"),
+])
+def test_no_pairwise_fix_where_the_loop_would_not_mean_the_same(why: str, line: str, result: str, tmp_path: Path) -> None:
+    path = tmp_path / "pairs.py"
+    path.write_text(PAIRWISE.format(line=line, result=result), encoding="utf-8")
+    findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM105"]
+    assert findings, why
+    assert all(f.fix is None for f in findings), why
