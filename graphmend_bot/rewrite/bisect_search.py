@@ -91,6 +91,7 @@ def _search_fix(ctx: FixContext, call: cst.Call) -> Fix:
     if isinstance(outer, cst.Call) and _is_last_index_cap(ctx, outer, call, table):
         replaced, search = outer, f"{search}.clamp(max=len({table}) - 1)"
     target = _assigned_name(ctx, replaced)
+    search = _wrapped(ctx, replaced, target, search)
     cls = enclosing_class(ctx, call) if target.startswith("self.") else None
     scope = cls or function
     if scope is None:
@@ -113,6 +114,19 @@ def _search_fix(ctx: FixContext, call: cst.Call) -> Fix:
         (*torch_import(ctx), ctx.replace_expression(replaced, search)),
         tuple(assumptions),
     )
+
+
+def _wrapped(ctx: FixContext, replaced: cst.BaseExpression, target: str, search: str) -> str:
+    """`search` split after `.clamp(` when the assignment would run past the longer of the original
+    line and 100 characters (the indentation black gives it)."""
+    statement = ctx.statement_of(replaced)
+    indent = ctx.indentation_of(statement) if statement is not None else ""
+    original = max(len(line) for line in ctx.code_for(replaced).splitlines()) if ctx.code_for(replaced) else 0
+    limit = max(100, len(indent) + len(target) + 3 + original)
+    head, separator, cap = search.partition(".clamp(")
+    if len(indent) + len(target) + 3 + len(search) <= limit or not separator:
+        return search
+    return f"{head}.clamp(\n{indent}{ctx.indent_unit}{cap.removesuffix(')')}\n{indent})"
 
 
 def _stdlib_bisect(ctx: FixContext, func: cst.BaseExpression) -> bool:

@@ -23,7 +23,10 @@ from graphmend_bot.findings import Finding
 from graphmend_bot.rewrite import attach_fixes
 
 SEARCH = "self.next_index = min(bisect.bisect(self.table.tolist(), t[0]), len(self.table) - 1)"
-FIXED = "self.next_index = torch.searchsorted(self.table, t[0], right=True).clamp(max=len(self.table) - 1)"
+# Past 100 characters the fixer splits the line after `.clamp(`, as black would.
+FIXED = """self.next_index = torch.searchsorted(self.table, t[0], right=True).clamp(
+            max=len(self.table) - 1
+        )"""
 # torchdiffeq's RKAdaptiveStepsizeODESolver, `_before_integrate` and the index's readers, reduced
 TEMPLATE = f'''import bisect
 
