@@ -20,10 +20,16 @@ RULE = Rule(
         "provably a Python int (literals, `len()`, `.ndim`, `.dim()`, `.shape[i]`, `.size(i)`, `+ - *` "
         "of those), and `torch.tensor(x.shape).tolist()` becomes `list(x.shape)`: the same list of "
         "ints, with no copy from a tensor (measured on torch 2.13: the `.tolist()` forms break with "
-        "a data-dependent operator, the list forms compile to one graph). Any other `.tolist()` reads "
+        "a data-dependent operator, the list forms compile to one graph). Unsafe: a sorted table "
+        "searched through its list, `min(bisect.bisect(T.tolist(), v), len(T) - 1)` (or a bare "
+        "`bisect`/`bisect_right`/`bisect_left` of the standard library), becomes "
+        "`torch.searchsorted(T, v, right=True).clamp(max=len(T) - 1)` when the index is assigned to a "
+        "name or `self` attribute read only as an index of `T`, in an `if` comparison or with "
+        "`+=`/`-=` of an integer; assuming `T` is sorted and `v` has its dtype (searchsorted "
+        "promotes where bisect compared in `v`'s dtype). Any other `.tolist()` reads "
         "tensor data: keep the values in a tensor, or move the code that needs a Python list out of "
         "the compiled region."
     ),
-    fixes=("size_lists",),
+    fixes=("size_lists", "bisect_search"),
     detection=Detection(tensor_methods={"tolist": host_copy("`.tolist()` copies tensor values to a Python list")}),
 )

@@ -94,7 +94,9 @@ if not torch.compiler.is_compiling():
 """,
     fix_safety=(
         CACHED_LOADER_FIX +
-        "Otherwise no automatic fix. Move the call out of the compiled region (seed generators, load files and "
+        "`bisect` on a sorted tensor's `.tolist()` goes with GM303's unsafe `torch.searchsorted` fix of "
+        "the same expression. Otherwise no automatic fix. Move the call out of the compiled region (seed "
+        "generators, load files and "
         "build lookup tables in `__init__` or before the call), replace it with a torch operation "
         "(`torch.searchsorted` for `bisect` on a sorted tensor, `torch.randint`/`torch.randn` for "
         "numpy draws), or guard eager-only work with `torch.compiler.is_compiling()`."
