@@ -201,6 +201,22 @@ class FixContext:
         start, end = self.span(node)
         return Edit(new_code, start, end)
 
+    def span_with_parentheses(self, node: cst.BaseExpression) -> tuple[Location, Location]:
+        """The expression's span with its own parentheses when they sit on its one line (the span
+        leaves them out): a call replacing it needs none, and keeping them would double them."""
+        start, end = self.span(node)
+        line = self.line(start.row)
+        if node.lpar and start.row == end.row and line[start.column - 2 : start.column - 1] == "(" and (
+            line[end.column - 1 : end.column] == ")"
+        ):
+            return Location(start.row, start.column - 1), Location(end.row, end.column + 1)
+        return start, end
+
+    def replace_parenthesised(self, node: cst.BaseExpression, call_code: str) -> Edit:
+        """`node` and its one-line parentheses replaced by `call_code`, a call (which needs none)."""
+        start, end = self.span_with_parentheses(node)
+        return Edit(call_code, start, end)
+
     def add_torch_decorator(self, row: int, decorator: str) -> tuple[Edit, ...]:
         """`decorator` (a `@torch...` line) inserted above `row`, a `def` line or its first decorator,
         with `import torch` where the module lacks it."""

@@ -461,9 +461,7 @@ def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
     arms = [(_expression_code(ctx, arm), lowering.arms.analyze(arm)) for arm in (node.body, node.orelse)]
     verdict.compare(arms)
     code = f"torch.where({condition}, {arms[0][0]}, {arms[1][0]})"
-    if node.lpar:
-        code = f"({code})"
-    edits = [*torch_import(ctx), ctx.replace_expression(node, code)]
+    edits = [*torch_import(ctx), ctx.replace_parenthesised(node, code)]
     fix = verdict.fix("Replace the conditional expression on a tensor with `torch.where` (both arms are evaluated)", edits)
     return _with_assumptions(fix, lowering.assumptions)
 
@@ -493,9 +491,11 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
     code = lowering.lower(node)
     if not all(_bool_scalar(lowering, leaf) for leaf in _bool_leaves(node)):
         return None
-    if node.lpar:
-        code = f"({code})"
-    edits = [*torch_import(ctx), ctx.replace_expression(node, code)]
+    if code.startswith("torch.logical_"):  # one call: the expression's own parentheses go with it
+        replacement = ctx.replace_parenthesised(node, code)
+    else:  # `~x`: the parentheses the span leaves out stay, keeping the precedence
+        replacement = ctx.replace_expression(node, code)
+    edits = [*torch_import(ctx), replacement]
     notes = list(lowering.assumptions)
     if isinstance(node, cst.UnaryOperation):
         notes.insert(0, "the value becomes a 0-d bool tensor instead of a Python bool")

@@ -112,12 +112,7 @@ def _where_edit(ctx: FixContext, node: cst.IfExp, arguments: list[str]) -> Edit:
     of their own (one per line if that is too long too) when the line would pass MAX_LINE. The
     conditional's own parentheses go on one line (the call's bracket is enough) and stay around a
     conditional spread over lines (which the call then fits within)."""
-    start, end = ctx.span(node)  # the span leaves the conditional's parentheses out
-    line = ctx.line(start.row)
-    if node.lpar and start.row == end.row and line[start.column - 2 : start.column - 1] == "(" and (
-        line[end.column - 1 : end.column] == ")"
-    ):
-        start, end = Location(start.row, start.column - 1), Location(end.row, end.column + 1)
+    start, end = ctx.span_with_parentheses(node)
     return Edit(_wrapped(ctx, node, arguments, start, end), start, end)
 
 

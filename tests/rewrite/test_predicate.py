@@ -439,3 +439,35 @@ def test_early_return_tails_that_cannot_be_hoisted_get_no_fix(tail: str, tmp_pat
     findings = findings_with_fixes(source, tmp_path)
     assert findings, "the early return must still be reported"
     assert all(f.fix is None for f in findings), [f.fix for f in findings]
+
+
+PARENTHESISED = '''import torch
+
+
+def f(x, y):
+    z = (x * 2 if (x > 0).all() else y) + 1
+    w = ((x > 0).all() and (y > 0).all())
+    v = (not (x > 0).all()) + 1
+    return z, w, v
+
+
+compiled = torch.compile(f)
+'''
+
+
+def test_parenthesised_expressions_keep_one_pair_of_parentheses(tmp_path: Path) -> None:
+    """The span of a parenthesised expression leaves its parentheses out: a fix that added its own
+    doubled them (`((torch.where(...)))`). A call needs none; an operator form keeps the original pair."""
+    path = tmp_path / "parens.py"
+    path.write_text(PARENTHESISED, encoding="utf-8")
+    [change] = fix_paths([str(path)], Config(), unsafe=True)
+    assert "    z = torch.where((x > 0).all(), x * 2, y) + 1\n" in change.after
+    assert "    w = ((x > 0).all() & (y > 0).all())\n" in change.after
+    assert "    v = (~(x > 0).all()) + 1\n" in change.after
+    namespace: dict[str, object] = {}
+    exec(compile(PARENTHESISED, "before", "exec"), namespace)
+    before = namespace["f"]
+    exec(compile(change.after, "after", "exec"), namespace)
+    for x, y in ((torch.ones(3), torch.zeros(3)), (-torch.ones(3), torch.ones(3))):
+        for old, new in zip(before(x, y), namespace["f"](x, y), strict=True):  # type: ignore[operator]
+            assert torch.equal(torch.as_tensor(old), torch.as_tensor(new))
