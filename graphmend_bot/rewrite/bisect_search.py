@@ -255,13 +255,15 @@ def _assignments(cls: cst.ClassDef, attribute: str) -> list[cst.BaseExpression]:
 
 
 def _require_no_outside_reads(ctx: FixContext, cls: cst.ClassDef, attribute: str) -> None:
-    """No `<anything>.<attribute>` in the module outside the class (another object's read,
-    `solver.next_step_index`, would get the tensor), nor the name as a string (`getattr`). Read
+    """No `<anything>.<attribute>` in the module but `self.<attribute>` in the class (another
+    object's read, `solver.next_step_index` or a method's `other.next_step_index`, would get the
+    tensor), nor the name as a string (`getattr`). Read
     on the whole source: the context blanks the functions and classes that hold no finding."""
     first, last = ctx.span(cls)
     for node in ast.walk(ast.parse(ctx.source)):
-        if isinstance(node, ast.Attribute) and node.attr == attribute and first.row <= node.lineno <= last.row:
-            continue
+        if (isinstance(node, ast.Attribute) and node.attr == attribute and first.row <= node.lineno <= last.row
+                and isinstance(node.value, ast.Name) and node.value.id == "self"):
+            continue  # `other.<attribute>` in the class is another object's read, never checked as `self.`'s
         if (isinstance(node, ast.Attribute) and node.attr == attribute) or (
             isinstance(node, ast.Constant) and node.value == attribute
         ):

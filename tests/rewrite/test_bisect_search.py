@@ -169,6 +169,10 @@ REFUSED = {
     "an identity test": ("if self.next_index != len(self.table) - 1:", "if self.next_index is not None:"),
     "a multiplication": ("self.next_index += 1", "self.next_index *= 2"),
     "a read outside the class": ("import torch\n", "import torch\n\n\ndef peek(solver):\n    return solver.next_index\n"),
+    # Measured: `json.dumps(other.next_index)` raised TypeError on the tensor where the int serialised.
+    "another object's read in the class": ("    def forward(self, t):\n",
+                                           "    def peek(self, other):\n        return str(other.next_index)\n\n"
+                                           "    def forward(self, t):\n"),
     "a read by name": ("import torch\n", "import torch\n\nFIELDS = ['next_index']\n"),
     "a shadowed min": ("    def before_integrate(self, t):\n", "    def before_integrate(self, t, min=max):\n"),
 }
