@@ -79,11 +79,19 @@ def _search_fix(ctx: FixContext, call: cst.Call) -> Fix:
     if table is None:
         raise Rejected("the table is not a name or attribute")
     function = enclosing_function(ctx, call)
-    evidence = TypeEvidence(ctx, LocalFacts.of(ctx, function), call)
+    facts = LocalFacts.of(ctx, function)
+    evidence = TypeEvidence(ctx, facts, call)
     evidence.require_tensors(listed.func.value, "the table")
     if self_attribute(listed.func.value) is not None:
         for assigned in _assignments(enclosing_class(ctx, call), table):
             evidence.require_tensors(assigned, f"a value assigned to `{table}`")
+    else:
+        # The index reads allowed are `table[i]`: a local `table` rebound to a dict after the search
+        # would be looked up with the tensor's hash (measured: KeyError where the int found the key).
+        for bound in facts.values(table):
+            if bound is None:
+                raise Rejected(f"`{table}` is bound by a loop, `with` or an augmented assignment")
+            evidence.require_tensors(bound, f"a value assigned to `{table}`")
     search = f"torch.searchsorted({table}, {ctx.code_for(value).strip()}{', right=True' if right else ''})"
     replaced: cst.BaseExpression = call
     arg = ctx.parent(call)
@@ -202,12 +210,17 @@ def _require_int_like_reads(ctx: FixContext, scope: cst.CSTNode, target: str, ta
 
     scope.visit(Visitor())
     for node in occurrences:
-        reason = _unlike_int(ctx, node, table)
+        reason = _unlike_int(ctx, node, table, scope)
         if reason is not None:
             raise Rejected(f"`{target}` is read where a tensor is not an int: {reason}")
 
 
-def _unlike_int(ctx: FixContext, node: cst.BaseExpression, table: str) -> str | None:
+def _scope_of(ctx: FixContext, node: cst.CSTNode) -> cst.CSTNode | None:
+    """The innermost function or lambda holding `node`, where a local `table` is looked up."""
+    return next((a for a in ctx.ancestors(node) if isinstance(a, cst.FunctionDef | cst.Lambda)), None)
+
+
+def _unlike_int(ctx: FixContext, node: cst.BaseExpression, table: str, scope: cst.CSTNode) -> str | None:
     parent = ctx.parent(node)
     if isinstance(parent, cst.AssignTarget):
         return None
@@ -218,7 +231,8 @@ def _unlike_int(ctx: FixContext, node: cst.BaseExpression, table: str) -> str | 
     if isinstance(parent, cst.Index):
         element = ctx.parent(parent)
         subscript = ctx.parent(element) if element is not None else None
-        if isinstance(subscript, cst.Subscript) and len(subscript.slice) == 1 and dotted(subscript.value) == table:
+        if (isinstance(subscript, cst.Subscript) and len(subscript.slice) == 1 and dotted(subscript.value) == table
+                and (isinstance(scope, cst.ClassDef) or _scope_of(ctx, node) is scope)):
             return None
         return "an index of something other than the table"
     comparison = parent if isinstance(parent, cst.Comparison) else (
@@ -255,13 +269,15 @@ def _assignments(cls: cst.ClassDef, attribute: str) -> list[cst.BaseExpression]:
 
 
 def _require_no_outside_reads(ctx: FixContext, cls: cst.ClassDef, attribute: str) -> None:
-    """No `<anything>.<attribute>` in the module outside the class (another object's read,
-    `solver.next_step_index`, would get the tensor), nor the name as a string (`getattr`). Read
+    """No `<anything>.<attribute>` in the module but `self.<attribute>` in the class (another
+    object's read, `solver.next_step_index` or a method's `other.next_step_index`, would get the
+    tensor), nor the name as a string (`getattr`). Read
     on the whole source: the context blanks the functions and classes that hold no finding."""
     first, last = ctx.span(cls)
     for node in ast.walk(ast.parse(ctx.source)):
-        if isinstance(node, ast.Attribute) and node.attr == attribute and first.row <= node.lineno <= last.row:
-            continue
+        if (isinstance(node, ast.Attribute) and node.attr == attribute and first.row <= node.lineno <= last.row
+                and isinstance(node.value, ast.Name) and node.value.id == "self"):
+            continue  # `other.<attribute>` in the class is another object's read, never checked as `self.`'s
         if (isinstance(node, ast.Attribute) and node.attr == attribute) or (
             isinstance(node, ast.Constant) and node.value == attribute
         ):

@@ -26,8 +26,8 @@ Offered only where that reasoning holds (otherwise the finding keeps its advice)
 - no argument is a tensor. A tensor argument would be read once while tracing and its value baked,
   with no guard on it. Every call of the function in its module must pass shown Python values
   (literals, `.device`/`.dtype`/`.shape` reads, parameters annotated with Python types or
-  `torch.device`/`torch.dtype`), there must be at least one, and no parameter is annotated as a
-  tensor;
+  `torch.device`/`torch.dtype` and not rebound in the caller), there must be at least one, and no
+  parameter is annotated as a tensor;
 - the result is a tensor or a Python value, by the return annotation;
 - the function is not an entry point or handed to `torch.compile`, and declares no `global` or
   `nonlocal` (its side effects would run at each compilation).
@@ -47,7 +47,7 @@ import libcst as cst
 
 from graphmend_bot.analysis.summary import Imports
 from graphmend_bot.findings import Finding, Fix
-from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.context import FixContext, names_bound_by
 from graphmend_bot.rewrite.run_eagerly import compiled_or_entry_point, contains
 from graphmend_bot.rewrite.well_typed import PYTHON_TYPES
 
@@ -164,8 +164,12 @@ def _called_with_python_values(source: str, name: str) -> bool:
     for caller in ast.walk(tree):
         if not isinstance(caller, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module | ast.ClassDef | ast.Lambda):
             continue
+        own = _own_nodes(caller)
         annotations = _parameter_annotations(caller) if isinstance(caller, ast.FunctionDef | ast.AsyncFunctionDef) else {}
-        for node in _own_nodes(caller):
+        # A parameter rebound in the caller (`for n in x.unbind(0)`, a comprehension's `n`) is no longer
+        # the annotated value where it is passed.
+        annotations = {k: v for k, v in annotations.items() if k not in _bound_in(own)}
+        for node in own:
             if isinstance(node, ast.Name) and node.id == name and not _is_call_target(node, caller):
                 return False  # handed on as a value (to map, a registry): its calls are not all here
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
@@ -176,6 +180,13 @@ def _called_with_python_values(source: str, name: str) -> bool:
                 if not all(_python_value(v, annotations) for v in values):
                     return False
     return calls > 0
+
+
+def _bound_in(nodes: list[ast.AST]) -> set[str]:
+    """The names the nodes bind: assignment and loop targets (comprehensions' too), `del`, imports,
+    `except ... as`, match captures, nested `def`/`class`."""
+    bound = {name for node in nodes for name in names_bound_by(node, deleted=True)}
+    return bound | {n.name for n in nodes if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
 
 
 def _parameter_annotations(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr | None]:

@@ -384,16 +384,23 @@ def _module_bindings(source: str) -> tuple[str, ...]:
             continue
         if isinstance(node, ast.Lambda):
             continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.append(node.id)
-        elif isinstance(node, ast.alias):
-            names.append(node.asname or node.name.split(".")[0])
-        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
-            names.append(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            names.append(node.rest)
+        names.extend(names_bound_by(node))
         stack.extend(ast.iter_child_nodes(node))
     return tuple(names)
+
+
+def names_bound_by(node: ast.AST, deleted: bool = False) -> list[str]:
+    """The names one node binds by itself (an assignment or loop target, an import's alias,
+    `except ... as`, a match capture; a `del` target with `deleted`), not those of nodes in it."""
+    if isinstance(node, ast.Name) and (isinstance(node.ctx, ast.Store) or (deleted and isinstance(node.ctx, ast.Del))):
+        return [node.id]
+    if isinstance(node, ast.alias):
+        return [node.asname or node.name.split(".")[0]]
+    if isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [node.rest]
+    return []
 
 
 def _parents(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:

@@ -169,6 +169,10 @@ REFUSED = {
     "an identity test": ("if self.next_index != len(self.table) - 1:", "if self.next_index is not None:"),
     "a multiplication": ("self.next_index += 1", "self.next_index *= 2"),
     "a read outside the class": ("import torch\n", "import torch\n\n\ndef peek(solver):\n    return solver.next_index\n"),
+    # Measured: `json.dumps(other.next_index)` raised TypeError on the tensor where the int serialised.
+    "another object's read in the class": ("    def forward(self, t):\n",
+                                           "    def peek(self, other):\n        return str(other.next_index)\n\n"
+                                           "    def forward(self, t):\n"),
     "a read by name": ("import torch\n", "import torch\n\nFIELDS = ['next_index']\n"),
     "a shadowed min": ("    def before_integrate(self, t):\n", "    def before_integrate(self, t, min=max):\n"),
 }
@@ -187,8 +191,7 @@ def test_no_fix_unless_every_precondition_holds(why: str, tmp_path: Path) -> Non
     assert "searchsorted" not in fix_source("# fixture: unsafe-fixes\n" + source, tmp_path)
 
 
-def test_bisect_left_and_a_local_index(tmp_path: Path) -> None:
-    source = '''import torch
+LOCAL_INDEX = '''import torch
 from bisect import bisect_left
 from torch import nn
 
@@ -199,9 +202,24 @@ class FirstAtOrAfter(nn.Module):
         i = bisect_left(table.tolist(), t)
         return table[i]
 '''
+
+
+def test_bisect_left_and_a_local_index(tmp_path: Path) -> None:
+    source = LOCAL_INDEX
     fixed = fix_source("# fixture: unsafe-fixes\n" + source, tmp_path)
     assert "i = torch.searchsorted(table, t)\n" in fixed
     fixes = [f.fix for f in search_findings(source, tmp_path) if f.fix is not None]
     assert fixes and all(any("not NaN" in note for note in fix.assumptions) for fix in fixes)
     returned = source.replace("return table[i]", "return i")
     assert "searchsorted" not in fix_source("# fixture: unsafe-fixes\n" + returned, tmp_path)
+
+
+@pytest.mark.parametrize(("why", "old", "new"), [
+    # Measured: `table = {0: 1.0, ...}` then `table[i]` raised KeyError(tensor(2)) where the int found the key.
+    ("the local table rebound to a dict", "return table[i]", "table = {0: 1.0, 1: 2.0}\n        return table[i]"),
+    ("the local table rebound by a loop", "return table[i]", "for table in ({0: 1.0},):\n            pass\n        return table[i]"),
+    ("a nested scope's own table", "return table[i]", "return (lambda table: table[i])({0: 1.0})"),
+])
+def test_no_fix_when_the_indexed_table_may_be_another_object(why: str, old: str, new: str, tmp_path: Path) -> None:
+    source = LOCAL_INDEX.replace(old, new)
+    assert "searchsorted" not in fix_source("# fixture: unsafe-fixes\n" + source, tmp_path), why

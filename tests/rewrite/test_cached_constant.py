@@ -97,6 +97,10 @@ def test_a_functools_cache_gets_the_marker_under_it_as_an_unsafe_fix(decorators:
     ("an unannotated parameter passed on", {"caller": "x, device, size"}),
     ("star arguments", {"call": "load_table(*(x.device, size))"}),
     ("handed on as a value", {"call": "load_table(x.device, size) * len(list(map(load_table, [1])))"}),
+    # An annotated parameter rebound to a tensor: the tensor's value would be baked with no guard
+    # (measured: a second input compiled the first one's result).
+    ("a parameter rebound by a comprehension", {"call": "[load_table(x.device, size) for size in x.unbind(0)][0]"}),
+    ("a parameter rebound by a walrus", {"call": "((size := x) * load_table(x.device, size))"}),
 ])
 def test_no_fix_without_proof_the_loader_is_called_with_python_values(
     why: str, parts: dict[str, str], tmp_path: Path
