@@ -153,7 +153,10 @@ def _run(name: str, package_root: str, pythonpath: list[str]) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "results.pt")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([*pythonpath, os.environ.get("PYTHONPATH", "")])}
+        # One hash seed for every run: whisper's kv-cache decoding differs between processes with
+        # different seeds (set/dict order), which read as a changed output when the control agreed by chance.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([*pythonpath, os.environ.get("PYTHONPATH", "")]),
+               "PYTHONHASHSEED": "0"}
         done = subprocess.run([sys.executable, __file__, "--worker", name, "--out", out, "--root", package_root],
                               env=env, capture_output=True, text=True, timeout=1800)
         if done.returncode != 0 or not os.path.exists(out):
