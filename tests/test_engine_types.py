@@ -92,8 +92,10 @@ def test_fix_strategies_resolve_in_the_order_each_rule_states() -> None:
     assert [name for name, _ in strategies.strategies_for("GM102")] == ["predicate", "table_lookup"]
     assert [name for name, _ in strategies.strategies_for("GM302")] == ["scalars", "sizes"]
     assert strategies.strategies_for("GM603") == ()
-    fixable = {"GM101", "GM102", "GM103", "GM201", "GM202", "GM203", "GM301", "GM302", "GM303", "GM401", "GM402", "GM403",
-               "GM501", "GM502", "GM503"}
+    assert [name for name, _ in strategies.strategies_for("GM604")] == ["cached_constant"]
+    assert [name for name, _ in strategies.strategies_for("GM105")] == ["guards"]
+    fixable = {"GM101", "GM102", "GM103", "GM105", "GM201", "GM202", "GM203", "GM301", "GM302", "GM303", "GM401",
+               "GM402", "GM403", "GM501", "GM502", "GM503", "GM601", "GM602", "GM604"}
     assert fixable == strategies.FIXABLE_CODES
     assert strategies.resolve("graphmend_bot.rewrite.scalars:build_fix") == ("scalars", scalars_build_fix)
     for rule in RULES:
