@@ -54,7 +54,10 @@ from graphmend_bot.rewrite.well_typed import PYTHON_TYPES
 MARKER = "@torch.compiler.assume_constant_result"
 CACHE_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
 # Annotations of values Dynamo passes to a marked function as Python constants.
-CONSTANT_ANNOTATIONS = PYTHON_TYPES | {"torch.device", "torch.dtype", "device", "dtype", "None", "Optional", "Union"}
+# A bare container (`tuple`) may hold tensors: containers count only with their element types (`tuple[int, ...]`).
+CONTAINERS = frozenset({"list", "tuple", "dict", "List", "Tuple", "Dict", "Sequence"})
+CONSTANT_ANNOTATIONS = (PYTHON_TYPES - CONTAINERS) | {"torch.device", "torch.dtype", "device", "dtype", "None",
+                                                      "Optional", "Union", "..."}
 # Attribute reads that give a Python value whatever tensor they are read from.
 CONSTANT_ATTRIBUTES = frozenset({"device", "dtype", "shape", "ndim", "layout"})
 RESULT_ANNOTATIONS = CONSTANT_ANNOTATIONS | {"torch.Tensor", "Tensor"}
@@ -151,7 +154,12 @@ def _annotation_within(annotation: ast.expr, allowed: frozenset[str]) -> bool:
         return _annotation_within(annotation.left, allowed) and _annotation_within(annotation.right, allowed)
     if isinstance(annotation, ast.Subscript):
         inner = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-        return _annotation_within(annotation.value, allowed) and all(_annotation_within(i, allowed) for i in inner)
+        container = ast.unparse(annotation.value) in CONTAINERS
+        return (container or _annotation_within(annotation.value, allowed)) and all(
+            _annotation_within(i, allowed) for i in inner
+        )
+    if isinstance(annotation, ast.Constant) and annotation.value is Ellipsis:
+        return True
     return ast.unparse(annotation) in allowed
 
 

@@ -78,6 +78,12 @@ def _fixes(tmp_path: Path, **parts: str) -> list[Finding]:
     return [f for f in findings if f.code == "GM604"]
 
 
+def test_a_container_with_python_element_types_is_a_python_value(tmp_path: Path) -> None:
+    typed = "x: torch.Tensor, device: torch.device, size: tuple[int, ...]"
+    (finding,) = _fixes(tmp_path, parameters="device, size: tuple[int, ...]", caller=typed)
+    assert finding.fix is not None
+
+
 @pytest.mark.parametrize("decorators", ["@lru_cache(maxsize=None)", "@functools.lru_cache", "@functools.cache"])
 def test_a_functools_cache_gets_the_marker_under_it_as_an_unsafe_fix(decorators: str, tmp_path: Path) -> None:
     (finding,) = _fixes(tmp_path, decorators=decorators)
@@ -91,6 +97,8 @@ def test_a_functools_cache_gets_the_marker_under_it_as_an_unsafe_fix(decorators:
     ("a cache of another library", {"decorators": "@cachetools.cached({})"}),
     ("a second decorator", {"decorators": "@lru_cache(maxsize=None)\n@torch.no_grad()"}),
     ("a tensor parameter", {"parameters": "device, size: torch.Tensor"}),
+    ("a bare container parameter, which may hold tensors", {"parameters": "device, size: tuple",
+                                                            "caller": "x: torch.Tensor, device: torch.device, size: tuple"}),
     ("no return annotation", {"returns": ""}),
     ("a tensor argument at a call", {"call": "load_table(x.device, x)"}),
     ("a local of unknown type at a call", {"call": "load_table(x.device, len(x))"}),
