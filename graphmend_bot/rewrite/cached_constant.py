@@ -176,9 +176,11 @@ def _called_with_python_values(source: str, name: str) -> bool:
         annotations = _parameter_annotations(caller) if isinstance(caller, ast.FunctionDef | ast.AsyncFunctionDef) else {}
         # A parameter rebound in the caller (`for n in x.unbind(0)`, a comprehension's `n`) is no longer
         # the annotated value where it is passed.
-        annotations = {k: v for k, v in annotations.items() if k not in _bound_in(own)}
+        rebound = _bound_in(own)
+        annotations = {k: v for k, v in annotations.items() if k not in rebound}
+        call_targets = {id(node.func) for node in own if isinstance(node, ast.Call)}
         for node in own:
-            if isinstance(node, ast.Name) and node.id == name and not _is_call_target(node, caller):
+            if isinstance(node, ast.Name) and node.id == name and id(node) not in call_targets:
                 return False  # handed on as a value (to map, a registry): its calls are not all here
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
                 calls += 1
@@ -213,10 +215,6 @@ def _own_nodes(scope: ast.AST) -> list[ast.AST]:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
             pending.extend(ast.iter_child_nodes(node))
     return found
-
-
-def _is_call_target(name: ast.Name, scope: ast.AST) -> bool:
-    return any(isinstance(n, ast.Call) and n.func is name for n in _own_nodes(scope))
 
 
 def _python_value(value: ast.expr, annotations: dict[str, ast.expr | None]) -> bool:
