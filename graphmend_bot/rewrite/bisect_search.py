@@ -125,14 +125,13 @@ def _search_fix(ctx: FixContext, call: cst.Call) -> Fix:
 
 
 def _wrapped(ctx: FixContext, replaced: cst.BaseExpression, target: str, search: str) -> str:
-    """`search` split after `.clamp(` when the assignment would run past the longer of the original
-    line and 100 characters (the indentation black gives it)."""
+    """`search` split after `.clamp(` (black's layout) when the assignment would run past the longer of
+    100 characters and the line it replaces."""
     statement = ctx.statement_of(replaced)
     indent = ctx.indentation_of(statement) if statement is not None else ""
-    original = max(len(line) for line in ctx.code_for(replaced).splitlines()) if ctx.code_for(replaced) else 0
-    limit = max(100, len(indent) + len(target) + 3 + original)
     head, separator, cap = search.partition(".clamp(")
-    if len(indent) + len(target) + 3 + len(search) <= limit or not separator:
+    replaced_line = ctx.line(ctx.span(replaced)[0].row).rstrip()
+    if not separator or len(f"{indent}{target} = {search}") <= max(100, len(replaced_line)):
         return search
     return f"{head}.clamp(\n{indent}{ctx.indent_unit}{cap.removesuffix(')')}\n{indent})"
 
