@@ -235,7 +235,7 @@ def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
             code = EXIT_ERROR
     if ctx.inputs.fix_pr:
         try:
-            log.info(fix_default_branch(ctx, config, log, repo))
+            log.info(fix_default_branch(ctx, config, log, repo, bot))
         except API_ERRORS as error:
             log.error(describe(error, "opening the fix pull request (needs `contents: write` and "
                                       "`pull-requests: write`)"))

@@ -554,7 +554,7 @@ def graphql(fake: FakeGitHub, request: Request) -> Response:
     query = (request.body or {}).get("query", "")
     variables = (request.body or {}).get("variables") or {}
     if "query GraphmendViewer" in query:  # the token's own account, as GitHub answers every kind of token
-        return 200, {"data": {"viewer": {"login": request.user["login"]}}}
+        return 200, {"data": {"viewer": {"login": request.user["login"], "databaseId": request.user.get("id")}}}
     if "query GraphmendReviewThreads" in query:
         repo = f"{variables['owner']}/{variables['name']}"
         if (repo, variables["number"]) not in fake.pulls:
