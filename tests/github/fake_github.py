@@ -125,6 +125,7 @@ class FakeGitHub:
         # login -> repository role (read, triage, write, maintain, admin); anyone else is no collaborator
         self.collaborators: dict[str, str] = {}
         self.blob_reads: list[str] = []  # blob SHAs read through GET /git/blobs/{sha}
+        self.truncate_trees = False  # recursive tree listings come back truncated (a very large tree)
         self.archives: dict[str, bytes] = {}  # commit sha -> the tarball served instead of `git archive`
         self.log: list[tuple[str, str, int]] = []  # (method, path, status) of every request
         self._ids = itertools.count(1000)
@@ -786,8 +787,9 @@ def get_tree(fake: FakeGitHub, request: Request) -> Response:
                  "url": f"{fake.base_url}/repos/{_repo(request)}/git/{kind}s/{entry_sha}"}
         entries.append(entry | ({"size": int(size)} if kind == "blob" else {}))
     tree = remote.git("rev-parse", f"{sha}^{{tree}}")
+    truncated = recursive and fake.truncate_trees  # as GitHub answers past 100,000 entries or 7 MB
     return 200, {"sha": tree, "url": f"{fake.base_url}/repos/{_repo(request)}/git/trees/{tree}",
-                 "tree": entries, "truncated": False}
+                 "tree": entries[:1] if truncated else entries, "truncated": truncated}
 
 
 @route("POST", OWNER_REPO + r"/git/trees")

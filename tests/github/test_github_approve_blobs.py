@@ -23,6 +23,8 @@ from test_github_e2e import BASE, HEAD
 from test_github_fix_after_review import review_completed, run_fix
 from world import NUMBER, REPO
 
+from graphmend_bot.github.core.api import connect
+from graphmend_bot.github.core.archive import download_head
 from graphmend_bot.github.core.blobs import blob_sha
 
 SMUDGE = "sed -e 's/^# smudge: //'"  # the remote's filter driver: GitHub's archive runs it, blobs keep the line
@@ -115,3 +117,21 @@ def test_the_app_commits_the_rewrite_of_the_blob_not_of_the_archive(
     assert "\r" not in fixed and "\r" not in changed
     if attribute.line:
         assert attribute.line.strip() in fixed and attribute.line.strip() not in changed
+
+
+@pytest.mark.parametrize("truncated", [False, True])
+def test_a_head_is_read_as_its_blobs_even_when_the_tree_listing_is_truncated(
+        tmp_path: Path, fake_github: FakeGitHub, truncated: bool) -> None:
+    attribute = ATTRIBUTES["export-subst"]
+    head = {"pkg/model.py": HEAD["pkg/model.py"] + attribute.line, ".gitattributes": "*.py export-subst\n"}
+    world = RemoteWorld(tmp_path, fake_github, BASE, head)
+    fake_github.truncate_trees = truncated  # GitHub's answer for a very large tree: walked folder by folder
+    repo = connect(fake_github.base_url, fake_github.token).get_repo(REPO)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    root = download_head(repo, world.head_sha, scratch)
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    assert files == set(world.remote.git("ls-tree", "-r", "--name-only", world.head_sha).splitlines())
+    for name in files:
+        assert (root / name).read_bytes() == world.git.blob(world.head_sha, name), name
+    assert "$Format:%s$" in (root / "pkg/model.py").read_text()
