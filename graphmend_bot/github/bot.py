@@ -13,6 +13,7 @@ from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.github.commands import handle_comment
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.context import ActionContext, ActionError, read_context
+from graphmend_bot.github.core.identity import resolve_identity
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.core.results import scan_everything
 from graphmend_bot.github.fixes.fix_after_review import fix_after_review
@@ -31,8 +32,10 @@ def follow_up_fix(ctx: ActionContext, config: Config, log: Log) -> int:
     if not ctx.inputs.token or (not ctx.inputs.fix_pr and ctx.event.get("action") != "closed"):
         return EXIT_CLEAN
     try:
-        repo = connect(ctx.api_url, ctx.inputs.token).get_repo(ctx.repository)
-        log.info(f"fix pull request: {on_pull_request_event(ctx, config, log, repo)}")
+        client = connect(ctx.api_url, ctx.inputs.token)
+        repo = client.get_repo(ctx.repository)
+        bot = resolve_identity(client, ctx.inputs.bot_login, log.warning)
+        log.info(f"fix pull request: {on_pull_request_event(ctx, config, log, repo, bot)}")
     except API_ERRORS as error:
         log.warning(describe(error, "updating the fix pull request (it needs `contents: write` and "
                                     "`pull-requests: write`)"))

@@ -5,7 +5,9 @@ from it reaches a shell, a git command or a file name. Only users with write acc
 asked of the collaborator-permission API (`author_association` is not authorization: a MEMBER may
 have read access only, and a private organisation member with write access shows as CONTRIBUTOR).
 Every command is acknowledged with a reaction and answered with a reply; the bot never reacts to
-its own comments (known by their author, never by the text).
+its own comments (known by their author, the account its token acts as, never by the text).
+`/graphmend verify` applies the GPU workflow's own rule (gate.py) before it dispatches anything, so
+the reply says what that workflow will do: verify GraphMend's fix pull request, or refuse and why.
 """
 
 from __future__ import annotations
@@ -21,15 +23,17 @@ from github.Repository import Repository
 
 from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
+from graphmend_bot.github.approval.gate import DEFAULT_BOT_LOGIN, PullFacts, refusal
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.archive import ArchiveError, download_head
 from graphmend_bot.github.core.context import ActionContext
-from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
+from graphmend_bot.github.core.identity import ACTIONS_BOT, BotIdentity, resolve_identity
 from graphmend_bot.github.core.markers import REPLY_MARKER
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.github.fixes.fixing import Refused, fix_pull_request, is_fork, is_own_actor
+from graphmend_bot.github.fixes.fixing import Refused, fix_pull_request, is_fork
 from graphmend_bot.github.review.analyse import analyse, load_action_config, read_sources
 from graphmend_bot.github.review.pull_request import read_pull_request, review
+from graphmend_bot.report.markdown import prose
 
 PREFIX = "/graphmend"
 # `permission` of the collaborator-permission API is admin, write, read or none: the maintain role
@@ -106,8 +110,8 @@ def handle_comment(ctx: ActionContext, log: Log) -> int:
     if action != "created":
         log.info(f"issue_comment {action!r}: only new comments are read for commands")
         return EXIT_CLEAN
-    if is_own_actor(comment.get("user")):
-        log.info("the comment is the bot's own: ignored")
+    if str((comment.get("user") or {}).get("login", "")).lower() == ACTIONS_BOT:
+        log.info("the comment is GitHub Actions' own: ignored")
         return EXIT_CLEAN
     command = parse_command(comment.get("body"))
     if command is None:
@@ -161,7 +165,7 @@ def _run(ctx: ActionContext, repo: Repository, pr: PullRequest, command: Command
     if not command.name:
         return False, f"{command.problem}.\n\n{HELP}"
     if command.name == "verify":
-        return _verify(ctx, repo, pr)
+        return _verify(ctx, repo, pr, bot)
     if pr.state != "open":
         return False, f"#{pr.number} is {pr.state}."
     with tempfile.TemporaryDirectory(prefix="graphmend-pr-") as scratch:
@@ -171,7 +175,7 @@ def _run(ctx: ActionContext, repo: Repository, pr: PullRequest, command: Command
         config = load_action_config(head_ctx)
         if command.name == "fix":
             try:
-                return True, fix_pull_request(head_ctx, config, log, repo, pr, push="--push" in command.flags,
+                return True, fix_pull_request(head_ctx, config, log, repo, pr, bot, push="--push" in command.flags,
                                               announce=False)
             except Refused as refused:
                 return False, str(refused)
@@ -191,10 +195,17 @@ def _scan(ctx: ActionContext, config: Config, repo: Repository, pr: PullRequest,
             "comment are up to date.")
 
 
-def _verify(ctx: ActionContext, repo: Repository, pr: PullRequest) -> tuple[bool, str]:
+def _verify(ctx: ActionContext, repo: Repository, pr: PullRequest, bot: BotIdentity) -> tuple[bool, str]:
+    """Dispatch the GPU workflow only for a pull request its preflight job will pass: the reply
+    never says verification started when the workflow would refuse at once."""
     if is_fork(pr, ctx.repository):
         return False, ("GPU verification runs only for pull requests from branches of this repository, never for "
                        "forks: it executes the pull request's code on a self-hosted runner.")
+    reason = refusal(PullFacts.read(pr), ctx.repository, bot.login or DEFAULT_BOT_LOGIN)
+    if reason is not None:
+        return False, (f"GPU verification was not started: {prose(reason)}. It runs only on GraphMend's own fix "
+                       "pull requests, which the bot dispatches itself when it opens or updates one; "
+                       "`/graphmend fix` opens the one for this pull request.")
     workflow = repo.get_workflow(ctx.inputs.verify_workflow)
     workflow.create_dispatch(repo.default_branch, {"pull-request": str(pr.number)}, throw=True)
     return True, (f"Started the GPU verification workflow `{ctx.inputs.verify_workflow}` for `{pr.head.sha[:7]}`; "

@@ -225,9 +225,11 @@ def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
         return EXIT_ERROR
     run_id = os.environ.get("GITHUB_RUN_ID", "")
     run_url = f"{ctx.server_url}/{ctx.repository}/actions/runs/{run_id}" if run_id.isdigit() else ""
+    # Whose tracking issue and fix pull request these are: the token's account (no API call when unused).
+    writes = ctx.inputs.tracking_issue or ctx.inputs.fix_pr
+    bot = resolve_identity(client, ctx.inputs.bot_login, log.warning) if writes else BotIdentity()
     if ctx.inputs.tracking_issue:
         try:
-            bot = resolve_identity(client, ctx.inputs.bot_login, log.warning)
             log.info(update_tracking_issue(repo, bot, result, sha, branch, f"{ctx.server_url}/{ctx.repository}/blob/{sha}",
                                            run_url, log, notes))
         except API_ERRORS as error:
@@ -235,7 +237,7 @@ def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
             code = EXIT_ERROR
     if ctx.inputs.fix_pr:
         try:
-            log.info(fix_default_branch(ctx, config, log, repo))
+            log.info(fix_default_branch(ctx, config, log, repo, bot))
         except API_ERRORS as error:
             log.error(describe(error, "opening the fix pull request (needs `contents: write` and "
                                       "`pull-requests: write`)"))

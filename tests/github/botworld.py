@@ -17,6 +17,8 @@ from world import NUMBER, REPO, BotRun, PullRequestWorld, load_payload
 MEMBER = {"login": "octocat", "id": 583231, "type": "User", "site_admin": False}
 STRANGER = {"login": "drive-by", "id": 999001, "type": "User", "site_admin": False}
 APP_BOT = {"login": "graphmend[bot]", "id": 41898999, "type": "Bot", "site_admin": False}
+# A repository's own App, as docs/security.md names it: its login does not start with "graphmend".
+MY_APP = {"login": "my-graphmend[bot]", "id": 41899000, "type": "Bot", "site_admin": False}
 
 
 class RemoteWorld(PullRequestWorld):
@@ -101,4 +103,4 @@ def run_fixed_copy(world: RemoteWorld, sha: str) -> dict[str, str]:
             if ".git" not in p.parts}
 
 
-__all__ = ["APP_BOT", "MEMBER", "STRANGER", "BotRun", "RemoteWorld", "run_fixed_copy"]
+__all__ = ["APP_BOT", "MEMBER", "MY_APP", "STRANGER", "BotRun", "RemoteWorld", "run_fixed_copy"]

@@ -124,6 +124,8 @@ class FakeGitHub:
         self.workflows: dict[str, set[str] | None] | None = None
         # login -> repository role (read, triage, write, maintain, admin); anyone else is no collaborator
         self.collaborators: dict[str, str] = {}
+        self.blob_reads: list[str] = []  # blob SHAs read through GET /git/blobs/{sha}
+        self.truncate_trees = False  # recursive tree listings come back truncated (a very large tree)
         self.archives: dict[str, bytes] = {}  # commit sha -> the tarball served instead of `git archive`
         self.log: list[tuple[str, str, int]] = []  # (method, path, status) of every request
         self._ids = itertools.count(1000)
@@ -553,7 +555,7 @@ def graphql(fake: FakeGitHub, request: Request) -> Response:
     query = (request.body or {}).get("query", "")
     variables = (request.body or {}).get("variables") or {}
     if "query GraphmendViewer" in query:  # the token's own account, as GitHub answers every kind of token
-        return 200, {"data": {"viewer": {"login": request.user["login"]}}}
+        return 200, {"data": {"viewer": {"login": request.user["login"], "databaseId": request.user.get("id")}}}
     if "query GraphmendReviewThreads" in query:
         repo = f"{variables['owner']}/{variables['name']}"
         if (repo, variables["number"]) not in fake.pulls:
@@ -754,24 +756,40 @@ def create_blob(fake: FakeGitHub, request: Request) -> Response:
     return 201, {"sha": sha, "url": f"{fake.base_url}/repos/{_repo(request)}/git/blobs/{sha}"}
 
 
+@route("GET", OWNER_REPO + r"/git/blobs/(?P<sha>" + SHA + ")")
+def get_blob(fake: FakeGitHub, request: Request) -> Response:
+    """A blob's committed bytes, base64 (no `.gitattributes` conversion: GitHub serves the object)."""
+    remote, sha = _remote(fake), request.match["sha"]
+    done = subprocess.run(["git", "cat-file", "blob", sha], cwd=remote.path, env=GIT_ENV, capture_output=True,
+                          check=False)
+    if done.returncode != 0:
+        return 404, {"message": "Not Found", "documentation_url": "https://docs.github.com/rest/git/blobs"}
+    fake.blob_reads.append(sha)
+    return 200, {"sha": sha, "node_id": f"B_{sha}", "size": len(done.stdout),
+                 "url": f"{fake.base_url}/repos/{_repo(request)}/git/blobs/{sha}",
+                 "content": base64.encodebytes(done.stdout).decode(), "encoding": "base64"}
+
+
 @route("GET", OWNER_REPO + r"/git/trees/(?P<sha>" + SHA + ")")
 def get_tree(fake: FakeGitHub, request: Request) -> Response:
     """One tree's entries, as GitHub lists them (`?recursive=1` lists every level)."""
     remote, sha = _remote(fake), request.match["sha"]
     recursive = bool((request.query.get("recursive") or [""])[0])
     try:
-        lines = remote.git("ls-tree", *(["-r", "-t"] if recursive else []), sha).splitlines()
+        lines = remote.git("ls-tree", "-l", *(["-r", "-t"] if recursive else []), sha).splitlines()
     except GitFailed:
         return 404, {"message": "Not Found"}
     entries = []
     for line in lines:
         meta, path = line.split("\t", 1)
-        mode, kind, entry_sha = meta.split()
-        entries.append({"path": path, "mode": mode, "type": kind, "sha": entry_sha,
-                        "url": f"{fake.base_url}/repos/{_repo(request)}/git/{kind}s/{entry_sha}"})
+        mode, kind, entry_sha, size = meta.split()
+        entry = {"path": path, "mode": mode, "type": kind, "sha": entry_sha,
+                 "url": f"{fake.base_url}/repos/{_repo(request)}/git/{kind}s/{entry_sha}"}
+        entries.append(entry | ({"size": int(size)} if kind == "blob" else {}))
     tree = remote.git("rev-parse", f"{sha}^{{tree}}")
+    truncated = recursive and fake.truncate_trees  # as GitHub answers past 100,000 entries or 7 MB
     return 200, {"sha": tree, "url": f"{fake.base_url}/repos/{_repo(request)}/git/trees/{tree}",
-                 "tree": entries, "truncated": False}
+                 "tree": entries[:1] if truncated else entries, "truncated": truncated}
 
 
 @route("POST", OWNER_REPO + r"/git/trees")

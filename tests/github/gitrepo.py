@@ -37,6 +37,11 @@ class GitRepo:
         self.git("commit", "-q", "-m", message)
         return self.git("rev-parse", "HEAD").strip()
 
+    def blob(self, sha: str, name: str) -> bytes:
+        """The committed bytes of `name` at `sha` (no newline translation, no attributes applied)."""
+        return subprocess.run(["git", "cat-file", "blob", f"{sha}:{name}"], cwd=self.root, env=GIT_ENV, check=True,
+                              capture_output=True).stdout
+
     def checkout(self, ref: str) -> None:
         self.git("checkout", "-q", ref)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from botworld import APP_BOT, MEMBER, STRANGER, RemoteWorld
-from fake_github import FakeGitHub
+from botworld import APP_BOT, MEMBER, MY_APP, STRANGER, RemoteWorld
+from fake_github import BOT_USER, FakeGitHub
 from test_github_e2e import BASE, HEAD
 from world import NUMBER, REPO, BotRun
 
@@ -19,12 +19,12 @@ def world(tmp_path: Path, fake_github: FakeGitHub) -> RemoteWorld:
 
 
 def command(world: RemoteWorld, body: str, user: dict[str, object] = MEMBER,
-            association: str = "MEMBER", on_pull: bool = True) -> tuple[BotRun, int]:
+            association: str = "MEMBER", on_pull: bool = True, **inputs: str) -> tuple[BotRun, int]:
     event = world.comment_event(body, user, association, on_pull)
     comment_id = world.fake.issue_comments[-1]["id"]
     empty = world.tmp / f"empty-{world.runs}"  # no checkout: the bot reads the head through the API
     empty.mkdir()
-    return world.run(event, event_name="issue_comment", workspace=empty), comment_id
+    return world.run(event, event_name="issue_comment", workspace=empty, **inputs), comment_id
 
 
 @pytest.mark.parametrize("body", ["/graphmend fix", "/graphmend fix --push", "/graphmend scan",
@@ -63,7 +63,8 @@ def test_fix_push_commits_to_the_pull_request_branch(world: RemoteWorld) -> None
     assert world.reactions_on(comment_id) == ["eyes", "+1"]
     assert any("Committed 2 safe rewrite(s) to `changes`" in reply for reply in world.replies())
     # The push it made comes back as a synchronize event from the bot: no new fix, no loop.
-    again = world.run(world.pull_request_event("pull_request.synchronize.json", sender=APP_BOT), fix_pr="true")
+    again = world.run(world.pull_request_event("pull_request.synchronize.json", sender=APP_BOT), fix_pr="true",
+                      bot_login=APP_BOT["login"])
     assert "the push came from the bot itself" in again.stdout and not world.fix_pulls()
 
 
@@ -87,16 +88,29 @@ def test_scan_reviews_the_pull_request(world: RemoteWorld) -> None:
     assert world.reactions_on(comment_id) == ["eyes", "+1"]
 
 
-def test_verify_dispatches_the_gpu_workflow(world: RemoteWorld) -> None:
-    run, _comment_id = command(world, "/graphmend verify")
+def test_verify_on_a_contributors_pull_request_says_why_it_is_not_verified(world: RemoteWorld) -> None:
+    # The verify workflow's preflight refuses every pull request but the App's own fix: the reply
+    # says so, and nothing is dispatched to be refused there.
+    run, comment_id = command(world, "/graphmend verify", bot_login=MY_APP["login"])
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert world.fake.dispatches == [] and world.reactions_on(comment_id) == ["eyes", "confused"]
+    [reply] = world.replies()
+    assert "GPU verification was not started" in reply and "Started" not in reply
+    assert f"was opened by Codertocat, not by the bot's App {MY_APP['login']}" in reply
+    assert "`/graphmend fix` opens the one for this pull request" in reply
+    world.pull["head"]["repo"] = {**world.pull["head"]["repo"], "full_name": "fork/Hello-World"}
+    command(world, "/graphmend verify", bot_login=MY_APP["login"])
+    assert world.fake.dispatches == [] and "never for forks" in world.replies()[-1]
+
+
+def test_verify_dispatches_the_gpu_workflow_for_the_apps_fix_pull_request(world: RemoteWorld) -> None:
+    world.pull["head"]["ref"], world.pull["user"] = "graphmend/fix/pr-1", dict(MY_APP)
+    run, comment_id = command(world, "/graphmend verify", bot_login=MY_APP["login"])
     assert run.returncode == 0, run.stdout + run.stderr
     assert world.fake.dispatches == [{"workflow": "graphmend-verify.yml", "ref": "master",
                                       "inputs": {"pull-request": str(NUMBER)}}]
-    assert any("Started the GPU verification workflow" in reply for reply in world.replies())
-    world.pull["head"]["repo"] = {**world.pull["head"]["repo"], "full_name": "fork/Hello-World"}
-    command(world, "/graphmend verify")
-    assert len(world.fake.dispatches) == 1
-    assert any("never for forks" in reply for reply in world.replies())
+    assert "Started the GPU verification workflow" in world.replies()[-1]
+    assert world.reactions_on(comment_id) == ["eyes", "+1"]
 
 
 def test_help_unknown_and_hostile_text(world: RemoteWorld) -> None:
@@ -113,7 +127,7 @@ def test_help_unknown_and_hostile_text(world: RemoteWorld) -> None:
 
 
 def test_ignored_comments(world: RemoteWorld) -> None:
-    own, _ = command(world, "/graphmend fix", APP_BOT, "NONE")  # the bot's own comment
+    own, _ = command(world, "/graphmend fix", BOT_USER, "NONE")  # the bot's own comment (the token's account)
     quoted, _ = command(world, "> `/graphmend fix`\n\nOpened #3\n<!-- graphmend:reply -->", MEMBER, "MEMBER")
     chatter, _ = command(world, "looks good to me")
     on_issue, _ = command(world, "/graphmend fix", on_pull=False)

@@ -79,7 +79,8 @@ def test_the_payload_is_checked_against_the_api(world: RemoteWorld) -> None:
     fork_run.write_text(json.dumps(event))
     assert "comes from a fork" in run_fix(world, fork_run).stdout
     # The bot's own push, a run that is not a pull request's, a run that names no pull request.
-    assert "no loops" in run_fix(world, review_completed(world, triggering_actor=APP_BOT)).stdout
+    assert "no loops" in run_fix(world, review_completed(world, triggering_actor=APP_BOT),
+                                 bot_login=APP_BOT["login"]).stdout
     assert "not for a pull request" in run_fix(world, review_completed(world, event="push")).stdout
     assert "names no pull request" in run_fix(world, review_completed(world, pull_requests=[])).stdout
     assert not world.fix_pulls() and not world.fake.dispatches and world.remote.branch(BRANCH) is None

@@ -94,7 +94,8 @@ def test_fix_pull_request_closes_with_its_source(world: RemoteWorld) -> None:
 
 def test_no_loops_and_no_fix_for_forks_or_fix_branches(world: RemoteWorld) -> None:
     # A push by the bot itself (`/graphmend fix --push`) never starts another fix.
-    own = world.run(world.pull_request_event("pull_request.synchronize.json", sender=APP_BOT), fix_pr="true")
+    own = world.run(world.pull_request_event("pull_request.synchronize.json", sender=APP_BOT), fix_pr="true",
+                    bot_login=APP_BOT["login"])
     assert "the push came from the bot itself" in own.stdout and not world.fix_pulls()
     # The bot's own fix pull request is reviewed, never fixed again.
     world.run(world.pull_request_event("pull_request.opened.json"), fix_pr="true")

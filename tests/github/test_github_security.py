@@ -300,7 +300,7 @@ def test_a_bundle_for_another_pull_request_is_not_posted(tmp_path: Path, fake_gi
 def test_identity_comes_from_graphql_viewer_or_the_bot_login_input(fake_github: FakeGitHub) -> None:
     client = connect(fake_github.base_url, fake_github.token)
     warnings: list[str] = []
-    assert resolve_identity(client, "", warnings.append) == BotIdentity(BOT_USER["login"])
+    assert resolve_identity(client, "", warnings.append) == BotIdentity(BOT_USER["login"], BOT_USER["id"])
     assert [entry[0] for entry in fake_github.log] == ["QUERY"]
     assert resolve_identity(client, "graphmend[bot]", warnings.append) == BotIdentity("graphmend[bot]")
     assert len(fake_github.log) == 1 and warnings == []  # the input is used as is: no API call

@@ -338,3 +338,64 @@ def test_install_makes_a_fresh_venv_from_the_action_source(tmp_path: Path) -> No
         assert log.read_text().splitlines() == [
             " ".join([str(runner_temp), str(fake), "-I", "-m", "venv", *extra, str(venv)]),
             f"{runner_temp} {venv}/bin/python -I -m pip install --quiet --disable-pip-version-check {ROOT}"]
+
+
+# -- docs/security.md says what the shipped files do (issue 25.5) ---------------------------------
+SECURITY_MD = ROOT / "docs" / "security.md"
+RUNS_CODE_ACTIONS = ("graphmend/action/census@", "graphmend/action/verify/measure@")
+RUNS_CODE_COMMANDS = re.compile(r"pip install -e|\bpytest\b")
+
+
+def runs_pull_request_code(job: dict[str, Any]) -> bool:
+    """A job that checks out a pull request's head and then runs something from it (the project's
+    tests, its package install, the measured entry points), not only GraphMend's parser over it."""
+    steps = job.get("steps", [])
+    checkouts = [i for i, step in enumerate(steps) if uses(step, CHECKOUT)
+                 and re.search(r"pull_request\.head\.sha|outputs\.head-sha", text(step.get("with", {})))]
+    return bool(checkouts) and any(
+        any(uses(step, action) for action in RUNS_CODE_ACTIONS) or RUNS_CODE_COMMANDS.search(str(step.get("run", "")))
+        for step in steps[checkouts[0] + 1:])
+
+
+def documented_jobs() -> dict[tuple[str, str], list[str]]:
+    """The rows of security.md's job table: (workflow file, job) -> the row's cells."""
+    rows = {}
+    for line in SECURITY_MD.read_text("utf-8").splitlines():
+        found = re.match(r"\| `(graphmend[\w.-]*\.yml)`(?: `?(\w+)`?)? \|", line)
+        if found:
+            rows[(found.group(1), found.group(2) or "")] = [cell.strip() for cell in line.strip("|").split("|")]
+    return rows
+
+
+def test_the_docs_name_every_job_that_runs_pull_request_code() -> None:
+    running = {(path.name, name) for path in sorted(EXAMPLES.glob("*.yml"))
+               for name, job in load(path)["jobs"].items() if runs_pull_request_code(job)}
+    assert ("graphmend-census.yml", "census") in running  # the rule sees the census job's tests
+    documented = {key for key, cells in documented_jobs().items() if cells[-1].startswith("**yes**")}
+    assert documented == running
+    first_rule = SECURITY_MD.read_text("utf-8").split("1. **", 1)[1].split("\n2. **", 1)[0]
+    for workflow, job in running:
+        assert f"`{job}`" in first_rule and (workflow in first_rule or job == "measure"), (workflow, job)
+
+
+def test_strangers_commands_get_no_reply_from_the_shipped_workflow_and_the_docs_say_so() -> None:
+    fix = load(EXAMPLES / "graphmend-fix.yml")
+    authorize = fix["jobs"]["authorize"]
+    # The only job a stranger's comment reaches can write nothing, so it cannot reply.
+    assert authorize["permissions"] == {} and "comments" not in text(authorize)
+    assert fix["jobs"]["command"]["if"] == "needs.authorize.outputs.allowed == 'true'"
+    [anyone] = [line for line in SECURITY_MD.read_text("utf-8").splitlines() if line.startswith("| anyone")]
+    assert "no reply" in anyone and "answers a `/graphmend` command with a refusal" not in anyone
+
+
+def test_a_self_hosted_runner_is_documented_as_needing_to_be_ephemeral() -> None:
+    """The measured code runs as the runner's user; only a fresh machine per job keeps what it leaves
+    from the next job, so the docs make that a requirement wherever a job runs on a self-hosted runner."""
+    docs = SECURITY_MD.read_text("utf-8")
+    rows = documented_jobs()
+    for path in sorted(EXAMPLES.glob("*.yml")):
+        for name, job in load(path)["jobs"].items():
+            if "self-hosted" in text(job.get("runs-on", "")):
+                assert "ephemeral: required" in rows[(path.name, name)][3], (path.name, name)
+    assert "1. **Ephemeral runners (required).**" in docs
+    assert "an implant would outlive the job" not in docs  # a venv under $RUNNER_TEMP does not stop one

@@ -71,7 +71,7 @@ class PullRequestWorld:
     def _publish(self, sha: str) -> None:
         """Serve every file of a commit through the contents API."""
         for name in self.git.git("ls-tree", "-r", "--name-only", sha).splitlines():
-            self.fake.contents[(REPO, sha, name)] = self.git.git("show", f"{sha}:{name}").encode()
+            self.fake.contents[(REPO, sha, name)] = self.git.blob(sha, name)
 
     def push(self, files: dict[str, str | None]) -> str:
         """A new commit on the head branch, as a `synchronize` event follows."""

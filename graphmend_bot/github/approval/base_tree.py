@@ -1,7 +1,9 @@
-"""The base commit's Python sources, downloaded through the API (the tarball link), for the
-trusted recomputation of the rewrite: the fixer needs the whole program as context, as the bot had
-it when it wrote the fix.
+"""The base commit's Python sources, downloaded through the API, for the trusted recomputation of
+the rewrite: the fixer needs the whole program as context, as the bot had it when it wrote the fix.
 
+The tarball link brings them in one download; each file is then checked against the base's tree
+and replaced by its git blob where the archive's export rules changed it (blobs.py), so the rewrite
+is computed from the committed bytes, as the pull request's files are compared as committed bytes.
 Only regular `.py` files and the root's configuration files are written, under their own plain
 relative paths: no links, devices or odd names are ever created, and sizes are capped (compressed
 download, per file, in total) so that a hostile archive costs a clear refusal, not the runner.
@@ -9,7 +11,6 @@ download, per file, in total) so that a hostile archive costs a clear refusal, n
 
 from __future__ import annotations
 
-import posixpath
 import tarfile
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from github.Repository import Repository
 
 from graphmend_bot.config import CONFIG_FILES
 from graphmend_bot.github.core.archive import ArchiveError, download
+from graphmend_bot.github.core.blobs import BlobError, make_exact, plain_path
 
 MAX_FILE_BYTES = 16 << 20
 MAX_TOTAL_BYTES = 1 << 30
@@ -42,6 +44,10 @@ def download_base(repo: Repository, sha: str, scratch: Path) -> Path:
         _extract_sources(archive, root)
     except (tarfile.TarError, OSError, EOFError) as error:
         raise TreeError(f"the base's archive cannot be read: {error}") from None
+    try:
+        make_exact(repo, sha, root, _is_source)
+    except BlobError as error:
+        raise TreeError(f"the base's files: {error}") from None
     return root
 
 
@@ -75,12 +81,9 @@ def _source_name(member: tarfile.TarInfo, top: str) -> str | None:
     folder, _, name = member.name.partition("/")
     if not member.isreg() or folder != top or not plain_path(folder) or not plain_path(name):
         return None
-    if name.endswith(".py") or name in CONFIG_FILES:
-        return name
-    return None
+    return name if _is_source(name) else None
 
 
-def plain_path(name: str) -> bool:
-    """A relative path with no `..`, no absolute start, no backslash or NUL: safe to join to a folder."""
-    return (bool(name) and posixpath.normpath(name) == name and not name.startswith("/")
-            and ".." not in name.split("/") and "\\" not in name and "\0" not in name)
+def _is_source(name: str) -> bool:
+    return name.endswith(".py") or name in CONFIG_FILES
+

@@ -3,9 +3,12 @@
 The base commit's sources and configuration are downloaded through the API at the base SHA (never
 taken from a checkout or an artifact); the fixer runs on them in a temporary folder, as the bot ran
 it on the whole workspace, and its output for the files the pull request changes, made into a fix
-plan the way the bot makes one, is compared byte for byte with those files at the head SHA (the
-contents API). Any other change (a `setup.py`, a workflow, a new file) is a difference. An approval
-needs no difference at all.
+plan the way the bot makes one, is compared with those files at the head SHA as git blobs: the git
+blob SHA of each recomputed file must be the one the head's tree records, with the base's mode.
+Both sides are committed bytes, never an export: the base's archive is corrected to its blobs
+(blobs.py), because `.gitattributes` (`export-subst`, `ident`, `eol`, filters) would otherwise let
+export output, such as a commit message, pass for GraphMend's rewrite. Any other change (a
+`setup.py`, a workflow, a new file) is a difference. An approval needs no difference at all.
 """
 
 from __future__ import annotations
@@ -19,13 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from github.File import File
+from github.GitTreeElement import GitTreeElement
 from github.Repository import Repository
 
 from graphmend_bot.config import ConfigError, load_config
 from graphmend_bot.fences import code_span
 from graphmend_bot.github.approval.base_config import write_config
-from graphmend_bot.github.approval.base_tree import TreeError, download_base, plain_path
-from graphmend_bot.github.core.api import fetch_file, file_modes
+from graphmend_bot.github.approval.base_tree import TreeError, download_base
+from graphmend_bot.github.core.api import tree_entries
+from graphmend_bot.github.core.blobs import blob_sha, plain_path
 from graphmend_bot.github.fixes.fix_pr import plan_fix
 from graphmend_bot.github.fixes.fix_set import FIX_SETS, bot_fix_set
 from graphmend_bot.github.fixes.narrowing import Change, narrow
@@ -77,14 +82,15 @@ def compare_with_rewrite(repo: Repository, base_sha: str, head_sha: str, fixes: 
     expected, problem, changes = recompute_rewrite(repo, base_sha, python, fixes, exclude)
     if problem:
         return Comparison([*problems, problem])
-    base_modes, head_modes = file_modes(repo, base_sha, python), file_modes(repo, head_sha, python)
+    base, head = tree_entries(repo, base_sha, python), tree_entries(repo, head_sha, python)
     for name in python:
-        if base_modes.get(name) != head_modes.get(name):
-            problems.append(f"{code_span(name)} changes its mode from {base_modes.get(name)} to "
-                            f"{head_modes.get(name)}: GraphMend's rewrites keep file modes")
+        base_mode, head_mode = _mode(base.get(name)), _mode(head.get(name))
+        if base_mode != head_mode:
+            problems.append(f"{code_span(name)} changes its mode from {base_mode} to {head_mode}: GraphMend's "
+                            "rewrites keep file modes")
         elif name not in expected:
             problems.append(f"{code_span(name)} is changed, but GraphMend's rewrite of the base leaves it as it is")
-        elif fetch_file(repo, name, head_sha) != expected[name]:
+        elif head[name].type != "blob" or head[name].sha != blob_sha(expected[name]):
             problems.append(f"{code_span(name)} differs from GraphMend's rewrite of the base")
     return Comparison(problems, changes)
 
@@ -125,6 +131,10 @@ def recompute_rewrite(repo: Repository, base_sha: str, paths: list[str], fixes: 
                         f"base does not have (e.g. {code_span(narrowed.unknown[0])}): not the bot's record"), []
         plan = plan_fix(narrowed.changes, [], root, set(paths), verified=fix_set.unsafe)
         return {file.path: file.content for file in plan.files}, "", narrowed.changes
+
+
+def _mode(entry: GitTreeElement | None) -> str | None:
+    return entry.mode if entry is not None else None
 
 
 def _read(path: Path) -> bytes | None:

@@ -17,6 +17,7 @@ from typing import Any
 import requests
 from github import Auth, Github, GithubException, UnknownObjectException
 from github.GithubRetry import GithubRetry
+from github.GitTreeElement import GitTreeElement
 from github.Repository import Repository
 from urllib3 import Retry
 from urllib3.exceptions import MaxRetryError
@@ -173,13 +174,18 @@ def fetch_file(repo: Repository, path: str, ref: str) -> bytes | None:
 
 
 def file_modes(repo: Repository, commit_sha: str, paths: Collection[str]) -> dict[str, str]:
-    """{path: git mode ("100644", "100755", "120000" ...)} of those `paths` that exist at `commit_sha`.
+    """{path: git mode ("100644", "100755", "120000" ...)} of those `paths` that exist at `commit_sha`."""
+    return {path: entry.mode for path, entry in tree_entries(repo, commit_sha, paths).items()}
+
+
+def tree_entries(repo: Repository, commit_sha: str, paths: Collection[str]) -> dict[str, GitTreeElement]:
+    """{path: its tree entry (mode, type, blob SHA)} of those `paths` that exist at `commit_sha`.
 
     Read one folder at a time (only the folders on the way to `paths`), because GitHub truncates a
     recursive listing of a large repository."""
-    listings: dict[str, dict[str, Any]] = {}
+    listings: dict[str, dict[str, GitTreeElement]] = {}
 
-    def listing(folder: str) -> dict[str, Any]:
+    def listing(folder: str) -> dict[str, GitTreeElement]:
         if folder not in listings:
             sha: str | None = repo.get_git_commit(commit_sha).tree.sha
             if folder:
@@ -189,10 +195,10 @@ def file_modes(repo: Repository, commit_sha: str, paths: Collection[str]) -> dic
             listings[folder] = {e.path: e for e in repo.get_git_tree(sha).tree} if sha else {}
         return listings[folder]
 
-    modes = {}
+    entries = {}
     for path in paths:
         folder, _, name = path.rpartition("/")
         entry = listing(folder).get(name)
         if entry is not None:
-            modes[path] = entry.mode
-    return modes
+            entries[path] = entry
+    return entries

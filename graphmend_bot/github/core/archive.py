@@ -1,5 +1,8 @@
 """A pull request's head commit as files, from the tarball API, without running anything from it.
 
+The archive is `git archive` output, which the commit's `.gitattributes` may alter; every file is
+then made the commit's own blob (blobs.py), so the bot reads and rewrites what is committed.
+
 The archive is hostile input: a failure of any kind (a corrupt download, a member the `data`
 filter refuses, a name the file system cannot hold) is an ArchiveError whose message the command
 replies with. Size and member count are capped while extracting, before each member is written,
@@ -15,7 +18,9 @@ from pathlib import Path
 import requests
 from github.Repository import Repository
 
+from graphmend_bot.config import CONFIG_FILES
 from graphmend_bot.github.core.api import TIMEOUT_S
+from graphmend_bot.github.core.blobs import BlobError, make_exact
 
 MAX_ARCHIVE_BYTES = 512 * 1024 * 1024  # the download itself
 MAX_UNPACKED_BYTES = 1024 * 1024 * 1024  # the sum of the members' sizes
@@ -27,14 +32,24 @@ class ArchiveError(ValueError):
 
 
 def download_head(repo: Repository, sha: str, scratch: Path) -> Path:
-    """The commit's files under `scratch`; the folder holding them is returned."""
+    """The commit's files, as committed, under `scratch`; the folder holding them is returned."""
     archive = scratch / "head.tar.gz"
     download(repo.get_archive_link("tarball", sha), archive)
     target = scratch / "head"
     target.mkdir()
     extract(archive, target)
     roots = [p for p in target.iterdir() if p.is_dir() and not p.is_symlink()]
-    return roots[0] if len(roots) == 1 else target
+    root = roots[0] if len(roots) == 1 else target
+    try:
+        make_exact(repo, sha, root, _read_by_the_bot)
+    except BlobError as error:
+        raise ArchiveError(str(error)) from None
+    return root
+
+
+def _read_by_the_bot(name: str) -> bool:
+    """Files the analysis reads: Python sources and configuration files."""
+    return name.endswith(".py") or name.rpartition("/")[2] in CONFIG_FILES
 
 
 def download(link: str, archive: Path) -> None:

@@ -23,9 +23,10 @@ from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.archive import download_head
 from graphmend_bot.github.core.context import ActionContext
+from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.fix_pr import branch_sha, find_fix_pull, fix_branch_for_pull, is_fix_branch
-from graphmend_bot.github.fixes.fixing import Refused, fix_pull_request, is_fork, is_own_actor
+from graphmend_bot.github.fixes.fixing import Refused, fix_pull_request, is_fork
 from graphmend_bot.github.review.analyse import load_action_config
 
 
@@ -66,20 +67,22 @@ def fix_after_review(ctx: ActionContext, log: Log) -> int:
     if not isinstance(head_repository, dict) or head_repository.get("full_name") != ctx.repository:
         log.info("workflow_run: the pull request comes from a fork; the bot cannot write to its branch")
         return EXIT_CLEAN
-    if is_own_actor(run.get("triggering_actor")) or is_own_actor(run.get("actor")):
-        log.info("workflow_run: the run was started by the bot itself; no new fix (no loops)")
-        return EXIT_CLEAN
     if not ctx.inputs.token:
         log.error("no GitHub token: pass the App token as `github-token` to open fix pull requests")
         return EXIT_ERROR
     try:
-        repo = connect(ctx.api_url, ctx.inputs.token).get_repo(ctx.repository)
+        client = connect(ctx.api_url, ctx.inputs.token)
+        bot = resolve_identity(client, ctx.inputs.bot_login, log.warning)
+        if bot.is_own_actor(run.get("triggering_actor")) or bot.is_own_actor(run.get("actor")):
+            log.info("workflow_run: the run was started by the bot itself; no new fix (no loops)")
+            return EXIT_CLEAN
+        repo = client.get_repo(ctx.repository)
         pr = reviewed_pull_request(ctx, repo, run, log)
         if pr is None:
             if not candidate_numbers(run):
                 log.info("workflow_run: the run names no pull request of this repository")
             return EXIT_CLEAN
-        log.info(f"fix pull request: {_fix_and_verify(ctx, repo, pr, log)}")
+        log.info(f"fix pull request: {_fix_and_verify(ctx, repo, pr, log, bot)}")
     except API_ERRORS as error:
         log.warning(describe(error, "updating the fix pull request (the App needs Contents and Pull requests "
                                     "write access)"))
@@ -92,7 +95,7 @@ def fix_after_review(ctx: ActionContext, log: Log) -> int:
     return EXIT_CLEAN
 
 
-def _fix_and_verify(ctx: ActionContext, repo: Repository, pr: PullRequest, log: Log) -> str:
+def _fix_and_verify(ctx: ActionContext, repo: Repository, pr: PullRequest, log: Log, bot: BotIdentity) -> str:
     branch = fix_branch_for_pull(pr.number)
     before = branch_sha(repo, branch)
     with tempfile.TemporaryDirectory(prefix="graphmend-pr-") as scratch:
@@ -100,7 +103,7 @@ def _fix_and_verify(ctx: ActionContext, repo: Repository, pr: PullRequest, log: 
         head_ctx = replace(ctx, workspace=workspace,
                            inputs=replace(ctx.inputs, sarif_file=str(Path(scratch) / "graphmend.sarif")))
         try:
-            outcome = fix_pull_request(head_ctx, load_action_config(head_ctx), log, repo, pr)
+            outcome = fix_pull_request(head_ctx, load_action_config(head_ctx), log, repo, pr, bot)
         except Refused as refused:
             return str(refused)
     after = branch_sha(repo, branch)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
 
 from github.PullRequest import PullRequest
 from github.Repository import Repository
@@ -17,6 +16,7 @@ from github.Repository import Repository
 from graphmend_bot.config import Config
 from graphmend_bot.findings import Finding
 from graphmend_bot.github.core.context import ActionContext
+from graphmend_bot.github.core.identity import BotIdentity
 from graphmend_bot.github.core.markers import REPLY_MARKER
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.fix_pr import (
@@ -39,18 +39,6 @@ from graphmend_bot.github.review.analyse import analyse
 
 class Refused(Exception):
     """The fix cannot be made here (a fork, a closed pull request, a branch name): the message says why."""
-
-
-# Bot accounts whose commits and comments never trigger the bot (no loops).
-OWN_LOGINS = frozenset({"github-actions[bot]"})
-
-
-def is_own_actor(user: Any) -> bool:
-    """The bot itself: a GitHub App or Actions bot account (`graphmend[bot]`, `github-actions[bot]`)."""
-    if not isinstance(user, dict):
-        return False
-    login = str(user.get("login", ""))
-    return login in OWN_LOGINS or (str(user.get("type")) == "Bot" and login.startswith("graphmend"))
 
 
 def is_fork(pr: PullRequest, repository: str) -> bool:
@@ -103,11 +91,11 @@ def _in_dropped(finding: Finding, dropped: Collection[str], workspace: str | os.
     return False
 
 
-def recorded_exclusions(repo: Repository, branch: str, log: Log) -> list[str]:
+def recorded_exclusions(repo: Repository, branch: str, log: Log, bot: BotIdentity) -> list[str]:
     """The fixes an approval recorded as unproven in the bot's open fix pull request on `branch`
     (narrowing.py). Only the bot's own pull request counts; a record can only remove fixes."""
     pull = find_fix_pull(repo, branch)
-    if pull is None or pull.user is None or not is_own_actor({"login": pull.user.login, "type": pull.user.type}):
+    if pull is None or not bot.wrote(pull.user):
         return []
     names, problem = exclusions_in(pull.body)
     if problem:
@@ -156,7 +144,7 @@ def pull_source(pr: PullRequest) -> Source:
 
 
 def fix_pull_request(ctx: ActionContext, config: Config, log: Log, repo: Repository, pr: PullRequest,
-                     push: bool = False, announce: bool = True) -> str:
+                     bot: BotIdentity, push: bool = False, announce: bool = True) -> str:
     """The fix for a pull request whose head is checked out in the workspace; raises Refused."""
     if is_fix_branch(pr.head.ref):
         raise Refused("This is GraphMend's own fix pull request: nothing to fix here.")
@@ -170,7 +158,7 @@ def fix_pull_request(ctx: ActionContext, config: Config, log: Log, repo: Reposit
     # A push goes straight onto the contributor's branch, past the verification that gates unsafe
     # fixes in a fix pull request: it carries the safe ones only.
     source = pull_source(pr)
-    exclude = [] if push else recorded_exclusions(repo, source.branch, log)
+    exclude = [] if push else recorded_exclusions(repo, source.branch, log, bot)
     plan = compute_plan(ctx, config, log, python_files(pr), safe_only=push, exclude=exclude)
     if not push:
         return sync_fix(repo, source, plan, log, on=pr if announce else None)
@@ -184,7 +172,7 @@ def fix_pull_request(ctx: ActionContext, config: Config, log: Log, repo: Reposit
     return f"Committed {count} safe rewrite(s) to `{pr.head.ref}` as {sha[:7]}."
 
 
-def on_pull_request_event(ctx: ActionContext, config: Config, log: Log, repo: Repository) -> str:
+def on_pull_request_event(ctx: ActionContext, config: Config, log: Log, repo: Repository, bot: BotIdentity) -> str:
     """After the review: open/update the fix (`fix-pr: true`), or close it when the PR closed."""
     event = ctx.event
     payload_pr = event.get("pull_request") if isinstance(event.get("pull_request"), dict) else {}
@@ -202,7 +190,7 @@ def on_pull_request_event(ctx: ActionContext, config: Config, log: Log, repo: Re
         return "closed the fix pull request" if outcome.closed else "no fix pull request to close"
     if not ctx.inputs.fix_pr:
         return "`fix-pr: false`: no fix pull request"
-    if is_own_actor(event.get("sender")):
+    if bot.is_own_actor(event.get("sender")):
         return "the push came from the bot itself: no new fix (no loops)"
     if payload_pr.get("draft"):
         return "draft pull request: the fix pull request waits until it is ready for review"
@@ -210,17 +198,17 @@ def on_pull_request_event(ctx: ActionContext, config: Config, log: Log, repo: Re
     if pr.head.sha != (payload_pr.get("head") or {}).get("sha", pr.head.sha):
         return "the pull request has moved on: the run for the newer commit makes the fix"
     try:
-        return fix_pull_request(ctx, config, log, repo, pr)
+        return fix_pull_request(ctx, config, log, repo, pr, bot)
     except Refused as refused:
         return str(refused)
 
 
-def fix_default_branch(ctx: ActionContext, config: Config, log: Log, repo: Repository) -> str:
+def fix_default_branch(ctx: ActionContext, config: Config, log: Log, repo: Repository, bot: BotIdentity) -> str:
     """Scheduled scans: a fix pull request against the default branch checked out in the workspace."""
     branch = repo.default_branch
     sha = ctx.sha or repo.get_branch(branch).commit.sha
     if not valid_branch(branch):
         return f"the default branch name {branch!r} is not one the bot will write to"
-    plan = compute_plan(ctx, config, log, None, exclude=recorded_exclusions(repo, fix_branch_for(branch), log))
+    plan = compute_plan(ctx, config, log, None, exclude=recorded_exclusions(repo, fix_branch_for(branch), log, bot))
     return sync_fix(repo, Source(f"`{branch}`", fix_branch_for(branch), branch, sha), plan, log)
 
