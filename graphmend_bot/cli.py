@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from graphmend_bot import __version__
@@ -17,6 +18,7 @@ from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
 from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from graphmend_bot.findings import CheckResult
+from graphmend_bot.project import ProjectScope, project_scope, within
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
@@ -68,7 +70,8 @@ def _run_check(args: argparse.Namespace) -> int:
         return _fix(args, config)
     if args.shard or args.save_result:
         return _check_shard(args, config)
-    result = check(args.paths or ["."], config)
+    scope = project_scope(args.paths or ["."], config)
+    result = _restricted(check(scope.context, config, only=scope.only), scope, args.paths)
     # Offering fixes parses the flagged files with libcst, several times slower than detection,
     # so a plain check stays fast (ruff's --show-fixes is the anchor for the flag).
     if args.show_fixes:
@@ -78,6 +81,14 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.census:
         result = _with_census(args, config, result)
     return _report(args, result)
+
+
+def _restricted(result: CheckResult, scope: ProjectScope, given: Sequence[str]) -> CheckResult:
+    """A check of given paths in a larger project: its errors and file count are those of the paths."""
+    if scope.only is None:
+        return result
+    errors = [error for error in result.errors if within(error.path, given)]
+    return replace(result, errors=errors, files_checked=len(scope.only))
 
 
 def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) -> CheckResult:
@@ -140,7 +151,8 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
     """ruff semantics: --fix writes safe fixes (+ unsafe with --unsafe-fixes); --diff only prints."""
     from graphmend_bot.rewrite import fix_outcome, unified_diff, write_changes
 
-    outcome = fix_outcome(args.paths or ["."], config, unsafe=args.unsafe_fixes)
+    scope = project_scope(args.paths or ["."], config)  # --fix of one file writes that file only
+    outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only)
     fixed = sum(change.fixes_applied for change in outcome.changes)
     rare = sum(change.rare_fixes_applied for change in outcome.changes)
     # Breaks only on error or misconfiguration branches are counted apart: fixing them changes
@@ -152,7 +164,7 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
     print(f"Fixed {fixed} graph break(s){split} in {len(outcome.changes)} file(s).", file=sys.stderr)
-    return _report(args, outcome.remaining)
+    return _report(args, _restricted(outcome.remaining, scope, args.paths))
 
 
 def _report(args: argparse.Namespace, result: CheckResult) -> int:
