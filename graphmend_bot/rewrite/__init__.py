@@ -22,6 +22,7 @@ from pathlib import Path
 import libcst as cst
 
 from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config
 from graphmend_bot.edits import Span, apply_spans, clash, disjoint, edit_span, line_starts
 from graphmend_bot.engine import Workspace
@@ -219,6 +220,7 @@ def fix_outcome(
     with_remaining: bool = True,
     reach: Sequence[str] | None = None,
     only: Sequence[str] | None = None,
+    cache: SummaryCache | None = None,
 ) -> FixOutcome:
     """Loop check -> attach fixes -> apply until nothing changes; also return what remains.
 
@@ -228,7 +230,7 @@ def fix_outcome(
     these roots (Program.reachable_from), e.g. what `graphmend verify` entry points can prove.
     `only`: fix and report only these files; the rest of `paths` is context (project.py).
     """
-    workspace = Workspace(list(paths), config, jobs, roots=reach or ())
+    workspace = Workspace(list(paths), config, jobs, roots=reach or (), cache=cache)
     original: dict[str, str] = {}
     current: dict[str, str] = {}
     counts: dict[str, int] = defaultdict(int)
