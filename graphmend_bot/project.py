@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmend_bot.analysis.files import discover
+from graphmend_bot.analysis.files import SKIPPED_DIRS, discover
 from graphmend_bot.config import Config, find_config_file
 
 
@@ -26,10 +26,23 @@ class ProjectScope:
 
 
 def project_root(paths: Sequence[str], config: Config) -> Path | None:
-    """The folder holding the configuration in use, else the nearest one above `paths` with a `.git`."""
+    """The folder holding the configuration in use, else the nearest one above `paths` with a `.git`.
+
+    None when the paths lie in a folder the project's walk skips (a virtual environment,
+    site-packages, build/): an installed package is not part of the project around it."""
+    start = _common_folder(paths)
+    root = _root_above(start, config)
+    if root is None or (root != start and root not in start.parents):  # `--config` from another tree
+        return None
+    between = [start, *start.parents[: len(start.parents) - len(root.parents) - 1]] if start != root else []
+    if any(folder.name in SKIPPED_DIRS or folder.name.endswith(".egg-info") for folder in between):
+        return None
+    return root
+
+
+def _root_above(start: Path, config: Config) -> Path | None:
     if config.source and os.path.isfile(config.source):
         return Path(config.source).resolve().parent
-    start = _common_folder(paths)
     found = find_config_file(start)
     if found is not None:
         return found.parent
@@ -54,7 +67,7 @@ def project_scope(paths: Sequence[str], config: Config) -> ProjectScope:
 
 def _common_folder(paths: Sequence[str]) -> Path:
     absolute = [os.path.abspath(p) for p in paths] or [os.getcwd()]
-    common = Path(os.path.commonpath(absolute))
+    common = Path(os.path.commonpath(absolute)).resolve()
     return common if common.is_dir() else common.parent
 
 

@@ -97,3 +97,11 @@ def test_fix_of_one_file_writes_only_that_file(write_tree, graphmend_cmd):
     assert "torch.compiler.is_compiling()" in (root / "pkg/utils.py").read_text()
     assert (root / "pkg/net.py").read_text() == net_before
     assert "in 1 file(s)" in done.stderr
+
+
+def test_a_file_in_a_folder_the_walk_skips_is_checked_alone(write_tree, graphmend_cmd):
+    """An installed package under .venv is not part of the project around it (the walk skips it)."""
+    root = git_project(write_tree, {**PROJECT, **{f".venv/lib/site-packages/{k}": v for k, v in PROJECT.items()}})
+    alone = run(graphmend_cmd, root / ".venv/lib/site-packages", "check", "--no-cache", "pkg/utils.py")
+    assert alone.returncode == 0, alone.stdout  # nothing traces the helper in the file alone
+    assert not (root / ".graphmend_cache").exists()
