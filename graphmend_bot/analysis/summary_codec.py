@@ -83,6 +83,8 @@ def decoder(annotation: Any) -> Codec:
             return lambda value: build(value) if all(type(e) is kind for e in _list(value)) else _wrong(kind)
         if args[0] is Kind:
             return lambda value: build(_kinds(value))
+        if args[0] == tuple[str, Kind]:  # keyword arguments at a call site
+            return lambda value: build(_named_kinds(value))
         item = decoder(args[0])
         return lambda value: build([item(element) for element in _list(value)])
     if origin is tuple and len(args) == 2:
@@ -104,8 +106,9 @@ def _fields(cls: Any) -> list[tuple[dataclasses.Field[Any], Any]]:
 
 
 def _sparse(cls: Any) -> bool:
-    """Classes most of whose fields keep their defaults travel as {field: value} of the others."""
-    return len(dataclasses.fields(cls)) > 6
+    """Classes with container fields (most of them empty) travel as {field: value} of the fields
+    that differ from their defaults; the others as the list of their fields."""
+    return any(field.default_factory is not dataclasses.MISSING for field in dataclasses.fields(cls))
 
 
 def _defaults(cls: Any) -> dict[str, Any]:
@@ -118,9 +121,19 @@ def _defaults(cls: Any) -> dict[str, Any]:
     return defaults
 
 
+def _scalar_types(annotation: Any) -> frozenset[type] | None:
+    """The types a field of this annotation may hold when it is a scalar one (checked inline)."""
+    if annotation in (str, int, bool):
+        return frozenset({annotation})
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and set(typing.get_args(annotation)) <= _SCALARS:
+        return frozenset(typing.get_args(annotation))
+    return None
+
+
 def _dataclass_decoder(cls: Any) -> Codec:
+    hints = _fields(cls)
     if _sparse(cls):
-        by_name = {field.name: decoder(hint) for field, hint in _fields(cls)}
+        by_name = {field.name: decoder(hint) for field, hint in hints}
 
         def decode_sparse(value: Any) -> Any:
             if type(value) is not dict or not value.keys() <= by_name.keys():
@@ -128,11 +141,22 @@ def _dataclass_decoder(cls: Any) -> Codec:
             return cls(**{name: by_name[name](item) for name, item in value.items()})  # TypeError: one missing
 
         return decode_sparse
-    fields = [decoder(hint) for _, hint in _fields(cls)]
-    count = len(fields)
+    # Scalar fields are checked by type in one pass; only the others call a decoder each.
+    scalars = [(index, allowed) for index, (_, hint) in enumerate(hints) if (allowed := _scalar_types(hint))]
+    others = [(index, decoder(hint)) for index, (_, hint) in enumerate(hints) if not _scalar_types(hint)]
+    count = len(hints)
 
     def decode(value: Any) -> Any:
-        return cls(*[field(item) for field, item in zip(fields, _list(value, count), strict=True)])
+        if type(value) is not list or len(value) != count:
+            raise CodecError(f"not a {cls.__name__}")
+        found = [*map(type, value)]
+        for index, allowed in scalars:
+            if found[index] not in allowed:
+                raise CodecError(f"not a {cls.__name__}")
+        arguments = value.copy()
+        for index, field in others:
+            arguments[index] = field(value[index])
+        return cls(*arguments)
 
     return decode
 
@@ -188,6 +212,19 @@ def _kind_from_atoms(value: Any) -> Kind:
             or not all(type(n) is int and n >= -1 for n in calls)):
         raise CodecError("not a kind")
     return _interned_kind(flags, tuple(params), tuple(calls))
+
+
+def _named_kinds(value: Any) -> list[tuple[str, Kind]]:
+    table = _DECODED_KINDS[-1]
+    pairs = []
+    for pair in _list(value):
+        if type(pair) is not list or len(pair) != 2:
+            raise CodecError("not a (name, kind) pair")
+        name, index = pair
+        if type(name) is not str or type(index) is not int or not 0 <= index < len(table):
+            raise CodecError("not a (name, kind) pair")
+        pairs.append((name, table[index]))
+    return pairs
 
 
 # The kind tables of the entries being encoded and decoded (innermost last).
