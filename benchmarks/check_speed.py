@@ -1,6 +1,6 @@
 """Time `graphmend check` on transformers' models/ tree beside `ruff check --select ALL`.
 
-Both run cold (ruff with --no-cache; graphmend keeps no cache) as subprocesses of this script,
+Both run cold (both with --no-cache) as subprocesses of this script,
 alternating, and the median of --runs is reported. Usage:
 
     .venv/bin/python benchmarks/check_speed.py [--tree PATH] [--runs 3]
@@ -62,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
     tree = args.tree or default_tree()
     bin_dir = Path(sys.executable).parent
-    graphmend = [str(bin_dir / "graphmend"), "check", "--exit-zero", "--output-format", "json", str(tree)]
+    graphmend = [str(bin_dir / "graphmend"), "check", "--no-cache", "--exit-zero", "--output-format", "json", str(tree)]
     ruff_exe = shutil.which("ruff", path=str(bin_dir)) or shutil.which("ruff")
     if ruff_exe is None:
         sys.exit("ruff is not installed")

@@ -10,13 +10,16 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from graphmend_bot import __version__
+from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
 from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
 from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from graphmend_bot.findings import CheckResult
+from graphmend_bot.project import ProjectScope, project_scope, within
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
@@ -68,7 +71,8 @@ def _run_check(args: argparse.Namespace) -> int:
         return _fix(args, config)
     if args.shard or args.save_result:
         return _check_shard(args, config)
-    result = check(args.paths or ["."], config)
+    scope = project_scope(args.paths or ["."], config)
+    result = _restricted(check(scope.context, config, only=scope.only, cache=_cache(args, scope)), scope, args.paths)
     # Offering fixes parses the flagged files with libcst, several times slower than detection,
     # so a plain check stays fast (ruff's --show-fixes is the anchor for the flag).
     if args.show_fixes:
@@ -78,6 +82,22 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.census:
         result = _with_census(args, config, result)
     return _report(args, result)
+
+
+def _cache(args: argparse.Namespace, scope: ProjectScope) -> SummaryCache | None:
+    """The project's summary cache, unless `--no-cache` (analysis/summary_cache.py)."""
+    if args.no_cache:
+        return None
+    folder = cache_folder(scope.root)
+    return SummaryCache(folder) if folder is not None else None
+
+
+def _restricted(result: CheckResult, scope: ProjectScope, given: Sequence[str]) -> CheckResult:
+    """A check of given paths in a larger project: its errors and file count are those of the paths."""
+    if scope.only is None:
+        return result
+    errors = [error for error in result.errors if within(error.path, given)]
+    return replace(result, errors=errors, files_checked=len(scope.only))
 
 
 def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) -> CheckResult:
@@ -140,7 +160,8 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
     """ruff semantics: --fix writes safe fixes (+ unsafe with --unsafe-fixes); --diff only prints."""
     from graphmend_bot.rewrite import fix_outcome, unified_diff, write_changes
 
-    outcome = fix_outcome(args.paths or ["."], config, unsafe=args.unsafe_fixes)
+    scope = project_scope(args.paths or ["."], config)  # --fix of one file writes that file only
+    outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope))
     fixed = sum(change.fixes_applied for change in outcome.changes)
     rare = sum(change.rare_fixes_applied for change in outcome.changes)
     # Breaks only on error or misconfiguration branches are counted apart: fixing them changes
@@ -152,7 +173,7 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
     print(f"Fixed {fixed} graph break(s){split} in {len(outcome.changes)} file(s).", file=sys.stderr)
-    return _report(args, outcome.remaining)
+    return _report(args, _restricted(outcome.remaining, scope, args.paths))
 
 
 def _report(args: argparse.Namespace, result: CheckResult) -> int:
@@ -177,7 +198,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     output_file = Path(args.output_file).resolve() if args.output_file else None
     try:
         census = Path(args.census).resolve() if args.census else None  # before the review enters the top
-        review = review_working_tree(args.base, args.paths or ["."], config, args.max_comments, census)
+        review = review_working_tree(args.base, args.paths or ["."], config, args.max_comments, census,
+                                     use_cache=not args.no_cache)
     except GitError as error:
         print(f"graphmend review: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -256,6 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="merge a `pytest --graphmend-census` file: confirmed findings, and breaks only Dynamo saw (GM801)")
     p.add_argument("--census-root", metavar="DIR",
                    help="the folder the census paths are relative to (default: the git repository's top)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the summary cache (.graphmend_cache, or GRAPHMEND_CACHE_DIR)")
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("review", help="print the pull-request review of the working tree against a commit, as the bot would post it")
@@ -273,6 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--census", metavar="FILE",
                    help="merge a `pytest --graphmend-census` file recorded on HEAD, as the bot merges its "
                         "`census-file` input: comments say what Dynamo confirmed, GM801 for breaks only it saw")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the summary cache (.graphmend_cache, or GRAPHMEND_CACHE_DIR)")
     p.set_defaults(handler=cmd_review)
 
     p = sub.add_parser("census", help="run the project's tests with the census plugin: Dynamo's own graph breaks, "

@@ -7,6 +7,7 @@ import multiprocessing
 import multiprocessing.pool
 import os
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import TypeVar, cast
 
@@ -16,6 +17,7 @@ from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
+from graphmend_bot.analysis.summary_cache import SummaryCache, text_digest
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
 from graphmend_bot.gc_pause import collector_paused, frozen_for_fork, worker_start
@@ -40,6 +42,29 @@ def summarize_file(source_file: SourceFile, dependency_calls: bool = False) -> M
         return summarize_source(read_source(source_file.path), source_file, dependency_calls)
     except ValueError as error:
         return FileError(source_file.path, str(error))
+
+
+def scan_and_store(cache: SummaryCache, source_file: SourceFile) -> FileScan | FileError:
+    """scan_file, keeping the scan in the cache (in a worker: each stores what it computed)."""
+    try:
+        source = read_source(source_file.path)
+    except ValueError as error:
+        return FileError(source_file.path, str(error))
+    scan = scan_source(source, source_file.module, source_file.is_package)
+    cache.store_scan(cache.scan_key(text_digest(source), source_file), scan)
+    return scan
+
+
+def summarize_and_store(cache: SummaryCache, dependency_calls: bool, source_file: SourceFile) -> ModuleSummary | FileError:
+    """summarize_file, keeping the summary in the cache."""
+    try:
+        source = read_source(source_file.path)
+    except ValueError as error:
+        return FileError(source_file.path, str(error))
+    outcome = summarize_source(source, source_file, dependency_calls)
+    if isinstance(outcome, ModuleSummary):
+        cache.store_summary(cache.summary_key(text_digest(source), source_file, dependency_calls), outcome)
+    return outcome
 
 
 def summarize_source(source: str, source_file: SourceFile, dependency_calls: bool = False) -> ModuleSummary | FileError:
@@ -112,13 +137,26 @@ class Workspace:
     """
 
     def __init__(self, paths: Iterable[str], config: Config | None = None, jobs: int | None = None,
-                 roots: Sequence[str] = ()) -> None:
+                 roots: Sequence[str] = (), cache: SummaryCache | None = None, whole_result: bool = False) -> None:
         self.config = config or Config()
         self.roots = list(roots)  # "module:callable" that `reachable` starts from (verify factories)
         self.files, self.errors = discover(paths, self.config.exclude)
         self._by_path = {f.path: f for f in self.files}
         self.summaries: dict[str, ModuleSummary] = {}
         self._file_errors: dict[str, FileError] = {}
+        self.cache = cache
+        # The whole result, when the cache holds it and the caller only wants that (`check`):
+        # then no summary is loaded at all.
+        self.cached_result: CheckResult | None = None
+        self._whole_result = whole_result
+        self._result_key: str | None = None
+        if cache is not None:
+            self._init_cached(cache, jobs)
+        else:
+            self._init_uncached(jobs)
+        self.dependency_summaries = self._dependency_summaries() if self.config.dependencies else []
+
+    def _init_uncached(self, jobs: int | None) -> None:
         with _pool(len(self.files), jobs) as pool:
             scans: list[FileScan] = []
             for scan in _map(scan_file, self.files, pool):
@@ -134,7 +172,55 @@ class Workspace:
                 outcomes = _map(summarize, wanted, pool)
             for outcome in outcomes:
                 self._store(outcome)
-        self.dependency_summaries = self._dependency_summaries() if self.config.dependencies else []
+
+    def _init_cached(self, cache: SummaryCache, jobs: int | None) -> None:
+        """As _init_uncached, taking what the cache holds; only the rest is computed (and stored).
+
+        The parent reads every file once to hash it; a file that cannot be read is left to the
+        workers, which report it as without a cache."""
+        digests: dict[str, str] = {}
+        scans: dict[str, FileScan] = {}
+        for source_file in self.files:
+            try:
+                digest = digests[source_file.path] = text_digest(read_source(source_file.path))
+            except ValueError:
+                continue
+            cached = cache.load_scan(cache.scan_key(digest, source_file))
+            if cached is not None:
+                scans[source_file.path] = cached
+        dependency_calls = bool(self.config.dependencies)
+        if len(digests) == len(self.files):  # every file read: the whole result may be cached
+            file_keys = [(path, cache.summary_key(digest, self._by_path[path], dependency_calls))
+                         for path, digest in digests.items()]
+            self._result_key = cache.result_key(file_keys, self.errors, self.config, self.roots)
+            if self._whole_result and not self.config.dependencies:  # installed packages are not in the key
+                self.cached_result = cache.load_result(self._result_key)
+                if self.cached_result is not None:
+                    return
+        missing = [f for f in self.files if f.path not in scans]
+        with _pool(len(missing), jobs) as pool:
+            for source_file, outcome in zip(missing, _map(partial(scan_and_store, cache), missing, pool), strict=True):
+                if isinstance(outcome, FileError):
+                    self._file_errors[outcome.path] = outcome
+                else:
+                    scans[source_file.path] = outcome
+        found = [scans[f.path] for f in self.files if f.path in scans]  # in file order, as without a cache
+        relevant = relevant_modules(found, self._configured_modules(found))
+        wanted = [f for f in self.files if f.module in relevant and f.path in scans]
+        outcomes: dict[str, ModuleSummary | FileError] = {}
+        with collector_paused():
+            for source_file in wanted:
+                known = digests.get(source_file.path)
+                summary = (cache.load_summary(cache.summary_key(known, source_file, dependency_calls), source_file.path)
+                           if known is not None else None)
+                if summary is not None:
+                    outcomes[source_file.path] = summary
+            todo = [f for f in wanted if f.path not in outcomes]
+            with _pool(len(todo), jobs) as pool:
+                computed = _map(partial(summarize_and_store, cache, dependency_calls), todo, pool)
+            outcomes.update((f.path, outcome) for f, outcome in zip(todo, computed, strict=True))
+        for source_file in wanted:  # in file order, as without a cache: the solver sees the same program
+            self._store(outcomes[source_file.path])
 
     def _dependency_summaries(self) -> list[ModuleSummary]:
         dependencies = Dependencies(self.config.dependencies, (f.module for f in self.files))
@@ -171,6 +257,22 @@ class Workspace:
         with collector_paused():  # the solver's sets and tuples are acyclic and short-lived
             return self._result(only)
 
+    def cached_check(self, only: Iterable[str] | None = None) -> CheckResult:
+        """`result(only)` of the tree as analysed (no `update`), from the cache when it holds it.
+
+        The whole tree's result is what is cached; `only` keeps its findings in those files, as
+        `_result` does (identical-line numbers count within one file, so they do not change)."""
+        if self.cached_result is None:
+            whole = self.result()
+            if self.cache is not None and self._result_key is not None and not self.config.dependencies:
+                self.cache.store_result(self._result_key, whole)
+        else:
+            whole = self.cached_result
+        if only is None:
+            return whole
+        wanted = {os.path.abspath(p) for p in only}
+        return replace(whole, findings=[f for f in whole.findings if os.path.abspath(f.path) in wanted])
+
     def _result(self, only: Iterable[str] | None) -> CheckResult:
         program = Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries)
         enabled = select_codes(self.config.select, self.config.ignore)
@@ -201,6 +303,7 @@ def check(
     config: Config | None = None,
     only: Iterable[str] | None = None,
     jobs: int | None = None,
+    cache: SummaryCache | None = None,
 ) -> CheckResult:
     """Analyse `paths` (the context for scope); report only files in `only` when given.
 
@@ -209,4 +312,4 @@ def check(
     when it is back on, only the result is left to walk.
     """
     with collector_paused():
-        return Workspace(paths, config, jobs).result(only)
+        return Workspace(paths, config, jobs, cache=cache, whole_result=True).cached_check(only)

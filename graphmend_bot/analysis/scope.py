@@ -798,11 +798,15 @@ class _TensorFlow:
     def solve(self) -> None:
         # Per traced function, in the order the rounds visit them: its summary and, per resolved
         # call, the callee and what each of its parameters receives there (fixed while solving).
+        # Only arguments that may be tensors, to parameters callers can change: `_pass_arguments`
+        # skips the others in every round (`holds` is False for them; `fixed` is set before).
         edges = [
             (fid, function, [
-                (target, list(self._arguments(site, target).items()))
+                (target, passed)
                 for index, site in enumerate(function.calls)
                 for target in self.targets.get((fid, index), ())
+                if (passed := [(name, kind) for name, kind in self._arguments(site, target).items()
+                               if (kind.always or kind.params or kind.calls) and name not in self.fixed[target]])
             ])
             for fid in self.traced
             for function in (self.program.function(fid),)

@@ -22,6 +22,7 @@ from pathlib import Path
 import libcst as cst
 
 from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config
 from graphmend_bot.edits import Span, apply_spans, clash, disjoint, edit_span, line_starts
 from graphmend_bot.engine import Workspace
@@ -218,6 +219,8 @@ def fix_outcome(
     jobs: int | None = None,
     with_remaining: bool = True,
     reach: Sequence[str] | None = None,
+    only: Sequence[str] | None = None,
+    cache: SummaryCache | None = None,
 ) -> FixOutcome:
     """Loop check -> attach fixes -> apply until nothing changes; also return what remains.
 
@@ -225,14 +228,15 @@ def fix_outcome(
     (unsafe ones when only safe fixes were applied); `with_remaining=False` skips computing it.
     `reach` ("module:callable" roots): fix only findings in functions reachable from exactly
     these roots (Program.reachable_from), e.g. what `graphmend verify` entry points can prove.
+    `only`: fix and report only these files; the rest of `paths` is context (project.py).
     """
-    workspace = Workspace(list(paths), config, jobs, roots=reach or ())
+    workspace = Workspace(list(paths), config, jobs, roots=reach or (), cache=cache)
     original: dict[str, str] = {}
     current: dict[str, str] = {}
     counts: dict[str, int] = defaultdict(int)
     rare_counts: dict[str, int] = defaultdict(int)
     extra_errors: dict[tuple[str, str], FileError] = {}
-    pending: set[str] | None = None  # files worth re-fixing; None: every file with findings
+    pending: set[str] | None = set(only) if only is not None else None  # files worth re-fixing; None: all
     reachable: set[str] | None = None
     memo: dict[str, FixMemo] = {}  # fixes per file, reused while its text is unchanged
     passes = 0
@@ -270,7 +274,7 @@ def fix_outcome(
         if not changed:
             break
         pending = changed
-    remaining = workspace.result()
+    remaining = workspace.result(only=only)
     if with_remaining:
         remaining = attach_fixes(remaining, config, sources=current, memo=memo, jobs=jobs)
     known = {(e.path, e.message) for e in remaining.errors}

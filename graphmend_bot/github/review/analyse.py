@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from graphmend_bot.analysis.files import confine_reads, outside_read_root, read_source
+from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config, ConfigError, find_config_file, load_config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import CheckResult
@@ -32,8 +33,29 @@ def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | 
     """Check `paths` from the workspace (paths in findings are then relative to the repository)."""
     os.chdir(ctx.workspace)
     confine_reads(ctx.workspace)
-    result = check(ctx.inputs.paths, config, only=only)
+    result = check(ctx.inputs.paths, config, only=only, cache=action_cache(ctx, log))
     return _with_fixes(result, config, log)
+
+
+def action_cache(ctx: ActionContext, log: Log) -> SummaryCache | None:
+    """The `cache-dir` input's summary cache: a folder inside the workspace, reached by no symlink.
+
+    The workflow empties it after the checkout (a pull request may commit a `.graphmend_cache`) and
+    restores it from what default-branch runs saved (docs/security.md). Entries are type-checked
+    JSON in any case (analysis/summary_cache.py), never code: a forged one changes at most the
+    findings of the file text it is keyed by."""
+    name = ctx.inputs.cache_dir
+    if not name:
+        return None
+    workspace = ctx.workspace.resolve()
+    folder = workspace / name
+    if Path(name).is_absolute() or ".." in Path(name).parts or not folder.resolve().is_relative_to(workspace):
+        log.warning(f"cache-dir {name[:100]!r} is not a folder inside the workspace: no summary cache")
+        return None
+    if any(part.is_symlink() for part in (folder, *folder.parents) if part.is_relative_to(workspace)):
+        log.warning(f"cache-dir {name[:100]!r} is a symlink: no summary cache")
+        return None
+    return SummaryCache(folder)
 
 
 def _with_fixes(result: CheckResult, config: Config, log: Log) -> CheckResult:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import CheckResult, Finding
@@ -41,18 +42,21 @@ class LocalReview:
 
 
 def review_working_tree(base: str, paths: Sequence[str], config: Config,
-                        limit: int = MAX_COMMENTS_PER_REVIEW, census_file: Path | None = None) -> LocalReview:
+                        limit: int = MAX_COMMENTS_PER_REVIEW, census_file: Path | None = None,
+                        use_cache: bool = False) -> LocalReview:
     """Plan the review of the working tree against `base`; raises GitError with a message for the user.
 
     Runs from the repository's top, as the bot runs from its workspace, so that paths in findings
     are the paths in the diff. `census_file` (an absolute path): a `pytest --graphmend-census` file
     to merge, as the bot merges its `census-file` input; one it cannot use is a note, and the
-    review is the static one."""
+    review is the static one. `use_cache`: keep summaries in the repository's summary cache."""
     change = working_tree_change(Path.cwd(), base)
     roots = [os.path.relpath(os.path.abspath(p), change.root).replace(os.sep, "/") for p in paths or ["."]]
     os.chdir(change.root)
     changed = [f.path for f in change.files]
-    result = with_fixes(check(roots, config, only=changed), config, _warn) if changed else CheckResult()
+    folder = cache_folder(Path(change.root)) if use_cache else None
+    cache = SummaryCache(folder) if folder is not None else None
+    result = with_fixes(check(roots, config, only=changed, cache=cache), config, _warn) if changed else CheckResult()
     notes: list[str] = []
     if census_file is not None:
         result, note = _with_census(result, census_file, config, change, changed)

@@ -1,0 +1,112 @@
+"""Time a one-file check and a one-file review in a repository holding transformers, cold and warm.
+
+A check of one file analyses its whole project (graphmend_bot/project.py), so these are the cases
+the summary cache (graphmend_bot/analysis/summary_cache.py) is for: pre-commit passing one changed
+file, and `graphmend review` of a pull request changing one file. The script copies the installed
+transformers package (4.52.4 in benchmarks) into a temporary git repository and runs, as
+subprocesses, each timed in wall seconds and CPU seconds (the process and its workers):
+
+  check FILE   --no-cache                   every file summarised again (no cache at all)
+  check FILE   cold                         an empty cache: summarises and stores every file
+  check FILE   warm                         nothing changed since: the project's result is cached
+  check FILE   warm, FILE edited            FILE summarised again, the others read from the cache
+  review       --no-cache                   FILE edited, reviewed against HEAD with no cache
+  review       warm                         the same, the cache written by `check .` on HEAD (what
+                                            a default-branch run saves for pull requests)
+
+Usage:
+
+    .venv/bin/python benchmarks/onefile_speed.py [--package PATH] [--file models/llama/modeling_llama.py]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EDIT = '''
+
+def _graphmend_benchmark_helper(x, limit):
+    if x.min() < -limit:
+        print("out of range")
+    return x
+'''
+
+
+def default_package() -> Path:
+    try:
+        import transformers
+    except ImportError:
+        sys.exit("transformers is not installed: pip install transformers==4.52.4, or pass --package")
+    return Path(transformers.__file__).parent
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", *args], cwd=repo,
+                   check=True, capture_output=True)
+
+
+def timed(repo: Path, *args: str) -> tuple[float, float]:
+    """(wall s, CPU s of the command and every worker it started)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "graphmend_bot.cli", *args], cwd=repo, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        sys.exit(f"graphmend {' '.join(args)} failed ({done.returncode}): {done.stderr[-2000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--package", type=Path, default=None, help="the transformers package folder to copy")
+    parser.add_argument("--file", default="models/llama/modeling_llama.py", help="the file, inside the package")
+    args = parser.parse_args()
+    package = args.package or default_package()
+    with tempfile.TemporaryDirectory(prefix="graphmend-onefile-") as temporary:
+        repo = Path(temporary)
+        shutil.copytree(package, repo / "transformers", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        git(repo, "init", "-q")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "transformers")
+        count = sum(1 for _ in (repo / "transformers").rglob("*.py"))
+        models = sum(1 for _ in (repo / "transformers" / "models").rglob("*.py"))
+        target = repo / "transformers" / args.file
+        relative = str(target.relative_to(repo))
+        print(f"repository: transformers ({count} Python files; models/ {models}); file: {relative}")
+        print(f"{'case':<52}{'wall s':>8}{'CPU s':>8}")
+        rows = [
+            ("check FILE --no-cache", ("check", "--no-cache", "--exit-zero", relative)),
+            ("check FILE, cold cache (computes and stores)", ("check", "--exit-zero", relative)),
+            ("check FILE, warm (nothing changed)", ("check", "--exit-zero", relative)),
+        ]
+        for name, command in rows:
+            wall, cpu = timed(repo, *command)
+            print(f"{name:<52}{wall:8.2f}{cpu:8.2f}")
+        original = target.read_text("utf-8")
+        target.write_text(original + EDIT, "utf-8")
+        wall, cpu = timed(repo, "check", "--exit-zero", relative)
+        print(f"{'check FILE, warm, FILE edited':<52}{wall:8.2f}{cpu:8.2f}")
+        target.write_text(original, "utf-8")
+        timed(repo, "check", "--exit-zero", ".")  # HEAD's cache, as a default-branch run saves it
+        # Another edit than above: the cache holds no result for this state of the tree.
+        target.write_text(original + EDIT.replace("out of range", "below the limit"), "utf-8")
+        for name, command in [
+            ("review --base HEAD, FILE edited, --no-cache", ("review", "--base", "HEAD", "--no-cache", "--exit-zero")),
+            ("review --base HEAD, FILE edited, warm (HEAD's cache)", ("review", "--base", "HEAD", "--exit-zero")),
+        ]:
+            wall, cpu = timed(repo, *command)
+            print(f"{name:<52}{wall:8.2f}{cpu:8.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""A persistent cache of per-file text scans and summaries, and of whole-project results.
+
+A one-file check analyses its whole project (project.py), so on a large tree most of the work is
+summarising files that did not change since the last run. As ruff's `.ruff_cache`, the cache is a
+folder at the project root (`.graphmend_cache/`, with a CACHEDIR.TAG and a `.gitignore` of `*`),
+or `GRAPHMEND_CACHE_DIR`; `--no-cache` turns it off.
+
+Every entry is keyed by what its value depends on, so an entry is never stale, only unused:
+- a scan: the sha256 of the file's text, its module name and whether it is a package;
+- a summary: the same, and whether the config names dependencies (the only setting summaries read);
+- a project's result: the key of every file analysed (path, module, text), the errors of the walk
+  and the whole configuration;
+and all of them: graphmend's version and a hash of its own source (`code_fingerprint`), so a
+development checkout never reads what an older analysis wrote.
+
+The cache is data, wherever it comes from (a folder committed in a pull request, a CI cache): it
+is JSON, decoded by summary_codec.py with every value's type checked, never pickle, which would
+run code. An entry that cannot be read, is not JSON, has another key or a wrong shape is ignored
+and recomputed; the worst a forged entry can do is change the findings of the text it is keyed
+by. Writing never fails a run: a cache that cannot be written is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from graphmend_bot import __version__
+from graphmend_bot.analysis.files import SourceFile
+from graphmend_bot.analysis.model import ModuleSummary
+from graphmend_bot.analysis.prefilter import FileScan
+from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
+from graphmend_bot.config import Config
+from graphmend_bot.findings import CheckResult, FileError, Finding, Location
+
+CACHE_DIR_VARIABLE = "GRAPHMEND_CACHE_DIR"
+CACHE_DIR_NAME = ".graphmend_cache"
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # a summary of a 5 MiB file is far below this
+_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+        "# This file is a cache directory tag created by graphmend.\n"
+        "# For information about cache directory tags see https://bford.info/cachedir/\n")
+
+
+@dataclass(frozen=True)
+class _StoredFinding:
+    code: str
+    message: str
+    path: str
+    row: int
+    column: int
+    end_row: int
+    end_column: int
+    gb_id: str
+    symbol: str
+    source_line: str
+    occurrence: int
+    rare: bool
+
+
+@dataclass(frozen=True)
+class _StoredResult:
+    findings: tuple[_StoredFinding, ...]
+    errors: tuple[tuple[str, str], ...]
+    files_checked: int
+
+
+@cache
+def code_fingerprint() -> str:
+    """graphmend's version and the hash of its Python source: what the cached values were made by."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def text_digest(source: str) -> str:
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _key(*parts: object) -> str:
+    return hashlib.sha256(json.dumps([code_fingerprint(), *parts]).encode()).hexdigest()
+
+
+class SummaryCache:
+    """Entries under `directory` (created on first write); picklable, so workers store what they compute."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+
+    # ---- keys ----------------------------------------------------------------------------
+    @staticmethod
+    def scan_key(digest: str, source_file: SourceFile) -> str:
+        return _key("scan", digest, source_file.module, source_file.is_package)
+
+    @staticmethod
+    def summary_key(digest: str, source_file: SourceFile, dependency_calls: bool) -> str:
+        return _key("summary", digest, source_file.module, source_file.is_package, dependency_calls)
+
+    @staticmethod
+    def result_key(file_keys: Sequence[tuple[str, str]], walk_errors: Iterable[FileError], config: Config,
+                   roots: Sequence[str]) -> str:
+        settings = {name: value for name, value in asdict(config).items() if name != "source"}
+        return _key("result", sorted(file_keys), sorted((e.path, e.message) for e in walk_errors),
+                    json.dumps(settings, sort_keys=True, default=str), list(roots))
+
+    # ---- values --------------------------------------------------------------------------
+    def load_scan(self, key: str) -> FileScan | None:
+        value = self._load("scan", key, FileScan)
+        return value if isinstance(value, FileScan) else None
+
+    def load_summary(self, key: str, path: str) -> ModuleSummary | None:
+        value = self._load("summary", key, ModuleSummary)
+        if not isinstance(value, ModuleSummary):
+            return None
+        value.path = path  # the one field that is not a function of the key: where the file is now
+        return value
+
+    def load_result(self, key: str) -> CheckResult | None:
+        stored = self._load("result", key, _StoredResult)
+        if not isinstance(stored, _StoredResult):
+            return None
+        findings = [
+            Finding(code=f.code, message=f.message, path=f.path, location=Location(f.row, f.column),
+                    end_location=Location(f.end_row, f.end_column), gb_id=f.gb_id, symbol=f.symbol,
+                    source_line=f.source_line, occurrence=f.occurrence,
+                    frequency="rare-branch" if f.rare else "every-call")
+            for f in stored.findings
+        ]
+        return CheckResult(findings, [FileError(path, message) for path, message in stored.errors],
+                           stored.files_checked)
+
+    def store_scan(self, key: str, scan: FileScan) -> None:
+        self._store("scan", key, FileScan, scan)
+
+    def store_summary(self, key: str, summary: ModuleSummary) -> None:
+        self._store("summary", key, ModuleSummary, summary)
+
+    def store_result(self, key: str, result: CheckResult) -> None:
+        if any(f.fix is not None or f.evidence is not None for f in result.findings):
+            return  # only what the engine computes; fixes and census evidence are added later
+        stored = _StoredResult(
+            tuple(_StoredFinding(f.code, f.message, f.path, f.location.row, f.location.column, f.end_location.row,
+                                 f.end_location.column, f.gb_id, f.symbol, f.source_line, f.occurrence, f.rare)
+                  for f in result.findings),
+            tuple((e.path, e.message) for e in result.errors), result.files_checked)
+        self._store("result", key, _StoredResult, stored)
+
+    # ---- files ---------------------------------------------------------------------------
+    def _path(self, kind: str, key: str) -> Path:
+        return self.directory / kind / key[:2] / f"{key}.json"
+
+    def _load(self, kind: str, key: str, annotation: Any) -> Any:
+        path = self._path(kind, key)
+        try:
+            if path.is_symlink() or self.directory.is_symlink():
+                return None
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_ENTRY_BYTES + 1)
+            if len(data) > MAX_ENTRY_BYTES:
+                return None
+            entry = json.loads(data)
+            if type(entry) is not dict or entry.get("key") != key:
+                return None
+            return decode_entry(annotation, entry.get("entry"))
+        except (OSError, ValueError, CodecError, TypeError, RecursionError):
+            return None  # unreadable or not ours: recompute
+
+    def _store(self, kind: str, key: str, annotation: Any, value: Any) -> None:
+        try:
+            text = json.dumps({"key": key, "entry": encode_entry(annotation, value)}, separators=(",", ":"))
+            self._prepare()
+            folder = self._path(kind, key).parent
+            folder.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as out:
+                    out.write(text)
+                os.replace(temporary, self._path(kind, key))  # readers never see half an entry
+            except BaseException:
+                os.unlink(temporary)
+                raise
+        except (OSError, ValueError, TypeError):
+            return
+
+    def _prepare(self) -> None:
+        if self.directory.is_symlink():
+            raise OSError("the cache folder is a symlink")  # never follow one out of the project
+        if (self.directory / "CACHEDIR.TAG").exists():
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        (self.directory / ".gitignore").write_text("# Automatically created by graphmend.\n*\n", encoding="utf-8")
+        (self.directory / "CACHEDIR.TAG").write_text(_TAG, encoding="utf-8")
+
+
+def cache_folder(root: Path | None) -> Path | None:
+    """`GRAPHMEND_CACHE_DIR`, else `.graphmend_cache` in the project root; None outside a project."""
+    configured = os.environ.get(CACHE_DIR_VARIABLE)
+    if configured:
+        return Path(configured)
+    return root / CACHE_DIR_NAME if root is not None else None

@@ -1,0 +1,107 @@
+"""A check of given files sees the project around them (issue 24.1): the CLI, the pre-commit hook
+(which passes only the changed files) and `--fix` of one file."""
+
+import subprocess
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+
+NET = """
+    import torch
+    from torch import nn
+
+    from pkg.utils import check_range
+
+
+    class Net(nn.Module):
+        def forward(self, x):
+            x = check_range(x, 3.0)
+            if x.sum() > 0:
+                x = x * 2
+            return x
+"""
+UTILS = """
+    import torch
+
+
+    def check_range(x, limit):
+        if x.min() < -limit:
+            print("out of range")
+        return x
+"""
+PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/utils.py": UTILS}
+
+
+def run(cmd, cwd, *args):
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def git_project(write_tree, files=PROJECT):
+    root = write_tree(files)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def test_check_of_one_file_reports_the_helper_its_project_traces(write_tree, graphmend_cmd):
+    root = git_project(write_tree)
+    whole = run(graphmend_cmd, root, "check", ".")
+    assert "pkg/utils.py:5:8: GM101" in whole.stdout and "pkg/net.py:10:12: GM101" in whole.stdout
+    one = run(graphmend_cmd, root, "check", "pkg/utils.py")
+    assert one.returncode == 1, one.stderr
+    assert "pkg/utils.py:5:8: GM101" in one.stdout
+    assert "pkg/utils.py:6:9: GM401" in one.stdout
+    assert "pkg/net.py" not in one.stdout  # findings only in the given paths
+    assert "in 1 file(s)" in one.stdout
+
+
+def test_check_from_a_subfolder_finds_the_project_root_by_its_config(write_tree, graphmend_cmd):
+    root = write_tree({**PROJECT, "pyproject.toml": "[tool.graphmend]\nexclude = []\n"})
+    one = run(graphmend_cmd, root / "pkg", "check", "utils.py")
+    assert one.returncode == 1, one.stderr
+    assert "utils.py:5:8: GM101" in one.stdout
+
+
+def test_exclusions_apply_to_the_given_file_and_to_its_context(write_tree, graphmend_cmd):
+    config = '[tool.graphmend]\nexclude = ["pkg/net.py"]\n'
+    root = git_project(write_tree, {**PROJECT, "pyproject.toml": config})
+    # net.py excluded: nothing traces the helper, as in `check .`
+    assert run(graphmend_cmd, root, "check", "pkg/utils.py").returncode == 0
+    assert run(graphmend_cmd, root, "check", "pkg/net.py").returncode == 0
+
+
+def test_errors_elsewhere_in_the_project_are_not_reported(write_tree, graphmend_cmd):
+    root = git_project(write_tree, {**PROJECT, "broken.py": "def (:\n"})
+    one = run(graphmend_cmd, root, "check", "pkg/utils.py")
+    assert "broken.py" not in one.stdout + one.stderr
+    assert "pkg/utils.py:5:8: GM101" in one.stdout
+
+
+def test_pre_commit_hook_with_the_changed_file_reports_the_helper(write_tree, graphmend_cmd):
+    """pre-commit runs the hook's `entry` with the staged file names appended, from the repository's top."""
+    root = git_project(write_tree)
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    entry = hooks["graphmend"]["entry"].split()
+    assert entry[:2] == ["graphmend", "check"]
+    done = run([*graphmend_cmd, *entry[1:]], root, "pkg/utils.py")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "pkg/utils.py:6:9: GM401" in done.stdout
+
+
+def test_fix_of_one_file_writes_only_that_file(write_tree, graphmend_cmd):
+    root = git_project(write_tree)
+    net_before = (root / "pkg/net.py").read_text()
+    done = run(graphmend_cmd, root, "check", "--fix", "--exit-zero", "pkg/utils.py")
+    assert done.returncode == 0, done.stderr
+    assert "torch.compiler.is_compiling()" in (root / "pkg/utils.py").read_text()
+    assert (root / "pkg/net.py").read_text() == net_before
+    assert "in 1 file(s)" in done.stderr
+
+
+def test_a_file_in_a_folder_the_walk_skips_is_checked_alone(write_tree, graphmend_cmd):
+    """An installed package under .venv is not part of the project around it (the walk skips it)."""
+    root = git_project(write_tree, {**PROJECT, **{f".venv/lib/site-packages/{k}": v for k, v in PROJECT.items()}})
+    alone = run(graphmend_cmd, root / ".venv/lib/site-packages", "check", "--no-cache", "pkg/utils.py")
+    assert alone.returncode == 0, alone.stdout  # nothing traces the helper in the file alone
+    assert not (root / ".graphmend_cache").exists()

@@ -1,0 +1,127 @@
+"""The persistent summary cache (analysis/summary_cache.py): same output with and without it, and a
+cache is data: entries that are damaged, forged or pickled are ignored, never run."""
+
+import json
+import os
+import pickle
+import subprocess
+from pathlib import Path
+
+from test_project_scope import PROJECT, git_project, run
+
+from graphmend_bot.analysis.files import SourceFile
+from graphmend_bot.analysis.model import ModuleSummary
+from graphmend_bot.analysis.summary_cache import SummaryCache, text_digest
+from graphmend_bot.engine import summarize_source
+
+MORE = {
+    "pkg/blocks.py": """
+        import torch
+        from torch import nn
+
+        class Block(nn.Module):
+            def forward(self, x, mask=None):
+                if mask is not None and mask.any():
+                    x = x.masked_fill(mask, 0.0)
+                n = int(x.sum())
+                return x.item() + n
+    """,
+}
+
+
+def outputs(graphmend_cmd, root, *flags):
+    texts = []
+    for args in (["pkg/utils.py"], ["."], ["--output-format", "json", "pkg"]):
+        done = run(graphmend_cmd, root, "check", *flags, *args)
+        assert done.returncode == 1 and done.stderr == "", done.stderr
+        texts.append(done.stdout)
+    return texts
+
+
+def entries(root):
+    return sorted((root / ".graphmend_cache").rglob("*.json"))
+
+
+def test_output_is_byte_identical_cold_warm_and_without_cache(write_tree, graphmend_cmd):
+    root = git_project(write_tree, {**PROJECT, **MORE})
+    without = outputs(graphmend_cmd, root, "--no-cache")
+    assert not (root / ".graphmend_cache").exists()  # --no-cache writes nothing
+    assert outputs(graphmend_cmd, root) == without  # cold: computes and stores
+    assert entries(root)
+    assert outputs(graphmend_cmd, root) == without  # warm: read back
+    # one file changed: its summary is recomputed, the others come from the cache
+    net = root / "pkg/net.py"
+    net.write_text(net.read_text().replace("x * 2", "x * 3"))
+    assert outputs(graphmend_cmd, root) == outputs(graphmend_cmd, root, "--no-cache")
+
+
+def test_cache_folder_is_tagged_and_ignored_by_git(write_tree, graphmend_cmd):
+    root = git_project(write_tree)
+    run(graphmend_cmd, root, "check", "pkg/utils.py")
+    folder = root / ".graphmend_cache"
+    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert "*" in (folder / ".gitignore").read_text().splitlines()
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=root,
+                            capture_output=True, text=True, check=True).stdout
+    assert ".graphmend_cache" not in status
+
+
+def test_cache_dir_variable_moves_the_cache(write_tree, graphmend_cmd, tmp_path_factory):
+    root = git_project(write_tree)
+    elsewhere = tmp_path_factory.mktemp("cache")
+    done = subprocess.run([*graphmend_cmd, "check", "pkg/utils.py"], cwd=root, capture_output=True, text=True,
+                          env={**os.environ, "GRAPHMEND_CACHE_DIR": str(elsewhere)}, timeout=120)
+    assert done.returncode == 1
+    assert list(elsewhere.rglob("*.json")) and not (root / ".graphmend_cache").exists()
+
+
+def test_damaged_and_forged_entries_are_ignored(write_tree, graphmend_cmd):
+    root = git_project(write_tree, {**PROJECT, **MORE})
+    expected = outputs(graphmend_cmd, root, "--no-cache")
+    outputs(graphmend_cmd, root)
+    damages = [
+        b"",
+        b"not json",
+        b"[1, 2, 3]",
+        json.dumps({"key": "another", "entry": {"kinds": [], "value": {}}}).encode(),
+    ]
+    for index, path in enumerate(entries(root)):
+        key = path.stem
+        forged = {"key": key, "entry": {"kinds": [[9, [], []]], "value": {"path": 1}}}  # wrong types
+        path.write_bytes([*damages, json.dumps(forged).encode()][index % (len(damages) + 1)])
+    assert outputs(graphmend_cmd, root) == expected
+    assert outputs(graphmend_cmd, root) == expected  # and the recomputed entries were stored again
+
+
+def test_a_pickle_in_the_cache_is_never_loaded(write_tree, graphmend_cmd, tmp_path_factory):
+    """A cache committed in a pull request, or restored from elsewhere, is data: a pickle there
+    that would run code when unpickled is ignored as an unreadable entry."""
+    root = git_project(write_tree)
+    outputs_before = run(graphmend_cmd, root, "check", "pkg/utils.py").stdout
+    marker = tmp_path_factory.mktemp("marker") / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    assert entries(root)
+    for path in entries(root):
+        path.write_bytes(pickle.dumps(Payload()))
+    assert run(graphmend_cmd, root, "check", "pkg/utils.py").stdout == outputs_before
+    assert not marker.exists()
+
+
+def test_summary_round_trips_and_a_wrong_field_type_is_refused(tmp_path):
+    source = Path(__file__).read_text(encoding="utf-8")
+    source_file = SourceFile("t.py", "tests.t", False)
+    summary = summarize_source(source, source_file)
+    assert isinstance(summary, ModuleSummary)
+    cache = SummaryCache(tmp_path)
+    key = cache.summary_key(text_digest(source), source_file, False)
+    cache.store_summary(key, summary)
+    assert cache.load_summary(key, "t.py") == summary
+    (entry,) = tmp_path.rglob(f"{key}.json")
+    data = json.loads(entry.read_text())
+    data["entry"]["value"]["module"] = ["not", "a", "string"]
+    entry.write_text(json.dumps(data))
+    assert cache.load_summary(key, "t.py") is None
