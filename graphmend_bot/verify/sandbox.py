@@ -6,8 +6,8 @@ runner's user, and a process it forks could outlive the step and read later step
 the sandbox the measured process
 
 - runs as `nobody` with no supplementary groups, no capabilities and `no_new_privs` (setpriv), so
-  it cannot read the runner's files, signal or trace its processes, or gain privilege from sudo
-  or another set-user-ID program;
+  it cannot read the runner user's private files, signal or trace its processes, or gain privilege
+  from sudo or another set-user-ID program;
 - sees only its own processes: a new PID namespace with its own /proc (`unshare --pid
   --mount-proc`), so no runner process exists for it, by /proc or by kill;
 - has no network: a new network namespace holds only a loopback interface that is down;
@@ -72,9 +72,7 @@ class Sandbox:
                 limit_s: float) -> list[str]:
         """The command line that runs `argv` in the sandbox with exactly `environment`, in `work`
         (a folder the sandbox user may write, handed back to the caller afterwards)."""
-        assignments = [f"{name}={value}" for name, value in environment.items()]
-        if any("=" in name or not name for name in environment):
-            raise SandboxError("an environment variable name is empty or holds '='")
+        assignments = [f"{name}={value}" for name, value in environment.items()]  # names hold no '='
         return [
             *self.elevate, _system_binary("unshare"), "--pid", "--fork", "--kill-child", "--net", "--ipc",
             "--mount-proc", "--", _system_binary("sh"), "-c", _INIT, "graphmend-sandbox",
