@@ -43,7 +43,7 @@ from graphmend_bot.verify.judgement import (  # noqa: F401 - the verdicts, re-ex
     measured_equivalence,
 )
 from graphmend_bot.verify.protocol import ArmResult, ChildRequest, ProtocolError
-from graphmend_bot.verify.sandbox import SYSTEM_PATH, Sandbox, share_with_sandbox
+from graphmend_bot.verify.sandbox import GRACE_S, SYSTEM_PATH, Sandbox, share_with_sandbox
 from graphmend_bot.verify.settings import EntryPoint
 from graphmend_bot.verify.sources import ArmSource
 
@@ -250,7 +250,12 @@ def _run_child(command: list[str], cwd: Path, environment: dict[str, str], timeo
         # Under sudo the sandbox's processes are root's: what this cannot kill ends GRACE_S later.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
+        try:
+            process.communicate(timeout=GRACE_S + 5)
+        except subprocess.TimeoutExpired:
+            # Outside the sandbox, a process that left the group (setsid) can hold stderr open forever.
+            process.kill()
+            process.wait()
         raise
     return process.returncode, stderr
 

@@ -29,6 +29,7 @@ from test_github_approve import BRANCH, CONFIG, GOOD, MODEL
 from graphmend_bot.cli import main
 from graphmend_bot.verify.environment import child_environment
 from graphmend_bot.verify.sandbox import (
+    GRACE_S,
     SYSTEM_PATH,
     Sandbox,
     SandboxError,
@@ -120,7 +121,7 @@ def listener() -> Iterator[Listener]:
 def upload_step() -> Iterator[str]:
     """A stand-in for a later step of the job (upload-artifact) holding its runtime token."""
     canary = f"canary-{os.getpid()}-{time.time_ns()}"
-    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"],
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(900)"],
                                env={"PATH": SYSTEM_PATH, "ACTIONS_RUNTIME_TOKEN": canary, "INPUT_TOKEN": canary})
     yield canary
     process.kill()
@@ -200,7 +201,7 @@ def test_a_daemon_of_the_measured_code_sees_no_runner_process_no_network_and_die
     # Another user, in a PID namespace of its own: no process of the runner exists for it.
     assert report["uid"] == sandbox.uid != os.getuid()
     assert report["stolen"] == [] and upload_step not in json.dumps(report["environment"])
-    assert not any("pytest" in command or "time.sleep(120)" in command for command in report["seen"]), report["seen"]
+    assert not any("pytest" in command or "time.sleep(900)" in command for command in report["seen"]), report["seen"]
     assert len(report["seen"]) <= 5, report["seen"]  # the namespace's init, timeout, the program, the daemon
     # No network: the listener on the host's loopback is out of reach.
     assert report["network"] != "connected" and listener.accepted == 0
@@ -269,3 +270,23 @@ def test_the_sandbox_command_runs_as_another_user_in_new_namespaces_with_only_th
     # (the caller's plus a grace), then exactly the given environment and the command.
     assert command[-8:] == ["/w", "65534:65534", "1001:1001", "40s", "PATH=/usr/bin", "LANG=C",
                             "/usr/bin/python3", "child.py"]
+
+
+def test_outside_the_sandbox_a_daemon_holding_stderr_cannot_hang_verify(tmp_path: Path, shared_folder: Path,
+                                                                        listener: Listener) -> None:
+    """`graphmend verify` without --sandbox (a developer's own code): the measured process times out,
+    its group is killed, but a setsid daemon keeps the stderr pipe open; waiting for it forever hung
+    the measurement (and `approve measure --no-sandbox` with it). Now it gives up GRACE_S + 5 s later."""
+    (tmp_path / "forks.py").write_text(DAEMON + f"_graphmend_daemon({str(shared_folder)!r}, 'x', {listener.port})\n"
+                                       "def factory():\n    import time\n    time.sleep(600)\n")
+    script = ("import sys; from pathlib import Path\n"
+              "from graphmend_bot.verify.runner import run_arm\n"
+              "from graphmend_bot.verify.settings import EntryPoint, Settings\n"
+              f"result = run_arm(EntryPoint('forks', 'forks:factory', Settings(device='cpu', timeout=20)), "
+              f"Path({str(tmp_path)!r}), Path({str(tmp_path / 'work')!r}))\n"
+              "print(result.error_kind)\n")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180, check=False)
+    assert done.stdout.strip() == "timeout", done.stderr
+    assert time.monotonic() - started < 20 + GRACE_S + 5 + 30  # the timeout, the wait for stderr, start-up
+    assert _daemon_reports(shared_folder)  # the daemon did start (the fixture kills it)
