@@ -81,11 +81,13 @@ def _commit_changes(repo: Path, changes: list[Change], message: str) -> str:
 
 
 def measure(repo: Path, base: str, head: str, report: Path) -> tuple[int, str]:
-    """`graphmend approve measure` as the verify workflow runs it; (exit status, its stderr tail)."""
+    """`graphmend approve measure` as the verify workflow runs it, but outside the sandbox: the code is
+    this benchmark's own, and its dependencies live in this venv, which the sandbox user may not be
+    able to read; (exit status, its stderr tail)."""
     env = {name: value for name, value in os.environ.items() if not name.startswith(("GITHUB_", "GH_"))}
     done = subprocess.run(
         [sys.executable, "-I", "-m", "graphmend_bot.cli", "approve", "measure", "--checkout", str(repo),
-         "--head-sha", head, "--base-sha", base, "--report", str(report)],
+         "--head-sha", head, "--base-sha", base, "--report", str(report), "--no-sandbox"],
         cwd=repo.parent, env=env, capture_output=True, text=True, check=False)
     return done.returncode, "\n".join(done.stderr.strip().splitlines()[-5:])
 

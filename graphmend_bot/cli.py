@@ -358,6 +358,12 @@ def add_approve_commands(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--device", choices=("auto", "cpu", "cuda"), help="passed to graphmend verify")
     p.add_argument("--entrypoint", action="append", metavar="MODULE:CALLABLE", help="passed to graphmend verify")
     p.add_argument("--timeout", type=float, metavar="S", help="passed to graphmend verify")
+    p.add_argument("--python", metavar="PATH",
+                   help="the interpreter with torch that runs the measured code, readable by every user "
+                        "(passed to graphmend verify)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run the measured code as this user, unisolated: only for code you trust (tests, a local "
+                        "try-out); the verify action never passes it (docs/security.md)")
     p.set_defaults(handler=_approve_step("measure"))
 
     p = steps.add_parser("submit", help="GitHub-hosted, pull-requests: write: check, recompute, review")

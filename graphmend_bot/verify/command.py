@@ -12,6 +12,14 @@ from graphmend_bot.exit_codes import EXIT_ERROR, EXIT_FAILED, EXIT_PASSED
 from graphmend_bot.verify.progress import ProgressBar
 from graphmend_bot.verify.render import RENDERERS
 from graphmend_bot.verify.runner import verify
+from graphmend_bot.verify.sandbox import (
+    SANDBOX_USER,
+    Sandbox,
+    SandboxError,
+    open_sandbox,
+    sandbox_problem,
+    share_with_sandbox,
+)
 from graphmend_bot.verify.settings import (
     DEVICES,
     DTYPES,
@@ -23,6 +31,7 @@ from graphmend_bot.verify.settings import (
 from graphmend_bot.verify.sources import (
     ArmSource,
     SourceError,
+    copy_working_tree,
     export_ref,
     rewritten_copy,
     working_tree,
@@ -98,6 +107,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "from a neutral folder, so nothing in DIR is importable by graphmend itself",
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help=f"run the measured code as {SANDBOX_USER!r} in its own PID, network and mount namespaces, killing "
+        "every process it starts (needs root or `sudo -n`; refuses to measure without it). `approve measure` "
+        "always sets it",
+    )
+    parser.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the interpreter (with torch) that runs the measured code (default: the one running graphmend); "
+        "with --sandbox, one every user can read",
+    )
 
 
 def _int_list(text: str) -> list[int]:
@@ -155,14 +177,24 @@ def run_verify(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
+    python = args.python or sys.executable
+    sandbox = None
+    if args.sandbox:
+        try:
+            sandbox = _usable_sandbox(python)
+        except SandboxError as error:
+            print(f"graphmend verify: --sandbox: {error}; nothing was measured", file=sys.stderr)
+            return EXIT_ERROR
     with tempfile.TemporaryDirectory(prefix="graphmend-arms-") as scratch:
         try:
             original, rewritten = _arms(args, directory, Path(scratch))
+            if sandbox is not None:
+                original, rewritten = _readable_by_sandbox((original, rewritten), Path(scratch))
         except (SourceError, ConfigError) as error:
             print(f"graphmend verify: {error}", file=sys.stderr)
             return EXIT_ERROR
         progress = None if args.quiet else ProgressBar(2 * len(entries))
-        report = verify(entries, original, rewritten, progress=progress)
+        report = verify(entries, original, rewritten, progress=progress, python=python, sandbox=sandbox)
         if progress is not None:
             progress.finish()
     output = RENDERERS[args.format or "table"](report)
@@ -174,6 +206,26 @@ def run_verify(args: argparse.Namespace) -> int:
         if not result.passed:
             print(f"graphmend verify: {result.entry.name}: {'; '.join(result.reasons)}", file=sys.stderr)
     return EXIT_PASSED if report.passed else EXIT_FAILED
+
+
+def _usable_sandbox(python: str) -> Sandbox:
+    sandbox = open_sandbox()
+    problem = sandbox_problem(sandbox, python)
+    if problem:
+        raise SandboxError(problem)
+    return sandbox
+
+
+def _readable_by_sandbox(arms: tuple[ArmSource, ArmSource], scratch: Path) -> tuple[ArmSource, ArmSource]:
+    """The arms, each copied under `scratch` unless already there, and `scratch` opened to the
+    sandbox user: the caller's own folders may be closed to it, and it must never write them."""
+    copies = []
+    for index, arm in enumerate(arms):
+        if not arm.root.resolve().is_relative_to(scratch.resolve()):
+            arm = ArmSource(copy_working_tree(arm.root, scratch / f"copy-{index}"), arm.label)
+        copies.append(arm)
+    share_with_sandbox(scratch)
+    return copies[0], copies[1]
 
 
 def _arms(args: argparse.Namespace, directory: Path, scratch: Path) -> tuple[ArmSource, ArmSource]:

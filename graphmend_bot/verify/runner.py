@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -42,10 +43,13 @@ from graphmend_bot.verify.judgement import (  # noqa: F401 - the verdicts, re-ex
     measured_equivalence,
 )
 from graphmend_bot.verify.protocol import ArmResult, ChildRequest, ProtocolError
+from graphmend_bot.verify.sandbox import GRACE_S, SYSTEM_PATH, Sandbox, share_with_sandbox
 from graphmend_bot.verify.settings import EntryPoint
 from graphmend_bot.verify.sources import ArmSource
 
 CHILD = Path(__file__).with_name("child.py")
+# What the child loads, by path under graphmend_bot/: copied next to the sources in a sandbox.
+CHILD_FILES = ("verify/child.py", "verify/protocol.py", "census/dynamo.py")
 ARMS = ("original", "rewritten")
 STDERR_TAIL_LINES = 8
 
@@ -103,16 +107,22 @@ def verify(
     progress: Progress | None = None,
     python: str = sys.executable,
     rewritten_lines: Sequence[RewrittenLine] | None = None,
+    sandbox: Sandbox | None = None,
 ) -> VerifyReport:
     """Measure every entry point in both arms and compare them.
 
     `rewritten_lines` are the lines whose execution proves the rewrite; by default every line
-    where a .py file of the rewritten arm differs from the original arm's."""
+    where a .py file of the rewritten arm differs from the original arm's. With `sandbox`, each
+    measurement runs in it (sandbox.py); the arms' roots must then be readable by its user."""
     if rewritten_lines is None:
         rewritten_lines = tree_changes(original.root, rewritten.root)
     wanted = lines_by_file(rewritten_lines)
     results: list[EntryResult] = []
     with tempfile.TemporaryDirectory(prefix="graphmend-verify-") as scratch:
+        child = CHILD
+        if sandbox is not None:
+            child = stage_child(Path(scratch) / "child")
+            share_with_sandbox(Path(scratch))
         for index, entry in enumerate(entries):
             arms: dict[str, ArmResult] = {}
             for arm, source in zip(ARMS, (original, rewritten), strict=True):
@@ -120,9 +130,11 @@ def verify(
                     progress(f"{entry.name}: {arm}")
                 workdir = Path(scratch) / f"{index}-{arm}"
                 if arm == "original":
-                    arms[arm] = run_arm(entry, source.root, workdir, python, reference=True)
+                    arms[arm] = run_arm(entry, source.root, workdir, python, reference=True, sandbox=sandbox,
+                                        child=child)
                 else:
-                    arms[arm] = run_arm(entry, source.root, workdir, python, coverage=wanted)
+                    arms[arm] = run_arm(entry, source.root, workdir, python, coverage=wanted, sandbox=sandbox,
+                                        child=child)
             results.append(judge(entry, arms["original"], arms["rewritten"]))
     return VerifyReport(original, rewritten, results, list(rewritten_lines))
 
@@ -134,9 +146,12 @@ def run_arm(
     python: str = sys.executable,
     reference: bool = False,
     coverage: Mapping[str, list[int]] | None = None,
+    sandbox: Sandbox | None = None,
+    child: Path = CHILD,
 ) -> ArmResult:
     """One entry point in one arm, in a fresh interpreter with a fresh compiler cache; with the
-    float64 reference when `reference`, recording which `coverage` lines ({path: [line]}) ran."""
+    float64 reference when `reference`, recording which `coverage` lines ({path: [line]}) ran;
+    in `sandbox` when given (`child` is then a copy its user can read: `stage_child`)."""
     outputs, cache = workdir / "outputs", workdir / "inductor-cache"
     outputs.mkdir(parents=True)
     cache.mkdir()
@@ -166,13 +181,22 @@ def run_arm(
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
     })
+    command = child_command(python, request_path, result_path, child)
+    if sandbox is not None:
+        # The sandbox user's home and temporary files: the caller's are not its to write.
+        (workdir / "tmp").mkdir()
+        environment.update(HOME=str(workdir), TMPDIR=str(workdir / "tmp"))
+        command = sandbox.command(command, environment, workdir, settings.timeout)
+        environment = {"PATH": SYSTEM_PATH}
     try:
-        returncode, stderr = _run_child(child_command(python, request_path, result_path), workdir, environment,
-                                        settings.timeout)
+        returncode, stderr = _run_child(command, workdir, environment, settings.timeout)
     except subprocess.TimeoutExpired:
         return ArmResult.failed("timeout", f"did not finish within {settings.timeout:g} s (raise `timeout`)")
     except OSError as error:
         return ArmResult.failed("internal", f"cannot start {python}: {error}")
+    if sandbox is not None and (result_path.is_symlink() or outputs.is_symlink()):
+        # Written by the sandbox user, read by the caller: a link could point at the caller's files.
+        return ArmResult.failed("bad-result", "the measurement process left a link where its result belongs")
     if returncode != 0 or not result_path.is_file():
         tail = "\n".join(stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
         return ArmResult.failed("crashed", f"the measurement process exited with code {returncode}: {tail}")
@@ -189,13 +213,24 @@ def read_child_result(path: Path, output_dir: Path) -> ArmResult:
         return ArmResult.failed("bad-result", f"the measurement process wrote an unusable result: {detail}"[:2000])
 
 
-def child_command(python: str, request: Path, result: Path) -> list[str]:
+def stage_child(destination: Path) -> Path:
+    """Copy the child and the files it loads to `destination`; returns the child's path."""
+    package = Path(__file__).resolve().parent.parent
+    for name in CHILD_FILES:
+        target = destination / "graphmend_bot" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(package / name, target)
+    share_with_sandbox(destination)
+    return destination / "graphmend_bot" / CHILD_FILES[0]
+
+
+def child_command(python: str, request: Path, result: Path, child: Path = CHILD) -> list[str]:
     """The child's command line. `-s -P` with a neutral working directory: no user site-packages,
     and neither the script's folder nor the working directory on sys.path, so nothing in the code
     under test (a `torch/` or `json.py` of its own) is imported before the child's own imports;
     the child adds the arm's root to sys.path itself, afterwards. Not `-I`: its `-E` would also
     drop the PYTHONHASHSEED set above, and the environment is already the allow-listed one."""
-    return [python, "-s", "-P", str(CHILD), str(request), str(result)]
+    return [python, "-s", "-P", str(child), str(request), str(result)]
 
 
 def _run_child(command: list[str], cwd: Path, environment: dict[str, str], timeout: float) -> tuple[int, str]:
@@ -212,9 +247,15 @@ def _run_child(command: list[str], cwd: Path, environment: dict[str, str], timeo
     try:
         _, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
+        # Under sudo the sandbox's processes are root's: what this cannot kill ends GRACE_S later.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
+        try:
+            process.communicate(timeout=GRACE_S + 5)
+        except subprocess.TimeoutExpired:
+            # Outside the sandbox, a process that left the group (setsid) can hold stderr open forever.
+            process.kill()
+            process.wait()
         raise
     return process.returncode, stderr
 

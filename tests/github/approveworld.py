@@ -3,6 +3,7 @@ GitHub: preflight and submit with a token, measure with none, each in its own pr
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -14,6 +15,27 @@ from fake_github import FakeGitHub
 from world import NUMBER, REPO
 
 FIX_BRANCH = f"graphmend/fix/pr-{NUMBER - 1}"
+# An interpreter with torch that the sandbox user can run, where the test's own cannot be (a home
+# folder closed to other users): measure's tests use the sandbox, as the action does, when one is.
+SANDBOX_PYTHON_VARIABLE = "GRAPHMEND_TEST_SANDBOX_PYTHON"
+
+
+@functools.cache
+def sandbox_python() -> tuple[str, str]:
+    """(an interpreter the sandbox can run with torch, "") or ("", why there is none here)."""
+    from graphmend_bot.verify.sandbox import SandboxError, open_sandbox, sandbox_problem
+
+    try:
+        sandbox = open_sandbox()
+    except SandboxError as error:
+        return "", str(error)
+    problems = []
+    for python in filter(None, (os.environ.get(SANDBOX_PYTHON_VARIABLE), sys.executable, sys._base_executable)):
+        problem = sandbox_problem(sandbox, python)
+        if not problem:
+            return python, ""
+        problems.append(problem)
+    return "", f"{'; '.join(problems)} (set {SANDBOX_PYTHON_VARIABLE} to an interpreter every user can read)"
 
 
 @dataclass
@@ -69,11 +91,14 @@ def preflight(world: RemoteWorld, bot_login: str = APP_BOT["login"]) -> StepRun:
 
 def measure(world: RemoteWorld, report: Path, head_sha: str | None = None, base_sha: str | None = None,
             **extra_env: str) -> StepRun:
-    """On the GPU runner: no token, the checkout as the working directory (as a workflow step has it)."""
+    """On the GPU runner: no token, the checkout as the working directory (as a workflow step has it);
+    in the sandbox where this machine has one (`sandbox_python`), unisolated otherwise."""
     env = {**_environment(world, "measure", None), **extra_env}
+    python, _ = sandbox_python()
+    isolation = ["--python", python] if python else ["--no-sandbox"]
     return _run(world, "measure", ["--checkout", str(world.git.root), "--head-sha", head_sha or world.head_sha,
                                    "--base-sha", base_sha or world.base_sha, "--report", str(report),
-                                   "--device", "cpu"], env, world.git.root)
+                                   "--device", "cpu", *isolation], env, world.git.root)
 
 
 def submit(world: RemoteWorld, report: Path, head_sha: str | None = None,

@@ -60,8 +60,33 @@ def test_the_secret_rule_and_the_child_environment() -> None:
     assert child == {"PATH": "/bin", "HOME": "/h", "LC_ALL": "C", "CUDA_VISIBLE_DEVICES": "0", "PYTHONHASHSEED": "0"}
 
 
-def test_pull_request_code_finds_no_token_to_approve_with(tmp_path: Path, fake_github: FakeGitHub) -> None:
-    seen = tmp_path / "seen.jsonl"
+# Issue 25.4: secrets that no name rule caught.
+SECRET_VALUES = {"DATABASE_URL": "postgres://app:hunter2@db.internal:5432/prod", "SSH_AUTH_SOCK": "/tmp/ssh-x/agent.1",
+                 "XAUTHORITY": "/home/runner/.Xauthority", "PIP_INDEX_URL": "https://__token__:pypi-AgEI@pypi.example/simple",
+                 "CLONE_URL": "https://x-access-token:ghs_abc@github.com/o/r", "DEPLOY_PEM": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl",
+                 "DB_PASSPHRASE": "p", "SESSION_COOKIE": "c", "REMOTE": "git@github.com:o/r ghp_0123456789abcdef"}
+NOT_SECRET = {"GIT_AUTHOR_NAME": "octocat", "AUTHORS": "x", "PIP_INDEX_URL": "https://pypi.org/simple",
+              "REMOTE": "ssh://git@github.com/o/r", "PROXY": "http://proxy:3128/", "KEYBOARD": "us"}
+
+
+def test_secrets_are_found_by_value_and_by_name_in_any_variable(tmp_path: Path, fake_github: FakeGitHub,
+                                                                shared_folder: Path) -> None:
+    assert secret_variables(SECRET_VALUES) == sorted(SECRET_VALUES)
+    assert secret_variables({**NOT_SECRET, "KEYBOARD": ""}) == []
+    assert child_environment({**SECRET_VALUES, "LANG": "C", "PATH": "/bin"}, {}) == {"LANG": "C", "PATH": "/bin"}
+    # `approve measure` refuses to start with any of them in its environment, before any code runs.
+    seen = shared_folder / "seen.jsonl"
+    world = fix_pr_world(tmp_path, fake_github, {"tinynet.py": thief_model(seen, fake_github, BRANCH)},
+                         {"tinynet.py": thief_model(seen, fake_github, GOOD)})
+    for name in ("DATABASE_URL", "SSH_AUTH_SOCK"):
+        refused = measure(world, tmp_path / "verify.json", **{name: SECRET_VALUES[name]})
+        assert refused.returncode == 2 and name in refused.stdout, refused.log
+    assert not seen.exists()
+
+
+def test_pull_request_code_finds_no_token_to_approve_with(tmp_path: Path, fake_github: FakeGitHub,
+                                                         shared_folder: Path) -> None:
+    seen = shared_folder / "seen.jsonl"
     base = {"tinynet.py": thief_model(seen, fake_github, BRANCH), ".graphmend.yml": CONFIG}
     world = fix_pr_world(tmp_path, fake_github, base, {"tinynet.py": thief_model(seen, fake_github, GOOD)})
     report_file = tmp_path / "verify.json"

@@ -8,6 +8,7 @@ ones the security review broke into) have some: a rule that cannot see those att
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +121,8 @@ def verify_problems(workflow: dict[Any, Any]) -> list[str]:
         problems.append("measure runs on the GPU runner (or a GitHub-hosted one) after preflight")
     if measure.get("permissions") != {"contents": "read"}:
         problems.append("measure holds only what its checkout needs")
+    if not any(uses(step, "graphmend/action/verify/measure@") for step in measure["steps"]):
+        problems.append("measure must run the measure action (the sandbox)")
     for step in measure["steps"]:
         if uses(step, CHECKOUT):
             if step.get("with", {}).get("persist-credentials") is not False:
@@ -162,6 +165,19 @@ def measure_token_problems(action: dict[Any, Any]) -> list[str]:
     return problems
 
 
+def measure_sandbox_problems(action: dict[Any, Any]) -> list[str]:
+    """The pull request's code runs in the sandbox, with an interpreter every user can read."""
+    script = "\n".join(step.get("run", "") for step in action["runs"]["steps"])
+    problems = []
+    if "approve measure" not in script:
+        problems.append("no `approve measure`")
+    if "--no-sandbox" in script:
+        problems.append("measures outside the sandbox")
+    if '--python "$measured_python"' not in script:
+        problems.append("the measured code's interpreter is not the runner's")
+    return problems
+
+
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
 def test_no_self_hosted_runner_secret_or_checkout_within_reach_of_a_pull_request(path: Path) -> None:
     assert pull_request_problems(load(path)) == []
@@ -178,6 +194,7 @@ def test_the_gpu_path_is_preflight_then_tokenless_measure_then_submit() -> None:
     actions = {path.parent.name: load(path) for path in ROOT.glob("verify/*/action.yml")}
     assert set(actions) == {"preflight", "measure", "submit"}
     assert measure_token_problems(actions["measure"]) == []
+    assert measure_sandbox_problems(actions["measure"]) == []
     for action in actions.values():
         assert action["runs"]["using"] == "composite"
         assert composite_problems(action) == []
@@ -194,6 +211,7 @@ def test_the_rules_refuse_the_workflows_the_review_broke_into() -> None:
     assert "no preflight job" in verify_problems(verify)
     old_action = load(INSECURE / "verify-action.yml")
     assert "env GITHUB_TOKEN" in measure_token_problems(old_action)
+    assert measure_sandbox_problems(old_action)
     assert any("not the venv's isolated Python" in p for p in composite_problems(old_action))
 
 
@@ -278,7 +296,7 @@ def test_measure_passes_inputs_as_arguments_not_shell(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     env = {"PATH": "/usr/bin:/bin", "GRAPHMEND_PYTHON": str(fake_python), "RUNNER_TEMP": str(runner_temp),
            "GITHUB_OUTPUT": str(tmp_path / "output"), "CHECKOUT": "pull-request", "HEAD_SHA": "a" * 40,
-           "BASE_SHA": "b" * 40, "REPORT": "report.json", "DEVICE": "cuda",
+           "BASE_SHA": "b" * 40, "REPORT": "report.json", "DEVICE": "cuda", "PYTHON": "python3",
            "ENTRY_POINTS": f"pkg.m:factory $(touch {marker}) *"}
     done = subprocess.run(["bash", "-e", "-c", step["run"]], env=env, cwd=tmp_path / "work", capture_output=True,
                           text=True, timeout=30)
@@ -287,7 +305,8 @@ def test_measure_passes_inputs_as_arguments_not_shell(tmp_path: Path) -> None:
     assert done.stdout.splitlines() == [
         str(runner_temp), "[-I]", "[-m]", "[graphmend_bot.cli]", "[approve]", "[measure]",
         "[--checkout]", f"[{checkout}]", "[--head-sha]", f"[{'a' * 40}]", "[--base-sha]", f"[{'b' * 40}]",
-        "[--report]", f"[{report}]", "[--device]", "[cuda]", "[--entrypoint]", "[pkg.m:factory]",
+        "[--report]", f"[{report}]", "[--device]", "[cuda]",
+        "[--python]", f"[{shutil.which('python3', path='/usr/bin:/bin')}]", "[--entrypoint]", "[pkg.m:factory]",
         "[--entrypoint]", "[$(touch]", "[--entrypoint]", f"[{marker})]", "[--entrypoint]", "[*]"]
     assert not marker.exists()
     assert (tmp_path / "output").read_text() == f"report={report}\n"
@@ -309,6 +328,7 @@ def test_measure_never_imports_code_from_the_checkout(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GRAPHMEND_PYTHON": sys.executable,
            "RUNNER_TEMP": str(runner_temp), "GITHUB_OUTPUT": str(tmp_path / "output"), "CHECKOUT": "pull-request",
            "HEAD_SHA": "a" * 40, "BASE_SHA": "b" * 40, "REPORT": "report.json", "DEVICE": "cpu", "ENTRY_POINTS": "",
+           "PYTHON": sys.executable,
            "PYTHONPATH": str(workspace)}  # even an inherited PYTHONPATH: -I ignores it
     done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", step["run"]], env=env, cwd=workspace,
                           capture_output=True, text=True, timeout=120)

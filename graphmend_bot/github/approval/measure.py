@@ -7,7 +7,11 @@ So this step holds nothing worth stealing and trusts nothing from the checkout:
 - entry points and verify settings come from the base commit's configuration (`git show BASE:...`);
 - `graphmend verify` runs as `python -I -m graphmend_bot.cli` in a neutral folder, the checkout
   passed with `--repository`, so no module in the checkout (`graphmend_bot/cli.py`, `pip/`) can
-  stand in for graphmend's; its measurement children get an allow-listed environment.
+  stand in for graphmend's;
+- `graphmend verify --sandbox` runs each measurement as another user in its own PID, network and
+  mount namespaces with an allow-listed environment, and kills every process it started before
+  the step goes on (verify/sandbox.py); where the sandbox cannot run, nothing is measured.
+  `--no-sandbox` is for code you trust (tests, a local try-out); the verify action never passes it.
 
 The report it writes is judged later by `submit`, which treats it as untrusted.
 """
@@ -42,7 +46,7 @@ def measure(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         config = write_config(neutral, lambda name: _show(checkout, args.base_sha, name))
         command = [sys.executable, "-I", "-m", "graphmend_bot.cli", "verify", "--repository", str(checkout),
                    "--against", args.base_sha, "--config", str(config), "--json", "--output-file", str(report),
-                   "--quiet", *_passthrough(args)]
+                   "--quiet", *([] if args.no_sandbox else ["--sandbox"]), *_passthrough(args)]
         done = subprocess.run(command, cwd=neutral, env=child_environment(env, {}), capture_output=True, text=True,
                               check=False)
     # Its stderr quotes the measured code's own (a crash's tail): shown, never obeyed as workflow commands.
@@ -102,4 +106,6 @@ def _passthrough(args: argparse.Namespace) -> list[str]:
         out += ["--device", args.device]
     if args.timeout is not None:
         out += ["--timeout", str(args.timeout)]
+    if args.python is not None:
+        out += ["--python", args.python]
     return out
