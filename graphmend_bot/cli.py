@@ -57,6 +57,8 @@ def _load_config(args: argparse.Namespace) -> Config:
 
 def cmd_check(args: argparse.Namespace) -> int:
     missing = _missing_paths(args.paths or ["."])
+    if (args.fix or args.diff) and len(missing) == len(args.paths or ["."]):
+        return EXIT_ERROR  # nothing to fix: the error is all there is to say
     status = _run_check(args)
     # A typo in a CI path must fail the job even with findings or --exit-zero (ruff's E902 fails it too).
     return EXIT_ERROR if missing else status
@@ -138,20 +140,16 @@ def _check_shard(args: argparse.Namespace, config: Config) -> int:
 
 def _fix(args: argparse.Namespace, config: Config) -> int:
     """ruff semantics: --fix writes safe fixes (+ unsafe with --unsafe-fixes); --diff only prints."""
+    from graphmend_bot.report.text import fix_summary
     from graphmend_bot.rewrite import fix_outcome, unified_diff, write_changes
 
     outcome = fix_outcome(args.paths or ["."], config, unsafe=args.unsafe_fixes)
-    fixed = sum(change.fixes_applied for change in outcome.changes)
-    rare = sum(change.rare_fixes_applied for change in outcome.changes)
-    # Breaks only on error or misconfiguration branches are counted apart: fixing them changes
-    # nothing on the hot path (Finding.frequency).
-    split = f" ({fixed - rare} on every call, {rare} only on rare branches)" if rare else ""
     if args.diff:
         sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
-        print(f"Would fix {fixed} graph break(s){split} in {len(outcome.changes)} file(s).", file=sys.stderr)
+        sys.stderr.write(fix_summary(outcome.changes, dry_run=True))
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
-    print(f"Fixed {fixed} graph break(s){split} in {len(outcome.changes)} file(s).", file=sys.stderr)
+    sys.stderr.write(fix_summary(outcome.changes))
     return _report(args, outcome.remaining)
 
 
