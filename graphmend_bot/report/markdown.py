@@ -19,6 +19,8 @@ from graphmend_bot.rules import ALL_RULES_BY_CODE, gb_url
 MAX_BODY = 60_000
 MAX_TABLE_ROWS = 100
 MAX_FIX_DIFF = 20_000
+MOVED_BREAK = ("`@torch.compiler.disable` runs the helper eagerly, and each call of it still breaks the caller's "
+               "graph: the break moves to the callers, it is not removed.")
 RARE_SENTENCE = ("Only on a branch valid inputs rarely take (an error or misconfiguration path): "
                  "it does not break the graph on every call.")
 
@@ -80,6 +82,8 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
         parts.append(RARE_SENTENCE)
     if rule is not None:
         parts.append(rule.why)
+    if finding.fix is not None and finding.fix.moves:
+        parts.append(MOVED_BREAK)
     if suggestion is not None and finding.fix is not None and finding.fix.applicability == "unsafe":
         # A fix read back from a bundle has no assumptions apart from its message: show the message then.
         title = finding.fix.title if finding.fix.assumptions else finding.fix.message
