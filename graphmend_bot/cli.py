@@ -88,13 +88,17 @@ def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) 
     from graphmend_bot.analysis.files import discover
     from graphmend_bot.census.merge import merge_census
     from graphmend_bot.census.record import CensusError, load_census
+    from graphmend_bot.census.staleness import refuse_if_edited
     from graphmend_bot.rules import RUNTIME_RULES, select_codes
 
     root = Path(args.census_root) if args.census_root else _repository_root(Path.cwd())
     try:
-        census = load_census(Path(args.census), expected_commit=_head_commit(root))
+        head = _head_commit(root)
+        census = load_census(Path(args.census), expected_commit=head)
+        if head:
+            refuse_if_edited(census, root)  # the commit is HEAD, but the working tree may differ from it
     except CensusError as error:
-        print(f"graphmend: census not used: {error}", file=sys.stderr)
+        print(f"graphmend: census not used: {error}; the findings are the static analysis alone", file=sys.stderr)
         return result
     if not census.complete:
         print("graphmend: the census's test run stopped before its end (a crash?): it holds the tests that ran "
