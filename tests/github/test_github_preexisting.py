@@ -67,6 +67,7 @@ def test_the_bot_labels_a_break_on_a_context_line_pre_existing(tmp_path: Path, f
                           env={**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null"})
     local: dict[str, Any] = json.loads(done.stdout)
     assert local["review"]["body"] == review["body"]  # `graphmend review` says the same
+    assert (local["new_on_added_lines"], local["pre_existing_on_context_lines"], local["findings"]) == (1, 1, 2)
     assert {c["line"]: c["body"] for c in local["review"]["comments"]} == comments
 
 
