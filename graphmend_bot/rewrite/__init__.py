@@ -237,7 +237,7 @@ def fix_outcome(
     workspace = Workspace(list(paths), config, jobs, roots=reach or ())
     original: dict[str, str] = {}
     current: dict[str, str] = {}
-    tally = _BreakTally()
+    tally = BreakTally()
     extra_errors: dict[tuple[str, str], FileError] = {}
     pending: set[str] | None = None  # files worth re-fixing; None: every file with findings
     reachable: set[str] | None = None
@@ -298,7 +298,7 @@ def _break_key(finding: Finding) -> BreakKey:
     return (finding.code, finding.symbol, finding.source_line.strip(), finding.rare)
 
 
-class _BreakTally:
+class BreakTally:
     """Counts what the applied fixes did to the breaks found in the original files.
 
     A removal is confirmed by the re-check: of the breaks with one key, at most as many count as
