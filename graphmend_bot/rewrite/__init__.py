@@ -302,8 +302,9 @@ class BreakTally:
     """Counts what the applied fixes did to the breaks found in the original files.
 
     A removal is confirmed by the re-check: of the breaks with one key, at most as many count as
-    removed as the rewritten files report fewer. Findings the rewrites created and fixed in a later
-    pass were never in the original, so they are not counted.
+    removed as the rewritten file reports fewer, and in all no more than its findings went down by.
+    Findings the rewrites created and fixed in a later pass were never in the original, so they are
+    not counted.
     """
 
     def __init__(self) -> None:
@@ -339,6 +340,11 @@ class BreakTally:
             tried += attempts
             removed += confirmed
             rare += confirmed if key[3] else 0
+        # A rewrite that trades its break for a new one (another rule on the rewritten line) is no
+        # removal: never more than the file's findings went down by.
+        net = max(0, self.before[path].total() - self.after[path].total())
+        if removed > net:
+            rare, removed = min(rare, net), net
         return removed, rare, self.moved[path], tried - removed
 
 

@@ -252,3 +252,9 @@ def test_a_removal_counts_only_as_far_as_the_recheck_reports_fewer_breaks() -> N
     tally.applied([item(3, removes), item(4, removes), item(9, moves), item(12, removes, line="w = y.item()")])
     tally.left([item(3), item(9, line="z = x.item()")])
     assert tally.of("p.py") == (1, 0, 1, 1)  # removed, of those rare, moved, still reported
+    # A rewrite that leaves a new break of another rule on its line removed nothing in all.
+    traded = BreakTally()
+    traded.found([item(3)])
+    traded.applied([item(3, removes)])
+    traded.left([Finding("GM302", "m", "p.py", Location(3, 1), Location(3, 9), "GB0124", "f", "y = int(x)")])
+    assert traded.of("p.py") == (0, 0, 0, 1)
