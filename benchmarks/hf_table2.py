@@ -196,7 +196,7 @@ def main(argv: list[str]) -> int:
     before = run_worker(sys.executable, temp / "before.pt", names, None)
     print(f"fixing the copy ({'safe fixes only' if args.safe_only else 'safe and unsafe fixes'})...", flush=True)
     seconds, outcome = fix_copy(site, unsafe=not args.safe_only)
-    fixed = sum(change.fixes_applied for change in outcome.changes)
+    fixed = sum(change.breaks_removed for change in outcome.changes)
     print(f"fixed {fixed} findings in {len(outcome.changes)} files in {seconds:.1f} s ({outcome.passes} passes)")
     print("counting breaks with the fixed copy...", flush=True)
     after = run_worker(sys.executable, temp / "after.pt", names, str(site))

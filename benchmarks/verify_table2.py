@@ -109,7 +109,7 @@ def prepare_arms(
     shutil.copytree(installed, rewritten / "transformers", ignore=shutil.ignore_patterns("__pycache__"))
     fixer = fix_copy if scope == "package" else fix_model_folders
     seconds, outcome = fixer(rewritten, unsafe=unsafe)
-    fixes = sum(change.fixes_applied for change in outcome.changes)
+    fixes = sum(change.breaks_removed for change in outcome.changes)
     kind = "safe and unsafe" if unsafe else "safe"
     where = "" if scope == "package" else " (Table 2 model folders + top-level modules)"
     note = f"{fixes} {kind} fixes in {len(outcome.changes)} files{where} of transformers {transformers.__version__} ({seconds:.1f} s)"

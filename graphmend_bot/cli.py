@@ -60,6 +60,8 @@ def _load_config(args: argparse.Namespace) -> Config:
 
 def cmd_check(args: argparse.Namespace) -> int:
     missing = _missing_paths(args.paths or ["."])
+    if (args.fix or args.diff) and len(missing) == len(args.paths or ["."]):
+        return EXIT_ERROR  # nothing to fix: the error is all there is to say
     status = _run_check(args)
     # A typo in a CI path must fail the job even with findings or --exit-zero (ruff's E902 fails it too).
     return EXIT_ERROR if missing else status
@@ -106,13 +108,17 @@ def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) 
     from graphmend_bot.analysis.files import discover
     from graphmend_bot.census.merge import merge_census
     from graphmend_bot.census.record import CensusError, load_census
+    from graphmend_bot.census.staleness import refuse_if_edited
     from graphmend_bot.rules import RUNTIME_RULES, select_codes
 
     root = Path(args.census_root) if args.census_root else _repository_root(Path.cwd())
     try:
-        census = load_census(Path(args.census), expected_commit=_head_commit(root))
+        head = _head_commit(root)
+        census = load_census(Path(args.census), expected_commit=head)
+        if head:
+            refuse_if_edited(census, root)  # the commit is HEAD, but the working tree may differ from it
     except CensusError as error:
-        print(f"graphmend: census not used: {error}", file=sys.stderr)
+        print(f"graphmend: census not used: {error}; the findings are the static analysis alone", file=sys.stderr)
         return result
     if not census.complete:
         print("graphmend: the census's test run stopped before its end (a crash?): it holds the tests that ran "
@@ -158,21 +164,17 @@ def _check_shard(args: argparse.Namespace, config: Config) -> int:
 
 def _fix(args: argparse.Namespace, config: Config) -> int:
     """ruff semantics: --fix writes safe fixes (+ unsafe with --unsafe-fixes); --diff only prints."""
+    from graphmend_bot.report.text import fix_summary
     from graphmend_bot.rewrite import fix_outcome, unified_diff, write_changes
 
     scope = project_scope(args.paths or ["."], config)  # --fix of one file writes that file only
     outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope))
-    fixed = sum(change.fixes_applied for change in outcome.changes)
-    rare = sum(change.rare_fixes_applied for change in outcome.changes)
-    # Breaks only on error or misconfiguration branches are counted apart: fixing them changes
-    # nothing on the hot path (Finding.frequency).
-    split = f" ({fixed - rare} on every call, {rare} only on rare branches)" if rare else ""
     if args.diff:
         sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
-        print(f"Would fix {fixed} graph break(s){split} in {len(outcome.changes)} file(s).", file=sys.stderr)
+        sys.stderr.write(fix_summary(outcome.changes, dry_run=True))
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
-    print(f"Fixed {fixed} graph break(s){split} in {len(outcome.changes)} file(s).", file=sys.stderr)
+    sys.stderr.write(fix_summary(outcome.changes))
     return _report(args, _restricted(outcome.remaining, scope, args.paths))
 
 

@@ -19,6 +19,7 @@ from graphmend_bot.rules import gb_url
 MAX_ROW = 10_000_000
 MAX_OCCURRENCE = 1_000_000
 APPLICABILITIES = ("safe", "unsafe")
+EFFECTS = ("removes", "moves")
 EVIDENCE_STATUSES = ("confirmed", "ran-without-break")
 FREQUENCIES = ("every-call", "rare-branch")
 
@@ -35,6 +36,7 @@ def fix_record(fix: Fix) -> dict[str, Any]:
     return {
         "applicability": fix.applicability,
         "message": fix.message,
+        "effect": fix.effect,
         "edits": [
             {"content": e.content, "location": location_record(e.location), "end_location": location_record(e.end_location)}
             for e in fix.edits
@@ -126,8 +128,10 @@ def read_fix(value: Any, name: str) -> Fix | None:
         edits.append(Edit(_text(edit.get("content"), f"{where}.content"),
                           read_location(edit.get("location"), f"{where}.location"),
                           read_location(edit.get("end_location"), f"{where}.end_location")))
+    # A record from before `effect` existed: every fix then counted as a removal.
+    effect = _one_of(data.get("effect", "removes"), f"{name}.effect", EFFECTS)
     # The rendered message is all a record keeps of the title and assumptions.
-    return Fix(applicability, _text(data.get("message"), f"{name}.message"), tuple(edits))
+    return Fix(applicability, _text(data.get("message"), f"{name}.message"), tuple(edits), effect=effect)
 
 
 def read_evidence(value: Any, name: str) -> Evidence | None:

@@ -12,6 +12,11 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Applicability = Literal["safe", "unsafe"]
+# What a fix does to its graph break, as Dynamo would count it: "removes" rewrites away the
+# construct Dynamo breaks on (or keeps it out of the graph with an is_compiling() guard);
+# "moves" leaves the break in place elsewhere (`@torch.compiler.disable` on a helper: each call
+# of the helper still breaks its caller). Only removals are counted as fixed.
+Effect = Literal["removes", "moves"]
 Frequency = Literal["every-call", "rare-branch"]
 
 
@@ -43,7 +48,7 @@ _WORDINGS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Fix:
-    """A rewrite: its edits, what it does (`title`) and what it assumes.
+    """A rewrite: its edits, what it does (`title`), what it assumes and its `effect` on the break.
 
     Build one with `Fix.of`: a fix that assumes nothing is safe, one that assumes anything is
     unsafe. The positional form `Fix(applicability, message, edits)` is what readers of
@@ -55,6 +60,7 @@ class Fix:
     edits: tuple[Edit, ...]
     assumptions: tuple[str, ...] = ()
     wording: AssumptionWording = "unsafe-note"
+    effect: Effect = "removes"  # set by the strategy, never guessed from the text
 
     def __post_init__(self) -> None:
         if self.assumptions and self.applicability == "safe":
@@ -67,14 +73,20 @@ class Fix:
         edits: tuple[Edit, ...],
         assumptions: tuple[str, ...] = (),
         wording: AssumptionWording = "unsafe-note",
+        effect: Effect = "removes",
     ) -> Fix:
-        return cls("unsafe" if assumptions else "safe", title, edits, assumptions, wording)
+        return cls("unsafe" if assumptions else "safe", title, edits, assumptions, wording, effect)
 
     def assuming(self, *more: str) -> Fix:
         """This fix, resting on `more` assumptions as well (so unsafe when there are any)."""
         if not more:
             return self
-        return Fix.of(self.title, self.edits, (*self.assumptions, *more), self.wording)
+        return Fix.of(self.title, self.edits, (*self.assumptions, *more), self.wording, self.effect)
+
+    @property
+    def moves(self) -> bool:
+        """The break stays, elsewhere: not a fix of the break (only of what surrounds it)."""
+        return self.effect == "moves"
 
     @property
     def message(self) -> str:

@@ -258,3 +258,13 @@ def test_help_line_names_the_fix_when_one_exists(write_tree, graphmend_cmd):
     block = lines[guard:guard + 7]
     fix = next(line for line in block if "= fix (" in line or "= help:" in line)
     assert "= fix (unsafe): Lower the validation guard to `torch._assert_async`" in fix
+
+
+def test_fix_on_a_missing_path_prints_only_the_error(write_tree, graphmend_cmd):
+    """Issue 24.3: no "Fixed 0 graph break(s)" after the error when there is nothing to fix."""
+    root = write_tree({"model.py": MODEL})
+    for option in ("--fix", "--diff"):
+        result = run(graphmend_cmd, root, "check", option, "modle.py")
+        assert result.returncode == 2
+        assert result.stderr == "graphmend: error: modle.py: no such file or directory\n"
+        assert result.stdout == ""

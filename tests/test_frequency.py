@@ -148,7 +148,7 @@ def test_fixed_count_separates_rare_branch_fixes(tmp_path: Path, capsys: pytest.
     path.write_text(RARE_FIXABLE, encoding="utf-8")
     assert frequencies(path) == {9: "rare-branch", 10: "every-call"}
     outcome = fix_outcome([str(path)], Config(), with_remaining=False)
-    assert [(c.fixes_applied, c.rare_fixes_applied) for c in outcome.changes] == [(2, 1)]
+    assert [(c.breaks_removed, c.rare_breaks_removed) for c in outcome.changes] == [(2, 1)]
     assert main(["check", "--fix", str(path)]) in (0, 1)
     assert "Fixed 2 graph break(s) (1 on every call, 1 only on rare branches) in 1 file(s)." in capsys.readouterr().err
 

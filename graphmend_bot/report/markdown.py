@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 from urllib.parse import quote
 
 from graphmend_bot.fences import code_block, code_span
@@ -19,6 +20,10 @@ from graphmend_bot.rules import ALL_RULES_BY_CODE, gb_url
 MAX_BODY = 60_000
 MAX_TABLE_ROWS = 100
 MAX_FIX_DIFF = 20_000
+MOVED_BREAK = ("`@torch.compiler.disable` runs the helper eagerly, and each call of it still breaks the caller's "
+               "graph: the break moves to the callers, it is not removed.")
+PREEXISTING_SENTENCE = ("**Pre-existing**: this pull request does not change this line; it is shown because "
+                       "the diff shows it next to a change.")
 RARE_SENTENCE = ("Only on a branch valid inputs rarely take (an error or misconfiguration path): "
                  "it does not break the graph on every call.")
 
@@ -70,16 +75,21 @@ def assumed_text(assumptions: Sequence[str]) -> str:
     return "; ".join(prose(p) for p in phrases if p)
 
 
-def finding_comment(finding: Finding, marker: str, suggestion: str | None = None) -> str:
-    """One inline review comment: what breaks, why, the one-click fix when there is a safe one."""
+def finding_comment(finding: Finding, marker: str, suggestion: str | None = None, preexisting: bool = False) -> str:
+    """One inline review comment: what breaks, why, the one-click fix when there is a safe one.
+    `preexisting`: on an unchanged line of the diff, labelled so (not a break the change made)."""
     rule = ALL_RULES_BY_CODE.get(finding.code)
     parts = [f"**{finding.code}** {prose(finding.message)} (PyTorch graph break {_rule_link(finding)})"]
+    if preexisting:
+        parts.append(PREEXISTING_SENTENCE)
     if finding.evidence is not None:
         parts.append(evidence_line(finding))
     if finding.rare:
         parts.append(RARE_SENTENCE)
     if rule is not None:
         parts.append(rule.why)
+    if finding.fix is not None and finding.fix.moves:
+        parts.append(MOVED_BREAK)
     if suggestion is not None and finding.fix is not None and finding.fix.applicability == "unsafe":
         # A fix read back from a bundle has no assumptions apart from its message: show the message then.
         title = finding.fix.title if finding.fix.assumptions else finding.fix.message
@@ -107,17 +117,36 @@ def resolved_comment(original: str, marker: str, sha: str) -> str:
     )
 
 
-def findings_review_body(commented: int, overflow: Sequence[Finding], limit: int) -> str:
-    """The body of the bot's findings review (approval/verdict.py's review_body is the GPU verdict's)."""
-    lines = [f"GraphMend found {commented + len(overflow)} new graph break(s) on lines changed in this pull request."]
+class CommentedFinding(Protocol):
+    """A planned inline comment, as the review body needs it (github/review/plan.py's PlannedComment)."""
+
+    @property
+    def finding(self) -> Finding: ...
+
+    @property
+    def new(self) -> bool: ...
+
+
+def findings_review_body(comments: Sequence[CommentedFinding], overflow: Sequence[CommentedFinding],
+                         limit: int) -> str:
+    """The body of the bot's findings review (approval/verdict.py's review_body is the GPU verdict's).
+    New counts only breaks on lines the pull request added; the others are pre-existing."""
+    commented = len(comments)
+    new = sum(c.new for c in (*comments, *overflow))
+    old = commented + len(overflow) - new
+    lines = [f"GraphMend found {new} new graph break(s) on lines this pull request added."]
+    if old:
+        lines.append(f"{old} pre-existing graph break(s) on unchanged lines next to the changes are shown too, "
+                     "labelled pre-existing.")
     if overflow:
         lines.append(
-            f"To keep the review readable, {commented} are commented inline (at most {limit} per review); "
-            f"the other {len(overflow)} are listed here and in the summary comment:"
+            f"To keep the review readable, {commented} are commented inline (at most {limit} per review, "
+            f"new ones first); the other {len(overflow)} are listed here and in the summary comment:"
         )
         lines.append("")
-        lines += [f"- {code_span(f'{f.path}:{f.location.row}')} **{f.code}** {prose(f.message)}"
-                  for f in overflow[:MAX_TABLE_ROWS]]
+        lines += [f"- {code_span(f'{c.finding.path}:{c.finding.location.row}')} **{c.finding.code}** "
+                  f"{'' if c.new else '(pre-existing) '}{prose(c.finding.message)}"
+                  for c in overflow[:MAX_TABLE_ROWS]]
         if len(overflow) > MAX_TABLE_ROWS:
             lines.append(f"- ... and {len(overflow) - MAX_TABLE_ROWS} more")
     return "\n".join(lines)
@@ -135,6 +164,8 @@ class SummaryView:
     blob_url: str = ""  # "<server>/<owner>/<repo>/blob/<sha>", for links to lines; empty for none
     inline: int = 0  # findings that have an inline comment
     fix_diff: str = ""  # unified diff of the safe fixes: what the fix PR would change
+    # A pull request's findings on lines it added (the rest are pre-existing); None: no pull request.
+    new: frozenset[Finding] | None = None
     notes: list[str] = field(default_factory=list)  # e.g. "read-only token: annotations only"
 
 
@@ -157,12 +188,13 @@ def _counts_table(findings: Sequence[Finding]) -> list[str]:
     return rows
 
 
-def _findings_table(findings: Sequence[Finding], blob_url: str) -> list[str]:
+def _findings_table(findings: Sequence[Finding], blob_url: str, new: frozenset[Finding] | None = None) -> list[str]:
     rows = ["| Location | Rule | Message | Fix |", "|---|---|---|---|"]
     for finding in findings[:MAX_TABLE_ROWS]:
         fix = finding.fix.applicability if finding.fix else "manual"
         rare = "(rare branch: error or misconfiguration path)" if finding.rare else ""
-        message = " ".join(part for part in (prose(finding.message), evidence_line(finding), rare) if part)
+        old = "*pre-existing*" if new is not None and finding not in new else ""
+        message = " ".join(part for part in (old, prose(finding.message), evidence_line(finding), rare) if part)
         rows.append(f"| {_location(finding, blob_url)} | {finding.code} | {cell(message)} | {fix} |")
     if len(findings) > MAX_TABLE_ROWS:
         rows.append(f"| ... | | {len(findings) - MAX_TABLE_ROWS} more, see the SARIF report | |")
@@ -201,12 +233,16 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
         if count else f"Checked {view.changed_files} changed Python file(s) ({view.files_checked} analysed for scope)."
     )
     lines += [f"> {note}" for note in view.notes]
+    if count and view.new is not None:
+        new = sum(f in view.new for f in view.findings)
+        lines += ["", f"{new} new on lines this pull request added; {count - new} pre-existing (on lines it did not "
+                  "change), marked *pre-existing* below."]
     rare = sum(f.rare for f in view.findings)
     if rare:
         lines += ["", f"{count - rare} break(s) happen on every call; {rare} only on branches valid inputs "
                   "rarely take (error or misconfiguration paths), marked *rare branch* below."]
     if count:
-        lines += ["", "### Findings", "", *_findings_table(view.findings, view.blob_url)]
+        lines += ["", "### Findings", "", *_findings_table(view.findings, view.blob_url, view.new)]
         lines += ["", "### By rule", "", *_counts_table(view.findings)]
         lines += ["", "### What the fix pull request would change", "", *_fix_section(view)]
     if view.errors:

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.report.advice import advice
+
+if TYPE_CHECKING:
+    from graphmend_bot.rewrite import FileChange
 
 RARE_NOTE = "only on a branch valid inputs rarely take (an error or misconfiguration path): not on every call"
 
@@ -58,7 +63,8 @@ def summary_line(result: CheckResult) -> str:
         text = f"No graph breaks found in {result.files_checked} file(s)."
     else:
         files = len({f.path for f in result.findings})
-        fixable = Counter(f.fix.applicability for f in result.findings if f.fix)
+        fixable = Counter(f.fix.applicability for f in result.findings if f.fix and not f.fix.moves)
+        movable = sum(1 for f in result.findings if f.fix and f.fix.moves)
         text = f"Found {count} graph break(s) in {files} file(s)."
         rare = sum(f.rare for f in result.findings)
         if rare:
@@ -67,8 +73,33 @@ def summary_line(result: CheckResult) -> str:
             text += f" {fixable['safe']} fixable with `--fix`."
         if fixable["unsafe"]:
             text += f" {fixable['unsafe']} more with `--unsafe-fixes`."
-        if not fixable:
+        if movable:
+            text += (f" {movable} can only be moved to the callers with `--unsafe-fixes` "
+                     "(`@torch.compiler.disable`: each call still breaks).")
+        if not fixable and not movable:
             text += " `--show-fixes` or `--diff` shows the rewrites on offer."
     if result.errors:
         text += f" {len(result.errors)} file(s) could not be analysed."
     return text
+
+
+MOVED_NOTE = "to the callers of helpers run eagerly (`@torch.compiler.disable`): each call still breaks"
+
+
+def fix_summary(changes: Sequence[FileChange], dry_run: bool = False) -> str:
+    """What `--fix` (or `--diff`, `dry_run`) did, in lines: fixed counts only the breaks removed."""
+    removed = sum(change.breaks_removed for change in changes)
+    rare = sum(change.rare_breaks_removed for change in changes)
+    moved = sum(change.breaks_moved for change in changes)
+    kept = sum(change.still_reported for change in changes)
+    files = sum(1 for change in changes if change.breaks_removed)
+    # Breaks only on error or misconfiguration branches are counted apart: fixing them changes
+    # nothing on the hot path (Finding.frequency).
+    split = f" ({removed - rare} on every call, {rare} only on rare branches)" if rare else ""
+    lines = [f"{'Would fix' if dry_run else 'Fixed'} {removed} graph break(s){split} in {files} file(s)."]
+    if moved:
+        lines.append(f"{'Would move' if dry_run else 'Moved'} {moved} graph break(s) {MOVED_NOTE}; not counted as fixed.")
+    if kept:
+        lines.append(f"{kept} rewrite(s) {'would leave' if dry_run else 'left'} their graph break reported; "
+                     "not counted as fixed.")
+    return "\n".join(lines) + "\n"

@@ -14,7 +14,7 @@ import difflib
 import multiprocessing
 import os
 import tokenize
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,11 +38,19 @@ PARALLEL_FILES = 8
 
 @dataclass(frozen=True)
 class FileChange:
+    """A rewritten file and what its rewrites did to the breaks found in it.
+
+    A break counts as removed only when a removing fix was applied to it and the rewritten code no
+    longer reports it; a fix that moves its break (`Fix.effect`) is counted apart, never as fixed.
+    """
+
     path: str
     before: str
     after: str
-    fixes_applied: int = 0
-    rare_fixes_applied: int = 0  # of those, fixes of breaks only on rare branches (Finding.frequency)
+    breaks_removed: int = 0
+    rare_breaks_removed: int = 0  # of those, breaks only on rare branches (Finding.frequency)
+    breaks_moved: int = 0  # breaks a fix moved to the callers (still breaks there)
+    still_reported: int = 0  # removing fixes applied whose break the rewritten code still reports
 
 
 @dataclass
@@ -233,8 +241,7 @@ def fix_outcome(
     workspace = Workspace(list(paths), config, jobs, roots=reach or (), cache=cache)
     original: dict[str, str] = {}
     current: dict[str, str] = {}
-    counts: dict[str, int] = defaultdict(int)
-    rare_counts: dict[str, int] = defaultdict(int)
+    tally = BreakTally()
     extra_errors: dict[tuple[str, str], FileError] = {}
     pending: set[str] | None = set(only) if only is not None else None  # files worth re-fixing; None: all
     reachable: set[str] | None = None
@@ -246,19 +253,19 @@ def fix_outcome(
         if reach is not None:  # recomputed each pass: a rewrite can add functions (torch.cond branches)
             reachable = workspace.reachable()
             result = replace(result, findings=[f for f in result.findings if f.symbol in reachable])
+        if passes == 1:
+            tally.found(result.findings)
         result = attach_fixes(result, config, sources=current, memo=memo, jobs=jobs)
         changed: set[str] = set()
-        by_path: dict[str, list[Fix]] = defaultdict(list)
-        rare_by_path: dict[str, list[bool]] = defaultdict(list)
+        by_path: dict[str, list[Finding]] = defaultdict(list)
         for finding in result.findings:
             if finding.fix and (finding.fix.applicability == "safe" or unsafe):
-                by_path[finding.path].append(finding.fix)
-                rare_by_path[finding.path].append(finding.rare)
+                by_path[finding.path].append(finding)
         for error in result.errors:
             extra_errors.setdefault((error.path, error.message), error)
-        for path, fixes in by_path.items():
+        for path, fixed_findings in by_path.items():
             source = current[path] if path in current else read_source(path)
-            new, applied = _apply(source, fixes)
+            new, applied = _apply(source, [f.fix for f in fixed_findings if f.fix])
             if new == source:
                 continue
             if not parses(new):
@@ -267,25 +274,82 @@ def fix_outcome(
                 continue
             original.setdefault(path, source)
             current[path] = new
-            counts[path] += sum(applied)
-            rare_counts[path] += sum(a and r for a, r in zip(applied, rare_by_path[path], strict=True))
+            tally.applied(f for f, done in zip(fixed_findings, applied, strict=True) if done)
             workspace.update(path, new)
             changed.add(path)
         if not changed:
             break
         pending = changed
     remaining = workspace.result(only=only)
+    tally.left(remaining.findings)
     if with_remaining:
         remaining = attach_fixes(remaining, config, sources=current, memo=memo, jobs=jobs)
     known = {(e.path, e.message) for e in remaining.errors}
     remaining.errors.extend(e for key, e in extra_errors.items() if key not in known)
     remaining.errors.sort(key=lambda e: e.path)
     changes = [
-        FileChange(path, original[path], current[path], counts[path], rare_counts[path])
+        FileChange(path, original[path], current[path], *tally.of(path))
         for path in sorted(current)
         if current[path] != original[path]
     ]
     return FixOutcome(changes=changes, remaining=remaining, passes=passes, reachable=reachable)
+
+
+BreakKey = tuple[str, str, str, bool]  # (code, function, stripped line, rare): stable across line shifts
+
+
+def _break_key(finding: Finding) -> BreakKey:
+    return (finding.code, finding.symbol, finding.source_line.strip(), finding.rare)
+
+
+class BreakTally:
+    """Counts what the applied fixes did to the breaks found in the original files.
+
+    A removal is confirmed by the re-check: of the breaks with one key, at most as many count as
+    removed as the rewritten file reports fewer, and in all no more than its findings went down by.
+    Findings the rewrites created and fixed in a later pass were never in the original, so they are
+    not counted.
+    """
+
+    def __init__(self) -> None:
+        self.before: dict[str, Counter[BreakKey]] = defaultdict(Counter)
+        self.after: dict[str, Counter[BreakKey]] = defaultdict(Counter)
+        self.removing: dict[str, Counter[BreakKey]] = defaultdict(Counter)
+        self.moved: Counter[str] = Counter()
+
+    def found(self, findings: Iterable[Finding]) -> None:
+        for finding in findings:
+            self.before[finding.path][_break_key(finding)] += 1
+
+    def applied(self, findings: Iterable[Finding]) -> None:
+        for finding in findings:
+            key = _break_key(finding)
+            if key not in self.before[finding.path]:
+                continue  # a break an earlier rewrite made
+            if finding.fix is not None and finding.fix.moves:
+                self.moved[finding.path] += 1
+            else:
+                self.removing[finding.path][key] += 1
+
+    def left(self, findings: Iterable[Finding]) -> None:
+        for finding in findings:
+            self.after[finding.path][_break_key(finding)] += 1
+
+    def of(self, path: str) -> tuple[int, int, int, int]:
+        """(removed, of those rare, moved, still reported) for the file at `path`."""
+        removed = rare = tried = 0
+        for key, count in self.removing[path].items():
+            attempts = min(count, self.before[path][key])
+            confirmed = min(attempts, max(0, self.before[path][key] - self.after[path][key]))
+            tried += attempts
+            removed += confirmed
+            rare += confirmed if key[3] else 0
+        # A rewrite that trades its break for a new one (another rule on the rewritten line) is no
+        # removal: never more than the file's findings went down by.
+        net = max(0, self.before[path].total() - self.after[path].total())
+        if removed > net:
+            rare, removed = min(rare, net), net
+        return removed, rare, self.moved[path], tried - removed
 
 
 def write_changes(changes: Iterable[FileChange]) -> None:

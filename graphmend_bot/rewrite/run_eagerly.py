@@ -89,6 +89,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         "fragment of it before the break",
         ctx.add_torch_decorator(ctx.position(function).start.line, DECORATOR),
         assumptions=(ASSUMPTION,),
+        effect="moves",  # each call of the helper still breaks its caller (GB0099)
     )
 
 

@@ -51,7 +51,8 @@ RULE = Rule(
         "IndexError where argmax returns 0). "
         "Otherwise no rewrite of the operator: a dense formulation changes shapes downstream. Unsafe fix, offered for a break on every call of a plain module-level helper: "
         "`@torch.compiler.disable` runs the helper eagerly (its caller still breaks at the call; the helper's "
-        "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling."
+        "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling. The "
+        "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the finding stays."
     ),
     fixes=("first_match", "run_eagerly"),
     detection=Detection(

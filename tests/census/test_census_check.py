@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,20 @@ def test_a_census_from_another_commit_or_malformed_is_a_message_and_the_check_go
     done = check(root, "--census", str(hostile))
     assert "census not used" in done.stderr and "relative path" in done.stderr and "Traceback" not in done.stderr
     assert "GM101" in done.stdout
+
+
+def test_a_census_of_files_edited_since_its_commit_is_refused(runs: tuple[Path, str, str], tmp_path: Path) -> None:
+    """Issue 24.5: after `--fix` shifted lines (HEAD unchanged), the census's lines point at other code."""
+    root = tmp_path / "project"
+    shutil.copytree(runs[0], root)
+    assert "GM801" in check(root, "--census", "graphmend-census.json").stdout  # unedited: merged
+    fixed = check(root, "--fix")
+    assert "Fixed" in fixed.stderr and subprocess.run(["git", "diff", "--quiet"], cwd=root).returncode == 1
+    done = check(root, "--census", "graphmend-census.json")
+    [message] = [line for line in done.stderr.splitlines() if "census" in line]
+    assert message.startswith("graphmend: census not used: pkg/model.py changed since commit ")
+    assert "its lines would point at other code" in message and "Traceback" not in done.stderr
+    # The check goes on statically: no line reported as a break only Dynamo saw, no evidence.
+    assert done.returncode == 1 and "GM604" in done.stdout  # the break --fix has no rewrite for
+    assert "GM801" not in done.stdout and "ran in the tests without a graph break" not in done.stdout
+    assert "confirmed by Dynamo" not in done.stdout

@@ -109,3 +109,31 @@ def test_an_unsafe_suggestion_read_back_from_a_bundle_is_still_labelled() -> Non
     labelled = Fix.of("Select with `torch.where`", (edit,), ("assumes `a` is floating point", "no NaN"))
     assert unsafe_label(labelled.assumptions) == (
         "**Unsafe**: assumes `a` is floating point; no NaN; GPU verification checks it")
+
+
+# Issue 24.3: a helper whose nonzero no rewrite removes gets `@torch.compiler.disable` under
+# `fixes: verified`; that moves its break to forward's call, so nothing may count it as fixed.
+LAYERS_NONZERO = ("import torch\n\n\ndef scale(x):\n    rows = torch.nonzero(x > 0)\n"
+                  "    return x * 2 / (rows.shape[0] + 1)\n")
+
+
+def test_the_fix_pull_request_and_the_review_report_a_moved_break_as_moved(
+        tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = RemoteWorld(tmp_path, fake_github, BASE, {**HEAD, "pkg/layers.py": LAYERS_NONZERO})
+    world.run(world.pull_request_event("pull_request.opened.json"), fix_pr="true", fixes="verified")
+    [fix] = world.fix_pulls()
+    tip = world.remote.branch("graphmend/fix/pr-2")
+    assert tip is not None
+    assert "@torch.compiler.disable\ndef scale" in world.remote.show(tip, "pkg/layers.py")
+    body = fix["body"]
+    # The logger's and the print's guards and the if's torch.where remove their breaks; the decorator
+    # moves its own (it said "rewrites 4").
+    assert body.startswith("GraphMend removes 3 torch.compile graph break(s) in 2 file(s)")
+    assert "1 more rewrite(s) only move their break" in body
+    assert "| `pkg/layers.py` | 4 | GM501 | **Moves the break, not removed.** " in body
+    assert fix["title"] == "GraphMend: fix 3 graph break(s), move 1 graph break(s) to the callers in #2"
+    comments = [c["body"] for c in fake_github.comments_on(REPO, NUMBER)]
+    [moved] = [c for c in comments if c.startswith("**GM501**")]
+    assert "the break moves to the callers, it is not removed" in moved
+    [printed] = [c for c in comments if c.startswith("**GM401**")]
+    assert "moves to the callers" not in printed

@@ -124,6 +124,8 @@ class PullRequestWorld:
             "INPUT_FIXES": "safe",
         }
         env.update({f"INPUT_{name.upper().replace('_', '-')}": value for name, value in inputs.items()})
+        if os.environ.get("PYTHONPATH"):  # a checkout run with PYTHONPATH: its code, not the installed one
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         done = subprocess.run([*graphmend_command(), "bot"], env=env, cwd=self.tmp, capture_output=True,
                               text=True, timeout=300)
         outputs = {}

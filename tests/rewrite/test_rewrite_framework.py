@@ -11,7 +11,7 @@ from fixture_support import FIXTURES
 
 from graphmend_bot.config import Config
 from graphmend_bot.findings import Edit, Finding, Fix, Location
-from graphmend_bot.rewrite import apply_fixes, fix_paths
+from graphmend_bot.rewrite import BreakTally, apply_fixes, fix_paths
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 
 
@@ -237,3 +237,24 @@ def test_deferral_helper_outside_the_focus_is_not_added_twice(tmp_path: Path) ->
     (change,) = fix_paths([str(path)], Config(io_strategy="defer"), unsafe=True)
     assert change.after.count("def _log_after_graph") == 1
     assert "_log_after_graph(\"info\", 'called')" in change.after
+
+
+def test_a_removal_counts_only_as_far_as_the_recheck_reports_fewer_breaks() -> None:
+    """Issue 24.3: two identical `.item()` lines both rewritten, one still reported afterwards: one
+    removed, one left reported; a moving fix is never a removal; a break a rewrite created is not counted."""
+    def item(row: int, fix: Fix | None = None, line: str = "y = x.item()") -> Finding:
+        return Finding("GM301", "m", "p.py", Location(row, 1), Location(row, 9), "GB0124", "f", line, fix=fix)
+
+    removes = Fix.of("keep it a tensor", ())
+    moves = Fix.of("run it eagerly", (), ("assumed",), effect="moves")
+    tally = BreakTally()
+    tally.found([item(3), item(4), item(9, line="z = x.item()")])
+    tally.applied([item(3, removes), item(4, removes), item(9, moves), item(12, removes, line="w = y.item()")])
+    tally.left([item(3), item(9, line="z = x.item()")])
+    assert tally.of("p.py") == (1, 0, 1, 1)  # removed, of those rare, moved, still reported
+    # A rewrite that leaves a new break of another rule on its line removed nothing in all.
+    traded = BreakTally()
+    traded.found([item(3)])
+    traded.applied([item(3, removes)])
+    traded.left([Finding("GM302", "m", "p.py", Location(3, 1), Location(3, 9), "GB0124", "f", "y = int(x)")])
+    assert traded.of("p.py") == (0, 0, 0, 1)

@@ -35,7 +35,7 @@ from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, V
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.narrowing import with_exclusions
 from graphmend_bot.github.review.suggestion import suggestion_for
-from graphmend_bot.report.markdown import assumed_text, cell, prose
+from graphmend_bot.report.markdown import MOVED_BREAK, assumed_text, cell, prose
 
 FIX_BRANCH_PREFIX = "graphmend/fix/"
 BOT_NAME = "graphmend[bot]"
@@ -97,6 +97,7 @@ class Rewrite:
     before: str
     after: str
     assumptions: tuple[str, ...] = ()  # empty: a safe rewrite
+    moves: bool = False  # the rewrite moves its break to the callers (Fix.effect): not a fix of it
 
 
 @dataclass
@@ -112,8 +113,30 @@ class FixPlan:
         return [rewrite for rewrite in self.rewrites if rewrite.assumptions]
 
     @property
+    def moved(self) -> list[Rewrite]:
+        return [rewrite for rewrite in self.rewrites if rewrite.moves]
+
+    @property
+    def removed(self) -> int:
+        """Breaks the rewrites remove; the changed files when only later passes rewrote (no listed rewrite)."""
+        if not self.rewrites:
+            return len(self.files)
+        return len(self.rewrites) - len(self.moved)
+
+    @property
     def empty(self) -> bool:
         return not self.files
+
+
+def breaks_changed(plan: FixPlan, noun: str = "graph break(s)") -> str:
+    """What the rewrites do to the breaks, for titles and messages: "fix 2 graph break(s)", and
+    ", move 1 graph break(s) to the callers" when some only move their break."""
+    moved = len(plan.moved)
+    fixed = f"fix {plan.removed} {noun}"
+    if not moved:
+        return fixed
+    move = f"move {moved} {noun} to the callers"
+    return f"{fixed}, {move}" if plan.removed else move
 
 
 def rewrites_for(findings: Iterable[Finding], sources: dict[str, str], paths: set[str],
@@ -131,7 +154,7 @@ def rewrites_for(findings: Iterable[Finding], sources: dict[str, str], paths: se
         lines = source.splitlines()
         before = "\n".join(lines[suggestion.first_line - 1:suggestion.last_line])
         out.append(Rewrite(finding.path, suggestion.first_line, finding.code, finding.fix.message, before,
-                           suggestion.text, finding.fix.assumptions))
+                           suggestion.text, finding.fix.assumptions, finding.fix.moves))
     return out
 
 
@@ -202,15 +225,20 @@ def fix_body(plan: FixPlan, source: str, head_sha: str, verification: str | None
     if verification is None:
         verification = UNPROVEN_VERIFICATION if plan.unsafe else PENDING_VERIFICATION
     count = len(plan.rewrites)
+    moved = len(plan.moved)
     lines = [
-        f"GraphMend rewrites {count} torch.compile graph break(s) in {len(plan.files)} file(s) of {source} "
+        f"GraphMend removes {plan.removed} torch.compile graph break(s) in {len(plan.files)} file(s) of {source} "
         f"(at `{head_sha[:7]}`). Merge this pull request to apply them.",
         "",
         "| File | Line | Rule | Rewrite |",
         "|---|---:|---|---|",
     ]
+    if moved:
+        lines[1:1] = ["", f"{moved} more rewrite(s) only move their break: {MOVED_BREAK} Not counted as removed."]
     for rewrite in plan.rewrites[:MAX_LISTED_REWRITES]:
-        lines.append(f"| {code_span(rewrite.path)} | {rewrite.line} | {rewrite.code} | {cell(prose(rewrite.message))} |")
+        effect = "**Moves the break, not removed.** " if rewrite.moves else ""
+        lines.append(f"| {code_span(rewrite.path)} | {rewrite.line} | {rewrite.code} | "
+                     f"{effect}{cell(prose(rewrite.message))} |")
     if count > MAX_LISTED_REWRITES:
         lines.append(f"| ... | | | {count - MAX_LISTED_REWRITES} more in the diff |")
     lines += ["", "<details><summary>Before and after</summary>", ""]

@@ -21,6 +21,7 @@ from graphmend_bot.github.core.markers import REPLY_MARKER
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.fix_pr import (
     FixPlan,
+    breaks_changed,
     close_fix,
     find_fix_pull,
     fix_body,
@@ -122,9 +123,9 @@ def sync_fix(repo: Repository, source: Source, plan: FixPlan, log: Log, on: Pull
         return (f"No {kind}rewrite is left; closed the fix pull request." if outcome.closed
                 else f"No graph break here has a {kind}automatic rewrite; nothing to open.")
     count = len(plan.rewrites) or len(plan.files)
-    title = f"GraphMend: fix {count} graph break(s) in {source.label}"
+    title = f"GraphMend: {breaks_changed(plan)} in {source.label}"
     kind = "Rewrites (unsafe ones unproven until verified)" if plan.unsafe else "Safe rewrites"
-    message = (f"GraphMend: fix {count} torch.compile graph break(s)\n\n"
+    message = (f"GraphMend: {breaks_changed(plan, 'torch.compile graph break(s)')}\n\n"
                f"{kind} for {source.label} at {source.sha[:7]}, made by graphmend bot.")
     body = fix_body(plan, source.label, source.sha)
     outcome = publish_fix(repo, source.branch, source.base, source.sha, plan, title, body, message, log)

@@ -170,6 +170,9 @@ def render_json(review: LocalReview) -> str:
         "summary_comment": summary_comment(prepared.view) if review.findings else None,
         "fix_diff": prepared.view.fix_diff,
         "findings": len(review.findings),
+        # Of those on lines of the diff: on lines the change added, and on unchanged context lines.
+        "new_on_added_lines": len(plan.new),
+        "pre_existing_on_context_lines": len(plan.preexisting),
     }
     return json.dumps(document, indent=2) + "\n"
 

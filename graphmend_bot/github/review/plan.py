@@ -5,6 +5,10 @@ never by a marker alone: anyone can type one), the plan says which
 findings get a new inline comment (at most `limit` per review), which were already commented
 (hidden fingerprint), which go to annotations (not on a line in the diff) and which old comments
 are stale (their finding is gone): deleted, or marked resolved when someone replied to them.
+
+A break is new only on a line the pull request added. One on an unchanged context line of a hunk
+(an `.item()` three lines above an added `print`) was there before: its comment, its line in the
+review body and the summary's counts say pre-existing, and new ones get the comment slots first.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ class PlannedComment:
     line: int
     start_line: int | None
     body: str
+    new: bool = True  # on a line the pull request added; False: an unchanged context line
 
     def as_api(self) -> ReviewComment:
         """The `comments[]` item of `POST /repos/{owner}/{repo}/pulls/{n}/reviews`."""
@@ -62,11 +67,13 @@ class PlannedComment:
 @dataclass
 class ReviewPlan:
     new_comments: list[PlannedComment] = field(default_factory=list)
-    overflow: list[Finding] = field(default_factory=list)  # in the diff, over the per-review limit
+    overflow: list[PlannedComment] = field(default_factory=list)  # in the diff, over the per-review limit
     already_commented: list[Finding] = field(default_factory=list)
     outside_diff: list[Finding] = field(default_factory=list)  # -> annotations
     delete: list[int] = field(default_factory=list)  # stale comments nobody replied to
     resolve: list[tuple[int, str]] = field(default_factory=list)  # stale comments with replies: new body
+    new: list[Finding] = field(default_factory=list)  # on lines the pull request added
+    preexisting: list[Finding] = field(default_factory=list)  # on unchanged lines shown in the diff
 
     @property
     def inline(self) -> int:
@@ -83,25 +90,35 @@ def finding_keys(findings: Sequence[Finding]) -> list[str]:
     return keys
 
 
+def _shown(finding: Finding, diff: DiffFile | None, source: str | None) -> bool:
+    """The finding's line is in the diff, as the checkout has it (else: the checkout is not the
+    commit the diff is about)."""
+    row = finding.location.row
+    if diff is None or source is None:
+        return False
+    lines = source.splitlines()
+    return row <= len(lines) and diff.commentable(row, row) and diff.matches(row, lines[row - 1])
+
+
 def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None,
            unsafe: bool = False) -> PlannedComment | None:
     """Where a finding's comment goes in the diff, with a suggestion when the fix fits there
     (an unsafe fix's too with `unsafe`, labelled with what it assumes)."""
-    row = finding.location.row
-    if diff is None or source is None:
+    if diff is None or source is None or not _shown(finding, diff, source):
         return None
+    row = finding.location.row
+    new = row in diff.added
     lines = source.splitlines()
-    if row > len(lines) or not diff.commentable(row, row) or not diff.matches(row, lines[row - 1]):
-        return None  # not in the diff, or the checkout is not the commit the diff is about
     marker = finding_marker(key)
     suggestion = suggestion_for(finding, source, unsafe)
     if suggestion is not None and diff.commentable(suggestion.first_line, suggestion.last_line) and all(
         diff.matches(r, lines[r - 1]) for r in range(suggestion.first_line, suggestion.last_line + 1)
     ):
         first, last = suggestion.first_line, suggestion.last_line
-        body = finding_comment(finding, marker, suggestion.text)
-        return PlannedComment(finding, key, finding.path, last, first if first != last else None, body)
-    return PlannedComment(finding, key, finding.path, row, None, finding_comment(finding, marker))
+        body = finding_comment(finding, marker, suggestion.text, preexisting=not new)
+        return PlannedComment(finding, key, finding.path, last, first if first != last else None, body, new)
+    return PlannedComment(finding, key, finding.path, row, None, finding_comment(finding, marker, preexisting=not new),
+                          new)
 
 
 def plan_review(
@@ -124,17 +141,24 @@ def plan_review(
             key, resolved = parsed
             if not resolved:
                 commented.setdefault(key, comment)
+    placed_in_diff: list[PlannedComment] = []
     for finding, key in zip(findings, keys, strict=True):
+        diff, source = diffs.get(finding.path), sources.get(finding.path)
+        if _shown(finding, diff, source):
+            new = diff is not None and finding.location.row in diff.added
+            (plan.new if new else plan.preexisting).append(finding)
         if key in commented:
             plan.already_commented.append(finding)
             continue
-        placed = _place(finding, key, diffs.get(finding.path), sources.get(finding.path), unsafe)
+        placed = _place(finding, key, diff, source, unsafe)
         if placed is None:
             plan.outside_diff.append(finding)
-        elif len(plan.new_comments) < limit:
-            plan.new_comments.append(placed)
         else:
-            plan.overflow.append(finding)
+            placed_in_diff.append(placed)
+    # New breaks take the comment slots first; the order of the comments stays the findings' order.
+    chosen = {id(c) for c in sorted(placed_in_diff, key=lambda c: not c.new)[:limit]}
+    plan.new_comments = [c for c in placed_in_diff if id(c) in chosen]
+    plan.overflow = [c for c in placed_in_diff if id(c) not in chosen]
     replied = {c.in_reply_to_id for c in existing if c.in_reply_to_id is not None}
     for key, comment in commented.items():
         if key in current:
@@ -191,9 +215,9 @@ def prepare_review(
     view = SummaryView(
         findings=result.findings, errors=result.errors, files_checked=result.files_checked,
         changed_files=len(patches), head_sha=head_sha, blob_url=blob_url, inline=plan.inline,
-        fix_diff=fix_diff(result.findings, sources),
+        fix_diff=fix_diff(result.findings, sources), new=frozenset(plan.new),
     )
-    body = findings_review_body(len(plan.new_comments), plan.overflow, limit) if plan.new_comments else ""
+    body = findings_review_body(plan.new_comments, plan.overflow, limit) if plan.new_comments else ""
     return PreparedReview(plan, view, body)
 
 
