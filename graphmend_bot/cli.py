@@ -15,7 +15,7 @@ from pathlib import Path
 from graphmend_bot import __version__
 from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
 from graphmend_bot.engine import check
-from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
@@ -161,7 +161,12 @@ def _report(args: argparse.Namespace, result: CheckResult) -> int:
         Path(args.output_file).write_text(output, encoding="utf-8")
     else:
         sys.stdout.write(output)
-    if result.findings and not args.exit_zero:
+    return failing_status(result, args.exit_zero)
+
+
+def failing_status(result: CheckResult, exit_zero: bool) -> int:
+    """1 for findings, and for a file that could not be checked at all (ruff's E999/E902 fail too)."""
+    if (result.findings or any(error.blocking for error in result.errors)) and not exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
@@ -402,7 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"graphmend: invalid configuration: {error}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        return EXIT_ERROR
+        # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C (2 means a usage error).
+        print("Interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except Exception as error:  # a message, never a traceback
         print(f"graphmend: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         print("Please report this at https://github.com/graphmend/action/issues", file=sys.stderr)

@@ -59,10 +59,14 @@ def find_config_file(start: Path) -> Path | None:
 
 
 def _has_tool_table(pyproject: Path) -> bool:
+    """Whether this pyproject.toml configures graphmend. One that cannot be read or parsed is an
+    error, as in ruff: skipping it would silently drop its `[tool.graphmend]` table."""
     try:
         return "graphmend" in tomllib.loads(pyproject.read_text("utf-8")).get("tool", {})
-    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-        return False
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{pyproject}: invalid TOML: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{pyproject}: cannot read: {error}") from None
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
