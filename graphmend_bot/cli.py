@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from graphmend_bot import __version__
+from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
 from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
@@ -52,6 +53,8 @@ def _load_config(args: argparse.Namespace) -> Config:
         config.ignore = [*config.ignore, *args.extend_ignore]
     if getattr(args, "ignore", None):
         config.ignore = args.ignore
+    if getattr(args, "baseline", None):
+        config.baseline = os.path.abspath(args.baseline)
     return config
 
 
@@ -64,8 +67,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     config = _load_config(args)
+    if args.update_baseline:
+        return _update_baseline(args, config)
     if args.fix or args.diff:
         return _fix(args, config)
+    if args.add_noqa:
+        return _add_noqa(args, config)
     if args.shard or args.save_result:
         return _check_shard(args, config)
     result = check(args.paths or ["."], config)
@@ -152,11 +159,44 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
     print(f"Fixed {fixed} graph break(s){split} in {len(outcome.changes)} file(s).", file=sys.stderr)
-    return _report(args, outcome.remaining)
+    return _report(args, without_baselined(outcome.remaining, config))
+
+
+def _update_baseline(args: argparse.Namespace, config: Config) -> int:
+    """Write every current finding to the baseline, so later runs report only new ones; exit 0."""
+    from graphmend_bot.baseline import baseline_path, write_baseline
+
+    path = baseline_path(config)
+    if path is None:
+        print("graphmend: --update-baseline needs --baseline FILE or `baseline` in the configuration",
+              file=sys.stderr)
+        return EXIT_ERROR
+    config.baseline = None  # every finding, the ones the old baseline held too
+    result = check(args.paths or ["."], config)
+    count = write_baseline(path, result.findings)
+    print(f"Wrote {count} finding(s) to the baseline {path}.", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _add_noqa(args: argparse.Namespace, config: Config) -> int:
+    """ruff's --add-noqa: a `# graphmend: ignore[CODE]` comment on every finding's line; exit 0."""
+    from graphmend_bot.add_noqa import add_noqa
+
+    outcome = add_noqa(check(args.paths or ["."], config).findings)
+    print(f"Added {outcome.added} `# graphmend: ignore` comment(s) in {outcome.files} file(s).", file=sys.stderr)
+    if outcome.skipped:
+        print(f"graphmend: {outcome.skipped} finding(s) have no line that can take a comment without changing "
+              "the code (inside a multi-line string, after a backslash): left as they are", file=sys.stderr)
+    return EXIT_CLEAN
 
 
 def _report(args: argparse.Namespace, result: CheckResult) -> int:
-    output = RENDERERS[args.output_format](result)
+    if getattr(args, "statistics", False):
+        from graphmend_bot.report.statistics import render_statistics
+
+        output = render_statistics(result, args.output_format)
+    else:
+        output = RENDERERS[args.output_format](result)
     if args.output_file:
         Path(args.output_file).write_text(output, encoding="utf-8")
     else:
@@ -261,6 +301,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="merge a `pytest --graphmend-census` file: confirmed findings, and breaks only Dynamo saw (GM801)")
     p.add_argument("--census-root", metavar="DIR",
                    help="the folder the census paths are relative to (default: the git repository's top)")
+    p.add_argument("--statistics", action="store_true", help="print how many findings each rule has, not the findings")
+    p.add_argument("--add-noqa", action="store_true",
+                   help="add `# graphmend: ignore[CODE]` to the line of every finding (adopting on existing code)")
+    add_baseline_arguments(p)
+    p.add_argument("--update-baseline", action="store_true",
+                   help="write every current finding to the baseline, so later runs report only new ones")
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("review", help="print the pull-request review of the working tree against a commit, as the bot would post it")
@@ -278,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--census", metavar="FILE",
                    help="merge a `pytest --graphmend-census` file recorded on HEAD, as the bot merges its "
                         "`census-file` input: comments say what Dynamo confirmed, GM801 for breaks only it saw")
+    add_baseline_arguments(p)
     p.set_defaults(handler=cmd_review)
 
     p = sub.add_parser("census", help="run the project's tests with the census plugin: Dynamo's own graph breaks, "
@@ -317,6 +364,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.set_defaults(handler=cmd_merge)
     return parser
+
+
+def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="hide the findings this baseline file holds (default: the configuration's `baseline`)")
 
 
 def add_approve_commands(parser: argparse.ArgumentParser) -> None:

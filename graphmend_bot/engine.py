@@ -18,6 +18,7 @@ from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_so
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.analysis.suppressions import unknown_suppression_codes
+from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
 from graphmend_bot.gc_pause import collector_paused, frozen_for_fork, worker_start
@@ -250,5 +251,6 @@ def check(
     is acyclic and lives until the result is made, so the collections would walk it for nothing;
     when it is back on, only the result is left to walk.
     """
+    config = config or Config()
     with collector_paused():
-        return Workspace(paths, config, jobs).result(only)
+        return without_baselined(Workspace(paths, config, jobs).result(only), config)

@@ -183,3 +183,4 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     files_checked: int = 0
+    baselined: int = 0  # findings left out because the baseline holds them (baseline.py)

@@ -136,6 +136,7 @@ class SummaryView:
     inline: int = 0  # findings that have an inline comment
     fix_diff: str = ""  # unified diff of the safe fixes: what the fix PR would change
     notes: list[str] = field(default_factory=list)  # e.g. "read-only token: annotations only"
+    baselined: int = 0  # findings the baseline held, not reported (baseline.py)
 
 
 def _location(finding: Finding, blob_url: str) -> str:
@@ -226,4 +227,5 @@ def frequency_clause(findings: Sequence[Finding]) -> str:
 
 
 def summary_line_for(view: SummaryView) -> str:
-    return summary_line(CheckResult(list(view.findings), list(view.errors), view.files_checked)).strip()
+    return summary_line(CheckResult(list(view.findings), list(view.errors), view.files_checked,
+                                    view.baselined)).strip()

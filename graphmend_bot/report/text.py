@@ -69,6 +69,8 @@ def summary_line(result: CheckResult) -> str:
             text += f" {fixable['unsafe']} more with `--unsafe-fixes`."
         if not fixable:
             text += " `--show-fixes` or `--diff` shows the rewrites on offer."
+    if result.baselined:
+        text += f" {result.baselined} more in the baseline, not shown."
     unanalysed = sum(error.severity != "warning" for error in result.errors)
     if unanalysed:
         text += f" {unanalysed} file(s) could not be analysed."

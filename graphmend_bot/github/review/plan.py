@@ -191,7 +191,7 @@ def prepare_review(
     view = SummaryView(
         findings=result.findings, errors=result.errors, files_checked=result.files_checked,
         changed_files=len(patches), head_sha=head_sha, blob_url=blob_url, inline=plan.inline,
-        fix_diff=fix_diff(result.findings, sources),
+        fix_diff=fix_diff(result.findings, sources), baselined=result.baselined,
     )
     body = findings_review_body(len(plan.new_comments), plan.overflow, limit) if plan.new_comments else ""
     return PreparedReview(plan, view, body)
