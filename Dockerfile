@@ -22,7 +22,9 @@ RUN python -m pip install "PyGithub==2.10.0" "libcst==1.9.0" "PyYAML==6.0.3"
 
 COPY pyproject.toml README.md LICENSE /opt/graphmend/
 COPY graphmend_bot /opt/graphmend/graphmend_bot
-RUN python -m pip install --no-deps /opt/graphmend \
+# No .git is sent to the build: the release passes the tag's version (setuptools-scm's fallback otherwise).
+ARG GRAPHMEND_VERSION=0.0.0
+RUN SETUPTOOLS_SCM_PRETEND_VERSION="${GRAPHMEND_VERSION}" python -m pip install --no-deps /opt/graphmend \
  && graphmend --version
 
 ENTRYPOINT ["graphmend", "bot"]

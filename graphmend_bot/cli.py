@@ -15,9 +15,10 @@ from pathlib import Path
 
 from graphmend_bot import __version__
 from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
+from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
 from graphmend_bot.engine import check
-from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.project import ProjectScope, project_scope, within
 from graphmend_bot.report import RENDERERS
@@ -55,6 +56,8 @@ def _load_config(args: argparse.Namespace) -> Config:
         config.ignore = [*config.ignore, *args.extend_ignore]
     if getattr(args, "ignore", None):
         config.ignore = args.ignore
+    if getattr(args, "baseline", None):
+        config.baseline = os.path.abspath(args.baseline)
     return config
 
 
@@ -67,14 +70,23 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_ERROR if missing else status
 
 
+def _scoped_check(args: argparse.Namespace, config: Config) -> CheckResult:
+    """The given paths' findings, analysed within their project (project.py)."""
+    scope = project_scope(args.paths or ["."], config)
+    return _restricted(check(scope.context, config, only=scope.only, cache=_cache(args, scope)), scope, args.paths)
+
+
 def _run_check(args: argparse.Namespace) -> int:
     config = _load_config(args)
+    if args.update_baseline:
+        return _update_baseline(args, config)
     if args.fix or args.diff:
         return _fix(args, config)
+    if args.add_noqa:
+        return _add_noqa(args, config)
     if args.shard or args.save_result:
         return _check_shard(args, config)
-    scope = project_scope(args.paths or ["."], config)
-    result = _restricted(check(scope.context, config, only=scope.only, cache=_cache(args, scope)), scope, args.paths)
+    result = _scoped_check(args, config)
     # Offering fixes parses the flagged files with libcst, several times slower than detection,
     # so a plain check stays fast (ruff's --show-fixes is the anchor for the flag).
     if args.show_fixes:
@@ -175,16 +187,54 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
     sys.stderr.write(fix_summary(outcome.changes))
-    return _report(args, _restricted(outcome.remaining, scope, args.paths))
+    return _report(args, without_baselined(_restricted(outcome.remaining, scope, args.paths), config))
+
+
+def _update_baseline(args: argparse.Namespace, config: Config) -> int:
+    """Write every current finding to the baseline, so later runs report only new ones; exit 0."""
+    from graphmend_bot.baseline import baseline_path, write_baseline
+
+    path = baseline_path(config)
+    if path is None:
+        print("graphmend: --update-baseline needs --baseline FILE or `baseline` in the configuration",
+              file=sys.stderr)
+        return EXIT_ERROR
+    config.baseline = None  # every finding, the ones the old baseline held too
+    result = _scoped_check(args, config)
+    count = write_baseline(path, result.findings)
+    print(f"Wrote {count} finding(s) to the baseline {path}.", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _add_noqa(args: argparse.Namespace, config: Config) -> int:
+    """ruff's --add-noqa: a `# graphmend: ignore[CODE]` comment on every finding's line; exit 0."""
+    from graphmend_bot.add_noqa import add_noqa
+
+    outcome = add_noqa(_scoped_check(args, config).findings)
+    print(f"Added {outcome.added} `# graphmend: ignore` comment(s) in {outcome.files} file(s).", file=sys.stderr)
+    if outcome.skipped:
+        print(f"graphmend: {outcome.skipped} finding(s) have no line that can take a comment without changing "
+              "the code (inside a multi-line string, after a backslash): left as they are", file=sys.stderr)
+    return EXIT_CLEAN
 
 
 def _report(args: argparse.Namespace, result: CheckResult) -> int:
-    output = RENDERERS[args.output_format](result)
+    if getattr(args, "statistics", False):
+        from graphmend_bot.report.statistics import render_statistics
+
+        output = render_statistics(result, args.output_format)
+    else:
+        output = RENDERERS[args.output_format](result)
     if args.output_file:
         Path(args.output_file).write_text(output, encoding="utf-8")
     else:
         sys.stdout.write(output)
-    if result.findings and not args.exit_zero:
+    return failing_status(result, args.exit_zero)
+
+
+def failing_status(result: CheckResult, exit_zero: bool) -> int:
+    """1 for findings, and for a file that could not be checked at all (ruff's E999/E902 fail too)."""
+    if (result.findings or any(error.blocking for error in result.errors)) and not exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
@@ -282,6 +332,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the folder the census paths are relative to (default: the git repository's top)")
     p.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the summary cache (.graphmend_cache, or GRAPHMEND_CACHE_DIR)")
+    p.add_argument("--statistics", action="store_true", help="print how many findings each rule has, not the findings")
+    p.add_argument("--add-noqa", action="store_true",
+                   help="add `# graphmend: ignore[CODE]` to the line of every finding (adopting on existing code)")
+    add_baseline_arguments(p)
+    p.add_argument("--update-baseline", action="store_true",
+                   help="write every current finding to the baseline, so later runs report only new ones")
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("review", help="print the pull-request review of the working tree against a commit, as the bot would post it")
@@ -301,6 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "`census-file` input: comments say what Dynamo confirmed, GM801 for breaks only it saw")
     p.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the summary cache (.graphmend_cache, or GRAPHMEND_CACHE_DIR)")
+    add_baseline_arguments(p)
     p.set_defaults(handler=cmd_review)
 
     p = sub.add_parser("census", help="run the project's tests with the census plugin: Dynamo's own graph breaks, "
@@ -340,6 +397,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.set_defaults(handler=cmd_merge)
     return parser
+
+
+def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="hide the findings this baseline file holds (default: the configuration's `baseline`)")
 
 
 def add_approve_commands(parser: argparse.ArgumentParser) -> None:
@@ -436,7 +498,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"graphmend: invalid configuration: {error}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        return EXIT_ERROR
+        # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C (2 means a usage error).
+        print("Interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except Exception as error:  # a message, never a traceback
         print(f"graphmend: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         print("Please report this at https://github.com/graphmend/action/issues", file=sys.stderr)

@@ -38,6 +38,8 @@ class Config:
     io_strategy: str = "guard"  # how --fix rewrites print/logging/warnings in traced code
     deprecation_notices: str = "advice"  # one of DEPRECATION_NOTICES
     verify: dict[str, Any] = field(default_factory=dict)
+    # A baseline file of findings to hide (baseline.py), relative to the config file.
+    baseline: str | None = None
     source: str | None = None  # the file this came from, for messages
 
 
@@ -59,10 +61,14 @@ def find_config_file(start: Path) -> Path | None:
 
 
 def _has_tool_table(pyproject: Path) -> bool:
+    """Whether this pyproject.toml configures graphmend. One that cannot be read or parsed is an
+    error, as in ruff: skipping it would silently drop its `[tool.graphmend]` table."""
     try:
         return "graphmend" in tomllib.loads(pyproject.read_text("utf-8")).get("tool", {})
-    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-        return False
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{pyproject}: invalid TOML: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{pyproject}: cannot read: {error}") from None
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -120,6 +126,8 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
     if notices not in DEPRECATION_NOTICES:
         raise ConfigError(f"{source}: deprecation-notices must be one of {', '.join(DEPRECATION_NOTICES)}, "
                           f"got {notices!r}")
+    if not isinstance(values.get("baseline", ""), str):
+        raise ConfigError(f"{source}: baseline must be a path (a string)")
     verify = values.get("verify", {})
     if not isinstance(verify, dict):
         raise ConfigError(f"{source}: verify must be a table")

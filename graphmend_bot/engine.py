@@ -12,16 +12,18 @@ from functools import partial
 from typing import TypeVar, cast
 
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
-from graphmend_bot.analysis.files import SourceFile, discover, read_source
+from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.analysis.summary_cache import SummaryCache, text_digest
+from graphmend_bot.analysis.suppressions import unknown_suppression_codes
+from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
 from graphmend_bot.gc_pause import collector_paused, frozen_for_fork, worker_start
-from graphmend_bot.rules import select_codes
+from graphmend_bot.rules import ALL_RULES_BY_CODE, select_codes
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 48
@@ -33,15 +35,37 @@ def scan_file(source_file: SourceFile) -> FileScan | FileError:
     try:
         source = read_source(source_file.path)
     except ValueError as error:
-        return FileError(source_file.path, str(error))
-    return scan_source(source, source_file.module, source_file.is_package)
+        return _unread(source_file, error)
+    return _scan(source, source_file)
+
+
+def _scan(source: str, source_file: SourceFile) -> FileScan:
+    """The prefilter's scan, with the suppression comments that name no rule."""
+    scan = scan_source(source, source_file.module, source_file.is_package)
+    unknown = tuple((row, tuple(codes)) for row, codes in unknown_suppression_codes(source, ALL_RULES_BY_CODE))
+    return replace(scan, unknown_suppressions=unknown) if unknown else scan
 
 
 def summarize_file(source_file: SourceFile, dependency_calls: bool = False) -> ModuleSummary | FileError:
     try:
         return summarize_source(read_source(source_file.path), source_file, dependency_calls)
     except ValueError as error:
-        return FileError(source_file.path, str(error))
+        return _unread(source_file, error)
+
+
+def _suppression_warnings(path: str, scan: FileScan) -> list[FileError]:
+    """A comment naming no rule hides nothing: said once per line, as ruff warns of an invalid noqa code."""
+    return [
+        FileError(path, f"line {row}: `# graphmend: ignore[...]` names {', '.join(codes)}, which is no rule "
+                        "(`graphmend rules` lists them): it hides nothing", "warning")
+        for row, codes in scan.unknown_suppressions
+    ]
+
+
+def _unread(source_file: SourceFile, error: ValueError) -> FileError:
+    """A file read_source refused: a deliberate skip is a notice, an unreadable or undecodable file
+    an error (the run fails, as ruff's E902)."""
+    return FileError(source_file.path, str(error), "notice" if isinstance(error, SkippedFile) else "error")
 
 
 def scan_and_store(cache: SummaryCache, source_file: SourceFile) -> FileScan | FileError:
@@ -49,8 +73,8 @@ def scan_and_store(cache: SummaryCache, source_file: SourceFile) -> FileScan | F
     try:
         source = read_source(source_file.path)
     except ValueError as error:
-        return FileError(source_file.path, str(error))
-    scan = scan_source(source, source_file.module, source_file.is_package)
+        return _unread(source_file, error)
+    scan = _scan(source, source_file)
     cache.store_scan(cache.scan_key(text_digest(source), source_file), scan)
     return scan
 
@@ -60,7 +84,7 @@ def summarize_and_store(cache: SummaryCache, dependency_calls: bool, source_file
     try:
         source = read_source(source_file.path)
     except ValueError as error:
-        return FileError(source_file.path, str(error))
+        return _unread(source_file, error)
     outcome = summarize_source(source, source_file, dependency_calls)
     if isinstance(outcome, ModuleSummary):
         cache.store_summary(cache.summary_key(text_digest(source), source_file, dependency_calls), outcome)
@@ -75,11 +99,12 @@ def summarize_source(source: str, source_file: SourceFile, dependency_calls: boo
             )
     except SyntaxError as error:
         where = f"line {error.lineno}: " if error.lineno else ""
-        return FileError(source_file.path, f"syntax error, {where}{error.msg}")
+        return FileError(source_file.path, f"syntax error, {where}{error.msg}", "error")  # ruff's E999
     except RecursionError:
         return FileError(source_file.path, "skipped: nesting too deep to analyse")
     except Exception as error:  # one bad file must never stop the run
-        return FileError(source_file.path, f"internal error while analysing: {type(error).__name__}: {error}")
+        return FileError(source_file.path, f"internal error while analysing: {type(error).__name__}: {error}",
+                         "error")
 
 
 def _map(function: Callable[[SourceFile], T], files: Sequence[SourceFile], pool: multiprocessing.pool.Pool | None) -> list[T]:
@@ -140,6 +165,9 @@ class Workspace:
                  roots: Sequence[str] = (), cache: SummaryCache | None = None, whole_result: bool = False) -> None:
         self.config = config or Config()
         self.roots = list(roots)  # "module:callable" that `reachable` starts from (verify factories)
+        paths = list(paths)
+        # A whole tree holds every entry point's module; a list of files (pre-commit) may not.
+        self._whole_tree = any(os.path.isdir(path) for path in paths)
         self.files, self.errors = discover(paths, self.config.exclude)
         self._by_path = {f.path: f for f in self.files}
         self.summaries: dict[str, ModuleSummary] = {}
@@ -159,11 +187,12 @@ class Workspace:
     def _init_uncached(self, jobs: int | None) -> None:
         with _pool(len(self.files), jobs) as pool:
             scans: list[FileScan] = []
-            for scan in _map(scan_file, self.files, pool):
+            for source_file, scan in zip(self.files, _map(scan_file, self.files, pool)):
                 if isinstance(scan, FileError):
                     self._file_errors[scan.path] = scan
                 else:
                     scans.append(scan)
+                    self.errors.extend(_suppression_warnings(source_file.path, scan))
             relevant = relevant_modules(scans, self._configured_modules(scans))
             wanted = [f for f in self.files if f.module in relevant]
             # Calls into dependencies are drafted only when the config names some (GM608).
@@ -205,6 +234,9 @@ class Workspace:
                 else:
                     scans[source_file.path] = outcome
         found = [scans[f.path] for f in self.files if f.path in scans]  # in file order, as without a cache
+        for source_file in self.files:
+            if source_file.path in scans:
+                self.errors.extend(_suppression_warnings(source_file.path, scans[source_file.path]))
         relevant = relevant_modules(found, self._configured_modules(found))
         wanted = [f for f in self.files if f.module in relevant and f.path in scans]
         outcomes: dict[str, ModuleSummary | FileError] = {}
@@ -243,6 +275,23 @@ class Workspace:
         else:
             self._file_errors.pop(outcome.path, None)
             self.summaries[outcome.path] = outcome
+
+    def _entry_point_warnings(self, program: Program) -> list[FileError]:
+        """An entry point that matches nothing leaves its code unchecked without a word: say so where
+        its module was among the checked files, or the whole tree was checked (a typo, not a file
+        list from pre-commit that holds other modules)."""
+        modules = [f.module for f in self.files if f.path not in self._file_errors]
+        unread = [f.module for f in self.files if f.path in self._file_errors]  # their own error says it
+
+        def matches(pattern: str, among: list[str]) -> bool:
+            return any(fnmatch.fnmatchcase(module, pattern.split(":", 1)[0]) for module in among)
+
+        return [
+            FileError(self.config.source or "configuration",
+                      f"entry-points names {pattern!r}, which matches no function in the checked files", "warning")
+            for pattern in program.unmatched_entry_points()
+            if (self._whole_tree or matches(pattern, modules)) and not matches(pattern, unread)
+        ]
 
     def update(self, path: str, source: str) -> None:
         """Re-analyse one file from new text (a rewrite not yet written to disk)."""
@@ -294,7 +343,8 @@ class Workspace:
             and (wanted is None or os.path.abspath(traced.module.path) in wanted)
         ]
         findings.sort(key=lambda f: f.sort_key)
-        errors = sorted([*self.errors, *self._file_errors.values()], key=lambda e: e.path)
+        errors = sorted([*self.errors, *self._entry_point_warnings(program), *self._file_errors.values()],
+                        key=lambda e: e.path)
         return CheckResult(findings=number_identical_lines(findings), errors=errors, files_checked=len(self.files))
 
 
@@ -311,5 +361,7 @@ def check(
     is acyclic and lives until the result is made, so the collections would walk it for nothing;
     when it is back on, only the result is left to walk.
     """
+    config = config or Config()
     with collector_paused():
-        return Workspace(paths, config, jobs, cache=cache, whole_result=True).cached_check(only)
+        return without_baselined(
+            Workspace(paths, config, jobs, cache=cache, whole_result=True).cached_check(only), config)

@@ -12,3 +12,5 @@ EXIT_CLEAN = EXIT_PASSED = EXIT_APPROVED = EXIT_ALLOWED = EXIT_MEASURED = 0
 EXIT_FINDINGS = EXIT_FAILED = EXIT_NOT_APPROVED = 1
 # 2: it could not: a usage error, unreadable input, an API failure, a refusal.
 EXIT_ERROR = EXIT_REFUSED = 2
+# 130: stopped by Ctrl-C (128 + SIGINT, as a shell reports it), with "Interrupted." on stderr.
+EXIT_INTERRUPTED = 130

@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from graphmend_bot.findings import Edit, Evidence, FileError, Finding, Fix, Location
+from graphmend_bot.findings import SEVERITIES, Edit, Evidence, FileError, Finding, Fix, Location
 from graphmend_bot.rules import gb_url
 
 MAX_ROW = 10_000_000
@@ -80,7 +80,7 @@ def finding_record(finding: Finding, *, filename: str | None = None, fix: bool =
 
 
 def error_record(error: FileError) -> dict[str, str]:
-    return {"path": error.path, "message": error.message}
+    return {"path": error.path, "message": error.message, "severity": error.severity}
 
 
 def _object(value: Any, name: str) -> Mapping[str, Any]:
@@ -169,4 +169,5 @@ def read_finding(value: Any, name: str, *, fix: bool = True, evidence: bool = Tr
 
 def read_error(value: Any, name: str) -> FileError:
     data = _object(value, name)
-    return FileError(_text(data.get("path"), f"{name}.path"), _text(data.get("message"), f"{name}.message"))
+    return FileError(_text(data.get("path"), f"{name}.path"), _text(data.get("message"), f"{name}.message"),
+                     _one_of(data.get("severity", "notice"), f"{name}.severity", SEVERITIES))

@@ -18,6 +18,14 @@ Applicability = Literal["safe", "unsafe"]
 # of the helper still breaks its caller). Only removals are counted as fixed.
 Effect = Literal["removes", "moves"]
 Frequency = Literal["every-call", "rare-branch"]
+# A FileError's weight. "error": the file's code could not be checked (a syntax error, undecodable
+# bytes, an unreadable file): the run fails with status 1, as ruff's E999/E902 do. "notice": a
+# deliberate skip (a binary or oversized file, a symlink out of the workspace, a dependency not
+# installed). "warning": the check ran, but something the user wrote does nothing (an unknown code in
+# `# graphmend: ignore[...]`, an entry point that matches no function). Neither of the last two
+# changes the exit status.
+Severity = Literal["error", "notice", "warning"]
+SEVERITIES: tuple[Severity, ...] = ("error", "notice", "warning")
 
 
 @dataclass(frozen=True, order=True)
@@ -166,10 +174,20 @@ def number_identical_lines(findings: Sequence[Finding]) -> list[Finding]:
 
 @dataclass(frozen=True)
 class FileError:
-    """A file that could not be analysed; reported, never fatal."""
+    """A file that could not be analysed, or a warning about one; reported, never fatal to the run."""
 
     path: str
     message: str
+    severity: Severity = "notice"
+
+    @property
+    def blocking(self) -> bool:
+        """The file was not checked at all: the run must not pass as clean."""
+        return self.severity == "error"
+
+    @property
+    def label(self) -> str:
+        return "warning" if self.severity == "warning" else "error"
 
 
 @dataclass
@@ -177,3 +195,4 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     files_checked: int = 0
+    baselined: int = 0  # findings left out because the baseline holds them (baseline.py)

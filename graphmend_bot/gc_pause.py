@@ -18,6 +18,7 @@ walk (and copy-on-write) what they inherited.
 from __future__ import annotations
 
 import gc
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -60,6 +61,9 @@ WORKER_YOUNG_THRESHOLD = 100_000
 def worker_start() -> None:
     """A pool worker's first act: the collector on, whatever pause the parent forked it in
     (each file is then its own paused unit, see summarize_source)."""
+    # Ctrl-C reaches the whole process group: the parent says "Interrupted." once and ends the pool;
+    # a worker that raised KeyboardInterrupt too would print a traceback per process.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.enable()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(WORKER_YOUNG_THRESHOLD, middle, old)

@@ -37,6 +37,25 @@ def test_release_runs_on_version_tags_with_least_privilege() -> None:
     assert "${{ github.token }}" in text
 
 
+def test_release_builds_runs_and_publishes_the_wheel_with_trusted_publishing() -> None:
+    """PyPI: sdist and wheel from the tag, the wheel run in a fresh venv before upload, and the upload
+    by OIDC (id-token: write, in the `pypi` environment) with no token or password anywhere."""
+    jobs = load()["jobs"]
+    assert jobs["dist"]["permissions"] == {"contents": "read"}
+    checkout = jobs["dist"]["steps"][0]
+    assert checkout["with"]["fetch-depth"] == 0  # the tag is what setuptools-scm versions from
+    script = next(step["run"] for step in jobs["dist"]["steps"] if "run" in step)
+    assert "python -m build" in script and "python -m venv" in script
+    assert '[ "$("$RUNNER_TEMP/fresh/bin/graphmend" --version)" = "graphmend ${version}" ]' in script
+    assert "graphmend\" check ." in script or 'graphmend" check .' in script
+    publish = jobs["pypi"]
+    assert publish["needs"] == "dist"
+    assert publish["permissions"] == {"id-token": "write"}
+    assert publish["environment"]["name"] == "pypi"
+    (upload,) = [step for step in publish["steps"] if step["uses"].startswith("pypa/gh-action-pypi-publish@")]
+    assert "with" not in upload  # no password, no token: trusted publishing
+
+
 def _pin_script() -> str:
     (step,) = [s for s in load()["jobs"]["pin"]["steps"] if "run" in s]
     return step["run"]

@@ -23,6 +23,11 @@ SKIPPED_DIRS = frozenset({
 })
 
 
+class SkippedFile(ValueError):
+    """A file left out on purpose (binary, oversized, a symlink out of the workspace): a notice,
+    where any other ValueError of read_source is a file that should have been checked and was not."""
+
+
 @dataclass(frozen=True)
 class SourceFile:
     path: str  # as shown to the user: relative to the working directory when possible
@@ -67,7 +72,7 @@ def _walk(root: Path, errors: list[FileError]) -> Iterator[Path]:
     seen: set[tuple[int, int]] = set()
 
     def on_error(error: OSError) -> None:
-        errors.append(FileError(_display(Path(error.filename or root)), f"cannot read directory: {error.strerror}"))
+        errors.append(FileError(_display(Path(error.filename or root)), f"cannot read directory: {error.strerror}", "error"))
 
     for directory, subdirs, names in os.walk(root, followlinks=True, onerror=on_error):
         try:
@@ -146,20 +151,20 @@ def outside_read_root(path: str) -> bool:
 def read_source(path: str) -> str:
     """Read a file as Python would: PEP 263 encodings and BOMs; raises ValueError on bad input."""
     if outside_read_root(path):
-        raise ValueError("skipped: a symlink to a file outside the workspace is never read")
+        raise SkippedFile("skipped: a symlink to a file outside the workspace is never read")
     try:
         size = os.path.getsize(path)
     except OSError as error:
         raise ValueError(f"cannot read: {error.strerror}") from None
     if size > MAX_FILE_BYTES:
-        raise ValueError(f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit")
+        raise SkippedFile(f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
         raise ValueError(f"cannot read: {error.strerror}") from None
     if b"\0" in data:
-        raise ValueError("skipped: binary file")
+        raise SkippedFile("skipped: binary file")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding)

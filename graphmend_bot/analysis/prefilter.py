@@ -40,6 +40,8 @@ class FileScan:
     imports: tuple[Import, ...]
     defines: frozenset[str]  # names of classes and functions defined anywhere in the file
     has_entry_text: bool
+    # (line, codes) of `# graphmend: ignore[...]` comments naming codes no rule has (engine.scan_file)
+    unknown_suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 def scan_source(source: str, module: str, is_package: bool) -> FileScan:

@@ -459,11 +459,21 @@ class Program:
         return entries
 
     def configured_entry(self, module: str, qualname: str) -> bool:
-        name = f"{module}:{qualname}"
-        return any(
-            fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(f"{module}.{qualname}", pattern)
-            for pattern in self.extra_entry_points
-        )
+        return any(_entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
+
+    def unmatched_entry_points(self) -> list[str]:
+        """The configured entry points that match no function of the checked code (a typo, or code
+        outside the checked paths)."""
+        functions = [
+            (module, qualname)
+            for module, summary in self.modules.items()
+            if module not in self.dependency_modules
+            for qualname in summary.functions
+        ]
+        return [
+            pattern for pattern in self.extra_entry_points
+            if not any(_entry_matches(pattern, module, qualname) for module, qualname in functions)
+        ]
 
     def _compile_target(
         self, module: str, ref: str, constructor: str | None, method: str = "forward"
@@ -889,3 +899,8 @@ def _is_autograd_forward(function: FunctionSummary) -> bool:
         and "staticmethod" in function.decorators
         and function.params[:1] == ("ctx",)
     )
+
+
+def _entry_matches(pattern: str, module: str, qualname: str) -> bool:
+    """`module:qualname` or `module.qualname` against a configured entry point (wildcards allowed)."""
+    return fnmatch.fnmatchcase(f"{module}:{qualname}", pattern) or fnmatch.fnmatchcase(f"{module}.{qualname}", pattern)

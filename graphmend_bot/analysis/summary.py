@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 from collections import deque
 from collections.abc import Iterator
 
@@ -24,12 +23,12 @@ from graphmend_bot.analysis.model import (
     ModuleSummary,
 )
 from graphmend_bot.analysis.names import dotted_name
+from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 # Dynamo calls a function with one of these decorators while tracing; it never traces its body.
 CONSTANT_RESULT_DECORATORS = frozenset({"torch.compiler.assume_constant_result", "torch._dynamo.assume_constant_result"})
-_SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -114,16 +113,16 @@ def summarize_module(
             node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, frozenset(collector.python_keys), properties,
         ).run()
-        summary.drafts = [d for d in summary.drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
+        summary.drafts = [d for d in summary.drafts if not suppressed(lines, d.row, d.end_row, d.code)]
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
         summary.metaclass_call_drafts = [
-            d for d in summary.metaclass_call_drafts if not _suppressed(lines, d.row, d.end_row, d.code)
+            d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
         ]
         summary.held_object_drafts = [
             (alive, site, d) for alive, site, d in summary.held_object_drafts
-            if not _suppressed(lines, d.row, d.end_row, d.code)
+            if not suppressed(lines, d.row, d.end_row, d.code)
         ]
         functions[qualname] = summary
     return ModuleSummary(
@@ -139,7 +138,7 @@ def summarize_module(
 
 
 def _unsuppressed(lines: list[str], drafts: list[tuple[int, Draft]]) -> list[tuple[int, Draft]]:
-    return [(site, d) for site, d in drafts if not _suppressed(lines, d.row, d.end_row, d.code)]
+    return [(site, d) for site, d in drafts if not suppressed(lines, d.row, d.end_row, d.code)]
 
 
 def _deferred_functions(tree: ast.Module) -> set[str]:
@@ -188,16 +187,6 @@ def _element_call(node: ast.expr) -> ast.Call | None:
     if isinstance(node, ast.List) and node.elts and isinstance(node.elts[0], ast.Call):
         return node.elts[0]
     return None
-
-
-def _suppressed(lines: list[str], row: int, end_row: int, code: str) -> bool:
-    for line in lines[row - 1 : end_row]:
-        match = _SUPPRESSION.search(line)
-        if match:
-            codes = match.group("codes")
-            if codes is None or code in {c.strip() for c in codes.split(",")}:
-                return True
-    return False
 
 
 class _Collector:

@@ -122,12 +122,24 @@ def logged_stack(message: str) -> tuple[Location, ...]:
 
 
 def _reason(message: str) -> str:
-    """The reason's title: "Data-dependent branching", not "Encountered graph break when attempting
-    to trace CALL", which only says that the break happened inside a call."""
-    lines = [line.strip() for line in message.partition("Graph Break Reason:")[2].splitlines() if line.strip()]
-    while len(lines) > 1 and lines[0].startswith("Encountered graph break when attempting to trace"):
+    """The reason's title in a `graph_breaks` log record (reason_title)."""
+    return reason_title(message.partition("Graph Break Reason:")[2])
+
+
+# A reason cut off after its announcement: the content, if any, is on the next line.
+_CUT_OFF = re.compile(r"\s*Graph break encountered:?$", re.IGNORECASE)
+
+
+def reason_title(text: str) -> str:
+    """The first line of a reason that says something: "Data-dependent branching", not "Encountered
+    graph break when attempting to trace CALL" (only says the break is inside a call) nor a header
+    cut off at its colon ("... Graph break encountered:"), whose content is on the next line."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    while len(lines) > 1 and (lines[0].startswith("Encountered graph break when attempting to trace")
+                              or lines[0].endswith(":")):
         lines.pop(0)
-    return lines[0] if lines else "graph break"
+    title = _CUT_OFF.sub("", lines[0]).rstrip(":").strip() if lines else ""
+    return title or "graph break (Dynamo gave no reason)"
 
 
 def innermost(stack: tuple[Location, ...], tree: Tree) -> Location | None:
@@ -156,7 +168,7 @@ def mapped_breaks(graph_count: int, graph_break_count: int, break_reasons: Itera
         stack = tuple((normalise(f.filename), f.lineno) for f in (reason.user_stack or []) if f.lineno)
         location = innermost(stack, tree)
         twin = ids.get(location) if location is not None else None
-        explained.breaks.append(Break(location, twin.reason if twin else reason.reason.strip().splitlines()[0],
+        explained.breaks.append(Break(location, twin.reason if twin else reason_title(reason.reason),
                                       twin.gb_id if twin else "", stack))
     seen = explained.lines
     for logged_one in logged:

@@ -41,7 +41,7 @@ def merge_census(result: CheckResult, census: Census, root: Path, checked_files:
             if shown is not None and not any(_covers(f, record.line) for f in by_file.get(record.path, [])):
                 merged.append(_runtime_finding(record, shown, _source(shown)))
     merged.sort(key=lambda f: f.sort_key)
-    return CheckResult(merged, list(result.errors), result.files_checked)
+    return replace(result, findings=merged, errors=list(result.errors))
 
 
 def _source(path: str) -> str:

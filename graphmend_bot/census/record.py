@@ -17,6 +17,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from graphmend_bot.json_files import JsonFileError, read_json_file
+
 VERSION = 1
 FORMAT = "graphmend-census"
 MAX_BYTES = 64 * 1024 * 1024
@@ -110,13 +112,9 @@ def load_census(path: Path, expected_commit: str = "") -> Census:
     point at other code).
     """
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise CensusError(f"the census {path.name} is larger than {MAX_BYTES >> 20} MiB")
-        data = json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise CensusError(f"no census file at {path}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise CensusError(f"the census {path.name} is unreadable: {error}") from None
+        data = read_json_file(path, MAX_BYTES)
+    except JsonFileError as error:
+        raise CensusError(f"no census file at {path}" if error.missing else f"the census {path.name} is {error}") from None
     census = parse_census(data)
     if expected_commit and census.commit and census.commit != expected_commit.lower():
         raise CensusError(f"the census was recorded on commit {census.commit[:12]}, not {expected_commit[:12]}: "

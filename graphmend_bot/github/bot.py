@@ -83,9 +83,7 @@ def run_bot(env: Mapping[str, str]) -> int:
     except (ActionError, ConfigError) as error:
         log.error(f"graphmend bot: {error}")
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        return EXIT_ERROR
-    except Exception as error:
+    except Exception as error:  # KeyboardInterrupt is no Exception: the CLI says "Interrupted.", 130
         log.error(f"graphmend bot: internal error: {type(error).__name__}: {error} "
                   "(please report it at https://github.com/graphmend/action/issues)")
         return EXIT_ERROR

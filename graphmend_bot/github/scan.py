@@ -209,7 +209,7 @@ def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
     census = with_census(ctx, config, result, scanned, _checked_files(ctx, config), log)
     result = census.result
     notes = [census.note] if census.note else []
-    view = SummaryView(result.findings, result.errors, result.files_checked, changed_files=result.files_checked,
+    view = SummaryView(result.findings, result.errors, result.files_checked, changed_files=result.files_checked, baselined=result.baselined,
                        head_sha=sha, notes=list(notes))
     log.info(f"checked {result.files_checked} file(s): {len(result.findings)} finding(s)")
     code = finish(ctx, log, result, view, annotate=result.findings)

@@ -41,5 +41,5 @@ def annotation(finding: Finding, level: str = "warning") -> str:
 
 def render_github(result: CheckResult) -> str:
     lines = [annotation(f) for f in result.findings]
-    lines += [workflow_command("error", [("file", e.path)], e.message) for e in result.errors]
+    lines += [workflow_command(e.label, [("file", e.path)], e.message) for e in result.errors]
     return "\n".join(lines) + ("\n" if lines else "")

@@ -5,6 +5,7 @@ Pure functions: findings (and what the GitHub layer decided about them) in, Mark
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,8 +14,9 @@ from urllib.parse import quote
 
 from graphmend_bot.fences import code_block, code_span
 from graphmend_bot.findings import CheckResult, FileError, Finding
+from graphmend_bot.report.advice import advice
 from graphmend_bot.report.text import summary_line
-from graphmend_bot.rules import ALL_RULES_BY_CODE, gb_url
+from graphmend_bot.rules import ALL_RULES_BY_CODE, Rule, gb_url
 
 # GitHub rejects comment bodies over 65,536 characters; stay well below.
 MAX_BODY = 60_000
@@ -75,9 +77,21 @@ def assumed_text(assumptions: Sequence[str]) -> str:
     return "; ".join(prose(p) for p in phrases if p)
 
 
+# A review comment is read on the diff: the visible part is the finding, the fix or the one-line help,
+# and the links; the rule's reasoning and fix-safety notes go behind <details>, cut to whole
+# sentences within this many words (`graphmend rule CODE` prints them whole).
+MAX_NOTES_WORDS = 150
+# A file path (`utils/deprecation.py`): the rule docs cite where they measured, in other projects and
+# in this one's tests; a reviewer of another project's pull request has no use for either.
+_FILE_REFERENCE = re.compile(r"[\w./*-]*\w\.py\b")
+_PARENTHESES_WITH_FILE = re.compile(r"\s*\([^()]*?\.py\b[^()]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(`\"])")
+
+
 def finding_comment(finding: Finding, marker: str, suggestion: str | None = None, preexisting: bool = False) -> str:
-    """One inline review comment: what breaks, why, the one-click fix when there is a safe one.
-    `preexisting`: on an unchanged line of the diff, labelled so (not a break the change made)."""
+    """One inline review comment: what breaks, the one-click fix or the one-line help, links; the
+    reasoning folded away. `preexisting`: on an unchanged line of the diff, labelled so (not a break
+    the change made)."""
     rule = ALL_RULES_BY_CODE.get(finding.code)
     parts = [f"**{finding.code}** {prose(finding.message)} (PyTorch graph break {_rule_link(finding)})"]
     if preexisting:
@@ -86,8 +100,6 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
         parts.append(evidence_line(finding))
     if finding.rare:
         parts.append(RARE_SENTENCE)
-    if rule is not None:
-        parts.append(rule.why)
     if finding.fix is not None and finding.fix.moves:
         parts.append(MOVED_BREAK)
     if suggestion is not None and finding.fix is not None and finding.fix.applicability == "unsafe":
@@ -99,12 +111,36 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
         parts.append(f"{prose(finding.fix.message)}:\n\n" + code_block(suggestion, "suggestion"))
     elif finding.fix is not None:
         parts.append(f"Fix ({finding.fix.applicability}): {prose(finding.fix.message)}.")
-    elif rule is not None:
-        parts.append(f"<details><summary>How to fix</summary>\n\n{rule.fix_safety}\n\n"
-                     f"{code_block(rule.use_instead.strip(), 'python')}\n"
-                     f"</details>")
-    parts.append(f"<sub>`graphmend rule {finding.code}` explains this rule.</sub>\n{marker}")
+    elif help_text := advice(finding):
+        parts.append(f"**Help**: {prose(help_text)}.")
+    if rule is not None:
+        parts.append(_rule_details(rule))
+    parts.append(f"<sub>`graphmend rule {finding.code}` · {_rule_link(finding)} in the PyTorch graph-break "
+                 f"index</sub>\n{marker}")
     return "\n\n".join(parts)
+
+
+def _rule_details(rule: Rule) -> str:
+    notes = comment_notes(rule.fix_safety)
+    return (f"<details><summary>Why it breaks, and the fix's safety</summary>\n\n{rule.why}\n\n{notes}\n\n"
+            f"{code_block(rule.use_instead.strip(), 'python')}\n</details>")
+
+
+def comment_notes(text: str) -> str:
+    """A rule's fix-safety notes for a comment: no file paths, whole sentences up to MAX_NOTES_WORDS."""
+    text = _PARENTHESES_WITH_FILE.sub("", text)
+    kept: list[str] = []
+    words = 0
+    for sentence in _SENTENCE_END.split(text.strip()):
+        if _FILE_REFERENCE.search(sentence):
+            continue
+        count = len(sentence.split())
+        if kept and words + count > MAX_NOTES_WORDS:
+            kept.append("(More in `graphmend rule`.)")
+            break
+        kept.append(sentence)
+        words += count
+    return " ".join(kept)
 
 
 def resolved_comment(original: str, marker: str, sha: str) -> str:
@@ -167,6 +203,7 @@ class SummaryView:
     # A pull request's findings on lines it added (the rest are pre-existing); None: no pull request.
     new: frozenset[Finding] | None = None
     notes: list[str] = field(default_factory=list)  # e.g. "read-only token: annotations only"
+    baselined: int = 0  # findings the baseline held, not reported (baseline.py)
 
 
 def _location(finding: Finding, blob_url: str) -> str:
@@ -262,4 +299,5 @@ def frequency_clause(findings: Sequence[Finding]) -> str:
 
 
 def summary_line_for(view: SummaryView) -> str:
-    return summary_line(CheckResult(list(view.findings), list(view.errors), view.files_checked)).strip()
+    return summary_line(CheckResult(list(view.findings), list(view.errors), view.files_checked,
+                                    view.baselined)).strip()

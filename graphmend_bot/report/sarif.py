@@ -61,7 +61,7 @@ def render_sarif(result: CheckResult) -> dict[str, Any]:
         )
     notifications = [
         {
-            "level": "error",
+            "level": error.label,
             "message": {"text": error.message},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": PurePath(error.path).as_posix()}}}],
         }

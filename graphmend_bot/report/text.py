@@ -20,7 +20,7 @@ def render_text(result: CheckResult) -> str:
     for finding in result.findings:
         out.append(_finding(finding))
     for error in result.errors:
-        out.append(f"{error.path}: error: {error.message}")
+        out.append(f"{error.path}: {error.label}: {error.message}")
     out.append(summary_line(result))
     return "\n".join(out) + "\n"
 
@@ -78,8 +78,14 @@ def summary_line(result: CheckResult) -> str:
                      "(`@torch.compiler.disable`: each call still breaks).")
         if not fixable and not movable:
             text += " `--show-fixes` or `--diff` shows the rewrites on offer."
-    if result.errors:
-        text += f" {len(result.errors)} file(s) could not be analysed."
+    if result.baselined:
+        text += f" {result.baselined} more in the baseline, not shown."
+    unanalysed = sum(error.severity != "warning" for error in result.errors)
+    if unanalysed:
+        text += f" {unanalysed} file(s) could not be analysed."
+    warnings = len(result.errors) - unanalysed
+    if warnings:
+        text += f" {warnings} warning(s)."
     return text
 
 

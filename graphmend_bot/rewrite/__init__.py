@@ -154,7 +154,7 @@ def attach_fixes(
         for original, finding in zip(findings, with_fixes, strict=True):
             fixed[id(original)] = finding
     findings = [fixed.get(id(f), f) for f in result.findings]
-    return CheckResult(findings=findings, errors=errors, files_checked=result.files_checked)
+    return replace(result, findings=findings, errors=errors)
 
 
 FileFixes = tuple[list[Finding] | None, list[FileError]]

@@ -49,7 +49,7 @@ RULE = Rule(
         "y = branching(x)"
     ),
     use_instead=(
-        "# A function of the dependency that does not break (fakedep/ops.py: `def clean(x):\n"
+        "# A function of the dependency that does not break (fakedep.ops: `def clean(x):\n"
         "# return torch.relu(x) * 2`), or the breaking one called outside the compiled region.\n"
         "from fakedep.ops import clean\n"
         "y = clean(x)"

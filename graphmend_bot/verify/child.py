@@ -127,7 +127,9 @@ class Timings:
     """What the first seed measures of the compiled entry point."""
 
     cold_start_s: float = 0.0
-    steady_state_s: float = 0.0
+    steady_state_s: float = 0.0  # the median of the samples
+    steady_state_min_s: float = 0.0
+    steady_state_max_s: float = 0.0
     launches: dict[str, int | None] = dataclasses.field(default_factory=dict)
 
 
@@ -159,9 +161,9 @@ def measure(request: protocol.ChildRequest, root: str) -> protocol.ArmResult:
                 compiled, timings.cold_start_s = timed_first_call(device, compiled_fn, args, kwargs, root)
                 saved["compiled"] = save_output(compiled, f"{prefix}-compiled.pt")
                 del compiled
-                timings.steady_state_s = steady_state(
-                    device, compiled_fn, args, kwargs, request.warmup, request.repeat, root
-                )
+                samples = steady_state(device, compiled_fn, args, kwargs, request.warmup, request.repeat, root)
+                timings.steady_state_s = statistics.median(samples)
+                timings.steady_state_min_s, timings.steady_state_max_s = min(samples), max(samples)
                 timings.launches = launch_counts(device, compiled_fn, args, kwargs)
             else:
                 compiled = run_call("the compiled call", compiled_fn, args, kwargs, root)
@@ -188,6 +190,8 @@ def measure(request: protocol.ChildRequest, root: str) -> protocol.ArmResult:
         torch_version=torch.__version__,
         cold_start_s=timings.cold_start_s,
         steady_state_s=timings.steady_state_s,
+        steady_state_min_s=timings.steady_state_min_s,
+        steady_state_max_s=timings.steady_state_max_s,
         cuda_graph_launches=timings.launches.get("cuda_graph_launches"),
         cuda_kernel_launches=timings.launches.get("cuda_kernel_launches"),
         outputs=outputs,
@@ -491,7 +495,8 @@ def steady_state(
     warmup: int,
     repeat: int,
     root: str,
-) -> float:
+) -> list[float]:
+    """The seconds of each of `repeat` calls after `warmup` ones (at least one call is timed)."""
     def call() -> None:
         if device.type == "cuda":
             torch.compiler.cudagraph_mark_step_begin()  # a new iteration for CUDA-graph trees
@@ -517,7 +522,7 @@ def steady_state(
                 samples.append(time.perf_counter() - start_s)
     except BaseException as error:
         raise ChildError("run-failed", f"a steady-state call raised {describe(error, root)}") from None
-    return statistics.median(samples)
+    return samples
 
 
 def launch_counts(

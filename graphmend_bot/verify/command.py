@@ -9,6 +9,7 @@ from pathlib import Path
 
 from graphmend_bot.config import ConfigError, load_config
 from graphmend_bot.exit_codes import EXIT_ERROR, EXIT_FAILED, EXIT_PASSED
+from graphmend_bot.verify.entry_resolution import unresolved
 from graphmend_bot.verify.progress import ProgressBar
 from graphmend_bot.verify.render import RENDERERS
 from graphmend_bot.verify.runner import verify
@@ -192,6 +193,14 @@ def run_verify(args: argparse.Namespace) -> int:
                 original, rewritten = _readable_by_sandbox((original, rewritten), Path(scratch))
         except (SourceError, ConfigError) as error:
             print(f"graphmend verify: {error}", file=sys.stderr)
+            return EXIT_ERROR
+        # Resolved in both arms before anything compiles: a typo is a message now, not after a minute.
+        problems = [(entry, unresolved(entry, {"original": original.root, "rewritten": rewritten.root}))
+                    for entry in entries]
+        for entry, problem in problems:
+            if problem is not None:
+                print(f"graphmend verify: {entry.name} ({entry.factory}): {problem}", file=sys.stderr)
+        if any(problem is not None for _, problem in problems):
             return EXIT_ERROR
         progress = None if args.quiet else ProgressBar(2 * len(entries))
         report = verify(entries, original, rewritten, progress=progress, python=python, sandbox=sandbox)

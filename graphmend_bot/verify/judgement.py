@@ -1,6 +1,7 @@
 """The verdict on one entry point, decided in one place: `judge_arms`.
 
-An entry point passes when both arms ran, the rewrite added no graph and left at least one, and
+An entry point passes when both arms ran, the rewrite added no graph and no graph break and left
+at least one graph, and
 every output (and, with `backward`, every gradient) passes the equivalence policy (policy.py). `judge_arms` returns the
 verdict, the rule that decided it and the per-output checks. Its callers:
 
@@ -36,6 +37,7 @@ PASSING = (IMPROVED, UNCHANGED)
 BOTH_ARMS_RAN = "both-arms-ran"
 GRAPH_COUNTS_KNOWN = "graph-counts-known"
 NO_GRAPH_ADDED = "no-graph-added"
+NO_BREAK_ADDED = "no-break-added"
 # Merging graphs leaves at least one; a rewritten arm with none no longer lets Dynamo see the code
 # (a `torch.compiler.disable` on what is compiled): its zero breaks are hidden, not removed.
 STILL_COMPILED = "still-compiled"
@@ -102,13 +104,20 @@ def judge_arms(original: ArmOutcome, rewritten: ArmOutcome, compare: Callable[[]
     if failed:
         return Verdict(ERROR, failed)
     before, after = original.graph_count, rewritten.graph_count
-    if before is None or after is None or original.graph_break_count is None or rewritten.graph_break_count is None:
+    breaks_before, breaks_after = original.graph_break_count, rewritten.graph_break_count
+    if before is None or after is None or breaks_before is None or breaks_after is None:
         return Verdict(ERROR, (Failure(GRAPH_COUNTS_KNOWN, "graph counts are missing from the measurement"),))
     equivalence = compare()
-    outcome = IMPROVED if after < before else UNCHANGED
+    # Fewer breaks is an improvement even where the graph count stays (14 -> 13 breaks, a break
+    # before a frame's first tensor op makes no graph); fewer graphs is one too.
+    outcome = IMPROVED if after < before or breaks_after < breaks_before else UNCHANGED
     failures = [] if equivalence.equal else list(equivalence.failures)
     if not equivalence.equal:
         outcome = OUTPUTS_DIFFER
+    if breaks_after > breaks_before:
+        outcome = REGRESSED
+        failures.insert(0, Failure(NO_BREAK_ADDED,
+                                   f"the rewritten arm has more graph breaks ({breaks_after} > {breaks_before})"))
     if after > before:
         outcome = REGRESSED
         failures.insert(0, Failure(NO_GRAPH_ADDED, f"the rewritten arm has more graphs ({after} > {before})"))

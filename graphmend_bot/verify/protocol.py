@@ -181,7 +181,9 @@ class ArmResult:
     graph_break_count: int | None = None
     break_reasons: list[BreakReason] = field(default_factory=list)
     cold_start_s: float | None = None
-    steady_state_s: float | None = None
+    steady_state_s: float | None = None  # the median of `repeat` calls
+    steady_state_min_s: float | None = None  # their spread: "within noise" when the arms' overlap
+    steady_state_max_s: float | None = None
     cuda_graph_launches: int | None = None
     cuda_kernel_launches: int | None = None
     outputs: SavedOutputs = field(default_factory=dict)
@@ -227,6 +229,8 @@ MEASURED_FIELDS: dict[str, tuple[Check, str]] = {
     "break_reasons": (_break_reasons, "a list of {reason, location}"),
     "cold_start_s": (_seconds, "a finite number of seconds"),
     "steady_state_s": (_seconds, "a finite number of seconds"),
+    "steady_state_min_s": (_optional(_seconds), "a finite number of seconds or null"),
+    "steady_state_max_s": (_optional(_seconds), "a finite number of seconds or null"),
     "cuda_graph_launches": (_optional(_count), "an integer >= 0 or null"),
     "cuda_kernel_launches": (_optional(_count), "an integer >= 0 or null"),
     "outputs": (_saved_outputs, "{seed: {kind: {tensors, leaves}}}"),

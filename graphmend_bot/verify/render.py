@@ -7,12 +7,21 @@ import json
 import math
 from typing import Any
 
+from graphmend_bot.verify.break_diff import diff_breaks
 from graphmend_bot.verify.coverage import Coverage, RewrittenLine
 from graphmend_bot.verify.policy import Check
 from graphmend_bot.verify.proof import proves_rewrite
 from graphmend_bot.verify.protocol import ArmResult
 from graphmend_bot.verify.runner import EntryResult, VerifyReport
-from graphmend_bot.verify.table import markdown_table, outputs_text, pair_text, speedup_text, timing_text
+from graphmend_bot.verify.table import (
+    markdown_table,
+    outputs_text,
+    pair_text,
+    speedup_text,
+    spread_text,
+    timing_text,
+    within_noise,
+)
 
 JSON_VERSION = 1
 SHOWN_CHECKS = 20  # Markdown rows per entry point: the failures first, then the largest errors
@@ -24,6 +33,11 @@ def ratio(original: float | None, rewritten: float | None) -> float | None:
     if original is None or rewritten is None or rewritten <= 0:
         return None
     return original / rewritten
+
+
+def steady_within_noise(result: EntryResult) -> bool | None:
+    o, r = result.original, result.rewritten
+    return within_noise((o.steady_state_min_s, o.steady_state_max_s), (r.steady_state_min_s, r.steady_state_max_s))
 
 
 def _launches(result: EntryResult) -> str | None:
@@ -40,8 +54,9 @@ def _row(result: EntryResult) -> list[str]:
         pair_text(o.graph_break_count, r.graph_break_count),
         timing_text(o.cold_start_s, r.cold_start_s),
         speedup_text(ratio(o.cold_start_s, r.cold_start_s)),
-        timing_text(o.steady_state_s, r.steady_state_s),
-        speedup_text(ratio(o.steady_state_s, r.steady_state_s)),
+        f"{spread_text(o.steady_state_s, o.steady_state_min_s, o.steady_state_max_s)} -> "
+        f"{spread_text(r.steady_state_s, r.steady_state_min_s, r.steady_state_max_s)}",
+        speedup_text(ratio(o.steady_state_s, r.steady_state_s), steady_within_noise(result)),
         _launches(result) or "-",
         outputs_text(result.outputs_equal),
         result.verdict,
@@ -98,7 +113,9 @@ def render_table(report: VerifyReport) -> str:
         lines += _details(result, indent="  ")
     lines += ["", *_coverage_lines(report.coverage, code=False)]
     passed = sum(result.passed for result in report.results)
-    lines += ["", f"{passed} of {len(report.results)} entry point(s) passed; speedup = original / rewritten."]
+    lines += ["", "steady state: the median of the timed calls, their min-max in brackets; \"within noise\" where "
+                  "the arms' ranges overlap.",
+              f"{passed} of {len(report.results)} entry point(s) passed; speedup = original / rewritten."]
     return "\n".join(lines) + "\n"
 
 
@@ -211,10 +228,24 @@ def _details(result: EntryResult, indent: str) -> list[str]:
         lines.append(f"{indent}- outputs: {result.comparison.detail}")
     for row in _shown_checks(result)[:SHOWN_CHECKS]:
         lines.append(f"{indent}- {row['kind']} {row['key']}: {row['rule']}, {_error_text(row)}")
-    for arm, data in (("original", result.original), ("rewritten", result.rewritten)):
-        for reason in data.break_reasons:
-            lines.append(f"{indent}- {arm} break at {reason['location'] or '?'}: {reason['reason']}")
+    lines += _break_diff_lines(result, indent)
     return lines
+
+
+def _break_diff_lines(result: EntryResult, indent: str) -> list[str]:
+    """The breaks as a diff of the two arms, so nobody compares two lists by eye."""
+    diff = diff_breaks(result.original.break_reasons, result.rewritten.break_reasons)
+    lines = []
+    for label, sign, reasons in (("removed", "-", diff.removed), ("added", "+", diff.added), ("kept", " ", diff.kept)):
+        if reasons:
+            lines.append(f"{indent}- breaks {label} ({len(reasons)}):")
+            lines += [f"{indent}  {sign} {reason['location'] or '?'}: {reason['reason']}" for reason in reasons]
+    return lines
+
+
+def _break_diff_json(result: EntryResult) -> dict[str, Any]:
+    diff = diff_breaks(result.original.break_reasons, result.rewritten.break_reasons)
+    return {"removed": diff.removed, "added": diff.added, "kept": diff.kept}
 
 
 def _arm_json(arm: ArmResult) -> dict[str, Any]:
@@ -228,6 +259,8 @@ def _arm_json(arm: ArmResult) -> dict[str, Any]:
         "break_reasons": arm.break_reasons,
         "cold_start_s": arm.cold_start_s,
         "steady_state_s": arm.steady_state_s,
+        "steady_state_min_s": arm.steady_state_min_s,
+        "steady_state_max_s": arm.steady_state_max_s,
         "cuda_graph_launches": arm.cuda_graph_launches,
         "cuda_kernel_launches": arm.cuda_kernel_launches,
     }
@@ -269,6 +302,8 @@ def report_json(report: VerifyReport) -> dict[str, Any]:
                 "steady_state_speedup": ratio(
                     result.original.steady_state_s, result.rewritten.steady_state_s
                 ),
+                "steady_state_within_noise": steady_within_noise(result),
+                "breaks": _break_diff_json(result),
                 "verdict": result.verdict,
                 "rule": result.judgement.rule,
                 "passed": result.passed,
@@ -361,10 +396,11 @@ def render_markdown(report: VerifyReport) -> str:
             lines += [f"- {_md_cell(reason)}" for reason in result.reasons]
             lines += [f"- note: {_md_cell(note)}" for note in result.notes]
             lines += _checks_list(result)
-            for arm, data in (("original", result.original), ("rewritten", result.rewritten)):
+            diff = diff_breaks(result.original.break_reasons, result.rewritten.break_reasons)
+            for label, reasons in (("removed", diff.removed), ("added", diff.added), ("kept", diff.kept)):
                 lines += [
-                    f"- {arm} break at `{_md_cell(r['location'] or '?')}`: {_md_cell(r['reason'])}"
-                    for r in data.break_reasons
+                    f"- break {label} at `{_md_cell(r['location'] or '?')}`: {_md_cell(r['reason'])}"
+                    for r in reasons
                 ]
             lines.append("")
         lines.append("</details>")

@@ -24,9 +24,27 @@ def timing_text(original: Any, rewritten: Any) -> str:
     return f"{seconds_text(original)} -> {seconds_text(rewritten)}"
 
 
-def speedup_text(value: Any) -> str:
-    """A speedup (original / rewritten)."""
+def speedup_text(value: Any, within_noise: bool | None = None) -> str:
+    """A speedup (original / rewritten); "within noise" when the arms' timings overlap."""
+    if within_noise:
+        return "within noise"
     return f"{value:.2f}x" if isinstance(value, int | float) else "-"
+
+
+def spread_text(median: Any, low: Any, high: Any) -> str:
+    """`median (min-max)`, or the median alone when the spread is unknown."""
+    if not isinstance(low, int | float) or not isinstance(high, int | float):
+        return seconds_text(median)
+    return f"{seconds_text(median)} ({seconds_text(low)}-{seconds_text(high)})"
+
+
+def within_noise(original: tuple[Any, Any], rewritten: tuple[Any, Any]) -> bool | None:
+    """Whether the arms' [min, max] timings overlap, so a ratio of medians says nothing; None when a
+    spread is unknown."""
+    values = (*original, *rewritten)
+    if not all(isinstance(value, int | float) for value in values):
+        return None
+    return bool(original[0] <= rewritten[1] and rewritten[0] <= original[1])
 
 
 def pair_text(original: Any, rewritten: Any) -> str:

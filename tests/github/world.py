@@ -107,6 +107,8 @@ class PullRequestWorld:
         summary = self.tmp / f"summary-{self.runs}.md"
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            # A checkout run with PYTHONPATH (a worktree beside an installed copy) tests its own code.
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
             "HOME": str(self.tmp),
             "GITHUB_ACTIONS": "true",
             "GRAPHMEND_WRITE_INTERVAL_S": "0",  # the local fake has no secondary rate limit

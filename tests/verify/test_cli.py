@@ -198,3 +198,28 @@ def test_the_cli_runs_as_a_program(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0
     assert "--against REF" in completed.stdout and "--entrypoint MODULE:CALLABLE" in completed.stdout
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ("model:factory", "net (model:factory): module 'model' is missing from the rewritten arm ("),
+        ("helpers:factory", "net (helpers:factory): helpers.py in the original arm defines no 'factory'"),
+        ("nowhere_at_all:factory", "net (nowhere_at_all:factory): module 'nowhere_at_all' is in neither arm"),
+    ],
+)
+def test_an_entry_point_is_resolved_in_both_arms_before_anything_compiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], entry: str, message: str
+) -> None:
+    """Issue 29.5: the missing file was found after the other arm compiled for a minute."""
+    original, rewritten = tmp_path / "original", tmp_path / "rewritten"
+    for arm in (original, rewritten):
+        arm.mkdir()
+        (arm / "helpers.py").write_text("def fatcory(seed):\n    return None\n")
+    (original / "model.py").write_text(MODEL)
+    (rewritten / ".graphmend.yml").write_text(CONFIG.replace("model:factory", entry))
+    monkeypatch.chdir(rewritten)
+    assert main(["verify", "--original", str(original), "-q"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no arm ran: nothing measured, no report
+    assert f"graphmend verify: {message}" in captured.err

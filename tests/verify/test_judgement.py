@@ -18,6 +18,7 @@ from graphmend_bot.verify.judgement import (
     EVERY_RULE_PASSED,
     GRAPH_COUNTS_KNOWN,
     IMPROVED,
+    NO_BREAK_ADDED,
     NO_GRAPH_ADDED,
     OUTPUTS_DIFFER,
     REGRESSED,
@@ -79,6 +80,23 @@ def test_the_verdict_and_the_rule_that_decided(
     assert verdict.rule == (rules[0] if rules else EVERY_RULE_PASSED)
     if NO_GRAPH_ADDED in rules:
         assert verdict.reasons[0] == f"the rewritten arm has more graphs ({rewritten_graphs} > 2)"
+
+
+@pytest.mark.parametrize(
+    ("breaks", "outcome", "rules"),
+    [
+        ((14, 13), IMPROVED, []),  # one break fewer with the graph count unchanged: not "unchanged"
+        ((1, 1), UNCHANGED, []),
+        ((1, 2), REGRESSED, [NO_BREAK_ADDED]),  # a break before a frame's first op adds no graph
+    ],
+)
+def test_the_verdict_reads_the_breaks_as_well_as_the_graphs(breaks: tuple[int, int], outcome: str,
+                                                            rules: list[str]) -> None:
+    verdict = judge_arms(arm(graphs=2, breaks=breaks[0]), arm(graphs=2, breaks=breaks[1]), lambda: EQUAL)
+    assert verdict.outcome == outcome
+    assert [failure.rule for failure in verdict.failures] == rules
+    if rules:
+        assert verdict.reasons == [f"the rewritten arm has more graph breaks ({breaks[1]} > {breaks[0]})"]
 
 
 def saved(folder: Path, name: str, eager: torch.Tensor, compiled: torch.Tensor) -> dict:

@@ -41,6 +41,7 @@ class Inputs:
     fixes: str = "safe"  # "verified": the fix pull request also carries unsafe fixes, for the GPU job to check
     census_file: str = ""  # a census artifact (untrusted: written by the pull request's tests), merged when valid
     cache_dir: str = ""  # the summary cache folder the workflow restored (default-branch writes only); "": none
+    baseline: str = ""  # a baseline file of findings not to report (baseline.py); "" for the config's key
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         fixes=_fixes(env),
         census_file=_input(env, "census-file"),
         cache_dir=_input(env, "cache-dir"),
+        baseline=_input(env, "baseline"),
     )
 
 

@@ -55,6 +55,6 @@ def finish(
 def scan_everything(ctx: ActionContext, config: Config, log: Log) -> int:
     """No pull request to review: check every file under `paths`; annotations, summary, SARIF."""
     result = analyse(ctx, config, log)
-    view = SummaryView(result.findings, result.errors, result.files_checked, changed_files=result.files_checked)
+    view = SummaryView(result.findings, result.errors, result.files_checked, changed_files=result.files_checked, baselined=result.baselined)
     log.info(f"checked {result.files_checked} file(s): {len(result.findings)} finding(s)")
     return finish(ctx, log, result, view, annotate=result.findings)

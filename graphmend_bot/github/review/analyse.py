@@ -26,7 +26,10 @@ def load_action_config(ctx: ActionContext) -> Config:
     if path is not None and path.is_relative_to(ctx.workspace) and outside_read_root(str(path)):
         raise ConfigError(f"{path.relative_to(ctx.workspace)} is a symlink to a file outside the workspace: "
                           "not read")
-    return load_config(path) if path is not None else load_config(start=ctx.workspace)
+    config = load_config(path) if path is not None else load_config(start=ctx.workspace)
+    if ctx.inputs.baseline:  # the `baseline` input wins over the config's key; read only inside the workspace
+        config.baseline = str(ctx.workspace / ctx.inputs.baseline)
+    return config
 
 
 def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | None = None) -> CheckResult:

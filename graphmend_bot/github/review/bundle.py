@@ -111,7 +111,7 @@ def _error(item: dict[str, Any], index: int) -> FileError:
         error = read_error(item, f"errors[{index}]")
     except RecordError as problem:
         raise BundleError(str(problem)) from None
-    return FileError(neutralise(error.path[:500]), neutralise(error.message[:MAX_TEXT]))
+    return FileError(neutralise(error.path[:500]), neutralise(error.message[:MAX_TEXT]), error.severity)
 
 
 def _evidence(evidence: Evidence | None, name: str) -> Evidence | None:

@@ -107,7 +107,7 @@ def recompute_fixes(ctx: ActionContext, config: Config, log: Log, result: CheckR
             os.chdir(here)
     fixes = {(f.path, f.code, f.location, f.end_location): f.fix for f in local.findings}
     findings = [replace(f, fix=fixes.get((f.path, f.code, f.location, f.end_location))) for f in result.findings]
-    return CheckResult(findings, result.errors, result.files_checked)
+    return replace(result, findings=findings)
 
 
 def post_bundle(ctx: ActionContext, log: Log) -> int:

@@ -215,7 +215,7 @@ def prepare_review(
     view = SummaryView(
         findings=result.findings, errors=result.errors, files_checked=result.files_checked,
         changed_files=len(patches), head_sha=head_sha, blob_url=blob_url, inline=plan.inline,
-        fix_diff=fix_diff(result.findings, sources), new=frozenset(plan.new),
+        fix_diff=fix_diff(result.findings, sources), new=frozenset(plan.new), baselined=result.baselined,
     )
     body = findings_review_body(plan.new_comments, plan.overflow, limit) if plan.new_comments else ""
     return PreparedReview(plan, view, body)

@@ -1,0 +1,58 @@
+"""`# graphmend: ignore[GM301]` comments: which findings they hide, which codes in them name no
+rule (a warning: such a comment hides nothing), and how `--add-noqa` writes one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+# The codes are read case-insensitively; anything between the brackets is taken, so a typo is
+# reported rather than read as a bare `ignore` (which hides every rule).
+SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[^\]\n]*)\])?")
+MARKER = "graphmend:"
+
+
+def _codes(text: str) -> list[str]:
+    return [code.strip().upper() for code in text.split(",") if code.strip()]
+
+
+def suppressed(lines: list[str], row: int, end_row: int, code: str) -> bool:
+    """Whether a comment on one of the finding's lines (1-based) hides `code`."""
+    for line in lines[row - 1 : end_row]:
+        match = SUPPRESSION.search(line)
+        if match:
+            codes = match.group("codes")
+            if codes is None or code in _codes(codes):
+                return True
+    return False
+
+
+def unknown_suppression_codes(source: str, known: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    """(line, codes) for each comment naming codes that are no rule's: such a comment hides nothing."""
+    if MARKER not in source:  # most files: no comment at all, no per-line search
+        return
+    rules = set(known)
+    for row, line in enumerate(source.splitlines(), 1):
+        match = SUPPRESSION.search(line)
+        if match and match.group("codes") is not None:
+            unknown = [code for code in _codes(match.group("codes")) if code not in rules]
+            if unknown:
+                yield row, unknown
+
+
+def with_suppression(line: str, codes: Iterable[str]) -> str:
+    """`line` with `codes` added to its `# graphmend: ignore[...]` comment, or a new comment at its end.
+
+    A bare `# graphmend: ignore` already hides everything and is kept as it is."""
+    body, newline = (line[:-1], "\n") if line.endswith("\n") else (line, "")
+    if body.endswith("\r"):
+        body, newline = body[:-1], "\r" + newline
+    match = SUPPRESSION.search(body)
+    if match and match.group("codes") is None:
+        return line
+    if match:
+        merged = sorted({*_codes(match.group("codes")), *codes})
+        body = f"{body[:match.start()]}# graphmend: ignore[{', '.join(merged)}]{body[match.end():]}"
+    else:
+        body = f"{body.rstrip()}  # graphmend: ignore[{', '.join(sorted(set(codes)))}]"
+    return body + newline

@@ -1,0 +1,60 @@
+"""The bot honours a baseline (issue 29.3): a pull request that adds one break to a file with old
+ones is reviewed for the one it adds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from fake_github import FakeGitHub
+from world import NUMBER, REPO, PullRequestWorld
+
+OLD = '''\
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        print("old one")
+        if x.sum() > 0:
+            x = x * 2
+        return x.sum().item()
+'''
+NEW = OLD.replace('        print("old one")\n', '        print("old one")\n        print("new one")\n')
+BASE = {"pkg/__init__.py": "", "pkg/model.py": OLD}
+
+
+def baseline_of(files: dict[str, str], tmp: Path) -> str:
+    """The baseline `graphmend check --update-baseline` writes for `files`, as a user would commit it."""
+    tree = tmp / "baseline-tree"
+    for name, text in files.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text)
+    subprocess.run([sys.executable, "-m", "graphmend_bot.cli", "check", "--baseline", "graphmend-baseline.json",
+                    "--update-baseline", "."], cwd=tree, check=True, capture_output=True)
+    return (tree / "graphmend-baseline.json").read_text()
+
+
+def test_the_review_reports_only_what_the_baseline_does_not_hold(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    baseline = baseline_of(BASE, tmp_path)
+    assert len(json.loads(baseline)["findings"]) == 3
+    world = PullRequestWorld(tmp_path / "world", fake_github, BASE,
+                             {"pkg/model.py": NEW, "graphmend-baseline.json": baseline})
+    run = world.run(world.event("pull_request.opened.json"), fail_on="findings", baseline="graphmend-baseline.json")
+    assert run.returncode == 1, run.stdout + run.stderr
+    comments = [(c["path"], c["line"]) for c in fake_github.comments_on(REPO, NUMBER)]
+    assert comments == [("pkg/model.py", 8)]  # the added print, and nothing the old lines hold
+    assert run.annotations == []  # the old findings of the changed file are not annotations either
+    assert run.outputs["findings"] == "1"
+    [summary] = [c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER) if "graphmend:summary" in c["body"]]
+    assert "1 graph break(s)" in summary and "3 more in the baseline, not shown." in summary
+
+
+def test_a_missing_baseline_is_an_error_that_names_it(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path / "world", fake_github, BASE, {"pkg/model.py": NEW})
+    run = world.run(world.event("pull_request.opened.json"), baseline="graphmend-baseline.json")
+    assert run.returncode == 2
+    assert "graphmend-baseline.json does not exist" in run.stdout + run.stderr

@@ -1,0 +1,125 @@
+"""Adopting graphmend on existing code (issue 29.3): --statistics, --add-noqa, a baseline."""
+
+import json
+import subprocess
+
+import pytest
+
+MODEL = """
+    import torch
+    from torch import nn
+
+    class M(nn.Module):
+        def forward(self, x):
+            print("a")
+            print("b")
+            if x.sum() > 0:
+                x = x * 2
+            return x.sum().item()
+"""
+
+
+def run(cmd, cwd, *args):
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def test_statistics_counts_findings_per_rule(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--statistics", ".")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "2  GM401  GB0059  print-in-traced-code",
+        "1  GM101  GB0170  data-dependent-if",
+        "1  GM301  GB0124  tensor-item",
+    ]
+    as_json = json.loads(run(graphmend_cmd, root, "check", "--statistics", "--output-format", "json", ".").stdout)
+    assert as_json[0] == {"code": "GM401", "name": "print-in-traced-code", "graph_break_id": "GB0059", "count": 2}
+
+
+def test_add_noqa_acknowledges_every_finding_in_place(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL.replace('print("b")', 'print("b")  # graphmend: ignore[GM301]')})
+    result = run(graphmend_cmd, root, "check", "--add-noqa", ".")
+    assert result.returncode == 0
+    assert "Added 4 `# graphmend: ignore` comment(s) in 1 file(s)." in result.stderr
+    text = (root / "model.py").read_text()
+    assert '        print("a")  # graphmend: ignore[GM401]\n' in text
+    assert '        print("b")  # graphmend: ignore[GM301, GM401]\n' in text  # merged into the comment there
+    assert "        if x.sum() > 0:  # graphmend: ignore[GM101]\n" in text
+    assert run(graphmend_cmd, root, "check", ".").returncode == 0
+    again = run(graphmend_cmd, root, "check", "--add-noqa", ".")
+    assert "Added 0" in again.stderr and (root / "model.py").read_text() == text
+
+
+def test_add_noqa_never_writes_into_a_string_or_after_a_backslash(write_tree, graphmend_cmd):
+    """A comment appended inside a multi-line string would change the program: the next line of the
+    finding that takes one is used, or none."""
+    root = write_tree({"model.py": '''
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def forward(self, x):
+                print("""two
+        lines""", x.shape)
+                y = x + \\
+                    x.sum().item()
+                return y
+    '''})
+    before = (root / "model.py").read_text()
+    result = run(graphmend_cmd, root, "check", "--add-noqa", ".")
+    text = (root / "model.py").read_text()
+    assert '\nlines""", x.shape)  # graphmend: ignore[GM401]\n' in text
+    assert "            x.sum().item()  # graphmend: ignore[GM301]\n" in text
+    assert text.replace("  # graphmend: ignore[GM401]", "").replace("  # graphmend: ignore[GM301]", "") == before
+    assert result.returncode == 0 and run(graphmend_cmd, root, "check", ".").returncode == 0
+
+
+def test_a_baseline_hides_old_findings_and_survives_line_shifts(write_tree, graphmend_cmd):
+    """The commit adding one print is judged by that print, not the file's old findings."""
+    root = write_tree({"model.py": MODEL})
+    written = run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", ".")
+    assert written.returncode == 0 and "Wrote 4 finding(s)" in written.stderr
+    assert run(graphmend_cmd, root, "check", "--baseline", "base.json", ".").returncode == 0
+    # Lines above shift every finding down; one new print is added among the old ones.
+    write_tree({"model.py": MODEL.replace("import torch", "import torch\n    import os\n\n").replace(
+        'print("b")', 'print("b")\n            print("new")')})
+    result = run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")
+    assert result.returncode == 1
+    assert [line.split(": ", 1)[1][:5] for line in result.stdout.splitlines() if ": GM" in line] == ["GM401"]
+    assert 'print("new")' in result.stdout
+    assert "Found 1 graph break(s) in 1 file(s)." in result.stdout and "4 more in the baseline, not shown." in result.stdout
+    # A changed line is a new finding; a third identical print is one more than the baseline holds.
+    write_tree({"model.py": MODEL.replace('print("a")', 'print("a")\n            print("a")')})
+    assert run(graphmend_cmd, root, "check", "--baseline", "base.json", ".").stdout.count("GM401") == 1
+
+
+def test_the_configured_baseline_is_relative_to_its_config_and_used_by_review(write_tree, graphmend_cmd):
+    root = write_tree({"pkg/.graphmend.yml": "baseline: ../gm-baseline.json\n", "pkg/model.py": MODEL})
+    assert run(graphmend_cmd, root / "pkg", "check", "--update-baseline", ".").returncode == 0
+    assert (root / "gm-baseline.json").is_file()
+    assert run(graphmend_cmd, root, "check", "pkg").returncode == 0
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "0"],
+                   cwd=root, check=True)
+    review = run(graphmend_cmd, root, "review", "--base", "HEAD", "pkg")
+    assert review.returncode == 0, review.stdout + review.stderr
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "base.json does not exist; write it with `graphmend check --update-baseline`"),
+    ("{]", "base.json: cannot read"),
+    ('{"version": 1, "findings": [1]}', "not a version 1 graphmend baseline"),
+])
+def test_a_missing_or_malformed_baseline_is_a_configuration_error(write_tree, graphmend_cmd, content, message):
+    root = write_tree({"model.py": MODEL})
+    if content is not None:
+        (root / "base.json").write_text(content)
+    result = run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_update_baseline_needs_a_file(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--update-baseline", ".")
+    assert result.returncode == 2 and "--update-baseline needs --baseline FILE" in result.stderr
