@@ -12,7 +12,15 @@ import functools
 from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange, GlobalScope, MetadataWrapper, PositionProvider, Scope, ScopeProvider
+from libcst.metadata import (
+    ClassScope,
+    CodeRange,
+    GlobalScope,
+    MetadataWrapper,
+    PositionProvider,
+    Scope,
+    ScopeProvider,
+)
 
 from graphmend_bot.config import Config
 from graphmend_bot.edits import split_lines
@@ -111,6 +119,18 @@ class FixContext:
             return False
         assignments = scope[name.value]
         return bool(assignments) and all(isinstance(a.scope, GlobalScope) for a in assignments)
+
+    def binds_locally(self, node: cst.CSTNode, name: str) -> bool:
+        """A function or lambda enclosing `node` binds `name` itself (`import torch` in the body):
+        there the name is a local, unbound above its binding, and the module's binding is hidden."""
+        if self._scopes is None:
+            self._scopes = self._wrapper.resolve(ScopeProvider)
+        scope = self._scopes.get(node)
+        while scope is not None and not isinstance(scope, GlobalScope):
+            if not isinstance(scope, ClassScope) and name in scope.assignments:
+                return True
+            scope = scope.parent
+        return False
 
     def module_bindings(self, name: str) -> int:
         """How many statements bind `name` at module level: imports, defs, classes, assignment, loop,

@@ -112,6 +112,8 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
     helper = _imported_guard_helper(ctx)
     edits: list[Edit] = []
     if helper is None:
+        if ctx.binds_locally(call, "torch"):
+            return None  # the function's own `import torch` may come after the guard
         condition = "torch.compiler.is_compiling()"
         import_edit = ctx.ensure_import("import torch")
         if import_edit is not None:
