@@ -136,3 +136,43 @@ def test_helpers_are_judged_by_their_bodies(tmp_path: Path) -> None:
     lines = (root / "model.py").read_text().splitlines()
     reported = sorted(lines[f.location.row - 1].split("=")[0].strip() for f in result.findings if f.code == "GM301")
     assert reported == ["v", "w", "y", "z"]
+
+
+# A condition a compile guard decides still evaluates, under compile, what comes before the guard.
+# (test, whether Dynamo breaks on it): each is the test of `if <test>: y = y + 1` in a forward.
+ORDERED_GUARDS = [
+    ("x.min() < -1 and not torch.compiler.is_compiling()", True),
+    ("not torch.compiler.is_compiling() and x.min() < -1", False),
+    ("x.sum() > 0 or torch.compiler.is_compiling()", True),
+    ("torch.compiler.is_compiling() or x.sum() > 0", False),
+    ("not (x.mean() > 0 and not torch.compiler.is_compiling())", True),
+    ("x.shape[0] > 1 and (x.max() > 0 and not torch.compiler.is_compiling())", True),
+    ("(not torch.compiler.is_compiling() and x.max() > 0) and x.min() < 0", False),
+]
+
+
+@pytest.mark.parametrize(("test", "breaks"), ORDERED_GUARDS)
+def test_operands_before_the_compile_guard_are_traced(tmp_path: Path, test: str, breaks: bool) -> None:
+    source = textwrap.dedent(f"""\
+        import torch
+
+
+        def step(x):
+            y = x * 2
+            if {test}:
+                y = y + 1
+            return y - 1
+
+
+        compiled = torch.compile(step)
+        """)
+    path = tmp_path / "ordered.py"
+    path.write_text(source)
+    namespace: dict[str, object] = {}
+    exec(compile(source, str(path), "exec"), namespace)
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(namespace["step"])(torch.ones(2, 3))
+    torch._dynamo.reset()
+    assert (explained.graph_break_count > 0) is breaks
+    findings = check([str(path)], jobs=1).findings
+    assert [(f.code, f.location.row) for f in findings] == ([("GM101", 6)] if breaks else [])

@@ -547,10 +547,9 @@ class FunctionAnalyzer:
 
     def _if(self, node: ast.If, env: Env) -> bool:
         under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
-        if under_compile is True:
-            return self.block(node.body, env)
-        if under_compile is False:
-            return self.block(node.orelse, env)
+        if under_compile is not None:
+            self._before_guard(node.test, env)
+            return self.block(node.body if under_compile else node.orelse, env)
         if _is_validation_guard(node):
             self._bool_context(node.test, env, "guard")
             return False  # the raising arm is the error path, never traced
@@ -596,6 +595,13 @@ class FunctionAnalyzer:
             return self.expr(test, env)
         finally:
             self._test_depth -= 1
+
+    def _before_guard(self, test: ast.expr, env: Env) -> None:
+        """A condition a compile guard decides still evaluates, under compile, the operands that
+        come before the guard (`if x.min() < 0 and not is_compiling():` reads `x.min() < 0` first):
+        each is a bool conversion of its own."""
+        for operand in evaluated_before_guard(test, self.resolve, self.guards, self.guard_helpers):
+            self._bool_context(operand, env, "before-guard")
 
     def _bool_context(self, test: ast.expr, env: Env, conversion: Conversion) -> None:
         kind = self._test(test, env)
@@ -731,6 +737,7 @@ class FunctionAnalyzer:
     def _expr_IfExp(self, node: ast.IfExp, env: Env) -> Kind:
         under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
         if under_compile is not None:
+            self._before_guard(node.test, env)
             return self.expr(node.body if under_compile else node.orelse, env)
         self._bool_context(node.test, env, "ternary")
         return self.expr(node.body, env) | self.expr(node.orelse, env)
@@ -1256,6 +1263,30 @@ def compile_guard_value(
         if all(v is (not decisive) for v in values):
             return not decisive
     return None
+
+
+def evaluated_before_guard(
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
+    helpers: GuardHelpers | None = None,
+) -> list[ast.expr]:
+    """The operands of `test` that run under compile although a compile guard decides it: `and`
+    and `or` evaluate left to right, so `x.min() < 0 and not is_compiling()` still converts
+    `x.min() < 0` to a bool, where `not is_compiling() and x.min() < 0` stops at the guard."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return evaluated_before_guard(test.operand, resolve, known, helpers)
+    if not isinstance(test, ast.BoolOp):
+        return []
+    decisive = isinstance(test.op, ast.Or)  # True ends `or`, False ends `and`
+    evaluated: list[ast.expr] = []
+    for value in test.values:
+        guard = compile_guard_value(value, resolve, known, helpers)
+        if guard is None:
+            evaluated.append(value)
+            continue
+        evaluated.extend(evaluated_before_guard(value, resolve, known, helpers))
+        if guard is decisive:
+            break
+    return evaluated
 
 
 def _none_test(test: ast.expr) -> tuple[str | None, bool]:

@@ -105,6 +105,12 @@ _STR_ENUM_ADVICE = (
     "(`getattr(opt, \"value\", opt)`), compare with `==`/`in`, or convert it before the compiled region"
 )
 _DEPRECATION_WORDS = ("deprecat", "FutureWarning", "DeprecationWarning")
+# GM101 on an operand evaluated before the compile guard of its condition (analysis/function.py).
+_BEFORE_GUARD_MESSAGE = "Condition reads tensor values before the compile guard"
+_BEFORE_GUARD_ADVICE = (
+    "`and`/`or` evaluate left to right, so `{code}` runs under compile before the guard can stop it: "
+    "move the compile guard before `{code}` in the condition, so that it runs only eagerly"
+)
 
 
 def advice(finding: Finding) -> str:
@@ -112,6 +118,8 @@ def advice(finding: Finding) -> str:
     template = _ADVICE.get(finding.code)
     if finding.code in ("GM402", "GM403") and any(word in finding.source_line for word in _DEPRECATION_WORDS):
         template = _DEPRECATION_ADVICE
+    if finding.code == "GM101" and finding.message.startswith(_BEFORE_GUARD_MESSAGE):
+        template = _BEFORE_GUARD_ADVICE
     if finding.code == "GM604" and finding.gb_id == "GB0156":  # a str method of a str-Enum member
         template = _STR_ENUM_ADVICE
     if template is None:

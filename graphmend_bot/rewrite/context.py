@@ -12,7 +12,15 @@ import functools
 from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange, GlobalScope, MetadataWrapper, PositionProvider, Scope, ScopeProvider
+from libcst.metadata import (
+    ClassScope,
+    CodeRange,
+    GlobalScope,
+    MetadataWrapper,
+    PositionProvider,
+    Scope,
+    ScopeProvider,
+)
 
 from graphmend_bot.config import Config
 from graphmend_bot.edits import split_lines
@@ -111,6 +119,18 @@ class FixContext:
             return False
         assignments = scope[name.value]
         return bool(assignments) and all(isinstance(a.scope, GlobalScope) for a in assignments)
+
+    def binds_locally(self, node: cst.CSTNode, name: str) -> bool:
+        """A function or lambda enclosing `node` binds `name` itself (`import torch` in the body):
+        there the name is a local, unbound above its binding, and the module's binding is hidden."""
+        if self._scopes is None:
+            self._scopes = self._wrapper.resolve(ScopeProvider)
+        scope = self._scopes.get(node)
+        while scope is not None and not isinstance(scope, GlobalScope):
+            if not isinstance(scope, ClassScope) and name in scope.assignments:
+                return True
+            scope = scope.parent
+        return False
 
     def module_bindings(self, name: str) -> int:
         """How many statements bind `name` at module level: imports, defs, classes, assignment, loop,
@@ -222,6 +242,7 @@ class FixContext:
         with `import torch` where the module lacks it."""
         indent = self.line(row)[: len(self.line(row)) - len(self.line(row).lstrip())]
         insertion = Edit(f"{indent}{decorator}\n", Location(row, 1), Location(row, 1))
+        self.require_at_import("torch", row)
         import_edit = self.ensure_import("import torch")
         return (insertion,) if import_edit is None else (import_edit, insertion)
 
@@ -279,19 +300,83 @@ class FixContext:
                     found.add(_import_text(self.module, alias, origin))
         return found
 
+    def unconditional_import_row(self, name: str) -> int | None:
+        """The last row of the first module-level statement that always runs and binds `name` by
+        importing it (`import torch`, `import torch.nn`); None when nothing does, or only code
+        that may not run: an `if` (`if TYPE_CHECKING:`, `if is_torch_available():`) or a `try`."""
+        for statement in self.module.body:
+            if isinstance(statement, cst.SimpleStatementLine) and any(
+                isinstance(small, cst.Import) and any(_binds_package(self.module, alias, name) for alias in small.names)
+                for small in statement.body
+            ):
+                return self._positions[statement].end.line
+        return None
+
+    def require_at_import(self, package: str, row: int) -> None:
+        """Code inserted at module level above `row` uses `package` when the module is imported:
+        raises FixUnavailable unless an import that always runs binds it above `row`, or nothing
+        binds it (ensure_import then adds one with the leading imports, which run first)."""
+        bound = self.unconditional_import_row(package)
+        if bound is not None:
+            if bound >= row:
+                raise FixUnavailable(f"the inserted code runs at import, above `import {package}`")
+        elif self.module_bindings(package) and not self._always_loads(package):
+            raise FixUnavailable(f"`{package}` is imported only under a condition, and the inserted code runs at import")
+
+    def _run_time_imports(self) -> Iterator[cst.ImportAlias]:
+        """The aliases of module-level `import` statements that may run: under `if`/`try`/`with`
+        too, but not in the body of `if TYPE_CHECKING:`."""
+        for small in _module_level_smalls(self.module.body, run_time=True):
+            if isinstance(small, cst.Import):
+                yield from small.names
+
+    def _always_loads(self, package: str) -> bool:
+        """Some module-level import that always runs loads `package` in any form (`from torch
+        import nn`, `import torch.nn as nn`): importing the module needs the package already."""
+        for statement in self.module.body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Import):
+                    loaded = [self.module.code_for_node(alias.name) for alias in small.names]
+                elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+                    loaded = [self.module.code_for_node(small.module)]
+                else:
+                    continue
+                if any(text == package or text.startswith(package + ".") for text in loaded):
+                    return True
+        return False
+
     def ensure_import(self, import_line: str) -> Edit | None:
-        """An edit adding `import_line` at module level, or None when the file already has it."""
+        """An edit adding `import_line` at module level, or None when the file already has it.
+
+        A rewrite may use only names bound where it runs. `import X` (X a top-level package) is
+        there when a module-level import binds X at run time; one under `if is_torch_available():`
+        or a `try` counts, as the module's own functions use X under the same condition. One only
+        under `if TYPE_CHECKING:` never runs: the module keeps X lazy or optional, so unless an
+        import that always runs loads the package anyway (`from torch import nn`), adding one would
+        make X a new dependency of the module, and FixUnavailable is raised (the fix is dropped).
+        Code that runs at import needs more: see `require_at_import`."""
         wanted = cst.parse_statement(import_line.strip() + "\n")
         if not isinstance(wanted, cst.SimpleStatementLine) or not isinstance(
             wanted.body[0], cst.Import | cst.ImportFrom
         ):
             raise ValueError(f"not an import statement: {import_line!r}")
+        package = _plain_package_import(wanted.body[0])
+        if package is not None:
+            if any(_binds_package(self.module, alias, package) for alias in self._run_time_imports()):
+                return None
+            if self.module_bindings(package) and not self._always_loads(package):
+                raise FixUnavailable(f"`{package}` is imported only for type checking here")
+            return self._add_import(import_line)
         wanted_texts = FixContext(import_line.strip() + "\n").top_level_imports()
         have = self.top_level_imports()
         # `import torch.nn` binds `torch` as well as `import torch` does.
         have |= {text.split(".", 1)[0] for text in have if text.startswith("import ") and " as " not in text}
         if wanted_texts <= have:
             return None
+        return self._add_import(import_line)
+
+    def _add_import(self, import_line: str) -> Edit:
+        """`import_line` after the module's leading imports: it always runs, before any other code."""
         anchor = self.import_anchor()
         code = import_line.strip() + "\n"
         if anchor is None:
@@ -415,23 +500,49 @@ def _parents(module: cst.Module) -> dict[cst.CSTNode, cst.CSTNode]:
     return parents
 
 
-def _module_level_smalls(body: Sequence[cst.CSTNode]) -> Iterator[cst.BaseSmallStatement]:
-    """Small statements at module level, looking into if/try/with blocks but not defs or classes."""
+def _module_level_smalls(body: Sequence[cst.CSTNode], run_time: bool = False) -> Iterator[cst.BaseSmallStatement]:
+    """Small statements at module level, looking into if/try/with blocks but not defs or classes;
+    with `run_time`, not into the body of `if TYPE_CHECKING:` (its `else` runs)."""
     for statement in body:
         if isinstance(statement, cst.SimpleStatementLine):
             yield from statement.body
         elif isinstance(statement, cst.If | cst.Try | cst.TryStar | cst.With | cst.Else | cst.ExceptHandler
                         | cst.ExceptStarHandler | cst.Finally):
             inner = statement.body
-            yield from _module_level_smalls(inner.body if isinstance(inner, cst.BaseSuite) else [])
-            if isinstance(inner, cst.SimpleStatementSuite):
-                yield from inner.body
+            if not (run_time and isinstance(statement, cst.If) and _type_checking(statement.test)):
+                yield from _module_level_smalls(inner.body if isinstance(inner, cst.BaseSuite) else [], run_time)
+                if isinstance(inner, cst.SimpleStatementSuite):
+                    yield from inner.body
             for attribute in ("orelse", "handlers", "finalbody"):
                 extra = getattr(statement, attribute, None)
                 if isinstance(extra, Sequence):
-                    yield from _module_level_smalls(extra)
+                    yield from _module_level_smalls(extra, run_time)
                 elif extra is not None:
-                    yield from _module_level_smalls([extra])
+                    yield from _module_level_smalls([extra], run_time)
+
+
+def _type_checking(test: cst.BaseExpression) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING`: False at run time."""
+    return (isinstance(test, cst.Name) and test.value == "TYPE_CHECKING") or (
+        isinstance(test, cst.Attribute) and test.attr.value == "TYPE_CHECKING"
+    )
+
+
+def _plain_package_import(statement: cst.BaseSmallStatement) -> str | None:
+    """`torch` for `import torch`: one top-level package, no alias; None for any other import."""
+    if isinstance(statement, cst.Import) and len(statement.names) == 1:
+        alias = statement.names[0]
+        if alias.asname is None and isinstance(alias.name, cst.Name):
+            return alias.name.value
+    return None
+
+
+def _binds_package(module: cst.Module, alias: cst.ImportAlias, package: str) -> bool:
+    """`import torch`, `import torch.nn` or `import torch as torch` binds the name `torch`."""
+    text = module.code_for_node(alias.name)
+    if alias.asname is not None:
+        return isinstance(alias.asname.name, cst.Name) and alias.asname.name.value == package == text
+    return text.split(".", 1)[0] == package
 
 
 def _import_text(module: cst.Module, alias: cst.ImportAlias, origin: str | None) -> str:

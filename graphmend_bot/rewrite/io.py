@@ -112,6 +112,8 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
     helper = _imported_guard_helper(ctx)
     edits: list[Edit] = []
     if helper is None:
+        if ctx.binds_locally(call, "torch"):
+            return None  # the function's own `import torch` may come after the guard
         condition = "torch.compiler.is_compiling()"
         import_edit = ctx.ensure_import("import torch")
         if import_edit is not None:
@@ -124,11 +126,13 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
     try:
         enclosing = _sole_body_of_if(ctx, run)
         if enclosing is not None:
-            # `if flag: logger.warning(...)` reads better as one condition than as nested ifs.
+            # `if flag: logger.warning(...)` reads better as one condition than as nested ifs. The
+            # guard goes first: `and` evaluates left to right, and a tensor condition before the
+            # guard would still break the graph under compile.
             test = ctx.code_for(enclosing.test).strip()
             if not isinstance(enclosing.test, (cst.Name, cst.Attribute, cst.Call, cst.Comparison, cst.UnaryOperation)):
                 test = f"({test})"
-            edits.append(ctx.replace_expression(enclosing.test, f"{test} and not {condition}"))
+            edits.append(ctx.replace_expression(enclosing.test, f"not {condition} and {test}"))
         else:
             body = ctx.indent_block(ctx.relative_span_code(run[0], run[-1]))
             edits.append(ctx.replace_statements(run[0], run[-1], f"if not {condition}:\n{body}"))

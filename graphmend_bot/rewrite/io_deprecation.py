@@ -185,9 +185,16 @@ def _insert_helper(ctx: FixContext, anchor: cst.CSTNode | None, helper: str, cod
 
 
 def module_insertion(ctx: FixContext, anchor: cst.CSTNode | None, code: str) -> Edit:
-    """Insert a module-level block after `anchor` (or after the imports), two blank lines around."""
+    """Insert a module-level block after `anchor` (or after the imports), two blank lines around.
+
+    The block uses `torch` when the module is imported (a decorator, a registration): it goes
+    below the module's `import torch` too, where that comes after the anchor (ensure_import adds
+    one with the leading imports where the module has none); FixUnavailable where torch is
+    imported only under a condition."""
     anchor = anchor or ctx.import_anchor()
     row = ctx.position(anchor).end.line if anchor is not None else 0
+    row = max(row, ctx.unconditional_import_row("torch") or 0)
+    ctx.require_at_import("torch", row + 1)
     if row and not ctx.line(row).endswith(("\n", "\r")):  # the anchor ends the file
         end = Location(row, len(ctx.line(row)) + 1)
         return Edit("\n\n\n" + code.rstrip("\n"), end, end)

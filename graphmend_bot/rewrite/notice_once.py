@@ -41,7 +41,7 @@ import libcst as cst
 from graphmend_bot.findings import Fix
 from graphmend_bot.rewrite import io_deprecation as helpers
 from graphmend_bot.rewrite.branching import LocalFacts
-from graphmend_bot.rewrite.context import FixContext
+from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 from graphmend_bot.rewrite.purity import dotted
 from graphmend_bot.rewrite.python_strings import is_python_text
 
@@ -83,7 +83,10 @@ def keep_notice(ctx: FixContext, call: cst.Call) -> Fix | None:
     elif bindings:
         return None  # an import, class or assignment of that name: the inserted def would shadow it
     else:
-        edits.append(helpers.module_insertion(ctx, anchor, code))
+        try:
+            edits.append(helpers.module_insertion(ctx, anchor, code))
+        except FixUnavailable:
+            return None  # the helper would run at import where torch may be unbound: the guard instead
     import_edit = ctx.ensure_import("import torch")
     if import_edit is not None:
         edits.insert(0, import_edit)

@@ -51,6 +51,9 @@ def forward(self, x):
         conversions={
             "if": conversion("`if` condition depends on tensor values"),
             "filter": conversion("Comprehension filter depends on tensor values"),
+            "before-guard": conversion(
+                "Condition reads tensor values before the compile guard that decides it"
+            ),
         }
     ),
 )

@@ -78,6 +78,46 @@ def test_ensure_import_is_none_when_the_name_is_bound(source: str) -> None:
     assert FixContext(source).ensure_import("import torch") is None
 
 
+TYPE_CHECKING_ONLY = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import torch\n"
+
+
+def test_ensure_import_refuses_a_package_imported_only_for_type_checking() -> None:
+    # The import never runs: `torch.` in a rewrite would raise NameError, and adding the import
+    # would make torch a dependency of a module that keeps it lazy or optional.
+    with pytest.raises(FixUnavailable):
+        FixContext(TYPE_CHECKING_ONLY).ensure_import("import torch")
+    with pytest.raises(FixUnavailable):
+        FixContext(TYPE_CHECKING_ONLY.replace("if TYPE_CHECKING", "if typing.TYPE_CHECKING")).ensure_import(
+            "import torch")
+
+
+def test_ensure_import_adds_the_import_where_the_package_is_loaded_anyway() -> None:
+    source = "from torch import nn\n" + TYPE_CHECKING_ONLY
+    edit = FixContext(source).ensure_import("import torch")
+    assert edit is not None
+    assert apply_fixes(source, [_fix(edit)]).startswith("from torch import nn\nfrom typing import TYPE_CHECKING\nimport torch\n\n")
+    # The `else` of `if TYPE_CHECKING:` runs.
+    assert FixContext(TYPE_CHECKING_ONLY + "else:\n    import torch\n").ensure_import("import torch") is None
+
+
+@pytest.mark.parametrize(
+    ("source", "row"),
+    [
+        ("import os\n\nif is_torch_available():\n    import torch\n", 6),  # may be unbound at import
+        (TYPE_CHECKING_ONLY, 6),
+        ("import os\n\nx = 1\nimport torch\n", 3),  # bound, but below the inserted code
+    ],
+)
+def test_code_run_at_import_needs_torch_bound_above_it(source: str, row: int) -> None:
+    with pytest.raises(FixUnavailable):
+        FixContext(source).require_at_import("torch", row)
+
+
+def test_code_run_at_import_may_use_torch_imported_above_it_or_added() -> None:
+    FixContext("import os\nimport torch.nn\n\nx = 1\n").require_at_import("torch", 4)
+    FixContext("import os\n\nx = 1\n").require_at_import("torch", 3)  # ensure_import adds it first
+
+
 def test_node_at_finds_the_innermost_node_of_the_span() -> None:
     ctx = FixContext("def f(x):\n    print((x))\n")
     finding = Finding("GM401", "m", "p", Location(2, 5), Location(2, 15), "GB0059")

@@ -134,6 +134,19 @@ def test_guard_skips_the_message_under_compile(tmp_path: Path) -> None:
     torch._dynamo.reset()
 
 
+def test_no_guard_reads_torch_above_the_functions_own_import_of_it(tmp_path: Path) -> None:
+    # `torch` is a local of `forward` (its own `import torch`): a guard above that line would raise
+    # UnboundLocalError on every call.
+    path = tmp_path / "local_torch.py"
+    path.write_text(
+        "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n        print('start')\n"
+        "        import torch\n\n        return torch.relu(x)\n",
+        encoding="utf-8",
+    )
+    assert [f.code for f in check([str(path)], jobs=1).findings] == ["GM401"]
+    assert fix_paths([str(path)], Config()) == []
+
+
 def test_fix_messages_say_what_changes_and_unsafe_when_arguments_have_effects(tmp_path: Path) -> None:
     path = tmp_path / "effects.py"
     path.write_text(
