@@ -12,6 +12,8 @@ Imports torch; only the census and the benchmarks use this module.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import logging
 import os
 import re
@@ -105,10 +107,13 @@ def graph_break_log() -> Iterator[_Collect]:
 
 
 def logged_break(message: str, tree: Tree) -> Break:
-    """One `graph_breaks` log record as a Break: its reason title, id and user traceback."""
+    """One `graph_breaks` log record as a Break: its reason title, id and user traceback. The id is
+    the first `gbNNNN` page the record links (the underlying break's, when Dynamo wrapped it), else
+    the registry's id for the title."""
     stack = logged_stack(message)
+    reason = _title(message.partition("Graph Break Reason:")[2])
     gb = _GB_ID.search(message)
-    return Break(innermost(stack, tree), _reason(message), f"GB{gb['id']}" if gb else "", stack, "log")
+    return Break(innermost(stack, tree), reason, f"GB{gb['id']}" if gb else gb_id_of(reason), stack, "log")
 
 
 def logged_stack(message: str) -> tuple[Location, ...]:
@@ -121,13 +126,37 @@ def logged_stack(message: str) -> tuple[Location, ...]:
     return tuple(stack)
 
 
-def _reason(message: str) -> str:
-    """The reason's title: "Data-dependent branching", not "Encountered graph break when attempting
-    to trace CALL", which only says that the break happened inside a call."""
-    lines = [line.strip() for line in message.partition("Graph Break Reason:")[2].splitlines() if line.strip()]
-    while len(lines) > 1 and lines[0].startswith("Encountered graph break when attempting to trace"):
+# Lines Dynamo puts before the break that caused them: "...when attempting to trace CALL" only says
+# the break happened inside a call; "Failed to handle graph break gracefully. Skipping the function
+# and falling back to eager. Graph break encountered:" says it could not resume after it (a break
+# inside a `with` block or a `try`), and the underlying break follows.
+_WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully")
+
+
+def _title(reason: str) -> str:
+    """The reason's title ("Data-dependent branching"), past Dynamo's wrapper lines."""
+    lines = [line.strip() for line in reason.splitlines() if line.strip()]
+    while len(lines) > 1 and lines[0].startswith(_WRAPPERS):
         lines.pop(0)
     return lines[0] if lines else "graph break"
+
+
+@functools.cache
+def _registry() -> dict[str, str]:
+    """Dynamo's graph-break registry, type -> id (a type listed twice keeps its last id, as
+    Dynamo's own documentation link does); empty when this torch has none."""
+    try:
+        path = os.path.join(os.path.dirname(torch._dynamo.__file__), "graph_break_registry.json")
+        with open(path, encoding="utf-8") as file:
+            registry = json.load(file)
+        return {entry["Gb_type"]: gb_id for gb_id, entries in registry.items() for entry in entries}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def gb_id_of(gb_type: str) -> str:
+    """The registry's id for a graph-break type ("GB0170"), or "" when it lists none."""
+    return _registry().get(gb_type, "")
 
 
 def innermost(stack: tuple[Location, ...], tree: Tree) -> Location | None:
@@ -156,8 +185,8 @@ def mapped_breaks(graph_count: int, graph_break_count: int, break_reasons: Itera
         stack = tuple((normalise(f.filename), f.lineno) for f in (reason.user_stack or []) if f.lineno)
         location = innermost(stack, tree)
         twin = ids.get(location) if location is not None else None
-        explained.breaks.append(Break(location, twin.reason if twin else reason.reason.strip().splitlines()[0],
-                                      twin.gb_id if twin else "", stack))
+        title = twin.reason if twin else _title(reason.reason)
+        explained.breaks.append(Break(location, title, twin.gb_id if twin else gb_id_of(title), stack))
     seen = explained.lines
     for logged_one in logged:
         if logged_one.location is not None and logged_one.location not in seen:
