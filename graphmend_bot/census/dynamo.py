@@ -71,6 +71,8 @@ class Explained:
     graph_count: int
     graph_break_count: int
     breaks: list[Break] = field(default_factory=list)
+    recompiles: int = 0  # frames compiled again because a guard failed (the `recompiles` log)
+    fallbacks: int = 0  # frames Dynamo gave up on and ran eagerly
 
     @property
     def lines(self) -> set[Location]:
@@ -88,9 +90,9 @@ class _Collect(logging.Handler):
 
 @contextlib.contextmanager
 def graph_break_log() -> Iterator[_Collect]:
-    """Collect Dynamo's graph_breaks log records without printing them."""
+    """Collect Dynamo's graph_breaks (and recompiles) log records without printing them."""
     collector = _Collect()
-    torch._logging.set_logs(graph_breaks=True)
+    torch._logging.set_logs(graph_breaks=True, recompiles=True)
     torch_logger = logging.getLogger("torch._dynamo")  # set_logs stops propagation here
     muted = list(torch_logger.handlers)
     for handler in muted:
@@ -104,6 +106,10 @@ def graph_break_log() -> Iterator[_Collect]:
         for handler in muted:
             if handler not in torch_logger.handlers:
                 torch_logger.addHandler(handler)
+
+
+def recompiles(messages: Iterable[str]) -> int:
+    return sum(1 for message in messages if message.startswith("Recompiling function"))
 
 
 def logged_break(message: str, tree: Tree) -> Break:
