@@ -160,3 +160,13 @@ def test_a_malformed_census_is_one_line_and_exit_2(tmp_path: Path, capsys: pytes
     assert len(err.strip().splitlines()) == 1
     assert compare_files(good, tmp_path / "missing.json") == 2
     assert "no census file at" in capsys.readouterr().err
+
+
+def test_no_head_census_is_exit_2_with_a_message(tmp_path: Path) -> None:
+    write_census(census(), tmp_path / "base.json")
+    done = graphmend(tmp_path, "--compare", "base.json", "--", "--no-such-pytest-option")
+    assert done.returncode == 2
+    assert "wrote no census at graphmend-census.json" in done.stderr and "Traceback" not in done.stderr
+    alone = graphmend(tmp_path, "--head", "base.json")
+    assert alone.returncode == 2
+    assert alone.stderr == "graphmend: --head names the census to compare with --compare BASE_CENSUS; none given\n"
