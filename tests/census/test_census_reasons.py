@@ -41,6 +41,20 @@ def in_try(x):
         return x + 1
     except ValueError:
         return x
+
+
+class Solver:
+    def __init__(self, y):
+        self.y = y
+
+    def integrate(self):
+        print("step")  # break: in the method
+        return self.y * 2
+
+
+def solve(x):  # torchdiffeq's odeint.py:80: a method of an object built in the frame
+    solver = Solver(x)
+    return solver.integrate() + 1  # break: a method of a local object
 """
 
 
@@ -59,14 +73,21 @@ def line_of(marker: str) -> int:
     return next(i for i, text in enumerate(SOURCE.splitlines(), 1) if marker in text)
 
 
-@pytest.mark.parametrize(("name", "marker"), [("in_context", "# break: in a context manager"),
-                                              ("in_try", "# break: in a try block")])
+BUILTIN = ("Failed to trace builtin operator", "GB0059")
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("in_context", [("# break: in a context manager", *BUILTIN)]),
+    ("in_try", [("# break: in a try block", *BUILTIN)]),
+    ("solve", [("# break: in the method", *BUILTIN),
+               ("# break: a method of a local object", "Reconstruction failure", "GB0092")]),
+])
 def test_a_break_dynamo_cannot_resume_from_records_the_underlying_reason_and_id(
-        tmp_path: Path, name: str, marker: str, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, name: str, expected: list[tuple[str, str, str]], capsys: pytest.CaptureFixture[str]) -> None:
     with project_module(tmp_path) as module:
         explained = explain_breaks(getattr(module, name), (torch.ones(2),), {}, Tree([str(tmp_path)]))
-    found = [(b.location[1] if b.location else None, b.reason, b.gb_id) for b in explained.breaks]
-    assert found == [(line_of(marker), "Failed to trace builtin operator", "GB0059")]
+    found = sorted((b.location[1] if b.location else None, b.reason, b.gb_id) for b in explained.breaks)
+    assert found == sorted((line_of(marker), reason, gb_id) for marker, reason, gb_id in expected)
 
 
 def test_a_graph_break_type_maps_to_its_registry_id() -> None:
