@@ -40,6 +40,7 @@ class Inputs:
     bot_login: str = ""  # the bot's own login; empty: asked of the API (GraphQL `viewer`)
     fixes: str = "safe"  # "verified": the fix pull request also carries unsafe fixes, for the GPU job to check
     census_file: str = ""  # a census artifact (untrusted: written by the pull request's tests), merged when valid
+    census_base: str = ""  # the base's census (untrusted too): breaks the change added and removed
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         bot_login=_bot_login(_input(env, "bot-login")),
         fixes=_fixes(env),
         census_file=_input(env, "census-file"),
+        census_base=_input(env, "census-base"),
     )
 
 
