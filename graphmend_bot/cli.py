@@ -272,9 +272,10 @@ def _comment_limit(value: str) -> int:
 
 
 def cmd_census(args: argparse.Namespace) -> int:
-    from graphmend_bot.census.command import run_census
+    from graphmend_bot.census.command import census_command
 
-    return run_census(args.file, args.pytest_args, args.commit, args.entry)
+    return census_command(args.file, args.pytest_args, args.commit, args.entry, args.compare, args.head,
+                          args.output_format)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -363,12 +364,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("census", help="run the project's tests with the census plugin: Dynamo's own graph breaks, "
                                       "for `check --census`",
                        description="Runs `python -m pytest --graphmend-census` in this environment. Exit status: "
-                                   "pytest's, or 2 when no census was written.")
+                                   "pytest's, or 2 when no census was written. With --compare: 1 when the "
+                                   "change added graph breaks (or a target can no longer be explained), 2 when "
+                                   "a census cannot be used, else 0.")
     p.add_argument("--file", default="graphmend-census.json", metavar="FILE",
                    help="where to write the census (default: graphmend-census.json)")
     p.add_argument("--commit", metavar="SHA", help="the commit to record (default: git's HEAD)")
     p.add_argument("--entry", action="append", default=[], metavar="MODULE:FUNCTION",
                    help="also census this function (repeatable; added to the configuration's entry-points)")
+    p.add_argument("--compare", metavar="BASE_CENSUS",
+                   help="then list the graph breaks added and removed since this census (the base's), per "
+                        "target graphs, recompiles and fallbacks to eager; exit 1 when breaks were added")
+    p.add_argument("--head", metavar="HEAD_CENSUS",
+                   help="with --compare: compare this census instead of running the tests")
+    p.add_argument("--output-format", choices=("text", "json"), default="text",
+                   help="how to print the comparison (default: text)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST_ARGS",
                    help="passed to pytest as they are")
     p.set_defaults(handler=cmd_census)

@@ -27,8 +27,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import torch
+from torch._dynamo.utils import counters
 
-from graphmend_bot.census.dynamo import Explained, Tree, graph_break_log, mapped_breaks
+from graphmend_bot.census.dynamo import Explained, Tree, graph_break_log, mapped_breaks, recompiles
 
 RECOMPILE_LIMIT_MARK = "torch._dynamo hit config."
 
@@ -76,6 +77,7 @@ class KeptCacheExplainer:
         """The breaks Dynamo meets compiling and running `fn(*args, **kwargs)`, and whether a
         recompile limit stopped it (then `reset()` and explain the call again on fresh inputs)."""
         self.backend.graphs, self.backend.break_reasons = 0, []
+        frames = dict(counters["frames"])
         try:
             with warnings.catch_warnings(), graph_break_log() as log, _without_telemetry():
                 warnings.simplefilter("ignore")
@@ -84,6 +86,10 @@ class KeptCacheExplainer:
             self._forget_skipped_frames()
         graphs = self.backend.graphs
         explained = mapped_breaks(graphs, graphs - 1, self.backend.break_reasons, log.messages, self.tree)
+        explained.recompiles = recompiles(log.messages)
+        # Dynamo's own count: a frame it was handed ("total") and could not convert (no "ok") ran eagerly
+        explained.fallbacks = max(0, (counters["frames"]["total"] - frames.get("total", 0))
+                                  - (counters["frames"]["ok"] - frames.get("ok", 0)))
         return explained, any(RECOMPILE_LIMIT_MARK in message for message in log.messages)
 
     @staticmethod

@@ -1,5 +1,8 @@
 """`graphmend census [PYTEST ARGS ...]`: the project's tests under pytest with the census plugin.
 
+With `--compare BASE`, the census written is then compared with BASE's (compare.py) and the exit
+status is the comparison's; `--head FILE` compares an existing census instead of running the tests.
+
 pytest runs in a child process of this interpreter (the environment graphmend is installed in, which
 must be the project's test environment), so the project's own conftest and plugins behave as in a
 plain `python -m pytest`. A census file left by an earlier run is removed first: a run that writes
@@ -12,12 +15,35 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
+
+from graphmend_bot.census.compare import EXIT_UNUSABLE, compare_files
 
 EXIT_NO_CENSUS = 2
 
 
+def census_command(file: str, pytest_args: Sequence[str], commit: str | None = None, entries: Sequence[str] = (),
+                   base: str | None = None, head: str | None = None, output_format: str = "text") -> int:
+    """`graphmend census`: pytest's status, or with `base` the comparison's (a gate on added breaks)."""
+    if base is None:
+        if head is not None:
+            print("graphmend: --head names the census to compare with --compare BASE_CENSUS; none given",
+                  file=sys.stderr)
+            return EXIT_UNUSABLE
+        return run_census(file, pytest_args, commit, entries)
+    if head is None:
+        status = run_census(file, pytest_args, commit, entries, pytest_output=sys.stderr)  # stdout: the comparison
+        if status == EXIT_NO_CENSUS and not Path(file).is_file():
+            return EXIT_UNUSABLE
+        if status:
+            print(f"graphmend: the tests exited with {status}; the comparison covers the calls they made",
+                  file=sys.stderr)
+        head = file
+    return compare_files(Path(base), Path(head), output_format)
+
+
 def run_census(file: str, pytest_args: Sequence[str], commit: str | None = None,
-               entries: Sequence[str] = ()) -> int:
+               entries: Sequence[str] = (), pytest_output: TextIO | None = None) -> int:
     """pytest's exit status when it wrote the census, else EXIT_NO_CENSUS with a message."""
     output = Path(file)
     output.unlink(missing_ok=True)
@@ -27,7 +53,7 @@ def run_census(file: str, pytest_args: Sequence[str], commit: str | None = None,
     command += [f"--graphmend-census-entry={entry}" for entry in entries]
     args = list(pytest_args)
     command += args[1:] if args[:1] == ["--"] else args
-    status = subprocess.run(command, check=False).returncode
+    status = subprocess.run(command, check=False, stdout=pytest_output).returncode
     if status < 0:  # killed by a signal: the shell's convention, as a process exit status can be no less than 0
         status = 128 - status
     if not output.is_file():

@@ -12,6 +12,8 @@ Imports torch; only the census and the benchmarks use this module.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import logging
 import os
 import re
@@ -69,6 +71,8 @@ class Explained:
     graph_count: int
     graph_break_count: int
     breaks: list[Break] = field(default_factory=list)
+    recompiles: int = 0  # frames compiled again because a guard failed (the `recompiles` log)
+    fallbacks: int = 0  # frames Dynamo gave up on and ran eagerly
 
     @property
     def lines(self) -> set[Location]:
@@ -86,9 +90,9 @@ class _Collect(logging.Handler):
 
 @contextlib.contextmanager
 def graph_break_log() -> Iterator[_Collect]:
-    """Collect Dynamo's graph_breaks log records without printing them."""
+    """Collect Dynamo's graph_breaks (and recompiles) log records without printing them."""
     collector = _Collect()
-    torch._logging.set_logs(graph_breaks=True)
+    torch._logging.set_logs(graph_breaks=True, recompiles=True)
     torch_logger = logging.getLogger("torch._dynamo")  # set_logs stops propagation here
     muted = list(torch_logger.handlers)
     for handler in muted:
@@ -104,11 +108,18 @@ def graph_break_log() -> Iterator[_Collect]:
                 torch_logger.addHandler(handler)
 
 
+def recompiles(messages: Iterable[str]) -> int:
+    return sum(1 for message in messages if message.startswith("Recompiling function"))
+
+
 def logged_break(message: str, tree: Tree) -> Break:
-    """One `graph_breaks` log record as a Break: its reason title, id and user traceback."""
+    """One `graph_breaks` log record as a Break: its reason title, id and user traceback. The id is
+    the first `gbNNNN` page the record links (the underlying break's, when Dynamo wrapped it), else
+    the registry's id for the title."""
     stack = logged_stack(message)
+    reason = _reason(message)
     gb = _GB_ID.search(message)
-    return Break(innermost(stack, tree), _reason(message), f"GB{gb['id']}" if gb else "", stack, "log")
+    return Break(innermost(stack, tree), reason, f"GB{gb['id']}" if gb else gb_id_of(reason), stack, "log")
 
 
 def logged_stack(message: str) -> tuple[Location, ...]:
@@ -126,20 +137,41 @@ def _reason(message: str) -> str:
     return reason_title(message.partition("Graph Break Reason:")[2])
 
 
+# Lines Dynamo puts before the break that caused them: "...when attempting to trace CALL" only says
+# the break happened inside a call; "Failed to handle graph break gracefully. Skipping the function
+# and falling back to eager. Graph break encountered:" says it could not resume after it (a break
+# inside a `with` block or a `try`), and the underlying break follows.
+_WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully")
 # A reason cut off after its announcement: the content, if any, is on the next line.
 _CUT_OFF = re.compile(r"\s*Graph break encountered:?$", re.IGNORECASE)
 
 
 def reason_title(text: str) -> str:
-    """The first line of a reason that says something: "Data-dependent branching", not "Encountered
-    graph break when attempting to trace CALL" (only says the break is inside a call) nor a header
-    cut off at its colon ("... Graph break encountered:"), whose content is on the next line."""
+    """The first line of a reason that says something ("Data-dependent branching"), past Dynamo's
+    wrapper lines and headers cut off at their colon, whose content is on the next line."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    while len(lines) > 1 and (lines[0].startswith("Encountered graph break when attempting to trace")
-                              or lines[0].endswith(":")):
+    while len(lines) > 1 and (lines[0].startswith(_WRAPPERS) or lines[0].endswith(":")):
         lines.pop(0)
     title = _CUT_OFF.sub("", lines[0]).rstrip(":").strip() if lines else ""
     return title or "graph break (Dynamo gave no reason)"
+
+
+@functools.cache
+def _registry() -> dict[str, str]:
+    """Dynamo's graph-break registry, type -> id (a type listed twice keeps its last id, as
+    Dynamo's own documentation link does); empty when this torch has none."""
+    try:
+        path = os.path.join(os.path.dirname(torch._dynamo.__file__), "graph_break_registry.json")
+        with open(path, encoding="utf-8") as file:
+            registry = json.load(file)
+        return {entry["Gb_type"]: gb_id for gb_id, entries in registry.items() for entry in entries}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def gb_id_of(gb_type: str) -> str:
+    """The registry's id for a graph-break type ("GB0170"), or "" when it lists none."""
+    return _registry().get(gb_type, "")
 
 
 def innermost(stack: tuple[Location, ...], tree: Tree) -> Location | None:
@@ -168,8 +200,8 @@ def mapped_breaks(graph_count: int, graph_break_count: int, break_reasons: Itera
         stack = tuple((normalise(f.filename), f.lineno) for f in (reason.user_stack or []) if f.lineno)
         location = innermost(stack, tree)
         twin = ids.get(location) if location is not None else None
-        explained.breaks.append(Break(location, twin.reason if twin else reason_title(reason.reason),
-                                      twin.gb_id if twin else "", stack))
+        title = twin.reason if twin else reason_title(reason.reason)
+        explained.breaks.append(Break(location, title, twin.gb_id if twin else gb_id_of(title), stack))
     seen = explained.lines
     for logged_one in logged:
         if logged_one.location is not None and logged_one.location not in seen:

@@ -50,6 +50,8 @@ class CallRecord:
     graph_break_count: int = 0
     error: str = ""  # why explain could not handle it ("" when it did)
     seconds: float = 0.0  # what explaining it cost (copy, clones, explain): where a census's time goes
+    recompiles: int = 0  # frames Dynamo compiled again because a guard failed
+    fallbacks: int = 0  # frames Dynamo gave up on and ran eagerly
 
 
 @dataclass
@@ -59,6 +61,8 @@ class BreakRecord:
     reason: str  # Dynamo's one-line reason
     gb_id: str  # "GB0170", or "" when Dynamo gave none
     tests: list[str] = field(default_factory=list)  # node ids that showed it, first first
+    function: str = ""  # the qualified name of the function it is in ("" at module level or unknown)
+    source: str = ""  # its line's text, whitespace normalised (fingerprint.py)
 
     @property
     def test(self) -> str:
@@ -177,7 +181,9 @@ def _call(item: Any, index: int) -> CallRecord:
     return CallRecord(_text(item.get("target"), f"{name}.target"), _text(item.get("test", ""), f"{name}.test"),
                       _int(item.get("graph_count", 0), f"{name}.graph_count"),
                       _int(item.get("graph_break_count", 0), f"{name}.graph_break_count"),
-                      _text(item.get("error", ""), f"{name}.error"), _seconds(item.get("seconds", 0.0), name))
+                      _text(item.get("error", ""), f"{name}.error"), _seconds(item.get("seconds", 0.0), name),
+                      _int(item.get("recompiles", 0), f"{name}.recompiles"),
+                      _int(item.get("fallbacks", 0), f"{name}.fallbacks"))
 
 
 def _seconds(value: Any, name: str) -> float:
@@ -195,7 +201,9 @@ def _break(item: Any, index: int) -> BreakRecord:
         raise CensusError(f"{name}.gb_id must look like GB0170")
     tests = [_text(t, f"{name}.tests") for t in _list(item.get("tests", []), f"{name}.tests", MAX_TESTS_PER_BREAK)]
     return BreakRecord(relative_path(item.get("path"), f"{name}.path"), _int(item.get("line"), f"{name}.line", 1),
-                       _text(item.get("reason"), f"{name}.reason"), gb_id, tests)
+                       _text(item.get("reason"), f"{name}.reason"), gb_id, tests,
+                       _text(item.get("function", ""), f"{name}.function"),
+                       _text(item.get("source", ""), f"{name}.source"))
 
 
 def _executed(value: Any) -> dict[str, list[int]]:

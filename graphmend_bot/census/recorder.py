@@ -33,6 +33,7 @@ import enum
 import functools
 import importlib
 import io
+import linecache
 import logging
 import random
 import sys
@@ -47,6 +48,7 @@ import torch
 
 from graphmend_bot.census.capture import KeptCacheExplainer
 from graphmend_bot.census.dynamo import Explained, Tree, normalise
+from graphmend_bot.census.fingerprint import enclosing_function, normalised_source
 from graphmend_bot.census.record import MAX_TESTS_PER_BREAK, BreakRecord, CallRecord, Census
 
 MAX_COPY_ELEMENTS = 200_000_000
@@ -318,6 +320,7 @@ class Recorder:
             record.seconds = round(time.perf_counter() - started, 3)
         # explain says -1 breaks when it made no graph at all
         record.graph_count, record.graph_break_count = explained.graph_count, max(0, explained.graph_break_count)
+        record.recompiles, record.fallbacks = explained.recompiles, explained.fallbacks
         self._add_breaks(explained)
 
     def _explained(self, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Explained:
@@ -358,7 +361,9 @@ class Recorder:
             path, line = self._relative(found.location[0]), found.location[1]
             record = self._breaks.get((path, line))
             if record is None:
-                record = self._breaks[(path, line)] = BreakRecord(path, line, found.reason[:500], found.gb_id)
+                record = self._breaks[(path, line)] = BreakRecord(
+                    path, line, found.reason[:500], found.gb_id, function=enclosing_function(found.location[0], line),
+                    source=normalised_source(linecache.getline(found.location[0], line))[:500])
                 self.census.breaks.append(record)
             if self.current_test not in record.tests and len(record.tests) < MAX_TESTS_PER_BREAK:
                 record.tests.append(self.current_test)

@@ -240,3 +240,44 @@ def test_a_census_from_a_run_that_crashed_is_used_and_the_summary_says_so(
                for body in comments_by_line(world.fake).values())
     stopped = "The test run stopped before its end (a crash?): the census holds the tests that ran before it."
     assert stopped in summary_comment(world.fake) and stopped in run.summary
+
+
+def test_a_base_census_says_which_breaks_the_change_added_and_removed(
+        world: PullRequestWorld, recorded: dict[str, Any]) -> None:
+    """`census-base`: the head's census (recorded for real) against a base's that lacks the head's
+    first break and has one the head lost; a base census it cannot read is one sentence."""
+    added = recorded["breaks"][0]
+    lost = {"path": "pkg/model.py", "line": 2, "reason": "Data-dependent branching", "gb_id": "GB0170",
+            "tests": ["tests/test_net.py::test_net"], "function": "old_helper", "source": "if x.sum() > 0:"}
+    put_census(world.git.root, {**recorded, "commit": world.head_sha})
+    base = world.git.root / "downloaded" / "base-census.json"
+    base.write_text(json.dumps({**recorded, "commit": "b" * 40, "breaks": [*recorded["breaks"][1:], lost]}))
+    run = world.run(world.event("pull_request.opened.json"), fail_on="never", census_file=CENSUS,
+                    census_base="downloaded/base-census.json")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+    function = f" in `{added['function']}`" if added["function"] else ""
+    expected = (f"Since the base's census (`bbbbbbbbbbbb`): 1 graph break(s) added: `{added['path']}:{added['line']}` "
+                f"{added['reason']} ({added['gb_id']}){function}; 1 removed.")
+    assert expected in summary_comment(world.fake) and expected in run.summary
+
+    run = world.run(world.event("pull_request.opened.json"), fail_on="never", census_file=CENSUS,
+                    census_base="downloaded/missing.json")
+    assert run.returncode == 0 and "Traceback" not in run.stdout + run.stderr
+    assert "The base's census was not used: no census file at downloaded/missing.json" in run.summary
+
+
+def test_text_from_a_base_comparison_stays_inert(tmp_path: Path) -> None:
+    from graphmend_bot.census.record import BreakRecord, Census, write_census
+    from graphmend_bot.github.core.census_input import _since_base
+
+    write_census(Census(commit="b" * 40), tmp_path / "base.json")
+    hostile = BreakRecord("pkg/m`](x).py", 3, "see [here](https://evil.example) @team", "GB0170", ["t::a"],
+                          "f`` <img src=x>")
+    line = _since_base(tmp_path, "base.json", Census(commit="a" * 40, breaks=[hostile]))
+    assert "](https://" not in line and "@team" not in line  # no link, no mention
+    assert "``pkg/m`](x).py:3``" in line and "```f`` <img src=x>```" in line  # code spans the backticks cannot end
+    assert line.startswith("Since the base's census (`bbbbbbbbbbbb`): 1 graph break(s) added: ")
+    assert _since_base(tmp_path, "../outside.json", Census()).startswith(
+        "The base's census was not used: the census-file input '../outside.json' is outside the workspace")

@@ -42,6 +42,7 @@ class Inputs:
     census_file: str = ""  # a census artifact (untrusted: written by the pull request's tests), merged when valid
     cache_dir: str = ""  # the summary cache folder the workflow restored (default-branch writes only); "": none
     baseline: str = ""  # a baseline file of findings not to report (baseline.py); "" for the config's key
+    census_base: str = ""  # the base's census (untrusted too): breaks the change added and removed
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         census_file=_input(env, "census-file"),
         cache_dir=_input(env, "cache-dir"),
         baseline=_input(env, "baseline"),
+        census_base=_input(env, "census-base"),
     )
 
 

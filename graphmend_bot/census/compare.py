@@ -1,0 +1,169 @@
+"""`graphmend census --compare BASE`: the graph breaks a change added and removed, as a gate.
+
+Two censuses (the base's and the head's, each read by the strict reader) are matched break by break
+on fingerprints (fingerprint.py), so breaks that only moved are neither added nor removed. Per
+census target (module or entry point): graphs, breaks, recompiles and fallbacks to eager on each
+side. A target whose explain failed is reported as failed, never as a clean 0 breaks, and a target
+that fails on the head but did not on the base fails the gate as an added break does: what it
+breaks is unknown.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from graphmend_bot.census.fingerprint import fingerprints
+from graphmend_bot.census.record import BreakRecord, CallRecord, Census, CensusError, load_census
+
+EXIT_CLEAN = 0
+EXIT_ADDED = 1
+EXIT_UNUSABLE = 2
+
+
+@dataclass
+class TargetSummary:
+    """What a census target's explained calls (one per input signature) added up to."""
+
+    calls: int = 0
+    graphs: int = 0
+    breaks: int = 0
+    recompiles: int = 0
+    fallbacks: int = 0
+    failed: int = 0  # calls that explain could not handle: their breaks are unknown
+    error: str = ""  # the first failed call's error
+
+
+@dataclass
+class TargetChange:
+    target: str
+    base: TargetSummary | None  # None: not called on that side
+    head: TargetSummary | None
+
+    @property
+    def newly_failed(self) -> bool:
+        return self.head is not None and self.head.failed > 0 and (self.base is None or self.base.failed == 0)
+
+
+@dataclass
+class Comparison:
+    base_commit: str
+    head_commit: str
+    added: list[BreakRecord] = field(default_factory=list)
+    removed: list[BreakRecord] = field(default_factory=list)
+    targets: list[TargetChange] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # why the verdict may not be the whole truth
+
+    @property
+    def newly_failed(self) -> list[TargetChange]:
+        return [change for change in self.targets if change.newly_failed]
+
+    @property
+    def exit_status(self) -> int:
+        if self.problems:
+            return EXIT_UNUSABLE
+        return EXIT_ADDED if self.added or self.newly_failed else EXIT_CLEAN
+
+
+def summarise(calls: list[CallRecord]) -> dict[str, TargetSummary]:
+    targets: dict[str, TargetSummary] = {}
+    for call in calls:
+        summary = targets.setdefault(call.target, TargetSummary())
+        summary.calls += 1
+        if call.error:
+            summary.failed += 1
+            summary.error = summary.error or call.error
+            continue
+        summary.graphs += call.graph_count
+        summary.breaks += call.graph_break_count
+        summary.recompiles += call.recompiles
+        summary.fallbacks += call.fallbacks
+    return targets
+
+
+def compare(base: Census, head: Census) -> Comparison:
+    comparison = Comparison(base.commit, head.commit)
+    for side, census in (("base", base), ("head", head)):
+        if not census.complete:
+            comparison.problems.append(f"the {side} census is incomplete (its test run stopped early): breaks it "
+                                       "lacks may only not have run")
+    before, after = fingerprints(base.breaks), fingerprints(head.breaks)
+    comparison.added = sorted((after[key] for key in after.keys() - before.keys()), key=_where)
+    comparison.removed = sorted((before[key] for key in before.keys() - after.keys()), key=_where)
+    base_targets, head_targets = summarise(base.calls), summarise(head.calls)
+    comparison.targets = [TargetChange(target, base_targets.get(target), head_targets.get(target))
+                          for target in sorted(base_targets.keys() | head_targets.keys())]
+    return comparison
+
+
+def _where(record: BreakRecord) -> tuple[str, int]:
+    return record.path, record.line
+
+
+# -- output ----------------------------------------------------------------------------------------
+def render_text(comparison: Comparison) -> str:
+    lines = [f"graphmend census: {len(comparison.added)} break(s) added, {len(comparison.removed)} removed "
+             f"(base {comparison.base_commit[:12] or 'unknown'} -> head {comparison.head_commit[:12] or 'unknown'})"]
+    for sign, records in (("+", comparison.added), ("-", comparison.removed)):
+        lines += [f"{sign} {_break_line(record)}" for record in records]
+    if comparison.targets:
+        lines.append("per target (base -> head):")
+        lines += [f"  {change.target}: {_target_line(change)}" for change in comparison.targets]
+    lines += [f"graphmend census: {problem}" for problem in comparison.problems]
+    for change in comparison.newly_failed:
+        lines.append(f"graphmend census: {change.target} could not be explained on the head, so its breaks are "
+                     "unknown: not clean")
+    return "\n".join(lines) + "\n"
+
+
+def _break_line(record: BreakRecord) -> str:
+    parts = [f"{record.path}:{record.line}", record.reason]
+    if record.gb_id:
+        parts.append(f"[{record.gb_id}]")
+    if record.function:
+        parts.append(f"in {record.function}")
+    if record.test:
+        parts.append(f"(test {record.test})")
+    return "  ".join(parts)
+
+
+def _target_line(change: TargetChange) -> str:
+    def side(summary: TargetSummary | None, name: str) -> str | int:
+        if summary is None:
+            return "-"
+        return "failed" if summary.failed and not summary.calls - summary.failed else getattr(summary, name)
+
+    text = ", ".join(f"{name} {side(change.base, name)} -> {side(change.head, name)}"
+                     for name in ("graphs", "breaks", "recompiles", "fallbacks"))
+    failures = [f"{label} failed: {summary.error}" for label, summary in (("base", change.base), ("head", change.head))
+                if summary is not None and summary.failed]
+    return "; ".join([text, *failures])
+
+
+def render_json(comparison: Comparison) -> str:
+    data = {"base_commit": comparison.base_commit, "head_commit": comparison.head_commit,
+            "added": [asdict(record) for record in comparison.added],
+            "removed": [asdict(record) for record in comparison.removed],
+            "targets": [{"target": change.target, "base": change.base and asdict(change.base),
+                         "head": change.head and asdict(change.head), "newly_failed": change.newly_failed}
+                        for change in comparison.targets],
+            "problems": comparison.problems, "exit_status": comparison.exit_status}
+    return json.dumps(data, indent=1) + "\n"
+
+
+RENDERERS = {"text": render_text, "json": render_json}
+
+
+def compare_files(base: Path, head: Path, output_format: str = "text") -> int:
+    """Print the comparison of two census files; the gate's exit status (EXIT_ADDED when breaks
+    were added or a target newly failed, EXIT_UNUSABLE when a census cannot be used)."""
+    try:
+        base_census, head_census = load_census(base), load_census(head)
+    except CensusError as error:
+        print(f"graphmend: census comparison not made: {error}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    comparison = compare(base_census, head_census)
+    sys.stdout.write(RENDERERS[output_format](comparison))
+    return comparison.exit_status
