@@ -14,10 +14,17 @@ Measured on torch 2.13 (CPU), which shapes what is emitted:
   function, or Python would make them unbound locals); `operands` must hold tensors only.
 - A branch may not return one of its inputs unchanged (“Encountered aliasing during higher order
   op tracing”), so an untouched value is returned as `x.clone()`.
-- Both branches are traced even in eager mode; outputs of different shape or dtype, mutation of
-  inputs or module state, and Python side effects raise an error (they never silently change
-  results). The rewrite cannot prove the arms pure and their outputs alike (fix safety: GM101's
-  rule docs, `graphmend rule GM101`).
+- Both branches are traced even in eager mode, on every call; outputs of different structure,
+  shape, dtype or device, mutation of inputs or module state, and Python side effects raise an
+  error. So the rewrite is written only where the outputs are proven alike (cond_outputs.py; an
+  early `return torch.tensor(0, device=d)` against a float division made every call raise "expected
+  same dtype"), and never over elementwise arms, whose branch-free form is `torch.where` (if the
+  predicate rewrite refused it, torch.cond would not remove its reason). It cannot prove the arms
+  pure, so the fix is unsafe (fix safety: GM101's rule docs, `graphmend rule GM101`).
+- Eager cost: the trace of both branches makes each eager call slower (a small CPU module's
+  forward: 22 us -> 1.9 ms, 86x, under load on 2 shared cores; benchmarks/cond_eager_cost.py);
+  the fix states it as an assumption.
+- A function declared to return a non-tensor (`-> bool`) never gets `return torch.cond(...)`.
 - Autograd: outputs and gradients match the eager branch bit for bit, except that parameters
   used only by the branch not taken get a zero `.grad` instead of None (an optimizer with
   momentum or weight decay then updates them); the fix states it as an assumption.

@@ -30,9 +30,7 @@ def test_the_rewritten_controller_compiles_whole_and_matches(tmp_path: Path) -> 
     before = load_module(CASE, tmp_path, "zero_guard_before")
     after = load_module(CASE.with_name("step_size.out.py"), tmp_path, "zero_guard_after")
     torch._dynamo.reset()
-    # Not fullgraph: the tail's `if error_ratio < 1: dfactor = torch.ones(...)` keeps its break (its
-    # constant arm and the `dfactor` parameter are not provably of one dtype, so it has no fix).
-    compiled = torch.compile(after.next_step, backend="eager")
+    compiled = torch.compile(after.next_step, backend="eager", fullgraph=True)
     for seed in range(8):
         inputs = before.make_inputs(seed)
         expected = before.next_step(*inputs)
