@@ -326,3 +326,29 @@ def test_no_pairwise_fix_where_the_loop_would_not_mean_the_same(why: str, line: 
     findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.code == "GM105"]
     assert findings, why
     assert all(f.fix is None for f in findings), why
+
+
+ENCODEC = (
+    "import torch\n\n\ndef overlap_add(frames):\n    sum_weight = frames.sum(0)\n    out = frames * 2\n"
+    "    if sum_weight.min() == 0:\n"
+    '        raise ValueError(f"`sum_weight` minimum element must be bigger than zero: {sum_weight}`")\n'
+    "    return out / sum_weight\n\n\ncompiled = torch.compile(overlap_add)\n"
+)
+
+
+def test_a_formatted_name_stays_readable_in_the_compiled_message(tmp_path: Path) -> None:
+    """transformers' encodec `_linear_overlap_add` (issue 24): the compiled message read
+    "...bigger than zero: sum_weight`", the name run into the text; it now shows the placeholder.
+    Eager calls keep the original `raise` with the formatted value."""
+    fixed = fix_source("# fixture: unsafe-fixes\n" + ENCODEC, tmp_path)
+    assert '"ValueError: `sum_weight` minimum element must be bigger than zero: {sum_weight}`"' in fixed
+    namespace: dict = {}
+    exec(compile(fixed, "<rewritten>", "exec"), namespace)
+    zero = torch.tensor([[1.0, 0.0], [-1.0, 0.0]])
+    with pytest.raises(ValueError, match=r"^`sum_weight` minimum element must be bigger than zero: tensor\(\[0\., 0\.\]\)`$"):
+        namespace["overlap_add"](zero)
+    torch._dynamo.reset()
+    compiled = torch.compile(namespace["overlap_add"], backend="aot_eager", fullgraph=True)
+    with pytest.raises(RuntimeError, match=r"^ValueError: `sum_weight` minimum element must be bigger than zero: \{sum_weight\}`$"):
+        compiled(zero)
+    torch._dynamo.reset()

@@ -93,7 +93,7 @@ def _findings(source: str, tmp_path: Path) -> list[Finding]:
         "def f(x) -> bool:\n    return (x > 0).any() and (x < 9).all()\n",
         "def f(x) -> float:\n    if x.sum() > 0:\n        return x.max()\n    return x.min()\n",
         "def f(x) -> 'float':\n    if x.sum() > 0:\n        return x * 2\n    return x * 3\n",
-        "def f(x) -> tuple[torch.Tensor, torch.Tensor]:\n    return x.sum() * 2 if x.sum() > 0 else x.sum() * 3\n",
+        "def f(x) -> tuple[torch.Tensor, torch.Tensor]:\n    return x * 2 if x.sum() > 0 else x * 3\n",
     ],
     ids=["not", "and", "cond-returns", "where-returns", "ternary"],
 )
