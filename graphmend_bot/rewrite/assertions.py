@@ -56,7 +56,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         kept = _constant_message_fix(ctx, line, statement) or _split_conjunction_fix(ctx, line, statement)
         if kept is not None:
             return kept
-    eager_kept = formatted is None and _formats_values(statement.msg)
+    # Eager calls keep the assert as written (AssertionError, its formatted values, `python -O`); only
+    # compiled code, where the assert breaks the graph, takes torch._assert_async (issue 24).
     # The call evaluates the condition once, where the assert did.
     lowering = ConditionLowering(ctx, facts, evaluated_as_written=True, operators=True)
     try:
@@ -72,7 +73,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if message is None:
         return None
     call = assert_call(condition, message, ctx.indent_unit)
-    where = "under torch.compile, " if eager_kept else ""
+    where = "under torch.compile, "
     assumptions = [
         f"{where}it raises RuntimeError instead of AssertionError (on CUDA at the next synchronisation), so "
         "code catching AssertionError no longer catches it",
@@ -81,14 +82,11 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if statement.msg is not None and not isinstance(statement.msg, cst.SimpleString) and not message.endswith(")"):
         assumptions.append(f"{where}the message shows the source of what it formatted, not the values")
     assumptions.extend(lowering.assumptions)
-    summary = "Lower the assert to `torch._assert_async` (the check stays in the graph)"
-    if eager_kept:
-        call = _compiled_arm(ctx, call, line)
-        summary = ("Lower the assert to `torch._assert_async` under torch.compile (the check stays in the "
-                   "graph; eager calls keep the assert and its formatted message)")
+    summary = ("Lower the assert to `torch._assert_async` under torch.compile (the check stays in the "
+               "graph; eager calls keep the assert as written)")
     return Fix.of(
         summary,
-        (*torch_import(ctx), ctx.replace_statement(line, call)),
+        (*torch_import(ctx), ctx.replace_statement(line, _compiled_arm(ctx, call, line))),
         tuple(assumptions),
         wording="clause",
     )

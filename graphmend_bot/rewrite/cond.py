@@ -14,10 +14,17 @@ Measured on torch 2.13 (CPU), which shapes what is emitted:
   function, or Python would make them unbound locals); `operands` must hold tensors only.
 - A branch may not return one of its inputs unchanged (“Encountered aliasing during higher order
   op tracing”), so an untouched value is returned as `x.clone()`.
-- Both branches are traced even in eager mode; outputs of different shape or dtype, mutation of
-  inputs or module state, and Python side effects raise an error (they never silently change
-  results). The rewrite cannot prove the arms pure and their outputs alike (fix safety: GM101's
-  rule docs, `graphmend rule GM101`).
+- Both branches are traced even in eager mode, on every call; outputs of different structure,
+  shape, dtype or device, mutation of inputs or module state, and Python side effects raise an
+  error. So the rewrite is written only where the outputs are proven alike (cond_outputs.py; an
+  early `return torch.tensor(0, device=d)` against a float division made every call raise "expected
+  same dtype"), and never over elementwise arms, whose branch-free form is `torch.where` (if the
+  predicate rewrite refused it, torch.cond would not remove its reason). It cannot prove the arms
+  pure, so the fix is unsafe (fix safety: GM101's rule docs, `graphmend rule GM101`).
+- Eager cost: the trace of both branches makes each eager call slower (a small CPU module's
+  forward: 22 us -> 1.9 ms, 86x, under load on 2 shared cores; benchmarks/cond_eager_cost.py);
+  the fix states it as an assumption.
+- A function declared to return a non-tensor (`-> bool`) never gets `return torch.cond(...)`.
 - Autograd: outputs and gradients match the eager branch bit for bit, except that parameters
   used only by the branch not taken get a zero `.grad` instead of None (an optimizer with
   momentum or weight decay then updates them); the fix states it as an assumption.
@@ -33,11 +40,17 @@ import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
+from graphmend_bot.rewrite.cond_outputs import AlikeOutputs
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.predicate import PARAMETER_READ
-from graphmend_bot.rewrite.purity import dotted, names_in
+from graphmend_bot.rewrite.purity import ArmAnalyzer, dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
-from graphmend_bot.rewrite.well_typed import TypeEvidence, changes_shape, require_well_typed
+from graphmend_bot.rewrite.well_typed import (
+    TypeEvidence,
+    changes_shape,
+    require_declared_tensor_return,
+    require_well_typed,
+)
 
 # Calls that never belong in a traced branch (side effects, host copies, I/O).
 FORBIDDEN_CALLS = frozenset({
@@ -51,14 +64,24 @@ BUILTINS = frozenset(dir(builtins))
 
 TITLE = "Branch with `torch.cond` instead of a Python `if` on a tensor"
 ASSUMPTIONS = (
-    "both branches are traced and must be free of side effects and return tensors of the same "
-    "shape and dtype",
-    "torch.cond raises otherwise",
+    "both branches are traced and must be free of side effects (torch.cond raises otherwise; their "
+    "outputs are proven alike in dtype, shape and device)",
     "parameters used only by the branch not taken get zero gradients instead of none",
+    "eager calls get slower: torch.cond traces both branches on every eager call (a small CPU module: "
+    "22 us -> 1.9 ms per call, 86x, on torch 2.13; benchmarks/cond_eager_cost.py)",
 )
 
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    try:
+        return cond_fix(ctx, finding)
+    except Rejected:
+        return None
+
+
+def cond_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """The fix, None where the finding is not a branch this rewrite takes; raises Rejected, with
+    the reason, where it is one but the rewrite is not provably right."""
     test = ctx.node_at(finding)
     statement = ctx.parent(test) if test is not None else None
     if not isinstance(statement, cst.If) or statement.test is not test:
@@ -67,12 +90,22 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     if chain is None or len(chain.tests) != 1 or _inside_loop(ctx, statement):
         return None
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
-    try:
-        require_well_typed(ctx, facts, statement, chain.tests[0])
-        condition = ConditionLowering(ctx, facts).lower(chain.tests[0])
-        return _build(ctx, chain, condition, facts)
-    except Rejected:
-        return None
+    require_well_typed(ctx, facts, statement, chain.tests[0])
+    condition = ConditionLowering(ctx, facts).lower(chain.tests[0])
+    return _build(ctx, chain, condition, facts)
+
+
+def _require_no_branch_free_form(facts: LocalFacts, values: Sequence[cst.BaseExpression]) -> None:
+    """Raise Rejected when every value the arms compute is elementwise: `torch.where` is their
+    branch-free form (the predicate rewrite, tried first, refused it for its own reason, which
+    torch.cond would not remove), and torch.cond costs every eager call far more."""
+    analyzer = ArmAnalyzer(facts.python_scalars())
+    for value in values:
+        try:
+            analyzer.analyze(value)
+        except Rejected:
+            return
+    raise Rejected("the arms are elementwise: their branch-free form is `torch.where`, not torch.cond")
 
 
 def _inside_loop(ctx: FixContext, statement: cst.If) -> bool:
@@ -92,12 +125,16 @@ def _build(ctx: FixContext, chain: Chain, condition: str, facts: LocalFacts) -> 
     false_body = list(chain.orelse) if chain.orelse is not None else []
     returned = _returned(ctx, chain)
     last: cst.CSTNode = chain.top
+    alike = AlikeOutputs(ctx, facts, chain.top)
     if returned is not None:
         (true_value, false_value), following = returned
+        require_declared_tensor_return(ctx, chain.top)
         evidence = TypeEvidence(ctx, facts, chain.top)
         for value in (true_value, false_value):
             # Precondition: each branch returns a tensor (`return False` never becomes `False.clone()`).
             evidence.require_tensors(value, "a branch's returned value")
+        _require_no_branch_free_form(facts, (true_value, false_value))
+        alike.require_alike([(true_value, false_value)])
         if following is not None:
             last = following
         branch_names = [_branch_name(true_value, "if"), _branch_name(false_value, "else")]
@@ -111,6 +148,12 @@ def _build(ctx: FixContext, chain: Chain, condition: str, facts: LocalFacts) -> 
         targets = list(dict.fromkeys(t for body in (true_body, false_body) for t in _targets(body)))
         if not targets or set(targets) & facts.python_scalars():
             return None  # torch.cond branches return tensors only
+        _require_no_branch_free_form(facts, [value for body in (true_body, false_body) for value in _assigned_values(body)])
+        alike.require_alike(
+            [(cst.Name(target), cst.Name(target)) for target in targets],
+            (alike.bind(true_body), alike.bind(false_body)),
+            [f"`{target}`" for target in targets],
+        )
         row = ctx.position(chain.top).start.line
         read = set().union(*(_value_reads(body) for body in (true_body, false_body)))
         outputs: list[tuple[str, str]] = []
@@ -248,6 +291,11 @@ def _targets(body: Sequence[cst.BaseStatement]) -> list[str]:
                     for target in small.targets:
                         found.extend(names_in(target.target) if isinstance(target.target, cst.Tuple) else [getattr(target.target, "value", "")])
     return [t for t in dict.fromkeys(found) if t]
+
+
+def _assigned_values(body: Sequence[cst.BaseStatement]) -> list[cst.BaseExpression]:
+    return [small.value for statement in body if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body if isinstance(small, cst.Assign)]
 
 
 def _value_reads(body: Sequence[cst.BaseStatement]) -> set[str]:

@@ -8,7 +8,8 @@ assignment to it in the function (and it is no parameter) is one of:
   always floating) or with a floating `dtype=`, `torch.randn_like/rand_like` (integer inputs raise);
 - a conversion: `.float()`, `.half()`, `.double()`, `.bfloat16()`, `.to(torch.float32)`;
 - an op with no integer result: `softmax`, `log_softmax`, `layer_norm`, `sigmoid`, `exp`, `sqrt`...
-  (they raise on integer tensors or promote them to the default float dtype), true division `/`;
+  (they raise on integer tensors or promote them to the default float dtype), true division `/`,
+  and the reductions `.mean()`, `.std()`, `.var()`, `.norm()` (they raise on integer tensors);
 - arithmetic with a float literal (`x * 0.5` promotes integer tensors to floating) or between
   names already proven floating;
 - the output of a submodule the class builds as `nn.Linear`, `nn.Conv*d`, `nn.LayerNorm`,
@@ -37,6 +38,9 @@ FLOAT_RESULT_OPS = frozenset({
 # Methods of a floating tensor that keep it floating (checked on a receiver already proven).
 FLOAT_RESULT_METHODS = frozenset({"softmax", "log_softmax", "sigmoid", "exp", "sqrt", "rsqrt", "tanh", "clamp"})
 FLOAT_CONVERSIONS = frozenset({"float", "half", "double", "bfloat16"})
+# Reductions that raise on integer tensors ("Input dtype must be either a floating point or complex
+# dtype", torch 2.13): their result is floating whatever they are called on.
+FLOAT_ONLY_REDUCTIONS = frozenset({"mean", "std", "var", "norm"})
 FLOAT_MODULES = frozenset({
     "Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "LayerNorm",
     "Embedding", "GroupNorm",
@@ -107,6 +111,8 @@ def _floating_call(node: cst.Call, proven: set[str], modules: set[str]) -> bool:
     method = func.attr.value
     if method in FLOAT_CONVERSIONS:
         return not node.args
+    if method in FLOAT_ONLY_REDUCTIONS:
+        return dtype is None
     if method == "to":
         if dtype is not None:
             return _float_dtype(dtype)

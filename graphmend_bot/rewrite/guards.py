@@ -80,8 +80,8 @@ def _guard_fix(ctx: FixContext, statement: cst.If) -> Fix | None:
     if exception is None:
         return None
     type_name, message = exception
-    # Only compiled code sees the new message when eager keeps the `if` (every type but RuntimeError).
-    text = _message(ctx, type_name, message, facts, compiled_only=type_name != "RuntimeError")
+    # Only compiled code sees the new message: eager calls keep the `if` and its raise as written.
+    text = _message(ctx, type_name, message, facts)
     if text is None:
         return None
     # The assertion evaluates the condition once, where the `if` did.
@@ -95,24 +95,17 @@ def _guard_fix(ctx: FixContext, statement: cst.If) -> Fix | None:
         check, detail = _compiled_check(ctx, statement, test, text, type_name, raise_node, facts, lowering)
     except Rejected:
         return None
-    may_be_python_bool = _may_be_python_bool(test)
-    if type_name == "RuntimeError":
-        if may_be_python_bool:
-            return None  # one check for both modes would raise TypeError on a Python bool
-        code = check  # torch._assert_async raises RuntimeError itself: one check for both modes
-    else:
-        # Eager keeps the `if` as written (same type, message and timing); only compiled code,
-        # where the `if` breaks the graph, checks with torch._assert_async.
-        compiled_arm = ctx.indent_block(check)
-        gate = "torch.compiler.is_compiling()"
-        if may_be_python_bool:
-            gate += f" and torch.is_tensor({ctx.code_for(test).strip()})"
-        code = f"if {gate}:\n{compiled_arm}\nel{ctx.relative_span_code(statement, statement)}"
-        detail = f"eager calls keep the `if` and its `{type_name}`; {detail}"
+    # Eager keeps the `if` as written (same type, message and timing, and no device-side assert on
+    # CUDA); only compiled code, where the `if` breaks the graph, checks with torch._assert_async.
+    compiled_arm = ctx.indent_block(check)
+    gate = "torch.compiler.is_compiling()"
+    if _may_be_python_bool(test):
+        gate += f" and torch.is_tensor({ctx.code_for(test).strip()})"
+    code = f"if {gate}:\n{compiled_arm}\nel{ctx.relative_span_code(statement, statement)}"
+    detail = f"eager calls keep the `if` and its `{type_name}`; {detail}"
     edits = [*torch_import(ctx), ctx.replace_statement(statement, code)]
     return Fix.of(
-        f"Lower the validation guard to `torch._assert_async` under torch.compile ({detail})"
-        if type_name != "RuntimeError" else f"Lower the validation guard to `torch._assert_async` ({detail})",
+        f"Lower the validation guard to `torch._assert_async` under torch.compile ({detail})",
         tuple(edits),
         (_raised_instead(type_name),),
         wording="clause",
@@ -223,8 +216,8 @@ def _negated_python(ctx: FixContext, node: cst.BaseExpression) -> str:
 
 def _raised_instead(type_name: str) -> str:
     if type_name == "RuntimeError":
-        return ("it still raises RuntimeError, but on CUDA only at the next synchronisation, "
-                "after later kernels were queued")
+        return ("eager calls are unchanged; under torch.compile it still raises RuntimeError, but on CUDA only "
+                "at the next synchronisation, after later kernels were queued")
     return (f"eager calls are unchanged; under torch.compile it raises RuntimeError with the message "
             f"prefixed by `{type_name}:` instead of `{type_name}` (on CUDA at the next "
             "synchronisation), so compiled code catching the original exception type no longer catches it")
@@ -256,16 +249,17 @@ def _exception(node: cst.Raise) -> tuple[str, cst.BaseExpression | None] | None:
     return name.rsplit(".", 1)[-1], None
 
 
-def _message(
-    ctx: FixContext, type_name: str, message: cst.BaseExpression | None, facts: LocalFacts, compiled_only: bool
-) -> str | None:
+def _message(ctx: FixContext, type_name: str, message: cst.BaseExpression | None, facts: LocalFacts) -> str | None:
     """The assertion message as a string literal: `"E: msg"`; None when it cannot be built without
     evaluating tensor values.
 
-    When only compiled code sees it (`compiled_only`), an f-string placeholder that formats a bare
-    name or attribute (`{t0}`, possibly a tensor) is written as that name's text: formatting a
-    tensor would read its value (a break), and eager calls keep the original message with the
-    values. A placeholder that computes something (`{x.min()}`) still leaves the guard alone."""
+    Only compiled code sees it, so an f-string placeholder that formats a bare
+    name or attribute (`{t0}`, possibly a tensor) is written as that placeholder, braces included
+    (`"t0={t0}"`, as the assert rewrite shows formatted values): formatting a tensor would read its
+    value (a break), eager calls keep the original message with the values, and the braces keep
+    the compiled message readable (a bare name ran into the text: transformers' encodec
+    `"...bigger than zero: {sum_weight}`"` read `"...zero: sum_weight`"`). A placeholder that
+    computes something (`{x.min()}`) still leaves the guard alone."""
     if message is None:
         return f'"{type_name}"'
     if isinstance(message, cst.SimpleString):
@@ -278,9 +272,9 @@ def _message(
         for part in message.parts:
             if isinstance(part, cst.FormattedStringExpression) and not is_python_number(part.expression, scalars):
                 named = dotted(part.expression)
-                if not compiled_only or named is None or part.conversion or part.format_spec or part.equal:
+                if named is None or part.conversion or part.format_spec or part.equal:
                     return None  # formatting a tensor would read its value
-                parts.append(cst.FormattedStringText(named))
+                parts.append(cst.FormattedStringText("{{" + named + "}}"))  # a literal `{name}`
             else:
                 parts.append(part)
         return _prefixed(_without_empty_f_prefix(message.with_changes(parts=parts)), type_name)

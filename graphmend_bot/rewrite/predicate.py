@@ -38,11 +38,19 @@ from graphmend_bot.rewrite.branching import (
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.degenerate_guards import require_no_degenerate_guard
 from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
-from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, dtype_assumption, names_in, nodes_in
+from graphmend_bot.rewrite.purity import (
+    FLOAT,
+    ArmAnalyzer,
+    ArmInfo,
+    dotted,
+    dtype_assumption,
+    names_in,
+    nodes_in,
+)
 from graphmend_bot.rewrite.python_extrema import compared_tensors, lower_extrema, shadowed_builtins
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
-from graphmend_bot.rewrite.well_typed import require_well_typed
+from graphmend_bot.rewrite.well_typed import require_declared_tensor_return, require_well_typed
 
 MAX_LINE = 100
 # A module's parameter read directly (`self.zeroshot_embed.weight`): selecting it with torch.where
@@ -68,10 +76,24 @@ class Verdict:
         for code, info in arms:
             if not info.leaves:
                 raise Rejected(f"`{code}` is a Python value: torch.where would turn it into a tensor")
+        # Precondition: the selection keeps the result's dtype. torch.where promotes, so arms whose
+        # own text gives them different dtypes (`torch.tensor(0)`, an int64 constant, against `x / 2`;
+        # `t * 0.5` against a `t` that may be an integer tensor; a comparison against a value) would
+        # come back converted: refused. Arms alike but for which tensors they read keep the
+        # assumption that those tensors share dtype and shape, and `x + 1` against `x` the assumption
+        # that `x` is not a bool tensor (the fix is unsafe and says so).
         first_code, first = arms[0]
         for code, info in arms[1:]:
             note = dtype_assumption(first, info, f"`{first_code}` and `{code}`", known_float)
-            if note is not None and note not in self.assumptions:
+            if note is None:
+                continue
+            # A float scalar changes nothing on tensors already floating: only unproven leaves count.
+            unproven = (first.leaves | info.leaves) - known_float
+            floating = FLOAT in (first.category, info.category) and first.category != info.category and unproven
+            if first.fixed != info.fixed or floating:
+                raise Rejected(f"torch.where would change the result's dtype: `{first_code}` and `{code}` "
+                               f"differ in dtype unless {note.removeprefix('assumes ')}")
+            if note not in self.assumptions:
                 self.assumptions.append(note)
         for code, _ in arms:
             if PARAMETER_READ.fullmatch(code):
@@ -239,15 +261,14 @@ def _assignment_form(
     analyzer.python_scalars = analyzer.python_scalars | frozenset(prelude)
     verdict = Verdict()
     arms = _lower_builtin_extrema(ctx, chain, arms, facts, verdict)
-    for name, temporary in prelude.items():
-        # torch.finfo(x.dtype) now runs on both paths; it raises for integer dtypes.
+    for temporary in prelude.values():
+        # torch.finfo(x.dtype) now runs on both paths; it raises for integer dtypes, so `x` must be
+        # proven floating (it would raise on the path that did not call it).
         for call in _info_calls(temporary):
             owner = dotted(call.args[0].value) if call.args else None
             tensor = owner.removesuffix(".dtype") if owner is not None and owner.endswith(".dtype") else None
-            if dotted(call.func) != "torch.finfo" or tensor is None:
+            if dotted(call.func) != "torch.finfo" or tensor is None or tensor not in analyzer.known_float:
                 return None
-            if tensor not in analyzer.known_float:
-                verdict.assumptions.append(f"computes `{name}` on both paths (assumes `{tensor}` is floating-point for `torch.finfo`)")
     condition_reads = set().union(*(names_in(test) for test in chain.tests))
     if len(targets) > 1 and condition_reads & set(targets):
         return None  # the second assignment would see the first one's new value in its condition
@@ -365,8 +386,9 @@ def _return_form(
 ) -> Fix | None:
     values, following = returns
     verdict = Verdict()
+    require_declared_tensor_return(ctx, chain.top)
     arms = [(_expression_code(ctx, value), analyzer.analyze(value)) for value in values]
-    verdict.compare(arms)
+    verdict.compare(arms, analyzer.known_float)
     code = "\n".join([*_comments(chain), _format_statement("return ", _nested_where(conditions, [c for c, _ in arms]), "")])
     last = following if following is not None else chain.top
     edits = [*torch_import(ctx), ctx.replace_statements(chain.top, last, code)]
@@ -427,6 +449,7 @@ def _return_tail(ctx: FixContext, chain: Chain) -> ReturnTail | None:
 def _tail_form(ctx: FixContext, chain: Chain, conditions: list[str], tail: ReturnTail, lowering: ConditionLowering) -> Fix | None:
     """Hoist the tail's assignments (pure elementwise, so safe on every path), then return one
     nested `torch.where` over every early return and the final value."""
+    require_declared_tensor_return(ctx, chain.top)
     analyzer = lowering.arms
     verdict = Verdict()
     hoisted: list[str] = []
@@ -458,12 +481,23 @@ def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
     require_no_degenerate_guard([node.test], [[node.body], [node.orelse]])
     condition = lowering.lower(node.test)
     verdict = Verdict()
+    _require_declared_type_where_returned(ctx, node)
     arms = [(_expression_code(ctx, arm), lowering.arms.analyze(arm)) for arm in (node.body, node.orelse)]
-    verdict.compare(arms)
+    verdict.compare(arms, lowering.arms.known_float)
     code = f"torch.where({condition}, {arms[0][0]}, {arms[1][0]})"
     edits = [*torch_import(ctx), ctx.replace_parenthesised(node, code)]
     fix = verdict.fix("Replace the conditional expression on a tensor with `torch.where` (both arms are evaluated)", edits)
     return _with_assumptions(fix, lowering.assumptions)
+
+
+def _require_declared_type_where_returned(ctx: FixContext, node: cst.BaseExpression) -> None:
+    """`return a if c else b` / `return a and b`: the rewritten value is what the function returns,
+    so its declared return type must admit a tensor (rejects `-> bool`)."""
+    for ancestor in ctx.ancestors(node):
+        if isinstance(ancestor, cst.Return):
+            require_declared_tensor_return(ctx, ancestor)
+        if isinstance(ancestor, cst.BaseStatement):
+            return
 
 
 # -- `a and b` / `a or b` outside an `if` ----------------------------------------------------------
@@ -487,6 +521,7 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
         return None
     if _branched_on_next(ctx, node):
         return None
+    _require_declared_type_where_returned(ctx, node)
     lowering = _lowering(ctx, facts, node)
     code = lowering.lower(node)
     if not all(_bool_scalar(lowering, leaf) for leaf in _bool_leaves(node)):
@@ -585,7 +620,7 @@ def _merge_form(ctx: FixContext, chain: Chain, condition: str, analyzer: ArmAnal
         return None
     verdict = Verdict()
     arms = [(_expression_code(ctx, value_a), analyzer.analyze(value_a)), (_expression_code(ctx, value_b), analyzer.analyze(value_b))]
-    verdict.compare(arms)
+    verdict.compare(arms, analyzer.known_float)
     hoisted = [dotted(t) for t in map(_write_target, (*prep_a, *prep_b)) if t is not None]
     prepared = ", ".join(f"`{h}`" for h in dict.fromkeys(h for h in hoisted if h))
     if prepared:

@@ -274,3 +274,30 @@ def require_well_typed(ctx: FixContext, facts: LocalFacts, construct: cst.CSTNod
         reason = evidence.foreign(leaf)
         if reason is not None:
             raise Rejected(f"`{ctx.code_for(leaf).strip()}`: {reason}")
+
+
+# Return annotations a tensor satisfies: `Tensor`, `torch.Tensor`, `torch.FloatTensor`, `"Tensor"`,
+# `Optional[Tensor]`, `Tensor | None`.
+TENSOR_ANNOTATION = re.compile(r"(\w+\.)*\w*Tensor")
+
+
+def require_declared_tensor_return(ctx: FixContext, at: cst.CSTNode) -> None:
+    """Raise Rejected when the function holding `at` declares a return type a tensor is not
+    (`-> bool`, `-> float`, `-> tuple[...]`): a rewrite that returns `torch.where(...)` or
+    `torch.cond(...)` there would change the declared type, whatever the branch returned before.
+    A function without a return annotation declares nothing."""
+    function = next((node for node in ctx.ancestors(at) if isinstance(node, cst.FunctionDef)), None)
+    if function is None or function.returns is None:
+        return
+    annotation = ctx.code_for(function.returns.annotation).strip()
+    if not _tensor_annotation(annotation):
+        raise Rejected(f"the function is declared `-> {annotation}`: the rewrite would return a tensor")
+
+
+def _tensor_annotation(text: str) -> bool:
+    text = text.strip().strip("'\"").strip()
+    optional = re.fullmatch(r"(?:typing\.)?Optional\[(.*)\]", text)
+    if optional:
+        text = optional.group(1)
+    parts = [part.strip() for part in text.split("|")]
+    return all(part == "None" or TENSOR_ANNOTATION.fullmatch(part) for part in parts) and any(part != "None" for part in parts)

@@ -28,7 +28,7 @@ from graphmend_bot.rewrite.branching import LocalFacts, enclosing_function, torc
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import ArmAnalyzer, dotted, names_in, nodes_in
 from graphmend_bot.rewrite.statements import single_return
-from graphmend_bot.rewrite.well_typed import TypeEvidence
+from graphmend_bot.rewrite.well_typed import TypeEvidence, require_declared_tensor_return
 
 NO_GRAD_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode"})
 # What the tail may call. The original ran the tail on every call but the zero one, with the same
@@ -78,6 +78,7 @@ def _zero_guard_fix(ctx: FixContext, statement: cst.If) -> Fix:
     final = single_return(tail[-1:]) if tail else None
     if final is None or len(tail) < 2:
         raise Rejected("the function does not end in a `return` after the guard")
+    require_declared_tensor_return(ctx, statement)  # `-> float`: torch.where would return a tensor
     analyzer = ArmAnalyzer()
     analyzer.analyze(early)
     analyzer.analyze(final)

@@ -61,11 +61,11 @@ def test_cases_that_must_be_left_alone_get_no_fix(case: str, tmp_path: Path) -> 
         ("early_return", "safe", "Return"),
         ("bool_ops", "safe", "`out`"),
         ("attribute_both_arms", "safe", "select"),
-        ("else_less_update", "unsafe", "floating-point"),
+        ("else_less_update", "safe", "`x`"),
         ("sqrt_autograd", "unsafe", "`sqrt`"),
         ("phi3_longrope", "unsafe", "same shape and dtype"),
         ("fp16_clamp", "safe", "`hidden_states`"),
-        ("static_prefix", "unsafe", "same shape and dtype"),
+        ("static_prefix", "safe", "`scores`"),
         ("bool_values", "safe", "torch.logical_"),
     ],
 )
@@ -79,10 +79,10 @@ def test_fixture_verdicts(case: str, applicability: str, says: str, tmp_path: Pa
 
 def test_safe_fixes_only_leave_unsafe_ones_as_reports(tmp_path: Path) -> None:
     path = tmp_path / "case.py"
-    path.write_text((PREDICATE / "else_less_update.in.py").read_text(), encoding="utf-8")
+    path.write_text((PREDICATE / "sqrt_autograd.in.py").read_text(), encoding="utf-8")
     assert fix_paths([str(path)], Config(), unsafe=False) == []
     (change,) = fix_paths([str(path)], Config(), unsafe=True)
-    assert "x = torch.where(x.abs().max() > 2, x * 0.5, x)" in change.after
+    assert "y = torch.where(x.min() >= 0, torch.sqrt(x), x * x)" in change.after
 
 
 def test_import_is_added_once_for_several_fixes(tmp_path: Path) -> None:
@@ -131,6 +131,7 @@ def test_static_prefix_stays_python_and_temporaries_are_hoisted(tmp_path: Path) 
         "def f(h, training: bool = True):\n"
         "    if training and torch.isinf(h).any() or torch.isnan(h).any():\n"  # `or` at top: no split
         "        h = h * 0\n"
+        "    h = h.float()\n"  # proven floating: torch.finfo(h.dtype) cannot raise on the other path
         "    if training and torch.isinf(h).any():\n"
         "        bound = torch.finfo(h.dtype).max - 1000\n"
         "        h = torch.clamp(h, min=-bound, max=bound)\n"
@@ -140,8 +141,9 @@ def test_static_prefix_stays_python_and_temporaries_are_hoisted(tmp_path: Path) 
     assert len(findings) == 2
     mixed, split = findings
     assert mixed.fix is None  # `training` is a Python bool: no logical_or over it
-    assert split.fix is not None and split.fix.applicability == "unsafe"
-    assert "assumes `h` is floating-point for `torch.finfo`" in split.fix.message
+    assert split.fix is not None and split.fix.applicability == "safe", split.fix.message
+    unproven = findings_with_fixes(compiled(body.replace("    h = h.float()\n", "")), tmp_path)[1]
+    assert unproven.fix is None  # torch.finfo(h.dtype) would raise for an integer `h` where the branch was not taken
     assert split.fix.edits[-1].content.startswith("if training:\n        bound = torch.finfo(h.dtype).max - 1000\n")
 
 
@@ -317,11 +319,11 @@ SCALED_BRANCH = "    if h.sum() > 0:\n        h = h * 3\n    else:\n        h = 
 @pytest.mark.parametrize(
     ("source", "applicability"),
     [
-        # a parameter may be an integer tensor: `h * 3` stays integer, `h / 3` does not
-        ("def f(x):\n    h = x\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", "unsafe"),
+        # a parameter may be an integer tensor: `h * 3` stays integer, `h / 3` does not (refused)
+        ("def f(x):\n    h = x\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", None),
         ("def f(x):\n    h = torch.randn(4)\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", "safe"),
         ("def f(x):\n    h = x.float() * 2\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", "safe"),
-        ("def f(x):\n    h = torch.zeros(4, dtype=torch.int64)\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", "unsafe"),
+        ("def f(x):\n    h = torch.zeros(4, dtype=torch.int64)\n" + SCALED_BRANCH + "\ncompiled = torch.compile(f)\n", None),
         (
             "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
             "        self.proj = torch.nn.Linear(4, 4)\n\n    def forward(self, x):\n        h = self.proj(x)\n"
@@ -331,8 +333,13 @@ SCALED_BRANCH = "    if h.sum() > 0:\n        h = h * 3\n    else:\n        h = 
     ],
     ids=["parameter", "randn", "float-conversion", "int-factory", "linear-output"],
 )
-def test_dtype_facts_make_the_where_rewrite_safe(source: str, applicability: str, tmp_path: Path) -> None:
-    finding = only_fix("import torch\n\n\n" + source, tmp_path)
+def test_dtype_facts_make_the_where_rewrite_safe(source: str, applicability: str | None, tmp_path: Path) -> None:
+    """Arms whose dtypes differ unless the value is floating: safe where that is proven, refused
+    where it is not (torch.where would return the float arm's dtype on both paths)."""
+    (finding,) = findings_with_fixes("import torch\n\n\n" + source, tmp_path)
+    if applicability is None:
+        assert finding.fix is None
+        return
     assert finding.fix is not None and "torch.where" in finding.fix.edits[-1].content
     assert finding.fix.applicability == applicability, finding.fix.message
 
@@ -350,8 +357,8 @@ def test_a_floating_last_assignment_before_the_branch_makes_it_safe(tmp_path: Pa
     finding = only_fix(module, tmp_path)
     assert finding.fix is not None and finding.fix.applicability == "safe", finding.fix.message
     looped = module.replace("        if self.training:\n", "        for _ in range(2):\n            h = h.long()\n            if self.training:\n                pass\n        if self.training:\n")
-    finding = only_fix(looped, tmp_path)
-    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    (finding,) = findings_with_fixes(looped, tmp_path)
+    assert finding.fix is None  # unproven: `torch.clamp(h, ...)` and `h` may differ in dtype
 
 
 def test_selecting_parameters_gets_no_fix(tmp_path: Path) -> None:
@@ -405,11 +412,11 @@ def test_a_constant_tensor_arm_is_a_tensor_whose_agreement_with_a_computed_arm_i
     assert dtype_assumption(constant, other, "the arms") is not None  # int64 vs `dtype`
 
 
-def test_initial_step_constant_arm_is_unsafe_and_says_why(tmp_path: Path) -> None:
-    finding = only_fix((PREDICATE / "constant_tensor_arm.in.py").read_text(), tmp_path)
-    assert finding.fix is not None and finding.fix.applicability == "unsafe"
-    assert "same shape and dtype" in finding.fix.message
-    assert "NaN" in finding.fix.message  # `/` in the arm torch.where evaluates on both paths
+def test_initial_step_constant_arm_is_refused(tmp_path: Path) -> None:
+    """A constant of a named dtype against a computed value: torch.where would promote both to one
+    dtype (the fix was offered as unsafe before issue 24)."""
+    (finding,) = findings_with_fixes((PREDICATE / "neg_constant_tensor_arm.in.py").read_text(), tmp_path)
+    assert finding.fix is None
 
 
 def test_early_returns_with_a_tail_are_unsafe_and_say_why(tmp_path: Path) -> None:

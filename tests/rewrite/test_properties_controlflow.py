@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from graphmend_bot.config import Config
@@ -142,7 +142,10 @@ def test_torch_where_rewrite_computes_the_same(body: str, seed: int) -> None:
     source = program(body)
     nan_guard = "torch.isnan(y)" in body
     with tempfile.TemporaryDirectory() as workdir:
-        after_source, fixes = rewrite(source, Path(workdir), every_finding=not nan_guard)
+        after_source, fixes = rewrite(source, Path(workdir), every_finding=False)
+    # A branch whose arms differ in dtype unless `x` is floating (`z = x` / `z = torch.tanh(x)`) is
+    # refused (issue 24): there is no rewrite to compare.
+    assume(bool(fixes))
     assert "torch.where" in after_source or nan_guard
     safe = all(fix.applicability == "safe" for fix in fixes)
     before_fn, after_fn = function(source), function(after_source)
