@@ -13,6 +13,7 @@ from urllib.parse import quote
 from graphmend_bot.fences import code_block, code_span
 from graphmend_bot.findings import CheckResult, FileError, Finding
 from graphmend_bot.report.text import summary_line
+from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.rules import ALL_RULES_BY_CODE, gb_url
 
 # GitHub rejects comment bodies over 65,536 characters; stay well below.
@@ -21,24 +22,6 @@ MAX_TABLE_ROWS = 100
 MAX_FIX_DIFF = 20_000
 RARE_SENTENCE = ("Only on a branch valid inputs rarely take (an error or misconfiguration path): "
                  "it does not break the graph on every call.")
-
-
-def cell(text: str) -> str:
-    """Text safe inside a Markdown table cell."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
-
-
-# What turns text into more than text on GitHub: a mention, an HTML tag or comment (a hidden marker),
-# a link, an autolink. A zero-width space after each opening keeps the text as it reads.
-_ACTIVE = (("@", "@\u200b"), ("<", "<\u200b"), ("](", "]\u200b("), ("://", ":\u200b//"), ("www.", "www\u200b."))
-
-
-def prose(text: str) -> str:
-    """A message that quotes code from a pull request (a fix message quotes what it rewrites, in
-    backticks that a backtick in the code can end), made inert wherever its quotes break."""
-    for active, inert in _ACTIVE:
-        text = text.replace(active, inert)
-    return text
 
 
 def _rule_link(finding: Finding) -> str:
@@ -67,13 +50,13 @@ def unsafe_label(assumptions: Sequence[str]) -> str:
 def assumed_text(assumptions: Sequence[str]) -> str:
     """The assumptions after "assumes", each without its own leading "assumes"."""
     phrases = [a.removeprefix("assumes ").strip() for a in assumptions]
-    return "; ".join(prose(p) for p in phrases if p)
+    return "; ".join(markdown_text(p) for p in phrases if p)
 
 
 def finding_comment(finding: Finding, marker: str, suggestion: str | None = None) -> str:
     """One inline review comment: what breaks, why, the one-click fix when there is a safe one."""
     rule = ALL_RULES_BY_CODE.get(finding.code)
-    parts = [f"**{finding.code}** {prose(finding.message)} (PyTorch graph break {_rule_link(finding)})"]
+    parts = [f"**{finding.code}** {markdown_text(finding.message)} (PyTorch graph break {_rule_link(finding)})"]
     if finding.evidence is not None:
         parts.append(evidence_line(finding))
     if finding.rare:
@@ -83,12 +66,12 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
     if suggestion is not None and finding.fix is not None and finding.fix.applicability == "unsafe":
         # A fix read back from a bundle has no assumptions apart from its message: show the message then.
         title = finding.fix.title if finding.fix.assumptions else finding.fix.message
-        parts.append(f"{prose(title)}. {unsafe_label(finding.fix.assumptions)}:\n\n"
+        parts.append(f"{markdown_text(title)}. {unsafe_label(finding.fix.assumptions)}:\n\n"
                      + code_block(suggestion, "suggestion"))
     elif suggestion is not None and finding.fix is not None:
-        parts.append(f"{prose(finding.fix.message)}:\n\n" + code_block(suggestion, "suggestion"))
+        parts.append(f"{markdown_text(finding.fix.message)}:\n\n" + code_block(suggestion, "suggestion"))
     elif finding.fix is not None:
-        parts.append(f"Fix ({finding.fix.applicability}): {prose(finding.fix.message)}.")
+        parts.append(f"Fix ({finding.fix.applicability}): {markdown_text(finding.fix.message)}.")
     elif rule is not None:
         parts.append(f"<details><summary>How to fix</summary>\n\n{rule.fix_safety}\n\n"
                      f"{code_block(rule.use_instead.strip(), 'python')}\n"
@@ -116,7 +99,7 @@ def findings_review_body(commented: int, overflow: Sequence[Finding], limit: int
             f"the other {len(overflow)} are listed here and in the summary comment:"
         )
         lines.append("")
-        lines += [f"- {code_span(f'{f.path}:{f.location.row}')} **{f.code}** {prose(f.message)}"
+        lines += [f"- {code_span(f'{f.path}:{f.location.row}')} **{f.code}** {markdown_text(f.message)}"
                   for f in overflow[:MAX_TABLE_ROWS]]
         if len(overflow) > MAX_TABLE_ROWS:
             lines.append(f"- ... and {len(overflow) - MAX_TABLE_ROWS} more")
@@ -162,8 +145,8 @@ def _findings_table(findings: Sequence[Finding], blob_url: str) -> list[str]:
     for finding in findings[:MAX_TABLE_ROWS]:
         fix = finding.fix.applicability if finding.fix else "manual"
         rare = "(rare branch: error or misconfiguration path)" if finding.rare else ""
-        message = " ".join(part for part in (prose(finding.message), evidence_line(finding), rare) if part)
-        rows.append(f"| {_location(finding, blob_url)} | {finding.code} | {cell(message)} | {fix} |")
+        message = " ".join(part for part in (markdown_text(finding.message), evidence_line(finding), rare) if part)
+        rows.append(f"| {_location(finding, blob_url)} | {finding.code} | {message} | {fix} |")
     if len(findings) > MAX_TABLE_ROWS:
         rows.append(f"| ... | | {len(findings) - MAX_TABLE_ROWS} more, see the SARIF report | |")
     return rows
@@ -211,7 +194,7 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
         lines += ["", "### What the fix pull request would change", "", *_fix_section(view)]
     if view.errors:
         lines += ["", "### Files that could not be analysed", ""]
-        lines += [f"- {code_span(e.path)}: {cell(prose(e.message))}" for e in view.errors[:MAX_TABLE_ROWS]]
+        lines += [f"- {code_span(e.path)}: {markdown_text(e.message)}" for e in view.errors[:MAX_TABLE_ROWS]]
     lines += ["", f"<sub>{summary_line_for(view)}</sub>"]
     body = "\n".join(lines) + "\n"
     if len(body) > MAX_BODY:

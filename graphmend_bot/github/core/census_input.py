@@ -6,7 +6,7 @@ workspace (no symlink), validated by `load_census` (size and list caps, schema, 
 text, paths inside the repository), and used only when it was recorded on the commit under review.
 Anything wrong with it is one message in the log and the job summary; the static findings are
 reported and posted either way. The merged text reaches comments through the Markdown renderers,
-which keep it inert (code spans for test ids, `prose` for Dynamo's reasons).
+which keep it inert (code spans for test ids, `markdown_text` for Dynamo's reasons).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.report.markdown import prose
+from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.rules import RUNTIME_RULES, select_codes
 
 
@@ -49,10 +49,8 @@ def with_census(ctx: ActionContext, config: Config, result: CheckResult, commit:
         census = load_census(_census_path(ctx.workspace, name), expected_commit=commit)
     except CensusError as error:
         # The reason may quote the file (a path it refused): one line, inert as Markdown.
-        note = prose(" ".join(f"Dynamo's census was not used: {error}. The findings are the static analysis "
-                              "alone.".split()))
-        log.warning(note)
-        return CensusOutcome(result, note)
+        log.warning(f"Dynamo's census was not used: {error}. The findings are the static analysis alone.")
+        return CensusOutcome(result, unused_census_note(error))
     codes = select_codes(config.select, config.ignore, RUNTIME_RULES)
     merged = merge_census(result, census, ctx.workspace, checked_files, codes)
     note = describe_merge(merged, census, commit)
@@ -73,6 +71,13 @@ def _census_path(workspace: Path, name: str) -> Path:
     if not path.is_file():
         raise CensusError(f"the census file {name[:100]} is not a regular file")
     return path
+
+
+def unused_census_note(error: Exception) -> str:
+    """The summary's note for a census that was refused: its reason may quote the file (a path it
+    refused), so it is untrusted text."""
+    return (f"Dynamo's census was not used: {markdown_text(str(error))}. The findings are the static "
+            "analysis alone.")
 
 
 def describe_merge(result: CheckResult, census: Census, commit: str) -> str:
