@@ -21,8 +21,8 @@ from graphmend_bot.rules.rule import GB_SITE
 # The elements the bot's own Markdown renders to (and the raw HTML it writes: details, summary, sub).
 BOT_TAGS = {"p", "code", "pre", "strong", "em", "h2", "h3", "ul", "ol", "li", "blockquote", "hr", "br", "table",
             "thead", "tbody", "tr", "th", "td", "details", "summary", "sub", "a"}
-# The links the bot writes: Dynamo's graph-break pages and lines of the repository on the server.
-BOT_LINK_PREFIXES = (GB_SITE.split("/gb/", 1)[0] + "/", "http://127.0.0.1:", "http://localhost:")
+# The links the bot writes: Dynamo's graph-break pages (and lines of the repository: `repository_links`).
+BOT_LINK_PREFIXES = (GB_SITE.split("/gb/", 1)[0] + "/",)
 # GitHub's mention filter (html-pipeline's MentionFilter) and issue references; SHAs are left alone.
 MENTION = re.compile(r"(?:^|\W)@([a-z0-9][a-z0-9-]*)(?!/)(?=\.+[ \t\W]|\.+$|[^0-9a-zA-Z_.]|$)", re.IGNORECASE)
 HOSTILE_REFERENCE = re.compile(r"(?:#|GH-)31337", re.IGNORECASE)  # the hostile strings' issue number
@@ -34,18 +34,19 @@ def render(body: str) -> str:
 
 
 class _Reader(HTMLParser):
-    def __init__(self, allowed_mentions: frozenset[str]) -> None:
+    def __init__(self, allowed_mentions: frozenset[str], links: tuple[str, ...]) -> None:
         super().__init__(convert_charrefs=True)
         self.problems: list[str] = []
         self.inert_depth = 0  # inside code, pre or a link: GitHub links nothing there
         self.allowed_mentions = allowed_mentions
+        self.links = links
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in BOT_TAGS:
             self.problems.append(f"HTML element <{tag}>")
         if tag == "a":
             href = dict(attrs).get("href") or ""
-            if not href.startswith(BOT_LINK_PREFIXES):
+            if not href.startswith(self.links):
                 self.problems.append(f"link to {href!r}")
         if tag in ("code", "pre", "a"):
             self.inert_depth += 1
@@ -55,7 +56,7 @@ class _Reader(HTMLParser):
             self.inert_depth -= 1
 
     def handle_comment(self, data: str) -> None:
-        if not data.strip().startswith("graphmend"):
+        if not data.strip().lstrip("/").startswith("graphmend"):
             self.problems.append(f"HTML comment <!--{data}-->")
 
     def handle_data(self, data: str) -> None:
@@ -68,9 +69,11 @@ class _Reader(HTMLParser):
             self.problems.append(f"issue reference in {data!r}")
 
 
-def untrusted_markup(body: str, allowed_mentions: frozenset[str] = frozenset()) -> list[str]:
-    """Everything in the rendered `body` that makes text more than text, apart from the bot's own."""
-    reader = _Reader(allowed_mentions)
+def untrusted_markup(body: str, allowed_mentions: frozenset[str] = frozenset(),
+                     repository_links: str = "") -> list[str]:
+    """Everything in the rendered `body` that makes text more than text, apart from the bot's own:
+    its links to Dynamo's pages and to `repository_links` ("https://github.com/owner/repo/blob/")."""
+    reader = _Reader(allowed_mentions, BOT_LINK_PREFIXES + ((repository_links,) if repository_links else ()))
     reader.feed(render(body))
     reader.close()
     return reader.problems
