@@ -11,8 +11,11 @@
 ARG BASE=python:3.11.14-slim-bookworm@sha256:65a93d69fa75478d554f4ad27c85c1e69fa184956261b4301ebaf6dbb0a3543d
 FROM ${BASE}
 
+# PYTHONWARNINGS=ignore: a warning about a checked file quotes its name and lines on stderr, where
+# the runner reads `::` lines as workflow commands (graphmend_bot/source_warnings.py).
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PYTHONWARNINGS=ignore \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 

@@ -19,6 +19,7 @@ from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
+from graphmend_bot.source_warnings import ignore_source_warnings
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
 
 Command = Callable[[argparse.Namespace], int]
@@ -386,6 +387,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    ignore_source_warnings()
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Command = args.handler
