@@ -139,7 +139,7 @@ def _check_shard(args: argparse.Namespace, config: Config) -> int:
 
 def _fix(args: argparse.Namespace, config: Config) -> int:
     """ruff semantics: --fix writes safe fixes (+ unsafe with --unsafe-fixes); --diff only prints."""
-    from graphmend_bot.rewrite import fix_outcome, unified_diff, write_changes
+    from graphmend_bot.rewrite import FIXES_SKIPPED, fix_outcome, unified_diff, write_changes
 
     outcome = fix_outcome(args.paths or ["."], config, unsafe=args.unsafe_fixes)
     fixed = sum(change.fixes_applied for change in outcome.changes)
@@ -149,6 +149,9 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
     split = f" ({fixed - rare} on every call, {rare} only on rare branches)" if rare else ""
     if args.diff:
         sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
+        for error in outcome.remaining.errors:  # the report is not printed here: say what went unfixed
+            if error.message.startswith(FIXES_SKIPPED):
+                print(f"{error.path}: {error.message}", file=sys.stderr)
         print(f"Would fix {fixed} graph break(s){split} in {len(outcome.changes)} file(s).", file=sys.stderr)
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
