@@ -19,13 +19,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# Runtime dependencies pinned to the versions the tests run with, in their own layer so an edit to
-# the package does not reinstall them; then the project itself without deps.
-RUN python -m pip install "PyGithub==2.10.0" "libcst==1.9.0" "PyYAML==6.0.3"
+# Runtime dependencies: the hashed lock of the versions the tests run with (--require-hashes: a
+# re-uploaded or substituted file fails the build), in their own layer so an edit to the package
+# does not reinstall them; then the project itself, built with the lock's setuptools, fetching nothing.
+COPY verify/requirements.lock /opt/graphmend/verify/requirements.lock
+RUN python -m pip install --require-hashes --no-deps -r /opt/graphmend/verify/requirements.lock
 
 COPY pyproject.toml README.md LICENSE /opt/graphmend/
 COPY graphmend_bot /opt/graphmend/graphmend_bot
-RUN python -m pip install --no-deps /opt/graphmend \
+RUN python -m pip install --no-deps --no-index --no-build-isolation /opt/graphmend \
  && graphmend --version
 
 ENTRYPOINT ["graphmend", "bot"]

@@ -352,4 +352,7 @@ def test_install_makes_a_fresh_venv_from_the_action_source(tmp_path: Path) -> No
         assert done.stdout == f"{venv}/bin/python\n" and not (venv / "stale").exists()
         assert log.read_text().splitlines() == [
             " ".join([str(runner_temp), str(fake), "-I", "-m", "venv", *extra, str(venv)]),
-            f"{runner_temp} {venv}/bin/python -I -m pip install --quiet --disable-pip-version-check {ROOT}"]
+            f"{runner_temp} {venv}/bin/python -I -m pip install --quiet --disable-pip-version-check --no-deps "
+            f"--require-hashes -r {ROOT}/verify/requirements.lock",
+            f"{runner_temp} {venv}/bin/python -I -m pip install --quiet --disable-pip-version-check --no-deps "
+            f"--no-index --no-build-isolation {ROOT}"]
