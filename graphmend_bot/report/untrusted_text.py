@@ -18,7 +18,8 @@ a heading, list, quote or table cell of its own, nor anything GitHub links after
 - line breaks become spaces, so nothing starts a line, and other control characters are dropped;
 - a zero-width space breaks what GitHub links in rendered text, where escapes no longer show: after
   `@` (mentions, e-mail autolinks), `#` and `GH-` before a digit (issue references), in `://` and
-  after `www` (the autolink extension's URLs);
+  after `www` (the autolink extension's URLs); and after `<`, so that a quoted marker
+  (`<!-- graphmend:summary -->`) is never the bot's marker, even as a substring;
 - text the message quotes as code (CommonMark's rule: a backtick run closed by the next run of the
   same length) is re-fenced with `code_span`, whose fence nothing inside can close.
 
@@ -39,7 +40,8 @@ _ORDERED_LIST_START = re.compile(r"( *\d{1,9})([.)])")
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\t\v\f\u2028\u2029\x85]")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # Where GitHub finds a mention, a reference or a URL in text after rendering: a zero-width space here.
-_LINKED_AFTER_RENDERING = re.compile(r"(?<=@)|(?<=#)(?=\d)|(?<=GH-)(?=\d)|(?<=:)(?=//)|(?<=www)(?=\.)",
+# After `<` too: the bot's hidden markers (`<!-- graphmend:... -->`) never appear in the text, escaped or not.
+_LINKED_AFTER_RENDERING = re.compile(r"(?<=[@<])|(?<=#)(?=\d)|(?<=GH-)(?=\d)|(?<=:)(?=//)|(?<=www)(?=\.)",
                                      re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
 ZERO_WIDTH_SPACE = "\u200b"

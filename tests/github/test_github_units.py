@@ -208,7 +208,7 @@ def test_bundle_is_validated_and_its_prose_rendered_inert(tmp_path: Path) -> Non
     assert (number, sha) == (2, "abc")
     assert result.findings[0].message == "ping @octocat <!-- graphmend:summary -->"  # kept as data ...
     rendered = finding_comment(result.findings[0], "<!-- marker -->")  # ... and rendered as text
-    assert "@octocat" not in rendered and "<!-- graphmend:summary" not in rendered, rendered
+    assert "@octocat" not in rendered and "<!-- graphmend:summary" not in rendered, rendered  # no marker, even as text
     for broken in ({**item, "graph_break_id": "GB0001"}, {**item, "location": {"row": -1, "column": 1}},
                    {**item, "fix": {"applicability": "always", "edits": []}}):
         path.write_text(json.dumps({"version": 1, "repository": "o/r", "pull_request": 2, "head_sha": "abc",
