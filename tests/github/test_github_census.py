@@ -162,7 +162,7 @@ def test_markup_in_a_census_stays_text_in_the_review(world: PullRequestWorld, re
     runtime = comments_by_line(world.fake)[("pkg/layers.py", line_of(LAYERS_HEAD, "requires_grad = True"))]
     message, *_ = runtime.split("\n\n")
     # One line (the newline is gone), with the HTML comment, mention and link made text.
-    assert message == ("**GM801** graph break seen by Dynamo in the tests: " + markdown_text(hostile)
+    assert message == ("**GM801** graph break seen by Dynamo in the tests: " + markdown_text(hostile.replace("\n", ""))
                        + " (PyTorch graph break [GB0206](https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0206.html))")
     assert untrusted_markup(runtime) == [] and "<!-- graphmend:summary" not in runtime.replace(
         "``tests/t.py::`x<!-- graphmend:summary", "")  # the quoted marker is text, in the code span below
