@@ -23,6 +23,7 @@ from graphmend_bot.findings import CheckResult
 from graphmend_bot.project import ProjectScope, project_scope, within
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
+from graphmend_bot.source_warnings import ignore_source_warnings
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
 
 Command = Callable[[argparse.Namespace], int]
@@ -177,12 +178,15 @@ def _check_shard(args: argparse.Namespace, config: Config) -> int:
 def _fix(args: argparse.Namespace, config: Config) -> int:
     """ruff semantics: --fix writes safe fixes (+ unsafe with --unsafe-fixes); --diff only prints."""
     from graphmend_bot.report.text import fix_summary
-    from graphmend_bot.rewrite import fix_outcome, unified_diff, write_changes
+    from graphmend_bot.rewrite import FIXES_SKIPPED, fix_outcome, unified_diff, write_changes
 
     scope = project_scope(args.paths or ["."], config)  # --fix of one file writes that file only
     outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope))
     if args.diff:
         sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
+        for error in outcome.remaining.errors:  # the report is not printed here: say what went unfixed
+            if error.message.startswith(FIXES_SKIPPED):
+                print(f"{error.path}: {error.message}", file=sys.stderr)
         sys.stderr.write(fix_summary(outcome.changes, dry_run=True))
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
@@ -492,6 +496,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    ignore_source_warnings()
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Command = args.handler

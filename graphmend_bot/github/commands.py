@@ -23,6 +23,7 @@ from github.Repository import Repository
 
 from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
+from graphmend_bot.fences import code_span
 from graphmend_bot.github.approval.gate import DEFAULT_BOT_LOGIN, PullFacts, refusal
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.archive import ArchiveError, download_head
@@ -33,7 +34,7 @@ from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.fixing import Refused, fix_pull_request, is_fork
 from graphmend_bot.github.review.analyse import analyse, load_action_config, read_sources
 from graphmend_bot.github.review.pull_request import read_pull_request, review
-from graphmend_bot.report.markdown import prose
+from graphmend_bot.report.untrusted_text import markdown_text
 
 PREFIX = "/graphmend"
 # `permission` of the collaborator-permission API is admin, write, read or none: the maintain role
@@ -77,16 +78,12 @@ def parse_command(body: str | None) -> Command | None:
             return Command("help", frozenset(), text)
         name, args = words[1].lower(), words[2:]
         if name not in COMMANDS:
-            return Command("", frozenset(), text, f"`{_code(words[1][:40])}` is not a GraphMend command")
+            return Command("", frozenset(), text, f"{code_span(words[1][:40])} is not a GraphMend command")
         unknown = [a for a in args if a not in COMMANDS[name]]
         if unknown:
-            return Command("", frozenset(), text, f"`/graphmend {name}` does not take `{_code(unknown[0][:40])}`")
+            return Command("", frozenset(), text, f"`/graphmend {name}` does not take {code_span(unknown[0][:40])}")
         return Command(name, frozenset(args), text)
     return None
-
-
-def _code(text: str) -> str:
-    return text.replace("`", "'")
 
 
 def permission_of(repo: Repository, login: str) -> str:
@@ -149,11 +146,11 @@ def handle_comment(ctx: ActionContext, log: Log) -> int:
     try:
         ok, text = _run(ctx, repo, pr, command, log, bot)
     except ConfigError as error:
-        ok, text = False, f"The GraphMend configuration in this pull request is invalid: {error}"
+        ok, text = False, f"The GraphMend configuration in this pull request is invalid: {markdown_text(str(error))}"
     except ArchiveError as error:
-        ok, text = False, f"The bot could not read this pull request's files: {error}."
+        ok, text = False, f"The bot could not read this pull request's files: {markdown_text(str(error))}."
     except API_ERRORS as error:
-        ok, text = False, describe(error, f"`{command.name}`")
+        ok, text = False, markdown_text(describe(error, f"`{command.name}`"))
     return _answer(posted, pr, command, "+1" if ok else "confused", text, log, ok)
 
 
@@ -203,7 +200,7 @@ def _verify(ctx: ActionContext, repo: Repository, pr: PullRequest, bot: BotIdent
                        "forks: it executes the pull request's code on a self-hosted runner.")
     reason = refusal(PullFacts.read(pr), ctx.repository, bot.login or DEFAULT_BOT_LOGIN)
     if reason is not None:
-        return False, (f"GPU verification was not started: {prose(reason)}. It runs only on GraphMend's own fix "
+        return False, (f"GPU verification was not started: {markdown_text(reason)}. It runs only on GraphMend's own fix "
                        "pull requests, which the bot dispatches itself when it opens or updates one; "
                        "`/graphmend fix` opens the one for this pull request.")
     workflow = repo.get_workflow(ctx.inputs.verify_workflow)
@@ -222,7 +219,7 @@ def _react(comment: IssueComment, content: str, log: Log) -> None:
 def _answer(comment: IssueComment, pr: PullRequest, command: Command, reaction: str, text: str, log: Log,
             ok: bool) -> int:
     _react(comment, reaction, log)
-    quoted = f"> `{_code(command.text)}`"
+    quoted = f"> {code_span(command.text)}"
     try:
         pr.create_issue_comment(f"{quoted}\n\n{text}\n\n{REPLY_MARKER}")
     except API_ERRORS as error:

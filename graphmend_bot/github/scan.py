@@ -35,7 +35,8 @@ from graphmend_bot.github.core.results import finish
 from graphmend_bot.github.fixes.fixing import fix_default_branch
 from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.github.review.plan import finding_keys
-from graphmend_bot.report.markdown import SummaryView, cell
+from graphmend_bot.report.markdown import SummaryView
+from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.rules import ALL_RULES_BY_CODE
 from graphmend_bot.shards import (
     ShardError,
@@ -117,7 +118,7 @@ def tracking_body(result: CheckResult, now: Snapshot, before: Snapshot | None, b
         for code, count in sorted(Counter(f.code for f in findings).items()):
             rule = ALL_RULES_BY_CODE.get(code)
             name = f" {rule.name}" if rule else ""
-            lines.append(f"| **{code}**{cell(name)} | {count} | {_delta(count - previous.get(code, 0))} |")
+            lines.append(f"| **{code}**{markdown_text(name)} | {count} | {_delta(count - previous.get(code, 0))} |")
         for code in sorted(set(previous) - {f.code for f in findings}):
             lines.append(f"| **{code}** | 0 | {_delta(-previous[code])} |")
         lines += ["", "### By file", "", "| File | Count | Rules |", "|---|---:|---|"]

@@ -16,6 +16,7 @@ from graphmend_bot.fences import code_block, code_span
 from graphmend_bot.findings import CheckResult, FileError, Finding
 from graphmend_bot.report.advice import advice
 from graphmend_bot.report.text import summary_line
+from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.rules import ALL_RULES_BY_CODE, Rule, gb_url
 
 # GitHub rejects comment bodies over 65,536 characters; stay well below.
@@ -28,24 +29,6 @@ PREEXISTING_SENTENCE = ("**Pre-existing**: this pull request does not change thi
                        "the diff shows it next to a change.")
 RARE_SENTENCE = ("Only on a branch valid inputs rarely take (an error or misconfiguration path): "
                  "it does not break the graph on every call.")
-
-
-def cell(text: str) -> str:
-    """Text safe inside a Markdown table cell."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
-
-
-# What turns text into more than text on GitHub: a mention, an HTML tag or comment (a hidden marker),
-# a link, an autolink. A zero-width space after each opening keeps the text as it reads.
-_ACTIVE = (("@", "@\u200b"), ("<", "<\u200b"), ("](", "]\u200b("), ("://", ":\u200b//"), ("www.", "www\u200b."))
-
-
-def prose(text: str) -> str:
-    """A message that quotes code from a pull request (a fix message quotes what it rewrites, in
-    backticks that a backtick in the code can end), made inert wherever its quotes break."""
-    for active, inert in _ACTIVE:
-        text = text.replace(active, inert)
-    return text
 
 
 def _rule_link(finding: Finding) -> str:
@@ -74,7 +57,7 @@ def unsafe_label(assumptions: Sequence[str]) -> str:
 def assumed_text(assumptions: Sequence[str]) -> str:
     """The assumptions after "assumes", each without its own leading "assumes"."""
     phrases = [a.removeprefix("assumes ").strip() for a in assumptions]
-    return "; ".join(prose(p) for p in phrases if p)
+    return "; ".join(markdown_text(p) for p in phrases if p)
 
 
 # A review comment is read on the diff: the visible part is the finding, the fix or the one-line help,
@@ -93,7 +76,7 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
     reasoning folded away. `preexisting`: on an unchanged line of the diff, labelled so (not a break
     the change made)."""
     rule = ALL_RULES_BY_CODE.get(finding.code)
-    parts = [f"**{finding.code}** {prose(finding.message)} (PyTorch graph break {_rule_link(finding)})"]
+    parts = [f"**{finding.code}** {markdown_text(finding.message)} (PyTorch graph break {_rule_link(finding)})"]
     if preexisting:
         parts.append(PREEXISTING_SENTENCE)
     if finding.evidence is not None:
@@ -105,14 +88,14 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
     if suggestion is not None and finding.fix is not None and finding.fix.applicability == "unsafe":
         # A fix read back from a bundle has no assumptions apart from its message: show the message then.
         title = finding.fix.title if finding.fix.assumptions else finding.fix.message
-        parts.append(f"{prose(title)}. {unsafe_label(finding.fix.assumptions)}:\n\n"
+        parts.append(f"{markdown_text(title)}. {unsafe_label(finding.fix.assumptions)}:\n\n"
                      + code_block(suggestion, "suggestion"))
     elif suggestion is not None and finding.fix is not None:
-        parts.append(f"{prose(finding.fix.message)}:\n\n" + code_block(suggestion, "suggestion"))
+        parts.append(f"{markdown_text(finding.fix.message)}:\n\n" + code_block(suggestion, "suggestion"))
     elif finding.fix is not None:
-        parts.append(f"Fix ({finding.fix.applicability}): {prose(finding.fix.message)}.")
+        parts.append(f"Fix ({finding.fix.applicability}): {markdown_text(finding.fix.message)}.")
     elif help_text := advice(finding):
-        parts.append(f"**Help**: {prose(help_text)}.")
+        parts.append(f"**Help**: {markdown_text(help_text)}.")
     if rule is not None:
         parts.append(_rule_details(rule))
     parts.append(f"<sub>`graphmend rule {finding.code}` · {_rule_link(finding)} in the PyTorch graph-break "
@@ -181,7 +164,7 @@ def findings_review_body(comments: Sequence[CommentedFinding], overflow: Sequenc
         )
         lines.append("")
         lines += [f"- {code_span(f'{c.finding.path}:{c.finding.location.row}')} **{c.finding.code}** "
-                  f"{'' if c.new else '(pre-existing) '}{prose(c.finding.message)}"
+                  f"{'' if c.new else '(pre-existing) '}{markdown_text(c.finding.message)}"
                   for c in overflow[:MAX_TABLE_ROWS]]
         if len(overflow) > MAX_TABLE_ROWS:
             lines.append(f"- ... and {len(overflow) - MAX_TABLE_ROWS} more")
@@ -231,8 +214,8 @@ def _findings_table(findings: Sequence[Finding], blob_url: str, new: frozenset[F
         fix = finding.fix.applicability if finding.fix else "manual"
         rare = "(rare branch: error or misconfiguration path)" if finding.rare else ""
         old = "*pre-existing*" if new is not None and finding not in new else ""
-        message = " ".join(part for part in (old, prose(finding.message), evidence_line(finding), rare) if part)
-        rows.append(f"| {_location(finding, blob_url)} | {finding.code} | {cell(message)} | {fix} |")
+        message = " ".join(part for part in (old, markdown_text(finding.message), evidence_line(finding), rare) if part)
+        rows.append(f"| {_location(finding, blob_url)} | {finding.code} | {message} | {fix} |")
     if len(findings) > MAX_TABLE_ROWS:
         rows.append(f"| ... | | {len(findings) - MAX_TABLE_ROWS} more, see the SARIF report | |")
     return rows
@@ -284,7 +267,7 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
         lines += ["", "### What the fix pull request would change", "", *_fix_section(view)]
     if view.errors:
         lines += ["", "### Files that could not be analysed", ""]
-        lines += [f"- {code_span(e.path)}: {cell(prose(e.message))}" for e in view.errors[:MAX_TABLE_ROWS]]
+        lines += [f"- {code_span(e.path)}: {markdown_text(e.message)}" for e in view.errors[:MAX_TABLE_ROWS]]
     lines += ["", f"<sub>{summary_line_for(view)}</sub>"]
     body = "\n".join(lines) + "\n"
     if len(body) > MAX_BODY:

@@ -13,6 +13,7 @@ import ast
 import difflib
 import multiprocessing
 import os
+import time
 import tokenize
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -34,6 +35,12 @@ from graphmend_bot.rewrite.strategies import FIXABLE_CODES, strategies_for
 MAX_PASSES = 100
 # Parsing with libcst costs ~0.5 s per large file: below this many files one process is enough.
 PARALLEL_FILES = 8
+# A file the fixer would spend too long or too much memory on keeps its findings, without fixes:
+# libcst needs hundreds of bytes of memory per byte of source (a 3 MB literal took 2.3 GB), and a
+# pull request can hold any file. Both limits are per file and per pass.
+FIX_MAX_BYTES = 1 << 20
+FIX_SECONDS_PER_FILE = 60.0
+FIXES_SKIPPED = "fixes skipped"  # how the messages of both limits start
 
 
 @dataclass(frozen=True)
@@ -63,11 +70,18 @@ class FixOutcome:
     reachable: set[str] | None = None  # with `reach`: `module.qualname` of the functions fixes were limited to
 
 
-def build_fixes(ctx: FixContext, findings: Iterable[Finding]) -> tuple[list[Finding], list[FileError]]:
-    """`findings` (all in ctx's file) with `fix` filled where a transformation can fix them."""
+def build_fixes(ctx: FixContext, findings: Iterable[Finding],
+                deadline: float | None = None) -> tuple[list[Finding], list[FileError]]:
+    """`findings` (all in ctx's file) with `fix` filled where a transformation can fix them; past
+    `deadline` (time.monotonic()), none has a fix and the file's error says why."""
+    findings = list(findings)
     out: list[Finding] = []
     errors: list[FileError] = []
     for finding in findings:
+        if deadline is not None and time.monotonic() > deadline:
+            message = (f"{FIXES_SKIPPED}: rewriting this file took over {FIX_SECONDS_PER_FILE:g} s, the fixer's "
+                       "limit per file; its findings are reported without fixes")
+            return [replace(f, fix=None) for f in findings], [*errors, FileError(ctx.path, message)]
         fix: Fix | None = None
         for name, build_fix in strategies_for(finding.code):
             try:
@@ -96,6 +110,10 @@ def _fixable(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
 
 
 def _context(path: str, source: str, config: Config, findings: Sequence[Finding]) -> FixContext | FileError:
+    size = len(source.encode("utf-8", "surrogatepass"))
+    if size > FIX_MAX_BYTES:
+        return FileError(path, f"{FIXES_SKIPPED}: {size:,} bytes is over the fixer's limit of {FIX_MAX_BYTES:,} "
+                               "bytes per file; its findings are reported without fixes")
     rows = {row for f in findings for row in range(f.location.row, f.end_location.row + 1)}
     try:
         return FixContext(source, config, path, focus_rows=rows)
@@ -165,7 +183,7 @@ def _fix_file(item: tuple[str, str, list[Finding]], config: Config) -> FileFixes
     ctx = _context(path, source, config, findings)
     if isinstance(ctx, FileError):
         return None, [ctx]
-    return build_fixes(ctx, findings)
+    return build_fixes(ctx, findings, deadline=time.monotonic() + FIX_SECONDS_PER_FILE)
 
 
 def _map_files(work: list[tuple[str, str, list[Finding]]], config: Config, jobs: int | None) -> list[FileFixes]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 import libcst as cst
 
@@ -33,9 +34,17 @@ class LocalFacts:
 
     @classmethod
     def of(cls, ctx: FixContext, function: cst.FunctionDef | None) -> LocalFacts:
-        facts = cls()
+        """The function's facts, collected once and shared by every finding in it (read-only)."""
         if function is None:
-            return facts
+            return cls()
+        key = ("local facts", id(function))
+        if key not in ctx.memo:
+            ctx.memo[key] = cls._collect(ctx, function)
+        return cast(LocalFacts, ctx.memo[key])
+
+    @classmethod
+    def _collect(cls, ctx: FixContext, function: cst.FunctionDef) -> LocalFacts:
+        facts = cls()
         params = function.params
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             facts.params[param.name.value] = param

@@ -64,6 +64,9 @@ class FixContext:
         self._lines = split_lines(source)
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] | None = None
         self._inside_strings: set[int] | None = None
+        # What a rewrite computes once per node and reuses for every finding that asks: one guard is
+        # shared by a whole run of I/O statements, and rebuilding it per finding was quadratic.
+        self.memo: dict[tuple[object, ...], object] = {}
 
     # -- finding nodes ---------------------------------------------------------------------------
 

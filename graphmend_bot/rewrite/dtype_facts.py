@@ -20,6 +20,8 @@ Anything else (a parameter, an unknown call, an augmented assignment) proves not
 
 from __future__ import annotations
 
+from typing import cast
+
 import libcst as cst
 
 from graphmend_bot.rewrite.branching import LocalFacts
@@ -52,6 +54,13 @@ def floating_names(ctx: FixContext, facts: LocalFacts, function: cst.FunctionDef
     """Names of `function` proven floating (`h = self.proj(x); h = h * 2` in a loop)."""
     if function is None:
         return set()
+    key = ("floating names", id(function))  # one function's facts, asked by each of its findings
+    if key not in ctx.memo:
+        ctx.memo[key] = frozenset(_floating_names(ctx, facts, function))
+    return set(cast(frozenset[str], ctx.memo[key]))
+
+
+def _floating_names(ctx: FixContext, facts: LocalFacts, function: cst.FunctionDef) -> set[str]:
     modules = _float_submodules(ctx, function)
     candidates = {
         name: values
@@ -130,6 +139,13 @@ def _float_submodules(ctx: FixContext, function: cst.FunctionDef) -> set[str]:
     owner = next((node for node in ctx.ancestors(function) if isinstance(node, cst.ClassDef)), None)
     if owner is None:
         return set()
+    key = ("float submodules", id(owner))  # the class's, the same for each of its findings
+    if key not in ctx.memo:
+        ctx.memo[key] = frozenset(_class_float_submodules(owner))
+    return set(cast(frozenset[str], ctx.memo[key]))
+
+
+def _class_float_submodules(owner: cst.ClassDef) -> set[str]:
     found: set[str] = set()
     assigned: dict[str, int] = {}
 

@@ -32,6 +32,8 @@ Fix safety: the GM401-GM403 rule docs (`graphmend rule GM401`); each fix states 
 
 from __future__ import annotations
 
+from typing import cast
+
 import libcst as cst
 
 from graphmend_bot.analysis.vocabulary import LOG_METHODS, LOGGER_NAMES
@@ -120,8 +122,16 @@ def _guard(ctx: FixContext, call: cst.Call, statement: cst.SimpleStatementLine, 
             edits.append(import_edit)
     else:
         condition = f"{helper}()"
-    # Consecutive I/O statements share one guard; each of their fixes builds the same edit.
+    # Consecutive I/O statements share one guard: it is built once and is every one of their fixes.
     run = _io_run(ctx, statement) if reason is None and not alone else [statement]
+    key = ("io guard", id(run[0]), id(run[-1]), condition, reason)
+    if key not in ctx.memo:
+        ctx.memo[key] = _run_guard(ctx, run, condition, reason, edits)
+    return cast(Fix | None, ctx.memo[key])
+
+
+def _run_guard(ctx: FixContext, run: list[cst.SimpleStatementLine], condition: str, reason: str | None,
+               edits: list[Edit]) -> Fix | None:
     calls = [_statement_call(line) for line in run]
     try:
         enclosing = _sole_body_of_if(ctx, run)
@@ -180,6 +190,13 @@ def _proven_once_notice(ctx: FixContext, call: cst.Call) -> Fix | None:
 
 
 def _is_io_statement(ctx: FixContext, line: cst.CSTNode) -> bool:
+    key = ("io statement", id(line))
+    if key not in ctx.memo:
+        ctx.memo[key] = _io_statement(ctx, line)
+    return bool(ctx.memo[key])
+
+
+def _io_statement(ctx: FixContext, line: cst.CSTNode) -> bool:
     call = _statement_call(line)
     if call is None or purpose.deprecation_notice(call) is not None:
         return False  # a deprecation notice is the project's call, never guarded with its neighbours

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from typing import Any
 
+from graphmend_bot.fences import code_span
+from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.verify.break_diff import diff_breaks
 from graphmend_bot.verify.coverage import Coverage, RewrittenLine
 from graphmend_bot.verify.policy import Check
@@ -204,9 +205,9 @@ def _coverage_lines(coverage: Coverage, code: bool) -> list[str]:
     uncovered = coverage.uncovered
     lines = [f"coverage of the rewrite: {covered} of {total} rewritten line(s) executed by an entry point"]
     for line in uncovered[:SHOWN_LINES]:
-        # source text is the PR's: HTML-escaped in <code>, so it cannot close a code span
+        # source text is the PR's: a code span nothing inside can close
         label = (
-            f"<code>{html.escape(_line_label(line))}</code> <code>{html.escape(line.text)}</code>"
+            f"{code_span(_line_label(line))} {code_span(line.text)}"
             if code
             else f"{_line_label(line)}  {line.text}"
         )
@@ -357,10 +358,6 @@ def render_json(report: VerifyReport) -> str:
     return json.dumps(report_json(report), indent=2) + "\n"
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def render_markdown(report: VerifyReport) -> str:
     headers, rows = _columns(report)
     icon = {True: ":white_check_mark:", False: ":x:"}
@@ -369,11 +366,11 @@ def render_markdown(report: VerifyReport) -> str:
         "### GraphMend verify",
         "",
         f"{icon[report.passed]} {passed} of {len(report.results)} entry point(s) passed. "
-        f"Original: `{_md_cell(report.original.label)}`; rewritten: `{_md_cell(report.rewritten.label)}`. "
+        f"Original: {code_span(report.original.label)}; rewritten: {code_span(report.rewritten.label)}. "
         "Speedup = original / rewritten.",
         "",
     ]
-    cells = [[_md_cell(cell) for cell in [*row[:-1], f"{icon[result.passed]} {row[-1]}"]]
+    cells = [[*map(markdown_text, row[:-1]), f"{icon[result.passed]} {markdown_text(row[-1])}"]
              for result, row in zip(report.results, rows, strict=True)]
     lines += markdown_table(headers, cells)
     lines += ["", *_coverage_lines(report.coverage, code=True)]
@@ -390,16 +387,16 @@ def render_markdown(report: VerifyReport) -> str:
         lines += ["", "<details><summary>Details</summary>", ""]
         for result in details:
             lines += [
-                f"**{_md_cell(result.entry.name)}** ({_md_cell(_settings_line(result, result.original))})",
+                f"**{markdown_text(result.entry.name)}** ({markdown_text(_settings_line(result, result.original))})",
                 "",
             ]
-            lines += [f"- {_md_cell(reason)}" for reason in result.reasons]
-            lines += [f"- note: {_md_cell(note)}" for note in result.notes]
+            lines += [f"- {markdown_text(reason)}" for reason in result.reasons]
+            lines += [f"- note: {markdown_text(note)}" for note in result.notes]
             lines += _checks_list(result)
             diff = diff_breaks(result.original.break_reasons, result.rewritten.break_reasons)
             for label, reasons in (("removed", diff.removed), ("added", diff.added), ("kept", diff.kept)):
                 lines += [
-                    f"- break {label} at `{_md_cell(r['location'] or '?')}`: {_md_cell(r['reason'])}"
+                    f"- break {label} at {code_span(r['location'] or '?')}: {markdown_text(r['reason'])}"
                     for r in reasons
                 ]
             lines.append("")
@@ -411,8 +408,8 @@ def _checks_list(result: EntryResult) -> list[str]:
     """Per output: the rule that decided, its errors and the verdict (failures first)."""
     rows = _shown_checks(result)
     lines = [
-        f"- {'pass' if row['passed'] else ':x:'} {row['kind']} <code>{html.escape(row['key'])}</code> "
-        f"({row['rule']}): {_error_text(row)}"
+        f"- {'pass' if row['passed'] else ':x:'} {row['kind']} {code_span(row['key'])} "
+        f"({row['rule']}): {markdown_text(_error_text(row))}"
         for row in rows[:SHOWN_CHECKS]
     ]
     if len(rows) > SHOWN_CHECKS:

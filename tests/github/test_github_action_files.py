@@ -113,13 +113,28 @@ def test_dockerfile_runs_the_bot_with_the_tested_versions() -> None:
         "base image must be slim and pinned by digest"
     assert re.search(r"^FROM \$\{BASE\}$", text, re.M)
     assert 'ENTRYPOINT ["graphmend", "bot"]' in text
-    pins = dict(re.findall(r'"([A-Za-z0-9_.-]+)==([^"]+)"', text))
-    assert set(pins) == {"PyGithub", "libcst", "PyYAML"}  # and no torch: the bot is static analysis
-    # make test installs with constraints.txt, so the tests ran on exactly what the image ships
-    constraints = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "constraints.txt").read_text("utf-8"), re.M))
+    assert "pip install --require-hashes --no-deps -r /opt/graphmend/verify/requirements.lock" in text
+    assert "pip install --no-deps --no-index --no-build-isolation /opt/graphmend" in text
+    assert not re.findall(r'"([A-Za-z0-9_.-]+)==([^"]+)"', text)  # every pin is in the hashed lock
+
+
+def test_the_hashed_lock_pins_what_the_tests_run_with() -> None:
+    """Issue 25.4: the image and verify/install.sh install verify/requirements.lock with
+    --require-hashes; its pins are constraints.txt's (what `make test` installs), each with hashes."""
+    lock = (ROOT / "verify" / "requirements.lock").read_text("utf-8")
+    requirements = re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)[^\n]*\\\n((?:\s+--hash=sha256:[0-9a-f]{64}[ \\]*\n)+)", lock, re.M)
+    pins = {name.lower(): version for name, version, _ in requirements}
+    assert {"pygithub", "libcst", "pyyaml", "setuptools"} <= set(pins) and "torch" not in pins
+    assert len(requirements) == len(re.findall(r"^[A-Za-z0-9_.-]+==", lock, re.M))  # every pin has hashes
+    constraints = {name.lower(): version for name, version in
+                   re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "constraints.txt").read_text("utf-8"), re.M)}
     for name, version in pins.items():
-        assert constraints.get(name) == version, f"{name}: the image pins {version}, constraints.txt {constraints.get(name)}"
-        assert importlib.metadata.version(name) == version, f"{name}: the image pins {version}"
+        assert constraints.get(name) == version, f"{name}: the lock pins {version}, constraints.txt {constraints.get(name)}"
+    for name in ("PyGithub", "libcst", "PyYAML"):
+        assert importlib.metadata.version(name) == pins[name.lower()], f"{name}: the tests run another version"
+    install = (ROOT / "verify" / "install.sh").read_text("utf-8")
+    assert '--require-hashes -r "$source_dir/verify/requirements.lock"' in install
+    assert re.search(r"--no-index --no-build-isolation \"\$source_dir\"", install)
 
 
 def test_the_bot_does_not_import_torch(tmp_path: Path) -> None:

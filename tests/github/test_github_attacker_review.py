@@ -12,6 +12,7 @@ import pytest
 from approveworld import fix_pr_world, measure, submit
 from botworld import STRANGER, RemoteWorld
 from fake_github import BOT_USER, FakeGitHub
+from rendered_markdown import untrusted_markup
 from test_github_approve import BRANCH, CONFIG, GOOD, MODEL, entry, report
 from test_github_commands import command
 from test_github_e2e import BASE, HEAD
@@ -162,9 +163,8 @@ def test_code_quoted_in_a_fix_message_stays_code(tmp_path: Path, fake_github: Fa
     inline = [c["body"] for c in world.fake.review_comments if c["path"] == "pkg/quoted.py"]
     assert inline and any("Keep" in body and "octocat" in body for body in inline)  # the fix is described
     posted = inline + [c["body"] for c in bots_issue_comments(world.fake)] + [r["body"] for r in world.fake.reviews]
-    for body in posted:
-        markdown = outside_code_spans(body)
-        assert "@octocat" not in markdown and "<img" not in markdown and "](http:evil.example)" not in markdown, body
+    for body in posted:  # rendered as GitHub renders it: no mention, HTML or link from the code
+        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/") == [], body
 
 
 # -- the measured code's stderr, echoed by `approve measure`, is no workflow command ------------
@@ -212,6 +212,5 @@ def test_a_forged_bundles_text_is_inert_in_the_summary(tmp_path: Path, fake_gith
     assert run.returncode == 0, run.stdout + run.stderr
     posted = [c["body"] for c in bots_issue_comments(fake_github)] + [c["body"] for c in fake_github.review_comments]
     assert any("Approved, merge now" in body for body in posted)  # the text is shown ...
-    for body in posted:  # ... as text
-        markdown = outside_code_spans(body)
-        assert "<img" not in markdown and "](http:evil.example)" not in markdown and "www.evil" not in markdown, body
+    for body in posted:  # ... as text (rendered as GitHub renders it)
+        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/") == [], body

@@ -19,11 +19,13 @@ from typing import Any
 import pytest
 from botworld import RemoteWorld
 from fake_github import FakeGitHub
+from rendered_markdown import rendered_text, untrusted_markup
 from test_github_e2e import BASE, HEAD, MODEL_HEAD, line_of
 from world import NUMBER, REPO, PullRequestWorld
 
 from graphmend_bot.census.record import MAX_BYTES
 from graphmend_bot.github.core.markers import is_summary, parse_finding_marker
+from graphmend_bot.report.untrusted_text import markdown_text
 
 # The pull request also adds a line no static rule flags but Dynamo breaks on (GB0206).
 LAYERS_HEAD = ("import torch\n\n\ndef scale(x):\n    factor = x.abs().max().item()\n    y = x.detach() * 2\n"
@@ -87,7 +89,7 @@ def test_a_valid_census_confirms_findings_and_adds_the_breaks_only_dynamo_saw(
     # The line no static rule flags: a GM801 comment with Dynamo's reason and graph-break id.
     runtime = comments[("pkg/layers.py", line_of(LAYERS_HEAD, "requires_grad = True"))]
     assert runtime.startswith("**GM801** graph break seen by Dynamo in the tests: ")
-    assert "setattr() on Tensor.requires_grad" in runtime
+    assert "setattr() on Tensor.requires_grad" in rendered_text(runtime)
     assert "[GB0206](" in runtime and "Confirmed by Dynamo in `tests/test_net.py::test_net`." in runtime
     assert len(comments) == 4
     # The summaries say what the census contributed; SARIF carries the runtime rule.
@@ -159,10 +161,11 @@ def test_markup_in_a_census_stays_text_in_the_review(world: PullRequestWorld, re
     assert run.returncode == 0, run.stdout + run.stderr
     runtime = comments_by_line(world.fake)[("pkg/layers.py", line_of(LAYERS_HEAD, "requires_grad = True"))]
     message, *_ = runtime.split("\n\n")
-    # One line (the newline is gone), with the HTML comment, mention and link made inert.
-    assert message == ("**GM801** graph break seen by Dynamo in the tests: x<\u200b!-- graphmend:summary --> "
-                       "@\u200boctocat [win]\u200b(https:\u200b//evil.example) ::error::owned (PyTorch graph break "
-                       "[GB0206](https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0206.html))")
+    # One line (the newline is gone), with the HTML comment, mention and link made text.
+    assert message == ("**GM801** graph break seen by Dynamo in the tests: " + markdown_text(hostile.replace("\n", ""))
+                       + " (PyTorch graph break [GB0206](https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0206.html))")
+    assert untrusted_markup(runtime) == [] and "<!-- graphmend:summary" not in runtime.replace(
+        "``tests/t.py::`x<!-- graphmend:summary", "")  # the quoted marker is text, in the code span below
     # The test id stays one code span; the only marker is the bot's own, on the last line.
     assert "Confirmed by Dynamo in ``tests/t.py::`x<!-- graphmend:summary --> @octocat [win](https://evil.example) ::error::owned``." in runtime
     assert not is_summary(runtime) and parse_finding_marker(runtime) is not None
@@ -202,7 +205,7 @@ def test_the_fork_bundle_carries_gm801_and_its_evidence(world: PullRequestWorld,
     assert second.returncode == 0, second.stdout + second.stderr
     comments = comments_by_line(fake)
     gm801 = comments[("pkg/layers.py", line_of(LAYERS_HEAD, "requires_grad = True"))]
-    assert gm801.startswith("**GM801** graph break seen by Dynamo in the tests: setattr() on Tensor.requires_grad")
+    assert rendered_text(gm801).startswith("GM801 graph break seen by Dynamo in the tests: setattr() on Tensor.requires_grad")
     assert "[GB0206](" in gm801 and "Confirmed by Dynamo in `tests/test_net.py::test_net`." in gm801
     branch = comments[("pkg/model.py", line_of(MODEL_HEAD, "if x.sum() > 0"))]
     assert "Confirmed by Dynamo in `tests/test_net.py::test_net`." in branch

@@ -15,7 +15,7 @@ from graphmend_bot.github.core.api import connect, describe
 from graphmend_bot.github.core.context import ActionError, read_inputs
 from graphmend_bot.github.core.markers import finding_marker, parse_finding_marker
 from graphmend_bot.github.core.outputs import write_outputs
-from graphmend_bot.github.review.bundle import BundleError, neutralise, read_bundle
+from graphmend_bot.github.review.bundle import BundleError, read_bundle
 from graphmend_bot.github.review.diff import parse_patch
 from graphmend_bot.github.review.plan import ExistingComment, finding_keys, fix_diff, plan_review
 from graphmend_bot.github.review.suggestion import suggestion_for
@@ -196,7 +196,7 @@ def test_multiline_outputs_use_a_delimiter(tmp_path: Path) -> None:
     assert lines[2:4] == ["a", "b"] and lines[4] == lines[1].split("<<", 1)[1]
 
 
-def test_bundle_is_validated_and_its_prose_neutralised(tmp_path: Path) -> None:
+def test_bundle_is_validated_and_its_prose_rendered_inert(tmp_path: Path) -> None:
     item = {"code": "GM401", "graph_break_id": "GB0059", "message": "ping @octocat <!-- graphmend:summary -->",
             "filename": "m.py", "location": {"row": 6, "column": 5}, "end_location": {"row": 6, "column": 19},
             "fix": None}
@@ -206,8 +206,9 @@ def test_bundle_is_validated_and_its_prose_neutralised(tmp_path: Path) -> None:
     bundle = read_bundle(path)
     number, sha, result = bundle.pull_request, bundle.head_sha, bundle.result
     assert (number, sha) == (2, "abc")
-    assert result.findings[0].message == "ping @\u200boctocat &lt;!-- graphmend:summary -->"
-    assert neutralise("@a") == "@\u200ba"
+    assert result.findings[0].message == "ping @octocat <!-- graphmend:summary -->"  # kept as data ...
+    rendered = finding_comment(result.findings[0], "<!-- marker -->")  # ... and rendered as text
+    assert "@octocat" not in rendered and "<!-- graphmend:summary" not in rendered, rendered  # no marker, even as text
     for broken in ({**item, "graph_break_id": "GB0001"}, {**item, "location": {"row": -1, "column": 1}},
                    {**item, "fix": {"applicability": "always", "edits": []}}):
         path.write_text(json.dumps({"version": 1, "repository": "o/r", "pull_request": 2, "head_sha": "abc",

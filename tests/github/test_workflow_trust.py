@@ -7,6 +7,7 @@ ones the security review broke into) have some: a rule that cannot see those att
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -237,6 +238,20 @@ def test_commands_filter_strangers_before_any_token_is_minted() -> None:
     assert any("secrets." in text(job) and "needs" not in job for job in reachable_jobs(old, "issue_comment").values())
 
 
+def test_a_comment_storm_from_new_accounts_starts_no_job() -> None:
+    """Issue 25.4: each `/graphmend` comment cost a job and an API call, whoever wrote it. The `if:`
+    pre-filter drops accounts new to the repository before any job starts; the permission API in
+    the job still decides, and the workflow says the filter is not an authorization."""
+    source = (EXAMPLES / "graphmend-fix.yml").read_text("utf-8")
+    condition = load(EXAMPLES / "graphmend-fix.yml")["jobs"]["authorize"]["if"]
+    assert "startsWith(github.event.comment.body, '/graphmend')" in condition
+    assert "github.event.issue.pull_request" in condition and "github.event.comment.user.type != 'Bot'" in condition
+    excluded = re.search(r"!contains\(fromJSON\('(\[.*?\])'\), github.event.comment.author_association\)", condition)
+    assert excluded and set(json.loads(excluded.group(1))) >= {"NONE", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR"}
+    assert not {"OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR"} & set(json.loads(excluded.group(1)))
+    assert "pre-filter, NOT an authorization" in source
+
+
 @pytest.mark.parametrize("permission, allowed", [("admin", "true"), ("write", "true"), ("read", "false"),
                                                  ("none", "false"), ("", "false")])
 def test_authorize_step_allows_write_access_only(tmp_path: Path, permission: str, allowed: str) -> None:
@@ -303,7 +318,7 @@ def test_measure_passes_inputs_as_arguments_not_shell(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     report = tmp_path / "work" / "report.json"
     assert done.stdout.splitlines() == [
-        str(runner_temp), "[-I]", "[-m]", "[graphmend_bot.cli]", "[approve]", "[measure]",
+        str(runner_temp), "[-I]", "[-W]", "[ignore]", "[-m]", "[graphmend_bot.cli]", "[approve]", "[measure]",
         "[--checkout]", f"[{checkout}]", "[--head-sha]", f"[{'a' * 40}]", "[--base-sha]", f"[{'b' * 40}]",
         "[--report]", f"[{report}]", "[--device]", "[cuda]",
         "[--python]", f"[{shutil.which('python3', path='/usr/bin:/bin')}]", "[--entrypoint]", "[pkg.m:factory]",
@@ -357,7 +372,10 @@ def test_install_makes_a_fresh_venv_from_the_action_source(tmp_path: Path) -> No
         assert done.stdout == f"{venv}/bin/python\n" and not (venv / "stale").exists()
         assert log.read_text().splitlines() == [
             " ".join([str(runner_temp), str(fake), "-I", "-m", "venv", *extra, str(venv)]),
-            f"{runner_temp} {venv}/bin/python -I -m pip install --quiet --disable-pip-version-check {ROOT}"]
+            f"{runner_temp} {venv}/bin/python -I -m pip install --quiet --disable-pip-version-check --no-deps "
+            f"--require-hashes -r {ROOT}/verify/requirements.lock",
+            f"{runner_temp} {venv}/bin/python -I -m pip install --quiet --disable-pip-version-check --no-deps "
+            f"--no-index --no-build-isolation {ROOT}"]
 
 
 # -- docs/security.md says what the shipped files do (issue 25.5) ---------------------------------

@@ -175,7 +175,7 @@ def test_a_rewritten_line_never_executed_is_reported_and_not_proven(coverage_rep
     markdown = render_markdown(quiet_only)
     assert "coverage of the rewrite: 1 of 3 rewritten line(s) executed by an entry point" in markdown
     assert (
-        f"- never executed: <code>model.py:{printed}</code> <code>print(&quot;step&quot;, y.shape)</code>"
+        f"- never executed: `model.py:{printed}` `print(\"step\", y.shape)`"
         in markdown
     )
 

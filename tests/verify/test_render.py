@@ -93,12 +93,12 @@ def test_markdown_lists_the_rule_per_output_and_the_uncovered_lines(pairs_report
     lines = render_markdown(pairs_report).splitlines()
     assert any(
         line.startswith(
-            "- :x: grad-eager <code>grad.parameter.lin.weight</code> (gradient-eager-bitwise): max abs nan"
+            "- :x: grad-eager `grad.parameter.lin.weight` (gradient-eager-bitwise): max abs nan"
         )
         for line in lines
     )
     assert any(
-        line.startswith("- pass compiled <code>output</code> (compiled-vs-fp64): max abs ") for line in lines
+        line.startswith("- pass compiled `output` (compiled-vs-fp64): max abs ") for line in lines
     )
     coverage = pairs_report.coverage
     # ulp-moved's compiled-only line (the body of `if torch.compiler.is_compiling():`, which eager
@@ -110,5 +110,5 @@ def test_markdown_lists_the_rule_per_output_and_the_uncovered_lines(pairs_report
     never_run = RewrittenLine("vcases.py", 999, "print('never')")
     report = dataclasses.replace(pairs_report, rewritten_lines=[*pairs_report.rewritten_lines, never_run])
     assert any(
-        line.startswith("- never executed: <code>vcases.py:999</code>") for line in render_markdown(report).splitlines()
+        line.startswith("- never executed: `vcases.py:999`") for line in render_markdown(report).splitlines()
     )

@@ -22,7 +22,7 @@ from typing import Any
 
 from graphmend_bot.fences import code_span
 from graphmend_bot.github.core.markers import VERIFY_MARKER
-from graphmend_bot.report.markdown import cell, prose
+from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.verify.judgement import (
     ERROR,
     NO_GRAPH_ADDED,
@@ -38,12 +38,6 @@ from graphmend_bot.verify.table import markdown_table, outputs_text, pair_text, 
 MAX_PROVEN_LISTED = 30
 
 APPROVE, REQUEST_CHANGES, COMMENT = "APPROVE", "REQUEST_CHANGES", "COMMENT"
-
-
-def inert(text: str) -> str:
-    """Text from the measured report (written where the pull request's code ran) or naming the pull
-    request's files, safe in a review: one table cell, no mention, HTML or link (`prose`)."""
-    return cell(prose(text))
 
 
 @dataclass(frozen=True)
@@ -120,7 +114,7 @@ def results_table(report: Mapping[str, Any]) -> str:
         o, r = entry.get("original") or {}, entry.get("rewritten") or {}
         device = o.get("device") or r.get("device") or "-"
         rows.append([
-            f"`{inert(str(entry.get('name', '?')))}` ({inert(str(device))})",
+            f"{code_span(str(entry.get('name', '?')))} ({markdown_text(str(device))})",
             pair_text(o.get("graph_count"), r.get("graph_count")),
             pair_text(o.get("graph_break_count"), r.get("graph_break_count")),
             timing_text(o.get("cold_start_s"), r.get("cold_start_s")),
@@ -128,7 +122,7 @@ def results_table(report: Mapping[str, Any]) -> str:
             timing_text(o.get("steady_state_s"), r.get("steady_state_s")),
             speedup_text(entry.get("steady_state_speedup")),
             outputs_text(entry.get("outputs_equal")),
-            inert(str(entry.get("verdict", "-"))),
+            markdown_text(str(entry.get("verdict", "-"))),
         ])
     return "\n".join(markdown_table(headers, rows))
 
@@ -140,14 +134,14 @@ def review_body(report: Mapping[str, Any] | None, decision: Decision, head_sha: 
                    "changes are exactly GraphMend's rewrite of the base.")
     elif decision.differences:
         verdict = (":warning: **Not approved: this pull request is not exactly GraphMend's rewrite of its base.** "
-                   + " ".join(f"{inert(text)}." for text in decision.differences))
+                   + " ".join(f"{markdown_text(text)}." for text in decision.differences))
         if decision.reasons:
-            verdict += "\n\nThe measurement also found: " + " ".join(f"{inert(r)}." for r in decision.reasons)
+            verdict += "\n\nThe measurement also found: " + " ".join(f"{markdown_text(r)}." for r in decision.reasons)
     elif decision.reasons:
-        verdict = ":x: **Not approved.** " + " ".join(f"{inert(reason)}." for reason in decision.reasons)
+        verdict = ":x: **Not approved.** " + " ".join(f"{markdown_text(reason)}." for reason in decision.reasons)
     else:
         verdict = (":grey_question: **Not approved: not every fix is proven.** The measurement passed, but "
-                   + " ".join(f"{inert(text)}." for text in decision.unproven)
+                   + " ".join(f"{markdown_text(text)}." for text in decision.unproven)
                    + " Add a `verify: entry-points:` entry that runs them, or drop those fixes.")
         if decision.unproven_fixes:
             verdict += (f"\n\nThe {len(decision.unproven_fixes)} fix(es) holding them are recorded in the fix pull "
@@ -157,8 +151,8 @@ def review_body(report: Mapping[str, Any] | None, decision: Decision, head_sha: 
     parts = [f"### GraphMend GPU verification of `{head_sha[:7]}`", "", verdict, ""]
     if report is not None:
         original, rewritten = report.get("original") or {}, report.get("rewritten") or {}
-        parts += [f"Original: `{inert(str(original.get('label', 'base')))}`; rewritten: "
-                  f"`{inert(str(rewritten.get('label', 'head')))}`. Speedup = original / rewritten.", "",
+        parts += [f"Original: {code_span(str(original.get('label', 'base')))}; rewritten: "
+                  f"{code_span(str(rewritten.get('label', 'head')))}. Speedup = original / rewritten.", "",
                   results_table(report), ""]
     parts += proven_lines(decision)
     parts.append(VERIFY_MARKER)
@@ -184,9 +178,9 @@ def verification_status(decision: Decision, head_sha: str) -> str:
         return f"Verified on a GPU at `{short}`: {decision.removed} graph break(s) removed, outputs equal. Approved."
     if decision.differences:
         return (f"GPU verification at `{short}` did not approve: the changes are not exactly GraphMend's rewrite "
-                "of the base (" + "; ".join(decision.differences) + ").")
+                "of the base (" + markdown_text("; ".join(decision.differences)) + ").")
     if decision.reasons:
-        return f"GPU verification at `{short}` requested changes: " + "; ".join(decision.reasons) + "."
+        return f"GPU verification at `{short}` requested changes: " + markdown_text("; ".join(decision.reasons)) + "."
     narrowing = (f" GraphMend's next run leaves out the {len(decision.unproven_fixes)} unproven fix(es)."
                  if decision.unproven_fixes else "")
-    return f"GPU verification at `{short}` did not approve: " + "; ".join(decision.unproven) + "." + narrowing
+    return f"GPU verification at `{short}` did not approve: " + markdown_text("; ".join(decision.unproven)) + "." + narrowing

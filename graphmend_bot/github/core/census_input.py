@@ -6,7 +6,7 @@ workspace (no symlink), validated by `load_census` (size and list caps, schema, 
 text, paths inside the repository), and used only when it was recorded on the commit under review.
 Anything wrong with it is one message in the log and the job summary; the static findings are
 reported and posted either way. The merged text reaches comments through the Markdown renderers,
-which keep it inert (code spans for test ids, `prose` for Dynamo's reasons).
+which keep it inert (code spans for test ids, `markdown_text` for Dynamo's reasons).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from graphmend_bot.fences import code_span
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.report.markdown import prose
+from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.rules import RUNTIME_RULES, select_codes
 
 MAX_LISTED = 10  # added breaks named in the summaries; the rest are counted
@@ -53,10 +53,8 @@ def with_census(ctx: ActionContext, config: Config, result: CheckResult, commit:
         census = load_census(_census_path(ctx.workspace, name), expected_commit=commit)
     except CensusError as error:
         # The reason may quote the file (a path it refused): one line, inert as Markdown.
-        note = prose(" ".join(f"Dynamo's census was not used: {error}. The findings are the static analysis "
-                              "alone.".split()))
-        log.warning(note)
-        return CensusOutcome(result, note)
+        log.warning(f"Dynamo's census was not used: {error}. The findings are the static analysis alone.")
+        return CensusOutcome(result, unused_census_note(error))
     codes = select_codes(config.select, config.ignore, RUNTIME_RULES)
     merged = merge_census(result, census, ctx.workspace, checked_files, codes)
     note = describe_merge(merged, census, commit)
@@ -71,16 +69,16 @@ def _since_base(workspace: Path, name: str, head: Census) -> str:
     try:
         base = load_census(_census_path(workspace, name))
     except CensusError as error:
-        return prose(f"The base's census was not used: {error}.")
+        return markdown_text(f"The base's census was not used: {error}.")
     comparison = compare(base, head)
     # Paths, functions and reasons come from census files a pull request's tests may have written.
-    shown = [f"{code_span(f'{b.path}:{b.line}')} {prose(b.reason)}{f' ({b.gb_id})' if b.gb_id else ''}"
+    shown = [f"{code_span(f'{b.path}:{b.line}')} {markdown_text(b.reason)}{f' ({b.gb_id})' if b.gb_id else ''}"
              f"{f' in {code_span(b.function)}' if b.function else ''}" for b in comparison.added[:MAX_LISTED]]
     more = len(comparison.added) - len(shown)
     listed = f": {'; '.join(shown)}{f'; and {more} more' if more > 0 else ''}" if shown else ""
     failed = "".join(f" {code_span(change.target)} can no longer be explained, so its breaks are unknown."
                      for change in comparison.newly_failed[:MAX_LISTED])
-    incomplete = "".join(f" {prose(problem[:1].upper() + problem[1:])}." for problem in comparison.problems)
+    incomplete = "".join(f" {markdown_text(problem[:1].upper() + problem[1:])}." for problem in comparison.problems)
     return (f"Since the base's census (`{base.commit[:12] or 'unknown'}`): {len(comparison.added)} graph break(s) "
             f"added{listed}; {len(comparison.removed)} removed.{failed}{incomplete}")
 
@@ -98,6 +96,13 @@ def _census_path(workspace: Path, name: str) -> Path:
     if not path.is_file():
         raise CensusError(f"the census file {name[:100]} is not a regular file")
     return path
+
+
+def unused_census_note(error: Exception) -> str:
+    """The summary's note for a census that was refused: its reason may quote the file (a path it
+    refused), so it is untrusted text."""
+    return (f"Dynamo's census was not used: {markdown_text(str(error))}. The findings are the static "
+            "analysis alone.")
 
 
 def describe_merge(result: CheckResult, census: Census, commit: str) -> str:

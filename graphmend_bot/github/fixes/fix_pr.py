@@ -35,7 +35,8 @@ from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, V
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.narrowing import with_exclusions
 from graphmend_bot.github.review.suggestion import suggestion_for
-from graphmend_bot.report.markdown import MOVED_BREAK, assumed_text, cell, prose
+from graphmend_bot.report.markdown import MOVED_BREAK, assumed_text
+from graphmend_bot.report.untrusted_text import markdown_text
 
 FIX_BRANCH_PREFIX = "graphmend/fix/"
 BOT_NAME = "graphmend[bot]"
@@ -238,7 +239,7 @@ def fix_body(plan: FixPlan, source: str, head_sha: str, verification: str | None
     for rewrite in plan.rewrites[:MAX_LISTED_REWRITES]:
         effect = "**Moves the break, not removed.** " if rewrite.moves else ""
         lines.append(f"| {code_span(rewrite.path)} | {rewrite.line} | {rewrite.code} | "
-                     f"{effect}{cell(prose(rewrite.message))} |")
+                     f"{effect}{markdown_text(rewrite.message)} |")
     if count > MAX_LISTED_REWRITES:
         lines.append(f"| ... | | | {count - MAX_LISTED_REWRITES} more in the diff |")
     lines += ["", "<details><summary>Before and after</summary>", ""]

@@ -14,6 +14,7 @@ from github.PullRequest import PullRequest
 from github.Repository import Repository
 
 from graphmend_bot.config import Config
+from graphmend_bot.fences import code_span
 from graphmend_bot.findings import Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.identity import BotIdentity
@@ -155,7 +156,7 @@ def fix_pull_request(ctx: ActionContext, config: Config, log: Log, repo: Reposit
     if pr.state != "open":
         raise Refused(f"#{pr.number} is {pr.state}: nothing to fix.")
     if not valid_branch(pr.head.ref):
-        raise Refused(f"The branch name {pr.head.ref!r} is not one the bot will write to.")
+        raise Refused(f"The branch name {code_span(pr.head.ref[:200])} is not one the bot will write to.")
     # A push goes straight onto the contributor's branch, past the verification that gates unsafe
     # fixes in a fix pull request: it carries the safe ones only.
     source = pull_source(pr)

@@ -9,8 +9,8 @@ The bundle comes from a run the fork controls, so it is untrusted data: it carri
 never code to post (fix edits are neither written nor read), it is validated field by field, its
 findings must name rules that exist and files the pull request changes, it must name this
 repository and the pull request that GitHub ties to the run, its head commit must be the one the
-first workflow ran on (`workflow_run.head_sha`, set by GitHub), and its text is rendered with
-mentions and HTML comments neutralised. When the first workflow merged a census, findings carry
+first workflow ran on (`workflow_run.head_sha`, set by GitHub), and its text is rendered as
+literal text (report/untrusted_text.py: no mention, link, image or HTML). When the first workflow merged a census, findings carry
 Dynamo's evidence (`dynamo`), validated the same way; a runtime finding (GM801, a break only Dynamo
 saw) is accepted only with that evidence and a well-formed graph-break id of Dynamo's. Line placement and suggestions come from the file contents
 fetched from GitHub at that commit, rewritten by trusted code (fork.py), never from the bundle.
@@ -71,11 +71,6 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
-def neutralise(text: str) -> str:
-    """Untrusted prose for a comment: no @mentions, no hidden HTML comments."""
-    return text.replace("@", "@\u200b").replace("<!--", "&lt;!--")
-
-
 def _finding(item: Any, index: int) -> Finding:
     name = f"findings[{index}]"
     try:
@@ -98,7 +93,7 @@ def _finding(item: Any, index: int) -> Finding:
         raise BundleError(f"{name} names no known rule")
     return replace(
         finding,
-        message=neutralise(finding.message[:MAX_TEXT]),
+        message=finding.message[:MAX_TEXT],
         path=finding.path[:500],
         symbol=finding.symbol[:500],
         source_line=finding.source_line[:MAX_TEXT],
@@ -111,18 +106,18 @@ def _error(item: dict[str, Any], index: int) -> FileError:
         error = read_error(item, f"errors[{index}]")
     except RecordError as problem:
         raise BundleError(str(problem)) from None
-    return FileError(neutralise(error.path[:500]), neutralise(error.message[:MAX_TEXT]), error.severity)
+    return FileError(error.path[:500], error.message[:MAX_TEXT], error.severity)
 
 
 def _evidence(evidence: Evidence | None, name: str) -> Evidence | None:
     """What a census said about the finding (the first workflow merged it): its id must look like
-    Dynamo's, and its prose is shown in comments, so it is cut, made printable and neutralised."""
+    Dynamo's, and its prose is shown in comments, so it is cut and made printable (the renderers
+    escape it: report/untrusted_text.py)."""
     if evidence is None:
         return None
     if evidence.gb_id and not _GB_ID.fullmatch(evidence.gb_id):
         raise BundleError(f"{name}.graph_break_id must look like GB0170")
-    return Evidence(evidence.status, neutralise(_printable(evidence.test[:500])),
-                    neutralise(_printable(evidence.reason[:500])), evidence.gb_id)
+    return Evidence(evidence.status, _printable(evidence.test[:500]), _printable(evidence.reason[:500]), evidence.gb_id)
 
 
 def _printable(text: str) -> str:

@@ -72,8 +72,7 @@ def _with_census(result: CheckResult, census_file: Path, config: Config, change:
     """The census merged when it was recorded on the commit checked out, and the note saying so."""
     from graphmend_bot.census.merge import merge_census
     from graphmend_bot.census.record import CensusError, load_census
-    from graphmend_bot.github.core.census_input import describe_merge
-    from graphmend_bot.report.markdown import prose
+    from graphmend_bot.github.core.census_input import describe_merge, unused_census_note
     from graphmend_bot.rules import RUNTIME_RULES, select_codes
 
     try:
@@ -82,9 +81,8 @@ def _with_census(result: CheckResult, census_file: Path, config: Config, change:
                               "matches what is reviewed; commit first")
         census = load_census(census_file, expected_commit=change.head)
     except CensusError as error:
-        note = prose(f"Dynamo's census was not used: {error}. The findings are the static analysis alone.")
-        _warn(note)
-        return result, note
+        _warn(f"Dynamo's census was not used: {error}. The findings are the static analysis alone.")
+        return result, unused_census_note(error)
     merged = merge_census(result, census, change.root, changed, select_codes(config.select, config.ignore,
                                                                              RUNTIME_RULES))
     return merged, describe_merge(merged, census, change.head)

@@ -1,0 +1,64 @@
+"""Issue 25.4: the fixer is linear in the breaks of one function, and a file it would spend too long
+or too much memory on keeps its findings without fixes, with a one-line message saying so."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import graphmend_bot.rewrite as rewrite
+from graphmend_bot.cli import main
+from graphmend_bot.rewrite import io_purpose
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from fixer_scaling import io_model  # the benchmark's own generator
+
+
+def _purpose_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, breaks: int) -> int:
+    """How often the fixer asks whether a call is a deprecation notice, for `breaks` prints in a row."""
+    calls = 0
+    original = io_purpose.deprecation_notice
+
+    def counted(call):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        return original(call)
+
+    monkeypatch.setattr(io_purpose, "deprecation_notice", counted)
+    path = tmp_path / f"m{breaks}.py"
+    path.write_text(io_model(breaks))
+    assert main(["check", "--diff", str(path)]) == 1
+    return calls
+
+
+def test_a_run_of_prints_is_guarded_in_linear_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """N prints in a row share one guard; every finding rebuilt it, asking about all N calls: N^2."""
+    small, large = _purpose_checks(tmp_path, monkeypatch, 30), _purpose_checks(tmp_path, monkeypatch, 60)
+    assert large <= 2.5 * small and large <= 4 * 60, (small, large)
+    assert "Would fix 60 graph break(s)" in capsys.readouterr().err
+
+
+def test_a_file_over_the_time_limit_keeps_its_findings_without_fixes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(rewrite, "FIX_SECONDS_PER_FILE", 0.0)
+    path = tmp_path / "m.py"
+    path.write_text(io_model(3))
+    assert main(["check", "--diff", str(path)]) == 0  # nothing to change
+    err = capsys.readouterr().err
+    assert f"{path}: fixes skipped: rewriting this file took over 0 s" in err and "Traceback" not in err
+    assert main(["check", "--show-fixes", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("GM401") >= 3 and "fixes skipped" in out  # findings reported, the skip said once
+
+
+def test_a_file_over_the_size_limit_keeps_its_findings_without_fixes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(rewrite, "FIX_MAX_BYTES", 100)
+    path = tmp_path / "m.py"
+    path.write_text(io_model(3))
+    assert main(["check", "--diff", str(path)]) == 0
+    size = len(path.read_bytes())
+    assert f"{path}: fixes skipped: {size:,} bytes is over the fixer's limit of 100 bytes per file" in capsys.readouterr().err
