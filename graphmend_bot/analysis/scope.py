@@ -52,6 +52,7 @@ class Program:
         self._module_classes: dict[tuple[str, str], bool] = {}
         self._hierarchy: ClassHierarchy | None = None
         self._resolved_calls: dict[tuple[FunctionId, str], list[FunctionId]] = {}
+        self._overrides_found: dict[tuple[str, str, str], list[FunctionId]] = {}
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
 
     @property
@@ -296,12 +297,17 @@ class Program:
         ]
 
     def _overrides(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
-        """Methods named `name` that subclasses in the tree define: `self.name()` may run them."""
-        return [
-            (mod, f"{cls}.{name}")
-            for mod, cls in self.hierarchy.descendants((module, class_qualname))
-            if name in self.modules[mod].classes[cls].methods
-        ]
+        """Methods named `name` that subclasses in the tree define: `self.name()` may run them.
+        Memoised, as resolve_call: the list returned is shared, never to be changed."""
+        key = (module, class_qualname, name)
+        found = self._overrides_found.get(key)
+        if found is None:
+            found = self._overrides_found[key] = [
+                (mod, f"{cls}.{name}")
+                for mod, cls in self.hierarchy.descendants((module, class_qualname))
+                if name in self.modules[mod].classes[cls].methods
+            ]
+        return found
 
     def _base_classes(self, module: str, class_qualname: str) -> Iterator[tuple[str, str]]:
         for base in self.modules[module].classes[class_qualname].bases:
