@@ -27,9 +27,15 @@ class ClassHierarchy:
             for base in bases:
                 self.children[base].append(cls)
         self._related: dict[ClassId, tuple[ClassId, ...]] = {}
+        self._descendants: dict[ClassId, tuple[ClassId, ...]] = {}
 
-    def descendants(self, cls: ClassId) -> list[ClassId]:
-        return self._closure(cls, self.children)
+    def descendants(self, cls: ClassId) -> tuple[ClassId, ...]:
+        """Memoised: resolving `self.m()` asks for the subclasses of a base (PreTrainedModel has
+        hundreds) once per call site, and the hierarchy never changes."""
+        found = self._descendants.get(cls)
+        if found is None:
+            found = self._descendants[cls] = tuple(self._closure(cls, self.children))
+        return found
 
     def ancestors(self, cls: ClassId) -> list[ClassId]:
         return self._closure(cls, self.bases)

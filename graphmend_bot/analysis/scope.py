@@ -52,6 +52,7 @@ class Program:
         self._module_classes: dict[tuple[str, str], bool] = {}
         self._hierarchy: ClassHierarchy | None = None
         self._resolved_calls: dict[tuple[FunctionId, str], list[FunctionId]] = {}
+        self._overrides_found: dict[tuple[str, str, str], list[FunctionId]] = {}
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
 
     @property
@@ -296,12 +297,17 @@ class Program:
         ]
 
     def _overrides(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
-        """Methods named `name` that subclasses in the tree define: `self.name()` may run them."""
-        return [
-            (mod, f"{cls}.{name}")
-            for mod, cls in self.hierarchy.descendants((module, class_qualname))
-            if name in self.modules[mod].classes[cls].methods
-        ]
+        """Methods named `name` that subclasses in the tree define: `self.name()` may run them.
+        Memoised, as resolve_call: the list returned is shared, never to be changed."""
+        key = (module, class_qualname, name)
+        found = self._overrides_found.get(key)
+        if found is None:
+            found = self._overrides_found[key] = [
+                (mod, f"{cls}.{name}")
+                for mod, cls in self.hierarchy.descendants((module, class_qualname))
+                if name in self.modules[mod].classes[cls].methods
+            ]
+        return found
 
     def _base_classes(self, module: str, class_qualname: str) -> Iterator[tuple[str, str]]:
         for base in self.modules[module].classes[class_qualname].bases:
@@ -695,6 +701,9 @@ class _TensorFlow:
         self.program = program
         self.traced = traced
         self._passed: dict[tuple[int, FunctionId], dict[str, Kind]] = {}  # _arguments' memo
+        self._dirty: set[FunctionId] = set()  # to examine in solve's next or current round
+        self._callers: dict[FunctionId, set[FunctionId]] = {}
+        self._reads_attributes: set[FunctionId] = set()  # whose `holds` asked about an attribute
         self.params: dict[FunctionId, dict[str, bool]] = {
             fid: dict(program.function(fid).param_seeds) for fid in traced
         }
@@ -758,8 +767,10 @@ class _TensorFlow:
         for name in deps.params:
             if params.get(name, False):
                 return True
-            if name.startswith("self.") and self.attributes.is_tensor(fid, name[len("self."):]):
-                return True
+            if name.startswith("self."):
+                self._reads_attributes.add(fid)
+                if self.attributes.is_tensor(fid, name[len("self."):]):
+                    return True
         for call in deps.calls:
             targets = self.targets.get((fid, call.site), ())
             if call.element is None and any(self._returns_at(fid, call.site, t) for t in targets):
@@ -821,22 +832,43 @@ class _TensorFlow:
             for fid in self.traced
             for function in (self.program.function(fid),)
         ]
+        # Semi-naive rounds: a function is examined again only when something its `holds` reads
+        # changed since its last examination (its parameters, what its callees return or receive,
+        # the tensor attributes). Examining any other would set nothing, so every round ends in
+        # the same state as a round examining every function, and the fixpoint is the same.
+        for (caller, _), targets in self.targets.items():
+            for target in targets:
+                self._callers.setdefault(target, set()).add(caller)
+        self._dirty = set(self.traced)
         for _ in range(50):
             changed = False
+            dirty = self._dirty
             for fid, function, calls in edges:
+                if fid not in dirty:
+                    continue
+                dirty.discard(fid)
                 if not self.returns[fid] and self.holds(fid, function.returns):
                     self.returns[fid] = changed = True
+                    self._touched(fid)
                 flags = self.element_returns.get(fid)
                 if flags is not None and function.return_elements is not None:
                     for index, kind in enumerate(function.return_elements):
                         if not flags[index] and self.holds(fid, kind):
                             flags[index] = changed = True
+                            self._touched(fid)
                 for target, passed in calls:
                     changed |= self._pass_arguments(fid, passed, target)
-            changed |= self.attributes.update(self.holds)
+            if self.attributes.update(self.holds):
+                changed = True
+                dirty.update(self._reads_attributes)
             changed |= self._pass_untraced_arguments()
             if not changed:
                 return
+
+    def _touched(self, fid: FunctionId) -> None:
+        """What `fid` returns or receives changed: it and its callers are examined again."""
+        self._dirty.add(fid)
+        self._dirty.update(self._callers.get(fid, ()))
 
     def _pass_untraced_arguments(self) -> bool:
         """A hinted parameter becomes a tensor when an untraced caller in the tree passes one."""
@@ -848,6 +880,7 @@ class _TensorFlow:
                     continue
                 if self.untraced_callers.holds(caller, kind, self.attributes, self.returns.__getitem__, self._arguments):
                     self.params[callee][name] = changed = True
+                    self._touched(callee)
         return changed
 
     def _arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
@@ -883,6 +916,8 @@ class _TensorFlow:
                 continue
             if self.holds(caller, kind):
                 params[name] = changed = True
+        if changed:
+            self._touched(callee)
         return changed
 
 
