@@ -31,6 +31,9 @@ class LocalFacts:
     params: dict[str, cst.Param] = field(default_factory=dict)
     assignments: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
     first_row: dict[str, int] = field(default_factory=dict)
+    # What evidence derives from these facts (and their FixContext), computed once and reused by
+    # every finding in the function: recomputing it per finding was quadratic in breaks.
+    derived: dict[tuple[object, ...], object] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, ctx: FixContext, function: cst.FunctionDef | None) -> LocalFacts:
@@ -105,6 +108,11 @@ class LocalFacts:
 
     def python_scalars(self) -> frozenset[str]:
         """Names that only ever hold Python numbers (constants, config values, sizes)."""
+        if ("python scalars",) not in self.derived:
+            self.derived[("python scalars",)] = self._python_scalars()
+        return cast(frozenset[str], self.derived[("python scalars",)])
+
+    def _python_scalars(self) -> frozenset[str]:
         found: set[str] = set()
         for name, param in self.params.items():
             annotation = param.annotation

@@ -20,6 +20,7 @@ Anything else (a parameter, an unknown call, an augmented assignment) proves not
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import cast
 
 import libcst as cst
@@ -190,16 +191,17 @@ def _reaching_floating(ctx: FixContext, name: str, statement: cst.CSTNode, prove
         block = ctx.parent(current)
         if not isinstance(block, cst.IndentedBlock):
             return False
-        siblings = list(block.body)
-        index = next((i for i, node in enumerate(siblings) if node is current), None)
+        positions, binders = _block_bindings(ctx, block)
+        index = positions.get(id(current))
         if index is None:
             return False
-        for sibling in reversed(siblings[:index]):
-            value = _simple_assignment(sibling, name)
+        rows = binders.get(name, [])
+        earlier = bisect_left(rows, index)
+        if earlier:  # the nearest statement before that binds the name decides
+            value = _simple_assignment(block.body[rows[earlier - 1]], name)
             if value is not None:
                 return _is_floating(value, proven, set()) or _is_floating_module_call(ctx, value, statement)
-            if name in _bound_names(sibling):
-                return False
+            return False
         owner = ctx.parent(block)
         if isinstance(owner, cst.Else):
             owner = ctx.parent(owner)
@@ -209,6 +211,21 @@ def _reaching_floating(ctx: FixContext, name: str, statement: cst.CSTNode, prove
         while isinstance(chain_head, cst.If) and chain_head.orelse is owner:
             owner, chain_head = chain_head, ctx.parent(chain_head)  # an `elif` sits in its chain's first `if`
         current = owner
+
+
+def _block_bindings(ctx: FixContext, block: cst.IndentedBlock) -> tuple[dict[int, int], dict[str, list[int]]]:
+    """Each statement's index in `block` (by id), and for each name the indexes of the statements
+    binding it, in order. Once per block and fix context: every finding below it walks back
+    through the statements before its own, which was quadratic in a long function."""
+    key = ("block bindings", id(block))
+    if key not in ctx.memo:
+        positions = {id(node): index for index, node in enumerate(block.body)}
+        binders: dict[str, list[int]] = {}
+        for index, node in enumerate(block.body):
+            for name in _bound_names(node):
+                binders.setdefault(name, []).append(index)
+        ctx.memo[key] = (positions, binders)
+    return cast(tuple[dict[int, int], dict[str, list[int]]], ctx.memo[key])
 
 
 def _is_floating_module_call(ctx: FixContext, value: cst.BaseExpression, statement: cst.CSTNode) -> bool:

@@ -24,6 +24,8 @@ Anything else (the value reaches a branch, a shape, a call, a container) stays a
 
 from __future__ import annotations
 
+from typing import cast
+
 import libcst as cst
 
 from graphmend_bot.findings import Edit, Finding, Fix
@@ -117,16 +119,28 @@ def _enclosing_function(ctx: FixContext, node: cst.CSTNode) -> cst.FunctionDef |
     return None
 
 
-def _names(node: cst.CSTNode, name: str) -> list[cst.Name]:
-    found: list[cst.Name] = []
+def _names(ctx: FixContext, node: cst.CSTNode, name: str) -> list[cst.Name]:
+    """The `Name` nodes spelled `name` under `node`, in source order. `node` (a function's body or
+    parameters) is walked once per fix context: every `.item()` in the function asks."""
+    key = ("names under", id(node))
+    if key not in ctx.memo:
+        by_value: dict[str, list[cst.Name]] = {}
 
-    class Collector(cst.CSTVisitor):
-        def visit_Name(self, visited: cst.Name) -> None:
-            if visited.value == name:
-                found.append(visited)
+        class Collector(cst.CSTVisitor):
+            def visit_Name(self, visited: cst.Name) -> None:
+                by_value.setdefault(visited.value, []).append(visited)
 
-    node.visit(Collector())
-    return found
+        node.visit(Collector())
+        ctx.memo[key] = by_value
+    return list(cast(dict[str, list[cst.Name]], ctx.memo[key]).get(name, []))
+
+
+def _stores(ctx: FixContext, function: cst.FunctionDef, name: str) -> list[cst.Name]:
+    """The `Name` nodes in the function's body that bind `name`, once per name and fix context."""
+    key = ("stores", id(function), name)
+    if key not in ctx.memo:
+        ctx.memo[key] = [n for n in _names(ctx, function.body, name) if _is_store(ctx, n)]
+    return list(cast(list[cst.Name], ctx.memo[key]))
 
 
 def _is_store(ctx: FixContext, name: cst.Name) -> bool:
@@ -151,10 +165,10 @@ def _in_target(ctx: FixContext, node: cst.CSTNode) -> bool:
 
 def _reassigned(ctx: FixContext, function: cst.FunctionDef, root: str, call: cst.Call) -> bool:
     """`root` is bound more than once in the function (it could change dtype between uses)."""
-    stores = [n for n in _names(function.body, root) if _is_store(ctx, n)]
+    stores = _stores(ctx, function, root)
     if not stores:
         return False
-    is_parameter = bool(_names(function.params, root))
+    is_parameter = bool(_names(ctx, function.params, root))
     if is_parameter or len(stores) > 1:
         return True
     return ctx.position(stores[0]).start.line >= ctx.position(call).start.line
@@ -174,9 +188,9 @@ def _uses(ctx: FixContext, function: cst.FunctionDef, call: cst.Call) -> list[Us
     target = parent.targets[0].target
     if not isinstance(target, cst.Name):
         return None
-    names = _names(function.body, target.value)
-    stores = [n for n in names if _is_store(ctx, n)]
-    if stores != [target] or _names(function.params, target.value):
+    names = _names(ctx, function.body, target.value)
+    stores = _stores(ctx, function, target.value)
+    if stores != [target] or _names(ctx, function.params, target.value):
         return None
     assigned_at = ctx.position(parent).end
     uses: list[Use] = []

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import builtins
 import re
+from typing import cast
 
 import libcst as cst
 
@@ -115,6 +116,14 @@ class TypeEvidence:
             return "a class or one of its attributes (an enum member, a class constant), not a tensor"
         if root in seen or root == "self":
             return None
+        key = ("foreign local", root, seen, self.narrowed)
+        if key not in self.facts.derived:  # every finding in the function asks about the same locals
+            self.facts.derived[key] = self._foreign_local(root, seen)
+        return cast(str | None, self.facts.derived[key])
+
+    def _foreign_local(self, root: str, seen: frozenset[str]) -> str | None:
+        """Why the local or parameter `root` holds a non-torch object: its name, its annotation
+        or a value assigned to it (followed back, except through the names in `seen`)."""
         if root.endswith("_np") or root.startswith("np_"):
             return "named as a numpy array"
         param = self.facts.params.get(root)
