@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from botworld import APP_BOT, MEMBER, MY_APP, STRANGER, RemoteWorld
 from fake_github import BOT_USER, FakeGitHub
+from rendered_markdown import rendered_text, untrusted_markup
 from test_github_e2e import BASE, HEAD
 from world import NUMBER, REPO, BotRun
 
@@ -96,7 +97,9 @@ def test_verify_on_a_contributors_pull_request_says_why_it_is_not_verified(world
     assert world.fake.dispatches == [] and world.reactions_on(comment_id) == ["eyes", "confused"]
     [reply] = world.replies()
     assert "GPU verification was not started" in reply and "Started" not in reply
-    assert f"was opened by Codertocat, not by the bot's App {MY_APP['login']}" in reply
+    seen = rendered_text(reply).replace("\u200b", "")  # as a reader sees it (the escaper's zero-width spaces)
+    assert f"was opened by Codertocat, not by the bot's App {MY_APP['login']}" in seen
+    assert untrusted_markup(reply) == []
     assert "`/graphmend fix` opens the one for this pull request" in reply
     world.pull["head"]["repo"] = {**world.pull["head"]["repo"], "full_name": "fork/Hello-World"}
     command(world, "/graphmend verify", bot_login=MY_APP["login"])
