@@ -7,6 +7,7 @@ import pickle
 import subprocess
 from pathlib import Path
 
+import pytest
 from test_project_scope import PROJECT, git_project, run
 
 from graphmend_bot.analysis.files import SourceFile
@@ -125,3 +126,46 @@ def test_summary_round_trips_and_a_wrong_field_type_is_refused(tmp_path):
     data["entry"]["value"]["module"] = ["not", "a", "string"]
     entry.write_text(json.dumps(data))
     assert cache.load_summary(key, "t.py") is None
+
+
+def test_every_shape_the_fast_decoders_check_is_refused_when_wrong():
+    """Drafts and call sites (decoded by generated code), pairs, dicts and kind tables: a value of
+    the wrong type anywhere raises CodecError, and a right one builds what was encoded."""
+    from graphmend_bot.analysis.kind import NOT_TENSOR
+    from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
+    from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
+
+    draft = Draft("GM101", "m", 1, 2, 3, 4, "GB0", NOT_TENSOR, "x = 1", NOT_TENSOR, True)
+    function = FunctionSummary("f", "f", None, ("x",), {"x": True}, False, (),
+                               calls=[CallSite("torch.relu", (NOT_TENSOR,), (("inplace", NOT_TENSOR),), False, 7)],
+                               drafts=[draft], callee_break_drafts=[(3, draft)], local_objects=[(1, 2)])
+    good = encode_entry(FunctionSummary, function)
+    decoded = decode_entry(FunctionSummary, good)
+    assert decoded == function and encode_entry(FunctionSummary, decoded) == good
+    assert decoded.drafts[0].rare is True and hash(decoded.drafts[0]) == hash(draft)  # frozen: hashable
+
+    def broken(change):
+        data = json.loads(json.dumps(good))
+        change(data)
+        return data
+
+    wrong = [
+        lambda d: d["value"]["drafts"][0].__setitem__(2, "1"),  # a row that is not an int
+        lambda d: d["value"]["drafts"][0].__setitem__(10, 1),  # rare: an int, not a bool
+        lambda d: d["value"]["drafts"][0].pop(),  # a field missing
+        lambda d: d["value"]["drafts"].__setitem__(0, {"code": "GM101"}),  # not a list
+        lambda d: d["value"]["calls"][0].__setitem__(3, None),  # bound: not a bool
+        lambda d: d["value"]["param_seeds"].__setitem__(0, ["x", 1]),  # dict value: not a bool
+        lambda d: d["value"]["param_seeds"].__setitem__(0, ["x"]),  # not a pair
+        lambda d: d["value"]["callee_break_drafts"].__setitem__(0, ["3", d["value"]["drafts"][0]]),
+        lambda d: d["value"]["local_objects"].__setitem__(0, [1, 2, 3]),
+        lambda d: d["value"]["params"].__setitem__(0, 5),  # tuple[str, ...] holding an int
+        lambda d: d["value"]["calls"][0][1].__setitem__(0, len(d["kinds"])),  # a kind index out of the table
+        lambda d: d["value"]["calls"][0][1].__setitem__(0, -1),
+        lambda d: d["value"]["calls"][0][1].__setitem__(0, True),  # a bool is not an index
+        lambda d: d["kinds"][0].__setitem__(1, [1]),  # a kind's parameter that is not a string
+        lambda d: d["kinds"][0].__setitem__(2, [0, -2]),  # a call index below -1
+    ]
+    for change in wrong:
+        with pytest.raises((CodecError, TypeError)):
+            decode_entry(FunctionSummary, broken(change))

@@ -8,6 +8,11 @@ against its annotation: a value of the wrong shape raises CodecError and the ent
 
 A dataclass travels as the list of its fields in declaration order, a Kind as its atoms (as it
 pickles), a dict as a list of pairs (its keys may be numbers), a set as a list.
+
+Decoding runs on every warm check (hundreds of thousands of values on a large project), so the
+hot shapes are checked without a Python call per element: `_positional_decoder` writes one
+function per dataclass from its field names, pairs and dict items are unpacked inline, and lists
+of scalars are checked by the set of their types.
 """
 
 from __future__ import annotations
@@ -79,25 +84,49 @@ def decoder(annotation: Any) -> Codec:
     if origin in (list, frozenset) or (origin is tuple and args[-1] is Ellipsis):
         build = list if origin is list else origin
         if args[0] in (str, int):  # the common cases, checked in one pass
-            kind = args[0]
-            return lambda value: build(value) if all(type(e) is kind for e in _list(value)) else _wrong(kind)
+            kind, allowed = args[0], {args[0]}
+            return lambda value: build(value) if _types(_list(value)) <= allowed else _wrong(kind)
         if args[0] is Kind:
             return lambda value: build(_kinds(value))
         if args[0] == tuple[str, Kind]:  # keyword arguments at a call site
             return lambda value: build(_named_kinds(value))
         item = decoder(args[0])
-        return lambda value: build([item(element) for element in _list(value)])
+        return lambda value: build(map(item, _list(value)))
     if origin is tuple and len(args) == 2:
-        first, second = decoder(args[0]), decoder(args[1])
-        return lambda value: (first(value[0]), second(value[1])) if len(_list(value)) == 2 else _wrong(tuple)
+        return _pair_decoder(args[0], args[1])
     if origin is tuple:
         items = [decoder(arg) for arg in args]
         return lambda value: tuple([decode(element) for decode, element in zip(items, _list(value, len(items)),
                                                                             strict=True)])
     if origin is dict:
-        key, item = decoder(args[0]), decoder(args[1])
-        return lambda value: {key(k): item(v) for k, v in (_list(pair, 2) for pair in _list(value))}
+        pair = _pair_decoder(args[0], args[1])
+        return lambda value: dict(map(pair, _list(value)))
     raise TypeError(f"no codec for {annotation}")
+
+
+def _pair_decoder(first_type: Any, second_type: Any) -> Codec:
+    """A (first, second) pair (and a dict's item): hundreds of thousands per project, so the list's
+    shape and scalar members are checked inline."""
+    first_scalars, second_scalars = _scalar_types(first_type), _scalar_types(second_type)
+    if first_scalars is not None and second_scalars is not None:
+        def decode_scalars(value: Any) -> tuple[Any, Any]:
+            if type(value) is not list or len(value) != 2:
+                raise CodecError("expected a pair")
+            first, second = value
+            if type(first) not in first_scalars or type(second) not in second_scalars:
+                raise CodecError("expected a pair of scalars")
+            return first, second
+
+        return decode_scalars
+    decode_first, decode_second = decoder(first_type), decoder(second_type)
+
+    def decode(value: Any) -> tuple[Any, Any]:
+        if type(value) is not list or len(value) != 2:
+            raise CodecError("expected a pair")
+        first, second = value
+        return decode_first(first), decode_second(second)
+
+    return decode
 
 
 def _fields(cls: Any) -> list[tuple[dataclasses.Field[Any], Any]]:
@@ -141,24 +170,39 @@ def _dataclass_decoder(cls: Any) -> Codec:
             return cls(**{name: by_name[name](item) for name, item in value.items()})  # TypeError: one missing
 
         return decode_sparse
-    # Scalar fields are checked by type in one pass; only the others call a decoder each.
-    scalars = [(index, allowed) for index, (_, hint) in enumerate(hints) if (allowed := _scalar_types(hint))]
-    others = [(index, decoder(hint)) for index, (_, hint) in enumerate(hints) if not _scalar_types(hint)]
-    count = len(hints)
+    return _positional_decoder(cls, hints)
 
-    def decode(value: Any) -> Any:
-        if type(value) is not list or len(value) != count:
-            raise CodecError(f"not a {cls.__name__}")
-        found = [*map(type, value)]
-        for index, allowed in scalars:
-            if found[index] not in allowed:
-                raise CodecError(f"not a {cls.__name__}")
-        arguments = value.copy()
-        for index, field in others:
-            arguments[index] = field(value[index])
-        return cls(*arguments)
 
-    return decode
+def _positional_decoder(cls: Any, hints: list[tuple[dataclasses.Field[Any], Any]]) -> Codec:
+    """A decoder written for `cls` (tens of thousands of drafts and call sites per project): the
+    list unpacked into its fields, scalar fields checked inline, the others decoded by theirs.
+
+    The object is built as its __init__ would (no class here has __post_init__): its fields set in
+    its __dict__ directly, which a frozen dataclass's __init__ does one object.__setattr__ at a
+    time. The generated text is made of field indexes only, never of cached data."""
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        raise TypeError(f"no positional codec for {cls.__name__}")
+    names = [f"v{index}" for index in range(len(hints))]
+    namespace: dict[str, Any] = {"CodecError": CodecError, "new": object.__new__, "cls": cls,
+                                 "message": f"not a {cls.__name__}"}
+    checks, values = [], []
+    for index, (field, hint) in enumerate(hints):
+        allowed = _scalar_types(hint)
+        if allowed is not None:
+            namespace[f"allowed{index}"] = allowed
+            checks.append(f"type(v{index}) not in allowed{index}")
+            values.append(f"{field.name!r}: v{index}")
+        else:
+            namespace[f"decode{index}"] = decoder(hint)
+            values.append(f"{field.name!r}: decode{index}(v{index})")
+    unpack = f"    {', '.join(names)}, = value\n" if names else ""
+    check = f"    if {' or '.join(checks)}:\n        raise CodecError(message)\n" if checks else ""
+    source = (f"def decode(value):\n"
+              f"    if type(value) is not list or len(value) != {len(names)}:\n        raise CodecError(message)\n"
+              f"{unpack}{check}"
+              f"    made = new(cls)\n    made.__dict__.update({{{', '.join(values)}}})\n    return made\n")
+    exec(source, namespace)  # the text above, made of this class's field names
+    return namespace["decode"]
 
 
 def _same(value: Any) -> Any:
@@ -176,6 +220,14 @@ def _checked(*kinds: type) -> Codec:
 
 def _wrong(kind: type) -> Any:
     raise CodecError(f"expected a list of {kind.__name__}")
+
+
+_INT, _STR = {int}, {str}
+
+
+def _types(values: list[Any]) -> set[type]:
+    """The types of `values` (bool apart from int), found without a Python call per element."""
+    return set(map(type, values))
 
 
 def _list(value: Any, length: int | None = None) -> list[Any]:
@@ -200,7 +252,7 @@ def _decode_kind(value: Any) -> Kind:
 
 def _kinds(value: Any) -> list[Kind]:
     table = _DECODED_KINDS[-1]
-    if not all(type(index) is int and 0 <= index < len(table) for index in _list(value)):
+    if not _types(_list(value)) <= _INT or (value and not (min(value) >= 0 and max(value) < len(table))):
         raise CodecError("not a kind's index")
     return [table[index] for index in value]
 
@@ -208,8 +260,8 @@ def _kinds(value: Any) -> list[Kind]:
 def _kind_from_atoms(value: Any) -> Kind:
     flags, params, calls = _list(value, 3)
     if (type(flags) is not int or not 0 <= flags < 8 or type(params) is not list or type(calls) is not list
-            or len(calls) % 2 or not all(type(p) is str for p in params)
-            or not all(type(n) is int and n >= -1 for n in calls)):
+            or len(calls) % 2 or not _types(params) <= _STR
+            or not _types(calls) <= _INT or (calls and min(calls) < -1)):
         raise CodecError("not a kind")
     return _interned_kind(flags, tuple(params), tuple(calls))
 

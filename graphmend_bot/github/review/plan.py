@@ -16,8 +16,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-
-from github.PullRequest import ReviewComment
+from typing import TYPE_CHECKING
 
 from graphmend_bot.edits import apply_edits
 from graphmend_bot.findings import CheckResult, Finding, repeat_counts
@@ -31,6 +30,9 @@ from graphmend_bot.report.markdown import (
     resolved_comment,
     summary_markdown,
 )
+
+if TYPE_CHECKING:  # PyGithub is loaded only where the bot talks to GitHub (not by `graphmend review`)
+    from github.PullRequest import ReviewComment
 
 MAX_COMMENTS_PER_REVIEW = 30
 
