@@ -86,7 +86,17 @@ RUNTIME_RULES: tuple[Rule, ...] = (gm801_dynamo_break.RULE,)
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}  # the static rules
 ALL_RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in (*RULES, *RUNTIME_RULES)}
 
-__all__ = ["ALL_RULES_BY_CODE", "GB_SITE", "RULES", "RULES_BY_CODE", "RUNTIME_RULES", "Rule", "gb_url", "rule_for", "select_codes"]
+# Every id a static rule's finding can carry (Rule.gb_ids).
+STATIC_GB_IDS: frozenset[str] = frozenset(gb_id for rule in RULES for gb_id in rule.gb_ids)
+
+__all__ = ["ALL_RULES_BY_CODE", "GB_SITE", "RULES", "RULES_BY_CODE", "RUNTIME_RULES", "STATIC_GB_IDS", "Rule", "carried_gb_ids", "gb_url", "rule_for", "select_codes"]
+
+
+def carried_gb_ids(rule: Rule) -> frozenset[str]:
+    """The ids a finding of `rule` can carry: its own, and for a rule that quotes the break inside a
+    dependency (GM608, which the other rules find there) any static rule's."""
+    quotes = rule.detection.dependency_call is not None
+    return frozenset(rule.gb_ids) | (STATIC_GB_IDS if quotes else frozenset())
 
 
 def rule_for(code: str) -> Rule:

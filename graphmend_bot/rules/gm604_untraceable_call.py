@@ -14,6 +14,9 @@ from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS, UNTRACEABLE_TEN
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
 
+GENERATOR_ARGUMENT = "GB0055"  # "Failed to convert args/kwargs to proxy"
+STR_ENUM_METHOD = "GB0156"  # "Unsupported method call"
+
 
 def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     skipped = UNTRACEABLE_CALLS[name]
@@ -44,7 +47,7 @@ def _generator_built_here(rule: Rule, checker: Checker, call: ast.Call, name: st
     if isinstance(value, ast.Name) and checker.builder_of(value.id) == "torch.Generator":
         checker.report(
             rule, call, f"`{name}()` with a `torch.Generator` built in traced code cannot be traced",
-            TENSOR, gb_id="GB0055",
+            TENSOR, gb_id=GENERATOR_ARGUMENT,
         )
 
 
@@ -55,7 +58,7 @@ def _str_method(rule: Rule, checker: Checker, call: ast.Call, param: str) -> Non
         rule, call, param,
         f"`.{method}()` of `{param}`, which can be a member of a `(str, Enum)` class: Dynamo cannot "
         "call `str` methods on str-Enum members (use `.value`, `==` or `in`)",
-        gb_id="GB0156",
+        gb_id=STR_ENUM_METHOD,
     )
 
 
@@ -64,6 +67,10 @@ RULE = Rule(
     name="untraceable-call",
     family="not traceable",
     gb_id="GB0007",
+    other_gb_ids=tuple(sorted(
+        {skipped.gb_id for skipped in (*UNTRACEABLE_CALLS.values(), *UNTRACEABLE_TENSOR_METHODS.values())}
+        | {GENERATOR_ARGUMENT, STR_ENUM_METHOD}
+    )),
     summary=(
         "Flags calls TorchDynamo skips or cannot trace in traced code: `time.time()` and other "
         "clocks, `bisect`, `pickle`, `copy.copy`, some of `random`, numpy's RNG objects and file "

@@ -25,6 +25,7 @@ RULE = Rule(
     name="break-inside-dependency",
     family="not traceable",
     gb_id="GB0007",  # a default, as GM604's: each finding carries the id of the break inside
+    other_gb_ids=("GB0207",),  # "sort with non-constant keys": a tensor passed by a sorted keyword
     summary=(
         "Flags a call from traced code into an installed package named in `dependencies` (config) "
         "when the function it reaches there, or anything that function calls inside the package, "

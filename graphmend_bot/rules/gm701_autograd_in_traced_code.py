@@ -53,6 +53,7 @@ RULE = Rule(
     name="autograd-in-traced-code",
     family="autograd state",
     gb_id=REQUIRES_GRAD_,
+    other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD),
     summary=(
         "Flags autograd state changes and autograd calls in traced code: `t.requires_grad_()`, "
         "`torch.autograd.grad(...)`, `t.backward()`, `torch.autograd.backward(...)`."

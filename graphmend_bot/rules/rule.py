@@ -50,6 +50,15 @@ class Rule:
     # The id Dynamo reports instead when the condition is a Python bool computed from tensor
     # values (`if torch.equal(a, b)`: GB0033, not GB0170).
     python_bool_gb_id: str | None = None
+    # The other ids its findings carry, each measured on torch 2.13 (GM604: the callee's own id).
+    # docs/coverage.md lists every id of torch's registry with the rules that report it.
+    other_gb_ids: tuple[str, ...] = ()
+
+    @property
+    def gb_ids(self) -> tuple[str, ...]:
+        """Every id a finding of this rule can carry."""
+        ids = (self.gb_id, self.python_bool_gb_id or "", *self.other_gb_ids)
+        return tuple(dict.fromkeys(gb for gb in ids if gb))
 
     @property
     def url(self) -> str:

@@ -233,6 +233,22 @@ def test_bundle_keeps_a_python_bool_finding_and_its_graph_break_id(tmp_path: Pat
         read_bundle(path)
 
 
+def test_bundle_keeps_the_ids_a_rule_measures_per_finding(tmp_path: Path) -> None:
+    """GM604 carries its callee's id (`np.load`: GB0294), GM701 each call's (`torch.autograd.grad`:
+    GB9186) and GM608 the id of the break inside the dependency: a bundle carrying them is posted
+    (it was refused as naming no known rule), and an id no static rule carries is still refused."""
+    envelope = {"version": 1, "repository": "o/r", "pull_request": 2, "head_sha": "abc"}
+    path = tmp_path / "bundle.json"
+    for code, gb_id in (("GM604", "GB0294"), ("GM701", "GB9186"), ("GM608", "GB0170"), ("GM608", "GB0207")):
+        item = {"code": code, "graph_break_id": gb_id, "message": "m", "filename": "m.py",
+                "location": {"row": 3, "column": 5}, "end_location": {"row": 3, "column": 30}}
+        path.write_text(json.dumps({**envelope, "findings": [item]}))
+        assert read_bundle(path).result.findings[0].gb_id == gb_id
+    path.write_text(json.dumps({**envelope, "findings": [{**item, "graph_break_id": "GB0001"}]}))
+    with pytest.raises(BundleError, match="names no known rule"):
+        read_bundle(path)
+
+
 def test_fake_server_paginates_like_github(fake_github: FakeGitHub) -> None:
     """PyGithub follows the fake's Link headers under a GitHub Enterprise style base URL."""
     repo_name = "Codertocat/Hello-World"

@@ -28,7 +28,7 @@ from graphmend_bot.finding_records import RecordError, error_record, finding_rec
 from graphmend_bot.findings import CheckResult, Evidence, FileError, Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.rules import ALL_RULES_BY_CODE, RUNTIME_RULES
+from graphmend_bot.rules import ALL_RULES_BY_CODE, RUNTIME_RULES, carried_gb_ids
 
 VERSION = 1
 MAX_FINDINGS = 5000
@@ -88,8 +88,9 @@ def _finding(item: Any, index: int) -> Finding:
             raise BundleError(f"{name} names no known rule")
         if evidence is None or evidence.status != "confirmed" or evidence.gb_id != finding.gb_id:
             raise BundleError(f"{name} is a runtime finding without Dynamo's evidence")
-    # A rule's finding carries its graph-break id, or the Python-bool one (`if torch.equal(a, b)`).
-    elif finding.gb_id not in (rule.gb_id, rule.graph_break_id(python_bool=True)):
+    # A rule's finding carries one of its graph-break ids (Rule.gb_ids: the Python-bool one of
+    # `if torch.equal(a, b)`, GM604's callee's own), or GM608's the break inside the dependency.
+    elif finding.gb_id not in carried_gb_ids(rule):
         raise BundleError(f"{name} names no known rule")
     return replace(
         finding,
