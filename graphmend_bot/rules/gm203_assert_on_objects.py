@@ -18,6 +18,8 @@ from graphmend_bot.analysis.names import dotted_name
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 
+TENSOR_TUPLE = "GB0112"  # "TypeError when making fake tensor call"
+
 # Annotations whose values are Python constants: a tuple of them is asserted without a break.
 _CONSTANT_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "complex", "Any", "object"})
 
@@ -29,9 +31,11 @@ def _assert_on_star_args(rule: Rule, checker: Checker, node: ast.Assert, star_ar
     annotation = dotted_name(star_args.annotation) if star_args.annotation is not None else None
     leaf = annotation.rsplit(".", 1)[-1] if annotation else ""
     if leaf[:1].isupper() and leaf not in _CONSTANT_TYPES:
+        # Measured on torch 2.13: objects give GB0055, tensors GB0112 (torch.scalar_tensor of a tuple).
         checker.report(
             rule, test, f"`assert {test.id}` on a tuple of `{leaf}` objects breaks the graph: Dynamo "
             "cannot lower it to `torch._assert`; use `assert len(...) > 0`", TENSOR,
+            gb_id=TENSOR_TUPLE if leaf == "Tensor" else None,
         )
 
 
@@ -40,6 +44,7 @@ RULE = Rule(
     name="assert-on-objects",
     family="validation guard",
     gb_id="GB0055",
+    other_gb_ids=(TENSOR_TUPLE,),
     summary=(
         "Flags `assert args` on a function's `*args` annotated with a class or a tensor: a tuple of "
         "objects whose truth value Dynamo cannot lower to `torch._assert`."
@@ -47,7 +52,8 @@ RULE = Rule(
     why=(
         "TorchDynamo turns `assert x, msg` into a call of `torch._assert(x, msg)` in the graph. A "
         "tuple of tensors or objects is no graph value (measured on torch 2.13: \"Missing "
-        "`as_proxy()` implementation\"), so Dynamo breaks the graph at the assert, or gives up on "
+        "`as_proxy()` implementation\" (GB0055) for objects, \"TypeError when making fake tensor "
+        "call\" (GB0112) for tensors), so Dynamo breaks the graph at the assert, or gives up on "
         "the whole function when it cannot resume there."
     ),
     example=(

@@ -1,0 +1,345 @@
+"""Why each graph-break id of torch's registry that no rule reports has none: data for
+benchmarks/coverage_table.py, which writes docs/coverage.md.
+
+An id lands in exactly one place, in this order:
+1. a rule claims it (Rule.gb_ids in graphmend_bot/rules/): the table names the rule and its probe;
+2. LEFT: its trigger is a construct in user source that no rule reports yet (the roadmap);
+3. REASONS: why it cannot be seen in source, per id;
+4. the keyword rules of `category_by_keywords`, over the entry's Gb_type, Explanation and Hints
+   (Dynamo's own hint texts say which entries are its bugs and which raise in eager too).
+An id none of them places fails the generator: every id of a new torch is read and placed by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# What each reason category means; the table prints it once, with its ids.
+CATEGORIES: dict[str, str] = {
+    "internal": "an internal Dynamo error or invariant: its hints call it a Dynamo bug, or it is "
+                "bookkeeping of Dynamo's own (reconstruction, bytecode analysis, sources)",
+    "eager-error": "the code raises in eager too (Dynamo's hint: \"Your code may result in an error when "
+                   "running in eager\"): a bug Python reports, not a graph break to rewrite",
+    "hop": "arguments Dynamo rejects in torch's higher-order operators (torch.cond, while_loop, scan, "
+           "map, associative_scan, invoke_subgraph, wrappers), which raise in eager or export too",
+    "object-model": "a Python protocol (a C slot: `len`, `iter`, `next`, `in`, `+`, `int()`, `str`, "
+                    "`repr`, subscripts) that Dynamo's model of the value's run-time type does not "
+                    "implement; which type reaches it is a run-time fact",
+    "config": "breaks only with a non-default setting or environment: a torch._dynamo.config flag "
+              "turned on or off, export, strict mode, compiled autograd, a torch built without a "
+              "component, Python < 3.11",
+    "runtime": "depends on a value or type the source does not show: an input's layout or subclass, "
+               "the type of an object from outside the compiled region, a custom operator, a C "
+               "extension type, an exception raised at run time, how often a frame recompiles",
+    "follow-on": "the consequence of another break (inside a loop, a `with` block, an inlined call): "
+                 "that break's own id and rule report it",
+    "debug": "Dynamo's own debugging and testing hooks",
+}
+
+_BUG = "This is likely to be a Dynamo bug"
+_USER_ERROR = "Your code may result in an error when running in eager"
+_HOP = re.compile(r"torch\.cond|while_loop|torch\.scan|associative_scan|torch\.map|HOP|[Hh]igher[ -]order|"
+                  r"hints_wrapper|out_dtype|strict_mode|wrap_with_|invoke_subgraph|executorch|FlexAttention|"
+                  r"WrapHigherOrder")
+_SLOT = re.compile(r"_impl not implemented|VariableTracker subclass|Missing tp_|missing_mp|missing sq_|"
+                   r"missing tp_|Missing len_impl|tp_as_number|C slot")
+# A non-default setting: "with config.trace_numpy=False", export, strict mode, compiled autograd.
+_CONFIG = re.compile(r"torch\._dynamo\.config|config\.\w+|[Cc]ompiled autograd|compiled_autograd|"
+                     r"strict mode|with export|USE_DISTRIBUTED")
+
+
+def category_by_keywords(entries: list[dict[str, Any]]) -> str | None:
+    """The category Dynamo's own words give an entry, or None. The first entry's Gb_type decides a
+    higher-order operator; any entry's hints decide a bug or an eager error."""
+    hints = " ".join(hint for entry in entries for hint in entry["Hints"])
+    text = " ".join(f"{e['Gb_type']} {e['Explanation']} {' '.join(e['Hints'])}" for e in entries)
+    if _BUG in hints:
+        return "internal"
+    if _SLOT.search(text):
+        return "object-model"
+    if _HOP.search(entries[0]["Gb_type"]):
+        return "hop"
+    if _USER_ERROR in hints:
+        return "eager-error"
+    if _CONFIG.search(text):
+        return "config"
+    return None
+
+
+# Constructs in user source with no rule yet, by construct (issue 27's list first). Each id's entry
+# was read; an id a rule later claims is shown under its rule, whatever this says.
+LEFT: dict[str, tuple[str, ...]] = {
+    "context managers Dynamo cannot enter (`with open(...)` included: GM602 reports it as GB0059)": (
+        "GB0142", "GB0262", "GB0221", "GB2533"),
+    "Python machinery Dynamo cannot trace": (
+        "GB0151",  # inspect.signature & co.
+        "GB0257",  # TypedDict with optional keys
+        "GB0179",  # copy.deepcopy of objects (of a tensor: GM604, GB4198)
+        "GB0075", "GB8977",  # a class statement in traced code
+        "GB0187",  # functools.wraps on a function from outside
+        "GB0190", "GB0254",  # getattr/setattr with a computed name
+        "GB0150", "GB9522", "GB0217",  # hasattr Dynamo cannot answer
+        "GB0191", "GB9316", "GB4501",  # id() and comparing ids/hashes
+        "GB0270",  # vars() with no argument
+        "GB0280", "GB0084",  # one-argument super(), super().__delattr__(name)
+        "GB4271",  # assigning __class__
+        "GB0289",  # methods of typing constructs
+        "GB3383", "GB0368",  # pydantic dataclasses, frozen dataclasses with __post_init__
+        "GB5458", "GB0031", "GB0032",  # __getattribute__ on a metaclass or an nn.Module
+        "GB0364",  # hashing an object whose class defines __hash__
+        "GB0222",  # a set of tensors
+        "GB0097",  # appending to a deque with maxlen
+    ),
+    "exceptions built or changed in traced code": ("GB0273", "GB0135", "GB0095", "GB9625"),
+    "generators, closures and classes that outlive the traced frame": (
+        "GB0003", "GB0253", "GB0024", "GB9528", "GB4778", "GB1319"),
+    "`nn.Module` construction and calls through containers of modules": (
+        "GB0225",  # a factory with requires_grad=True
+        "GB0014",  # nn.RNN/GRU/LSTM (torch._dynamo.config.allow_rnn is off by default)
+        "GB0153", "GB0281", "GB0202",  # ModuleList/ModuleDict indexed, or module methods called, with a non-constant
+        "GB0162",  # nn.Module.__init__ reached through super() in traced code
+    ),
+    "tensors where an op wants a Python int": ("GB0218", "GB0038"),
+    "data-dependent output shapes": ("GB0246",),  # F.one_hot without num_classes
+    "branches and asserts Dynamo cannot keep": ("GB0035", "GB0034", "GB0171"),
+    "tensor methods and attributes Dynamo cannot trace": (
+        "GB0126", "GB0127", "GB0128", "GB0129", "GB0130",  # resize_, resize_as_, set_, sparse resizes
+        "GB0107", "GB0110", "GB4197",  # random_, uniform_(from=...), share_memory_
+        "GB0056", "GB0220", "GB0058", "GB0206",  # assigning .data, tensor attributes, requires_grad
+        "GB0108", "GB0104", "GB0045", "GB0046",  # retain_grad, grad_fn, is_inference
+        "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
+        "GB7650",  # torch.Generator methods (`torch.Generator().manual_seed(s)`: GM604 says GB0363)
+        "GB0146",  # unsupported stream event methods
+    ),
+    "values formatted as text (`repr`)": (
+        "GB0569", "GB7968", "GB1584", "GB5380", "GB8315", "GB1275", "GB0459"),
+    "tensor hooks registered in traced code": ("GB0029", "GB0100", "GB0101", "GB7444"),
+    "autograd in traced code": (
+        "GB0125", "GB7324",  # requires_grad_ forms GM701 does not claim
+        "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB4372", "GB0347",  # autograd.Function
+    ),
+    "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
+    "numpy arrays in traced code": ("GB0157", "GB0158", "GB0159", "GB0250"),
+    "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
+    "triton calls in traced code": ("GB4026", "GB6735"),
+    "compiler directives and checks": (
+        "GB4297", "GB4636",  # torch._dynamo.skip_frame(), step_unsupported()
+        "GB0098", "GB0099",  # calling a torch.compiler.disable'd function
+        "GB0230", "GB0223",  # use_deterministic_algorithms(warn_only=True), torch.compile(f, ...) inside
+        "GB9840", "GB9158", "GB0288",  # torch._check messages
+        "GB3840",  # leaf_function without fake_fn
+    ),
+    "calls Dynamo cannot trace, per callee (GM604's measured table lists others)": ("GB0147", "GB0148", "GB0060"),
+}
+
+_RUNTIME = "runtime"
+_TRACE_AUTOGRAD_OPS = ("config", "only with torch._dynamo.config.trace_autograd_ops=True (off by default on "
+                       "2.13, where the call breaks first with GB9186/GB0123, which GM701 reports)")
+
+# Per id: (category, one line). Keyword-assigned ids are here only where the keywords are wrong.
+REASONS: dict[str, tuple[str, str]] = {
+    # config / follow-on / debug / internal, by hand
+    "GB0039": (_RUNTIME, "the number of recompilations of a frame"),
+    "GB0083": (_RUNTIME, "backward hooks registered on a module, usually outside the compiled region"),
+    "GB0269": ("debug", "torch._dynamo.config.debug_force_graph_break_on_leaf_return"),
+    "GB0275": ("debug", "torch._dynamo.step_unsupported() used for debugging"),
+    "GB0284": ("debug", "torch._dynamo.step_unsupported() under fullgraph"),
+    "GB0030": ("debug", "a ComptimeContext graph break, Dynamo's debugging API"),
+    "GB0200": ("debug", "a missing BUILD_SET handler, for Dynamo's tests"),
+    "GB0295": ("config", "only on Python < 3.11, which graphmend does not support"),
+    "GB0053": ("config", "FSDP with use_orig_params=False"),
+    "GB0106": ("config", "numpy not installed"),
+    "GB0166": ("config", "queue_callback() without compiled autograd and fullgraph"),
+    "GB0296": ("config", "only for a function listed in torch._dynamo.config.reorderable_logging_functions"),
+    "GB0353": ("config", "export's rewrite_signature"),
+    "GB0088": (_RUNTIME, "an exception raised at run time and not caught inside the traced frame"),
+    "GB0371": _TRACE_AUTOGRAD_OPS, "GB0372": _TRACE_AUTOGRAD_OPS, "GB4927": _TRACE_AUTOGRAD_OPS,
+    "GB6663": _TRACE_AUTOGRAD_OPS, "GB1381": _TRACE_AUTOGRAD_OPS, "GB1724": _TRACE_AUTOGRAD_OPS,
+    "GB1140": _TRACE_AUTOGRAD_OPS, "GB5748": _TRACE_AUTOGRAD_OPS, "GB7054": _TRACE_AUTOGRAD_OPS,
+    "GB1042": _TRACE_AUTOGRAD_OPS, "GB0442": _TRACE_AUTOGRAD_OPS,
+    "GB0113": ("eager-error", "an attribute reached through super() that the parent class lacks"),
+    "GB0073": ("hop", "calling an nn.Module inside a higher-order operator's body"),
+    "GB1177": ("hop", "changing an nn.Module's parameters inside a higher-order operator's body"),
+    "GB5173": ("eager-error", "tensors on different devices, which raises in eager too"),
+    "GB0174": ("eager-error", "cast() with other than two arguments raises in eager too"),
+    "GB8887": ("eager-error", "namedtuple __setattr__ with bad arguments raises in eager too"),
+    "GB0355": ("eager-error", "a torch.func transform over a function returning other than one tensor"),
+    "GB0240": ("eager-error", "an out= tensor of the wrong shape"),
+    "GB0247": ("eager-error", "an out= tensor of the wrong shape"),
+    "GB7000": ("follow-on", "a break inside a loop makes Dynamo skip the frame"),
+    "GB0065": ("follow-on", "a break inside an inlined call"),
+    "GB0066": ("follow-on", "a break inside a `with` block whose context manager cannot cross it"),
+    "GB0096": ("follow-on", "an attribute store Dynamo cannot resume after"),
+    "GB0209": ("follow-on", "a break inside `torch.autograd._unsafe_preserve_version_counter`"),
+    "GB0212": ("follow-on", "a break inside a torch.profiler context"),
+    "GB0279": ("follow-on", "a break inside torch.fx.traceback.annotate"),
+    "GB0370": ("follow-on", "a break inside record_function"),
+    "GB0019": ("follow-on", "an autograd.Function context alive across a break"),
+    "GB3326": ("follow-on", "a break between `.data_ptr()` and create_tma_descriptor"),
+    "GB3343": ("follow-on", "a P2POp alive across a break"),
+    "GB0013": ("follow-on", "a hook handle created in another frame, alive across a break"),
+    "GB5696": ("internal", "Dynamo's comprehension optimisation: stack values"),
+    "GB6276": ("internal", "Dynamo's comprehension optimisation: bytecode analysis"),
+    "GB9898": ("internal", "Dynamo's comprehension optimisation: bytecode analysis"),
+    "GB2669": ("internal", "Dynamo's comprehension optimisation in a resume function"),
+    "GB7425": ("internal", "Dynamo's comprehension optimisation: local slots"),
+    "GB0079": ("internal", "a CALL_INTRINSIC_1 operand Dynamo has no handler for (which source makes it depends on the Python version)"),
+    "GB6604": ("internal", "a CALL_INTRINSIC_2 operand Dynamo has no handler for (which source makes it depends on the Python version)"),
+    "GB0082": ("internal", "a bytecode instruction Dynamo has no handler for (which source makes it depends on the Python version)"),
+    "GB0120": ("internal", "unreachable generator code"),
+    "GB0071": ("internal", "inlining a bound method Dynamo should have decomposed"),
+    "GB0048": ("internal", "Dynamo's real-value lookup"),
+    "GB0049": ("internal", "resolving an op packet"),
+    "GB0141": ("internal", "call_id() of a sourceless tensor"),
+    "GB0176": ("internal", "call_id() without a real value"),
+    "GB0193": ("internal", "Dynamo's builtin-op handler raised TypeError"),
+    "GB0228": ("internal", "Dynamo's traceable-parameter conversion switched off"),
+    "GB0229": ("internal", "parameter construction from an unexpected graph node"),
+    "GB0349": ("internal", "check_meta_consistency on an unexpected variable"),
+    "GB0360": ("internal", "guard_scalar on an unexpected expression"),
+    "GB2977": ("internal", "a JIT function without _torchdynamo_inline"),
+    "GB0346": ("internal", "autograd.Function forward traced to a non-function"),
+    "GB0348": ("internal", "autograd.Function backward traced to a non-function"),
+    "GB0352": ("internal", "autograd.Function backward traced to a non-function"),
+    # runtime: the value's type, layout or origin decides
+    "GB0001": (_RUNTIME, "the tensor subclass given to as_subclass"),
+    "GB0026": (_RUNTIME, "a tensor subclass's constructor"),
+    "GB0103": (_RUNTIME, "a tensor subclass's overridden method"),
+    "GB0163": (_RUNTIME, "a tensor subclass's attribute"),
+    "GB0164": (_RUNTIME, "a tensor subclass's overridden attribute"),
+    "GB0227": (_RUNTIME, "nn.Parameter of a tensor subclass"),
+    "GB0015": (_RUNTIME, "a sparse tensor input"),
+    "GB0277": (_RUNTIME, "a sparse tensor input"),
+    "GB0016": (_RUNTIME, "a strided NestedTensor input"),
+    "GB0044": (_RUNTIME, "a strided NestedTensor input"),
+    "GB0018": (_RUNTIME, "an unbacked SymInt input"),
+    "GB2861": (_RUNTIME, "a type whose __hash__ is written in C"),
+    "GB1220": (_RUNTIME, "a type whose comparisons are written in C"),
+    "GB0005": (_RUNTIME, "a type whose __str__ is written in C"),
+    "GB9198": (_RUNTIME, "a type whose __repr__ is written in C"),
+    "GB0808": (_RUNTIME, "a special method written in C on a user type"),
+    "GB0177": (_RUNTIME, "the callee is written in C"),
+    "GB0194": (_RUNTIME, "an isinstance check on an object of a C extension type"),
+    "GB3241": (_RUNTIME, "a C-level descriptor of the object's type (delete)"),
+    "GB3697": (_RUNTIME, "a C-level descriptor of the object's type (set)"),
+    "GB2852": (_RUNTIME, "a user __repr__ Dynamo cannot trace, reached through a value's type"),
+    "GB0009": (_RUNTIME, "a callee Dynamo decided earlier to skip"),
+    "GB0022": (_RUNTIME, "an import that returns no module"),
+    "GB0023": (_RUNTIME, "a comparison whose other operand is no constant"),
+    "GB0037": (_RUNTIME, "an operator without a dynamic-shape meta kernel"),
+    "GB0043": (_RUNTIME, "a custom operator that is not PT2-compliant"),
+    "GB0090": (_RUNTIME, "an operator that does not support fake tensors (a custom op)"),
+    "GB0087": (_RUNTIME, "an operator that fails on fake tensors"),
+    "GB0064": (_RUNTIME, "an exception while propagating fake tensors"),
+    "GB0219": (_RUNTIME, "the backend compiler raised"),
+    "GB0052": (_RUNTIME, "a frame Dynamo restarted 100 times"),
+    "GB0078": (_RUNTIME, "a nonstrict_trace function defined inside the compiled region"),
+    "GB0236": (_RUNTIME, "the input types of a nonstrict_trace function"),
+    "GB0238": (_RUNTIME, "a pytree constant built inside the compiled region, passed to nonstrict_trace"),
+    "GB0239": (_RUNTIME, "a pytree_flatten registration"),
+    "GB0251": (_RUNTIME, "the output types of a nonstrict_trace function"),
+    "GB6210": (_RUNTIME, "an nn.Module argument of a leaf_function without a source"),
+    "GB2520": (_RUNTIME, "an argument of an assume_constant_result function that is no constant"),
+    "GB0086": (_RUNTIME, "a value Dynamo needed as a Python constant"),
+    "GB0117": (_RUNTIME, "the arguments of a method call"),
+    "GB0292": (_RUNTIME, "the return value of a constant-like method"),
+    "GB0299": (_RUNTIME, "the arguments of a constant-like method"),
+    "GB5195": (_RUNTIME, "elementwise_dtypes on an unsupported argument"),
+    "GB0224": (_RUNTIME, "a torch function called on SymInts only"),
+    "GB0241": (_RUNTIME, "a non-contiguous out= list"),
+    "GB0242": (_RUNTIME, "a non-contiguous out= tensor"),
+    "GB0243": (_RUNTIME, "the argument of nn.modules.utils._ntuple"),
+    "GB6270": (_RUNTIME, "a tensor method of the tensor's run-time class"),
+    "GB7489": (_RUNTIME, "an argument of a type Dynamo cannot proxy"),
+    "GB0149": (_RUNTIME, "a functorch transform Dynamo does not support"),
+    "GB9741": (_RUNTIME, "compiling inside a functorch transform"),
+    "GB7299": (_RUNTIME, "a closure returned by a torch.func transform"),
+    "GB6297": (_RUNTIME, "the same tensor passed twice to autograd.Function.apply"),
+    "GB0358": (_RUNTIME, "a pending mutation on an optimizer's parameter"),
+    "GB0181": (_RUNTIME, "a gradient of another dtype than its tensor (FSDP)"),
+    "GB0161": (_RUNTIME, "the type of an nn.Module attribute"),
+    "GB0121": (_RUNTIME, "a method of an unspecialized nn.Module"),
+    "GB0357": (_RUNTIME, "a ScriptModule as an unspecialized module"),
+    "GB4695": (_RUNTIME, "a torch.jit.script or freeze module"),
+    "GB0189": (_RUNTIME, "a mutation pending on the module"),
+    "GB0211": (_RUNTIME, "an nn.Module whose __getattr__ is not a Python function"),
+    "GB0256": (_RUNTIME, "an object whose __getattr__ is not a Python function"),
+    "GB0261": (_RUNTIME, "a method whose __func__ is not a Python function"),
+    "GB0255": (_RUNTIME, "calling a sourceless object as a method"),
+    "GB0131": (_RUNTIME, "__setitem__/__setattr__ of an object that is not user-defined"),
+    "GB0271": (_RUNTIME, "a class whose __dict__ Dynamo already materialized"),
+    "GB0272": (_RUNTIME, "an object that allows no weakref"),
+    "GB0276": (_RUNTIME, "an object that allows no weakref"),
+    "GB0283": (_RUNTIME, "an object that allows no weakref"),
+    "GB7502": (_RUNTIME, "a class whose __new__ Dynamo cannot replay"),
+    "GB2404": (_RUNTIME, "a class object.__new__ cannot build"),
+    "GB0369": (_RUNTIME, "a frozen dataclass field Dynamo did not track"),
+    "GB0180": (_RUNTIME, "dataclass fields() of an object that is not user-defined"),
+    "GB0201": (_RUNTIME, "the argument types of a namedtuple"),
+    "GB0197": (_RUNTIME, "a list that contains itself"),
+    "GB1297": (_RUNTIME, "a self-referential value alive across a break"),
+    "GB0143": (_RUNTIME, "a value Dynamo cannot turn into a list for slice assignment"),
+    "GB0203": (_RUNTIME, "dict_keys whose keys are not constants"),
+    "GB0204": (_RUNTIME, "a mappingproxy whose keys are not constants"),
+    "GB0198": (_RUNTIME, "a mappingproxy whose dict changed"),
+    "GB0199": (_RUNTIME, "a mappingproxy from outside the compiled region"),
+    "GB5849": (_RUNTIME, "__dict__ replaced with non-constant keys"),
+    "GB0183": (_RUNTIME, "dict.fromkeys on arguments Dynamo cannot list"),
+    "GB0278": (_RUNTIME, "fromkeys on a class that is no dict"),
+    "GB0365": (_RUNTIME, "an object Dynamo cannot tell hashable"),
+    "GB0366": (_RUNTIME, "an object whose hash Dynamo cannot know"),
+    "GB0367": (_RUNTIME, "an object whose equality Dynamo cannot know"),
+    "GB0682": (_RUNTIME, "hashing a getattr() result of unknown type"),
+    "GB6215": (_RUNTIME, "comparing a getattr() result Dynamo cannot resolve"),
+    "GB4608": (_RUNTIME, "a comparison falling back to identity on unknown objects"),
+    "GB6622": (_RUNTIME, "comparing lists whose elements compare to non-constants"),
+    "GB5565": (_RUNTIME, "ordering lists whose elements compare symbolically"),
+    "GB0213": (_RUNTIME, "a builtin operator on tensor arguments Dynamo does not implement"),
+    "GB0214": (_RUNTIME, "a comparison operator on SymNodes"),
+    "GB0215": (_RUNTIME, "a comparison operator on tensors"),
+    "GB6025": (_RUNTIME, "list() of argument types Dynamo cannot list"),
+    "GB6012": (_RUNTIME, "a __len__ written in C or returning a non-constant"),
+    "GB4240": (_RUNTIME, "__getitem__ of a type Dynamo does not model"),
+    "GB5904": (_RUNTIME, "sq_item of a type Dynamo does not model"),
+    "GB0781": (_RUNTIME, "sq_ass_item of a type Dynamo does not model"),
+    "GB9277": (_RUNTIME, "function.__get__ on a function that is not user-defined"),
+    "GB9672": (_RUNTIME, "type.__dict__[...].__get__ on a non-constant"),
+    "GB0287": (_RUNTIME, "type.__dict__['__annotations__'].__get__ on a non-constant"),
+    "GB9137": (_RUNTIME, "a typing construct subscripted with a non-constant"),
+    "GB0290": (_RUNTIME, "a numpy function stored and called as a method"),
+    "GB0185": (_RUNTIME, "a numpy array that cannot become a tensor"),
+    "GB0114": (_RUNTIME, "the function given to itertools.accumulate raised"),
+    "GB0115": (_RUNTIME, "the key function given to itertools.groupby raised"),
+    "GB0133": (_RUNTIME, "the arguments of itertools.accumulate"),
+    "GB0134": (_RUNTIME, "the arguments of itertools.groupby"),
+    "GB0152": (_RUNTIME, "non-constant itertools.groupby keys"),
+    "GB0192": (_RUNTIME, "itertools.cycle over more items than Dynamo's limit"),
+    "GB0094": (_RUNTIME, "SEND (await, yield from) to an unsupported object"),
+    "GB0169": (_RUNTIME, "writing to a cell Dynamo holds no source for"),
+    "GB0165": (_RUNTIME, "a method of the autograd engine object"),
+    "GB8656": (_RUNTIME, "an opaque object type with __getattr__"),
+    "GB1739": (_RUNTIME, "a member type of a registered opaque object"),
+    "GB7685": (_RUNTIME, "an attribute missing on a registered opaque class"),
+    "GB9567": (_RUNTIME, "a descriptor on a registered opaque class"),
+    "GB2078": (_RUNTIME, "an unregistered member of an opaque object"),
+    "GB0362": (_RUNTIME, "attributes of an opaque object"),
+    "GB8843": (_RUNTIME, "a reference-type opaque object returned by a member"),
+    "GB0282": (_RUNTIME, "a Placement type with __getattr__"),
+    "GB0361": (_RUNTIME, "a feature of a triton kernel"),
+    "GB0467": (_RUNTIME, "setattr() on an object of a type Dynamo does not model"),
+    "GB0266": (_RUNTIME, "a method of a TorchScript object"),
+    "GB0267": (_RUNTIME, "a non-callable attribute of a TorchScript object"),
+    "GB0216": (_RUNTIME, "the grid type given to a triton kernel"),
+}
+
+
+def placements() -> dict[str, str]:
+    """id -> the LEFT construct naming it; fails on an id named twice."""
+    placed: dict[str, str] = {}
+    for construct, group in LEFT.items():
+        for gb_id in group:
+            if gb_id in placed:
+                raise ValueError(f"{gb_id} is listed under two constructs")
+            placed[gb_id] = construct
+    return placed
