@@ -21,8 +21,10 @@ CATEGORIES: dict[str, str] = {
                 "bookkeeping of Dynamo's own (reconstruction, bytecode analysis, sources)",
     "eager-error": "the code raises in eager too (Dynamo's hint: \"Your code may result in an error when "
                    "running in eager\"): a bug Python reports, not a graph break to rewrite",
-    "hop": "arguments Dynamo rejects in torch's higher-order operators (torch.cond, while_loop, scan, "
-           "map, associative_scan, invoke_subgraph, wrappers), which raise in eager or export too",
+    "hop": "uses of torch's higher-order operators (torch.cond, while_loop, scan, map, associative_scan, "
+           "invoke_subgraph, wrappers) that Dynamo rejects: wrong arguments, or bodies that alias, mutate "
+           "or call modules. That code is written for torch.compile and Dynamo's message names the fix; "
+           "graphmend leaves it out of scope",
     "object-model": "a Python protocol (a C slot: `len`, `iter`, `next`, `in`, `+`, `int()`, `str`, "
                     "`repr`, subscripts) that Dynamo's model of the value's run-time type does not "
                     "implement; which type reaches it is a run-time fact",
