@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from botworld import RemoteWorld
+from botworld import MEMBER, STRANGER, RemoteWorld
 from fake_github import FakeGitHub, add_workflow_run
 from test_github_e2e import BASE, HEAD
 from world import NUMBER, REPO
@@ -189,3 +189,42 @@ def test_a_budget_at_the_base_accepts_the_break_it_expects(tmp_path: Path, fake_
     budget = json.loads(budget_from([KEPT]))
     assert [entry["kind"] for entry in budget["breaks"]] == ["GB0291"] and "line" in budget["breaks"][0]
     assert asdict(KEPT)["line"] == budget["breaks"][0]["line"]
+
+
+def accept_command(world: RemoteWorld, user: dict[str, object] = MEMBER) -> Any:
+    event = world.comment_event("/graphmend accept-breaks", user, "MEMBER", True)
+    empty = world.tmp / f"empty-{world.runs}"  # no checkout: the bot reads everything through the API
+    empty.mkdir()
+    return world.run(event, event_name="issue_comment", workspace=empty)
+
+
+def test_accept_breaks_commits_the_head_census_as_the_budget_on_the_branch(world: RemoteWorld) -> None:
+    add_workflow_run(world.fake, REPO, world.head_sha, event="pull_request", branch="changes", workflow="graphmend.yml",
+                     artifacts={"graphmend-census": census_zip(census_json(world.head_sha, KEPT, ADDED))})
+    before = world.remote.branch("changes")
+    run = accept_command(world)
+    assert run.returncode == 0, run.stdout + run.stderr
+    after = world.remote.branch("changes")
+    assert after != before and world.remote.git("rev-parse", f"{after}^") == before  # fast-forward
+    assert world.remote.show(after, "graphmend-breaks.json") == budget_from([KEPT, ADDED]).rstrip("\n")
+    assert any("Committed `graphmend-breaks.json` with 2 expected graph break(s)" in r for r in world.replies())
+
+
+def test_accept_breaks_without_a_census_of_the_head_commits_nothing(world: RemoteWorld) -> None:
+    # a census of another commit (an older push of the branch) is not the head's
+    add_workflow_run(world.fake, REPO, "e" * 40, event="pull_request", branch="changes",
+                     artifacts={"graphmend-census": census_zip(census_json("e" * 40, KEPT, ADDED))})
+    before = world.remote.branch("changes")
+    run = accept_command(world)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert world.remote.branch("changes") == before
+    assert any(f"No census of `{world.head_sha[:7]}` to accept" in r for r in world.replies())
+
+
+def test_accept_breaks_from_a_user_without_write_access_commits_nothing(world: RemoteWorld) -> None:
+    add_workflow_run(world.fake, REPO, world.head_sha, event="pull_request", branch="changes",
+                     artifacts={"graphmend-census": census_zip(census_json(world.head_sha, KEPT, ADDED))})
+    before = world.remote.branch("changes")
+    run = accept_command(world, STRANGER)  # the payload says MEMBER: only the permission API counts
+    assert run.returncode == 0 and world.remote.branch("changes") == before
+    assert any("only users with write access" in r for r in world.replies())

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +42,7 @@ MAX_RUNS = 20  # runs looked at per commit (re-runs, several pushes of one commi
 
 
 @dataclass(frozen=True)
-class TrustedBase:
+class FoundCensus:
     census: Census
     label: str  # "run 123 of graphmend-census.yml on main at abc123": where it came from
 
@@ -68,29 +68,43 @@ def run_refusal(run: WorkflowRun, repository: str, default_branch: str, workflow
 
 
 def fetch_trusted_base(repo: Repository, token: str, workflow_file: str, artifact_name: str,
-                       commits: Sequence[str], scratch: Path) -> TrustedBase:
+                       commits: Sequence[str], scratch: Path) -> FoundCensus:
     """The census of the first default-branch run that passes every rule, for the first of
     `commits` (the base, then the merge-base) that has one; CensusError saying why there is none."""
     default_branch = repo.default_branch
+
+    def refusal(run: WorkflowRun) -> str:
+        return run_refusal(run, repo.full_name, default_branch, workflow_file, commits)
+
+    try:
+        return fetch_census(repo, token, commits, artifact_name, refusal, scratch)
+    except CensusError as error:
+        raise CensusError(f"no completed push or schedule run of {workflow_file} on {default_branch} at the base "
+                          f"or the merge-base has a census artifact ({error})") from None
+
+
+def fetch_census(repo: Repository, token: str, commits: Sequence[str], artifact_name: str,
+                 refusal: Callable[[WorkflowRun], str], scratch: Path) -> FoundCensus:
+    """The census artifact of the first completed run at one of `commits` (in order) that `refusal`
+    passes; CensusError naming the first refusals when there is none."""
     refusals: list[str] = []
     for commit in dict.fromkeys(c for c in commits if c):
         runs = repo.get_workflow_runs(head_sha=commit, status="completed")  # every field is checked below
         for index, run in enumerate(runs):
             if index >= MAX_RUNS:
                 break
-            refusal = run_refusal(run, repo.full_name, default_branch, workflow_file, commits)
-            if refusal:
-                refusals.append(refusal)
+            refused = refusal(run)
+            if refused:
+                refusals.append(refused)
                 continue
             artifact = _artifact(run, artifact_name)
             if artifact is None:
                 refusals.append(f"run {run.id} has no unexpired artifact {artifact_name!r}")
                 continue
             census = _download_census(artifact, run, token, scratch)
-            return TrustedBase(census, f"run {run.id} of {workflow_file} on {default_branch} at {run.head_sha[:12]}")
-    why = f" ({'; '.join(refusals[:3])})" if refusals else ""
-    raise CensusError(f"no completed push or schedule run of {workflow_file} on {default_branch} at the base "
-                      f"or the merge-base has a census artifact{why}")
+            workflow = (run.path or "").rpartition("/")[2]
+            return FoundCensus(census, f"run {run.id} of {workflow} on {run.head_branch} at {run.head_sha[:12]}")
+    raise CensusError("; ".join(refusals[:3]) or "no run found")
 
 
 def _artifact(run: WorkflowRun, name: str) -> Artifact | None:
