@@ -91,7 +91,7 @@ def test_one_break_added_and_one_removed_is_plus_one_minus_one_locally_and_on_th
     assert local.returncode == 1, local.stdout + local.stderr  # a break was added: the gate fails
     assert "### Graph breaks in this PR (Dynamo census): +1 / -1" in local.stdout
     assert f"| + | `pkg/model.py:{ADDED_LINE}` | Failed to trace builtin operator | [GB0059](" in local.stdout
-    assert f"`tests/test_model.py::test_net` | `Net.forward` |" in local.stdout
+    assert "`tests/test_model.py::test_net` | `Net.forward` |" in local.stdout
     assert f"| - | `pkg/model.py:{REMOVED_LINE}` | Data-dependent branching | [GB0170](" in local.stdout
 
     # On the pull request: the base census is the default branch's push run's artifact.

@@ -28,13 +28,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import requests
 from github.Artifact import Artifact
 from github.Repository import Repository
 from github.WorkflowRun import WorkflowRun
 
 from graphmend_bot.census.record import MAX_BYTES, Census, CensusError, load_census
-from graphmend_bot.github.core.api import TIMEOUT_S
+from graphmend_bot.github.core.archive import ArchiveError, download
 
 TRUSTED_EVENTS = frozenset({"push", "schedule"})
 CENSUS_MEMBER = "graphmend-census.json"
@@ -120,28 +119,21 @@ def _download_census(artifact: Artifact, run: WorkflowRun, token: str, scratch: 
         raise CensusError(f"the artifact {artifact.id} does not name run {run.id} at {run.head_sha[:12]}")
     if artifact.size_in_bytes > MAX_BYTES:
         raise CensusError(f"the base census artifact is larger than {MAX_BYTES >> 20} MiB")
-    data = _download(artifact.archive_download_url, token)
+    data = _download(artifact.archive_download_url, token, scratch)
     path = scratch / CENSUS_MEMBER
     path.write_bytes(_census_member(data))
     return load_census(path, expected_commit=run.head_sha)
 
 
-def _download(url: str, token: str) -> bytes:
-    """The artifact's zip (the API answers with a redirect to storage; requests drops the token
-    when the host changes), refused past MAX_BYTES while it arrives."""
+def _download(url: str, token: str, scratch: Path) -> bytes:
+    """The artifact's zip (the API answers with a redirect to storage), refused past MAX_BYTES."""
+    path = scratch / "artifact.zip"
     try:
-        with requests.get(url, headers={"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json"},
-                          timeout=TIMEOUT_S, stream=True) as response:
-            response.raise_for_status()
-            chunks, size = [], 0
-            for chunk in response.iter_content(1 << 20):
-                size += len(chunk)
-                if size > MAX_BYTES:
-                    raise CensusError(f"the base census artifact is larger than {MAX_BYTES >> 20} MiB")
-                chunks.append(chunk)
-    except requests.RequestException as error:
-        raise CensusError(f"downloading the base census artifact failed ({type(error).__name__})") from None
-    return b"".join(chunks)
+        download(url, path, MAX_BYTES, {"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json"},
+                 "the base census artifact")
+    except ArchiveError as error:
+        raise CensusError(str(error)) from None
+    return path.read_bytes()
 
 
 def _census_member(data: bytes) -> bytes:
