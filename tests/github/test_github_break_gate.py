@@ -228,3 +228,15 @@ def test_accept_breaks_from_a_user_without_write_access_commits_nothing(world: R
     run = accept_command(world, STRANGER)  # the payload says MEMBER: only the permission API counts
     assert run.returncode == 0 and world.remote.branch("changes") == before
     assert any("only users with write access" in r for r in world.replies())
+
+
+def test_a_pull_request_without_python_changes_is_still_gated(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """Data or configuration can add graph breaks too: the census table and the gate do not depend on
+    the pull request changing a Python file."""
+    world = RemoteWorld(tmp_path, fake_github, BASE, {"README.md": "# Hello, data\n"})
+    add_workflow_run(fake_github, REPO, world.base_sha, artifacts={"graphmend-census": census_zip(
+        census_json(world.base_sha, KEPT))})
+    head_census(world, KEPT, ADDED)
+    run = gate(world)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "changes no Python files" in run.stdout and "+1 / -0" in summary(fake_github)

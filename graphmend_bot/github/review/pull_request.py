@@ -97,12 +97,15 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
         return EXIT_CLEAN
     if not state.python_files:
         log.info(f"pull request #{number} changes no Python files: nothing to check")
-        if not _has_bot_comments(state):
-            finish(ctx, log, CheckResult(), SummaryView([], head_sha=state.head_sha,
-                                                        notes=["No Python files changed."]))
+        # Dynamo's census still has its word: data or configuration can add graph breaks too.
+        census = with_census(ctx, config, CheckResult(), state.head_sha, [], log)
+        breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, _blob_url(ctx, state))
+        notes = ["No Python files changed.", *([census.note] if census.note else [])]
+        if breaks is None and not _has_bot_comments(state):
+            finish(ctx, log, CheckResult(), SummaryView([], head_sha=state.head_sha, notes=notes))
             return EXIT_CLEAN
-        # Python changes were reverted: clear the old comments and the summary.
-        return review(ctx, repo, state, CheckResult(), {}, log, _why_not_post(ctx, state, payload_pr))
+        # Python changes were reverted (clear the old comments), or the census table is the summary.
+        return review(ctx, repo, state, CheckResult(), {}, log, _why_not_post(ctx, state, payload_pr), notes, breaks)
 
     changed = [f.filename for f in state.python_files]
     result = analyse(ctx, config, log, only=changed)
