@@ -28,7 +28,8 @@ def break_heading(comparison: Comparison) -> str:
 def break_table(comparison: Comparison, blob_url: str = "", base_label: str = "") -> list[str]:
     """Markdown lines: the heading, the added and removed breaks, the targets that failed to
     compile on the head, and graphs, breaks, recompiles and fallbacks per target (base -> head).
-    `blob_url`: the head's blob URL, for links to added lines; `base_label`: where the base came from."""
+    `blob_url`: the head's blob URL, for links to added lines; `base_label`: where the base came from
+    (Markdown the caller made safe)."""
     lines = [f"### {break_heading(comparison)}", ""]
     base = f"`{comparison.base_commit[:12]}`" if comparison.base_commit else "the budget alone"
     lines.append(f"Compared with {base}{f' ({base_label})' if base_label else ''}; breaks are matched by file, "
@@ -37,7 +38,7 @@ def break_table(comparison: Comparison, blob_url: str = "", base_label: str = ""
         assert change.head is not None
         error = markdown_text(change.head.error[:MAX_ERROR])
         lines += ["", f"> **{code_span(change.target)} failed to compile on the head** ({error}): its graph "
-                  "breaks are unknown, so its 0 breaks are not clean."]
+                  "breaks are unknown, so 0 is not clean."]
     lines += [f"> {markdown_text(problem[:1].upper() + problem[1:])}." for problem in comparison.problems]
     if comparison.accepted:
         lines += ["", f"{len(comparison.accepted)} new break(s) are in the budget (`graphmend-breaks.json` at the "

@@ -57,7 +57,7 @@ def census_breaks(ctx: ActionContext, repo: Repository, head: Census | None, bas
             with tempfile.TemporaryDirectory(prefix="graphmend-base-census-") as scratch:
                 found = fetch_trusted_base(repo, inputs.token, inputs.census_base_workflow,
                                            inputs.census_base_artifact, [base_sha, merge_base], Path(scratch))
-            trusted, label = found.census, found.label
+            trusted, label = found.census, markdown_text(found.label)
         except CensusError as error:
             problems.append(f"The base's census was not used: {error}")
         except API_ERRORS as error:
