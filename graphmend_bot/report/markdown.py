@@ -189,6 +189,11 @@ class SummaryView:
     baselined: int = 0  # findings the baseline held, not reported (baseline.py)
     breaks: list[str] = field(default_factory=list)  # the census's +N / -M table (report/break_table.py)
 
+    @property
+    def worth_posting(self) -> bool:
+        """The summary comment is created only when it reports something: findings, or the census's table."""
+        return bool(self.findings or self.breaks)
+
 
 def _location(finding: Finding, blob_url: str) -> str:
     text = code_span(f"{finding.path}:{finding.location.row}")

@@ -266,3 +266,18 @@ def test_review_with_a_base_census_shows_the_break_table_and_gates_with_the_base
 
     no_base = local_review(budgeted.git.root, "--base", budgeted.base_sha, "--fail-on", "new-breaks")
     assert no_base.returncode == 2 and "give --census HEAD_CENSUS and --census-base BASE_CENSUS" in no_base.stderr
+
+
+def test_review_with_no_static_finding_still_prints_the_census_table(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """The bot posts the summary comment for the census's table alone; the local review prints it too."""
+    from graphmend_bot.census.record import Census, write_census
+
+    world = PullRequestWorld(tmp_path, fake_github, BASE, {"notes.txt": "v2\n"})
+    base = tmp_path / "base-census.json"
+    write_census(Census(commit=world.base_sha), base)
+    done = local_review(world.git.root, "--base", world.base_sha, "--output-format", "json", "--census",
+                        str(_census_of_head(world, world.head_sha)), "--census-base", str(base))
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads(done.stdout)["summary_comment"]
+    assert summary is not None and "### Graph breaks in this PR (Dynamo census): +1 / -0" in summary
+    assert summary.startswith("## GraphMend: no static findings in the changed Python files")

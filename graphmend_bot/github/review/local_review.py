@@ -150,7 +150,7 @@ def _heading(review: LocalReview) -> str:
 def render_text(review: LocalReview) -> str:
     plan, prepared = review.prepared.plan, review.prepared
     out = [_heading(review), ""]
-    if not review.findings:
+    if not review.prepared.view.worth_posting:
         out.append("No graph breaks in the changed Python files: the bot would post nothing.")
         return "\n".join(out) + "\n"
     out += [f"== Review: {len(plan.new_comments)} inline comment(s) ==", ""]
@@ -170,7 +170,7 @@ def render_text(review: LocalReview) -> str:
 def render_markdown(review: LocalReview) -> str:
     plan, prepared = review.prepared.plan, review.prepared
     out = [f"# {_heading(review)}", ""]
-    if not review.findings:
+    if not review.prepared.view.worth_posting:
         out.append("No graph breaks in the changed Python files: the bot would post nothing.")
         return "\n".join(out) + "\n"
     out += [f"## Review: {len(plan.new_comments)} inline comment(s)", ""]
@@ -197,8 +197,7 @@ def render_json(review: LocalReview) -> str:
         },
         "annotations": [{"path": f.path, "line": f.location.row, "code": f.code, "message": f.message}
                         for f in annotated(review)],
-        # The bot creates the summary comment only when there is something to report.
-        "summary_comment": summary_comment(prepared.view) if review.findings else None,
+        "summary_comment": summary_comment(prepared.view) if review.prepared.view.worth_posting else None,
         "fix_diff": prepared.view.fix_diff,
         "findings": len(review.findings),
         # Of those on lines of the diff: on lines the change added, and on unchanged context lines.

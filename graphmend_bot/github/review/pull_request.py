@@ -242,7 +242,7 @@ def _post(repo: Repository, state: PullRequestState, prepared: PreparedReview, l
 
     def summarise() -> None:
         view.inline = len(plan.already_commented) + len(posting.inline)
-        _upsert_summary(state, summary_comment(view), bool(view.findings or view.breaks))
+        _upsert_summary(state, summary_comment(view), view.worth_posting)
 
     steps: list[tuple[str, Callable[[], None]]] = [
         ("posting the review", post_review),
