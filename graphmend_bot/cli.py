@@ -383,9 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("census", help="run the project's tests with the census plugin: Dynamo's own graph breaks, "
                                       "for `check --census`",
                        description="Runs `python -m pytest --graphmend-census` in this environment. Exit status: "
-                                   "pytest's, or 2 when no census was written. With --compare: 1 when the "
-                                   "change added graph breaks (or a target can no longer be explained), 2 when "
-                                   "a census cannot be used, else 0.")
+                                   "pytest's, or 2 when no census was written. With --compare or --budget: 1 when "
+                                   "the change added graph breaks the budget does not expect (or a target can no "
+                                   "longer be explained), 2 when a census or the budget cannot be used, else 0. "
+                                   "With --update-budget: 0 once the budget is written, else 2.")
     p.add_argument("--file", default="graphmend-census.json", metavar="FILE",
                    help="where to write the census (default: graphmend-census.json)")
     p.add_argument("--commit", metavar="SHA", help="the commit to record (default: git's HEAD)")
