@@ -73,6 +73,12 @@ class Comparison:
         return [change for change in self.targets if change.head is not None and change.head.failed]
 
     @property
+    def missing_on_head(self) -> list[TargetChange]:
+        """Targets the base's tests called and the head's did not: their breaks there are unknown (a
+        removed break of theirs may only not have run)."""
+        return [change for change in self.targets if change.head is None]
+
+    @property
     def exit_status(self) -> int:
         if self.problems:
             return EXIT_UNUSABLE

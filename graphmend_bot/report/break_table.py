@@ -39,6 +39,9 @@ def break_table(comparison: Comparison, blob_url: str = "", base_label: str = ""
         error = markdown_text(change.head.error[:MAX_ERROR])
         lines += ["", f"> **{code_span(change.target)} failed to compile on the head** ({error}): its graph "
                   "breaks are unknown, so 0 is not clean."]
+    for change in comparison.missing_on_head[:MAX_ROWS]:
+        lines += ["", f"> {code_span(change.target)} was not called by the head's tests: its graph breaks there are "
+                  "unknown, and a break of it listed as removed may only not have run."]
     lines += [f"> {markdown_text(problem[:1].upper() + problem[1:])}." for problem in comparison.problems]
     if comparison.accepted:
         lines += ["", f"{len(comparison.accepted)} new break(s) are in the budget (`graphmend-breaks.json` at the "

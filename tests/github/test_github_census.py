@@ -293,3 +293,15 @@ def test_text_from_a_base_comparison_stays_inert() -> None:
     assert "``pkg/m`](x).py:3``" in table and "```f`` <img src=x>```" in table  # code spans the backticks cannot end
     assert "<!-- graphmend:summary -->" not in table
     assert "**`pkg.Net` failed to compile on the head**" in table and "not clean" in table
+
+
+def test_a_target_the_head_did_not_call_is_never_read_as_its_breaks_removed() -> None:
+    from graphmend_bot.census.compare import compare
+    from graphmend_bot.census.record import BreakRecord, CallRecord, Census
+    from graphmend_bot.report.break_table import break_table
+
+    base = Census(commit="b" * 40, breaks=[BreakRecord("pkg/old.py", 3, "Data-dependent branching", "GB0170")],
+                  calls=[CallRecord("pkg.Old", "t::a", 2, 1)])
+    table = "\n".join(break_table(compare(base, Census(commit="a" * 40))))
+    assert "+0 / -1" in table
+    assert "`pkg.Old` was not called by the head's tests: its graph breaks there are unknown" in table
