@@ -20,6 +20,7 @@ from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
 from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
 from graphmend_bot.findings import CheckResult
+from graphmend_bot.github.core.context import FAIL_ON
 from graphmend_bot.project import ProjectScope, project_scope, within
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
@@ -245,6 +246,7 @@ def failing_status(result: CheckResult, exit_zero: bool) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """The pull-request review of the working tree against `--base`, printed: what the bot would post."""
+    from graphmend_bot.github.core.results import failing
     from graphmend_bot.github.review.git_changes import GitError
     from graphmend_bot.github.review.local_review import RENDERERS as REVIEW_RENDERERS
     from graphmend_bot.github.review.local_review import review_working_tree
@@ -254,8 +256,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     output_file = Path(args.output_file).resolve() if args.output_file else None
     try:
         census = Path(args.census).resolve() if args.census else None  # before the review enters the top
+        census_base = Path(args.census_base).resolve() if args.census_base else None
         review = review_working_tree(args.base, args.paths or ["."], config, args.max_comments, census,
-                                     use_cache=not args.no_cache)
+                                     use_cache=not args.no_cache, census_base=census_base)
     except GitError as error:
         print(f"graphmend review: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -266,7 +269,13 @@ def cmd_review(args: argparse.Namespace) -> int:
         sys.stdout.write(output)
     if missing:
         return EXIT_ERROR
-    return EXIT_FINDINGS if review.findings and not args.exit_zero else EXIT_CLEAN
+    if args.exit_zero:
+        return EXIT_CLEAN
+    if args.fail_on == "new-breaks" and review.gate_failure is None:
+        print("graphmend review: --fail-on new-breaks compares censuses: give --census HEAD_CENSUS and "
+              "--census-base BASE_CENSUS", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_FINDINGS if failing(review.findings, args.fail_on, review.gate_failure) else EXIT_CLEAN
 
 
 def _comment_limit(value: str) -> int:
@@ -279,7 +288,7 @@ def cmd_census(args: argparse.Namespace) -> int:
     from graphmend_bot.census.command import census_command
 
     return census_command(args.file, args.pytest_args, args.commit, args.entry, args.compare, args.head,
-                          args.output_format)
+                          args.output_format, args.budget, args.update_budget)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -360,6 +369,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--census", metavar="FILE",
                    help="merge a `pytest --graphmend-census` file recorded on HEAD, as the bot merges its "
                         "`census-file` input: comments say what Dynamo confirmed, GM801 for breaks only it saw")
+    p.add_argument("--census-base", metavar="FILE",
+                   help="the base's census: the summary gets the table of graph breaks the change added and removed "
+                        "(with the budget graphmend-breaks.json in --base's tree)")
+    p.add_argument("--fail-on", choices=FAIL_ON, default="findings",
+                   help="what makes the exit status 1, as the action's `fail-on` (new-breaks: breaks the census "
+                        "comparison added beyond the budget; default: findings)")
     p.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the summary cache (.graphmend_cache, or GRAPHMEND_CACHE_DIR)")
     add_baseline_arguments(p)
@@ -368,9 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("census", help="run the project's tests with the census plugin: Dynamo's own graph breaks, "
                                       "for `check --census`",
                        description="Runs `python -m pytest --graphmend-census` in this environment. Exit status: "
-                                   "pytest's, or 2 when no census was written. With --compare: 1 when the "
-                                   "change added graph breaks (or a target can no longer be explained), 2 when "
-                                   "a census cannot be used, else 0.")
+                                   "pytest's, or 2 when no census was written. With --compare or --budget: 1 when "
+                                   "the change added graph breaks the budget does not expect (or a target can no "
+                                   "longer be explained), 2 when a census or the budget cannot be used, else 0. "
+                                   "With --update-budget: 0 once the budget is written, else 2.")
     p.add_argument("--file", default="graphmend-census.json", metavar="FILE",
                    help="where to write the census (default: graphmend-census.json)")
     p.add_argument("--commit", metavar="SHA", help="the commit to record (default: git's HEAD)")
@@ -381,6 +397,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "target graphs, recompiles and fallbacks to eager; exit 1 when breaks were added")
     p.add_argument("--head", metavar="HEAD_CENSUS",
                    help="with --compare: compare this census instead of running the tests")
+    p.add_argument("--budget", metavar="FILE",
+                   help="graph breaks the repository expects (graphmend-breaks.json): an added break it holds does "
+                        "not fail the gate; without --compare, the head is judged against it alone")
+    p.add_argument("--update-budget", action="store_true",
+                   help="write the census's breaks (or --head's) to the budget file (default: graphmend-breaks.json)")
     p.add_argument("--output-format", choices=("text", "json"), default="text",
                    help="how to print the comparison (default: text)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="-- PYTEST_ARGS",

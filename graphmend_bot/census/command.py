@@ -2,6 +2,8 @@
 
 With `--compare BASE`, the census written is then compared with BASE's (compare.py) and the exit
 status is the comparison's; `--head FILE` compares an existing census instead of running the tests.
+`--budget FILE` (graphmend-breaks.json, budget.py) accepts the breaks it expects, with or without a
+base census; `--update-budget` writes the census's breaks (the one just recorded, or `--head`'s) to it.
 
 pytest runs in a child process of this interpreter (the environment graphmend is installed in, which
 must be the project's test environment), so the project's own conftest and plugins behave as in a
@@ -17,15 +19,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from graphmend_bot.census.budget import BUDGET_FILE, write_budget
 from graphmend_bot.census.compare import EXIT_UNUSABLE, compare_files
+from graphmend_bot.census.record import CensusError, load_census
 
 EXIT_NO_CENSUS = 2
 
 
 def census_command(file: str, pytest_args: Sequence[str], commit: str | None = None, entries: Sequence[str] = (),
-                   base: str | None = None, head: str | None = None, output_format: str = "text") -> int:
-    """`graphmend census`: pytest's status, or with `base` the comparison's (a gate on added breaks)."""
-    if base is None:
+                   base: str | None = None, head: str | None = None, output_format: str = "text",
+                   budget: str | None = None, update_budget: bool = False) -> int:
+    """`graphmend census`: pytest's status, or with `base` (or `budget`) the comparison's (a gate on
+    added breaks), or with `update_budget` the budget written."""
+    if base is None and budget is None and not update_budget:
         if head is not None:
             print("graphmend: --head names the census to compare with --compare BASE_CENSUS; none given",
                   file=sys.stderr)
@@ -36,10 +42,29 @@ def census_command(file: str, pytest_args: Sequence[str], commit: str | None = N
         if status == EXIT_NO_CENSUS and not Path(file).is_file():
             return EXIT_UNUSABLE
         if status:
-            print(f"graphmend: the tests exited with {status}; the comparison covers the calls they made",
+            print(f"graphmend: the tests exited with {status}; the census covers the calls they made",
                   file=sys.stderr)
         head = file
-    return compare_files(Path(base), Path(head), output_format)
+    if update_budget:
+        return update_budget_file(Path(head), Path(budget or BUDGET_FILE))
+    return compare_files(Path(base) if base is not None else None, Path(head), output_format,
+                         Path(budget) if budget is not None else None)
+
+
+def update_budget_file(head: Path, budget: Path) -> int:
+    """Write the census's breaks as the budget; 0, or EXIT_UNUSABLE with a message."""
+    try:
+        census = load_census(Path(head))
+    except CensusError as error:
+        print(f"graphmend: budget not written: {error}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    if not census.complete:
+        print(f"graphmend: budget not written: the census {head} is incomplete (its test run stopped early)",
+              file=sys.stderr)
+        return EXIT_UNUSABLE
+    count = write_budget(census, budget)
+    print(f"graphmend: wrote {count} expected graph break(s) to {budget}", file=sys.stderr)
+    return 0
 
 
 def run_census(file: str, pytest_args: Sequence[str], commit: str | None = None,

@@ -6,6 +6,10 @@ census target (module or entry point): graphs, breaks, recompiles and fallbacks 
 side. A target whose explain failed is reported as failed, never as a clean 0 breaks, and a target
 that fails on the head but did not on the base fails the gate as an added break does: what it
 breaks is unknown.
+
+With a budget (budget.py, the repository's `graphmend-breaks.json` at the base commit), an added break
+the budget expects is `accepted`, not added; with a budget and no base census, every head break the
+budget does not hold is added (PyTorch's expected-breaks check).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from graphmend_bot.census.budget import Budget, load_budget
 from graphmend_bot.census.fingerprint import fingerprints
 from graphmend_bot.census.record import BreakRecord, CallRecord, Census, CensusError, load_census
 
@@ -53,12 +58,25 @@ class Comparison:
     head_commit: str
     added: list[BreakRecord] = field(default_factory=list)
     removed: list[BreakRecord] = field(default_factory=list)
+    accepted: list[BreakRecord] = field(default_factory=list)  # added, but the budget expects them
     targets: list[TargetChange] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # why the verdict may not be the whole truth
 
     @property
     def newly_failed(self) -> list[TargetChange]:
         return [change for change in self.targets if change.newly_failed]
+
+    @property
+    def failed_on_head(self) -> list[TargetChange]:
+        """Targets with a call explain could not handle on the head: their breaks are unknown, whatever
+        the base said (0 breaks because compile failed is never clean)."""
+        return [change for change in self.targets if change.head is not None and change.head.failed]
+
+    @property
+    def missing_on_head(self) -> list[TargetChange]:
+        """Targets the base's tests called and the head's did not: their breaks there are unknown (a
+        removed break of theirs may only not have run)."""
+        return [change for change in self.targets if change.head is None]
 
     @property
     def exit_status(self) -> int:
@@ -83,19 +101,36 @@ def summarise(calls: list[CallRecord]) -> dict[str, TargetSummary]:
     return targets
 
 
-def compare(base: Census, head: Census) -> Comparison:
-    comparison = Comparison(base.commit, head.commit)
+def compare(base: Census | None, head: Census, budget: Budget | None = None) -> Comparison:
+    """`base` None: judged against the budget alone (nothing is "removed")."""
+    comparison = Comparison(base.commit if base is not None else "", head.commit)
     for side, census in (("base", base), ("head", head)):
-        if not census.complete:
+        if census is not None and not census.complete:
             comparison.problems.append(f"the {side} census is incomplete (its test run stopped early): breaks it "
                                        "lacks may only not have run")
-    before, after = fingerprints(base.breaks), fingerprints(head.breaks)
-    comparison.added = sorted((after[key] for key in after.keys() - before.keys()), key=_where)
+    before, after = fingerprints(base.breaks if base is not None else ()), fingerprints(head.breaks)
+    new = sorted((key for key in after.keys() - before.keys()), key=lambda key: _where(after[key]))
+    comparison.added = [after[key] for key in new if budget is None or not budget.holds(key)]
+    comparison.accepted = [after[key] for key in new if budget is not None and budget.holds(key)]
     comparison.removed = sorted((before[key] for key in before.keys() - after.keys()), key=_where)
-    base_targets, head_targets = summarise(base.calls), summarise(head.calls)
+    base_targets, head_targets = summarise(base.calls if base is not None else []), summarise(head.calls)
     comparison.targets = [TargetChange(target, base_targets.get(target), head_targets.get(target))
                           for target in sorted(base_targets.keys() | head_targets.keys())]
     return comparison
+
+
+def gate_failure(comparison: Comparison | None, why_none: str) -> str:
+    """Why the gate fails on this comparison (trusted inputs only), "" when it passes."""
+    if comparison is None:
+        return f"no trusted base to compare the head's census with ({why_none}): the breaks added are unknown"
+    if comparison.problems:
+        return f"{comparison.problems[0]}: no verdict"
+    if comparison.added:
+        return f"{len(comparison.added)} graph break(s) added beyond the base's census and the budget"
+    if comparison.newly_failed:
+        return (f"{len(comparison.newly_failed)} census target(s) failed to compile on the head, so their breaks "
+                "are unknown")
+    return ""
 
 
 def _where(record: BreakRecord) -> tuple[str, int]:
@@ -104,9 +139,10 @@ def _where(record: BreakRecord) -> tuple[str, int]:
 
 # -- output ----------------------------------------------------------------------------------------
 def render_text(comparison: Comparison) -> str:
-    lines = [f"graphmend census: {len(comparison.added)} break(s) added, {len(comparison.removed)} removed "
+    accepted = f", {len(comparison.accepted)} new but in the budget" if comparison.accepted else ""
+    lines = [f"graphmend census: {len(comparison.added)} break(s) added, {len(comparison.removed)} removed{accepted} "
              f"(base {comparison.base_commit[:12] or 'unknown'} -> head {comparison.head_commit[:12] or 'unknown'})"]
-    for sign, records in (("+", comparison.added), ("-", comparison.removed)):
+    for sign, records in (("+", comparison.added), ("-", comparison.removed), ("~", comparison.accepted)):
         lines += [f"{sign} {_break_line(record)}" for record in records]
     if comparison.targets:
         lines.append("per target (base -> head):")
@@ -146,6 +182,7 @@ def render_json(comparison: Comparison) -> str:
     data = {"base_commit": comparison.base_commit, "head_commit": comparison.head_commit,
             "added": [asdict(record) for record in comparison.added],
             "removed": [asdict(record) for record in comparison.removed],
+            "accepted": [asdict(record) for record in comparison.accepted],
             "targets": [{"target": change.target, "base": change.base and asdict(change.base),
                          "head": change.head and asdict(change.head), "newly_failed": change.newly_failed}
                         for change in comparison.targets],
@@ -156,14 +193,17 @@ def render_json(comparison: Comparison) -> str:
 RENDERERS = {"text": render_text, "json": render_json}
 
 
-def compare_files(base: Path, head: Path, output_format: str = "text") -> int:
-    """Print the comparison of two census files; the gate's exit status (EXIT_ADDED when breaks
-    were added or a target newly failed, EXIT_UNUSABLE when a census cannot be used)."""
+def compare_files(base: Path | None, head: Path, output_format: str = "text", budget: Path | None = None) -> int:
+    """Print the comparison of two census files (or of the head's with a budget file); the gate's
+    exit status (EXIT_ADDED when breaks were added or a target newly failed, EXIT_UNUSABLE when a
+    census or the budget cannot be used)."""
     try:
-        base_census, head_census = load_census(base), load_census(head)
+        base_census = load_census(base) if base is not None else None
+        head_census = load_census(head)
+        expected = load_budget(budget) if budget is not None else None
     except CensusError as error:
         print(f"graphmend: census comparison not made: {error}", file=sys.stderr)
         return EXIT_UNUSABLE
-    comparison = compare(base_census, head_census)
+    comparison = compare(base_census, head_census, expected)
     sys.stdout.write(RENDERERS[output_format](comparison))
     return comparison.exit_status

@@ -6,6 +6,7 @@ asked of the collaborator-permission API (`author_association` is not authorizat
 have read access only, and a private organisation member with write access shows as CONTRIBUTOR).
 Every command is acknowledged with a reaction and answered with a reply; the bot never reacts to
 its own comments (known by their author, the account its token acts as, never by the text).
+`/graphmend accept-breaks` commits the census as the budget (accept_breaks.py).
 `/graphmend verify` applies the GPU workflow's own rule (gate.py) before it dispatches anything, so
 the reply says what that workflow will do: verify GraphMend's fix pull request, or refuse and why.
 """
@@ -24,6 +25,7 @@ from github.Repository import Repository
 from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.fences import code_span
+from graphmend_bot.github.accept_breaks import accept_breaks
 from graphmend_bot.github.approval.gate import DEFAULT_BOT_LOGIN, PullFacts, refusal
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.archive import ArchiveError, download_head
@@ -44,6 +46,7 @@ COMMANDS: dict[str, frozenset[str]] = {  # command -> the flags it takes
     "fix": frozenset({"--push"}),
     "scan": frozenset(),
     "verify": frozenset(),
+    "accept-breaks": frozenset(),
     "help": frozenset(),
 }
 
@@ -55,6 +58,7 @@ HELP = """GraphMend commands (comment on a pull request; users with write access
 | `/graphmend fix --push` | commit the safe rewrites to this pull request's branch instead (not for forks) |
 | `/graphmend scan` | check this pull request again and update the review and the summary comment |
 | `/graphmend verify` | run the GPU verification workflow on this pull request (not for forks) |
+| `/graphmend accept-breaks` | commit this pull request's census as the graph-break budget `graphmend-breaks.json` to its branch (not for forks); it counts once merged |
 | `/graphmend help` | show this help |"""
 
 
@@ -165,6 +169,8 @@ def _run(ctx: ActionContext, repo: Repository, pr: PullRequest, command: Command
         return _verify(ctx, repo, pr, bot)
     if pr.state != "open":
         return False, f"#{pr.number} is {pr.state}."
+    if command.name == "accept-breaks":
+        return accept_breaks(ctx, repo, pr)
     with tempfile.TemporaryDirectory(prefix="graphmend-pr-") as scratch:
         workspace = download_head(repo, pr.head.sha, Path(scratch))
         head_ctx = replace(ctx, workspace=workspace, inputs=replace(ctx.inputs, sarif_file=str(

@@ -187,6 +187,12 @@ class SummaryView:
     new: frozenset[Finding] | None = None
     notes: list[str] = field(default_factory=list)  # e.g. "read-only token: annotations only"
     baselined: int = 0  # findings the baseline held, not reported (baseline.py)
+    breaks: list[str] = field(default_factory=list)  # the census's +N / -M table (report/break_table.py)
+
+    @property
+    def worth_posting(self) -> bool:
+        """The summary comment is created only when it reports something: findings, or the census's table."""
+        return bool(self.findings or self.breaks)
 
 
 def _location(finding: Finding, blob_url: str) -> str:
@@ -245,6 +251,8 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
     head = f" at {view.head_sha[:7]}" if view.head_sha else ""
     if count:
         lines = [f"## {title}: {count} graph break(s) in the changed Python files{head}", ""]
+    elif view.breaks:  # the census's table below has Dynamo's word on them: "no graph breaks" would contradict it
+        lines = [f"## {title}: no static findings in the changed Python files{head}", ""]
     else:
         lines = [f"## {title}: no graph breaks in the changed Python files{head}", ""]
     lines.append(
@@ -253,6 +261,8 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
         if count else f"Checked {view.changed_files} changed Python file(s) ({view.files_checked} analysed for scope)."
     )
     lines += [f"> {note}" for note in view.notes]
+    if view.breaks:
+        lines += ["", *view.breaks]
     if count and view.new is not None:
         new = sum(f in view.new for f in view.findings)
         lines += ["", f"{new} new on lines this pull request added; {count - new} pre-existing (on lines it did not "

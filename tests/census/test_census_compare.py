@@ -170,3 +170,52 @@ def test_no_head_census_is_exit_2_with_a_message(tmp_path: Path) -> None:
     alone = graphmend(tmp_path, "--head", "base.json")
     assert alone.returncode == 2
     assert alone.stderr == "graphmend: --head names the census to compare with --compare BASE_CENSUS; none given\n"
+
+
+def test_update_budget_writes_the_census_breaks_and_the_budget_accepts_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from graphmend_bot.census.command import census_command
+
+    kept = BreakRecord("pkg/m.py", 3, "Logger method not supported", "GB0291", ["t::a"], "f", "logger.info(x)")
+    added = BreakRecord("pkg/m.py", 9, "Data-dependent branching", "GB0170", ["t::a"], "f", "if x.sum() > 0:")
+    write_census(census(kept), tmp_path / "base.json")
+    write_census(census(kept, added), tmp_path / "head.json")
+    budget = tmp_path / "graphmend-breaks.json"
+
+    assert census_command("unused.json", [], head=str(tmp_path / "head.json"), budget=str(budget),
+                          update_budget=True) == 0
+    assert "wrote 2 expected graph break(s)" in capsys.readouterr().err
+    entries = json.loads(budget.read_text())["breaks"]
+    assert [(e["path"], e["kind"], e["function"], e["source"], e["line"]) for e in entries] == [
+        ("pkg/m.py", "GB0170", "f", "if x.sum() > 0:", 9), ("pkg/m.py", "GB0291", "f", "logger.info(x)", 3)]
+
+    # Against the base: added without a budget, accepted with it.
+    assert compare_files(tmp_path / "base.json", tmp_path / "head.json") == 1
+    assert compare_files(tmp_path / "base.json", tmp_path / "head.json", "text", budget) == 0
+    assert "0 break(s) added, 0 removed, 1 new but in the budget" in capsys.readouterr().out
+    # The budget alone (no base census): every break it holds is expected, one more is added.
+    moved = BreakRecord("pkg/m.py", 12, "Data-dependent branching", "GB0170", ["t::a"], "f", "if x.sum() > 0:")
+    write_census(census(moved, kept, BreakRecord("pkg/m.py", 20, "print", "GB0059", [], "g", "print(x)")),
+                 tmp_path / "later.json")
+    assert census_command("unused.json", [], head=str(tmp_path / "later.json"), budget=str(budget)) == 1
+    out = capsys.readouterr().out
+    assert "1 break(s) added" in out and "+ pkg/m.py:20  print  [GB0059]  in g" in out  # moved: still budgeted
+
+
+def test_a_malformed_budget_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_census(census(), tmp_path / "head.json")
+    bad = tmp_path / "graphmend-breaks.json"
+    bad.write_text('{"format": "graphmend-breaks", "version": 1, "breaks": [{"path": "../../etc/passwd"}]}')
+    assert compare_files(None, tmp_path / "head.json", "text", bad) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("graphmend: census comparison not made: graphmend-breaks.json: breaks[0].path must be")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_an_incomplete_census_writes_no_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from graphmend_bot.census.command import census_command
+
+    write_census(census(complete=False), tmp_path / "head.json")
+    assert census_command("x.json", [], head=str(tmp_path / "head.json"), budget=str(tmp_path / "b.json"),
+                          update_budget=True) == 2
+    assert "is incomplete" in capsys.readouterr().err and not (tmp_path / "b.json").exists()

@@ -11,7 +11,8 @@ bare git repository: the git data API (blobs, trees, commits, refs; fast-forward
 updates), pull requests created, listed, edited and closed through the API (their files computed
 by git), the tarball link and its codeload download, issues, workflow dispatches, and reviews
 that approve or request changes (never on one's own pull request). Several tokens may act as
-different users (`users`).
+different users (`users`). Workflow runs and their artifacts (`add_workflow_run`) are listed and
+downloaded as GitHub serves them: the zip link redirects to storage that needs no token.
 
 To extend it, add a handler with `@route`: handlers get a Request and return `(status, body)` or
 `(status, body, headers)`.
@@ -41,6 +42,7 @@ READ_ONLY_MESSAGE = "Resource not accessible by integration"
 Response = tuple[int, Any] | tuple[int, Any, dict[str, str]]
 REVIEW_STATES = {"COMMENT": "COMMENTED", "APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED"}
 CODELOAD = "/_codeload/"
+ARTIFACT_STORAGE = "/_artifacts/"
 
 
 @dataclass
@@ -128,6 +130,8 @@ class FakeGitHub:
         self.truncate_trees = False  # recursive tree listings come back truncated (a very large tree)
         self.archives: dict[str, bytes] = {}  # commit sha -> the tarball served instead of `git archive`
         self.log: list[tuple[str, str, int]] = []  # (method, path, status) of every request
+        self.workflow_runs: list[dict[str, Any]] = []  # GET /actions/runs, newest first
+        self.artifacts: dict[int, dict[str, Any]] = {}  # artifact id -> record (with `_zip`: its bytes)
         self._ids = itertools.count(1000)
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
@@ -251,6 +255,8 @@ class FakeGitHub:
                 return fault.status, fault.body, dict(fault.headers)
         if path.startswith(CODELOAD):  # archive downloads carry their token in the URL, like codeload
             return _codeload(self, path, query)
+        if path.startswith(ARTIFACT_STORAGE):  # so do artifact downloads (a signed storage URL)
+            return _artifact_storage(self, path, query)
         auth = {k.lower(): v for k, v in headers.items()}.get("authorization", "")
         scheme, _, token = auth.partition(" ")
         user = self.users.get(token) if scheme in ("token", "Bearer") else None
@@ -1010,6 +1016,73 @@ def add_issue_comment(fake: FakeGitHub, repo: str, number: int, body: str, user:
 
 
 # -- workflows ------------------------------------------------------------------------------------
+def add_workflow_run(fake: FakeGitHub, repo: str, head_sha: str, *, event: str = "push", branch: str = "master",
+                     workflow: str = "graphmend-census.yml", head_repo: str | None = None, status: str = "completed",
+                     artifacts: dict[str, bytes] | None = None, expired: bool = False,
+                     artifact_sha: str | None = None) -> dict[str, Any]:
+    """A workflow run as `GET /repos/{owner}/{repo}/actions/runs` lists it, with artifacts (name -> zip
+    bytes). `artifact_sha`: the commit the artifacts' `workflow_run` record names (default: the run's)."""
+    run_id = fake.next_id()
+    url = f"{fake.base_url}/repos/{repo}/actions/runs/{run_id}"
+    owner = (head_repo or repo).split("/")[0]
+    run = {"id": run_id, "name": workflow, "node_id": f"WFR_{run_id}", "path": f".github/workflows/{workflow}",
+           "event": event, "head_branch": branch, "head_sha": head_sha, "status": status,
+           "conclusion": "success" if status == "completed" else None, "run_number": run_id, "url": url,
+           "artifacts_url": f"{url}/artifacts", "html_url": f"https://github.com/{repo}/actions/runs/{run_id}",
+           "head_repository": {"id": 7, "full_name": head_repo or repo, "name": (head_repo or repo).split("/")[1],
+                               "owner": {"login": owner}},
+           "repository": {"id": 1, "full_name": repo}, "created_at": _now(), "updated_at": _now(), "_repo": repo}
+    fake.workflow_runs.insert(0, run)
+    for name, data in (artifacts or {}).items():
+        artifact_id = fake.next_id()
+        fake.artifacts[artifact_id] = {
+            "id": artifact_id, "node_id": f"A_{artifact_id}", "name": name, "size_in_bytes": len(data),
+            "url": f"{fake.base_url}/repos/{repo}/actions/artifacts/{artifact_id}",
+            "archive_download_url": f"{fake.base_url}/repos/{repo}/actions/artifacts/{artifact_id}/zip",
+            "expired": expired, "created_at": _now(), "expires_at": _now(), "updated_at": _now(),
+            "workflow_run": {"id": run_id, "repository_id": 1, "head_repository_id": 7, "head_branch": branch,
+                             "head_sha": artifact_sha or head_sha},
+            "_run": run_id, "_zip": data}
+    return run
+
+
+def _query_matches(item: dict[str, Any], request: Request, names: tuple[str, ...]) -> bool:
+    return all(item.get(name) == request.query[name][0] for name in names if name in request.query)
+
+
+@route("GET", OWNER_REPO + r"/actions/runs")
+def list_workflow_runs(fake: FakeGitHub, request: Request) -> Response:
+    """Filtered by `head_sha`, `status`, `event` and `branch` as GitHub filters (status: completed here)."""
+    runs = [public(run) for run in fake.workflow_runs if run["_repo"] == _repo(request)
+            and _query_matches(run, request, ("head_sha", "status", "event"))
+            and ("branch" not in request.query or run["head_branch"] == request.query["branch"][0])]
+    return 200, {"total_count": len(runs), "workflow_runs": runs}
+
+
+@route("GET", OWNER_REPO + r"/actions/runs/(?P<id>\d+)/artifacts")
+def list_run_artifacts(fake: FakeGitHub, request: Request) -> Response:
+    found = [public(a) for a in fake.artifacts.values() if a["_run"] == int(request.match["id"])]
+    return 200, {"total_count": len(found), "artifacts": found}
+
+
+@route("GET", OWNER_REPO + r"/actions/artifacts/(?P<id>\d+)/zip")
+def download_artifact(fake: FakeGitHub, request: Request) -> Response:
+    artifact = fake.artifacts.get(int(request.match["id"]))
+    if artifact is None:
+        return 404, {"message": "Not Found"}
+    if artifact["expired"]:
+        return 410, {"message": "Artifact has expired"}
+    location = f"{fake.base_url.removesuffix('/api/v3')}{ARTIFACT_STORAGE}{artifact['id']}?sig=s{fake.next_id()}"
+    return 302, None, {"Location": location}
+
+
+def _artifact_storage(fake: FakeGitHub, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
+    artifact = fake.artifacts.get(int(path.removeprefix(ARTIFACT_STORAGE) or 0))
+    if artifact is None or not query.get("sig"):
+        return 404, {"message": "Not Found"}, {}
+    return 200, artifact["_zip"], {}
+
+
 @route("GET", OWNER_REPO + r"/actions/workflows/(?P<id>[\w.-]+)")
 def get_workflow(fake: FakeGitHub, request: Request) -> Response:
     name = request.match["id"]

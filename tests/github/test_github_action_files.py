@@ -33,7 +33,8 @@ ACTIONS = [ROOT / "action.yml", *sorted(ROOT.glob("verify/*/action.yml")), ROOT 
 def test_there_are_workflows_to_check() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in WORKFLOWS}
     assert {".github/workflows/ci.yml", "examples/workflows/graphmend.yml", "examples/workflows/graphmend-fix.yml",
-            "examples/workflows/graphmend-schedule.yml", "examples/workflows/graphmend-verify.yml"} <= names
+            "examples/workflows/graphmend-schedule.yml", "examples/workflows/graphmend-verify.yml",
+            "examples/workflows/graphmend-census.yml", "examples/workflows/graphmend-census-base.yml"} <= names
 
 
 @pytest.mark.parametrize("schema, files", [
@@ -170,6 +171,40 @@ def _triggers(workflow: dict[Any, Any]) -> dict[str, Any]:
     return triggers
 
 
+def test_the_census_pair_takes_its_base_only_from_the_default_branch() -> None:
+    """graphmend-census-base.yml runs on push and schedule only (the events the bot trusts a base census
+    from) and uploads the artifact the review names; graphmend-census.yml runs the pull request's tests
+    with contents: read alone and reviews with that workflow as its base; neither touches a cache."""
+    folder = ROOT / "examples" / "workflows"
+    base = yaml.safe_load((folder / "graphmend-census-base.yml").read_text("utf-8"))
+    pair = yaml.safe_load((folder / "graphmend-census.yml").read_text("utf-8"))
+    assert set(base[True]) == {"push", "schedule"}  # YAML 1.1 reads the `on:` key as True
+    [census_step] = [s for s in base["jobs"]["census"]["steps"] if "graphmend/action/census" in s.get("uses", "")]
+    assert census_step["with"].get("artifact-name", "graphmend-census") == "graphmend-census"
+    assert set(pair[True]) == {"pull_request"}
+    assert pair["jobs"]["census"]["permissions"] == {"contents": "read"}
+    review = pair["jobs"]["review"]
+    assert review["permissions"]["actions"] == "read"
+    [action] = [s for s in review["steps"] if s.get("uses", "").startswith("graphmend/action@")]
+    assert action["with"]["census-base-workflow"] == "graphmend-census-base.yml"
+    assert action["with"]["fail-on"] == "new-breaks"
+    for workflow in (base, pair):
+        for job in workflow["jobs"].values():
+            assert not any("actions/cache" in step.get("uses", "") for step in job["steps"])
+
+
+def test_the_readme_shows_the_census_pair_first() -> None:
+    """The README's first Action snippet is the recommended setup: the census pair."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    action = readme[readme.index("## GitHub Action"):]
+    first = action[action.index("```yaml"):]
+    first = first[:first.index("\n```\n")]
+    assert "graphmend/action/census@v1" in first and "census-base-workflow: graphmend-census-base.yml" in first
+    assert "fail-on: new-breaks" in first and "schedule:" in first
+    quick = readme[readme.index("## Quick start"):readme.index("## Usage")]
+    assert "```sh\nmake demo\nmake test\n```" in quick
+
+
 def test_fix_and_scan_workflows() -> None:
     fix = _workflow("graphmend-fix.yml")
     # workflow_dispatch: the verify workflow's submit starts the narrowing round (issue 11).
@@ -206,7 +241,8 @@ def test_fix_and_scan_workflows() -> None:
 def test_docs_show_the_complete_setup_verbatim() -> None:
     """docs/github-action.md embeds every example workflow as it is (no drift between the two)."""
     docs = (ROOT / "docs" / "github-action.md").read_text("utf-8")
-    for name in ("graphmend.yml", "graphmend-fix.yml", "graphmend-schedule.yml", "graphmend-verify.yml"):
+    for name in ("graphmend.yml", "graphmend-fix.yml", "graphmend-schedule.yml", "graphmend-verify.yml",
+                 "graphmend-census.yml", "graphmend-census-base.yml"):
         text = (ROOT / "examples" / "workflows" / name).read_text("utf-8").rstrip("\n")
         assert f"```yaml\n{text}\n```" in docs, f"{name} in docs/github-action.md differs from the example"
     assert "GitHub App token, not `GITHUB_TOKEN`" in docs

@@ -260,10 +260,18 @@ def test_a_base_census_says_which_breaks_the_change_added_and_removed(
 
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Traceback" not in run.stdout + run.stderr
-    function = f" in `{added['function']}`" if added["function"] else ""
-    expected = (f"Since the base's census (`bbbbbbbbbbbb`): 1 graph break(s) added: `{added['path']}:{added['line']}` "
-                f"{added['reason']} ({added['gb_id']}){function}; 1 removed.")
-    assert expected in summary_comment(world.fake) and expected in run.summary
+    summary = summary_comment(world.fake)
+    assert "### Graph breaks in this PR (Dynamo census): +1 / -1" in summary and "+1 / -1" in run.summary
+    where = f"{added['path']}:{added['line']}"
+    link = f"https://github.com/{REPO}/blob/{world.head_sha}/{added['path']}#L{added['line']}"
+    function = f"`{added['function']}`" if added["function"] else "(module level)"
+    assert (f"| + | [`{where}`]({link}) | {markdown_text(added['reason'])} | [{added['gb_id']}]("
+            f"https://meta-pytorch.github.io/compile-graph-break-site/gb/{added['gb_id'].lower()}.html) | "
+            f"`tests/test_net.py::test_net` | {function} |") in summary
+    assert "| - | `pkg/model.py:2` | Data-dependent branching | [GB0170](" in summary
+    assert "`old_helper` |" in summary
+    # a file input: it informs the table, never the gate
+    assert "the `census-base` file: untrusted, it informs this table and never the gate" in summary
 
     run = world.run(world.event("pull_request.opened.json"), fail_on="never", census_file=CENSUS,
                     census_base="downloaded/missing.json")
@@ -271,16 +279,29 @@ def test_a_base_census_says_which_breaks_the_change_added_and_removed(
     assert "The base's census was not used: no census file at downloaded/missing.json" in run.summary
 
 
-def test_text_from_a_base_comparison_stays_inert(tmp_path: Path) -> None:
-    from graphmend_bot.census.record import BreakRecord, Census, write_census
-    from graphmend_bot.github.core.census_input import _since_base
+def test_text_from_a_base_comparison_stays_inert() -> None:
+    from graphmend_bot.census.compare import compare
+    from graphmend_bot.census.record import BreakRecord, CallRecord, Census
+    from graphmend_bot.report.break_table import break_table
 
-    write_census(Census(commit="b" * 40), tmp_path / "base.json")
     hostile = BreakRecord("pkg/m`](x).py", 3, "see [here](https://evil.example) @team", "GB0170", ["t::a"],
                           "f`` <img src=x>")
-    line = _since_base(tmp_path, "base.json", Census(commit="a" * 40, breaks=[hostile]))
-    assert "](https://" not in line and "@team" not in line  # no link, no mention
-    assert "``pkg/m`](x).py:3``" in line and "```f`` <img src=x>```" in line  # code spans the backticks cannot end
-    assert line.startswith("Since the base's census (`bbbbbbbbbbbb`): 1 graph break(s) added: ")
-    assert _since_base(tmp_path, "../outside.json", Census()).startswith(
-        "The base's census was not used: the census-file input '../outside.json' is outside the workspace")
+    failing = CallRecord("pkg.Net", "t::a", error="boom <!-- graphmend:summary --> @team")
+    table = "\n".join(break_table(compare(Census(commit="b" * 40), Census(commit="a" * 40, breaks=[hostile],
+                                                                           calls=[failing]))))
+    assert "](https://evil" not in table and "@team" not in table  # no link, no mention
+    assert "``pkg/m`](x).py:3``" in table and "```f`` <img src=x>```" in table  # code spans the backticks cannot end
+    assert "<!-- graphmend:summary -->" not in table
+    assert "**`pkg.Net` failed to compile on the head**" in table and "not clean" in table
+
+
+def test_a_target_the_head_did_not_call_is_never_read_as_its_breaks_removed() -> None:
+    from graphmend_bot.census.compare import compare
+    from graphmend_bot.census.record import BreakRecord, CallRecord, Census
+    from graphmend_bot.report.break_table import break_table
+
+    base = Census(commit="b" * 40, breaks=[BreakRecord("pkg/old.py", 3, "Data-dependent branching", "GB0170")],
+                  calls=[CallRecord("pkg.Old", "t::a", 2, 1)])
+    table = "\n".join(break_table(compare(base, Census(commit="a" * 40))))
+    assert "+0 / -1" in table
+    assert "`pkg.Old` was not called by the head's tests: its graph breaks there are unknown" in table

@@ -29,7 +29,7 @@ def command(world: RemoteWorld, body: str, user: dict[str, object] = MEMBER,
 
 
 @pytest.mark.parametrize("body", ["/graphmend fix", "/graphmend fix --push", "/graphmend scan",
-                                  "/graphmend verify", "/graphmend help"])
+                                  "/graphmend verify", "/graphmend accept-breaks", "/graphmend help"])
 def test_disallowed_users_are_refused(world: RemoteWorld, body: str) -> None:
     head = world.remote.branch("changes")
     run, comment_id = command(world, body, STRANGER, "CONTRIBUTOR")

@@ -232,3 +232,52 @@ def test_review_with_an_unusable_census_says_why_and_is_the_static_review(
     local: dict[str, Any] = json.loads(done.stdout)
     assert local["review"] == static["review"]  # every comment as without a census
     assert "Dynamo's census was not used" in local["summary_comment"]
+
+
+def test_review_with_a_base_census_shows_the_break_table_and_gates_with_the_base_budget(
+        tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """`--census-base`: the summary's +N / -M table; the budget is read from --base's tree, never from
+    the working tree (a pull request must not raise its own budget)."""
+    from graphmend_bot.census.budget import budget_from
+    from graphmend_bot.census.record import Census, load_census, write_census
+
+    plain = PullRequestWorld(tmp_path / "plain", fake_github, BASE, HEAD)
+    head = load_census(_census_of_head(plain, plain.head_sha))
+    base = tmp_path / "base-census.json"
+    write_census(Census(commit=plain.base_sha), base)
+    (plain.git.root / "graphmend-breaks.json").write_text(budget_from(head.breaks))  # the working tree's: ignored
+    def gate(world: PullRequestWorld) -> subprocess.CompletedProcess[str]:
+        return local_review(world.git.root, "--base", world.base_sha, "--output-format", "markdown", "--census",
+                            str(_census_of_head(world, world.head_sha)), "--census-base", str(base),
+                            "--fail-on", "new-breaks")
+
+    done = gate(plain)
+    assert done.returncode == 1, done.stdout + done.stderr
+    line = head.breaks[0].line
+    assert "### Graph breaks in this PR (Dynamo census): +1 / -0" in done.stdout
+    assert f"| + | `pkg/model.py:{line}` | Failed to trace builtin operator | [GB0059](" in done.stdout
+
+    budgeted = PullRequestWorld(tmp_path / "budgeted", fake_github, {**BASE, "graphmend-breaks.json":
+                                                                     budget_from(head.breaks)}, HEAD)
+    write_census(Census(commit=budgeted.base_sha), base)
+    done = gate(budgeted)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "+0 / -0" in done.stdout and "1 new break(s) are in the budget" in done.stdout
+
+    no_base = local_review(budgeted.git.root, "--base", budgeted.base_sha, "--fail-on", "new-breaks")
+    assert no_base.returncode == 2 and "give --census HEAD_CENSUS and --census-base BASE_CENSUS" in no_base.stderr
+
+
+def test_review_with_no_static_finding_still_prints_the_census_table(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """The bot posts the summary comment for the census's table alone; the local review prints it too."""
+    from graphmend_bot.census.record import Census, write_census
+
+    world = PullRequestWorld(tmp_path, fake_github, BASE, {"notes.txt": "v2\n"})
+    base = tmp_path / "base-census.json"
+    write_census(Census(commit=world.base_sha), base)
+    done = local_review(world.git.root, "--base", world.base_sha, "--output-format", "json", "--census",
+                        str(_census_of_head(world, world.head_sha)), "--census-base", str(base))
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads(done.stdout)["summary_comment"]
+    assert summary is not None and "### Graph breaks in this PR (Dynamo census): +1 / -0" in summary
+    assert summary.startswith("## GraphMend: no static findings in the changed Python files")

@@ -52,20 +52,22 @@ def _read_by_the_bot(name: str) -> bool:
     return name.endswith(".py") or name.rpartition("/")[2] in CONFIG_FILES
 
 
-def download(link: str, archive: Path) -> None:
-    """The archive at `link` into `archive`, refused past MAX_ARCHIVE_BYTES while it arrives."""
+def download(link: str, archive: Path, max_bytes: int = MAX_ARCHIVE_BYTES, headers: dict[str, str] | None = None,
+             what: str = "the repository archive") -> None:
+    """The file at `link` into `archive`, refused past `max_bytes` while it arrives. `headers`: the
+    API's authorization for a link that redirects to storage (requests drops it on another host)."""
     try:
-        with requests.get(link, timeout=TIMEOUT_S, stream=True) as response:
+        with requests.get(link, timeout=TIMEOUT_S, stream=True, headers=headers) as response:
             response.raise_for_status()
             size = 0
             with archive.open("wb") as handle:
                 for chunk in response.iter_content(1 << 20):
                     size += len(chunk)
-                    if size > MAX_ARCHIVE_BYTES:
-                        raise ArchiveError(f"the repository archive is larger than {_mib(MAX_ARCHIVE_BYTES)}")
+                    if size > max_bytes:
+                        raise ArchiveError(f"{what} is larger than {_mib(max_bytes)}")
                     handle.write(chunk)
     except requests.RequestException as error:
-        raise ArchiveError(f"downloading the repository archive failed ({type(error).__name__})") from None
+        raise ArchiveError(f"downloading {what} failed ({type(error).__name__})") from None
 
 
 def extract(archive: Path, target: Path) -> None:

@@ -18,24 +18,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmend_bot.census.compare import compare
 from graphmend_bot.census.merge import RUNTIME_CODE, merge_census
 from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.config import Config
-from graphmend_bot.fences import code_span
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.rules import RUNTIME_RULES, select_codes
 
-MAX_LISTED = 10  # added breaks named in the summaries; the rest are counted
-
 
 @dataclass(frozen=True)
 class CensusOutcome:
     result: CheckResult  # the findings, with Dynamo's evidence when the census was used
     note: str  # one line for the job summary and the summary comment; "" when no census was given
+    census: Census | None = None  # the head's census, when it was used (breaks.py compares it with the base's)
 
 
 def with_census(ctx: ActionContext, config: Config, result: CheckResult, commit: str,
@@ -50,7 +47,7 @@ def with_census(ctx: ActionContext, config: Config, result: CheckResult, commit:
     try:
         if not commit:
             raise CensusError("the commit under review is unknown, so no census can be matched to it")
-        census = load_census(_census_path(ctx.workspace, name), expected_commit=commit)
+        census = load_census(census_path(ctx.workspace, name), expected_commit=commit)
     except CensusError as error:
         # The reason may quote the file (a path it refused): one line, inert as Markdown.
         log.warning(f"Dynamo's census was not used: {error}. The findings are the static analysis alone.")
@@ -58,32 +55,11 @@ def with_census(ctx: ActionContext, config: Config, result: CheckResult, commit:
     codes = select_codes(config.select, config.ignore, RUNTIME_RULES)
     merged = merge_census(result, census, ctx.workspace, checked_files, codes)
     note = describe_merge(merged, census, commit)
-    if ctx.inputs.census_base:
-        note = f"{note} {_since_base(ctx.workspace, ctx.inputs.census_base, census)}"
     log.info(note)
-    return CensusOutcome(merged, note)
+    return CensusOutcome(merged, note, census)
 
 
-def _since_base(workspace: Path, name: str, head: Census) -> str:
-    """The breaks the change added and removed, against the `census-base` input (one line, inert)."""
-    try:
-        base = load_census(_census_path(workspace, name))
-    except CensusError as error:
-        return markdown_text(f"The base's census was not used: {error}.")
-    comparison = compare(base, head)
-    # Paths, functions and reasons come from census files a pull request's tests may have written.
-    shown = [f"{code_span(f'{b.path}:{b.line}')} {markdown_text(b.reason)}{f' ({b.gb_id})' if b.gb_id else ''}"
-             f"{f' in {code_span(b.function)}' if b.function else ''}" for b in comparison.added[:MAX_LISTED]]
-    more = len(comparison.added) - len(shown)
-    listed = f": {'; '.join(shown)}{f'; and {more} more' if more > 0 else ''}" if shown else ""
-    failed = "".join(f" {code_span(change.target)} can no longer be explained, so its breaks are unknown."
-                     for change in comparison.newly_failed[:MAX_LISTED])
-    incomplete = "".join(f" {markdown_text(problem[:1].upper() + problem[1:])}." for problem in comparison.problems)
-    return (f"Since the base's census (`{base.commit[:12] or 'unknown'}`): {len(comparison.added)} graph break(s) "
-            f"added{listed}; {len(comparison.removed)} removed.{failed}{incomplete}")
-
-
-def _census_path(workspace: Path, name: str) -> Path:
+def census_path(workspace: Path, name: str) -> Path:
     """The census file, refused unless it is a regular file whose real path is the path named
     (a symlink could point the read at a secret or a device) inside the workspace."""
     path = Path(os.path.abspath(workspace / name))

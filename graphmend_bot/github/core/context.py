@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FAIL_ON = ("findings", "fixable", "never")
+FAIL_ON = ("findings", "fixable", "new-breaks", "never")
 FIXES = ("safe", "verified")  # which rewrites the fix pull request carries
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_SERVER_URL = "https://github.com"
@@ -42,7 +42,9 @@ class Inputs:
     census_file: str = ""  # a census artifact (untrusted: written by the pull request's tests), merged when valid
     cache_dir: str = ""  # the summary cache folder the workflow restored (default-branch writes only); "": none
     baseline: str = ""  # a baseline file of findings not to report (baseline.py); "" for the config's key
-    census_base: str = ""  # the base's census (untrusted too): breaks the change added and removed
+    census_base: str = ""  # a base census file (untrusted: informs the table only, never the gate)
+    census_base_workflow: str = ""  # the default-branch workflow whose artifact is the trusted base census
+    census_base_artifact: str = "graphmend-census"  # that artifact's name
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,8 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         cache_dir=_input(env, "cache-dir"),
         baseline=_input(env, "baseline"),
         census_base=_input(env, "census-base"),
+        census_base_workflow=_workflow_file(_input(env, "census-base-workflow")),
+        census_base_artifact=_input(env, "census-base-artifact", "graphmend-census"),
     )
 
 
@@ -117,6 +121,16 @@ def _fixes(env: Mapping[str, str]) -> str:
     if fixes not in FIXES:
         raise ActionError(f"input `fixes` must be one of {', '.join(FIXES)}, got {fixes!r}")
     return fixes
+
+
+_WORKFLOW_FILE = re.compile(r"[A-Za-z0-9._-]{1,100}\.ya?ml")
+
+
+def _workflow_file(value: str) -> str:
+    if value and not _WORKFLOW_FILE.fullmatch(value):
+        raise ActionError(f"input `census-base-workflow` must be a workflow file name such as `graphmend-census.yml`, "
+                          f"got {value[:60]!r}")
+    return value
 
 
 _LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?")

@@ -13,7 +13,11 @@ from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.report.markdown import SummaryView, summary_markdown
 
 
-def failing(findings: Sequence[Finding], fail_on: str) -> bool:
+def failing(findings: Sequence[Finding], fail_on: str, census_gate: str | None = None) -> bool:
+    """`census_gate`: why the census comparison fails `fail-on: new-breaks` ("" it passes; None: no
+    pull-request census comparison, so nothing for that gate to judge)."""
+    if fail_on == "new-breaks":
+        return bool(census_gate)
     if fail_on == "findings":
         return bool(findings)
     if fail_on == "fixable":
@@ -22,7 +26,8 @@ def failing(findings: Sequence[Finding], fail_on: str) -> bool:
 
 
 def finish(
-    ctx: ActionContext, log: Log, result: CheckResult, view: SummaryView, annotate: Sequence[Finding] = ()
+    ctx: ActionContext, log: Log, result: CheckResult, view: SummaryView, annotate: Sequence[Finding] = (),
+    census_gate: str | None = None,
 ) -> int:
     """Write SARIF, the job summary and the outputs (before any API write), then annotations."""
     sarif = ctx.workspace / ctx.inputs.sarif_file
@@ -46,8 +51,9 @@ def finish(
     for file_error in result.errors:
         log.warning(f"{file_error.path}: {file_error.message}")
     log.annotations(annotate)
-    if failing(result.findings, ctx.inputs.fail_on):
-        log.info(f"failing the check: {len(result.findings)} finding(s) and `fail-on: {ctx.inputs.fail_on}`")
+    if failing(result.findings, ctx.inputs.fail_on, census_gate):
+        why = census_gate if ctx.inputs.fail_on == "new-breaks" else f"{len(result.findings)} finding(s)"
+        log.info(f"failing the check: {why} and `fail-on: {ctx.inputs.fail_on}`")
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

@@ -93,3 +93,9 @@ def working_tree_change(start: Path, ref: str) -> WorkingTreeChange:
     dirty = bool(untracked) or bool(_git(root, "diff", "--name-only", "HEAD", "--", "*.py").strip())
     head = "" if dirty else _git(root, "rev-parse", "HEAD").strip()
     return WorkingTreeChange(root, base, head, sorted(files, key=lambda f: f.path))
+
+
+def show_file(root: Path, commit: str, path: str) -> bytes | None:
+    """The bytes of `path` in `commit`'s tree, or None when it holds no such file."""
+    done = subprocess.run(["git", "cat-file", "blob", f"{commit}:{path}"], cwd=root, capture_output=True, check=False)
+    return done.stdout if done.returncode == 0 else None

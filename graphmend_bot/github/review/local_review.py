@@ -16,17 +16,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
+from graphmend_bot.census.budget import BUDGET_FILE, Budget, parse_budget_bytes
+from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.github.review.analyse import read_sources, with_fixes
-from graphmend_bot.github.review.git_changes import WorkingTreeChange, working_tree_change
+from graphmend_bot.github.review.git_changes import WorkingTreeChange, show_file, working_tree_change
 from graphmend_bot.github.review.plan import (
     MAX_COMMENTS_PER_REVIEW,
     PreparedReview,
     prepare_review,
     summary_comment,
 )
+from graphmend_bot.report.untrusted_text import markdown_text
 
 OUTPUT_FORMATS = ("text", "markdown", "json")
 
@@ -35,6 +38,7 @@ OUTPUT_FORMATS = ("text", "markdown", "json")
 class LocalReview:
     change: WorkingTreeChange
     prepared: PreparedReview
+    gate_failure: str | None = None  # why `--fail-on new-breaks` fails; None: no census comparison was asked for
 
     @property
     def findings(self) -> list[Finding]:
@@ -43,13 +47,15 @@ class LocalReview:
 
 def review_working_tree(base: str, paths: Sequence[str], config: Config,
                         limit: int = MAX_COMMENTS_PER_REVIEW, census_file: Path | None = None,
-                        use_cache: bool = False) -> LocalReview:
+                        use_cache: bool = False, census_base: Path | None = None) -> LocalReview:
     """Plan the review of the working tree against `base`; raises GitError with a message for the user.
 
     Runs from the repository's top, as the bot runs from its workspace, so that paths in findings
     are the paths in the diff. `census_file` (an absolute path): a `pytest --graphmend-census` file
     to merge, as the bot merges its `census-file` input; one it cannot use is a note, and the
-    review is the static one. `use_cache`: keep summaries in the repository's summary cache."""
+    review is the static one. `use_cache`: keep summaries in the repository's summary cache.
+    `census_base` (an absolute path): the base's census, for the summary's +N / -M table of the
+    breaks the change added and removed; the budget is `graphmend-breaks.json` in `base`'s tree."""
     change = working_tree_change(Path.cwd(), base)
     roots = [os.path.relpath(os.path.abspath(p), change.root).replace(os.sep, "/") for p in paths or ["."]]
     os.chdir(change.root)
@@ -58,20 +64,47 @@ def review_working_tree(base: str, paths: Sequence[str], config: Config,
     cache = SummaryCache(folder) if folder is not None else None
     result = with_fixes(check(roots, config, only=changed, cache=cache), config, _warn) if changed else CheckResult()
     notes: list[str] = []
+    head_census: Census | None = None
     if census_file is not None:
-        result, note = _with_census(result, census_file, config, change, changed)
+        result, note, head_census = _with_census(result, census_file, config, change, changed)
         notes.append(note)
     sources = read_sources(changed, change.root)
     prepared = prepare_review(result, {f.path: f.patch for f in change.files}, sources, [], change.head, limit)
     prepared.view.notes = [*prepared.view.notes, *notes]
-    return LocalReview(change, prepared)
+    gate = None
+    if census_base is not None:
+        prepared.view.breaks, gate = _break_table(census_base, head_census, change)
+    return LocalReview(change, prepared, gate)
+
+
+def _break_table(census_base: Path, head: Census | None, change: WorkingTreeChange) -> tuple[list[str], str]:
+    """The summary's +N / -M table against the base's census and the budget in the base's tree, and
+    why the gate fails ("" when it passes)."""
+    from graphmend_bot.census.compare import compare, gate_failure
+    from graphmend_bot.report.break_table import break_table
+
+    if head is None:
+        return [], "no usable census of the head (--census)"
+    try:
+        base = load_census(census_base)
+        budget = base_budget(change)
+    except CensusError as error:
+        _warn(f"graph breaks not compared: {error}")
+        return [f"> Graph breaks not compared: {markdown_text(str(error))}."], str(error)
+    comparison = compare(base, head, budget)
+    return break_table(comparison), gate_failure(comparison, "")
+
+
+def base_budget(change: WorkingTreeChange) -> Budget | None:
+    """`graphmend-breaks.json` in the base's tree, as the bot reads it (never the working tree's)."""
+    data = show_file(Path(change.root), change.base, BUDGET_FILE)
+    return parse_budget_bytes(data) if data is not None else None
 
 
 def _with_census(result: CheckResult, census_file: Path, config: Config, change: WorkingTreeChange,
-                 changed: Sequence[str]) -> tuple[CheckResult, str]:
+                 changed: Sequence[str]) -> tuple[CheckResult, str, Census | None]:
     """The census merged when it was recorded on the commit checked out, and the note saying so."""
     from graphmend_bot.census.merge import merge_census
-    from graphmend_bot.census.record import CensusError, load_census
     from graphmend_bot.github.core.census_input import describe_merge, unused_census_note
     from graphmend_bot.rules import RUNTIME_RULES, select_codes
 
@@ -82,10 +115,10 @@ def _with_census(result: CheckResult, census_file: Path, config: Config, change:
         census = load_census(census_file, expected_commit=change.head)
     except CensusError as error:
         _warn(f"Dynamo's census was not used: {error}. The findings are the static analysis alone.")
-        return result, unused_census_note(error)
+        return result, unused_census_note(error), None
     merged = merge_census(result, census, change.root, changed, select_codes(config.select, config.ignore,
                                                                              RUNTIME_RULES))
-    return merged, describe_merge(merged, census, change.head)
+    return merged, describe_merge(merged, census, change.head), census
 
 
 def _warn(message: str) -> None:
@@ -117,7 +150,7 @@ def _heading(review: LocalReview) -> str:
 def render_text(review: LocalReview) -> str:
     plan, prepared = review.prepared.plan, review.prepared
     out = [_heading(review), ""]
-    if not review.findings:
+    if not review.prepared.view.worth_posting:
         out.append("No graph breaks in the changed Python files: the bot would post nothing.")
         return "\n".join(out) + "\n"
     out += [f"== Review: {len(plan.new_comments)} inline comment(s) ==", ""]
@@ -137,7 +170,7 @@ def render_text(review: LocalReview) -> str:
 def render_markdown(review: LocalReview) -> str:
     plan, prepared = review.prepared.plan, review.prepared
     out = [f"# {_heading(review)}", ""]
-    if not review.findings:
+    if not review.prepared.view.worth_posting:
         out.append("No graph breaks in the changed Python files: the bot would post nothing.")
         return "\n".join(out) + "\n"
     out += [f"## Review: {len(plan.new_comments)} inline comment(s)", ""]
@@ -164,8 +197,7 @@ def render_json(review: LocalReview) -> str:
         },
         "annotations": [{"path": f.path, "line": f.location.row, "code": f.code, "message": f.message}
                         for f in annotated(review)],
-        # The bot creates the summary comment only when there is something to report.
-        "summary_comment": summary_comment(prepared.view) if review.findings else None,
+        "summary_comment": summary_comment(prepared.view) if review.prepared.view.worth_posting else None,
         "fix_diff": prepared.view.fix_diff,
         "findings": len(review.findings),
         # Of those on lines of the diff: on lines the change added, and on unchanged context lines.

@@ -29,6 +29,7 @@ from graphmend_bot.github.core.markers import is_summary, parse_finding_marker
 from graphmend_bot.github.core.outputs import Log, append_summary
 from graphmend_bot.github.core.results import finish, scan_everything
 from graphmend_bot.github.review.analyse import analyse, read_sources
+from graphmend_bot.github.review.breaks import BreakReport, census_breaks
 from graphmend_bot.github.review.bundle import write_bundle
 from graphmend_bot.github.review.plan import ExistingComment, PreparedReview, prepare_review, summary_comment
 from graphmend_bot.github.review.threads import resolve_threads
@@ -96,12 +97,15 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
         return EXIT_CLEAN
     if not state.python_files:
         log.info(f"pull request #{number} changes no Python files: nothing to check")
-        if not _has_bot_comments(state):
-            finish(ctx, log, CheckResult(), SummaryView([], head_sha=state.head_sha,
-                                                        notes=["No Python files changed."]))
+        # Dynamo's census still has its word: data or configuration can add graph breaks too.
+        census = with_census(ctx, config, CheckResult(), state.head_sha, [], log)
+        breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, _blob_url(ctx, state))
+        notes = ["No Python files changed.", *([census.note] if census.note else [])]
+        if breaks is None and not _has_bot_comments(state):
+            finish(ctx, log, CheckResult(), SummaryView([], head_sha=state.head_sha, notes=notes))
             return EXIT_CLEAN
-        # Python changes were reverted: clear the old comments and the summary.
-        return review(ctx, repo, state, CheckResult(), {}, log, _why_not_post(ctx, state, payload_pr))
+        # Python changes were reverted (clear the old comments), or the census table is the summary.
+        return review(ctx, repo, state, CheckResult(), {}, log, _why_not_post(ctx, state, payload_pr), notes, breaks)
 
     changed = [f.filename for f in state.python_files]
     result = analyse(ctx, config, log, only=changed)
@@ -111,7 +115,12 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     if ctx.inputs.review_bundle:
         write_bundle(ctx, number, state.head_sha, result, log)
     notes = [census.note] if census.note else []
-    return review(ctx, repo, state, result, sources, log, _why_not_post(ctx, state, payload_pr), notes)
+    breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, _blob_url(ctx, state))
+    return review(ctx, repo, state, result, sources, log, _why_not_post(ctx, state, payload_pr), notes, breaks)
+
+
+def _blob_url(ctx: ActionContext, state: PullRequestState) -> str:
+    return f"{ctx.server_url}/{ctx.repository}/blob/{state.head_sha}"
 
 
 def review(
@@ -123,25 +132,29 @@ def review(
     log: Log,
     why_not: str = "",
     notes: Sequence[str] = (),
+    breaks: BreakReport | None = None,
 ) -> int:
     """Plan, leave the findings in the job (SARIF, summary, outputs), then post unless `why_not`.
-    `notes` are lines for the summaries (what became of a census)."""
+    `notes` are lines for the summaries (what became of a census); `breaks`: the census's +N / -M
+    table and the verdict of `fail-on: new-breaks`."""
     existing = [ExistingComment(c.id, c.body or "", c.in_reply_to_id, by_bot=state.bot.wrote(c.user))
                 for c in state.review_comments]
     prepared = prepare_review(result, {f.filename: f.patch for f in state.python_files}, sources, existing,
                               state.head_sha, ctx.inputs.max_comments,
-                              blob_url=f"{ctx.server_url}/{ctx.repository}/blob/{state.head_sha}",
+                              blob_url=_blob_url(ctx, state),
                               unsafe=ctx.inputs.fixes == "verified")
     plan, view = prepared.plan, prepared.view
     view.notes = [*view.notes, *notes]
+    view.breaks = breaks.lines if breaks is not None else []
+    gate = breaks.gate_failure if breaks is not None else None
     if why_not:
         log.notice(why_not)
         view.inline, view.notes = 0, [why_not, *notes]
-        return finish(ctx, log, result, view, annotate=result.findings)
+        return finish(ctx, log, result, view, annotate=result.findings, census_gate=gate)
 
     # SARIF and outputs before any write, so findings are never lost; the job summary only after the
     # attempt, so its count of inline comments is what reached the pull request, not what was planned.
-    exit_code = finish(replace(ctx, summary_file=None), log, result, view)
+    exit_code = finish(replace(ctx, summary_file=None), log, result, view, census_gate=gate)
     posting = Posting()
     try:
         posting = _post(repo, state, prepared, log)
@@ -229,7 +242,7 @@ def _post(repo: Repository, state: PullRequestState, prepared: PreparedReview, l
 
     def summarise() -> None:
         view.inline = len(plan.already_commented) + len(posting.inline)
-        _upsert_summary(state, summary_comment(view), bool(view.findings))
+        _upsert_summary(state, summary_comment(view), view.worth_posting)
 
     steps: list[tuple[str, Callable[[], None]]] = [
         ("posting the review", post_review),
