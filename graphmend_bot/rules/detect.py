@@ -36,6 +36,14 @@ class Checker(Protocol):
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
 
+    def is_context_manager(self, node: ast.expr) -> bool:
+        """`node` is what a `with` statement enters (`with open(path) as f:`)."""
+        ...
+
+    def annotated_tensor(self, name: str) -> bool:
+        """Parameter `name` of this function is annotated as a tensor (`steps: torch.Tensor`)."""
+        ...
+
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
         ...
