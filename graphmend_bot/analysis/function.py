@@ -818,12 +818,27 @@ class FunctionAnalyzer:
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         resolved = self.resolve(func)
+        if isinstance(func, ast.Attribute) and (chained := self._chained_untraceable(func)) is not None:
+            # `torch.Generator().manual_seed(s)`: Dynamo breaks on the method, not on the construction
+            for part in (*cast(ast.Call, func.value).args, *(kw.value for kw in cast(ast.Call, func.value).keywords)):
+                self.expr(part, env)
+            known = self._known_call(node, chained, args)
+            if known is not None:
+                return known
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env)
             kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind
+
+    def _chained_untraceable(self, func: ast.Attribute) -> str | None:
+        """`Cls(...).method` where the table lists `Cls.method` (`torch.Generator.manual_seed`)."""
+        if not isinstance(func.value, ast.Call):
+            return None
+        built = self.resolve(func.value.func)
+        qualified = f"{built}.{func.attr}" if built is not None else None
+        return qualified if qualified in V.UNTRACEABLE_CALLS else None
 
     def _function_call(
         self,
