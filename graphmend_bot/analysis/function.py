@@ -375,6 +375,8 @@ class FunctionAnalyzer:
             self._python_fallback(node, env)
             classes = self._value_classes(node.targets, node.value, env)  # before rebinding
             for target in node.targets:
+                if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
+                    write(self, target, self.expr(target.value, env))
                 self._bind(target, kind, env, elements)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
                     node.value, True, self.resolve):

@@ -123,6 +123,8 @@ GeneratorKeywordHook = Callable[["Rule", Checker, ast.Call, str], None]
 HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
 # `param.method(...)` with a method of `str` on a parameter of the function: the parameter's name.
 StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
+# `owner.attribute = value` (an attribute claimed by name), with the owner's kind.
+AttributeWriteHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -157,6 +159,8 @@ class Detection:
     metaclass_call: HeldObjectCallHook | None = None  # `super().__call__(...)` in a `__call__`
     str_method: StrMethodHook | None = None  # `param.strip()`: a `str` method on a parameter
     skipped_frame_comprehension: ComprehensionHook | None = None
+    # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
+    attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
 
 
 def conversion(message: str) -> ConversionHook:
