@@ -19,8 +19,8 @@ from graphmend_bot.analysis.breaking_constructions import constructions_breaking
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls
-from graphmend_bot.analysis.files import read_source
 from graphmend_bot.analysis.eager_frames import metaclass_calls
+from graphmend_bot.analysis.files import read_source
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls

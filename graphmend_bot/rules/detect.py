@@ -163,6 +163,13 @@ class Detection:
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
 
 
+def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:
+    """`node` is a parameter as it came in, not annotated as a tensor: an entry point's parameters
+    are only assumed to be tensors, and one used as a count (`range(seq_len)`) or as text
+    (`str(mode)`) is a Python value in practice."""
+    return isinstance(node, ast.Name) and kind == Kind.of_param(node.id) and not checker.annotated_tensor(node.id)
+
+
 def conversion(message: str) -> ConversionHook:
     """Report every bool conversion of a tensor in this context with `message`."""
 

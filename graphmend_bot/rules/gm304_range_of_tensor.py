@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
-from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.detect import Checker, Detection, assumed_parameter
 from graphmend_bot.rules.rule import Rule
 
 
@@ -15,19 +15,13 @@ def _range_bound(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
     `capture_scalar_outputs=True` (unlike `int(t)`), so it is not GM302's `.item()` break."""
     bounds = Kind.union(args)
     if not bounds.is_tensor or all(
-        _passed_in(checker, node, kind) for node, kind in zip(call.args, args) if kind.is_tensor
+        assumed_parameter(checker, node, kind) for node, kind in zip(call.args, args) if kind.is_tensor
     ):
-        return None  # range(len(x)), range(x.shape[0]), range(n): inferred as usual
+        # range(len(x)), range(x.shape[0]), range(n); range(seq_len) of a parameter as it came in
+        # (x_transformers' `generate(..., seq_len)`), unless annotated as a tensor
+        return None
     checker.report(rule, call, "`range()` of a tensor: Dynamo cannot trace `range` over a tensor bound", bounds)
     return NOT_TENSOR
-
-
-def _passed_in(checker: Checker, node: ast.expr, kind: Kind) -> bool:
-    """`range(seq_len)` on a parameter as it came in: a trip count passed to a function is a
-    Python int in practice (x_transformers' `generate(..., seq_len)`, an entry point whose
-    unannotated parameters are only assumed to be tensors); one computed from tensors
-    (`nitrs.long()`, `(x > 0).sum()`) or annotated as one (`steps: torch.Tensor`) is reported."""
-    return isinstance(node, ast.Name) and kind == Kind.of_param(node.id) and not checker.annotated_tensor(node.id)
 
 
 RULE = Rule(

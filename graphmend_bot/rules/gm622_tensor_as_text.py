@@ -11,25 +11,19 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
-from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.detect import Checker, Detection, assumed_parameter
 from graphmend_bot.rules.rule import Rule
 
 STR_OF_TENSOR = "GB0059"
 
 
 def _as_text(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
-    if len(call.args) == 1 and not call.keywords and not _passed_in(checker, call.args[0], args[0]):
+    if len(call.args) == 1 and not call.keywords and not assumed_parameter(checker, call.args[0], args[0]):
         checker.report(
             rule, call, f"`{name}()` of a tensor needs its values, which Dynamo does not have while tracing",
             args[0], gb_id=STR_OF_TENSOR if name == "str" else None,
         )
     return NOT_TENSOR
-
-
-def _passed_in(checker: Checker, node: ast.expr, kind: Kind) -> bool:
-    """`str(mode)` on an unannotated parameter as it came in: an entry point's parameters are
-    only assumed to be tensors, and one formatted as text is a Python value in practice."""
-    return isinstance(node, ast.Name) and kind == Kind.of_param(node.id) and not checker.annotated_tensor(node.id)
 
 
 RULE = Rule(
