@@ -32,13 +32,14 @@ def disabled_function_calls(
 
     found: list[TracedDraft] = []
     lines: dict[str, list[str]] = {}
-    for (fid, index), callees in sorted(targets.items()):
+    disabled = {callee for callees in targets.values() for callee in callees if program.function(callee).disabled}
+    if not disabled:
+        return found  # most trees: no disabled function is called from traced code
+    for (fid, index), callees in sorted(site for site in targets.items() if disabled.issuperset(site[1])):
         caller = program.function(fid)
         if fid[0] in program.dependency_modules or caller.disabled:
             continue  # a disabled caller runs eagerly: the calls it makes break nothing
         functions = [program.function(callee) for callee in callees]
-        if not functions or not all(function.disabled for function in functions):
-            continue
         module = program.modules[fid[0]]
         if module.path not in lines:
             lines[module.path] = _lines(program.source_of, module.path)
