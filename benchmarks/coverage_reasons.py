@@ -72,7 +72,7 @@ def category_by_keywords(entries: list[dict[str, Any]]) -> str | None:
 # Constructs in user source with no rule yet, by construct (issue 27's list first). Each id's entry
 # was read; an id a rule later claims is shown under its rule, whatever this says.
 LEFT: dict[str, tuple[str, ...]] = {
-    "context managers Dynamo cannot enter (`with open(...)` included: GM602 reports it as GB0059)": (
+    "context managers Dynamo cannot enter": (
         "GB0142", "GB0262", "GB0221", "GB2533"),
     "Python machinery Dynamo cannot trace": (
         "GB0151",  # inspect.signature & co.
@@ -111,7 +111,7 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0056", "GB0220", "GB0058", "GB0206",  # assigning .data, tensor attributes, requires_grad
         "GB0108", "GB0104", "GB0045", "GB0046",  # retain_grad, grad_fn, is_inference
         "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
-        "GB7650",  # torch.Generator methods (`torch.Generator().manual_seed(s)`: GM604 says GB0363)
+        "GB7650",  # torch.Generator methods
         "GB0146",  # unsupported stream event methods
     ),
     "values formatted as text (`repr`)": (

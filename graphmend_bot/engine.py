@@ -171,6 +171,7 @@ class Workspace:
         self.files, self.errors = discover(paths, self.config.exclude)
         self._by_path = {f.path: f for f in self.files}
         self.summaries: dict[str, ModuleSummary] = {}
+        self._rewritten: dict[str, str] = {}  # `update`'s texts, not yet on disk
         self._file_errors: dict[str, FileError] = {}
         self.cache = cache
         # The whole result, when the cache holds it and the caller only wants that (`check`):
@@ -296,6 +297,7 @@ class Workspace:
     def update(self, path: str, source: str) -> None:
         """Re-analyse one file from new text (a rewrite not yet written to disk)."""
         self._store(summarize_source(source, self._by_path[path], bool(self.config.dependencies)))
+        self._rewritten[path] = source
 
     def reachable(self) -> set[str]:
         """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
@@ -322,8 +324,11 @@ class Workspace:
         wanted = {os.path.abspath(p) for p in only}
         return replace(whole, findings=[f for f in whole.findings if os.path.abspath(f.path) in wanted])
 
+    def _source_of(self, path: str) -> str:
+        return self._rewritten[path] if path in self._rewritten else read_source(path)
+
     def _result(self, only: Iterable[str] | None) -> CheckResult:
-        program = Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries)
+        program = Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries, self._source_of)
         enabled = select_codes(self.config.select, self.config.ignore)
         wanted = {os.path.abspath(p) for p in only} if only is not None else None
         findings = [

@@ -55,6 +55,11 @@ SAMPLES = {
     "numpy.loadtxt": "np.loadtxt(tmp + '/a.txt')",
     "numpy.savetxt": "np.savetxt(tmp + '/c.txt', np.zeros(2))",
     "torch.Generator": "torch.Generator()",
+    # built before the compiled function runs (a chained construction: tests/coverage_probes/gb7650_*)
+    "torch.Generator.manual_seed": "generator.manual_seed(0)", "torch.Generator.seed": "generator.seed()",
+    "torch.Generator.initial_seed": "generator.initial_seed()",
+    "torch.Generator.get_state": "generator.get_state()",
+    "torch.Generator.set_state": "generator.set_state(generator.get_state())",
     "os.getpid": "os.getpid()", "uuid.uuid4": "uuid.uuid4()",
 }
 # Measured to trace on torch 2.13, so deliberately not in the table.
@@ -72,7 +77,7 @@ def _break_ids(expression: str, tmp: Path) -> set[str]:
     namespace = {
         "torch": torch, "np": np, "bisect": bisect, "pickle": pickle, "copy": copy, "random": random,
         "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp),
-        "seed_sequence": np.random.SeedSequence(3),
+        "seed_sequence": np.random.SeedSequence(3), "generator": torch.Generator(),
     }
     exec(compile(source, "<sample>", "exec"), namespace)
     torch._dynamo.reset()

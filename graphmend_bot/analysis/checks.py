@@ -61,3 +61,4 @@ GENERATOR_KEYWORDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generat
 METACLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.metaclass_call)
 STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
 SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)
+ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)

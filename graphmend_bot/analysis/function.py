@@ -143,6 +143,8 @@ class FunctionAnalyzer:
         self.node = node
         self._top_level = frozenset(id(statement) for statement in node.body)
         self._held_reported: set[tuple[str, int, int]] = set()
+        self._context_managers: set[int] = set()  # ids of the `with` items' expressions
+        self._annotated_tensors: set[str] = set()  # parameters annotated as tensors
         # Named tuple types of the module: an instance holds the kinds it was built from, and a
         # read of one of their fields (`tableau.alpha`) is what the instance holds.
         self.named_tuples = named_tuples or {}
@@ -233,6 +235,8 @@ class FunctionAnalyzer:
             if skip_first and index == 0:
                 continue
             seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
+            if seed and arg.annotation is not None:
+                self._annotated_tensors.add(arg.arg)
             if _tensor_mapping_annotation(arg.annotation):
                 self._tensor_mappings.add(arg.arg)
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
@@ -303,6 +307,7 @@ class FunctionAnalyzer:
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             opens_file = False
             for item in node.items:
+                self._context_managers.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
                 opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
@@ -370,6 +375,8 @@ class FunctionAnalyzer:
             self._python_fallback(node, env)
             classes = self._value_classes(node.targets, node.value, env)  # before rebinding
             for target in node.targets:
+                if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
+                    write(self, target, self.expr(target.value, env))
                 self._bind(target, kind, env, elements)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
                     node.value, True, self.resolve):
@@ -813,12 +820,27 @@ class FunctionAnalyzer:
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         resolved = self.resolve(func)
+        if isinstance(func, ast.Attribute) and (chained := self._chained_untraceable(func)) is not None:
+            # `torch.Generator().manual_seed(s)`: Dynamo breaks on the method, not on the construction
+            for part in (*cast(ast.Call, func.value).args, *(kw.value for kw in cast(ast.Call, func.value).keywords)):
+                self.expr(part, env)
+            known = self._known_call(node, chained, args)
+            if known is not None:
+                return known
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env)
             kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind
+
+    def _chained_untraceable(self, func: ast.Attribute) -> str | None:
+        """`Cls(...).method` where the table lists `Cls.method` (`torch.Generator.manual_seed`)."""
+        if not isinstance(func.value, ast.Call):
+            return None
+        built = self.resolve(func.value.func)
+        qualified = f"{built}.{func.attr}" if built is not None else None
+        return qualified if qualified in V.UNTRACEABLE_CALLS else None
 
     def _function_call(
         self,
@@ -1066,6 +1088,12 @@ class FunctionAnalyzer:
 
     def is_scalar_tensor(self, node: ast.expr) -> bool:
         return tensor_rank.is_scalar(node, self._scalars, self.resolve)
+
+    def is_context_manager(self, node: ast.expr) -> bool:
+        return id(node) in self._context_managers
+
+    def annotated_tensor(self, name: str) -> bool:
+        return name in self._annotated_tensors
 
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR

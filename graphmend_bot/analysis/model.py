@@ -56,6 +56,9 @@ class FunctionSummary:
     param_seeds: dict[str, bool]
     compiled: bool  # decorated with torch.compile
     decorators: tuple[str, ...]
+    # `@torch.compiler.disable`: "recursive" (the default: Dynamo traces neither the function nor
+    # what it calls), "frame" (`recursive=False`: its callees are traced), "" when not disabled.
+    disabled: str = ""
     calls: list[CallSite] = field(default_factory=list)
     references: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR

@@ -29,6 +29,8 @@ from graphmend_bot.analysis.value_class import class_annotation, is_property, wi
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 # Dynamo calls a function with one of these decorators while tracing; it never traces its body.
 CONSTANT_RESULT_DECORATORS = frozenset({"torch.compiler.assume_constant_result", "torch._dynamo.assume_constant_result"})
+# Dynamo calls a function with one of these eagerly and never traces its frame (GM620 reports the calls).
+DISABLE_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -105,6 +107,7 @@ def summarize_module(
                 ref for d in node.decorator_list if (ref := dotted_name(_decorator_callee(d)))
             ),
             return_class=class_annotation(node.returns, imports.resolve),
+            disabled=_disabled(node, imports),
         )
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
@@ -113,6 +116,8 @@ def summarize_module(
             node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, frozenset(collector.python_keys), properties,
         ).run()
+        if summary.disabled:
+            _untraced(summary)  # kept: what it returns and calls, for its callers and callees
         summary.drafts = [d for d in summary.drafts if not suppressed(lines, d.row, d.end_row, d.code)]
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
@@ -170,6 +175,31 @@ def _runs_while_tracing(node: FunctionNode, imports: Imports) -> bool:
     return bool(node.decorator_list) and any(
         imports.resolve(_decorator_callee(d)) in CONSTANT_RESULT_DECORATORS for d in node.decorator_list
     )
+
+
+def _disabled(node: FunctionNode, imports: Imports) -> str:
+    """`@torch.compiler.disable` / `@torch._dynamo.disable`, bare or called: "recursive", or
+    "frame" for `recursive=False`; "" otherwise."""
+    for decorator in node.decorator_list:
+        if imports.resolve(_decorator_callee(decorator)) in DISABLE_DECORATORS:
+            recursive = next(
+                (k.value for k in getattr(decorator, "keywords", ()) if k.arg == "recursive"), None
+            )
+            return "frame" if isinstance(recursive, ast.Constant) and recursive.value is False else "recursive"
+    return ""
+
+
+def _untraced(summary: FunctionSummary) -> None:
+    """Dynamo runs a disabled function eagerly: nothing in its frame breaks a graph (its callers
+    break at the call instead, GM620)."""
+    summary.drafts = []
+    summary.callee_break_drafts = []
+    summary.module_init_drafts = []
+    summary.dependency_call_drafts = []
+    summary.held_object_drafts = []
+    summary.metaclass_call_drafts = []
+    summary.str_method_drafts = []
+    summary.skipped_frame_drafts = []
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:

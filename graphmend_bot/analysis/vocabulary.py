@@ -222,6 +222,12 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
         "numpy.load", "numpy.save", "numpy.savez", "numpy.loadtxt", "numpy.savetxt",
     ), _NUMPY_UNSUPPORTED),
     "torch.Generator": SkippedCall("GB0363"),  # "An opaque object was created in the middle of the program"
+    # Its stateful methods, on one built in the function (`g = torch.Generator()`) or chained on
+    # the construction (`torch.Generator().manual_seed(s)`, which then breaks only here).
+    **dict.fromkeys((
+        "torch.Generator.manual_seed", "torch.Generator.seed", "torch.Generator.initial_seed",
+        "torch.Generator.get_state", "torch.Generator.set_state",
+    ), SkippedCall("GB7650")),  # "torch.Generator method"
     "os.getpid": _SKIPPED,
     "uuid.uuid4": _SKIPPED,
 }

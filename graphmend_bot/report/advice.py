@@ -83,6 +83,13 @@ _ADVICE: dict[str, str] = {
              "outside the compiled region",
     "GM611": "Dynamo skipped this function after a break in a `try` or loop body, then compiles `{code}` "
              "on its own: remove that break, or iterate a tuple (`tuple(...)`) or use a `for` loop",
+    "GM620": "`{code}` calls a function marked `@torch.compiler.disable`, so the graph breaks here on every "
+             "call: remove the decorator once the function traces (for a break no rewrite removes, keep it "
+             "and accept the break here), or make the call outside the compiled region",
+    "GM621": "Dynamo does not trace `{code}`: decide it outside the compiled function (inference mode), "
+             "or use an out-of-place form it traces (`torch.randint`, a new tensor of the new size)",
+    "GM622": "`{code}` formats tensor values while tracing: format outside the compiled function, or use "
+             "what is known while tracing (`x.shape`, `x.dtype`)",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "

@@ -24,7 +24,7 @@ MAX_BODY = 60_000
 MAX_TABLE_ROWS = 100
 MAX_FIX_DIFF = 20_000
 MOVED_BREAK = ("`@torch.compiler.disable` runs the helper eagerly, and each call of it still breaks the caller's "
-               "graph: the break moves to the callers, it is not removed.")
+               "graph: the break moves to the callers, it is not removed (GM620 reports each call).")
 PREEXISTING_SENTENCE = ("**Pre-existing**: this pull request does not change this line; it is shown because "
                        "the diff shows it next to a change.")
 RARE_SENTENCE = ("Only on a branch valid inputs rarely take (an error or misconfiguration path): "

@@ -75,7 +75,7 @@ def summary_line(result: CheckResult) -> str:
             text += f" {fixable['unsafe']} more with `--unsafe-fixes`."
         if movable:
             text += (f" {movable} can only be moved to the callers with `--unsafe-fixes` "
-                     "(`@torch.compiler.disable`: each call still breaks).")
+                     "(`@torch.compiler.disable`: each call still breaks, reported as GM620).")
         if not fixable and not movable:
             text += " `--show-fixes` or `--diff` shows the rewrites on offer."
     if result.baselined:
@@ -89,7 +89,8 @@ def summary_line(result: CheckResult) -> str:
     return text
 
 
-MOVED_NOTE = "to the callers of helpers run eagerly (`@torch.compiler.disable`): each call still breaks"
+MOVED_NOTE = ("to the callers of helpers run eagerly (`@torch.compiler.disable`): each call still breaks, "
+              "and the next check reports it there (GM620)")
 
 
 def fix_summary(changes: Sequence[FileChange], dry_run: bool = False) -> str:

@@ -41,6 +41,9 @@ from graphmend_bot.rules import (
     gm609_breaking_call_with_generator,
     gm610_metaclass_call_in_eager_frame,
     gm611_comprehension_in_skipped_frame,
+    gm620_disabled_function_call,
+    gm621_untraceable_tensor_method,
+    gm622_tensor_as_text,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -77,6 +80,9 @@ RULES: tuple[Rule, ...] = (
     gm609_breaking_call_with_generator.RULE,
     gm610_metaclass_call_in_eager_frame.RULE,
     gm611_comprehension_in_skipped_frame.RULE,
+    gm620_disabled_function_call.RULE,
+    gm621_untraceable_tensor_method.RULE,
+    gm622_tensor_as_text.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -36,6 +36,14 @@ class Checker(Protocol):
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
 
+    def is_context_manager(self, node: ast.expr) -> bool:
+        """`node` is what a `with` statement enters (`with open(path) as f:`)."""
+        ...
+
+    def annotated_tensor(self, name: str) -> bool:
+        """Parameter `name` of this function is annotated as a tensor (`steps: torch.Tensor`)."""
+        ...
+
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
         ...
@@ -115,6 +123,8 @@ GeneratorKeywordHook = Callable[["Rule", Checker, ast.Call, str], None]
 HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
 # `param.method(...)` with a method of `str` on a parameter of the function: the parameter's name.
 StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
+# `owner.attribute = value` (an attribute claimed by name), with the owner's kind.
+AttributeWriteHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -149,6 +159,15 @@ class Detection:
     metaclass_call: HeldObjectCallHook | None = None  # `super().__call__(...)` in a `__call__`
     str_method: StrMethodHook | None = None  # `param.strip()`: a `str` method on a parameter
     skipped_frame_comprehension: ComprehensionHook | None = None
+    # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
+    attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
+
+
+def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:
+    """`node` is a parameter as it came in, not annotated as a tensor: an entry point's parameters
+    are only assumed to be tensors, and one used as a count (`range(seq_len)`) or as text
+    (`str(mode)`) is a Python value in practice."""
+    return isinstance(node, ast.Name) and kind == Kind.of_param(node.id) and not checker.annotated_tensor(node.id)
 
 
 def conversion(message: str) -> ConversionHook:

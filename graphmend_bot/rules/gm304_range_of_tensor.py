@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
-from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.detect import Checker, Detection, assumed_parameter
 from graphmend_bot.rules.rule import Rule
 
 
@@ -14,18 +14,14 @@ def _range_bound(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
     trace builtin operator `range` with argument types ['Tensor']", also with
     `capture_scalar_outputs=True` (unlike `int(t)`), so it is not GM302's `.item()` break."""
     bounds = Kind.union(args)
-    if not bounds.is_tensor or all(_passed_in(node, kind) for node, kind in zip(call.args, args) if kind.is_tensor):
-        return None  # range(len(x)), range(x.shape[0]), range(n): inferred as usual
+    if not bounds.is_tensor or all(
+        assumed_parameter(checker, node, kind) for node, kind in zip(call.args, args) if kind.is_tensor
+    ):
+        # range(len(x)), range(x.shape[0]), range(n); range(seq_len) of a parameter as it came in
+        # (x_transformers' `generate(..., seq_len)`), unless annotated as a tensor
+        return None
     checker.report(rule, call, "`range()` of a tensor: Dynamo cannot trace `range` over a tensor bound", bounds)
     return NOT_TENSOR
-
-
-def _passed_in(node: ast.expr, kind: Kind) -> bool:
-    """`range(seq_len)` on a parameter as it came in: a trip count passed to a function is a
-    Python int in practice (x_transformers' `generate(..., seq_len)`, an entry point whose
-    unannotated parameters are only assumed to be tensors); one computed from tensors
-    (`nitrs.long()`, `(x > 0).sum()`) is reported."""
-    return isinstance(node, ast.Name) and kind == Kind.of_param(node.id)
 
 
 RULE = Rule(

@@ -43,7 +43,7 @@ RULE = Rule(
         "No rewrite of the repeat. Unsafe fix, offered for a break on every call of a plain module-level helper: "
         "`@torch.compiler.disable` runs the helper eagerly (its caller still breaks at the call; the helper's "
         "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling. The "
-        "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the finding stays."
+        "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the next check reports each call of the helper (GM620)."
     ),
     fixes=("run_eagerly",),
     detection=Detection(

@@ -5,7 +5,8 @@ Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py)
 - `t.requires_grad_()` on a tensor that is used afterwards: GB8985 "requires_grad_() intermediate
   leaked as output" (an unused one traces; `requires_grad_(False)` is a no-op and traces);
 - `torch.autograd.grad(...)`: GB9186;
-- `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function).
+- `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function);
+- `t.requires_grad = flag`, on any tensor or parameter, True or False: GB0206.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ REQUIRES_GRAD_ = "GB8985"
 AUTOGRAD_GRAD = "GB9186"
 TENSOR_BACKWARD = "GB0123"
 AUTOGRAD_BACKWARD = "GB0007"
+SET_REQUIRES_GRAD = "GB0206"  # "setattr() on Tensor.requires_grad", on a parameter too
 
 
 def _turns_off(call: ast.Call) -> bool:
@@ -40,6 +42,12 @@ def _backward(rule: Rule, checker: Checker, call: ast.Call, method: str, receive
     return NOT_TENSOR
 
 
+def _set_requires_grad(rule: Rule, checker: Checker, target: ast.Attribute, owner: Kind) -> None:
+    checker.report(
+        rule, target, "assigning `requires_grad` in traced code breaks the graph", owner, gb_id=SET_REQUIRES_GRAD
+    )
+
+
 def _autograd_function(gb_id: str) -> CallHook:
     def hook(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
         checker.report(rule, call, f"`torch.{name}` in traced code breaks the graph", TENSOR, gb_id=gb_id)
@@ -53,9 +61,10 @@ RULE = Rule(
     name="autograd-in-traced-code",
     family="autograd state",
     gb_id=REQUIRES_GRAD_,
-    other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD),
+    other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD, SET_REQUIRES_GRAD),
     summary=(
         "Flags autograd state changes and autograd calls in traced code: `t.requires_grad_()`, "
+        "`t.requires_grad = flag`, "
         "`torch.autograd.grad(...)`, `t.backward()`, `torch.autograd.backward(...)`."
     ),
     why=(
@@ -63,7 +72,8 @@ RULE = Rule(
         "a leaf that requires grad, nor running the backward pass inside the graph (with "
         "`torch._dynamo.config.trace_autograd_ops=False`, the default on torch 2.13). It ends the "
         "graph and runs the call eagerly. Ids measured on torch 2.13: `requires_grad_()` GB8985 (when "
-        "the tensor is used afterwards), `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
+        "the tensor is used afterwards), `t.requires_grad = flag` GB0206 (on a "
+        "parameter too, either value), `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
         "`torch.autograd.backward` GB0007; each finding carries its own."
     ),
     example="""
@@ -85,6 +95,7 @@ y = x + loss
     ),
     detection=Detection(
         tensor_methods={"requires_grad_": _requires_grad_, "backward": _backward},
+        attribute_writes={"requires_grad": _set_requires_grad},
         torch_functions={
             "autograd.grad": _autograd_function(AUTOGRAD_GRAD),
             "autograd.backward": _autograd_function(AUTOGRAD_BACKWARD),

@@ -1,0 +1,86 @@
+"""Calls from traced code to functions marked `@torch.compiler.disable` (GM620).
+
+Dynamo never traces a disabled function: it ends the graph at each call, runs the function eagerly
+and resumes after it. So the break is at the call site, in the caller's frame, and nothing inside
+the function breaks (summary.py drops its drafts). Measured on torch 2.13
+(tests/coverage_probes/gb0098_disabled_function_call.py): a call to a plain function, a
+staticmethod or a function of another module is GB0098 ("Skip calling"); a call to a method
+through `self` or to a function disabled with `recursive=False` is GB0099 ("Skip inlining").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.kind import TENSOR
+from graphmend_bot.analysis.model import Draft, FunctionSummary
+from graphmend_bot.analysis.suppressions import suppressed
+from graphmend_bot.rules.gm620_disabled_function_call import RULE, SKIP_INLINING
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+
+
+def disabled_function_calls(
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]]
+) -> list[TracedDraft]:
+    """A finding at each call, in a traced frame of the checked tree, whose every resolved callee
+    is disabled (one that resolves to other functions too may not land on it)."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    found: list[TracedDraft] = []
+    lines: dict[str, list[str]] = {}
+    disabled = {callee for callees in targets.values() for callee in callees if program.function(callee).disabled}
+    if not disabled:
+        return found  # most trees: no disabled function is called from traced code
+    for (fid, index), callees in sorted(site for site in targets.items() if disabled.issuperset(site[1])):
+        caller = program.function(fid)
+        if fid[0] in program.dependency_modules or caller.disabled:
+            continue  # a disabled caller runs eagerly: the calls it makes break nothing
+        functions = [program.function(callee) for callee in callees]
+        module = program.modules[fid[0]]
+        if module.path not in lines:
+            lines[module.path] = _lines(program.source_of, module.path)
+        draft = _draft(caller.calls[index].row, caller.calls[index].bound, functions[0], lines[module.path])
+        if draft is not None:
+            found.append(TracedDraft(module, caller, draft))
+    return found
+
+
+def _lines(source_of: Callable[[str], str], path: str) -> list[str]:
+    try:
+        return source_of(path).splitlines()
+    except (OSError, ValueError):  # gone or unreadable since it was summarised: report without the text
+        return []
+
+
+def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> Draft | None:
+    line = lines[row - 1] if 0 < row <= len(lines) else ""
+    if suppressed(lines, row, row, RULE.code):
+        return None
+    # The call site keeps only its row: the call is the callee's name and its parentheses there
+    # (findings count columns from 1).
+    match = re.search(rf"(?<![\w]){re.escape(callee.name)}\s*\(", line)
+    column = match.start() if match else len(line) - len(line.lstrip())
+    end = _closing(line, match.end()) if match else len(line.rstrip())
+    method = bound and "staticmethod" not in callee.decorators
+    gb_id = SKIP_INLINING if callee.disabled == "frame" or method else RULE.gb_id
+    message = (
+        f"`{callee.name}()` is marked `@torch.compiler.disable`: Dynamo ends the graph at this call "
+        "and runs it eagerly"
+    )
+    return Draft(
+        RULE.code, message, row, column + 1, row, end + 1, gb_id, TENSOR, line.rstrip("\r\n"),
+    )
+
+
+def _closing(line: str, start: int) -> int:
+    """Just past the parenthesis closing the one before `start`; the line's end when it closes later."""
+    depth = 1
+    for index in range(start, len(line)):
+        depth += {"(": 1, ")": -1}.get(line[index], 0)
+        if depth == 0:
+            return index + 1
+    return len(line.rstrip())

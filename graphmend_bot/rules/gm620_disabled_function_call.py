@@ -1,0 +1,50 @@
+"""GM620 disabled-function-call: its documentation; the calls are found by the scope solver
+(analysis/disabled_calls.py), since the callee may be disabled in another module."""
+
+from __future__ import annotations
+
+from graphmend_bot.rules.rule import Rule
+
+SKIP_INLINING = "GB0099"  # "Skip inlining `torch.compiler.disable()`d function"
+
+RULE = Rule(
+    code="GM620",
+    name="disabled-function-call",
+    family="not traceable",
+    gb_id="GB0098",
+    other_gb_ids=(SKIP_INLINING,),
+    summary=(
+        "Flags calls from traced code to functions of the checked tree marked "
+        "`@torch.compiler.disable` or `@torch._dynamo.disable` (with or without `recursive=False`), "
+        "including those `--fix --unsafe-fixes` marked. Nothing inside such a function is reported: "
+        "Dynamo does not trace it."
+    ),
+    why=(
+        "Dynamo does not trace a disabled function: at every call from compiled code it ends the "
+        "graph, calls the function eagerly and starts a new graph after it. The break is at the call "
+        "(GB0098 for a plain function or staticmethod; GB0099 for a method called through `self` or "
+        "a function disabled with `recursive=False`, measured on torch 2.13). Disabling a helper "
+        "whose break no rewrite removes moves that break to its callers; it does not remove it."
+    ),
+    example="""
+class Rows:
+    @staticmethod
+    @torch.compiler.disable
+    def with_values(x):
+        return x[x.sum(-1) > 0]
+
+rows = Rows.with_values(x)
+""",
+    use_instead="""
+class Rows:
+    @staticmethod
+    def kept(x):
+        return torch.where(x.sum(-1, keepdim=True) > 0, x, 0)  # a dense form Dynamo traces
+
+rows = Rows.kept(x)
+""",
+    fix_safety=(
+        "No automatic fix: the decorator is the project's decision. Remove it once the function "
+        "traces, or call the function outside the compiled region."
+    ),
+)

@@ -1,0 +1,47 @@
+"""GM622 tensor-as-text: its documentation, in one place with how it is detected.
+
+Measured on torch 2.13 (tests/coverage_probes/gb0569_repr_of_tensor.py, gb0059_str_of_tensor.py):
+`repr(t)` breaks with GB0569, `str(t)` with GB0059 ("Failed to trace builtin operator"). A
+message built for a `raise` is never traced, so it is not reported. f-strings of tensors are left
+out until measured where their text is used.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
+from graphmend_bot.rules.detect import Checker, Detection, assumed_parameter
+from graphmend_bot.rules.rule import Rule
+
+STR_OF_TENSOR = "GB0059"
+
+
+def _as_text(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    if len(call.args) == 1 and not call.keywords and not assumed_parameter(checker, call.args[0], args[0]):
+        checker.report(
+            rule, call, f"`{name}()` of a tensor needs its values, which Dynamo does not have while tracing",
+            args[0], gb_id=STR_OF_TENSOR if name == "str" else None,
+        )
+    return NOT_TENSOR
+
+
+RULE = Rule(
+    code="GM622",
+    name="tensor-as-text",
+    family="not traceable",
+    gb_id="GB0569",
+    other_gb_ids=(STR_OF_TENSOR,),
+    summary="Flags `repr(t)` and `str(t)` of a tensor in traced code.",
+    why=(
+        "Text of a tensor shows its values, which Dynamo does not have while tracing: it ends the "
+        "graph (`repr`: GB0569; `str`: GB0059, measured on torch 2.13) and formats it eagerly."
+    ),
+    example="label = repr(x.sum())",
+    use_instead="label = str(tuple(x.shape))  # the shape is known while tracing",
+    fix_safety=(
+        "No automatic fix: format the tensor outside the compiled function, or use what is known "
+        "while tracing (its shape, dtype)."
+    ),
+    detection=Detection(builtins={"repr": _as_text, "str": _as_text}),
+)
