@@ -128,6 +128,28 @@ def test_summary_round_trips_and_a_wrong_field_type_is_refused(tmp_path):
     assert cache.load_summary(key, "t.py") is None
 
 
+def test_an_entry_that_is_a_symlink_is_never_followed(tmp_path):
+    """The open refuses a symlinked entry (O_NOFOLLOW), even to a valid entry with the right key,
+    and a cache folder that is a symlink is not read at all."""
+    source = "def f(x):\n    return x\n"
+    source_file = SourceFile("t.py", "t", False)
+    summary = summarize_source(source, source_file)
+    cache = SummaryCache(tmp_path / "cache")
+    key = cache.summary_key(text_digest(source), source_file, False)
+    cache.store_summary(key, summary)
+    assert cache.load_summary(key, "t.py") == summary
+    (entry,) = (tmp_path / "cache").rglob(f"{key}.json")
+    elsewhere = tmp_path / "elsewhere.json"
+    entry.rename(elsewhere)
+    entry.symlink_to(elsewhere)
+    assert SummaryCache(tmp_path / "cache").load_summary(key, "t.py") is None
+    entry.unlink()
+    elsewhere.rename(entry)
+    (tmp_path / "linked").symlink_to(tmp_path / "cache")
+    assert SummaryCache(tmp_path / "linked").load_summary(key, "t.py") is None
+    assert SummaryCache(tmp_path / "cache").load_summary(key, "t.py") == summary
+
+
 def test_every_shape_the_fast_decoders_check_is_refused_when_wrong():
     """Drafts and call sites (decoded by generated code), pairs, dicts and kind tables: a value of
     the wrong type anywhere raises CodecError, and a right one builds what was encoded."""
