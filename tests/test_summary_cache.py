@@ -128,6 +128,28 @@ def test_summary_round_trips_and_a_wrong_field_type_is_refused(tmp_path):
     assert cache.load_summary(key, "t.py") is None
 
 
+def test_an_entry_that_is_a_symlink_is_never_followed(tmp_path):
+    """The open refuses a symlinked entry (O_NOFOLLOW), even to a valid entry with the right key,
+    and a cache folder that is a symlink is not read at all."""
+    source = "def f(x):\n    return x\n"
+    source_file = SourceFile("t.py", "t", False)
+    summary = summarize_source(source, source_file)
+    cache = SummaryCache(tmp_path / "cache")
+    key = cache.summary_key(text_digest(source), source_file, False)
+    cache.store_summary(key, summary)
+    assert cache.load_summary(key, "t.py") == summary
+    (entry,) = (tmp_path / "cache").rglob(f"{key}.json")
+    elsewhere = tmp_path / "elsewhere.json"
+    entry.rename(elsewhere)
+    entry.symlink_to(elsewhere)
+    assert SummaryCache(tmp_path / "cache").load_summary(key, "t.py") is None
+    entry.unlink()
+    elsewhere.rename(entry)
+    (tmp_path / "linked").symlink_to(tmp_path / "cache")
+    assert SummaryCache(tmp_path / "linked").load_summary(key, "t.py") is None
+    assert SummaryCache(tmp_path / "cache").load_summary(key, "t.py") == summary
+
+
 def test_every_shape_the_fast_decoders_check_is_refused_when_wrong():
     """Drafts and call sites (decoded by generated code), pairs, dicts and kind tables: a value of
     the wrong type anywhere raises CodecError, and a right one builds what was encoded."""
@@ -165,7 +187,29 @@ def test_every_shape_the_fast_decoders_check_is_refused_when_wrong():
         lambda d: d["value"]["calls"][0][1].__setitem__(0, True),  # a bool is not an index
         lambda d: d["kinds"][0].__setitem__(1, [1]),  # a kind's parameter that is not a string
         lambda d: d["kinds"][0].__setitem__(2, [0, -2]),  # a call index below -1
+        # the sparse {field: value} of a function summary, decoded by generated code
+        lambda d: d["value"].pop("qualname"),  # a field without a default missing
+        lambda d: d["value"].__setitem__("evil", 1),  # no such field
+        lambda d: d["value"].__setitem__("compiled", 1),  # not a bool
+        lambda d: d["value"].__setitem__("class_qualname", 5),  # neither a str nor None
+        lambda d: d["value"].__setitem__("references", "ab"),  # a string, not a list of them
+        lambda d: d["value"]["calls"][0].__setitem__(2, {}),  # keywords: not a list
+        lambda d: d["value"]["calls"][0].__setitem__(1, 0),  # arguments: not a list
     ]
     for change in wrong:
-        with pytest.raises((CodecError, TypeError)):
+        with pytest.raises(CodecError):
             decode_entry(FunctionSummary, broken(change))
+
+
+def test_sparse_decoding_gives_each_summary_its_own_defaults():
+    """Fields left out as defaults come back as the class builds them: fresh containers per
+    object (the solver's callers may extend them), the immutable defaults, in field order."""
+    from graphmend_bot.analysis.model import FunctionSummary
+    from graphmend_bot.analysis.summary_codec import decode_entry, encode_entry
+
+    bare = FunctionSummary("f", "f", None, ("x",), {}, False, ())
+    first, second = (decode_entry(FunctionSummary, encode_entry(FunctionSummary, bare)) for _ in range(2))
+    assert first == bare == second
+    assert list(first.__dict__) == list(bare.__dict__)
+    first.calls.append("changed")
+    assert second.calls == [] and bare.calls == []

@@ -864,8 +864,14 @@ class _TensorFlow:
                         if not flags[index] and self.holds(fid, kind):
                             flags[index] = changed = True
                             self._touched(fid)
-                for target, passed in calls:
-                    changed |= self._pass_arguments(fid, passed, target)
+                if calls:
+                    open_calls = []
+                    for call in calls:
+                        passed_now, still_open = self._pass_arguments(fid, call[1], call[0])
+                        changed |= passed_now
+                        if still_open:
+                            open_calls.append(call)
+                    calls[:] = open_calls  # a call whose every parameter is set has nothing left to pass
             if self.attributes.update(self.holds):
                 changed = True
                 dirty.update(self._reads_attributes)
@@ -916,17 +922,23 @@ class _TensorFlow:
         named = [(params[i], kind) for i, kind in enumerate(site.args) if i < len(params)]
         return dict([*named, *site.kwargs])
 
-    def _pass_arguments(self, caller: FunctionId, passed: list[tuple[str, Kind]], callee: FunctionId) -> bool:
-        changed = False
+    def _pass_arguments(self, caller: FunctionId, passed: list[tuple[str, Kind]], callee: FunctionId
+                        ) -> tuple[bool, bool]:
+        """(whether a parameter of `callee` became a tensor, whether one passed here is still not
+        one). Parameters only ever become tensors and `fixed` does not change while solving, so
+        a call with none still open never passes anything again."""
+        changed = still_open = False
         fixed, params = self.fixed[callee], self.params[callee]
         for name, kind in passed:
             if name in fixed or params.get(name):
                 continue
             if self.holds(caller, kind):
                 params[name] = changed = True
+            else:
+                still_open = True
         if changed:
             self._touched(callee)
-        return changed
+        return changed, still_open
 
 
 def _new_sites(found: list[TracedDraft], more: list[TracedDraft]) -> list[TracedDraft]:

@@ -93,10 +93,14 @@ def str_enum_findings(
             if members.is_member(fid[0], ref):
                 reach(fid, param)
         for site, sources in function.call_member_sources:
+            # Judged once per site, before binding to each callee: most sources are parameters.
+            passed = [(where, source) for where, source in sources
+                      if source.startswith("member:") and members.is_member(fid[0], source[len("member:"):])]
+            if not passed:
+                continue
             for callee in targets.get((fid, site), ()):
-                for param, source in _bound(program, function.calls[site], callee, sources):
-                    if source.startswith("member:") and members.is_member(fid[0], source[len("member:"):]):
-                        reach(callee, param)
+                for param, _ in _bound(program, function.calls[site], callee, passed):
+                    reach(callee, param)
     while queue:  # members passed on through parameters
         fid = queue.popleft()
         function = program.function(fid)

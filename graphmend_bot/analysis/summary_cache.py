@@ -43,6 +43,7 @@ from graphmend_bot.findings import CheckResult, FileError, Finding, Location
 CACHE_DIR_VARIABLE = "GRAPHMEND_CACHE_DIR"
 CACHE_DIR_NAME = ".graphmend_cache"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # a summary of a 5 MiB file is far below this
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 _TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
         "# This file is a cache directory tag created by graphmend.\n"
         "# For information about cache directory tags see https://bford.info/cachedir/\n")
@@ -90,20 +91,29 @@ def _key(*parts: object) -> str:
     return hashlib.sha256(json.dumps([code_fingerprint(), *parts]).encode()).hexdigest()
 
 
+def _file_key(kind: str, digest: str, module: str, *flags: bool) -> str:
+    """`_key` of a file's entry, without a JSON document per file (thousands per run): the parts
+    joined by NUL, which no module name or hex digest holds, and the flags as 0/1."""
+    text = "\0".join((code_fingerprint(), kind, digest, module, *("1" if flag else "0" for flag in flags)))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class SummaryCache:
     """Entries under `directory` (created on first write); picklable, so workers store what they compute."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
+        self._folder = str(self.directory)
+        self._linked: bool | None = None  # whether the folder is a symlink, once looked at
 
     # ---- keys ----------------------------------------------------------------------------
     @staticmethod
     def scan_key(digest: str, source_file: SourceFile) -> str:
-        return _key("scan", digest, source_file.module, source_file.is_package)
+        return _file_key("scan", digest, source_file.module, source_file.is_package)
 
     @staticmethod
     def summary_key(digest: str, source_file: SourceFile, dependency_calls: bool) -> str:
-        return _key("summary", digest, source_file.module, source_file.is_package, dependency_calls)
+        return _file_key("summary", digest, source_file.module, source_file.is_package, dependency_calls)
 
     @staticmethod
     def result_key(file_keys: Sequence[tuple[str, str]], walk_errors: Iterable[FileError], config: Config,
@@ -159,12 +169,15 @@ class SummaryCache:
         return self.directory / kind / key[:2] / f"{key}.json"
 
     def _load(self, kind: str, key: str, annotation: Any) -> Any:
-        path = self._path(kind, key)
         try:
-            if path.is_symlink() or self.directory.is_symlink():
+            if self._linked is None:  # the folder is looked at once per run, not once per entry
+                self._linked = self.directory.is_symlink()
+            if self._linked:
                 return None
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_ENTRY_BYTES + 1)
+            # O_NOFOLLOW: an entry that is a symlink is refused by the open itself (ELOOP).
+            handle = os.open(f"{self._folder}/{kind}/{key[:2]}/{key}.json", _READ_FLAGS)
+            with open(handle, "rb") as entry_file:
+                data = entry_file.read(MAX_ENTRY_BYTES + 1)
             if len(data) > MAX_ENTRY_BYTES:
                 return None
             entry = json.loads(data)
