@@ -24,6 +24,7 @@ from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.public_api import has_own_roots, is_package_module, library_roots
 from graphmend_bot.analysis.skipped_frames import comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
@@ -42,7 +43,7 @@ class TracedDraft:
 
 class Program:
     def __init__(self, modules: Iterable[ModuleSummary], extra_entry_points: Iterable[str] = (),
-                 dependencies: Iterable[ModuleSummary] = ()) -> None:
+                 dependencies: Iterable[ModuleSummary] = (), scope: str = "model") -> None:
         self.modules = {m.module: m for m in modules}
         # Modules of configured dependencies: followed by calls, never entry points or reported.
         extra = [m for m in dependencies if m.module not in self.modules]
@@ -54,6 +55,8 @@ class Program:
         self._resolved_calls: dict[tuple[FunctionId, str], list[FunctionId]] = {}
         self._overrides_found: dict[tuple[str, str, str], list[FunctionId]] = {}
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
+        self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
+        self._library_roots: set[FunctionId] | None = None
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -448,7 +451,33 @@ class Program:
         return [forward]
 
     # ---- scope --------------------------------------------------------------------------
+    @property
+    def scope(self) -> str:
+        """The scope in force: "library" or "model" (`auto` decided by public_api.has_own_roots)."""
+        if self._scope == "auto":
+            package = any(is_package_module(summary) for module, summary in self.modules.items()
+                          if module not in self.dependency_modules)
+            self._scope = "library" if package and self.library_roots() and not self.has_own_roots() else "model"
+        return self._scope
+
+    def has_own_roots(self) -> bool:
+        """Whether the tree compiles something itself, is given entry points, or exports an nn.Module."""
+        return has_own_roots(self, self.library_roots())
+
+    def library_roots(self) -> set[FunctionId]:
+        """The package's public callables (public_api.py), whatever the scope."""
+        if self._library_roots is None:
+            self._library_roots = library_roots(self)
+        return self._library_roots
+
     def entry_points(self) -> set[FunctionId]:
+        entries = self.model_entry_points()
+        if self.scope == "library":
+            entries |= self.library_roots()
+        return entries
+
+    def model_entry_points(self) -> set[FunctionId]:
+        """Forwards, what is compiled, and the configured entry points: the model scope's roots."""
         entries: set[FunctionId] = set()
         for module, summary in self.modules.items():
             if module in self.dependency_modules:
@@ -466,6 +495,10 @@ class Program:
 
     def configured_entry(self, module: str, qualname: str) -> bool:
         return any(_entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
+
+    def declared_entry(self, fid: FunctionId) -> bool:
+        """Configured, or public in the library scope: its parameters get tensors as a forward's do."""
+        return self.configured_entry(*fid) or (self.scope == "library" and fid in self.library_roots())
 
     def unmatched_entry_points(self) -> list[str]:
         """The configured entry points that match no function of the checked code (a typo, or code
@@ -635,6 +668,21 @@ class Program:
         found += metaclass_calls(self, eager_rows, targets)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
+    def resolve_name(self, module: str, name: str) -> tuple[str, str, str] | None:
+        """("function"|"class", module, qualname) that `name` in `module` is or re-exports."""
+        return self._lookup(module, name)
+
+    def class_and_bases(self, module: str, class_qualname: str) -> list[tuple[str, str]]:
+        """The class and its in-tree bases, each once."""
+        found: list[tuple[str, str]] = []
+        stack = [(module, class_qualname)]
+        while stack:
+            cls = stack.pop(0)
+            if cls not in found and cls[1] in self.modules[cls[0]].classes:
+                found.append(cls)
+                stack.extend(self._base_classes(*cls))
+        return found
+
     def resolve_class(self, module: str, dotted: str) -> tuple[str, str] | None:
         """The in-tree class `dotted` names in `module`, if it is one."""
         found = self._resolve_dotted(module, dotted)
@@ -719,7 +767,7 @@ class _TensorFlow:
                 if targets:
                     self.targets[(fid, index)] = targets
         for fid in traced:
-            if program.configured_entry(*fid):
+            if program.declared_entry(fid):
                 function = program.function(fid)
                 for name in function.configured_entry_params:
                     self.params[fid][name] = True
