@@ -96,6 +96,32 @@ def test_public_methods_of_public_classes_and_their_private_bases(write_tree):
     assert found(root, "library") == {("dist.py", 5, "GM301"), ("dist.py", 12, "GM301")}
 
 
+def test_builders_of_nn_modules_are_not_roots(write_tree):
+    """Users run a builder once, eagerly, and compile what it builds."""
+    root = write_tree({"pkg/__init__.py": "", "pkg/models.py": """
+        import torch
+        from torch import nn
+
+        class _Net(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.layer = nn.Linear(width, width)
+
+        def _make(width):
+            return _Net(width)
+
+        def from_name(name):
+            return _make(int(name))
+
+        def conv(c):
+            return nn.Conv2d(c, c, 1)
+
+        def scale(x):
+            return x * x.max().item()
+    """})
+    assert found(root, "library") == {("models.py", 19, "GM301")}
+
+
 def test_tests_and_loose_scripts_are_not_public_api(write_tree):
     root = write_tree({"pkg/__init__.py": "", "pkg/tests/__init__.py": "",
                        "pkg/tests/test_ops.py": "def test_clip(x):\n    return x.sum().item()\n",

@@ -20,7 +20,10 @@ Public, by Python's own conventions (PEP 8: "Public and internal interfaces"):
   left out: constructing and printing are not what users compile. So are properties: Dynamo
   reports a break inside a getter at the line that reads it, in the caller (measured on torch
   2.13, see Program._dependency_getters), so a finding inside would stand at the wrong line.
-Private helpers are traced when public code calls them, like any callee.
+Private helpers are traced when public code calls them, like any callee. A builder is no root:
+a public callable that builds nn.Modules, itself or through the helpers it calls (a torch.nn layer
+or `nn.Parameter`, an in-tree nn.Module class's constructor: `conv_bn(c)`, `Sam.from_name(name)`),
+makes the model users then compile; it runs once, eagerly.
 
 The automatic choice (`scope: auto`, the default) picks the library scope for a tree that
 holds a package and has no compiled roots of its own: nothing in it is compiled (a
@@ -33,6 +36,7 @@ around the user's vector field, so it gets the library scope.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program
 
 SCOPES = ("auto", "model", "library")
+PARAMETER_CREATION = "GB0264"  # Dynamo's id for an nn.Parameter built in traced code (rule GM607)
 _TEST_PARTS = frozenset({"tests", "test", "conftest"})
 
 
@@ -92,7 +97,39 @@ def library_roots(program: Program) -> set[FunctionId]:
                 roots.add((mod, qualname))
             else:
                 roots.update(_public_methods(program, mod, qualname))
-    return roots
+    return roots - _builders(program, roots)
+
+
+def _builders(program: Program, callables: set[FunctionId]) -> set[FunctionId]:
+    """Those of `callables` that build nn.Modules (`conv_bn(c)`, `Sam.from_name(name)`): they make
+    the model users then compile, and run once, eagerly. A callable builds when a call from it
+    reaches, directly or through helpers, an in-tree nn.Module's constructor or code that creates
+    parameters (a torch.nn layer, `nn.Parameter`: graph-break GB0264)."""
+    callers: dict[FunctionId, list[FunctionId]] = {}
+    seen = set(callables)
+    queue = deque(callables)
+    building: list[FunctionId] = []
+    while queue:
+        fid = queue.popleft()
+        function = program.function(fid)
+        if any(draft.gb_id == PARAMETER_CREATION for draft in function.drafts) or (
+            function.name == "__init__" and function.class_qualname is not None
+            and program.is_module_class(fid[0], function.class_qualname)
+        ):
+            building.append(fid)
+            continue  # what a constructor calls adds nothing: it builds already
+        for callee in program.call_targets(fid):
+            callers.setdefault(callee, []).append(fid)
+            if callee not in seen:
+                seen.add(callee)
+                queue.append(callee)
+    builds = set(building)
+    while building:
+        for caller in callers.get(building.pop(), ()):
+            if caller not in builds:
+                builds.add(caller)
+                building.append(caller)
+    return builds & callables
 
 
 def _public_methods(program: Program, module: str, class_qualname: str) -> Iterator[FunctionId]:
@@ -113,7 +150,7 @@ def _is_accessor(decorators: tuple[str, ...]) -> bool:
     return is_property(decorators) or any(d.endswith((".setter", ".deleter")) for d in decorators)
 
 
-def has_own_roots(program: Program, public: set[FunctionId]) -> bool:
+def has_own_roots(program: Program) -> bool:
     """Whether the tree compiles something itself, is given entry points, or exports an
     nn.Module (a public forward among the model scope's roots): then it keeps the model scope."""
     if program.extra_entry_points:
@@ -123,6 +160,5 @@ def has_own_roots(program: Program, public: set[FunctionId]) -> bool:
             continue
         if summary.compile_targets or any(function.compiled for function in summary.functions.values()):
             return True
-    return any(
-        fid in public and program.function(fid).name == "forward" for fid in program.model_entry_points()
-    )
+    forwards = [fid for fid in program.model_entry_points() if program.function(fid).name == "forward"]
+    return bool(forwards) and any(fid in program.library_roots() for fid in forwards)

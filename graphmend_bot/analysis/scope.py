@@ -2,7 +2,8 @@
 
 Entry points are the `forward` of every nn.Module subclass, functions decorated with or passed
 to `torch.compile`, modules compiled with `torch.compile(model)` / `model.compile()`, and the
-configured extra entry points. Scope is everything reachable from them through calls, function
+configured extra entry points; in the library scope also every public callable of the package
+(public_api.py, which also says when `auto` picks that scope). Scope is everything reachable from them through calls, function
 references and decorators. Then a small fixpoint decides which parameters receive tensors and
 which functions return them, so a helper's `if x.sum() > 0` is reported when a tensor reaches it.
 """
@@ -462,7 +463,7 @@ class Program:
 
     def has_own_roots(self) -> bool:
         """Whether the tree compiles something itself, is given entry points, or exports an nn.Module."""
-        return has_own_roots(self, self.library_roots())
+        return has_own_roots(self)
 
     def library_roots(self) -> set[FunctionId]:
         """The package's public callables (public_api.py), whatever the scope."""
@@ -667,6 +668,15 @@ class Program:
                 eager_rows[fid] = min(row, eager_rows.get(fid, row))
         found += metaclass_calls(self, eager_rows, targets)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
+
+    def call_targets(self, fid: FunctionId) -> list[FunctionId]:
+        """The in-tree functions a function's calls may run (calls only: no references or decorators)."""
+        return [
+            target
+            for site in self.function(fid).calls
+            for target in self.resolve_call(fid, site.ref)
+            if target[0] in self.modules and target[1] in self.modules[target[0]].functions
+        ]
 
     def resolve_name(self, module: str, name: str) -> tuple[str, str, str] | None:
         """("function"|"class", module, qualname) that `name` in `module` is or re-exports."""
