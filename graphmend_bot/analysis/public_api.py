@@ -83,6 +83,12 @@ def exported_names(summary: ModuleSummary) -> Iterator[str]:
 
 
 def library_roots(program: Program) -> set[FunctionId]:
+    """The library scope's roots: the public callables that build no nn.Module (module docstring)."""
+    public = program.public_callables()
+    return public - _builders(program, public)
+
+
+def public_callables(program: Program) -> set[FunctionId]:
     """Every public callable of the checked packages (module docstring)."""
     roots: set[FunctionId] = set()
     for module, summary in program.modules.items():
@@ -97,7 +103,7 @@ def library_roots(program: Program) -> set[FunctionId]:
                 roots.add((mod, qualname))
             else:
                 roots.update(_public_methods(program, mod, qualname))
-    return roots - _builders(program, roots)
+    return roots
 
 
 def _builders(program: Program, callables: set[FunctionId]) -> set[FunctionId]:
@@ -161,4 +167,4 @@ def has_own_roots(program: Program) -> bool:
         if summary.compile_targets or any(function.compiled for function in summary.functions.values()):
             return True
     forwards = [fid for fid in program.model_entry_points() if program.function(fid).name == "forward"]
-    return bool(forwards) and any(fid in program.library_roots() for fid in forwards)
+    return bool(forwards) and any(fid in program.public_callables() for fid in forwards)

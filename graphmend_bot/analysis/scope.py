@@ -25,7 +25,12 @@ from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
-from graphmend_bot.analysis.public_api import has_own_roots, is_package_module, library_roots
+from graphmend_bot.analysis.public_api import (
+    has_own_roots,
+    is_package_module,
+    library_roots,
+    public_callables,
+)
 from graphmend_bot.analysis.skipped_frames import comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
@@ -58,6 +63,7 @@ class Program:
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
         self._library_roots: set[FunctionId] | None = None
+        self._public: set[FunctionId] | None = None
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -458,7 +464,7 @@ class Program:
         if self._scope == "auto":
             package = any(is_package_module(summary) for module, summary in self.modules.items()
                           if module not in self.dependency_modules)
-            self._scope = "library" if package and self.library_roots() and not self.has_own_roots() else "model"
+            self._scope = "library" if package and not self.has_own_roots() and self.library_roots() else "model"
         return self._scope
 
     def has_own_roots(self) -> bool:
@@ -466,10 +472,16 @@ class Program:
         return has_own_roots(self)
 
     def library_roots(self) -> set[FunctionId]:
-        """The package's public callables (public_api.py), whatever the scope."""
+        """The library scope's roots (public_api.py), whatever the scope."""
         if self._library_roots is None:
             self._library_roots = library_roots(self)
         return self._library_roots
+
+    def public_callables(self) -> set[FunctionId]:
+        """The package's public functions and methods, builders included (public_api.py)."""
+        if self._public is None:
+            self._public = public_callables(self)
+        return self._public
 
     def entry_points(self) -> set[FunctionId]:
         entries = self.model_entry_points()
