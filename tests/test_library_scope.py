@@ -118,8 +118,18 @@ def test_builders_of_nn_modules_are_not_roots(write_tree):
 
         def scale(x):
             return x * x.max().item()
+
+        class _Wrapper(nn.Module):
+            def __init__(self, f):
+                super().__init__()
+                self.f = f
+
+        def run(f, x):
+            wrapped = _Wrapper(f)
+            return x.sum().item()
     """})
-    assert found(root, "library") == {("models.py", 19, "GM301")}
+    # `run` builds a module without parameters and computes: torchsde's `sdeint` (ForwardSDE)
+    assert found(root, "library") == {("models.py", 19, "GM301"), ("models.py", 28, "GM301")}
 
 
 def test_tests_and_loose_scripts_are_not_public_api(write_tree):

@@ -21,9 +21,9 @@ Public, by Python's own conventions (PEP 8: "Public and internal interfaces"):
   reports a break inside a getter at the line that reads it, in the caller (measured on torch
   2.13, see Program._dependency_getters), so a finding inside would stand at the wrong line.
 Private helpers are traced when public code calls them, like any callee. A builder is no root:
-a public callable that builds nn.Modules, itself or through the helpers it calls (a torch.nn layer
-or `nn.Parameter`, an in-tree nn.Module class's constructor: `conv_bn(c)`, `Sam.from_name(name)`),
-makes the model users then compile; it runs once, eagerly.
+a public callable that creates parameters, itself or through what it calls (a torch.nn layer or
+`nn.Parameter`, in an nn.Module's constructor too: `conv_bn(c)`, `Sam.from_name(name)`), makes the
+model users then compile; it runs once, eagerly (and compiled, it would break on every call).
 
 The automatic choice (`scope: auto`, the default) picks the library scope for a tree that
 holds a package and has no compiled roots of its own: nothing in it is compiled (a
@@ -107,23 +107,21 @@ def public_callables(program: Program) -> set[FunctionId]:
 
 
 def _builders(program: Program, callables: set[FunctionId]) -> set[FunctionId]:
-    """Those of `callables` that build nn.Modules (`conv_bn(c)`, `Sam.from_name(name)`): they make
-    the model users then compile, and run once, eagerly. A callable builds when a call from it
-    reaches, directly or through helpers, an in-tree nn.Module's constructor or code that creates
-    parameters (a torch.nn layer, `nn.Parameter`: graph-break GB0264)."""
+    """Those of `callables` that build models (`conv_bn(c)`, `Sam.from_name(name)`): they make the
+    model users then compile, and run once, eagerly. A callable builds when its code, or code its
+    calls reach (an nn.Module's constructor included), creates parameters: a torch.nn layer or
+    `nn.Parameter`, graph-break GB0264, which breaks every compiled call. Building a module without
+    parameters is not building a model: torchsde's `sdeint` wraps the user's SDE in its
+    `ForwardSDE` module and runs it, all of it compiled."""
     callers: dict[FunctionId, list[FunctionId]] = {}
     seen = set(callables)
     queue = deque(callables)
     building: list[FunctionId] = []
     while queue:
         fid = queue.popleft()
-        function = program.function(fid)
-        if any(draft.gb_id == PARAMETER_CREATION for draft in function.drafts) or (
-            function.name == "__init__" and function.class_qualname is not None
-            and program.is_module_class(fid[0], function.class_qualname)
-        ):
+        if any(draft.gb_id == PARAMETER_CREATION for draft in program.function(fid).drafts):
             building.append(fid)
-            continue  # what a constructor calls adds nothing: it builds already
+            continue  # what it calls adds nothing: it builds already
         for callee in program.call_targets(fid):
             callers.setdefault(callee, []).append(fid)
             if callee not in seen:
