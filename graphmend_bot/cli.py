@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from graphmend_bot import __version__
+from graphmend_bot.analysis.public_api import SCOPES
 from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
 from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
@@ -60,6 +61,8 @@ def _load_config(args: argparse.Namespace) -> Config:
         config.ignore = args.ignore
     if getattr(args, "baseline", None):
         config.baseline = os.path.abspath(args.baseline)
+    if getattr(args, "scope", None):
+        config.scope = args.scope
     return config
 
 
@@ -338,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
+    add_scope_argument(p)
     p.add_argument("--shard", metavar="I/N", help="report only shard I of N of the files (the rest is context)")
     p.add_argument("--save-result", metavar="FILE", help="with --shard: also save the result for `graphmend merge`")
     p.add_argument("--census", metavar="FILE",
@@ -366,6 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--extend-ignore", type=_split_codes, metavar="CODES", help="skip these too")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .graphmend.yml to use")
+    add_scope_argument(p)
     p.add_argument("--census", metavar="FILE",
                    help="merge a `pytest --graphmend-census` file recorded on HEAD, as the bot merges its "
                         "`census-file` input: comments say what Dynamo confirmed, GM801 for breaks only it saw")
@@ -432,6 +437,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.set_defaults(handler=cmd_merge)
     return parser
+
+
+def add_scope_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scope", choices=SCOPES,
+                        help="where traced code starts: forwards and compiled functions (model), also every "
+                             "public function and method (library), or library for a package with no "
+                             "compiled roots of its own (auto, the default; overrides `scope` in the config)")
 
 
 def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from graphmend_bot.analysis.public_api import SCOPES
 from graphmend_bot.rules import ALL_RULES_BY_CODE
 
 CONFIG_FILES = (".graphmend.yml", ".graphmend.yaml", "pyproject.toml")
@@ -31,6 +32,10 @@ class Config:
     # Extra functions to treat as compiled: "pkg.module:function" or "pkg.module:Class.method",
     # shell-style wildcards allowed.
     entry_points: list[str] = field(default_factory=list)
+    # Where traced code starts (analysis/public_api.py): "model" (forwards, compiled functions,
+    # entry points), "library" (and every public callable of the package), or "auto": library
+    # for a package with no compiled roots of its own.
+    scope: str = "auto"
     # Installed packages whose code the checked tree calls (`linear_operator`): summarised from
     # their source, never imported or reported themselves; a call into one that breaks inside is
     # reported at the call line (GM608).
@@ -122,6 +127,9 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
     strategy = values.get("io_strategy", "guard")
     if strategy not in IO_STRATEGIES:
         raise ConfigError(f"{source}: io-strategy must be one of {', '.join(IO_STRATEGIES)}, got {strategy!r}")
+    scope = values.get("scope", "auto")
+    if scope not in SCOPES:
+        raise ConfigError(f"{source}: scope must be one of {', '.join(SCOPES)}, got {scope!r}")
     notices = values.get("deprecation_notices", "advice")
     if notices not in DEPRECATION_NOTICES:
         raise ConfigError(f"{source}: deprecation-notices must be one of {', '.join(DEPRECATION_NOTICES)}, "

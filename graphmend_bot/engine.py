@@ -15,6 +15,7 @@ from graphmend_bot.analysis.dependencies import Dependencies, imported_names
 from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
+from graphmend_bot.analysis.public_api import is_public_module
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.analysis.summary_cache import SummaryCache, text_digest
@@ -177,8 +178,12 @@ class Workspace:
         # The whole result, when the cache holds it and the caller only wants that (`check`):
         # then no summary is loaded at all.
         self.cached_result: CheckResult | None = None
+        # The scope in force: the configured one, `auto` settled to "model" or "library" once the
+        # tree is summarised (_settle_scope); unsettled only where the whole result came from the cache.
+        self.scope = "model" if self.config.scope == "auto" else self.config.scope
         self._whole_result = whole_result
         self._result_key: str | None = None
+        self.dependency_summaries: list[ModuleSummary] = []  # read once the tree is (below)
         if cache is not None:
             self._init_cached(cache, jobs)
         else:
@@ -202,6 +207,12 @@ class Workspace:
                 outcomes = _map(summarize, wanted, pool)
             for outcome in outcomes:
                 self._store(outcome)
+
+            def summarize_more(more: list[SourceFile]) -> list[ModuleSummary | FileError]:
+                with collector_paused():
+                    return _map(summarize, more, pool)
+
+            self._settle_scope(scans, relevant, summarize_more)
 
     def _init_cached(self, cache: SummaryCache, jobs: int | None) -> None:
         """As _init_uncached, taking what the cache holds; only the rest is computed (and stored).
@@ -240,6 +251,15 @@ class Workspace:
                 self.errors.extend(_suppression_warnings(source_file.path, scans[source_file.path]))
         relevant = relevant_modules(found, self._configured_modules(found))
         wanted = [f for f in self.files if f.module in relevant and f.path in scans]
+        for summarized in self._cached_summaries(cache, wanted, digests, jobs):
+            self._store(summarized)
+        self._settle_scope(found, relevant, lambda more: self._cached_summaries(cache, more, digests, jobs))
+
+    def _cached_summaries(self, cache: SummaryCache, wanted: list[SourceFile], digests: dict[str, str],
+                          jobs: int | None) -> list[ModuleSummary | FileError]:
+        """The summaries of `wanted`, in file order (the solver then sees the same program as
+        without a cache): those the cache holds, the rest computed and stored."""
+        dependency_calls = bool(self.config.dependencies)
         outcomes: dict[str, ModuleSummary | FileError] = {}
         with collector_paused():
             for source_file in wanted:
@@ -252,8 +272,30 @@ class Workspace:
             with _pool(len(todo), jobs) as pool:
                 computed = _map(partial(summarize_and_store, cache, dependency_calls), todo, pool)
             outcomes.update((f.path, outcome) for f, outcome in zip(todo, computed, strict=True))
-        for source_file in wanted:  # in file order, as without a cache: the solver sees the same program
-            self._store(outcomes[source_file.path])
+        return [outcomes[source_file.path] for source_file in wanted]
+
+    def _settle_scope(self, scans: list[FileScan], relevant: set[str],
+                      summarize: Callable[[list[SourceFile]], list[ModuleSummary | FileError]]) -> None:
+        """The library scope (public_api.py) also needs every public module of the packages and
+        what they import. Nothing more is read in the model scope, nor where `auto` already sees
+        roots of the tree's own (a forward it exports, a compile call): a model repository is
+        read as before. `auto` is then decided again on the whole package: where the new files
+        show roots of its own after all (a public subclass of a private module's nn.Module), the
+        model scope stands and they are dropped, so its result is exactly the model scope's."""
+        if self.config.scope == "model" or (self.config.scope == "auto" and (
+                not any(f.is_package for f in self.files) or self._program("auto").has_own_roots())):
+            return
+        public = [f.module for f in self.files if is_public_module(f.module, f.is_package)]
+        wider = relevant_modules(scans, [*self._configured_modules(scans), *public])
+        more = [f for f in self.files if f.module in wider and f.module not in relevant]
+        for outcome in summarize(more):
+            self._store(outcome)
+        if self.config.scope == "auto" and self._program("auto").scope == "model":
+            for source_file in more:
+                self.summaries.pop(source_file.path, None)
+                self._file_errors.pop(source_file.path, None)
+            return
+        self.scope = "library"
 
     def _dependency_summaries(self) -> list[ModuleSummary]:
         dependencies = Dependencies(self.config.dependencies, (f.module for f in self.files))
@@ -299,9 +341,13 @@ class Workspace:
         self._store(summarize_source(source, self._by_path[path], bool(self.config.dependencies)))
         self._rewritten[path] = source
 
+    def _program(self, scope: str | None = None) -> Program:
+        return Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries,
+                       scope or self.scope, source_of=self._source_of)
+
     def reachable(self) -> set[str]:
         """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
-        program = Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries)
+        program = self._program()
         return {f"{module}.{qualname}" for module, qualname in program.reachable_from(self.roots)}
 
     def result(self, only: Iterable[str] | None = None) -> CheckResult:
@@ -328,7 +374,7 @@ class Workspace:
         return self._rewritten[path] if path in self._rewritten else read_source(path)
 
     def _result(self, only: Iterable[str] | None) -> CheckResult:
-        program = Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries, self._source_of)
+        program = self._program()
         enabled = select_codes(self.config.select, self.config.ignore)
         wanted = {os.path.abspath(p) for p in only} if only is not None else None
         findings = [

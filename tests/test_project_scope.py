@@ -64,7 +64,9 @@ def test_check_from_a_subfolder_finds_the_project_root_by_its_config(write_tree,
 
 
 def test_exclusions_apply_to_the_given_file_and_to_its_context(write_tree, graphmend_cmd):
-    config = '[tool.graphmend]\nexclude = ["pkg/net.py"]\n'
+    # the model scope: left to `auto`, a package with no nn.Module would be a library, whose
+    # public helper is traced code (public_api.py)
+    config = '[tool.graphmend]\nexclude = ["pkg/net.py"]\nscope = "model"\n'
     root = git_project(write_tree, {**PROJECT, "pyproject.toml": config})
     # net.py excluded: nothing traces the helper, as in `check .`
     assert run(graphmend_cmd, root, "check", "pkg/utils.py").returncode == 0

@@ -64,7 +64,8 @@ def full_rounds(flow: _TensorFlow) -> None:
                 for target in flow.targets.get((fid, index), ()):
                     passed = [(name, kind) for name, kind in flow._arguments(site, target).items()
                               if name not in flow.fixed[target]]
-                    changed |= flow._pass_arguments(fid, passed, target)
+                    became_tensor, _ = flow._pass_arguments(fid, passed, target)
+                    changed |= became_tensor
         changed |= flow.attributes.update(flow.holds)
         changed |= flow._pass_untraced_arguments()
         if not changed:

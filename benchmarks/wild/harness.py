@@ -50,6 +50,15 @@ from ground_truth import Tree, dynamo_breaks, executed_lines, normalise  # noqa:
 
 CONFIGS = os.path.join(HERE, "configs")
 ALL_ENTRY_POINTS = "(all declared)"  # the entry_point_gain key for the whole declared set
+# The scopes compared by `run.py --scopes` (docs: README "Scopes"): the library's settings with
+# these keys replaced. "declared" is configs/<lib>.yml as it is (the declared entry points keep
+# the model scope by themselves); the others drop the declared entry points.
+SCOPE_VARIANTS: dict[str, dict[str, Any]] = {
+    "model": {"scope": "model", "entry-points": []},
+    "auto": {"scope": "auto", "entry-points": []},
+    "library": {"scope": "library", "entry-points": []},
+    "declared": {},
+}
 Key = tuple[str, int]  # (path relative to the package's parent, first line of the statement)
 
 
@@ -143,6 +152,9 @@ class LibraryReport:
     # per declared entry point, and for all of them together (ALL_ENTRY_POINTS), what only it
     # brings: [break statements found, findings on executed statements, findings]
     entry_point_gain: dict[str, list[int]] = field(default_factory=dict)
+    # per SCOPE_VARIANTS name: [break statements found, findings on executed statements, of those
+    # on a break statement, findings]
+    scopes: dict[str, list[int]] = field(default_factory=dict)
     static_seconds: float = 0.0
     seconds: float = 0.0
 
@@ -189,10 +201,11 @@ def config_path(name: str) -> str:
 
 
 def measure(
-    name: str, sample: int = 5, calls: Collection[str] | None = None, ablate: bool = True
+    name: str, sample: int = 5, calls: Collection[str] | None = None, ablate: bool = True, scopes: bool = False
 ) -> LibraryReport:
     """Measure one library in this process (only `calls` when given; `ablate`: rerun the check
-    without each declared entry point in turn, to tell which were needed).
+    without each declared entry point in turn, to tell which were needed; `scopes`: rerun it in
+    each of SCOPE_VARIANTS).
 
     A library that does not import, and a call that raises, are reported in the result.
     """
@@ -267,6 +280,14 @@ def measure(
         report.entry_point_gain = _entry_point_gain(
             report.entry_points, package_dir, reported_keys, breaks, ran, library_config(name)
         )
+    if scopes and not report.error:
+        settings = library_config(name)
+        for variant, overrides in SCOPE_VARIANTS.items():
+            found = reported if not overrides else reported_keys(_check_settings({**settings, **overrides}, package_dir))
+            executed_here = {k for k in found if k in ran or k in breaks}
+            report.scopes[variant] = [
+                len(found.keys() & breaks.keys()), len(executed_here), len(executed_here & breaks.keys()), len(found)
+            ]
     report.seconds = time.perf_counter() - started
     return report
 
@@ -307,12 +328,16 @@ def _entry_point_gain(
 
 
 def _check_with(declared: list[str], package_dir: str, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    return _check_settings({**settings, "entry-points": declared}, package_dir)
+
+
+def _check_settings(settings: dict[str, Any], package_dir: str) -> list[dict[str, Any]]:
     import yaml
 
     with tempfile.TemporaryDirectory() as folder:
         config = os.path.join(folder, ".graphmend.yml")
         with open(config, "w", encoding="utf-8") as handle:
-            yaml.safe_dump({**settings, "entry-points": declared}, handle)
+            yaml.safe_dump(settings, handle)
         return _check(config, package_dir)
 
 

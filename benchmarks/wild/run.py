@@ -20,21 +20,22 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from harness import ALL_ENTRY_POINTS, LibraryReport, lib_names, measure  # noqa: E402
+from harness import ALL_ENTRY_POINTS, SCOPE_VARIANTS, LibraryReport, lib_names, measure  # noqa: E402
 
 TIMEOUT_S = 1800
 
 
-def run_worker(name: str, out: str, sample: int) -> None:
-    report = measure(name, sample=sample)
+def run_worker(name: str, out: str, sample: int, scopes: bool) -> None:
+    report = measure(name, sample=sample, scopes=scopes)
     with open(out, "w", encoding="utf-8") as handle:
         json.dump(report.to_json(), handle)
 
 
-def run_isolated(name: str, sample: int) -> LibraryReport:
+def run_isolated(name: str, sample: int, scopes: bool = False) -> LibraryReport:
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "report.json")
         command = [sys.executable, os.path.abspath(__file__), "--worker", name, "--json", out, "--sample", str(sample)]
+        command += ["--scopes"] if scopes else []
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired:
@@ -92,6 +93,37 @@ def table(reports: list[LibraryReport]) -> str:
     return "\n".join(rows)
 
 
+def scope_table(reports: list[LibraryReport]) -> str:
+    """Recall and executed precision per library in each scope of SCOPE_VARIANTS."""
+    header = f"{'library':<24} {'breaks':>6}" + "".join(f" {name + ' rec':>12} {'prec':>10} {'all':>5}" for name in SCOPE_VARIANTS)
+    rows = [header, "-" * len(header)]
+    totals = {name: [0, 0, 0, 0] for name in SCOPE_VARIANTS}
+
+    def cells(breaks: int, scores: list[int]) -> str:
+        found, executed, confirmed, findings = scores
+        recall = f"{found}/{breaks} {_ratio(found / breaks if breaks else None)}"
+        precision = f"{confirmed}/{executed} {_ratio(confirmed / executed if executed else None)}"
+        return f" {recall:>12} {precision:>10} {findings:>5}"
+
+    for r in reports:
+        if not r.scopes:
+            continue
+        rows.append(f"{r.name:<24} {r.break_statements:>6}" + "".join(cells(r.break_statements, r.scopes[name]) for name in SCOPE_VARIANTS))
+        for name in SCOPE_VARIANTS:
+            totals[name] = [a + b for a, b in zip(totals[name], r.scopes[name])]
+    breaks = sum(r.break_statements for r in reports if r.scopes)
+    rows.append("-" * len(header))
+    rows.append(f"{'overall':<24} {breaks:>6}" + "".join(cells(breaks, totals[name]) for name in SCOPE_VARIANTS))
+    return "\n".join(rows)
+
+
+SCOPE_LEGEND = """\
+Per scope (--scopes): rec = break statements with a finding / break statements; prec = findings on a
+break statement / findings on statements the eager calls ran; all = findings on statements of the package.
+model: `scope: model`, no entry points (the default before the library scope); auto: the default now
+(`scope: auto`), no entry points; library: `scope: library`, no entry points; declared: configs/<lib>.yml."""
+
+
 LEGEND = """\
 breaks: statements Dynamo broke on (explain + graph_breaks log); found: of those, with a finding;
 exec: findings on statements the eager calls ran; conf: of those, Dynamo broke there; prec = conf/exec;
@@ -127,21 +159,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="save the reports as JSON")
     parser.add_argument("--sample", type=int, default=5, help="never-ran findings to print per library")
     parser.add_argument("--quiet", action="store_true", help="print the table only")
+    parser.add_argument("--scopes", action="store_true",
+                        help="also check in the model, auto and library scopes without entry points, and compare")
     parser.add_argument("--worker", metavar="NAME", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        run_worker(args.worker, args.json, args.sample)
+        run_worker(args.worker, args.json, args.sample, args.scopes)
         return 0
     reports = []
     for name in args.lib or lib_names():
         print(f"... {name}", file=sys.stderr, flush=True)
-        reports.append(run_isolated(name, args.sample))
+        reports.append(run_isolated(name, args.sample, args.scopes))
     if not args.quiet:
         for report in reports:
             print(details(report))
         print()
     print(table(reports))
     print(LEGEND)
+    if args.scopes:
+        print()
+        print(scope_table(reports))
+        print(SCOPE_LEGEND)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump([r.to_json() for r in reports], handle, indent=1)

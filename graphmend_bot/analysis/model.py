@@ -170,3 +170,6 @@ class ModuleSummary:
     registries: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Modules this one star-imports (`from .affine import *`), in import order.
     star_imports: tuple[str, ...] = ()
+    # The names `__all__` lists, when the module spells it with string literals only (`=`, `+=`,
+    # `.extend`, `.append`); None without one, or when one is computed (analysis/public_api.py).
+    exports: tuple[str, ...] | None = None

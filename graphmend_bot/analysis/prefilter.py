@@ -1,7 +1,7 @@
 """Decide, from text alone, which files the detector needs to parse.
 
 Scope only ever reaches code through imports: an entry point (a `def forward`, a torch.compile
-call, a configured entry point) can call into the modules its file imports, and so on. A file
+call, a configured entry point, a public module in the library scope: engine._settle_scope) can call into the modules its file imports, and so on. A file
 outside that import closure can hold no traced code, so parsing it would be wasted time; on
 transformers' models/ tree this skips about 40% of the source. The scan over-approximates
 (imports in strings or dead code count too), so it never drops a file the scope solver could

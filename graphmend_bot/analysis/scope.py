@@ -2,7 +2,8 @@
 
 Entry points are the `forward` of every nn.Module subclass, functions decorated with or passed
 to `torch.compile`, modules compiled with `torch.compile(model)` / `model.compile()`, and the
-configured extra entry points. Scope is everything reachable from them through calls, function
+configured extra entry points; in the library scope also every public callable of the package
+(public_api.py, which also says when `auto` picks that scope). Scope is everything reachable from them through calls, function
 references and decorators. Then a small fixpoint decides which parameters receive tensors and
 which functions return them, so a helper's `if x.sum() > 0` is reported when a tensor reaches it.
 """
@@ -26,6 +27,12 @@ from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.public_api import (
+    has_own_roots,
+    is_package_module,
+    library_roots,
+    public_callables,
+)
 from graphmend_bot.analysis.skipped_frames import comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
@@ -44,7 +51,8 @@ class TracedDraft:
 
 class Program:
     def __init__(self, modules: Iterable[ModuleSummary], extra_entry_points: Iterable[str] = (),
-                 dependencies: Iterable[ModuleSummary] = (), source_of: Callable[[str], str] = read_source) -> None:
+                 dependencies: Iterable[ModuleSummary] = (), scope: str = "model",
+                 source_of: Callable[[str], str] = read_source) -> None:
         self.modules = {m.module: m for m in modules}
         # The text a module was summarised from (a rewrite not yet written, in `--fix`), for the
         # few findings made here from a call site's row (GM620).
@@ -59,6 +67,9 @@ class Program:
         self._resolved_calls: dict[tuple[FunctionId, str], list[FunctionId]] = {}
         self._overrides_found: dict[tuple[str, str, str], list[FunctionId]] = {}
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
+        self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
+        self._library_roots: set[FunctionId] | None = None
+        self._public: set[FunctionId] | None = None
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -453,7 +464,39 @@ class Program:
         return [forward]
 
     # ---- scope --------------------------------------------------------------------------
+    @property
+    def scope(self) -> str:
+        """The scope in force: "library" or "model" (`auto` decided by public_api.has_own_roots)."""
+        if self._scope == "auto":
+            package = any(is_package_module(summary) for module, summary in self.modules.items()
+                          if module not in self.dependency_modules)
+            self._scope = "library" if package and not self.has_own_roots() and self.library_roots() else "model"
+        return self._scope
+
+    def has_own_roots(self) -> bool:
+        """Whether the tree compiles something itself, is given entry points, or exports an nn.Module."""
+        return has_own_roots(self)
+
+    def library_roots(self) -> set[FunctionId]:
+        """The library scope's roots (public_api.py), whatever the scope."""
+        if self._library_roots is None:
+            self._library_roots = library_roots(self)
+        return self._library_roots
+
+    def public_callables(self) -> set[FunctionId]:
+        """The package's public functions and methods, builders included (public_api.py)."""
+        if self._public is None:
+            self._public = public_callables(self)
+        return self._public
+
     def entry_points(self) -> set[FunctionId]:
+        entries = self.model_entry_points()
+        if self.scope == "library":
+            entries |= self.library_roots()
+        return entries
+
+    def model_entry_points(self) -> set[FunctionId]:
+        """Forwards, what is compiled, and the configured entry points: the model scope's roots."""
         entries: set[FunctionId] = set()
         for module, summary in self.modules.items():
             if module in self.dependency_modules:
@@ -471,6 +514,10 @@ class Program:
 
     def configured_entry(self, module: str, qualname: str) -> bool:
         return any(_entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
+
+    def declared_entry(self, fid: FunctionId) -> bool:
+        """Configured, or public in the library scope: its parameters get tensors as a forward's do."""
+        return self.configured_entry(*fid) or (self.scope == "library" and fid in self.library_roots())
 
     def unmatched_entry_points(self) -> list[str]:
         """The configured entry points that match no function of the checked code (a typo, or code
@@ -643,6 +690,30 @@ class Program:
         found += metaclass_calls(self, eager_rows, targets)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
+    def call_targets(self, fid: FunctionId) -> list[FunctionId]:
+        """The in-tree functions a function's calls may run (calls only: no references or decorators)."""
+        return [
+            target
+            for site in self.function(fid).calls
+            for target in self.resolve_call(fid, site.ref)
+            if target[0] in self.modules and target[1] in self.modules[target[0]].functions
+        ]
+
+    def resolve_name(self, module: str, name: str) -> tuple[str, str, str] | None:
+        """("function"|"class", module, qualname) that `name` in `module` is or re-exports."""
+        return self._lookup(module, name)
+
+    def class_and_bases(self, module: str, class_qualname: str) -> list[tuple[str, str]]:
+        """The class and its in-tree bases, each once."""
+        found: list[tuple[str, str]] = []
+        stack = [(module, class_qualname)]
+        while stack:
+            cls = stack.pop(0)
+            if cls not in found and cls[1] in self.modules[cls[0]].classes:
+                found.append(cls)
+                stack.extend(self._base_classes(*cls))
+        return found
+
     def resolve_class(self, module: str, dotted: str) -> tuple[str, str] | None:
         """The in-tree class `dotted` names in `module`, if it is one."""
         found = self._resolve_dotted(module, dotted)
@@ -727,7 +798,7 @@ class _TensorFlow:
                 if targets:
                     self.targets[(fid, index)] = targets
         for fid in traced:
-            if program.configured_entry(*fid):
+            if program.declared_entry(fid):
                 function = program.function(fid)
                 for name in function.configured_entry_params:
                     self.params[fid][name] = True

@@ -139,7 +139,61 @@ def summarize_module(
         compile_targets=collector.compile_targets,
         registries=collector.registries,
         star_imports=tuple(imports.star_modules),
+        exports=collector.exports.names,
     )
+
+
+class Exports:
+    """A module's `__all__`, read from its module-level statements: `__all__ = [...]`, `+=`,
+    `.extend([...])`, `.append("...")` with string literals. Any other statement that binds or
+    changes it (`__all__ = a.__all__ + b.__all__`) makes it unknown: `names` is then None, as it
+    is for a module without one, and the public API falls back to the public names."""
+
+    def __init__(self) -> None:
+        self._names: list[str] = []
+        self._state = "absent"  # "listed" once read from literals, "unknown" once computed
+
+    @property
+    def names(self) -> tuple[str, ...] | None:
+        return tuple(dict.fromkeys(self._names)) if self._state == "listed" else None
+
+    def read(self, stmt: ast.stmt) -> None:
+        if self._state == "unknown":
+            return
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                return
+            names = _string_literals(stmt.value)
+            if names is None or len(targets) > 1 or (isinstance(stmt, ast.AugAssign) and self._state == "absent"):
+                self._state = "unknown"
+                return
+            self._names = [*self._names, *names] if isinstance(stmt, ast.AugAssign) else names
+            self._state = "listed"
+            return
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == "__all__"
+        ):
+            added = _string_literals(call.args[0]) if call.func.attr == "extend" and len(call.args) == 1 else None
+            if call.func.attr == "append" and len(call.args) == 1:
+                added = _string_literals(ast.List([call.args[0]]))
+            if added is None or self._state == "absent":
+                self._state = "unknown"
+            else:
+                self._names.extend(added)
+
+
+def _string_literals(node: ast.expr | None) -> list[str] | None:
+    """The strings of a list or tuple display of string constants; None for anything else."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    names = [element.value for element in node.elts
+             if isinstance(element, ast.Constant) and isinstance(element.value, str)]
+    return names if len(names) == len(node.elts) else None
 
 
 def _unsuppressed(lines: list[str], drafts: list[tuple[int, Draft]]) -> list[tuple[int, Draft]]:
@@ -237,6 +291,7 @@ class _Collector:
         # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
         # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
         self.python_keys: set[str] = set()
+        self.exports = Exports()
         self._scan_compile = mentions_compile(source)
         # Only statements whose lines say "compile" are searched for compile calls, unless an
         # import names torch.compile otherwise (walking every expression cost a tenth of a summary).
@@ -260,6 +315,8 @@ class _Collector:
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function_def(stmt)
             else:
+                if not self._prefix:
+                    self.exports.read(stmt)
                 if isinstance(stmt, ast.Assign):
                     self._assign(stmt)
                 if isinstance(stmt, (ast.Assign, ast.AugAssign)):

@@ -1,0 +1,168 @@
+"""A package's public API, the roots of the library scope, and when that scope is chosen by itself.
+
+Users compile a library's functions and methods (`torch.compile(odeint)`, a compiled training
+step that calls `kornia.filters.gaussian_blur2d`), not only its nn.Modules. In the library scope
+every public callable is an entry point, as if it were listed in `entry-points`: its parameters
+without annotation or default are tensors, unless a caller in the tree passes them (then the
+callers decide, as for a forward).
+
+Public, by Python's own conventions (PEP 8: "Public and internal interfaces"):
+- a module is public when it lies in a package (a folder with `__init__.py`; a loose script is
+  nobody's import) and no part of its dotted name starts with `_` or names tests (`tests`,
+  `test`, `test_*`, `*_test`, `conftest`);
+- its exported names are its `__all__` when it spells one with string literals; else, for a
+  package's `__init__`, every public name it defines or imports (its re-exports), and for any
+  other module every public name it defines;
+- an exported name is followed through imports and `from x import *` to where it is defined,
+  so `from ._impl import odeint` in a public `__init__` exports the function of a private module;
+- an exported function is a root; an exported class gives its public methods, its in-tree bases'
+  included, and `__call__` (calling an instance). Other dunders (`__init__`, `__repr__`) are
+  left out: constructing and printing are not what users compile. So are properties: Dynamo
+  reports a break inside a getter at the line that reads it, in the caller (measured on torch
+  2.13, see Program._dependency_getters), so a finding inside would stand at the wrong line.
+Private helpers are traced when public code calls them, like any callee. A builder is no root:
+a public callable that creates parameters, itself or through what it calls (a torch.nn layer or
+`nn.Parameter`, in an nn.Module's constructor too: `conv_bn(c)`, `Sam.from_name(name)`), makes the
+model users then compile; it runs once, eagerly (and compiled, it would break on every call).
+
+The automatic choice (`scope: auto`, the default) picks the library scope for a tree that
+holds a package and has no compiled roots of its own: nothing in it is compiled (a
+`@torch.compile`, a `torch.compile(...)` or `.compile()` call), no `entry-points` are
+configured, and no public class is an nn.Module whose `forward` Dynamo would trace. A package
+that exports nn.Modules (transformers, a model zoo) keeps the model scope: users compile its
+modules, and the forwards already are its roots. torchdiffeq's only modules are private wrappers
+around the user's vector field, so it gets the library scope.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.value_class import is_property
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.model import ModuleSummary
+    from graphmend_bot.analysis.scope import FunctionId, Program
+
+SCOPES = ("auto", "model", "library")
+PARAMETER_CREATION = "GB0264"  # Dynamo's id for an nn.Parameter built in traced code (rule GM607)
+_TEST_PARTS = frozenset({"tests", "test", "conftest"})
+
+
+def is_public_module(module: str, is_package: bool) -> bool:
+    """A module of a package whose dotted name has no private or test part."""
+    parts = module.split(".")
+    if len(parts) == 1 and not is_package:
+        return False  # a loose module: a script, not part of a package
+    return not any(
+        part.startswith("_") or part in _TEST_PARTS or part.startswith("test_") or part.endswith("_test")
+        for part in parts
+    )
+
+
+def is_package_module(summary: ModuleSummary) -> bool:
+    return summary.path.replace("\\", "/").rsplit("/", 1)[-1] == "__init__.py"
+
+
+def _public(name: str) -> bool:
+    return not name.startswith("_")
+
+
+def exported_names(summary: ModuleSummary) -> Iterator[str]:
+    """What `from module import *` and a reader of its docs would take as its API."""
+    if summary.exports is not None:
+        yield from summary.exports
+        return
+    defined = (name for name in (*summary.functions, *summary.classes) if "." not in name)
+    if is_package_module(summary):
+        yield from (name for name in dict.fromkeys([*defined, *summary.imports]) if _public(name))
+    else:
+        yield from (name for name in defined if _public(name))
+
+
+def library_roots(program: Program) -> set[FunctionId]:
+    """The library scope's roots: the public callables that build no nn.Module (module docstring)."""
+    public = program.public_callables()
+    return public - _builders(program, public)
+
+
+def public_callables(program: Program) -> set[FunctionId]:
+    """Every public callable of the checked packages (module docstring)."""
+    roots: set[FunctionId] = set()
+    for module, summary in program.modules.items():
+        if module in program.dependency_modules or not is_public_module(module, is_package_module(summary)):
+            continue
+        for name in exported_names(summary):
+            found = program.resolve_name(module, name)
+            if found is None or found[1] in program.dependency_modules:
+                continue
+            what, mod, qualname = found
+            if what == "function":
+                roots.add((mod, qualname))
+            else:
+                roots.update(_public_methods(program, mod, qualname))
+    return roots
+
+
+def _builders(program: Program, callables: set[FunctionId]) -> set[FunctionId]:
+    """Those of `callables` that build models (`conv_bn(c)`, `Sam.from_name(name)`): they make the
+    model users then compile, and run once, eagerly. A callable builds when its code, or code its
+    calls reach (an nn.Module's constructor included), creates parameters: a torch.nn layer or
+    `nn.Parameter`, graph-break GB0264, which breaks every compiled call. Building a module without
+    parameters is not building a model: torchsde's `sdeint` wraps the user's SDE in its
+    `ForwardSDE` module and runs it, all of it compiled."""
+    callers: dict[FunctionId, list[FunctionId]] = {}
+    seen = set(callables)
+    queue = deque(callables)
+    building: list[FunctionId] = []
+    while queue:
+        fid = queue.popleft()
+        if any(draft.gb_id == PARAMETER_CREATION for draft in program.function(fid).drafts):
+            building.append(fid)
+            continue  # what it calls adds nothing: it builds already
+        for callee in program.call_targets(fid):
+            callers.setdefault(callee, []).append(fid)
+            if callee not in seen:
+                seen.add(callee)
+                queue.append(callee)
+    builds = set(building)
+    while building:
+        for caller in callers.get(building.pop(), ()):
+            if caller not in builds:
+                builds.add(caller)
+                building.append(caller)
+    return builds & callables
+
+
+def _public_methods(program: Program, module: str, class_qualname: str) -> Iterator[FunctionId]:
+    names = {
+        name
+        for mod, cls in program.class_and_bases(module, class_qualname)
+        for name in program.modules[mod].classes[cls].methods
+        if _public(name) or name == "__call__"
+    }
+    for name in sorted(names):
+        method = program.class_method(module, class_qualname, name)
+        if method is not None and not _is_accessor(program.function(method).decorators):
+            yield method
+
+
+def _is_accessor(decorators: tuple[str, ...]) -> bool:
+    """A property's getter, setter or deleter: run by attribute access, not by a call."""
+    return is_property(decorators) or any(d.endswith((".setter", ".deleter")) for d in decorators)
+
+
+def has_own_roots(program: Program) -> bool:
+    """Whether the tree compiles something itself, is given entry points, or exports an
+    nn.Module (a public forward among the model scope's roots): then it keeps the model scope."""
+    if program.extra_entry_points:
+        return True
+    for module, summary in program.modules.items():
+        if module in program.dependency_modules:
+            continue
+        if summary.compile_targets or any(function.compiled for function in summary.functions.values()):
+            return True
+    forwards = [fid for fid in program.model_entry_points() if program.function(fid).name == "forward"]
+    return bool(forwards) and any(fid in program.public_callables() for fid in forwards)

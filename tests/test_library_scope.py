@@ -1,0 +1,224 @@
+"""The library scope (issue 27.2): a package's public API is traced code, and `auto` picks it for a
+package with no compiled roots of its own (analysis/public_api.py)."""
+
+import ast
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from graphmend_bot.analysis.summary_cache import SummaryCache
+from graphmend_bot.config import Config, ConfigError, parse_config
+from graphmend_bot.engine import check
+
+# A public function breaks through a private helper; a private function nothing public calls breaks too.
+SOLVER = """
+    import torch
+
+    def solve(x, steps=3):
+        return _step(x)
+
+    def _step(x):
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+    def _unused(x):
+        return x.max().item()
+"""
+SOLVER_PACKAGE = {"solvers/__init__.py": "from .core import solve\n", "solvers/core.py": SOLVER}
+STEP, UNUSED = ("core.py", 7, "GM101"), ("core.py", 12, "GM301")
+
+
+def found(root, scope="auto", **settings):
+    result = check([str(root)], Config(scope=scope, **settings))
+    assert not result.errors, result.errors
+    return {(f.path.rsplit("/", 1)[-1], f.location.row, f.code) for f in result.findings}
+
+
+def test_a_public_function_is_traced_in_the_library_scope_and_not_in_the_model_scope(write_tree):
+    root = write_tree(SOLVER_PACKAGE)
+    assert found(root, "library") == {STEP}
+    assert found(root, "model") == set()
+
+
+def test_private_helpers_only_public_code_calls_are_traced_and_private_only_functions_are_not(write_tree):
+    root = write_tree(SOLVER_PACKAGE)
+    findings = found(root, "library")
+    assert STEP in findings  # `_step`, called by the public `solve`
+    assert UNUSED not in findings  # `_unused`, which nothing public reaches
+
+
+def test_a_function_reexported_from_a_private_module_is_public(write_tree):
+    root = write_tree({"pkg/__init__.py": "from ._impl.ops import clip\n", "pkg/_impl/__init__.py": "",
+                       "pkg/_impl/ops.py": "def clip(x):\n    return x.sum().item()\n\ndef other(x):\n    return x.max().item()\n"})
+    # `other` has a public name, but lives in a private module nothing exports it from
+    assert found(root, "library") == {("ops.py", 2, "GM301")}
+
+
+def test_dunder_all_lists_the_exports(write_tree):
+    root = write_tree({"pkg/__init__.py": "", "pkg/ops.py": """
+        __all__ = ["listed"]
+
+        def listed(x):
+            return x.sum().item()
+
+        def unlisted(x):
+            return x.max().item()
+    """})
+    assert found(root, "library") == {("ops.py", 4, "GM301")}
+
+
+def test_public_methods_of_public_classes_and_their_private_bases(write_tree):
+    root = write_tree({"pkg/__init__.py": "", "pkg/dist.py": """
+        import torch
+
+        class _Base:
+            def log_prob(self, x):
+                return x.sum().item()
+
+        class Normal(_Base):
+            def __init__(self, loc):
+                self.n = int(loc.sum())
+
+            def __call__(self, x):
+                return x.mean().item()
+
+            @property
+            def mean(self):
+                return self.loc.sum().item()
+
+            def _private(self, x):
+                return x.min().item()
+    """})
+    # the inherited public method and __call__; not __init__, a property or a private method
+    assert found(root, "library") == {("dist.py", 5, "GM301"), ("dist.py", 12, "GM301")}
+
+
+def test_builders_of_nn_modules_are_not_roots(write_tree):
+    """Users run a builder once, eagerly, and compile what it builds."""
+    root = write_tree({"pkg/__init__.py": "", "pkg/models.py": """
+        import torch
+        from torch import nn
+
+        class _Net(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.layer = nn.Linear(width, width)
+
+        def _make(width):
+            return _Net(width)
+
+        def from_name(name):
+            return _make(int(name))
+
+        def conv(c):
+            return nn.Conv2d(c, c, 1)
+
+        def scale(x):
+            return x * x.max().item()
+
+        class _Wrapper(nn.Module):
+            def __init__(self, f):
+                super().__init__()
+                self.f = f
+
+        def run(f, x):
+            wrapped = _Wrapper(f)
+            return x.sum().item()
+    """})
+    # `run` builds a module without parameters and computes: torchsde's `sdeint` (ForwardSDE)
+    assert found(root, "library") == {("models.py", 19, "GM301"), ("models.py", 28, "GM301")}
+
+
+def test_tests_and_loose_scripts_are_not_public_api(write_tree):
+    root = write_tree({"pkg/__init__.py": "", "pkg/tests/__init__.py": "",
+                       "pkg/tests/test_ops.py": "def test_clip(x):\n    return x.sum().item()\n",
+                       "script.py": "def main(x):\n    return x.sum().item()\n"})
+    assert found(root, "library") == set()
+
+
+def test_auto_picks_the_library_scope_for_a_package_with_no_roots_of_its_own(write_tree):
+    root = write_tree(SOLVER_PACKAGE)
+    assert found(root) == {STEP}
+
+
+def test_auto_keeps_the_model_scope_for_a_package_that_exports_an_nn_module(write_tree):
+    root = write_tree({**SOLVER_PACKAGE, "solvers/net.py": """
+        from torch import nn
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x.sum().item()
+    """})
+    assert found(root) == {("net.py", 5, "GM301")}  # the forward only, as before: `solve` is not traced
+
+
+def test_auto_keeps_the_model_scope_when_the_package_compiles_or_declares_entry_points(write_tree):
+    compiled = write_tree({**SOLVER_PACKAGE, "solvers/fast.py": """
+        import torch
+
+        @torch.compile
+        def fast(x):
+            return x * 2
+    """})
+    assert found(compiled) == set()
+    assert found(write_tree(SOLVER_PACKAGE), entry_points=["solvers.core:_unused"]) == {UNUSED}
+
+
+def test_auto_picks_the_library_scope_when_the_only_modules_are_private(write_tree):
+    """torchdiffeq's case: its nn.Modules are private wrappers around the user's vector field."""
+    root = write_tree({**SOLVER_PACKAGE, "solvers/_wrap.py": """
+        from torch import nn
+
+        class _Perturb(nn.Module):
+            def forward(self, x):
+                return x
+    """})
+    assert found(root) == {STEP}
+
+
+def test_auto_keeps_the_model_scope_for_a_lone_file_or_scripts(write_tree):
+    root = write_tree({"pkg/__init__.py": "", "pkg/ops.py": "def clip(x):\n    return x.sum().item()\n",
+                       "script.py": "def main(x):\n    return x.sum().item()\n"})
+    assert found(root / "pkg" / "ops.py") == set()  # its package's __init__ is not checked
+    assert found(root / "script.py") == set()
+    assert found(root) == {("ops.py", 2, "GM301")}
+
+
+def test_the_cache_gives_the_same_result_in_auto(write_tree, tmp_path):
+    root = write_tree(SOLVER_PACKAGE)
+    cache = SummaryCache(tmp_path / "cache")
+    cold = check([str(root)], Config(), cache=cache)
+    warm = check([str(root)], Config(), cache=cache)
+    assert [f.location.row for f in cold.findings] == [f.location.row for f in warm.findings] == [7]
+
+
+def test_scope_setting_and_cli_option(write_tree):
+    assert parse_config({"scope": "library"}).scope == "library"
+    assert Config().scope == "auto"
+    with pytest.raises(ConfigError, match="scope must be one of auto, model, library"):
+        parse_config({"scope": "everything"})
+    root = write_tree({**SOLVER_PACKAGE, ".graphmend.yml": "scope: model\n"})
+    cli = [sys.executable, "-m", "graphmend_bot.cli", "check", "--no-cache"]
+    assert subprocess.run([*cli, "."], cwd=root, capture_output=True).returncode == 0
+    done = subprocess.run([*cli, "--scope", "library", "."], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 1 and "solvers/core.py:7:" in done.stdout
+
+
+@pytest.mark.parametrize(("source", "exports"), [
+    ("__all__ = ['a', 'b']", ("a", "b")),
+    ("__all__ = ('a',)\n__all__ += ['b']\n__all__.extend(['c'])\n__all__.append('d')", ("a", "b", "c", "d")),
+    ("x = 1", None),
+    ("from .m import __all__ as m_all\n__all__ = m_all + ['a']", None),
+    ("__all__ = ['a']\n__all__ += other.__all__", None),
+    ("__all__ += ['a']", None),
+])
+def test_exports_are_read_from_literals_only(source, exports):
+    from graphmend_bot.analysis.summary import Exports
+
+    reader = Exports()
+    for statement in ast.parse(textwrap.dedent(source)).body:
+        reader.read(statement)
+    assert reader.names == exports
