@@ -17,6 +17,7 @@ from pathlib import Path
 
 from graphmend_bot.census.fingerprint import fingerprints
 from graphmend_bot.census.record import BreakRecord, CallRecord, Census, CensusError, load_census
+from graphmend_bot.census.reuse import complete_partial
 
 EXIT_CLEAN = 0
 EXIT_ADDED = 1
@@ -85,6 +86,11 @@ def summarise(calls: list[CallRecord]) -> dict[str, TargetSummary]:
 
 def compare(base: Census, head: Census) -> Comparison:
     comparison = Comparison(base.commit, head.commit)
+    if head.partial:  # pull-request mode: the base census holds the calls that reach no changed file
+        try:
+            head = complete_partial(base, head)
+        except CensusError as error:
+            comparison.problems.append(f"the head census is partial and cannot be completed: {error}")
     for side, census in (("base", base), ("head", head)):
         if not census.complete:
             comparison.problems.append(f"the {side} census is incomplete (its test run stopped early): breaks it "
