@@ -43,14 +43,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
-from graphmend_bot.census.capture import KeptCacheExplainer
 from graphmend_bot.census.dynamo import Explained, Tree, normalise
 from graphmend_bot.census.fingerprint import enclosing_function, normalised_source
 from graphmend_bot.census.record import MAX_TESTS_PER_BREAK, BreakRecord, CallRecord, Census
+
+if TYPE_CHECKING:
+    from graphmend_bot.census.capture import KeptCacheExplainer
 
 MAX_COPY_ELEMENTS = 200_000_000
 MAX_SIGNATURE_ITEMS = 32
@@ -186,7 +188,7 @@ class Recorder:
         where only calls that reach a changed file are explained; None to explain every call."""
         self.root = root
         self.tree = tree
-        self.explainer = KeptCacheExplainer(tree)
+        self._explainer: KeptCacheExplainer | None = None
         self.census = Census(commit=commit, torch=torch.__version__.split("+")[0])
         self.changed: set[str] | None = None
         if changed is not None:
@@ -227,14 +229,24 @@ class Recorder:
             setattr(owner, name, value)
         self._wrapped_functions.clear()
 
+    @property
+    def explainer(self) -> KeptCacheExplainer:
+        """Made on the first explain: importing Dynamo costs a second of CPU, which a pull-request
+        mode run whose calls reach no changed file never pays."""
+        if self._explainer is None:
+            from graphmend_bot.census.capture import KeptCacheExplainer
+
+            self._explainer = KeptCacheExplainer(self.tree)
+        return self._explainer
+
     @staticmethod
     def _tell_dynamo(call: Callable[..., Any]) -> None:
         """Dynamo short-circuits `Module.__call__` to `forward` only when it is the stock one (it
-        compares with a copy taken at import); the wrapper must not change what a test compiles."""
-        from torch._dynamo.variables import nn_module
-
-        if hasattr(nn_module, "unpatched_nn_module_call"):
-            nn_module.unpatched_nn_module_call = call
+        compares with a copy taken at import); the wrapper must not change what a test compiles.
+        Dynamo not imported yet takes its copy when it is, from the wrapper then installed."""
+        nn_module = sys.modules.get("torch._dynamo.variables.nn_module")
+        if nn_module is not None and hasattr(nn_module, "unpatched_nn_module_call"):
+            setattr(nn_module, "unpatched_nn_module_call", call)  # noqa: B010 (a module found at run time)
 
     def wrap_entry_point(self, spec: str) -> str:
         """Wrap `pkg.module:function` or `pkg.module:Class.method`; "" or why it could not be."""

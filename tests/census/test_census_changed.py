@@ -220,3 +220,26 @@ def test_changed_since_lists_edited_and_untracked_files(tmp_path: Path) -> None:
         changed_since(tmp_path, "no-such-branch")
     with pytest.raises(CensusError, match="not a revision"):
         changed_since(tmp_path, "--output=/tmp/x")
+
+
+# -- the plugin, end to end --------------------------------------------------------------------------
+def test_a_pull_request_run_that_reaches_no_changed_file_never_imports_dynamo(tmp_path: Path) -> None:
+    from project import make_project, run_pytest
+
+    from graphmend_bot.census.record import load_census
+
+    root = make_project(tmp_path)
+    (root / "conftest.py").write_text(
+        "import sys\n\ndef pytest_sessionfinish(session):\n"
+        "    open('dynamo.txt', 'w').write(str('torch._dynamo' in sys.modules))\n")
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    (root / "pkg" / "other.py").write_text("x = 1\n")
+    done = run_pytest(root, "--graphmend-census", f"--graphmend-census-changed-since={commit}", "-k",
+                      "clean_entry_point or score_prints")
+    assert "2 call(s) reach none and were not explained" in done.stdout, done.stdout
+    assert (root / "dynamo.txt").read_text() == "False"
+    census = load_census(root / "graphmend-census.json")
+    assert census.partial and census.changed_since == commit
+    assert census.changed_files == ["conftest.py", "pkg/other.py"]
+    assert census.calls == [] and census.breaks == [] and census.executed
