@@ -339,12 +339,15 @@ class Recorder:
             self._explain(target, subject, args, kwargs)
             return self._run(call, args, kwargs, trace=True)
         reached = self._calling_files()
+        executed: dict[str, set[int]] = {}
         try:
-            return self._run(call, args, kwargs, trace=True, reached=reached)
+            return self._run(call, args, kwargs, trace=True, reached=reached, executed=executed)
         finally:
             if reached & changed:
                 self._explain(target, snapshot.subject, snapshot.args, snapshot.kwargs, snapshot.rng)
-            else:
+                for path, lines in executed.items():
+                    self._executed.setdefault(path, set()).update(lines)
+            else:  # its lines are not "ran without a break": Dynamo did not look at them
                 self.unchanged_calls += 1
 
     def _snapshot(self, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Snapshot | None:
@@ -470,16 +473,16 @@ class Recorder:
 
     # -- the real call, with line coverage -------------------------------------------------------
     def _run(self, call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], trace: bool,
-             reached: set[str] | None = None) -> Any:
-        """The real call; when `trace`, the project lines it runs are recorded, and the files of the
-        project frames it enters are added to `reached`."""
+             reached: set[str] | None = None, executed: dict[str, set[int]] | None = None) -> Any:
+        """The real call; when `trace`, the project lines it runs are recorded (in `executed`, else the
+        census's), and the files of the project frames it enters are added to `reached`."""
         if not trace:
             return call(*args, **kwargs)
         if sys.gettrace() is not None:  # coverage.py or a debugger owns the tracer: leave it alone
             self.census.coverage = False
             return call(*args, **kwargs)
         wanted: dict[CodeType, str | None] = {}
-        executed = self._executed
+        executed = self._executed if executed is None else executed
 
         def line(frame: FrameType, event: str, arg: Any) -> Any:
             if event == "line":
