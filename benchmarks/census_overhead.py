@@ -101,7 +101,6 @@ def hottest(census: Any) -> str:
 
 def measure(suite: Suite, repeat: int, changed: str | None) -> dict[str, Any]:
     from graphmend_bot.census.record import load_census
-    from graphmend_bot.census.reuse import complete_partial
 
     result: dict[str, Any] = {"suite": suite.name}
     with tempfile.TemporaryDirectory() as scratch:
@@ -116,6 +115,8 @@ def measure(suite: Suite, repeat: int, changed: str | None) -> dict[str, Any]:
         result.update(reference="ground truth" if truth is not None else "whole census", lines=len(reference),
                       whole_found=len(reference & found), whole_missed=sorted(map(str, reference - found)))
         if changed is not None:
+            from graphmend_bot.census.reuse import complete_partial
+
             path = hottest(base) if changed == "hottest" else changed
             options = [*census_options(suite, partial_file, HEAD_COMMIT),
                        f"--graphmend-census-changed-since={BASE_COMMIT}", f"--graphmend-census-changed={path}"]
