@@ -22,6 +22,7 @@ would go unseen: the call is then explained again from a reset cache (the old, e
 from __future__ import annotations
 
 import contextlib
+import logging
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -32,24 +33,36 @@ from torch._dynamo.utils import counters
 from graphmend_bot.census.dynamo import Explained, Tree, graph_break_log, mapped_breaks, recompiles
 
 RECOMPILE_LIMIT_MARK = "torch._dynamo hit config."
+STRUCTURED_TRACE_LOG = "torch.__trace"  # torch._logging._internal.trace_log
 
 
 @contextlib.contextmanager
 def _without_telemetry() -> Iterator[None]:
     """Skip what Dynamo does after each compile for its own metrics, not for tracing: a timed run of
     the new guards after a cache flush (`profile_guard_manager`, 12% of the census's time on
-    torchdiffeq) and a garbage collection pass. Neither changes what is traced or guarded."""
+    torchdiffeq), a garbage collection pass, and its structured trace (tlparse's `torch.__trace`
+    log). That log does nothing unless it has a handler, and under pytest it always has one:
+    pytest attaches its capture handlers to every logger that does not propagate, so each of
+    thousands of events per explain would be built, JSON-encoded and captured (a tenth of the
+    census's time). None of it changes what is traced or guarded."""
     import torch._dynamo.guards as guards
 
     profile = getattr(guards, "profile_guard_manager", None)
     if profile is not None:
         guards.profile_guard_manager = lambda *args: 0.0
+    trace_log = logging.getLogger(STRUCTURED_TRACE_LOG)
+    handlers = list(trace_log.handlers)
+    for handler in handlers:
+        trace_log.removeHandler(handler)
     try:
         with torch._dynamo.config.patch(run_gc_after_compile=False):
             yield
     finally:
         if profile is not None:
             guards.profile_guard_manager = profile
+        for handler in handlers:
+            if handler not in trace_log.handlers:
+                trace_log.addHandler(handler)
 
 
 class _CaptureBackend:

@@ -22,6 +22,7 @@ from pathlib import Path
 from graphmend_bot.census.budget import Budget, load_budget
 from graphmend_bot.census.fingerprint import fingerprints
 from graphmend_bot.census.record import BreakRecord, CallRecord, Census, CensusError, load_census
+from graphmend_bot.census.reuse import complete_partial
 
 EXIT_CLEAN = 0
 EXIT_ADDED = 1
@@ -104,6 +105,13 @@ def summarise(calls: list[CallRecord]) -> dict[str, TargetSummary]:
 def compare(base: Census | None, head: Census, budget: Budget | None = None) -> Comparison:
     """`base` None: judged against the budget alone (nothing is "removed")."""
     comparison = Comparison(base.commit if base is not None else "", head.commit)
+    if head.partial:  # pull-request mode: the base census holds the calls that reach no changed file
+        try:
+            if base is None:
+                raise CensusError("there is no base census to take the other calls from")
+            head = complete_partial(base, head)
+        except CensusError as error:
+            comparison.problems.append(f"the head census is partial and cannot be completed: {error}")
     for side, census in (("base", base), ("head", head)):
         if census is not None and not census.complete:
             comparison.problems.append(f"the {side} census is incomplete (its test run stopped early): breaks it "

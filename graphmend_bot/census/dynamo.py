@@ -64,6 +64,7 @@ class Break:
     gb_id: str  # "GB0170", or "" when Dynamo gave none
     stack: tuple[Location, ...]
     source: str = "explain"  # "explain" (break_reasons) or "log" (only in the graph_breaks log)
+    explanation: str = ""  # Dynamo's "Explanation:" line for the break (the underlying one's), when it gives one
 
 
 @dataclass
@@ -77,6 +78,11 @@ class Explained:
     @property
     def lines(self) -> set[Location]:
         return {b.location for b in self.breaks if b.location is not None}
+
+    @property
+    def unmapped(self) -> list[Break]:
+        """Breaks with no frame inside the tree (in a dependency called from outside it)."""
+        return [b for b in self.breaks if b.location is None]
 
 
 class _Collect(logging.Handler):
@@ -119,7 +125,8 @@ def logged_break(message: str, tree: Tree) -> Break:
     stack = logged_stack(message)
     reason = _reason(message)
     gb = _GB_ID.search(message)
-    return Break(innermost(stack, tree), reason, f"GB{gb['id']}" if gb else gb_id_of(reason), stack, "log")
+    return Break(innermost(stack, tree), reason, f"GB{gb['id']}" if gb else gb_id_of(reason), stack, "log",
+                 explanation_of(message))
 
 
 def logged_stack(message: str) -> tuple[Location, ...]:
@@ -154,6 +161,16 @@ def reason_title(text: str) -> str:
         lines.pop(0)
     title = _CUT_OFF.sub("", lines[0]).rstrip(":").strip() if lines else ""
     return title or "graph break (Dynamo gave no reason)"
+
+
+def explanation_of(text: str) -> str:
+    """The first `Explanation:` line of a reason or log record ("" when none): Dynamo's wrapper
+    lines carry none, so it is the underlying break's."""
+    for line in text.splitlines():
+        head, found, rest = line.strip().partition("Explanation:")
+        if found and not head:
+            return rest.strip()
+    return ""
 
 
 @functools.cache
@@ -201,7 +218,8 @@ def mapped_breaks(graph_count: int, graph_break_count: int, break_reasons: Itera
         location = innermost(stack, tree)
         twin = ids.get(location) if location is not None else None
         title = twin.reason if twin else reason_title(reason.reason)
-        explained.breaks.append(Break(location, title, twin.gb_id if twin else gb_id_of(title), stack))
+        explained.breaks.append(Break(location, title, twin.gb_id if twin else gb_id_of(title), stack,
+                                      explanation=(twin.explanation if twin else "") or explanation_of(reason.reason)))
     seen = explained.lines
     for logged_one in logged:
         if logged_one.location is not None and logged_one.location not in seen:

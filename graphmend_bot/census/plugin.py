@@ -38,6 +38,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--graphmend-census-commit", default=None, metavar="SHA",
                     help="the commit the tests run on, recorded in the census (default: git's HEAD, else "
                          "GITHUB_SHA); the review uses the census only for this commit")
+    group.addoption("--graphmend-census-changed-since", default=None, metavar="BASE",
+                    help="pull-request mode: explain only calls that reach a file changed since the commit BASE "
+                         "(git diff of the working tree); the census is partial, completed with BASE's census")
+    group.addoption("--graphmend-census-changed", action="append", default=[], metavar="PATH",
+                    help="with --graphmend-census-changed-since COMMIT: the changed files (relative to the census "
+                         "root), instead of asking git (repeatable)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -88,12 +94,36 @@ class CensusPlugin:
         commit, problem = _commit(root, config.getoption("--graphmend-census-commit"))
         if problem:
             self.problems.append(problem)
-        self.recorder = Recorder(root, Tree([str(root)], exclude=_installed_packages(root)), commit)
+        changed = self._changed(root)
+        self.recorder = Recorder(root, Tree([str(root)], exclude=_installed_packages(root)), commit, changed)
         self.recorder.install()
         # Wrapped now, before the tests import them (`from pkg import fn` keeps what it got); the
         # ones that cannot be imported yet (a conftest sets sys.path) are tried after collection.
         self.checkpointed, self.checkpoint_failed = 0, False
         self.pending = [spec for spec in self.entry_points if self.recorder.wrap_entry_point(spec)]
+
+    def _changed(self, root: Path) -> tuple[str, set[str]] | None:
+        """Pull-request mode's (base commit, changed files), or None for a whole census (also when the
+        changed files cannot be known: then every call is explained, and the reason reported)."""
+        from graphmend_bot.census.changed import changed_since
+        from graphmend_bot.census.record import CensusError, is_commit, relative_path
+
+        base, given = self.config.getoption("--graphmend-census-changed-since"), self.config.getoption(
+            "--graphmend-census-changed")
+        if not base:
+            if given:
+                self.problems.append("--graphmend-census-changed needs --graphmend-census-changed-since COMMIT: "
+                                     "every call explained")
+            return None
+        try:
+            if not given:
+                return changed_since(root, base)
+            if not is_commit(base.strip().lower()):
+                raise CensusError(f"--graphmend-census-changed-since {base[:80]!r} is not a hexadecimal commit id")
+            return base.strip().lower(), {relative_path(path, "--graphmend-census-changed") for path in given}
+        except CensusError as error:
+            self.problems.append(f"pull-request mode off, every call explained: {error}")
+            return None
 
     def _configured_entry_points(self, root: Path) -> list[str]:
         from graphmend_bot.config import ConfigError, load_config
@@ -152,6 +182,11 @@ class CensusPlugin:
             terminalreporter.write_line(
                 f"graphmend census: {calls} call(s) explained ({failed} could not be), {breaks} graph-break "
                 f"line(s) -> {self.output}")
+            if self.recorder.census.partial:
+                terminalreporter.write_line(
+                    f"graphmend census: partial, {len(self.recorder.census.changed_files)} file(s) changed since "
+                    f"{self.recorder.census.changed_since[:12]}: {self.recorder.unchanged_calls} call(s) reach none "
+                    "and were not explained (the base census has them)")
             if self.recorder.skipped:
                 terminalreporter.write_line(
                     f"graphmend census: not explained (no project code runs in them): "

@@ -27,6 +27,7 @@ MAX_BREAKS = 20_000
 MAX_EXECUTED_LINES = 2_000_000
 MAX_TEXT = 500
 MAX_TESTS_PER_BREAK = 5
+MAX_CHANGED_FILES = 20_000
 _GB_ID = re.compile(r"GB\d{4}")
 _SHA = re.compile(r"[0-9a-f]{7,64}")
 
@@ -80,6 +81,15 @@ class Census:
     # False in the copy written after each test that explained a call: the run has not finished. Left
     # so, the tests stopped early (a crash killed pytest) and the census holds what ran before.
     complete: bool = True
+    # A partial census (pull-request mode, `--graphmend-census-changed-since`): only calls that reached
+    # one of `changed_files` were explained; the base census of commit `changed_since` holds the rest
+    # (reuse.py merges the two). "" for a whole census.
+    changed_since: str = ""
+    changed_files: list[str] = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.changed_since)
 
     def break_at(self, path: str, line: int) -> BreakRecord | None:
         return self._breaks_by_line.get((path, line))
@@ -141,7 +151,13 @@ def parse_census(data: Any) -> Census:
     complete = data.get("complete", True)
     if not isinstance(coverage, bool) or not isinstance(complete, bool):
         raise CensusError("coverage and complete must be true or false")
-    return Census(commit, _text(data.get("torch", ""), "torch", 40), calls, breaks, executed, coverage, complete)
+    changed_since = _text(data.get("changed_since", ""), "changed_since", 64).lower()
+    if changed_since and not _SHA.fullmatch(changed_since):
+        raise CensusError("changed_since must be a hexadecimal commit id")
+    changed_files = [relative_path(path, "changed_files path")
+                     for path in _list(data.get("changed_files", []), "changed_files", MAX_CHANGED_FILES)]
+    return Census(commit, _text(data.get("torch", ""), "torch", 40), calls, breaks, executed, coverage, complete,
+                  changed_since, changed_files)
 
 
 def _list(value: Any, name: str, limit: int) -> list[Any]:

@@ -40,16 +40,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
-from graphmend_bot.census.capture import KeptCacheExplainer
 from graphmend_bot.census.dynamo import Explained, Tree, normalise
 from graphmend_bot.census.fingerprint import enclosing_function, normalised_source
 from graphmend_bot.census.record import MAX_TESTS_PER_BREAK, BreakRecord, CallRecord, Census
+
+if TYPE_CHECKING:
+    from graphmend_bot.census.capture import KeptCacheExplainer
 
 MAX_COPY_ELEMENTS = 200_000_000
 MAX_SIGNATURE_ITEMS = 32
@@ -95,22 +98,50 @@ def clone_inputs(value: Any) -> Any:
     return torch.utils._pytree.tree_map_only(torch.Tensor, clone, value)
 
 
-@contextlib.contextmanager
-def _rng_preserved() -> Iterator[None]:
-    python_state, torch_state = random.getstate(), torch.random.get_rng_state()
+RngStates = tuple[Any, torch.Tensor, Any, Any]  # Python's, torch's, CUDA's (or None), numpy's (or None)
+
+
+def _rng_states() -> RngStates:
     cuda_states = torch.cuda.get_rng_state_all() if torch.cuda.is_available() and torch.cuda.is_initialized() \
         else None
     numpy = sys.modules.get("numpy")
-    numpy_state = numpy.random.get_state() if numpy is not None else None
+    return (random.getstate(), torch.random.get_rng_state(), cuda_states,
+            numpy.random.get_state() if numpy is not None else None)
+
+
+def _set_rng_states(states: RngStates) -> None:
+    python_state, torch_state, cuda_states, numpy_state = states
+    random.setstate(python_state)
+    torch.random.set_rng_state(torch_state)
+    if cuda_states is not None:
+        torch.cuda.set_rng_state_all(cuda_states)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and numpy_state is not None:
+        numpy.random.set_state(numpy_state)
+
+
+@contextlib.contextmanager
+def _rng_preserved(start: RngStates | None = None) -> Iterator[None]:
+    """The random states as they were, afterwards; `start`: the states to run from (those the real
+    call started from, when the call is explained after it ran)."""
+    saved = _rng_states()
+    if start is not None:
+        _set_rng_states(start)
     try:
         yield
     finally:
-        random.setstate(python_state)
-        torch.random.set_rng_state(torch_state)
-        if cuda_states is not None:
-            torch.cuda.set_rng_state_all(cuda_states)
-        if numpy is not None and numpy_state is not None:
-            numpy.random.set_state(numpy_state)
+        _set_rng_states(saved)
+
+
+@dataclass
+class _Snapshot:
+    """A call's subject and inputs as they were before the real call ran (it may change both), and
+    the random states it started from: what is explained afterwards in pull-request mode."""
+
+    subject: Any
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    rng: RngStates
 
 
 class _OnlyTorchRecords(logging.Filter):
@@ -147,12 +178,23 @@ def _state_preserved(module: torch.nn.Module) -> Iterator[None]:
                     current[name].copy_(tensor)
 
 
+def _size(module: torch.nn.Module) -> int:
+    return sum(p.numel() for p in module.parameters()) + sum(b.numel() for b in module.buffers())
+
+
 class Recorder:
-    def __init__(self, root: Path, tree: Tree, commit: str = "") -> None:
+    def __init__(self, root: Path, tree: Tree, commit: str = "", changed: tuple[str, set[str]] | None = None) -> None:
+        """`changed`: (base commit, files changed since it, relative to `root`) in pull-request mode,
+        where only calls that reach a changed file are explained; None to explain every call."""
         self.root = root
         self.tree = tree
-        self.explainer = KeptCacheExplainer(tree)
+        self._explainer: KeptCacheExplainer | None = None
         self.census = Census(commit=commit, torch=torch.__version__.split("+")[0])
+        self.changed: set[str] | None = None
+        if changed is not None:
+            self.census.changed_since, self.changed = changed[0], set(changed[1])
+            self.census.changed_files = sorted(self.changed)
+        self.unchanged_calls = 0  # first calls not explained: they reach no changed file (the base census has them)
         self.current_test = ""
         self._seen: set[Any] = set()
         self.skipped: set[str] = set()  # targets not explained: no project code can run in them
@@ -187,14 +229,24 @@ class Recorder:
             setattr(owner, name, value)
         self._wrapped_functions.clear()
 
+    @property
+    def explainer(self) -> KeptCacheExplainer:
+        """Made on the first explain: importing Dynamo costs a second of CPU, which a pull-request
+        mode run whose calls reach no changed file never pays."""
+        if self._explainer is None:
+            from graphmend_bot.census.capture import KeptCacheExplainer
+
+            self._explainer = KeptCacheExplainer(self.tree)
+        return self._explainer
+
     @staticmethod
     def _tell_dynamo(call: Callable[..., Any]) -> None:
         """Dynamo short-circuits `Module.__call__` to `forward` only when it is the stock one (it
-        compares with a copy taken at import); the wrapper must not change what a test compiles."""
-        from torch._dynamo.variables import nn_module
-
-        if hasattr(nn_module, "unpatched_nn_module_call"):
-            nn_module.unpatched_nn_module_call = call
+        compares with a copy taken at import); the wrapper must not change what a test compiles.
+        Dynamo not imported yet takes its copy when it is, from the wrapper then installed."""
+        nn_module = sys.modules.get("torch._dynamo.variables.nn_module")
+        if nn_module is not None and hasattr(nn_module, "unpatched_nn_module_call"):
+            setattr(nn_module, "unpatched_nn_module_call", call)  # noqa: B010 (a module found at run time)
 
     def wrap_entry_point(self, spec: str) -> str:
         """Wrap `pkg.module:function` or `pkg.module:Class.method`; "" or why it could not be."""
@@ -267,12 +319,59 @@ class Recorder:
             first = key not in self._seen
             if first:
                 self._seen.add(key)
-                if self._may_run_project_code(subject):
-                    self._explain(target, subject, args, kwargs)
-                else:
+                if not self._may_run_project_code(subject):
                     first = False
                     self.skipped.add(target)
+                elif self.changed is not None:
+                    return self._explained_if_changed(target, call, subject, args, kwargs)
+                else:
+                    self._explain(target, subject, args, kwargs)
             return self._run(call, args, kwargs, trace=first)
+
+    def _explained_if_changed(self, target: str, call: Callable[..., Any], subject: Any, args: tuple[Any, ...],
+                              kwargs: dict[str, Any]) -> Any:
+        """Pull-request mode: the real call runs first, traced; its snapshot is explained afterwards
+        only if the call's frames, or the frames that made it (the test), reach a changed file. A
+        call the census cannot snapshot or trace is explained as in a whole census."""
+        changed = self.changed or set()
+        snapshot = self._snapshot(subject, args, kwargs) if sys.gettrace() is None else None
+        if snapshot is None:
+            self._explain(target, subject, args, kwargs)
+            return self._run(call, args, kwargs, trace=True)
+        reached = self._calling_files()
+        executed: dict[str, set[int]] = {}
+        try:
+            return self._run(call, args, kwargs, trace=True, reached=reached, executed=executed)
+        finally:
+            if reached & changed:
+                self._explain(target, snapshot.subject, snapshot.args, snapshot.kwargs, snapshot.rng)
+                for path, lines in executed.items():
+                    self._executed.setdefault(path, set()).update(lines)
+            else:  # its lines are not "ran without a break": Dynamo did not look at them
+                self.unchanged_calls += 1
+
+    def _snapshot(self, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Snapshot | None:
+        if isinstance(subject, torch.nn.Module):
+            if _size(subject) > MAX_COPY_ELEMENTS:
+                return None
+            try:
+                subject = copy.deepcopy(subject)
+            except Exception:  # locks, file handles, C objects
+                return None
+        try:
+            return _Snapshot(subject, clone_inputs(args), clone_inputs(kwargs), _rng_states())
+        except Exception:
+            return None
+
+    def _calling_files(self) -> set[str]:
+        """The project's files on the stack that made the call: the test, its helpers."""
+        files = set()
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename in self.tree:
+                files.add(self._relative(normalise(frame.f_code.co_filename)))
+            frame = frame.f_back
+        return files
 
     def _may_run_project_code(self, subject: Any) -> bool:
         """False only for a module whose every submodule's class, hook and callable attribute comes
@@ -307,12 +406,13 @@ class Recorder:
             self._project_classes[cls] = known
         return known
 
-    def _explain(self, target: str, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def _explain(self, target: str, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
+                 rng: RngStates | None = None) -> None:
         record = CallRecord(target, self.current_test)
         self.census.calls.append(record)
         started = time.perf_counter()
         try:
-            explained = self._explained(subject, args, kwargs)
+            explained = self._explained(subject, args, kwargs, rng)
         except Exception as error:
             record.error = f"{type(error).__name__}: {str(error).strip().splitlines()[0][:300] if str(error) else ''}"
             return
@@ -323,14 +423,15 @@ class Recorder:
         record.recompiles, record.fallbacks = explained.recompiles, explained.fallbacks
         self._add_breaks(explained)
 
-    def _explained(self, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Explained:
+    def _explained(self, subject: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
+                   rng: RngStates | None = None) -> Explained:
         """Explained on a copy of the subject and clones of the inputs; a second time from a reset
         cache when a recompile limit cut the first short (capture.py)."""
         for fresh in (False, True):
             if fresh:
                 self.explainer.reset()
             cloned_args, cloned_kwargs = clone_inputs(args), clone_inputs(kwargs)
-            with _rng_preserved(), _silenced(), self._copy_of(subject) as copied:
+            with _rng_preserved(rng), _silenced(), self._copy_of(subject) as copied:
                 explained, cut_short = self.explainer.explain(copied, cloned_args, cloned_kwargs)
             if not cut_short:
                 break
@@ -341,9 +442,8 @@ class Recorder:
         if not isinstance(subject, torch.nn.Module):
             yield subject
             return
-        size = sum(p.numel() for p in subject.parameters()) + sum(b.numel() for b in subject.buffers())
         copied = None
-        if size <= MAX_COPY_ELEMENTS:
+        if _size(subject) <= MAX_COPY_ELEMENTS:
             try:
                 copied = copy.deepcopy(subject)
             except Exception:  # locks, file handles, C objects: explain in place instead
@@ -372,14 +472,17 @@ class Recorder:
         return Path(path).relative_to(normalise(str(self.root))).as_posix()
 
     # -- the real call, with line coverage -------------------------------------------------------
-    def _run(self, call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], trace: bool) -> Any:
+    def _run(self, call: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], trace: bool,
+             reached: set[str] | None = None, executed: dict[str, set[int]] | None = None) -> Any:
+        """The real call; when `trace`, the project lines it runs are recorded (in `executed`, else the
+        census's), and the files of the project frames it enters are added to `reached`."""
         if not trace:
             return call(*args, **kwargs)
         if sys.gettrace() is not None:  # coverage.py or a debugger owns the tracer: leave it alone
             self.census.coverage = False
             return call(*args, **kwargs)
         wanted: dict[CodeType, str | None] = {}
-        executed = self._executed
+        executed = self._executed if executed is None else executed
 
         def line(frame: FrameType, event: str, arg: Any) -> Any:
             if event == "line":
@@ -396,6 +499,8 @@ class Recorder:
             if path is None:
                 return None
             executed.setdefault(path, set()).add(frame.f_lineno)
+            if reached is not None:
+                reached.add(path)
             return line
 
         sys.settrace(call_event)
