@@ -65,7 +65,7 @@ def clean(x):
 def timed(x):
     started = time.monotonic()  # break: time
     y = x.detach() * 2
-    y.requires_grad = True  # break: only Dynamo sees this one
+    y.data = x.detach()  # break: only Dynamo sees this one
     return y * 3, started
 '''
 
