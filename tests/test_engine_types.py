@@ -9,12 +9,19 @@ import pickle
 import pytest
 
 from graphmend_bot.analysis import checks
-from graphmend_bot.analysis.kind import BOOL_TENSOR, DATA_DEPENDENT_BOOL, NOT_TENSOR, TENSOR, CallResult, Kind
 from graphmend_bot.findings import Edit, Fix, Location
 from graphmend_bot.rewrite import strategies
 from graphmend_bot.rewrite.scalars import build_fix as scalars_build_fix
 from graphmend_bot.rules import RULES, RULES_BY_CODE
 from graphmend_bot.rules.detect import Detection, untraceable
+from graphmend_bot.vocabulary.kind import (
+    BOOL_TENSOR,
+    DATA_DEPENDENT_BOOL,
+    NOT_TENSOR,
+    TENSOR,
+    CallResult,
+    Kind,
+)
 
 EDIT = (Edit("x", Location(1, 1), Location(1, 2)),)
 

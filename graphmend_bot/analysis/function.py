@@ -22,14 +22,13 @@ from graphmend_bot.analysis import (
     tensor_rank,
     value_class,
 )
-from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers
-from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
-from graphmend_bot.analysis.names import dotted_name
-from graphmend_bot.rules.detect import Conversion
-from graphmend_bot.rules.rule import Rule
+from graphmend_bot.rules import Conversion, Rule
+from graphmend_bot.vocabulary import known_names as V
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 
 Env = dict[str, Kind]
 Resolve = Callable[[ast.expr], "str | None"]

@@ -25,7 +25,7 @@ import os
 from collections.abc import Callable
 
 from graphmend_bot.analysis.files import read_source
-from graphmend_bot.analysis.names import dotted_name
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 # Exact torch predicates and their value while TorchDynamo traces for torch.compile (torch 2.13).
 TORCH_PREDICATES: dict[str, bool] = {

@@ -36,12 +36,12 @@ from typing import cast
 
 import libcst as cst
 
-from graphmend_bot.analysis.vocabulary import LOG_METHODS, LOGGER_NAMES
 from graphmend_bot.findings import Edit, Finding, Fix
 from graphmend_bot.rewrite import io_deprecation as deferral
 from graphmend_bot.rewrite import io_purpose as purpose
 from graphmend_bot.rewrite import notice_once
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
+from graphmend_bot.vocabulary.known_names import LOG_METHODS, LOGGER_NAMES
 
 DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)
 REGISTRATION = deferral.REGISTRATION

@@ -44,6 +44,7 @@ from graphmend_bot.rules import (
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
+from graphmend_bot.rules.detect import Conversion, Detection
 from graphmend_bot.rules.rule import GB_SITE, Rule, gb_url
 
 RULES: tuple[Rule, ...] = (
@@ -86,7 +87,8 @@ RUNTIME_RULES: tuple[Rule, ...] = (gm801_dynamo_break.RULE,)
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}  # the static rules
 ALL_RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in (*RULES, *RUNTIME_RULES)}
 
-__all__ = ["ALL_RULES_BY_CODE", "GB_SITE", "RULES", "RULES_BY_CODE", "RUNTIME_RULES", "Rule", "gb_url", "rule_for", "select_codes"]
+__all__ = ["ALL_RULES_BY_CODE", "GB_SITE", "RULES", "RULES_BY_CODE", "RUNTIME_RULES", "Conversion", "Detection", "Rule",
+           "gb_url", "rule_for", "select_codes"]
 
 
 def rule_for(code: str) -> Rule:

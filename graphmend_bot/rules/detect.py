@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.rules.rule import Rule

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import DATA_DEPENDENT_BOOL, TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import DATA_DEPENDENT_BOOL_OPS
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import DATA_DEPENDENT_BOOL, TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import DATA_DEPENDENT_BOOL_OPS
 
 
 def _python_bool(rule: Rule, checker: Checker, call: ast.Call, name: str) -> Kind:

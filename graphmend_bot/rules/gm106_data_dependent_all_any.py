@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import DATA_DEPENDENT_BOOL_OPS
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import DATA_DEPENDENT_BOOL_OPS
 
 
 def _truth_of_elements(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import BRANCH_WHY, Rule
+from graphmend_bot.vocabulary.kind import Kind
 
 
 def dynamo_rewrites_itself(node: ast.Assert, kind_of: Callable[[ast.expr], Kind]) -> bool:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import TENSOR
-from graphmend_bot.analysis.names import dotted_name
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import TENSOR
 
 # Annotations whose values are Python constants: a tuple of them is asserted without a break.
 _CONSTANT_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "complex", "Any", "object"})

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from graphmend_bot.analysis.vocabulary import LOG_METHODS
 from graphmend_bot.rules.detect import Detection, untraceable
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.known_names import LOG_METHODS
 
 RULE = Rule(
     code="GM402",

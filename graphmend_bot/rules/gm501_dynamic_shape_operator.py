@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import DYNAMIC_SHAPE_OPS
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import DYNAMIC_SHAPE_OPS
 
 
 def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:

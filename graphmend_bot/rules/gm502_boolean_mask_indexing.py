@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import Kind
 
 
 def _mask_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, key: Kind) -> None:

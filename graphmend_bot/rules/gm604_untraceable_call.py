@@ -1,7 +1,7 @@
 """GM604 untraceable-call: its documentation, in one place with how it is detected and fixed.
 
 The callees and the id Dynamo reports for each live in one table, `UNTRACEABLE_CALLS`
-(analysis/vocabulary.py), each entry with the torch version it was measured on.
+(vocabulary/known_names.py), each entry with the torch version it was measured on.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 import ast
 from typing import cast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
 
 
 def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import Kind
 
 
 def _comprehension(rule: Rule, checker: Checker, node: ast.expr, captured: Kind) -> None:

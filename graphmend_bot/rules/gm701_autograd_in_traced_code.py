@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.rules.detect import CallHook, Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 # The id Dynamo reports for each construct (torch 2.13.0).
 REQUIRES_GRAD_ = "GB8985"
