@@ -103,7 +103,8 @@ def run(code_root: Path, command: Command, work: Path) -> bytes:
 
 def rule_codes(code_root: Path) -> list[str]:
     listing = subprocess.run([sys.executable, "-c", "from graphmend_bot.rules import ALL_RULES_BY_CODE as r; print(*r)"],
-                             capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(code_root)})
+                             capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(code_root)},
+                             cwd=tempfile.gettempdir())  # not this worktree: `-c` puts the folder first on the path
     return listing.stdout.split()
 
 

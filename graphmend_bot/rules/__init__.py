@@ -10,6 +10,7 @@ torch 2.13.
 
 from __future__ import annotations
 
+from graphmend_bot.findings import Finding
 from graphmend_bot.rules import (
     gm101_data_dependent_if,
     gm102_data_dependent_ternary,
@@ -88,11 +89,17 @@ RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}  # the stat
 ALL_RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in (*RULES, *RUNTIME_RULES)}
 
 __all__ = ["ALL_RULES_BY_CODE", "GB_SITE", "RULES", "RULES_BY_CODE", "RUNTIME_RULES", "Conversion", "Detection", "Rule",
-           "gb_url", "rule_for", "select_codes"]
+           "advice_for", "gb_url", "rule_for", "select_codes"]
 
 
 def rule_for(code: str) -> Rule:
     return RULES_BY_CODE[code]
+
+
+def advice_for(finding: Finding) -> str:
+    """The `help:` advice of the finding's rule, naming its own code; "" for an unknown rule."""
+    rule = ALL_RULES_BY_CODE.get(finding.code)
+    return rule.advice_for(finding) if rule else ""
 
 
 def select_codes(select: list[str] | None, ignore: list[str] | None,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from graphmend_bot.rules.advice import AdviceCase
 from graphmend_bot.rules.detect import Detection, conversion
 from graphmend_bot.rules.rule import BRANCH_WHY, Rule
+
+# An operand of the condition evaluated before the compile guard that decides it (analysis/function.py).
+BEFORE_GUARD_MESSAGE = "Condition reads tensor values before the compile guard that decides it"
 
 RULE = Rule(
     code="GM101",
@@ -65,9 +69,15 @@ def forward(self, x):
         conversions={
             "if": conversion("`if` condition depends on tensor values"),
             "filter": conversion("Comprehension filter depends on tensor values"),
-            "before-guard": conversion(
-                "Condition reads tensor values before the compile guard that decides it"
-            ),
+            "before-guard": conversion(BEFORE_GUARD_MESSAGE),
         }
+    ),
+    advice_cases=(AdviceCase(lambda finding: finding.message.startswith(BEFORE_GUARD_MESSAGE), (
+        "`and`/`or` evaluate left to right, so `{code}` runs under compile before the guard can stop it: "
+        "move the compile guard before `{code}` in the condition, so that it runs only eagerly"
+    )),),
+    advice=(
+        "Select the values with `torch.where({code}, <then>, <else>)` when both arms are cheap tensors, "
+        "or `torch.cond` when they call modules"
     ),
 )

@@ -26,4 +26,5 @@ RULE = Rule(
     ),
     fixes=("predicate", "table_lookup"),
     detection=Detection(conversions={"ternary": conversion("Conditional expression depends on tensor values")}),
+    advice="Write `torch.where({code}, <a>, <b>)` instead of the conditional expression",
 )

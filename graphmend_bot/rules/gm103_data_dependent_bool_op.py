@@ -29,4 +29,8 @@ RULE = Rule(
             "or": conversion("`or` converts a tensor to a Python bool"),
         }
     ),
+    advice=(
+        "Keep `{code}` a tensor: `torch.logical_and` / `torch.logical_or` / `torch.logical_not` "
+        "instead of `and` / `or` / `not`"
+    ),
 )

@@ -48,4 +48,8 @@ RULE = Rule(
         torch_functions=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
         tensor_methods=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _tensor_method),
     ),
+    advice=(
+        "`{code}` returns a Python bool: compare with tensor ops that stay in the graph, "
+        "such as `(a == b).all()`"
+    ),
 )

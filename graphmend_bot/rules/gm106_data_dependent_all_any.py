@@ -58,4 +58,9 @@ RULE = Rule(
         "inputs belongs before the compiled call, or in `torch._assert_async`."
     ),
     detection=Detection(builtins={"all": _truth_of_elements, "any": _truth_of_elements}),
+    advice=(
+        "`{code}` turns every tensor it iterates into a Python bool: reduce with tensor ops "
+        "(`(a < b).all()`) while the result is used as a tensor, or check the inputs before the "
+        "compiled call"
+    ),
 )

@@ -62,4 +62,5 @@ elif torch.isnan(x).any():
             )
         }
     ),
+    advice="Lower the guard on `{code}` to `torch._assert_async` so the check stays in the graph",
 )

@@ -110,4 +110,8 @@ else:
     ),
     fixes=("assertions",),
     detection=Detection(assertion=_check_assert),
+    advice=(
+        "Lower the assert on `{code}` to `torch._assert_async(<condition>, \"<message>\")` so the check "
+        "stays in the graph (it raises RuntimeError instead of AssertionError)"
+    ),
 )

@@ -72,4 +72,8 @@ RULE = Rule(
     ),
     fixes=("star_args_assert",),
     detection=Detection(object_assertion=_assert_on_star_args),
+    advice=(
+        "`{code}` asserts a tuple of objects, which Dynamo cannot lower to `torch._assert`: assert "
+        "its length instead (`assert len(args) > 0`), the same check"
+    ),
 )

@@ -33,4 +33,8 @@ y = x / scale
     ),
     fixes=("scalars", "clamp_bounds"),
     detection=Detection(tensor_methods={"item": host_copy("`.item()` copies a tensor value to Python")}),
+    advice=(
+        "Keep the value of `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
+        "`torch._dynamo.config.capture_scalar_outputs = True`"
+    ),
 )

@@ -77,4 +77,8 @@ RULE = Rule(
         slice_bounds=_slice_bound,
         indexing=_scalar_index,
     ),
+    advice=(
+        "Keep `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
+        "`torch._dynamo.config.capture_scalar_outputs = True`"
+    ),
 )

@@ -32,4 +32,8 @@ RULE = Rule(
     ),
     fixes=("size_lists", "bisect_search"),
     detection=Detection(tensor_methods={"tolist": host_copy("`.tolist()` copies tensor values to a Python list")}),
+    advice=(
+        "`{code}` copies every value to Python: keep the values in a tensor, or move this code out of "
+        "the compiled region"
+    ),
 )

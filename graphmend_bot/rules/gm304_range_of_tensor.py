@@ -47,4 +47,8 @@ RULE = Rule(
         "`torch.where`, or express it with `torch._higher_order_ops.while_loop`."
     ),
     detection=Detection(builtins={"range": _range_bound}),
+    advice=(
+        "`{code}` takes its trip count from tensor values: pass the count as a Python int decided "
+        "before the compiled call, or bound the loop by a constant and mask the extra steps"
+    ),
 )

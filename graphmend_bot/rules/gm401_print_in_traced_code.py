@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphmend_bot.rules.advice import GUARD_ADVICE
 from graphmend_bot.rules.detect import Detection, untraceable
 from graphmend_bot.rules.rule import Rule
 
@@ -35,4 +36,5 @@ if not torch.compiler.is_compiling():
     ),
     fixes=("io",),
     detection=Detection(builtins={"print": untraceable("`print` in traced code")}),
+    advice=GUARD_ADVICE,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphmend_bot.rules.advice import DEPRECATION_NOTICE, GUARD_ADVICE
 from graphmend_bot.rules.detect import Detection, untraceable
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.known_names import LOG_METHODS
@@ -69,4 +70,6 @@ if not torch.compiler.is_compiling():
         module_functions={("logging", method): untraceable("`{name}` in traced code") for method in LOG_METHODS},
         logger_call=untraceable("Logger call `{name}` in traced code"),
     ),
+    advice=GUARD_ADVICE,
+    advice_cases=(DEPRECATION_NOTICE,),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphmend_bot.rules.advice import DEPRECATION_NOTICE, GUARD_ADVICE
 from graphmend_bot.rules.detect import Detection, untraceable
 from graphmend_bot.rules.rule import Rule
 
@@ -81,4 +82,6 @@ if not torch.compiler.is_compiling():
     ),
     fixes=("io",),
     detection=Detection(calls=dict.fromkeys(("warnings.warn", "warnings.warn_explicit"), untraceable("`warnings.warn` in traced code"))),
+    advice=GUARD_ADVICE,
+    advice_cases=(DEPRECATION_NOTICE,),
 )

@@ -60,4 +60,10 @@ RULE = Rule(
         torch_functions={"where": _one_argument_where},
         tensor_methods=dict.fromkeys(DYNAMIC_SHAPE_OPS, _tensor_method),
     ),
+    advice=(
+        "The shape of `{code}` depends on tensor values (a loop over its rows runs a data-dependent "
+        "number of times): keep a dense formulation (`torch.where(mask, x, 0)`, a masked `scatter`/"
+        "`index_put`) when what follows allows it, else leave it or set "
+        "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`"
+    ),
 )

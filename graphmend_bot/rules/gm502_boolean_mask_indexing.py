@@ -33,4 +33,11 @@ RULE = Rule(
     ),
     fixes=("run_eagerly",),
     detection=Detection(indexing=_mask_index),
+    advice=(
+        "`{code}` keeps only the selected entries, so its shape depends on tensor values: when what "
+        "follows only combines elementwise or reduces, keep the full shape with `torch.where(mask, x, 0)` "
+        "and a masked reduction; when it needs the filtered entries (an edge list, a gather), leave it "
+        "(`torch.cond` cannot return branches of different shapes) or set "
+        "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`"
+    ),
 )

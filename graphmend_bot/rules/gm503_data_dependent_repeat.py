@@ -50,4 +50,5 @@ RULE = Rule(
         torch_functions={"repeat_interleave": _torch_function},
         tensor_methods={"repeat_interleave": _tensor_method},
     ),
+    advice="Pass `output_size=` to `{code}` when the total is known, so the shape is static",
 )

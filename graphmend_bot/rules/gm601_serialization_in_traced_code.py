@@ -20,4 +20,8 @@ RULE = Rule(
     ),
     fixes=("cached_constant",),
     detection=Detection(calls=dict.fromkeys(("torch.save", "torch.load"), untraceable("`{name}` does file I/O in traced code"))),
+    advice=(
+        "Split the compiled region around `{code}`: return the tensor and save or load it outside "
+        "`torch.compile`"
+    ),
 )

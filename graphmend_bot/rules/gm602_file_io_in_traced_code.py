@@ -20,4 +20,5 @@ RULE = Rule(
     ),
     fixes=("cached_constant",),
     detection=Detection(builtins={"open": untraceable("File I/O in traced code")}),
+    advice="Move `{code}` out of the compiled function",
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import cast
 
+from graphmend_bot.rules.advice import COMPILE_GUARD, AdviceCase
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
@@ -108,4 +109,9 @@ if not torch.compiler.is_compiling():
         tensor_methods=dict.fromkeys(UNTRACEABLE_TENSOR_METHODS, _untraceable_method),
         str_method=_str_method,
     ),
+    advice_cases=(AdviceCase(lambda finding: finding.gb_id == "GB0156", (  # a str method of a str-Enum member
+        "Dynamo cannot call `str` methods on a str-Enum member: call `{code}` on the member's `.value` "
+        "(`getattr(opt, \"value\", opt)`), compare with `==`/`in`, or convert it before the compiled region"
+    )),),
+    advice=f"TorchDynamo skips `{{code}}`: call it outside the compiled region, or guard it with `{COMPILE_GUARD}`",
 )

@@ -53,4 +53,8 @@ RULE = Rule(
             **{f"nn.{layer}": _layer for layer in _PARAMETRIZED_LAYERS},
         },
     ),
+    advice=(
+        "`{code}` creates parameters inside the compiled region: build it once in `__init__` (or "
+        "outside the compiled function) and reuse it"
+    ),
 )

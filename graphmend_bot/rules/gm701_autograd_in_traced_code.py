@@ -89,4 +89,8 @@ y = x + loss
             "autograd.backward": _autograd_function(AUTOGRAD_BACKWARD),
         },
     ),
+    advice=(
+        "`{code}` changes autograd state inside the compiled region: set it up before calling the "
+        "compiled function, or move this code out of it"
+    ),
 )
