@@ -30,6 +30,7 @@ import argparse
 import difflib
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -45,6 +46,7 @@ from same_findings import ROOT, byte_compile, export, run_check
 
 CHECK_FORMATS = ("text", "json", "sarif", "github")
 REVIEW_FORMATS = ("text", "markdown", "json")
+WORK_FOLDER = re.compile(re.escape(tempfile.gettempdir().encode()) + rb"/graphmend-outputs-[^/]+/work")
 GIT = ["git", "-c", "user.name=same-outputs", "-c", "user.email=same@example.invalid", "-c", "commit.gpgsign=false"]
 
 
@@ -92,13 +94,15 @@ def prepare(ref: str, work: Path) -> None:
 
 
 def run(code_root: Path, command: Command, work: Path) -> bytes:
-    """The command's stdout, stderr and exit status, as one comparable blob."""
+    """The command's stdout, stderr and exit status, as one comparable blob (the temporary work
+    folder, which absolute paths in JSON name, written as `<work>`)."""
     environment = {**os.environ, "PYTHONPATH": str(code_root)}
     environment.pop("GRAPHMEND_CACHE_DIR", None)
     completed = subprocess.run([sys.executable, "-m", "graphmend_bot.cli", *command.argv], capture_output=True,
                                env=environment, cwd=work / command.cwd)
-    return (b"== stdout\n" + completed.stdout + b"\n== stderr\n" + completed.stderr
+    blob = (b"== stdout\n" + completed.stdout + b"\n== stderr\n" + completed.stderr
             + f"\n== exit status {completed.returncode}\n".encode())
+    return blob.replace(str(work).encode(), b"<work>")
 
 
 def rule_codes(code_root: Path) -> list[str]:
@@ -153,7 +157,7 @@ def main() -> None:
         for command in every:
             saved = kept / command.name if kept else None
             if saved and saved.exists():
-                before = saved.read_bytes()
+                before = WORK_FOLDER.sub(b"<work>", saved.read_bytes())
             else:
                 before = run(reference, command, work)
                 if saved:

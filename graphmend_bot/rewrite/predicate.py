@@ -114,20 +114,15 @@ class Verdict:
         return Fix.of(title, tuple(edits), tuple(self.assumptions))
 
 
-def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+def build_if_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """An `if`/`elif` chain on a tensor condition (the finding is its test) -> `torch.where`."""
     test = ctx.node_at(finding)
     if not isinstance(test, cst.BaseExpression):
         return None
     parent = ctx.parent(test)
     facts = LocalFacts.of(ctx, enclosing_function(ctx, test))
     try:
-        if finding.code == "GM102" and isinstance(parent, cst.IfExp) and parent.test is test:
-            require_well_typed(ctx, facts, parent, test)
-            return _ternary(ctx, parent, facts)
-        if finding.code == "GM103":
-            require_well_typed(ctx, facts, test, test)
-            return _bool_operation(ctx, test, facts)
-        if finding.code == "GM101" and isinstance(parent, cst.If) and parent.test is test:
+        if isinstance(parent, cst.If) and parent.test is test:
             chain = branch_chain(ctx, parent)
             if chain is None:
                 return None
@@ -136,6 +131,35 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     except Rejected:
         return None
     return None
+
+
+def build_ternary_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """`a if cond else b` on a tensor condition (the finding is its test) -> `torch.where`."""
+    test = ctx.node_at(finding)
+    if not isinstance(test, cst.BaseExpression):
+        return None
+    parent = ctx.parent(test)
+    facts = LocalFacts.of(ctx, enclosing_function(ctx, test))
+    try:
+        if isinstance(parent, cst.IfExp) and parent.test is test:
+            require_well_typed(ctx, facts, parent, test)
+            return _ternary(ctx, parent, facts)
+    except Rejected:
+        return None
+    return None
+
+
+def build_bool_operation_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """`and`/`or`/`not` on tensors (the finding is the operation) -> `torch.logical_*`."""
+    test = ctx.node_at(finding)
+    if not isinstance(test, cst.BaseExpression):
+        return None
+    facts = LocalFacts.of(ctx, enclosing_function(ctx, test))
+    try:
+        require_well_typed(ctx, facts, test, test)
+        return _bool_operation(ctx, test, facts)
+    except Rejected:
+        return None
 
 
 # -- chains ----------------------------------------------------------------------------------------

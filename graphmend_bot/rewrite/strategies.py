@@ -1,8 +1,9 @@
 """The fix strategies each rule names (`Rule.fixes`), resolved to functions once.
 
-A strategy is named by a module of this package (`"predicate"` is `predicate.build_fix`) or as
-`package.module:function`, so a rule can keep a small fix in its own module. Names are resolved
-lazily: `graphmend check` without fixes never imports libcst.
+A strategy is named by a module of this package (`"cond"` is `cond.build_fix`), a function of one
+(`"io:build_print_fix"`: a strategy serving several rules has one entry point per construct, so it
+never asks which rule called it), or as `package.module:function`, so a rule can keep a small fix in
+its own module. Names are resolved lazily: `graphmend check` without fixes never imports libcst.
 """
 
 from __future__ import annotations
