@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -116,50 +117,55 @@ class Verdict:
 
 def build_if_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     """An `if`/`elif` chain on a tensor condition (the finding is its test) -> `torch.where`."""
-    test = ctx.node_at(finding)
-    if not isinstance(test, cst.BaseExpression):
+    found = _condition(ctx, finding)
+    if found is None or not isinstance(found.parent, cst.If) or found.parent.test is not found.test:
         return None
-    parent = ctx.parent(test)
-    facts = LocalFacts.of(ctx, enclosing_function(ctx, test))
     try:
-        if isinstance(parent, cst.If) and parent.test is test:
-            chain = branch_chain(ctx, parent)
-            if chain is None:
-                return None
-            require_well_typed(ctx, facts, parent, test)
-            return _if_statement(ctx, chain, facts)
+        chain = branch_chain(ctx, found.parent)
+        if chain is None:
+            return None
+        require_well_typed(ctx, found.facts, found.parent, found.test)
+        return _if_statement(ctx, chain, found.facts)
     except Rejected:
         return None
-    return None
 
 
 def build_ternary_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     """`a if cond else b` on a tensor condition (the finding is its test) -> `torch.where`."""
-    test = ctx.node_at(finding)
-    if not isinstance(test, cst.BaseExpression):
+    found = _condition(ctx, finding)
+    if found is None or not isinstance(found.parent, cst.IfExp) or found.parent.test is not found.test:
         return None
-    parent = ctx.parent(test)
-    facts = LocalFacts.of(ctx, enclosing_function(ctx, test))
     try:
-        if isinstance(parent, cst.IfExp) and parent.test is test:
-            require_well_typed(ctx, facts, parent, test)
-            return _ternary(ctx, parent, facts)
+        require_well_typed(ctx, found.facts, found.parent, found.test)
+        return _ternary(ctx, found.parent, found.facts)
     except Rejected:
         return None
-    return None
 
 
 def build_bool_operation_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     """`and`/`or`/`not` on tensors (the finding is the operation) -> `torch.logical_*`."""
+    found = _condition(ctx, finding)
+    if found is None:
+        return None
+    try:
+        require_well_typed(ctx, found.facts, found.test, found.test)
+        return _bool_operation(ctx, found.test, found.facts)
+    except Rejected:
+        return None
+
+
+class _Condition(NamedTuple):
+    test: cst.BaseExpression
+    parent: cst.CSTNode | None
+    facts: LocalFacts
+
+
+def _condition(ctx: FixContext, finding: Finding) -> _Condition | None:
+    """The flagged condition, the node it is part of, and what its function's locals hold."""
     test = ctx.node_at(finding)
     if not isinstance(test, cst.BaseExpression):
         return None
-    facts = LocalFacts.of(ctx, enclosing_function(ctx, test))
-    try:
-        require_well_typed(ctx, facts, test, test)
-        return _bool_operation(ctx, test, facts)
-    except Rejected:
-        return None
+    return _Condition(test, ctx.parent(test), LocalFacts.of(ctx, enclosing_function(ctx, test)))
 
 
 # -- chains ----------------------------------------------------------------------------------------
