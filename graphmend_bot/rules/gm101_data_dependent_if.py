@@ -64,7 +64,7 @@ def forward(self, x):
         "both branches on every call (a small CPU module: 22 us -> 1.9 ms per call, "
         "benchmarks/cond_eager_cost.py)."
     ),
-    fixes=("predicate:build_if_fix", "cond", "zero_guard_return"),
+    fixes=("branches.predicate:build_if_fix", "branches.cond", "branches.zero_guard_return"),
     detection=Detection(
         conversions={
             "if": conversion("`if` condition depends on tensor values"),

@@ -21,7 +21,7 @@ RULE = Rule(
     fix_safety=(
         "Lowering to `torch.logical_*` is safe when every operand is a tensor or a Python bool."
     ),
-    fixes=("predicate:build_bool_operation_fix",),
+    fixes=("branches.predicate:build_bool_operation_fix",),
     detection=Detection(
         conversions={
             "not": conversion("`not` depends on tensor values"),

@@ -43,7 +43,7 @@ RULE = Rule(
         "`torch._assert_async((a == b).all(), ...)` (behind `torch.compiler.is_compiling()` unless `E` is "
         "RuntimeError). Not where `a` or `b` is a name of the function too: the loop would rebind it."
     ),
-    fixes=("guards:build_pairwise_equal_fix",),
+    fixes=("validation.guards:build_pairwise_equal_fix",),
     detection=Detection(
         torch_functions=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
         tensor_methods=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _tensor_method),

@@ -53,7 +53,7 @@ elif torch.isnan(x).any():
         "/ `|` where every operand is a bool tensor (a comparison, `isnan`, `any()` of a bool tensor), "
         "and `torch.logical_not` otherwise (`~` of a uint8 `any()` is 254, never false)."
     ),
-    fixes=("guards",),
+    fixes=("validation.guards",),
     detection=Detection(
         conversions={
             "guard": conversion(

@@ -108,7 +108,7 @@ else:
         "and an assert on sizes does not break on torch 2.13 (static shapes are constants, dynamic "
         "ones become guards), so every assert this rule reports has a tensor condition."
     ),
-    fixes=("assertions",),
+    fixes=("validation.assertions",),
     detection=Detection(assertion=_check_assert),
     advice=(
         "Lower the assert on `{code}` to `torch._assert_async(<condition>, \"<message>\")` so the check "

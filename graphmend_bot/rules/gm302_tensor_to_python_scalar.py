@@ -70,7 +70,7 @@ RULE = Rule(
         "same result. Unsafe: a subclass may override the method with one that needs the tensor; the "
         "message states this and any other assumption."
     ),
-    fixes=("scalars", "sizes"),
+    fixes=("scalars.scalars", "scalars.sizes"),
     detection=Detection(
         builtins=dict.fromkeys(SCALAR_CASTS, _scalar_cast),
         torch_functions=dict.fromkeys(SIZE_FACTORIES, _size_factory),

@@ -34,7 +34,7 @@ if not torch.compiler.is_compiling():
         "`reorderable_logging_functions` keeps `print` only when every argument is a constant, a "
         "tensor or a format string (`print('n', x.shape)` still breaks)."
     ),
-    fixes=("io:build_print_fix",),
+    fixes=("python_io.io:build_print_fix",),
     detection=Detection(builtins={"print": untraceable("`print` in traced code")}),
     advice=GUARD_ADVICE,
 )

@@ -65,7 +65,7 @@ if not torch.compiler.is_compiling():
         "this form too instead of the guard, which would hide it from compiled callers; unproven, "
         "the safe guard stays its fix."
     ),
-    fixes=("io:build_logger_fix",),
+    fixes=("python_io.io:build_logger_fix",),
     detection=Detection(
         module_functions={("logging", method): untraceable("`{name}` in traced code") for method in LOG_METHODS},
         logger_call=untraceable("Logger call `{name}` in traced code"),

@@ -80,7 +80,7 @@ if not torch.compiler.is_compiling():
         "(\"attempted to reorder a debugging function that can't actually be reordered\"); "
         "`ignore_logging_functions` removes the break and the warning — never right for a warning."
     ),
-    fixes=("io:build_warning_fix",),
+    fixes=("python_io.io:build_warning_fix",),
     detection=Detection(calls=dict.fromkeys(("warnings.warn", "warnings.warn_explicit"), untraceable("`warnings.warn` in traced code"))),
     advice=GUARD_ADVICE,
     advice_cases=(DEPRECATION_NOTICE,),

@@ -54,7 +54,7 @@ RULE = Rule(
         "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling. The "
         "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the finding stays."
     ),
-    fixes=("first_match", "run_eagerly"),
+    fixes=("shapes.first_match", "shapes.run_eagerly"),
     detection=Detection(
         torch_function_leaves=dict.fromkeys(DYNAMIC_SHAPE_OPS, _torch_function),
         torch_functions={"where": _one_argument_where},

@@ -31,7 +31,7 @@ RULE = Rule(
         "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling. The "
         "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the finding stays."
     ),
-    fixes=("run_eagerly",),
+    fixes=("shapes.run_eagerly",),
     detection=Detection(indexing=_mask_index),
     advice=(
         "`{code}` keeps only the selected entries, so its shape depends on tensor values: when what "

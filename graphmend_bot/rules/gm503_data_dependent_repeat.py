@@ -45,7 +45,7 @@ RULE = Rule(
         "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling. The "
         "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the finding stays."
     ),
-    fixes=("run_eagerly",),
+    fixes=("shapes.run_eagerly",),
     detection=Detection(
         torch_functions={"repeat_interleave": _torch_function},
         tensor_methods={"repeat_interleave": _tensor_method},

@@ -18,7 +18,7 @@ RULE = Rule(
         CACHED_LOADER_FIX +
         "Otherwise no automatic fix."
     ),
-    fixes=("cached_constant",),
+    fixes=("loaders.cached_constant",),
     detection=Detection(builtins={"open": untraceable("File I/O in traced code")}),
     advice="Move `{code}` out of the compiled function",
 )

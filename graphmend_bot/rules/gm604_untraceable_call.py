@@ -102,7 +102,7 @@ if not torch.compiler.is_compiling():
         "(`torch.searchsorted` for `bisect` on a sorted tensor, `torch.randint`/`torch.randn` for "
         "numpy draws), or guard eager-only work with `torch.compiler.is_compiling()`."
     ),
-    fixes=("cached_constant",),
+    fixes=("loaders.cached_constant",),
     detection=Detection(
         generator_keyword=_generator_built_here,
         calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),

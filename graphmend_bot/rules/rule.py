@@ -33,8 +33,11 @@ class Rule:
     """One rule: everything `graphmend rule CODE` prints, where it looks, and what can fix it.
 
     `example` must be reported with this rule and `use_instead` must not be (the test suite runs
-    both through the detector). `advice` is the `help:` line of a finding no fix is offered for. `fixes` names the fix strategies to try, in order, as modules of
-    `graphmend_bot.rewrite` (or `package.module:function`); the first that returns a Fix wins.
+    both through the detector). `advice` is the `help:` line of a finding no fix is offered for.
+    `fixes` names the fix strategies to try, in order, as modules of `graphmend_bot.rewrite` by
+    family (`"branches.cond"`), a function of one (`"python_io.io:build_print_fix"`), or
+    `graphmend_bot.rules.gm123_x:build_fix` for a fix in the rule's own module; the first that
+    returns a Fix wins.
     """
 
     code: str

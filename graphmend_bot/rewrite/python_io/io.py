@@ -37,11 +37,11 @@ from typing import cast
 import libcst as cst
 
 from graphmend_bot.findings import Edit, Finding, Fix
-from graphmend_bot.rewrite import io_deprecation as deferral
-from graphmend_bot.rewrite import io_purpose as purpose
-from graphmend_bot.rewrite import notice_once
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
-from graphmend_bot.rewrite.io_purpose import IoCall
+from graphmend_bot.rewrite.python_io import io_deprecation as deferral
+from graphmend_bot.rewrite.python_io import io_purpose as purpose
+from graphmend_bot.rewrite.python_io import notice_once
+from graphmend_bot.rewrite.python_io.io_purpose import IoCall
 from graphmend_bot.vocabulary.known_names import LOG_METHODS, LOGGER_NAMES
 
 DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)

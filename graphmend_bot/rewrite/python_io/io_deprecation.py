@@ -35,7 +35,7 @@ from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import dotted
 
 if TYPE_CHECKING:
-    from graphmend_bot.rewrite.io_purpose import IoCall
+    from graphmend_bot.rewrite.python_io.io_purpose import IoCall
 
 REGISTRATION = "torch._dynamo.config.reorderable_logging_functions.add({name})"
 DEFERRAL_ASSUMPTION = (
