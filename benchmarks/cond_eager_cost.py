@@ -1,6 +1,6 @@
 """What `torch.cond` costs a small function called eagerly (issue 24, item 4).
 
-The torch.cond rewrite (graphmend_bot/rewrite/cond.py) replaces a Python `if` on a tensor with
+The torch.cond rewrite (graphmend_bot/rewrite/branches/cond.py) replaces a Python `if` on a tensor with
 `torch.cond`, which removes the graph break under torch.compile but also runs in every eager call:
 eager `torch.cond` traces both branches (make_fx) before running one, each call. This times a
 small CPU module's forward both ways, eagerly, and prints the per-call times and their ratio; the

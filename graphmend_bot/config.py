@@ -16,7 +16,7 @@ CONFIG_FILES = (".graphmend.yml", ".graphmend.yaml", "pyproject.toml")
 IO_STRATEGIES = ("guard", "defer")
 # What --fix does with a deprecation notice in traced code (GM402/GM403 rule docs): leave it with
 # advice (compiled callers need it), guard it as transformers guards its own, or defer it. A `*_once`
-# notice is kept under compile whatever this says (rewrite/notice_once.py: it hides nothing).
+# notice is kept under compile whatever this says (rewrite/python_io/notice_once.py: it hides nothing).
 DEPRECATION_NOTICES = ("advice", "guard", "defer")
 
 

@@ -9,12 +9,19 @@ import pickle
 import pytest
 
 from graphmend_bot.analysis import checks
-from graphmend_bot.analysis.kind import BOOL_TENSOR, DATA_DEPENDENT_BOOL, NOT_TENSOR, TENSOR, CallResult, Kind
 from graphmend_bot.findings import Edit, Fix, Location
 from graphmend_bot.rewrite import strategies
-from graphmend_bot.rewrite.scalars import build_fix as scalars_build_fix
+from graphmend_bot.rewrite.scalars.scalars import build_fix as scalars_build_fix
 from graphmend_bot.rules import RULES, RULES_BY_CODE
 from graphmend_bot.rules.detect import Detection, untraceable
+from graphmend_bot.vocabulary.kind import (
+    BOOL_TENSOR,
+    DATA_DEPENDENT_BOOL,
+    NOT_TENSOR,
+    TENSOR,
+    CallResult,
+    Kind,
+)
 
 EDIT = (Edit("x", Location(1, 1), Location(1, 2)),)
 
@@ -97,6 +104,6 @@ def test_fix_strategies_resolve_in_the_order_each_rule_states() -> None:
     fixable = {"GM101", "GM102", "GM103", "GM105", "GM201", "GM202", "GM203", "GM301", "GM302", "GM303", "GM401",
                "GM402", "GM403", "GM501", "GM502", "GM503", "GM601", "GM602", "GM604"}
     assert fixable == strategies.FIXABLE_CODES
-    assert strategies.resolve("graphmend_bot.rewrite.scalars:build_fix") == ("scalars", scalars_build_fix)
+    assert strategies.resolve("graphmend_bot.rewrite.scalars.scalars:build_fix") == ("scalars", scalars_build_fix)
     for rule in RULES:
         assert all(callable(build) for _, build in strategies.strategies_for(rule.code))

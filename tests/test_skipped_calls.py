@@ -1,4 +1,4 @@
-"""Every entry of UNTRACEABLE_CALLS (analysis/vocabulary.py) is measured here with TorchDynamo:
+"""Every entry of UNTRACEABLE_CALLS (vocabulary/known_names.py) is measured here with TorchDynamo:
 a call of it between two tensor operations breaks the graph with the id the table records, and
 the callees the table leaves out on purpose trace without a break."""
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS
+from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS
 
 torch = pytest.importorskip("torch")
 np = pytest.importorskip("numpy")

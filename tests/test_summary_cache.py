@@ -153,9 +153,9 @@ def test_an_entry_that_is_a_symlink_is_never_followed(tmp_path):
 def test_every_shape_the_fast_decoders_check_is_refused_when_wrong():
     """Drafts and call sites (decoded by generated code), pairs, dicts and kind tables: a value of
     the wrong type anywhere raises CodecError, and a right one builds what was encoded."""
-    from graphmend_bot.analysis.kind import NOT_TENSOR
     from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
     from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
+    from graphmend_bot.vocabulary.kind import NOT_TENSOR
 
     draft = Draft("GM101", "m", 1, 2, 3, 4, "GB0", NOT_TENSOR, "x = 1", NOT_TENSOR, True)
     function = FunctionSummary("f", "f", None, ("x",), {"x": True}, False, (),

@@ -47,11 +47,12 @@ def constructions_breaking_inside(program: Program, targets: Targets, found: lis
 
 
 def _breaking_inits(program: Program, found: list[TracedDraft]) -> dict[FunctionId, TracedDraft]:
-    """The `__init__`s of plain in-tree classes with a GM608 finding at a `super().__init__`."""
+    """The `__init__`s of plain in-tree classes with a GM608 finding at a `super().__init__`
+    (`found` holds only drafts of dependency calls, which GM608's hook alone records)."""
     breaking: dict[FunctionId, TracedDraft] = {}
     for traced in found:
         function = traced.function
-        if traced.draft.code != "GM608" or function.name != "__init__" or function.class_qualname is None:
+        if function.name != "__init__" or function.class_qualname is None:
             continue
         fid = (traced.module.module, function.qualname)
         if fid in breaking or program.is_module_class(fid[0], function.class_qualname):

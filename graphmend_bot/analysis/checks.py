@@ -10,9 +10,8 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
-from graphmend_bot.analysis.kind import Kind
-from graphmend_bot.rules import RULES, Rule
-from graphmend_bot.rules.detect import Conversion, Detection
+from graphmend_bot.rules import RULES, Conversion, Detection, Rule
+from graphmend_bot.vocabulary.kind import Kind
 
 K = TypeVar("K")
 H = TypeVar("H")

@@ -14,13 +14,17 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.kind import TENSOR
 from graphmend_bot.analysis.model import Draft, FunctionSummary
 from graphmend_bot.analysis.suppressions import suppressed
-from graphmend_bot.rules.gm620_disabled_function_call import RULE, SKIP_INLINING
+from graphmend_bot.rules import RULES
+from graphmend_bot.vocabulary.kind import TENSOR
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+
+# The rule that reports these calls, and the id each call breaks with.
+RULE = next(rule for rule in RULES if rule.detection.disabled_call is not None)
+_BREAK_ID = RULE.detection.disabled_call
 
 
 def disabled_function_calls(
@@ -66,7 +70,7 @@ def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> 
     column = match.start() if match else len(line) - len(line.lstrip())
     end = _closing(line, match.end()) if match else len(line.rstrip())
     method = bound and "staticmethod" not in callee.decorators
-    gb_id = SKIP_INLINING if callee.disabled == "frame" or method else RULE.gb_id
+    gb_id = _BREAK_ID(RULE, callee.disabled == "frame" or method) if _BREAK_ID else RULE.gb_id
     message = (
         f"`{callee.name}()` is marked `@torch.compiler.disable`: Dynamo ends the graph at this call "
         "and runs it eagerly"

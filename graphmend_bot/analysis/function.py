@@ -22,14 +22,19 @@ from graphmend_bot.analysis import (
     tensor_rank,
     value_class,
 )
-from graphmend_bot.analysis import vocabulary as V
+from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.frequency import is_rare_arm
-from graphmend_bot.analysis.guards import GuardHelpers
-from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.analysis.guards import GuardHelpers, compile_guard_value, evaluated_before_guard
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
-from graphmend_bot.analysis.names import dotted_name
-from graphmend_bot.rules.detect import Conversion
-from graphmend_bot.rules.rule import Rule
+from graphmend_bot.analysis.parameter_annotations import (
+    tensor_mapping_annotation,
+    tensor_param,
+    yields_to_callers,
+)
+from graphmend_bot.rules import Conversion, Rule
+from graphmend_bot.vocabulary import known_names as V
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 
 Env = dict[str, Kind]
 Resolve = Callable[[ast.expr], "str | None"]
@@ -37,91 +42,6 @@ Resolve = Callable[[ast.expr], "str | None"]
 
 # nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).
 _PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
-_FLAG_PREFIXES = ("output_", "return_", "use_", "is_", "do_", "has_", "enable_")
-
-
-def _tensor_param(
-    name: str, annotation: ast.expr | None, default: ast.expr | None, entry: bool
-) -> bool | None:
-    """Whether a parameter is a tensor, from its annotation and default; None when unknown."""
-    if name.startswith(_FLAG_PREFIXES):
-        return False  # output_attentions=None, return_dict=None: flags by convention
-    if annotation is not None:
-        return _tensor_annotation(annotation)
-    if default is not None and not (isinstance(default, ast.Constant) and default.value is None):
-        return False  # a non-None default (flag, size, string) is a Python value
-    return True if entry else None
-
-
-def _yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
-    """Whether a parameter that is not a tensor by its annotation or default becomes one when a
-    caller passes a tensor: a scalar hint (`timestep: int`, `t0=0.0`) is one Dynamo ignores; a
-    container annotation says what its elements are (`Dict[str, Tensor]` yields; `Sequence[float]`
-    does not, nor `Dict[str, Any]`: kornia's flags dicts share helpers with its tensor dicts, and
-    one caller's tensors would reach every flag), and a flag by name never does."""
-    if name.startswith(_FLAG_PREFIXES):
-        return False
-    if annotation is None:
-        return True
-    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
-        ast.unparse(annotation)
-    )
-    if any(f"{container}[" in text for container in _CONTAINERS):
-        return "Tensor" in text
-    return True
-
-
-_CONTAINERS = frozenset({
-    "Tuple", "tuple", "List", "list", "Dict", "dict", "Sequence", "Iterable", "Mapping", "Set", "set",
-})
-
-
-_MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
-
-
-def _tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
-    """`Dict[str, Tensor]`, `Optional[Dict[str, torch.Tensor]]`: a mapping whose values are tensors."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return False
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return _tensor_mapping_annotation(annotation.left) or _tensor_mapping_annotation(annotation.right)
-    if not isinstance(annotation, ast.Subscript):
-        return False
-    leaf = (dotted_name(annotation.value) or "").rsplit(".", 1)[-1]
-    if leaf == "Optional":
-        return _tensor_mapping_annotation(annotation.slice)
-    arguments = annotation.slice
-    return (
-        leaf in _MAPPINGS
-        and isinstance(arguments, ast.Tuple)
-        and len(arguments.elts) == 2
-        and _tensor_annotation(arguments.elts[1])
-    )
-
-
-def _tensor_annotation(annotation: ast.expr) -> bool:
-    """A tensor annotation (`torch.Tensor`, `Optional[FloatTensor]`, `Tensor | None`); a
-    container of tensors (`Tuple[torch.FloatTensor]`) or a cache object is not a tensor."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            return _tensor_annotation(ast.parse(annotation.value, mode="eval").body)
-        except SyntaxError:
-            return "Tensor" in annotation.value
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return _tensor_annotation(annotation.left) or _tensor_annotation(annotation.right)
-    if isinstance(annotation, ast.Subscript):
-        outer = dotted_name(annotation.value) or ""
-        leaf = outer.rsplit(".", 1)[-1]
-        if leaf in ("Optional", "Union"):
-            members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-            return any(_tensor_annotation(member) for member in members)
-        return False  # Tuple[...], List[...], Dict[...]: containers
-    name = dotted_name(annotation) or ""
-    leaf = name.rsplit(".", 1)[-1]
-    return leaf.endswith("Tensor") or leaf == "Parameter"
 
 
 class FunctionAnalyzer:
@@ -234,10 +154,10 @@ class FunctionAnalyzer:
                 member_defaults.append((arg.arg, member))  # `mode=BlendMode.CONSTANT`
             if skip_first and index == 0:
                 continue
-            seed = _tensor_param(arg.arg, arg.annotation, default, self.entry)
+            seed = tensor_param(arg.arg, arg.annotation, default, self.entry)
             if seed and arg.annotation is not None:
                 self._annotated_tensors.add(arg.arg)
-            if _tensor_mapping_annotation(arg.annotation):
+            if tensor_mapping_annotation(arg.annotation):
                 self._tensor_mappings.add(arg.arg)
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
                 self._none_params.add(arg.arg)
@@ -245,7 +165,7 @@ class FunctionAnalyzer:
                 configured_entry_params.append(arg.arg)
             if seed is not None:
                 self.summary.param_seeds[arg.arg] = seed
-                if not seed and _yields_to_callers(arg.arg, arg.annotation):
+                if not seed and yields_to_callers(arg.arg, arg.annotation):
                     hinted_params.append(arg.arg)
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
@@ -447,7 +367,7 @@ class FunctionAnalyzer:
             base = self._class_ref(node.value, env)
             return value_class.member(base, node.attr) if base is not None else None
         if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute) and not _is_super(node.func.value):
+            if isinstance(node.func, ast.Attribute) and not is_super(node.func.value):
                 base = self._class_ref(node.func.value, env)
                 return value_class.result(base, node.func.attr) if base is not None else None
             if isinstance(node.func, ast.Name):
@@ -946,7 +866,7 @@ class FunctionAnalyzer:
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
         if owner is not None and owner == self.self_name and method == "register_buffer":
             self._register_buffer(node, args)
-        instance = self._instance_of(owner, env) or self._result_of(func.value, env) or _built_here(func.value)
+        instance = self._instance_of(owner, env) or self._result_of(func.value, env) or built_here(func.value)
         if instance is not None:
             # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
             kind = self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
@@ -962,10 +882,10 @@ class FunctionAnalyzer:
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
             kind = self._user_call(func, node, args, kwargs)
-            if method == "__init__" and self.node.name == "__init__" and _is_super(func.value):
+            if method == "__init__" and self.node.name == "__init__" and is_super(func.value):
                 for check_init in C.SUPER_INITS:
                     check_init(self, node)
-            if method == "__call__" and self.node.name == "__call__" and (_is_super(func.value) or owner == "type"):
+            if method == "__call__" and self.node.name == "__call__" and (is_super(func.value) or owner == "type"):
                 for check_metaclass in C.METACLASS_CALLS:
                     check_metaclass(self, node)
             return kind
@@ -1050,7 +970,7 @@ class FunctionAnalyzer:
             kwargs = [*bound_kwargs, *kwargs]
         if ref is None and isinstance(func, ast.Name) and func.id in self.instances:
             ref = f"instance:{self.instances[func.id]}>__call__"  # obj(...) on obj = Cls(...)
-        if ref is None and (constructor := _built_here(func)) is not None:
+        if ref is None and (constructor := built_here(func)) is not None:
             ref = f"instance:{constructor}>__call__"  # Cls(...)(x)
         ref = ref or callee_ref(func)
         if ref is None:
@@ -1229,92 +1149,6 @@ def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str |
     ):
         return f"{value.attr}.{node.attr}"
     return None
-
-
-def _built_here(node: ast.expr) -> str | None:
-    """The constructor ref of an object built in place: `Cls(...).method()`, `Cls(...)(x)`."""
-    if not isinstance(node, ast.Call) or dotted_name(node.func) == "super":
-        return None  # super().method() is resolved along the bases
-    return callee_ref(node.func)
-
-
-def _is_super(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and dotted_name(node.func) == "super"
-
-
-def callee_ref(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Name):
-        return f"name:{func.id}"
-    if (
-        isinstance(func, ast.Subscript)
-        and isinstance(func.value, ast.Attribute)
-        and isinstance(func.value.value, ast.Name)
-        and func.value.value.id == "self"
-    ):
-        return f"self:{func.value.attr}[]"  # self.layers[i](...)
-    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
-        return f"registry:{func.value.id}"  # SOLVERS[name](...)
-    if isinstance(func, ast.Attribute):
-        if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
-            return f"self:{func.attr}"
-        if isinstance(func.value, ast.Call) and dotted_name(func.value.func) == "super":
-            start = func.value.args[0] if func.value.args else None
-            # `super(Base, self).m`: the lookup starts after Base, not after the enclosing class
-            return f"super:{func.attr}@{start.id}" if isinstance(start, ast.Name) else f"super:{func.attr}"
-        name = dotted_name(func)
-        if name is not None:
-            return f"dotted:{name}"
-    return None
-
-
-def compile_guard_value(
-    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
-    helpers: GuardHelpers | None = None,
-) -> bool | None:
-    """The value of `test` while TorchDynamo traces, when a compile guard decides it.
-
-    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`);
-    `helpers` judges the module's guard-named helpers by their bodies (analysis/guards.py).
-    """
-    if isinstance(test, ast.Name):
-        return known.get(test.id) if known else None
-    if isinstance(test, ast.Call) and not test.args:
-        return (helpers or GuardHelpers.detached(resolve)).value(test)
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        value = compile_guard_value(test.operand, resolve, known, helpers)
-        return None if value is None else not value
-    if isinstance(test, ast.BoolOp):
-        values = [compile_guard_value(v, resolve, known, helpers) for v in test.values]
-        decisive = isinstance(test.op, ast.Or)  # True decides `or`, False decides `and`
-        if decisive in values:
-            return decisive
-        if all(v is (not decisive) for v in values):
-            return not decisive
-    return None
-
-
-def evaluated_before_guard(
-    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
-    helpers: GuardHelpers | None = None,
-) -> list[ast.expr]:
-    """The operands of `test` that run under compile although a compile guard decides it: `and`
-    and `or` evaluate left to right, so `x.min() < 0 and not is_compiling()` still converts
-    `x.min() < 0` to a bool, where `not is_compiling() and x.min() < 0` stops at the guard."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return evaluated_before_guard(test.operand, resolve, known, helpers)
-    if not isinstance(test, ast.BoolOp):
-        return []
-    decisive = isinstance(test.op, ast.Or)  # True ends `or`, False ends `and`
-    evaluated: list[ast.expr] = []
-    for value in test.values:
-        guard = compile_guard_value(value, resolve, known, helpers)
-        if guard is None:
-            evaluated.append(value)
-            continue
-        evaluated.extend(evaluated_before_guard(value, resolve, known, helpers))
-        if guard is decisive:
-            break
-    return evaluated
 
 
 def _none_test(test: ast.expr) -> tuple[str | None, bool]:

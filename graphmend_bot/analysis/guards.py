@@ -25,7 +25,7 @@ import os
 from collections.abc import Callable
 
 from graphmend_bot.analysis.files import read_source
-from graphmend_bot.analysis.names import dotted_name
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 # Exact torch predicates and their value while TorchDynamo traces for torch.compile (torch 2.13).
 TORCH_PREDICATES: dict[str, bool] = {
@@ -218,3 +218,53 @@ def _imports_of(path: str, module: str) -> Resolve:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             imports.add(statement)
     return imports.resolve
+
+
+def compile_guard_value(
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
+    helpers: GuardHelpers | None = None,
+) -> bool | None:
+    """The value of `test` while TorchDynamo traces, when a compile guard decides it.
+
+    `known` maps local names assigned from such a test (`is_tracing = ... or is_compiling()`);
+    `helpers` judges the module's guard-named helpers by their bodies (analysis/guards.py).
+    """
+    if isinstance(test, ast.Name):
+        return known.get(test.id) if known else None
+    if isinstance(test, ast.Call) and not test.args:
+        return (helpers or GuardHelpers.detached(resolve)).value(test)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        value = compile_guard_value(test.operand, resolve, known, helpers)
+        return None if value is None else not value
+    if isinstance(test, ast.BoolOp):
+        values = [compile_guard_value(v, resolve, known, helpers) for v in test.values]
+        decisive = isinstance(test.op, ast.Or)  # True decides `or`, False decides `and`
+        if decisive in values:
+            return decisive
+        if all(v is (not decisive) for v in values):
+            return not decisive
+    return None
+
+
+def evaluated_before_guard(
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
+    helpers: GuardHelpers | None = None,
+) -> list[ast.expr]:
+    """The operands of `test` that run under compile although a compile guard decides it: `and`
+    and `or` evaluate left to right, so `x.min() < 0 and not is_compiling()` still converts
+    `x.min() < 0` to a bool, where `not is_compiling() and x.min() < 0` stops at the guard."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return evaluated_before_guard(test.operand, resolve, known, helpers)
+    if not isinstance(test, ast.BoolOp):
+        return []
+    decisive = isinstance(test.op, ast.Or)  # True ends `or`, False ends `and`
+    evaluated: list[ast.expr] = []
+    for value in test.values:
+        guard = compile_guard_value(value, resolve, known, helpers)
+        if guard is None:
+            evaluated.append(value)
+            continue
+        evaluated.extend(evaluated_before_guard(value, resolve, known, helpers))
+        if guard is decisive:
+            break
+    return evaluated

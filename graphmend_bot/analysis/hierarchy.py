@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.kind import Kind
+from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program

@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.keyword_arguments import INSTANCE, SIZE
-from graphmend_bot.analysis.kind import Kind
+from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 
 @dataclass(frozen=True)

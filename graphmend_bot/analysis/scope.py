@@ -25,7 +25,6 @@ from graphmend_bot.analysis.files import read_source
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.public_api import (
     has_own_roots,
@@ -37,6 +36,7 @@ from graphmend_bot.analysis.skipped_frames import comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
+from graphmend_bot.vocabulary.kind import Kind
 
 FunctionId = tuple[str, str]  # (module, qualname)
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module")

@@ -25,8 +25,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import Draft
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft

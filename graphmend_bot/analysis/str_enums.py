@@ -19,9 +19,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite, FunctionSummary
-from graphmend_bot.analysis.names import dotted_name
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft

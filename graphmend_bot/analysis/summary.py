@@ -11,7 +11,6 @@ from collections import deque
 from collections.abc import Iterator
 
 from graphmend_bot.analysis import bound_methods, named_tuples
-from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -22,9 +21,10 @@ from graphmend_bot.analysis.model import (
     FunctionSummary,
     ModuleSummary,
 )
-from graphmend_bot.analysis.names import dotted_name
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
+from graphmend_bot.vocabulary import known_names as V
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 # Dynamo calls a function with one of these decorators while tracing; it never traces its body.

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from graphmend_bot.analysis.kind import Kind, _interned_kind
+from graphmend_bot.vocabulary.kind import Kind, _interned_kind
 
 Codec = Callable[[Any], Any]
 _SCALARS = {str, int, bool, type(None)}

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.hierarchy import AttributeTypes
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.analysis.model import CallSite
+from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program

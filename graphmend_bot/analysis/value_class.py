@@ -22,7 +22,7 @@ import ast
 from collections.abc import Callable
 
 from graphmend_bot.analysis import narrowing
-from graphmend_bot.analysis.names import dotted_name
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 Resolve = Callable[[ast.expr], str | None]
 

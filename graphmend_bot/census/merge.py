@@ -18,8 +18,9 @@ from pathlib import Path
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.census.record import BreakRecord, Census
 from graphmend_bot.findings import CheckResult, Evidence, Finding, Location
+from graphmend_bot.rules.gm801_dynamo_break import RULE as RUNTIME_RULE
 
-RUNTIME_CODE = "GM801"
+RUNTIME_CODE = RUNTIME_RULE.code  # a break only Dynamo saw
 
 
 def merge_census(result: CheckResult, census: Census, root: Path, checked_files: Iterable[str] = (),

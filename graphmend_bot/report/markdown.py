@@ -14,10 +14,9 @@ from urllib.parse import quote
 
 from graphmend_bot.fences import code_block, code_span
 from graphmend_bot.findings import CheckResult, FileError, Finding
-from graphmend_bot.report.advice import advice
 from graphmend_bot.report.text import summary_line
 from graphmend_bot.report.untrusted_text import markdown_text
-from graphmend_bot.rules import ALL_RULES_BY_CODE, Rule, gb_url
+from graphmend_bot.rules import ALL_RULES_BY_CODE, Rule, advice_for, gb_url
 
 # GitHub rejects comment bodies over 65,536 characters; stay well below.
 MAX_BODY = 60_000
@@ -94,7 +93,7 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
         parts.append(f"{markdown_text(finding.fix.message)}:\n\n" + code_block(suggestion, "suggestion"))
     elif finding.fix is not None:
         parts.append(f"Fix ({finding.fix.applicability}): {markdown_text(finding.fix.message)}.")
-    elif help_text := advice(finding):
+    elif help_text := advice_for(finding):
         parts.append(f"**Help**: {markdown_text(help_text)}.")
     if rule is not None:
         parts.append(_rule_details(rule))

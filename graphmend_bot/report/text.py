@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from graphmend_bot.findings import CheckResult, Finding
-from graphmend_bot.report.advice import advice
 
 if TYPE_CHECKING:
     from graphmend_bot.rewrite import FileChange
@@ -46,8 +45,10 @@ def _finding(finding: Finding) -> str:
 
 
 def _help(finding: Finding, pad: str) -> str:
-    """Advice for a finding without a fix, about its own code (graphmend_bot/report/advice.py)."""
-    text = advice(finding)
+    """Advice for a finding without a fix, about its own code (its rule's `advice`)."""
+    from graphmend_bot.rules import advice_for
+
+    text = advice_for(finding)
     return f"\n{pad} = help: {text}" if text else ""
 
 

@@ -10,6 +10,7 @@ torch 2.13.
 
 from __future__ import annotations
 
+from graphmend_bot.findings import Finding
 from graphmend_bot.rules import (
     gm101_data_dependent_if,
     gm102_data_dependent_ternary,
@@ -47,6 +48,7 @@ from graphmend_bot.rules import (
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
+from graphmend_bot.rules.detect import Conversion, Detection
 from graphmend_bot.rules.rule import GB_SITE, Rule, gb_url
 
 RULES: tuple[Rule, ...] = (
@@ -95,7 +97,8 @@ ALL_RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in (*RULES, *RUNT
 # Every id a static rule's finding can carry (Rule.gb_ids).
 STATIC_GB_IDS: frozenset[str] = frozenset(gb_id for rule in RULES for gb_id in rule.gb_ids)
 
-__all__ = ["ALL_RULES_BY_CODE", "GB_SITE", "RULES", "RULES_BY_CODE", "RUNTIME_RULES", "STATIC_GB_IDS", "Rule", "carried_gb_ids", "gb_url", "rule_for", "select_codes"]
+__all__ = ["ALL_RULES_BY_CODE", "GB_SITE", "RULES", "RULES_BY_CODE", "RUNTIME_RULES", "STATIC_GB_IDS", "Conversion",
+           "Detection", "Rule", "advice_for", "carried_gb_ids", "gb_url", "rule_for", "select_codes"]
 
 
 def carried_gb_ids(rule: Rule) -> frozenset[str]:
@@ -107,6 +110,12 @@ def carried_gb_ids(rule: Rule) -> frozenset[str]:
 
 def rule_for(code: str) -> Rule:
     return RULES_BY_CODE[code]
+
+
+def advice_for(finding: Finding) -> str:
+    """The `help:` advice of the finding's rule, naming its own code; "" for an unknown rule."""
+    rule = ALL_RULES_BY_CODE.get(finding.code)
+    return rule.advice_for(finding) if rule else ""
 
 
 def select_codes(select: list[str] | None, ignore: list[str] | None,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.rules.rule import Rule
@@ -123,6 +123,9 @@ GeneratorKeywordHook = Callable[["Rule", Checker, ast.Call, str], None]
 HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
 # `param.method(...)` with a method of `str` on a parameter of the function: the parameter's name.
 StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
+# A call from traced code whose every callee is marked `@torch.compiler.disable`, found by the scope
+# solver: given whether Dynamo skips inlining the callee (a method, `recursive=False`), the id it breaks with.
+DisabledCallHook = Callable[["Rule", bool], str]
 # `owner.attribute = value` (an attribute claimed by name), with the owner's kind.
 AttributeWriteHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
@@ -161,6 +164,7 @@ class Detection:
     skipped_frame_comprehension: ComprehensionHook | None = None
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
+    disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
 
 
 def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from graphmend_bot.rules.advice import AdviceCase
 from graphmend_bot.rules.detect import Detection, conversion
 from graphmend_bot.rules.rule import BRANCH_WHY, Rule
+
+# An operand of the condition evaluated before the compile guard that decides it (analysis/function.py).
+BEFORE_GUARD_MESSAGE = "Condition reads tensor values before the compile guard that decides it"
 
 RULE = Rule(
     code="GM101",
@@ -60,14 +64,20 @@ def forward(self, x):
         "both branches on every call (a small CPU module: 22 us -> 1.9 ms per call, "
         "benchmarks/cond_eager_cost.py)."
     ),
-    fixes=("predicate", "cond", "zero_guard_return"),
+    fixes=("branches.predicate:build_if_fix", "branches.cond", "branches.zero_guard_return"),
     detection=Detection(
         conversions={
             "if": conversion("`if` condition depends on tensor values"),
             "filter": conversion("Comprehension filter depends on tensor values"),
-            "before-guard": conversion(
-                "Condition reads tensor values before the compile guard that decides it"
-            ),
+            "before-guard": conversion(BEFORE_GUARD_MESSAGE),
         }
+    ),
+    advice_cases=(AdviceCase(lambda finding: finding.message.startswith(BEFORE_GUARD_MESSAGE), (
+        "`and`/`or` evaluate left to right, so `{code}` runs under compile before the guard can stop it: "
+        "move the compile guard before `{code}` in the condition, so that it runs only eagerly"
+    )),),
+    advice=(
+        "Select the values with `torch.where({code}, <then>, <else>)` when both arms are cheap tensors, "
+        "or `torch.cond` when they call modules"
     ),
 )

@@ -24,6 +24,7 @@ RULE = Rule(
         "attributes) becomes `torch.where(torch.as_tensor(i) >= 0, self.t[i], self.f)`, well-typed "
         "for an `int` or tensor `i`: unsafe (a negative `i` must still be a valid index)."
     ),
-    fixes=("predicate", "table_lookup"),
+    fixes=("branches.predicate:build_ternary_fix", "branches.table_lookup"),
     detection=Detection(conversions={"ternary": conversion("Conditional expression depends on tensor values")}),
+    advice="Write `torch.where({code}, <a>, <b>)` instead of the conditional expression",
 )

@@ -21,12 +21,16 @@ RULE = Rule(
     fix_safety=(
         "Lowering to `torch.logical_*` is safe when every operand is a tensor or a Python bool."
     ),
-    fixes=("predicate",),
+    fixes=("branches.predicate:build_bool_operation_fix",),
     detection=Detection(
         conversions={
             "not": conversion("`not` depends on tensor values"),
             "and": conversion("`and` converts a tensor to a Python bool"),
             "or": conversion("`or` converts a tensor to a Python bool"),
         }
+    ),
+    advice=(
+        "Keep `{code}` a tensor: `torch.logical_and` / `torch.logical_or` / `torch.logical_not` "
+        "instead of `and` / `or` / `not`"
     ),
 )

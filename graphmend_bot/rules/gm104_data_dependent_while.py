@@ -22,4 +22,9 @@ while x.norm() > 1:
 """,
     fix_safety="No automatic fix: a loop's trip count changes what it computes.",
     detection=Detection(conversions={"while": conversion("`while` loop depends on tensor values")}),
+    advice=(
+        "`{code}` decides the trip count from tensor values: compute it without a data-dependent loop, "
+        "or keep the loop in Python and compile its body (a solver's step function), or use "
+        "`torch._higher_order_ops.while_loop`"
+    ),
 )

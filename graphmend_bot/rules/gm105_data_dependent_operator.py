@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import DATA_DEPENDENT_BOOL, TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import DATA_DEPENDENT_BOOL_OPS
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import DATA_DEPENDENT_BOOL, TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import DATA_DEPENDENT_BOOL_OPS
 
 
 def _python_bool(rule: Rule, checker: Checker, call: ast.Call, name: str) -> Kind:
@@ -43,9 +43,13 @@ RULE = Rule(
         "`torch._assert_async((a == b).all(), ...)` (behind `torch.compiler.is_compiling()` unless `E` is "
         "RuntimeError). Not where `a` or `b` is a name of the function too: the loop would rebind it."
     ),
-    fixes=("guards:build_pairwise_equal_fix",),
+    fixes=("validation.guards:build_pairwise_equal_fix",),
     detection=Detection(
         torch_functions=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
         tensor_methods=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _tensor_method),
+    ),
+    advice=(
+        "`{code}` returns a Python bool: compare with tensor ops that stay in the graph, "
+        "such as `(a == b).all()`"
     ),
 )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import DATA_DEPENDENT_BOOL_OPS
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import DATA_DEPENDENT_BOOL_OPS
 
 
 def _truth_of_elements(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
@@ -58,4 +58,9 @@ RULE = Rule(
         "inputs belongs before the compiled call, or in `torch._assert_async`."
     ),
     detection=Detection(builtins={"all": _truth_of_elements, "any": _truth_of_elements}),
+    advice=(
+        "`{code}` turns every tensor it iterates into a Python bool: reduce with tensor ops "
+        "(`(a < b).all()`) while the result is used as a tensor, or check the inputs before the "
+        "compiled call"
+    ),
 )

@@ -53,7 +53,7 @@ elif torch.isnan(x).any():
         "/ `|` where every operand is a bool tensor (a comparison, `isnan`, `any()` of a bool tensor), "
         "and `torch.logical_not` otherwise (`~` of a uint8 `any()` is 254, never false)."
     ),
-    fixes=("guards",),
+    fixes=("validation.guards",),
     detection=Detection(
         conversions={
             "guard": conversion(
@@ -62,4 +62,5 @@ elif torch.isnan(x).any():
             )
         }
     ),
+    advice="Lower the guard on `{code}` to `torch._assert_async` so the check stays in the graph",
 )

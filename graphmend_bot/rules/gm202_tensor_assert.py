@@ -17,9 +17,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import BRANCH_WHY, Rule
+from graphmend_bot.vocabulary.kind import Kind
 
 
 def dynamo_rewrites_itself(node: ast.Assert, kind_of: Callable[[ast.expr], Kind]) -> bool:
@@ -108,6 +108,10 @@ else:
         "and an assert on sizes does not break on torch 2.13 (static shapes are constants, dynamic "
         "ones become guards), so every assert this rule reports has a tensor condition."
     ),
-    fixes=("assertions",),
+    fixes=("validation.assertions",),
     detection=Detection(assertion=_check_assert),
+    advice=(
+        "Lower the assert on `{code}` to `torch._assert_async(<condition>, \"<message>\")` so the check "
+        "stays in the graph (it raises RuntimeError instead of AssertionError)"
+    ),
 )

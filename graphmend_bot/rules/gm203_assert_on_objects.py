@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import TENSOR
-from graphmend_bot.analysis.names import dotted_name
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import TENSOR
 
 TENSOR_TUPLE = "GB0112"  # "TypeError when making fake tensor call"
 
@@ -76,6 +76,10 @@ RULE = Rule(
         "message and its exception are unchanged; under Dynamo it is a constant (measured: no break). "
         "Not applied where the function rebinds the name or `len` is not the builtin."
     ),
-    fixes=("star_args_assert",),
+    fixes=("validation.star_args_assert",),
     detection=Detection(object_assertion=_assert_on_star_args),
+    advice=(
+        "`{code}` asserts a tuple of objects, which Dynamo cannot lower to `torch._assert`: assert "
+        "its length instead (`assert len(args) > 0`), the same check"
+    ),
 )

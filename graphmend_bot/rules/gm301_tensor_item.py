@@ -31,6 +31,10 @@ y = x / scale
         "`max(v, c)` and `clamp` agree on NaN and rounding to the clamped float32/float64 dtype is "
         "monotone. Otherwise set `torch._dynamo.config.capture_scalar_outputs`."
     ),
-    fixes=("scalars", "clamp_bounds"),
+    fixes=("scalars.scalars", "scalars.clamp_bounds"),
     detection=Detection(tensor_methods={"item": host_copy("`.item()` copies a tensor value to Python")}),
+    advice=(
+        "Keep the value of `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
+        "`torch._dynamo.config.capture_scalar_outputs = True`"
+    ),
 )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import SCALAR_CASTS, SIZE_FACTORIES
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import SCALAR_CASTS, SIZE_FACTORIES
 
 
 def _scalar_cast(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
@@ -70,11 +70,15 @@ RULE = Rule(
         "same result. Unsafe: a subclass may override the method with one that needs the tensor; the "
         "message states this and any other assumption."
     ),
-    fixes=("scalars", "sizes"),
+    fixes=("scalars.scalars", "scalars.sizes"),
     detection=Detection(
         builtins=dict.fromkeys(SCALAR_CASTS, _scalar_cast),
         torch_functions=dict.fromkeys(SIZE_FACTORIES, _size_factory),
         slice_bounds=_slice_bound,
         indexing=_scalar_index,
+    ),
+    advice=(
+        "Keep `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
+        "`torch._dynamo.config.capture_scalar_outputs = True`"
     ),
 )

@@ -30,6 +30,10 @@ RULE = Rule(
         "tensor data: keep the values in a tensor, or move the code that needs a Python list out of "
         "the compiled region."
     ),
-    fixes=("size_lists", "bisect_search"),
+    fixes=("scalars.size_lists", "scalars.bisect_search"),
     detection=Detection(tensor_methods={"tolist": host_copy("`.tolist()` copies tensor values to a Python list")}),
+    advice=(
+        "`{code}` copies every value to Python: keep the values in a tensor, or move this code out of "
+        "the compiled region"
+    ),
 )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
 from graphmend_bot.rules.detect import Checker, Detection, assumed_parameter
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 
 def _range_bound(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
@@ -43,4 +43,8 @@ RULE = Rule(
         "`torch.where`, or express it with `torch._higher_order_ops.while_loop`."
     ),
     detection=Detection(builtins={"range": _range_bound}),
+    advice=(
+        "`{code}` takes its trip count from tensor values: pass the count as a Python int decided "
+        "before the compiled call, or bound the loop by a constant and mask the extra steps"
+    ),
 )

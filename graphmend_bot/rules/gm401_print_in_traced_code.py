@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphmend_bot.rules.advice import GUARD_ADVICE
 from graphmend_bot.rules.detect import Detection, untraceable
 from graphmend_bot.rules.rule import Rule
 
@@ -33,6 +34,7 @@ if not torch.compiler.is_compiling():
         "`reorderable_logging_functions` keeps `print` only when every argument is a constant, a "
         "tensor or a format string (`print('n', x.shape)` still breaks)."
     ),
-    fixes=("io",),
+    fixes=("python_io.io:build_print_fix",),
     detection=Detection(builtins={"print": untraceable("`print` in traced code")}),
+    advice=GUARD_ADVICE,
 )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from graphmend_bot.analysis.vocabulary import LOG_METHODS
+from graphmend_bot.rules.advice import DEPRECATION_NOTICE, GUARD_ADVICE
 from graphmend_bot.rules.detect import Detection, untraceable
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.known_names import LOG_METHODS
 
 RULE = Rule(
     code="GM402",
@@ -64,9 +65,11 @@ if not torch.compiler.is_compiling():
         "this form too instead of the guard, which would hide it from compiled callers; unproven, "
         "the safe guard stays its fix."
     ),
-    fixes=("io",),
+    fixes=("python_io.io:build_logger_fix",),
     detection=Detection(
         module_functions={("logging", method): untraceable("`{name}` in traced code") for method in LOG_METHODS},
         logger_call=untraceable("Logger call `{name}` in traced code"),
     ),
+    advice=GUARD_ADVICE,
+    advice_cases=(DEPRECATION_NOTICE,),
 )

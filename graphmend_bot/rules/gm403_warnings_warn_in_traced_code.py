@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphmend_bot.rules.advice import DEPRECATION_NOTICE, GUARD_ADVICE
 from graphmend_bot.rules.detect import Detection, untraceable
 from graphmend_bot.rules.rule import Rule
 
@@ -79,6 +80,8 @@ if not torch.compiler.is_compiling():
         "(\"attempted to reorder a debugging function that can't actually be reordered\"); "
         "`ignore_logging_functions` removes the break and the warning — never right for a warning."
     ),
-    fixes=("io",),
+    fixes=("python_io.io:build_warning_fix",),
     detection=Detection(calls=dict.fromkeys(("warnings.warn", "warnings.warn_explicit"), untraceable("`warnings.warn` in traced code"))),
+    advice=GUARD_ADVICE,
+    advice_cases=(DEPRECATION_NOTICE,),
 )

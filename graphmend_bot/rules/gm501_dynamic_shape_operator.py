@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import DYNAMIC_SHAPE_OPS
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import DYNAMIC_SHAPE_OPS
 
 
 def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -54,10 +54,16 @@ RULE = Rule(
         "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling. The "
         "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the next check reports each call of the helper (GM620)."
     ),
-    fixes=("first_match", "run_eagerly"),
+    fixes=("shapes.first_match", "shapes.run_eagerly"),
     detection=Detection(
         torch_function_leaves=dict.fromkeys(DYNAMIC_SHAPE_OPS, _torch_function),
         torch_functions={"where": _one_argument_where},
         tensor_methods=dict.fromkeys(DYNAMIC_SHAPE_OPS, _tensor_method),
+    ),
+    advice=(
+        "The shape of `{code}` depends on tensor values (a loop over its rows runs a data-dependent "
+        "number of times): keep a dense formulation (`torch.where(mask, x, 0)`, a masked `scatter`/"
+        "`index_put`) when what follows allows it, else leave it or set "
+        "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`"
     ),
 )

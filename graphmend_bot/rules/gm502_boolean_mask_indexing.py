@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import Kind
 
 
 def _mask_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, key: Kind) -> None:
@@ -31,6 +31,13 @@ RULE = Rule(
         "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling. The "
         "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the next check reports each call of the helper (GM620)."
     ),
-    fixes=("run_eagerly",),
+    fixes=("shapes.run_eagerly",),
     detection=Detection(indexing=_mask_index),
+    advice=(
+        "`{code}` keeps only the selected entries, so its shape depends on tensor values: when what "
+        "follows only combines elementwise or reduces, keep the full shape with `torch.where(mask, x, 0)` "
+        "and a masked reduction; when it needs the filtered entries (an edge list, a gather), leave it "
+        "(`torch.cond` cannot return branches of different shapes) or set "
+        "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`"
+    ),
 )

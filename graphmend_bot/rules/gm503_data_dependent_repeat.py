@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import TENSOR, Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
 
 MESSAGE = "`repeat_interleave` with tensor repeats has a data-dependent length"
 
@@ -45,9 +45,10 @@ RULE = Rule(
         "own frame and fragment graph go). It assumes the helper's tensor work is not worth compiling. The "
         "break moves, it is not removed: `--fix` reports it as moved, never as fixed, and the next check reports each call of the helper (GM620)."
     ),
-    fixes=("run_eagerly",),
+    fixes=("shapes.run_eagerly",),
     detection=Detection(
         torch_functions={"repeat_interleave": _torch_function},
         tensor_methods={"repeat_interleave": _tensor_method},
     ),
+    advice="Pass `output_size=` to `{code}` when the total is known, so the shape is static",
 )

@@ -18,6 +18,10 @@ RULE = Rule(
         CACHED_LOADER_FIX +
         "Otherwise no automatic fix."
     ),
-    fixes=("cached_constant",),
+    fixes=("loaders.cached_constant",),
     detection=Detection(calls=dict.fromkeys(("torch.save", "torch.load"), untraceable("`{name}` does file I/O in traced code"))),
+    advice=(
+        "Split the compiled region around `{code}`: return the tensor and save or load it outside "
+        "`torch.compile`"
+    ),
 )

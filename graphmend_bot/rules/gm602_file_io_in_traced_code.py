@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 # Measured on torch 2.13: `f = open(path)` fails to trace the builtin (GB0059); `with open(path)`
 # fails entering the file as a context manager first (GB0142, "Unsupported context manager").
@@ -36,6 +36,7 @@ RULE = Rule(
         CACHED_LOADER_FIX +
         "Otherwise no automatic fix."
     ),
-    fixes=("cached_constant",),
+    fixes=("loaders.cached_constant",),
     detection=Detection(builtins={"open": _open}),
+    advice="Move `{code}` out of the compiled function",
 )

@@ -16,4 +16,5 @@ RULE = Rule(
     use_instead="# Remove the call.",
     fix_safety="No automatic fix: the break may be intentional.",
     detection=Detection(calls={"torch._dynamo.graph_break": untraceable("Explicit `torch._dynamo.graph_break()`")}),
+    advice="Remove `{code}` unless the graph break is intended",
 )

@@ -1,7 +1,7 @@
 """GM604 untraceable-call: its documentation, in one place with how it is detected and fixed.
 
 The callees and the id Dynamo reports for each live in one table, `UNTRACEABLE_CALLS`
-(analysis/vocabulary.py), each entry with the torch version it was measured on.
+(vocabulary/known_names.py), each entry with the torch version it was measured on.
 """
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from __future__ import annotations
 import ast
 from typing import cast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
+from graphmend_bot.rules.advice import COMPILE_GUARD, AdviceCase
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
 
 GENERATOR_ARGUMENT = "GB0055"  # "Failed to convert args/kwargs to proxy"
 STR_ENUM_METHOD = "GB0156"  # "Unsupported method call"
@@ -110,11 +111,16 @@ if not torch.compiler.is_compiling():
         "(`torch.searchsorted` for `bisect` on a sorted tensor, `torch.randint`/`torch.randn` for "
         "numpy draws), or guard eager-only work with `torch.compiler.is_compiling()`."
     ),
-    fixes=("cached_constant",),
+    fixes=("loaders.cached_constant",),
     detection=Detection(
         generator_keyword=_generator_built_here,
         calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
         tensor_methods=dict.fromkeys(UNTRACEABLE_TENSOR_METHODS, _untraceable_method),
         str_method=_str_method,
     ),
+    advice_cases=(AdviceCase(lambda finding: finding.gb_id == "GB0156", (  # a str method of a str-Enum member
+        "Dynamo cannot call `str` methods on a str-Enum member: call `{code}` on the member's `.value` "
+        "(`getattr(opt, \"value\", opt)`), compare with `==`/`in`, or convert it before the compiled region"
+    )),),
+    advice=f"TorchDynamo skips `{{code}}`: call it outside the compiled region, or guard it with `{COMPILE_GUARD}`",
 )

@@ -72,4 +72,9 @@ RULE = Rule(
         "module state (`self.solver`), which Dynamo can rebuild."
     ),
     detection=Detection(local_object_call=_method_of_local_object, held_object_call=_call_holding_object),
+    advice=(
+        "`{code}` calls a method that breaks on an object built inside the compiled region, so Dynamo "
+        "runs this whole function eagerly: remove the break inside the method, or build the object "
+        "outside and pass it in (or keep it as module state)"
+    ),
 )

@@ -59,4 +59,9 @@ RULE = Rule(
         "the module once outside the compiled function and pass it in."
     ),
     detection=Detection(super_init=_super_init),
+    advice=(
+        "This module's `__init__` breaks while it is built in the compiled region, so Dynamo traces "
+        "`{code}` on an uninitialized module: remove the break in `__init__`, or build the module "
+        "outside the compiled function and pass it in"
+    ),
 )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import TENSOR, Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
 
 # torch.nn classes measured on torch 2.13 to break when built in traced code, because their
 # constructors make `nn.Parameter`s (GB0264); layers without parameters (`nn.ReLU`, `nn.Dropout`,
@@ -52,5 +52,9 @@ RULE = Rule(
             **dict.fromkeys(_PARAMETER, _parameter),
             **{f"nn.{layer}": _layer for layer in _PARAMETRIZED_LAYERS},
         },
+    ),
+    advice=(
+        "`{code}` creates parameters inside the compiled region: build it once in `__init__` (or "
+        "outside the compiled function) and reuse it"
     ),
 )

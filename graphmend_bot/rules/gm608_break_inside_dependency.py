@@ -60,4 +60,8 @@ RULE = Rule(
         "the call."
     ),
     detection=Detection(dependency_call=_call_into_dependency),
+    advice=(
+        "`{code}` reaches a graph break inside an installed package (quoted above): call a form of its API "
+        "that does not break, call it outside the compiled region, or report the break upstream"
+    ),
 )

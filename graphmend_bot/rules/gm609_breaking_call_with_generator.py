@@ -59,4 +59,9 @@ RULE = Rule(
         "the callee (its own finding says how)."
     ),
     detection=Detection(generator_argument_call=_generator_argument),
+    advice=(
+        "`{code}` hands a generator expression to a call that breaks, and Dynamo cannot rebuild the "
+        "generator to resume there: pass a tuple or list (`*tuple(...)`, `[...]`), or remove the break "
+        "inside the call"
+    ),
 )

@@ -70,4 +70,9 @@ RULE = Rule(
         "build the object outside the compiled function."
     ),
     detection=Detection(metaclass_call=_metaclass_call),
+    advice=(
+        "`{code}` runs a metaclass's `__call__` on its own because the frame that builds the class "
+        "runs eagerly: remove the break that made Dynamo give up on that frame, or build the object "
+        "outside the compiled region"
+    ),
 )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import Kind
 
 
 def _comprehension(rule: Rule, checker: Checker, node: ast.expr, captured: Kind) -> None:
@@ -60,4 +60,8 @@ RULE = Rule(
         "Dynamo no longer skips the frame, or iterate a tuple (`tuple(order)`) or use a `for` loop."
     ),
     detection=Detection(skipped_frame_comprehension=_comprehension),
+    advice=(
+        "Dynamo skipped this function after a break in a `try` or loop body, then compiles `{code}` "
+        "on its own: remove that break, or iterate a tuple (`tuple(...)`) or use a `for` loop"
+    ),
 )

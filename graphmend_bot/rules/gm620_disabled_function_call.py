@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+from graphmend_bot.rules.detect import Detection
 from graphmend_bot.rules.rule import Rule
 
 SKIP_INLINING = "GB0099"  # "Skip inlining `torch.compiler.disable()`d function"
+
+
+def _call_id(rule: Rule, skips_inlining: bool) -> str:
+    return SKIP_INLINING if skips_inlining else rule.gb_id
 
 RULE = Rule(
     code="GM620",
@@ -47,4 +52,8 @@ rows = Rows.kept(x)
         "No automatic fix: the decorator is the project's decision. Remove it once the function "
         "traces, or call the function outside the compiled region."
     ),
+    detection=Detection(disabled_call=_call_id),
+    advice=("`{code}` calls a function marked `@torch.compiler.disable`, so the graph breaks here on every "
+            "call: remove the decorator once the function traces (for a break no rewrite removes, keep it "
+            "and accept the break here), or make the call outside the compiled region"),
 )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 TENSOR_METHODS = {
     "is_inference": "GB0045",  # "Encountered tensor.is_inference() during tracing"
@@ -61,4 +61,6 @@ RULE = Rule(
         tensor_methods=dict.fromkeys(TENSOR_METHODS, _method),
         torch_functions={"is_inference_mode_enabled": _inference_mode_enabled},
     ),
+    advice=("Dynamo does not trace `{code}`: decide it outside the compiled function (inference mode), "
+            "or use an out-of-place form it traces (`torch.randint`, a new tensor of the new size)"),
 )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, Kind
 from graphmend_bot.rules.detect import Checker, Detection, assumed_parameter
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 STR_OF_TENSOR = "GB0059"
 
@@ -44,4 +44,6 @@ RULE = Rule(
         "while tracing (its shape, dtype)."
     ),
     detection=Detection(builtins={"repr": _as_text, "str": _as_text}),
+    advice=("`{code}` formats tensor values while tracing: format outside the compiled function, or use "
+            "what is known while tracing (`x.shape`, `x.dtype`)"),
 )

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.rules.detect import CallHook, Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 # The id Dynamo reports for each construct (torch 2.13.0).
 REQUIRES_GRAD_ = "GB8985"
@@ -100,5 +100,9 @@ y = x + loss
             "autograd.grad": _autograd_function(AUTOGRAD_GRAD),
             "autograd.backward": _autograd_function(AUTOGRAD_BACKWARD),
         },
+    ),
+    advice=(
+        "`{code}` changes autograd state inside the compiled region: set it up before calling the "
+        "compiled function, or move this code out of it"
     ),
 )

@@ -25,4 +25,8 @@ RULE = Rule(
                 "# region or use a tensor operation (torch.bucketize for bisect).",
     fix_safety="No automatic fix: the static analysis does not model this construct yet, so no rewrite can be "
                "shown safe.",
+    advice=(
+        "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "
+        "move the line out of the compiled region or rewrite it with tensor operations"
+    ),
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from graphmend_bot.fences import code_block
+from graphmend_bot.findings import Finding
+from graphmend_bot.rules.advice import AdviceCase, advice_text
 from graphmend_bot.rules.detect import Detection
 
 GB_SITE = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -31,8 +33,11 @@ class Rule:
     """One rule: everything `graphmend rule CODE` prints, where it looks, and what can fix it.
 
     `example` must be reported with this rule and `use_instead` must not be (the test suite runs
-    both through the detector). `fixes` names the fix strategies to try, in order, as modules of
-    `graphmend_bot.rewrite` (or `package.module:function`); the first that returns a Fix wins.
+    both through the detector). `advice` is the `help:` line of a finding no fix is offered for.
+    `fixes` names the fix strategies to try, in order, as modules of `graphmend_bot.rewrite` by
+    family (`"branches.cond"`), a function of one (`"python_io.io:build_print_fix"`), or
+    `graphmend_bot.rules.gm123_x:build_fix` for a fix in the rule's own module; the first that
+    returns a Fix wins.
     """
 
     code: str
@@ -44,6 +49,10 @@ class Rule:
     example: str
     use_instead: str
     fix_safety: str
+    # The one-line `help:` for a finding without a fix; `{code}` is the flagged text (rules/advice.py).
+    advice: str
+    # Findings that need other words than `advice` (the first case that applies wins).
+    advice_cases: tuple[AdviceCase, ...] = field(default=(), compare=False)
     # Where the traversal asks this rule (hooks: not part of what makes two rules equal or hashable).
     detection: Detection = field(default_factory=Detection, compare=False)
     fixes: tuple[str, ...] = ()
@@ -67,6 +76,10 @@ class Rule:
     def graph_break_id(self, python_bool: bool) -> str:
         """The id of the break this rule's finding causes; `python_bool`: see python_bool_gb_id."""
         return self.python_bool_gb_id if python_bool and self.python_bool_gb_id else self.gb_id
+
+    def advice_for(self, finding: Finding) -> str:
+        """The advice for one of this rule's findings, quoting the code it flags."""
+        return advice_text(self.advice, self.advice_cases, finding)
 
     def documentation(self) -> str:
         return (

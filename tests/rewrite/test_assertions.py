@@ -1,4 +1,4 @@
-"""Asserts Dynamo cannot lower itself -> torch._assert_async (rewrite/assertions.py): a passing
+"""Asserts Dynamo cannot lower itself -> torch._assert_async (rewrite/validation/assertions.py): a passing
 assert still passes and a failing one still raises (RuntimeError, with the static message), eagerly
 and compiled with fullgraph=True; conditions not provably one-element tensors are left alone."""
 

@@ -1,5 +1,5 @@
 """`min(bisect.bisect(T.tolist(), v), len(T) - 1)` searched on the tensor with
-`torch.searchsorted(T, v, right=True).clamp(max=len(T) - 1)` (rewrite/bisect_search.py).
+`torch.searchsorted(T, v, right=True).clamp(max=len(T) - 1)` (rewrite/scalars/bisect_search.py).
 
 Measured on torch 2.13: the rewritten search has no break where the original had two (`.tolist()`
 and the untraceable `bisect`), it returns the same index for every table and value the fix's

@@ -1,4 +1,4 @@
-"""A cached loader marked `torch.compiler.assume_constant_result` under its cache (rewrite/cached_constant.py).
+"""A cached loader marked `torch.compiler.assume_constant_result` under its cache (rewrite/loaders/cached_constant.py).
 
 The fixture pair tests/fixtures/rewrite/cached_constant/mel_filters (whisper's mel filterbank) is run
 by test_fixture_pairs.py: the exact rewrite, bit-identical eager outputs, fewer breaks. Here, measured

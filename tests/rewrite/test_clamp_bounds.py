@@ -1,5 +1,5 @@
 """A clamp bound carried through Python (`max(t.min().item(), c)`) kept a tensor
-(rewrite/clamp_bounds.py): the measured argument that it is the same bound, and the cases left alone.
+(rewrite/scalars/clamp_bounds.py): the measured argument that it is the same bound, and the cases left alone.
 
 The fixture pairs under tests/fixtures/rewrite/clamp_bounds/ are run by test_fixture_pairs.py
 (rewrite, bit-identical outputs for float16/bfloat16/float32/float64 maps with NaN and ties, fewer

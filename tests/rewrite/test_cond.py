@@ -1,4 +1,4 @@
-"""torch.cond rewrites (rewrite/cond.py): outputs and gradients bit-identical, breaks gone, and
+"""torch.cond rewrites (rewrite/branches/cond.py): outputs and gradients bit-identical, breaks gone, and
 the arms it must refuse."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import torch
 from fixture_support import FIXTURES
 from test_predicate import compiled, findings_with_fixes
 
-from graphmend_bot.rewrite.degenerate_guards import guarded_values
+from graphmend_bot.rewrite.branches.degenerate_guards import guarded_values
 
 EPSILON_GUARD = FIXTURES / "predicate" / "neg_epsilon_guard.in.py"
 

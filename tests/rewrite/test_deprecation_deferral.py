@@ -1,4 +1,4 @@
-"""Deprecation notices deferred through Dynamo (rewrite/io_deprecation.py), measured on torch 2.13.
+"""Deprecation notices deferred through Dynamo (rewrite/python_io/io_deprecation.py), measured on torch 2.13.
 
 What the deferral must keep: eager runs warn and log from the same file and line as before the
 rewrite, Dynamo counts no break, and a compiled call still emits the notice, with its category, on
@@ -17,7 +17,7 @@ import pytest
 import torch
 from fixture_support import FIXTURES, break_count, build_entry, load_module
 
-from graphmend_bot.rewrite.io_deprecation import LOG_HELPER, REGISTRATION, WARNING_HELPER
+from graphmend_bot.rewrite.python_io.io_deprecation import LOG_HELPER, REGISTRATION, WARNING_HELPER
 
 CASES = ("defer_deprecation_t5", "defer_deprecation_argument", "defer_deprecation_diffusers")
 

@@ -1,5 +1,5 @@
 """The first match's position, `(self.table == t).nonzero(as_tuple=True)[0][0]`, taken with
-`(self.table == t).int().argmax()` (rewrite/first_match.py).
+`(self.table == t).int().argmax()` (rewrite/shapes/first_match.py).
 
 The fixture pair tests/fixtures/rewrite/first_match/previous_timestep is run by
 test_fixture_pairs.py (the exact rewrite, bit-identical eager outputs, fewer breaks). Here: the

@@ -12,7 +12,7 @@ import pytest
 
 import graphmend_bot.rewrite as rewrite
 from graphmend_bot.cli import main
-from graphmend_bot.rewrite import io_purpose
+from graphmend_bot.rewrite.python_io import io_purpose
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from fixer_scaling import io_model, mixed_model  # the benchmark's own generators

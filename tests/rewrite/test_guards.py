@@ -1,4 +1,4 @@
-"""Validation guards -> torch._assert_async (rewrite/guards.py): eager calls keep the `if` and
+"""Validation guards -> torch._assert_async (rewrite/validation/guards.py): eager calls keep the `if` and
 raise the original exception as before; compiled calls check with torch._assert_async (the
 message prefixed by the exception type) in one graph; the break is gone. Eager calls keep the `if`
 and its raise for every exception type, RuntimeError included (issue 24)."""

@@ -17,10 +17,10 @@ import torch
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import Finding
-from graphmend_bot.report.advice import advice
 from graphmend_bot.rewrite import attach_fixes
-from graphmend_bot.rewrite.io_deprecation import DEFERRAL_ASSUMPTION
-from graphmend_bot.rewrite.io_purpose import DEPRECATION_ASSUMPTION
+from graphmend_bot.rewrite.python_io.io_deprecation import DEFERRAL_ASSUMPTION
+from graphmend_bot.rewrite.python_io.io_purpose import DEPRECATION_ASSUMPTION
+from graphmend_bot.rules import advice_for as advice
 
 TRANSCRIPT_WRITER = '''
 import torch

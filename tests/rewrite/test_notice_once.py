@@ -1,4 +1,4 @@
-"""`*_once` logger notices through a `torch.compiler.assume_constant_result` helper (rewrite/notice_once.py).
+"""`*_once` logger notices through a `torch.compiler.assume_constant_result` helper (rewrite/python_io/notice_once.py).
 
 Measured on torch 2.13: what the helper must keep is no break (fullgraph), one record per message
 per process across calls, recompilations, inlined frames and a failed compile, and the very record
@@ -22,7 +22,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.rewrite import attach_fixes, fix_paths
 from graphmend_bot.rewrite.context import FixContext
-from graphmend_bot.rewrite.notice_once import HELPER, keep_notice
+from graphmend_bot.rewrite.python_io.notice_once import HELPER, keep_notice
 
 CASE = FIXTURES / "notice_once" / "transformers_past_key_values"
 

@@ -1,4 +1,4 @@
-"""torch.where rewrites (rewrite/predicate.py): what is offered, how safe, and what is left alone.
+"""torch.where rewrites (rewrite/branches/predicate.py): what is offered, how safe, and what is left alone.
 
 The fixture pairs under tests/fixtures/rewrite/predicate/ are run by test_fixture_pairs.py
 (rewrite, bit-identical outputs, fewer breaks); here: the safety verdicts, the analysis rules,

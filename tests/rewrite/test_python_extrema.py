@@ -1,4 +1,4 @@
-"""Python `max`/`min` and number conversions inside `torch.where` arms (rewrite/python_extrema.py,
+"""Python `max`/`min` and number conversions inside `torch.where` arms (rewrite/branches/python_extrema.py,
 purity's `torch.max(a, b)` and `float(...)`): what they become, and what stays refused.
 
 The rewrite itself is checked end to end by the fixture pairs predicate/python_max_arm (bit-identical
@@ -11,10 +11,10 @@ import libcst as cst
 import pytest
 import torch
 
+from graphmend_bot.rewrite.branches.python_extrema import compared_tensors, lower_extrema
 from graphmend_bot.rewrite.branching import LocalFacts
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import ArmAnalyzer
-from graphmend_bot.rewrite.python_extrema import compared_tensors, lower_extrema
 
 
 def lowered(code: str, tensors: set[str], shadowed: frozenset[str] = frozenset()) -> tuple[str, list[str]]:

@@ -47,7 +47,7 @@ def _body(steps: list[tuple[str, int, bool]]) -> str:
     lines = []
     for kind, n, nested in steps:
         # A warning that is an `if`'s whole body is a rare-branch signal, left as written
-        # (rewrite/io_purpose.py, test_rare_branch_warnings_are_left_with_advice): nested I/O here
+        # (rewrite/python_io/io_purpose.py, test_rare_branch_warnings_are_left_with_advice): nested I/O here
         # is the diagnostic kind a guard is for.
         calls = DIAGNOSTIC_IO_CALLS if nested else IO_CALLS
         code = TENSOR_STEPS[n % len(TENSOR_STEPS)] if kind == "tensor" else calls[n % len(calls)].format(n=n)

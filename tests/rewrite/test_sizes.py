@@ -1,4 +1,4 @@
-"""Sizes read from a tensor built from a Python list -> pass the list (rewrite/sizes.py).
+"""Sizes read from a tensor built from a Python list -> pass the list (rewrite/scalars/sizes.py).
 
 The fixture pairs (tests/fixtures/rewrite/sizes/) check outputs bit for bit and that Dynamo counts
 fewer breaks; here: what the fixes say, and every condition that must block the rewrite.

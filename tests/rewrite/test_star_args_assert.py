@@ -1,4 +1,4 @@
-"""`assert args` on a function's `*args` -> `assert len(args) > 0` (rewrite/star_args_assert.py).
+"""`assert args` on a function's `*args` -> `assert len(args) > 0` (rewrite/validation/star_args_assert.py).
 
 The finding is GM203's (recallF's rule; on main it has no `fixes` yet): these tests build the
 finding at the asserted name, as the rule reports it, and check the rewrite, its eager behaviour
@@ -17,7 +17,7 @@ import torch._dynamo
 from graphmend_bot.findings import Finding, Location
 from graphmend_bot.rewrite import apply_fixes
 from graphmend_bot.rewrite.context import FixContext
-from graphmend_bot.rewrite.star_args_assert import build_fix
+from graphmend_bot.rewrite.validation.star_args_assert import build_fix
 
 COMPOSED = textwrap.dedent('''\
     import torch

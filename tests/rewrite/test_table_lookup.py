@@ -1,5 +1,5 @@
 """A table read guarded by its index's sign (`self.t[i] if i >= 0 else self.f`) selected with
-`torch.where(torch.as_tensor(i) >= 0, self.t[i], self.f)` (rewrite/table_lookup.py).
+`torch.where(torch.as_tensor(i) >= 0, self.t[i], self.f)` (rewrite/branches/table_lookup.py).
 
 The fixture pair tests/fixtures/rewrite/table_lookup/previous_alpha is run by test_fixture_pairs.py
 (the exact rewrite, bit-identical eager outputs for tensor and Python-int timesteps, fewer breaks).
@@ -20,7 +20,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import Finding
 from graphmend_bot.rewrite import attach_fixes
-from graphmend_bot.rewrite.table_lookup import proven_tensor_attributes
+from graphmend_bot.rewrite.branches.table_lookup import proven_tensor_attributes
 
 CASE = FIXTURES / "table_lookup" / "previous_alpha.in.py"
 STEPS = 10

@@ -17,7 +17,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import Finding
 from graphmend_bot.rewrite import attach_fixes
-from graphmend_bot.rewrite.cond import cond_fix
+from graphmend_bot.rewrite.branches.cond import cond_fix
 from graphmend_bot.rewrite.context import FixContext, Rejected
 
 HEADER = "# fixture: unsafe-fixes\nimport torch\n\n\n"

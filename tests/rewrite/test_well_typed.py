@@ -15,8 +15,8 @@ import torch
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
-from graphmend_bot.report.advice import advice
 from graphmend_bot.rewrite import attach_fixes
+from graphmend_bot.rules import advice_for as advice
 
 NUMPY_ASTYPE = '''
 import numpy as np

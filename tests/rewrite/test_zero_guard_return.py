@@ -1,5 +1,5 @@
 """An early return on a zero tensor whose tail rebinds the tested name, in a function without
-gradients (rewrite/zero_guard_return.py): the test is kept in a name, the final return selects.
+gradients (rewrite/branches/zero_guard_return.py): the test is kept in a name, the final return selects.
 
 The fixture pair tests/fixtures/rewrite/zero_guard_return/step_size is run by test_fixture_pairs.py
 (the exact rewrite, together with the tail's own `if` fix; bit-identical eager outputs for a zero,
@@ -20,8 +20,8 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 from graphmend_bot.findings import Finding
 from graphmend_bot.rewrite import attach_fixes
+from graphmend_bot.rewrite.branches.zero_guard_return import _zero_guard_fix
 from graphmend_bot.rewrite.context import FixContext, Rejected
-from graphmend_bot.rewrite.zero_guard_return import _zero_guard_fix
 
 CASE = FIXTURES / "zero_guard_return" / "step_size.in.py"
 

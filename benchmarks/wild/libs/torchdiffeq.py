@@ -119,7 +119,7 @@ def rewrite_call_rk4_outputs_on_the_grid():
 def rewrite_call_dopri5_from_rest():
     """misc.py:_select_initial_step's `if d0 < 1e-5 or d1 < 1e-5:` arm: a zero initial state, with
     gradients. As torch.where this gave NaN gradients for `y0` (the unselected `0.01 * d0 / d1`
-    through sqrt's backward at 0); the rewrite is now refused (rewrite/degenerate_guards.py), so
+    through sqrt's backward at 0); the rewrite is now refused (rewrite/branches/degenerate_guards.py), so
     the function is no longer touched and this call guards against its return."""
     block = ODEBlock(torch.linspace(0.0, 1.0, 3), method="dopri5", rtol=1e-3, atol=1e-4)
     return block, (torch.zeros(8, 4).requires_grad_(),), {}

@@ -30,12 +30,12 @@ from typing import cast
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
-from graphmend_bot.rewrite.assert_tests import tensor_valued, traceable_test
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
 from graphmend_bot.rewrite.context import FixContext
-from graphmend_bot.rewrite.guards import _assert_call as assert_call
 from graphmend_bot.rewrite.purity import Rejected
 from graphmend_bot.rewrite.python_strings import is_python_text
+from graphmend_bot.rewrite.validation.assert_tests import tensor_valued, traceable_test
+from graphmend_bot.rewrite.validation.guards import _assert_call as assert_call
 
 PREFIX = "AssertionError: "
 MAX_LINE = 100
@@ -112,7 +112,7 @@ def _compiled_arm(ctx: FixContext, compiled: str, line: cst.SimpleStatementLine)
 
 def _constant_message_fix(ctx: FixContext, line: cst.SimpleStatementLine, statement: cst.Assert) -> Fix | None:
     """`assert <test>, "<constant message>"` with the test as one traceable expression
-    (rewrite/assert_tests.py): Dynamo lowers that to torch._assert_async itself, and eager code
+    (rewrite/validation/assert_tests.py): Dynamo lowers that to torch._assert_async itself, and eager code
     keeps the assert and AssertionError. Formatted values are shown by their source text."""
     test = traceable_test(ctx.relative_code, statement.test)
     if test is None:

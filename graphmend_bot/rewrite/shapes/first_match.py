@@ -56,7 +56,7 @@ FLAT_LIST_ANNOTATIONS = frozenset({f"{lst}[{num}]" for lst in ("list", "List") f
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     call = ctx.node_at(finding)
-    if finding.code != "GM501" or not isinstance(call, cst.Call):
+    if not isinstance(call, cst.Call):
         return None
     try:
         return _first_match_fix(ctx, call)

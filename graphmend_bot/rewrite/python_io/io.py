@@ -36,12 +36,13 @@ from typing import cast
 
 import libcst as cst
 
-from graphmend_bot.analysis.vocabulary import LOG_METHODS, LOGGER_NAMES
 from graphmend_bot.findings import Edit, Finding, Fix
-from graphmend_bot.rewrite import io_deprecation as deferral
-from graphmend_bot.rewrite import io_purpose as purpose
-from graphmend_bot.rewrite import notice_once
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
+from graphmend_bot.rewrite.python_io import io_deprecation as deferral
+from graphmend_bot.rewrite.python_io import io_purpose as purpose
+from graphmend_bot.rewrite.python_io import notice_once
+from graphmend_bot.rewrite.python_io.io_purpose import IoCall
+from graphmend_bot.vocabulary.known_names import LOG_METHODS, LOGGER_NAMES
 
 DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)
 REGISTRATION = deferral.REGISTRATION
@@ -58,7 +59,22 @@ PURE_METHODS = frozenset({
 })
 
 
-def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+def build_print_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """A `print` (the finding is its call)."""
+    return _build_fix(ctx, finding, "print")
+
+
+def build_logger_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """A logger call such as `logger.warning(...)` (the finding is its call)."""
+    return _build_fix(ctx, finding, "logger")
+
+
+def build_warning_fix(ctx: FixContext, finding: Finding) -> Fix | None:
+    """A `warnings.warn` (the finding is its call)."""
+    return _build_fix(ctx, finding, "warning")
+
+
+def _build_fix(ctx: FixContext, finding: Finding, construct: IoCall) -> Fix | None:
     call = ctx.node_at(finding)
     if not isinstance(call, cst.Call):
         return None
@@ -67,20 +83,20 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         return None  # the call's value is used, or it shares its line: no statement-level rewrite
     if _inside_deferral_helper(ctx, call):
         return None
-    if purpose.keep_as_written(ctx, finding, call) is not None:
+    if purpose.keep_as_written(ctx, finding, call, construct) is not None:
         return None  # output, an export-time warning, a rare-branch signal or no torch: advice only
     if purpose.deprecation_notice(call) is not None:
         # A `*_once` notice runs while Dynamo traces (notice_once.py): kept, whatever the policy.
-        return notice_once.keep_notice(ctx, call) or _deprecation_fix(ctx, finding, call, statement)
+        return notice_once.keep_notice(ctx, call) or _deprecation_fix(ctx, construct, call, statement)
     kept = _proven_once_notice(ctx, call)
     if kept is not None:
         return kept  # emitted once under compile too, where a guard would hide it
     if ctx.config.io_strategy == "defer":
-        return _defer(ctx, finding, call, statement)
+        return _defer(ctx, construct, call, statement)
     return _guard(ctx, call, statement, reason=None)
 
 
-def _deprecation_fix(ctx: FixContext, finding: Finding, call: cst.Call,
+def _deprecation_fix(ctx: FixContext, construct: IoCall, call: cst.Call,
                      statement: cst.SimpleStatementLine) -> Fix | None:
     """A deprecation notice is the project's call (`deprecation-notices`, GM403's rule docs): left
     with its advice by default, since compiled callers need it too; guarded on its own where the
@@ -88,7 +104,7 @@ def _deprecation_fix(ctx: FixContext, finding: Finding, call: cst.Call,
     which keeps it only where the notice's function is the compiled frame itself."""
     choice = ctx.config.deprecation_notices
     if choice == "defer":
-        return deferral.defer_notice(ctx, finding, call)
+        return deferral.defer_notice(ctx, construct, call)
     if choice == "guard":
         return _guard(ctx, call, statement, reason=None, alone=True)
     return None
@@ -278,13 +294,13 @@ def _nested_parts(node: cst.CSTNode) -> list[cst.CSTNode]:
 # -- defer ---------------------------------------------------------------------------------------
 
 
-def _defer(ctx: FixContext, finding: Finding, call: cst.Call, statement: cst.SimpleStatementLine) -> Fix | None:
+def _defer(ctx: FixContext, construct: IoCall, call: cst.Call, statement: cst.SimpleStatementLine) -> Fix | None:
     func = call.func
     method_arg = ""
     anchor: cst.CSTNode | None = None
-    if finding.code == "GM401":
+    if construct == "print":
         helper, helper_code, emit = "_print_after_graph", _PRINT_HELPER, "print"
-    elif finding.code == "GM403":
+    elif construct == "warning":
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
             # A category stays in the body of a helper of its own; the stacklevel is carried.
             deferred = deferral.defer_warning(ctx, call, ("under torch.compile the message is emitted after the graph",))
@@ -303,7 +319,7 @@ def _defer(ctx: FixContext, finding: Finding, call: cst.Call, statement: cst.Sim
         emit = f"{logger}.{func.attr.value}"
         method_arg = func.attr.value
     edits: list[Edit] = []
-    for module in ("torch", "warnings") if finding.code == "GM403" else ("torch",):
+    for module in ("torch", "warnings") if construct == "warning" else ("torch",):
         import_edit = ctx.ensure_import(f"import {module}")
         if import_edit is not None:
             edits.append(import_edit)

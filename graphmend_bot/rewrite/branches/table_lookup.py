@@ -55,7 +55,7 @@ TENSOR_METHODS = frozenset({"to", "float", "double", "half", "clone", "detach", 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     test = ctx.node_at(finding)
     parent = ctx.parent(test) if test is not None else None
-    if finding.code != "GM102" or not isinstance(parent, cst.IfExp) or parent.test is not test:
+    if not isinstance(parent, cst.IfExp) or parent.test is not test:
         return None
     try:
         return _lookup_fix(ctx, parent)

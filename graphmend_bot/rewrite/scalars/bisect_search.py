@@ -57,7 +57,7 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     """GM303's fix: the finding is `T.tolist()`, the first argument of the bisect call (the call's
     own GM604 finding goes with it)."""
     node = ctx.node_at(finding)
-    arg = ctx.parent(node) if node is not None and finding.code == "GM303" else None
+    arg = ctx.parent(node) if node is not None else None
     call = ctx.parent(arg) if isinstance(arg, cst.Arg) and arg.value is node else None
     if not isinstance(call, cst.Call):
         return None

@@ -48,7 +48,7 @@ import libcst as cst
 from graphmend_bot.analysis.summary import Imports
 from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.context import FixContext, names_bound_by
-from graphmend_bot.rewrite.run_eagerly import compiled_or_entry_point, contains
+from graphmend_bot.rewrite.shapes.run_eagerly import compiled_or_entry_point, contains
 from graphmend_bot.rewrite.well_typed import PYTHON_TYPES
 
 MARKER = "@torch.compiler.assume_constant_result"

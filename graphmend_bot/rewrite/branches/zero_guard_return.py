@@ -51,7 +51,7 @@ TAIL_KEYWORDS = frozenset({"dtype", "device", "min", "max"})
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     test = ctx.node_at(finding)
     statement = ctx.parent(test) if test is not None else None
-    if finding.code != "GM101" or not isinstance(statement, cst.If) or statement.test is not test:
+    if not isinstance(statement, cst.If) or statement.test is not test:
         return None
     try:
         return _zero_guard_fix(ctx, statement)

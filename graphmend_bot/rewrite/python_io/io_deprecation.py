@@ -26,12 +26,16 @@ from __future__ import annotations
 
 import builtins
 import re
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from graphmend_bot.findings import Edit, Finding, Fix, Location
+from graphmend_bot.findings import Edit, Fix, Location
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import dotted
+
+if TYPE_CHECKING:
+    from graphmend_bot.rewrite.python_io.io_purpose import IoCall
 
 REGISTRATION = "torch._dynamo.config.reorderable_logging_functions.add({name})"
 DEFERRAL_ASSUMPTION = (
@@ -57,11 +61,11 @@ def log_helper_name(logger: str) -> str:
     return "_log_after_graph" if logger == "logger" else f"_{logger.strip('_')}_after_graph"
 
 
-def defer_notice(ctx: FixContext, finding: Finding, call: cst.Call) -> Fix | None:
+def defer_notice(ctx: FixContext, construct: IoCall, call: cst.Call) -> Fix | None:
     """Route a deprecation notice through its deferral helper, or None where it cannot be written."""
-    if finding.code == "GM403":
+    if construct == "warning":
         return defer_warning(ctx, call, (DEFERRAL_ASSUMPTION,))
-    if finding.code == "GM402":
+    if construct == "logger":
         return _defer_log(ctx, call)
     return None
 

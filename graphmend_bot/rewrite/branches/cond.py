@@ -39,10 +39,10 @@ from collections.abc import Sequence
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.rewrite.branches.cond_outputs import AlikeOutputs
+from graphmend_bot.rewrite.branches.where_assumptions import PARAMETER_READ
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
-from graphmend_bot.rewrite.cond_outputs import AlikeOutputs
 from graphmend_bot.rewrite.context import FixContext, Rejected
-from graphmend_bot.rewrite.predicate import PARAMETER_READ
 from graphmend_bot.rewrite.purity import ArmAnalyzer, dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.well_typed import (

@@ -38,11 +38,11 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from graphmend_bot.analysis.vocabulary import SIZE_FACTORIES, SIZE_METHODS, VALUE_FACTORIES
 from graphmend_bot.findings import Edit, Finding, Fix
 from graphmend_bot.rewrite.branching import LocalFacts, enclosing_function, is_python_number
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable, Rejected
 from graphmend_bot.rewrite.purity import dotted
+from graphmend_bot.vocabulary.known_names import SIZE_FACTORIES, SIZE_METHODS, VALUE_FACTORIES
 
 INTEGER_DTYPES = frozenset({"torch.long", "torch.int64", "torch.int", "torch.int32"})
 TWIN_SUFFIXES = ("_list", "_tuple")

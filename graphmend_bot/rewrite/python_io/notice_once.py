@@ -39,10 +39,10 @@ from pathlib import Path
 import libcst as cst
 
 from graphmend_bot.findings import Fix
-from graphmend_bot.rewrite import io_deprecation as helpers
 from graphmend_bot.rewrite.branching import LocalFacts
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 from graphmend_bot.rewrite.purity import dotted
+from graphmend_bot.rewrite.python_io import io_deprecation as helpers
 from graphmend_bot.rewrite.python_strings import is_python_text
 
 ONCE_METHODS = frozenset({"warning_once", "info_once", "warn_once"})

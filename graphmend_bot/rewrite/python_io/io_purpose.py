@@ -33,12 +33,17 @@ Rule docs: GM401-GM403 (`graphmend rule GM403`) give the decision and the measur
 
 from __future__ import annotations
 
+from typing import Literal
+
 import libcst as cst
 
 from graphmend_bot.findings import Finding
 from graphmend_bot.rewrite.branching import binds_torch
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import dotted
+
+# Which I/O call a finding is: each rule names the entry point of io.py that says so.
+IoCall = Literal["print", "logger", "warning"]
 
 EXPORT_PREDICATES = frozenset({"is_in_onnx_export", "is_exporting", "is_tracing", "is_scripting"})
 STDERR = frozenset({"sys.stderr", "sys.__stderr__"})
@@ -52,9 +57,9 @@ DEPRECATION_WORDS = ("deprecat",)
 DEPRECATION_ASSUMPTION = "the deprecation notice still shows in eager runs; compiled calls skip it"
 
 
-def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call) -> str | None:
+def keep_as_written(ctx: FixContext, finding: Finding, call: cst.Call, construct: IoCall) -> str | None:
     """Why this I/O call must be left as written (advice only), or None."""
-    if finding.code == "GM401":
+    if construct == "print":
         output = _program_output(ctx, call)
         if output is not None:
             return output

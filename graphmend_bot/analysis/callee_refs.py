@@ -1,0 +1,44 @@
+"""How a call names its callee for the scope solver: `name:f`, `self:m`, `super:m@Base`,
+`registry:SOLVERS`, `dotted:torch.nn.functional.relu`."""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+
+
+def built_here(node: ast.expr) -> str | None:
+    """The constructor ref of an object built in place: `Cls(...).method()`, `Cls(...)(x)`."""
+    if not isinstance(node, ast.Call) or dotted_name(node.func) == "super":
+        return None  # super().method() is resolved along the bases
+    return callee_ref(node.func)
+
+
+def is_super(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and dotted_name(node.func) == "super"
+
+
+def callee_ref(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return f"name:{func.id}"
+    if (
+        isinstance(func, ast.Subscript)
+        and isinstance(func.value, ast.Attribute)
+        and isinstance(func.value.value, ast.Name)
+        and func.value.value.id == "self"
+    ):
+        return f"self:{func.value.attr}[]"  # self.layers[i](...)
+    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+        return f"registry:{func.value.id}"  # SOLVERS[name](...)
+    if isinstance(func, ast.Attribute):
+        if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+            return f"self:{func.attr}"
+        if isinstance(func.value, ast.Call) and dotted_name(func.value.func) == "super":
+            start = func.value.args[0] if func.value.args else None
+            # `super(Base, self).m`: the lookup starts after Base, not after the enclosing class
+            return f"super:{func.attr}@{start.id}" if isinstance(start, ast.Name) else f"super:{func.attr}"
+        name = dotted_name(func)
+        if name is not None:
+            return f"dotted:{name}"
+    return None

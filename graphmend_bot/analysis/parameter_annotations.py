@@ -1,0 +1,94 @@
+"""Which parameters are tensors, read from their annotations, defaults and names (`mask: Tensor`,
+`output_attentions=None`), and which take a tensor when a caller passes one."""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+
+_FLAG_PREFIXES = ("output_", "return_", "use_", "is_", "do_", "has_", "enable_")
+
+
+def tensor_param(
+    name: str, annotation: ast.expr | None, default: ast.expr | None, entry: bool
+) -> bool | None:
+    """Whether a parameter is a tensor, from its annotation and default; None when unknown."""
+    if name.startswith(_FLAG_PREFIXES):
+        return False  # output_attentions=None, return_dict=None: flags by convention
+    if annotation is not None:
+        return _tensor_annotation(annotation)
+    if default is not None and not (isinstance(default, ast.Constant) and default.value is None):
+        return False  # a non-None default (flag, size, string) is a Python value
+    return True if entry else None
+
+
+def yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
+    """Whether a parameter that is not a tensor by its annotation or default becomes one when a
+    caller passes a tensor: a scalar hint (`timestep: int`, `t0=0.0`) is one Dynamo ignores; a
+    container annotation says what its elements are (`Dict[str, Tensor]` yields; `Sequence[float]`
+    does not, nor `Dict[str, Any]`: kornia's flags dicts share helpers with its tensor dicts, and
+    one caller's tensors would reach every flag), and a flag by name never does."""
+    if name.startswith(_FLAG_PREFIXES):
+        return False
+    if annotation is None:
+        return True
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
+        ast.unparse(annotation)
+    )
+    if any(f"{container}[" in text for container in _CONTAINERS):
+        return "Tensor" in text
+    return True
+
+
+_CONTAINERS = frozenset({
+    "Tuple", "tuple", "List", "list", "Dict", "dict", "Sequence", "Iterable", "Mapping", "Set", "set",
+})
+
+
+_MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
+
+
+def tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
+    """`Dict[str, Tensor]`, `Optional[Dict[str, torch.Tensor]]`: a mapping whose values are tensors."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return tensor_mapping_annotation(annotation.left) or tensor_mapping_annotation(annotation.right)
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    leaf = (dotted_name(annotation.value) or "").rsplit(".", 1)[-1]
+    if leaf == "Optional":
+        return tensor_mapping_annotation(annotation.slice)
+    arguments = annotation.slice
+    return (
+        leaf in _MAPPINGS
+        and isinstance(arguments, ast.Tuple)
+        and len(arguments.elts) == 2
+        and _tensor_annotation(arguments.elts[1])
+    )
+
+
+def _tensor_annotation(annotation: ast.expr) -> bool:
+    """A tensor annotation (`torch.Tensor`, `Optional[FloatTensor]`, `Tensor | None`); a
+    container of tensors (`Tuple[torch.FloatTensor]`) or a cache object is not a tensor."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return _tensor_annotation(ast.parse(annotation.value, mode="eval").body)
+        except SyntaxError:
+            return "Tensor" in annotation.value
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _tensor_annotation(annotation.left) or _tensor_annotation(annotation.right)
+    if isinstance(annotation, ast.Subscript):
+        outer = dotted_name(annotation.value) or ""
+        leaf = outer.rsplit(".", 1)[-1]
+        if leaf in ("Optional", "Union"):
+            members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+            return any(_tensor_annotation(member) for member in members)
+        return False  # Tuple[...], List[...], Dict[...]: containers
+    name = dotted_name(annotation) or ""
+    leaf = name.rsplit(".", 1)[-1]
+    return leaf.endswith("Tensor") or leaf == "Parameter"

@@ -1,0 +1,72 @@
+"""What a `torch.where` rewrite of a branch rests on: the assumptions that make it unsafe, and the
+parameter reads it refuses to select (predicate.py's and cond.py's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from graphmend_bot.findings import Edit, Fix
+from graphmend_bot.rewrite.context import Rejected
+from graphmend_bot.rewrite.purity import FLOAT, ArmInfo, dtype_assumption
+
+# A module's parameter read directly (`self.zeroshot_embed.weight`): selecting it with torch.where
+# gives the unselected one a zero gradient where the branch gave it none, which optimizers with
+# weight decay or momentum act on (measured on MONAI VISTA3D's class embeddings): no fix.
+PARAMETER_READ = re.compile(r"self(\.\w+)*\.(weight|bias)")
+
+AUTOGRAD_NOTE = (
+    "uses {ops}: torch.where evaluates both arms and the unselected arm's gradient is 0 * (its "
+    "backward), which is NaN where that backward is inf/NaN, so gradients can change"
+)
+
+
+class Verdict:
+    """Collects why a rewrite is only right under assumptions (each makes the fix unsafe)."""
+
+    def __init__(self) -> None:
+        self.assumptions: list[str] = []
+
+    def compare(self, arms: Sequence[tuple[str, ArmInfo]], known_float: set[str] | frozenset[str] = frozenset()) -> None:
+        # Precondition: every selected value is a tensor. An arm that is a Python value (`return
+        # False`, `else 0.0`) would come back as a tensor where the program gave a Python value.
+        for code, info in arms:
+            if not info.leaves:
+                raise Rejected(f"`{code}` is a Python value: torch.where would turn it into a tensor")
+        # Precondition: the selection keeps the result's dtype. torch.where promotes, so arms whose
+        # own text gives them different dtypes (`torch.tensor(0)`, an int64 constant, against `x / 2`;
+        # `t * 0.5` against a `t` that may be an integer tensor; a comparison against a value) would
+        # come back converted: refused. Arms alike but for which tensors they read keep the
+        # assumption that those tensors share dtype and shape, and `x + 1` against `x` the assumption
+        # that `x` is not a bool tensor (the fix is unsafe and says so).
+        first_code, first = arms[0]
+        for code, info in arms[1:]:
+            note = dtype_assumption(first, info, f"`{first_code}` and `{code}`", known_float)
+            if note is None:
+                continue
+            # A float scalar changes nothing on tensors already floating: only unproven leaves count.
+            unproven = (first.leaves | info.leaves) - known_float
+            floating = FLOAT in (first.category, info.category) and first.category != info.category and unproven
+            if first.fixed != info.fixed or floating:
+                raise Rejected(f"torch.where would change the result's dtype: `{first_code}` and `{code}` "
+                               f"differ in dtype unless {note.removeprefix('assumes ')}")
+            if note not in self.assumptions:
+                self.assumptions.append(note)
+        for code, _ in arms:
+            if PARAMETER_READ.fullmatch(code):
+                raise Rejected(f"`{code}` is a parameter: torch.where would give it a zero gradient where it "
+                               "was not selected, instead of none (optimizers with weight decay or momentum "
+                               "then move it)")
+        for _, info in arms:
+            for note in info.notes:
+                if note not in self.assumptions:
+                    self.assumptions.append(note)
+        risky = sorted({op for _, info in arms for op in info.risky})
+        if risky:
+            note = AUTOGRAD_NOTE.format(ops=", ".join(f"`{op}`" for op in risky))
+            if note not in self.assumptions:
+                self.assumptions.append(note)
+
+    def fix(self, title: str, edits: list[Edit]) -> Fix:
+        return Fix.of(title, tuple(edits), tuple(self.assumptions))
