@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import bisect
 import copy
+import inspect
 import io
 import json
 import os
 import pickle
 import random
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -56,6 +58,8 @@ SAMPLES = {
     "numpy.savetxt": "np.savetxt(tmp + '/c.txt', np.zeros(2))",
     "torch.Generator": "torch.Generator()",
     "os.getpid": "os.getpid()", "uuid.uuid4": "uuid.uuid4()",
+    "sys._getframe": "sys._getframe(0)", "inspect.currentframe": "inspect.currentframe()",
+    "inspect.stack": "inspect.stack()",
 }
 # Measured to trace on torch 2.13, so deliberately not in the table.
 TRACEABLE = [
@@ -71,7 +75,7 @@ def _break_ids(expression: str, tmp: Path) -> set[str]:
     source = f"def f(x):\n    y = x * 2\n    _value = {expression}\n    return y + 1\n"
     namespace = {
         "torch": torch, "np": np, "bisect": bisect, "pickle": pickle, "copy": copy, "random": random,
-        "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp),
+        "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp), "sys": sys, "inspect": inspect,
         "seed_sequence": np.random.SeedSequence(3),
     }
     exec(compile(source, "<sample>", "exec"), namespace)

@@ -24,7 +24,7 @@ from graphmend_bot.analysis import (
 )
 from graphmend_bot.analysis import vocabulary as V
 from graphmend_bot.analysis.frequency import is_rare_arm
-from graphmend_bot.analysis.guards import GuardHelpers
+from graphmend_bot.analysis.guards import GuardHelpers, is_tracing_call
 from graphmend_bot.analysis.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.analysis.names import dotted_name
@@ -100,6 +100,18 @@ def _tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
         and len(arguments.elts) == 2
         and _tensor_annotation(arguments.elts[1])
     )
+
+
+# `a & b`, `a | b`, `a ^ b` of masks are masks.
+_MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+def _bool_tensor_annotation(annotation: ast.expr) -> bool:
+    """`torch.BoolTensor`, `Optional[torch.BoolTensor]`: a parameter that is a mask."""
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
+        ast.unparse(annotation)
+    )
+    return "BoolTensor" in text and _tensor_annotation(annotation)
 
 
 def _tensor_annotation(annotation: ast.expr) -> bool:
@@ -207,6 +219,8 @@ class FunctionAnalyzer:
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
         self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
+        # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
+        self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
 
     # ---- driver -------------------------------------------------------------------------
@@ -246,6 +260,8 @@ class FunctionAnalyzer:
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
             env[arg.arg] = Kind.of_param(arg.arg)
+            if arg.annotation is not None and _bool_tensor_annotation(arg.annotation):
+                env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
         for extra in (args.vararg, args.kwarg):
@@ -696,7 +712,10 @@ class FunctionAnalyzer:
         if dunder is not None and isinstance(node.left, ast.Name) and (ref := self._known_class(node.left.id)):
             # `covar + noise_covar` on a value of a known class runs its `__add__`
             self._class_site(node, f"instance:{ref}>{dunder}", [right])
-        return (left | right).without_flags()
+        combined = left | right
+        if isinstance(node.op, _MASK_OPERATORS) and combined.boolean and combined.is_tensor:
+            return combined.without_data_dependent_bool()  # `(x > 0) & valid`: still a mask
+        return combined.without_flags()
 
     def _expr_UnaryOp(self, node: ast.UnaryOp, env: Env) -> Kind:
         if isinstance(node.op, ast.Not):
@@ -704,7 +723,10 @@ class FunctionAnalyzer:
                 return self.expr(node.operand, env)
             self._bool_context(node.operand, env, "not")
             return NOT_TENSOR
-        return self.expr(node.operand, env)
+        operand = self.expr(node.operand, env)
+        if isinstance(node.op, ast.Invert) and operand.is_tensor:
+            return operand.as_bool_tensor()  # `~mask`: tensors are inverted as masks in practice
+        return operand
 
     def _expr_BoolOp(self, node: ast.BoolOp, env: Env) -> Kind:
         if self._test_depth:
@@ -812,7 +834,16 @@ class FunctionAnalyzer:
             self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
+        if node.keywords:
+            self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
         resolved = self.resolve(func)
+        if isinstance(func, ast.Call):
+            self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
+        elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):
+            key = self._index(func.slice, env)  # `self.layers[i](x)`: the key picks a module
+            if key.is_tensor:
+                for check_called in C.CALLED_SUBSCRIPTS:
+                    check_called(self, func, NOT_TENSOR, key)
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env)
             kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
@@ -891,7 +922,7 @@ class FunctionAnalyzer:
         method = func.attr
         owner = dotted_name(func.value)
         if resolved is not None and (
-            resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in V.UNTRACEABLE_CALLS
+            resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in C.CALLS
         ):
             known = self._known_call(node, resolved, args)
             if known is not None:
@@ -1115,6 +1146,9 @@ class FunctionAnalyzer:
     def builder_of(self, name: str) -> str | None:
         return self.built_by.get(name)
 
+    def keyword_kinds(self, call: ast.Call) -> dict[str, Kind]:
+        return self._keyword_kinds.get(id(call), {})
+
     def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one. Its own set of lines
         # reported, so GM605's `obj.method()` draft at the same call is still made.
@@ -1250,7 +1284,7 @@ def compile_guard_value(
     """
     if isinstance(test, ast.Name):
         return known.get(test.id) if known else None
-    if isinstance(test, ast.Call) and not test.args:
+    if isinstance(test, ast.Call) and (not test.args or is_tracing_call(test)):
         return (helpers or GuardHelpers.detached(resolve)).value(test)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         value = compile_guard_value(test.operand, resolve, known, helpers)

@@ -149,7 +149,7 @@ TORCH_TENSOR_SUBMODULES = ("nn.functional", "fft", "linalg", "special", "autogra
 
 # Data-dependent output shapes (GB0036): torch.X(...) and x.X(...).
 DYNAMIC_SHAPE_OPS = frozenset({
-    "nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "nonzero_static_",
+    "nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "nonzero_static_", "bincount",
 })
 # Boolean-tensor producers, used to recognise mask indexing.
 BOOL_PRODUCERS = frozenset({
@@ -223,6 +223,10 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     ), _NUMPY_UNSUPPORTED),
     "torch.Generator": SkippedCall("GB0363"),  # "An opaque object was created in the middle of the program"
     "os.getpid": _SKIPPED,
+    # Frame introspection: Dynamo cannot hand a frame of its own tracing to Python code.
+    "sys._getframe": _SKIPPED,
+    "inspect.currentframe": _SKIPPED,
+    "inspect.stack": _SKIPPED,
     "uuid.uuid4": _SKIPPED,
 }
 

@@ -48,6 +48,8 @@ _ADVICE: dict[str, str] = {
              "the compiled region",
     "GM304": "`{code}` takes its trip count from tensor values: pass the count as a Python int decided "
              "before the compiled call, or bound the loop by a constant and mask the extra steps",
+    "GM305": "`{code}` passes a tensor where the operator takes a Python number: write the scaling as "
+             "tensor arithmetic (`x + y * t`), or pass a number decided before the compiled call",
     "GM401": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
     "GM402": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
     "GM403": f"Guard `{{code}}` with `{_GUARD}`, or move it out of the compiled region",
@@ -83,6 +85,8 @@ _ADVICE: dict[str, str] = {
              "outside the compiled region",
     "GM611": "Dynamo skipped this function after a break in a `try` or loop body, then compiles `{code}` "
              "on its own: remove that break, or iterate a tuple (`tuple(...)`) or use a `for` loop",
+    "GM612": "Enter the context of `{code}` outside the compiled function, or move its block out of the "
+             "compiled region",
     "GM701": "`{code}` changes autograd state inside the compiled region: set it up before calling the "
              "compiled function, or move this code out of it",
     "GM801": "Dynamo broke the graph on `{code}` in the tests: its graph-break page says what it supports; "

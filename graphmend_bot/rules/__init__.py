@@ -24,6 +24,7 @@ from graphmend_bot.rules import (
     gm302_tensor_to_python_scalar,
     gm303_tensor_tolist,
     gm304_range_of_tensor,
+    gm305_tensor_as_scalar_argument,
     gm401_print_in_traced_code,
     gm402_logger_in_traced_code,
     gm403_warnings_warn_in_traced_code,
@@ -41,6 +42,7 @@ from graphmend_bot.rules import (
     gm609_breaking_call_with_generator,
     gm610_metaclass_call_in_eager_frame,
     gm611_comprehension_in_skipped_frame,
+    gm612_unsupported_context_manager,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -60,6 +62,7 @@ RULES: tuple[Rule, ...] = (
     gm302_tensor_to_python_scalar.RULE,
     gm303_tensor_tolist.RULE,
     gm304_range_of_tensor.RULE,
+    gm305_tensor_as_scalar_argument.RULE,
     gm401_print_in_traced_code.RULE,
     gm402_logger_in_traced_code.RULE,
     gm403_warnings_warn_in_traced_code.RULE,
@@ -77,6 +80,7 @@ RULES: tuple[Rule, ...] = (
     gm609_breaking_call_with_generator.RULE,
     gm610_metaclass_call_in_eager_frame.RULE,
     gm611_comprehension_in_skipped_frame.RULE,
+    gm612_unsupported_context_manager.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

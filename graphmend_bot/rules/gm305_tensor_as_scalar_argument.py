@@ -1,0 +1,111 @@
+"""GM305 tensor-as-scalar-argument: its documentation, in one place with how it is detected.
+
+`SCALAR_PARAMETERS` lists, per torch function, the parameters typed as a Python number whose
+tensor argument Dynamo cannot keep in the graph; each was measured on torch 2.13 with a 0-d tensor
+computed in the traced frame (GB0033 "Data dependent operator"). Measured to trace, so absent:
+`torch.clamp(min=t)`, `masked_fill(mask, t)`, `x ** t`, `torch.full(size, t)`, `torch.lerp(a, b, t)`,
+`torch.quantile(x, t)`, `addcdiv(value=t)`, `F.normalize(eps=t)`, and the in-place `add_`/`addcmul_`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.analysis.kind import Kind
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+
+# (positional index, or None when keyword-only; parameter name) per function after `torch.`.
+_F = "nn.functional."
+SCALAR_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
+    "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "rsub": ((None, "alpha"),),
+    "addcmul": ((None, "value"),),
+    "addmm": ((None, "beta"), (None, "alpha")), "baddbmm": ((None, "alpha"),),
+    "norm": ((1, "p"),), "nan_to_num": ((1, "nan"),), "logit": ((1, "eps"),), "renorm": ((3, "maxnorm"),),
+    _F + "leaky_relu": ((1, "negative_slope"),), _F + "elu": ((1, "alpha"),), _F + "celu": ((1, "alpha"),),
+    _F + "softplus": ((1, "beta"), (2, "threshold")), _F + "threshold": ((1, "threshold"),),
+    _F + "hardtanh": ((1, "min_val"),), _F + "hardshrink": ((1, "lambd"),), _F + "softshrink": ((1, "lambd"),),
+    _F + "rrelu": ((1, "lower"),), _F + "dropout": ((1, "p"),), _F + "normalize": ((1, "p"),),
+    _F + "layer_norm": ((4, "eps"),), _F + "group_norm": ((4, "eps"),), _F + "batch_norm": ((6, "momentum"),),
+    _F + "cosine_similarity": ((3, "eps"),), _F + "pairwise_distance": ((2, "p"),),
+    _F + "smooth_l1_loss": ((5, "beta"),), _F + "huber_loss": ((3, "delta"),),
+    _F + "scaled_dot_product_attention": ((None, "scale"),),
+}
+# The same parameters of the tensor methods (`x.add(y, alpha=t)`, `x.norm(t)`), whose receiver is
+# the function's first argument.
+METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
+    "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "addcmul": ((None, "value"),), "norm": ((0, "p"),),
+}
+
+
+def _scalar_arguments(
+    checker: Checker, call: ast.Call, parameters: tuple[tuple[int | None, str], ...], args: list[Kind]
+) -> list[tuple[str, Kind]]:
+    """The scalar parameters given a tensor that was computed here, with that tensor's kind."""
+    keywords = checker.keyword_kinds(call)
+    nodes = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None}
+    found = []
+    for position, name in parameters:
+        if position is not None and position < len(call.args) and not any(
+            isinstance(arg, ast.Starred) for arg in call.args[: position + 1]
+        ):
+            node, kind = call.args[position], args[position]
+        elif name in nodes:
+            node, kind = nodes[name], keywords.get(name, Kind())
+        else:
+            continue
+        if kind.is_tensor and not _passed_in(node, kind):
+            found.append((name, kind))
+    return found
+
+
+def _passed_in(node: ast.expr, kind: Kind) -> bool:
+    """`alpha=alpha`, `eps=eps` on a parameter as it came in: a number in practice (an entry
+    point's unannotated parameters are only assumed to be tensors), as GM304 judges `range(n)`."""
+    return isinstance(node, ast.Name) and kind == Kind.of_param(node.id)
+
+
+def _report(rule: Rule, checker: Checker, call: ast.Call, callee: str, found: list[tuple[str, Kind]]) -> None:
+    for name, kind in found[:1]:  # one finding per call: one break
+        checker.report(
+            rule, call,
+            f"`{name}=` of `{callee}` takes a Python number: a tensor there is read back to Python", kind,
+        )
+
+
+def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
+    _report(rule, checker, call, f"torch.{name}", _scalar_arguments(checker, call, SCALAR_PARAMETERS[name], args))
+
+
+def _tensor_method(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> None:
+    if receiver.is_tensor:
+        _report(rule, checker, call, f".{method}()", _scalar_arguments(checker, call, METHOD_PARAMETERS[method], args))
+
+
+RULE = Rule(
+    code="GM305",
+    name="tensor-as-scalar-argument",
+    family="scalar extraction",
+    gb_id="GB0033",
+    summary=(
+        "Flags a tensor computed in traced code passed where a torch function takes a Python "
+        "number: `alpha=` of `torch.add`/`sub`, `value=` of `addcmul`, `beta=`/`alpha=` of "
+        "`addmm`, `p` of `norm`, the slope, threshold and `eps` arguments of `torch.nn.functional` "
+        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`."
+    ),
+    why=(
+        "These parameters are Python scalars in the operator's schema. TorchDynamo cannot turn a "
+        "tensor into one without reading its value (measured on torch 2.13: GB0033 \"Data "
+        "dependent operator\"), so it ends the graph there."
+    ),
+    example="scale = logits.abs().amax()\ny = torch.add(x, residual, alpha=scale)",
+    use_instead="y = x + residual * scale  # tensor arithmetic keeps the factor in the graph",
+    fix_safety=(
+        "No automatic fix: write the scaling as tensor arithmetic (`x + y * t`, "
+        "`torch.where(x > 0, x, x * slope)`), or pass a Python number decided before the compiled call."
+    ),
+    detection=Detection(
+        torch_functions=dict.fromkeys(SCALAR_PARAMETERS, _torch_function),
+        tensor_methods=dict.fromkeys(METHOD_PARAMETERS, _tensor_method),
+    ),
+)
