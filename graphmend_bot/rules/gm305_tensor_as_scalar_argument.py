@@ -31,10 +31,11 @@ SCALAR_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
     _F + "smooth_l1_loss": ((5, "beta"),), _F + "huber_loss": ((3, "delta"),),
     _F + "scaled_dot_product_attention": ((None, "scale"),),
 }
-# The same parameters of the tensor methods (`x.add(y, alpha=t)`, `x.norm(t)`), whose receiver is
-# the function's first argument.
+# The same parameters of the tensor methods (`x.add(y, alpha=t)`, `x.norm(p=t)`), by keyword only:
+# `self.norm(hidden_states)` is a submodule called, and the traversal takes any `.norm(...)` for a
+# tensor method.
 METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
-    "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "addcmul": ((None, "value"),), "norm": ((0, "p"),),
+    "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "addcmul": ((None, "value"),), "norm": ((None, "p"),),
 }
 
 
@@ -78,7 +79,8 @@ def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, arg
 
 
 def _tensor_method(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> None:
-    if receiver.is_tensor:
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if receiver.is_tensor and not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
         _report(rule, checker, call, f".{method}()", _scalar_arguments(checker, call, METHOD_PARAMETERS[method], args))
 
 
