@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS
+from graphmend_bot.analysis.vocabulary import TENSOR_TEXT_BUILTINS, UNTRACEABLE_BUILTINS, UNTRACEABLE_CALLS
 
 torch = pytest.importorskip("torch")
 np = pytest.importorskip("numpy")
@@ -61,11 +61,16 @@ SAMPLES = {
     "sys._getframe": "sys._getframe(0)", "inspect.currentframe": "inspect.currentframe()",
     "inspect.stack": "inspect.stack()",
 }
+# One call per untraceable builtin (GM604's `builtins`).
+BUILTIN_SAMPLES = {
+    "globals": "globals()", "dir": "dir(y)", "exec": "exec('a = 1')", "compile": "compile('1', 'f', 'eval')",
+    "memoryview": "memoryview(b'ab')", "bytes": "bytes(3)", "bytearray": "bytearray(b'ab')",
+}
 # Measured to trace on torch 2.13, so deliberately not in the table.
 TRACEABLE = [
     "random.randint(0, 3)", "random.uniform(0, 3)", "np.random.rand(3)", "np.random.randn(3)",
     "np.random.normal(0.0, 1.0, 3)", "np.random.uniform(0.0, 1.0, 3)", "np.random.random(3)",
-    "copy.deepcopy({'order': [1, 2]})",
+    "copy.deepcopy({'order': [1, 2]})", "eval('1 + 1')", "vars(copy)", "id(y)", "str(y.shape)", "str(y.dtype)",
 ]
 
 
@@ -106,3 +111,14 @@ def test_entry_breaks_with_its_recorded_id(name: str, scratch: Path) -> None:
 @pytest.mark.parametrize("expression", TRACEABLE)
 def test_left_out_callees_trace(expression: str, scratch: Path) -> None:
     assert _break_ids(expression, scratch) == set()
+
+
+@pytest.mark.parametrize("name", sorted(UNTRACEABLE_BUILTINS))
+def test_untraceable_builtin_breaks(name: str, scratch: Path) -> None:
+    assert set(BUILTIN_SAMPLES) == UNTRACEABLE_BUILTINS
+    assert _break_ids(BUILTIN_SAMPLES[name], scratch) == {"GB0059"}
+
+
+@pytest.mark.parametrize(("name", "gb_id"), sorted(TENSOR_TEXT_BUILTINS.items()))
+def test_text_of_a_tensor_breaks(name: str, gb_id: str, scratch: Path) -> None:
+    assert _break_ids(f"{name}(y)", scratch) == {gb_id}

@@ -219,6 +219,7 @@ class FunctionAnalyzer:
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
         self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
+        self._unannotated: set[str] = set()  # parameters with no annotation (passed_in)
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
@@ -260,7 +261,9 @@ class FunctionAnalyzer:
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
             env[arg.arg] = Kind.of_param(arg.arg)
-            if arg.annotation is not None and _bool_tensor_annotation(arg.annotation):
+            if arg.annotation is None:
+                self._unannotated.add(arg.arg)
+            elif _bool_tensor_annotation(arg.annotation):
                 env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
@@ -1148,6 +1151,9 @@ class FunctionAnalyzer:
 
     def keyword_kinds(self, call: ast.Call) -> dict[str, Kind]:
         return self._keyword_kinds.get(id(call), {})
+
+    def passed_in(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Name) and node.id in self._unannotated and node.id not in self._rebound
 
     def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one. Its own set of lines

@@ -230,6 +230,12 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     "uuid.uuid4": _SKIPPED,
 }
 
+# Builtins Dynamo does not trace whatever their arguments: "Failed to trace builtin operator"
+# (GB0059), measured on torch 2.13 (tests/test_skipped_calls.py). `eval`, `vars` and `id` trace.
+UNTRACEABLE_BUILTINS = frozenset({"globals", "dir", "exec", "compile", "memoryview", "bytes", "bytearray"})
+# Builtins that break when given a tensor: `str(t)` (GB0059) and `repr(t)` (GB0569); `str(t.shape)` traces.
+TENSOR_TEXT_BUILTINS: dict[str, str] = {"str": "GB0059", "repr": "GB0569"}
+
 # Tensor methods returning a Python value that Dynamo cannot put in the graph: "torch.* op
 # returned non-Tensor" (GB0208), measured on torch 2.13.0 with fullgraph=True. Their result is a
 # Python value. `size`, `stride`, `element_size`, `is_contiguous`, `is_floating_point`,

@@ -59,6 +59,12 @@ class Checker(Protocol):
         """The kinds of the named keyword arguments of `call` (a call hook's `args` are the positional ones)."""
         ...
 
+    def passed_in(self, node: ast.expr) -> bool:
+        """`node` is an unannotated parameter as it came in (not rebound so far): where an operator
+        wants a number or text, an entry point's such parameter is one in practice, though the
+        analysis assumes it a tensor (`alpha=alpha`, `str(mode)`, `self.layers[layer_idx]`)."""
+        ...
+
     def builder_of(self, name: str) -> str | None:
         """The qualified name of the call outside the tree that built local `name` in this function
         (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""

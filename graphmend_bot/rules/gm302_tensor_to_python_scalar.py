@@ -53,8 +53,7 @@ def _module_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
     """`self.layers[i](x)` with a tensor `i`: a list or ModuleList reads the index with `.item()`
     (measured on torch 2.13: GB0124). `self.layers[layer_idx]` on a parameter as it came in is an
     int in practice (an entry point's unannotated parameters are only assumed to be tensors)."""
-    index = subscript.slice
-    if isinstance(index, ast.Name) and key == Kind.of_param(index.id):
+    if checker.passed_in(subscript.slice):
         return
     checker.report(rule, subscript, "A tensor used to pick a module from a container is converted to a Python int", key)
 

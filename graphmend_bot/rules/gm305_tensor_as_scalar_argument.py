@@ -55,15 +55,9 @@ def _scalar_arguments(
             node, kind = nodes[name], keywords.get(name, Kind())
         else:
             continue
-        if kind.is_tensor and not _passed_in(node, kind):
+        if kind.is_tensor and not checker.passed_in(node):  # `alpha=alpha`: a number in practice
             found.append((name, kind))
     return found
-
-
-def _passed_in(node: ast.expr, kind: Kind) -> bool:
-    """`alpha=alpha`, `eps=eps` on a parameter as it came in: a number in practice (an entry
-    point's unannotated parameters are only assumed to be tensors), as GM304 judges `range(n)`."""
-    return isinstance(node, ast.Name) and kind == Kind.of_param(node.id)
 
 
 def _report(rule: Rule, checker: Checker, call: ast.Call, callee: str, found: list[tuple[str, Kind]]) -> None:

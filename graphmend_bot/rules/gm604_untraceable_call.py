@@ -10,7 +10,12 @@ import ast
 from typing import cast
 
 from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
-from graphmend_bot.analysis.vocabulary import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
+from graphmend_bot.analysis.vocabulary import (
+    TENSOR_TEXT_BUILTINS,
+    UNTRACEABLE_BUILTINS,
+    UNTRACEABLE_CALLS,
+    UNTRACEABLE_TENSOR_METHODS,
+)
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
 
@@ -23,6 +28,20 @@ def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
             checker.report(rule, call, f"`{name}()` of a tensor cannot be traced", tensors, gb_id=skipped.gb_id)
         return tensors
     checker.report(rule, call, f"`{name}()` cannot be traced", TENSOR, gb_id=skipped.gb_id)
+    return NOT_TENSOR
+
+
+def _untraceable_builtin(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    checker.report(rule, call, f"Dynamo cannot trace the builtin `{name}()`", TENSOR, gb_id="GB0059")
+    return NOT_TENSOR
+
+
+def _text_of_tensor(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+    """`str(t)`, `repr(t)` of a tensor computed here; a parameter as it came in (`str(mode)` on an
+    entry point's unannotated parameter) is text or a number in practice."""
+    if len(args) != 1 or not args[0].is_tensor or checker.passed_in(call.args[0]):
+        return None
+    checker.report(rule, call, f"`{name}()` of a tensor cannot be traced", args[0], gb_id=TENSOR_TEXT_BUILTINS[name])
     return NOT_TENSOR
 
 
@@ -70,7 +89,9 @@ RULE = Rule(
         "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), "
         "`torch.Generator(...)` construction, `copy.deepcopy` of a tensor, and the tensor methods "
         "`is_signed()`, `storage_offset()` and `is_pinned()`, and `str` methods (`.strip()`, "
-        "`.lower()`) called on a member of a `(str, Enum)` class that reaches a parameter."
+        "`.lower()`) called on a member of a `(str, Enum)` class that reaches a parameter; "
+        "`sys._getframe` and `inspect.currentframe`/`stack`; the builtins `globals()`, `dir()`, "
+        "`exec()`, `compile()`, `memoryview()`, `bytes()`, `bytearray()`, and `str()`/`repr()` of a tensor."
     ),
     why=(
         "Dynamo cannot trace these functions: it ends the graph, calls them eagerly and starts a "
@@ -79,7 +100,8 @@ RULE = Rule(
         "object created mid-graph), `copy.deepcopy` of a tensor GB4198, `Tensor.is_signed()`, "
         "`storage_offset()` and `is_pinned()` GB0208 (an op returning a Python value), a `str` method such as `.strip()` on a member of a "
         "`(str, Enum)` class GB0156 (Dynamo does not trace methods of `str` subclasses' members; "
-        "`==`, `in`, `str(m)` and `m.value` trace). Each finding "
+        "`==`, `in`, `str(m)` and `m.value` trace), the builtins listed and `str` of a tensor GB0059 "
+        "(\"Failed to trace builtin operator\"), `repr` of a tensor GB0569. Each finding "
         "carries the id measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform` "
         "and `random.randint` trace and are not reported."
     ),
@@ -105,6 +127,10 @@ if not torch.compiler.is_compiling():
     detection=Detection(
         generator_keyword=_generator_built_here,
         calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
+        builtins={
+            **dict.fromkeys(UNTRACEABLE_BUILTINS, _untraceable_builtin),
+            **dict.fromkeys(TENSOR_TEXT_BUILTINS, _text_of_tensor),
+        },
         tensor_methods=dict.fromkeys(UNTRACEABLE_TENSOR_METHODS, _untraceable_method),
         str_method=_str_method,
     ),
