@@ -220,6 +220,7 @@ class FunctionAnalyzer:
         self._frame_skips = skipped_frames.FrameSkips()
         self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
         self._unannotated: set[str] = set()  # parameters with no annotation (passed_in)
+        self._entered: set[int] = set()  # ids of the context expressions of `with` items (entered)
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
@@ -322,6 +323,7 @@ class FunctionAnalyzer:
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             opens_file = False
             for item in node.items:
+                self._entered.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
                 opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
@@ -1151,6 +1153,9 @@ class FunctionAnalyzer:
 
     def keyword_kinds(self, call: ast.Call) -> dict[str, Kind]:
         return self._keyword_kinds.get(id(call), {})
+
+    def entered(self, node: ast.expr) -> bool:
+        return id(node) in self._entered
 
     def passed_in(self, node: ast.expr) -> bool:
         return isinstance(node, ast.Name) and node.id in self._unannotated and node.id not in self._rebound

@@ -59,6 +59,10 @@ class Checker(Protocol):
         """The kinds of the named keyword arguments of `call` (a call hook's `args` are the positional ones)."""
         ...
 
+    def entered(self, node: ast.expr) -> bool:
+        """`node` is the context expression of a `with` item (`with open(p) as f:`)."""
+        ...
+
     def passed_in(self, node: ast.expr) -> bool:
         """`node` is an unannotated parameter as it came in (not rebound so far): where an operator
         wants a number or text, an entry point's such parameter is one in practice, though the

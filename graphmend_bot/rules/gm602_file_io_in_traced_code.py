@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from graphmend_bot.rules.detect import Detection, untraceable
+import ast
+
+from graphmend_bot.analysis.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
+
+
+def _open(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """Measured on torch 2.13: `open(...)` alone is GB0059 (a builtin Dynamo cannot trace);
+    `with open(...)` is GB0142 (a context manager it cannot enter)."""
+    checker.report(rule, call, "File I/O in traced code", TENSOR, gb_id="GB0142" if checker.entered(call) else None)
+    return NOT_TENSOR
+
 
 RULE = Rule(
     code="GM602",
@@ -11,7 +22,10 @@ RULE = Rule(
     family="not traceable",
     gb_id="GB0059",
     summary="Flags `open(...)` in traced code.",
-    why="File I/O is a Python side effect TorchDynamo cannot trace.",
+    why=(
+        "File I/O is a Python side effect TorchDynamo cannot trace: `open(...)` breaks with GB0059, "
+        "`with open(...)` with GB0142 (a context manager it cannot enter; measured on torch 2.13)."
+    ),
     example="with open('log.txt', 'a') as f: f.write(str(loss))",
     use_instead="# Move the I/O outside the compiled function.",
     fix_safety=(
@@ -19,5 +33,5 @@ RULE = Rule(
         "Otherwise no automatic fix."
     ),
     fixes=("cached_constant",),
-    detection=Detection(builtins={"open": untraceable("File I/O in traced code")}),
+    detection=Detection(builtins={"open": _open}),
 )
