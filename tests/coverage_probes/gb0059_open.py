@@ -8,8 +8,8 @@ import torch
 class Probe(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x * 2
-        handle = open(os.devnull)  # graph-break: GB0059 GM602
-        return x + 1
+        name = open(os.devnull).name  # noqa: SIM115  # graph-break: GB0059 GM602
+        return x + len(name)
 
 
 def inputs() -> tuple:
