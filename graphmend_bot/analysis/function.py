@@ -219,7 +219,7 @@ class FunctionAnalyzer:
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
         self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
-        self._unannotated: set[str] = set()  # parameters with no annotation (passed_in)
+        self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)
         self._entered: set[int] = set()  # ids of the context expressions of `with` items (entered)
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
@@ -262,9 +262,9 @@ class FunctionAnalyzer:
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
             env[arg.arg] = Kind.of_param(arg.arg)
-            if arg.annotation is None:
-                self._unannotated.add(arg.arg)
-            elif _bool_tensor_annotation(arg.annotation):
+            if seed and arg.annotation is None:
+                self._assumed.add(arg.arg)
+            if arg.annotation is not None and _bool_tensor_annotation(arg.annotation):
                 env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
@@ -1157,8 +1157,8 @@ class FunctionAnalyzer:
     def entered(self, node: ast.expr) -> bool:
         return id(node) in self._entered
 
-    def passed_in(self, node: ast.expr) -> bool:
-        return isinstance(node, ast.Name) and node.id in self._unannotated and node.id not in self._rebound
+    def assumed_tensor(self, kind: Kind) -> bool:
+        return not kind.always and not kind.calls and bool(kind.params) and kind.params <= self._assumed
 
     def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one. Its own set of lines

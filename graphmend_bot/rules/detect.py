@@ -63,10 +63,10 @@ class Checker(Protocol):
         """`node` is the context expression of a `with` item (`with open(p) as f:`)."""
         ...
 
-    def passed_in(self, node: ast.expr) -> bool:
-        """`node` is an unannotated parameter as it came in (not rebound so far): where an operator
-        wants a number or text, an entry point's such parameter is one in practice, though the
-        analysis assumes it a tensor (`alpha=alpha`, `str(mode)`, `self.layers[layer_idx]`)."""
+    def assumed_tensor(self, kind: Kind) -> bool:
+        """`kind` is a tensor only because the analysis assumes an entry point's unannotated
+        parameters are: where an operator wants a number or text, such a parameter is one in
+        practice (`alpha=alpha`, `str(mode)`, `self.layers[layer_idx]`, `x.view(height * width)`)."""
         ...
 
     def builder_of(self, name: str) -> str | None:

@@ -20,7 +20,10 @@ def _scalar_cast(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
 def _size_factory(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     sizes = _size_arguments(call, name, args)
     if sizes.is_tensor:
-        checker.report(rule, call, f"A tensor passed as a size to `torch.{name}` is converted to a Python int", sizes)
+        # Measured on torch 2.13 with a size computed in the frame (`n = shapes.sum()`): GB0033
+        # "Data dependent operator", not the `.item()` break of an index or slice bound.
+        checker.report(rule, call, f"A tensor passed as a size to `torch.{name}` is converted to a Python int", sizes,
+                       gb_id="GB0033")
     return TENSOR
 
 
@@ -53,7 +56,7 @@ def _module_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
     """`self.layers[i](x)` with a tensor `i`: a list or ModuleList reads the index with `.item()`
     (measured on torch 2.13: GB0124). `self.layers[layer_idx]` on a parameter as it came in is an
     int in practice (an entry point's unannotated parameters are only assumed to be tensors)."""
-    if checker.passed_in(subscript.slice):
+    if checker.assumed_tensor(key):
         return
     checker.report(rule, subscript, "A tensor used to pick a module from a container is converted to a Python int", key)
 

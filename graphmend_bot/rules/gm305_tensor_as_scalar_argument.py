@@ -2,7 +2,8 @@
 
 `SCALAR_PARAMETERS` lists, per torch function, the parameters typed as a Python number whose
 tensor argument Dynamo cannot keep in the graph; each was measured on torch 2.13 with a 0-d tensor
-computed in the traced frame (GB0033 "Data dependent operator"). Measured to trace, so absent:
+computed in the traced frame (GB0033 "Data dependent operator"; a tuple given to `F.pad` breaks when
+one of its elements is such a tensor). Measured to trace, so absent:
 `torch.clamp(min=t)`, `masked_fill(mask, t)`, `x ** t`, `torch.full(size, t)`, `torch.lerp(a, b, t)`,
 `torch.quantile(x, t)`, `addcdiv(value=t)`, `F.normalize(eps=t)`, and the in-place `add_`/`addcmul_`.
 """
@@ -30,13 +31,33 @@ SCALAR_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
     _F + "cosine_similarity": ((3, "eps"),), _F + "pairwise_distance": ((2, "p"),),
     _F + "smooth_l1_loss": ((5, "beta"),), _F + "huber_loss": ((3, "delta"),),
     _F + "scaled_dot_product_attention": ((None, "scale"),),
+    # Python ints: sizes, counts, offsets (measured with `n = (x > 0).sum()` and `n = x.argmax()`).
+    _F + "pad": ((1, "pad"),), _F + "interpolate": ((1, "size"),), _F + "one_hot": ((1, "num_classes"),),
+    "chunk": ((1, "chunks"),), "split": ((1, "split_size_or_sections"),), "roll": ((1, "shifts"),),
+    "diag": ((1, "diagonal"),), "tril": ((1, "diagonal"),), "triu": ((1, "diagonal"),),
+    "narrow": ((2, "start"), (3, "length")), "topk": ((1, "k"),),
 }
+# The parameters above that take Python ints.
+_INTS = frozenset({
+    "pad", "size", "num_classes", "chunks", "split_size_or_sections", "shifts", "diagonal", "start", "length", "k",
+})
+
+
+def _made_here(kind: Kind) -> bool:
+    """A tensor this function made from no tensor that reaches it: `torch.div(seq_len, w)` of
+    Python ints is a constant Dynamo folds where a size is wanted (measured on 2.13, longformer's
+    `_chunk`: no break), and the analysis cannot tell it from one made from tensors. Sizes made
+    from the function's parameters or from what its calls return are reported."""
+    return kind.always and not kind.params and not kind.calls
 # The same parameters of the tensor methods (`x.add(y, alpha=t)`, `x.norm(p=t)`), by keyword only:
 # `self.norm(hidden_states)` is a submodule called, and the traversal takes any `.norm(...)` for a
 # tensor method.
 METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
     "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "addcmul": ((None, "value"),), "norm": ((None, "p"),),
 }
+# Not the size methods (`x.view(n, -1)`, `new_zeros`, `narrow`, `expand`: measured to break the same
+# way): on transformers 4.52.4 their sizes are tensors mostly through annotations such as
+# `Union[Tensor, List[Tuple]]` on what callers pass as lists, which the analysis cannot tell apart.
 
 
 def _scalar_arguments(
@@ -55,7 +76,7 @@ def _scalar_arguments(
             node, kind = nodes[name], keywords.get(name, Kind())
         else:
             continue
-        if kind.is_tensor and not checker.passed_in(node):  # `alpha=alpha`: a number in practice
+        if kind.is_tensor and not checker.assumed_tensor(kind) and not (name in _INTS and _made_here(kind)):
             found.append((name, kind))
     return found
 
@@ -64,7 +85,7 @@ def _report(rule: Rule, checker: Checker, call: ast.Call, callee: str, found: li
     for name, kind in found[:1]:  # one finding per call: one break
         checker.report(
             rule, call,
-            f"`{name}=` of `{callee}` takes a Python number: a tensor there is read back to Python", kind,
+            f"`{name}` of `{callee}` takes a Python number: a tensor there is read back to Python", kind,
         )
 
 
@@ -87,7 +108,11 @@ RULE = Rule(
         "Flags a tensor computed in traced code passed where a torch function takes a Python "
         "number: `alpha=` of `torch.add`/`sub`, `value=` of `addcmul`, `beta=`/`alpha=` of "
         "`addmm`, `p` of `norm`, the slope, threshold and `eps` arguments of `torch.nn.functional` "
-        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`."
+        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`; "
+        "and where a torch function takes a Python int made from tensors that reach the function: "
+        "`F.pad`'s padding, `F.interpolate`'s `size`, `F.one_hot`'s `num_classes`, `torch.narrow`, "
+        "`torch.topk`'s `k`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
+        "`diag`/`tril`/`triu` (the factories `torch.zeros`, `arange`, ... are GM302's)."
     ),
     why=(
         "These parameters are Python scalars in the operator's schema. TorchDynamo cannot turn a "

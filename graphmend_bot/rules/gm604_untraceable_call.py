@@ -37,9 +37,9 @@ def _untraceable_builtin(rule: Rule, checker: Checker, call: ast.Call, name: str
 
 
 def _text_of_tensor(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
-    """`str(t)`, `repr(t)` of a tensor computed here; a parameter as it came in (`str(mode)` on an
-    entry point's unannotated parameter) is text or a number in practice."""
-    if len(args) != 1 or not args[0].is_tensor or checker.passed_in(call.args[0]):
+    """`str(t)`, `repr(t)` of a tensor; not of what is a tensor only by the entry-point assumption
+    (`str(mode)` on an unannotated parameter of `forward` is text or a number in practice)."""
+    if len(args) != 1 or not args[0].is_tensor or checker.assumed_tensor(args[0]):
         return None
     checker.report(rule, call, f"`{name}()` of a tensor cannot be traced", args[0], gb_id=TENSOR_TEXT_BUILTINS[name])
     return NOT_TENSOR
