@@ -63,17 +63,17 @@ METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
 def _scalar_arguments(
     checker: Checker, call: ast.Call, parameters: tuple[tuple[int | None, str], ...], args: list[Kind]
 ) -> list[tuple[str, Kind]]:
-    """The scalar parameters given a tensor that was computed here, with that tensor's kind."""
+    """The scalar parameters given a tensor (not one only assumed, see Checker.assumed_tensor),
+    with that tensor's kind."""
     keywords = checker.keyword_kinds(call)
-    nodes = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None}
     found = []
     for position, name in parameters:
         if position is not None and position < len(call.args) and not any(
             isinstance(arg, ast.Starred) for arg in call.args[: position + 1]
         ):
-            node, kind = call.args[position], args[position]
-        elif name in nodes:
-            node, kind = nodes[name], keywords.get(name, Kind())
+            kind = args[position]
+        elif name in keywords:
+            kind = keywords[name]
         else:
             continue
         if kind.is_tensor and not checker.assumed_tensor(kind) and not (name in _INTS and _made_here(kind)):
