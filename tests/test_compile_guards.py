@@ -176,3 +176,55 @@ def test_operands_before_the_compile_guard_are_traced(tmp_path: Path, test: str,
     assert (explained.graph_break_count > 0) is breaks
     findings = check([str(path)], jobs=1).findings
     assert [(f.code, f.location.row) for f in findings] == ([("GM101", 6)] if breaks else [])
+
+
+# transformers' `is_tracing(tensor=None)` (utils/import_utils.py, 5.x), as it is written there:
+# True under torch.compile, whatever tensor it is asked about.
+TRACING = """\
+import torch
+
+
+def is_torchdynamo_compiling():
+    return torch.compiler.is_compiling()
+
+
+def is_tracing(tensor=None) -> bool:
+    _is_tracing = is_torchdynamo_compiling() or torch.jit.is_tracing()
+    if tensor is not None:
+        _is_tracing |= isinstance(tensor, torch.fx.Proxy)
+    return _is_tracing
+
+
+class Tracer:
+    def is_tracing(self) -> bool:
+        return False
+
+
+def step(x, ids, tracer):
+    y = x * 2
+    if not is_tracing(ids) and (ids < 0).any():
+        raise ValueError("negative ids")
+    if not is_tracing() and (y > 100).any():
+        raise ValueError("too large")
+    if not tracer.is_tracing() and (y < -100).any():
+        raise ValueError("too small")
+    return y + 1
+
+
+compiled = torch.compile(step)
+"""
+
+
+def test_is_tracing_is_a_compile_guard_and_a_tracers_method_is_not(tmp_path: Path) -> None:
+    path = tmp_path / "tracing.py"
+    path.write_text(TRACING)
+    namespace: dict[str, object] = {}
+    exec(compile(TRACING, str(path), "exec"), namespace)
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(namespace["step"])(torch.ones(3), torch.tensor([1, 2]), namespace["Tracer"]())
+    torch._dynamo.reset()
+    broken = {frame.lineno for reason in explained.break_reasons for frame in reason.user_stack or []}
+    method_guard = TRACING.splitlines().index("    if not tracer.is_tracing() and (y < -100).any():") + 1
+    assert broken == {method_guard}  # only the test after the tracer object's method
+    findings = check([str(path)], config=None, jobs=1).findings
+    assert [(f.code, f.location.row) for f in findings] == [("GM201", method_guard)]

@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import bisect
 import copy
+import inspect
 import io
 import json
 import os
 import pickle
 import random
+import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS
+from graphmend_bot.vocabulary.known_names import UNTRACEABLE_BUILTINS, UNTRACEABLE_CALLS
 
 torch = pytest.importorskip("torch")
 np = pytest.importorskip("numpy")
@@ -61,12 +63,19 @@ SAMPLES = {
     "torch.Generator.get_state": "generator.get_state()",
     "torch.Generator.set_state": "generator.set_state(generator.get_state())",
     "os.getpid": "os.getpid()", "uuid.uuid4": "uuid.uuid4()",
+    "sys._getframe": "sys._getframe(0)", "inspect.currentframe": "inspect.currentframe()",
+    "inspect.stack": "inspect.stack()",
+}
+# One call per untraceable builtin (GM604's `builtins`).
+BUILTIN_SAMPLES = {
+    "globals": "globals()", "dir": "dir(y)", "exec": "exec('a = 1')", "compile": "compile('1', 'f', 'eval')",
+    "memoryview": "memoryview(b'ab')", "bytes": "bytes(3)", "bytearray": "bytearray(b'ab')",
 }
 # Measured to trace on torch 2.13, so deliberately not in the table.
 TRACEABLE = [
     "random.randint(0, 3)", "random.uniform(0, 3)", "np.random.rand(3)", "np.random.randn(3)",
     "np.random.normal(0.0, 1.0, 3)", "np.random.uniform(0.0, 1.0, 3)", "np.random.random(3)",
-    "copy.deepcopy({'order': [1, 2]})",
+    "copy.deepcopy({'order': [1, 2]})", "eval('1 + 1')", "vars(copy)", "id(y)", "str(y.shape)", "str(y.dtype)",
 ]
 
 
@@ -76,7 +85,7 @@ def _break_ids(expression: str, tmp: Path) -> set[str]:
     source = f"def f(x):\n    y = x * 2\n    _value = {expression}\n    return y + 1\n"
     namespace = {
         "torch": torch, "np": np, "bisect": bisect, "pickle": pickle, "copy": copy, "random": random,
-        "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp),
+        "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp), "sys": sys, "inspect": inspect,
         "seed_sequence": np.random.SeedSequence(3), "generator": torch.Generator(),
     }
     exec(compile(source, "<sample>", "exec"), namespace)
@@ -107,3 +116,9 @@ def test_entry_breaks_with_its_recorded_id(name: str, scratch: Path) -> None:
 @pytest.mark.parametrize("expression", TRACEABLE)
 def test_left_out_callees_trace(expression: str, scratch: Path) -> None:
     assert _break_ids(expression, scratch) == set()
+
+
+@pytest.mark.parametrize("name", sorted(UNTRACEABLE_BUILTINS))
+def test_untraceable_builtin_breaks(name: str, scratch: Path) -> None:
+    assert set(BUILTIN_SAMPLES) == UNTRACEABLE_BUILTINS
+    assert _break_ids(BUILTIN_SAMPLES[name], scratch) == {"GB0059"}

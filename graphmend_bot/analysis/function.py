@@ -27,6 +27,7 @@ from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import GuardHelpers, compile_guard_value, evaluated_before_guard
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.analysis.parameter_annotations import (
+    bool_tensor_annotation,
     tensor_mapping_annotation,
     tensor_param,
     yields_to_callers,
@@ -42,6 +43,8 @@ Resolve = Callable[[ast.expr], "str | None"]
 
 # nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).
 _PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
+# `a & b`, `a | b`, `a ^ b` of masks are masks.
+_MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
 
 
 class FunctionAnalyzer:
@@ -129,6 +132,9 @@ class FunctionAnalyzer:
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
         self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
+        self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)
+        # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
+        self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
 
     # ---- driver -------------------------------------------------------------------------
@@ -170,6 +176,10 @@ class FunctionAnalyzer:
                 if seed and arg.annotation is None:
                     entry_params.append(arg.arg)
             env[arg.arg] = Kind.of_param(arg.arg)
+            if seed and arg.annotation is None:
+                self._assumed.add(arg.arg)
+            if arg.annotation is not None and bool_tensor_annotation(arg.annotation):
+                env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
         for extra in (args.vararg, args.kwarg):
@@ -623,7 +633,10 @@ class FunctionAnalyzer:
         if dunder is not None and isinstance(node.left, ast.Name) and (ref := self._known_class(node.left.id)):
             # `covar + noise_covar` on a value of a known class runs its `__add__`
             self._class_site(node, f"instance:{ref}>{dunder}", [right])
-        return (left | right).without_flags()
+        combined = left | right
+        if isinstance(node.op, _MASK_OPERATORS) and combined.boolean and combined.is_tensor:
+            return combined.without_data_dependent_bool()  # `(x > 0) & valid`: still a mask
+        return combined.without_flags()
 
     def _expr_UnaryOp(self, node: ast.UnaryOp, env: Env) -> Kind:
         if isinstance(node.op, ast.Not):
@@ -631,7 +644,10 @@ class FunctionAnalyzer:
                 return self.expr(node.operand, env)
             self._bool_context(node.operand, env, "not")
             return NOT_TENSOR
-        return self.expr(node.operand, env)
+        operand = self.expr(node.operand, env)
+        if isinstance(node.op, ast.Invert) and operand.is_tensor:
+            return operand.as_bool_tensor()  # `~mask`: tensors are inverted as masks in practice
+        return operand
 
     def _expr_BoolOp(self, node: ast.BoolOp, env: Env) -> Kind:
         if self._test_depth:
@@ -739,7 +755,16 @@ class FunctionAnalyzer:
             self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
+        if node.keywords:
+            self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
         resolved = self.resolve(func)
+        if isinstance(func, ast.Call):
+            self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
+        elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):
+            key = self._index(func.slice, env)  # `self.layers[i](x)`: the key picks a module
+            if key.is_tensor:
+                for check_called in C.CALLED_SUBSCRIPTS:
+                    check_called(self, func, NOT_TENSOR, key)
         if isinstance(func, ast.Attribute) and (chained := self._chained_untraceable(func)) is not None:
             # `torch.Generator().manual_seed(s)`: Dynamo breaks on the method, not on the construction
             for part in (*cast(ast.Call, func.value).args, *(kw.value for kw in cast(ast.Call, func.value).keywords)):
@@ -833,7 +858,7 @@ class FunctionAnalyzer:
         method = func.attr
         owner = dotted_name(func.value)
         if resolved is not None and (
-            resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in V.UNTRACEABLE_CALLS
+            resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in C.CALLS
         ):
             known = self._known_call(node, resolved, args)
             if known is not None:
@@ -1062,6 +1087,12 @@ class FunctionAnalyzer:
 
     def builder_of(self, name: str) -> str | None:
         return self.built_by.get(name)
+
+    def keyword_kinds(self, call: ast.Call) -> dict[str, Kind]:
+        return self._keyword_kinds.get(id(call), {})
+
+    def assumed_tensor(self, kind: Kind) -> bool:
+        return not kind.always and not kind.calls and bool(kind.params) and kind.params <= self._assumed
 
     def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one. Its own set of lines

@@ -43,6 +43,10 @@ TORCH_PREDICATES: dict[str, bool] = {
 # Names helpers give compile guards: True by convention when the body cannot be judged.
 COMPILING_NAMES = frozenset({"is_compiling", "is_torchdynamo_compiling", "is_dynamo_compiling"})
 EXPORTING_NAMES = frozenset({"is_exporting"})
+# transformers' `is_tracing(tensor=None)` ORs `is_torchdynamo_compiling()` with jit/fx/fake-tensor
+# checks: True under torch.compile. By this name only as a plain function (`is_tracing(x)`), which
+# may take arguments; `tracer.is_tracing()` of some object is not about compiling.
+TRACING_NAMES = frozenset({"is_tracing"})
 GUARD_NAMES = COMPILING_NAMES | EXPORTING_NAMES
 
 Resolve = Callable[[ast.expr], "str | None"]
@@ -65,7 +69,7 @@ class GuardHelpers:
         resolved = self._resolve(func)
         # At the top only guard-named helpers are judged; inside a helper's body, any local one.
         local = func.id if resolved is None and isinstance(func, ast.Name) and func.id in self._functions else None
-        if local is not None and (depth > 0 or local in GUARD_NAMES):
+        if local is not None and (depth > 0 or local in GUARD_NAMES or local in TRACING_NAMES):
             return self._local(local, depth)
         name = resolved or dotted_name(func)
         if name is None:
@@ -74,7 +78,11 @@ class GuardHelpers:
             return TORCH_PREDICATES[name]
         # The name it is defined with, and the one it is called by (`import x as is_compiling`).
         leaves = {name.rsplit(".", 1)[-1], (dotted_name(func) or "").rsplit(".", 1)[-1]}
-        if not leaves & GUARD_NAMES or name.startswith("torch."):
+        if isinstance(func, ast.Name) and func.id in TRACING_NAMES:
+            leaves.add(func.id)
+        else:
+            leaves -= TRACING_NAMES
+        if not leaves & (GUARD_NAMES | TRACING_NAMES) or name.startswith("torch."):
             return None
         judged = self._imported(name, depth) if resolved is not None else None
         return judged if judged is not None else _by_name(*leaves)
@@ -111,8 +119,13 @@ def _judge_imported(root: str, qualified: str, depth: int) -> bool | None:
     return _judge(node, helpers, depth + 1)
 
 
+def is_tracing_call(call: ast.Call) -> bool:
+    """`is_tracing(x)`: a guard that takes the tensor it asks about (TRACING_NAMES)."""
+    return isinstance(call.func, ast.Name) and call.func.id in TRACING_NAMES
+
+
 def _by_name(*names: str) -> bool | None:
-    return True if COMPILING_NAMES.intersection(names) else None
+    return True if COMPILING_NAMES.intersection(names) or TRACING_NAMES.intersection(names) else None
 
 
 def _judge(node: FunctionNode, helpers: GuardHelpers, depth: int) -> bool | None:
@@ -231,7 +244,7 @@ def compile_guard_value(
     """
     if isinstance(test, ast.Name):
         return known.get(test.id) if known else None
-    if isinstance(test, ast.Call) and not test.args:
+    if isinstance(test, ast.Call) and (not test.args or is_tracing_call(test)):
         return (helpers or GuardHelpers.detached(resolve)).value(test)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         value = compile_guard_value(test.operand, resolve, known, helpers)

@@ -72,6 +72,14 @@ def tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
     )
 
 
+def bool_tensor_annotation(annotation: ast.expr) -> bool:
+    """`torch.BoolTensor`, `Optional[torch.BoolTensor]`: a parameter that is a mask."""
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
+        ast.unparse(annotation)
+    )
+    return "BoolTensor" in text and _tensor_annotation(annotation)
+
+
 def _tensor_annotation(annotation: ast.expr) -> bool:
     """A tensor annotation (`torch.Tensor`, `Optional[FloatTensor]`, `Tensor | None`); a
     container of tensors (`Tuple[torch.FloatTensor]`) or a cache object is not a tensor."""

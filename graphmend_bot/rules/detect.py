@@ -63,6 +63,16 @@ class Checker(Protocol):
         breaks there; the scope solver completes `message` with the break inside."""
         ...
 
+    def keyword_kinds(self, call: ast.Call) -> dict[str, Kind]:
+        """The kinds of the named keyword arguments of `call` (a call hook's `args` are the positional ones)."""
+        ...
+
+    def assumed_tensor(self, kind: Kind) -> bool:
+        """`kind` is a tensor only because the analysis assumes an entry point's unannotated
+        parameters are: where an operator wants a number or text, such a parameter is one in
+        practice (`alpha=alpha`, `str(mode)`, `self.layers[layer_idx]`, `x.view(height * width)`)."""
+        ...
+
     def builder_of(self, name: str) -> str | None:
         """The qualified name of the call outside the tree that built local `name` in this function
         (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""
@@ -149,6 +159,9 @@ class Detection:
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).
     slice_bounds: SubscriptHook | None = None  # `x[a:b]` with the bounds' kind
     indexing: SubscriptHook | None = None  # `x[key]` with the key's kind
+    # `self.layers[key](x)`: a container of callables (a ModuleList, a list) indexed by a key that
+    # may be a tensor; the owner's kind is not looked at (it holds modules).
+    called_subscript: SubscriptHook | None = None
     assertion: AssertHook | None = None  # `assert <tensor test>, msg`
     local_object_call: LocalObjectCallHook | None = None  # `obj.method()`, obj built in this function
     super_init: SuperInitHook | None = None  # `super().__init__(...)` in an `__init__`

@@ -2,8 +2,30 @@
 
 from __future__ import annotations
 
-from graphmend_bot.rules.detect import Detection, conversion
+import ast
+
+from graphmend_bot.rules.detect import CallHook, Checker, Detection, conversion
 from graphmend_bot.rules.rule import BRANCH_WHY, Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+
+
+def _tensor_check(position: int) -> CallHook:
+    """A check function given a tensor condition at `position`: `torch._check_tensor_all(cond)`,
+    `torch._check_tensor_all_with(ValueError, cond, msg)` and transformers'
+    `torch_compilable_check(cond, msg)`, which calls the latter. Measured on torch 2.13: GB0124,
+    the condition is read with `.item()`; a Python-bool condition (`x.shape[0] == n`) traces."""
+
+    def hook(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+        condition = args[position] if position < len(args) else checker.keyword_kinds(call).get("cond", NOT_TENSOR)
+        if condition.is_tensor:
+            checker.report(
+                rule, call, f"`{name.rpartition('.')[2]}` reads its tensor condition back to Python: the check "
+                "leaves the graph", condition, gb_id="GB0124",
+            )
+        return NOT_TENSOR
+
+    return hook
+
 
 RULE = Rule(
     code="GM201",
@@ -11,7 +33,12 @@ RULE = Rule(
     family="validation guard",
     gb_id="GB0170",
     python_bool_gb_id="GB0033",
-    summary="Flags `if <tensor condition>: raise ...`, a value check that aborts on bad data.",
+    summary=(
+        "Flags `if <tensor condition>: raise ...`, a value check that aborts on bad data, and the "
+        "check functions that read a tensor condition back to Python: `torch._check_tensor_all`, "
+        "`torch._check_tensor_all_with` and transformers' `torch_compilable_check` (GB0124 on "
+        "torch 2.13, although they are meant for compiled code)."
+    ),
     why=BRANCH_WHY + (
         " Validation guards are common at the top of `forward`, so one check can split every call of "
         "the model."
@@ -55,6 +82,8 @@ elif torch.isnan(x).any():
     ),
     fixes=("validation.guards",),
     detection=Detection(
+        torch_functions={"_check_tensor_all": _tensor_check(0), "_check_tensor_all_with": _tensor_check(1)},
+        module_functions={("transformers", "torch_compilable_check"): _tensor_check(0)},
         conversions={
             "guard": conversion(
                 "Validation guard on tensor values raises eagerly; lower it to `torch._assert_async` "

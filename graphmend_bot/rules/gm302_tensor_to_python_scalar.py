@@ -20,7 +20,10 @@ def _scalar_cast(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
 def _size_factory(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     sizes = _size_arguments(call, name, args)
     if sizes.is_tensor:
-        checker.report(rule, call, f"A tensor passed as a size to `torch.{name}` is converted to a Python int", sizes)
+        # Measured on torch 2.13 with a size computed in the frame (`n = shapes.sum()`): GB0033
+        # "Data dependent operator", not the `.item()` break of an index or slice bound.
+        checker.report(rule, call, f"A tensor passed as a size to `torch.{name}` is converted to a Python int", sizes,
+                       gb_id="GB0033")
     return TENSOR
 
 
@@ -49,6 +52,15 @@ def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
         checker.report(rule, subscript, "A 0-d tensor used as an index is converted to a Python int", index)
 
 
+def _module_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, key: Kind) -> None:
+    """`self.layers[i](x)` with a tensor `i`: a list or ModuleList reads the index with `.item()`
+    (measured on torch 2.13: GB0124). `self.layers[layer_idx]` on a parameter as it came in is an
+    int in practice (an entry point's unannotated parameters are only assumed to be tensors)."""
+    if checker.assumed_tensor(key):
+        return
+    checker.report(rule, subscript, "A tensor used to pick a module from a container is converted to a Python int", key)
+
+
 RULE = Rule(
     code="GM302",
     name="tensor-to-python-scalar",
@@ -57,8 +69,9 @@ RULE = Rule(
     summary=(
         "Flags `int(t)`, `float(t)` and `bool(t)` on a tensor in traced code, and tensors used where "
         "Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`), slice "
-        "bounds, and indices that are 0-d tensors by construction (`x[t.argmax()]`, "
-        "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`)."
+        "bounds, indices that are 0-d tensors by construction (`x[t.argmax()]`, "
+        "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`), and a tensor that picks the module to call "
+        "from a container (`self.experts[scores.argmax()](x)`)."
     ),
     why="These call `.item()` under the hood, with the same graph break.",
     example="n = int(lengths.max())",
@@ -76,6 +89,7 @@ RULE = Rule(
         torch_functions=dict.fromkeys(SIZE_FACTORIES, _size_factory),
         slice_bounds=_slice_bound,
         indexing=_scalar_index,
+        called_subscript=_module_index,
     ),
     advice=(
         "Keep `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "

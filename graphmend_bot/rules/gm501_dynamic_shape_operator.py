@@ -33,7 +33,8 @@ RULE = Rule(
     gb_id="GB0036",
     summary=(
         "Flags operators whose output shape depends on tensor values: `nonzero`, one-argument "
-        "`torch.where`, `unique`, `masked_select`, `argwhere`."
+        "`torch.where`, `unique`, `unique_consecutive`, `masked_select`, `argwhere`, `bincount` "
+        "(its length is the largest value plus one)."
     ),
     why=(
         "Without `capture_dynamic_output_shape_ops` TorchDynamo cannot give the output a shape and "

@@ -16,17 +16,24 @@ def _sized(call: ast.Call) -> bool:
     return any(keyword.arg == "output_size" for keyword in call.keywords)
 
 
+def _repeats_only(call: ast.Call) -> bool:
+    """`torch.repeat_interleave(counts)`: one tensor, the repeats, repeating its own indices."""
+    return not any(keyword.arg in ("repeats", "dim") for keyword in call.keywords)
+
+
 def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
-    if len(args) < 2 or not args[1].is_tensor or _sized(call):
+    repeats = args[1] if len(args) >= 2 else args[0] if len(args) == 1 and _repeats_only(call) else None
+    if repeats is None or not repeats.is_tensor or _sized(call):
         return None
-    checker.report(rule, call, MESSAGE, args[1])
+    checker.report(rule, call, MESSAGE, repeats)
     return TENSOR
 
 
 def _tensor_method(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind | None:
-    if not args or not args[0].is_tensor or _sized(call):
+    repeats = args[0] if args else receiver if not call.keywords else None  # `counts.repeat_interleave()`
+    if repeats is None or not repeats.is_tensor or _sized(call):
         return None
-    checker.report(rule, call, MESSAGE, args[0])
+    checker.report(rule, call, MESSAGE, repeats)
     return receiver
 
 
@@ -35,7 +42,10 @@ RULE = Rule(
     name="data-dependent-repeat",
     family="data-dependent shape",
     gb_id="GB0036",
-    summary="Flags `repeat_interleave` with tensor repeats.",
+    summary=(
+        "Flags `repeat_interleave` with tensor repeats, including the one-argument form "
+        "`torch.repeat_interleave(counts)` that repeats each index `counts[i]` times."
+    ),
     why="The output length is the sum of the repeats, a value known only at run time.",
     example="y = x.repeat_interleave(counts)",
     use_instead="y = x.repeat_interleave(counts, output_size=total)  # when the total is static",

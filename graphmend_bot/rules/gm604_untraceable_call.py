@@ -13,7 +13,11 @@ from graphmend_bot.rules.advice import COMPILE_GUARD, AdviceCase
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
-from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS, UNTRACEABLE_TENSOR_METHODS
+from graphmend_bot.vocabulary.known_names import (
+    UNTRACEABLE_BUILTINS,
+    UNTRACEABLE_CALLS,
+    UNTRACEABLE_TENSOR_METHODS,
+)
 
 GENERATOR_ARGUMENT = "GB0055"  # "Failed to convert args/kwargs to proxy"
 STR_ENUM_METHOD = "GB0156"  # "Unsupported method call"
@@ -27,6 +31,11 @@ def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
             checker.report(rule, call, f"`{name}()` of a tensor cannot be traced", tensors, gb_id=skipped.gb_id)
         return tensors
     checker.report(rule, call, f"`{name}()` cannot be traced", TENSOR, gb_id=skipped.gb_id)
+    return NOT_TENSOR
+
+
+def _untraceable_builtin(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    checker.report(rule, call, f"Dynamo cannot trace the builtin `{name}()`", TENSOR, gb_id="GB0059")
     return NOT_TENSOR
 
 
@@ -79,7 +88,9 @@ RULE = Rule(
         "`torch.Generator(...)` construction and its stateful methods (`manual_seed`, `seed`, "
         "`get_state`, ...), `copy.deepcopy` of a tensor, and the tensor methods "
         "`is_signed()`, `storage_offset()` and `is_pinned()`, and `str` methods (`.strip()`, "
-        "`.lower()`) called on a member of a `(str, Enum)` class that reaches a parameter."
+        "`.lower()`) called on a member of a `(str, Enum)` class that reaches a parameter; "
+        "`sys._getframe` and `inspect.currentframe`/`stack`; the builtins `globals()`, `dir()`, "
+        "`exec()`, `compile()`, `memoryview()`, `bytes()` and `bytearray()`."
     ),
     why=(
         "Dynamo cannot trace these functions: it ends the graph, calls them eagerly and starts a "
@@ -89,7 +100,8 @@ RULE = Rule(
         "breaks only there), `copy.deepcopy` of a tensor GB4198, `Tensor.is_signed()`, "
         "`storage_offset()` and `is_pinned()` GB0208 (an op returning a Python value), a `str` method such as `.strip()` on a member of a "
         "`(str, Enum)` class GB0156 (Dynamo does not trace methods of `str` subclasses' members; "
-        "`==`, `in`, `str(m)` and `m.value` trace). Each finding "
+        "`==`, `in`, `str(m)` and `m.value` trace), the builtins listed GB0059 "
+        "(\"Failed to trace builtin operator\"). Each finding "
         "carries the id measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform` "
         "and `random.randint` trace and are not reported."
     ),
@@ -115,6 +127,9 @@ if not torch.compiler.is_compiling():
     detection=Detection(
         generator_keyword=_generator_built_here,
         calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
+        builtins={
+            **dict.fromkeys(UNTRACEABLE_BUILTINS, _untraceable_builtin),
+        },
         tensor_methods=dict.fromkeys(UNTRACEABLE_TENSOR_METHODS, _untraceable_method),
         str_method=_str_method,
     ),

@@ -149,7 +149,7 @@ TORCH_TENSOR_SUBMODULES = ("nn.functional", "fft", "linalg", "special", "autogra
 
 # Data-dependent output shapes (GB0036): torch.X(...) and x.X(...).
 DYNAMIC_SHAPE_OPS = frozenset({
-    "nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "nonzero_static_",
+    "nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "nonzero_static_", "bincount",
 })
 # Boolean-tensor producers, used to recognise mask indexing.
 BOOL_PRODUCERS = frozenset({
@@ -229,8 +229,16 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
         "torch.Generator.get_state", "torch.Generator.set_state",
     ), SkippedCall("GB7650")),  # "torch.Generator method"
     "os.getpid": _SKIPPED,
+    # Frame introspection: Dynamo cannot hand a frame of its own tracing to Python code.
+    "sys._getframe": _SKIPPED,
+    "inspect.currentframe": _SKIPPED,
+    "inspect.stack": _SKIPPED,
     "uuid.uuid4": _SKIPPED,
 }
+
+# Builtins Dynamo does not trace whatever their arguments: "Failed to trace builtin operator"
+# (GB0059), measured on torch 2.13 (tests/test_skipped_calls.py). `eval`, `vars` and `id` trace.
+UNTRACEABLE_BUILTINS = frozenset({"globals", "dir", "exec", "compile", "memoryview", "bytes", "bytearray"})
 
 # Tensor methods returning a Python value that Dynamo cannot put in the graph: "torch.* op
 # returned non-Tensor" (GB0208), measured on torch 2.13.0 with fullgraph=True. Their result is a

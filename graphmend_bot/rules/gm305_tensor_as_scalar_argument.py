@@ -1,0 +1,134 @@
+"""GM305 tensor-as-scalar-argument: its documentation, in one place with how it is detected.
+
+`SCALAR_PARAMETERS` lists, per torch function, the parameters typed as a Python number whose
+tensor argument Dynamo cannot keep in the graph; each was measured on torch 2.13 with a 0-d tensor
+computed in the traced frame (GB0033 "Data dependent operator"; a tuple given to `F.pad` breaks when
+one of its elements is such a tensor). Measured to trace, so absent:
+`torch.clamp(min=t)`, `masked_fill(mask, t)`, `x ** t`, `torch.full(size, t)`, `torch.lerp(a, b, t)`,
+`torch.quantile(x, t)`, `addcdiv(value=t)`, `F.normalize(eps=t)`, and the in-place `add_`/`addcmul_`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import Kind
+
+# (positional index, or None when keyword-only; parameter name) per function after `torch.`.
+_F = "nn.functional."
+SCALAR_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
+    "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "rsub": ((None, "alpha"),),
+    "addcmul": ((None, "value"),),
+    "addmm": ((None, "beta"), (None, "alpha")), "baddbmm": ((None, "alpha"),),
+    "norm": ((1, "p"),), "nan_to_num": ((1, "nan"),), "logit": ((1, "eps"),), "renorm": ((3, "maxnorm"),),
+    _F + "leaky_relu": ((1, "negative_slope"),), _F + "elu": ((1, "alpha"),), _F + "celu": ((1, "alpha"),),
+    _F + "softplus": ((1, "beta"), (2, "threshold")), _F + "threshold": ((1, "threshold"),),
+    _F + "hardtanh": ((1, "min_val"),), _F + "hardshrink": ((1, "lambd"),), _F + "softshrink": ((1, "lambd"),),
+    _F + "rrelu": ((1, "lower"),), _F + "dropout": ((1, "p"),), _F + "normalize": ((1, "p"),),
+    _F + "layer_norm": ((4, "eps"),), _F + "group_norm": ((4, "eps"),), _F + "batch_norm": ((6, "momentum"),),
+    _F + "cosine_similarity": ((3, "eps"),), _F + "pairwise_distance": ((2, "p"),),
+    _F + "smooth_l1_loss": ((5, "beta"),), _F + "huber_loss": ((3, "delta"),),
+    _F + "scaled_dot_product_attention": ((None, "scale"),),
+    # Python ints: sizes, counts, offsets (measured with `n = (x > 0).sum()` and `n = x.argmax()`).
+    _F + "pad": ((1, "pad"),), _F + "interpolate": ((1, "size"),), _F + "one_hot": ((1, "num_classes"),),
+    "chunk": ((1, "chunks"),), "split": ((1, "split_size_or_sections"),), "roll": ((1, "shifts"),),
+    "diag": ((1, "diagonal"),), "tril": ((1, "diagonal"),), "triu": ((1, "diagonal"),),
+    "narrow": ((2, "start"), (3, "length")), "topk": ((1, "k"),),
+}
+# The parameters above that take Python ints.
+_INTS = frozenset({
+    "pad", "size", "num_classes", "chunks", "split_size_or_sections", "shifts", "diagonal", "start", "length", "k",
+})
+
+
+def _made_here(kind: Kind) -> bool:
+    """A tensor this function made from no tensor that reaches it: `torch.div(seq_len, w)` of
+    Python ints is a constant Dynamo folds where a size is wanted (measured on 2.13, longformer's
+    `_chunk`: no break), and the analysis cannot tell it from one made from tensors. Sizes made
+    from the function's parameters or from what its calls return are reported."""
+    return kind.always and not kind.params and not kind.calls
+# The same parameters of the tensor methods (`x.add(y, alpha=t)`, `x.norm(p=t)`), by keyword only:
+# `self.norm(hidden_states)` is a submodule called, and the traversal takes any `.norm(...)` for a
+# tensor method.
+METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
+    "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "addcmul": ((None, "value"),), "norm": ((None, "p"),),
+}
+# Not the size methods (`x.view(n, -1)`, `new_zeros`, `narrow`, `expand`: measured to break the same
+# way): on transformers 4.52.4 their sizes are tensors mostly through annotations such as
+# `Union[Tensor, List[Tuple]]` on what callers pass as lists, which the analysis cannot tell apart.
+
+
+def _scalar_arguments(
+    checker: Checker, call: ast.Call, parameters: tuple[tuple[int | None, str], ...], args: list[Kind]
+) -> list[tuple[str, Kind]]:
+    """The scalar parameters given a tensor (not one only assumed, see Checker.assumed_tensor),
+    with that tensor's kind."""
+    keywords = checker.keyword_kinds(call)
+    found = []
+    for position, name in parameters:
+        if position is not None and position < len(call.args) and not any(
+            isinstance(arg, ast.Starred) for arg in call.args[: position + 1]
+        ):
+            kind = args[position]
+        elif name in keywords:
+            kind = keywords[name]
+        else:
+            continue
+        if kind.is_tensor and not checker.assumed_tensor(kind) and not (name in _INTS and _made_here(kind)):
+            found.append((name, kind))
+    return found
+
+
+def _report(rule: Rule, checker: Checker, call: ast.Call, callee: str, found: list[tuple[str, Kind]]) -> None:
+    for name, kind in found[:1]:  # one finding per call: one break
+        checker.report(
+            rule, call,
+            f"`{name}` of `{callee}` takes a Python number: a tensor there is read back to Python", kind,
+        )
+
+
+def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
+    _report(rule, checker, call, f"torch.{name}", _scalar_arguments(checker, call, SCALAR_PARAMETERS[name], args))
+
+
+def _tensor_method(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> None:
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if receiver.is_tensor and not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+        _report(rule, checker, call, f".{method}()", _scalar_arguments(checker, call, METHOD_PARAMETERS[method], args))
+
+
+RULE = Rule(
+    code="GM305",
+    name="tensor-as-scalar-argument",
+    family="scalar extraction",
+    gb_id="GB0033",
+    summary=(
+        "Flags a tensor computed in traced code passed where a torch function takes a Python "
+        "number: `alpha=` of `torch.add`/`sub`, `value=` of `addcmul`, `beta=`/`alpha=` of "
+        "`addmm`, `p` of `norm`, the slope, threshold and `eps` arguments of `torch.nn.functional` "
+        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`; "
+        "and where a torch function takes a Python int made from tensors that reach the function: "
+        "`F.pad`'s padding, `F.interpolate`'s `size`, `F.one_hot`'s `num_classes`, `torch.narrow`, "
+        "`torch.topk`'s `k`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
+        "`diag`/`tril`/`triu` (the factories `torch.zeros`, `arange`, ... are GM302's)."
+    ),
+    why=(
+        "These parameters are Python scalars in the operator's schema. TorchDynamo cannot turn a "
+        "tensor into one without reading its value (measured on torch 2.13: GB0033 \"Data "
+        "dependent operator\"), so it ends the graph there."
+    ),
+    example="scale = logits.abs().amax()\ny = torch.add(x, residual, alpha=scale)",
+    use_instead="y = x + residual * scale  # tensor arithmetic keeps the factor in the graph",
+    fix_safety=(
+        "No automatic fix: write the scaling as tensor arithmetic (`x + y * t`, "
+        "`torch.where(x > 0, x, x * slope)`), or pass a Python number decided before the compiled call."
+    ),
+    detection=Detection(
+        torch_functions=dict.fromkeys(SCALAR_PARAMETERS, _torch_function),
+        tensor_methods=dict.fromkeys(METHOD_PARAMETERS, _tensor_method),
+    ),
+    advice=("`{code}` passes a tensor where the operator takes a Python number: write the scaling as "
+            "tensor arithmetic (`x + y * t`), or pass a number decided before the compiled call"),
+)

@@ -1,0 +1,47 @@
+"""GM612 unsupported-context-manager: its documentation, in one place with how it is detected.
+
+Context managers TorchDynamo cannot enter, by resolved name, each measured on torch 2.13 as
+`with <it>:` between two tensor operations (GB0142 "Unsupported context manager"). Measured to
+trace, so absent: user classes with `__enter__`/`__exit__`, `@contextlib.contextmanager`
+generators, `contextlib.suppress`, `contextlib.nullcontext`, `contextlib.ExitStack`,
+`warnings.catch_warnings`, `torch.profiler.record_function`, `torch.nn.attention.sdpa_kernel`.
+`with open(...)` is GM602's.
+"""
+
+from __future__ import annotations
+
+from graphmend_bot.rules.detect import Detection, untraceable
+from graphmend_bot.rules.rule import Rule
+
+UNSUPPORTED_CONTEXT_MANAGERS = frozenset({
+    "contextlib.redirect_stdout", "contextlib.redirect_stderr",
+    "torch.random.fork_rng", "torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly",
+})
+
+RULE = Rule(
+    code="GM612",
+    name="unsupported-context-manager",
+    family="not traceable",
+    gb_id="GB0142",
+    summary=(
+        "Flags context managers TorchDynamo cannot enter in traced code: "
+        "`contextlib.redirect_stdout`/`redirect_stderr`, `torch.random.fork_rng`, "
+        "`torch.autograd.set_detect_anomaly` and `detect_anomaly`."
+    ),
+    why=(
+        "Dynamo supports a fixed set of context managers (grad modes, autocast, user classes and "
+        "generator-based ones it can inline). For these it ends the graph at the `with` and runs "
+        "the block eagerly (GB0142, measured on torch 2.13)."
+    ),
+    example="with torch.random.fork_rng():\n    noise = torch.randn_like(x)",
+    use_instead="noise = torch.randn(x.shape, generator=None)  # or fork the RNG outside the compiled call",
+    fix_safety=(
+        "No automatic fix: enter the context outside the compiled function, or keep its block out "
+        "of the compiled region."
+    ),
+    detection=Detection(calls=dict.fromkeys(
+        UNSUPPORTED_CONTEXT_MANAGERS, untraceable("Dynamo cannot enter the context manager `{name}()`"),
+    )),
+    advice=("Enter the context of `{code}` outside the compiled function, or move its block out of the "
+            "compiled region"),
+)
