@@ -28,6 +28,7 @@ on an `if` header never matches a break in the `if`'s body.
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -45,11 +46,18 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # benchmarks/, for ground_truth
 
+import hf_corpus  # noqa: E402
 import torch  # noqa: E402
 from ground_truth import Tree, dynamo_breaks, executed_lines, normalise  # noqa: E402
+from miss_causes import miss_causes  # noqa: E402
+from split import corpus_names  # noqa: E402
 
 CONFIGS = os.path.join(HERE, "configs")
 ALL_ENTRY_POINTS = "(all declared)"  # the entry_point_gain key for the whole declared set
+DEFAULT_SCOPE, DECLARED_SCOPE = "default", "declared"
+# `graphmend check` results are kept here when set (run.py sets it for a run): transformers'
+# families share one package and one config, so the whole-package check runs once, not per family
+CHECK_CACHE_ENV = "WILD_CHECK_CACHE"
 Key = tuple[str, int]  # (path relative to the package's parent, first line of the statement)
 
 
@@ -143,6 +151,12 @@ class LibraryReport:
     # per declared entry point, and for all of them together (ALL_ENTRY_POINTS), what only it
     # brings: [break statements found, findings on executed statements, findings]
     entry_point_gain: dict[str, list[int]] = field(default_factory=dict)
+    # per scope (DEFAULT_SCOPE: no entry point declared; DECLARED_SCOPE: configs/<lib>.yml), the
+    # statement keys ("path:line") found and on executed statements, so that the halves of the
+    # corpus can be scored as unions (transformers families share files: a shared break counts once)
+    scopes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # every break statement missed at default scope -> its cause (miss_causes.py)
+    miss_causes: dict[str, str] = field(default_factory=dict)
     static_seconds: float = 0.0
     seconds: float = 0.0
 
@@ -169,8 +183,8 @@ class LibraryReport:
 
 
 def lib_names() -> list[str]:
-    folder = os.path.join(HERE, "libs")
-    return sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_"))
+    """Every corpus unit: the PyPI libraries of libs/ and the transformers model families."""
+    return corpus_names()
 
 
 def entry_points(name: str) -> list[str]:
@@ -185,7 +199,7 @@ def library_config(name: str) -> dict[str, Any]:
 
 
 def config_path(name: str) -> str:
-    return os.path.join(CONFIGS, f"{name}.yml")
+    return os.path.join(CONFIGS, f"{hf_corpus.DISTRIBUTION if hf_corpus.is_unit(name) else name}.yml")
 
 
 def measure(
@@ -246,10 +260,22 @@ def measure(
     static_started = time.perf_counter()
     try:
         reported = reported_keys(_check(config_path(name), package_dir))
+        default = (
+            reported_keys(_check_with([], package_dir, library_config(name))) if report.entry_points else reported
+        )
     except RuntimeError as error:
         report.error = str(error)
-        reported = {}
+        reported = default = {}
     report.static_seconds = time.perf_counter() - static_started
+    for scope, found in ((DEFAULT_SCOPE, default), (DECLARED_SCOPE, reported)):
+        report.scopes[scope] = {
+            "found": sorted(_where(k) for k in found.keys() & breaks.keys()),
+            "executed": sorted(_where(k) for k in found if k in ran or k in breaks),
+        }
+    if not report.error:
+        report.miss_causes = miss_causes(
+            breaks.keys() - default.keys(), reported.keys(), keys, package_dir, config_path(name)
+        )
 
     line = keys.line
     report.break_statements = len(breaks)
@@ -263,12 +289,16 @@ def measure(
     report.false_positives = [line(k, reported[k]) for k in sorted(executed - breaks.keys())]
     report.never_ran_sample = [line(k, reported[k]) for k in sorted(reported.keys() - executed)[:sample]]
     report.break_lines = [line(k, breaks[k]) for k in sorted(breaks)]
-    if ablate and not report.error:
+    if ablate and report.entry_points and not report.error:
         report.entry_point_gain = _entry_point_gain(
             report.entry_points, package_dir, reported_keys, breaks, ran, library_config(name)
         )
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _where(key: Key) -> str:
+    return f"{key[0]}:{key[1]}"
 
 
 def finding_keys(findings: list[dict[str, Any]], tree: Tree, keys: StatementKeys) -> dict[Key, str]:
@@ -317,6 +347,8 @@ def _check_with(declared: list[str], package_dir: str, settings: dict[str, Any])
 
 
 def _load_spec(name: str) -> Any:
+    if hf_corpus.is_unit(name):
+        return hf_corpus.family_spec(name)
     module_spec = importlib.util.spec_from_file_location(f"wild_lib_{name}", os.path.join(HERE, "libs", f"{name}.py"))
     assert module_spec is not None and module_spec.loader is not None
     module = importlib.util.module_from_spec(module_spec)
@@ -336,10 +368,34 @@ def _check(config: str, package_dir: str, extra: Collection[str] = ()) -> list[d
     options, e.g. `--census FILE`)."""
     graphmend = os.path.join(os.path.dirname(sys.executable), "graphmend")
     command = [graphmend, "check", "--output-format", "json", "--exit-zero", "--config", config, *extra, package_dir]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    digest = _digest(command, config)
+    if digest in _CHECKED:
+        return _CHECKED[digest]
+    folder = os.environ.get(CHECK_CACHE_ENV)
+    cached = os.path.join(folder, f"check-{digest}.json") if folder else None
+    if cached and os.path.exists(cached):
+        with open(cached, encoding="utf-8") as handle:
+            return _CHECKED.setdefault(digest, list(json.load(handle)))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
     if done.returncode != 0:
         raise RuntimeError(f"graphmend check exited {done.returncode}: {done.stderr.strip()[-500:]}")
-    return json.loads(done.stdout or "[]")
+    findings = list(json.loads(done.stdout or "[]"))
+    if cached:
+        with open(cached + ".part", "w", encoding="utf-8") as handle:
+            json.dump(findings, handle)
+        os.replace(cached + ".part", cached)
+    return _CHECKED.setdefault(digest, findings)
+
+
+_CHECKED: dict[str, list[dict[str, Any]]] = {}  # this process's check results, by _digest
+
+
+def _digest(command: list[str], config: str) -> str:
+    """A check's key: the command without the config's path, and the config's text (ablation
+    configs live in temporary folders, and one text must give one key)."""
+    with open(config, "rb") as handle:
+        text = handle.read()
+    return hashlib.sha256(text + "\0".join(c for c in command if c != config).encode("utf-8")).hexdigest()[:32]
 
 
 def _describe(error: BaseException) -> str:
