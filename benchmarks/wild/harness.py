@@ -254,8 +254,12 @@ def measure(
         result.seconds = time.perf_counter() - call_started
         report.calls.append(result)
 
+    # files a finding can match a break or an executed line in: only these are parsed into
+    # statements (transformers' whole-package check has findings in hundreds of other files)
+    ran_files = {path for path, _ in ran} | {path for path, _ in breaks}
+
     def reported_keys(findings: list[dict[str, Any]]) -> dict[Key, str]:
-        return finding_keys(findings, tree, keys)
+        return finding_keys(findings, tree, keys, ran_files)
 
     static_started = time.perf_counter()
     try:
@@ -301,13 +305,20 @@ def _where(key: Key) -> str:
     return f"{key[0]}:{key[1]}"
 
 
-def finding_keys(findings: list[dict[str, Any]], tree: Tree, keys: StatementKeys) -> dict[Key, str]:
-    """`graphmend check --output-format json` findings inside the package, by statement key."""
+def finding_keys(
+    findings: list[dict[str, Any]], tree: Tree, keys: StatementKeys, files: Collection[str] | None = None
+) -> dict[Key, str]:
+    """`graphmend check --output-format json` findings inside the package, by statement key (in a
+    file not in `files`, when given, by its own line: no statement there can match, and two findings
+    in one such statement then count twice among the never-ran ones)."""
     found: dict[Key, str] = {}
     for finding in findings:
         path = normalise(finding["filename"])
         if path in tree:
-            found.setdefault(keys.key(path, finding["location"]["row"]), f"{finding['code']} {finding['message']}")
+            row = finding["location"]["row"]
+            relative = os.path.relpath(path, keys.base)
+            key = keys.key(path, row) if files is None or relative in files else (relative, row)
+            found.setdefault(key, f"{finding['code']} {finding['message']}")
     return found
 
 

@@ -36,11 +36,15 @@ HF_PYTHON = os.environ.get("WILD_HF_PYTHON", ".venv-wild-hf/bin/python")
 HF_BATCH = 6  # transformers families measured in one process (one import of torch and transformers)
 
 
+ABLATE_ENV = "WILD_ABLATE"  # "0": skip the per-entry-point ablation (the `eps`/`via` columns)
+
+
 def run_worker(names: list[str], out: str, sample: int) -> None:
     """Measure `names` in turn, rewriting `out` after each, so a crash keeps the finished ones."""
     reports = []
+    ablate = os.environ.get(ABLATE_ENV, "1") != "0"
     for name in names:
-        reports.append(measure(name, sample=sample).to_json())
+        reports.append(measure(name, sample=sample, ablate=ablate).to_json())
         with open(out + ".part", "w", encoding="utf-8") as handle:
             json.dump(reports, handle)
         os.replace(out + ".part", out)
@@ -167,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lib", action="append", choices=lib_names(), help="run only this library (repeatable)")
     parser.add_argument("--half", choices=HALVES, help="run only the libraries of this half (split.py)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes at a time")
+    parser.add_argument(
+        "--no-ablation", action="store_true", help="skip rerunning the check without each entry point (eps, via)"
+    )
     parser.add_argument("--hf-python", default=HF_PYTHON, help="the Python of transformers' environment")
     parser.add_argument(
         "--from-json", metavar="FILE", action="append", help="report saved runs (repeatable) instead of running"
@@ -180,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         run_worker(args.worker, args.json, args.sample)
         return 0
+    if args.no_ablation:
+        os.environ[ABLATE_ENV] = "0"  # read by the workers
     if args.from_json:
         reports = [LibraryReport.from_json(item) for path in args.from_json for item in _load(path)]
     else:
