@@ -24,7 +24,7 @@ sys.path.insert(0, HERE)
 
 import hf_corpus  # noqa: E402
 from halves import halves_report  # noqa: E402
-from harness import ALL_ENTRY_POINTS, CHECK_CACHE_ENV, LibraryReport, lib_names, measure  # noqa: E402
+from harness import ALL_ENTRY_POINTS, CHECK_CACHE_ENV, DEFAULT_SCOPE, LibraryReport, lib_names, measure  # noqa: E402
 from split import HALVES, TEST, half  # noqa: E402
 
 TIMEOUT_S = 1800
@@ -89,6 +89,11 @@ def _ratio(value: float | None) -> str:
     return "  -  " if value is None else f"{value:5.2f}"
 
 
+def _default_recall(report: LibraryReport) -> float | None:
+    found = report.scopes.get(DEFAULT_SCOPE, {}).get("found")
+    return len(found) / report.break_statements if found is not None and report.break_statements else None
+
+
 def _needed(report: LibraryReport) -> str:
     needed = sum(1 for entry, (found, _, _) in report.entry_point_gain.items() if found and entry != ALL_ENTRY_POINTS)
     return f"{needed}/{len(report.entry_points)}"
@@ -105,14 +110,15 @@ def _via_entry_points(report: LibraryReport) -> str:
 
 def table(reports: list[LibraryReport]) -> str:
     header = (
-        f"{'library':<24} {'version':<10} {'calls':>5} {'breaks':>6} {'found':>5} {'recall':>6} "
+        f"{'library':<30} {'half':<4} {'version':<10} {'calls':>5} {'breaks':>6} {'rec0':>5} {'found':>5} {'recall':>6} "
         f"{'exec':>4} {'conf':>4} {'prec':>5} {'never':>5} {'eps':>5} {'via':>3} {'wall s':>7}"
     )
     rows = [header, "-" * len(header)]
     for r in reports:
         ok = sum(1 for c in r.calls if c.error is None)
         rows.append(
-            f"{r.name:<24} {r.version:<10} {f'{ok}/{len(r.calls)}':>5} {r.break_statements:>6} {r.matched:>5} "
+            f"{r.name:<30} {half(r.name):<4} {r.version:<10} {f'{ok}/{len(r.calls)}':>5} {r.break_statements:>6} "
+            f"{_ratio(_default_recall(r)):>5} {r.matched:>5} "
             f"{_ratio(r.recall):>6} {r.executed_findings:>4} {r.confirmed:>4} {_ratio(r.precision):>5} "
             f"{r.never_ran:>5} {_needed(r):>5} {_via_entry_points(r):>3} {r.seconds:>7.1f}"
         )
@@ -122,7 +128,8 @@ def table(reports: list[LibraryReport]) -> str:
     confirmed = sum(r.confirmed for r in reports)
     rows.append("-" * len(header))
     rows.append(
-        f"{'overall':<24} {'':<10} {'':>5} {breaks:>6} {matched:>5} {_ratio(matched / breaks if breaks else None):>6} "
+        f"{'overall (sums)':<30} {'':<4} {'':<10} {'':>5} {breaks:>6} {'':>5} {matched:>5} "
+        f"{_ratio(matched / breaks if breaks else None):>6} "
         f"{executed:>4} {confirmed:>4} {_ratio(confirmed / executed if executed else None):>5} "
         f"{sum(r.never_ran for r in reports):>5} {_needed_total(reports):>5} "
         f"{sum(int(_via_entry_points(r)) for r in reports):>3} "
@@ -132,6 +139,8 @@ def table(reports: list[LibraryReport]) -> str:
 
 
 LEGEND = """\
+half: split.py's half; rec0: recall at default scope (no entry point declared); found, recall: with
+the declared entry points;
 breaks: statements Dynamo broke on (explain + graph_breaks log); found: of those, with a finding;
 exec: findings on statements the eager calls ran; conf: of those, Dynamo broke there; prec = conf/exec;
 never: findings on statements no call ran; eps: entry points needed (a break statement is found only
