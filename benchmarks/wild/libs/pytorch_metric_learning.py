@@ -25,10 +25,17 @@ def call_ntxent_loss():
     return losses.NTXentLoss(temperature=0.1), _batch(), {}
 
 
-def _mined_loss(embeddings: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-    pairs = miners.MultiSimilarityMiner(epsilon=0.1)(embeddings, labels)
-    return losses.MultiSimilarityLoss()(embeddings, labels, pairs)
+class _MinedLoss(torch.nn.Module):
+    """A training loss as the library's examples write it: a miner picks pairs, the loss uses them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.miner = miners.MultiSimilarityMiner(epsilon=0.1)
+        self.loss = losses.MultiSimilarityLoss()
+
+    def forward(self, embeddings: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+        return self.loss(embeddings, labels, self.miner(embeddings, labels))
 
 
 def call_miner_and_loss():
-    return _mined_loss, _batch(), {}
+    return _MinedLoss(), _batch(), {}
