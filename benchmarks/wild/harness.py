@@ -216,7 +216,7 @@ def measure(
         report = LibraryReport(
             name, spec.DISTRIBUTION, importlib.metadata.version(spec.DISTRIBUTION), spec.WHY, entry_points(name)
         )
-        package_dir = os.path.dirname(importlib.import_module(spec.PACKAGE).__file__)
+        package_dir = _package_dir(importlib.import_module(spec.PACKAGE))
     except Exception as error:  # a library that does not import is reported, not fatal
         report = LibraryReport(name, name, "?", "", [], error=_describe(error))
         report.seconds = time.perf_counter() - started
@@ -299,6 +299,13 @@ def measure(
         )
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _package_dir(module: Any) -> str:
+    """The analysed tree: a package's directory (a namespace package has no __file__), or the file
+    of a distribution that is one module."""
+    paths = list(getattr(module, "__path__", None) or [])
+    return str(paths[0]) if paths else str(module.__file__)
 
 
 def _where(key: Key) -> str:
