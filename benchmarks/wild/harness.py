@@ -28,6 +28,7 @@ on an `if` header never matches a break in the `if`'s body.
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -45,11 +46,15 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # benchmarks/, for ground_truth
 
+import hf_corpus  # noqa: E402
 import torch  # noqa: E402
 from ground_truth import Tree, dynamo_breaks, executed_lines, normalise  # noqa: E402
+from miss_causes import miss_causes  # noqa: E402
+from split import corpus_names  # noqa: E402
 
 CONFIGS = os.path.join(HERE, "configs")
 ALL_ENTRY_POINTS = "(all declared)"  # the entry_point_gain key for the whole declared set
+DEFAULT_SCOPE, DECLARED_SCOPE = "default", "declared"
 # The scopes compared by `run.py --scopes` (docs: README "Scopes"): the library's settings with
 # these keys replaced. "declared" is configs/<lib>.yml as it is (the declared entry points keep
 # the model scope by themselves); the others drop the declared entry points.
@@ -59,6 +64,9 @@ SCOPE_VARIANTS: dict[str, dict[str, Any]] = {
     "library": {"scope": "library", "entry-points": []},
     "declared": {},
 }
+# `graphmend check` results are kept here when set (run.py sets it for a run): transformers'
+# families share one package and one config, so the whole-package check runs once, not per family
+CHECK_CACHE_ENV = "WILD_CHECK_CACHE"
 Key = tuple[str, int]  # (path relative to the package's parent, first line of the statement)
 
 
@@ -152,9 +160,15 @@ class LibraryReport:
     # per declared entry point, and for all of them together (ALL_ENTRY_POINTS), what only it
     # brings: [break statements found, findings on executed statements, findings]
     entry_point_gain: dict[str, list[int]] = field(default_factory=dict)
-    # per SCOPE_VARIANTS name: [break statements found, findings on executed statements, of those
-    # on a break statement, findings]
-    scopes: dict[str, list[int]] = field(default_factory=dict)
+    # per scope (DEFAULT_SCOPE: no entry point declared; DECLARED_SCOPE: configs/<lib>.yml), the
+    # statement keys ("path:line") found and on executed statements, so that the halves of the
+    # corpus can be scored as unions (transformers families share files: a shared break counts once)
+    scopes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # every break statement missed at default scope -> its cause (miss_causes.py)
+    miss_causes: dict[str, str] = field(default_factory=dict)
+    # per SCOPE_VARIANTS name (`run.py --scopes`): [break statements found, findings on executed
+    # statements, of those on a break statement, findings]
+    scope_variants: dict[str, list[int]] = field(default_factory=dict)
     static_seconds: float = 0.0
     seconds: float = 0.0
 
@@ -181,8 +195,8 @@ class LibraryReport:
 
 
 def lib_names() -> list[str]:
-    folder = os.path.join(HERE, "libs")
-    return sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_"))
+    """Every corpus unit: the PyPI libraries of libs/ and the transformers model families."""
+    return corpus_names()
 
 
 def entry_points(name: str) -> list[str]:
@@ -197,15 +211,14 @@ def library_config(name: str) -> dict[str, Any]:
 
 
 def config_path(name: str) -> str:
-    return os.path.join(CONFIGS, f"{name}.yml")
+    return os.path.join(CONFIGS, f"{hf_corpus.DISTRIBUTION if hf_corpus.is_unit(name) else name}.yml")
 
 
 def measure(
     name: str, sample: int = 5, calls: Collection[str] | None = None, ablate: bool = True, scopes: bool = False
 ) -> LibraryReport:
     """Measure one library in this process (only `calls` when given; `ablate`: rerun the check
-    without each declared entry point in turn, to tell which were needed; `scopes`: rerun it in
-    each of SCOPE_VARIANTS).
+    without each declared entry point in turn, to tell which were needed).
 
     A library that does not import, and a call that raises, are reported in the result.
     """
@@ -215,7 +228,7 @@ def measure(
         report = LibraryReport(
             name, spec.DISTRIBUTION, importlib.metadata.version(spec.DISTRIBUTION), spec.WHY, entry_points(name)
         )
-        package_dir = os.path.dirname(importlib.import_module(spec.PACKAGE).__file__)
+        package_dir = _package_dir(importlib.import_module(spec.PACKAGE))
     except Exception as error:  # a library that does not import is reported, not fatal
         report = LibraryReport(name, name, "?", "", [], error=_describe(error))
         report.seconds = time.perf_counter() - started
@@ -253,16 +266,32 @@ def measure(
         result.seconds = time.perf_counter() - call_started
         report.calls.append(result)
 
+    # files a finding can match a break or an executed line in: only these are parsed into
+    # statements (transformers' whole-package check has findings in hundreds of other files)
+    ran_files = {path for path, _ in ran} | {path for path, _ in breaks}
+
     def reported_keys(findings: list[dict[str, Any]]) -> dict[Key, str]:
-        return finding_keys(findings, tree, keys)
+        return finding_keys(findings, tree, keys, ran_files)
 
     static_started = time.perf_counter()
     try:
         reported = reported_keys(_check(config_path(name), package_dir))
+        default = (
+            reported_keys(_check_with([], package_dir, library_config(name))) if report.entry_points else reported
+        )
     except RuntimeError as error:
         report.error = str(error)
-        reported = {}
+        reported = default = {}
     report.static_seconds = time.perf_counter() - static_started
+    for scope, found in ((DEFAULT_SCOPE, default), (DECLARED_SCOPE, reported)):
+        report.scopes[scope] = {
+            "found": sorted(_where(k) for k in found.keys() & breaks.keys()),
+            "executed": sorted(_where(k) for k in found if k in ran or k in breaks),
+        }
+    if not report.error:
+        report.miss_causes = miss_causes(
+            breaks.keys() - default.keys(), reported.keys(), keys, package_dir, config_path(name)
+        )
 
     line = keys.line
     report.break_statements = len(breaks)
@@ -276,7 +305,7 @@ def measure(
     report.false_positives = [line(k, reported[k]) for k in sorted(executed - breaks.keys())]
     report.never_ran_sample = [line(k, reported[k]) for k in sorted(reported.keys() - executed)[:sample]]
     report.break_lines = [line(k, breaks[k]) for k in sorted(breaks)]
-    if ablate and not report.error:
+    if ablate and report.entry_points and not report.error:
         report.entry_point_gain = _entry_point_gain(
             report.entry_points, package_dir, reported_keys, breaks, ran, library_config(name)
         )
@@ -285,20 +314,38 @@ def measure(
         for variant, overrides in SCOPE_VARIANTS.items():
             found = reported if not overrides else reported_keys(_check_settings({**settings, **overrides}, package_dir))
             executed_here = {k for k in found if k in ran or k in breaks}
-            report.scopes[variant] = [
+            report.scope_variants[variant] = [
                 len(found.keys() & breaks.keys()), len(executed_here), len(executed_here & breaks.keys()), len(found)
             ]
     report.seconds = time.perf_counter() - started
     return report
 
 
-def finding_keys(findings: list[dict[str, Any]], tree: Tree, keys: StatementKeys) -> dict[Key, str]:
-    """`graphmend check --output-format json` findings inside the package, by statement key."""
+def _package_dir(module: Any) -> str:
+    """The analysed tree: a package's directory (a namespace package has no __file__), or the file
+    of a distribution that is one module."""
+    paths = list(getattr(module, "__path__", None) or [])
+    return str(paths[0]) if paths else str(module.__file__)
+
+
+def _where(key: Key) -> str:
+    return f"{key[0]}:{key[1]}"
+
+
+def finding_keys(
+    findings: list[dict[str, Any]], tree: Tree, keys: StatementKeys, files: Collection[str] | None = None
+) -> dict[Key, str]:
+    """`graphmend check --output-format json` findings inside the package, by statement key (in a
+    file not in `files`, when given, by its own line: no statement there can match, and two findings
+    in one such statement then count twice among the never-ran ones)."""
     found: dict[Key, str] = {}
     for finding in findings:
         path = normalise(finding["filename"])
         if path in tree:
-            found.setdefault(keys.key(path, finding["location"]["row"]), f"{finding['code']} {finding['message']}")
+            row = finding["location"]["row"]
+            relative = os.path.relpath(path, keys.base)
+            key = keys.key(path, row) if files is None or relative in files else (relative, row)
+            found.setdefault(key, f"{finding['code']} {finding['message']}")
     return found
 
 
@@ -342,6 +389,8 @@ def _check_settings(settings: dict[str, Any], package_dir: str) -> list[dict[str
 
 
 def _load_spec(name: str) -> Any:
+    if hf_corpus.is_unit(name):
+        return hf_corpus.family_spec(name)
     module_spec = importlib.util.spec_from_file_location(f"wild_lib_{name}", os.path.join(HERE, "libs", f"{name}.py"))
     assert module_spec is not None and module_spec.loader is not None
     module = importlib.util.module_from_spec(module_spec)
@@ -361,10 +410,34 @@ def _check(config: str, package_dir: str, extra: Collection[str] = ()) -> list[d
     options, e.g. `--census FILE`)."""
     graphmend = os.path.join(os.path.dirname(sys.executable), "graphmend")
     command = [graphmend, "check", "--output-format", "json", "--exit-zero", "--config", config, *extra, package_dir]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    digest = _digest(command, config)
+    if digest in _CHECKED:
+        return _CHECKED[digest]
+    folder = os.environ.get(CHECK_CACHE_ENV)
+    cached = os.path.join(folder, f"check-{digest}.json") if folder else None
+    if cached and os.path.exists(cached):
+        with open(cached, encoding="utf-8") as handle:
+            return _CHECKED.setdefault(digest, list(json.load(handle)))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
     if done.returncode != 0:
         raise RuntimeError(f"graphmend check exited {done.returncode}: {done.stderr.strip()[-500:]}")
-    return json.loads(done.stdout or "[]")
+    findings = list(json.loads(done.stdout or "[]"))
+    if cached:
+        with open(cached + ".part", "w", encoding="utf-8") as handle:
+            json.dump(findings, handle)
+        os.replace(cached + ".part", cached)
+    return _CHECKED.setdefault(digest, findings)
+
+
+_CHECKED: dict[str, list[dict[str, Any]]] = {}  # this process's check results, by _digest
+
+
+def _digest(command: list[str], config: str) -> str:
+    """A check's key: the command without the config's path, and the config's text (ablation
+    configs live in temporary folders, and one text must give one key)."""
+    with open(config, "rb") as handle:
+        text = handle.read()
+    return hashlib.sha256(text + "\0".join(c for c in command if c != config).encode("utf-8")).hexdigest()[:32]
 
 
 def _describe(error: BaseException) -> str:

@@ -11,44 +11,97 @@ Usage (after `sh benchmarks/wild/setup_env.sh`):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from harness import ALL_ENTRY_POINTS, SCOPE_VARIANTS, LibraryReport, lib_names, measure  # noqa: E402
+import hf_corpus  # noqa: E402
+from halves import halves_report  # noqa: E402
+from harness import (  # noqa: E402
+    ALL_ENTRY_POINTS,
+    CHECK_CACHE_ENV,
+    DEFAULT_SCOPE,
+    SCOPE_VARIANTS,
+    LibraryReport,
+    lib_names,
+    measure,
+)
+from split import HALVES, TEST, half  # noqa: E402
 
 TIMEOUT_S = 1800
+# transformers 5.x lives in its own environment (setup_env.sh), apart from the libraries that pin
+# or import an older one
+HF_PYTHON = os.environ.get("WILD_HF_PYTHON", ".venv-wild-hf/bin/python")
 
 
-def run_worker(name: str, out: str, sample: int, scopes: bool) -> None:
-    report = measure(name, sample=sample, scopes=scopes)
-    with open(out, "w", encoding="utf-8") as handle:
-        json.dump(report.to_json(), handle)
+HF_BATCH = 6  # transformers families measured in one process (one import of torch and transformers)
 
 
-def run_isolated(name: str, sample: int, scopes: bool = False) -> LibraryReport:
+ABLATE_ENV = "WILD_ABLATE"  # "0": skip the per-entry-point ablation (the `eps`/`via` columns)
+SCOPES_ENV = "WILD_SCOPES"  # "1": also check in each of SCOPE_VARIANTS (`--scopes`)
+
+
+def run_worker(names: list[str], out: str, sample: int) -> None:
+    """Measure `names` in turn, rewriting `out` after each, so a crash keeps the finished ones."""
+    reports = []
+    ablate = os.environ.get(ABLATE_ENV, "1") != "0"
+    scopes = os.environ.get(SCOPES_ENV, "0") == "1"
+    for name in names:
+        reports.append(measure(name, sample=sample, ablate=ablate, scopes=scopes).to_json())
+        with open(out + ".part", "w", encoding="utf-8") as handle:
+            json.dump(reports, handle)
+        os.replace(out + ".part", out)
+
+
+def run_batch(names: list[str], sample: int, hf_python: str = HF_PYTHON) -> list[LibraryReport]:
+    """`names` in one worker process; any it did not finish are rerun one per process."""
+    python = hf_python if hf_corpus.is_unit(names[0]) else sys.executable
+    done: dict[str, LibraryReport] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "reports.json")
+        command = [python, os.path.abspath(__file__), "--json", out, "--sample", str(sample)]
+        command += [arg for name in names for arg in ("--worker", name)]
+        # what finished is in `out`; the rest runs alone below and reports its own error
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S * len(names))
+        if os.path.exists(out):
+            with open(out, encoding="utf-8") as handle:
+                done = {r.name: r for r in map(LibraryReport.from_json, json.load(handle))}
+    return [done[name] if name in done else run_isolated(name, sample, hf_python) for name in names]
+
+
+def run_isolated(name: str, sample: int, hf_python: str = HF_PYTHON) -> LibraryReport:
+    python = hf_python if hf_corpus.is_unit(name) else sys.executable
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "report.json")
-        command = [sys.executable, os.path.abspath(__file__), "--worker", name, "--json", out, "--sample", str(sample)]
-        command += ["--scopes"] if scopes else []
+        command = [python, os.path.abspath(__file__), "--worker", name, "--json", out, "--sample", str(sample)]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+        except OSError as error:  # the interpreter is missing (transformers' environment not set up)
+            return LibraryReport(name, name, "?", "", [], error=f"cannot start {python}: {error.strerror}")
         except subprocess.TimeoutExpired:
             return LibraryReport(name, name, "?", "", [], error=f"timed out after {TIMEOUT_S} s")
         if done.returncode != 0 or not os.path.exists(out):
             tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
             return LibraryReport(name, name, "?", "", [], error=f"worker exited {done.returncode}: {tail}")
         with open(out, encoding="utf-8") as handle:
-            return LibraryReport.from_json(json.load(handle))
+            return LibraryReport.from_json(json.load(handle)[0])
 
 
 def _ratio(value: float | None) -> str:
     return "  -  " if value is None else f"{value:5.2f}"
+
+
+def _default_recall(report: LibraryReport) -> float | None:
+    found = report.scopes.get(DEFAULT_SCOPE, {}).get("found")
+    return len(found) / report.break_statements if found is not None and report.break_statements else None
 
 
 def _needed(report: LibraryReport) -> str:
@@ -67,14 +120,15 @@ def _via_entry_points(report: LibraryReport) -> str:
 
 def table(reports: list[LibraryReport]) -> str:
     header = (
-        f"{'library':<24} {'version':<10} {'calls':>5} {'breaks':>6} {'found':>5} {'recall':>6} "
+        f"{'library':<30} {'half':<4} {'version':<10} {'calls':>5} {'breaks':>6} {'rec0':>5} {'found':>5} {'recall':>6} "
         f"{'exec':>4} {'conf':>4} {'prec':>5} {'never':>5} {'eps':>5} {'via':>3} {'wall s':>7}"
     )
     rows = [header, "-" * len(header)]
     for r in reports:
         ok = sum(1 for c in r.calls if c.error is None)
         rows.append(
-            f"{r.name:<24} {r.version:<10} {f'{ok}/{len(r.calls)}':>5} {r.break_statements:>6} {r.matched:>5} "
+            f"{r.name:<30} {half(r.name):<4} {r.version:<10} {f'{ok}/{len(r.calls)}':>5} {r.break_statements:>6} "
+            f"{_ratio(_default_recall(r)):>5} {r.matched:>5} "
             f"{_ratio(r.recall):>6} {r.executed_findings:>4} {r.confirmed:>4} {_ratio(r.precision):>5} "
             f"{r.never_ran:>5} {_needed(r):>5} {_via_entry_points(r):>3} {r.seconds:>7.1f}"
         )
@@ -84,7 +138,8 @@ def table(reports: list[LibraryReport]) -> str:
     confirmed = sum(r.confirmed for r in reports)
     rows.append("-" * len(header))
     rows.append(
-        f"{'overall':<24} {'':<10} {'':>5} {breaks:>6} {matched:>5} {_ratio(matched / breaks if breaks else None):>6} "
+        f"{'overall (sums)':<30} {'':<4} {'':<10} {'':>5} {breaks:>6} {'':>5} {matched:>5} "
+        f"{_ratio(matched / breaks if breaks else None):>6} "
         f"{executed:>4} {confirmed:>4} {_ratio(confirmed / executed if executed else None):>5} "
         f"{sum(r.never_ran for r in reports):>5} {_needed_total(reports):>5} "
         f"{sum(int(_via_entry_points(r)) for r in reports):>3} "
@@ -106,12 +161,12 @@ def scope_table(reports: list[LibraryReport]) -> str:
         return f" {recall:>12} {precision:>10} {findings:>5}"
 
     for r in reports:
-        if not r.scopes:
+        if not r.scope_variants:
             continue
-        rows.append(f"{r.name:<24} {r.break_statements:>6}" + "".join(cells(r.break_statements, r.scopes[name]) for name in SCOPE_VARIANTS))
+        rows.append(f"{r.name:<24} {r.break_statements:>6}" + "".join(cells(r.break_statements, r.scope_variants[name]) for name in SCOPE_VARIANTS))
         for name in SCOPE_VARIANTS:
-            totals[name] = [a + b for a, b in zip(totals[name], r.scopes[name])]
-    breaks = sum(r.break_statements for r in reports if r.scopes)
+            totals[name] = [a + b for a, b in zip(totals[name], r.scope_variants[name])]
+    breaks = sum(r.break_statements for r in reports if r.scope_variants)
     rows.append("-" * len(header))
     rows.append(f"{'overall':<24} {breaks:>6}" + "".join(cells(breaks, totals[name]) for name in SCOPE_VARIANTS))
     return "\n".join(rows)
@@ -125,14 +180,16 @@ model: `scope: model`, no entry points (the default before the library scope); a
 
 
 LEGEND = """\
+half: split.py's half; rec0: recall at default scope (no entry point declared); found, recall: with
+the declared entry points;
 breaks: statements Dynamo broke on (explain + graph_breaks log); found: of those, with a finding;
 exec: findings on statements the eager calls ran; conf: of those, Dynamo broke there; prec = conf/exec;
 never: findings on statements no call ran; eps: entry points needed (a break statement is found only
 through it) / declared in configs/<lib>.yml; via: break statements found only with the declared set."""
 
 
-def details(report: LibraryReport) -> str:
-    lines = [f"== {report.name} {report.version}"]
+def details(report: LibraryReport, show_test_lines: bool = False) -> str:
+    lines = [f"== {report.name} {report.version} ({half(report.name)} half)"]
     if report.error:
         lines.append(f"   error: {report.error}")
     for call in report.calls:
@@ -144,6 +201,12 @@ def details(report: LibraryReport) -> str:
             f"   entry point {entry}: {'needed' if found else 'no break found only through it'} "
             f"(only through it: {found} break statements found, {executed} executed findings, {findings} findings)"
         )
+    if half(report.name) == TEST and not show_test_lines:  # the test half is counted, not read
+        lines.append(
+            f"   test half: {len(report.missed)} missed, {len(report.false_positives)} false positives, "
+            f"{report.never_ran} never ran (lines not shown)"
+        )
+        return "\n".join(lines)
     for title, items in (
         ("missed", report.missed),
         ("false positive", report.false_positives),
@@ -156,34 +219,80 @@ def details(report: LibraryReport) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lib", action="append", choices=lib_names(), help="run only this library (repeatable)")
+    parser.add_argument("--half", choices=HALVES, help="run only the libraries of this half (split.py)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes at a time")
+    parser.add_argument(
+        "--no-ablation", action="store_true", help="skip rerunning the check without each entry point (eps, via)"
+    )
+    parser.add_argument("--hf-python", default=HF_PYTHON, help="the Python of transformers' environment")
+    parser.add_argument(
+        "--from-json", metavar="FILE", action="append", help="report saved runs (repeatable) instead of running"
+    )
+    parser.add_argument("--show-test-lines", action="store_true", help="print the test half's lines too")
     parser.add_argument("--json", metavar="FILE", help="save the reports as JSON")
     parser.add_argument("--sample", type=int, default=5, help="never-ran findings to print per library")
     parser.add_argument("--quiet", action="store_true", help="print the table only")
     parser.add_argument("--scopes", action="store_true",
                         help="also check in the model, auto and library scopes without entry points, and compare")
-    parser.add_argument("--worker", metavar="NAME", help=argparse.SUPPRESS)
+    parser.add_argument("--worker", metavar="NAME", action="append", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        run_worker(args.worker, args.json, args.sample, args.scopes)
+        run_worker(args.worker, args.json, args.sample)
         return 0
-    reports = []
-    for name in args.lib or lib_names():
-        print(f"... {name}", file=sys.stderr, flush=True)
-        reports.append(run_isolated(name, args.sample, args.scopes))
+    if args.no_ablation:
+        os.environ[ABLATE_ENV] = "0"  # read by the workers
+    if args.scopes:
+        os.environ[SCOPES_ENV] = "1"
+    if args.from_json:
+        reports = [LibraryReport.from_json(item) for path in args.from_json for item in _load(path)]
+    else:
+        reports = _run(args)
     if not args.quiet:
         for report in reports:
-            print(details(report))
+            print(details(report, args.show_test_lines))
         print()
     print(table(reports))
     print(LEGEND)
-    if args.scopes:
+    print()
+    print(halves_report(reports))
+    if any(r.scope_variants for r in reports):
         print()
         print(scope_table(reports))
         print(SCOPE_LEGEND)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump([r.to_json() for r in reports], handle, indent=1)
+        _save(args.json, reports)
     return 0
+
+
+def _run(args: argparse.Namespace) -> list[LibraryReport]:
+    names = [n for n in args.lib or lib_names() if args.half is None or half(n) == args.half]
+    reports = []
+    with tempfile.TemporaryDirectory() as cache:
+        # one whole-package check per package and config for the run (transformers' families)
+        os.environ.setdefault(CHECK_CACHE_ENV, cache)
+        hf = [n for n in names if hf_corpus.is_unit(n)]
+        batches = [[n] for n in names if not hf_corpus.is_unit(n)]
+        batches += [hf[i : i + HF_BATCH] for i in range(0, len(hf), HF_BATCH)]
+        def one(batch: list[str]) -> list[LibraryReport]:
+            print(f"... {' '.join(batch)}", file=sys.stderr, flush=True)
+            return run_batch(batch, args.sample, args.hf_python)
+
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:  # each batch is its own process
+            for done in pool.map(one, batches):
+                reports.extend(done)
+                if args.json:  # saved as it goes: a run cut short keeps what it measured
+                    _save(args.json, reports)
+    return sorted(reports, key=lambda r: r.name)
+
+
+def _save(path: str, reports: list[LibraryReport]) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump([r.to_json() for r in sorted(reports, key=lambda r: r.name)], handle, indent=1)
+
+
+def _load(path: str) -> list[dict[str, object]]:
+    with open(path, encoding="utf-8") as handle:
+        return list(json.load(handle))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Creates .venv-wild for the wild benchmark (benchmarks/wild/run.py): torch 2.13.0 (the CPU build;
 # an unpinned torch pulls a multi-GB CUDA build) first, then the pinned libraries under a constraints
-# file that pins torch so no library can replace it, then this package in editable mode.
+# file that pins torch so no library can replace it, then this package in editable mode; and
+# .venv-wild-hf, transformers 5.x for the transformers families (hf_corpus.py), the same way.
 # Usage, from the repository root:  sh benchmarks/wild/setup_env.sh
 set -eu
 PYTHON="${PYTHON:-python3}"
@@ -19,3 +20,17 @@ $PIP install --quiet -c "$HERE/constraints.txt" -r "$HERE/requirements.txt"
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "openai-whisper==20250625"
 $PIP install --quiet -c "$HERE/constraints.txt" -e .
 "$VENV/bin/python" -c "import torch; assert torch.__version__.startswith('2.13.0'), torch.__version__; print('torch', torch.__version__)"
+
+HF_VENV="${HF_VENV:-.venv-wild-hf}"
+if [ ! -x "$HF_VENV/bin/python" ]; then
+    "$PYTHON" -m venv "$HF_VENV"
+fi
+HF_PIP="$HF_VENV/bin/python -m pip"
+TORCH_PIN="$(mktemp)"
+echo "torch==2.13.0" > "$TORCH_PIN"
+$HF_PIP install --quiet --upgrade pip
+$HF_PIP install --quiet "torch==2.13.0"
+$HF_PIP install --quiet -c "$TORCH_PIN" -r "$HERE/requirements-hf.txt"
+$HF_PIP install --quiet -c "$TORCH_PIN" --no-deps -e .
+rm -f "$TORCH_PIN"
+"$HF_VENV/bin/python" -c "import torch, transformers; assert torch.__version__.startswith('2.13.0'); print('transformers', transformers.__version__)"

@@ -1,0 +1,115 @@
+"""The corpus's figures per half (split.py): recall, executed-line precision, the lowest library,
+and for the test half the missed break statements counted by cause (miss_causes.py).
+
+A half's figures are over the union of its libraries' statements, not sums of per-library counts:
+transformers' families share files (modeling_utils.py, masking_utils.py), and a break statement
+two families hit is one statement to find. Different libraries never share a statement (keys carry
+the package's path), so for them the union is the plain sum.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from harness import DECLARED_SCOPE, DEFAULT_SCOPE, LibraryReport
+from split import DEV, TEST, TUNED_ON, half
+
+DEPENDENCY_FRAME = "dependency frame (no frame in the package)"
+
+
+@dataclass
+class ScopeFigures:
+    breaks: int
+    found: int
+    executed: int
+    confirmed: int
+
+    @property
+    def recall(self) -> float | None:
+        return self.found / self.breaks if self.breaks else None
+
+    @property
+    def precision(self) -> float | None:
+        return self.confirmed / self.executed if self.executed else None
+
+
+@dataclass
+class HalfFigures:
+    name: str
+    libraries: list[str]
+    failed: list[str]  # libraries that did not load or whose check failed
+    calls: int
+    calls_ok: int
+    scopes: dict[str, ScopeFigures]
+    lowest: dict[str, tuple[str, float] | None]  # per scope: the library with the lowest recall
+    below_half: dict[str, list[str]]  # per scope: libraries with recall under 0.5
+    causes: Counter[str] = field(default_factory=Counter)
+
+
+def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = frozenset()) -> HalfFigures:
+    mine = [r for r in reports if half(r.name) == name and r.name not in exclude]
+    breaks = {line.where for r in mine for line in r.break_lines}
+    scopes: dict[str, ScopeFigures] = {}
+    lowest: dict[str, tuple[str, float] | None] = {}
+    below: dict[str, list[str]] = {}
+    for scope in (DEFAULT_SCOPE, DECLARED_SCOPE):
+        found = {k for r in mine for k in r.scopes.get(scope, {}).get("found", [])}
+        executed = {k for r in mine for k in r.scopes.get(scope, {}).get("executed", [])}
+        scopes[scope] = ScopeFigures(len(breaks), len(found & breaks), len(executed), len(executed & breaks))
+        per_library = [(r.name, _recall(r, scope)) for r in mine if r.break_lines and not r.error]
+        ratios = [(n, v) for n, v in per_library if v is not None]
+        lowest[scope] = min(ratios, key=lambda item: item[1]) if ratios else None
+        below[scope] = [n for n, v in ratios if v < 0.5]
+    causes: Counter[str] = Counter()
+    missed: dict[str, str] = {}
+    for r in mine:
+        missed.update(r.miss_causes)
+        causes[DEPENDENCY_FRAME] += sum(len(c.unmapped) for c in r.calls)
+    causes.update(missed.values())
+    return HalfFigures(
+        name,
+        [r.name for r in mine],
+        [r.name for r in mine if r.error],
+        sum(len(r.calls) for r in mine),
+        sum(1 for r in mine for c in r.calls if c.error is None),
+        scopes,
+        lowest,
+        below,
+        causes,
+    )
+
+
+def _recall(report: LibraryReport, scope: str) -> float | None:
+    found = report.scopes.get(scope, {}).get("found")
+    if found is None or not report.break_lines:
+        return None
+    return len(found) / len(report.break_lines)
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def halves_report(reports: list[LibraryReport]) -> str:
+    rows = ["figures per half (split.py: sha256 of the salted library name, first byte even = dev)"]
+    for name, exclude in ((DEV, frozenset()), (TEST, frozenset()), (TEST, TUNED_ON)):
+        f = figures(reports, name, exclude)
+        label = f"{name} without the units tuned on (split.TUNED_ON)" if exclude else name
+        rows.append(
+            f"  {label}: {len(f.libraries)} libraries ({len(f.failed)} failed: {', '.join(f.failed) or 'none'}), "
+            f"calls {f.calls_ok}/{f.calls} ran"
+        )
+        for scope, s in f.scopes.items():
+            low = f.lowest[scope]
+            rows.append(
+                f"    {scope:<8} recall {_ratio(s.recall)} ({s.found}/{s.breaks} break statements), "
+                f"executed precision {_ratio(s.precision)} ({s.confirmed}/{s.executed}), lowest library "
+                f"{f'{low[0]} {low[1]:.2f}' if low else '-'}, below 0.5: {len(f.below_half[scope])}"
+            )
+        if name == TEST and not exclude:
+            rows.append("    missed at default scope, by cause (counted, not read):")
+            rows.extend(f"      {count:>4}  {cause}" for cause, count in f.causes.most_common())
+        elif name == DEV:
+            rows.append(f"    below 0.5 (declared): {', '.join(f.below_half[DECLARED_SCOPE]) or 'none'}")
+    return "\n".join(rows)
