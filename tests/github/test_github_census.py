@@ -27,9 +27,9 @@ from graphmend_bot.census.record import MAX_BYTES
 from graphmend_bot.github.core.markers import is_summary, parse_finding_marker
 from graphmend_bot.report.untrusted_text import markdown_text
 
-# The pull request also adds a line no static rule flags but Dynamo breaks on (GB0206).
+# The pull request also adds a line no static rule flags but Dynamo breaks on (GB0056).
 LAYERS_HEAD = ("import torch\n\n\ndef scale(x):\n    factor = x.abs().max().item()\n    y = x.detach() * 2\n"
-               "    y.requires_grad = True\n    return y / factor\n")
+               "    y.data = x.detach()\n    return y / factor\n")
 CENSUS_HEAD = {**HEAD, "pkg/layers.py": LAYERS_HEAD}
 TESTS = ("import torch\nfrom pkg.model import Net\n\n\ndef test_net():\n    torch.manual_seed(0)\n"
          "    assert Net()(torch.randn(2, 4)).shape == (2, 4)\n")
@@ -87,10 +87,10 @@ def test_a_valid_census_confirms_findings_and_adds_the_breaks_only_dynamo_saw(
     item = comments[("pkg/layers.py", line_of(LAYERS_HEAD, ".item()"))]
     assert "Confirmed by Dynamo in `tests/test_net.py::test_net`." in item
     # The line no static rule flags: a GM801 comment with Dynamo's reason and graph-break id.
-    runtime = comments[("pkg/layers.py", line_of(LAYERS_HEAD, "requires_grad = True"))]
+    runtime = comments[("pkg/layers.py", line_of(LAYERS_HEAD, "y.data = x.detach()"))]
     assert runtime.startswith("**GM801** graph break seen by Dynamo in the tests: ")
-    assert "setattr() on Tensor.requires_grad" in rendered_text(runtime)
-    assert "[GB0206](" in runtime and "Confirmed by Dynamo in `tests/test_net.py::test_net`." in runtime
+    assert "Failed to mutate tensor data attribute" in rendered_text(runtime)
+    assert "[GB0056](" in runtime and "Confirmed by Dynamo in `tests/test_net.py::test_net`." in runtime
     assert len(comments) == 4
     # The summaries say what the census contributed; SARIF carries the runtime rule.
     note = "Dynamo's census of the tests at"
@@ -159,11 +159,11 @@ def test_markup_in_a_census_stays_text_in_the_review(world: PullRequestWorld, re
     run = world.run(world.event("pull_request.opened.json"), fail_on="never", census_file=CENSUS)
 
     assert run.returncode == 0, run.stdout + run.stderr
-    runtime = comments_by_line(world.fake)[("pkg/layers.py", line_of(LAYERS_HEAD, "requires_grad = True"))]
+    runtime = comments_by_line(world.fake)[("pkg/layers.py", line_of(LAYERS_HEAD, "y.data = x.detach()"))]
     message, *_ = runtime.split("\n\n")
     # One line (the newline is gone), with the HTML comment, mention and link made text.
     assert message == ("**GM801** graph break seen by Dynamo in the tests: " + markdown_text(hostile.replace("\n", ""))
-                       + " (PyTorch graph break [GB0206](https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0206.html))")
+                       + " (PyTorch graph break [GB0056](https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0056.html))")
     assert untrusted_markup(runtime) == [] and "<!-- graphmend:summary" not in runtime.replace(
         "``tests/t.py::`x<!-- graphmend:summary", "")  # the quoted marker is text, in the code span below
     # The test id stays one code span; the only marker is the bot's own, on the last line.
@@ -183,7 +183,7 @@ def test_the_fork_bundle_carries_gm801_and_its_evidence(world: PullRequestWorld,
     assert first.returncode == 0 and fake.comments_on(REPO, NUMBER) == []
     bundle = json.loads((world.git.root / "artifact" / "graphmend-review.json").read_text("utf-8"))
     [runtime] = [item for item in bundle["findings"] if item["code"] == "GM801"]
-    assert runtime["graph_break_id"] == "GB0206" and runtime["dynamo"]["status"] == "confirmed"
+    assert runtime["graph_break_id"] == "GB0056" and runtime["dynamo"]["status"] == "confirmed"
 
     fake.read_only = False
     downloads = tmp_path / "base-checkout"
@@ -204,9 +204,9 @@ def test_the_fork_bundle_carries_gm801_and_its_evidence(world: PullRequestWorld,
     second = post(bundle)
     assert second.returncode == 0, second.stdout + second.stderr
     comments = comments_by_line(fake)
-    gm801 = comments[("pkg/layers.py", line_of(LAYERS_HEAD, "requires_grad = True"))]
-    assert rendered_text(gm801).startswith("GM801 graph break seen by Dynamo in the tests: setattr() on Tensor.requires_grad")
-    assert "[GB0206](" in gm801 and "Confirmed by Dynamo in `tests/test_net.py::test_net`." in gm801
+    gm801 = comments[("pkg/layers.py", line_of(LAYERS_HEAD, "y.data = x.detach()"))]
+    assert rendered_text(gm801).startswith("GM801 graph break seen by Dynamo in the tests: Failed to mutate tensor data attribute")
+    assert "[GB0056](" in gm801 and "Confirmed by Dynamo in `tests/test_net.py::test_net`." in gm801
     branch = comments[("pkg/model.py", line_of(MODEL_HEAD, "if x.sum() > 0"))]
     assert "Confirmed by Dynamo in `tests/test_net.py::test_net`." in branch
 
@@ -228,7 +228,7 @@ def test_the_scheduled_scan_uses_the_census(tmp_path: Path, fake_github: FakeGit
     assert "Dynamo's census of the tests at" in body and "1 break(s) only Dynamo saw (GM801)" in body
     assert run.sarif is not None
     gm801 = [r for r in run.sarif["runs"][0]["results"] if r["ruleId"] == "GM801"]
-    assert len(gm801) == 1 and "setattr() on Tensor.requires_grad" in gm801[0]["message"]["text"]
+    assert len(gm801) == 1 and "Failed to mutate tensor data attribute" in gm801[0]["message"]["text"]
 
 
 def test_a_census_from_a_run_that_crashed_is_used_and_the_summary_says_so(
