@@ -5,9 +5,10 @@ Run as a script, never imported by the code it measures:
     python -s -P child.py REQUEST.json RESULT.json
 
 in a neutral working directory; it imports what it needs, then enters the arm's root and puts it
-first on sys.path. It imports only the standard library, torch and protocol.py (loaded by path),
-so the code under test (and nothing of graphmend's) is what gets imported; the parent gives each
-child its own empty TORCHINDUCTOR_CACHE_DIR so the first compiled call is really cold.
+first on sys.path. It imports only the standard library, torch and its siblings protocol.py,
+line_recorder.py and user_code.py (loaded by path), so the code under test (and nothing of
+graphmend's) is what gets imported; the parent gives each child its own empty
+TORCHINDUCTOR_CACHE_DIR so the first compiled call is really cold.
 
 For each seed it builds the entry point with the factory, runs it eagerly and compiled, and
 saves both outputs; on the first seed it also times the first compiled call (cold start, compile
@@ -34,19 +35,16 @@ import contextlib
 import dataclasses
 import importlib
 import importlib.util
-import inspect
 import json
 import math
 import os
 import random
 import statistics
 import sys
-import threading
 import time
-import traceback
 from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 # The arm's root, not this file's folder, is where user imports resolve from.
 if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
@@ -54,9 +52,10 @@ if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(
 
 
 def _load_by_path(name: str, *path: str) -> ModuleType:
-    """A module of ours with no graphmend_bot imports (protocol.py: standard library only), loaded
-    by path under a name of its own: importing it as `graphmend_bot.verify.protocol` would put a
-    `graphmend_bot` in sys.modules that the code under test may want to import from its own root."""
+    """A module of ours with no graphmend_bot imports (protocol.py, line_recorder.py, user_code.py:
+    standard library only), loaded by path under a name of its own: importing it as
+    `graphmend_bot.verify.protocol` would put a `graphmend_bot` in sys.modules that the code under
+    test may want to import from its own root."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     spec = importlib.util.spec_from_file_location(name, os.path.join(package, *path))
     assert spec is not None and spec.loader is not None
@@ -68,21 +67,21 @@ def _load_by_path(name: str, *path: str) -> ModuleType:
 
 if TYPE_CHECKING:
     from graphmend_bot.census import dynamo
-    from graphmend_bot.verify import protocol
+    from graphmend_bot.verify import line_recorder, protocol, user_code
 else:
     protocol = _load_by_path("_graphmend_verify_protocol", "verify", "protocol.py")
+    line_recorder = _load_by_path("_graphmend_verify_line_recorder", "verify", "line_recorder.py")
+    user_code = _load_by_path("_graphmend_verify_user_code", "verify", "user_code.py")
     dynamo = None  # census/dynamo.py imports torch: loaded by explain(), after import_own_modules
+
+LineRecorder = line_recorder.LineRecorder
+ChildError = user_code.ChildError
+resolve_factory, accepted_keywords = user_code.resolve_factory, user_code.accepted_keywords
+describe, first_line, relative = user_code.describe, user_code.first_line, user_code.relative
 
 # torch, bound once by import_own_modules: before that the child must not touch it, and after it
 # every function uses this one module.
 torch: Any = None
-
-
-class ChildError(Exception):
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
 
 
 def main(argv: list[str]) -> int:
@@ -277,56 +276,6 @@ def replace_tensors(value: Any, replacements: Mapping[int, Any]) -> Any:
     return value
 
 
-class LineRecorder:
-    """Which of the wanted lines of the wanted files (paths relative to root) run, while on.
-
-    A global trace function that hands a line tracer only to frames of those files, so the cost
-    elsewhere is one dictionary look-up per call. Compiled calls are never recorded: Dynamo
-    replaces the frames it traces, so only eager execution is evidence that a line runs."""
-
-    def __init__(self, root: str, wanted: Mapping[str, list[int]]) -> None:
-        self.files = {os.path.realpath(os.path.join(root, path)): path for path in wanted}
-        self.wanted = {path: set(lines) for path, lines in wanted.items()}
-        self.hit: dict[str, set[int]] = {path: set() for path in wanted}
-        self.known: dict[str, str | None] = {}
-        self.previous: Any = None
-
-    def __enter__(self) -> LineRecorder:
-        if self.files:
-            self.previous = sys.gettrace()
-            threading.settrace(self.trace_call)
-            sys.settrace(self.trace_call)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.files:
-            sys.settrace(self.previous)
-            threading.settrace(self.previous)
-
-    def trace_call(self, frame: Any, event: str, arg: Any) -> Any:
-        filename = frame.f_code.co_filename
-        path = self.known[filename] if filename in self.known else self.lookup(filename)
-        if path is None:
-            return None
-        hit = self.hit[path]
-        hit.add(frame.f_lineno)  # a `def` line, as a call reports it
-
-        def trace_line(frame: Any, event: str, arg: Any) -> Any:
-            if event == "line":
-                hit.add(frame.f_lineno)
-            return trace_line
-
-        return trace_line
-
-    def lookup(self, filename: str) -> str | None:
-        path = self.files.get(os.path.realpath(filename))
-        self.known[filename] = path
-        return path
-
-    def covered(self) -> dict[str, list[int]]:
-        return {path: sorted(self.hit[path] & self.wanted[path]) for path in self.wanted}
-
-
 def pick_device(requested: str) -> Any:
     available = torch.cuda.is_available()
     if requested == "cuda" and not available:
@@ -334,36 +283,6 @@ def pick_device(requested: str) -> Any:
     if requested == "auto":
         requested = "cuda" if available else "cpu"
     return torch.device(requested)
-
-
-def resolve_factory(spec: str, root: str) -> Callable[..., Any]:
-    module_name, _, attribute = spec.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name and (module_name == error.name or module_name.startswith(error.name + ".")):
-            raise ChildError(
-                "factory-missing", f"factory {spec}: no module named {error.name!r} under {root}"
-            ) from None
-        raise ChildError(
-            "factory-raised", f"factory {spec}: importing {module_name} failed: {describe(error, root)}"
-        ) from None
-    except BaseException as error:
-        raise ChildError(
-            "factory-raised", f"factory {spec}: importing {module_name} failed: {describe(error, root)}"
-        ) from None
-    target: Any = module
-    for part in attribute.split("."):
-        if not hasattr(target, part):
-            raise ChildError(
-                "factory-missing", f"factory {spec}: {module_name} has no attribute {attribute!r}"
-            )
-        target = getattr(target, part)
-    if not callable(target):
-        raise ChildError(
-            "factory-missing", f"factory {spec}: {attribute} is a {type(target).__name__}, not callable"
-        )
-    return cast("Callable[..., Any]", target)
 
 
 def build(
@@ -395,15 +314,6 @@ def build(
         fn, args, kwargs = move((fn, args, kwargs), dtype=dtype)
     check_placement(spec, fn, args, kwargs, device)
     return fn, args, kwargs
-
-
-def accepted_keywords(factory: Callable[..., Any]) -> set[str]:
-    try:
-        parameters = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):
-        return set()
-    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    return {p.name for p in parameters if p.kind in kinds}
 
 
 def seed_everything(seed: int) -> None:
@@ -601,26 +511,6 @@ def flatten(value: Any, path: str) -> Iterator[tuple[str, Any]]:
         yield path, repr(value)
     else:
         yield path, f"<{type(value).__name__}>"
-
-
-def describe(error: BaseException, root: str) -> str:
-    """`Type: first line of message (at file:line)`, the line being the deepest one under root."""
-    where = ""
-    for frame in reversed(traceback.extract_tb(error.__traceback__)):
-        if os.path.abspath(frame.filename).startswith(root + os.sep):
-            where = f" (at {relative(frame.filename, root)}:{frame.lineno})"
-            break
-    return f"{type(error).__name__}: {first_line(str(error))}{where}"
-
-
-def first_line(text: str) -> str:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return lines[0] if lines else ""
-
-
-def relative(filename: str, root: str) -> str:
-    path = os.path.abspath(filename)
-    return os.path.relpath(path, root) if path.startswith(root + os.sep) else filename
 
 
 if __name__ == "__main__":

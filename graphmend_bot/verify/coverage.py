@@ -4,7 +4,7 @@ A rewrite is proven only where an entry point ran it. The rewritten lines are th
 rewritten arm's files that differ from the original arm's (difflib, per file), kept only where
 Python can execute them (a line that owns bytecode: changed comments and blank lines need no
 proof). A deleted line has no rewritten line, so the nearest executable line before the gap
-stands for it. The rewritten arm's child records which of these lines run (child.LineRecorder)
+stands for it. The rewritten arm's child records which of these lines run (line_recorder.LineRecorder)
 while importing the entry point's modules and during the eager calls; compiled calls do not count,
 since Dynamo does not run the frames it traced. So a line in the body of an
 `if torch.compiler.is_compiling():` block, which only compiled code takes, is proven by its `if`

@@ -49,7 +49,13 @@ from graphmend_bot.verify.sources import ArmSource
 
 CHILD = Path(__file__).with_name("child.py")
 # What the child loads, by path under graphmend_bot/: copied next to the sources in a sandbox.
-CHILD_FILES = ("verify/child.py", "verify/protocol.py", "census/dynamo.py")
+CHILD_FILES = (
+    "verify/child.py",
+    "verify/protocol.py",
+    "verify/line_recorder.py",
+    "verify/user_code.py",
+    "census/dynamo.py",
+)
 ARMS = ("original", "rewritten")
 STDERR_TAIL_LINES = 8
 
