@@ -71,7 +71,7 @@ RULE = Rule(
         "y = Composed(x, x + 1).parts[1] * 2"
     ),
     fix_safety=(
-        "Safe: `assert args` becomes `assert len(args) > 0` (rewrite/star_args_assert.py). `*args` is "
+        "Safe: `assert args` becomes `assert len(args) > 0` (rewrite/validation/star_args_assert.py). `*args` is "
         "always a tuple, whose truth value is exactly its length being positive, so the check, its "
         "message and its exception are unchanged; under Dynamo it is a constant (measured: no break). "
         "Not applied where the function rebinds the name or `len` is not the builtin."
