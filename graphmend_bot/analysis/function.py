@@ -185,6 +185,8 @@ class FunctionAnalyzer:
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 names.append(extra.arg)
+        # `k=None` passed to `torch.topk(x, k=k)`: an optional number whatever callers pass.
+        self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
         self.summary.params = tuple(names)
         self.summary.member_defaults = tuple(member_defaults)
         self.block(self.node.body, env)

@@ -7,12 +7,16 @@ Two kinds of evidence, both syntactic and cheap (no second traversal):
 - A None-defaulted parameter whose None is replaced by a Python value, `p = default(p, self.flag)`
   (the lucidrains helper), `p = p if p is not None else 4`, `p = 4 if p is None else p`: the
   fallback says which type the author passes there, so the parameter is a flag, not a mask.
+- A None-defaulted parameter passed as is where a torch function takes a Python number
+  (`torch.topk(x, k=k)`, `F.dropout(x, p)`: GM305's table): an optional number, not a tensor.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+
+from graphmend_bot.rules.gm305_tensor_as_scalar_argument import SCALAR_PARAMETERS
 
 # isinstance targets that no tensor is an instance of.
 PYTHON_TYPES = frozenset({
@@ -122,3 +126,28 @@ def _is_name(node: ast.expr, name: str) -> bool:
 
 def is_none_constant(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def scalar_arguments(body: Iterable[ast.stmt], names: set[str], resolve: Resolve) -> set[str]:
+    """The `names` passed bare where a torch function takes a Python number (`torch.topk(x, k=k)`),
+    in `body` outside nested functions and classes."""
+    found: set[str] = set()
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+        if not isinstance(node, ast.Call):
+            continue
+        resolved = resolve(node.func)
+        if resolved is None or not resolved.startswith("torch."):
+            continue
+        for position, keyword in SCALAR_PARAMETERS.get(resolved[len("torch."):], ()):
+            passed = [kw.value for kw in node.keywords if kw.arg == keyword]
+            if position is not None and position < len(node.args) and not any(
+                isinstance(arg, ast.Starred) for arg in node.args[: position + 1]
+            ):
+                passed.append(node.args[position])
+            found.update(arg.id for arg in passed if isinstance(arg, ast.Name) and arg.id in names)
+    return found
