@@ -528,7 +528,7 @@ class FunctionAnalyzer:
         self._test_depth += 1
         try:
             if isinstance(test, ast.BoolOp):
-                return Kind.union(self._test(value, env) for value in test.values)
+                return Kind.union(self._bool_operands(test, test.values, env, self._test))
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 return self._test(test.operand, env)
             return self.expr(test, env)
@@ -655,13 +655,25 @@ class FunctionAnalyzer:
         if self._test_depth:
             return self._test(node, env)
         values = self._traced_operands(node)
-        kinds = [self.expr(value, env) for value in values]
+        kinds = self._bool_operands(node, values, env, self.expr)
         # Every operand but the last is converted to a bool to decide whether to go on.
         conversion = C.CONVERSIONS["and" if isinstance(node.op, ast.And) else "or"]
         for value, kind in zip(values[:-1], kinds):
             if kind.is_tensor:
                 conversion(self, value, kind)
         return Kind.union(kinds)
+
+    def _bool_operands(
+        self, node: ast.BoolOp, values: list[ast.expr], env: Env, evaluate: Callable[[ast.expr, Env], Kind]
+    ) -> list[Kind]:
+        """The kinds of `values`, each evaluated where the operands before it held (`and`) or
+        failed (`or`): after `not torch.is_tensor(x) and`, `x` is not a tensor."""
+        kinds = []
+        for value in values:
+            kinds.append(evaluate(value, env))
+            if (python_name := narrowing.short_circuit_python(value, node.op, self.resolve)) is not None:
+                env = {**env, python_name: NOT_TENSOR}
+        return kinds
 
     def _traced_operands(self, node: ast.BoolOp) -> list[ast.expr]:
         """The operands Dynamo evaluates: a compile guard that decides the operator under

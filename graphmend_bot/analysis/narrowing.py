@@ -3,7 +3,8 @@
 Two kinds of evidence, both syntactic and cheap (no second traversal):
 
 - `isinstance` tests: in the arm where `isinstance(x, (int, float))` holds, or where
-  `isinstance(x, torch.Tensor)` fails, `x` is not a tensor. That is a proof, whatever `x` was.
+  `isinstance(x, torch.Tensor)` (or `torch.is_tensor(x)`) fails, `x` is not a tensor. That is a
+  proof, whatever `x` was; it holds in the `if` arms and in the operands of `and`/`or` after the test.
 - A None-defaulted parameter whose None is replaced by a Python value, `p = default(p, self.flag)`
   (the lucidrains helper), `p = p if p is not None else 4`, `p = 4 if p is None else p`: the
   fallback says which type the author passes there, so the parameter is a flag, not a mask.
@@ -54,6 +55,9 @@ def _isinstance_test(test: ast.expr, resolve: Resolve) -> tuple[str, bool, bool]
     negated = False
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         negated, test = not negated, test.operand
+    if _is_tensor_test(test, resolve):  # `torch.is_tensor(x)` is `isinstance(x, torch.Tensor)`
+        assert isinstance(test, ast.Call) and isinstance(test.args[0], ast.Name)
+        return test.args[0].id, negated, True
     if not (
         isinstance(test, ast.Call)
         and isinstance(test.func, ast.Name)
@@ -73,6 +77,26 @@ def _isinstance_test(test: ast.expr, resolve: Resolve) -> tuple[str, bool, bool]
     else:
         return None
     return test.args[0].id, python_in_body != negated, not python_in_body
+
+
+def _is_tensor_test(test: ast.expr, resolve: Resolve) -> bool:
+    return (
+        isinstance(test, ast.Call)
+        and resolve(test.func) == "torch.is_tensor"
+        and len(test.args) == 1
+        and not test.keywords
+        and isinstance(test.args[0], ast.Name)
+    )
+
+
+def short_circuit_python(operand: ast.expr, op: ast.boolop, resolve: Resolve) -> str | None:
+    """The name an operand of `and`/`or` proves not a tensor in the operands after it: those run
+    only when `not torch.is_tensor(x)` or `isinstance(x, int)` held (`and`), or failed (`or`)."""
+    tested = isinstance_arm(operand, resolve)
+    if tested is None:
+        return None
+    name, python_when_true = tested
+    return name if python_when_true == isinstance(op, ast.And) else None
 
 
 def _type_name(node: ast.expr, resolve: Resolve) -> str | None:
