@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
-from graphmend_bot.rules.gm305_tensor_as_scalar_argument import SCALAR_PARAMETERS
+from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 
 # isinstance targets that no tensor is an instance of.
 PYTHON_TYPES = frozenset({
