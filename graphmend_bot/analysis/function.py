@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import (
+    function_aliases,
     keyword_arguments,
     narrowing,
     skipped_frames,
@@ -99,6 +100,8 @@ class FunctionAnalyzer:
         self.built_by: dict[str, str] = {}
         # Locals bound to `functools.partial(g, ...)`: g's ref and the arguments bound so far.
         self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
+        # Locals naming one of several functions (`fn = spline` / `fn = identity`): each is called.
+        self._function_aliases = function_aliases.function_aliases(self.node.body)
         # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
         self.self_name: str | None = None
         self.attribute_writes: list[tuple[str, Kind]] = []
@@ -185,6 +188,8 @@ class FunctionAnalyzer:
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 names.append(extra.arg)
+        # `k=None` passed to `torch.topk(x, k=k)`: an optional number whatever callers pass.
+        self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
         self.summary.params = tuple(names)
         self.summary.member_defaults = tuple(member_defaults)
         self.block(self.node.body, env)
@@ -526,7 +531,7 @@ class FunctionAnalyzer:
         self._test_depth += 1
         try:
             if isinstance(test, ast.BoolOp):
-                return Kind.union(self._test(value, env) for value in test.values)
+                return Kind.union(self._bool_operands(test, test.values, env, self._test))
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 return self._test(test.operand, env)
             return self.expr(test, env)
@@ -653,13 +658,25 @@ class FunctionAnalyzer:
         if self._test_depth:
             return self._test(node, env)
         values = self._traced_operands(node)
-        kinds = [self.expr(value, env) for value in values]
+        kinds = self._bool_operands(node, values, env, self.expr)
         # Every operand but the last is converted to a bool to decide whether to go on.
         conversion = C.CONVERSIONS["and" if isinstance(node.op, ast.And) else "or"]
         for value, kind in zip(values[:-1], kinds):
             if kind.is_tensor:
                 conversion(self, value, kind)
         return Kind.union(kinds)
+
+    def _bool_operands(
+        self, node: ast.BoolOp, values: list[ast.expr], env: Env, evaluate: Callable[[ast.expr, Env], Kind]
+    ) -> list[Kind]:
+        """The kinds of `values`, each evaluated where the operands before it held (`and`) or
+        failed (`or`): after `not torch.is_tensor(x) and`, `x` is not a tensor."""
+        kinds = []
+        for value in values:
+            kinds.append(evaluate(value, env))
+            if (python_name := narrowing.short_circuit_python(value, node.op, self.resolve)) is not None:
+                env = {**env, python_name: NOT_TENSOR}
+        return kinds
 
     def _traced_operands(self, node: ast.BoolOp) -> list[ast.expr]:
         """The operands Dynamo evaluates: a compile guard that decides the operator under
@@ -993,6 +1010,11 @@ class FunctionAnalyzer:
             ref, bound_args, bound_kwargs = self.partials[func.id]
             args = [*bound_args, *args]
             kwargs = [*bound_kwargs, *kwargs]
+        alternatives: list[Kind] = []
+        if ref is None and isinstance(func, ast.Name) and func.id in self._function_aliases:
+            *others, ref = self._function_aliases[func.id]
+            for other in others:  # `fn(x)` after `fn = a` or `fn = b`: the same arguments reach a
+                alternatives.append(self._record_site(other, node, args, kwargs))
         if ref is None and isinstance(func, ast.Name) and func.id in self.instances:
             ref = f"instance:{self.instances[func.id]}>__call__"  # obj(...) on obj = Cls(...)
         if ref is None and (constructor := built_here(func)) is not None:
@@ -1000,11 +1022,7 @@ class FunctionAnalyzer:
         ref = ref or callee_ref(func)
         if ref is None:
             return NOT_TENSOR
-        bound = ref.startswith(("self:", "super:", "instance:"))
-        site = CallSite(
-            ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
-        )
-        self.summary.calls.append(site)
+        self._record_site(ref, node, args, kwargs)
         if self.summary.local_objects:
             for check_held in C.HELD_OBJECT_CALLS:
                 check_held(self, node)
@@ -1024,6 +1042,16 @@ class FunctionAnalyzer:
                 keyword_arguments.record_passed_names(
                     self.summary, len(self.summary.calls) - 1, node, self.self_name, self._sizes
                 )
+        return Kind.union([Kind.of_call(len(self.summary.calls) - 1), *alternatives])
+
+    def _record_site(
+        self, ref: str, node: ast.Call, args: list[Kind], kwargs: list[tuple[str | None, Kind]]
+    ) -> Kind:
+        bound = ref.startswith(("self:", "super:", "instance:"))
+        site = CallSite(
+            ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
+        )
+        self.summary.calls.append(site)
         return Kind.of_call(len(self.summary.calls) - 1)
 
     # ---- reporting ----------------------------------------------------------------------

@@ -3,16 +3,21 @@
 Two kinds of evidence, both syntactic and cheap (no second traversal):
 
 - `isinstance` tests: in the arm where `isinstance(x, (int, float))` holds, or where
-  `isinstance(x, torch.Tensor)` fails, `x` is not a tensor. That is a proof, whatever `x` was.
+  `isinstance(x, torch.Tensor)` (or `torch.is_tensor(x)`) fails, `x` is not a tensor. That is a
+  proof, whatever `x` was; it holds in the `if` arms and in the operands of `and`/`or` after the test.
 - A None-defaulted parameter whose None is replaced by a Python value, `p = default(p, self.flag)`
   (the lucidrains helper), `p = p if p is not None else 4`, `p = 4 if p is None else p`: the
   fallback says which type the author passes there, so the parameter is a flag, not a mask.
+- A None-defaulted parameter passed as is where a torch function takes a Python number
+  (`torch.topk(x, k=k)`, `F.dropout(x, p)`: GM305's table): an optional number, not a tensor.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+
+from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 
 # isinstance targets that no tensor is an instance of.
 PYTHON_TYPES = frozenset({
@@ -50,6 +55,9 @@ def _isinstance_test(test: ast.expr, resolve: Resolve) -> tuple[str, bool, bool]
     negated = False
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         negated, test = not negated, test.operand
+    if _is_tensor_test(test, resolve):  # `torch.is_tensor(x)` is `isinstance(x, torch.Tensor)`
+        assert isinstance(test, ast.Call) and isinstance(test.args[0], ast.Name)
+        return test.args[0].id, negated, True
     if not (
         isinstance(test, ast.Call)
         and isinstance(test.func, ast.Name)
@@ -69,6 +77,26 @@ def _isinstance_test(test: ast.expr, resolve: Resolve) -> tuple[str, bool, bool]
     else:
         return None
     return test.args[0].id, python_in_body != negated, not python_in_body
+
+
+def _is_tensor_test(test: ast.expr, resolve: Resolve) -> bool:
+    return (
+        isinstance(test, ast.Call)
+        and resolve(test.func) == "torch.is_tensor"
+        and len(test.args) == 1
+        and not test.keywords
+        and isinstance(test.args[0], ast.Name)
+    )
+
+
+def short_circuit_python(operand: ast.expr, op: ast.boolop, resolve: Resolve) -> str | None:
+    """The name an operand of `and`/`or` proves not a tensor in the operands after it: those run
+    only when `not torch.is_tensor(x)` or `isinstance(x, int)` held (`and`), or failed (`or`)."""
+    tested = isinstance_arm(operand, resolve)
+    if tested is None:
+        return None
+    name, python_when_true = tested
+    return name if python_when_true == isinstance(op, ast.And) else None
 
 
 def _type_name(node: ast.expr, resolve: Resolve) -> str | None:
@@ -122,3 +150,28 @@ def _is_name(node: ast.expr, name: str) -> bool:
 
 def is_none_constant(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def scalar_arguments(body: Iterable[ast.stmt], names: set[str], resolve: Resolve) -> set[str]:
+    """The `names` passed bare where a torch function takes a Python number (`torch.topk(x, k=k)`),
+    in `body` outside nested functions and classes."""
+    found: set[str] = set()
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+        if not isinstance(node, ast.Call):
+            continue
+        resolved = resolve(node.func)
+        if resolved is None or not resolved.startswith("torch."):
+            continue
+        for position, keyword in SCALAR_PARAMETERS.get(resolved[len("torch."):], ()):
+            passed = [kw.value for kw in node.keywords if kw.arg == keyword]
+            if position is not None and position < len(node.args) and not any(
+                isinstance(arg, ast.Starred) for arg in node.args[: position + 1]
+            ):
+                passed.append(node.args[position])
+            found.update(arg.id for arg in passed if isinstance(arg, ast.Name) and arg.id in names)
+    return found

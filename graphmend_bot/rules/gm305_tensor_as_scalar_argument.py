@@ -1,6 +1,6 @@
 """GM305 tensor-as-scalar-argument: its documentation, in one place with how it is detected.
 
-`SCALAR_PARAMETERS` lists, per torch function, the parameters typed as a Python number whose
+`SCALAR_PARAMETERS` (vocabulary/scalar_parameters.py) lists, per torch function, the parameters typed as a Python number whose
 tensor argument Dynamo cannot keep in the graph; each was measured on torch 2.13 with a 0-d tensor
 computed in the traced frame (GB0033 "Data dependent operator"; a tuple given to `F.pad` breaks when
 one of its elements is such a tensor). Measured to trace, so absent:
@@ -15,29 +15,9 @@ import ast
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import Kind
+from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 
-# (positional index, or None when keyword-only; parameter name) per function after `torch.`.
-_F = "nn.functional."
-SCALAR_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
-    "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "rsub": ((None, "alpha"),),
-    "addcmul": ((None, "value"),),
-    "addmm": ((None, "beta"), (None, "alpha")), "baddbmm": ((None, "alpha"),),
-    "norm": ((1, "p"),), "nan_to_num": ((1, "nan"),), "logit": ((1, "eps"),), "renorm": ((3, "maxnorm"),),
-    _F + "leaky_relu": ((1, "negative_slope"),), _F + "elu": ((1, "alpha"),), _F + "celu": ((1, "alpha"),),
-    _F + "softplus": ((1, "beta"), (2, "threshold")), _F + "threshold": ((1, "threshold"),),
-    _F + "hardtanh": ((1, "min_val"),), _F + "hardshrink": ((1, "lambd"),), _F + "softshrink": ((1, "lambd"),),
-    _F + "rrelu": ((1, "lower"),), _F + "dropout": ((1, "p"),), _F + "normalize": ((1, "p"),),
-    _F + "layer_norm": ((4, "eps"),), _F + "group_norm": ((4, "eps"),), _F + "batch_norm": ((6, "momentum"),),
-    _F + "cosine_similarity": ((3, "eps"),), _F + "pairwise_distance": ((2, "p"),),
-    _F + "smooth_l1_loss": ((5, "beta"),), _F + "huber_loss": ((3, "delta"),),
-    _F + "scaled_dot_product_attention": ((None, "scale"),),
-    # Python ints: sizes, counts, offsets (measured with `n = (x > 0).sum()` and `n = x.argmax()`).
-    _F + "pad": ((1, "pad"),), _F + "interpolate": ((1, "size"),), _F + "one_hot": ((1, "num_classes"),),
-    "chunk": ((1, "chunks"),), "split": ((1, "split_size_or_sections"),), "roll": ((1, "shifts"),),
-    "diag": ((1, "diagonal"),), "tril": ((1, "diagonal"),), "triu": ((1, "diagonal"),),
-    "narrow": ((2, "start"), (3, "length")), "topk": ((1, "k"),),
-}
-# The parameters above that take Python ints.
+# The parameters of SCALAR_PARAMETERS that take Python ints.
 _INTS = frozenset({
     "pad", "size", "num_classes", "chunks", "split_size_or_sections", "shifts", "diagonal", "start", "length", "k",
 })
