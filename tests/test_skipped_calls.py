@@ -122,3 +122,12 @@ def test_left_out_callees_trace(expression: str, scratch: Path) -> None:
 def test_untraceable_builtin_breaks(name: str, scratch: Path) -> None:
     assert set(BUILTIN_SAMPLES) == UNTRACEABLE_BUILTINS
     assert _break_ids(BUILTIN_SAMPLES[name], scratch) == {"GB0059"}
+
+
+# `str(t)` and `repr(t)` of a tensor, which GM622 reports with these ids.
+TENSOR_TEXT_IDS = {"str": "GB0059", "repr": "GB0569"}
+
+
+@pytest.mark.parametrize(("name", "gb_id"), sorted(TENSOR_TEXT_IDS.items()))
+def test_text_of_a_tensor_breaks(name: str, gb_id: str, scratch: Path) -> None:
+    assert _break_ids(f"{name}(y)", scratch) == {gb_id}
