@@ -497,9 +497,9 @@ class FunctionAnalyzer:
             return False  # the raising arm is the error path, never traced
         self._bool_context(node.test, env, "if")
         body_env, else_env = dict(env), dict(env)
-        none_name, none_in_body = _none_test(node.test)
+        none_name, none_in_body = narrowing.none_test(node.test) or (None, False)
         if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
-            _narrow_to_none(body_env if none_in_body else else_env, none_name)
+            narrowing.narrow_to_none(body_env if none_in_body else else_env, none_name)
         python_value = narrowing.isinstance_arm(node.test, self.resolve)
         if python_value is not None:
             python_name, python_in_body = python_value
@@ -1208,27 +1208,6 @@ def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str |
     ):
         return f"{value.attr}.{node.attr}"
     return None
-
-
-def _none_test(test: ast.expr) -> tuple[str | None, bool]:
-    """(`x`, True) for `x is None`, (`x`, False) for `x is not None`, else (None, False)."""
-    if (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and len(test.ops) == 1
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-        and isinstance(test.ops[0], (ast.Is, ast.IsNot))
-    ):
-        return test.left.id, isinstance(test.ops[0], ast.Is)
-    return None, False
-
-
-def _narrow_to_none(env: Env, name: str) -> None:
-    """On the path where parameter `name` is None, nothing derived from it is a tensor."""
-    for key, kind in env.items():
-        env[key] = kind.without_param(name)
-    env[name] = NOT_TENSOR
 
 
 def _derived_from(kind: Kind, source: Kind) -> bool:
