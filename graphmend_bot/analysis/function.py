@@ -24,16 +24,17 @@ from graphmend_bot.analysis import (
 )
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.frequency import is_rare_arm
-from graphmend_bot.analysis.function_state import Env, FunctionState, Resolve
+from graphmend_bot.analysis.function_reporting import FindingReporter
+from graphmend_bot.analysis.function_state import Env, Resolve
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
-from graphmend_bot.analysis.model import CallSite, Draft
+from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     tensor_mapping_annotation,
     tensor_param,
     yields_to_callers,
 )
-from graphmend_bot.rules import Conversion, Rule
+from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
@@ -44,7 +45,7 @@ _PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Bu
 _MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
 
 
-class FunctionAnalyzer(FunctionState):
+class FunctionAnalyzer(FindingReporter):
     # ---- driver -------------------------------------------------------------------------
     def run(self) -> None:
         env: Env = {}
@@ -959,108 +960,6 @@ class FunctionAnalyzer(FunctionState):
         self.summary.calls.append(site)
         return Kind.of_call(len(self.summary.calls) - 1)
 
-    # ---- reporting ----------------------------------------------------------------------
-    @property
-    def in_condition(self) -> bool:
-        return self._test_depth > 0
-
-    def is_scalar_tensor(self, node: ast.expr) -> bool:
-        return tensor_rank.is_scalar(node, self._scalars, self.resolve)
-
-    def is_context_manager(self, node: ast.expr) -> bool:
-        return id(node) in self._context_managers
-
-    def annotated_tensor(self, name: str) -> bool:
-        return name in self._annotated_tensors
-
-    def kind_of(self, node: ast.expr) -> Kind:
-        return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
-
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
-        draft = self._draft(rule, node, message, deps, gb_id)
-        if draft is None:
-            return
-        self.summary.drafts.append(draft)
-        if self._loop_depth:
-            self._eager_after = self._eager_after | deps.without_flags()
-        if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
-            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0)
-
-    def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None,
-               by_extent: bool = False, own_frame: bool = False) -> Draft | None:
-        row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
-        end_row = node.end_lineno or row  # type: ignore[attr-defined]
-        end_col = node.end_col_offset or col  # type: ignore[attr-defined]
-        # by_extent: `d.cov.evaluate()` and `d.cov` start at one column, and each may break
-        key = (rule.code, row, col, end_row, end_col) if by_extent else (rule.code, row, col)
-        eager_after = NOT_TENSOR if own_frame else self._eager_after
-        if key in self._reported or eager_after.always:
-            return None  # loop bodies run twice
-        self._reported.add(key)
-        line = self.lines[row - 1] if row <= len(self.lines) else ""
-        end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
-        gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
-        return Draft(
-            rule.code, message, row, _char_column(line, col), end_row,
-            _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
-            line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
-        )
-
-    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
-            self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
-
-    def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
-        # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)
-        if draft is not None:
-            self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
-
-    def builder_of(self, name: str) -> str | None:
-        return self.built_by.get(name)
-
-    def keyword_kinds(self, call: ast.Call) -> dict[str, Kind]:
-        return self._keyword_kinds.get(id(call), {})
-
-    def assumed_tensor(self, kind: Kind) -> bool:
-        return not kind.always and not kind.calls and bool(kind.params) and kind.params <= self._assumed
-
-    def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        # Asked right after the call site was recorded: it is the last one. Its own set of lines
-        # reported, so GM605's `obj.method()` draft at the same call is still made.
-        key = (rule.code, call.lineno, call.col_offset)
-        if key in self._held_reported or key in self._reported:
-            return
-        draft = self._draft(rule, call, message, TENSOR, None)
-        self._reported.discard(key)
-        if draft is not None:
-            self._held_reported.add(key)
-            alive = tuple(site for site, _ in self.summary.local_objects)
-            self.summary.held_object_drafts.append((alive, len(self.summary.calls) - 1, draft))
-
-    def report_if_built_eagerly(self, rule: Rule, call: ast.Call, message: str) -> None:
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
-            self.summary.metaclass_call_drafts.append(draft)
-
-    def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
-            self.summary.module_init_drafts.append((len(self.summary.calls) - 1, draft))
-
-    def report_if_frame_skipped(self, rule: Rule, node: ast.expr, message: str, deps: Kind) -> None:
-        # Its own frame: a break before it (which `suppressed_if` records) is what makes it break.
-        draft = self._draft(rule, node, message, deps, None, own_frame=True)
-        if draft is not None:
-            self._frame_skips.comprehension(draft)
-
-    def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
-        draft = self._draft(rule, call, message, TENSOR, gb_id)
-        if draft is not None:
-            self.summary.str_method_drafts.append((param, draft))
-
 
 # Expression handlers by node type, looked up once per node (cheaper than getattr by name).
 _EXPR_HANDLERS: dict[type, Callable[[FunctionAnalyzer, Any, Env], Kind]] = {
@@ -1213,10 +1112,3 @@ def _merge_into(env: Env, *arm_envs: list[Env]) -> None:
     names = set().union(*(arm.keys() for arm in arms))
     for name in names:
         env[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
-
-
-def _char_column(line: str, byte_offset: int) -> int:
-    """ast columns are UTF-8 byte offsets; findings use 1-based character columns."""
-    if line.isascii():
-        return byte_offset + 1
-    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
