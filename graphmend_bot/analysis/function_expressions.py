@@ -267,7 +267,8 @@ class ExpressionEvaluator(CallResolver):
             C.CONVERSIONS[conversion](self, test, kind)
 
     def _iteration(self, node: ast.expr, env: Env) -> tuple[Kind, tuple[Kind, ...] | None]:
-        """The kind of one item of `for ... in node`, and its elements when it is a tuple."""
+        """The kind of one item of `for ... in node` (a loop's or a comprehension's), and its
+        elements when it is a tuple."""
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             name = node.func.id
             if name == "enumerate" and len(node.args) == 1 and self.resolve(node.func) in (None, name):
@@ -282,7 +283,8 @@ class ExpressionEvaluator(CallResolver):
         return self.expr(node, env).without_flags(), None
 
 
-# Expression handlers by node type, looked up once per node (cheaper than getattr by name).
+# Expression handlers by node type, inherited ones included (CallResolver's `_expr_Call`), looked
+# up once per node (cheaper than getattr by name).
 _EXPR_HANDLERS: dict[type, Callable[[ExpressionEvaluator, Any, Env], Kind]] = {
     getattr(ast, name.removeprefix("_expr_")): getattr(ExpressionEvaluator, name)
     for name in dir(ExpressionEvaluator)
