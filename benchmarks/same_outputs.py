@@ -47,6 +47,7 @@ from same_findings import ROOT, byte_compile, export, run_check
 CHECK_FORMATS = ("text", "json", "sarif", "github")
 REVIEW_FORMATS = ("text", "markdown", "json")
 WORK_FOLDER = re.compile(re.escape(tempfile.gettempdir().encode()) + rb"/graphmend-outputs-[^/]+/work")
+FIXED_DATE = "2000-01-01T00:00:00+00:00"
 GIT = ["git", "-c", "user.name=same-outputs", "-c", "user.email=same@example.invalid", "-c", "commit.gpgsign=false"]
 
 
@@ -90,7 +91,10 @@ def prepare(ref: str, work: Path) -> None:
         repository = work / "repos" / label
         shutil.copytree(source, repository)
         subprocess.run([*GIT, "init", "-q"], cwd=repository, check=True)
-        subprocess.run([*GIT, "commit", "-q", "--allow-empty", "-m", "base"], cwd=repository, check=True)
+        # Fixed dates: the base commit, which the review prints, is then the same in every run,
+        # so outputs kept with --keep stay comparable with a later run's.
+        subprocess.run([*GIT, "commit", "-q", "--allow-empty", "-m", "base"], cwd=repository, check=True,
+                       env={**os.environ, "GIT_AUTHOR_DATE": FIXED_DATE, "GIT_COMMITTER_DATE": FIXED_DATE})
 
 
 def run(code_root: Path, command: Command, work: Path) -> bytes:

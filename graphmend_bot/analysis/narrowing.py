@@ -1,7 +1,8 @@
 """Proofs, read from one function's code, that a name holds a Python value and not a tensor.
 
-Two kinds of evidence, both syntactic and cheap (no second traversal):
+Evidence of four kinds, all syntactic and cheap (no second traversal):
 
+- `x is None` tests: in the arm where a parameter is None, nothing derived from it is a tensor.
 - `isinstance` tests: in the arm where `isinstance(x, (int, float))` holds, or where
   `isinstance(x, torch.Tensor)` (or `torch.is_tensor(x)`) fails, `x` is not a tensor. That is a
   proof, whatever `x` was; it holds in the `if` arms and in the operands of `and`/`or` after the test.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 
 # isinstance targets that no tensor is an instance of.
@@ -121,7 +123,7 @@ def python_fallback(name: str, value: ast.expr) -> ast.expr | None:
     ):
         return value.args[1]
     if isinstance(value, ast.IfExp):
-        tested = _none_compare(value.test)
+        tested = none_test(value.test)
         if tested is not None and tested[0] == name:
             is_none = tested[1]
             kept, fallback = (value.orelse, value.body) if is_none else (value.body, value.orelse)
@@ -130,7 +132,7 @@ def python_fallback(name: str, value: ast.expr) -> ast.expr | None:
     return None
 
 
-def _none_compare(test: ast.expr) -> tuple[str, bool] | None:
+def none_test(test: ast.expr) -> tuple[str, bool] | None:
     """(`x`, True) for `x is None`, (`x`, False) for `x is not None`."""
     if (
         isinstance(test, ast.Compare)
@@ -142,6 +144,13 @@ def _none_compare(test: ast.expr) -> tuple[str, bool] | None:
     ):
         return test.left.id, isinstance(test.ops[0], ast.Is)
     return None
+
+
+def narrow_to_none(env: dict[str, Kind], name: str) -> None:
+    """On the path where parameter `name` is None, nothing derived from it is a tensor."""
+    for key, kind in env.items():
+        env[key] = kind.without_param(name)
+    env[name] = NOT_TENSOR
 
 
 def _is_name(node: ast.expr, name: str) -> bool:

@@ -9,7 +9,7 @@ every module (analysis/class_resolution.py):
 - "attr:NAME": `self.NAME` (the class __init__ builds there, or a property's return annotation);
 - "member:BASE>NAME": attribute NAME of a value of class ref BASE (a property or an attribute);
 - "result:BASE>NAME": what method NAME of a value of class ref BASE returns, by its annotation;
-- the constructor refs of function.py ("name:Cls", "dotted:m.Cls", ...) for `x = Cls(...)`.
+- the constructor refs of function_objects.py ("name:Cls", "dotted:m.Cls", ...) for `x = Cls(...)`.
 
 Refs built here reach a class's own functions: `covar.inv_quad_logdet(...)`, `covar.batch_shape`
 (a property) and `covar + other` (`__add__`), so a break inside them (in a configured dependency

@@ -6,7 +6,7 @@ from graphmend_bot.rules.advice import AdviceCase
 from graphmend_bot.rules.detect import Detection, conversion
 from graphmend_bot.rules.rule import BRANCH_WHY, Rule
 
-# An operand of the condition evaluated before the compile guard that decides it (analysis/function.py).
+# An operand of the condition evaluated before the compile guard that decides it (analysis/function_expressions.py).
 BEFORE_GUARD_MESSAGE = "Condition reads tensor values before the compile guard that decides it"
 
 RULE = Rule(

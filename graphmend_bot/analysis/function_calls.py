@@ -1,0 +1,295 @@
+"""Calls: into torch, logging and the builtins (the rules' call tables), or into the checked tree.
+
+A call the tables know gets its kind from the rule hook or torch's vocabulary. Any other call
+may land in the checked tree: it is recorded as a `CallSite` with its arguments' kinds, and
+what it returns (`Kind.of_call`) and whether it breaks are left to the scope solver.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import cast
+
+from graphmend_bot.analysis import checks as C
+from graphmend_bot.analysis import keyword_arguments, skipped_frames, str_enums, value_class
+from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
+from graphmend_bot.analysis.function_objects import ObjectTracker
+from graphmend_bot.analysis.function_state import Env
+from graphmend_bot.analysis.model import CallSite
+from graphmend_bot.vocabulary import known_names as V
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
+
+# nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).
+_PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
+
+
+class CallResolver(ObjectTracker):
+    """The kind of a call, and the call sites recorded for the scope solver."""
+
+    def _expr_Call(self, node: ast.Call, env: Env) -> Kind:
+        func = node.func
+        kwarg = self.node.args.kwarg if self.dependency_calls else None
+        if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg):
+            self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
+        args = [self.expr(arg, env) for arg in node.args]
+        kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
+        if node.keywords:
+            self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
+        resolved = self.resolve(func)
+        if isinstance(func, ast.Call):
+            self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
+        elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):
+            key = self._index(func.slice, env)  # `self.layers[i](x)`: the key picks a module
+            if key.is_tensor:
+                for check_called in C.CALLED_SUBSCRIPTS:
+                    check_called(self, func, NOT_TENSOR, key)
+        if isinstance(func, ast.Attribute) and (chained := self._chained_untraceable(func)) is not None:
+            # `torch.Generator().manual_seed(s)`: Dynamo breaks on the method, not on the construction
+            for part in (*cast(ast.Call, func.value).args, *(kw.value for kw in cast(ast.Call, func.value).keywords)):
+                self.expr(part, env)
+            known = self._known_call(node, chained, args)
+            if known is not None:
+                return known
+        if isinstance(func, ast.Attribute):
+            receiver = self.expr(func.value, env)
+            kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
+        else:
+            kind = self._function_call(node, func, args, kwargs, resolved)
+        return kind
+
+    def _chained_untraceable(self, func: ast.Attribute) -> str | None:
+        """`Cls(...).method` where the table lists `Cls.method` (`torch.Generator.manual_seed`)."""
+        if not isinstance(func.value, ast.Call):
+            return None
+        built = self.resolve(func.value.func)
+        qualified = f"{built}.{func.attr}" if built is not None else None
+        return qualified if qualified in V.UNTRACEABLE_CALLS else None
+
+    def _function_call(
+        self,
+        node: ast.Call,
+        func: ast.expr,
+        args: list[Kind],
+        kwargs: list[tuple[str | None, Kind]],
+        resolved: str | None,
+    ) -> Kind:
+        if isinstance(func, ast.Name) and (resolved is None or resolved == func.id):
+            name = func.id
+            check = C.BUILTINS.get(name)
+            value = check(self, node, name, args) if check is not None else None
+            if value is not None:
+                return value
+            if name in ("abs", "sum", "max", "min", "round"):
+                return Kind.union(args)
+            if name in V.STATIC_BUILTINS:
+                return NOT_TENSOR
+        if resolved in V.ITERABLE_WRAPPERS and args:
+            return args[0].without_flags()
+        if isinstance(func, ast.Name) and func.id in self.named_tuples:
+            return Kind.union([*args, *(kind for _, kind in kwargs)]).without_flags()
+        if resolved is not None:
+            known = self._known_call(node, resolved, args)
+            if known is not None:
+                return known
+        return self._user_call(func, node, args, kwargs)
+
+    def _known_call(self, node: ast.Call, resolved: str, args: list[Kind]) -> Kind | None:
+        """Calls into torch, logging and warnings, by their resolved dotted name."""
+        head = resolved.partition(".")[0]
+        check = C.CALLS.get(resolved)
+        if check is None and head in C.MODULE_FUNCTION_MODULES:
+            check = C.MODULE_FUNCTIONS.get((head, resolved.rpartition(".")[2]))
+        if check is not None:
+            return check(self, node, resolved, args)
+        if not resolved.startswith("torch."):
+            return None
+        if any(keyword.arg == "generator" for keyword in node.keywords):
+            for check_generator in C.GENERATOR_KEYWORDS:
+                check_generator(self, node, resolved)
+        name = resolved[len("torch."):]
+        leaf = name.rsplit(".", 1)[-1]
+        if leaf in V.COMPILE_GUARDS:
+            return NOT_TENSOR
+        check = C.TORCH_FUNCTIONS.get(name) or C.TORCH_FUNCTION_LEAVES.get(leaf)
+        value = check(self, node, name, args) if check is not None else None
+        if value is not None:
+            return value
+        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES:
+            return TENSOR
+        head = name.split(".", 1)[0]
+        if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
+            return NOT_TENSOR
+        if leaf in V.BOOL_PRODUCERS:
+            return BOOL_TENSOR
+        return TENSOR
+
+    def _method_call(
+        self,
+        node: ast.Call,
+        func: ast.Attribute,
+        receiver: Kind,
+        args: list[Kind],
+        kwargs: list[tuple[str | None, Kind]],
+        resolved: str | None,
+        env: Env,
+    ) -> Kind:
+        method = func.attr
+        owner = dotted_name(func.value)
+        if resolved is not None and (
+            resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in C.CALLS
+        ):
+            known = self._known_call(node, resolved, args)
+            if known is not None:
+                return known
+        if owner in self.built_by and (qualified := f"{self.built_by[owner]}.{method}") in V.UNTRACEABLE_CALLS:
+            known = self._known_call(node, qualified, args)
+            if known is not None:
+                return known
+        if method in V.LOG_METHODS and self._is_logger(func.value, owner):
+            for check_logger in C.LOGGER_CALLS:
+                check_logger(self, node, f"{owner}.{method}", args)
+            return NOT_TENSOR
+        if resolved is not None and owner is not None and owner.split(".", 1)[0] not in env:
+            # math.ceil(...), np.where(...), helpers.fn(...): a function of an imported module.
+            return self._user_call(func, node, args, kwargs)
+        static_receiver = isinstance(func.value, ast.Attribute) and func.value.attr in V.STATIC_ATTRS
+        # A method torch.Tensor does not have means the receiver is some other object.
+        tensor_receiver = (receiver.is_tensor and method in V.TENSOR_API) or (
+            method in V.TENSOR_METHODS and not static_receiver
+        )
+        if tensor_receiver and not static_receiver:
+            annotated = self.instances.get(func.value.id) if isinstance(func.value, ast.Name) else (
+                self._result_of(func.value, env))
+            if value_class.annotated_root(annotated):
+                # `covar.solve(rhs)` may be a tensor's or, as annotated, a LinearOperator's
+                self._user_call(func, node, args, kwargs, f"instance:{annotated}>{method}")
+            checked = any(_derived_from(receiver, kind) for kind in self._checked_tensors)
+            kind = receiver | TENSOR if method in V.TENSOR_METHODS and not checked else receiver
+            return self._tensor_method(node, method, kind, args)
+        local_receiver = owner is not None and owner.split(".", 1)[0] in env
+        if owner is not None and owner == self.self_name and method == "register_buffer":
+            self._register_buffer(node, args)
+        instance = self._instance_of(owner, env) or self._result_of(func.value, env) or built_here(func.value)
+        if instance is not None:
+            # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
+            kind = self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
+            if value_class.annotated_root(instance):
+                # The call reaches the class and each subclass's override; what they return is
+                # not this value's kind (a StaticCache's get_seq_length returns a tensor, the
+                # DynamicCache a model runs returns an int): breaks inside count, results do not.
+                kind = NOT_TENSOR
+            if value_class.built_in_function(instance):  # module state, unlike a local object, has a source
+                for check_call in C.LOCAL_OBJECT_CALLS:
+                    check_call(self, node, method)
+            return kind
+        if owner in ("self", "cls") or not local_receiver:
+            # self.method(...), super().method(...), module.function(...)
+            kind = self._user_call(func, node, args, kwargs)
+            if method == "__init__" and self.node.name == "__init__" and is_super(func.value):
+                for check_init in C.SUPER_INITS:
+                    check_init(self, node)
+            if method == "__call__" and self.node.name == "__call__" and (is_super(func.value) or owner == "type"):
+                for check_metaclass in C.METACLASS_CALLS:
+                    check_metaclass(self, node)
+            return kind
+        if (method in str_enums.STR_METHODS and isinstance(func.value, ast.Name)
+                and func.value.id in self.summary.params and func.value.id not in self._rebound):
+            for check_str_method in C.STR_METHODS:  # `opt_str.strip()`: a str-Enum member may reach it
+                check_str_method(self, node, func.value.id)
+        return NOT_TENSOR
+
+    def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
+        """`self.register_buffer("name", value)` is module state like `self.name = value`."""
+        if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            self.attribute_writes.append((node.args[0].value, args[1].without_flags()))
+
+    def _tensor_method(self, node: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
+        check = C.TENSOR_METHODS.get(method)
+        value = check(self, node, method, receiver, args) if check is not None else None
+        if value is not None:
+            return value
+        if method in V.STATIC_METHODS:
+            return NOT_TENSOR
+        if method in V.BOOL_PRODUCERS:
+            return receiver | BOOL_TENSOR
+        return (receiver | Kind.union(args)).without_flags()
+
+    def _is_logger(self, node: ast.expr, owner: str | None) -> bool:
+        if owner is None:
+            return False
+        leaf = owner.rsplit(".", 1)[-1]
+        return owner in self.logger_names or leaf in V.LOGGER_NAMES
+
+    def _user_call(
+        self,
+        func: ast.expr,
+        node: ast.Call,
+        args: list[Kind],
+        kwargs: list[tuple[str | None, Kind]],
+        ref: str | None = None,
+    ) -> Kind:
+        """A call that may land in the checked tree: record it for the scope solver."""
+        ref = ref or (self.aliases.get(func.id) if isinstance(func, ast.Name) else None)
+        if ref is None and isinstance(func, ast.Name) and func.id in self.partials:
+            ref, bound_args, bound_kwargs = self.partials[func.id]
+            args = [*bound_args, *args]
+            kwargs = [*bound_kwargs, *kwargs]
+        alternatives: list[Kind] = []
+        if ref is None and isinstance(func, ast.Name) and func.id in self._function_aliases:
+            *others, ref = self._function_aliases[func.id]
+            for other in others:  # `fn(x)` after `fn = a` or `fn = b`: the same arguments reach a
+                alternatives.append(self._record_site(other, node, args, kwargs))
+        if ref is None and isinstance(func, ast.Name) and func.id in self.instances:
+            ref = f"instance:{self.instances[func.id]}>__call__"  # obj(...) on obj = Cls(...)
+        if ref is None and (constructor := built_here(func)) is not None:
+            ref = f"instance:{constructor}>__call__"  # Cls(...)(x)
+        ref = ref or callee_ref(func)
+        if ref is None:
+            return NOT_TENSOR
+        self._record_site(ref, node, args, kwargs)
+        if self.summary.local_objects:
+            for check_held in C.HELD_OBJECT_CALLS:
+                check_held(self, node)
+        if _has_generator_argument(node):
+            for check_generator in C.GENERATOR_ARGUMENT_CALLS:
+                check_generator(self, node)
+        if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
+            self._frame_skips.site(len(self.summary.calls) - 1, self._loop_depth > 0)
+        if sources := str_enums.argument_sources(node, args, kwargs):
+            self.summary.call_member_sources.append((len(self.summary.calls) - 1, sources))
+        if self.dependency_calls:
+            for check_call in C.DEPENDENCY_CALLS:
+                check_call(self, node)
+            if node.keywords:
+                if self._sizes is None:
+                    self._sizes = keyword_arguments.Sizes(self.node, self.self_name)
+                keyword_arguments.record_passed_names(
+                    self.summary, len(self.summary.calls) - 1, node, self.self_name, self._sizes
+                )
+        return Kind.union([Kind.of_call(len(self.summary.calls) - 1), *alternatives])
+
+    def _record_site(
+        self, ref: str, node: ast.Call, args: list[Kind], kwargs: list[tuple[str | None, Kind]]
+    ) -> Kind:
+        bound = ref.startswith(("self:", "super:", "instance:"))
+        site = CallSite(
+            ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
+        )
+        self.summary.calls.append(site)
+        return Kind.of_call(len(self.summary.calls) - 1)
+
+
+def _derived_from(kind: Kind, source: Kind) -> bool:
+    """A kind that is a tensor only when `source` is (made of its parameters and call sites)."""
+    return (
+        kind.nonempty and not kind.always and source.nonempty and not source.always
+        and kind.params <= source.params and kind.calls <= source.calls
+    )
+
+
+def _has_generator_argument(call: ast.Call) -> bool:
+    """`f(g(x) for g in gs)`, `f(*(...))`, `f(items=(...))`: a generator expression passed in."""
+    return any(
+        isinstance(arg.value if isinstance(arg, ast.Starred) else arg, ast.GeneratorExp) for arg in call.args
+    ) or any(isinstance(keyword.value, ast.GeneratorExp) for keyword in call.keywords)

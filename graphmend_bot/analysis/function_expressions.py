@@ -1,0 +1,341 @@
+"""The kind of an expression (tensor, bool tensor, call result, not a tensor), one handler per node type.
+
+Also where Python converts a value to a bool (conditions, `not`, `and`/`or`, ternaries,
+comprehension filters): each such conversion of a tensor goes to the rule registered for it.
+Calls are CallResolver's (function_calls.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from graphmend_bot.analysis import checks as C
+from graphmend_bot.analysis import narrowing, skipped_frames, value_class
+from graphmend_bot.analysis.function_calls import CallResolver
+from graphmend_bot.analysis.function_state import Env
+from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
+from graphmend_bot.rules import Conversion
+from graphmend_bot.vocabulary import known_names as V
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+
+# `a & b`, `a | b`, `a ^ b` of masks are masks.
+_MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+class ExpressionEvaluator(CallResolver):
+    """The kind of each expression; where a tensor is converted to a bool, the rule for it is called."""
+
+    def expr(self, node: ast.expr | None, env: Env) -> Kind:
+        if node is None:
+            return NOT_TENSOR
+        handler = _EXPR_HANDLERS.get(type(node))
+        if handler is not None:
+            kind: Kind = handler(self, node, env)
+            if self._kinds is not None:
+                self._kinds[id(node)] = kind
+            return kind
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.expr(child, env)
+        return NOT_TENSOR
+
+    def _expr_Constant(self, node: ast.Constant, env: Env) -> Kind:
+        return NOT_TENSOR
+
+    def _expr_Name(self, node: ast.Name, env: Env) -> Kind:
+        if node.id not in env:
+            self.references.add(node.id)
+        return env.get(node.id, NOT_TENSOR)
+
+    def _expr_Attribute(self, node: ast.Attribute, env: Env) -> Kind:
+        on_self = isinstance(node.value, ast.Name) and node.value.id == self.self_name and node.value.id not in env
+        if on_self and node.attr in self.properties:
+            self._class_site(node, f"getter:self>{node.attr}", [])  # a property of this class runs
+        if on_self and node.attr not in V.STATIC_ATTRS:
+            return _attribute_kind(node.attr)  # module state: the solver types it per class
+        owner = self.expr(node.value, env)
+        if isinstance(node.value, ast.Name) and (ref := self._known_class(node.value.id)) is not None:
+            # `covar.batch_shape` on a value of a known class: a property there runs
+            self._class_site(node, f"getter:{ref}>{node.attr}", [])
+        if node.attr in self.tuple_fields:
+            return owner.without_flags()
+        nested = _nested_state(node, self.self_name, env)
+        if nested is not None:
+            return _attribute_kind(nested)  # `self.scheduler.timesteps`: state of a typed attribute
+        if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
+            self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
+        if node.attr in V.TENSOR_ATTRS:
+            return owner
+        return NOT_TENSOR
+
+    def _expr_Subscript(self, node: ast.Subscript, env: Env) -> Kind:
+        owner = self.expr(node.value, env)
+        index = self._index(node.slice, env)
+        bounds = _slice_bounds(node.slice, lambda e: self.expr(e, env))
+        if bounds.nonempty:  # hooks look at bounds that may be tensors only
+            for check_bounds in C.SLICE_BOUNDS:
+                check_bounds(self, node, owner, bounds)
+        position = _constant_index(node.slice)
+        if position is not None:
+            if isinstance(node.value, ast.Name) and node.value.id in self.tuples:
+                elements = self.tuples[node.value.id]
+                if -len(elements) <= position < len(elements):
+                    return elements[position]
+            if position >= 0 and owner.is_call_result:
+                return owner.element(position)
+        if index.nonempty:  # hooks look at keys that may be tensors only
+            for check_index in C.INDEXING:
+                check_index(self, node, owner, index)
+        if isinstance(node.value, ast.Attribute) and node.value.attr in V.STATIC_ATTRS:
+            return NOT_TENSOR
+        if self._reads_tensor_mapping(node.value, env) and not (
+            isinstance(node.slice, ast.Constant) and node.slice.value in self.python_keys
+        ):
+            return TENSOR  # params["order"] of `params: Dict[str, Tensor]`
+        return owner.without_flags()
+
+    def _reads_tensor_mapping(self, node: ast.expr, env: Env) -> bool:
+        return (
+            isinstance(node, ast.Name)
+            and node.id in self._tensor_mappings
+            and env.get(node.id) == Kind.of_param(node.id)  # not rebound in the body
+        )
+
+    def _index(self, node: ast.expr, env: Env) -> Kind:
+        if isinstance(node, ast.Tuple):
+            return Kind.union(self.expr(element, env) for element in node.elts)
+        return self.expr(node, env)
+
+    def _expr_BinOp(self, node: ast.BinOp, env: Env) -> Kind:
+        left, right = self.expr(node.left, env), self.expr(node.right, env)
+        dunder = value_class.OPERATOR_METHODS.get(type(node.op))
+        if dunder is not None and isinstance(node.left, ast.Name) and (ref := self._known_class(node.left.id)):
+            # `covar + noise_covar` on a value of a known class runs its `__add__`
+            self._class_site(node, f"instance:{ref}>{dunder}", [right])
+        combined = left | right
+        if isinstance(node.op, _MASK_OPERATORS) and combined.boolean and combined.is_tensor:
+            return combined.without_data_dependent_bool()  # `(x > 0) & valid`: still a mask
+        return combined.without_flags()
+
+    def _expr_UnaryOp(self, node: ast.UnaryOp, env: Env) -> Kind:
+        if isinstance(node.op, ast.Not):
+            if self._test_depth:
+                return self.expr(node.operand, env)
+            self._bool_context(node.operand, env, "not")
+            return NOT_TENSOR
+        operand = self.expr(node.operand, env)
+        if isinstance(node.op, ast.Invert) and operand.is_tensor:
+            return operand.as_bool_tensor()  # `~mask`: tensors are inverted as masks in practice
+        return operand
+
+    def _expr_BoolOp(self, node: ast.BoolOp, env: Env) -> Kind:
+        if self._test_depth:
+            return self._test(node, env)
+        values = self._traced_operands(node)
+        kinds = self._bool_operands(node, values, env, self.expr)
+        # Every operand but the last is converted to a bool to decide whether to go on.
+        conversion = C.CONVERSIONS["and" if isinstance(node.op, ast.And) else "or"]
+        for value, kind in zip(values[:-1], kinds):
+            if kind.is_tensor:
+                conversion(self, value, kind)
+        return Kind.union(kinds)
+
+    def _bool_operands(
+        self, node: ast.BoolOp, values: list[ast.expr], env: Env, evaluate: Callable[[ast.expr, Env], Kind]
+    ) -> list[Kind]:
+        """The kinds of `values`, each evaluated where the operands before it held (`and`) or
+        failed (`or`): after `not torch.is_tensor(x) and`, `x` is not a tensor."""
+        kinds = []
+        for value in values:
+            kinds.append(evaluate(value, env))
+            if (python_name := narrowing.short_circuit_python(value, node.op, self.resolve)) is not None:
+                env = {**env, python_name: NOT_TENSOR}
+        return kinds
+
+    def _traced_operands(self, node: ast.BoolOp) -> list[ast.expr]:
+        """The operands Dynamo evaluates: a compile guard that decides the operator under
+        compile (`... and not is_compiling() and x.is_pinned()`) short-circuits the rest."""
+        decisive = isinstance(node.op, ast.Or)  # True ends `or`, False ends `and`
+        for index, value in enumerate(node.values):
+            if compile_guard_value(value, self.resolve, self.guards, self.guard_helpers) is decisive:
+                return node.values[: index + 1]
+        return node.values
+
+    def _expr_Compare(self, node: ast.Compare, env: Env) -> Kind:
+        kinds = [self.expr(node.left, env)] + [self.expr(c, env) for c in node.comparators]
+        if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+            return NOT_TENSOR
+        kind = Kind.union(kinds).without_data_dependent_bool()
+        return kind.as_bool_tensor() if kind.is_tensor else kind  # a tensor only if an operand is
+
+    def _expr_IfExp(self, node: ast.IfExp, env: Env) -> Kind:
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
+        if under_compile is not None:
+            self._before_guard(node.test, env)
+            return self.expr(node.body if under_compile else node.orelse, env)
+        self._bool_context(node.test, env, "ternary")
+        return self.expr(node.body, env) | self.expr(node.orelse, env)
+
+    def _expr_NamedExpr(self, node: ast.NamedExpr, env: Env) -> Kind:
+        kind = self.expr(node.value, env)
+        self._bind(node.target, kind, env)
+        return kind
+
+    def _sequence(self, node: ast.Tuple | ast.List | ast.Set, env: Env) -> Kind:
+        return Kind.union([self.expr(element, env) for element in node.elts]).without_flags()
+
+    _expr_Tuple = _expr_List = _expr_Set = _sequence
+
+    def _expr_Dict(self, node: ast.Dict, env: Env) -> Kind:
+        for key in node.keys:
+            self.expr(key, env)
+        return Kind.union([self.expr(value, env) for value in node.values]).without_flags()
+
+    def _expr_Slice(self, node: ast.Slice, env: Env) -> Kind:
+        for part in (node.lower, node.upper, node.step):
+            if part is not None:
+                self.expr(part, env)
+        return NOT_TENSOR
+
+    def _expr_Starred(self, node: ast.Starred, env: Env) -> Kind:
+        return self.expr(node.value, env)
+
+    def _expr_Lambda(self, node: ast.Lambda, env: Env) -> Kind:
+        return NOT_TENSOR
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
+        # Its elements are values of their own, not the enclosing condition's test: a Python bool
+        # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
+        depth, self._test_depth = self._test_depth, 0
+        try:
+            return self._comprehension_body(node, env)
+        finally:
+            self._test_depth = depth
+
+    def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
+        if not isinstance(node, ast.GeneratorExp) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
+            self._comprehension_frame(node, env)
+        inner = dict(env)
+        for generator in node.generators:
+            # As a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their elements' kinds.
+            item, elements = self._iteration(generator.iter, inner)
+            self._bind(generator.target, item, inner, elements)
+            for condition in generator.ifs:
+                self._bool_context(condition, inner, "filter")
+        if isinstance(node, ast.DictComp):
+            self.expr(node.key, inner)
+            return self.expr(node.value, inner).without_flags()
+        return self.expr(node.elt, inner).without_flags()
+
+    _expr_ListComp = _expr_SetComp = _expr_GeneratorExp = _expr_DictComp = _comprehension
+
+    def _comprehension_frame(self, node: skipped_frames.Comprehension, env: Env) -> None:
+        """A comprehension over a list after a break that may skip the frame: its own frame."""
+        if not skipped_frames.iterates_list(node.generators[0].iter, self._lists, self.resolve):
+            return
+        captured = skipped_frames.captured_kind(node, env, self.resolve)
+        if captured:
+            for check_comprehension in C.SKIPPED_FRAME_COMPREHENSIONS:
+                check_comprehension(self, node, captured)
+
+    # ---- bool contexts ------------------------------------------------------------------
+    def _test(self, test: ast.expr, env: Env) -> Kind:
+        """Evaluate a condition; the whole test is one bool conversion, reported once."""
+        self._test_depth += 1
+        try:
+            if isinstance(test, ast.BoolOp):
+                return Kind.union(self._bool_operands(test, test.values, env, self._test))
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                return self._test(test.operand, env)
+            return self.expr(test, env)
+        finally:
+            self._test_depth -= 1
+
+    def _before_guard(self, test: ast.expr, env: Env) -> None:
+        """A condition a compile guard decides still evaluates, under compile, the operands that
+        come before the guard (`if x.min() < 0 and not is_compiling():` reads `x.min() < 0` first):
+        each is a bool conversion of its own."""
+        for operand in evaluated_before_guard(test, self.resolve, self.guards, self.guard_helpers):
+            self._bool_context(operand, env, "before-guard")
+
+    def _bool_context(self, test: ast.expr, env: Env, conversion: Conversion) -> None:
+        kind = self._test(test, env)
+        if kind.is_tensor:
+            C.CONVERSIONS[conversion](self, test, kind)
+
+    def _iteration(self, node: ast.expr, env: Env) -> tuple[Kind, tuple[Kind, ...] | None]:
+        """The kind of one item of `for ... in node` (a loop's or a comprehension's), and its
+        elements when it is a tuple."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            name = node.func.id
+            if name == "enumerate" and len(node.args) == 1 and self.resolve(node.func) in (None, name):
+                item, _ = self._iteration(node.args[0], env)
+                return item, (NOT_TENSOR, item)
+            if name == "zip" and node.args and self.resolve(node.func) in (None, name):
+                items = tuple(self._iteration(arg, env)[0] for arg in node.args)
+                return Kind.union(items), items
+        if isinstance(node, ast.Name) and node.id in self.tuples:
+            self.expr(node, env)
+            return Kind.union(self.tuples[node.id]), None
+        return self.expr(node, env).without_flags(), None
+
+
+# Expression handlers by node type, inherited ones included (CallResolver's `_expr_Call`), looked
+# up once per node (cheaper than getattr by name).
+_EXPR_HANDLERS: dict[type, Callable[[ExpressionEvaluator, Any, Env], Kind]] = {
+    getattr(ast, name.removeprefix("_expr_")): getattr(ExpressionEvaluator, name)
+    for name in dir(ExpressionEvaluator)
+    if name.startswith("_expr_")
+}
+
+
+@functools.lru_cache(maxsize=4096)
+def _attribute_kind(attribute: str) -> Kind:
+    """The kind of a read of `self.ATTRIBUTE`: a pseudo-parameter the scope solver decides."""
+    return Kind.of_param(f"self.{attribute}")
+
+
+def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str | None:
+    """"OWNER.NAME" for a read of `self.OWNER.NAME` (the attribute of an object this class keeps,
+    `self.scheduler.timesteps`), which the solver looks up in the classes OWNER is typed with."""
+    value = node.value
+    if (
+        isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name)
+        and value.value.id == self_name
+        and self_name not in env
+        and value.attr not in V.STATIC_ATTRS
+        and node.attr not in V.STATIC_ATTRS
+        and node.attr not in V.TENSOR_ATTRS
+    ):
+        return f"{value.attr}.{node.attr}"
+    return None
+
+
+def _constant_index(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and type(node.operand.value) is int
+    ):
+        return -node.operand.value
+    return None
+
+
+def _slice_bounds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> Kind:
+    """The kinds of the bounds of every slice in an index (`x[:, a:b]`)."""
+    parts = node.elts if isinstance(node, ast.Tuple) else [node]
+    kinds = [
+        evaluate(bound).without_flags()
+        for part in parts
+        if isinstance(part, ast.Slice)
+        for bound in (part.lower, part.upper, part.step)
+        if bound is not None
+    ]
+    return Kind.union(kinds)

@@ -1,0 +1,119 @@
+"""Which class or object a local holds, so that a method call on it reaches that class's method.
+
+`solver = SOLVERS[name](...)`, `covar: LinearOperator`, `mean, covar = d.mean, d.covariance`,
+`g = torch.Generator(device)`, `f = functools.partial(g, x)`: the refs recorded here are what
+function_calls.py resolves `solver.integrate(t)`, `covar.solve(rhs)` or `f(y)` to.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.analysis import checks as C
+from graphmend_bot.analysis import value_class
+from graphmend_bot.analysis.callee_refs import callee_ref, is_super
+from graphmend_bot.analysis.function_reporting import FindingReporter
+from graphmend_bot.analysis.function_state import Env
+from graphmend_bot.analysis.model import CallSite
+from graphmend_bot.vocabulary.kind import Kind
+
+
+class ObjectTracker(FindingReporter):
+    """Which class a local's value is: by annotation, by constructor, or read from such a value."""
+
+    def _value_classes(self, targets: list[ast.expr], value: ast.expr, env: Env) -> dict[str, str]:
+        """The class refs `covar = self.lazy_covariance_matrix`, `c = covar.evaluate_kernel()` and
+        `mean, covar = d.mean, d.lazy_covariance_matrix` bind (value_class.py). Constructor calls
+        are recorded by the caller, as before."""
+        if len(targets) != 1 or not self.instances:
+            return {}  # no annotated value here: nothing to read a class from
+        target = targets[0]
+        if isinstance(target, ast.Name) and (
+            not isinstance(value, ast.Call) or isinstance(value.func, ast.Attribute)
+        ):
+            ref = self._class_ref(value, env)
+            return {target.id: ref} if ref is not None and value_class.annotated_root(ref) else {}
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            # Only an annotated value's: `h = self.dense` locals are everywhere, and a site per
+            # use of each cost more than it found (RESULTS.md: multivariate_normal.py:236, :249).
+            return {
+                element.id: ref
+                for element, element_value in zip(target.elts, value.elts)
+                if isinstance(element, ast.Name)
+                and (ref := self._class_ref(element_value, env)) is not None
+                and value_class.annotated_root(ref)
+            }
+        return {}
+
+    def _class_ref(self, node: ast.expr, env: Env) -> str | None:
+        """The class ref of an expression, when the source says which class it is."""
+        if isinstance(node, ast.Name):
+            if node.id == self.self_name and node.id not in env:
+                return "self"
+            return self.instances.get(node.id)
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id == self.self_name and node.value.id not in env:
+                return f"attr:{node.attr}"
+            base = self._class_ref(node.value, env)
+            return value_class.member(base, node.attr) if base is not None else None
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and not is_super(node.func.value):
+                base = self._class_ref(node.func.value, env)
+                return value_class.result(base, node.func.attr) if base is not None else None
+            if isinstance(node.func, ast.Name):
+                return self._constructor_ref(node.func)
+        return None
+
+    def _known_class(self, name: str) -> str | None:
+        """The class ref of local `name` when it names a class: by annotation (or read from or
+        returned by such a value), or built by `Cls(...)` (a capitalised callee)."""
+        ref = self.instances.get(name)
+        if ref is None or value_class.annotated_root(ref):
+            return ref  # not `x = self.y`: a site per read of every such local costs more than it finds
+        leaf = ref.partition(":")[2].rpartition(".")[2]
+        return ref if ref.startswith(("name:", "dotted:")) and leaf[:1].isupper() else None
+
+    def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
+        """A call Python makes for the source: a property read, an operator's dunder."""
+        self.summary.calls.append(CallSite(ref, tuple(args), (), True))
+        if self.dependency_calls:
+            for check_call in C.DEPENDENCY_CALLS:
+                check_call(self, node)
+        return Kind.of_call(len(self.summary.calls) - 1)
+
+    def _constructor_ref(self, func: ast.expr) -> str | None:
+        """What built a value: `Cls(...)` -> "name:Cls"; `make(...)` where `make` holds the
+        result of `select(...)` -> "returned:name:select" (what select returns, called)."""
+        if isinstance(func, ast.Name) and func.id in self.instances:
+            return f"returned:{self.instances[func.id]}"
+        return callee_ref(func)
+
+    def _result_of(self, receiver: ast.expr, env: Env) -> str | None:
+        """`covar.evaluate_kernel().solve(...)`, `d.lazy_covariance_matrix.diagonal()`: a receiver
+        read from or returned by a value of a known class."""
+        if not isinstance(receiver, (ast.Call, ast.Attribute)):
+            return None
+        ref = self._class_ref(receiver, env)
+        return ref if ref is not None and ref.startswith(("result:", "member:")) else None
+
+    def _partial(self, name: str, call: ast.Call, env: Env) -> None:
+        """`f = functools.partial(g, a, k=b)`: calling f calls g with those arguments first."""
+        if self.resolve(call.func) != "functools.partial" or not call.args:
+            return
+        target = callee_ref(call.args[0])
+        if target is None or any(isinstance(arg, ast.Starred) for arg in call.args):
+            return
+        args = tuple(self.expr(arg, env) for arg in call.args[1:])
+        kwargs = tuple((kw.arg, self.expr(kw.value, env)) for kw in call.keywords if kw.arg is not None)
+        self.partials[name] = (target, args, kwargs)
+
+    def _instance_of(self, owner: str | None, env: Env) -> str | None:
+        """The constructor ref of a local object, or "attr:NAME" for `self.NAME`."""
+        if owner is None:
+            return None
+        if owner in self.instances:
+            return self.instances[owner]
+        head, _, attr = owner.partition(".")
+        if head == self.self_name and head not in env and attr and "." not in attr:
+            return f"attr:{attr}"
+        return None

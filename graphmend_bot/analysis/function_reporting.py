@@ -1,0 +1,128 @@
+"""The analyzer as the rules see it: the `Checker` API their detection hooks ask and report through.
+
+A hook reports a `Draft` at a node: kept in the function's summary, either standing on its own
+(`report`, when its deps make it a tensor in traced code) or waiting for the scope solver to say
+whether a callee, a dependency, a held object or a skipped frame makes it break (`report_if_*`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.analysis import skipped_frames, tensor_rank
+from graphmend_bot.analysis.function_state import FunctionState
+from graphmend_bot.analysis.model import Draft
+from graphmend_bot.rules import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+
+
+class FindingReporter(FunctionState):
+    """The `Checker` (rules/detect.py) a detection hook is handed: what it may ask, where it reports."""
+
+    @property
+    def in_condition(self) -> bool:
+        return self._test_depth > 0
+
+    def is_scalar_tensor(self, node: ast.expr) -> bool:
+        return tensor_rank.is_scalar(node, self._scalars, self.resolve)
+
+    def is_context_manager(self, node: ast.expr) -> bool:
+        return id(node) in self._context_managers
+
+    def annotated_tensor(self, name: str) -> bool:
+        return name in self._annotated_tensors
+
+    def kind_of(self, node: ast.expr) -> Kind:
+        return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
+
+    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
+        draft = self._draft(rule, node, message, deps, gb_id)
+        if draft is None:
+            return
+        self.summary.drafts.append(draft)
+        if self._loop_depth:
+            self._eager_after = self._eager_after | deps.without_flags()
+        if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
+            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0)
+
+    def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None,
+               by_extent: bool = False, own_frame: bool = False) -> Draft | None:
+        row, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
+        end_row = node.end_lineno or row  # type: ignore[attr-defined]
+        end_col = node.end_col_offset or col  # type: ignore[attr-defined]
+        # by_extent: `d.cov.evaluate()` and `d.cov` start at one column, and each may break
+        key = (rule.code, row, col, end_row, end_col) if by_extent else (rule.code, row, col)
+        eager_after = NOT_TENSOR if own_frame else self._eager_after
+        if key in self._reported or eager_after.always:
+            return None  # loop bodies run twice
+        self._reported.add(key)
+        line = self.lines[row - 1] if row <= len(self.lines) else ""
+        end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
+        gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
+        return Draft(
+            rule.code, message, row, _char_column(line, col), end_row,
+            _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
+            line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
+        )
+
+    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one.
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one.
+        draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)
+        if draft is not None:
+            self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def builder_of(self, name: str) -> str | None:
+        return self.built_by.get(name)
+
+    def keyword_kinds(self, call: ast.Call) -> dict[str, Kind]:
+        return self._keyword_kinds.get(id(call), {})
+
+    def assumed_tensor(self, kind: Kind) -> bool:
+        return not kind.always and not kind.calls and bool(kind.params) and kind.params <= self._assumed
+
+    def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one. Its own set of lines
+        # reported, so GM605's `obj.method()` draft at the same call is still made.
+        key = (rule.code, call.lineno, call.col_offset)
+        if key in self._held_reported or key in self._reported:
+            return
+        draft = self._draft(rule, call, message, TENSOR, None)
+        self._reported.discard(key)
+        if draft is not None:
+            self._held_reported.add(key)
+            alive = tuple(site for site, _ in self.summary.local_objects)
+            self.summary.held_object_drafts.append((alive, len(self.summary.calls) - 1, draft))
+
+    def report_if_built_eagerly(self, rule: Rule, call: ast.Call, message: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.metaclass_call_drafts.append(draft)
+
+    def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.module_init_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def report_if_frame_skipped(self, rule: Rule, node: ast.expr, message: str, deps: Kind) -> None:
+        # Its own frame: a break before it (which `suppressed_if` records) is what makes it break.
+        draft = self._draft(rule, node, message, deps, None, own_frame=True)
+        if draft is not None:
+            self._frame_skips.comprehension(draft)
+
+    def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, gb_id)
+        if draft is not None:
+            self.summary.str_method_drafts.append((param, draft))
+
+
+def _char_column(line: str, byte_offset: int) -> int:
+    """ast columns are UTF-8 byte offsets; findings use 1-based character columns."""
+    if line.isascii():
+        return byte_offset + 1
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1

@@ -1,0 +1,136 @@
+"""What one function's traversal knows as it goes: the state every layer of the analyzer shares.
+
+The analyzer of one function body is built in layers, each a module with one job and each a
+subclass of the one below, so a layer calls those below it directly (no extra indirection per
+node; method lookups are cached by the interpreter):
+
+- `FunctionState` (here): the environment besides the per-path `Env`, read and written by all;
+- `FindingReporter` (function_reporting.py): what a rule's detection hook may ask and report;
+- `ObjectTracker` (function_objects.py): which class or object a local holds;
+- `CallResolver` (function_calls.py): calls, into torch, builtins or the checked tree;
+- `ExpressionEvaluator` (function_expressions.py): the kind of every other expression, and the
+  places Python converts a value to a bool;
+- `StatementVisitor` (function_statements.py): statements, branches, loops and bindings;
+- `FunctionAnalyzer` (function.py): the driver, from parameters to the function's summary.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from graphmend_bot.analysis import function_aliases, keyword_arguments, skipped_frames
+from graphmend_bot.analysis.guards import GuardHelpers
+from graphmend_bot.analysis.model import FunctionSummary
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+
+Env = dict[str, Kind]
+Resolve = Callable[[ast.expr], "str | None"]
+
+
+class FunctionState:
+    """The analyzer's state besides the per-path `Env`: what every layer reads and writes."""
+
+    def __init__(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        summary: FunctionSummary,
+        resolve: Resolve,
+        logger_names: frozenset[str],
+        lines: list[str],
+        entry: bool,
+        guard_helpers: GuardHelpers | None = None,
+        dependency_calls: bool = False,
+        named_tuples: dict[str, tuple[str, ...]] | None = None,
+        python_keys: frozenset[str] = frozenset(),
+        properties: frozenset[str] = frozenset(),
+    ) -> None:
+        self.python_keys = python_keys
+        self.node = node
+        self._top_level = frozenset(id(statement) for statement in node.body)
+        self._held_reported: set[tuple[str, int, int]] = set()
+        self._context_managers: set[int] = set()  # ids of the `with` items' expressions
+        self._annotated_tensors: set[str] = set()  # parameters annotated as tensors
+        # Named tuple types of the module: an instance holds the kinds it was built from, and a
+        # read of one of their fields (`tableau.alpha`) is what the instance holds.
+        self.named_tuples = named_tuples or {}
+        self.tuple_fields = frozenset(name for fields in self.named_tuples.values() for name in fields)
+        self.dependency_calls = dependency_calls
+        self.properties = properties  # property names of this module's classes
+        self.guard_helpers = guard_helpers
+        self.summary = summary
+        self.resolve = resolve
+        self.logger_names = logger_names
+        self.lines = lines
+        self.entry = entry
+        self.returns: Kind = NOT_TENSOR
+        self.return_shapes: list[tuple[Kind, ...] | None] = []
+        self.references: set[str] = set()
+        # Locals bound to a tuple display, element by element (`pad = (0, 0, right, 0)`).
+        self.tuples: dict[str, tuple[Kind, ...]] = {}
+        # Locals whose value under compile a compile guard decides (`is_tracing = ... or
+        # is_torchdynamo_compiling()`).
+        self.guards: dict[str, bool] = {}
+        # Loop variables standing for submodules: `for layer in self.layers` -> "self:layers[]".
+        self.aliases: dict[str, str] = {}
+        # Locals holding an object built by a call: `solver = SOLVERS[name](...)` -> the
+        # constructor's callee ref, so `solver.integrate(t)` reaches the class's method.
+        self.instances: dict[str, str] = {}
+        # Locals holding an object a call outside the tree built, by the call's qualified name
+        # (`generator = np.random.SeedSequence(...)` -> "numpy.random.SeedSequence"), so that
+        # `generator.generate_state(4)` is judged as "numpy.random.SeedSequence.generate_state".
+        self.built_by: dict[str, str] = {}
+        # Locals bound to `functools.partial(g, ...)`: g's ref and the arguments bound so far.
+        self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
+        # Locals naming one of several functions (`fn = spline` / `fn = identity`): each is called.
+        self._function_aliases = function_aliases.function_aliases(self.node.body)
+        # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
+        self.self_name: str | None = None
+        self.attribute_writes: list[tuple[str, Kind]] = []
+        self.returned_functions: set[str] = set()
+        # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
+        # (it cannot resume inside that context manager) and after a break inside a loop body
+        # (graph breaks in loops make it skip the frame). Later drafts carry it as suppressed_if.
+        self._eager_after: Kind = NOT_TENSOR
+        self._loop_depth = 0
+        self._reported: set[tuple[str, int, int] | tuple[str, int, int, int, int]] = set()
+        self._test_depth = 0
+        # Unannotated parameters defaulting to None, and those of them proven Python values by
+        # the fallback that replaces their None (`causal = default(causal, self.causal)`).
+        self._none_params: set[str] = set()
+        self._python_params: set[str] = set()
+        self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
+        # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
+        # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
+        self._checked_tensors: list[Kind] = []
+        # Parameters annotated as mappings of tensors (`params: Dict[str, Tensor]`): a value read
+        # from one is a tensor, as a `Tensor` annotation is, while the name still holds the argument.
+        self._tensor_mappings: set[str] = set()
+        # Sizes of argument tensors among keyword values (keyword_arguments.py), built on first use.
+        self._sizes: keyword_arguments.Sizes | None = None
+        # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
+        self._kinds: dict[int, Kind] | None = None
+        # Names assigned in the body: a parameter rebound no longer holds what a caller passed.
+        self._rebound: set[str] = set()
+        # What makes Dynamo skip this frame (analysis/skipped_frames.py): drafts inside a `try` or
+        # loop body (their deps), and the call sites there (a break in the callee does it too).
+        self._try_depth = 0
+        self._frame_skips = skipped_frames.FrameSkips()
+        self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
+        self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)
+        # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
+        self._keyword_kinds: dict[int, dict[str, Kind]] = {}
+        self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
+
+    # The traversal recurses across its layers: a call evaluates its arguments, a walrus or a
+    # comprehension binds a target. Defined by ExpressionEvaluator and StatementVisitor above.
+    def expr(self, node: ast.expr | None, env: Env) -> Kind:
+        raise NotImplementedError
+
+    def _index(self, node: ast.expr, env: Env) -> Kind:
+        raise NotImplementedError
+
+    def _bind(
+        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None
+    ) -> None:
+        raise NotImplementedError

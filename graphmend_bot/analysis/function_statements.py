@@ -1,0 +1,330 @@
+"""Statements: assignments and bindings, branches, loops, `with`, `try`, `return`, `assert`.
+
+Branch arms run on copies of the environment that are merged afterwards (an arm that always
+leaves is dropped); loop bodies run twice so values that flow around the loop are seen.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable
+from typing import cast
+
+from graphmend_bot.analysis import checks as C
+from graphmend_bot.analysis import narrowing, skipped_frames, tensor_rank, value_class
+from graphmend_bot.analysis.frequency import is_rare_arm
+from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
+from graphmend_bot.analysis.function_state import Env, Resolve
+from graphmend_bot.analysis.guards import compile_guard_value
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+
+
+class StatementVisitor(ExpressionEvaluator):
+    """Statements run in order over the environment; bindings, branches and loops update it."""
+
+    def block(self, body: Iterable[ast.stmt], env: Env) -> bool:
+        """Run statements in order; True when the block always leaves (return/raise/...)."""
+        return any(self.stmt(stmt, env) for stmt in body)
+
+    def stmt(self, node: ast.stmt, env: Env) -> bool:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            self._assign(node, env)
+        elif isinstance(node, ast.Expr):
+            self.expr(node.value, env)
+        elif isinstance(node, ast.If):
+            return self._if(node, env)
+        elif isinstance(node, ast.While):
+            self._bool_context(node.test, env, "while")
+            self._loop_depth += 1
+            for _ in range(2):
+                self.block(node.body, env)
+            self._loop_depth -= 1
+            self.block(node.orelse, env)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            element, elements = self._iteration(node.iter, env)
+            self._loop_depth += 1
+            alias = _submodule_iteration(node)
+            for _ in range(2):
+                self._bind(node.target, element, env, elements)
+                if alias is not None:
+                    self.aliases[alias[0]] = alias[1]
+                self.block(node.body, env)
+            self._loop_depth -= 1
+            self.block(node.orelse, env)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            opens_file = False
+            for item in node.items:
+                self._context_managers.add(id(item.context_expr))
+                self.expr(item.context_expr, env)
+                opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
+                if item.optional_vars is not None:
+                    self._bind(item.optional_vars, NOT_TENSOR, env)
+            leaves = self.block(node.body, env)
+            if opens_file:
+                self._eager_after = TENSOR
+            return leaves
+        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            self._try(cast(ast.Try, node), env)  # TryStar has the same fields
+        elif isinstance(node, ast.Return):
+            if isinstance(node.value, ast.Name) and node.value.id not in env:
+                # a factory returning its closure, or a class or function defined elsewhere
+                self.returned_functions.add(node.value.id)
+            if node.value is not None:
+                elements = self._display(node.value, env)
+                if elements is not None:
+                    self.returns |= Kind.union(elements)
+                    self.return_shapes.append(elements)
+                else:
+                    self.returns |= self.expr(node.value, env)
+                    self.return_shapes.append(None)
+            return True
+        elif isinstance(node, ast.Raise):
+            return True  # the message is built only on the error path, never traced
+        elif isinstance(node, ast.Assert):
+            # One conversion as a whole, like an `if` test; the message runs only on failure. The
+            # kinds of its parts are kept for the hooks (which operand Python jumps on).
+            self._kinds = {}
+            try:
+                kind = self._test(node.test, env)
+                if kind.is_tensor:
+                    for check_assert in C.ASSERTIONS:
+                        check_assert(self, node, kind)
+                else:
+                    for check_object in C.OBJECT_ASSERTIONS:
+                        check_object(self, node, self.node.args.vararg)
+            finally:
+                self._kinds = None
+        elif isinstance(node, (ast.Break, ast.Continue)):
+            return True
+        return False
+
+    def _try(self, node: ast.Try, env: Env) -> None:
+        self._try_depth += 1
+        self._frame_skips.enter_try()
+        self.block(node.body, env)
+        self._frame_skips.exit_try()
+        self._try_depth -= 1
+        for handler in node.handlers:
+            if handler.name:
+                env[handler.name] = NOT_TENSOR
+            self._rare_block(handler.body, dict(env), rare=True)
+        self.block(node.orelse, env)
+        self.block(node.finalbody, env)
+
+    def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, env: Env) -> None:
+        if node.value is None:
+            return
+        elements = self._display(node.value, env) if not isinstance(node, ast.AugAssign) else None
+        if elements is None and isinstance(node.value, ast.Name):
+            elements = self.tuples.get(node.value.id)
+        kind = Kind.union(elements) if elements is not None else self.expr(node.value, env)
+        if isinstance(node, ast.Assign):
+            self._python_fallback(node, env)
+            classes = self._value_classes(node.targets, node.value, env)  # before rebinding
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
+                    write(self, target, self.expr(target.value, env))
+                self._bind(target, kind, env, elements)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
+                    node.value, True, self.resolve):
+                self._lists.add(node.targets[0].id)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and tensor_rank.is_scalar(
+                    node.value, self._scalars, self.resolve):
+                self._scalars.add(node.targets[0].id)
+            self.instances.update(classes)
+            constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
+            if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and node.targets[0].id not in classes):
+                self.instances[node.targets[0].id] = constructor
+                if (id(node) in self._top_level and _names_a_class(constructor)
+                        and self.summary.calls and self.summary.calls[-1].ref == constructor):
+                    # built on every path (held_objects.py): one built under an `if` is not always there
+                    self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
+                if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
+                    self.built_by[node.targets[0].id] = built_by
+                self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
+            seeded = _seeded_generator(node.value, self.resolve)
+            if seeded is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.built_by[node.targets[0].id] = seeded  # `g = torch.Generator(d).manual_seed(s)`
+            guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
+            if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.guards[node.targets[0].id] = guard
+        elif isinstance(node, ast.AugAssign):
+            previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
+            self._bind(node.target, previous | kind, env)
+        else:
+            self._bind(node.target, kind, env)
+            annotated = value_class.class_annotation(node.annotation, self.resolve)
+            if annotated is not None and isinstance(node.target, ast.Name):
+                self.instances[node.target.id] = value_class.typed(annotated)
+
+    def _python_fallback(self, node: ast.Assign, env: Env) -> None:
+        """`p = default(p, self.flag)`: a None-defaulted parameter whose None is replaced by a
+        Python value is that Python type (a flag, a size), not an optional tensor."""
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return
+        name = node.targets[0].id
+        if name not in self._none_params or env.get(name) != Kind.of_param(name):
+            return
+        fallback = narrowing.python_fallback(name, node.value)
+        if fallback is None or narrowing.is_none_constant(fallback):
+            return
+        if any(isinstance(part, ast.Call) for part in ast.walk(fallback)):
+            return  # a call's result is only known to the solver (and must not be recorded twice)
+        fallback_kind = self.expr(fallback, env)
+        # `self.flag` is a module attribute the solver types (analysis/hierarchy.py): the
+        # parameter then holds whatever the attribute holds, a flag when it is one.
+        if not fallback_kind.nonempty or _attributes_only(fallback_kind):
+            self._python_params.add(name)
+
+    def _display(self, node: ast.expr, env: Env) -> tuple[Kind, ...] | None:
+        """Element kinds of a tuple or list display without starred items; else None."""
+        if isinstance(node, (ast.Tuple, ast.List)) and not any(
+            isinstance(e, ast.Starred) for e in node.elts
+        ):
+            return tuple(self.expr(e, env).without_flags() for e in node.elts)
+        return None
+
+    def _bind(
+        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None
+    ) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = kind
+            self._rebound.add(target.id)
+            self._lists.discard(target.id)
+            self._scalars.discard(target.id)
+            self.guards.pop(target.id, None)
+            self.aliases.pop(target.id, None)
+            self.instances.pop(target.id, None)
+            self.built_by.pop(target.id, None)
+            self.partials.pop(target.id, None)
+            if elements is not None:
+                self.tuples[target.id] = elements
+            else:
+                self.tuples.pop(target.id, None)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
+            if elements is None and not starred and kind.is_call_result:
+                # `a, b = helper(...)`: element K of what call site I returns.
+                elements = tuple(kind.element(k) for k in range(len(target.elts)))
+            if elements is not None and not starred and len(elements) == len(target.elts):
+                for element, element_kind in zip(target.elts, elements):
+                    self._bind(element, element_kind, env)
+                return
+            for element in target.elts:
+                self._bind(element, kind, env)
+        elif isinstance(target, ast.Starred):
+            self._bind(target.value, kind, env)
+        elif isinstance(target, ast.Subscript):
+            # x[mask] = v is index_put: traceable, so only look inside for other breaks.
+            self.expr(target.value, env)
+            self._index(target.slice, env)
+        elif isinstance(target, ast.Attribute):
+            self.expr(target.value, env)
+            if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
+                self.attribute_writes.append((target.attr, kind.without_flags()))
+
+    def _if(self, node: ast.If, env: Env) -> bool:
+        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
+        if under_compile is not None:
+            self._before_guard(node.test, env)
+            return self.block(node.body if under_compile else node.orelse, env)
+        if _is_validation_guard(node):
+            self._bool_context(node.test, env, "guard")
+            return False  # the raising arm is the error path, never traced
+        self._bool_context(node.test, env, "if")
+        body_env, else_env = dict(env), dict(env)
+        none_name, none_in_body = narrowing.none_test(node.test) or (None, False)
+        if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
+            narrowing.narrow_to_none(body_env if none_in_body else else_env, none_name)
+        python_value = narrowing.isinstance_arm(node.test, self.resolve)
+        if python_value is not None:
+            python_name, python_in_body = python_value
+            (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
+        tensor_value = narrowing.tensor_arm(node.test, self.resolve)
+        tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
+        checked = env.get(tensor_name) if tensor_name is not None else None
+        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None)
+        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked)
+        _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
+        return body_leaves and else_leaves
+
+    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None) -> bool:
+        """Run an arm; `checked` is the kind of a name `isinstance(name, torch.Tensor)` proves a
+        tensor there: methods called on it are tensors exactly when it is, not always."""
+        self._rare_depth += rare
+        if checked is not None:
+            self._checked_tensors.append(checked)
+        try:
+            return self.block(body, env)
+        finally:
+            self._rare_depth -= rare
+            if checked is not None:
+                self._checked_tensors.pop()
+
+
+def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
+    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)`: (layer, ref)."""
+    source, target = node.iter, node.target
+    if (
+        isinstance(source, ast.Call)
+        and isinstance(source.func, ast.Name)
+        and source.func.id == "enumerate"
+        and len(source.args) == 1
+        and isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+    ):
+        source, target = source.args[0], target.elts[1]
+    if (
+        isinstance(target, ast.Name)
+        and isinstance(source, ast.Attribute)
+        and isinstance(source.value, ast.Name)
+        and source.value.id == "self"
+    ):
+        return target.id, f"self:{source.attr}[]"
+    return None
+
+
+def _seeded_generator(value: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
+    """`torch.Generator(device).manual_seed(seed)`: manual_seed returns the generator itself."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "manual_seed"
+        and isinstance(value.func.value, ast.Call)
+    ):
+        return resolve(value.func.value.func)
+    return None
+
+
+def _names_a_class(ref: str) -> bool:
+    """`Cls(...)`, `mod.Cls(...)`: a constructor by its name (`y = self.norm(x)` is not one)."""
+    kind, _, name = ref.partition(":")
+    return kind in ("name", "dotted") and name.rpartition(".")[2][:1].isupper()
+
+
+def _attributes_only(kind: Kind) -> bool:
+    """A kind that is a tensor only if some `self.<name>` attribute is one."""
+    return not kind.always and not kind.calls and all(name.startswith("self.") for name in kind.params)
+
+
+def _is_builtin_call(node: ast.expr, name: str, resolve: Resolve) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and resolve(node.func) in (None, name)
+    )
+
+
+def _is_validation_guard(node: ast.If) -> bool:
+    return not node.orelse and len(node.body) == 1 and isinstance(node.body[0], ast.Raise)
+
+
+def _merge_into(env: Env, *arm_envs: list[Env]) -> None:
+    arms = [arm for group in arm_envs for arm in group]
+    if not arms:
+        return
+    names = set().union(*(arm.keys() for arm in arms))
+    for name in names:
+        env[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
