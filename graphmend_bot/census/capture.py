@@ -15,6 +15,11 @@ whole session (the eager backend: no inductor), and never resets:
 - Dynamo only reuses an entry compiled by the same backend object, so a test's own
   `torch.compile` never runs the census's code, nor the census the test's.
 
+Python's cyclic collector is paused while a call is explained (gc_pause.py): tracing allocates
+millions of objects that reference counting frees, and the collections they trigger walk Dynamo's
+growing caches again and again (a tenth of an explain's CPU on torchdiffeq); what cycles it made
+are collected when the call ends.
+
 When a frame reaches Dynamo's recompile limit, Dynamo stops tracing it and breaks past the limit
 would go unseen: the call is then explained again from a reset cache (the old, exact behaviour).
 """
@@ -34,6 +39,7 @@ import torch
 from torch._dynamo.utils import counters
 
 from graphmend_bot.census.dynamo import Explained, Tree, graph_break_log, mapped_breaks, recompiles
+from graphmend_bot.gc_pause import collector_paused
 
 RECOMPILE_LIMIT_MARK = "torch._dynamo hit config."
 STRUCTURED_TRACE_LOG = "torch.__trace"  # torch._logging._internal.trace_log
@@ -141,7 +147,7 @@ class KeptCacheExplainer:
         frames = dict(counters["frames"])
         try:
             with warnings.catch_warnings(), graph_break_log() as log, _without_telemetry(), \
-                    _stacks_from_cached_positions():
+                    _stacks_from_cached_positions(), collector_paused():
                 warnings.simplefilter("ignore")
                 torch.compile(fn, backend=self.backend)(*args, **kwargs)
         finally:  # a call explain cannot handle must not leave its frames skipped for the next one

@@ -148,3 +148,26 @@ def test_the_stack_above_dynamo_is_the_same_from_cached_positions() -> None:
         stacks = [host(extract) for extract in (original, patched, patched)]
     assert exc._extract_stack_with_positions is original
     assert stacks[0] == stacks[1] == stacks[2] and any(colno is not None for *_, colno, _ in stacks[0])
+
+
+def test_the_cyclic_collector_is_paused_while_a_call_is_explained(tmp_path: Path) -> None:
+    """Tracing allocates millions of objects and the collections they trigger walk Dynamo's caches
+    again and again: the collector is off during an explain, and as it was afterwards."""
+    import gc
+
+    from graphmend_bot.census.capture import KeptCacheExplainer
+    from graphmend_bot.census.dynamo import Tree
+
+    seen: list[bool] = []
+
+    @torch.compiler.disable  # runs as it is, when the explained call runs: Dynamo does not fold it
+    def collector_state() -> None:
+        seen.append(gc.isenabled())
+
+    def call(x: torch.Tensor) -> torch.Tensor:
+        collector_state()
+        return x * 2
+
+    assert gc.isenabled()
+    KeptCacheExplainer(Tree([str(tmp_path)])).explain(call, (torch.ones(2),), {})
+    assert seen and not any(seen) and gc.isenabled()
