@@ -291,7 +291,7 @@ def cmd_census(args: argparse.Namespace) -> int:
     from graphmend_bot.census.command import census_command
 
     return census_command(args.file, args.pytest_args, args.commit, args.entry, args.compare, args.head,
-                          args.output_format, args.budget, args.update_budget)
+                          args.output_format, args.budget, args.update_budget, args.changed_since)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -397,6 +397,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--commit", metavar="SHA", help="the commit to record (default: git's HEAD)")
     p.add_argument("--entry", action="append", default=[], metavar="MODULE:FUNCTION",
                    help="also census this function (repeatable; added to the configuration's entry-points)")
+    p.add_argument("--changed-since", metavar="BASE",
+                   help="pull-request mode: explain only the calls that reach a file changed since BASE (a branch, "
+                        "tag or commit; git diff of the working tree); the census is partial, completed with BASE's "
+                        "census when compared")
     p.add_argument("--compare", metavar="BASE_CENSUS",
                    help="then list the graph breaks added and removed since this census (the base's), per "
                         "target graphs, recompiles and fallbacks to eager; exit 1 when breaks were added")

@@ -15,6 +15,11 @@ whole session (the eager backend: no inductor), and never resets:
 - Dynamo only reuses an entry compiled by the same backend object, so a test's own
   `torch.compile` never runs the census's code, nor the census the test's.
 
+Python's cyclic collector is paused while a call is explained (gc_pause.py): tracing allocates
+millions of objects that reference counting frees, and the collections they trigger walk Dynamo's
+growing caches again and again (a tenth of an explain's CPU on torchdiffeq); what cycles it made
+are collected when the call ends.
+
 When a frame reaches Dynamo's recompile limit, Dynamo stops tracing it and breaks past the limit
 would go unseen: the call is then explained again from a reset cache (the old, exact behaviour).
 """
@@ -23,14 +28,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import warnings
 from collections.abc import Callable, Iterator
+from traceback import FrameSummary, StackSummary
+from types import CodeType, FrameType
 from typing import Any
 
 import torch
 from torch._dynamo.utils import counters
 
 from graphmend_bot.census.dynamo import Explained, Tree, graph_break_log, mapped_breaks, recompiles
+from graphmend_bot.gc_pause import collector_paused
 
 RECOMPILE_LIMIT_MARK = "torch._dynamo hit config."
 STRUCTURED_TRACE_LOG = "torch.__trace"  # torch._logging._internal.trace_log
@@ -65,6 +74,51 @@ def _without_telemetry() -> Iterator[None]:
                 trace_log.addHandler(handler)
 
 
+@contextlib.contextmanager
+def _stacks_from_cached_positions() -> Iterator[None]:
+    """Dynamo records "the stack above Dynamo" for every graph break and unsupported construct, and
+    for each of its 100-200 frames lists all the source positions of the frame's code to pick one:
+    a tenth of the census's time on torchdiffeq. The same stack, with the positions of each code
+    object listed once per session."""
+    import torch._dynamo.exc as exc
+
+    original = getattr(exc, "_extract_stack_with_positions", None)
+    if original is None:  # another torch: its own
+        yield
+        return
+    positions = _POSITIONS
+
+    def extract_stack_with_positions() -> StackSummary:
+        stack = StackSummary()
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            kwargs: dict[str, Any] = {}
+            if frame.f_lasti >= 0:
+                known = positions.get(id(code))
+                if known is None:
+                    known = positions[id(code)] = (code, list(code.co_positions()))
+                listed = known[1]
+                index = frame.f_lasti // 2
+                if index < len(listed):
+                    _, _, kwargs["colno"], kwargs["end_colno"] = listed[index]
+            stack.append(FrameSummary(code.co_filename, frame.f_lineno, code.co_name, lookup_line=False, **kwargs))
+            frame = frame.f_back
+        stack.reverse()
+        return stack
+
+    exc._extract_stack_with_positions = extract_stack_with_positions
+    try:
+        yield
+    finally:
+        exc._extract_stack_with_positions = original
+
+
+# id(code object) -> (the code object, its source positions): keyed by id, as a code object Dynamo
+# generates may hold unhashable constants; the entry keeps the code alive, so its id is not reused.
+_POSITIONS: dict[int, tuple[CodeType, list[Any]]] = {}
+
+
 class _CaptureBackend:
     """Counts the graphs Dynamo hands over and keeps their break reasons; runs them eagerly."""
 
@@ -92,7 +146,8 @@ class KeptCacheExplainer:
         self.backend.graphs, self.backend.break_reasons = 0, []
         frames = dict(counters["frames"])
         try:
-            with warnings.catch_warnings(), graph_break_log() as log, _without_telemetry():
+            with warnings.catch_warnings(), graph_break_log() as log, _without_telemetry(), \
+                    _stacks_from_cached_positions(), collector_paused():
                 warnings.simplefilter("ignore")
                 torch.compile(fn, backend=self.backend)(*args, **kwargs)
         finally:  # a call explain cannot handle must not leave its frames skipped for the next one

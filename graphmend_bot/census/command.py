@@ -4,6 +4,7 @@ With `--compare BASE`, the census written is then compared with BASE's (compare.
 status is the comparison's; `--head FILE` compares an existing census instead of running the tests.
 `--budget FILE` (graphmend-breaks.json, budget.py) accepts the breaks it expects, with or without a
 base census; `--update-budget` writes the census's breaks (the one just recorded, or `--head`'s) to it.
+`--changed-since BASE` is the plugin's pull-request mode (`--graphmend-census-changed-since`).
 
 pytest runs in a child process of this interpreter (the environment graphmend is installed in, which
 must be the project's test environment), so the project's own conftest and plugins behave as in a
@@ -28,7 +29,7 @@ EXIT_NO_CENSUS = 2
 
 def census_command(file: str, pytest_args: Sequence[str], commit: str | None = None, entries: Sequence[str] = (),
                    base: str | None = None, head: str | None = None, output_format: str = "text",
-                   budget: str | None = None, update_budget: bool = False) -> int:
+                   budget: str | None = None, update_budget: bool = False, changed_since: str | None = None) -> int:
     """`graphmend census`: pytest's status, or with `base` (or `budget`) the comparison's (a gate on
     added breaks), or with `update_budget` the budget written."""
     if base is None and budget is None and not update_budget:
@@ -36,9 +37,10 @@ def census_command(file: str, pytest_args: Sequence[str], commit: str | None = N
             print("graphmend: --head names the census to compare with --compare BASE_CENSUS; none given",
                   file=sys.stderr)
             return EXIT_UNUSABLE
-        return run_census(file, pytest_args, commit, entries)
+        return run_census(file, pytest_args, commit, entries, changed_since=changed_since)
     if head is None:
-        status = run_census(file, pytest_args, commit, entries, pytest_output=sys.stderr)  # stdout: the comparison
+        status = run_census(file, pytest_args, commit, entries, pytest_output=sys.stderr,
+                            changed_since=changed_since)  # stdout: the comparison
         if status == EXIT_NO_CENSUS and not Path(file).is_file():
             return EXIT_UNUSABLE
         if status:
@@ -68,14 +70,17 @@ def update_budget_file(head: Path, budget: Path) -> int:
 
 
 def run_census(file: str, pytest_args: Sequence[str], commit: str | None = None,
-               entries: Sequence[str] = (), pytest_output: TextIO | None = None) -> int:
-    """pytest's exit status when it wrote the census, else EXIT_NO_CENSUS with a message."""
+               entries: Sequence[str] = (), pytest_output: TextIO | None = None, changed_since: str | None = None) -> int:
+    """pytest's exit status when it wrote the census, else EXIT_NO_CENSUS with a message. `changed_since`:
+    the base of pull-request mode (the plugin checks it and says why when it cannot be used)."""
     output = Path(file)
     output.unlink(missing_ok=True)
     command = [sys.executable, "-m", "pytest", "--graphmend-census", f"--graphmend-census-file={output}"]
     if commit:
         command.append(f"--graphmend-census-commit={commit}")
     command += [f"--graphmend-census-entry={entry}" for entry in entries]
+    if changed_since is not None:  # one `=` argument: a value starting with "-" stays a value
+        command.append(f"--graphmend-census-changed-since={changed_since}")
     args = list(pytest_args)
     command += args[1:] if args[:1] == ["--"] else args
     status = subprocess.run(command, check=False, stdout=pytest_output).returncode

@@ -18,10 +18,22 @@ import json
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from graphmend_bot.census.budget import Budget, load_budget
 from graphmend_bot.census.fingerprint import fingerprints
-from graphmend_bot.census.record import BreakRecord, CallRecord, Census, CensusError, load_census
+from graphmend_bot.census.record import (
+    BreakRecord,
+    CallRecord,
+    Census,
+    CensusError,
+    bounded_list,
+    is_commit,
+    load_census,
+    parse_breaks,
+    printable_text,
+    whole_number,
+)
 from graphmend_bot.census.reuse import complete_partial
 
 EXIT_CLEAN = 0
@@ -186,8 +198,9 @@ def _target_line(change: TargetChange) -> str:
     return "; ".join([text, *failures])
 
 
-def render_json(comparison: Comparison) -> str:
-    data = {"base_commit": comparison.base_commit, "head_commit": comparison.head_commit,
+def comparison_data(comparison: Comparison) -> dict[str, Any]:
+    """The comparison as JSON data (`--output-format json`, and what a fork's review bundle carries)."""
+    return {"base_commit": comparison.base_commit, "head_commit": comparison.head_commit,
             "added": [asdict(record) for record in comparison.added],
             "removed": [asdict(record) for record in comparison.removed],
             "accepted": [asdict(record) for record in comparison.accepted],
@@ -195,7 +208,48 @@ def render_json(comparison: Comparison) -> str:
                          "head": change.head and asdict(change.head), "newly_failed": change.newly_failed}
                         for change in comparison.targets],
             "problems": comparison.problems, "exit_status": comparison.exit_status}
-    return json.dumps(data, indent=1) + "\n"
+
+
+def render_json(comparison: Comparison) -> str:
+    return json.dumps(comparison_data(comparison), indent=1) + "\n"
+
+
+# -- reading one back: a fork's review bundle carries it, and a pull request's code wrote it --------
+MAX_SHOWN = 1000  # the table shows 50 rows; a bundle carries no more than this per list
+MAX_PROBLEMS = 20
+
+
+def parse_comparison(data: Any) -> Comparison:
+    """`comparison_data`'s output, validated as a census file is (bounded lists, printable text cut
+    to length, well-formed ids, paths and commits); the derived fields are recomputed, never read.
+    CensusError naming the first bad field."""
+    if not isinstance(data, dict):
+        raise CensusError("the comparison must be an object")
+    base, head = (printable_text(data.get(side, ""), side, 64).lower() for side in ("base_commit", "head_commit"))
+    if any(commit and not is_commit(commit) for commit in (base, head)):
+        raise CensusError("base_commit and head_commit must be hexadecimal commit ids")
+    added, removed, accepted = (parse_breaks(data.get(name), name, MAX_SHOWN) for name in ("added", "removed", "accepted"))
+    comparison = Comparison(base, head, added, removed, accepted)
+    for index, item in enumerate(bounded_list(data.get("targets"), "targets", MAX_SHOWN)):
+        name = f"targets[{index}]"
+        if not isinstance(item, dict):
+            raise CensusError(f"{name} must be an object")
+        comparison.targets.append(TargetChange(printable_text(item.get("target"), f"{name}.target"),
+                                               _summary(item.get("base"), f"{name}.base"),
+                                               _summary(item.get("head"), f"{name}.head")))
+    comparison.problems = [printable_text(problem, "problems")
+                           for problem in bounded_list(data.get("problems"), "problems", MAX_PROBLEMS)]
+    return comparison
+
+
+def _summary(value: Any, name: str) -> TargetSummary | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise CensusError(f"{name} must be an object or null")
+    counts = {field_name: whole_number(value.get(field_name, 0), f"{name}.{field_name}")
+              for field_name in ("calls", "graphs", "breaks", "recompiles", "fallbacks", "failed")}
+    return TargetSummary(**counts, error=printable_text(value.get("error", ""), f"{name}.error"))
 
 
 RENDERERS = {"text": render_text, "json": render_json}

@@ -141,26 +141,26 @@ def load_census(path: Path, expected_commit: str = "") -> Census:
 def parse_census(data: Any) -> Census:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise CensusError(f"not a version {VERSION} {FORMAT} file")
-    commit = _text(data.get("commit", ""), "commit", 64).lower()
+    commit = printable_text(data.get("commit", ""), "commit", 64).lower()
     if commit and not _SHA.fullmatch(commit):
         raise CensusError("commit must be a hexadecimal commit id")
-    calls = [_call(item, i) for i, item in enumerate(_list(data.get("calls"), "calls", MAX_CALLS))]
-    breaks = [_break(item, i) for i, item in enumerate(_list(data.get("breaks"), "breaks", MAX_BREAKS))]
+    calls = [_call(item, i) for i, item in enumerate(bounded_list(data.get("calls"), "calls", MAX_CALLS))]
+    breaks = parse_breaks(data.get("breaks"), "breaks")
     executed = _executed(data.get("executed", {}))
     coverage = data.get("coverage", True)
     complete = data.get("complete", True)
     if not isinstance(coverage, bool) or not isinstance(complete, bool):
         raise CensusError("coverage and complete must be true or false")
-    changed_since = _text(data.get("changed_since", ""), "changed_since", 64).lower()
+    changed_since = printable_text(data.get("changed_since", ""), "changed_since", 64).lower()
     if changed_since and not _SHA.fullmatch(changed_since):
         raise CensusError("changed_since must be a hexadecimal commit id")
     changed_files = [relative_path(path, "changed_files path")
-                     for path in _list(data.get("changed_files", []), "changed_files", MAX_CHANGED_FILES)]
-    return Census(commit, _text(data.get("torch", ""), "torch", 40), calls, breaks, executed, coverage, complete,
+                     for path in bounded_list(data.get("changed_files", []), "changed_files", MAX_CHANGED_FILES)]
+    return Census(commit, printable_text(data.get("torch", ""), "torch", 40), calls, breaks, executed, coverage, complete,
                   changed_since, changed_files)
 
 
-def _list(value: Any, name: str, limit: int) -> list[Any]:
+def bounded_list(value: Any, name: str, limit: int) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list) or len(value) > limit:
@@ -168,13 +168,13 @@ def _list(value: Any, name: str, limit: int) -> list[Any]:
     return value
 
 
-def _text(value: Any, name: str, limit: int = MAX_TEXT) -> str:
+def printable_text(value: Any, name: str, limit: int = MAX_TEXT) -> str:
     if not isinstance(value, str):
         raise CensusError(f"{name} must be a string")
     return "".join(ch for ch in value[:limit] if ch.isprintable())
 
 
-def _int(value: Any, name: str, low: int = 0, high: int = 10_000_000) -> int:
+def whole_number(value: Any, name: str, low: int = 0, high: int = 10_000_000) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value < high:
         raise CensusError(f"{name} must be a whole number from {low}")
     return value
@@ -182,7 +182,7 @@ def _int(value: Any, name: str, low: int = 0, high: int = 10_000_000) -> int:
 
 def relative_path(value: Any, name: str) -> str:
     """A "/"-separated path inside the repository: no absolute path, no `..`, no drive."""
-    text = _text(value, name, 1000)
+    text = printable_text(value, name, 1000)
     normal = posixpath.normpath(text)
     if (not text or text.startswith(("/", "\\")) or "\\" in text or ":" in text or normal.startswith("..")
             or normal != text.removeprefix("./")):
@@ -194,12 +194,12 @@ def _call(item: Any, index: int) -> CallRecord:
     name = f"calls[{index}]"
     if not isinstance(item, dict):
         raise CensusError(f"{name} must be an object")
-    return CallRecord(_text(item.get("target"), f"{name}.target"), _text(item.get("test", ""), f"{name}.test"),
-                      _int(item.get("graph_count", 0), f"{name}.graph_count"),
-                      _int(item.get("graph_break_count", 0), f"{name}.graph_break_count"),
-                      _text(item.get("error", ""), f"{name}.error"), _seconds(item.get("seconds", 0.0), name),
-                      _int(item.get("recompiles", 0), f"{name}.recompiles"),
-                      _int(item.get("fallbacks", 0), f"{name}.fallbacks"))
+    return CallRecord(printable_text(item.get("target"), f"{name}.target"), printable_text(item.get("test", ""), f"{name}.test"),
+                      whole_number(item.get("graph_count", 0), f"{name}.graph_count"),
+                      whole_number(item.get("graph_break_count", 0), f"{name}.graph_break_count"),
+                      printable_text(item.get("error", ""), f"{name}.error"), _seconds(item.get("seconds", 0.0), name),
+                      whole_number(item.get("recompiles", 0), f"{name}.recompiles"),
+                      whole_number(item.get("fallbacks", 0), f"{name}.fallbacks"))
 
 
 def _seconds(value: Any, name: str) -> float:
@@ -208,18 +208,23 @@ def _seconds(value: Any, name: str) -> float:
     return float(value)
 
 
-def _break(item: Any, index: int) -> BreakRecord:
-    name = f"breaks[{index}]"
+def parse_breaks(value: Any, name: str, limit: int = MAX_BREAKS) -> list[BreakRecord]:
+    """A list of break records, each validated as the census file's are (also a comparison's lists,
+    which a fork's review bundle carries); CensusError naming the first bad field."""
+    return [_break(item, f"{name}[{index}]") for index, item in enumerate(bounded_list(value, name, limit))]
+
+
+def _break(item: Any, name: str) -> BreakRecord:
     if not isinstance(item, dict):
         raise CensusError(f"{name} must be an object")
-    gb_id = _text(item.get("gb_id", ""), f"{name}.gb_id", 10)
+    gb_id = printable_text(item.get("gb_id", ""), f"{name}.gb_id", 10)
     if gb_id and not _GB_ID.fullmatch(gb_id):
         raise CensusError(f"{name}.gb_id must look like GB0170")
-    tests = [_text(t, f"{name}.tests") for t in _list(item.get("tests", []), f"{name}.tests", MAX_TESTS_PER_BREAK)]
-    return BreakRecord(relative_path(item.get("path"), f"{name}.path"), _int(item.get("line"), f"{name}.line", 1),
-                       _text(item.get("reason"), f"{name}.reason"), gb_id, tests,
-                       _text(item.get("function", ""), f"{name}.function"),
-                       _text(item.get("source", ""), f"{name}.source"))
+    tests = [printable_text(t, f"{name}.tests") for t in bounded_list(item.get("tests", []), f"{name}.tests", MAX_TESTS_PER_BREAK)]
+    return BreakRecord(relative_path(item.get("path"), f"{name}.path"), whole_number(item.get("line"), f"{name}.line", 1),
+                       printable_text(item.get("reason"), f"{name}.reason"), gb_id, tests,
+                       printable_text(item.get("function", ""), f"{name}.function"),
+                       printable_text(item.get("source", ""), f"{name}.source"))
 
 
 def _executed(value: Any) -> dict[str, list[int]]:
@@ -229,7 +234,7 @@ def _executed(value: Any) -> dict[str, list[int]]:
     executed: dict[str, list[int]] = {}
     for raw_path, lines in value.items():
         path = relative_path(raw_path, "executed path")
-        checked = [_int(line, f"executed[{path}] line", 1) for line in _list(lines, f"executed[{path}]",
+        checked = [whole_number(line, f"executed[{path}] line", 1) for line in bounded_list(lines, f"executed[{path}]",
                                                                              MAX_EXECUTED_LINES)]
         total += len(checked)
         if total > MAX_EXECUTED_LINES:

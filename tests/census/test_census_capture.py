@@ -20,6 +20,7 @@ import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,3 +124,50 @@ def test_a_call_past_dynamos_recompile_limit_is_explained_from_a_reset_cache(rec
     assert len(recorder.census.calls) == 10
     assert _break_lines(recorder) == {26}
     assert recorder.explainer.resets >= 1
+
+
+def test_the_stack_above_dynamo_is_the_same_from_cached_positions() -> None:
+    """The census lists each code object's source positions once per session (capture.py); the
+    stack Dynamo records for a break, carets included, is the one its own function builds."""
+    import torch._dynamo.exc as exc
+
+    from graphmend_bot.census.capture import _stacks_from_cached_positions
+
+    def grab(extract: Any) -> list[tuple[Any, ...]]:
+        return [(f.filename, f.lineno, f.name, f.colno, f.end_colno) for f in extract()]
+
+    def host(extract: Any) -> list[tuple[Any, ...]]:
+        return grab(extract)
+
+    # On the stack, a code object with an unhashable constant, as code Dynamo generates may have.
+    host.__code__ = host.__code__.replace(co_consts=(*host.__code__.co_consts, {}))
+    original = exc._extract_stack_with_positions
+    with _stacks_from_cached_positions():
+        patched = exc._extract_stack_with_positions
+        assert patched is not original
+        stacks = [host(extract) for extract in (original, patched, patched)]
+    assert exc._extract_stack_with_positions is original
+    assert stacks[0] == stacks[1] == stacks[2] and any(colno is not None for *_, colno, _ in stacks[0])
+
+
+def test_the_cyclic_collector_is_paused_while_a_call_is_explained(tmp_path: Path) -> None:
+    """Tracing allocates millions of objects and the collections they trigger walk Dynamo's caches
+    again and again: the collector is off during an explain, and as it was afterwards."""
+    import gc
+
+    from graphmend_bot.census.capture import KeptCacheExplainer
+    from graphmend_bot.census.dynamo import Tree
+
+    seen: list[bool] = []
+
+    @torch.compiler.disable  # runs as it is, when the explained call runs: Dynamo does not fold it
+    def collector_state() -> None:
+        seen.append(gc.isenabled())
+
+    def call(x: torch.Tensor) -> torch.Tensor:
+        collector_state()
+        return x * 2
+
+    assert gc.isenabled()
+    KeptCacheExplainer(Tree([str(tmp_path)])).explain(call, (torch.ones(2),), {})
+    assert seen and not any(seen) and gc.isenabled()

@@ -71,3 +71,30 @@ def test_a_suite_that_crashes_mid_run_keeps_what_ran_before_and_says_so(tmp_path
     assert "the census's test run stopped before its end (a crash?)" in checked.stderr
     branch = next(f for f in json.loads(checked.stdout) if f["location"]["row"] == line_of("# break: branch"))
     assert branch["dynamo"]["status"] == "confirmed" and branch["dynamo"]["test"] == "tests/test_crash.py::test_net"
+
+
+def test_changed_since_runs_the_census_in_pull_request_mode(tmp_path: Path) -> None:
+    """`graphmend census --changed-since BASE` is pytest's `--graphmend-census-changed-since=BASE`:
+    only calls that reach a file changed since BASE are explained; a BASE git does not know is said,
+    and every call is explained."""
+    from graphmend_bot.census.record import load_census
+
+    root = make_project(tmp_path)
+    (root / "pkg" / "other.py").write_text("x = 1\n")  # changed since HEAD, and no test reaches it
+    done = graphmend(root, "--changed-since", "HEAD", "--", "-p", "no:cacheprovider", "-k",
+                     "clean_entry_point or score_prints")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 call(s) reach none and were not explained" in done.stdout
+    census = load_census(root / "graphmend-census.json")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    assert census.partial and census.changed_since == head and census.changed_files == ["pkg/other.py"]
+    assert census.calls == []
+
+    done = graphmend(root, "--changed-since=-no-such-branch", "--", "-p", "no:cacheprovider", "-k",
+                     "clean_entry_point")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "pull-request mode off, every call explained: --graphmend-census-changed-since '-no-such-branch' " \
+           "is not a revision" in done.stdout
+    census = load_census(root / "graphmend-census.json")
+    assert not census.partial and [call.target for call in census.calls] == ["pkg.model:clean"]

@@ -9,15 +9,20 @@ request's `census-file`.
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from botworld import RemoteWorld
 from fake_github import FakeGitHub, add_workflow_run
+from rendered_markdown import untrusted_markup
 from world import NUMBER, REPO
+
+from graphmend_bot.report.untrusted_text import markdown_text
 
 BASE_MODEL = '''\
 import torch
@@ -108,3 +113,63 @@ def test_one_break_added_and_one_removed_is_plus_one_minus_one_locally_and_on_th
     assert f"| + | [`pkg/model.py:{ADDED_LINE}`]({blob}) | Failed to trace builtin operator | [GB0059](" in body
     assert f"| - | `pkg/model.py:{REMOVED_LINE}` | Data-dependent branching | [GB0170](" in body
     assert "**`fail-on: new-breaks` fails this check**: 1 graph break(s) added" in body
+
+
+def test_a_forks_pull_request_gets_the_table_in_its_posted_summary(world: RemoteWorld, tmp_path: Path) -> None:
+    """The fork-safe pattern: the read-only `pull_request` run writes the review bundle, the
+    `workflow_run` posts from it. The bundle carries the comparison (never Markdown), validated and
+    rendered again by the posting run, labelled untrusted; a hostile one is refused or made text."""
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as bundle:
+        bundle.write(tmp_path / "base-census.json", "graphmend-census.json")
+    add_workflow_run(world.fake, REPO, world.base_sha, artifacts={"graphmend-census": archive.getvalue()})
+    world.fake.read_only = True
+    first = world.run(world.event("pull_request.opened.json"), fail_on="never", census_file="graphmend-census.json",
+                      census_base_workflow="graphmend-census.yml", review_bundle="artifact/graphmend-review.json")
+    assert first.returncode == 0 and world.fake.issue_comments_on(REPO, NUMBER) == [], first.stdout + first.stderr
+    carried = json.loads((world.git.root / "artifact" / "graphmend-review.json").read_text("utf-8"))
+    assert [(b["path"], b["line"]) for b in carried["breaks"]["added"]] == [("pkg/model.py", ADDED_LINE)]
+
+    world.fake.read_only = False
+    downloads = tmp_path / "base-checkout"
+    downloads.mkdir()
+
+    def post(data: dict[str, Any]) -> Any:
+        (downloads / "graphmend-review.json").write_text(json.dumps(data), "utf-8")
+        return world.run(world.event("workflow_run.completed.with-pull-requests.json"), event_name="workflow_run",
+                         workspace=downloads, review_bundle="graphmend-review.json", fail_on="new-breaks")
+
+    # Over the size limit, or a path out of the repository: refused whole, nothing posted.
+    too_many = {**carried["breaks"], "added": carried["breaks"]["added"] * 1001}
+    refused = post({**carried, "breaks": too_many})
+    assert refused.returncode == 0 and "breaks: added must be a list of at most 1000" in refused.stdout
+    escaping = {**carried["breaks"], "removed": [{**carried["breaks"]["removed"][0], "path": "../../etc/passwd"}]}
+    refused = post({**carried, "breaks": escaping})
+    assert "breaks: removed[0].path must be a relative path inside the repository" in refused.stdout
+    assert world.fake.issue_comments_on(REPO, NUMBER) == []
+
+    posted = post(carried)
+    assert posted.returncode == 0, posted.stdout + posted.stderr  # an untrusted table gates nothing
+    body = summary_body(world)
+    assert "### Graph breaks in this PR (Dynamo census): +1 / -1" in body
+    assert "carried by the review bundle of the pull request's own run: untrusted" in body
+    blob = f"https://github.com/{REPO}/blob/{world.head_sha}/pkg/model.py#L{ADDED_LINE}"
+    assert f"| + | [`pkg/model.py:{ADDED_LINE}`]({blob}) | Failed to trace builtin operator | [GB0059](" in body
+    assert f"| - | `pkg/model.py:{REMOVED_LINE}` | Data-dependent branching | [GB0170](" in body
+
+    hostile = "x\n<!-- graphmend:summary --> @octocat [win](https://evil.example) <img src=x> | cell"
+    marked = {**carried["breaks"], "added": [{**carried["breaks"]["added"][0], "reason": hostile,
+                                              "tests": [f"t.py::`{hostile}"], "gb_id": "GB0059)[x](https://evil"}]}
+    refused = post({**carried, "breaks": marked})
+    assert "breaks: added[0].gb_id must look like GB0170" in refused.stdout
+    marked["added"][0]["gb_id"] = "GB0059"
+    posted = post({**carried, "breaks": marked})
+    assert posted.returncode == 0, posted.stdout + posted.stderr
+    body = summary_body(world)
+    assert markdown_text(hostile.replace("\n", "")) in body
+    assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/") == []
+
+
+def summary_body(world: RemoteWorld) -> str:
+    [body] = [c["body"] for c in world.fake.issue_comments_on(REPO, NUMBER) if "graphmend:summary" in c["body"]]
+    return body

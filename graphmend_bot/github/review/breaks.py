@@ -11,6 +11,10 @@ Two comparisons of the head's census (the `census-file` input, already matched t
 
 The gate fails when breaks were added beyond the budget, a target newly failed to compile, a census
 is incomplete, or nothing trusted to compare with exists: an unknown base is never clean.
+
+On a fork's pull request the table is made in the read-only run and reaches the posted summary
+through the review bundle (bundle.py); the posting run renders it again, labelled untrusted, and
+gates nothing on it (the read-only run's own check carries the gate's verdict).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 from github.Repository import Repository
 
 from graphmend_bot.census.budget import BUDGET_FILE, Budget, parse_budget_bytes
-from graphmend_bot.census.compare import compare, gate_failure
+from graphmend_bot.census.compare import Comparison, compare, gate_failure
 from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.github.core.api import API_ERRORS, describe, fetch_file
 from graphmend_bot.github.core.census_input import census_path
@@ -36,7 +40,19 @@ from graphmend_bot.report.untrusted_text import markdown_text
 @dataclass
 class BreakReport:
     lines: list[str] = field(default_factory=list)  # the summary's Markdown: table and notes
-    gate_failure: str = ""  # why `fail-on: new-breaks` fails the check; "" when it passes
+    # why `fail-on: new-breaks` fails the check; "" when it passes; None when nothing trusted was judged
+    gate_failure: str | None = ""
+    shown: Comparison | None = None  # the table's comparison, which a fork's review bundle carries
+
+
+def carried_breaks(comparison: Comparison, blob_url: str) -> BreakReport:
+    """The table of a comparison a fork's review bundle carried (bundle.py validated it): the pull
+    request's own run made it, so it is labelled untrusted and judges nothing."""
+    return BreakReport(break_table(comparison, blob_url, CARRIED_LABEL), gate_failure=None)
+
+
+CARRIED_LABEL = "carried by the review bundle of the pull request's own run: untrusted, it informs this table and " \
+                "never the gate"
 
 
 def census_breaks(ctx: ActionContext, repo: Repository, head: Census | None, base_sha: str, head_sha: str,
@@ -75,6 +91,7 @@ def census_breaks(ctx: ActionContext, repo: Repository, head: Census | None, bas
     gated = compare(trusted, head, budget) if trusted is not None or budget is not None else None
     report.gate_failure = gate_failure(gated, "no default-branch census artifact and no budget file at the base")
     shown = compare(shown_base, head, budget) if shown_base is not None or budget is not None else None
+    report.shown = shown
     if shown is not None:
         report.lines = [*break_table(shown, blob_url, shown_label), *([""] if problems else []), *report.lines]
     if report.gate_failure and inputs.fail_on == "new-breaks":

@@ -14,6 +14,8 @@ literal text (report/untrusted_text.py: no mention, link, image or HTML). When t
 Dynamo's evidence (`dynamo`), validated the same way; a runtime finding (GM801, a break only Dynamo
 saw) is accepted only with that evidence and a well-formed graph-break id of Dynamo's. Line placement and suggestions come from the file contents
 fetched from GitHub at that commit, rewritten by trusted code (fork.py), never from the bundle.
+The census's table of graph breaks added and removed (`breaks`, the comparison, never Markdown) is
+validated as a census file is and rendered again by the posting side, labelled untrusted.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from graphmend_bot.census.compare import Comparison, comparison_data, parse_comparison
+from graphmend_bot.census.record import CensusError
 from graphmend_bot.finding_records import RecordError, error_record, finding_record, read_error, read_finding
 from graphmend_bot.findings import CheckResult, Evidence, FileError, Finding
 from graphmend_bot.github.core.context import ActionContext
@@ -41,13 +45,16 @@ class BundleError(ValueError):
     """The bundle is missing, malformed or does not belong to this pull request."""
 
 
-def write_bundle(ctx: ActionContext, number: int, head_sha: str, result: CheckResult, log: Log) -> None:
+def write_bundle(ctx: ActionContext, number: int, head_sha: str, result: CheckResult, log: Log,
+                 breaks: Comparison | None = None) -> None:
+    """`breaks`: the census comparison behind the summary's table of graph breaks added and removed."""
     # Code is never shipped (fix=False): the posting side recomputes every rewrite.
     findings = [finding_record(f, filename=f.path, fix=False, lossless=True) for f in result.findings]
     bundle = {
         "version": VERSION, "repository": ctx.repository, "pull_request": number, "head_sha": head_sha,
         "files_checked": result.files_checked, "findings": findings,
         "errors": [error_record(e) for e in result.errors],
+        "breaks": comparison_data(breaks) if breaks is not None else None,
     }
     path = ctx.workspace / ctx.inputs.review_bundle
     try:
@@ -131,6 +138,7 @@ class Bundle:
     pull_request: int
     head_sha: str
     result: CheckResult  # findings without fixes
+    breaks: Comparison | None = None  # the census comparison for the summary's table, if the run made one
 
 
 def read_bundle(path: Path) -> Bundle:
@@ -152,4 +160,16 @@ def read_bundle(path: Path) -> Bundle:
     findings = sorted((_finding(item, i) for i, item in enumerate(raw)), key=lambda f: f.sort_key)
     errors = [_error(e, i) for i, e in enumerate(data.get("errors") or []) if isinstance(e, dict)]
     checked = data.get("files_checked")
-    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked if isinstance(checked, int) else 0))
+    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked if isinstance(checked, int) else 0),
+                  _breaks(data.get("breaks")))
+
+
+def _breaks(value: Any) -> Comparison | None:
+    """The census comparison, validated as a census file is (compare.parse_comparison); its text is
+    rendered by report/break_table.py, which escapes it as any census text."""
+    if value is None:
+        return None
+    try:
+        return parse_comparison(value)
+    except CensusError as error:
+        raise BundleError(f"breaks: {error}") from None

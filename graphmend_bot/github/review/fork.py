@@ -5,7 +5,8 @@ number, head repository, branch and commit must all agree with what GitHub says 
 the pull request), its findings are limited to the files the pull request changes, and every
 suggestion is recomputed by this (trusted) code from the files fetched from GitHub at the head
 commit, with the base repository's configuration fetched at the base commit. Nothing in the
-downloaded artifact but the findings is read: a config file shipped next to it is ignored.
+downloaded artifact but the findings (and the census's table of graph breaks) is read: a config file
+shipped next to it is ignored.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.identity import resolve_identity
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.review.analyse import analyse
+from graphmend_bot.github.review.breaks import carried_breaks
 from graphmend_bot.github.review.bundle import Bundle, BundleError, read_bundle
-from graphmend_bot.github.review.pull_request import PullRequestState, read_pull_request, review
+from graphmend_bot.github.review.pull_request import PullRequestState, blob_url, read_pull_request, review
 
 
 def _fetch_text(repo: Repository, path: str, sha: str) -> str | None:
@@ -161,4 +163,5 @@ def post_bundle(ctx: ActionContext, log: Log) -> int:
         return EXIT_ERROR
     result = recompute_fixes(ctx, config, log, result, sources)
     log.info(f"posting the review of pull request #{number} at {head_sha[:7]} from the review bundle")
-    return review(ctx, repo, state, result, sources, log)
+    breaks = carried_breaks(bundle.breaks, blob_url(ctx, state)) if bundle.breaks is not None else None
+    return review(ctx, repo, state, result, sources, log, breaks=breaks)

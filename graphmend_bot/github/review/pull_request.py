@@ -99,7 +99,7 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
         log.info(f"pull request #{number} changes no Python files: nothing to check")
         # Dynamo's census still has its word: data or configuration can add graph breaks too.
         census = with_census(ctx, config, CheckResult(), state.head_sha, [], log)
-        breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, _blob_url(ctx, state))
+        breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, blob_url(ctx, state))
         notes = ["No Python files changed.", *([census.note] if census.note else [])]
         if breaks is None and not _has_bot_comments(state):
             finish(ctx, log, CheckResult(), SummaryView([], head_sha=state.head_sha, notes=notes))
@@ -112,14 +112,14 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     census = with_census(ctx, config, result, state.head_sha, changed, log)
     result = census.result
     sources = read_sources(changed, ctx.workspace)
-    if ctx.inputs.review_bundle:
-        write_bundle(ctx, number, state.head_sha, result, log)
     notes = [census.note] if census.note else []
-    breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, _blob_url(ctx, state))
+    breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, blob_url(ctx, state))
+    if ctx.inputs.review_bundle:
+        write_bundle(ctx, number, state.head_sha, result, log, breaks.shown if breaks is not None else None)
     return review(ctx, repo, state, result, sources, log, _why_not_post(ctx, state, payload_pr), notes, breaks)
 
 
-def _blob_url(ctx: ActionContext, state: PullRequestState) -> str:
+def blob_url(ctx: ActionContext, state: PullRequestState) -> str:
     return f"{ctx.server_url}/{ctx.repository}/blob/{state.head_sha}"
 
 
@@ -141,7 +141,7 @@ def review(
                 for c in state.review_comments]
     prepared = prepare_review(result, {f.filename: f.patch for f in state.python_files}, sources, existing,
                               state.head_sha, ctx.inputs.max_comments,
-                              blob_url=_blob_url(ctx, state),
+                              blob_url=blob_url(ctx, state),
                               unsafe=ctx.inputs.fixes == "verified")
     plan, view = prepared.plan, prepared.view
     view.notes = [*view.notes, *notes]
