@@ -56,6 +56,19 @@ def test_output_is_byte_identical_cold_warm_and_without_cache(write_tree, graphm
     assert outputs(graphmend_cmd, root) == outputs(graphmend_cmd, root, "--no-cache")
 
 
+def test_a_cached_result_keeps_each_errors_severity(write_tree, graphmend_cmd):
+    """A syntax error fails the run and an unknown suppression code is a warning, read back from
+    the cached result as when computed (it once came back as notices: exit 0, a warning as error)."""
+    uses_bad = ("from torch import nn\nfrom .bad import f  # graphmend: ignore[XX999]\n\n\n"
+                "class M(nn.Module):\n    def forward(self, x):\n        return f(x)\n")
+    root = git_project(write_tree, {**PROJECT, "pkg/uses_bad.py": uses_bad, "pkg/bad.py": "def f(x:\n"})
+    cold = run(graphmend_cmd, root, "check", ".")
+    warm = run(graphmend_cmd, root, "check", ".")
+    assert "pkg/bad.py: error: syntax error" in cold.stdout and "pkg/uses_bad.py: warning: line 2" in cold.stdout
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert cold.returncode == 1
+
+
 def test_cache_folder_is_tagged_and_ignored_by_git(write_tree, graphmend_cmd):
     root = git_project(write_tree)
     run(graphmend_cmd, root, "check", "pkg/utils.py")

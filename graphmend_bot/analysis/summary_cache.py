@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from graphmend_bot import __version__
 from graphmend_bot.analysis.files import SourceFile
@@ -38,7 +38,7 @@ from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan
 from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
 from graphmend_bot.config import Config
-from graphmend_bot.findings import CheckResult, FileError, Finding, Location
+from graphmend_bot.findings import SEVERITIES, CheckResult, FileError, Finding, Location, Severity
 
 CACHE_DIR_VARIABLE = "GRAPHMEND_CACHE_DIR"
 CACHE_DIR_NAME = ".graphmend_cache"
@@ -68,7 +68,7 @@ class _StoredFinding:
 @dataclass(frozen=True)
 class _StoredResult:
     findings: tuple[_StoredFinding, ...]
-    errors: tuple[tuple[str, str], ...]
+    errors: tuple[tuple[str, str, str], ...]  # (path, message, severity)
     files_checked: int
 
 
@@ -145,8 +145,10 @@ class SummaryCache:
                     frequency="rare-branch" if f.rare else "every-call")
             for f in stored.findings
         ]
-        return CheckResult(findings, [FileError(path, message) for path, message in stored.errors],
-                           stored.files_checked)
+        if any(severity not in SEVERITIES for _, _, severity in stored.errors):
+            return None
+        return CheckResult(findings, [FileError(path, message, cast(Severity, severity))
+                                      for path, message, severity in stored.errors], stored.files_checked)
 
     def store_scan(self, key: str, scan: FileScan) -> None:
         self._store("scan", key, FileScan, scan)
@@ -161,7 +163,7 @@ class SummaryCache:
             tuple(_StoredFinding(f.code, f.message, f.path, f.location.row, f.location.column, f.end_location.row,
                                  f.end_location.column, f.gb_id, f.symbol, f.source_line, f.occurrence, f.rare)
                   for f in result.findings),
-            tuple((e.path, e.message) for e in result.errors), result.files_checked)
+            tuple((e.path, e.message, e.severity) for e in result.errors), result.files_checked)
         self._store("result", key, _StoredResult, stored)
 
     # ---- files ---------------------------------------------------------------------------
