@@ -10,6 +10,8 @@ Every entry is keyed by what its value depends on, so an entry is never stale, o
 - a summary: the same, and whether the config names dependencies (the only setting summaries read);
 - a project's result: the key of every file analysed (path, module, text), the errors of the walk
   and the whole configuration;
+- a project's solved state (analysis/incremental.py): the same without the texts, one per project,
+  replaced by each solve; it names the texts it was solved for, and is used only for those;
 and all of them: graphmend's version and a hash of its own source (`code_fingerprint`), so a
 development checkout never reads what an older analysis wrote.
 
@@ -34,6 +36,7 @@ from typing import Any, cast
 
 from graphmend_bot import __version__
 from graphmend_bot.analysis.files import SourceFile
+from graphmend_bot.analysis.incremental import SolvedState
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan
 from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
@@ -91,6 +94,11 @@ def _key(*parts: object) -> str:
     return hashlib.sha256(json.dumps([code_fingerprint(), *parts]).encode()).hexdigest()
 
 
+def _settings(config: Config) -> str:
+    settings = {name: value for name, value in asdict(config).items() if name != "source"}
+    return json.dumps(settings, sort_keys=True, default=str)
+
+
 def _file_key(kind: str, digest: str, module: str, *flags: bool) -> str:
     """`_key` of a file's entry, without a JSON document per file (thousands per run): the parts
     joined by NUL, which no module name or hex digest holds, and the flags as 0/1."""
@@ -118,9 +126,16 @@ class SummaryCache:
     @staticmethod
     def result_key(file_keys: Sequence[tuple[str, str]], walk_errors: Iterable[FileError], config: Config,
                    roots: Sequence[str]) -> str:
-        settings = {name: value for name, value in asdict(config).items() if name != "source"}
         return _key("result", sorted(file_keys), sorted((e.path, e.message) for e in walk_errors),
-                    json.dumps(settings, sort_keys=True, default=str), list(roots))
+                    _settings(config), list(roots))
+
+    @staticmethod
+    def state_key(files: Sequence[SourceFile], walk_errors: Iterable[FileError], config: Config,
+                  roots: Sequence[str]) -> str:
+        """The slot of a project's solved state (analysis/incremental.py): its files by path and
+        module but not by text, which the state holds and is checked against on use."""
+        return _key("state", sorted((f.path, f.module, f.is_package) for f in files),
+                    sorted((e.path, e.message) for e in walk_errors), _settings(config), list(roots))
 
     # ---- values --------------------------------------------------------------------------
     def load_scan(self, key: str) -> FileScan | None:
@@ -149,6 +164,13 @@ class SummaryCache:
             return None
         return CheckResult(findings, [FileError(path, message, cast(Severity, severity))
                                       for path, message, severity in stored.errors], stored.files_checked)
+
+    def load_state(self, key: str) -> SolvedState | None:
+        value = self._load("state", key, SolvedState)
+        return value if isinstance(value, SolvedState) else None
+
+    def store_state(self, key: str, state: SolvedState) -> None:
+        self._store("state", key, SolvedState, state)
 
     def store_scan(self, key: str, scan: FileScan) -> None:
         self._store("scan", key, FileScan, scan)
