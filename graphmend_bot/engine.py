@@ -12,7 +12,8 @@ from functools import partial
 from typing import TypeVar, cast
 
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
-from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source
+from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
+from graphmend_bot.analysis.guards import file_digest, forget_files, package_root
 from graphmend_bot.analysis.incremental import (
     SolvedState,
     edited_paths,
@@ -27,7 +28,7 @@ from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_so
 from graphmend_bot.analysis.public_api import is_public_module
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
-from graphmend_bot.analysis.summary_cache import SummaryCache, text_digest
+from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.analysis.suppressions import unknown_suppression_codes
 from graphmend_bot.analysis.untraced_callers import callee_names
 from graphmend_bot.baseline import without_baselined
@@ -175,6 +176,7 @@ class Workspace:
     def __init__(self, paths: Iterable[str], config: Config | None = None, jobs: int | None = None,
                  roots: Sequence[str] = (), cache: SummaryCache | None = None, whole_result: bool = False) -> None:
         self.config = config or Config()
+        forget_files()  # guard helpers judged in other files, by an earlier run of this process
         self.roots = list(roots)  # "module:callable" that `reachable` starts from (verify factories)
         paths = list(paths)
         # A whole tree holds every entry point's module; a list of files (pre-commit) may not.
@@ -198,6 +200,7 @@ class Workspace:
         self.solved_by = "solve"
         self._state_key: str | None = None  # where the solved state is kept, with a cache
         self._digests: dict[str, str] = {}  # path -> text digest, with a cache
+        self._file_digests: dict[str, str] = {}  # absolute path -> text digest (_digest_of)
         self._relevant: set[str] = set()  # the modules the prefilter summarised
         self._scope_by_roots = False  # the model scope stands on the tree's own roots (_settle_scope)
         self._text_read: set[str] = set()  # paths whose text the solve read (_source_of)
@@ -296,7 +299,8 @@ class Workspace:
         """The result `state` was solved to, when no edit since can change it (analysis/incremental.py):
         each edited file's own warnings recomputed, the rest as solved. None: solve again."""
         edited = edited_paths(state, self._digests)
-        if not edited or set(state.relevant) != self._relevant or set(edited) & set(state.text_read):
+        read = {os.path.abspath(path) for path in state.text_read}
+        if not edited or set(state.relevant) != self._relevant or any(os.path.abspath(p) in read for p in edited):
             return None
         solved = cache.load_result(state.result_key)
         if solved is None:
@@ -330,8 +334,13 @@ class Workspace:
             return
         traced = self._solved.traced_functions()
         hinted = [fid for fid in traced if self._solved.function(fid).hinted_params]
+        read = set(self._text_read)
+        for path, summary in self.summaries.items():
+            source_file = self._by_path[path]
+            root = package_root(path, source_file.module, source_file.is_package)
+            read.update(os.path.relpath(os.path.join(root, relative)) for relative, _ in summary.read_files if root)
         cache.store_state(self._state_key, solved_state(self._result_key, self._digests, self._relevant, traced,
-                                                        callee_names(hinted), self._text_read))
+                                                        callee_names(hinted), read))
 
     def _cached_summaries(self, cache: SummaryCache, wanted: list[SourceFile], digests: dict[str, str],
                           jobs: int | None) -> list[ModuleSummary | FileError]:
@@ -344,13 +353,31 @@ class Workspace:
                 known = digests.get(source_file.path)
                 summary = (cache.load_summary(cache.summary_key(known, source_file, dependency_calls), source_file.path)
                            if known is not None else None)
-                if summary is not None:
+                if summary is not None and self._reads_unchanged(summary, source_file):
                     outcomes[source_file.path] = summary
             todo = [f for f in wanted if f.path not in outcomes]
             with _pool(len(todo), jobs) as pool:
                 computed = _map(partial(summarize_and_store, cache, dependency_calls), todo, pool)
             outcomes.update((f.path, outcome) for f, outcome in zip(todo, computed, strict=True))
         return [outcomes[source_file.path] for source_file in wanted]
+
+    def _reads_unchanged(self, summary: ModuleSummary, source_file: SourceFile) -> bool:
+        """Whether the other files a cached summary read (ModuleSummary.read_files) hold the text
+        it was made from: its key is its own file's text only."""
+        if not summary.read_files:
+            return True
+        root = package_root(source_file.path, source_file.module, source_file.is_package)
+        return root is not None and all(self._digest_of(os.path.join(root, relative)) == digest
+                                        for relative, digest in summary.read_files)
+
+    def _digest_of(self, path: str) -> str:
+        """guards.file_digest, once per file and run (the digests of the checked files are known)."""
+        if not self._file_digests:
+            self._file_digests = {os.path.abspath(p): digest for p, digest in self._digests.items()}
+        absolute = os.path.abspath(path)
+        if absolute not in self._file_digests:
+            self._file_digests[absolute] = file_digest(absolute)
+        return self._file_digests[absolute]
 
     def _settle_scope(self, scans: list[FileScan], relevant: set[str],
                       summarize: Callable[[list[SourceFile]], list[ModuleSummary | FileError]]) -> None:

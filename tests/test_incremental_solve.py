@@ -19,6 +19,7 @@ NET = """
     import torch
     from torch import nn
 
+    from .flags import is_compiling
     from .utils import _planned, dispatch, helper, scaled, slow_path
 
 
@@ -32,6 +33,8 @@ NET = """
             slow_path(y)  # a call of a disabled function: GM620 reads this row
             y = _planned(y, limit)  # no such function yet
             y = dispatch(y, "double")
+            if not is_compiling():
+                print("eager only")
             return scaled(y, 2)
 """
 
@@ -86,7 +89,15 @@ SCRIPT = """
         return json.load(open(path))
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/utils.py": UTILS, "tools/convert.py": SCRIPT}
+FLAGS = """
+    import torch
+
+
+    def is_compiling():
+        return torch.compiler.is_compiling()
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/utils.py": UTILS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
 
@@ -157,6 +168,8 @@ EDITS = [
      {"pkg/utils.py": _replace("    return x + 1", "    return x + 1  # graphmend: ignore[GM999]")}, {}, True),
     ("suppress GM620 on the row the solve read",
      {"pkg/net.py": _replace("slow_path(y)  # a call", "slow_path(y)  # graphmend: ignore[GM620] a call")}, {}, False),
+    ("change a guard helper another module's summary judged",
+     {"pkg/flags.py": _replace("return torch.compiler.is_compiling()", "return False")}, {}, False),
     ("add a file", {"pkg/extra.py": lambda old: "def more(x):\n    return x\n"}, {}, False),
     ("remove a file", {"tools/convert.py": None}, {}, False),
     ("change the config", {}, {"ignore": ["GM101"]}, False),

@@ -4,7 +4,8 @@ A one-file check or review after an edit otherwise loads every module's summary 
 whole project again (scope.py): seconds on transformers. Each solve made with the cache leaves
 beside its result what it settled (SolvedState): the text of each file, the modules the prefilter
 summarised, the functions it traced, the names untraced callers are matched by, and the files
-whose text it read past their summaries. A later run over the same files, configuration and
+whose text it read past their summaries (GM620's rows; the guard helpers a summary judged in
+another file, ModuleSummary.read_files). A later run over the same files, configuration and
 graphmend takes that result when every edited function is one no part of the solve consulted,
 and recomputes only what comes from the edited files' text alone (their warnings about
 suppression comments). Any other edit is solved from scratch, as before.
@@ -18,8 +19,8 @@ An edited, added or removed function is one the solve did not consult when all o
 - none of its calls bears a name untraced callers are matched by (untraced_callers.py: code
   nothing traces may pass a tensor into a traced function's hinted parameter);
 - the rest of its module is unchanged (imports, classes, compile calls, registries, star
-  imports, `__all__`, every other function, rows included), and the solve did not read the
-  file's text (GM620 reads the rows of calls to disabled functions);
+  imports, `__all__`, every other function, rows included), and neither the solve nor another
+  module's summary read the file's text;
 - the prefilter summarises the same modules, and the tree's own roots settled the model scope
   (in the library scope a new public function is a root).
 The state is data as every entry (summary_codec.py), and a state that does not fit the tree
@@ -50,7 +51,7 @@ class SolvedState:
     relevant: tuple[str, ...]  # the modules the prefilter summarised
     traced: dict[str, tuple[str, ...]]  # module -> the qualnames traced there
     callee_names: tuple[str, ...]  # untraced_callers.callee_names of the traced functions
-    text_read: tuple[str, ...]  # paths whose text the solve read
+    text_read: tuple[str, ...]  # paths whose text the solve or a summary read (relative to the cwd)
 
 
 def solved_state(result_key: str, digests: Mapping[str, str], relevant: Iterable[str],

@@ -86,10 +86,6 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def text_digest(source: str) -> str:
-    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _key(*parts: object) -> str:
     return hashlib.sha256(json.dumps([code_fingerprint(), *parts]).encode()).hexdigest()
 
