@@ -8,6 +8,8 @@ or `GRAPHMEND_CACHE_DIR`; `--no-cache` turns it off.
 Every entry is keyed by what its value depends on, so an entry is never stale, only unused:
 - a scan: the sha256 of the file's text, its module name and whether it is a package;
 - a summary: the same, and whether the config names dependencies (the only setting summaries read);
+  it also names the other files whose text it read (guard helpers, ModuleSummary.read_files), and
+  is used only while they hold that text (engine.Workspace._reads_unchanged);
 - a project's result: the key of every file analysed (path, module, text), the errors of the walk
   and the whole configuration;
 - a project's solved state (analysis/incremental.py): the same without the texts, one per project,
