@@ -57,12 +57,6 @@ UTILS = """
         return x
 
 
-    @torch.compile
-    def step(x, t: int):
-        if t > 3:
-            print("late")
-        return x
-
 
     def _unused(x):
         return x + 1
@@ -89,6 +83,21 @@ SCRIPT = """
         return json.load(open(path))
 """
 
+STEPS = """
+    import torch
+
+
+    def _clip(x):
+        return x
+
+
+    @torch.compile
+    def step(x, t: int):
+        if t > 3:
+            print("late")
+        return _clip(x)
+"""
+
 FLAGS = """
     import torch
 
@@ -97,7 +106,7 @@ FLAGS = """
         return torch.compiler.is_compiling()
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/utils.py": UTILS, "tools/convert.py": SCRIPT}
+PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
 
@@ -145,7 +154,7 @@ EDITS = [
          _append(NEW_HELPER)(old))},
      {}, False),
     ("an untraced function passes a tensor to a hinted parameter",
-     {"pkg/utils.py": _append("\n\ndef _drive(x):\n    return step(x, torch.ones(1))\n")}, {}, False),
+     {"pkg/steps.py": _append("\n\ndef _drive(x):\n    return step(x, torch.ones(1))\n")}, {}, False),
     ("a new def shadows an import",
      {"pkg/net.py": _append("\n\ndef helper(x, limit):\n    if x.max() > limit:\n        print('high')\n    return x\n")},
      {}, False),
@@ -161,7 +170,7 @@ EDITS = [
      {"pkg/net.py": _replace("dispatch, helper,", "dispatch, _noisy as helper,")}, {}, False),
     ("add a function to a registry a traced function calls through",
      {"pkg/utils.py": _replace('{"double": helper}', '{"double": helper, "noisy": _noisy}')}, {}, False),
-    ("stop compiling a function", {"pkg/utils.py": _replace("@torch.compile\ndef step(", "def step(")}, {}, False),
+    ("stop compiling a function", {"pkg/steps.py": _replace("@torch.compile\ndef step(", "def step(")}, {}, False),
     ("add a method", {"pkg/net.py": _append("\n    def extra(self, x):\n        return x.item()\n")}, {}, False),
     ("edit a file nothing imports", {"tools/convert.py": _append("\n\ndef other():\n    return 1\n")}, {}, True),
     ("an unknown suppression code in an unused function",
@@ -170,6 +179,11 @@ EDITS = [
      {"pkg/net.py": _replace("slow_path(y)  # a call", "slow_path(y)  # graphmend: ignore[GM620] a call")}, {}, False),
     ("change a guard helper another module's summary judged",
      {"pkg/flags.py": _replace("return torch.compiler.is_compiling()", "return False")}, {}, False),
+    ("add a nested function a traced call then finds first",
+     {"pkg/steps.py": _replace("    return _clip(x)\n", "    return _clip(x)\n\n    def _clip(x):\n"
+                                                        "        if x.max() > 0:\n            print('clipped')\n"
+                                                        "        return x\n")},
+     {}, False),
     ("add a file", {"pkg/extra.py": lambda old: "def more(x):\n    return x\n"}, {}, False),
     ("remove a file", {"tools/convert.py": None}, {}, False),
     ("change the config", {}, {"ignore": ["GM101"]}, False),

@@ -12,7 +12,7 @@ suppression comments). Any other edit is solved from scratch, as before.
 
 An edited, added or removed function is one the solve did not consult when all of these hold:
 - it is no method (a class's methods drive dispatch and overrides), not compiled, matches no
-  configured entry point, and was not traced;
+  configured entry point, and neither it nor anything else in its top-level function was traced;
 - the name of its top-level function is written nowhere in the tree outside that function:
   calls, references, decorators, imports, star imports, registries, `__all__`, compile calls and
   guard helpers all find a function by a name written somewhere, so no lookup found it;
@@ -83,10 +83,13 @@ def unseen_edits(old: ModuleSummary, new: ModuleSummary, state: SolvedState,
     if old.module != new.module or any(getattr(old, part) != getattr(new, part) for part in _MODULE_PARTS):
         return None
     changed = sorted(q for q in {*old.functions, *new.functions} if old.functions.get(q) != new.functions.get(q))
-    traced = set(state.traced.get(new.module, ()))
+    # Not only the changed functions: nothing under their top-level function may be traced (a
+    # traced nested function resolves a call by name in the enclosing functions first).
+    traced_tops = {top_level_name(qualname) for qualname in state.traced.get(new.module, ())}
     callee_names = set(state.callee_names)
     for qualname in changed:
-        if qualname in traced or any(entry_matches(pattern, new.module, qualname) for pattern in entry_points):
+        if top_level_name(qualname) in traced_tops or any(
+                entry_matches(pattern, new.module, qualname) for pattern in entry_points):
             return None
         versions = [f for f in (old.functions.get(qualname), new.functions.get(qualname)) if f is not None]
         if any(not _inert(function, callee_names) for function in versions):
