@@ -243,10 +243,7 @@ class Workspace:
         workers, which report it as without a cache."""
         digests: dict[str, str] = {}
         scans: dict[str, FileScan] = {}
-        state: SolvedState | None = None
-        if self._whole_result and not self.config.dependencies:  # installed packages are in no key
-            self._state_key = cache.state_key(self.files, self.errors, self.config, self.roots)
-            state = cache.load_state(self._state_key)
+        reusable = self._whole_result and not self.config.dependencies  # installed packages are in no key
         texts: dict[str, str] = {}  # every file's text, for a solved state to be checked against
         for source_file in self.files:
             try:
@@ -254,7 +251,7 @@ class Workspace:
             except ValueError:
                 continue
             digest = digests[source_file.path] = text_digest(source)
-            if state is not None:
+            if reusable:
                 texts[source_file.path] = source
             cached = cache.load_scan(cache.scan_key(digest, source_file))
             if cached is not None:
@@ -264,11 +261,15 @@ class Workspace:
             file_keys = [(path, cache.summary_key(digest, self._by_path[path], dependency_calls))
                          for path, digest in digests.items()]
             self._result_key = cache.result_key(file_keys, self.errors, self.config, self.roots)
-            if self._whole_result and not self.config.dependencies:  # installed packages are not in the key
+            if reusable:
                 self.cached_result = cache.load_result(self._result_key)
                 if self.cached_result is not None:
                     self.solved_by = "cache"
                     return
+        state: SolvedState | None = None
+        if reusable:  # no whole result for these texts: the last solve's, if no edit since can change it
+            self._state_key = cache.state_key(self.files, self.errors, self.config, self.roots)
+            state = cache.load_state(self._state_key)
         missing = [f for f in self.files if f.path not in scans]
         with _pool(len(missing), jobs) as pool:
             for source_file, outcome in zip(missing, _map(partial(scan_and_store, cache), missing, pool), strict=True):
