@@ -139,10 +139,13 @@ def forget_files() -> None:
     checks twice, as tests and the fixer do, must see the files as they are now)."""
     _judge_imported.cache_clear()
     _parsed.cache_clear()
+    file_digest.cache_clear()
 
 
+@functools.lru_cache(maxsize=256)
 def file_digest(path: str) -> str:
-    """The sha256 of a file's text as the summary cache hashes it; "" when it cannot be read."""
+    """The sha256 of a file's text as the summary cache hashes it; "" when it cannot be read.
+    Once per run (forget_files): hundreds of modules judge the same helpers' files."""
     try:
         return text_digest(read_source(path))
     except ValueError:
