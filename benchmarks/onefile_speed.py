@@ -9,7 +9,9 @@ subprocesses, each timed in wall seconds and CPU seconds (the process and its wo
   check FILE   --no-cache                   every file summarised again (no cache at all)
   check FILE   cold                         an empty cache: summarises and stores every file
   check FILE   warm                         nothing changed since: the project's result is cached
-  check FILE   warm, FILE edited            FILE summarised again, the others read from the cache
+  check FILE   warm, FILE edited            FILE summarised again; the edit (a new helper nothing
+                                            calls) is one the last solve cannot have consulted, so
+                                            its result is reused (analysis/incremental.py)
   review       --no-cache                   FILE edited, reviewed against HEAD with no cache
   review       warm                         the same, the cache written by `check .` on HEAD (what
                                             a default-branch run saves for pull requests)

@@ -12,14 +12,25 @@ from functools import partial
 from typing import TypeVar, cast
 
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
-from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source
+from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
+from graphmend_bot.analysis.guards import file_digest, forget_files, package_root
+from graphmend_bot.analysis.incremental import (
+    SolvedState,
+    edited_paths,
+    names_written_only_inside,
+    solved_state,
+    top_level_name,
+    unseen_edits,
+    with_warnings_of,
+)
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.public_api import is_public_module
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
-from graphmend_bot.analysis.summary_cache import SummaryCache, text_digest
+from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.analysis.suppressions import unknown_suppression_codes
+from graphmend_bot.analysis.untraced_callers import callee_names
 from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
@@ -165,6 +176,7 @@ class Workspace:
     def __init__(self, paths: Iterable[str], config: Config | None = None, jobs: int | None = None,
                  roots: Sequence[str] = (), cache: SummaryCache | None = None, whole_result: bool = False) -> None:
         self.config = config or Config()
+        forget_files()  # guard helpers judged in other files, by an earlier run of this process
         self.roots = list(roots)  # "module:callable" that `reachable` starts from (verify factories)
         paths = list(paths)
         # A whole tree holds every entry point's module; a list of files (pre-commit) may not.
@@ -183,6 +195,16 @@ class Workspace:
         self.scope = "model" if self.config.scope == "auto" else self.config.scope
         self._whole_result = whole_result
         self._result_key: str | None = None
+        # How the result is made: "solve", "cache" (the whole result was cached) or "incremental"
+        # (the last solved result, after an edit it cannot see: analysis/incremental.py).
+        self.solved_by = "solve"
+        self._state_key: str | None = None  # where the solved state is kept, with a cache
+        self._digests: dict[str, str] = {}  # path -> text digest, with a cache
+        self._file_digests: dict[str, str] = {}  # absolute path -> text digest (_digest_of)
+        self._relevant: set[str] = set()  # the modules the prefilter summarised
+        self._scope_by_roots = False  # the model scope stands on the tree's own roots (_settle_scope)
+        self._text_read: set[str] = set()  # paths whose text the solve read (_source_of)
+        self._solved: Program | None = None  # the program `_result` solved
         self.dependency_summaries: list[ModuleSummary] = []  # read once the tree is (below)
         if cache is not None:
             self._init_cached(cache, jobs)
@@ -221,11 +243,16 @@ class Workspace:
         workers, which report it as without a cache."""
         digests: dict[str, str] = {}
         scans: dict[str, FileScan] = {}
+        reusable = self._whole_result and not self.config.dependencies  # installed packages are in no key
+        texts: dict[str, str] = {}  # every file's text, for a solved state to be checked against
         for source_file in self.files:
             try:
-                digest = digests[source_file.path] = text_digest(read_source(source_file.path))
+                source = read_source(source_file.path)
             except ValueError:
                 continue
+            digest = digests[source_file.path] = text_digest(source)
+            if reusable:
+                texts[source_file.path] = source
             cached = cache.load_scan(cache.scan_key(digest, source_file))
             if cached is not None:
                 scans[source_file.path] = cached
@@ -234,10 +261,15 @@ class Workspace:
             file_keys = [(path, cache.summary_key(digest, self._by_path[path], dependency_calls))
                          for path, digest in digests.items()]
             self._result_key = cache.result_key(file_keys, self.errors, self.config, self.roots)
-            if self._whole_result and not self.config.dependencies:  # installed packages are not in the key
+            if reusable:
                 self.cached_result = cache.load_result(self._result_key)
                 if self.cached_result is not None:
+                    self.solved_by = "cache"
                     return
+        state: SolvedState | None = None
+        if reusable:  # no whole result for these texts: the last solve's, if no edit since can change it
+            self._state_key = cache.state_key(self.files, self.errors, self.config, self.roots)
+            state = cache.load_state(self._state_key)
         missing = [f for f in self.files if f.path not in scans]
         with _pool(len(missing), jobs) as pool:
             for source_file, outcome in zip(missing, _map(partial(scan_and_store, cache), missing, pool), strict=True):
@@ -250,10 +282,66 @@ class Workspace:
             if source_file.path in scans:
                 self.errors.extend(_suppression_warnings(source_file.path, scans[source_file.path]))
         relevant = relevant_modules(found, self._configured_modules(found))
+        self._digests, self._relevant = digests, relevant
+        if state is not None and self._result_key is not None:
+            self.cached_result = self._reused_result(cache, state, scans, texts, jobs)
+            if self.cached_result is not None:
+                self.solved_by = "incremental"
+                cache.store_result(self._result_key, self.cached_result)
+                cache.store_state(self._state_key or "", replace(state, result_key=self._result_key, digests=digests))
+                return
         wanted = [f for f in self.files if f.module in relevant and f.path in scans]
         for summarized in self._cached_summaries(cache, wanted, digests, jobs):
             self._store(summarized)
         self._settle_scope(found, relevant, lambda more: self._cached_summaries(cache, more, digests, jobs))
+
+    def _reused_result(self, cache: SummaryCache, state: SolvedState, scans: dict[str, FileScan],
+                       texts: dict[str, str], jobs: int | None) -> CheckResult | None:
+        """The result `state` was solved to, when no edit since can change it (analysis/incremental.py):
+        each edited file's own warnings recomputed, the rest as solved. None: solve again."""
+        edited = edited_paths(state, self._digests)
+        read = {os.path.abspath(path) for path in state.text_read}
+        if not edited or set(state.relevant) != self._relevant or any(os.path.abspath(p) in read for p in edited):
+            return None
+        solved = cache.load_result(state.result_key)
+        if solved is None:
+            return None
+        warnings: dict[str, tuple[list[FileError], list[FileError]]] = {}
+        names: dict[str, set[str]] = {}
+        for path in edited:
+            source_file = self._by_path[path]
+            before = cache.load_scan(cache.scan_key(state.digests[path], source_file))
+            if before is None or path not in scans:
+                return None
+            warnings[path] = (_suppression_warnings(path, before), _suppression_warnings(path, scans[path]))
+            if source_file.module not in self._relevant:
+                continue  # never summarised: only its text's own warnings can change
+            old = cache.load_summary(cache.summary_key(state.digests[path], source_file, False), path)
+            (new,) = self._cached_summaries(cache, [source_file], self._digests, jobs)
+            if old is None or not isinstance(new, ModuleSummary):
+                return None
+            changed = unseen_edits(old, new, state, self.config.entry_points)
+            if changed is None:
+                return None
+            names[path] = {top_level_name(qualname) for qualname in changed}
+        if not names_written_only_inside(names, texts):
+            return None
+        return with_warnings_of(solved, warnings)
+
+    def _store_state(self, cache: SummaryCache) -> None:
+        """What the solve settled, for the next run to reuse its result (analysis/incremental.py)."""
+        if (self._state_key is None or self._result_key is None or self._solved is None
+                or not self._scope_by_roots or self._rewritten):
+            return
+        traced = self._solved.traced_functions()
+        hinted = [fid for fid in traced if self._solved.function(fid).hinted_params]
+        read = set(self._text_read)
+        for path, summary in self.summaries.items():
+            source_file = self._by_path[path]
+            root = package_root(path, source_file.module, source_file.is_package)
+            read.update(os.path.relpath(os.path.join(root, relative)) for relative, _ in summary.read_files if root)
+        cache.store_state(self._state_key, solved_state(self._result_key, self._digests, self._relevant, traced,
+                                                        callee_names(hinted), read))
 
     def _cached_summaries(self, cache: SummaryCache, wanted: list[SourceFile], digests: dict[str, str],
                           jobs: int | None) -> list[ModuleSummary | FileError]:
@@ -266,13 +354,31 @@ class Workspace:
                 known = digests.get(source_file.path)
                 summary = (cache.load_summary(cache.summary_key(known, source_file, dependency_calls), source_file.path)
                            if known is not None else None)
-                if summary is not None:
+                if summary is not None and self._reads_unchanged(summary, source_file):
                     outcomes[source_file.path] = summary
             todo = [f for f in wanted if f.path not in outcomes]
             with _pool(len(todo), jobs) as pool:
                 computed = _map(partial(summarize_and_store, cache, dependency_calls), todo, pool)
             outcomes.update((f.path, outcome) for f, outcome in zip(todo, computed, strict=True))
         return [outcomes[source_file.path] for source_file in wanted]
+
+    def _reads_unchanged(self, summary: ModuleSummary, source_file: SourceFile) -> bool:
+        """Whether the other files a cached summary read (ModuleSummary.read_files) hold the text
+        it was made from: its key is its own file's text only."""
+        if not summary.read_files:
+            return True
+        root = package_root(source_file.path, source_file.module, source_file.is_package)
+        return root is not None and all(self._digest_of(os.path.join(root, relative)) == digest
+                                        for relative, digest in summary.read_files)
+
+    def _digest_of(self, path: str) -> str:
+        """guards.file_digest, once per file and run (the digests of the checked files are known)."""
+        if not self._file_digests:
+            self._file_digests = {os.path.abspath(p): digest for p, digest in self._digests.items()}
+        absolute = os.path.abspath(path)
+        if absolute not in self._file_digests:
+            self._file_digests[absolute] = file_digest(absolute)
+        return self._file_digests[absolute]
 
     def _settle_scope(self, scans: list[FileScan], relevant: set[str],
                       summarize: Callable[[list[SourceFile]], list[ModuleSummary | FileError]]) -> None:
@@ -284,6 +390,7 @@ class Workspace:
         model scope stands and they are dropped, so its result is exactly the model scope's."""
         if self.config.scope == "model" or (self.config.scope == "auto" and (
                 not any(f.is_package for f in self.files) or self._program("auto").has_own_roots())):
+            self._scope_by_roots = True
             return
         public = [f.module for f in self.files if is_public_module(f.module, f.is_package)]
         wider = relevant_modules(scans, [*self._configured_modules(scans), *public])
@@ -363,6 +470,7 @@ class Workspace:
             whole = self.result()
             if self.cache is not None and self._result_key is not None and not self.config.dependencies:
                 self.cache.store_result(self._result_key, whole)
+                self._store_state(self.cache)
         else:
             whole = self.cached_result
         if only is None:
@@ -371,10 +479,11 @@ class Workspace:
         return replace(whole, findings=[f for f in whole.findings if os.path.abspath(f.path) in wanted])
 
     def _source_of(self, path: str) -> str:
+        self._text_read.add(path)
         return self._rewritten[path] if path in self._rewritten else read_source(path)
 
     def _result(self, only: Iterable[str] | None) -> CheckResult:
-        program = self._program()
+        program = self._solved = self._program()
         enabled = select_codes(self.config.select, self.config.ignore)
         wanted = {os.path.abspath(p) for p in only} if only is not None else None
         findings = [

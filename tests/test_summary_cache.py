@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from test_project_scope import PROJECT, git_project, run
 
-from graphmend_bot.analysis.files import SourceFile
+from graphmend_bot.analysis.files import SourceFile, text_digest
 from graphmend_bot.analysis.model import ModuleSummary
-from graphmend_bot.analysis.summary_cache import SummaryCache, text_digest
+from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.engine import summarize_source
 
 MORE = {
@@ -54,6 +54,37 @@ def test_output_is_byte_identical_cold_warm_and_without_cache(write_tree, graphm
     net = root / "pkg/net.py"
     net.write_text(net.read_text().replace("x * 2", "x * 3"))
     assert outputs(graphmend_cmd, root) == outputs(graphmend_cmd, root, "--no-cache")
+
+
+def test_a_cached_result_keeps_each_errors_severity(write_tree, graphmend_cmd):
+    """A syntax error fails the run and an unknown suppression code is a warning, read back from
+    the cached result as when computed (it once came back as notices: exit 0, a warning as error)."""
+    uses_bad = ("from torch import nn\nfrom .bad import f  # graphmend: ignore[XX999]\n\n\n"
+                "class M(nn.Module):\n    def forward(self, x):\n        return f(x)\n")
+    root = git_project(write_tree, {**PROJECT, "pkg/uses_bad.py": uses_bad, "pkg/bad.py": "def f(x:\n"})
+    cold = run(graphmend_cmd, root, "check", ".")
+    warm = run(graphmend_cmd, root, "check", ".")
+    assert "pkg/bad.py: error: syntax error" in cold.stdout and "pkg/uses_bad.py: warning: line 2" in cold.stdout
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert cold.returncode == 1
+
+
+def test_a_summary_is_remade_when_a_guard_helper_it_judged_elsewhere_changes(write_tree, graphmend_cmd):
+    """net.py's summary judges `is_compiling` by its body in flags.py (analysis/guards.py): keyed by
+    net.py's text alone, the cached summary once outlived an edit of flags.py."""
+    guarded = {
+        "pkg/flags.py": "import torch\n\n\ndef is_compiling():\n    return torch.compiler.is_compiling()\n",
+        "pkg/guarded.py": ("from torch import nn\n\nfrom .flags import is_compiling\n\n\nclass Guarded(nn.Module):\n"
+                           "    def forward(self, x):\n        if not is_compiling():\n            print('eager')\n"
+                           "        return x\n"),
+    }
+    root = git_project(write_tree, {**PROJECT, **guarded})
+    assert "pkg/guarded.py" not in run(graphmend_cmd, root, "check", ".").stdout  # eager-only: no break
+    flags = root / "pkg/flags.py"
+    flags.write_text(flags.read_text().replace("torch.compiler.is_compiling()", "False"))
+    warm = run(graphmend_cmd, root, "check", ".")
+    assert "pkg/guarded.py:9:13: GM401" in warm.stdout
+    assert warm.stdout == run(graphmend_cmd, root, "check", "--no-cache", ".").stdout
 
 
 def test_cache_folder_is_tagged_and_ignored_by_git(write_tree, graphmend_cmd):

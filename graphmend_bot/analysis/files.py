@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import io
 import os
 import tokenize
@@ -146,6 +147,11 @@ def outside_read_root(path: str) -> bool:
         return False
     real = os.path.realpath(path)
     return os.path.commonpath([root, real]) != root
+
+
+def text_digest(source: str) -> str:
+    """The sha256 of a file's text: what the summary cache keys entries by."""
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def read_source(path: str) -> str:

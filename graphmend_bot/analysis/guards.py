@@ -24,7 +24,7 @@ import functools
 import os
 from collections.abc import Callable
 
-from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.files import read_source, text_digest
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 # Exact torch predicates and their value while TorchDynamo traces for torch.compile (torch 2.13).
@@ -60,8 +60,11 @@ class GuardHelpers:
     def __init__(self, path: str, module: str, is_package: bool, functions: dict[str, FunctionNode], resolve: Resolve) -> None:
         self._functions = functions  # the module's top-level functions by name
         self._resolve = resolve
-        self._root = _package_root(path, module, is_package)
+        self._root = package_root(path, module, is_package)
         self._values: dict[str, bool | None] = {}
+        # The files of other modules looked for or read to judge helpers: the summary depends on
+        # their text too, so a cached summary is checked against them (`read_files`).
+        self.read: set[str] = set()
 
     def value(self, call: ast.Call, depth: int = 0) -> bool | None:
         """The value under torch.compile of a call with no arguments, or None when not decided."""
@@ -97,7 +100,17 @@ class GuardHelpers:
     def _imported(self, qualified: str, depth: int) -> bool | None:
         if self._root is None or depth >= _MAX_DEPTH:
             return None
-        return _judge_imported(self._root, qualified, depth)
+        value, read = _judge_imported(self._root, qualified, depth)
+        self.read.update(read)
+        return value
+
+    def read_files(self) -> tuple[tuple[str, str], ...]:
+        """(path relative to the package root, sha256 of its text or "" when absent) of each file
+        of `read`, as ModuleSummary.read_files keeps them."""
+        if self._root is None:
+            return ()
+        return tuple(sorted((os.path.relpath(path, self._root).replace(os.sep, "/"), file_digest(path))
+                            for path in self.read))
 
     @classmethod
     def detached(cls, resolve: Resolve) -> GuardHelpers:
@@ -106,17 +119,37 @@ class GuardHelpers:
 
 
 @functools.lru_cache(maxsize=256)
-def _judge_imported(root: str, qualified: str, depth: int) -> bool | None:
-    """A helper of another module of the tree, judged once per process."""
-    found = _find_function(root, qualified)
+def _judge_imported(root: str, qualified: str, depth: int) -> tuple[bool | None, frozenset[str]]:
+    """A helper of another module of the tree, judged once per process; and the files looked for."""
+    read: set[str] = set()
+    found = _find_function(root, qualified, read)
     if found is None:
-        return None
+        return None, frozenset(read)
     node, module_path, module = found
     helpers = GuardHelpers(
         module_path, module, module_path.endswith("__init__.py"), _top_level(module_path),
         _imports_of(module_path, module),
     )
-    return _judge(node, helpers, depth + 1)
+    value = _judge(node, helpers, depth + 1)
+    return value, frozenset(read | helpers.read)
+
+
+def forget_files() -> None:
+    """Drop what was read and judged in other files: each run reads them afresh (a process that
+    checks twice, as tests and the fixer do, must see the files as they are now)."""
+    _judge_imported.cache_clear()
+    _parsed.cache_clear()
+    file_digest.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def file_digest(path: str) -> str:
+    """The sha256 of a file's text as the summary cache hashes it; "" when it cannot be read.
+    Once per run (forget_files): hundreds of modules judge the same helpers' files."""
+    try:
+        return text_digest(read_source(path))
+    except ValueError:
+        return ""
 
 
 def is_tracing_call(call: ast.Call) -> bool:
@@ -172,7 +205,7 @@ def _expression(node: ast.expr | None, helpers: GuardHelpers, depth: int) -> boo
     return None
 
 
-def _package_root(path: str, module: str, is_package: bool) -> str | None:
+def package_root(path: str, module: str, is_package: bool) -> str | None:
     """The folder the module's dotted name is relative to; None for a loose script."""
     if "@" in module or not module or not path:
         return None
@@ -183,18 +216,20 @@ def _package_root(path: str, module: str, is_package: bool) -> str | None:
     return root
 
 
-def _module_file(root: str, module: str) -> str | None:
+def _module_file(root: str, module: str, read: set[str]) -> str | None:
+    """The file of `module`; each place looked at joins `read` (a file created there later matters)."""
     base = os.path.join(root, *module.split("."))
     for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        read.add(candidate)
         if os.path.isfile(candidate):
             return candidate
     return None
 
 
-def _find_function(root: str, qualified: str, hops: int = 3) -> tuple[FunctionNode, str, str] | None:
+def _find_function(root: str, qualified: str, read: set[str], hops: int = 3) -> tuple[FunctionNode, str, str] | None:
     """The top-level def `qualified` names in the tree, following `from .x import name` re-exports."""
     module, _, name = qualified.rpartition(".")
-    path = _module_file(root, module) if module else None
+    path = _module_file(root, module, read) if module else None
     if path is None:
         return None
     node = _top_level(path).get(name)
@@ -202,7 +237,7 @@ def _find_function(root: str, qualified: str, hops: int = 3) -> tuple[FunctionNo
         return node, path, module
     reexport = _imports_of(path, module)(ast.Name(id=name))
     if hops and reexport is not None and reexport != qualified:
-        return _find_function(root, reexport, hops - 1)
+        return _find_function(root, reexport, read, hops - 1)
     return None
 
 

@@ -70,6 +70,7 @@ class Program:
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
         self._library_roots: set[FunctionId] | None = None
         self._public: set[FunctionId] | None = None
+        self._traced: set[FunctionId] | None = None
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -513,7 +514,7 @@ class Program:
         return entries
 
     def configured_entry(self, module: str, qualname: str) -> bool:
-        return any(_entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
+        return any(entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
 
     def declared_entry(self, fid: FunctionId) -> bool:
         """Configured, or public in the library scope: its parameters get tensors as a forward's do."""
@@ -530,7 +531,7 @@ class Program:
         ]
         return [
             pattern for pattern in self.extra_entry_points
-            if not any(_entry_matches(pattern, module, qualname) for module, qualname in functions)
+            if not any(entry_matches(pattern, module, qualname) for module, qualname in functions)
         ]
 
     def _compile_target(
@@ -552,7 +553,11 @@ class Program:
         return []
 
     def traced_functions(self) -> set[FunctionId]:
-        return self._closure(self.entry_points(), self._successors)
+        """Memoised: the solve asks, and then the cache keeps it (analysis/incremental.py). Shared,
+        never to be changed."""
+        if self._traced is None:
+            self._traced = self._closure(self.entry_points(), self._successors)
+        return self._traced
 
     def _closure(self, starts: Iterable[FunctionId], successors: Callable[[FunctionId], Iterable[FunctionId]]
                  ) -> set[FunctionId]:
@@ -1027,6 +1032,6 @@ def _is_autograd_forward(function: FunctionSummary) -> bool:
     )
 
 
-def _entry_matches(pattern: str, module: str, qualname: str) -> bool:
+def entry_matches(pattern: str, module: str, qualname: str) -> bool:
     """`module:qualname` or `module.qualname` against a configured entry point (wildcards allowed)."""
     return fnmatch.fnmatchcase(f"{module}:{qualname}", pattern) or fnmatch.fnmatchcase(f"{module}.{qualname}", pattern)

@@ -140,6 +140,7 @@ def summarize_module(
         registries=collector.registries,
         star_imports=tuple(imports.star_modules),
         exports=collector.exports.names,
+        read_files=guard_helpers.read_files(),
     )
 
 

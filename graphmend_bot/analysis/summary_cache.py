@@ -8,8 +8,12 @@ or `GRAPHMEND_CACHE_DIR`; `--no-cache` turns it off.
 Every entry is keyed by what its value depends on, so an entry is never stale, only unused:
 - a scan: the sha256 of the file's text, its module name and whether it is a package;
 - a summary: the same, and whether the config names dependencies (the only setting summaries read);
+  it also names the other files whose text it read (guard helpers, ModuleSummary.read_files), and
+  is used only while they hold that text (engine.Workspace._reads_unchanged);
 - a project's result: the key of every file analysed (path, module, text), the errors of the walk
   and the whole configuration;
+- a project's solved state (analysis/incremental.py): the same without the texts, one per project,
+  replaced by each solve; it names the texts it was solved for, and is used only for those;
 and all of them: graphmend's version and a hash of its own source (`code_fingerprint`), so a
 development checkout never reads what an older analysis wrote.
 
@@ -30,15 +34,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from graphmend_bot import __version__
 from graphmend_bot.analysis.files import SourceFile
+from graphmend_bot.analysis.incremental import SolvedState
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan
 from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
 from graphmend_bot.config import Config
-from graphmend_bot.findings import CheckResult, FileError, Finding, Location
+from graphmend_bot.findings import SEVERITIES, CheckResult, FileError, Finding, Location, Severity
 
 CACHE_DIR_VARIABLE = "GRAPHMEND_CACHE_DIR"
 CACHE_DIR_NAME = ".graphmend_cache"
@@ -68,7 +73,7 @@ class _StoredFinding:
 @dataclass(frozen=True)
 class _StoredResult:
     findings: tuple[_StoredFinding, ...]
-    errors: tuple[tuple[str, str], ...]
+    errors: tuple[tuple[str, str, str], ...]  # (path, message, severity)
     files_checked: int
 
 
@@ -83,12 +88,13 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def text_digest(source: str) -> str:
-    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _key(*parts: object) -> str:
     return hashlib.sha256(json.dumps([code_fingerprint(), *parts]).encode()).hexdigest()
+
+
+def _settings(config: Config) -> str:
+    settings = {name: value for name, value in asdict(config).items() if name != "source"}
+    return json.dumps(settings, sort_keys=True, default=str)
 
 
 def _file_key(kind: str, digest: str, module: str, *flags: bool) -> str:
@@ -118,9 +124,16 @@ class SummaryCache:
     @staticmethod
     def result_key(file_keys: Sequence[tuple[str, str]], walk_errors: Iterable[FileError], config: Config,
                    roots: Sequence[str]) -> str:
-        settings = {name: value for name, value in asdict(config).items() if name != "source"}
         return _key("result", sorted(file_keys), sorted((e.path, e.message) for e in walk_errors),
-                    json.dumps(settings, sort_keys=True, default=str), list(roots))
+                    _settings(config), list(roots))
+
+    @staticmethod
+    def state_key(files: Sequence[SourceFile], walk_errors: Iterable[FileError], config: Config,
+                  roots: Sequence[str]) -> str:
+        """The slot of a project's solved state (analysis/incremental.py): its files by path and
+        module but not by text, which the state holds and is checked against on use."""
+        return _key("state", sorted((f.path, f.module, f.is_package) for f in files),
+                    sorted((e.path, e.message) for e in walk_errors), _settings(config), list(roots))
 
     # ---- values --------------------------------------------------------------------------
     def load_scan(self, key: str) -> FileScan | None:
@@ -145,8 +158,17 @@ class SummaryCache:
                     frequency="rare-branch" if f.rare else "every-call")
             for f in stored.findings
         ]
-        return CheckResult(findings, [FileError(path, message) for path, message in stored.errors],
-                           stored.files_checked)
+        if any(severity not in SEVERITIES for _, _, severity in stored.errors):
+            return None
+        return CheckResult(findings, [FileError(path, message, cast(Severity, severity))
+                                      for path, message, severity in stored.errors], stored.files_checked)
+
+    def load_state(self, key: str) -> SolvedState | None:
+        value = self._load("state", key, SolvedState)
+        return value if isinstance(value, SolvedState) else None
+
+    def store_state(self, key: str, state: SolvedState) -> None:
+        self._store("state", key, SolvedState, state)
 
     def store_scan(self, key: str, scan: FileScan) -> None:
         self._store("scan", key, FileScan, scan)
@@ -161,7 +183,7 @@ class SummaryCache:
             tuple(_StoredFinding(f.code, f.message, f.path, f.location.row, f.location.column, f.end_location.row,
                                  f.end_location.column, f.gb_id, f.symbol, f.source_line, f.occurrence, f.rare)
                   for f in result.findings),
-            tuple((e.path, e.message) for e in result.errors), result.files_checked)
+            tuple((e.path, e.message, e.severity) for e in result.errors), result.files_checked)
         self._store("result", key, _StoredResult, stored)
 
     # ---- files ---------------------------------------------------------------------------

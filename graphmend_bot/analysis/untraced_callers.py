@@ -10,7 +10,7 @@ state of its class and of the objects it keeps, and what the helpers it calls re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.hierarchy import AttributeTypes
@@ -24,7 +24,16 @@ Arguments = Callable[[CallSite, "FunctionId"], dict[str, Kind]]
 _MAX_DEPTH = 3  # helpers of helpers: progress_bar(iterable) -> tqdm(iterable) is one level
 
 
-def _called_name(ref: str) -> str:
+def callee_names(callees: Iterable[FunctionId]) -> set[str]:
+    """The names call sites are matched by before resolving them: a constructor is called by its
+    class's name (analysis/incremental.py checks an edited function's calls against them)."""
+    return {
+        fid[1].rpartition(".")[0].rpartition(".")[2] if fid[1].endswith(".__init__") else fid[1].rpartition(".")[2]
+        for fid in callees
+    }
+
+
+def called_name(ref: str) -> str:
     """The name a call site calls: "instance:attr:scheduler>step" -> "step", "dotted:a.f" -> "f"."""
     if ">" in ref:
         return ref.rpartition(">")[2]
@@ -35,11 +44,7 @@ class UntracedCallers:
     def __init__(self, program: Program, traced: set[FunctionId], callees: set[FunctionId]) -> None:
         self.program = program
         self.traced = traced
-        # A constructor is called by its class's name.
-        names = {
-            fid[1].rpartition(".")[0].rpartition(".")[2] if fid[1].endswith(".__init__") else fid[1].rpartition(".")[2]
-            for fid in callees
-        }
+        names = callee_names(callees)
         self.sites: list[tuple[FunctionId, CallSite, FunctionId]] = []
         if not names:
             return
@@ -51,7 +56,7 @@ class UntracedCallers:
                 if caller in traced:
                     continue
                 for site in function.calls:
-                    if _called_name(site.ref) not in names:
+                    if called_name(site.ref) not in names:
                         continue
                     self.sites.extend(
                         (caller, site, target) for target in program.resolve_call(caller, site.ref) if target in callees

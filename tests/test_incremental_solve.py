@@ -1,0 +1,278 @@
+"""The last solved result, reused after an edit it cannot see (analysis/incremental.py), is the
+result a solve from scratch gives: for every edit in the table, finding for finding and error for
+error. The table holds the edits the reuse must refuse (breaks added and removed across files,
+signatures, renames, files added and removed, configuration) and the ones it takes, next to
+their near misses (a new helper another file calls, an untraced caller passing a tensor, a
+suppression on a row the solve read)."""
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.analysis.summary_cache import SummaryCache
+from graphmend_bot.config import Config
+from graphmend_bot.engine import Workspace, check
+
+NET = """
+    import torch
+    from torch import nn
+
+    from .flags import is_compiling
+    from .utils import _planned, dispatch, helper, scaled, slow_path
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 4)
+
+        def forward(self, x, limit: float = 1.0):
+            y = helper(self.proj(x), limit)
+            slow_path(y)  # a call of a disabled function: GM620 reads this row
+            y = _planned(y, limit)  # no such function yet
+            y = dispatch(y, "double")
+            if not is_compiling():
+                print("eager only")
+            return scaled(y, 2)
+"""
+
+UTILS = """
+    import torch
+
+
+    def helper(x, limit):
+        return x * 2
+
+
+    def scaled(x, factor):
+        if x.sum() > 0:
+            x = x * factor
+        return x
+
+
+    @torch.compiler.disable
+    def slow_path(x):
+        return x
+
+
+
+    def _unused(x):
+        return x + 1
+
+
+    HANDLERS = {"double": helper}
+
+
+    def dispatch(x, name):
+        return HANDLERS[name](x, 1.0)
+
+
+    def _noisy(x, limit):
+        if x.max() > limit:
+            print("high")
+        return x
+"""
+
+SCRIPT = """
+    import json
+
+
+    def convert(path):
+        return json.load(open(path))
+"""
+
+STEPS = """
+    import torch
+
+
+    def _clip(x):
+        return x
+
+
+    @torch.compile
+    def step(x, t: int):
+        if t > 3:
+            print("late")
+        return _clip(x)
+"""
+
+FLAGS = """
+    import torch
+
+
+    def is_compiling():
+        return torch.compiler.is_compiling()
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS, "tools/convert.py": SCRIPT}
+
+NEW_HELPER = """
+
+def _fresh_helper(x, limit):
+    if x.min() < -limit:
+        print("out of range")
+    return x
+"""
+
+
+def _append(text):
+    return lambda old: old + textwrap.dedent(text)
+
+
+def _replace(before, after):
+    def edit(old):
+        assert before in old
+        return old.replace(before, after)
+    return edit
+
+
+# (name, {path: edit of the text, or None to delete}, config changes, taken incrementally)
+EDITS = [
+    ("add a break in a helper another file calls",
+     {"pkg/utils.py": _replace("    return x * 2", "    if x.min() < -limit:\n        print('low')\n    return x * 2")},
+     {}, False),
+    ("remove a break", {"pkg/utils.py": _replace("    if x.sum() > 0:\n        x = x * factor\n", "")}, {}, False),
+    ("change a signature", {"pkg/utils.py": _replace("def scaled(x, factor):", "def scaled(factor, x):")}, {}, False),
+    ("rename a traced function", {"pkg/utils.py": _replace("def scaled(", "def rescaled(")}, {}, False),
+    ("delete a traced function",
+     {"pkg/utils.py": _replace("def helper(x, limit):\n    return x * 2\n", "")}, {}, False),
+    ("rename an unused function", {"pkg/utils.py": _replace("def _unused(", "def _still_unused(")}, {}, True),
+    ("delete an unused function above traced ones (their rows move)",
+     {"pkg/utils.py": _replace("def _unused(x):\n    return x + 1\n", "")}, {}, False),
+    ("delete the last function, unused",
+     {"pkg/utils.py": lambda old: old[:old.index("def _noisy(")]}, {}, True),
+    ("add an unused helper with a break", {"pkg/utils.py": _append(NEW_HELPER)}, {}, True),
+    ("add a helper and call it from another file",
+     {"pkg/utils.py": _append(NEW_HELPER),
+      "pkg/net.py": _replace("        return scaled(y, 2)", "        from .utils import _fresh_helper\n"
+                                                            "        return _fresh_helper(scaled(y, 2), limit)")},
+     {}, False),
+    ("add a helper a traced function of its file calls",
+     {"pkg/utils.py": lambda old: _replace("    return x * 2", "    return _fresh_helper(x * 2, limit)")(
+         _append(NEW_HELPER)(old))},
+     {}, False),
+    ("an untraced function passes a tensor to a hinted parameter",
+     {"pkg/steps.py": _append("\n\ndef _drive(x):\n    return step(x, torch.ones(1))\n")}, {}, False),
+    ("a new def shadows an import",
+     {"pkg/net.py": _append("\n\ndef helper(x, limit):\n    if x.max() > limit:\n        print('high')\n    return x\n")},
+     {}, False),
+    ("add a compiled function",
+     {"pkg/utils.py": _append("\n\n@torch.compile\ndef _compiled(x):\n    if x.sum() > 0:\n        print('+')\n    return x\n")},
+     {}, False),
+    ("add a function an entry point names",
+     {"pkg/utils.py": _append(NEW_HELPER)}, {"entry_points": ["pkg.utils:_fresh*"]}, False),
+    ("define a name another file imports and calls",
+     {"pkg/utils.py": _append(NEW_HELPER.replace("def _fresh_helper(", "def _planned("))},
+     {}, False),
+    ("point an import at another function",
+     {"pkg/net.py": _replace("dispatch, helper,", "dispatch, _noisy as helper,")}, {}, False),
+    ("add a function to a registry a traced function calls through",
+     {"pkg/utils.py": _replace('{"double": helper}', '{"double": helper, "noisy": _noisy}')}, {}, False),
+    ("stop compiling a function", {"pkg/steps.py": _replace("@torch.compile\ndef step(", "def step(")}, {}, False),
+    ("add a method", {"pkg/net.py": _append("\n    def extra(self, x):\n        return x.item()\n")}, {}, False),
+    ("edit a file nothing imports", {"tools/convert.py": _append("\n\ndef other():\n    return 1\n")}, {}, True),
+    ("an unknown suppression code in an unused function",
+     {"pkg/utils.py": _replace("    return x + 1", "    return x + 1  # graphmend: ignore[GM999]")}, {}, True),
+    ("suppress GM620 on the row the solve read",
+     {"pkg/net.py": _replace("slow_path(y)  # a call", "slow_path(y)  # graphmend: ignore[GM620] a call")}, {}, False),
+    ("change a guard helper another module's summary judged",
+     {"pkg/flags.py": _replace("return torch.compiler.is_compiling()", "return False")}, {}, False),
+    ("add a nested function a traced call then finds first",
+     {"pkg/steps.py": _replace("    return _clip(x)\n", "    return _clip(x)\n\n    def _clip(x):\n"
+                                                        "        if x.max() > 0:\n            print('clipped')\n"
+                                                        "        return x\n")},
+     {}, False),
+    ("add a file", {"pkg/extra.py": lambda old: "def more(x):\n    return x\n"}, {}, False),
+    ("remove a file", {"tools/convert.py": None}, {}, False),
+    ("change the config", {}, {"ignore": ["GM101"]}, False),
+]
+
+
+def _write(root, files):
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def _apply(root, edits):
+    for name, edit in edits.items():
+        path = root / name
+        if edit is None:
+            path.unlink()
+        else:
+            path.write_text(edit(path.read_text("utf-8") if path.exists() else ""), encoding="utf-8")
+
+
+def _warm(root, config, cache):
+    workspace = Workspace([str(root)], config, jobs=1, cache=cache, whole_result=True)
+    return workspace.cached_check(), workspace.solved_by
+
+
+def _facts(result):
+    return ([(f.path, f.code, f.location, f.end_location, f.symbol, f.source_line, f.occurrence, f.frequency)
+             for f in result.findings], result.errors, result.files_checked)
+
+
+@pytest.mark.parametrize(("name", "edits", "settings", "incremental"), EDITS, ids=[edit[0] for edit in EDITS])
+def test_warm_after_an_edit_equals_cold(tmp_path, name, edits, settings, incremental):
+    root = tmp_path / "project"
+    _write(root, PROJECT)
+    cache = SummaryCache(tmp_path / "cache")
+    before, how = _warm(root, Config(), cache)  # the solve that leaves its state
+    assert how == "solve" and before.findings
+    _apply(root, edits)
+    config = Config(**settings)
+    after, how = _warm(root, config, cache)
+    assert _facts(after) == _facts(check([str(root)], config, jobs=1)), name
+    assert (how == "incremental") == incremental, how
+    assert _facts(_warm(root, config, cache)[0]) == _facts(after)  # and what it stored reads back
+
+
+def test_the_reused_result_is_the_edited_trees_own(tmp_path):
+    """An unused helper with a break reports nothing (nothing traces it), and the suppression
+    warning of an edited file is its new one."""
+    root = tmp_path / "project"
+    _write(root, PROJECT)
+    cache = SummaryCache(tmp_path / "cache")
+    _warm(root, Config(), cache)
+    utils = root / "pkg/utils.py"
+    utils.write_text(utils.read_text() + NEW_HELPER.replace("print(", "print(  # graphmend: ignore[GM998]\n        "))
+    after, how = _warm(root, Config(), cache)
+    assert how == "incremental"
+    assert not any("_fresh_helper" in f.symbol for f in after.findings)
+    row = next(n for n, line in enumerate(utils.read_text().splitlines(), 1) if "GM998" in line)
+    assert [e.message.split(":")[0] for e in after.errors if e.path.endswith("utils.py")] == [f"line {row}"]
+    assert _facts(after) == _facts(check([str(root)], Config(), jobs=1))
+
+
+@pytest.mark.parametrize("damage", [b"", b"not json", b"[1]", "forged"])
+def test_a_damaged_or_forged_state_means_a_solve(tmp_path, damage):
+    root = tmp_path / "project"
+    _write(root, PROJECT)
+    cache = SummaryCache(tmp_path / "cache")
+    _warm(root, Config(), cache)
+    (state,) = (tmp_path / "cache" / "state").rglob("*.json")
+    if damage == "forged":  # the right key, a wrong shape: the traced functions as a number
+        entry = json.loads(state.read_text())
+        entry["entry"]["value"][3] = 7
+        damage = json.dumps(entry).encode()
+    state.write_bytes(damage)
+    _apply(root, {"pkg/utils.py": _append(NEW_HELPER)})
+    after, how = _warm(root, Config(), cache)
+    assert how == "solve"
+    assert _facts(after) == _facts(check([str(root)], Config(), jobs=1))
+
+
+def test_a_state_for_other_texts_is_not_used_for_them(tmp_path):
+    """The state names the texts it was solved for: an edited file whose old summary is gone
+    from the cache cannot be compared, and is solved."""
+    root = tmp_path / "project"
+    _write(root, PROJECT)
+    cache = SummaryCache(tmp_path / "cache")
+    _warm(root, Config(), cache)
+    for entry in Path(tmp_path / "cache" / "summary").rglob("*.json"):
+        entry.unlink()
+    _apply(root, {"pkg/utils.py": _append(NEW_HELPER)})
+    assert _warm(root, Config(), cache)[1] == "solve"
