@@ -143,16 +143,14 @@ def _subclass_modules(by_module: dict[str, FileScan], bases: list[str]) -> list[
     of torch.compile in a comment makes a root, and its classes' subclasses (transformers' image
     processors, tokenizers) would be parsed for nothing."""
     subclassing: dict[str, list[FileScan]] = {}
-    for scan in by_module.values():
-        for base in scan.class_bases:
-            subclassing.setdefault(base, []).append(scan)
+    for each in by_module.values():
+        for base in each.class_bases:
+            subclassing.setdefault(base, []).append(each)
     found = set(bases)
     added: list[str] = []
     stack = list(bases)
     while stack:
-        scan = by_module.get(stack.pop())
-        if scan is None:
-            continue
+        scan = by_module[stack.pop()]  # bases and subclasses are scanned modules
         for name in scan.defines & subclassing.keys():
             for sub in subclassing[name]:
                 if sub.module not in found and any(
