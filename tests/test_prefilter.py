@@ -35,11 +35,12 @@ def test_line_patterns_match_what_their_multiline_anchored_form_matches():
     tricky = (
         "import a\nfrom b import c \\\n\nfrom d import e\nfrom f import (g,\n h)\nimport i\r\n"
         "  from .j import k; import l\n\tasync  def m(): pass\nclass N(O):\n    def p(self): import q\n"
+        "class P(Q.R,\n        metaclass=S):\n    pass\n"
         "x = 1 \\\nimport r\n# import s\n'''\nfrom t import u\n'''\nfrom v import w \\\n"
     )
     package = Path(graphmend_bot.__file__).parent
     sources = [tricky, tricky.replace("\n", "\r\n"), *(path.read_text() for path in package.rglob("*.py"))]
-    for name in ("_FROM_IMPORT", "_DEFINITION", "_PLAIN_IMPORT"):
+    for name in ("_FROM_IMPORT", "_DEFINITION", "_PLAIN_IMPORT", "_CLASS_BASES"):
         fast = getattr(prefilter, name)
         definition = re.compile("^" + fast.pattern.removeprefix(r"\n"), re.M)  # written raw
         assert len(definition.findall(tricky)) >= 2
@@ -87,6 +88,18 @@ TREE = {
                 return guard(pkg.deep.util.scale(x))
     """,
     "pkg/tokenizer.py": "def tokenize(text):\n    print(text)\n",
+    # a subclass overriding the hook its base's forward calls: no entry text, no root imports it
+    "pkg/base.py": """
+        import torch
+
+        class Base(torch.nn.Module):
+            def forward(self, x):
+                return self.hook(x)
+
+            def hook(self, x):
+                return x
+    """,
+    "pkg/hooks.py": "from pkg.base import Base\n\nclass Positive(Base):\n    def hook(self, x):\n        return x[x > 0]\n",
     "tools/export.py": "import torch\n\ndef export(m):\n    return torch.compile(m)\n",
     "tools/__init__.py": "",
 }
@@ -101,7 +114,24 @@ def test_prefiltered_workspace_finds_exactly_what_a_full_parse_finds(write_tree)
     assert {(t.module.path, t.draft.row, t.draft.code) for t in pruned} == {
         (t.module.path, t.draft.row, t.draft.code) for t in full
     }
-    assert len(full) == 2
+    assert len(full) == 3
     parsed = {path.rsplit("/", 1)[-1] for path in workspace.summaries}
     assert "tokenizer.py" not in parsed
-    assert {"helpers.py", "util.py", "layers.py", "export.py"} <= parsed
+    assert {"helpers.py", "util.py", "layers.py", "export.py", "hooks.py"} <= parsed
+
+
+def test_subclasses_are_followed_from_files_with_a_forward_only():
+    """A class whose file only mentions torch.compile (a comment makes a root) is no traced base:
+    its subclasses' files (transformers' image processors) stay unparsed."""
+    scans = [
+        scan_source("import torch\nclass Base(torch.nn.Module):\n    def forward(self, x):\n        return self.hook(x)\n",
+                    "pkg.base", False),
+        scan_source("from .base import Base\nclass Hooked(Base):\n    def hook(self, x):\n        return x\n",
+                    "pkg.hooked", False),
+        scan_source("from pkg import hooked\nclass Deeper(hooked.Hooked):\n    pass\n", "pkg.deeper", False),
+        scan_source("# works with torch.compile\nclass Backend:\n    pass\n", "pkg.backend", False),
+        scan_source("from .backend import Backend\nclass Images(Backend):\n    pass\n", "pkg.images", False),
+        scan_source("class Hooked:\n    pass\n", "other.unrelated", False),  # the name only, not imported
+    ]
+    assert scans[1].class_bases == {"Base"} and scans[2].class_bases == {"Hooked"}
+    assert relevant_modules(scans) == {"pkg.base", "pkg.hooked", "pkg.deeper", "pkg.backend"}

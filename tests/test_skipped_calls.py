@@ -65,6 +65,23 @@ SAMPLES = {
     "os.getpid": "os.getpid()", "uuid.uuid4": "uuid.uuid4()",
     "sys._getframe": "sys._getframe(0)", "inspect.currentframe": "inspect.currentframe()",
     "inspect.stack": "inspect.stack()",
+    "torch.get_num_threads": "torch.get_num_threads()", "torch.get_num_interop_threads": "torch.get_num_interop_threads()",
+    "torch.initial_seed": "torch.initial_seed()",
+    "torch.get_float32_matmul_precision": "torch.get_float32_matmul_precision()",
+    "torch.get_deterministic_debug_mode": "torch.get_deterministic_debug_mode()",
+    "torch.is_deterministic_algorithms_warn_only_enabled": "torch.is_deterministic_algorithms_warn_only_enabled()",
+    "torch.is_anomaly_enabled": "torch.is_anomaly_enabled()", "torch.is_warn_always_enabled": "torch.is_warn_always_enabled()",
+    "torch.get_default_device": "torch.get_default_device()", "torch.result_type": "torch.result_type(y, y)",
+    "torch.can_cast": "torch.can_cast(torch.float, torch.int)", "torch.is_conj": "torch.is_conj(y)",
+    "torch.is_same_size": "torch.is_same_size(y, y)", "torch.is_signed": "torch.is_signed(y)",
+    "torch.is_inference": "torch.is_inference(y)", "torch.get_device": "torch.get_device(y)",
+    "torch.cuda.device_count": "torch.cuda.device_count()", "torch.cuda.is_bf16_supported": "torch.cuda.is_bf16_supported()",
+    "torch.backends.cudnn.is_available": "torch.backends.cudnn.is_available()",
+    "torch.backends.mps.is_available": "torch.backends.mps.is_available()", "torch.cpu.is_available": "torch.cpu.is_available()",
+    "torch.set_num_threads": "torch.set_num_threads(threads)", "torch.manual_seed": "torch.manual_seed(0)",
+    "torch.get_rng_state": "torch.get_rng_state()", "torch.typename": "torch.typename(y)",
+    "torch.utils.data.get_worker_info": "torch.utils.data.get_worker_info()", "torch.hub.get_dir": "torch.hub.get_dir()",
+    "torch.backends.mkldnn.is_available": "torch.backends.mkldnn.is_available()",
 }
 # One call per untraceable builtin (GM604's `builtins`).
 BUILTIN_SAMPLES = {
@@ -76,6 +93,9 @@ TRACEABLE = [
     "random.randint(0, 3)", "random.uniform(0, 3)", "np.random.rand(3)", "np.random.randn(3)",
     "np.random.normal(0.0, 1.0, 3)", "np.random.uniform(0.0, 1.0, 3)", "np.random.random(3)",
     "copy.deepcopy({'order': [1, 2]})", "eval('1 + 1')", "vars(copy)", "id(y)", "str(y.shape)", "str(y.dtype)",
+    "torch.get_default_dtype()", "torch.is_grad_enabled()", "torch.are_deterministic_algorithms_enabled()",
+    "torch.cuda.is_available()", "torch.numel(y)", "torch.is_tensor(y)", "torch.is_floating_point(y)",
+    "torch.promote_types(torch.float, torch.int)",
 ]
 
 
@@ -87,6 +107,7 @@ def _break_ids(expression: str, tmp: Path) -> set[str]:
         "torch": torch, "np": np, "bisect": bisect, "pickle": pickle, "copy": copy, "random": random,
         "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp), "sys": sys, "inspect": inspect,
         "seed_sequence": np.random.SeedSequence(3), "generator": torch.Generator(),
+        "threads": torch.get_num_threads(),  # set to what it is: the other tests' thread count stays
     }
     exec(compile(source, "<sample>", "exec"), namespace)
     torch._dynamo.reset()

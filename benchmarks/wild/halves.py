@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from harness import DECLARED_SCOPE, DEFAULT_SCOPE, LibraryReport
 from split import DEV, TEST, TUNED_ON, half
 
-DEPENDENCY_FRAME = "dependency frame (no frame in the package)"
+# A break whose Dynamo stack has no frame in the package is not a missed break statement: Dynamo's
+# stack runs from the frame it was tracing (its root) to the break, so a package function that was
+# being traced when a callee broke is on it (and the break is mapped to its call site); no package
+# frame means Dynamo was tracing a root outside the package (a dependency's function its caller ran
+# eagerly, torch, the benchmark's own code). These are listed by owner, apart from the misses.
+NOT_RECORDED = "owner not recorded"
 
 
 @dataclass
@@ -44,7 +49,8 @@ class HalfFigures:
     scopes: dict[str, ScopeFigures]
     lowest: dict[str, tuple[str, float] | None]  # per scope: the library with the lowest recall
     below_half: dict[str, list[str]]  # per scope: libraries with recall under 0.5
-    causes: Counter[str] = field(default_factory=Counter)
+    causes: Counter[str] = field(default_factory=Counter)  # missed break statements by cause
+    outside: Counter[str] = field(default_factory=Counter)  # breaks outside the package, by owner
 
 
 def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = frozenset()) -> HalfFigures:
@@ -61,12 +67,12 @@ def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = f
         ratios = [(n, v) for n, v in per_library if v is not None]
         lowest[scope] = min(ratios, key=lambda item: item[1]) if ratios else None
         below[scope] = [n for n, v in ratios if v < 0.5]
-    causes: Counter[str] = Counter()
     missed: dict[str, str] = {}
+    outside: Counter[str] = Counter()
     for r in mine:
         missed.update(r.miss_causes)
-        causes[DEPENDENCY_FRAME] += sum(len(c.unmapped) for c in r.calls)
-    causes.update(missed.values())
+        for call in r.calls:
+            outside.update(call.unmapped_in or [NOT_RECORDED] * len(call.unmapped))
     return HalfFigures(
         name,
         [r.name for r in mine],
@@ -76,7 +82,8 @@ def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = f
         scopes,
         lowest,
         below,
-        causes,
+        Counter(missed.values()),
+        outside,
     )
 
 
@@ -112,4 +119,9 @@ def halves_report(reports: list[LibraryReport]) -> str:
             rows.extend(f"      {count:>4}  {cause}" for cause, count in f.causes.most_common())
         elif name == DEV:
             rows.append(f"    below 0.5 (declared): {', '.join(f.below_half[DECLARED_SCOPE]) or 'none'}")
+        if f.outside:
+            rows.append(
+                "    breaks with no frame in the package (not break statements of a library), by owner: "
+                + ", ".join(f"{owner} {count}" for owner, count in f.outside.most_common())
+            )
     return "\n".join(rows)

@@ -128,6 +128,7 @@ class CallResult:
     graph_count: int = 0
     breaks: int = 0  # break reasons and logged breaks, mapped or not
     unmapped: list[str] = field(default_factory=list)  # breaks with no frame in the package
+    unmapped_in: list[str] = field(default_factory=list)  # for each, who owns its innermost frame (frame_owner)
     seconds: float = 0.0
 
 
@@ -169,6 +170,9 @@ class LibraryReport:
     # per SCOPE_VARIANTS name (`run.py --scopes`): [break statements found, findings on executed
     # statements, of those on a break statement, findings]
     scope_variants: dict[str, list[int]] = field(default_factory=dict)
+    # the recorded ground truth (`truth_json`): Dynamo's break statements and the executed statements,
+    # which `run.py --truth-from` reuses to rerun only `graphmend check` (truth does not depend on it)
+    truth: dict[str, Any] = field(default_factory=dict)
     static_seconds: float = 0.0
     seconds: float = 0.0
 
@@ -215,20 +219,30 @@ def config_path(name: str) -> str:
 
 
 def measure(
-    name: str, sample: int = 5, calls: Collection[str] | None = None, ablate: bool = True, scopes: bool = False
+    name: str,
+    sample: int = 5,
+    calls: Collection[str] | None = None,
+    ablate: bool = True,
+    scopes: bool = False,
+    recorded: dict[str, Any] | None = None,
 ) -> LibraryReport:
     """Measure one library in this process (only `calls` when given; `ablate`: rerun the check
-    without each declared entry point in turn, to tell which were needed).
+    without each declared entry point in turn, to tell which were needed; `recorded`: a saved
+    report (`to_json`) whose truth is reused, so only `graphmend check` runs).
 
-    A library that does not import, and a call that raises, are reported in the result.
+    A library that does not import, a call that raises and a recorded truth that does not fit
+    what is installed are reported in the result.
     """
     started = time.perf_counter()
     try:
-        spec = _load_spec(name)
-        report = LibraryReport(
-            name, spec.DISTRIBUTION, importlib.metadata.version(spec.DISTRIBUTION), spec.WHY, entry_points(name)
-        )
-        package_dir = _package_dir(importlib.import_module(spec.PACKAGE))
+        if recorded is not None:
+            report, package_dir, breaks, ran = _recorded(name, recorded)
+        else:
+            spec = _load_spec(name)
+            report = LibraryReport(
+                name, spec.DISTRIBUTION, importlib.metadata.version(spec.DISTRIBUTION), spec.WHY, entry_points(name)
+            )
+            package_dir = _package_dir(importlib.import_module(spec.PACKAGE))
     except Exception as error:  # a library that does not import is reported, not fatal
         report = LibraryReport(name, name, "?", "", [], error=_describe(error))
         report.seconds = time.perf_counter() - started
@@ -236,10 +250,22 @@ def measure(
 
     tree = Tree([package_dir])
     keys = StatementKeys(package_dir)
+    if recorded is None:
+        breaks, ran = _live_truth(spec, report, tree, keys, calls)
+    report.truth = truth_json(package_dir, breaks, ran)
+    _score(name, report, package_dir, tree, keys, breaks, ran, sample, ablate, scopes)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _live_truth(
+    spec: Any, report: LibraryReport, tree: Tree, keys: StatementKeys, calls: Collection[str] | None
+) -> tuple[dict[Key, str], set[Key]]:
+    """Run every call under Dynamo and eagerly under the line tracer: the break statements (with
+    Dynamo's reason) and the executed statements; each call's result is added to `report.calls`."""
     key = keys.key
     breaks: dict[Key, str] = {}
     ran: set[Key] = set()
-
     for call_name, build in _calls(spec):
         if calls is not None and call_name not in calls:
             continue
@@ -257,6 +283,7 @@ def measure(
             result.graph_count = explained.graph_count
             result.breaks = len(explained.breaks)
             result.unmapped = [b.reason for b in explained.unmapped]
+            result.unmapped_in = [frame_owner(b.stack) for b in explained.unmapped]
             for brk in explained.breaks:
                 if brk.location is not None:
                     reason = f"{brk.reason} ({brk.explanation})" if brk.explanation else brk.reason
@@ -265,7 +292,34 @@ def measure(
                 ran.update(key(path, line) for line in lines)
         result.seconds = time.perf_counter() - call_started
         report.calls.append(result)
+    return breaks, ran
 
+
+def frame_owner(stack: tuple[tuple[str, int], ...]) -> str:
+    """Whose code a break with no frame in the package broke in: the installed package that holds
+    its innermost frame ("torch", "torchdiffeq", ...), or the benchmark's own code."""
+    if not stack:
+        return "no frame"
+    path = stack[-1][0]
+    marker = os.sep + "site-packages" + os.sep
+    if marker in path:
+        return path.split(marker, 1)[1].split(os.sep, 1)[0].removesuffix(".py")
+    return "the benchmark's code" if path.startswith(HERE) else "other"
+
+
+def _score(
+    name: str,
+    report: LibraryReport,
+    package_dir: str,
+    tree: Tree,
+    keys: StatementKeys,
+    breaks: dict[Key, str],
+    ran: set[Key],
+    sample: int,
+    ablate: bool,
+    scopes: bool,
+) -> None:
+    """`graphmend check` over the package, matched against the truth: fills `report`'s figures."""
     # files a finding can match a break or an executed line in: only these are parsed into
     # statements (transformers' whole-package check has findings in hundreds of other files)
     ran_files = {path for path, _ in ran} | {path for path, _ in breaks}
@@ -317,8 +371,39 @@ def measure(
             report.scope_variants[variant] = [
                 len(found.keys() & breaks.keys()), len(executed_here), len(executed_here & breaks.keys()), len(found)
             ]
-    report.seconds = time.perf_counter() - started
-    return report
+
+
+def truth_json(package_dir: str, breaks: dict[Key, str], ran: set[Key]) -> dict[str, Any]:
+    """The ground truth as JSON: executed statements as first lines per file (compact: a
+    transformers family runs thousands of statements)."""
+    files: dict[str, list[int]] = {}
+    for path, line in sorted(ran):
+        files.setdefault(path, []).append(line)
+    return {"package_dir": package_dir, "breaks": {_where(k): reason for k, reason in sorted(breaks.items())}, "ran": files}
+
+
+def _recorded(name: str, saved: dict[str, Any]) -> tuple[LibraryReport, str, dict[Key, str], set[Key]]:
+    """A saved report's truth for `name`, checked against what is installed now: the report to
+    fill (its calls as recorded), the package directory, the break and the executed statements."""
+    truth = saved.get("truth")
+    if not truth:
+        raise ValueError(f"the saved report of {name} has no recorded truth: measure it live")
+    installed = importlib.metadata.version(saved["distribution"])
+    if installed != saved["version"]:
+        raise ValueError(f"truth recorded on {saved['distribution']} {saved['version']}, {installed} installed")
+    package_dir = str(truth["package_dir"])
+    if not os.path.exists(package_dir):
+        raise ValueError(f"recorded package directory {package_dir} is missing")
+    report = LibraryReport(name, saved["distribution"], saved["version"], saved["why"], entry_points(name))
+    report.calls = [CallResult(**call) for call in saved["calls"]]
+    breaks = {_key(where): reason for where, reason in truth["breaks"].items()}
+    ran = {(path, line) for path, lines in truth["ran"].items() for line in lines}
+    return report, package_dir, breaks, ran
+
+
+def _key(where: str) -> Key:
+    path, line = where.rsplit(":", 1)
+    return path, int(line)
 
 
 def _package_dir(module: Any) -> str:

@@ -13,9 +13,11 @@ must come from something other than a person reading the line:
   module level                         the statement is in no function (import-time code)
   unclassified                         the scope could not be computed (the error is in the cause)
 
-Breaks with no frame in the package ("dependency frame": the break is in a dependency or in torch
-itself, called from the benchmark's own code) are not break statements of the package; run.py
-counts them from the calls' `unmapped` lists.
+Breaks with no frame in the package are not break statements of the package and never misses:
+Dynamo's stack starts at the frame it was tracing, so a package frame being traced when a callee
+broke is on it (the break is then the package's call site); no package frame means Dynamo was
+tracing a root outside the package (halves.py lists them by owner, README "Breaks with no frame
+in the package are not misses").
 """
 
 from __future__ import annotations

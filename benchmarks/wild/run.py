@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -46,6 +47,8 @@ HF_BATCH = 6  # transformers families measured in one process (one import of tor
 
 ABLATE_ENV = "WILD_ABLATE"  # "0": skip the per-entry-point ablation (the `eps`/`via` columns)
 SCOPES_ENV = "WILD_SCOPES"  # "1": also check in each of SCOPE_VARIANTS (`--scopes`)
+# saved runs (`--truth-from`, joined by os.pathsep) whose recorded Dynamo truth the workers reuse
+TRUTH_ENV = "WILD_TRUTH_FROM"
 
 
 def run_worker(names: list[str], out: str, sample: int) -> None:
@@ -53,11 +56,18 @@ def run_worker(names: list[str], out: str, sample: int) -> None:
     reports = []
     ablate = os.environ.get(ABLATE_ENV, "1") != "0"
     scopes = os.environ.get(SCOPES_ENV, "0") == "1"
+    recorded = recorded_truth(os.environ[TRUTH_ENV].split(os.pathsep)) if os.environ.get(TRUTH_ENV) else {}
     for name in names:
-        reports.append(measure(name, sample=sample, ablate=ablate, scopes=scopes).to_json())
+        report = measure(name, sample=sample, ablate=ablate, scopes=scopes, recorded=recorded.get(name))
+        reports.append(report.to_json())
         with open(out + ".part", "w", encoding="utf-8") as handle:
             json.dump(reports, handle)
         os.replace(out + ".part", out)
+
+
+def recorded_truth(paths: list[str]) -> dict[str, dict[str, Any]]:
+    """Saved reports with a recorded truth, by unit name (a later file wins)."""
+    return {item["name"]: item for path in paths for item in _load(path) if item.get("truth")}
 
 
 def run_batch(names: list[str], sample: int, hf_python: str = HF_PYTHON) -> list[LibraryReport]:
@@ -228,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--from-json", metavar="FILE", action="append", help="report saved runs (repeatable) instead of running"
     )
+    parser.add_argument(
+        "--truth-from", metavar="FILE", action="append",
+        help="reuse the Dynamo truth recorded in a saved run (repeatable): rerun only `graphmend check`; "
+        "units without a recorded truth are measured live",
+    )
     parser.add_argument("--show-test-lines", action="store_true", help="print the test half's lines too")
     parser.add_argument("--json", metavar="FILE", help="save the reports as JSON")
     parser.add_argument("--sample", type=int, default=5, help="never-ran findings to print per library")
@@ -243,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[ABLATE_ENV] = "0"  # read by the workers
     if args.scopes:
         os.environ[SCOPES_ENV] = "1"
+    if args.truth_from:
+        os.environ[TRUTH_ENV] = os.pathsep.join(os.path.abspath(path) for path in args.truth_from)
     if args.from_json:
         reports = [LibraryReport.from_json(item) for path in args.from_json for item in _load(path)]
     else:
@@ -290,7 +307,7 @@ def _save(path: str, reports: list[LibraryReport]) -> None:
         json.dump([r.to_json() for r in sorted(reports, key=lambda r: r.name)], handle, indent=1)
 
 
-def _load(path: str) -> list[dict[str, object]]:
+def _load(path: str) -> list[dict[str, Any]]:
     with open(path, encoding="utf-8") as handle:
         return list(json.load(handle))
 

@@ -46,14 +46,14 @@ def disabled_function_calls(
         functions = [program.function(callee) for callee in callees]
         module = program.modules[fid[0]]
         if module.path not in lines:
-            lines[module.path] = _lines(program.source_of, module.path)
+            lines[module.path] = source_lines(program.source_of, module.path)
         draft = _draft(caller.calls[index].row, caller.calls[index].bound, functions[0], lines[module.path])
         if draft is not None:
             found.append(TracedDraft(module, caller, draft))
     return found
 
 
-def _lines(source_of: Callable[[str], str], path: str) -> list[str]:
+def source_lines(source_of: Callable[[str], str], path: str) -> list[str]:
     try:
         return source_of(path).splitlines()
     except (OSError, ValueError):  # gone or unreadable since it was summarised: report without the text

@@ -113,6 +113,8 @@ class ObjectTracker(FindingReporter):
             return None
         if owner in self.instances:
             return self.instances[owner]
+        if owner in self.aliases:  # `layer.method()` in `for layer in self.layers`
+            return f"attr:{self.aliases[owner].removeprefix('self:')}"
         head, _, attr = owner.partition(".")
         if head == self.self_name and head not in env and attr and "." not in attr:
             return f"attr:{attr}"

@@ -244,8 +244,13 @@ class StatementVisitor(ExpressionEvaluator):
         tensor_value = narrowing.tensor_arm(node.test, self.resolve)
         tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
         checked = env.get(tensor_name) if tensor_name is not None else None
+        eager_before = self._eager_after
         body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None)
+        # a break in a loop of one arm makes Dynamo skip the frame on the calls that take that arm:
+        # the other arm is traced on the calls that take it
+        eager_after_body, self._eager_after = self._eager_after, eager_before
         else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked)
+        self._eager_after = self._eager_after | eager_after_body
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         return body_leaves and else_leaves
 

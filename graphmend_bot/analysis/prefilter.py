@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from graphmend_bot.analysis.entry_text import has_entry_text
+from graphmend_bot.analysis.entry_text import defines_forward, has_entry_text
 
 # `[ \t]*+` is possessive: what follows starts with a letter, so giving back blanks never
 # helps a match, and not trying to halves the time of these scans.
@@ -26,6 +26,8 @@ _FROM_IMPORT = re.compile(
     r"\n[ \t]*+from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;\\]*(?:\\\n[^\n#;\\]*)*)"
 )
 _DEFINITION = re.compile(r"\n[ \t]*+(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
+# A class statement's bases, up to the closing parenthesis (keywords such as `metaclass=` too).
+_CLASS_BASES = re.compile(r"\n[ \t]*+class[ \t]+\w+[ \t]*\(([^)]*)\)")
 _PLAIN_IMPORT = re.compile(r"\n[ \t]*+import[ \t]+([^\n#;\\]*(?:\\\n[^\n#;\\]*)*)")
 
 
@@ -42,6 +44,9 @@ class FileScan:
     has_entry_text: bool
     # (line, codes) of `# graphmend: ignore[...]` comments naming codes no rule has (engine.scan_file)
     unknown_suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    # the last names of the bases of the classes defined in the file (`nn.Module` -> "Module")
+    class_bases: frozenset[str] = frozenset()
+    defines_forward: bool = False  # `def forward` somewhere in the file
 
 
 def scan_source(source: str, module: str, is_package: bool) -> FileScan:
@@ -61,7 +66,15 @@ def scan_source(source: str, module: str, is_package: bool) -> FileScan:
             imports.append((name, everything))
             imports.extend((".".join(parts[:i]), frozenset({parts[i]})) for i in range(1, len(parts)))
     defines = frozenset(_DEFINITION.findall(lines))
-    return FileScan(module, tuple(imports), defines, has_entry_text(source))
+    bases = frozenset(
+        base.split("=")[-1].split("[")[0].strip().rpartition(".")[2]
+        for clause in _CLASS_BASES.findall(lines)
+        for base in clause.split(",")
+        if base.strip()
+    )
+    return FileScan(
+        module, tuple(imports), defines, has_entry_text(source), class_bases=bases, defines_forward=defines_forward(source)
+    )
 
 
 def _absolute(base: str, package: str) -> str:
@@ -94,6 +107,7 @@ def relevant_modules(scans: Iterable[FileScan], extra_roots: Iterable[str] = ())
     everything = frozenset({EVERYTHING})
     roots = [scan.module for scan in by_module.values() if scan.has_entry_text]
     roots += [root for root in extra_roots if root in by_module]
+    roots += _subclass_modules(by_module, [root for root in roots if by_module[root].defines_forward])
     demanded: dict[str, frozenset[str]] = {}
     stack: list[Import] = [(root, everything) for root in roots]
     while stack:
@@ -118,3 +132,38 @@ def relevant_modules(scans: Iterable[FileScan], extra_roots: Iterable[str] = ())
             if EVERYTHING not in provided and provided & new
         )
     return set(demanded)
+
+
+def _subclass_modules(by_module: dict[str, FileScan], bases: list[str]) -> list[str]:
+    """Modules defining a subclass of a class a module of `bases` defines (and so on down): a
+    `forward` calling `self.hook()` runs the subclass's override, though the subclass's file may
+    have no entry text and no root import it (pytorch-metric-learning's miners override `mine`,
+    which `BaseMiner.forward` calls). A subclass is a class with a base of that name whose file
+    imports the base's module or that name. Only files with a `def forward` are bases: a mention
+    of torch.compile in a comment makes a root, and its classes' subclasses (transformers' image
+    processors, tokenizers) would be parsed for nothing."""
+    subclassing: dict[str, list[FileScan]] = {}
+    for each in by_module.values():
+        for base in each.class_bases:
+            subclassing.setdefault(base, []).append(each)
+    found = set(bases)
+    added: list[str] = []
+    stack = list(bases)
+    while stack:
+        scan = by_module[stack.pop()]  # bases and subclasses are scanned modules
+        for name in scan.defines & subclassing.keys():
+            for sub in subclassing[name]:
+                if sub.module not in found and any(
+                    imported == scan.module or name in provided or _names_module(imported, provided, scan.module)
+                    for imported, provided in sub.imports
+                ):
+                    found.add(sub.module)
+                    added.append(sub.module)
+                    stack.append(sub.module)
+    return added
+
+
+def _names_module(imported: str, provided: frozenset[str], module: str) -> bool:
+    """`from pkg import mod` imports the module `pkg.mod`."""
+    package, _, name = module.rpartition(".")
+    return imported == package and name in provided

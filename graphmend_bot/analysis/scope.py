@@ -22,6 +22,7 @@ from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.held_module_calls import held_module_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
@@ -188,6 +189,13 @@ class Program:
             for mod, cls in self.hierarchy.descendants((module, class_qualname))
             if (constructor := self.modules[mod].classes[cls].attributes.get(attribute)) is not None
         ]
+
+    def held_constructors(self, module: str, class_qualname: str, attribute: str) -> list[str]:
+        """What may have built the object `self.ATTRIBUTE(...)` calls (qualified names, "torch.nn.LSTM"),
+        or nothing when ATTRIBUTE is a method of the class."""
+        if self._method(module, class_qualname, attribute) is not None:
+            return []
+        return [constructor for _, constructor in self._attribute_constructors(module, class_qualname, attribute)]
 
     def held_classes(self, cls: tuple[str, str], attribute: str) -> list[tuple[str, str]]:
         """The in-tree classes `self.ATTRIBUTE` of class `cls` is built or typed with."""
@@ -655,6 +663,7 @@ class Program:
                     standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, traced, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
+        result += held_module_calls(self, traced)
         consequences = self._consequences(traced, solver.targets, [*result, *inner])
         consequences += comprehension_findings(
             self, traced, solver.targets, lambda: self._breaking(solver.targets, [*result, *inner]), solver.holds

@@ -136,6 +136,9 @@ StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 # A call from traced code whose every callee is marked `@torch.compiler.disable`, found by the scope
 # solver: given whether Dynamo skips inlining the callee (a method, `recursive=False`), the id it breaks with.
 DisabledCallHook = Callable[["Rule", bool], str]
+# The message for a call of a module held in `self.NAME` built by the class of this qualified name,
+# or None when calling it traces (asked by the scope solver: analysis/held_module_calls.py).
+HeldModuleCallHook = Callable[["Rule", str], "str | None"]
 # `owner.attribute = value` (an attribute claimed by name), with the owner's kind.
 AttributeWriteHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
@@ -178,6 +181,7 @@ class Detection:
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
+    held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
 
 
 def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:

@@ -89,7 +89,10 @@ RULE = Rule(
         "`get_state`, ...), `copy.deepcopy` of a tensor, and the tensor methods "
         "`is_signed()`, `storage_offset()` and `is_pinned()`, and `str` methods (`.strip()`, "
         "`.lower()`) called on a member of a `(str, Enum)` class that reaches a parameter; "
-        "`sys._getframe` and `inspect.currentframe`/`stack`; the builtins `globals()`, `dir()`, "
+        "`sys._getframe` and `inspect.currentframe`/`stack`; torch functions that return a Python "
+        "value Dynamo does not fold (`torch.get_num_threads()`, `torch.initial_seed()`, "
+        "`torch.result_type()`, `torch.get_device()`, ...) or that it skips (`torch.set_num_threads()`, "
+        "`torch.manual_seed()`, `torch.get_rng_state()`, ...); the builtins `globals()`, `dir()`, "
         "`exec()`, `compile()`, `memoryview()`, `bytes()` and `bytearray()`."
     ),
     why=(
@@ -98,7 +101,8 @@ RULE = Rule(
         "implement give GB0294, numpy RNG draws GB0033, `torch.Generator(...)` GB0363 (an opaque "
         "object created mid-graph), a method of one built there GB7650 (`torch.Generator(d).manual_seed(s)` "
         "breaks only there), `copy.deepcopy` of a tensor GB4198, `Tensor.is_signed()`, "
-        "`storage_offset()` and `is_pinned()` GB0208 (an op returning a Python value), a `str` method such as `.strip()` on a member of a "
+        "`storage_offset()` and `is_pinned()` and torch functions such as `torch.get_num_threads()` GB0208 "
+        "(an op returning a Python value), a `str` method such as `.strip()` on a member of a "
         "`(str, Enum)` class GB0156 (Dynamo does not trace methods of `str` subclasses' members; "
         "`==`, `in`, `str(m)` and `m.value` trace), the builtins listed GB0059 "
         "(\"Failed to trace builtin operator\"). Each finding "

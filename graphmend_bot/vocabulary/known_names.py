@@ -234,6 +234,24 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     "inspect.currentframe": _SKIPPED,
     "inspect.stack": _SKIPPED,
     "uuid.uuid4": _SKIPPED,
+    # torch functions returning a Python value Dynamo neither folds to a constant nor puts in the
+    # graph: "torch.* op returned non-Tensor" (torchkbnufft's `torch.get_num_threads()`), measured on
+    # the CPU build; `torch.get_default_dtype`, `is_grad_enabled`, `are_deterministic_algorithms_enabled`,
+    # `cuda.is_available`, `numel`, `is_tensor`, `is_floating_point` and `promote_types` trace.
+    **dict.fromkeys((
+        "torch.get_num_threads", "torch.get_num_interop_threads", "torch.initial_seed",
+        "torch.get_float32_matmul_precision", "torch.get_deterministic_debug_mode",
+        "torch.is_deterministic_algorithms_warn_only_enabled", "torch.is_anomaly_enabled",
+        "torch.is_warn_always_enabled", "torch.get_default_device", "torch.result_type", "torch.can_cast",
+        "torch.is_conj", "torch.is_same_size", "torch.is_signed", "torch.is_inference", "torch.get_device",
+        "torch.cuda.device_count", "torch.cuda.is_bf16_supported", "torch.backends.cudnn.is_available",
+        "torch.backends.mps.is_available", "torch.cpu.is_available",
+    ), SkippedCall("GB0208")),
+    # torch functions Dynamo skips (global state, files)
+    **dict.fromkeys((
+        "torch.set_num_threads", "torch.manual_seed", "torch.get_rng_state", "torch.typename",
+        "torch.utils.data.get_worker_info", "torch.hub.get_dir", "torch.backends.mkldnn.is_available",
+    ), _SKIPPED),
 }
 
 # Builtins Dynamo does not trace whatever their arguments: "Failed to trace builtin operator"
