@@ -12,9 +12,8 @@ import ast
 from collections.abc import Iterable
 
 from graphmend_bot.analysis.callee_refs import callee_ref
+from graphmend_bot.analysis.local_nodes import local_nodes
 from graphmend_bot.vocabulary.dotted_names import dotted_name
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def function_aliases(body: Iterable[ast.stmt]) -> dict[str, tuple[str, ...]]:
@@ -23,17 +22,13 @@ def function_aliases(body: Iterable[ast.stmt]) -> dict[str, tuple[str, ...]]:
     (a call result, a loop target, an augmented assignment) is left out: its value is unknown."""
     refs: dict[str, list[str]] = {}
     other: set[str] = set()
-    pending: list[ast.AST] = list(body)
-    while pending:
-        node = pending.pop(0)
-        if isinstance(node, _SCOPES):
-            continue
+    aliasing: set[int] = set()  # ids of the targets of those assignments
+    for node in local_nodes(body):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             ref = callee_ref(node.value) if dotted_name(node.value) is not None else None
             if ref is not None:
                 refs.setdefault(node.targets[0].id, []).append(ref)
-                continue
-        pending.extend(ast.iter_child_nodes(node))
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                aliasing.add(id(node.targets[0]))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in aliasing:
             other.add(node.id)
     return {name: tuple(dict.fromkeys(found)) for name, found in refs.items() if name not in other}
