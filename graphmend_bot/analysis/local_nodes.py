@@ -10,7 +10,7 @@ the fields that can hold nodes and leaves out the context and operator nodes (`L
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 # Nested scopes: their bodies run in frames of their own (a lambda's and a nested def's
 # defaults and decorators are left out with them, as the scans always did).
@@ -44,3 +44,23 @@ def local_nodes(body: Iterable[ast.AST]) -> list[ast.AST]:
             elif isinstance(value, ast.AST) and type(value) not in _SCOPE_TYPES:
                 nodes.append(value)
     return nodes
+
+
+def local_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of `body` and of the blocks inside it (branches, loops, `with`, `try`,
+    `match` cases), not entering nested functions and classes: where an assignment can be."""
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        if type(node) in _SCOPE_TYPES:
+            continue
+        if isinstance(node, ast.stmt):
+            yield node
+        for field in _BLOCK_FIELDS:
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                pending.extend(block)
+
+
+# The fields holding statement lists (and the handlers and cases that hold more).
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
