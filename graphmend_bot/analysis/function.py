@@ -17,6 +17,7 @@ from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import (
     function_aliases,
     keyword_arguments,
+    modes,
     narrowing,
     skipped_frames,
     str_enums,
@@ -118,6 +119,7 @@ class FunctionAnalyzer:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
+        self._modes: list[str] = []  # the modes of the arms around (analysis/modes.py)
         # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
         # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
         self._checked_tensors: list[Kind] = []
@@ -495,7 +497,8 @@ class FunctionAnalyzer:
         if _is_validation_guard(node):
             self._bool_context(node.test, env, "guard")
             return False  # the raising arm is the error path, never traced
-        self._bool_context(node.test, env, "if")
+        with modes.entered(self._modes, modes.test_mode(node.test)):
+            self._bool_context(node.test, env, "if")
         body_env, else_env = dict(env), dict(env)
         none_name, none_in_body = _none_test(node.test)
         if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
@@ -507,19 +510,25 @@ class FunctionAnalyzer:
         tensor_value = narrowing.tensor_arm(node.test, self.resolve)
         tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
         checked = env.get(tensor_name) if tensor_name is not None else None
-        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None)
-        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked)
+        body_mode, else_mode = modes.arm_modes(node.test)
+        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None,
+                                       body_mode)
+        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse),
+                                       None if tensor_in_body else checked, else_mode)
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         return body_leaves and else_leaves
 
-    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None) -> bool:
+    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None,
+                    mode: str | None = None) -> bool:
         """Run an arm; `checked` is the kind of a name `isinstance(name, torch.Tensor)` proves a
-        tensor there: methods called on it are tensors exactly when it is, not always."""
+        tensor there: methods called on it are tensors exactly when it is, not always. `mode`:
+        the mode the arm runs in (modes.py), which its findings' messages name."""
         self._rare_depth += rare
         if checked is not None:
             self._checked_tensors.append(checked)
         try:
-            return self.block(body, env)
+            with modes.entered(self._modes, mode):
+                return self.block(body, env)
         finally:
             self._rare_depth -= rare
             if checked is not None:
@@ -1096,7 +1105,7 @@ class FunctionAnalyzer:
         end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
         gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
         return Draft(
-            rule.code, message, row, _char_column(line, col), end_row,
+            rule.code, modes.named(message, self._modes), row, _char_column(line, col), end_row,
             _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
             line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
         )
