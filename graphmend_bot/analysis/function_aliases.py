@@ -9,31 +9,81 @@ referenced name (which it reaches with no argument kinds).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterator, Mapping, Sequence
 
 from graphmend_bot.analysis.callee_refs import callee_ref
+from graphmend_bot.analysis.local_nodes import local_nodes, local_statements
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+def function_aliases(body: Sequence[ast.stmt]) -> FunctionAliases:
+    """The aliases of `body`, worked out when a call first asks for one (`FunctionAliases`)."""
+    return FunctionAliases(body)
 
 
-def function_aliases(body: Iterable[ast.stmt]) -> dict[str, tuple[str, ...]]:
+class FunctionAliases(Mapping[str, tuple[str, ...]]):
     """Each local every assignment of which (outside nested scopes) binds a bare name or dotted
     attribute, with the callee refs of those, in source order. A local also bound any other way
-    (a call result, a loop target, an augmented assignment) is left out: its value is unknown."""
+    (a call result, a loop target, an augmented assignment) is left out: its value is unknown.
+
+    Asked only about the bare names functions call, and most functions bind none of those by
+    such an assignment: the statements alone show it, and the body's expressions (where a
+    walrus or a comprehension binds names too) are walked only for a name that might be one."""
+
+    def __init__(self, body: Sequence[ast.stmt]) -> None:
+        self._body = body
+        self._candidates: frozenset[str] | None = None
+        self._table: dict[str, tuple[str, ...]] | None = None
+
+    def _might_alias(self, name: str) -> bool:
+        if self._candidates is None:
+            self._candidates = frozenset(
+                found[0].id for statement in local_statements(self._body) if (found := _alias(statement)) is not None
+            )
+        return name in self._candidates
+
+    def _whole(self) -> dict[str, tuple[str, ...]]:
+        if self._table is None:
+            self._table = _aliases(self._body)
+        return self._table
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self._might_alias(name) and name in self._whole()
+
+    def __getitem__(self, name: str) -> tuple[str, ...]:
+        if not self._might_alias(name):
+            raise KeyError(name)
+        return self._whole()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+
+def _alias(node: ast.AST) -> tuple[ast.Name, str] | None:
+    """(target, callee ref) of `NAME = a.b.c`: one target, a bare name, and a name or dotted attribute."""
+    if (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(target := node.targets[0], ast.Name)
+        and dotted_name(node.value) is not None
+        and (ref := callee_ref(node.value)) is not None
+    ):
+        return target, ref
+    return None
+
+
+def _aliases(body: Sequence[ast.stmt]) -> dict[str, tuple[str, ...]]:
     refs: dict[str, list[str]] = {}
     other: set[str] = set()
-    pending: list[ast.AST] = list(body)
-    while pending:
-        node = pending.pop(0)
-        if isinstance(node, _SCOPES):
-            continue
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            ref = callee_ref(node.value) if dotted_name(node.value) is not None else None
-            if ref is not None:
-                refs.setdefault(node.targets[0].id, []).append(ref)
-                continue
-        pending.extend(ast.iter_child_nodes(node))
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+    aliasing: set[int] = set()  # ids of the targets of those assignments
+    for node in local_nodes(body):
+        found = _alias(node)
+        if found is not None:
+            refs.setdefault(found[0].id, []).append(found[1])
+            aliasing.add(id(found[0]))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in aliasing:
             other.add(node.id)
     return {name: tuple(dict.fromkeys(found)) for name, found in refs.items() if name not in other}

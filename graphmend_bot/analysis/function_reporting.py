@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis import skipped_frames, tensor_rank
+from graphmend_bot.analysis import modes, skipped_frames, tensor_rank
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import Rule
@@ -60,7 +60,7 @@ class FindingReporter(FunctionState):
         end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
         gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
         return Draft(
-            rule.code, message, row, _char_column(line, col), end_row,
+            rule.code, modes.named(message, self._modes), row, _char_column(line, col), end_row,
             _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
             line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
         )

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing, skipped_frames, tensor_rank, value_class
+from graphmend_bot.analysis import modes, narrowing, skipped_frames, tensor_rank, value_class
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_state import Env, Resolve
@@ -232,7 +232,8 @@ class StatementVisitor(ExpressionEvaluator):
         if _is_validation_guard(node):
             self._bool_context(node.test, env, "guard")
             return False  # the raising arm is the error path, never traced
-        self._bool_context(node.test, env, "if")
+        with modes.entered(self._modes, modes.test_mode(node.test)):
+            self._bool_context(node.test, env, "if")
         body_env, else_env = dict(env), dict(env)
         none_name, none_in_body = narrowing.none_test(node.test) or (None, False)
         if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
@@ -245,23 +246,29 @@ class StatementVisitor(ExpressionEvaluator):
         tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
         checked = env.get(tensor_name) if tensor_name is not None else None
         eager_before = self._eager_after
-        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None)
+        body_mode, else_mode = modes.arm_modes(node.test)
+        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None,
+                                       body_mode)
         # a break in a loop of one arm makes Dynamo skip the frame on the calls that take that arm:
         # the other arm is traced on the calls that take it
         eager_after_body, self._eager_after = self._eager_after, eager_before
-        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked)
+        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse),
+                                       None if tensor_in_body else checked, else_mode)
         self._eager_after = self._eager_after | eager_after_body
         _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         return body_leaves and else_leaves
 
-    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None) -> bool:
+    def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None,
+                    mode: str | None = None) -> bool:
         """Run an arm; `checked` is the kind of a name `isinstance(name, torch.Tensor)` proves a
-        tensor there: methods called on it are tensors exactly when it is, not always."""
+        tensor there: methods called on it are tensors exactly when it is, not always. `mode`:
+        the mode the arm runs in (modes.py), which its findings' messages name."""
         self._rare_depth += rare
         if checked is not None:
             self._checked_tensors.append(checked)
         try:
-            return self.block(body, env)
+            with modes.entered(self._modes, mode):
+                return self.block(body, env)
         finally:
             self._rare_depth -= rare
             if checked is not None:

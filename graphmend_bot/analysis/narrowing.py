@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
+from graphmend_bot.analysis.local_nodes import local_nodes
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 
@@ -165,12 +166,9 @@ def scalar_arguments(body: Iterable[ast.stmt], names: set[str], resolve: Resolve
     """The `names` passed bare where a torch function takes a Python number (`torch.topk(x, k=k)`),
     in `body` outside nested functions and classes."""
     found: set[str] = set()
-    pending: list[ast.AST] = list(body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        pending.extend(ast.iter_child_nodes(node))
+    if not names:  # most functions: no walk at all
+        return found
+    for node in local_nodes(body):
         if not isinstance(node, ast.Call):
             continue
         resolved = resolve(node.func)

@@ -73,11 +73,14 @@ def tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
 
 
 def bool_tensor_annotation(annotation: ast.expr) -> bool:
-    """`torch.BoolTensor`, `Optional[torch.BoolTensor]`: a parameter that is a mask."""
+    """`torch.BoolTensor`, `Optional[torch.BoolTensor]`: a parameter that is a mask. The text is
+    read only for a tensor annotation: unparsing every annotation cost more than the rest."""
+    if not _tensor_annotation(annotation):
+        return False
     text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
         ast.unparse(annotation)
     )
-    return "BoolTensor" in text and _tensor_annotation(annotation)
+    return "BoolTensor" in text
 
 
 def _tensor_annotation(annotation: ast.expr) -> bool:

@@ -67,6 +67,8 @@ class Program:
         self._hierarchy: ClassHierarchy | None = None
         self._resolved_calls: dict[tuple[FunctionId, str], list[FunctionId]] = {}
         self._overrides_found: dict[tuple[str, str, str], list[FunctionId]] = {}
+        self._constructors_found: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+        self._bound_attributes_found: dict[tuple[str, str, str], list[FunctionId]] = {}
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
         self._library_roots: set[FunctionId] | None = None
@@ -180,15 +182,19 @@ class Program:
 
     def _attribute_constructors(self, module: str, class_qualname: str, attribute: str) -> list[tuple[str, str]]:
         """Where `self.ATTRIBUTE` is built: in the class or a base, else in the subclasses that set it
-        (kornia's base class calls `self._param_generator(...)`, each augmentation builds its own)."""
-        found = self._attribute_constructor(module, class_qualname, attribute)
-        if found is not None:
-            return [found]
-        return [
-            (mod, constructor)
-            for mod, cls in self.hierarchy.descendants((module, class_qualname))
-            if (constructor := self.modules[mod].classes[cls].attributes.get(attribute)) is not None
-        ]
+        (kornia's base class calls `self._param_generator(...)`, each augmentation builds its own).
+        Memoised, as resolve_call (a base with a thousand subclasses is asked once per call site):
+        the list returned is shared, never to be changed."""
+        key = (module, class_qualname, attribute)
+        constructors = self._constructors_found.get(key)
+        if constructors is None:
+            found = self._attribute_constructor(module, class_qualname, attribute)
+            constructors = self._constructors_found[key] = [found] if found is not None else [
+                (mod, constructor)
+                for mod, cls in self.hierarchy.descendants((module, class_qualname))
+                if (constructor := self.modules[mod].classes[cls].attributes.get(attribute)) is not None
+            ]
+        return constructors
 
     def held_constructors(self, module: str, class_qualname: str, attribute: str) -> list[str]:
         """What may have built the object `self.ATTRIBUTE(...)` calls (qualified names, "torch.nn.LSTM"),
@@ -303,13 +309,18 @@ class Program:
 
     def _bound_method_attribute(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
         """`obj.NAME(...)` where NAME is no method but an attribute holding the object's own bound
-        methods (`self.NAME = {...: self.m_a}.get(key, self.m_b)`), set in the class or a subclass."""
-        return [
-            target
-            for mod, cls in [(module, class_qualname), *self.hierarchy.descendants((module, class_qualname))]
-            if (held := self.modules[mod].classes[cls].attributes.get(name, "")).startswith(bound_methods.PREFIX)
-            for target in self._held_methods([(mod, cls)], held)
-        ]
+        methods (`self.NAME = {...: self.m_a}.get(key, self.m_b)`), set in the class or a subclass.
+        Memoised as _attribute_constructors."""
+        key = (module, class_qualname, name)
+        targets = self._bound_attributes_found.get(key)
+        if targets is None:
+            targets = self._bound_attributes_found[key] = [
+                target
+                for mod, cls in [(module, class_qualname), *self.hierarchy.descendants((module, class_qualname))]
+                if (held := self.modules[mod].classes[cls].attributes.get(name, "")).startswith(bound_methods.PREFIX)
+                for target in self._held_methods([(mod, cls)], held)
+            ]
+        return targets
 
     def _held_methods(self, classes: list[tuple[str, str]], attribute: str) -> list[FunctionId]:
         """The methods (and their overrides) a bound-method attribute of `classes` may hold."""

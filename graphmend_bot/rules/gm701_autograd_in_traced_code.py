@@ -7,6 +7,8 @@ Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py)
 - `torch.autograd.grad(...)`: GB9186;
 - `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function);
 - `t.requires_grad = flag`, on any tensor or parameter, True or False: GB0206.
+In an arm of `if self.training:` each breaks in training mode only, and its message says so
+(analysis/modes.py; tests/test_modes.py).
 """
 
 from __future__ import annotations
@@ -74,7 +76,9 @@ RULE = Rule(
         "graph and runs the call eagerly. Ids measured on torch 2.13: `requires_grad_()` GB8985 (when "
         "the tensor is used afterwards), `t.requires_grad = flag` GB0206 (on a "
         "parameter too, either value), `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
-        "`torch.autograd.backward` GB0007; each finding carries its own."
+        "`torch.autograd.backward` GB0007; each finding carries its own. One in an arm of "
+        "`if self.training:` breaks only a model compiled in training mode (Dynamo traces that arm "
+        "only then, never in eval): its message says `(in training mode)`."
     ),
     example="""
 loss = torch.zeros((), device=x.device)

@@ -1,0 +1,100 @@
+"""The mode a branch runs in, when its test names one: training, a half-precision dtype, autocast.
+
+Dynamo specialises on `self.training`, on a tensor's dtype and on autocast being enabled: it
+traces only the arm the mode in force takes. A break in `if self.training:` breaks a model
+compiled in training mode and never one compiled for eval (measured on torch 2.13:
+tests/test_modes.py), so such a finding is right, and its message says the mode
+(`... breaks the graph (in training mode)`), as a user measuring in eval would otherwise read
+it as a false positive. Read from the test alone: `self.training`, `not ...`, `and`/`or`,
+`x.dtype == torch.float16` (`is`, `!=`, `in (...)`), `torch.is_autocast_enabled(...)`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+
+TRAINING = "in training mode"
+AUTOCAST = "under autocast"
+# The dtypes a test picks, by their names in torch.
+_HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
+_AUTOCAST_TESTS = frozenset({"torch.is_autocast_enabled", "torch.is_autocast_cpu_enabled"})
+
+Arms = tuple[str | None, str | None]  # (the mode the body runs in, the mode the else arm runs in)
+
+
+def arm_modes(test: ast.expr) -> Arms:
+    """The mode each arm of `if test:` runs in, None where it runs in any."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        body, orelse = arm_modes(test.operand)
+        return orelse, body
+    if isinstance(test, ast.BoolOp):
+        arms = [arm_modes(value) for value in test.values]
+        if isinstance(test.op, ast.And):  # the body needs every operand true
+            return next((body for body, _ in arms if body), None), None
+        return None, next((orelse for _, orelse in arms if orelse), None)  # the else arm: every one false
+    if isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name):
+        return TRAINING, None  # `self.training`, `module.training`
+    if isinstance(test, ast.Call) and _torch_name(test.func) in _AUTOCAST_TESTS:
+        return AUTOCAST, None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        dtype = _dtype_test(test)
+        if dtype is not None:
+            mode, equal = dtype
+            return (mode, None) if equal else (None, mode)
+    return None, None
+
+
+def test_mode(test: ast.expr) -> str | None:
+    """The mode the rest of `test` is evaluated in: `x.dtype == torch.float16 and x.isinf().any()`
+    converts the tensor in float16 only (`and` stops at the first false operand; `or` at a true one)."""
+    if isinstance(test, ast.BoolOp) and len(test.values) > 1:
+        body, orelse = arm_modes(test.values[0])
+        return body if isinstance(test.op, ast.And) else orelse
+    return None
+
+
+def _dtype_test(test: ast.Compare) -> tuple[str, bool] | None:
+    """("in float16", True) for `x.dtype == torch.float16` (`is`, `in (torch.float16, ...)`);
+    False for `!=`, `is not`, `not in`."""
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if not isinstance(op, (ast.Eq, ast.Is, ast.In, ast.NotEq, ast.IsNot, ast.NotIn)):
+        return None
+    if not (isinstance(left, ast.Attribute) and left.attr == "dtype"):
+        left, right = right, left
+        if not (isinstance(left, ast.Attribute) and left.attr == "dtype"):
+            return None
+    candidates = right.elts if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) else [right]
+    names = [_HALF_DTYPES.get((_torch_name(candidate) or "").removeprefix("torch.")) for candidate in candidates]
+    found = [name for name in names if name is not None]
+    if not found or len(found) < len(names):  # a dtype other than these may pass too: any mode
+        return None
+    mode = f"in {' or '.join(dict.fromkeys(found))}"
+    return mode, isinstance(op, (ast.Eq, ast.Is, ast.In))
+
+
+def _torch_name(node: ast.expr) -> str | None:
+    """`torch.NAME` as written (no alias of torch is followed), else None."""
+    name = dotted_name(node)
+    return name if name is not None and name.startswith("torch.") else None
+
+
+@contextmanager
+def entered(modes: list[str], mode: str | None) -> Iterator[None]:
+    """`modes` with `mode` on top while the block runs (nothing when it is None)."""
+    if mode is None:
+        yield
+        return
+    modes.append(mode)
+    try:
+        yield
+    finally:
+        modes.pop()
+
+
+def named(message: str, modes: list[str]) -> str:
+    """The message, saying the modes its line runs in."""
+    return f"{message} ({', '.join(dict.fromkeys(modes))})" if modes else message

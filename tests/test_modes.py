@@ -1,0 +1,73 @@
+"""Findings that only one mode reaches say so, and Dynamo agrees on which mode breaks (torch 2.13)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.engine import check
+
+FIXTURE = Path(__file__).parent / "fixtures" / "modes" / "mode_only_breaks.py"
+MARK = re.compile(r"# mode: (.+)$")
+
+
+def marked() -> dict[int, str]:
+    lines = FIXTURE.read_text(encoding="utf-8").splitlines()
+    return {row: found.group(1) for row, line in enumerate(lines, 1) if (found := MARK.search(line))}
+
+
+def test_findings_in_a_mode_only_branch_name_the_mode() -> None:
+    findings = {f.location.row: f for f in check([str(FIXTURE)]).findings}
+    modes = marked()
+    assert set(findings) == set(modes)
+    for row, mode in modes.items():
+        assert findings[row].message.endswith(f" ({mode})"), (row, findings[row].message)
+    assert findings[15].code == findings[19].code == "GM701"
+
+
+def test_a_finding_on_every_path_names_no_mode(tmp_path: Path) -> None:
+    source = tmp_path / "model.py"
+    source.write_text(
+        "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n"
+        "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+        "        if self.training or x.dtype == torch.float16:\n"
+        "            print('either')\n"
+        "        x.requires_grad_()\n"
+        "        return x * 2\n",
+        encoding="utf-8",
+    )
+    messages = [f.message for f in check([str(source)]).findings]
+    assert len(messages) == 2 and not any(m.endswith(")") for m in messages), messages
+
+
+def _dynamo_rows(module: object, x: object) -> dict[int, str]:
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    explained = dynamo_breaks(module, (x,), {}, Tree([str(FIXTURE)]))
+    return {b.location[1]: b.gb_id for b in explained.breaks
+            if b.location is not None and b.location[0] == normalise(str(FIXTURE))}
+
+
+def test_dynamo_breaks_in_the_named_mode_only() -> None:
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    spec = importlib.util.spec_from_file_location("gm_mode_only_breaks", FIXTURE)
+    assert spec is not None and spec.loader is not None
+    fixture = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixture)
+    x = torch.ones(3)
+    eval_rows = _dynamo_rows(fixture.Block().eval(), x)
+    assert eval_rows == {}  # float32, eval: no mode-only line runs
+    training_rows = _dynamo_rows(fixture.Block().train(), x)
+    assert training_rows == {15: "GB8985", 19: "GB0206"}
+    half_rows = _dynamo_rows(fixture.Block().eval().half(), x.half())
+    assert half_rows == {20: "GB0170", 23: "GB0059"}
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        autocast_rows = _dynamo_rows(fixture.Block().eval(), x)
+    assert autocast_rows == {25: "GB0059"}
+    # each line Dynamo breaks at in one mode is a finding naming that mode
+    assert {**training_rows, **half_rows, **autocast_rows}.keys() == marked().keys()
