@@ -5,6 +5,7 @@ nothing in the bot's voice that they wrote as Markdown, and must not crash on it
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -47,3 +48,22 @@ def test_the_summarys_size_limit_never_cuts_a_code_span_open(tmp_path: Path, fak
                   if c["user"]["login"] == BOT_USER["login"] and "graphmend:summary" in c["body"]]
         assert "(truncated; the SARIF report has every finding)" in body and len(body) <= MAX_BODY + 100
         assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/") == [], reason_pad
+
+
+def test_a_bundle_that_json_cannot_hold_is_refused_in_one_line(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """A number of 5,000 digits (past Python's limit for int conversion) or arrays nested 100,000
+    deep raised ValueError and RecursionError out of the posting run: a traceback, no message."""
+    world = PullRequestWorld(tmp_path, fake_github, BASE, HEAD)
+    bundle = _first_workflow(world)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    valid = json.dumps(bundle)
+    for hostile in (valid.replace('"files_checked": ', '"files_checked": ' + "9" * 5000 + ", \"x\": "),
+                    valid.replace('"breaks": null', '"breaks": ' + "[" * 100_000 + "]" * 100_000)):
+        assert hostile != valid
+        (downloads / "bundle.json").write_text(hostile, "utf-8")
+        run = world.run(world.event("workflow_run.completed.with-pull-requests.json"), event_name="workflow_run",
+                        workspace=downloads, review_bundle="bundle.json", fail_on="never")
+        assert run.returncode == 0 and "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
+        assert "nothing to post: the review bundle bundle.json is unreadable" in run.stdout
+    assert [c for c in fake_github.issue_comments if c["user"]["login"] == BOT_USER["login"]] == []

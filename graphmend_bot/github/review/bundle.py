@@ -32,10 +32,12 @@ from graphmend_bot.finding_records import RecordError, error_record, finding_rec
 from graphmend_bot.findings import CheckResult, Evidence, FileError, Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.json_files import JsonFileError, read_json_file
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RUNTIME_RULES, carried_gb_ids
 
 VERSION = 1
 MAX_FINDINGS = 5000
+MAX_BYTES = 64 * 1024 * 1024  # a census's cap: the bundle carries one's comparison
 MAX_TEXT = 1000
 RUNTIME_CODES = frozenset(rule.code for rule in RUNTIME_RULES)
 _GB_ID = re.compile(r"GB\d{4}")
@@ -144,11 +146,10 @@ class Bundle:
 def read_bundle(path: Path) -> Bundle:
     """The bundle file's claims, validated; BundleError when unusable."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise BundleError(f"no review bundle at {path.name}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BundleError(f"the review bundle {path.name} is unreadable: {error}") from None
+        data = read_json_file(path, MAX_BYTES)
+    except JsonFileError as error:
+        raise BundleError(f"no review bundle at {path.name}" if error.missing
+                          else f"the review bundle {path.name} is {error}") from None
     if not isinstance(data, dict) or data.get("version") != VERSION:
         raise BundleError(f"{path.name} is not a version {VERSION} review bundle")
     repository = _text(data.get("repository"), "repository", 200)
