@@ -24,7 +24,7 @@ An edited, added or removed function is one the solve did not consult when all o
 - the prefilter summarises the same modules, and the tree's own roots settled the model scope
   (in the library scope a new public function is a root).
 The state is data as every entry (summary_codec.py), and a state that does not fit the tree
-(other files, a wrong shape) is not used.
+(other files, a wrong shape, a result other than the one keyed by the texts it names) is not used.
 """
 
 from __future__ import annotations
