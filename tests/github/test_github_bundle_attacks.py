@@ -91,3 +91,25 @@ def test_a_pull_requests_census_cannot_push_the_gates_verdict_out_of_the_summary
     assert "**`fail-on: new-breaks` fails this check**: no trusted base" in body  # ... and the summary says why
     assert "### Findings" in body
     assert "more target(s) failed to compile on the head" in body
+
+
+BIDI = "\u202e\u2066\u200f\u061c"  # right-to-left override, isolate, mark: text that reads other than it is
+
+
+def test_bidi_controls_from_a_bundle_never_reach_the_bots_comments(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """A forged finding's message (text and the code it quotes) carried right-to-left overrides into
+    the summary and the inline comments: the bot's comment then displays text reordered ("Trojan
+    Source"), e.g. a verdict that reads as approval. The census's text was already made printable;
+    the one escaper now drops them everywhere."""
+    world = PullRequestWorld(tmp_path, fake_github, BASE, HEAD)
+    bundle = _first_workflow(world)
+    for item in bundle["findings"]:
+        item["message"] = f"Fine {BIDI[0]}MTGL{BIDI[1]} `x {BIDI[0]}y` {BIDI[2:]}"
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    run = _second_workflow(world, downloads, bundle)
+    assert run.returncode == 0, run.stdout + run.stderr
+    posted = [c["body"] for c in fake_github.issue_comments if c["user"]["login"] == BOT_USER["login"]]
+    posted += [c["body"] for c in fake_github.review_comments]
+    assert any("MTGL" in body for body in posted) and any("`x y`" in body for body in posted)
+    assert [body for body in posted if any(char in body for char in BIDI)] == []
