@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from fake_github import BOT_USER, FakeGitHub
 from rendered_markdown import untrusted_markup
 from test_github_e2e import BASE, HEAD
@@ -15,7 +16,7 @@ from test_github_security import _first_workflow, _second_workflow
 from world import REPO, PullRequestWorld
 
 from graphmend_bot.census.record import FORMAT, VERSION
-from graphmend_bot.github.review.bundle import MAX_BYTES
+from graphmend_bot.github.review.bundle import MAX_BYTES, MAX_FINDINGS, BundleError, read_bundle
 from graphmend_bot.report.markdown import MAX_BODY
 
 # A link, a mention and HTML, repeated: a cut anywhere inside a code span holding it leaves some whole.
@@ -113,3 +114,28 @@ def test_bidi_controls_from_a_bundle_never_reach_the_bots_comments(tmp_path: Pat
     posted += [c["body"] for c in fake_github.review_comments]
     assert any("MTGL" in body for body in posted) and any("`x y`" in body for body in posted)
     assert [body for body in posted if any(char in body for char in BIDI)] == []
+
+
+def test_a_bundles_counts_and_ids_are_what_they_claim_to_be(tmp_path: Path) -> None:
+    """Type confusion and sizes the reader let through: `true` or a 101-digit number as the count of
+    files checked (shown in the summary), errors without a cap (each a warning in the posting run's
+    log), and graph-break ids in other digits (`\\d` is Unicode: Arabic-Indic digits passed as GB0170,
+    linked to a page that does not exist)."""
+    path = tmp_path / "bundle.json"
+    valid = {"version": 1, "repository": "o/r", "pull_request": 2, "head_sha": "abc", "findings": [],
+             "files_checked": 3}
+    path.write_text(json.dumps(valid))
+    assert read_bundle(path).result.files_checked == 3
+    row = {"path": "m.py", "line": 1, "reason": "r", "gb_id": "GB\u0660\u0661\u0667\u0660"}
+    runtime = {"code": "GM801", "graph_break_id": "GB\u0660\u0661\u0667\u0660", "message": "m", "filename": "m.py",
+               "location": {"row": 1, "column": 1}, "end_location": {"row": 1, "column": 2},
+               "dynamo": {"status": "confirmed", "test": "t", "reason": "r",
+                          "graph_break_id": "GB\u0660\u0661\u0667\u0660"}}
+    for change, message in (({"files_checked": True}, "files_checked must be"),
+                            ({"files_checked": 10 ** 100}, "files_checked must be"),
+                            ({"errors": [{"path": "m.py", "message": "m"}] * (MAX_FINDINGS + 1)}, "errors must be"),
+                            ({"breaks": {"added": [row]}}, "gb_id must look like GB0170"),
+                            ({"findings": [runtime]}, "graph_break_id must look like GB0170")):
+        path.write_text(json.dumps({**valid, **change}))
+        with pytest.raises(BundleError, match=message):
+            read_bundle(path)

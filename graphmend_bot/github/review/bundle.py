@@ -40,7 +40,7 @@ MAX_FINDINGS = 5000
 MAX_BYTES = 64 * 1024 * 1024  # a census's cap: the bundle carries one's comparison
 MAX_TEXT = 1000
 RUNTIME_CODES = frozenset(rule.code for rule in RUNTIME_RULES)
-_GB_ID = re.compile(r"GB\d{4}")
+_GB_ID = re.compile(r"GB[0-9]{4}")  # not \d, which is any Unicode digit
 
 
 class BundleError(ValueError):
@@ -159,10 +159,14 @@ def read_bundle(path: Path) -> Bundle:
     if not isinstance(raw, list) or len(raw) > MAX_FINDINGS:
         raise BundleError(f"findings must be a list of at most {MAX_FINDINGS}")
     findings = sorted((_finding(item, i) for i, item in enumerate(raw)), key=lambda f: f.sort_key)
-    errors = [_error(e, i) for i, e in enumerate(data.get("errors") or []) if isinstance(e, dict)]
-    checked = data.get("files_checked")
-    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked if isinstance(checked, int) else 0),
-                  _breaks(data.get("breaks")))
+    raw_errors = data.get("errors") or []
+    if not isinstance(raw_errors, list) or len(raw_errors) > MAX_FINDINGS:
+        raise BundleError(f"errors must be a list of at most {MAX_FINDINGS}")
+    errors = [_error(e, i) for i, e in enumerate(raw_errors) if isinstance(e, dict)]
+    checked = data.get("files_checked", 0)
+    if not isinstance(checked, int) or isinstance(checked, bool) or not 0 <= checked < 10_000_000:
+        raise BundleError("files_checked must be a whole number")
+    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked), _breaks(data.get("breaks")))
 
 
 def _breaks(value: Any) -> Comparison | None:
