@@ -115,12 +115,24 @@ def names_written_only_inside(names: Mapping[str, set[str]], texts: Mapping[str,
         for path, text in texts.items():
             if name not in text:
                 continue
+            offsets = [match.start() for match in pattern.finditer(text)]
+            if not offsets:
+                continue
             allowed = spans.get(path, {}).get(name)
-            for match in pattern.finditer(text):
-                row = text.count("\n", 0, match.start()) + 1
-                if allowed is None or not allowed[0] <= row <= allowed[1]:
-                    return False
+            if allowed is None:
+                return False
+            # The def's rows as offsets, found once: counting the newlines before every match was
+            # quadratic (minutes for a large file whose function names itself on each line).
+            rows = _row_starts(text)
+            start, end = rows[allowed[0] - 1], rows[allowed[1]] if allowed[1] < len(rows) else len(text)
+            if any(not start <= offset < end for offset in offsets):
+                return False
     return True
+
+
+def _row_starts(text: str) -> list[int]:
+    """The offset where each row of `text` starts (row 1 at index 0)."""
+    return [0, *(match.end() for match in re.finditer("\n", text))]
 
 
 def _def_spans(text: str, names: set[str]) -> dict[str, tuple[int, int]]:
