@@ -258,9 +258,7 @@ class Workspace:
                 scans[source_file.path] = cached
         dependency_calls = bool(self.config.dependencies)
         if len(digests) == len(self.files):  # every file read: the whole result may be cached
-            file_keys = [(path, cache.summary_key(digest, self._by_path[path], dependency_calls))
-                         for path, digest in digests.items()]
-            self._result_key = cache.result_key(file_keys, self.errors, self.config, self.roots)
+            self._result_key = self._result_key_of(cache, digests, dependency_calls)
             if reusable:
                 self.cached_result = cache.load_result(self._result_key)
                 if self.cached_result is not None:
@@ -269,7 +267,7 @@ class Workspace:
         state: SolvedState | None = None
         if reusable:  # no whole result for these texts: the last solve's, if no edit since can change it
             self._state_key = cache.state_key(self.files, self.errors, self.config, self.roots)
-            state = cache.load_state(self._state_key)
+            state = self._named_result(cache, cache.load_state(self._state_key))
         missing = [f for f in self.files if f.path not in scans]
         with _pool(len(missing), jobs) as pool:
             for source_file, outcome in zip(missing, _map(partial(scan_and_store, cache), missing, pool), strict=True):
@@ -294,6 +292,21 @@ class Workspace:
         for summarized in self._cached_summaries(cache, wanted, digests, jobs):
             self._store(summarized)
         self._settle_scope(found, relevant, lambda more: self._cached_summaries(cache, more, digests, jobs))
+
+    def _named_result(self, cache: SummaryCache, state: SolvedState | None) -> SolvedState | None:
+        """`state` when the result it names is the one of the texts it names (the key they give),
+        else None: a state is one slot per project, so a forged or stale one could otherwise point
+        at any result in the cache (another tree's, or a path out of it)."""
+        if state is None or state.digests.keys() != self._by_path.keys():
+            return None
+        # No dependencies: a state is kept only without them.
+        return state if state.result_key == self._result_key_of(cache, state.digests, False) else None
+
+    def _result_key_of(self, cache: SummaryCache, digests: dict[str, str], dependency_calls: bool) -> str:
+        """The key of the whole result for these texts (path -> digest) and this walk and configuration."""
+        file_keys = [(path, cache.summary_key(digest, self._by_path[path], dependency_calls))
+                     for path, digest in digests.items()]
+        return cache.result_key(file_keys, self.errors, self.config, self.roots)
 
     def _reused_result(self, cache: SummaryCache, state: SolvedState, scans: dict[str, FileScan],
                        texts: dict[str, str], jobs: int | None) -> CheckResult | None:

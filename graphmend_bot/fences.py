@@ -7,6 +7,13 @@ longest backtick run in what it holds. No imports from the package: rules and re
 
 from __future__ import annotations
 
+import re
+
+# Bidirectional formatting characters (marks, embeddings, overrides, isolates): untrusted text that
+# holds them displays reordered, reading other than it is ("Trojan Source"). Inline code and the
+# untrusted-text escaper drop them; code blocks (suggestions, diffs) keep every character.
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
 
 def longest_backtick_run(text: str) -> int:
     longest, run = 0, 0
@@ -29,8 +36,8 @@ def code_block(text: str, info: str = "") -> str:
 
 def code_span(text: str) -> str:
     """`text` as inline code, whatever it holds. `|` is escaped, as GitHub's tables need even in
-    code; newlines, which would end a table row, become spaces."""
-    text = text.replace("\r", " ").replace("\n", " ").replace("|", "\\|")
+    code; newlines, which would end a table row, become spaces; bidirectional controls are dropped."""
+    text = BIDI_CONTROLS.sub("", text.replace("\r", " ").replace("\n", " ").replace("|", "\\|"))
     fence = "`" * (longest_backtick_run(text) + 1)
     pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) else ""
     return f"{fence}{pad}{text}{pad}{fence}"

@@ -22,5 +22,8 @@ def read_json_file(path: Path, max_bytes: int) -> Any:
         return json.loads(path.read_text("utf-8"))
     except FileNotFoundError:
         raise JsonFileError("no such file", missing=True) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+    except JsonFileError:
+        raise
+    # ValueError: JSONDecodeError, and a number past Python's limit for int conversion (4,300 digits).
+    except (OSError, ValueError, RecursionError) as error:
         raise JsonFileError(f"unreadable: {error}") from None

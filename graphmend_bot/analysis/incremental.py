@@ -24,7 +24,7 @@ An edited, added or removed function is one the solve did not consult when all o
 - the prefilter summarises the same modules, and the tree's own roots settled the model scope
   (in the library scope a new public function is a root).
 The state is data as every entry (summary_codec.py), and a state that does not fit the tree
-(other files, a wrong shape) is not used.
+(other files, a wrong shape, a result other than the one keyed by the texts it names) is not used.
 """
 
 from __future__ import annotations
@@ -115,12 +115,24 @@ def names_written_only_inside(names: Mapping[str, set[str]], texts: Mapping[str,
         for path, text in texts.items():
             if name not in text:
                 continue
+            offsets = [match.start() for match in pattern.finditer(text)]
+            if not offsets:
+                continue
             allowed = spans.get(path, {}).get(name)
-            for match in pattern.finditer(text):
-                row = text.count("\n", 0, match.start()) + 1
-                if allowed is None or not allowed[0] <= row <= allowed[1]:
-                    return False
+            if allowed is None:
+                return False
+            # The def's rows as offsets, found once: counting the newlines before every match was
+            # quadratic (minutes for a large file whose function names itself on each line).
+            rows = _row_starts(text)
+            start, end = rows[allowed[0] - 1], rows[allowed[1]] if allowed[1] < len(rows) else len(text)
+            if any(not start <= offset < end for offset in offsets):
+                return False
     return True
+
+
+def _row_starts(text: str) -> list[int]:
+    """The offset where each row of `text` starts (row 1 at index 0)."""
+    return [0, *(match.end() for match in re.finditer("\n", text))]
 
 
 def _def_spans(text: str, names: set[str]) -> dict[str, tuple[int, int]]:

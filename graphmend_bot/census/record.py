@@ -28,7 +28,7 @@ MAX_EXECUTED_LINES = 2_000_000
 MAX_TEXT = 500
 MAX_TESTS_PER_BREAK = 5
 MAX_CHANGED_FILES = 20_000
-_GB_ID = re.compile(r"GB\d{4}")
+_GB_ID = re.compile(r"GB[0-9]{4}")  # not \d, which is any Unicode digit
 _SHA = re.compile(r"[0-9a-f]{7,64}")
 
 

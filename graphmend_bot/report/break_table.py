@@ -19,6 +19,10 @@ from graphmend_bot.rules import gb_url
 
 MAX_ROWS = 50
 MAX_ERROR = 200
+# Characters for each list of the table (notes, rows, targets): the census's text is the pull
+# request's, and the summary is cut past report/markdown.MAX_BODY, so the table must leave room for
+# the findings and the gate's verdict that follow it.
+MAX_LIST_CHARS = 6_000
 
 
 def break_heading(comparison: Comparison) -> str:
@@ -34,15 +38,15 @@ def break_table(comparison: Comparison, blob_url: str = "", base_label: str = ""
     base = f"`{comparison.base_commit[:12]}`" if comparison.base_commit else "the budget alone"
     lines.append(f"Compared with {base}{f' ({base_label})' if base_label else ''}; breaks are matched by file, "
                  "graph-break id, function and line text, so moved lines are neither added nor removed.")
-    for change in comparison.failed_on_head:
-        assert change.head is not None
-        error = markdown_text(change.head.error[:MAX_ERROR])
-        lines += ["", f"> **{code_span(change.target)} failed to compile on the head** ({error}): its graph "
-                  "breaks are unknown, so 0 is not clean."]
-    for change in comparison.missing_on_head[:MAX_ROWS]:
-        lines += ["", f"> {code_span(change.target)} was not called by the head's tests: its graph breaks there are "
-                  "unknown, and a break of it listed as removed may only not have run."]
-    lines += [f"> {markdown_text(problem[:1].upper() + problem[1:])}." for problem in comparison.problems]
+    failed = comparison.failed_on_head
+    notes = _fitting([_failed_note(change) for change in failed[:MAX_ROWS]])
+    if len(failed) > len(notes):  # every failure unlisted still makes 0 breaks unclean: say how many
+        notes.append(f"> ... and {len(failed) - len(notes)} more target(s) failed to compile on the head "
+                     "(`graphmend census --compare`): their graph breaks are unknown too.")
+    notes += _fitting([_missing_note(change) for change in comparison.missing_on_head[:MAX_ROWS]])
+    for note in notes:
+        lines += ["", note]
+    lines += _fitting([f"> {markdown_text(problem[:1].upper() + problem[1:])}." for problem in comparison.problems])
     if comparison.accepted:
         lines += ["", f"{len(comparison.accepted)} new break(s) are in the budget (`graphmend-breaks.json` at the "
                   "base): accepted, not counted as added."]
@@ -50,15 +54,41 @@ def break_table(comparison: Comparison, blob_url: str = "", base_label: str = ""
                                                                         for record in comparison.removed]
     if rows:
         lines += ["", "| | Location | Reason | Graph break | Test | Function |", "|---|---|---|---|---|---|"]
-        lines += [_row(sign, record, link) for sign, record, link in rows[:MAX_ROWS]]
-        if len(rows) > MAX_ROWS:
-            lines.append(f"| | ... | {len(rows) - MAX_ROWS} more (`graphmend census --compare`) | | | |")
+        shown = _fitting([_row(sign, record, link) for sign, record, link in rows[:MAX_ROWS]])
+        lines += shown
+        if len(rows) > len(shown):
+            lines.append(f"| | ... | {len(rows) - len(shown)} more (`graphmend census --compare`) | | | |")
     if comparison.targets:
         lines += ["", "<details><summary>Per census target (base → head)</summary>", "",
                   "| Target | Graphs | Breaks | Recompiles | Fallbacks to eager |", "|---|---:|---:|---:|---:|"]
-        lines += [_target_row(change) for change in comparison.targets[:MAX_ROWS]]
+        targets = _fitting([_target_row(change) for change in comparison.targets[:MAX_ROWS]])
+        lines += targets
+        if len(comparison.targets) > len(targets):
+            lines.append(f"| ... {len(comparison.targets) - len(targets)} more | | | | |")
         lines += ["", "</details>"]
     return lines
+
+
+def _fitting(lines: list[str]) -> list[str]:
+    """The first of `lines` that fit in MAX_LIST_CHARS together."""
+    total = 0
+    for count, line in enumerate(lines):
+        total += len(line) + 1
+        if total > MAX_LIST_CHARS:
+            return lines[:count]
+    return lines
+
+
+def _failed_note(change: TargetChange) -> str:
+    assert change.head is not None
+    error = markdown_text(change.head.error[:MAX_ERROR])
+    return (f"> **{code_span(change.target)} failed to compile on the head** ({error}): its graph breaks are "
+            "unknown, so 0 is not clean.")
+
+
+def _missing_note(change: TargetChange) -> str:
+    return (f"> {code_span(change.target)} was not called by the head's tests: its graph breaks there are unknown, "
+            "and a break of it listed as removed may only not have run.")
 
 
 def _row(sign: str, record: BreakRecord, blob_url: str) -> str:

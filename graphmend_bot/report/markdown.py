@@ -280,7 +280,9 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
     lines += ["", f"<sub>{summary_line_for(view)}</sub>"]
     body = "\n".join(lines) + "\n"
     if len(body) > MAX_BODY:
-        body = body[:MAX_BODY] + "\n\n... (truncated; the SARIF report has every finding)\n"
+        # At the end of a line: each line is inert on its own, but a cut inside a code span leaves its
+        # opening backtick unclosed, and the rest of the span (a forged test id) renders as Markdown.
+        body = body[:body.rfind("\n", 0, MAX_BODY) + 1] + "\n... (truncated; the SARIF report has every finding)\n"
     return body
 
 

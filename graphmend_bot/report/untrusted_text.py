@@ -15,7 +15,8 @@ a heading, list, quote or table cell of its own, nor anything GitHub links after
   setext line `=`, a thematic break), the first punctuation character, or the `.`/`)` after the
   leading digits, is escaped too; other punctuation (`-> : ( ) .`) means nothing mid-line and is
   left as it reads;
-- line breaks become spaces, so nothing starts a line, and other control characters are dropped;
+- line breaks become spaces, so nothing starts a line, and other control characters are dropped,
+  bidirectional controls too (text that displays reordered reads other than it is);
 - a zero-width space breaks what GitHub links in rendered text, where escapes no longer show: after
   `@` (mentions, e-mail autolinks), `#` and `GH-` before a digit (issue references), in `://` and
   after `www` (the autolink extension's URLs); and after `<`, so that a quoted marker
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from graphmend_bot.fences import code_span
+from graphmend_bot.fences import BIDI_CONTROLS, code_span
 
 # What means something inside a line (CommonMark and GFM's extensions), and any ASCII punctuation.
 _INLINE_ACTIVE = re.compile(r"([\\`*_~\[\]<&|$])")
@@ -50,7 +51,7 @@ ZERO_WIDTH_SPACE = "\u200b"
 def escape_text(text: str, starts_line: bool = True) -> str:
     """`text` as literal Markdown text: no construct, no link, no mention (no code spans either).
     `starts_line=False` where it follows other inline text, which no block can start after."""
-    text = _CONTROL.sub("", _LINE_BREAKS.sub(" ", text))
+    text = BIDI_CONTROLS.sub("", _CONTROL.sub("", _LINE_BREAKS.sub(" ", text)))
     text = _LINKED_AFTER_RENDERING.sub(ZERO_WIDTH_SPACE, text)
     text = _INLINE_ACTIVE.sub(r"\\\1", text)
     return _escape_block_start(text) if starts_line else text

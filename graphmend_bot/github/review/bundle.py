@@ -32,13 +32,15 @@ from graphmend_bot.finding_records import RecordError, error_record, finding_rec
 from graphmend_bot.findings import CheckResult, Evidence, FileError, Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.json_files import JsonFileError, read_json_file
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RUNTIME_RULES, carried_gb_ids
 
 VERSION = 1
 MAX_FINDINGS = 5000
+MAX_BYTES = 64 * 1024 * 1024  # a census's cap: the bundle carries one's comparison
 MAX_TEXT = 1000
 RUNTIME_CODES = frozenset(rule.code for rule in RUNTIME_RULES)
-_GB_ID = re.compile(r"GB\d{4}")
+_GB_ID = re.compile(r"GB[0-9]{4}")  # not \d, which is any Unicode digit
 
 
 class BundleError(ValueError):
@@ -144,11 +146,10 @@ class Bundle:
 def read_bundle(path: Path) -> Bundle:
     """The bundle file's claims, validated; BundleError when unusable."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise BundleError(f"no review bundle at {path.name}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BundleError(f"the review bundle {path.name} is unreadable: {error}") from None
+        data = read_json_file(path, MAX_BYTES)
+    except JsonFileError as error:
+        raise BundleError(f"no review bundle at {path.name}" if error.missing
+                          else f"the review bundle {path.name} is {error}") from None
     if not isinstance(data, dict) or data.get("version") != VERSION:
         raise BundleError(f"{path.name} is not a version {VERSION} review bundle")
     repository = _text(data.get("repository"), "repository", 200)
@@ -158,10 +159,14 @@ def read_bundle(path: Path) -> Bundle:
     if not isinstance(raw, list) or len(raw) > MAX_FINDINGS:
         raise BundleError(f"findings must be a list of at most {MAX_FINDINGS}")
     findings = sorted((_finding(item, i) for i, item in enumerate(raw)), key=lambda f: f.sort_key)
-    errors = [_error(e, i) for i, e in enumerate(data.get("errors") or []) if isinstance(e, dict)]
-    checked = data.get("files_checked")
-    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked if isinstance(checked, int) else 0),
-                  _breaks(data.get("breaks")))
+    raw_errors = data.get("errors") or []
+    if not isinstance(raw_errors, list) or len(raw_errors) > MAX_FINDINGS:
+        raise BundleError(f"errors must be a list of at most {MAX_FINDINGS}")
+    errors = [_error(e, i) for i, e in enumerate(raw_errors) if isinstance(e, dict)]
+    checked = data.get("files_checked", 0)
+    if not isinstance(checked, int) or isinstance(checked, bool) or not 0 <= checked < 10_000_000:
+        raise BundleError("files_checked must be a whole number")
+    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked), _breaks(data.get("breaks")))
 
 
 def _breaks(value: Any) -> Comparison | None:
