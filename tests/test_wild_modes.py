@@ -1,0 +1,84 @@
+"""The wild benchmark sets apart findings that name a mode its truth did not run (harness.py, halves.py).
+
+Dynamo's truth is measured in eval mode and float32; a finding whose message says it breaks only in
+training mode, in float16 or under autocast (graphmend_bot/analysis/modes.py) is neither confirmed
+nor refuted by it. Precision is reported both ways: strict (every executed finding) and over the
+findings in the measured mode.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("torch")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "wild"))
+
+from halves import figures, halves_report
+from harness import DECLARED_SCOPE, CallResult, LibraryReport, measure, truth_json
+from run import details, table
+from split import half
+
+# Dynamo breaks at line 4 in every mode, at line 6 in float16 only
+SOURCE = """\
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            x = x + 1
+        if x.dtype == torch.float16 and torch.isinf(x).any():
+            x = x.clamp(-1, 1)
+        return x
+"""
+UNIT = "torch_dct"  # any unit with a config
+
+
+def _recorded(package: Path) -> dict[str, Any]:
+    """A saved eval/float32 run: Dynamo broke at line 4 only; lines 4-6 and 8 ran."""
+    saved = LibraryReport(UNIT, "torch", importlib.metadata.version("torch"), "why", [])
+    saved.calls = [CallResult("forward", graph_count=2, breaks=1)]
+    ran = {("pkg/mod.py", line) for line in (4, 5, 6, 8)}
+    saved.truth = truth_json(str(package), {("pkg/mod.py", 4): "generic_jump TensorVariable()"}, ran)
+    return saved.to_json()
+
+
+@pytest.fixture
+def report(tmp_path: Path) -> LibraryReport:
+    (tmp_path / "pkg").mkdir()
+    for name, text in (("__init__.py", ""), ("mod.py", SOURCE)):
+        (tmp_path / "pkg" / name).write_text(text)
+    measured = measure(UNIT, sample=0, ablate=False, recorded=_recorded(tmp_path / "pkg"))
+    assert measured.error is None, measured.error
+    return measured
+
+
+def test_a_finding_naming_a_mode_the_truth_did_not_run_is_set_apart(report: LibraryReport) -> None:
+    # strict, as before: the float16-only `if` on line 6 ran in float32 and Dynamo did not break there
+    assert (report.executed_findings, report.confirmed, report.precision) == (2, 1, 0.5)
+    assert report.scopes[DECLARED_SCOPE]["mode_named"] == ["pkg/mod.py:6"]
+    assert (report.mode_named, report.measured_precision) == (1, 1.0)
+    row = table([report]).splitlines()[2].split()
+    assert row[row.index("0.50") + 1 : row.index("0.50") + 3] == ["1", "1.00"]  # prec, mode, mprec
+    printed = details(report, show_test_lines=True)
+    assert "named a mode the truth did not run: pkg/mod.py:6" in printed and "false positive" not in printed
+
+
+def test_the_halves_report_precision_both_ways(report: LibraryReport) -> None:
+    scope = figures([report], half(UNIT)).scopes[DECLARED_SCOPE]
+    assert (scope.executed, scope.confirmed, scope.mode_named, scope.mode_confirmed) == (2, 1, 1, 0)
+    assert (scope.precision, scope.measured_precision) == (0.5, 1.0)
+    assert "named a mode the truth did not run: 1 (0 on a break statement anyway); " \
+        "executed precision in the measured mode 1.00 (1/1)" in halves_report([report])
+
+
+def test_a_run_saved_before_modes_were_counted_says_so(report: LibraryReport) -> None:
+    for scope in report.scopes.values():
+        del scope["mode_named"]
+    old = LibraryReport.from_json(report.to_json())
+    assert (old.mode_named, old.measured_precision) == (None, None)
+    assert figures([old], half(UNIT)).scopes[DECLARED_SCOPE].measured_precision is None
+    assert "named a mode the truth did not run: not counted" in halves_report([old])
