@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.analysis.modes import modes_named
+from graphmend_bot.analysis.modes import dtypes_named, modes_named
 from graphmend_bot.engine import check
 
 FIXTURE = Path(__file__).parent / "fixtures" / "modes" / "mode_only_breaks.py"
@@ -35,6 +35,8 @@ def test_the_modes_a_message_names_are_read_back() -> None:
     findings = check([str(FIXTURE)]).findings
     assert {f.location.row: modes_named(f.message) for f in findings} == {row: [mode] for row, mode in marked().items()}
     assert modes_named("x breaks the graph (in training mode, in float16)") == ["in training mode", "in float16"]
+    assert [dtypes_named(mode) for mode in ("in float16 or bfloat16", "in bfloat16", "in training mode", "under autocast")] \
+        == [["float16", "bfloat16"], ["bfloat16"], [], []]
     for message in ("`f(x)` breaks the graph", "calls torch.nonzero (data-dependent)", "x (in float32)", "x (in training)"):
         assert modes_named(message) == [], message
 

@@ -9,6 +9,7 @@ findings in the measured mode.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "
 
 from halves import figures, halves_report
 from harness import DECLARED_SCOPE, CallResult, LibraryReport, measure, truth_json
+from mode_confirm import in_modes, mode_findings
 from run import details, table
 from split import half
+
+from graphmend_bot.analysis.modes import AUTOCAST, TRAINING
 
 # Dynamo breaks at line 4 in every mode, at line 6 in float16 only
 SOURCE = """\
@@ -82,3 +86,30 @@ def test_a_run_saved_before_modes_were_counted_says_so(report: LibraryReport) ->
     assert (old.mode_named, old.measured_precision) == (None, None)
     assert figures([old], half(UNIT)).scopes[DECLARED_SCOPE].measured_precision is None
     assert "named a mode the truth did not run: not counted" in halves_report([old])
+
+
+def test_set_apart_findings_are_grouped_by_the_modes_they_name(report: LibraryReport) -> None:
+    assert mode_findings(report) == {("in float16",): ["pkg/mod.py:6"]}
+
+
+@pytest.mark.parametrize(
+    ("modes", "rows"),
+    [((TRAINING,), {15, 19}), (("in float16",), {20, 23}), ((AUTOCAST,), {25}), ((), set())],
+)
+def test_a_call_is_run_in_the_modes_a_finding_names(
+    modes: tuple[str, ...], rows: set[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mode_confirm.py builds the call in the named mode: Dynamo then breaks on that mode's lines
+    of tests/fixtures/modes/mode_only_breaks.py (and on none in eval/float32)."""
+    import torch
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    fixture = Path(__file__).parent / "fixtures" / "modes" / "mode_only_breaks.py"
+    spec = importlib.util.spec_from_file_location("gm_wild_mode_only_breaks", fixture)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # Dynamo imports a traced function's module
+    spec.loader.exec_module(module)
+    fn, args, kwargs = in_modes((module.Block().eval(), (torch.ones(3),), {}), modes)
+    explained = dynamo_breaks(fn, args, kwargs, Tree([str(fixture)]))
+    assert {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))} == rows

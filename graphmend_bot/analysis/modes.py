@@ -111,8 +111,12 @@ def modes_named(message: str) -> list[str]:
     return written if all(_is_mode(mode) for mode in written) else []
 
 
+def dtypes_named(mode: str) -> list[str]:
+    """The torch dtypes a dtype mode names ("in float16 or bfloat16": float16, bfloat16), else []."""
+    dtypes = mode.removeprefix(_IN)
+    names = dtypes.split(_OR)
+    return names if dtypes != mode and all(name in _HALF_DTYPES.values() for name in names) else []
+
+
 def _is_mode(text: str) -> bool:
-    if text in (TRAINING, AUTOCAST):
-        return True
-    dtypes = text.removeprefix(_IN)
-    return dtypes != text and all(name in _HALF_DTYPES.values() for name in dtypes.split(_OR))
+    return text in (TRAINING, AUTOCAST) or bool(dtypes_named(text))

@@ -1,0 +1,127 @@
+"""Do findings that name a mode break in that mode? Dynamo's answer for the wild benchmark's set-apart findings.
+
+The benchmark's truth runs every call in eval mode and float32, so a finding whose message says it
+breaks only in training mode, in float16 or under autocast (graphmend_bot/analysis/modes.py) is set
+apart, neither confirmed nor refuted (harness.py, "named a mode"). This script builds the same calls
+in the named mode (`module.train()`; the module and its floating inputs cast to the first dtype
+named; the call under `torch.autocast("cpu", dtype=torch.bfloat16)`), runs `torch._dynamo.explain`
+as the truth does (benchmarks/ground_truth.py), and says for each such finding whether Dynamo broke
+on its statement there. A call that raises in that mode confirms nothing and is reported.
+
+Usage, with a saved run that counted them (run.py --json) and the Python of the unit's environment:
+  /work/venvs/corpus-hf/bin/python benchmarks/wild/mode_confirm.py RUN.json --half dev
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import torch  # noqa: E402
+from ground_truth import Tree, dynamo_breaks  # noqa: E402
+from harness import DECLARED_SCOPE, LibraryReport, StatementKeys, _calls, _load_spec  # noqa: E402
+from split import HALVES, half  # noqa: E402
+
+from graphmend_bot.analysis.modes import AUTOCAST, TRAINING, dtypes_named, modes_named  # noqa: E402
+
+Call = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+
+def mode_findings(report: LibraryReport) -> dict[tuple[str, ...], list[str]]:
+    """The unit's set-apart findings (declared scope), by the modes their message names."""
+    named = set(report.scopes.get(DECLARED_SCOPE, {}).get("mode_named", []))
+    grouped: dict[tuple[str, ...], list[str]] = {}
+    for line in report.false_positives + report.break_lines:
+        modes = tuple(modes_named(line.note))
+        if line.where in named and modes:
+            grouped.setdefault(modes, []).append(line.where)
+    return grouped
+
+
+def in_modes(call: Call, modes: tuple[str, ...]) -> Call:
+    """The call set up to run in `modes`."""
+    fn, args, kwargs = call
+    module = fn if isinstance(fn, torch.nn.Module) else getattr(fn, "__self__", None)
+    dtypes = [name for mode in modes for name in dtypes_named(mode)]
+    if TRAINING in modes or dtypes:
+        if not isinstance(module, torch.nn.Module):
+            raise ValueError(f"{fn!r} is no module or method of one: its mode cannot be set")
+        if TRAINING in modes:
+            module.train()
+        if dtypes:
+            dtype = getattr(torch, dtypes[0])
+            module.to(dtype)
+            args = tuple(_cast(a, dtype) for a in args)
+            kwargs = {k: _cast(v, dtype) for k, v in kwargs.items()}
+    if AUTOCAST in modes:
+        inner = fn
+
+        def fn(*a: Any, **k: Any) -> Any:
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                return inner(*a, **k)
+
+    return fn, args, kwargs
+
+
+def _cast(value: Any, dtype: torch.dtype) -> Any:
+    return value.to(dtype) if isinstance(value, torch.Tensor) and value.is_floating_point() else value
+
+
+def confirm(report: LibraryReport) -> list[tuple[str, str, str]]:
+    """(statement, modes, verdict) for each set-apart finding of the unit: "broke", "no break" or
+    the error of every call in that mode."""
+    spec = _load_spec(report.name)
+    package_dir = str(report.truth["package_dir"])
+    tree, keys = Tree([package_dir]), StatementKeys(package_dir)
+    verdicts = []
+    for modes, statements in mode_findings(report).items():
+        broke: set[str] = set()
+        errors: list[str] = []
+        for call_name, build in _calls(spec):
+            try:
+                torch.manual_seed(0)
+                fn, args, kwargs = in_modes(build(), modes)
+                explained = dynamo_breaks(fn, args, kwargs, tree)
+            except Exception as error:  # a call that cannot run in this mode confirms nothing
+                errors.append(f"{call_name}: {type(error).__name__}: {str(error).strip()[:120]}")
+                continue
+            broke.update("{}:{}".format(*keys.key(*b.location)) for b in explained.breaks if b.location)
+        for where in statements:
+            verdict = "broke" if where in broke else ("no break" if len(errors) < len(_calls(spec)) else "; ".join(errors))
+            verdicts.append((where, ", ".join(modes), verdict))
+    return verdicts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run", help="a saved run (run.py --json) that counted the mode-named findings")
+    parser.add_argument("--half", choices=HALVES, help="only this half's units")
+    parser.add_argument("--lib", action="append", help="only this unit (repeatable)")
+    args = parser.parse_args(argv)
+    with open(args.run, encoding="utf-8") as handle:
+        reports = [LibraryReport.from_json(item) for item in json.load(handle)]
+    chosen = [r for r in reports if (args.half is None or half(r.name) == args.half) and (not args.lib or r.name in args.lib)]
+    total = confirmed = 0
+    for report in chosen:
+        if not mode_findings(report):
+            continue
+        with contextlib.redirect_stdout(sys.stderr):  # the models' own prints
+            verdicts = confirm(report)
+        for where, modes, verdict in verdicts:
+            print(f"{report.name:<34} {where:<70} ({modes}): {verdict}")
+            total += 1
+            confirmed += verdict == "broke"
+    print(f"Dynamo broke in the named mode on {confirmed} of {total} set-apart findings")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
