@@ -27,7 +27,7 @@ from split import half
 
 from graphmend_bot.analysis.modes import AUTOCAST, TRAINING
 
-# Dynamo breaks at line 4 in every mode, at line 6 in float16 only
+# Dynamo breaks at line 4 in every mode, at line 6 in float16 only, at line 9 in training mode only
 SOURCE = """\
 import torch
 class M(torch.nn.Module):
@@ -36,17 +36,20 @@ class M(torch.nn.Module):
             x = x + 1
         if x.dtype == torch.float16 and torch.isinf(x).any():
             x = x.clamp(-1, 1)
+        if self.training:
+            x.requires_grad_()
         return x
 """
 UNIT = "torch_dct"  # any unit with a config
 
 
 def _recorded(package: Path) -> dict[str, Any]:
-    """A saved eval/float32 run: Dynamo broke at line 4 only; lines 4-6 and 8 ran."""
+    """A saved run of a call in training mode and float32: Dynamo broke at lines 4 and 9; all but 7 ran."""
     saved = LibraryReport(UNIT, "torch", importlib.metadata.version("torch"), "why", [])
     saved.calls = [CallResult("forward", graph_count=2, breaks=1)]
-    ran = {("pkg/mod.py", line) for line in (4, 5, 6, 8)}
-    saved.truth = truth_json(str(package), {("pkg/mod.py", 4): "generic_jump TensorVariable()"}, ran)
+    ran = {("pkg/mod.py", line) for line in (4, 5, 6, 8, 9, 10)}
+    breaks = {("pkg/mod.py", 4): "generic_jump TensorVariable()", ("pkg/mod.py", 9): "Tensor.requires_grad_"}
+    saved.truth = truth_json(str(package), breaks, ran)
     return saved.to_json()
 
 
@@ -61,22 +64,22 @@ def report(tmp_path: Path) -> LibraryReport:
 
 
 def test_a_finding_naming_a_mode_the_truth_did_not_run_is_set_apart(report: LibraryReport) -> None:
-    # strict, as before: the float16-only `if` on line 6 ran in float32 and Dynamo did not break there
-    assert (report.executed_findings, report.confirmed, report.precision) == (2, 1, 0.5)
+    # strict, as before: the float16-only `if` on line 6 ran in float32 and Dynamo did not break there;
+    # the training-only line 9 names a mode too, but Dynamo broke on it: it stays confirmed
+    assert (report.executed_findings, report.confirmed, report.precision) == (3, 2, 2 / 3)
     assert report.scopes[DECLARED_SCOPE]["mode_named"] == ["pkg/mod.py:6"]
     assert (report.mode_named, report.measured_precision) == (1, 1.0)
     row = table([report]).splitlines()[2].split()
-    assert row[row.index("0.50") + 1 : row.index("0.50") + 3] == ["1", "1.00"]  # prec, mode, mprec
+    assert row[row.index("0.67") + 1 : row.index("0.67") + 3] == ["1", "1.00"]  # prec, mode, mprec
     printed = details(report, show_test_lines=True)
     assert "named a mode the truth did not run: pkg/mod.py:6" in printed and "false positive" not in printed
 
 
 def test_the_halves_report_precision_both_ways(report: LibraryReport) -> None:
     scope = figures([report], half(UNIT)).scopes[DECLARED_SCOPE]
-    assert (scope.executed, scope.confirmed, scope.mode_named, scope.mode_confirmed) == (2, 1, 1, 0)
-    assert (scope.precision, scope.measured_precision) == (0.5, 1.0)
-    assert "named a mode the truth did not run: 1 (0 on a break statement anyway); " \
-        "executed precision in the measured mode 1.00 (1/1)" in halves_report([report])
+    assert (scope.executed, scope.confirmed, scope.mode_named) == (3, 2, 1)
+    assert (scope.precision, scope.measured_precision) == (2 / 3, 1.0)
+    assert "named a mode the truth did not run: 1; executed precision in the measured mode 1.00 (2/2)" in halves_report([report])
 
 
 def test_a_run_saved_before_modes_were_counted_says_so(report: LibraryReport) -> None:

@@ -29,10 +29,9 @@ class ScopeFigures:
     found: int
     executed: int
     confirmed: int
-    # of the executed, those whose findings name a mode the truth did not run (training, float16,
-    # autocast), and of those the ones Dynamo broke on anyway; None: a run saved before they were counted
+    # of the executed, those Dynamo did not break on whose findings name a mode the truth did not run
+    # (training, float16, autocast); None: a run saved before they were counted
     mode_named: int | None = None
-    mode_confirmed: int = 0
 
     @property
     def recall(self) -> float | None:
@@ -48,7 +47,7 @@ class ScopeFigures:
         if self.mode_named is None:
             return None
         executed = self.executed - self.mode_named
-        return (self.confirmed - self.mode_confirmed) / executed if executed else None
+        return self.confirmed / executed if executed else None
 
 
 @dataclass
@@ -78,7 +77,7 @@ def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = f
         named = {k for keys in counted for k in keys}
         scopes[scope] = ScopeFigures(
             len(breaks), len(found & breaks), len(executed), len(executed & breaks),
-            len(named) if counted else None, len(named & breaks),
+            len(named) if counted else None,
         )
         per_library = [(r.name, _recall(r, scope)) for r in mine if r.break_lines and not r.error]
         ratios = [(n, v) for n, v in per_library if v is not None]
@@ -120,9 +119,8 @@ def _measured_mode(s: ScopeFigures) -> str:
         return "named a mode the truth did not run: not counted (a run saved before they were)"
     measured = s.executed - s.mode_named
     return (
-        f"named a mode the truth did not run: {s.mode_named} ({s.mode_confirmed} on a break statement anyway); "
-        f"executed precision in the measured mode {_ratio(s.measured_precision)} "
-        f"({s.confirmed - s.mode_confirmed}/{measured})"
+        f"named a mode the truth did not run: {s.mode_named}; "
+        f"executed precision in the measured mode {_ratio(s.measured_precision)} ({s.confirmed}/{measured})"
     )
 
 

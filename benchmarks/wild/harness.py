@@ -23,9 +23,11 @@ on an `if` header never matches a break in the `if`'s body.
   recall             = break statements with a finding / break statements
   executed precision = findings on a break statement / findings on statements the eager calls ran
   never ran          = findings on statements no eager call ran (neither confirmed nor refuted)
-  named a mode       = findings on executed statements whose message names a mode the truth did
-                       not run (training, float16, autocast: analysis/modes.py); the truth runs in
-                       eval mode and float32, so they are set apart from the measured-mode precision
+  named a mode       = findings on executed statements Dynamo did not break on whose message names a
+                       mode (training, float16, autocast: analysis/modes.py) the truth may not have
+                       run (transformers' calls run in eval mode and float32): set apart, neither
+                       confirmed nor false, in the measured-mode precision (a confirmed one stays
+                       confirmed: Dynamo broke there in the calls as measured)
 """
 
 from __future__ import annotations
@@ -193,15 +195,10 @@ class LibraryReport:
 
     @property
     def mode_named(self) -> int | None:
-        """Findings on executed statements (declared scope) that name a mode the truth did not run;
-        None for a run saved before they were counted."""
+        """Findings on executed statements Dynamo did not break on (declared scope) that name a mode
+        the truth may not have run; None for a run saved before they were counted."""
         named = self.scopes.get(DECLARED_SCOPE, {}).get("mode_named")
         return None if named is None else len(named)
-
-    def mode_named_confirmed(self) -> set[str]:
-        """The mode-named executed findings (declared scope) on a statement Dynamo broke on anyway."""
-        named = self.scopes.get(DECLARED_SCOPE, {}).get("mode_named", [])
-        return set(named) & {line.where for line in self.break_lines}
 
     @property
     def measured_precision(self) -> float | None:
@@ -210,7 +207,7 @@ class LibraryReport:
         if self.mode_named is None:
             return None
         executed = self.executed_findings - self.mode_named
-        return (self.confirmed - len(self.mode_named_confirmed())) / executed if executed else None
+        return self.confirmed / executed if executed else None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -371,7 +368,7 @@ def _score(
         report.scopes[scope] = {
             "found": sorted(_where(k) for k in found.keys() & breaks.keys()),
             "executed": sorted(_where(k) for k in executed_here),
-            "mode_named": sorted(_where(k) for k in executed_here if modes_named(found[k])),
+            "mode_named": sorted(_where(k) for k in executed_here if k not in breaks and modes_named(found[k])),
         }
     if not report.error:
         report.miss_causes = miss_causes(

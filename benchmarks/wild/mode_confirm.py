@@ -10,6 +10,7 @@ on its statement there. A call that raises in that mode confirms nothing and is 
 
 Usage, with a saved run that counted them (run.py --json) and the Python of the unit's environment:
   /work/venvs/corpus-hf/bin/python benchmarks/wild/mode_confirm.py RUN.json --half dev
+The test half's findings are counted, not printed (as run.py does), unless --show-test-lines.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ from collections.abc import Callable
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.dirname(HERE)]  # benchmarks/, for ground_truth
 
 import torch  # noqa: E402
 from ground_truth import Tree, dynamo_breaks  # noqa: E402
 from harness import DECLARED_SCOPE, LibraryReport, StatementKeys, _calls, _load_spec  # noqa: E402
-from split import HALVES, half  # noqa: E402
+from split import HALVES, TEST, half  # noqa: E402
 
 from graphmend_bot.analysis.modes import AUTOCAST, TRAINING, dtypes_named, modes_named  # noqa: E402
 
@@ -39,7 +40,7 @@ def mode_findings(report: LibraryReport) -> dict[tuple[str, ...], list[str]]:
     """The unit's set-apart findings (declared scope), by the modes their message names."""
     named = set(report.scopes.get(DECLARED_SCOPE, {}).get("mode_named", []))
     grouped: dict[tuple[str, ...], list[str]] = {}
-    for line in report.false_positives + report.break_lines:
+    for line in report.false_positives:
         modes = tuple(modes_named(line.note))
         if line.where in named and modes:
             grouped.setdefault(modes, []).append(line.where)
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run", help="a saved run (run.py --json) that counted the mode-named findings")
     parser.add_argument("--half", choices=HALVES, help="only this half's units")
     parser.add_argument("--lib", action="append", help="only this unit (repeatable)")
+    parser.add_argument("--show-test-lines", action="store_true", help="print the test half's lines too")
     args = parser.parse_args(argv)
     with open(args.run, encoding="utf-8") as handle:
         reports = [LibraryReport.from_json(item) for item in json.load(handle)]
@@ -116,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.redirect_stdout(sys.stderr):  # the models' own prints
             verdicts = confirm(report)
         for where, modes, verdict in verdicts:
-            print(f"{report.name:<34} {where:<70} ({modes}): {verdict}")
+            if half(report.name) != TEST or args.show_test_lines:  # the test half is counted, not read
+                print(f"{report.name:<34} {where:<70} ({modes}): {verdict}")
             total += 1
             confirmed += verdict == "broke"
     print(f"Dynamo broke in the named mode on {confirmed} of {total} set-apart findings")

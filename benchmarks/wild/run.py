@@ -155,7 +155,7 @@ def table(reports: list[LibraryReport]) -> str:
     counted = [r for r in reports if r.mode_named is not None]
     named = sum(r.mode_named or 0 for r in counted)
     measured = sum(r.executed_findings for r in counted) - named
-    measured_confirmed = sum(r.confirmed - len(r.mode_named_confirmed()) for r in counted)
+    measured_confirmed = sum(r.confirmed for r in counted)
     rows.append("-" * len(header))
     rows.append(
         f"{'overall (sums)':<30} {'':<4} {'':<10} {'':>5} {breaks:>6} {'':>5} {matched:>5} "
@@ -205,8 +205,9 @@ half: split.py's half; rec0: recall at default scope (no entry point declared); 
 the declared entry points;
 breaks: statements Dynamo broke on (explain + graph_breaks log); found: of those, with a finding;
 exec: findings on statements the eager calls ran; conf: of those, Dynamo broke there; prec = conf/exec;
-mode: of exec, findings whose message names a mode the truth did not run (training, float16, autocast:
-the calls run in eval mode and float32), neither confirmed nor false; mprec: prec without them;
+mode: of exec, findings not confirmed whose message names a mode the truth may not have run (training,
+float16, autocast: the transformers calls run in eval mode and float32), neither confirmed nor false;
+mprec: prec without them;
 never: findings on statements no call ran; eps: entry points needed (a break statement is found only
 through it) / declared in configs/<lib>.yml; via: break statements found only with the declared set."""
 
