@@ -76,14 +76,14 @@ def _cast(value: Any, dtype: torch.dtype) -> Any:
     return value.to(dtype) if isinstance(value, torch.Tensor) and value.is_floating_point() else value
 
 
-def confirm(report: LibraryReport) -> list[tuple[str, str, str]]:
-    """(statement, modes, verdict) for each set-apart finding of the unit: "broke", "no break" or
-    the error of every call in that mode."""
+def confirm(report: LibraryReport, groups: dict[tuple[str, ...], list[str]]) -> list[tuple[str, str, str]]:
+    """(statement, modes, verdict) for each statement of `groups` (the modes to run in -> statements):
+    "broke", "no break" or the error of every call in that mode."""
     spec = _load_spec(report.name)
     package_dir = str(report.truth["package_dir"])
     tree, keys = Tree([package_dir]), StatementKeys(package_dir)
     verdicts = []
-    for modes, statements in mode_findings(report).items():
+    for modes, statements in groups.items():
         broke: set[str] = set()
         errors: list[str] = []
         for call_name, build in _calls(spec):
@@ -107,22 +107,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=HALVES, help="only this half's units")
     parser.add_argument("--lib", action="append", help="only this unit (repeatable)")
     parser.add_argument("--show-test-lines", action="store_true", help="print the test half's lines too")
+    parser.add_argument(
+        "--also", nargs=3, action="append", default=[], metavar=("UNIT", "STATEMENT", "MODE"),
+        help="also run UNIT in MODE (as modes.py spells it) and say whether Dynamo breaks on STATEMENT "
+        "(path:line as the run prints it): a finding whose message names no mode",
+    )
     args = parser.parse_args(argv)
+    for _, _, mode in args.also:
+        if not modes_named(f"finding ({mode})"):
+            parser.error(f"--also: {mode!r} is no mode modes.py writes (e.g. {TRAINING!r}, 'in float16', {AUTOCAST!r})")
     with open(args.run, encoding="utf-8") as handle:
         reports = [LibraryReport.from_json(item) for item in json.load(handle)]
     chosen = [r for r in reports if (args.half is None or half(r.name) == args.half) and (not args.lib or r.name in args.lib)]
     total = confirmed = 0
     for report in chosen:
-        if not mode_findings(report):
+        groups = mode_findings(report)
+        for unit, where, mode in args.also:
+            if unit == report.name:
+                groups.setdefault((mode,), []).append(where)
+        if not groups:
             continue
         with contextlib.redirect_stdout(sys.stderr):  # the models' own prints
-            verdicts = confirm(report)
+            verdicts = confirm(report, groups)
         for where, modes, verdict in verdicts:
             if half(report.name) != TEST or args.show_test_lines:  # the test half is counted, not read
                 print(f"{report.name:<34} {where:<70} ({modes}): {verdict}")
             total += 1
             confirmed += verdict == "broke"
-    print(f"Dynamo broke in the named mode on {confirmed} of {total} set-apart findings")
+    print(f"Dynamo broke in the named mode on {confirmed} of {total} statements")
     return 0
 
 
