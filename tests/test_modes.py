@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from graphmend_bot.analysis.modes import dtypes_named, modes_named
 from graphmend_bot.engine import check
 
 FIXTURE = Path(__file__).parent / "fixtures" / "modes" / "mode_only_breaks.py"
@@ -27,6 +28,17 @@ def test_findings_in_a_mode_only_branch_name_the_mode() -> None:
     for row, mode in modes.items():
         assert findings[row].message.endswith(f" ({mode})"), (row, findings[row].message)
     assert findings[15].code == findings[19].code == "GM701"
+
+
+def test_the_modes_a_message_names_are_read_back() -> None:
+    """The wild benchmark sets apart findings in a mode its eval/float32 truth did not run."""
+    findings = check([str(FIXTURE)]).findings
+    assert {f.location.row: modes_named(f.message) for f in findings} == {row: [mode] for row, mode in marked().items()}
+    assert modes_named("x breaks the graph (in training mode, in float16)") == ["in training mode", "in float16"]
+    assert [dtypes_named(mode) for mode in ("in float16 or bfloat16", "in bfloat16", "in training mode", "under autocast")] \
+        == [["float16", "bfloat16"], ["bfloat16"], [], []]
+    for message in ("`f(x)` breaks the graph", "calls torch.nonzero (data-dependent)", "x (in float32)", "x (in training)"):
+        assert modes_named(message) == [], message
 
 
 def test_a_finding_on_every_path_names_no_mode(tmp_path: Path) -> None:

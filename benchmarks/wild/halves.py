@@ -29,6 +29,9 @@ class ScopeFigures:
     found: int
     executed: int
     confirmed: int
+    # of the executed, those Dynamo did not break on whose findings name a mode the truth did not run
+    # (training, float16, autocast); None: a run saved before they were counted
+    mode_named: int | None = None
 
     @property
     def recall(self) -> float | None:
@@ -37,6 +40,14 @@ class ScopeFigures:
     @property
     def precision(self) -> float | None:
         return self.confirmed / self.executed if self.executed else None
+
+    @property
+    def measured_precision(self) -> float | None:
+        """Executed precision over the findings in the measured mode (eval, float32)."""
+        if self.mode_named is None:
+            return None
+        executed = self.executed - self.mode_named
+        return self.confirmed / executed if executed else None
 
 
 @dataclass
@@ -62,7 +73,12 @@ def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = f
     for scope in (DEFAULT_SCOPE, DECLARED_SCOPE):
         found = {k for r in mine for k in r.scopes.get(scope, {}).get("found", [])}
         executed = {k for r in mine for k in r.scopes.get(scope, {}).get("executed", [])}
-        scopes[scope] = ScopeFigures(len(breaks), len(found & breaks), len(executed), len(executed & breaks))
+        counted = [r.scopes[scope]["mode_named"] for r in mine if "mode_named" in r.scopes.get(scope, {})]
+        named = {k for keys in counted for k in keys}
+        scopes[scope] = ScopeFigures(
+            len(breaks), len(found & breaks), len(executed), len(executed & breaks),
+            len(named) if counted else None,
+        )
         per_library = [(r.name, _recall(r, scope)) for r in mine if r.break_lines and not r.error]
         ratios = [(n, v) for n, v in per_library if v is not None]
         lowest[scope] = min(ratios, key=lambda item: item[1]) if ratios else None
@@ -98,6 +114,16 @@ def _ratio(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def _measured_mode(s: ScopeFigures) -> str:
+    if s.mode_named is None:
+        return "named a mode the truth did not run: not counted (a run saved before they were)"
+    measured = s.executed - s.mode_named
+    return (
+        f"named a mode the truth did not run: {s.mode_named}; "
+        f"executed precision in the measured mode {_ratio(s.measured_precision)} ({s.confirmed}/{measured})"
+    )
+
+
 def halves_report(reports: list[LibraryReport]) -> str:
     rows = ["figures per half (split.py: sha256 of the salted library name, first byte even = dev)"]
     for name, exclude in ((DEV, frozenset()), (TEST, frozenset()), (TEST, TUNED_ON)):
@@ -114,6 +140,7 @@ def halves_report(reports: list[LibraryReport]) -> str:
                 f"executed precision {_ratio(s.precision)} ({s.confirmed}/{s.executed}), lowest library "
                 f"{f'{low[0]} {low[1]:.2f}' if low else '-'}, below 0.5: {len(f.below_half[scope])}"
             )
+            rows.append(f"             {_measured_mode(s)}")
         if name == TEST and not exclude:
             rows.append("    missed at default scope, by cause (counted, not read):")
             rows.extend(f"      {count:>4}  {cause}" for cause, count in f.causes.most_common())

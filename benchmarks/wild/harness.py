@@ -23,6 +23,11 @@ on an `if` header never matches a break in the `if`'s body.
   recall             = break statements with a finding / break statements
   executed precision = findings on a break statement / findings on statements the eager calls ran
   never ran          = findings on statements no eager call ran (neither confirmed nor refuted)
+  named a mode       = findings on executed statements Dynamo did not break on whose message names a
+                       mode (training, float16, autocast: analysis/modes.py) the truth may not have
+                       run (transformers' calls run in eval mode and float32): set apart, neither
+                       confirmed nor false, in the measured-mode precision (a confirmed one stays
+                       confirmed: Dynamo broke there in the calls as measured)
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ import torch  # noqa: E402
 from ground_truth import Tree, dynamo_breaks, executed_lines, normalise  # noqa: E402
 from miss_causes import miss_causes  # noqa: E402
 from split import corpus_names  # noqa: E402
+
+from graphmend_bot.analysis.modes import modes_named  # noqa: E402
 
 CONFIGS = os.path.join(HERE, "configs")
 ALL_ENTRY_POINTS = "(all declared)"  # the entry_point_gain key for the whole declared set
@@ -162,8 +169,10 @@ class LibraryReport:
     # brings: [break statements found, findings on executed statements, findings]
     entry_point_gain: dict[str, list[int]] = field(default_factory=dict)
     # per scope (DEFAULT_SCOPE: no entry point declared; DECLARED_SCOPE: configs/<lib>.yml), the
-    # statement keys ("path:line") found and on executed statements, so that the halves of the
-    # corpus can be scored as unions (transformers families share files: a shared break counts once)
+    # statement keys ("path:line") found, on executed statements, and of those the ones whose
+    # findings name a mode the truth did not run ("mode_named"; absent in runs saved before it), so
+    # that the halves of the corpus can be scored as unions (transformers families share files: a
+    # shared break counts once)
     scopes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     # every break statement missed at default scope -> its cause (miss_causes.py)
     miss_causes: dict[str, str] = field(default_factory=dict)
@@ -184,14 +193,31 @@ class LibraryReport:
     def precision(self) -> float | None:
         return self.confirmed / self.executed_findings if self.executed_findings else None
 
+    @property
+    def mode_named(self) -> int | None:
+        """Findings on executed statements Dynamo did not break on (declared scope) that name a mode
+        the truth may not have run; None for a run saved before they were counted."""
+        named = self.scopes.get(DECLARED_SCOPE, {}).get("mode_named")
+        return None if named is None else len(named)
+
+    @property
+    def measured_precision(self) -> float | None:
+        """Executed precision over the findings in the measured mode (eval, float32); None for a run
+        saved before mode-named findings were counted."""
+        if self.mode_named is None:
+            return None
+        executed = self.executed_findings - self.mode_named
+        return self.confirmed / executed if executed else None
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["recall"], data["precision"] = self.recall, self.precision
+        data["measured_precision"] = self.measured_precision
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LibraryReport:
-        data = {k: v for k, v in data.items() if k not in ("recall", "precision")}
+        data = {k: v for k, v in data.items() if k not in ("recall", "precision", "measured_precision")}
         data["calls"] = [CallResult(**c) for c in data.get("calls", [])]
         for name in ("missed", "false_positives", "never_ran_sample", "break_lines"):
             data[name] = [Line(**item) for item in data.get(name, [])]
@@ -338,9 +364,11 @@ def _score(
         reported = default = {}
     report.static_seconds = time.perf_counter() - static_started
     for scope, found in ((DEFAULT_SCOPE, default), (DECLARED_SCOPE, reported)):
+        executed_here = [k for k in found if k in ran or k in breaks]
         report.scopes[scope] = {
             "found": sorted(_where(k) for k in found.keys() & breaks.keys()),
-            "executed": sorted(_where(k) for k in found if k in ran or k in breaks),
+            "executed": sorted(_where(k) for k in executed_here),
+            "mode_named": sorted(_where(k) for k in executed_here if k not in breaks and modes_named(found[k])),
         }
     if not report.error:
         report.miss_causes = miss_causes(
@@ -422,7 +450,8 @@ def finding_keys(
 ) -> dict[Key, str]:
     """`graphmend check --output-format json` findings inside the package, by statement key (in a
     file not in `files`, when given, by its own line: no statement there can match, and two findings
-    in one such statement then count twice among the never-ran ones)."""
+    in one such statement then count twice among the never-ran ones). A statement's note is a
+    finding that names no mode when it has one: it names a mode only when all its findings do."""
     found: dict[Key, str] = {}
     for finding in findings:
         path = normalise(finding["filename"])
@@ -430,7 +459,9 @@ def finding_keys(
             row = finding["location"]["row"]
             relative = os.path.relpath(path, keys.base)
             key = keys.key(path, row) if files is None or relative in files else (relative, row)
-            found.setdefault(key, f"{finding['code']} {finding['message']}")
+            note = f"{finding['code']} {finding['message']}"
+            if key not in found or (modes_named(found[key]) and not modes_named(note)):
+                found[key] = note
     return found
 
 

@@ -36,6 +36,8 @@ from harness import (  # noqa: E402
 )
 from split import HALVES, TEST, half  # noqa: E402
 
+from graphmend_bot.analysis.modes import modes_named  # noqa: E402
+
 TIMEOUT_S = 1800
 # transformers 5.x lives in its own environment (setup_env.sh), apart from the libraries that pin
 # or import an older one
@@ -109,6 +111,10 @@ def _ratio(value: float | None) -> str:
     return "  -  " if value is None else f"{value:5.2f}"
 
 
+def _count(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
 def _default_recall(report: LibraryReport) -> float | None:
     found = report.scopes.get(DEFAULT_SCOPE, {}).get("found")
     return len(found) / report.break_statements if found is not None and report.break_statements else None
@@ -131,7 +137,7 @@ def _via_entry_points(report: LibraryReport) -> str:
 def table(reports: list[LibraryReport]) -> str:
     header = (
         f"{'library':<30} {'half':<4} {'version':<10} {'calls':>5} {'breaks':>6} {'rec0':>5} {'found':>5} {'recall':>6} "
-        f"{'exec':>4} {'conf':>4} {'prec':>5} {'never':>5} {'eps':>5} {'via':>3} {'wall s':>7}"
+        f"{'exec':>4} {'conf':>4} {'prec':>5} {'mode':>4} {'mprec':>5} {'never':>5} {'eps':>5} {'via':>3} {'wall s':>7}"
     )
     rows = [header, "-" * len(header)]
     for r in reports:
@@ -140,17 +146,22 @@ def table(reports: list[LibraryReport]) -> str:
             f"{r.name:<30} {half(r.name):<4} {r.version:<10} {f'{ok}/{len(r.calls)}':>5} {r.break_statements:>6} "
             f"{_ratio(_default_recall(r)):>5} {r.matched:>5} "
             f"{_ratio(r.recall):>6} {r.executed_findings:>4} {r.confirmed:>4} {_ratio(r.precision):>5} "
-            f"{r.never_ran:>5} {_needed(r):>5} {_via_entry_points(r):>3} {r.seconds:>7.1f}"
+            f"{_count(r.mode_named):>4} {_ratio(r.measured_precision):>5} {r.never_ran:>5} {_needed(r):>5} {_via_entry_points(r):>3} {r.seconds:>7.1f}"
         )
     breaks = sum(r.break_statements for r in reports)
     matched = sum(r.matched for r in reports)
     executed = sum(r.executed_findings for r in reports)
     confirmed = sum(r.confirmed for r in reports)
+    counted = [r for r in reports if r.mode_named is not None]
+    named = sum(r.mode_named or 0 for r in counted)
+    measured = sum(r.executed_findings for r in counted) - named
+    measured_confirmed = sum(r.confirmed for r in counted)
     rows.append("-" * len(header))
     rows.append(
         f"{'overall (sums)':<30} {'':<4} {'':<10} {'':>5} {breaks:>6} {'':>5} {matched:>5} "
         f"{_ratio(matched / breaks if breaks else None):>6} "
         f"{executed:>4} {confirmed:>4} {_ratio(confirmed / executed if executed else None):>5} "
+        f"{_count(named if counted else None):>4} {_ratio(measured_confirmed / measured if measured else None):>5} "
         f"{sum(r.never_ran for r in reports):>5} {_needed_total(reports):>5} "
         f"{sum(int(_via_entry_points(r)) for r in reports):>3} "
         f"{sum(r.seconds for r in reports):>7.1f}"
@@ -194,6 +205,9 @@ half: split.py's half; rec0: recall at default scope (no entry point declared); 
 the declared entry points;
 breaks: statements Dynamo broke on (explain + graph_breaks log); found: of those, with a finding;
 exec: findings on statements the eager calls ran; conf: of those, Dynamo broke there; prec = conf/exec;
+mode: of exec, findings not confirmed whose message names a mode the truth may not have run (training,
+float16, autocast: the transformers calls run in eval mode and float32), neither confirmed nor false;
+mprec: prec without them;
 never: findings on statements no call ran; eps: entry points needed (a break statement is found only
 through it) / declared in configs/<lib>.yml; via: break statements found only with the declared set."""
 
@@ -217,9 +231,11 @@ def details(report: LibraryReport, show_test_lines: bool = False) -> str:
             f"{report.never_ran} never ran (lines not shown)"
         )
         return "\n".join(lines)
+    in_other_modes = [item for item in report.false_positives if modes_named(item.note)]
     for title, items in (
         ("missed", report.missed),
-        ("false positive", report.false_positives),
+        ("false positive", [item for item in report.false_positives if item not in in_other_modes]),
+        ("named a mode the truth did not run", in_other_modes),
         ("never ran (sample)", report.never_ran_sample),
     ):
         lines.extend(f"   {title}: {item.where}  {item.text}\n      {item.note}" for item in items)

@@ -19,6 +19,7 @@ from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 TRAINING = "in training mode"
 AUTOCAST = "under autocast"
+_IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are spelled
 # The dtypes a test picks, by their names in torch.
 _HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 _AUTOCAST_TESTS = frozenset({"torch.is_autocast_enabled", "torch.is_autocast_cpu_enabled"})
@@ -72,7 +73,7 @@ def _dtype_test(test: ast.Compare) -> tuple[str, bool] | None:
     found = [name for name in names if name is not None]
     if not found or len(found) < len(names):  # a dtype other than these may pass too: any mode
         return None
-    mode = f"in {' or '.join(dict.fromkeys(found))}"
+    mode = _IN + _OR.join(dict.fromkeys(found))
     return mode, isinstance(op, (ast.Eq, ast.Is, ast.In))
 
 
@@ -97,4 +98,25 @@ def entered(modes: list[str], mode: str | None) -> Iterator[None]:
 
 def named(message: str, modes: list[str]) -> str:
     """The message, saying the modes its line runs in."""
-    return f"{message} ({', '.join(dict.fromkeys(modes))})" if modes else message
+    return f"{message} ({_AND.join(dict.fromkeys(modes))})" if modes else message
+
+
+def modes_named(message: str) -> list[str]:
+    """The modes `named` wrote at the end of a message, [] when it names none: the wild benchmark
+    measures Dynamo in eval mode and float32, so it sets apart findings in a mode it did not run."""
+    opened = message.rfind(" (")
+    if opened < 0 or not message.endswith(")"):
+        return []
+    written = message[opened + 2 : -1].split(_AND)
+    return written if all(_is_mode(mode) for mode in written) else []
+
+
+def dtypes_named(mode: str) -> list[str]:
+    """The torch dtypes a dtype mode names ("in float16 or bfloat16": float16, bfloat16), else []."""
+    dtypes = mode.removeprefix(_IN)
+    names = dtypes.split(_OR)
+    return names if dtypes != mode and all(name in _HALF_DTYPES.values() for name in names) else []
+
+
+def _is_mode(text: str) -> bool:
+    return text in (TRAINING, AUTOCAST) or bool(dtypes_named(text))
