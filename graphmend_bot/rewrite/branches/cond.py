@@ -201,20 +201,22 @@ def _returned(ctx: FixContext, chain: Chain) -> tuple[tuple[cst.BaseExpression, 
         false_value = single_return(chain.orelse)
         if false_value is None:
             return None
-        _check_expression(true_value)
-        _check_expression(false_value)
-        _reject_parameter_selection(true_value)
-        _reject_parameter_selection(false_value)
+        _check_arms(true_value, false_value)
         return (true_value, false_value), None
     following = next_statement(ctx, chain.top)
     false_value = single_return([following]) if following is not None else None
     if false_value is None or following is None:
         return None
-    _check_expression(true_value)
-    _check_expression(false_value)
-    _reject_parameter_selection(true_value)
-    _reject_parameter_selection(false_value)
+    _check_arms(true_value, false_value)
     return (true_value, false_value), following
+
+
+def _check_arms(*values: cst.BaseExpression) -> None:
+    """Both returned values must be expressions a branch function can return, and neither may pick a parameter."""
+    for value in values:
+        _check_expression(value)
+    for value in values:
+        _reject_parameter_selection(value)
 
 
 def _reject_parameter_selection(value: cst.BaseExpression) -> None:
