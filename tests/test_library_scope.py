@@ -315,3 +315,27 @@ def test_a_finding_only_the_public_api_reaches_names_the_public_callable(write_t
     assert text.count("traced as public API") == 2  # not on the forward's finding
     records = json.loads(subprocess.run([*cli, "--output-format", "json"], cwd=root, capture_output=True).stdout)
     assert sorted(r["reached_through"] for r in records) == ["", "vision.net.Flow.inverse", "vision.net.blur"]
+
+
+DIST = """
+    import torch
+
+    def sample(num_samples, shift):
+        if num_samples <= 0:
+            raise ValueError("num_samples must be positive")
+        return torch.randn(num_samples, 2) + shift.max().item()
+
+    def scale(x):
+        return sample(x.sum(), x)
+"""
+
+
+def test_a_count_parameter_of_a_public_callable_is_not_assumed_a_tensor(write_tree):
+    """A root's unannotated parameters are tensors, except a count by name (`num_samples`, `n_steps`):
+    nflows' `sample(num_samples)` is called with an int, and its `if num_samples <= 0: raise` does
+    not break (the wild benchmark's nflows sample call, torch 2.13). A tensor passed in still counts."""
+    root = write_tree({"flows/__init__.py": "from .dist import sample, scale\n", "flows/dist.py": DIST})
+    # `scale` passes a tensor: then it is one (the guard, and a tensor as randn's size)
+    assert found(root, "library") == {("dist.py", 4, "GM201"), ("dist.py", 6, "GM302"), ("dist.py", 6, "GM301")}
+    root = write_tree({"flows/dist.py": DIST.replace("return sample(x.sum(), x)", "return x")})
+    assert found(root, "library") == {("dist.py", 6, "GM301")}  # only `shift` is assumed a tensor
