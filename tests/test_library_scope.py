@@ -327,11 +327,16 @@ DIST = """
 
     def scale(x):
         return sample(x.sum(), x)
+
+    def tile(x, n):
+        if n <= 0:
+            raise ValueError("n must be positive")
+        return x.repeat(n, 1)
 """
 
 
 def test_a_count_parameter_of_a_public_callable_is_not_assumed_a_tensor(write_tree):
-    """A root's unannotated parameters are tensors, except a count by name (`num_samples`, `n_steps`):
+    """A root's unannotated parameters are tensors, except a count by name (`num_samples`, `n`):
     nflows' `sample(num_samples)` is called with an int, and its `if num_samples <= 0: raise` does
     not break (the wild benchmark's nflows sample call, torch 2.13). A tensor passed in still counts."""
     root = write_tree({"flows/__init__.py": "from .dist import sample, scale\n", "flows/dist.py": DIST})
