@@ -196,12 +196,6 @@ def _is_accessor(decorators: tuple[str, ...]) -> bool:
     return is_property(decorators) or any(d.endswith((".setter", ".deleter")) for d in decorators)
 
 
-def has_own_roots(program: Program) -> bool:
-    """Whether the tree names its roots (knows_its_roots) or exports an nn.Module (a public forward
-    among the model scope's roots): then `auto` does not pick the whole library scope."""
-    return knows_its_roots(program) or exports_modules(program)
-
-
 def knows_its_roots(program: Program) -> bool:
     """Whether the tree compiles something itself or is given entry points: then it keeps the
     model scope, whose roots those are."""

@@ -31,7 +31,6 @@ from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, Modul
 from graphmend_bot.analysis.public_api import (
     TENSOR_API,
     exports_modules,
-    has_own_roots,
     is_package_module,
     knows_its_roots,
     library_roots,
@@ -508,10 +507,6 @@ class Program:
     def knows_its_roots(self) -> bool:
         """Whether the tree compiles something itself or is given entry points."""
         return knows_its_roots(self)
-
-    def has_own_roots(self) -> bool:
-        """Whether the tree compiles something itself, is given entry points, or exports an nn.Module."""
-        return has_own_roots(self)
 
     def library_roots(self) -> set[FunctionId]:
         """The library scope's roots (public_api.py), whatever the scope."""
