@@ -395,14 +395,14 @@ class Workspace:
 
     def _settle_scope(self, scans: list[FileScan], relevant: set[str],
                       summarize: Callable[[list[SourceFile]], list[ModuleSummary | FileError]]) -> None:
-        """The library scope (public_api.py) also needs every public module of the packages and
-        what they import. Nothing more is read in the model scope, nor where `auto` already sees
-        roots of the tree's own (a forward it exports, a compile call): a model repository is
-        read as before. `auto` is then decided again on the whole package: where the new files
-        show roots of its own after all (a public subclass of a private module's nn.Module), the
-        model scope stands and they are dropped, so its result is exactly the model scope's."""
+        """The library scope and `auto`'s tensor-api scope (public_api.py) also need every public
+        module of the packages and what they import. Nothing more is read in the model scope, nor
+        where `auto` sees roots the tree names itself (a compile call, entry points). `auto` is
+        then decided on the whole package; where it settles to the model scope after all (no
+        public callable on tensors), the new files are dropped, so its result is exactly the
+        model scope's."""
         if self.config.scope == "model" or (self.config.scope == "auto" and (
-                not any(f.is_package for f in self.files) or self._program("auto").has_own_roots())):
+                not any(f.is_package for f in self.files) or self._program("auto").knows_its_roots())):
             self._scope_by_roots = True
             return
         public = [f.module for f in self.files if is_public_module(f.module, f.is_package)]
@@ -410,12 +410,13 @@ class Workspace:
         more = [f for f in self.files if f.module in wider and f.module not in relevant]
         for outcome in summarize(more):
             self._store(outcome)
-        if self.config.scope == "auto" and self._program("auto").scope == "model":
+        settled = self._program(self.config.scope).scope
+        if settled == "model":
             for source_file in more:
                 self.summaries.pop(source_file.path, None)
                 self._file_errors.pop(source_file.path, None)
             return
-        self.scope = "library"
+        self.scope = settled
 
     def _dependency_summaries(self) -> list[ModuleSummary]:
         dependencies = Dependencies(self.config.dependencies, (f.module for f in self.files))
@@ -499,6 +500,7 @@ class Workspace:
         program = self._solved = self._program()
         enabled = select_codes(self.config.select, self.config.ignore)
         wanted = {os.path.abspath(p) for p in only} if only is not None else None
+        reached_through = program.public_api_reach()
         findings = [
             Finding(
                 code=traced.draft.code,
@@ -510,6 +512,7 @@ class Workspace:
                 symbol=f"{traced.module.module}.{traced.function.qualname}",
                 source_line=traced.draft.source_line,
                 frequency="rare-branch" if traced.draft.rare else "every-call",
+                reached_through=reached_through.get((traced.module.module, traced.function.qualname), ""),
             )
             for traced in program.traced_drafts()
             if traced.draft.code in enabled

@@ -73,6 +73,7 @@ def finding_record(finding: Finding, *, filename: str | None = None, fix: bool =
         "fingerprint": finding.fingerprint,
         "dynamo": evidence_record(finding.evidence),
         "frequency": finding.frequency,
+        "reached_through": finding.reached_through,
     })
     if lossless:
         record.update(source_line=finding.source_line, occurrence=finding.occurrence)
@@ -164,6 +165,7 @@ def read_finding(value: Any, name: str, *, fix: bool = True, evidence: bool = Tr
         fix=read_fix(raw_fix, f"{name}.fix") if fix else None,
         evidence=read_evidence(data.get("dynamo"), f"{name}.dynamo") if evidence else None,
         frequency=_one_of(data.get("frequency", "every-call"), f"{name}.frequency", FREQUENCIES),
+        reached_through=_text(data.get("reached_through", ""), f"{name}.reached_through"),
     )
 
 

@@ -136,6 +136,9 @@ class Finding:
     # "every-call": the line runs whenever its function does; "rare-branch": only on an error or
     # misconfiguration branch (analysis/frequency.py), so fixing it changes nothing on the hot path.
     frequency: Frequency = field(default="every-call", compare=False)
+    # The public callable (`module.qualname`) whose call reaches this line, when only the library
+    # or `auto`'s tensor-api scope makes it traced code (no forward or compile call reaches it).
+    reached_through: str = field(default="", compare=False)
 
     @property
     def rare(self) -> bool:

@@ -2,6 +2,7 @@
 package with no compiled roots of its own (analysis/public_api.py)."""
 
 import ast
+import json
 import subprocess
 import sys
 import textwrap
@@ -11,6 +12,12 @@ import pytest
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config, ConfigError, parse_config
 from graphmend_bot.engine import check
+
+
+def benchmarks_dir():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent.parent / "benchmarks"
 
 # A public function breaks through a private helper; a private function nothing public calls breaks too.
 SOLVER = """
@@ -144,7 +151,7 @@ def test_auto_picks_the_library_scope_for_a_package_with_no_roots_of_its_own(wri
     assert found(root) == {STEP}
 
 
-def test_auto_keeps_the_model_scope_for_a_package_that_exports_an_nn_module(write_tree):
+def test_auto_does_not_root_public_functions_that_neither_take_nor_return_a_tensor(write_tree):
     root = write_tree({**SOLVER_PACKAGE, "solvers/net.py": """
         from torch import nn
 
@@ -152,7 +159,69 @@ def test_auto_keeps_the_model_scope_for_a_package_that_exports_an_nn_module(writ
             def forward(self, x):
                 return x.sum().item()
     """})
-    assert found(root) == {("net.py", 5, "GM301")}  # the forward only, as before: `solve` is not traced
+    # the forward only: `solve` takes unannotated parameters and returns what `_step` returns
+    assert found(root) == {("net.py", 5, "GM301")}
+
+
+# A package that exports an nn.Module and a functional API beside it (kornia, nflows, zuko): a
+# function and a method on tensors, and a text helper that takes and returns none.
+MIXED_PACKAGE = {
+    "vision/__init__.py": "from .net import Net, blur, Flow, describe\n",
+    "vision/net.py": """
+        import torch
+        from torch import nn
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x * 2
+
+        def blur(image: torch.Tensor, sigma=1.0):
+            return image * image.amax().item()
+
+        class Flow(nn.Module):
+            def forward(self, x):
+                return x
+
+            def inverse(self, inputs):
+                outputs = torch.zeros_like(inputs)
+                for _ in range(int(inputs.sum())):
+                    outputs = outputs + 1
+                return outputs
+
+        def describe(name):
+            print(name)
+            return name.upper()
+    """,
+}
+BLUR, INVERSE, DESCRIBE = ("net.py", 9, "GM301"), ("net.py", 17, "GM302"), ("net.py", 22, "GM401")
+
+
+def test_auto_roots_the_tensor_api_of_a_package_that_exports_an_nn_module(write_tree):
+    """Users compile kornia's functions and nflows' `Flow.inverse`, not only forwards: in `auto`
+    the public callables that take or return a tensor are roots beside the forwards; `describe`,
+    on text only, is not (the library scope roots it too)."""
+    root = write_tree(MIXED_PACKAGE)
+    assert found(root) == {BLUR, INVERSE}
+    assert found(root, "library") == {BLUR, INVERSE, DESCRIBE}
+    assert found(root, "model") == set()
+
+
+def test_the_tensor_api_roots_break_under_dynamo(write_tree, monkeypatch):
+    """The lines `auto` now reports are where Dynamo breaks when a user compiles the call."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    root = write_tree(MIXED_PACKAGE)
+    monkeypatch.syspath_prepend(str(root))
+    import vision
+
+    path = normalise(str(root / "vision" / "net.py"))
+    rows = set()
+    for fn in (vision.blur, vision.Flow().inverse):
+        broken = dynamo_breaks(fn, (torch.ones(3),), {}, Tree([str(root / "vision")]))
+        rows |= {line for file, line in broken.lines if file == path}
+    assert rows == {BLUR[1], INVERSE[1]}
 
 
 def test_auto_keeps_the_model_scope_when_the_package_compiles_or_declares_entry_points(write_tree):
@@ -222,3 +291,56 @@ def test_exports_are_read_from_literals_only(source, exports):
     for statement in ast.parse(textwrap.dedent(source)).body:
         reader.read(statement)
     assert reader.names == exports
+
+
+def test_a_finding_only_the_public_api_reaches_names_the_public_callable(write_tree, tmp_path):
+    """A line no forward reaches would puzzle its reader: the finding says which public callable
+    makes it traced code, in the text and JSON reports, and keeps it through the cache."""
+    root = write_tree({**MIXED_PACKAGE, "vision/model.py": """
+        import torch
+        from torch import nn
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return x * x.sum().item()
+    """, "vision/__init__.py": "from .net import Net, blur, Flow, describe\nfrom .model import Model\n"})
+    cache = SummaryCache(tmp_path / "cache")
+    for _ in range(2):  # cold, then the whole result from the cache
+        result = check([str(root)], Config(), cache=cache)
+        via = {(f.path.rsplit("/", 1)[-1], f.location.row): f.reached_through for f in result.findings}
+        assert via == {("net.py", 9): "vision.net.blur", ("net.py", 17): "vision.net.Flow.inverse", ("model.py", 6): ""}
+    cli = [sys.executable, "-m", "graphmend_bot.cli", "check", "--no-cache", "vision"]
+    text = subprocess.run(cli, cwd=root, capture_output=True, text=True).stdout
+    assert "note: traced as public API: a user who compiles `vision.net.blur` runs this line" in text
+    assert text.count("traced as public API") == 2  # not on the forward's finding
+    records = json.loads(subprocess.run([*cli, "--output-format", "json"], cwd=root, capture_output=True).stdout)
+    assert sorted(r["reached_through"] for r in records) == ["", "vision.net.Flow.inverse", "vision.net.blur"]
+
+
+DIST = """
+    import torch
+
+    def sample(num_samples, shift):
+        if num_samples <= 0:
+            raise ValueError("num_samples must be positive")
+        return torch.randn(num_samples, 2) + shift.max().item()
+
+    def scale(x):
+        return sample(x.sum(), x)
+
+    def tile(x, n):
+        if n <= 0:
+            raise ValueError("n must be positive")
+        return x.repeat(n, 1)
+"""
+
+
+def test_a_count_parameter_of_a_public_callable_is_not_assumed_a_tensor(write_tree):
+    """A root's unannotated parameters are tensors, except a count by name (`num_samples`, `n`):
+    nflows' `sample(num_samples)` is called with an int, and its `if num_samples <= 0: raise` does
+    not break (the wild benchmark's nflows sample call, torch 2.13). A tensor passed in still counts."""
+    root = write_tree({"flows/__init__.py": "from .dist import sample, scale\n", "flows/dist.py": DIST})
+    # `scale` passes a tensor: then it is one (the guard, and a tensor as randn's size)
+    assert found(root, "library") == {("dist.py", 4, "GM201"), ("dist.py", 6, "GM302"), ("dist.py", 6, "GM301")}
+    root = write_tree({"flows/dist.py": DIST.replace("return sample(x.sum(), x)", "return x")})
+    assert found(root, "library") == {("dist.py", 6, "GM301")}  # only `shift` is assumed a tensor

@@ -220,6 +220,40 @@ CASES = {
         ARGS = (torch.ones(3),)
         MODULE = "Kernel"
     """,
+    # A dispatch table of dispatch tables, some entries `functools.partial`s (geomloss's
+    # `routines[loss][backend](...)`): every function it holds may run.
+    "nested_dispatch_table": """
+        def diameter(x):
+            return x.max().item()  # break
+
+        def sinkhorn(x):
+            return x * diameter(x)
+
+        def kernel(x, name):
+            if (x > 0).all():  # break
+                return x * 2
+            return x
+
+        ROUTINES = {
+            "sinkhorn": {"tensorized": sinkhorn},
+            "energy": {"tensorized": functools.partial(kernel, name="energy")},
+        }
+
+        class Loss(nn.Module):
+            def __init__(self, loss="sinkhorn"):
+                super().__init__()
+                self.loss = loss
+
+            def forward(self, x):
+                return ROUTINES[self.loss]["tensorized"](x)
+
+        SINKHORN, ENERGY = Loss(), Loss("energy")
+
+        def entry(x):
+            return SINKHORN(x) + ENERGY(x)
+
+        ARGS = (torch.ones(3),)
+    """,
 }
 
 

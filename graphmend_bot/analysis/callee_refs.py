@@ -29,8 +29,12 @@ def callee_ref(func: ast.expr) -> str | None:
         and func.value.value.id == "self"
     ):
         return f"self:{func.value.attr}[]"  # self.layers[i](...)
-    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
-        return f"registry:{func.value.id}"  # SOLVERS[name](...)
+    if isinstance(func, ast.Subscript):
+        table = func.value
+        while isinstance(table, ast.Subscript):  # ROUTINES[loss][backend](...)
+            table = table.value
+        if isinstance(table, ast.Name):
+            return f"registry:{table.id}"  # SOLVERS[name](...)
     if isinstance(func, ast.Attribute):
         if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
             return f"self:{func.attr}"

@@ -18,6 +18,7 @@ from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
+    is_count_name,
     tensor_mapping_annotation,
     tensor_param,
     yields_to_callers,
@@ -58,7 +59,7 @@ class FunctionAnalyzer(StatementVisitor):
                 self._tensor_mappings.add(arg.arg)
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
                 self._none_params.add(arg.arg)
-            if seed is None and default is None and arg.annotation is None:
+            if seed is None and default is None and arg.annotation is None and not is_count_name(arg.arg):
                 configured_entry_params.append(arg.arg)
             if seed is not None:
                 self.summary.param_seeds[arg.arg] = seed

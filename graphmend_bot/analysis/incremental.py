@@ -22,7 +22,7 @@ An edited, added or removed function is one the solve did not consult when all o
   imports, `__all__`, every other function, rows included), and neither the solve nor another
   module's summary read the file's text;
 - the prefilter summarises the same modules, and the tree's own roots settled the model scope
-  (in the library scope a new public function is a root).
+  (in the library and `auto`'s tensor-api scopes a new public function may be a root).
 The state is data as every entry (summary_codec.py), and a state that does not fit the tree
 (other files, a wrong shape, a result other than the one keyed by the texts it names) is not used.
 """

@@ -8,6 +8,13 @@ import ast
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 _FLAG_PREFIXES = ("output_", "return_", "use_", "is_", "do_", "has_", "enable_")
+_COUNT_PREFIXES = ("num_", "n_")
+
+
+def is_count_name(name: str) -> bool:
+    """`num_samples`, `n_steps`, `n`: a count by convention, which a caller passes as a Python int
+    (nflows' `Distribution.sample(num_samples)`, `tile(x, n)`), not a tensor an entry point is handed."""
+    return name == "n" or name.startswith(_COUNT_PREFIXES)
 
 
 def tensor_param(

@@ -4,7 +4,8 @@ Users compile a library's functions and methods (`torch.compile(odeint)`, a comp
 step that calls `kornia.filters.gaussian_blur2d`), not only its nn.Modules. In the library scope
 every public callable is an entry point, as if it were listed in `entry-points`: its parameters
 without annotation or default are tensors, unless a caller in the tree passes them (then the
-callers decide, as for a forward).
+callers decide, as for a forward) or they are named as counts (`num_samples`: an int by
+convention, parameter_annotations.is_count_name).
 
 Public, by Python's own conventions (PEP 8: "Public and internal interfaces"):
 - a module is public when it lies in a package (a folder with `__init__.py`; a loose script is
@@ -25,13 +26,18 @@ a public callable that creates parameters, itself or through what it calls (a to
 `nn.Parameter`, in an nn.Module's constructor too: `conv_bn(c)`, `Sam.from_name(name)`), makes the
 model users then compile; it runs once, eagerly (and compiled, it would break on every call).
 
-The automatic choice (`scope: auto`, the default) picks the library scope for a tree that
-holds a package and has no compiled roots of its own: nothing in it is compiled (a
-`@torch.compile`, a `torch.compile(...)` or `.compile()` call), no `entry-points` are
-configured, and no public class is an nn.Module whose `forward` Dynamo would trace. A package
-that exports nn.Modules (transformers, a model zoo) keeps the model scope: users compile its
-modules, and the forwards already are its roots. torchdiffeq's only modules are private wrappers
-around the user's vector field, so it gets the library scope.
+The automatic choice (`scope: auto`, the default), for a tree that holds a package:
+- the model scope where the tree names its roots: something in it is compiled (a
+  `@torch.compile`, a `torch.compile(...)` or `.compile()` call), or `entry-points` are
+  configured;
+- else the library scope where no public class is an nn.Module whose `forward` Dynamo would
+  trace (torchdiffeq: its only modules are private wrappers around the user's vector field);
+- else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
+  callables that take or return a tensor (a parameter annotated as one, a result that is one
+  whatever the arguments). Users compile kornia's functional API beside its modules, a flow's
+  `inverse` and `log_prob`, a scheduler's `step`; the tokenizers, loaders and configuration
+  classes of a model zoo take and return no tensor and stay out.
+A lone file or a folder of scripts keeps the model scope.
 """
 
 from __future__ import annotations
@@ -43,10 +49,11 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis.value_class import is_property
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.model import ModuleSummary
+    from graphmend_bot.analysis.model import FunctionSummary, ModuleSummary
     from graphmend_bot.analysis.scope import FunctionId, Program
 
 SCOPES = ("auto", "model", "library")
+TENSOR_API = "tensor-api"  # what `auto` settles to for a package exporting nn.Modules (no config value)
 PARAMETER_CREATION = "GB0264"  # Dynamo's id for an nn.Parameter built in traced code (rule GM607)
 _TEST_PARTS = frozenset({"tests", "test", "conftest"})
 
@@ -80,6 +87,41 @@ def exported_names(summary: ModuleSummary) -> Iterator[str]:
         yield from (name for name in dict.fromkeys([*defined, *summary.imports]) if _public(name))
     else:
         yield from (name for name in defined if _public(name))
+
+
+def tensor_api_roots(program: Program) -> set[FunctionId]:
+    """`auto`'s roots beside the forwards of a package that exports nn.Modules: its public
+    callables that take or return a tensor (module docstring)."""
+    returning: dict[FunctionId, bool] = {}
+    return {
+        fid for fid in program.library_roots()
+        if takes_tensor(program.function(fid)) or returns_tensor(program, fid, returning)
+    }
+
+
+def takes_tensor(function: FunctionSummary) -> bool:
+    """A parameter annotated as a tensor (`x: torch.Tensor`, `mask: Optional[Tensor]`)."""
+    return any(function.param_seeds.get(name) for name in function.params)
+
+
+def returns_tensor(program: Program, fid: FunctionId, memo: dict[FunctionId, bool]) -> bool:
+    """Whether `fid` returns a tensor whatever its arguments: `return torch.cat(...)`, a tuple
+    holding one, or what a function of the tree that does so returns (`return apply_rotary_emb(...)`).
+    An operation on tensors, which a user's compiled step may call; a tokenizer, a loader or a
+    configuration class returns none."""
+    if fid in memo:
+        return memo[fid]
+    memo[fid] = False  # a cycle of calls proves nothing
+    function = program.function(fid)
+    results = [function.returns, *(function.return_elements or ())]
+    found = any(kind.always for kind in results) or any(
+        returns_tensor(program, callee, memo)
+        for kind in results
+        for call in kind.calls
+        for callee in program.call_targets_at(fid, call.site)
+    )
+    memo[fid] = found
+    return found
 
 
 def library_roots(program: Program) -> set[FunctionId]:
@@ -154,15 +196,19 @@ def _is_accessor(decorators: tuple[str, ...]) -> bool:
     return is_property(decorators) or any(d.endswith((".setter", ".deleter")) for d in decorators)
 
 
-def has_own_roots(program: Program) -> bool:
-    """Whether the tree compiles something itself, is given entry points, or exports an
-    nn.Module (a public forward among the model scope's roots): then it keeps the model scope."""
+def knows_its_roots(program: Program) -> bool:
+    """Whether the tree compiles something itself or is given entry points: then it keeps the
+    model scope, whose roots those are."""
     if program.extra_entry_points:
         return True
-    for module, summary in program.modules.items():
-        if module in program.dependency_modules:
-            continue
-        if summary.compile_targets or any(function.compiled for function in summary.functions.values()):
-            return True
+    return any(
+        summary.compile_targets or any(function.compiled for function in summary.functions.values())
+        for module, summary in program.modules.items()
+        if module not in program.dependency_modules
+    )
+
+
+def exports_modules(program: Program) -> bool:
+    """Whether a public class of the tree is an nn.Module whose forward Dynamo would trace."""
     forwards = [fid for fid in program.model_entry_points() if program.function(fid).name == "forward"]
     return bool(forwards) and any(fid in program.public_callables() for fid in forwards)

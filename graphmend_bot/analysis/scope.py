@@ -2,8 +2,9 @@
 
 Entry points are the `forward` of every nn.Module subclass, functions decorated with or passed
 to `torch.compile`, modules compiled with `torch.compile(model)` / `model.compile()`, and the
-configured extra entry points; in the library scope also every public callable of the package
-(public_api.py, which also says when `auto` picks that scope). Scope is everything reachable from them through calls, function
+configured extra entry points; in the library scope also every public callable of the package,
+in `auto`'s tensor-api scope those that take or return a tensor (public_api.py, which also says
+when `auto` picks which). Scope is everything reachable from them through calls, function
 references and decorators. Then a small fixpoint decides which parameters receive tensors and
 which functions return them, so a helper's `if x.sum() > 0` is reported when a tensor reaches it.
 """
@@ -28,10 +29,13 @@ from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.public_api import (
-    has_own_roots,
+    TENSOR_API,
+    exports_modules,
     is_package_module,
+    knows_its_roots,
     library_roots,
     public_callables,
+    tensor_api_roots,
 )
 from graphmend_bot.analysis.skipped_frames import comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
@@ -72,6 +76,7 @@ class Program:
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
         self._library_roots: set[FunctionId] | None = None
+        self._tensor_api: set[FunctionId] | None = None
         self._public: set[FunctionId] | None = None
         self._traced: set[FunctionId] | None = None
 
@@ -486,16 +491,22 @@ class Program:
     # ---- scope --------------------------------------------------------------------------
     @property
     def scope(self) -> str:
-        """The scope in force: "library" or "model" (`auto` decided by public_api.has_own_roots)."""
+        """The scope in force: "library", "model", or `auto`'s "tensor-api" (public_api.py): the
+        forwards of a package that exports nn.Modules and its public callables on tensors."""
         if self._scope == "auto":
             package = any(is_package_module(summary) for module, summary in self.modules.items()
                           if module not in self.dependency_modules)
-            self._scope = "library" if package and not self.has_own_roots() and self.library_roots() else "model"
+            if not package or knows_its_roots(self) or not self.library_roots():
+                self._scope = "model"
+            elif not exports_modules(self):
+                self._scope = "library"
+            else:
+                self._scope = TENSOR_API if self.scope_roots(TENSOR_API) else "model"
         return self._scope
 
-    def has_own_roots(self) -> bool:
-        """Whether the tree compiles something itself, is given entry points, or exports an nn.Module."""
-        return has_own_roots(self)
+    def knows_its_roots(self) -> bool:
+        """Whether the tree compiles something itself or is given entry points."""
+        return knows_its_roots(self)
 
     def library_roots(self) -> set[FunctionId]:
         """The library scope's roots (public_api.py), whatever the scope."""
@@ -509,11 +520,36 @@ class Program:
             self._public = public_callables(self)
         return self._public
 
+    def scope_roots(self, scope: str | None = None) -> set[FunctionId]:
+        """The roots `scope` (default: the one in force) adds to the model scope's."""
+        scope = scope or self.scope
+        if scope == "library":
+            return self.library_roots()
+        if scope == TENSOR_API:
+            if self._tensor_api is None:
+                self._tensor_api = tensor_api_roots(self)
+            return self._tensor_api
+        return set()
+
+    def public_api_reach(self) -> dict[FunctionId, str]:
+        """Traced functions that only the scope's extra roots reach -> `module.qualname` of the
+        nearest such root: what a finding there says, since no forward explains it."""
+        roots = sorted(self.scope_roots() - self.model_entry_points())
+        if not roots:
+            return {}
+        by_model = self._closure(self.model_entry_points(), self._successors)
+        reach: dict[FunctionId, str] = {}
+        queue = deque((root, root) for root in roots if root not in by_model)
+        while queue:  # breadth first from every root at once: each function gets its nearest root
+            fid, root = queue.popleft()
+            if fid in reach or fid in by_model or fid[0] not in self.modules or fid[1] not in self.modules[fid[0]].functions:
+                continue
+            reach[fid] = f"{root[0]}.{root[1]}"
+            queue.extend((callee, root) for callee in self._successors(fid))
+        return reach
+
     def entry_points(self) -> set[FunctionId]:
-        entries = self.model_entry_points()
-        if self.scope == "library":
-            entries |= self.library_roots()
-        return entries
+        return self.model_entry_points() | self.scope_roots()
 
     def model_entry_points(self) -> set[FunctionId]:
         """Forwards, what is compiled, and the configured entry points: the model scope's roots."""
@@ -536,8 +572,9 @@ class Program:
         return any(entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
 
     def declared_entry(self, fid: FunctionId) -> bool:
-        """Configured, or public in the library scope: its parameters get tensors as a forward's do."""
-        return self.configured_entry(*fid) or (self.scope == "library" and fid in self.library_roots())
+        """Configured, or a root of the library or tensor-api scope: its parameters get tensors as
+        a forward's do."""
+        return self.configured_entry(*fid) or fid in self.scope_roots()
 
     def unmatched_entry_points(self) -> list[str]:
         """The configured entry points that match no function of the checked code (a typo, or code
@@ -721,6 +758,14 @@ class Program:
             target
             for site in self.function(fid).calls
             for target in self.resolve_call(fid, site.ref)
+            if target[0] in self.modules and target[1] in self.modules[target[0]].functions
+        ]
+
+    def call_targets_at(self, fid: FunctionId, index: int) -> list[FunctionId]:
+        """The in-tree functions call site `index` of `fid` may run."""
+        return [
+            target
+            for target in self.resolve_call(fid, self.function(fid).calls[index].ref)
             if target[0] in self.modules and target[1] in self.modules[target[0]].functions
         ]
 

@@ -457,14 +457,27 @@ class _Collector:
                 self.logger_names.add(name)
 
     def _registry(self, node: ast.Assign) -> None:
-        """`SOLVERS = {"rk4": RK4, ...}` at module level: a dispatch table of classes/functions."""
+        """`SOLVERS = {"rk4": RK4, ...}` at module level: a dispatch table of classes/functions,
+        or of such tables (`ROUTINES[loss][backend](...)`, entries `partial(f, ...)` too)."""
         assert isinstance(node.value, ast.Dict)
-        values = [dotted_name(value) for value in node.value.values]
+        values = self._table_values(node.value)
         if not values or any(value is None for value in values):
             return
         for target in node.targets:
             if isinstance(target, ast.Name):
                 self.registries[target.id] = tuple(v for v in values if v is not None)
+
+    def _table_values(self, table: ast.Dict) -> list[str | None]:
+        """The callables a dispatch table holds, through nested tables and `functools.partial`."""
+        values: list[str | None] = []
+        for value in table.values:
+            if isinstance(value, ast.Dict):
+                values += self._table_values(value)
+            elif isinstance(value, ast.Call) and value.args and self.imports.resolve(value.func) == "functools.partial":
+                values.append(dotted_name(value.args[0]))
+            else:
+                values.append(dotted_name(value))
+        return values
 
     def _aliases_compile(self, node: ast.Import | ast.ImportFrom) -> bool:
         """`from torch import compile as tc`: a call to it need not say "compile"."""

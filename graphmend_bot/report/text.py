@@ -11,6 +11,8 @@ from graphmend_bot.findings import CheckResult, Finding
 if TYPE_CHECKING:
     from graphmend_bot.rewrite import FileChange
 
+PUBLIC_API_NOTE = ("traced as public API: a user who compiles `{root}` runs this line "
+                   "(no forward or compile call of the package reaches it; `scope` in the configuration)")
 RARE_NOTE = "only on a branch valid inputs rarely take (an error or misconfiguration path): not on every call"
 
 
@@ -41,6 +43,8 @@ def _finding(finding: Finding) -> str:
     note = f"\n{pad} = note: {finding.evidence.describe()}" if finding.evidence else ""
     if finding.rare:
         note += f"\n{pad} = note: {RARE_NOTE}"
+    if finding.reached_through:
+        note += f"\n{pad} = note: {PUBLIC_API_NOTE.format(root=finding.reached_through)}"
     return f"{head}\n{pad} |\n{gutter} | {line}\n{pad} | {caret}\n{pad} = see {_url(finding)}{note}{fix}\n"
 
 
