@@ -6,8 +6,10 @@ process only), which shared machines disturb far less than wall time. Then the r
 
     .venv/bin/python benchmarks/check_profile.py [--tree PATH] [--config FILE] [--cprofile PHASE]
 
-`--cprofile summaries|scope` prints cProfile's top functions of that phase. The default tree is
-transformers' models/ (see check_speed.py).
+`--cprofile summaries|scope` prints cProfile's top functions of that phase. `--traced-bound` adds
+the summaries once more with only the traced functions' bodies walked (the others keep their
+signatures): the most that analysing only what the scope solver reaches could save, before the
+cost of finding that out. The default tree is transformers' models/ (see check_speed.py).
 """
 
 from __future__ import annotations
@@ -21,14 +23,18 @@ import pstats
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from graphmend_bot import engine
 from graphmend_bot.analysis.files import SourceFile, discover, read_source
+from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.scope import Program, _TensorFlow
+from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.config import Config, load_config
 from graphmend_bot.engine import Workspace, summarize_source
 from graphmend_bot.findings import FileError
@@ -66,6 +72,29 @@ def import_seconds() -> float:
     return min(runs)
 
 
+@contextmanager
+def walking_only(traced: set[tuple[str, str]]) -> Iterator[None]:
+    """FunctionAnalyzer walks the bodies of `traced` functions only (module, qualname), for the bound."""
+    run = FunctionAnalyzer.run
+    walking: list[str] = []  # the module being summarised
+
+    def run_traced(analyzer: FunctionAnalyzer) -> None:
+        if (walking[-1], analyzer.summary.qualname) in traced:
+            run(analyzer)
+
+    def summarize(source: str, path: str, module: str, *rest: bool) -> ModuleSummary:
+        walking.append(module)
+        return summarize_module(source, path, module, *rest)
+
+    FunctionAnalyzer.run = run_traced  # type: ignore[method-assign, assignment]
+    engine.summarize_module = summarize  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        FunctionAnalyzer.run = run  # type: ignore[method-assign]
+        engine.summarize_module = summarize_module
+
+
 def scan_all(files: list[SourceFile]) -> list[FileScan]:
     return [scan_source(read_source(f.path), f.module, f.is_package) for f in files]
 
@@ -75,6 +104,8 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, default=None)
     parser.add_argument("--config", type=Path, default=None)
     parser.add_argument("--cprofile", choices=("summaries", "scope"), default=None)
+    parser.add_argument("--traced-bound", action="store_true",
+                        help="time the summaries again, walking only the traced functions' bodies")
     args = parser.parse_args()
     if args.tree is None:
         sys.path.insert(0, str(Path(__file__).parent))
@@ -106,9 +137,12 @@ def main() -> None:
     with collector_paused():  # as engine.Workspace does
         summaries = phase("unpickle summaries (parent)", lambda: [pickle.loads(b) for b in shipped])
 
+    traced: set[tuple[str, str]] = set()
+
     def scope() -> int:
         program = Program(summaries, config.entry_points)
-        traced = phase("  traced functions (scope walk)", program.traced_functions, lambda r: f"{len(r)} functions")
+        reached = phase("  traced functions (scope walk)", program.traced_functions, lambda r: f"{len(r)} functions")
+        traced.update(reached)
         solver = phase("  call targets + attribute types", lambda: _TensorFlow(program, traced))
         phase("  tensor-flow fixpoint", solver.solve)
         return len(phase("  traced_drafts again (warm resolve_call memo)", program.traced_drafts))
@@ -116,6 +150,10 @@ def main() -> None:
     with collector_paused():  # as engine.Workspace.result does
         phase("scope + tensor flow (traced_drafts, all of it)", scope, lambda n: f"{n} findings",
               profile=args.cprofile == "scope")
+    if args.traced_bound:
+        with walking_only(traced):
+            phase("summaries, traced bodies only (a bound)", lambda: [summarize_source(s, f) for s, f in zip(sources, wanted)],
+                  lambda _: f"{sum(len(s.functions) for s in summaries)} functions, {len(traced)} traced")
 
     result = Workspace([tree], config).result()
     phase("render json", lambda: render_json(result), lambda r: f"{len(r) // 1024} KiB")

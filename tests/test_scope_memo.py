@@ -37,3 +37,44 @@ def test_descendants_and_overrides_are_walked_once(write_tree):
     assert found._overrides("model", "Base", "step") is found._overrides("model", "Base", "step")
     assert set(found.resolve_call(("model", "Base.forward"), "self:step")) == {
         ("model", "Base.step"), ("model", "Child.step")}
+
+
+DECORATED = """
+    import functools
+    from torch import nn
+
+    def logged(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return fn(*args, **kwargs)
+        return wrapper
+
+    class Base(nn.Module):
+        @logged
+        def forward(self, x):
+            return x
+
+    class Child(Base):
+        @logged
+        def forward(self, x):
+            return x + 1
+"""
+
+
+def test_methods_and_bases_are_resolved_once(write_tree):
+    # transformers asks for a base's __init__ and forward once per subclass and call site
+    found = program(write_tree({"model.py": TREE}))
+    assert found._method("model", "GrandChild", "forward") == ("model", "Base.forward")
+    assert found._method("model", "GrandChild", "forward") is found._method("model", "GrandChild", "forward")
+    assert found._method("model", "GrandChild", "step", skip_self=True) == ("model", "Child.step")
+    assert found._method("model", "Child", "step", skip_self=True) == ("model", "Base.step")
+    assert found._base_classes("model", "GrandChild") == [("model", "Child")]
+    assert found._base_classes("model", "GrandChild") is found._base_classes("model", "GrandChild")
+
+
+def test_a_decorators_wrappers_are_found_once(write_tree):
+    # every decorated method asks for its decorator's wrappers; finding them reads the whole module
+    found = program(write_tree({"model.py": DECORATED}))
+    assert found._decorator_wrappers(("model", "logged")) == [("model", "logged.wrapper")]
+    assert found._decorator_wrappers(("model", "logged")) is found._decorator_wrappers(("model", "logged"))
+    assert ("model", "logged.wrapper") in found.traced_functions()

@@ -74,6 +74,9 @@ class Program:
         self._constructors_found: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
         self._bound_attributes_found: dict[tuple[str, str, str], list[FunctionId]] = {}
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
+        self._methods_found: dict[tuple[str, str, str, bool], FunctionId | None] = {}
+        self._bases_found: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._wrappers_found: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
         self._library_roots: set[FunctionId] | None = None
         self._tensor_api: set[FunctionId] | None = None
@@ -128,7 +131,16 @@ class Program:
         return None
 
     def _method(self, module: str, class_qualname: str, name: str, skip_self: bool = False) -> FunctionId | None:
-        """Method resolution along in-tree bases (depth-first, which matches simple MROs)."""
+        """Method resolution along in-tree bases (depth-first, which matches simple MROs).
+        Memoised, as resolve_call: the solver asks for the same methods of the same classes again
+        and again (a base's `__init__` and `forward` once per subclass and call site)."""
+        key = (module, class_qualname, name, skip_self)
+        if key in self._methods_found:
+            return self._methods_found[key]
+        found = self._methods_found[key] = self._find_method(module, class_qualname, name, skip_self)
+        return found
+
+    def _find_method(self, module: str, class_qualname: str, name: str, skip_self: bool) -> FunctionId | None:
         seen: set[tuple[str, str]] = set()
         stack = [(module, class_qualname)]
         while stack:
@@ -350,11 +362,18 @@ class Program:
             ]
         return found
 
-    def _base_classes(self, module: str, class_qualname: str) -> Iterator[tuple[str, str]]:
-        for base in self.modules[module].classes[class_qualname].bases:
-            found = self._resolve_dotted(module, base)
-            if found is not None and found[0] == "class":
-                yield found[1], found[2]
+    def _base_classes(self, module: str, class_qualname: str) -> list[tuple[str, str]]:
+        """The in-tree bases of a class, in order. Memoised (shared, never to be changed): every
+        method lookup and attribute search walks them."""
+        key = (module, class_qualname)
+        bases = self._bases_found.get(key)
+        if bases is None:
+            bases = self._bases_found[key] = [
+                (found[1], found[2])
+                for base in self.modules[module].classes[class_qualname].bases
+                if (found := self._resolve_dotted(module, base)) is not None and found[0] == "class"
+            ]
+        return bases
 
     def _resolve_dotted(self, module: str, dotted: str) -> tuple[str, str, str] | None:
         """Memoised: the scope walk, the solver and the findings resolve the same names (bases,
@@ -671,10 +690,19 @@ class Program:
             if found is not None and found[0] == "function":
                 yield from self._decorator_wrappers((found[1], found[2]))
 
-    def _decorator_wrappers(self, decorator: FunctionId, depth: int = 0) -> Iterator[FunctionId]:
+    def _decorator_wrappers(self, decorator: FunctionId, depth: int = 0) -> list[FunctionId]:
         """The wrappers of a decorator and of the decorators it delegates to: gpytorch's
         `@cached(name=...)` returns `_cached(method=method, name=name)`, whose nested `g` runs the
-        method. Two levels of delegation cover the factories seen; deeper chains stop there."""
+        method. Two levels of delegation cover the factories seen; deeper chains stop there.
+        Memoised (shared, never to be changed): transformers decorates thousands of methods with
+        the same few decorators, and finding a wrapper reads every function of its module."""
+        key = (decorator, depth)
+        wrappers = self._wrappers_found.get(key)
+        if wrappers is None:
+            wrappers = self._wrappers_found[key] = list(self._find_decorator_wrappers(decorator, depth))
+        return wrappers
+
+    def _find_decorator_wrappers(self, decorator: FunctionId, depth: int) -> Iterator[FunctionId]:
         yield from self._wrappers(*decorator)
         if depth >= 2:
             return
