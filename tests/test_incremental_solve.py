@@ -106,7 +106,64 @@ FLAGS = """
         return torch.compiler.is_compiling()
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS, "tools/convert.py": SCRIPT}
+BLOCKS = """
+    import torch
+    from torch import nn
+
+    from .utils import scaled
+
+
+    class Solver:
+        def __init__(self, y0):
+            self.y0 = y0
+
+        def integrate(self, t):
+            y = self.y0 * t
+            if y.sum() > 0:
+                y = y - 1
+            return y
+
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = nn.Parameter(torch.ones(4))
+            self.steps = 2
+
+        def forward(self, x, t):
+            y = x * self.scale
+            y = self._inner(y)
+            y = Solver(y).integrate(t)  # GM605: a breaking call on an object built here
+            return scaled(y, self.steps)
+
+        def _inner(self, y):
+            z = y.relu()
+            print('inner')
+            if z.max() > 1:
+                z = z - 1
+            return z * 2
+
+
+    class Head(nn.Module):
+        def forward(self, x):
+            return x.softmax(-1)
+
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = Head()
+
+        def forward(self, x):
+            return self.head(x) + 1
+
+
+    def _tail(x):
+        return x
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+           "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
 
@@ -187,6 +244,55 @@ EDITS = [
     ("add a file", {"pkg/extra.py": lambda old: "def more(x):\n    return x\n"}, {}, False),
     ("remove a file", {"tools/convert.py": None}, {}, False),
     ("change the config", {}, {"ignore": ["GM101"]}, False),
+    # Edits of traced code (analysis/redraft.py): taken when only what its findings are changed.
+    ("a print in a traced forward that breaks already",
+     {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        print('scaled')\n")},
+     {}, True),
+    ("a new break in a traced method that breaks already",
+     {"pkg/blocks.py": _replace("        return z * 2", "        n = z.sum().item()\n        return z * n")}, {}, True),
+    ("rows moved above traced code",
+     {"pkg/blocks.py": lambda old: "# a comment\n\n\n" + old}, {}, True),
+    ("a comment inside traced code", {"pkg/blocks.py": _replace("        z = y.relu()", "        z = y.relu()  # why")},
+     {}, True),
+    ("a new local computation on no tensor in a traced method",
+     {"pkg/blocks.py": _replace("        z = y.relu()\n", "        label = str(1 + 2)\n        z = y.relu()\n")},
+     {}, True),
+    ("a break removed from a method that still breaks",
+     {"pkg/blocks.py": _replace("        print('inner')\n", "")}, {}, True),
+    ("a print in traced code and a new unused helper in another file",
+     {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        print('scaled')\n"),
+      "pkg/utils.py": _append(NEW_HELPER)}, {}, True),
+    ("a print in a forward that did not break (its caller now breaks through it)",
+     {"pkg/blocks.py": _replace("        return x.softmax(-1)", "        print('head')\n        return x.softmax(-1)")},
+     {}, False),
+    ("the only own break of a method removed",
+     {"pkg/blocks.py": _replace("        if y.sum() > 0:\n            y = y - 1\n", "")}, {}, False),
+    ("a changed return tensor-ness",
+     {"pkg/blocks.py": _replace("        return z * 2", "        return 2")}, {}, False),
+    ("a new call from forward to a helper",
+     {"pkg/blocks.py": _replace("        return scaled(y, self.steps)", "        return scaled(_tail(y), self.steps)")},
+     {}, False),
+    ("an added self.attr write in traced code",
+     {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        self.last = y\n")},
+     {}, False),
+    ("an edited decorator on a traced method",
+     {"pkg/blocks.py": _replace("    def _inner(self, y):", "    @torch.no_grad()\n    def _inner(self, y):")},
+     {}, False),
+    ("a new nested def in traced code",
+     {"pkg/blocks.py": _replace("        z = y.relu()\n", "        def twice(v):\n            return v * 2\n\n"
+                                                           "        z = twice(y).relu()\n")},
+     {}, False),
+    ("a new break on module state the solve was not asked about",
+     {"pkg/blocks.py": _replace("        z = y.relu()\n", "        if self.fresh[0].item() > 0:\n            y = y + 1\n"
+                                                           "        z = y.relu()\n")},
+     {}, False),
+    ("a print in traced code of a file whose row the solve read (GM620)",
+     {"pkg/net.py": _replace("        y = dispatch(", "        print('net')\n        y = dispatch(")}, {}, False),
+    ("a print in traced code, a break in an untraced function of the same file",
+     {"pkg/blocks.py": lambda old: _replace("        y = x * self.scale\n",
+                                            "        y = x * self.scale\n        print('scaled')\n")(old)
+      + "\n\ndef _loose(x):\n    return x.item()\n"},
+     {}, False),
 ]
 
 
