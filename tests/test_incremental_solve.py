@@ -124,6 +124,20 @@ BLOCKS = """
             return y
 
 
+    class Calm:
+        def __init__(self, y0):
+            self.y0 = y0
+
+        def run(self, t):
+            return self.y0 * t
+
+
+    def shift(x, offset: int = 0):
+        if offset > 2:  # GM101 once a caller passes a tensor
+            print("far")
+        return x + offset
+
+
     class Block(nn.Module):
         def __init__(self):
             super().__init__()
@@ -134,7 +148,8 @@ BLOCKS = """
             y = x * self.scale
             y = self._inner(y)
             y = Solver(y).integrate(t)  # GM605: a breaking call on an object built here
-            return scaled(y, self.steps)
+            y = Calm(y).run(t)  # GM605 once run breaks
+            return scaled(shift(y), self.steps)
 
         def _inner(self, y):
             z = y.relu()
@@ -162,7 +177,38 @@ BLOCKS = """
         return x
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+CONTRACT = """
+    from torch import nn
+
+
+    class Base(nn.Module):
+        def __init__(self, noise):
+            super().__init__()
+            self.noise = noise
+
+
+    class WithMethods(Base):
+        def __init__(self, noise):
+            super().__init__(noise)
+            self.step = {"diagonal": self.step_diagonal}.get(noise, self.zero)
+
+        def step_diagonal(self, y):
+            return y * 2
+
+        def zero(self, y):
+            return y * 0
+
+
+    class Contract(nn.Module):
+        def forward(self, x):
+            y = x + 1
+            if y.sum() > 0:
+                y = y - 1
+            sde = WithMethods("diagonal")  # a break after this makes the frame eager (held_objects.py)
+            return sde.step(y)
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/contract.py": CONTRACT, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -270,7 +316,7 @@ EDITS = [
     ("a changed return tensor-ness",
      {"pkg/blocks.py": _replace("        return z * 2", "        return 2")}, {}, False),
     ("a new call from forward to a helper",
-     {"pkg/blocks.py": _replace("        return scaled(y, self.steps)", "        return scaled(_tail(y), self.steps)")},
+     {"pkg/blocks.py": _replace("        return scaled(shift(y), self.steps)", "        return scaled(_tail(y), self.steps)")},
      {}, False),
     ("an added self.attr write in traced code",
      {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        self.last = y\n")},
@@ -283,8 +329,20 @@ EDITS = [
                                                            "        z = twice(y).relu()\n")},
      {}, False),
     ("a new break on module state the solve was not asked about",
-     {"pkg/blocks.py": _replace("        z = y.relu()\n", "        if self.fresh[0].item() > 0:\n            y = y + 1\n"
+     {"pkg/blocks.py": _replace("        z = y.relu()\n", "        if self.scale[0].item() > 0:\n            y = y + 1\n"
                                                            "        z = y.relu()\n")},
+     {}, False),
+    ("a print in a method that did not break (a call of it then cannot resume: GM605)",
+     {"pkg/blocks.py": _replace("        return self.y0 * t", "        print('run')\n        return self.y0 * t")},
+     {}, False),
+    ("an untraced function passes a tensor to a traced function's hinted parameter",
+     {"pkg/blocks.py": _replace("def _tail(x):\n    return x", "def _tail(x):\n    return shift(x, x.sum())")},
+     {}, False),
+    ("a break after building an object that holds its bound methods (its construction runs eagerly)",
+     {"pkg/contract.py": _replace("        return sde.step(y)", "        print('late')\n        return sde.step(y)")},
+     {}, False),
+    ("a break before building that object (refused too: the rows of its breaks are read)",
+     {"pkg/contract.py": _replace("        y = x + 1\n", "        y = x + 1\n        print('early')\n")},
      {}, False),
     ("a print in traced code of a file whose row the solve read (GM620)",
      {"pkg/net.py": _replace("        y = dispatch(", "        print('net')\n        y = dispatch(")}, {}, False),
@@ -422,3 +480,25 @@ def test_the_name_check_is_linear_in_the_text():
     assert names_written_only_inside({"m.py": {"helper_aa"}}, {"m.py": text, "n.py": "x = 1\n"})
     assert time.perf_counter() - started < 10  # 2.7 s here; 36 s before
     assert not names_written_only_inside({"m.py": {"helper_aa"}}, {"m.py": text + "helper_aa()\n"})
+
+
+@pytest.mark.parametrize("standing", [["callee_break_drafts", 99], ["drafts", 0], ["calls", 0]])
+def test_facts_naming_no_draft_of_the_summary_mean_a_solve(tmp_path, standing):
+    """A forged state's facts (redraft.py) name a consequence draft the edited summary does not have,
+    or a list that holds none: the edited module is solved again, not indexed out of range."""
+    root = tmp_path / "project"
+    _write(root, PROJECT)
+    cache = SummaryCache(tmp_path / "cache")
+    _warm(root, Config(), cache)
+    (state,) = (tmp_path / "cache" / "state").rglob("*.json")
+    entry = json.loads(state.read_text())
+    facts = dict(entry["entry"]["value"][6])
+    functions = dict(facts["pkg.blocks"])
+    functions["Block.forward"][1] = [standing]
+    facts["pkg.blocks"] = list(functions.items())
+    entry["entry"]["value"][6] = list(facts.items())
+    state.write_text(json.dumps(entry))
+    _apply(root, {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        print('s')\n")})
+    after, how = _warm(root, Config(), cache)
+    assert how == "solve"
+    assert _facts(after) == _facts(check([str(root)], Config(), jobs=1))
