@@ -27,7 +27,7 @@ from graphmend_bot.analysis.incremental import (
 from graphmend_bot.analysis.model import Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.public_api import is_public_module
-from graphmend_bot.analysis.redraft import redrafted, solved_facts
+from graphmend_bot.analysis.redraft import redrafted, solved_facts, without_untraced_edits
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.analysis.summary_cache import SummaryCache
@@ -338,14 +338,17 @@ class Workspace:
             if old is None or not isinstance(new, ModuleSummary):
                 return None
             changed = unseen_edits(old, new, state, self.config.entry_points)
-            if changed is not None:
-                names[path] = {top_level_name(qualname) for qualname in changed}
-                continue
-            # An edit of traced code that changes only what its findings are (redraft.py)
-            found = redrafted(old, new, state.traced.get(new.module, ()), state.facts.get(new.module, {}))
-            if found is None:
-                return None
-            refound[path] = [_finding(new, function, draft) for function, draft in found if draft.code in enabled]
+            if changed is None:
+                # An edit of traced code that changes only what its findings are (redraft.py), and
+                # of untraced code the solve did not consult
+                traced = state.traced.get(new.module, ())
+                traced_edit = without_untraced_edits(old, new, traced)
+                found = redrafted(old, traced_edit, traced, state.facts.get(new.module, {}))
+                changed = unseen_edits(traced_edit, new, state, self.config.entry_points) if found is not None else None
+                if found is None or changed is None:
+                    return None
+                refound[path] = [_finding(new, function, draft) for function, draft in found if draft.code in enabled]
+            names[path] = {top_level_name(qualname) for qualname in changed}
         if not names_written_only_inside(names, texts):
             return None
         reused = with_warnings_of(solved, warnings)

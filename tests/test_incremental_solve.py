@@ -243,7 +243,9 @@ EDITS = [
      {"pkg/utils.py": _replace("def helper(x, limit):\n    return x * 2\n", "")}, {}, False),
     ("rename an unused function", {"pkg/utils.py": _replace("def _unused(", "def _still_unused(")}, {}, True),
     ("delete an unused function above traced ones (their rows move)",
-     {"pkg/utils.py": _replace("def _unused(x):\n    return x + 1\n", "")}, {}, False),
+     {"pkg/utils.py": _replace("def _unused(x):\n    return x + 1\n", "")}, {}, True),
+    ("add an unused helper above traced ones (their rows move)",
+     {"pkg/utils.py": lambda old: NEW_HELPER + "\n\n" + old}, {}, True),
     ("delete the last function, unused",
      {"pkg/utils.py": lambda old: old[:old.index("def _noisy(")]}, {}, True),
     ("add an unused helper with a break", {"pkg/utils.py": _append(NEW_HELPER)}, {}, True),
@@ -346,10 +348,26 @@ EDITS = [
      {}, False),
     ("a print in traced code of a file whose row the solve read (GM620)",
      {"pkg/net.py": _replace("        y = dispatch(", "        print('net')\n        y = dispatch(")}, {}, False),
-    ("a print in traced code, a break in an untraced function of the same file",
+    ("a print in traced code, a break in a new untraced function of the same file",
      {"pkg/blocks.py": lambda old: _replace("        y = x * self.scale\n",
                                             "        y = x * self.scale\n        print('scaled')\n")(old)
       + "\n\ndef _loose(x):\n    return x.item()\n"},
+     {}, True),
+    ("a print in traced code, an unused function removed from the same file",
+     {"pkg/blocks.py": lambda old: _replace("        y = x * self.scale\n",
+                                            "        y = x * self.scale\n        print('scaled')\n")(old)
+      .replace("def _tail(x):\n    return x\n", "")},
+     {}, True),
+    ("a print in traced code, a new function of the same file that traced code calls",
+     {"pkg/blocks.py": lambda old: _replace("        y = self._inner(y)\n",
+                                            "        print('scaled')\n        y = _loose(self._inner(y))\n")(old)
+      + "\n\ndef _loose(x):\n    return x.item()\n"},
+     {}, False),
+    ("a print in traced code, a new function of the same file that another file calls",
+     {"pkg/blocks.py": lambda old: _replace("        y = x * self.scale\n",
+                                            "        y = x * self.scale\n        print('scaled')\n")(old)
+      + "\n\ndef _planned(x, limit):\n    return x.item()\n",
+      "pkg/net.py": _replace("from .utils import _planned, ", "from .blocks import _planned\nfrom .utils import ")},
      {}, False),
 ]
 

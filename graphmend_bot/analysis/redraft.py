@@ -210,8 +210,9 @@ def redrafted(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str],
               facts: Mapping[str, FunctionFacts]) -> list[tuple[FunctionSummary, Draft]] | None:
     """The findings of the edited module `new` as (function, draft), in the order the solve makes
     them, when the edit from `old` changed only what its findings are (module docstring); None
-    otherwise. `traced`: its traced qualnames, `facts`: theirs."""
-    if not same_module_parts(old, new) or old.functions.keys() != new.functions.keys():
+    otherwise. `traced`: its traced qualnames, `facts`: theirs. `new` holds the untraced functions
+    of `old` up to rows and drafts (`without_untraced_edits`), and every traced one."""
+    if not same_module_parts(old, new):
         return None
     traced = set(traced)
     direct: list[tuple[FunctionSummary, Draft]] = []
@@ -231,10 +232,24 @@ def redrafted(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str],
                 consequences.append((after, _consequence_drafts(after, name)[index][1]))
     except _Undecided:
         return None
-    untraced = [q for q in new.functions if q not in traced]
-    if any(_shape(old.functions[q], False) != _shape(new.functions[q], False) for q in untraced):
-        return None  # what an untraced function calls or passes still matters (untraced_callers.py)
     return direct + consequences
+
+
+def without_untraced_edits(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str]) -> ModuleSummary:
+    """`new` with the edits of its untraced functions undone (added ones dropped, removed ones and
+    those whose solver-facing summary changed as in `old`): the edit from `old` to it is the edited
+    traced code's (`redrafted`), the edit from it to `new` the untraced code's, which
+    incremental.unseen_edits judges (a new helper below an edited forward)."""
+    traced = set(traced)
+    functions: dict[str, FunctionSummary] = {}
+    for qualname in {**old.functions, **new.functions}:
+        before, after = old.functions.get(qualname), new.functions.get(qualname)
+        if after is not None and (qualname in traced or (
+                before is not None and _shape(before, False) == _shape(after, False))):
+            functions[qualname] = after
+        elif before is not None and qualname not in traced:
+            functions[qualname] = before
+    return ModuleSummary(**{**{f.name: getattr(new, f.name) for f in fields(ModuleSummary)}, "functions": functions})
 
 
 def _drafts_only(before: FunctionSummary, after: FunctionSummary, facts: FunctionFacts, true: set[str],
