@@ -91,8 +91,10 @@ def _consequence_drafts(function: FunctionSummary, name: str) -> list[tuple[int,
 def _asked_atoms(function: FunctionSummary) -> set[str]:
     """The atoms whose truth the facts keep: those in the function's Kinds that a parameter's own
     entry does not settle (a parameter not among the true ones is no tensor), and every call site."""
-    asked = {atom for kind in _kinds(function) for atom in _atoms(kind) if atom.startswith(("self.", "@"))}
-    asked.update(atom_name(call=CallResult(site)) for site in range(len(function.calls)))
+    asked = {atom_name(call=CallResult(site)) for site in range(len(function.calls))}
+    for kind in set(_kinds(function)):  # most Kinds repeat (the arguments of a function's calls)
+        asked.update(name for name in kind.params if name.startswith("self."))
+        asked.update(atom_name(call=call) for call in kind.calls if call.element is not None)
     return asked
 
 
