@@ -8,7 +8,11 @@ whose text it read past their summaries (GM620's rows; the guard helpers a summa
 another file, ModuleSummary.read_files). A later run over the same files, configuration and
 graphmend takes that result when every edited function is one no part of the solve consulted,
 and recomputes only what comes from the edited files' text alone (their warnings about
-suppression comments). Any other edit is solved from scratch, as before.
+suppression comments). An edit of traced code that changes only what its findings are keeps the
+rest of the solve too, with that file's findings made again from the facts the state keeps about
+each traced function (redraft.py); an edit of both kinds in one file is split in two
+(redraft.without_untraced_edits), each part judged by its own rule. Any other edit is solved from
+scratch, as before.
 
 An edited, added or removed function is one the solve did not consult when all of these hold:
 - it is no method (a class's methods drive dispatch and overrides), not compiled, matches no
