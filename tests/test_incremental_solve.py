@@ -208,7 +208,34 @@ CONTRACT = """
             return sde.step(y)
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/contract.py": CONTRACT, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+METACLASS = """
+    import torch
+
+
+    class Meta(type):
+        def __call__(cls, *args, **kwargs):
+            return super().__call__(*args, **kwargs)  # GM610: an eager frame builds Solver
+
+
+    class Solver(metaclass=Meta):
+        def __init__(self, y):
+            self.y = y
+
+
+    class Log:
+        def __init__(self, *parts):
+            print("parts", len(parts))
+            self.parts = parts
+
+
+    class Probe(torch.nn.Module):
+        def forward(self, x):
+            y = x + 1
+            log = Log(*(y * s for s in (1.0, 2.0)))
+            return Solver(y).y + log.parts[0]
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -343,6 +370,10 @@ EDITS = [
     ("a break after building an object that holds its bound methods (its construction runs eagerly)",
      {"pkg/contract.py": _replace("        return sde.step(y)", "        print('late')\n        return sde.step(y)")},
      {}, False),
+    ("a print in a traced function of a file whose findings include an untraced metaclass __call__'s",
+     {"pkg/metaclass.py": _replace('        print("parts", len(parts))\n',
+                                   '        print("parts", len(parts))\n        print("more")\n')},
+     {}, True),
     ("a break before building that object (refused too: the rows of its breaks are read)",
      {"pkg/contract.py": _replace("        y = x + 1\n", "        y = x + 1\n        print('early')\n")},
      {}, False),

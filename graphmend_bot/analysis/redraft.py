@@ -134,6 +134,9 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
             atom for atom in _asked_atoms(function) if solver.holds(fid, _kind_of(atom))})
         facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts(tuple(true), tuple(standing.get(fid, ())), fid in other,
                                                              fid in breaking)
+    for fid, places_found in standing.items():  # an untraced metaclass `__call__` an eager frame runs (GM610)
+        if fid not in solver.params:
+            facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts((), tuple(places_found), False, False)
     return facts
 
 
@@ -220,14 +223,18 @@ def redrafted(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str],
     direct: list[tuple[FunctionSummary, Draft]] = []
     consequences: list[tuple[FunctionSummary, Draft]] = []
     try:
-        for qualname in sorted(traced):
+        # The traced functions, and the untraced ones with findings (facts without a traced function's)
+        for qualname in sorted(traced | facts.keys()):
             before, after, known = old.functions.get(qualname), new.functions.get(qualname), facts.get(qualname)
             if before is None or after is None or known is None:
                 return None
-            true, asked = set(known.true_atoms), _asked_atoms(before)
-            if _shape(before, True) != _shape(after, True) and not _drafts_only(before, after, known, true, asked):
+            if qualname in traced:
+                true, asked = set(known.true_atoms), _asked_atoms(before)
+                if _shape(before, True) != _shape(after, True) and not _drafts_only(before, after, known, true, asked):
+                    return None
+                direct += [(after, draft) for draft in after.drafts if _stands(draft, true, asked)]
+            elif _shape(before, False) != _shape(after, False):
                 return None
-            direct += [(after, draft) for draft in after.drafts if _stands(draft, true, asked)]
             for name, index in known.standing:
                 if name not in CONSEQUENCE_LISTS or not 0 <= index < len(getattr(after, name)):
                     return None  # facts of another summary (a forged state)
