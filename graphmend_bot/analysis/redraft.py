@@ -233,8 +233,6 @@ def redrafted(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str],
                 if _shape(before, True) != _shape(after, True) and not _drafts_only(before, after, known, true, asked):
                     return None
                 direct += [(after, draft) for draft in after.drafts if _stands(draft, true, asked)]
-            elif _shape(before, False) != _shape(after, False):
-                return None
             for name, index in known.standing:
                 if name not in CONSEQUENCE_LISTS or not 0 <= index < len(getattr(after, name)):
                     return None  # facts of another summary (a forged state)
