@@ -12,18 +12,25 @@ subprocesses, each timed in wall seconds and CPU seconds (the process and its wo
   check FILE   warm, FILE edited            FILE summarised again; the edit (a new helper nothing
                                             calls) is one the last solve cannot have consulted, so
                                             its result is reused (analysis/incremental.py)
+  check FILE   warm, `print` in forward     an edit of traced code (a `print` first in the
+                                            `--traced` class's forward): it changes only what the
+                                            file's findings are, so they alone are made again
+                                            (analysis/redraft.py)
   review       --no-cache                   FILE edited, reviewed against HEAD with no cache
   review       warm                         the same, the cache written by `check .` on HEAD (what
                                             a default-branch run saves for pull requests)
+  review       warm, `print` in forward     the `print` edit instead, reviewed the same way
 
 Usage:
 
     .venv/bin/python benchmarks/onefile_speed.py [--package PATH] [--file models/llama/modeling_llama.py]
+        [--traced LlamaModel]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import resource
 import shutil
@@ -40,6 +47,19 @@ def _graphmend_benchmark_helper(x, limit):
         print("out of range")
     return x
 '''
+
+
+def with_print_in_forward(text: str, class_name: str) -> str:
+    """`text` with `print(...)` as the first statement of `class_name.forward` (after its docstring)."""
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            forward = next(f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "forward")
+            body = forward.body
+            first = body[1] if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else body[0]
+            lines = text.splitlines(keepends=True)
+            lines.insert(first.lineno - 1, " " * first.col_offset + 'print("graphmend benchmark")\n')
+            return "".join(lines)
+    sys.exit(f"no class {class_name} with a forward in the file")
 
 
 def default_package() -> Path:
@@ -72,6 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--package", type=Path, default=None, help="the transformers package folder to copy")
     parser.add_argument("--file", default="models/llama/modeling_llama.py", help="the file, inside the package")
+    parser.add_argument("--traced", default="LlamaModel", help="the class of the file whose forward gets a print")
     args = parser.parse_args()
     package = args.package or default_package()
     with tempfile.TemporaryDirectory(prefix="graphmend-onefile-") as temporary:
@@ -98,14 +119,22 @@ def main() -> None:
         target.write_text(original + EDIT, "utf-8")
         wall, cpu = timed(repo, "check", "--exit-zero", relative)
         print(f"{'check FILE, warm, FILE edited':<52}{wall:8.2f}{cpu:8.2f}")
+        printing = with_print_in_forward(original, args.traced)
+        target.write_text(printing, "utf-8")
+        wall, cpu = timed(repo, "check", "--exit-zero", relative)
+        print(f"{f'check FILE, warm, `print` in {args.traced}.forward':<52}{wall:8.2f}{cpu:8.2f}")
         target.write_text(original, "utf-8")
         timed(repo, "check", "--exit-zero", ".")  # HEAD's cache, as a default-branch run saves it
-        # Another edit than above: the cache holds no result for this state of the tree.
-        target.write_text(original + EDIT.replace("out of range", "below the limit"), "utf-8")
-        for name, command in [
-            ("review --base HEAD, FILE edited, --no-cache", ("review", "--base", "HEAD", "--no-cache", "--exit-zero")),
-            ("review --base HEAD, FILE edited, warm (HEAD's cache)", ("review", "--base", "HEAD", "--exit-zero")),
+        # Other edits than above: the cache holds no result for these states of the tree.
+        for name, text, command in [
+            ("review --base HEAD, FILE edited, --no-cache", original + EDIT.replace("out of range", "below the limit"),
+             ("review", "--base", "HEAD", "--no-cache", "--exit-zero")),
+            ("review --base HEAD, FILE edited, warm (HEAD's cache)", None, ("review", "--base", "HEAD", "--exit-zero")),
+            ("review --base HEAD, `print` in forward, warm", printing.replace("graphmend benchmark", "reviewed"),
+             ("review", "--base", "HEAD", "--exit-zero")),
         ]:
+            if text is not None:
+                target.write_text(text, "utf-8")
             wall, cpu = timed(repo, *command)
             print(f"{name:<52}{wall:8.2f}{cpu:8.2f}")
 

@@ -21,11 +21,13 @@ from graphmend_bot.analysis.incremental import (
     solved_state,
     top_level_name,
     unseen_edits,
+    with_findings_of,
     with_warnings_of,
 )
-from graphmend_bot.analysis.model import ModuleSummary
+from graphmend_bot.analysis.model import Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.public_api import is_public_module
+from graphmend_bot.analysis.redraft import redrafted, solved_facts, without_untraced_edits
 from graphmend_bot.analysis.scope import Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.analysis.summary_cache import SummaryCache
@@ -321,6 +323,8 @@ class Workspace:
             return None
         warnings: dict[str, tuple[list[FileError], list[FileError]]] = {}
         names: dict[str, set[str]] = {}
+        refound: dict[str, list[Finding]] = {}  # path -> the findings of a file whose findings are made again
+        enabled = select_codes(self.config.select, self.config.ignore)
         for path in edited:
             source_file = self._by_path[path]
             before = cache.load_scan(cache.scan_key(state.digests[path], source_file))
@@ -335,11 +339,20 @@ class Workspace:
                 return None
             changed = unseen_edits(old, new, state, self.config.entry_points)
             if changed is None:
-                return None
+                # An edit of traced code that changes only what its findings are (redraft.py), and
+                # of untraced code the solve did not consult
+                traced = state.traced.get(new.module, ())
+                traced_edit = without_untraced_edits(old, new, traced)
+                found = redrafted(old, traced_edit, traced, state.facts.get(new.module, {}))
+                changed = unseen_edits(traced_edit, new, state, self.config.entry_points) if found is not None else None
+                if found is None or changed is None:
+                    return None
+                refound[path] = [_finding(new, function, draft) for function, draft in found if draft.code in enabled]
             names[path] = {top_level_name(qualname) for qualname in changed}
         if not names_written_only_inside(names, texts):
             return None
-        return with_warnings_of(solved, warnings)
+        reused = with_warnings_of(solved, warnings)
+        return with_findings_of(reused, refound) if reused is not None else None
 
     def _store_state(self, cache: SummaryCache) -> None:
         """What the solve settled, for the next run to reuse its result (analysis/incremental.py)."""
@@ -354,7 +367,8 @@ class Workspace:
             root = package_root(path, source_file.module, source_file.is_package)
             read.update(os.path.relpath(os.path.join(root, relative)) for relative, _ in summary.read_files if root)
         cache.store_state(self._state_key, solved_state(self._result_key, self._digests, self._relevant, traced,
-                                                        callee_names(hinted), read))
+                                                        callee_names(hinted), read,
+                                                        solved_facts(self._solved)))
 
     def _cached_summaries(self, cache: SummaryCache, wanted: list[SourceFile], digests: dict[str, str],
                           jobs: int | None) -> list[ModuleSummary | FileError]:
@@ -502,18 +516,8 @@ class Workspace:
         wanted = {os.path.abspath(p) for p in only} if only is not None else None
         reached_through = program.public_api_reach()
         findings = [
-            Finding(
-                code=traced.draft.code,
-                message=traced.draft.message,
-                path=traced.module.path,
-                location=Location(traced.draft.row, traced.draft.column),
-                end_location=Location(traced.draft.end_row, traced.draft.end_column),
-                gb_id=traced.draft.gb_id,
-                symbol=f"{traced.module.module}.{traced.function.qualname}",
-                source_line=traced.draft.source_line,
-                frequency="rare-branch" if traced.draft.rare else "every-call",
-                reached_through=reached_through.get((traced.module.module, traced.function.qualname), ""),
-            )
+            _finding(traced.module, traced.function, traced.draft,
+                     reached_through.get((traced.module.module, traced.function.qualname), ""))
             for traced in program.traced_drafts()
             if traced.draft.code in enabled
             and (wanted is None or os.path.abspath(traced.module.path) in wanted)
@@ -522,6 +526,23 @@ class Workspace:
         errors = sorted([*self.errors, *self._entry_point_warnings(program), *self._file_errors.values()],
                         key=lambda e: e.path)
         return CheckResult(findings=number_identical_lines(findings), errors=errors, files_checked=len(self.files))
+
+
+def _finding(module: ModuleSummary, function: FunctionSummary, draft: Draft, reached_through: str = "") -> Finding:
+    """The finding a draft of a traced function makes; `reached_through` names the public-API root
+    that alone reaches it (none in the model scope, the only one whose solve is reused)."""
+    return Finding(
+        code=draft.code,
+        message=draft.message,
+        path=module.path,
+        location=Location(draft.row, draft.column),
+        end_location=Location(draft.end_row, draft.end_column),
+        gb_id=draft.gb_id,
+        symbol=f"{module.module}.{function.qualname}",
+        source_line=draft.source_line,
+        frequency="rare-branch" if draft.rare else "every-call",
+        reached_through=reached_through,
+    )
 
 
 def check(

@@ -106,7 +106,137 @@ FLAGS = """
         return torch.compiler.is_compiling()
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS, "tools/convert.py": SCRIPT}
+BLOCKS = """
+    import torch
+    from torch import nn
+
+    from .utils import scaled
+
+
+    class Solver:
+        def __init__(self, y0):
+            self.y0 = y0
+
+        def integrate(self, t):
+            y = self.y0 * t
+            if y.sum() > 0:
+                y = y - 1
+            return y
+
+
+    class Calm:
+        def __init__(self, y0):
+            self.y0 = y0
+
+        def run(self, t):
+            return self.y0 * t
+
+
+    def shift(x, offset: int = 0):
+        if offset > 2:  # GM101 once a caller passes a tensor
+            print("far")
+        return x + offset
+
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = nn.Parameter(torch.ones(4))
+            self.steps = 2
+
+        def forward(self, x, t):
+            y = x * self.scale
+            y = self._inner(y)
+            y = Solver(y).integrate(t)  # GM605: a breaking call on an object built here
+            y = Calm(y).run(t)  # GM605 once run breaks
+            return scaled(shift(y), self.steps)
+
+        def _inner(self, y):
+            z = y.relu()
+            print('inner')
+            if z.max() > 1:
+                z = z - 1
+            return z * 2
+
+
+    class Head(nn.Module):
+        def forward(self, x):
+            return x.softmax(-1)
+
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = Head()
+
+        def forward(self, x):
+            return self.head(x) + 1
+
+
+    def _tail(x):
+        return x
+"""
+
+CONTRACT = """
+    from torch import nn
+
+
+    class Base(nn.Module):
+        def __init__(self, noise):
+            super().__init__()
+            self.noise = noise
+
+
+    class WithMethods(Base):
+        def __init__(self, noise):
+            super().__init__(noise)
+            self.step = {"diagonal": self.step_diagonal}.get(noise, self.zero)
+
+        def step_diagonal(self, y):
+            return y * 2
+
+        def zero(self, y):
+            return y * 0
+
+
+    class Contract(nn.Module):
+        def forward(self, x):
+            y = x + 1
+            if y.sum() > 0:
+                y = y - 1
+            sde = WithMethods("diagonal")  # a break after this makes the frame eager (held_objects.py)
+            return sde.step(y)
+"""
+
+METACLASS = """
+    import torch
+
+
+    class Meta(type):
+        def __call__(cls, *args, **kwargs):
+            return super().__call__(*args, **kwargs)  # GM610: an eager frame builds Solver
+
+
+    class Solver(metaclass=Meta):
+        def __init__(self, y):
+            self.y = y
+
+
+    class Log:
+        def __init__(self, *parts):
+            print("parts", len(parts))
+            self.parts = parts
+
+
+    class Probe(torch.nn.Module):
+        def forward(self, x):
+            y = x + 1
+            log = Log(*(y * s for s in (1.0, 2.0)))
+            return Solver(y).y + log.parts[0]
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+           "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
 
@@ -140,7 +270,9 @@ EDITS = [
      {"pkg/utils.py": _replace("def helper(x, limit):\n    return x * 2\n", "")}, {}, False),
     ("rename an unused function", {"pkg/utils.py": _replace("def _unused(", "def _still_unused(")}, {}, True),
     ("delete an unused function above traced ones (their rows move)",
-     {"pkg/utils.py": _replace("def _unused(x):\n    return x + 1\n", "")}, {}, False),
+     {"pkg/utils.py": _replace("def _unused(x):\n    return x + 1\n", "")}, {}, True),
+    ("add an unused helper above traced ones (their rows move)",
+     {"pkg/utils.py": lambda old: NEW_HELPER + "\n\n" + old}, {}, True),
     ("delete the last function, unused",
      {"pkg/utils.py": lambda old: old[:old.index("def _noisy(")]}, {}, True),
     ("add an unused helper with a break", {"pkg/utils.py": _append(NEW_HELPER)}, {}, True),
@@ -187,6 +319,87 @@ EDITS = [
     ("add a file", {"pkg/extra.py": lambda old: "def more(x):\n    return x\n"}, {}, False),
     ("remove a file", {"tools/convert.py": None}, {}, False),
     ("change the config", {}, {"ignore": ["GM101"]}, False),
+    # Edits of traced code (analysis/redraft.py): taken when only what its findings are changed.
+    ("a print in a traced forward that breaks already",
+     {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        print('scaled')\n")},
+     {}, True),
+    ("a new break in a traced method that breaks already",
+     {"pkg/blocks.py": _replace("        return z * 2", "        n = z.sum().item()\n        return z * n")}, {}, True),
+    ("rows moved above traced code",
+     {"pkg/blocks.py": lambda old: "# a comment\n\n\n" + old}, {}, True),
+    ("a comment inside traced code", {"pkg/blocks.py": _replace("        z = y.relu()", "        z = y.relu()  # why")},
+     {}, True),
+    ("a new local computation on no tensor in a traced method",
+     {"pkg/blocks.py": _replace("        z = y.relu()\n", "        label = str(1 + 2)\n        z = y.relu()\n")},
+     {}, True),
+    ("a break removed from a method that still breaks",
+     {"pkg/blocks.py": _replace("        print('inner')\n", "")}, {}, True),
+    ("a print in traced code and a new unused helper in another file",
+     {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        print('scaled')\n"),
+      "pkg/utils.py": _append(NEW_HELPER)}, {}, True),
+    ("a print in a forward that did not break (its caller now breaks through it)",
+     {"pkg/blocks.py": _replace("        return x.softmax(-1)", "        print('head')\n        return x.softmax(-1)")},
+     {}, False),
+    ("the only own break of a method removed",
+     {"pkg/blocks.py": _replace("        if y.sum() > 0:\n            y = y - 1\n", "")}, {}, False),
+    ("a changed return tensor-ness",
+     {"pkg/blocks.py": _replace("        return z * 2", "        return 2")}, {}, False),
+    ("a new call from forward to a helper",
+     {"pkg/blocks.py": _replace("        return scaled(shift(y), self.steps)", "        return scaled(_tail(y), self.steps)")},
+     {}, False),
+    ("an added self.attr write in traced code",
+     {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        self.last = y\n")},
+     {}, False),
+    ("an edited decorator on a traced method",
+     {"pkg/blocks.py": _replace("    def _inner(self, y):", "    @torch.no_grad()\n    def _inner(self, y):")},
+     {}, False),
+    ("a new nested def in traced code",
+     {"pkg/blocks.py": _replace("        z = y.relu()\n", "        def twice(v):\n            return v * 2\n\n"
+                                                           "        z = twice(y).relu()\n")},
+     {}, False),
+    ("a new break on module state the solve was not asked about",
+     {"pkg/blocks.py": _replace("        z = y.relu()\n", "        if self.scale[0].item() > 0:\n            y = y + 1\n"
+                                                           "        z = y.relu()\n")},
+     {}, False),
+    ("a print in a method that did not break (a call of it then cannot resume: GM605)",
+     {"pkg/blocks.py": _replace("        return self.y0 * t", "        print('run')\n        return self.y0 * t")},
+     {}, False),
+    ("an untraced function passes a tensor to a traced function's hinted parameter",
+     {"pkg/blocks.py": _replace("def _tail(x):\n    return x", "def _tail(x):\n    return shift(x, x.sum())")},
+     {}, False),
+    ("a break after building an object that holds its bound methods (its construction runs eagerly)",
+     {"pkg/contract.py": _replace("        return sde.step(y)", "        print('late')\n        return sde.step(y)")},
+     {}, False),
+    ("a print in a traced function of a file whose findings include an untraced metaclass __call__'s",
+     {"pkg/metaclass.py": _replace('        print("parts", len(parts))\n',
+                                   '        print("parts", len(parts))\n        print("more")\n')},
+     {}, True),
+    ("a break before building that object (refused too: the rows of its breaks are read)",
+     {"pkg/contract.py": _replace("        y = x + 1\n", "        y = x + 1\n        print('early')\n")},
+     {}, False),
+    ("a print in traced code of a file whose row the solve read (GM620)",
+     {"pkg/net.py": _replace("        y = dispatch(", "        print('net')\n        y = dispatch(")}, {}, False),
+    ("a print in traced code, a break in a new untraced function of the same file",
+     {"pkg/blocks.py": lambda old: _replace("        y = x * self.scale\n",
+                                            "        y = x * self.scale\n        print('scaled')\n")(old)
+      + "\n\ndef _loose(x):\n    return x.item()\n"},
+     {}, True),
+    ("a print in traced code, an unused function removed from the same file",
+     {"pkg/blocks.py": lambda old: _replace("        y = x * self.scale\n",
+                                            "        y = x * self.scale\n        print('scaled')\n")(old)
+      .replace("def _tail(x):\n    return x\n", "")},
+     {}, True),
+    ("a print in traced code, a new function of the same file that traced code calls",
+     {"pkg/blocks.py": lambda old: _replace("        y = self._inner(y)\n",
+                                            "        print('scaled')\n        y = _loose(self._inner(y))\n")(old)
+      + "\n\ndef _loose(x):\n    return x.item()\n"},
+     {}, False),
+    ("a print in traced code, a new function of the same file that another file calls",
+     {"pkg/blocks.py": lambda old: _replace("        y = x * self.scale\n",
+                                            "        y = x * self.scale\n        print('scaled')\n")(old)
+      + "\n\ndef _planned(x, limit):\n    return x.item()\n",
+      "pkg/net.py": _replace("from .utils import _planned, ", "from .blocks import _planned\nfrom .utils import ")},
+     {}, False),
 ]
 
 
@@ -316,3 +529,25 @@ def test_the_name_check_is_linear_in_the_text():
     assert names_written_only_inside({"m.py": {"helper_aa"}}, {"m.py": text, "n.py": "x = 1\n"})
     assert time.perf_counter() - started < 10  # 2.7 s here; 36 s before
     assert not names_written_only_inside({"m.py": {"helper_aa"}}, {"m.py": text + "helper_aa()\n"})
+
+
+@pytest.mark.parametrize("standing", [["callee_break_drafts", 99], ["drafts", 0], ["calls", 0]])
+def test_facts_naming_no_draft_of_the_summary_mean_a_solve(tmp_path, standing):
+    """A forged state's facts (redraft.py) name a consequence draft the edited summary does not have,
+    or a list that holds none: the edited module is solved again, not indexed out of range."""
+    root = tmp_path / "project"
+    _write(root, PROJECT)
+    cache = SummaryCache(tmp_path / "cache")
+    _warm(root, Config(), cache)
+    (state,) = (tmp_path / "cache" / "state").rglob("*.json")
+    entry = json.loads(state.read_text())
+    facts = dict(entry["entry"]["value"][6])
+    functions = dict(facts["pkg.blocks"])
+    functions["Block.forward"][1] = [standing]
+    facts["pkg.blocks"] = list(functions.items())
+    entry["entry"]["value"][6] = list(facts.items())
+    state.write_text(json.dumps(entry))
+    _apply(root, {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        print('s')\n")})
+    after, how = _warm(root, Config(), cache)
+    assert how == "solve"
+    assert _facts(after) == _facts(check([str(root)], Config(), jobs=1))

@@ -8,7 +8,11 @@ whose text it read past their summaries (GM620's rows; the guard helpers a summa
 another file, ModuleSummary.read_files). A later run over the same files, configuration and
 graphmend takes that result when every edited function is one no part of the solve consulted,
 and recomputes only what comes from the edited files' text alone (their warnings about
-suppression comments). Any other edit is solved from scratch, as before.
+suppression comments). An edit of traced code that changes only what its findings are keeps the
+rest of the solve too, with that file's findings made again from the facts the state keeps about
+each traced function (redraft.py); an edit of both kinds in one file is split in two
+(redraft.without_untraced_edits), each part judged by its own rule. Any other edit is solved from
+scratch, as before.
 
 An edited, added or removed function is one the solve did not consult when all of these hold:
 - it is no method (a class's methods drive dispatch and overrides), not compiled, matches no
@@ -32,12 +36,13 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from graphmend_bot.analysis.model import FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.redraft import FunctionFacts, same_module_parts
 from graphmend_bot.analysis.scope import entry_matches
 from graphmend_bot.analysis.untraced_callers import called_name
-from graphmend_bot.findings import CheckResult, FileError
+from graphmend_bot.findings import CheckResult, FileError, Finding, number_identical_lines
 
 FunctionId = tuple[str, str]
 
@@ -52,16 +57,19 @@ class SolvedState:
     traced: dict[str, tuple[str, ...]]  # module -> the qualnames traced there
     callee_names: tuple[str, ...]  # untraced_callers.callee_names of the traced functions
     text_read: tuple[str, ...]  # paths whose text the solve or a summary read (relative to the cwd)
+    # module -> qualname -> what the solve settled for each traced function (redraft.py)
+    facts: dict[str, dict[str, FunctionFacts]]
 
 
 def solved_state(result_key: str, digests: Mapping[str, str], relevant: Iterable[str],
-                 traced: Iterable[FunctionId], callee_names: Iterable[str], text_read: Iterable[str]) -> SolvedState:
+                 traced: Iterable[FunctionId], callee_names: Iterable[str], text_read: Iterable[str],
+                 facts: dict[str, dict[str, FunctionFacts]]) -> SolvedState:
     by_module: dict[str, list[str]] = {}
     for module, qualname in sorted(traced):
         by_module.setdefault(module, []).append(qualname)
     return SolvedState(result_key, dict(digests), tuple(sorted(relevant)),
                        {module: tuple(names) for module, names in by_module.items()},
-                       tuple(sorted(callee_names)), tuple(sorted(text_read)))
+                       tuple(sorted(callee_names)), tuple(sorted(text_read)), facts)
 
 
 def edited_paths(state: SolvedState, digests: Mapping[str, str]) -> list[str] | None:
@@ -71,16 +79,13 @@ def edited_paths(state: SolvedState, digests: Mapping[str, str]) -> list[str] | 
     return [path for path, digest in digests.items() if state.digests[path] != digest]
 
 
-_MODULE_PARTS = tuple(f.name for f in fields(ModuleSummary) if f.name not in ("path", "functions"))
-
-
 def unseen_edits(old: ModuleSummary, new: ModuleSummary, state: SolvedState,
                  entry_points: Sequence[str]) -> list[str] | None:
     """The qualnames the edit changed, added or removed, when each is one the solve cannot have
     consulted as far as this module tells (module docstring); None otherwise. `entry_points`:
     the configured patterns. The names still have to be unwritten elsewhere
     (`names_written_only_inside`)."""
-    if old.module != new.module or any(getattr(old, part) != getattr(new, part) for part in _MODULE_PARTS):
+    if not same_module_parts(old, new):
         return None
     changed = sorted(q for q in {*old.functions, *new.functions} if old.functions.get(q) != new.functions.get(q))
     # Not only the changed functions: nothing under their top-level function may be traced (a
@@ -167,3 +172,14 @@ def with_warnings_of(result: CheckResult, replaced: Mapping[str, tuple[list[File
     added = [error for _, after in replaced.values() for error in after]
     errors = sorted([*kept, *added], key=lambda e: e.path)  # stable: as engine._result orders them
     return CheckResult(findings=list(result.findings), errors=errors, files_checked=result.files_checked)
+
+
+def with_findings_of(result: CheckResult, replaced: Mapping[str, list[Finding]]) -> CheckResult:
+    """`result` with the findings of each file of `replaced` (path -> its findings now) swapped, in
+    the order and with the numbering `engine._result` gives them."""
+    if not replaced:
+        return result
+    kept = [finding for finding in result.findings if finding.path not in replaced]
+    findings = sorted([*kept, *(finding for found in replaced.values() for finding in found)], key=lambda f: f.sort_key)
+    return CheckResult(findings=number_identical_lines(findings), errors=list(result.errors),
+                       files_checked=result.files_checked)

@@ -82,6 +82,9 @@ class Program:
         self._tensor_api: set[FunctionId] | None = None
         self._public: set[FunctionId] | None = None
         self._traced: set[FunctionId] | None = None
+        # After traced_drafts: the tensor flow it solved, the findings before the consequence
+        # passes (what makes a function break) and all of them (a solved state keeps what they settled).
+        self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -749,6 +752,7 @@ class Program:
             # a keyword sort breaks by what each call passes: its constructions are judged there
             inside += _new_sites(inside, constructions_breaking_inside(self, solver.targets, inside))
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
+        self.solved = (solver, [*result, *inner], result + consequences)
         return result + consequences
 
     def _consequences(
@@ -820,6 +824,13 @@ class Program:
     def class_method(self, module: str, class_qualname: str, name: str) -> FunctionId | None:
         """Method `name` of the class, along its in-tree bases."""
         return self._method(module, class_qualname, name)
+
+    def breaking_functions(self) -> set[FunctionId]:
+        """After traced_drafts: the functions that break (`_breaking`), for a solved state to keep."""
+        if self.solved is None:
+            return set()
+        solver, seeds, _ = self.solved
+        return self._breaking(solver.targets, seeds)
 
     def _breaking(
         self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
