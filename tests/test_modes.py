@@ -56,6 +56,41 @@ def test_a_finding_on_every_path_names_no_mode(tmp_path: Path) -> None:
     assert len(messages) == 2 and not any(m.endswith(")") for m in messages), messages
 
 
+def test_a_local_that_is_a_tensor_in_every_mode_names_none(tmp_path: Path) -> None:
+    """A local of one mode names it only while the condition's other operands are not tensors: a
+    helper returning a tensor, a parameter rebound in training, a tensor bound on another path."""
+    source = tmp_path / "model.py"
+    source.write_text(
+        "import torch\nfrom torch import nn\n\n\ndef helper(x):\n    return x.sum() > 0\n\n\n"
+        "class M(nn.Module):\n"
+        "    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:\n"
+        "        skip = False\n"
+        "        if self.training:\n"
+        "            skip = torch.rand([]) < 0.5\n"
+        "            y = y > 0\n"
+        "        flag = helper(x)\n"
+        "        if skip or flag:\n"  # 16: helper's result is a tensor in every mode
+        "            x = x + 1\n"
+        "        if y:\n"  # 18: the parameter was a tensor before training rebound it
+        "            x = x + 2\n"
+        "        other = False\n"
+        "        if self.training:\n"
+        "            other = torch.rand([]) < 0.5\n"
+        "        else:\n"
+        "            other = x.mean() > 0\n"
+        "        if other:\n"  # 25: a tensor in eval too
+        "            x = x + 3\n"
+        "        if skip:\n"  # 27: training only
+        "            x = x + 4\n"
+        "        return x\n",
+        encoding="utf-8",
+    )
+    messages = {f.location.row: f.message for f in check([str(source)]).findings if f.code == "GM101"}
+    assert {row: modes_named(message) for row, message in messages.items()} == {
+        16: [], 18: [], 25: [], 27: ["in training mode"],
+    }, messages
+
+
 def _dynamo_rows(module: object, x: object) -> dict[int, str]:
     from ground_truth import Tree, dynamo_breaks, normalise
 
@@ -75,7 +110,7 @@ def test_dynamo_breaks_in_the_named_mode_only() -> None:
     eval_rows = _dynamo_rows(fixture.Block().eval(), x)
     assert eval_rows == {}  # float32, eval: no mode-only line runs
     training_rows = _dynamo_rows(fixture.Block().train(), x)
-    assert training_rows == {15: "GB8985", 19: "GB0206"}
+    assert training_rows == {15: "GB8985", 19: "GB0206", 31: "GB0170", 34: "GB0170"}
     half_rows = _dynamo_rows(fixture.Block().eval().half(), x.half())
     assert half_rows == {20: "GB0170", 23: "GB0059"}
     with torch.autocast("cpu", dtype=torch.bfloat16):

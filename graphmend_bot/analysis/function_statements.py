@@ -124,7 +124,7 @@ class StatementVisitor(ExpressionEvaluator):
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
-                self._bind(target, kind, env, elements)
+                self._bind(target, kind, env, elements, node.value)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
                     node.value, True, self.resolve):
                 self._lists.add(node.targets[0].id)
@@ -153,7 +153,7 @@ class StatementVisitor(ExpressionEvaluator):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
             self._bind(node.target, previous | kind, env)
         else:
-            self._bind(node.target, kind, env)
+            self._bind(node.target, kind, env, value=node.value)
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
@@ -186,9 +186,12 @@ class StatementVisitor(ExpressionEvaluator):
         return None
 
     def _bind(
-        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None
+        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,
+        value: ast.expr | None = None,
     ) -> None:
         if isinstance(target, ast.Name):
+            self._mode_values.bound(target.id, value, kind, env.get(target.id, NOT_TENSOR).is_tensor,
+                                    tuple(self._modes), lambda name: env.get(name, NOT_TENSOR))
             env[target.id] = kind
             self._rebound.add(target.id)
             self._lists.discard(target.id)
