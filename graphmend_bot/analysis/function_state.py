@@ -66,6 +66,8 @@ class FunctionState:
         self.entry = entry
         self.returns: Kind = NOT_TENSOR
         self.return_shapes: list[tuple[Kind, ...] | None] = []
+        # The same returns, an output class built from the tuple's fields as its elements (function_statements._output_fields).
+        self.output_shapes: list[tuple[Kind, ...] | None] = []
         self.references: set[str] = set()
         # Locals bound to a tuple display, element by element (`pad = (0, 0, right, 0)`).
         self.tuples: dict[str, tuple[Kind, ...]] = {}

@@ -16,6 +16,7 @@ from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_state import Env, Resolve
 from graphmend_bot.analysis.guards import compile_guard_value
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
@@ -74,9 +75,11 @@ class StatementVisitor(ExpressionEvaluator):
                 if elements is not None:
                     self.returns |= Kind.union(elements)
                     self.return_shapes.append(elements)
+                    self.output_shapes.append(elements)
                 else:
                     self.returns |= self.expr(node.value, env)
                     self.return_shapes.append(None)
+                    self.output_shapes.append(_output_fields(node.value, env))
             return True
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
@@ -276,6 +279,21 @@ class StatementVisitor(ExpressionEvaluator):
             self._rare_depth -= rare
             if checked is not None:
                 self._checked_tensors.pop()
+
+
+def _output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:
+    """`return Output(a, b, c)` beside `return (a, b, c)` (transformers' `return_dict`): what
+    unpacking or indexing it gives at position k is one of the fields from k on (a ModelOutput
+    skips its None fields; a named tuple is exact). Only for locals and constants passed by position,
+    whose kinds are read without evaluating anything twice."""
+    if not (isinstance(value, ast.Call) and not value.keywords and value.args
+            and all(isinstance(arg, (ast.Name, ast.Constant)) for arg in value.args)):
+        return None
+    name = dotted_name(value.func)
+    if name is None or not name.rpartition(".")[2][:1].isupper():
+        return None  # a class by its name, as _names_a_class reads a constructor
+    kinds = [env.get(arg.id, NOT_TENSOR) if isinstance(arg, ast.Name) else NOT_TENSOR for arg in value.args]
+    return tuple(Kind.union(kinds[k:]) for k in range(len(kinds)))
 
 
 def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:

@@ -1,0 +1,51 @@
+"""Facts that keep findings off lines Dynamo does not break on, each measured on torch 2.13 with
+`torch._dynamo.explain` (benchmarks/ground_truth.py), beside a line that does break and stays found."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.engine import check
+
+FIXTURES = Path(__file__).parent / "fixtures" / "precision"
+BREAK = re.compile(r"# break$")
+
+
+def _marked(fixture: Path) -> set[int]:
+    return {row for row, line in enumerate(fixture.read_text(encoding="utf-8").splitlines(), 1) if BREAK.search(line)}
+
+
+def _found(fixture: Path) -> set[int]:
+    return {f.location.row for f in check([str(fixture)]).findings}
+
+
+def _dynamo_rows(fixture: Path, build: str, *args: object) -> set[int]:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    spec = importlib.util.spec_from_file_location(f"gm_precision_{fixture.stem}", fixture)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # Dynamo imports a traced function's module
+    spec.loader.exec_module(module)
+    explained = dynamo_breaks(getattr(module, build)().eval(), args, {}, Tree([str(fixture)]))
+    return {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
+
+
+def test_a_field_of_an_output_class_returned_beside_a_tuple_is_read_by_position() -> None:
+    """`pad` is the int element 2 of `encode`'s tuple, also returned as `EncoderOutput(frames, total,
+    pad)`: unpacking the result gives `decode` an int, so `if pad > 0` is no break; `if total > 0`
+    (element 1, a tensor) is."""
+    fixture = FIXTURES / "output_or_tuple.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_the_tensor_field_only() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "output_or_tuple.py"
+    assert _dynamo_rows(fixture, "Codec", torch.ones(2, 5)) == _marked(fixture)
