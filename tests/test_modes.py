@@ -33,7 +33,7 @@ def test_findings_in_a_mode_only_branch_name_the_mode() -> None:
 def test_the_modes_a_message_names_are_read_back() -> None:
     """The wild benchmark sets apart findings in a mode its eval/float32 truth did not run."""
     findings = check([str(FIXTURE)]).findings
-    assert {f.location.row: modes_named(f.message) for f in findings} == {row: [mode] for row, mode in marked().items()}
+    assert {f.location.row: modes_named(f.message) for f in findings} == {row: mode.split(", ") for row, mode in marked().items()}
     assert modes_named("x breaks the graph (in training mode, in float16)") == ["in training mode", "in float16"]
     assert [dtypes_named(mode) for mode in ("in float16 or bfloat16", "in bfloat16", "in training mode", "under autocast")] \
         == [["float16", "bfloat16"], ["bfloat16"], [], []]
@@ -48,7 +48,7 @@ def test_a_finding_on_every_path_names_no_mode(tmp_path: Path) -> None:
         "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
         "        if self.training or x.dtype == torch.float16:\n"
         "            print('either')\n"
-        "        x.requires_grad_()\n"
+        "        x.requires_grad = True\n"
         "        return x * 2\n",
         encoding="utf-8",
     )
@@ -116,5 +116,17 @@ def test_dynamo_breaks_in_the_named_mode_only() -> None:
     with torch.autocast("cpu", dtype=torch.bfloat16):
         autocast_rows = _dynamo_rows(fixture.Block().eval(), x)
     assert autocast_rows == {25: "GB0059"}
+    block = fixture.Block().eval()
+
+    def with_grad(x: torch.Tensor) -> torch.Tensor:  # the truth's `torch.no_grad()` lifted
+        with torch.enable_grad():
+            return block(x)
+
+    sys.modules[spec.name] = fixture  # Dynamo imports the module of a function it inlines
+    try:
+        grad_rows = _dynamo_rows(with_grad, x)
+    finally:
+        del sys.modules[spec.name]
+    assert grad_rows == {36: "GB8985"}  # under no_grad above, only where the tensor outlived a graph (15)
     # each line Dynamo breaks at in one mode is a finding naming that mode
-    assert {**training_rows, **half_rows, **autocast_rows}.keys() == marked().keys()
+    assert {**training_rows, **half_rows, **autocast_rows, **grad_rows}.keys() == marked().keys()

@@ -26,7 +26,7 @@ from mode_confirm import in_modes, mode_findings
 from run import details, table
 from split import half
 
-from graphmend_bot.analysis.modes import AUTOCAST, TRAINING
+from graphmend_bot.analysis.modes import AUTOCAST, GRAD_ENABLED, TRAINING
 
 # Dynamo breaks at line 4 in every mode, at line 6 in float16 only, at line 9 in training mode only
 SOURCE = """\
@@ -115,7 +115,8 @@ def test_set_apart_findings_are_grouped_by_the_modes_they_name(report: LibraryRe
 
 @pytest.mark.parametrize(
     ("modes", "rows"),
-    [((TRAINING,), {15, 19, 31, 34}), (("in float16",), {20, 23}), ((AUTOCAST,), {25}), ((), set())],
+    [((TRAINING,), {15, 19, 31, 34}), (("in float16",), {20, 23}), ((AUTOCAST,), {25}), ((GRAD_ENABLED,), {36}),
+     ((), set())],
 )
 def test_a_call_is_run_in_the_modes_a_finding_names(
     modes: tuple[str, ...], rows: set[int], monkeypatch: pytest.MonkeyPatch

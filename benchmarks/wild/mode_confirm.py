@@ -1,10 +1,10 @@
 """Do findings that name a mode break in that mode? Dynamo's answer for the wild benchmark's set-apart findings.
 
 The benchmark's truth runs every call in eval mode and float32, so a finding whose message says it
-breaks only in training mode, in float16 or under autocast (graphmend_bot/analysis/modes.py) is set
-apart, neither confirmed nor refuted (harness.py, "named a mode"). This script builds the same calls
-in the named mode (`module.train()`; the module and its floating inputs cast to the first dtype
-named; the call under `torch.autocast("cpu", dtype=torch.bfloat16)`), runs `torch._dynamo.explain`
+breaks only in training mode, in float16, under autocast or with grad enabled (graphmend_bot/analysis/modes.py)
+is set apart, neither confirmed nor refuted (harness.py, "named a mode"). This script builds the same
+calls in the named mode (`module.train()`; the module and its floating inputs cast to the first dtype
+named; the call under `torch.autocast("cpu", dtype=torch.bfloat16)`; under `torch.enable_grad()`), runs `torch._dynamo.explain`
 as the truth does (benchmarks/ground_truth.py), and says for each such finding whether Dynamo broke
 on its statement there. A call that raises in that mode confirms nothing and is reported.
 
@@ -31,7 +31,7 @@ from ground_truth import Tree, dynamo_breaks  # noqa: E402
 from harness import DECLARED_SCOPE, LibraryReport, StatementKeys, _calls, _load_spec  # noqa: E402
 from split import HALVES, TEST, half  # noqa: E402
 
-from graphmend_bot.analysis.modes import AUTOCAST, TRAINING, dtypes_named, modes_named  # noqa: E402
+from graphmend_bot.analysis.modes import AUTOCAST, GRAD_ENABLED, TRAINING, dtypes_named, modes_named  # noqa: E402
 
 Call = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
@@ -63,11 +63,18 @@ def in_modes(call: Call, modes: tuple[str, ...]) -> Call:
             args = tuple(_cast(a, dtype) for a in args)
             kwargs = {k: _cast(v, dtype) for k, v in kwargs.items()}
     if AUTOCAST in modes:
-        inner = fn
+        autocast_inner = fn
 
         def fn(*a: Any, **k: Any) -> Any:
             with torch.autocast("cpu", dtype=torch.bfloat16):
-                return inner(*a, **k)
+                return autocast_inner(*a, **k)
+
+    if GRAD_ENABLED in modes:  # the truth runs under torch.no_grad() (ground_truth.dynamo_breaks)
+        grad_inner = fn
+
+        def fn(*a: Any, **k: Any) -> Any:
+            with torch.enable_grad():
+                return grad_inner(*a, **k)
 
     return fn, args, kwargs
 

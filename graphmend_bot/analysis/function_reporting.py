@@ -35,8 +35,11 @@ class FindingReporter(FunctionState):
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
 
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
-        draft = self._draft(rule, node, message, deps, gb_id)
+    def report(
+        self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None
+    ) -> None:
+        with modes.entered(self._modes, mode):
+            draft = self._draft(rule, node, message, deps, gb_id)
         if draft is None:
             return
         self.summary.drafts.append(draft)
