@@ -49,3 +49,16 @@ def test_dynamo_breaks_on_the_tensor_field_only() -> None:
     torch = pytest.importorskip("torch")
     fixture = FIXTURES / "output_or_tuple.py"
     assert _dynamo_rows(fixture, "Codec", torch.ones(2, 5)) == _marked(fixture)
+
+
+def test_a_type_predicate_helper_proves_its_argument_no_tensor() -> None:
+    """`is_positive_int(n)` is `is_int(n) and n > 0`, `is_int` an isinstance test: `n > 0` runs on
+    Python ints only, and after `if not is_positive_int(n): raise` `n` is a Python int."""
+    fixture = FIXTURES / "type_predicate.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_the_tensor_test_only() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "type_predicate.py"
+    assert _dynamo_rows(fixture, "Sampler", torch.ones(2, 3), 3) == _marked(fixture)

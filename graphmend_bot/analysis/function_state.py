@@ -59,6 +59,7 @@ class FunctionState:
         self.dependency_calls = dependency_calls
         self.properties = properties  # property names of this module's classes
         self.guard_helpers = guard_helpers
+        self._module_functions = guard_helpers.function if guard_helpers is not None else None
         self.summary = summary
         self.resolve = resolve
         self.logger_names = logger_names

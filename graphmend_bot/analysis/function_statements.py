@@ -237,6 +237,9 @@ class StatementVisitor(ExpressionEvaluator):
             return self.block(node.body if under_compile else node.orelse, env)
         if _is_validation_guard(node):
             self._bool_context(node.test, env, "guard")
+            python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)
+            if python_value is not None and not python_value[1]:  # `if not isinstance(x, int): raise`
+                env[python_value[0]] = NOT_TENSOR
             return False  # the raising arm is the error path, never traced
         with modes.entered(self._modes, modes.test_mode(node.test)):
             self._bool_context(node.test, env, "if")
@@ -244,7 +247,7 @@ class StatementVisitor(ExpressionEvaluator):
         none_name, none_in_body = narrowing.none_test(node.test) or (None, False)
         if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
             narrowing.narrow_to_none(body_env if none_in_body else else_env, none_name)
-        python_value = narrowing.isinstance_arm(node.test, self.resolve)
+        python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)
         if python_value is not None:
             python_name, python_in_body = python_value
             (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
