@@ -62,3 +62,19 @@ def test_dynamo_breaks_on_the_tensor_test_only() -> None:
     torch = pytest.importorskip("torch")
     fixture = FIXTURES / "type_predicate.py"
     assert _dynamo_rows(fixture, "Sampler", torch.ones(2, 3), 3) == _marked(fixture)
+
+
+def test_shape_dtype_and_flag_values_are_no_tensors() -> None:
+    """The premises the branch rules rest on (issue 27.4): `len(x)`, `.dim()`, `.shape[i]`,
+    `.size(i)`, `.numel()`, dtype, device and layout tests, sizes through helpers, tuples and
+    dicts: none is a tensor, and Dynamo breaks on none of them; only `.tolist()` breaks."""
+    fixture = FIXTURES / "shape_values.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_no_shape_value() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "shape_values.py"
+    mask = torch.ones(2, 3, dtype=torch.bool)
+    assert _dynamo_rows(fixture, "Shapes", torch.ones(2, 3), mask) == set()
+    assert _dynamo_rows(fixture, "Helpers", torch.ones(2, 3), [torch.ones(2)]) == _marked(fixture)
