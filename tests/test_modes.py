@@ -91,10 +91,10 @@ def test_a_local_that_is_a_tensor_in_every_mode_names_none(tmp_path: Path) -> No
     }, messages
 
 
-def _dynamo_rows(module: object, x: object) -> dict[int, str]:
+def _dynamo_rows(module: object, x: object, no_grad: bool = True) -> dict[int, str]:
     from ground_truth import Tree, dynamo_breaks, normalise
 
-    explained = dynamo_breaks(module, (x,), {}, Tree([str(FIXTURE)]))
+    explained = dynamo_breaks(module, (x,), {}, Tree([str(FIXTURE)]), no_grad=no_grad)
     return {b.location[1]: b.gb_id for b in explained.breaks
             if b.location is not None and b.location[0] == normalise(str(FIXTURE))}
 
@@ -116,17 +116,7 @@ def test_dynamo_breaks_in_the_named_mode_only() -> None:
     with torch.autocast("cpu", dtype=torch.bfloat16):
         autocast_rows = _dynamo_rows(fixture.Block().eval(), x)
     assert autocast_rows == {25: "GB0059"}
-    block = fixture.Block().eval()
-
-    def with_grad(x: torch.Tensor) -> torch.Tensor:  # the truth's `torch.no_grad()` lifted
-        with torch.enable_grad():
-            return block(x)
-
-    sys.modules[spec.name] = fixture  # Dynamo imports the module of a function it inlines
-    try:
-        grad_rows = _dynamo_rows(with_grad, x)
-    finally:
-        del sys.modules[spec.name]
+    grad_rows = _dynamo_rows(fixture.Block().eval(), x, no_grad=False)
     assert grad_rows == {36: "GB8985"}  # under no_grad above, only where the tensor outlived a graph (15)
     # each line Dynamo breaks at in one mode is a finding naming that mode
     assert {**training_rows, **half_rows, **autocast_rows, **grad_rows}.keys() == marked().keys()

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "
 
 from halves import figures, halves_report
 from harness import DECLARED_SCOPE, CallResult, LibraryReport, measure, truth_json
-from mode_confirm import in_modes, mode_findings
+from mode_confirm import explain_in_modes, mode_findings
 from run import details, table
 from split import half
 
@@ -124,7 +124,7 @@ def test_a_call_is_run_in_the_modes_a_finding_names(
     """mode_confirm.py builds the call in the named mode: Dynamo then breaks on that mode's lines
     of tests/fixtures/modes/mode_only_breaks.py (and on none in eval/float32)."""
     import torch
-    from ground_truth import Tree, dynamo_breaks, normalise
+    from ground_truth import Tree, normalise
 
     fixture = Path(__file__).parent / "fixtures" / "modes" / "mode_only_breaks.py"
     spec = importlib.util.spec_from_file_location("gm_wild_mode_only_breaks", fixture)
@@ -132,6 +132,5 @@ def test_a_call_is_run_in_the_modes_a_finding_names(
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, module)  # Dynamo imports a traced function's module
     spec.loader.exec_module(module)
-    fn, args, kwargs = in_modes((module.Block().eval(), (torch.ones(3),), {}), modes)
-    explained = dynamo_breaks(fn, args, kwargs, Tree([str(fixture)]))
+    explained = explain_in_modes((module.Block().eval(), (torch.ones(3),), {}), modes, Tree([str(fixture)]))
     assert {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))} == rows

@@ -4,7 +4,7 @@ The benchmark's truth runs every call in eval mode and float32, so a finding who
 breaks only in training mode, in float16, under autocast or with grad enabled (graphmend_bot/analysis/modes.py)
 is set apart, neither confirmed nor refuted (harness.py, "named a mode"). This script builds the same
 calls in the named mode (`module.train()`; the module and its floating inputs cast to the first dtype
-named; the call under `torch.autocast("cpu", dtype=torch.bfloat16)`; under `torch.enable_grad()`), runs `torch._dynamo.explain`
+named; the call under `torch.autocast("cpu", dtype=torch.bfloat16)`; with grad enabled), runs `torch._dynamo.explain`
 as the truth does (benchmarks/ground_truth.py), and says for each such finding whether Dynamo broke
 on its statement there. A call that raises in that mode confirms nothing and is reported.
 
@@ -63,20 +63,19 @@ def in_modes(call: Call, modes: tuple[str, ...]) -> Call:
             args = tuple(_cast(a, dtype) for a in args)
             kwargs = {k: _cast(v, dtype) for k, v in kwargs.items()}
     if AUTOCAST in modes:
-        autocast_inner = fn
+        inner = fn
 
         def fn(*a: Any, **k: Any) -> Any:
             with torch.autocast("cpu", dtype=torch.bfloat16):
-                return autocast_inner(*a, **k)
-
-    if GRAD_ENABLED in modes:  # the truth runs under torch.no_grad() (ground_truth.dynamo_breaks)
-        grad_inner = fn
-
-        def fn(*a: Any, **k: Any) -> Any:
-            with torch.enable_grad():
-                return grad_inner(*a, **k)
+                return inner(*a, **k)
 
     return fn, args, kwargs
+
+
+def explain_in_modes(call: Call, modes: tuple[str, ...], tree: Tree) -> Any:
+    """Dynamo's breaks for the call set up in `modes` (with grad enabled around it for GRAD_ENABLED:
+    the truth runs under `torch.no_grad()`)."""
+    return dynamo_breaks(*in_modes(call, modes), tree, no_grad=GRAD_ENABLED not in modes)
 
 
 def _cast(value: Any, dtype: torch.dtype) -> Any:
@@ -96,8 +95,7 @@ def confirm(report: LibraryReport, groups: dict[tuple[str, ...], list[str]]) -> 
         for call_name, build in _calls(spec):
             try:
                 torch.manual_seed(0)
-                fn, args, kwargs = in_modes(build(), modes)
-                explained = dynamo_breaks(fn, args, kwargs, tree)
+                explained = explain_in_modes(build(), modes, tree)
             except Exception as error:  # a call that cannot run in this mode confirms nothing
                 errors.append(f"{call_name}: {type(error).__name__}: {str(error).strip()[:120]}")
                 continue
