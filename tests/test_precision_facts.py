@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from graphmend_bot.analysis.modes import GRAD_ENABLED, modes_named
 from graphmend_bot.engine import check
 
 FIXTURES = Path(__file__).parent / "fixtures" / "precision"
@@ -78,3 +79,26 @@ def test_dynamo_breaks_on_no_shape_value() -> None:
     mask = torch.ones(2, 3, dtype=torch.bool)
     assert _dynamo_rows(fixture, "Shapes", torch.ones(2, 3), mask) == set()
     assert _dynamo_rows(fixture, "Helpers", torch.ones(2, 3), [torch.ones(2)]) == _marked(fixture)
+
+
+def test_requires_grad_names_grad_mode_only_on_a_tensor_the_function_builds() -> None:
+    """A parameter may be a graph input: its finding stands (the function may be inlined and given
+    an intermediate) but claims no mode; one on a tensor built here says `(with grad enabled)`."""
+    fixture = FIXTURES / "grad_input.py"
+    messages = {f.location.row: f.message for f in check([str(fixture)]).findings}
+    assert {row: modes_named(message) for row, message in messages.items()} == {10: [], 16: [GRAD_ENABLED]}
+
+
+def test_explain_counts_a_break_for_requires_grad_of_a_built_tensor_only() -> None:
+    torch = pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("gm_precision_grad_input", FIXTURES / "grad_input.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    counts = {}
+    for name in ("Input", "Built"):
+        torch._dynamo.reset()
+        with torch.enable_grad():
+            counts[name] = len(torch._dynamo.explain(getattr(module, name)())(torch.ones(3)).break_reasons)
+    torch._dynamo.reset()
+    assert counts == {"Input": 0, "Built": 1}
