@@ -46,15 +46,16 @@ __all__ = ["Break", "Explained", "Location", "Tree", "dynamo_breaks", "executed_
 
 
 def dynamo_breaks(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], tree: Tree
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], tree: Tree, no_grad: bool = True
 ) -> Explained:
-    """Run `torch._dynamo.explain(fn)` from a clean cache and map its breaks into `tree`.
+    """Run `torch._dynamo.explain(fn)` from a clean cache and map its breaks into `tree` (under
+    `torch.no_grad()`, as the census does, unless `no_grad` is False: a training step's grad mode).
 
     The break_reasons list is the ground truth, not graph_break_count: on torch 2.13 some
     reasons (e.g. `with open(...)`) come with graph_count=1 and graph_break_count=0.
     """
     torch._dynamo.reset()
-    with torch.no_grad(), warnings.catch_warnings(), graph_break_log() as log:  # collected as the census does
+    with torch.set_grad_enabled(not no_grad), warnings.catch_warnings(), graph_break_log() as log:
         warnings.simplefilter("ignore")
         result = torch._dynamo.explain(fn)(*args, **kwargs)
     torch._dynamo.reset()

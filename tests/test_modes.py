@@ -33,7 +33,7 @@ def test_findings_in_a_mode_only_branch_name_the_mode() -> None:
 def test_the_modes_a_message_names_are_read_back() -> None:
     """The wild benchmark sets apart findings in a mode its eval/float32 truth did not run."""
     findings = check([str(FIXTURE)]).findings
-    assert {f.location.row: modes_named(f.message) for f in findings} == {row: [mode] for row, mode in marked().items()}
+    assert {f.location.row: modes_named(f.message) for f in findings} == {row: mode.split(", ") for row, mode in marked().items()}
     assert modes_named("x breaks the graph (in training mode, in float16)") == ["in training mode", "in float16"]
     assert [dtypes_named(mode) for mode in ("in float16 or bfloat16", "in bfloat16", "in training mode", "under autocast")] \
         == [["float16", "bfloat16"], ["bfloat16"], [], []]
@@ -48,7 +48,7 @@ def test_a_finding_on_every_path_names_no_mode(tmp_path: Path) -> None:
         "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
         "        if self.training or x.dtype == torch.float16:\n"
         "            print('either')\n"
-        "        x.requires_grad_()\n"
+        "        x.requires_grad = True\n"
         "        return x * 2\n",
         encoding="utf-8",
     )
@@ -56,10 +56,45 @@ def test_a_finding_on_every_path_names_no_mode(tmp_path: Path) -> None:
     assert len(messages) == 2 and not any(m.endswith(")") for m in messages), messages
 
 
-def _dynamo_rows(module: object, x: object) -> dict[int, str]:
+def test_a_local_that_is_a_tensor_in_every_mode_names_none(tmp_path: Path) -> None:
+    """A local of one mode names it only while the condition's other operands are not tensors: a
+    helper returning a tensor, a parameter rebound in training, a tensor bound on another path."""
+    source = tmp_path / "model.py"
+    source.write_text(
+        "import torch\nfrom torch import nn\n\n\ndef helper(x):\n    return x.sum() > 0\n\n\n"
+        "class M(nn.Module):\n"
+        "    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:\n"
+        "        skip = False\n"
+        "        if self.training:\n"
+        "            skip = torch.rand([]) < 0.5\n"
+        "            y = y > 0\n"
+        "        flag = helper(x)\n"
+        "        if skip or flag:\n"  # 16: helper's result is a tensor in every mode
+        "            x = x + 1\n"
+        "        if y:\n"  # 18: the parameter was a tensor before training rebound it
+        "            x = x + 2\n"
+        "        other = False\n"
+        "        if self.training:\n"
+        "            other = torch.rand([]) < 0.5\n"
+        "        else:\n"
+        "            other = x.mean() > 0\n"
+        "        if other:\n"  # 25: a tensor in eval too
+        "            x = x + 3\n"
+        "        if skip:\n"  # 27: training only
+        "            x = x + 4\n"
+        "        return x\n",
+        encoding="utf-8",
+    )
+    messages = {f.location.row: f.message for f in check([str(source)]).findings if f.code == "GM101"}
+    assert {row: modes_named(message) for row, message in messages.items()} == {
+        16: [], 18: [], 25: [], 27: ["in training mode"],
+    }, messages
+
+
+def _dynamo_rows(module: object, x: object, no_grad: bool = True) -> dict[int, str]:
     from ground_truth import Tree, dynamo_breaks, normalise
 
-    explained = dynamo_breaks(module, (x,), {}, Tree([str(FIXTURE)]))
+    explained = dynamo_breaks(module, (x,), {}, Tree([str(FIXTURE)]), no_grad=no_grad)
     return {b.location[1]: b.gb_id for b in explained.breaks
             if b.location is not None and b.location[0] == normalise(str(FIXTURE))}
 
@@ -75,11 +110,13 @@ def test_dynamo_breaks_in_the_named_mode_only() -> None:
     eval_rows = _dynamo_rows(fixture.Block().eval(), x)
     assert eval_rows == {}  # float32, eval: no mode-only line runs
     training_rows = _dynamo_rows(fixture.Block().train(), x)
-    assert training_rows == {15: "GB8985", 19: "GB0206"}
+    assert training_rows == {15: "GB8985", 19: "GB0206", 31: "GB0170", 34: "GB0170"}
     half_rows = _dynamo_rows(fixture.Block().eval().half(), x.half())
     assert half_rows == {20: "GB0170", 23: "GB0059"}
     with torch.autocast("cpu", dtype=torch.bfloat16):
         autocast_rows = _dynamo_rows(fixture.Block().eval(), x)
     assert autocast_rows == {25: "GB0059"}
+    grad_rows = _dynamo_rows(fixture.Block().eval(), x, no_grad=False)
+    assert grad_rows == {36: "GB8985"}  # under no_grad above, only where the tensor outlived a graph (15)
     # each line Dynamo breaks at in one mode is a finding naming that mode
-    assert {**training_rows, **half_rows, **autocast_rows}.keys() == marked().keys()
+    assert {**training_rows, **half_rows, **autocast_rows, **grad_rows}.keys() == marked().keys()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "
 
 from halves import figures, halves_report
 from harness import DECLARED_SCOPE, CallResult, LibraryReport, measure, truth_json
-from mode_confirm import in_modes, mode_findings
+from mode_confirm import explain_in_modes, mode_findings
 from run import details, table
 from split import half
 
-from graphmend_bot.analysis.modes import AUTOCAST, TRAINING
+from graphmend_bot.analysis.modes import AUTOCAST, GRAD_ENABLED, TRAINING
 
 # Dynamo breaks at line 4 in every mode, at line 6 in float16 only, at line 9 in training mode only
 SOURCE = """\
@@ -91,13 +92,31 @@ def test_a_run_saved_before_modes_were_counted_says_so(report: LibraryReport) ->
     assert "named a mode the truth did not run: not counted" in halves_report([old])
 
 
+def test_false_positives_are_counted_by_rule_code_and_mode(tmp_path: Path) -> None:
+    """Counted, not read (the test half's lines are never shown): a truth where Dynamo broke only at
+    line 9 leaves line 4's finding a plain false positive and line 6's one that names a mode."""
+    (tmp_path / "pkg").mkdir()
+    for name, text in (("__init__.py", ""), ("mod.py", SOURCE)):
+        (tmp_path / "pkg" / name).write_text(text)
+    saved = _recorded(tmp_path / "pkg")
+    del saved["truth"]["breaks"]["pkg/mod.py:4"]
+    measured = measure(UNIT, sample=0, ablate=False, recorded=saved)
+    f = figures([measured], half(UNIT))
+    assert f.false_positives[DECLARED_SCOPE] == Counter({("GM101", False): 1, ("GM101", True): 1})
+    assert "false positives (declared) by rule code, counted, not read: GM101 2 (1 name a mode)" in halves_report([measured])
+    for scope in measured.scopes.values():
+        del scope["false_positive_codes"]
+    assert "false positives (declared): not counted" in halves_report([measured])
+
+
 def test_set_apart_findings_are_grouped_by_the_modes_they_name(report: LibraryReport) -> None:
     assert mode_findings(report) == {("in float16",): ["pkg/mod.py:6"]}
 
 
 @pytest.mark.parametrize(
     ("modes", "rows"),
-    [((TRAINING,), {15, 19}), (("in float16",), {20, 23}), ((AUTOCAST,), {25}), ((), set())],
+    [((TRAINING,), {15, 19, 31, 34}), (("in float16",), {20, 23}), ((AUTOCAST,), {25}), ((GRAD_ENABLED,), {36}),
+     ((), set())],
 )
 def test_a_call_is_run_in_the_modes_a_finding_names(
     modes: tuple[str, ...], rows: set[int], monkeypatch: pytest.MonkeyPatch
@@ -105,7 +124,7 @@ def test_a_call_is_run_in_the_modes_a_finding_names(
     """mode_confirm.py builds the call in the named mode: Dynamo then breaks on that mode's lines
     of tests/fixtures/modes/mode_only_breaks.py (and on none in eval/float32)."""
     import torch
-    from ground_truth import Tree, dynamo_breaks, normalise
+    from ground_truth import Tree, normalise
 
     fixture = Path(__file__).parent / "fixtures" / "modes" / "mode_only_breaks.py"
     spec = importlib.util.spec_from_file_location("gm_wild_mode_only_breaks", fixture)
@@ -113,6 +132,5 @@ def test_a_call_is_run_in_the_modes_a_finding_names(
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, module)  # Dynamo imports a traced function's module
     spec.loader.exec_module(module)
-    fn, args, kwargs = in_modes((module.Block().eval(), (torch.ones(3),), {}), modes)
-    explained = dynamo_breaks(fn, args, kwargs, Tree([str(fixture)]))
+    explained = explain_in_modes((module.Block().eval(), (torch.ones(3),), {}), modes, Tree([str(fixture)]))
     assert {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))} == rows

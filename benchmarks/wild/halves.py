@@ -62,6 +62,9 @@ class HalfFigures:
     below_half: dict[str, list[str]]  # per scope: libraries with recall under 0.5
     causes: Counter[str] = field(default_factory=Counter)  # missed break statements by cause
     outside: Counter[str] = field(default_factory=Counter)  # breaks outside the package, by owner
+    # per scope: the false positives (executed statements with a finding, no break) by (rule code,
+    # whether the finding names a mode the truth did not run); None: a run saved before they were
+    false_positives: dict[str, Counter[tuple[str, bool]] | None] = field(default_factory=dict)
 
 
 def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = frozenset()) -> HalfFigures:
@@ -70,7 +73,9 @@ def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = f
     scopes: dict[str, ScopeFigures] = {}
     lowest: dict[str, tuple[str, float] | None] = {}
     below: dict[str, list[str]] = {}
+    false_positives: dict[str, Counter[tuple[str, bool]] | None] = {}
     for scope in (DEFAULT_SCOPE, DECLARED_SCOPE):
+        false_positives[scope] = false_positive_causes(mine, scope)
         found = {k for r in mine for k in r.scopes.get(scope, {}).get("found", [])}
         executed = {k for r in mine for k in r.scopes.get(scope, {}).get("executed", [])}
         counted = [r.scopes[scope]["mode_named"] for r in mine if "mode_named" in r.scopes.get(scope, {})]
@@ -100,7 +105,25 @@ def figures(reports: list[LibraryReport], name: str, exclude: frozenset[str] = f
         below,
         Counter(missed.values()),
         outside,
+        false_positives,
     )
+
+
+def false_positive_causes(reports: list[LibraryReport], scope: str) -> Counter[tuple[str, bool]] | None:
+    """The false positives of `reports` in `scope` (a union: families share statements), counted by
+    rule code and by whether the finding names a mode; None when a report was saved before its
+    codes were recorded. Decided by code, so the test half's are counted without being read."""
+    codes: dict[str, str] = {}
+    named: set[str] = set()
+    for r in reports:
+        recorded = r.scopes.get(scope, {})
+        if "false_positive_codes" not in recorded:
+            if recorded.get("executed"):
+                return None
+            continue
+        codes.update(_where_code(entry) for entry in recorded["false_positive_codes"])
+        named.update(recorded.get("mode_named", []))
+    return Counter((code, where in named) for where, code in codes.items())
 
 
 def _recall(report: LibraryReport, scope: str) -> float | None:
@@ -144,6 +167,8 @@ def halves_report(reports: list[LibraryReport]) -> str:
         if name == TEST and not exclude:
             rows.append("    missed at default scope, by cause (counted, not read):")
             rows.extend(f"      {count:>4}  {cause}" for cause, count in f.causes.most_common())
+        if not exclude:
+            rows.extend(_false_positive_rows(f))
         elif name == DEV:
             rows.append(f"    below 0.5 (declared): {', '.join(f.below_half[DECLARED_SCOPE]) or 'none'}")
         if f.outside:
@@ -152,3 +177,24 @@ def halves_report(reports: list[LibraryReport]) -> str:
                 + ", ".join(f"{owner} {count}" for owner, count in f.outside.most_common())
             )
     return "\n".join(rows)
+
+
+def _where_code(entry: str) -> tuple[str, str]:
+    where, _, code = entry.rpartition(" ")
+    return where, code
+
+
+def _false_positive_rows(f: HalfFigures) -> list[str]:
+    """The false positives by rule code (counted, not read), those naming a mode apart."""
+    rows = []
+    for scope, counted in f.false_positives.items():
+        if counted is None:
+            rows.append(f"    false positives ({scope}): not counted (a run saved before their codes were)")
+            continue
+        by_code: Counter[str] = Counter()
+        for (code, _), count in counted.items():
+            by_code[code] += count
+        parts = [f"{code} {count}" + (f" ({counted[code, True]} name a mode)" if counted[code, True] else "")
+                 for code, count in sorted(by_code.items(), key=lambda item: (-item[1], item[0]))]
+        rows.append(f"    false positives ({scope}) by rule code, counted, not read: {', '.join(parts) or 'none'}")
+    return rows

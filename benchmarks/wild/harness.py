@@ -172,7 +172,8 @@ class LibraryReport:
     # statement keys ("path:line") found, on executed statements, and of those the ones whose
     # findings name a mode the truth did not run ("mode_named"; absent in runs saved before it), so
     # that the halves of the corpus can be scored as unions (transformers families share files: a
-    # shared break counts once)
+    # shared break counts once); "false_positive_codes": "path:line CODE" of the findings on executed
+    # statements Dynamo did not break on (absent in runs saved before they were recorded)
     scopes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     # every break statement missed at default scope -> its cause (miss_causes.py)
     miss_causes: dict[str, str] = field(default_factory=dict)
@@ -369,6 +370,8 @@ def _score(
             "found": sorted(_where(k) for k in found.keys() & breaks.keys()),
             "executed": sorted(_where(k) for k in executed_here),
             "mode_named": sorted(_where(k) for k in executed_here if k not in breaks and modes_named(found[k])),
+            # the false positives' rule codes, counted by cause on the test half without being read
+            "false_positive_codes": sorted(f"{_where(k)} {found[k].split()[0]}" for k in executed_here if k not in breaks),
         }
     if not report.error:
         report.miss_causes = miss_causes(

@@ -1,10 +1,10 @@
 """Do findings that name a mode break in that mode? Dynamo's answer for the wild benchmark's set-apart findings.
 
 The benchmark's truth runs every call in eval mode and float32, so a finding whose message says it
-breaks only in training mode, in float16 or under autocast (graphmend_bot/analysis/modes.py) is set
-apart, neither confirmed nor refuted (harness.py, "named a mode"). This script builds the same calls
-in the named mode (`module.train()`; the module and its floating inputs cast to the first dtype
-named; the call under `torch.autocast("cpu", dtype=torch.bfloat16)`), runs `torch._dynamo.explain`
+breaks only in training mode, in float16, under autocast or with grad enabled (graphmend_bot/analysis/modes.py)
+is set apart, neither confirmed nor refuted (harness.py, "named a mode"). This script builds the same
+calls in the named mode (`module.train()`; the module and its floating inputs cast to the first dtype
+named; the call under `torch.autocast("cpu", dtype=torch.bfloat16)`; with grad enabled), runs `torch._dynamo.explain`
 as the truth does (benchmarks/ground_truth.py), and says for each such finding whether Dynamo broke
 on its statement there. A call that raises in that mode confirms nothing and is reported.
 
@@ -31,7 +31,7 @@ from ground_truth import Tree, dynamo_breaks  # noqa: E402
 from harness import DECLARED_SCOPE, LibraryReport, StatementKeys, _calls, _load_spec  # noqa: E402
 from split import HALVES, TEST, half  # noqa: E402
 
-from graphmend_bot.analysis.modes import AUTOCAST, TRAINING, dtypes_named, modes_named  # noqa: E402
+from graphmend_bot.analysis.modes import AUTOCAST, GRAD_ENABLED, TRAINING, dtypes_named, modes_named  # noqa: E402
 
 Call = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
@@ -72,6 +72,12 @@ def in_modes(call: Call, modes: tuple[str, ...]) -> Call:
     return fn, args, kwargs
 
 
+def explain_in_modes(call: Call, modes: tuple[str, ...], tree: Tree) -> Any:
+    """Dynamo's breaks for the call set up in `modes` (with grad enabled around it for GRAD_ENABLED:
+    the truth runs under `torch.no_grad()`)."""
+    return dynamo_breaks(*in_modes(call, modes), tree, no_grad=GRAD_ENABLED not in modes)
+
+
 def _cast(value: Any, dtype: torch.dtype) -> Any:
     return value.to(dtype) if isinstance(value, torch.Tensor) and value.is_floating_point() else value
 
@@ -89,8 +95,7 @@ def confirm(report: LibraryReport, groups: dict[tuple[str, ...], list[str]]) -> 
         for call_name, build in _calls(spec):
             try:
                 torch.manual_seed(0)
-                fn, args, kwargs = in_modes(build(), modes)
-                explained = dynamo_breaks(fn, args, kwargs, tree)
+                explained = explain_in_modes(build(), modes, tree)
             except Exception as error:  # a call that cannot run in this mode confirms nothing
                 errors.append(f"{call_name}: {type(error).__name__}: {str(error).strip()[:120]}")
                 continue

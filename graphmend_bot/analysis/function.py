@@ -89,7 +89,9 @@ class FunctionAnalyzer(StatementVisitor):
         self.summary.hinted_params = tuple(p for p in hinted_params if p not in self._python_params)
         self.summary.configured_entry_params = tuple(p for p in configured_entry_params if p not in self._python_params)
         self.summary.returns = self.returns
-        self.summary.return_elements = _common_shape(self.return_shapes)
+        self.summary.return_elements = _common_shape(
+            self.output_shapes if any(self.return_shapes) else self.return_shapes
+        )
         self.summary.references = tuple(sorted(self.references))
         self.summary.attribute_writes = tuple(self.attribute_writes)
         self.summary.returned_functions = tuple(sorted(self.returned_functions))

@@ -17,6 +17,7 @@ from graphmend_bot.analysis import narrowing, skipped_frames, value_class
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
+from graphmend_bot.analysis.mode_values import Modes
 from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
@@ -151,7 +152,7 @@ class ExpressionEvaluator(CallResolver):
         kinds = []
         for value in values:
             kinds.append(evaluate(value, env))
-            if (python_name := narrowing.short_circuit_python(value, node.op, self.resolve)) is not None:
+            if (python_name := narrowing.short_circuit_python(value, node.op, self.resolve, self._module_functions)) is not None:
                 env = {**env, python_name: NOT_TENSOR}
         return kinds
 
@@ -250,7 +251,10 @@ class ExpressionEvaluator(CallResolver):
                 return Kind.union(self._bool_operands(test, test.values, env, self._test))
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 return self._test(test.operand, env)
-            return self.expr(test, env)
+            kind = self.expr(test, env)
+            if self._operands is not None:
+                self._operands.append((test, kind))
+            return kind
         finally:
             self._test_depth -= 1
 
@@ -262,9 +266,29 @@ class ExpressionEvaluator(CallResolver):
             self._bool_context(operand, env, "before-guard")
 
     def _bool_context(self, test: ast.expr, env: Env, conversion: Conversion) -> None:
-        kind = self._test(test, env)
-        if kind.is_tensor:
+        outer, self._operands = self._operands, []
+        try:
+            kind = self._test(test, env)
+            operands = self._operands
+        finally:
+            self._operands = outer
+        if not kind.is_tensor:
+            return
+        value_mode = self._operand_mode(operands)
+        if value_mode is None:
             C.CONVERSIONS[conversion](self, test, kind)
+            return
+        outer_mode, self._value_mode = self._value_mode, value_mode
+        try:
+            C.CONVERSIONS[conversion](self, test, kind)
+        finally:
+            self._value_mode = outer_mode
+
+    def _operand_mode(self, operands: list[tuple[ast.expr, Kind]]) -> tuple[Modes, Kind] | None:
+        """The mode in which alone the condition's operands are tensors (mode_values.py)."""
+        return self._mode_values.combined(
+            (operand.id if isinstance(operand, ast.Name) else None, kind) for operand, kind in operands
+        )
 
     def _iteration(self, node: ast.expr, env: Env) -> tuple[Kind, tuple[Kind, ...] | None]:
         """The kind of one item of `for ... in node` (a loop's or a comprehension's), and its

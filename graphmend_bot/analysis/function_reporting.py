@@ -35,8 +35,11 @@ class FindingReporter(FunctionState):
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
 
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
-        draft = self._draft(rule, node, message, deps, gb_id)
+    def report(
+        self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None
+    ) -> None:
+        with modes.entered(self._modes, mode):
+            draft = self._draft(rule, node, message, deps, gb_id)
         if draft is None:
             return
         self.summary.drafts.append(draft)
@@ -59,10 +62,14 @@ class FindingReporter(FunctionState):
         line = self.lines[row - 1] if row <= len(self.lines) else ""
         end_line = self.lines[end_row - 1] if end_row <= len(self.lines) else ""
         gb_id = gb_id or rule.graph_break_id(python_bool=deps.data_dependent_bool)
+        named, any_mode_message, any_mode_if = modes.named(message, self._modes), None, NOT_TENSOR
+        if self._value_mode is not None:  # the condition is a tensor through a local of one mode
+            value_modes, any_mode_if = self._value_mode
+            named, any_mode_message = modes.named(message, [*self._modes, *value_modes]), named
         return Draft(
-            rule.code, modes.named(message, self._modes), row, _char_column(line, col), end_row,
-            _char_column(end_line, end_col), gb_id, deps.without_flags() or deps,
-            line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
+            rule.code, named, row, _char_column(line, col), end_row, _char_column(end_line, end_col), gb_id,
+            deps.without_flags() or deps, line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
+            any_mode_message=any_mode_message, any_mode_if=any_mode_if,
         )
 
     def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:

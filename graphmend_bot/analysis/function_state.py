@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from graphmend_bot.analysis import function_aliases, keyword_arguments, skipped_frames
 from graphmend_bot.analysis.guards import GuardHelpers
+from graphmend_bot.analysis.mode_values import Modes, ModeValues
 from graphmend_bot.analysis.model import FunctionSummary
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
@@ -58,6 +59,7 @@ class FunctionState:
         self.dependency_calls = dependency_calls
         self.properties = properties  # property names of this module's classes
         self.guard_helpers = guard_helpers
+        self._module_functions = guard_helpers.function if guard_helpers is not None else None
         self.summary = summary
         self.resolve = resolve
         self.logger_names = logger_names
@@ -65,6 +67,8 @@ class FunctionState:
         self.entry = entry
         self.returns: Kind = NOT_TENSOR
         self.return_shapes: list[tuple[Kind, ...] | None] = []
+        # The same returns, an output class built from the tuple's fields as its elements (function_statements._output_fields).
+        self.output_shapes: list[tuple[Kind, ...] | None] = []
         self.references: set[str] = set()
         # Locals bound to a tuple display, element by element (`pad = (0, 0, right, 0)`).
         self.tuples: dict[str, tuple[Kind, ...]] = {}
@@ -101,6 +105,12 @@ class FunctionState:
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
         self._modes: list[str] = []  # the modes of the arms around (analysis/modes.py)
+        self._mode_values = ModeValues()  # locals holding a tensor in one mode only (mode_values.py)
+        # While a condition is evaluated (`_test`): each operand `and`/`or`/`not` combine, with its kind.
+        self._operands: list[tuple[ast.expr, Kind]] | None = None
+        # While a conversion is reported: the mode its operands' locals bring and, when they are
+        # tensors, the other operands' kind (the finding then breaks in every mode).
+        self._value_mode: tuple[Modes, Kind] | None = None
         # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
         # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
         self._checked_tensors: list[Kind] = []
@@ -132,6 +142,7 @@ class FunctionState:
         raise NotImplementedError
 
     def _bind(
-        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None
+        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,
+        value: ast.expr | None = None,
     ) -> None:
         raise NotImplementedError

@@ -16,6 +16,7 @@ from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_state import Env, Resolve
 from graphmend_bot.analysis.guards import compile_guard_value
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
@@ -74,9 +75,11 @@ class StatementVisitor(ExpressionEvaluator):
                 if elements is not None:
                     self.returns |= Kind.union(elements)
                     self.return_shapes.append(elements)
+                    self.output_shapes.append(elements)
                 else:
                     self.returns |= self.expr(node.value, env)
                     self.return_shapes.append(None)
+                    self.output_shapes.append(_output_fields(node.value, env))
             return True
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
@@ -124,7 +127,7 @@ class StatementVisitor(ExpressionEvaluator):
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
-                self._bind(target, kind, env, elements)
+                self._bind(target, kind, env, elements, node.value)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
                     node.value, True, self.resolve):
                 self._lists.add(node.targets[0].id)
@@ -153,7 +156,7 @@ class StatementVisitor(ExpressionEvaluator):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
             self._bind(node.target, previous | kind, env)
         else:
-            self._bind(node.target, kind, env)
+            self._bind(node.target, kind, env, value=node.value)
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
@@ -186,9 +189,12 @@ class StatementVisitor(ExpressionEvaluator):
         return None
 
     def _bind(
-        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None
+        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,
+        value: ast.expr | None = None,
     ) -> None:
         if isinstance(target, ast.Name):
+            self._mode_values.bound(target.id, value, kind, env.get(target.id, NOT_TENSOR).is_tensor,
+                                    tuple(self._modes), lambda name: env.get(name, NOT_TENSOR))
             env[target.id] = kind
             self._rebound.add(target.id)
             self._lists.discard(target.id)
@@ -231,6 +237,9 @@ class StatementVisitor(ExpressionEvaluator):
             return self.block(node.body if under_compile else node.orelse, env)
         if _is_validation_guard(node):
             self._bool_context(node.test, env, "guard")
+            python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)
+            if python_value is not None and not python_value[1]:  # `if not isinstance(x, int): raise`
+                env[python_value[0]] = NOT_TENSOR
             return False  # the raising arm is the error path, never traced
         with modes.entered(self._modes, modes.test_mode(node.test)):
             self._bool_context(node.test, env, "if")
@@ -238,7 +247,7 @@ class StatementVisitor(ExpressionEvaluator):
         none_name, none_in_body = narrowing.none_test(node.test) or (None, False)
         if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
             narrowing.narrow_to_none(body_env if none_in_body else else_env, none_name)
-        python_value = narrowing.isinstance_arm(node.test, self.resolve)
+        python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)
         if python_value is not None:
             python_name, python_in_body = python_value
             (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
@@ -273,6 +282,21 @@ class StatementVisitor(ExpressionEvaluator):
             self._rare_depth -= rare
             if checked is not None:
                 self._checked_tensors.pop()
+
+
+def _output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:
+    """`return Output(a, b, c)` beside `return (a, b, c)` (transformers' `return_dict`): what
+    unpacking or indexing it gives at position k is one of the fields from k on (a ModelOutput
+    skips its None fields; a named tuple is exact). Only for locals and constants passed by position,
+    whose kinds are read without evaluating anything twice."""
+    if not (isinstance(value, ast.Call) and not value.keywords and value.args
+            and all(isinstance(arg, (ast.Name, ast.Constant)) for arg in value.args)):
+        return None
+    name = dotted_name(value.func)
+    if name is None or not name.rpartition(".")[2][:1].isupper():
+        return None  # a class by its name, as _names_a_class reads a constructor
+    kinds = [env.get(arg.id, NOT_TENSOR) if isinstance(arg, ast.Name) else NOT_TENSOR for arg in value.args]
+    return tuple(Kind.union(kinds[k:]) for k in range(len(kinds)))
 
 
 def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:

@@ -66,6 +66,10 @@ class GuardHelpers:
         # their text too, so a cached summary is checked against them (`read_files`).
         self.read: set[str] = set()
 
+    def function(self, name: str) -> FunctionNode | None:
+        """The module's top-level function `name` (narrowing.py reads predicate helpers' bodies)."""
+        return self._functions.get(name)
+
     def value(self, call: ast.Call, depth: int = 0) -> bool | None:
         """The value under torch.compile of a call with no arguments, or None when not decided."""
         func = call.func

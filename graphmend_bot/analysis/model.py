@@ -26,6 +26,10 @@ class Draft:
     suppressed_if: Kind = NOT_TENSOR
     # Only on an error or misconfiguration branch (analysis/frequency.py), not on every call.
     rare: bool = False
+    # The message without the mode a local brings (analysis/mode_values.py), which stands instead
+    # when `any_mode_if` holds: the condition's other operands are tensors, in every mode.
+    any_mode_message: str | None = None
+    any_mode_if: Kind = NOT_TENSOR
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, TRAINING
 
-TRAINING = "in training mode"
-AUTOCAST = "under autocast"
 _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are spelled
 # The dtypes a test picks, by their names in torch.
 _HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
@@ -119,4 +118,4 @@ def dtypes_named(mode: str) -> list[str]:
 
 
 def _is_mode(text: str) -> bool:
-    return text in (TRAINING, AUTOCAST) or bool(dtypes_named(text))
+    return text in (TRAINING, AUTOCAST, GRAD_ENABLED) or bool(dtypes_named(text))

@@ -6,6 +6,8 @@ Evidence of four kinds, all syntactic and cheap (no second traversal):
 - `isinstance` tests: in the arm where `isinstance(x, (int, float))` holds, or where
   `isinstance(x, torch.Tensor)` (or `torch.is_tensor(x)`) fails, `x` is not a tensor. That is a
   proof, whatever `x` was; it holds in the `if` arms and in the operands of `and`/`or` after the test.
+  A module function returning such a test of its first argument (`def is_int(x): return
+  isinstance(x, int)`, and `return is_int(x) and x > 0` calling it) proves the same when called.
 - A None-defaulted parameter whose None is replaced by a Python value, `p = default(p, self.flag)`
   (the lucidrains helper), `p = p if p is not None else 4`, `p = 4 if p is None else p`: the
   fallback says which type the author passes there, so the parameter is a flag, not a mask.
@@ -36,11 +38,51 @@ FALLBACK_HELPERS = frozenset({"default"})
 Resolve = Callable[[ast.expr], "str | None"]
 
 
-def isinstance_arm(test: ast.expr, resolve: Resolve) -> tuple[str, bool] | None:
+# The module's top-level functions by name (a local predicate helper's body is read).
+Functions = Callable[[str], "ast.FunctionDef | ast.AsyncFunctionDef | None"]
+_PREDICATE_DEPTH = 3  # helpers calling helpers (`is_positive_int` -> `is_int`)
+
+
+def isinstance_arm(test: ast.expr, resolve: Resolve, functions: Functions | None = None) -> tuple[str, bool] | None:
     """(`x`, True) when `x` is not a tensor in the `if` body of `test`, (`x`, False) when it is not
-    one in the `else` arm; None when the test proves neither."""
+    one in the `else` arm; None when the test proves neither. `functions`: the module's own, so that
+    a predicate helper (`def is_int(x): return isinstance(x, int)`) called as `is_int(x)` proves it."""
     tested = _isinstance_test(test, resolve)
-    return None if tested is None else (tested[0], tested[1])
+    if tested is not None:
+        return tested[0], tested[1]
+    negated = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        negated, test = not negated, test.operand
+    if functions is None or not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name)
+                                 and test.args and isinstance(test.args[0], ast.Name)):
+        return None
+    if resolve(test.func) is None and _python_predicate(test.func.id, functions, _PREDICATE_DEPTH):
+        return test.args[0].id, not negated
+    return None
+
+
+def _python_predicate(name: str, functions: Functions, depth: int) -> bool:
+    """Whether module function `name` returns True only for a first argument that is no tensor:
+    its body (a docstring aside) is `return E`, E an isinstance test of it on Python types, or an
+    `and` with such an operand, or a call of another such helper on it."""
+    node = functions(name)
+    if node is None or depth == 0 or not node.args.args:
+        return False
+    body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) else node.body
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        return False
+    param = node.args.args[0].arg
+    value = body[0].value
+    operands = value.values if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.And) else [value]
+    for operand in operands:
+        if not (isinstance(operand, ast.Call) and operand.args and _is_name(operand.args[0], param)):
+            continue
+        tested = _isinstance_test(operand, lambda node: None)
+        if tested is not None and tested[1]:
+            return True
+        if isinstance(operand.func, ast.Name) and _python_predicate(operand.func.id, functions, depth - 1):
+            return True
+    return False
 
 
 def tensor_arm(test: ast.expr, resolve: Resolve) -> tuple[str, bool] | None:
@@ -92,10 +134,12 @@ def _is_tensor_test(test: ast.expr, resolve: Resolve) -> bool:
     )
 
 
-def short_circuit_python(operand: ast.expr, op: ast.boolop, resolve: Resolve) -> str | None:
+def short_circuit_python(
+    operand: ast.expr, op: ast.boolop, resolve: Resolve, functions: Functions | None = None
+) -> str | None:
     """The name an operand of `and`/`or` proves not a tensor in the operands after it: those run
     only when `not torch.is_tensor(x)` or `isinstance(x, int)` held (`and`), or failed (`or`)."""
-    tested = isinstance_arm(operand, resolve)
+    tested = isinstance_arm(operand, resolve, functions)
     if tested is None:
         return None
     name, python_when_true = tested

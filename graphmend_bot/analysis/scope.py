@@ -14,7 +14,7 @@ from __future__ import annotations
 import fnmatch
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graphmend_bot.analysis import bound_methods
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
@@ -739,6 +739,8 @@ class Program:
             standing = inner if fid[0] in self.dependency_modules else result
             for draft in function.drafts:
                 if solver.holds(fid, draft.deps) and not solver.holds(fid, draft.suppressed_if):
+                    if draft.any_mode_message is not None and solver.holds(fid, draft.any_mode_if):
+                        draft = replace(draft, any_mode_message=None, message=draft.any_mode_message)
                     standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, traced, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)

@@ -48,9 +48,12 @@ class Checker(Protocol):
         """The kind of a part of the `assert` test an assertion hook is looking at."""
         ...
 
-    def report(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None) -> None:
+    def report(
+        self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None
+    ) -> None:
         """A finding at `node`, standing when `deps` make it a tensor in traced code; `gb_id`: the
-        id Dynamo reports for this construct when it differs from the rule's."""
+        id Dynamo reports for this construct when it differs from the rule's; `mode`: one the
+        construct breaks in (vocabulary/mode_names.py), which its message names with the branches'."""
         ...
 
     def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:

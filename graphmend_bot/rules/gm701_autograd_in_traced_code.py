@@ -3,7 +3,10 @@
 Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py), with
 `torch._dynamo.config.trace_autograd_ops` at its default (False):
 - `t.requires_grad_()` on a tensor that is used afterwards: GB8985 "requires_grad_() intermediate
-  leaked as output" (an unused one traces; `requires_grad_(False)` is a no-op and traces);
+  leaked as output" (an unused one traces; `requires_grad_(False)` is a no-op and traces), with grad
+  enabled; under `torch.no_grad()` only when the tensor leaves the graph (returned, or alive across
+  another break), so the message of one on a tensor the function builds says `(with grad enabled)`;
+  on a graph input (a compiled call's argument) explain counts no break, and a parameter may be one;
 - `torch.autograd.grad(...)`: GB9186;
 - `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function);
 - `t.requires_grad = flag`, on any tensor or parameter, True or False: GB0206.
@@ -18,6 +21,7 @@ import ast
 from graphmend_bot.rules.detect import CallHook, Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.mode_names import GRAD_ENABLED
 
 # The id Dynamo reports for each construct (torch 2.13.0).
 REQUIRES_GRAD_ = "GB8985"
@@ -35,7 +39,10 @@ def _turns_off(call: ast.Call) -> bool:
 
 def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
     if not _turns_off(call):
-        checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver, gb_id=REQUIRES_GRAD_)
+        # Built here (`torch.zeros_like(q).requires_grad_()`): an intermediate, which breaks with grad
+        # enabled. A parameter may be a graph input (explain: no break): no mode is claimed for it.
+        checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver, gb_id=REQUIRES_GRAD_,
+                       mode=GRAD_ENABLED if receiver.always else None)
     return receiver
 
 
@@ -78,7 +85,10 @@ RULE = Rule(
         "parameter too, either value), `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
         "`torch.autograd.backward` GB0007; each finding carries its own. One in an arm of "
         "`if self.training:` breaks only a model compiled in training mode (Dynamo traces that arm "
-        "only then, never in eval): its message says `(in training mode)`."
+        "only then, never in eval): its message says `(in training mode)`. `requires_grad_()` on a "
+        "tensor the function builds breaks with grad enabled, and under `torch.no_grad()` only when the "
+        "tensor leaves the graph (returned, or alive across another break): its message says `(with grad "
+        "enabled)`; on a parameter, which may be a graph input, it names no mode."
     ),
     example="""
 loss = torch.zeros((), device=x.device)

@@ -1,0 +1,8 @@
+"""The modes a finding's message can name (analysis/modes.py reads them from branch tests; a rule
+names one its construct needs, as GM701 does for `requires_grad_()`)."""
+
+TRAINING = "in training mode"
+AUTOCAST = "under autocast"
+# `t.requires_grad_()` breaks with grad enabled; under `torch.no_grad()` only when the tensor
+# leaves the graph (returned, or alive across another break): measured on torch 2.13, GM701.
+GRAD_ENABLED = "with grad enabled"

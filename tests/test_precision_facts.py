@@ -1,0 +1,104 @@
+"""Facts that keep findings off lines Dynamo does not break on, each measured on torch 2.13 with
+`torch._dynamo.explain` (benchmarks/ground_truth.py), beside a line that does break and stays found."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.analysis.modes import GRAD_ENABLED, modes_named
+from graphmend_bot.engine import check
+
+FIXTURES = Path(__file__).parent / "fixtures" / "precision"
+BREAK = re.compile(r"# break$")
+
+
+def _marked(fixture: Path) -> set[int]:
+    return {row for row, line in enumerate(fixture.read_text(encoding="utf-8").splitlines(), 1) if BREAK.search(line)}
+
+
+def _found(fixture: Path) -> set[int]:
+    return {f.location.row for f in check([str(fixture)]).findings}
+
+
+def _dynamo_rows(fixture: Path, build: str, *args: object) -> set[int]:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    spec = importlib.util.spec_from_file_location(f"gm_precision_{fixture.stem}", fixture)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # Dynamo imports a traced function's module
+    spec.loader.exec_module(module)
+    explained = dynamo_breaks(getattr(module, build)().eval(), args, {}, Tree([str(fixture)]))
+    return {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
+
+
+def test_a_field_of_an_output_class_returned_beside_a_tuple_is_read_by_position() -> None:
+    """`pad` is the int element 2 of `encode`'s tuple, also returned as `EncoderOutput(frames, total,
+    pad)`: unpacking the result gives `decode` an int, so `if pad > 0` is no break; `if total > 0`
+    (element 1, a tensor) is."""
+    fixture = FIXTURES / "output_or_tuple.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_the_tensor_field_only() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "output_or_tuple.py"
+    assert _dynamo_rows(fixture, "Codec", torch.ones(2, 5)) == _marked(fixture)
+
+
+def test_a_type_predicate_helper_proves_its_argument_no_tensor() -> None:
+    """`is_positive_int(n)` is `is_int(n) and n > 0`, `is_int` an isinstance test: `n > 0` runs on
+    Python ints only, and after `if not is_positive_int(n): raise` `n` is a Python int."""
+    fixture = FIXTURES / "type_predicate.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_the_tensor_test_only() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "type_predicate.py"
+    assert _dynamo_rows(fixture, "Sampler", torch.ones(2, 3), 3) == _marked(fixture)
+
+
+def test_shape_dtype_and_flag_values_are_no_tensors() -> None:
+    """The premises the branch rules rest on (issue 27.4): `len(x)`, `.dim()`, `.shape[i]`,
+    `.size(i)`, `.numel()`, dtype, device and layout tests, sizes through helpers, tuples and
+    dicts: none is a tensor, and Dynamo breaks on none of them; only `.tolist()` breaks."""
+    fixture = FIXTURES / "shape_values.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_no_shape_value() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "shape_values.py"
+    mask = torch.ones(2, 3, dtype=torch.bool)
+    assert _dynamo_rows(fixture, "Shapes", torch.ones(2, 3), mask) == set()
+    assert _dynamo_rows(fixture, "Helpers", torch.ones(2, 3), [torch.ones(2)]) == _marked(fixture)
+
+
+def test_requires_grad_names_grad_mode_only_on_a_tensor_the_function_builds() -> None:
+    """A parameter may be a graph input: its finding stands (the function may be inlined and given
+    an intermediate) but claims no mode; one on a tensor built here says `(with grad enabled)`."""
+    fixture = FIXTURES / "grad_input.py"
+    messages = {f.location.row: f.message for f in check([str(fixture)]).findings}
+    assert {row: modes_named(message) for row, message in messages.items()} == {10: [], 16: [GRAD_ENABLED]}
+
+
+def test_explain_counts_a_break_for_requires_grad_of_a_built_tensor_only() -> None:
+    torch = pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("gm_precision_grad_input", FIXTURES / "grad_input.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    counts = {}
+    for name in ("Input", "Built"):
+        torch._dynamo.reset()
+        with torch.enable_grad():
+            counts[name] = len(torch._dynamo.explain(getattr(module, name)())(torch.ones(3)).break_reasons)
+    torch._dynamo.reset()
+    assert counts == {"Input": 0, "Built": 1}
