@@ -235,7 +235,26 @@ METACLASS = """
             return Solver(y).y + log.parts[0]
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+DROP = """
+    import torch
+    from torch import nn
+
+
+    class Drop(nn.Module):
+        def forward(self, x):
+            skip = False
+            if self.training:
+                skip = torch.rand([]) < 0.5
+            if not skip or self.synced(x):  # the solve finds a tensor in every mode: no mode named
+                x = x + 1
+            print("drop")
+            return x
+
+        def synced(self, x):
+            return x.sum() > 0
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -260,6 +279,8 @@ def _replace(before, after):
 
 # (name, {path: edit of the text, or None to delete}, config changes, taken incrementally)
 EDITS = [
+    ("a print beside a condition whose mode a local brings and another operand drops",
+     {"pkg/drop.py": _replace('print("drop")', 'print("drop")\n        print("again")')}, {}, True),
     ("add a break in a helper another file calls",
      {"pkg/utils.py": _replace("    return x * 2", "    if x.min() < -limit:\n        print('low')\n    return x * 2")},
      {}, False),
@@ -424,7 +445,8 @@ def _warm(root, config, cache):
 
 
 def _facts(result):
-    return ([(f.path, f.code, f.location, f.end_location, f.symbol, f.source_line, f.occurrence, f.frequency)
+    return ([(f.path, f.code, f.message, f.location, f.end_location, f.symbol, f.source_line, f.occurrence,
+              f.frequency)
              for f in result.findings], result.errors, result.files_checked)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
@@ -30,6 +30,10 @@ class Draft:
     # when `any_mode_if` holds: the condition's other operands are tensors, in every mode.
     any_mode_message: str | None = None
     any_mode_if: Kind = NOT_TENSOR
+
+    def in_every_mode(self) -> Draft:
+        """This draft with the message that names no mode (`any_mode_if` held)."""
+        return replace(self, message=self.any_mode_message or self.message, any_mode_message=None)
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ def _kinds(function: FunctionSummary) -> Iterator[Kind]:
     for draft in _drafts(function):
         yield draft.deps
         yield draft.suppressed_if
+        yield draft.any_mode_if
     for site in function.calls:
         yield from site.args
         yield from (kind for _, kind in site.kwargs)
@@ -120,11 +121,11 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
 
     for traced in seeds:
         fid = (traced.module.module, traced.function.qualname)
-        if place(fid, traced.draft) is not None:
+        if place(fid, traced.made_from or traced.draft) is not None:
             other.add(fid)
     for traced in found:
         fid = (traced.module.module, traced.function.qualname)
-        where = place(fid, traced.draft)
+        where = place(fid, traced.made_from or traced.draft)
         if where is not None:
             standing.setdefault(fid, []).append(where)
     facts: dict[str, dict[str, FunctionFacts]] = {}
@@ -166,6 +167,13 @@ def _stands(draft: Draft, true: set[str], asked: set[str]) -> bool:
     return _holds(draft.deps, true, asked) and not _holds(draft.suppressed_if, true, asked)
 
 
+def _in_its_mode(draft: Draft, true: set[str], asked: set[str]) -> Draft:
+    """The draft as the solve reports it: without its mode when `any_mode_if` holds (scope.traced_drafts)."""
+    if draft.any_mode_message is not None and _holds(draft.any_mode_if, true, asked):
+        return draft.in_every_mode()
+    return draft
+
+
 # ---- the edit's shape -----------------------------------------------------------------------
 def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
     """Everything the solve reads of `function`, rows by their rank within it (their order is all
@@ -178,7 +186,8 @@ def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
     rank = {row: index for index, row in enumerate(sorted(rows))}
 
     def draft_shape(draft: Draft) -> tuple[Any, ...]:  # what the solve reads of a draft: no text
-        return (draft.code, draft.gb_id, draft.deps, draft.suppressed_if, draft.rare, rank[draft.row], draft.column)
+        return (draft.code, draft.gb_id, draft.deps, draft.suppressed_if, draft.any_mode_if, draft.rare,
+                rank[draft.row], draft.column)
 
     def site_shape(site: CallSite) -> tuple[Any, ...]:
         return (site.ref, site.args, site.kwargs, site.bound, rank[site.row])
@@ -232,7 +241,8 @@ def redrafted(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str],
                 true, asked = set(known.true_atoms), _asked_atoms(before)
                 if _shape(before, True) != _shape(after, True) and not _drafts_only(before, after, known, true, asked):
                     return None
-                direct += [(after, draft) for draft in after.drafts if _stands(draft, true, asked)]
+                direct += [(after, _in_its_mode(draft, true, asked)) for draft in after.drafts
+                           if _stands(draft, true, asked)]
             for name, index in known.standing:
                 if name not in CONSEQUENCE_LISTS or not 0 <= index < len(getattr(after, name)):
                     return None  # facts of another summary (a forged state)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import fnmatch
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Set
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from graphmend_bot.analysis import bound_methods
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
@@ -52,6 +52,9 @@ class TracedDraft:
     module: ModuleSummary
     function: FunctionSummary
     draft: Draft
+    # The summary's draft that `draft` was made from with another message (Draft.in_every_mode):
+    # redraft.solved_facts finds a draft in its summary by identity.
+    made_from: Draft | None = None
 
 
 class Program:
@@ -740,8 +743,9 @@ class Program:
             for draft in function.drafts:
                 if solver.holds(fid, draft.deps) and not solver.holds(fid, draft.suppressed_if):
                     if draft.any_mode_message is not None and solver.holds(fid, draft.any_mode_if):
-                        draft = replace(draft, any_mode_message=None, message=draft.any_mode_message)
-                    standing.append(TracedDraft(self.modules[fid[0]], function, draft))
+                        standing.append(TracedDraft(self.modules[fid[0]], function, draft.in_every_mode(), draft))
+                    else:
+                        standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, traced, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
         result += held_module_calls(self, traced)
