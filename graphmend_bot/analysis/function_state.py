@@ -122,6 +122,7 @@ class FunctionState:
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
+        self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
 
     # The traversal recurses across its layers: a call evaluates its arguments, a walrus or a
     # comprehension binds a target. Defined by ExpressionEvaluator and StatementVisitor above.

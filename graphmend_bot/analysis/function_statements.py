@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import modes, narrowing, skipped_frames, tensor_rank, value_class
+from graphmend_bot.analysis import modes, narrowing, numpy_values, skipped_frames, tensor_rank, value_class
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_state import Env, Resolve
@@ -131,6 +131,9 @@ class StatementVisitor(ExpressionEvaluator):
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and tensor_rank.is_scalar(
                     node.value, self._scalars, self.resolve):
                 self._scalars.add(node.targets[0].id)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and numpy_values.is_ndarray(
+                    node.value, self._ndarrays, self.resolve):
+                self._ndarrays.add(node.targets[0].id)
             self.instances.update(classes)
             constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
             if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
@@ -193,6 +196,7 @@ class StatementVisitor(ExpressionEvaluator):
             self._rebound.add(target.id)
             self._lists.discard(target.id)
             self._scalars.discard(target.id)
+            self._ndarrays.discard(target.id)
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             self.instances.pop(target.id, None)

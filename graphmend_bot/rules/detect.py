@@ -36,6 +36,10 @@ class Checker(Protocol):
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
 
+    def is_ndarray(self, node: ast.expr) -> bool:
+        """`node` is a NumPy array under Dynamo, which traces `numpy.*` calls as tensors (`np.prod(shape)`)."""
+        ...
+
     def is_context_manager(self, node: ast.expr) -> bool:
         """`node` is what a `with` statement enters (`with open(path) as f:`)."""
         ...
