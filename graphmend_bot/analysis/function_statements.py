@@ -125,9 +125,9 @@ class StatementVisitor(ExpressionEvaluator):
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
                 self._bind(target, kind, env, elements)
-            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_collection(
                     node.value, True, self.resolve):
-                self._lists.add(node.targets[0].id)
+                self._collections.add(node.targets[0].id)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and tensor_rank.is_scalar(
                     node.value, self._scalars, self.resolve):
                 self._scalars.add(node.targets[0].id)
@@ -194,7 +194,7 @@ class StatementVisitor(ExpressionEvaluator):
         if isinstance(target, ast.Name):
             env[target.id] = kind
             self._rebound.add(target.id)
-            self._lists.discard(target.id)
+            self._collections.discard(target.id)
             self._scalars.discard(target.id)
             self._ndarrays.discard(target.id)
             self.guards.pop(target.id, None)
