@@ -107,6 +107,9 @@ class CallResolver(ObjectTracker):
         if any(keyword.arg == "generator" for keyword in node.keywords):
             for check_generator in C.GENERATOR_KEYWORDS:
                 check_generator(self, node, resolved)
+        if any(keyword.arg == "requires_grad" for keyword in node.keywords):
+            for check_requires_grad in C.REQUIRES_GRAD_KEYWORDS:
+                check_requires_grad(self, node, resolved)
         name = resolved[len("torch."):]
         leaf = name.rsplit(".", 1)[-1]
         if leaf in V.COMPILE_GUARDS:
