@@ -155,7 +155,7 @@ DYNAMIC_SHAPE_OPS = frozenset({
 BOOL_PRODUCERS = frozenset({
     "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_and", "logical_or",
     "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "bool", "isclose",
-    "isin", "signbit",
+    "isin", "signbit", "all", "any",
 })
 
 # torch factories whose positional arguments (linspace/logspace: `steps`; full: the size) must be
