@@ -9,7 +9,7 @@ generators, `contextlib.suppress`, `contextlib.nullcontext`, `contextlib.ExitSta
 (`torch.device(...)` is mostly a value; the others are rarely called otherwise):
 `torch.autograd.graph.saved_tensors_hooks`/`save_on_cpu`, `torch.utils.checkpoint.set_checkpoint_early_stop`,
 `torch.backends.cudnn.flags`, `torch.autograd.set_multithreading_enabled`, `numpy.errstate`,
-`torch.device` (tests/coverage_probes/gb0142_saved_tensors_hooks.py).
+`torch.device`, `contextlib.closing` (tests/coverage_probes/gb0142_saved_tensors_hooks.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ UNSUPPORTED_CONTEXT_MANAGERS = frozenset({
 UNSUPPORTED_WHEN_ENTERED = frozenset({
     "torch.autograd.graph.saved_tensors_hooks", "torch.autograd.graph.save_on_cpu",
     "torch.utils.checkpoint.set_checkpoint_early_stop", "torch.backends.cudnn.flags",
-    "torch.autograd.set_multithreading_enabled", "numpy.errstate", "torch.device",
+    "torch.autograd.set_multithreading_enabled", "numpy.errstate", "torch.device", "contextlib.closing",
 })
 MESSAGE = "Dynamo cannot enter the context manager `{name}()`"
 
@@ -48,7 +48,7 @@ RULE = Rule(
         "`torch.autograd.set_detect_anomaly` and `detect_anomaly`; entered by a `with`: "
         "`torch.autograd.graph.saved_tensors_hooks`/`save_on_cpu`, `torch.backends.cudnn.flags`, "
         "`torch.utils.checkpoint.set_checkpoint_early_stop`, `torch.autograd.set_multithreading_enabled`, "
-        "`numpy.errstate` and `torch.device(...)`."
+        "`numpy.errstate`, `contextlib.closing` and `torch.device(...)`."
     ),
     why=(
         "Dynamo supports a fixed set of context managers (grad modes, autocast, user classes and "
