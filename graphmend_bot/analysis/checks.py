@@ -58,6 +58,7 @@ OBJECT_ASSERTIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_a
 GENERATOR_ARGUMENT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generator_argument_call)
 HELD_OBJECT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.held_object_call)
 GENERATOR_KEYWORDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generator_keyword)
+REQUIRES_GRAD_KEYWORDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.requires_grad_keyword)
 METACLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.metaclass_call)
 STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
 SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)

@@ -8,6 +8,7 @@ what it returns (`Kind.of_call`) and whether it breaks are left to the scope sol
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
@@ -107,6 +108,9 @@ class CallResolver(ObjectTracker):
         if any(keyword.arg == "generator" for keyword in node.keywords):
             for check_generator in C.GENERATOR_KEYWORDS:
                 check_generator(self, node, resolved)
+        if any(keyword.arg == "requires_grad" for keyword in node.keywords):
+            for check_requires_grad in C.REQUIRES_GRAD_KEYWORDS:
+                check_requires_grad(self, node, resolved)
         name = resolved[len("torch."):]
         leaf = name.rsplit(".", 1)[-1]
         if leaf in V.COMPILE_GUARDS:
@@ -114,13 +118,13 @@ class CallResolver(ObjectTracker):
         check = C.TORCH_FUNCTIONS.get(name) or C.TORCH_FUNCTION_LEAVES.get(leaf)
         value = check(self, node, name, args) if check is not None else None
         if value is not None:
-            return value
+            return value | BOOL_TENSOR if value.is_tensor and _bool_dtype(node, self.resolve) else value
         if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES:
             return TENSOR
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
             return NOT_TENSOR
-        if leaf in V.BOOL_PRODUCERS:
+        if leaf in V.BOOL_PRODUCERS or _bool_dtype(node, self.resolve):
             return BOOL_TENSOR
         return TENSOR
 
@@ -211,7 +215,7 @@ class CallResolver(ObjectTracker):
             return value
         if method in V.STATIC_METHODS:
             return NOT_TENSOR
-        if method in V.BOOL_PRODUCERS:
+        if method in V.BOOL_PRODUCERS or (receiver.is_tensor and _bool_dtype(node, self.resolve)):
             return receiver | BOOL_TENSOR
         return (receiver | Kind.union(args)).without_flags()
 
@@ -293,3 +297,13 @@ def _has_generator_argument(call: ast.Call) -> bool:
     return any(
         isinstance(arg.value if isinstance(arg, ast.Starred) else arg, ast.GeneratorExp) for arg in call.args
     ) or any(isinstance(keyword.value, ast.GeneratorExp) for keyword in call.keywords)
+
+
+def _bool_dtype(node: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The call makes a mask by its dtype: `torch.zeros(n, dtype=torch.bool)`, `t.to(torch.bool)`,
+    `t.type(torch.bool)`, `t.new_ones(n, dtype=torch.bool)` (measured: indexing with one breaks,
+    GB0036, tests/fixtures/rules/GM502_boolean_mask_indexing.py)."""
+    dtypes = [keyword.value for keyword in node.keywords if keyword.arg == "dtype"]
+    if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "type") and node.args:
+        dtypes.append(node.args[0])
+    return any(resolve(dtype) == "torch.bool" for dtype in dtypes)

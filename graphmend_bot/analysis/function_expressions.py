@@ -234,8 +234,8 @@ class ExpressionEvaluator(CallResolver):
     _expr_ListComp = _expr_SetComp = _expr_GeneratorExp = _expr_DictComp = _comprehension
 
     def _comprehension_frame(self, node: skipped_frames.Comprehension, env: Env) -> None:
-        """A comprehension over a list after a break that may skip the frame: its own frame."""
-        if not skipped_frames.iterates_list(node.generators[0].iter, self._lists, self.resolve):
+        """A comprehension over a list, dict or set after a break that may skip the frame: its own frame."""
+        if not skipped_frames.iterates_collection(node.generators[0].iter, self._collections, self.resolve):
             return
         captured = skipped_frames.captured_kind(node, env, self.resolve)
         if captured:

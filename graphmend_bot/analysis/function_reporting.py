@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis import modes, skipped_frames, tensor_rank
+from graphmend_bot.analysis import modes, numpy_values, skipped_frames, tensor_rank
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import Rule
@@ -25,6 +25,9 @@ class FindingReporter(FunctionState):
 
     def is_scalar_tensor(self, node: ast.expr) -> bool:
         return tensor_rank.is_scalar(node, self._scalars, self.resolve)
+
+    def is_ndarray(self, node: ast.expr) -> bool:
+        return numpy_values.is_ndarray(node, self._ndarrays, self.resolve)
 
     def is_context_manager(self, node: ast.expr) -> bool:
         return id(node) in self._context_managers

@@ -127,11 +127,12 @@ class FunctionState:
         # loop body (their deps), and the call sites there (a break in the callee does it too).
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
-        self._lists: set[str] = set()  # locals bound to a list (`order = list(range(n))`)
+        self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
         self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
+        self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
 
     # The traversal recurses across its layers: a call evaluates its arguments, a walrus or a
     # comprehension binds a target. Defined by ExpressionEvaluator and StatementVisitor above.

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import modes, narrowing, skipped_frames, tensor_rank, value_class
+from graphmend_bot.analysis import modes, narrowing, numpy_values, skipped_frames, tensor_rank, value_class
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_state import Env, Resolve
@@ -128,12 +128,15 @@ class StatementVisitor(ExpressionEvaluator):
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
                 self._bind(target, kind, env, elements, node.value)
-            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_list(
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_collection(
                     node.value, True, self.resolve):
-                self._lists.add(node.targets[0].id)
+                self._collections.add(node.targets[0].id)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and tensor_rank.is_scalar(
                     node.value, self._scalars, self.resolve):
                 self._scalars.add(node.targets[0].id)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and numpy_values.is_ndarray(
+                    node.value, self._ndarrays, self.resolve):
+                self._ndarrays.add(node.targets[0].id)
             self.instances.update(classes)
             constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
             if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
@@ -197,8 +200,9 @@ class StatementVisitor(ExpressionEvaluator):
                                     tuple(self._modes), lambda name: env.get(name, NOT_TENSOR))
             env[target.id] = kind
             self._rebound.add(target.id)
-            self._lists.discard(target.id)
+            self._collections.discard(target.id)
             self._scalars.discard(target.id)
+            self._ndarrays.discard(target.id)
             self.guards.pop(target.id, None)
             self.aliases.pop(target.id, None)
             self.instances.pop(target.id, None)

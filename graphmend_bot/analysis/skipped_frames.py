@@ -7,9 +7,10 @@ handle graph break gracefully. Skipping the function and falling back to eager")
 each comprehension run after the break as a new frame, compiles it when that frame holds a tensor
 (a captured tensor, module or container of them, or a reference to the `torch` module:
 `has_tensor_in_frame`), and breaks at once when the iterable it was handed is a list ("Dynamo
-does not support next() on list_iterator"). Not when it iterates a tuple or a range (tuple and
-range iterators trace), not for generator expressions. `enumerate` and `zip` over a list break as
-the list does. Which comprehensions: after a break in a loop body, every one of the function
+does not support next() on list_iterator"), a dict, its `keys()`, `values()` or `items()`
+(`dict_keyiterator`, ...), or a set (tests/coverage_probes/gb4347_dict_comprehension_after_skip.py).
+Not when it iterates a tuple or a range (tuple and range iterators trace), not for generator
+expressions. `enumerate` and `zip` over one break as it does. Which comprehensions: after a break in a loop body, every one of the function
 (before, in and after the loop: Dynamo skips the whole frame); after a break in a `try` body, those
 in that body, before the break too (kornia's `augment.py:722`), and after it. Not those before the
 `try`: Dynamo compiles up to the last point before it that it can resume at ("Compiling up to the
@@ -33,35 +34,44 @@ if TYPE_CHECKING:
 
 # 3.12 inlines comprehensions into the function that holds them: no frame of their own.
 COMPREHENSIONS_ARE_FRAMES = sys.version_info < (3, 12)
-_LIST_BUILDERS = frozenset({"list", "sorted"})
+_BUILDERS = frozenset({"list", "sorted", "dict", "set"})
+_DICT_VIEWS = frozenset({"keys", "values", "items"})
 
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
 
-def builds_list(node: ast.expr, bound_to_name: bool, resolve: Callable[[ast.expr], str | None]) -> bool:
-    """The value is a `list`: a comprehension, `list(...)`, `sorted(...)`, or a list display (one
-    of constants iterated in place is folded into a tuple by the compiler)."""
-    if isinstance(node, ast.ListComp):
+def builds_collection(node: ast.expr, bound_to_name: bool, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The value is a `list`, `dict` or `set`: a comprehension, `list(...)`, `sorted(...)`,
+    `dict(...)`, `set(...)`, or a display (a list or set of constants iterated in place is folded
+    into a tuple or frozenset by the compiler; a dict display is always built)."""
+    if isinstance(node, (ast.ListComp, ast.DictComp, ast.SetComp, ast.Dict)):
         return True
-    if isinstance(node, ast.List):
+    if isinstance(node, (ast.List, ast.Set)):
         return bound_to_name or not all(isinstance(element, ast.Constant) for element in node.elts)
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
-        and node.func.id in _LIST_BUILDERS
+        and node.func.id in _BUILDERS
         and resolve(node.func) in (None, node.func.id)
     )
 
 
-def iterates_list(node: ast.expr, lists: set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
-    """The iterator a comprehension is handed steps a list: a local bound to one, a list built in
-    place, or `enumerate`/`zip` over one (their iterators step the list's)."""
+def iterates_collection(node: ast.expr, collections: set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The iterator a comprehension is handed steps a list, dict or set: a local bound to one, one
+    built in place, a dict's `keys()`/`values()`/`items()`, or `enumerate`/`zip` over one (their
+    iterators step its)."""
     if isinstance(node, ast.Name):
-        return node.id in lists
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("enumerate", "zip")
-            and resolve(node.func) in (None, node.func.id)):
-        return any(iterates_list(arg, lists, resolve) for arg in node.args[: 1 if node.func.id == "enumerate" else None])
-    return builds_list(node, False, resolve)
+        return node.id in collections
+    if not isinstance(node, ast.Call):
+        return builds_collection(node, False, resolve)
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args and not node.keywords:
+        owner = func.value
+        return owner.id in collections if isinstance(owner, ast.Name) else builds_collection(owner, True, resolve)
+    if isinstance(func, ast.Name) and func.id in ("enumerate", "zip") and resolve(func) in (None, func.id):
+        return any(iterates_collection(arg, collections, resolve)
+                   for arg in node.args[: 1 if func.id == "enumerate" else None])
+    return builds_collection(node, False, resolve)
 
 
 def captured_kind(node: Comprehension, env: dict[str, Kind], resolve: Callable[[ast.expr], str | None]) -> Kind:

@@ -36,6 +36,10 @@ class Checker(Protocol):
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
 
+    def is_ndarray(self, node: ast.expr) -> bool:
+        """`node` is a NumPy array under Dynamo, which traces `numpy.*` calls as tensors (`np.prod(shape)`)."""
+        ...
+
     def is_context_manager(self, node: ast.expr) -> bool:
         """`node` is what a `with` statement enters (`with open(path) as f:`)."""
         ...
@@ -131,7 +135,9 @@ ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], Non
 # A call that may land in the tree with a generator expression among its arguments.
 GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
 # A torch function called with a `generator=` keyword: the call and its resolved name.
+# A torch call given a keyword (its resolved name: "torch.randn").
 GeneratorKeywordHook = Callable[["Rule", Checker, ast.Call, str], None]
+RequiresGradKeywordHook = GeneratorKeywordHook
 # A call that may land in the tree, made after the function built an object it keeps in a local.
 HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
 # `param.method(...)` with a method of `str` on a parameter of the function: the parameter's name.
@@ -178,6 +184,7 @@ class Detection:
     # A call made after this function built an object it keeps in a local (`sde = Fwd(sde)`).
     held_object_call: HeldObjectCallHook | None = None
     generator_keyword: GeneratorKeywordHook | None = None  # `torch.randn(..., generator=g)`
+    requires_grad_keyword: RequiresGradKeywordHook | None = None  # `torch.zeros(3, requires_grad=True)`
     metaclass_call: HeldObjectCallHook | None = None  # `super().__call__(...)` in a `__call__`
     str_method: StrMethodHook | None = None  # `param.strip()`: a `str` method on a parameter
     skipped_frame_comprehension: ComprehensionHook | None = None

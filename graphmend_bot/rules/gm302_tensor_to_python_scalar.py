@@ -7,7 +7,7 @@ import ast
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
-from graphmend_bot.vocabulary.known_names import SCALAR_CASTS, SIZE_FACTORIES
+from graphmend_bot.vocabulary.known_names import INT_ARGUMENT_METHODS, SCALAR_CASTS, SIZE_FACTORIES
 
 
 def _scalar_cast(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
@@ -38,6 +38,22 @@ def _size_arguments(call: ast.Call, name: str, args: list[Kind]) -> Kind:
     return Kind.union(args)
 
 
+def _int_argument(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> None:
+    """`x.view(n, -1)`, `x.transpose(0, n - 1)`: an argument that is a 0-d tensor by construction
+    (`n = mask.sum()`, analysis/tensor_rank.py). Sizes that are tensors only by a parameter's
+    annotation are left out: on transformers they are lists in practice."""
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if not receiver.is_tensor or (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+        return  # `self.view(...)`: a method of this class
+    keywords = checker.keyword_kinds(call)
+    given = [*zip(call.args, args), *((k.value, keywords[k.arg]) for k in call.keywords if k.arg in keywords)]
+    for node, kind in given:
+        if kind.is_tensor and not isinstance(node, ast.Starred) and checker.is_scalar_tensor(node):
+            checker.report(rule, call, f"A 0-d tensor passed to `.{method}()` is converted to a Python int", kind,
+                           gb_id="GB0033")
+            return
+
+
 def _slice_bound(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, bounds: Kind) -> None:
     if owner.is_tensor and bounds.is_tensor:
         checker.report(rule, subscript, "A tensor used as a slice bound is converted to a Python int", bounds)
@@ -66,9 +82,12 @@ RULE = Rule(
     name="tensor-to-python-scalar",
     family="scalar extraction",
     gb_id="GB0124",
+    other_gb_ids=("GB0033",),  # a size or a method's int argument (`torch.zeros(n)`, `x.view(n, -1)`)
     summary=(
         "Flags `int(t)`, `float(t)` and `bool(t)` on a tensor in traced code, and tensors used where "
-        "Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`), slice "
+        "Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`), the sizes, "
+        "dims and counts of tensor methods (`view`, `reshape`, `expand`, `repeat`, `narrow`, `chunk`, "
+        "`topk`, `transpose`, `unsqueeze`, ...) given a 0-d tensor made from tensor values, slice "
         "bounds, indices that are 0-d tensors by construction (`x[t.argmax()]`, "
         "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`), and a tensor that picks the module to call "
         "from a container (`self.experts[scores.argmax()](x)`)."
@@ -87,6 +106,7 @@ RULE = Rule(
     detection=Detection(
         builtins=dict.fromkeys(SCALAR_CASTS, _scalar_cast),
         torch_functions=dict.fromkeys(SIZE_FACTORIES, _size_factory),
+        tensor_methods=dict.fromkeys(INT_ARGUMENT_METHODS, _int_argument),
         slice_bounds=_slice_bound,
         indexing=_scalar_index,
         called_subscript=_module_index,

@@ -21,7 +21,11 @@ RULE = Rule(
     name="boolean-mask-indexing",
     family="data-dependent shape",
     gb_id="GB0036",
-    summary="Flags indexing a tensor with a boolean mask, `x[mask]`.",
+    summary=(
+        "Flags indexing a tensor with a boolean mask, `x[mask]`: a comparison, a predicate (`isnan`, "
+        "`all(dim)`, `any(dim)`), `&`, `|`, `^` or `~` of masks, a tensor made with `dtype=torch.bool` "
+        "or converted by `.bool()`/`.to(torch.bool)`, or a `BoolTensor` parameter."
+    ),
     why="The result's length is the number of True values, known only at run time.",
     example="y = x[x > 0]",
     use_instead="y = torch.where(x > 0, x, 0)  # same shape; or reduce with a masked sum",

@@ -1,20 +1,44 @@
-"""GM603 explicit-graph-break: its documentation, in one place with how it is detected and fixed."""
+"""GM603 explicit-graph-break: its documentation, in one place with how it is detected and fixed.
+
+Measured on torch 2.13 (tests/coverage_probes/gb0025_*, gb4297_*): `torch._dynamo.graph_break()`
+breaks with GB0025, `torch._dynamo.skip_frame()` with GB4297 (Dynamo then runs the whole frame
+eagerly).
+"""
 
 from __future__ import annotations
 
-from graphmend_bot.rules.detect import Detection, untraceable
+import ast
+
+from graphmend_bot.rules.detect import Checker, Detection, untraceable
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+
+SKIP_FRAME = "GB4297"  # "Call to `torch._dynamo.skip_frame()`"
+
+
+def _skip_frame(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    checker.report(rule, call, "Explicit `torch._dynamo.skip_frame()`: Dynamo runs this whole function eagerly",
+                   TENSOR, gb_id=SKIP_FRAME)
+    return NOT_TENSOR
+
 
 RULE = Rule(
     code="GM603",
     name="explicit-graph-break",
     family="not traceable",
     gb_id="GB0025",
-    summary="Flags `torch._dynamo.graph_break()`.",
-    why="It asks for a graph break; usually a leftover from debugging.",
+    other_gb_ids=(SKIP_FRAME,),
+    summary="Flags `torch._dynamo.graph_break()` and `torch._dynamo.skip_frame()`.",
+    why=(
+        "It asks for a graph break (`skip_frame()`: for the whole function, which then runs "
+        "eagerly); usually a leftover from debugging."
+    ),
     example="torch._dynamo.graph_break()",
     use_instead="# Remove the call.",
     fix_safety="No automatic fix: the break may be intentional.",
-    detection=Detection(calls={"torch._dynamo.graph_break": untraceable("Explicit `torch._dynamo.graph_break()`")}),
+    detection=Detection(calls={
+        "torch._dynamo.graph_break": untraceable("Explicit `torch._dynamo.graph_break()`"),
+        "torch._dynamo.skip_frame": _skip_frame,
+    }),
     advice="Remove `{code}` unless the graph break is intended",
 )

@@ -1,6 +1,6 @@
 """GM611 comprehension-in-skipped-frame: its documentation, in one place with how it is detected.
 
-The traversal asks at each list, set or dict comprehension over a list that captures a value of
+The traversal asks at each list, set or dict comprehension over a list, dict or set that captures a value of
 the enclosing function, after a draft or a call inside a `try` or loop body; the scope solver
 keeps the finding when the captured value is a tensor and a break there (or in the callee) makes
 Dynamo skip the frame (analysis/skipped_frames.py). Python 3.11 only: 3.12 inlines comprehensions.
@@ -17,8 +17,8 @@ from graphmend_bot.vocabulary.kind import Kind
 
 def _comprehension(rule: Rule, checker: Checker, node: ast.expr, captured: Kind) -> None:
     checker.report_if_frame_skipped(
-        rule, node, "Comprehension over a list in a frame Dynamo skips after an earlier break in a "
-        "`try` or loop body: it compiles the comprehension as its own frame and cannot step its list "
+        rule, node, "Comprehension over a list, dict or set in a frame Dynamo skips after an earlier break in a "
+        "`try` or loop body: it compiles the comprehension as its own frame and cannot step its "
         "iterator", captured,
     )
 
@@ -29,7 +29,8 @@ RULE = Rule(
     family="not traceable",
     gb_id="GB4347",
     summary=(
-        "Flags a list, set or dict comprehension over a list that reads a tensor of the enclosing "
+        "Flags a list, set or dict comprehension over a list, dict (or its `keys()`, `values()`, "
+        "`items()`) or set that reads a tensor of the enclosing "
         "function, after a graph break inside a `try` or loop body of that function (Python < 3.12)."
     ),
     why=(
@@ -37,7 +38,8 @@ RULE = Rule(
         "and run it eagerly. Before Python 3.12 a comprehension is a nested function, so each one "
         "that runs afterwards is a new frame Dynamo compiles on its own when it holds a tensor; it is "
         "handed its list as an iterator, which Dynamo cannot step (\"Dynamo does not support next() "
-        "on list_iterator\"), and breaks again. Iterating a tuple or a range traces."
+        "on list_iterator\", or `dict_keyiterator`, `set_iterator`), and breaks again. Iterating a tuple "
+        "or a range traces."
     ),
     example=(
         "order = [1, 0]\n"

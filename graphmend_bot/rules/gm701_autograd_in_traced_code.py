@@ -9,7 +9,10 @@ Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py)
   on a graph input (a compiled call's argument) explain counts no break, and a parameter may be one;
 - `torch.autograd.grad(...)`: GB9186;
 - `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function);
-- `t.requires_grad = flag`, on any tensor or parameter, True or False: GB0206.
+- `t.requires_grad = flag`, on any tensor or parameter, True or False: GB0206;
+- a torch function building a tensor with `requires_grad=True` (`torch.zeros(3, requires_grad=True)`,
+  `torch.tensor`, `randn`, `full`, `arange`, `linspace`, `eye`, the `*_like` factories): GB0225
+  (`requires_grad=False` traces; tests/coverage_probes/gb0225_factory_requires_grad.py).
 In an arm of `if self.training:` each breaks in training mode only, and its message says so
 (analysis/modes.py; tests/test_modes.py).
 """
@@ -29,6 +32,7 @@ AUTOGRAD_GRAD = "GB9186"
 TENSOR_BACKWARD = "GB0123"
 AUTOGRAD_BACKWARD = "GB0007"
 SET_REQUIRES_GRAD = "GB0206"  # "setattr() on Tensor.requires_grad", on a parameter too
+CREATED_REQUIRING_GRAD = "GB0225"  # "Attempted to use tensor creation function with requires_grad=True"
 
 
 def _turns_off(call: ast.Call) -> bool:
@@ -57,6 +61,16 @@ def _set_requires_grad(rule: Rule, checker: Checker, target: ast.Attribute, owne
     )
 
 
+def _created_requiring_grad(rule: Rule, checker: Checker, call: ast.Call, resolved: str) -> None:
+    """`torch.zeros(3, requires_grad=True)`: a literal true flag on a function of `torch` itself
+    (`torch.nn.Parameter(...)` is GM607's)."""
+    name = resolved[len("torch."):]
+    flag = next(keyword.value for keyword in call.keywords if keyword.arg == "requires_grad")
+    if "." not in name and not name[:1].isupper() and isinstance(flag, ast.Constant) and flag.value is True:
+        checker.report(rule, call, f"`torch.{name}(..., requires_grad=True)` in traced code breaks the graph",
+                       TENSOR, gb_id=CREATED_REQUIRING_GRAD)
+
+
 def _autograd_function(gb_id: str) -> CallHook:
     def hook(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
         checker.report(rule, call, f"`torch.{name}` in traced code breaks the graph", TENSOR, gb_id=gb_id)
@@ -70,10 +84,10 @@ RULE = Rule(
     name="autograd-in-traced-code",
     family="autograd state",
     gb_id=REQUIRES_GRAD_,
-    other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD, SET_REQUIRES_GRAD),
+    other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD, SET_REQUIRES_GRAD, CREATED_REQUIRING_GRAD),
     summary=(
         "Flags autograd state changes and autograd calls in traced code: `t.requires_grad_()`, "
-        "`t.requires_grad = flag`, "
+        "`t.requires_grad = flag`, a tensor built with `requires_grad=True` (`torch.zeros(n, requires_grad=True)`), "
         "`torch.autograd.grad(...)`, `t.backward()`, `torch.autograd.backward(...)`."
     ),
     why=(
@@ -82,7 +96,7 @@ RULE = Rule(
         "`torch._dynamo.config.trace_autograd_ops=False`, the default on torch 2.13). It ends the "
         "graph and runs the call eagerly. Ids measured on torch 2.13: `requires_grad_()` GB8985 (when "
         "the tensor is used afterwards), `t.requires_grad = flag` GB0206 (on a "
-        "parameter too, either value), `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
+        "parameter too, either value), a torch factory given `requires_grad=True` GB0225, `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
         "`torch.autograd.backward` GB0007; each finding carries its own. One in an arm of "
         "`if self.training:` breaks only a model compiled in training mode (Dynamo traces that arm "
         "only then, never in eval): its message says `(in training mode)`. `requires_grad_()` on a "
@@ -110,6 +124,7 @@ y = x + loss
     detection=Detection(
         tensor_methods={"requires_grad_": _requires_grad_, "backward": _backward},
         attribute_writes={"requires_grad": _set_requires_grad},
+        requires_grad_keyword=_created_requiring_grad,
         torch_functions={
             "autograd.grad": _autograd_function(AUTOGRAD_GRAD),
             "autograd.backward": _autograd_function(AUTOGRAD_BACKWARD),

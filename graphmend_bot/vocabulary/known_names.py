@@ -155,7 +155,7 @@ DYNAMIC_SHAPE_OPS = frozenset({
 BOOL_PRODUCERS = frozenset({
     "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_and", "logical_or",
     "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "bool", "isclose",
-    "isin", "signbit",
+    "isin", "signbit", "all", "any",
 })
 
 # torch factories whose positional arguments (linspace/logspace: `steps`; full: the size) must be
@@ -169,6 +169,13 @@ SIZE_FACTORIES = frozenset({
 SIZE_METHODS = frozenset({
     "view", "reshape", "expand", "repeat", "tile", "new_zeros", "new_ones", "new_empty", "unflatten",
     "narrow",
+})
+# Tensor methods whose arguments (sizes, dims, counts) must be Python ints: a 0-d tensor computed
+# from tensor values there is read back (measured on torch 2.13 with `n = (x > 0).sum() // 3`:
+# GB0033, each of these; GM302).
+INT_ARGUMENT_METHODS = frozenset({
+    "view", "reshape", "expand", "repeat", "tile", "new_zeros", "new_ones", "narrow", "chunk", "roll",
+    "topk", "unfold", "transpose", "unsqueeze", "flatten", "softmax",
 })
 # Size factories whose start/end/step are Scalars: a float there is a value, not an error.
 VALUE_FACTORIES = frozenset({"linspace", "logspace", "arange"})

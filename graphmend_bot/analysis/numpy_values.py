@@ -1,0 +1,43 @@
+"""Values that are NumPy arrays under TorchDynamo by how they are made, whatever their inputs.
+
+Measured on torch 2.13 (tests/coverage_probes/gb0059_range_of_numpy_value.py): with
+`torch._dynamo.config.trace_numpy` (the default) Dynamo runs every `numpy.*` call through
+`torch._numpy`, so its result is an `ndarray` backed by a tensor in the graph, even on Python numbers
+(`np.prod(x.shape[1:])`, `np.sum([1, 2])`, `np.int64(3)`); only the constant collections (`np.dtype`,
+`np.iinfo`, `np.finfo`) and `np.issubdtype` are folded, and `np.ndim`/`np.isscalar`/`np.shape`/`np.size`
+answer in Python values (Dynamo breaks at the call: "torch.* op returned non-Tensor", GB0208). Arithmetic and methods on one give one
+(`.item()` and `.tolist()` leave the array). `np.random.*` draws values, and the calls in the
+untraceable table (`np.load`) break at the call already, under their own id: neither is counted.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Set
+
+from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS
+
+_FOLDED = frozenset({"numpy.dtype", "numpy.iinfo", "numpy.finfo", "numpy.issubdtype"})
+_LEAVE_THE_ARRAY = frozenset({"item", "tolist"})
+# torch._numpy's answers in Python values: Dynamo breaks at the call ("torch.* op returned non-Tensor").
+_PYTHON_RESULTS = frozenset({"numpy.isscalar", "numpy.ndim", "numpy.shape", "numpy.size"})
+
+
+def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
+    """`node` is a NumPy array under Dynamo; `ndarrays`: locals bound to one."""
+    if isinstance(node, ast.Name):
+        return node.id in ndarrays
+    if isinstance(node, ast.BinOp):
+        return is_ndarray(node.left, ndarrays, resolve) or is_ndarray(node.right, ndarrays, resolve)
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+        return is_ndarray(node.operand, ndarrays, resolve)
+    if not isinstance(node, ast.Call):
+        return False
+    name = resolve(node.func)
+    if name is not None:
+        return (name.startswith("numpy.") and name not in _FOLDED and name not in _PYTHON_RESULTS
+                and name not in UNTRACEABLE_CALLS and not name.startswith("numpy.random."))
+    func = node.func
+    return (isinstance(func, ast.Attribute) and func.attr not in _LEAVE_THE_ARRAY
+            and is_ndarray(func.value, ndarrays, resolve))
+
