@@ -542,6 +542,7 @@ def _check(config: str, package_dir: str, extra: Collection[str] = ()) -> list[d
         raise RuntimeError(f"graphmend check exited {done.returncode}: {done.stderr.strip()[-500:]}")
     findings = list(json.loads(done.stdout or "[]"))
     if cached:
+        os.makedirs(os.path.dirname(cached), exist_ok=True)  # a fresh WILD_CHECK_CACHE folder
         with open(cached + ".part", "w", encoding="utf-8") as handle:
             json.dump(findings, handle)
         os.replace(cached + ".part", cached)
