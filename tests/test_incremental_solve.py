@@ -235,7 +235,46 @@ METACLASS = """
             return Solver(y).y + log.parts[0]
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+LOOPS = """
+    import torch
+    from torch import nn
+
+
+    def _scale(x):
+        return x * 2
+
+
+    def _step(x):
+        return _scale(x)
+
+
+    def _last(x):
+        return x + 1
+
+
+    def _trim(x):
+        if x[0] > 0:
+            x = x - 1
+        return x
+
+
+    class Quiet(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale * 2
+
+
+    class Loop(nn.Module):
+        def forward(self, x):
+            quiet = Quiet(x)  # GM606 once Quiet.__init__ breaks
+            order = [1.0, 2.0]
+            for _ in range(2):
+                x = _step(x)  # a break in _step skips this frame: GM611 below
+            ys = [x * w for w in order]
+            return _trim(_last(ys[0])) + quiet.scale
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/loops.py": LOOPS, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -260,9 +299,9 @@ def _replace(before, after):
 
 # (name, {path: edit of the text, or None to delete}, config changes, taken incrementally)
 EDITS = [
-    ("add a break in a helper another file calls",
+    ("add a break in a helper another file calls (no pass asks whether it breaks: redraft.py)",
      {"pkg/utils.py": _replace("    return x * 2", "    if x.min() < -limit:\n        print('low')\n    return x * 2")},
-     {}, False),
+     {}, True),
     ("remove a break", {"pkg/utils.py": _replace("    if x.sum() > 0:\n        x = x * factor\n", "")}, {}, False),
     ("change a signature", {"pkg/utils.py": _replace("def scaled(x, factor):", "def scaled(factor, x):")}, {}, False),
     ("rename a traced function", {"pkg/utils.py": _replace("def scaled(", "def rescaled(")}, {}, False),
@@ -337,9 +376,29 @@ EDITS = [
     ("a print in traced code and a new unused helper in another file",
      {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        print('scaled')\n"),
       "pkg/utils.py": _append(NEW_HELPER)}, {}, True),
-    ("a print in a forward that did not break (its caller now breaks through it)",
+    ("a print in a forward that did not break (its caller now breaks through it, which no pass asks)",
      {"pkg/blocks.py": _replace("        return x.softmax(-1)", "        print('head')\n        return x.softmax(-1)")},
+     {}, True),
+    ("an .item() in a forward that did not break",
+     {"pkg/blocks.py": _replace("        return x.softmax(-1)", "        n = x.sum().item()\n        return x.softmax(-1) * n")},
+     {}, True),
+    ("an .item() in a method that did not break, called on an object built in traced code (GM605)",
+     {"pkg/blocks.py": _replace("        return self.y0 * t", "        n = self.y0.sum().item()\n        return self.y0 * t * n")},
      {}, False),
+    ("an .item() in a helper called in a loop (the frame is skipped: GM611 on a later comprehension)",
+     {"pkg/loops.py": _replace("    return _scale(x)", "    n = x.sum().item()\n    return _scale(x) * n")},
+     {}, False),
+    ("an .item() in a callee of a helper called in a loop (GM611)",
+     {"pkg/loops.py": _replace("    return x * 2", "    n = x.sum().item()\n    return x * n")},
+     {}, False),
+    ("a print in the __init__ of a module built in traced code (GM606)",
+     {"pkg/loops.py": _replace("        self.scale = scale * 2", "        print('built')\n        self.scale = scale * 2")},
+     {}, False),
+    ("an .item() in a helper called after the loop (no pass asks whether it breaks)",
+     {"pkg/loops.py": _replace("    return x + 1", "    n = x.sum().item()\n    return x + n")},
+     {}, True),
+    ("the last own break of a helper removed (no pass asks whether it breaks)",
+     {"pkg/loops.py": _replace("    if x[0] > 0:", "    if 0 > 0:")}, {}, True),
     ("the only own break of a method removed",
      {"pkg/blocks.py": _replace("        if y.sum() > 0:\n            y = y - 1\n", "")}, {}, False),
     ("a changed return tensor-ness",
