@@ -12,7 +12,10 @@ function of the edited module, the summary is the old one up to the order-preser
 of its rows, and apart from its drafts, and each function whose drafts changed breaks by its own
 findings exactly when it did (and holds no objects whose frame a break makes eager), the solve
 settles the same traced functions, the same tensors and the same breaking functions, hence the
-same findings in every other module. The edited module's findings are then its new drafts that
+same findings in every other module. A function may also start or stop breaking when no
+consequence pass asked whether it or a traced caller of it breaks (scope.BreakingFunctions records
+each question, `FunctionFacts.break_asked`): the breaking functions then differ only where no
+finding depends on them. The edited module's findings are then its new drafts that
 hold, and the consequence drafts that stood, at their new rows.
 
 Whether a draft holds is decided from the facts the solve left (`FunctionFacts`): the atoms of
