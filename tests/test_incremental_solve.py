@@ -502,6 +502,32 @@ def test_warm_after_an_edit_equals_cold(tmp_path, name, edits, settings, increme
     assert _facts(_warm(root, config, cache)[0]) == _facts(after)  # and what it stored reads back
 
 
+HEAD_ITEM = _replace("        return x.softmax(-1)", "        n = x.sum().item()\n        return x.softmax(-1) * n")
+HEAD_PLAIN = _replace("        n = x.sum().item()\n        return x.softmax(-1) * n", "        return x.softmax(-1) * 2")
+HEAD_ITEM_AGAIN = _replace("        return x.softmax(-1)", "        m = x.mean().item()\n        return x.softmax(-1) * m")
+
+
+@pytest.mark.parametrize("steps", [
+    # a function no pass asks about starts, stops and starts breaking again, each from the last state
+    [({"pkg/blocks.py": HEAD_ITEM}, True), ({"pkg/blocks.py": HEAD_PLAIN}, True),
+     ({"pkg/blocks.py": HEAD_ITEM_AGAIN}, True)],
+    # after such an edit, one a pass asks about still means a solve
+    [({"pkg/loops.py": _replace("    return x + 1", "    n = x.sum().item()\n    return x + n")}, True),
+     ({"pkg/loops.py": _replace("    return _scale(x)", "    n = x.sum().item()\n    return _scale(x) * n")}, False)],
+], ids=["start-stop-start", "then-asked"])
+def test_edits_in_a_row_equal_cold(tmp_path, steps):
+    """Each edit judged against the state the last run left (its facts are the last solve's)."""
+    root = tmp_path / "project"
+    _write(root, PROJECT)
+    cache = SummaryCache(tmp_path / "cache")
+    _warm(root, Config(), cache)
+    for edits, incremental in steps:
+        _apply(root, edits)
+        after, how = _warm(root, Config(), cache)
+        assert _facts(after) == _facts(check([str(root)], Config(), jobs=1))
+        assert (how == "incremental") == incremental, how
+
+
 def test_the_reused_result_is_the_edited_trees_own(tmp_path):
     """An unused helper with a break reports nothing (nothing traces it), and the suppression
     warning of an edited file is its new one."""
