@@ -20,6 +20,12 @@ subprocesses, each timed in wall seconds and CPU seconds (the process and its wo
   review       warm                         the same, the cache written by `check .` on HEAD (what
                                             a default-branch run saves for pull requests)
   review       warm, `print` in forward     the `print` edit instead, reviewed the same way
+  review       warm, `.item()` in forward   a new break first in `--item-in`'s forward (a function
+                                            that did not break): the solve is kept when no
+                                            consequence pass asked whether it or a traced caller
+                                            breaks (redraft.py)
+  check FILE   warm, `.item()` in forward   the same edit checked, from HEAD's own state (the cache
+                                            made again by `check .`: a solve leaves its state behind)
 
 Usage:
 
@@ -38,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 EDIT = '''
@@ -51,13 +58,24 @@ def _graphmend_benchmark_helper(x, limit):
 
 def with_print_in_forward(text: str, class_name: str) -> str:
     """`text` with `print(...)` as the first statement of `class_name.forward` (after its docstring)."""
+    return with_first_in_forward(text, class_name, lambda _: 'print("graphmend benchmark")')
+
+
+def with_item_in_forward(text: str, class_name: str) -> str:
+    """`text` with an `.item()` of forward's first tensor parameter as the first statement of
+    `class_name.forward`: a new break in a function that may not have broken before."""
+    return with_first_in_forward(text, class_name, lambda param: f"graphmend_scale = {param}.sum().item()")
+
+
+def with_first_in_forward(text: str, class_name: str, statement: Callable[[str], str]) -> str:
+    """`text` with `statement(forward's first parameter after self)` first in `class_name.forward`."""
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.ClassDef) and node.name == class_name:
             forward = next(f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "forward")
             body = forward.body
             first = body[1] if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else body[0]
             lines = text.splitlines(keepends=True)
-            lines.insert(first.lineno - 1, " " * first.col_offset + 'print("graphmend benchmark")\n')
+            lines.insert(first.lineno - 1, " " * first.col_offset + statement(forward.args.args[1].arg) + "\n")
             return "".join(lines)
     sys.exit(f"no class {class_name} with a forward in the file")
 
@@ -93,6 +111,8 @@ def main() -> None:
     parser.add_argument("--package", type=Path, default=None, help="the transformers package folder to copy")
     parser.add_argument("--file", default="models/llama/modeling_llama.py", help="the file, inside the package")
     parser.add_argument("--traced", default="LlamaModel", help="the class of the file whose forward gets a print")
+    parser.add_argument("--item-in", default="LlamaRMSNorm",
+                        help="the class of the file whose forward gets an `.item()` (one that did not break)")
     args = parser.parse_args()
     package = args.package or default_package()
     with tempfile.TemporaryDirectory(prefix="graphmend-onefile-") as temporary:
@@ -132,11 +152,22 @@ def main() -> None:
             ("review --base HEAD, FILE edited, warm (HEAD's cache)", None, ("review", "--base", "HEAD", "--exit-zero")),
             ("review --base HEAD, `print` in forward, warm", printing.replace("graphmend benchmark", "reviewed"),
              ("review", "--base", "HEAD", "--exit-zero")),
+            ("review --base HEAD, `.item()` in forward, warm",
+             with_item_in_forward(original, args.item_in).replace("graphmend_scale", "graphmend_reviewed"),
+             ("review", "--base", "HEAD", "--exit-zero")),
         ]:
             if text is not None:
                 target.write_text(text, "utf-8")
             wall, cpu = timed(repo, *command)
             print(f"{name:<52}{wall:8.2f}{cpu:8.2f}")
+        # A solve leaves its state for the rows after it, and a cached `check .` keeps that state:
+        # this row starts from HEAD's own state, as the rows above do, so that main and a branch compare.
+        target.write_text(original, "utf-8")
+        shutil.rmtree(repo / os.environ.get("GRAPHMEND_CACHE_DIR", ".graphmend_cache"))
+        timed(repo, "check", "--exit-zero", ".")
+        target.write_text(with_item_in_forward(original, args.item_in), "utf-8")
+        wall, cpu = timed(repo, "check", "--exit-zero", relative)
+        print(f"{f'check FILE, warm, `.item()` in {args.item_in}.forward':<52}{wall:8.2f}{cpu:8.2f}")
 
 
 if __name__ == "__main__":

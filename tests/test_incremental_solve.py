@@ -254,7 +254,46 @@ DROP = """
             return x.sum() > 0
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+LOOPS = """
+    import torch
+    from torch import nn
+
+
+    def _scale(x):
+        return x * 2
+
+
+    def _step(x):
+        return _scale(x)
+
+
+    def _last(x):
+        return x + 1
+
+
+    def _trim(x):
+        if x[0] > 0:
+            x = x - 1
+        return x
+
+
+    class Quiet(nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.scale = scale * 2
+
+
+    class Loop(nn.Module):
+        def forward(self, x):
+            quiet = Quiet(x)  # GM606 once Quiet.__init__ breaks
+            order = [1.0, 2.0]
+            for _ in range(2):
+                x = _step(x)  # a break in _step skips this frame: GM611 below
+            ys = [x * w for w in order]
+            return _trim(_last(ys[0])) + quiet.scale
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -281,9 +320,9 @@ def _replace(before, after):
 EDITS = [
     ("a print beside a condition whose mode a local brings and another operand drops",
      {"pkg/drop.py": _replace('print("drop")', 'print("drop")\n        print("again")')}, {}, True),
-    ("add a break in a helper another file calls",
+    ("add a break in a helper another file calls (no pass asks whether it breaks: redraft.py)",
      {"pkg/utils.py": _replace("    return x * 2", "    if x.min() < -limit:\n        print('low')\n    return x * 2")},
-     {}, False),
+     {}, True),
     ("remove a break", {"pkg/utils.py": _replace("    if x.sum() > 0:\n        x = x * factor\n", "")}, {}, False),
     ("change a signature", {"pkg/utils.py": _replace("def scaled(x, factor):", "def scaled(factor, x):")}, {}, False),
     ("rename a traced function", {"pkg/utils.py": _replace("def scaled(", "def rescaled(")}, {}, False),
@@ -358,9 +397,29 @@ EDITS = [
     ("a print in traced code and a new unused helper in another file",
      {"pkg/blocks.py": _replace("        y = x * self.scale\n", "        y = x * self.scale\n        print('scaled')\n"),
       "pkg/utils.py": _append(NEW_HELPER)}, {}, True),
-    ("a print in a forward that did not break (its caller now breaks through it)",
+    ("a print in a forward that did not break (its caller now breaks through it, which no pass asks)",
      {"pkg/blocks.py": _replace("        return x.softmax(-1)", "        print('head')\n        return x.softmax(-1)")},
+     {}, True),
+    ("an .item() in a forward that did not break",
+     {"pkg/blocks.py": _replace("        return x.softmax(-1)", "        n = x.sum().item()\n        return x.softmax(-1) * n")},
+     {}, True),
+    ("an .item() in a method that did not break, called on an object built in traced code (GM605)",
+     {"pkg/blocks.py": _replace("        return self.y0 * t", "        n = self.y0.sum().item()\n        return self.y0 * t * n")},
      {}, False),
+    ("an .item() in a helper called in a loop (the frame is skipped: GM611 on a later comprehension)",
+     {"pkg/loops.py": _replace("    return _scale(x)", "    n = x.sum().item()\n    return _scale(x) * n")},
+     {}, False),
+    ("an .item() in a callee of a helper called in a loop (GM611)",
+     {"pkg/loops.py": _replace("    return x * 2", "    n = x.sum().item()\n    return x * n")},
+     {}, False),
+    ("a print in the __init__ of a module built in traced code (GM606)",
+     {"pkg/loops.py": _replace("        self.scale = scale * 2", "        print('built')\n        self.scale = scale * 2")},
+     {}, False),
+    ("an .item() in a helper called after the loop (no pass asks whether it breaks)",
+     {"pkg/loops.py": _replace("    return x + 1", "    n = x.sum().item()\n    return x + n")},
+     {}, True),
+    ("the last own break of a helper removed (no pass asks whether it breaks)",
+     {"pkg/loops.py": _replace("    if x[0] > 0:", "    if 0 > 0:")}, {}, True),
     ("the only own break of a method removed",
      {"pkg/blocks.py": _replace("        if y.sum() > 0:\n            y = y - 1\n", "")}, {}, False),
     ("a changed return tensor-ness",
@@ -463,6 +522,32 @@ def test_warm_after_an_edit_equals_cold(tmp_path, name, edits, settings, increme
     assert _facts(after) == _facts(check([str(root)], config, jobs=1)), name
     assert (how == "incremental") == incremental, how
     assert _facts(_warm(root, config, cache)[0]) == _facts(after)  # and what it stored reads back
+
+
+HEAD_ITEM = _replace("        return x.softmax(-1)", "        n = x.sum().item()\n        return x.softmax(-1) * n")
+HEAD_PLAIN = _replace("        n = x.sum().item()\n        return x.softmax(-1) * n", "        return x.softmax(-1) * 2")
+HEAD_ITEM_AGAIN = _replace("        return x.softmax(-1)", "        m = x.mean().item()\n        return x.softmax(-1) * m")
+
+
+@pytest.mark.parametrize("steps", [
+    # a function no pass asks about starts, stops and starts breaking again, each from the last state
+    [({"pkg/blocks.py": HEAD_ITEM}, True), ({"pkg/blocks.py": HEAD_PLAIN}, True),
+     ({"pkg/blocks.py": HEAD_ITEM_AGAIN}, True)],
+    # after such an edit, one a pass asks about still means a solve
+    [({"pkg/loops.py": _replace("    return x + 1", "    n = x.sum().item()\n    return x + n")}, True),
+     ({"pkg/loops.py": _replace("    return _scale(x)", "    n = x.sum().item()\n    return _scale(x) * n")}, False)],
+], ids=["start-stop-start", "then-asked"])
+def test_edits_in_a_row_equal_cold(tmp_path, steps):
+    """Each edit judged against the state the last run left (its facts are the last solve's)."""
+    root = tmp_path / "project"
+    _write(root, PROJECT)
+    cache = SummaryCache(tmp_path / "cache")
+    _warm(root, Config(), cache)
+    for edits, incremental in steps:
+        _apply(root, edits)
+        after, how = _warm(root, Config(), cache)
+        assert _facts(after) == _facts(check([str(root)], Config(), jobs=1))
+        assert (how == "incremental") == incremental, how
 
 
 def test_the_reused_result_is_the_edited_trees_own(tmp_path):

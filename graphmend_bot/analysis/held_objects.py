@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis import bound_methods
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+    from graphmend_bot.analysis.scope import BreakingFunctions, FunctionId, Program, TracedDraft
 
 
 def held_object_breaks(
     program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
-    breaking: set[FunctionId], standing: list[TracedDraft],
+    breaking: BreakingFunctions, standing: list[TracedDraft],
 ) -> tuple[list[TracedDraft], set[FunctionId], dict[FunctionId, int]]:
     """The calls that break because a held object cannot be rebuilt, the `__init__`s of the
     held objects whose frame then runs eagerly (GM606 starts from those), and the row from which

@@ -12,7 +12,10 @@ function of the edited module, the summary is the old one up to the order-preser
 of its rows, and apart from its drafts, and each function whose drafts changed breaks by its own
 findings exactly when it did (and holds no objects whose frame a break makes eager), the solve
 settles the same traced functions, the same tensors and the same breaking functions, hence the
-same findings in every other module. The edited module's findings are then its new drafts that
+same findings in every other module. A function may also start or stop breaking when no
+consequence pass asked whether it or a traced caller of it breaks (scope.BreakingFunctions records
+each question, `FunctionFacts.break_asked`): the breaking functions then differ only where no
+finding depends on them. The edited module's findings are then its new drafts that
 hold, and the consequence drafts that stood, at their new rows.
 
 Whether a draft holds is decided from the facts the solve left (`FunctionFacts`): the atoms of
@@ -48,6 +51,9 @@ class FunctionFacts:
     standing: tuple[tuple[str, int], ...]  # the consequence drafts that stood: (list, index), in order
     other_seed: bool  # a finding stood in it that is none of its `drafts` (a str-Enum method call)
     breaks: bool  # it broke: by a finding of its own, or a traced callee that broke (scope._breaking)
+    # a consequence pass asked whether it breaks, or a traced function that calls it (transitively):
+    # then whether it breaks is part of the result (scope.BreakingFunctions)
+    break_asked: bool
 
 
 def atom_name(param: str | None = None, call: CallResult | None = None) -> str:
@@ -105,6 +111,7 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
         return {}
     solver, seeds, found = program.solved
     breaking = program.breaking_functions()
+    asked = _callees_of(program.break_asked, solver.targets)
     standing: dict[FunctionId, list[tuple[str, int]]] = {}
     other: set[FunctionId] = set()
     places: dict[FunctionId, dict[int, tuple[str, int] | None]] = {}
@@ -134,11 +141,27 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
         true = sorted({name for name, value in values.items() if value} | {
             atom for atom in _asked_atoms(function) if solver.holds(fid, _kind_of(atom))})
         facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts(tuple(true), tuple(standing.get(fid, ())), fid in other,
-                                                             fid in breaking)
+                                                             fid in breaking, fid in asked)
     for fid, places_found in standing.items():  # an untraced metaclass `__call__` an eager frame runs (GM610)
         if fid not in solver.params:
-            facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts((), tuple(places_found), False, False)
+            facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts((), tuple(places_found), False, False, True)
     return facts
+
+
+def _callees_of(functions: set[FunctionId], targets: Mapping[tuple[FunctionId, int], list[FunctionId]]
+                ) -> set[FunctionId]:
+    """`functions` and every function their calls may run, transitively: those whose starting or
+    stopping to break can change whether one of `functions` breaks (a break reaches the callers)."""
+    callees: dict[FunctionId, set[FunctionId]] = {}
+    for (caller, _), called in targets.items():
+        callees.setdefault(caller, set()).update(called)
+    reached, stack = set(functions), list(functions)
+    while stack:
+        for callee in callees.get(stack.pop(), ()):
+            if callee not in reached:
+                reached.add(callee)
+                stack.append(callee)
+    return reached
 
 
 def _kind_of(atom: str) -> Kind:
@@ -271,17 +294,19 @@ def without_untraced_edits(old: ModuleSummary, new: ModuleSummary, traced: Itera
 
 def _drafts_only(before: FunctionSummary, after: FunctionSummary, facts: FunctionFacts, true: set[str],
                  asked: set[str]) -> bool:
-    """Whether a traced function's edit changed its plain drafts only, and not which functions break;
-    and it holds no object whose frame a break makes eager (held_objects.py reads its findings' rows).
+    """Whether a traced function's edit changed its plain drafts only, and not which functions break
+    as far as the result tells; and it holds no object whose frame a break makes eager
+    (held_objects.py reads its findings' rows).
 
     The breaking functions are those with a finding of their own and their traced callers,
     transitively. A function that starts breaking by its own findings changes nothing when it broke
-    already (through a callee); one that stops may still break through a cycle back to itself, so
-    that is solved again."""
+    already (through a callee); one that stops may still break through a cycle back to itself. Either
+    flip changes whether it and some of its traced callers break, and nothing else: that matters
+    only when a consequence pass asked about one of them (`FunctionFacts.break_asked`)."""
     if _shape(before, False) != _shape(after, False) or after.local_objects:
         return False
     was, now = _breaks(before, facts, true, asked), _breaks(after, facts, true, asked)
-    return was == now or (now and facts.breaks)
+    return was == now or (now and facts.breaks) or not facts.break_asked
 
 
 def _breaks(function: FunctionSummary, facts: FunctionFacts, true: set[str], asked: set[str]) -> bool:

@@ -47,6 +47,22 @@ FunctionId = tuple[str, str]  # (module, qualname)
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module")
 
 
+class BreakingFunctions:
+    """The functions that break, asked about one at a time, and only so: every `in` is recorded
+    in `asked`, which a solved state keeps (redraft.py: a function may start or stop breaking
+    without a solve when no pass asked about it or about a traced function calling it)."""
+
+    __slots__ = ("_asked", "_functions")
+
+    def __init__(self, functions: set[FunctionId], asked: set[FunctionId]) -> None:
+        self._functions = functions
+        self._asked = asked
+
+    def __contains__(self, fid: object) -> bool:
+        self._asked.add(fid)  # type: ignore[arg-type]  # the passes ask about FunctionIds
+        return fid in self._functions
+
+
 @dataclass(frozen=True)
 class TracedDraft:
     module: ModuleSummary
@@ -88,6 +104,8 @@ class Program:
         # After traced_drafts: the tensor flow it solved, the findings before the consequence
         # passes (what makes a function break) and all of them (a solved state keeps what they settled).
         self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
+        # After traced_drafts: the functions whose "breaks?" a consequence pass asked (BreakingFunctions)
+        self.break_asked: set[FunctionId] = set()
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -735,6 +753,7 @@ class Program:
         traced = self.traced_functions()
         solver = _TensorFlow(self, traced)
         solver.solve()
+        self.break_asked = set()
         result: list[TracedDraft] = []
         inner: list[TracedDraft] = []  # in dependencies: they make the calls into them break
         for fid in sorted(traced):
@@ -836,9 +855,15 @@ class Program:
         if self.solved is None:
             return set()
         solver, seeds, _ = self.solved
-        return self._breaking(solver.targets, seeds)
+        return self._breaking_set(solver.targets, seeds)
 
     def _breaking(
+        self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
+    ) -> BreakingFunctions:
+        """The breaking functions as the consequence passes ask about them, each question recorded."""
+        return BreakingFunctions(self._breaking_set(targets, standing), self.break_asked)
+
+    def _breaking_set(
         self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
     ) -> set[FunctionId]:
         """Functions with a finding, and every traced function that calls one (a break in an
@@ -858,7 +883,7 @@ class Program:
 
     def _uninitialized_module_inits(
         self, pending: list[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
-        breaking: set[FunctionId], eager_inits: Set[FunctionId] = frozenset(),
+        breaking: BreakingFunctions, eager_inits: Set[FunctionId] = frozenset(),
     ) -> list[TracedDraft]:
         """An nn.Module's `__init__` that breaks makes its construction break; Dynamo then runs it
         as its own frame, where `super().__init__` meets an uninitialized module and breaks, and so

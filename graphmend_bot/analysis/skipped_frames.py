@@ -30,7 +30,7 @@ from graphmend_bot.analysis.model import Draft
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+    from graphmend_bot.analysis.scope import BreakingFunctions, FunctionId, Program, TracedDraft
 
 # 3.12 inlines comprehensions into the function that holds them: no frame of their own.
 COMPREHENSIONS_ARE_FRAMES = sys.version_info < (3, 12)
@@ -167,7 +167,7 @@ class FrameSkips:
 
 def comprehension_findings(
     program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
-    breaking: Callable[[], set[FunctionId]], holds: Callable[[FunctionId, Kind], bool],
+    breaking: Callable[[], BreakingFunctions], holds: Callable[[FunctionId, Kind], bool],
 ) -> list[TracedDraft]:
     """The comprehension drafts that capture a tensor in a frame a break before them skipped:
     a draft of the function in a `try`/loop body, or a call there whose callee breaks."""
