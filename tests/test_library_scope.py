@@ -224,7 +224,7 @@ def test_the_tensor_api_roots_break_under_dynamo(write_tree, monkeypatch):
     assert rows == {BLUR[1], INVERSE[1]}
 
 
-def test_auto_keeps_the_model_scope_when_the_package_compiles_or_declares_entry_points(write_tree):
+def test_auto_keeps_the_model_scope_when_the_package_compiles(write_tree):
     compiled = write_tree({**SOLVER_PACKAGE, "solvers/fast.py": """
         import torch
 
@@ -233,7 +233,16 @@ def test_auto_keeps_the_model_scope_when_the_package_compiles_or_declares_entry_
             return x * 2
     """})
     assert found(compiled) == set()
-    assert found(write_tree(SOLVER_PACKAGE), entry_points=["solvers.core:_unused"]) == {UNUSED}
+
+
+def test_declared_entry_points_add_to_autos_roots(write_tree):
+    """A maintainer declares what users compile beside the forwards: declaring one never loses
+    what `auto` found without it (it used to switch to the model scope, whose roots are the
+    declared ones only)."""
+    assert found(write_tree(SOLVER_PACKAGE), entry_points=["solvers.core:_unused"]) == {STEP, UNUSED}
+    mixed = write_tree(MIXED_PACKAGE)
+    assert found(mixed, entry_points=["vision.net:describe"]) == {BLUR, INVERSE, DESCRIBE}
+    assert found(mixed, "model", entry_points=["vision.net:describe"]) == {DESCRIBE}
 
 
 def test_auto_picks_the_library_scope_when_the_only_modules_are_private(write_tree):

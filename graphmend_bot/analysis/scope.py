@@ -548,7 +548,7 @@ class Program:
         return self._scope
 
     def knows_its_roots(self) -> bool:
-        """Whether the tree compiles something itself or is given entry points."""
+        """Whether the tree compiles something itself (public_api.knows_its_roots)."""
         return knows_its_roots(self)
 
     def library_roots(self) -> set[FunctionId]:
