@@ -353,3 +353,38 @@ def test_a_count_parameter_of_a_public_callable_is_not_assumed_a_tensor(write_tr
     assert found(root, "library") == {("dist.py", 4, "GM201"), ("dist.py", 6, "GM302"), ("dist.py", 6, "GM301")}
     root = write_tree({"flows/dist.py": DIST.replace("return sample(x.sum(), x)", "return x")})
     assert found(root, "library") == {("dist.py", 6, "GM301")}  # only `shift` is assumed a tensor
+
+
+CYCLE_PACKAGE = {
+    "ops/__init__.py": "from .calls import first, second, third\n",
+    "ops/calls.py": """
+        import torch
+
+        def first(x):
+            if x is None:
+                return second(x)
+            return third(x)
+
+        def second(x):
+            return first(x)
+
+        def third(x):
+            return torch.cat([x, x])
+    """,
+}
+
+
+@pytest.mark.parametrize("order", [0, 1, 2])
+def test_what_returns_a_tensor_does_not_depend_on_the_order_functions_are_met(write_tree, order):
+    """`second` returns what `first` returns, which is `third`'s tensor: all three return one,
+    whichever is asked about first (a cycle met half-way once settled `second` as no tensor)."""
+    from graphmend_bot.analysis.public_api import returning_tensors
+    from graphmend_bot.engine import Workspace
+
+    workspace = Workspace([str(write_tree(CYCLE_PACKAGE))], Config(), jobs=1)
+    program = workspace._program()
+    names = ["first", "second", "third"]
+    starts = [("ops.calls", name) for name in names[order:] + names[:order]]
+    for start in starts:  # one at a time, as the roots are met
+        assert returning_tensors(program, [start]) >= {start}
+    assert returning_tensors(program, starts) == set(starts)

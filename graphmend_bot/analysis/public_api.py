@@ -43,7 +43,7 @@ A lone file or a folder of scripts keeps the model scope.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.value_class import is_property
@@ -92,11 +92,9 @@ def exported_names(summary: ModuleSummary) -> Iterator[str]:
 def tensor_api_roots(program: Program) -> set[FunctionId]:
     """`auto`'s roots beside the forwards of a package that exports nn.Modules: its public
     callables that take or return a tensor (module docstring)."""
-    returning: dict[FunctionId, bool] = {}
-    return {
-        fid for fid in program.library_roots()
-        if takes_tensor(program.function(fid)) or returns_tensor(program, fid, returning)
-    }
+    roots = program.library_roots()
+    taking = {fid for fid in roots if takes_tensor(program.function(fid))}
+    return taking | (returning_tensors(program, roots - taking) & roots)
 
 
 def takes_tensor(function: FunctionSummary) -> bool:
@@ -104,23 +102,34 @@ def takes_tensor(function: FunctionSummary) -> bool:
     return any(function.param_seeds.get(name) for name in function.params)
 
 
-def returns_tensor(program: Program, fid: FunctionId, memo: dict[FunctionId, bool]) -> bool:
-    """Whether `fid` returns a tensor whatever its arguments: `return torch.cat(...)`, a tuple
-    holding one, or what a function of the tree that does so returns (`return apply_rotary_emb(...)`).
-    An operation on tensors, which a user's compiled step may call; a tokenizer, a loader or a
-    configuration class returns none."""
-    if fid in memo:
-        return memo[fid]
-    memo[fid] = False  # a cycle of calls proves nothing
-    function = program.function(fid)
-    results = [function.returns, *(function.return_elements or ())]
-    found = any(kind.always for kind in results) or any(
-        returns_tensor(program, callee, memo)
-        for kind in results
-        for call in kind.calls
-        for callee in program.call_targets_at(fid, call.site)
-    )
-    memo[fid] = found
+def returning_tensors(program: Program, starts: Iterable[FunctionId]) -> set[FunctionId]:
+    """Those of `starts`, and of the functions whose results they return, that return a tensor
+    whatever their arguments: `return torch.cat(...)`, a tuple holding one, or what a function of
+    the tree that does so returns (`return apply_rotary_emb(...)`). An operation on tensors, which
+    a user's compiled step may call; a tokenizer, a loader or a configuration class returns none.
+    The least fixpoint over the returned calls, so a cycle of calls proves nothing and the answer
+    does not depend on the order the functions are met in."""
+    returned: dict[FunctionId, list[FunctionId]] = {}
+    found: set[FunctionId] = set()
+    pending = list(starts)
+    while pending:
+        fid = pending.pop()
+        if fid in returned:
+            continue
+        function = program.function(fid)
+        results = [function.returns, *(function.return_elements or ())]
+        if any(kind.always for kind in results):
+            found.add(fid)
+        returned[fid] = [callee for kind in results for call in kind.calls
+                         for callee in program.call_targets_at(fid, call.site)]
+        pending.extend(returned[fid])
+    grown = True
+    while grown:
+        grown = False
+        for fid, callees in returned.items():
+            if fid not in found and any(callee in found for callee in callees):
+                found.add(fid)
+                grown = True
     return found
 
 

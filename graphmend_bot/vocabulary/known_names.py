@@ -173,10 +173,9 @@ SIZE_METHODS = frozenset({
 # Tensor methods whose arguments (sizes, dims, counts) must be Python ints: a 0-d tensor computed
 # from tensor values there is read back (measured on torch 2.13 with `n = (x > 0).sum() // 3`:
 # GB0033, each of these; GM302).
-INT_ARGUMENT_METHODS = frozenset({
-    "view", "reshape", "expand", "repeat", "tile", "new_zeros", "new_ones", "narrow", "chunk", "roll",
-    "topk", "unfold", "transpose", "unsqueeze", "flatten", "softmax",
-})
+INT_ARGUMENT_METHODS = SIZE_METHODS | {
+    "chunk", "roll", "topk", "unfold", "transpose", "unsqueeze", "flatten", "softmax",
+}
 # Size factories whose start/end/step are Scalars: a float there is a value, not an error.
 VALUE_FACTORIES = frozenset({"linspace", "logspace", "arange"})
 
