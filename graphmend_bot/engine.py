@@ -430,6 +430,9 @@ class Workspace:
                 self.summaries.pop(source_file.path, None)
                 self._file_errors.pop(source_file.path, None)
             return
+        order = {source_file.path: index for index, source_file in enumerate(self.files)}
+        # The solver meets modules in the files' order, whichever were summarised first.
+        self.summaries = dict(sorted(self.summaries.items(), key=lambda item: order.get(item[0], len(order))))
         self.scope = settled
 
     def _dependency_summaries(self) -> list[ModuleSummary]:

@@ -237,9 +237,11 @@ def test_auto_keeps_the_model_scope_when_the_package_compiles(write_tree):
 
 def test_declared_entry_points_add_to_autos_roots(write_tree):
     """A maintainer declares what users compile beside the forwards: declaring one never loses
-    what `auto` found without it (it used to switch to the model scope, whose roots are the
-    declared ones only)."""
-    assert found(write_tree(SOLVER_PACKAGE), entry_points=["solvers.core:_unused"]) == {STEP, UNUSED}
+    the forwards' and the public callables on tensors that `auto` found without it (it used to
+    switch to the model scope, whose roots are the declared ones only). In a package that exports
+    no nn.Module they replace the library scope's guess, every public callable: `solve` is public
+    but not declared (a settings helper users never compile would be a root otherwise)."""
+    assert found(write_tree(SOLVER_PACKAGE), entry_points=["solvers.core:_unused"]) == {UNUSED}
     mixed = write_tree(MIXED_PACKAGE)
     assert found(mixed, entry_points=["vision.net:describe"]) == {BLUR, INVERSE, DESCRIBE}
     assert found(mixed, "model", entry_points=["vision.net:describe"]) == {DESCRIBE}

@@ -207,8 +207,9 @@ def _is_accessor(decorators: tuple[str, ...]) -> bool:
 
 def knows_its_roots(program: Program) -> bool:
     """Whether the tree compiles something itself: then it keeps the model scope, whose roots
-    those are. Declared entry points are roots in every scope; they add to `auto`'s, since a
-    maintainer names what users compile beside the forwards, not all of it."""
+    those are. Declared entry points are roots in every scope: they add to the forwards and the
+    public callables on tensors of `auto`'s tensor-api scope, and replace the library scope's
+    guess (every public callable) in a package that exports no nn.Module."""
     return any(
         summary.compile_targets or any(function.compiled for function in summary.functions.values())
         for module, summary in program.modules.items()

@@ -542,7 +542,9 @@ class Program:
             if not package or knows_its_roots(self) or not self.library_roots():
                 self._scope = "model"
             elif not exports_modules(self):
-                self._scope = "library"
+                # Every public callable is the library scope's guess at what users compile; the
+                # maintainer's entry points, when declared, say it instead.
+                self._scope = "model" if self.extra_entry_points else "library"
             else:
                 self._scope = TENSOR_API if self.scope_roots(TENSOR_API) else "model"
         return self._scope
