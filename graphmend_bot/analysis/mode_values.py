@@ -45,8 +45,10 @@ class ModeValues:
             return
         if modes:
             found: ModeValue | None = (modes, NOT_TENSOR)
+        elif value is not None and self._values:  # a mode only comes from a local that holds one
+            found = self.derived(value, kind_of)
         else:
-            found = self.derived(value, kind_of) if value is not None else None
+            found = None
         known = self._values.get(name)
         if found is None or (known is not None and known[0] != found[0]) or (known is None and held_tensor):
             self._every_mode.add(name)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -40,17 +41,46 @@ def yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
         return False
     if annotation is None:
         return True
-    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
-        ast.unparse(annotation)
-    )
-    if any(f"{container}[" in text for container in _CONTAINERS):
-        return "Tensor" in text
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        text = annotation.value
+        if any(f"{container}[" in text for container in _CONTAINERS):
+            return "Tensor" in text
+        return True
+    if _subscripts_a_container(annotation):
+        return any("Tensor" in word for word in _words(annotation))
     return True
+
+
+def _words(annotation: ast.expr) -> Iterator[str]:
+    """The names, attribute names and strings of an annotation: what its source text says,
+    read without `ast.unparse` (which cost more than the rest of the parameter's analysis)."""
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+
+
+def _subscripts_a_container(annotation: ast.expr) -> bool:
+    """Whether the annotation's text has `List[`, `Dict[`... (`typing.Tuple[`, a quoted `"List["`)."""
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Subscript):
+            value = node.value
+            leaf = value.id if isinstance(value, ast.Name) else value.attr if isinstance(value, ast.Attribute) else ""
+            if leaf.endswith(_CONTAINER_SUFFIXES):
+                return True
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if any(f"{container}[" in node.value for container in _CONTAINERS):
+                return True
+    return False
 
 
 _CONTAINERS = frozenset({
     "Tuple", "tuple", "List", "list", "Dict", "dict", "Sequence", "Iterable", "Mapping", "Set", "set",
 })
+_CONTAINER_SUFFIXES = tuple(_CONTAINERS)
 
 
 _MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
@@ -84,10 +114,7 @@ def bool_tensor_annotation(annotation: ast.expr) -> bool:
     read only for a tensor annotation: unparsing every annotation cost more than the rest."""
     if not _tensor_annotation(annotation):
         return False
-    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) else (
-        ast.unparse(annotation)
-    )
-    return "BoolTensor" in text
+    return any("BoolTensor" in word for word in _words(annotation))
 
 
 def _tensor_annotation(annotation: ast.expr) -> bool:
