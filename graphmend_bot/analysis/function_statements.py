@@ -196,8 +196,9 @@ class StatementVisitor(ExpressionEvaluator):
         value: ast.expr | None = None,
     ) -> None:
         if isinstance(target, ast.Name):
-            self._mode_values.bound(target.id, value, kind, env.get(target.id, NOT_TENSOR).is_tensor,
-                                    tuple(self._modes), lambda name: env.get(name, NOT_TENSOR))
+            if kind.is_tensor:  # the only bindings ModeValues records
+                self._mode_values.bound(target.id, value, kind, env.get(target.id, NOT_TENSOR).is_tensor,
+                                        tuple(self._modes), lambda name: env.get(name, NOT_TENSOR))
             env[target.id] = kind
             self._rebound.add(target.id)
             self._collections.discard(target.id)
