@@ -76,7 +76,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0142", "GB0262", "GB0221", "GB2533"),
     "Python machinery Dynamo cannot trace": (
         "GB0151",  # inspect.signature & co.
-        "GB0257",  # TypedDict with optional keys
         "GB0179",  # copy.deepcopy of objects (of a tensor: GM604, GB4198)
         "GB0075", "GB8977",  # a class statement in traced code
         "GB0187",  # functools.wraps on a function from outside
@@ -85,7 +84,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0191", "GB9316", "GB4501",  # id() and comparing ids/hashes
         "GB0270",  # vars() with no argument
         "GB0280", "GB0084",  # one-argument super(), super().__delattr__(name)
-        "GB4271",  # assigning __class__
         "GB0289",  # methods of typing constructs
         "GB3383", "GB0368",  # pydantic dataclasses, frozen dataclasses with __post_init__
         "GB5458", "GB0031", "GB0032",  # __getattribute__ on a metaclass or an nn.Module

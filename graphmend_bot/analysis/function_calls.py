@@ -87,6 +87,9 @@ class CallResolver(ObjectTracker):
                 return NOT_TENSOR
         if resolved in V.ITERABLE_WRAPPERS and args:
             return args[0].without_flags()
+        if isinstance(func, ast.Name) and func.id in self.optional_key_typed_dicts:
+            for check_typed_dict in C.OPTIONAL_KEY_TYPED_DICTS:
+                check_typed_dict(self, node, func.id)
         if isinstance(func, ast.Name) and func.id in self.named_tuples:
             return Kind.union([*args, *(kind for _, kind in kwargs)]).without_flags()
         if resolved is not None:

@@ -10,7 +10,7 @@ import bisect
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import bound_methods, named_tuples
+from graphmend_bot.analysis import bound_methods, named_tuples, typed_dicts
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -115,6 +115,7 @@ def summarize_module(
         FunctionAnalyzer(
             node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, frozenset(collector.python_keys), properties,
+            optional_key_typed_dicts=frozenset(name for name, optional in collector.typed_dicts.items() if optional),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -289,6 +290,7 @@ class _Collector:
         self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
         self.named_tuples: dict[str, tuple[str, ...]] = {}  # module-level named tuple types: fields
+        self.typed_dicts: dict[str, bool] = {}  # module-level TypedDicts: whether one has optional keys
         # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
         # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
         self.python_keys: set[str] = set()
@@ -346,6 +348,9 @@ class _Collector:
         fields = named_tuples.class_fields(node, self.imports.resolve) if not self._prefix else None
         if fields is not None:
             self.named_tuples[node.name] = fields
+        optional = typed_dicts.optional_keys(node, self.imports.resolve, self.typed_dicts) if not self._prefix else None
+        if optional is not None:
+            self.typed_dicts[node.name] = optional
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef, qualname: str) -> dict[str, str]:
@@ -444,6 +449,8 @@ class _Collector:
         fields = named_tuples.factory_fields(node.value, self.imports.resolve) if not self._prefix else None
         if fields is not None:
             self.named_tuples.update((target.id, fields) for target in node.targets if isinstance(target, ast.Name))
+        if not self._prefix and typed_dicts.functional_has_optional_keys(node.value, self.imports.resolve):
+            self.typed_dicts.update((target.id, True) for target in node.targets if isinstance(target, ast.Name))
         callee = dotted_name(node.value.func)
         if callee is None:
             return
