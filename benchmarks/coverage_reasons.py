@@ -79,7 +79,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0142", "GB0221", "GB2533"),
     "Python machinery Dynamo cannot trace": (
         "GB0179",  # copy.deepcopy of objects (of a tensor: GM604, GB4198; of a dict attribute: traces)
-        "GB8977",  # a class statement in traced code (measured: `class Local: ...` in forward breaks)
         "GB0187",  # functools.wraps on a function from outside
         "GB9316", "GB4501",  # comparing ids/hashes Dynamo made up
         "GB0084",  # super().__delattr__(name) with a computed name

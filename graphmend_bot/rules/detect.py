@@ -152,6 +152,8 @@ HeldModuleCallHook = Callable[["Rule", str], "str | None"]
 AttributeWriteHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
 # `Options(...)`: a call of a TypedDict class of the module with optional keys, with the class's name.
 TypedDictCallHook = Callable[["Rule", Checker, ast.Call, str], None]
+# A `class` statement in a function's body.
+ClassStatementHook = Callable[["Rule", Checker, ast.ClassDef], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -192,6 +194,7 @@ class Detection:
     skipped_frame_comprehension: ComprehensionHook | None = None
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
+    class_statement: ClassStatementHook | None = None  # `class Local: ...` inside a function
     optional_key_typed_dict: TypedDictCallHook | None = None  # `Options(...)`, Options with optional keys
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
