@@ -55,3 +55,46 @@ def test_a_typed_dict_defined_in_a_function_or_without_optional_keys_is_not_repo
                 e = Empty()
                 return x * c["a"] + len(e)
     """) == []
+
+
+def _project_codes(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, int, str]]:
+    for name, source in files.items():
+        path = tmp_path / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+    result = check([str(tmp_path / "pkg")], None, jobs=1)
+    assert not result.errors, result.errors
+    return sorted((Path(f.path).name, f.location.row, f.code) for f in result.findings)
+
+
+def test_a_typed_dict_with_optional_keys_imported_from_another_module_is_reported(tmp_path: Path) -> None:
+    assert _project_codes(tmp_path, {
+        "__init__.py": "",
+        "types.py": """
+            from typing import NotRequired, TypedDict
+
+            class Options(TypedDict, total=False):
+                scale: float
+
+            class Plain(TypedDict):
+                scale: float
+
+            class Marked(TypedDict):
+                scale: float
+                shift: NotRequired[float]
+        """,
+        "model.py": """
+            import torch
+            from torch import nn
+
+            from pkg import types
+            from pkg.types import Options, Plain
+
+            class Model(nn.Module):
+                def forward(self, x: torch.Tensor) -> torch.Tensor:
+                    a = Options(scale=2.0)
+                    b = types.Marked(scale=1.0)
+                    c = Plain(scale=3.0)
+                    return x * a["scale"] * b["scale"] * c["scale"]
+        """,
+    }) == [("model.py", 10, "GM615"), ("model.py", 11, "GM615")]

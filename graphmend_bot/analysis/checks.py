@@ -63,5 +63,5 @@ METACLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.metaclass_
 STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
 SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)
 CLASS_STATEMENTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_statement)
-OPTIONAL_KEY_TYPED_DICTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.optional_key_typed_dict)
+CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)

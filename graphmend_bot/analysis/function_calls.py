@@ -87,9 +87,6 @@ class CallResolver(ObjectTracker):
                 return NOT_TENSOR
         if resolved in V.ITERABLE_WRAPPERS and args:
             return args[0].without_flags()
-        if isinstance(func, ast.Name) and func.id in self.optional_key_typed_dicts:
-            for check_typed_dict in C.OPTIONAL_KEY_TYPED_DICTS:
-                check_typed_dict(self, node, func.id)
         if isinstance(func, ast.Name) and func.id in self.named_tuples:
             return Kind.union([*args, *(kind for _, kind in kwargs)]).without_flags()
         if resolved is not None:
@@ -255,6 +252,9 @@ class CallResolver(ObjectTracker):
         if ref is None:
             return NOT_TENSOR
         self._record_site(ref, node, args, kwargs)
+        if ref.startswith(("name:", "dotted:")) and ref.rpartition(".")[2].rpartition(":")[2][:1].isupper():
+            for check_class_call in C.CLASS_CALLS:  # `Options(...)`: what it builds, the solver knows
+                check_class_call(self, node, ref.rpartition(":")[2])
         if self.summary.local_objects:
             for check_held in C.HELD_OBJECT_CALLS:
                 check_held(self, node)

@@ -45,7 +45,6 @@ class FunctionState:
         named_tuples: dict[str, tuple[str, ...]] | None = None,
         python_keys: frozenset[str] = frozenset(),
         properties: frozenset[str] = frozenset(),
-        optional_key_typed_dicts: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.node = node
@@ -58,8 +57,6 @@ class FunctionState:
         self.named_tuples = named_tuples or {}
         self.tuple_fields = frozenset(name for fields in self.named_tuples.values() for name in fields)
         self.dependency_calls = dependency_calls
-        # TypedDict classes of the module with optional keys: building one breaks (typed_dicts.py).
-        self.optional_key_typed_dicts = optional_key_typed_dicts
         self.properties = properties  # property names of this module's classes
         self.guard_helpers = guard_helpers
         self._module_functions = guard_helpers.function if guard_helpers is not None else None

@@ -115,7 +115,6 @@ def summarize_module(
         FunctionAnalyzer(
             node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, frozenset(collector.python_keys), properties,
-            optional_key_typed_dicts=frozenset(name for name, optional in collector.typed_dicts.items() if optional),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -123,6 +122,7 @@ def summarize_module(
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
+        summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
         summary.metaclass_call_drafts = [
             d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
         ]
@@ -256,6 +256,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.metaclass_call_drafts = []
     summary.str_method_drafts = []
     summary.skipped_frame_drafts = []
+    summary.typed_dict_drafts = []
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:
@@ -350,7 +351,7 @@ class _Collector:
             self.named_tuples[node.name] = fields
         optional = typed_dicts.optional_keys(node, self.imports.resolve, self.typed_dicts) if not self._prefix else None
         if optional is not None:
-            self.typed_dicts[node.name] = optional
+            self.typed_dicts[node.name] = self.classes[qualname].optional_keys = optional
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef, qualname: str) -> dict[str, str]:
@@ -450,7 +451,10 @@ class _Collector:
         if fields is not None:
             self.named_tuples.update((target.id, fields) for target in node.targets if isinstance(target, ast.Name))
         if not self._prefix and typed_dicts.functional_has_optional_keys(node.value, self.imports.resolve):
-            self.typed_dicts.update((target.id, True) for target in node.targets if isinstance(target, ast.Name))
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    self.typed_dicts[target.id] = True
+                    self.classes[target.id] = ClassSummary(target.id, ("typing.TypedDict",), (), optional_keys=True)
         callee = dotted_name(node.value.func)
         if callee is None:
             return

@@ -1,15 +1,23 @@
-"""TypedDicts a module defines that have optional keys: Dynamo cannot build one.
+"""TypedDicts with optional keys, and the traced calls that build one: Dynamo cannot.
 
 Measured on torch 2.13 (tests/coverage_probes/gb0257_typed_dict_optional_keys.py): calling a
 TypedDict class whose `__optional_keys__` is not empty breaks with GB0257; one whose keys are all
 required builds as a dict. A key is optional under `total=False` (the class's own keys) or when
-annotated `NotRequired[...]`, and a subclass inherits its bases' optional keys.
+annotated `NotRequired[...]`, and a subclass inherits its bases' optional keys (bases of the same
+module: a subclass of an imported TypedDict is not judged). The summary marks such classes
+(`ClassSummary.optional_keys`); the traversal drafts each call of a capitalized name, and
+`typed_dict_constructions` keeps those of traced functions that resolve to a marked class, in the
+module or imported from another.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
 Resolve = Callable[[ast.expr], "str | None"]
 _TYPED_DICT = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
@@ -59,3 +67,19 @@ def _not_required(annotation: ast.expr, resolve: Resolve) -> bool:
         return True
     inner = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts else annotation.slice
     return inner is not annotation and _not_required(inner, resolve)
+
+
+def typed_dict_constructions(program: Program, traced: set[FunctionId]) -> list[TracedDraft]:
+    """The drafts of traced calls that build a TypedDict with optional keys."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    found: list[TracedDraft] = []
+    for fid in sorted(traced):
+        function = program.function(fid)
+        if not function.typed_dict_drafts or fid[0] in program.dependency_modules:
+            continue
+        for site, draft in function.typed_dict_drafts:
+            built = program._classes_built_by(fid[0], function.calls[site].ref.partition(":")[2])
+            if any(program.modules[module].classes[cls].optional_keys for module, cls in built):
+                found.append(TracedDraft(program.modules[fid[0]], function, draft))
+    return found

@@ -1,9 +1,10 @@
 """GM615 typed-dict-with-optional-keys: its documentation, in one place with how it is detected.
 
-The summary collects the module's TypedDicts with optional keys (analysis/typed_dicts.py: a class
-statement with `total=False` or a `NotRequired[...]` key, a subclass of one, or the functional
-`TypedDict("Name", {...}, total=False)`); the traversal asks at each call of one by its name.
-A TypedDict imported from another module is not followed yet.
+The summary marks the TypedDicts with optional keys (analysis/typed_dicts.py: a class statement
+with `total=False` or a `NotRequired[...]` key, a subclass of one in the same module, or the
+functional `TypedDict("Name", {...}, total=False)`); the traversal drafts each call of a
+capitalized name, and the scope solver keeps those that build a marked class, defined in the same
+module or imported.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
-from graphmend_bot.vocabulary.kind import TENSOR
 
 
 def _built(rule: Rule, checker: Checker, call: ast.Call, name: str) -> None:
-    checker.report(rule, call, f"building the TypedDict `{name}`, which has optional keys, breaks the graph", TENSOR)
+    checker.report_if_typed_dict_with_optional_keys(
+        rule, call, f"building the TypedDict `{name}`, which has optional keys, breaks the graph"
+    )
 
 
 RULE = Rule(
@@ -26,7 +28,7 @@ RULE = Rule(
     gb_id="GB0257",
     summary=(
         "Flags a call of a TypedDict class with optional keys (`total=False`, `NotRequired[...]`) "
-        "in traced code, for a TypedDict defined in the same module."
+        "in traced code, defined in the checked tree (in the same module or imported)."
     ),
     why=(
         "TorchDynamo builds a TypedDict only when all its keys are required: calling one with "
@@ -50,7 +52,7 @@ RULE = Rule(
         "arguments, so a dict literal annotated with the class (`options: Options = {...}`) "
         "computes the same value."
     ),
-    detection=Detection(optional_key_typed_dict=_built),
+    detection=Detection(class_call=_built),
     advice=("`{code}` builds a TypedDict with optional keys, which Dynamo cannot trace: write a dict literal "
             "annotated with the class instead"),
 )
