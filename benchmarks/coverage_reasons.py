@@ -88,7 +88,7 @@ LEFT: dict[str, tuple[str, ...]] = {
     ),
     "exceptions built or changed in traced code": ("GB0273", "GB0135", "GB9625"),
     "generators, closures and classes that outlive the traced frame": (
-        "GB0003", "GB0253", "GB0024", "GB4778", "GB1319",
+        "GB0003", "GB0024", "GB4778", "GB1319",
         "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild
     "`nn.Module` construction and calls through containers of modules": (
         "GB0225",  # a factory with requires_grad=True
@@ -346,6 +346,9 @@ REASONS: dict[str, tuple[str, str]] = {
                          "`self.seen = {t}` breaks; a set of tensors built in traced code traces)"),
     "GB0097": (_RUNTIME, "replaying appends to a bounded deque that exists before the call (measured: "
                          "`self.hist.append(t)` on `deque(maxlen=3)` held in an attribute traces)"),
+    "GB0253": (_RUNTIME, "a method (`send`, `throw`, `close`) of a generator object made outside the compiled "
+                         "region (measured: `self.gen.send(2)` on a generator built in `__init__` breaks; one "
+                         "made and stepped in traced code traces)"),
     "GB0262": (_RUNTIME, "GM612 reports these `with contextlib.closing(...)`/`redirect_stdout(...)` lines with "
                          "GB0142; Dynamo names them GB0262 only when the `with` comes before any tensor "
                          "operation of the frame (measured both ways), which depends on what ran before"),
