@@ -86,7 +86,7 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB3383",  # pydantic dataclasses
         "GB5458", "GB0031",  # __getattribute__ on a metaclass or an nn.Module
     ),
-    "exceptions built or changed in traced code": ("GB0273", "GB0135", "GB9625"),
+    "exceptions built or changed in traced code": ("GB0273", "GB9625"),
     "generators, closures and classes that outlive the traced frame": (
         "GB0003", "GB0024", "GB4778", "GB1319",
         "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild

@@ -113,7 +113,9 @@ class StatementVisitor(ExpressionEvaluator):
         for handler in node.handlers:
             if handler.name:
                 env[handler.name] = NOT_TENSOR
+                self._caught.add(handler.name)
             self._rare_block(handler.body, dict(env), rare=True)
+            self._caught.discard(handler.name or "")
         self.block(node.orelse, env)
         self.block(node.finalbody, env)
 
@@ -130,6 +132,9 @@ class StatementVisitor(ExpressionEvaluator):
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id in self._caught:
+                    for check_caught in C.CAUGHT_EXCEPTION_WRITES:  # `err.detail = ...` in `except E as err:`
+                        check_caught(self, target)
                 self._bind(target, kind, env, elements, node.value)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_collection(
                     node.value, True, self.resolve):

@@ -157,6 +157,8 @@ HeldModuleCallHook = Callable[["Rule", str], "str | None"]
 AttributeWriteHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
 # `Options(...)`: a call of a capitalized name that may build a class of the tree, as written.
 ClassCallHook = Callable[["Rule", Checker, ast.Call, str], None]
+# `err.NAME = value` on the exception an enclosing `except ... as err:` caught.
+CaughtExceptionWriteHook = Callable[["Rule", Checker, ast.Attribute], None]
 # A `class` statement in a function's body.
 ClassStatementHook = Callable[["Rule", Checker, ast.ClassDef], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
@@ -199,6 +201,7 @@ class Detection:
     skipped_frame_comprehension: ComprehensionHook | None = None
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
+    caught_exception_write: CaughtExceptionWriteHook | None = None  # `except E as err: err.note = ...`
     class_statement: ClassStatementHook | None = None  # `class Local: ...` inside a function
     class_call: ClassCallHook | None = None  # `Options(...)`, `types.Options(...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
