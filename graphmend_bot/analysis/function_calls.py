@@ -252,6 +252,9 @@ class CallResolver(ObjectTracker):
         if ref is None:
             return NOT_TENSOR
         self._record_site(ref, node, args, kwargs)
+        if ref.startswith(("name:", "dotted:")) and ref.rpartition(".")[2].rpartition(":")[2][:1].isupper():
+            for check_class_call in C.CLASS_CALLS:  # `Options(...)`: what it builds, the solver knows
+                check_class_call(self, node, ref.rpartition(":")[2])
         if self.summary.local_objects:
             for check_held in C.HELD_OBJECT_CALLS:
                 check_held(self, node)

@@ -51,6 +51,7 @@ class FunctionState:
         self._top_level = frozenset(id(statement) for statement in node.body)
         self._held_reported: set[tuple[str, int, int]] = set()
         self._context_managers: set[int] = set()  # ids of the `with` items' expressions
+        self._caught: set[str] = set()  # names bound by the `except ... as NAME` clauses being visited
         self._annotated_tensors: set[str] = set()  # parameters annotated as tensors
         # Named tuple types of the module: an instance holds the kinds it was built from, and a
         # read of one of their fields (`tableau.alpha`) is what the instance holds.

@@ -66,6 +66,9 @@ class StatementVisitor(ExpressionEvaluator):
             return leaves
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             self._try(cast(ast.Try, node), env)  # TryStar has the same fields
+        elif isinstance(node, ast.ClassDef):
+            for check_class in C.CLASS_STATEMENTS:
+                check_class(self, node)
         elif isinstance(node, ast.Return):
             if isinstance(node.value, ast.Name) and node.value.id not in env:
                 # a factory returning its closure, or a class or function defined elsewhere
@@ -110,7 +113,9 @@ class StatementVisitor(ExpressionEvaluator):
         for handler in node.handlers:
             if handler.name:
                 env[handler.name] = NOT_TENSOR
+                self._caught.add(handler.name)
             self._rare_block(handler.body, dict(env), rare=True)
+            self._caught.discard(handler.name or "")
         self.block(node.orelse, env)
         self.block(node.finalbody, env)
 
@@ -127,6 +132,9 @@ class StatementVisitor(ExpressionEvaluator):
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id in self._caught:
+                    for check_caught in C.CAUGHT_EXCEPTION_WRITES:  # `err.detail = ...` in `except E as err:`
+                        check_caught(self, target)
                 self._bind(target, kind, env, elements, node.value)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_collection(
                     node.value, True, self.resolve):

@@ -121,6 +121,9 @@ class FunctionSummary:
     # Dynamo compiles as its own frame once a break there skipped this one (GM611); its deps: a
     # tensor it captures.
     skipped_frame_drafts: list[tuple[tuple[int, ...], Kind, Draft]] = field(default_factory=list)
+    # (call site, draft) of a call that may build a TypedDict with optional keys (`Options(...)`):
+    # it stands when the site resolves to such a class (analysis/typed_dicts.py).
+    typed_dict_drafts: list[tuple[int, Draft]] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and
@@ -153,6 +156,7 @@ class ClassSummary:
     # (an instance of Class or of a subclass).
     attributes: dict[str, str] = field(default_factory=dict)
     metaclass: str | None = None  # `class C(metaclass=M)`: M as written, resolved through imports
+    optional_keys: bool = False  # a TypedDict with optional keys: building one breaks (typed_dicts.py)
 
 
 @dataclass(frozen=True)

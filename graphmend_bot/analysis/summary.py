@@ -10,7 +10,7 @@ import bisect
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import bound_methods, named_tuples
+from graphmend_bot.analysis import bound_methods, named_tuples, typed_dicts
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -122,6 +122,7 @@ def summarize_module(
         summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
+        summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
         summary.metaclass_call_drafts = [
             d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
         ]
@@ -255,6 +256,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.metaclass_call_drafts = []
     summary.str_method_drafts = []
     summary.skipped_frame_drafts = []
+    summary.typed_dict_drafts = []
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:
@@ -289,6 +291,7 @@ class _Collector:
         self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
         self.named_tuples: dict[str, tuple[str, ...]] = {}  # module-level named tuple types: fields
+        self.typed_dicts: dict[str, bool] = {}  # module-level TypedDicts: whether one has optional keys
         # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
         # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
         self.python_keys: set[str] = set()
@@ -346,6 +349,9 @@ class _Collector:
         fields = named_tuples.class_fields(node, self.imports.resolve) if not self._prefix else None
         if fields is not None:
             self.named_tuples[node.name] = fields
+        optional = typed_dicts.optional_keys(node, self.imports.resolve, self.typed_dicts) if not self._prefix else None
+        if optional is not None:
+            self.typed_dicts[node.name] = self.classes[qualname].optional_keys = optional
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef, qualname: str) -> dict[str, str]:
@@ -444,6 +450,11 @@ class _Collector:
         fields = named_tuples.factory_fields(node.value, self.imports.resolve) if not self._prefix else None
         if fields is not None:
             self.named_tuples.update((target.id, fields) for target in node.targets if isinstance(target, ast.Name))
+        if not self._prefix and typed_dicts.functional_has_optional_keys(node.value, self.imports.resolve):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    self.typed_dicts[target.id] = True
+                    self.classes[target.id] = ClassSummary(target.id, ("typing.TypedDict",), (), optional_keys=True)
         callee = dotted_name(node.value.func)
         if callee is None:
             return

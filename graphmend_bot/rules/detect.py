@@ -106,6 +106,11 @@ class Checker(Protocol):
         makes Dynamo skip the frame (analysis/skipped_frames.py)."""
         ...
 
+    def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when what it calls is a TypedDict class with optional
+        keys, which only the scope solver knows (analysis/typed_dicts.py)."""
+        ...
+
     def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
         """A finding at `call` (`param.strip()`), standing when a member of a `(str, Enum)` class
         reaches parameter `param` from a default or a traced caller (analysis/str_enums.py)."""
@@ -150,6 +155,12 @@ DisabledCallHook = Callable[["Rule", bool], str]
 HeldModuleCallHook = Callable[["Rule", str], "str | None"]
 # `owner.attribute = value` (an attribute claimed by name), with the owner's kind.
 AttributeWriteHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
+# `Options(...)`: a call of a capitalized name that may build a class of the tree, as written.
+ClassCallHook = Callable[["Rule", Checker, ast.Call, str], None]
+# `err.NAME = value` on the exception an enclosing `except ... as err:` caught.
+CaughtExceptionWriteHook = Callable[["Rule", Checker, ast.Attribute], None]
+# A `class` statement in a function's body.
+ClassStatementHook = Callable[["Rule", Checker, ast.ClassDef], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -190,6 +201,9 @@ class Detection:
     skipped_frame_comprehension: ComprehensionHook | None = None
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
+    caught_exception_write: CaughtExceptionWriteHook | None = None  # `except E as err: err.note = ...`
+    class_statement: ClassStatementHook | None = None  # `class Local: ...` inside a function
+    class_call: ClassCallHook | None = None  # `Options(...)`, `types.Options(...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
 
