@@ -98,3 +98,25 @@ def test_a_typed_dict_with_optional_keys_imported_from_another_module_is_reporte
                     return x * a["scale"] * b["scale"] * c["scale"]
         """,
     }) == [("model.py", 10, "GM615"), ("model.py", 11, "GM615")]
+
+
+def test_a_call_with_two_positional_arguments_builds_no_typed_dict(tmp_path: Path) -> None:
+    # `Options(a, b)` raises TypeError when Options is a TypedDict: the name is something else here.
+    assert _codes(tmp_path, """
+        from typing import TypedDict
+        import torch
+        from torch import nn
+
+        class Options(TypedDict, total=False):
+            scale: float
+
+        def make(a, b):
+            return Options(a, b)
+
+        class Model(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                options = make({"scale": 2.0}, None)
+                if False:
+                    Options({"scale": 1.0}, {"scale": 2.0})
+                return x
+    """) == []

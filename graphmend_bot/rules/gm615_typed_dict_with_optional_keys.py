@@ -16,6 +16,8 @@ from graphmend_bot.rules.rule import Rule
 
 
 def _built(rule: Rule, checker: Checker, call: ast.Call, name: str) -> None:
+    if len(call.args) > 1:
+        return  # a TypedDict takes one mapping at most: this builds something else
     checker.report_if_typed_dict_with_optional_keys(
         rule, call, f"building the TypedDict `{name}`, which has optional keys, breaks the graph"
     )
