@@ -106,7 +106,6 @@ LEFT: dict[str, tuple[str, ...]] = {
     "branches and asserts Dynamo cannot keep": ("GB0035", "GB0034", "GB0171"),
     "tensor methods and attributes Dynamo cannot trace": (
         "GB0129", "GB0130",  # sparse resizes
-        "GB0056", "GB0220", "GB0058", "GB0206",  # assigning .data, tensor attributes, requires_grad
         "GB0104",  # grad_fn
         "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
         "GB7650",  # torch.Generator methods
@@ -328,7 +327,9 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0266": (_RUNTIME, "a method of a TorchScript object"),
     "GB0267": (_RUNTIME, "a non-callable attribute of a TorchScript object"),
     "GB0216": (_RUNTIME, "the grid type given to a triton kernel"),
-    # measured on torch 2.13 (regB): never raised from user source
+    # measured on torch 2.13 (regB)
+    "GB0220": (_RUNTIME, "`t.data = v` where v's dtype differs from t's: the dtypes are run-time facts "
+                         "(`p.data = p.data.float()` is a no-op on a float32 parameter); GM630 reports GB0056"),
     "GB4197": ("internal", "never raised on 2.13: `t.share_memory_()` breaks with GB0117 \"Unhandled args for "
                            "method\" first (its handler does not take Dynamo's call), which GM621 reports"),
 }
