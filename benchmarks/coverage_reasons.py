@@ -37,6 +37,9 @@ CATEGORIES: dict[str, str] = {
     "follow-on": "the consequence of another break (inside a loop, a `with` block, an inlined call): "
                  "that break's own id and rule report it",
     "debug": "Dynamo's own debugging and testing hooks",
+    "retired": "an entry no code of torch 2.13 raises: its Gb_type is in the registry and in no source file "
+               "of the installed torch (searched), and the construct it names was measured to trace or to break "
+               "under another id",
 }
 
 _BUG = "This is likely to be a Dynamo bug"
@@ -102,7 +105,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0153", "GB0281", "GB0202",  # ModuleList/ModuleDict indexed, or module methods called, with a non-constant
         "GB0162",  # nn.Module.__init__ reached through super() in traced code
     ),
-    "tensors where an op wants a Python int": ("GB0218", "GB0038"),
     "branches and asserts Dynamo cannot keep": ("GB0035", "GB0034", "GB0171"),
     "tensor methods and attributes Dynamo cannot trace": (
         "GB0129", "GB0130",  # sparse resizes
@@ -113,19 +115,17 @@ LEFT: dict[str, tuple[str, ...]] = {
     ),
     "values formatted as text (`repr`)": (
         "GB0569", "GB7968", "GB1584", "GB5380", "GB8315", "GB1275", "GB0459"),
-    "tensor hooks registered in traced code": ("GB0029", "GB0100", "GB0101", "GB7444"),
+    "tensor hooks registered in traced code": ("GB0100", "GB0101", "GB7444"),
     "autograd in traced code": (
         "GB0125", "GB7324",  # requires_grad_ forms GM701 does not claim
         "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB4372", "GB0347",  # autograd.Function
     ),
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
-    "numpy arrays in traced code": ("GB0157", "GB0158", "GB0159", "GB0250"),
+    "numpy arrays in traced code": ("GB0157", "GB0159"),  # reading ndarray.base/flags/dtype, __version__
     "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
-    "triton calls in traced code": ("GB4026", "GB6735"),
+    "triton calls in traced code": ("GB6735",),
     "compiler directives and checks": (
-        "GB0230", "GB0223",  # use_deterministic_algorithms(warn_only=True), torch.compile(f, ...) inside
-        "GB9840", "GB9158", "GB0288",  # torch._check messages
-        "GB3840",  # leaf_function without fake_fn
+        "GB0223",  # torch.compile(f, ...) inside
     ),
     "calls Dynamo cannot trace, per callee (GM604's measured table lists others)": ("GB0147", "GB0148", "GB0060"),
 }
@@ -328,6 +328,13 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0267": (_RUNTIME, "a non-callable attribute of a TorchScript object"),
     "GB0216": (_RUNTIME, "the grid type given to a triton kernel"),
     # measured on torch 2.13 (regB)
+    "GB0038": ("retired", "`l[:t]`, a list sliced with a tensor bound, breaks with GB0124 (Tensor.item())"),
+    "GB0218": ("retired", "`l[t]`, `(1, 2)[t]`, `operator.index(t)` break with GB0124 (Tensor.item())"),
+    "GB0288": ("retired", "torch._check messages break with GB9840/GB9158, which GM631 reports"),
+    "GB0230": ("retired", "`torch.use_deterministic_algorithms(True, warn_only=True)` traces"),
+    "GB0029": ("retired", "`y.register_hook(fn)` on an intermediate traces (a global handle: GB0100)"),
+    "GB3840": ("retired", "leaf_function without fake_fn"),
+    "GB4026": ("retired", "triton.set_allocator in traced code"),
     "GB0220": (_RUNTIME, "`t.data = v` where v's dtype differs from t's: the dtypes are run-time facts "
                          "(`p.data = p.data.float()` is a no-op on a float32 parameter); GM630 reports GB0056"),
     "GB4197": ("internal", "never raised on 2.13: `t.share_memory_()` breaks with GB0117 \"Unhandled args for "

@@ -49,6 +49,8 @@ from graphmend_bot.rules import (
     gm621_untraceable_tensor_method,
     gm622_tensor_as_text,
     gm630_tensor_attribute_assignment,
+    gm631_untraceable_check_message,
+    gm632_untraceable_ndarray_method,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -93,6 +95,8 @@ RULES: tuple[Rule, ...] = (
     gm621_untraceable_tensor_method.RULE,
     gm622_tensor_as_text.RULE,
     gm630_tensor_attribute_assignment.RULE,
+    gm631_untraceable_check_message.RULE,
+    gm632_untraceable_ndarray_method.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

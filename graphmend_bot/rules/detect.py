@@ -166,6 +166,8 @@ class Detection:
     torch_functions: Mapping[str, CallHook] = field(default_factory=dict)
     torch_function_leaves: Mapping[str, CallHook] = field(default_factory=dict)
     tensor_methods: Mapping[str, MethodHook] = field(default_factory=dict)
+    # Methods called on a NumPy array under Dynamo (Checker.is_ndarray: `np.ones(n).tobytes()`).
+    ndarray_methods: Mapping[str, MethodHook] = field(default_factory=dict)
     builtins: Mapping[str, CallHook] = field(default_factory=dict)
     logger_call: CallHook | None = None  # `logger.warning(...)`; the name is "owner.method"
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).
