@@ -117,7 +117,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0569", "GB7968", "GB1584", "GB5380", "GB8315", "GB1275", "GB0459"),
     "tensor hooks registered in traced code": ("GB0100", "GB0101", "GB7444"),
     "autograd in traced code": (
-        "GB0125", "GB7324",  # requires_grad_ forms GM701 does not claim
         "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB4372", "GB0347",  # autograd.Function
     ),
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
@@ -328,6 +327,8 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0267": (_RUNTIME, "a non-callable attribute of a TorchScript object"),
     "GB0216": (_RUNTIME, "the grid type given to a triton kernel"),
     # measured on torch 2.13 (regB)
+    "GB7324": ("config", "only with fullgraph=True (output_graph.py raises it under one_graph); without it "
+                         "`t.requires_grad_()` on an intermediate is GB8985, which GM701 reports"),
     "GB0038": ("retired", "`l[:t]`, a list sliced with a tensor bound, breaks with GB0124 (Tensor.item())"),
     "GB0218": ("retired", "`l[t]`, `(1, 2)[t]`, `operator.index(t)` break with GB0124 (Tensor.item())"),
     "GB0288": ("retired", "torch._check messages break with GB9840/GB9158, which GM631 reports"),
