@@ -100,12 +100,8 @@ LEFT: dict[str, tuple[str, ...]] = {
     "generators, closures and classes that outlive the traced frame": (
         "GB0003", "GB0253", "GB0024", "GB9528", "GB4778", "GB1319"),
     "`nn.Module` construction and calls through containers of modules": (
-        "GB0225",  # a factory with requires_grad=True
-        "GB0014",  # nn.RNN/GRU/LSTM (torch._dynamo.config.allow_rnn is off by default)
-        "GB0153", "GB0281", "GB0202",  # ModuleList/ModuleDict indexed, or module methods called, with a non-constant
-        "GB0162",  # nn.Module.__init__ reached through super() in traced code
+        "GB0162",  # super().__init__() re-run on an existing module (a `reset()` method): measured GB0162
     ),
-    "branches and asserts Dynamo cannot keep": ("GB0035", "GB0034", "GB0171"),
     "tensor methods and attributes Dynamo cannot trace": (
         "GB0129", "GB0130",  # sparse resizes
         "GB0104",  # grad_fn
@@ -117,7 +113,7 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0569", "GB7968", "GB1584", "GB5380", "GB8315", "GB1275", "GB0459"),
     "tensor hooks registered in traced code": ("GB0100", "GB0101", "GB7444"),
     "autograd in traced code": (
-        "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB4372", "GB0347",  # autograd.Function
+        "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB0347",  # autograd.Function
     ),
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
     "numpy arrays in traced code": ("GB0157", "GB0159"),  # reading ndarray.base/flags/dtype, __version__
@@ -130,6 +126,9 @@ LEFT: dict[str, tuple[str, ...]] = {
 }
 
 _RUNTIME = "runtime"
+_SPECIALIZED_MODULE = ("reached only for a module Dynamo specializes (NNModuleVariable), which 2.13 does not do for "
+                       "user modules (inline_inbuilt_nn_modules is always on); measured: a ModuleList and a user "
+                       "`__getitem__` indexed by a tensor break with GB0124 (GM302)")
 _TRACE_AUTOGRAD_OPS = ("config", "only with torch._dynamo.config.trace_autograd_ops=True (off by default on "
                        "2.13, where the call breaks first with GB9186/GB0123, which GM701 reports)")
 
@@ -327,6 +326,18 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0267": (_RUNTIME, "a non-callable attribute of a TorchScript object"),
     "GB0216": (_RUNTIME, "the grid type given to a triton kernel"),
     # measured on torch 2.13 (regB)
+    "GB0153": (_RUNTIME, _SPECIALIZED_MODULE), "GB0281": (_RUNTIME, _SPECIALIZED_MODULE),
+    "GB0202": (_RUNTIME, _SPECIALIZED_MODULE),
+    "GB0171": ("eager-error", "an AssertionError with a non-string message is built in traced code only where the "
+                              "assert or raise fails (passing asserts with tuple or exception messages trace, measured)"),
+    "GB0034": ("eager-error", "an assert whose test Dynamo proves False (it fails in eager too) where no partial graph "
+                              "can be compiled (inside a `with` block, fullgraph)"),
+    "GB0035": (_RUNTIME, "a user class's `__bool__` returning a tensor-derived value: measured, Dynamo breaks inside "
+                         "`__bool__` (GB0124 on `bool(t)`, GM302) and the `if obj:` line follows"),
+    "GB0223": ("eager-error", "`torch.compile(f, x)` with a second positional argument: its options are keyword-only, "
+                              "so eager raises TypeError (`torch.compile(backend=...)(f)` breaks with GB0007)"),
+    "GB4372": ("eager-error", "`Fn.apply(x, scale=s)` to a forward with keyword-only parameters: apply passes no "
+                              "keywords, so eager raises TypeError too (measured)"),
     "GB7324": ("config", "only with fullgraph=True (output_graph.py raises it under one_graph); without it "
                          "`t.requires_grad_()` on an intermediate is GB8985, which GM701 reports"),
     "GB0038": ("retired", "`l[:t]`, a list sliced with a tensor bound, breaks with GB0124 (Tensor.item())"),
