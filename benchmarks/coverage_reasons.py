@@ -111,7 +111,7 @@ LEFT: dict[str, tuple[str, ...]] = {
     ),
     "values formatted as text (`repr`)": (
         "GB0569", "GB7968", "GB1584", "GB5380", "GB8315", "GB1275", "GB0459"),
-    "tensor hooks registered in traced code": ("GB0100", "GB0101", "GB7444"),
+    "tensor hooks registered in traced code": ("GB0100", "GB0101"),  # a hook's handle stored in a global
     "autograd in traced code": (
         "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB0347",  # autograd.Function
     ),

@@ -51,6 +51,7 @@ from graphmend_bot.rules import (
     gm630_tensor_attribute_assignment,
     gm631_untraceable_check_message,
     gm632_untraceable_ndarray_method,
+    gm633_hook_reads_grad_layout,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -97,6 +98,7 @@ RULES: tuple[Rule, ...] = (
     gm630_tensor_attribute_assignment.RULE,
     gm631_untraceable_check_message.RULE,
     gm632_untraceable_ndarray_method.RULE,
+    gm633_hook_reads_grad_layout.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 
