@@ -50,7 +50,7 @@ RULE = Rule(
         "arrays of Python objects have no tensor equivalent, so it ends the graph there and runs the "
         "call eagerly (measured on torch 2.13: GB0158, GB0250)."
     ),
-    example="key = np.asarray(sizes).tobytes()",
+    example="import numpy as np\nkey = np.asarray(sizes).tobytes()",
     use_instead="key = tuple(sizes)  # a hashable key from Python values, outside the array",
     fix_safety=(
         "No automatic fix: keep bytes and object arrays out of the compiled function (compute them "

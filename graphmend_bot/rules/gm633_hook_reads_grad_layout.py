@@ -53,8 +53,8 @@ RULE = Rule(
         "a hook that branches on them cannot be traced, so the registration breaks the graph "
         "(measured on torch 2.13: GB7444)."
     ),
-    example="y.register_hook(lambda g: g if g.is_contiguous() else g.contiguous())",
-    use_instead="y.register_hook(lambda g: g.contiguous())  # a no-op copy-free when already contiguous",
+    example="y = torch.sin(x)\ny.register_hook(lambda g: g if g.is_contiguous() else g.contiguous())",
+    use_instead="y = torch.sin(x)\ny.register_hook(lambda g: g.contiguous())  # returns g itself when contiguous",
     fix_safety=(
         "No automatic fix: `g.contiguous()` returns `g` itself when it is contiguous, so dropping the "
         "test usually keeps the result; a hook that does more on one branch needs rewriting by hand."
