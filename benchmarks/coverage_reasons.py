@@ -116,7 +116,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB0347",  # autograd.Function
     ),
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
-    "numpy arrays in traced code": ("GB0157", "GB0159"),  # reading ndarray.base/flags/dtype, __version__
     "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
     "triton calls in traced code": ("GB6735",),
     "compiler directives and checks": (

@@ -46,6 +46,7 @@ TORCH_FUNCTIONS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.torc
 TORCH_FUNCTION_LEAVES: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.torch_function_leaves)
 TENSOR_METHODS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.tensor_methods)
 NDARRAY_METHODS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.ndarray_methods)
+NDARRAY_ATTRIBUTES: dict[str, Callable[..., None]] = _table(lambda d: d.ndarray_attributes)
 BUILTINS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.builtins)
 LOGGER_CALLS: tuple[Callable[..., Kind | None], ...] = _hooks(lambda d: d.logger_call)
 SLICE_BOUNDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.slice_bounds)

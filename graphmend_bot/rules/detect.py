@@ -150,6 +150,8 @@ DisabledCallHook = Callable[["Rule", bool], str]
 HeldModuleCallHook = Callable[["Rule", str], "str | None"]
 # `owner.attribute = value` (an attribute claimed by name), with the owner's kind.
 AttributeWriteHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
+# `value.attribute` read (not written), with the attribute claimed by name.
+AttributeReadHook = Callable[["Rule", Checker, ast.Attribute], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -168,6 +170,8 @@ class Detection:
     tensor_methods: Mapping[str, MethodHook] = field(default_factory=dict)
     # Methods called on a NumPy array under Dynamo (Checker.is_ndarray: `np.ones(n).tobytes()`).
     ndarray_methods: Mapping[str, MethodHook] = field(default_factory=dict)
+    # Attributes read from a NumPy array under Dynamo (`np.ones(n).flags`).
+    ndarray_attributes: Mapping[str, AttributeReadHook] = field(default_factory=dict)
     builtins: Mapping[str, CallHook] = field(default_factory=dict)
     logger_call: CallHook | None = None  # `logger.warning(...)`; the name is "owner.method"
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).
