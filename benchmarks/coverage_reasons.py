@@ -103,7 +103,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0162",  # super().__init__() re-run on an existing module (a `reset()` method): measured GB0162
     ),
     "tensor methods and attributes Dynamo cannot trace": (
-        "GB0129", "GB0130",  # sparse resizes
         "GB0104",  # grad_fn
         "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
         "GB7650",  # torch.Generator methods
@@ -125,6 +124,9 @@ LEFT: dict[str, tuple[str, ...]] = {
 }
 
 _RUNTIME = "runtime"
+_SPARSE_IN_GRAPH = ("needs a sparse tensor in the graph, which 2.13 never has: measured, `s.sparse_resize_(...)` on "
+                    "a sparse input breaks with GB0015 (wrapping it) first, and building one with "
+                    "torch.sparse_coo_tensor breaks with GB0007")
 _SPECIALIZED_MODULE = ("reached only for a module Dynamo specializes (NNModuleVariable), which 2.13 does not do for "
                        "user modules (inline_inbuilt_nn_modules is always on); measured: a ModuleList and a user "
                        "`__getitem__` indexed by a tensor break with GB0124 (GM302)")
@@ -325,6 +327,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0267": (_RUNTIME, "a non-callable attribute of a TorchScript object"),
     "GB0216": (_RUNTIME, "the grid type given to a triton kernel"),
     # measured on torch 2.13 (regB)
+    "GB0129": (_RUNTIME, _SPARSE_IN_GRAPH), "GB0130": (_RUNTIME, _SPARSE_IN_GRAPH),
     "GB0153": (_RUNTIME, _SPECIALIZED_MODULE), "GB0281": (_RUNTIME, _SPECIALIZED_MODULE),
     "GB0202": (_RUNTIME, _SPECIALIZED_MODULE),
     "GB0171": ("eager-error", "an AssertionError with a non-string message is built in traced code only where the "
