@@ -327,6 +327,8 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0267": (_RUNTIME, "a non-callable attribute of a TorchScript object"),
     "GB0216": (_RUNTIME, "the grid type given to a triton kernel"),
     # measured on torch 2.13 (regB)
+    "GB0125": (_RUNTIME, "`x.requires_grad_()` on a graph input (tests/coverage_probes/gb0125_*); on a parameter of "
+                         "an inlined function, an intermediate, the same line is GB8985, which GM701 reports"),
     "GB0129": (_RUNTIME, _SPARSE_IN_GRAPH), "GB0130": (_RUNTIME, _SPARSE_IN_GRAPH),
     "GB0153": (_RUNTIME, _SPECIALIZED_MODULE), "GB0281": (_RUNTIME, _SPECIALIZED_MODULE),
     "GB0202": (_RUNTIME, _SPECIALIZED_MODULE),

@@ -6,10 +6,7 @@ Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py)
   leaked as output" (an unused one traces; `requires_grad_(False)` is a no-op and traces), with grad
   enabled; under `torch.no_grad()` only when the tensor leaves the graph (returned, or alive across
   another break), so the message of one on a tensor the function builds says `(with grad enabled)`;
-  on a graph input (a compiled call's argument) that already requires grad explain counts no break,
-  and on one that does not, GB0125 "Unsupported Tensor.requires_grad_() call" (the input has a
-  source; tests/coverage_probes/gb0125_*): a function's parameter itself (`x.requires_grad_()`)
-  carries GB0125, and with no mode, since what the caller passes decides;
+  on a graph input (a compiled call's argument) explain counts no break, and a parameter may be one;
 - `torch.autograd.grad(...)`: GB9186;
 - `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function);
 - `t.requires_grad = flag`, on any tensor or parameter, True or False: GB0206;
@@ -34,7 +31,6 @@ REQUIRES_GRAD_ = "GB8985"
 AUTOGRAD_GRAD = "GB9186"
 TENSOR_BACKWARD = "GB0123"
 AUTOGRAD_BACKWARD = "GB0007"
-REQUIRES_GRAD_OF_INPUT = "GB0125"  # "Unsupported Tensor.requires_grad_() call", on a tensor with a source
 SET_REQUIRES_GRAD = "GB0206"  # "setattr() on Tensor.requires_grad", on a parameter too
 CREATED_REQUIRING_GRAD = "GB0225"  # "Attempted to use tensor creation function with requires_grad=True"
 
@@ -49,17 +45,9 @@ def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, r
     if not _turns_off(call):
         # Built here (`torch.zeros_like(q).requires_grad_()`): an intermediate, which breaks with grad
         # enabled. A parameter may be a graph input (explain: no break): no mode is claimed for it.
-        checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver,
-                       gb_id=REQUIRES_GRAD_OF_INPUT if _is_parameter(call, receiver) else REQUIRES_GRAD_,
+        checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver, gb_id=REQUIRES_GRAD_,
                        mode=GRAD_ENABLED if receiver.always else None)
     return receiver
-
-
-def _is_parameter(call: ast.Call, receiver: Kind) -> bool:
-    """`x.requires_grad_()` on the function's parameter `x` as it came in: a graph input, with a source."""
-    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
-    return (isinstance(owner, ast.Name) and owner.id in receiver.params and not receiver.always
-            and not receiver.calls)
 
 
 def _backward(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
@@ -96,7 +84,7 @@ RULE = Rule(
     name="autograd-in-traced-code",
     family="autograd state",
     gb_id=REQUIRES_GRAD_,
-    other_gb_ids=(REQUIRES_GRAD_OF_INPUT, AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD, SET_REQUIRES_GRAD, CREATED_REQUIRING_GRAD),
+    other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD, SET_REQUIRES_GRAD, CREATED_REQUIRING_GRAD),
     summary=(
         "Flags autograd state changes and autograd calls in traced code: `t.requires_grad_()`, "
         "`t.requires_grad = flag`, a tensor built with `requires_grad=True` (`torch.zeros(n, requires_grad=True)`), "
@@ -107,7 +95,7 @@ RULE = Rule(
         "a leaf that requires grad, nor running the backward pass inside the graph (with "
         "`torch._dynamo.config.trace_autograd_ops=False`, the default on torch 2.13). It ends the "
         "graph and runs the call eagerly. Ids measured on torch 2.13: `requires_grad_()` GB8985 (when "
-        "the tensor is used afterwards; on the function's own parameter, a graph input, GB0125), `t.requires_grad = flag` GB0206 (on a "
+        "the tensor is used afterwards), `t.requires_grad = flag` GB0206 (on a "
         "parameter too, either value), a torch factory given `requires_grad=True` GB0225, `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
         "`torch.autograd.backward` GB0007; each finding carries its own. One in an arm of "
         "`if self.training:` breaks only a model compiled in training mode (Dynamo traces that arm "
