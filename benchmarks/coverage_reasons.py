@@ -39,7 +39,8 @@ CATEGORIES: dict[str, str] = {
     "debug": "Dynamo's own debugging and testing hooks",
     "unraised": "listed in the registry, but no code of the pinned torch raises it (its Gb_type is in "
                 "none of torch's Python sources: tests/test_coverage_reasons.py checks): nothing in "
-                "source can make Dynamo report it",
+                "source can make Dynamo report it; where the construct it names was measured, the reason "
+                "says what Dynamo did instead",
 }
 
 _BUG = "This is likely to be a Dynamo bug"
@@ -91,43 +92,34 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0003", "GB0024", "GB4778", "GB1319",
         "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild
     "`nn.Module` construction and calls through containers of modules": (
-        "GB0225",  # a factory with requires_grad=True
-        "GB0014",  # nn.RNN/GRU/LSTM (torch._dynamo.config.allow_rnn is off by default)
-        "GB0153", "GB0281", "GB0202",  # ModuleList/ModuleDict indexed, or module methods called, with a non-constant
-        "GB0162",  # nn.Module.__init__ reached through super() in traced code
+        "GB0162",  # super().__init__() re-run on an existing module (a `reset()` method): measured GB0162
     ),
-    "tensors where an op wants a Python int": ("GB0218", "GB0038"),
-    "data-dependent output shapes": ("GB0246",),  # F.one_hot without num_classes
-    "branches and asserts Dynamo cannot keep": ("GB0035", "GB0034", "GB0171"),
     "tensor methods and attributes Dynamo cannot trace": (
-        "GB0126", "GB0127", "GB0128", "GB0129", "GB0130",  # resize_, resize_as_, set_, sparse resizes
-        "GB0107", "GB0110", "GB4197",  # random_, uniform_(from=...), share_memory_
-        "GB0056", "GB0220", "GB0058", "GB0206",  # assigning .data, tensor attributes, requires_grad
-        "GB0108", "GB0104", "GB0045", "GB0046",  # retain_grad, grad_fn, is_inference
+        "GB0104",  # grad_fn
         "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
         "GB7650",  # torch.Generator methods
         "GB0146",  # unsupported stream event methods
     ),
-    "tensor hooks registered in traced code": ("GB0029", "GB0100", "GB0101", "GB7444"),
+    "tensor hooks registered in traced code": ("GB0100", "GB0101"),  # a hook's handle stored in a global
     "autograd in traced code": (
-        "GB0125", "GB7324",  # requires_grad_ forms GM701 does not claim
-        "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB4372", "GB0347",  # autograd.Function
+        "GB2019", "GB0138", "GB0139", "GB0140", "GB0144", "GB0145", "GB0085", "GB0347",  # autograd.Function
     ),
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
-    "numpy arrays in traced code": ("GB0157", "GB0158", "GB0159", "GB0250"),
     "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
-    "triton calls in traced code": ("GB4026", "GB6735"),
+    "triton calls in traced code": ("GB6735",),
     "compiler directives and checks": (
-        "GB4297", "GB4636",  # torch._dynamo.skip_frame(), step_unsupported()
-        "GB0098", "GB0099",  # calling a torch.compiler.disable'd function
-        "GB0230", "GB0223",  # use_deterministic_algorithms(warn_only=True), torch.compile(f, ...) inside
-        "GB9840", "GB9158", "GB0288",  # torch._check messages
-        "GB3840",  # leaf_function without fake_fn
+        "GB0223",  # torch.compile(f, ...) inside
     ),
     "calls Dynamo cannot trace, per callee (GM604's measured table lists others)": ("GB0147", "GB0148", "GB0060"),
 }
 
 _RUNTIME = "runtime"
+_SPARSE_IN_GRAPH = ("needs a sparse tensor in the graph, which 2.13 never has: measured, `s.sparse_resize_(...)` on "
+                    "a sparse input breaks with GB0015 (wrapping it) first, and building one with "
+                    "torch.sparse_coo_tensor breaks with GB0007")
+_SPECIALIZED_MODULE = ("reached only for a module Dynamo specializes (NNModuleVariable), which 2.13 does not do for "
+                       "user modules (inline_inbuilt_nn_modules is always on); measured: a ModuleList and a user "
+                       "`__getitem__` indexed by a tensor break with GB0124 (GM302)")
 _TRACE_AUTOGRAD_OPS = ("config", "only with torch._dynamo.config.trace_autograd_ops=True (off by default on "
                        "2.13, where the call breaks first with GB9186/GB0123, which GM701 reports)")
 
@@ -236,7 +228,6 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB6210": (_RUNTIME, "an nn.Module argument of a leaf_function without a source"),
     "GB2520": (_RUNTIME, "an argument of an assume_constant_result function that is no constant"),
     "GB0086": (_RUNTIME, "a value Dynamo needed as a Python constant"),
-    "GB0117": (_RUNTIME, "the arguments of a method call"),
     "GB0292": (_RUNTIME, "the return value of a constant-like method"),
     "GB0299": (_RUNTIME, "the arguments of a constant-like method"),
     "GB5195": (_RUNTIME, "elementwise_dtypes on an unsupported argument"),
@@ -352,6 +343,35 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0262": (_RUNTIME, "GM612 reports these `with contextlib.closing(...)`/`redirect_stdout(...)` lines with "
                          "GB0142; Dynamo names them GB0262 only when the `with` comes before any tensor "
                          "operation of the frame (measured both ways), which depends on what ran before"),
+    # measured on torch 2.13: tensors, autograd, checks
+    "GB0125": (_RUNTIME, "`x.requires_grad_()` on a graph input (tests/coverage_probes/gb0125_*); on a parameter of "
+                         "an inlined function, an intermediate, the same line is GB8985, which GM701 reports"),
+    "GB0129": (_RUNTIME, _SPARSE_IN_GRAPH), "GB0130": (_RUNTIME, _SPARSE_IN_GRAPH),
+    "GB0153": (_RUNTIME, _SPECIALIZED_MODULE), "GB0281": (_RUNTIME, _SPECIALIZED_MODULE),
+    "GB0202": (_RUNTIME, _SPECIALIZED_MODULE),
+    "GB0171": ("eager-error", "an AssertionError with a non-string message is built in traced code only where the "
+                              "assert or raise fails (passing asserts with tuple or exception messages trace, measured)"),
+    "GB0034": ("eager-error", "an assert whose test Dynamo proves False (it fails in eager too) where no partial graph "
+                              "can be compiled (inside a `with` block, fullgraph)"),
+    "GB0035": (_RUNTIME, "a user class's `__bool__` returning a tensor-derived value: measured, Dynamo breaks inside "
+                         "`__bool__` (GB0124 on `bool(t)`, GM302) and the `if obj:` line follows"),
+    "GB0223": ("eager-error", "`torch.compile(f, x)` with a second positional argument: its options are keyword-only, "
+                              "so eager raises TypeError (`torch.compile(backend=...)(f)` breaks with GB0007)"),
+    "GB4372": ("eager-error", "`Fn.apply(x, scale=s)` to a forward with keyword-only parameters: apply passes no "
+                              "keywords, so eager raises TypeError too (measured)"),
+    "GB7324": ("config", "only with fullgraph=True (output_graph.py raises it under one_graph); without it "
+                         "`t.requires_grad_()` on an intermediate is GB8985, which GM701 reports"),
+    "GB0038": ("unraised", "`l[:t]`, a list sliced with a tensor bound, breaks with GB0124 (Tensor.item())"),
+    "GB0218": ("unraised", "`l[t]`, `(1, 2)[t]`, `operator.index(t)` break with GB0124 (Tensor.item())"),
+    "GB0288": ("unraised", "torch._check messages break with GB9840/GB9158, which GM631 reports"),
+    "GB0230": ("unraised", "`torch.use_deterministic_algorithms(True, warn_only=True)` traces"),
+    "GB0029": ("unraised", "`y.register_hook(fn)` on an intermediate traces (a global handle: GB0100)"),
+    "GB3840": ("unraised", "leaf_function without fake_fn"),
+    "GB4026": ("unraised", "triton.set_allocator in traced code"),
+    "GB0220": (_RUNTIME, "`t.data = v` where v's dtype differs from t's: the dtypes are run-time facts "
+                         "(`p.data = p.data.float()` is a no-op on a float32 parameter); GM630 reports GB0056"),
+    "GB4197": ("internal", "never raised on 2.13: `t.share_memory_()` breaks with GB0117 \"Unhandled args for "
+                           "method\" first (its handler does not take Dynamo's call), which GM621 reports"),
 }
 
 

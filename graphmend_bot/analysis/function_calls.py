@@ -154,6 +154,8 @@ class CallResolver(ObjectTracker):
             for check_logger in C.LOGGER_CALLS:
                 check_logger(self, node, f"{owner}.{method}", args)
             return NOT_TENSOR
+        if (check_ndarray := C.NDARRAY_METHODS.get(method)) is not None and self.is_ndarray(func.value):
+            check_ndarray(self, node, method, receiver, args)  # reports only: the value is inferred below
         if resolved is not None and owner is not None and owner.split(".", 1)[0] not in env:
             # math.ceil(...), np.where(...), helpers.fn(...): a function of an imported module.
             return self._user_call(func, node, args, kwargs)

@@ -52,6 +52,10 @@ from graphmend_bot.rules import (
     gm620_disabled_function_call,
     gm621_untraceable_tensor_method,
     gm622_tensor_as_text,
+    gm630_tensor_attribute_assignment,
+    gm631_untraceable_check_message,
+    gm632_untraceable_ndarray_method,
+    gm633_hook_reads_grad_layout,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -99,6 +103,10 @@ RULES: tuple[Rule, ...] = (
     gm620_disabled_function_call.RULE,
     gm621_untraceable_tensor_method.RULE,
     gm622_tensor_as_text.RULE,
+    gm630_tensor_attribute_assignment.RULE,
+    gm631_untraceable_check_message.RULE,
+    gm632_untraceable_ndarray_method.RULE,
+    gm633_hook_reads_grad_layout.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -161,6 +161,8 @@ ClassCallHook = Callable[["Rule", Checker, ast.Call, str], None]
 CaughtExceptionWriteHook = Callable[["Rule", Checker, ast.Attribute], None]
 # A `class` statement in a function's body.
 ClassStatementHook = Callable[["Rule", Checker, ast.ClassDef], None]
+# `value.attribute` read (not written), with the attribute claimed by name.
+AttributeReadHook = Callable[["Rule", Checker, ast.Attribute], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -177,6 +179,10 @@ class Detection:
     torch_functions: Mapping[str, CallHook] = field(default_factory=dict)
     torch_function_leaves: Mapping[str, CallHook] = field(default_factory=dict)
     tensor_methods: Mapping[str, MethodHook] = field(default_factory=dict)
+    # Methods called on a NumPy array under Dynamo (Checker.is_ndarray: `np.ones(n).tobytes()`).
+    ndarray_methods: Mapping[str, MethodHook] = field(default_factory=dict)
+    # Attributes read from a NumPy array under Dynamo (`np.ones(n).flags`).
+    ndarray_attributes: Mapping[str, AttributeReadHook] = field(default_factory=dict)
     builtins: Mapping[str, CallHook] = field(default_factory=dict)
     logger_call: CallHook | None = None  # `logger.warning(...)`; the name is "owner.method"
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).

@@ -6,6 +6,11 @@ computed in the traced frame (GB0033 "Data dependent operator"; a tuple given to
 one of its elements is such a tensor). Measured to trace, so absent:
 `torch.clamp(min=t)`, `masked_fill(mask, t)`, `x ** t`, `torch.full(size, t)`, `torch.lerp(a, b, t)`,
 `torch.quantile(x, t)`, `addcdiv(value=t)`, `F.normalize(eps=t)`, and the in-place `add_`/`addcmul_`.
+
+`F.one_hot(labels)` with no `num_classes` (or a positional `-1`) reads it from the data, as
+`labels.max() + 1`: GB0246 on torch 2.13 (tests/coverage_probes/gb0246_*), whatever `labels` is.
+Dynamo asks exactly that: one argument in all, or a second positional `-1` (a keyword
+`num_classes=-1` passes its check and is left out).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
-from graphmend_bot.vocabulary.kind import Kind
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
 from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 
 # The parameters of SCALAR_PARAMETERS that take Python ints.
@@ -69,7 +74,26 @@ def _report(rule: Rule, checker: Checker, call: ast.Call, callee: str, found: li
         )
 
 
+ONE_HOT = "nn.functional.one_hot"
+ONE_HOT_WITHOUT_NUM_CLASSES = "GB0246"  # "... `torch.nn.functional.one_hot` with data-dependent output shape"
+
+
+def _num_classes_from_data(call: ast.Call) -> bool:
+    """`F.one_hot(labels)` or `F.one_hot(labels, -1)`, as Dynamo's handler tests it."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords):
+        return False  # `*args`/`**kwargs`: how many it gets is not written here
+    if len(call.args) + len(call.keywords) == 1:
+        return True
+    second = call.args[1] if len(call.args) == 2 else None
+    return (isinstance(second, ast.UnaryOp) and isinstance(second.op, ast.USub)
+            and isinstance(second.operand, ast.Constant) and second.operand.value == 1)
+
+
 def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
+    if name == ONE_HOT and _num_classes_from_data(call):
+        checker.report(rule, call, "`F.one_hot` without `num_classes` reads the class count from the tensor's values",
+                       TENSOR, gb_id=ONE_HOT_WITHOUT_NUM_CLASSES)
+        return
     _report(rule, checker, call, f"torch.{name}", _scalar_arguments(checker, call, SCALAR_PARAMETERS[name], args))
 
 
@@ -84,6 +108,7 @@ RULE = Rule(
     name="tensor-as-scalar-argument",
     family="scalar extraction",
     gb_id="GB0033",
+    other_gb_ids=(ONE_HOT_WITHOUT_NUM_CLASSES,),
     summary=(
         "Flags a tensor computed in traced code passed where a torch function takes a Python "
         "number: `alpha=` of `torch.add`/`sub`, `value=` of `addcmul`, `beta=`/`alpha=` of "
@@ -92,18 +117,22 @@ RULE = Rule(
         "and where a torch function takes a Python int made from tensors that reach the function: "
         "`F.pad`'s padding, `F.interpolate`'s `size`, `F.one_hot`'s `num_classes`, `torch.narrow`, "
         "`torch.topk`'s `k`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
-        "`diag`/`tril`/`triu` (the factories `torch.zeros`, `arange`, ... are GM302's)."
+        "`diag`/`tril`/`triu` (the factories `torch.zeros`, `arange`, ... are GM302's); and "
+        "`F.one_hot(labels)` without `num_classes`, which reads it from the labels' values."
     ),
     why=(
         "These parameters are Python scalars in the operator's schema. TorchDynamo cannot turn a "
         "tensor into one without reading its value (measured on torch 2.13: GB0033 \"Data "
-        "dependent operator\"), so it ends the graph there."
+        "dependent operator\"), so it ends the graph there. `F.one_hot` without `num_classes` (or "
+        "with a positional `-1`) computes it as the largest label plus one, a Python int read from the "
+        "data: GB0246."
     ),
     example="scale = logits.abs().amax()\ny = torch.add(x, residual, alpha=scale)",
     use_instead="y = x + residual * scale  # tensor arithmetic keeps the factor in the graph",
     fix_safety=(
         "No automatic fix: write the scaling as tensor arithmetic (`x + y * t`, "
-        "`torch.where(x > 0, x, x * slope)`), or pass a Python number decided before the compiled call."
+        "`torch.where(x > 0, x, x * slope)`), or pass a Python number decided before the compiled call; "
+        "give `F.one_hot` the number of classes the model knows (`num_classes=self.num_labels`)."
     ),
     detection=Detection(
         torch_functions=dict.fromkeys(SCALAR_PARAMETERS, _torch_function),

@@ -2,7 +2,9 @@
 
 Measured on torch 2.13 (tests/coverage_probes/gb0025_*, gb4297_*): `torch._dynamo.graph_break()`
 breaks with GB0025, `torch._dynamo.skip_frame()` with GB4297 (Dynamo then runs the whole frame
-eagerly).
+eagerly), `torch._dynamo.step_unsupported()` with GB4636 after at least two traced ops of the frame
+(gb4636_*; before them, or in an inlined call, Dynamo names it GB0275 "with empty checkpoint" and
+skips the frame: the same line breaks either way).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 SKIP_FRAME = "GB4297"  # "Call to `torch._dynamo.skip_frame()`"
+STEP_UNSUPPORTED = "GB4636"  # "Call to `torch._dynamo.step_unsupported()`"
 
 
 def _skip_frame(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -22,13 +25,22 @@ def _skip_frame(rule: Rule, checker: Checker, call: ast.Call, name: str, args: l
     return NOT_TENSOR
 
 
+def _step_unsupported(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    checker.report(rule, call, "Explicit `torch._dynamo.step_unsupported()`: Dynamo breaks the graph here",
+                   TENSOR, gb_id=STEP_UNSUPPORTED)
+    return NOT_TENSOR
+
+
 RULE = Rule(
     code="GM603",
     name="explicit-graph-break",
     family="not traceable",
     gb_id="GB0025",
-    other_gb_ids=(SKIP_FRAME,),
-    summary="Flags `torch._dynamo.graph_break()` and `torch._dynamo.skip_frame()`.",
+    other_gb_ids=(SKIP_FRAME, STEP_UNSUPPORTED),
+    summary=(
+        "Flags `torch._dynamo.graph_break()`, `torch._dynamo.skip_frame()` and "
+        "`torch._dynamo.step_unsupported()`."
+    ),
     why=(
         "It asks for a graph break (`skip_frame()`: for the whole function, which then runs "
         "eagerly); usually a leftover from debugging."
@@ -39,6 +51,7 @@ RULE = Rule(
     detection=Detection(calls={
         "torch._dynamo.graph_break": untraceable("Explicit `torch._dynamo.graph_break()`"),
         "torch._dynamo.skip_frame": _skip_frame,
+        "torch._dynamo.step_unsupported": _step_unsupported,
     }),
     advice="Remove `{code}` unless the graph break is intended",
 )
