@@ -254,6 +254,99 @@ CASES = {
 
         ARGS = (torch.ones(3),)
     """,
+    # An nn.Module that overrides __call__ (kornia's AugmentationSequential): calling the module,
+    # compiled, runs that __call__ and what it calls; its forward never runs here.
+    "module_call_override": """
+        class Pipeline(nn.Module):
+            def __call__(self, x):
+                return self.prepare(x)
+
+            def prepare(self, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x - 1
+
+            def forward(self, x):
+                return x * 2
+
+        MODULE = "Pipeline"
+        ARGS = (torch.ones(3),)
+    """,
+    # __init__ replaces a method by the closure a factory of the class wraps it in (torchmetrics'
+    # `self.update = self._wrap_update(self.update)`): `self.update(x)` runs the closure.
+    "method_shadowed_by_wrapped_attribute": """
+        class Metric(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.update = self._wrap(self.update)
+
+            def _wrap(self, update):
+                def wrapped(x):
+                    if x.sum() > 0:  # break
+                        return update(x) + 1
+                    return update(x)
+                return wrapped
+
+            def update(self, x):
+                return x * 3
+
+            def forward(self, x):
+                return self.update(x)
+
+        MODULE = "Metric"
+        ARGS = (torch.ones(3),)
+    """,
+    # The negative of the above: the wrap happens in a method nothing calls, so the method
+    # itself runs and the closure never does (no break).
+    "method_wrapped_outside_init": """
+        class Metric(nn.Module):
+            def enable_checks(self):
+                self.update = self._wrap(self.update)
+
+            def _wrap(self, update):
+                def wrapped(x):
+                    if x.sum() > 0:
+                        return update(x) + 1
+                    return update(x)
+                return wrapped
+
+            def update(self, x):
+                return x * 3
+
+            def forward(self, x):
+                return self.update(x)
+
+        MODULE = "Metric"
+        ARGS = (torch.ones(3),)
+    """,
+    # __init__ stores one of the module's functions on self, picked by a flag
+    # (vector_quantize_pytorch's `self.transform_input = identity if ... else l2norm`): calling
+    # the attribute runs it. `self.scale` holds a parameter that shares a function's name: the
+    # callable passed in runs, never the module's `scale` (its `.item()` must not be reported).
+    "function_held_in_attribute": """
+        def identity(t):
+            if t.sum() > 0:  # break
+                return t
+            return -t
+
+        def l2norm(t):
+            return t / t.norm()
+
+        def scale(t):
+            return t.item()
+
+        class Codebook(nn.Module):
+            def __init__(self, cosine=False, scale=torch.sigmoid):
+                super().__init__()
+                self.transform = identity if not cosine else l2norm
+                self.scale = scale
+
+            def forward(self, x):
+                return self.scale(self.transform(x))
+
+        MODULE = "Codebook"
+        ARGS = (torch.ones(3),)
+    """,
 }
 
 
@@ -325,3 +418,27 @@ def test_override_in_subclass_and_super_call_are_followed(write_tree) -> None:
     })
     result = check([str(root)])
     assert sorted((f.location.row, f.code) for f in result.findings) == [(9, "GM101"), (16, "GM301")]
+
+
+def test_call_of_a_class_that_is_no_module_is_no_root(write_tree) -> None:
+    """Only a Module's own `__call__` is a root (calling the module runs it): a plain callable
+    class's `__call__` runs when traced code calls an instance, and nothing here does."""
+    root = write_tree({
+        "lib.py": """
+            import torch
+            from torch import nn
+
+            class Scaler:
+                def __call__(self, x):
+                    return x.item()
+
+            class Pipeline(nn.Module):
+                def __call__(self, x):
+                    return x.tolist()
+
+                def forward(self, x):
+                    return x
+        """
+    })
+    result = check([str(root / "lib.py")])
+    assert [(f.location.row, f.code) for f in result.findings] == [(10, "GM303")]

@@ -10,7 +10,7 @@ import bisect
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import bound_methods, named_tuples
+from graphmend_bot.analysis import bound_methods, held_functions, named_tuples
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -365,6 +365,7 @@ class _Collector:
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
             typed_params = self._class_annotations(stmt.args)
+            local_names: set[str] | None = None  # __init__'s parameters and locals, when first needed
             for child in _statements(stmt):
                 if isinstance(child, ast.Expr):
                     attributes.update(
@@ -390,6 +391,14 @@ class _Collector:
                     known = bound_methods.decode(attributes.get(target.attr, bound_methods.PREFIX))
                     if known or target.attr not in attributes:
                         attributes[target.attr] = bound_methods.encode((*known, *methods))
+                    continue
+                elif not isinstance(child.value, ast.Call):
+                    if local_names is None:
+                        local_names = _bound_names(stmt)
+                    functions = held_functions.held_function_names(child.value, local_names, self._dotted)
+                    known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
+                    if functions and (known or target.attr not in attributes):
+                        attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
                     continue
                 if not isinstance(child.value, ast.Call):
                     continue
@@ -417,8 +426,12 @@ class _Collector:
         return found
 
     def _callee(self, call: ast.Call) -> str | None:
-        name = dotted_name(call.func)
-        return None if name is None else self.imports.resolve(call.func) or name
+        return self._dotted(call.func)
+
+    def _dotted(self, node: ast.expr) -> str | None:
+        """The dotted name `node` spells, qualified when its head is imported."""
+        name = dotted_name(node)
+        return None if name is None else self.imports.resolve(node) or name
 
     def _function_def(self, node: FunctionNode) -> None:
         qualname = ".".join([*self._prefix, node.name])
@@ -581,6 +594,14 @@ def _registered_modules(node: ast.expr, typed_params: dict[str, str]) -> dict[st
 
 # Nodes that hold statements: an assignment can only be nested in these.
 _STATEMENT_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _bound_names(function: ast.FunctionDef) -> set[str]:
+    """The parameters of `function` and the names it assigns: values, not the module's functions."""
+    args = function.args
+    names = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
+    names.update(node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+    return names
 
 
 def _statements(root: ast.stmt) -> Iterator[ast.AST]:
