@@ -347,6 +347,48 @@ CASES = {
         MODULE = "Codebook"
         ARGS = (torch.ones(3),)
     """,
+    # __init__ stores what a factory function returns (stable_baselines3's `self.action_dist =
+    # make_proba_distribution(...)`): a method called on it is one of the classes the factory
+    # returns an instance of, or of their subclasses. The factory also builds a Sizer it does not
+    # return: Sizer.entropy never runs (its `.item()` must not be reported).
+    "instance_returned_by_factory": """
+        class Categorical:
+            def __init__(self, n):
+                self.n = n
+
+            def entropy(self, x):
+                if x.sum() > 0:  # break
+                    return x
+                return -x
+
+        class Normal(Categorical):
+            def entropy(self, x):
+                return x * 2
+
+        class Sizer:
+            def size(self):
+                return 3
+
+            def entropy(self, x):
+                return x.sum().item()
+
+        def make_dist(kind):
+            n = Sizer().size()
+            if kind == "cat":
+                return Categorical(n)
+            return Normal(n)
+
+        class Policy(nn.Module):
+            def __init__(self, kind="cat"):
+                super().__init__()
+                self.dist = make_dist(kind)
+
+            def forward(self, x):
+                return self.dist.entropy(x)
+
+        MODULE = "Policy"
+        ARGS = (torch.ones(3),)
+    """,
 }
 
 

@@ -96,6 +96,7 @@ class Program:
         self._methods_found: dict[tuple[str, str, str, bool], FunctionId | None] = {}
         self._bases_found: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._wrappers_found: dict[tuple[FunctionId, int], list[FunctionId]] = {}
+        self._factory_instances_found: dict[tuple[FunctionId, int], list[tuple[str, str]]] = {}
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
         self._library_roots: set[FunctionId] | None = None
         self._tensor_api: set[FunctionId] | None = None
@@ -291,8 +292,36 @@ class Program:
         return self._method(module, class_qualname, "forward") or self._method(module, class_qualname, "__call__")
 
     def _classes_built_by(self, module: str, callee: str) -> list[tuple[str, str]]:
+        """The in-tree classes `callee(...)` makes an instance of: the class it names, or those a
+        factory function it names returns instances of (`make_dist(...)`)."""
         found = self._resolve_dotted(module, callee.removeprefix("typed:"))
-        return [(found[1], found[2])] if found is not None and found[0] == "class" else []
+        if found is None:
+            return []
+        if found[0] == "class":
+            return [(found[1], found[2])]
+        return [] if callee.startswith("typed:") else self._factory_instances((found[1], found[2]))
+
+    def _factory_instances(self, factory: FunctionId, depth: int = 0) -> list[tuple[str, str]]:
+        """The in-tree classes whose instances `factory` returns: `return CategoricalDistribution(n)`
+        in stable_baselines3's `make_proba_distribution`, through two more factories it returns the
+        result of at most. Memoised (shared, never to be changed): every call of an attribute the
+        factory built asks."""
+        key = (factory, depth)
+        found = self._factory_instances_found.get(key)
+        if found is not None:
+            return found
+        found = self._factory_instances_found[key] = []
+        function = self.function(factory)
+        for result in function.returns.calls:
+            kind, _, name = function.calls[result.site].ref.partition(":")
+            if result.element is not None or kind not in ("name", "dotted"):
+                continue
+            value = self._resolve_dotted(factory[0], name)
+            if value is not None and value[0] == "class":
+                found.append((value[1], value[2]))
+            elif value is not None and depth < 2 and (value[1], value[2]) != factory:
+                found.extend(self._factory_instances((value[1], value[2]), depth + 1))
+        return found
 
     def _returned_values(self, factory: FunctionId) -> list[tuple[str, str, str]]:
         """The classes and functions `factory` returns by name (`return _closure`, `return Euler`)."""
