@@ -29,6 +29,7 @@ from ground_truth import Tree, dynamo_breaks, normalise  # noqa: E402
 HEADER = """
     import abc
     import functools
+    import typing
 
     import torch
     from torch import nn
@@ -292,6 +293,27 @@ CASES = {
 
             def forward(self, x):
                 return self.update(x)
+
+        MODULE = "Metric"
+        ARGS = (torch.ones(3),)
+    """,
+    # The same, annotated (torchmetrics writes `self.update: Callable = self._wrap_update(...)`).
+    "method_shadowed_by_annotated_attribute": """
+        class Metric(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.compute: typing.Callable = self._wrap(self.compute)
+
+            def _wrap(self, compute):
+                def wrapped(x):
+                    return compute(x) * x.max().item()  # break
+                return wrapped
+
+            def compute(self, x):
+                return x * 3
+
+            def forward(self, x):
+                return self.compute(x)
 
         MODULE = "Metric"
         ARGS = (torch.ones(3),)

@@ -373,40 +373,44 @@ class _Collector:
                         if name not in attributes
                     )
                     continue
-                if not (isinstance(child, ast.Assign) and len(child.targets) == 1):
+                # `self.NAME = value`, or annotated (`self.update: Callable = self._wrap(self.update)`)
+                if isinstance(child, ast.Assign) and len(child.targets) == 1:
+                    target, value = child.targets[0], child.value
+                elif isinstance(child, ast.AnnAssign) and child.value is not None:
+                    target, value = child.target, child.value
+                else:
                     continue
-                target = child.targets[0]
                 if not (
                     isinstance(target, ast.Attribute)
                     and isinstance(target.value, ast.Name)
                     and target.value.id == "self"
                 ):
                     continue
-                if isinstance(child.value, ast.Name) and child.value.id in typed_params:
-                    attributes.setdefault(target.attr, f"typed:{typed_params[child.value.id]}")
-                elif isinstance(child.value, ast.Name) and child.value.id == "self":
+                if isinstance(value, ast.Name) and value.id in typed_params:
+                    attributes.setdefault(target.attr, f"typed:{typed_params[value.id]}")
+                elif isinstance(value, ast.Name) and value.id == "self":
                     attributes.setdefault(target.attr, f"typed:{qualname}")
-                elif methods := bound_methods.bound_method_names(child.value):
+                elif methods := bound_methods.bound_method_names(value):
                     # each branch's choice adds to what the attribute may hold
                     known = bound_methods.decode(attributes.get(target.attr, bound_methods.PREFIX))
                     if known or target.attr not in attributes:
                         attributes[target.attr] = bound_methods.encode((*known, *methods))
                     continue
-                elif not isinstance(child.value, ast.Call):
+                elif not isinstance(value, ast.Call):
                     if local_names is None:
                         local_names = _bound_names(stmt)
-                    functions = held_functions.held_function_names(child.value, local_names, self._dotted)
+                    functions = held_functions.held_function_names(value, local_names, self._dotted)
                     known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
                     if functions and (known or target.attr not in attributes):
                         attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
                     continue
-                if not isinstance(child.value, ast.Call):
+                if not isinstance(value, ast.Call):
                     continue
-                callee = self._callee(child.value)
+                callee = self._callee(value)
                 if callee is None:
                     continue
-                if callee.endswith(("ModuleList", "ModuleDict")) and child.value.args:
-                    element = _element_call(child.value.args[0])
+                if callee.endswith(("ModuleList", "ModuleDict")) and value.args:
+                    element = _element_call(value.args[0])
                     if element is not None and (inner := self._callee(element)) is not None:
                         attributes[f"{target.attr}[]"] = inner
                 else:
