@@ -274,12 +274,14 @@ CASES = {
         ARGS = (torch.ones(3),)
     """,
     # __init__ replaces a method by the closure a factory of the class wraps it in (torchmetrics'
-    # `self.update = self._wrap_update(self.update)`): `self.update(x)` runs the closure.
+    # `self.update = self._wrap_update(self.update)`, annotated for `compute`): `self.update(x)`
+    # runs the closure.
     "method_shadowed_by_wrapped_attribute": """
         class Metric(nn.Module):
             def __init__(self):
                 super().__init__()
                 self.update = self._wrap(self.update)
+                self.compute: typing.Callable = self._wrap_compute(self.compute)
 
             def _wrap(self, update):
                 def wrapped(x):
@@ -288,32 +290,19 @@ CASES = {
                     return update(x)
                 return wrapped
 
-            def update(self, x):
-                return x * 3
-
-            def forward(self, x):
-                return self.update(x)
-
-        MODULE = "Metric"
-        ARGS = (torch.ones(3),)
-    """,
-    # The same, annotated (torchmetrics writes `self.update: Callable = self._wrap_update(...)`).
-    "method_shadowed_by_annotated_attribute": """
-        class Metric(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.compute: typing.Callable = self._wrap(self.compute)
-
-            def _wrap(self, compute):
+            def _wrap_compute(self, compute):
                 def wrapped(x):
                     return compute(x) * x.max().item()  # break
                 return wrapped
 
-            def compute(self, x):
+            def update(self, x):
                 return x * 3
 
+            def compute(self, x):
+                return x * 2
+
             def forward(self, x):
-                return self.compute(x)
+                return self.compute(self.update(x))
 
         MODULE = "Metric"
         ARGS = (torch.ones(3),)
