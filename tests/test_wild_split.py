@@ -93,3 +93,30 @@ def test_misses_are_told_apart_by_whether_their_function_is_traced(tmp_path: Pat
     missed = [("pkg/mod.py", 4), ("pkg/mod.py", 6), ("pkg/mod.py", 8)]
     causes = miss_causes(missed, {("pkg/mod.py", 8)}, keys, str(package), str(config))
     assert causes == {"pkg/mod.py:4": NO_RULE, "pkg/mod.py:6": NOT_REACHED, "pkg/mod.py:8": FOUND_DECLARED}
+
+
+def test_a_function_the_tensor_api_scope_roots_is_traced_for_the_causes(tmp_path: Path) -> None:
+    """A missed break in a public function on tensors of a package exporting an nn.Module (auto's
+    tensor-api scope roots it) is "construct has no rule": the causes use the scope `check`
+    settled on, not the model scope, where nothing calls the function."""
+    from harness import StatementKeys
+    from miss_causes import NO_RULE, NOT_REACHED, miss_causes
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pkg.mod import M, scale, _hidden\n")
+    (package / "mod.py").write_text(
+        "import torch\n"  # 1
+        "class M(torch.nn.Module):\n"  # 2
+        "    def forward(self, x):\n"  # 3
+        "        return x + 1\n"  # 4
+        "def scale(x: torch.Tensor) -> torch.Tensor:\n"  # 5
+        "    return x * 2\n"  # 6
+        "def _hidden(x):\n"  # 7
+        "    return x - 1\n"  # 8
+    )
+    config = tmp_path / "config.yml"
+    config.write_text("entry-points: []\n")
+    keys = StatementKeys(str(package))
+    causes = miss_causes([("pkg/mod.py", 6), ("pkg/mod.py", 8)], set(), keys, str(package), str(config))
+    assert causes == {"pkg/mod.py:6": NO_RULE, "pkg/mod.py:8": NOT_REACHED}

@@ -80,7 +80,9 @@ def traced_functions(package_dir: str, config: str) -> set[tuple[str, str]]:
     from graphmend_bot.engine import Workspace
 
     workspace = Workspace([package_dir], load_config(Path(config)), jobs=1)
-    program = Program(workspace.summaries.values(), workspace.config.entry_points, workspace.dependency_summaries)
+    # the scope `check` settled on (auto's library or tensor-api scope), not the model scope only
+    program = Program(workspace.summaries.values(), workspace.config.entry_points, workspace.dependency_summaries,
+                      workspace.scope)
     traced = set(program.traced_functions())
     if cached:
         with open(cached, "w", encoding="utf-8") as handle:
