@@ -400,6 +400,34 @@ CASES = {
         MODULE = "Policy"
         ARGS = (torch.ones(3),)
     """,
+    # Forward hooks __init__ registers, on the module or a submodule: calling the module runs them
+    # around forward. A backward hook runs in backward, which no forward call traces (its
+    # `.item()` must not be reported).
+    "forward_hooks": """
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(3, 3)
+                self.register_forward_pre_hook(self._pre)
+                self.handle = self.lin.register_forward_hook(self._post)
+                self.register_full_backward_hook(self._backward)
+
+            def _pre(self, module, args):
+                if args[0].sum() > 0:  # break
+                    return (args[0] * 2,)
+
+            def _post(self, module, args, out):
+                return out + out.max().item()  # break
+
+            def _backward(self, module, grad_in, grad_out):
+                return (grad_in[0] * grad_out[0].sum().item(),)
+
+            def forward(self, x):
+                return self.lin(x)
+
+        MODULE = "Model"
+        ARGS = (torch.ones(3),)
+    """,
 }
 
 

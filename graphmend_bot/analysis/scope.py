@@ -770,6 +770,21 @@ class Program:
             found = self._resolve_dotted(module, decorator)
             if found is not None and found[0] == "function":
                 yield from self._decorator_wrappers((found[1], found[2]))
+        if function.name == "forward" and function.class_qualname is not None:
+            yield from self._forward_hooks(module, function.class_qualname)
+
+    def _forward_hooks(self, module: str, class_qualname: str) -> list[FunctionId]:
+        """The methods the class's `__init__` (or a base's) registers as forward hooks: they run
+        around forward when the module is called (bound_methods.FORWARD_HOOKS)."""
+        return [
+            target
+            for mod, cls in self.class_and_bases(module, class_qualname)
+            for name in bound_methods.decode(
+                self.modules[mod].classes[cls].attributes.get(bound_methods.FORWARD_HOOKS, ""), bound_methods.HOOKS_PREFIX
+            )
+            for target in [self._method(module, class_qualname, name), *self._overrides(module, class_qualname, name)]
+            if target is not None
+        ]
 
     def _decorator_wrappers(self, decorator: FunctionId, depth: int = 0) -> list[FunctionId]:
         """The wrappers of a decorator and of the decorators it delegates to: gpytorch's

@@ -367,6 +367,10 @@ class _Collector:
             typed_params = self._class_annotations(stmt.args)
             local_names: set[str] | None = None  # __init__'s parameters and locals, when first needed
             for child in _statements(stmt):
+                if isinstance(child, (ast.Expr, ast.Assign)) and (hooks := bound_methods.forward_hook_names(child.value)):
+                    known = bound_methods.decode(attributes.get(bound_methods.FORWARD_HOOKS, ""), bound_methods.HOOKS_PREFIX)
+                    attributes[bound_methods.FORWARD_HOOKS] = bound_methods.encode((*known, *hooks), bound_methods.HOOKS_PREFIX)
+                    continue
                 if isinstance(child, ast.Expr):
                     attributes.update(
                         (name, value) for name, value in _registered_modules(child.value, typed_params).items()
