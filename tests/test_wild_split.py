@@ -120,3 +120,24 @@ def test_a_function_the_tensor_api_scope_roots_is_traced_for_the_causes(tmp_path
     keys = StatementKeys(str(package))
     causes = miss_causes([("pkg/mod.py", 6), ("pkg/mod.py", 8)], set(), keys, str(package), str(config))
     assert causes == {"pkg/mod.py:6": NO_RULE, "pkg/mod.py:8": NOT_REACHED}
+
+
+def test_reach_gaps_lists_executed_functions_the_scope_does_not_trace(tmp_path: Path) -> None:
+    """A function the eager call ran that no root reaches is a gap; the forward is not."""
+    from reach_gaps import unreached
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mod.py").write_text(
+        "import torch\n"  # 1
+        "class M(torch.nn.Module):\n"  # 2
+        "    def forward(self, x):\n"  # 3
+        "        return x + 1\n"  # 4
+        "def orphan(x):\n"  # 5
+        "    return x * 2\n"  # 6
+    )
+    config = tmp_path / "config.yml"
+    config.write_text("entry-points: []\n")
+    truth = {"package_dir": str(package), "ran": {"pkg/mod.py": [4, 6]}}
+    assert unreached(truth, {"default": str(config)}) == {"default": {("pkg.mod", "orphan")}}
