@@ -74,10 +74,7 @@ def test_misses_are_told_apart_by_whether_their_function_is_traced(tmp_path: Pat
     from harness import StatementKeys
     from miss_causes import FOUND_DECLARED, NO_RULE, NOT_REACHED, miss_causes
 
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "mod.py").write_text(
+    package, config = _package(tmp_path, "", (
         "import torch\n"  # 1
         "class M(torch.nn.Module):\n"  # 2
         "    def forward(self, x):\n"  # 3
@@ -86,9 +83,7 @@ def test_misses_are_told_apart_by_whether_their_function_is_traced(tmp_path: Pat
         "    return x * 2\n"  # 6
         "def declared(x):\n"  # 7
         "    return x - 1\n"  # 8
-    )
-    config = tmp_path / "config.yml"
-    config.write_text("entry-points: []\n")
+    ))
     keys = StatementKeys(str(package))
     missed = [("pkg/mod.py", 4), ("pkg/mod.py", 6), ("pkg/mod.py", 8)]
     causes = miss_causes(missed, {("pkg/mod.py", 8)}, keys, str(package), str(config))
@@ -102,10 +97,7 @@ def test_a_function_the_tensor_api_scope_roots_is_traced_for_the_causes(tmp_path
     from harness import StatementKeys
     from miss_causes import NO_RULE, NOT_REACHED, miss_causes
 
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("from pkg.mod import M, scale, _hidden\n")
-    (package / "mod.py").write_text(
+    package, config = _package(tmp_path, "from pkg.mod import M, scale, _hidden\n", (
         "import torch\n"  # 1
         "class M(torch.nn.Module):\n"  # 2
         "    def forward(self, x):\n"  # 3
@@ -114,9 +106,7 @@ def test_a_function_the_tensor_api_scope_roots_is_traced_for_the_causes(tmp_path
         "    return x * 2\n"  # 6
         "def _hidden(x):\n"  # 7
         "    return x - 1\n"  # 8
-    )
-    config = tmp_path / "config.yml"
-    config.write_text("entry-points: []\n")
+    ))
     keys = StatementKeys(str(package))
     causes = miss_causes([("pkg/mod.py", 6), ("pkg/mod.py", 8)], set(), keys, str(package), str(config))
     assert causes == {"pkg/mod.py:6": NO_RULE, "pkg/mod.py:8": NOT_REACHED}
@@ -126,18 +116,24 @@ def test_reach_gaps_lists_executed_functions_the_scope_does_not_trace(tmp_path: 
     """A function the eager call ran that no root reaches is a gap; the forward is not."""
     from reach_gaps import unreached
 
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "mod.py").write_text(
+    package, config = _package(tmp_path, "", (
         "import torch\n"  # 1
         "class M(torch.nn.Module):\n"  # 2
         "    def forward(self, x):\n"  # 3
         "        return x + 1\n"  # 4
         "def orphan(x):\n"  # 5
         "    return x * 2\n"  # 6
-    )
-    config = tmp_path / "config.yml"
-    config.write_text("entry-points: []\n")
+    ))
     truth = {"package_dir": str(package), "ran": {"pkg/mod.py": [4, 6]}}
     assert unreached(truth, {"default": str(config)}) == {"default": {("pkg.mod", "orphan")}}
+
+
+def _package(tmp_path: Path, init: str, module: str) -> tuple[Path, Path]:
+    """A package `pkg` (its `__init__.py` and `mod.py`) and a config declaring no entry point."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(init)
+    (package / "mod.py").write_text(module)
+    config = tmp_path / "config.yml"
+    config.write_text("entry-points: []\n")
+    return package, config
