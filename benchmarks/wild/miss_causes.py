@@ -85,6 +85,7 @@ def traced_functions(package_dir: str, config: str) -> set[tuple[str, str]]:
                       workspace.scope)
     traced = set(program.traced_functions())
     if cached:
+        os.makedirs(os.path.dirname(cached), exist_ok=True)  # a fresh WILD_CHECK_CACHE folder
         with open(cached, "w", encoding="utf-8") as handle:
             json.dump(sorted(traced), handle)
     return traced
