@@ -128,6 +128,18 @@ def test_reach_gaps_lists_executed_functions_the_scope_does_not_trace(tmp_path: 
     assert unreached(truth, {"default": str(config)}) == {"default": {("pkg.mod", "orphan")}}
 
 
+def test_a_namespace_package_names_its_modules_as_graphmend_does(tmp_path: Path) -> None:
+    """In a folder without `__init__.py` graphmend names `mod`, not `pkg.mod`: a miss in a forward
+    there is "construct has no rule", not "function not reached"."""
+    from harness import StatementKeys
+    from miss_causes import NO_RULE, miss_causes
+
+    package, config = _package(tmp_path, "", "import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x\n")
+    (package / "__init__.py").unlink()
+    causes = miss_causes([("pkg/mod.py", 4)], set(), StatementKeys(str(package)), str(package), str(config))
+    assert causes == {"pkg/mod.py:4": NO_RULE}
+
+
 def _package(tmp_path: Path, init: str, module: str) -> tuple[Path, Path]:
     """A package `pkg` (its `__init__.py` and `mod.py`) and a config declaring no entry point."""
     package = tmp_path / "pkg"

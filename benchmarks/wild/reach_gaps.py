@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import config_path, library_config
-from miss_causes import _module_name, enclosing_function, traced_functions
+from miss_causes import enclosing_function, module_name, traced_functions
 from split import DEV, half
 
 FunctionKey = tuple[str, str]  # (module, qualname)
@@ -32,7 +32,7 @@ def executed_functions(truth: dict[str, Any]) -> set[FunctionKey]:
     for path, lines in truth["ran"].items():
         for function in {enclosing_function(os.path.join(base, path), line) for line in lines}:
             if function is not None:
-                found.add((_module_name(path), function))
+                found.add((module_name(path, truth["package_dir"]), function))
     return found
 
 
