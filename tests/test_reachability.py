@@ -29,6 +29,7 @@ from ground_truth import Tree, dynamo_breaks, normalise  # noqa: E402
 HEADER = """
     import abc
     import functools
+    import typing
 
     import torch
     from torch import nn
@@ -254,6 +255,179 @@ CASES = {
 
         ARGS = (torch.ones(3),)
     """,
+    # An nn.Module that overrides __call__ (kornia's AugmentationSequential): calling the module,
+    # compiled, runs that __call__ and what it calls; its forward never runs here.
+    "module_call_override": """
+        class Pipeline(nn.Module):
+            def __call__(self, x):
+                return self.prepare(x)
+
+            def prepare(self, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x - 1
+
+            def forward(self, x):
+                return x * 2
+
+        MODULE = "Pipeline"
+        ARGS = (torch.ones(3),)
+    """,
+    # __init__ replaces a method by the closure a factory of the class wraps it in (torchmetrics'
+    # `self.update = self._wrap_update(self.update)`, annotated for `compute`): `self.update(x)`
+    # runs the closure.
+    "method_shadowed_by_wrapped_attribute": """
+        class Metric(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.update = self._wrap(self.update)
+                self.compute: typing.Callable = self._wrap_compute(self.compute)
+
+            def _wrap(self, update):
+                def wrapped(x):
+                    if x.sum() > 0:  # break
+                        return update(x) + 1
+                    return update(x)
+                return wrapped
+
+            def _wrap_compute(self, compute):
+                def wrapped(x):
+                    return compute(x) * x.max().item()  # break
+                return wrapped
+
+            def update(self, x):
+                return x * 3
+
+            def compute(self, x):
+                return x * 2
+
+            def forward(self, x):
+                return self.compute(self.update(x))
+
+        MODULE = "Metric"
+        ARGS = (torch.ones(3),)
+    """,
+    # The negative of the above: the wrap happens in a method nothing calls, so the method
+    # itself runs and the closure never does (no break).
+    "method_wrapped_outside_init": """
+        class Metric(nn.Module):
+            def enable_checks(self):
+                self.update = self._wrap(self.update)
+
+            def _wrap(self, update):
+                def wrapped(x):
+                    if x.sum() > 0:
+                        return update(x) + 1
+                    return update(x)
+                return wrapped
+
+            def update(self, x):
+                return x * 3
+
+            def forward(self, x):
+                return self.update(x)
+
+        MODULE = "Metric"
+        ARGS = (torch.ones(3),)
+    """,
+    # __init__ stores one of the module's functions on self, picked by a flag
+    # (vector_quantize_pytorch's `self.transform_input = identity if ... else l2norm`): calling
+    # the attribute runs it. `self.scale` holds a parameter that shares a function's name: the
+    # callable passed in runs, never the module's `scale` (its `.item()` must not be reported).
+    "function_held_in_attribute": """
+        def identity(t):
+            if t.sum() > 0:  # break
+                return t
+            return -t
+
+        def l2norm(t):
+            return t / t.norm()
+
+        def scale(t):
+            return t.item()
+
+        class Codebook(nn.Module):
+            def __init__(self, cosine=False, scale=torch.sigmoid):
+                super().__init__()
+                self.transform = identity if not cosine else l2norm
+                self.scale = scale
+
+            def forward(self, x):
+                return self.scale(self.transform(x))
+
+        MODULE = "Codebook"
+        ARGS = (torch.ones(3),)
+    """,
+    # __init__ stores what a factory function returns (stable_baselines3's `self.action_dist =
+    # make_proba_distribution(...)`): a method called on it is one of the classes the factory
+    # returns an instance of, or of their subclasses. The factory also builds a Sizer it does not
+    # return: Sizer.entropy never runs (its `.item()` must not be reported).
+    "instance_returned_by_factory": """
+        class Categorical:
+            def __init__(self, n):
+                self.n = n
+
+            def entropy(self, x):
+                if x.sum() > 0:  # break
+                    return x
+                return -x
+
+        class Normal(Categorical):
+            def entropy(self, x):
+                return x * 2
+
+        class Sizer:
+            def size(self):
+                return 3
+
+            def entropy(self, x):
+                return x.sum().item()
+
+        def make_dist(kind):
+            n = Sizer().size()
+            if kind == "cat":
+                return Categorical(n)
+            return Normal(n)
+
+        class Policy(nn.Module):
+            def __init__(self, kind="cat"):
+                super().__init__()
+                self.dist = make_dist(kind)
+
+            def forward(self, x):
+                return self.dist.entropy(x)
+
+        MODULE = "Policy"
+        ARGS = (torch.ones(3),)
+    """,
+    # Forward hooks __init__ registers, on the module or a submodule: calling the module runs them
+    # around forward. A backward hook runs in backward, which no forward call traces (its
+    # `.item()` must not be reported).
+    "forward_hooks": """
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(3, 3)
+                self.register_forward_pre_hook(self._pre)
+                self.handle = self.lin.register_forward_hook(self._post)
+                self.register_full_backward_hook(self._backward)
+
+            def _pre(self, module, args):
+                if args[0].sum() > 0:  # break
+                    return (args[0] * 2,)
+
+            def _post(self, module, args, out):
+                return out + out.max().item()  # break
+
+            def _backward(self, module, grad_in, grad_out):
+                return (grad_in[0] * grad_out[0].sum().item(),)
+
+            def forward(self, x):
+                return self.lin(x)
+
+        MODULE = "Model"
+        ARGS = (torch.ones(3),)
+    """,
 }
 
 
@@ -325,3 +499,27 @@ def test_override_in_subclass_and_super_call_are_followed(write_tree) -> None:
     })
     result = check([str(root)])
     assert sorted((f.location.row, f.code) for f in result.findings) == [(9, "GM101"), (16, "GM301")]
+
+
+def test_call_of_a_class_that_is_no_module_is_no_root(write_tree) -> None:
+    """Only a Module's own `__call__` is a root (calling the module runs it): a plain callable
+    class's `__call__` runs when traced code calls an instance, and nothing here does."""
+    root = write_tree({
+        "lib.py": """
+            import torch
+            from torch import nn
+
+            class Scaler:
+                def __call__(self, x):
+                    return x.item()
+
+            class Pipeline(nn.Module):
+                def __call__(self, x):
+                    return x.tolist()
+
+                def forward(self, x):
+                    return x
+        """
+    })
+    result = check([str(root / "lib.py")])
+    assert [(f.location.row, f.code) for f in result.findings] == [(10, "GM303")]

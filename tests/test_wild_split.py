@@ -74,10 +74,7 @@ def test_misses_are_told_apart_by_whether_their_function_is_traced(tmp_path: Pat
     from harness import StatementKeys
     from miss_causes import FOUND_DECLARED, NO_RULE, NOT_REACHED, miss_causes
 
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "mod.py").write_text(
+    package, config = _package(tmp_path, "", (
         "import torch\n"  # 1
         "class M(torch.nn.Module):\n"  # 2
         "    def forward(self, x):\n"  # 3
@@ -86,10 +83,69 @@ def test_misses_are_told_apart_by_whether_their_function_is_traced(tmp_path: Pat
         "    return x * 2\n"  # 6
         "def declared(x):\n"  # 7
         "    return x - 1\n"  # 8
-    )
-    config = tmp_path / "config.yml"
-    config.write_text("entry-points: []\n")
+    ))
     keys = StatementKeys(str(package))
     missed = [("pkg/mod.py", 4), ("pkg/mod.py", 6), ("pkg/mod.py", 8)]
     causes = miss_causes(missed, {("pkg/mod.py", 8)}, keys, str(package), str(config))
     assert causes == {"pkg/mod.py:4": NO_RULE, "pkg/mod.py:6": NOT_REACHED, "pkg/mod.py:8": FOUND_DECLARED}
+
+
+def test_a_function_the_tensor_api_scope_roots_is_traced_for_the_causes(tmp_path: Path) -> None:
+    """A missed break in a public function on tensors of a package exporting an nn.Module (auto's
+    tensor-api scope roots it) is "construct has no rule": the causes use the scope `check`
+    settled on, not the model scope, where nothing calls the function."""
+    from harness import StatementKeys
+    from miss_causes import NO_RULE, NOT_REACHED, miss_causes
+
+    package, config = _package(tmp_path, "from pkg.mod import M, scale, _hidden\n", (
+        "import torch\n"  # 1
+        "class M(torch.nn.Module):\n"  # 2
+        "    def forward(self, x):\n"  # 3
+        "        return x + 1\n"  # 4
+        "def scale(x: torch.Tensor) -> torch.Tensor:\n"  # 5
+        "    return x * 2\n"  # 6
+        "def _hidden(x):\n"  # 7
+        "    return x - 1\n"  # 8
+    ))
+    keys = StatementKeys(str(package))
+    causes = miss_causes([("pkg/mod.py", 6), ("pkg/mod.py", 8)], set(), keys, str(package), str(config))
+    assert causes == {"pkg/mod.py:6": NO_RULE, "pkg/mod.py:8": NOT_REACHED}
+
+
+def test_reach_gaps_lists_executed_functions_the_scope_does_not_trace(tmp_path: Path) -> None:
+    """A function the eager call ran that no root reaches is a gap; the forward is not."""
+    from reach_gaps import unreached
+
+    package, config = _package(tmp_path, "", (
+        "import torch\n"  # 1
+        "class M(torch.nn.Module):\n"  # 2
+        "    def forward(self, x):\n"  # 3
+        "        return x + 1\n"  # 4
+        "def orphan(x):\n"  # 5
+        "    return x * 2\n"  # 6
+    ))
+    truth = {"package_dir": str(package), "ran": {"pkg/mod.py": [4, 6]}}
+    assert unreached(truth, {"default": str(config)}) == {"default": {("pkg.mod", "orphan")}}
+
+
+def test_a_namespace_package_names_its_modules_as_graphmend_does(tmp_path: Path) -> None:
+    """In a folder without `__init__.py` graphmend names `mod`, not `pkg.mod`: a miss in a forward
+    there is "construct has no rule", not "function not reached"."""
+    from harness import StatementKeys
+    from miss_causes import NO_RULE, miss_causes
+
+    package, config = _package(tmp_path, "", "import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x\n")
+    (package / "__init__.py").unlink()
+    causes = miss_causes([("pkg/mod.py", 4)], set(), StatementKeys(str(package)), str(package), str(config))
+    assert causes == {"pkg/mod.py:4": NO_RULE}
+
+
+def _package(tmp_path: Path, init: str, module: str) -> tuple[Path, Path]:
+    """A package `pkg` (its `__init__.py` and `mod.py`) and a config declaring no entry point."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(init)
+    (package / "mod.py").write_text(module)
+    config = tmp_path / "config.yml"
+    config.write_text("entry-points: []\n")
+    return package, config

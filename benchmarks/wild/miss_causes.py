@@ -54,7 +54,7 @@ def miss_causes(
         return {**causes, **{f"{p}:{line}": f"{UNCLASSIFIED} ({type(error).__name__})" for p, line in rest}}
     for path, line in rest:
         function = enclosing_function(os.path.join(keys.base, path), line)
-        module = _module_name(path)
+        module = module_name(path, package_dir)
         if function is None:
             cause = MODULE_LEVEL
         elif (module, function) in traced:
@@ -80,9 +80,12 @@ def traced_functions(package_dir: str, config: str) -> set[tuple[str, str]]:
     from graphmend_bot.engine import Workspace
 
     workspace = Workspace([package_dir], load_config(Path(config)), jobs=1)
-    program = Program(workspace.summaries.values(), workspace.config.entry_points, workspace.dependency_summaries)
+    # the scope `check` settled on (auto's library or tensor-api scope), not the model scope only
+    program = Program(workspace.summaries.values(), workspace.config.entry_points, workspace.dependency_summaries,
+                      workspace.scope)
     traced = set(program.traced_functions())
     if cached:
+        os.makedirs(os.path.dirname(cached), exist_ok=True)  # a fresh WILD_CHECK_CACHE folder
         with open(cached, "w", encoding="utf-8") as handle:
             json.dump(sorted(traced), handle)
     return traced
@@ -112,7 +115,11 @@ def enclosing_function(path: str, line: int) -> str | None:
     return found
 
 
-def _module_name(path: str) -> str:
-    """`transformers/models/bart/modeling_bart.py` -> `transformers.models.bart.modeling_bart`."""
+def module_name(path: str, package_dir: str) -> str:
+    """`transformers/models/bart/modeling_bart.py` -> `transformers.models.bart.modeling_bart`, as
+    graphmend names it: in a folder without `__init__.py` (a namespace package, pytorch_tabnet's)
+    the names start inside the folder (`tab_network`), since graphmend is given that folder."""
     parts = path[: -len(".py")].split(os.sep)
+    if os.path.isdir(package_dir) and not os.path.exists(os.path.join(package_dir, "__init__.py")):
+        parts = parts[1:]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)

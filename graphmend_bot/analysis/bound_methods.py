@@ -19,6 +19,13 @@ from __future__ import annotations
 import ast
 
 PREFIX = "methods:"
+# The class's forward hooks (`self.register_forward_pre_hook(self._pre)`, on a submodule too), kept
+# among the attributes under a key no attribute can have, as "hooks:" and their names (not
+# "methods:": no attribute holds them): nn.Module.__call__ runs them around forward, and Dynamo
+# traces them there (measured on torch 2.13).
+FORWARD_HOOKS = "forward hooks"
+HOOKS_PREFIX = "hooks:"
+_HOOK_REGISTRATIONS = ("register_forward_pre_hook", "register_forward_hook")
 
 
 def bound_method_names(value: ast.expr, self_name: str = "self") -> tuple[str, ...]:
@@ -43,15 +50,27 @@ def bound_method_names(value: ast.expr, self_name: str = "self") -> tuple[str, .
     return ()
 
 
-def encode(names: tuple[str, ...]) -> str:
-    return PREFIX + ",".join(dict.fromkeys(names))
-
-
-def decode(attribute: str) -> tuple[str, ...]:
-    """The method names of an attribute recorded by `encode`, or () for any other attribute."""
-    if not attribute.startswith(PREFIX):
+def forward_hook_names(value: ast.expr, self_name: str = "self") -> tuple[str, ...]:
+    """The methods `value` registers as forward hooks: `X.register_forward_hook(self.m, ...)`."""
+    if not (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in _HOOK_REGISTRATIONS
+        and value.args
+    ):
         return ()
-    return tuple(name for name in attribute[len(PREFIX):].split(",") if name)
+    return bound_method_names(value.args[0], self_name)
+
+
+def encode(names: tuple[str, ...], prefix: str = PREFIX) -> str:
+    return prefix + ",".join(dict.fromkeys(names))
+
+
+def decode(attribute: str, prefix: str = PREFIX) -> tuple[str, ...]:
+    """The method names of an attribute recorded by `encode`, or () for any other attribute."""
+    if not attribute.startswith(prefix):
+        return ()
+    return tuple(name for name in attribute[len(prefix):].split(",") if name)
 
 
 def _dict_values(display: ast.Dict) -> list[ast.expr]:

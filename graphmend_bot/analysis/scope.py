@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass
 
-from graphmend_bot.analysis import bound_methods
+from graphmend_bot.analysis import bound_methods, held_functions
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
@@ -97,6 +97,7 @@ class Program:
         self._methods_found: dict[tuple[str, str, str, bool], FunctionId | None] = {}
         self._bases_found: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._wrappers_found: dict[tuple[FunctionId, int], list[FunctionId]] = {}
+        self._factory_instances_found: dict[tuple[FunctionId, int], list[tuple[str, str]]] = {}
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
         self._library_roots: set[FunctionId] | None = None
         self._tensor_api: set[FunctionId] | None = None
@@ -222,6 +223,19 @@ class Program:
             for target in self._built_attribute_call(module, class_qualname, mod, constructor)
         ]
 
+    def _shadowing_closures(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
+        """`self.update(x)` where `__init__` did `self.update = self._wrap_update(self.update)`: the
+        instance attribute shadows the method, so the closure the factory returns runs, and it
+        calls the method (torchmetrics' Metric; Dynamo traces the closure, measured on torch 2.13).
+        Only a factory of the class (`self._wrap(...)`) or another bound method (`self.update =
+        self._update_fast`) counts: a submodule built under a method's name is left to the method."""
+        return [
+            target
+            for mod, constructor in self._attribute_constructors(module, class_qualname, name)
+            if constructor.startswith(("self.", bound_methods.PREFIX))
+            for target in self._built_attribute_call(module, class_qualname, mod, constructor)
+        ]
+
     def _attribute_constructors(self, module: str, class_qualname: str, attribute: str) -> list[tuple[str, str]]:
         """Where `self.ATTRIBUTE` is built: in the class or a base, else in the subclasses that set it
         (kornia's base class calls `self._param_generator(...)`, each augmentation builds its own).
@@ -256,6 +270,12 @@ class Program:
     def _built_attribute_call(self, module: str, class_qualname: str, mod: str, constructor: str) -> list[FunctionId]:
         if constructor.startswith(bound_methods.PREFIX):  # `self.NAME = self.m` (bound_methods.py)
             return self._held_methods([(module, class_qualname)], constructor)
+        if constructor.startswith(held_functions.PREFIX):  # `self.NAME = f if c else g` (held_functions.py)
+            return [
+                (found[1], found[2])
+                for name in held_functions.decode(constructor)
+                if (found := self._resolve_dotted(mod, name)) is not None and found[0] == "function"
+            ]
         if constructor.startswith("self."):
             factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
                 module, class_qualname, constructor[len("self."):]
@@ -273,8 +293,36 @@ class Program:
         return self._method(module, class_qualname, "forward") or self._method(module, class_qualname, "__call__")
 
     def _classes_built_by(self, module: str, callee: str) -> list[tuple[str, str]]:
+        """The in-tree classes `callee(...)` makes an instance of: the class it names, or those a
+        factory function it names returns instances of (`make_dist(...)`)."""
         found = self._resolve_dotted(module, callee.removeprefix("typed:"))
-        return [(found[1], found[2])] if found is not None and found[0] == "class" else []
+        if found is None:
+            return []
+        if found[0] == "class":
+            return [(found[1], found[2])]
+        return [] if callee.startswith("typed:") else self._factory_instances((found[1], found[2]))
+
+    def _factory_instances(self, factory: FunctionId, depth: int = 0) -> list[tuple[str, str]]:
+        """The in-tree classes whose instances `factory` returns: `return CategoricalDistribution(n)`
+        in stable_baselines3's `make_proba_distribution`, through two more factories it returns the
+        result of at most. Memoised (shared, never to be changed): every call of an attribute the
+        factory built asks."""
+        key = (factory, depth)
+        found = self._factory_instances_found.get(key)
+        if found is not None:
+            return found
+        found = self._factory_instances_found[key] = []
+        function = self.function(factory)
+        for result in function.returns.calls:
+            kind, _, name = function.calls[result.site].ref.partition(":")
+            if result.element is not None or kind not in ("name", "dotted"):
+                continue
+            value = self._resolve_dotted(factory[0], name)
+            if value is not None and value[0] == "class":
+                found.append((value[1], value[2]))
+            elif value is not None and depth < 2 and (value[1], value[2]) != factory:
+                found.extend(self._factory_instances((value[1], value[2]), depth + 1))
+        return found
 
     def _returned_values(self, factory: FunctionId) -> list[tuple[str, str, str]]:
         """The classes and functions `factory` returns by name (`return _closure`, `return Euler`)."""
@@ -478,7 +526,7 @@ class Program:
             overrides = self._overrides(module, function.class_qualname, name)
             if method is None:
                 return overrides or self._submodule_forward(module, function.class_qualname, name)
-            return [method, *overrides]
+            return [method, *overrides, *self._shadowing_closures(module, function.class_qualname, name)]
         if kind == "name":
             # A function nested here or in an enclosing function (a wrapper's sibling helper).
             # Class bodies are not enclosing scopes, so the walk stops at the first non-function.
@@ -604,23 +652,30 @@ class Program:
             if module in self.dependency_modules:
                 continue
             for qualname, function in summary.functions.items():
-                if function.compiled or (
-                    function.name == "forward"
-                    and function.class_qualname is not None
-                    and self.is_module_class(module, function.class_qualname)
-                ) or self.configured_entry(module, qualname):
+                if function.compiled or self._module_call(module, function) or self.configured_entry(module, qualname):
                     entries.add((module, qualname))
             for target in summary.compile_targets:
                 entries.update(self._compile_target(module, target.ref, target.constructor, target.method))
         return entries
 
+    def _module_call(self, module: str, function: FunctionSummary) -> bool:
+        """An nn.Module's `forward`, or the `__call__` a Module subclass of the tree overrides:
+        calling the module runs that `__call__` (kornia's AugmentationSequential), and Dynamo
+        traces it, compiled or called from traced code (measured on torch 2.13)."""
+        return (
+            function.name in ("forward", "__call__")
+            and function.class_qualname is not None
+            and self.is_module_class(module, function.class_qualname)
+        )
+
     def configured_entry(self, module: str, qualname: str) -> bool:
         return any(entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
 
     def declared_entry(self, fid: FunctionId) -> bool:
-        """Configured, or a root of the library or tensor-api scope: its parameters get tensors as
-        a forward's do."""
-        return self.configured_entry(*fid) or fid in self.scope_roots()
+        """Configured, a root of the library or tensor-api scope, or a Module's own `__call__`: its
+        parameters get tensors as a forward's do."""
+        return (self.configured_entry(*fid) or fid in self.scope_roots()
+                or (self.function(fid).name == "__call__" and self._module_call(fid[0], self.function(fid))))
 
     def unmatched_entry_points(self) -> list[str]:
         """The configured entry points that match no function of the checked code (a typo, or code
@@ -716,6 +771,21 @@ class Program:
             found = self._resolve_dotted(module, decorator)
             if found is not None and found[0] == "function":
                 yield from self._decorator_wrappers((found[1], found[2]))
+        if function.name == "forward" and function.class_qualname is not None:
+            yield from self._forward_hooks(module, function.class_qualname)
+
+    def _forward_hooks(self, module: str, class_qualname: str) -> list[FunctionId]:
+        """The methods the class's `__init__` (or a base's) registers as forward hooks: they run
+        around forward when the module is called (bound_methods.FORWARD_HOOKS)."""
+        return [
+            target
+            for mod, cls in self.class_and_bases(module, class_qualname)
+            for name in bound_methods.decode(
+                self.modules[mod].classes[cls].attributes.get(bound_methods.FORWARD_HOOKS, ""), bound_methods.HOOKS_PREFIX
+            )
+            for target in [self._method(module, class_qualname, name), *self._overrides(module, class_qualname, name)]
+            if target is not None
+        ]
 
     def _decorator_wrappers(self, decorator: FunctionId, depth: int = 0) -> list[FunctionId]:
         """The wrappers of a decorator and of the decorators it delegates to: gpytorch's

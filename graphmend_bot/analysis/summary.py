@@ -10,7 +10,7 @@ import bisect
 from collections import deque
 from collections.abc import Iterator
 
-from graphmend_bot.analysis import bound_methods, named_tuples, typed_dicts
+from graphmend_bot.analysis import bound_methods, held_functions, named_tuples, typed_dicts
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -371,39 +371,56 @@ class _Collector:
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
             typed_params = self._class_annotations(stmt.args)
+            local_names: set[str] | None = None  # __init__'s parameters and locals, when first needed
             for child in _statements(stmt):
+                if isinstance(child, (ast.Expr, ast.Assign)) and (hooks := bound_methods.forward_hook_names(child.value)):
+                    known = bound_methods.decode(attributes.get(bound_methods.FORWARD_HOOKS, ""), bound_methods.HOOKS_PREFIX)
+                    attributes[bound_methods.FORWARD_HOOKS] = bound_methods.encode((*known, *hooks), bound_methods.HOOKS_PREFIX)
+                    continue
                 if isinstance(child, ast.Expr):
                     attributes.update(
                         (name, value) for name, value in _registered_modules(child.value, typed_params).items()
                         if name not in attributes
                     )
                     continue
-                if not (isinstance(child, ast.Assign) and len(child.targets) == 1):
+                # `self.NAME = value`, or annotated (`self.update: Callable = self._wrap(self.update)`)
+                if isinstance(child, ast.Assign) and len(child.targets) == 1:
+                    target, value = child.targets[0], child.value
+                elif isinstance(child, ast.AnnAssign) and child.value is not None:
+                    target, value = child.target, child.value
+                else:
                     continue
-                target = child.targets[0]
                 if not (
                     isinstance(target, ast.Attribute)
                     and isinstance(target.value, ast.Name)
                     and target.value.id == "self"
                 ):
                     continue
-                if isinstance(child.value, ast.Name) and child.value.id in typed_params:
-                    attributes.setdefault(target.attr, f"typed:{typed_params[child.value.id]}")
-                elif isinstance(child.value, ast.Name) and child.value.id == "self":
+                if isinstance(value, ast.Name) and value.id in typed_params:
+                    attributes.setdefault(target.attr, f"typed:{typed_params[value.id]}")
+                elif isinstance(value, ast.Name) and value.id == "self":
                     attributes.setdefault(target.attr, f"typed:{qualname}")
-                elif methods := bound_methods.bound_method_names(child.value):
+                elif methods := bound_methods.bound_method_names(value):
                     # each branch's choice adds to what the attribute may hold
                     known = bound_methods.decode(attributes.get(target.attr, bound_methods.PREFIX))
                     if known or target.attr not in attributes:
                         attributes[target.attr] = bound_methods.encode((*known, *methods))
                     continue
-                if not isinstance(child.value, ast.Call):
+                elif not isinstance(value, ast.Call):
+                    if local_names is None:
+                        local_names = _bound_names(stmt)
+                    functions = held_functions.held_function_names(value, local_names, self._dotted)
+                    known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
+                    if functions and (known or target.attr not in attributes):
+                        attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
                     continue
-                callee = self._callee(child.value)
+                if not isinstance(value, ast.Call):
+                    continue
+                callee = self._callee(value)
                 if callee is None:
                     continue
-                if callee.endswith(("ModuleList", "ModuleDict")) and child.value.args:
-                    element = _element_call(child.value.args[0])
+                if callee.endswith(("ModuleList", "ModuleDict")) and value.args:
+                    element = _element_call(value.args[0])
                     if element is not None and (inner := self._callee(element)) is not None:
                         attributes[f"{target.attr}[]"] = inner
                 else:
@@ -423,8 +440,12 @@ class _Collector:
         return found
 
     def _callee(self, call: ast.Call) -> str | None:
-        name = dotted_name(call.func)
-        return None if name is None else self.imports.resolve(call.func) or name
+        return self._dotted(call.func)
+
+    def _dotted(self, node: ast.expr) -> str | None:
+        """The dotted name `node` spells, qualified when its head is imported."""
+        name = dotted_name(node)
+        return None if name is None else self.imports.resolve(node) or name
 
     def _function_def(self, node: FunctionNode) -> None:
         qualname = ".".join([*self._prefix, node.name])
@@ -592,6 +613,14 @@ def _registered_modules(node: ast.expr, typed_params: dict[str, str]) -> dict[st
 
 # Nodes that hold statements: an assignment can only be nested in these.
 _STATEMENT_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _bound_names(function: ast.FunctionDef) -> set[str]:
+    """The parameters of `function` and the names it assigns: values, not the module's functions."""
+    args = function.args
+    names = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
+    names.update(node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+    return names
 
 
 def _statements(root: ast.stmt) -> Iterator[ast.AST]:
