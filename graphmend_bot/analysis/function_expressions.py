@@ -251,6 +251,9 @@ class ExpressionEvaluator(CallResolver):
                 return Kind.union(self._bool_operands(test, test.values, env, self._test))
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 return self._test(test.operand, env)
+            if isinstance(test, ast.Name) and test.id in self._collections:
+                self.expr(test, env)
+                return NOT_TENSOR  # `if outputs:` on a local list, dict or set tests its length
             kind = self.expr(test, env)
             if self._operands is not None:
                 self._operands.append((test, kind))

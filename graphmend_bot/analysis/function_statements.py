@@ -160,6 +160,8 @@ class StatementVisitor(ExpressionEvaluator):
             self._bind(node.target, previous | kind, env)
         else:
             self._bind(node.target, kind, env, value=node.value)
+            if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.resolve):
+                self._collections.add(node.target.id)  # `out: List[Tensor] = []`
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
