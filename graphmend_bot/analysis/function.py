@@ -74,9 +74,14 @@ class FunctionAnalyzer(StatementVisitor):
                 env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
-        for extra in (args.vararg, args.kwarg):
-            if extra is not None:
-                names.append(extra.arg)
+        if args.vararg is not None:
+            # `*args`: the positional arguments past the named ones, one tuple its callers decide
+            # (kornia's `_arguments_preproc(*args, ...)` appends them to the list it returns)
+            names.insert(len(positional), args.vararg.arg)
+            env[args.vararg.arg] = Kind.of_param(args.vararg.arg)
+            self.summary.vararg = args.vararg.arg
+        if args.kwarg is not None:
+            names.append(args.kwarg.arg)
         # `k=None` passed to `torch.topk(x, k=k)`: an optional number whatever callers pass.
         self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
         self.summary.params = tuple(names)

@@ -251,7 +251,7 @@ class ExpressionEvaluator(CallResolver):
                 return Kind.union(self._bool_operands(test, test.values, env, self._test))
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 return self._test(test.operand, env)
-            if isinstance(test, ast.Name) and test.id in self._collections:
+            if isinstance(test, ast.Name) and self._sized(test.id):
                 self.expr(test, env)
                 return NOT_TENSOR  # `if outputs:` on a local list, dict or set tests its length
             kind = self.expr(test, env)
@@ -260,6 +260,11 @@ class ExpressionEvaluator(CallResolver):
             return kind
         finally:
             self._test_depth -= 1
+
+    def _sized(self, name: str) -> bool:
+        """A local list, dict or set, or the `*args` tuple not rebound: its truth is its length."""
+        star = self.node.args.vararg
+        return name in self._collections or (star is not None and name == star.arg and name not in self._rebound)
 
     def _before_guard(self, test: ast.expr, env: Env) -> None:
         """A condition a compile guard decides still evaluates, under compile, the operands that
