@@ -19,6 +19,7 @@ from graphmend_bot.analysis.function_statements import StatementVisitor
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     is_count_name,
+    sized_annotation,
     tensor_mapping_annotation,
     tensor_param,
     yields_to_callers,
@@ -55,6 +56,8 @@ class FunctionAnalyzer(StatementVisitor):
             seed = tensor_param(arg.arg, arg.annotation, default, self.entry)
             if seed and arg.annotation is not None:
                 self._annotated_tensors.add(arg.arg)
+            if sized_annotation(arg.annotation):
+                self._sized_params.add(arg.arg)
             if tensor_mapping_annotation(arg.annotation):
                 self._tensor_mappings.add(arg.arg)
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
@@ -80,6 +83,7 @@ class FunctionAnalyzer(StatementVisitor):
             names.insert(len(positional), args.vararg.arg)
             env[args.vararg.arg] = Kind.of_param(args.vararg.arg)
             self.summary.vararg = args.vararg.arg
+            self._sized_params.add(args.vararg.arg)
         if args.kwarg is not None:
             names.append(args.kwarg.arg)
         # `k=None` passed to `torch.topk(x, k=k)`: an optional number whatever callers pass.

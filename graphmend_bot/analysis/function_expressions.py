@@ -262,9 +262,9 @@ class ExpressionEvaluator(CallResolver):
             self._test_depth -= 1
 
     def _sized(self, name: str) -> bool:
-        """A local list, dict or set, or the `*args` tuple not rebound: its truth is its length."""
-        star = self.node.args.vararg
-        return name in self._collections or (star is not None and name == star.arg and name not in self._rebound)
+        """A local list, dict or set, or a parameter that is a collection (`*args`, `xs: list[Tensor]`)
+        not rebound: its truth is its length."""
+        return name in self._collections or (name in self._sized_params and name not in self._rebound)
 
     def _before_guard(self, test: ast.expr, env: Env) -> None:
         """A condition a compile guard decides still evaluates, under compile, the operands that
