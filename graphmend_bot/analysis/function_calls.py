@@ -211,9 +211,9 @@ class CallResolver(ObjectTracker):
         return NOT_TENSOR
 
     def _grow_collection(self, name: str, method: str, args: list[Kind], env: Env) -> None:
-        """`out.append(t)`, `out.insert(0, t)`, `out.extend(ts)` on a local list: it now holds
-        what was put in (kornia's `_arguments_preproc` returns the tensors it appended), and its
-        display's elements no longer say what `out[-1]` is."""
+        """`out.append(t)`, `out.insert(0, t)`, `out.extend(ts)` on a local list (and `out[k] = t`,
+        statements.py): it now holds what was put in (kornia's `_arguments_preproc` returns the
+        tensors it appended), and its display's elements no longer say what `out[-1]` is."""
         added = args[1] if method == "insert" and len(args) > 1 else args[0] if args else NOT_TENSOR
         if added.nonempty:
             env[name] = env.get(name, NOT_TENSOR) | added.without_flags()

@@ -231,6 +231,8 @@ class StatementVisitor(ExpressionEvaluator):
             # x[mask] = v is index_put: traceable, so only look inside for other breaks.
             self.expr(target.value, env)
             self._index(target.slice, env)
+            if isinstance(target.value, ast.Name) and target.value.id in self._collections:
+                self._grow_collection(target.value.id, "append", [kind], env)  # `out["logits"] = t`
         elif isinstance(target, ast.Attribute):
             self.expr(target.value, env)
             if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
