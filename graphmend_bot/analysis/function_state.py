@@ -129,6 +129,8 @@ class FunctionState:
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
+        # Parameters that are collections by their annotation (`tokens: list[Tensor]`), and `*args`.
+        self._sized_params: set[str] = set()
         self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}

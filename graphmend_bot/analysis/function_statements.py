@@ -168,6 +168,8 @@ class StatementVisitor(ExpressionEvaluator):
             self._bind(node.target, previous | kind, env)
         else:
             self._bind(node.target, kind, env, value=node.value)
+            if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.resolve):
+                self._collections.add(node.target.id)  # `out: List[Tensor] = []`
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
@@ -238,6 +240,8 @@ class StatementVisitor(ExpressionEvaluator):
             # x[mask] = v is index_put: traceable, so only look inside for other breaks.
             self.expr(target.value, env)
             self._index(target.slice, env)
+            if isinstance(target.value, ast.Name) and target.value.id in self._collections:
+                self._grow_collection(target.value.id, "append", [kind], env)  # `out["logits"] = t`
         elif isinstance(target, ast.Attribute):
             self.expr(target.value, env)
             if isinstance(target.value, ast.Name) and target.value.id == self.self_name:

@@ -82,6 +82,9 @@ class FunctionSummary:
     # Parameters not tensors only by their annotation or default (`timestep: int`, `t0=0.0`):
     # hints Dynamo ignores, so a tensor a caller in the tree passes still makes them tensors.
     hinted_params: tuple[str, ...] = ()
+    # The `*args` parameter (in `params` after the positional ones): what a call passes by
+    # position past them reaches it, the elements of one tuple.
+    vararg: str | None = None
     # Module state this method writes: `self.NAME = value` and `self.register_buffer("NAME",
     # value)`, as (NAME, kind of value). Reads of `self.NAME` are the pseudo-parameter "self.NAME".
     attribute_writes: tuple[tuple[str, Kind], ...] = ()

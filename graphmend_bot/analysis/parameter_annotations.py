@@ -83,6 +83,29 @@ _CONTAINERS = frozenset({
 _CONTAINER_SUFFIXES = tuple(_CONTAINERS)
 
 
+def sized_annotation(annotation: ast.expr | None) -> bool:
+    """`list[torch.Tensor]`, `Optional[Tuple[Tensor, ...]]`, `dict`: a collection (or None), whose
+    truth is its length, never a tensor's value (sam2's `if not pointer_tokens:` on a
+    `pointer_tokens: list[torch.Tensor]`)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return all(_sized_or_none(side) for side in (annotation.left, annotation.right))
+    target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    leaf = (dotted_name(target) or "").rsplit(".", 1)[-1] if target is not None else ""
+    if isinstance(annotation, ast.Subscript) and leaf in ("Optional", "Union"):
+        members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        return all(_sized_or_none(member) for member in members)
+    return leaf in _CONTAINERS
+
+
+def _sized_or_none(annotation: ast.expr) -> bool:
+    return (isinstance(annotation, ast.Constant) and annotation.value is None) or sized_annotation(annotation)
+
+
 _MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
 
 

@@ -1204,7 +1204,10 @@ class _TensorFlow:
             params = params[1:]
         elif site.ref.endswith(".apply") and _is_autograd_forward(function):
             params = params[1:]  # ctx
-        named = [(params[i], kind) for i, kind in enumerate(site.args) if i < len(params)]
+        star = params.index(function.vararg) if function.vararg in params else len(params)
+        named = [(params[i], kind) for i, kind in enumerate(site.args) if i < star]
+        if star < len(params) and len(site.args) > star:
+            named.append((params[star], Kind.union(site.args[star:]).without_flags()))
         return dict([*named, *site.kwargs])
 
     def _pass_arguments(self, caller: FunctionId, passed: list[tuple[str, Kind]], callee: FunctionId
