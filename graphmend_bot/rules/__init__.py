@@ -48,6 +48,7 @@ from graphmend_bot.rules import (
     gm620_disabled_function_call,
     gm621_untraceable_tensor_method,
     gm622_tensor_as_text,
+    gm640_skipped_library_call,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -91,6 +92,7 @@ RULES: tuple[Rule, ...] = (
     gm620_disabled_function_call.RULE,
     gm621_untraceable_tensor_method.RULE,
     gm622_tensor_as_text.RULE,
+    gm640_skipped_library_call.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 
