@@ -19,7 +19,6 @@ entry with Dynamo.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import sys
 import types
@@ -28,6 +27,10 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from generated_table import write_or_check  # noqa: E402
+
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "data_dependent_ops.py"
 SAMPLES_PER_OP = 3
 
@@ -122,18 +125,7 @@ DATA_DEPENDENT_METHODS: dict[str, str] = {{
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the table is out of date")
-    options = parser.parse_args()
-    text = render(*build())
-    if options.check:
-        if TABLE.read_text() != text:
-            print(f"{TABLE.relative_to(REPO)} is out of date: run benchmarks/data_dependent_ops.py", file=sys.stderr)
-            return 1
-        return 0
-    TABLE.write_text(text)
-    print(f"wrote {TABLE.relative_to(REPO)}")
-    return 0
+    return write_or_check(__doc__.splitlines()[0], TABLE, lambda: render(*build()))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ tests/test_skipped_callees.py keeps the table in step with the pinned torch.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys
@@ -29,6 +28,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from generated_table import write_or_check  # noqa: E402
+
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "skipped_callees.py"
 SKIPPED_IDS = frozenset({"GB0007", "GB0008"})
 # Modules never imported here: they open windows, print, or only exist on other platforms.
@@ -165,18 +168,7 @@ HANDLED: dict[str, str] = {{
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the table is out of date")
-    options = parser.parse_args()
-    text = render(*build())
-    if options.check:
-        if TABLE.read_text() != text:
-            print(f"{TABLE.relative_to(REPO)} is out of date: run benchmarks/skipped_callees.py", file=sys.stderr)
-            return 1
-        return 0
-    TABLE.write_text(text)
-    print(f"wrote {TABLE.relative_to(REPO)}")
-    return 0
+    return write_or_check(__doc__.splitlines()[0], TABLE, lambda: render(*build()))
 
 
 if __name__ == "__main__":
