@@ -97,12 +97,20 @@ def gb_ids_by_type() -> dict[str, str]:
 def measure(dotted: str, by_type: dict[str, str]) -> str:
     """The graph-break id Dynamo refuses `dotted()` with when tracing; `traced` when it does not
     refuse it, `error` for an exception that is not a graph break (a constant fold that ran)."""
+    return refusal(dotted, "module.{attribute}()", by_type)
+
+
+def refusal(dotted: str, statement: str, by_type: dict[str, str]) -> str:
+    """Compile `statement` (with `module` the module of `dotted` and `{attribute}` its last part)
+    between two tensor operations with `fullgraph=True`: the graph-break id Dynamo refuses it with,
+    `traced`, or `error` for an exception that is not a graph break. Nothing of it runs when refused."""
     import torch
     from torch._dynamo.exc import Unsupported
 
     module_name, _, attribute = dotted.rpartition(".")
     namespace = {"module": importlib.import_module(module_name)}
-    exec(f"def f(x):\n    y = x * 2\n    module.{attribute}()\n    return y + 1\n", namespace)
+    body = statement.format(attribute=attribute).replace("\n", "\n    ")
+    exec(f"def f(x):\n    y = x * 2\n    {body}\n    return y + 1\n", namespace)
     torch._dynamo.reset()
     try:
         with warnings.catch_warnings():
@@ -110,7 +118,7 @@ def measure(dotted: str, by_type: dict[str, str]) -> str:
             torch.compile(namespace["f"], fullgraph=True, backend="eager")(torch.ones(2))
     except Unsupported as error:
         return by_type.get(error.gb_type or "", "unknown")
-    except Exception:  # anything but a graph break: not a skip
+    except Exception:  # anything but a graph break: not a refusal
         return "error"
     return "traced"
 
@@ -134,7 +142,7 @@ def build() -> tuple[str, dict[str, str], dict[str, str]]:
     return torch.__version__.split("+")[0], skipped, handled
 
 
-def _entries(table: dict[str, str]) -> str:
+def render_entries(table: dict[str, str]) -> str:
     by_id: dict[str, list[str]] = {}
     for dotted, gb_id in sorted(table.items()):
         by_id.setdefault(gb_id, []).append(dotted)
@@ -158,11 +166,11 @@ trace_rules.lookup marks skipped that Dynamo traces, folds or refuses otherwise 
 TORCH_VERSION = "{version}"
 
 SKIPPED_CALLEES: dict[str, str] = {{
-{_entries(skipped)}
+{render_entries(skipped)}
 }}
 
 HANDLED: dict[str, str] = {{
-{_entries(handled)}
+{render_entries(handled)}
 }}
 '''
 

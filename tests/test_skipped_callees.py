@@ -11,22 +11,18 @@ from __future__ import annotations
 
 import sys
 import textwrap
-import types
 from pathlib import Path
 
 import pytest
 
-from graphmend_bot.config import Config
-from graphmend_bot.engine import check
 from graphmend_bot.vocabulary.skipped_callees import HANDLED, SKIPPED_CALLEES, TORCH_VERSION
 
 torch = pytest.importorskip("torch")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
+from sample_modules import dynamo_breaks, graphmend_findings  # noqa: E402
 from skipped_callees import candidates, function_named, gb_ids_by_type, is_stdlib_function, measure  # noqa: E402
-
-from graphmend_bot.census.dynamo import Tree, explain_breaks  # noqa: E402
 
 # Calls as code writes them, one per module family of the table, each breaking with GB0007.
 SKIPPED_SAMPLES = {
@@ -72,27 +68,6 @@ def _function_calling(expression: str) -> str:
         """)
 
 
-def _dynamo_breaks(source: str, tmp_path: Path) -> set[tuple[int, str]]:
-    path = tmp_path / "sample.py"
-    path.write_text(source)
-    module = types.ModuleType("sample")  # registered: `@dataclass` looks its module up
-    sys.modules["sample"] = module
-    try:
-        exec(compile(source, str(path), "exec"), module.__dict__)
-        explained = explain_breaks(module.Model(), (torch.ones(3),), {}, Tree([str(tmp_path)]))
-    finally:
-        del sys.modules["sample"]
-    return {(b.location[1], b.gb_id) for b in explained.breaks if b.location is not None}
-
-
-def _graphmend_findings(source: str, tmp_path: Path) -> set[tuple[int, str, str]]:
-    path = tmp_path / "sample.py"
-    path.write_text(source)
-    result = check([str(path)], Config(), jobs=1)
-    assert not result.errors, result.errors
-    return {(f.location.row, f.code, f.gb_id) for f in result.findings}
-
-
 def test_table_is_for_the_pinned_torch() -> None:
     assert torch.__version__.split("+")[0] == TORCH_VERSION, "run benchmarks/skipped_callees.py"
 
@@ -119,21 +94,21 @@ def test_one_entry_per_module_is_refused_with_its_recorded_id() -> None:
 def test_skipped_call_breaks_and_is_reported(name: str, tmp_path: Path) -> None:
     source = _function_calling(SKIPPED_SAMPLES[name])
     line = source.splitlines().index(f"        _value = {SKIPPED_SAMPLES[name]}") + 1
-    assert _dynamo_breaks(source, tmp_path) == {(line, SKIPPED_CALLEES[name])}
-    assert (line, "GM640", SKIPPED_CALLEES[name]) in _graphmend_findings(source, tmp_path)
+    assert dynamo_breaks(source, tmp_path) == {(line, SKIPPED_CALLEES[name])}
+    assert (line, "GM640", SKIPPED_CALLEES[name]) in graphmend_findings(source, tmp_path)
 
 
 @pytest.mark.parametrize("expression", TRACED_SAMPLES)
 def test_traced_stdlib_call_is_not_reported(expression: str, tmp_path: Path) -> None:
     source = _function_calling(expression)
-    assert _dynamo_breaks(source, tmp_path) == set()
-    assert _graphmend_findings(source, tmp_path) == set()
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
 
 
 def test_a_bare_name_is_not_resolved(tmp_path: Path) -> None:
     """`getcwd()` with no import of it may be anything: only a name resolved from an import counts."""
     source = IMPORTS + "class Model(torch.nn.Module):\n    def forward(self, x, getcwd):\n        return x + len(getcwd())\n"
-    assert _graphmend_findings(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
 
 
 def test_a_name_another_rule_measured_stays_that_rules() -> None:
