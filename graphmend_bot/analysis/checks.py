@@ -39,8 +39,14 @@ def _hooks(part: Callable[[Detection], Callable[..., H] | None]) -> tuple[Callab
 # args) and returns the call's Kind or None; a method hook (checker, call, method, receiver, args);
 # a subscript hook (checker, subscript, owner, key).
 CONVERSIONS: dict[Conversion, Callable[..., None]] = _table(lambda d: d.conversions)
-CALLS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.calls)
 MODULE_FUNCTIONS: dict[tuple[str, str], Callable[..., Kind | None]] = _table(lambda d: d.module_functions)
+CALLS: dict[str, Callable[..., Kind | None]] = {
+    **{
+        name: hook for name, hook in _table(lambda d: d.fallback_calls).items()
+        if (name.partition(".")[0], name.rpartition(".")[2]) not in MODULE_FUNCTIONS
+    },
+    **_table(lambda d: d.calls),
+}
 MODULE_FUNCTION_MODULES = frozenset(module for module, _ in MODULE_FUNCTIONS)
 TORCH_FUNCTIONS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.torch_functions)
 TORCH_FUNCTION_LEAVES: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.torch_function_leaves)

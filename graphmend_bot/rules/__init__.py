@@ -56,6 +56,7 @@ from graphmend_bot.rules import (
     gm631_untraceable_check_message,
     gm632_untraceable_ndarray_method,
     gm633_hook_reads_grad_layout,
+    gm640_skipped_library_call,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -107,6 +108,7 @@ RULES: tuple[Rule, ...] = (
     gm631_untraceable_check_message.RULE,
     gm632_untraceable_ndarray_method.RULE,
     gm633_hook_reads_grad_layout.RULE,
+    gm640_skipped_library_call.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

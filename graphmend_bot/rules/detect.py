@@ -173,6 +173,9 @@ class Detection:
     conversions: Mapping[Conversion, ConversionHook] = field(default_factory=dict)
     # Resolved dotted names of calls Dynamo cannot trace ("warnings.warn", "torch.save").
     calls: Mapping[str, CallHook] = field(default_factory=dict)
+    # Like `calls`, for a table generated from Dynamo's trace rules: a name another rule claims
+    # (in `calls` or `module_functions`, each measured by hand) stays that rule's.
+    fallback_calls: Mapping[str, CallHook] = field(default_factory=dict)
     # (module, function) reached through any attribute chain: `logging.root.warning`.
     module_functions: Mapping[tuple[str, str], CallHook] = field(default_factory=dict)
     # torch functions by their name after `torch.`, or by the last part of it.

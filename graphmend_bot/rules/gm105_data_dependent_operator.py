@@ -6,6 +6,7 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.data_dependent_ops import DATA_DEPENDENT_FUNCTIONS, DATA_DEPENDENT_METHODS
 from graphmend_bot.vocabulary.kind import DATA_DEPENDENT_BOOL, TENSOR, Kind
 from graphmend_bot.vocabulary.known_names import DATA_DEPENDENT_BOOL_OPS
 
@@ -24,6 +25,27 @@ def _tensor_method(rule: Rule, checker: Checker, call: ast.Call, method: str, re
     return _python_bool(rule, checker, call, f"Tensor.{method}")
 
 
+def _reads_values(name: str, reader: str) -> str:
+    return f"`{name}` reads tensor values into Python while Dynamo traces it (`{reader}`)"
+
+
+def _data_dependent_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    checker.report(rule, call, _reads_values(f"torch.{name}", DATA_DEPENDENT_FUNCTIONS[name]), TENSOR)
+    return TENSOR
+
+
+def _data_dependent_method(
+    rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]
+) -> Kind:
+    checker.report(rule, call, _reads_values(f"Tensor.{method}", DATA_DEPENDENT_METHODS[method]), receiver)
+    return receiver
+
+
+# Tensor-returning operators of the table generated from torch's operator database (the ones
+# returning a Python bool are DATA_DEPENDENT_BOOL_OPS, whose result the traversal follows).
+TENSOR_FUNCTIONS = {name for name in DATA_DEPENDENT_FUNCTIONS if name not in DATA_DEPENDENT_BOOL_OPS}
+TENSOR_METHODS = {name for name in DATA_DEPENDENT_METHODS if name not in DATA_DEPENDENT_BOOL_OPS}
+
 RULE = Rule(
     code="GM105",
     name="data-dependent-operator",
@@ -31,9 +53,16 @@ RULE = Rule(
     gb_id="GB0033",
     summary=(
         "Flags operators whose Python result depends on tensor values, such as `torch.equal` and "
-        "`torch.allclose`."
+        "`torch.allclose`, and operators that read tensor values while they run: `torch.cov`, "
+        "`torch.corrcoef` (and the Tensor methods) and `torch.nn.functional.gaussian_nll_loss`, from a "
+        "table generated from torch's operator database (vocabulary/data_dependent_ops.py)."
     ),
-    why="These return a Python bool computed from the data, which TorchDynamo cannot trace.",
+    why=(
+        "These return a Python bool computed from the data, which TorchDynamo cannot trace; "
+        "`cov`, `corrcoef` and `gaussian_nll_loss` compute one inside (`aten.equal`, `.item()` in "
+        "their decompositions), so Dynamo breaks on the call with \"Data dependent operator\" "
+        "(GB0033, measured on torch 2.13)."
+    ),
     example="same = torch.equal(a, b)",
     use_instead="same = (a == b).all()  # stays a tensor",
     fix_safety=(
@@ -45,8 +74,14 @@ RULE = Rule(
     ),
     fixes=("validation.guards:build_pairwise_equal_fix",),
     detection=Detection(
-        torch_functions=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
-        tensor_methods=dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _tensor_method),
+        torch_functions={
+            **dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
+            **dict.fromkeys(TENSOR_FUNCTIONS, _data_dependent_function),
+        },
+        tensor_methods={
+            **dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _tensor_method),
+            **dict.fromkeys(TENSOR_METHODS, _data_dependent_method),
+        },
     ),
     advice=(
         "`{code}` returns a Python bool: compare with tensor ops that stay in the graph, "

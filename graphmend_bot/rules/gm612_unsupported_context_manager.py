@@ -10,6 +10,12 @@ generators, `contextlib.suppress`, `contextlib.nullcontext`, `contextlib.ExitSta
 `torch.autograd.graph.saved_tensors_hooks`/`save_on_cpu`, `torch.utils.checkpoint.set_checkpoint_early_stop`,
 `torch.backends.cudnn.flags`, `torch.autograd.set_multithreading_enabled`, `numpy.errstate`,
 `torch.device`, `contextlib.closing` (tests/coverage_probes/gb0142_saved_tensors_hooks.py).
+
+Beyond these, the context managers of the standard library and torch that Dynamo refuses whatever
+their arguments, generated from the installed torch by benchmarks/context_managers.py
+(vocabulary/context_managers.py: `torch.autograd.set_detect_anomaly`, `torch.cuda.device`,
+`torch.jit.fuser`, `threading.Semaphore`, ...), also reported only where a `with` enters them: a
+name listed above stays with the hand-measured hooks (Detection.fallback_calls).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection, untraceable
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.context_managers import UNENTERABLE_CONTEXT_MANAGERS
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 UNSUPPORTED_CONTEXT_MANAGERS = frozenset({
@@ -48,7 +55,10 @@ RULE = Rule(
         "`torch.autograd.set_detect_anomaly` and `detect_anomaly`; entered by a `with`: "
         "`torch.autograd.graph.saved_tensors_hooks`/`save_on_cpu`, `torch.backends.cudnn.flags`, "
         "`torch.utils.checkpoint.set_checkpoint_early_stop`, `torch.autograd.set_multithreading_enabled`, "
-        "`numpy.errstate`, `contextlib.closing` and `torch.device(...)`."
+        "`numpy.errstate`, `contextlib.closing` and `torch.device(...)`; and, entered by a `with`, the "
+        "standard-library and torch context managers of a table generated from the installed torch "
+        "(`torch.autograd.set_detect_anomaly`, `torch.cuda.device`, `torch.jit.fuser`, "
+        "`torch.backends.nnpack.flags`, `threading.Semaphore`, ...: vocabulary/context_managers.py)."
     ),
     why=(
         "Dynamo supports a fixed set of context managers (grad modes, autocast, user classes and "
@@ -61,10 +71,13 @@ RULE = Rule(
         "No automatic fix: enter the context outside the compiled function, or keep its block out "
         "of the compiled region."
     ),
-    detection=Detection(calls={
-        **dict.fromkeys(UNSUPPORTED_CONTEXT_MANAGERS, untraceable(MESSAGE)),
-        **dict.fromkeys(UNSUPPORTED_WHEN_ENTERED, _entered),
-    }),
+    detection=Detection(
+        calls={
+            **dict.fromkeys(UNSUPPORTED_CONTEXT_MANAGERS, untraceable(MESSAGE)),
+            **dict.fromkeys(UNSUPPORTED_WHEN_ENTERED, _entered),
+        },
+        fallback_calls=dict.fromkeys(UNENTERABLE_CONTEXT_MANAGERS, _entered),
+    ),
     advice=("Enter the context of `{code}` outside the compiled function, or move its block out of the "
             "compiled region"),
 )
