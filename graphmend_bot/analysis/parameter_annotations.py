@@ -71,9 +71,9 @@ def _subscripts_a_container(annotation: ast.expr) -> bool:
             leaf = value.id if isinstance(value, ast.Name) else value.attr if isinstance(value, ast.Attribute) else ""
             if leaf.endswith(_CONTAINER_SUFFIXES):
                 return True
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if any(f"{container}[" in node.value for container in _CONTAINERS):
-                return True
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and any(f"{container}[" in node.value for container in _CONTAINERS)):
+            return True
     return False
 
 
