@@ -174,8 +174,9 @@ class CallResolver(ObjectTracker):
             if value_class.annotated_root(annotated):
                 # `covar.solve(rhs)` may be a tensor's or, as annotated, a LinearOperator's
                 self._user_call(func, node, args, kwargs, f"instance:{annotated}>{method}")
-            checked = any(_derived_from(receiver, kind) for kind in self._checked_tensors)
-            kind = receiver | TENSOR if method in V.TENSOR_METHODS and not checked else receiver
+            kind = receiver
+            if method in V.TENSOR_METHODS and not any(_derived_from(receiver, c) for c in self._checked_tensors):
+                kind = receiver | TENSOR
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
         if method in _GROWING_METHODS and isinstance(func.value, ast.Name) and func.value.id in self._collections:

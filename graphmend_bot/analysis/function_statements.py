@@ -136,33 +136,9 @@ class StatementVisitor(ExpressionEvaluator):
                     for check_caught in C.CAUGHT_EXCEPTION_WRITES:  # `err.detail = ...` in `except E as err:`
                         check_caught(self, target)
                 self._bind(target, kind, env, elements, node.value)
-            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_collection(
-                    node.value, True, self.resolve):
-                self._collections.add(node.targets[0].id)
-            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and tensor_rank.is_scalar(
-                    node.value, self._scalars, self.resolve):
-                self._scalars.add(node.targets[0].id)
-            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and numpy_values.is_ndarray(
-                    node.value, self._ndarrays, self.resolve):
-                self._ndarrays.add(node.targets[0].id)
             self.instances.update(classes)
-            constructor = self._constructor_ref(node.value.func) if isinstance(node.value, ast.Call) else None
-            if (constructor is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                    and node.targets[0].id not in classes):
-                self.instances[node.targets[0].id] = constructor
-                if (id(node) in self._top_level and _names_a_class(constructor)
-                        and self.summary.calls and self.summary.calls[-1].ref == constructor):
-                    # built on every path (held_objects.py): one built under an `if` is not always there
-                    self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
-                if (built_by := self.resolve(cast(ast.Call, node.value).func)) is not None:
-                    self.built_by[node.targets[0].id] = built_by
-                self._partial(node.targets[0].id, cast(ast.Call, node.value), env)
-            seeded = _seeded_generator(node.value, self.resolve)
-            if seeded is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                self.built_by[node.targets[0].id] = seeded  # `g = torch.Generator(d).manual_seed(s)`
-            guard = compile_guard_value(node.value, self.resolve, self.guards, self.guard_helpers)
-            if guard is not None and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                self.guards[node.targets[0].id] = guard
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self._assign_name(node, node.targets[0].id, node.value, classes, env)
         elif isinstance(node, ast.AugAssign):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
             self._bind(node.target, previous | kind, env)
@@ -173,6 +149,29 @@ class StatementVisitor(ExpressionEvaluator):
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
+
+    def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
+        """What `name = value` (one bare target) makes `name` hold beyond its kind."""
+        if skipped_frames.builds_collection(value, True, self.resolve):
+            self._collections.add(name)
+        if tensor_rank.is_scalar(value, self._scalars, self.resolve):
+            self._scalars.add(name)
+        if numpy_values.is_ndarray(value, self._ndarrays, self.resolve):
+            self._ndarrays.add(name)
+        constructor = self._constructor_ref(value.func) if isinstance(value, ast.Call) else None
+        if constructor is not None and name not in classes:
+            self.instances[name] = constructor
+            if (id(node) in self._top_level and _names_a_class(constructor)
+                    and self.summary.calls and self.summary.calls[-1].ref == constructor):
+                # built on every path (held_objects.py): one built under an `if` is not always there
+                self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
+            if (built_by := self.resolve(cast(ast.Call, value).func)) is not None:
+                self.built_by[name] = built_by
+            self._partial(name, cast(ast.Call, value), env)
+        if (seeded := _seeded_generator(value, self.resolve)) is not None:
+            self.built_by[name] = seeded  # `g = torch.Generator(d).manual_seed(s)`
+        if (guard := compile_guard_value(value, self.resolve, self.guards, self.guard_helpers)) is not None:
+            self.guards[name] = guard
 
     def _python_fallback(self, node: ast.Assign, env: Env) -> None:
         """`p = default(p, self.flag)`: a None-defaulted parameter whose None is replaced by a

@@ -15,13 +15,13 @@ function of the module, and is left out.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Container
 
 PREFIX = "functions:"
 
 
 def held_function_names(
-    value: ast.expr, local_names: Collection[str], resolve: Callable[[ast.expr], str | None]
+    value: ast.expr, local_names: Container[str], resolve: Callable[[ast.expr], str | None]
 ) -> tuple[str, ...]:
     """The module-level names `value` may evaluate to: `f`, `mod.f`, `a if cond else b` (each
     branch; a branch that is no name, a lambda or a call, adds nothing), or () for anything else."""
