@@ -284,15 +284,12 @@ class ExpressionEvaluator(CallResolver):
             self._operands = outer
         if not kind.is_tensor:
             return
-        value_mode = self._operand_mode(operands)
-        if value_mode is None:
-            C.CONVERSIONS[conversion](self, test, kind)
-            return
-        outer_mode, self._value_mode = self._value_mode, value_mode
+        outer_mode, self._value_mode = self._value_mode, self._operand_mode(operands)
+        outer_tested, self._length_tested = self._length_tested, _tested_whole(operands)
         try:
             C.CONVERSIONS[conversion](self, test, kind)
         finally:
-            self._value_mode = outer_mode
+            self._value_mode, self._length_tested = outer_mode, outer_tested
 
     def _operand_mode(self, operands: list[tuple[ast.expr, Kind]]) -> tuple[Modes, Kind] | None:
         """The mode in which alone the condition's operands are tensors (mode_values.py)."""
@@ -324,6 +321,17 @@ _EXPR_HANDLERS: dict[type, Callable[[ExpressionEvaluator, Any, Env], Kind]] = {
     for name in dir(ExpressionEvaluator)
     if name.startswith("_expr_")
 }
+
+
+def _tested_whole(operands: list[tuple[ast.expr, Kind]]) -> Kind:
+    """The call results a condition tests as they are (`if tokens:`), read nowhere else in it
+    (`if tokens and tokens[0].any():` reads an element): FunctionSummary's returns_sized then
+    decide whether their truth is a length."""
+    whole = {call for operand, kind in operands if isinstance(operand, ast.Name) for call in kind.calls}
+    if not whole:
+        return NOT_TENSOR
+    read = {call for operand, kind in operands if not isinstance(operand, ast.Name) for call in kind.calls}
+    return Kind(calls=frozenset(whole - read))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -19,6 +19,11 @@ from graphmend_bot.analysis.guards import compile_guard_value
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
+# Values whose truth is their length whatever they hold.
+_COLLECTION_EXPRESSIONS = (
+    ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+)
+
 
 class StatementVisitor(ExpressionEvaluator):
     """Statements run in order over the environment; bindings, branches and loops update it."""
@@ -83,6 +88,7 @@ class StatementVisitor(ExpressionEvaluator):
                     self.returns |= self.expr(node.value, env)
                     self.return_shapes.append(None)
                     self.output_shapes.append(_output_fields(node.value, env))
+                self._record_returned_collections(node.value)
             return True
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
@@ -192,6 +198,22 @@ class StatementVisitor(ExpressionEvaluator):
         # parameter then holds whatever the attribute holds, a flag when it is one.
         if not fallback_kind.nonempty or _attributes_only(fallback_kind):
             self._python_params.add(name)
+
+    def _record_returned_collections(self, value: ast.expr) -> None:
+        """Whether this `return` gives a collection, and which elements of a display it returns are."""
+        if isinstance(value, ast.Constant) and value.value is None:
+            return  # None's truth is False: it leaves the other returns to decide
+        self.returned_collections.append(self._is_collection(value))
+        displayed = isinstance(value, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in value.elts)
+        self.returned_element_collections.append(
+            tuple(self._is_collection(e) for e in cast(ast.Tuple, value).elts) if displayed else None
+        )
+
+    def _is_collection(self, value: ast.expr) -> bool:
+        """A display, a comprehension, or a local collection: its truth is its length, not a tensor's."""
+        if isinstance(value, _COLLECTION_EXPRESSIONS):
+            return True
+        return isinstance(value, ast.Name) and (self._sized(value.id) or value.id in self.tuples)
 
     def _display(self, node: ast.expr, env: Env) -> tuple[Kind, ...] | None:
         """Element kinds of a tuple or list display without starred items; else None."""
