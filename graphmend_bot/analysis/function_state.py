@@ -135,6 +135,9 @@ class FunctionState:
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
+        # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
+        # a condition on one tests that value whole (Draft.length_tested), not an item read from it.
+        self._call_results: set[str] = set()
         # Parameters that are collections by their annotation (`tokens: list[Tensor]`), and `*args`.
         self._sized_params: set[str] = set()
         self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)

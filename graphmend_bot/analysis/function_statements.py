@@ -145,6 +145,8 @@ class StatementVisitor(ExpressionEvaluator):
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and skipped_frames.builds_collection(
                     node.value, True, self.resolve):
                 self._collections.add(node.targets[0].id)
+            if len(node.targets) == 1 and isinstance(node.value, ast.Call):
+                self._call_results.update(_bound_names(node.targets[0]))
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and tensor_rank.is_scalar(
                     node.value, self._scalars, self.resolve):
                 self._scalars.add(node.targets[0].id)
@@ -176,6 +178,8 @@ class StatementVisitor(ExpressionEvaluator):
             self._bind(node.target, kind, env, value=node.value)
             if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.resolve):
                 self._collections.add(node.target.id)  # `out: List[Tensor] = []`
+            if isinstance(node.value, ast.Call):
+                self._call_results.update(_bound_names(node.target))
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
@@ -234,6 +238,7 @@ class StatementVisitor(ExpressionEvaluator):
             env[target.id] = kind
             self._rebound.add(target.id)
             self._collections.discard(target.id)
+            self._call_results.discard(target.id)
             self._scalars.discard(target.id)
             self._ndarrays.discard(target.id)
             self.guards.pop(target.id, None)
@@ -321,6 +326,16 @@ class StatementVisitor(ExpressionEvaluator):
             self._rare_depth -= rare
             if checked is not None:
                 self._checked_tensors.pop()
+
+
+def _bound_names(target: ast.expr) -> list[str]:
+    """The names an assignment of a call binds to its whole result or one element of it
+    (`tokens = f()`, `a, tokens = f()`), not those a starred target collects."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts):
+        return [element.id for element in target.elts if isinstance(element, ast.Name)]
+    return []
 
 
 def _output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:
