@@ -293,7 +293,25 @@ LOOPS = """
             return _trim(_last(ys[0])) + quiet.scale
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+POINTERS = """
+    import torch
+    from torch import nn
+
+
+    class Pointers(nn.Module):
+        def _pointers(self, x):
+            tokens = []
+            tokens.append(x * 2)
+            return len(tokens), tokens
+
+        def forward(self, x):
+            count, tokens = self._pointers(x)
+            if tokens:  # a returned list's length: no finding (Draft.length_tested)
+                x = x + torch.stack(tokens).sum(0)
+            return x
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/pointers.py": POINTERS, "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -456,6 +474,9 @@ EDITS = [
      {}, True),
     ("a break before building that object (refused too: the rows of its breaks are read)",
      {"pkg/contract.py": _replace("        y = x + 1\n", "        y = x + 1\n        print('early')\n")},
+     {}, False),
+    ("a print in traced code of a file that tests a returned list's length (whose callees return collections is no fact kept)",
+     {"pkg/pointers.py": _replace("        return x\n", "        print('pointers')\n        return x\n")},
      {}, False),
     ("a print in traced code of a file whose row the solve read (GM620)",
      {"pkg/net.py": _replace("        y = dispatch(", "        print('net')\n        y = dispatch(")}, {}, False),

@@ -101,6 +101,8 @@ class FunctionAnalyzer(StatementVisitor):
         self.summary.return_elements = _common_shape(
             self.output_shapes if any(self.return_shapes) else self.return_shapes
         )
+        self.summary.returns_sized = bool(self.returned_collections) and all(self.returned_collections)
+        self.summary.return_elements_sized = _common_sizes(self.returned_element_collections, self.summary.return_elements)
         self.summary.references = tuple(sorted(self.references))
         self.summary.attribute_writes = tuple(self.attribute_writes)
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
@@ -118,3 +120,12 @@ def _common_shape(shapes: list[tuple[Kind, ...] | None]) -> tuple[Kind, ...] | N
     if len(lengths) != 1:
         return None
     return tuple(Kind.union(column) for column in zip(*(shape for shape in shapes if shape is not None)))
+
+
+def _common_sizes(
+    returns: list[tuple[bool, ...] | None], elements: tuple[Kind, ...] | None
+) -> tuple[bool, ...] | None:
+    """Per element of `elements`: whether every display returned has a collection there."""
+    if elements is None or not returns or any(shape is None or len(shape) != len(elements) for shape in returns):
+        return None
+    return tuple(all(column) for column in zip(*(shape for shape in returns if shape is not None)))

@@ -284,15 +284,12 @@ class ExpressionEvaluator(CallResolver):
             self._operands = outer
         if not kind.is_tensor:
             return
-        value_mode = self._operand_mode(operands)
-        if value_mode is None:
-            C.CONVERSIONS[conversion](self, test, kind)
-            return
-        outer_mode, self._value_mode = self._value_mode, value_mode
+        outer_mode, self._value_mode = self._value_mode, self._operand_mode(operands)
+        outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._call_results)
         try:
             C.CONVERSIONS[conversion](self, test, kind)
         finally:
-            self._value_mode = outer_mode
+            self._value_mode, self._length_tested = outer_mode, outer_tested
 
     def _operand_mode(self, operands: list[tuple[ast.expr, Kind]]) -> tuple[Modes, Kind] | None:
         """The mode in which alone the condition's operands are tensors (mode_values.py)."""
@@ -324,6 +321,22 @@ _EXPR_HANDLERS: dict[type, Callable[[ExpressionEvaluator, Any, Env], Kind]] = {
     for name in dir(ExpressionEvaluator)
     if name.startswith("_expr_")
 }
+
+
+def _tested_whole(operands: list[tuple[ast.expr, Kind]], call_results: set[str]) -> Kind:
+    """The call results a condition tests as they are (`if tokens:` on a local bound to one),
+    read nowhere else in it (`if tokens and tokens[0].any():` reads an element): FunctionSummary's
+    returns_sized then decide whether their truth is a length. A local bound to an item of one
+    (`for t in tokens`, `t = tokens[i]`) has the same Kind and is no such test."""
+    whole = {call for operand, kind in operands if _names(operand, call_results) for call in kind.calls}
+    if not whole:
+        return NOT_TENSOR
+    read = {call for operand, kind in operands if not _names(operand, call_results) for call in kind.calls}
+    return Kind(calls=frozenset(whole - read))
+
+
+def _names(operand: ast.expr, call_results: set[str]) -> bool:
+    return isinstance(operand, ast.Name) and operand.id in call_results
 
 
 @functools.lru_cache(maxsize=4096)

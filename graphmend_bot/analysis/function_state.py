@@ -70,6 +70,10 @@ class FunctionState:
         self.return_shapes: list[tuple[Kind, ...] | None] = []
         # The same returns, an output class built from the tuple's fields as its elements (function_statements._output_fields).
         self.output_shapes: list[tuple[Kind, ...] | None] = []
+        # Per `return` of a value other than None: whether it is a collection, and per element of
+        # a tuple or list display it returns (None for other values): FunctionSummary.returns_sized.
+        self.returned_collections: list[bool] = []
+        self.returned_element_collections: list[tuple[bool, ...] | None] = []
         self.references: set[str] = set()
         # Locals bound to a tuple display, element by element (`pad = (0, 0, right, 0)`).
         self.tuples: dict[str, tuple[Kind, ...]] = {}
@@ -112,6 +116,8 @@ class FunctionState:
         # While a conversion is reported: the mode its operands' locals bring and, when they are
         # tensors, the other operands' kind (the finding then breaks in every mode).
         self._value_mode: tuple[Modes, Kind] | None = None
+        # While a conversion is reported: the call results its condition tests whole (Draft.length_tested).
+        self._length_tested: Kind = NOT_TENSOR
         # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
         # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
         self._checked_tensors: list[Kind] = []
@@ -129,6 +135,9 @@ class FunctionState:
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
+        # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
+        # a condition on one tests that value whole (Draft.length_tested), not an item read from it.
+        self._call_results: set[str] = set()
         # Parameters that are collections by their annotation (`tokens: list[Tensor]`), and `*args`.
         self._sized_params: set[str] = set()
         self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)

@@ -19,6 +19,11 @@ from graphmend_bot.analysis.guards import compile_guard_value
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
+# Values whose truth is their length whatever they hold.
+_COLLECTION_EXPRESSIONS = (
+    ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+)
+
 
 class StatementVisitor(ExpressionEvaluator):
     """Statements run in order over the environment; bindings, branches and loops update it."""
@@ -83,6 +88,7 @@ class StatementVisitor(ExpressionEvaluator):
                     self.returns |= self.expr(node.value, env)
                     self.return_shapes.append(None)
                     self.output_shapes.append(_output_fields(node.value, env))
+                self._record_returned_collections(node.value)
             return True
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
@@ -136,6 +142,8 @@ class StatementVisitor(ExpressionEvaluator):
                     for check_caught in C.CAUGHT_EXCEPTION_WRITES:  # `err.detail = ...` in `except E as err:`
                         check_caught(self, target)
                 self._bind(target, kind, env, elements, node.value)
+            if len(node.targets) == 1 and isinstance(node.value, ast.Call):
+                self._call_results.update(_bound_names(node.targets[0]))
             self.instances.update(classes)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
@@ -146,6 +154,8 @@ class StatementVisitor(ExpressionEvaluator):
             self._bind(node.target, kind, env, value=node.value)
             if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.resolve):
                 self._collections.add(node.target.id)  # `out: List[Tensor] = []`
+            if isinstance(node.value, ast.Call):
+                self._call_results.update(_bound_names(node.target))
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
@@ -192,6 +202,22 @@ class StatementVisitor(ExpressionEvaluator):
         if not fallback_kind.nonempty or _attributes_only(fallback_kind):
             self._python_params.add(name)
 
+    def _record_returned_collections(self, value: ast.expr) -> None:
+        """Whether this `return` gives a collection, and which elements of a display it returns are."""
+        if isinstance(value, ast.Constant) and value.value is None:
+            return  # None's truth is False: it leaves the other returns to decide
+        self.returned_collections.append(self._is_collection(value))
+        displayed = isinstance(value, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in value.elts)
+        self.returned_element_collections.append(
+            tuple(self._is_collection(e) for e in cast(ast.Tuple, value).elts) if displayed else None
+        )
+
+    def _is_collection(self, value: ast.expr) -> bool:
+        """A display, a comprehension, or a local collection: its truth is its length, not a tensor's."""
+        if isinstance(value, _COLLECTION_EXPRESSIONS):
+            return True
+        return isinstance(value, ast.Name) and (self._sized(value.id) or value.id in self.tuples)
+
     def _display(self, node: ast.expr, env: Env) -> tuple[Kind, ...] | None:
         """Element kinds of a tuple or list display without starred items; else None."""
         if isinstance(node, (ast.Tuple, ast.List)) and not any(
@@ -211,6 +237,7 @@ class StatementVisitor(ExpressionEvaluator):
             env[target.id] = kind
             self._rebound.add(target.id)
             self._collections.discard(target.id)
+            self._call_results.discard(target.id)
             self._scalars.discard(target.id)
             self._ndarrays.discard(target.id)
             self.guards.pop(target.id, None)
@@ -298,6 +325,16 @@ class StatementVisitor(ExpressionEvaluator):
             self._rare_depth -= rare
             if checked is not None:
                 self._checked_tensors.pop()
+
+
+def _bound_names(target: ast.expr) -> list[str]:
+    """The names an assignment of a call binds to its whole result or one element of it
+    (`tokens = f()`, `a, tokens = f()`), not those a starred target collects."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts):
+        return [element.id for element in target.elts if isinstance(element, ast.Name)]
+    return []
 
 
 def _output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:

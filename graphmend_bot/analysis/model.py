@@ -30,6 +30,9 @@ class Draft:
     # when `any_mode_if` holds: the condition's other operands are tensors, in every mode.
     any_mode_message: str | None = None
     any_mode_if: Kind = NOT_TENSOR
+    # The call results a condition tests as a whole (`if tokens:` after `_, tokens = helper()`):
+    # where every callee returns a collection there, their truth is its length, no tensor's.
+    length_tested: Kind = NOT_TENSOR
 
     def in_every_mode(self) -> Draft:
         """This draft with the message that names no mode (`any_mode_if` held)."""
@@ -72,6 +75,10 @@ class FunctionSummary:
     returns: Kind = NOT_TENSOR
     # When every `return` is a tuple display of one length: the kind of each element.
     return_elements: tuple[Kind, ...] | None = None
+    # Whether every value returned is a collection (a local list, dict or set, a display or a
+    # comprehension: its truth is its length), and the same per element of return_elements.
+    returns_sized: bool = False
+    return_elements_sized: tuple[bool, ...] | None = None
     drafts: list[Draft] = field(default_factory=list)
     # Parameters assumed to be tensors only because the function is an entry point (a forward
     # without annotation or default); callers in the tree decide them when there are any.

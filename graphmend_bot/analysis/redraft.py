@@ -187,7 +187,12 @@ def _holds(kind: Kind, true: set[str], asked: set[str]) -> bool:
 
 
 def _stands(draft: Draft, true: set[str], asked: set[str]) -> bool:
-    return _holds(draft.deps, true, asked) and not _holds(draft.suppressed_if, true, asked)
+    if not _holds(draft.deps, true, asked):
+        return False
+    if any(atom in true for atom in _atoms(draft.length_tested)):
+        # whether the callees return collections there (scope._TensorFlow.tested) is no fact kept
+        raise _Undecided("length-tested call result")
+    return not _holds(draft.suppressed_if, true, asked)
 
 
 def _in_its_mode(draft: Draft, true: set[str], asked: set[str]) -> Draft:
@@ -209,7 +214,7 @@ def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
     rank = {row: index for index, row in enumerate(sorted(rows))}
 
     def draft_shape(draft: Draft) -> tuple[Any, ...]:  # what the solve reads of a draft: no text
-        return (draft.code, draft.gb_id, draft.deps, draft.suppressed_if, draft.any_mode_if, draft.rare,
+        return (draft.code, draft.gb_id, draft.deps, draft.suppressed_if, draft.any_mode_if, draft.length_tested, draft.rare,
                 rank[draft.row], draft.column)
 
     def site_shape(site: CallSite) -> tuple[Any, ...]:

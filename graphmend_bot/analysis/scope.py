@@ -42,7 +42,7 @@ from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
-from graphmend_bot.vocabulary.kind import Kind
+from graphmend_bot.vocabulary.kind import CallResult, Kind
 
 FunctionId = tuple[str, str]  # (module, qualname)
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module")
@@ -833,7 +833,7 @@ class Program:
             function = self.function(fid)
             standing = inner if fid[0] in self.dependency_modules else result
             for draft in function.drafts:
-                if solver.holds(fid, draft.deps) and not solver.holds(fid, draft.suppressed_if):
+                if solver.holds(fid, solver.tested(fid, draft)) and not solver.holds(fid, draft.suppressed_if):
                     if draft.any_mode_message is not None and solver.holds(fid, draft.any_mode_if):
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft.in_every_mode(), draft))
                     else:
@@ -1073,6 +1073,31 @@ class _TensorFlow:
             if call.element is not None and any(self._element_returns(t, call.element) for t in targets):
                 return True
         return False
+
+    def tested(self, fid: FunctionId, draft: Draft) -> Kind:
+        """What `draft` converts: its deps less the call results its condition tests whole where
+        every callee returns a collection (`_, tokens = self.helper()` then `if tokens:` tests a
+        list's length; its elements stay tensors for every other use)."""
+        deps = draft.deps
+        sized = frozenset(call for call in draft.length_tested.calls if self._returns_collection(fid, call))
+        if not sized:
+            return deps
+        return Kind(deps.always, deps.params, deps.calls - sized, deps.boolean, deps.data_dependent_bool)
+
+    def _returns_collection(self, fid: FunctionId, call: CallResult) -> bool:
+        targets = self.targets.get((fid, call.site), ())
+        if not targets:
+            return False
+        for target in targets:
+            function = self.program.function(target)
+            if call.element is None:
+                if not function.returns_sized:
+                    return False
+                continue
+            sizes = function.return_elements_sized
+            if sizes is None or call.element >= len(sizes) or not sizes[call.element]:
+                return False
+        return True
 
     def _callback_returns(self, fid: FunctionId, index: int) -> bool:
         """`event_fn(t, y)` on a parameter holding a function from outside the tree (a user
