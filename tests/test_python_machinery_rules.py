@@ -120,3 +120,24 @@ def test_a_call_with_two_positional_arguments_builds_no_typed_dict(tmp_path: Pat
                     Options({"scale": 1.0}, {"scale": 2.0})
                 return x
     """) == []
+
+
+def test_a_capitalized_factory_of_a_typed_dict_is_reported_where_it_builds_it(tmp_path: Path) -> None:
+    # Dynamo breaks once, at `Options(...)` inside the factory (measured on torch 2.13): the
+    # factory's own call builds no TypedDict and is not a second finding.
+    assert _codes(tmp_path, """
+        from typing import TypedDict
+        import torch
+        from torch import nn
+
+        class Options(TypedDict, total=False):
+            scale: float
+
+        def Defaults():
+            return Options(scale=2.0)
+
+        class Model(nn.Module):
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                options = Defaults()
+                return x * options["scale"]
+    """) == [(10, "GM615")]

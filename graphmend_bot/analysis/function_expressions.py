@@ -266,7 +266,16 @@ class ExpressionEvaluator(CallResolver):
     def _sized(self, name: str) -> bool:
         """A local list, dict or set, or a parameter that is a collection (`*args`, `xs: list[Tensor]`)
         not rebound: its truth is its length."""
-        return name in self._collections or (name in self._sized_params and name not in self._rebound)
+        return ((name in self._collections and self._only_collections(name))
+                or (name in self._sized_params and name not in self._rebound))
+
+    def _only_collections(self, name: str) -> bool:
+        """Every binding of `name` so far was to a collection (a display, a list/dict/set built)."""
+        return self._collection_bindings[name] == self._bindings[name]
+
+    def _whole_call_results(self) -> set[str]:
+        """The locals every binding of which was to a call's result (or one element of it)."""
+        return {name for name in self._call_results if self._call_result_bindings[name] == self._bindings[name]}
 
     def _before_guard(self, test: ast.expr, env: Env) -> None:
         """A condition a compile guard decides still evaluates, under compile, the operands that
@@ -285,7 +294,7 @@ class ExpressionEvaluator(CallResolver):
         if not kind.is_tensor:
             return
         outer_mode, self._value_mode = self._value_mode, self._operand_mode(operands)
-        outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._call_results)
+        outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._whole_call_results())
         try:
             C.CONVERSIONS[conversion](self, test, kind)
         finally:

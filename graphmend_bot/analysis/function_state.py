@@ -17,6 +17,7 @@ node; method lookups are cached by the interpreter):
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Callable
 
 from graphmend_bot.analysis import function_aliases, keyword_arguments, skipped_frames
@@ -138,6 +139,12 @@ class FunctionState:
         # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
         # a condition on one tests that value whole (Draft.length_tested), not an item read from it.
         self._call_results: set[str] = set()
+        # How often each bare name is bound, and how often to a collection or to a call's result:
+        # a name is trusted as one only when every binding is (the arms of an `if` are visited in
+        # order, so the last binding alone would decide for a name that is a tensor in one arm).
+        self._bindings: Counter[str] = Counter()
+        self._collection_bindings: Counter[str] = Counter()
+        self._call_result_bindings: Counter[str] = Counter()
         # Parameters that are collections by their annotation (`tokens: list[Tensor]`), and `*args`.
         self._sized_params: set[str] = set()
         self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)

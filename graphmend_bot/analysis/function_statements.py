@@ -143,7 +143,7 @@ class StatementVisitor(ExpressionEvaluator):
                         check_caught(self, target)
                 self._bind(target, kind, env, elements, node.value)
             if len(node.targets) == 1 and isinstance(node.value, ast.Call):
-                self._call_results.update(_bound_names(node.targets[0]))
+                self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
@@ -155,10 +155,15 @@ class StatementVisitor(ExpressionEvaluator):
             if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.resolve):
                 self._collections.add(node.target.id)  # `out: List[Tensor] = []`
             if isinstance(node.value, ast.Call):
-                self._call_results.update(_bound_names(node.target))
+                self._bound_to_call_result(node.target)
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
+
+    def _bound_to_call_result(self, target: ast.expr) -> None:
+        names = _bound_names(target)
+        self._call_results.update(names)
+        self._call_result_bindings.update(names)
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
@@ -216,7 +221,8 @@ class StatementVisitor(ExpressionEvaluator):
         """A display, a comprehension, or a local collection: its truth is its length, not a tensor's."""
         if isinstance(value, _COLLECTION_EXPRESSIONS):
             return True
-        return isinstance(value, ast.Name) and (self._sized(value.id) or value.id in self.tuples)
+        return isinstance(value, ast.Name) and (
+            self._sized(value.id) or (value.id in self.tuples and self._only_collections(value.id)))
 
     def _display(self, node: ast.expr, env: Env) -> tuple[Kind, ...] | None:
         """Element kinds of a tuple or list display without starred items; else None."""
@@ -236,6 +242,9 @@ class StatementVisitor(ExpressionEvaluator):
                                         tuple(self._modes), lambda name: env.get(name, NOT_TENSOR))
             env[target.id] = kind
             self._rebound.add(target.id)
+            self._bindings[target.id] += 1
+            if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.resolve)):
+                self._collection_bindings[target.id] += 1
             self._collections.discard(target.id)
             self._call_results.discard(target.id)
             self._scalars.discard(target.id)

@@ -99,7 +99,13 @@ def sized_annotation(annotation: ast.expr | None) -> bool:
     if isinstance(annotation, ast.Subscript) and leaf in ("Optional", "Union"):
         members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
         return all(_sized_or_none(member) for member in members)
-    return leaf in _CONTAINERS
+    return leaf in _BUILT_IN_CONTAINERS
+
+
+# Concrete containers only: a tensor is itself a `Sequence` and an `Iterable`, so a caller may
+# rightly pass one for such a hint, and its truth is then a tensor's (measured: `if weights:` on
+# `weights: Sequence[Tensor]` given a tensor breaks); a tensor passed for a `list` is not.
+_BUILT_IN_CONTAINERS = frozenset({"Tuple", "tuple", "List", "list", "Dict", "dict", "Set", "set"})
 
 
 def _sized_or_none(annotation: ast.expr) -> bool:

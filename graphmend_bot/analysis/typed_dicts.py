@@ -79,7 +79,8 @@ def typed_dict_constructions(program: Program, traced: set[FunctionId]) -> list[
         if not function.typed_dict_drafts or fid[0] in program.dependency_modules:
             continue
         for site, draft in function.typed_dict_drafts:
-            built = program._classes_built_by(fid[0], function.calls[site].ref.partition(":")[2])
-            if any(program.modules[module].classes[cls].optional_keys for module, cls in built):
+            # the class the call names: a factory returning one builds it in its own frame, where it is reported
+            named = program._resolve_dotted(fid[0], function.calls[site].ref.partition(":")[2])
+            if named is not None and named[0] == "class" and program.modules[named[1]].classes[named[2]].optional_keys:
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
