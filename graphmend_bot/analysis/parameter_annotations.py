@@ -83,15 +83,21 @@ _CONTAINERS = frozenset({
 _CONTAINER_SUFFIXES = tuple(_CONTAINERS)
 
 
+def _unquoted(annotation: ast.expr | None) -> ast.expr | None:
+    """The expression a string annotation (`"List[Tensor]"`) holds; None when it does not parse."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    return annotation
+
+
 def sized_annotation(annotation: ast.expr | None) -> bool:
     """`list[torch.Tensor]`, `Optional[Tuple[Tensor, ...]]`, `dict`: a collection (or None), whose
     truth is its length, never a tensor's value (sam2's `if not pointer_tokens:` on a
     `pointer_tokens: list[torch.Tensor]`)."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return False
+    annotation = _unquoted(annotation)
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         return all(_sized_or_none(side) for side in (annotation.left, annotation.right))
     target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
@@ -117,11 +123,7 @@ _MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
 
 def tensor_mapping_annotation(annotation: ast.expr | None) -> bool:
     """`Dict[str, Tensor]`, `Optional[Dict[str, torch.Tensor]]`: a mapping whose values are tensors."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return False
+    annotation = _unquoted(annotation)
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         return tensor_mapping_annotation(annotation.left) or tensor_mapping_annotation(annotation.right)
     if not isinstance(annotation, ast.Subscript):
