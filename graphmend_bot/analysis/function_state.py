@@ -69,7 +69,7 @@ class FunctionState:
         self.entry = entry
         self.returns: Kind = NOT_TENSOR
         self.return_shapes: list[tuple[Kind, ...] | None] = []
-        # The same returns, an output class built from the tuple's fields as its elements (function_statements._output_fields).
+        # The same returns, an output class built from the tuple's fields as its elements (statement_forms.output_fields).
         self.output_shapes: list[tuple[Kind, ...] | None] = []
         # Per `return` of a value other than None: whether it is a collection, and per element of
         # a tuple or list display it returns (None for other values): FunctionSummary.returns_sized.

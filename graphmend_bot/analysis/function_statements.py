@@ -11,12 +11,19 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import modes, narrowing, numpy_values, skipped_frames, tensor_rank, value_class
+from graphmend_bot.analysis import (
+    modes,
+    narrowing,
+    numpy_values,
+    skipped_frames,
+    statement_forms,
+    tensor_rank,
+    value_class,
+)
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_state import Env, Resolve
 from graphmend_bot.analysis.guards import compile_guard_value
-from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 # Values whose truth is their length whatever they hold.
@@ -49,7 +56,7 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             element, elements = self._iteration(node.iter, env)
             self._loop_depth += 1
-            alias = _submodule_iteration(node)
+            alias = statement_forms.submodule_iteration(node)
             for _ in range(2):
                 self._bind(node.target, element, env, elements)
                 if alias is not None:
@@ -87,7 +94,7 @@ class StatementVisitor(ExpressionEvaluator):
                 else:
                     self.returns |= self.expr(node.value, env)
                     self.return_shapes.append(None)
-                    self.output_shapes.append(_output_fields(node.value, env))
+                    self.output_shapes.append(statement_forms.output_fields(node.value, env))
                 self._record_returned_collections(node.value)
             return True
         elif isinstance(node, ast.Raise):
@@ -161,7 +168,7 @@ class StatementVisitor(ExpressionEvaluator):
                 self.instances[node.target.id] = value_class.typed(annotated)
 
     def _bound_to_call_result(self, target: ast.expr) -> None:
-        names = _bound_names(target)
+        names = statement_forms.bound_names(target)
         self._call_results.update(names)
         self._call_result_bindings.update(names)
 
@@ -336,51 +343,10 @@ class StatementVisitor(ExpressionEvaluator):
                 self._checked_tensors.pop()
 
 
-def _bound_names(target: ast.expr) -> list[str]:
-    """The names an assignment of a call binds to its whole result or one element of it
-    (`tokens = f()`, `a, tokens = f()`), not those a starred target collects."""
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts):
-        return [element.id for element in target.elts if isinstance(element, ast.Name)]
-    return []
 
 
-def _output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:
-    """`return Output(a, b, c)` beside `return (a, b, c)` (transformers' `return_dict`): what
-    unpacking or indexing it gives at position k is one of the fields from k on (a ModelOutput
-    skips its None fields; a named tuple is exact). Only for locals and constants passed by position,
-    whose kinds are read without evaluating anything twice."""
-    if not (isinstance(value, ast.Call) and not value.keywords and value.args
-            and all(isinstance(arg, (ast.Name, ast.Constant)) for arg in value.args)):
-        return None
-    name = dotted_name(value.func)
-    if name is None or not name.rpartition(".")[2][:1].isupper():
-        return None  # a class by its name, as _names_a_class reads a constructor
-    kinds = [env.get(arg.id, NOT_TENSOR) if isinstance(arg, ast.Name) else NOT_TENSOR for arg in value.args]
-    return tuple(Kind.union(kinds[k:]) for k in range(len(kinds)))
 
 
-def _submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
-    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)`: (layer, ref)."""
-    source, target = node.iter, node.target
-    if (
-        isinstance(source, ast.Call)
-        and isinstance(source.func, ast.Name)
-        and source.func.id == "enumerate"
-        and len(source.args) == 1
-        and isinstance(target, ast.Tuple)
-        and len(target.elts) == 2
-    ):
-        source, target = source.args[0], target.elts[1]
-    if (
-        isinstance(target, ast.Name)
-        and isinstance(source, ast.Attribute)
-        and isinstance(source.value, ast.Name)
-        and source.value.id == "self"
-    ):
-        return target.id, f"self:{source.attr}[]"
-    return None
 
 
 def _seeded_generator(value: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:

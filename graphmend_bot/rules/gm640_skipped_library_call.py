@@ -41,7 +41,7 @@ RULE = Rule(
         "generated from torch's trace rules (vocabulary/skipped_callees.py, each entry measured)."
     ),
     why=(
-        "Dynamo's trace rules (torch/_dynamo/trace_rules.py) skip C functions it has no handler for "
+        "Dynamo's trace rules (`torch._dynamo.trace_rules`) skip C functions it has no handler for "
         "and the Python functions of the modules it lists as skipped (`abc`, `copy`, `importlib`, "
         "`random`, `re`, `linecache`): a traced frame that calls one ends its graph there, runs the "
         "call eagerly and starts a new graph (GB0007 \"Attempted to call function marked as "
