@@ -302,7 +302,7 @@ class CallResolver(ObjectTracker):
         site = CallSite(
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
         )
-        self.summary.calls.append(site)
+        self.add_site(site)
         return Kind.of_call(len(self.summary.calls) - 1)
 
 

@@ -33,6 +33,10 @@ class Draft:
     # The call results a condition tests as a whole (`if tokens:` after `_, tokens = helper()`):
     # where every callee returns a collection there, their truth is its length, no tensor's.
     length_tested: Kind = NOT_TENSOR
+    # Not on every call of its function (FunctionState.on_some_calls): in an arm of an `if`, a
+    # loop body, an `except` handler, or after a `return` one path takes. Such a break
+    # makes a caller break only on the calls that take its path, so GM606 does not count it.
+    conditional: bool = False
 
     def in_every_mode(self) -> Draft:
         """This draft with the message that names no mode (`any_mode_if` held)."""
@@ -134,6 +138,9 @@ class FunctionSummary:
     # (call site, draft) of a call that may build a TypedDict with optional keys (`Options(...)`):
     # it stands when the site resolves to such a class (analysis/typed_dicts.py).
     typed_dict_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # The call sites not on every call of the function (as Draft.conditional): a callee that
+    # breaks there breaks this function only on some calls (scope.Program._surely_breaking_set).
+    conditional_sites: list[int] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and
