@@ -82,6 +82,12 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
 
+    def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self.self_name:
+            draft = self._draft(rule, node, message, TENSOR, None)
+            if draft is not None:
+                self.summary.held_context_drafts.append((node.attr, draft))
+
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.
         draft = self._draft(rule, call, message, TENSOR, None)

@@ -69,6 +69,9 @@ class StatementVisitor(ExpressionEvaluator):
             for item in node.items:
                 self._context_managers.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
+                if not isinstance(item.context_expr, ast.Call):
+                    for check_entered in C.ENTERED_VALUES:
+                        check_entered(self, item.context_expr)
                 opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)

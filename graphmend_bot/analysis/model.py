@@ -138,6 +138,9 @@ class FunctionSummary:
     # (call site, draft) of a call that may build a TypedDict with optional keys (`Options(...)`):
     # it stands when the site resolves to such a class (analysis/typed_dicts.py).
     typed_dict_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (NAME, draft) of `with self.NAME:`: findings that stand when what built `self.NAME` makes an
+    # object Dynamo cannot enter once it was built outside the compiled region (held_contexts.py).
+    held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
     # The call sites not on every call of the function (as Draft.conditional): a callee that
     # breaks there breaks this function only on some calls (scope.Program._surely_breaking_set).
     conditional_sites: list[int] = field(default_factory=list)

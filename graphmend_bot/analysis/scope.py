@@ -23,6 +23,7 @@ from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.held_contexts import held_context_entries
 from graphmend_bot.analysis.held_module_calls import held_module_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
@@ -842,6 +843,7 @@ class Program:
         result += typed_dict_constructions(self, traced)
         result += disabled_function_calls(self, solver.targets)
         result += held_module_calls(self, traced)
+        result += held_context_entries(self, traced)
         consequences = self._consequences(traced, solver.targets, [*result, *inner])
         consequences += comprehension_findings(
             self, traced, solver.targets, lambda: self._breaking(solver.targets, [*result, *inner]), solver.holds

@@ -95,6 +95,12 @@ class Checker(Protocol):
         runs eagerly builds one of its classes (analysis/eager_frames.py)."""
         ...
 
+    def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
+        """A finding at `node` when it is `self.NAME` entered by a `with`, standing when what built
+        `self.NAME` makes an object Dynamo cannot enter once built outside the compiled region
+        (the scope solver knows the builders: analysis/held_contexts.py)."""
+        ...
+
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`super().__init__(...)`), standing when the `__init__` holding it
         belongs to an nn.Module subclass and runs as its own frame on an uninitialized module."""
@@ -163,6 +169,11 @@ CaughtExceptionWriteHook = Callable[["Rule", Checker, ast.Attribute], None]
 ClassStatementHook = Callable[["Rule", Checker, ast.ClassDef], None]
 # `value.attribute` read (not written), with the attribute claimed by name.
 AttributeReadHook = Callable[["Rule", Checker, ast.Attribute], None]
+# What a `with` enters when it is no call made there (`with lock:`, `with self.lock:`).
+EnteredValueHook = Callable[["Rule", Checker, ast.expr], None]
+# Whether an object built by this qualified constructor, built outside the compiled region and
+# entered by a `with` in it, is one Dynamo cannot enter (asked by analysis/held_contexts.py).
+HeldContextHook = Callable[[str], bool]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -215,6 +226,8 @@ class Detection:
     class_call: ClassCallHook | None = None  # `Options(...)`, `types.Options(...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
+    entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
+    held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
 
 
 def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:

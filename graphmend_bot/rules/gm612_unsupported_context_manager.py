@@ -16,6 +16,13 @@ their arguments, generated from the installed torch by benchmarks/context_manage
 (vocabulary/context_managers.py: `torch.autograd.set_detect_anomaly`, `torch.cuda.device`,
 `torch.jit.fuser`, `threading.Semaphore`, ...), also reported only where a `with` enters them: a
 name listed above stays with the hand-measured hooks (Detection.fallback_calls).
+
+Entered as a value rather than called at the `with`: a local bound to one of these (`rng =
+torch.random.fork_rng()`, `lock = threading.Lock()`; `with rng:`), and `with self.NAME:` on a
+manager built outside the compiled region, which Dynamo refuses even for managers it enters when
+built in the traced frame (`torch.no_grad()`, a class of the tree with `__enter__`, a
+`@contextlib.contextmanager` generator, `threading.Lock()`: REFUSED_WHEN_HELD and
+analysis/held_contexts.py, tests/test_held_context_managers.py).
 """
 
 from __future__ import annotations
@@ -37,12 +44,37 @@ UNSUPPORTED_WHEN_ENTERED = frozenset({
     "torch.autograd.set_multithreading_enabled", "numpy.errstate", "torch.device", "contextlib.closing",
 })
 MESSAGE = "Dynamo cannot enter the context manager `{name}()`"
+# Locks Dynamo cannot enter, built in the traced frame or outside it (measured on torch 2.13).
+LOCKS = frozenset({"threading.Lock", "threading.RLock"})
+REFUSED_ANYWHERE = UNSUPPORTED_CONTEXT_MANAGERS | UNSUPPORTED_WHEN_ENTERED | LOCKS | frozenset(UNENTERABLE_CONTEXT_MANAGERS)
+# Managers Dynamo enters when built in the traced frame, and refuses once built outside it and held
+# (`self.cm = torch.no_grad()` in `__init__`, `with self.cm:` in forward), each measured on torch 2.13
+# (tests/test_held_context_managers.py). `torch.autocast`, `contextlib.nullcontext` and
+# `torch.profiler.record_function` are entered either way, so absent.
+REFUSED_WHEN_HELD = REFUSED_ANYWHERE | frozenset({
+    "threading.Semaphore", "threading.BoundedSemaphore", "threading.Condition",
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
+    "contextlib.suppress", "contextlib.ExitStack", "warnings.catch_warnings",
+})
+HELD_MESSAGE = ("Dynamo cannot enter a context manager built outside the compiled region: `self.{name}` "
+                "is built in `__init__`")
 
 
 def _entered(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     if checker.is_context_manager(call):
         checker.report(rule, call, MESSAGE.format(name=name), TENSOR)
     return NOT_TENSOR
+
+def _entered_value(rule: Rule, checker: Checker, value: ast.expr) -> None:
+    """`with cm:` on a local bound to a refused manager (`cm = torch.random.fork_rng()`), and
+    `with self.cm:` on one the scope solver finds built outside the compiled region."""
+    if isinstance(value, ast.Name):
+        built_by = checker.builder_of(value.id)
+        if built_by in REFUSED_ANYWHERE:
+            checker.report(rule, value, MESSAGE.format(name=built_by), TENSOR)
+    elif isinstance(value, ast.Attribute):
+        checker.report_if_held_context_refused(rule, value, HELD_MESSAGE.format(name=value.attr))
+
 
 RULE = Rule(
     code="GM612",
@@ -58,12 +90,18 @@ RULE = Rule(
         "`numpy.errstate`, `contextlib.closing` and `torch.device(...)`; and, entered by a `with`, the "
         "standard-library and torch context managers of a table generated from the installed torch "
         "(`torch.autograd.set_detect_anomaly`, `torch.cuda.device`, `torch.jit.fuser`, "
-        "`torch.backends.nnpack.flags`, `threading.Semaphore`, ...: vocabulary/context_managers.py)."
+        "`torch.backends.nnpack.flags`, `threading.Semaphore`, ...: vocabulary/context_managers.py); "
+        "`with name:` on a local bound to one of these or to `threading.Lock()`; and `with self.NAME:` "
+        "where `self.NAME` is built in `__init__` as a lock, `torch.no_grad()` and the grad modes, "
+        "`contextlib.suppress`/`ExitStack`, `warnings.catch_warnings`, a class of the tree with "
+        "`__enter__` or a `@contextlib.contextmanager` generator."
     ),
     why=(
         "Dynamo supports a fixed set of context managers (grad modes, autocast, user classes and "
         "generator-based ones it can inline). For these it ends the graph at the `with` and runs "
-        "the block eagerly (GB0142, measured on torch 2.13)."
+        "the block eagerly (GB0142, measured on torch 2.13). A manager built outside the compiled "
+        "region and held in an attribute is refused even when Dynamo enters one built in the frame "
+        "(only `torch.autocast`, `contextlib.nullcontext` and `record_function` are entered held)."
     ),
     example="with torch.random.fork_rng():\n    noise = torch.randn_like(x)",
     use_instead="noise = torch.randn(x.shape, generator=None)  # or fork the RNG outside the compiled call",
@@ -77,6 +115,8 @@ RULE = Rule(
             **dict.fromkeys(UNSUPPORTED_WHEN_ENTERED, _entered),
         },
         fallback_calls=dict.fromkeys(UNENTERABLE_CONTEXT_MANAGERS, _entered),
+        entered_value=_entered_value,
+        held_context=REFUSED_WHEN_HELD.__contains__,
     ),
     advice=("Enter the context of `{code}` outside the compiled function, or move its block out of the "
             "compiled region"),
