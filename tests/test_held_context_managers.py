@@ -23,6 +23,8 @@ torch = pytest.importorskip("torch")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from ground_truth import Tree, dynamo_breaks  # noqa: E402
+from test_dynamo_ground_truth import load  # noqa: E402
+from test_rule_fixtures import FIXTURES, reported  # noqa: E402
 
 from graphmend_bot.rules.gm612_unsupported_context_manager import (  # noqa: E402
     LOCKS,
@@ -110,3 +112,16 @@ def test_a_held_near_miss_is_entered(name: str) -> None:
 def test_a_lock_built_in_the_frame_is_refused(name: str) -> None:
     assert name in REFUSED_ANYWHERE
     assert _with_breaks(LocalLock(SAMPLES[name])) == {"GB0142"}
+
+
+def test_every_gm612_finding_of_its_fixture_is_a_dynamo_break() -> None:
+    """Precision on the fixture: the held, global and local managers GM612 reports (the cases from
+    `class Guard:` on) all break."""
+    path = FIXTURES / "GM612_unsupported_context_manager.py"
+    first = path.read_text(encoding="utf-8").splitlines().index("class Guard:") + 1
+    breaks: set[int] = set()
+    for module, args in load(path).dynamo_cases():
+        explained = dynamo_breaks(module, tuple(args), {}, Tree([str(path)]))
+        breaks |= {line for file, line in explained.lines if file.endswith(path.name)}
+    found = {row for row, code in reported(path) if code == "GM612" and row > first}
+    assert found and found <= breaks

@@ -84,9 +84,14 @@ class FindingReporter(FunctionState):
 
     def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self.self_name:
-            draft = self._draft(rule, node, message, TENSOR, None)
-            if draft is not None:
-                self.summary.held_context_drafts.append((node.attr, draft))
+            held = f"self.{node.attr}"
+        elif isinstance(node, ast.Name) and node.id not in self.summary.params and node.id not in self._rebound:
+            held = node.id  # a global (or a closure's name, which no module-level binding answers)
+        else:
+            return
+        draft = self._draft(rule, node, message, TENSOR, None)
+        if draft is not None:
+            self.summary.held_context_drafts.append((held, draft))
 
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.

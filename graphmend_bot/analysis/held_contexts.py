@@ -1,4 +1,5 @@
-"""`with self.NAME:` in traced code, judged by what built `self.NAME` (GM612: `self.lock = threading.Lock()`).
+"""`with self.NAME:` and `with NAME:` on a global in traced code, judged by what built them (GM612:
+`self.lock = threading.Lock()` in `__init__`, `_LOCK = threading.Lock()` at module level).
 
 Measured on torch 2.13 (tests/test_held_context_managers.py): a context manager built outside the
 compiled region (in `__init__`) and entered there breaks with GB0142 ("Dynamo does not know how to
@@ -31,13 +32,21 @@ def held_context_entries(program: Program, traced: Iterable[FunctionId]) -> list
     found: list[TracedDraft] = []
     for fid in sorted(traced):
         function = program.function(fid)
-        if function.class_qualname is None or fid[0] in program.dependency_modules or function.disabled:
+        if fid[0] in program.dependency_modules or function.disabled:
             continue
-        for name, draft in function.held_context_drafts:
-            built = program.held_constructors(fid[0], function.class_qualname, name)
+        for held, draft in function.held_context_drafts:
+            built = _builders(program, fid[0], function.class_qualname, held)
             if built and all(_refused_when_held(program, fid[0], constructor) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def _builders(program: Program, module: str, class_qualname: str | None, held: str) -> list[str]:
+    """What built `self.NAME` ("self.NAME") or the module's global ("NAME")."""
+    if held.startswith("self."):
+        return program.held_constructors(module, class_qualname, held[len("self."):]) if class_qualname else []
+    built = program.modules[module].global_constructors.get(held)
+    return [built] if built is not None else []
 
 
 def _refused_when_held(program: Program, module: str, constructor: str) -> bool:

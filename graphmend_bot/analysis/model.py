@@ -138,8 +138,9 @@ class FunctionSummary:
     # (call site, draft) of a call that may build a TypedDict with optional keys (`Options(...)`):
     # it stands when the site resolves to such a class (analysis/typed_dicts.py).
     typed_dict_drafts: list[tuple[int, Draft]] = field(default_factory=list)
-    # (NAME, draft) of `with self.NAME:`: findings that stand when what built `self.NAME` makes an
-    # object Dynamo cannot enter once it was built outside the compiled region (held_contexts.py).
+    # ("self.NAME" or a global's "NAME", draft) of `with self.NAME:` / `with NAME:`: findings that
+    # stand when what built it makes an object Dynamo cannot enter once it was built outside the
+    # compiled region (held_contexts.py).
     held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
     # The call sites not on every call of the function (as Draft.conditional): a callee that
     # breaks there breaks this function only on some calls (scope.Program._surely_breaking_set).
@@ -209,3 +210,6 @@ class ModuleSummary:
     # analysis/guards.py): (path relative to the package root, sha256 of the text, "" for a file
     # looked for and absent). A cached summary is used only while they still hold that text.
     read_files: tuple[tuple[str, str], ...] = ()
+    # Module-level names bound to a call (`_LOCK = threading.Lock()`): NAME -> the callee, resolved
+    # through the imports (analysis/held_contexts.py judges `with _LOCK:` by it).
+    global_constructors: dict[str, str] = field(default_factory=dict)

@@ -142,6 +142,8 @@ def summarize_module(
         star_imports=tuple(imports.star_modules),
         exports=collector.exports.names,
         read_files=guard_helpers.read_files(),
+        # module-level `NAME = call(...)` (dotted targets, `self.x`, are no globals)
+        global_constructors={name: callee for name, callee in collector.module_constructors.items() if name.isidentifier()},
     )
 
 
@@ -308,6 +310,11 @@ class _Collector:
 
     def visit(self, tree: ast.Module) -> None:
         self._body(tree.body)
+
+    @property
+    def module_constructors(self) -> dict[str, str]:
+        """Module-level `NAME = call(...)` (and dotted targets): NAME -> the callee, resolved through the imports."""
+        return self._constructors[0]
 
     def _body(self, body: list[ast.stmt]) -> None:
         for stmt in body:

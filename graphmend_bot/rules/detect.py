@@ -96,8 +96,8 @@ class Checker(Protocol):
         ...
 
     def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
-        """A finding at `node` when it is `self.NAME` entered by a `with`, standing when what built
-        `self.NAME` makes an object Dynamo cannot enter once built outside the compiled region
+        """A finding at `node` when it is `self.NAME` or a global entered by a `with`, standing when
+        what built it makes an object Dynamo cannot enter once built outside the compiled region
         (the scope solver knows the builders: analysis/held_contexts.py)."""
         ...
 

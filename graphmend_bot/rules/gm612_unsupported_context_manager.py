@@ -56,8 +56,7 @@ REFUSED_WHEN_HELD = REFUSED_ANYWHERE | frozenset({
     "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
     "contextlib.suppress", "contextlib.ExitStack", "warnings.catch_warnings",
 })
-HELD_MESSAGE = ("Dynamo cannot enter a context manager built outside the compiled region: `self.{name}` "
-                "is built in `__init__`")
+HELD_MESSAGE = "Dynamo cannot enter a context manager built outside the compiled region: `{name}` is built {where}"
 
 
 def _entered(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -67,13 +66,18 @@ def _entered(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list
 
 def _entered_value(rule: Rule, checker: Checker, value: ast.expr) -> None:
     """`with cm:` on a local bound to a refused manager (`cm = torch.random.fork_rng()`), and
-    `with self.cm:` on one the scope solver finds built outside the compiled region."""
+    `with self.cm:` / `with CM:` on one the scope solver finds built outside the compiled region
+    (in `__init__`, at module level)."""
     if isinstance(value, ast.Name):
         built_by = checker.builder_of(value.id)
         if built_by in REFUSED_ANYWHERE:
             checker.report(rule, value, MESSAGE.format(name=built_by), TENSOR)
+        elif built_by is None:
+            checker.report_if_held_context_refused(rule, value, HELD_MESSAGE.format(name=value.id, where="at module level"))
     elif isinstance(value, ast.Attribute):
-        checker.report_if_held_context_refused(rule, value, HELD_MESSAGE.format(name=value.attr))
+        checker.report_if_held_context_refused(
+            rule, value, HELD_MESSAGE.format(name=f"self.{value.attr}", where="in `__init__`")
+        )
 
 
 RULE = Rule(
@@ -94,7 +98,7 @@ RULE = Rule(
         "`with name:` on a local bound to one of these or to `threading.Lock()`; and `with self.NAME:` "
         "where `self.NAME` is built in `__init__` as a lock, `torch.no_grad()` and the grad modes, "
         "`contextlib.suppress`/`ExitStack`, `warnings.catch_warnings`, a class of the tree with "
-        "`__enter__` or a `@contextlib.contextmanager` generator."
+        "`__enter__` or a `@contextlib.contextmanager` generator; `with NAME:` on such a global."
     ),
     why=(
         "Dynamo supports a fixed set of context managers (grad modes, autocast, user classes and "
