@@ -34,7 +34,10 @@ def held_context_entries(program: Program, traced: Iterable[FunctionId]) -> list
         function = program.function(fid)
         if fid[0] in program.dependency_modules or function.disabled:
             continue
+        rebound = {f"self.{name}" for name, _ in function.attribute_writes}
         for held, draft in function.held_context_drafts:
+            if held in rebound:
+                continue  # built again in the traced frame: Dynamo enters it (measured)
             built = _builders(program, fid[0], function.class_qualname, held)
             if built and all(_refused_when_held(program, fid[0], constructor) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
