@@ -166,6 +166,9 @@ AttributeReadHook = Callable[["Rule", Checker, ast.Attribute], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
+# `sorted(items, key=lambda item: ...)` / `items.sort(key=lambda item: ...)`: the call, the key
+# lambda and the kind of its body with `item` bound to the kind of an element of `items`.
+SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
 
 
 @dataclass(frozen=True)
@@ -215,6 +218,7 @@ class Detection:
     class_call: ClassCallHook | None = None  # `Options(...)`, `types.Options(...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
+    sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort(key=...)`
 
 
 def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:
