@@ -73,5 +73,6 @@ SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d:
 CLASS_STATEMENTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_statement)
 CAUGHT_EXCEPTION_WRITES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.caught_exception_write)
 CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)
+SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_method_call)
 SORT_KEYS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sort_key)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)

@@ -213,6 +213,9 @@ class CallResolver(ObjectTracker):
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
             kind = self._user_call(func, node, args, kwargs)
+            if is_super(func.value):
+                for check_super_call in C.SUPER_METHOD_CALLS:
+                    check_super_call(self, node, method)
             if method == "__init__" and self.node.name == "__init__" and is_super(func.value):
                 for check_init in C.SUPER_INITS:
                     check_init(self, node)

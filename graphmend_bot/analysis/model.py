@@ -134,6 +134,9 @@ class FunctionSummary:
     # (call site, draft) of a call that may build a TypedDict with optional keys (`Options(...)`):
     # it stands when the site resolves to such a class (analysis/typed_dicts.py).
     typed_dict_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (method name, draft) of `super().NAME(...)` with NAME one of `object`'s methods Dynamo cannot
+    # call through `super()`: it stands when the class's bases leave NAME to `object` (super_calls.py).
+    super_object_drafts: list[tuple[str, Draft]] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and
@@ -167,6 +170,9 @@ class ClassSummary:
     attributes: dict[str, str] = field(default_factory=dict)
     metaclass: str | None = None  # `class C(metaclass=M)`: M as written, resolved through imports
     optional_keys: bool = False  # a TypedDict with optional keys: building one breaks (typed_dicts.py)
+    # Decorated (`@dataclass` writes `__eq__` and `__repr__`), or its body binds one of `object`'s
+    # methods other than by `def` (`__hash__ = Base.__hash__`): which of them it has is not known.
+    dunders_unknown: bool = False
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from graphmend_bot.analysis.public_api import (
 )
 from graphmend_bot.analysis.skipped_frames import comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
+from graphmend_bot.analysis.super_calls import object_method_super_calls
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
@@ -840,6 +841,7 @@ class Program:
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, traced, solver.targets, solver.holds)
         result += typed_dict_constructions(self, traced)
+        result += object_method_super_calls(self, traced)
         result += disabled_function_calls(self, solver.targets)
         result += held_module_calls(self, traced)
         consequences = self._consequences(traced, solver.targets, [*result, *inner])

@@ -111,6 +111,11 @@ class Checker(Protocol):
         keys, which only the scope solver knows (analysis/typed_dicts.py)."""
         ...
 
+    def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str) -> None:
+        """A finding at `call` (`super().__eq__(other)`), standing when the bases of the class
+        holding the function leave `method` to `object` (analysis/super_calls.py)."""
+        ...
+
     def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
         """A finding at `call` (`param.strip()`), standing when a member of a `(str, Enum)` class
         reaches parameter `param` from a default or a traced caller (analysis/str_enums.py)."""
@@ -169,6 +174,8 @@ ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
 # `sorted(items, key=lambda item: ...)` / `items.sort(key=lambda item: ...)`: the call, the key
 # lambda and the kind of its body with `item` bound to the kind of an element of `items`.
 SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
+# `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
+SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
 
 @dataclass(frozen=True)
@@ -218,6 +225,7 @@ class Detection:
     class_call: ClassCallHook | None = None  # `Options(...)`, `types.Options(...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
+    super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort(key=...)`
 
 
