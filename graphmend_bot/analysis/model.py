@@ -137,6 +137,10 @@ class FunctionSummary:
     # (method name, draft) of `super().NAME(...)` with NAME one of `object`'s methods Dynamo cannot
     # call through `super()`: it stands when the class's bases leave NAME to `object` (super_calls.py).
     super_object_drafts: list[tuple[str, Draft]] = field(default_factory=list)
+    # ("instance:Cls>__rmul__", draft) of `tensor * obj` (`__mul__` for `obj * tensor`) on an object
+    # of a known class: it stands when the class has that method and no `__torch_function__`
+    # (object_operands.py).
+    object_operand_drafts: list[tuple[str, Draft]] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and

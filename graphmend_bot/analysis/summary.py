@@ -127,6 +127,7 @@ def summarize_module(
         summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
         summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
         summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
+        summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
         summary.metaclass_call_drafts = [
             d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
         ]
@@ -263,6 +264,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.skipped_frame_drafts = []
     summary.typed_dict_drafts = []
     summary.super_object_drafts = []
+    summary.object_operand_drafts = []
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:

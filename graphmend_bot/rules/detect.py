@@ -116,6 +116,13 @@ class Checker(Protocol):
         holding the function leave `method` to `object` (analysis/super_calls.py)."""
         ...
 
+    def report_if_operand_method(self, rule: Rule, node: ast.BinOp, method_ref: str, message: str,
+                                     deps: Kind) -> None:
+        """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and
+        `method_ref` ("instance:Cls>__rmul__") resolves to a method of the checked tree, on a class
+        without `__torch_function__` (analysis/object_operands.py)."""
+        ...
+
     def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
         """A finding at `call` (`param.strip()`), standing when a member of a `(str, Enum)` class
         reaches parameter `param` from a default or a traced caller (analysis/str_enums.py)."""
@@ -174,6 +181,10 @@ ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
 # `sorted(items, key=lambda item: ...)` / `items.sort(key=lambda item: ...)`: the call, the key
 # lambda and the kind of its body with `item` bound to the kind of an element of `items`.
 SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
+# `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
+# of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
+# and the tensor's kind.
+ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp, str, Kind], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
@@ -225,6 +236,7 @@ class Detection:
     class_call: ClassCallHook | None = None  # `Options(...)`, `types.Options(...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
+    object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort(key=...)`
 
