@@ -82,4 +82,7 @@ CLASS_STATEMENTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_sta
 CAUGHT_EXCEPTION_WRITES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.caught_exception_write)
 CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)
 ENTERED_VALUES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.entered_value)
+SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_method_call)
+OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_operand)
+SORT_KEYS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sort_key)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)

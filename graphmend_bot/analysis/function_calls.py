@@ -41,6 +41,10 @@ class CallResolver(ObjectTracker):
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         if node.keywords:
             self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
+            if C.SORT_KEYS and (sort_key := _sort_key(node, self.resolve)) is not None:
+                # `items.sort(...)` sorts the local list `items`; `sorted(items, ...)` its argument
+                items = env.get(cast(ast.Name, func.value).id, NOT_TENSOR) if isinstance(func, ast.Attribute) else args[0]
+                self._check_sort_key(node, sort_key, items, env)
         resolved = self.resolve(func)
         if isinstance(func, ast.Call):
             self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
@@ -62,6 +66,15 @@ class CallResolver(ObjectTracker):
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind
+
+    def _check_sort_key(self, node: ast.Call, key: ast.Lambda, items: Kind, env: Env) -> None:
+        """Dynamo calls a sort's key on every element while tracing: its body is traced code, with
+        the parameter bound to an element of what is sorted (`items`, the kind of the whole)."""
+        inner = dict(env)
+        inner[key.args.args[0].arg] = items.without_flags()
+        kind = self.expr(key.body, inner)
+        for check_sort_key in C.SORT_KEYS:
+            check_sort_key(self, node, key, kind)
 
     def _chained_untraceable(self, func: ast.Attribute) -> str | None:
         """`Cls(...).method` where the table lists `Cls.method` (`torch.Generator.manual_seed`)."""
@@ -200,6 +213,9 @@ class CallResolver(ObjectTracker):
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
             kind = self._user_call(func, node, args, kwargs)
+            if is_super(func.value):
+                for check_super_call in C.SUPER_METHOD_CALLS:
+                    check_super_call(self, node, method)
             if method == "__init__" and self.node.name == "__init__" and is_super(func.value):
                 for check_init in C.SUPER_INITS:
                     check_init(self, node)
@@ -312,6 +328,18 @@ def _derived_from(kind: Kind, source: Kind) -> bool:
         kind.nonempty and not kind.always and source.nonempty and not source.always
         and kind.params <= source.params and kind.calls <= source.calls
     )
+
+
+def _sort_key(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> ast.Lambda | None:
+    """The one-parameter `key=lambda` of `sorted(items, key=...)` or `items.sort(key=...)`."""
+    func = call.func
+    sorts = (
+        isinstance(func, ast.Name) and func.id == "sorted" and resolve(func) in (None, "sorted") and len(call.args) == 1
+    ) or (isinstance(func, ast.Attribute) and func.attr == "sort" and isinstance(func.value, ast.Name) and not call.args)
+    key = next((keyword.value for keyword in call.keywords if keyword.arg == "key"), None)
+    if sorts and isinstance(key, ast.Lambda) and len(key.args.args) == 1 and not key.args.kwonlyargs:
+        return key
+    return None
 
 
 def _has_generator_argument(call: ast.Call) -> bool:

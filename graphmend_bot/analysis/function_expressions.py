@@ -118,6 +118,8 @@ class ExpressionEvaluator(CallResolver):
         if dunder is not None and isinstance(node.left, ast.Name) and (ref := self._known_class(node.left.id)):
             # `covar + noise_covar` on a value of a known class runs its `__add__`
             self._class_site(node, f"instance:{ref}>{dunder}", [right])
+        if C.OBJECT_OPERANDS and dunder is not None:
+            self._object_operand(node, left, right)
         combined = left | right
         if isinstance(node.op, _MASK_OPERATORS) and combined.boolean and combined.is_tensor:
             return combined.without_data_dependent_bool()  # `(x > 0) & valid`: still a mask

@@ -11,7 +11,7 @@ import ast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import value_class
-from graphmend_bot.analysis.callee_refs import callee_ref, is_super
+from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
@@ -70,8 +70,27 @@ class ObjectTracker(FindingReporter):
         ref = self.instances.get(name)
         if ref is None or value_class.annotated_root(ref):
             return ref  # not `x = self.y`: a site per read of every such local costs more than it finds
-        leaf = ref.partition(":")[2].rpartition(".")[2]
-        return ref if ref.startswith(("name:", "dotted:")) and leaf[:1].isupper() else None
+        return ref if _names_a_class(ref) else None
+
+    def _operand_class(self, node: ast.expr) -> str | None:
+        """The class ref of an operand that is an object of a known class: a local (`_known_class`)
+        or one built in place (`Scale(2)`, a capitalised callee)."""
+        if isinstance(node, ast.Name):
+            return self._known_class(node.id)
+        ref = built_here(node)
+        return ref if ref is not None and _names_a_class(ref) else None
+
+    def _object_operand(self, node: ast.BinOp, left: Kind, right: Kind) -> None:
+        """`t * scale` / `scale * t` with a tensor and an object of a known class, which answers in
+        eager with `__rmul__` / `__mul__`: Dynamo hands the object to the tensor's operation."""
+        if left.is_tensor and (ref := self._operand_class(node.right)) is not None:
+            method, tensor = f"instance:{ref}>{value_class.REFLECTED_METHODS[type(node.op)]}", left
+        elif right.is_tensor and (ref := self._operand_class(node.left)) is not None:
+            method, tensor = f"instance:{ref}>{value_class.OPERATOR_METHODS[type(node.op)]}", right
+        else:
+            return
+        for check_operand in C.OBJECT_OPERANDS:
+            check_operand(self, node, method, tensor)
 
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
         """A call Python makes for the source: a property read, an operator's dunder."""
@@ -119,3 +138,9 @@ class ObjectTracker(FindingReporter):
         if head == self.self_name and head not in env and attr and "." not in attr:
             return f"attr:{attr}"
         return None
+
+
+def _names_a_class(ref: str) -> bool:
+    """A constructor ref whose callee is capitalised (`name:Scale`, `dotted:ops.Scale`): a class."""
+    leaf = ref.partition(":")[2].rpartition(".")[2]
+    return ref.startswith(("name:", "dotted:")) and leaf[:1].isupper()

@@ -99,6 +99,17 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.typed_dict_drafts.append((len(self.summary.calls) - 1, draft))
 
+    def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str) -> None:
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.super_object_drafts.append((method, draft))
+
+    def report_if_operand_method(self, rule: Rule, node: ast.BinOp, method_ref: str, message: str,
+                                     deps: Kind) -> None:
+        draft = self._draft(rule, node, message, deps, None)
+        if draft is not None:
+            self.summary.object_operand_drafts.append((method_ref, draft))
+
     def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.
         draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)

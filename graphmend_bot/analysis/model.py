@@ -145,6 +145,13 @@ class FunctionSummary:
     # The call sites not on every call of the function (as Draft.conditional): a callee that
     # breaks there breaks this function only on some calls (scope.Program._surely_breaking_set).
     conditional_sites: list[int] = field(default_factory=list)
+    # (method name, draft) of `super().NAME(...)` with NAME one of `object`'s methods Dynamo cannot
+    # call through `super()`: it stands when the class's bases leave NAME to `object` (super_calls.py).
+    super_object_drafts: list[tuple[str, Draft]] = field(default_factory=list)
+    # ("instance:Cls>__rmul__", draft) of `tensor * obj` (`__mul__` for `obj * tensor`) on an object
+    # of a known class: it stands when the class has that method and no `__torch_function__`
+    # (object_operands.py).
+    object_operand_drafts: list[tuple[str, Draft]] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and
@@ -178,6 +185,9 @@ class ClassSummary:
     attributes: dict[str, str] = field(default_factory=dict)
     metaclass: str | None = None  # `class C(metaclass=M)`: M as written, resolved through imports
     optional_keys: bool = False  # a TypedDict with optional keys: building one breaks (typed_dicts.py)
+    # Decorated (`@dataclass` writes `__eq__` and `__repr__`), or its body binds one of `object`'s
+    # methods other than by `def` (`__hash__ = Base.__hash__`): which of them it has is not known.
+    dunders_unknown: bool = False
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.object_operands import object_operations
 from graphmend_bot.analysis.public_api import (
     TENSOR_API,
     exports_modules,
@@ -40,6 +41,7 @@ from graphmend_bot.analysis.public_api import (
 )
 from graphmend_bot.analysis.skipped_frames import comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
+from graphmend_bot.analysis.super_calls import object_method_super_calls
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
@@ -841,6 +843,8 @@ class Program:
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, traced, solver.targets, solver.holds)
         result += typed_dict_constructions(self, traced)
+        result += object_method_super_calls(self, traced)
+        result += object_operations(self, traced, solver.holds)
         result += disabled_function_calls(self, solver.targets)
         result += held_module_calls(self, traced)
         result += held_context_entries(self, traced)

@@ -9,8 +9,9 @@ import ast
 import bisect
 from collections import deque
 from collections.abc import Iterator
+from typing import TypeVar
 
-from graphmend_bot.analysis import bound_methods, held_functions, named_tuples, typed_dicts
+from graphmend_bot.analysis import bound_methods, held_functions, named_tuples, super_calls, typed_dicts
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -25,6 +26,8 @@ from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
+
+T = TypeVar("T")  # what a consequence draft is paired with: a call site, a method name
 
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 # Dynamo calls a function with one of these decorators while tracing; it never traces its body.
@@ -123,6 +126,8 @@ def summarize_module(
         summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
         summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
         summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
+        summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
+        summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
         summary.metaclass_call_drafts = [
             d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
         ]
@@ -200,8 +205,9 @@ def _string_literals(node: ast.expr | None) -> list[str] | None:
     return names if len(names) == len(node.elts) else None
 
 
-def _unsuppressed(lines: list[str], drafts: list[tuple[int, Draft]]) -> list[tuple[int, Draft]]:
-    return [(site, d) for site, d in drafts if not suppressed(lines, d.row, d.end_row, d.code)]
+def _unsuppressed(lines: list[str], drafts: list[tuple[T, Draft]]) -> list[tuple[T, Draft]]:
+    """The (call site or method name, draft) pairs whose line has no `noqa` for the draft's code."""
+    return [(tag, d) for tag, d in drafts if not suppressed(lines, d.row, d.end_row, d.code)]
 
 
 def _deferred_functions(tree: ast.Module) -> set[str]:
@@ -259,6 +265,8 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.str_method_drafts = []
     summary.skipped_frame_drafts = []
     summary.typed_dict_drafts = []
+    summary.super_object_drafts = []
+    summary.object_operand_drafts = []
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:
@@ -349,7 +357,8 @@ class _Collector:
         methods = tuple(
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
-        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname))
+        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname),
+                                              dunders_unknown=super_calls.dunders_unknown(node))
         metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
         if metaclass is not None and (written := dotted_name(metaclass)) is not None:
             self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written

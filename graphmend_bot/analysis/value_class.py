@@ -41,6 +41,15 @@ OPERATOR_METHODS: dict[type[ast.operator], str] = {
     ast.Div: "__truediv__",
 }
 
+# `tensor OP obj` runs `type(obj).__rOP__` in eager once the tensor's own operator declines.
+REFLECTED_METHODS: dict[type[ast.operator], str] = {
+    ast.Add: "__radd__",
+    ast.Sub: "__rsub__",
+    ast.Mult: "__rmul__",
+    ast.MatMult: "__rmatmul__",
+    ast.Div: "__rtruediv__",
+}
+
 # Decorators that make a method run on attribute access (by their last name: `functools.
 # cached_property`, torch.distributions' `lazy_property`, which gpytorch's distributions use).
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "lazy_property"})

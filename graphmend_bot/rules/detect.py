@@ -117,6 +117,18 @@ class Checker(Protocol):
         keys, which only the scope solver knows (analysis/typed_dicts.py)."""
         ...
 
+    def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str) -> None:
+        """A finding at `call` (`super().__eq__(other)`), standing when the bases of the class
+        holding the function leave `method` to `object` (analysis/super_calls.py)."""
+        ...
+
+    def report_if_operand_method(self, rule: Rule, node: ast.BinOp, method_ref: str, message: str,
+                                     deps: Kind) -> None:
+        """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and
+        `method_ref` ("instance:Cls>__rmul__") resolves to a method of the checked tree, on a class
+        without `__torch_function__` (analysis/object_operands.py)."""
+        ...
+
     def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
         """A finding at `call` (`param.strip()`), standing when a member of a `(str, Enum)` class
         reaches parameter `param` from a default or a traced caller (analysis/str_enums.py)."""
@@ -177,6 +189,15 @@ HeldContextHook = Callable[[str], bool]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
+# `sorted(items, key=lambda item: ...)` / `items.sort(key=lambda item: ...)`: the call, the key
+# lambda and the kind of its body with `item` bound to the kind of an element of `items`.
+SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
+# `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
+# of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
+# and the tensor's kind.
+ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp, str, Kind], None]
+# `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
+SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
 
 @dataclass(frozen=True)
@@ -228,6 +249,9 @@ class Detection:
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
+    object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
+    super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
+    sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort(key=...)`
 
 
 def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:

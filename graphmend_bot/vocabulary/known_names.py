@@ -296,3 +296,10 @@ STATIC_BUILTINS = frozenset({
     "hash", "format", "super", "zip", "enumerate", "print", "open",
 })
 SCALAR_CASTS = frozenset({"int", "float", "bool", "complex"})
+
+# `object`'s methods Dynamo cannot call through `super()` (GB0006, measured on torch 2.13,
+# tests/coverage_probes/gb0006_super_object_method.py): slot wrappers and method descriptors it has
+# no rule for (`__init__`, `__new__`, `__setattr__`, `__delattr__` and `__getattribute__` it models).
+OBJECT_METHODS_NOT_VIA_SUPER = frozenset({"__eq__", "__hash__", "__repr__", "__str__", "__format__", "__dir__"})
+# The ones of them torch.nn.Module defines itself, as Python functions Dynamo inlines.
+NN_MODULE_OBJECT_METHODS = frozenset({"__repr__", "__dir__"})

@@ -1,0 +1,40 @@
+"""A tensor and an object of a class that answers the operator: Dynamo breaks (GB0055, GM623).
+
+Measured on torch 2.13 (tests/coverage_probes/gb0055_tensor_operator_on_object.py): in eager,
+`t * scale` tries the tensor's `__mul__`, which declines an object it does not know, and Python
+then calls `type(scale).__rmul__`; `scale * t` calls `type(scale).__mul__`. Dynamo instead hands
+the object to the tensor operation it records, in either order, and cannot make it a graph input
+("Failed to convert args/kwargs to proxy"). The finding stands when the other operand is a
+tensor and the object's class (built in the function, or annotated) has the method that answers
+in the checked tree, without `__torch_function__` (a tensor-like class, which Dynamo dispatches
+another way: not measured, left unreported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from graphmend_bot.vocabulary.kind import Kind
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+
+
+def object_operations(
+    program: Program, traced: set[FunctionId], holds: Callable[[FunctionId, Kind], bool]
+) -> list[TracedDraft]:
+    """The drafts of traced `t OP obj` / `obj OP t` whose object's class answers the operator."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    found: list[TracedDraft] = []
+    for fid in sorted(traced):
+        function = program.function(fid)
+        if not function.object_operand_drafts or fid[0] in program.dependency_modules:
+            continue
+        for method_ref, draft in function.object_operand_drafts:
+            torch_function = method_ref.rpartition(">")[0] + ">__torch_function__"
+            if (holds(fid, draft.deps) and program.resolve_call(fid, method_ref)
+                    and not program.resolve_call(fid, torch_function)):
+                found.append(TracedDraft(program.modules[fid[0]], function, draft))
+    return found

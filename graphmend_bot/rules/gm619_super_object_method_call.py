@@ -1,0 +1,74 @@
+"""GM619 super-object-method-call: its documentation, in one place with how it is detected.
+
+Measured on torch 2.13 (tests/coverage_probes/gb0006_super_object_method.py): `super().__eq__(other)`,
+`super().__hash__()`, `super().__repr__()`, `super().__str__()`, `super().__format__(spec)` and
+`super().__dir__()` break with GB0006 when no base of the class defines the method, so that
+`super()` finds `object`'s (a slot wrapper, not a function Dynamo can inline). The scope solver
+decides that from the class's bases (analysis/super_calls.py).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary import known_names as V
+
+
+def _super_call(rule: Rule, checker: Checker, call: ast.Call, method: str) -> None:
+    if method in V.OBJECT_METHODS_NOT_VIA_SUPER:
+        checker.report_if_super_reaches_object(
+            rule, call, method, f"`super().{method}()` reaches `object.{method}`, which Dynamo cannot call through "
+            "`super()`: it breaks the graph",
+        )
+
+
+RULE = Rule(
+    code="GM619",
+    name="super-object-method-call",
+    family="not traceable",
+    gb_id="GB0006",
+    summary=(
+        "Flags `super().__eq__(...)`, `super().__hash__()`, `super().__repr__()`, `super().__str__()`, "
+        "`super().__format__(...)` and `super().__dir__()` in traced code when no base of the class "
+        "defines the method (its bases are classes of the checked tree, `object` or `nn.Module`)."
+    ),
+    why=(
+        "Through `super()` TorchDynamo inlines Python functions and models a few of `object`'s "
+        "methods (`__init__`, `__new__`, `__setattr__`, `__getattribute__`); `object`'s own "
+        "`__eq__`, `__hash__`, `__repr__`, `__str__`, `__format__` and `__dir__` are C slots it "
+        "cannot call: the call ends the graph (GB0006, measured on torch 2.13), and a caller that "
+        "built the object in the same frame breaks too (GB0092)."
+    ),
+    example=(
+        "class Box:\n"
+        "    def __init__(self, t):\n"
+        "        self.t = t\n"
+        "\n"
+        "    def same(self, other):\n"
+        "        return super().__eq__(other)\n"
+        "\n"
+        "box = Box(x)\n"
+        "y = x * box.same(box)"
+    ),
+    use_instead=(
+        "class Box:\n"
+        "    def __init__(self, t):\n"
+        "        self.t = t\n"
+        "\n"
+        "    def same(self, other):\n"
+        "        return self is other  # what object.__eq__ decides\n"
+        "\n"
+        "box = Box(x)\n"
+        "y = x * box.same(box)"
+    ),
+    fix_safety=(
+        "No automatic fix: write what `object`'s method does (`self is other` for `__eq__`, "
+        "`id(self)` based hashing, a fixed text for `__repr__`), or call it outside the compiled "
+        "function."
+    ),
+    detection=Detection(super_method_call=_super_call),
+    advice=("`{code}` calls `object`'s method through `super()`, which Dynamo cannot trace: write what it "
+            "does (`self is other` for `__eq__`)"),
+)

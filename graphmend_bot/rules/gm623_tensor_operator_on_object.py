@@ -1,0 +1,65 @@
+"""GM623 tensor-operator-on-object: its documentation, in one place with how it is detected.
+
+Measured on torch 2.13 (tests/coverage_probes/gb0055_tensor_operator_on_object.py): `t + obj`,
+`t - obj`, `t * obj`, `t @ obj` and `t / obj`, with `t` a tensor and `obj` an object whose class
+defines the reflected method (`__radd__`, `__rmul__`, ...), break with GB0055, and so does
+`obj * t` on a class defining `__mul__`. The traversal asks at each such operation whose object's
+class it knows; the scope solver keeps the finding when that class has the method in the checked
+tree (analysis/object_operands.py).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import Kind
+
+
+def _object_operand(rule: Rule, checker: Checker, node: ast.BinOp, method_ref: str, tensor: Kind) -> None:
+    method = method_ref.rpartition(">")[2]
+    checker.report_if_operand_method(
+        rule, node, method_ref, f"a tensor operator with an object that answers with `{method}`: Dynamo "
+        "cannot pass the object to the tensor operation and breaks the graph", tensor,
+    )
+
+
+# The class of the documented example and of its rewrite.
+_SCALE = (
+    "class Scale:\n"
+    "    def __init__(self, t):\n"
+    "        self.t = t\n"
+    "\n"
+    "    def __rmul__(self, other):\n"
+    "        return other * self.t\n"
+    "\n"
+)
+
+RULE = Rule(
+    code="GM623",
+    name="tensor-operator-on-object",
+    family="not traceable",
+    gb_id="GB0055",
+    summary=(
+        "Flags `t + obj`, `t - obj`, `t * obj`, `t @ obj` and `t / obj` in traced code where `t` is a "
+        "tensor and `obj` an object of a class of the checked tree that defines the reflected "
+        "method (`__radd__`, `__rsub__`, `__rmul__`, `__rmatmul__`, `__rtruediv__`), and `obj * t` "
+        "where it defines the operator (`__mul__`, ...)."
+    ),
+    why=(
+        "In eager, the tensor's operator declines an object it does not know and Python calls the "
+        "object's method. TorchDynamo instead passes the object to the tensor operation it "
+        "records, cannot make it a graph input (\"Failed to convert args/kwargs to proxy\", "
+        "GB0055, measured on torch 2.13) and ends the graph; the operation runs eagerly."
+    ),
+    example=_SCALE + "y = x * Scale(x)",
+    use_instead=_SCALE + "y = Scale(x).__rmul__(x)  # call the object's method: Dynamo traces it",
+    fix_safety=(
+        "No automatic fix: call the object's method yourself (`obj.__rmul__(t)`, which Dynamo "
+        "traces), or operate on the tensor the object holds."
+    ),
+    detection=Detection(object_operand=_object_operand),
+    advice=("`{code}` gives an object to a tensor operator, which Dynamo cannot trace: call the object's "
+            "method (`obj.__rmul__(t)`) instead"),
+)
