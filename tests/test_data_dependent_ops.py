@@ -68,6 +68,9 @@ SHAPE_METHOD_SAMPLES = {
 SOME_ARGUMENTS = {
     "narrow": ("GM305", "GB0033", "torch.narrow(y, 1, y.argmax(1)[0], 1)", "torch.narrow(y, 1, 0, 1)"),
     "nn.functional.one_hot": ("GM305", "GB0246", "F.one_hot(y.long().abs())", "F.one_hot(y.long().abs(), 8)"),
+    "tensor_split": (
+        "GM305", "GB0033", "torch.tensor_split(y, torch.tensor([1, 2]), dim=1)", "torch.tensor_split(y, [1, 2], dim=1)",
+    ),
     "repeat_interleave": (
         "GM503", "GB0036", "y.repeat_interleave(y.long().abs().flatten()[:3], dim=0)", "y.repeat_interleave(2, dim=0)",
     ),

@@ -53,6 +53,7 @@ DYNAMIC_SHAPE_METHODS: dict[str, str] = {
 VALUE_READ_FOR_SOME_ARGUMENTS: dict[str, str] = {
     "narrow": "aten._local_scalar_dense.default",
     "nn.functional.one_hot": "aten._local_scalar_dense.default",
+    "tensor_split": "aten._local_scalar_dense.default",
 }
 SHAPE_FROM_DATA_FOR_SOME_ARGUMENTS: dict[str, str] = {
     "repeat_interleave": "aten.repeat_interleave.Tensor",
