@@ -1,20 +1,25 @@
 """Write graphmend_bot/vocabulary/data_dependent_ops.py: the torch operators that read tensor
-values into Python while Dynamo traces them ("Data dependent operator", GB0033), derived from
-torch's own operator database.
+values into Python while Dynamo traces them ("Data dependent operator", GB0033) or whose output
+shape depends on tensor values ("Dynamic shape operator", GB0036), derived from torch's own
+operator database and aten's operator tags.
 
-    python benchmarks/data_dependent_ops.py           # (re)write the table (about two minutes)
+    python benchmarks/data_dependent_ops.py           # (re)write the table (about a minute)
     python benchmarks/data_dependent_ops.py --check   # exit 1 when the table is out of date
 
 Every OpInfo of torch's `op_db` (torch/testing/_internal/common_methods_invocations.py) is run on
-its own float32 CPU sample inputs under a `FakeTensorMode` without scalar outputs, which is how
-Dynamo runs an op while tracing with `capture_scalar_outputs=False`. An op whose every sample
-raises `DataDependentOutputException` (the fake implementation of an operator tagged
-`data_dependent_output`, `aten.item` or `aten.equal`, reached by its decomposition) breaks
-whatever its arguments are: it enters the table under the names code calls it by (the torch
-function and, when there is one, the Tensor method). An op that breaks on some samples only
-(`narrow` given a tensor start, `tensor_split` given tensor indices) depends on its arguments and
-is left to the rules that look at them (GM305). tests/test_data_dependent_ops.py measures every
-entry with Dynamo.
+its own float32 (else int64) CPU sample inputs under a `FakeTensorMode` without a shape
+environment, which is how Dynamo runs an op while tracing with its default config
+(`capture_scalar_outputs` and `capture_dynamic_output_shape_ops` off): the fake implementation of
+an aten operator tagged `data_dependent_output` (`aten.item`, `aten.equal`, ...) raises
+`DataDependentOutputException`, one tagged `dynamic_output_shape` (`aten.nonzero`,
+`aten.masked_select`, `aten._unique2`, ...) `DynamicOutputShapeException`, and Dynamo turns these
+into GB0033 and GB0036 (torch/_dynamo/utils.py, run_node's callers). An op whose every sample
+raises, directly or through its decomposition, breaks whatever its arguments are: it enters the
+table under the names code calls it by (`torch.X`, `torch.linalg.X`, `torch.nn.functional.X`, and
+the Tensor method when there is one). An op that raises on some samples only (`narrow` given a
+tensor start, `repeat_interleave` given tensor repeats) depends on its arguments: it is listed
+apart, and tests/test_data_dependent_ops.py names the rule that reads those arguments and measures
+both calls with Dynamo, as it measures every entry.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from generated_table import write_or_check  # noqa: E402
 
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "data_dependent_ops.py"
-SAMPLES_PER_OP = 3
+SAMPLES_PER_OP = 8
 
 
 def _op_db() -> list[Any]:
@@ -54,73 +59,124 @@ def _faked(mode: Any, value: Any) -> Any:
     return mode.from_tensor(value) if isinstance(value, torch.Tensor) else value
 
 
-def _always_data_dependent(op: Any) -> str | None:
-    """The aten operator every sample of `op` reads data through, or None."""
+def _reader(op: Any) -> tuple[str, str, bool] | None:
+    """How `op` leaves Dynamo's graph on its samples: the exception's kind ("value" for a read of
+    tensor values, "shape" for a data-dependent output shape), the aten operator that raised it,
+    and whether every sample raised; None when no sample did or the samples say nothing."""
     import torch
-    from torch._subclasses.fake_tensor import DataDependentOutputException, FakeTensorMode
+    from torch._subclasses.fake_tensor import (
+        DataDependentOutputException,
+        DynamicOutputShapeException,
+        FakeTensorMode,
+    )
 
-    if torch.float32 not in op.supported_dtypes("cpu"):
+    dtype = next((d for d in (torch.float32, torch.int64) if d in op.supported_dtypes("cpu")), None)
+    if dtype is None:  # integer ops (`bincount`, `one_hot`) run on int64 samples
         return None
     try:
-        samples = list(op.sample_inputs("cpu", torch.float32, requires_grad=False))[:SAMPLES_PER_OP]
+        samples = list(op.sample_inputs("cpu", dtype, requires_grad=False))[:SAMPLES_PER_OP]
     except Exception:  # an OpInfo without float32 CPU samples says nothing here
         return None
-    readers = set()
+    readers: set[tuple[str, str]] = set()
+    traced = 0
     for sample in samples:
-        mode = FakeTensorMode()
+        mode = FakeTensorMode()  # no shape environment: Dynamo's default config, neither capture flag set
         fake = functools.partial(_faked, mode)
         try:
             with mode:
                 op.op(*map(fake, (sample.input, *sample.args)), **{k: fake(v) for k, v in sample.kwargs.items()})
         except DataDependentOutputException as error:
-            readers.add(str(error.func))
+            readers.add(("value", str(error.func)))
             continue
-        except Exception:  # a sample fake mode cannot run is not evidence
-            return None
+        except DynamicOutputShapeException as error:
+            readers.add(("shape", str(error.func)))
+            continue
+        except Exception:  # a sample fake mode cannot run is not evidence either way
+            continue
+        traced += 1
+    if not readers:
         return None
-    return min(readers) if samples else None
+    kind, reader = min(readers)
+    return kind, reader, traced == 0
 
 
-def build() -> tuple[str, dict[str, str], dict[str, str]]:
+Table = dict[str, dict[str, str]]
+
+
+def _public_name(torch: Any, op: Any) -> str | None:
+    """The name after `torch.` code calls `op` by (`nonzero`, `linalg.lstsq`,
+    `nn.functional.one_hot`), or None for an OpInfo of no public function."""
+    for name in (op.name, op.op.__name__):
+        target = torch
+        for part in name.split("."):
+            target = getattr(target, part, None)
+        if target is op.op or (name.startswith("nn.") and name == op.name):
+            return name
+    return None
+
+
+def build() -> tuple[str, Table, Table, Table]:
+    """The torch version; by exception kind, the functions and the Tensor methods that raise on
+    every sample; and the operators that raise on some samples only (their arguments decide)."""
     import torch
 
-    functions: dict[str, str] = {}
-    methods: dict[str, str] = {}
+    functions: Table = {"value": {}, "shape": {}}
+    methods: Table = {"value": {}, "shape": {}}
+    some_arguments: Table = {"value": {}, "shape": {}}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for op in _op_db():
-            reader = _always_data_dependent(op)
-            if reader is None:
+            found = _reader(op)
+            if found is None:
                 continue
-            name = op.name if op.name.startswith("nn.") else op.op.__name__
-            if getattr(torch, name, None) is op.op or name.startswith("nn."):
-                functions[name] = reader
+            kind, reader, always = found
+            if not always:
+                some_arguments[kind][op.name] = reader
+                continue
+            name = _public_name(torch, op)
+            if name is not None:
+                functions[kind][name] = reader
             if op.method_variant is not None:
-                methods[op.method_variant.__name__] = reader
-    return torch.__version__.split("+")[0], functions, methods
+                methods[kind][op.method_variant.__name__] = reader
+    return torch.__version__.split("+")[0], functions, methods, some_arguments
 
 
-def render(version: str, functions: dict[str, str], methods: dict[str, str]) -> str:
+def render(version: str, functions: Table, methods: Table, some_arguments: Table) -> str:
     def rows(table: dict[str, str]) -> str:
-        return "\n".join(f'    "{name}": "{reader}",' for name, reader in sorted(table.items()))
+        return "".join(f'    "{name}": "{reader}",\n' for name, reader in sorted(table.items()))
 
     return f'''"""Generated by benchmarks/data_dependent_ops.py from torch {version}'s operator database; do not edit.
 
-Operators whose every OpInfo sample reads tensor values into Python under fake tensors (Dynamo:
-"Data dependent operator", GB0033), each with the aten operator that reads them.
+Operators whose every OpInfo sample, run under fake tensors as Dynamo runs it by default, reads
+tensor values into Python ("Data dependent operator", GB0033) or gives an output whose shape
+depends on tensor values ("Dynamic shape operator", GB0036), each with the aten operator that
+raised; and the operators that raise on some samples only, where the arguments decide.
 """
 
 TORCH_VERSION = "{version}"
 
 # By name after `torch.` (`torch.cov`, `torch.nn.functional.gaussian_nll_loss`).
 DATA_DEPENDENT_FUNCTIONS: dict[str, str] = {{
-{rows(functions)}
-}}
+{rows(functions["value"])}}}
 
 # By Tensor method name (`x.cov()`).
 DATA_DEPENDENT_METHODS: dict[str, str] = {{
-{rows(methods)}
-}}
+{rows(methods["value"])}}}
+
+# GB0036, by name after `torch.` (`torch.nonzero`).
+DYNAMIC_SHAPE_FUNCTIONS: dict[str, str] = {{
+{rows(functions["shape"])}}}
+
+# GB0036, by Tensor method name (`x.nonzero()`).
+DYNAMIC_SHAPE_METHODS: dict[str, str] = {{
+{rows(methods["shape"])}}}
+
+# Operators that break on some samples only, by OpInfo name: their arguments decide, and a rule
+# that reads the arguments reports them (tests/test_data_dependent_ops.py names it for each).
+VALUE_READ_FOR_SOME_ARGUMENTS: dict[str, str] = {{
+{rows(some_arguments["value"])}}}
+SHAPE_FROM_DATA_FOR_SOME_ARGUMENTS: dict[str, str] = {{
+{rows(some_arguments["shape"])}}}
 '''
 
 

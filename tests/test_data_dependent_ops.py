@@ -1,18 +1,28 @@
-"""The data-dependent operator table (vocabulary/data_dependent_ops.py, GM105), generated from
-torch's operator database by benchmarks/data_dependent_ops.py, measured here with TorchDynamo:
-every entry called between two tensor operations breaks with "Data dependent operator" (GB0033)."""
+"""The data-dependent operator tables (vocabulary/data_dependent_ops.py: GM105, GM501), generated
+from torch's operator database by benchmarks/data_dependent_ops.py, measured here with TorchDynamo:
+every entry called between two tensor operations breaks with "Data dependent operator" (GB0033)
+or "Dynamic shape operator" (GB0036); an operator that breaks for some arguments only breaks with
+them and traces without them, and a rule reads those arguments."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from graphmend_bot.engine import check
+from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.data_dependent_ops import (
     DATA_DEPENDENT_FUNCTIONS,
     DATA_DEPENDENT_METHODS,
+    DYNAMIC_SHAPE_FUNCTIONS,
+    DYNAMIC_SHAPE_METHODS,
+    SHAPE_FROM_DATA_FOR_SOME_ARGUMENTS,
     TORCH_VERSION,
+    VALUE_READ_FOR_SOME_ARGUMENTS,
 )
 
 torch = pytest.importorskip("torch")
@@ -33,6 +43,59 @@ METHOD_SAMPLES = {
     "equal": lambda y: y.equal(y),
 }
 
+SHAPE_FUNCTION_SAMPLES = {
+    "argwhere": lambda y: torch.argwhere(y),
+    "bincount": lambda y: torch.bincount(y.long().abs().flatten()),
+    "combinations": lambda y: torch.combinations(y[0]),
+    "linalg.lstsq": lambda y: torch.linalg.lstsq(y, y),
+    "masked_select": lambda y: torch.masked_select(y, y > 0),
+    "nn.functional.ctc_loss": lambda y: F.ctc_loss(y.log_softmax(-1).unsqueeze(1), torch.tensor([[1, 2]]), (3,), (2,)),
+    "nonzero": lambda y: torch.nonzero(y),
+    "unique": lambda y: torch.unique(y),
+    "unique_consecutive": lambda y: torch.unique_consecutive(y),
+}
+SHAPE_METHOD_SAMPLES = {
+    "argwhere": lambda y: y.argwhere(),
+    "bincount": lambda y: y.long().abs().flatten().bincount(),
+    "masked_select": lambda y: y.masked_select(y > 0),
+    "nonzero": lambda y: y.nonzero(),
+    "unique": lambda y: y.unique(),
+    "unique_consecutive": lambda y: y.unique_consecutive(),
+}
+# The operators that break for some arguments only: (the rule reading the arguments, the id, a call
+# on `y` that breaks with it, the same call with arguments that trace). Dynamo and graphmend both
+# read the calls' text.
+SOME_ARGUMENTS = {
+    "narrow": ("GM305", "GB0033", "torch.narrow(y, 1, y.argmax(1)[0], 1)", "torch.narrow(y, 1, 0, 1)"),
+    "nn.functional.one_hot": ("GM305", "GB0246", "F.one_hot(y.long().abs())", "F.one_hot(y.long().abs(), 8)"),
+    "tensor_split": (
+        "GM305", "GB0033", "torch.tensor_split(y, torch.tensor([1, 2]), dim=1)", "torch.tensor_split(y, [1, 2], dim=1)",
+    ),
+    "repeat_interleave": (
+        "GM503", "GB0036", "y.repeat_interleave(y.long().abs().flatten()[:3], dim=0)", "y.repeat_interleave(2, dim=0)",
+    ),
+}
+MODULE = """import torch
+import torch.nn.functional as F
+
+
+class Probe(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = x * 2
+        value = {call}
+        return y + 1
+"""
+CALL_ROW = 8
+
+
+def _sample(call: str) -> Callable[[Any], object]:
+    return eval(f"lambda y: {call}", {"torch": torch, "F": F})
+
+
+def _reported(tmp_path: Path, call: str) -> set[tuple[int, str]]:
+    path = tmp_path / "probe.py"
+    path.write_text(MODULE.format(call=call))
+    return {(f.location.row, f.code) for f in check([str(path)], None, jobs=1).findings}
 
 def _break_ids(sample) -> set[str]:
     registry = json.loads((Path(torch._dynamo.__file__).parent / "graph_break_registry.json").read_text())
@@ -71,3 +134,51 @@ def test_an_op_that_reads_values_only_for_some_arguments_is_left_out() -> None:
     """`narrow` reads its start only when given a tensor (GM305's): with an int it traces."""
     assert "narrow" not in DATA_DEPENDENT_FUNCTIONS
     assert _break_ids(lambda y: torch.narrow(y, 1, 0, 2)) == set()
+
+
+def test_every_dynamic_shape_entry_has_a_sample() -> None:
+    assert set(SHAPE_FUNCTION_SAMPLES) == set(DYNAMIC_SHAPE_FUNCTIONS)
+    assert set(SHAPE_METHOD_SAMPLES) == set(DYNAMIC_SHAPE_METHODS)
+
+
+@pytest.mark.parametrize("name", sorted(SHAPE_FUNCTION_SAMPLES))
+def test_function_breaks_as_dynamic_shape(name: str) -> None:
+    assert _break_ids(SHAPE_FUNCTION_SAMPLES[name]) == {"GB0036"}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPE_METHOD_SAMPLES))
+def test_method_breaks_as_dynamic_shape(name: str) -> None:
+    assert _break_ids(SHAPE_METHOD_SAMPLES[name]) == {"GB0036"}
+
+
+def test_a_fixed_size_selection_is_not_in_the_table() -> None:
+    """`nonzero_static` gives the size up front (aten does not tag it): it traces."""
+    assert "nonzero_static" not in DYNAMIC_SHAPE_FUNCTIONS
+    assert _break_ids(lambda y: torch.nonzero_static(y, size=2)) == set()
+
+
+def test_every_argument_dependent_operator_has_a_rule_and_both_calls() -> None:
+    assert set(SOME_ARGUMENTS) == set(VALUE_READ_FOR_SOME_ARGUMENTS) | set(SHAPE_FROM_DATA_FOR_SOME_ARGUMENTS)
+    codes = {rule.code for rule in RULES}
+    assert {code for code, *_ in SOME_ARGUMENTS.values()} <= codes
+
+
+@pytest.mark.parametrize("name", sorted(SOME_ARGUMENTS))
+def test_argument_dependent_operator_breaks_only_with_its_arguments(name: str, tmp_path: Path) -> None:
+    code, gb_id, breaks, traces = SOME_ARGUMENTS[name]
+    assert _break_ids(_sample(breaks)) == {gb_id}
+    assert _reported(tmp_path, breaks) == {(CALL_ROW, code)}
+    assert _break_ids(_sample(traces)) == set()
+    assert _reported(tmp_path, traces) == set()
+
+
+def test_table_is_what_the_generator_writes() -> None:
+    """`benchmarks/data_dependent_ops.py --check`, in process (about half a minute)."""
+    import importlib.util
+
+    generator = Path(__file__).resolve().parent.parent / "benchmarks" / "data_dependent_ops.py"
+    spec = importlib.util.spec_from_file_location("data_dependent_ops_generator", generator)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.TABLE.read_text() == module.render(*module.build())

@@ -36,9 +36,10 @@ def _made_here(kind: Kind) -> bool:
     return kind.always and not kind.params and not kind.calls
 # The same parameters of the tensor methods (`x.add(y, alpha=t)`, `x.norm(p=t)`), by keyword only:
 # `self.norm(hidden_states)` is a submodule called, and the traversal takes any `.norm(...)` for a
-# tensor method.
+# tensor method. `x.tensor_split(points)` names no submodule: its split points by position too.
 METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
     "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "addcmul": ((None, "value"),), "norm": ((None, "p"),),
+    "tensor_split": ((0, "tensor_indices_or_sections"),),
 }
 # Not the size methods (`x.view(n, -1)`, `new_zeros`, `narrow`, `expand`: measured to break the same
 # way): on transformers 4.52.4 their sizes are tensors mostly through annotations such as
@@ -117,7 +118,8 @@ RULE = Rule(
         "and where a torch function takes a Python int made from tensors that reach the function: "
         "`F.pad`'s padding, `F.interpolate`'s `size`, `F.one_hot`'s `num_classes`, `torch.narrow`, "
         "`torch.topk`'s `k`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
-        "`diag`/`tril`/`triu` (the factories `torch.zeros`, `arange`, ... are GM302's); and "
+        "`diag`/`tril`/`triu` (the factories `torch.zeros`, `arange`, ... are GM302's); "
+        "`torch.tensor_split` (and the method) given its split points as a tensor, whatever made it; and "
         "`F.one_hot(labels)` without `num_classes`, which reads it from the labels' values."
     ),
     why=(

@@ -147,10 +147,6 @@ TORCH_NON_TENSOR_SUBMODULES = frozenset({
 })
 TORCH_TENSOR_SUBMODULES = ("nn.functional", "fft", "linalg", "special", "autograd.grad")
 
-# Data-dependent output shapes (GB0036): torch.X(...) and x.X(...).
-DYNAMIC_SHAPE_OPS = frozenset({
-    "nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "nonzero_static_", "bincount",
-})
 # Boolean-tensor producers, used to recognise mask indexing.
 BOOL_PRODUCERS = frozenset({
     "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_and", "logical_or",
