@@ -7,6 +7,7 @@ import ast
 
 import pytest
 
+from graphmend_bot.analysis.summary import Imports
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 
@@ -26,3 +27,38 @@ from graphmend_bot.vocabulary.dotted_names import dotted_name
 )
 def test_dotted_name_reads_chains_of_attributes_on_a_name(source: str, expected: str | None) -> None:
     assert dotted_name(ast.parse(source, mode="eval").body) == expected
+
+
+MODULE = """
+import torch
+from . import helpers as h
+
+def f(x):
+    return np.where(x, torch.cat(x), h.g(x)), y.z
+
+import numpy as np
+"""
+
+
+def test_settled_resolve_answers_as_resolve_once_per_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    tree = ast.parse(MODULE)
+    imports = Imports("pkg.mod", False)
+    for statement in tree.body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            imports.add(statement)
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Name, ast.Attribute))]
+    expected = [imports.resolve(n) for n in nodes]
+    assert "numpy.where" in expected and "torch.cat" in expected and "pkg.helpers.g" in expected
+
+    asked: list[ast.expr] = []
+    plain = Imports.resolve
+
+    def counted(self: Imports, node: ast.expr) -> str | None:
+        asked.append(node)
+        return plain(self, node)
+
+    monkeypatch.setattr(Imports, "resolve", counted)
+    resolve = imports.settled_resolve()
+    assert [resolve(n) for n in nodes] == expected
+    assert [resolve(n) for n in nodes] == expected
+    assert len(asked) == len(nodes)  # the second pass is remembered
