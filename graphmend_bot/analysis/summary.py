@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import bisect
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 from graphmend_bot.analysis import bound_methods, held_functions, named_tuples, super_calls, typed_dicts
@@ -78,6 +78,21 @@ class Imports:
             return None
         return f"{target}.{rest}" if rest else target
 
+    def settled_resolve(self) -> Callable[[ast.expr], str | None]:
+        """`resolve`, remembered per node: for after the module's imports are all read (the
+        collector adds them as it walks). Function bodies' hooks resolve each callee about three
+        times; the nodes are the keys (held, so no id is reused while the memo lives)."""
+        memo: dict[ast.expr, str | None] = {}
+
+        def resolve(node: ast.expr) -> str | None:
+            try:
+                return memo[node]
+            except KeyError:
+                memo[node] = found = self.resolve(node)
+                return found
+
+        return resolve
+
 
 def summarize_module(
     source: str, path: str, module: str, is_package: bool, dependency_calls: bool = False
@@ -88,35 +103,37 @@ def summarize_module(
     collector = _Collector(imports, source)
     collector.visit(tree)
     logger_names = frozenset(collector.logger_names)
+    resolve = imports.settled_resolve()
     deferred = _deferred_functions(tree) if "reorderable_logging_functions" in source else set()
     functions: dict[str, FunctionSummary] = {}
     top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
-    guard_helpers = GuardHelpers(path, module, is_package, top_level, imports.resolve)
+    guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve)
     # Properties of this module's classes: `self.NAME` runs one when read.
     properties = frozenset(
         node.name for _, class_qualname, node in collector.functions
         if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
     )
     for qualname, class_qualname, node in collector.functions:
-        entry = (class_qualname is not None and node.name == "forward") or _is_compiled(node, imports)
+        compiled = _is_compiled(node, imports)
+        entry = (class_qualname is not None and node.name == "forward") or compiled
         summary = FunctionSummary(
             qualname=qualname,
             name=node.name,
             class_qualname=class_qualname,
             params=(),
             param_seeds={},
-            compiled=_is_compiled(node, imports),
+            compiled=compiled,
             decorators=tuple(
                 ref for d in node.decorator_list if (ref := dotted_name(_decorator_callee(d)))
             ),
-            return_class=class_annotation(node.returns, imports.resolve),
+            return_class=class_annotation(node.returns, resolve),
             disabled=_disabled(node, imports),
         )
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
         FunctionAnalyzer(
-            node, summary, imports.resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
+            node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, frozenset(collector.python_keys), properties,
         ).run()
         if summary.disabled:

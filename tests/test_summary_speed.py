@@ -1,0 +1,64 @@
+"""The summaries' shortcuts answer exactly what the plain reading does (benchmarks/same_findings.py
+proves it finding-for-finding on transformers; these pin the forms)."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from graphmend_bot.analysis.summary import Imports
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("a", "a"),
+        ("a.b", "a.b"),
+        ("a.b.c.d", "a.b.c.d"),
+        ("a().b", None),
+        ("a[0].b.c", None),
+        ("a.b().c.d", None),
+        ("(a + b).c", None),
+        ("1", None),
+        ("f(x)", None),
+    ],
+)
+def test_dotted_name_reads_chains_of_attributes_on_a_name(source: str, expected: str | None) -> None:
+    assert dotted_name(ast.parse(source, mode="eval").body) == expected
+
+
+MODULE = """
+import torch
+from . import helpers as h
+
+def f(x):
+    return np.where(x, torch.cat(x), h.g(x)), y.z
+
+import numpy as np
+"""
+
+
+def test_settled_resolve_answers_as_resolve_once_per_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    tree = ast.parse(MODULE)
+    imports = Imports("pkg.mod", False)
+    for statement in tree.body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            imports.add(statement)
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Name, ast.Attribute))]
+    expected = [imports.resolve(n) for n in nodes]
+    assert "numpy.where" in expected and "torch.cat" in expected and "pkg.helpers.g" in expected
+
+    asked: list[ast.expr] = []
+    plain = Imports.resolve
+
+    def counted(self: Imports, node: ast.expr) -> str | None:
+        asked.append(node)
+        return plain(self, node)
+
+    monkeypatch.setattr(Imports, "resolve", counted)
+    resolve = imports.settled_resolve()
+    assert [resolve(n) for n in nodes] == expected
+    assert [resolve(n) for n in nodes] == expected
+    assert len(asked) == len(nodes)  # the second pass is remembered
