@@ -71,6 +71,7 @@ SOME_ARGUMENTS = {
     "tensor_split": (
         "GM305", "GB0033", "torch.tensor_split(y, torch.tensor([1, 2]), dim=1)", "torch.tensor_split(y, [1, 2], dim=1)",
     ),
+    "__getitem__": ("GM502", "GB0036", "y[y > 0]", "y[y.argmax(0)]"),
     "repeat_interleave": (
         "GM503", "GB0036", "y.repeat_interleave(y.long().abs().flatten()[:3], dim=0)", "y.repeat_interleave(2, dim=0)",
     ),
