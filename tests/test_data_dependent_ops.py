@@ -98,6 +98,7 @@ def _reported(tmp_path: Path, call: str) -> set[tuple[int, str]]:
     path.write_text(MODULE.format(call=call))
     return {(f.location.row, f.code) for f in check([str(path)], None, jobs=1).findings}
 
+
 def _break_ids(sample) -> set[str]:
     registry = json.loads((Path(torch._dynamo.__file__).parent / "graph_break_registry.json").read_text())
     by_type = {entry["Gb_type"]: gb_id for gb_id, entries in registry.items() for entry in entries}
