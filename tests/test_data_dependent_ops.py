@@ -71,6 +71,7 @@ SOME_ARGUMENTS = {
     "tensor_split": (
         "GM305", "GB0033", "torch.tensor_split(y, torch.tensor([1, 2]), dim=1)", "torch.tensor_split(y, [1, 2], dim=1)",
     ),
+    "__getitem__": ("GM502", "GB0036", "y[y > 0]", "y[y.argmax(0)]"),
     "repeat_interleave": (
         "GM503", "GB0036", "y.repeat_interleave(y.long().abs().flatten()[:3], dim=0)", "y.repeat_interleave(2, dim=0)",
     ),
@@ -96,6 +97,7 @@ def _reported(tmp_path: Path, call: str) -> set[tuple[int, str]]:
     path = tmp_path / "probe.py"
     path.write_text(MODULE.format(call=call))
     return {(f.location.row, f.code) for f in check([str(path)], None, jobs=1).findings}
+
 
 def _break_ids(sample) -> set[str]:
     registry = json.loads((Path(torch._dynamo.__file__).parent / "graph_break_registry.json").read_text())

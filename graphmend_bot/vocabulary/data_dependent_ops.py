@@ -56,5 +56,6 @@ VALUE_READ_FOR_SOME_ARGUMENTS: dict[str, str] = {
     "tensor_split": "aten._local_scalar_dense.default",
 }
 SHAPE_FROM_DATA_FOR_SOME_ARGUMENTS: dict[str, str] = {
+    "__getitem__": "aten.nonzero.default",
     "repeat_interleave": "aten.repeat_interleave.Tensor",
 }
