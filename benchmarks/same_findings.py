@@ -51,8 +51,8 @@ from graphmend_bot import cli
 where = sys.argv.pop(1)
 check = cli.main
 
-def main():
-    status = check(sys.argv[1:])
+def main(argv=None, **options):
+    status = check(sys.argv[1:], **options)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(where, "w") as out:
         out.write(str(workers.ru_utime + workers.ru_stime))

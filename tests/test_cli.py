@@ -1,5 +1,6 @@
 """The CLI as a user runs it: subprocesses, exit codes, what is printed."""
 
+import gc
 import json
 import os
 import subprocess
@@ -241,6 +242,23 @@ def test_script_ends_without_the_interpreters_teardown(write_tree):
     assert "torn down" not in result.stderr
     with open(os.path.join(os.path.dirname(__file__), "..", "pyproject.toml"), "rb") as pyproject:
         assert tomllib.load(pyproject)["project"]["scripts"]["graphmend"] == "graphmend_bot.cli:run"
+
+
+def test_check_leaves_the_collector_off_only_when_the_process_ends_after_it(write_tree, capsys):
+    """Turned back on after a check, the collector's next young collection walks every object the
+    analysis left alive; `run` ends the process instead, so main keeps it off for it, and only for it."""
+    from graphmend_bot.cli import main
+
+    root = write_tree({"model.py": MODEL})
+    assert gc.isenabled()
+    try:
+        assert main(["check", str(root)]) == 1
+        assert gc.isenabled()
+        assert main(["check", str(root)], ends_process=True) == 1
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert capsys.readouterr().out.count("model.py:6:12: GM101") == 2
 
 
 GUARD_MODEL = """
