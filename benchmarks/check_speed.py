@@ -10,7 +10,9 @@ benchmarks; `pip install transformers==4.52.4` into the venv if missing). When t
 `benchmarks/check_profile.py` says which phase moved (prefilter, parsing, summaries, pickling,
 scope), in CPU seconds; `benchmarks/same_findings.py --ref main --ab 3` proves a speed change kept
 every finding and splits the CPU seconds into the main process (serial: start-up, discovery,
-scope, report) and its workers, which is what a loaded machine's wall time cannot show.
+scope, report, exit) and its workers, which is what a loaded machine's wall time cannot show.
+The venv's `graphmend` script is timed: one installed before its entry point became `cli:run`
+calls `main` and still pays the interpreter's teardown (reinstall: `pip install -e .`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ The revision's `graphmend_bot` is exported (`git archive`) to a temporary folder
 and the pool as in the CLI. The finding lists (every field, sorted) must be
 identical; the first differences are printed otherwise. With `--ab N` both also run N times more,
 alternating, and the median CPU seconds are printed, of the main process (its serial part:
-start-up, discovery, scope, report) and of its workers, with the wall seconds: CPU time is
+start-up, discovery, scope, report, exit) and of its workers, with the wall seconds: CPU time is
 what a shared machine disturbs least. Usage:
 
     .venv/bin/python benchmarks/same_findings.py [--ref main] [--tree PATH] [--ab 3]
@@ -19,6 +19,7 @@ import argparse
 import compileall
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,16 +43,23 @@ def byte_compile(code_root: Path) -> None:
     compileall.compile_dir(code_root / "graphmend_bot", quiet=1)
 
 
-# The CLI's main, then its own CPU seconds and its reaped workers', written where argv[1] says.
+# The CLI as its script runs it (`run`: main, then the exit, where it has one), writing where argv[1]
+# says the CPU seconds of its workers, reaped by the time main returns.
 CLI_WITH_CPU = """
 import resource, sys
-from graphmend_bot.cli import main
+from graphmend_bot import cli
 where = sys.argv.pop(1)
-status = main(sys.argv[1:])
-own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-with open(where, "w") as out:
-    out.write(f"{own.ru_utime + own.ru_stime} {workers.ru_utime + workers.ru_stime}")
-sys.exit(status)
+check = cli.main
+
+def main(argv=None, **options):
+    status = check(sys.argv[1:], **options)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(where, "w") as out:
+        out.write(str(workers.ru_utime + workers.ru_stime))
+    return status
+
+cli.main = main
+cli.run() if hasattr(cli, "run") else sys.exit(main())
 """
 
 
@@ -64,18 +72,26 @@ class Run:
 
 
 def run_check(code_root: Path, tree: Path) -> Run:
-    """`graphmend check` with `code_root` first on the path, timed."""
+    """`graphmend check` with `code_root` first on the path, timed: the CPU of the whole process tree
+    (what this process's reaped children used meanwhile), less its workers', is its main process's,
+    exit included."""
     environment = {**os.environ, "PYTHONPATH": str(code_root)}
     with tempfile.NamedTemporaryFile("r", suffix=".cpu") as cpu:
         command = [sys.executable, "-c", CLI_WITH_CPU, cpu.name,
                    "check", "--exit-zero", "--output-format", "json", str(tree)]
+        before = _children_cpu()
         start = time.perf_counter()
         completed = subprocess.run(command, capture_output=True, env=environment, cwd=tempfile.gettempdir())
         wall = time.perf_counter() - start
         if completed.returncode != 0:
             sys.exit(f"check failed with {code_root} ({completed.returncode}): {completed.stderr.decode()[-2000:]}")
-        main_cpu, worker_cpu = map(float, cpu.read().split())
-    return Run(completed.stdout, main_cpu, worker_cpu, wall)
+        worker_cpu = float(cpu.read())
+    return Run(completed.stdout, _children_cpu() - before - worker_cpu, worker_cpu, wall)
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def normalized(report: bytes) -> list[str]:

@@ -1,9 +1,11 @@
 """The CLI as a user runs it: subprocesses, exit codes, what is printed."""
 
+import gc
 import json
 import os
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
@@ -225,6 +227,38 @@ def test_closed_pipe_ends_quietly(write_tree, graphmend_cmd, argv):
         os.close(write_end)
     assert result.stderr == ""  # no "internal error: BrokenPipeError", no "Exception ignored"
     assert result.returncode == 0  # as ruff and ripgrep: the reader chose to stop reading
+
+
+def test_script_ends_without_the_interpreters_teardown(write_tree):
+    """`run` (the `graphmend` script, `python -m graphmend_bot.cli`) exits with main's status once its
+    output is flushed, skipping the teardown that frees every object one by one (seconds on a large
+    tree): an atexit handler, which runs in that teardown, never does."""
+    root = write_tree({"model.py": MODEL})
+    code = ("import atexit, sys; atexit.register(print, 'torn down', file=sys.stderr); "
+            "sys.argv[1:] = ['check', '.']; from graphmend_bot.cli import run; run()")
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert "model.py:6:12: GM101" in result.stdout and "Found 1 graph break(s)" in result.stdout  # flushed
+    assert "torn down" not in result.stderr
+    with open(os.path.join(os.path.dirname(__file__), "..", "pyproject.toml"), "rb") as pyproject:
+        assert tomllib.load(pyproject)["project"]["scripts"]["graphmend"] == "graphmend_bot.cli:run"
+
+
+def test_check_leaves_the_collector_off_only_when_the_process_ends_after_it(write_tree, capsys):
+    """Turned back on after a check, the collector's next young collection walks every object the
+    analysis left alive; `run` ends the process instead, so main keeps it off for it, and only for it."""
+    from graphmend_bot.cli import main
+
+    root = write_tree({"model.py": MODEL})
+    assert gc.isenabled()
+    try:
+        assert main(["check", str(root)]) == 1
+        assert gc.isenabled()
+        assert main(["check", str(root)], ends_process=True) == 1
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert capsys.readouterr().out.count("model.py:6:12: GM101") == 2
 
 
 GUARD_MODEL = """
