@@ -571,16 +571,22 @@ def main(argv: Sequence[str] | None = None, ends_process: bool = False) -> int:
 
 
 def run() -> NoReturn:
-    """The `graphmend` script and `python -m graphmend_bot.cli`: `main`, then the process ends at once.
+    """The `graphmend` script and `python -m graphmend_bot.cli`: `main`, then, after a check, the
+    process ends at once.
 
     An interpreter's normal exit walks every object still alive with a last cyclic collection and
     frees them one by one: after a check of a large tree, millions of summary objects, 1.1 s of CPU
-    on transformers' models/ once the report is out (a sixth of ruff's whole run). Nothing needs it:
-    the pool is joined, files are written and closed, and the output is flushed here, so the process
-    ends as mypy's does (os._exit).
+    on transformers' models/ once the report is out (a sixth of ruff's whole run). A check needs
+    none of it: its pool is joined, its files are written and closed, and the output is flushed
+    here, so it ends as mypy's does (os._exit). Every other command exits normally: the bot, the
+    census and verify keep their atexit handlers and temporary directories' cleanup.
     """
-    status = main(ends_process=True)
-    if "logging" in sys.modules:  # imported by the census and the bot: their handlers' last flush
+    argv = sys.argv[1:]
+    checking = argv[:1] == ["check"]
+    status = main(argv, ends_process=checking)
+    if not checking:
+        sys.exit(status)
+    if "logging" in sys.modules:  # a handler a dependency installed: its last flush
         sys.modules["logging"].shutdown()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a reader gone (main's BrokenPipe case), a stream closed

@@ -244,6 +244,17 @@ def test_script_ends_without_the_interpreters_teardown(write_tree):
         assert tomllib.load(pyproject)["project"]["scripts"]["graphmend"] == "graphmend_bot.cli:run"
 
 
+def test_script_ends_other_commands_normally():
+    """Only a check skips the teardown: the other commands (the bot, the census, verify) keep their
+    atexit handlers and the cleanup of their temporary directories."""
+    code = ("import atexit, sys; atexit.register(print, 'torn down', file=sys.stderr); "
+            "sys.argv[1:] = ['rules']; from graphmend_bot.cli import run; run()")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0
+    assert "GM101" in result.stdout
+    assert "torn down" in result.stderr
+
+
 def test_check_leaves_the_collector_off_only_when_the_process_ends_after_it(write_tree, capsys):
     """Turned back on after a check, the collector's next young collection walks every object the
     analysis left alive; `run` ends the process instead, so main keeps it off for it, and only for it."""
