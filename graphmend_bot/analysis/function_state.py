@@ -110,9 +110,8 @@ class FunctionState:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
-        # Inside an arm of an `if` or an `except` handler, or past a `return` inside one of them or
-        # a loop: what is recorded here runs on some calls only (on_some_calls). A loop's body runs
-        # on every call that iterates at all (`for _ in range(depth):` building layers, measured).
+        # Inside an arm of an `if` or an `except` handler (loops: _loop_depth), or past a `return`
+        # inside one of them: what is recorded here runs on some calls only (on_some_calls).
         self._branch_depth = 0
         self._returned_on_a_path = False
         self._modes: list[str] = []  # the modes of the arms around (analysis/modes.py)
@@ -160,7 +159,7 @@ class FunctionState:
 
     def on_some_calls(self) -> bool:
         """Whether the statement being analysed may not run on a call of the function (Draft.conditional)."""
-        return bool(self._branch_depth or self._returned_on_a_path)
+        return bool(self._branch_depth or self._loop_depth or self._returned_on_a_path)
 
     def add_site(self, site: CallSite) -> None:
         """Record a call site, and whether it runs on some calls only (FunctionSummary.conditional_sites)."""

@@ -85,7 +85,7 @@ class StatementVisitor(ExpressionEvaluator):
             for check_class in C.CLASS_STATEMENTS:
                 check_class(self, node)
         elif isinstance(node, ast.Return):
-            self._returned_on_a_path |= self.on_some_calls() or self._loop_depth > 0 or self._try_depth > 0
+            self._returned_on_a_path |= self.on_some_calls() or self._try_depth > 0
             if isinstance(node.value, ast.Name) and node.value.id not in env:
                 # a factory returning its closure, or a class or function defined elsewhere
                 self.returned_functions.add(node.value.id)

@@ -33,8 +33,8 @@ class Draft:
     # The call results a condition tests as a whole (`if tokens:` after `_, tokens = helper()`):
     # where every callee returns a collection there, their truth is its length, no tensor's.
     length_tested: Kind = NOT_TENSOR
-    # Not on every call of its function (FunctionState.on_some_calls): in an arm of an `if`, an
-    # `except` handler, or after a `return` one path takes (a loop body runs on every call that iterates). Such a break
+    # Not on every call of its function (FunctionState.on_some_calls): in an arm of an `if`, a
+    # loop body, an `except` handler, or after a `return` one path takes. Such a break
     # makes a caller break only on the calls that take its path, so GM606 does not count it.
     conditional: bool = False
 

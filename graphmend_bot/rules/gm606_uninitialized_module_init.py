@@ -3,10 +3,9 @@
 The traversal asks at each `super().__init__(...)` in an `__init__`; the scope solver keeps the
 finding when the class is an nn.Module subclass whose `__init__` breaks on every call, directly or
 in what it calls, and up the chain of in-tree base `__init__`s it then runs (analysis/scope.py
-`_breaking_on_every_call`). A break in an `if` arm, an `except` handler, past a `return` one path
-takes, or in a helper called only from there, is no break of the construction Dynamo traces when
-the call does not take that path (measured), so it is not counted; a loop body counts (it runs on
-every call that iterates, measured on `for _ in range(depth):`)."""
+`_breaking_on_every_call`). A break in an `if` arm, a loop body, an `except` handler, past a
+`return` one path takes, or in a helper called only from there, is no break of the construction
+Dynamo traces when the call does not take that path (measured), so it is not counted."""
 
 from __future__ import annotations
 
