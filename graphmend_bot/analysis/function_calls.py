@@ -318,7 +318,7 @@ class CallResolver(ObjectTracker):
         site = CallSite(
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
         )
-        self.add_site(site)
+        self.summary.calls.append(site)
         return Kind.of_call(len(self.summary.calls) - 1)
 
 

@@ -94,7 +94,7 @@ class ObjectTracker(FindingReporter):
 
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
         """A call Python makes for the source: a property read, an operator's dunder."""
-        self.add_site(CallSite(ref, tuple(args), (), True))
+        self.summary.calls.append(CallSite(ref, tuple(args), (), True))
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)

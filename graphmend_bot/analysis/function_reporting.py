@@ -72,7 +72,6 @@ class FindingReporter(FunctionState):
         return Draft(
             rule.code, named, row, _char_column(line, col), end_row, _char_column(end_line, end_col), gb_id,
             deps.without_flags() or deps, line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
-            conditional=self.on_some_calls(),
             any_mode_message=any_mode_message, any_mode_if=any_mode_if, length_tested=self._length_tested,
         )
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from graphmend_bot.analysis import function_aliases, keyword_arguments, skipped_frames
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.mode_values import Modes, ModeValues
-from graphmend_bot.analysis.model import CallSite, FunctionSummary
+from graphmend_bot.analysis.model import FunctionSummary
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 Env = dict[str, Kind]
@@ -110,10 +110,6 @@ class FunctionState:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
-        # Inside an arm of an `if` or an `except` handler (loops: _loop_depth), or past a `return`
-        # inside one of them: what is recorded here runs on some calls only (on_some_calls).
-        self._branch_depth = 0
-        self._returned_on_a_path = False
         self._modes: list[str] = []  # the modes of the arms around (analysis/modes.py)
         self._mode_values = ModeValues()  # locals holding a tensor in one mode only (mode_values.py)
         # While a condition is evaluated (`_test`): each operand `and`/`or`/`not` combine, with its kind.
@@ -156,16 +152,6 @@ class FunctionState:
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
         self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
-
-    def on_some_calls(self) -> bool:
-        """Whether the statement being analysed may not run on a call of the function (Draft.conditional)."""
-        return bool(self._branch_depth or self._loop_depth or self._returned_on_a_path)
-
-    def add_site(self, site: CallSite) -> None:
-        """Record a call site, and whether it runs on some calls only (FunctionSummary.conditional_sites)."""
-        if self.on_some_calls():
-            self.summary.conditional_sites.append(len(self.summary.calls))
-        self.summary.calls.append(site)
 
     # The traversal recurses across its layers: a call evaluates its arguments, a walrus or a
     # comprehension binds a target. Defined by ExpressionEvaluator and StatementVisitor above.

@@ -85,7 +85,6 @@ class StatementVisitor(ExpressionEvaluator):
             for check_class in C.CLASS_STATEMENTS:
                 check_class(self, node)
         elif isinstance(node, ast.Return):
-            self._returned_on_a_path |= self.on_some_calls() or self._try_depth > 0
             if isinstance(node.value, ast.Name) and node.value.id not in env:
                 # a factory returning its closure, or a class or function defined elsewhere
                 self.returned_functions.add(node.value.id)
@@ -336,7 +335,6 @@ class StatementVisitor(ExpressionEvaluator):
         tensor there: methods called on it are tensors exactly when it is, not always. `mode`:
         the mode the arm runs in (modes.py), which its findings' messages name."""
         self._rare_depth += rare
-        self._branch_depth += 1
         if checked is not None:
             self._checked_tensors.append(checked)
         try:
@@ -344,7 +342,6 @@ class StatementVisitor(ExpressionEvaluator):
                 return self.block(body, env)
         finally:
             self._rare_depth -= rare
-            self._branch_depth -= 1
             if checked is not None:
                 self._checked_tensors.pop()
 

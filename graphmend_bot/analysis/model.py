@@ -33,10 +33,6 @@ class Draft:
     # The call results a condition tests as a whole (`if tokens:` after `_, tokens = helper()`):
     # where every callee returns a collection there, their truth is its length, no tensor's.
     length_tested: Kind = NOT_TENSOR
-    # Not on every call of its function (FunctionState.on_some_calls): in an arm of an `if`, a
-    # loop body, an `except` handler, or after a `return` one path takes. Such a break
-    # makes a caller break only on the calls that take its path, so GM606 does not count it.
-    conditional: bool = False
 
     def in_every_mode(self) -> Draft:
         """This draft with the message that names no mode (`any_mode_if` held)."""
@@ -142,9 +138,6 @@ class FunctionSummary:
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).
     held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
-    # The call sites not on every call of the function (as Draft.conditional): a callee that
-    # breaks there breaks this function only on some calls (scope.Program._surely_breaking_set).
-    conditional_sites: list[int] = field(default_factory=list)
     # (method name, draft) of `super().NAME(...)` with NAME one of `object`'s methods Dynamo cannot
     # call through `super()`: it stands when the class's bases leave NAME to `object` (super_calls.py).
     super_object_drafts: list[tuple[str, Draft]] = field(default_factory=list)

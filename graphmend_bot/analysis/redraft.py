@@ -56,7 +56,6 @@ class FunctionFacts:
     # a consequence pass asked whether it breaks, or a traced function that calls it (transitively):
     # then whether it breaks is part of the result (scope.BreakingFunctions)
     break_asked: bool
-    breaks_on_every_call: bool = False  # it broke whatever path a call took (scope._breaking_on_every_call)
 
 
 def atom_name(param: str | None = None, call: CallResult | None = None) -> str:
@@ -113,7 +112,7 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
     if program.solved is None:
         return {}
     solver, seeds, found = program.solved
-    breaking, on_every_call = program.breaking_functions(), program.breaking_functions(on_every_call=True)
+    breaking = program.breaking_functions()
     asked = _callees_of(program.break_asked, solver.targets)
     standing: dict[FunctionId, list[tuple[str, int]]] = {}
     other: set[FunctionId] = set()
@@ -144,7 +143,7 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
         true = sorted({name for name, value in values.items() if value} | {
             atom for atom in _asked_atoms(function) if solver.holds(fid, _kind_of(atom))})
         facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts(tuple(true), tuple(standing.get(fid, ())), fid in other,
-                                                             fid in breaking, fid in asked, fid in on_every_call)
+                                                             fid in breaking, fid in asked)
     for fid, places_found in standing.items():  # an untraced metaclass `__call__` an eager frame runs (GM610)
         if fid not in solver.params:
             facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts((), tuple(places_found), False, False, True)
@@ -218,7 +217,7 @@ def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
 
     def draft_shape(draft: Draft) -> tuple[Any, ...]:  # what the solve reads of a draft: no text
         return (draft.code, draft.gb_id, draft.deps, draft.suppressed_if, draft.any_mode_if, draft.length_tested, draft.rare,
-                draft.conditional, rank[draft.row], draft.column)
+                rank[draft.row], draft.column)
 
     def site_shape(site: CallSite) -> tuple[Any, ...]:
         return (site.ref, site.args, site.kwargs, site.bound, rank[site.row])
@@ -313,18 +312,10 @@ def _drafts_only(before: FunctionSummary, after: FunctionSummary, facts: Functio
     only when a consequence pass asked about one of them (`FunctionFacts.break_asked`)."""
     if _shape(before, False) != _shape(after, False) or after.local_objects:
         return False
-    if not facts.break_asked:
-        return True
-    # the same for breaking on every call (GM606's question, scope._breaking_on_every_call)
-    return all(was == now or (now and broke) for was, now, broke in (
-        (_breaks(before, facts, true, asked), _breaks(after, facts, true, asked), facts.breaks),
-        (_breaks(before, facts, true, asked, True), _breaks(after, facts, true, asked, True), facts.breaks_on_every_call),
-    ))
+    was, now = _breaks(before, facts, true, asked), _breaks(after, facts, true, asked)
+    return was == now or (now and facts.breaks) or not facts.break_asked
 
 
-def _breaks(function: FunctionSummary, facts: FunctionFacts, true: set[str], asked: set[str],
-            on_every_call: bool = False) -> bool:
-    """Whether a finding of the function's own stands (`on_every_call`: on a line every call runs):
-    then it breaks, and its traced callers do."""
-    return facts.other_seed or any(_stands(draft, true, asked) for draft in function.drafts
-                                   if not (on_every_call and draft.conditional))
+def _breaks(function: FunctionSummary, facts: FunctionFacts, true: set[str], asked: set[str]) -> bool:
+    """Whether a finding of the function's own stands: then it breaks, and its traced callers do."""
+    return facts.other_seed or any(_stands(draft, true, asked) for draft in function.drafts)

@@ -887,8 +887,7 @@ class Program:
             for fid, row in held_rows.items():
                 eager_rows[fid] = min(row, eager_rows.get(fid, row))
         found += metaclass_calls(self, eager_rows, targets)
-        on_every_call = BreakingFunctions(self._breaking_on_every_call(targets, standing), self.break_asked)
-        return found + self._uninitialized_module_inits(pending, targets, on_every_call, eager_inits)
+        return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def call_targets(self, fid: FunctionId) -> list[FunctionId]:
         """The in-tree functions a function's calls may run (calls only: no references or decorators)."""
@@ -931,14 +930,11 @@ class Program:
         """Method `name` of the class, along its in-tree bases."""
         return self._method(module, class_qualname, name)
 
-    def breaking_functions(self, on_every_call: bool = False) -> set[FunctionId]:
-        """After traced_drafts: the functions that break (`_breaking`), or that break on every call
-        (`_breaking_on_every_call`), for a solved state to keep."""
+    def breaking_functions(self) -> set[FunctionId]:
+        """After traced_drafts: the functions that break (`_breaking`), for a solved state to keep."""
         if self.solved is None:
             return set()
         solver, seeds, _ = self.solved
-        if on_every_call:
-            return self._breaking_on_every_call(solver.targets, seeds)
         return self._breaking_set(solver.targets, seeds)
 
     def _breaking(
@@ -953,30 +949,25 @@ class Program:
         """Functions with a finding, and every traced function that calls one (a break in an
         inlined callee ends tracing at the call in the frame)."""
         breaking = {(traced_draft.module.module, traced_draft.function.qualname) for traced_draft in standing}
-        return _with_callers(breaking, targets)
-
-    def _breaking_on_every_call(
-        self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
-    ) -> set[FunctionId]:
-        """Functions that break whatever path a call takes: by a finding of their own on a line every
-        call runs (Draft.conditional), or by a call every call makes to one of them. A break on one
-        arm of an `if` breaks the callers only on the calls that take it (measured: an `__init__`
-        whose break sits in an arm the construction does not take traces whole, no GM606 break)."""
-        breaking = {(traced_draft.module.module, traced_draft.function.qualname)
-                    for traced_draft in standing if not traced_draft.draft.conditional}
-        sites_on_every_call = {
-            (caller, index): callees for (caller, index), callees in targets.items()
-            if index not in self.function(caller).conditional_sites
-        }
-        return _with_callers(breaking, sites_on_every_call)
+        callers: dict[FunctionId, set[FunctionId]] = {}
+        for (caller, _), callees in targets.items():
+            for callee in callees:
+                callers.setdefault(callee, set()).add(caller)
+        queue = deque(breaking)
+        while queue:
+            for caller in callers.get(queue.popleft(), ()):
+                if caller not in breaking:
+                    breaking.add(caller)
+                    queue.append(caller)
+        return breaking
 
     def _uninitialized_module_inits(
         self, pending: list[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
         breaking: BreakingFunctions, eager_inits: Set[FunctionId] = frozenset(),
     ) -> list[TracedDraft]:
-        """An nn.Module's `__init__` that breaks on every call (`_breaking_on_every_call`) makes its
-        construction break; Dynamo then runs it as its own frame, where `super().__init__` meets an
-        uninitialized module and breaks, and so on up the in-tree bases (measured on torch 2.13). `eager_inits`: constructors that run
+        """An nn.Module's `__init__` that breaks makes its construction break; Dynamo then runs it
+        as its own frame, where `super().__init__` meets an uninitialized module and breaks, and so
+        on up the in-tree bases (measured on torch 2.13). `eager_inits`: constructors that run
         eagerly because the frame building them gave up (held_objects.py), with the same effect."""
         queue = deque(fid for fid in pending if (fid in breaking or fid in eager_inits) and self._module_init(fid))
         reached = set(queue)
@@ -1000,23 +991,6 @@ class Program:
             and function.class_qualname is not None
             and self.is_module_class(fid[0], function.class_qualname)
         )
-
-
-def _with_callers(functions: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]]
-                  ) -> set[FunctionId]:
-    """`functions` and every function that calls one of them through `targets`, transitively."""
-    callers: dict[FunctionId, set[FunctionId]] = {}
-    for (caller, _), callees in targets.items():
-        for callee in callees:
-            callers.setdefault(callee, set()).add(caller)
-    reached = set(functions)
-    queue = deque(reached)
-    while queue:
-        for caller in callers.get(queue.popleft(), ()):
-            if caller not in reached:
-                reached.add(caller)
-                queue.append(caller)
-    return reached
 
 
 class _TensorFlow:

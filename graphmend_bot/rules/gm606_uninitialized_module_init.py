@@ -1,11 +1,8 @@
 """GM606 uninitialized-module-init: its documentation, in one place with how it is detected.
 
 The traversal asks at each `super().__init__(...)` in an `__init__`; the scope solver keeps the
-finding when the class is an nn.Module subclass whose `__init__` breaks on every call, directly or
-in what it calls, and up the chain of in-tree base `__init__`s it then runs (analysis/scope.py
-`_breaking_on_every_call`). A break in an `if` arm, a loop body, an `except` handler, past a
-`return` one path takes, or in a helper called only from there, is no break of the construction
-Dynamo traces when the call does not take that path (measured), so it is not counted."""
+finding when the class is an nn.Module subclass whose `__init__` breaks, directly or in what it
+calls, and up the chain of in-tree base `__init__`s it then runs (analysis/scope.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +16,7 @@ def _super_init(rule: Rule, checker: Checker, call: ast.Call) -> None:
     """Measured on torch 2.13 ("Attempted to trace an uninitialized nn.Module of type ...", in the
     graph_breaks log): reported on the `super().__init__` line of the module's `__init__` and of
     each in-tree base `__init__`, whether the break inside comes before or after it; not when the
-    `__init__` does not break on every call, and not for classes that are not nn.Modules."""
+    `__init__` does not break, and not for classes that are not nn.Modules."""
     checker.report_if_module_init_breaks(
         rule, call, "This nn.Module is built in traced code and its `__init__` breaks: Dynamo then "
         "traces `__init__` on its own, and cannot trace a module before `super().__init__` ran"
@@ -33,8 +30,7 @@ RULE = Rule(
     gb_id="GB0119",
     summary=(
         "Flags `super().__init__(...)` in the `__init__` of an nn.Module subclass that is built in "
-        "traced code and whose `__init__` (or anything it calls) has a graph break on every call: "
-        "one only on an `if` arm or past an early `return` is not counted."
+        "traced code and whose `__init__` (or anything it calls) has a graph break."
     ),
     why=(
         "When building the module breaks, TorchDynamo runs the constructor call eagerly and traces "
