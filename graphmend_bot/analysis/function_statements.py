@@ -37,7 +37,10 @@ class StatementVisitor(ExpressionEvaluator):
 
     def block(self, body: Iterable[ast.stmt], env: Env) -> bool:
         """Run statements in order; True when the block always leaves (return/raise/...)."""
-        return any(self.stmt(stmt, env) for stmt in body)
+        for stmt in body:  # a loop, not any(generator): a frame less per statement
+            if self.stmt(stmt, env):
+                return True
+        return False
 
     def stmt(self, node: ast.stmt, env: Env) -> bool:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
