@@ -7,6 +7,8 @@ import ast
 
 import pytest
 
+from graphmend_bot.analysis import modes
+from graphmend_bot.analysis.parameter_annotations import bool_tensor_annotation, yields_to_callers
 from graphmend_bot.analysis.summary import Imports
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -62,3 +64,46 @@ def test_settled_resolve_answers_as_resolve_once_per_node(monkeypatch: pytest.Mo
     assert [resolve(n) for n in nodes] == expected
     assert [resolve(n) for n in nodes] == expected
     assert len(asked) == len(nodes)  # the second pass is remembered
+
+
+@pytest.mark.parametrize(
+    ("annotation", "expected"),
+    [
+        ("torch.BoolTensor", True),
+        ("BoolTensor", True),
+        ("Optional[torch.BoolTensor]", True),
+        ("'torch.BoolTensor'", True),
+        ("torch.Tensor", False),
+        ("Optional[torch.FloatTensor]", False),
+        ("int", False),
+    ],
+)
+def test_bool_tensor_annotation_forms(annotation: str, expected: bool) -> None:
+    assert bool_tensor_annotation(ast.parse(annotation, mode="eval").body) is expected
+
+
+@pytest.mark.parametrize(
+    ("annotation", "expected"),
+    [
+        ("int", True),
+        ("torch.device", True),
+        ("Dict[str, Tensor]", True),
+        ("typing.List[torch.Tensor]", True),
+        ("Sequence[float]", False),
+        ("Dict[str, Any]", False),
+        ("'List[float]'", False),
+    ],
+)
+def test_yields_to_callers_forms(annotation: str, expected: bool) -> None:
+    assert yields_to_callers("value", ast.parse(annotation, mode="eval").body) is expected
+
+
+def test_entered_pushes_a_mode_and_nothing_for_none() -> None:
+    stack: list[str] = []
+    with modes.entered(stack, None):
+        assert stack == []
+        with modes.entered(stack, "in training mode"):
+            assert stack == ["in training mode"]
+            with modes.entered(stack, None):
+                assert stack == ["in training mode"]
+        assert stack == []

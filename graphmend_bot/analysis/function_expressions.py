@@ -47,9 +47,11 @@ class ExpressionEvaluator(CallResolver):
         return NOT_TENSOR
 
     def _expr_Name(self, node: ast.Name, env: Env) -> Kind:
-        if node.id not in env:
+        kind = env.get(node.id)  # one lookup: the most frequent expression of all
+        if kind is None:
             self.references.add(node.id)
-        return env.get(node.id, NOT_TENSOR)
+            return NOT_TENSOR
+        return kind
 
     def _expr_Attribute(self, node: ast.Attribute, env: Env) -> Kind:
         on_self = isinstance(node.value, ast.Name) and node.value.id == self.self_name and node.value.id not in env

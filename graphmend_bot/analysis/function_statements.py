@@ -37,7 +37,10 @@ class StatementVisitor(ExpressionEvaluator):
 
     def block(self, body: Iterable[ast.stmt], env: Env) -> bool:
         """Run statements in order; True when the block always leaves (return/raise/...)."""
-        return any(self.stmt(stmt, env) for stmt in body)
+        for stmt in body:  # a loop, not any(generator): a frame less per statement
+            if self.stmt(stmt, env):
+                return True
+        return False
 
     def stmt(self, node: ast.stmt, env: Env) -> bool:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -247,27 +250,28 @@ class StatementVisitor(ExpressionEvaluator):
         value: ast.expr | None = None,
     ) -> None:
         if isinstance(target, ast.Name):
+            name = target.id
             if kind.is_tensor:  # the only bindings ModeValues records
-                self._mode_values.bound(target.id, value, kind, env.get(target.id, NOT_TENSOR).is_tensor,
-                                        tuple(self._modes), lambda name: env.get(name, NOT_TENSOR))
-            env[target.id] = kind
-            self._rebound.add(target.id)
-            self._bindings[target.id] += 1
+                self._mode_values.bound(name, value, kind, env.get(name, NOT_TENSOR).is_tensor,
+                                        tuple(self._modes), lambda other: env.get(other, NOT_TENSOR))
+            env[name] = kind
+            self._rebound.add(name)
+            self._bindings[name] += 1
             if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.resolve)):
-                self._collection_bindings[target.id] += 1
-            self._collections.discard(target.id)
-            self._call_results.discard(target.id)
-            self._scalars.discard(target.id)
-            self._ndarrays.discard(target.id)
-            self.guards.pop(target.id, None)
-            self.aliases.pop(target.id, None)
-            self.instances.pop(target.id, None)
-            self.built_by.pop(target.id, None)
-            self.partials.pop(target.id, None)
+                self._collection_bindings[name] += 1
+            self._collections.discard(name)
+            self._call_results.discard(name)
+            self._scalars.discard(name)
+            self._ndarrays.discard(name)
+            self.guards.pop(name, None)
+            self.aliases.pop(name, None)
+            self.instances.pop(name, None)
+            self.built_by.pop(name, None)
+            self.partials.pop(name, None)
             if elements is not None:
-                self.tuples[target.id] = elements
+                self.tuples[name] = elements
             else:
-                self.tuples.pop(target.id, None)
+                self.tuples.pop(name, None)
         elif isinstance(target, (ast.Tuple, ast.List)):
             starred = any(isinstance(e, ast.Starred) for e in target.elts)
             if elements is None and not starred and kind.is_call_result:

@@ -65,6 +65,8 @@ def _words(annotation: ast.expr) -> Iterator[str]:
 
 def _subscripts_a_container(annotation: ast.expr) -> bool:
     """Whether the annotation's text has `List[`, `Dict[`... (`typing.Tuple[`, a quoted `"List["`)."""
+    if isinstance(annotation, (ast.Name, ast.Attribute)) and dotted_name(annotation) is not None:
+        return False  # `int`, `torch.device`: nothing to walk (most annotated parameters)
     for node in ast.walk(annotation):
         if isinstance(node, ast.Subscript):
             value = node.value
@@ -145,6 +147,8 @@ def bool_tensor_annotation(annotation: ast.expr) -> bool:
     read only for a tensor annotation: unparsing every annotation cost more than the rest."""
     if not _tensor_annotation(annotation):
         return False
+    if (name := dotted_name(annotation)) is not None:
+        return "BoolTensor" in name  # `torch.Tensor`: no walk (a dot is in no word, so none spans two)
     return any("BoolTensor" in word for word in _words(annotation))
 
 

@@ -22,6 +22,7 @@ from graphmend_bot.analysis.model import (
     FunctionSummary,
     ModuleSummary,
 )
+from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 from graphmend_bot.vocabulary import known_names as V
@@ -106,6 +107,9 @@ def summarize_module(
     resolve = imports.settled_resolve()
     deferred = _deferred_functions(tree) if "reorderable_logging_functions" in source else set()
     functions: dict[str, FunctionSummary] = {}
+    # A comment that hides a finding names the marker: most files have none, and nothing to filter.
+    has_suppressions = SUPPRESSION_MARKER in source
+    python_keys = frozenset(collector.python_keys)
     top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
     guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve)
     # Properties of this module's classes: `self.NAME` runs one when read.
@@ -134,24 +138,12 @@ def summarize_module(
             continue
         FunctionAnalyzer(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
-            collector.named_tuples, frozenset(collector.python_keys), properties,
+            collector.named_tuples, python_keys, properties,
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
-        summary.drafts = [d for d in summary.drafts if not suppressed(lines, d.row, d.end_row, d.code)]
-        summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
-        summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
-        summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
-        summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
-        summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
-        summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
-        summary.metaclass_call_drafts = [
-            d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
-        ]
-        summary.held_object_drafts = [
-            (alive, site, d) for alive, site, d in summary.held_object_drafts
-            if not suppressed(lines, d.row, d.end_row, d.code)
-        ]
+        if has_suppressions:
+            _drop_suppressed(summary, lines)
         functions[qualname] = summary
     return ModuleSummary(
         path=path,
@@ -220,6 +212,25 @@ def _string_literals(node: ast.expr | None) -> list[str] | None:
     names = [element.value for element in node.elts
              if isinstance(element, ast.Constant) and isinstance(element.value, str)]
     return names if len(names) == len(node.elts) else None
+
+
+def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
+    """The function's drafts less those a `# graphmend: ignore` comment on their lines hides."""
+    summary.drafts = [d for d in summary.drafts if not suppressed(lines, d.row, d.end_row, d.code)]
+    summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
+    summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
+    summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
+    summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
+    summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
+    summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
+    summary.held_context_drafts = _unsuppressed(lines, summary.held_context_drafts)
+    summary.metaclass_call_drafts = [
+        d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
+    ]
+    summary.held_object_drafts = [
+        (alive, site, d) for alive, site, d in summary.held_object_drafts
+        if not suppressed(lines, d.row, d.end_row, d.code)
+    ]
 
 
 def _unsuppressed(lines: list[str], drafts: list[tuple[T, Draft]]) -> list[tuple[T, Draft]]:

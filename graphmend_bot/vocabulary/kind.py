@@ -25,6 +25,7 @@ class CallResult(NamedTuple):
 
 _NO_NAMES: frozenset[str] = frozenset()
 _NO_CALLS: frozenset[CallResult] = frozenset()
+_SET_SLOT = object.__setattr__  # Kind's own __setattr__ refuses: it is immutable
 
 
 class Kind:
@@ -45,12 +46,13 @@ class Kind:
         boolean: bool = False,
         data_dependent_bool: bool = False,
     ) -> None:
-        object.__setattr__(self, "always", always)
-        object.__setattr__(self, "params", params)
-        object.__setattr__(self, "calls", calls)
-        object.__setattr__(self, "boolean", boolean)
-        object.__setattr__(self, "data_dependent_bool", data_dependent_bool)
-        object.__setattr__(self, "nonempty", always or bool(params) or bool(calls) or boolean or data_dependent_bool)
+        _set = _SET_SLOT  # one lookup, not six (half a million kinds are made on transformers)
+        _set(self, "always", always)
+        _set(self, "params", params)
+        _set(self, "calls", calls)
+        _set(self, "boolean", boolean)
+        _set(self, "data_dependent_bool", data_dependent_bool)
+        _set(self, "nonempty", always or bool(params) or bool(calls) or boolean or data_dependent_bool)
 
     @staticmethod
     def of_param(name: str) -> Kind:
