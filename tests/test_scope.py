@@ -318,6 +318,30 @@ def test_suppression_comments(write_tree):
     assert codes_by_line(root) == {("m.py", 8, "GM301")}
 
 
+def test_suppression_comments_hide_findings_the_solver_keeps(write_tree):
+    """A finding that stands only once the scope solver resolves what it depends on (what built
+    `self.lock`, the class of an operand, a method `super()` reaches) is hidden by its comment too."""
+    root = write_tree({
+        "m.py": """
+            import threading
+            import torch
+            from torch import nn
+
+            class M(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lock = threading.Lock()
+
+                def forward(self, x):
+                    with self.lock:  # graphmend: ignore[GM612]
+                        y = x + 1
+                    with self.lock:
+                        return y * 2
+        """,
+    })
+    assert codes_by_line(root) == {("m.py", 13, "GM612")}
+
+
 def test_only_limits_reported_files_but_keeps_scope(write_tree):
     root = write_tree({
         "pkg/__init__.py": "",
