@@ -40,6 +40,19 @@ _DICT_VIEWS = frozenset({"keys", "values", "items"})
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
 
+def iterates_dict_view(node: ast.expr) -> bool:
+    """A list, set or dict comprehension whose iterable is `d.items()`, `d.values()` or `d.keys()`:
+    before 3.12 its frame is handed a dict iterator, which Dynamo cannot rebuild to resume after a
+    break inside it (GM624)."""
+    if not COMPREHENSIONS_ARE_FRAMES or not isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)):
+        return False
+    iterable = node.generators[0].iter
+    return (
+        isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
+        and iterable.func.attr in _DICT_VIEWS and not iterable.args and not iterable.keywords
+    )
+
+
 def builds_collection(node: ast.expr, bound_to_name: bool, resolve: Callable[[ast.expr], str | None]) -> bool:
     """The value is a `list`, `dict` or `set`: a comprehension, `list(...)`, `sorted(...)`,
     `dict(...)`, `set(...)`, or a display (a list or set of constants iterated in place is folded
