@@ -296,7 +296,7 @@ class CallResolver(ObjectTracker):
         if _has_generator_argument(node):
             for check_generator in C.GENERATOR_ARGUMENT_CALLS:
                 check_generator(self, node)
-        if self._dict_view_depth:
+        if id(node) in self._dict_view_calls:
             for check_view_call in C.DICT_VIEW_COMPREHENSION_CALLS:
                 check_view_call(self, node)
         if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:

@@ -214,20 +214,20 @@ class ExpressionEvaluator(CallResolver):
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         # Its elements are values of their own, not the enclosing condition's test: a Python bool
         # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
-        depth, views, self._test_depth = self._test_depth, self._dict_view_depth, 0
+        depth, self._test_depth = self._test_depth, 0
         try:
             return self._comprehension_body(node, env)
         finally:
-            self._test_depth, self._dict_view_depth = depth, views
+            self._test_depth = depth
 
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         if not isinstance(node, ast.GeneratorExp) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
             self._comprehension_frame(node, env)
         inner = dict(env)
+        self._dict_view_calls.update(skipped_frames.dict_view_calls(node))
         for generator in node.generators:
             # As a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their elements' kinds.
             item, elements = self._iteration(generator.iter, inner)
-            self._dict_view_depth += generator is node.generators[0] and skipped_frames.iterates_dict_view(node)
             self._bind(generator.target, item, inner, elements)
             for condition in generator.ifs:
                 self._bool_context(condition, inner, "filter")
