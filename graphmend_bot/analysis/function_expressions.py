@@ -226,6 +226,7 @@ class ExpressionEvaluator(CallResolver):
         if not isinstance(node, ast.GeneratorExp) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
             self._comprehension_frame(node, env)
         inner = dict(env)
+        self._dict_view_calls.update(skipped_frames.dict_view_calls(node))
         for generator in node.generators:
             # As a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their elements' kinds.
             item, elements = self._iteration(generator.iter, inner)

@@ -110,6 +110,10 @@ class FunctionState:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
+        # The calls a list/set/dict comprehension over `d.items()`/`values()`/`keys()` makes for every
+        # element, by id: in a frame of its own (Python < 3.12) holding a dict iterator Dynamo cannot
+        # rebuild (GM624).
+        self._dict_view_calls: set[int] = set()
         self._modes: list[str] = []  # the modes of the arms around (analysis/modes.py)
         self._mode_values = ModeValues()  # locals holding a tensor in one mode only (mode_values.py)
         # While a condition is evaluated (`_test`): each operand `and`/`or`/`not` combine, with its kind.

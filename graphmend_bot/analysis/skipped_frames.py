@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.model import Draft
@@ -38,6 +38,34 @@ _BUILDERS = frozenset({"list", "sorted", "dict", "set"})
 _DICT_VIEWS = frozenset({"keys", "values", "items"})
 
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
+
+
+def dict_view_calls(node: ast.expr) -> Iterator[int]:
+    """The ids of the calls a list, set or dict comprehension over `d.items()`, `d.values()` or
+    `d.keys()` makes for every element. Before 3.12 its frame is handed a dict iterator, which
+    Dynamo cannot rebuild to resume after a break inside it (GM624). Every element: no `if` filter,
+    not in a branch of a conditional expression, after the first operand of `and`/`or`, nor in a
+    nested lambda or comprehension (kornia's `{k: self.to_tensor(v) if valid(v) else v for ...}`
+    converts only some values, and what breaks in `to_tensor` is the conversion)."""
+    if not COMPREHENSIONS_ARE_FRAMES or not isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)):
+        return
+    iterable = node.generators[0].iter
+    if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
+            and iterable.func.attr in _DICT_VIEWS and not iterable.args and not iterable.keywords):
+        return
+    if any(generator.ifs for generator in node.generators):
+        return
+    stack: list[ast.expr] = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+    while stack:
+        expr = stack.pop()
+        if isinstance(expr, ast.Call):
+            yield id(expr)
+        if isinstance(expr, ast.IfExp):
+            stack.append(expr.test)
+        elif isinstance(expr, ast.BoolOp):
+            stack.append(expr.values[0])
+        elif not isinstance(expr, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            stack.extend(child for child in ast.iter_child_nodes(expr) if isinstance(child, ast.expr))
 
 
 def builds_collection(node: ast.expr, bound_to_name: bool, resolve: Callable[[ast.expr], str | None]) -> bool:

@@ -196,6 +196,9 @@ SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
 ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp, str, Kind], None]
+# A call that may land in the tree, inside a list/set/dict comprehension over `d.items()`,
+# `d.values()` or `d.keys()` (Python < 3.12).
+DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
@@ -250,6 +253,7 @@ class Detection:
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
+    dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort(key=...)`
 
