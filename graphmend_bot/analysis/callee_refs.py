@@ -46,3 +46,21 @@ def callee_ref(func: ast.expr) -> str | None:
         if name is not None:
             return f"dotted:{name}"
     return None
+
+
+# Builtins that take a callable to look at it, never to call it.
+_INSPECTING = frozenset({"callable", "isinstance", "hasattr", "getattr", "setattr", "id", "type", "repr", "str", "print"})
+
+
+def passed_bound_methods(call: ast.Call, self_name: str | None) -> list[str]:
+    """`self.m` passed to a call as a value, positionally or by keyword (`checkpoint(self._block, x)`,
+    `apply_chunking_to_forward(self.feed_forward_chunk, ...)`): the callee calls it back, so it is
+    a reference to `self.m` ("self.m"), run as `self.m(...)` would be."""
+    if dotted_name(call.func) in _INSPECTING:
+        return []  # `callable(self.m)` looks at the method without calling it
+    values = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return [
+        f"self.{value.attr}" for value in values
+        if self_name is not None and isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name) and value.value.id == self_name
+    ]

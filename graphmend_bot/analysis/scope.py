@@ -803,6 +803,9 @@ class Program:
         for site in function.calls:
             yield from self.resolve_call(fid, site.ref)
         for reference in function.references:
+            if reference.startswith("self."):
+                yield from self._passed_methods(fid, reference[len("self."):])
+                continue
             found = self._resolve_dotted(module, reference)
             if found is not None and found[0] == "function":
                 yield found[1], found[2]
@@ -813,6 +816,17 @@ class Program:
                 yield from self._decorator_wrappers((found[1], found[2]))
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
+
+    def _passed_methods(self, fid: FunctionId, name: str) -> list[FunctionId]:
+        """`checkpoint(self._block, x)` in a method: the callee calls the bound method back, and
+        Dynamo traces it there (measured on torch 2.13), so the method and the overrides
+        `self.NAME(...)` may run are reached. A submodule passed (`isinstance(self.norm, ...)`,
+        `init(self.encoder)`) is no method: its forward is reached only where it is called."""
+        class_qualname = self.function(fid).class_qualname
+        if class_qualname is None:
+            return []
+        method = self._method(fid[0], class_qualname, name)
+        return [*([method] if method else []), *self._overrides(fid[0], class_qualname, name)]
 
     def _forward_hooks(self, module: str, class_qualname: str) -> list[FunctionId]:
         """The methods the class's `__init__` (or a base's) registers as forward hooks: they run
