@@ -6,7 +6,10 @@ with a negative for each:
   (scope.Program._module_instance_calls); an instance only untraced code calls stays out;
 - a bound method passed as a callback (`apply_chunks(self.feed_forward, ...)`, `fn=self.check`)
   runs when the callee calls it back (scope.Program._passed_methods); an object passed to
-  `isinstance` or a method to `callable` is not called."""
+  `isinstance` or a method to `callable` is not called;
+- `getattr(self, "m")(x)`, and a name built from a literal prefix (`"check_{}".format(kind)`,
+  `f"scale_{kind}"`) reaches the methods so named (Dynamo folds the name and traces the one it
+  picks); a method with another prefix, or of an unrelated class, is not reached."""
 
 from __future__ import annotations
 
@@ -115,6 +118,44 @@ CALLBACK_TREE = {
 }
 
 
+BY_NAME_TREE = {
+    "napkg/__init__.py": "",
+    "napkg/reducer.py": """
+        from torch import nn
+
+
+        class Reducer(nn.Module):
+            def __init__(self, kind="pair"):
+                super().__init__()
+                self.kind = kind
+
+            def forward(self, x):
+                x = getattr(self, "check_{}".format(self.kind))(x)
+                x = getattr(self, f"scale_{self.kind}")(x)
+                return getattr(self, "finish")(x)
+
+            def check_pair(self, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x
+
+            def scale_pair(self, x):
+                return x * 2
+
+            def finish(self, x):
+                return x - 1
+
+            def unused_pair(self, x):
+                return x.tolist()
+
+
+        class Other:
+            def check_triplet(self, x):
+                return x.tolist()
+    """,
+}
+
+
 def _marked(path: Path) -> set[int]:
     return {row for row, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# break")}
 
@@ -179,3 +220,8 @@ def test_a_module_level_object_that_no_in_tree_class_built_reaches_nothing(write
 def test_a_bound_method_passed_as_a_callback_is_traced_code(write_tree) -> None:
     # the Block (its `__call__` does `x.tolist()`) is passed to isinstance, `unused` to callable: neither is called
     _assert_reported_where_dynamo_breaks(write_tree(CALLBACK_TREE), "cbpkg", "layer", "Layer", "layer.py")
+
+
+def test_a_method_fetched_by_getattr_on_self_is_traced_code(write_tree) -> None:
+    # unused_pair and Other.check_triplet (`x.tolist()`) are fetched by no getattr
+    _assert_reported_where_dynamo_breaks(write_tree(BY_NAME_TREE), "napkg", "reducer", "Reducer", "reducer.py")

@@ -528,6 +528,8 @@ class Program:
         if kind == "self":
             if function.class_qualname is None:
                 return []
+            if name.endswith("*"):  # getattr(self, f"m_{kind}")(...)
+                return self._methods_named_from(module, function.class_qualname, name[:-1])
             method = self._method(module, function.class_qualname, name)
             overrides = self._overrides(module, function.class_qualname, name)
             if method is None:
@@ -816,6 +818,19 @@ class Program:
                 yield from self._decorator_wrappers((found[1], found[2]))
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
+
+    def _methods_named_from(self, module: str, class_qualname: str, prefix: str) -> list[FunctionId]:
+        """The methods `getattr(self, PREFIX + ...)` may fetch: each method whose name starts with
+        PREFIX, of the class, its in-tree bases (the first definition of each name) and its
+        subclasses (overrides)."""
+        classes = [*self.class_and_bases(module, class_qualname), *self.hierarchy.descendants((module, class_qualname))]
+        names = {method for mod, cls in classes for method in self.modules[mod].classes[cls].methods
+                 if method.startswith(prefix)}
+        found: list[FunctionId] = []
+        for name in sorted(names):
+            method = self._method(module, class_qualname, name)
+            found.extend([*([method] if method else []), *self._overrides(module, class_qualname, name)])
+        return found
 
     def _passed_methods(self, fid: FunctionId, name: str) -> list[FunctionId]:
         """`checkpoint(self._block, x)` in a method: the callee calls the bound method back, and
