@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.engine import check
+from graphmend_bot.analysis.scope import Program
+from graphmend_bot.config import Config
+from graphmend_bot.engine import Workspace, check
 
 torch = pytest.importorskip("torch")
 
@@ -225,3 +227,31 @@ def test_a_bound_method_passed_as_a_callback_is_traced_code(write_tree) -> None:
 def test_a_method_fetched_by_getattr_on_self_is_traced_code(write_tree) -> None:
     # unused_pair and Other.check_triplet (`x.tolist()`) are fetched by no getattr
     _assert_reported_where_dynamo_breaks(write_tree(BY_NAME_TREE), "napkg", "reducer", "Reducer", "reducer.py")
+
+
+def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:
+    """`fn(self.size)` and `getattr(self, "size_" + k)` read a property: its getter runs at the
+    read, where Dynamo reports what breaks inside it, so the getter is no traced function."""
+    root = write_tree({
+        "proppkg/__init__.py": "",
+        "proppkg/layer.py": """
+            from torch import nn
+
+
+            def twice(value):
+                return value * 2
+
+
+            class Layer(nn.Module):
+                @property
+                def size_x(self):
+                    return 4
+
+                def forward(self, x):
+                    return x * twice(self.size_x) * getattr(self, "size_" + "x")
+        """,
+    })
+    workspace = Workspace([str(root / "proppkg")], Config(), jobs=1)
+    program = Program(workspace.summaries.values(), scope="model")
+    assert ("proppkg.layer", "Layer.forward") in program.traced_functions()
+    assert ("proppkg.layer", "Layer.size_x") not in program.traced_functions()

@@ -830,18 +830,24 @@ class Program:
         for name in sorted(names):
             method = self._method(module, class_qualname, name)
             found.extend([*([method] if method else []), *self._overrides(module, class_qualname, name)])
-        return found
+        return self._callable_methods(found)
 
     def _passed_methods(self, fid: FunctionId, name: str) -> list[FunctionId]:
         """`checkpoint(self._block, x)` in a method: the callee calls the bound method back, and
         Dynamo traces it there (measured on torch 2.13), so the method and the overrides
         `self.NAME(...)` may run are reached. A submodule passed (`isinstance(self.norm, ...)`,
-        `init(self.encoder)`) is no method: its forward is reached only where it is called."""
+        `init(self.encoder)`) is no method: its forward is reached only where it is called; nor is
+        a property."""
         class_qualname = self.function(fid).class_qualname
         if class_qualname is None:
             return []
         method = self._method(fid[0], class_qualname, name)
-        return [*([method] if method else []), *self._overrides(fid[0], class_qualname, name)]
+        return self._callable_methods([*([method] if method else []), *self._overrides(fid[0], class_qualname, name)])
+
+    def _callable_methods(self, methods: list[FunctionId]) -> list[FunctionId]:
+        """Those of `methods` that are no property: `fn(self.shape)` passes the getter's value, read
+        in the caller, where Dynamo reports a break inside it (_dependency_getters)."""
+        return [method for method in methods if not is_property(self.function(method).decorators)]
 
     def _forward_hooks(self, module: str, class_qualname: str) -> list[FunctionId]:
         """The methods the class's `__init__` (or a base's) registers as forward hooks: they run
