@@ -10,8 +10,8 @@ from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 def built_here(node: ast.expr) -> str | None:
     """The constructor ref of an object built in place: `Cls(...).method()`, `Cls(...)(x)`."""
-    if not isinstance(node, ast.Call) or dotted_name(node.func) == "super":
-        return None  # super().method() is resolved along the bases
+    if not isinstance(node, ast.Call) or dotted_name(node.func) == "super" or _method_by_name(node) is not None:
+        return None  # super().method() is resolved along the bases, getattr(self, "m")() as self.m()
     return callee_ref(node.func)
 
 
@@ -20,6 +20,8 @@ def is_super(node: ast.expr) -> bool:
 
 
 def callee_ref(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Call) and (method := _method_by_name(func)) is not None:
+        return f"self:{method}"
     if isinstance(func, ast.Name):
         return f"name:{func.id}"
     if (
@@ -46,3 +48,42 @@ def callee_ref(func: ast.expr) -> str | None:
         if name is not None:
             return f"dotted:{name}"
     return None
+
+
+# Builtins that take a callable to look at it, never to call it.
+_INSPECTING = frozenset({"callable", "isinstance", "hasattr", "getattr", "setattr", "id", "type", "repr", "str", "print"})
+
+
+def passed_bound_methods(call: ast.Call, self_name: str | None) -> list[str]:
+    """`self.m` passed to a call as a value, positionally or by keyword (`checkpoint(self._block, x)`,
+    `apply_chunking_to_forward(self.feed_forward_chunk, ...)`): the callee calls it back, so it is
+    a reference to `self.m` ("self.m"), run as `self.m(...)` would be."""
+    if dotted_name(call.func) in _INSPECTING:
+        return []  # `callable(self.m)` looks at the method without calling it
+    values = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return [
+        f"self.{value.attr}" for value in values
+        if self_name is not None and isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name) and value.value.id == self_name
+    ]
+
+
+def _method_by_name(call: ast.Call) -> str | None:
+    """The method `getattr(self, NAME)` fetches: "m" for `getattr(self, "m")`, "m_*" for a name
+    built from a literal prefix (`f"m_{kind}"`, `"m_{}".format(kind)`, `"m_" + kind`: any method
+    so named may run; Dynamo folds the constant name and traces the one it picks)."""
+    if not (dotted_name(call.func) == "getattr" and len(call.args) == 2 and isinstance(call.args[0], ast.Name)
+            and call.args[0].id in ("self", "cls")):
+        return None
+    name = call.args[1]
+    if isinstance(name, ast.Constant) and isinstance(name.value, str):
+        return name.value if name.value.isidentifier() else None
+    prefix: object = None
+    if isinstance(name, ast.JoinedStr) and name.values:
+        prefix = getattr(name.values[0], "value", None)
+    elif isinstance(name, ast.Call) and isinstance(name.func, ast.Attribute) and name.func.attr == "format":
+        literal = name.func.value
+        prefix = literal.value.partition("{")[0] if isinstance(literal, ast.Constant) and isinstance(literal.value, str) else None
+    elif isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add) and isinstance(name.left, ast.Constant):
+        prefix = name.left.value
+    return f"{prefix}*" if isinstance(prefix, str) and prefix.isidentifier() else None

@@ -13,7 +13,7 @@ from typing import cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, skipped_frames, str_enums, value_class
-from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
+from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
 from graphmend_bot.analysis.function_objects import ObjectTracker
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
@@ -39,6 +39,7 @@ class CallResolver(ObjectTracker):
             self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
+        self.references.update(passed_bound_methods(node, self.self_name))
         if node.keywords:
             self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
             if C.SORT_KEYS and (sort_key := _sort_key(node, self.resolve)) is not None:

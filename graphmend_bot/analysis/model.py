@@ -204,6 +204,9 @@ class ModuleSummary:
     # Module-level dict displays whose values are all names (`SOLVERS = {"rk4": RK4, ...}`):
     # NAME -> the dotted names of the values, so `SOLVERS[name](...)` reaches each of them.
     registries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Module-level objects built by a call (`COUNTER = Counter()`): NAME -> the callee's dotted name,
+    # so `COUNTER.bump(x)` and `COUNTER(x)` reach the class's methods (scope._module_instance_calls).
+    instances: dict[str, str] = field(default_factory=dict)
     # Modules this one star-imports (`from .affine import *`), in import order.
     star_imports: tuple[str, ...] = ()
     # The names `__all__` lists, when the module spells it with string literals only (`=`, `+=`,

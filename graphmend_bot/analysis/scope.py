@@ -101,6 +101,8 @@ class Program:
         self._bases_found: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._wrappers_found: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         self._factory_instances_found: dict[tuple[FunctionId, int], list[tuple[str, str]]] = {}
+        # (dotted name called, method) pairs resolved through a module-level instance (instance_bound)
+        self._instance_bound: set[tuple[str, FunctionId]] = set()
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
         self._library_roots: set[FunctionId] | None = None
         self._tensor_api: set[FunctionId] | None = None
@@ -136,25 +138,29 @@ class Program:
                 return module, ".".join(parts[cut:])
         return None
 
-    def _lookup(self, module: str, name: str, depth: int = 0) -> tuple[str, str, str] | None:
+    def _lookup(self, module: str, name: str) -> tuple[str, str, str] | None:
         """Find `name` defined in `module` or re-exported by it: ("function"|"class", mod, qualname)."""
+        return self._through_imports(module, name, _defined_here)
+
+    def _through_imports(self, module: str, name: str, here: Callable[[ModuleSummary, str], _Found | None],
+                         depth: int = 0) -> _Found | None:
+        """What `here` finds for `name` in `module`, or in the module it imports the name from."""
         summary = self.modules.get(module)
         if summary is None or depth > 5:
             return None
-        if name in summary.functions:
-            return "function", module, name
-        if name in summary.classes:
-            return "class", module, name
+        found = here(summary, name)
+        if found is not None:
+            return found
         head, _, rest = name.partition(".")
         imported = summary.imports.get(head)
         if imported is not None:
             target = f"{imported}.{rest}" if rest else imported
             split = self._split_qualified(target)
             if split is not None:
-                return self._lookup(split[0], split[1], depth + 1)
+                return self._through_imports(split[0], split[1], here, depth + 1)
         # `from .affine import *` re-exports; later imports shadow earlier ones
         for star in reversed(summary.star_imports):
-            found = self._lookup(star, name, depth + 1)
+            found = self._through_imports(star, name, here, depth + 1)
             if found is not None:
                 return found
         return None
@@ -525,6 +531,8 @@ class Program:
         if kind == "self":
             if function.class_qualname is None:
                 return []
+            if name.endswith("*"):  # getattr(self, f"m_{kind}")(...)
+                return self._methods_named_from(module, function.class_qualname, name[:-1])
             method = self._method(module, function.class_qualname, name)
             overrides = self._overrides(module, function.class_qualname, name)
             if method is None:
@@ -542,11 +550,45 @@ class Program:
                 scope = scope.rpartition(".")[0]
         found = self._resolve_dotted(module, name)
         if found is None:
-            return self._autograd_forward(module, name)
+            return self._module_instance_calls(module, name) or self._autograd_forward(module, name)
         what, mod, target = found
         if what == "function":
             return [(mod, target)]
         return self._initializer(mod, target)
+
+    def _module_instance_calls(self, module: str, name: str) -> list[FunctionId]:
+        """`COUNTER.bump(x)` or `COUNTER(x)` (also `registry.COUNTER(x)`, imported) where a module
+        of the tree binds `COUNTER = Counter(...)`: the method of the in-tree class it was built
+        from (or that the factory it names returns), as Dynamo traces it. Such a method receives
+        the object as `self`, so the call is recorded as bound (`instance_bound`)."""
+        owner, _, method = name.rpartition(".")
+        for held, called in ((name, "__call__"), (owner, method)):
+            built = self._module_instance(module, held) if held else None
+            if built is None:
+                continue
+            classes = self._classes_built_by(*built)
+            targets = [
+                target for cls in classes
+                if (target := self._call_method(*cls) if called == "__call__" else self._method(*cls, called))
+            ]
+            self._instance_bound.update((name, target) for target in targets)
+            return targets
+        return []
+
+    def _module_instance(self, module: str, name: str) -> tuple[str, str] | None:
+        """(module, callee) of the module-level `NAME = callee(...)` that `name` refers to from
+        `module`: defined there, imported (`from .registry import COUNTER`, `registry.COUNTER`) or
+        star-imported, as _lookup follows names."""
+        found = self._through_imports(module, name, _instance_here)
+        if found is None and (split := self._split_qualified(name)) is not None:  # `pkg.registry.COUNTER`
+            found = self._through_imports(*split, _instance_here)
+        return None if found is None else (found[1], found[2])
+
+    def instance_bound(self, ref: str, callee: FunctionId) -> bool:
+        """Whether `callee` was reached from a call `ref` ("dotted:COUNTER.bump") through a
+        module-level instance: the object is then its `self`."""
+        kind, _, name = ref.partition(":")
+        return kind in ("name", "dotted") and (name, callee) in self._instance_bound
 
     def _dependency_getters(self, fid: FunctionId, ref: str) -> list[FunctionId]:
         """The properties of a dependency a read runs. A property of the tree is not followed:
@@ -766,6 +808,9 @@ class Program:
         for site in function.calls:
             yield from self.resolve_call(fid, site.ref)
         for reference in function.references:
+            if reference.startswith("self."):
+                yield from self._passed_methods(fid, reference[len("self."):])
+                continue
             found = self._resolve_dotted(module, reference)
             if found is not None and found[0] == "function":
                 yield found[1], found[2]
@@ -776,6 +821,36 @@ class Program:
                 yield from self._decorator_wrappers((found[1], found[2]))
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
+
+    def _methods_named_from(self, module: str, class_qualname: str, prefix: str) -> list[FunctionId]:
+        """The methods `getattr(self, PREFIX + ...)` may fetch: each method whose name starts with
+        PREFIX, of the class, its in-tree bases (the first definition of each name) and its
+        subclasses (overrides)."""
+        classes = [*self.class_and_bases(module, class_qualname), *self.hierarchy.descendants((module, class_qualname))]
+        names = {method for mod, cls in classes for method in self.modules[mod].classes[cls].methods
+                 if method.startswith(prefix)}
+        found: list[FunctionId] = []
+        for name in sorted(names):
+            method = self._method(module, class_qualname, name)
+            found.extend([*([method] if method else []), *self._overrides(module, class_qualname, name)])
+        return self._callable_methods(found)
+
+    def _passed_methods(self, fid: FunctionId, name: str) -> list[FunctionId]:
+        """`checkpoint(self._block, x)` in a method: the callee calls the bound method back, and
+        Dynamo traces it there (measured on torch 2.13), so the method and the overrides
+        `self.NAME(...)` may run are reached. A submodule passed (`isinstance(self.norm, ...)`,
+        `init(self.encoder)`) is no method: its forward is reached only where it is called; nor is
+        a property."""
+        class_qualname = self.function(fid).class_qualname
+        if class_qualname is None:
+            return []
+        method = self._method(fid[0], class_qualname, name)
+        return self._callable_methods([*([method] if method else []), *self._overrides(fid[0], class_qualname, name)])
+
+    def _callable_methods(self, methods: list[FunctionId]) -> list[FunctionId]:
+        """Those of `methods` that are no property: `fn(self.shape)` passes the getter's value, read
+        in the caller, where Dynamo reports a break inside it (_dependency_getters)."""
+        return [method for method in methods if not is_property(self.function(method).decorators)]
 
     def _forward_hooks(self, module: str, class_qualname: str) -> list[FunctionId]:
         """The methods the class's `__init__` (or a base's) registers as forward hooks: they run
@@ -1230,7 +1305,7 @@ class _TensorFlow:
         if (
             function.class_qualname is not None
             and "staticmethod" not in function.decorators
-            and (site.bound or function.name == "__init__")
+            and (site.bound or function.name == "__init__" or self.program.instance_bound(site.ref, callee))
         ):
             params = params[1:]
         elif site.ref.endswith(".apply") and _is_autograd_forward(function):
@@ -1258,6 +1333,22 @@ class _TensorFlow:
         if changed:
             self._touched(callee)
         return changed, still_open
+
+
+_Found = tuple[str, str, str]  # (what, module, name): what _through_imports finds
+
+
+def _defined_here(summary: ModuleSummary, name: str) -> _Found | None:
+    if name in summary.functions:
+        return "function", summary.module, name
+    if name in summary.classes:
+        return "class", summary.module, name
+    return None
+
+
+def _instance_here(summary: ModuleSummary, name: str) -> _Found | None:
+    callee = summary.instances.get(name)
+    return None if callee is None else ("instance", summary.module, callee)
 
 
 def _new_sites(found: list[TracedDraft], more: list[TracedDraft]) -> list[TracedDraft]:

@@ -1,0 +1,257 @@
+"""Edges of the scope walk that Dynamo follows (each measured here with torch._dynamo.explain),
+with a negative for each:
+
+- calls through objects a module builds at import time (`COUNTER = Counter()`, then
+  `COUNTER.bump(x)` or `registry.SCALE(x)` in a forward) reach the in-tree class's method
+  (scope.Program._module_instance_calls); an instance only untraced code calls stays out;
+- a bound method passed as a callback (`apply_chunks(self.feed_forward, ...)`, `fn=self.check`)
+  runs when the callee calls it back (scope.Program._passed_methods); an object passed to
+  `isinstance` or a method to `callable` is not called;
+- `getattr(self, "m")(x)`, and a name built from a literal prefix (`"check_{}".format(kind)`,
+  `f"scale_{kind}"`) reaches the methods so named (Dynamo folds the name and traces the one it
+  picks); a method with another prefix, or of an unrelated class, is not reached."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.analysis.scope import Program
+from graphmend_bot.config import Config
+from graphmend_bot.engine import Workspace, check
+
+torch = pytest.importorskip("torch")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from ground_truth import Tree, dynamo_breaks, normalise  # noqa: E402
+
+TREE = {
+    "instpkg/__init__.py": "",
+    "instpkg/registry.py": """
+        class Counter:
+            def bump(self, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x - 1
+
+
+        class Scale:
+            def __call__(self, x, factor=2):
+                return x.sum().item() * factor  # break
+
+
+        class Unused:
+            def bump(self, x):
+                return x.tolist()
+
+
+        def make_scale():
+            return Scale()
+
+
+        COUNTER = Counter()
+        SCALE = make_scale()
+        OTHER = Unused()
+
+
+        def eager_only(x):
+            return OTHER.bump(x)
+    """,
+    "instpkg/model.py": """
+        from torch import nn
+
+        from instpkg import registry
+        from instpkg.registry import COUNTER
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                y = COUNTER.bump(x)
+                return registry.SCALE(y)
+    """,
+}
+
+
+CALLBACK_TREE = {
+    "cbpkg/__init__.py": "",
+    "cbpkg/layer.py": """
+        import torch
+        from torch import nn
+
+
+        def apply_chunks(fn, chunks, x):
+            return torch.cat([fn(part) for part in x.chunk(chunks)])
+
+
+        def run_hook(fn, x):
+            return fn(x)
+
+
+        class Block:
+            def __call__(self, x):
+                return x.tolist()
+
+
+        class Layer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = Block()
+
+            def forward(self, x):
+                if callable(self.unused) and isinstance(self.block, Block):
+                    x = apply_chunks(self.feed_forward, 1, x)
+                return run_hook(fn=self.check, x=x)
+
+            def feed_forward(self, x):
+                return x * 2
+
+            def check(self, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x
+
+            def unused(self, x):
+                return x.tolist()
+    """,
+}
+
+
+BY_NAME_TREE = {
+    "napkg/__init__.py": "",
+    "napkg/reducer.py": """
+        from torch import nn
+
+
+        class Reducer(nn.Module):
+            def __init__(self, kind="pair"):
+                super().__init__()
+                self.kind = kind
+
+            def forward(self, x):
+                x = getattr(self, "check_{}".format(self.kind))(x)
+                x = getattr(self, f"scale_{self.kind}")(x)
+                return getattr(self, "finish")(x)
+
+            def check_pair(self, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x
+
+            def scale_pair(self, x):
+                return x * 2
+
+            def finish(self, x):
+                return x - 1
+
+            def unused_pair(self, x):
+                return x.tolist()
+
+
+        class Other:
+            def check_triplet(self, x):
+                return x.tolist()
+    """,
+}
+
+
+def _marked(path: Path) -> set[int]:
+    return {row for row, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# break")}
+
+
+def _dynamo_lines(root: Path, package: str, module: str, model: str, path: Path) -> set[int]:
+    """The lines of `path` Dynamo breaks on, calling `package.module.model()` on a tensor."""
+    sys.path.insert(0, str(root))
+    try:
+        built = getattr(importlib.import_module(f"{package}.{module}"), model)()
+        explained = dynamo_breaks(built, (torch.ones(3),), {}, Tree([str(root / package)]))
+    finally:
+        sys.path.remove(str(root))
+        for name in [name for name in sys.modules if name.split(".")[0] == package]:
+            del sys.modules[name]
+    return {line for file, line in explained.lines if file == normalise(str(path))}
+
+
+def _assert_reported_where_dynamo_breaks(root: Path, package: str, module: str, model: str, file: str) -> None:
+    """The `# break` lines of `package/file` are the lines Dynamo breaks on there, calling
+    `package.module.model()`, and the lines `graphmend check` reports in the package."""
+    path = root / package / file
+    broken = _dynamo_lines(root, package, module, model, path)
+    assert broken == _marked(path), f"Dynamo broke on {sorted(broken)}"
+    result = check([str(root / package)])
+    assert not result.errors
+    assert {f.location.row for f in result.findings if f.path.endswith(file)} == _marked(path)
+
+
+def test_methods_of_module_level_instances_are_traced_code(write_tree) -> None:
+    # Unused.bump (`x.tolist()`) is called only by eager_only, which nothing traced calls
+    _assert_reported_where_dynamo_breaks(write_tree(TREE), "instpkg", "model", "Net", "registry.py")
+
+
+def test_a_module_level_object_that_no_in_tree_class_built_reaches_nothing(write_tree) -> None:
+    """`TABLE = OrderedDict()`, a class of another package: `TABLE.get(...)` runs none of the
+    tree, though a function of the tree is named `get`."""
+    root = write_tree({
+        "logpkg/__init__.py": "",
+        "logpkg/model.py": """
+            from collections import OrderedDict
+
+            from torch import nn
+
+            TABLE = OrderedDict()
+
+
+            def get(x):
+                return x.sum().item()
+
+
+            class Net(nn.Module):
+                def forward(self, x):
+                    TABLE.get("x")
+                    return x
+        """,
+    })
+    result = check([str(root / "logpkg")])
+    assert not result.errors
+    assert [f.location.row for f in result.findings] == []
+
+
+def test_a_bound_method_passed_as_a_callback_is_traced_code(write_tree) -> None:
+    # the Block (its `__call__` does `x.tolist()`) is passed to isinstance, `unused` to callable: neither is called
+    _assert_reported_where_dynamo_breaks(write_tree(CALLBACK_TREE), "cbpkg", "layer", "Layer", "layer.py")
+
+
+def test_a_method_fetched_by_getattr_on_self_is_traced_code(write_tree) -> None:
+    # unused_pair and Other.check_triplet (`x.tolist()`) are fetched by no getattr
+    _assert_reported_where_dynamo_breaks(write_tree(BY_NAME_TREE), "napkg", "reducer", "Reducer", "reducer.py")
+
+
+def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:
+    """`fn(self.size)` and `getattr(self, "size_" + k)` read a property: its getter runs at the
+    read, where Dynamo reports what breaks inside it, so the getter is no traced function."""
+    root = write_tree({
+        "proppkg/__init__.py": "",
+        "proppkg/layer.py": """
+            from torch import nn
+
+
+            def twice(value):
+                return value * 2
+
+
+            class Layer(nn.Module):
+                @property
+                def size_x(self):
+                    return 4
+
+                def forward(self, x):
+                    return x * twice(self.size_x) * getattr(self, "size_" + "x")
+        """,
+    })
+    workspace = Workspace([str(root / "proppkg")], Config(), jobs=1)
+    program = Program(workspace.summaries.values(), scope="model")
+    assert ("proppkg.layer", "Layer.forward") in program.traced_functions()
+    assert ("proppkg.layer", "Layer.size_x") not in program.traced_functions()
