@@ -47,11 +47,10 @@ class ExpressionEvaluator(CallResolver):
         return NOT_TENSOR
 
     def _expr_Name(self, node: ast.Name, env: Env) -> Kind:
-        kind = env.get(node.id)  # one lookup: the most frequent expression of all
-        if kind is None:
-            self.references.add(node.id)
-            return NOT_TENSOR
-        return kind
+        if (kind := env.get(node.id)) is not None:  # one lookup: the most frequent expression of all
+            return kind
+        self.references.add(node.id)
+        return NOT_TENSOR
 
     def _expr_Attribute(self, node: ast.Attribute, env: Env) -> Kind:
         on_self = isinstance(node.value, ast.Name) and node.value.id == self.self_name and node.value.id not in env
@@ -103,11 +102,8 @@ class ExpressionEvaluator(CallResolver):
         return owner.without_flags()
 
     def _reads_tensor_mapping(self, node: ast.expr, env: Env) -> bool:
-        return (
-            isinstance(node, ast.Name)
-            and node.id in self._tensor_mappings
-            and env.get(node.id) == Kind.of_param(node.id)  # not rebound in the body
-        )
+        return (isinstance(node, ast.Name) and node.id in self._tensor_mappings
+                and env.get(node.id) == Kind.of_param(node.id))  # not rebound in the body
 
     def _index(self, node: ast.expr, env: Env) -> Kind:
         if isinstance(node, ast.Tuple):

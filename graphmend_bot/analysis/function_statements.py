@@ -37,7 +37,7 @@ class StatementVisitor(ExpressionEvaluator):
 
     def block(self, body: Iterable[ast.stmt], env: Env) -> bool:
         """Run statements in order; True when the block always leaves (return/raise/...)."""
-        for stmt in body:  # a loop, not any(generator): a frame less per statement
+        for stmt in body:  # noqa: SIM110 (a loop, not any(generator): a frame less per statement)
             if self.stmt(stmt, env):
                 return True
         return False
@@ -72,9 +72,8 @@ class StatementVisitor(ExpressionEvaluator):
             for item in node.items:
                 self._context_managers.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
-                if not isinstance(item.context_expr, ast.Call):
-                    for check_entered in C.ENTERED_VALUES:
-                        check_entered(self, item.context_expr)
+                for check_entered in () if isinstance(item.context_expr, ast.Call) else C.ENTERED_VALUES:
+                    check_entered(self, item.context_expr)  # `with lock:`, `with self.lock:`
                 opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)

@@ -48,7 +48,7 @@ def _builders(program: Program, module: str, class_qualname: str | None, held: s
     """What built `self.NAME` ("self.NAME") or the module's global ("NAME")."""
     if held.startswith("self."):
         return program.held_constructors(module, class_qualname, held[len("self."):]) if class_qualname else []
-    built = program.modules[module].global_constructors.get(held)
+    built = program.modules[module].instances.get(held)
     return [built] if built is not None else []
 
 

@@ -205,7 +205,8 @@ class ModuleSummary:
     # NAME -> the dotted names of the values, so `SOLVERS[name](...)` reaches each of them.
     registries: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Module-level objects built by a call (`COUNTER = Counter()`): NAME -> the callee's dotted name,
-    # so `COUNTER.bump(x)` and `COUNTER(x)` reach the class's methods (scope._module_instance_calls).
+    # so `COUNTER.bump(x)` and `COUNTER(x)` reach the class's methods (scope._module_instance_calls),
+    # and `with _LOCK:` is judged by what built `_LOCK` (analysis/held_contexts.py).
     instances: dict[str, str] = field(default_factory=dict)
     # Modules this one star-imports (`from .affine import *`), in import order.
     star_imports: tuple[str, ...] = ()
@@ -216,6 +217,3 @@ class ModuleSummary:
     # analysis/guards.py): (path relative to the package root, sha256 of the text, "" for a file
     # looked for and absent). A cached summary is used only while they still hold that text.
     read_files: tuple[tuple[str, str], ...] = ()
-    # Module-level names bound to a call (`_LOCK = threading.Lock()`): NAME -> the callee, resolved
-    # through the imports (analysis/held_contexts.py judges `with _LOCK:` by it).
-    global_constructors: dict[str, str] = field(default_factory=dict)

@@ -153,12 +153,11 @@ def summarize_module(
         classes=collector.classes,
         compile_targets=collector.compile_targets,
         registries=collector.registries,
-        instances={name: callee for name, callee in collector.module_constructors().items() if "." not in name},
+        # module-level `NAME = call(...)` (dotted targets, `self.x`, are no globals)
+        instances={name: callee for name, callee in collector.module_constructors.items() if name.isidentifier()},
         star_imports=tuple(imports.star_modules),
         exports=collector.exports.names,
         read_files=guard_helpers.read_files(),
-        # module-level `NAME = call(...)` (dotted targets, `self.x`, are no globals)
-        global_constructors={name: callee for name, callee in collector.module_constructors.items() if name.isidentifier()},
     )
 
 
@@ -602,10 +601,6 @@ class _Collector:
                 method,
             )
         )
-
-    def module_constructors(self) -> dict[str, str]:
-        """The module-level `NAME = callee(...)` bindings: NAME -> the callee's dotted name."""
-        return self._constructors[0]
 
     def _constructor(self, variable: str) -> str | None:
         return next((scope[variable] for scope in reversed(self._constructors) if variable in scope), None)
