@@ -241,7 +241,7 @@ class CallResolver(ObjectTracker):
     def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
         """`self.register_buffer("name", value)` is module state like `self.name = value`."""
         if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            self.attribute_writes.append((node.args[0].value, args[1].without_flags()))
+            self.write_attribute(node.args[0].value, args[1])
 
     def _tensor_method(self, node: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
         check = C.TENSOR_METHODS.get(method)

@@ -97,6 +97,8 @@ class FunctionState:
         # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
         self.self_name: str | None = None
         self.attribute_writes: list[tuple[str, Kind]] = []
+        self.attribute_masks: dict[str, bool] = {}  # per attribute written: whether every write stores a mask
+        self.every_return_mask: bool | None = None  # None until a `return` of a value: FunctionSummary.returns_mask
         self.returned_functions: set[str] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
         # (it cannot resume inside that context manager) and after a break inside a loop body
@@ -166,6 +168,11 @@ class FunctionState:
         if self.on_some_calls():
             self.summary.conditional_sites.append(len(self.summary.calls))
         self.summary.calls.append(site)
+
+    def write_attribute(self, name: str, kind: Kind) -> None:
+        """`self.NAME = value` or `self.register_buffer("NAME", value)`: module state."""
+        self.attribute_writes.append((name, kind.without_flags()))
+        self.attribute_masks[name] = self.attribute_masks.get(name, True) and kind.boolean and kind.is_tensor
 
     # The traversal recurses across its layers: a call evaluates its arguments, a walrus or a
     # comprehension binds a target. Defined by ExpressionEvaluator and StatementVisitor above.

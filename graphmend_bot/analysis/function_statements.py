@@ -95,11 +95,16 @@ class StatementVisitor(ExpressionEvaluator):
                     self.returns |= Kind.union(elements)
                     self.return_shapes.append(elements)
                     self.output_shapes.append(elements)
+                    self.every_return_mask = False
                 else:
-                    self.returns |= self.expr(node.value, env)
+                    returned = self.expr(node.value, env)
+                    self.returns |= returned
+                    self.every_return_mask = self.every_return_mask is not False and returned.boolean and returned.is_tensor
                     self.return_shapes.append(None)
                     self.output_shapes.append(statement_forms.output_fields(node.value, env))
                 self._record_returned_collections(node.value)
+            else:
+                self.every_return_mask = False
             return True
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
@@ -291,7 +296,7 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(target, ast.Attribute):
             self.expr(target.value, env)
             if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
-                self.attribute_writes.append((target.attr, kind.without_flags()))
+                self.write_attribute(target.attr, kind)
 
     def _if(self, node: ast.If, env: Env) -> bool:
         under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
