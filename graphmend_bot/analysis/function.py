@@ -107,7 +107,8 @@ class FunctionAnalyzer(StatementVisitor):
         self.summary.attribute_writes = tuple(self.attribute_writes)
         self.summary.mask_attributes = tuple(sorted(name for name, mask in self.attribute_masks.items() if mask))
         # a path that falls off the end returns None
-        self.summary.returns_mask = bool(self.every_return_mask) and always_returns
+        if self.mask_returns is not None and always_returns and self.returns.nonempty:
+            self.summary.mask_returns = tuple(sorted(self.mask_returns))
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
         self.summary.skipped_frame_drafts = self._frame_skips.finish()
 

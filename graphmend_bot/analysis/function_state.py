@@ -98,7 +98,7 @@ class FunctionState:
         self.self_name: str | None = None
         self.attribute_writes: list[tuple[str, Kind]] = []
         self.attribute_masks: dict[str, bool] = {}  # per attribute written: whether every write stores a mask
-        self.every_return_mask: bool | None = None  # None until a `return` of a value: FunctionSummary.returns_mask
+        self.mask_returns: set[int] | None = set()  # FunctionSummary.mask_returns, None once a return is no mask
         self.returned_functions: set[str] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
         # (it cannot resume inside that context manager) and after a break inside a loop body

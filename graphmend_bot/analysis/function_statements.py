@@ -95,16 +95,16 @@ class StatementVisitor(ExpressionEvaluator):
                     self.returns |= Kind.union(elements)
                     self.return_shapes.append(elements)
                     self.output_shapes.append(elements)
-                    self.every_return_mask = False
+                    self.mask_returns = None
                 else:
                     returned = self.expr(node.value, env)
                     self.returns |= returned
-                    self.every_return_mask = self.every_return_mask is not False and returned.boolean and returned.is_tensor
+                    self._return_mask(returned)
                     self.return_shapes.append(None)
                     self.output_shapes.append(statement_forms.output_fields(node.value, env))
                 self._record_returned_collections(node.value)
             else:
-                self.every_return_mask = False
+                self.mask_returns = None
             return True
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
@@ -297,6 +297,15 @@ class StatementVisitor(ExpressionEvaluator):
             self.expr(target.value, env)
             if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
                 self.write_attribute(target.attr, kind)
+
+    def _return_mask(self, returned: Kind) -> None:
+        """Whether this `return` may give a mask: one itself, or what a call site returns."""
+        if self.mask_returns is None or (returned.boolean and returned.is_tensor):
+            return
+        if returned.is_call_result:
+            self.mask_returns.update(call.site for call in returned.calls)
+        else:
+            self.mask_returns = None
 
     def _if(self, node: ast.If, env: Env) -> bool:
         under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)

@@ -6,9 +6,9 @@ the mask was built, in a helper whose result is the key or in `__init__` as a bu
 (`register_buffer("keep", x > 0)`, `self.keep = torch.zeros(n, dtype=torch.bool)`); assigning
 through one (`y[self.keep] = 0`, index_put) does not break. The function analysis drafts `x[key]`
 when the key is only call results and `self.NAME` reads (`FunctionSummary.mask_index_drafts`);
-the draft stands when every callee of each such call returns a mask on every path
-(`FunctionSummary.returns_mask`) and every write of each such attribute in the class, its bases
-and its subclasses stores one (`FunctionSummary.mask_attributes`). A helper that returns a mask
+the draft stands when every callee of each such call returns a mask on every path (itself, or
+what a helper it calls returns: `FunctionSummary.mask_returns`) and every write of each such
+attribute in the class, its bases and its subclasses stores one (`FunctionSummary.mask_attributes`). A helper that returns a mask
 on some paths only, or an attribute some method rebinds to another value, is not judged.
 """
 
@@ -30,23 +30,41 @@ def masks_made_elsewhere(
     """The drafts of traced `x[key]` whose key is a mask a helper returns or an attribute holds."""
     from graphmend_bot.analysis.scope import TracedDraft
 
+    returns_mask = _MaskReturns(program, targets)
     found: list[TracedDraft] = []
     for fid in sorted(traced):
         function = program.function(fid)
         if not function.mask_index_drafts or fid[0] in program.dependency_modules:
             continue
         for masks, draft in function.mask_index_drafts:
-            if holds(fid, draft.deps) and all(_is_mask(program, fid, targets, mask) for mask in masks):
+            if holds(fid, draft.deps) and all(
+                returns_mask.at(fid, int(mask[1:])) if mask.startswith("@") else _holds_mask(program, fid, mask[5:])
+                for mask in masks
+            ):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 
-def _is_mask(program: Program, fid: FunctionId, targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
-             mask: str) -> bool:
-    if mask.startswith("@"):
-        callees = targets.get((fid, int(mask[1:])), ())
-        return bool(callees) and all(program.function(callee).returns_mask for callee in callees)
-    return _holds_mask(program, fid, mask[len("self."):])
+class _MaskReturns:
+    """Which functions return a mask on every path: each `return` one itself, or what a call
+    site returns whose callees all do (`FunctionSummary.mask_returns`), recursion not counted."""
+
+    def __init__(self, program: Program, targets: Mapping[tuple[FunctionId, int], list[FunctionId]]) -> None:
+        self.program = program
+        self.targets = targets
+        self.known: dict[FunctionId, bool] = {}
+
+    def at(self, fid: FunctionId, site: int) -> bool:
+        """Whether call site `site` of `fid` gives a mask: it has callees, and each returns one."""
+        callees = self.targets.get((fid, site), ())
+        return bool(callees) and all(self.returns_mask(callee) for callee in callees)
+
+    def returns_mask(self, fid: FunctionId) -> bool:
+        if fid not in self.known:
+            self.known[fid] = False  # a cycle back to it gives no mask
+            sites = self.program.function(fid).mask_returns
+            self.known[fid] = sites is not None and all(self.at(fid, site) for site in sites)
+        return self.known[fid]
 
 
 def _holds_mask(program: Program, fid: FunctionId, attribute: str) -> bool:

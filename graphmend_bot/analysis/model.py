@@ -82,9 +82,11 @@ class FunctionSummary:
     # Whether every value returned is a collection (a local list, dict or set, a display or a
     # comprehension: its truth is its length), and the same per element of return_elements.
     returns_sized: bool = False
-    # Every `return` gives a bool tensor (a comparison, `&` of masks...): indexing with a call's
-    # result is then boolean-mask indexing (masks.py).
-    returns_mask: bool = False
+    # When every `return` gives a bool tensor (a comparison, `&` of masks...) or what one of its
+    # call sites returns: those sites (empty when every return is a mask itself), whose callees
+    # must return masks too; None otherwise. Indexing with a call's result is then boolean-mask
+    # indexing (masks.py).
+    mask_returns: tuple[int, ...] | None = None
     return_elements_sized: tuple[bool, ...] | None = None
     drafts: list[Draft] = field(default_factory=list)
     # Parameters assumed to be tensors only because the function is an entry point (a forward
