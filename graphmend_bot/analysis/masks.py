@@ -8,7 +8,8 @@ through one (`y[self.keep] = 0`, index_put) does not break. The function analysi
 when the key is only call results and `self.NAME` reads (`FunctionSummary.mask_index_drafts`);
 the draft stands when every callee of each such call returns a mask on every path (itself, or
 what a helper it calls returns: `FunctionSummary.mask_returns`) and every write of each such
-attribute in the class, its bases and its subclasses stores one (`FunctionSummary.mask_attributes`). A helper that returns a mask
+attribute in the class, its bases and its subclasses stores one (`FunctionSummary.mask_attributes`),
+or the attribute is a property that returns one. A helper that returns a mask
 on some paths only, or an attribute some method rebinds to another value, is not judged.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.value_class import is_property
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ def masks_made_elsewhere(
             continue
         for masks, draft in function.mask_index_drafts:
             if holds(fid, draft.deps) and all(
-                returns_mask.at(fid, int(mask[1:])) if mask.startswith("@") else _holds_mask(program, fid, mask[5:])
+                returns_mask.at(fid, int(mask[1:])) if mask.startswith("@") else returns_mask.held(fid, mask[5:])
                 for mask in masks
             ):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
@@ -59,6 +61,17 @@ class _MaskReturns:
         callees = self.targets.get((fid, site), ())
         return bool(callees) and all(self.returns_mask(callee) for callee in callees)
 
+    def held(self, fid: FunctionId, attribute: str) -> bool:
+        """Whether `self.ATTRIBUTE` in `fid` is a mask: a property returning one, or state every
+        write stores one in."""
+        class_qualname = self.program.function(fid).class_qualname
+        if class_qualname is None or "." in attribute:
+            return False
+        getter = self.program.class_method(fid[0], class_qualname, attribute)
+        if getter is not None:
+            return is_property(self.program.function(getter).decorators) and self.returns_mask(getter)
+        return _holds_mask(self.program, (fid[0], class_qualname), attribute)
+
     def returns_mask(self, fid: FunctionId) -> bool:
         if fid not in self.known:
             self.known[fid] = False  # a cycle back to it gives no mask
@@ -67,17 +80,14 @@ class _MaskReturns:
         return self.known[fid]
 
 
-def _holds_mask(program: Program, fid: FunctionId, attribute: str) -> bool:
-    """Whether the methods of the class of `fid`, its bases and subclasses write `self.ATTRIBUTE`,
-    each time a mask."""
-    class_qualname = program.function(fid).class_qualname
-    if class_qualname is None or "." in attribute:
-        return False
+def _holds_mask(program: Program, cls: tuple[str, str], attribute: str) -> bool:
+    """Whether the methods of class `cls`, its bases and subclasses write `self.ATTRIBUTE`, each
+    time a mask."""
     written = False
-    for module, cls in program.hierarchy.related((fid[0], class_qualname)):
+    for module, cls_qualname in program.hierarchy.related(cls):
         functions = program.modules[module].functions
-        for method in program.modules[module].classes[cls].methods:
-            writer = functions.get(f"{cls}.{method}")
+        for method in program.modules[module].classes[cls_qualname].methods:
+            writer = functions.get(f"{cls_qualname}.{method}")
             if writer is None or not any(name == attribute for name, _ in writer.attribute_writes):
                 continue
             if attribute not in writer.mask_attributes:
