@@ -90,7 +90,7 @@ class FunctionAnalyzer(StatementVisitor):
         self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
         self.summary.params = tuple(names)
         self.summary.member_defaults = tuple(member_defaults)
-        self.block(self.node.body, env)
+        always_returns = self.block(self.node.body, env)
         for name in self._python_params:
             # A flag whatever callers pass: fixed, so no caller's kind overrides it.
             self.summary.param_seeds[name] = False
@@ -105,6 +105,10 @@ class FunctionAnalyzer(StatementVisitor):
         self.summary.return_elements_sized = _common_sizes(self.returned_element_collections, self.summary.return_elements)
         self.summary.references = tuple(sorted(self.references))
         self.summary.attribute_writes = tuple(self.attribute_writes)
+        self.summary.mask_attributes = tuple(sorted(name for name, mask in self.attribute_masks.items() if mask))
+        # a path that falls off the end returns None
+        if self.mask_returns is not None and always_returns and self.returns.nonempty:
+            self.summary.mask_returns = tuple(sorted(self.mask_returns))
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
         self.summary.skipped_frame_drafts = self._frame_skips.finish()
 

@@ -142,7 +142,7 @@ class CallResolver(ObjectTracker):
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
             return NOT_TENSOR
-        if leaf in V.BOOL_PRODUCERS or _bool_dtype(node, self.resolve):
+        if leaf in V.BOOL_PRODUCERS or _bool_dtype(node, self.resolve) or _bool_literal(node, name):
             return BOOL_TENSOR
         return TENSOR
 
@@ -242,7 +242,7 @@ class CallResolver(ObjectTracker):
     def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
         """`self.register_buffer("name", value)` is module state like `self.name = value`."""
         if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            self.attribute_writes.append((node.args[0].value, args[1].without_flags()))
+            self.write_attribute(node.args[0].value, args[1])
 
     def _tensor_method(self, node: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
         check = C.TENSOR_METHODS.get(method)
@@ -351,6 +351,23 @@ def _has_generator_argument(call: ast.Call) -> bool:
     return any(
         isinstance(arg.value if isinstance(arg, ast.Starred) else arg, ast.GeneratorExp) for arg in call.args
     ) or any(isinstance(keyword.value, ast.GeneratorExp) for keyword in call.keywords)
+
+
+def _bool_literal(node: ast.Call, name: str) -> bool:
+    """`torch.tensor([True, False])`: a tensor of bool constants is a mask (measured, GB0036:
+    tests/coverage_probes/gb0036_mask_buffer.py)."""
+    if name not in ("tensor", "as_tensor") or not node.args:
+        return False
+    pending, seen = [node.args[0]], 0
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (ast.List, ast.Tuple)):
+            pending.extend(value.elts)
+        elif isinstance(value, ast.Constant) and isinstance(value.value, bool):
+            seen += 1
+        else:
+            return False
+    return seen > 0
 
 
 def _bool_dtype(node: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:

@@ -109,6 +109,18 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.object_operand_drafts.append((method_ref, draft))
 
+    def report_if_masks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind) -> None:
+        """`key` is made elsewhere (a helper's result, `self.NAME`): the draft stands when each of
+        its atoms is a bool tensor (masks.py); a key with a parameter or a tensor of its own is none."""
+        if key.always or key.boolean or key.data_dependent_bool:
+            return
+        if any(not name.startswith("self.") for name in key.params) or any(c.element is not None for c in key.calls):
+            return
+        masks = (*sorted(key.params), *sorted(f"@{call.site}" for call in key.calls))
+        draft = self._draft(rule, node, message, deps, None)
+        if masks and draft is not None:
+            self.summary.mask_index_drafts.append((masks, draft))
+
     def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.
         draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)

@@ -97,6 +97,8 @@ class FunctionState:
         # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
         self.self_name: str | None = None
         self.attribute_writes: list[tuple[str, Kind]] = []
+        self.attribute_masks: dict[str, bool] = {}  # per attribute written: whether every write stores a mask
+        self.mask_returns: set[int] | None = set()  # FunctionSummary.mask_returns, None once a return is no mask
         self.returned_functions: set[str] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
         # (it cannot resume inside that context manager) and after a break inside a loop body
@@ -156,6 +158,32 @@ class FunctionState:
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
         self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
+
+    def forget(self, name: str) -> None:
+        """What was known of a local's value, once it is bound again."""
+        self._collections.discard(name)
+        self._call_results.discard(name)
+        self._scalars.discard(name)
+        self._ndarrays.discard(name)
+        self.guards.pop(name, None)
+        self.aliases.pop(name, None)
+        self.instances.pop(name, None)
+        self.built_by.pop(name, None)
+        self.partials.pop(name, None)
+
+    def return_mask(self, returned: Kind) -> None:
+        """Whether this `return` may give a mask: one itself, or what a call site returns."""
+        if self.mask_returns is None or (returned.boolean and returned.is_tensor):
+            return
+        if returned.is_call_result:
+            self.mask_returns.update(call.site for call in returned.calls)
+        else:
+            self.mask_returns = None
+
+    def write_attribute(self, name: str, kind: Kind) -> None:
+        """`self.NAME = value` or `self.register_buffer("NAME", value)`: module state."""
+        self.attribute_writes.append((name, kind.without_flags()))
+        self.attribute_masks[name] = self.attribute_masks.get(name, True) and kind.boolean and kind.is_tensor
 
     # The traversal recurses across its layers: a call evaluates its arguments, a walrus or a
     # comprehension binds a target. Defined by ExpressionEvaluator and StatementVisitor above.

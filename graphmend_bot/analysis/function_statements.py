@@ -96,11 +96,16 @@ class StatementVisitor(ExpressionEvaluator):
                     self.returns |= Kind.union(elements)
                     self.return_shapes.append(elements)
                     self.output_shapes.append(elements)
+                    self.mask_returns = None
                 else:
-                    self.returns |= self.expr(node.value, env)
+                    returned = self.expr(node.value, env)
+                    self.returns |= returned
+                    self.return_mask(returned)
                     self.return_shapes.append(None)
                     self.output_shapes.append(statement_forms.output_fields(node.value, env))
                 self._record_returned_collections(node.value)
+            else:
+                self.mask_returns = None
             return True
         elif isinstance(node, ast.Raise):
             return True  # the message is built only on the error path, never traced
@@ -258,15 +263,7 @@ class StatementVisitor(ExpressionEvaluator):
             self._bindings[name] += 1
             if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.resolve)):
                 self._collection_bindings[name] += 1
-            self._collections.discard(name)
-            self._call_results.discard(name)
-            self._scalars.discard(name)
-            self._ndarrays.discard(name)
-            self.guards.pop(name, None)
-            self.aliases.pop(name, None)
-            self.instances.pop(name, None)
-            self.built_by.pop(name, None)
-            self.partials.pop(name, None)
+            self.forget(name)
             if elements is not None:
                 self.tuples[name] = elements
             else:
@@ -293,7 +290,7 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(target, ast.Attribute):
             self.expr(target.value, env)
             if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
-                self.attribute_writes.append((target.attr, kind.without_flags()))
+                self.write_attribute(target.attr, kind)
 
     def _if(self, node: ast.If, env: Env) -> bool:
         under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)

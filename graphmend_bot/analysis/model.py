@@ -78,6 +78,11 @@ class FunctionSummary:
     # Whether every value returned is a collection (a local list, dict or set, a display or a
     # comprehension: its truth is its length), and the same per element of return_elements.
     returns_sized: bool = False
+    # When every `return` gives a bool tensor (a comparison, `&` of masks...) or what one of its
+    # call sites returns: those sites (empty when every return is a mask itself), whose callees
+    # must return masks too; None otherwise. Indexing with a call's result is then boolean-mask
+    # indexing (masks.py).
+    mask_returns: tuple[int, ...] | None = None
     return_elements_sized: tuple[bool, ...] | None = None
     drafts: list[Draft] = field(default_factory=list)
     # Parameters assumed to be tensors only because the function is an entry point (a forward
@@ -145,6 +150,12 @@ class FunctionSummary:
     # of a known class: it stands when the class has that method and no `__torch_function__`
     # (object_operands.py).
     object_operand_drafts: list[tuple[str, Draft]] = field(default_factory=list)
+    # The attributes every write of this function stores a bool tensor in (`self.keep = x > 0`,
+    # `register_buffer("keep", ...bool...)`), and (the masks, draft) of `x[key]` with a key whose
+    # atoms are only "self.NAME" reads and call results ("@3"): the draft stands when each is a
+    # bool tensor, which only the scope solver knows (masks.py).
+    mask_attributes: tuple[str, ...] = ()
+    mask_index_drafts: list[tuple[tuple[str, ...], Draft]] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and

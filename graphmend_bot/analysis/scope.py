@@ -28,6 +28,7 @@ from graphmend_bot.analysis.held_module_calls import held_module_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
+from graphmend_bot.analysis.masks import masks_made_elsewhere
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.object_operands import object_operations
 from graphmend_bot.analysis.public_api import (
@@ -920,6 +921,7 @@ class Program:
         result += typed_dict_constructions(self, traced)
         result += object_method_super_calls(self, traced)
         result += object_operations(self, traced, solver.holds)
+        result += masks_made_elsewhere(self, traced, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
         result += held_module_calls(self, traced)
         result += held_context_entries(self, traced)

@@ -122,6 +122,12 @@ class Checker(Protocol):
         holding the function leave `method` to `object` (analysis/super_calls.py)."""
         ...
 
+    def report_if_masks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind) -> None:
+        """A finding at `node` (`x[key]`), standing when `deps` make it a tensor and each atom of
+        `key`, a helper's result or `self.NAME`, is a bool tensor: a helper every `return` of which
+        gives a mask, an attribute every write stores one in (analysis/masks.py)."""
+        ...
+
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp, method_ref: str, message: str,
                                      deps: Kind) -> None:
         """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and

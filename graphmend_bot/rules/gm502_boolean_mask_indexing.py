@@ -8,12 +8,16 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import Kind
 
+_MESSAGE = "Indexing with a boolean mask gives a shape that depends on tensor values"
+
 
 def _mask_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, key: Kind) -> None:
-    if owner.is_tensor and key.boolean:
-        checker.report(
-            rule, subscript, "Indexing with a boolean mask gives a shape that depends on tensor values", owner | key
-        )
+    if not owner.is_tensor:
+        return
+    if key.boolean:
+        checker.report(rule, subscript, _MESSAGE, owner | key)
+    else:  # a mask a helper returns or an attribute holds: the scope solver decides
+        checker.report_if_masks(rule, subscript, _MESSAGE, owner | key, key)
 
 
 RULE = Rule(
@@ -24,7 +28,10 @@ RULE = Rule(
     summary=(
         "Flags indexing a tensor with a boolean mask, `x[mask]`: a comparison, a predicate (`isnan`, "
         "`all(dim)`, `any(dim)`), `&`, `|`, `^` or `~` of masks, a tensor made with `dtype=torch.bool` "
-        "or converted by `.bool()`/`.to(torch.bool)`, or a `BoolTensor` parameter."
+        "or converted by `.bool()`/`.to(torch.bool)`, `torch.tensor` of bool constants, a `BoolTensor` parameter; also a mask made elsewhere: "
+        "what a helper or method returns when every `return` of it gives a mask (`x[positive(x)]`), or an "
+        "attribute or buffer every write of which stores one (`self.register_buffer(\"keep\", x > 0)`, then "
+        "`x[self.keep]`). Assigning through a mask, `x[mask] = v`, is index_put and does not break."
     ),
     why="The result's length is the number of True values, known only at run time.",
     example="y = x[x > 0]",

@@ -1,0 +1,96 @@
+"""Boolean masks made elsewhere: `x[positive(x)]`, `x[self._mask(x)]`, `x[self.keep]` (GM502).
+
+Measured on torch 2.13 (tests/coverage_probes/gb0036_mask_from_helper.py, tests/fixtures/rules/
+GM502_boolean_mask_indexing.py): indexing a tensor with a bool tensor breaks with GB0036 wherever
+the mask was built, in a helper whose result is the key or in `__init__` as a buffer or attribute
+(`register_buffer("keep", x > 0)`, `self.keep = torch.zeros(n, dtype=torch.bool)`); assigning
+through one (`y[self.keep] = 0`, index_put) does not break. The function analysis drafts `x[key]`
+when the key is only call results and `self.NAME` reads (`FunctionSummary.mask_index_drafts`);
+the draft stands when every callee of each such call returns a mask on every path (itself, or
+what a helper it calls returns: `FunctionSummary.mask_returns`) and every write of each such
+attribute in the class, its bases and its subclasses stores one (`FunctionSummary.mask_attributes`),
+or the attribute is a property that returns one. A helper that returns a mask
+on some paths only, or an attribute some method rebinds to another value, is not judged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.value_class import is_property
+from graphmend_bot.vocabulary.kind import Kind
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+
+
+def masks_made_elsewhere(
+    program: Program, traced: set[FunctionId], targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
+    holds: Callable[[FunctionId, Kind], bool],
+) -> list[TracedDraft]:
+    """The drafts of traced `x[key]` whose key is a mask a helper returns or an attribute holds."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    returns_mask = _MaskReturns(program, targets)
+    found: list[TracedDraft] = []
+    for fid in sorted(traced):
+        function = program.function(fid)
+        if not function.mask_index_drafts or fid[0] in program.dependency_modules:
+            continue
+        for masks, draft in function.mask_index_drafts:
+            if holds(fid, draft.deps) and all(
+                returns_mask.at(fid, int(mask[1:])) if mask.startswith("@") else returns_mask.held(fid, mask[5:])
+                for mask in masks
+            ):
+                found.append(TracedDraft(program.modules[fid[0]], function, draft))
+    return found
+
+
+class _MaskReturns:
+    """Which functions return a mask on every path: each `return` one itself, or what a call
+    site returns whose callees all do (`FunctionSummary.mask_returns`), recursion not counted."""
+
+    def __init__(self, program: Program, targets: Mapping[tuple[FunctionId, int], list[FunctionId]]) -> None:
+        self.program = program
+        self.targets = targets
+        self.known: dict[FunctionId, bool] = {}
+
+    def at(self, fid: FunctionId, site: int) -> bool:
+        """Whether call site `site` of `fid` gives a mask: it has callees, and each returns one."""
+        callees = self.targets.get((fid, site), ())
+        return bool(callees) and all(self.returns_mask(callee) for callee in callees)
+
+    def held(self, fid: FunctionId, attribute: str) -> bool:
+        """Whether `self.ATTRIBUTE` in `fid` is a mask: a property returning one, or state every
+        write stores one in."""
+        class_qualname = self.program.function(fid).class_qualname
+        if class_qualname is None or "." in attribute:
+            return False
+        getter = self.program.class_method(fid[0], class_qualname, attribute)
+        if getter is not None:
+            return is_property(self.program.function(getter).decorators) and self.returns_mask(getter)
+        return _holds_mask(self.program, (fid[0], class_qualname), attribute)
+
+    def returns_mask(self, fid: FunctionId) -> bool:
+        if fid not in self.known:
+            self.known[fid] = False  # a cycle back to it gives no mask
+            sites = self.program.function(fid).mask_returns
+            self.known[fid] = sites is not None and all(self.at(fid, site) for site in sites)
+        return self.known[fid]
+
+
+def _holds_mask(program: Program, cls: tuple[str, str], attribute: str) -> bool:
+    """Whether the methods of class `cls`, its bases and subclasses write `self.ATTRIBUTE`, each
+    time a mask."""
+    written = False
+    for module, cls_qualname in program.hierarchy.related(cls):
+        functions = program.modules[module].functions
+        for method in program.modules[module].classes[cls_qualname].methods:
+            writer = functions.get(f"{cls_qualname}.{method}")
+            if writer is None or not any(name == attribute for name, _ in writer.attribute_writes):
+                continue
+            if attribute not in writer.mask_attributes:
+                return False
+            written = True
+    return written
