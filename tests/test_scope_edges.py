@@ -6,7 +6,8 @@ with a negative for each:
   (scope.Program._module_instance_calls); an instance only untraced code calls stays out;
 - a bound method passed as a callback (`apply_chunks(self.feed_forward, ...)`, `fn=self.check`)
   runs when the callee calls it back (scope.Program._passed_methods); an object passed to
-  `isinstance` or a method to `callable` is not called;
+  `isinstance` or a method to `callable` is not called, nor one a container's `append` or
+  `setdefault`, or an in-tree function that only stores it, keeps (scope.Program._calls_back);
 - `getattr(self, "m")(x)`, and a name built from a literal prefix (`"check_{}".format(kind)`,
   `f"scale_{kind}"`) reaches the methods so named (Dynamo folds the name and traces the one it
   picks); a method with another prefix, or of an unrelated class, is not reached."""
@@ -120,6 +121,58 @@ CALLBACK_TREE = {
 }
 
 
+# Calls that keep a bound method without calling it: a container's mutators, and a function of
+# the tree that stores its parameter. `functools.partial` and `map` do call it back.
+KEPT_CALLBACK_TREE = {
+    "keptpkg/__init__.py": "",
+    "keptpkg/layer.py": """
+        import functools
+
+        from torch import nn
+
+        HOOKS = []
+
+
+        def remember(fn):
+            HOOKS.append(fn)
+            return fn
+
+
+        class Layer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.callbacks = []
+                self.pending = {}
+
+            def forward(self, x):
+                self.callbacks.append(self.log)
+                self.pending.setdefault("k", self.emit)
+                remember(self.stored)
+                y = functools.partial(self.scaled, 2)(x)
+                return list(map(self.shown, [y]))[0]
+
+            def log(self, t):
+                print("logged", t.shape)
+
+            def emit(self, t):
+                print("emit")
+                return t
+
+            def stored(self, t):
+                print("stored")
+                return t
+
+            def scaled(self, factor, t):
+                print("scaled")  # break
+                return t * factor
+
+            def shown(self, t):
+                print("shown")  # break
+                return t
+    """,
+}
+
+
 BY_NAME_TREE = {
     "napkg/__init__.py": "",
     "napkg/reducer.py": """
@@ -222,6 +275,11 @@ def test_a_module_level_object_that_no_in_tree_class_built_reaches_nothing(write
 def test_a_bound_method_passed_as_a_callback_is_traced_code(write_tree) -> None:
     # the Block (its `__call__` does `x.tolist()`) is passed to isinstance, `unused` to callable: neither is called
     _assert_reported_where_dynamo_breaks(write_tree(CALLBACK_TREE), "cbpkg", "layer", "Layer", "layer.py")
+
+
+def test_a_bound_method_kept_but_not_called_is_not_traced_code(write_tree) -> None:
+    # log, emit and stored (each a `print`) are appended, set as a default and stored by remember
+    _assert_reported_where_dynamo_breaks(write_tree(KEPT_CALLBACK_TREE), "keptpkg", "layer", "Layer", "layer.py")
 
 
 def test_a_method_fetched_by_getattr_on_self_is_traced_code(write_tree) -> None:

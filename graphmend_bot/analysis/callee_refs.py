@@ -54,17 +54,37 @@ def callee_ref(func: ast.expr) -> str | None:
 _INSPECTING = frozenset({"callable", "isinstance", "hasattr", "getattr", "setattr", "id", "type", "repr", "str", "print"})
 
 
-def passed_bound_methods(call: ast.Call, self_name: str | None) -> list[str]:
-    """`self.m` passed to a call as a value, positionally or by keyword (`checkpoint(self._block, x)`,
-    `apply_chunking_to_forward(self.feed_forward_chunk, ...)`): the callee calls it back, so it is
-    a reference to `self.m` ("self.m"), run as `self.m(...)` would be."""
-    if dotted_name(call.func) in _INSPECTING:
+# Calls that run a bound method passed to them where Dynamo traces it (each measured on torch
+# 2.13: a `print` in the method breaks inside it): `checkpoint(self._block, x)`,
+# `y.register_hook(self._grad)`. The method names are those of out-of-tree receivers.
+_CALLING_BACK = frozenset({
+    "torch.utils.checkpoint.checkpoint", "torch.vmap", "torch.func.vmap", "functools.partial", "map", "sorted",
+})
+_CALLING_BACK_METHODS = frozenset({"register_hook"})
+# transformers' helper, by its own name: a model package imports it relatively (`from
+# ...pytorch_utils import`), from outside the tree when only the package is checked.
+_CALLING_BACK_NAMES = frozenset({"apply_chunking_to_forward"})
+
+
+def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | None) -> list[str]:
+    """`self.m` passed to a call as a value, positionally or by keyword: "self.m" when the call
+    is one that calls it back (_CALLING_BACK), "self.m CALLEE" (CALLEE its callee_ref) for any
+    other call, followed only when CALLEE is a function of the tree that calls a parameter
+    (`apply_chunks(self.feed_forward, ...)`, scope.Program._calls_back). A container's
+    `append(self.m)`, `Thread(target=self.m)` or `atexit.register(self.m)` only keep the method."""
+    callee = resolved or dotted_name(call.func)
+    if self_name is None or callee in _INSPECTING:
         return []  # `callable(self.m)` looks at the method without calling it
+    calls_back = callee in _CALLING_BACK or (
+        isinstance(call.func, ast.Attribute) and call.func.attr in _CALLING_BACK_METHODS
+    ) or (callee or "").rpartition(".")[2] in _CALLING_BACK_NAMES
+    ref = None if calls_back else callee_ref(call.func)
+    if not calls_back and ref is None:
+        return []
     values = [*call.args, *(keyword.value for keyword in call.keywords)]
     return [
-        f"self.{value.attr}" for value in values
-        if self_name is not None and isinstance(value, ast.Attribute)
-        and isinstance(value.value, ast.Name) and value.value.id == self_name
+        f"self.{value.attr}" if calls_back else f"self.{value.attr} {ref}" for value in values
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name
     ]
 
 

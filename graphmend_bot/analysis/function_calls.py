@@ -39,7 +39,6 @@ class CallResolver(ObjectTracker):
             self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
-        self.references.update(passed_bound_methods(node, self.self_name))
         if node.keywords:
             self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
             if C.SORT_KEYS and (sort_key := _sort_key(node, self.resolve)) is not None:
@@ -47,6 +46,7 @@ class CallResolver(ObjectTracker):
                 items = env.get(cast(ast.Name, func.value).id, NOT_TENSOR) if isinstance(func, ast.Attribute) else args[0]
                 self._check_sort_key(node, sort_key, items, env)
         resolved = self.resolve(func)
+        self.references.update(passed_bound_methods(node, self.self_name, resolved))
         if isinstance(func, ast.Call):
             self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
         elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):

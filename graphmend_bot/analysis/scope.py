@@ -810,7 +810,9 @@ class Program:
             yield from self.resolve_call(fid, site.ref)
         for reference in function.references:
             if reference.startswith("self."):
-                yield from self._passed_methods(fid, reference[len("self."):])
+                name, _, callee = reference[len("self."):].partition(" ")
+                if not callee or self._calls_back(fid, callee):
+                    yield from self._passed_methods(fid, name)
                 continue
             found = self._resolve_dotted(module, reference)
             if found is not None and found[0] == "function":
@@ -836,9 +838,27 @@ class Program:
             found.extend([*([method] if method else []), *self._overrides(module, class_qualname, name)])
         return self._callable_methods(found)
 
+    def _calls_back(self, fid: FunctionId, callee_ref: str) -> bool:
+        """Whether the call `callee_ref` that is passed a bound method may call it back: it runs a
+        function of the tree that calls one of its parameters, itself or in a nested function
+        (`fn(part)` in `apply_chunks(fn, ...)`). A call out of the tree, or into one that only
+        stores what it is given (`self.hooks.append(fn)`), does not run the method (measured
+        on torch 2.13: a `print` in it then breaks nowhere)."""
+        for module, qualname in self.resolve_call(fid, callee_ref):
+            functions = self.modules[module].functions
+            if qualname not in functions:
+                continue
+            called = {f"name:{param}" for param in functions[qualname].params}
+            prefix = f"{qualname}."
+            callers = [functions[qualname], *(functions[name] for name in functions if name.startswith(prefix))]
+            if any(site.ref in called for function in callers for site in function.calls):
+                return True
+        return False
+
     def _passed_methods(self, fid: FunctionId, name: str) -> list[FunctionId]:
-        """`checkpoint(self._block, x)` in a method: the callee calls the bound method back, and
-        Dynamo traces it there (measured on torch 2.13), so the method and the overrides
+        """`checkpoint(self._block, x)` in a method: the callee calls the bound method back (a known
+        caller back, or one of the tree: _calls_back), and Dynamo traces it there (measured on
+        torch 2.13), so the method and the overrides
         `self.NAME(...)` may run are reached. A submodule passed (`isinstance(self.norm, ...)`,
         `init(self.encoder)`) is no method: its forward is reached only where it is called; nor is
         a property."""
