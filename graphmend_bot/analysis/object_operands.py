@@ -7,7 +7,10 @@ the object to the tensor operation it records, in either order, and cannot make 
 ("Failed to convert args/kwargs to proxy"). The finding stands when the other operand is a
 tensor and the object's class (built in the function, or annotated) has the method that answers
 in the checked tree, without `__torch_function__` (a tensor-like class, which Dynamo dispatches
-another way: not measured, left unreported).
+another way: not measured, left unreported). The object's class must derive only from classes of
+the tree, `object` or nn.Module (measured: breaks the same way): a `torch.Tensor` subclass is a
+tensor to Dynamo, and a `float` subclass breaks at its constructor, not at the operator
+(tests/fixtures/rules/GM623_tensor_operator_on_object.py); any other base is not measured.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.class_order import MethodOrder
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
@@ -27,6 +31,7 @@ def object_operations(
     """The drafts of traced `t OP obj` / `obj OP t` whose object's class answers the operator."""
     from graphmend_bot.analysis.scope import TracedDraft
 
+    order = MethodOrder(program)
     found: list[TracedDraft] = []
     for fid in sorted(traced):
         function = program.function(fid)
@@ -35,6 +40,18 @@ def object_operations(
         for method_ref, draft in function.object_operand_drafts:
             torch_function = method_ref.rpartition(">")[0] + ">__torch_function__"
             if (holds(fid, draft.deps) and program.resolve_call(fid, method_ref)
-                    and not program.resolve_call(fid, torch_function)):
+                    and not program.resolve_call(fid, torch_function)
+                    and _derives_from_tree_only(program, order, fid, method_ref)):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def _derives_from_tree_only(program: Program, order: MethodOrder, fid: FunctionId, method_ref: str) -> bool:
+    """Every class the object may be an instance of has only classes of the tree and nn.Module
+    in its MRO."""
+    from graphmend_bot.analysis.scope import MODULE_BASES
+
+    constructor = method_ref.partition(":")[2].rpartition(">")[0]
+    classes = program._constructed_classes(fid, constructor)
+    outside = [order.outside_tree(cls) for cls in classes]
+    return bool(classes) and all(bases is not None and set(bases) <= set(MODULE_BASES) for bases in outside)

@@ -3,10 +3,13 @@
 Measured on torch 2.13 (tests/coverage_probes/gb0006_super_object_method.py): through `super()`
 Dynamo calls Python functions and a few of `object`'s methods it models, not `object.__eq__`,
 `__hash__`, `__repr__`, `__str__`, `__format__` or `__dir__` (slot wrappers and method
-descriptors: "Attempted to call a super() attribute that is not a function or method"). The call
-reaches `object` when no base of the class defines NAME: every base is a class of the tree
-(neither decorated nor binding NAME other than by `def`), `object`, or torch.nn.Module, which
-defines only `__repr__` and `__dir__` of them. Any other base may define it: not reported.
+descriptors: "Attempted to call a super() attribute that is not a function or method"). `super()`
+follows the MRO of the instance's class, so the call reaches `object` when, in the MRO of the
+class and of each of its subclasses in the tree, every class after it is a class of the tree that
+does not define NAME (neither decorated nor binding NAME other than by `def`) or torch.nn.Module,
+which defines only `__repr__` and `__dir__` of them. A mixin's `super().__eq__` reaches the
+`__eq__` of the base listed after it (`class Box(Mixin, Base)`), and a class outside the tree may
+define it: not reported.
 """
 
 from __future__ import annotations
@@ -14,14 +17,11 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.class_order import ClassId, MethodOrder
 from graphmend_bot.vocabulary import known_names as V
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
-
-_OBJECT = frozenset({"object", "builtins.object"})
-_NN_MODULE = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module"})
-
 
 def dunders_unknown(node: ast.ClassDef) -> bool:
     """A class whose `object` methods are not all `def`s of its body: a decorator may write them
@@ -42,6 +42,7 @@ def object_method_super_calls(program: Program, traced: set[FunctionId]) -> list
     """The drafts of traced `super().NAME(...)` calls whose class leaves NAME to `object`."""
     from graphmend_bot.analysis.scope import TracedDraft
 
+    order = MethodOrder(program)
     found: list[TracedDraft] = []
     for fid in sorted(traced):
         function = program.function(fid)
@@ -49,31 +50,30 @@ def object_method_super_calls(program: Program, traced: set[FunctionId]) -> list
             continue
         owner = function.class_qualname
         for method, draft in function.super_object_drafts:
-            if owner is not None and owner in program.modules[fid[0]].classes and _bases_leave_to_object(
-                program, fid[0], owner, method, set()
+            if owner is not None and owner in program.modules[fid[0]].classes and _leaves_to_object(
+                program, order, (fid[0], owner), method
             ):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 
-def _bases_leave_to_object(program: Program, module: str, class_qualname: str, method: str,
-                           seen: set[tuple[str, str]]) -> bool:
-    """No base of the class (nor theirs) defines `method`: `super()` finds `object`'s."""
-    for base in program.modules[module].classes[class_qualname].bases:
-        if base in _OBJECT:
-            continue
-        if base in _NN_MODULE:
-            if method in V.NN_MODULE_OBJECT_METHODS:
-                return False
-            continue
-        found = program.resolve_class(module, base)
-        if found is None:
-            return False  # a class outside the tree may define it
-        summary = program.modules[found[0]].classes[found[1]]
-        if method in summary.methods or summary.dunders_unknown:
+def _leaves_to_object(program: Program, order: MethodOrder, owner: ClassId, method: str) -> bool:
+    """`super()` searches the classes after the owner in the MRO of the instance's class: the
+    owner's or a subclass's, where a mixin's `super()` reaches a sibling base (`class
+    Box(Mixin, Base)`). It finds `object`'s `method` when, for each, every class after the owner
+    is of the tree and does not define it (nn.Module defines some)."""
+    from graphmend_bot.analysis.scope import MODULE_BASES
+
+    for instance_class in (owner, *program.hierarchy.descendants(owner)):
+        mro = order.of(instance_class)
+        if mro is None:
             return False
-        if found not in seen:
-            seen.add(found)
-            if not _bases_leave_to_object(program, found[0], found[1], method, seen):
+        for later in mro[mro.index(owner) + 1:]:
+            if isinstance(later, str):
+                if later in MODULE_BASES and method not in V.NN_MODULE_OBJECT_METHODS:
+                    continue
+                return False  # a class outside the tree may define it
+            summary = program.modules[later[0]].classes[later[1]]
+            if method in summary.methods or summary.dunders_unknown:
                 return False
     return True

@@ -2,9 +2,10 @@
 
 Measured on torch 2.13 (tests/coverage_probes/gb0006_super_object_method.py): `super().__eq__(other)`,
 `super().__hash__()`, `super().__repr__()`, `super().__str__()`, `super().__format__(spec)` and
-`super().__dir__()` break with GB0006 when no base of the class defines the method, so that
-`super()` finds `object`'s (a slot wrapper, not a function Dynamo can inline). The scope solver
-decides that from the class's bases (analysis/super_calls.py).
+`super().__dir__()` break with GB0006 when no class after it in the instance's MRO defines the
+method, so that `super()` finds `object`'s (a slot wrapper, not a function Dynamo can inline).
+The scope solver decides that from the MROs of the class and its subclasses
+(analysis/super_calls.py).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ RULE = Rule(
     gb_id="GB0006",
     summary=(
         "Flags `super().__eq__(...)`, `super().__hash__()`, `super().__repr__()`, `super().__str__()`, "
-        "`super().__format__(...)` and `super().__dir__()` in traced code when no base of the class "
-        "defines the method (its bases are classes of the checked tree, `object` or `nn.Module`)."
+        "`super().__format__(...)` and `super().__dir__()` in traced code when no class after it in "
+        "its MRO, or in the MRO of a subclass of the tree (a mixin's sibling base), defines the "
+        "method (all of them classes of the checked tree, `object` or `nn.Module`)."
     ),
     why=(
         "Through `super()` TorchDynamo inlines Python functions and models a few of `object`'s "

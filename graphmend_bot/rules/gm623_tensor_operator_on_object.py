@@ -5,7 +5,7 @@ Measured on torch 2.13 (tests/coverage_probes/gb0055_tensor_operator_on_object.p
 defines the reflected method (`__radd__`, `__rmul__`, ...), break with GB0055, and so does
 `obj * t` on a class defining `__mul__`. The traversal asks at each such operation whose object's
 class it knows; the scope solver keeps the finding when that class has the method in the checked
-tree (analysis/object_operands.py).
+tree and derives from nothing outside it but nn.Module (analysis/object_operands.py).
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ RULE = Rule(
     gb_id="GB0055",
     summary=(
         "Flags `t + obj`, `t - obj`, `t * obj`, `t @ obj` and `t / obj` in traced code where `t` is a "
-        "tensor and `obj` an object of a class of the checked tree that defines the reflected "
+        "tensor and `obj` an object of a class of the checked tree (deriving only from its classes or "
+        "`nn.Module`: a `torch.Tensor` or `float` subclass traces) that defines the reflected "
         "method (`__radd__`, `__rsub__`, `__rmul__`, `__rmatmul__`, `__rtruediv__`), and `obj * t` "
         "where it defines the operator (`__mul__`, ...)."
     ),
