@@ -8,12 +8,17 @@ enter a `lock` context manager"), even one Dynamo supports when it is built in t
 generator. A few it enters all the same (`torch.autocast`, `contextlib.nullcontext`,
 `torch.profiler.record_function`) are not the rule's (Detection.held_context says which builders
 are). The builders are known only to the scope solver (`Program.held_constructors`); a finding
-stands when every builder found makes such an object.
+stands when every builder found makes such an object, in every write of `__init__` (all arms:
+`self.ctx = nullcontext()`, then `if frozen: self.ctx = torch.no_grad()` may never break).
+
+Not when the holder is built in traced code (its `__init__` is traced: `Helper()` in forward, then
+`with self.ng:` in its method, measured to enter), nor when the traced function or a `self.`
+method it calls first stores the attribute again (`self._fresh()`, then `with self.ctx:`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from graphmend_bot.rules import RULES
@@ -26,7 +31,7 @@ _REFUSED = RULE.detection.held_context
 CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextmanager"})
 
 
-def held_context_entries(program: Program, traced: Iterable[FunctionId]) -> list[TracedDraft]:
+def held_context_entries(program: Program, traced: Collection[FunctionId]) -> list[TracedDraft]:
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
@@ -38,18 +43,66 @@ def held_context_entries(program: Program, traced: Iterable[FunctionId]) -> list
         for held, draft in function.held_context_drafts:
             if held in rebound:
                 continue  # built again in the traced frame: Dynamo enters it (measured)
+            if held.startswith("self.") and (
+                _holder_built_in_traced_code(program, traced, fid)
+                or _rebuilt_by_callee(program, traced, fid, held[len("self."):], draft.row)
+            ):
+                continue
             built = _builders(program, fid[0], function.class_qualname, held)
             if built and all(_refused_when_held(program, fid[0], constructor) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 
+def _holder_built_in_traced_code(program: Program, traced: Collection[FunctionId], fid: FunctionId) -> bool:
+    """The class of the method, or a subclass, is instantiated in traced code: its `__init__`
+    (or the one it inherits) is traced, so what that stored in `self` was built there."""
+    class_qualname = program.function(fid).class_qualname
+    if class_qualname is None:
+        return False
+    holders = [(fid[0], class_qualname), *program.hierarchy.descendants((fid[0], class_qualname))]
+    return any(program.class_method(*cls, "__init__") in traced for cls in holders)
+
+
+def _rebuilt_by_callee(program: Program, traced: Collection[FunctionId], fid: FunctionId, name: str, row: int) -> bool:
+    """A traced `self.m()` called up to `row` (or a `self.` method it calls) stores `self.NAME`."""
+    class_qualname = program.function(fid).class_qualname
+    if class_qualname is None:
+        return False
+    seen = {fid}
+    calls = [site for site in program.function(fid).calls if site.row <= row]
+    while calls:
+        kind, _, method = calls.pop().ref.partition(":")
+        callee = program.class_method(fid[0], class_qualname, method) if kind == "self" else None
+        if callee is None or callee in seen or callee not in traced:
+            continue
+        seen.add(callee)
+        function = program.function(callee)
+        if any(written == name for written, _ in function.attribute_writes):
+            return True
+        calls.extend(function.calls)
+    return False
+
+
 def _builders(program: Program, module: str, class_qualname: str | None, held: str) -> list[str]:
-    """What built `self.NAME` ("self.NAME") or the module's global ("NAME")."""
+    """What built `self.NAME` ("self.NAME"), in every value __init__ stores in it (of the class,
+    a base or a subclass), or the module's global ("NAME")."""
     if held.startswith("self."):
-        return program.held_constructors(module, class_qualname, held[len("self."):]) if class_qualname else []
+        if class_qualname is None:
+            return []
+        name = held[len("self."):]
+        related = program.hierarchy.related((module, class_qualname))
+        return [
+            *program.held_constructors(module, class_qualname, name),
+            *(value for mod, cls in related for value in _rewritten(program, mod, cls, name)),
+        ]
     built = program.modules[module].instances.get(held)
     return [built] if built is not None else []
+
+
+def _rewritten(program: Program, module: str, class_qualname: str, name: str) -> tuple[str, ...]:
+    summary = program.modules[module].classes.get(class_qualname)
+    return summary.rewritten.get(name, ()) if summary is not None else ()
 
 
 def _refused_when_held(program: Program, module: str, constructor: str) -> bool:

@@ -192,6 +192,10 @@ class ClassSummary:
     # Decorated (`@dataclass` writes `__eq__` and `__repr__`), or its body binds one of `object`'s
     # methods other than by `def` (`__hash__ = Base.__hash__`): which of them it has is not known.
     dunders_unknown: bool = False
+    # The attributes __init__ stores differing values in, in any arm (`self.ctx = nullcontext()`,
+    # then `if frozen: self.ctx = torch.no_grad()`): each value, a call's callee or "" for any
+    # other; `attributes` keeps the last one.
+    rewritten: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

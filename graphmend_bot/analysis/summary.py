@@ -387,8 +387,10 @@ class _Collector:
         methods = tuple(
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
-        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname),
-                                              dunders_unknown=super_calls.dunders_unknown(node))
+        writes: dict[str, list[str]] = {}
+        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname, writes),
+                                              dunders_unknown=super_calls.dunders_unknown(node),
+                                              rewritten=_rewritten(writes))
         metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
         if metaclass is not None and (written := dotted_name(metaclass)) is not None:
             self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written
@@ -400,11 +402,13 @@ class _Collector:
             self.typed_dicts[node.name] = self.classes[qualname].optional_keys = optional
         self._enter(node.name, qualname, None, node.body)
 
-    def _submodules(self, node: ast.ClassDef, qualname: str) -> dict[str, str]:
+    def _submodules(self, node: ast.ClassDef, qualname: str, writes: dict[str, list[str]]) -> dict[str, str]:
         """`self.NAME = Callee(...)` in __init__, and ModuleList/ModuleDict elements as NAME[];
         `self.NAME = param` of a parameter annotated with a class as "typed:Class" (an instance
         of it or of any subclass: `bm: BaseBrownian`, then `self.bm(t0, t1)`), and
-        `self.NAME = self` as "typed:" this class (`self._last_interval._loc(ta, tb)`)."""
+        `self.NAME = self` as "typed:" this class (`self._last_interval._loc(ta, tb)`).
+        Adds to `writes` what each `self.NAME = value` of __init__ stores: the callee of a call,
+        else "" (the last one is all `attributes` keeps)."""
         attributes: dict[str, str] = {}
         for stmt in node.body:
             # `covar: LinearOperator` in the class body: what its instances hold there
@@ -442,6 +446,8 @@ class _Collector:
                     and target.value.id == "self"
                 ):
                     continue
+                callee = self._callee(value) if isinstance(value, ast.Call) else None
+                writes.setdefault(target.attr, []).append(callee or "")
                 if isinstance(value, ast.Name) and value.id in typed_params:
                     attributes.setdefault(target.attr, f"typed:{typed_params[value.id]}")
                 elif isinstance(value, ast.Name) and value.id == "self":
@@ -458,10 +464,7 @@ class _Collector:
                     if functions and (known or target.attr not in attributes):
                         attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
                     continue
-                if not isinstance(value, ast.Call):
-                    continue
-                callee = self._callee(value)
-                if callee is None:
+                if not isinstance(value, ast.Call) or callee is None:
                     continue
                 if callee.endswith(("ModuleList", "ModuleDict")) and value.args:
                     element = _element_call(value.args[0])
@@ -681,6 +684,11 @@ class _BoundNames:
                 node.id for node in ast.walk(self._function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
             }
         return name in self._assigned
+
+
+def _rewritten(writes: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """The attributes __init__ stores differing values in (ClassSummary.rewritten)."""
+    return {name: tuple(dict.fromkeys(values)) for name, values in writes.items() if len(set(values)) > 1}
 
 
 def _statements(root: ast.stmt) -> Iterator[ast.AST]:

@@ -98,7 +98,9 @@ RULE = Rule(
         "`with name:` on a local bound to one of these or to `threading.Lock()`; and `with self.NAME:` "
         "where `self.NAME` is built in `__init__` as a lock, `torch.no_grad()` and the grad modes, "
         "`contextlib.suppress`/`ExitStack`, `warnings.catch_warnings`, a class of the tree with "
-        "`__enter__` or a `@contextlib.contextmanager` generator; `with NAME:` on such a global."
+        "`__enter__` or a `@contextlib.contextmanager` generator, in every value `__init__` stores "
+        "(not when its class is instantiated in traced code, or a traced `self.` method stores it "
+        "again first); `with NAME:` on such a global."
     ),
     why=(
         "Dynamo supports a fixed set of context managers (grad modes, autocast, user classes and "
