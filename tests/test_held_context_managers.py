@@ -51,6 +51,15 @@ SAMPLES: dict[str, Callable[[], Any]] = {
     "torch.autograd.set_detect_anomaly": lambda: torch.autograd.set_detect_anomaly(False),
     "torch.device": lambda: torch.device("cpu"),
 }
+@pytest.fixture(autouse=True)
+def grad_mode_restored() -> Any:
+    """`torch.set_grad_enabled(False)` sets the mode when it is built, not when entered: without
+    this, building that sample turns gradients off for every later test in the process."""
+    enabled = torch.is_grad_enabled()
+    yield
+    torch.set_grad_enabled(enabled)
+
+
 ENTERED_WHEN_HELD: dict[str, Callable[[], Any]] = {
     "torch.autocast": lambda: torch.autocast("cpu", enabled=False),
     "contextlib.nullcontext": contextlib.nullcontext,

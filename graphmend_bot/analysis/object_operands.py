@@ -5,7 +5,8 @@ Measured on torch 2.13 (tests/coverage_probes/gb0055_tensor_operator_on_object.p
 then calls `type(scale).__rmul__`; `scale * t` calls `type(scale).__mul__`. Dynamo instead hands
 the object to the tensor operation it records, in either order, and cannot make it a graph input
 ("Failed to convert args/kwargs to proxy"). The finding stands when the other operand is a
-tensor and the object's class (built in the function, or annotated) has the method that answers
+tensor and the object's class (built in the function; received, as an annotated parameter, only
+for an nn.Module: a received plain object has a source and Dynamo runs its dunder, measured) has the method that answers
 in the checked tree, without `__torch_function__` (a tensor-like class, which Dynamo dispatches
 another way: not measured, left unreported). The object's class must derive only from classes of
 the tree, `object` or nn.Module (measured: breaks the same way): a `torch.Tensor` subclass is a
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis import value_class
 from graphmend_bot.analysis.class_order import MethodOrder
 from graphmend_bot.vocabulary.kind import Kind
 
@@ -54,4 +56,10 @@ def _derives_from_tree_only(program: Program, order: MethodOrder, fid: FunctionI
     constructor = method_ref.partition(":")[2].rpartition(">")[0]
     classes = program._constructed_classes(fid, constructor)
     outside = [order.outside_tree(cls) for cls in classes]
-    return bool(classes) and all(bases is not None and set(bases) <= set(MODULE_BASES) for bases in outside)
+    # An object the frame receives (an annotated parameter, or read from one) has a source, and
+    # Dynamo runs its dunder (measured); only a module is handed to the tensor operation either way.
+    received = value_class.annotated_root(constructor)
+    return bool(classes) and all(
+        bases is not None and set(bases) <= set(MODULE_BASES) and (not received or bool(set(bases) & set(MODULE_BASES)))
+        for bases in outside
+    )
