@@ -5,13 +5,15 @@ Measured on torch 2.13 (tests/coverage_probes/gb0055_tensor_operator_on_object.p
 then calls `type(scale).__rmul__`; `scale * t` calls `type(scale).__mul__`. Dynamo instead hands
 the object to the tensor operation it records, in either order, and cannot make it a graph input
 ("Failed to convert args/kwargs to proxy"). The finding stands when the other operand is a
-tensor and the object's class (built in the function; received, as an annotated parameter, only
-for an nn.Module: a received plain object has a source and Dynamo runs its dunder, measured) has the method that answers
-in the checked tree, without `__torch_function__` (a tensor-like class, which Dynamo dispatches
-another way: not measured, left unreported). The object's class must derive only from classes of
-the tree, `object` or nn.Module (measured: breaks the same way): a `torch.Tensor` subclass is a
-tensor to Dynamo, and a `float` subclass breaks at its constructor, not at the operator
-(tests/fixtures/rules/GM623_tensor_operator_on_object.py); any other base is not measured.
+tensor and the object's class has the method that answers in the checked tree, and the object
+was built in the function; one the frame receives (an annotated parameter) counts only for an
+nn.Module, since a received plain object has a source and Dynamo runs its dunder (measured:
+tests/test_dependency_breaks.py's `covar @ z`). The class has no `__torch_function__` (a
+tensor-like class, which Dynamo dispatches another way: not measured, left unreported), and
+derives only from classes of the tree, `object` or nn.Module (measured: breaks the same way): a
+`torch.Tensor` subclass is a tensor to Dynamo, and a `float` subclass breaks at its constructor,
+not at the operator (tests/fixtures/rules/GM623_tensor_operator_on_object.py); any other base is
+not measured.
 """
 
 from __future__ import annotations

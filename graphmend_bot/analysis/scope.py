@@ -858,10 +858,9 @@ class Program:
     def _passed_methods(self, fid: FunctionId, name: str) -> list[FunctionId]:
         """`checkpoint(self._block, x)` in a method: the callee calls the bound method back (a known
         caller back, or one of the tree: _calls_back), and Dynamo traces it there (measured on
-        torch 2.13), so the method and the overrides
-        `self.NAME(...)` may run are reached. A submodule passed (`isinstance(self.norm, ...)`,
-        `init(self.encoder)`) is no method: its forward is reached only where it is called; nor is
-        a property."""
+        torch 2.13), so the method and the overrides `self.NAME(...)` may run are reached. A
+        submodule passed (`isinstance(self.norm, ...)`, `init(self.encoder)`) is no method: its
+        forward is reached only where it is called; nor is a property."""
         class_qualname = self.function(fid).class_qualname
         if class_qualname is None:
             return []
