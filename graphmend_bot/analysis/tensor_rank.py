@@ -7,7 +7,11 @@ Python int ("Data dependent operator", `aten._local_scalar_dense`), also inside 
 (`x[idx.nonzero(as_tuple=True)[0]]`), and so does `argmax(dim, keepdim=True)`. Slice bounds are
 GM302's other check. What is 0-d here: an element of an element of `nonzero(as_tuple=True)` or
 one-argument `torch.where` (each element is 1-d), `argmax()`/`argmin()` and `sum()`/`max()`/`min()`
-with no arguments, and `+ - * // %` of those with ints.
+with no arguments, and `+ - * // %` of those with ints; what keeps the rank of a 0-d tensor: the
+elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.detach()`,
+`.to(torch.long)`, `.floor()`), `torch.clamp` of one, and `torch.bucketize(s, boundaries)` /
+`torch.searchsorted(boundaries, s)` of one (torchcde's `_interpret_t`; measured on torch 2.13 in
+tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering).
 """
 
 from __future__ import annotations
@@ -17,6 +21,16 @@ from collections.abc import Callable, Set
 
 _NO_ARGUMENT_SCALARS = frozenset({"argmax", "argmin", "sum", "max", "min"})
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+# Methods whose result has the receiver's shape: arithmetic with an int or another 0-d tensor (as
+# `_ARITHMETIC`: a tensor operand of higher rank broadcasts), clamping to bounds that are no tensor
+# made in place, and the casts and elementwise methods that take no tensor.
+_ARITHMETIC_METHODS = frozenset({"add", "sub", "mul", "floor_divide", "remainder"})
+_RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | frozenset({
+    "clamp", "clip", "clamp_min", "clamp_max", "long", "int", "detach", "to", "type", "floor", "ceil", "round",
+    "trunc", "abs", "neg", "clone", "contiguous",
+})
+# torch functions whose result has the rank of one argument: the position of that argument.
+_RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1}
 
 
 def is_scalar(node: ast.expr, scalars: Set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
@@ -29,12 +43,28 @@ def is_scalar(node: ast.expr, scalars: Set[str], resolve: Callable[[ast.expr], s
         return (left and (right or _int(node.right))) or (right and _int(node.left))
     if isinstance(node, ast.Subscript) and _int(node.slice) and isinstance(node.value, ast.Subscript):
         return _int(node.value.slice) and _one_dimensional_tuple(node.value.value, resolve)
-    if isinstance(node, ast.Call) and not node.keywords:
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in _NO_ARGUMENT_SCALARS and not node.args:
-            return resolve(func) is None  # a method, not `torch.max(...)` read as an attribute chain
-        return resolve(func) in ("torch.argmax", "torch.argmin") and len(node.args) == 1
+    if isinstance(node, ast.Call):
+        return _scalar_call(node, scalars, resolve)
     return False
+
+
+def _scalar_call(node: ast.Call, scalars: Set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
+    func = node.func
+    name = resolve(func)
+    if isinstance(func, ast.Attribute) and name is None:  # a method, not `torch.max(...)` read as an attribute chain
+        if func.attr in _RANK_KEEPING_METHODS:
+            operands = [*node.args, *(keyword.value for keyword in node.keywords)]
+            if func.attr in _ARITHMETIC_METHODS:
+                keeps = all(_int(o) or is_scalar(o, scalars, resolve) for o in operands)
+            else:  # bounds, a dtype or a device: a name or a number, never a tensor made here
+                keeps = not any(isinstance(o, (ast.Call, ast.Subscript)) and not is_scalar(o, scalars, resolve)
+                                for o in operands)
+            return keeps and is_scalar(func.value, scalars, resolve)
+        return func.attr in _NO_ARGUMENT_SCALARS and not node.args and not node.keywords
+    position = _RANK_OF_ARGUMENT.get(name or "")
+    if position is not None:
+        return position < len(node.args) and is_scalar(node.args[position], scalars, resolve)
+    return name in ("torch.argmax", "torch.argmin") and len(node.args) == 1 and not node.keywords
 
 
 def _int(node: ast.expr) -> bool:
