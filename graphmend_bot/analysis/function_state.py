@@ -141,6 +141,12 @@ class FunctionState:
         # loop body (their deps), and the call sites there (a break in the callee does it too).
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
+        # The kinds of the tensor operations of the statements at the top of the body so far, and the
+        # calls `with` statements enter after two of them, outside any `try`/`with` block, by id, with
+        # the kind of the second (analysis/entered_managers.py: a point Dynamo can resume at).
+        self._top_level_ops: list[Kind] = []
+        self._with_depth = 0
+        self._resumable_entries: dict[int, Kind] = {}
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
         # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
         # a condition on one tests that value whole (Draft.length_tested), not an item read from it.

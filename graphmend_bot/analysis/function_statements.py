@@ -44,9 +44,10 @@ class StatementVisitor(ExpressionEvaluator):
 
     def stmt(self, node: ast.stmt, env: Env) -> bool:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            self._assign(node, env)
+            kind = self._assign(node, env)
+            self._count_operation(node, isinstance(node, ast.AugAssign) or _operation(node.value), kind)
         elif isinstance(node, ast.Expr):
-            self.expr(node.value, env)
+            self._count_operation(node, _operation(node.value), self.expr(node.value, env))
         elif isinstance(node, ast.If):
             return self._if(node, env)
         elif isinstance(node, ast.While):
@@ -69,6 +70,9 @@ class StatementVisitor(ExpressionEvaluator):
             self.block(node.orelse, env)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             opens_file = False
+            first = node.items[0].context_expr
+            if isinstance(first, ast.Call) and not (self._try_depth or self._with_depth) and len(self._top_level_ops) > 1:
+                self._resumable_entries[id(first)] = self._top_level_ops[1]
             for item in node.items:
                 self._context_managers.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
@@ -77,7 +81,9 @@ class StatementVisitor(ExpressionEvaluator):
                 opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)
+            self._with_depth += 1
             leaves = self.block(node.body, env)
+            self._with_depth -= 1
             if opens_file:
                 self._eager_after = TENSOR
             return leaves
@@ -142,9 +148,17 @@ class StatementVisitor(ExpressionEvaluator):
         self.block(node.orelse, env)
         self.block(node.finalbody, env)
 
-    def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, env: Env) -> None:
+    def _count_operation(self, node: ast.stmt, operation: bool, kind: Kind) -> None:
+        """A statement at the top of the body that computes a tensor by an operation (not a bare
+        name or attribute read) puts at least one node in the graph: Dynamo takes a point it can
+        resume at only once the graph holds two (symbolic_convert's `is_non_empty_graph`)."""
+        if operation and kind.is_tensor and id(node) in self._top_level:
+            self._top_level_ops.append(kind)
+
+    def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, env: Env) -> Kind:
+        """Binds the targets; returns the kind of the value."""
         if node.value is None:
-            return
+            return NOT_TENSOR
         elements = self._display(node.value, env) if not isinstance(node, ast.AugAssign) else None
         if elements is None and isinstance(node.value, ast.Name):
             elements = self.tuples.get(node.value.id)
@@ -166,7 +180,8 @@ class StatementVisitor(ExpressionEvaluator):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
         elif isinstance(node, ast.AugAssign):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
-            self._bind(node.target, previous | kind, env)
+            kind = previous | kind
+            self._bind(node.target, kind, env)
         else:
             self._bind(node.target, kind, env, value=node.value)
             if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.resolve):
@@ -176,6 +191,7 @@ class StatementVisitor(ExpressionEvaluator):
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
+        return kind
 
     def _bound_to_call_result(self, target: ast.expr) -> None:
         names = statement_forms.bound_names(target)
@@ -395,3 +411,8 @@ def _merge_into(env: Env, *arm_envs: list[Env]) -> None:
     names = set().union(*(arm.keys() for arm in arms))
     for name in names:
         env[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
+
+
+def _operation(value: ast.expr | None) -> bool:
+    """An expression that runs an operation (a call, arithmetic, indexing, a comparison)."""
+    return isinstance(value, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Compare))

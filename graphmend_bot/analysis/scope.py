@@ -22,6 +22,7 @@ from graphmend_bot.analysis.class_resolution import property_getters, value_clas
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls
 from graphmend_bot.analysis.eager_frames import metaclass_calls
+from graphmend_bot.analysis.entered_managers import breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.analysis.held_contexts import held_context_entries
 from graphmend_bot.analysis.held_module_calls import held_module_calls
@@ -964,8 +965,10 @@ class Program:
         `super().__init__` of a module whose `__init__` it then runs as its own frame (GM606)."""
         pending = [fid for fid in sorted(traced) if fid[0] not in self.dependency_modules
                    and (self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts)]
+        entering = [fid for fid in sorted(traced)
+                    if fid[0] not in self.dependency_modules and self.function(fid).entered_manager_drafts]
         holding = any(self.function(fid).held_object_drafts for fid in traced)
-        if not pending and not holding:
+        if not pending and not holding and not entering:
             return []
         breaking = self._breaking(targets, standing)
         found = [
@@ -983,6 +986,7 @@ class Program:
             for fid, row in held_rows.items():
                 eager_rows[fid] = min(row, eager_rows.get(fid, row))
         found += metaclass_calls(self, eager_rows, targets)
+        found += breaking_manager_entries(self, entering, targets, breaking)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def call_targets(self, fid: FunctionId) -> list[FunctionId]:

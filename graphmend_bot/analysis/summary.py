@@ -224,6 +224,7 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
     summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
     summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
     summary.held_context_drafts = _unsuppressed(lines, summary.held_context_drafts)
+    summary.entered_manager_drafts = _unsuppressed(lines, summary.entered_manager_drafts)
     summary.mask_index_drafts = _unsuppressed(lines, summary.mask_index_drafts)
     summary.metaclass_call_drafts = [
         d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
@@ -294,6 +295,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.str_method_drafts = []
     summary.skipped_frame_drafts = []
     summary.typed_dict_drafts = []
+    summary.entered_manager_drafts = []
     summary.super_object_drafts = []
     summary.object_operand_drafts = []
     summary.mask_index_drafts = []

@@ -28,7 +28,8 @@ def render_text(result: CheckResult) -> str:
 
 def _finding(finding: Finding) -> str:
     loc = finding.location
-    head = f"{finding.path}:{loc.row}:{loc.column}: {finding.code} {finding.message} [{finding.gb_id}]"
+    gb_id = f" [{finding.gb_id}]" if finding.gb_id else ""  # GM660's break has no id in the registry
+    head = f"{finding.path}:{loc.row}:{loc.column}: {finding.code} {finding.message}{gb_id}"
     if not finding.source_line:
         return head
     gutter = str(loc.row)

@@ -61,6 +61,7 @@ from graphmend_bot.rules import (
     gm632_untraceable_ndarray_method,
     gm633_hook_reads_grad_layout,
     gm640_skipped_library_call,
+    gm660_breaking_context_manager,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -117,6 +118,7 @@ RULES: tuple[Rule, ...] = (
     gm632_untraceable_ndarray_method.RULE,
     gm633_hook_reads_grad_layout.RULE,
     gm640_skipped_library_call.RULE,
+    gm660_breaking_context_manager.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

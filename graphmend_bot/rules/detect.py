@@ -112,6 +112,12 @@ class Checker(Protocol):
         makes Dynamo skip the frame (analysis/skipped_frames.py)."""
         ...
 
+    def report_if_entered_manager_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, entered by a `with` after a point Dynamo can resume at, standing when
+        it runs a `@contextlib.contextmanager` generator of the tree that breaks
+        (analysis/entered_managers.py)."""
+        ...
+
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call`, standing when what it calls is a TypedDict class with optional
         keys, which only the scope solver knows (analysis/typed_dicts.py)."""
@@ -161,6 +167,9 @@ SuperInitHook = Callable[["Rule", Checker, ast.Call], None]
 DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
 # An `assert` whose test is no tensor, with the function's `*args` parameter (None without one).
 ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], None]
+# A call that may land in the tree, entered by a `with` outside any `try` or `with` block, after two
+# tensor operations at the top of the function (a point Dynamo can resume at: analysis/entered_managers.py).
+EnteredCallHook = Callable[["Rule", Checker, ast.Call], None]
 # A call that may land in the tree with a generator expression among its arguments.
 GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
 # A torch function called with a `generator=` keyword: the call and its resolved name.
@@ -257,6 +266,7 @@ class Detection:
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
+    entered_call: EnteredCallHook | None = None  # `with announced(name):` after a resumable point
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
