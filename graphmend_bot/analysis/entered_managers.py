@@ -1,17 +1,20 @@
-"""`with helper(...):` on a `@contextlib.contextmanager` generator of the tree that breaks inside:
-Dynamo breaks at the `with` line too (GM660).
+"""`with` on a context manager of the tree that breaks inside: Dynamo breaks at the `with` line
+too (GM660).
 
-Measured on torch 2.13 (tests/fixtures/rules/GM660_breaking_context_manager.py): a break inside
-such a generator, before or after its `yield` (a `print`, an `.item()`), happens where Dynamo
-cannot resume (inside the generator's frame, under the `with`), so it goes back to the last point
-of the frame it can resume at, compiles the graph up to there and runs the rest of the function
-eagerly: the census records "step_unsupported" at that point, the `with` line, beside the break
-inside. Dynamo keeps such a point only at a statement outside any `try` or `with` block once the
-graph holds two operations (symbolic_convert's `speculate` under `is_non_empty_graph`); with fewer
-it skips the whole frame and only the line inside breaks. So the traversal drafts a `with` that
-enters a call after two tensor operations at the top of the function (function_statements.py),
-and the finding stands when the call runs such a generator and it breaks (or a callee of it does).
-Not for a class with `__enter__`/`__exit__`: the scope does not trace those methods yet.
+Measured on torch 2.13 (tests/fixtures/rules/GM660_breaking_context_manager.py): a break inside a
+`@contextlib.contextmanager` generator (before or after its `yield`: a `print`, an `.item()`), or
+inside the `__enter__` or `__exit__` of a class, happens where Dynamo cannot resume (in the
+manager's frame, under the `with`), so it goes back to the last point of the function it can
+resume at, compiles the graph up to there and runs the rest of the function eagerly: the census
+records "step_unsupported" at that point, the `with` line, beside the break inside. Dynamo keeps
+such a point only at a statement outside any `try` or `with` block once the graph holds two
+operations (symbolic_convert's `speculate` under `is_non_empty_graph`); with fewer it skips the
+whole frame and only the line inside breaks. So the traversal drafts a `with` entering a call
+after two tensor operations at the top of the function (function_statements.py, which also
+records the `__enter__` and `__exit__` a class's call runs, so the scope traces them), and the
+finding stands when one of those sites runs such a generator or method that breaks (itself or in
+a callee). A plain helper that breaks and returns a manager is no such case: Dynamo resumes after
+the call.
 """
 
 from __future__ import annotations
@@ -25,22 +28,29 @@ if TYPE_CHECKING:
 
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
+_MANAGER_METHODS = frozenset({"__enter__", "__exit__"})
+
 
 def breaking_manager_entries(
     program: Program, pending: Collection[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
     breaking: Container[FunctionId],
 ) -> list[TracedDraft]:
-    """The drafts of `with` statements entering a generator context manager of the tree that breaks."""
+    """The drafts of `with` statements entering a context manager of the tree that breaks."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
     for fid in pending:
         function = program.function(fid)
-        for site, draft in function.entered_manager_drafts:
-            if any(_generator_manager(program, callee) and callee in breaking for callee in targets.get((fid, site), ())):
+        for sites, draft in function.entered_manager_drafts:
+            runs = [callee for site in sites for callee in targets.get((fid, site), ())]
+            if any(_manager_code(program, callee) and callee in breaking for callee in runs):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 
-def _generator_manager(program: Program, fid: FunctionId) -> bool:
-    return any(decorator in CONTEXT_MANAGER_DECORATORS for decorator in program.function(fid).decorators)
+def _manager_code(program: Program, fid: FunctionId) -> bool:
+    """A generator context manager, or the `__enter__`/`__exit__` of a class."""
+    function = program.function(fid)
+    return function.name in _MANAGER_METHODS or any(
+        decorator in CONTEXT_MANAGER_DECORATORS for decorator in function.decorators
+    )

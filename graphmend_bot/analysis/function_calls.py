@@ -300,9 +300,6 @@ class CallResolver(ObjectTracker):
         if id(node) in self._dict_view_calls:
             for check_view_call in C.DICT_VIEW_COMPREHENSION_CALLS:
                 check_view_call(self, node)
-        if id(node) in self._resumable_entries:
-            for check_entered_call in C.ENTERED_CALLS:
-                check_entered_call(self, node)
         if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
             self._frame_skips.site(len(self.summary.calls) - 1, self._loop_depth > 0)
         if sources := str_enums.argument_sources(node, args, kwargs):
@@ -326,6 +323,7 @@ class CallResolver(ObjectTracker):
             ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
         )
         self.summary.calls.append(site)
+        self._last_site_node = id(node)
         return Kind.of_call(len(self.summary.calls) - 1)
 
 

@@ -93,10 +93,10 @@ class FindingReporter(FunctionState):
             self.summary.held_context_drafts.append((held, draft))
 
     def report_if_entered_manager_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, self._resumable_entries.get(id(call), NOT_TENSOR), None)
+        checkpoint, sites = self._resumable_entry
+        draft = self._draft(rule, call, message, checkpoint, None)
         if draft is not None:
-            self.summary.entered_manager_drafts.append((len(self.summary.calls) - 1, draft))
+            self.summary.entered_manager_drafts.append((sites, draft))
 
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.

@@ -141,12 +141,14 @@ class FunctionState:
         # loop body (their deps), and the call sites there (a break in the callee does it too).
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
-        # The kinds of the tensor operations of the statements at the top of the body so far, and the
-        # calls `with` statements enter after two of them, outside any `try`/`with` block, by id, with
-        # the kind of the second (analysis/entered_managers.py: a point Dynamo can resume at).
+        # The kinds of the tensor operations of the statements at the top of the body so far, and, for
+        # the call a `with` enters after two of them outside any `try`/`with` block (a point Dynamo
+        # can resume at: analysis/entered_managers.py), the kind of the second and the call sites
+        # entering it runs: the call, and a class's `__enter__` and `__exit__`.
         self._top_level_ops: list[Kind] = []
         self._with_depth = 0
-        self._resumable_entries: dict[int, Kind] = {}
+        self._resumable_entry: tuple[Kind, tuple[int, ...]] = (NOT_TENSOR, ())
+        self._last_site_node = 0  # id of the call the last call site was recorded for
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
         # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
         # a condition on one tests that value whole (Draft.length_tested), not an item read from it.

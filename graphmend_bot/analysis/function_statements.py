@@ -70,12 +70,11 @@ class StatementVisitor(ExpressionEvaluator):
             self.block(node.orelse, env)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             opens_file = False
-            first = node.items[0].context_expr
-            if isinstance(first, ast.Call) and not (self._try_depth or self._with_depth) and len(self._top_level_ops) > 1:
-                self._resumable_entries[id(first)] = self._top_level_ops[1]
             for item in node.items:
                 self._context_managers.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
+                if item is node.items[0] and isinstance(item.context_expr, ast.Call):
+                    self._entered_call(item.context_expr)
                 for check_entered in () if isinstance(item.context_expr, ast.Call) else C.ENTERED_VALUES:
                     check_entered(self, item.context_expr)  # `with lock:`, `with self.lock:`
                 opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
@@ -147,6 +146,21 @@ class StatementVisitor(ExpressionEvaluator):
             self._caught.discard(handler.name or "")
         self.block(node.orelse, env)
         self.block(node.finalbody, env)
+
+    def _entered_call(self, call: ast.Call) -> None:
+        """`with helper(...):` / `with Cls(...):` just evaluated: Dynamo runs a class's `__enter__`
+        and `__exit__` (call sites of their own, so the scope traces them), and after a point it can
+        resume at, the rules judge what entering breaks (analysis/entered_managers.py)."""
+        sites = [len(self.summary.calls) - 1] if self._last_site_node == id(call) else []
+        constructor = self._constructor_ref(call.func)
+        if constructor is not None and constructor.startswith(("name:", "dotted:")) and _names_a_class(constructor):
+            for method in ("__enter__", "__exit__"):
+                sites.append(len(self.summary.calls))
+                self._record_site(f"instance:{constructor}>{method}", call, [], [])
+        if sites and not (self._try_depth or self._with_depth) and len(self._top_level_ops) > 1:
+            self._resumable_entry = (self._top_level_ops[1], tuple(sites))
+            for check_entered_call in C.ENTERED_CALLS:
+                check_entered_call(self, call)
 
     def _count_operation(self, node: ast.stmt, operation: bool, kind: Kind) -> None:
         """A statement at the top of the body that computes a tensor by an operation (not a bare

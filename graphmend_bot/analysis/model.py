@@ -143,10 +143,10 @@ class FunctionSummary:
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).
     held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
-    # (call site, draft) of `with helper(...):` entered after a resumable point of the frame: it
-    # stands when the site runs a `@contextlib.contextmanager` generator of the tree that breaks
-    # (analysis/entered_managers.py).
-    entered_manager_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (call sites, draft) of `with helper(...):` / `with Cls(...):` entered after a resumable point of
+    # the frame: it stands when a site runs a `@contextlib.contextmanager` generator of the tree, or
+    # the class's `__enter__` or `__exit__`, and that breaks (analysis/entered_managers.py).
+    entered_manager_drafts: list[tuple[tuple[int, ...], Draft]] = field(default_factory=list)
     # (method name, draft) of `super().NAME(...)` with NAME one of `object`'s methods Dynamo cannot
     # call through `super()`: it stands when the class's bases leave NAME to `object` (super_calls.py).
     super_object_drafts: list[tuple[str, Draft]] = field(default_factory=list)

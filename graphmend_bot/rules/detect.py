@@ -114,8 +114,8 @@ class Checker(Protocol):
 
     def report_if_entered_manager_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call`, entered by a `with` after a point Dynamo can resume at, standing when
-        it runs a `@contextlib.contextmanager` generator of the tree that breaks
-        (analysis/entered_managers.py)."""
+        entering runs a `@contextlib.contextmanager` generator of the tree, or a class's `__enter__`
+        or `__exit__`, that breaks (analysis/entered_managers.py)."""
         ...
 
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
@@ -266,7 +266,7 @@ class Detection:
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
-    entered_call: EnteredCallHook | None = None  # `with announced(name):` after a resumable point
+    entered_call: EnteredCallHook | None = None  # `with announced(name):`, `with Timer():` after a resumable point
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`

@@ -1,9 +1,10 @@
 """GM660 breaking-context-manager: its documentation, in one place with how it is detected.
 
-The traversal asks at each `with helper(...):` outside any `try` or `with` block, after two tensor
-operations at the top of the function (where Dynamo keeps a point it can resume at); the scope
-solver keeps the finding when the call runs a `@contextlib.contextmanager` generator of the tree
-that breaks, itself or in a callee (analysis/entered_managers.py has the measurements).
+The traversal asks at each `with helper(...):` / `with Cls(...):` outside any `try` or `with` block,
+after two tensor operations at the top of the function (where Dynamo keeps a point it can resume
+at); the scope solver keeps the finding when entering runs a `@contextlib.contextmanager` generator
+of the tree, or the class's `__enter__` or `__exit__`, that breaks, itself or in a callee
+(analysis/entered_managers.py has the measurements).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from graphmend_bot.rules.rule import Rule
 
 def _entered_call(rule: Rule, checker: Checker, call: ast.Call) -> None:
     checker.report_if_entered_manager_breaks(
-        rule, call, "The `@contextmanager` generator entered here breaks inside: Dynamo cannot resume in it, so it "
-        "compiles the graph up to this `with` and runs the rest of the function eagerly"
+        rule, call, "The context manager entered here breaks inside: Dynamo cannot resume in it, so it compiles "
+        "the graph up to this `with` and runs the rest of the function eagerly"
     )
 
 
@@ -28,11 +29,12 @@ RULE = Rule(
     gb_id="",  # Dynamo's compile reason "step_unsupported", which has no id in the registry
     summary=(
         "Flags `with helper(...):` in traced code when `helper` is a `@contextlib.contextmanager` "
-        "generator of the checked tree with a graph break inside (before or after its `yield`), "
+        "generator of the checked tree with a graph break inside (before or after its `yield`), and "
+        "`with Cls(...):` when the class's `__enter__` or `__exit__` breaks (a `print`, a clock read), "
         "entered outside any `try` or `with` block after two tensor operations of the function."
     ),
     why=(
-        "TorchDynamo traces a generator context manager inline, under the `with`. A graph break "
+        "TorchDynamo traces a context manager of your code inline, under the `with`. A graph break "
         "inside it cannot be resumed from there, so Dynamo goes back to the last point of the "
         "function it can resume at, the `with` statement, compiles the graph up to it and runs the "
         "rest of the function eagerly (measured on torch 2.13: the census records "
@@ -63,13 +65,13 @@ RULE = Rule(
         "    x = self.attention(x)"
     ),
     fix_safety=(
-        "No automatic fix: remove the break inside the generator (its own finding has the advice), "
+        "No automatic fix: remove the break inside the manager (its own finding has the advice), "
         "or enter the manager outside the compiled function."
     ),
     detection=Detection(entered_call=_entered_call),
     advice=(
-        "`{code}` enters a `@contextmanager` generator that breaks inside, so Dynamo compiles only up "
-        "to here and runs the rest of the function eagerly: remove the break inside the generator, or "
-        "enter it outside the compiled function"
+        "`{code}` enters a context manager that breaks inside, so Dynamo compiles only up to here and "
+        "runs the rest of the function eagerly: remove the break inside the manager, or enter it "
+        "outside the compiled function"
     ),
 )
