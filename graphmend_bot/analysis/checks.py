@@ -75,6 +75,7 @@ CAUGHT_EXCEPTION_WRITES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.ca
 CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)
 ENTERED_VALUES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.entered_value)
 ENTERED_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.entered_call)
+BREAKING_TRIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_try)
 SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_method_call)
 OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_operand)
 DICT_VIEW_COMPREHENSION_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dict_view_comprehension_call)

@@ -98,6 +98,13 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.entered_manager_drafts.append((sites, draft))
 
+    def report_if_try_body_breaks(self, rule: Rule, node: ast.Try, message: str) -> None:
+        keyword = ast.Pass(lineno=node.lineno, col_offset=node.col_offset, end_lineno=node.lineno,
+                           end_col_offset=node.col_offset + len("try"))  # the `try` line, not the whole block
+        draft = self._draft(rule, keyword, message, self._try_checkpoint, None)
+        if draft is not None:
+            self._frame_skips.try_statement(draft)
+
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.
         draft = self._draft(rule, call, message, TENSOR, None)

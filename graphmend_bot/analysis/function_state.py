@@ -148,6 +148,8 @@ class FunctionState:
         self._top_level_ops: list[Kind] = []
         self._with_depth = 0
         self._resumable_entry: tuple[Kind, tuple[int, ...]] = (NOT_TENSOR, ())
+        self._try_checkpoint: Kind = NOT_TENSOR  # the same for the `try` statement being entered
+        self._operations_before = 0  # statements computing a tensor anywhere so far: at least the graph's
         self._last_site_node = 0  # id of the call the last call site was recorded for
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
         # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):

@@ -133,8 +133,15 @@ class StatementVisitor(ExpressionEvaluator):
         return False
 
     def _try(self, node: ast.Try, env: Env) -> None:
+        checkpoint = self._resumable()
+        # Before two operations anywhere, Dynamo has no point to resume at: a break in this body skips
+        # the whole frame, and every comprehension of it runs as its own (skipped_frames.py).
+        self._frame_skips.enter_try(frame_wide=self._operations_before < 2)
         self._try_depth += 1
-        self._frame_skips.enter_try()
+        if checkpoint is not None:
+            self._try_checkpoint = checkpoint
+            for check_try in C.BREAKING_TRIES:
+                check_try(self, node)
         self.block(node.body, env)
         self._frame_skips.exit_try()
         self._try_depth -= 1
@@ -157,17 +164,27 @@ class StatementVisitor(ExpressionEvaluator):
             for method in ("__enter__", "__exit__"):
                 sites.append(len(self.summary.calls))
                 self._record_site(f"instance:{constructor}>{method}", call, [], [])
-        if sites and not (self._try_depth or self._with_depth) and len(self._top_level_ops) > 1:
+        if sites and self._resumable() is not None:
             self._resumable_entry = (self._top_level_ops[1], tuple(sites))
             for check_entered_call in C.ENTERED_CALLS:
                 check_entered_call(self, call)
+
+    def _resumable(self) -> Kind | None:
+        """Whether Dynamo can go back to this statement to resume, measured on torch 2.13: once the
+        graph holds two operations (the kind of the second), outside any `try` or `with` block and
+        outside loops (in a `for` body the iterator is on the stack: it goes back to the `for`)."""
+        if self._try_depth or self._with_depth or self._loop_depth or len(self._top_level_ops) < 2:
+            return None
+        return self._top_level_ops[1]
 
     def _count_operation(self, node: ast.stmt, operation: bool, kind: Kind) -> None:
         """A statement at the top of the body that computes a tensor by an operation (not a bare
         name or attribute read) puts at least one node in the graph: Dynamo takes a point it can
         resume at only once the graph holds two (symbolic_convert's `is_non_empty_graph`)."""
-        if operation and kind.is_tensor and id(node) in self._top_level:
-            self._top_level_ops.append(kind)
+        if operation and kind.is_tensor:
+            self._operations_before += 1
+            if id(node) in self._top_level:
+                self._top_level_ops.append(kind)
 
     def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, env: Env) -> Kind:
         """Binds the targets; returns the kind of the value."""

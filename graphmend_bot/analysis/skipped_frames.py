@@ -13,10 +13,17 @@ Not when it iterates a tuple or a range (tuple and range iterators trace), not f
 expressions. `enumerate` and `zip` over one break as it does. Which comprehensions: after a break in a loop body, every one of the function
 (before, in and after the loop: Dynamo skips the whole frame); after a break in a `try` body, those
 in that body, before the break too (kornia's `augment.py:722`), and after it. Not those before the
-`try`: Dynamo compiles up to the last point before it that it can resume at ("Compiling up to the
-previous resumable state"), measured in four functions and a module; one module forward of the
-fixture's first version broke on such a comprehension too, so they are left unreported, not proven
-safe.
+`try` once the graph holds two operations: Dynamo compiles up to the last point before it that it
+can resume at ("Compiling up to the previous resumable state"; symbolic_convert keeps such a point
+only under `is_non_empty_graph`). With fewer operations before the `try` there is no such point and
+it skips the whole frame, so the comprehensions before it run as frames too: transformers'
+`output_capturing.py` wrapper builds `{... for k in capturable_flags}` (capturing the model) and
+then calls the breaking forward in a `try` (tests/fixtures/rules/GM611_comprehension_in_skipped_frame.py).
+Operations are counted as statements computing a tensor anywhere before the `try`, an upper bound.
+
+The same record gives GM661 its condition: a `try` entered after a point Dynamo can resume at
+breaks at its `try` line when its body breaks (a draft there holds, or a call there whose callee
+breaks); see tests/fixtures/rules/GM661_breaking_try_body.py.
 """
 
 from __future__ import annotations
@@ -144,52 +151,81 @@ class _Condition:
         self.kind = self.kind | kind
 
 
+class _OpenTry:
+    """A `try` body being walked: where its call sites start, the kinds of its drafts, the
+    comprehensions in it, and the findings at its `try` line (GM661)."""
+
+    __slots__ = ("drafts", "frame_wide", "inside", "kind", "start")
+
+    def __init__(self, start: int, frame_wide: bool) -> None:
+        self.start = start
+        self.frame_wide = frame_wide
+        self.kind: Kind = NOT_TENSOR
+        self.inside: list[_Condition] = []
+        self.drafts: list[Draft] = []
+
+
 class FrameSkips:
     """Breaks that make Dynamo skip a function's frame, and the comprehensions they reach, recorded
     in the one traversal. Measured: a break in a loop body skips the whole frame, so every
     comprehension of the function runs as its own frame; a break in a `try` body compiles up to
     the last point it could resume at (before the `try`), so the comprehensions in that `try`
-    body and after it do."""
+    body and after it do; with no such point yet (fewer than two operations in the graph), the
+    whole frame is skipped, as for a loop. The same record says when a `try` statement's body
+    breaks (GM661: Dynamo breaks at the `try` line, the point it resumes at)."""
 
     def __init__(self) -> None:
         self.sites: list[int] = []  # in try or loop bodies so far
         self.kind: Kind = NOT_TENSOR
-        self._loop_sites: list[int] = []  # in loop bodies anywhere in the function
-        self._loop_kind: Kind = NOT_TENSOR
-        self._tries: list[tuple[int, Kind, list[_Condition]]] = []  # open try bodies
+        self._frame_sites: list[int] = []  # in loop bodies, and try bodies with no point to resume at
+        self._frame_kind: Kind = NOT_TENSOR
+        self._tries: list[_OpenTry] = []  # open try bodies
         self._found: list[tuple[_Condition, Draft]] = []
+        self._try_lines: list[tuple[_Condition, Draft]] = []
 
-    def enter_try(self) -> None:
-        self._tries.append((len(self.sites), self.kind, []))
+    def enter_try(self, frame_wide: bool = False) -> None:
+        self._tries.append(_OpenTry(len(self.sites), frame_wide))
+
+    def try_statement(self, draft: Draft) -> None:
+        """A finding at the `try` just entered, standing when its body breaks."""
+        self._tries[-1].drafts.append(draft)
 
     def exit_try(self) -> None:
-        start, _, inside = self._tries.pop()
-        for condition in inside:  # the breaks later in the same try body reach back to it
-            condition.add(self.sites[start:], self.kind)
+        closed = self._tries.pop()
+        sites = self.sites[closed.start:]
+        for condition in closed.inside:  # the breaks later in the same try body reach back to it
+            condition.add(sites, self.kind)
+        self._try_lines.extend((_Condition(sites, closed.kind), draft) for draft in closed.drafts)
+        if closed.frame_wide:
+            self._frame_sites.extend(sites)
+            self._frame_kind = self._frame_kind | closed.kind
         if self._tries:
-            self._tries[-1][2].extend(inside)
+            self._tries[-1].inside.extend(closed.inside)
 
     def site(self, index: int, in_loop: bool) -> None:
         self.sites.append(index)
         if in_loop:
-            self._loop_sites.append(index)
+            self._frame_sites.append(index)
 
     def draft(self, kind: Kind, in_loop: bool) -> None:
         self.kind = self.kind | kind
+        for open_try in self._tries:
+            open_try.kind = open_try.kind | kind
         if in_loop:
-            self._loop_kind = self._loop_kind | kind
+            self._frame_kind = self._frame_kind | kind
 
     def comprehension(self, draft: Draft) -> None:
         condition = _Condition(self.sites, self.kind)
         if self._tries:
-            self._tries[-1][2].append(condition)
+            self._tries[-1].inside.append(condition)
         self._found.append((condition, draft))
 
     def finish(self) -> list[tuple[tuple[int, ...], Kind, Draft]]:
-        """(call sites, kind, draft) per comprehension, with the loop breaks of the whole function."""
+        """(call sites, kind, draft) per comprehension, with the frame-skipping breaks of the whole
+        function, and per `try` line, with its body's."""
         for condition, _ in self._found:
-            condition.add(self._loop_sites, self._loop_kind)
-        return [(tuple(condition.sites), condition.kind, draft) for condition, draft in self._found
+            condition.add(self._frame_sites, self._frame_kind)
+        return [(tuple(condition.sites), condition.kind, draft) for condition, draft in self._found + self._try_lines
                 if condition.sites or condition.kind]
 
 

@@ -62,6 +62,7 @@ from graphmend_bot.rules import (
     gm633_hook_reads_grad_layout,
     gm640_skipped_library_call,
     gm660_breaking_context_manager,
+    gm661_breaking_try_body,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -119,6 +120,7 @@ RULES: tuple[Rule, ...] = (
     gm633_hook_reads_grad_layout.RULE,
     gm640_skipped_library_call.RULE,
     gm660_breaking_context_manager.RULE,
+    gm661_breaking_try_body.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -118,6 +118,12 @@ class Checker(Protocol):
         or `__exit__`, that breaks (analysis/entered_managers.py)."""
         ...
 
+    def report_if_try_body_breaks(self, rule: Rule, node: ast.Try, message: str) -> None:
+        """A finding at the `try` keyword of `node`, entered after a point Dynamo can resume at,
+        standing when its body breaks: a finding there, or a call there whose callee breaks
+        (analysis/skipped_frames.py)."""
+        ...
+
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call`, standing when what it calls is a TypedDict class with optional
         keys, which only the scope solver knows (analysis/typed_dicts.py)."""
@@ -170,6 +176,9 @@ ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], Non
 # A call that may land in the tree, entered by a `with` outside any `try` or `with` block, after two
 # tensor operations at the top of the function (a point Dynamo can resume at: analysis/entered_managers.py).
 EnteredCallHook = Callable[["Rule", Checker, ast.Call], None]
+# A `try` statement outside any `try`/`with` block and loop, after two tensor operations at the top of
+# the function (a point Dynamo can resume at).
+TryHook = Callable[["Rule", Checker, ast.Try], None]
 # A call that may land in the tree with a generator expression among its arguments.
 GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
 # A torch function called with a `generator=` keyword: the call and its resolved name.
@@ -267,6 +276,7 @@ class Detection:
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
     entered_call: EnteredCallHook | None = None  # `with announced(name):`, `with Timer():` after a resumable point
+    breaking_try: TryHook | None = None  # `try:` after a resumable point
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`

@@ -31,11 +31,13 @@ RULE = Rule(
     summary=(
         "Flags a list, set or dict comprehension over a list, dict (or its `keys()`, `values()`, "
         "`items()`) or set that reads a tensor of the enclosing "
-        "function, after a graph break inside a `try` or loop body of that function (Python < 3.12)."
+        "function, after a graph break inside a `try` or loop body of that function, or before a "
+        "`try` whose body breaks when fewer than two tensor operations come before it (Python < 3.12)."
     ),
     why=(
         "A graph break inside a `try` block or a loop makes TorchDynamo give up on the whole frame "
-        "and run it eagerly. Before Python 3.12 a comprehension is a nested function, so each one "
+        "and run it eagerly (from the start when the graph held fewer than two operations before the "
+        "`try`: it has no earlier point to resume at). Before Python 3.12 a comprehension is a nested function, so each one "
         "that runs afterwards is a new frame Dynamo compiles on its own when it holds a tensor; it is "
         "handed its list as an iterator, which Dynamo cannot step (\"Dynamo does not support next() "
         "on list_iterator\", or `dict_keyiterator`, `set_iterator`), and breaks again. Iterating a tuple "
