@@ -78,4 +78,5 @@ SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_m
 OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_operand)
 DICT_VIEW_COMPREHENSION_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dict_view_comprehension_call)
 SORT_KEYS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sort_key)
+THIRD_PARTY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.third_party_call)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)

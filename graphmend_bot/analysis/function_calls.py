@@ -8,6 +8,7 @@ what it returns (`Kind.of_call`) and whether it breaks are left to the scope sol
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable
 from typing import cast
 
@@ -47,6 +48,9 @@ class CallResolver(ObjectTracker):
                 self._check_sort_key(node, sort_key, items, env)
         resolved = self.resolve(func)
         self.references.update(passed_bound_methods(node, self.self_name, resolved))
+        if resolved is not None and _third_party(resolved) and _bound_by_import(func, env):
+            for check_third_party in C.THIRD_PARTY_CALLS:
+                check_third_party(self, node, resolved)
         if isinstance(func, ast.Call):
             self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
         elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):
@@ -378,3 +382,15 @@ def _bool_dtype(node: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bo
     if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "type") and node.args:
         dtypes.append(node.args[0])
     return any(resolve(dtype) == "torch.bool" for dtype in dtypes)
+
+
+def _third_party(resolved: str) -> bool:
+    """A qualified name outside the standard library and torch (the rules' own tables judge those)."""
+    head = resolved.partition(".")[0]
+    return head not in sys.stdlib_module_names and head != "torch"
+
+
+def _bound_by_import(func: ast.expr, env: Env) -> bool:
+    """The callee's head name is the module's import, not a local that shadows it."""
+    name = dotted_name(func)
+    return name is not None and name.partition(".")[0] not in env

@@ -61,6 +61,9 @@ from graphmend_bot.rules import (
     gm632_untraceable_ndarray_method,
     gm633_hook_reads_grad_layout,
     gm640_skipped_library_call,
+    gm650_third_party_skipped_call,
+    gm651_compiled_extension_call,
+    gm652_len_of_compiled_object,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -117,6 +120,9 @@ RULES: tuple[Rule, ...] = (
     gm632_untraceable_ndarray_method.RULE,
     gm633_hook_reads_grad_layout.RULE,
     gm640_skipped_library_call.RULE,
+    gm650_third_party_skipped_call.RULE,
+    gm651_compiled_extension_call.RULE,
+    gm652_len_of_compiled_object.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 
