@@ -62,11 +62,14 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (package / "_mypyc").with_name("_mypyc" + SUFFIX).write_bytes(b"\0plain C\0")
     (package / "_mypyc.py").write_text("def compiled_here():\n    return 1\n")
     monkeypatch.syspath_prepend(str(root))
-    extension_callee.cache_clear()
-    installed_packages.installed_package.cache_clear()
+    _forget_lookups()
     yield root
-    extension_callee.cache_clear()
-    installed_packages.installed_package.cache_clear()
+    _forget_lookups()
+
+
+def _forget_lookups() -> None:
+    for cached in (extension_callee, installed_packages.python_class, installed_packages.installed_package):
+        cached.cache_clear()
 
 
 def test_star_import_from_a_compiled_module(site: Path) -> None:
@@ -131,3 +134,22 @@ def test_calls_reported_in_a_traced_function(site: Path, tmp_path: Path) -> None
         """)
     found = {(line, code, gb) for line, code, gb in graphmend_findings(source, tmp_path)}
     assert found == {(7, "GM651", "GB0156"), (8, "GM652", "GB6012")}
+
+
+def test_a_class_is_told_from_a_function_through_aliases(site: Path) -> None:
+    """A method call counts (GM650) only on an object a class built: `tqdm = asyncio_tqdm` aliases one."""
+    (site / "fakecy" / "bars.py").write_text(textwrap.dedent("""\
+        from ._pyfuncs import python_function
+        class Bar:
+            pass
+        if Bar:
+            class Fancy(Bar):
+                pass
+        else:
+            Fancy = Bar
+        make = python_function
+        """))
+    assert installed_packages.python_class("fakecy.bars.Bar")
+    assert installed_packages.python_class("fakecy.bars.Fancy")
+    assert not installed_packages.python_class("fakecy.bars.make")
+    assert not installed_packages.python_class("fakecy.python_function")

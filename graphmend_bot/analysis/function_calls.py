@@ -50,7 +50,11 @@ class CallResolver(ObjectTracker):
         self.references.update(passed_bound_methods(node, self.self_name, resolved))
         if resolved is not None and _third_party(resolved) and _bound_by_import(func, env):
             for check_third_party in C.THIRD_PARTY_CALLS:
-                check_third_party(self, node, resolved)
+                check_third_party(self, node, resolved, False)
+        elif (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and (built := self.built_by.get(func.value.id)) is not None and _third_party(built)):
+            for check_third_party in C.THIRD_PARTY_CALLS:  # `bar.update(1)` on `bar = tqdm(...)`
+                check_third_party(self, node, f"{built}.{func.attr}", True)
         if isinstance(func, ast.Call):
             self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
         elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):

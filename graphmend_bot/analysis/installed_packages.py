@@ -39,11 +39,15 @@ class ExtensionCallee:
     cython: bool  # built by Cython (its functions, ufuncs and classes all refuse a call: GB0156)
 
 
+@dataclass(frozen=True)
 class _Python:
     """The name is bound by Python source (a def, a class, an assignment): not compiled."""
 
+    is_class: bool = False
+
 
 PYTHON = _Python()
+PYTHON_CLASS = _Python(is_class=True)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -79,6 +83,14 @@ def extension_callee(dotted: str) -> ExtensionCallee | None:
     return found if isinstance(found, ExtensionCallee) else None
 
 
+@functools.lru_cache(maxsize=1024)
+def python_class(dotted: str) -> bool:
+    """`dotted` names a class a `class` statement of an installed package defines (`tqdm.tqdm`)."""
+    top, *names = dotted.split(".")
+    locations = installed_package(top)
+    return bool(locations and names) and _lookup(locations, top, names, 0) == PYTHON_CLASS
+
+
 def _lookup(
     locations: list[Path], module: str, names: list[str], depth: int, guess: bool = True
 ) -> ExtensionCallee | _Python | None:
@@ -100,8 +112,8 @@ def _lookup(
     bound, stars = bindings
     if name in bound:
         origin = bound[name]
-        if origin is None:
-            return PYTHON
+        if isinstance(origin, _Python):
+            return origin if not rest else PYTHON
         source_module, _, source_name = origin.rpartition(".")
         if source_module.partition(".")[0] != module.partition(".")[0]:
             return None  # re-exported from another package: judged under its own name
@@ -155,15 +167,15 @@ def _module_file(locations: list[Path], module: str) -> Path | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _bindings(path: str, module: str, is_package: bool) -> tuple[dict[str, str | None], list[str]] | None:
-    """A Python module's top-level names (each with the `module.name` it imports, or None when
-    Python code defines it) and the modules it star-imports, in order; None when unreadable."""
+def _bindings(path: str, module: str, is_package: bool) -> tuple[dict[str, str | _Python], list[str]] | None:
+    """A Python module's top-level names (each with the `module.name` it imports, or what Python
+    code defines it as) and the modules it star-imports, in order; None when unreadable."""
     try:
         tree = ast.parse(read_source(path))
     except (ValueError, SyntaxError):
         return None
     package = module if is_package else module.rpartition(".")[0]
-    bound: dict[str, str | None] = {}
+    bound: dict[str, str | _Python] = {}
     stars: list[str] = []
     for node in _top_level(tree.body):
         if isinstance(node, ast.ImportFrom):
@@ -174,25 +186,30 @@ def _bindings(path: str, module: str, is_package: bool) -> tuple[dict[str, str |
                 else:
                     bound[alias.asname or alias.name] = f"{base}.{alias.name}"
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound[node.name] = None
+            bound[node.name] = PYTHON_CLASS if isinstance(node, ast.ClassDef) else PYTHON
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Name)):
+            bound[node.targets[0].id] = bound.get(node.value.id, PYTHON)  # an alias: `tqdm = asyncio_tqdm`
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Import)):
             targets = node.targets if isinstance(node, ast.Assign) else (
                 [] if isinstance(node, ast.Import) else [node.target])
             for target in targets:
                 for name in ast.walk(target):
                     if isinstance(name, ast.Name):
-                        bound[name.id] = None
+                        bound[name.id] = PYTHON
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    bound[alias.asname or alias.name.partition(".")[0]] = None
+                    bound[alias.asname or alias.name.partition(".")[0]] = PYTHON
     return bound, stars
 
 
 def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
-    """The statements run at import, `if`/`try` blocks opened (`try: from ._ext import f`)."""
+    """The statements run at import, `if`/`try`/`with` blocks opened (`try: from ._ext import f`)."""
     found: list[ast.stmt] = []
     for node in body:
-        if isinstance(node, ast.If):
+        if isinstance(node, ast.With):
+            found += _top_level(node.body)
+        elif isinstance(node, ast.If):
             found += _top_level(node.body) + _top_level(node.orelse)
         elif isinstance(node, ast.Try):
             found += _top_level(node.body) + [s for h in node.handlers for s in _top_level(h.body)]

@@ -205,8 +205,9 @@ ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
 # lambda and the kind of its body with `item` bound to the kind of an element of `items`.
 SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
 # A call whose callee resolves from the module's imports into a package outside the standard
-# library and torch (`pywt.Wavelet("db2")`, `tqdm(range(n))`), with its qualified name.
-ThirdPartyCallHook = Callable[["Rule", Checker, ast.Call, str], None]
+# library and torch (`pywt.Wavelet("db2")`, `tqdm(range(n))`), with its qualified name; or a method
+# call on a local such a call built (`bar.update(1)`: "tqdm.tqdm.update", and True).
+ThirdPartyCallHook = Callable[["Rule", Checker, ast.Call, str, bool], None]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.installed_packages import installed_package
+from graphmend_bot.analysis.installed_packages import installed_package, python_class
 from graphmend_bot.rules.advice import COMPILE_GUARD
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
@@ -19,12 +19,17 @@ from graphmend_bot.vocabulary.kind import TENSOR
 from graphmend_bot.vocabulary.third_party_skips import SKIPPED_PACKAGES, TORCH_VERSION
 
 
-def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str) -> None:
+def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str, on_instance: bool) -> None:
     package = name.partition(".")[0]
+    # a method call counts on an object a class of the package built (not on what a function returned)
+    if on_instance and not python_class(name.rpartition(".")[0]):
+        return
     if package in SKIPPED_PACKAGES and installed_package(package):
+        # Measured: calling the package's function or class is GB0007; a method of an object it
+        # built (`bar.update(1)`) is a function of a skipped file Dynamo tried to inline, GB0008.
         checker.report(
             rule, call, f"Dynamo's trace rules (torch {TORCH_VERSION}) skip every file of `{package}`: "
-            f"`{name}()` cannot be traced", TENSOR,
+            f"`{name}()` cannot be traced", TENSOR, gb_id="GB0008" if on_instance else None,
         )
 
 
@@ -33,18 +38,21 @@ RULE = Rule(
     name="third-party-skipped-call",
     family="not traceable",
     gb_id="GB0007",
+    other_gb_ids=("GB0008",),
     summary=(
         "Flags calls from traced code into the third-party packages TorchDynamo's trace rules skip "
         "(`THIRDPARTY_SKIPLIST`: `tqdm`, `pandas`, `sklearn`, `networkx`, `tree`, `tabulate`, "
         "`hypothesis`, `onnx`, `onnxruntime`, `tensorflow`, `xarray`, ...), resolved from the "
-        "module's imports and reported when the package is installed. NumPy, on the same list, is "
+        "module's imports and reported when the package is installed, and method calls on an object "
+        "one of them built in the function (`bar.update(1)` after `bar = tqdm(total=n)`). NumPy, on the same list, is "
         "traced through torch._numpy and is not reported."
     ),
     why=(
         "Dynamo adds the folder of each installed package of its third-party skip list to its skip "
         "directories: a traced frame that calls any of their functions or classes (`tqdm(steps)` "
         "builds a `tqdm`, whose `__new__` lives there) ends its graph at the call, runs it eagerly "
-        "and starts a new graph after it (GB0007 \"Attempted to call function marked as skipped\")."
+        "and starts a new graph after it (GB0007 \"Attempted to call function marked as skipped\"; "
+        "GB0008 \"Attempted to inline function marked as skipped\" for a method of an object it built)."
     ),
     example="""
 from tqdm import tqdm

@@ -18,15 +18,20 @@ from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import TENSOR
 
 
-def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str) -> None:
-    compiled = extension_callee(name)
+def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str, on_instance: bool) -> None:
+    built_by = name.rpartition(".")[0] if on_instance else name
+    # A method of an object built by a compiled class (`w.wavefun()` on `w = pywt.Wavelet(n)`);
+    # a capitalised name is taken for a class.
+    if on_instance and not built_by.rpartition(".")[2][:1].isupper():
+        return
+    compiled = extension_callee(built_by)
     if compiled is None:
         return
-    # Measured on torch 2.13: calling a Cython function or ufunc, or building any compiled class,
-    # is "Unsupported method call" (GB0156: `__call__`, `__new__` of `type`); a C function with no
-    # Dynamo handler is a skipped builtin (GB0007). A capitalised name is taken for a class.
+    # Measured on torch 2.13: calling a Cython function or ufunc, building any compiled class, or
+    # calling a method of its object is "Unsupported method call" (GB0156: `__call__`, `__new__`
+    # of `type`); a C function with no Dynamo handler is a skipped builtin (GB0007).
     leaf = name.rpartition(".")[2]
-    gb_id = "GB0156" if compiled.cython or leaf[:1].isupper() else "GB0007"
+    gb_id = "GB0156" if compiled.cython or on_instance or leaf[:1].isupper() else "GB0007"
     checker.report(
         rule, call, f"`{name}` is compiled code (`{compiled.module}`): Dynamo cannot trace a call into it",
         TENSOR, gb_id=gb_id,
@@ -42,8 +47,9 @@ RULE = Rule(
     summary=(
         "Flags calls from traced code to functions and classes of installed third-party packages "
         "that live in a compiled extension module (Cython or the C API: `scipy.special.gammaln`, "
-        "`pywt.Wavelet`, `scipy.spatial.cKDTree`, `yaml._yaml.CParser`, ...), found by reading the "
-        "package's files, never by importing it."
+        "`pywt.Wavelet`, `scipy.spatial.cKDTree`, `yaml._yaml.CParser`, ...), and methods of an "
+        "object such a class built in the function, found by reading the package's files, never by "
+        "importing it."
     ),
     why=(
         "Dynamo traces Python bytecode; compiled code has none. Calling a Cython function or a "
