@@ -153,3 +153,24 @@ def test_a_class_is_told_from_a_function_through_aliases(site: Path) -> None:
     assert installed_packages.python_class("fakecy.bars.Fancy")
     assert not installed_packages.python_class("fakecy.bars.make")
     assert not installed_packages.python_class("fakecy.python_function")
+
+
+def test_the_checked_packages_own_modules_are_not_read_again(site: Path) -> None:
+    """A module of the package being checked calling into its own modules: the scope solver
+    follows those, and reading the package's files once more per call would double the work."""
+    from graphmend_bot.config import Config
+    from graphmend_bot.engine import check
+
+    user = site / "fakecy" / "user.py"
+    user.write_text(textwrap.dedent("""\
+        import torch
+        from ._core import Wavelet
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                return x + len(Wavelet("db2").name)
+        """))
+    result = check([str(user)], Config(), jobs=1)
+    assert not result.errors
+    assert [f.code for f in result.findings if f.code.startswith("GM65")] == []

@@ -4,7 +4,8 @@ analysis/installed_packages.py reads the installed package the callee's name res
 `__init__.py` and modules as text, following re-exports and star imports) down to a compiled module,
 and reads that file for the marks its compiler leaves. Nothing is imported. NumPy, optree (which
 Dynamo handles) and torch are never judged this way, nor bindings Dynamo was not measured on
-(PyO3, pybind11).
+(PyO3, pybind11), nor the package the checked module belongs to (function_calls.py: reading its
+files again for every call cost 45% more CPU on transformers' models).
 """
 
 from __future__ import annotations
