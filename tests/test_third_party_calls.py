@@ -19,6 +19,7 @@ import pytest
 
 from graphmend_bot.analysis import installed_packages
 from graphmend_bot.analysis.installed_packages import extension_callee
+from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES, SKIPPED_PACKAGES
 
 pytest.importorskip("torch")
@@ -74,7 +75,7 @@ def _forget_lookups() -> None:
 
 def test_star_import_from_a_compiled_module(site: Path) -> None:
     """`fakecy.Wavelet`: no Python module star-imported binds it, so it comes from `_core`."""
-    assert extension_callee("fakecy.Wavelet") == installed_packages.ExtensionCallee("fakecy._core", True)
+    assert extension_callee("fakecy.Wavelet") == CompiledModule("fakecy._core", True)
 
 
 def test_python_binding_wins_over_a_compiled_star(site: Path) -> None:
@@ -83,7 +84,7 @@ def test_python_binding_wins_over_a_compiled_star(site: Path) -> None:
 
 
 def test_re_export_followed_to_a_c_module(site: Path) -> None:
-    assert extension_callee("fakecy.Exported") == installed_packages.ExtensionCallee("fakecy.sub._impl", False)
+    assert extension_callee("fakecy.Exported") == CompiledModule("fakecy.sub._impl", False)
 
 
 def test_a_python_fallback_beside_a_compiled_import_is_not_judged(site: Path) -> None:
@@ -92,7 +93,7 @@ def test_a_python_fallback_beside_a_compiled_import_is_not_judged(site: Path) ->
 
 
 def test_compiled_module_wins_over_the_py_beside_it(site: Path) -> None:
-    assert extension_callee("fakecy._mypyc.compiled_here") == installed_packages.ExtensionCallee("fakecy._mypyc", False)
+    assert extension_callee("fakecy._mypyc.compiled_here") == CompiledModule("fakecy._mypyc", False)
 
 
 def test_unmeasured_bindings_are_not_judged(site: Path) -> None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis import modes, numpy_values, skipped_frames, tensor_rank
+from graphmend_bot.analysis import installed_packages, modes, numpy_values, skipped_frames, tensor_rank
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import Rule
+from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
@@ -37,6 +38,15 @@ class FindingReporter(FunctionState):
 
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
+
+    def installed(self, package: str) -> bool:
+        return bool(installed_packages.installed_package(package))
+
+    def installed_class(self, name: str) -> bool:
+        return installed_packages.python_class(name)
+
+    def compiled_module(self, name: str) -> CompiledModule | None:
+        return installed_packages.extension_callee(name)
 
     def built_outside(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.Name):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphmend_bot.analysis.files import outside_read_root, read_source
+from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES
 
 INSTALLED_FOLDERS = frozenset({"site-packages", "dist-packages"})
@@ -31,12 +32,6 @@ CYTHON_MARK = b"cython_function_or_method"
 UNMEASURED_BINDINGS = (b"pyo3", b"pybind11")
 MAX_EXTENSION_BYTES = 512 * 1024 * 1024
 _MAX_DEPTH = 8  # re-exports followed from module to module
-
-
-@dataclass(frozen=True)
-class ExtensionCallee:
-    module: str  # the compiled module the name comes from
-    cython: bool  # built by Cython (its functions, ufuncs and classes all refuse a call: GB0156)
 
 
 @dataclass(frozen=True)
@@ -72,7 +67,7 @@ def installed_package(top: str) -> list[Path]:
 
 
 @functools.lru_cache(maxsize=4096)
-def extension_callee(dotted: str) -> ExtensionCallee | None:
+def extension_callee(dotted: str) -> CompiledModule | None:
     """The compiled module `dotted` (a name under an installed package) comes from, when it comes
     from one Cython or the C API built; None for Python code and for what cannot be told."""
     top, *names = dotted.split(".")
@@ -80,7 +75,7 @@ def extension_callee(dotted: str) -> ExtensionCallee | None:
     if not locations or not names:
         return None
     found = _lookup(locations, top, names, 0)
-    return found if isinstance(found, ExtensionCallee) else None
+    return found if isinstance(found, CompiledModule) else None
 
 
 @functools.lru_cache(maxsize=1024)
@@ -93,7 +88,7 @@ def python_class(dotted: str) -> bool:
 
 def _lookup(
     locations: list[Path], module: str, names: list[str], depth: int, guess: bool = True
-) -> ExtensionCallee | _Python | None:
+) -> CompiledModule | _Python | None:
     """What `module.names[0]...` is: compiled, Python, or not known (None). `guess`: a name no
     Python module binds is taken from a compiled module star-imported on the way."""
     file = _module_file(locations, module)
@@ -128,18 +123,18 @@ def _lookup(
             return found
     if not guess:
         return None
-    guesses: list[ExtensionCallee] = []
+    guesses: list[CompiledModule] = []
     for star in reversed(stars):
         if star not in python_stars and (star_file := _module_file(locations, star)) is not None:
             found = _extension(star_file, star)
         else:
             found = _lookup(locations, star, names, depth + 1)
-        if isinstance(found, ExtensionCallee):
+        if isinstance(found, CompiledModule):
             guesses.append(found)
         elif found is not None:
             return found
     if len({found.module for found in guesses}) > 1:  # one of them: named by the module importing them
-        return ExtensionCallee(module, all(found.cython for found in guesses))
+        return CompiledModule(module, all(found.cython for found in guesses))
     return guesses[0] if guesses else None
 
 
@@ -228,7 +223,7 @@ def _absolute(node: ast.ImportFrom, package: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _extension(file: Path, module: str) -> ExtensionCallee | None:
+def _extension(file: Path, module: str) -> CompiledModule | None:
     """The compiled module at `file`, judged by the marks its compiler left; None for bindings
     whose objects Dynamo was not measured on, and for a file too large or unreadable."""
     try:
@@ -237,6 +232,6 @@ def _extension(file: Path, module: str) -> ExtensionCallee | None:
         with open(file, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
             if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
                 return None
-            return ExtensionCallee(module, data.find(CYTHON_MARK) >= 0)
+            return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
     except (OSError, ValueError):
         return None

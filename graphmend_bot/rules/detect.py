@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 if TYPE_CHECKING:
@@ -50,6 +51,18 @@ class Checker(Protocol):
 
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
+        ...
+
+    def installed(self, package: str) -> bool:
+        """`package` is an installed third-party top-level package (analysis/installed_packages.py)."""
+        ...
+
+    def installed_class(self, name: str) -> bool:
+        """`name` is a class a `class` statement of an installed third-party package defines."""
+        ...
+
+    def compiled_module(self, name: str) -> CompiledModule | None:
+        """The compiled module of an installed third-party package `name` comes from, if one."""
         ...
 
     def built_outside(self, node: ast.expr) -> list[str]:

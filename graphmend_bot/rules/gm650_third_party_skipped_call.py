@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.installed_packages import installed_package, python_class
 from graphmend_bot.rules.advice import COMPILE_GUARD
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
@@ -22,9 +21,9 @@ from graphmend_bot.vocabulary.third_party_skips import SKIPPED_PACKAGES, TORCH_V
 def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str, on_instance: bool) -> None:
     package = name.partition(".")[0]
     # a method call counts on an object a class of the package built (not on what a function returned)
-    if on_instance and not python_class(name.rpartition(".")[0]):
+    if on_instance and not checker.installed_class(name.rpartition(".")[0]):
         return
-    if package in SKIPPED_PACKAGES and installed_package(package):
+    if package in SKIPPED_PACKAGES and checker.installed(package):
         # Measured: calling the package's function or class is GB0007; a method of an object it
         # built (`bar.update(1)`) is a function of a skipped file Dynamo tried to inline, GB0008.
         checker.report(

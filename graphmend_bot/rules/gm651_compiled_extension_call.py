@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.installed_packages import extension_callee
 from graphmend_bot.rules.advice import COMPILE_GUARD
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
@@ -25,7 +24,7 @@ def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str, o
     # a capitalised name is taken for a class.
     if on_instance and not built_by.rpartition(".")[2][:1].isupper():
         return
-    compiled = extension_callee(built_by)
+    compiled = checker.compiled_module(built_by)
     if compiled is None:
         return
     # Measured on torch 2.13: calling a Cython function or ufunc, building any compiled class, or

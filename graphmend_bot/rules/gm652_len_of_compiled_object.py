@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.installed_packages import extension_callee
 from graphmend_bot.rules.advice import COMPILE_GUARD
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
@@ -23,7 +22,7 @@ def _len(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kin
         leaf = built_by.rpartition(".")[2]
         # A capitalised name is taken for a class (an object built by a compiled function may be
         # a list or a tuple, whose len Dynamo traces).
-        if leaf[:1].isupper() and (compiled := extension_callee(built_by)) is not None:
+        if leaf[:1].isupper() and (compiled := checker.compiled_module(built_by)) is not None:
             checker.report(
                 rule, call, f"`len()` of a `{built_by}`, a class compiled in `{compiled.module}`: "
                 "Dynamo cannot trace its `__len__`", TENSOR,
