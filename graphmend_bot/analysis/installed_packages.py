@@ -167,7 +167,7 @@ def _bindings(path: str, module: str, is_package: bool) -> tuple[dict[str, str |
     code defines it as) and the modules it star-imports, in order; None when unreadable."""
     try:
         tree = ast.parse(read_source(path))
-    except (ValueError, SyntaxError):
+    except (ValueError, SyntaxError, RecursionError, MemoryError):  # unreadable: nothing is told
         return None
     package = module if is_package else module.rpartition(".")[0]
     bound: dict[str, str | _Python] = {}
