@@ -47,9 +47,11 @@ def _free_names(snippet: str, defined: frozenset[str] = frozenset()) -> list[str
 
 
 def _hoist_classes(snippet: str) -> tuple[str, str]:
-    """Split the snippet's leading class definitions (module level) from the statements after them."""
+    """Split the snippet's leading imports and class definitions (module level: `from tqdm import
+    tqdm` for a third-party package) from the statements after them."""
     tree = ast.parse(snippet)
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    leading = (ast.ClassDef, ast.Import, ast.ImportFrom)
+    classes = [node for node in tree.body if isinstance(node, leading)]
     if not classes or tree.body[: len(classes)] != classes:
         return "", snippet
     lines = snippet.splitlines()
@@ -58,7 +60,12 @@ def _hoist_classes(snippet: str) -> tuple[str, str]:
 
 
 def _class_names(source: str) -> list[str]:
-    return [node.name for node in ast.parse(source).body if isinstance(node, ast.ClassDef)] if source else []
+    """The names the hoisted part binds: its classes and what it imports."""
+    if not source:
+        return []
+    body = ast.parse(source).body
+    imported = [(a.asname or a.name).partition(".")[0] for n in body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names]
+    return [node.name for node in body if isinstance(node, ast.ClassDef)] + imported
 
 
 def as_module(snippet: str) -> tuple[str, list[str]]:

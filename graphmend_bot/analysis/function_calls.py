@@ -8,6 +8,7 @@ what it returns (`Kind.of_call`) and whether it breaks are left to the scope sol
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable
 from typing import cast
 
@@ -47,6 +48,13 @@ class CallResolver(ObjectTracker):
                 self._check_sort_key(node, sort_key, items, env)
         resolved = self.resolve(func)
         self.references.update(passed_bound_methods(node, self.self_name, resolved))
+        if resolved is not None and self._third_party(resolved) and _bound_by_import(func, env):
+            for check_third_party in C.THIRD_PARTY_CALLS:
+                check_third_party(self, node, resolved, False)
+        elif (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and (built := self.built_by.get(func.value.id)) is not None and self._third_party(built)):
+            for check_third_party in C.THIRD_PARTY_CALLS:  # `bar.update(1)` on `bar = tqdm(...)`
+                check_third_party(self, node, f"{built}.{func.attr}", True)
         if isinstance(func, ast.Call):
             self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
         elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):
@@ -67,6 +75,13 @@ class CallResolver(ObjectTracker):
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind
+
+    def _third_party(self, resolved: str) -> bool:
+        """A qualified name outside the standard library, torch (the rules' own tables judge those)
+        and the package this module belongs to (the tree's own code, which the scope solver follows)."""
+        head = resolved.partition(".")[0]
+        own = self.guard_helpers.package if self.guard_helpers is not None else None
+        return head not in sys.stdlib_module_names and head != "torch" and head != own
 
     def _check_sort_key(self, node: ast.Call, key: ast.Lambda, items: Kind, env: Env) -> None:
         """Dynamo calls a sort's key on every element while tracing: its body is traced code, with
@@ -379,3 +394,11 @@ def _bool_dtype(node: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bo
     if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "type") and node.args:
         dtypes.append(node.args[0])
     return any(resolve(dtype) == "torch.bool" for dtype in dtypes)
+
+
+
+
+def _bound_by_import(func: ast.expr, env: Env) -> bool:
+    """The callee's head name is the module's import, not a local that shadows it."""
+    name = dotted_name(func)
+    return name is not None and name.partition(".")[0] not in env

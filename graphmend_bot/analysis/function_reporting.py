@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis import modes, numpy_values, skipped_frames, tensor_rank
+from graphmend_bot.analysis import installed_packages, modes, numpy_values, skipped_frames, tensor_rank
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import Rule
+from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
@@ -37,6 +38,28 @@ class FindingReporter(FunctionState):
 
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
+
+    def installed(self, package: str) -> bool:
+        return bool(installed_packages.installed_package(package))
+
+    def installed_class(self, name: str) -> bool:
+        return installed_packages.python_class(name)
+
+    def compiled_module(self, name: str) -> CompiledModule | None:
+        return installed_packages.extension_callee(name)
+
+    def built_outside(self, node: ast.expr) -> list[str]:
+        if isinstance(node, ast.Name):
+            return [self.built_by[node.id]] if node.id in self.built_by else []
+        if not isinstance(node, ast.Call):
+            return []
+        if (resolved := self.resolve(node.func)) is not None:
+            return [resolved]
+        helper = self.guard_helpers.function(node.func.id) if (
+            isinstance(node.func, ast.Name) and self.guard_helpers is not None) else None
+        return [] if helper is None else [
+            name for value in _returned_calls(helper) if (name := self.resolve(value.func)) is not None
+        ]
 
     def report(
         self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None
@@ -189,3 +212,16 @@ def _char_column(line: str, byte_offset: int) -> int:
     if line.isascii():
         return byte_offset + 1
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
+
+
+def _returned_calls(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Call]:
+    """The calls `function` returns the result of (`return pywt.Wavelet(name)`), nested functions left out."""
+    found: list[ast.Call] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Call):
+            found.append(node.value)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+    return found

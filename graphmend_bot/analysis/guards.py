@@ -60,6 +60,7 @@ class GuardHelpers:
     def __init__(self, path: str, module: str, is_package: bool, functions: dict[str, FunctionNode], resolve: Resolve) -> None:
         self._functions = functions  # the module's top-level functions by name
         self._resolve = resolve
+        self.package = module.partition(".")[0]  # the top-level package the module belongs to
         self._root = package_root(path, module, is_package)
         self._values: dict[str, bool | None] = {}
         # The files of other modules looked for or read to judge helpers: the summary depends on

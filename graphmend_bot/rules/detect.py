@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 if TYPE_CHECKING:
@@ -50,6 +51,24 @@ class Checker(Protocol):
 
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
+        ...
+
+    def installed(self, package: str) -> bool:
+        """`package` is an installed third-party top-level package (analysis/installed_packages.py)."""
+        ...
+
+    def installed_class(self, name: str) -> bool:
+        """`name` is a class a `class` statement of an installed third-party package defines."""
+        ...
+
+    def compiled_module(self, name: str) -> CompiledModule | None:
+        """The compiled module of an installed third-party package `name` comes from, if one."""
+        ...
+
+    def built_outside(self, node: ast.expr) -> list[str]:
+        """Qualified names of the calls outside the tree that may have built `node`'s value: the
+        call itself, the one a local was bound to (`w = pywt.Wavelet(n)`), or those a top-level
+        function of this module returns (`len(as_wavelet(w))`)."""
         ...
 
     def report(
@@ -216,6 +235,10 @@ ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
 # `sorted(items, key=lambda item: ...)` / `items.sort(key=lambda item: ...)`: the call, the key
 # lambda and the kind of its body with `item` bound to the kind of an element of `items`.
 SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
+# A call whose callee resolves from the module's imports into a package outside the standard
+# library and torch (`pywt.Wavelet("db2")`, `tqdm(range(n))`), with its qualified name; or a method
+# call on a local such a call built (`bar.update(1)`: "tqdm.tqdm.update", and True).
+ThirdPartyCallHook = Callable[["Rule", Checker, ast.Call, str, bool], None]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
@@ -282,6 +305,7 @@ class Detection:
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort(key=...)`
+    third_party_call: ThirdPartyCallHook | None = None  # `scipy.special.gammaln(v)`, `tqdm(steps)`
 
 
 def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:

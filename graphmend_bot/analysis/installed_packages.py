@@ -1,0 +1,237 @@
+"""What an imported dotted name is in the installed third-party packages, read from their files.
+
+Nothing is imported or run: the top-level package is located with `find_spec` on its name (which
+imports nothing), its `__init__.py` and modules are parsed as text, and an extension module's file
+is only searched for the marks its compiler leaves. A name counts as third-party only when it lies
+in a `site-packages` (or `dist-packages`) folder: a module of the checked tree never does.
+
+`extension_callee("pywt.Wavelet")` follows `pywt/__init__.py`'s `from ._extensions._pywt import *`
+to the compiled `_pywt` module, since no Python module it star-imports binds `Wavelet`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.machinery
+import importlib.util
+import mmap
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphmend_bot.analysis.files import outside_read_root, read_source
+from graphmend_bot.vocabulary.compiled_code import CompiledModule
+from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES
+
+INSTALLED_FOLDERS = frozenset({"site-packages", "dist-packages"})
+# Cython's function type: in every module it compiles, calls to which Dynamo refuses (GB0156).
+CYTHON_MARK = b"cython_function_or_method"
+# Rust (PyO3) and pybind11 bindings: Dynamo's handling of their objects was not measured.
+UNMEASURED_BINDINGS = (b"pyo3", b"pybind11")
+MAX_EXTENSION_BYTES = 512 * 1024 * 1024
+_MAX_DEPTH = 8  # re-exports followed from module to module
+
+
+@dataclass(frozen=True)
+class _Python:
+    """The name is bound by Python source (a def, a class, an assignment): not compiled."""
+
+    is_class: bool = False
+
+
+PYTHON = _Python()
+PYTHON_CLASS = _Python(is_class=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def installed_package(top: str) -> list[Path]:
+    """The folders (or the file) of an installed third-party top-level package or module; empty
+    for the standard library, torch, the packages Dynamo handles itself, and anything not lying
+    in an installed-packages folder."""
+    if top in sys.stdlib_module_names or top == "torch" or top in HANDLED_PACKAGES or not top.isidentifier():
+        return []
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    locations = [Path(p) for p in spec.submodule_search_locations or ()] or (
+        [Path(spec.origin)] if spec.origin else [])
+    return [
+        location for location in locations
+        if INSTALLED_FOLDERS & set(location.parts) and not outside_read_root(str(location))
+    ]
+
+
+@functools.lru_cache(maxsize=4096)
+def extension_callee(dotted: str) -> CompiledModule | None:
+    """The compiled module `dotted` (a name under an installed package) comes from, when it comes
+    from one Cython or the C API built; None for Python code and for what cannot be told."""
+    top, *names = dotted.split(".")
+    locations = installed_package(top)
+    if not locations or not names:
+        return None
+    found = _lookup(locations, top, names, 0)
+    return found if isinstance(found, CompiledModule) else None
+
+
+@functools.lru_cache(maxsize=1024)
+def python_class(dotted: str) -> bool:
+    """`dotted` names a class a `class` statement of an installed package defines (`tqdm.tqdm`)."""
+    top, *names = dotted.split(".")
+    locations = installed_package(top)
+    return bool(locations and names) and _lookup(locations, top, names, 0) == PYTHON_CLASS
+
+
+def _lookup(
+    locations: list[Path], module: str, names: list[str], depth: int, guess: bool = True
+) -> CompiledModule | _Python | None:
+    """What `module.names[0]...` is: compiled, Python, or not known (None). `guess`: a name no
+    Python module binds is taken from a compiled module star-imported on the way."""
+    file = _module_file(locations, module)
+    if file is None or depth > _MAX_DEPTH:
+        return None
+    if file.suffix != ".py":
+        return _extension(file, module) if names or depth else None
+    if not names:
+        return PYTHON
+    name, rest = names[0], names[1:]
+    if _module_file(locations, f"{module}.{name}") is not None:
+        return _lookup(locations, f"{module}.{name}", rest, depth + 1)
+    bindings = _bindings(str(file), module, file.name == "__init__.py")
+    if bindings is None:
+        return None
+    bound, stars = bindings
+    if name in bound:
+        origin = bound[name]
+        if isinstance(origin, _Python):
+            return origin if not rest else PYTHON
+        source_module, _, source_name = origin.rpartition(".")
+        if source_module.partition(".")[0] != module.partition(".")[0]:
+            return None  # re-exported from another package: judged under its own name
+        return _lookup(locations, source_module, [source_name, *rest], depth + 1, guess)
+    if any(star.partition(".")[0] != module.partition(".")[0] for star in stars):
+        return None  # a star import from another package may bind it
+    # What a compiled module exports cannot be read: it is the name's origin only when no Python
+    # module star-imported here (or further down) binds the name.
+    python_stars = [star for star in reversed(stars) if _is_python(locations, star)]  # a later one wins
+    for star in python_stars:
+        if (found := _lookup(locations, star, names, depth + 1, guess=False)) is not None:
+            return found
+    if not guess:
+        return None
+    guesses: list[CompiledModule] = []
+    for star in reversed(stars):
+        if star not in python_stars and (star_file := _module_file(locations, star)) is not None:
+            found = _extension(star_file, star)
+        else:
+            found = _lookup(locations, star, names, depth + 1)
+        if isinstance(found, CompiledModule):
+            guesses.append(found)
+        elif found is not None:
+            return found
+    if len({found.module for found in guesses}) > 1:  # one of them: named by the module importing them
+        return CompiledModule(module, all(found.cython for found in guesses))
+    return guesses[0] if guesses else None
+
+
+def _is_python(locations: list[Path], module: str) -> bool:
+    file = _module_file(locations, module)
+    return file is not None and file.suffix == ".py"
+
+
+def _module_file(locations: list[Path], module: str) -> Path | None:
+    """The file of `module` (a dotted name under the package at `locations`)."""
+    parts = module.split(".")[1:]
+    for location in locations:
+        if location.is_file():
+            if not parts and location.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+                return location
+            continue
+        base = location.joinpath(*parts)
+        if (base / "__init__.py").is_file():
+            return base / "__init__.py"
+        # Python's own order: a compiled module wins over a `.py` beside it (mypyc, Cython's pure mode)
+        for suffix in (*importlib.machinery.EXTENSION_SUFFIXES, ".py") if parts else ():
+            if (candidate := base.with_name(base.name + suffix)).is_file():
+                return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _bindings(path: str, module: str, is_package: bool) -> tuple[dict[str, str | _Python], list[str]] | None:
+    """A Python module's top-level names (each with the `module.name` it imports, or what Python
+    code defines it as) and the modules it star-imports, in order; None when unreadable."""
+    try:
+        tree = ast.parse(read_source(path))
+    except (ValueError, SyntaxError, RecursionError, MemoryError):  # unreadable: nothing is told
+        return None
+    package = module if is_package else module.rpartition(".")[0]
+    bound: dict[str, str | _Python] = {}
+    stars: list[str] = []
+    for node in _top_level(tree.body):
+        if isinstance(node, ast.ImportFrom):
+            base = _absolute(node, package)
+            for alias in node.names:
+                if alias.name == "*":
+                    stars.append(base)
+                else:
+                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound[node.name] = PYTHON_CLASS if isinstance(node, ast.ClassDef) else PYTHON
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Name)):
+            bound[node.targets[0].id] = bound.get(node.value.id, PYTHON)  # an alias: `tqdm = asyncio_tqdm`
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Import)):
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [] if isinstance(node, ast.Import) else [node.target])
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        bound[name.id] = PYTHON
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    bound[alias.asname or alias.name.partition(".")[0]] = PYTHON
+    return bound, stars
+
+
+def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements run at import, `if`/`try`/`with` blocks opened (`try: from ._ext import f`)."""
+    found: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, ast.With):
+            found += _top_level(node.body)
+        elif isinstance(node, ast.If):
+            found += _top_level(node.body) + _top_level(node.orelse)
+        elif isinstance(node, ast.Try):
+            found += _top_level(node.body) + [s for h in node.handlers for s in _top_level(h.body)]
+            found += _top_level(node.orelse)
+        else:
+            found.append(node)
+    return found
+
+
+def _absolute(node: ast.ImportFrom, package: str) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+    return ".".join([*parts, node.module] if node.module else parts)
+
+
+@functools.lru_cache(maxsize=256)
+def _extension(file: Path, module: str) -> CompiledModule | None:
+    """The compiled module at `file`, judged by the marks its compiler left; None for bindings
+    whose objects Dynamo was not measured on, and for a file too large or unreadable."""
+    try:
+        if os.path.getsize(file) > MAX_EXTENSION_BYTES:
+            return None
+        with open(file, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
+                return None
+            return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,77 @@
+"""GM651 compiled-extension-call: its documentation, in one place with how it is detected.
+
+analysis/installed_packages.py reads the installed package the callee's name resolves into (its
+`__init__.py` and modules as text, following re-exports and star imports) down to a compiled module,
+and reads that file for the marks its compiler leaves. Nothing is imported. NumPy, optree (which
+Dynamo handles) and torch are never judged this way, nor bindings Dynamo was not measured on
+(PyO3, pybind11), nor the package the checked module belongs to (function_calls.py: reading its
+files again for every call cost 45% more CPU on transformers' models).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.rules.advice import COMPILE_GUARD
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import TENSOR
+
+
+def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str, on_instance: bool) -> None:
+    built_by = name.rpartition(".")[0] if on_instance else name
+    # A method of an object built by a compiled class (`w.wavefun()` on `w = pywt.Wavelet(n)`);
+    # a capitalised name is taken for a class.
+    if on_instance and not built_by.rpartition(".")[2][:1].isupper():
+        return
+    compiled = checker.compiled_module(built_by)
+    if compiled is None:
+        return
+    # Measured on torch 2.13: calling a Cython function or ufunc, building any compiled class, or
+    # calling a method of its object is "Unsupported method call" (GB0156: `__call__`, `__new__`
+    # of `type`); a C function with no Dynamo handler is a skipped builtin (GB0007).
+    leaf = name.rpartition(".")[2]
+    gb_id = "GB0156" if compiled.cython or on_instance or leaf[:1].isupper() else "GB0007"
+    checker.report(
+        rule, call, f"`{name}` is compiled code (`{compiled.module}`): Dynamo cannot trace a call into it",
+        TENSOR, gb_id=gb_id,
+    )
+
+
+RULE = Rule(
+    code="GM651",
+    name="compiled-extension-call",
+    family="not traceable",
+    gb_id="GB0156",
+    other_gb_ids=("GB0007",),
+    summary=(
+        "Flags calls from traced code to functions and classes of installed third-party packages "
+        "that live in a compiled extension module (Cython or the C API: `scipy.special.gammaln`, "
+        "`pywt.Wavelet`, `scipy.spatial.cKDTree`, `yaml._yaml.CParser`, ...), and methods of an "
+        "object such a class built in the function, found by reading the package's files, never by "
+        "importing it."
+    ),
+    why=(
+        "Dynamo traces Python bytecode; compiled code has none. Calling a Cython function or a "
+        "NumPy ufunc (`scipy.special`) or building an object of a compiled class is an "
+        "\"Unsupported method call\" (GB0156), and a C function Dynamo has no handler for is "
+        "skipped (GB0007): the graph ends at the call, which runs eagerly. NumPy's own functions "
+        "are traced through torch._numpy and are not reported."
+    ),
+    example="""
+import yaml._yaml
+
+parser = yaml._yaml.CParser("a: 1")
+""",
+    use_instead="""
+# Build compiled objects and call compiled functions outside the compiled region:
+ready = x * 2
+""",
+    fix_safety=(
+        "No automatic fix: compute the value before the compiled call (in `__init__`, or in the "
+        "caller) and pass it in, use a torch equivalent (`torch.special.gammaln` for "
+        f"`scipy.special.gammaln`), or guard eager-only work with `{COMPILE_GUARD}`."
+    ),
+    detection=Detection(third_party_call=_third_party_call),
+    advice=f"TorchDynamo cannot trace compiled code: call `{{code}}` outside the compiled region, use a torch equivalent, or guard it with `{COMPILE_GUARD}`",
+)

@@ -1,0 +1,64 @@
+"""GM652 len-of-compiled-object: its documentation, in one place with how it is detected.
+
+`len(v)` where `v` may be an object of a class compiled in an installed third-party package
+(analysis/installed_packages.py): built by the call itself, bound to a local built by one, or
+returned by a top-level function of the module that builds one on some path (Checker.built_outside).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from graphmend_bot.rules.advice import COMPILE_GUARD
+from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
+
+
+def _len(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
+        return None
+    for built_by in checker.built_outside(call.args[0]):
+        leaf = built_by.rpartition(".")[2]
+        # A capitalised name is taken for a class (an object built by a compiled function may be
+        # a list or a tuple, whose len Dynamo traces).
+        if leaf[:1].isupper() and (compiled := checker.compiled_module(built_by)) is not None:
+            checker.report(
+                rule, call, f"`len()` of a `{built_by}`, a class compiled in `{compiled.module}`: "
+                "Dynamo cannot trace its `__len__`", TENSOR,
+            )
+            break
+    return None
+
+
+RULE = Rule(
+    code="GM652",
+    name="len-of-compiled-object",
+    family="not traceable",
+    gb_id="GB6012",
+    summary=(
+        "Flags `len()` in traced code of an object of a class compiled in an installed third-party "
+        "package (Cython or the C API: `len(pywt.Wavelet(name))`), built in place, bound to a local "
+        "built by one, or returned by a helper of the same module that builds one."
+    ),
+    why=(
+        "Dynamo answers `len()` of a user-defined object by tracing its `__len__`; a compiled "
+        "class's `__len__` is C code, so it breaks (GB6012 \"Cannot trace user-defined __len__\"), "
+        "also when the object was built outside the compiled region and passed in."
+    ),
+    example="""
+import pywt
+
+size = len(pywt.Wavelet("db2"))
+""",
+    use_instead="""
+# Read what you need from the compiled object before the compiled region and pass the number in:
+size = x.shape[0]
+""",
+    fix_safety=(
+        "No automatic fix: read the length outside the compiled region (where the object is built) "
+        f"and pass it in, or guard eager-only work with `{COMPILE_GUARD}`."
+    ),
+    detection=Detection(builtins={"len": _len}),
+    advice="TorchDynamo cannot trace a compiled class's `__len__`: read `{code}` outside the compiled region and pass it in",
+)

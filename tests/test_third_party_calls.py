@@ -1,0 +1,177 @@
+"""Calls into installed third-party packages Dynamo does not trace (GM650, GM651, GM652).
+
+The skip list is generated from the pinned torch (benchmarks/third_party_skips.py) and must stay in
+step. Compiled callees are found by reading an installed package's files: here a stand-in package
+in a `site-packages` folder under tmp_path, with "extension modules" that are only files holding
+the marks a compiler leaves, shows how re-exports and star imports are followed, and that nothing
+is imported. The real packages (tqdm, yaml._yaml, regex._regex, pywt) are measured under Dynamo
+in tests/coverage_probes/ and tests/fixtures/rules/GM65*.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from graphmend_bot.analysis import installed_packages
+from graphmend_bot.analysis.installed_packages import extension_callee
+from graphmend_bot.vocabulary.compiled_code import CompiledModule
+from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES, SKIPPED_PACKAGES
+
+pytest.importorskip("torch")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from sample_modules import graphmend_findings
+from third_party_skips import build
+
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def test_skip_list_is_the_pinned_torchs() -> None:
+    _, skipped, handled = build()
+    assert (set(skipped), set(handled)) == (SKIPPED_PACKAGES, HANDLED_PACKAGES), "run benchmarks/third_party_skips.py"
+    assert "numpy" in HANDLED_PACKAGES and "numpy" not in SKIPPED_PACKAGES
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A `site-packages` folder on sys.path holding the stand-in package `fakecy`."""
+    root = tmp_path / "site-packages"
+    package = root / "fakecy"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text(textwrap.dedent("""\
+        from ._core import *
+        from ._pyfuncs import *
+        from .sub import Helper as Exported
+        try:
+            from ._fast import speedy
+        except ImportError:
+            def speedy():
+                return 0
+        """))
+    (package / "_core").with_name("_core" + SUFFIX).write_bytes(b"\0cython_function_or_method\0")
+    (package / "_pyfuncs.py").write_text("def python_function():\n    return 1\n\nConstant = 3\n")
+    (package / "sub" / "__init__.py").write_text("from ._impl import Helper\n")
+    (package / "sub" / "_impl").with_name("_impl" + SUFFIX).write_bytes(b"\0plain C\0")
+    (package / "_fast").with_name("_fast" + SUFFIX).write_bytes(b"\0plain C\0")
+    (package / "_rusty").with_name("_rusty" + SUFFIX).write_bytes(b"\0pyo3 runtime\0")
+    (package / "_mypyc").with_name("_mypyc" + SUFFIX).write_bytes(b"\0plain C\0")
+    (package / "_mypyc.py").write_text("def compiled_here():\n    return 1\n")
+    monkeypatch.syspath_prepend(str(root))
+    _forget_lookups()
+    yield root
+    _forget_lookups()
+
+
+def _forget_lookups() -> None:
+    for cached in (extension_callee, installed_packages.python_class, installed_packages.installed_package):
+        cached.cache_clear()
+
+
+def test_star_import_from_a_compiled_module(site: Path) -> None:
+    """`fakecy.Wavelet`: no Python module star-imported binds it, so it comes from `_core`."""
+    assert extension_callee("fakecy.Wavelet") == CompiledModule("fakecy._core", True)
+
+
+def test_python_binding_wins_over_a_compiled_star(site: Path) -> None:
+    assert extension_callee("fakecy.python_function") is None
+    assert extension_callee("fakecy.Constant") is None
+
+
+def test_re_export_followed_to_a_c_module(site: Path) -> None:
+    assert extension_callee("fakecy.Exported") == CompiledModule("fakecy.sub._impl", False)
+
+
+def test_a_python_fallback_beside_a_compiled_import_is_not_judged(site: Path) -> None:
+    """`try: from ._fast import speedy / except ImportError: def speedy()`: either may run."""
+    assert extension_callee("fakecy.speedy") is None
+
+
+def test_compiled_module_wins_over_the_py_beside_it(site: Path) -> None:
+    assert extension_callee("fakecy._mypyc.compiled_here") == CompiledModule("fakecy._mypyc", False)
+
+
+def test_unmeasured_bindings_are_not_judged(site: Path) -> None:
+    assert extension_callee("fakecy._rusty.Thing") is None
+
+
+def test_nothing_is_imported(site: Path) -> None:
+    extension_callee("fakecy.Wavelet")
+    assert "fakecy" not in sys.modules
+
+
+def test_a_package_outside_site_packages_is_not_third_party(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module of the checked tree (found on sys.path, not installed) is never judged."""
+    (tmp_path / "localext").mkdir()
+    (tmp_path / "localext" / "__init__.py").write_text("from ._core import *\n")
+    (tmp_path / "localext" / "_core").with_name("_core" + SUFFIX).write_bytes(b"cython_function_or_method")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    installed_packages.installed_package.cache_clear()
+    assert extension_callee("localext.Thing") is None
+
+
+@pytest.mark.parametrize("name", ["numpy.sqrt", "torch.sum", "os.getcwd", "math.sqrt"])
+def test_packages_dynamo_handles_are_never_judged(name: str) -> None:
+    assert extension_callee(name) is None
+
+
+def test_calls_reported_in_a_traced_function(site: Path, tmp_path: Path) -> None:
+    source = textwrap.dedent("""\
+        import fakecy
+        import torch
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                w = fakecy.Wavelet("db2")
+                n = len(w)
+                m = fakecy.python_function()
+                return x + n + m
+        """)
+    found = {(line, code, gb) for line, code, gb in graphmend_findings(source, tmp_path)}
+    assert found == {(7, "GM651", "GB0156"), (8, "GM652", "GB6012")}
+
+
+def test_a_class_is_told_from_a_function_through_aliases(site: Path) -> None:
+    """A method call counts (GM650) only on an object a class built: `tqdm = asyncio_tqdm` aliases one."""
+    (site / "fakecy" / "bars.py").write_text(textwrap.dedent("""\
+        from ._pyfuncs import python_function
+        class Bar:
+            pass
+        if Bar:
+            class Fancy(Bar):
+                pass
+        else:
+            Fancy = Bar
+        make = python_function
+        """))
+    assert installed_packages.python_class("fakecy.bars.Bar")
+    assert installed_packages.python_class("fakecy.bars.Fancy")
+    assert not installed_packages.python_class("fakecy.bars.make")
+    assert not installed_packages.python_class("fakecy.python_function")
+
+
+def test_the_checked_packages_own_modules_are_not_read_again(site: Path) -> None:
+    """A module of the package being checked calling into its own modules: the scope solver
+    follows those, and reading the package's files once more per call would double the work."""
+    from graphmend_bot.config import Config
+    from graphmend_bot.engine import check
+
+    user = site / "fakecy" / "user.py"
+    user.write_text(textwrap.dedent("""\
+        import torch
+        from ._core import Wavelet
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                return x + len(Wavelet("db2").name)
+        """))
+    result = check([str(user)], Config(), jobs=1)
+    assert not result.errors
+    assert [f.code for f in result.findings if f.code.startswith("GM65")] == []
