@@ -10,7 +10,9 @@ with a negative for each:
   `setdefault`, or an in-tree function that only stores it, keeps (scope.Program._calls_back);
 - `getattr(self, "m")(x)`, and a name built from a literal prefix (`"check_{}".format(kind)`,
   `f"scale_{kind}"`) reaches the methods so named (Dynamo folds the name and traces the one it
-  picks); a method with another prefix, or of an unrelated class, is not reached."""
+  picks); a method with another prefix, or of an unrelated class, is not reached;
+- `settings.limit.value()`, a classmethod the named class inherits from an in-tree base, reaches
+  the base's method (or the class's own override: MRO), not a same-named method elsewhere."""
 
 from __future__ import annotations
 
@@ -211,6 +213,51 @@ BY_NAME_TREE = {
 }
 
 
+INHERITED_TREE = {
+    "clspkg/__init__.py": "",
+    "clspkg/settings.py": """
+        class _value_context:
+            _value = 3
+
+            @classmethod
+            def value(cls, x):
+                if x.sum() > cls._value:  # break
+                    return cls._value
+                return 1
+
+            @classmethod
+            def doubled(cls, x):
+                return x.tolist()
+
+
+        class limit(_value_context):
+            pass
+
+
+        class strict(_value_context):
+            @classmethod
+            def doubled(cls, x):
+                return x * 2
+
+
+        class Unrelated:
+            @classmethod
+            def value(cls, x):
+                return x.tolist()
+    """,
+    "clspkg/model.py": """
+        from torch import nn
+
+        from clspkg import settings
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x * settings.limit.value(x) + settings.strict.doubled(x)
+    """,
+}
+
+
 def _marked(path: Path) -> set[int]:
     return {row for row, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# break")}
 
@@ -285,6 +332,11 @@ def test_a_bound_method_kept_but_not_called_is_not_traced_code(write_tree) -> No
 def test_a_method_fetched_by_getattr_on_self_is_traced_code(write_tree) -> None:
     # unused_pair and Other.check_triplet (`x.tolist()`) are fetched by no getattr
     _assert_reported_where_dynamo_breaks(write_tree(BY_NAME_TREE), "napkg", "reducer", "Reducer", "reducer.py")
+
+
+def test_a_classmethod_inherited_by_the_named_class_is_traced_code(write_tree) -> None:
+    # strict.doubled overrides the base's (`x.tolist()`); Unrelated.value is another class's
+    _assert_reported_where_dynamo_breaks(write_tree(INHERITED_TREE), "clspkg", "model", "Net", "settings.py")
 
 
 def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:

@@ -551,7 +551,8 @@ class Program:
                 scope = scope.rpartition(".")[0]
         found = self._resolve_dotted(module, name)
         if found is None:
-            return self._module_instance_calls(module, name) or self._autograd_forward(module, name)
+            return (self._module_instance_calls(module, name) or self._autograd_forward(module, name)
+                    or self._inherited_class_method(module, name))
         what, mod, target = found
         if what == "function":
             return [(mod, target)]
@@ -575,6 +576,17 @@ class Program:
             self._instance_bound.update((name, target) for target in targets)
             return targets
         return []
+
+    def _inherited_class_method(self, module: str, name: str) -> list[FunctionId]:
+        """`settings.max_cholesky_size.value()`: a method the named class inherits from an in-tree
+        base (a classmethod or staticmethod called on the class), which names no function of the
+        class itself. `Fn.apply` is left to _autograd_forward."""
+        owner, _, method = name.rpartition(".")
+        found = self._resolve_dotted(module, owner) if owner and method != "apply" else None
+        if found is None or found[0] != "class":
+            return []
+        target = self._method(found[1], found[2], method)
+        return [target] if target is not None else []
 
     def _module_instance(self, module: str, name: str) -> tuple[str, str] | None:
         """(module, callee) of the module-level `NAME = callee(...)` that `name` refers to from
