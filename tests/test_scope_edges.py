@@ -12,7 +12,9 @@ with a negative for each:
   `f"scale_{kind}"`) reaches the methods so named (Dynamo folds the name and traces the one it
   picks); a method with another prefix, or of an unrelated class, is not reached;
 - `settings.limit.value()`, a classmethod the named class inherits from an in-tree base, reaches
-  the base's method (or the class's own override: MRO), not a same-named method elsewhere."""
+  the base's method (or the class's own override: MRO), not a same-named method elsewhere;
+- a method named like a tensor method on a local object of a class (`scratch = Scratch()`, then
+  `scratch.double(x)`) runs the class's method; on a tensor torch built it stays the tensor's."""
 
 from __future__ import annotations
 
@@ -258,6 +260,33 @@ INHERITED_TREE = {
 }
 
 
+LOCAL_OBJECT_TREE = {
+    "lopkg/__init__.py": "",
+    "lopkg/model.py": """
+        import torch
+        from torch import nn
+
+
+        class Scratch:
+            def double(self, x):
+                if x.sum() > 0:  # break
+                    return x * 2
+                return x
+
+            def item(self):
+                return 3
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                scratch = Scratch()
+                y = scratch.double(x)  # break
+                z = torch.zeros(2).double()
+                return y * scratch.item() + z.sum()
+    """,
+}
+
+
 def _marked(path: Path) -> set[int]:
     return {row for row, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# break")}
 
@@ -337,6 +366,12 @@ def test_a_method_fetched_by_getattr_on_self_is_traced_code(write_tree) -> None:
 def test_a_classmethod_inherited_by_the_named_class_is_traced_code(write_tree) -> None:
     # strict.doubled overrides the base's (`x.tolist()`); Unrelated.value is another class's
     _assert_reported_where_dynamo_breaks(write_tree(INHERITED_TREE), "clspkg", "model", "Net", "settings.py")
+
+
+def test_a_tensor_method_name_on_a_local_object_runs_its_class_method(write_tree) -> None:
+    # Dynamo breaks inside Scratch.double and again at the call (GM605: the object was built in the
+    # frame); `scratch.item()` is Scratch's, no tensor's `.item()`, and torch's `.double()` is no call
+    _assert_reported_where_dynamo_breaks(write_tree(LOCAL_OBJECT_TREE), "lopkg", "model", "Net", "model.py")
 
 
 def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:
