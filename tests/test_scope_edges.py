@@ -14,7 +14,9 @@ with a negative for each:
 - `settings.limit.value()`, a classmethod the named class inherits from an in-tree base, reaches
   the base's method (or the class's own override: MRO), not a same-named method elsewhere;
 - a method named like a tensor method on a local object of a class (`scratch = Scratch()`, then
-  `scratch.double(x)`) runs the class's method; on a tensor torch built it stays the tensor's."""
+  `scratch.double(x)`) runs the class's method; on a tensor torch built it stays the tensor's;
+- a closure nested in a method calls `self.m(...)` on the `self` it closes over (torchmetrics'
+  `wrapped_func` in `_wrap_compute`); a nested function with a `self` parameter of its own does not."""
 
 from __future__ import annotations
 
@@ -287,6 +289,38 @@ LOCAL_OBJECT_TREE = {
 }
 
 
+CLOSURE_TREE = {
+    "clopkg/__init__.py": "",
+    "clopkg/model.py": """
+        from torch import nn
+
+
+        class Other:
+            def unused(self, y):
+                return y + 1
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                def step(y):
+                    return self.scale(y)
+
+                def apply(self, y):
+                    return self.unused(y)
+
+                return apply(Other(), step(x))
+
+            def scale(self, y):
+                if y.sum() > 0:  # break
+                    return y * 2
+                return y
+
+            def unused(self, y):
+                return y.tolist()
+    """,
+}
+
+
 def _marked(path: Path) -> set[int]:
     return {row for row, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# break")}
 
@@ -372,6 +406,11 @@ def test_a_tensor_method_name_on_a_local_object_runs_its_class_method(write_tree
     # Dynamo breaks inside Scratch.double and again at the call (GM605: the object was built in the
     # frame); `scratch.item()` is Scratch's, no tensor's `.item()`, and torch's `.double()` is no call
     _assert_reported_where_dynamo_breaks(write_tree(LOCAL_OBJECT_TREE), "lopkg", "model", "Net", "model.py")
+
+
+def test_a_closure_in_a_method_calls_methods_of_the_self_it_closes_over(write_tree) -> None:
+    # `apply` binds a `self` of its own (an Other): Net.unused (`y.tolist()`) is not reached
+    _assert_reported_where_dynamo_breaks(write_tree(CLOSURE_TREE), "clopkg", "model", "Net", "model.py")
 
 
 def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:
