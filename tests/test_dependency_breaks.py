@@ -54,6 +54,17 @@ def test_calls_that_break_inside_the_dependency_are_reported_at_the_call(install
     assert messages[35] == f"constructing Wrapped breaks: its `super().__init__` {messages[11]}"
 
 
+def test_the_break_quoted_is_one_every_call_meets(installed: None) -> None:
+    """`fakedep.integrate.solve` reaches a warning on a misspelt option (nearer) and branching's `if` (on
+    every call, where Dynamo breaks: GM608's rule fixture): the call is quoted with the `if`, and
+    is not said to break only on a rare branch."""
+    fixture = Path(__file__).resolve().parent / "fixtures" / "rules" / "GM608_break_inside_dependency.py"
+    result = check([str(fixture)], Config(dependencies=["fakedep"]), jobs=1)
+    (finding,) = [f for f in result.findings if "solve(" in f.source_line]
+    assert finding.message.startswith("breaks inside fakedep.ops.branching (fakedep/ops.py:9): `if` condition")
+    assert not finding.rare
+
+
 def test_values_a_dependency_sorts_by_keyword_break_unless_python_constants(installed: None) -> None:
     """`sorted(kwargs.items())` in fakedep's `Lazy.__init__`: a tensor, the instance, or a parameter
     that receives one, passed by keyword directly or forwarded through an in-tree `__init__` or a

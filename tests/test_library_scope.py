@@ -390,3 +390,62 @@ def test_what_returns_a_tensor_does_not_depend_on_the_order_functions_are_met(wr
     for start in starts:  # one at a time, as the roots are met
         assert returning_tensors(program, [start]) >= {start}
     assert returning_tensors(program, starts) == set(starts)
+
+
+# normflows' `NormalizingFlow.sample(num_samples=1)`: a method of an exported nn.Module whose
+# result is what its submodules return (`self.base(n)`, then each `flow(z)`), annotated nowhere.
+SAMPLER_PACKAGE = {
+    "flows/__init__.py": "from .core import Flow, Sampler\n",
+    "flows/core.py": """
+        import torch
+        from torch import nn
+
+        class Base(nn.Module):
+            def forward(self, num_samples=1):
+                return torch.randn(num_samples, 3)
+
+        class Flow(nn.Module):
+            def forward(self, z):
+                return z * 2
+
+        class Sampler(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.base = Base()
+                self.flows = nn.ModuleList([Flow(), Flow()])
+
+            def forward(self, x):
+                return x
+
+            def sample(self, num_samples=1):
+                z = self.base(num_samples)
+                for flow in self.flows:
+                    z = flow(z)
+                if z.sum() > 0:
+                    z = -z
+                return z
+
+            def describe(self, name="sampler"):
+                print(name)
+                return len(self.flows)
+    """,
+}
+SAMPLE, DESCRIBE_FLOWS = ("core.py", 25, "GM101"), ("core.py", 30, "GM401")
+
+
+def test_a_model_method_returning_its_submodules_output_is_tensor_api(write_tree, monkeypatch):
+    """`sample` returns what its submodules return: a root of `auto` (Dynamo breaks there when a
+    user compiles `Sampler().sample`); `describe`, returning a count, is not (library scope only)."""
+    root = write_tree(SAMPLER_PACKAGE)
+    assert found(root) == {SAMPLE}
+    assert found(root, "library") == {SAMPLE, DESCRIBE_FLOWS}
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import flows
+
+    broken = dynamo_breaks(flows.Sampler().sample, (), {}, Tree([str(root / "flows")]))
+    assert {line for file, line in broken.lines if file == normalise(str(root / "flows" / "core.py"))} == {SAMPLE[1]}
+    torch._dynamo.reset()

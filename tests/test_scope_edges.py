@@ -10,7 +10,13 @@ with a negative for each:
   `setdefault`, or an in-tree function that only stores it, keeps (scope.Program._calls_back);
 - `getattr(self, "m")(x)`, and a name built from a literal prefix (`"check_{}".format(kind)`,
   `f"scale_{kind}"`) reaches the methods so named (Dynamo folds the name and traces the one it
-  picks); a method with another prefix, or of an unrelated class, is not reached."""
+  picks); a method with another prefix, or of an unrelated class, is not reached;
+- `settings.limit.value()`, a classmethod the named class inherits from an in-tree base, reaches
+  the base's method (or the class's own override: MRO), not a same-named method elsewhere;
+- a method named like a tensor method on a local object of a class (`scratch = Scratch()`, then
+  `scratch.double(x)`) runs the class's method; on a tensor torch built it stays the tensor's;
+- a closure nested in a method calls `self.m(...)` on the `self` it closes over (torchmetrics'
+  `wrapped_func` in `_wrap_compute`); a nested function with a `self` parameter of its own does not."""
 
 from __future__ import annotations
 
@@ -211,6 +217,110 @@ BY_NAME_TREE = {
 }
 
 
+INHERITED_TREE = {
+    "clspkg/__init__.py": "",
+    "clspkg/settings.py": """
+        class _value_context:
+            _value = 3
+
+            @classmethod
+            def value(cls, x):
+                if x.sum() > cls._value:  # break
+                    return cls._value
+                return 1
+
+            @classmethod
+            def doubled(cls, x):
+                return x.tolist()
+
+
+        class limit(_value_context):
+            pass
+
+
+        class strict(_value_context):
+            @classmethod
+            def doubled(cls, x):
+                return x * 2
+
+
+        class Unrelated:
+            @classmethod
+            def value(cls, x):
+                return x.tolist()
+    """,
+    "clspkg/model.py": """
+        from torch import nn
+
+        from clspkg import settings
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x * settings.limit.value(x) + settings.strict.doubled(x)
+    """,
+}
+
+
+LOCAL_OBJECT_TREE = {
+    "lopkg/__init__.py": "",
+    "lopkg/model.py": """
+        import torch
+        from torch import nn
+
+
+        class Scratch:
+            def double(self, x):
+                if x.sum() > 0:  # break
+                    return x * 2
+                return x
+
+            def item(self):
+                return 3
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                scratch = Scratch()
+                y = scratch.double(x)  # break
+                z = torch.zeros(2).double()
+                return y * scratch.item() + z.sum()
+    """,
+}
+
+
+CLOSURE_TREE = {
+    "clopkg/__init__.py": "",
+    "clopkg/model.py": """
+        from torch import nn
+
+
+        class Other:
+            def unused(self, y):
+                return y + 1
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                def step(y):
+                    return self.scale(y)
+
+                def apply(self, y):
+                    return self.unused(y)
+
+                return apply(Other(), step(x))
+
+            def scale(self, y):
+                if y.sum() > 0:  # break
+                    return y * 2
+                return y
+
+            def unused(self, y):
+                return y.tolist()
+    """,
+}
+
+
 def _marked(path: Path) -> set[int]:
     return {row for row, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# break")}
 
@@ -285,6 +395,22 @@ def test_a_bound_method_kept_but_not_called_is_not_traced_code(write_tree) -> No
 def test_a_method_fetched_by_getattr_on_self_is_traced_code(write_tree) -> None:
     # unused_pair and Other.check_triplet (`x.tolist()`) are fetched by no getattr
     _assert_reported_where_dynamo_breaks(write_tree(BY_NAME_TREE), "napkg", "reducer", "Reducer", "reducer.py")
+
+
+def test_a_classmethod_inherited_by_the_named_class_is_traced_code(write_tree) -> None:
+    # strict.doubled overrides the base's (`x.tolist()`); Unrelated.value is another class's
+    _assert_reported_where_dynamo_breaks(write_tree(INHERITED_TREE), "clspkg", "model", "Net", "settings.py")
+
+
+def test_a_tensor_method_name_on_a_local_object_runs_its_class_method(write_tree) -> None:
+    # Dynamo breaks inside Scratch.double and again at the call (GM605: the object was built in the
+    # frame); `scratch.item()` is Scratch's, no tensor's `.item()`, and torch's `.double()` is no call
+    _assert_reported_where_dynamo_breaks(write_tree(LOCAL_OBJECT_TREE), "lopkg", "model", "Net", "model.py")
+
+
+def test_a_closure_in_a_method_calls_methods_of_the_self_it_closes_over(write_tree) -> None:
+    # `apply` binds a `self` of its own (an Other): Net.unused (`y.tolist()`) is not reached
+    _assert_reported_where_dynamo_breaks(write_tree(CLOSURE_TREE), "clopkg", "model", "Net", "model.py")
 
 
 def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:

@@ -46,20 +46,32 @@ def calls_breaking_inside(program: Program, targets: Targets, inner: list[Traced
 def _causes(dependencies: frozenset[str], targets: Targets, inner: list[TracedDraft]) -> dict[FunctionId, TracedDraft]:
     """Each dependency function that breaks, with the first finding that makes it break: its own,
     or the one of a function it calls within the dependency (callers inherit it, breadth first,
-    so the finding quoted is the nearest)."""
-    cause: dict[FunctionId, TracedDraft] = {}
-    for traced in inner:
-        cause.setdefault((traced.module.module, traced.function.qualname), traced)
+    so the finding quoted is the nearest). A break on every call is quoted before one only on an
+    error or misconfiguration branch, however near that is: it is the one the call meets."""
     callers: dict[FunctionId, set[FunctionId]] = {}
     for (caller, _), callees in targets.items():
         if caller[0] in dependencies:
             for callee in callees:
                 callers.setdefault(callee, set()).add(caller)
-    queue = deque(sorted(cause))
+    cause: dict[FunctionId, TracedDraft] = {}
+    for rare in (False, True):
+        _inherit(cause, callers, [traced for traced in inner if traced.draft.rare == rare])
+    return cause
+
+
+def _inherit(cause: dict[FunctionId, TracedDraft], callers: Mapping[FunctionId, set[FunctionId]],
+             drafts: list[TracedDraft]) -> None:
+    """Gives each function without a cause yet the nearest of `drafts` it reaches."""
+    found: dict[FunctionId, TracedDraft] = {}
+    for traced in drafts:
+        fid = (traced.module.module, traced.function.qualname)
+        if fid not in cause:
+            found.setdefault(fid, traced)
+    cause.update(found)
+    queue = deque(sorted(found))
     while queue:
         callee = queue.popleft()
         for caller in sorted(callers.get(callee, ())):
             if caller not in cause:
                 cause[caller] = cause[callee]
                 queue.append(caller)
-    return cause

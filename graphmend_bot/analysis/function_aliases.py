@@ -62,17 +62,27 @@ class FunctionAliases(Mapping[str, tuple[str, ...]]):
         return len(self._whole())
 
 
-def _alias(node: ast.AST) -> tuple[ast.Name, str] | None:
-    """(target, callee ref) of `NAME = a.b.c`: one target, a bare name, and a name or dotted attribute."""
+def _alias(node: ast.AST) -> tuple[ast.Name, list[str]] | None:
+    """(target, callee refs) of `NAME = a.b.c`: one target, a bare name, and a name or dotted
+    attribute, or a choice of them (`odeint = torchdiffeq.odeint_adjoint if adjoint else torchdiffeq.odeint`)."""
     if (
         isinstance(node, ast.Assign)
         and len(node.targets) == 1
         and isinstance(target := node.targets[0], ast.Name)
-        and dotted_name(node.value) is not None
-        and (ref := callee_ref(node.value)) is not None
+        and (refs := _chosen_refs(node.value))
     ):
-        return target, ref
+        return target, refs
     return None
+
+
+def _chosen_refs(value: ast.expr) -> list[str]:
+    """The callee refs `value` may name: a name or dotted attribute, or each arm of a conditional
+    expression of such (nested ones too); none when an arm is anything else (a call, a lambda)."""
+    if isinstance(value, ast.IfExp):
+        body, orelse = _chosen_refs(value.body), _chosen_refs(value.orelse)
+        return [*body, *orelse] if body and orelse else []
+    ref = callee_ref(value) if dotted_name(value) is not None else None
+    return [] if ref is None else [ref]
 
 
 def _aliases(body: Sequence[ast.stmt]) -> dict[str, tuple[str, ...]]:
@@ -82,7 +92,7 @@ def _aliases(body: Sequence[ast.stmt]) -> dict[str, tuple[str, ...]]:
     for node in local_nodes(body):
         found = _alias(node)
         if found is not None:
-            refs.setdefault(found[0].id, []).append(found[1])
+            refs.setdefault(found[0].id, []).extend(found[1])
             aliasing.add(id(found[0]))
         elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in aliasing:
             other.add(node.id)

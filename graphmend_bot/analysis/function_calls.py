@@ -15,7 +15,7 @@ from typing import cast
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, skipped_frames, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
-from graphmend_bot.analysis.function_objects import ObjectTracker
+from graphmend_bot.analysis.function_objects import ObjectTracker, names_a_class
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.vocabulary import known_names as V
@@ -194,8 +194,8 @@ class CallResolver(ObjectTracker):
             return self._user_call(func, node, args, kwargs)
         static_receiver = isinstance(func.value, ast.Attribute) and func.value.attr in V.STATIC_ATTRS
         # A method torch.Tensor does not have means the receiver is some other object.
-        tensor_receiver = (receiver.is_tensor and method in V.TENSOR_API) or (
-            method in V.TENSOR_METHODS and not static_receiver
+        tensor_receiver = not self._built_object(func.value) and (
+            (receiver.is_tensor and method in V.TENSOR_API) or (method in V.TENSOR_METHODS and not static_receiver)
         )
         if tensor_receiver and not static_receiver:
             annotated = self.instances.get(func.value.id) if isinstance(func.value, ast.Name) else (
@@ -244,6 +244,14 @@ class CallResolver(ObjectTracker):
             for check_str_method in C.STR_METHODS:  # `opt_str.strip()`: a str-Enum member may reach it
                 check_str_method(self, node, func.value.id)
         return NOT_TENSOR
+
+    def _built_object(self, receiver: ast.expr) -> bool:
+        """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build:
+        `scratch.double(x)` runs Scratch's own `double`, whatever a tensor method of that name does."""
+        if not isinstance(receiver, ast.Name) or receiver.id not in self.instances:
+            return False
+        built_by = self.built_by.get(receiver.id, "")
+        return names_a_class(self.instances[receiver.id]) and not built_by.startswith(("torch.", "numpy."))
 
     def _grow_collection(self, name: str, method: str, args: list[Kind], env: Env) -> None:
         """`out.append(t)`, `out.insert(0, t)`, `out.extend(ts)` on a local list (and `out[k] = t`,

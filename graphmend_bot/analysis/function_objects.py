@@ -70,7 +70,7 @@ class ObjectTracker(FindingReporter):
         ref = self.instances.get(name)
         if ref is None or value_class.annotated_root(ref):
             return ref  # not `x = self.y`: a site per read of every such local costs more than it finds
-        return ref if _names_a_class(ref) else None
+        return ref if names_a_class(ref) else None
 
     def _operand_class(self, node: ast.expr) -> str | None:
         """The class ref of an operand that is an object of a known class: a local (`_known_class`)
@@ -78,7 +78,7 @@ class ObjectTracker(FindingReporter):
         if isinstance(node, ast.Name):
             return self._known_class(node.id)
         ref = built_here(node)
-        return ref if ref is not None and _names_a_class(ref) else None
+        return ref if ref is not None and names_a_class(ref) else None
 
     def _object_operand(self, node: ast.BinOp, left: Kind, right: Kind) -> None:
         """`t * scale` / `scale * t` with a tensor and an object of a known class, which answers in
@@ -140,7 +140,7 @@ class ObjectTracker(FindingReporter):
         return None
 
 
-def _names_a_class(ref: str) -> bool:
+def names_a_class(ref: str) -> bool:
     """A constructor ref whose callee is capitalised (`name:Scale`, `dotted:ops.Scale`): a class."""
     leaf = ref.partition(":")[2].rpartition(".")[2]
     return ref.startswith(("name:", "dotted:")) and leaf[:1].isupper()

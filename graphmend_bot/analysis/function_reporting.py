@@ -69,7 +69,9 @@ class FindingReporter(FunctionState):
         if draft is None:
             return
         self.summary.drafts.append(draft)
-        if self._loop_depth:
+        if self._loop_depth and not self._rare_depth:
+            # A break in a loop makes Dynamo skip the frame, but one on an error or misconfiguration
+            # branch only on the calls that take it: the usual calls trace on past the loop.
             self._eager_after = self._eager_after | deps.without_flags()
         if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
             self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0)

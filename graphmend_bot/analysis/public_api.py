@@ -34,7 +34,7 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   trace (torchdiffeq: its only modules are private wrappers around the user's vector field);
 - else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
   callables that take or return a tensor (a parameter annotated as one, a result that is one
-  whatever the arguments). Users compile kornia's functional API beside its modules, a flow's
+  whatever the arguments, or what a model's method returns from its submodules). Users compile kornia's functional API beside its modules, a flow's
   `inverse` and `log_prob`, a scheduler's `step`; the tokenizers, loaders and configuration
   classes of a model zoo take and return no tensor and stay out.
 A lone file or a folder of scripts keeps the model scope.
@@ -118,7 +118,7 @@ def returning_tensors(program: Program, starts: Iterable[FunctionId]) -> set[Fun
             continue
         function = program.function(fid)
         results = [function.returns, *(function.return_elements or ())]
-        if any(kind.always for kind in results):
+        if any(kind.always or any(_calls_submodule(program, fid, call.site) for call in kind.calls) for kind in results):
             found.add(fid)
         returned[fid] = [callee for kind in results for call in kind.calls
                          for callee in program.call_targets_at(fid, call.site)]
@@ -131,6 +131,19 @@ def returning_tensors(program: Program, starts: Iterable[FunctionId]) -> set[Fun
                 found.add(fid)
                 grown = True
     return found
+
+
+def _calls_submodule(program: Program, fid: FunctionId, site: int) -> bool:
+    """Whether call site `site` of the nn.Module method `fid` calls one of its submodules
+    (`self.q0(n)`, `flow(z)` for `flow in self.flows`): a module's output, which a method of a
+    model returning it hands on (normflows' `NormalizingFlow.sample`), is a tensor."""
+    function = program.function(fid)
+    ref = function.calls[site].ref
+    if function.class_qualname is None or not ref.startswith("self:"):
+        return False
+    name = ref[len("self:"):].removesuffix("[]")
+    return (program.is_module_class(fid[0], function.class_qualname)
+            and program.class_method(fid[0], function.class_qualname, name) is None)
 
 
 def library_roots(program: Program) -> set[FunctionId]:

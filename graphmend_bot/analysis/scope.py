@@ -371,7 +371,7 @@ class Program:
 
     def _constructed_classes(self, fid: FunctionId, constructor: str) -> list[tuple[str, str]]:
         """The in-tree classes an object may be an instance of, from the ref of its constructor."""
-        module, class_qualname = fid[0], self.function(fid).class_qualname
+        module, class_qualname = fid[0], self.self_class(fid)
         kind, _, name = constructor.partition(":")
         if kind == "attr":
             if class_qualname is None:
@@ -531,15 +531,16 @@ class Program:
             method = self._method(mod, cls, name, skip_self=True)
             return [method] if method else []
         if kind == "self":
-            if function.class_qualname is None:
+            own = self.self_class(fid)
+            if own is None:
                 return []
             if name.endswith("*"):  # getattr(self, f"m_{kind}")(...)
-                return self._methods_named_from(module, function.class_qualname, name[:-1])
-            method = self._method(module, function.class_qualname, name)
-            overrides = self._overrides(module, function.class_qualname, name)
+                return self._methods_named_from(module, own, name[:-1])
+            method = self._method(module, own, name)
+            overrides = self._overrides(module, own, name)
             if method is None:
-                return overrides or self._submodule_forward(module, function.class_qualname, name)
-            return [method, *overrides, *self._shadowing_closures(module, function.class_qualname, name)]
+                return overrides or self._submodule_forward(module, own, name)
+            return [method, *overrides, *self._shadowing_closures(module, own, name)]
         if kind == "name":
             # A function nested here or in an enclosing function (a wrapper's sibling helper).
             # Class bodies are not enclosing scopes, so the walk stops at the first non-function.
@@ -552,7 +553,8 @@ class Program:
                 scope = scope.rpartition(".")[0]
         found = self._resolve_dotted(module, name)
         if found is None:
-            return self._module_instance_calls(module, name) or self._autograd_forward(module, name)
+            return (self._module_instance_calls(module, name) or self._autograd_forward(module, name)
+                    or self._inherited_class_method(module, name))
         what, mod, target = found
         if what == "function":
             return [(mod, target)]
@@ -577,6 +579,17 @@ class Program:
             return targets
         return []
 
+    def _inherited_class_method(self, module: str, name: str) -> list[FunctionId]:
+        """`settings.max_cholesky_size.value()`: a method the named class inherits from an in-tree
+        base (a classmethod or staticmethod called on the class), which names no function of the
+        class itself. `Fn.apply` is left to _autograd_forward."""
+        owner, _, method = name.rpartition(".")
+        found = self._resolve_dotted(module, owner) if owner and method != "apply" else None
+        if found is None or found[0] != "class":
+            return []
+        target = self._method(found[1], found[2], method)
+        return [target] if target is not None else []
+
     def _module_instance(self, module: str, name: str) -> tuple[str, str] | None:
         """(module, callee) of the module-level `NAME = callee(...)` that `name` refers to from
         `module`: defined there, imported (`from .registry import COUNTER`, `registry.COUNTER`) or
@@ -599,7 +612,7 @@ class Program:
         not at its `if variance.lt(...).any()`), so its own findings would stand at the wrong
         line; for a dependency the read is where GM608 reports anyway."""
         if ref.startswith("self>"):
-            own, name = self.function(fid).class_qualname, ref[len("self>"):]
+            own, name = self.self_class(fid), ref[len("self>"):]
             getters = [] if own is None else [
                 method for method in [self._method(fid[0], own, name), *self._overrides(fid[0], own, name)]
                 if method is not None and is_property(self.function(method).decorators)
@@ -607,6 +620,20 @@ class Program:
         else:
             getters = property_getters(self, fid, ref)
         return [getter for getter in getters if getter[0] in self.dependency_modules]
+
+    def self_class(self, fid: FunctionId) -> str | None:
+        """The class whose instance `self` is in `fid`: a method's own, or, in a closure nested in
+        one that does not bind `self` itself (torchmetrics' `wrapped_func` in `_wrap_compute`,
+        calling `self.sync_context(...)`), the enclosing method's, whose `self` it closes over."""
+        function = self.function(fid)
+        functions = self.modules[fid[0]].functions
+        scope = fid[1]
+        while function.class_qualname is None and "self" not in function.params and "cls" not in function.params:
+            scope = scope.rpartition(".")[0]
+            if scope not in functions:
+                return None
+            function = functions[scope]
+        return function.class_qualname
 
     def _initializer(self, module: str, class_qualname: str) -> list[FunctionId]:
         """`Cls(...)` runs Cls.__init__ in traced code."""
@@ -862,7 +889,7 @@ class Program:
         torch 2.13), so the method and the overrides `self.NAME(...)` may run are reached. A
         submodule passed (`isinstance(self.norm, ...)`, `init(self.encoder)`) is no method: its
         forward is reached only where it is called; nor is a property."""
-        class_qualname = self.function(fid).class_qualname
+        class_qualname = self.self_class(fid)
         if class_qualname is None:
             return []
         method = self._method(fid[0], class_qualname, name)
