@@ -7,7 +7,8 @@ import ast
 
 import pytest
 
-from graphmend_bot.analysis import modes
+from graphmend_bot.analysis import callee_refs, modes
+from graphmend_bot.analysis.callee_refs import passed_bound_methods
 from graphmend_bot.analysis.parameter_annotations import bool_tensor_annotation, yields_to_callers
 from graphmend_bot.analysis.summary import Imports
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -107,3 +108,29 @@ def test_entered_pushes_a_mode_and_nothing_for_none() -> None:
             with modes.entered(stack, None):
                 assert stack == ["in training mode"]
         assert stack == []
+
+
+def test_bound_methods_are_looked_for_in_the_arguments_first() -> None:
+    call = ast.parse("checkpoint(self.block, x, fn=self.other, y=self.z.w)", mode="eval").body
+    assert isinstance(call, ast.Call)
+    assert passed_bound_methods(call, "self", "torch.utils.checkpoint.checkpoint") == ["self.block", "self.other"]
+    assert passed_bound_methods(call, "this", None) == []
+    assert passed_bound_methods(call, None, None) == []
+    helper = ast.parse("apply(self.block, x)", mode="eval").body
+    assert isinstance(helper, ast.Call)
+    assert passed_bound_methods(helper, "self", None) == ["self.block name:apply"]
+
+
+def test_a_call_passing_no_bound_method_names_no_callee(monkeypatch: pytest.MonkeyPatch) -> None:
+    named: list[ast.expr] = []
+    plain = callee_refs.callee_ref
+
+    def counted(func: ast.expr) -> str | None:
+        named.append(func)
+        return plain(func)
+
+    monkeypatch.setattr(callee_refs, "callee_ref", counted)
+    plain_call = ast.parse("self.proj(x, scale=self.scale.value)", mode="eval").body
+    assert isinstance(plain_call, ast.Call)
+    assert passed_bound_methods(plain_call, "self", None) == []
+    assert not named  # most calls pass no `self.m`: their callee is not worked out for it

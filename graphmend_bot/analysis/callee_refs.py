@@ -72,8 +72,17 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
     other call, followed only when CALLEE is a function of the tree that calls a parameter
     (`apply_chunks(self.feed_forward, ...)`, scope.Program._calls_back). A container's
     `append(self.m)`, `Thread(target=self.m)` or `atexit.register(self.m)` only keep the method."""
+    if self_name is None:
+        return []
+    # The arguments first: most calls pass no `self.m`, and then the callee need not be named.
+    methods = [
+        value.attr for value in (*call.args, *(keyword.value for keyword in call.keywords))
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name
+    ]
+    if not methods:
+        return []
     callee = resolved or dotted_name(call.func)
-    if self_name is None or callee in _INSPECTING:
+    if callee in _INSPECTING:
         return []  # `callable(self.m)` looks at the method without calling it
     calls_back = callee in _CALLING_BACK or (
         isinstance(call.func, ast.Attribute) and call.func.attr in _CALLING_BACK_METHODS
@@ -81,11 +90,7 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
     ref = None if calls_back else callee_ref(call.func)
     if not calls_back and ref is None:
         return []
-    values = [*call.args, *(keyword.value for keyword in call.keywords)]
-    return [
-        f"self.{value.attr}" if calls_back else f"self.{value.attr} {ref}" for value in values
-        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name
-    ]
+    return [f"self.{method}" if calls_back else f"self.{method} {ref}" for method in methods]
 
 
 def _method_by_name(call: ast.Call) -> str | None:
