@@ -38,9 +38,14 @@ for source_file in files[:: max(1, len(files) // count)][:count]:
 
 
 def instructions(code_root: Path, tree: Path, count: int) -> int:
+    return python_instructions(code_root, SUMMARISE, str(tree), str(count))
+
+
+def python_instructions(code_root: Path, code: str, *arguments: str) -> int:
+    """The instructions `python -c code arguments...` executes, `code_root` first on the path."""
     environment = {**os.environ, "PYTHONPATH": str(code_root), "PYTHONHASHSEED": "0"}
     command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-               sys.executable, "-c", SUMMARISE, str(tree), str(count)]
+               sys.executable, "-c", code, *arguments]
     # Run elsewhere: `-c` puts the working directory first on the path, before PYTHONPATH.
     completed = subprocess.run(command, capture_output=True, text=True, env=environment, check=True,
                                cwd=tempfile.gettempdir())
