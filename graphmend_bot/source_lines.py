@@ -1,0 +1,22 @@
+"""Split source text into the lines Python's parser numbers.
+
+`str.splitlines` also ends a line at a form feed, `\\v`, `\\x1c`-`\\x1e`, `\\x85`, U+2028 and U+2029.
+Python's parser (and so every AST and code-object line number) ends lines at `\\n`, `\\r\\n` and `\\r`
+only, so one form feed between two functions (an Emacs page break) shifts every later line a finding,
+a suppression comment or a suggestion reads. Git splits a patch the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+_OTHER_LINE_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def physical_lines(text: str, keepends: bool = False) -> list[str]:
+    """`text.splitlines(keepends)`, with line ends where the parser puts them."""
+    if _OTHER_LINE_BREAKS.search(text) is None:  # nearly every file: the fast split agrees
+        return text.splitlines(keepends)
+    lines = _LINE_WITH_END.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
