@@ -26,7 +26,8 @@ RULE = Rule(
     code="GM660",
     name="breaking-context-manager",
     family="not traceable",
-    gb_id="",  # Dynamo's compile reason "step_unsupported", which has no id in the registry
+    gb_id="",
+    break_reason="step_unsupported",
     summary=(
         "Flags `with helper(...):` in traced code when `helper` is a `@contextlib.contextmanager` "
         "generator of the checked tree with a graph break inside (before or after its `yield`), and "
