@@ -339,7 +339,7 @@ class CallResolver(ObjectTracker):
         return Kind.union([Kind.of_call(len(self.summary.calls) - 1), *alternatives])
 
     def _record_site(
-        self, ref: str, node: ast.Call, args: list[Kind], kwargs: list[tuple[str | None, Kind]]
+        self, ref: str, node: ast.expr, args: list[Kind], kwargs: list[tuple[str | None, Kind]]
     ) -> Kind:
         bound = ref.startswith(("self:", "super:", "instance:"))
         site = CallSite(

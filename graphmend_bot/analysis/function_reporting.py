@@ -117,9 +117,9 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.held_context_drafts.append((held, draft))
 
-    def report_if_entered_manager_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+    def report_if_entered_manager_breaks(self, rule: Rule, node: ast.expr, message: str) -> None:
         checkpoint, sites = self._resumable_entry
-        draft = self._draft(rule, call, message, checkpoint, None)
+        draft = self._draft(rule, node, message, checkpoint, None)
         if draft is not None:
             self.summary.entered_manager_drafts.append((sites, draft))
 

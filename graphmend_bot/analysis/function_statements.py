@@ -73,8 +73,8 @@ class StatementVisitor(ExpressionEvaluator):
             for item in node.items:
                 self._context_managers.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
-                if item is node.items[0] and isinstance(item.context_expr, ast.Call):
-                    self._entered_call(item.context_expr)
+                if item is node.items[0]:
+                    self._entered(item.context_expr)
                 for check_entered in () if isinstance(item.context_expr, ast.Call) else C.ENTERED_VALUES:
                     check_entered(self, item.context_expr)  # `with lock:`, `with self.lock:`
                 opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
@@ -154,20 +154,26 @@ class StatementVisitor(ExpressionEvaluator):
         self.block(node.orelse, env)
         self.block(node.finalbody, env)
 
-    def _entered_call(self, call: ast.Call) -> None:
-        """`with helper(...):` / `with Cls(...):` just evaluated: Dynamo runs a class's `__enter__`
-        and `__exit__` (call sites of their own, so the scope traces them), and after a point it can
-        resume at, the rules judge what entering breaks (analysis/entered_managers.py)."""
-        sites = [len(self.summary.calls) - 1] if self._last_site_node == id(call) else []
-        constructor = self._constructor_ref(call.func)
+    def _entered(self, value: ast.expr) -> None:
+        """`with helper(...):` / `with Cls(...):` / `with timer:` (a local `Cls(...)` built) just
+        evaluated: Dynamo runs a class's `__enter__` and `__exit__` (call sites of their own, so the
+        scope traces them), and after a point it can resume at, the rules judge what entering breaks
+        (analysis/entered_managers.py)."""
+        if isinstance(value, ast.Call):
+            sites = [len(self.summary.calls) - 1] if self._last_site_node == id(value) else []
+            constructor = self._constructor_ref(value.func)
+        elif isinstance(value, ast.Name):
+            sites, constructor = [], self.instances.get(value.id)
+        else:
+            return
         if constructor is not None and constructor.startswith(("name:", "dotted:")) and _names_a_class(constructor):
             for method in ("__enter__", "__exit__"):
                 sites.append(len(self.summary.calls))
-                self._record_site(f"instance:{constructor}>{method}", call, [], [])
+                self._record_site(f"instance:{constructor}>{method}", value, [], [])
         if sites and self._resumable() is not None:
             self._resumable_entry = (self._top_level_ops[1], tuple(sites))
-            for check_entered_call in C.ENTERED_CALLS:
-                check_entered_call(self, call)
+            for check_entered in C.ENTERED_CALLS:
+                check_entered(self, value)
 
     def _resumable(self) -> Kind | None:
         """Whether Dynamo can go back to this statement to resume, measured on torch 2.13: once the

@@ -131,8 +131,8 @@ class Checker(Protocol):
         makes Dynamo skip the frame (analysis/skipped_frames.py)."""
         ...
 
-    def report_if_entered_manager_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        """A finding at `call`, entered by a `with` after a point Dynamo can resume at, standing when
+    def report_if_entered_manager_breaks(self, rule: Rule, node: ast.expr, message: str) -> None:
+        """A finding at `node`, entered by a `with` after a point Dynamo can resume at, standing when
         entering runs a `@contextlib.contextmanager` generator of the tree, or a class's `__enter__`
         or `__exit__`, that breaks (analysis/entered_managers.py)."""
         ...
@@ -192,9 +192,10 @@ SuperInitHook = Callable[["Rule", Checker, ast.Call], None]
 DependencyCallHook = Callable[["Rule", Checker, ast.Call], None]
 # An `assert` whose test is no tensor, with the function's `*args` parameter (None without one).
 ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], None]
-# A call that may land in the tree, entered by a `with` outside any `try` or `with` block, after two
-# tensor operations at the top of the function (a point Dynamo can resume at: analysis/entered_managers.py).
-EnteredCallHook = Callable[["Rule", Checker, ast.Call], None]
+# What a `with` enters (a call that may land in the tree, or a local built by `Cls(...)`), outside any
+# `try` or `with` block and loop, after two tensor operations at the top of the function (a point
+# Dynamo can resume at: analysis/entered_managers.py).
+EnteredCallHook = Callable[["Rule", Checker, ast.expr], None]
 # A `try` statement outside any `try`/`with` block and loop, after two tensor operations at the top of
 # the function (a point Dynamo can resume at).
 TryHook = Callable[["Rule", Checker, ast.Try], None]

@@ -15,9 +15,9 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 
 
-def _entered_call(rule: Rule, checker: Checker, call: ast.Call) -> None:
+def _entered(rule: Rule, checker: Checker, entered: ast.expr) -> None:
     checker.report_if_entered_manager_breaks(
-        rule, call, "The context manager entered here breaks inside: Dynamo cannot resume in it, so it compiles "
+        rule, entered, "The context manager entered here breaks inside: Dynamo cannot resume in it, so it compiles "
         "the graph up to this `with` and runs the rest of the function eagerly"
     )
 
@@ -26,11 +26,13 @@ RULE = Rule(
     code="GM660",
     name="breaking-context-manager",
     family="not traceable",
-    gb_id="",  # Dynamo's compile reason "step_unsupported", which has no id in the registry
+    gb_id="",
+    break_reason="step_unsupported",
     summary=(
         "Flags `with helper(...):` in traced code when `helper` is a `@contextlib.contextmanager` "
         "generator of the checked tree with a graph break inside (before or after its `yield`), and "
-        "`with Cls(...):` when the class's `__enter__` or `__exit__` breaks (a `print`, a clock read), "
+        "`with Cls(...):` (or `with timer:` on a local built by `Cls(...)`) when the class's `__enter__` "
+        "or `__exit__` breaks (a `print`, a clock read), "
         "entered outside any `try` or `with` block after two tensor operations of the function."
     ),
     why=(
@@ -68,7 +70,7 @@ RULE = Rule(
         "No automatic fix: remove the break inside the manager (its own finding has the advice), "
         "or enter the manager outside the compiled function."
     ),
-    detection=Detection(entered_call=_entered_call),
+    detection=Detection(entered_call=_entered),
     advice=(
         "`{code}` enters a context manager that breaks inside, so Dynamo compiles only up to here and "
         "runs the rest of the function eagerly: remove the break inside the manager, or enter it "

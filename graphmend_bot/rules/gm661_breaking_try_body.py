@@ -25,7 +25,8 @@ RULE = Rule(
     code="GM661",
     name="breaking-try-body",
     family="not traceable",
-    gb_id="",  # Dynamo's compile reason "step_unsupported", which has no id in the registry
+    gb_id="",
+    break_reason="step_unsupported",
     summary=(
         "Flags a `try:` in traced code whose body has a graph break (a finding there, or a call "
         "whose callee breaks), entered outside any other `try` or `with` block and loop after two "

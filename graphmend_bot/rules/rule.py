@@ -62,6 +62,9 @@ class Rule:
     # The other ids its findings carry, each measured on torch 2.13 (GM604: the callee's own id).
     # docs/coverage.md lists every id of torch's registry with the rules that report it.
     other_gb_ids: tuple[str, ...] = ()
+    # With no `gb_id`: the reason Dynamo records at the finding's line when it is no registry id
+    # (GM660's "step_unsupported", a compile reason), named by the documentation.
+    break_reason: str = ""
 
     @property
     def gb_ids(self) -> tuple[str, ...]:
@@ -86,6 +89,8 @@ class Rule:
             f"# {self.name} ({self.code})\n\n"
             f"Family: {self.family}. "
             + (f"PyTorch graph break {self.gb_id}: {self.url}\n\n" if self.gb_id else
+               f"PyTorch graph break: Dynamo's compile reason \"{self.break_reason}\", which has no id in the "
+               f"registry ({self.url})\n\n" if self.break_reason else
                f"PyTorch graph break: the id Dynamo reports for each one ({self.url})\n\n")
             +
             f"## What it does\n{self.summary}\n\n"
