@@ -34,11 +34,22 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from generated_table import write_or_check  # noqa: E402
-from skipped_callees import candidate_modules, gb_ids_by_type, refusal, render_entries, torch_modules  # noqa: E402
+from skipped_callees import candidate_modules, gb_ids_by_type, refusal, render_entries  # noqa: E402
 
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "context_managers.py"
 REFUSED_FOR_ANY_ARGUMENTS = frozenset({"GB0007", "GB0008", "GB0142", "GB0262"})
 _CONTEXTMANAGER_CODE = contextlib.contextmanager(lambda: iter(())).__code__
+
+
+def torch_modules() -> list[str]:
+    """The public torch modules `import torch` loads (no `_private` part, no test helpers)."""
+    import torch  # noqa: F401
+
+    return sorted(
+        name for name in list(sys.modules)
+        if (name == "torch" or name.startswith("torch.")) and not any(part.startswith("_") for part in name.split("."))
+        and not name.startswith("torch.testing")
+    )
 
 
 def is_context_manager(value: object) -> bool:

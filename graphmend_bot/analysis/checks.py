@@ -40,24 +40,16 @@ def _hooks(part: Callable[[Detection], Callable[..., H] | None]) -> tuple[Callab
 # a subscript hook (checker, subscript, owner, key).
 CONVERSIONS: dict[Conversion, Callable[..., None]] = _table(lambda d: d.conversions)
 MODULE_FUNCTIONS: dict[tuple[str, str], Callable[..., Kind | None]] = _table(lambda d: d.module_functions)
+CALLS: dict[str, Callable[..., Kind | None]] = {
+    **{
+        name: hook for name, hook in _table(lambda d: d.fallback_calls).items()
+        if (name.partition(".")[0], name.rpartition(".")[2]) not in MODULE_FUNCTIONS
+    },
+    **_table(lambda d: d.calls),
+}
 MODULE_FUNCTION_MODULES = frozenset(module for module, _ in MODULE_FUNCTIONS)
 TORCH_FUNCTIONS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.torch_functions)
 TORCH_FUNCTION_LEAVES: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.torch_function_leaves)
-
-
-def _claimed_elsewhere(name: str) -> bool:
-    """A rule's own table already looks at calls of `name` (by module function, or as a torch
-    function by its full name or its leaf)."""
-    head, _, rest = name.partition(".")
-    leaf = name.rpartition(".")[2]
-    return (head, leaf) in MODULE_FUNCTIONS or (head == "torch" and (rest in TORCH_FUNCTIONS or leaf in TORCH_FUNCTION_LEAVES))
-
-
-# A name a rule's `calls` claims is that rule's; a generated `fallback_calls` entry fills the rest.
-CALLS: dict[str, Callable[..., Kind | None]] = {
-    **{name: hook for name, hook in _table(lambda d: d.fallback_calls).items() if not _claimed_elsewhere(name)},
-    **_table(lambda d: d.calls),
-}
 TENSOR_METHODS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.tensor_methods)
 NDARRAY_METHODS: dict[str, Callable[..., Kind | None]] = _table(lambda d: d.ndarray_methods)
 NDARRAY_ATTRIBUTES: dict[str, Callable[..., None]] = _table(lambda d: d.ndarray_attributes)

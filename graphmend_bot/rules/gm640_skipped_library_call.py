@@ -1,7 +1,7 @@
 """GM640 skipped-library-call: its documentation, in one place with how it is detected.
 
 The callees come from Dynamo's own trace rules, not from memory: benchmarks/skipped_callees.py
-asks the installed torch's `trace_rules.lookup` which public standard-library and torch functions it skips,
+asks the installed torch's `trace_rules.lookup` which public standard-library functions it skips,
 measures each by calling it from a frame compiled with `fullgraph=True`, and writes the ones
 Dynamo refuses to vocabulary/skipped_callees.py. A name another rule claims (GM604's measured
 table, GM601's `pickle`, GM403's `warnings.warn`) stays that rule's (Detection.fallback_calls).
@@ -33,10 +33,8 @@ RULE = Rule(
     gb_id="GB0007",
     other_gb_ids=tuple(sorted(set(SKIPPED_CALLEES.values()) - {"GB0007"})),
     summary=(
-        "Flags calls from traced code to standard-library and torch functions TorchDynamo marks as "
-        "skipped, resolved from the module's imports: `torch.nn.utils.rnn.pack_padded_sequence()`, "
-        "`torch.jit.isinstance()`, `torch.sparse_coo_tensor()`, `torch.cuda.manual_seed()`, "
-        "`os.getcwd()`, `os.cpu_count()`, `sys.getsizeof()`, "
+        "Flags calls from traced code to standard-library functions TorchDynamo marks as skipped, "
+        "resolved from the module's imports: `os.getcwd()`, `os.cpu_count()`, `sys.getsizeof()`, "
         "`heapq.heappush()`, `hashlib.sha256()`, `struct.calcsize()`, `threading.get_ident()`, "
         "`time.strftime()`, `linecache.getline()`, `importlib.import_module()`, `random.gauss()`, "
         "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()` and the rest of the table "
@@ -45,8 +43,7 @@ RULE = Rule(
     why=(
         "Dynamo's trace rules (`torch._dynamo.trace_rules`) skip C functions it has no handler for "
         "and the Python functions of the modules it lists as skipped (`abc`, `copy`, `importlib`, "
-        "`random`, `re`, `linecache`, and torch's own outside its inline list): a traced frame that "
-        "calls one ends its graph there, runs the "
+        "`random`, `re`, `linecache`): a traced frame that calls one ends its graph there, runs the "
         "call eagerly and starts a new graph (GB0007 \"Attempted to call function marked as "
         "skipped\"). Every entry of the table was refused by Dynamo when called from a compiled "
         "frame; the functions it handles anyway (polyfills, `re.sub` and `re.compile` folded on "
