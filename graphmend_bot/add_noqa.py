@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.analysis.suppressions import with_suppression
 from graphmend_bot.findings import Finding
+from graphmend_bot.source_lines import physical_lines
 
 
 @dataclass
@@ -38,7 +39,7 @@ def add_noqa(findings: Iterable[Finding]) -> NoqaOutcome:
         except (ValueError, SyntaxError):
             outcome.skipped += len(file_findings)
             continue
-        lines = source.splitlines(keepends=True)
+        lines = physical_lines(source, keepends=True)
         added = 0
         for finding in file_findings:
             if _comment_one(lines, finding, original):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis.model import Draft, FunctionSummary
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.rules import RULES
+from graphmend_bot.source_lines import physical_lines
 from graphmend_bot.vocabulary.kind import TENSOR
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def disabled_function_calls(
 
 def source_lines(source_of: Callable[[str], str], path: str) -> list[str]:
     try:
-        return source_of(path).splitlines()
+        return physical_lines(source_of(path))
     except (OSError, ValueError):  # gone or unreadable since it was summarised: report without the text
         return []
 

@@ -25,6 +25,7 @@ from graphmend_bot.analysis.model import (
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
+from graphmend_bot.source_lines import physical_lines
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -99,7 +100,7 @@ def summarize_module(
     source: str, path: str, module: str, is_package: bool, dependency_calls: bool = False
 ) -> ModuleSummary:
     tree = ast.parse(source, filename=path)
-    lines = source.splitlines()
+    lines = physical_lines(source)
     imports = Imports(module, is_package)
     collector = _Collector(imports, source)
     collector.visit(tree)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from graphmend_bot.source_lines import physical_lines
+
 # The codes are read case-insensitively; anything between the brackets is taken, so a typo is
 # reported rather than read as a bare `ignore` (which hides every rule).
 SUPPRESSION = re.compile(r"#\s*graphmend:\s*ignore(?:\[(?P<codes>[^\]\n]*)\])?")
@@ -32,7 +34,7 @@ def unknown_suppression_codes(source: str, known: Iterable[str]) -> Iterator[tup
     if MARKER not in source:  # most files: no comment at all, no per-line search
         return
     rules = set(known)
-    for row, line in enumerate(source.splitlines(), 1):
+    for row, line in enumerate(physical_lines(source), 1):
         match = SUPPRESSION.search(line)
         if match and match.group("codes") is not None:
             unknown = [code for code in _codes(match.group("codes")) if code not in rules]

@@ -19,6 +19,7 @@ from graphmend_bot.analysis.files import read_source
 from graphmend_bot.census.record import BreakRecord, Census
 from graphmend_bot.findings import CheckResult, Evidence, Finding, Location
 from graphmend_bot.rules.gm801_dynamo_break import RULE as RUNTIME_RULE
+from graphmend_bot.source_lines import physical_lines
 
 RUNTIME_CODE = RUNTIME_RULE.code  # a break only Dynamo saw
 
@@ -71,7 +72,7 @@ def _evidence(finding: Finding, path: str, census: Census) -> Evidence | None:
 
 
 def _runtime_finding(record: BreakRecord, path: str, source: str) -> Finding:
-    lines = source.splitlines()
+    lines = physical_lines(source)
     text = lines[record.line - 1] if 0 < record.line <= len(lines) else ""
     column = len(text) - len(text.lstrip()) + 1
     return Finding(

@@ -30,6 +30,7 @@ from graphmend_bot.engine import Workspace
 from graphmend_bot.findings import CheckResult, FileError, Finding, Fix
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 from graphmend_bot.rewrite.strategies import FIXABLE_CODES, strategies_for
+from graphmend_bot.source_lines import physical_lines
 
 # Like ruff (MAX_ITERATIONS = 100): loop check -> fix until nothing changes, at most this many times.
 MAX_PASSES = 100
@@ -382,8 +383,8 @@ def write_changes(changes: Iterable[FileChange]) -> None:
 def unified_diff(change: FileChange) -> str:
     """The change as a unified diff, `a/` and `b/` prefixed like git's."""
     lines = difflib.unified_diff(
-        change.before.splitlines(keepends=True),
-        change.after.splitlines(keepends=True),
+        physical_lines(change.before, keepends=True),
+        physical_lines(change.after, keepends=True),
         fromfile=f"a/{change.path}",
         tofile=f"b/{change.path}",
     )

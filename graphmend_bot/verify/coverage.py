@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType
 
+from graphmend_bot.source_lines import physical_lines
+
 # Never walked: not source of the arm (virtual environments, caches, VCS data).
 SKIPPED_DIRECTORIES = frozenset(
     {".git", ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
@@ -107,11 +109,11 @@ class Hunk:
 
 def changed_hunks(before: str, after: str, path: str) -> list[Hunk]:
     """The changes from `before` to `after`, each with the lines coverage asks to run."""
-    new = after.splitlines()
+    new = physical_lines(after)
     executable = executable_lines(after, path)
     stand_in = stand_in_lines(after)
     hunks: list[Hunk] = []
-    matcher = difflib.SequenceMatcher(None, before.splitlines(), new, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, physical_lines(before), new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
@@ -126,7 +128,7 @@ def changed_hunks(before: str, after: str, path: str) -> list[Hunk]:
 
 def changed_lines(before: str, after: str, path: str) -> list[RewrittenLine]:
     """The executable lines of `after` that the rewrite wrote or that stand for a deletion."""
-    new = after.splitlines()
+    new = physical_lines(after)
     numbers = {n for hunk in changed_hunks(before, after, path) for n in hunk.proof_lines}
     return [RewrittenLine(path, n, new[n - 1].strip()) for n in sorted(numbers)]
 
@@ -178,7 +180,7 @@ def executable_lines(source: str, path: str) -> set[int]:
     except (SyntaxError, ValueError):
         return {
             number
-            for number, text in enumerate(source.splitlines(), start=1)
+            for number, text in enumerate(physical_lines(source), start=1)
             if text.strip() and not text.strip().startswith("#")
         }
     return {line for code_object in _code_objects(code) for _, _, line in code_object.co_lines() if line}

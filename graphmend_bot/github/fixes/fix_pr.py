@@ -37,6 +37,7 @@ from graphmend_bot.github.fixes.narrowing import with_exclusions
 from graphmend_bot.github.review.suggestion import suggestion_for
 from graphmend_bot.report.markdown import MOVED_BREAK, assumed_text
 from graphmend_bot.report.untrusted_text import markdown_text
+from graphmend_bot.source_lines import physical_lines
 
 FIX_BRANCH_PREFIX = "graphmend/fix/"
 BOT_NAME = "graphmend[bot]"
@@ -152,7 +153,7 @@ def rewrites_for(findings: Iterable[Finding], sources: dict[str, str], paths: se
         suggestion = suggestion_for(finding, source, unsafe)
         if suggestion is None or finding.fix is None:
             continue
-        lines = source.splitlines()
+        lines = physical_lines(source)
         before = "\n".join(lines[suggestion.first_line - 1:suggestion.last_line])
         out.append(Rewrite(finding.path, suggestion.first_line, finding.code, finding.fix.message, before,
                            suggestion.text, finding.fix.assumptions, finding.fix.moves))

@@ -29,6 +29,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graphmend_bot.source_lines import physical_lines
 from graphmend_bot.verify.coverage import Hunk, changed_hunks
 
 Change = tuple[str, str, str]  # (repository-relative path, before, after)
@@ -150,7 +151,7 @@ def narrow(changes: Sequence[Change], exclude: Collection[str]) -> Narrowed:
 
 
 def _revert(before: str, after: str, hunks: Sequence[Hunk]) -> str:
-    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    old, new = physical_lines(before, keepends=True), physical_lines(after, keepends=True)
     parts: list[str] = []
     position = 0  # in `new`
     for hunk in sorted(hunks, key=lambda h: h.head_start):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from graphmend_bot.source_lines import physical_lines
+
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
 
 
@@ -38,7 +40,7 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
         return diff
     hunk = -1
     row = 0
-    for line in patch.splitlines():
+    for line in physical_lines(patch):
         match = _HUNK.match(line)
         if match:
             hunk += 1

@@ -30,6 +30,7 @@ from graphmend_bot.report.markdown import (
     resolved_comment,
     summary_markdown,
 )
+from graphmend_bot.source_lines import physical_lines
 
 if TYPE_CHECKING:  # PyGithub is loaded only where the bot talks to GitHub (not by `graphmend review`)
     from github.PullRequest import ReviewComment
@@ -98,7 +99,7 @@ def _shown(finding: Finding, diff: DiffFile | None, source: str | None) -> bool:
     row = finding.location.row
     if diff is None or source is None:
         return False
-    lines = source.splitlines()
+    lines = physical_lines(source)
     return row <= len(lines) and diff.commentable(row, row) and diff.matches(row, lines[row - 1])
 
 
@@ -110,7 +111,7 @@ def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None
         return None
     row = finding.location.row
     new = row in diff.added
-    lines = source.splitlines()
+    lines = physical_lines(source)
     marker = finding_marker(key)
     suggestion = suggestion_for(finding, source, unsafe)
     if suggestion is not None and diff.commentable(suggestion.first_line, suggestion.last_line) and all(
@@ -186,7 +187,7 @@ def fix_diff(findings: Sequence[Finding], sources: Mapping[str, str]) -> str:
         except ValueError:
             continue  # overlapping fixes: the fix engine resolves those, the preview skips them
         chunks.append("".join(difflib.unified_diff(
-            source.splitlines(keepends=True), fixed.splitlines(keepends=True), f"a/{path}", f"b/{path}")))
+            physical_lines(source, keepends=True), physical_lines(fixed, keepends=True), f"a/{path}", f"b/{path}")))
     return "".join(chunks)
 
 
