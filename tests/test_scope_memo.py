@@ -78,3 +78,10 @@ def test_a_decorators_wrappers_are_found_once(write_tree):
     assert found._decorator_wrappers(("model", "logged")) == [("model", "logged.wrapper")]
     assert found._decorator_wrappers(("model", "logged")) is found._decorator_wrappers(("model", "logged"))
     assert ("model", "logged.wrapper") in found.traced_functions()
+
+
+def test_the_model_entry_points_are_found_once(write_tree):
+    # the scope walk and public_api_reach both ask; finding them reads every function of the tree
+    found = program(write_tree({"model.py": TREE}))
+    assert found.model_entry_points() == {("model", "Base.forward")}
+    assert found.model_entry_points() is found.model_entry_points()
