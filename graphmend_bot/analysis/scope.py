@@ -1306,9 +1306,20 @@ class _TensorFlow:
                 return
 
     def _touched(self, fid: FunctionId) -> None:
-        """What `fid` returns or receives changed: it and its callers are examined again."""
+        """What `fid` returns changed: it and its callers are examined again."""
         self._dirty.add(fid)
         self._dirty.update(self._callers.get(fid, ()))
+
+    def _received(self, fid: FunctionId, names: Iterable[str]) -> None:
+        """Parameters `names` of `fid` became tensors: it is examined again, and its callers only
+        where what they read of it can change (`_returns_at`: a result already a tensor that
+        depends on one of these parameters). A result not yet a tensor reads as none whatever the
+        parameters, and when it becomes one `_touched` examines the callers then."""
+        self._dirty.add(fid)
+        if self.returns[fid]:
+            kind = self.program.function(fid).returns
+            if not (kind.always or kind.calls) and not kind.params.isdisjoint(names):
+                self._dirty.update(self._callers.get(fid, ()))
 
     def _pass_untraced_arguments(self) -> bool:
         """A hinted parameter becomes a tensor when an untraced caller in the tree passes one."""
@@ -1320,7 +1331,7 @@ class _TensorFlow:
                     continue
                 if self.untraced_callers.holds(caller, kind, self.attributes, self.returns.__getitem__, self._arguments):
                     self.params[callee][name] = changed = True
-                    self._touched(callee)
+                    self._received(callee, (name,))
         return changed
 
     def _arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
@@ -1356,18 +1367,20 @@ class _TensorFlow:
         """(whether a parameter of `callee` became a tensor, whether one passed here is still not
         one). Parameters only ever become tensors and `fixed` does not change while solving, so
         a call with none still open never passes anything again."""
-        changed = still_open = False
+        received: list[str] = []
+        still_open = False
         fixed, params = self.fixed[callee], self.params[callee]
         for name, kind in passed:
             if name in fixed or params.get(name):
                 continue
             if self.holds(caller, kind):
-                params[name] = changed = True
+                params[name] = True
+                received.append(name)
             else:
                 still_open = True
-        if changed:
-            self._touched(callee)
-        return changed, still_open
+        if received:
+            self._received(callee, received)
+        return bool(received), still_open
 
 
 _Found = tuple[str, str, str]  # (what, module, name): what _through_imports finds
