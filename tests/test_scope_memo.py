@@ -1,6 +1,7 @@
 """Program answers the hierarchy questions scope resolution repeats from memory: the subclasses
 of a base and the overrides of a method are walked once per Program, not once per call site."""
 
+from graphmend_bot.analysis.disabled_calls import disabled_function_calls
 from graphmend_bot.analysis.scope import Program, _TensorFlow
 from graphmend_bot.engine import Workspace
 from graphmend_bot.vocabulary.kind import TENSOR
@@ -121,3 +122,31 @@ def test_a_parameter_that_no_result_reads_does_not_reexamine_the_callers(write_t
     solver.params[shift]["x"] = False
     solver._pass_arguments(forward, [("x", TENSOR)], shift)  # shift's tensor result reads `x`
     assert solver._dirty == {shift, forward}
+
+
+MANY_CALLS = """
+    from torch import nn
+
+    def helper(x):
+        return x
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return helper(x) + helper(x) + helper(x)
+"""
+
+
+def test_disabled_calls_ask_each_callee_once(write_tree):
+    # whether a callee is disabled was asked once per call of it (63 thousand on transformers 5.24)
+    found = program(write_tree({"model.py": MANY_CALLS}))
+    asked: list[tuple[str, str]] = []
+    lookup = found.function
+
+    def counted(fid: tuple[str, str]):
+        asked.append(fid)
+        return lookup(fid)
+
+    found.function = counted
+    targets = {(("model", "Net.forward"), index): [("model", "helper")] for index in range(3)}
+    assert disabled_function_calls(found, targets) == []
+    assert asked.count(("model", "helper")) == 1
