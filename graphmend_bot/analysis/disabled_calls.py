@@ -37,7 +37,9 @@ def disabled_function_calls(
 
     found: list[TracedDraft] = []
     lines: dict[str, list[str]] = {}
-    disabled = {callee for callees in targets.values() for callee in callees if program.function(callee).disabled}
+    # each distinct callee asked once (transformers 5.24: 11 thousand of them at 63 thousand calls)
+    called = {callee for callees in targets.values() for callee in callees}
+    disabled = {callee for callee in called if program.function(callee).disabled}
     if not disabled:
         return found  # most trees: no disabled function is called from traced code
     for (fid, index), callees in sorted(site for site in targets.items() if disabled.issuperset(site[1])):

@@ -91,6 +91,12 @@ class Program:
         extra = [m for m in dependencies if m.module not in self.modules]
         self.dependency_modules = frozenset(m.module for m in extra)
         self.modules.update((m.module, m) for m in extra)
+        # Every function by its id, for `function`: the solver asks over half a million times on
+        # a large tree, and one lookup by the pair takes a quarter less than two nested ones.
+        self._functions: dict[FunctionId, FunctionSummary] = {
+            (name, qualname): function for name, summary in self.modules.items()
+            for qualname, function in summary.functions.items()
+        }
         self.extra_entry_points = list(extra_entry_points)
         self._module_classes: dict[tuple[str, str], bool] = {}
         self._hierarchy: ClassHierarchy | None = None
@@ -110,6 +116,7 @@ class Program:
         self._tensor_api: set[FunctionId] | None = None
         self._public: set[FunctionId] | None = None
         self._traced: set[FunctionId] | None = None
+        self._model_entries: set[FunctionId] | None = None
         # After traced_drafts: the tensor flow it solved, the findings before the consequence
         # passes (what makes a function break) and all of them (a solved state keeps what they settled).
         self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
@@ -129,7 +136,7 @@ class Program:
 
     # ---- name resolution ----------------------------------------------------------------
     def function(self, fid: FunctionId) -> FunctionSummary:
-        return self.modules[fid[0]].functions[fid[1]]
+        return self._functions[fid]
 
     def _split_qualified(self, dotted: str) -> tuple[str, str] | None:
         """Split `pkg.mod.Class.method` into a checked module and a name inside it."""
@@ -710,7 +717,7 @@ class Program:
         queue = deque((root, root) for root in roots if root not in by_model)
         while queue:  # breadth first from every root at once: each function gets its nearest root
             fid, root = queue.popleft()
-            if fid in reach or fid in by_model or fid[0] not in self.modules or fid[1] not in self.modules[fid[0]].functions:
+            if fid in reach or fid in by_model or fid not in self._functions:
                 continue
             reach[fid] = f"{root[0]}.{root[1]}"
             queue.extend((callee, root) for callee in self._successors(fid))
@@ -720,7 +727,14 @@ class Program:
         return self.model_entry_points() | self.scope_roots()
 
     def model_entry_points(self) -> set[FunctionId]:
-        """Forwards, what is compiled, and the configured entry points: the model scope's roots."""
+        """Forwards, what is compiled, and the configured entry points: the model scope's roots.
+        Memoised (shared, never to be changed): the scope walk and public_api_reach both ask, and
+        finding them looks at every function of the tree."""
+        if self._model_entries is None:
+            self._model_entries = self._find_model_entry_points()
+        return self._model_entries
+
+    def _find_model_entry_points(self) -> set[FunctionId]:
         entries: set[FunctionId] = set()
         for module, summary in self.modules.items():
             if module in self.dependency_modules:
@@ -797,7 +811,7 @@ class Program:
         queue = deque(starts)
         while queue:
             fid = queue.popleft()
-            if fid in reached or fid[0] not in self.modules or fid[1] not in self.modules[fid[0]].functions:
+            if fid in reached or fid not in self._functions:
                 continue
             reached.add(fid)
             queue.extend(successors(fid))
@@ -931,7 +945,7 @@ class Program:
             return
         for site in self.function(decorator).calls:
             for target in self.resolve_call(decorator, site.ref):
-                if target != decorator and target[1] in self.modules[target[0]].functions:
+                if target != decorator and target in self._functions:
                     yield from self._decorator_wrappers(target, depth + 1)
 
     def _wrappers(self, module: str, decorator: str) -> Iterator[FunctionId]:
@@ -1022,7 +1036,7 @@ class Program:
             target
             for site in self.function(fid).calls
             for target in self.resolve_call(fid, site.ref)
-            if target[0] in self.modules and target[1] in self.modules[target[0]].functions
+            if target in self._functions
         ]
 
     def call_targets_at(self, fid: FunctionId, index: int) -> list[FunctionId]:
@@ -1030,7 +1044,7 @@ class Program:
         return [
             target
             for target in self.resolve_call(fid, self.function(fid).calls[index].ref)
-            if target[0] in self.modules and target[1] in self.modules[target[0]].functions
+            if target in self._functions
         ]
 
     def resolve_name(self, module: str, name: str) -> tuple[str, str, str] | None:
@@ -1152,7 +1166,7 @@ class _TensorFlow:
                     self.fixed[fid].add(name)
         hinted = {fid for fid in traced if program.function(fid).hinted_params}
         self.untraced_callers = UntracedCallers(program, traced, hinted)
-        self._keep_confirmed_hints()
+        self._keep_confirmed_hints(hinted)
         # A forward called from the tree gets its tensors from its callers, not from being an
         # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
         called = {target for targets in self.targets.values() for target in targets}
@@ -1169,17 +1183,17 @@ class _TensorFlow:
             if (elements := program.function(fid).return_elements) is not None
         }
 
-    def _keep_confirmed_hints(self) -> None:
+    def _keep_confirmed_hints(self, callees: Set[FunctionId]) -> None:
         """A hint yields to the tensors callers pass only when no traced caller confirms it: once a
         call site passes a Python value (`past_key_values_length=0`), the annotation stands for
-        every caller, so one caller passing a tensor does not flag the callee for all of them."""
+        every caller, so one caller passing a tensor does not flag the callee for all of them.
+        `callees`: the traced functions with hinted parameters (a few of them on a large tree)."""
         for (caller, index), targets in self.targets.items():
-            site = self.program.function(caller).calls[index]
             for callee in targets:
-                hinted = self.program.function(callee).hinted_params
-                if not hinted:
+                if callee not in callees:
                     continue
-                passed = self._arguments(site, callee)
+                hinted = self.program.function(callee).hinted_params
+                passed = self._arguments(self.program.function(caller).calls[index], callee)
                 self.fixed[callee].update(name for name in hinted if name in passed and not passed[name].nonempty)
         for _, site, callee in self.untraced_callers.sites:
             passed = self._arguments(site, callee)
@@ -1323,9 +1337,20 @@ class _TensorFlow:
                 return
 
     def _touched(self, fid: FunctionId) -> None:
-        """What `fid` returns or receives changed: it and its callers are examined again."""
+        """What `fid` returns changed: it and its callers are examined again."""
         self._dirty.add(fid)
         self._dirty.update(self._callers.get(fid, ()))
+
+    def _received(self, fid: FunctionId, names: Iterable[str]) -> None:
+        """Parameters `names` of `fid` became tensors: it is examined again, and its callers only
+        where what they read of it can change (`_returns_at`: a result already a tensor that
+        depends on one of these parameters). A result not yet a tensor reads as none whatever the
+        parameters, and when it becomes one `_touched` examines the callers then."""
+        self._dirty.add(fid)
+        if self.returns[fid]:
+            kind = self.program.function(fid).returns
+            if not (kind.always or kind.calls) and not kind.params.isdisjoint(names):
+                self._dirty.update(self._callers.get(fid, ()))
 
     def _pass_untraced_arguments(self) -> bool:
         """A hinted parameter becomes a tensor when an untraced caller in the tree passes one."""
@@ -1337,7 +1362,7 @@ class _TensorFlow:
                     continue
                 if self.untraced_callers.holds(caller, kind, self.attributes, self.returns.__getitem__, self._arguments):
                     self.params[callee][name] = changed = True
-                    self._touched(callee)
+                    self._received(callee, (name,))
         return changed
 
     def _arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
@@ -1373,18 +1398,20 @@ class _TensorFlow:
         """(whether a parameter of `callee` became a tensor, whether one passed here is still not
         one). Parameters only ever become tensors and `fixed` does not change while solving, so
         a call with none still open never passes anything again."""
-        changed = still_open = False
+        received: list[str] = []
+        still_open = False
         fixed, params = self.fixed[callee], self.params[callee]
         for name, kind in passed:
             if name in fixed or params.get(name):
                 continue
             if self.holds(caller, kind):
-                params[name] = changed = True
+                params[name] = True
+                received.append(name)
             else:
                 still_open = True
-        if changed:
-            self._touched(callee)
-        return changed, still_open
+        if received:
+            self._received(callee, received)
+        return bool(received), still_open
 
 
 _Found = tuple[str, str, str]  # (what, module, name): what _through_imports finds
