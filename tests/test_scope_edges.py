@@ -16,7 +16,9 @@ with a negative for each:
 - a method named like a tensor method on a local object of a class (`scratch = Scratch()`, then
   `scratch.double(x)`) runs the class's method; on a tensor torch built it stays the tensor's;
 - a closure nested in a method calls `self.m(...)` on the `self` it closes over (torchmetrics'
-  `wrapped_func` in `_wrap_compute`); a nested function with a `self` parameter of its own does not."""
+  `wrapped_func` in `_wrap_compute`); a nested function with a `self` parameter of its own does not;
+- `table[k]` on a local object of a class of the tree runs its `__getitem__`; a class without one
+  (subscripting what its method returns) and a tensor's subscript run none."""
 
 from __future__ import annotations
 
@@ -321,6 +323,39 @@ CLOSURE_TREE = {
 }
 
 
+ITEM_TREE = {
+    "itempkg/__init__.py": "",
+    "itempkg/model.py": """
+        from torch import nn
+
+
+        class Table:
+            def __init__(self, x):
+                self.x = x
+
+            def __getitem__(self, k):
+                if self.x.sum() > k:  # break
+                    return self.x * 2
+                return self.x
+
+
+        class Plain:
+            def rows(self, x):
+                return [x]
+
+            def get(self, k):
+                return k.tolist()
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                table = Table(x)
+                plain = Plain()
+                return table[0] + plain.rows(x)[0] + x[0]
+    """,
+}
+
+
 def _marked(path: Path) -> set[int]:
     return {row for row, line in enumerate(path.read_text().splitlines(), 1) if line.endswith("# break")}
 
@@ -411,6 +446,11 @@ def test_a_tensor_method_name_on_a_local_object_runs_its_class_method(write_tree
 def test_a_closure_in_a_method_calls_methods_of_the_self_it_closes_over(write_tree) -> None:
     # `apply` binds a `self` of its own (an Other): Net.unused (`y.tolist()`) is not reached
     _assert_reported_where_dynamo_breaks(write_tree(CLOSURE_TREE), "clopkg", "model", "Net", "model.py")
+
+
+def test_subscripting_a_local_object_runs_its_getitem(write_tree) -> None:
+    # Plain has no __getitem__ (its `get` does `k.tolist()`): subscripting `plain.rows(x)` runs none
+    _assert_reported_where_dynamo_breaks(write_tree(ITEM_TREE), "itempkg", "model", "Net", "model.py")
 
 
 def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:

@@ -77,12 +77,23 @@ def _alias(node: ast.AST) -> tuple[ast.Name, list[str]] | None:
 
 def _chosen_refs(value: ast.expr) -> list[str]:
     """The callee refs `value` may name: a name or dotted attribute, or each arm of a conditional
-    expression of such (nested ones too); none when an arm is anything else (a call, a lambda)."""
+    expression of functions of imported modules (`torchdiffeq.odeint_adjoint if adjoint else
+    torchdiffeq.odeint`, nested ones too). A choice between bare names or attributes of objects
+    is left out: `out = self.cached if out is None else out` picks a value (a tensor, a parameter
+    given one), and the call would send its arguments to both."""
     if isinstance(value, ast.IfExp):
-        body, orelse = _chosen_refs(value.body), _chosen_refs(value.orelse)
+        body, orelse = _module_functions(value.body), _module_functions(value.orelse)
         return [*body, *orelse] if body and orelse else []
     ref = callee_ref(value) if dotted_name(value) is not None else None
     return [] if ref is None else [ref]
+
+
+def _module_functions(value: ast.expr) -> list[str]:
+    """The refs of an arm naming `module.function` (or a choice of such), else none."""
+    if isinstance(value, ast.IfExp):
+        return _chosen_refs(value)
+    ref = callee_ref(value) if isinstance(value, ast.Attribute) and dotted_name(value) is not None else None
+    return [ref] if ref is not None and ref.startswith("dotted:") else []
 
 
 def _aliases(body: Sequence[ast.stmt]) -> dict[str, tuple[str, ...]]:

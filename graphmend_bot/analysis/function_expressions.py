@@ -78,6 +78,9 @@ class ExpressionEvaluator(CallResolver):
     def _expr_Subscript(self, node: ast.Subscript, env: Env) -> Kind:
         owner = self.expr(node.value, env)
         index = self._index(node.slice, env)
+        if (isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+                and (ref := self._known_class(node.value.id)) is not None):
+            self._class_site(node, f"instance:{ref}>__getitem__", [index])  # `table[k]` runs Table.__getitem__
         bounds = _slice_bounds(node.slice, lambda e: self.expr(e, env))
         if bounds.nonempty:  # hooks look at bounds that may be tensors only
             for check_bounds in C.SLICE_BOUNDS:
