@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import keyword_arguments, skipped_frames, str_enums, value_class
+from graphmend_bot.analysis import keyword_arguments, masks, skipped_frames, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
 from graphmend_bot.analysis.function_objects import ObjectTracker, names_a_class
 from graphmend_bot.analysis.function_state import Env
@@ -151,13 +151,13 @@ class CallResolver(ObjectTracker):
         check = C.TORCH_FUNCTIONS.get(name) or C.TORCH_FUNCTION_LEAVES.get(leaf)
         value = check(self, node, name, args) if check is not None else None
         if value is not None:
-            return value | BOOL_TENSOR if value.is_tensor and _bool_dtype(node, self.resolve) else value
+            return value | BOOL_TENSOR if value.is_tensor and masks.bool_dtype(node, self.resolve) else value
         if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES:
             return TENSOR
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
             return NOT_TENSOR
-        if leaf in V.BOOL_PRODUCERS or _bool_dtype(node, self.resolve) or _bool_literal(node, name):
+        if leaf in V.BOOL_PRODUCERS or masks.bool_dtype(node, self.resolve) or masks.bool_literal(node, name):
             return BOOL_TENSOR
         return TENSOR
 
@@ -274,7 +274,7 @@ class CallResolver(ObjectTracker):
             return value
         if method in V.STATIC_METHODS:
             return NOT_TENSOR
-        if method in V.BOOL_PRODUCERS or (receiver.is_tensor and _bool_dtype(node, self.resolve)):
+        if method in V.BOOL_PRODUCERS or (receiver.is_tensor and masks.bool_dtype(node, self.resolve)):
             return receiver | BOOL_TENSOR
         return (receiver | Kind.union(args)).without_flags()
 
@@ -375,35 +375,6 @@ def _has_generator_argument(call: ast.Call) -> bool:
     return any(
         isinstance(arg.value if isinstance(arg, ast.Starred) else arg, ast.GeneratorExp) for arg in call.args
     ) or any(isinstance(keyword.value, ast.GeneratorExp) for keyword in call.keywords)
-
-
-def _bool_literal(node: ast.Call, name: str) -> bool:
-    """`torch.tensor([True, False])`: a tensor of bool constants is a mask (measured, GB0036:
-    tests/coverage_probes/gb0036_mask_buffer.py)."""
-    if name not in ("tensor", "as_tensor") or not node.args:
-        return False
-    pending, seen = [node.args[0]], 0
-    while pending:
-        value = pending.pop()
-        if isinstance(value, (ast.List, ast.Tuple)):
-            pending.extend(value.elts)
-        elif isinstance(value, ast.Constant) and isinstance(value.value, bool):
-            seen += 1
-        else:
-            return False
-    return seen > 0
-
-
-def _bool_dtype(node: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
-    """The call makes a mask by its dtype: `torch.zeros(n, dtype=torch.bool)`, `t.to(torch.bool)`,
-    `t.type(torch.bool)`, `t.new_ones(n, dtype=torch.bool)` (measured: indexing with one breaks,
-    GB0036, tests/fixtures/rules/GM502_boolean_mask_indexing.py)."""
-    dtypes = [keyword.value for keyword in node.keywords if keyword.arg == "dtype"]
-    if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "type") and node.args:
-        dtypes.append(node.args[0])
-    return any(resolve(dtype) == "torch.bool" for dtype in dtypes)
-
-
 
 
 def _bound_by_import(func: ast.expr, env: Env) -> bool:

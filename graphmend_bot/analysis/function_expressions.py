@@ -376,16 +376,11 @@ def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str |
 
 
 def _constant_index(node: ast.expr) -> int | None:
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    if (
-        isinstance(node, ast.UnaryOp)
-        and isinstance(node.op, ast.USub)
-        and isinstance(node.operand, ast.Constant)
-        and type(node.operand.value) is int
-    ):
-        return -node.operand.value
-    return None
+    """`2`, `-1`: an int index written in the source."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        inner = _constant_index(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
 def _slice_bounds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> Kind:

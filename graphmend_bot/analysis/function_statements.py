@@ -7,7 +7,7 @@ leaves is dropped); loop bodies run twice so values that flow around the loop ar
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
@@ -22,7 +22,8 @@ from graphmend_bot.analysis import (
 )
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
-from graphmend_bot.analysis.function_state import Env, Resolve
+from graphmend_bot.analysis.function_objects import names_a_class
+from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -45,9 +46,9 @@ class StatementVisitor(ExpressionEvaluator):
     def stmt(self, node: ast.stmt, env: Env) -> bool:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             kind = self._assign(node, env)
-            self._count_operation(node, isinstance(node, ast.AugAssign) or _operation(node.value), kind)
+            self._count_operation(node, isinstance(node, ast.AugAssign) or statement_forms.is_operation(node.value), kind)
         elif isinstance(node, ast.Expr):
-            self._count_operation(node, _operation(node.value), self.expr(node.value, env))
+            self._count_operation(node, statement_forms.is_operation(node.value), self.expr(node.value, env))
         elif isinstance(node, ast.If):
             return self._if(node, env)
         elif isinstance(node, ast.While):
@@ -77,7 +78,7 @@ class StatementVisitor(ExpressionEvaluator):
                     self._entered(item.context_expr)
                 for check_entered in () if isinstance(item.context_expr, ast.Call) else C.ENTERED_VALUES:
                     check_entered(self, item.context_expr)  # `with lock:`, `with self.lock:`
-                opens_file |= _is_builtin_call(item.context_expr, "open", self.resolve)
+                opens_file |= statement_forms.is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)
             self._with_depth += 1
@@ -166,7 +167,7 @@ class StatementVisitor(ExpressionEvaluator):
             sites, constructor = [], self.instances.get(value.id)
         else:
             return
-        if constructor is not None and constructor.startswith(("name:", "dotted:")) and _names_a_class(constructor):
+        if constructor is not None and names_a_class(constructor):
             for method in ("__enter__", "__exit__"):
                 sites.append(len(self.summary.calls))
                 self._record_site(f"instance:{constructor}>{method}", value, [], [])
@@ -246,14 +247,14 @@ class StatementVisitor(ExpressionEvaluator):
         constructor = self._constructor_ref(value.func) if isinstance(value, ast.Call) else None
         if constructor is not None and name not in classes:
             self.instances[name] = constructor
-            if (id(node) in self._top_level and _names_a_class(constructor)
+            if (id(node) in self._top_level and names_a_class(constructor)
                     and self.summary.calls and self.summary.calls[-1].ref == constructor):
                 # built on every path (held_objects.py): one built under an `if` is not always there
                 self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
             if (built_by := self.resolve(cast(ast.Call, value).func)) is not None:
                 self.built_by[name] = built_by
             self._partial(name, cast(ast.Call, value), env)
-        if (seeded := _seeded_generator(value, self.resolve)) is not None:
+        if (seeded := statement_forms.seeded_generator(value, self.resolve)) is not None:
             self.built_by[name] = seeded  # `g = torch.Generator(d).manual_seed(s)`
         if (guard := compile_guard_value(value, self.resolve, self.guards, self.guard_helpers)) is not None:
             self.guards[name] = guard
@@ -274,7 +275,7 @@ class StatementVisitor(ExpressionEvaluator):
         fallback_kind = self.expr(fallback, env)
         # `self.flag` is a module attribute the solver types (analysis/hierarchy.py): the
         # parameter then holds whatever the attribute holds, a flag when it is one.
-        if not fallback_kind.nonempty or _attributes_only(fallback_kind):
+        if not fallback_kind.nonempty or statement_forms.attributes_only(fallback_kind):
             self._python_params.add(name)
 
     def _record_returned_collections(self, value: ast.expr) -> None:
@@ -350,7 +351,7 @@ class StatementVisitor(ExpressionEvaluator):
         if under_compile is not None:
             self._before_guard(node.test, env)
             return self.block(node.body if under_compile else node.orelse, env)
-        if _is_validation_guard(node):
+        if statement_forms.is_validation_guard(node):
             self._bool_context(node.test, env, "guard")
             python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)
             if python_value is not None and not python_value[1]:  # `if not isinstance(x, int): raise`
@@ -379,7 +380,7 @@ class StatementVisitor(ExpressionEvaluator):
         else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse),
                                        None if tensor_in_body else checked, else_mode)
         self._eager_after = self._eager_after | eager_after_body
-        _merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
+        statement_forms.merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         return body_leaves and else_leaves
 
     def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None,
@@ -397,59 +398,3 @@ class StatementVisitor(ExpressionEvaluator):
             self._rare_depth -= rare
             if checked is not None:
                 self._checked_tensors.pop()
-
-
-
-
-
-
-
-
-def _seeded_generator(value: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
-    """`torch.Generator(device).manual_seed(seed)`: manual_seed returns the generator itself."""
-    if (
-        isinstance(value, ast.Call)
-        and isinstance(value.func, ast.Attribute)
-        and value.func.attr == "manual_seed"
-        and isinstance(value.func.value, ast.Call)
-    ):
-        return resolve(value.func.value.func)
-    return None
-
-
-def _names_a_class(ref: str) -> bool:
-    """`Cls(...)`, `mod.Cls(...)`: a constructor by its name (`y = self.norm(x)` is not one)."""
-    kind, _, name = ref.partition(":")
-    return kind in ("name", "dotted") and name.rpartition(".")[2][:1].isupper()
-
-
-def _attributes_only(kind: Kind) -> bool:
-    """A kind that is a tensor only if some `self.<name>` attribute is one."""
-    return not kind.always and not kind.calls and all(name.startswith("self.") for name in kind.params)
-
-
-def _is_builtin_call(node: ast.expr, name: str, resolve: Resolve) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == name
-        and resolve(node.func) in (None, name)
-    )
-
-
-def _is_validation_guard(node: ast.If) -> bool:
-    return not node.orelse and len(node.body) == 1 and isinstance(node.body[0], ast.Raise)
-
-
-def _merge_into(env: Env, *arm_envs: list[Env]) -> None:
-    arms = [arm for group in arm_envs for arm in group]
-    if not arms:
-        return
-    names = set().union(*(arm.keys() for arm in arms))
-    for name in names:
-        env[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
-
-
-def _operation(value: ast.expr | None) -> bool:
-    """An expression that runs an operation (a call, arithmetic, indexing, a comparison)."""
-    return isinstance(value, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Compare))

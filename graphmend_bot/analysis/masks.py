@@ -15,6 +15,7 @@ on some paths only, or an attribute some method rebinds to another value, is not
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -94,3 +95,30 @@ def _holds_mask(program: Program, cls: tuple[str, str], attribute: str) -> bool:
                 return False
             written = True
     return written
+
+
+def bool_literal(node: ast.Call, name: str) -> bool:
+    """`torch.tensor([True, False])`: a tensor of bool constants is a mask (measured, GB0036:
+    tests/coverage_probes/gb0036_mask_buffer.py)."""
+    if name not in ("tensor", "as_tensor") or not node.args:
+        return False
+    pending, seen = [node.args[0]], 0
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (ast.List, ast.Tuple)):
+            pending.extend(value.elts)
+        elif isinstance(value, ast.Constant) and isinstance(value.value, bool):
+            seen += 1
+        else:
+            return False
+    return seen > 0
+
+
+def bool_dtype(node: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """The call makes a mask by its dtype: `torch.zeros(n, dtype=torch.bool)`, `t.to(torch.bool)`,
+    `t.type(torch.bool)`, `t.new_ones(n, dtype=torch.bool)` (measured: indexing with one breaks,
+    GB0036, tests/fixtures/rules/GM502_boolean_mask_indexing.py)."""
+    dtypes = [keyword.value for keyword in node.keywords if keyword.arg == "dtype"]
+    if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "type") and node.args:
+        dtypes.append(node.args[0])
+    return any(resolve(dtype) == "torch.bool" for dtype in dtypes)

@@ -4,8 +4,9 @@ the pure helpers of the statement layer (function_statements.py)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
-from graphmend_bot.analysis.function_state import Env
+from graphmend_bot.analysis.function_state import Env, Resolve
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
@@ -30,7 +31,7 @@ def output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:
         return None
     name = dotted_name(value.func)
     if name is None or not name.rpartition(".")[2][:1].isupper():
-        return None  # a class by its name, as _names_a_class reads a constructor
+        return None  # a class by its name, as function_objects.names_a_class reads a constructor
     kinds = [env.get(arg.id, NOT_TENSOR) if isinstance(arg, ast.Name) else NOT_TENSOR for arg in value.args]
     return tuple(Kind.union(kinds[k:]) for k in range(len(kinds)))
 
@@ -55,3 +56,47 @@ def submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
     ):
         return target.id, f"self:{source.attr}[]"
     return None
+
+
+def seeded_generator(value: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
+    """`torch.Generator(device).manual_seed(seed)`: manual_seed returns the generator itself."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "manual_seed"
+        and isinstance(value.func.value, ast.Call)
+    ):
+        return resolve(value.func.value.func)
+    return None
+
+
+def attributes_only(kind: Kind) -> bool:
+    """A kind that is a tensor only if some `self.<name>` attribute is one."""
+    return not kind.always and not kind.calls and all(name.startswith("self.") for name in kind.params)
+
+
+def is_builtin_call(node: ast.expr, name: str, resolve: Resolve) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and resolve(node.func) in (None, name)
+    )
+
+
+def is_validation_guard(node: ast.If) -> bool:
+    return not node.orelse and len(node.body) == 1 and isinstance(node.body[0], ast.Raise)
+
+
+def merge_into(env: Env, *arm_envs: list[Env]) -> None:
+    arms = [arm for group in arm_envs for arm in group]
+    if not arms:
+        return
+    names = set().union(*(arm.keys() for arm in arms))
+    for name in names:
+        env[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
+
+
+def is_operation(value: ast.expr | None) -> bool:
+    """An expression that runs an operation (a call, arithmetic, indexing, a comparison)."""
+    return isinstance(value, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Compare))
