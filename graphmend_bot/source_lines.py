@@ -3,7 +3,8 @@
 `str.splitlines` also ends a line at a form feed, `\\v`, `\\x1c`-`\\x1e`, `\\x85`, U+2028 and U+2029.
 Python's parser (and so every AST and code-object line number) ends lines at `\\n`, `\\r\\n` and `\\r`
 only, so one form feed between two functions (an Emacs page break) shifts every later line a finding,
-a suppression comment or a suggestion reads. Git splits a patch the same way.
+a suppression comment or a suggestion reads. (A patch is git's: its lines end at `\\n` only, so
+the review reads its rows that way, and a row whose text differs from the source's gets no inline comment.)
 """
 
 from __future__ import annotations

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graphmend_bot.source_lines import physical_lines
-
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
 
 
@@ -40,7 +38,7 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
         return diff
     hunk = -1
     row = 0
-    for line in physical_lines(patch):
+    for line in patch.removesuffix("\n").split("\n"):  # git ends a line at \n only
         match = _HUNK.match(line)
         if match:
             hunk += 1
