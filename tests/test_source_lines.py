@@ -61,3 +61,13 @@ def test_review_reads_a_patch_line_holding_a_form_feed_as_one_line():
     diff = parse_patch("model.py", "@@ -1,2 +1,3 @@\n a = 1  # \f page\n+b = 2\n c = 3\n")
     assert diff.added == {2}
     assert diff.matches(1, "a = 1  # \f page") and diff.matches(3, "c = 3")
+
+
+def test_review_numbers_a_patch_as_git_does():
+    """Git ends a line at \\n only, so `x = 1\\ry = 2` is one row of the patch and `z = 3` its third;
+    the parser's second line (`x = 1`) differs from that row's text, so no comment lands on it."""
+    diff = parse_patch("model.py", "@@ -0,0 +1,3 @@\n+a = 1\n+x = 1\ry = 2\n+z = 3\n")
+    assert sorted(diff.lines) == [1, 2, 3] and diff.added == {1, 2, 3}
+    assert diff.matches(3, "z = 3")
+    parser_rows = physical_lines("a = 1\nx = 1\ry = 2\nz = 3\n")
+    assert not diff.matches(2, parser_rows[1])
