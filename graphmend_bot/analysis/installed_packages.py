@@ -86,11 +86,30 @@ def python_class(dotted: str) -> bool:
     return bool(locations and names) and _lookup(locations, top, names, 0) == PYTHON_CLASS
 
 
+_Found = CompiledModule | _Python | None
+_Memo = dict[tuple[str, tuple[str, ...], bool], _Found]
+
+
 def _lookup(
-    locations: list[Path], module: str, names: list[str], depth: int, guess: bool = True
-) -> CompiledModule | _Python | None:
+    locations: list[Path], module: str, names: list[str], depth: int, guess: bool = True, memo: _Memo | None = None,
+) -> _Found:
     """What `module.names[0]...` is: compiled, Python, or not known (None). `guess`: a name no
-    Python module binds is taken from a compiled module star-imported on the way."""
+    Python module binds is taken from a compiled module star-imported on the way.
+
+    `memo` holds each question of one query once asked: star imports may form cycles (modules
+    star-importing each other) and each level branches over every star import, so without it a
+    hostile package makes the search exponential. A question met again while still open (a
+    cycle) answers None: the cycle binds nothing its way in does not."""
+    memo = {} if memo is None else memo
+    question = (module, tuple(names), guess)
+    if question not in memo:
+        memo[question] = None  # open: a cycle back here answers None
+        memo[question] = _answer(locations, module, names, depth, guess, memo)
+    return memo[question]
+
+
+def _answer(locations: list[Path], module: str, names: list[str], depth: int, guess: bool, memo: _Memo) -> _Found:
+    """_lookup's answer to a question not asked before in this query."""
     file = _module_file(locations, module)
     if file is None or depth > _MAX_DEPTH:
         return None
@@ -100,7 +119,7 @@ def _lookup(
         return PYTHON
     name, rest = names[0], names[1:]
     if _module_file(locations, f"{module}.{name}") is not None:
-        return _lookup(locations, f"{module}.{name}", rest, depth + 1)
+        return _lookup(locations, f"{module}.{name}", rest, depth + 1, memo=memo)
     bindings = _bindings(str(file), module, file.name == "__init__.py")
     if bindings is None:
         return None
@@ -112,14 +131,14 @@ def _lookup(
         source_module, _, source_name = origin.rpartition(".")
         if source_module.partition(".")[0] != module.partition(".")[0]:
             return None  # re-exported from another package: judged under its own name
-        return _lookup(locations, source_module, [source_name, *rest], depth + 1, guess)
+        return _lookup(locations, source_module, [source_name, *rest], depth + 1, guess, memo)
     if any(star.partition(".")[0] != module.partition(".")[0] for star in stars):
         return None  # a star import from another package may bind it
     # What a compiled module exports cannot be read: it is the name's origin only when no Python
     # module star-imported here (or further down) binds the name.
     python_stars = [star for star in reversed(stars) if _is_python(locations, star)]  # a later one wins
     for star in python_stars:
-        if (found := _lookup(locations, star, names, depth + 1, guess=False)) is not None:
+        if (found := _lookup(locations, star, names, depth + 1, False, memo)) is not None:
             return found
     if not guess:
         return None
@@ -128,7 +147,7 @@ def _lookup(
         if star not in python_stars and (star_file := _module_file(locations, star)) is not None:
             found = _extension(star_file, star)
         else:
-            found = _lookup(locations, star, names, depth + 1)
+            found = _lookup(locations, star, names, depth + 1, memo=memo)
         if isinstance(found, CompiledModule):
             guesses.append(found)
         elif found is not None:
