@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from graphmend_bot.analysis import installed_packages
+from graphmend_bot.analysis.files import READ_ROOT_VARIABLE
 from graphmend_bot.analysis.installed_packages import extension_callee
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES, SKIPPED_PACKAGES
@@ -206,3 +207,21 @@ def test_star_import_cycles_are_searched_once(tmp_path: Path, monkeypatch: pytes
     assert not installed_packages.python_class("starcycle.unbound")
     assert len(looked_up) < 50 * len(modules)
     _forget_lookups()
+
+
+def test_an_extension_linked_outside_the_read_root_is_not_read(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compiled module that is a symlink out of the workspace is never opened, as read_source
+    never opens such a Python file: the bot confines reads to the checked-out tree."""
+    outside = tmp_path / "outside" / "secret.so"
+    outside.parent.mkdir()
+    outside.write_bytes(b"\0cython_function_or_method\0")
+    (site / "fakecy" / "_core").with_name("_core" + SUFFIX).unlink()
+    (site / "fakecy" / "_core").with_name("_core" + SUFFIX).symlink_to(outside)
+    monkeypatch.setenv(READ_ROOT_VARIABLE, str(site))
+    assert extension_callee("fakecy.Wavelet") is None
+    monkeypatch.delenv(READ_ROOT_VARIABLE)
+    _forget_lookups()
+    installed_packages._extension.cache_clear()
+    assert extension_callee("fakecy.Wavelet") == CompiledModule("fakecy._core", True)  # read without a root

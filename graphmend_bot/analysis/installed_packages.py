@@ -17,6 +17,7 @@ import importlib.machinery
 import importlib.util
 import mmap
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -244,13 +245,23 @@ def _absolute(node: ast.ImportFrom, package: str) -> str:
 @functools.lru_cache(maxsize=256)
 def _extension(file: Path, module: str) -> CompiledModule | None:
     """The compiled module at `file`, judged by the marks its compiler left; None for bindings
-    whose objects Dynamo was not measured on, and for a file too large or unreadable."""
+    whose objects Dynamo was not measured on, and for a file too large, unreadable, not a regular
+    file or resolving outside the read root (the limits read_source keeps to)."""
+    if outside_read_root(str(file)):
+        return None
     try:
-        if os.path.getsize(file) > MAX_EXTENSION_BYTES:
-            return None
-        with open(file, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
-                return None
-            return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
+        with open(file, "rb", opener=_nonblocking) as handle:
+            status = os.fstat(handle.fileno())
+            if not stat.S_ISREG(status.st_mode) or not 0 < status.st_size <= MAX_EXTENSION_BYTES:
+                return None  # a FIFO or device is never read; an empty file cannot be mapped
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
+                    return None
+                return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
     except (OSError, ValueError):
         return None
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    """Open without waiting on a FIFO put where a module file is looked for."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
