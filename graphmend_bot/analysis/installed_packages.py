@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import importlib.machinery
 import importlib.util
 import mmap
@@ -265,3 +266,24 @@ def _extension(file: Path, module: str) -> CompiledModule | None:
 def _nonblocking(path: str, flags: int) -> int:
     """Open without waiting on a FIFO put where a module file is looked for."""
     return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+@functools.cache
+def installed_state() -> str:
+    """A digest of what the installed-packages folders on sys.path hold: each folder's entries
+    with their modification time and size. The summary cache keys what GM650-GM652 judged by it:
+    installing, upgrading or removing a package (a new `.dist-info`) or swapping a file at a
+    package's top (`_c.so` for `_c.py`) changes it, so a warm run answers as a cold one."""
+    digest = hashlib.sha256()
+    for folder in sys.path:
+        if not INSTALLED_FOLDERS & set(Path(folder).parts):
+            continue
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted((entry.name, entry.stat(follow_symlinks=False)) for entry in entries)
+        except OSError:
+            continue
+        digest.update(f"{folder}\0".encode("utf-8", "surrogatepass"))
+        for name, status in listed:
+            digest.update(f"{name}\0{status.st_mtime_ns}\0{status.st_size}\0".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
