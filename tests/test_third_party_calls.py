@@ -225,3 +225,13 @@ def test_an_extension_linked_outside_the_read_root_is_not_read(
     _forget_lookups()
     installed_packages._extension.cache_clear()
     assert extension_callee("fakecy.Wavelet") == CompiledModule("fakecy._core", True)  # read without a root
+
+
+def test_the_bot_reads_no_installed_package(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review bot confines reads to the workspace (GRAPHMEND_READ_ROOT): an installed package
+    lies outside it, so GM650-GM652 are never judged there (docs/github-action.md says so)."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    monkeypatch.setenv(READ_ROOT_VARIABLE, str(workspace))
+    assert installed_packages.installed_package("fakecy") == []
+    assert extension_callee("fakecy.Wavelet") is None
