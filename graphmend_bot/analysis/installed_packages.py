@@ -280,7 +280,10 @@ def installed_state() -> str:
             continue
         try:
             with os.scandir(folder) as entries:
-                listed = sorted((entry.name, entry.stat(follow_symlinks=False)) for entry in entries)
+                # __pycache__ changes whenever Python imports a module for the first time, and
+                # nothing here reads it
+                listed = sorted((entry.name, entry.stat(follow_symlinks=False))
+                                for entry in entries if entry.name != "__pycache__")
         except OSError:
             continue
         digest.update(f"{folder}\0".encode("utf-8", "surrogatepass"))
