@@ -244,3 +244,29 @@ def test_sparse_decoding_gives_each_summary_its_own_defaults():
     assert list(first.__dict__) == list(bare.__dict__)
     first.calls.append("changed")
     assert second.calls == [] and bare.calls == []
+
+
+def test_a_warm_check_sees_an_installed_package_change(write_tree, graphmend_cmd, tmp_path_factory):
+    """GM651 judges `fakeext.scale` by the installed package's files: with its compiled `_c` swapped
+    for a Python `_c.py`, a warm run once still reported the cached GM651 (no key covered them)."""
+    import importlib.machinery
+
+    site = tmp_path_factory.mktemp("env") / "site-packages"
+    (site / "fakeext").mkdir(parents=True)
+    (site / "fakeext" / "__init__.py").write_text("from ._c import *\n")
+    compiled = site / "fakeext" / ("_c" + importlib.machinery.EXTENSION_SUFFIXES[0])
+    compiled.write_bytes(b"\0cython_function_or_method\0")
+    model = ("import torch\nfrom torch import nn\nimport fakeext\n\n\nclass M(nn.Module):\n"
+             "    def forward(self, x):\n        return x * fakeext.scale(2.0)\n")
+    root = git_project(write_tree, {"m.py": model})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(site)]))}
+
+    def check(*flags):
+        return subprocess.run([*graphmend_cmd, "check", *flags, "."], cwd=root, capture_output=True, text=True,
+                              env=env, timeout=120).stdout
+
+    assert "m.py:8:" in check() and "GM651" in check()  # cold, then warm from the cache
+    compiled.unlink()
+    (site / "fakeext" / "_c.py").write_text("def scale(v):\n    return v\n")
+    assert check() == check("--no-cache")
+    assert "GM651" not in check()

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from graphmend_bot.analysis import installed_packages
+from graphmend_bot.analysis.files import READ_ROOT_VARIABLE
 from graphmend_bot.analysis.installed_packages import extension_callee
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES, SKIPPED_PACKAGES
@@ -175,3 +176,62 @@ def test_the_checked_packages_own_modules_are_not_read_again(site: Path) -> None
     result = check([str(user)], Config(), jobs=1)
     assert not result.errors
     assert [f.code for f in result.findings if f.code.startswith("GM65")] == []
+
+
+def test_star_import_cycles_are_searched_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Modules that all star-import each other (a hostile or odd package): asked for a name none
+    binds, each module is looked in a bounded number of times, not once per path through the
+    cycles (which was exponential: 5 such modules took minutes), and the compiled module they
+    star-import is still found."""
+    root = tmp_path / "site-packages"
+    package = root / "starcycle"
+    package.mkdir(parents=True)
+    modules = [f"m{i}" for i in range(12)]
+    stars = "".join(f"from .{name} import *\n" for name in modules)
+    (package / "__init__.py").write_text(stars)
+    for name in modules:
+        (package / f"{name}.py").write_text(stars + ("from ._c import *\n" if name == "m11" else ""))
+    (package / "_c").with_name("_c" + SUFFIX).write_bytes(b"\0cython_function_or_method\0")
+    monkeypatch.syspath_prepend(str(root))
+    _forget_lookups()
+    looked_up: list[str] = []
+    module_file = installed_packages._module_file
+
+    def counted(locations: list[Path], module: str) -> Path | None:
+        looked_up.append(module)
+        assert len(looked_up) < 5000, "the star imports are searched once per path through them"
+        return module_file(locations, module)
+
+    monkeypatch.setattr(installed_packages, "_module_file", counted)
+    assert extension_callee("starcycle.unbound") == CompiledModule("starcycle._c", True)
+    assert not installed_packages.python_class("starcycle.unbound")
+    assert len(looked_up) < 50 * len(modules)
+    _forget_lookups()
+
+
+def test_an_extension_linked_outside_the_read_root_is_not_read(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compiled module that is a symlink out of the workspace is never opened, as read_source
+    never opens such a Python file: the bot confines reads to the checked-out tree."""
+    outside = tmp_path / "outside" / "secret.so"
+    outside.parent.mkdir()
+    outside.write_bytes(b"\0cython_function_or_method\0")
+    (site / "fakecy" / "_core").with_name("_core" + SUFFIX).unlink()
+    (site / "fakecy" / "_core").with_name("_core" + SUFFIX).symlink_to(outside)
+    monkeypatch.setenv(READ_ROOT_VARIABLE, str(site))
+    assert extension_callee("fakecy.Wavelet") is None
+    monkeypatch.delenv(READ_ROOT_VARIABLE)
+    _forget_lookups()
+    installed_packages._extension.cache_clear()
+    assert extension_callee("fakecy.Wavelet") == CompiledModule("fakecy._core", True)  # read without a root
+
+
+def test_the_bot_reads_no_installed_package(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review bot confines reads to the workspace (GRAPHMEND_READ_ROOT): an installed package
+    lies outside it, so GM650-GM652 are never judged there (docs/github-action.md says so)."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    monkeypatch.setenv(READ_ROOT_VARIABLE, str(workspace))
+    assert installed_packages.installed_package("fakecy") == []
+    assert extension_callee("fakecy.Wavelet") is None

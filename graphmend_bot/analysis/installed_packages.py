@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import importlib.machinery
 import importlib.util
 import mmap
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,11 +88,30 @@ def python_class(dotted: str) -> bool:
     return bool(locations and names) and _lookup(locations, top, names, 0) == PYTHON_CLASS
 
 
+_Found = CompiledModule | _Python | None
+_Memo = dict[tuple[str, tuple[str, ...], bool], _Found]
+
+
 def _lookup(
-    locations: list[Path], module: str, names: list[str], depth: int, guess: bool = True
-) -> CompiledModule | _Python | None:
+    locations: list[Path], module: str, names: list[str], depth: int, guess: bool = True, memo: _Memo | None = None,
+) -> _Found:
     """What `module.names[0]...` is: compiled, Python, or not known (None). `guess`: a name no
-    Python module binds is taken from a compiled module star-imported on the way."""
+    Python module binds is taken from a compiled module star-imported on the way.
+
+    `memo` holds each question of one query once asked: star imports may form cycles (modules
+    star-importing each other) and each level branches over every star import, so without it a
+    hostile package makes the search exponential. A question met again while still open (a
+    cycle) answers None: the cycle binds nothing its way in does not."""
+    memo = {} if memo is None else memo
+    question = (module, tuple(names), guess)
+    if question not in memo:
+        memo[question] = None  # open: a cycle back here answers None
+        memo[question] = _answer(locations, module, names, depth, guess, memo)
+    return memo[question]
+
+
+def _answer(locations: list[Path], module: str, names: list[str], depth: int, guess: bool, memo: _Memo) -> _Found:
+    """_lookup's answer to a question not asked before in this query."""
     file = _module_file(locations, module)
     if file is None or depth > _MAX_DEPTH:
         return None
@@ -100,7 +121,7 @@ def _lookup(
         return PYTHON
     name, rest = names[0], names[1:]
     if _module_file(locations, f"{module}.{name}") is not None:
-        return _lookup(locations, f"{module}.{name}", rest, depth + 1)
+        return _lookup(locations, f"{module}.{name}", rest, depth + 1, memo=memo)
     bindings = _bindings(str(file), module, file.name == "__init__.py")
     if bindings is None:
         return None
@@ -112,14 +133,14 @@ def _lookup(
         source_module, _, source_name = origin.rpartition(".")
         if source_module.partition(".")[0] != module.partition(".")[0]:
             return None  # re-exported from another package: judged under its own name
-        return _lookup(locations, source_module, [source_name, *rest], depth + 1, guess)
+        return _lookup(locations, source_module, [source_name, *rest], depth + 1, guess, memo)
     if any(star.partition(".")[0] != module.partition(".")[0] for star in stars):
         return None  # a star import from another package may bind it
     # What a compiled module exports cannot be read: it is the name's origin only when no Python
     # module star-imported here (or further down) binds the name.
     python_stars = [star for star in reversed(stars) if _is_python(locations, star)]  # a later one wins
     for star in python_stars:
-        if (found := _lookup(locations, star, names, depth + 1, guess=False)) is not None:
+        if (found := _lookup(locations, star, names, depth + 1, False, memo)) is not None:
             return found
     if not guess:
         return None
@@ -128,7 +149,7 @@ def _lookup(
         if star not in python_stars and (star_file := _module_file(locations, star)) is not None:
             found = _extension(star_file, star)
         else:
-            found = _lookup(locations, star, names, depth + 1)
+            found = _lookup(locations, star, names, depth + 1, memo=memo)
         if isinstance(found, CompiledModule):
             guesses.append(found)
         elif found is not None:
@@ -225,13 +246,47 @@ def _absolute(node: ast.ImportFrom, package: str) -> str:
 @functools.lru_cache(maxsize=256)
 def _extension(file: Path, module: str) -> CompiledModule | None:
     """The compiled module at `file`, judged by the marks its compiler left; None for bindings
-    whose objects Dynamo was not measured on, and for a file too large or unreadable."""
+    whose objects Dynamo was not measured on, and for a file too large, unreadable, not a regular
+    file or resolving outside the read root (the limits read_source keeps to)."""
+    if outside_read_root(str(file)):
+        return None
     try:
-        if os.path.getsize(file) > MAX_EXTENSION_BYTES:
-            return None
-        with open(file, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
-                return None
-            return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
+        with open(file, "rb", opener=_nonblocking) as handle:
+            status = os.fstat(handle.fileno())
+            if not stat.S_ISREG(status.st_mode) or not 0 < status.st_size <= MAX_EXTENSION_BYTES:
+                return None  # a FIFO or device is never read; an empty file cannot be mapped
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
+                    return None
+                return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
     except (OSError, ValueError):
         return None
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    """Open without waiting on a FIFO put where a module file is looked for."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+@functools.cache
+def installed_state() -> str:
+    """A digest of what the installed-packages folders on sys.path hold: each folder's entries
+    with their modification time and size. The summary cache keys what GM650-GM652 judged by it:
+    installing, upgrading or removing a package (a new `.dist-info`) or swapping a file at a
+    package's top (`_c.so` for `_c.py`) changes it, so a warm run answers as a cold one."""
+    digest = hashlib.sha256()
+    for folder in sys.path:
+        if not INSTALLED_FOLDERS & set(Path(folder).parts):
+            continue
+        try:
+            with os.scandir(folder) as entries:
+                # __pycache__ changes whenever Python imports a module for the first time, and
+                # nothing here reads it
+                listed = sorted((entry.name, entry.stat(follow_symlinks=False))
+                                for entry in entries if entry.name != "__pycache__")
+        except OSError:
+            continue
+        digest.update(f"{folder}\0".encode("utf-8", "surrogatepass"))
+        for name, status in listed:
+            digest.update(f"{name}\0{status.st_mtime_ns}\0{status.st_size}\0".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()

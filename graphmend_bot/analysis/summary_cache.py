@@ -7,11 +7,13 @@ or `GRAPHMEND_CACHE_DIR`; `--no-cache` turns it off.
 
 Every entry is keyed by what its value depends on, so an entry is never stale, only unused:
 - a scan: the sha256 of the file's text, its module name and whether it is a package;
-- a summary: the same, and whether the config names dependencies (the only setting summaries read);
-  it also names the other files whose text it read (guard helpers, ModuleSummary.read_files), and
-  is used only while they hold that text (engine.Workspace._reads_unchanged);
-- a project's result: the key of every file analysed (path, module, text), the errors of the walk
-  and the whole configuration;
+- a summary: the same, whether the config names dependencies (the only setting summaries read)
+  and the state of the installed-packages folders (installed_packages.installed_state: GM650-GM652
+  judge calls by the installed packages' files); it also names the other files whose text it read
+  (guard helpers, ModuleSummary.read_files), and is used only while they hold that text
+  (engine.Workspace._reads_unchanged);
+- a project's result: the key of every file analysed (path, module, text), the errors of the walk,
+  the whole configuration and the installed packages' state;
 - a project's solved state (analysis/incremental.py): the same without the texts, one per project,
   replaced by each solve; it names the texts it was solved for, and is used only for those;
 and all of them: graphmend's version and a hash of its own source (`code_fingerprint`), so a
@@ -39,6 +41,7 @@ from typing import Any, cast
 from graphmend_bot import __version__
 from graphmend_bot.analysis.files import SourceFile
 from graphmend_bot.analysis.incremental import SolvedState
+from graphmend_bot.analysis.installed_packages import installed_state
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan
 from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
@@ -90,7 +93,8 @@ def code_fingerprint() -> str:
 
 
 def _key(*parts: object) -> str:
-    return hashlib.sha256(json.dumps([code_fingerprint(), *parts]).encode()).hexdigest()
+    """The key of a whole project's entry: what made it, the installed packages it judged by, `parts`."""
+    return hashlib.sha256(json.dumps([code_fingerprint(), installed_state(), *parts]).encode()).hexdigest()
 
 
 def _settings(config: Config) -> str:
@@ -98,10 +102,10 @@ def _settings(config: Config) -> str:
     return json.dumps(settings, sort_keys=True, default=str)
 
 
-def _file_key(kind: str, digest: str, module: str, *flags: bool) -> str:
+def _file_key(kind: str, digest: str, module: str, *flags: bool, installed: str = "") -> str:
     """`_key` of a file's entry, without a JSON document per file (thousands per run): the parts
     joined by NUL, which no module name or hex digest holds, and the flags as 0/1."""
-    text = "\0".join((code_fingerprint(), kind, digest, module, *("1" if flag else "0" for flag in flags)))
+    text = "\0".join((code_fingerprint(), kind, digest, module, installed, *("1" if flag else "0" for flag in flags)))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -120,7 +124,8 @@ class SummaryCache:
 
     @staticmethod
     def summary_key(digest: str, source_file: SourceFile, dependency_calls: bool) -> str:
-        return _file_key("summary", digest, source_file.module, source_file.is_package, dependency_calls)
+        return _file_key("summary", digest, source_file.module, source_file.is_package, dependency_calls,
+                         installed=installed_state())
 
     @staticmethod
     def result_key(file_keys: Sequence[tuple[str, str]], walk_errors: Iterable[FileError], config: Config,

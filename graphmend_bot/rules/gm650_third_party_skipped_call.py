@@ -45,6 +45,8 @@ RULE = Rule(
         "module's imports and reported when the package is installed, and method calls on an object "
         "one of them built in the function (`bar.update(1)` after `bar = tqdm(total=n)`). NumPy, on the same list, is "
         "traced through torch._numpy and is not reported."
+        " Reported only where the package is installed (run `graphmend check` in the project's "
+        "environment): the GitHub review bot, whose environment holds no project dependencies, never reports it."
     ),
     why=(
         "Dynamo adds the folder of each installed package of its third-party skip list to its skip "

@@ -50,6 +50,8 @@ RULE = Rule(
         "`pywt.Wavelet`, `scipy.spatial.cKDTree`, `yaml._yaml.CParser`, ...), and methods of an "
         "object such a class built in the function, found by reading the package's files, never by "
         "importing it."
+        " Reported only where the package is installed (run `graphmend check` in the project's "
+        "environment): the GitHub review bot, whose environment holds no project dependencies, never reports it."
     ),
     why=(
         "Dynamo traces Python bytecode; compiled code has none. Calling a Cython function or a "

@@ -40,6 +40,8 @@ RULE = Rule(
         "Flags `len()` in traced code of an object of a class compiled in an installed third-party "
         "package (Cython or the C API: `len(pywt.Wavelet(name))`), built in place, bound to a local "
         "built by one, or returned by a helper of the same module that builds one."
+        " Reported only where the package is installed (run `graphmend check` in the project's "
+        "environment): the GitHub review bot, whose environment holds no project dependencies, never reports it."
     ),
     why=(
         "Dynamo answers `len()` of a user-defined object by tracing its `__len__`; a compiled "
