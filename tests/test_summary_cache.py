@@ -265,7 +265,10 @@ def test_a_warm_check_sees_an_installed_package_change(write_tree, graphmend_cmd
         return subprocess.run([*graphmend_cmd, "check", *flags, "."], cwd=root, capture_output=True, text=True,
                               env=env, timeout=120).stdout
 
-    assert "m.py:8:" in check() and "GM651" in check()  # cold, then warm from the cache
+    confined = subprocess.run([*graphmend_cmd, "check", "."], cwd=root, capture_output=True, text=True,
+                              env={**env, "GRAPHMEND_READ_ROOT": str(root)}, timeout=120).stdout
+    assert "GM651" not in confined  # the bot's confinement: no installed package is read
+    assert "m.py:8:" in check() and "GM651" in check()  # not the confined run's entry; then warm from the cache
     compiled.unlink()
     (site / "fakeext" / "_c.py").write_text("def scale(v):\n    return v\n")
     assert check() == check("--no-cache")

@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmend_bot.analysis.files import outside_read_root, read_source
+from graphmend_bot.analysis.files import READ_ROOT_VARIABLE, outside_read_root, read_source
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES
 
@@ -273,8 +273,9 @@ def installed_state() -> str:
     """A digest of what the installed-packages folders on sys.path hold: each folder's entries
     with their modification time and size. The summary cache keys what GM650-GM652 judged by it:
     installing, upgrading or removing a package (a new `.dist-info`) or swapping a file at a
-    package's top (`_c.so` for `_c.py`) changes it, so a warm run answers as a cold one."""
-    digest = hashlib.sha256()
+    package's top (`_c.so` for `_c.py`) changes it, so a warm run answers as a cold one. The read
+    root is part of it: confined to a workspace, no installed package is read at all."""
+    digest = hashlib.sha256(f"{os.environ.get(READ_ROOT_VARIABLE, '')}\0".encode("utf-8", "surrogatepass"))
     for folder in sys.path:
         if not INSTALLED_FOLDERS & set(Path(folder).parts):
             continue
