@@ -28,7 +28,9 @@ def test_every_rule_is_documented_and_linked():
     assert len({rule.code for rule in RULES}) == len(RULES)
     for rule in RULES:
         assert rule.code.startswith("GM") and len(rule.code) == 5
-        assert rule.gb_id.startswith("GB") and rule.url == gb_url(rule.gb_id)
+        assert rule.url == gb_url(rule.gb_id)
+        # a registry id, or the compile reason Dynamo records instead (GM660's step_unsupported)
+        assert rule.gb_id.startswith("GB") if rule.gb_id else rule.break_reason
         for text in (rule.summary, rule.why, rule.example, rule.use_instead, rule.fix_safety):
             assert text.strip()
 
@@ -111,4 +113,5 @@ def test_readme_rule_table_matches_the_registry():
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     rows = [line.split("|")[1:3] for line in readme.splitlines() if line.startswith("| GM")]
-    assert [(code.strip(), gb.strip()) for code, gb in rows] == [(r.code, r.gb_id) for r in RULES]
+    documented = [(r.code, r.gb_id or f"{r.break_reason} (a compile reason, no registry id)") for r in RULES]
+    assert [(code.strip(), gb.strip()) for code, gb in rows] == documented
