@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from collections.abc import Callable
+from typing import NamedTuple
 
 from graphmend_bot.analysis import function_aliases, keyword_arguments, skipped_frames
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -28,6 +29,16 @@ from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 Env = dict[str, Kind]
 Resolve = Callable[[ast.expr], "str | None"]
+
+
+class Resumable(NamedTuple):
+    """A point Dynamo can resume at, for a `with` or `try` after it: the kind of the last operation
+    that made it one, the first call site since the graph holds two, and the kinds of the drafts
+    since then. A break there leaves it too few operations to resume with (GM660, GM661)."""
+
+    kind: Kind
+    first_site: int
+    breaks_since: Kind
 
 
 class FunctionState:
@@ -141,14 +152,16 @@ class FunctionState:
         # loop body (their deps), and the call sites there (a break in the callee does it too).
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
-        # The kinds of the tensor operations of the statements at the top of the body so far, and, for
-        # the call a `with` enters after two of them outside any `try`/`with` block (a point Dynamo
-        # can resume at: analysis/entered_managers.py), the kind of the second and the call sites
-        # entering it runs: the call, and a class's `__enter__` and `__exit__`.
-        self._top_level_ops: list[Kind] = []
+        # The tensor operations of the statements at the top of the body so far: (kind, how many call
+        # sites and usual-path drafts there were before the statement). For the call a `with` enters
+        # after two of them outside any `try`/`with` block (a point Dynamo can resume at:
+        # analysis/entered_managers.py): the resume point (Resumable) and the call sites entering it
+        # runs: the call, and a class's `__enter__` and `__exit__`.
+        self._top_level_ops: list[tuple[Kind, int, int]] = []
+        self._usual_draft_kinds: list[Kind] = []  # of the drafts off error and misconfiguration branches
         self._with_depth = 0
-        self._resumable_entry: tuple[Kind, tuple[int, ...]] = (NOT_TENSOR, ())
-        self._try_checkpoint: Kind = NOT_TENSOR  # the same for the `try` statement being entered
+        self._resumable_entry: tuple[Resumable, tuple[int, ...]] = (Resumable(NOT_TENSOR, 0, NOT_TENSOR), ())
+        self._try_checkpoint = Resumable(NOT_TENSOR, 0, NOT_TENSOR)  # the same for the `try` statement being entered
         self._operations_before = 0  # statements computing a tensor anywhere so far: at least the graph's
         self._last_site_node = 0  # id of the call the last call site was recorded for
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
