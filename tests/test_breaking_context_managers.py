@@ -1,6 +1,8 @@
-"""GM660 against TorchDynamo: each `with` it reports breaks there ("step_unsupported"), and the
-negatives of its fixture (one operation before the `with`, a generator or class without a break, a
-plain helper) break nowhere at their `with` (tests/fixtures/rules/GM660_breaking_context_manager.py)."""
+"""GM660 and GM661 against TorchDynamo: each `with` or `try` line they report breaks there
+("step_unsupported"), and the negatives of their fixtures (one operation before the statement, or a
+break since the last two, a manager or body without a break, a break only on an error path, a plain
+helper) break nowhere at their line (tests/fixtures/rules/GM660_breaking_context_manager.py,
+GM661_breaking_try_body.py)."""
 
 from __future__ import annotations
 
@@ -19,19 +21,24 @@ from ground_truth import Tree, dynamo_breaks, normalise  # noqa: E402
 from test_dynamo_ground_truth import load  # noqa: E402
 from test_rule_fixtures import reported  # noqa: E402
 
-FIXTURE = REPO / "tests" / "fixtures" / "rules" / "GM660_breaking_context_manager.py"
+RULES = REPO / "tests" / "fixtures" / "rules"
+CASES = [
+    (RULES / "GM660_breaking_context_manager.py", "GM660", ast.With, 5),
+    (RULES / "GM661_breaking_try_body.py", "GM661", ast.Try, 2),
+]
 
 
-def _with_lines() -> set[int]:
-    tree = ast.parse(FIXTURE.read_text(encoding="utf-8"))
-    return {node.lineno for node in ast.walk(tree) if isinstance(node, ast.With)}
+def _statement_lines(fixture: Path, statement: type[ast.stmt]) -> set[int]:
+    tree = ast.parse(fixture.read_text(encoding="utf-8"))
+    return {node.lineno for node in ast.walk(tree) if isinstance(node, statement)}
 
 
-def test_reported_with_lines_are_exactly_where_dynamo_breaks() -> None:
+@pytest.mark.parametrize(("fixture", "code", "statement", "count"), CASES, ids=[code for _, code, _, _ in CASES])
+def test_reported_lines_are_exactly_where_dynamo_breaks(fixture: Path, code: str, statement: type[ast.stmt], count: int) -> None:
     breaks: set[int] = set()
-    for module, args in load(FIXTURE).dynamo_cases():
-        explained = dynamo_breaks(module, tuple(args), {}, Tree([str(FIXTURE)]))
-        breaks |= {line for file, line in explained.lines if file == normalise(str(FIXTURE))}
-    found = {row for row, code in reported(FIXTURE) if code == "GM660"}
-    assert len(found) == 4, found
-    assert found == breaks & _with_lines()
+    for module, args in load(fixture).dynamo_cases():
+        explained = dynamo_breaks(module, tuple(args), {}, Tree([str(fixture)]))
+        breaks |= {line for file, line in explained.lines if file == normalise(str(fixture))}
+    found = {row for row, reported_code in reported(fixture) if reported_code == code}
+    assert len(found) == count, found
+    assert found == breaks & _statement_lines(fixture, statement)

@@ -13,8 +13,12 @@ whole frame and only the line inside breaks. So the traversal drafts a `with` en
 after two tensor operations at the top of the function (function_statements.py, which also
 records the `__enter__` and `__exit__` a class's call runs, so the scope traces them), and the
 finding stands when one of those sites runs such a generator or method that breaks (itself or in
-a callee). A plain helper that breaks and returns a manager is no such case: Dynamo resumes after
-the call.
+a callee) other than on an error or misconfiguration branch (`Draft.rare`: an `except` around the
+`yield`, a warning on a bad argument; the exception arm of `__exit__` is not even walked, Dynamo
+runs it with no exception: narrowing.exit_without_exception). After a break Dynamo resumes with an
+empty graph, so the point holds only while nothing breaks from the first of the last two operations
+to the `with` (a draft there: the draft's `suppressed_if`; a call there: its `earlier` sites). A
+plain helper that breaks and returns a manager is no such case: Dynamo resumes after the call.
 """
 
 from __future__ import annotations
@@ -22,28 +26,34 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.held_contexts import CONTEXT_MANAGER_DECORATORS
+from graphmend_bot.analysis.skipped_frames import breaks_at
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Container
+    from collections.abc import Callable, Collection, Container
 
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+    from graphmend_bot.vocabulary.kind import Kind
 
 _MANAGER_METHODS = frozenset({"__enter__", "__exit__"})
 
 
 def breaking_manager_entries(
     program: Program, pending: Collection[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
-    breaking: Container[FunctionId],
+    usually_breaking: Container[FunctionId], holds: Callable[[FunctionId, Kind], bool],
 ) -> list[TracedDraft]:
-    """The drafts of `with` statements entering a context manager of the tree that breaks."""
+    """The drafts of `with` statements entering a context manager of the tree that breaks other
+    than on an error or misconfiguration branch, while nothing broke since the point Dynamo would
+    resume at (a draft there is the draft's `suppressed_if`, a call there is `earlier`)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
     for fid in pending:
         function = program.function(fid)
-        for sites, draft in function.entered_manager_drafts:
+        for sites, earlier, draft in function.entered_manager_drafts:
+            if holds(fid, draft.suppressed_if) or breaks_at(fid, earlier, targets, usually_breaking):
+                continue
             runs = [callee for site in sites for callee in targets.get((fid, site), ())]
-            if any(_manager_code(program, callee) and callee in breaking for callee in runs):
+            if any(_manager_code(program, callee) and callee in usually_breaking for callee in runs):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 

@@ -111,6 +111,7 @@ class FunctionAnalyzer(StatementVisitor):
             self.summary.mask_returns = tuple(sorted(self.mask_returns))
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
         self.summary.skipped_frame_drafts = self._frame_skips.finish()
+        self.summary.try_body_drafts = self._frame_skips.try_lines()
 
     def _is_staticmethod(self) -> bool:
         return any(dotted_name(d) == "staticmethod" for d in self.node.decorator_list)

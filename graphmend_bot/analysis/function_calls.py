@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import keyword_arguments, masks, skipped_frames, str_enums, value_class
+from graphmend_bot.analysis import keyword_arguments, masks, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
 from graphmend_bot.analysis.function_objects import ObjectTracker, names_a_class
 from graphmend_bot.analysis.function_state import Env
@@ -323,7 +323,7 @@ class CallResolver(ObjectTracker):
         if id(node) in self._dict_view_calls:
             for check_view_call in C.DICT_VIEW_COMPREHENSION_CALLS:
                 check_view_call(self, node)
-        if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
+        if self._loop_depth or self._try_depth:
             self._frame_skips.site(len(self.summary.calls) - 1, self._loop_depth > 0)
         if sources := str_enums.argument_sources(node, args, kwargs):
             self.summary.call_member_sources.append((len(self.summary.calls) - 1, sources))

@@ -8,8 +8,9 @@ whether a callee, a dependency, a held object or a skipped frame makes it break 
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
-from graphmend_bot.analysis import installed_packages, modes, numpy_values, skipped_frames, tensor_rank
+from graphmend_bot.analysis import installed_packages, modes, numpy_values, tensor_rank
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import Rule
@@ -73,8 +74,10 @@ class FindingReporter(FunctionState):
             # A break in a loop makes Dynamo skip the frame, but one on an error or misconfiguration
             # branch only on the calls that take it: the usual calls trace on past the loop.
             self._eager_after = self._eager_after | deps.without_flags()
-        if (self._loop_depth or self._try_depth) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
-            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0)
+        if not self._rare_depth:
+            self._usual_draft_kinds.append(deps.without_flags())
+        if self._loop_depth or self._try_depth:
+            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0, self._rare_depth > 0)
 
     def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None,
                by_extent: bool = False, own_frame: bool = False) -> Draft | None:
@@ -119,16 +122,19 @@ class FindingReporter(FunctionState):
 
     def report_if_entered_manager_breaks(self, rule: Rule, node: ast.expr, message: str) -> None:
         checkpoint, sites = self._resumable_entry
-        draft = self._draft(rule, node, message, checkpoint, None)
-        if draft is not None:
-            self.summary.entered_manager_drafts.append((sites, draft))
+        draft = self._draft(rule, node, message, checkpoint.kind, None)
+        if draft is not None:  # a break since the resume point (a draft, an earlier site) leaves none
+            earlier = tuple(range(checkpoint.first_site, min(sites)))
+            self.summary.entered_manager_drafts.append((sites, earlier, replace(draft, suppressed_if=checkpoint.breaks_since)))
 
     def report_if_try_body_breaks(self, rule: Rule, node: ast.Try, message: str) -> None:
         keyword = ast.Pass(lineno=node.lineno, col_offset=node.col_offset, end_lineno=node.lineno,
                            end_col_offset=node.col_offset + len("try"))  # the `try` line, not the whole block
-        draft = self._draft(rule, keyword, message, self._try_checkpoint, None)
+        checkpoint = self._try_checkpoint
+        draft = self._draft(rule, keyword, message, checkpoint.kind, None)
         if draft is not None:
-            self._frame_skips.try_statement(draft)
+            earlier = tuple(range(checkpoint.first_site, len(self.summary.calls)))
+            self._frame_skips.try_statement(replace(draft, suppressed_if=checkpoint.breaks_since), earlier)
 
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.

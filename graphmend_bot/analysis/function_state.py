@@ -4,7 +4,8 @@ The analyzer of one function body is built in layers, each a module with one job
 subclass of the one below, so a layer calls those below it directly (no extra indirection per
 node; method lookups are cached by the interpreter):
 
-- `FunctionState` (here): the environment besides the per-path `Env`, read and written by all;
+- `FunctionState` (here): the environment besides the per-path `Env`, read and written by all,
+  and where Dynamo could resume (the operations counted so far);
 - `FindingReporter` (function_reporting.py): what a rule's detection hook may ask and report;
 - `ObjectTracker` (function_objects.py): which class or object a local holds;
 - `CallResolver` (function_calls.py): calls, into torch, builtins or the checked tree;
@@ -19,6 +20,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from collections.abc import Callable
+from typing import NamedTuple
 
 from graphmend_bot.analysis import function_aliases, keyword_arguments, skipped_frames
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -28,6 +30,16 @@ from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 Env = dict[str, Kind]
 Resolve = Callable[[ast.expr], "str | None"]
+
+
+class Resumable(NamedTuple):
+    """A point Dynamo can resume at, for a `with` or `try` after it: the kind of the last operation
+    that made it one, the first call site since the graph holds two, and the kinds of the drafts
+    since then. A break there leaves it too few operations to resume with (GM660, GM661)."""
+
+    kind: Kind
+    first_site: int
+    breaks_since: Kind
 
 
 class FunctionState:
@@ -141,14 +153,16 @@ class FunctionState:
         # loop body (their deps), and the call sites there (a break in the callee does it too).
         self._try_depth = 0
         self._frame_skips = skipped_frames.FrameSkips()
-        # The kinds of the tensor operations of the statements at the top of the body so far, and, for
-        # the call a `with` enters after two of them outside any `try`/`with` block (a point Dynamo
-        # can resume at: analysis/entered_managers.py), the kind of the second and the call sites
-        # entering it runs: the call, and a class's `__enter__` and `__exit__`.
-        self._top_level_ops: list[Kind] = []
+        # The tensor operations of the statements at the top of the body so far: (kind, how many call
+        # sites and usual-path drafts there were before the statement). For the call a `with` enters
+        # after two of them outside any `try`/`with` block (a point Dynamo can resume at:
+        # analysis/entered_managers.py): the resume point (Resumable) and the call sites entering it
+        # runs: the call, and a class's `__enter__` and `__exit__`.
+        self._top_level_ops: list[tuple[Kind, int, int]] = []
+        self._usual_draft_kinds: list[Kind] = []  # of the drafts off error and misconfiguration branches
         self._with_depth = 0
-        self._resumable_entry: tuple[Kind, tuple[int, ...]] = (NOT_TENSOR, ())
-        self._try_checkpoint: Kind = NOT_TENSOR  # the same for the `try` statement being entered
+        self._resumable_entry: tuple[Resumable, tuple[int, ...]] = (Resumable(NOT_TENSOR, 0, NOT_TENSOR), ())
+        self._try_checkpoint = Resumable(NOT_TENSOR, 0, NOT_TENSOR)  # the same for the `try` statement being entered
         self._operations_before = 0  # statements computing a tensor anywhere so far: at least the graph's
         self._last_site_node = 0  # id of the call the last call site was recorded for
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
@@ -194,6 +208,26 @@ class FunctionState:
         """`self.NAME = value` or `self.register_buffer("NAME", value)`: module state."""
         self.attribute_writes.append((name, kind.without_flags()))
         self.attribute_masks[name] = self.attribute_masks.get(name, True) and kind.boolean and kind.is_tensor
+
+    def _resumable(self) -> Resumable | None:
+        """Whether Dynamo can go back to this statement to resume, measured on torch 2.13: once the
+        graph holds two operations, outside any `try` or `with` block and outside loops (in a `for`
+        body the iterator is on the stack: it goes back to the `for`). After a break it resumes with
+        an empty graph (tests/fixtures/rules/GM660_breaking_context_manager.py): the two must come
+        after the last break, so the point holds while nothing breaks from the first of the last two."""
+        if self._try_depth or self._with_depth or self._loop_depth or len(self._top_level_ops) < 2:
+            return None
+        _, first_site, first_draft = self._top_level_ops[-2]
+        return Resumable(self._top_level_ops[-1][0], first_site, Kind.union(self._usual_draft_kinds[first_draft:]))
+
+    def _count_operation(self, node: ast.stmt, operation: bool, kind: Kind, before: tuple[int, int]) -> None:
+        """A statement at the top of the body that computes a tensor by an operation (not a bare
+        name or attribute read) puts at least one node in the graph: Dynamo takes a point it can
+        resume at only once the graph holds two (symbolic_convert's `is_non_empty_graph`)."""
+        if operation and kind.is_tensor:
+            self._operations_before += 1
+            if id(node) in self._top_level:
+                self._top_level_ops.append((kind, *before))
 
     # The traversal recurses across its layers: a call evaluates its arguments, a walrus or a
     # comprehension binds a target. Defined by ExpressionEvaluator and StatementVisitor above.

@@ -45,10 +45,13 @@ class StatementVisitor(ExpressionEvaluator):
 
     def stmt(self, node: ast.stmt, env: Env) -> bool:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            before = len(self.summary.calls), len(self._usual_draft_kinds)
             kind = self._assign(node, env)
-            self._count_operation(node, isinstance(node, ast.AugAssign) or statement_forms.is_operation(node.value), kind)
+            operation = isinstance(node, ast.AugAssign) or statement_forms.is_operation(node.value)
+            self._count_operation(node, operation, kind, before)
         elif isinstance(node, ast.Expr):
-            self._count_operation(node, statement_forms.is_operation(node.value), self.expr(node.value, env))
+            before = len(self.summary.calls), len(self._usual_draft_kinds)
+            self._count_operation(node, statement_forms.is_operation(node.value), self.expr(node.value, env), before)
         elif isinstance(node, ast.If):
             return self._if(node, env)
         elif isinstance(node, ast.While):
@@ -171,27 +174,10 @@ class StatementVisitor(ExpressionEvaluator):
             for method in ("__enter__", "__exit__"):
                 sites.append(len(self.summary.calls))
                 self._record_site(f"instance:{constructor}>{method}", value, [], [])
-        if sites and self._resumable() is not None:
-            self._resumable_entry = (self._top_level_ops[1], tuple(sites))
+        if sites and (resumable := self._resumable()) is not None:
+            self._resumable_entry = (resumable, tuple(sites))
             for check_entered in C.ENTERED_CALLS:
                 check_entered(self, value)
-
-    def _resumable(self) -> Kind | None:
-        """Whether Dynamo can go back to this statement to resume, measured on torch 2.13: once the
-        graph holds two operations (the kind of the second), outside any `try` or `with` block and
-        outside loops (in a `for` body the iterator is on the stack: it goes back to the `for`)."""
-        if self._try_depth or self._with_depth or self._loop_depth or len(self._top_level_ops) < 2:
-            return None
-        return self._top_level_ops[1]
-
-    def _count_operation(self, node: ast.stmt, operation: bool, kind: Kind) -> None:
-        """A statement at the top of the body that computes a tensor by an operation (not a bare
-        name or attribute read) puts at least one node in the graph: Dynamo takes a point it can
-        resume at only once the graph holds two (symbolic_convert's `is_non_empty_graph`)."""
-        if operation and kind.is_tensor:
-            self._operations_before += 1
-            if id(node) in self._top_level:
-                self._top_level_ops.append(kind)
 
     def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, env: Env) -> Kind:
         """Binds the targets; returns the kind of the value."""
@@ -351,6 +337,9 @@ class StatementVisitor(ExpressionEvaluator):
         if under_compile is not None:
             self._before_guard(node.test, env)
             return self.block(node.body if under_compile else node.orelse, env)
+        without_exception = narrowing.exit_without_exception(self.node, node.test)
+        if without_exception is not None:  # the exception arm of `__exit__`: dead where Dynamo traces it
+            return self.block(node.body if without_exception else node.orelse, env)
         if statement_forms.is_validation_guard(node):
             self._bool_context(node.test, env, "guard")
             python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)

@@ -143,10 +143,14 @@ class FunctionSummary:
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).
     held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
-    # (call sites, draft) of `with helper(...):` / `with Cls(...):` entered after a resumable point of
-    # the frame: it stands when a site runs a `@contextlib.contextmanager` generator of the tree, or
-    # the class's `__enter__` or `__exit__`, and that breaks (analysis/entered_managers.py).
-    entered_manager_drafts: list[tuple[tuple[int, ...], Draft]] = field(default_factory=list)
+    # (call sites, earlier call sites, draft) of `with helper(...):` / `with Cls(...):` entered after a
+    # resumable point of the frame: it stands when a site runs a `@contextlib.contextmanager` generator
+    # of the tree, or the class's `__enter__` or `__exit__`, and that breaks, and no earlier site (from
+    # that point on) breaks: Dynamo would then resume with too few operations (entered_managers.py).
+    entered_manager_drafts: list[tuple[tuple[int, ...], tuple[int, ...], Draft]] = field(default_factory=list)
+    # (body call sites, body drafts' kind, earlier call sites, draft) of a `try` entered after a
+    # resumable point: it stands when its body breaks and no earlier site does (GM661, skipped_frames.py).
+    try_body_drafts: list[tuple[tuple[int, ...], Kind, tuple[int, ...], Draft]] = field(default_factory=list)
     # (method name, draft) of `super().NAME(...)` with NAME one of `object`'s methods Dynamo cannot
     # call through `super()`: it stands when the class's bases leave NAME to `object` (super_calls.py).
     super_object_drafts: list[tuple[str, Draft]] = field(default_factory=list)

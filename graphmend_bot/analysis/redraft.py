@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 CONSEQUENCE_LISTS = {
     "str_method_drafts": 1, "callee_break_drafts": 1, "held_object_drafts": 2, "metaclass_call_drafts": None,
     "module_init_drafts": 1, "skipped_frame_drafts": 2, "dependency_call_drafts": 1, "typed_dict_drafts": 1,
-    "held_context_drafts": 1, "entered_manager_drafts": 1,
+    "held_context_drafts": 1, "entered_manager_drafts": 2, "try_body_drafts": 3,
     "super_object_drafts": 1, "object_operand_drafts": 1, "mask_index_drafts": 1,
 }
 
@@ -84,6 +84,7 @@ def _kinds(function: FunctionSummary) -> Iterator[Kind]:
     yield from function.return_elements or ()
     yield from (kind for _, kind in function.attribute_writes)
     yield from (kind for _, kind, _ in function.skipped_frame_drafts)
+    yield from (kind for _, kind, _, _ in function.try_body_drafts)
 
 
 def _drafts(function: FunctionSummary) -> Iterator[Draft]:

@@ -41,7 +41,7 @@ from graphmend_bot.analysis.public_api import (
     public_callables,
     tensor_api_roots,
 )
-from graphmend_bot.analysis.skipped_frames import comprehension_findings
+from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
@@ -986,9 +986,12 @@ class Program:
         result += disabled_function_calls(self, solver.targets)
         result += held_module_calls(self, traced)
         result += held_context_entries(self, traced)
-        consequences = self._consequences(traced, solver.targets, [*result, *inner])
+        consequences = self._consequences(traced, solver.targets, [*result, *inner], solver.holds)
         consequences += comprehension_findings(
             self, traced, solver.targets, lambda: self._breaking(solver.targets, [*result, *inner]), solver.holds
+        )
+        consequences += breaking_try_bodies(
+            self, traced, solver.targets, lambda: self._usually_breaking(solver.targets, [*result, *inner]), solver.holds
         )
         if self.dependency_modules:
             inside = calls_breaking_inside(self, solver.targets, inner)
@@ -1000,7 +1003,7 @@ class Program:
 
     def _consequences(
         self, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
-        standing: list[TracedDraft],
+        standing: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool],
     ) -> list[TracedDraft]:
         """Breaks Dynamo reports because of other breaks: a call it cannot resume at (GM605) and
         `super().__init__` of a module whose `__init__` it then runs as its own frame (GM606)."""
@@ -1027,7 +1030,8 @@ class Program:
             for fid, row in held_rows.items():
                 eager_rows[fid] = min(row, eager_rows.get(fid, row))
         found += metaclass_calls(self, eager_rows, targets)
-        found += breaking_manager_entries(self, entering, targets, breaking)
+        if entering:
+            found += breaking_manager_entries(self, entering, targets, self._usually_breaking(targets, [*standing, *found]), holds)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def call_targets(self, fid: FunctionId) -> list[FunctionId]:
@@ -1083,6 +1087,13 @@ class Program:
     ) -> BreakingFunctions:
         """The breaking functions as the consequence passes ask about them, each question recorded."""
         return BreakingFunctions(self._breaking_set(targets, standing), self.break_asked)
+
+    def _usually_breaking(
+        self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
+    ) -> BreakingFunctions:
+        """The functions that break on the usual path: by a finding off an error or misconfiguration
+        branch (Draft.rare), or by calling one (a call on such a branch counts: an upper bound)."""
+        return self._breaking(targets, [traced_draft for traced_draft in standing if not traced_draft.draft.rare])
 
     def _breaking_set(
         self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]

@@ -21,16 +21,18 @@ it skips the whole frame, so the comprehensions before it run as frames too: tra
 then calls the breaking forward in a `try` (tests/fixtures/rules/GM611_comprehension_in_skipped_frame.py).
 Operations are counted as statements computing a tensor anywhere before the `try`, an upper bound.
 
-The same record gives GM661 its condition: a `try` entered after a point Dynamo can resume at
-breaks at its `try` line when its body breaks (a draft there holds, or a call there whose callee
-breaks); see tests/fixtures/rules/GM661_breaking_try_body.py.
+The same record gives GM661 its condition, on every Python (only the comprehensions depend on
+COMPREHENSIONS_ARE_FRAMES): a `try` entered after a point Dynamo can resume at breaks at its `try`
+line when its body breaks other than on an error or misconfiguration branch (a draft there holds, or
+a call there whose callee breaks), and nothing broke since that point (entered_managers.py); see
+tests/fixtures/rules/GM661_breaking_try_body.py.
 """
 
 from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.model import Draft
@@ -162,7 +164,7 @@ class _OpenTry:
         self.frame_wide = frame_wide
         self.kind: Kind = NOT_TENSOR
         self.inside: list[_Condition] = []
-        self.drafts: list[Draft] = []
+        self.drafts: list[tuple[Draft, tuple[int, ...]]] = []
 
 
 class FrameSkips:
@@ -174,28 +176,31 @@ class FrameSkips:
     whole frame is skipped, as for a loop. The same record says when a `try` statement's body
     breaks (GM661: Dynamo breaks at the `try` line, the point it resumes at)."""
 
-    def __init__(self) -> None:
+    def __init__(self, comprehensions_are_frames: bool = COMPREHENSIONS_ARE_FRAMES) -> None:
+        # 3.12 runs comprehensions in the frame that holds them: no GM611, but the `try` lines stand
+        self._comprehensions_are_frames = comprehensions_are_frames
         self.sites: list[int] = []  # in try or loop bodies so far
         self.kind: Kind = NOT_TENSOR
         self._frame_sites: list[int] = []  # in loop bodies, and try bodies with no point to resume at
         self._frame_kind: Kind = NOT_TENSOR
         self._tries: list[_OpenTry] = []  # open try bodies
         self._found: list[tuple[_Condition, Draft]] = []
-        self._try_lines: list[tuple[_Condition, Draft]] = []
+        self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
 
     def enter_try(self, frame_wide: bool = False) -> None:
         self._tries.append(_OpenTry(len(self.sites), frame_wide))
 
-    def try_statement(self, draft: Draft) -> None:
-        """A finding at the `try` just entered, standing when its body breaks."""
-        self._tries[-1].drafts.append(draft)
+    def try_statement(self, draft: Draft, earlier: tuple[int, ...]) -> None:
+        """A finding at the `try` just entered, standing when its body breaks and none of the
+        `earlier` call sites (since the point Dynamo would resume at) does."""
+        self._tries[-1].drafts.append((draft, earlier))
 
     def exit_try(self) -> None:
         closed = self._tries.pop()
         sites = self.sites[closed.start:]
         for condition in closed.inside:  # the breaks later in the same try body reach back to it
             condition.add(sites, self.kind)
-        self._try_lines.extend((_Condition(sites, closed.kind), draft) for draft in closed.drafts)
+        self._try_lines.extend((_Condition(sites, closed.kind), earlier, draft) for draft, earlier in closed.drafts)
         if closed.frame_wide:
             self._frame_sites.extend(sites)
             self._frame_kind = self._frame_kind | closed.kind
@@ -207,14 +212,17 @@ class FrameSkips:
         if in_loop:
             self._frame_sites.append(index)
 
-    def draft(self, kind: Kind, in_loop: bool) -> None:
+    def draft(self, kind: Kind, in_loop: bool, rare: bool = False) -> None:
         self.kind = self.kind | kind
-        for open_try in self._tries:
-            open_try.kind = open_try.kind | kind
+        if not rare:  # a break on an error or misconfiguration branch leaves the usual calls traced
+            for open_try in self._tries:
+                open_try.kind = open_try.kind | kind
         if in_loop:
             self._frame_kind = self._frame_kind | kind
 
     def comprehension(self, draft: Draft) -> None:
+        if not self._comprehensions_are_frames:
+            return
         condition = _Condition(self.sites, self.kind)
         if self._tries:
             self._tries[-1].inside.append(condition)
@@ -222,10 +230,15 @@ class FrameSkips:
 
     def finish(self) -> list[tuple[tuple[int, ...], Kind, Draft]]:
         """(call sites, kind, draft) per comprehension, with the frame-skipping breaks of the whole
-        function, and per `try` line, with its body's."""
+        function."""
         for condition, _ in self._found:
             condition.add(self._frame_sites, self._frame_kind)
-        return [(tuple(condition.sites), condition.kind, draft) for condition, draft in self._found + self._try_lines
+        return [(tuple(condition.sites), condition.kind, draft) for condition, draft in self._found
+                if condition.sites or condition.kind]
+
+    def try_lines(self) -> list[tuple[tuple[int, ...], Kind, tuple[int, ...], Draft]]:
+        """(call sites, kind, earlier call sites, draft) per `try` line, with its body's breaks."""
+        return [(tuple(condition.sites), condition.kind, earlier, draft) for condition, earlier, draft in self._try_lines
                 if condition.sites or condition.kind]
 
 
@@ -248,6 +261,37 @@ def comprehension_findings(
         for sites, skip_kind, draft in function.skipped_frame_drafts:
             if not holds(fid, draft.deps) or holds(fid, draft.suppressed_if):
                 continue
-            if holds(fid, skip_kind) or any(callee in broken for site in sites for callee in targets.get((fid, site), ())):
+            if holds(fid, skip_kind) or breaks_at(fid, sites, targets, broken):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def breaking_try_bodies(
+    program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    usually_breaking: Callable[[], BreakingFunctions], holds: Callable[[FunctionId, Kind], bool],
+) -> list[TracedDraft]:
+    """The `try` lines whose body breaks on the usual path (GM661): a draft there, or a call there
+    whose callee breaks other than on an error branch, while nothing broke since the point Dynamo
+    would resume at (a draft there is the draft's `suppressed_if`, a call there is `earlier`)."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    pending = [fid for fid in sorted(traced)
+               if fid[0] not in program.dependency_modules and program.function(fid).try_body_drafts]
+    if not pending:
+        return []
+    broken = usually_breaking()
+    found: list[TracedDraft] = []
+    for fid in pending:
+        function = program.function(fid)
+        for sites, body_kind, earlier, draft in function.try_body_drafts:
+            if not holds(fid, draft.deps) or holds(fid, draft.suppressed_if) or breaks_at(fid, earlier, targets, broken):
+                continue
+            if holds(fid, body_kind) or breaks_at(fid, sites, targets, broken):
+                found.append(TracedDraft(program.modules[fid[0]], function, draft))
+    return found
+
+
+def breaks_at(fid: FunctionId, sites: Iterable[int], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+              breaking: Container[FunctionId]) -> bool:
+    """Whether one of the call sites of `fid` runs a function that breaks."""
+    return any(callee in breaking for site in sites for callee in targets.get((fid, site), ()))

@@ -9,7 +9,7 @@ import ast
 import bisect
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from graphmend_bot.analysis import bound_methods, held_functions, named_tuples, super_calls, typed_dicts
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
@@ -30,6 +30,7 @@ from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 T = TypeVar("T")  # what a consequence draft is paired with: a call site, a method name
+E = TypeVar("E", bound=tuple[Any, ...])  # a consequence entry whose last element is its draft
 
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 # Dynamo calls a function with one of these decorators while tracing; it never traces its body.
@@ -225,7 +226,8 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
     summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
     summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
     summary.held_context_drafts = _unsuppressed(lines, summary.held_context_drafts)
-    summary.entered_manager_drafts = _unsuppressed(lines, summary.entered_manager_drafts)
+    summary.entered_manager_drafts = _unsuppressed_entries(lines, summary.entered_manager_drafts)
+    summary.try_body_drafts = _unsuppressed_entries(lines, summary.try_body_drafts)
     summary.mask_index_drafts = _unsuppressed(lines, summary.mask_index_drafts)
     summary.metaclass_call_drafts = [
         d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
@@ -239,6 +241,11 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
 def _unsuppressed(lines: list[str], drafts: list[tuple[T, Draft]]) -> list[tuple[T, Draft]]:
     """The (call site or method name, draft) pairs whose line has no `noqa` for the draft's code."""
     return [(tag, d) for tag, d in drafts if not suppressed(lines, d.row, d.end_row, d.code)]
+
+
+def _unsuppressed_entries(lines: list[str], entries: list[E]) -> list[E]:
+    """The entries (their draft last) whose line has no `noqa` for the draft's code."""
+    return [entry for entry in entries if not suppressed(lines, entry[-1].row, entry[-1].end_row, entry[-1].code)]
 
 
 def _deferred_functions(tree: ast.Module) -> set[str]:
@@ -297,6 +304,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.skipped_frame_drafts = []
     summary.typed_dict_drafts = []
     summary.entered_manager_drafts = []
+    summary.try_body_drafts = []
     summary.super_object_drafts = []
     summary.object_operand_drafts = []
     summary.mask_index_drafts = []

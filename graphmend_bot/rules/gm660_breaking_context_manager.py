@@ -3,8 +3,9 @@
 The traversal asks at each `with helper(...):` / `with Cls(...):` outside any `try` or `with` block,
 after two tensor operations at the top of the function (where Dynamo keeps a point it can resume
 at); the scope solver keeps the finding when entering runs a `@contextlib.contextmanager` generator
-of the tree, or the class's `__enter__` or `__exit__`, that breaks, itself or in a callee
-(analysis/entered_managers.py has the measurements).
+of the tree, or the class's `__enter__` or `__exit__`, that breaks, itself or in a callee, other
+than on an error or misconfiguration branch, and nothing broke since the first of those two
+operations (analysis/entered_managers.py has the measurements).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ RULE = Rule(
         "Flags `with helper(...):` in traced code when `helper` is a `@contextlib.contextmanager` "
         "generator of the checked tree with a graph break inside (before or after its `yield`), and "
         "`with Cls(...):` (or `with timer:` on a local built by `Cls(...)`) when the class's `__enter__` "
-        "or `__exit__` breaks (a `print`, a clock read), "
-        "entered outside any `try` or `with` block after two tensor operations of the function."
+        "or `__exit__` breaks (a `print`, a clock read), other than on an error or misconfiguration "
+        "branch, entered outside any `try` or `with` block after two tensor operations of the function "
+        "with no graph break since the first of them."
     ),
     why=(
         "TorchDynamo traces a context manager of your code inline, under the `with`. A graph break "
@@ -41,7 +43,8 @@ RULE = Rule(
         "function it can resume at, the `with` statement, compiles the graph up to it and runs the "
         "rest of the function eagerly (measured on torch 2.13: the census records "
         "\"step_unsupported\" at the `with` line, beside the break inside). With fewer than two "
-        "operations in the graph there is no such point, and Dynamo skips the whole function."
+        "operations in the graph there is no such point (after a break Dynamo resumes with an empty "
+        "graph), and Dynamo skips the whole function."
     ),
     example=(
         "class Steps:\n"

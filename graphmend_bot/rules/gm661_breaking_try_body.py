@@ -2,8 +2,9 @@
 
 The traversal asks at each `try` statement outside any `try` or `with` block and loop, after two
 tensor operations at the top of the function (where Dynamo keeps a point it can resume at); the
-scope solver keeps the finding when the body breaks: a finding there, or a call there whose callee
-breaks (analysis/skipped_frames.py records both, as it does for GM611).
+scope solver keeps the finding when the body breaks other than on an error or misconfiguration
+branch (a finding there, or a call there whose callee breaks) and nothing broke since the first of
+those two operations (analysis/skipped_frames.py records both, as it does for GM611, on every Python).
 """
 
 from __future__ import annotations
@@ -29,16 +30,17 @@ RULE = Rule(
     break_reason="step_unsupported",
     summary=(
         "Flags a `try:` in traced code whose body has a graph break (a finding there, or a call "
-        "whose callee breaks), entered outside any other `try` or `with` block and loop after two "
-        "tensor operations of the function."
+        "whose callee breaks) other than on an error or misconfiguration branch, entered outside "
+        "any other `try` or `with` block and loop after two tensor operations of the function with "
+        "no graph break since the first of them."
     ),
     why=(
         "TorchDynamo cannot resume in the middle of a `try` block. At a graph break inside one it "
         "goes back to the last point of the function it can resume at, the `try` statement, "
         "compiles the graph up to it and runs the rest of the function eagerly (measured on torch "
         "2.13: the census records \"step_unsupported\" at the `try` line, beside the break inside). "
-        "With fewer than two operations in the graph there is no such point, and Dynamo skips the "
-        "whole function."
+        "With fewer than two operations in the graph there is no such point (after a break Dynamo "
+        "resumes with an empty graph), and Dynamo skips the whole function."
     ),
     example=(
         "x = x * 2\n"
