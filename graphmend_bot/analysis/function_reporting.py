@@ -25,7 +25,7 @@ class FindingReporter(FunctionState):
         return self._test_depth > 0
 
     def is_scalar_tensor(self, node: ast.expr) -> bool:
-        return tensor_rank.is_scalar(node, self._scalars, self.resolve)
+        return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve)
 
     def is_ndarray(self, node: ast.expr) -> bool:
         return numpy_values.is_ndarray(node, self._ndarrays, self.resolve)

@@ -161,12 +161,14 @@ class FunctionState:
         self._bindings: Counter[str] = Counter()
         self._collection_bindings: Counter[str] = Counter()
         self._call_result_bindings: Counter[str] = Counter()
+        self._number_bindings: Counter[str] = Counter()  # to a Python number (tensor_rank.python_number)
         # Parameters that are collections by their annotation (`tokens: list[Tensor]`), and `*args`.
         self._sized_params: set[str] = set()
         self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
+        self._numbers: set[str] = set()  # locals every binding of which is a Python number (tensor_rank.py)
         self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
 
     def forget(self, name: str) -> None:
@@ -174,6 +176,7 @@ class FunctionState:
         self._collections.discard(name)
         self._call_results.discard(name)
         self._scalars.discard(name)
+        self._numbers.discard(name)
         self._ndarrays.discard(name)
         self.guards.pop(name, None)
         self.aliases.pop(name, None)

@@ -239,8 +239,12 @@ class StatementVisitor(ExpressionEvaluator):
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
         if skipped_frames.builds_collection(value, True, self.resolve):
             self._collections.add(name)
-        if tensor_rank.is_scalar(value, self._scalars, self.resolve):
+        if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve):
             self._scalars.add(name)
+        if tensor_rank.python_number(value, self._numbers):
+            self._number_bindings[name] += 1
+            if self._number_bindings[name] == self._bindings[name]:
+                self._numbers.add(name)
         if numpy_values.is_ndarray(value, self._ndarrays, self.resolve):
             self._ndarrays.add(name)
         constructor = self._constructor_ref(value.func) if isinstance(value, ast.Call) else None
