@@ -90,6 +90,8 @@ class FunctionState:
         # (`generator = np.random.SeedSequence(...)` -> "numpy.random.SeedSequence"), so that
         # `generator.generate_state(4)` is judged as "numpy.random.SeedSequence.generate_state".
         self.built_by: dict[str, str] = {}
+        # Those of them bound by a top-level statement of the function: built on every path after it.
+        self._built_on_every_path: set[str] = set()
         # Locals bound to `functools.partial(g, ...)`: g's ref and the arguments bound so far.
         self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
         # Locals naming one of several functions (`fn = spline` / `fn = identity`): each is called.
@@ -182,6 +184,7 @@ class FunctionState:
         self.aliases.pop(name, None)
         self.instances.pop(name, None)
         self.built_by.pop(name, None)
+        self._built_on_every_path.discard(name)
         self.partials.pop(name, None)
 
     def return_mask(self, returned: Kind) -> None:

@@ -256,6 +256,8 @@ class StatementVisitor(ExpressionEvaluator):
                 self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
             if (built_by := self.resolve(cast(ast.Call, value).func)) is not None:
                 self.built_by[name] = built_by
+                if id(node) in self._top_level:
+                    self._built_on_every_path.add(name)
             self._partial(name, cast(ast.Call, value), env)
         if (seeded := _seeded_generator(value, self.resolve)) is not None:
             self.built_by[name] = seeded  # `g = torch.Generator(d).manual_seed(s)`
