@@ -138,6 +138,45 @@ def test_calls_reported_in_a_traced_function(site: Path, tmp_path: Path) -> None
     assert found == {(7, "GM651", "GB0156"), (8, "GM652", "GB6012")}
 
 
+def test_len_is_judged_only_of_an_object_built_on_every_path(site: Path, tmp_path: Path) -> None:
+    """GM652 needs every path to give the compiled object: a helper that builds one only on some
+    paths (and returns its argument or None on the others) or a local built under an `if` may hold
+    what the caller passed, whose len Dynamo takes; a helper that raises on its other path counts."""
+    source = textwrap.dedent("""\
+        import fakecy
+        import torch
+
+
+        def maybe(name):
+            if name:
+                return fakecy.Wavelet(name)
+
+
+        def passed_through(w):
+            if isinstance(w, str):
+                return fakecy.Wavelet(w)
+            return w
+
+
+        def strict(name):
+            if not name:
+                raise ValueError(name)
+            return fakecy.Wavelet(name)
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x, name):
+                a = len(maybe(name))
+                b = len(passed_through((1, 2)))
+                c = len(strict(name))
+                w = (1, 2)
+                if name:
+                    w = fakecy.Wavelet(name)
+                return x + a + b + c + len(w)
+        """)
+    assert {line for line, code, _ in graphmend_findings(source, tmp_path) if code == "GM652"} == {26}
+
+
 def test_a_class_is_told_from_a_function_through_aliases(site: Path) -> None:
     """A method call counts (GM650) only on an object a class built: `tqdm = asyncio_tqdm` aliases one."""
     (site / "fakecy" / "bars.py").write_text(textwrap.dedent("""\

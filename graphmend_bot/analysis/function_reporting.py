@@ -26,7 +26,7 @@ class FindingReporter(FunctionState):
         return self._test_depth > 0
 
     def is_scalar_tensor(self, node: ast.expr) -> bool:
-        return tensor_rank.is_scalar(node, self._scalars, self.resolve)
+        return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve)
 
     def is_ndarray(self, node: ast.expr) -> bool:
         return numpy_values.is_ndarray(node, self._ndarrays, self.resolve)
@@ -51,16 +51,16 @@ class FindingReporter(FunctionState):
 
     def built_outside(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.Name):
-            return [self.built_by[node.id]] if node.id in self.built_by else []
+            return [self.built_by[node.id]] if node.id in self._built_on_every_path else []
         if not isinstance(node, ast.Call):
             return []
         if (resolved := self.resolve(node.func)) is not None:
             return [resolved]
         helper = self.guard_helpers.function(node.func.id) if (
             isinstance(node.func, ast.Name) and self.guard_helpers is not None) else None
-        return [] if helper is None else [
-            name for value in _returned_calls(helper) if (name := self.resolve(value.func)) is not None
-        ]
+        calls = [] if helper is None else _calls_returned_on_every_path(helper)
+        names = [name for call in calls if (name := self.resolve(call.func)) is not None]
+        return names if len(names) == len(calls) else []  # every path returns what a known callee builds
 
     def report(
         self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None
@@ -222,14 +222,32 @@ def _char_column(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
 
 
-def _returned_calls(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Call]:
-    """The calls `function` returns the result of (`return pywt.Wavelet(name)`), nested functions left out."""
+def _calls_returned_on_every_path(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Call]:
+    """The calls `function` returns the result of (`return pywt.Wavelet(name)`), nested functions
+    left out; none when some path returns anything else (`return w` under `if isinstance(w, str)`),
+    falls off the end (`None`) or the function is a generator."""
     found: list[ast.Call] = []
     stack: list[ast.AST] = list(function.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Return) and isinstance(node.value, ast.Call):
+        if isinstance(node, ast.Return):
+            if not isinstance(node.value, ast.Call):
+                return []
             found.append(node.value)
+        elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return []
         elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             stack.extend(ast.iter_child_nodes(node))
-    return found
+    return found if _ends_every_path(function.body) else []
+
+
+def _ends_every_path(body: list[ast.stmt]) -> bool:
+    """Every path through `body` ends in a `return` or a `raise` (none reaches its end)."""
+    last = body[-1] if body else None
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(last, ast.If):
+        return _ends_every_path(last.body) and _ends_every_path(last.orelse)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return _ends_every_path(last.body)
+    return False

@@ -102,6 +102,8 @@ class FunctionState:
         # (`generator = np.random.SeedSequence(...)` -> "numpy.random.SeedSequence"), so that
         # `generator.generate_state(4)` is judged as "numpy.random.SeedSequence.generate_state".
         self.built_by: dict[str, str] = {}
+        # Those of them bound by a top-level statement of the function: built on every path after it.
+        self._built_on_every_path: set[str] = set()
         # Locals bound to `functools.partial(g, ...)`: g's ref and the arguments bound so far.
         self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
         # Locals naming one of several functions (`fn = spline` / `fn = identity`): each is called.
@@ -175,12 +177,14 @@ class FunctionState:
         self._bindings: Counter[str] = Counter()
         self._collection_bindings: Counter[str] = Counter()
         self._call_result_bindings: Counter[str] = Counter()
+        self._number_bindings: Counter[str] = Counter()  # to a Python number (tensor_rank.python_number)
         # Parameters that are collections by their annotation (`tokens: list[Tensor]`), and `*args`.
         self._sized_params: set[str] = set()
         self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
+        self._numbers: set[str] = set()  # locals every binding of which is a Python number (tensor_rank.py)
         self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
 
     def forget(self, name: str) -> None:
@@ -188,11 +192,13 @@ class FunctionState:
         self._collections.discard(name)
         self._call_results.discard(name)
         self._scalars.discard(name)
+        self._numbers.discard(name)
         self._ndarrays.discard(name)
         self.guards.pop(name, None)
         self.aliases.pop(name, None)
         self.instances.pop(name, None)
         self.built_by.pop(name, None)
+        self._built_on_every_path.discard(name)
         self.partials.pop(name, None)
 
     def return_mask(self, returned: Kind) -> None:

@@ -226,8 +226,12 @@ class StatementVisitor(ExpressionEvaluator):
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
         if skipped_frames.builds_collection(value, True, self.resolve):
             self._collections.add(name)
-        if tensor_rank.is_scalar(value, self._scalars, self.resolve):
+        if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve):
             self._scalars.add(name)
+        if tensor_rank.python_number(value, self._numbers):
+            self._number_bindings[name] += 1
+            if self._number_bindings[name] == self._bindings[name]:
+                self._numbers.add(name)
         if numpy_values.is_ndarray(value, self._ndarrays, self.resolve):
             self._ndarrays.add(name)
         constructor = self._constructor_ref(value.func) if isinstance(value, ast.Call) else None
@@ -239,6 +243,8 @@ class StatementVisitor(ExpressionEvaluator):
                 self.summary.local_objects.append((len(self.summary.calls) - 1, node.lineno))
             if (built_by := self.resolve(cast(ast.Call, value).func)) is not None:
                 self.built_by[name] = built_by
+                if id(node) in self._top_level:
+                    self._built_on_every_path.add(name)
             self._partial(name, cast(ast.Call, value), env)
         if (seeded := statement_forms.seeded_generator(value, self.resolve)) is not None:
             self.built_by[name] = seeded  # `g = torch.Generator(d).manual_seed(s)`

@@ -24,6 +24,7 @@ from graphmend_bot.analysis.model import (
 )
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.suppressions import suppressed
+from graphmend_bot.analysis.tensor_rank import python_number
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 from graphmend_bot.source_lines import physical_lines
 from graphmend_bot.vocabulary import known_names as V
@@ -631,24 +632,8 @@ def _keys_given_python_values(stmt: ast.Assign | ast.AugAssign) -> list[str]:
         if isinstance(target, ast.Subscript)
         and isinstance(target.slice, ast.Constant)
         and isinstance(target.slice.value, str)
-        and _python_number(stmt.value)
+        and python_number(stmt.value)
     ]
-
-
-def _python_number(node: ast.expr) -> bool:
-    """A number written out, or a size: `0`, `len(x)`, `x.size(1)`, `x.shape[0]`, sums of them."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
-    if isinstance(node, ast.BinOp):
-        return _python_number(node.left) and _python_number(node.right)
-    if isinstance(node, ast.Subscript):
-        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
-    if isinstance(node, ast.Call):
-        func = node.func
-        return (isinstance(func, ast.Name) and func.id == "len") or (
-            isinstance(func, ast.Attribute) and func.attr in ("size", "dim", "numel")
-        )
-    return False
 
 
 def _registered_modules(node: ast.expr, typed_params: dict[str, str]) -> dict[str, str]:

@@ -9,7 +9,9 @@ GM302's other check. What is 0-d here: an element of an element of `nonzero(as_t
 one-argument `torch.where` (each element is 1-d), `argmax()`/`argmin()` and `sum()`/`max()`/`min()`
 with no arguments, and `+ - * // %` of those with ints; what keeps the rank of a 0-d tensor: the
 elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.detach()`,
-`.to(torch.long)`, `.floor()`), `torch.clamp` of one, and `torch.bucketize(s, boundaries)` /
+`.to(torch.long)`, `.floor()`), `torch.clamp` of one (clamped to bounds that are Python numbers or
+0-d: a bound tensor of any other rank broadcasts the result, `x.argmax().clamp(max=limits)` with a
+1-d `limits` is 1-d and indexes by gathering), and `torch.bucketize(s, boundaries)` /
 `torch.searchsorted(boundaries, s)` of one (torchcde's `_interpret_t`; measured on torch 2.13 in
 tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering).
 """
@@ -22,56 +24,92 @@ from collections.abc import Callable, Set
 _NO_ARGUMENT_SCALARS = frozenset({"argmax", "argmin", "sum", "max", "min"})
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 # Methods whose result has the receiver's shape: arithmetic with an int or another 0-d tensor (as
-# `_ARITHMETIC`: a tensor operand of higher rank broadcasts), clamping to bounds that are no tensor
-# made in place, and the casts and elementwise methods that take no tensor.
+# `_ARITHMETIC`: a tensor operand of higher rank broadcasts), clamping to bounds that are Python
+# numbers or 0-d (`_CLAMPS`), and the casts and elementwise methods that take no tensor.
 _ARITHMETIC_METHODS = frozenset({"add", "sub", "mul", "floor_divide", "remainder"})
-_RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | frozenset({
-    "clamp", "clip", "clamp_min", "clamp_max", "long", "int", "detach", "to", "type", "floor", "ceil", "round",
-    "trunc", "abs", "neg", "clone", "contiguous",
+_CLAMPS = frozenset({"clamp", "clip", "clamp_min", "clamp_max"})
+_RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | _CLAMPS | frozenset({
+    "long", "int", "detach", "to", "type", "floor", "ceil", "round", "trunc", "abs", "neg", "clone", "contiguous",
 })
 # torch functions whose result has the rank of one argument: the position of that argument.
 _RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1}
+_CLAMP_FUNCTIONS = frozenset({"torch.clamp", "torch.clip"})
+
+Resolve = Callable[[ast.expr], str | None]
 
 
-def is_scalar(node: ast.expr, scalars: Set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
-    """`node` is a 0-d tensor (when it is a tensor at all); `scalars`: locals bound to one."""
+def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve) -> bool:
+    """`node` is a 0-d tensor (when it is a tensor at all); `scalars`: locals bound to one;
+    `numbers`: locals bound to a Python number on every binding."""
     if isinstance(node, ast.Name):
         return node.id in scalars
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
-        left = is_scalar(node.left, scalars, resolve)
-        right = is_scalar(node.right, scalars, resolve)
+        left = is_scalar(node.left, scalars, numbers, resolve)
+        right = is_scalar(node.right, scalars, numbers, resolve)
         return (left and (right or _int(node.right))) or (right and _int(node.left))
     if isinstance(node, ast.Subscript) and _int(node.slice) and isinstance(node.value, ast.Subscript):
         return _int(node.value.slice) and _one_dimensional_tuple(node.value.value, resolve)
     if isinstance(node, ast.Call):
-        return _scalar_call(node, scalars, resolve)
+        return _scalar_call(node, scalars, numbers, resolve)
     return False
 
 
-def _scalar_call(node: ast.Call, scalars: Set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
+def python_number(node: ast.expr, numbers: Set[str] = frozenset()) -> bool:
+    """A number written out, or a size: `0`, `-1`, `len(x)`, `x.size(1)`, `x.shape[0]`, a local in
+    `numbers`, sums of them."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return node.id in numbers
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return python_number(node.operand, numbers)
+    if isinstance(node, ast.BinOp):
+        return python_number(node.left, numbers) and python_number(node.right, numbers)
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (isinstance(func, ast.Name) and func.id == "len") or (
+            isinstance(func, ast.Attribute) and func.attr in ("size", "dim", "numel")
+        )
+    return False
+
+
+def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: Resolve) -> bool:
     func = node.func
     name = resolve(func)
     if isinstance(func, ast.Attribute) and name is None:  # a method, not `torch.max(...)` read as an attribute chain
         if func.attr in _RANK_KEEPING_METHODS:
             operands = [*node.args, *(keyword.value for keyword in node.keywords)]
             if func.attr in _ARITHMETIC_METHODS:
-                keeps = all(_int(o) or is_scalar(o, scalars, resolve) for o in operands)
-            else:  # bounds, a dtype or a device: a name or a number, never a tensor made here
-                keeps = not any(isinstance(o, (ast.Call, ast.Subscript)) and not is_scalar(o, scalars, resolve)
+                keeps = all(_int(o) or is_scalar(o, scalars, numbers, resolve) for o in operands)
+            elif func.attr in _CLAMPS:
+                keeps = all(_bound(o, scalars, numbers, resolve) for o in operands)
+            else:  # a dtype or a device: a name or a number, never a tensor made here
+                keeps = not any(isinstance(o, (ast.Call, ast.Subscript)) and not is_scalar(o, scalars, numbers, resolve)
                                 for o in operands)
-            return keeps and is_scalar(func.value, scalars, resolve)
+            return keeps and is_scalar(func.value, scalars, numbers, resolve)
         return func.attr in _NO_ARGUMENT_SCALARS and not node.args and not node.keywords
     position = _RANK_OF_ARGUMENT.get(name or "")
     if position is not None:
-        return position < len(node.args) and is_scalar(node.args[position], scalars, resolve)
+        bounds = [*node.args[1:], *(keyword.value for keyword in node.keywords)] if name in _CLAMP_FUNCTIONS else []
+        return (position < len(node.args) and is_scalar(node.args[position], scalars, numbers, resolve)
+                and all(_bound(o, scalars, numbers, resolve) for o in bounds))
     return name in ("torch.argmax", "torch.argmin") and len(node.args) == 1 and not node.keywords
+
+
+def _bound(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve) -> bool:
+    """A clamp bound that keeps a 0-d tensor 0-d: none, a Python number or a 0-d tensor; a
+    tensor of unknown rank (a buffer, a parameter, one made here) may broadcast the result."""
+    is_none = isinstance(node, ast.Constant) and node.value is None
+    return is_none or python_number(node, numbers) or is_scalar(node, scalars, numbers, resolve)
 
 
 def _int(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int
 
 
-def _one_dimensional_tuple(node: ast.expr, resolve: Callable[[ast.expr], str | None]) -> bool:
+def _one_dimensional_tuple(node: ast.expr, resolve: Resolve) -> bool:
     """`t.nonzero(as_tuple=True)`, `torch.nonzero(t, as_tuple=True)`, `torch.where(cond)`."""
     if not isinstance(node, ast.Call):
         return False

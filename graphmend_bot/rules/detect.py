@@ -66,9 +66,10 @@ class Checker(Protocol):
         ...
 
     def built_outside(self, node: ast.expr) -> list[str]:
-        """Qualified names of the calls outside the tree that may have built `node`'s value: the
-        call itself, the one a local was bound to (`w = pywt.Wavelet(n)`), or those a top-level
-        function of this module returns (`len(as_wavelet(w))`)."""
+        """Qualified names of the calls outside the tree that build `node`'s value on every path:
+        the call itself, the one a local was bound to by a top-level statement (`w = pywt.Wavelet(n)`),
+        or those a top-level function of this module returns on each of its paths (`len(as_wavelet(w))`
+        where every `return` of `as_wavelet` is such a call); empty when some path may give another value."""
         ...
 
     def report(

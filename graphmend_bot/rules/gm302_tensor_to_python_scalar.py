@@ -89,7 +89,8 @@ RULE = Rule(
         "dims and counts of tensor methods (`view`, `reshape`, `expand`, `repeat`, `narrow`, `chunk`, "
         "`topk`, `transpose`, `unsqueeze`, ...) given a 0-d tensor made from tensor values, slice "
         "bounds, indices that are 0-d tensors by construction (`x[t.argmax()]`,"
-        " `x[torch.bucketize(t.sum(), grid).clamp(0, n)]`, "
+        " `x[torch.bucketize(t.sum(), grid).clamp(0, n)]` with a Python number `n`: a tensor bound of "
+        "higher rank broadcasts the index, which then gathers, "
         "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`), and a tensor that picks the module to call "
         "from a container (`self.experts[scores.argmax()](x)`)."
     ),

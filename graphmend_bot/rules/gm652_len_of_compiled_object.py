@@ -1,8 +1,11 @@
 """GM652 len-of-compiled-object: its documentation, in one place with how it is detected.
 
 `len(v)` where `v` may be an object of a class compiled in an installed third-party package
-(analysis/installed_packages.py): built by the call itself, bound to a local built by one, or
-returned by a top-level function of the module that builds one on some path (Checker.built_outside).
+(analysis/installed_packages.py) on every path: built by the call itself, bound to a local by a
+top-level statement that builds one, or returned by a top-level function of the module every `return`
+of which builds one (Checker.built_outside). A helper that builds one only on some paths
+(`if isinstance(w, str): return pywt.Wavelet(w)` / `return w`) is left alone: what it returns
+otherwise is what the caller passed.
 """
 
 from __future__ import annotations
@@ -18,16 +21,15 @@ from graphmend_bot.vocabulary.kind import TENSOR, Kind
 def _len(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
     if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
         return None
-    for built_by in checker.built_outside(call.args[0]):
-        leaf = built_by.rpartition(".")[2]
-        # A capitalised name is taken for a class (an object built by a compiled function may be
-        # a list or a tuple, whose len Dynamo traces).
-        if leaf[:1].isupper() and (compiled := checker.compiled_module(built_by)) is not None:
-            checker.report(
-                rule, call, f"`len()` of a `{built_by}`, a class compiled in `{compiled.module}`: "
-                "Dynamo cannot trace its `__len__`", TENSOR,
-            )
-            break
+    builders = checker.built_outside(call.args[0])
+    # A capitalised name is taken for a class (an object built by a compiled function may be a list
+    # or a tuple, whose len Dynamo traces); every path must give such an object.
+    compiled = [checker.compiled_module(b) if b.rpartition(".")[2][:1].isupper() else None for b in builders]
+    if builders and compiled[0] is not None and all(compiled):
+        checker.report(
+            rule, call, f"`len()` of a `{builders[0]}`, a class compiled in `{compiled[0].module}`: "
+            "Dynamo cannot trace its `__len__`", TENSOR,
+        )
     return None
 
 
@@ -39,7 +41,7 @@ RULE = Rule(
     summary=(
         "Flags `len()` in traced code of an object of a class compiled in an installed third-party "
         "package (Cython or the C API: `len(pywt.Wavelet(name))`), built in place, bound to a local "
-        "built by one, or returned by a helper of the same module that builds one."
+        "built by one, or returned by a helper of the same module that builds one on every path."
         " Reported only where the package is installed (run `graphmend check` in the project's "
         "environment): the GitHub review bot, whose environment holds no project dependencies, never reports it."
     ),
