@@ -34,9 +34,10 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   trace (torchdiffeq: its only modules are private wrappers around the user's vector field);
 - else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
   callables that take or return a tensor (a parameter annotated as one, a result that is one
-  whatever the arguments, or what a model's method returns from its submodules). Users compile kornia's functional API beside its modules, a flow's
-  `inverse` and `log_prob`, a scheduler's `step`; the tokenizers, loaders and configuration
-  classes of a model zoo take and return no tensor and stay out.
+  whatever the arguments, or what a model's method returns from its submodules). Users compile
+  kornia's functional API beside its modules, a flow's `inverse` and `log_prob`, a scheduler's
+  `step`; the tokenizers, loaders and configuration classes of a model zoo take and return no
+  tensor and stay out.
 A lone file or a folder of scripts keeps the model scope.
 """
 
