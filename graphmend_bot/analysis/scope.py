@@ -44,6 +44,7 @@ from graphmend_bot.analysis.public_api import (
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
+from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
@@ -1164,11 +1165,14 @@ class _TensorFlow:
             for fid in traced
         }
         self.targets: dict[tuple[FunctionId, int], list[FunctionId]] = {}
+        self.layers: dict[tuple[FunctionId, int], LayerResult] = {}  # `self.proj(x)` on a torch.nn layer
         for fid in traced:
             for index, site in enumerate(program.function(fid).calls):
                 targets = [t for t in program.resolve_call(fid, site.ref) if t in traced]
                 if targets:
                     self.targets[(fid, index)] = targets
+                elif (layer := self._torch_layer(fid, site.ref)) is not None:
+                    self.layers[(fid, index)] = layer
         for fid in traced:
             if program.declared_entry(fid):
                 function = program.function(fid)
@@ -1230,7 +1234,18 @@ class _TensorFlow:
                 return True
             if call.element is not None and any(self._element_returns(t, call.element) for t in targets):
                 return True
+            if not targets and (layer := self.layers.get((fid, call.site))) is not None and layer.element(call.element):
+                return True
         return False
+
+    def _torch_layer(self, fid: FunctionId, ref: str) -> LayerResult | None:
+        """What `self.NAME(...)` returns when every class that built `self.NAME` is a torch.nn
+        layer of torch_layers' table."""
+        kind, _, name = ref.partition(":")
+        class_qualname = self.program.function(fid).class_qualname
+        if kind != "self" or class_qualname is None or not name.isidentifier():
+            return None
+        return layer_result(self.program.held_constructors(fid[0], class_qualname, name))
 
     def tested(self, fid: FunctionId, draft: Draft) -> Kind:
         """What `draft` converts: its deps less the call results its condition tests whole where
