@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from graphmend_bot.analysis import installed_packages
+from graphmend_bot.analysis import files, installed_packages
 from graphmend_bot.analysis.files import READ_ROOT_VARIABLE
 from graphmend_bot.analysis.installed_packages import extension_callee, installed_state
 from graphmend_bot.analysis.summary_cache import SummaryCache
@@ -63,13 +63,31 @@ def test_a_transient_read_error_is_retried(site: Path, monkeypatch: pytest.Monke
     assert extension_callee("fakecy.Wavelet") == WAVELET
 
 
+def test_a_package_module_read_under_load_is_retried(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for the `__init__.py` whose star import leads to the compiled module (EMFILE: the
+    process is out of file descriptors for a moment)."""
+    calls: list[str] = []
+
+    def busy(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(path).endswith("__init__.py"):
+            calls.append(str(path))
+            if len(calls) <= 2:
+                raise OSError(errno.EMFILE, "Too many open files")
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(files, "open", busy, raising=False)
+    monkeypatch.setattr(installed_packages, "_RETRY_PAUSE_S", 0.0, raising=False)
+    assert extension_callee("fakecy.Wavelet") == WAVELET
+    assert len(calls) == 3
+
+
 def test_a_read_that_keeps_failing_is_said_and_not_memoised(
     site: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     calls = failing_mmap(monkeypatch, failures=10**6, code=errno.EIO)
     assert extension_callee("fakecy.Wavelet") is None
     assert len(calls) == 1  # EIO is the file's own error: not retried
-    assert "cannot read the compiled module" in capsys.readouterr().err
+    assert "cannot read the installed file" in capsys.readouterr().err
     monkeypatch.setattr(installed_packages, "mmap", mmap)
     assert extension_callee("fakecy.Wavelet") == WAVELET  # read again, not the failure remembered
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from graphmend_bot.analysis.files import READ_ROOT_VARIABLE, outside_read_root, read_source
+from graphmend_bot.analysis.files import READ_ROOT_VARIABLE, UnreadFile, outside_read_root, read_source
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES
 
@@ -56,8 +56,9 @@ PYTHON_CLASS = _Python(is_class=True)
 _Answer = TypeVar("_Answer")
 
 
-class UnreadExtension(OSError):
-    """A compiled module that could not be read even after retrying: what it is stays unknown."""
+class UnreadInstalledFile(OSError):
+    """A file of an installed package (a compiled module, an `__init__.py`) that could not be read
+    even after retrying: what the names it holds are stays unknown."""
 
 
 def read_root() -> str:
@@ -101,7 +102,7 @@ def extension_callee(dotted: str) -> CompiledModule | None:
     """The compiled module `dotted` (a name under an installed package) comes from, when it comes
     from one Cython or the C API built; None for Python code and for what cannot be told.
 
-    A compiled module that cannot be read even after retrying (UnreadExtension) answers None for
+    A package file that cannot be read even after retrying (UnreadInstalledFile) answers None for
     this call only, with a one-line warning on stderr: the answer is never memoised, so the next
     question reads the file again instead of losing its findings for the rest of the run."""
     return _asked(_extension_callee, dotted, None)
@@ -135,17 +136,17 @@ unread_count = 0
 
 
 def _asked(query: Callable[[str, str], _Answer], dotted: str, unknown: _Answer) -> _Answer:
-    """`query(dotted, read root)`, or `unknown` with a warning (once per file) when a compiled
-    module it needed could not be read."""
+    """`query(dotted, read root)`, or `unknown` with a warning (once per file) when a package file
+    it needed could not be read."""
     global unread_count
     try:
         return query(dotted, read_root())
-    except UnreadExtension as error:
+    except UnreadInstalledFile as error:
         unread_count += 1
         if error.filename not in _unread_warned:
             _unread_warned.add(error.filename)
-            print(f"graphmend: warning: cannot read the compiled module {error.filename} ({error.strerror}): "
-                  "calls into it are not judged in this run (GM651, GM652)", file=sys.stderr)
+            print(f"graphmend: warning: cannot read the installed file {error.filename} ({error.strerror}): "
+                  "the calls it would tell about are not judged in this run (GM651, GM652)", file=sys.stderr)
         return unknown
 
 
@@ -246,10 +247,11 @@ def _module_file(locations: list[Path], module: str) -> Path | None:
 @functools.lru_cache(maxsize=1024)
 def _bindings(path: str, module: str, is_package: bool) -> tuple[dict[str, str | _Python], list[str]] | None:
     """A Python module's top-level names (each with the `module.name` it imports, or what Python
-    code defines it as) and the modules it star-imports, in order; None when unreadable."""
+    code defines it as) and the modules it star-imports, in order; None when it cannot be parsed
+    or read_source refuses it (UnreadInstalledFile when the system would not read it: _retried)."""
     try:
-        tree = ast.parse(read_source(path))
-    except (ValueError, SyntaxError, RecursionError, MemoryError):  # unreadable: nothing is told
+        tree = ast.parse(_retried(functools.partial(read_source, path), path))
+    except (ValueError, SyntaxError, RecursionError, MemoryError):  # not Python we can read: nothing is told
         return None
     package = module if is_package else module.rpartition(".")[0]
     bound: dict[str, str | _Python] = {}
@@ -309,19 +311,26 @@ def _extension(file: Path, module: str, root: str) -> CompiledModule | None:
     """The compiled module at `file`, judged by the marks its compiler left; None for bindings
     whose objects Dynamo was not measured on, and for a file too large, not a regular file or
     resolving outside the read root `root` (the limits read_source keeps to). A read that keeps
-    failing raises UnreadExtension, which no memo keeps: an error is never taken for "not compiled"."""
+    failing raises UnreadInstalledFile, which no memo keeps: an error is never taken for "not compiled"."""
     if outside_read_root(str(file)):
         return None
+    try:
+        return _retried(functools.partial(_read_extension, file, module), str(file))
+    except ValueError:
+        return None  # mmap's answer for a file that shrank to nothing while being opened
+
+
+def _retried(read: Callable[[], _Answer], path: str) -> _Answer:
+    """`read()`, tried again after a pause while it fails with an error of a busy machine
+    (TRANSIENT_ERRORS); UnreadInstalledFile when it still fails, or fails otherwise to read."""
     for attempt in range(READ_ATTEMPTS):
         try:
-            return _read_extension(file, module)
-        except ValueError:
-            return None  # mmap's answer for a file that shrank to nothing while being opened
-        except OSError as error:
+            return read()
+        except (OSError, UnreadFile) as error:
             if error.errno not in TRANSIENT_ERRORS or attempt == READ_ATTEMPTS - 1:
-                raise UnreadExtension(error.errno, error.strerror or str(error), str(file)) from None
+                raise UnreadInstalledFile(error.errno, error.strerror or str(error), path) from None
             time.sleep(_RETRY_PAUSE_S * (attempt + 1))
-    return None  # not reached: the last attempt returns or raises
+    raise AssertionError("not reached: the last attempt returns or raises")
 
 
 def _read_extension(file: Path, module: str) -> CompiledModule | None:
