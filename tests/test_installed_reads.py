@@ -57,8 +57,8 @@ def failing_mmap(monkeypatch: pytest.MonkeyPatch, failures: int, code: int = err
 
 
 def test_a_transient_read_error_is_retried(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """ENOMEM, EMFILE, EAGAIN... say the machine is busy, not that the module is not compiled:
-    the GM651 of `fakecy.Wavelet` once vanished in some runs of a loaded machine."""
+    """ENOMEM, EMFILE, EAGAIN... say the machine is busy, not that the module is not compiled: on
+    main such an error dropped the GM651 of every call into the module for the rest of the process."""
     failing_mmap(monkeypatch, failures=2)
     assert extension_callee("fakecy.Wavelet") == WAVELET
 
