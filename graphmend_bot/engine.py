@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TypeVar, cast
 
+from graphmend_bot.analysis import installed_packages
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
 from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
 from graphmend_bot.analysis.guards import file_digest, forget_files, package_root
@@ -94,13 +95,16 @@ def scan_and_store(cache: SummaryCache, source_file: SourceFile) -> FileScan | F
 
 
 def summarize_and_store(cache: SummaryCache, dependency_calls: bool, source_file: SourceFile) -> ModuleSummary | FileError:
-    """summarize_file, keeping the summary in the cache."""
+    """summarize_file, keeping the summary in the cache, unless an installed compiled module it
+    asked about could not be read: that summary lacks what the file holds, and a warm run must
+    read the module again rather than reuse it."""
     try:
         source = read_source(source_file.path)
     except ValueError as error:
         return _unread(source_file, error)
+    unread_before = installed_packages.unread_count
     outcome = summarize_source(source, source_file, dependency_calls)
-    if isinstance(outcome, ModuleSummary):
+    if isinstance(outcome, ModuleSummary) and installed_packages.unread_count == unread_before:
         cache.store_summary(cache.summary_key(text_digest(source), source_file, dependency_calls), outcome)
     return outcome
 
@@ -196,6 +200,9 @@ class Workspace:
         # tree is summarised (_settle_scope); unsettled only where the whole result came from the cache.
         self.scope = "model" if self.config.scope == "auto" else self.config.scope
         self._whole_result = whole_result
+        # Whether a summary computed for this tree was not stored (summarize_and_store leaves out
+        # one made while an installed compiled module could not be read): then neither is the result.
+        self._summary_unstored = False
         self._result_key: str | None = None
         # How the result is made: "solve", "cache" (the whole result was cached) or "incremental"
         # (the last solved result, after an edit it cannot see: analysis/incremental.py).
@@ -287,8 +294,10 @@ class Workspace:
             self.cached_result = self._reused_result(cache, state, scans, texts, jobs)
             if self.cached_result is not None:
                 self.solved_by = "incremental"
-                cache.store_result(self._result_key, self.cached_result)
-                cache.store_state(self._state_key or "", replace(state, result_key=self._result_key, digests=digests))
+                if not self._summary_unstored:
+                    cache.store_result(self._result_key, self.cached_result)
+                    cache.store_state(self._state_key or "", replace(state, result_key=self._result_key,
+                                                                     digests=digests))
                 return
         wanted = [f for f in self.files if f.module in relevant and f.path in scans]
         for summarized in self._cached_summaries(cache, wanted, digests, jobs):
@@ -387,6 +396,10 @@ class Workspace:
             with _pool(len(todo), jobs) as pool:
                 computed = _map(partial(summarize_and_store, cache, dependency_calls), todo, pool)
             outcomes.update((f.path, outcome) for f, outcome in zip(todo, computed, strict=True))
+        self._summary_unstored |= any(
+            isinstance(outcome, ModuleSummary) and not cache.holds_summary(
+                cache.summary_key(digests.get(f.path, ""), f, dependency_calls))
+            for f, outcome in zip(todo, computed, strict=True))
         return [outcomes[source_file.path] for source_file in wanted]
 
     def _reads_unchanged(self, summary: ModuleSummary, source_file: SourceFile) -> bool:
@@ -499,7 +512,8 @@ class Workspace:
         `_result` does (identical-line numbers count within one file, so they do not change)."""
         if self.cached_result is None:
             whole = self.result()
-            if self.cache is not None and self._result_key is not None and not self.config.dependencies:
+            if (self.cache is not None and self._result_key is not None and not self.config.dependencies
+                    and not self._summary_unstored):
                 self.cache.store_result(self._result_key, whole)
                 self._store_state(self.cache)
         else:

@@ -70,8 +70,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _forget_lookups() -> None:
-    for cached in (extension_callee, installed_packages.python_class, installed_packages.installed_package):
-        cached.cache_clear()
+    installed_packages.forget()
 
 
 def test_star_import_from_a_compiled_module(site: Path) -> None:
@@ -112,7 +111,7 @@ def test_a_package_outside_site_packages_is_not_third_party(tmp_path: Path, monk
     (tmp_path / "localext" / "__init__.py").write_text("from ._core import *\n")
     (tmp_path / "localext" / "_core").with_name("_core" + SUFFIX).write_bytes(b"cython_function_or_method")
     monkeypatch.syspath_prepend(str(tmp_path))
-    installed_packages.installed_package.cache_clear()
+    installed_packages.forget()
     assert extension_callee("localext.Thing") is None
 
 
@@ -261,8 +260,6 @@ def test_an_extension_linked_outside_the_read_root_is_not_read(
     monkeypatch.setenv(READ_ROOT_VARIABLE, str(site))
     assert extension_callee("fakecy.Wavelet") is None
     monkeypatch.delenv(READ_ROOT_VARIABLE)
-    _forget_lookups()
-    installed_packages._extension.cache_clear()
     assert extension_callee("fakecy.Wavelet") == CompiledModule("fakecy._core", True)  # read without a root
 
 

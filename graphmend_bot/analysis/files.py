@@ -29,6 +29,16 @@ class SkippedFile(ValueError):
     where any other ValueError of read_source is a file that should have been checked and was not."""
 
 
+class UnreadFile(ValueError):
+    """A file the system would not read (an OSError): `errno` tells a busy machine (EMFILE,
+    ENOMEM...) from the file's own fault."""
+
+    def __init__(self, errno: int | None, strerror: str | None) -> None:
+        super().__init__(f"cannot read: {strerror}")
+        self.errno = errno
+        self.strerror = strerror
+
+
 @dataclass(frozen=True)
 class SourceFile:
     path: str  # as shown to the user: relative to the working directory when possible
@@ -161,14 +171,14 @@ def read_source(path: str) -> str:
     try:
         size = os.path.getsize(path)
     except OSError as error:
-        raise ValueError(f"cannot read: {error.strerror}") from None
+        raise UnreadFile(error.errno, error.strerror) from None
     if size > MAX_FILE_BYTES:
         raise SkippedFile(f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        raise ValueError(f"cannot read: {error.strerror}") from None
+        raise UnreadFile(error.errno, error.strerror) from None
     if b"\0" in data:
         raise SkippedFile("skipped: binary file")
     try:

@@ -12,6 +12,7 @@ to the compiled `_pywt` module, since no Python module it star-imports binds `Wa
 from __future__ import annotations
 
 import ast
+import errno
 import functools
 import hashlib
 import importlib.machinery
@@ -20,10 +21,13 @@ import mmap
 import os
 import stat
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from graphmend_bot.analysis.files import READ_ROOT_VARIABLE, outside_read_root, read_source
+from graphmend_bot.analysis.files import READ_ROOT_VARIABLE, UnreadFile, outside_read_root, read_source
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES
 
@@ -34,6 +38,10 @@ CYTHON_MARK = b"cython_function_or_method"
 UNMEASURED_BINDINGS = (b"pyo3", b"pybind11")
 MAX_EXTENSION_BYTES = 512 * 1024 * 1024
 _MAX_DEPTH = 8  # re-exports followed from module to module
+# Errors of a loaded machine, not of the file: opening or mapping is tried again after a pause.
+TRANSIENT_ERRORS = frozenset({errno.EAGAIN, errno.EINTR, errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EBUSY})
+READ_ATTEMPTS = 4
+_RETRY_PAUSE_S = 0.05
 
 
 @dataclass(frozen=True)
@@ -45,13 +53,35 @@ class _Python:
 
 PYTHON = _Python()
 PYTHON_CLASS = _Python(is_class=True)
+_Answer = TypeVar("_Answer")
 
 
-@functools.lru_cache(maxsize=1024)
+class UnreadInstalledFile(OSError):
+    """A file of an installed package (a compiled module, an `__init__.py`) that could not be read
+    even after retrying: what the names it holds are stays unknown."""
+
+
+def read_root() -> str:
+    """The read root in force (files.confine_reads), part of every memo's key here: what is read
+    outside it differs, and a process may confine its reads after its first check (the bot)."""
+    return os.environ.get(READ_ROOT_VARIABLE, "")
+
+
+def forget() -> None:
+    """Drop every memo (tests that change an installed package's files within one process)."""
+    for cached in (_installed_package, _extension_callee, _python_class, _bindings, _extension, _installed_state):
+        cached.cache_clear()
+
+
 def installed_package(top: str) -> list[Path]:
     """The folders (or the file) of an installed third-party top-level package or module; empty
     for the standard library, torch, the packages Dynamo handles itself, and anything not lying
     in an installed-packages folder."""
+    return _installed_package(top, read_root())
+
+
+@functools.lru_cache(maxsize=1024)
+def _installed_package(top: str, root: str) -> list[Path]:
     if top in sys.stdlib_module_names or top == "torch" or top in HANDLED_PACKAGES or not top.isidentifier():
         return []
     try:
@@ -68,24 +98,56 @@ def installed_package(top: str) -> list[Path]:
     ]
 
 
-@functools.lru_cache(maxsize=4096)
 def extension_callee(dotted: str) -> CompiledModule | None:
     """The compiled module `dotted` (a name under an installed package) comes from, when it comes
-    from one Cython or the C API built; None for Python code and for what cannot be told."""
+    from one Cython or the C API built; None for Python code and for what cannot be told.
+
+    A package file that cannot be read even after retrying (UnreadInstalledFile) answers None for
+    this call only, with a one-line warning on stderr: the answer is never memoised, so the next
+    question reads the file again instead of losing its findings for the rest of the run."""
+    return _asked(_extension_callee, dotted, None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _extension_callee(dotted: str, root: str) -> CompiledModule | None:
     top, *names = dotted.split(".")
-    locations = installed_package(top)
+    locations = _installed_package(top, root)
     if not locations or not names:
         return None
     found = _lookup(locations, top, names, 0)
     return found if isinstance(found, CompiledModule) else None
 
 
-@functools.lru_cache(maxsize=1024)
 def python_class(dotted: str) -> bool:
     """`dotted` names a class a `class` statement of an installed package defines (`tqdm.tqdm`)."""
+    return _asked(_python_class, dotted, False)
+
+
+@functools.lru_cache(maxsize=1024)
+def _python_class(dotted: str, root: str) -> bool:
     top, *names = dotted.split(".")
-    locations = installed_package(top)
+    locations = _installed_package(top, root)
     return bool(locations and names) and _lookup(locations, top, names, 0) == PYTHON_CLASS
+
+
+_unread_warned: set[str] = set()
+# How many reads failed in this process: a summary made after one is not stored (engine.py).
+unread_count = 0
+
+
+def _asked(query: Callable[[str, str], _Answer], dotted: str, unknown: _Answer) -> _Answer:
+    """`query(dotted, read root)`, or `unknown` with a warning (once per file) when a package file
+    it needed could not be read."""
+    global unread_count
+    try:
+        return query(dotted, read_root())
+    except UnreadInstalledFile as error:
+        unread_count += 1
+        if error.filename not in _unread_warned:
+            _unread_warned.add(error.filename)
+            print(f"graphmend: warning: cannot read the installed file {error.filename} ({error.strerror}): "
+                  "the calls it would tell about are not judged in this run (GM651, GM652)", file=sys.stderr)
+        return unknown
 
 
 _Found = CompiledModule | _Python | None
@@ -116,7 +178,7 @@ def _answer(locations: list[Path], module: str, names: list[str], depth: int, gu
     if file is None or depth > _MAX_DEPTH:
         return None
     if file.suffix != ".py":
-        return _extension(file, module) if names or depth else None
+        return _extension(file, module, read_root()) if names or depth else None
     if not names:
         return PYTHON
     name, rest = names[0], names[1:]
@@ -147,7 +209,7 @@ def _answer(locations: list[Path], module: str, names: list[str], depth: int, gu
     guesses: list[CompiledModule] = []
     for star in reversed(stars):
         if star not in python_stars and (star_file := _module_file(locations, star)) is not None:
-            found = _extension(star_file, star)
+            found = _extension(star_file, star, read_root())
         else:
             found = _lookup(locations, star, names, depth + 1, memo=memo)
         if isinstance(found, CompiledModule):
@@ -185,10 +247,11 @@ def _module_file(locations: list[Path], module: str) -> Path | None:
 @functools.lru_cache(maxsize=1024)
 def _bindings(path: str, module: str, is_package: bool) -> tuple[dict[str, str | _Python], list[str]] | None:
     """A Python module's top-level names (each with the `module.name` it imports, or what Python
-    code defines it as) and the modules it star-imports, in order; None when unreadable."""
+    code defines it as) and the modules it star-imports, in order; None when it cannot be parsed
+    or read_source refuses it (UnreadInstalledFile when the system would not read it: _retried)."""
     try:
-        tree = ast.parse(read_source(path))
-    except (ValueError, SyntaxError, RecursionError, MemoryError):  # unreadable: nothing is told
+        tree = ast.parse(_retried(functools.partial(read_source, path), path))
+    except (ValueError, SyntaxError, RecursionError, MemoryError):  # not Python we can read: nothing is told
         return None
     package = module if is_package else module.rpartition(".")[0]
     bound: dict[str, str | _Python] = {}
@@ -244,23 +307,41 @@ def _absolute(node: ast.ImportFrom, package: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _extension(file: Path, module: str) -> CompiledModule | None:
+def _extension(file: Path, module: str, root: str) -> CompiledModule | None:
     """The compiled module at `file`, judged by the marks its compiler left; None for bindings
-    whose objects Dynamo was not measured on, and for a file too large, unreadable, not a regular
-    file or resolving outside the read root (the limits read_source keeps to)."""
+    whose objects Dynamo was not measured on, and for a file too large, not a regular file or
+    resolving outside the read root `root` (the limits read_source keeps to). A read that keeps
+    failing raises UnreadInstalledFile, which no memo keeps: an error is never taken for "not compiled"."""
     if outside_read_root(str(file)):
         return None
     try:
-        with open(file, "rb", opener=_nonblocking) as handle:
-            status = os.fstat(handle.fileno())
-            if not stat.S_ISREG(status.st_mode) or not 0 < status.st_size <= MAX_EXTENSION_BYTES:
-                return None  # a FIFO or device is never read; an empty file cannot be mapped
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
-                    return None
-                return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
-    except (OSError, ValueError):
-        return None
+        return _retried(functools.partial(_read_extension, file, module), str(file))
+    except ValueError:
+        return None  # mmap's answer for a file that shrank to nothing while being opened
+
+
+def _retried(read: Callable[[], _Answer], path: str) -> _Answer:
+    """`read()`, tried again after a pause while it fails with an error of a busy machine
+    (TRANSIENT_ERRORS); UnreadInstalledFile when it still fails, or fails otherwise to read."""
+    for attempt in range(READ_ATTEMPTS):
+        try:
+            return read()
+        except (OSError, UnreadFile) as error:
+            if error.errno not in TRANSIENT_ERRORS or attempt == READ_ATTEMPTS - 1:
+                raise UnreadInstalledFile(error.errno, error.strerror or str(error), path) from None
+            time.sleep(_RETRY_PAUSE_S * (attempt + 1))
+    raise AssertionError("not reached: the last attempt returns or raises")
+
+
+def _read_extension(file: Path, module: str) -> CompiledModule | None:
+    with open(file, "rb", opener=_nonblocking) as handle:
+        status = os.fstat(handle.fileno())
+        if not stat.S_ISREG(status.st_mode) or not 0 < status.st_size <= MAX_EXTENSION_BYTES:
+            return None  # a FIFO or device is never read; an empty file cannot be mapped
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
+                return None
+            return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
 
 
 def _nonblocking(path: str, flags: int) -> int:
@@ -268,14 +349,20 @@ def _nonblocking(path: str, flags: int) -> int:
     return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
-@functools.cache
 def installed_state() -> str:
     """A digest of what the installed-packages folders on sys.path hold: each folder's entries
     with their modification time and size. The summary cache keys what GM650-GM652 judged by it:
     installing, upgrading or removing a package (a new `.dist-info`) or swapping a file at a
     package's top (`_c.so` for `_c.py`) changes it, so a warm run answers as a cold one. The read
-    root is part of it: confined to a workspace, no installed package is read at all."""
-    digest = hashlib.sha256(f"{os.environ.get(READ_ROOT_VARIABLE, '')}\0".encode("utf-8", "surrogatepass"))
+    root is part of it (confined to a workspace, no installed package is read at all), and the
+    digest is kept per root: a process that confines its reads after a first check keys its
+    later entries by the new root, not by the state it first computed."""
+    return _installed_state(read_root())
+
+
+@functools.cache
+def _installed_state(root: str) -> str:
+    digest = hashlib.sha256(f"{root}\0".encode("utf-8", "surrogatepass"))
     for folder in sys.path:
         if not INSTALLED_FOLDERS & set(Path(folder).parts):
             continue

@@ -9,9 +9,10 @@ Every entry is keyed by what its value depends on, so an entry is never stale, o
 - a scan: the sha256 of the file's text, its module name and whether it is a package;
 - a summary: the same, whether the config names dependencies (the only setting summaries read)
   and the state of the installed-packages folders (installed_packages.installed_state: GM650-GM652
-  judge calls by the installed packages' files); it also names the other files whose text it read
-  (guard helpers, ModuleSummary.read_files), and is used only while they hold that text
-  (engine.Workspace._reads_unchanged);
+  judge calls by the installed packages' files; a summary made while an installed compiled
+  module could not be read is not stored, nor the result of a tree with one, engine.py); it also
+  names the other files whose text it read (guard helpers, ModuleSummary.read_files), and is used
+  only while they hold that text (engine.Workspace._reads_unchanged);
 - a project's result: the key of every file analysed (path, module, text), the errors of the walk,
   the whole configuration and the installed packages' state;
 - a project's solved state (analysis/incremental.py): the same without the texts, one per project,
@@ -178,6 +179,10 @@ class SummaryCache:
 
     def store_scan(self, key: str, scan: FileScan) -> None:
         self._store("scan", key, FileScan, scan)
+
+    def holds_summary(self, key: str) -> bool:
+        """Whether a summary was stored under `key` (by this process or a worker)."""
+        return self._path("summary", key).is_file()
 
     def store_summary(self, key: str, summary: ModuleSummary) -> None:
         self._store("summary", key, ModuleSummary, summary)
