@@ -6,6 +6,7 @@ import fnmatch
 import hashlib
 import io
 import os
+import stat
 import tokenize
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -156,19 +157,7 @@ def text_digest(source: str) -> str:
 
 def read_source(path: str) -> str:
     """Read a file as Python would: PEP 263 encodings and BOMs; raises ValueError on bad input."""
-    if outside_read_root(path):
-        raise SkippedFile("skipped: a symlink to a file outside the workspace is never read")
-    try:
-        size = os.path.getsize(path)
-    except OSError as error:
-        raise ValueError(f"cannot read: {error.strerror}") from None
-    if size > MAX_FILE_BYTES:
-        raise SkippedFile(f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise ValueError(f"cannot read: {error.strerror}") from None
+    data = read_capped(path)
     if b"\0" in data:
         raise SkippedFile("skipped: binary file")
     try:
@@ -176,3 +165,48 @@ def read_source(path: str) -> str:
         return data.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError) as error:
         raise ValueError(f"cannot decode: {error}") from None
+
+
+def read_capped(path: str) -> bytes:
+    """The bytes of the regular file `path` (through its symlinks), at most MAX_FILE_BYTES of them.
+
+    A device, FIFO or socket named `*.py` (`zero.py -> /dev/zero`) is never opened for reading: its
+    size says nothing (0 for /dev/zero) and a read would never end or never return. The open does
+    not wait on a FIFO swapped in after the check, and the read stops one byte past the cap, whatever
+    the size claimed (a file growing, a /proc file)."""
+    if outside_read_root(path):
+        raise SkippedFile("skipped: a symlink to a file outside the workspace is never read")
+    try:
+        _check_readable(os.stat(path))
+        with open(path, "rb", opener=nonblocking_open) as handle:
+            _check_readable(os.fstat(handle.fileno()))
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise ValueError(f"cannot read: {error.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SkippedFile(_over_the_limit(MAX_FILE_BYTES + 1))
+    return data
+
+
+def _check_readable(status: os.stat_result) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        kind = _KINDS.get(stat.S_IFMT(status.st_mode))
+        raise SkippedFile(f"skipped: not a regular file ({kind})" if kind else "skipped: not a regular file")
+    if status.st_size > MAX_FILE_BYTES:
+        raise SkippedFile(_over_the_limit(status.st_size))
+
+
+_KINDS = {
+    stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device", stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory",
+}
+
+
+def _over_the_limit(size: int) -> str:
+    return f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit"
+
+
+def nonblocking_open(path: str, flags: int) -> int:
+    """An `opener` that never waits on a FIFO put where a file is looked for (after a check that
+    it was a regular file, too: it may be swapped in between)."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))

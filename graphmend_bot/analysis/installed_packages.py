@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmend_bot.analysis.files import READ_ROOT_VARIABLE, outside_read_root, read_source
+from graphmend_bot.analysis.files import READ_ROOT_VARIABLE, nonblocking_open, outside_read_root, read_source
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES
 
@@ -251,7 +251,7 @@ def _extension(file: Path, module: str) -> CompiledModule | None:
     if outside_read_root(str(file)):
         return None
     try:
-        with open(file, "rb", opener=_nonblocking) as handle:
+        with open(file, "rb", opener=nonblocking_open) as handle:
             status = os.fstat(handle.fileno())
             if not stat.S_ISREG(status.st_mode) or not 0 < status.st_size <= MAX_EXTENSION_BYTES:
                 return None  # a FIFO or device is never read; an empty file cannot be mapped
@@ -261,11 +261,6 @@ def _extension(file: Path, module: str) -> CompiledModule | None:
                 return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
     except (OSError, ValueError):
         return None
-
-
-def _nonblocking(path: str, flags: int) -> int:
-    """Open without waiting on a FIFO put where a module file is looked for."""
-    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 @functools.cache
