@@ -148,7 +148,7 @@ def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) 
     if not census.complete:
         print("graphmend: the census's test run stopped before its end (a crash?): it holds the tests that ran "
               "before", file=sys.stderr)
-    files, _ = discover(args.paths or ["."], config.exclude)
+    files, _ = discover(args.paths or ["."], config.exclude, config.folder)
     codes = select_codes(config.select, config.ignore, RUNTIME_RULES)
     return merge_census(result, census, root, [f.path for f in files], codes)
 

@@ -59,7 +59,7 @@ def project_scope(paths: Sequence[str], config: Config) -> ProjectScope:
     root = project_root(existing, config) if existing else None
     if root is None or any(_covers(p, root) for p in existing):
         return ProjectScope(paths, None, root)
-    files, _ = discover(existing, config.exclude)
+    files, _ = discover(existing, config.exclude, config.folder)
     # The given paths stay in the context: a file in a folder the walk skips (build/, a venv) is
     # still analysed when named.
     return ProjectScope([_shown(root), *paths], [f.path for f in files], root)

@@ -37,9 +37,15 @@ class SourceFile:
     is_package: bool
 
 
-def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> tuple[list[SourceFile], list[FileError]]:
-    """Expand files and directories into Python source files, in a stable order."""
-    patterns = list(exclude)
+def discover(paths: Iterable[str], exclude: Iterable[str] = (),
+             exclude_root: str | None = None) -> tuple[list[SourceFile], list[FileError]]:
+    """Expand files and directories into Python source files, in a stable order.
+
+    `exclude` patterns match paths relative to `exclude_root` (the configuration file's folder),
+    whatever the working directory or the paths given, as ruff's do; a file outside that folder,
+    or every file when there is none, is matched as shown (relative to the working directory)."""
+    patterns = [pattern.removeprefix("./").rstrip("/") for pattern in exclude]
+    base = os.path.realpath(exclude_root) if exclude_root and patterns else None
     packages: dict[tuple[Path, bool], list[str]] = {}  # per directory, for this walk
     files: dict[str, SourceFile] = {}
     errors: list[FileError] = []
@@ -51,7 +57,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> tuple[list[So
         candidates = [root] if root.is_file() else _walk(root, errors)
         for path in candidates:
             shown = _display(path)
-            if _excluded(shown, patterns) or shown in files:
+            if shown in files or (patterns and _excluded(_relative(path, base) or shown, patterns)):
                 continue
             module, is_package = module_name(path, packages)
             files[shown] = SourceFile(shown, module, is_package)
@@ -97,11 +103,28 @@ def _walk(root: Path, errors: list[FileError]) -> Iterator[Path]:
 
 
 def _excluded(path: str, patterns: list[str]) -> bool:
+    """A pattern with a `/` matches the path or a folder it is in (`scripts/*`, `pkg/legacy`); one
+    without matches any name along it (`legacy`, `*_pb2.py`)."""
     parts = Path(path).parts
+    folders = [os.path.join(*parts[:end]) for end in range(1, len(parts) + 1)]
     return any(
-        fnmatch.fnmatch(path, pattern) or any(fnmatch.fnmatch(part, pattern) for part in parts)
+        any(fnmatch.fnmatch(folder, pattern) for folder in folders) if "/" in pattern
+        else any(fnmatch.fnmatch(part, pattern) for part in parts)
         for pattern in patterns
     )
+
+
+def _relative(path: Path, root: str | None) -> str | None:
+    """`path` relative to `root` (a real path), through the symlinks above it if need be; None
+    when it is not inside."""
+    if root is None:
+        return None
+    absolute = os.path.abspath(path)
+    for candidate in (absolute, os.path.join(os.path.realpath(os.path.dirname(absolute)), path.name)):
+        relative = os.path.relpath(candidate, root)
+        if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
+            return relative
+    return None
 
 
 def _display(path: Path) -> str:
