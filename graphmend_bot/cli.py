@@ -27,6 +27,7 @@ from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import FAIL_ON
 from graphmend_bot.project import ProjectScope, project_scope, within
 from graphmend_bot.report import RENDERERS
+from graphmend_bot.report.terminal import terminal_text, visible
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.source_warnings import ignore_source_warnings
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
@@ -49,7 +50,7 @@ def _missing_paths(paths: Sequence[str]) -> list[str]:
     """Paths that do not exist: each is an error (exit 2), the others are still checked and reported."""
     missing = [path for path in paths if not os.path.lexists(path)]
     for path in missing:
-        print(f"graphmend: error: {path}: no such file or directory", file=sys.stderr)
+        print(f"graphmend: error: {visible(path)}: no such file or directory", file=sys.stderr)
     return missing
 
 
@@ -198,7 +199,7 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
         sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
         for error in outcome.remaining.errors:  # the report is not printed here: say what went unfixed
             if error.message.startswith(FIXES_SKIPPED):
-                print(f"{error.path}: {error.message}", file=sys.stderr)
+                print(terminal_text(f"{visible(error.path)}: {visible(error.message)}"), file=sys.stderr)
         sys.stderr.write(fix_summary(outcome.changes, dry_run=True))
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
