@@ -25,7 +25,7 @@ from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import FAIL_ON
-from graphmend_bot.project import ProjectScope, project_scope, within
+from graphmend_bot.project import ProjectScope, project_scope, within, write_root
 from graphmend_bot.report import RENDERERS
 from graphmend_bot.report.terminal import terminal_text, visible
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
@@ -79,9 +79,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_ERROR if missing else status
 
 
-def _scoped_check(args: argparse.Namespace, config: Config) -> CheckResult:
+def _scoped_check(args: argparse.Namespace, config: Config, scope: ProjectScope | None = None) -> CheckResult:
     """The given paths' findings, analysed within their project (project.py)."""
-    scope = project_scope(args.paths or ["."], config)
+    scope = scope or project_scope(args.paths or ["."], config)
     return _restricted(check(scope.context, config, only=scope.only, cache=_cache(args, scope)), scope, args.paths)
 
 
@@ -194,7 +194,8 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
     from graphmend_bot.rewrite import FIXES_SKIPPED, fix_outcome, unified_diff, write_changes
 
     scope = project_scope(args.paths or ["."], config)  # --fix of one file writes that file only
-    outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope))
+    outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope),
+                          write_root=write_root(scope, args.paths))
     if args.diff:
         sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
         for error in outcome.remaining.errors:  # the report is not printed here: say what went unfixed
@@ -227,7 +228,11 @@ def _add_noqa(args: argparse.Namespace, config: Config) -> int:
     """ruff's --add-noqa: a `# graphmend: ignore[CODE]` comment on every finding's line; exit 0."""
     from graphmend_bot.add_noqa import add_noqa
 
-    outcome = add_noqa(_scoped_check(args, config).findings)
+    scope = project_scope(args.paths or ["."], config)
+    outcome = add_noqa(_scoped_check(args, config, scope).findings, write_root(scope, args.paths))
+    for path in outcome.outside:
+        print(terminal_text(f"{visible(path)}: skipped: its real path is outside the project (a symlink out of it), "
+                            "where --add-noqa never writes"), file=sys.stderr)
     print(f"Added {outcome.added} `# graphmend: ignore` comment(s) in {outcome.files} file(s).", file=sys.stderr)
     if outcome.skipped:
         print(f"graphmend: {outcome.skipped} finding(s) have no line that can take a comment without changing "

@@ -65,6 +65,15 @@ def project_scope(paths: Sequence[str], config: Config) -> ProjectScope:
     return ProjectScope([_shown(root), *paths], [f.path for f in files], root)
 
 
+def write_root(scope: ProjectScope, paths: Sequence[str]) -> str:
+    """The real folder `--fix` and `--add-noqa` may write in: the project root, else the folder of
+    the given paths. A file whose real path is outside it (a symlink out) is never written."""
+    if scope.root is not None:
+        return os.path.realpath(scope.root)
+    folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))) for p in paths or ["."]]
+    return os.path.realpath(os.path.commonpath(folders))
+
+
 def _common_folder(paths: Sequence[str]) -> Path:
     absolute = [os.path.abspath(p) for p in paths] or [os.getcwd()]
     common = Path(os.path.commonpath(absolute)).resolve()

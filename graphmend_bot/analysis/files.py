@@ -167,10 +167,12 @@ def confine_reads(root: Path) -> None:
 def outside_read_root(path: str) -> bool:
     """Whether `path` resolves (through any symlink) outside the confined root, when there is one."""
     root = os.environ.get(READ_ROOT_VARIABLE)
-    if not root:
-        return False
-    real = os.path.realpath(path)
-    return os.path.commonpath([root, real]) != root
+    return outside(path, root) if root else False
+
+
+def outside(path: str, root: str) -> bool:
+    """Whether `path` resolves (through any symlink) outside the folder `root`, a real path."""
+    return os.path.commonpath([root, os.path.realpath(path)]) != root
 
 
 def text_digest(source: str) -> str:
