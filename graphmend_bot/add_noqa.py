@@ -12,9 +12,9 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.files import outside, read_source
 from graphmend_bot.analysis.suppressions import with_suppression
 from graphmend_bot.findings import Finding
 from graphmend_bot.source_lines import physical_lines
@@ -25,14 +25,20 @@ class NoqaOutcome:
     added: int = 0  # findings now covered by a comment
     files: int = 0  # files written
     skipped: int = 0  # findings no line could take a comment for
+    outside: list[str] = field(default_factory=list)  # files left alone: a symlink out of the project
 
 
-def add_noqa(findings: Iterable[Finding]) -> NoqaOutcome:
+def add_noqa(findings: Iterable[Finding], write_root: str) -> NoqaOutcome:
+    """Comment the findings in their files; a file whose real path is outside `write_root` (the
+    project root, a real path) is never written, whatever symlink leads there."""
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
         by_file[finding.path].append(finding)
     outcome = NoqaOutcome()
     for path, file_findings in sorted(by_file.items()):
+        if outside(path, write_root):
+            outcome.outside.append(path)
+            continue
         try:
             source = read_source(path)
             original = ast.dump(ast.parse(source))

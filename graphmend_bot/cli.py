@@ -25,8 +25,9 @@ from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import FAIL_ON
-from graphmend_bot.project import ProjectScope, project_scope, within
+from graphmend_bot.project import ProjectScope, project_scope, within, write_root
 from graphmend_bot.report import RENDERERS
+from graphmend_bot.report.terminal import terminal_text, visible
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.source_warnings import ignore_source_warnings
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
@@ -49,7 +50,7 @@ def _missing_paths(paths: Sequence[str]) -> list[str]:
     """Paths that do not exist: each is an error (exit 2), the others are still checked and reported."""
     missing = [path for path in paths if not os.path.lexists(path)]
     for path in missing:
-        print(f"graphmend: error: {path}: no such file or directory", file=sys.stderr)
+        print(f"graphmend: error: {visible(path)}: no such file or directory", file=sys.stderr)
     return missing
 
 
@@ -78,9 +79,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_ERROR if missing else status
 
 
-def _scoped_check(args: argparse.Namespace, config: Config) -> CheckResult:
+def _scoped_check(args: argparse.Namespace, config: Config, scope: ProjectScope | None = None) -> CheckResult:
     """The given paths' findings, analysed within their project (project.py)."""
-    scope = project_scope(args.paths or ["."], config)
+    scope = scope or project_scope(args.paths or ["."], config)
     return _restricted(check(scope.context, config, only=scope.only, cache=_cache(args, scope)), scope, args.paths)
 
 
@@ -148,7 +149,7 @@ def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) 
     if not census.complete:
         print("graphmend: the census's test run stopped before its end (a crash?): it holds the tests that ran "
               "before", file=sys.stderr)
-    files, _ = discover(args.paths or ["."], config.exclude)
+    files, _ = discover(args.paths or ["."], config.exclude, config.folder)
     codes = select_codes(config.select, config.ignore, RUNTIME_RULES)
     return merge_census(result, census, root, [f.path for f in files], codes)
 
@@ -193,12 +194,13 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
     from graphmend_bot.rewrite import FIXES_SKIPPED, fix_outcome, unified_diff, write_changes
 
     scope = project_scope(args.paths or ["."], config)  # --fix of one file writes that file only
-    outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope))
+    outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope),
+                          write_root=write_root(scope, args.paths))
     if args.diff:
         sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
         for error in outcome.remaining.errors:  # the report is not printed here: say what went unfixed
             if error.message.startswith(FIXES_SKIPPED):
-                print(f"{error.path}: {error.message}", file=sys.stderr)
+                print(terminal_text(f"{visible(error.path)}: {visible(error.message)}"), file=sys.stderr)
         sys.stderr.write(fix_summary(outcome.changes, dry_run=True))
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
@@ -226,7 +228,11 @@ def _add_noqa(args: argparse.Namespace, config: Config) -> int:
     """ruff's --add-noqa: a `# graphmend: ignore[CODE]` comment on every finding's line; exit 0."""
     from graphmend_bot.add_noqa import add_noqa
 
-    outcome = add_noqa(_scoped_check(args, config).findings)
+    scope = project_scope(args.paths or ["."], config)
+    outcome = add_noqa(_scoped_check(args, config, scope).findings, write_root(scope, args.paths))
+    for path in outcome.outside:
+        print(terminal_text(f"{visible(path)}: skipped: its real path is outside the project (a symlink out of it), "
+                            "where --add-noqa never writes"), file=sys.stderr)
     print(f"Added {outcome.added} `# graphmend: ignore` comment(s) in {outcome.files} file(s).", file=sys.stderr)
     if outcome.skipped:
         print(f"graphmend: {outcome.skipped} finding(s) have no line that can take a comment without changing "

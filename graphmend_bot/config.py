@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -46,6 +47,12 @@ class Config:
     # A baseline file of findings to hide (baseline.py), relative to the config file.
     baseline: str | None = None
     source: str | None = None  # the file this came from, for messages
+
+    @property
+    def folder(self) -> str | None:
+        """The folder holding the configuration file (the project root): what `exclude` patterns
+        are relative to. None for settings that came from no file."""
+        return os.path.dirname(os.path.abspath(self.source)) if self.source and os.path.isfile(self.source) else None
 
 
 def unknown_codes(prefixes: list[str]) -> list[str]:

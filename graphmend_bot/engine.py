@@ -187,7 +187,7 @@ class Workspace:
         paths = list(paths)
         # A whole tree holds every entry point's module; a list of files (pre-commit) may not.
         self._whole_tree = any(os.path.isdir(path) for path in paths)
-        self.files, self.errors = discover(paths, self.config.exclude)
+        self.files, self.errors = discover(paths, self.config.exclude, self.config.folder)
         self._by_path = {f.path: f for f in self.files}
         self.summaries: dict[str, ModuleSummary] = {}
         self._rewritten: dict[str, str] = {}  # `update`'s texts, not yet on disk

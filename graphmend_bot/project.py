@@ -59,10 +59,19 @@ def project_scope(paths: Sequence[str], config: Config) -> ProjectScope:
     root = project_root(existing, config) if existing else None
     if root is None or any(_covers(p, root) for p in existing):
         return ProjectScope(paths, None, root)
-    files, _ = discover(existing, config.exclude)
+    files, _ = discover(existing, config.exclude, config.folder)
     # The given paths stay in the context: a file in a folder the walk skips (build/, a venv) is
     # still analysed when named.
     return ProjectScope([_shown(root), *paths], [f.path for f in files], root)
+
+
+def write_root(scope: ProjectScope, paths: Sequence[str]) -> str:
+    """The real folder `--fix` and `--add-noqa` may write in: the project root, else the folder of
+    the given paths. A file whose real path is outside it (a symlink out) is never written."""
+    if scope.root is not None:
+        return os.path.realpath(scope.root)
+    folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))) for p in paths or ["."]]
+    return os.path.realpath(os.path.commonpath(folders))
 
 
 def _common_folder(paths: Sequence[str]) -> Path:

@@ -1,7 +1,9 @@
 """A check of given files sees the project around them (issue 24.1): the CLI, the pre-commit hook
 (which passes only the changed files) and `--fix` of one file."""
 
+import os
 import subprocess
+import textwrap
 from pathlib import Path
 
 import yaml
@@ -73,6 +75,41 @@ def test_exclusions_apply_to_the_given_file_and_to_its_context(write_tree, graph
     assert run(graphmend_cmd, root, "check", "pkg/net.py").returncode == 0
 
 
+def test_exclusions_are_relative_to_the_config_folder_from_any_working_directory(write_tree, graphmend_cmd):
+    """As ruff's: `pkg/*` names the project's pkg/, from a subfolder or from outside the project too
+    (review4's finding 8: from pkg/, `check ..` reported everything the pattern excludes)."""
+    root = git_project(write_tree, {**PROJECT, "pyproject.toml": '[tool.graphmend]\nexclude = ["pkg/*"]\n'})
+    for cwd, path in [(root, "."), (root / "pkg", ".."), (root / "pkg", "."), (root / "pkg", "utils.py"),
+                      (root.parent, root.name), (root.parent, f"{root.name}/pkg/utils.py")]:
+        done = run(graphmend_cmd, cwd, "check", "--no-cache", path)
+        assert done.returncode == 0 and "No graph breaks found in 0 file(s)." in done.stdout, (cwd, path, done.stdout)
+
+
+def test_a_name_pattern_never_matches_the_folders_the_project_sits_in(tmp_path, graphmend_cmd):
+    """`legacy` excludes the project's legacy folders, not every file of a project checked out under
+    a folder of that name."""
+    root = tmp_path / "legacy" / "project"
+    for name, text in {**PROJECT, "pkg/legacy/__init__.py": "", "pkg/legacy/old.py": UTILS,
+                       ".graphmend.yml": 'exclude: ["legacy"]\nscope: library\n'}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text).lstrip("\n"))
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for cwd, path in [(root, "."), (tmp_path, "legacy/project")]:
+        done = run(graphmend_cmd, cwd, "check", "--no-cache", path)
+        assert done.returncode == 1, (cwd, path, done.stdout)
+        assert "pkg/utils.py:5:8: GM101" in done.stdout and "old.py" not in done.stdout
+
+
+def test_a_config_outside_the_checked_tree_matches_paths_from_the_working_directory(write_tree, graphmend_cmd):
+    """The bot loads a base's configuration from a scratch folder and runs from the workspace: its
+    patterns keep to the working directory there."""
+    tree = write_tree({**{f"project/{name}": text for name, text in PROJECT.items()},
+                       "elsewhere/.graphmend.yml": 'exclude: ["pkg/net.py"]\nscope: model\n'})
+    config = str(tree / "elsewhere" / ".graphmend.yml")
+    done = run(graphmend_cmd, tree / "project", "check", "--no-cache", "--config", config, ".")
+    assert done.returncode == 0 and "No graph breaks found in 2 file(s)." in done.stdout, done.stdout
+
+
 def test_errors_elsewhere_in_the_project_are_not_reported(write_tree, graphmend_cmd):
     root = git_project(write_tree, {**PROJECT, "broken.py": "def (:\n"})
     one = run(graphmend_cmd, root, "check", "pkg/utils.py")
@@ -107,3 +144,12 @@ def test_a_file_in_a_folder_the_walk_skips_is_checked_alone(write_tree, graphmen
     alone = run(graphmend_cmd, root / ".venv/lib/site-packages", "check", "--no-cache", "pkg/utils.py")
     assert alone.returncode == 0, alone.stdout  # nothing traces the helper in the file alone
     assert not (root / ".graphmend_cache").exists()
+
+
+def test_a_pattern_with_a_slash_names_a_folder_or_a_file_under_the_root(write_tree, monkeypatch):
+    from graphmend_bot.analysis.files import discover
+
+    root = write_tree({"pkg/legacy/old.py": "", "pkg/new.py": "", "other/pkg/legacy/kept.py": "", "scripts/run.py": ""})
+    monkeypatch.chdir(root / "pkg")
+    found, _ = discover([str(root)], ["pkg/legacy", "./scripts/"], str(root))
+    assert sorted(os.path.relpath(f.path, root) for f in found) == ["other/pkg/legacy/kept.py", "pkg/new.py"]

@@ -6,6 +6,7 @@ import fnmatch
 import hashlib
 import io
 import os
+import stat
 import tokenize
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -46,9 +47,15 @@ class SourceFile:
     is_package: bool
 
 
-def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> tuple[list[SourceFile], list[FileError]]:
-    """Expand files and directories into Python source files, in a stable order."""
-    patterns = list(exclude)
+def discover(paths: Iterable[str], exclude: Iterable[str] = (),
+             exclude_root: str | None = None) -> tuple[list[SourceFile], list[FileError]]:
+    """Expand files and directories into Python source files, in a stable order.
+
+    `exclude` patterns match paths relative to `exclude_root` (the configuration file's folder),
+    whatever the working directory or the paths given, as ruff's do; a file outside that folder,
+    or every file when there is none, is matched as shown (relative to the working directory)."""
+    patterns = [pattern.removeprefix("./").rstrip("/") for pattern in exclude]
+    base = os.path.realpath(exclude_root) if exclude_root and patterns else None
     packages: dict[tuple[Path, bool], list[str]] = {}  # per directory, for this walk
     files: dict[str, SourceFile] = {}
     errors: list[FileError] = []
@@ -60,7 +67,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> tuple[list[So
         candidates = [root] if root.is_file() else _walk(root, errors)
         for path in candidates:
             shown = _display(path)
-            if _excluded(shown, patterns) or shown in files:
+            if shown in files or (patterns and _excluded(_relative(path, base) or shown, patterns)):
                 continue
             module, is_package = module_name(path, packages)
             files[shown] = SourceFile(shown, module, is_package)
@@ -106,11 +113,28 @@ def _walk(root: Path, errors: list[FileError]) -> Iterator[Path]:
 
 
 def _excluded(path: str, patterns: list[str]) -> bool:
+    """A pattern with a `/` matches the path or a folder it is in (`scripts/*`, `pkg/legacy`); one
+    without matches any name along it (`legacy`, `*_pb2.py`)."""
     parts = Path(path).parts
+    folders = [os.path.join(*parts[:end]) for end in range(1, len(parts) + 1)]
     return any(
-        fnmatch.fnmatch(path, pattern) or any(fnmatch.fnmatch(part, pattern) for part in parts)
+        any(fnmatch.fnmatch(folder, pattern) for folder in folders) if "/" in pattern
+        else any(fnmatch.fnmatch(part, pattern) for part in parts)
         for pattern in patterns
     )
+
+
+def _relative(path: Path, root: str | None) -> str | None:
+    """`path` relative to `root` (a real path), through the symlinks above it if need be; None
+    when it is not inside."""
+    if root is None:
+        return None
+    absolute = os.path.abspath(path)
+    for candidate in (absolute, os.path.join(os.path.realpath(os.path.dirname(absolute)), path.name)):
+        relative = os.path.relpath(candidate, root)
+        if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
+            return relative
+    return None
 
 
 def _display(path: Path) -> str:
@@ -153,10 +177,12 @@ def confine_reads(root: Path) -> None:
 def outside_read_root(path: str) -> bool:
     """Whether `path` resolves (through any symlink) outside the confined root, when there is one."""
     root = os.environ.get(READ_ROOT_VARIABLE)
-    if not root:
-        return False
-    real = os.path.realpath(path)
-    return os.path.commonpath([root, real]) != root
+    return outside(path, root) if root else False
+
+
+def outside(path: str, root: str) -> bool:
+    """Whether `path` resolves (through any symlink) outside the folder `root`, a real path."""
+    return os.path.commonpath([root, os.path.realpath(path)]) != root
 
 
 def text_digest(source: str) -> str:
@@ -166,19 +192,7 @@ def text_digest(source: str) -> str:
 
 def read_source(path: str) -> str:
     """Read a file as Python would: PEP 263 encodings and BOMs; raises ValueError on bad input."""
-    if outside_read_root(path):
-        raise SkippedFile("skipped: a symlink to a file outside the workspace is never read")
-    try:
-        size = os.path.getsize(path)
-    except OSError as error:
-        raise UnreadFile(error.errno, error.strerror) from None
-    if size > MAX_FILE_BYTES:
-        raise SkippedFile(f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise UnreadFile(error.errno, error.strerror) from None
+    data = read_capped(path)
     if b"\0" in data:
         raise SkippedFile("skipped: binary file")
     try:
@@ -186,3 +200,48 @@ def read_source(path: str) -> str:
         return data.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError) as error:
         raise ValueError(f"cannot decode: {error}") from None
+
+
+def read_capped(path: str) -> bytes:
+    """The bytes of the regular file `path` (through its symlinks), at most MAX_FILE_BYTES of them.
+
+    A device, FIFO or socket named `*.py` (`zero.py -> /dev/zero`) is never opened for reading: its
+    size says nothing (0 for /dev/zero) and a read would never end or never return. The open does
+    not wait on a FIFO swapped in after the check, and the read stops one byte past the cap, whatever
+    the size claimed (a file growing, a /proc file)."""
+    if outside_read_root(path):
+        raise SkippedFile("skipped: a symlink to a file outside the workspace is never read")
+    try:
+        _check_readable(os.stat(path))
+        with open(path, "rb", opener=nonblocking_open) as handle:
+            _check_readable(os.fstat(handle.fileno()))
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise UnreadFile(error.errno, error.strerror) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SkippedFile(_over_the_limit(MAX_FILE_BYTES + 1))
+    return data
+
+
+def _check_readable(status: os.stat_result) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        kind = _KINDS.get(stat.S_IFMT(status.st_mode))
+        raise SkippedFile(f"skipped: not a regular file ({kind})" if kind else "skipped: not a regular file")
+    if status.st_size > MAX_FILE_BYTES:
+        raise SkippedFile(_over_the_limit(status.st_size))
+
+
+_KINDS = {
+    stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device", stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory",
+}
+
+
+def _over_the_limit(size: int) -> str:
+    return f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit"
+
+
+def nonblocking_open(path: str, flags: int) -> int:
+    """An `opener` that never waits on a FIFO put where a file is looked for (after a check that
+    it was a regular file, too: it may be swapped in between)."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))

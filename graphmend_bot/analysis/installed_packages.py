@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from graphmend_bot.analysis.files import READ_ROOT_VARIABLE, UnreadFile, outside_read_root, read_source
+from graphmend_bot.analysis.files import (
+    READ_ROOT_VARIABLE,
+    UnreadFile,
+    nonblocking_open,
+    outside_read_root,
+    read_source,
+)
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES
 
@@ -334,7 +340,7 @@ def _retried(read: Callable[[], _Answer], path: str) -> _Answer:
 
 
 def _read_extension(file: Path, module: str) -> CompiledModule | None:
-    with open(file, "rb", opener=_nonblocking) as handle:
+    with open(file, "rb", opener=nonblocking_open) as handle:
         status = os.fstat(handle.fileno())
         if not stat.S_ISREG(status.st_mode) or not 0 < status.st_size <= MAX_EXTENSION_BYTES:
             return None  # a FIFO or device is never read; an empty file cannot be mapped
@@ -342,11 +348,6 @@ def _read_extension(file: Path, module: str) -> CompiledModule | None:
             if any(data.find(mark) >= 0 for mark in UNMEASURED_BINDINGS):
                 return None
             return CompiledModule(module, data.find(CYTHON_MARK) >= 0)
-
-
-def _nonblocking(path: str, flags: int) -> int:
-    """Open without waiting on a FIFO put where a module file is looked for."""
-    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def installed_state() -> str:

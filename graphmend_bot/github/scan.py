@@ -182,7 +182,7 @@ def _checked_files(ctx: ActionContext, config: Config) -> list[str]:
     if not ctx.inputs.census_file:
         return []
     os.chdir(ctx.workspace)
-    return [file.path for file in discover(ctx.inputs.paths, config.exclude)[0]]
+    return [file.path for file in discover(ctx.inputs.paths, config.exclude, config.folder)[0]]
 
 
 def run_shard(ctx: ActionContext, config: Config, log: Log) -> int:

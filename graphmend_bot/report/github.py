@@ -1,7 +1,8 @@
 """GitHub Actions workflow commands: one annotation per finding, `::error` per unreadable file.
 
 The one owner of workflow-command escaping: the bot's log (github/core/outputs.py) builds its
-`::notice|warning|error::` lines with `workflow_command` too.
+`::notice|warning|error::` lines with `workflow_command` too, and its plain lines and the text
+report (report/terminal.py) are kept from forming a command with `inert_line`.
 """
 
 from __future__ import annotations
@@ -10,12 +11,27 @@ from collections.abc import Sequence
 
 from graphmend_bot.findings import CheckResult, Finding
 
+# The runner obeys a line as a workflow command when, stripped, it starts with `::`, or when it
+# holds the old `##[` form anywhere: a zero-width space breaks either.
+_ZERO_WIDTH = "\u200b"
+OLD_COMMAND_BROKEN = f"##{_ZERO_WIDTH}["
+
 
 def escape_data(text: str) -> str:
     """The message part of a workflow command (after the second `::`)."""
-    # Newlines escaped, and the old `##[` command form broken with a zero-width space: file names
-    # and messages come from pull requests and must never form a workflow command of their own.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("##[", "##\u200b[")
+    # Newlines escaped, and the old `##[` command form broken: file names and messages come from
+    # pull requests and must never form a workflow command of their own.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("##[", OLD_COMMAND_BROKEN)
+
+
+def inert_line(line: str) -> str:
+    """`line` as a log or a terminal shows it, but never a workflow command (the text report and
+    the bot's log lines quote file names and code, and pre-commit's output lands in Actions logs)."""
+    line = line.replace("##[", OLD_COMMAND_BROKEN)
+    stripped = line.lstrip()
+    if stripped.startswith("::"):
+        line = line[:len(line) - len(stripped)] + f":{_ZERO_WIDTH}{stripped[1:]}"
+    return line
 
 
 def escape_property(text: str) -> str:

@@ -6,7 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from graphmend_bot.findings import CheckResult, Finding
+from graphmend_bot.findings import CheckResult, FileError, Finding
+from graphmend_bot.report.terminal import terminal_text, visible
 
 if TYPE_CHECKING:
     from graphmend_bot.rewrite import FileChange
@@ -17,19 +18,25 @@ RARE_NOTE = "only on a branch valid inputs rarely take (an error or misconfigura
 
 
 def render_text(result: CheckResult) -> str:
+    """The report; file names, messages and source lines come from the checked tree, so every
+    control character in them is shown escaped and no line is a workflow command (terminal.py)."""
     out: list[str] = []
     for finding in result.findings:
         out.append(_finding(finding))
     for error in result.errors:
-        out.append(f"{error.path}: {error.label}: {error.message}")
+        out.append(error_line(error))
     out.append(summary_line(result))
-    return "\n".join(out) + "\n"
+    return terminal_text("\n".join(out) + "\n")
+
+
+def error_line(error: FileError) -> str:
+    return f"{visible(error.path)}: {error.label}: {visible(error.message)}"
 
 
 def _finding(finding: Finding) -> str:
     loc = finding.location
     gb_id = f" [{finding.gb_id}]" if finding.gb_id else ""  # GM660's break has no id in the registry
-    head = f"{finding.path}:{loc.row}:{loc.column}: {finding.code} {finding.message}{gb_id}"
+    head = f"{visible(finding.path)}:{loc.row}:{loc.column}: {finding.code} {visible(finding.message)}{gb_id}"
     if not finding.source_line:
         return head
     gutter = str(loc.row)
@@ -38,7 +45,11 @@ def _finding(finding: Finding) -> str:
         width = max(1, finding.end_location.column - loc.column)
     else:
         width = max(1, len(line.rstrip()) - loc.column + 1)
-    caret = " " * (loc.column - 1) + "^" * width
+    # The caret under the escaped line: an escape before or inside the span widens it.
+    start, end = loc.column - 1, loc.column - 1 + width
+    indent = len(visible(line[:start])) + max(0, start - len(line))
+    caret = " " * indent + "^" * (len(visible(line[start:end])) + max(0, end - max(start, len(line))))
+    line = visible(line)
     pad = " " * len(gutter)
     fix = f"\n{pad} = fix ({finding.fix.applicability}): {finding.fix.message}" if finding.fix else _help(finding, pad)
     note = f"\n{pad} = note: {finding.evidence.describe()}" if finding.evidence else ""

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.files import outside, read_source
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config
 from graphmend_bot.edits import Span, apply_spans, clash, disjoint, edit_span, line_starts
@@ -41,7 +41,9 @@ PARALLEL_FILES = 8
 # pull request can hold any file. Both limits are per file and per pass.
 FIX_MAX_BYTES = 1 << 20
 FIX_SECONDS_PER_FILE = 60.0
-FIXES_SKIPPED = "fixes skipped"  # how the messages of both limits start
+FIXES_SKIPPED = "fixes skipped"  # how the messages of the limits, and of a file never written, start
+OUTSIDE_PROJECT = (f"{FIXES_SKIPPED}: its real path is outside the project (a symlink out of it), "
+                   "where a fix never writes")
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,7 @@ def fix_outcome(
     reach: Sequence[str] | None = None,
     only: Sequence[str] | None = None,
     cache: SummaryCache | None = None,
+    write_root: str | None = None,
 ) -> FixOutcome:
     """Loop check -> attach fixes -> apply until nothing changes; also return what remains.
 
@@ -256,6 +259,8 @@ def fix_outcome(
     `reach` ("module:callable" roots): fix only findings in functions reachable from exactly
     these roots (Program.reachable_from), e.g. what `graphmend verify` entry points can prove.
     `only`: fix and report only these files; the rest of `paths` is context (project.py).
+    `write_root` (a real path): a file whose real path is outside it (a symlink out of the project)
+    is not rewritten; its findings stay, with an error saying why.
     """
     workspace = Workspace(list(paths), config, jobs, roots=reach or (), cache=cache)
     original: dict[str, str] = {}
@@ -283,6 +288,9 @@ def fix_outcome(
         for error in result.errors:
             extra_errors.setdefault((error.path, error.message), error)
         for path, fixed_findings in by_path.items():
+            if write_root is not None and outside(path, write_root):
+                extra_errors.setdefault((path, OUTSIDE_PROJECT), FileError(path, OUTSIDE_PROJECT))
+                continue
             source = current[path] if path in current else read_source(path)
             new, applied = _apply(source, [f.fix for f in fixed_findings if f.fix])
             if new == source:
@@ -303,6 +311,8 @@ def fix_outcome(
     tally.left(remaining.findings)
     if with_remaining:
         remaining = attach_fixes(remaining, config, sources=current, memo=memo, jobs=jobs)
+        unwritten = {path for path, message in extra_errors if message == OUTSIDE_PROJECT}
+        remaining.findings = [replace(f, fix=None) if f.path in unwritten else f for f in remaining.findings]
     known = {(e.path, e.message) for e in remaining.errors}
     remaining.errors.extend(e for key, e in extra_errors.items() if key not in known)
     remaining.errors.sort(key=lambda e: e.path)

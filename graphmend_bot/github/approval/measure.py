@@ -29,7 +29,8 @@ from pathlib import Path
 from graphmend_bot.exit_codes import EXIT_MEASURED, EXIT_REFUSED
 from graphmend_bot.github.approval.base_config import write_config
 from graphmend_bot.github.approval.gate import valid_sha
-from graphmend_bot.github.core.outputs import Log, inert_line
+from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.report.github import inert_line
 from graphmend_bot.verify.environment import child_environment, secret_variables
 
 

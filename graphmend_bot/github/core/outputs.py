@@ -10,23 +10,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from graphmend_bot.findings import CheckResult, Finding
-from graphmend_bot.report.github import annotation, workflow_command
+from graphmend_bot.report.github import OLD_COMMAND_BROKEN, annotation, inert_line, workflow_command
 from graphmend_bot.report.sarif import render_sarif
+from graphmend_bot.report.terminal import visible
 
-# The runner obeys a line as a workflow command when, stripped, it starts with `::`, or when it
-# holds the old `##[` form anywhere. Plain log lines quote text from pull requests and from the
-# measured report (file names, entry point names, errors), so such text must never form one.
-_ZERO_WIDTH = "\u200b"
+# Plain log lines quote text from pull requests and from the measured report (file names, entry
+# point names, errors): `inert_line` keeps each from forming a workflow command of its own.
 _TITLE = (("title", "GraphMend"),)
-
-
-def inert_line(line: str) -> str:
-    """`line` as the log shows it, but never a workflow command."""
-    line = line.replace("##[", f"##{_ZERO_WIDTH}[")  # `_write` does this for every line too
-    stripped = line.lstrip()
-    if stripped.startswith("::"):
-        line = line[:len(line) - len(stripped)] + f":{_ZERO_WIDTH}{stripped[1:]}"
-    return line
 
 
 class Log:
@@ -36,7 +26,8 @@ class Log:
         self.lines: list[str] = []
 
     def _write(self, line: str) -> None:
-        line = line.replace("##[", f"##{_ZERO_WIDTH}[")
+        # Every line: no `##[` command, no control character (an ANSI or OSC escape) left raw.
+        line = "\n".join(visible(part) for part in line.split("\n")).replace("##[", OLD_COMMAND_BROKEN)
         self.lines.append(line)
         sys.stdout.write(line + "\n")
         sys.stdout.flush()

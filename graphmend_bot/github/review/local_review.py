@@ -29,6 +29,7 @@ from graphmend_bot.github.review.plan import (
     prepare_review,
     summary_comment,
 )
+from graphmend_bot.report.terminal import terminal_text, visible
 from graphmend_bot.report.untrusted_text import markdown_text
 
 OUTPUT_FORMATS = ("text", "markdown", "json")
@@ -122,7 +123,7 @@ def _with_census(result: CheckResult, census_file: Path, config: Config, change:
 
 
 def _warn(message: str) -> None:
-    print(f"graphmend: warning: {message}", file=sys.stderr)
+    print(terminal_text(f"graphmend: warning: {visible(message)}"), file=sys.stderr)
 
 
 def _location(path: str, line: int, start_line: int | None) -> str:
@@ -164,7 +165,7 @@ def render_text(review: LocalReview) -> str:
     out += ["== Summary comment ==", "", summary_comment(prepared.view).rstrip(), ""]
     out += ["== What the fix pull request would change ==", ""]
     out.append(prepared.view.fix_diff.rstrip("\n") or "No finding has a safe automatic rewrite.")
-    return "\n".join(out) + "\n"
+    return terminal_text("\n".join(out) + "\n")
 
 
 def render_markdown(review: LocalReview) -> str:
@@ -182,7 +183,7 @@ def render_markdown(review: LocalReview) -> str:
     if outside:
         out += ["## Annotations (no inline comment)", "", *[f"- `{line}`" for line in outside], ""]
     out += ["## Summary comment", "", summary_comment(prepared.view).rstrip(), ""]
-    return "\n".join(out) + "\n"
+    return terminal_text("\n".join(out) + "\n")
 
 
 def render_json(review: LocalReview) -> str:

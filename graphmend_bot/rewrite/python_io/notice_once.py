@@ -38,6 +38,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from graphmend_bot.analysis.files import read_source
 from graphmend_bot.findings import Fix
 from graphmend_bot.rewrite.branching import LocalFacts
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
@@ -161,8 +162,8 @@ def _tree_module_source(path: str, module: str, level: int) -> str | None:
 @functools.lru_cache(maxsize=64)
 def _read(path: str) -> str | None:
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_source(path)
+    except ValueError:  # missing, unreadable, not a regular file, undecodable (analysis/files.py)
         return None
 
 

@@ -53,6 +53,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from graphmend_bot.analysis.files import read_capped
 from graphmend_bot.findings import Finding, Fix
 from graphmend_bot.rewrite.context import FixContext
 
@@ -168,9 +169,9 @@ def _sets_capture_flag(source: str) -> bool:
 def _package_sets_capture_flag(package: str) -> bool:
     """One text scan per package and process, only when a helper is a candidate for the decorator."""
     for file in Path(package).rglob("*.py"):
-        try:
-            if _sets_capture_flag(file.read_text(encoding="utf-8", errors="replace")):
+        try:  # a device or FIFO named *.py is never read, nor more than the size cap (files.py)
+            if _sets_capture_flag(read_capped(str(file)).decode("utf-8", "replace")):
                 return True
-        except OSError:
+        except ValueError:
             continue
     return False

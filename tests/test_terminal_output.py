@@ -1,0 +1,100 @@
+"""File names and source lines reach the terminal and CI logs shown, never obeyed (review4's
+finding 10): no line of the text report or the local review is a workflow command, and no control
+character (an ANSI or OSC escape, a bidirectional override) is printed raw."""
+
+import subprocess
+
+from graphmend_bot.findings import CheckResult, FileError, Finding, Location
+from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.report import RENDERERS
+from graphmend_bot.report.terminal import terminal_text, visible
+
+FORGED = "::error title=Forged::Approved by security team "
+ESCAPES = "ev\x1b[2J\x1b]0;pwned\x07il\nx"
+MODEL = """
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def forward(self, x):
+            print("x\x1b[31mRED")  # \x1b]8;;https://evil.example\x07link\x1b]8;;\x07
+            return x
+"""
+
+
+def commands_or_controls(output: str) -> list[str]:
+    """The lines a runner would obey, or that carry a raw control character."""
+    return [line for line in output.split("\n")
+            if line.strip().startswith("::") or "##[" in line
+            or any((ord(c) < 32 and c != "\t") or 0x7f <= ord(c) <= 0x9f or c == "\u202e" for c in line)]
+
+
+def run(cmd, cwd, *args):
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def test_a_file_name_never_starts_a_workflow_command_in_the_text_report(write_tree, graphmend_cmd):
+    root = write_tree({f"{FORGED}.py": MODEL, f"{ESCAPES}.py": MODEL, "##[error]x.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--no-cache", ".")
+    assert result.returncode == 1, result.stderr
+    assert commands_or_controls(result.stdout) == []
+    assert ":\u200b:error title=Forged::Approved by security team .py:7:9: GM401" in result.stdout
+    assert "ev\\x1b[2J\\x1b]0;pwned\\x07il\\x0ax.py:7:9: GM401" in result.stdout
+    assert "##\u200b[error]x.py:7:9: GM401" in result.stdout
+
+
+def test_source_lines_show_their_escapes_with_the_caret_under_the_span(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL})
+    lines = run(graphmend_cmd, root, "check", "--no-cache", ".").stdout.splitlines()
+    assert commands_or_controls("\n".join(lines)) == []
+    shown = '7 |         print("x\\x1b[31mRED")  # \\x1b]8;;https://evil.example\\x07link\\x1b]8;;\\x07'
+    assert shown in lines
+    caret = lines[lines.index(shown) + 1]
+    assert caret == "  |         " + "^" * len('print("x\\x1b[31mRED")')
+
+
+def test_the_local_review_is_shown_the_same_way(write_tree, graphmend_cmd):
+    root = write_tree({"README.md": "base\n"})
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "."], check=True)
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base"],
+                   check=True)
+    write_tree({f"{FORGED}.py": MODEL})
+    for output_format in ("text", "markdown"):
+        result = run(graphmend_cmd, root, "review", "--no-cache", "--base", "HEAD", "--output-format", output_format)
+        assert "GM401" in result.stdout, result.stderr
+        assert commands_or_controls(result.stdout) == [], output_format
+
+
+def test_the_report_escapes_messages_bidi_controls_and_error_lines():
+    finding = Finding(code="GM401", message="`print` in traced code\n::warning::forged", path="m\u202eyp.py",
+                      location=Location(3, 5), end_location=Location(3, 15), gb_id="GB0059", symbol="m.f",
+                      source_line="    print('\u202e')")
+    text = RENDERERS["text"](CheckResult([finding], [FileError("::set-output name=x::y.py", "cannot read")], 2))
+    assert commands_or_controls(text) == []
+    assert text.startswith("m\\u202eyp.py:3:5: GM401 `print` in traced code\\x0a::warning::forged [GB0059]\n")
+    assert "    print('\\u202e')" in text
+    assert "\n:\u200b:set-output name=x::y.py: error: cannot read\n" in text
+
+
+def test_printable_text_is_left_as_it_reads():
+    """Non-ASCII names and code, tabs, `::` inside a line and the report's own lines are unchanged."""
+    text = "modèle/中文.py:1:1: GM401 `print(\"🙂\")`\tx :: y\n  |\n1 | a = b\n"
+    assert terminal_text(text) == text
+    assert visible("日本語 ::x") == "日本語 ::x"
+    finding = Finding(code="GM401", message="`print` in traced code", path="modèle.py", location=Location(1, 5),
+                      end_location=Location(1, 15), gb_id="GB0059", symbol="m.f", source_line="    print('é')")
+    lines = RENDERERS["text"](CheckResult([finding], [], 1)).splitlines()
+    assert lines[0] == "modèle.py:1:5: GM401 `print` in traced code [GB0059]"
+    assert lines[2:4] == ["1 |     print('é')", "  |     ^^^^^^^^^^"]
+
+
+def test_the_bots_log_shows_control_characters_escaped(capsys):
+    log = Log()
+    log.info(f"reviewing {ESCAPES}.py")
+    log.warning(f"{ESCAPES}.py: cannot read")
+    out = capsys.readouterr().out
+    assert commands_or_controls(out.replace("::warning title=GraphMend::", "")) == []
+    assert "reviewing ev\\x1b[2J\\x1b]0;pwned\\x07il" in out
+    assert out.count("\n") == 3  # info's two lines (a newline in a name is a new, inert line) and the warning
