@@ -3,7 +3,12 @@ torch._dynamo.explain: Dynamo inlines the call and breaks inside the callee), wi
 
 - a local fetched from a module's table of functions (`kernel = KERNELS[name]`, then
   `kernel(x)`: geomloss' `kernel_routines`) calls what the table holds; a function no table and
-  no traced code names stays out (function_aliases._table)."""
+  no traced code names stays out (function_aliases._table);
+- an attribute `__init__` sets from a parameter whose default is a function of the tree
+  (`self.distance = distance` for `distance=pairwise`), or from either side of `a or b`
+  (torchmetrics' `kwargs.pop("fn", None) or jit_distributed_available`), calls that function;
+  a parameter without such a default holds what callers pass, and reaches nothing
+  (held_functions.held_function_names)."""
 
 from __future__ import annotations
 
@@ -84,3 +89,49 @@ def test_a_local_table_or_a_subscripted_value_reaches_nothing(write_tree) -> Non
     result = check([str(root / "localpkg")])
     assert not result.errors
     assert [f.location.row for f in result.findings] == []
+
+
+HELD_TREE = {
+    "heldpkg/__init__.py": "",
+    "heldpkg/_functions.py": """
+        def pairwise(x):
+            if x.sum() > 0:  # break
+                return x * 2
+            return x
+
+
+        def available():
+            print("asked")  # break
+            return False
+
+
+        def passed_only(x):
+            return x.tolist()
+    """,
+    "heldpkg/model.py": """
+        from torch import nn
+
+        from heldpkg._functions import available, pairwise
+
+
+        class Net(nn.Module):
+            def __init__(self, distance=pairwise, scale=2.0, hook=None, **kwargs):
+                super().__init__()
+                self.distance = distance
+                self.scale = scale
+                self.hook = hook
+                self.available = kwargs.pop("available", None) or available
+
+            def forward(self, x):
+                if self.hook is not None:
+                    x = self.hook(x)
+                self.available()
+                return self.distance(x) * self.scale
+    """,
+}
+
+
+def test_an_attribute_holding_a_parameters_default_function_calls_it(write_tree) -> None:
+    root = write_tree(HELD_TREE)
+    _assert_reported_where_dynamo_breaks(root, "heldpkg", "model", "Net", "_functions.py")
+    assert len(_marked(root / "heldpkg" / "_functions.py")) == 2

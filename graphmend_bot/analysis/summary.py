@@ -471,7 +471,7 @@ class _Collector:
                         attributes[target.attr] = bound_methods.encode((*known, *methods))
                     continue
                 elif not isinstance(value, ast.Call):
-                    functions = held_functions.held_function_names(value, local_names, self._dotted)
+                    functions = held_functions.held_function_names(value, local_names, self._dotted, local_names.defaults)
                     known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
                     if functions and (known or target.attr not in attributes):
                         attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
@@ -669,6 +669,14 @@ class _BoundNames:
         args = function.args
         self._parameters = {
             arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg
+        }
+        positional = [*args.posonlyargs, *args.args]
+        # each parameter given a default -> that default (a function a held attribute may call)
+        self.defaults: dict[str, ast.expr] = {
+            arg.arg: default
+            for arg, default in [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+                                 *zip(args.kwonlyargs, args.kw_defaults)]
+            if default is not None
         }
         self._assigned: set[str] | None = None
 
