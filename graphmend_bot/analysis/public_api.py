@@ -33,11 +33,11 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
 - else the library scope where no public class is an nn.Module whose `forward` Dynamo would
   trace (torchdiffeq: its only modules are private wrappers around the user's vector field);
 - else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
-  callables that take or return a tensor (a parameter annotated as one, a result that is one
-  whatever the arguments, or what a model's method returns from its submodules). Users compile
-  kornia's functional API beside its modules, a flow's `inverse` and `log_prob`, a scheduler's
-  `step`; the tokenizers, loaders and configuration classes of a model zoo take and return no
-  tensor and stay out.
+  callables that take or return a tensor (a parameter or the result annotated as one, or as a
+  container of them, a result that is one whatever the arguments, or what a model's method
+  returns from its submodules). Users compile kornia's functional API beside its modules, a
+  flow's `inverse` and `log_prob`, a scheduler's `step`; the tokenizers, loaders and
+  configuration classes of a model zoo take and return no tensor and stay out.
 A lone file or a folder of scripts keeps the model scope.
 """
 
@@ -99,8 +99,11 @@ def tensor_api_roots(program: Program) -> set[FunctionId]:
 
 
 def takes_tensor(function: FunctionSummary) -> bool:
-    """A parameter annotated as a tensor (`x: torch.Tensor`, `mask: Optional[Tensor]`)."""
-    return any(function.param_seeds.get(name) for name in function.params)
+    """A parameter annotated as a tensor (`x: torch.Tensor`, `mask: Optional[Tensor]`), or a
+    signature that names one elsewhere: a container of tensors taken (`xs: List[Tensor]`) or a
+    tensor returned (`-> Tensor`, `-> tuple[Tensor, dict]`), as the maintainer annotated it
+    (skrl's mixins' `act(self, inputs: dict[str, Any]) -> tuple[torch.Tensor, ...]`)."""
+    return function.tensor_signature or any(function.param_seeds.get(name) for name in function.params)
 
 
 def returning_tensors(program: Program, starts: Iterable[FunctionId]) -> set[FunctionId]:

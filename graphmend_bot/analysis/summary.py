@@ -22,6 +22,7 @@ from graphmend_bot.analysis.model import (
     FunctionSummary,
     ModuleSummary,
 )
+from graphmend_bot.analysis.parameter_annotations import mentions_tensor
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.tensor_rank import python_number
@@ -134,6 +135,7 @@ def summarize_module(
                 ref for d in node.decorator_list if (ref := dotted_name(_decorator_callee(d)))
             ),
             return_class=class_annotation(node.returns, resolve),
+            tensor_signature=_tensor_signature(node),
             disabled=_disabled(node, imports),
         )
         if qualname in deferred or _runs_while_tracing(node, imports):
@@ -656,6 +658,12 @@ def _registered_modules(node: ast.expr, typed_params: dict[str, str]) -> dict[st
 
 # Nodes that hold statements: an assignment can only be nested in these.
 _STATEMENT_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _tensor_signature(node: FunctionNode) -> bool:
+    args = node.args
+    annotations = [arg.annotation for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    return any(mentions_tensor(annotation) for annotation in (node.returns, *annotations))
 
 
 class _BoundNames:
