@@ -504,3 +504,54 @@ def test_a_signature_naming_tensors_in_containers_or_its_result_is_tensor_api(wr
         rows |= {line for file, line in broken.lines if file == path}
     assert rows == {ACT[1], STACK[1]}
     torch._dynamo.reset()
+
+
+def test_compiling_in_its_tests_or_in_its_own_methods_names_no_roots_of_a_package(write_tree, monkeypatch):
+    """einops ships `einops/tests`, which compile what they test; kornia's classes compile their
+    own parts behind a flag (`self.model = torch.compile(self.model)`, in a method). Neither says
+    what users compile: `auto` still roots the public API (Dynamo breaks in `solve`'s helper when
+    a user compiles it). A package compiling in a plain function keeps the model scope (below)."""
+    root = write_tree({
+        **SOLVER_PACKAGE,
+        "solvers/tests/__init__.py": "",
+        "solvers/tests/test_core.py": """
+            import torch
+
+            def double(x):
+                return x * 2
+
+            def test_double():
+                torch.compile(double)(torch.ones(3))
+        """,
+        "solvers/runner.py": """
+            import torch
+
+            class Runner:
+                def __init__(self, fn, compiled=False):
+                    self.fn = torch.compile(fn) if compiled else fn
+
+                def compile(self):
+                    self.fn = torch.compile(self.fn)
+        """,
+    })
+    assert found(root) == {STEP}
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import solvers
+
+    broken = dynamo_breaks(solvers.solve, (torch.ones(3),), {}, Tree([str(root / "solvers")]))
+    assert {line for file, line in broken.lines if file == normalise(str(root / "solvers" / "core.py"))} == {STEP[1]}
+    torch._dynamo.reset()
+    scripted = write_tree({"solvers/train.py": """
+        import torch
+
+        def loss(x):
+            return x * 2
+
+        def main():
+            torch.compile(loss)
+    """})
+    assert found(scripted) == set()
