@@ -8,7 +8,11 @@ torch._dynamo.explain: Dynamo inlines the call and breaks inside the callee), wi
   (`self.distance = distance` for `distance=pairwise`), or from either side of `a or b`
   (torchmetrics' `kwargs.pop("fn", None) or jit_distributed_available`), calls that function;
   a parameter without such a default holds what callers pass, and reaches nothing
-  (held_functions.held_function_names)."""
+  (held_functions.held_function_names);
+- a name unpacked from what a call returns (`packed, unpack_one = pack_one(x)`, then
+  `unpack_one(y)`: vector_quantize_pytorch) calls the function the callee returns at that place
+  of its tuple, its own closure or one of the module; the other places, values, reach nothing
+  (scope.Program._element_calls)."""
 
 from __future__ import annotations
 
@@ -135,3 +139,49 @@ def test_an_attribute_holding_a_parameters_default_function_calls_it(write_tree)
     root = write_tree(HELD_TREE)
     _assert_reported_where_dynamo_breaks(root, "heldpkg", "model", "Net", "_functions.py")
     assert len(_marked(root / "heldpkg" / "_functions.py")) == 2
+
+
+PACK_TREE = {
+    "packpkg/__init__.py": "",
+    "packpkg/_helpers.py": """
+        def pack_one(t):
+            packed = t.reshape(-1)
+
+            def unpack_one(flat):
+                if flat.sum() > 0:  # break
+                    return flat.reshape(t.shape)
+                return flat
+
+            def unused(flat):
+                return flat.tolist()
+
+            return packed, unpack_one
+
+
+        def scale(x):
+            print("scaling")  # break
+            return x * 2
+
+
+        def with_scale(x):
+            return x, scale
+    """,
+    "packpkg/model.py": """
+        from torch import nn
+
+        from packpkg._helpers import pack_one, with_scale
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                flat, unpack_one = pack_one(x)
+                y, fn = with_scale(flat)
+                return unpack_one(x + 1) + fn(x)
+    """,
+}
+
+
+def test_a_function_unpacked_from_a_returned_tuple_is_called(write_tree) -> None:
+    root = write_tree(PACK_TREE)
+    _assert_reported_where_dynamo_breaks(root, "packpkg", "model", "Net", "_helpers.py")
+    assert len(_marked(root / "packpkg" / "_helpers.py")) == 2

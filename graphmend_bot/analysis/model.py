@@ -102,6 +102,8 @@ class FunctionSummary:
     attribute_writes: tuple[tuple[str, Kind], ...] = ()
     # Nested functions this function returns (`return _inner`): what calling its result runs.
     returned_functions: tuple[str, ...] = ()
+    # (place, name) of the functions it returns inside a tuple (`return packed, unpack_one`).
+    returned_element_functions: tuple[tuple[int, str], ...] = ()
     # The class its return annotation names (`-> LinearOperator`), qualified (value_class.py).
     return_class: str | None = None
     # A parameter or the result annotated with a tensor type, bare or in a container
