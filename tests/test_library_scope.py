@@ -449,3 +449,109 @@ def test_a_model_method_returning_its_submodules_output_is_tensor_api(write_tree
     broken = dynamo_breaks(flows.Sampler().sample, (), {}, Tree([str(root / "flows")]))
     assert {line for file, line in broken.lines if file == normalise(str(root / "flows" / "core.py"))} == {SAMPLE[1]}
     torch._dynamo.reset()
+
+
+# A package exporting a module and an RL-style mixin whose signature alone says it is on tensors.
+ANNOTATED_PACKAGE = {
+    "agents/__init__.py": "from .core import Policy, TabularMixin, stack, describe\n",
+    "agents/core.py": """
+        from typing import Any, List
+
+        import torch
+        from torch import nn
+
+        class Policy(nn.Module):
+            def forward(self, x):
+                return x
+
+        class TabularMixin:
+            def act(self, inputs: dict[str, Any]) -> tuple[torch.Tensor, dict[str, Any]]:
+                states = inputs["states"]
+                if states.sum() > 0:
+                    states = -states
+                return states, {}
+
+        def stack(xs: List[torch.Tensor]):
+            total = torch.stack(xs)
+            return total.max().item()
+
+        def describe(table: dict[str, Any]) -> str:
+            print(table)
+            return str(table)
+    """,
+}
+ACT, STACK, DESCRIBE_TABLE = ("core.py", 13, "GM101"), ("core.py", 19, "GM301"), ("core.py", 22, "GM401")
+
+
+def test_a_signature_naming_tensors_in_containers_or_its_result_is_tensor_api(write_tree, monkeypatch):
+    """`act` returns `tuple[Tensor, ...]` and `stack` takes `List[Tensor]`: on tensors by their
+    annotations, so roots of `auto` (Dynamo breaks there when a user compiles them); `describe`,
+    on a dict of anything and returning text, is not (library scope only)."""
+    root = write_tree(ANNOTATED_PACKAGE)
+    assert found(root) == {ACT, STACK}
+    assert found(root, "library") == {ACT, STACK, DESCRIBE_TABLE}
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import agents
+
+    path = normalise(str(root / "agents" / "core.py"))
+    rows = set()
+    for fn, args in ((agents.TabularMixin().act, ({"states": torch.ones(3)},)), (agents.stack, ([torch.ones(3)],))):
+        broken = dynamo_breaks(fn, args, {}, Tree([str(root / "agents")]))
+        rows |= {line for file, line in broken.lines if file == path}
+    assert rows == {ACT[1], STACK[1]}
+    torch._dynamo.reset()
+
+
+def test_compiling_in_its_tests_or_in_its_own_methods_names_no_roots_of_a_package(write_tree, monkeypatch):
+    """einops ships `einops/tests`, which compile what they test; kornia's classes compile their
+    own parts behind a flag (`self.model = torch.compile(self.model)`, in a method). Neither says
+    what users compile: `auto` still roots the public API (Dynamo breaks in `solve`'s helper when
+    a user compiles it). A package compiling in a plain function keeps the model scope (below)."""
+    root = write_tree({
+        **SOLVER_PACKAGE,
+        "solvers/tests/__init__.py": "",
+        "solvers/tests/test_core.py": """
+            import torch
+
+            def double(x):
+                return x * 2
+
+            def test_double():
+                torch.compile(double)(torch.ones(3))
+        """,
+        "solvers/runner.py": """
+            import torch
+
+            class Runner:
+                def __init__(self, fn, compiled=False):
+                    self.fn = torch.compile(fn) if compiled else fn
+
+                def compile(self):
+                    self.fn = torch.compile(self.fn)
+        """,
+    })
+    assert found(root) == {STEP}
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import solvers
+
+    broken = dynamo_breaks(solvers.solve, (torch.ones(3),), {}, Tree([str(root / "solvers")]))
+    assert {line for file, line in broken.lines if file == normalise(str(root / "solvers" / "core.py"))} == {STEP[1]}
+    torch._dynamo.reset()
+    scripted = write_tree({"solvers/train.py": """
+        import torch
+
+        def loss(x):
+            return x * 2
+
+        def main():
+            torch.compile(loss)
+    """})
+    assert found(scripted) == set()

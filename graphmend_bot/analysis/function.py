@@ -110,6 +110,7 @@ class FunctionAnalyzer(StatementVisitor):
         if self.mask_returns is not None and always_returns and self.returns.nonempty:
             self.summary.mask_returns = tuple(sorted(self.mask_returns))
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
+        self.summary.returned_element_functions = tuple(sorted(self.returned_element_functions))
         self.summary.skipped_frame_drafts = self._frame_skips.finish()
         self.summary.try_body_drafts = self._frame_skips.try_lines()
 

@@ -1,5 +1,7 @@
 """Locals that name a function chosen by the code around them: `fn = quadratic_spline` in one arm,
-`fn = splines.rational_quadratic_spline` in the other, then `fn(inputs=x)` (nflows' transforms).
+`fn = splines.rational_quadratic_spline` in the other, then `fn(inputs=x)` (nflows' transforms),
+or one fetched from a module's table of functions: `kernel = KERNELS[name]`, then `kernel(x, y)`
+(geomloss' `kernel_routines`), which calls what the table holds (`registry:KERNELS`).
 
 The call runs one of them with the call's arguments, so each is recorded as a call site of its
 own: the arguments' kinds reach every candidate, not only the first the scope solver meets as a
@@ -81,11 +83,24 @@ def _chosen_refs(value: ast.expr) -> list[str]:
     torchdiffeq.odeint`, nested ones too). A choice between bare names or attributes of objects
     is left out: `out = self.cached if out is None else out` picks a value (a tensor, a parameter
     given one), and the call would send its arguments to both."""
+    if (table := _table(value)) is not None:
+        return [f"registry:{table}"]
     if isinstance(value, ast.IfExp):
         body, orelse = _module_functions(value.body), _module_functions(value.orelse)
         return [*body, *orelse] if body and orelse else []
     ref = callee_ref(value) if dotted_name(value) is not None else None
     return [] if ref is None else [ref]
+
+
+def _table(value: ast.expr) -> str | None:
+    """NAME of `NAME[key]` (or `NAME[a][b]`): an entry of a table the scope solver reads as the
+    module's registry NAME when one is defined or imported there (a local table is none: nothing
+    is reached through it)."""
+    if not isinstance(value, ast.Subscript):
+        return None
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    return value.id if isinstance(value, ast.Name) else None
 
 
 def _module_functions(value: ast.expr) -> list[str]:

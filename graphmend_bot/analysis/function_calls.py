@@ -305,6 +305,8 @@ class CallResolver(ObjectTracker):
                 alternatives.append(self._record_site(other, node, args, kwargs))
         if ref is None and isinstance(func, ast.Name) and func.id in self.instances:
             ref = f"instance:{self.instances[func.id]}>__call__"  # obj(...) on obj = Cls(...)
+        if ref is None and isinstance(func, ast.Name) and func.id in self.unpacked:
+            ref = self.unpacked[func.id]  # unpack(y) on packed, unpack = pack_one(x)
         if ref is None and (constructor := built_here(func)) is not None:
             ref = f"instance:{constructor}>__call__"  # Cls(...)(x)
         ref = ref or callee_ref(func)

@@ -98,6 +98,9 @@ class FunctionState:
         # Locals holding an object built by a call: `solver = SOLVERS[name](...)` -> the
         # constructor's callee ref, so `solver.integrate(t)` reaches the class's method.
         self.instances: dict[str, str] = {}
+        # `packed, unpack = pack_one(x)`: local -> "element:INDEX>REF", the place in what the
+        # call REF returns that the local took (calling it runs the function returned there)
+        self.unpacked: dict[str, str] = {}
         # Locals holding an object a call outside the tree built, by the call's qualified name
         # (`generator = np.random.SeedSequence(...)` -> "numpy.random.SeedSequence"), so that
         # `generator.generate_state(4)` is judged as "numpy.random.SeedSequence.generate_state".
@@ -114,6 +117,7 @@ class FunctionState:
         self.attribute_masks: dict[str, bool] = {}  # per attribute written: whether every write stores a mask
         self.mask_returns: set[int] | None = set()  # FunctionSummary.mask_returns, None once a return is no mask
         self.returned_functions: set[str] = set()
+        self.returned_element_functions: set[tuple[int, str]] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
         # (it cannot resume inside that context manager) and after a break inside a loop body
         # (graph breaks in loops make it skip the frame). Later drafts carry it as suppressed_if.
@@ -197,6 +201,7 @@ class FunctionState:
         self.guards.pop(name, None)
         self.aliases.pop(name, None)
         self.instances.pop(name, None)
+        self.unpacked.pop(name, None)
         self.built_by.pop(name, None)
         self._built_on_every_path.discard(name)
         self.partials.pop(name, None)

@@ -99,6 +99,11 @@ class StatementVisitor(ExpressionEvaluator):
             if isinstance(node.value, ast.Name) and node.value.id not in env:
                 # a factory returning its closure, or a class or function defined elsewhere
                 self.returned_functions.add(node.value.id)
+            elif isinstance(node.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.value.elts):
+                # `return packed, unpack_one`: a closure handed out beside a value
+                self.returned_element_functions.update(
+                    (index, element.id) for index, element in enumerate(node.value.elts)
+                    if isinstance(element, ast.Name) and element.id not in env)
             if node.value is not None:
                 elements = self._display(node.value, env)
                 if elements is not None:
@@ -200,6 +205,8 @@ class StatementVisitor(ExpressionEvaluator):
             if len(node.targets) == 1 and isinstance(node.value, ast.Call):
                 self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.Call):
+                self._unpacked_call(node.targets[0], node.value)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
         elif isinstance(node, ast.AugAssign):
@@ -216,6 +223,16 @@ class StatementVisitor(ExpressionEvaluator):
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
         return kind
+
+    def _unpacked_call(self, target: ast.Tuple, value: ast.Call) -> None:
+        """`packed, unpack_one = pack_one(x)`: calling a name bound to an element of what a call
+        returns runs the function the callee returns at that place (scope.Program._element_calls)."""
+        ref = self._constructor_ref(value.func)
+        if ref is None or any(isinstance(element, ast.Starred) for element in target.elts):
+            return
+        for index, element in enumerate(target.elts):
+            if isinstance(element, ast.Name):
+                self.unpacked[element.id] = f"element:{index}>{ref}"
 
     def _bound_to_call_result(self, target: ast.expr) -> None:
         names = statement_forms.bound_names(target)

@@ -9,28 +9,36 @@ traces it (measured on torch 2.13). The summary records such an attribute as "fu
 names it may hold (resolved through the module's imports); the scope solver resolves a call of the
 attribute to each in-tree function among them, an over-approximation like the rest of call
 resolution. A name bound in `__init__` itself (a parameter, a local) is a value passed in, not a
-function of the module, and is left out.
+function of the module, and is left out, unless its default names one: `self.distance = distance`
+for `distance=pairwise_l2` holds `pairwise_l2` when the caller passes none. Either side of `a or b`
+may be held too (torchmetrics' `kwargs.pop("fn", None) or jit_distributed_available`).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping
 
 PREFIX = "functions:"
 
 
 def held_function_names(
-    value: ast.expr, local_names: Container[str], resolve: Callable[[ast.expr], str | None]
+    value: ast.expr, local_names: Container[str], resolve: Callable[[ast.expr], str | None],
+    defaults: Mapping[str, ast.expr] | None = None,
 ) -> tuple[str, ...]:
-    """The module-level names `value` may evaluate to: `f`, `mod.f`, `a if cond else b` (each
-    branch; a branch that is no name, a lambda or a call, adds nothing), or () for anything else."""
-    if isinstance(value, ast.IfExp):
-        return tuple(dict.fromkeys((*held_function_names(value.body, local_names, resolve),
-                                    *held_function_names(value.orelse, local_names, resolve))))
+    """The module-level names `value` may evaluate to: `f`, `mod.f`, `a if cond else b` and `a or b`
+    (each side; a side that is no name, a lambda or a call, adds nothing), a parameter's default
+    (`defaults`: parameter -> its default), or () for anything else."""
+    sides = [value.body, value.orelse] if isinstance(value, ast.IfExp) else (
+        value.values if isinstance(value, ast.BoolOp) else None)
+    if sides is not None:
+        return tuple(dict.fromkeys(
+            name for side in sides for name in held_function_names(side, local_names, resolve, defaults)))
     root = value
     while isinstance(root, ast.Attribute):
         root = root.value
+    if isinstance(value, ast.Name) and defaults and (default := defaults.get(value.id)) is not None:
+        return held_function_names(default, local_names, resolve)  # evaluated where the function is defined
     if not isinstance(root, ast.Name) or root.id in local_names or root.id == "self":
         return ()
     name = resolve(value)

@@ -102,8 +102,13 @@ class FunctionSummary:
     attribute_writes: tuple[tuple[str, Kind], ...] = ()
     # Nested functions this function returns (`return _inner`): what calling its result runs.
     returned_functions: tuple[str, ...] = ()
+    # (place, name) of the functions it returns inside a tuple (`return packed, unpack_one`).
+    returned_element_functions: tuple[tuple[int, str], ...] = ()
     # The class its return annotation names (`-> LinearOperator`), qualified (value_class.py).
     return_class: str | None = None
+    # A parameter or the result annotated with a tensor type, bare or in a container
+    # (`xs: List[Tensor]`, `-> tuple[Tensor, dict]`): a callable on tensors (public_api.py).
+    tensor_signature: bool = False
     # (call site index, draft): findings that stand when a callee of that site breaks (GM605).
     callee_break_drafts: list[tuple[int, Draft]] = field(default_factory=list)
     # (call site index, draft) of `super().__init__(...)` in an `__init__`: findings that stand

@@ -51,6 +51,13 @@ def yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
     return True
 
 
+def mentions_tensor(annotation: ast.expr | None) -> bool:
+    """`Tensor`, `Optional[torch.FloatTensor]`, `tuple[Tensor, dict[str, Any]]`, `List["Tensor"]`:
+    an annotation naming a tensor type, bare or inside a container."""
+    return annotation is not None and any(
+        word.endswith("Tensor") or "Tensor]" in word or "Tensor," in word for word in _words(annotation))
+
+
 def _words(annotation: ast.expr) -> Iterator[str]:
     """The names, attribute names and strings of an annotation: what its source text says,
     read without `ast.unparse` (which cost more than the rest of the parameter's analysis)."""

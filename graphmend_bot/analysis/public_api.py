@@ -28,16 +28,18 @@ model users then compile; it runs once, eagerly (and compiled, it would break on
 
 The automatic choice (`scope: auto`, the default), for a tree that holds a package:
 - the model scope where the tree names its roots: something in it is compiled (a
-  `@torch.compile`, a `torch.compile(...)` or `.compile()` call), or `entry-points` are
+  `@torch.compile`, a `torch.compile(...)` or `.compile()` call), outside its tests and other than
+  an object compiling itself or its parts (`torch.compile(self.model)`: an option offered to
+  users, knows_its_roots), or, in a package that exports no nn.Module, `entry-points` are
   configured;
 - else the library scope where no public class is an nn.Module whose `forward` Dynamo would
   trace (torchdiffeq: its only modules are private wrappers around the user's vector field);
 - else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
-  callables that take or return a tensor (a parameter annotated as one, a result that is one
-  whatever the arguments, or what a model's method returns from its submodules). Users compile
-  kornia's functional API beside its modules, a flow's `inverse` and `log_prob`, a scheduler's
-  `step`; the tokenizers, loaders and configuration classes of a model zoo take and return no
-  tensor and stay out.
+  callables that take or return a tensor (a parameter or the result annotated as one, or as a
+  container of them, a result that is one whatever the arguments, or what a model's method
+  returns from its submodules). Users compile kornia's functional API beside its modules, a
+  flow's `inverse` and `log_prob`, a scheduler's `step`; the tokenizers, loaders and
+  configuration classes of a model zoo take and return no tensor and stay out.
 A lone file or a folder of scripts keeps the model scope.
 """
 
@@ -50,7 +52,7 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis.value_class import is_property
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.model import FunctionSummary, ModuleSummary
+    from graphmend_bot.analysis.model import CompileTarget, FunctionSummary, ModuleSummary
     from graphmend_bot.analysis.scope import FunctionId, Program
 
 SCOPES = ("auto", "model", "library")
@@ -64,10 +66,12 @@ def is_public_module(module: str, is_package: bool) -> bool:
     parts = module.split(".")
     if len(parts) == 1 and not is_package:
         return False  # a loose module: a script, not part of a package
-    return not any(
-        part.startswith("_") or part in _TEST_PARTS or part.startswith("test_") or part.endswith("_test")
-        for part in parts
-    )
+    return not any(part.startswith("_") for part in parts) and not is_test_module(module)
+
+
+def is_test_module(module: str) -> bool:
+    """A module whose dotted name has a test part (`tests`, `test_ops`, `conftest`, `ops_test`)."""
+    return any(part in _TEST_PARTS or part.startswith("test_") or part.endswith("_test") for part in module.split("."))
 
 
 def is_package_module(summary: ModuleSummary) -> bool:
@@ -99,8 +103,11 @@ def tensor_api_roots(program: Program) -> set[FunctionId]:
 
 
 def takes_tensor(function: FunctionSummary) -> bool:
-    """A parameter annotated as a tensor (`x: torch.Tensor`, `mask: Optional[Tensor]`)."""
-    return any(function.param_seeds.get(name) for name in function.params)
+    """A parameter annotated as a tensor (`x: torch.Tensor`, `mask: Optional[Tensor]`), or a
+    signature that names one elsewhere: a container of tensors taken (`xs: List[Tensor]`) or a
+    tensor returned (`-> Tensor`, `-> tuple[Tensor, dict]`), as the maintainer annotated it
+    (skrl's mixins' `act(self, inputs: dict[str, Any]) -> tuple[torch.Tensor, ...]`)."""
+    return function.tensor_signature or any(function.param_seeds.get(name) for name in function.params)
 
 
 def returning_tensors(program: Program, starts: Iterable[FunctionId]) -> set[FunctionId]:
@@ -223,12 +230,25 @@ def knows_its_roots(program: Program) -> bool:
     """Whether the tree compiles something itself: then it keeps the model scope, whose roots
     those are. Declared entry points are roots in every scope: they add to the forwards and the
     public callables on tensors of `auto`'s tensor-api scope, and replace the library scope's
-    guess (every public callable) in a package that exports no nn.Module."""
+    guess (every public callable) in a package that exports no nn.Module.
+
+    Two kinds of compiling name no roots of the package, and are left out: its tests' (einops
+    ships `einops/tests`, which compile the functions under test: what users compile too), and
+    an object compiling its own parts at run time, in a method of its class (`self.model =
+    torch.compile(self.model)` in kornia's `compile()` method, `torch.compile(detector._refine)`
+    behind an `__init__` flag): an option offered to users, beside the API they compile
+    themselves. Those targets are still roots of every scope."""
     return any(
-        summary.compile_targets or any(function.compiled for function in summary.functions.values())
+        any(not _compiled_by_a_method(summary, target) for target in summary.compile_targets)
+        or any(function.compiled for function in summary.functions.values())
         for module, summary in program.modules.items()
-        if module not in program.dependency_modules
+        if module not in program.dependency_modules and not is_test_module(module)
     )
+
+
+def _compiled_by_a_method(summary: ModuleSummary, target: CompileTarget) -> bool:
+    """A compile call in a method of a class of the module, or in a function nested in one."""
+    return target.in_function is not None and target.in_function.split(".", 1)[0] in summary.classes
 
 
 def exports_modules(program: Program) -> bool:

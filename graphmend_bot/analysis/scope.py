@@ -345,15 +345,28 @@ class Program:
 
     def _returned_values(self, factory: FunctionId) -> list[tuple[str, str, str]]:
         """The classes and functions `factory` returns by name (`return _closure`, `return Euler`)."""
+        return [value for name in self.function(factory).returned_functions
+                if (value := self._returned_value(factory, name)) is not None]
+
+    def _returned_value(self, factory: FunctionId, name: str) -> tuple[str, str, str] | None:
+        """What the name `factory` returns is: a closure nested in it, or what the module names so."""
         module, qualname = factory
-        found: list[tuple[str, str, str]] = []
-        for name in self.function(factory).returned_functions:
-            nested = f"{qualname}.{name}"
-            if nested in self.modules[module].functions:
-                found.append(("function", module, nested))
-            elif (value := self._resolve_dotted(module, name)) is not None:
-                found.append(value)
-        return found
+        nested = f"{qualname}.{name}"
+        if nested in self.modules[module].functions:
+            return ("function", module, nested)
+        return self._resolve_dotted(module, name)
+
+    def _element_calls(self, fid: FunctionId, element: str) -> list[FunctionId]:
+        """`unpack_one(y)` after `packed, unpack_one = pack_one(x)` ("INDEX>REF"): the function each
+        callee of REF returns at place INDEX of its tuple (vector_quantize_pytorch's `pack_one`
+        returns its closure beside the packed tensor; Dynamo traces the closure)."""
+        index, _, constructor = element.partition(">")
+        return self._call_values([
+            value
+            for factory in self.resolve_call(fid, constructor) if factory in self._functions
+            for place, name in self.function(factory).returned_element_functions
+            if str(place) == index and (value := self._returned_value(factory, name)) is not None
+        ])
 
     def _call_values(self, values: list[tuple[str, str, str]]) -> list[FunctionId]:
         """What calling one of `values` runs: a function itself, a class its __init__."""
@@ -529,6 +542,8 @@ class Program:
             return targets
         if kind == "registry":
             return self._call_values(self._registry_values(module, name))
+        if kind == "element":
+            return self._element_calls(fid, name)
         if kind == "getter":  # a property read on a value of a known class (value_class.py)
             return self._dependency_getters(fid, name)
         if kind == "super":

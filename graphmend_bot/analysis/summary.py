@@ -22,6 +22,7 @@ from graphmend_bot.analysis.model import (
     FunctionSummary,
     ModuleSummary,
 )
+from graphmend_bot.analysis.parameter_annotations import mentions_tensor
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.tensor_rank import python_number
@@ -134,6 +135,7 @@ def summarize_module(
                 ref for d in node.decorator_list if (ref := dotted_name(_decorator_callee(d)))
             ),
             return_class=class_annotation(node.returns, resolve),
+            tensor_signature=_tensor_signature(node),
             disabled=_disabled(node, imports),
         )
         if qualname in deferred or _runs_while_tracing(node, imports):
@@ -471,7 +473,7 @@ class _Collector:
                         attributes[target.attr] = bound_methods.encode((*known, *methods))
                     continue
                 elif not isinstance(value, ast.Call):
-                    functions = held_functions.held_function_names(value, local_names, self._dotted)
+                    functions = held_functions.held_function_names(value, local_names, self._dotted, local_names.defaults)
                     known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
                     if functions and (known or target.attr not in attributes):
                         attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
@@ -658,6 +660,12 @@ def _registered_modules(node: ast.expr, typed_params: dict[str, str]) -> dict[st
 _STATEMENT_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
+def _tensor_signature(node: FunctionNode) -> bool:
+    args = node.args
+    annotations = [arg.annotation for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    return any(mentions_tensor(annotation) for annotation in (node.returns, *annotations))
+
+
 class _BoundNames:
     """`name in names`: a parameter of `function` or a name it assigns (values, not the module's
     functions). The body is walked only for a name that is no parameter: most values `__init__`
@@ -669,6 +677,14 @@ class _BoundNames:
         args = function.args
         self._parameters = {
             arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg
+        }
+        positional = [*args.posonlyargs, *args.args]
+        # each parameter given a default -> that default (a function a held attribute may call)
+        self.defaults: dict[str, ast.expr] = {
+            arg.arg: default
+            for arg, default in [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+                                 *zip(args.kwonlyargs, args.kw_defaults)]
+            if default is not None
         }
         self._assigned: set[str] | None = None
 
