@@ -478,18 +478,24 @@ ANNOTATED_PACKAGE = {
         def describe(table: dict[str, Any]) -> str:
             print(table)
             return str(table)
+
+        def load(path: str) -> dict[str, torch.Tensor]:
+            print(path)
+            return torch.load(path)
     """,
 }
 ACT, STACK, DESCRIBE_TABLE = ("core.py", 13, "GM101"), ("core.py", 19, "GM301"), ("core.py", 22, "GM401")
+LOAD = ("core.py", 26, "GM401")
 
 
 def test_a_signature_naming_tensors_in_containers_or_its_result_is_tensor_api(write_tree, monkeypatch):
     """`act` returns `tuple[Tensor, ...]` and `stack` takes `List[Tensor]`: on tensors by their
     annotations, so roots of `auto` (Dynamo breaks there when a user compiles them); `describe`,
-    on a dict of anything and returning text, is not (library scope only)."""
+    on a dict of anything and returning text, is not, nor the loader `load(path: str) -> dict[str,
+    Tensor]`, which makes tensors from a path (review5: library scope only)."""
     root = write_tree(ANNOTATED_PACKAGE)
     assert found(root) == {ACT, STACK}
-    assert found(root, "library") == {ACT, STACK, DESCRIBE_TABLE}
+    assert found(root, "library") >= {ACT, STACK, DESCRIBE_TABLE, LOAD}
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(benchmarks_dir()))
     from ground_truth import Tree, dynamo_breaks, normalise
@@ -506,11 +512,11 @@ def test_a_signature_naming_tensors_in_containers_or_its_result_is_tensor_api(wr
     torch._dynamo.reset()
 
 
-def test_compiling_in_its_tests_or_in_its_own_methods_names_no_roots_of_a_package(write_tree, monkeypatch):
-    """einops ships `einops/tests`, which compile what they test; kornia's classes compile their
-    own parts behind a flag (`self.model = torch.compile(self.model)`, in a method). Neither says
-    what users compile: `auto` still roots the public API (Dynamo breaks in `solve`'s helper when
-    a user compiles it). A package compiling in a plain function keeps the model scope (below)."""
+def test_compiling_in_its_tests_names_no_roots_of_a_package(write_tree, monkeypatch):
+    """einops ships `einops/tests`, which compile what they test: not what users compile, so `auto`
+    still roots the public API (Dynamo breaks in `solve`'s helper when a user compiles it). A
+    package compiling in a plain function or in a method of its own (a trainer compiling its
+    model, review5) keeps the model scope (below)."""
     root = write_tree({
         **SOLVER_PACKAGE,
         "solvers/tests/__init__.py": "",
@@ -522,16 +528,6 @@ def test_compiling_in_its_tests_or_in_its_own_methods_names_no_roots_of_a_packag
 
             def test_double():
                 torch.compile(double)(torch.ones(3))
-        """,
-        "solvers/runner.py": """
-            import torch
-
-            class Runner:
-                def __init__(self, fn, compiled=False):
-                    self.fn = torch.compile(fn) if compiled else fn
-
-                def compile(self):
-                    self.fn = torch.compile(self.fn)
         """,
     })
     assert found(root) == {STEP}
@@ -555,3 +551,18 @@ def test_compiling_in_its_tests_or_in_its_own_methods_names_no_roots_of_a_packag
             torch.compile(loss)
     """})
     assert found(scripted) == set()
+
+
+def test_a_method_compiling_its_objects_model_keeps_the_model_scope(write_tree):
+    """A training repository whose Trainer compiles its model (review5): what it compiles are the
+    roots, and its public helpers (`solve` here) run eagerly, so nothing of them is reported."""
+    root = write_tree(SOLVER_PACKAGE)
+    assert found(root) == {STEP}
+    write_tree({"solvers/trainer.py": """
+        import torch
+
+        class Trainer:
+            def __init__(self, model):
+                self.model = torch.compile(model)
+    """})
+    assert found(root) == set()

@@ -58,6 +58,14 @@ def mentions_tensor(annotation: ast.expr | None) -> bool:
         word.endswith("Tensor") or "Tensor]" in word or "Tensor," in word for word in _words(annotation))
 
 
+def may_hold_tensor(annotation: ast.expr | None) -> bool:
+    """Whether a parameter so annotated may be handed tensors: unannotated, `Any`, a tensor, or a
+    container (`dict[str, Any]`); not `path: str`, `n: int`, `device: torch.device`."""
+    if annotation is None or mentions_tensor(annotation):
+        return True
+    return any(word == "Any" or word.rpartition(".")[2] in _CONTAINERS for word in _words(annotation))
+
+
 def _words(annotation: ast.expr) -> Iterator[str]:
     """The names, attribute names and strings of an annotation: what its source text says,
     read without `ast.unparse` (which cost more than the rest of the parameter's analysis)."""

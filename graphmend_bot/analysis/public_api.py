@@ -28,10 +28,8 @@ model users then compile; it runs once, eagerly (and compiled, it would break on
 
 The automatic choice (`scope: auto`, the default), for a tree that holds a package:
 - the model scope where the tree names its roots: something in it is compiled (a
-  `@torch.compile`, a `torch.compile(...)` or `.compile()` call), outside its tests and other than
-  an object compiling itself or its parts (`torch.compile(self.model)`: an option offered to
-  users, knows_its_roots), or, in a package that exports no nn.Module, `entry-points` are
-  configured;
+  `@torch.compile`, a `torch.compile(...)` or `.compile()` call) outside its tests, or, in a
+  package that exports no nn.Module, `entry-points` are configured;
 - else the library scope where no public class is an nn.Module whose `forward` Dynamo would
   trace (torchdiffeq: its only modules are private wrappers around the user's vector field);
 - else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
@@ -52,7 +50,7 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis.value_class import is_property
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.model import CompileTarget, FunctionSummary, ModuleSummary
+    from graphmend_bot.analysis.model import FunctionSummary, ModuleSummary
     from graphmend_bot.analysis.scope import FunctionId, Program
 
 SCOPES = ("auto", "model", "library")
@@ -232,23 +230,15 @@ def knows_its_roots(program: Program) -> bool:
     public callables on tensors of `auto`'s tensor-api scope, and replace the library scope's
     guess (every public callable) in a package that exports no nn.Module.
 
-    Two kinds of compiling name no roots of the package, and are left out: its tests' (einops
-    ships `einops/tests`, which compile the functions under test: what users compile too), and
-    an object compiling its own parts at run time, in a method of its class (`self.model =
-    torch.compile(self.model)` in kornia's `compile()` method, `torch.compile(detector._refine)`
-    behind an `__init__` flag): an option offered to users, beside the API they compile
-    themselves. Those targets are still roots of every scope."""
+    Compiling in the package's tests names no roots of the package and is left out (einops ships
+    `einops/tests`, which compile the functions under test: what users compile too); those
+    targets are still roots of every scope. A method compiling its object's parts does name
+    them (a trainer's `self.model = torch.compile(self.model)`: the rest of it runs eagerly)."""
     return any(
-        any(not _compiled_by_a_method(summary, target) for target in summary.compile_targets)
-        or any(function.compiled for function in summary.functions.values())
+        summary.compile_targets or any(function.compiled for function in summary.functions.values())
         for module, summary in program.modules.items()
         if module not in program.dependency_modules and not is_test_module(module)
     )
-
-
-def _compiled_by_a_method(summary: ModuleSummary, target: CompileTarget) -> bool:
-    """A compile call in a method of a class of the module, or in a function nested in one."""
-    return target.in_function is not None and target.in_function.split(".", 1)[0] in summary.classes
 
 
 def exports_modules(program: Program) -> bool:

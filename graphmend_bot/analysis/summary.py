@@ -22,7 +22,7 @@ from graphmend_bot.analysis.model import (
     FunctionSummary,
     ModuleSummary,
 )
-from graphmend_bot.analysis.parameter_annotations import mentions_tensor
+from graphmend_bot.analysis.parameter_annotations import may_hold_tensor, mentions_tensor
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.tensor_rank import python_number
@@ -661,9 +661,14 @@ _STATEMENT_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
 def _tensor_signature(node: FunctionNode) -> bool:
+    """A parameter annotated as tensors (`xs: List[Tensor]`), or a tensor result (`-> Tensor`) of a
+    function some parameter of which may be handed tensors (`inputs: dict[str, Any]`): a loader
+    `load(path: str) -> Dict[str, Tensor]` makes tensors from no tensor and is not tensor API."""
     args = node.args
-    annotations = [arg.annotation for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-    return any(mentions_tensor(annotation) for annotation in (node.returns, *annotations))
+    params = [arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs) if arg.arg not in ("self", "cls")]
+    if any(mentions_tensor(arg.annotation) for arg in params):
+        return True
+    return mentions_tensor(node.returns) and any(may_hold_tensor(arg.annotation) for arg in params)
 
 
 class _BoundNames:
