@@ -1,6 +1,6 @@
 """Scalar extraction (`.item()`, `int(t)`, `float(t)`) whose value only feeds tensor arithmetic.
 
-`s = x.abs().max().item(); y = x / s` becomes `s = x.abs().max(); y = x / s`: the value stays a
+`s = x.abs().max().item(); y = x / s` becomes `s = x.abs().max().detach(); y = x / s`: the value stays a
 0-dim tensor, so Dynamo keeps it in the graph instead of copying it to Python.
 
 When is that bit-identical? A Python number and a 0-dim tensor promote differently: an int
@@ -15,6 +15,15 @@ number divided by a tensor as number * x.reciprocal(), rounding twice).
 
 - `.item()` of a dtype-preserving derivation (max, min, amax, amin, mean, median, abs, neg,
   indexing, views, clone/detach): identical, the fix assumes nothing.
+
+What `.item()` also did, the replacement does too. It detached the value: gradients never flowed
+through it, so the tensor kept is `.detach()`ed (as clamp_bounds.py does), or the divisor of
+`x / x.max()` would add its own gradient. It copied the value: when the tensor kept is a view of
+the root (indexing, `view`, `flatten`, `detach`...: no reduction or other computation that makes a
+new tensor), an in-place update of the root before the value is used (`x.mul_(2)`, `x += 1`,
+`x[0] = 0`, a module with `inplace=True`) would change it, so the view is also `.clone()`d.
+Finding every in-place update instead would miss the ones made through aliases or callees; a
+0-dim clone costs nothing in the graph. `int(t)` keeps `.trunc()`, itself a new tensor.
 - `.item()` of sum/prod/norm-like reductions (int32 sums are int64: a 0-dim int32 `x` would
   promote), `int(t)` (a bool tensor would change type; float values are truncated, kept as
   `.trunc()`), `float(t)` (an integer tensor would stay integer): the fix states that assumption.
@@ -37,6 +46,11 @@ from graphmend_bot.rewrite.well_typed import TypeEvidence
 DTYPE_PRESERVING = frozenset({
     "max", "min", "amax", "amin", "mean", "median", "nanmedian", "abs", "neg", "clone", "detach",
     "flatten", "reshape", "view", "squeeze", "unsqueeze", "contiguous", "t", "transpose", "permute",
+    "ravel",
+})
+# Of those, the methods whose result may share the input's storage (a view, or the input itself).
+VIEWS = frozenset({
+    "detach", "flatten", "reshape", "view", "squeeze", "unsqueeze", "contiguous", "t", "transpose", "permute",
     "ravel",
 })
 # Same dtype for floating inputs; integer and bool inputs promote to int64.
@@ -70,7 +84,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     title = f"Keep {_describe(kind)} a tensor (`{replacement}`): no copy to Python"
     edits = (Edit(replacement, *ctx.span(call)),)
     if assumption is None:
-        return Fix.of(f"{title}; identical result: the value only meets the tensor it came from", edits)
+        return Fix.of(f"{title}; identical result and gradients: the value only meets the tensor it came from, "
+                      "detached and copied as `.item()` did", edits)
     return Fix.of(title, edits, (assumption,), wording="unsafe-clause")
 
 
@@ -226,12 +241,27 @@ def _replacement(
     """The tensor expression that replaces the extraction, and what it assumes (None: nothing)."""
     code = ctx.code_for(tensor)
     atomic = isinstance(tensor, cst.Name | cst.Attribute | cst.Call | cst.Subscript) or bool(tensor.lpar)
+    detached = f"{code if atomic else f'({code})'}.detach()"  # `.item()` detached the value
     if kind == "int":
-        kept = f"{code if atomic else f'({code})'}.trunc()"
-        return kept, "a bool tensor would change the result's dtype (int(True) is a Python int)"
+        return f"{detached}.trunc()", "a bool tensor would change the result's dtype (int(True) is a Python int)"
+    kept = f"{detached}.clone()" if _aliases_root(tensor) else detached  # `.item()` copied it
     if kind == "float":
-        return code, "identical for floating tensors; an integer tensor would keep an integer dtype"
+        return kept, "identical for floating tensors; an integer tensor would keep an integer dtype"
     promoting = sorted(set(ops) & FLOAT_PRESERVING)
     if promoting:
-        return code, f"`{promoting[0]}()` of an integer tensor is int64, which a 0-dim operand would promote to"
-    return code, None
+        return kept, f"`{promoting[0]}()` of an integer tensor is int64, which a 0-dim operand would promote to"
+    return kept, None
+
+
+def _aliases_root(expression: cst.BaseExpression) -> bool:
+    """`expression` (a `_root` derivation) may share storage with its root: it is the root itself
+    or views of it (`x[0, 0]`, `x.flatten()[0]`), with no step that computes a new tensor."""
+    node = expression
+    while not isinstance(node, cst.Name):
+        if isinstance(node, cst.Subscript):
+            node = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in VIEWS:
+            node = node.func.value
+        else:
+            return False
+    return True
