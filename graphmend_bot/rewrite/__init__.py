@@ -372,7 +372,8 @@ class BreakTally:
 
 
 def write_changes(changes: Iterable[FileChange]) -> None:
-    """Write rewritten files in the encoding they were read with (PEP 263 cookie, BOM)."""
+    """Write rewritten files in the encoding they were read with (PEP 263 cookie, BOM); their line
+    ends were kept when the edits were applied (edits.apply_spans)."""
     for change in changes:
         path = Path(change.path)
         with path.open("rb") as handle:
