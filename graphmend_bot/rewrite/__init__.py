@@ -30,6 +30,7 @@ from graphmend_bot.engine import Workspace
 from graphmend_bot.findings import CheckResult, FileError, Finding, Fix
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 from graphmend_bot.rewrite.strategies import FIXABLE_CODES, strategies_for
+from graphmend_bot.rewrite.well_typed import caller_assumptions
 from graphmend_bot.source_lines import physical_lines
 
 # Like ruff (MAX_ITERATIONS = 100): loop check -> fix until nothing changes, at most this many times.
@@ -97,6 +98,7 @@ def build_fixes(ctx: FixContext, findings: Iterable[Finding],
                 ))
                 fix = None
             if fix is not None:
+                fix = fix.assuming(*caller_assumptions(finding))
                 break
         out.append(replace(finding, fix=fix) if fix is not None else finding)
     return out, errors
