@@ -38,6 +38,7 @@ from typing import cast
 import libcst as cst
 
 from graphmend_bot.findings import Edit, Finding, Fix
+from graphmend_bot.rewrite.aliasing import shares_storage
 from graphmend_bot.rewrite.branching import LocalFacts
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.well_typed import TypeEvidence
@@ -46,11 +47,6 @@ from graphmend_bot.rewrite.well_typed import TypeEvidence
 DTYPE_PRESERVING = frozenset({
     "max", "min", "amax", "amin", "mean", "median", "nanmedian", "abs", "neg", "clone", "detach",
     "flatten", "reshape", "view", "squeeze", "unsqueeze", "contiguous", "t", "transpose", "permute",
-    "ravel",
-})
-# Of those, the methods whose result may share the input's storage (a view, or the input itself).
-VIEWS = frozenset({
-    "detach", "flatten", "reshape", "view", "squeeze", "unsqueeze", "contiguous", "t", "transpose", "permute",
     "ravel",
 })
 # Same dtype for floating inputs; integer and bool inputs promote to int64.
@@ -244,24 +240,10 @@ def _replacement(
     detached = f"{code if atomic else f'({code})'}.detach()"  # `.item()` detached the value
     if kind == "int":
         return f"{detached}.trunc()", "a bool tensor would change the result's dtype (int(True) is a Python int)"
-    kept = f"{detached}.clone()" if _aliases_root(tensor) else detached  # `.item()` copied it
+    kept = f"{detached}.clone()" if shares_storage(tensor) else detached  # `.item()` copied it
     if kind == "float":
         return kept, "identical for floating tensors; an integer tensor would keep an integer dtype"
     promoting = sorted(set(ops) & FLOAT_PRESERVING)
     if promoting:
         return kept, f"`{promoting[0]}()` of an integer tensor is int64, which a 0-dim operand would promote to"
     return kept, None
-
-
-def _aliases_root(expression: cst.BaseExpression) -> bool:
-    """`expression` (a `_root` derivation) may share storage with its root: it is the root itself
-    or views of it (`x[0, 0]`, `x.flatten()[0]`), with no step that computes a new tensor."""
-    node = expression
-    while not isinstance(node, cst.Name):
-        if isinstance(node, cst.Subscript):
-            node = node.value
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in VIEWS:
-            node = node.func.value
-        else:
-            return False
-    return True
