@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from fixture_support import assert_identical
+from fixture_support import assert_identical, module_output_and_gradient
 
 from graphmend_bot.config import Config
 from graphmend_bot.rewrite import fix_paths
@@ -31,15 +31,6 @@ def _fixed(tmp_path: Path, body: str) -> str:
     return changes[0].after
 
 
-def _run(source: str, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
-    namespace: dict[str, object] = {}
-    exec(compile(source, "<case>", "exec"), namespace)  # generated test code
-    leaf = x.clone().requires_grad_(True)
-    out = namespace["M"]()(leaf * 1)  # type: ignore[operator]  # a non-leaf: in-place updates allowed
-    (out ** 2).sum().backward()
-    return out.detach(), leaf.grad
-
-
 @pytest.mark.parametrize("body", [
     "v = x.max().item()\n    return x / v",
     "v = x.abs().max().item()\n    return x * v - x",
@@ -49,8 +40,8 @@ def _run(source: str, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | Non
 def test_the_kept_value_is_detached_like_item(tmp_path: Path, body: str) -> None:
     fixed = _fixed(tmp_path, body)
     x = torch.tensor([[0.5, -1.5, 2.25], [3.0, 0.75, -0.25]])
-    before_out, before_grad = _run(_module(body), x)
-    after_out, after_grad = _run(fixed, x)
+    before_out, before_grad = module_output_and_gradient(_module(body), x)
+    after_out, after_grad = module_output_and_gradient(fixed, x)
     assert_identical(before_out, after_out)
     assert_identical(before_grad, after_grad, "gradient")
 
@@ -64,8 +55,8 @@ def test_the_kept_value_is_detached_like_item(tmp_path: Path, body: str) -> None
 def test_a_view_kept_is_copied_before_an_in_place_update(tmp_path: Path, body: str) -> None:
     fixed = _fixed(tmp_path, body)
     x = torch.tensor([[2.0, -4.0, 1.0], [6.0, 8.0, 3.0]])
-    before_out, before_grad = _run(_module(body), x)
-    after_out, after_grad = _run(fixed, x)
+    before_out, before_grad = module_output_and_gradient(_module(body), x)
+    after_out, after_grad = module_output_and_gradient(fixed, x)
     assert_identical(before_out, after_out)
     assert_identical(before_grad, after_grad, "gradient")
     assert ".item()" not in fixed and ".detach().clone()" in fixed

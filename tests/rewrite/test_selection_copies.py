@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from fixture_support import assert_identical
+from fixture_support import assert_identical, module_output_and_gradient
 
 from graphmend_bot.config import Config
 from graphmend_bot.rewrite import fix_paths
@@ -29,15 +29,6 @@ def _safely_fixed(tmp_path: Path, source: str) -> str:
     return changes[0].after if changes else source
 
 
-def _run(source: str, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
-    namespace: dict[str, object] = {}
-    exec(compile(source, "<case>", "exec"), namespace)  # generated test code
-    leaf = x.clone().requires_grad_(True)
-    out = namespace["M"]()(leaf * 1)  # type: ignore[operator]  # a non-leaf: in-place updates allowed
-    (out ** 2).sum().backward()
-    return out.detach(), leaf.grad
-
-
 UPDATED_AFTER = [
     "x = x.float()\nif x.sum() > 0:\n    y = x\nelse:\n    y = x * 2.0\ny.add_(1)\nreturn x",
     "x = x.float()\ny = x if x.sum() > 0 else x * 2.0\ny[0] = 0.0\nreturn x",
@@ -51,8 +42,8 @@ def test_a_selection_of_a_tensor_updated_in_place_later_is_not_safe(tmp_path: Pa
     source = _module(body)
     fixed = _safely_fixed(tmp_path, source)
     for x in (torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[-1.0, -2.0], [-3.0, 4.0]])):
-        before_out, before_grad = _run(source, x)
-        after_out, after_grad = _run(fixed, x)
+        before_out, before_grad = module_output_and_gradient(source, x)
+        after_out, after_grad = module_output_and_gradient(fixed, x)
         assert_identical(before_out, after_out)
         assert_identical(before_grad, after_grad, "gradient")
     assert fixed == source
@@ -68,7 +59,7 @@ def test_selections_no_update_can_tell_apart_stay_safe(tmp_path: Path, body: str
     fixed = _safely_fixed(tmp_path, source)
     assert "torch.where(" in fixed
     for x in (torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[-1.0, -2.0], [-3.0, 4.0]])):
-        before_out, before_grad = _run(source, x)
-        after_out, after_grad = _run(fixed, x)
+        before_out, before_grad = module_output_and_gradient(source, x)
+        after_out, after_grad = module_output_and_gradient(fixed, x)
         assert_identical(before_out, after_out)
         assert_identical(before_grad, after_grad, "gradient")
