@@ -40,8 +40,8 @@ def shares_storage(expression: cst.BaseExpression) -> bool:
 
 def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = frozenset()) -> list[cst.CSTNode]:
     """The parts of `function` that may update a tensor in place, in source order: a `*_` method
-    call (`add_`, `copy_`), an augmented assignment to a name not known to hold a Python number
-    (`y += 1` is in place on a tensor), an assignment to an item or slice, an `out=` argument,
+    call (`add_`, `copy_`), an augmented assignment to a name not known to hold a Python number,
+    of no tuple, list or string (`y += 1` is in place on a tensor), an assignment to an item or slice, an `out=` argument,
     `inplace=True`."""
     found: list[cst.CSTNode] = []
 
@@ -57,6 +57,8 @@ def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = f
                     found.append(node)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.value, cst.Tuple | cst.List | cst.BaseString):
+                return  # `outputs += (attn,)`: a container growing, not a tensor
             if not (isinstance(node.target, cst.Name) and node.target.value in python_names):
                 found.append(node)
 

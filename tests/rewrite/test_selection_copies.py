@@ -63,3 +63,13 @@ def test_selections_no_update_can_tell_apart_stay_safe(tmp_path: Path, body: str
         after_out, after_grad = module_output_and_gradient(fixed, x)
         assert_identical(before_out, after_out)
         assert_identical(before_grad, after_grad, "gradient")
+
+
+def test_a_growing_tuple_is_no_in_place_update(tmp_path: Path) -> None:
+    body = "x = x.float()\nouts = ()\ny = x if x.sum() > 0 else x * 2.0\nouts += (y,)\nreturn outs[0] * 3"
+    fixed = _safely_fixed(tmp_path, _module(body))
+    assert "torch.where(" in fixed
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    before, after = module_output_and_gradient(_module(body), x), module_output_and_gradient(fixed, x)
+    assert_identical(before[0], after[0])
+    assert_identical(before[1], after[1], "gradient")
