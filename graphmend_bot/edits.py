@@ -16,6 +16,7 @@ from graphmend_bot.findings import Edit
 Span = tuple[int, int, str]
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 def split_lines(source: str) -> list[str]:
@@ -69,11 +70,27 @@ def disjoint(spans: Iterable[Span], length: int) -> list[Span]:
     return ordered
 
 
+def newline_of(source: str) -> str:
+    """The line end the file writes, as its first line ends (black's rule); "\n" when it has none."""
+    first = _LINE_END.search(source)
+    return first.group() if first else "\n"
+
+
+def in_newline_style(content: str, newline: str) -> str:
+    """`content` (an edit's text, written with "\n") with every line end written `newline`: a CRLF
+    file stays CRLF. Python reads every line end in source as "\n" (string literals included), so
+    this changes no program's meaning."""
+    if newline == "\n" and "\r" not in content:
+        return content
+    return _LINE_END.sub(newline, content)
+
+
 def apply_spans(source: str, spans: Iterable[Span]) -> str:
     text = source
+    newline = newline_of(source)
     # Bottom-up, so earlier offsets stay valid; at one point, insertions in a stable order.
     for start, end, content in disjoint(spans, len(source)):
-        text = text[:start] + content + text[end:]
+        text = text[:start] + in_newline_style(content, newline) + text[end:]
     return text
 
 

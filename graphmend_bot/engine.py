@@ -12,6 +12,7 @@ from functools import partial
 from typing import TypeVar, cast
 
 from graphmend_bot.analysis import installed_packages
+from graphmend_bot.analysis.caller_arguments import Unproven
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
 from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
 from graphmend_bot.analysis.guards import file_digest, forget_files, package_root
@@ -214,6 +215,7 @@ class Workspace:
         self._scope_by_roots = False  # the model scope stands on the tree's own roots (_settle_scope)
         self._text_read: set[str] = set()  # paths whose text the solve read (_source_of)
         self._solved: Program | None = None  # the program `_result` solved
+        self._scans: dict[str, FileScan] = {}  # path -> the prefilter's scan of every file read
         self.dependency_summaries: list[ModuleSummary] = []  # read once the tree is (below)
         if cache is not None:
             self._init_cached(cache, jobs)
@@ -229,6 +231,7 @@ class Workspace:
                     self._file_errors[scan.path] = scan
                 else:
                     scans.append(scan)
+                    self._scans[source_file.path] = scan
                     self.errors.extend(_suppression_warnings(source_file.path, scan))
             relevant = relevant_modules(scans, self._configured_modules(scans))
             wanted = [f for f in self.files if f.module in relevant]
@@ -289,7 +292,7 @@ class Workspace:
             if source_file.path in scans:
                 self.errors.extend(_suppression_warnings(source_file.path, scans[source_file.path]))
         relevant = relevant_modules(found, self._configured_modules(found))
-        self._digests, self._relevant = digests, relevant
+        self._digests, self._relevant, self._scans = digests, relevant, scans
         if state is not None and self._result_key is not None:
             self.cached_result = self._reused_result(cache, state, scans, texts, jobs)
             if self.cached_result is not None:
@@ -341,6 +344,8 @@ class Workspace:
                 return None
             warnings[path] = (_suppression_warnings(path, before), _suppression_warnings(path, scans[path]))
             if source_file.module not in self._relevant:
+                if before.imports != scans[path].imports:
+                    return None  # what it imports can leave parameters unproven (caller_arguments.py)
                 continue  # never summarised: only its text's own warnings can change
             old = cache.load_summary(cache.summary_key(state.digests[path], source_file, False), path)
             (new,) = self._cached_summaries(cache, [source_file], self._digests, jobs)
@@ -356,7 +361,13 @@ class Workspace:
                 changed = unseen_edits(traced_edit, new, state, self.config.entry_points) if found is not None else None
                 if found is None or changed is None:
                     return None
-                refound[path] = [_finding(new, function, draft) for function, draft in found if draft.code in enabled]
+                refound[path] = []
+                for function, draft in found:
+                    facts = state.facts.get(new.module, {}).get(function.qualname)
+                    if facts is None and draft.deps.params:
+                        return None  # what its callers pass was not judged: solve again
+                    if draft.code in enabled:
+                        refound[path].append(_finding(new, function, draft, unproven=facts.unproven if facts else ()))
             names[path] = {top_level_name(qualname) for qualname in changed}
         if not names_written_only_inside(names, texts):
             return None
@@ -369,14 +380,16 @@ class Workspace:
                 or not self._scope_by_roots or self._rewritten):
             return
         traced = self._solved.traced_functions()
-        hinted = [fid for fid in traced if self._solved.function(fid).hinted_params]
+        # Functions whose callers the solve consulted: for hinted parameters, and for what every
+        # traced function's calls pass it, which can leave a parameter unproven (caller_arguments.py).
+        watched = [fid for fid in traced if self._solved.function(fid).params]
         read = set(self._text_read)
         for path, summary in self.summaries.items():
             source_file = self._by_path[path]
             root = package_root(path, source_file.module, source_file.is_package)
             read.update(os.path.relpath(os.path.join(root, relative)) for relative, _ in summary.read_files if root)
         cache.store_state(self._state_key, solved_state(self._result_key, self._digests, self._relevant, traced,
-                                                        callee_names(hinted), read,
+                                                        callee_names(watched), read,
                                                         solved_facts(self._solved)))
 
     def _cached_summaries(self, cache: SummaryCache, wanted: list[SourceFile], digests: dict[str, str],
@@ -493,8 +506,9 @@ class Workspace:
         self._rewritten[path] = source
 
     def _program(self, scope: str | None = None) -> Program:
+        unread = [(path, scan.imports) for path, scan in self._scans.items() if path not in self.summaries]
         return Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries,
-                       scope or self.scope, source_of=self._source_of)
+                       scope or self.scope, source_of=self._source_of, unread_imports=unread)
 
     def reachable(self) -> set[str]:
         """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
@@ -532,12 +546,17 @@ class Workspace:
         enabled = select_codes(self.config.select, self.config.ignore)
         wanted = {os.path.abspath(p) for p in only} if only is not None else None
         reached_through = program.public_api_reach()
+        standing = [
+            traced for traced in program.traced_drafts()
+            if traced.draft.code in enabled and (wanted is None or os.path.abspath(traced.module.path) in wanted)
+        ]
+        unproven = program.unproven_parameters(
+            {(traced.module.module, traced.function.qualname) for traced in standing if traced.draft.deps.params})
         findings = [
             _finding(traced.module, traced.function, traced.draft,
-                     reached_through.get((traced.module.module, traced.function.qualname), ""))
-            for traced in program.traced_drafts()
-            if traced.draft.code in enabled
-            and (wanted is None or os.path.abspath(traced.module.path) in wanted)
+                     reached_through.get((traced.module.module, traced.function.qualname), ""),
+                     unproven.get((traced.module.module, traced.function.qualname), ()))
+            for traced in standing
         ]
         findings.sort(key=lambda f: f.sort_key)
         errors = sorted([*self.errors, *self._entry_point_warnings(program), *self._file_errors.values()],
@@ -545,9 +564,11 @@ class Workspace:
         return CheckResult(findings=number_identical_lines(findings), errors=errors, files_checked=len(self.files))
 
 
-def _finding(module: ModuleSummary, function: FunctionSummary, draft: Draft, reached_through: str = "") -> Finding:
+def _finding(module: ModuleSummary, function: FunctionSummary, draft: Draft, reached_through: str = "",
+             unproven: Unproven = ()) -> Finding:
     """The finding a draft of a traced function makes; `reached_through` names the public-API root
-    that alone reaches it (none in the model scope, the only one whose solve is reused)."""
+    that alone reaches it (none in the model scope, the only one whose solve is reused); `unproven`:
+    the function's parameters some call does not pass a tensor, of which the draft's own count."""
     return Finding(
         code=draft.code,
         message=draft.message,
@@ -559,6 +580,7 @@ def _finding(module: ModuleSummary, function: FunctionSummary, draft: Draft, rea
         source_line=draft.source_line,
         frequency="rare-branch" if draft.rare else "every-call",
         reached_through=reached_through,
+        unproven_parameters=tuple((name, why) for name, why in unproven if name in draft.deps.params),
     )
 
 

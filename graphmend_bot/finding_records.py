@@ -1,7 +1,8 @@
 """Finding <-> JSON record: the one serialiser and the one strict reader of findings.
 
 The record is ruff's JSON shape (`check --output-format json`); a lossless record adds the two
-fields the fingerprint needs (`source_line`, `occurrence`). The JSON report, the shard results and
+fields the fingerprint needs (`source_line`, `occurrence`) and what fixes attached later need
+(`unproven_parameters`). The JSON report, the shard results and
 the review bundle are envelopes around these records. Reading validates every field's type and
 range and names the field that is wrong: shard results come from other jobs, and a review bundle
 from a run that a fork controls.
@@ -76,7 +77,8 @@ def finding_record(finding: Finding, *, filename: str | None = None, fix: bool =
         "reached_through": finding.reached_through,
     })
     if lossless:
-        record.update(source_line=finding.source_line, occurrence=finding.occurrence)
+        record.update(source_line=finding.source_line, occurrence=finding.occurrence,
+                      unproven_parameters=[list(pair) for pair in finding.unproven_parameters])
     return record
 
 
@@ -106,6 +108,13 @@ def _one_of(value: Any, name: str, options: tuple[str, ...]) -> Any:
     if value not in options:
         raise RecordError(f"{name} must be one of {', '.join(options)}")
     return value
+
+
+def read_unproven(value: Any, name: str) -> tuple[tuple[str, str], ...]:
+    """[[parameter, why], ...]: Finding.unproven_parameters."""
+    if not isinstance(value, list) or not all(isinstance(pair, list) and len(pair) == 2 for pair in value):
+        raise RecordError(f"{name} must be a list of [parameter, reason] pairs")
+    return tuple((_text(parameter, name), _text(why, name)) for parameter, why in value)
 
 
 def read_location(value: Any, name: str) -> Location:
@@ -166,6 +175,7 @@ def read_finding(value: Any, name: str, *, fix: bool = True, evidence: bool = Tr
         evidence=read_evidence(data.get("dynamo"), f"{name}.dynamo") if evidence else None,
         frequency=_one_of(data.get("frequency", "every-call"), f"{name}.frequency", FREQUENCIES),
         reached_through=_text(data.get("reached_through", ""), f"{name}.reached_through"),
+        unproven_parameters=read_unproven(data.get("unproven_parameters", []), f"{name}.unproven_parameters"),
     )
 
 

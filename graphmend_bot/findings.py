@@ -139,6 +139,10 @@ class Finding:
     # The public callable (`module.qualname`) whose call reaches this line, when only the library
     # or `auto`'s tensor-api scope makes it traced code (no forward or compile call reaches it).
     reached_through: str = field(default="", compare=False)
+    # The parameters whose tensors make this line a break that some call in the tree does not pass a
+    # tensor, each with that call (analysis/caller_arguments.py): a rewrite writing torch code on
+    # them could raise there, so it is offered as unsafe.
+    unproven_parameters: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
     def rare(self) -> bool:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from graphmend_bot.config import Config
 from graphmend_bot.edits import apply_edits
 from graphmend_bot.findings import Edit, Finding, Fix, Location
 from graphmend_bot.github.review.suggestion import suggestion_for
-from graphmend_bot.rewrite import apply_fixes
+from graphmend_bot.rewrite import apply_fixes, fix_paths, write_changes
 
 
 def _edit(content: str, start: tuple[int, int], end: tuple[int, int]) -> Edit:
@@ -51,3 +54,32 @@ def test_a_fix_whose_own_edits_overlap_is_skipped_not_garbled() -> None:
     broken = Fix("safe", "broken", (_edit("x", (1, 1), (1, 4)), _edit("y", (1, 3), (1, 5))))
     fine = Fix("safe", "fine", (_edit("B", (2, 1), (2, 2)),))
     assert apply_fixes(source, [broken, fine]) == "a = 1\nB = 2\n"
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_inserted_lines_end_as_the_files_lines_do(newline: str) -> None:
+    source = f"def f(x):{newline}    print(x){newline}    return x{newline}"
+    guard = _edit("if not torch.compiler.is_compiling():\n        print(x)", (2, 5), (2, 13))
+    fixed = apply_edits(source, [guard])
+    assert fixed.split(newline) == [
+        "def f(x):", "    if not torch.compiler.is_compiling():", "        print(x)", "    return x", "",
+    ]
+
+
+def test_a_file_with_unix_line_ends_is_written_as_before() -> None:
+    source = "def f(x):\n    print(x)\n    return x\n"
+    fixed = apply_edits(source, [_edit("if x:\n        print(x)", (2, 5), (2, 13))])
+    assert fixed == "def f(x):\n    if x:\n        print(x)\n    return x\n"
+
+
+def test_fix_keeps_a_crlf_files_line_ends_and_encoding(tmp_path: Path) -> None:
+    path = tmp_path / "legacy.py"
+    text = ("# -*- coding: latin-1 -*-\r\nimport torch\r\nfrom torch import nn\r\n\r\n\r\n"
+            "class M(nn.Module):\r\n    def forward(self, x):\r\n        print(\"caf\u00e9\")\r\n        return x\r\n")
+    path.write_bytes(text.encode("latin-1"))
+    changes = fix_paths([str(path)], Config())
+    assert changes, "the print guard should be offered"
+    write_changes(changes)
+    written = path.read_bytes()
+    assert b"is_compiling()" in written and "caf\u00e9".encode("latin-1") in written
+    assert written.count(b"\n") == written.count(b"\r\n"), "a line ends in a bare \\n"

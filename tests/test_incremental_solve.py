@@ -383,6 +383,12 @@ EDITS = [
     ("stop compiling a function", {"pkg/steps.py": _replace("@torch.compile\ndef step(", "def step(")}, {}, False),
     ("add a method", {"pkg/net.py": _append("\n    def extra(self, x):\n        return x.item()\n")}, {}, False),
     ("edit a file nothing imports", {"tools/convert.py": _append("\n\ndef other():\n    return 1\n")}, {}, True),
+    # Whether every call passes a parameter a tensor decides the safety of its fixes (caller_arguments.py).
+    ("an untraced function passes a numpy array to a traced helper's condition",
+     {"pkg/utils.py": _replace("def _unused(x):\n    return x + 1\n", "def _unused(x):\n    return scaled(x.numpy(), 2)\n")},
+     {}, False),
+    ("a file nothing summarises imports a traced helper",
+     {"tools/convert.py": lambda old: "from pkg.utils import scaled\n" + old}, {}, False),
     ("an unknown suppression code in an unused function",
      {"pkg/utils.py": _replace("    return x + 1", "    return x + 1  # graphmend: ignore[GM999]")}, {}, True),
     ("suppress GM620 on the row the solve read",
@@ -526,7 +532,7 @@ def _warm(root, config, cache):
 
 def _facts(result):
     return ([(f.path, f.code, f.message, f.location, f.end_location, f.symbol, f.source_line, f.occurrence,
-              f.frequency)
+              f.frequency, f.unproven_parameters)
              for f in result.findings], result.errors, result.files_checked)
 
 

@@ -21,10 +21,14 @@ An edited, added or removed function is one the solve did not consult when all o
   calls, references, decorators, imports, star imports, registries, `__all__`, compile calls and
   guard helpers all find a function by a name written somewhere, so no lookup found it;
 - none of its calls bears a name untraced callers are matched by (untraced_callers.py: code
-  nothing traces may pass a tensor into a traced function's hinted parameter);
+  nothing traces may pass a tensor into a traced function's hinted parameter), or the name of a
+  traced function with parameters (whether every call passes a parameter a tensor decides whether
+  the fixes of the drafts on it are safe: caller_arguments.py);
 - the rest of its module is unchanged (imports, classes, compile calls, registries, star
   imports, `__all__`, every other function, rows included), and neither the solve nor another
   module's summary read the file's text;
+- a file the prefilter does not summarise imports what it imported (its imports can leave a
+  parameter unproven);
 - the prefilter summarises the same modules, and the tree's own roots settled the model scope
   (in the library and `auto`'s tensor-api scopes a new public function may be a root).
 The state is data as every entry (summary_codec.py), and a state that does not fit the tree

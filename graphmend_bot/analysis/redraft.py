@@ -56,6 +56,9 @@ class FunctionFacts:
     # a consequence pass asked whether it breaks, or a traced function that calls it (transitively):
     # then whether it breaks is part of the result (scope.BreakingFunctions)
     break_asked: bool
+    # its parameters some call in the tree does not pass a tensor (caller_arguments.py), for the
+    # findings made again from its drafts
+    unproven: tuple[tuple[str, str], ...] = ()
 
 
 def atom_name(param: str | None = None, call: CallResult | None = None) -> str:
@@ -139,12 +142,13 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
         if where is not None:
             standing.setdefault(fid, []).append(where)
     facts: dict[str, dict[str, FunctionFacts]] = {}
+    unproven = program.unproven_parameters(solver.params)  # for the drafts an edit may add, too
     for fid, values in solver.params.items():
         function = program.function(fid)
         true = sorted({name for name, value in values.items() if value} | {
             atom for atom in _asked_atoms(function) if solver.holds(fid, _kind_of(atom))})
         facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts(tuple(true), tuple(standing.get(fid, ())), fid in other,
-                                                             fid in breaking, fid in asked)
+                                                             fid in breaking, fid in asked, unproven.get(fid, ()))
     for fid, places_found in standing.items():  # an untraced metaclass `__call__` an eager frame runs (GM610)
         if fid not in solver.params:
             facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts((), tuple(places_found), False, False, True)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from graphmend_bot.analysis import bound_methods, held_functions
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
+from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls
@@ -83,8 +84,10 @@ class TracedDraft:
 class Program:
     def __init__(self, modules: Iterable[ModuleSummary], extra_entry_points: Iterable[str] = (),
                  dependencies: Iterable[ModuleSummary] = (), scope: str = "model",
-                 source_of: Callable[[str], str] = read_source) -> None:
+                 source_of: Callable[[str], str] = read_source, unread_imports: UnreadImports = ()) -> None:
         self.modules = {m.module: m for m in modules}
+        # What the files the prefilter did not summarise import: a call from one is never seen.
+        self.unread_imports = unread_imports
         # The text a module was summarised from (a rewrite not yet written, in `--fix`), for the
         # few findings made here from a call site's row (GM620).
         self.source_of = source_of
@@ -1016,6 +1019,13 @@ class Program:
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
         self.solved = (solver, [*result, *inner], result + consequences)
         return result + consequences
+
+    def unproven_parameters(self, fids: Iterable[FunctionId]) -> dict[FunctionId, Unproven]:
+        """After traced_drafts: for each of `fids`, its parameters some call in the tree does not
+        pass a tensor (caller_arguments.py)."""
+        if self.solved is None:
+            return {}
+        return CallerArguments(self, self.solved[0], self.unread_imports).unproven(fids)
 
     def _consequences(
         self, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],

@@ -73,6 +73,7 @@ class _StoredFinding:
     occurrence: int
     rare: bool
     reached_through: str = ""
+    unproven_parameters: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,8 @@ class SummaryCache:
             Finding(code=f.code, message=f.message, path=f.path, location=Location(f.row, f.column),
                     end_location=Location(f.end_row, f.end_column), gb_id=f.gb_id, symbol=f.symbol,
                     source_line=f.source_line, occurrence=f.occurrence,
-                    frequency="rare-branch" if f.rare else "every-call", reached_through=f.reached_through)
+                    frequency="rare-branch" if f.rare else "every-call", reached_through=f.reached_through,
+                    unproven_parameters=f.unproven_parameters)
             for f in stored.findings
         ]
         if any(severity not in SEVERITIES for _, _, severity in stored.errors):
@@ -193,7 +195,7 @@ class SummaryCache:
         stored = _StoredResult(
             tuple(_StoredFinding(f.code, f.message, f.path, f.location.row, f.location.column, f.end_location.row,
                                  f.end_location.column, f.gb_id, f.symbol, f.source_line, f.occurrence, f.rare,
-                                 f.reached_through)
+                                 f.reached_through, f.unproven_parameters)
                   for f in result.findings),
             tuple((e.path, e.message, e.severity) for e in result.errors), result.files_checked)
         self._store("result", key, _StoredResult, stored)

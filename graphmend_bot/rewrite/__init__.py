@@ -30,6 +30,7 @@ from graphmend_bot.engine import Workspace
 from graphmend_bot.findings import CheckResult, FileError, Finding, Fix
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 from graphmend_bot.rewrite.strategies import FIXABLE_CODES, strategies_for
+from graphmend_bot.rewrite.well_typed import caller_assumptions
 from graphmend_bot.source_lines import physical_lines
 
 # Like ruff (MAX_ITERATIONS = 100): loop check -> fix until nothing changes, at most this many times.
@@ -99,6 +100,7 @@ def build_fixes(ctx: FixContext, findings: Iterable[Finding],
                 ))
                 fix = None
             if fix is not None:
+                fix = fix.assuming(*caller_assumptions(finding))
                 break
         out.append(replace(finding, fix=fix) if fix is not None else finding)
     return out, errors
@@ -382,7 +384,8 @@ class BreakTally:
 
 
 def write_changes(changes: Iterable[FileChange]) -> None:
-    """Write rewritten files in the encoding they were read with (PEP 263 cookie, BOM)."""
+    """Write rewritten files in the encoding they were read with (PEP 263 cookie, BOM); their line
+    ends were kept when the edits were applied (edits.apply_spans)."""
     for change in changes:
         path = Path(change.path)
         with path.open("rb") as handle:

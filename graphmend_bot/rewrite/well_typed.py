@@ -15,6 +15,11 @@ of them is shown not to be one. Shown-not-a-tensor is decided from the function'
 - classes and their attributes (`Perturb.PREV`, an enum member): a class defined in the module,
   or a CapWords name it imports (PEP 8's class names), read rather than called.
 
+A parameter's value comes from the callers: a rewrite is right for every call only when each
+passes a tensor. The analysis names the parameters some call in the tree does not pass one
+(Finding.unproven_parameters, analysis/caller_arguments.py); a fix of a line that reads them is
+offered as unsafe, with that call as the reason (`caller_assumptions`).
+
 `torch.cond` needs more: both branches must return tensors of one shape, so an arm that filters a
 tensor with a mask or index tensor (`edge_index[:, mask]`) or calls an operation whose output
 shape depends on data (`nonzero`, `masked_select`, `unique`) is never one (`changes_shape`).
@@ -28,6 +33,7 @@ from typing import cast
 
 import libcst as cst
 
+from graphmend_bot.findings import Finding
 from graphmend_bot.rewrite.branching import LocalFacts
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.purity import Rejected, dotted
@@ -310,3 +316,11 @@ def _tensor_annotation(text: str) -> bool:
         text = optional.group(1)
     parts = [part.strip() for part in text.split("|")]
     return all(part == "None" or TENSOR_ANNOTATION.fullmatch(part) for part in parts) and any(part != "None" for part in parts)
+
+
+def caller_assumptions(finding: Finding) -> tuple[str, ...]:
+    """What a fix of `finding` assumes of its function's callers: that the parameters its line
+    reads are tensors at every call (the rewrite writes torch code on them; the original also
+    ran on a numpy array or a Python number)."""
+    return tuple(f"assumes every caller passes `{name}` a tensor, but {why}"
+                 for name, why in finding.unproven_parameters)

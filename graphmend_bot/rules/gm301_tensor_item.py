@@ -20,12 +20,14 @@ scale = x.abs().max().item()
 y = x / scale
 """,
     use_instead="""
-scale = x.abs().max()
+scale = x.abs().max().detach()
 y = x / scale
 """,
     fix_safety=(
         "Keeping the value a tensor is safe when it only feeds tensor arithmetic and type promotion "
-        "is unchanged. A clamp bound carried through Python (`b = max(t.min().item(), 1e-3)` read "
+        "is unchanged. The tensor kept is detached, as `.item()`'s value was (else gradients would "
+        "flow through it), and a view of the input (`x[0, 0]`) is also cloned, as `.item()` copied it "
+        "(else an in-place update of `x` before the use would change it). A clamp bound carried through Python (`b = max(t.min().item(), 1e-3)` read "
         "only as `x.to(torch.float).clamp_(min=b)`) stays a tensor, "
         "`t.min().detach().to(torch.float).clamp(min=1e-3)`: the same bound, since Python's "
         "`max(v, c)` and `clamp` agree on NaN and rounding to the clamped float32/float64 dtype is "

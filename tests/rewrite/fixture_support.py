@@ -179,3 +179,14 @@ def break_count(entry: Any, inputs: tuple[Any, ...]) -> int:
     # A break inside a loop makes Dynamo run the whole frame eagerly: no graph is split, so
     # graph_break_count stays 0, but the reason is recorded.
     return max(int(result.graph_break_count), len(result.breaks))
+
+
+def module_output_and_gradient(source: str, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """Run `M()(x)` of generated module source eagerly: its output, and the gradient `x` receives
+    from the sum of the output's squares (`x` enters as a non-leaf, so in-place updates are allowed)."""
+    namespace: dict[str, object] = {}
+    exec(compile(source, "<case>", "exec"), namespace)  # generated test code
+    leaf = x.clone().requires_grad_(True)
+    out = namespace["M"]()(leaf * 1)  # type: ignore[operator]
+    (out ** 2).sum().backward()
+    return out.detach(), leaf.grad

@@ -173,3 +173,32 @@ def test_an_arm_with_a_notice_once_helper_gets_no_cond(tmp_path: Path) -> None:
     assert any(fix is not None and "torch.cond" in fix.message for fix in plain)  # the control
     noticed = fixes_for(source.replace("NOTICE", "_warning_once('`x` is deprecated')"), tmp_path)
     assert noticed and all(fix is None or "torch.cond" not in fix.message for fix in noticed)
+
+
+def _with_view_arm(arm: str) -> str:
+    """update_with_module.in.py, its untouched path replaced by a view of `x`."""
+    update = "        if x.norm() > 2:\n            x = self.mlp(x)\n"
+    source = (COND / "update_with_module.in.py").read_text(encoding="utf-8")
+    assert update in source
+    return source.replace(update, update + f"        else:\n            x = {arm}\n")
+
+
+@pytest.mark.parametrize("arm", ["x.detach()", "x.contiguous()"])
+def test_a_view_of_an_input_is_cloned_too(arm: str, tmp_path: Path) -> None:
+    # torch.cond raises "Encountered aliasing during higher order op tracing" on every call whose
+    # branch returns a view of an input, as for the input itself.
+    source = _with_view_arm(arm)
+    case, rewritten = tmp_path / "view_arm.py", tmp_path / "view_arm_fixed.py"
+    case.write_text(source, encoding="utf-8")
+    rewritten.write_text(fix_source(source, tmp_path), encoding="utf-8")
+    torch.manual_seed(0)
+    before = build_entry(load_module(case, tmp_path, f"view_before_{arm[2:6]}"))
+    torch.manual_seed(0)
+    after = build_entry(load_module(rewritten, tmp_path, f"view_after_{arm[2:6]}"))
+    for scale in (0.1, 10.0):  # LayerNorm's output has norm ~2.8: the weight scales it to either branch
+        with torch.no_grad():
+            for module in (before, after):
+                module.norm.weight.fill_(scale)
+        x = torch.randn(2, 4, generator=torch.Generator().manual_seed(3))
+        assert torch.equal(before(x), after(x))
+    assert f"return {arm}.clone()" in rewritten.read_text()

@@ -12,8 +12,8 @@ Measured on torch 2.13 (CPU), which shapes what is emitted:
   graph, gradients flow to them (checked against the eager branch, bit for bit). So operands are
   passed only for names an arm both reads and assigns (they must be parameters of the nested
   function, or Python would make them unbound locals); `operands` must hold tensors only.
-- A branch may not return one of its inputs unchanged (“Encountered aliasing during higher order
-  op tracing”), so an untouched value is returned as `x.clone()`.
+- A branch may not return one of its inputs unchanged, nor a view of one (“Encountered aliasing during higher order
+  op tracing”, on every call), so such a value is returned as `x.clone()`, `x.detach().clone()`.
 - Both branches are traced even in eager mode, on every call; outputs of different structure,
   shape, dtype or device, mutation of inputs or module state, and Python side effects raise an
   error. So the rewrite is written only where the outputs are proven alike (cond_outputs.py; an
@@ -39,6 +39,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.rewrite.aliasing import shares_storage
 from graphmend_bot.rewrite.branches.cond_outputs import AlikeOutputs
 from graphmend_bot.rewrite.branches.where_assumptions import PARAMETER_READ
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
@@ -229,9 +230,9 @@ def _reject_parameter_selection(value: cst.BaseExpression) -> None:
 
 
 def _returned_code(ctx: FixContext, value: cst.BaseExpression) -> str:
-    """A branch may not return an input unchanged: a bare name or attribute is cloned."""
+    """A branch may not return an input unchanged, nor a view of one: such a value is cloned."""
     code = ctx.code_for(value).strip()
-    return f"{code}.clone()" if isinstance(value, cst.Name | cst.Attribute) else code
+    return f"{code}.clone()" if shares_storage(value) else code
 
 
 def _check_arm(body: Sequence[cst.BaseStatement]) -> None:
@@ -320,8 +321,8 @@ def _body_and_value(ctx: FixContext, body: Sequence[cst.BaseStatement], targets:
             if len(assign.targets) == 1 and isinstance(target, cst.Name) and target.value == targets[0] and not last.leading_lines:
                 value = assign.value
                 code = ctx.code_for(value).strip()
-                if isinstance(value, cst.Name | cst.Attribute):
-                    code += ".clone()"  # a branch may not return an input unchanged
+                if shares_storage(value):
+                    code += ".clone()"  # a branch may not return an input unchanged, nor a view of one
                 return _statements_code(ctx, body[:-1]), code
     aliases = _aliases(body)
     values = [f"{value}.clone()" if value in aliases else value for value in values]
@@ -329,7 +330,7 @@ def _body_and_value(ctx: FixContext, body: Sequence[cst.BaseStatement], targets:
 
 
 def _aliases(body: Sequence[cst.BaseStatement]) -> set[str]:
-    """Names whose last assignment in `body` binds another name or attribute (an alias)."""
+    """Names whose last assignment in `body` binds another name or attribute, or a view of one (an alias)."""
     last: dict[str, cst.BaseExpression] = {}
     for statement in body:
         if isinstance(statement, cst.SimpleStatementLine):
@@ -338,7 +339,7 @@ def _aliases(body: Sequence[cst.BaseStatement]) -> set[str]:
                     for target in small.targets:
                         if isinstance(target.target, cst.Name):
                             last[target.target.value] = small.value
-    return {name for name, value in last.items() if isinstance(value, cst.Name | cst.Attribute)}
+    return {name for name, value in last.items() if shares_storage(value)}
 
 
 def _wrapped(opening: str, arguments: str, indent: str) -> str:

@@ -52,6 +52,7 @@ def merge_form(ctx: FixContext, chain: Chain, condition: str, analyzer: ArmAnaly
     verdict = Verdict()
     arms = [(expression_code(ctx, value_a), analyzer.analyze(value_a)), (expression_code(ctx, value_b), analyzer.analyze(value_b))]
     verdict.compare(arms, analyzer.known_float)
+    verdict.copy_of_shared(ctx, chain.top, [value_a, value_b], analyzer.python_scalars)
     hoisted = [dotted(t) for t in map(_write_target, (*prep_a, *prep_b)) if t is not None]
     prepared = ", ".join(f"`{h}`" for h in dict.fromkeys(h for h in hoisted if h))
     if prepared:

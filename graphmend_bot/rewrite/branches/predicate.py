@@ -260,6 +260,7 @@ def _assignment_form(
         if len(tensor_values) < len(values):
             _require_bool_flag(target, [n for n in nodes if not _bool_literal(n)], facts, verdict)
         verdict.compare(tensor_values, analyzer.known_float)
+        verdict.copy_of_shared(ctx, chain.top, nodes, facts.python_scalars())
         expression = nested_where(conditions, [code for code, _ in values])
         lines.append(format_statement(f"{target} = ", expression, ""))
     comments = chain_comments(chain)
@@ -452,6 +453,7 @@ def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
     _require_declared_type_where_returned(ctx, node)
     arms = [(expression_code(ctx, arm), lowering.arms.analyze(arm)) for arm in (node.body, node.orelse)]
     verdict.compare(arms, lowering.arms.known_float)
+    verdict.copy_of_shared(ctx, node, [node.body, node.orelse], facts.python_scalars())
     code = f"torch.where({condition}, {arms[0][0]}, {arms[1][0]})"
     edits = [*torch_import(ctx), ctx.replace_parenthesised(node, code)]
     fix = verdict.fix("Replace the conditional expression on a tensor with `torch.where` (both arms are evaluated)", edits)

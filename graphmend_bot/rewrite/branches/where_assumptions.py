@@ -7,8 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import libcst as cst
+
 from graphmend_bot.findings import Edit, Fix
-from graphmend_bot.rewrite.context import Rejected
+from graphmend_bot.rewrite.aliasing import in_place_updates, shares_storage
+from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import FLOAT, ArmInfo, dtype_assumption
 
 # A module's parameter read directly (`self.zeroshot_embed.weight`): selecting it with torch.where
@@ -65,6 +68,26 @@ class Verdict:
         risky = sorted({op for _, info in arms for op in info.risky})
         if risky:
             note = AUTOGRAD_NOTE.format(ops=", ".join(f"`{op}`" for op in risky))
+            if note not in self.assumptions:
+                self.assumptions.append(note)
+
+    def copy_of_shared(self, ctx: FixContext, selection: cst.CSTNode, arms: Sequence[cst.BaseExpression],
+                       python_names: frozenset[str]) -> None:
+        """torch.where returns a new tensor where the branch handed on an arm itself (`x`, a view of
+        it): an in-place update after the selection (`y.add_(1)`; anywhere when a loop holds it)
+        then reaches `x` in one program only."""
+        shared = [arm for arm in arms if shares_storage(arm)]
+        function = next((node for node in ctx.ancestors(selection) if isinstance(node, cst.FunctionDef)), None)
+        if not shared or function is None:
+            return
+        looped = any(isinstance(node, cst.For | cst.While) for node in ctx.ancestors(selection))
+        row = ctx.position(selection).end.line
+        later = [node for node in in_place_updates(function, python_names)
+                 if looped or ctx.position(node).start.line > row]
+        if later:
+            update = later[0]
+            note = (f"`{ctx.code_for(shared[0]).strip()}` is selected as it is, where torch.where makes a new tensor: "
+                    f"the in-place update `{ctx.code_for(update).strip()}` would no longer reach it through the result")
             if note not in self.assumptions:
                 self.assumptions.append(note)
 

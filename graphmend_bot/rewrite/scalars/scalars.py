@@ -1,6 +1,6 @@
 """Scalar extraction (`.item()`, `int(t)`, `float(t)`) whose value only feeds tensor arithmetic.
 
-`s = x.abs().max().item(); y = x / s` becomes `s = x.abs().max(); y = x / s`: the value stays a
+`s = x.abs().max().item(); y = x / s` becomes `s = x.abs().max().detach(); y = x / s`: the value stays a
 0-dim tensor, so Dynamo keeps it in the graph instead of copying it to Python.
 
 When is that bit-identical? A Python number and a 0-dim tensor promote differently: an int
@@ -15,6 +15,15 @@ number divided by a tensor as number * x.reciprocal(), rounding twice).
 
 - `.item()` of a dtype-preserving derivation (max, min, amax, amin, mean, median, abs, neg,
   indexing, views, clone/detach): identical, the fix assumes nothing.
+
+What `.item()` also did, the replacement does too. It detached the value: gradients never flowed
+through it, so the tensor kept is `.detach()`ed (as clamp_bounds.py does), or the divisor of
+`x / x.max()` would add its own gradient. It copied the value: when the tensor kept is a view of
+the root (indexing, `view`, `flatten`, `detach`...: no reduction or other computation that makes a
+new tensor), an in-place update of the root before the value is used (`x.mul_(2)`, `x += 1`,
+`x[0] = 0`, a module with `inplace=True`) would change it, so the view is also `.clone()`d.
+Finding every in-place update instead would miss the ones made through aliases or callees; a
+0-dim clone costs nothing in the graph. `int(t)` keeps `.trunc()`, itself a new tensor.
 - `.item()` of sum/prod/norm-like reductions (int32 sums are int64: a 0-dim int32 `x` would
   promote), `int(t)` (a bool tensor would change type; float values are truncated, kept as
   `.trunc()`), `float(t)` (an integer tensor would stay integer): the fix states that assumption.
@@ -29,6 +38,7 @@ from typing import cast
 import libcst as cst
 
 from graphmend_bot.findings import Edit, Finding, Fix
+from graphmend_bot.rewrite.aliasing import shares_storage
 from graphmend_bot.rewrite.branching import LocalFacts
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.well_typed import TypeEvidence
@@ -70,7 +80,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     title = f"Keep {_describe(kind)} a tensor (`{replacement}`): no copy to Python"
     edits = (Edit(replacement, *ctx.span(call)),)
     if assumption is None:
-        return Fix.of(f"{title}; identical result: the value only meets the tensor it came from", edits)
+        return Fix.of(f"{title}; identical result and gradients: the value only meets the tensor it came from, "
+                      "detached and copied as `.item()` did", edits)
     return Fix.of(title, edits, (assumption,), wording="unsafe-clause")
 
 
@@ -226,12 +237,13 @@ def _replacement(
     """The tensor expression that replaces the extraction, and what it assumes (None: nothing)."""
     code = ctx.code_for(tensor)
     atomic = isinstance(tensor, cst.Name | cst.Attribute | cst.Call | cst.Subscript) or bool(tensor.lpar)
+    detached = f"{code if atomic else f'({code})'}.detach()"  # `.item()` detached the value
     if kind == "int":
-        kept = f"{code if atomic else f'({code})'}.trunc()"
-        return kept, "a bool tensor would change the result's dtype (int(True) is a Python int)"
+        return f"{detached}.trunc()", "a bool tensor would change the result's dtype (int(True) is a Python int)"
+    kept = f"{detached}.clone()" if shares_storage(tensor) else detached  # `.item()` copied it
     if kind == "float":
-        return code, "identical for floating tensors; an integer tensor would keep an integer dtype"
+        return kept, "identical for floating tensors; an integer tensor would keep an integer dtype"
     promoting = sorted(set(ops) & FLOAT_PRESERVING)
     if promoting:
-        return code, f"`{promoting[0]}()` of an integer tensor is int64, which a 0-dim operand would promote to"
-    return code, None
+        return kept, f"`{promoting[0]}()` of an integer tensor is int64, which a 0-dim operand would promote to"
+    return kept, None

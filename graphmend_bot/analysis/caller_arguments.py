@@ -1,0 +1,109 @@
+"""Which tensor parameters of a traced function some call in the tree does not pass a tensor.
+
+The solver makes a parameter a tensor once one call site passes one (scope._TensorFlow): enough to
+say that the function's lines break under torch.compile. A rewrite that writes torch code on the
+parameter (`torch.where(x.sum() > 0, x * 2, x - 1)`, `x.max().detach()`) needs more: that every
+caller passes a tensor. `helper(np.asarray(values))` in a preprocessing function ran the branch on
+a numpy array and would now raise. The findings say which of their parameters no call proves
+(Finding.unproven_parameters), and the fixer offers their rewrites only as unsafe, saying why.
+
+A parameter is proven when the function's own signature fixes it (an annotation such as
+`torch.Tensor`, scope._TensorFlow.fixed), or when every call of the function the analysis sees
+passes it a tensor: calls from traced code as the solver judges them, calls from untraced code in
+the summarised modules as untraced_callers.py judges them. A file the prefilter did not summarise
+that imports the function (or its module) may call it with anything: its parameters stay unproven.
+Calls at module level and from outside the tree are not seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.model import CallSite
+from graphmend_bot.analysis.prefilter import EVERYTHING, Import
+from graphmend_bot.analysis.untraced_callers import UntracedCallers
+from graphmend_bot.vocabulary.kind import Kind
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program, _TensorFlow
+
+Unproven = tuple[tuple[str, str], ...]  # (parameter, the call that does not pass it a tensor), by name
+UnreadImports = Sequence[tuple[str, tuple[Import, ...]]]  # (path, imports) of the files not summarised
+
+
+class CallerArguments:
+    """What the calls of some traced functions pass them, judged once per solve."""
+
+    def __init__(self, program: Program, solver: _TensorFlow, unread: UnreadImports) -> None:
+        self.program = program
+        self.solver = solver
+        self.unread = unread
+
+    def unproven(self, fids: Iterable[FunctionId]) -> dict[FunctionId, Unproven]:
+        """For each of `fids` (traced functions), its parameters some call does not pass a tensor."""
+        candidates = {fid: names for fid in fids if (names := self._candidates(fid))}
+        calls: dict[FunctionId, list[tuple[FunctionId, CallSite, bool]]] = {}
+        # Untraced callers first: the reason shown is the first call found, and code nothing compiles
+        # is where a numpy array or a Python number usually comes from.
+        for caller, site, callee in UntracedCallers(self.program, self.solver.traced, set(candidates)).sites:
+            calls.setdefault(callee, []).append((caller, site, False))
+        for (caller, index), targets in self.solver.targets.items():
+            for target in targets:
+                if target in candidates:
+                    calls.setdefault(target, []).append((caller, self.program.function(caller).calls[index], True))
+        return {fid: self._reasons(fid, names, calls.get(fid, [])) for fid, names in candidates.items()}
+
+    def _reasons(self, fid: FunctionId, candidates: list[str], calls: list[tuple[FunctionId, CallSite, bool]]
+                 ) -> Unproven:
+        reasons: dict[str, str] = {}
+        for caller, site, traced in calls:
+            passed = self.solver._arguments(site, fid)
+            for name in candidates:
+                kind = passed.get(name)
+                if name not in reasons and (kind is None or not self._holds(caller, kind, traced)):
+                    what = "no value for" if kind is None else "a value not known to be a tensor to"
+                    reasons[name] = f"`{_qualified(caller)}` ({self._where(caller, site)}) passes {what} `{name}`"
+        importer = self._unread_importer(fid)
+        if importer is not None:
+            for name in candidates:
+                reasons.setdefault(name, f"{importer} imports it and is not analysed (no entry point reaches it)")
+        return tuple(sorted(reasons.items()))
+
+    def _candidates(self, fid: FunctionId) -> list[str]:
+        """The parameters callers give values to: all but the implicit `self`/`cls` and those the
+        signature itself makes tensors (a `torch.Tensor` annotation: a seed callers cannot change)."""
+        function = self.program.function(fid)
+        implicit = function.params[:1] if function.class_qualname is not None and (
+            "staticmethod" not in function.decorators) else ()
+        fixed = self.solver.fixed.get(fid, set())
+        seeded = self.solver.params.get(fid, {})
+        return [name for name in function.params
+                if name not in implicit and not (name in fixed and seeded.get(name))]
+
+    def _holds(self, caller: FunctionId, kind: Kind, traced: bool) -> bool:
+        solver = self.solver
+        if traced:
+            return solver.holds(caller, kind)
+        return solver.untraced_callers.holds(caller, kind, solver.attributes, solver.returns.__getitem__,
+                                             solver._arguments)
+
+    def _where(self, caller: FunctionId, site: CallSite) -> str:
+        path = self.program.modules[caller[0]].path
+        return f"{path}:{site.row}" if site.row else path
+
+    def _unread_importer(self, fid: FunctionId) -> str | None:
+        """A file the prefilter did not summarise whose imports can reach the function's name."""
+        module, name = fid[0], fid[1].split(".", 1)[0]
+        package, _, last = module.rpartition(".")
+        for path, imports in self.unread:
+            for imported, names in imports:
+                if (imported == module and (name in names or EVERYTHING in names)) or (
+                        imported == package and last in names) or (
+                        name in names and module.startswith(imported + ".")):  # a package re-exporting it
+                    return path
+        return None
+
+
+def _qualified(fid: FunctionId) -> str:
+    return f"{fid[0]}.{fid[1]}"

@@ -1,0 +1,75 @@
+"""A `torch.where` selection returns a new tensor where the branch handed on an arm itself.
+
+When the function then updates a tensor in place, the original saw the update through both names
+and the rewrite through one: such a selection is offered only as unsafe (rewrite/aliasing.py).
+Each case applies the safe fixes and runs both versions eagerly, comparing outputs and gradients.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+from fixture_support import assert_identical, module_output_and_gradient
+
+from graphmend_bot.config import Config
+from graphmend_bot.rewrite import fix_paths
+
+
+def _module(body: str) -> str:
+    body = body.strip("\n").replace("\n", "\n        ")
+    return f"import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n        {body}\n"
+
+
+def _safely_fixed(tmp_path: Path, source: str) -> str:
+    path = tmp_path / "selection.py"
+    path.write_text(source, encoding="utf-8")
+    changes = fix_paths([str(path)], Config())
+    return changes[0].after if changes else source
+
+
+UPDATED_AFTER = [
+    "x = x.float()\nif x.sum() > 0:\n    y = x\nelse:\n    y = x * 2.0\ny.add_(1)\nreturn x",
+    "x = x.float()\ny = x if x.sum() > 0 else x * 2.0\ny[0] = 0.0\nreturn x",
+    "x = x.float()\nif x.sum() > 0:\n    y = x[0]\nelse:\n    y = x[1] * 2.0\ny.mul_(3)\nreturn x",
+    "x = x.float()\ny = x if x.sum() > 0 else x * 2.0\nx += 1\nreturn y",
+]
+
+
+@pytest.mark.parametrize("body", UPDATED_AFTER)
+def test_a_selection_of_a_tensor_updated_in_place_later_is_not_safe(tmp_path: Path, body: str) -> None:
+    source = _module(body)
+    fixed = _safely_fixed(tmp_path, source)
+    for x in (torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[-1.0, -2.0], [-3.0, 4.0]])):
+        before_out, before_grad = module_output_and_gradient(source, x)
+        after_out, after_grad = module_output_and_gradient(fixed, x)
+        assert_identical(before_out, after_out)
+        assert_identical(before_grad, after_grad, "gradient")
+    assert fixed == source
+
+
+@pytest.mark.parametrize("body", [
+    "x = x.float()\nx.add_(1)\ny = x if x.sum() > 0 else x * 2.0\nreturn y * 3",  # updated before, not after
+    "x = x.float()\ny = x if x.sum() > 0 else x * 2.0\nreturn y + 1",  # never updated
+    "x = x.float()\ny = x * 1.5 if x.sum() > 0 else x * 2.0\ny.add_(1)\nreturn y",  # both arms new tensors
+])
+def test_selections_no_update_can_tell_apart_stay_safe(tmp_path: Path, body: str) -> None:
+    source = _module(body)
+    fixed = _safely_fixed(tmp_path, source)
+    assert "torch.where(" in fixed
+    for x in (torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[-1.0, -2.0], [-3.0, 4.0]])):
+        before_out, before_grad = module_output_and_gradient(source, x)
+        after_out, after_grad = module_output_and_gradient(fixed, x)
+        assert_identical(before_out, after_out)
+        assert_identical(before_grad, after_grad, "gradient")
+
+
+def test_a_growing_tuple_is_no_in_place_update(tmp_path: Path) -> None:
+    body = "x = x.float()\nouts = ()\ny = x if x.sum() > 0 else x * 2.0\nouts += (y,)\nreturn outs[0] * 3"
+    fixed = _safely_fixed(tmp_path, _module(body))
+    assert "torch.where(" in fixed
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    before, after = module_output_and_gradient(_module(body), x), module_output_and_gradient(fixed, x)
+    assert_identical(before[0], after[0])
+    assert_identical(before[1], after[1], "gradient")
