@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from fake_github import FakeGitHub
+from test_github_security import _first_workflow, _second_workflow
 from world import NUMBER, REPO, PullRequestWorld
 
 OLD = '''\
@@ -58,3 +59,43 @@ def test_a_missing_baseline_is_an_error_that_names_it(tmp_path: Path, fake_githu
     run = world.run(world.event("pull_request.opened.json"), baseline="graphmend-baseline.json")
     assert run.returncode == 2
     assert "graphmend-baseline.json does not exist" in run.stdout + run.stderr
+
+
+CONFIG = '[tool.graphmend]\nbaseline = "graphmend-baseline.json"\n'
+
+
+def fork_world(tmp: Path, fake_github: FakeGitHub) -> PullRequestWorld:
+    """A fork's pull request adding one break, in a repository whose configuration sets `baseline`."""
+    baseline = baseline_of(BASE, tmp)
+    base = {**BASE, "pyproject.toml": CONFIG, "graphmend-baseline.json": baseline}
+    return PullRequestWorld(tmp / "world", fake_github, base, {"pkg/model.py": NEW})
+
+
+def test_the_fork_workflow_pair_posts_when_the_base_config_sets_a_baseline(tmp_path: Path,
+                                                                           fake_github: FakeGitHub) -> None:
+    world = fork_world(tmp_path, fake_github)
+    bundle = _first_workflow(world)
+    assert [item["location"]["row"] for item in bundle["findings"]] == [8]  # filtered by the pull request's run
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    run = _second_workflow(world, downloads, bundle)
+    assert run.returncode == 0, run.stdout + run.stderr
+    [comment] = fake_github.comments_on(REPO, NUMBER)
+    assert (comment["path"], comment["line"]) == ("pkg/model.py", 8)
+    assert "```suggestion" in comment["body"]  # suggestions are still recomputed by the posting run
+    assert any("graphmend:summary" in c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER))
+
+
+def test_the_posting_run_reads_no_baseline_next_to_the_artifact(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """The downloaded artifact's folder is the fork's: a baseline there that holds every finding
+    (and a config naming it) hides nothing."""
+    world = fork_world(tmp_path, fake_github)
+    bundle = _first_workflow(world)
+    downloads = tmp_path / "downloads"
+    (downloads / "pkg").mkdir(parents=True)
+    (downloads / "pkg" / "model.py").write_text(NEW)
+    (downloads / "pyproject.toml").write_text(CONFIG)
+    (downloads / "graphmend-baseline.json").write_text(baseline_of({**BASE, "pkg/model.py": NEW}, tmp_path / "all"))
+    run = _second_workflow(world, downloads, bundle)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert [(c["path"], c["line"]) for c in fake_github.comments_on(REPO, NUMBER)] == [("pkg/model.py", 8)]
