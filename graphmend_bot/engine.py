@@ -6,7 +6,7 @@ import fnmatch
 import multiprocessing
 import multiprocessing.pool
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import TypeVar, cast
@@ -554,8 +554,11 @@ def check(
     only: Iterable[str] | None = None,
     jobs: int | None = None,
     cache: SummaryCache | None = None,
+    added_lines: Mapping[str, Collection[int]] | None = None,
 ) -> CheckResult:
     """Analyse `paths` (the context for scope); report only files in `only` when given.
+    `added_lines`: the lines a change added, by path (a review's diff): of identical findings, the
+    configured baseline hides those on other lines first.
 
     The cyclic collector is off in this process for the whole run (gc_pause.py): what it builds
     is acyclic and lives until the result is made, so the collections would walk it for nothing;
@@ -564,4 +567,4 @@ def check(
     config = config or Config()
     with collector_paused():
         return without_baselined(
-            Workspace(paths, config, jobs, cache=cache, whole_result=True).cached_check(only), config)
+            Workspace(paths, config, jobs, cache=cache, whole_result=True).cached_check(only), config, added_lines)

@@ -7,7 +7,7 @@ through `confine_reads`) refuses a file whose real path is outside the workspace
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from graphmend_bot.analysis.files import confine_reads, outside_read_root, read_source
@@ -32,11 +32,13 @@ def load_action_config(ctx: ActionContext) -> Config:
     return config
 
 
-def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | None = None) -> CheckResult:
-    """Check `paths` from the workspace (paths in findings are then relative to the repository)."""
+def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | None = None,
+            added_lines: Mapping[str, Collection[int]] | None = None) -> CheckResult:
+    """Check `paths` from the workspace (paths in findings are then relative to the repository);
+    `added_lines`: the pull request's added lines, by path (engine.check)."""
     os.chdir(ctx.workspace)
     confine_reads(ctx.workspace)
-    result = check(ctx.inputs.paths, config, only=only, cache=action_cache(ctx, log))
+    result = check(ctx.inputs.paths, config, only=only, cache=action_cache(ctx, log), added_lines=added_lines)
     return _with_fixes(result, config, log)
 
 
