@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TypeVar, cast
 
+from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
 from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
 from graphmend_bot.analysis.guards import file_digest, forget_files, package_root
@@ -28,7 +29,7 @@ from graphmend_bot.analysis.model import Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.public_api import is_public_module
 from graphmend_bot.analysis.redraft import redrafted, solved_facts, without_untraced_edits
-from graphmend_bot.analysis.scope import Program
+from graphmend_bot.analysis.scope import FunctionId, Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.analysis.suppressions import unknown_suppression_codes
@@ -483,6 +484,17 @@ class Workspace:
         return Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries,
                        scope or self.scope, source_of=self._source_of)
 
+    def added_call_reach(self, added_lines: Mapping[str, Collection[int]]) -> dict[FunctionId, AddedCall]:
+        """What the calls on `added_lines` (by path) alone bring into traced code (added_calls.py)."""
+        if self._solved is None:  # a result from the cache: no program was solved
+            return {}
+        dependencies, scope = self.dependency_summaries, self.scope
+
+        def solve(summaries: list[ModuleSummary]) -> Program:
+            return Program(summaries, self.config.entry_points, dependencies, scope, source_of=self._source_of)
+
+        return added_call_reach(self._solved, self.summaries.values(), solve, added_lines)
+
     def reachable(self) -> set[str]:
         """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
         program = self._program()
@@ -548,17 +560,41 @@ def _finding(module: ModuleSummary, function: FunctionSummary, draft: Draft, rea
     )
 
 
+def check_change(
+    paths: Iterable[str],
+    config: Config,
+    changed: Iterable[str],
+    added_lines: Mapping[str, Collection[int]],
+    cache: SummaryCache | None = None,
+) -> CheckResult:
+    """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
+    the change added, those of the unchanged functions that call brings into traced code
+    (added_calls.py). `added_lines`: the lines the change added, by path (its diff); the configured
+    baseline hides what it holds (counted in the changed files only), the diff telling identical
+    lines apart."""
+    wanted = {os.path.abspath(p) for p in changed}
+    with collector_paused():
+        workspace = Workspace(paths, config, cache=cache)
+        whole = workspace.cached_check()
+        inside = [f for f in whole.findings if os.path.abspath(f.path) in wanted]
+        result = without_baselined(replace(whole, findings=inside), config, added_lines)
+        outside = without_baselined(replace(whole, findings=[f for f in whole.findings
+                                                             if os.path.abspath(f.path) not in wanted]), config)
+        brought = at_added_calls(outside.findings, workspace.added_call_reach(added_lines), read_source)
+    if not brought:
+        return result
+    return replace(result, findings=number_identical_lines(sorted([*result.findings, *brought],
+                                                                  key=lambda f: f.sort_key)))
+
+
 def check(
     paths: Iterable[str],
     config: Config | None = None,
     only: Iterable[str] | None = None,
     jobs: int | None = None,
     cache: SummaryCache | None = None,
-    added_lines: Mapping[str, Collection[int]] | None = None,
 ) -> CheckResult:
     """Analyse `paths` (the context for scope); report only files in `only` when given.
-    `added_lines`: the lines a change added, by path (a review's diff): of identical findings, the
-    configured baseline hides those on other lines first.
 
     The cyclic collector is off in this process for the whole run (gc_pause.py): what it builds
     is acyclic and lives until the result is made, so the collections would walk it for nothing;
@@ -567,4 +603,4 @@ def check(
     config = config or Config()
     with collector_paused():
         return without_baselined(
-            Workspace(paths, config, jobs, cache=cache, whole_result=True).cached_check(only), config, added_lines)
+            Workspace(paths, config, jobs, cache=cache, whole_result=True).cached_check(only), config)

@@ -75,6 +75,8 @@ def finding_record(finding: Finding, *, filename: str | None = None, fix: bool =
         "frequency": finding.frequency,
         "reached_through": finding.reached_through,
     })
+    if finding.breaks_at:
+        record["breaks_at"] = finding.breaks_at
     if lossless:
         record.update(source_line=finding.source_line, occurrence=finding.occurrence)
     return record
@@ -166,6 +168,7 @@ def read_finding(value: Any, name: str, *, fix: bool = True, evidence: bool = Tr
         evidence=read_evidence(data.get("dynamo"), f"{name}.dynamo") if evidence else None,
         frequency=_one_of(data.get("frequency", "every-call"), f"{name}.frequency", FREQUENCIES),
         reached_through=_text(data.get("reached_through", ""), f"{name}.reached_through"),
+        breaks_at=_text(data.get("breaks_at", ""), f"{name}.breaks_at"),
     )
 
 

@@ -139,6 +139,9 @@ class Finding:
     # The public callable (`module.qualname`) whose call reaches this line, when only the library
     # or `auto`'s tensor-api scope makes it traced code (no forward or compile call reaches it).
     reached_through: str = field(default="", compare=False)
+    # "path:row" of the break, when the finding stands at the call a change added that brings the
+    # function breaking there into traced code (analysis/added_calls.py); "" for a finding at its break.
+    breaks_at: str = field(default="", compare=False)
 
     @property
     def rare(self) -> bool:

@@ -107,6 +107,7 @@ def _finding(item: Any, index: int) -> Finding:
         path=finding.path[:500],
         symbol=finding.symbol[:500],
         source_line=finding.source_line[:MAX_TEXT],
+        breaks_at=finding.breaks_at[:500],
         evidence=evidence,
     )
 
