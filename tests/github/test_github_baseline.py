@@ -83,7 +83,8 @@ def test_the_fork_workflow_pair_posts_when_the_base_config_sets_a_baseline(tmp_p
     [comment] = fake_github.comments_on(REPO, NUMBER)
     assert (comment["path"], comment["line"]) == ("pkg/model.py", 8)
     assert "```suggestion" in comment["body"]  # suggestions are still recomputed by the posting run
-    assert any("graphmend:summary" in c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER))
+    [summary] = [c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER) if "graphmend:summary" in c["body"]]
+    assert "3 more in the baseline, not shown." in summary  # the count the pull request's run hid
 
 
 def test_the_posting_run_reads_no_baseline_next_to_the_artifact(tmp_path: Path, fake_github: FakeGitHub) -> None:
