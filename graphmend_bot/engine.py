@@ -11,7 +11,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TypeVar, cast
 
-from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls
+from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls, on_added_line
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
 from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
 from graphmend_bot.analysis.guards import file_digest, forget_files, package_root
@@ -568,7 +568,7 @@ def check_change(
     cache: SummaryCache | None = None,
 ) -> CheckResult:
     """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
-    the change added, those of the unchanged functions that call brings into traced code
+    the change added, those on unchanged lines of the functions that call brings into traced code
     (added_calls.py). `added_lines`: the lines the change added, by path (its diff); the configured
     baseline hides what it holds (counted in the changed files only), the diff telling identical
     lines apart."""
@@ -580,7 +580,8 @@ def check_change(
         result = without_baselined(replace(whole, findings=inside), config, added_lines)
         outside = without_baselined(replace(whole, findings=[f for f in whole.findings
                                                              if os.path.abspath(f.path) not in wanted]), config)
-        brought = at_added_calls(outside.findings, workspace.added_call_reach(added_lines), read_source)
+        older = [f for f in result.findings if not on_added_line(f, added_lines)]
+        brought = at_added_calls([*outside.findings, *older], workspace.added_call_reach(added_lines), read_source)
     if not brought:
         return result
     return replace(result, findings=number_identical_lines(sorted([*result.findings, *brought],

@@ -4,7 +4,8 @@ A pull request that makes `forward` call an old helper leaves the helper's file 
 helper's breaks are now the pull request's doing. The program is solved again without the call
 sites on the lines the change added; a function traced now and not then came in through one of
 those calls, and its findings are reported at that call (the first one, in file and line order),
-naming the break's own file, line and reason. Only call sites carry a line: a function added as a
+naming the break's own file, line and reason: those in unchanged files, and those on lines the
+change did not add in the files it changed (where they would read as pre-existing). Only call sites carry a line: a function added as a
 reference (passed along, a decorator) is not told apart, and counts as reached before.
 """
 
@@ -29,6 +30,10 @@ class AddedCall:
 
 def _relative(path: str) -> str:
     return os.path.relpath(os.path.abspath(path)).replace(os.sep, "/")
+
+
+def on_added_line(finding: Finding, added: Mapping[str, Collection[int]]) -> bool:
+    return finding.location.row in added.get(_relative(finding.path), ())
 
 
 def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],

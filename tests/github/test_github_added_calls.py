@@ -101,3 +101,14 @@ def test_no_static_finding_under_the_census_table_is_not_no_graph_breaks() -> No
     assert "No graph breaks found" not in summary and "no graph breaks" not in summary
     assert "No static findings in 4 file(s); the census table above has Dynamo's graph breaks." in summary
     assert "No graph breaks found in 4 file(s)." in summary_markdown(SummaryView([], files_checked=4))
+
+
+def test_a_changed_files_old_line_brought_in_is_blamed_on_the_call_too(tmp_path: Path,
+                                                                      fake_github: FakeGitHub) -> None:
+    """The helper's file is changed elsewhere: its print is an old line, which alone would read as
+    pre-existing or an annotation; the added call says it brought it in."""
+    head = {**CALLING, "pkg/utils.py": UTILS + "\n\nSCALE = 2\n"}
+    world = PullRequestWorld(tmp_path, fake_github, BASE, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert ("pkg/net.py", 9) in [(c["path"], c["line"]) for c in document["review"]["comments"]]
+    assert [a["line"] for a in document["annotations"] if a["path"] == "pkg/utils.py"] == [5]  # still listed
