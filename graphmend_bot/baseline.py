@@ -1,10 +1,14 @@
 """A baseline: the findings a project had when it adopted graphmend, hidden from later runs so a
 commit is judged by what it adds (ESLint's and ruff-adopters' baseline files).
 
-Each finding is matched by a fingerprint of its rule, file (relative to the baseline's folder),
-function, source line with its whitespace collapsed, and which of several identical lines it is:
-no line number, so code moved up or down by an edit above it still matches, and a changed line
-is a new finding. The file is JSON, one finding per entry, sorted, so its diffs review well.
+Each finding is matched by its rule, file (relative to the baseline's folder), function and
+source line with its whitespace collapsed (and a fingerprint of those and which of several
+identical lines it is): no line number, so code moved up or down by an edit above it still
+matches, and a changed line is a new finding. When a function holds more identical lines than
+the baseline has entries for them, the line numbers decide which are new: a change's diff first
+(`review`: lines it added are new, unchanged ones take the entries), then the line each entry was
+written at (the nearest finding takes it). The file is JSON, one finding per entry, sorted, so
+its diffs review well.
 """
 
 from __future__ import annotations
@@ -12,8 +16,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
@@ -46,22 +50,72 @@ def _identity(finding: Finding, root: Path) -> tuple[str, str, str, str, str]:
     return finding.code, path, finding.symbol, " ".join(finding.source_line.split()), str(finding.occurrence)
 
 
+Identity = tuple[str, str, str, str]  # rule, file, function, line text: a fingerprint less the occurrence
+
+
+@dataclass(frozen=True)
+class Entry:
+    fingerprint: str
+    identity: Identity | None  # None: an entry with a fingerprint alone, matched by it exactly
+    row: int | None  # the line it was written at (baselines written before 2026-11 have none)
+
+
 @dataclass(frozen=True)
 class Baseline:
     path: Path
-    fingerprints: Counter[str]
+    entries: tuple[Entry, ...]
 
-    def split(self, findings: Sequence[Finding]) -> tuple[list[Finding], int]:
-        """(the findings not in the baseline, how many were): each entry hides one finding."""
-        left = Counter(self.fingerprints)
+    def split(self, findings: Sequence[Finding],
+              added: Mapping[str, Collection[int]] | None = None) -> tuple[list[Finding], int]:
+        """(the findings not in the baseline, how many were): each entry hides one finding.
+        `added`: lines a change added, by path; among identical findings they are new first."""
+        root = self.path.parent
+        groups: defaultdict[Identity, list[int]] = defaultdict(list)
+        for index, finding in enumerate(findings):
+            groups[_identity(finding, root)[:4]].append(index)
+        hidden: set[int] = set()
+        exact = Counter(entry.fingerprint for entry in self.entries if entry.identity is None)
+        for identity, rows in _rows_by_identity(self.entries).items():
+            hidden |= _nearest(rows, [(i, findings[i]) for i in groups.get(identity, [])], added or {})
         new = []
-        for finding in findings:
-            key = fingerprint(finding, self.path.parent)
-            if left[key]:
-                left[key] -= 1
+        for index, finding in enumerate(findings):
+            key = fingerprint(finding, root)
+            if index in hidden:
+                continue
+            if exact[key]:
+                exact[key] -= 1
             else:
                 new.append(finding)
         return new, len(findings) - len(new)
+
+
+def _rows_by_identity(entries: Iterable[Entry]) -> dict[Identity, list[int | None]]:
+    rows: defaultdict[Identity, list[int | None]] = defaultdict(list)
+    for entry in entries:
+        if entry.identity is not None:
+            rows[entry.identity].append(entry.row)
+    return rows
+
+
+def _nearest(rows: Sequence[int | None], candidates: Sequence[tuple[int, Finding]],
+             added: Mapping[str, Collection[int]]) -> set[int]:
+    """Which of the identical `candidates` (index, finding) the entries written at `rows` hide: a
+    line the change added last, then the finding nearest an entry's line (at or below it on a tie:
+    an edit above moves code down); with no line numbers, in source order (the occurrence)."""
+    if len(candidates) <= len(rows):
+        return {index for index, _ in candidates}
+    pairs = sorted(
+        (finding.location.row in added.get(finding.path, ()),
+         abs(finding.location.row - row) if row is not None else 0,
+         row is not None and finding.location.row < row, finding.location.row, index, slot)
+        for slot, row in enumerate(rows) for index, finding in candidates)
+    hidden: set[int] = set()
+    used: set[int] = set()
+    for *_, index, slot in pairs:
+        if index not in hidden and slot not in used:
+            hidden.add(index)
+            used.add(slot)
+    return hidden
 
 
 def load_baseline(path: Path) -> Baseline:
@@ -80,7 +134,17 @@ def load_baseline(path: Path) -> Baseline:
     ):
         raise ConfigError(f"baseline {path}: not a version {VERSION} graphmend baseline (a `findings` list of "
                           "objects with a `fingerprint`)")
-    return Baseline(path, Counter(entry["fingerprint"] for entry in entries))
+    return Baseline(path, tuple(_entry(entry) for entry in entries))
+
+
+def _entry(entry: dict[str, object]) -> Entry:
+    """An entry as written: one without its fields (made by hand) is matched by its fingerprint."""
+    fields = [entry.get(name) for name in ("code", "path", "symbol", "line")]
+    identity = (str(fields[0]), str(fields[1]), str(fields[2]), str(fields[3])) \
+        if all(isinstance(value, str) for value in fields) else None
+    row = entry.get("row")
+    return Entry(str(entry["fingerprint"]), identity,
+                 row if isinstance(row, int) and not isinstance(row, bool) and row > 0 else None)
 
 
 def write_baseline(path: Path, findings: Iterable[Finding]) -> int:
@@ -88,21 +152,25 @@ def write_baseline(path: Path, findings: Iterable[Finding]) -> int:
     root = path.parent
     entries = sorted(
         (
-            {"fingerprint": fingerprint(f, root), "code": code, "path": file, "symbol": symbol, "line": line}
+            {"fingerprint": fingerprint(f, root), "code": code, "path": file, "symbol": symbol, "line": line,
+             "row": f.location.row}
             for f in findings
             for code, file, symbol, line, _ in [_identity(f, root)]
         ),
-        key=lambda entry: (entry["path"], entry["code"], entry["symbol"], entry["line"], entry["fingerprint"]),
+        key=lambda entry: (entry["path"], entry["code"], entry["symbol"], entry["line"], entry["row"],
+                           entry["fingerprint"]),
     )
     document = {"comment": HEADER, "version": VERSION, "findings": entries}
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     return len(entries)
 
 
-def without_baselined(result: CheckResult, config: Config) -> CheckResult:
-    """`result` less the findings the configured baseline holds (the result itself when none is)."""
+def without_baselined(result: CheckResult, config: Config,
+                      added: Mapping[str, Collection[int]] | None = None) -> CheckResult:
+    """`result` less the findings the configured baseline holds (the result itself when none is);
+    `added`: the lines a change added, by path (Baseline.split)."""
     path = baseline_path(config)
     if path is None:
         return result
-    findings, hidden = load_baseline(path).split(result.findings)
+    findings, hidden = load_baseline(path).split(result.findings, added)
     return replace(result, findings=findings, baselined=result.baselined + hidden)

@@ -6,12 +6,13 @@ import fnmatch
 import multiprocessing
 import multiprocessing.pool
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import TypeVar, cast
 
 from graphmend_bot.analysis import installed_packages
+from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls, on_added_line
 from graphmend_bot.analysis.caller_arguments import Unproven
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
 from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
@@ -30,7 +31,7 @@ from graphmend_bot.analysis.model import Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.public_api import is_public_module
 from graphmend_bot.analysis.redraft import redrafted, solved_facts, without_untraced_edits
-from graphmend_bot.analysis.scope import Program
+from graphmend_bot.analysis.scope import FunctionId, Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.analysis.suppressions import unknown_suppression_codes
@@ -510,6 +511,17 @@ class Workspace:
         return Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries,
                        scope or self.scope, source_of=self._source_of, unread_imports=unread)
 
+    def added_call_reach(self, added_lines: Mapping[str, Collection[int]]) -> dict[FunctionId, AddedCall]:
+        """What the calls on `added_lines` (by path) alone bring into traced code (added_calls.py)."""
+        if self._solved is None:  # a result from the cache: no program was solved
+            return {}
+        dependencies, scope = self.dependency_summaries, self.scope
+
+        def solve(summaries: list[ModuleSummary]) -> Program:
+            return Program(summaries, self.config.entry_points, dependencies, scope, source_of=self._source_of)
+
+        return added_call_reach(self._solved, self.summaries.values(), solve, added_lines)
+
     def reachable(self) -> set[str]:
         """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
         program = self._program()
@@ -582,6 +594,34 @@ def _finding(module: ModuleSummary, function: FunctionSummary, draft: Draft, rea
         reached_through=reached_through,
         unproven_parameters=tuple((name, why) for name, why in unproven if name in draft.deps.params),
     )
+
+
+def check_change(
+    paths: Iterable[str],
+    config: Config,
+    changed: Iterable[str],
+    added_lines: Mapping[str, Collection[int]],
+    cache: SummaryCache | None = None,
+) -> CheckResult:
+    """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
+    the change added, those on unchanged lines of the functions that call brings into traced code
+    (added_calls.py). `added_lines`: the lines the change added, by path (its diff); the configured
+    baseline hides what it holds (counted in the changed files only), the diff telling identical
+    lines apart."""
+    wanted = {os.path.abspath(p) for p in changed}
+    with collector_paused():
+        workspace = Workspace(paths, config, cache=cache)
+        whole = workspace.cached_check()
+        inside = [f for f in whole.findings if os.path.abspath(f.path) in wanted]
+        result = without_baselined(replace(whole, findings=inside), config, added_lines)
+        outside = without_baselined(replace(whole, findings=[f for f in whole.findings
+                                                             if os.path.abspath(f.path) not in wanted]), config)
+        older = [f for f in result.findings if not on_added_line(f, added_lines)]
+        brought = at_added_calls([*outside.findings, *older], workspace.added_call_reach(added_lines), read_source)
+    if not brought:
+        return result
+    return replace(result, findings=number_identical_lines(sorted([*result.findings, *brought],
+                                                                  key=lambda f: f.sort_key)))
 
 
 def check(

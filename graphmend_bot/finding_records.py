@@ -76,6 +76,8 @@ def finding_record(finding: Finding, *, filename: str | None = None, fix: bool =
         "frequency": finding.frequency,
         "reached_through": finding.reached_through,
     })
+    if finding.breaks_at:
+        record["breaks_at"] = finding.breaks_at
     if lossless:
         record.update(source_line=finding.source_line, occurrence=finding.occurrence,
                       unproven_parameters=[list(pair) for pair in finding.unproven_parameters])
@@ -176,6 +178,7 @@ def read_finding(value: Any, name: str, *, fix: bool = True, evidence: bool = Tr
         frequency=_one_of(data.get("frequency", "every-call"), f"{name}.frequency", FREQUENCIES),
         reached_through=_text(data.get("reached_through", ""), f"{name}.reached_through"),
         unproven_parameters=read_unproven(data.get("unproven_parameters", []), f"{name}.unproven_parameters"),
+        breaks_at=_text(data.get("breaks_at", ""), f"{name}.breaks_at"),
     )
 
 

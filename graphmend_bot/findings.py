@@ -143,6 +143,9 @@ class Finding:
     # tensor, each with that call (analysis/caller_arguments.py): a rewrite writing torch code on
     # them could raise there, so it is offered as unsafe.
     unproven_parameters: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    # "path:row" of the break, when the finding stands at the call a change added that brings the
+    # function breaking there into traced code (analysis/added_calls.py); "" for a finding at its break.
+    breaks_at: str = field(default="", compare=False)
 
     @property
     def rare(self) -> bool:

@@ -123,3 +123,53 @@ def test_update_baseline_needs_a_file(write_tree, graphmend_cmd):
     root = write_tree({"model.py": MODEL})
     result = run(graphmend_cmd, root, "check", "--update-baseline", ".")
     assert result.returncode == 2 and "--update-baseline needs --baseline FILE" in result.stderr
+
+
+TWIN = """
+    import torch
+    from torch import nn
+
+    class M(nn.Module):
+        def forward(self, x):
+            x = x - 1
+            print("debug")
+            return x
+"""
+
+
+def reported_rows(result):
+    return [int(line.split(":")[1]) for line in result.stdout.splitlines() if ": GM401" in line]
+
+
+def test_an_identical_line_added_near_an_old_one_is_the_new_finding(write_tree, graphmend_cmd):
+    """The baseline's stored line decides which of identical lines it holds (review4 #7)."""
+    root = write_tree({"model.py": TWIN})
+    assert run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", ".").returncode == 0
+    assert [entry["row"] for entry in json.loads((root / "base.json").read_text())["findings"]] == [7]
+    # A line above the old print becomes an identical print: the old one is still at line 7.
+    write_tree({"model.py": TWIN.replace("x = x - 1", 'print("debug")')})
+    assert reported_rows(run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")) == [6]
+    # Inserted above it, equally near its old line: the old one moved down (an edit above moves code down).
+    write_tree({"model.py": TWIN.replace("x = x - 1", 'print("debug")\n            x = x - 1')})
+    assert reported_rows(run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")) == [6]
+
+
+def test_identical_lines_all_in_the_baseline_stay_hidden_however_far_they_moved(write_tree, graphmend_cmd):
+    model = TWIN.replace("x = x - 1", 'print("debug")')
+    root = write_tree({"model.py": model})
+    assert run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", ".").returncode == 0
+    write_tree({"model.py": model.replace("import torch", "import torch\n" + "    import os\n" * 30)})
+    result = run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")
+    assert result.returncode == 0 and "2 more in the baseline" in result.stdout
+
+
+def test_a_baseline_without_line_numbers_still_hides_as_many_identical_lines(write_tree, graphmend_cmd):
+    """Baselines written before entries had a `row`: identical lines are taken in source order."""
+    root = write_tree({"model.py": TWIN})
+    assert run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", ".").returncode == 0
+    document = json.loads((root / "base.json").read_text())
+    for entry in document["findings"]:
+        entry.pop("row", None)
+    (root / "base.json").write_text(json.dumps(document))
+    write_tree({"model.py": TWIN.replace("x = x - 1", 'print("debug")')})
+    assert reported_rows(run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")) == [7]

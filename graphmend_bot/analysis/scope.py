@@ -836,6 +836,10 @@ class Program:
             queue.extend(successors(fid))
         return reached
 
+    def reached_from_calls(self, callees: Iterable[FunctionId]) -> set[FunctionId]:
+        """`callees` and what they reach, as traced code follows calls (analysis/added_calls.py)."""
+        return self._closure(callees, self._successors)
+
     def reachable_from(self, roots: Iterable[str]) -> set[FunctionId]:
         """What is reachable from exactly `roots` ("module:callable"), not from the default entry
         points: the reach of a `graphmend verify` factory. A class root, and each class constructed

@@ -33,7 +33,7 @@ def merge_census(result: CheckResult, census: Census, root: Path, checked_files:
     merged: list[Finding] = []
     for finding in result.findings:
         key = _repository_path(finding.path, root)
-        evidence = _evidence(finding, key, census)
+        evidence = _evidence(finding, key, census, root)
         merged.append(replace(finding, evidence=evidence) if evidence is not None else finding)
         by_file.setdefault(key, []).append(finding)
     if codes is None or RUNTIME_CODE in codes:
@@ -61,7 +61,15 @@ def _covers(finding: Finding, line: int) -> bool:
     return finding.location.row <= line <= finding.end_location.row
 
 
-def _evidence(finding: Finding, path: str, census: Census) -> Evidence | None:
+def _evidence(finding: Finding, path: str, census: Census, root: Path) -> Evidence | None:
+    """What the census saw on the finding's lines (on the break's own line for one at the call
+    that brings it into traced code)."""
+    if finding.breaks_at:
+        where, _, row = finding.breaks_at.rpartition(":")
+        if not row.isdigit():
+            return None
+        finding = replace(finding, location=Location(int(row), 0), end_location=Location(int(row), 0))
+        path = _repository_path(where, root)
     for line in range(finding.location.row, finding.end_location.row + 1):
         record = census.break_at(path, line)
         if record is not None:

@@ -74,9 +74,12 @@ def _url(finding: Finding) -> str:
     return gb_url(finding.gb_id)
 
 
-def summary_line(result: CheckResult) -> str:
+def summary_line(result: CheckResult, census_shown: bool = False) -> str:
+    """`census_shown`: Dynamo's census table is shown above, so no finding is not "no graph breaks"."""
     count = len(result.findings)
-    if not count:
+    if not count and census_shown:
+        text = f"No static findings in {result.files_checked} file(s); the census table above has Dynamo's graph breaks."
+    elif not count:
         text = f"No graph breaks found in {result.files_checked} file(s)."
     else:
         files = len({f.path for f in result.findings})

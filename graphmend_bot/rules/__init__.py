@@ -157,6 +157,9 @@ def rule_for(code: str) -> Rule:
 def advice_for(finding: Finding) -> str:
     """The `help:` advice of the finding's rule, naming its own code; "" for an unknown rule."""
     rule = ALL_RULES_BY_CODE.get(finding.code)
+    if finding.breaks_at:  # at the call that brings the break in: the rule's advice is for the break's line
+        return (f"the break itself is at {finding.breaks_at}: fix it there (`graphmend check` on that file shows "
+                f"how), or make this call outside the compiled region")
     return rule.advice_for(finding) if rule else ""
 
 

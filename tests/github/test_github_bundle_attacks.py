@@ -133,6 +133,7 @@ def test_a_bundles_counts_and_ids_are_what_they_claim_to_be(tmp_path: Path) -> N
                           "graph_break_id": "GB\u0660\u0661\u0667\u0660"}}
     for change, message in (({"files_checked": True}, "files_checked must be"),
                             ({"files_checked": 10 ** 100}, "files_checked must be"),
+                            ({"baselined": -1}, "baselined must be"), ({"baselined": "3"}, "baselined must be"),
                             ({"errors": [{"path": "m.py", "message": "m"}] * (MAX_FINDINGS + 1)}, "errors must be"),
                             ({"breaks": {"added": [row]}}, "gb_id must look like GB0170"),
                             ({"findings": [runtime]}, "graph_break_id must look like GB0170")):

@@ -7,13 +7,13 @@ through `confine_reads`) refuses a file whose real path is outside the workspace
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from graphmend_bot.analysis.files import confine_reads, outside_read_root, read_source
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config, ConfigError, find_config_file, load_config
-from graphmend_bot.engine import check
+from graphmend_bot.engine import check, check_change
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
@@ -32,11 +32,15 @@ def load_action_config(ctx: ActionContext) -> Config:
     return config
 
 
-def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | None = None) -> CheckResult:
-    """Check `paths` from the workspace (paths in findings are then relative to the repository)."""
+def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | None = None,
+            added_lines: Mapping[str, Collection[int]] | None = None) -> CheckResult:
+    """Check `paths` from the workspace (paths in findings are then relative to the repository);
+    with `added_lines` (the pull request's, by path), as its review (engine.check_change)."""
     os.chdir(ctx.workspace)
     confine_reads(ctx.workspace)
-    result = check(ctx.inputs.paths, config, only=only, cache=action_cache(ctx, log))
+    cache = action_cache(ctx, log)
+    result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache) if added_lines is not None \
+        else check(ctx.inputs.paths, config, only=only, cache=cache)
     return _with_fixes(result, config, log)
 
 

@@ -54,7 +54,7 @@ def write_bundle(ctx: ActionContext, number: int, head_sha: str, result: CheckRe
     findings = [finding_record(f, filename=f.path, fix=False, lossless=True) for f in result.findings]
     bundle = {
         "version": VERSION, "repository": ctx.repository, "pull_request": number, "head_sha": head_sha,
-        "files_checked": result.files_checked, "findings": findings,
+        "files_checked": result.files_checked, "baselined": result.baselined, "findings": findings,
         "errors": [error_record(e) for e in result.errors],
         "breaks": comparison_data(breaks) if breaks is not None else None,
     }
@@ -107,6 +107,7 @@ def _finding(item: Any, index: int) -> Finding:
         path=finding.path[:500],
         symbol=finding.symbol[:500],
         source_line=finding.source_line[:MAX_TEXT],
+        breaks_at=finding.breaks_at[:500],
         evidence=evidence,
     )
 
@@ -163,10 +164,17 @@ def read_bundle(path: Path) -> Bundle:
     if not isinstance(raw_errors, list) or len(raw_errors) > MAX_FINDINGS:
         raise BundleError(f"errors must be a list of at most {MAX_FINDINGS}")
     errors = [_error(e, i) for i, e in enumerate(raw_errors) if isinstance(e, dict)]
-    checked = data.get("files_checked", 0)
-    if not isinstance(checked, int) or isinstance(checked, bool) or not 0 <= checked < 10_000_000:
-        raise BundleError("files_checked must be a whole number")
-    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked), _breaks(data.get("breaks")))
+    checked, baselined = _count(data, "files_checked"), _count(data, "baselined")
+    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked, baselined),
+                  _breaks(data.get("breaks")))
+
+
+def _count(data: dict[str, Any], name: str) -> int:
+    """A count the first workflow reported (0 when absent): the summary shows it, nothing else."""
+    value = data.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10_000_000:
+        raise BundleError(f"{name} must be a whole number")
+    return value
 
 
 def _breaks(value: Any) -> Comparison | None:

@@ -8,6 +8,7 @@ that `GET /repos/{owner}/{repo}/pulls/{n}/files` returns (hunks only, no file he
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
@@ -53,3 +54,8 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
         diff.lines[row] = (hunk, line[1:])
         row += 1
     return diff
+
+
+def added_lines(patches: Mapping[str, str | None]) -> dict[str, set[int]]:
+    """The lines each file's patch adds (RIGHT side), by path."""
+    return {path: parse_patch(path, patch).added for path, patch in patches.items()}

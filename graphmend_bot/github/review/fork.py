@@ -93,7 +93,11 @@ def _head_problem(run: dict[str, Any], state: PullRequestState) -> str:
 def recompute_fixes(ctx: ActionContext, config: Config, log: Log, result: CheckResult,
                     sources: dict[str, str]) -> CheckResult:
     """The bundle's findings with the fixes that this code computes from `sources` (GitHub's copy
-    of the changed files): a finding the local check does not reproduce gets no suggestion."""
+    of the changed files): a finding the local check does not reproduce gets no suggestion.
+
+    No baseline here: the bundle's findings are already filtered by the pull request's run, and a
+    baseline read now would come from a scratch folder (the base config's) or the fetched files."""
+    config = replace(config, baseline=None)
     here = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="graphmend-fork-") as scratch:
         root = Path(scratch).resolve()
@@ -161,7 +165,10 @@ def post_bundle(ctx: ActionContext, log: Log) -> int:
     except ConfigError as error:
         log.error(f"the base repository's GraphMend configuration is invalid: {error}")
         return EXIT_ERROR
-    result = recompute_fixes(ctx, config, log, result, sources)
+    try:
+        result = recompute_fixes(ctx, config, log, result, sources)
+    except ConfigError as error:
+        log.warning(f"no suggestions: the base repository's GraphMend configuration cannot be used for them ({error})")
     log.info(f"posting the review of pull request #{number} at {head_sha[:7]} from the review bundle")
     breaks = carried_breaks(bundle.breaks, blob_url(ctx, state)) if bundle.breaks is not None else None
     return review(ctx, repo, state, result, sources, log, breaks=breaks)

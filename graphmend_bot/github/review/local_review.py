@@ -19,9 +19,10 @@ from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
 from graphmend_bot.census.budget import BUDGET_FILE, Budget, parse_budget_bytes
 from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.config import Config
-from graphmend_bot.engine import check
+from graphmend_bot.engine import check_change
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.github.review.analyse import read_sources, with_fixes
+from graphmend_bot.github.review.diff import added_lines
 from graphmend_bot.github.review.git_changes import WorkingTreeChange, show_file, working_tree_change
 from graphmend_bot.github.review.plan import (
     MAX_COMMENTS_PER_REVIEW,
@@ -63,7 +64,8 @@ def review_working_tree(base: str, paths: Sequence[str], config: Config,
     changed = [f.path for f in change.files]
     folder = cache_folder(Path(change.root)) if use_cache else None
     cache = SummaryCache(folder) if folder is not None else None
-    result = with_fixes(check(roots, config, only=changed, cache=cache), config, _warn) if changed else CheckResult()
+    added = added_lines({f.path: f.patch for f in change.files})
+    result = with_fixes(check_change(roots, config, changed, added, cache), config, _warn) if changed else CheckResult()
     notes: list[str] = []
     head_census: Census | None = None
     if census_file is not None:

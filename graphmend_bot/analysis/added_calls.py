@@ -1,0 +1,106 @@
+"""What a change's added calls bring into traced code: the review's breaks in unchanged files.
+
+A pull request that makes `forward` call an old helper leaves the helper's file alone, yet the
+helper's breaks are now the pull request's doing. The program is solved again without the call
+sites on the lines the change added; a function traced now and not then came in through one of
+those calls, and its findings are reported at that call (the first one, in file and line order),
+naming the break's own file, line and reason: those in unchanged files, and those on lines the
+change did not add in the files it changed (where they would read as pre-existing). Only call sites carry a line: a function added as a
+reference (passed along, a decorator) is not told apart, and counts as reached before.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from graphmend_bot.analysis.model import ModuleSummary
+from graphmend_bot.analysis.scope import FunctionId, Program
+from graphmend_bot.findings import Finding, Location
+from graphmend_bot.source_lines import physical_lines
+
+
+@dataclass(frozen=True)
+class AddedCall:
+    path: str  # the changed file, as the findings name files
+    row: int
+    caller: FunctionId
+
+
+def _relative(path: str) -> str:
+    return os.path.relpath(os.path.abspath(path)).replace(os.sep, "/")
+
+
+def on_added_line(finding: Finding, added: Mapping[str, Collection[int]]) -> bool:
+    return finding.location.row in added.get(_relative(finding.path), ())
+
+
+def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],
+                     solve: Callable[[list[ModuleSummary]], Program],
+                     added: Mapping[str, Collection[int]]) -> dict[FunctionId, AddedCall]:
+    """Each function that only the calls on `added` lines (by path) bring into `program`'s traced
+    code -> the added call that does. `solve` makes the program of other summaries."""
+    added = {_relative(path): rows for path, rows in added.items() if rows}
+    summaries = list(summaries)
+    traced = program.traced_functions()
+    calls = sorted(
+        (summary.path, site.row, (summary.module, qualname), site.ref)
+        for summary in summaries if _relative(summary.path) in added
+        for qualname, function in summary.functions.items() if (summary.module, qualname) in traced
+        for site in function.calls if site.row in added[_relative(summary.path)]
+    )
+    if not calls:
+        return {}
+    before = solve([_without_calls(summary, added.get(_relative(summary.path), ())) for summary in summaries])
+    brought = traced - before.traced_functions()
+    reach: dict[FunctionId, AddedCall] = {}
+    for path, row, caller, ref in calls:
+        for fid in program.reached_from_calls(program.resolve_call(caller, ref)) & brought:
+            reach.setdefault(fid, AddedCall(path, row, caller))
+    return reach
+
+
+def _without_calls(summary: ModuleSummary, rows: Collection[int]) -> ModuleSummary:
+    if not rows:
+        return summary
+    functions = {qualname: replace(function, calls=[site for site in function.calls if site.row not in rows])
+                 for qualname, function in summary.functions.items()}
+    return replace(summary, functions=functions)
+
+
+def at_added_calls(findings: Iterable[Finding], reach: Mapping[FunctionId, AddedCall],
+                   source_of: Callable[[str], str]) -> list[Finding]:
+    """The findings of functions the added calls brought in, each moved to its call's line."""
+    by_symbol = {f"{module}.{qualname}": (qualname, call) for (module, qualname), call in reach.items()}
+    moved = []
+    for finding in findings:
+        if finding.symbol not in by_symbol:
+            continue
+        name, call = by_symbol[finding.symbol]
+        text = _line(source_of, call.path, call.row)
+        moved.append(replace(
+            finding,
+            message=f"this call brings `{name}` into traced code, and it breaks at "
+                    f"{finding.path}:{finding.location.row}: {finding.message}",
+            path=call.path,
+            location=Location(call.row, len(text) - len(text.lstrip()) + 1),
+            end_location=Location(call.row, len(text) + 1),
+            symbol=f"{call.caller[0]}.{call.caller[1]}",
+            source_line=text,
+            occurrence=0,
+            fix=None,
+            evidence=None,
+            reached_through="",
+            breaks_at=f"{finding.path}:{finding.location.row}",
+        ))
+    return moved
+
+
+def _line(source_of: Callable[[str], str], path: str, row: int) -> str:
+    """The call's line; "" when its file cannot be read now (it was when it was summarised)."""
+    try:
+        lines = physical_lines(source_of(path))
+    except ValueError:
+        return ""
+    return lines[row - 1].rstrip("\r\n") if row <= len(lines) else ""

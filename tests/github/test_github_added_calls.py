@@ -1,0 +1,114 @@
+"""A pull request whose added call brings an unchanged file's breaking helper into traced code
+(review4 #9): the review reports the break at that call, naming where it breaks and why."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from fake_github import FakeGitHub
+from test_github_security import _first_workflow, _second_workflow
+from world import NUMBER, REPO, PullRequestWorld
+
+from graphmend_bot.report.markdown import SummaryView, summary_markdown
+
+NET = '''\
+import torch
+from torch import nn
+
+from pkg.utils import helper
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        return y
+'''
+UTILS = '''\
+import torch
+
+
+def helper(x):
+    print("hi")
+    return x + 1
+
+
+def prepare(values):
+    return helper(torch.tensor(values))
+'''
+BASE = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/utils.py": UTILS}
+CALLING = {"pkg/net.py": NET.replace("y = x * 2", "y = helper(x * 2)")}  # line 9 now calls helper
+
+
+def review_json(root: Path, base: str) -> dict:
+    local = subprocess.run([sys.executable, "-m", "graphmend_bot.cli", "review", "--base", base, "--output-format",
+                            "json"], cwd=root, capture_output=True, text=True, timeout=300)
+    assert local.returncode in (0, 1), local.stderr
+    return json.loads(local.stdout)
+
+
+def test_the_added_call_carries_the_break_it_brings_in(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path, fake_github, BASE, CALLING)
+    run = world.run(world.event("pull_request.opened.json"), fail_on="findings")
+    assert run.returncode == 1, run.stdout + run.stderr
+    [comment] = fake_github.comments_on(REPO, NUMBER)
+    assert (comment["path"], comment["line"]) == ("pkg/net.py", 9)
+    body = comment["body"]
+    assert body.startswith("**GM401** this call brings `helper` into traced code, and it breaks at pkg/utils.py:5: "
+                           "`print` in traced code")
+    assert "the break itself is at pkg/utils.py:5" in body and "```suggestion" not in body
+    assert "pre-existing" not in body.lower()
+    document = review_json(world.git.root, world.base_sha)  # `graphmend review` says the same
+    assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 9)]
+    assert document["new_on_added_lines"] == 1
+
+
+def test_a_forks_posted_review_carries_it_too(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path, fake_github, BASE, CALLING)
+    bundle = _first_workflow(world)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    run = _second_workflow(world, downloads, bundle)
+    assert run.returncode == 0, run.stdout + run.stderr
+    [comment] = fake_github.comments_on(REPO, NUMBER)
+    assert comment["line"] == 9 and "the break itself is at pkg/utils.py:5" in comment["body"]
+
+
+def test_a_call_to_a_helper_traced_code_already_reached_is_not_blamed(tmp_path: Path,
+                                                                       fake_github: FakeGitHub) -> None:
+    """The helper was traced code before (forward called it): its break is not the pull request's."""
+    base = {**BASE, "pkg/net.py": NET.replace("return y", "return helper(y)")}
+    head = {"pkg/net.py": base["pkg/net.py"].replace("y = x * 2", "y = helper(x * 2)")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert document["findings"] == 0 and document["review"]["comments"] == []
+
+
+def test_an_added_call_from_untraced_code_brings_nothing_in(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    head = {"pkg/net.py": NET + "\n\ndef load(values):\n    return helper(values)\n"}
+    world = PullRequestWorld(tmp_path, fake_github, BASE, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert document["findings"] == 0
+
+
+def test_no_static_finding_under_the_census_table_is_not_no_graph_breaks() -> None:
+    view = SummaryView([], files_checked=4, changed_files=2, head_sha="f5dba95",
+                       breaks=["### Graph breaks in this PR (Dynamo census): +1 / -0", "",
+                               "| + | `pkg/utils.py:4` | Failed to trace builtin operator |"])
+    summary = summary_markdown(view)
+    assert "No graph breaks found" not in summary and "no graph breaks" not in summary
+    assert "No static findings in 4 file(s); the census table above has Dynamo's graph breaks." in summary
+    assert "No graph breaks found in 4 file(s)." in summary_markdown(SummaryView([], files_checked=4))
+
+
+def test_a_changed_files_old_line_brought_in_is_blamed_on_the_call_too(tmp_path: Path,
+                                                                      fake_github: FakeGitHub) -> None:
+    """The helper's file is changed elsewhere: its print is an old line, which alone would read as
+    pre-existing or an annotation; the added call says it brought it in."""
+    head = {**CALLING, "pkg/utils.py": UTILS + "\n\nSCALE = 2\n"}
+    world = PullRequestWorld(tmp_path, fake_github, BASE, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert ("pkg/net.py", 9) in [(c["path"], c["line"]) for c in document["review"]["comments"]]
+    assert [a["line"] for a in document["annotations"] if a["path"] == "pkg/utils.py"] == [5]  # still listed
