@@ -5,6 +5,7 @@ Every set here was checked against TorchDynamo on torch 2.13 (see tests/test_dyn
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 # Attributes of a tensor that are static under torch.compile (guarded, not traced as data).
@@ -299,3 +300,12 @@ SCALAR_CASTS = frozenset({"int", "float", "bool", "complex"})
 OBJECT_METHODS_NOT_VIA_SUPER = frozenset({"__eq__", "__hash__", "__repr__", "__str__", "__format__", "__dir__"})
 # The ones of them torch.nn.Module defines itself, as Python functions Dynamo inlines.
 NN_MODULE_OBJECT_METHODS = frozenset({"__repr__", "__dir__"})
+# Python's builtin exception classes (`Exception`, `ValueError`, ...). Through `super()` from a
+# subclass, Dynamo cannot call BaseException's `__init__` (a C slot: GB0006, measured on torch 2.13,
+# tests/coverage_probes/gb0006_exception_super_init.py), nor `object`'s methods BaseException leaves
+# to it; its own `__str__` and `__repr__` it models (they trace).
+BUILTIN_EXCEPTIONS = frozenset(
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+)
+EXCEPTION_METHODS_NOT_VIA_SUPER = frozenset({"__init__"}) | (OBJECT_METHODS_NOT_VIA_SUPER - {"__str__", "__repr__"})
+SUPER_METHODS_NOT_CALLABLE = OBJECT_METHODS_NOT_VIA_SUPER | EXCEPTION_METHODS_NOT_VIA_SUPER
