@@ -309,3 +309,14 @@ BUILTIN_EXCEPTIONS = frozenset(
 )
 EXCEPTION_METHODS_NOT_VIA_SUPER = frozenset({"__init__"}) | (OBJECT_METHODS_NOT_VIA_SUPER - {"__str__", "__repr__"})
 SUPER_METHODS_NOT_CALLABLE = OBJECT_METHODS_NOT_VIA_SUPER | EXCEPTION_METHODS_NOT_VIA_SUPER
+# The builtin exceptions whose constructors take keyword arguments (`AttributeError(msg, name=n)`):
+# Dynamo models an exception built in traced code by its type and positional arguments, and breaks
+# on keywords (GB0273, measured on torch 2.13, tests/coverage_probes/gb0273_exception_keyword_arguments.py).
+# The others raise TypeError on any keyword, in eager too.
+EXCEPTION_KEYWORDS: dict[str, frozenset[str]] = {
+    "AttributeError": frozenset({"name", "obj"}),
+    "NameError": frozenset({"name"}),
+    "UnboundLocalError": frozenset({"name"}),
+    "ImportError": frozenset({"name", "path"}),
+    "ModuleNotFoundError": frozenset({"name", "path"}),
+}
