@@ -89,9 +89,6 @@ LEFT: dict[str, tuple[str, ...]] = {
     "generators, closures and classes that outlive the traced frame": (
         "GB0003", "GB0024", "GB4778", "GB1319",
         "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild
-    "`nn.Module` construction and calls through containers of modules": (
-        "GB0162",  # super().__init__() re-run on an existing module (a `reset()` method): measured GB0162
-    ),
     "tensor methods and attributes Dynamo cannot trace": (
         "GB0104",  # grad_fn
         "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs

@@ -1,5 +1,6 @@
 """`super().NAME(...)` that reaches `object`'s own NAME, or the `__init__` of a builtin exception,
-which Dynamo cannot call (GB0006, GM619).
+which Dynamo cannot call (GB0006, GM619); and `super().__init__()` outside `__init__` that reaches
+torch.nn.Module's, which Dynamo runs only on a module it is building (GB0162, GM626).
 
 Measured on torch 2.13 (tests/coverage_probes/gb0006_super_object_method.py): through `super()`
 Dynamo calls Python functions and a few of `object`'s methods it models, not `object.__eq__`,
@@ -80,6 +81,13 @@ def _search_ends_in_c(program: Program, later_classes: tuple[Entry, ...], method
     from graphmend_bot.analysis.scope import MODULE_BASES
 
     for later in later_classes:
+        if method == V.MODULE_REINIT:  # the first `__init__` found is nn.Module's
+            if isinstance(later, str):
+                return later in MODULE_BASES
+            found = program.modules[later[0]].classes[later[1]]
+            if "__init__" in found.methods or found.dunders_unknown:
+                return False
+            continue
         if isinstance(later, str):
             if later in MODULE_BASES and method in V.OBJECT_METHODS_NOT_VIA_SUPER - V.NN_MODULE_OBJECT_METHODS:
                 continue

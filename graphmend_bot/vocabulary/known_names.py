@@ -309,6 +309,11 @@ BUILTIN_EXCEPTIONS = frozenset(
 )
 EXCEPTION_METHODS_NOT_VIA_SUPER = frozenset({"__init__"}) | (OBJECT_METHODS_NOT_VIA_SUPER - {"__str__", "__repr__"})
 SUPER_METHODS_NOT_CALLABLE = OBJECT_METHODS_NOT_VIA_SUPER | EXCEPTION_METHODS_NOT_VIA_SUPER
+# `super().__init__()` outside `__init__` (a `reset()` method) reaching torch.nn.Module's: Dynamo runs
+# nn.Module.__init__ only on a module it is building, never again on a built one (GB0162, measured on
+# torch 2.13, tests/coverage_probes/gb0162_module_reinit_through_super.py). A key of the drafts
+# super_calls.py judges, beside the method names above.
+MODULE_REINIT = "nn.Module.__init__ again"
 # The builtin exceptions whose constructors take keyword arguments (`AttributeError(msg, name=n)`):
 # Dynamo models an exception built in traced code by its type and positional arguments, and breaks
 # on keywords (GB0273, measured on torch 2.13, tests/coverage_probes/gb0273_exception_keyword_arguments.py).
