@@ -77,7 +77,11 @@ def category_by_keywords(entries: list[dict[str, Any]]) -> str | None:
 # was read; an id a rule later claims is shown under its rule, whatever this says.
 LEFT: dict[str, tuple[str, ...]] = {
     "context managers Dynamo cannot enter": (
-        "GB0142", "GB0221", "GB2533"),
+        "GB0142", "GB2533",
+        # a @contextmanager function that is no generator: measured, one returning another generator
+        # breaks with GB0142 at the `with` (GM612 does not see it yet); one returning anything else
+        # raises TypeError in eager too
+        "GB0221"),
     "Python machinery Dynamo cannot trace": (
         "GB9316", "GB4501",  # comparing ids/hashes Dynamo made up
         "GB0084",  # super().__delattr__(name) with a computed name
