@@ -18,5 +18,7 @@ def test_ids_said_to_be_unraised_are_in_no_source_of_the_pinned_torch() -> None:
     torch_dir = registry_path().parent.parent
     sources = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in torch_dir.rglob("*.py"))
     registry = load_registry()
-    raised = [(gb_id, e["Gb_type"]) for gb_id in unraised for e in registry[gb_id] if e["Gb_type"] in sources]
+    # As a string literal: "functools.wraps" (GB0187) is in comments and code, never a gb_type.
+    raised = [(gb_id, e["Gb_type"]) for gb_id in unraised for e in registry[gb_id]
+              if f'"{e["Gb_type"]}"' in sources or f"'{e['Gb_type']}'" in sources]
     assert not raised, f"raised by the pinned torch, so not 'unraised': {raised}"

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from sample_modules import dynamo_breaks, graphmend_findings  # noqa: E402
 from skipped_callees import candidates, function_named, gb_ids_by_type, is_stdlib_function, measure  # noqa: E402
 
-# Calls as code writes them, one per module family of the table, each breaking with GB0007.
+# Calls as code writes them, one per module family of the table, each breaking with its recorded id.
 SKIPPED_SAMPLES = {
     "os.getcwd": "os.getcwd()",
     "os.cpu_count": "os.cpu_count()",
@@ -41,6 +41,11 @@ SKIPPED_SAMPLES = {
     "linecache.getline": "linecache.getline('missing.py', 1)",
     "weakref.getweakrefcount": "weakref.getweakrefcount(x)",
     "abc.get_cache_token": "abc.get_cache_token()",
+    # Python functions Dynamo inlines, breaking on a skipped call inside them (the caller's line).
+    "threading.current_thread": "threading.current_thread()",
+    "traceback.format_stack": "traceback.format_stack()",
+    "locale.getpreferredencoding": "locale.getpreferredencoding()",
+    "secrets.token_hex": "secrets.token_hex()",
 }
 # Standard-library calls Dynamo traces on torch 2.13 (inlined, polyfilled, folded on constants,
 # or given a handler): none is in the table, and graphmend reports none.
@@ -49,10 +54,12 @@ TRACED_SAMPLES = [
     "re.compile('a+')", "math.sqrt(2.0)", "random.randint(0, 3)", "random.uniform(0.0, 1.0)",
     "operator.add(1, 2)", "itertools.chain([1], [2])", "inspect.signature(Point)",
     "weakref.ref(Point)", "collections.OrderedDict()", "os.environ.get('HOME')",
+    "platform.system()", "tempfile.gettempdir()", "threading.main_thread()",
 ]
 IMPORTS = (
-    "import abc, collections, dataclasses, functools, hashlib, heapq, importlib, inspect, itertools, "
-    "linecache, math, operator, os, os.path, random, re, struct, sys, threading, time, weakref\n"
+    "import abc, collections, dataclasses, functools, hashlib, heapq, importlib, inspect, itertools, platform, tempfile, "
+    "linecache, locale, math, operator, os, os.path, random, re, secrets, struct, sys, threading, time, traceback, "
+    "weakref\n"
     "import torch\n\n\n"
     "@dataclasses.dataclass\nclass Point:\n    x: int = 0\n\n\n"
 )

@@ -61,6 +61,7 @@ CALLED_SUBSCRIPTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.called_s
 ASSERTIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.assertion)
 LOCAL_OBJECT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.local_object_call)
 SUPER_INITS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_init)
+SUPER_REINITS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_reinit)
 DEPENDENCY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dependency_call)
 OBJECT_ASSERTIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_assertion)
 GENERATOR_ARGUMENT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.generator_argument_call)

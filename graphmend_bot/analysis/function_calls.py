@@ -235,6 +235,9 @@ class CallResolver(ObjectTracker):
             if method == "__init__" and self.node.name == "__init__" and is_super(func.value):
                 for check_init in C.SUPER_INITS:
                     check_init(self, node)
+            elif method == "__init__" and is_super(func.value):
+                for check_reinit in C.SUPER_REINITS:
+                    check_reinit(self, node)
             if method == "__call__" and self.node.name == "__call__" and (is_super(func.value) or owner == "type"):
                 for check_metaclass in C.METACLASS_CALLS:
                     check_metaclass(self, node)

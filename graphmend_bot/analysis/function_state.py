@@ -158,6 +158,9 @@ class FunctionState:
         # What makes Dynamo skip this frame (analysis/skipped_frames.py): drafts inside a `try` or
         # loop body (their deps), and the call sites there (a break in the callee does it too).
         self._try_depth = 0
+        # The names the handlers of each enclosing `try` catch ("*" for `except:` and the catch-alls):
+        # a `raise` they catch is control flow Dynamo traces (statement_forms.caught_here).
+        self._handled: list[frozenset[str]] = []
         self._frame_skips = skipped_frames.FrameSkips()
         # The tensor operations of the statements at the top of the body so far: (kind, how many call
         # sites and usual-path drafts there were before the statement). For the call a `with` enters

@@ -122,7 +122,11 @@ class StatementVisitor(ExpressionEvaluator):
                 self.mask_returns = None
             return True
         elif isinstance(node, ast.Raise):
-            return True  # the message is built only on the error path, never traced
+            # The exception is built only on the error path, never traced, unless a handler of
+            # this function catches it: then building it is control flow Dynamo traces.
+            if node.exc is not None and statement_forms.caught_here(node.exc, self._handled):
+                self.expr(node.exc, env)
+            return True
         elif isinstance(node, ast.Assert):
             # One conversion as a whole, like an `if` test; the message runs only on failure. The
             # kinds of its parts are kept for the hooks (which operand Python jumps on).
@@ -147,12 +151,14 @@ class StatementVisitor(ExpressionEvaluator):
         # the whole frame, and every comprehension of it runs as its own (skipped_frames.py).
         self._frame_skips.enter_try(frame_wide=self._operations_before < 2)
         self._try_depth += 1
+        self._handled.append(statement_forms.handled_names(node.handlers))
         if checkpoint is not None:
             self._try_checkpoint = checkpoint
             for check_try in C.BREAKING_TRIES:
                 check_try(self, node)
         self.block(node.body, env)
         self._frame_skips.exit_try()
+        self._handled.pop()
         self._try_depth -= 1
         for handler in node.handlers:
             if handler.name:
@@ -368,6 +374,9 @@ class StatementVisitor(ExpressionEvaluator):
             python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)
             if python_value is not None and not python_value[1]:  # `if not isinstance(x, int): raise`
                 env[python_value[0]] = NOT_TENSOR
+            raised = cast(ast.Raise, node.body[0]).exc
+            if raised is not None and statement_forms.caught_here(raised, self._handled):
+                self._rare_block(node.body, dict(env), rare=True)  # a handler here catches it: traced when it runs
             return False  # the raising arm is the error path, never traced
         with modes.entered(self._modes, modes.test_mode(node.test)):
             self._bool_context(node.test, env, "if")

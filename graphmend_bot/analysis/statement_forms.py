@@ -100,3 +100,31 @@ def merge_into(env: Env, *arm_envs: list[Env]) -> None:
 def is_operation(value: ast.expr | None) -> bool:
     """An expression that runs an operation (a call, arithmetic, indexing, a comparison)."""
     return isinstance(value, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Compare))
+
+
+CATCH_ALL = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+
+
+def handled_names(handlers: list[ast.ExceptHandler]) -> frozenset[str]:
+    """The class names a `try`'s handlers catch, by their last part; "*" for `except:` and the
+    catch-alls (`except Exception:`)."""
+    names: set[str] = set()
+    for handler in handlers:
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        for caught in types:
+            if caught is None:
+                names.add("*")
+            elif (name := dotted_name(caught)) is not None:
+                names.add("*" if name in CATCH_ALL else name.rpartition(".")[2])
+    return frozenset(names)
+
+
+def caught_here(exc: ast.expr, handled: list[frozenset[str]]) -> bool:
+    """`raise Error(...)` (or `raise Error`) inside a `try` whose handler names Error or catches
+    everything: the exception stays in the function, so Dynamo traces building it."""
+    built = exc.func if isinstance(exc, ast.Call) else exc
+    name = dotted_name(built)
+    if name is None:
+        return False
+    leaf = name.rpartition(".")[2]
+    return any("*" in names or leaf in names for names in handled)

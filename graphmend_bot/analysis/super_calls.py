@@ -1,4 +1,6 @@
-"""`super().NAME(...)` that reaches `object`'s own NAME, which Dynamo cannot call (GB0006, GM619).
+"""`super().NAME(...)` that reaches `object`'s own NAME, or the `__init__` of a builtin exception,
+which Dynamo cannot call (GB0006, GM619); and `super().__init__()` outside `__init__` that reaches
+torch.nn.Module's, which Dynamo runs only on a module it is building (GB0162, GM626).
 
 Measured on torch 2.13 (tests/coverage_probes/gb0006_super_object_method.py): through `super()`
 Dynamo calls Python functions and a few of `object`'s methods it models, not `object.__eq__`,
@@ -9,7 +11,10 @@ class and of each of its subclasses in the tree, every class after it is a class
 does not define NAME (neither decorated nor binding NAME other than by `def`) or torch.nn.Module,
 which defines only `__repr__` and `__dir__` of them. A mixin's `super().__eq__` reaches the
 `__eq__` of the base listed after it (`class Box(Mixin, Base)`), and a class outside the tree may
-define it: not reported.
+define it: not reported, except a builtin exception (`class ShapeError(ValueError)`), whose methods
+Python fixes: BaseException's `__init__` is a C slot too (measured:
+tests/coverage_probes/gb0006_exception_super_init.py), `__str__` and `__repr__` Dynamo models, and
+it leaves the others to `object`.
 """
 
 from __future__ import annotations
@@ -17,15 +22,16 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.class_order import ClassId, MethodOrder
+from graphmend_bot.analysis.class_order import ClassId, Entry, MethodOrder
 from graphmend_bot.vocabulary import known_names as V
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
 def dunders_unknown(node: ast.ClassDef) -> bool:
-    """A class whose `object` methods are not all `def`s of its body: a decorator may write them
-    (`@dataclass`: `__eq__`, `__repr__`), an assignment binds one (`__hash__ = Base.__hash__`)."""
+    """A class whose `object` and exception methods are not all `def`s of its body: a decorator
+    may write them (`@dataclass`: `__eq__`, `__repr__`), an assignment binds one (`__hash__ =
+    Base.__hash__`)."""
     if node.decorator_list:
         return True
     for statement in node.body:
@@ -33,13 +39,14 @@ def dunders_unknown(node: ast.ClassDef) -> bool:
             statement.targets if isinstance(statement, ast.Assign)
             else [statement.target] if isinstance(statement, ast.AnnAssign) else []
         )
-        if any(isinstance(t, ast.Name) and t.id in V.OBJECT_METHODS_NOT_VIA_SUPER for t in targets):
+        if any(isinstance(t, ast.Name) and t.id in V.SUPER_METHODS_NOT_CALLABLE for t in targets):
             return True
     return False
 
 
 def object_method_super_calls(program: Program, traced: set[FunctionId]) -> list[TracedDraft]:
-    """The drafts of traced `super().NAME(...)` calls whose class leaves NAME to `object`."""
+    """The drafts of traced `super().NAME(...)` calls whose class leaves NAME to `object` or to a
+    builtin exception."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     order = MethodOrder(program)
@@ -50,30 +57,42 @@ def object_method_super_calls(program: Program, traced: set[FunctionId]) -> list
             continue
         owner = function.class_qualname
         for method, draft in function.super_object_drafts:
-            if owner is not None and owner in program.modules[fid[0]].classes and _leaves_to_object(
+            if owner is not None and owner in program.modules[fid[0]].classes and _reaches_c_method(
                 program, order, (fid[0], owner), method
             ):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 
-def _leaves_to_object(program: Program, order: MethodOrder, owner: ClassId, method: str) -> bool:
+def _reaches_c_method(program: Program, order: MethodOrder, owner: ClassId, method: str) -> bool:
     """`super()` searches the classes after the owner in the MRO of the instance's class: the
     owner's or a subclass's, where a mixin's `super()` reaches a sibling base (`class
-    Box(Mixin, Base)`). It finds `object`'s `method` when, for each, every class after the owner
-    is of the tree and does not define it (nn.Module defines some)."""
-    from graphmend_bot.analysis.scope import MODULE_BASES
-
+    Box(Mixin, Base)`). True when, for each, the search ends at a method Dynamo cannot call."""
     for instance_class in (owner, *program.hierarchy.descendants(owner)):
         mro = order.of(instance_class)
-        if mro is None:
+        if mro is None or not _search_ends_in_c(program, mro[mro.index(owner) + 1:], method):
             return False
-        for later in mro[mro.index(owner) + 1:]:
-            if isinstance(later, str):
-                if later in MODULE_BASES and method not in V.NN_MODULE_OBJECT_METHODS:
-                    continue
-                return False  # a class outside the tree may define it
-            summary = program.modules[later[0]].classes[later[1]]
-            if method in summary.methods or summary.dunders_unknown:
-                return False
     return True
+
+
+def _search_ends_in_c(program: Program, later_classes: tuple[Entry, ...], method: str) -> bool:
+    """Every class searched is of the tree and does not define `method` (nn.Module defines some),
+    up to `object` or a builtin exception, whose `method` is then a C slot Dynamo cannot call."""
+    from graphmend_bot.analysis.scope import MODULE_BASES
+
+    for later in later_classes:
+        if method == V.MODULE_REINIT:  # the first `__init__` found is nn.Module's
+            if isinstance(later, str):
+                return later in MODULE_BASES
+            found = program.modules[later[0]].classes[later[1]]
+            if "__init__" in found.methods or found.dunders_unknown:
+                return False
+            continue
+        if isinstance(later, str):
+            if later in MODULE_BASES and method in V.OBJECT_METHODS_NOT_VIA_SUPER - V.NN_MODULE_OBJECT_METHODS:
+                continue
+            return later.removeprefix("builtins.") in V.BUILTIN_EXCEPTIONS and method in V.EXCEPTION_METHODS_NOT_VIA_SUPER
+        summary = program.modules[later[0]].classes[later[1]]
+        if method in summary.methods or summary.dunders_unknown:
+            return False
+    return method in V.OBJECT_METHODS_NOT_VIA_SUPER

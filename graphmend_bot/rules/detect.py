@@ -281,6 +281,7 @@ class Detection:
     assertion: AssertHook | None = None  # `assert <tensor test>, msg`
     local_object_call: LocalObjectCallHook | None = None  # `obj.method()`, obj built in this function
     super_init: SuperInitHook | None = None  # `super().__init__(...)` in an `__init__`
+    super_reinit: SuperInitHook | None = None  # `super().__init__(...)` in a method that is not `__init__`
     # Asked only when the config names `dependencies`: each call the scope solver resolves.
     dependency_call: DependencyCallHook | None = None
     object_assertion: ObjectAssertHook | None = None  # `assert <not a tensor>, msg`

@@ -4,8 +4,11 @@ Measured on torch 2.13 (tests/coverage_probes/gb0006_super_object_method.py): `s
 `super().__hash__()`, `super().__repr__()`, `super().__str__()`, `super().__format__(spec)` and
 `super().__dir__()` break with GB0006 when no class after it in the instance's MRO defines the
 method, so that `super()` finds `object`'s (a slot wrapper, not a function Dynamo can inline).
-The scope solver decides that from the MROs of the class and its subclasses
-(analysis/super_calls.py).
+In a subclass of a builtin exception (tests/coverage_probes/gb0006_exception_super_init.py),
+`super().__init__(message)` breaks the same way: it reaches BaseException's `__init__`, a C slot,
+when the exception is built in traced code (`raise ShapeError(...)`, or kept); `super().__str__()`
+and `super().__repr__()` there trace (Dynamo models BaseException's). The scope solver decides
+both from the MROs of the class and its subclasses (analysis/super_calls.py).
 """
 
 from __future__ import annotations
@@ -18,11 +21,15 @@ from graphmend_bot.vocabulary import known_names as V
 
 
 def _super_call(rule: Rule, checker: Checker, call: ast.Call, method: str) -> None:
-    if method in V.OBJECT_METHODS_NOT_VIA_SUPER:
-        checker.report_if_super_reaches_object(
-            rule, call, method, f"`super().{method}()` reaches `object.{method}`, which Dynamo cannot call through "
-            "`super()`: it breaks the graph",
-        )
+    if method == "__init__":  # reported only where the class derives from a builtin exception
+        message = ("`super().__init__()` reaches the builtin exception's `__init__` (BaseException's C slot), which "
+                   "Dynamo cannot call through `super()`: building this exception breaks the graph")
+    elif method in V.OBJECT_METHODS_NOT_VIA_SUPER:
+        message = (f"`super().{method}()` reaches `object.{method}`, which Dynamo cannot call through `super()`: "
+                   "it breaks the graph")
+    else:
+        return
+    checker.report_if_super_reaches_object(rule, call, method, message)
 
 
 RULE = Rule(
@@ -34,14 +41,18 @@ RULE = Rule(
         "Flags `super().__eq__(...)`, `super().__hash__()`, `super().__repr__()`, `super().__str__()`, "
         "`super().__format__(...)` and `super().__dir__()` in traced code when no class after it in "
         "its MRO, or in the MRO of a subclass of the tree (a mixin's sibling base), defines the "
-        "method (all of them classes of the checked tree, `object` or `nn.Module`)."
+        "method (all of them classes of the checked tree, `object` or `nn.Module`); and "
+        "`super().__init__(...)` in a subclass of a builtin exception (`class ShapeError(ValueError)`) "
+        "built in traced code."
     ),
     why=(
         "Through `super()` TorchDynamo inlines Python functions and models a few of `object`'s "
         "methods (`__init__`, `__new__`, `__setattr__`, `__getattribute__`); `object`'s own "
         "`__eq__`, `__hash__`, `__repr__`, `__str__`, `__format__` and `__dir__` are C slots it "
         "cannot call: the call ends the graph (GB0006, measured on torch 2.13), and a caller that "
-        "built the object in the same frame breaks too (GB0092)."
+        "built the object in the same frame breaks too (GB0092). A builtin exception's `__init__` "
+        "(BaseException's) is a C slot too: a custom exception whose `__init__` calls "
+        "`super().__init__(message)` breaks the graph wherever it is built in traced code."
     ),
     example=(
         "class Box:\n"
@@ -68,9 +79,11 @@ RULE = Rule(
     fix_safety=(
         "No automatic fix: write what `object`'s method does (`self is other` for `__eq__`, "
         "`id(self)` based hashing, a fixed text for `__repr__`), or call it outside the compiled "
+        "function. For an exception, pass the arguments on without `__init__` (define only "
+        "`__str__`, or a `@classmethod` that builds the message), or raise it outside the compiled "
         "function."
     ),
     detection=Detection(super_method_call=_super_call),
-    advice=("`{code}` calls `object`'s method through `super()`, which Dynamo cannot trace: write what it "
-            "does (`self is other` for `__eq__`)"),
+    advice=("`{code}` calls `object`'s or a builtin exception's method through `super()`, which Dynamo cannot "
+            "trace: write what it does (`self is other` for `__eq__`)"),
 )

@@ -37,8 +37,10 @@ RULE = Rule(
         "resolved from the module's imports: `os.getcwd()`, `os.cpu_count()`, `sys.getsizeof()`, "
         "`heapq.heappush()`, `hashlib.sha256()`, `struct.calcsize()`, `threading.get_ident()`, "
         "`time.strftime()`, `linecache.getline()`, `importlib.import_module()`, `random.gauss()`, "
-        "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()` and the rest of the table "
-        "generated from torch's trace rules (vocabulary/skipped_callees.py, each entry measured)."
+        "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()`, the functions Dynamo inlines "
+        "that call one of them inside (`threading.current_thread()`, `traceback.format_stack()`, "
+        "`locale.getpreferredencoding()`) and the rest of the table generated from torch's trace rules "
+        "(vocabulary/skipped_callees.py, each entry measured)."
     ),
     why=(
         "Dynamo's trace rules (`torch._dynamo.trace_rules`) skip C functions it has no handler for "
@@ -47,7 +49,10 @@ RULE = Rule(
         "call eagerly and starts a new graph (GB0007 \"Attempted to call function marked as "
         "skipped\"). Every entry of the table was refused by Dynamo when called from a compiled "
         "frame; the functions it handles anyway (polyfills, `re.sub` and `re.compile` folded on "
-        "constant arguments, `random.randint`/`uniform`) are left out."
+        "constant arguments, `random.randint`/`uniform`) are left out. A Python function Dynamo "
+        "inlines breaks the same way when it calls a skipped one inside (`threading.current_thread()` "
+        "reads `get_ident()`): Dynamo reports it at the caller's line, which is where the table's "
+        "entry for it (measured with no argument) is reported."
     ),
     example="""
 stamp = time.strftime("%H:%M:%S")

@@ -5,6 +5,7 @@ Every set here was checked against TorchDynamo on torch 2.13 (see tests/test_dyn
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 # Attributes of a tensor that are static under torch.compile (guarded, not traced as data).
@@ -299,3 +300,28 @@ SCALAR_CASTS = frozenset({"int", "float", "bool", "complex"})
 OBJECT_METHODS_NOT_VIA_SUPER = frozenset({"__eq__", "__hash__", "__repr__", "__str__", "__format__", "__dir__"})
 # The ones of them torch.nn.Module defines itself, as Python functions Dynamo inlines.
 NN_MODULE_OBJECT_METHODS = frozenset({"__repr__", "__dir__"})
+# Python's builtin exception classes (`Exception`, `ValueError`, ...). Through `super()` from a
+# subclass, Dynamo cannot call BaseException's `__init__` (a C slot: GB0006, measured on torch 2.13,
+# tests/coverage_probes/gb0006_exception_super_init.py), nor `object`'s methods BaseException leaves
+# to it; its own `__str__` and `__repr__` it models (they trace).
+BUILTIN_EXCEPTIONS = frozenset(
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+)
+EXCEPTION_METHODS_NOT_VIA_SUPER = frozenset({"__init__"}) | (OBJECT_METHODS_NOT_VIA_SUPER - {"__str__", "__repr__"})
+SUPER_METHODS_NOT_CALLABLE = OBJECT_METHODS_NOT_VIA_SUPER | EXCEPTION_METHODS_NOT_VIA_SUPER
+# `super().__init__()` outside `__init__` (a `reset()` method) reaching torch.nn.Module's: Dynamo runs
+# nn.Module.__init__ only on a module it is building, never again on a built one (GB0162, measured on
+# torch 2.13, tests/coverage_probes/gb0162_module_reinit_through_super.py). A key of the drafts
+# super_calls.py judges, beside the method names above.
+MODULE_REINIT = "nn.Module.__init__ again"
+# The builtin exceptions whose constructors take keyword arguments (`AttributeError(msg, name=n)`):
+# Dynamo models an exception built in traced code by its type and positional arguments, and breaks
+# on keywords (GB0273, measured on torch 2.13, tests/coverage_probes/gb0273_exception_keyword_arguments.py).
+# The others raise TypeError on any keyword, in eager too.
+EXCEPTION_KEYWORDS: dict[str, frozenset[str]] = {
+    "AttributeError": frozenset({"name", "obj"}),
+    "NameError": frozenset({"name"}),
+    "UnboundLocalError": frozenset({"name"}),
+    "ImportError": frozenset({"name", "path"}),
+    "ModuleNotFoundError": frozenset({"name", "path"}),
+}
