@@ -100,6 +100,16 @@ class ObjectTracker(FindingReporter):
                 check_call(self, node)
         return Kind.of_call(len(self.summary.calls) - 1)
 
+    def _unpacked_call(self, target: ast.Tuple, value: ast.Call) -> None:
+        """`packed, unpack_one = pack_one(x)`: calling a name bound to an element of what a call
+        returns runs the function the callee returns at that place (scope.Program._element_calls)."""
+        ref = self._constructor_ref(value.func)
+        if ref is None or any(isinstance(element, ast.Starred) for element in target.elts):
+            return
+        for index, element in enumerate(target.elts):
+            if isinstance(element, ast.Name):
+                self.unpacked[element.id] = f"element:{index}>{ref}"
+
     def _constructor_ref(self, func: ast.expr) -> str | None:
         """What built a value: `Cls(...)` -> "name:Cls"; `make(...)` where `make` holds the
         result of `select(...)` -> "returned:name:select" (what select returns, called)."""

@@ -99,13 +99,10 @@ class StatementVisitor(ExpressionEvaluator):
             if isinstance(node.value, ast.Name) and node.value.id not in env:
                 # a factory returning its closure, or a class or function defined elsewhere
                 self.returned_functions.add(node.value.id)
-            elif isinstance(node.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.value.elts):
-                # `return packed, unpack_one`: a closure handed out beside a value
-                self.returned_element_functions.update(
-                    (index, element.id) for index, element in enumerate(node.value.elts)
-                    if isinstance(element, ast.Name) and element.id not in env)
+            elif isinstance(node.value, ast.Tuple):  # `return packed, unpack_one`: a closure beside a value
+                self.returned_element_functions.update(statement_forms.returned_names(node.value, env))
             if node.value is not None:
-                elements = self._display(node.value, env)
+                elements = statement_forms.display_kinds(node.value, lambda e: self.expr(e, env))
                 if elements is not None:
                     self.returns |= Kind.union(elements)
                     self.return_shapes.append(elements)
@@ -122,8 +119,7 @@ class StatementVisitor(ExpressionEvaluator):
                 self.mask_returns = None
             return True
         elif isinstance(node, ast.Raise):
-            # The exception is built only on the error path, never traced, unless a handler of
-            # this function catches it: then building it is control flow Dynamo traces.
+            # Built on the error path only, never traced, unless a handler here catches it (GM625)
             if node.exc is not None and statement_forms.caught_here(node.exc, self._handled):
                 self.expr(node.exc, env)
             return True
@@ -194,7 +190,8 @@ class StatementVisitor(ExpressionEvaluator):
         """Binds the targets; returns the kind of the value."""
         if node.value is None:
             return NOT_TENSOR
-        elements = self._display(node.value, env) if not isinstance(node, ast.AugAssign) else None
+        elements = (None if isinstance(node, ast.AugAssign)
+                    else statement_forms.display_kinds(node.value, lambda e: self.expr(e, env)))
         if elements is None and isinstance(node.value, ast.Name):
             elements = self.tuples.get(node.value.id)
         kind = Kind.union(elements) if elements is not None else self.expr(node.value, env)
@@ -229,16 +226,6 @@ class StatementVisitor(ExpressionEvaluator):
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
         return kind
-
-    def _unpacked_call(self, target: ast.Tuple, value: ast.Call) -> None:
-        """`packed, unpack_one = pack_one(x)`: calling a name bound to an element of what a call
-        returns runs the function the callee returns at that place (scope.Program._element_calls)."""
-        ref = self._constructor_ref(value.func)
-        if ref is None or any(isinstance(element, ast.Starred) for element in target.elts):
-            return
-        for index, element in enumerate(target.elts):
-            if isinstance(element, ast.Name):
-                self.unpacked[element.id] = f"element:{index}>{ref}"
 
     def _bound_to_call_result(self, target: ast.expr) -> None:
         names = statement_forms.bound_names(target)
@@ -309,14 +296,6 @@ class StatementVisitor(ExpressionEvaluator):
             return True
         return isinstance(value, ast.Name) and (
             self._sized(value.id) or (value.id in self.tuples and self._only_collections(value.id)))
-
-    def _display(self, node: ast.expr, env: Env) -> tuple[Kind, ...] | None:
-        """Element kinds of a tuple or list display without starred items; else None."""
-        if isinstance(node, (ast.Tuple, ast.List)) and not any(
-            isinstance(e, ast.Starred) for e in node.elts
-        ):
-            return tuple(self.expr(e, env).without_flags() for e in node.elts)
-        return None
 
     def _bind(
         self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,

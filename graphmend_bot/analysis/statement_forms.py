@@ -4,7 +4,7 @@ the pure helpers of the statement layer (function_statements.py)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from graphmend_bot.analysis.function_state import Env, Resolve
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -128,3 +128,19 @@ def caught_here(exc: ast.expr, handled: list[frozenset[str]]) -> bool:
         return False
     leaf = name.rpartition(".")[2]
     return any("*" in names or leaf in names for names in handled)
+
+
+def returned_names(value: ast.Tuple, env: Collection[str]) -> list[tuple[int, str]]:
+    """(place, name) of each name `return a, b` hands out that is no local value: a function or a
+    class defined elsewhere, returned beside values (none when a starred element moves the places)."""
+    if any(isinstance(element, ast.Starred) for element in value.elts):
+        return []
+    return [(index, element.id) for index, element in enumerate(value.elts)
+            if isinstance(element, ast.Name) and element.id not in env]
+
+
+def display_kinds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> tuple[Kind, ...] | None:
+    """Element kinds of a tuple or list display without starred items; else None."""
+    if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return tuple(evaluate(e).without_flags() for e in node.elts)
+    return None
