@@ -92,7 +92,7 @@ BUILTIN_SAMPLES = {
 TRACEABLE = [
     "random.randint(0, 3)", "random.uniform(0, 3)", "np.random.rand(3)", "np.random.randn(3)",
     "np.random.normal(0.0, 1.0, 3)", "np.random.uniform(0.0, 1.0, 3)", "np.random.random(3)",
-    "copy.deepcopy({'order': [1, 2]})", "eval('1 + 1')", "vars(copy)", "id(y)", "str(y.shape)", "str(y.dtype)",
+    "copy.deepcopy({'order': [1, 2]})", "copy.copy((1, 2))", "eval('1 + 1')", "vars(copy)", "id(y)", "str(y.shape)", "str(y.dtype)",
     "torch.get_default_dtype()", "torch.is_grad_enabled()", "torch.are_deterministic_algorithms_enabled()",
     "torch.cuda.is_available()", "torch.numel(y)", "torch.is_tensor(y)", "torch.is_floating_point(y)",
     "torch.promote_types(torch.float, torch.int)",
@@ -152,3 +152,38 @@ TENSOR_TEXT_IDS = {"str": "GB0059", "repr": "GB0569"}
 @pytest.mark.parametrize(("name", "gb_id"), sorted(TENSOR_TEXT_IDS.items()))
 def test_text_of_a_tensor_breaks(name: str, gb_id: str, scratch: Path) -> None:
     assert _break_ids(f"{name}(y)", scratch) == {gb_id}
+
+
+COPIES = """\
+import copy
+
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pair = (1, 2)
+
+    def forward(self, x):
+        x = x + 1
+        a = copy.copy([1, 2])
+        x = x * 2
+        b = copy.copy(self.pair)
+        items = list(range(2))
+        c = copy.copy(items)
+        return x * a[0] * b[0] * c[0]
+"""
+
+
+def test_copy_copy_is_reported_on_lists_dicts_and_sets_only(tmp_path: Path) -> None:
+    """`copy.copy` breaks on a list (GB0007) and traces on a tuple or an object (review: regG measured
+    `copy.copy(self.pair)` reported for nothing): a finding stands where the argument is a list, dict or
+    set by its syntax or its local's bindings, and Dynamo breaks at exactly those lines."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from sample_modules import dynamo_breaks, graphmend_findings
+
+    assert {line for line, _ in dynamo_breaks(COPIES, tmp_path)} == {14, 18}
+    assert graphmend_findings(COPIES, tmp_path) == {(14, "GM604", "GB0007"), (18, "GM604", "GB0007")}
+

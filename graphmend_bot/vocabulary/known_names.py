@@ -185,6 +185,9 @@ class SkippedCall:
     torch: str = "2.13.0"
     # Breaks only when an argument is a tensor (`copy.deepcopy` of plain Python data traces).
     tensor_argument: bool = False
+    # Breaks only on a list, dict or set (`copy.copy` of a tuple or of an object traces): reported
+    # where the argument is one by its syntax or by what built it.
+    container_argument: bool = False
 
 
 _SKIPPED = SkippedCall("GB0007")  # "Attempted to call function marked as skipped"
@@ -208,7 +211,7 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     "pickle.loads": _SKIPPED,
     "pickle.dump": SkippedCall("GB0156"),  # "Unsupported method call" on the file object
     "pickle.load": SkippedCall("GB0156"),
-    "copy.copy": _SKIPPED,
+    "copy.copy": SkippedCall("GB0007", container_argument=True),
     "copy.deepcopy": SkippedCall("GB4198", tensor_argument=True),  # "Attempted to copy.deepcopy a tensor"
     "random.random": _SKIPPED,
     "random.shuffle": _SKIPPED,
