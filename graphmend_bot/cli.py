@@ -27,7 +27,7 @@ from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import FAIL_ON
 from graphmend_bot.project import ProjectScope, project_scope, within, write_root
 from graphmend_bot.report import RENDERERS
-from graphmend_bot.report.terminal import terminal_text, visible
+from graphmend_bot.report.terminal import shown_to_a_person, terminal_text, visible
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.source_warnings import ignore_source_warnings
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
@@ -197,7 +197,9 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
     outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope),
                           write_root=write_root(scope, args.paths))
     if args.diff:
-        sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
+        diff = "".join(unified_diff(change) for change in outcome.changes)
+        # Shown, the diff quotes the tree's code like the report does; piped or redirected, it stays a patch.
+        sys.stdout.write(terminal_text(diff) if shown_to_a_person(sys.stdout) else diff)
         for error in outcome.remaining.errors:  # the report is not printed here: say what went unfixed
             if error.message.startswith(FIXES_SKIPPED):
                 print(terminal_text(f"{visible(error.path)}: {visible(error.message)}"), file=sys.stderr)

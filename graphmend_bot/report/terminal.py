@@ -11,25 +11,21 @@ visible and inert (report/github.py's `inert_line`, which the bot's log uses too
 
 from __future__ import annotations
 
-import re
+import os
+from typing import TextIO
 
-from graphmend_bot.fences import BIDI_CONTROLS
+from graphmend_bot.report.controls import visible
 from graphmend_bot.report.github import inert_line
 
-# C0 but the tab, DEL, C1, Unicode's line and paragraph separators and the bidirectional controls.
-_UNSHOWN = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]|{BIDI_CONTROLS.pattern}")
-
-
-def visible(text: str) -> str:
-    """`text` with every control character (newlines too) written as its Python escape."""
-    return _UNSHOWN.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+__all__ = ["shown_to_a_person", "terminal_text", "visible"]
 
 
 def terminal_text(text: str) -> str:
     """A report's lines (split at `\\n`), each visible and never a workflow command."""
     return "\n".join(inert_line(visible(line)) for line in text.split("\n"))
+
+
+def shown_to_a_person(stream: TextIO) -> bool:
+    """Whether `stream` reaches a terminal or a GitHub Actions log (where `::` lines are obeyed),
+    rather than a pipe or a file, where output such as `--diff`'s patch must stay byte-exact."""
+    return bool(os.environ.get("GITHUB_ACTIONS")) or stream.isatty()
