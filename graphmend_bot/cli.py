@@ -27,7 +27,7 @@ from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import FAIL_ON
 from graphmend_bot.project import ProjectScope, project_scope, within, write_root
 from graphmend_bot.report import RENDERERS
-from graphmend_bot.report.terminal import shown_to_a_person, terminal_text, visible
+from graphmend_bot.report.terminal import one_line, shown_to_a_person, terminal_text, visible
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.source_warnings import ignore_source_warnings
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
@@ -144,7 +144,7 @@ def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) 
         if head:
             refuse_if_edited(census, root)  # the commit is HEAD, but the working tree may differ from it
     except CensusError as error:
-        print(f"graphmend: census not used: {error}; the findings are the static analysis alone", file=sys.stderr)
+        print(one_line(f"graphmend: census not used: {error}; the findings are the static analysis alone"), file=sys.stderr)
         return result
     if not census.complete:
         print("graphmend: the census's test run stopped before its end (a crash?): it holds the tests that ran "
@@ -179,7 +179,7 @@ def _check_shard(args: argparse.Namespace, config: Config) -> int:
     try:
         index, count = parse_shard(args.shard)
     except ShardError as error:
-        print(f"graphmend: --shard: {error}", file=sys.stderr)
+        print(one_line(f"graphmend: --shard: {error}"), file=sys.stderr)
         return EXIT_ERROR
     paths = args.paths or ["."]
     files = shard_files(paths, config, index, count)
@@ -279,7 +279,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         review = review_working_tree(args.base, args.paths or ["."], config, args.max_comments, census,
                                      use_cache=not args.no_cache, census_base=census_base)
     except GitError as error:
-        print(f"graphmend review: {error}", file=sys.stderr)
+        print(one_line(f"graphmend review: {error}"), file=sys.stderr)
         return EXIT_ERROR
     output = REVIEW_RENDERERS[args.output_format](review)
     if output_file:
@@ -535,7 +535,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     try:
         result = merge_shards(shard_paths(args.results))
     except ShardError as error:
-        print(f"graphmend merge: {error}", file=sys.stderr)
+        print(one_line(f"graphmend merge: {error}"), file=sys.stderr)
         return EXIT_ERROR
     return _report(args, result)
 
@@ -566,14 +566,14 @@ def main(argv: Sequence[str] | None = None, ends_process: bool = False) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLEAN
     except ConfigError as error:
-        print(f"graphmend: invalid configuration: {error}", file=sys.stderr)
+        print(one_line(f"graphmend: invalid configuration: {error}"), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C (2 means a usage error).
         print("Interrupted.", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as error:  # a message, never a traceback
-        print(f"graphmend: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        print(one_line(f"graphmend: internal error: {type(error).__name__}: {error}"), file=sys.stderr)
         print("Please report this at https://github.com/graphmend/action/issues", file=sys.stderr)
         return EXIT_ERROR
 

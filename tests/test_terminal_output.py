@@ -183,3 +183,23 @@ def test_github_annotations_show_control_characters_escaped():
     assert lines[0].startswith("::warning file=ev\\x1b[2J\\x1b]0;pwned\\x07il%0Ax\\x9b%2Cé%3A.py,line=3,")
     assert lines[0].endswith("::`print(\"\\x1b[2J\\x9b\")` 50%25")
     assert lines[1] == "::error file=ev\\x1b[2J\\x1b]0;pwned\\x07il%0Ax.py::cannot read"
+
+
+def test_an_error_naming_a_path_of_the_tree_is_one_shown_line(write_tree, graphmend_cmd):
+    folder = f"{ESCAPES}\n::error::forged\udc9b"
+    root = write_tree({f"{folder}/pyproject.toml": "[tool.graphmend\n", f"{folder}/m.py": "x = 1\n"})
+    result = subprocess.run([*graphmend_cmd, "check", "--no-cache", "m.py"], cwd=root / folder, capture_output=True,
+                            timeout=120)
+    assert result.returncode == 2
+    stderr = result.stderr.decode()
+    assert commands_or_controls(stderr) == [] and stderr.count("\n") == 1, stderr
+    assert "ev\\x1b[2J\\x1b]0;pwned\\x07il\\x0ax\\x0a::error::forged\\x9b/pyproject.toml: invalid TOML" in stderr
+
+
+def test_an_ordinary_error_reads_as_before(write_tree, graphmend_cmd):
+    root = write_tree({"pyproject.toml": "[tool.graphmend]\nsellect = ['GM1']\n", "m.py": "x = 1\n"})
+    result = run(graphmend_cmd, root, "check", "--no-cache", "m.py")
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        f"graphmend: invalid configuration: {root / 'pyproject.toml'}: unknown setting 'sellect'; expected one of ")
+    assert ", select, " in result.stderr and result.stderr.count("\n") == 1

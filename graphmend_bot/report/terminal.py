@@ -17,12 +17,18 @@ from typing import TextIO
 from graphmend_bot.report.controls import visible
 from graphmend_bot.report.github import inert_line
 
-__all__ = ["shown_to_a_person", "terminal_text", "visible"]
+__all__ = ["one_line", "shown_to_a_person", "terminal_text", "visible"]
 
 
 def terminal_text(text: str) -> str:
     """A report's lines (split at `\\n`), each visible and never a workflow command."""
     return "\n".join(inert_line(visible(line)) for line in text.split("\n"))
+
+
+def one_line(text: str) -> str:
+    """`text` as one visible line that is never a workflow command: an error message that may quote
+    a path or a setting of the checked tree (its newlines shown as `\\x0a`)."""
+    return inert_line(visible(text))
 
 
 def shown_to_a_person(stream: TextIO) -> bool:
