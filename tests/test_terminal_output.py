@@ -164,6 +164,16 @@ def test_the_diff_piped_or_redirected_stays_a_patch_git_applies(write_tree, grap
     assert (root / "e.py").read_bytes() == before.replace(b".item()", b".detach()")
 
 
+def test_the_diff_redirected_to_a_file_in_actions_stays_a_patch(write_tree, graphmend_cmd, tmp_path):
+    root = write_tree({"e.py": FIXABLE})
+    with open(tmp_path / "fix.patch", "wb") as patch:
+        subprocess.run([*graphmend_cmd, "check", "--no-cache", "--diff", "e.py"], cwd=root, stdout=patch,
+                       timeout=120, env=diff_env(GITHUB_ACTIONS="true"))
+    before = (root / "e.py").read_bytes()
+    subprocess.run(["git", "apply", str(tmp_path / "fix.patch")], cwd=root, check=True, timeout=60)
+    assert (root / "e.py").read_bytes() == before.replace(b".item()", b".detach()")
+
+
 # review5's finding 8: an undecodable byte of a file name is Python's surrogate \udcNN.
 def test_undecodable_bytes_of_a_file_name_are_shown_as_escapes(write_tree, graphmend_cmd):
     root = write_tree({"a\udc9b31m\udcff.py": MODEL})

@@ -12,6 +12,7 @@ visible and inert (report/github.py's `inert_line`, which the bot's log uses too
 from __future__ import annotations
 
 import os
+import stat
 from typing import TextIO
 
 from graphmend_bot.report.controls import visible
@@ -32,6 +33,16 @@ def one_line(text: str) -> str:
 
 
 def shown_to_a_person(stream: TextIO) -> bool:
-    """Whether `stream` reaches a terminal or a GitHub Actions log (where `::` lines are obeyed),
-    rather than a pipe or a file, where output such as `--diff`'s patch must stay byte-exact."""
-    return bool(os.environ.get("GITHUB_ACTIONS")) or stream.isatty()
+    """Whether `stream` may reach a terminal or a GitHub Actions log (where `::` lines are obeyed),
+    rather than a pipe or a file, where output such as `--diff`'s patch must stay byte-exact. In
+    Actions the log is a pipe like any other: only a file (`> fix.patch`) is known not to be it."""
+    if stream.isatty():
+        return True
+    return bool(os.environ.get("GITHUB_ACTIONS")) and not _is_regular_file(stream)
+
+
+def _is_regular_file(stream: TextIO) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):  # no descriptor (a test's StringIO): not known to be a file
+        return False
