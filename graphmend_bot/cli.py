@@ -27,7 +27,7 @@ from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import FAIL_ON
 from graphmend_bot.project import ProjectScope, project_scope, within, write_root
 from graphmend_bot.report import RENDERERS
-from graphmend_bot.report.terminal import terminal_text, visible
+from graphmend_bot.report.terminal import one_line, shown_to_a_person, terminal_text, visible
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.source_warnings import ignore_source_warnings
 from graphmend_bot.verify.command import add_arguments as add_verify_arguments
@@ -144,7 +144,7 @@ def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) 
         if head:
             refuse_if_edited(census, root)  # the commit is HEAD, but the working tree may differ from it
     except CensusError as error:
-        print(f"graphmend: census not used: {error}; the findings are the static analysis alone", file=sys.stderr)
+        print(one_line(f"graphmend: census not used: {error}; the findings are the static analysis alone"), file=sys.stderr)
         return result
     if not census.complete:
         print("graphmend: the census's test run stopped before its end (a crash?): it holds the tests that ran "
@@ -179,7 +179,7 @@ def _check_shard(args: argparse.Namespace, config: Config) -> int:
     try:
         index, count = parse_shard(args.shard)
     except ShardError as error:
-        print(f"graphmend: --shard: {error}", file=sys.stderr)
+        print(one_line(f"graphmend: --shard: {error}"), file=sys.stderr)
         return EXIT_ERROR
     paths = args.paths or ["."]
     files = shard_files(paths, config, index, count)
@@ -197,7 +197,9 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
     outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope),
                           write_root=write_root(scope, args.paths))
     if args.diff:
-        sys.stdout.write("".join(unified_diff(change) for change in outcome.changes))
+        diff = "".join(unified_diff(change) for change in outcome.changes)
+        # Shown, the diff quotes the tree's code like the report does; piped or redirected, it stays a patch.
+        sys.stdout.write(terminal_text(diff) if shown_to_a_person(sys.stdout) else diff)
         for error in outcome.remaining.errors:  # the report is not printed here: say what went unfixed
             if error.message.startswith(FIXES_SKIPPED):
                 print(terminal_text(f"{visible(error.path)}: {visible(error.message)}"), file=sys.stderr)
@@ -277,7 +279,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         review = review_working_tree(args.base, args.paths or ["."], config, args.max_comments, census,
                                      use_cache=not args.no_cache, census_base=census_base)
     except GitError as error:
-        print(f"graphmend review: {error}", file=sys.stderr)
+        print(one_line(f"graphmend review: {error}"), file=sys.stderr)
         return EXIT_ERROR
     output = REVIEW_RENDERERS[args.output_format](review)
     if output_file:
@@ -533,7 +535,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     try:
         result = merge_shards(shard_paths(args.results))
     except ShardError as error:
-        print(f"graphmend merge: {error}", file=sys.stderr)
+        print(one_line(f"graphmend merge: {error}"), file=sys.stderr)
         return EXIT_ERROR
     return _report(args, result)
 
@@ -564,14 +566,14 @@ def main(argv: Sequence[str] | None = None, ends_process: bool = False) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLEAN
     except ConfigError as error:
-        print(f"graphmend: invalid configuration: {error}", file=sys.stderr)
+        print(one_line(f"graphmend: invalid configuration: {error}"), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C (2 means a usage error).
         print("Interrupted.", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as error:  # a message, never a traceback
-        print(f"graphmend: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        print(one_line(f"graphmend: internal error: {type(error).__name__}: {error}"), file=sys.stderr)
         print("Please report this at https://github.com/graphmend/action/issues", file=sys.stderr)
         return EXIT_ERROR
 

@@ -2,6 +2,8 @@
 finding 10): no line of the text report or the local review is a workflow command, and no control
 character (an ANSI or OSC escape, a bidirectional override) is printed raw."""
 
+import os
+import pty
 import subprocess
 
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location
@@ -98,3 +100,116 @@ def test_the_bots_log_shows_control_characters_escaped(capsys):
     assert commands_or_controls(out.replace("::warning title=GraphMend::", "")) == []
     assert "reviewing ev\\x1b[2J\\x1b]0;pwned\\x07il" in out
     assert out.count("\n") == 3  # info's two lines (a newline in a name is a new, inert line) and the warning
+
+
+# review5's finding 7: `--diff` quotes the tree's code, a docstring line `::error ...` among it.
+FIXABLE = """
+    import torch
+
+
+    @torch.compile
+    def f(x):
+        s = x.abs().max().item()
+        doc = \"\"\"
+    ::error file=x.py::PWNED
+    \x1b]0;pwn\x07 \x9b31m
+    \"\"\"
+        return x / s
+"""
+
+
+def diff_env(**extra: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key != "GITHUB_ACTIONS"}
+    return {**env, **extra}
+
+
+def test_the_diff_in_an_actions_log_is_shown_never_obeyed(write_tree, graphmend_cmd):
+    root = write_tree({"e.py": FIXABLE})
+    result = subprocess.run([*graphmend_cmd, "check", "--no-cache", "--diff", "e.py"], cwd=root, capture_output=True,
+                            text=True, timeout=120, env=diff_env(GITHUB_ACTIONS="true"))
+    assert "+    s = x.abs().max().detach()\n" in result.stdout, result.stderr
+    assert commands_or_controls(result.stdout) == []
+    assert " :\u200b:error file=x.py::PWNED\n \\x1b]0;pwn\\x07 \\x9b31m\n" in result.stdout
+
+
+def test_the_diff_on_a_terminal_is_shown_never_obeyed(write_tree, graphmend_cmd):
+    root = write_tree({"e.py": FIXABLE})
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([*graphmend_cmd, "check", "--no-cache", "--diff", "e.py"], cwd=root, stdout=follower,
+                               stderr=subprocess.DEVNULL, env=diff_env())
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal's other end closed: the run is over
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert process.wait(timeout=120) == 1
+    text = shown.decode().replace("\r\n", "\n")  # the terminal writes its line ends as \r\n
+    assert "+    s = x.abs().max().detach()\n" in text
+    assert commands_or_controls(text) == []
+
+
+def test_the_diff_piped_or_redirected_stays_a_patch_git_applies(write_tree, graphmend_cmd, tmp_path):
+    root = write_tree({"e.py": FIXABLE})
+    patch = subprocess.run([*graphmend_cmd, "check", "--no-cache", "--diff", "e.py"], cwd=root, capture_output=True,
+                           timeout=120, env=diff_env()).stdout
+    assert b"\n ::error file=x.py::PWNED\n \x1b]0;pwn\x07 \xc2\x9b31m\n" in patch  # byte for byte, as in the file
+    before = (root / "e.py").read_bytes()
+    subprocess.run(["git", "apply", "-"], cwd=root, input=patch, check=True, timeout=60)
+    assert (root / "e.py").read_bytes() == before.replace(b".item()", b".detach()")
+
+
+def test_the_diff_redirected_to_a_file_in_actions_stays_a_patch(write_tree, graphmend_cmd, tmp_path):
+    root = write_tree({"e.py": FIXABLE})
+    with open(tmp_path / "fix.patch", "wb") as patch:
+        subprocess.run([*graphmend_cmd, "check", "--no-cache", "--diff", "e.py"], cwd=root, stdout=patch,
+                       timeout=120, env=diff_env(GITHUB_ACTIONS="true"))
+    before = (root / "e.py").read_bytes()
+    subprocess.run(["git", "apply", str(tmp_path / "fix.patch")], cwd=root, check=True, timeout=60)
+    assert (root / "e.py").read_bytes() == before.replace(b".item()", b".detach()")
+
+
+# review5's finding 8: an undecodable byte of a file name is Python's surrogate \udcNN.
+def test_undecodable_bytes_of_a_file_name_are_shown_as_escapes(write_tree, graphmend_cmd):
+    root = write_tree({"a\udc9b31m\udcff.py": MODEL})
+    result = subprocess.run([*graphmend_cmd, "check", "--no-cache", "."], cwd=root, capture_output=True, timeout=120)
+    assert b"a\\x9b31m\\xff.py:7:9: GM401" in result.stdout, result.stderr
+    assert b"\x9b" not in result.stdout and b"\xff" not in result.stdout
+    assert visible("a\udc9b\udc80b") == "a\\x9b\\x80b"
+    assert visible("\udc7f\ud800") == "\udc7f\ud800"  # only the stand-ins for bytes 0x80-0xff
+
+
+def test_github_annotations_show_control_characters_escaped():
+    finding = Finding(code="GM401", message="`print(\"\x1b[2J\x9b\")` 50%", path=f"{ESCAPES}\udc9b,é:.py",
+                      location=Location(3, 5), end_location=Location(3, 15), gb_id="GB0059", symbol="m.f")
+    output = RENDERERS["github"](CheckResult([finding], [FileError(f"{ESCAPES}.py", "cannot read")], 2))
+    assert commands_or_controls(output.replace("::warning file=", "").replace("::error file=", "")) == []
+    lines = output.splitlines()
+    assert lines[0].startswith("::warning file=ev\\x1b[2J\\x1b]0;pwned\\x07il%0Ax\\x9b%2Cé%3A.py,line=3,")
+    assert lines[0].endswith("::`print(\"\\x1b[2J\\x9b\")` 50%25")
+    assert lines[1] == "::error file=ev\\x1b[2J\\x1b]0;pwned\\x07il%0Ax.py::cannot read"
+
+
+def test_an_error_naming_a_path_of_the_tree_is_one_shown_line(write_tree, graphmend_cmd):
+    folder = f"{ESCAPES}\n::error::forged\udc9b"
+    root = write_tree({f"{folder}/pyproject.toml": "[tool.graphmend\n", f"{folder}/m.py": "x = 1\n"})
+    result = subprocess.run([*graphmend_cmd, "check", "--no-cache", "m.py"], cwd=root / folder, capture_output=True,
+                            timeout=120)
+    assert result.returncode == 2
+    stderr = result.stderr.decode()
+    assert commands_or_controls(stderr) == [] and stderr.count("\n") == 1, stderr
+    assert "ev\\x1b[2J\\x1b]0;pwned\\x07il\\x0ax\\x0a::error::forged\\x9b/pyproject.toml: invalid TOML" in stderr
+
+
+def test_an_ordinary_error_reads_as_before(write_tree, graphmend_cmd):
+    root = write_tree({"pyproject.toml": "[tool.graphmend]\nsellect = ['GM1']\n", "m.py": "x = 1\n"})
+    result = run(graphmend_cmd, root, "check", "--no-cache", "m.py")
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        f"graphmend: invalid configuration: {root / 'pyproject.toml'}: unknown setting 'sellect'; expected one of ")
+    assert ", select, " in result.stderr and result.stderr.count("\n") == 1

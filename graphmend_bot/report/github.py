@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graphmend_bot.findings import CheckResult, Finding
+from graphmend_bot.report.controls import visible
 
 # The runner obeys a line as a workflow command when, stripped, it starts with `::`, or when it
 # holds the old `##[` form anywhere: a zero-width space breaks either.
@@ -20,8 +21,11 @@ OLD_COMMAND_BROKEN = f"##{_ZERO_WIDTH}["
 def escape_data(text: str) -> str:
     """The message part of a workflow command (after the second `::`)."""
     # Newlines escaped, and the old `##[` command form broken: file names and messages come from
-    # pull requests and must never form a workflow command of their own.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("##[", OLD_COMMAND_BROKEN)
+    # pull requests and must never form a workflow command of their own. Any other control character
+    # is shown as its escape: the runner has no encoding for it, and the line is printed raw when the
+    # format is read in a terminal.
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return visible(text).replace("##[", OLD_COMMAND_BROKEN)
 
 
 def inert_line(line: str) -> str:

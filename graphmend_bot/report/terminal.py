@@ -11,25 +11,38 @@ visible and inert (report/github.py's `inert_line`, which the bot's log uses too
 
 from __future__ import annotations
 
-import re
+import os
+import stat
+from typing import TextIO
 
-from graphmend_bot.fences import BIDI_CONTROLS
+from graphmend_bot.report.controls import visible
 from graphmend_bot.report.github import inert_line
 
-# C0 but the tab, DEL, C1, Unicode's line and paragraph separators and the bidirectional controls.
-_UNSHOWN = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]|{BIDI_CONTROLS.pattern}")
-
-
-def visible(text: str) -> str:
-    """`text` with every control character (newlines too) written as its Python escape."""
-    return _UNSHOWN.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+__all__ = ["one_line", "shown_to_a_person", "terminal_text", "visible"]
 
 
 def terminal_text(text: str) -> str:
     """A report's lines (split at `\\n`), each visible and never a workflow command."""
     return "\n".join(inert_line(visible(line)) for line in text.split("\n"))
+
+
+def one_line(text: str) -> str:
+    """`text` as one visible line that is never a workflow command: an error message that may quote
+    a path or a setting of the checked tree (its newlines shown as `\\x0a`)."""
+    return inert_line(visible(text))
+
+
+def shown_to_a_person(stream: TextIO) -> bool:
+    """Whether `stream` may reach a terminal or a GitHub Actions log (where `::` lines are obeyed),
+    rather than a pipe or a file, where output such as `--diff`'s patch must stay byte-exact. In
+    Actions the log is a pipe like any other: only a file (`> fix.patch`) is known not to be it."""
+    if stream.isatty():
+        return True
+    return bool(os.environ.get("GITHUB_ACTIONS")) and not _is_regular_file(stream)
+
+
+def _is_regular_file(stream: TextIO) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):  # no descriptor (a test's StringIO): not known to be a file
+        return False
