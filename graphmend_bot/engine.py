@@ -511,8 +511,10 @@ class Workspace:
         return Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries,
                        scope or self.scope, source_of=self._source_of, unread_imports=unread)
 
-    def added_call_reach(self, added_lines: Mapping[str, Collection[int]]) -> dict[FunctionId, AddedCall]:
-        """What the calls on `added_lines` (by path) alone bring into traced code (added_calls.py)."""
+    def added_call_reach(self, added_lines: Mapping[str, Collection[int]],
+                         replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None) -> dict[FunctionId, AddedCall]:
+        """What the calls on `added_lines` (by path) alone bring into traced code (added_calls.py);
+        `replaced`: the names each added line's hunk called on removed lines (diff.replaced_calls)."""
         if self._solved is None:  # a result from the cache: no program was solved
             return {}
         dependencies, scope = self.dependency_summaries, self.scope
@@ -520,7 +522,7 @@ class Workspace:
         def solve(summaries: list[ModuleSummary]) -> Program:
             return Program(summaries, self.config.entry_points, dependencies, scope, source_of=self._source_of)
 
-        return added_call_reach(self._solved, self.summaries.values(), solve, added_lines)
+        return added_call_reach(self._solved, self.summaries.values(), solve, added_lines, replaced)
 
     def reachable(self) -> set[str]:
         """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
@@ -602,12 +604,15 @@ def check_change(
     changed: Iterable[str],
     added_lines: Mapping[str, Collection[int]],
     cache: SummaryCache | None = None,
+    replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
 ) -> CheckResult:
     """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
     the change added, those on unchanged lines of the functions that call brings into traced code
-    (added_calls.py). `added_lines`: the lines the change added, by path (its diff); the configured
-    baseline hides what it holds (counted in the changed files only), the diff telling identical
-    lines apart."""
+    (added_calls.py). `added_lines`: the lines the change added, by path (its diff); `replaced`:
+    the names each added line's hunk called on removed lines, whose calls are not new
+    (diff.replaced_calls); the configured baseline hides what it holds (counted in the changed
+    files only), the diff telling identical lines apart. A break in a changed file an added call
+    brings in is listed at its line too: the finding at the call points at it (findings.pointers)."""
     wanted = {os.path.abspath(p) for p in changed}
     with collector_paused():
         workspace = Workspace(paths, config, cache=cache)
@@ -617,7 +622,8 @@ def check_change(
         outside = without_baselined(replace(whole, findings=[f for f in whole.findings
                                                              if os.path.abspath(f.path) not in wanted]), config)
         older = [f for f in result.findings if not on_added_line(f, added_lines)]
-        brought = at_added_calls([*outside.findings, *older], workspace.added_call_reach(added_lines), read_source)
+        brought = at_added_calls([*outside.findings, *older], workspace.added_call_reach(added_lines, replaced),
+                                 read_source)
     if not brought:
         return result
     return replace(result, findings=number_identical_lines(sorted([*result.findings, *brought],
