@@ -34,7 +34,11 @@ def _relative(path: str) -> str:
 
 
 def on_added_line(finding: Finding, added: Mapping[str, Collection[int]]) -> bool:
-    return finding.location.row in added.get(_relative(finding.path), ())
+    return on_added_row(finding.path, finding.location.row, added)
+
+
+def on_added_row(path: str, row: int, added: Mapping[str, Collection[int]]) -> bool:
+    return any(row in rows for name, rows in added.items() if _relative(name) == _relative(path))
 
 
 def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],
