@@ -4,31 +4,13 @@ bring into traced code from the cache, loading no summary; another change gets i
 from pathlib import Path
 
 import pytest
+from test_github_added_calls import CALLING, UTILS
 
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check_change
 
-NET = """\
-import torch
-from torch import nn
-
-from pkg.utils import helper
-
-
-class Net(nn.Module):
-    def forward(self, x):
-        y = helper(x * 2)
-        return y
-"""
-UTILS = """\
-import torch
-
-
-def helper(x):
-    print("hi")
-    return x + 1
-"""
+NET = CALLING["pkg/net.py"]  # line 9: y = helper(x * 2)
 
 
 class CountingCache(SummaryCache):
