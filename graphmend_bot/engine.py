@@ -511,16 +511,32 @@ class Workspace:
         return Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries,
                        scope or self.scope, source_of=self._source_of, unread_imports=unread)
 
-    def added_call_reach(self, added_lines: Mapping[str, Collection[int]]) -> dict[FunctionId, AddedCall]:
-        """What the calls on `added_lines` (by path) alone bring into traced code (added_calls.py)."""
-        if self._solved is None:  # a result from the cache: no program was solved
-            return {}
+    def added_call_reach(self, added_lines: Mapping[str, Collection[int]],
+                         replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None
+                         ) -> dict[FunctionId, AddedCall] | None:
+        """What the calls on `added_lines` (by path) alone bring into traced code (added_calls.py);
+        `replaced`: the names each added line's hunk called on removed lines (diff.replaced_calls).
+        Kept in the cache with the result; None when neither the cache holds it nor was a program
+        solved (the result came from the cache): a Workspace without `whole_result` solves it."""
+        cache, key = self.cache, None
+        # Kept as the whole result is: not with dependencies (installed packages are in no key).
+        if cache is not None and self._result_key is not None and not self._summary_unstored \
+                and not self.config.dependencies:
+            key = cache.reach_key(self._result_key, added_lines, replaced or {})
+            cached = cache.load_reach(key, added_lines)
+            if cached is not None:
+                return cached
+        if self._solved is None:
+            return None
         dependencies, scope = self.dependency_summaries, self.scope
 
         def solve(summaries: list[ModuleSummary]) -> Program:
             return Program(summaries, self.config.entry_points, dependencies, scope, source_of=self._source_of)
 
-        return added_call_reach(self._solved, self.summaries.values(), solve, added_lines)
+        reach = added_call_reach(self._solved, self.summaries.values(), solve, added_lines, replaced)
+        if cache is not None and key is not None:
+            cache.store_reach(key, reach)
+        return reach
 
     def reachable(self) -> set[str]:
         """`module.qualname` of every function reachable from `roots` alone (Program.reachable_from)."""
@@ -602,22 +618,32 @@ def check_change(
     changed: Iterable[str],
     added_lines: Mapping[str, Collection[int]],
     cache: SummaryCache | None = None,
+    replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
 ) -> CheckResult:
     """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
     the change added, those on unchanged lines of the functions that call brings into traced code
-    (added_calls.py). `added_lines`: the lines the change added, by path (its diff); the configured
-    baseline hides what it holds (counted in the changed files only), the diff telling identical
-    lines apart."""
+    (added_calls.py). `added_lines`: the lines the change added, by path (its diff); `replaced`:
+    the names each added line's hunk called on removed lines, whose calls are not new
+    (diff.replaced_calls); the configured baseline hides what it holds (counted in the changed
+    files only), the diff telling identical lines apart. A break in a changed file an added call
+    brings in is listed at its line too: the finding at the call points at it (findings.pointers)."""
     wanted = {os.path.abspath(p) for p in changed}
+    paths = list(paths)
     with collector_paused():
-        workspace = Workspace(paths, config, cache=cache)
+        # The whole result and the reach from the cache when it holds both (a warm review loads no summary).
+        workspace = Workspace(paths, config, cache=cache, whole_result=True)
         whole = workspace.cached_check()
         inside = [f for f in whole.findings if os.path.abspath(f.path) in wanted]
         result = without_baselined(replace(whole, findings=inside), config, added_lines)
         outside = without_baselined(replace(whole, findings=[f for f in whole.findings
                                                              if os.path.abspath(f.path) not in wanted]), config)
         older = [f for f in result.findings if not on_added_line(f, added_lines)]
-        brought = at_added_calls([*outside.findings, *older], workspace.added_call_reach(added_lines), read_source)
+        reach = workspace.added_call_reach(added_lines, replaced)
+        if reach is None:  # the result was cached, the reach of this change not: solve the tree
+            solving = Workspace(paths, config, cache=cache)
+            solving.cached_check()
+            reach = solving.added_call_reach(added_lines, replaced) or {}
+        brought = at_added_calls([*outside.findings, *older], reach, read_source)
     if not brought:
         return result
     return replace(result, findings=number_identical_lines(sorted([*result.findings, *brought],

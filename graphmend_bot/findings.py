@@ -152,6 +152,11 @@ class Finding:
         return self.frequency == "rare-branch"
 
     @property
+    def at(self) -> tuple[str, str]:
+        """The break this finding is, as a pointer's `breaks_at` names it, and its rule."""
+        return (f"{self.path}:{self.location.row}", self.code)
+
+    @property
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.location.row, self.location.column, self.code)
 
@@ -206,3 +211,17 @@ class CheckResult:
     errors: list[FileError] = field(default_factory=list)
     files_checked: int = 0
     baselined: int = 0  # findings left out because the baseline holds them (baseline.py)
+
+
+def pointed_at(findings: Iterable[Finding]) -> set[tuple[str, str]]:
+    """The breaks (Finding.at) listed among `findings` that a finding at an added call points at:
+    breaks a change brought into traced code, so new whatever line they are on."""
+    findings = list(findings)
+    return {(f.breaks_at, f.code) for f in findings if f.breaks_at} & {f.at for f in findings}
+
+
+def pointers(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings at added calls whose break is listed too: the same break, counted once, at its line."""
+    findings = list(findings)
+    listed = pointed_at(findings)
+    return [f for f in findings if f.breaks_at and (f.breaks_at, f.code) in listed]

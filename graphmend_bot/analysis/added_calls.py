@@ -2,7 +2,8 @@
 
 A pull request that makes `forward` call an old helper leaves the helper's file alone, yet the
 helper's breaks are now the pull request's doing. The program is solved again without the call
-sites on the lines the change added; a function traced now and not then came in through one of
+sites on the lines the change added, save those to a name the removed lines of the same hunk call
+(`y = norm(y)` edited to `y = norm(y * 1)` or moved: not a new call); a function traced now and not then came in through one of
 those calls, and its findings are reported at that call (the first one, in file and line order),
 naming the break's own file, line and reason: those in unchanged files, and those on lines the
 change did not add in the files it changed (where they would read as pre-existing). Only call sites carry a line: a function added as a
@@ -33,15 +34,22 @@ def _relative(path: str) -> str:
 
 
 def on_added_line(finding: Finding, added: Mapping[str, Collection[int]]) -> bool:
-    return finding.location.row in added.get(_relative(finding.path), ())
+    return on_added_row(finding.path, finding.location.row, added)
+
+
+def on_added_row(path: str, row: int, added: Mapping[str, Collection[int]]) -> bool:
+    return any(row in rows for name, rows in added.items() if _relative(name) == _relative(path))
 
 
 def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],
                      solve: Callable[[list[ModuleSummary]], Program],
-                     added: Mapping[str, Collection[int]]) -> dict[FunctionId, AddedCall]:
+                     added: Mapping[str, Collection[int]],
+                     replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None) -> dict[FunctionId, AddedCall]:
     """Each function that only the calls on `added` lines (by path) bring into `program`'s traced
-    code -> the added call that does. `solve` makes the program of other summaries."""
+    code -> the added call that does. `solve` makes the program of other summaries; `replaced`: by
+    path, an added line -> the names its hunk's removed lines call (diff.replaced_calls)."""
     added = {_relative(path): rows for path, rows in added.items() if rows}
+    replaced = {_relative(path): rows for path, rows in (replaced or {}).items()}
     summaries = list(summaries)
     traced = program.traced_functions()
     calls = sorted(
@@ -49,10 +57,14 @@ def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],
         for summary in summaries if _relative(summary.path) in added
         for qualname, function in summary.functions.items() if (summary.module, qualname) in traced
         for site in function.calls if site.row in added[_relative(summary.path)]
+        and _callee_name(site.ref) not in replaced.get(_relative(summary.path), {}).get(site.row, ())
     )
     if not calls:
         return {}
-    before = solve([_without_calls(summary, added.get(_relative(summary.path), ())) for summary in summaries])
+    new_calls: dict[str, set[tuple[int, str]]] = {}
+    for path, row, _, ref in calls:
+        new_calls.setdefault(_relative(path), set()).add((row, ref))
+    before = solve([_without_calls(summary, new_calls.get(_relative(summary.path), set())) for summary in summaries])
     brought = traced - before.traced_functions()
     reach: dict[FunctionId, AddedCall] = {}
     for path, row, caller, ref in calls:
@@ -61,10 +73,17 @@ def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],
     return reach
 
 
-def _without_calls(summary: ModuleSummary, rows: Collection[int]) -> ModuleSummary:
-    if not rows:
+def _callee_name(ref: str) -> str:
+    """The name a call site's `ref` calls last: `norm` of "name:norm", "dotted:F.norm", "super:norm@Base"."""
+    return ref.partition(":")[2].partition("@")[0].rpartition(".")[2]
+
+
+def _without_calls(summary: ModuleSummary, calls: Collection[tuple[int, str]]) -> ModuleSummary:
+    """`summary` without the call sites (row, ref) in `calls`."""
+    if not calls:
         return summary
-    functions = {qualname: replace(function, calls=[site for site in function.calls if site.row not in rows])
+    functions = {qualname: replace(function, calls=[site for site in function.calls
+                                                    if (site.row, site.ref) not in calls])
                  for qualname, function in summary.functions.items()}
     return replace(summary, functions=functions)
 

@@ -33,18 +33,20 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
 from graphmend_bot import __version__
+from graphmend_bot.analysis.added_calls import AddedCall, on_added_row
 from graphmend_bot.analysis.files import SourceFile
 from graphmend_bot.analysis.incremental import SolvedState
 from graphmend_bot.analysis.installed_packages import installed_state
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan
+from graphmend_bot.analysis.scope import FunctionId
 from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
 from graphmend_bot.config import Config
 from graphmend_bot.findings import SEVERITIES, CheckResult, FileError, Finding, Location, Severity
@@ -81,6 +83,12 @@ class _StoredResult:
     findings: tuple[_StoredFinding, ...]
     errors: tuple[tuple[str, str, str], ...]  # (path, message, severity)
     files_checked: int
+
+
+@dataclass(frozen=True)
+class _StoredReach:
+    # (module, qualname) brought into traced code, (path, row, module, qualname) of the call that does
+    calls: tuple[tuple[str, str, str, int, str, str], ...]
 
 
 @cache
@@ -143,6 +151,14 @@ class SummaryCache:
         return _key("state", sorted((f.path, f.module, f.is_package) for f in files),
                     sorted((e.path, e.message) for e in walk_errors), _settings(config), list(roots))
 
+    @staticmethod
+    def reach_key(result_key: str, added: Mapping[str, Collection[int]],
+                  replaced: Mapping[str, Mapping[int, Collection[str]]]) -> str:
+        """The key of what a change's added calls bring into the traced code of the result `result_key`."""
+        return _key("reach", result_key, sorted((path, sorted(rows)) for path, rows in added.items()),
+                    sorted((path, sorted((row, sorted(names)) for row, names in rows.items()))
+                           for path, rows in replaced.items()))
+
     # ---- values --------------------------------------------------------------------------
     def load_scan(self, key: str) -> FileScan | None:
         value = self._load("scan", key, FileScan)
@@ -171,6 +187,20 @@ class SummaryCache:
             return None
         return CheckResult(findings, [FileError(path, message, cast(Severity, severity))
                                       for path, message, severity in stored.errors], stored.files_checked)
+
+    def load_reach(self, key: str, added: Mapping[str, Collection[int]]) -> dict[FunctionId, AddedCall] | None:
+        """The stored reach, each call on an `added` line (a forged entry can only blame an added call)."""
+        stored = self._load("reach", key, _StoredReach)
+        if not isinstance(stored, _StoredReach):
+            return None
+        reach = {(module, qualname): AddedCall(path, row, (caller_module, caller))
+                 for module, qualname, path, row, caller_module, caller in stored.calls}
+        return reach if all(on_added_row(call.path, call.row, added) for call in reach.values()) else None
+
+    def store_reach(self, key: str, reach: Mapping[FunctionId, AddedCall]) -> None:
+        stored = _StoredReach(tuple((module, qualname, call.path, call.row, *call.caller)
+                                    for (module, qualname), call in reach.items()))
+        self._store("reach", key, _StoredReach, stored)
 
     def load_state(self, key: str) -> SolvedState | None:
         value = self._load("state", key, SolvedState)

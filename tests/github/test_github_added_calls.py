@@ -112,3 +112,52 @@ def test_a_changed_files_old_line_brought_in_is_blamed_on_the_call_too(tmp_path:
     document = review_json(world.git.root, world.base_sha)
     assert ("pkg/net.py", 9) in [(c["path"], c["line"]) for c in document["review"]["comments"]]
     assert [a["line"] for a in document["annotations"] if a["path"] == "pkg/utils.py"] == [5]  # still listed
+
+
+def test_a_call_the_change_only_edits_brings_nothing_in(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """review5 #2: forward called helper before; the change edits that line (`y = helper(x * 2)` ->
+    `y = helper(x * 3)`), and moves it down a line: the call is not new, nor the break it reaches."""
+    base = {**BASE, "pkg/net.py": CALLING["pkg/net.py"]}
+    edited = {"pkg/net.py": base["pkg/net.py"].replace("y = helper(x * 2)", "y = x\n        y = helper(y * 3)")}
+    world = PullRequestWorld(tmp_path, fake_github, base, edited)
+    document = review_json(world.git.root, world.base_sha)
+    assert document["findings"] == 0 and document["review"]["comments"] == []
+
+
+def test_a_call_replacing_another_callees_call_is_new(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """The removed line called something else (`torch.relu`): helper's call is new, and blamed."""
+    base = {**BASE, "pkg/net.py": NET.replace("y = x * 2", "y = torch.relu(x)")}
+    head = {"pkg/net.py": NET.replace("y = x * 2", "y = helper(x)")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 9)]
+    assert "brings `helper` into traced code" in document["review"]["comments"][0]["body"]
+
+
+def test_a_break_an_added_call_brings_into_a_changed_file_counts_once_and_new(tmp_path: Path,
+                                                                              fake_github: FakeGitHub) -> None:
+    """review5 #5: the finding at the call points at the break at pkg/utils.py:5, which the summary
+    counts once, as new (the pull request brought it into traced code), never *pre-existing*, though
+    the diff shows it as a context line of the edit below it."""
+    head = {**CALLING, "pkg/utils.py": UTILS.replace("return x + 1", "return x + 2")}
+    world = PullRequestWorld(tmp_path, fake_github, BASE, head)
+    document = review_json(world.git.root, world.base_sha)
+    summary = document["summary_comment"]
+    assert document["findings"] == 1 and "## GraphMend: 1 graph break(s)" in summary
+    assert "pre-existing*" not in summary.replace("marked *pre-existing* below", "")
+    assert document["new_on_added_lines"] == 1 and document["pre_existing_on_context_lines"] == 0
+    comments = {c["line"]: c["body"] for c in document["review"]["comments"] if c["path"] == "pkg/net.py"}
+    assert "breaks at pkg/utils.py:5" in comments[9]
+    [at_break] = [c["body"] for c in document["review"]["comments"] if c["path"] == "pkg/utils.py"]
+    assert "pre-existing" not in at_break.lower()
+
+
+def test_a_break_traced_before_in_a_changed_file_stays_pre_existing(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """Negative: a break forward reached before the change (helper called from its return), shown
+    as a context line of an edit, is still pre-existing, and nothing points at it."""
+    base = {**BASE, "pkg/net.py": NET.replace("return y", "return helper(y)")}
+    head = {"pkg/utils.py": UTILS.replace("return x + 1", "return x + 2")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert document["findings"] == 1 and document["new_on_added_lines"] == 0
+    assert document["pre_existing_on_context_lines"] == 1 and "brings" not in json.dumps(document["review"])

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
+_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")  # the last name before "(": what a line calls
 
 
 @dataclass
@@ -20,6 +21,8 @@ class DiffFile:
     # RIGHT-side line number -> (hunk index, text of the line as the diff shows it)
     lines: dict[int, tuple[int, str]] = field(default_factory=dict)
     added: set[int] = field(default_factory=set)
+    # hunk index -> the names its removed lines call (`norm` of `y = norm(y)`, `f` of `self.f(x)`)
+    removed_calls: dict[int, set[str]] = field(default_factory=dict)
 
     def commentable(self, first: int, last: int) -> bool:
         """True when lines first..last are all in the diff, within one hunk."""
@@ -48,6 +51,7 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
         if hunk < 0 or line.startswith("\\"):
             continue  # "\ No newline at end of file"
         if line.startswith("-"):
+            diff.removed_calls.setdefault(hunk, set()).update(_CALLED.findall(line[1:]))
             continue
         if line.startswith("+"):
             diff.added.add(row)
@@ -59,3 +63,14 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
 def added_lines(patches: Mapping[str, str | None]) -> dict[str, set[int]]:
     """The lines each file's patch adds (RIGHT side), by path."""
     return {path: parse_patch(path, patch).added for path, patch in patches.items()}
+
+
+def replaced_calls(patches: Mapping[str, str | None]) -> dict[str, dict[int, frozenset[str]]]:
+    """By path, each added line -> the names the removed lines of its hunk call: a call on the added
+    line to one of them was only edited or moved by the change (analysis/added_calls.py)."""
+    replaced: dict[str, dict[int, frozenset[str]]] = {}
+    for path, patch in patches.items():
+        diff = parse_patch(path, patch)
+        replaced[path] = {row: frozenset(diff.removed_calls.get(diff.lines[row][0], ()))
+                          for row in diff.added if diff.removed_calls.get(diff.lines[row][0])}
+    return replaced

@@ -20,9 +20,9 @@ from graphmend_bot.census.budget import BUDGET_FILE, Budget, parse_budget_bytes
 from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check_change
-from graphmend_bot.findings import CheckResult, Finding
+from graphmend_bot.findings import CheckResult, Finding, pointers
 from graphmend_bot.github.review.analyse import read_sources, with_fixes
-from graphmend_bot.github.review.diff import added_lines
+from graphmend_bot.github.review.diff import added_lines, replaced_calls
 from graphmend_bot.github.review.git_changes import WorkingTreeChange, show_file, working_tree_change
 from graphmend_bot.github.review.plan import (
     MAX_COMMENTS_PER_REVIEW,
@@ -64,8 +64,9 @@ def review_working_tree(base: str, paths: Sequence[str], config: Config,
     changed = [f.path for f in change.files]
     folder = cache_folder(Path(change.root)) if use_cache else None
     cache = SummaryCache(folder) if folder is not None else None
-    added = added_lines({f.path: f.patch for f in change.files})
-    result = with_fixes(check_change(roots, config, changed, added, cache), config, _warn) if changed else CheckResult()
+    patches = {f.path: f.patch for f in change.files}
+    result = with_fixes(check_change(roots, config, changed, added_lines(patches), cache, replaced_calls(patches)),
+                        config, _warn) if changed else CheckResult()
     notes: list[str] = []
     head_census: Census | None = None
     if census_file is not None:
@@ -202,7 +203,7 @@ def render_json(review: LocalReview) -> str:
                         for f in annotated(review)],
         "summary_comment": summary_comment(prepared.view) if review.prepared.view.worth_posting else None,
         "fix_diff": prepared.view.fix_diff,
-        "findings": len(review.findings),
+        "findings": len(review.findings) - len(pointers(review.findings)),  # a pointer is no second break
         # Of those on lines of the diff: on lines the change added, and on unchanged context lines.
         "new_on_added_lines": len(plan.new),
         "pre_existing_on_context_lines": len(plan.preexisting),

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from graphmend_bot.edits import apply_edits
-from graphmend_bot.findings import CheckResult, Finding, repeat_counts
+from graphmend_bot.findings import CheckResult, Finding, pointed_at, pointers, repeat_counts
 from graphmend_bot.github.core.markers import SUMMARY_MARKER, finding_marker, parse_finding_marker
 from graphmend_bot.github.review.diff import DiffFile, parse_patch
 from graphmend_bot.github.review.suggestion import suggestion_for
@@ -104,13 +104,14 @@ def _shown(finding: Finding, diff: DiffFile | None, source: str | None) -> bool:
 
 
 def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None,
-           unsafe: bool = False) -> PlannedComment | None:
+           unsafe: bool = False, brought: bool = False) -> PlannedComment | None:
     """Where a finding's comment goes in the diff, with a suggestion when the fix fits there
-    (an unsafe fix's too with `unsafe`, labelled with what it assumes)."""
+    (an unsafe fix's too with `unsafe`, labelled with what it assumes); `brought`: an added call
+    brought it into traced code, so it is new on any line."""
     if diff is None or source is None or not _shown(finding, diff, source):
         return None
     row = finding.location.row
-    new = row in diff.added
+    new = brought or row in diff.added
     lines = physical_lines(source)
     marker = finding_marker(key)
     suggestion = suggestion_for(finding, source, unsafe)
@@ -145,15 +146,20 @@ def plan_review(
             if not resolved:
                 commented.setdefault(key, comment)
     placed_in_diff: list[PlannedComment] = []
+    # A break an added call brought into traced code is new wherever its line is; the finding at
+    # the call only points at it (findings.pointers): one break, counted at its line.
+    brought, pointing = pointed_at(findings), {id(f) for f in pointers(findings)}
     for finding, key in zip(findings, keys, strict=True):
         diff, source = diffs.get(finding.path), sources.get(finding.path)
-        if _shown(finding, diff, source):
+        if finding.at in brought:
+            plan.new.append(finding)
+        elif _shown(finding, diff, source) and id(finding) not in pointing:
             new = diff is not None and finding.location.row in diff.added
             (plan.new if new else plan.preexisting).append(finding)
         if key in commented:
             plan.already_commented.append(finding)
             continue
-        placed = _place(finding, key, diff, source, unsafe)
+        placed = _place(finding, key, diff, source, unsafe, brought=finding.at in brought)
         if placed is None:
             plan.outside_diff.append(finding)
         else:
@@ -215,8 +221,9 @@ def prepare_review(
     `unsafe`: also offer unsafe fixes as labelled suggestions (`fixes: verified`)."""
     diffs = {path: parse_patch(path, patch) for path, patch in patches.items()}
     plan = plan_review(result.findings, diffs, sources, existing, head_sha, limit, unsafe=unsafe)
+    pointing = {id(f) for f in pointers(result.findings)}
     view = SummaryView(
-        findings=result.findings, errors=result.errors, files_checked=result.files_checked,
+        findings=[f for f in result.findings if id(f) not in pointing], errors=result.errors, files_checked=result.files_checked,
         changed_files=len(patches), head_sha=head_sha, blob_url=blob_url, inline=plan.inline,
         fix_diff=fix_diff(result.findings, sources), new=frozenset(plan.new), baselined=result.baselined,
     )
