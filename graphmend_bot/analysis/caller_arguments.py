@@ -63,7 +63,7 @@ class CallerArguments:
                 kind = passed.get(name)
                 if name not in reasons and (kind is None or not self._holds(caller, kind, traced)):
                     what = "no value for" if kind is None else "a value not known to be a tensor to"
-                    reasons[name] = f"`{_qualified(caller)}` ({self._where(caller, site)}) passes {what} `{name}`"
+                    reasons[name] = f"`{_qualified(caller)}` ({self._where(caller)}) passes {what} `{name}`"
         importer = self._unread_importer(fid)
         if importer is not None:
             for name in candidates:
@@ -88,9 +88,10 @@ class CallerArguments:
         return solver.untraced_callers.holds(caller, kind, solver.attributes, solver.returns.__getitem__,
                                              solver._arguments)
 
-    def _where(self, caller: FunctionId, site: CallSite) -> str:
-        path = self.program.modules[caller[0]].path
-        return f"{path}:{site.row}" if site.row else path
+    def _where(self, caller: FunctionId) -> str:
+        """The caller's file, without the call's row: an edit above the call moves it, and a warm
+        check keeps this text from the solve before (tests/test_incremental_solve.py)."""
+        return self.program.modules[caller[0]].path
 
     def _unread_importer(self, fid: FunctionId) -> str | None:
         """A file the prefilter did not summarise whose imports can reach the function's name."""

@@ -111,7 +111,7 @@ def test_a_helper_another_caller_gives_a_numpy_array_keeps_its_branch(tmp_path: 
     _same_behaviour(original, fixed, [-1.0, -2.0])
     assert "if x.sum() > 0:" in (fixed / "utils.py").read_text(encoding="utf-8")
     assert offered.startswith("Return the `torch.where` selection")
-    assert "unsafe" in offered and "every caller passes `x` a tensor" in offered and "/prep.py:7" in offered
+    assert "unsafe" in offered and "every caller passes `x` a tensor" in offered and "prep.preprocess` (" in offered and "/prep.py)" in offered
 
 
 def test_a_helper_every_caller_gives_a_tensor_is_rewritten_safely(tmp_path: Path) -> None:
