@@ -7,11 +7,12 @@ import ast
 
 import pytest
 
-from graphmend_bot.analysis import callee_refs, modes
+from graphmend_bot.analysis import callee_refs, modes, statement_forms
 from graphmend_bot.analysis.callee_refs import passed_bound_methods
 from graphmend_bot.analysis.parameter_annotations import bool_tensor_annotation, yields_to_callers
 from graphmend_bot.analysis.summary import Imports
 from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
 @pytest.mark.parametrize(
@@ -134,3 +135,40 @@ def test_a_call_passing_no_bound_method_names_no_callee(monkeypatch: pytest.Monk
     assert isinstance(plain_call, ast.Call)
     assert passed_bound_methods(plain_call, "self", None) == []
     assert not named  # most calls pass no `self.m`: their callee is not worked out for it
+
+
+def _plain_merge(env: dict[str, Kind], arms: list[dict[str, Kind]]) -> dict[str, Kind]:
+    """merge_into as it reads: every name of every arm joined over the arms."""
+    merged = dict(env)
+    for name in set().union(*(arm.keys() for arm in arms)):
+        merged[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
+    return merged
+
+
+def test_merge_joins_only_the_names_an_arm_bound_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    x, y, call = Kind.of_param("x"), Kind.of_param("y"), Kind.of_call(0)
+    env = {"x": x, "y": y, "flag": NOT_TENSOR, "equal": Kind.of_param("z")}
+    body, orelse = dict(env), dict(env)
+    body["y"], body["new"] = call, TENSOR  # rebound in one arm, bound in one arm
+    orelse["x"] = NOT_TENSOR
+    orelse["equal"] = Kind.of_param("z")  # a new kind equal to what the name held
+    for arms in ([body, orelse], [body], [orelse]):
+        expected = _plain_merge(env, arms)
+        merged = dict(env)
+        statement_forms.merge_into(merged, arms)
+        assert merged == expected
+
+    joined: list[object] = []
+    plain_union = Kind.union
+
+    def counted(kinds: object) -> Kind:
+        joined.append(kinds)
+        return plain_union(kinds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Kind, "union", staticmethod(counted))
+    merged = dict(env)
+    statement_forms.merge_into(merged, [dict(env), dict(env)])
+    assert merged == env and not joined  # no arm bound anything: nothing to join
+    statement_forms.merge_into(merged, [body, orelse])
+    assert len(joined) == 4  # y, new, x and equal; flag is as it was in both
+
