@@ -10,7 +10,7 @@ import pytest
 from graphmend_bot.analysis import callee_refs, modes, statement_forms
 from graphmend_bot.analysis.callee_refs import passed_bound_methods
 from graphmend_bot.analysis.parameter_annotations import bool_tensor_annotation, yields_to_callers
-from graphmend_bot.analysis.summary import Imports
+from graphmend_bot.analysis.summary import Imports, summarize_module
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -172,3 +172,35 @@ def test_merge_joins_only_the_names_an_arm_bound_again(monkeypatch: pytest.Monke
     statement_forms.merge_into(merged, [body, orelse])
     assert len(joined) == 4  # y, new, x and equal; flag is as it was in both
 
+
+FUNCTION_ASSIGNMENTS = """
+import torch
+from .layers import Block
+
+class Model:
+    def __init__(self):
+        self.block = Block()
+
+def build():
+    model = Block()
+    return model
+"""
+
+
+def test_assignments_in_bodies_are_read_for_compile_targets_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    resolved: list[str | None] = []
+    plain = Imports.resolve
+
+    def counted(self: Imports, node: ast.expr) -> str | None:
+        resolved.append(dotted_name(node))
+        return plain(self, node)
+
+    monkeypatch.setattr(Imports, "resolve", counted)
+    summarize_module(FUNCTION_ASSIGNMENTS, "pkg/mod.py", "pkg.mod", False)
+    # Once per call by the analyzer, once for the class's submodules; the collector's scan of
+    # the bodies' assignments no longer asks what built `self.block` and `model`.
+    assert resolved.count("Block") == 3
+    resolved.clear()
+    compiled = summarize_module(FUNCTION_ASSIGNMENTS.replace("return model", "return torch.compile(model)"),
+                                "pkg/mod.py", "pkg.mod", False)
+    assert [(t.ref, t.constructor) for t in compiled.compile_targets] == [("model", "pkg.layers.Block")]

@@ -523,6 +523,10 @@ class _Collector:
         self._constructors.pop()
 
     def _assign(self, node: ast.Assign) -> None:
+        if self._prefix and not self._scan_compile:
+            # In a class or function body, what a name was built by matters only to a compile
+            # call's target (_constructor), and a file that never says "compile" has none.
+            return
         if isinstance(node.value, ast.Dict) and not self._prefix:
             self._registry(node)
         if not isinstance(node.value, ast.Call):
