@@ -10,7 +10,7 @@ import pytest
 from graphmend_bot.analysis import callee_refs, modes, statement_forms
 from graphmend_bot.analysis.callee_refs import passed_bound_methods
 from graphmend_bot.analysis.parameter_annotations import bool_tensor_annotation, yields_to_callers
-from graphmend_bot.analysis.summary import Imports, summarize_module
+from graphmend_bot.analysis.summary import _NESTED_BODIES, Imports, _body_fields, summarize_module
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -204,3 +204,36 @@ def test_assignments_in_bodies_are_read_for_compile_targets_only(monkeypatch: py
     compiled = summarize_module(FUNCTION_ASSIGNMENTS.replace("return model", "return torch.compile(model)"),
                                 "pkg/mod.py", "pkg.mod", False)
     assert [(t.ref, t.constructor) for t in compiled.compile_targets] == [("model", "pkg.layers.Block")]
+
+
+NESTED_DEFINITIONS = """
+if a:
+    def in_if(): pass
+else:
+    def in_else(): pass
+for x in y:
+    def in_for(): pass
+while z:
+    def in_while(): pass
+with c:
+    def in_with(): pass
+try:
+    def in_try(): pass
+except E:
+    def in_handler(): pass
+else:
+    def in_try_else(): pass
+finally:
+    def in_finally(): pass
+"""
+
+
+def test_the_collector_enters_each_block_by_its_type_s_fields() -> None:
+    statement_types = [ast.ExceptHandler, *(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.stmt))]
+    for statement_type in statement_types:
+        assert _body_fields(statement_type) == tuple(f for f in _NESTED_BODIES if f in statement_type._fields)  # type: ignore[attr-defined]
+    assert _body_fields(ast.Assign) == () and _body_fields(ast.Try) == ("body", "orelse", "finalbody", "handlers")
+    summary = summarize_module(NESTED_DEFINITIONS, "pkg/mod.py", "pkg.mod", False)
+    assert sorted(summary.functions) == sorted(
+        ["in_if", "in_else", "in_for", "in_while", "in_with", "in_try", "in_handler", "in_try_else", "in_finally"]
+    )
