@@ -7,11 +7,12 @@ import ast
 
 import pytest
 
-from graphmend_bot.analysis import callee_refs, modes
+from graphmend_bot.analysis import callee_refs, modes, statement_forms
 from graphmend_bot.analysis.callee_refs import passed_bound_methods
 from graphmend_bot.analysis.parameter_annotations import bool_tensor_annotation, yields_to_callers
-from graphmend_bot.analysis.summary import Imports
+from graphmend_bot.analysis.summary import _NESTED_BODIES, Imports, _body_fields, summarize_module
 from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
 @pytest.mark.parametrize(
@@ -134,3 +135,105 @@ def test_a_call_passing_no_bound_method_names_no_callee(monkeypatch: pytest.Monk
     assert isinstance(plain_call, ast.Call)
     assert passed_bound_methods(plain_call, "self", None) == []
     assert not named  # most calls pass no `self.m`: their callee is not worked out for it
+
+
+def _plain_merge(env: dict[str, Kind], arms: list[dict[str, Kind]]) -> dict[str, Kind]:
+    """merge_into as it reads: every name of every arm joined over the arms."""
+    merged = dict(env)
+    for name in set().union(*(arm.keys() for arm in arms)):
+        merged[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
+    return merged
+
+
+def test_merge_joins_only_the_names_an_arm_bound_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    x, y, call = Kind.of_param("x"), Kind.of_param("y"), Kind.of_call(0)
+    env = {"x": x, "y": y, "flag": NOT_TENSOR, "equal": Kind.of_param("z")}
+    body, orelse = dict(env), dict(env)
+    body["y"], body["new"] = call, TENSOR  # rebound in one arm, bound in one arm
+    orelse["x"] = NOT_TENSOR
+    orelse["equal"] = Kind.of_param("z")  # a new kind equal to what the name held
+    for arms in ([body, orelse], [body], [orelse]):
+        expected = _plain_merge(env, arms)
+        merged = dict(env)
+        statement_forms.merge_into(merged, arms)
+        assert merged == expected
+
+    joined: list[object] = []
+    plain_union = Kind.union
+
+    def counted(kinds: object) -> Kind:
+        joined.append(kinds)
+        return plain_union(kinds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Kind, "union", staticmethod(counted))
+    merged = dict(env)
+    statement_forms.merge_into(merged, [dict(env), dict(env)])
+    assert merged == env and not joined  # no arm bound anything: nothing to join
+    statement_forms.merge_into(merged, [body, orelse])
+    assert len(joined) == 4  # y, new, x and equal; flag is as it was in both
+
+
+FUNCTION_ASSIGNMENTS = """
+import torch
+from .layers import Block
+
+class Model:
+    def __init__(self):
+        self.block = Block()
+
+def build():
+    model = Block()
+    return model
+"""
+
+
+def test_assignments_in_bodies_are_read_for_compile_targets_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    resolved: list[str | None] = []
+    plain = Imports.resolve
+
+    def counted(self: Imports, node: ast.expr) -> str | None:
+        resolved.append(dotted_name(node))
+        return plain(self, node)
+
+    monkeypatch.setattr(Imports, "resolve", counted)
+    summarize_module(FUNCTION_ASSIGNMENTS, "pkg/mod.py", "pkg.mod", False)
+    # Once per call by the analyzer, once for the class's submodules; the collector's scan of
+    # the bodies' assignments no longer asks what built `self.block` and `model`.
+    assert resolved.count("Block") == 3
+    resolved.clear()
+    compiled = summarize_module(FUNCTION_ASSIGNMENTS.replace("return model", "return torch.compile(model)"),
+                                "pkg/mod.py", "pkg.mod", False)
+    assert [(t.ref, t.constructor) for t in compiled.compile_targets] == [("model", "pkg.layers.Block")]
+
+
+NESTED_DEFINITIONS = """
+if a:
+    def in_if(): pass
+else:
+    def in_else(): pass
+for x in y:
+    def in_for(): pass
+while z:
+    def in_while(): pass
+with c:
+    def in_with(): pass
+try:
+    def in_try(): pass
+except E:
+    def in_handler(): pass
+else:
+    def in_try_else(): pass
+finally:
+    def in_finally(): pass
+"""
+
+
+def test_the_collector_enters_each_block_by_its_type_s_fields() -> None:
+    statement_types = [ast.ExceptHandler, *(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, ast.stmt))]
+    for statement_type in statement_types:
+        assert _body_fields(statement_type) == tuple(f for f in _NESTED_BODIES if f in statement_type._fields)  # type: ignore[attr-defined]
+    assert _body_fields(ast.Assign) == () and _body_fields(ast.Try) == ("body", "orelse", "finalbody", "handlers")
+    summary = summarize_module(NESTED_DEFINITIONS, "pkg/mod.py", "pkg.mod", False)
+    assert sorted(summary.functions) == sorted(
+        ["in_if", "in_else", "in_for", "in_while", "in_with", "in_try", "in_handler", "in_try_else", "in_finally"]
+    )

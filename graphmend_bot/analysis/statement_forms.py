@@ -89,11 +89,16 @@ def is_validation_guard(node: ast.If) -> bool:
 
 
 def merge_into(env: Env, *arm_envs: list[Env]) -> None:
+    """What each name holds after a branch: the union of what the arms that fall through hold.
+
+    The arms are copies of `env`, so a name every arm still holds as it was is left alone: only
+    the names some arm bound again are joined (joining each name of a long `forward` after each
+    of its `if`s, most of them untouched, was 1.4% of the summaries' instructions)."""
     arms = [arm for group in arm_envs for arm in group]
     if not arms:
         return
-    names = set().union(*(arm.keys() for arm in arms))
-    for name in names:
+    rebound = {name for arm in arms for name, kind in arm.items() if env.get(name) is not kind}
+    for name in rebound:
         env[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
 
 
