@@ -113,17 +113,18 @@ def _with_aliases(function: cst.FunctionDef, names: set[str]) -> set[str]:
     function.body.visit(Collector())
     while True:
         grown = names | {name.value for target, value in pairs if _hands(value, names)
-                         for name in _target_names(target)}
+                         for name in target_names(target)}
         if grown == names:
             return names
         names = grown
 
 
-def _target_names(target: cst.BaseExpression) -> list[cst.Name]:
+def target_names(target: cst.BaseExpression) -> list[cst.Name]:
+    """The names an assignment target binds (`y`, `a, [b, c]`); none for attributes and items."""
     if isinstance(target, cst.Name):
         return [target]
     if isinstance(target, cst.Tuple | cst.List):
-        return [name for element in target.elements for name in _target_names(element.value)]
+        return [name for element in target.elements for name in target_names(element.value)]
     return []
 
 

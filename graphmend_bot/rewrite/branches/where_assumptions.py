@@ -17,6 +17,7 @@ from graphmend_bot.rewrite.aliasing import (
     in_place_updates,
     shares_storage,
     storage_root,
+    target_names,
 )
 from graphmend_bot.rewrite.class_attributes import torch_layers_called, writes_into_input
 from graphmend_bot.rewrite.context import FixContext, Rejected
@@ -121,21 +122,13 @@ def _bound_names(statement: cst.CSTNode) -> set[str]:
 
     class Visitor(cst.CSTVisitor):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            found.update(_names(node.target))
+            found.update(name.value for name in target_names(node.target))
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            found.update(_names(node.target))
+            found.update(name.value for name in target_names(node.target))
 
     statement.visit(Visitor())
     return found
-
-
-def _names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, cst.Tuple | cst.List):
-        return [name for element in target.elements for name in _names(element.value)]
-    return []
 
 
 def _leaves_arguments_alone(ctx: FixContext, call: cst.Call, tensors: set[str]) -> bool:
