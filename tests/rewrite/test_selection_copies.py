@@ -105,6 +105,7 @@ SELECTED = "x = x.float()\ny = x if x.sum() > 0 else x * 2.0\n"
     ("self.act = nn.ReLU()", SELECTED + "bump(y)\nreturn x + y", BUMP),  # a user function updating its parameter
     ("self.act = nn.ReLU()", SELECTED + "z = bump(y[0:2])\nreturn x * 1", BUMP),  # through a view
     ("self.act = nn.ReLU()", SELECTED + "zs = [bump(t) for t in [y]]\nreturn x * 1", BUMP),
+    ("self.act = nn.ReLU(inplace=True)", "x = x.float()\nz = self.act(x if x.sum() > 0 else x * 2.0)\nreturn x + z", ""),
 ])
 def test_a_selection_handed_to_a_call_that_may_update_it_is_not_safe(tmp_path: Path, init: str, body: str,
                                                                       helpers: str) -> None:

@@ -104,6 +104,11 @@ class Verdict:
         handed = calls_handed(function, tensors, lambda call: _leaves_arguments_alone(ctx, call, tensors))
         later = [node for node in [*in_place_updates(function, python_names), *handed]
                  if looped or ctx.position(node).start.line > row]
+        # `self.act(x if c else x * 2)`: the call is handed the selection itself
+        enclosing = [node for node in ctx.ancestors(selection) if isinstance(node, cst.Call)
+                     and not _leaves_arguments_alone(ctx, node, tensors)]
+        handed = [*handed, *enclosing]
+        later += enclosing
         if later:
             update = min(later, key=lambda node: (ctx.position(node).start.line, ctx.position(node).start.column))
             kind = "in-place update" if update not in handed else "call, which may update it in place,"
