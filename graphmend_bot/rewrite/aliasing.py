@@ -10,7 +10,11 @@ selection states the assumption when its function updates anything in place.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
+
+from graphmend_bot.rewrite.purity import dotted
 
 # Methods whose result may share the input's storage (a view, or the input itself).
 VIEWS = frozenset({
@@ -24,10 +28,15 @@ def shares_storage(expression: cst.BaseExpression) -> bool:
     """`expression` may be a tensor a name already holds, or a view of one: a name or attribute
     (`x`, `self.cache`), indexed or viewed (`x[0, 0]`, `x.flatten()[0]`, `x.T`) with no step that
     computes a new tensor."""
+    return storage_root(expression) is not None
+
+
+def storage_root(expression: cst.BaseExpression) -> str | None:
+    """The name whose tensor `expression` may be or view (`x` of `x[0].T`), else None."""
     node = expression
     while True:
         if isinstance(node, cst.Name):
-            return True
+            return node.value
         if isinstance(node, cst.Subscript):
             node = node.value
         elif isinstance(node, cst.Attribute):
@@ -35,7 +44,7 @@ def shares_storage(expression: cst.BaseExpression) -> bool:
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in VIEWS:
             node = node.func.value
         else:
-            return False
+            return None
 
 
 def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = frozenset()) -> list[cst.CSTNode]:
@@ -48,7 +57,7 @@ def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = f
     class Finder(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
-            if isinstance(func, cst.Attribute) and _in_place_name(func.attr.value):
+            if isinstance(func, cst.Attribute) and in_place_name(func.attr.value):
                 found.append(node)
             for arg in node.args:
                 keyword = arg.keyword.value if arg.keyword is not None else None
@@ -70,6 +79,102 @@ def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = f
     return found
 
 
-def _in_place_name(name: str) -> bool:
+def calls_handed(function: cst.FunctionDef, names: set[str], pure: Callable[[cst.Call], bool]) -> list[cst.Call]:
+    """Calls in `function` given one of `names`' tensors (or a view of it) as an argument, which
+    `pure` does not prove leave it alone: a user function or submodule may update it in place."""
+    found: list[cst.Call] = []
+    names = _with_aliases(function, names)
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if any(_hands(arg.value, names) for arg in node.args) and not pure(node):
+                found.append(node)
+
+    function.body.visit(Finder())
+    return found
+
+
+def _with_aliases(function: cst.FunctionDef, names: set[str]) -> set[str]:
+    """`names` and the names bound to their tensors: `z = y`, `a, b = y, x`, `for t in [y]`,
+    `[f(t) for t in ys]` (a plain name hands on the same tensor under another name)."""
+    names = set(names)
+    pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+
+    class Collector(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            pairs.extend((target.target, node.value) for target in node.targets)
+
+        def visit_For(self, node: cst.For) -> None:
+            pairs.append((node.target, node.iter))
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            pairs.append((node.target, node.iter))
+
+    function.body.visit(Collector())
+    while True:
+        grown = names | {name.value for target, value in pairs if _hands(value, names)
+                         for name in target_names(target)}
+        if grown == names:
+            return names
+        names = grown
+
+
+def target_names(target: cst.BaseExpression) -> list[cst.Name]:
+    """The names an assignment target binds (`y`, `a, [b, c]`); none for attributes and items."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [name for element in target.elements for name in target_names(element.value)]
+    return []
+
+
+def _hands(value: cst.BaseExpression, names: set[str]) -> bool:
+    """`y`, `y[0]`, `[y, z]`, `(y,)`: the argument passes on the tensor of one of `names`."""
+    if isinstance(value, cst.List | cst.Tuple):
+        return any(_hands(element.value, names) for element in value.elements)
+    return storage_root(value) in names
+
+
+def in_place_name(name: str) -> bool:
     """`add_`, `index_put_`: PyTorch's in-place methods end in one underscore (not `__iadd__`, `_private`)."""
     return name.endswith("_") and not name.endswith("__") and not name.startswith("_")
+
+
+# Methods that hand back the tensor itself when it already has the dtype or device asked for.
+SAME_OBJECT = frozenset({
+    "float", "double", "half", "bfloat16", "int", "long", "short", "bool", "byte", "char", "to", "cpu", "cuda",
+    "type", "type_as",
+})
+# torch functions whose result may be their first argument or a view of it (`F.dropout` in eval).
+PASSING_FUNCTIONS = VIEWS | {
+    "dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d", "atleast_1d",
+    "atleast_2d", "atleast_3d", "broadcast_to",
+}
+TORCH_NAMESPACES = ("torch.", "F.", "nn.functional.")
+
+
+def may_return_input(expression: cst.BaseExpression, fresh: Callable[[cst.Call], bool]) -> bool:
+    """`expression` may be a tensor a name already holds, a view of one, or one handed back unchanged:
+    `x.float()` on a float `x`, `F.dropout(x)` in eval, a call `fresh` does not prove computes a new
+    tensor (`self.skip(x)` with an `nn.Identity`, a user function returning its argument)."""
+    node = expression
+    while True:
+        if isinstance(node, cst.Name):
+            return True
+        if isinstance(node, cst.Subscript | cst.Attribute):
+            node = node.value
+        elif isinstance(node, cst.Call):
+            func = node.func
+            name = dotted(func) or ""
+            if name.startswith(TORCH_NAMESPACES) and name.rsplit(".", 1)[-1] in PASSING_FUNCTIONS:
+                first = next((arg.value for arg in node.args if arg.keyword is None and not arg.star), None)
+                if first is None:
+                    return False
+                node = first
+            elif isinstance(func, cst.Attribute) and func.attr.value in VIEWS | SAME_OBJECT and not name.startswith(TORCH_NAMESPACES):
+                node = func.value
+            else:
+                return not fresh(node)
+        else:
+            return False
+

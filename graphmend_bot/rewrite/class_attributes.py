@@ -106,3 +106,61 @@ def self_attributes_in(target: cst.BaseExpression) -> set[str]:
 
     target.visit(Visitor())
     return found
+
+
+# torch.nn modules that hold others: what they do to a tensor depends on what they were given.
+CONTAINER_MODULES = frozenset({"Sequential", "ModuleList", "ModuleDict"})
+# torch.nn modules that may hand back their input itself or a view of it (Dropout in eval).
+PASSING_MODULES = frozenset({
+    "Identity", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+    "Flatten", "Unflatten",
+})
+
+
+def torch_layers_called(ctx: FixContext, call: cst.Call) -> list[cst.Call] | None:
+    """The `nn.K(...)` constructions a `self.x(...)` call may run: every value the class assigns
+    to `self.x`, when each is a torch.nn layer (not a container) and nothing else binds it; else None."""
+    attribute = self_attribute(call.func) if isinstance(call.func, cst.Attribute) else None
+    cls = next((node for node in ctx.ancestors(call) if isinstance(node, cst.ClassDef)), None)
+    if attribute is None or cls is None:
+        return None
+    try:
+        if attribute in attributes_bound_otherwise(cls):
+            return None
+    except Rejected:
+        return None
+    built: list[cst.BaseExpression] = []
+
+    class Collector(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if any(self_attribute(target.target) == attribute for target in node.targets):
+                built.append(node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if self_attribute(node.target) == attribute and node.value is not None:
+                built.append(node.value)
+
+    cls.body.visit(Collector())
+    layers = [value for value in built if isinstance(value, cst.Call) and torch_layer_kind(value) is not None]
+    return layers if layers and len(layers) == len(built) else None
+
+
+def torch_layer_kind(value: cst.Call) -> str | None:
+    """`LayerNorm` of `nn.LayerNorm(d)` / `torch.nn.LayerNorm(d)`; None for containers and other calls."""
+    built = dotted(value.func) or ""
+    if not built.startswith(("nn.", "torch.nn.")) or built.count(".") != built.startswith("torch.") + 1:
+        return None
+    kind = built.rsplit(".", 1)[-1]
+    return None if kind in CONTAINER_MODULES or not kind[:1].isupper() else kind
+
+
+def writes_into_input(layer: cst.Call) -> bool:
+    """`nn.ReLU(inplace=True)`, `nn.ReLU(True)`: the layer may write into its input (an `inplace`
+    not plainly False, or a positional True, read as possibly `inplace`)."""
+    for arg in layer.args:
+        plainly_false = isinstance(arg.value, cst.Name) and arg.value.value == "False"
+        if arg.keyword is not None and arg.keyword.value == "inplace" and not plainly_false:
+            return True
+        if arg.keyword is None and isinstance(arg.value, cst.Name) and arg.value.value == "True":
+            return True
+    return False

@@ -11,7 +11,7 @@ from fixture_support import FIXTURES, break_count, build_entry, fix_source, load
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
-from graphmend_bot.rewrite import attach_fixes
+from graphmend_bot.rewrite import attach_fixes, fix_paths
 
 COND = FIXTURES / "cond"
 
@@ -202,3 +202,42 @@ def test_a_view_of_an_input_is_cloned_too(arm: str, tmp_path: Path) -> None:
         x = torch.randn(2, 4, generator=torch.Generator().manual_seed(3))
         assert torch.equal(before(x), after(x))
     assert f"return {arm}.clone()" in rewritten.read_text()
+
+
+def _with_arms(true_arm: str, false_arm: str) -> str:
+    return (
+        "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n\n\n"
+        "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.norm = nn.LayerNorm(3)\n        self.skip = nn.Identity()\n        self.drop = nn.Dropout(0.1)\n\n"
+        "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n        x = x.float() * 1.0\n"
+        f"        if x.sum() > 0:\n            y = {true_arm}\n        else:\n            y = {false_arm}\n"
+        "        return y + 1\n\n\nENTRY = M\n"
+    )
+
+
+@pytest.mark.parametrize("arm", [
+    # review5 finding 4 (probe c2/m2.py): nn.Identity, nn.Dropout in eval hand back their input itself,
+    # and torch.cond raised on every call (aliasing during higher order op tracing)
+    "self.skip(x)", "self.drop(x)",
+])
+def test_an_arm_that_may_return_its_input_is_cloned(arm: str, tmp_path: Path) -> None:
+    source = _with_arms("self.norm(x)", arm)
+    case = tmp_path / "passing_arm.py"
+    case.write_text(source, encoding="utf-8")
+    changes = fix_paths([str(case)], Config(), unsafe=True)
+    assert changes and "torch.cond(" in changes[0].after
+    rewritten = tmp_path / "passing_arm_fixed.py"
+    rewritten.write_text(changes[0].after, encoding="utf-8")
+    tag = str(abs(hash(arm)))
+    before = build_entry(load_module(case, tmp_path, f"passing_before_{tag}"))
+    after = build_entry(load_module(rewritten, tmp_path, f"passing_after_{tag}"))
+    for x in (torch.tensor([[1.0, 2.0, 3.0]]), torch.tensor([[-1.0, -2.0, 0.5]])):  # both branches
+        assert torch.equal(before(x), after(x))  # the rewrite ran (no aliasing error)
+
+
+def test_an_arm_computing_a_new_tensor_is_not_cloned(tmp_path: Path) -> None:
+    case = tmp_path / "fresh_arms.py"
+    case.write_text(_with_arms("self.norm(x)", "x * 2"), encoding="utf-8")
+    changes = fix_paths([str(case)], Config(), unsafe=True)
+    assert changes and "torch.cond(" in changes[0].after
+    assert "return self.norm(x)\n" in changes[0].after and ".clone()" not in changes[0].after

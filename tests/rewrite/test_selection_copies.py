@@ -73,3 +73,56 @@ def test_a_growing_tuple_is_no_in_place_update(tmp_path: Path) -> None:
     before, after = module_output_and_gradient(_module(body), x), module_output_and_gradient(fixed, x)
     assert_identical(before[0], after[0])
     assert_identical(before[1], after[1], "gradient")
+
+
+def _module_with(init: str, body: str, helpers: str = "") -> str:
+    """A module whose `__init__` builds submodules and whose file defines `helpers` before it."""
+    init = init.strip("\n").replace("\n", "\n        ")
+    body = body.strip("\n").replace("\n", "\n        ")
+    return (f"import torch\nfrom torch import nn\nimport torch.nn.functional as F\n\n{helpers}\n\n"
+            f"class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        {init}\n\n"
+            f"    def forward(self, x):\n        {body}\n")
+
+
+def _same_results(source: str, fixed: str) -> None:
+    for x in (torch.tensor([1.0, -0.5, 0.5]), torch.tensor([-1.0, -2.0, 0.5])):
+        torch.manual_seed(0)  # the same nn.Linear weights in both
+        before_out, before_grad = module_output_and_gradient(source, x)
+        torch.manual_seed(0)
+        after_out, after_grad = module_output_and_gradient(fixed, x)
+        assert_identical(before_out, after_out)
+        assert_identical(before_grad, after_grad, "gradient")
+
+
+BUMP = "def bump(t):\n    t.add_(1)\n    return t\n"
+SELECTED = "x = x.float()\ny = x if x.sum() > 0 else x * 2.0\n"
+
+
+@pytest.mark.parametrize(("init", "body", "helpers"), [
+    # review5 finding 1 (probe j2): the submodule writes into the selection, and through it into `x`
+    ("self.act = nn.ReLU(inplace=True)", SELECTED + "z = self.act(y)\nreturn x + z", ""),
+    ("self.act = nn.ReLU(True)", SELECTED + "z = self.act(y)\nreturn x + z", ""),
+    ("self.act = nn.ReLU()", SELECTED + "bump(y)\nreturn x + y", BUMP),  # a user function updating its parameter
+    ("self.act = nn.ReLU()", SELECTED + "z = bump(y[0:2])\nreturn x * 1", BUMP),  # through a view
+    ("self.act = nn.ReLU()", SELECTED + "zs = [bump(t) for t in [y]]\nreturn x * 1", BUMP),
+    ("self.act = nn.ReLU(inplace=True)", "x = x.float()\nz = self.act(x if x.sum() > 0 else x * 2.0)\nreturn x + z", ""),
+])
+def test_a_selection_handed_to_a_call_that_may_update_it_is_not_safe(tmp_path: Path, init: str, body: str,
+                                                                      helpers: str) -> None:
+    source = _module_with(init, body, helpers)
+    fixed = _safely_fixed(tmp_path, source)
+    _same_results(source, fixed)
+    assert fixed == source
+
+
+@pytest.mark.parametrize("body", [
+    SELECTED + "z = self.act(y)\nreturn x + z",  # nn.ReLU() without inplace
+    SELECTED + "z = F.relu(y) + torch.cat([y, y]).sum()\nreturn x + z",  # torch functions
+    SELECTED + "z = y.add(1) + x.mul(y)\nreturn x + z + len(y)",  # tensor methods, a reading builtin
+    SELECTED + "z = self.proj(y)\nreturn x + z",  # an nn.Linear
+])
+def test_a_selection_handed_to_calls_that_leave_it_alone_stays_safe(tmp_path: Path, body: str) -> None:
+    source = _module_with("self.act = nn.ReLU()\nself.proj = nn.Linear(3, 3)", body)
+    fixed = _safely_fixed(tmp_path, source)
+    assert "torch.where(" in fixed
+    _same_results(source, fixed)

@@ -39,10 +39,16 @@ from collections.abc import Sequence
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
-from graphmend_bot.rewrite.aliasing import shares_storage
+from graphmend_bot.rewrite.aliasing import TORCH_NAMESPACES, may_return_input
 from graphmend_bot.rewrite.branches.cond_outputs import AlikeOutputs
 from graphmend_bot.rewrite.branches.where_assumptions import PARAMETER_READ
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
+from graphmend_bot.rewrite.class_attributes import (
+    PASSING_MODULES,
+    torch_layer_kind,
+    torch_layers_called,
+    writes_into_input,
+)
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import ArmAnalyzer, dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
@@ -232,7 +238,7 @@ def _reject_parameter_selection(value: cst.BaseExpression) -> None:
 def _returned_code(ctx: FixContext, value: cst.BaseExpression) -> str:
     """A branch may not return an input unchanged, nor a view of one: such a value is cloned."""
     code = ctx.code_for(value).strip()
-    return f"{code}.clone()" if shares_storage(value) else code
+    return f"{code}.clone()" if _may_return_input(ctx, value) else code
 
 
 def _check_arm(body: Sequence[cst.BaseStatement]) -> None:
@@ -321,15 +327,15 @@ def _body_and_value(ctx: FixContext, body: Sequence[cst.BaseStatement], targets:
             if len(assign.targets) == 1 and isinstance(target, cst.Name) and target.value == targets[0] and not last.leading_lines:
                 value = assign.value
                 code = ctx.code_for(value).strip()
-                if shares_storage(value):
+                if _may_return_input(ctx, value):
                     code += ".clone()"  # a branch may not return an input unchanged, nor a view of one
                 return _statements_code(ctx, body[:-1]), code
-    aliases = _aliases(body)
+    aliases = _aliases(ctx, body)
     values = [f"{value}.clone()" if value in aliases else value for value in values]
     return _statements_code(ctx, body), _tuple(values)
 
 
-def _aliases(body: Sequence[cst.BaseStatement]) -> set[str]:
+def _aliases(ctx: FixContext, body: Sequence[cst.BaseStatement]) -> set[str]:
     """Names whose last assignment in `body` binds another name or attribute, or a view of one (an alias)."""
     last: dict[str, cst.BaseExpression] = {}
     for statement in body:
@@ -339,7 +345,28 @@ def _aliases(body: Sequence[cst.BaseStatement]) -> set[str]:
                     for target in small.targets:
                         if isinstance(target.target, cst.Name):
                             last[target.target.value] = small.value
-    return {name for name, value in last.items() if shares_storage(value)}
+    return {name for name, value in last.items() if _may_return_input(ctx, value)}
+
+
+def _may_return_input(ctx: FixContext, value: cst.BaseExpression) -> bool:
+    """torch.cond raises on every call when a branch returns an input itself or a view of it
+    (aliasing during higher order op tracing): `x`, `x.T`, `x.float()` on a float `x`,
+    `self.skip(x)` with an `nn.Identity` or `nn.Dropout` in eval, a user function returning `x`."""
+    return may_return_input(value, lambda call: _computes_new_tensor(ctx, call))
+
+
+def _computes_new_tensor(ctx: FixContext, call: cst.Call) -> bool:
+    """A torch function (those that may hand back their input are walked through before), a
+    tensor method, a submodule built as a torch.nn layer that never returns its input."""
+    name = dotted(call.func) or ""
+    if name.startswith(TORCH_NAMESPACES):
+        return True
+    if not isinstance(call.func, cst.Attribute):
+        return False  # a user function may return its argument
+    layers = torch_layers_called(ctx, call)
+    if layers is not None:
+        return not any(torch_layer_kind(layer) in PASSING_MODULES or writes_into_input(layer) for layer in layers)
+    return not name.startswith("self.")  # `x.sum()`; `self.helper(x)` may hand `x` back
 
 
 def _wrapped(opening: str, arguments: str, indent: str) -> str:

@@ -10,14 +10,28 @@ from collections.abc import Sequence
 import libcst as cst
 
 from graphmend_bot.findings import Edit, Fix
-from graphmend_bot.rewrite.aliasing import in_place_updates, shares_storage
+from graphmend_bot.rewrite.aliasing import (
+    TORCH_NAMESPACES,
+    calls_handed,
+    in_place_name,
+    in_place_updates,
+    shares_storage,
+    storage_root,
+    target_names,
+)
+from graphmend_bot.rewrite.class_attributes import torch_layers_called, writes_into_input
 from graphmend_bot.rewrite.context import FixContext, Rejected
-from graphmend_bot.rewrite.purity import FLOAT, ArmInfo, dtype_assumption
+from graphmend_bot.rewrite.purity import FLOAT, ArmInfo, dotted, dtype_assumption
 
 # A module's parameter read directly (`self.zeroshot_embed.weight`): selecting it with torch.where
 # gives the unselected one a zero gradient where the branch gave it none, which optimizers with
 # weight decay or momentum act on (measured on MONAI VISTA3D's class embeddings): no fix.
 PARAMETER_READ = re.compile(r"self(\.\w+)*\.(weight|bias)")
+# Builtins that read a tensor handed to them and never write into it.
+READING_BUILTINS = frozenset({
+    "len", "isinstance", "print", "repr", "str", "int", "float", "bool", "tuple", "list", "type", "id", "hasattr",
+    "getattr", "min", "max", "sum", "zip", "enumerate", "abs", "round",
+})
 
 AUTOGRAD_NOTE = (
     "uses {ops}: torch.where evaluates both arms and the unselected arm's gradient is 0 * (its "
@@ -82,14 +96,60 @@ class Verdict:
             return
         looped = any(isinstance(node, cst.For | cst.While) for node in ctx.ancestors(selection))
         row = ctx.position(selection).end.line
-        later = [node for node in in_place_updates(function, python_names)
+        # A call handed the result or the shared tensor may update it in place (`self.act(y)` with
+        # `nn.ReLU(inplace=True)`, `bump(y)` doing `t.add_(1)`): the same assumption, unless it is
+        # known to leave its arguments alone.
+        tensors = _bound_names(ctx.statement_of(selection) or selection) | {
+            root for arm in shared if (root := storage_root(arm)) not in (None, "self")}
+        handed = calls_handed(function, tensors, lambda call: _leaves_arguments_alone(ctx, call, tensors))
+        later = [node for node in [*in_place_updates(function, python_names), *handed]
                  if looped or ctx.position(node).start.line > row]
+        # `self.act(x if c else x * 2)`: the call is handed the selection itself
+        enclosing = [node for node in ctx.ancestors(selection) if isinstance(node, cst.Call)
+                     and not _leaves_arguments_alone(ctx, node, tensors)]
+        handed = [*handed, *enclosing]
+        later += enclosing
         if later:
-            update = later[0]
+            update = min(later, key=lambda node: (ctx.position(node).start.line, ctx.position(node).start.column))
+            kind = "in-place update" if update not in handed else "call, which may update it in place,"
             note = (f"`{ctx.code_for(shared[0]).strip()}` is selected as it is, where torch.where makes a new tensor: "
-                    f"the in-place update `{ctx.code_for(update).strip()}` would no longer reach it through the result")
+                    f"the {kind} `{ctx.code_for(update).strip()}` would no longer reach it through the result")
             if note not in self.assumptions:
                 self.assumptions.append(note)
 
     def fix(self, title: str, edits: list[Edit]) -> Fix:
         return Fix.of(title, tuple(edits), tuple(self.assumptions))
+
+
+def _bound_names(statement: cst.CSTNode) -> set[str]:
+    """Names `statement` assigns (`y` of `y = x if c else x * 2`, of each branch's `y = ...`)."""
+    found: set[str] = set()
+
+    class Visitor(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            found.update(name.value for name in target_names(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            found.update(name.value for name in target_names(node.target))
+
+    statement.visit(Visitor())
+    return found
+
+
+def _leaves_arguments_alone(ctx: FixContext, call: cst.Call, tensors: set[str]) -> bool:
+    """Known not to write into its arguments: a torch function not ending in `_` (`torch.cat`,
+    `F.relu`; `inplace=`/`out=` are in-place updates of their own), a reading builtin, a tensor
+    method not ending in `_` (`x.add(y)`), a submodule built as a torch.nn layer without `inplace`."""
+    name = dotted(call.func)
+    leaf = name.rsplit(".", 1)[-1] if name else ""
+    if name is not None and name.startswith(TORCH_NAMESPACES):
+        return not in_place_name(leaf)
+    if name in READING_BUILTINS:
+        return True
+    if isinstance(call.func, cst.Attribute):
+        if storage_root(call.func.value) in tensors and not in_place_name(call.func.attr.value):
+            return True
+        layers = torch_layers_called(ctx, call)
+        if layers is not None:
+            return not any(writes_into_input(layer) for layer in layers)
+    return False
