@@ -150,3 +150,14 @@ def test_disabled_calls_ask_each_callee_once(write_tree):
     targets = {(("model", "Net.forward"), index): [("model", "helper")] for index in range(3)}
     assert disabled_function_calls(found, targets) == []
     assert asked.count(("model", "helper")) == 1
+
+
+def test_traced_functions_are_sorted_once_and_callers_mapped_once(write_tree):
+    """traced_drafts' passes walk the traced functions in one order, sorted once per Program, and
+    what breaks spreads up the solver's own callee -> callers map, not one rebuilt per question."""
+    found = program(write_tree({"model.py": TREE}))
+    assert found.traced_in_order() == sorted(found.traced_functions())
+    assert found.traced_in_order() is found.traced_in_order()
+    solver = _TensorFlow(found, found.traced_functions())
+    assert solver.callers == {("model", "Base.step"): {("model", "Base.forward")},
+                              ("model", "Child.step"): {("model", "Base.forward")}}

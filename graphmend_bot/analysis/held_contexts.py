@@ -31,11 +31,12 @@ _REFUSED = RULE.detection.held_context
 CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextmanager"})
 
 
-def held_context_entries(program: Program, traced: Collection[FunctionId]) -> list[TracedDraft]:
+def held_context_entries(program: Program) -> list[TracedDraft]:
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
-    for fid in sorted(traced):
+    traced = program.traced_functions()
+    for fid in program.traced_in_order():
         function = program.function(fid)
         if fid[0] in program.dependency_modules or function.disabled:
             continue

@@ -10,7 +10,6 @@ runs the rest eagerly, so only the first call of each function is reported.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.disabled_calls import source_lines
@@ -20,17 +19,17 @@ from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.kind import TENSOR
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+    from graphmend_bot.analysis.scope import Program, TracedDraft
 
 RULE = next(rule for rule in RULES if rule.detection.held_module_call is not None)
 _MESSAGE = RULE.detection.held_module_call
 
 
-def held_module_calls(program: Program, traced: Iterable[FunctionId]) -> list[TracedDraft]:
+def held_module_calls(program: Program) -> list[TracedDraft]:
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
-    for fid in sorted(traced):
+    for fid in program.traced_in_order():
         function = program.function(fid)
         if function.class_qualname is None or fid[0] in program.dependency_modules or function.disabled:
             continue  # a disabled function runs eagerly

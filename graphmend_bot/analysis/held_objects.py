@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def held_object_breaks(
-    program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]],
     breaking: BreakingFunctions, standing: list[TracedDraft],
 ) -> tuple[list[TracedDraft], set[FunctionId], dict[FunctionId, int]]:
     """The calls that break because a held object cannot be rebuilt, the `__init__`s of the
@@ -41,7 +41,7 @@ def held_object_breaks(
     found: list[TracedDraft] = []
     eager_inits: set[FunctionId] = set()
     eager_rows: dict[FunctionId, int] = {}
-    for fid in sorted(traced):
+    for fid in program.traced_in_order():
         function = program.function(fid)
         if not function.local_objects or fid[0] in program.dependency_modules:
             continue

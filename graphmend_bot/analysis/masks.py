@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 def masks_made_elsewhere(
-    program: Program, traced: set[FunctionId], targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
+    program: Program, targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
     holds: Callable[[FunctionId, Kind], bool],
 ) -> list[TracedDraft]:
     """The drafts of traced `x[key]` whose key is a mask a helper returns or an attribute holds."""
@@ -35,7 +35,7 @@ def masks_made_elsewhere(
 
     returns_mask = _MaskReturns(program, targets)
     found: list[TracedDraft] = []
-    for fid in sorted(traced):
+    for fid in program.traced_in_order():
         function = program.function(fid)
         if not function.mask_index_drafts or fid[0] in program.dependency_modules:
             continue

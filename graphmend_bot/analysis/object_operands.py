@@ -30,14 +30,14 @@ if TYPE_CHECKING:
 
 
 def object_operations(
-    program: Program, traced: set[FunctionId], holds: Callable[[FunctionId, Kind], bool]
+    program: Program, holds: Callable[[FunctionId, Kind], bool]
 ) -> list[TracedDraft]:
     """The drafts of traced `t OP obj` / `obj OP t` whose object's class answers the operator."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     order = MethodOrder(program)
     found: list[TracedDraft] = []
-    for fid in sorted(traced):
+    for fid in program.traced_in_order():
         function = program.function(fid)
         if not function.object_operand_drafts or fid[0] in program.dependency_modules:
             continue

@@ -52,6 +52,7 @@ from graphmend_bot.analysis.value_class import is_property
 from graphmend_bot.vocabulary.kind import CallResult, Kind
 
 FunctionId = tuple[str, str]  # (module, qualname)
+Callers = dict[FunctionId, set[FunctionId]]  # callee -> its traced callers (_TensorFlow.callers)
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module")
 
 
@@ -120,6 +121,7 @@ class Program:
         self._tensor_api: set[FunctionId] | None = None
         self._public: set[FunctionId] | None = None
         self._traced: set[FunctionId] | None = None
+        self._traced_order: list[FunctionId] | None = None
         self._model_entries: set[FunctionId] | None = None
         # After traced_drafts: the tensor flow it solved, the findings before the consequence
         # passes (what makes a function break) and all of them (a solved state keeps what they settled).
@@ -823,6 +825,14 @@ class Program:
             self._traced = self._closure(self.entry_points(), self._successors)
         return self._traced
 
+    def traced_in_order(self) -> list[FunctionId]:
+        """The traced functions sorted, the order every pass of traced_drafts walks them in. Sorted
+        once: a dozen passes each sorting tens of thousands of ids was a tenth of the solve on a
+        large tree. Shared, never to be changed."""
+        if self._traced_order is None:
+            self._traced_order = sorted(self.traced_functions())
+        return self._traced_order
+
     def _closure(self, starts: Iterable[FunctionId], successors: Callable[[FunctionId], Iterable[FunctionId]]
                  ) -> set[FunctionId]:
         """Every function in the tree reachable from `starts` through `successors`."""
@@ -992,7 +1002,7 @@ class Program:
         self.break_asked = set()
         result: list[TracedDraft] = []
         inner: list[TracedDraft] = []  # in dependencies: they make the calls into them break
-        for fid in sorted(traced):
+        for fid in self.traced_in_order():
             function = self.function(fid)
             standing = inner if fid[0] in self.dependency_modules else result
             for draft in function.drafts:
@@ -1001,20 +1011,20 @@ class Program:
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft.in_every_mode(), draft))
                     else:
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft))
-        result += str_enum_findings(self, traced, solver.targets, solver.holds)
-        result += typed_dict_constructions(self, traced)
-        result += object_method_super_calls(self, traced)
-        result += object_operations(self, traced, solver.holds)
-        result += masks_made_elsewhere(self, traced, solver.targets, solver.holds)
+        result += str_enum_findings(self, solver.targets, solver.holds)
+        result += typed_dict_constructions(self)
+        result += object_method_super_calls(self)
+        result += object_operations(self, solver.holds)
+        result += masks_made_elsewhere(self, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
-        result += held_module_calls(self, traced)
-        result += held_context_entries(self, traced)
-        consequences = self._consequences(traced, solver.targets, [*result, *inner], solver.holds)
+        result += held_module_calls(self)
+        result += held_context_entries(self)
+        consequences = self._consequences(traced, solver.targets, solver.callers, [*result, *inner], solver.holds)
         consequences += comprehension_findings(
-            self, traced, solver.targets, lambda: self._breaking(solver.targets, [*result, *inner]), solver.holds
+            self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds
         )
         consequences += breaking_try_bodies(
-            self, traced, solver.targets, lambda: self._usually_breaking(solver.targets, [*result, *inner]), solver.holds
+            self, solver.targets, lambda: self._usually_breaking(solver.callers, [*result, *inner]), solver.holds
         )
         if self.dependency_modules:
             inside = calls_breaking_inside(self, solver.targets, inner)
@@ -1033,18 +1043,18 @@ class Program:
 
     def _consequences(
         self, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
-        standing: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool],
+        callers: Callers, standing: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool],
     ) -> list[TracedDraft]:
         """Breaks Dynamo reports because of other breaks: a call it cannot resume at (GM605) and
         `super().__init__` of a module whose `__init__` it then runs as its own frame (GM606)."""
-        pending = [fid for fid in sorted(traced) if fid[0] not in self.dependency_modules
+        pending = [fid for fid in self.traced_in_order() if fid[0] not in self.dependency_modules
                    and (self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts)]
-        entering = [fid for fid in sorted(traced)
+        entering = [fid for fid in self.traced_in_order()
                     if fid[0] not in self.dependency_modules and self.function(fid).entered_manager_drafts]
         holding = any(self.function(fid).held_object_drafts for fid in traced)
         if not pending and not holding and not entering:
             return []
-        breaking = self._breaking(targets, standing)
+        breaking = self._breaking(callers, standing)
         found = [
             TracedDraft(self.modules[fid[0]], self.function(fid), draft)
             for fid in pending
@@ -1055,13 +1065,13 @@ class Program:
         # Frames that run eagerly: all of one Dynamo gave up on at a call (GM605, GM609)
         eager_rows = {(traced_draft.module.module, traced_draft.function.qualname): 0 for traced_draft in found}
         if holding:  # a break in a frame holding an object with bound methods (held_objects.py)
-            held, eager_inits, held_rows = held_object_breaks(self, traced, targets, breaking, [*standing, *found])
+            held, eager_inits, held_rows = held_object_breaks(self, targets, breaking, [*standing, *found])
             found += held
             for fid, row in held_rows.items():
                 eager_rows[fid] = min(row, eager_rows.get(fid, row))
         found += metaclass_calls(self, eager_rows, targets)
         if entering:
-            found += breaking_manager_entries(self, entering, targets, self._usually_breaking(targets, [*standing, *found]), holds)
+            found += breaking_manager_entries(self, entering, targets, self._usually_breaking(callers, [*standing, *found]), holds)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def call_targets(self, fid: FunctionId) -> list[FunctionId]:
@@ -1110,31 +1120,21 @@ class Program:
         if self.solved is None:
             return set()
         solver, seeds, _ = self.solved
-        return self._breaking_set(solver.targets, seeds)
+        return self._breaking_set(solver.callers, seeds)
 
-    def _breaking(
-        self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
-    ) -> BreakingFunctions:
+    def _breaking(self, callers: Callers, standing: list[TracedDraft]) -> BreakingFunctions:
         """The breaking functions as the consequence passes ask about them, each question recorded."""
-        return BreakingFunctions(self._breaking_set(targets, standing), self.break_asked)
+        return BreakingFunctions(self._breaking_set(callers, standing), self.break_asked)
 
-    def _usually_breaking(
-        self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
-    ) -> BreakingFunctions:
+    def _usually_breaking(self, callers: Callers, standing: list[TracedDraft]) -> BreakingFunctions:
         """The functions that break on the usual path: by a finding off an error or misconfiguration
         branch (Draft.rare), or by calling one (a call on such a branch counts: an upper bound)."""
-        return self._breaking(targets, [traced_draft for traced_draft in standing if not traced_draft.draft.rare])
+        return self._breaking(callers, [traced_draft for traced_draft in standing if not traced_draft.draft.rare])
 
-    def _breaking_set(
-        self, targets: dict[tuple[FunctionId, int], list[FunctionId]], standing: list[TracedDraft]
-    ) -> set[FunctionId]:
+    def _breaking_set(self, callers: Callers, standing: list[TracedDraft]) -> set[FunctionId]:
         """Functions with a finding, and every traced function that calls one (a break in an
-        inlined callee ends tracing at the call in the frame)."""
+        inlined callee ends tracing at the call in the frame); `callers`: the solver's."""
         breaking = {(traced_draft.module.module, traced_draft.function.qualname) for traced_draft in standing}
-        callers: dict[FunctionId, set[FunctionId]] = {}
-        for (caller, _), callees in targets.items():
-            for callee in callees:
-                callers.setdefault(callee, set()).add(caller)
         queue = deque(breaking)
         while queue:
             for caller in callers.get(queue.popleft(), ()):
@@ -1183,7 +1183,6 @@ class _TensorFlow:
         self.traced = traced
         self._passed: dict[tuple[int, FunctionId], dict[str, Kind]] = {}  # _arguments' memo
         self._dirty: set[FunctionId] = set()  # to examine in solve's next or current round
-        self._callers: dict[FunctionId, set[FunctionId]] = {}
         self._reads_attributes: set[FunctionId] = set()  # whose `holds` asked about an attribute
         self.params: dict[FunctionId, dict[str, bool]] = {
             fid: dict(program.function(fid).param_seeds) for fid in traced
@@ -1202,6 +1201,12 @@ class _TensorFlow:
                     self.targets[(fid, index)] = targets
                 elif (layer := self._torch_layer(fid, site.ref)) is not None:
                     self.layers[(fid, index)] = layer
+        # Each traced callee's traced callers: whom a change in what it returns concerns (solve),
+        # and how a break spreads up the calls (Program._breaking_set).
+        self.callers: Callers = {}
+        for (caller, _), targets in self.targets.items():
+            for target in targets:
+                self.callers.setdefault(target, set()).add(caller)
         for fid in traced:
             if program.declared_entry(fid):
                 function = program.function(fid)
@@ -1213,8 +1218,7 @@ class _TensorFlow:
         self._keep_confirmed_hints(hinted)
         # A forward called from the tree gets its tensors from its callers, not from being an
         # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
-        called = {target for targets in self.targets.values() for target in targets}
-        for fid in called:
+        for fid in self.callers:
             function = program.function(fid)
             for name in (*function.entry_params, *function.configured_entry_params):
                 self.params[fid].pop(name, None)
@@ -1356,9 +1360,6 @@ class _TensorFlow:
         # changed since its last examination (its parameters, what its callees return or receive,
         # the tensor attributes). Examining any other would set nothing, so every round ends in
         # the same state as a round examining every function, and the fixpoint is the same.
-        for (caller, _), targets in self.targets.items():
-            for target in targets:
-                self._callers.setdefault(target, set()).add(caller)
         self._dirty = set(self.traced)
         for _ in range(50):
             changed = False
@@ -1394,7 +1395,7 @@ class _TensorFlow:
     def _touched(self, fid: FunctionId) -> None:
         """What `fid` returns changed: it and its callers are examined again."""
         self._dirty.add(fid)
-        self._dirty.update(self._callers.get(fid, ()))
+        self._dirty.update(self.callers.get(fid, ()))
 
     def _received(self, fid: FunctionId, names: Iterable[str]) -> None:
         """Parameters `names` of `fid` became tensors: it is examined again, and its callers only
@@ -1405,7 +1406,7 @@ class _TensorFlow:
         if self.returns[fid]:
             kind = self.program.function(fid).returns
             if not (kind.always or kind.calls) and not kind.params.isdisjoint(names):
-                self._dirty.update(self._callers.get(fid, ()))
+                self._dirty.update(self.callers.get(fid, ()))
 
     def _pass_untraced_arguments(self) -> bool:
         """A hinted parameter becomes a tensor when an untraced caller in the tree passes one."""

@@ -243,14 +243,14 @@ class FrameSkips:
 
 
 def comprehension_findings(
-    program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]],
     breaking: Callable[[], BreakingFunctions], holds: Callable[[FunctionId, Kind], bool],
 ) -> list[TracedDraft]:
     """The comprehension drafts that capture a tensor in a frame a break before them skipped:
     a draft of the function in a `try`/loop body, or a call there whose callee breaks."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    pending = [fid for fid in sorted(traced)
+    pending = [fid for fid in program.traced_in_order()
                if fid[0] not in program.dependency_modules and program.function(fid).skipped_frame_drafts]
     if not pending:
         return []
@@ -267,7 +267,7 @@ def comprehension_findings(
 
 
 def breaking_try_bodies(
-    program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]],
     usually_breaking: Callable[[], BreakingFunctions], holds: Callable[[FunctionId, Kind], bool],
 ) -> list[TracedDraft]:
     """The `try` lines whose body breaks on the usual path (GM661): a draft there, or a call there
@@ -275,7 +275,7 @@ def breaking_try_bodies(
     would resume at (a draft there is the draft's `suppressed_if`, a call there is `earlier`)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    pending = [fid for fid in sorted(traced)
+    pending = [fid for fid in program.traced_in_order()
                if fid[0] not in program.dependency_modules and program.function(fid).try_body_drafts]
     if not pending:
         return []

@@ -69,13 +69,13 @@ def _source(node: ast.expr, kind: Kind) -> Source | None:
 
 
 def str_enum_findings(
-    program: Program, traced: set[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]],
     holds: Callable[[FunctionId, Kind], bool],
 ) -> list[TracedDraft]:
     """The drafts of `str` method calls on parameters a str-Enum member reaches in traced code."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    pending = [fid for fid in sorted(traced) if program.function(fid).str_method_drafts]
+    pending = [fid for fid in program.traced_in_order() if program.function(fid).str_method_drafts]
     if not pending:
         return []
     members = _MemberClasses(program)
@@ -87,7 +87,7 @@ def str_enum_findings(
             holding.add((fid, param))
             queue.append(fid)
 
-    for fid in sorted(traced):
+    for fid in program.traced_in_order():
         function = program.function(fid)
         for param, ref in function.member_defaults:
             if members.is_member(fid[0], ref):

@@ -26,7 +26,7 @@ from graphmend_bot.analysis.class_order import ClassId, Entry, MethodOrder
 from graphmend_bot.vocabulary import known_names as V
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+    from graphmend_bot.analysis.scope import Program, TracedDraft
 
 def dunders_unknown(node: ast.ClassDef) -> bool:
     """A class whose `object` and exception methods are not all `def`s of its body: a decorator
@@ -44,14 +44,14 @@ def dunders_unknown(node: ast.ClassDef) -> bool:
     return False
 
 
-def object_method_super_calls(program: Program, traced: set[FunctionId]) -> list[TracedDraft]:
+def object_method_super_calls(program: Program) -> list[TracedDraft]:
     """The drafts of traced `super().NAME(...)` calls whose class leaves NAME to `object` or to a
     builtin exception."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     order = MethodOrder(program)
     found: list[TracedDraft] = []
-    for fid in sorted(traced):
+    for fid in program.traced_in_order():
         function = program.function(fid)
         if not function.super_object_drafts or fid[0] in program.dependency_modules:
             continue

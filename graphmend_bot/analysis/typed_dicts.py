@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+    from graphmend_bot.analysis.scope import Program, TracedDraft
 
 Resolve = Callable[[ast.expr], "str | None"]
 _TYPED_DICT = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
@@ -69,12 +69,12 @@ def _not_required(annotation: ast.expr, resolve: Resolve) -> bool:
     return inner is not annotation and _not_required(inner, resolve)
 
 
-def typed_dict_constructions(program: Program, traced: set[FunctionId]) -> list[TracedDraft]:
+def typed_dict_constructions(program: Program) -> list[TracedDraft]:
     """The drafts of traced calls that build a TypedDict with optional keys."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
-    for fid in sorted(traced):
+    for fid in program.traced_in_order():
         function = program.function(fid)
         if not function.typed_dict_drafts or fid[0] in program.dependency_modules:
             continue
