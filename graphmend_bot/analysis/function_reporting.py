@@ -174,9 +174,6 @@ class FindingReporter(FunctionState):
     def builder_of(self, name: str) -> str | None:
         return self.built_by.get(name)
 
-    def holds_collection(self, name: str) -> bool:
-        return name in self._collections and self._collection_bindings[name] == self._bindings[name]
-
     def keyword_kinds(self, call: ast.Call) -> dict[str, Kind]:
         return self._keyword_kinds.get(id(call), {})
 

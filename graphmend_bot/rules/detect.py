@@ -105,11 +105,6 @@ class Checker(Protocol):
         (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""
         ...
 
-    def holds_collection(self, name: str) -> bool:
-        """Local `name` was bound to a list, dict or set every time so far (`items = []`,
-        `order = list(range(n))`)."""
-        ...
-
     def report_if_held_object_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call`, standing when its callee breaks while an object this function built
         earlier holds its own bound methods (analysis/held_objects.py)."""

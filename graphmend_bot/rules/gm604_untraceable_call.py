@@ -30,23 +30,16 @@ def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
         if tensors.is_tensor:  # `copy.deepcopy(config)` traces; `copy.deepcopy(x)` of a tensor does not
             checker.report(rule, call, f"`{name}()` of a tensor cannot be traced", tensors, gb_id=skipped.gb_id)
         return tensors
-    if skipped.container_argument and not (call.args and _builds_container(checker, call.args[0])):
-        return NOT_TENSOR  # `copy.copy(self.config)`, of a tuple: traced (measured on torch 2.13)
+    if skipped.tuple_traces and call.args and _a_tuple(call.args[0]):
+        return NOT_TENSOR  # `copy.copy((a, b))`: traced (measured on torch 2.13)
     checker.report(rule, call, f"`{name}()` cannot be traced", TENSOR, gb_id=skipped.gb_id)
     return NOT_TENSOR
 
 
-_CONTAINER_DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
-_CONTAINER_BUILDERS = frozenset({"list", "dict", "set"})
-
-
-def _builds_container(checker: Checker, value: ast.expr) -> bool:
-    """A list, dict or set: a display, a `list(...)`-like call, or a local only ever bound to one."""
-    if isinstance(value, _CONTAINER_DISPLAYS):
-        return True
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-        return value.func.id in _CONTAINER_BUILDERS
-    return isinstance(value, ast.Name) and checker.holds_collection(value.id)
+def _a_tuple(value: ast.expr) -> bool:
+    """A tuple by its syntax: a display, or a `tuple(...)` call."""
+    return isinstance(value, ast.Tuple) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "tuple")
 
 
 def _untraceable_builtin(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -98,7 +91,7 @@ RULE = Rule(
     )),
     summary=(
         "Flags calls TorchDynamo skips or cannot trace in traced code: `time.time()` and other "
-        "clocks, `bisect`, `pickle`, `copy.copy` of a list, dict or set, some of `random`, numpy's RNG objects and file "
+        "clocks, `bisect`, `pickle`, `copy.copy` (but of a tuple), some of `random`, numpy's RNG objects and file "
         "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), "
         "`torch.Generator(...)` construction and its stateful methods (`manual_seed`, `seed`, "
         "`get_state`, ...), `copy.deepcopy` of a tensor, and the tensor methods "

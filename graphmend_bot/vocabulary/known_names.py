@@ -185,9 +185,9 @@ class SkippedCall:
     torch: str = "2.13.0"
     # Breaks only when an argument is a tensor (`copy.deepcopy` of plain Python data traces).
     tensor_argument: bool = False
-    # Breaks only on a list, dict or set (`copy.copy` of a tuple or of an object traces): reported
-    # where the argument is one by its syntax or by what built it.
-    container_argument: bool = False
+    # Traces on a tuple (`copy.copy` of a list, dict, tensor or `**kwargs` breaks; of a tuple it
+    # traces): not reported where the argument is a tuple by its syntax.
+    tuple_traces: bool = False
 
 
 _SKIPPED = SkippedCall("GB0007")  # "Attempted to call function marked as skipped"
@@ -211,7 +211,7 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     "pickle.loads": _SKIPPED,
     "pickle.dump": SkippedCall("GB0156"),  # "Unsupported method call" on the file object
     "pickle.load": SkippedCall("GB0156"),
-    "copy.copy": SkippedCall("GB0007", container_argument=True),
+    "copy.copy": SkippedCall("GB0007", tuple_traces=True),
     "copy.deepcopy": SkippedCall("GB4198", tensor_argument=True),  # "Attempted to copy.deepcopy a tensor"
     "random.random": _SKIPPED,
     "random.shuffle": _SKIPPED,
