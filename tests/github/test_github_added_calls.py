@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from fake_github import FakeGitHub
 from test_github_security import _first_workflow, _second_workflow
 from world import NUMBER, REPO, PullRequestWorld
@@ -132,6 +133,27 @@ def test_a_call_replacing_another_callees_call_is_new(tmp_path: Path, fake_githu
     document = review_json(world.git.root, world.base_sha)
     assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 9)]
     assert "brings `helper` into traced code" in document["review"]["comments"][0]["body"]
+
+
+@pytest.mark.parametrize("removed", ["y = x * 2  # helper(x) later", 'y = x * 2; note = "see helper()"'])
+def test_a_comment_or_a_string_naming_the_callee_hides_nothing(tmp_path: Path, fake_github: FakeGitHub,
+                                                              removed: str) -> None:
+    """review6: the removed line beside the added call only names `helper(` in a comment or a string: it
+    called nothing, so the added call is new and blamed (a regex over the text read it as a call)."""
+    base = {**BASE, "pkg/net.py": NET.replace("y = x * 2", removed)}
+    world = PullRequestWorld(tmp_path, fake_github, base, CALLING)
+    document = review_json(world.git.root, world.base_sha)
+    assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 9)]
+
+
+def test_a_call_moved_in_from_an_untraced_method_is_new(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """review6: the change moves `helper(...)` from an untraced method into forward; the removed call is
+    in another change block (context lines between), so the call forward gains is new and blamed."""
+    debug = "\n    def debug(self, x):\n        return helper(x)\n"
+    base = {**BASE, "pkg/net.py": NET + debug}
+    world = PullRequestWorld(tmp_path, fake_github, base, CALLING)
+    document = review_json(world.git.root, world.base_sha)
+    assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 9)]
 
 
 def test_a_break_an_added_call_brings_into_a_changed_file_counts_once_and_new(tmp_path: Path,

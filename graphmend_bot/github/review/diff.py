@@ -7,12 +7,14 @@ that `GET /repos/{owner}/{repo}/pulls/{n}/files` returns (hunks only, no file he
 
 from __future__ import annotations
 
+import io
+import keyword
 import re
+import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
-_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")  # the last name before "(": what a line calls
 
 
 @dataclass
@@ -21,8 +23,10 @@ class DiffFile:
     # RIGHT-side line number -> (hunk index, text of the line as the diff shows it)
     lines: dict[int, tuple[int, str]] = field(default_factory=dict)
     added: set[int] = field(default_factory=set)
-    # hunk index -> the names its removed lines call (`norm` of `y = norm(y)`, `f` of `self.f(x)`)
+    # change block (removed and added lines with no context line between) -> the names its
+    # removed lines call (`norm` of `y = norm(y)`, `f` of `self.f(x)`); added row -> its block
     removed_calls: dict[int, set[str]] = field(default_factory=dict)
+    blocks: dict[int, int] = field(default_factory=dict)
 
     def commentable(self, first: int, last: int) -> bool:
         """True when lines first..last are all in the diff, within one hunk."""
@@ -42,22 +46,44 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
         return diff
     hunk = -1
     row = 0
+    block = 0
     for line in patch.removesuffix("\n").split("\n"):  # git ends a line at \n only
         match = _HUNK.match(line)
         if match:
             hunk += 1
+            block += 1
             row = int(match["start"])
             continue
         if hunk < 0 or line.startswith("\\"):
             continue  # "\ No newline at end of file"
         if line.startswith("-"):
-            diff.removed_calls.setdefault(hunk, set()).update(_CALLED.findall(line[1:]))
+            diff.removed_calls.setdefault(block, set()).update(called_names(line[1:]))
             continue
         if line.startswith("+"):
             diff.added.add(row)
+            diff.blocks[row] = block
+        else:
+            block += 1  # a context line ends the change block
         diff.lines[row] = (hunk, line[1:])
         row += 1
     return diff
+
+
+def called_names(text: str) -> set[str]:
+    """The names a line of code calls: the last name before each `(`, read by Python's tokenizer so
+    that a comment or a string (`# helper(x) later`) calls nothing; a line cut mid-bracket or
+    mid-string gives the calls before the cut."""
+    names: set[str] = set()
+    previous: tokenize.TokenInfo | None = None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.OP and token.string == "(" and previous is not None and (
+                    previous.type == tokenize.NAME and not keyword.iskeyword(previous.string)):
+                names.add(previous.string)
+            previous = token
+    except (tokenize.TokenError, SyntaxError):  # an unclosed bracket or string: keep what was read
+        pass
+    return names
 
 
 def added_lines(patches: Mapping[str, str | None]) -> dict[str, set[int]]:
@@ -66,11 +92,12 @@ def added_lines(patches: Mapping[str, str | None]) -> dict[str, set[int]]:
 
 
 def replaced_calls(patches: Mapping[str, str | None]) -> dict[str, dict[int, frozenset[str]]]:
-    """By path, each added line -> the names the removed lines of its hunk call: a call on the added
-    line to one of them was only edited or moved by the change (analysis/added_calls.py)."""
+    """By path, each added line -> the names the removed lines right beside it call (one change
+    block, no context line between): a call on the added line to one of them was only edited by
+    the change (analysis/added_calls.py). A call moved from elsewhere, across context lines, is new."""
     replaced: dict[str, dict[int, frozenset[str]]] = {}
     for path, patch in patches.items():
         diff = parse_patch(path, patch)
-        replaced[path] = {row: frozenset(diff.removed_calls.get(diff.lines[row][0], ()))
-                          for row in diff.added if diff.removed_calls.get(diff.lines[row][0])}
+        replaced[path] = {row: frozenset(diff.removed_calls[diff.blocks[row]])
+                          for row in diff.added if diff.removed_calls.get(diff.blocks[row])}
     return replaced
