@@ -222,7 +222,7 @@ def _update_baseline(args: argparse.Namespace, config: Config) -> int:
     config.baseline = None  # every finding, the ones the old baseline held too
     result = _scoped_check(args, config)
     count = write_baseline(path, result.findings)
-    print(f"Wrote {count} finding(s) to the baseline {path}.", file=sys.stderr)
+    print(one_line(f"Wrote {count} finding(s) to the baseline {path}."), file=sys.stderr)
     return EXIT_CLEAN
 
 

@@ -2,6 +2,7 @@
 finding 10): no line of the text report or the local review is a workflow command, and no control
 character (an ANSI or OSC escape, a bidirectional override) is printed raw."""
 
+import json
 import os
 import pty
 import subprocess
@@ -213,3 +214,26 @@ def test_an_ordinary_error_reads_as_before(write_tree, graphmend_cmd):
     assert result.stderr.startswith(
         f"graphmend: invalid configuration: {root / 'pyproject.toml'}: unknown setting 'sellect'; expected one of ")
     assert ", select, " in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_crlf_files_diff_in_an_actions_log_still_applies(write_tree, graphmend_cmd):
+    """review6: in Actions a piped `--diff` is shown escaped, but a `\\r` ending a line moves nothing,
+    so it is kept and a CRLF file's patch still applies (`| tee fix.patch`, then `git apply`; a file
+    holding other control characters cannot be both shown inert and applied)."""
+    plain = "import torch\n\n\n@torch.compile\ndef f(x):\n    s = x.abs().max().item()\n    return x / s\n"
+    root = write_tree({"e.py": plain.replace("\n", "\r\n").encode()})
+    result = subprocess.run([*graphmend_cmd, "check", "--no-cache", "--diff", "e.py"], cwd=root, capture_output=True,
+                            timeout=120, env=diff_env(GITHUB_ACTIONS="true"))
+    patch = result.stdout
+    assert b"\\x0d" not in patch and b"detach()\r\n" in patch, result.stderr
+    subprocess.run(["git", "apply", "--check", "-"], cwd=root, input=patch, check=True, timeout=60)
+
+
+def test_the_baseline_written_is_named_as_one_shown_line(write_tree, graphmend_cmd):
+    """review6: `--update-baseline` names the configured path; the configuration is the tree's own."""
+    name = "b\x1b[31mRED\n::error::forged.json"
+    root = write_tree({"pyproject.toml": f"[tool.graphmend]\nbaseline = {json.dumps(name)}\n",
+                       "m.py": "x = 1\n"})
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--update-baseline", "m.py")
+    assert result.returncode == 0, result.stderr
+    assert commands_or_controls(result.stderr) == [] and "Wrote 0 finding(s) to the baseline" in result.stderr

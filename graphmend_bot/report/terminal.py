@@ -22,8 +22,15 @@ __all__ = ["one_line", "shown_to_a_person", "terminal_text", "visible"]
 
 
 def terminal_text(text: str) -> str:
-    """A report's lines (split at `\\n`), each visible and never a workflow command."""
-    return "\n".join(inert_line(visible(line)) for line in text.split("\n"))
+    """A report's lines (split at `\\n`), each visible and never a workflow command. A `\\r` ending a
+    line is kept: it moves nothing before the newline, and a CRLF file's patch still applies."""
+    return "\n".join(_shown_line(line) for line in text.split("\n"))
+
+
+def _shown_line(line: str) -> str:
+    if line.endswith("\r"):
+        return inert_line(visible(line[:-1])) + "\r"
+    return inert_line(visible(line))
 
 
 def one_line(text: str) -> str:
