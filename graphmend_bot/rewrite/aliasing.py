@@ -57,12 +57,12 @@ def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = f
     class Finder(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
-            if isinstance(func, cst.Attribute) and in_place_name(func.attr.value):
+            if (isinstance(func, cst.Attribute) and in_place_name(func.attr.value)) or torch_call_writes(node):
                 found.append(node)
+                return
             for arg in node.args:
                 keyword = arg.keyword.value if arg.keyword is not None else None
-                if keyword == "out" or (keyword == "inplace" and not (
-                        isinstance(arg.value, cst.Name) and arg.value.value == "False")):
+                if keyword == "out" or (keyword == "inplace" and not _plainly(arg.value, "False")):
                     found.append(node)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
@@ -110,6 +110,9 @@ def _with_aliases(function: cst.FunctionDef, names: set[str]) -> set[str]:
         def visit_CompFor(self, node: cst.CompFor) -> None:
             pairs.append((node.target, node.iter))
 
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            pairs.append((node.target, node.value))
+
     function.body.visit(Collector())
     while True:
         grown = names | {name.value for target, value in pairs if _hands(value, names)
@@ -129,15 +132,61 @@ def target_names(target: cst.BaseExpression) -> list[cst.Name]:
 
 
 def _hands(value: cst.BaseExpression, names: set[str]) -> bool:
-    """`y`, `y[0]`, `[y, z]`, `(y,)`: the argument passes on the tensor of one of `names`."""
-    if isinstance(value, cst.List | cst.Tuple):
+    """`y`, `y[0]`, `[y, z]`, `(y,)`, `{y}`, `{'h': y}`, `w := y`: the argument passes on the tensor
+    of one of `names` (`**{'t': y}` is a dict argument)."""
+    if isinstance(value, cst.List | cst.Tuple | cst.Set):
         return any(_hands(element.value, names) for element in value.elements)
+    if isinstance(value, cst.Dict):
+        return any(_hands(element.value, names) for element in value.elements)
+    if isinstance(value, cst.NamedExpr):
+        return _hands(value.value, names)
     return storage_root(value) in names
 
 
 def in_place_name(name: str) -> bool:
     """`add_`, `index_put_`: PyTorch's in-place methods end in one underscore (not `__iadd__`, `_private`)."""
     return name.endswith("_") and not name.endswith("__") and not name.startswith("_")
+
+
+# torch.nn.functional's flags that make a call write into the tensor it is given, with their
+# position (`F.relu(x, True)`); tests/rewrite/test_selection_copies.py checks them against torch.
+FUNCTIONAL_WRITE_FLAGS: dict[str, tuple[str, int]] = {
+    **dict.fromkeys(("relu", "relu6", "selu", "silu", "mish", "hardswish", "hardsigmoid"), ("inplace", 1)),
+    **dict.fromkeys(("elu", "celu", "leaky_relu"), ("inplace", 2)),
+    **dict.fromkeys(("hardtanh", "threshold", "dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d",
+                     "dropout2d", "dropout3d"), ("inplace", 3)),
+    "rrelu": ("inplace", 4),
+    "normalize": ("out", 4),
+}
+FUNCTIONAL_NAMESPACES = ("F.", "nn.functional.", "torch.nn.functional.")
+
+
+def torch_call_writes(call: cst.Call) -> bool:
+    """A torch function call that may write into a tensor it is given: a part of its name ending in
+    one `_` (`torch.relu_`, `torch._foreach_add_`, `torch.ops.aten.add_.Tensor`), an `out=` not
+    plainly None, an `inplace` flag not plainly False, by keyword or by position (`F.relu(x, True)`)."""
+    name = dotted(call.func) or ""
+    if not name.startswith(TORCH_NAMESPACES):
+        return False
+    if any(part.endswith("_") and not part.endswith("__") for part in name.split(".")):
+        return True
+    flag, position = FUNCTIONAL_WRITE_FLAGS.get(name.rsplit(".", 1)[-1], ("", -1)) \
+        if name.startswith(FUNCTIONAL_NAMESPACES) else ("", -1)
+    for index, arg in enumerate(call.args):
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword == "out" and not _plainly(arg.value, "None"):
+            return True
+        if keyword == "inplace" and not _plainly(arg.value, "False"):
+            return True
+        if flag and arg.star:
+            return True  # `F.relu(*args)`: the flag may be among them
+        if keyword is None and index == position and not _plainly(arg.value, "None" if flag == "out" else "False"):
+            return True
+    return False
+
+
+def _plainly(value: cst.BaseExpression, constant: str) -> bool:
+    return isinstance(value, cst.Name) and value.value == constant
 
 
 # Methods that hand back the tensor itself when it already has the dtype or device asked for.

@@ -18,6 +18,7 @@ from graphmend_bot.rewrite.aliasing import (
     shares_storage,
     storage_root,
     target_names,
+    torch_call_writes,
 )
 from graphmend_bot.rewrite.class_attributes import torch_layers_called, writes_into_input
 from graphmend_bot.rewrite.context import FixContext, Rejected
@@ -137,13 +138,12 @@ def _bound_names(statement: cst.CSTNode) -> set[str]:
 
 
 def _leaves_arguments_alone(ctx: FixContext, call: cst.Call, tensors: set[str]) -> bool:
-    """Known not to write into its arguments: a torch function not ending in `_` (`torch.cat`,
-    `F.relu`; `inplace=`/`out=` are in-place updates of their own), a reading builtin, a tensor
+    """Known not to write into its arguments: a torch function no part of whose name ends in `_`,
+    with no `out=` and no `inplace` flag set (`torch.cat`, `F.relu(y)`), a reading builtin, a tensor
     method not ending in `_` (`x.add(y)`), a submodule built as a torch.nn layer without `inplace`."""
     name = dotted(call.func)
-    leaf = name.rsplit(".", 1)[-1] if name else ""
     if name is not None and name.startswith(TORCH_NAMESPACES):
-        return not in_place_name(leaf)
+        return not torch_call_writes(call)
     if name in READING_BUILTINS:
         return True
     if isinstance(call.func, cst.Attribute):
