@@ -20,7 +20,9 @@ from graphmend_bot.rewrite.purity import dotted
 VIEWS = frozenset({
     "detach", "flatten", "reshape", "view", "view_as", "squeeze", "unsqueeze", "contiguous", "t", "transpose",
     "permute", "ravel", "expand", "expand_as", "narrow", "select", "unflatten", "movedim", "swapaxes", "as_strided",
-    "unbind", "split", "chunk", "real", "imag", "T", "mT", "H", "mH", "data",
+    "unbind", "split", "chunk", "real", "imag", "T", "mT", "H", "mH", "data", "diagonal", "adjoint",
+    # the input itself when its conjugate or negative bit is clear (always, for a real tensor)
+    "conj", "resolve_conj", "resolve_neg", "positive",
 })
 
 
