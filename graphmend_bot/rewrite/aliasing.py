@@ -81,47 +81,49 @@ def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = f
     return found
 
 
-def calls_handed(function: cst.FunctionDef, names: set[str], pure: Callable[[cst.Call], bool]) -> list[cst.Call]:
-    """Calls in `function` given one of `names`' tensors (or a view of it) as an argument, which
-    `pure` does not prove leave it alone: a user function or submodule may update it in place."""
-    found: list[cst.Call] = []
-    names = _with_aliases(function, names)
+class HandingSites:
+    """One walk of a function: its calls, and its bindings that may hand a tensor on under another
+    name (`z = y`, `a, b = y, x`, `for t in [y]`, `[f(t) for t in ys]`, `w := y`). Built once per
+    function and asked about each selection in it (a walk per selection was quadratic)."""
 
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            if any(_hands(arg.value, names) for arg in node.args) and not pure(node):
-                found.append(node)
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.calls: list[cst.Call] = []
+        self.bindings: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+        calls, bindings = self.calls, self.bindings
 
-    function.body.visit(Finder())
-    return found
+        class Collector(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                calls.append(node)
 
+            def visit_Assign(self, node: cst.Assign) -> None:
+                bindings.extend((target.target, node.value) for target in node.targets)
 
-def _with_aliases(function: cst.FunctionDef, names: set[str]) -> set[str]:
-    """`names` and the names bound to their tensors: `z = y`, `a, b = y, x`, `for t in [y]`,
-    `[f(t) for t in ys]` (a plain name hands on the same tensor under another name)."""
-    names = set(names)
-    pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+            def visit_For(self, node: cst.For) -> None:
+                bindings.append((node.target, node.iter))
 
-    class Collector(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            pairs.extend((target.target, node.value) for target in node.targets)
+            def visit_CompFor(self, node: cst.CompFor) -> None:
+                bindings.append((node.target, node.iter))
 
-        def visit_For(self, node: cst.For) -> None:
-            pairs.append((node.target, node.iter))
+            def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+                bindings.append((node.target, node.value))
 
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            pairs.append((node.target, node.iter))
+        function.body.visit(Collector())
 
-        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-            pairs.append((node.target, node.value))
+    def calls_handed(self, names: set[str], pure: Callable[[cst.Call], bool]) -> list[cst.Call]:
+        """The calls given one of `names`' tensors (or a view of it, or an alias) as an argument,
+        which `pure` does not prove leave it alone: a user function or submodule may update it in place."""
+        names = self._with_aliases(names)
+        return [call for call in self.calls if any(_hands(arg.value, names) for arg in call.args) and not pure(call)]
 
-    function.body.visit(Collector())
-    while True:
-        grown = names | {name.value for target, value in pairs if _hands(value, names)
-                         for name in target_names(target)}
-        if grown == names:
-            return names
-        names = grown
+    def _with_aliases(self, names: set[str]) -> set[str]:
+        """`names` and the names bound to their tensors (a plain name hands on the same tensor)."""
+        names = set(names)
+        while True:
+            grown = names | {name.value for target, value in self.bindings if _hands(value, names)
+                             for name in target_names(target)}
+            if grown == names:
+                return names
+            names = grown
 
 
 def target_names(target: cst.BaseExpression) -> list[cst.Name]:
