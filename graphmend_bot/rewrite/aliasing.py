@@ -20,7 +20,9 @@ from graphmend_bot.rewrite.purity import dotted
 VIEWS = frozenset({
     "detach", "flatten", "reshape", "view", "view_as", "squeeze", "unsqueeze", "contiguous", "t", "transpose",
     "permute", "ravel", "expand", "expand_as", "narrow", "select", "unflatten", "movedim", "swapaxes", "as_strided",
-    "unbind", "split", "chunk", "real", "imag", "T", "mT", "H", "mH", "data",
+    "unbind", "split", "chunk", "real", "imag", "T", "mT", "H", "mH", "data", "diagonal", "adjoint",
+    # the input itself when its conjugate or negative bit is clear (always, for a real tensor)
+    "conj", "resolve_conj", "resolve_neg", "positive",
 })
 
 
@@ -57,12 +59,12 @@ def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = f
     class Finder(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
-            if isinstance(func, cst.Attribute) and in_place_name(func.attr.value):
+            if (isinstance(func, cst.Attribute) and in_place_name(func.attr.value)) or torch_call_writes(node):
                 found.append(node)
+                return
             for arg in node.args:
                 keyword = arg.keyword.value if arg.keyword is not None else None
-                if keyword == "out" or (keyword == "inplace" and not (
-                        isinstance(arg.value, cst.Name) and arg.value.value == "False")):
+                if keyword == "out" or (keyword == "inplace" and not _plainly(arg.value, "False")):
                     found.append(node)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
@@ -79,44 +81,49 @@ def in_place_updates(function: cst.FunctionDef, python_names: frozenset[str] = f
     return found
 
 
-def calls_handed(function: cst.FunctionDef, names: set[str], pure: Callable[[cst.Call], bool]) -> list[cst.Call]:
-    """Calls in `function` given one of `names`' tensors (or a view of it) as an argument, which
-    `pure` does not prove leave it alone: a user function or submodule may update it in place."""
-    found: list[cst.Call] = []
-    names = _with_aliases(function, names)
+class HandingSites:
+    """One walk of a function: its calls, and its bindings that may hand a tensor on under another
+    name (`z = y`, `a, b = y, x`, `for t in [y]`, `[f(t) for t in ys]`, `w := y`). Built once per
+    function and asked about each selection in it (a walk per selection was quadratic)."""
 
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            if any(_hands(arg.value, names) for arg in node.args) and not pure(node):
-                found.append(node)
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.calls: list[cst.Call] = []
+        self.bindings: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+        calls, bindings = self.calls, self.bindings
 
-    function.body.visit(Finder())
-    return found
+        class Collector(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                calls.append(node)
 
+            def visit_Assign(self, node: cst.Assign) -> None:
+                bindings.extend((target.target, node.value) for target in node.targets)
 
-def _with_aliases(function: cst.FunctionDef, names: set[str]) -> set[str]:
-    """`names` and the names bound to their tensors: `z = y`, `a, b = y, x`, `for t in [y]`,
-    `[f(t) for t in ys]` (a plain name hands on the same tensor under another name)."""
-    names = set(names)
-    pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+            def visit_For(self, node: cst.For) -> None:
+                bindings.append((node.target, node.iter))
 
-    class Collector(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            pairs.extend((target.target, node.value) for target in node.targets)
+            def visit_CompFor(self, node: cst.CompFor) -> None:
+                bindings.append((node.target, node.iter))
 
-        def visit_For(self, node: cst.For) -> None:
-            pairs.append((node.target, node.iter))
+            def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+                bindings.append((node.target, node.value))
 
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            pairs.append((node.target, node.iter))
+        function.body.visit(Collector())
 
-    function.body.visit(Collector())
-    while True:
-        grown = names | {name.value for target, value in pairs if _hands(value, names)
-                         for name in target_names(target)}
-        if grown == names:
-            return names
-        names = grown
+    def calls_handed(self, names: set[str], pure: Callable[[cst.Call], bool]) -> list[cst.Call]:
+        """The calls given one of `names`' tensors (or a view of it, or an alias) as an argument,
+        which `pure` does not prove leave it alone: a user function or submodule may update it in place."""
+        names = self._with_aliases(names)
+        return [call for call in self.calls if any(_hands(arg.value, names) for arg in call.args) and not pure(call)]
+
+    def _with_aliases(self, names: set[str]) -> set[str]:
+        """`names` and the names bound to their tensors (a plain name hands on the same tensor)."""
+        names = set(names)
+        while True:
+            grown = names | {name.value for target, value in self.bindings if _hands(value, names)
+                             for name in target_names(target)}
+            if grown == names:
+                return names
+            names = grown
 
 
 def target_names(target: cst.BaseExpression) -> list[cst.Name]:
@@ -129,15 +136,61 @@ def target_names(target: cst.BaseExpression) -> list[cst.Name]:
 
 
 def _hands(value: cst.BaseExpression, names: set[str]) -> bool:
-    """`y`, `y[0]`, `[y, z]`, `(y,)`: the argument passes on the tensor of one of `names`."""
-    if isinstance(value, cst.List | cst.Tuple):
+    """`y`, `y[0]`, `[y, z]`, `(y,)`, `{y}`, `{'h': y}`, `w := y`: the argument passes on the tensor
+    of one of `names` (`**{'t': y}` is a dict argument)."""
+    if isinstance(value, cst.List | cst.Tuple | cst.Set):
         return any(_hands(element.value, names) for element in value.elements)
+    if isinstance(value, cst.Dict):
+        return any(_hands(element.value, names) for element in value.elements)
+    if isinstance(value, cst.NamedExpr):
+        return _hands(value.value, names)
     return storage_root(value) in names
 
 
 def in_place_name(name: str) -> bool:
     """`add_`, `index_put_`: PyTorch's in-place methods end in one underscore (not `__iadd__`, `_private`)."""
     return name.endswith("_") and not name.endswith("__") and not name.startswith("_")
+
+
+# torch.nn.functional's flags that make a call write into the tensor it is given, with their
+# position (`F.relu(x, True)`); tests/rewrite/test_selection_copies.py checks them against torch.
+FUNCTIONAL_WRITE_FLAGS: dict[str, tuple[str, int]] = {
+    **dict.fromkeys(("relu", "relu6", "selu", "silu", "mish", "hardswish", "hardsigmoid"), ("inplace", 1)),
+    **dict.fromkeys(("elu", "celu", "leaky_relu"), ("inplace", 2)),
+    **dict.fromkeys(("hardtanh", "threshold", "dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d",
+                     "dropout2d", "dropout3d"), ("inplace", 3)),
+    "rrelu": ("inplace", 4),
+    "normalize": ("out", 4),
+}
+FUNCTIONAL_NAMESPACES = ("F.", "nn.functional.", "torch.nn.functional.")
+
+
+def torch_call_writes(call: cst.Call) -> bool:
+    """A torch function call that may write into a tensor it is given: a part of its name ending in
+    one `_` (`torch.relu_`, `torch._foreach_add_`, `torch.ops.aten.add_.Tensor`), an `out=` not
+    plainly None, an `inplace` flag not plainly False, by keyword or by position (`F.relu(x, True)`)."""
+    name = dotted(call.func) or ""
+    if not name.startswith(TORCH_NAMESPACES):
+        return False
+    if any(part.endswith("_") and not part.endswith("__") for part in name.split(".")):
+        return True
+    flag, position = FUNCTIONAL_WRITE_FLAGS.get(name.rsplit(".", 1)[-1], ("", -1)) \
+        if name.startswith(FUNCTIONAL_NAMESPACES) else ("", -1)
+    for index, arg in enumerate(call.args):
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword == "out" and not _plainly(arg.value, "None"):
+            return True
+        if keyword == "inplace" and not _plainly(arg.value, "False"):
+            return True
+        if flag and arg.star:
+            return True  # `F.relu(*args)`: the flag may be among them
+        if keyword is None and index == position and not _plainly(arg.value, "None" if flag == "out" else "False"):
+            return True
+    return False
+
+
+def _plainly(value: cst.BaseExpression, constant: str) -> bool:
+    return isinstance(value, cst.Name) and value.value == constant
 
 
 # Methods that hand back the tensor itself when it already has the dtype or device asked for.

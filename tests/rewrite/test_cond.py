@@ -219,6 +219,8 @@ def _with_arms(true_arm: str, false_arm: str) -> str:
     # review5 finding 4 (probe c2/m2.py): nn.Identity, nn.Dropout in eval hand back their input itself,
     # and torch.cond raised on every call (aliasing during higher order op tracing)
     "self.skip(x)", "self.drop(x)",
+    # review6 (probe p2): the conjugate of a real tensor is the tensor itself
+    "x.conj()", "torch.conj(x)",
 ])
 def test_an_arm_that_may_return_its_input_is_cloned(arm: str, tmp_path: Path) -> None:
     source = _with_arms("self.norm(x)", arm)
@@ -232,7 +234,12 @@ def test_an_arm_that_may_return_its_input_is_cloned(arm: str, tmp_path: Path) ->
     before = build_entry(load_module(case, tmp_path, f"passing_before_{tag}"))
     after = build_entry(load_module(rewritten, tmp_path, f"passing_after_{tag}"))
     for x in (torch.tensor([[1.0, 2.0, 3.0]]), torch.tensor([[-1.0, -2.0, 0.5]])):  # both branches
-        assert torch.equal(before(x), after(x))  # the rewrite ran (no aliasing error)
+        x_before, x_after = x.clone().requires_grad_(), x.clone().requires_grad_()
+        out_before, out_after = before(x_before), after(x_after)  # the rewrite runs (no aliasing error)
+        assert torch.equal(out_before, out_after)
+        out_before.sum().backward()
+        out_after.sum().backward()
+        assert torch.equal(x_before.grad, x_after.grad)
 
 
 def test_an_arm_computing_a_new_tensor_is_not_cloned(tmp_path: Path) -> None:

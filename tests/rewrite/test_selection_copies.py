@@ -7,14 +7,17 @@ Each case applies the safe fixes and runs both versions eagerly, comparing outpu
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
 import torch
+import torch.nn.functional as F
 from fixture_support import assert_identical, module_output_and_gradient
 
 from graphmend_bot.config import Config
 from graphmend_bot.rewrite import fix_paths
+from graphmend_bot.rewrite.aliasing import FUNCTIONAL_WRITE_FLAGS
 
 
 def _module(body: str) -> str:
@@ -106,6 +109,20 @@ SELECTED = "x = x.float()\ny = x if x.sum() > 0 else x * 2.0\n"
     ("self.act = nn.ReLU()", SELECTED + "z = bump(y[0:2])\nreturn x * 1", BUMP),  # through a view
     ("self.act = nn.ReLU()", SELECTED + "zs = [bump(t) for t in [y]]\nreturn x * 1", BUMP),
     ("self.act = nn.ReLU(inplace=True)", "x = x.float()\nz = self.act(x if x.sum() > 0 else x * 2.0)\nreturn x + z", ""),
+    # review6 (probes p1, p3, p4): a torch function told to write into its argument, by keyword or
+    # by position, on the selection itself or on its result later
+    ("", "x = x.float()\nz = F.relu(x if x.sum() > 0 else x * 2.0, inplace=True)\nreturn x + z", ""),
+    ("", "x = x.float()\nz = F.hardtanh(x if x.sum() > 0 else x * 2.0, -1.0, 1.0, True)\nreturn x + z", ""),
+    ("", SELECTED + "z = F.relu(y, True)\nreturn x + z", ""),
+    ("", SELECTED + "z = F.threshold(y, 0.0, 0.0, True)\nreturn x + z", ""),
+    # in-place torch functions whose name starts with `_` or ends in an overload
+    ("", SELECTED + "torch._foreach_add_([y], 1.0)\nreturn x + y", ""),
+    ("", SELECTED + "torch.ops.aten.add_.Tensor(y, 1.0)\nreturn x + y", ""),
+    # the selection handed on inside a dict, a set, a `**` dict, a walrus
+    ("", SELECTED + "bump_entry({'h': y})\nreturn x + y", "def bump_entry(d):\n    d['h'].add_(1)\n"),
+    ("", SELECTED + "bump_each({y})\nreturn x + 0", "def bump_each(s):\n    for t in s:\n        t.add_(1)\n"),
+    ("", SELECTED + "bump(**{'t': y})\nreturn x + 0", BUMP),
+    ("", SELECTED + "bump(w := y)\nreturn x + 0", BUMP),
 ])
 def test_a_selection_handed_to_a_call_that_may_update_it_is_not_safe(tmp_path: Path, init: str, body: str,
                                                                       helpers: str) -> None:
@@ -118,6 +135,8 @@ def test_a_selection_handed_to_a_call_that_may_update_it_is_not_safe(tmp_path: P
 @pytest.mark.parametrize("body", [
     SELECTED + "z = self.act(y)\nreturn x + z",  # nn.ReLU() without inplace
     SELECTED + "z = F.relu(y) + torch.cat([y, y]).sum()\nreturn x + z",  # torch functions
+    # the in-place flag plainly off, by keyword or by position
+    SELECTED + "z = F.relu(y, inplace=False) + F.relu(y, False) + F.threshold(y, 0.0, 0.0, False)\nreturn x + z",
     SELECTED + "z = y.add(1) + x.mul(y)\nreturn x + z + len(y)",  # tensor methods, a reading builtin
     SELECTED + "z = self.proj(y)\nreturn x + z",  # an nn.Linear
 ])
@@ -126,3 +145,17 @@ def test_a_selection_handed_to_calls_that_leave_it_alone_stays_safe(tmp_path: Pa
     fixed = _safely_fixed(tmp_path, source)
     assert "torch.where(" in fixed
     _same_results(source, fixed)
+
+
+def test_the_functional_write_flags_match_torch() -> None:
+    # Every torch.nn.functional parameter `inplace`/`out` is in the table, at its position.
+    found = {}
+    for name in dir(F):
+        function = getattr(F, name)
+        if name.startswith("_") or not inspect.isfunction(function):
+            continue
+        parameters = list(inspect.signature(function).parameters)
+        for flag in ("inplace", "out"):
+            if flag in parameters:
+                found[name] = (flag, parameters.index(flag))
+    assert found == FUNCTIONAL_WRITE_FLAGS

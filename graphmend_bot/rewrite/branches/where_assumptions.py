@@ -5,19 +5,21 @@ parameter reads it refuses to select (predicate.py's and cond.py's).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
 import libcst as cst
 
 from graphmend_bot.findings import Edit, Fix
 from graphmend_bot.rewrite.aliasing import (
     TORCH_NAMESPACES,
-    calls_handed,
+    HandingSites,
     in_place_name,
     in_place_updates,
     shares_storage,
     storage_root,
     target_names,
+    torch_call_writes,
 )
 from graphmend_bot.rewrite.class_attributes import torch_layers_called, writes_into_input
 from graphmend_bot.rewrite.context import FixContext, Rejected
@@ -101,8 +103,12 @@ class Verdict:
         # known to leave its arguments alone.
         tensors = _bound_names(ctx.statement_of(selection) or selection) | {
             root for arm in shared if (root := storage_root(arm)) not in (None, "self")}
-        handed = calls_handed(function, tensors, lambda call: _leaves_arguments_alone(ctx, call, tensors))
-        later = [node for node in [*in_place_updates(function, python_names), *handed]
+        # walked once per function, however many selections it holds (a walk each was quadratic)
+        sites = _once(ctx, ("handing sites", function), lambda: HandingSites(function))
+        updates = _once(ctx, ("in-place updates", function, python_names),
+                        lambda: in_place_updates(function, python_names))
+        handed = sites.calls_handed(tensors, lambda call: _leaves_arguments_alone(ctx, call, tensors))
+        later = [node for node in [*updates, *handed]
                  if looped or ctx.position(node).start.line > row]
         # `self.act(x if c else x * 2)`: the call is handed the selection itself
         enclosing = [node for node in ctx.ancestors(selection) if isinstance(node, cst.Call)
@@ -121,6 +127,16 @@ class Verdict:
         return Fix.of(title, tuple(edits), tuple(self.assumptions))
 
 
+_T = TypeVar("_T")
+
+
+def _once(ctx: FixContext, key: tuple[object, ...], build: Callable[[], _T]) -> _T:
+    """`build()`, computed once per file for `key` and reused by every finding that asks."""
+    if key not in ctx.memo:
+        ctx.memo[key] = build()
+    return cast(_T, ctx.memo[key])
+
+
 def _bound_names(statement: cst.CSTNode) -> set[str]:
     """Names `statement` assigns (`y` of `y = x if c else x * 2`, of each branch's `y = ...`)."""
     found: set[str] = set()
@@ -137,13 +153,12 @@ def _bound_names(statement: cst.CSTNode) -> set[str]:
 
 
 def _leaves_arguments_alone(ctx: FixContext, call: cst.Call, tensors: set[str]) -> bool:
-    """Known not to write into its arguments: a torch function not ending in `_` (`torch.cat`,
-    `F.relu`; `inplace=`/`out=` are in-place updates of their own), a reading builtin, a tensor
+    """Known not to write into its arguments: a torch function no part of whose name ends in `_`,
+    with no `out=` and no `inplace` flag set (`torch.cat`, `F.relu(y)`), a reading builtin, a tensor
     method not ending in `_` (`x.add(y)`), a submodule built as a torch.nn layer without `inplace`."""
     name = dotted(call.func)
-    leaf = name.rsplit(".", 1)[-1] if name else ""
     if name is not None and name.startswith(TORCH_NAMESPACES):
-        return not in_place_name(leaf)
+        return not torch_call_writes(call)
     if name in READING_BUILTINS:
         return True
     if isinstance(call.func, cst.Attribute):
