@@ -82,7 +82,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _scoped_check(args: argparse.Namespace, config: Config, scope: ProjectScope | None = None) -> CheckResult:
     """The given paths' findings, analysed within their project (project.py)."""
     scope = scope or project_scope(args.paths or ["."], config)
-    return _restricted(check(scope.context, config, only=scope.only, cache=_cache(args, scope)), scope, args.paths)
+    return _restricted(check(scope.context, config, only=scope.only, cache=_cache(args, scope)), scope, args.paths,
+                       config)
 
 
 def _run_check(args: argparse.Namespace) -> int:
@@ -120,11 +121,13 @@ def _cache(args: argparse.Namespace, scope: ProjectScope) -> SummaryCache | None
     return SummaryCache(folder) if folder is not None else None
 
 
-def _restricted(result: CheckResult, scope: ProjectScope, given: Sequence[str]) -> CheckResult:
-    """A check of given paths in a larger project: its errors and file count are those of the paths."""
+def _restricted(result: CheckResult, scope: ProjectScope, given: Sequence[str], config: Config) -> CheckResult:
+    """A check of given paths in a larger project: its errors and file count are those of the paths,
+    and the configuration's own warnings (a mistyped entry point), which lie in no given path."""
     if scope.only is None:
         return result
-    errors = [error for error in result.errors if within(error.path, given)]
+    about_config = {config.source or "configuration"}
+    errors = [error for error in result.errors if within(error.path, given) or error.path in about_config]
     return replace(result, errors=errors, files_checked=len(scope.only))
 
 
@@ -207,7 +210,7 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
         return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
     write_changes(outcome.changes)
     sys.stderr.write(fix_summary(outcome.changes))
-    return _report(args, without_baselined(_restricted(outcome.remaining, scope, args.paths), config))
+    return _report(args, without_baselined(_restricted(outcome.remaining, scope, args.paths, config), config))
 
 
 def _update_baseline(args: argparse.Namespace, config: Config) -> int:

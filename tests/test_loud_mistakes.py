@@ -53,6 +53,18 @@ def test_an_entry_point_elsewhere_is_not_a_warning_on_a_file_list(write_tree, gr
     assert result.returncode == 0 and "warning" not in result.stdout
 
 
+def test_an_entry_point_typo_is_said_when_its_folder_or_file_is_checked(write_tree, graphmend_cmd):
+    """The warning's path is the config file, which lies in neither `pkg` nor `pkg/lib.py`: a check of
+    a subfolder or of the module itself used to drop it with the other errors outside the paths."""
+    root = write_tree({".graphmend.yml": "entry-points: ['pkg.lib:helpr']\n", "pkg/__init__.py": "",
+                       "pkg/lib.py": LIB})
+    warning = "warning: entry-points names 'pkg.lib:helpr', which matches no function in the checked files"
+    for paths in (["pkg"], ["pkg/lib.py"], ["."]):
+        result = run(graphmend_cmd, root, "check", *paths)
+        assert warning in result.stdout, paths
+        assert result.returncode == 0
+
+
 def test_a_file_with_a_syntax_error_or_undecodable_bytes_fails_the_run(write_tree, graphmend_cmd):
     """ruff exits 1 with E999: a file that was not checked must not pass as clean."""
     root = write_tree({"broken.py": "def forward(x:\n    pass\n", "clean.py": "x = 1\n"})
