@@ -30,6 +30,7 @@ from graphmend_bot.analysis.incremental import (
 from graphmend_bot.analysis.model import Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.public_api import is_public_module
+from graphmend_bot.analysis.rebound_names import Bindings, rebound_calls
 from graphmend_bot.analysis.redraft import redrafted, solved_facts, without_untraced_edits
 from graphmend_bot.analysis.scope import FunctionId, Program
 from graphmend_bot.analysis.summary import summarize_module
@@ -512,17 +513,19 @@ class Workspace:
                        scope or self.scope, source_of=self._source_of, unread_imports=unread)
 
     def added_call_reach(self, added_lines: Mapping[str, Collection[int]],
-                         replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None
+                         replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
+                         rebound: Mapping[str, Mapping[int, int]] | None = None,
                          ) -> dict[FunctionId, AddedCall] | None:
         """What the calls on `added_lines` (by path) alone bring into traced code (added_calls.py);
-        `replaced`: the names each added line's hunk called on removed lines (diff.replaced_calls).
+        `replaced`: the names each added line's hunk called on removed lines (diff.replaced_calls);
+        `rebound`: the calls added bindings redirect (rebound_names.rebound_calls).
         Kept in the cache with the result; None when neither the cache holds it nor was a program
         solved (the result came from the cache): a Workspace without `whole_result` solves it."""
         cache, key = self.cache, None
         # Kept as the whole result is: not with dependencies (installed packages are in no key).
         if cache is not None and self._result_key is not None and not self._summary_unstored \
                 and not self.config.dependencies:
-            key = cache.reach_key(self._result_key, added_lines, replaced or {})
+            key = cache.reach_key(self._result_key, added_lines, replaced or {}, rebound or {})
             cached = cache.load_reach(key, added_lines)
             if cached is not None:
                 return cached
@@ -533,7 +536,7 @@ class Workspace:
         def solve(summaries: list[ModuleSummary]) -> Program:
             return Program(summaries, self.config.entry_points, dependencies, scope, source_of=self._source_of)
 
-        reach = added_call_reach(self._solved, self.summaries.values(), solve, added_lines, replaced)
+        reach = added_call_reach(self._solved, self.summaries.values(), solve, added_lines, replaced, rebound)
         if cache is not None and key is not None:
             cache.store_reach(key, reach)
         return reach
@@ -619,12 +622,14 @@ def check_change(
     added_lines: Mapping[str, Collection[int]],
     cache: SummaryCache | None = None,
     replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
+    removed_bindings: Mapping[str, Mapping[int, Bindings]] | None = None,
 ) -> CheckResult:
     """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
     the change added, those on unchanged lines of the functions that call brings into traced code
     (added_calls.py). `added_lines`: the lines the change added, by path (its diff); `replaced`:
     the names each added line's hunk called on removed lines, whose calls are not new
-    (diff.replaced_calls); the configured baseline hides what it holds (counted in the changed
+    (diff.replaced_calls); `removed_bindings`: what those removed lines bound, so that a call an
+    added import or assignment redirects counts as added (diff.removed_bindings); the configured baseline hides what it holds (counted in the changed
     files only), the diff telling identical lines apart. A break in a changed file an added call
     brings in is listed at its line too: the finding at the call points at it (findings.pointers)."""
     wanted = {os.path.abspath(p) for p in changed}
@@ -638,16 +643,32 @@ def check_change(
         outside = without_baselined(replace(whole, findings=[f for f in whole.findings
                                                              if os.path.abspath(f.path) not in wanted]), config)
         older = [f for f in result.findings if not on_added_line(f, added_lines)]
-        reach = workspace.added_call_reach(added_lines, replaced)
+        rebound = _rebound_calls(added_lines, removed_bindings or {})
+        reach = workspace.added_call_reach(added_lines, replaced, rebound)
         if reach is None:  # the result was cached, the reach of this change not: solve the tree
             solving = Workspace(paths, config, cache=cache)
             solving.cached_check()
-            reach = solving.added_call_reach(added_lines, replaced) or {}
+            reach = solving.added_call_reach(added_lines, replaced, rebound) or {}
         brought = at_added_calls([*outside.findings, *older], reach, read_source)
     if not brought:
         return result
     return replace(result, findings=number_identical_lines(sorted([*result.findings, *brought],
                                                                   key=lambda f: f.sort_key)))
+
+
+def _rebound_calls(added_lines: Mapping[str, Collection[int]],
+                   removed_bindings: Mapping[str, Mapping[int, Bindings]]) -> dict[str, dict[int, int]]:
+    """By path, the calls the change's added bindings redirect (rebound_names.rebound_calls); a file
+    that cannot be read now redirects nothing (its own error is reported by the check)."""
+    rebound = {}
+    for path, rows in added_lines.items():
+        try:
+            calls = rebound_calls(read_source(path), rows, removed_bindings.get(path, {}))
+        except ValueError:
+            continue
+        if calls:
+            rebound[path] = calls
+    return rebound
 
 
 def check(

@@ -3,8 +3,9 @@
 A pull request that makes `forward` call an old helper leaves the helper's file alone, yet the
 helper's breaks are now the pull request's doing. The program is solved again without the call
 sites on the lines the change added, save those to a name a removed line right beside them calls
-(`y = norm(y)` edited to `y = norm(y * 1)`: not a new call; diff.replaced_calls); a function traced now and not then came in through one of
-those calls, and its findings are reported at that call (the first one, in file and line order),
+(`y = norm(y)` edited to `y = norm(y * 1)`: not a new call; diff.replaced_calls), and with the
+calls an added import or assignment redirects (rebound_names.py); a function traced now and not
+then came in through one of those calls, and its findings are reported at that call (the first one, in file and line order),
 naming the break's own file, line and reason: those in unchanged files, and those on lines the
 change did not add in the files it changed (where they would read as pre-existing). Only call sites carry a line: a function added as a
 reference (passed along, a decorator) is not told apart, and counts as reached before.
@@ -25,8 +26,9 @@ from graphmend_bot.source_lines import physical_lines
 @dataclass(frozen=True)
 class AddedCall:
     path: str  # the changed file, as the findings name files
-    row: int
+    row: int  # an added line: the call, or the binding that redirects it (analysis/rebound_names.py)
     caller: FunctionId
+    call_row: int = 0  # the redirected call's own line, when `row` is its binding's
 
 
 def _relative(path: str) -> str:
@@ -44,38 +46,64 @@ def on_added_row(path: str, row: int, added: Mapping[str, Collection[int]]) -> b
 def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],
                      solve: Callable[[list[ModuleSummary]], Program],
                      added: Mapping[str, Collection[int]],
-                     replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None) -> dict[FunctionId, AddedCall]:
+                     replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
+                     rebound: Mapping[str, Mapping[int, int]] | None = None) -> dict[FunctionId, AddedCall]:
     """Each function that only the calls on `added` lines (by path) bring into `program`'s traced
     code -> the added call that does. `solve` makes the program of other summaries; `replaced`: by
-    path, an added line -> the names its hunk's removed lines call (diff.replaced_calls)."""
+    path, an added line -> the names its hunk's removed lines call (diff.replaced_calls);
+    `rebound`: by path, the row of a call an added binding redirects -> the binding's row
+    (rebound_names.rebound_calls): such a call is new too, and blamed on its binding."""
     added = {_relative(path): rows for path, rows in added.items() if rows}
     replaced = {_relative(path): rows for path, rows in (replaced or {}).items()}
+    rebound = {_relative(path): rows for path, rows in (rebound or {}).items()}
     summaries = list(summaries)
     traced = program.traced_functions()
     calls = sorted(
-        (summary.path, site.row, (summary.module, qualname), site.ref)
+        (summary.path, site.row, where, (summary.module, qualname), site.ref)
         for summary in summaries if _relative(summary.path) in added
         for qualname, function in summary.functions.items() if (summary.module, qualname) in traced
-        for site in function.calls if site.row in added[_relative(summary.path)]
-        and _callee_name(site.ref) not in replaced.get(_relative(summary.path), {}).get(site.row, ())
+        for site in function.calls
+        if (where := _new_call_row(site.row, site.ref, added[_relative(summary.path)],
+                                   replaced.get(_relative(summary.path), {}), rebound.get(_relative(summary.path), {})))
     )
     if not calls:
         return {}
     new_calls: dict[str, set[tuple[int, str]]] = {}
-    for path, row, _, ref in calls:
+    for path, row, _, _, ref in calls:
         new_calls.setdefault(_relative(path), set()).add((row, ref))
     before = solve([_without_calls(summary, new_calls.get(_relative(summary.path), set())) for summary in summaries])
     brought = traced - before.traced_functions()
     reach: dict[FunctionId, AddedCall] = {}
-    for path, row, caller, ref in calls:
+    for path, row, where, caller, ref in calls:
         for fid in program.reached_from_calls(program.resolve_call(caller, ref)) & brought:
-            reach.setdefault(fid, AddedCall(path, row, caller))
+            reach.setdefault(fid, AddedCall(path, where, caller, 0 if where == row else row))
     return reach
 
 
-def _callee_name(ref: str) -> str:
-    """The name a call site's `ref` calls last: `norm` of "name:norm", "dotted:F.norm", "super:norm@Base"."""
-    return ref.partition(":")[2].partition("@")[0].rpartition(".")[2]
+def _new_call_row(row: int, ref: str, added: Collection[int], replaced: Mapping[int, Collection[str]],
+                  rebound: Mapping[int, int]) -> int:
+    """The added line a call site is new on: its own, unless the change only edited it there, or
+    the binding that redirects it; 0 for a call the change left as it was."""
+    if row in added and not _only_edited(ref, replaced.get(row, ())):
+        return row
+    return rebound.get(row, 0)
+
+
+def _only_edited(ref: str, removed: Collection[str]) -> bool:
+    """Whether a call site's `ref` calls what a removed line beside it called, as written there
+    (diff.called_names): `norm` for "name:norm", `F.norm` for "dotted:F.norm" (`loud.run` replacing
+    `safe.run` is a new call), `self.m` or `cls.m` for "self:m", `.m` for "super:m"; other calls
+    (through objects) by the method's name alone."""
+    kind, _, name = ref.partition(":")
+    name = name.partition("@")[0]
+    if kind in ("name", "dotted"):
+        return name in removed
+    if kind == "self":
+        return f"self.{name}" in removed or f"cls.{name}" in removed
+    if kind == "super":
+        return f".{name}" in removed
+    method = name.rpartition(">")[2].rpartition(".")[2]
+    return any(text.rpartition(".")[2] == method for text in removed)
 
 
 def _without_calls(summary: ModuleSummary, calls: Collection[tuple[int, str]]) -> ModuleSummary:
@@ -98,9 +126,11 @@ def at_added_calls(findings: Iterable[Finding], reach: Mapping[FunctionId, Added
             continue
         name, call = by_symbol[finding.symbol]
         text = _line(source_of, call.path, call.row)
+        brings = (f"this line makes the call on line {call.call_row} bring `{name}`" if call.call_row
+                  else f"this call brings `{name}`")
         moved.append(replace(
             finding,
-            message=f"this call brings `{name}` into traced code, and it breaks at "
+            message=f"{brings} into traced code, and it breaks at "
                     f"{finding.path}:{finding.location.row}: {finding.message}",
             path=call.path,
             location=Location(call.row, len(text) - len(text.lstrip()) + 1),

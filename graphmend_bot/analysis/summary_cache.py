@@ -87,8 +87,8 @@ class _StoredResult:
 
 @dataclass(frozen=True)
 class _StoredReach:
-    # (module, qualname) brought into traced code, (path, row, module, qualname) of the call that does
-    calls: tuple[tuple[str, str, str, int, str, str], ...]
+    # (module, qualname) brought into traced code, (path, row, module, qualname, call_row) of the call that does
+    calls: tuple[tuple[str, str, str, int, str, str, int], ...]
 
 
 @cache
@@ -153,11 +153,13 @@ class SummaryCache:
 
     @staticmethod
     def reach_key(result_key: str, added: Mapping[str, Collection[int]],
-                  replaced: Mapping[str, Mapping[int, Collection[str]]]) -> str:
+                  replaced: Mapping[str, Mapping[int, Collection[str]]],
+                  rebound: Mapping[str, Mapping[int, int]]) -> str:
         """The key of what a change's added calls bring into the traced code of the result `result_key`."""
         return _key("reach", result_key, sorted((path, sorted(rows)) for path, rows in added.items()),
                     sorted((path, sorted((row, sorted(names)) for row, names in rows.items()))
-                           for path, rows in replaced.items()))
+                           for path, rows in replaced.items()),
+                    sorted((path, sorted(rows.items())) for path, rows in rebound.items()))
 
     # ---- values --------------------------------------------------------------------------
     def load_scan(self, key: str) -> FileScan | None:
@@ -193,12 +195,12 @@ class SummaryCache:
         stored = self._load("reach", key, _StoredReach)
         if not isinstance(stored, _StoredReach):
             return None
-        reach = {(module, qualname): AddedCall(path, row, (caller_module, caller))
-                 for module, qualname, path, row, caller_module, caller in stored.calls}
+        reach = {(module, qualname): AddedCall(path, row, (caller_module, caller), call_row)
+                 for module, qualname, path, row, caller_module, caller, call_row in stored.calls}
         return reach if all(on_added_row(call.path, call.row, added) for call in reach.values()) else None
 
     def store_reach(self, key: str, reach: Mapping[FunctionId, AddedCall]) -> None:
-        stored = _StoredReach(tuple((module, qualname, call.path, call.row, *call.caller)
+        stored = _StoredReach(tuple((module, qualname, call.path, call.row, *call.caller, call.call_row)
                                     for (module, qualname), call in reach.items()))
         self._store("reach", key, _StoredReach, stored)
 

@@ -183,3 +183,55 @@ def test_a_break_traced_before_in_a_changed_file_stays_pre_existing(tmp_path: Pa
     document = review_json(world.git.root, world.base_sha)
     assert document["findings"] == 1 and document["new_on_added_lines"] == 0
     assert document["pre_existing_on_context_lines"] == 1 and "brings" not in json.dumps(document["review"])
+
+
+TWO_HELPERS = {"pkg/__init__.py": "", "pkg/utils.py": UTILS,
+               "pkg/quiet.py": "def helper(x):\n    return x + 1\n"}
+VIA_MODULE = NET.replace("from pkg.utils import helper", "from pkg import quiet, utils").replace(
+    "y = x * 2", "y = quiet.helper(x)")
+VIA_NAME = NET.replace("from pkg.utils import helper", "from pkg.quiet import helper").replace(
+    "y = x * 2", "y = helper(x)")
+
+
+def test_a_call_edited_to_reach_another_modules_function_is_new(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """review7 #4: `quiet.helper(x)` edited to `utils.helper(x)` calls another function of the same
+    name; it used to count as only edited, by the bare name, and the review said nothing."""
+    base = {**TWO_HELPERS, "pkg/net.py": VIA_MODULE}
+    head = {"pkg/net.py": VIA_MODULE.replace("quiet.helper(x)", "utils.helper(x)")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 9)]
+    assert "this call brings `helper` into traced code, and it breaks at pkg/utils.py:5" in \
+        document["review"]["comments"][0]["body"]
+
+
+def test_an_import_that_redirects_an_unchanged_call_is_blamed(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """review7 #4: only the import changes (`from pkg.quiet import helper` -> `from pkg.utils import
+    helper`); the unchanged `helper(x)` in forward now reaches the breaking helper. The comment is on
+    the import, the line the change added, and names the call it redirects."""
+    base = {**TWO_HELPERS, "pkg/net.py": VIA_NAME}
+    head = {"pkg/net.py": VIA_NAME.replace("from pkg.quiet import helper", "from pkg.utils import helper")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    [comment] = document["review"]["comments"]
+    assert (comment["path"], comment["line"]) == ("pkg/net.py", 4)
+    assert comment["body"].startswith("**GM401** this line makes the call on line 9 bring `helper` into traced "
+                                      "code, and it breaks at pkg/utils.py:5")
+    assert document["new_on_added_lines"] == 1
+
+
+@pytest.mark.parametrize("edit", [
+    ("from pkg.quiet import helper", "from pkg.quiet import (\n    helper,\n)"),  # re-spelled, same target
+    ("import torch\n", "import torch  # the model\n"),  # an unrelated import edited
+])
+def test_an_import_only_re_spelled_redirects_nothing(tmp_path: Path, fake_github: FakeGitHub,
+                                                     edit: tuple[str, str]) -> None:
+    """Negative: the binding keeps its target, so the call reaches what it reached: nothing is new
+    (the base's quiet helper has no break, and the utils one is not reached)."""
+    base = {**TWO_HELPERS, "pkg/net.py": VIA_NAME.replace("quiet", "utils")}
+    head = {"pkg/net.py": base["pkg/net.py"].replace(edit[0].replace("quiet", "utils"), edit[1].replace("quiet", "utils"), 1)}
+    assert head["pkg/net.py"] != base["pkg/net.py"]
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert document["new_on_added_lines"] == 0
+    assert "brings" not in json.dumps(document["review"])

@@ -14,6 +14,8 @@ import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from graphmend_bot.analysis.rebound_names import Bindings, bindings_in_text
+
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
 
 
@@ -23,9 +25,10 @@ class DiffFile:
     # RIGHT-side line number -> (hunk index, text of the line as the diff shows it)
     lines: dict[int, tuple[int, str]] = field(default_factory=dict)
     added: set[int] = field(default_factory=set)
-    # change block (removed and added lines with no context line between) -> the names its
-    # removed lines call (`norm` of `y = norm(y)`, `f` of `self.f(x)`); added row -> its block
+    # change block (removed and added lines with no context line between) -> what its removed
+    # lines call (`norm` of `y = norm(y)`, `self.f` of `self.f(x)`) and their text; added row -> its block
     removed_calls: dict[int, set[str]] = field(default_factory=dict)
+    removed_text: dict[int, list[str]] = field(default_factory=dict)
     blocks: dict[int, int] = field(default_factory=dict)
 
     def commentable(self, first: int, last: int) -> bool:
@@ -58,6 +61,7 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
             continue  # "\ No newline at end of file"
         if line.startswith("-"):
             diff.removed_calls.setdefault(block, set()).update(called_names(line[1:]))
+            diff.removed_text.setdefault(block, []).append(line[1:] + "\n")
             continue
         if line.startswith("+"):
             diff.added.add(row)
@@ -70,17 +74,25 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
 
 
 def called_names(text: str) -> set[str]:
-    """The names a line of code calls: the last name before each `(`, read by Python's tokenizer so
-    that a comment or a string (`# helper(x) later`) calls nothing; a line cut mid-bracket or
-    mid-string gives the calls before the cut."""
+    """What a line of code calls, as written before each `(`: `norm`, `loud.run`, `self.f`, and
+    `.m` for a call on a result (`super().m(`); read by Python's tokenizer so that a comment or a
+    string (`# helper(x) later`) calls nothing; a line cut mid-bracket or mid-string gives the calls
+    before the cut."""
     names: set[str] = set()
-    previous: tokenize.TokenInfo | None = None
+    chain: list[str] = []  # the dotted name being read, and what ended the one before
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.OP and token.string == "(" and previous is not None and (
-                    previous.type == tokenize.NAME and not keyword.iskeyword(previous.string)):
-                names.add(previous.string)
-            previous = token
+            if token.type == tokenize.OP and token.string == "(" and chain and chain[-1] not in (".", ")") and (
+                    not keyword.iskeyword(chain[-1])):
+                names.add("".join(chain).removeprefix(")"))
+            if token.type == tokenize.NAME:
+                chain = [*chain, token.string] if chain and chain[-1] == "." else [token.string]
+            elif token.type == tokenize.OP and token.string == "." and chain and chain[-1] != ".":
+                chain.append(".")
+            elif token.type == tokenize.OP and token.string in (")", "]"):
+                chain = [")"]  # `f(x).m(`: the call is on a result
+            else:
+                chain = []
     except (tokenize.TokenError, SyntaxError):  # an unclosed bracket or string: keep what was read
         pass
     return names
@@ -101,3 +113,15 @@ def replaced_calls(patches: Mapping[str, str | None]) -> dict[str, dict[int, fro
         replaced[path] = {row: frozenset(diff.removed_calls[diff.blocks[row]])
                           for row in diff.added if diff.removed_calls.get(diff.blocks[row])}
     return replaced
+
+
+def removed_bindings(patches: Mapping[str, str | None]) -> dict[str, dict[int, Bindings]]:
+    """By path, each added line -> what the removed lines right beside it bound (imports, names
+    assigned): a name an added line binds to another target redirects its calls
+    (analysis/rebound_names.py)."""
+    bound: dict[str, dict[int, Bindings]] = {}
+    for path, patch in patches.items():
+        diff = parse_patch(path, patch)
+        by_block = {block: bindings_in_text(lines) for block, lines in diff.removed_text.items()}
+        bound[path] = {row: by_block[diff.blocks[row]] for row in diff.added if by_block.get(diff.blocks[row])}
+    return bound
