@@ -5,8 +5,9 @@ Each finding is matched by its rule, file (relative to the baseline's folder), f
 source line with its whitespace collapsed (and a fingerprint of those and which of several
 identical lines it is): no line number, so code moved up or down by an edit above it still
 matches, and a changed line is a new finding. When a function holds more identical lines than
-the baseline has entries for them, the line numbers decide which are new: a change's diff first
-(`review`: lines it added are new, unchanged ones take the entries), then the line each entry was
+the baseline has entries for them, the diff and the lines around them decide which are new: a
+change's diff first (`review`: lines it added are new, unchanged ones take the entries), then the
+lines each entry had above and below it (kept as short digests), then the line each entry was
 written at (the nearest finding takes it). The file is JSON, one finding per entry, sorted, so
 its diffs review well.
 """
@@ -21,10 +22,11 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
-from graphmend_bot.analysis.files import outside_read_root
+from graphmend_bot.analysis.files import outside_read_root, read_source
 from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.json_files import JsonFileError, read_json_file
+from graphmend_bot.source_lines import physical_lines
 
 VERSION = 1
 MAX_BASELINE_BYTES = 20 * 1024 * 1024
@@ -58,6 +60,8 @@ class Entry:
     fingerprint: str
     identity: Identity | None  # None: an entry with a fingerprint alone, matched by it exactly
     row: int | None  # the line it was written at (baselines written before 2026-11 have none)
+    # short digests of the nearest non-blank lines above and below it then (none in older baselines)
+    neighbours: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -75,8 +79,9 @@ class Baseline:
             groups[_identity(finding, root)[:4]].append(index)
         hidden: set[int] = set()
         exact = Counter(entry.fingerprint for entry in self.entries if entry.identity is None)
-        for identity, rows in _rows_by_identity(self.entries).items():
-            hidden |= _nearest(rows, [(i, findings[i]) for i in groups.get(identity, [])], added or {})
+        lines = _FileLines()
+        for identity, written in _entries_by_identity(self.entries).items():
+            hidden |= _nearest(written, [(i, findings[i]) for i in groups.get(identity, [])], added or {}, lines)
         new = []
         for index, finding in enumerate(findings):
             key = fingerprint(finding, root)
@@ -89,26 +94,28 @@ class Baseline:
         return new, len(findings) - len(new)
 
 
-def _rows_by_identity(entries: Iterable[Entry]) -> dict[Identity, list[int | None]]:
-    rows: defaultdict[Identity, list[int | None]] = defaultdict(list)
+def _entries_by_identity(entries: Iterable[Entry]) -> dict[Identity, list[Entry]]:
+    found: defaultdict[Identity, list[Entry]] = defaultdict(list)
     for entry in entries:
         if entry.identity is not None:
-            rows[entry.identity].append(entry.row)
-    return rows
+            found[entry.identity].append(entry)
+    return found
 
 
-def _nearest(rows: Sequence[int | None], candidates: Sequence[tuple[int, Finding]],
-             added: Mapping[str, Collection[int]]) -> set[int]:
-    """Which of the identical `candidates` (index, finding) the entries written at `rows` hide: a
-    line the change added last, then the finding nearest an entry's line (at or below it on a tie:
-    an edit above moves code down); with no line numbers, in source order (the occurrence)."""
-    if len(candidates) <= len(rows):
+def _nearest(entries: Sequence[Entry], candidates: Sequence[tuple[int, Finding]],
+             added: Mapping[str, Collection[int]], lines: _FileLines) -> set[int]:
+    """Which of the identical `candidates` (index, finding) the `entries` hide: a line the change
+    added last; then the finding whose neighbouring lines are the entry's (an identical line added
+    elsewhere has other neighbours); then the one nearest the entry's line (at or below it on a
+    tie: an edit above moves code down); with no line numbers, in source order (the occurrence)."""
+    if len(candidates) <= len(entries):
         return {index for index, _ in candidates}
     pairs = sorted(
         (finding.location.row in added.get(finding.path, ()),
-         abs(finding.location.row - row) if row is not None else 0,
-         row is not None and finding.location.row < row, finding.location.row, index, slot)
-        for slot, row in enumerate(rows) for index, finding in candidates)
+         -_matching(entry.neighbours, lines.neighbours(finding.path, finding.location.row)),
+         abs(finding.location.row - entry.row) if entry.row is not None else 0,
+         entry.row is not None and finding.location.row < entry.row, finding.location.row, index, slot)
+        for slot, entry in enumerate(entries) for index, finding in candidates)
     hidden: set[int] = set()
     used: set[int] = set()
     for *_, index, slot in pairs:
@@ -116,6 +123,39 @@ def _nearest(rows: Sequence[int | None], candidates: Sequence[tuple[int, Finding
             hidden.add(index)
             used.add(slot)
     return hidden
+
+
+def _matching(written: tuple[str, str] | None, now: tuple[str, str] | None) -> int:
+    """How many of an entry's two neighbours a finding still has (0 when either is unknown)."""
+    if written is None or now is None:
+        return 0
+    return sum(a == b for a, b in zip(written, now, strict=True))
+
+
+class _FileLines:
+    """The lines of the files findings are in, read once each, for their neighbours."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str] | None] = {}
+
+    def neighbours(self, path: str, row: int) -> tuple[str, str] | None:
+        """Digests of the nearest non-blank lines above and below `row` ("" past either end);
+        None when the file cannot be read now."""
+        if path not in self._lines:
+            try:
+                self._lines[path] = physical_lines(read_source(path))
+            except ValueError:
+                self._lines[path] = None
+        lines = self._lines[path]
+        if lines is None or not 0 < row <= len(lines):
+            return None
+        above = next((line for line in reversed(lines[:row - 1]) if line.strip()), "")
+        below = next((line for line in lines[row:] if line.strip()), "")
+        return _digest(above), _digest(below)
+
+
+def _digest(line: str) -> str:
+    return hashlib.sha256(" ".join(line.split()).encode()).hexdigest()[:8] if line.strip() else ""
 
 
 def load_baseline(path: Path) -> Baseline:
@@ -143,17 +183,20 @@ def _entry(entry: dict[str, object]) -> Entry:
     identity = (str(fields[0]), str(fields[1]), str(fields[2]), str(fields[3])) \
         if all(isinstance(value, str) for value in fields) else None
     row = entry.get("row")
+    above, below = entry.get("above"), entry.get("below")
     return Entry(str(entry["fingerprint"]), identity,
-                 row if isinstance(row, int) and not isinstance(row, bool) and row > 0 else None)
+                 row if isinstance(row, int) and not isinstance(row, bool) and row > 0 else None,
+                 (above, below) if isinstance(above, str) and isinstance(below, str) else None)
 
 
 def write_baseline(path: Path, findings: Iterable[Finding]) -> int:
     """Write every finding to `path`; returns how many."""
     root = path.parent
+    lines = _FileLines()
     entries = sorted(
         (
             {"fingerprint": fingerprint(f, root), "code": code, "path": file, "symbol": symbol, "line": line,
-             "row": f.location.row}
+             "row": f.location.row, **_neighbour_fields(lines.neighbours(f.path, f.location.row))}
             for f in findings
             for code, file, symbol, line, _ in [_identity(f, root)]
         ),
@@ -163,6 +206,10 @@ def write_baseline(path: Path, findings: Iterable[Finding]) -> int:
     document = {"comment": HEADER, "version": VERSION, "findings": entries}
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     return len(entries)
+
+
+def _neighbour_fields(neighbours: tuple[str, str] | None) -> dict[str, str]:
+    return {"above": neighbours[0], "below": neighbours[1]} if neighbours is not None else {}
 
 
 def without_baselined(result: CheckResult, config: Config,

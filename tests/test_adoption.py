@@ -154,6 +154,21 @@ def test_an_identical_line_added_near_an_old_one_is_the_new_finding(write_tree, 
     assert reported_rows(run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")) == [6]
 
 
+def test_an_identical_line_added_nearer_the_old_lines_row_is_still_the_new_finding(write_tree, graphmend_cmd):
+    """review7 #8: a print identical to the baselined one is added at the top of forward, and five
+    lines above the old one push it further from its stored row than the new one is: the old
+    line's neighbours are those the baseline recorded, so it keeps its entry (the row alone blamed
+    the old line and hid the new one)."""
+    model = TWIN.replace("x = x - 1", "x = x - 1" + "\n            x = x + 2" * 3)  # the print at line 10
+    root = write_tree({"model.py": model})
+    assert run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", ".").returncode == 0
+    [entry] = json.loads((root / "base.json").read_text())["findings"]
+    assert entry["row"] == 10 and len(entry["above"]) == len(entry["below"]) == 8
+    edited = model.replace("x = x - 1", 'print("debug")\n            x = x - 1' + "\n            x = x * 5" * 5)
+    write_tree({"model.py": edited})  # the new print at 6, the old one at 16: 4 and 6 lines from row 10
+    assert reported_rows(run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")) == [6]
+
+
 def test_identical_lines_all_in_the_baseline_stay_hidden_however_far_they_moved(write_tree, graphmend_cmd):
     model = TWIN.replace("x = x - 1", 'print("debug")')
     root = write_tree({"model.py": model})
@@ -168,8 +183,9 @@ def test_a_baseline_without_line_numbers_still_hides_as_many_identical_lines(wri
     root = write_tree({"model.py": TWIN})
     assert run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", ".").returncode == 0
     document = json.loads((root / "base.json").read_text())
-    for entry in document["findings"]:
-        entry.pop("row", None)
+    for entry in document["findings"]:  # as written then: no row, no neighbours
+        for key in ("row", "above", "below"):
+            entry.pop(key, None)
     (root / "base.json").write_text(json.dumps(document))
     write_tree({"model.py": TWIN.replace("x = x - 1", 'print("debug")')})
     assert reported_rows(run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")) == [7]
