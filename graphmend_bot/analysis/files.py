@@ -225,16 +225,21 @@ def read_capped(path: str) -> bytes:
 
 def _check_readable(status: os.stat_result) -> None:
     if not stat.S_ISREG(status.st_mode):
-        kind = _KINDS.get(stat.S_IFMT(status.st_mode))
-        raise SkippedFile(f"skipped: not a regular file ({kind})" if kind else "skipped: not a regular file")
+        raise SkippedFile(f"skipped: not a regular file ({file_kind(status.st_mode)})")
     if status.st_size > MAX_FILE_BYTES:
         raise SkippedFile(_over_the_limit(status.st_size))
 
 
 _KINDS = {
     stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device", stat.S_IFIFO: "a FIFO",
-    stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory",
+    stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory", stat.S_IFLNK: "a symlink",
+    stat.S_IFREG: "a regular file",
 }
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this st_mode is, for a message: "a FIFO", "a character device"..."""
+    return _KINDS.get(stat.S_IFMT(mode), "a special file")
 
 
 def _over_the_limit(size: int) -> str:
