@@ -55,8 +55,10 @@ def working_tree(directory: Path) -> ArmSource:
     return ArmSource(directory.resolve(), "working tree")
 
 
-def export_ref(ref: str, directory: Path, destination: Path) -> ArmSource:
-    """`git archive REF` of the repository around `directory`, unpacked under `destination`."""
+def export_ref(ref: str, directory: Path, destination: Path, warn: Callable[[str], None] = _print_warning) -> ArmSource:
+    """`git archive REF` of the repository around `directory`, unpacked under `destination`; a link
+    out of the tree (absolute, or up past its root) is left out, as copy_working_tree does, and
+    `warn` told."""
     toplevel, prefix = _git_location(directory)
     if toplevel is None:
         raise SourceError(f"--against {ref}: {directory} is not inside a git repository")
@@ -72,11 +74,23 @@ def export_ref(ref: str, directory: Path, destination: Path) -> ArmSource:
         )
     destination.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(destination, filter="data")
+        tar.extractall(destination, filter=_left_out_when_refused(ref, warn))
     root = destination / prefix
     if not root.is_dir():
         raise SourceError(f"--against {ref}: {prefix or '.'} does not exist at {ref}")
     return ArmSource(root, ref)
+
+
+def _left_out_when_refused(ref: str, warn: Callable[[str], None]) -> Callable[[tarfile.TarInfo, str], tarfile.TarInfo | None]:
+    """tarfile's "data" filter, leaving out what it refuses rather than stopping the extraction."""
+    def data_or_nothing(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+        try:
+            return tarfile.data_filter(member, path)
+        except tarfile.FilterError as error:
+            reason = "a link out of the tree" if member.issym() or member.islnk() else str(error)
+            warn(f"--against {ref}: {member.name} left out: {reason}")
+            return None
+    return data_or_nothing
 
 
 def copy_working_tree(directory: Path, destination: Path, warn: Callable[[str], None] = _print_warning) -> Path:

@@ -12,7 +12,7 @@ import pytest
 
 from graphmend_bot.config import Config
 from graphmend_bot.verify.sandbox import share_with_sandbox
-from graphmend_bot.verify.sources import copy_working_tree, rewritten_copy
+from graphmend_bot.verify.sources import copy_working_tree, export_ref, rewritten_copy
 
 SECRET = "runner credentials\n"
 
@@ -102,3 +102,20 @@ def test_a_hostile_name_left_out_prints_one_inert_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "\x1b" not in err and "\n::" not in err
     assert err.startswith("graphmend verify: x\\x0a::error::forged\\x1b[2J.txt left out of the copy")
+
+
+def test_a_ref_holding_links_out_of_the_tree_is_exported_without_them(tmp_path):
+    tree = tmp_path / "repo"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "m.py").write_text("x = 1\n")
+    (tree / "pkg" / "pw").symlink_to("/etc/passwd")
+    (tree / "pkg" / "up").symlink_to("../../secret.txt")
+    (tree / "pkg" / "alias.py").symlink_to("m.py")
+    _git_add_all(tree)
+    subprocess.run(["git", "-C", str(tree), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "0"], check=True)
+    warnings: list[str] = []
+    arm = export_ref("HEAD", tree, tmp_path / "original", warnings.append)
+    assert sorted(warnings) == ["--against HEAD: pkg/pw left out: a link out of the tree",
+                                "--against HEAD: pkg/up left out: a link out of the tree"]
+    assert sorted(path.name for path in (arm.root / "pkg").iterdir()) == ["alias.py", "m.py"]
+    assert (arm.root / "pkg" / "alias.py").is_symlink() and (arm.root / "pkg" / "alias.py").read_text() == "x = 1\n"
