@@ -126,6 +126,9 @@ def _copy_entry(tree: Path, name: str, destination: Path, warn: Callable[[str], 
                 git_listed: bool = False) -> None:
     """Copy `tree/name` to `destination/name` without following a link (see copy_working_tree)."""
     source, target = tree / name, destination / name
+    if git_listed and outside(str(source.parent), os.path.realpath(tree)):  # a folder swapped for a link since
+        warn(f"{name} left out of the copy: a link out of the tree")
+        return
     try:
         mode = source.lstat().st_mode
         if stat.S_ISDIR(mode):

@@ -119,3 +119,21 @@ def test_a_ref_holding_links_out_of_the_tree_is_exported_without_them(tmp_path):
                                 "--against HEAD: pkg/up left out: a link out of the tree"]
     assert sorted(path.name for path in (arm.root / "pkg").iterdir()) == ["alias.py", "m.py"]
     assert (arm.root / "pkg" / "alias.py").is_symlink() and (arm.root / "pkg" / "alias.py").read_text() == "x = 1\n"
+
+
+def test_a_listed_file_behind_a_folder_swapped_for_a_link_is_left_out(tmp_path):
+    """git lists the index: `sub/secret.txt` stays listed after `sub/` becomes a link out of the tree."""
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "secret.txt").write_text(SECRET)
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "secret.txt").write_text("public\n")
+    _git_add_all(tree)
+    (tree / "sub" / "secret.txt").unlink()
+    (tree / "sub").rmdir()
+    (tree / "sub").symlink_to(private, target_is_directory=True)
+    warnings: list[str] = []
+    copy = copy_working_tree(tree, tmp_path / "copy", warnings.append)
+    assert not os.path.lexists(copy / "sub" / "secret.txt")
+    assert "sub/secret.txt left out of the copy: a link out of the tree" in warnings
