@@ -1,10 +1,14 @@
-"""Reading a JSON file that may be hostile or broken: size-capped, every failure one ValueError."""
+"""Reading a JSON file that may be hostile or broken: a regular file only, size-capped, every
+failure one ValueError."""
 
 from __future__ import annotations
 
+import errno
 import json
 from pathlib import Path
 from typing import Any
+
+from graphmend_bot.analysis.files import NotRegularFile, OversizedFile, UnreadFile, read_regular_file
 
 
 class JsonFileError(ValueError):
@@ -16,14 +20,20 @@ class JsonFileError(ValueError):
 
 
 def read_json_file(path: Path, max_bytes: int) -> Any:
+    """The JSON value in `path`. A device or FIFO given as the file (`--baseline /dev/zero`) is
+    refused before any read: its size says nothing, and reading it would never end or never return."""
     try:
-        if path.stat().st_size > max_bytes:
-            raise JsonFileError(f"larger than {max_bytes >> 20} MiB")
-        return json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise JsonFileError("no such file", missing=True) from None
-    except JsonFileError:
-        raise
-    # ValueError: JSONDecodeError, and a number past Python's limit for int conversion (4,300 digits).
-    except (OSError, ValueError, RecursionError) as error:
+        data = read_regular_file(str(path), max_bytes)
+    except UnreadFile as error:
+        if error.errno == errno.ENOENT:
+            raise JsonFileError("no such file", missing=True) from None
+        raise JsonFileError(f"unreadable: {error.strerror}") from None
+    except OversizedFile:
+        raise JsonFileError(f"larger than {max_bytes >> 20} MiB") from None
+    except NotRegularFile as error:
+        raise JsonFileError(f"not a regular file ({error.kind})") from None
+    try:
+        return json.loads(data.decode("utf-8"))
+    # ValueError: bad UTF-8, JSONDecodeError, and a number past Python's limit for int conversion (4,300 digits).
+    except (ValueError, RecursionError) as error:
         raise JsonFileError(f"unreadable: {error}") from None

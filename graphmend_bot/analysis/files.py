@@ -30,6 +30,22 @@ class SkippedFile(ValueError):
     where any other ValueError of read_source is a file that should have been checked and was not."""
 
 
+class NotRegularFile(SkippedFile):
+    """A device, FIFO, socket or folder where a file's bytes were wanted."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"skipped: not a regular file ({kind})")
+        self.kind = kind
+
+
+class OversizedFile(SkippedFile):
+    """A file over its reader's size cap (`size`: what it claimed, or the cap + 1 byte read)."""
+
+    def __init__(self, size: int, max_bytes: int) -> None:
+        super().__init__(f"skipped: {size // 1024} KiB is over the {max_bytes // (1024 * 1024)} MiB limit")
+        self.max_bytes = max_bytes
+
+
 class UnreadFile(ValueError):
     """A file the system would not read (an OSError): `errno` tells a busy machine (EMFILE,
     ENOMEM...) from the file's own fault."""
@@ -58,20 +74,51 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (),
     base = os.path.realpath(exclude_root) if exclude_root and patterns else None
     packages: dict[tuple[Path, bool], list[str]] = {}  # per directory, for this walk
     files: dict[str, SourceFile] = {}
+    identities: dict[str, tuple[int, int] | str] = {}  # shown path -> the file it leads to
+    named: set[str] = set()  # files given as such, not found by a walk
     errors: list[FileError] = []
     for raw in paths:
         root = Path(raw)
         if not root.exists():
             errors.append(FileError(raw, "no such file or directory"))
             continue
-        candidates = [root] if root.is_file() else _walk(root, errors)
+        if root.is_file():
+            candidates: Iterable[Path] = [root]
+            named.add(_display(root))
+        else:
+            candidates = _walk(root, errors)
         for path in candidates:
             shown = _display(path)
             if shown in files or (patterns and _excluded(_relative(path, base) or shown, patterns)):
                 continue
             module, is_package = module_name(path, packages)
             files[shown] = SourceFile(shown, module, is_package)
-    return _unique_modules(sorted(files.values(), key=lambda f: f.path)), errors
+            identities[shown] = _file_identity(path)
+    kept = _one_path_per_file(files, identities, named)
+    return _unique_modules(sorted(kept, key=lambda f: f.path)), errors
+
+
+def _file_identity(path: Path) -> tuple[int, int] | str:
+    """What tells two paths to one file apart from two files: its device and inode (one stat, where
+    a real path costs one per folder level), or the path when the stat fails."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return str(path)
+    return status.st_dev, status.st_ino
+
+
+def _one_path_per_file(files: dict[str, SourceFile], identities: dict[str, tuple[int, int] | str],
+                       named: set[str]) -> list[SourceFile]:
+    """A file reached by two paths (`alias.py -> m.py`, a file and a linked folder holding it) is
+    checked under one of them, as its breaks are one: else each is reported, fixed and counted
+    twice, and --fix writes the file twice. Kept: a path named on the command line (what the user
+    asked about), else the one that is the file's own real path, else the first in sorted order."""
+    paths: dict[tuple[int, int] | str, list[str]] = {}
+    for shown in files:
+        paths.setdefault(identities[shown], []).append(shown)
+    return [files[min(same, key=lambda shown: (shown not in named, os.path.realpath(shown) != os.path.abspath(shown), shown))]
+            if len(same) > 1 else files[same[0]] for same in paths.values()]
 
 
 def _unique_modules(files: list[SourceFile]) -> list[SourceFile]:
@@ -203,42 +250,50 @@ def read_source(path: str) -> str:
 
 
 def read_capped(path: str) -> bytes:
-    """The bytes of the regular file `path` (through its symlinks), at most MAX_FILE_BYTES of them.
-
-    A device, FIFO or socket named `*.py` (`zero.py -> /dev/zero`) is never opened for reading: its
-    size says nothing (0 for /dev/zero) and a read would never end or never return. The open does
-    not wait on a FIFO swapped in after the check, and the read stops one byte past the cap, whatever
-    the size claimed (a file growing, a /proc file)."""
+    """The bytes of the source file `path` (through its symlinks), at most MAX_FILE_BYTES of them;
+    never a file outside the confined root (see read_regular_file)."""
     if outside_read_root(path):
         raise SkippedFile("skipped: a symlink to a file outside the workspace is never read")
+    return read_regular_file(path, MAX_FILE_BYTES)
+
+
+def read_regular_file(path: str, max_bytes: int) -> bytes:
+    """The bytes of the regular file `path` (through its symlinks), at most `max_bytes` of them.
+
+    A device, FIFO or socket (`zero.py -> /dev/zero`, `--baseline /dev/zero`) is never opened for
+    reading: its size says nothing (0 for /dev/zero) and a read would never end or never return.
+    The open does not wait on a FIFO swapped in after the check, and the read stops one byte past
+    the cap, whatever the size claimed (a file growing, a /proc file). Raises NotRegularFile,
+    OversizedFile or UnreadFile (an OSError: `errno` ENOENT when there is no such file)."""
     try:
-        _check_readable(os.stat(path))
+        _check_readable(os.stat(path), max_bytes)
         with open(path, "rb", opener=nonblocking_open) as handle:
-            _check_readable(os.fstat(handle.fileno()))
-            data = handle.read(MAX_FILE_BYTES + 1)
+            _check_readable(os.fstat(handle.fileno()), max_bytes)
+            data = handle.read(max_bytes + 1)
     except OSError as error:
         raise UnreadFile(error.errno, error.strerror) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise SkippedFile(_over_the_limit(MAX_FILE_BYTES + 1))
+    if len(data) > max_bytes:
+        raise OversizedFile(max_bytes + 1, max_bytes)
     return data
 
 
-def _check_readable(status: os.stat_result) -> None:
+def _check_readable(status: os.stat_result, max_bytes: int) -> None:
     if not stat.S_ISREG(status.st_mode):
-        kind = _KINDS.get(stat.S_IFMT(status.st_mode))
-        raise SkippedFile(f"skipped: not a regular file ({kind})" if kind else "skipped: not a regular file")
-    if status.st_size > MAX_FILE_BYTES:
-        raise SkippedFile(_over_the_limit(status.st_size))
+        raise NotRegularFile(file_kind(status.st_mode))
+    if status.st_size > max_bytes:
+        raise OversizedFile(status.st_size, max_bytes)
 
 
 _KINDS = {
     stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device", stat.S_IFIFO: "a FIFO",
-    stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory",
+    stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory", stat.S_IFLNK: "a symlink",
+    stat.S_IFREG: "a regular file",
 }
 
 
-def _over_the_limit(size: int) -> str:
-    return f"skipped: {size // 1024} KiB is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit"
+def file_kind(mode: int) -> str:
+    """What a file of this st_mode is, for a message: "a FIFO", "a character device"..."""
+    return _KINDS.get(stat.S_IFMT(mode), "a special file")
 
 
 def nonblocking_open(path: str, flags: int) -> int:

@@ -8,13 +8,20 @@ same path relative to the repository root), so entry points resolve the same way
 from __future__ import annotations
 
 import io
+import os
 import shutil
+import stat
 import subprocess
+import sys
 import tarfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphmend_bot.analysis.files import file_kind, outside
 from graphmend_bot.config import Config
+from graphmend_bot.report.controls import visible
+from graphmend_bot.report.github import inert_line
 
 # Never copied when the tree is not a git repository.
 SKIPPED_DIRECTORIES = (
@@ -27,6 +34,11 @@ SKIPPED_DIRECTORIES = (
     ".ruff_cache",
     "node_modules",
 )
+
+
+def _print_warning(message: str) -> None:
+    """File names come from the pull request: never a second line, an escape or a workflow command."""
+    print(inert_line(visible(f"graphmend verify: {message}")), file=sys.stderr)
 
 
 class SourceError(Exception):
@@ -43,8 +55,10 @@ def working_tree(directory: Path) -> ArmSource:
     return ArmSource(directory.resolve(), "working tree")
 
 
-def export_ref(ref: str, directory: Path, destination: Path) -> ArmSource:
-    """`git archive REF` of the repository around `directory`, unpacked under `destination`."""
+def export_ref(ref: str, directory: Path, destination: Path, warn: Callable[[str], None] = _print_warning) -> ArmSource:
+    """`git archive REF` of the repository around `directory`, unpacked under `destination`; a link
+    out of the tree (absolute, or up past its root) is left out, as copy_working_tree does, and
+    `warn` told."""
     toplevel, prefix = _git_location(directory)
     if toplevel is None:
         raise SourceError(f"--against {ref}: {directory} is not inside a git repository")
@@ -60,33 +74,92 @@ def export_ref(ref: str, directory: Path, destination: Path) -> ArmSource:
         )
     destination.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(destination, filter="data")
+        tar.extractall(destination, filter=_left_out_when_refused(ref, warn))
     root = destination / prefix
     if not root.is_dir():
         raise SourceError(f"--against {ref}: {prefix or '.'} does not exist at {ref}")
     return ArmSource(root, ref)
 
 
-def copy_working_tree(directory: Path, destination: Path) -> Path:
+def _left_out_when_refused(ref: str, warn: Callable[[str], None]) -> Callable[[tarfile.TarInfo, str], tarfile.TarInfo | None]:
+    """tarfile's "data" filter, leaving out what it refuses rather than stopping the extraction."""
+    def data_or_nothing(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+        try:
+            return tarfile.data_filter(member, path)
+        except tarfile.FilterError as error:
+            reason = "a link out of the tree" if member.issym() or member.islnk() else str(error)
+            warn(f"--against {ref}: {member.name} left out: {reason}")
+            return None
+    return data_or_nothing
+
+
+def copy_working_tree(directory: Path, destination: Path, warn: Callable[[str], None] = _print_warning) -> Path:
     """Copy the files of the working tree (git's tracked and untracked-not-ignored files when it
-    is a repository) to `destination`; returns the copy of `directory`."""
+    is a repository) to `destination`; returns the copy of `directory`.
+
+    The copy may be handed to the sandbox user, so nothing is ever read through a link: a link
+    whose target is inside the tree is copied as a link (relative, to the copy's own file), any
+    other is left out, and so is anything that is neither a regular file nor a folder (a FIFO
+    would block the copy, a device never end it); `warn` is told each one left out."""
     directory = directory.resolve()
     toplevel, prefix = _git_location(directory)
     if toplevel is not None:
         listing = _git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], toplevel) or ""
         for name in filter(None, listing.split("\0")):
-            source = toplevel / name
-            if source.is_file():  # deleted-but-tracked files and submodules are skipped
-                target = destination / name
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, target)
+            _copy_entry(toplevel, name, destination, warn, git_listed=True)
         root = destination / prefix
         root.mkdir(parents=True, exist_ok=True)
         return root
-    shutil.copytree(
-        directory, destination, ignore=shutil.ignore_patterns(*SKIPPED_DIRECTORIES), dirs_exist_ok=True
-    )
+    destination.mkdir(parents=True, exist_ok=True)
+
+    def unreadable(error: OSError) -> None:
+        warn(f"{_shown(directory, error.filename)} left out of the copy: {error.strerror}")
+
+    for folder, folders, files in os.walk(directory, onerror=unreadable):  # never into a linked folder
+        folders[:] = [name for name in folders if name not in SKIPPED_DIRECTORIES]
+        for name in [*folders, *files]:
+            _copy_entry(directory, os.path.relpath(os.path.join(folder, name), directory), destination, warn)
     return destination
+
+
+def _copy_entry(tree: Path, name: str, destination: Path, warn: Callable[[str], None],
+                git_listed: bool = False) -> None:
+    """Copy `tree/name` to `destination/name` without following a link (see copy_working_tree)."""
+    source, target = tree / name, destination / name
+    if git_listed and outside(str(source.parent), os.path.realpath(tree)):  # a folder swapped for a link since
+        warn(f"{name} left out of the copy: a link out of the tree")
+        return
+    try:
+        mode = source.lstat().st_mode
+        if stat.S_ISDIR(mode):
+            if not git_listed:  # git lists a folder only for a submodule, which is not copied
+                target.mkdir(parents=True, exist_ok=True)
+        elif stat.S_ISREG(mode):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target, follow_symlinks=False)
+        elif stat.S_ISLNK(mode):
+            _copy_link(tree, source, target, warn)
+        else:
+            warn(f"{name} left out of the copy: {file_kind(mode)}, not a regular file or folder")
+    except FileNotFoundError:  # tracked but deleted, or gone since the listing
+        pass
+    except OSError as error:
+        warn(f"{name} left out of the copy: {error.strerror}")
+
+
+def _copy_link(tree: Path, source: Path, target: Path, warn: Callable[[str], None]) -> None:
+    real_tree = os.path.realpath(tree)
+    resolved = os.path.realpath(source)
+    if outside(resolved, real_tree):
+        warn(f"{source.relative_to(tree)} left out of the copy: a link out of the tree")
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Relative from the link's real folder: the same path leads to the copy's own file.
+    os.symlink(os.path.relpath(resolved, os.path.realpath(source.parent)), target)
+
+
+def _shown(tree: Path, filename: str | None) -> str:
+    return os.path.relpath(filename, tree) if filename else str(tree)
 
 
 def rewritten_copy(
