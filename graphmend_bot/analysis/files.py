@@ -74,51 +74,20 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (),
     base = os.path.realpath(exclude_root) if exclude_root and patterns else None
     packages: dict[tuple[Path, bool], list[str]] = {}  # per directory, for this walk
     files: dict[str, SourceFile] = {}
-    identities: dict[str, tuple[int, int] | str] = {}  # shown path -> the file it leads to
-    named: set[str] = set()  # files given as such, not found by a walk
     errors: list[FileError] = []
     for raw in paths:
         root = Path(raw)
         if not root.exists():
             errors.append(FileError(raw, "no such file or directory"))
             continue
-        if root.is_file():
-            candidates: Iterable[Path] = [root]
-            named.add(_display(root))
-        else:
-            candidates = _walk(root, errors)
+        candidates = [root] if root.is_file() else _walk(root, errors)
         for path in candidates:
             shown = _display(path)
             if shown in files or (patterns and _excluded(_relative(path, base) or shown, patterns)):
                 continue
             module, is_package = module_name(path, packages)
             files[shown] = SourceFile(shown, module, is_package)
-            identities[shown] = _file_identity(path)
-    kept = _one_path_per_file(files, identities, named)
-    return _unique_modules(sorted(kept, key=lambda f: f.path)), errors
-
-
-def _file_identity(path: Path) -> tuple[int, int] | str:
-    """What tells two paths to one file apart from two files: its device and inode (one stat, where
-    a real path costs one per folder level), or the path when the stat fails."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return str(path)
-    return status.st_dev, status.st_ino
-
-
-def _one_path_per_file(files: dict[str, SourceFile], identities: dict[str, tuple[int, int] | str],
-                       named: set[str]) -> list[SourceFile]:
-    """A file reached by two paths (`alias.py -> m.py`, a file and a linked folder holding it) is
-    checked under one of them, as its breaks are one: else each is reported, fixed and counted
-    twice, and --fix writes the file twice. Kept: a path named on the command line (what the user
-    asked about), else the one that is the file's own real path, else the first in sorted order."""
-    paths: dict[tuple[int, int] | str, list[str]] = {}
-    for shown in files:
-        paths.setdefault(identities[shown], []).append(shown)
-    return [files[min(same, key=lambda shown: (shown not in named, os.path.realpath(shown) != os.path.abspath(shown), shown))]
-            if len(same) > 1 else files[same[0]] for same in paths.values()]
+    return _unique_modules(sorted(files.values(), key=lambda f: f.path)), errors
 
 
 def _unique_modules(files: list[SourceFile]) -> list[SourceFile]:
