@@ -323,7 +323,35 @@ def fix_outcome(
         for path in sorted(current)
         if current[path] != original[path]
     ]
+    changes, aliases = _one_change_per_file(changes)
+    remaining.errors.extend(FileError(alias, f"{FIXES_SKIPPED}: it is {kept} under another path, and only the fixes "
+                                             "made there were written", "warning") for alias, kept in aliases)
     return FixOutcome(changes=changes, remaining=remaining, passes=passes, reachable=reachable)
+
+
+def _one_change_per_file(changes: list[FileChange]) -> tuple[list[FileChange], list[tuple[str, str]]]:
+    """One change per file: a file reached by two paths in the tree (`alias.py -> m.py`) is analysed
+    under both (each is a module Python can import), but written and counted once, under its own
+    real path when that is one of them. Returns the changes kept and (dropped path, kept path) for
+    each dropped change that would have written other text (its fixes are lost: said, not hidden)."""
+    by_file: dict[tuple[int, int] | str, list[FileChange]] = defaultdict(list)
+    for change in changes:
+        by_file[_file_identity(change.path)].append(change)
+    kept: list[FileChange] = []
+    dropped: list[tuple[str, str]] = []
+    for same in by_file.values():
+        first = min(same, key=lambda c: (os.path.realpath(c.path) != os.path.abspath(c.path), c.path))
+        kept.append(first)
+        dropped.extend((change.path, first.path) for change in same if change.after != first.after)
+    return sorted(kept, key=lambda c: c.path), dropped
+
+
+def _file_identity(path: str) -> tuple[int, int] | str:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return path
+    return status.st_dev, status.st_ino
 
 
 BreakKey = tuple[str, str, str, bool]  # (code, function, stripped line, rare): stable across line shifts
