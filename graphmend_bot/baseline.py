@@ -110,9 +110,10 @@ def _nearest(entries: Sequence[Entry], candidates: Sequence[tuple[int, Finding]]
     tie: an edit above moves code down); with no line numbers, in source order (the occurrence)."""
     if len(candidates) <= len(entries):
         return {index for index, _ in candidates}
+    around = {index: lines.neighbours(finding.path, finding.location.row) for index, finding in candidates}
     pairs = sorted(
         (finding.location.row in added.get(finding.path, ()),
-         -_matching(entry.neighbours, lines.neighbours(finding.path, finding.location.row)),
+         -_matching(entry.neighbours, around[index]),
          abs(finding.location.row - entry.row) if entry.row is not None else 0,
          entry.row is not None and finding.location.row < entry.row, finding.location.row, index, slot)
         for slot, entry in enumerate(entries) for index, finding in candidates)
@@ -149,8 +150,8 @@ class _FileLines:
         lines = self._lines[path]
         if lines is None or not 0 < row <= len(lines):
             return None
-        above = next((line for line in reversed(lines[:row - 1]) if line.strip()), "")
-        below = next((line for line in lines[row:] if line.strip()), "")
+        above = next((lines[i] for i in range(row - 2, -1, -1) if lines[i].strip()), "")
+        below = next((lines[i] for i in range(row, len(lines)) if lines[i].strip()), "")
         return _digest(above), _digest(below)
 
 
