@@ -126,9 +126,16 @@ def _restricted(result: CheckResult, scope: ProjectScope, given: Sequence[str], 
     and the configuration's own warnings (a mistyped entry point), which lie in no given path."""
     if scope.only is None:
         return result
-    about_config = {config.source or "configuration"}
-    errors = [error for error in result.errors if within(error.path, given) or error.path in about_config]
+    errors = [error for error in result.errors if within(error.path, given) or _names_config(error.path, config)]
     return replace(result, errors=errors, files_checked=len(scope.only))
+
+
+def _names_config(path: str, config: Config) -> bool:
+    """Whether a message is the configuration's own: its path is the config file, however spelled (a
+    cached result keeps the spelling of the run that stored it)."""
+    if not config.source:
+        return path == "configuration"
+    return path == config.source or os.path.realpath(path) == os.path.realpath(config.source)
 
 
 def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) -> CheckResult:

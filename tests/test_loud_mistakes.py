@@ -59,8 +59,8 @@ def test_an_entry_point_typo_is_said_when_its_folder_or_file_is_checked(write_tr
     root = write_tree({".graphmend.yml": "entry-points: ['pkg.lib:helpr']\n", "pkg/__init__.py": "",
                        "pkg/lib.py": LIB})
     warning = "warning: entry-points names 'pkg.lib:helpr', which matches no function in the checked files"
-    for paths in (["pkg"], ["pkg/lib.py"], ["."]):
-        result = run(graphmend_cmd, root, "check", *paths)
+    for paths in (["pkg"], ["pkg/lib.py"], ["."], ["--config", ".graphmend.yml", "pkg/lib.py"]):
+        result = run(graphmend_cmd, root, "check", *paths)  # the last from the cache, the config spelled anew
         assert warning in result.stdout, paths
         assert result.returncode == 0
 
