@@ -30,7 +30,7 @@ from graphmend_bot.analysis.incremental import (
 from graphmend_bot.analysis.model import Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.public_api import is_public_module
-from graphmend_bot.analysis.rebound_names import Bindings, rebound_calls
+from graphmend_bot.analysis.rebound_names import Redirects, redirected_calls
 from graphmend_bot.analysis.redraft import redrafted, solved_facts, without_untraced_edits
 from graphmend_bot.analysis.scope import FunctionId, Program
 from graphmend_bot.analysis.summary import summarize_module
@@ -514,11 +514,11 @@ class Workspace:
 
     def added_call_reach(self, added_lines: Mapping[str, Collection[int]],
                          replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
-                         rebound: Mapping[str, Mapping[int, int]] | None = None,
+                         rebound: Mapping[str, Redirects] | None = None,
                          ) -> dict[FunctionId, AddedCall] | None:
         """What the calls on `added_lines` (by path) alone bring into traced code (added_calls.py);
         `replaced`: the names each added line's hunk called on removed lines (diff.replaced_calls);
-        `rebound`: the calls added bindings redirect (rebound_names.rebound_calls).
+        `rebound`: the calls added imports redirect (rebound_names.redirected_calls).
         Kept in the cache with the result; None when neither the cache holds it nor was a program
         solved (the result came from the cache): a Workspace without `whole_result` solves it."""
         cache, key = self.cache, None
@@ -622,14 +622,14 @@ def check_change(
     added_lines: Mapping[str, Collection[int]],
     cache: SummaryCache | None = None,
     replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
-    removed_bindings: Mapping[str, Mapping[int, Bindings]] | None = None,
+    patches: Mapping[str, str | None] | None = None,
 ) -> CheckResult:
     """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
     the change added, those on unchanged lines of the functions that call brings into traced code
     (added_calls.py). `added_lines`: the lines the change added, by path (its diff); `replaced`:
     the names each added line's hunk called on removed lines, whose calls are not new
-    (diff.replaced_calls); `removed_bindings`: what those removed lines bound, so that a call an
-    added import or assignment redirects counts as added (diff.removed_bindings); the configured baseline hides what it holds (counted in the changed
+    (diff.replaced_calls); `patches`: each file's unified diff, which undone gives the file before,
+    so that a call an added import redirects counts as added (rebound_names.py); the configured baseline hides what it holds (counted in the changed
     files only), the diff telling identical lines apart. A break in a changed file an added call
     brings in is listed at its line too: the finding at the call points at it (findings.pointers)."""
     wanted = {os.path.abspath(p) for p in changed}
@@ -643,7 +643,7 @@ def check_change(
         outside = without_baselined(replace(whole, findings=[f for f in whole.findings
                                                              if os.path.abspath(f.path) not in wanted]), config)
         older = [f for f in result.findings if not on_added_line(f, added_lines)]
-        rebound = _rebound_calls(added_lines, removed_bindings or {})
+        rebound = _redirected_calls(workspace, added_lines, patches or {})
         reach = workspace.added_call_reach(added_lines, replaced, rebound)
         if reach is None:  # the result was cached, the reach of this change not: solve the tree
             solving = Workspace(paths, config, cache=cache)
@@ -656,18 +656,23 @@ def check_change(
                                                                   key=lambda f: f.sort_key)))
 
 
-def _rebound_calls(added_lines: Mapping[str, Collection[int]],
-                   removed_bindings: Mapping[str, Mapping[int, Bindings]]) -> dict[str, dict[int, int]]:
-    """By path, the calls the change's added bindings redirect (rebound_names.rebound_calls); a file
-    that cannot be read now redirects nothing (its own error is reported by the check)."""
+def _redirected_calls(workspace: Workspace, added_lines: Mapping[str, Collection[int]],
+                      patches: Mapping[str, str | None]) -> dict[str, Redirects]:
+    """By path, the calls the change's added imports redirect (rebound_names.redirected_calls); a
+    file that cannot be read now redirects nothing (its own error is reported by the check)."""
+    files = {os.path.abspath(f.path): f for f in workspace.files}
     rebound = {}
     for path, rows in added_lines.items():
+        source_file = files.get(os.path.abspath(path))
+        if source_file is None or not rows:
+            continue
         try:
-            calls = rebound_calls(read_source(path), rows, removed_bindings.get(path, {}))
+            head = read_source(path)
         except ValueError:
             continue
-        if calls:
-            rebound[path] = calls
+        redirects = redirected_calls(path, source_file.module, source_file.is_package, head, patches.get(path), rows)
+        if redirects:
+            rebound[path] = redirects
     return rebound
 
 

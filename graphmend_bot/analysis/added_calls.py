@@ -4,7 +4,7 @@ A pull request that makes `forward` call an old helper leaves the helper's file 
 helper's breaks are now the pull request's doing. The program is solved again without the call
 sites on the lines the change added, save those to a name a removed line right beside them calls
 (`y = norm(y)` edited to `y = norm(y * 1)`: not a new call; diff.replaced_calls), and with the
-calls an added import or assignment redirects (rebound_names.py); a function traced now and not
+calls an added import redirects (rebound_names.py); a function traced now and not
 then came in through one of those calls, and its findings are reported at that call (the first one, in file and line order),
 naming the break's own file, line and reason: those in unchanged files, and those on lines the
 change did not add in the files it changed (where they would read as pre-existing). Only call sites carry a line: a function added as a
@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from graphmend_bot.analysis.model import ModuleSummary
+from graphmend_bot.analysis.rebound_names import Redirects, call_root
 from graphmend_bot.analysis.scope import FunctionId, Program
 from graphmend_bot.findings import Finding, Location
 from graphmend_bot.source_lines import physical_lines
@@ -26,9 +27,9 @@ from graphmend_bot.source_lines import physical_lines
 @dataclass(frozen=True)
 class AddedCall:
     path: str  # the changed file, as the findings name files
-    row: int  # an added line: the call, or the binding that redirects it (analysis/rebound_names.py)
+    row: int  # an added line: the call, or the import that redirects it (analysis/rebound_names.py)
     caller: FunctionId
-    call_row: int = 0  # the redirected call's own line, when `row` is its binding's
+    call_row: int = 0  # the redirected call's own line, when `row` is its import's
 
 
 def _relative(path: str) -> str:
@@ -47,12 +48,12 @@ def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],
                      solve: Callable[[list[ModuleSummary]], Program],
                      added: Mapping[str, Collection[int]],
                      replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
-                     rebound: Mapping[str, Mapping[int, int]] | None = None) -> dict[FunctionId, AddedCall]:
+                     rebound: Mapping[str, Redirects] | None = None) -> dict[FunctionId, AddedCall]:
     """Each function that only the calls on `added` lines (by path) bring into `program`'s traced
     code -> the added call that does. `solve` makes the program of other summaries; `replaced`: by
     path, an added line -> the names its hunk's removed lines call (diff.replaced_calls);
-    `rebound`: by path, the row of a call an added binding redirects -> the binding's row
-    (rebound_names.rebound_calls): such a call is new too, and blamed on its binding."""
+    `rebound`: by path, the calls an added import redirects -> the import's row
+    (rebound_names.redirected_calls): such a call is new too, and blamed on its import."""
     added = {_relative(path): rows for path, rows in added.items() if rows}
     replaced = {_relative(path): rows for path, rows in (replaced or {}).items()}
     rebound = {_relative(path): rows for path, rows in (rebound or {}).items()}
@@ -81,12 +82,13 @@ def added_call_reach(program: Program, summaries: Iterable[ModuleSummary],
 
 
 def _new_call_row(row: int, ref: str, added: Collection[int], replaced: Mapping[int, Collection[str]],
-                  rebound: Mapping[int, int]) -> int:
+                  rebound: Redirects) -> int:
     """The added line a call site is new on: its own, unless the change only edited it there, or
-    the binding that redirects it; 0 for a call the change left as it was."""
+    the import that redirects it; 0 for a call the change left as it was."""
     if row in added and not _only_edited(ref, replaced.get(row, ())):
         return row
-    return rebound.get(row, 0)
+    name = call_root(ref)
+    return rebound.get((row, name), 0) if name is not None else 0
 
 
 def _only_edited(ref: str, removed: Collection[str]) -> bool:
@@ -126,7 +128,7 @@ def at_added_calls(findings: Iterable[Finding], reach: Mapping[FunctionId, Added
             continue
         name, call = by_symbol[finding.symbol]
         text = _line(source_of, call.path, call.row)
-        brings = (f"this line makes the call on line {call.call_row} bring `{name}`" if call.call_row
+        brings = (f"this import makes the call on line {call.call_row} bring `{name}`" if call.call_row
                   else f"this call brings `{name}`")
         moved.append(replace(
             finding,

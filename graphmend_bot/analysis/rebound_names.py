@@ -1,127 +1,106 @@
-"""Calls a change redirects without touching them: it rebinds the name they call.
+"""Calls a change redirects without touching them: it points an imported name elsewhere.
 
-`from pkg.safe import run` edited to `from pkg.loud import run` leaves `run(x)` as it was, yet the
-call now reaches another function, and that function's breaks are the change's doing. A name
-rebound on an added line (an import, or an assignment of a name) to a target the removed lines
-right beside it did not give it makes every call through that name, in the binding's scope,
-count as added (analysis/added_calls.py). A binding only re-spelled (same name, same target) and
-a `def` whose body changed redirect nothing.
+`from pkg.quiet import helper` edited to `from pkg.utils import helper` leaves `helper(x)` as it
+was, yet the call now reaches another function, and that function's breaks are the change's
+doing. The file before the change is the file now with its diff undone; a name whose import
+resolves elsewhere now than then (as the solver resolves it: relative imports made absolute, the
+last of a `try`/`except` pair) makes every call through it count as added (analysis/added_calls.py),
+blamed on the added line that imports it. An import only re-spelled, reordered or moved
+(isort) resolves as before and redirects nothing.
 """
 
 from __future__ import annotations
 
 import ast
-import textwrap
-from collections.abc import Collection, Iterable, Mapping
+import re
+from collections.abc import Collection
 
-Bindings = dict[str, str]  # name -> what it is bound to, as written ("from pkg.loud import run")
+from graphmend_bot.analysis.model import ModuleSummary
+from graphmend_bot.analysis.summary import summarize_module
 
-
-def bindings_of(statement: ast.stmt) -> Bindings:
-    """The names an import or an assignment of names binds, each with its target as written."""
-    if isinstance(statement, ast.Import):
-        return {alias.asname or alias.name.partition(".")[0]:
-                f"import {alias.name if alias.asname else alias.name.partition('.')[0]}"
-                for alias in statement.names}
-    if isinstance(statement, ast.ImportFrom):
-        module = "." * statement.level + (statement.module or "")
-        return {alias.asname or alias.name: f"from {module} import {alias.name}"
-                for alias in statement.names if alias.name != "*"}
-    if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
-        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-        value = ast.unparse(statement.value)
-        return {name.id: f"= {value}" for target in targets for name in _assigned_names(target)}
-    return {}
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@")
+# A redirect is a call through a name now bound elsewhere: (the call's row, the name) -> the import's row
+Redirects = dict[tuple[int, str], int]
 
 
-def _assigned_names(target: ast.expr) -> Iterable[ast.Name]:
-    if isinstance(target, ast.Name):
-        yield target
-    elif isinstance(target, ast.Tuple | ast.List):
-        for element in target.elts:
-            yield from _assigned_names(element.value if isinstance(element, ast.Starred) else element)
-
-
-def bindings_in_text(lines: Iterable[str]) -> Bindings:
-    """What removed lines bound: read as one block, or line by line when the block does not parse
-    (a hunk may cut a statement); a line that does not parse alone binds nothing."""
-    lines = list(lines)
-    try:
-        return _bindings_in(ast.parse(textwrap.dedent("".join(lines))))
-    except SyntaxError:
-        pass
-    found: Bindings = {}
-    for line in lines:
-        try:
-            found.update(_bindings_in(ast.parse(line.strip())))
-        except SyntaxError:
+def base_text(head: str, patch: str) -> str | None:
+    """The file before the change: `head` with each hunk of its unified diff undone; None when the
+    patch does not fit `head` (another commit, a truncated patch)."""
+    lines = head.splitlines(keepends=True)
+    undone: list[str] = []
+    position = 0  # lines of `head` copied so far
+    hunk_lines: list[str] = []
+    for line in patch.removesuffix("\n").split("\n"):
+        match = _HUNK.match(line)
+        if match:
+            start = int(match["start"]) - (1 if match["count"] != "0" else 0)
+            if start < position:
+                return None
+            undone.extend(lines[position:start])
+            position = start
+            hunk_lines = []
             continue
-    return found
+        if line.startswith("\\") or not line:
+            continue  # "\ No newline at end of file", or an empty patch
+        kind, text = line[0], line[1:] + "\n"
+        if kind in " +":
+            if position >= len(lines) or lines[position].rstrip("\r\n") != text.rstrip("\n"):
+                return None
+            position += 1
+        if kind in " -":
+            undone.append(text)
+        hunk_lines.append(line)
+    undone.extend(lines[position:])
+    return "".join(undone)
 
 
-def _bindings_in(tree: ast.Module) -> Bindings:
-    found: Bindings = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt):
-            found.update(bindings_of(node))
-    return found
-
-
-def rebound_calls(source: str, added: Collection[int],
-                  removed_bindings: Mapping[int, Bindings]) -> dict[int, int]:
-    """The rows of calls whose name an added line rebinds -> the row of that binding.
-
-    `added`: the rows the change added; `removed_bindings`: by added row, what the removed lines of
-    its change block bound (diff.DiffFile.removed_bindings). A module-level binding redirects the
-    calls in the whole module, one inside a function those in that function."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+def redirected_calls(path: str, module: str, is_package: bool, head: str, patch: str | None,
+                     added: Collection[int]) -> Redirects:
+    """The calls of `head` (the file at `path`, module `module`) through names the change imports
+    from elsewhere, each with the added line that does it; {} when the file cannot be read as
+    before and after (the review goes on without)."""
+    if not patch or "import" not in patch:
         return {}
-    redirected: dict[int, int] = {}
-    for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))]:
-        rebound = _rebound_in(scope, added, removed_bindings)
-        if not rebound:
+    before = base_text(head, patch)
+    if before is None:
+        return {}
+    try:
+        now = summarize_module(head, path, module, is_package, False)
+        then = summarize_module(before, path, module, is_package, False)
+        import_rows = _import_rows(ast.parse(head), added)
+    except Exception:  # a file too deep or too odd to read twice: the review goes on without
+        return {}
+    moved = {name: import_rows[name] for name, target in now.imports.items()
+             if then.imports.get(name) != target and name in import_rows}
+    return _calls_through(now, moved)
+
+
+def _import_rows(tree: ast.Module, added: Collection[int]) -> dict[str, int]:
+    """Each name an import statement touching an added line binds -> that line (the first added)."""
+    rows: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
             continue
-        for call in _calls_in(scope):
-            name = _root_name(call.func)
-            if name in rebound:
-                redirected.setdefault(call.lineno, rebound[name])
-    return redirected
+        touched = [row for row in range(node.lineno, (node.end_lineno or node.lineno) + 1) if row in added]
+        if touched:
+            for alias in node.names:
+                rows.setdefault(alias.asname or alias.name.partition(".")[0], touched[0])
+    return rows
 
 
-def _rebound_in(scope: ast.AST, added: Collection[int], removed_bindings: Mapping[int, Bindings]) -> dict[str, int]:
-    """Names the scope's own statements rebind on added rows -> the first such row."""
-    rebound: dict[str, int] = {}
-    for statement in _own_statements(scope):
-        rows = [row for row in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1) if row in added]
-        if not rows:
-            continue
-        before = removed_bindings.get(rows[0], {})
-        for name, target in bindings_of(statement).items():
-            if before.get(name) != target:
-                rebound.setdefault(name, rows[0])
-    return rebound
+def _calls_through(summary: ModuleSummary, moved: dict[str, int]) -> Redirects:
+    redirects: Redirects = {}
+    if not moved:
+        return redirects
+    for function in summary.functions.values():
+        for site in function.calls:
+            name = call_root(site.ref)
+            if name in moved:
+                redirects.setdefault((site.row, name), moved[name])
+    return redirects
 
 
-def _own_statements(scope: ast.AST) -> Iterable[ast.stmt]:
-    """The scope's statements, nested blocks included, not those of the functions and classes it defines."""
-    stack = list(getattr(scope, "body", []))
-    while stack:
-        statement = stack.pop()
-        yield statement
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            stack.extend(getattr(statement, field, []))
-
-
-def _calls_in(scope: ast.AST) -> Iterable[ast.Call]:
-    """Calls in the scope, in nested functions too (a closure calls through the enclosing binding)."""
-    return (node for node in ast.walk(scope) if isinstance(node, ast.Call))
-
-
-def _root_name(func: ast.expr) -> str | None:
-    while isinstance(func, ast.Attribute):
-        func = func.value
-    return func.id if isinstance(func, ast.Name) else None
+def call_root(ref: str) -> str | None:
+    """The name a call site goes through: `helper` of "name:helper", `utils` of "dotted:utils.helper"."""
+    kind, _, name = ref.partition(":")
+    return name.partition(".")[0] if kind in ("name", "dotted") else None

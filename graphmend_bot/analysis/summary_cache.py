@@ -46,6 +46,7 @@ from graphmend_bot.analysis.incremental import SolvedState
 from graphmend_bot.analysis.installed_packages import installed_state
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan
+from graphmend_bot.analysis.rebound_names import Redirects
 from graphmend_bot.analysis.scope import FunctionId
 from graphmend_bot.analysis.summary_codec import CodecError, decode_entry, encode_entry
 from graphmend_bot.config import Config
@@ -154,12 +155,12 @@ class SummaryCache:
     @staticmethod
     def reach_key(result_key: str, added: Mapping[str, Collection[int]],
                   replaced: Mapping[str, Mapping[int, Collection[str]]],
-                  rebound: Mapping[str, Mapping[int, int]]) -> str:
+                  rebound: Mapping[str, Redirects]) -> str:
         """The key of what a change's added calls bring into the traced code of the result `result_key`."""
         return _key("reach", result_key, sorted((path, sorted(rows)) for path, rows in added.items()),
                     sorted((path, sorted((row, sorted(names)) for row, names in rows.items()))
                            for path, rows in replaced.items()),
-                    sorted((path, sorted(rows.items())) for path, rows in rebound.items()))
+                    sorted((path, sorted(redirects.items())) for path, redirects in rebound.items()))
 
     # ---- values --------------------------------------------------------------------------
     def load_scan(self, key: str) -> FileScan | None:

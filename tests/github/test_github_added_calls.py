@@ -215,23 +215,51 @@ def test_an_import_that_redirects_an_unchanged_call_is_blamed(tmp_path: Path, fa
     document = review_json(world.git.root, world.base_sha)
     [comment] = document["review"]["comments"]
     assert (comment["path"], comment["line"]) == ("pkg/net.py", 4)
-    assert comment["body"].startswith("**GM401** this line makes the call on line 9 bring `helper` into traced "
-                                      "code, and it breaks at pkg/utils.py:5")
+    assert comment["body"].startswith("**GM401** this import makes the call on line 9 bring `helper` into "
+                                      "traced code, and it breaks at pkg/utils.py:5")
     assert document["new_on_added_lines"] == 1
 
 
 @pytest.mark.parametrize("edit", [
-    ("from pkg.quiet import helper", "from pkg.quiet import (\n    helper,\n)"),  # re-spelled, same target
+    ("from pkg.utils import helper", "from pkg.utils import (\n    helper,\n)"),  # re-spelled, same target
     ("import torch\n", "import torch  # the model\n"),  # an unrelated import edited
+    ("from pkg.utils import helper", "from .utils import helper"),  # relative, the same module
+    ("from pkg.utils import helper", "from pkg.utils import helper, prepare"),  # a name added
+    # isort: the import moved below another, across a context line
+    ("import torch\nfrom torch import nn\n\nfrom pkg.utils import helper\n",
+     "from pkg.utils import helper\nimport torch\nfrom torch import nn\n\n"),
 ])
-def test_an_import_only_re_spelled_redirects_nothing(tmp_path: Path, fake_github: FakeGitHub,
-                                                     edit: tuple[str, str]) -> None:
-    """Negative: the binding keeps its target, so the call reaches what it reached: nothing is new
-    (the base's quiet helper has no break, and the utils one is not reached)."""
+def test_an_import_that_still_resolves_alike_redirects_nothing(tmp_path: Path, fake_github: FakeGitHub,
+                                                               edit: tuple[str, str]) -> None:
+    """Negative (review8 #2): the name resolves as before, so the call reaches what it reached, and
+    the breaking helper it calls is no news of this change."""
     base = {**TWO_HELPERS, "pkg/net.py": VIA_NAME.replace("quiet", "utils")}
-    head = {"pkg/net.py": base["pkg/net.py"].replace(edit[0].replace("quiet", "utils"), edit[1].replace("quiet", "utils"), 1)}
+    head = {"pkg/net.py": base["pkg/net.py"].replace(edit[0], edit[1], 1)}
     assert head["pkg/net.py"] != base["pkg/net.py"]
     world = PullRequestWorld(tmp_path, fake_github, base, head)
     document = review_json(world.git.root, world.base_sha)
     assert document["new_on_added_lines"] == 0
-    assert "brings" not in json.dumps(document["review"])
+    assert "brings" not in json.dumps(document["review"]) and "bring `" not in json.dumps(document["review"])
+
+
+def test_only_the_call_through_the_redirected_name_is_blamed(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """review8 #4: `helper(x) + brk(x)` on one line, `brk` an old break imported from utils: pointing
+    `helper` at another quiet module brings nothing in (brk was traced before)."""
+    net = VIA_NAME.replace("from pkg.quiet import helper", "from pkg.quiet import helper\nfrom pkg.utils import "
+                           "helper as brk").replace("y = helper(x)", "y = helper(x) + brk(x)")
+    base = {**TWO_HELPERS, "pkg/quiet2.py": "def helper(x):\n    return x - 1\n", "pkg/net.py": net}
+    head = {"pkg/net.py": net.replace("from pkg.quiet import helper", "from pkg.quiet2 import helper")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert document["new_on_added_lines"] == 0 and "bring" not in json.dumps(document["review"])
+
+
+def test_a_very_long_expression_added_is_reviewed(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """review8 #1: reading the file before and after the change must not end the review; a line
+    of 600 terms made ast.unparse recurse too deep (internal error, no review)."""
+    long_sum = "TOTAL = " + " + ".join(["1"] * 600) + "\n"
+    head = {"pkg/net.py": CALLING["pkg/net.py"].replace("from pkg.utils import helper",
+                                                        "from pkg.utils import helper\n" + long_sum)}
+    world = PullRequestWorld(tmp_path, fake_github, BASE, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 11)]

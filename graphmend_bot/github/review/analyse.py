@@ -11,7 +11,6 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from graphmend_bot.analysis.files import confine_reads, outside_read_root, read_source
-from graphmend_bot.analysis.rebound_names import Bindings
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config, ConfigError, find_config_file, load_config
 from graphmend_bot.engine import check, check_change
@@ -36,15 +35,15 @@ def load_action_config(ctx: ActionContext) -> Config:
 def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | None = None,
             added_lines: Mapping[str, Collection[int]] | None = None,
             replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
-            removed_bindings: Mapping[str, Mapping[int, Bindings]] | None = None) -> CheckResult:
+            patches: Mapping[str, str | None] | None = None) -> CheckResult:
     """Check `paths` from the workspace (paths in findings are then relative to the repository);
     with `added_lines` (the pull request's, by path), as its review (engine.check_change), which
-    `replaced` (diff.replaced_calls) tells the calls only edited or moved, and `removed_bindings`
-    (diff.removed_bindings) the calls an added import or assignment redirects."""
+    `replaced` (diff.replaced_calls) tells the calls only edited or moved, and `patches` (each
+    file's diff, undone to the file before) the calls an added import redirects."""
     os.chdir(ctx.workspace)
     confine_reads(ctx.workspace)
     cache = action_cache(ctx, log)
-    result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache, replaced, removed_bindings) \
+    result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache, replaced, patches) \
         if added_lines is not None \
         else check(ctx.inputs.paths, config, only=only, cache=cache)
     return _with_fixes(result, config, log)

@@ -14,8 +14,6 @@ import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from graphmend_bot.analysis.rebound_names import Bindings, bindings_in_text
-
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
 
 
@@ -26,9 +24,8 @@ class DiffFile:
     lines: dict[int, tuple[int, str]] = field(default_factory=dict)
     added: set[int] = field(default_factory=set)
     # change block (removed and added lines with no context line between) -> what its removed
-    # lines call (`norm` of `y = norm(y)`, `self.f` of `self.f(x)`) and their text; added row -> its block
+    # lines call (`norm` of `y = norm(y)`, `self.f` of `self.f(x)`); added row -> its block
     removed_calls: dict[int, set[str]] = field(default_factory=dict)
-    removed_text: dict[int, list[str]] = field(default_factory=dict)
     blocks: dict[int, int] = field(default_factory=dict)
 
     def commentable(self, first: int, last: int) -> bool:
@@ -61,7 +58,6 @@ def parse_patch(path: str, patch: str | None) -> DiffFile:
             continue  # "\ No newline at end of file"
         if line.startswith("-"):
             diff.removed_calls.setdefault(block, set()).update(called_names(line[1:]))
-            diff.removed_text.setdefault(block, []).append(line[1:] + "\n")
             continue
         if line.startswith("+"):
             diff.added.add(row)
@@ -114,14 +110,3 @@ def replaced_calls(patches: Mapping[str, str | None]) -> dict[str, dict[int, fro
                           for row in diff.added if diff.removed_calls.get(diff.blocks[row])}
     return replaced
 
-
-def removed_bindings(patches: Mapping[str, str | None]) -> dict[str, dict[int, Bindings]]:
-    """By path, each added line -> what the removed lines right beside it bound (imports, names
-    assigned): a name an added line binds to another target redirects its calls
-    (analysis/rebound_names.py)."""
-    bound: dict[str, dict[int, Bindings]] = {}
-    for path, patch in patches.items():
-        diff = parse_patch(path, patch)
-        by_block = {block: bindings_in_text(lines) for block, lines in diff.removed_text.items()}
-        bound[path] = {row: by_block[diff.blocks[row]] for row in diff.added if by_block.get(diff.blocks[row])}
-    return bound

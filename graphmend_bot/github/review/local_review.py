@@ -22,7 +22,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check_change
 from graphmend_bot.findings import CheckResult, Finding, pointers
 from graphmend_bot.github.review.analyse import read_sources, with_fixes
-from graphmend_bot.github.review.diff import added_lines, removed_bindings, replaced_calls
+from graphmend_bot.github.review.diff import added_lines, replaced_calls
 from graphmend_bot.github.review.git_changes import WorkingTreeChange, show_file, working_tree_change
 from graphmend_bot.github.review.plan import (
     MAX_COMMENTS_PER_REVIEW,
@@ -66,7 +66,7 @@ def review_working_tree(base: str, paths: Sequence[str], config: Config,
     cache = SummaryCache(folder) if folder is not None else None
     patches = {f.path: f.patch for f in change.files}
     result = with_fixes(check_change(roots, config, changed, added_lines(patches), cache, replaced_calls(patches),
-                                          removed_bindings(patches)),
+                                          patches),
                         config, _warn) if changed else CheckResult()
     notes: list[str] = []
     head_census: Census | None = None

@@ -31,7 +31,7 @@ from graphmend_bot.github.core.results import finish, scan_everything
 from graphmend_bot.github.review.analyse import analyse, read_sources
 from graphmend_bot.github.review.breaks import BreakReport, census_breaks
 from graphmend_bot.github.review.bundle import write_bundle
-from graphmend_bot.github.review.diff import added_lines, removed_bindings, replaced_calls
+from graphmend_bot.github.review.diff import added_lines, replaced_calls
 from graphmend_bot.github.review.plan import ExistingComment, PreparedReview, prepare_review, summary_comment
 from graphmend_bot.github.review.threads import resolve_threads
 from graphmend_bot.report.markdown import SummaryView, summary_markdown
@@ -111,7 +111,7 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     changed = [f.filename for f in state.python_files]
     patches = {f.filename: f.patch for f in state.python_files}
     result = analyse(ctx, config, log, only=changed, added_lines=added_lines(patches), replaced=replaced_calls(patches),
-                     removed_bindings=removed_bindings(patches))
+                     patches=patches)
     census = with_census(ctx, config, result, state.head_sha, changed, log)
     result = census.result
     sources = read_sources(changed, ctx.workspace)
