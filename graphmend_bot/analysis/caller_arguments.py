@@ -12,6 +12,11 @@ A parameter is proven when the function's own signature fixes it (an annotation 
 passes it a tensor: calls from traced code as the solver judges them, calls from untraced code in
 the summarised modules as untraced_callers.py judges them. A file the prefilter did not summarise
 that imports the function (or its module) may call it with anything: its parameters stay unproven.
+So does a function used as a value anywhere in the tree (`map(norm, arrays)`, `sorted(xs,
+key=norm)`, `functools.partial(norm)`, `HANDLERS = {"n": norm}`, `self.f = norm`,
+`checkpoint(self._block, x)`) or decorated by anything but torch's and the standard library's
+transparent decorators: what calls it then is not seen (review7 finding 2: `norm`, called with a
+tensor from `forward` and by `map` with numpy arrays, had its `.item()` rewritten to `.detach()`).
 Calls at module level and from outside the tree are not seen.
 """
 
@@ -22,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.analysis.prefilter import EVERYTHING, Import
-from graphmend_bot.analysis.untraced_callers import UntracedCallers
+from graphmend_bot.analysis.untraced_callers import UntracedCallers, callee_names
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
@@ -30,6 +35,12 @@ if TYPE_CHECKING:
 
 Unproven = tuple[tuple[str, str], ...]  # (parameter, the call that does not pass it a tensor), by name
 UnreadImports = Sequence[tuple[str, tuple[Import, ...]]]  # (path, imports) of the files not summarised
+# Decorators that hand the function their callers' arguments unchanged, or never call it.
+TRANSPARENT_DECORATORS = frozenset({
+    "staticmethod", "classmethod", "property", "functools.wraps", "functools.lru_cache", "functools.cache",
+    "functools.cached_property", "abc.abstractmethod", "typing.overload", "typing.override",
+    "typing_extensions.override", "typing.final",
+})
 
 
 class CallerArguments:
@@ -52,11 +63,14 @@ class CallerArguments:
             for target in targets:
                 if target in candidates:
                     calls.setdefault(target, []).append((caller, self.program.function(caller).calls[index], True))
-        return {fid: self._reasons(fid, names, calls.get(fid, [])) for fid, names in candidates.items()}
+        values = self._value_uses(set(candidates))
+        return {fid: self._reasons(fid, names, calls.get(fid, []), values.get(fid)) for fid, names in candidates.items()}
 
-    def _reasons(self, fid: FunctionId, candidates: list[str], calls: list[tuple[FunctionId, CallSite, bool]]
-                 ) -> Unproven:
+    def _reasons(self, fid: FunctionId, candidates: list[str], calls: list[tuple[FunctionId, CallSite, bool]],
+                 value_use: str | None) -> Unproven:
         reasons: dict[str, str] = {}
+        if value_use is not None:
+            reasons = dict.fromkeys(candidates, value_use)
         for caller, site, traced in calls:
             passed = self.solver._arguments(site, fid)
             for name in candidates:
@@ -69,6 +83,48 @@ class CallerArguments:
             for name in candidates:
                 reasons.setdefault(name, f"{importer} imports it and is not analysed (no entry point reaches it)")
         return tuple(sorted(reasons.items()))
+
+    def _value_uses(self, candidates: set[FunctionId]) -> dict[FunctionId, str]:
+        """For each of `candidates` used as a value in the tree (not called where it is named) or
+        under an unknown decorator: where, as the reason its parameters are unproven."""
+        program = self.program
+        uses: dict[FunctionId, str] = {}
+        for fid in candidates:
+            summary = program.modules[fid[0]]
+            for decorator in program.function(fid).decorators:
+                first, _, rest = decorator.partition(".")
+                full = ".".join(filter(None, (summary.imports.get(first, first), rest)))
+                if full not in TRANSPARENT_DECORATORS and not full.startswith("torch."):
+                    uses.setdefault(fid, f"its decorator `@{decorator}` may call it with other values")
+        names = callee_names(candidates)
+        for module, summary in program.modules.items():
+            if module in program.dependency_modules:
+                continue
+            for qualname, function in summary.functions.items():
+                for reference in function.references:
+                    for target in self._referenced(module, qualname, reference, names):
+                        if target in candidates:
+                            uses.setdefault(target, f"`{_qualified((module, qualname))}` ({summary.path}) uses it as "
+                                                    "a value: what calls it then is not seen")
+            for table, values in summary.registries.items():
+                for value in values:
+                    for target in self._referenced(module, None, value, names):
+                        if target in candidates:
+                            uses.setdefault(target, f"`{module}.{table}` ({summary.path}) holds it: what calls it "
+                                                    "from there is not seen")
+        return uses
+
+    def _referenced(self, module: str, qualname: str | None, reference: str, names: set[str]) -> list[FunctionId]:
+        """The functions of the tree a value reference names (`norm`, `utils.norm`, `self.block`)."""
+        if reference.startswith("self."):
+            method = reference[len("self."):].partition(" ")[0]
+            if qualname is None or method not in names:
+                return []
+            return self.program._passed_methods((module, qualname), method)
+        if reference.rpartition(".")[2] not in names:
+            return []
+        found = self.program._resolve_dotted(module, reference)
+        return [(found[1], found[2])] if found is not None and found[0] == "function" else []
 
     def _candidates(self, fid: FunctionId) -> list[str]:
         """The parameters callers give values to: all but the implicit `self`/`cls` and those the

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from graphmend_bot.rewrite.aliasing import TORCH_NAMESPACES
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import dotted
 
@@ -164,3 +165,17 @@ def writes_into_input(layer: cst.Call) -> bool:
         if arg.keyword is None and isinstance(arg.value, cst.Name) and arg.value.value == "True":
             return True
     return False
+
+
+def computes_new_tensor(ctx: FixContext, call: cst.Call) -> bool:
+    """A torch function (those that may hand back their input are walked through before), a
+    tensor method, a submodule built as a torch.nn layer that never returns its input."""
+    name = dotted(call.func) or ""
+    if name.startswith(TORCH_NAMESPACES):
+        return True
+    if not isinstance(call.func, cst.Attribute):
+        return False  # a user function may return its argument
+    layers = torch_layers_called(ctx, call)
+    if layers is not None:
+        return not any(torch_layer_kind(layer) in PASSING_MODULES or writes_into_input(layer) for layer in layers)
+    return not name.startswith("self.")  # `x.sum()`; `self.helper(x)` may hand `x` back

@@ -186,27 +186,33 @@ def floating_where_read(ctx: FixContext, names: set[str], at: cst.CSTNode, prove
 
 
 def _reaching_floating(ctx: FixContext, name: str, statement: cst.CSTNode, proven: set[str]) -> bool:
+    value = reaching_assignment(ctx, name, statement)
+    return value is not None and (_is_floating(value, proven, set()) or _is_floating_module_call(ctx, value, statement))
+
+
+def reaching_assignment(ctx: FixContext, name: str, statement: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value of the nearest plain assignment `name = value` before `statement` (a statement),
+    walking back through its block, then out of enclosing `if`/`with`/`try` blocks; None where
+    a statement binds the name in any other way, or a loop or the function's start comes first
+    (a loop body may rebind the name after `statement`)."""
     current = statement
     while True:
         block = ctx.parent(current)
         if not isinstance(block, cst.IndentedBlock):
-            return False
+            return None
         positions, binders = _block_bindings(ctx, block)
         index = positions.get(id(current))
         if index is None:
-            return False
+            return None
         rows = binders.get(name, [])
         earlier = bisect_left(rows, index)
         if earlier:  # the nearest statement before that binds the name decides
-            value = _simple_assignment(block.body[rows[earlier - 1]], name)
-            if value is not None:
-                return _is_floating(value, proven, set()) or _is_floating_module_call(ctx, value, statement)
-            return False
+            return _simple_assignment(block.body[rows[earlier - 1]], name)
         owner = ctx.parent(block)
         if isinstance(owner, cst.Else):
             owner = ctx.parent(owner)
         if not isinstance(owner, cst.If | cst.With | cst.Try):
-            return False  # a loop, a function start, a class
+            return None  # a loop, a function start, a class
         chain_head = ctx.parent(owner)
         while isinstance(chain_head, cst.If) and chain_head.orelse is owner:
             owner, chain_head = chain_head, ctx.parent(chain_head)  # an `elif` sits in its chain's first `if`

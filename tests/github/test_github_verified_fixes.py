@@ -21,8 +21,13 @@ from graphmend_bot.github.core.context import read_inputs
 from graphmend_bot.report.markdown import finding_comment, unsafe_label
 from graphmend_bot.rewrite import fix_paths
 
-# GM101 on `if x.sum() > 0:` in pkg/model.py has only an unsafe fix: a torch.where resting on a dtype.
-ASSUMPTION = "assumes `x * 2` and `x` are not bool tensors"
+# GM101 on `if x.sum() > 0:` in pkg/model.py has only an unsafe fix: a torch.where resting on a dtype,
+# and on `forward`'s caller not updating the result in place (`x = scale(x)` may be the caller's `x`).
+ASSUMPTION = (
+    "assumes `x * 2` and `x` are not bool tensors; `x` may be a caller's tensor and the selection leaves "
+    "`forward` (`return x`): the branch handed out `x` itself, torch.where a new tensor, so an in-place "
+    "update of the result after the call would no longer reach `x`"
+)
 WHERE = "torch.where(x.sum() > 0, x * 2, x)"
 
 

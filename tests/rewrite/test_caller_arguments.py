@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+import pytest
 import torch
 from fixture_support import assert_identical
 
@@ -68,14 +69,14 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
     return package
 
 
-def _safely_fixed(original: Path) -> tuple[Path, str]:
-    """A copy of the package with the safe fixes written, and `helper`'s fix as the fixer offers it."""
+def _safely_fixed(original: Path, function: str = "helper", code: str = "GM101") -> tuple[Path, str]:
+    """A copy of the package with the safe fixes written, and `function`'s fix as the fixer offers it."""
     copy = original.parent.parent / "fixed" / f"callers_{next(_names)}"
     shutil.copytree(original, copy)
     outcome = fix_outcome([str(copy.parent)], Config())
     write_changes(outcome.changes)
     offered = [f.fix.message for f in outcome.remaining.findings
-               if f.symbol.endswith("utils.helper") and f.code == "GM101" and f.fix is not None]
+               if f.symbol.endswith(f"utils.{function}") and f.code == code and f.fix is not None]
     return copy, offered[0] if offered else ""
 
 
@@ -142,3 +143,67 @@ def test_a_file_the_analysis_does_not_read_may_call_it_with_anything(tmp_path: P
     assert not outcome.changes or all(not change.path.endswith("utils.py") for change in outcome.changes)
     offered = [f.fix.message for f in outcome.remaining.findings if f.code == "GM101" and f.fix is not None]
     assert offered and "scripts/run.py imports it and is not analysed" in offered[0]
+
+
+# review7 finding 2: a function passed as a value is called by code the analysis does not see.
+NORM = """
+    import torch
+
+
+    def norm(v):
+        s = v.max().item()
+        return v - s
+"""
+
+NORM_NET = NET.replace("helper", "norm").replace("x * 3", "x")
+
+MAPPED = """
+    import functools
+
+    import numpy as np
+
+    from .utils import norm
+
+    HANDLERS = {{"norm": norm}}
+
+
+    def preprocess(values):
+        arrays = [np.asarray(values, dtype=np.float32)]
+        return {use}
+"""
+
+
+@pytest.mark.parametrize("use", [
+    "list(map(norm, arrays))",
+    "sorted(arrays, key=norm)[0] - 0",
+    "functools.partial(norm)(arrays[0])",
+    'HANDLERS["norm"](arrays[0])',
+])
+def test_a_function_passed_as_a_value_keeps_its_item(use: str, tmp_path: Path) -> None:
+    original = _tree(tmp_path, {"utils.py": NORM, "net.py": NORM_NET, "prep.py": MAPPED.format(use=use)})
+    fixed, offered = _safely_fixed(original, "norm", "GM301")
+    assert "s = v.max().item()" in (fixed / "utils.py").read_text(encoding="utf-8")
+    assert "unsafe" in offered and "every caller passes `v` a tensor" in offered
+    assert "uses it as a value" in offered or "`HANDLERS`" in offered or "holds it" in offered
+    _same_behaviour(original, fixed, [1.0, 3.0])  # raised AttributeError: numpy.float64 has no `detach`
+
+
+def test_a_function_under_an_unknown_decorator_keeps_its_item(tmp_path: Path) -> None:
+    decorated = NORM.replace("    def norm(v):", "    from .registry import register\n\n\n    @register\n    def norm(v):")
+    registry = """
+        def register(fn):
+            return fn
+    """
+    original = _tree(tmp_path, {"utils.py": decorated, "registry.py": registry, "net.py": NORM_NET,
+                                "prep.py": MAPPED.format(use="arrays[0]")})
+    _, offered = _safely_fixed(original, "norm", "GM301")
+    assert "unsafe" in offered and "its decorator `@register` may call it with other values" in offered
+
+
+def test_a_function_only_called_with_tensors_keeps_its_safe_item_fix(tmp_path: Path) -> None:
+    direct = MAPPED.format(use="[norm(torch.as_tensor(a)) for a in arrays]").replace(
+        "import functools\n", "import functools\n\n    import torch\n").replace('    HANDLERS = {"norm": norm}\n', "")
+    original = _tree(tmp_path, {"utils.py": NORM, "net.py": NORM_NET, "prep.py": direct})
+    fixed, offered = _safely_fixed(original, "norm", "GM301")
+    assert "s = v.max().detach()" in (fixed / "utils.py").read_text(encoding="utf-8"), offered
+    _same_behaviour(original, fixed, [1.0, 3.0])

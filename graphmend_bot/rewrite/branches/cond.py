@@ -39,16 +39,11 @@ from collections.abc import Sequence
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
-from graphmend_bot.rewrite.aliasing import TORCH_NAMESPACES, may_return_input
+from graphmend_bot.rewrite.aliasing import may_return_input
 from graphmend_bot.rewrite.branches.cond_outputs import AlikeOutputs
 from graphmend_bot.rewrite.branches.where_assumptions import PARAMETER_READ
 from graphmend_bot.rewrite.branching import ConditionLowering, LocalFacts, enclosing_function, torch_import
-from graphmend_bot.rewrite.class_attributes import (
-    PASSING_MODULES,
-    torch_layer_kind,
-    torch_layers_called,
-    writes_into_input,
-)
+from graphmend_bot.rewrite.class_attributes import computes_new_tensor
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import ArmAnalyzer, dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
@@ -352,21 +347,7 @@ def _may_return_input(ctx: FixContext, value: cst.BaseExpression) -> bool:
     """torch.cond raises on every call when a branch returns an input itself or a view of it
     (aliasing during higher order op tracing): `x`, `x.T`, `x.float()` on a float `x`,
     `self.skip(x)` with an `nn.Identity` or `nn.Dropout` in eval, a user function returning `x`."""
-    return may_return_input(value, lambda call: _computes_new_tensor(ctx, call))
-
-
-def _computes_new_tensor(ctx: FixContext, call: cst.Call) -> bool:
-    """A torch function (those that may hand back their input are walked through before), a
-    tensor method, a submodule built as a torch.nn layer that never returns its input."""
-    name = dotted(call.func) or ""
-    if name.startswith(TORCH_NAMESPACES):
-        return True
-    if not isinstance(call.func, cst.Attribute):
-        return False  # a user function may return its argument
-    layers = torch_layers_called(ctx, call)
-    if layers is not None:
-        return not any(torch_layer_kind(layer) in PASSING_MODULES or writes_into_input(layer) for layer in layers)
-    return not name.startswith("self.")  # `x.sum()`; `self.helper(x)` may hand `x` back
+    return may_return_input(value, lambda call: computes_new_tensor(ctx, call))
 
 
 def _wrapped(opening: str, arguments: str, indent: str) -> str:

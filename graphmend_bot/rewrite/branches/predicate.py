@@ -358,6 +358,7 @@ def _return_form(
     require_declared_tensor_return(ctx, chain.top)
     arms = [(expression_code(ctx, value), analyzer.analyze(value)) for value in values]
     verdict.compare(arms, analyzer.known_float)
+    verdict.leaves_shared(ctx, chain.top, values)
     code = "\n".join([*chain_comments(chain), format_statement("return ", nested_where(conditions, [c for c, _ in arms]), "")])
     last = following if following is not None else chain.top
     edits = [*torch_import(ctx), ctx.replace_statements(chain.top, last, code)]
@@ -432,6 +433,7 @@ def _tail_form(ctx: FixContext, chain: Chain, conditions: list[str], tail: Retur
     all_conditions = [*conditions, *(lowering.lower(test) for test in tail.tests)]
     arms = [(expression_code(ctx, value), analyzer.analyze(value)) for value in tail.values]
     verdict.compare(arms, analyzer.known_float)
+    verdict.leaves_shared(ctx, chain.top, tail.values)
     returned = format_statement("return ", nested_where(all_conditions, [code for code, _ in arms]), "")
     code = "\n".join([*chain_comments(chain), *hoisted, returned])
     if tail.last is None:

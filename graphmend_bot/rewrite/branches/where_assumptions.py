@@ -21,8 +21,10 @@ from graphmend_bot.rewrite.aliasing import (
     target_names,
     torch_call_writes,
 )
-from graphmend_bot.rewrite.class_attributes import torch_layers_called, writes_into_input
+from graphmend_bot.rewrite.class_attributes import computes_new_tensor, torch_layers_called, writes_into_input
 from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.dtype_facts import reaching_assignment
+from graphmend_bot.rewrite.escapes import Exits, direct_exit
 from graphmend_bot.rewrite.purity import FLOAT, ArmInfo, dotted, dtype_assumption
 
 # A module's parameter read directly (`self.zeroshot_embed.weight`): selecting it with torch.where
@@ -98,6 +100,7 @@ class Verdict:
             return
         looped = any(isinstance(node, cst.For | cst.While) for node in ctx.ancestors(selection))
         row = ctx.position(selection).end.line
+        self.leaves_shared(ctx, selection, arms, function, looped)
         # A call handed the result or the shared tensor may update it in place (`self.act(y)` with
         # `nn.ReLU(inplace=True)`, `bump(y)` doing `t.add_(1)`): the same assumption, unless it is
         # known to leave its arguments alone.
@@ -123,11 +126,70 @@ class Verdict:
             if note not in self.assumptions:
                 self.assumptions.append(note)
 
+    def leaves_shared(self, ctx: FixContext, selection: cst.CSTNode, arms: Sequence[cst.BaseExpression],
+                      function: cst.FunctionDef | None = None, looped: bool | None = None) -> None:
+        """The branch handed on an arm that may be a caller's tensor (`x`, a parameter; `self.cache`; a
+        view of one) and the selection leaves the function (returned, yielded, stored on `self`, in
+        an item or a global): torch.where hands out a new tensor instead, so an in-place update
+        after the call (`out = self.pick(x); out.add_(1)`) no longer reaches `x` (review7 finding 1)."""
+        if function is None:
+            function = next((node for node in ctx.ancestors(selection) if isinstance(node, cst.FunctionDef)), None)
+        if function is None:
+            return
+        if looped is None:
+            looped = any(isinstance(node, cst.For | cst.While) for node in ctx.ancestors(selection))
+        sites = _once(ctx, ("handing sites", function), lambda: HandingSites(function))
+        exits = _once(ctx, ("exits", function), lambda: Exits(function, sites, lambda call: computes_new_tensor(ctx, call)))
+        statement = ctx.statement_of(selection) or selection
+        span = ctx.position(statement)
+
+        def within(node: cst.CSTNode) -> bool:
+            where = ctx.position(node)
+            return (span.start.line, span.start.column) <= (where.start.line, where.start.column) and (
+                (where.end.line, where.end.column) <= (span.end.line, span.end.column))
+
+        bound = _bound_names(statement)
+        callers = [arm for arm in arms if _may_be_callers(ctx, arm, statement, exits, bound, within, looped)]
+        if not callers:
+            return
+        leaving = [node for arm in [*callers, *arms] if ctx.parent(arm) is not None
+                   and (node := direct_exit(ctx.ancestors(arm), exits)) is not None]
+        leaving += [node for node in exits.leaving(bound) if looped or ctx.position(node).start.line > span.end.line]
+        if not leaving:
+            return
+        exit_code = ctx.code_for(leaving[0]).strip().splitlines()[0]
+        arm = ctx.code_for(callers[0]).strip()
+        note = (f"`{arm}` may be a caller's tensor and the selection leaves `{function.name.value}` "
+                f"(`{exit_code}`): the branch handed out `{arm}` itself, torch.where a new tensor, so an "
+                f"in-place update of the result after the call would no longer reach `{arm}`")
+        if note not in self.assumptions:
+            self.assumptions.append(note)
+
     def fix(self, title: str, edits: list[Edit]) -> Fix:
         return Fix.of(title, tuple(edits), tuple(self.assumptions))
 
 
 _T = TypeVar("_T")
+
+
+def _may_be_callers(ctx: FixContext, arm: cst.BaseExpression, statement: cst.CSTNode, exits: Exits,
+                    bound: set[str], within: Callable[[cst.CSTNode], bool], looped: bool) -> bool:
+    """`arm` may hold a tensor the caller also reaches after the call. A name whose nearest
+    assignment before the arm computes a new tensor (`h = self.norm(x)`, `h = x * 2`) holds one
+    only where it leaves the function apart from through the selection itself."""
+    root = storage_root(arm)
+    if root is None:
+        return False
+    if root == "self":
+        return True
+    at = ctx.statement_of(arm) if ctx.parent(arm) is not None else statement  # `h` of an else-less update
+    value = reaching_assignment(ctx, root, at) if at is not None else None
+    if value is None or exits.from_outside(value):
+        return exits.may_be_callers(root)
+    leaving = [node for node in exits.leaving([root], skip=within) if not within(node)]
+    if root in bound and not looped:  # the selection rebinds it: exits after it hand out the selection
+        leaving = [node for node in leaving if ctx.position(node).start.line < ctx.position(statement).start.line]
+    return bool(leaving)
 
 
 def _once(ctx: FixContext, key: tuple[object, ...], build: Callable[[], _T]) -> _T:
