@@ -140,12 +140,17 @@ def main() -> None:
     traced: set[tuple[str, str]] = set()
 
     def scope() -> int:
-        program = Program(summaries, config.entry_points)
+        summarised = {summary.path for summary in summaries}
+        unread = [(f.path, scan.imports) for f, scan in zip(files, scans) if f.path not in summarised]
+        program = Program(summaries, config.entry_points, unread_imports=unread)  # as engine.Workspace does
         reached = phase("  traced functions (scope walk)", program.traced_functions, lambda r: f"{len(r)} functions")
         traced.update(reached)
         solver = phase("  call targets + attribute types", lambda: _TensorFlow(program, traced))
         phase("  tensor-flow fixpoint", solver.solve)
-        return len(phase("  traced_drafts again (warm resolve_call memo)", program.traced_drafts))
+        found = phase("  traced_drafts again (own solver + the passes)", program.traced_drafts)
+        phase("  unproven parameters (caller_arguments.py)", lambda: program.unproven_parameters(
+            {(t.module.module, t.function.qualname) for t in found if t.draft.deps.params}))
+        return len(found)
 
     with collector_paused():  # as engine.Workspace.result does
         phase("scope + tensor flow (traced_drafts, all of it)", scope, lambda n: f"{n} findings",
