@@ -96,6 +96,11 @@ LEFT: dict[str, tuple[str, ...]] = {
     "tensor methods and attributes Dynamo cannot trace": (
         "GB0104",  # grad_fn
         "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
+        # Measured on 2.13: an in-place view method (`unsqueeze_`, `squeeze_`, `transpose_`, `t_`,
+        # `swapdims_`, `as_strided_`) on a graph input (a parameter of the compiled frame, a buffer
+        # read from `self`) breaks at its call; on an intermediate it traces. No rule yet: which
+        # parameter of an inlined helper holds a graph input is not tracked.
+        "GB0148",
         "GB7650",  # torch.Generator methods
         "GB0146",  # unsupported stream event methods
     ),
@@ -112,7 +117,7 @@ LEFT: dict[str, tuple[str, ...]] = {
     "compiler directives and checks": (
         "GB0223",  # torch.compile(f, ...) inside
     ),
-    "calls Dynamo cannot trace, per callee (GM604's measured table lists others)": ("GB0147", "GB0148", "GB0060"),
+    "calls Dynamo cannot trace, per callee (GM604's measured table lists others)": ("GB0147", "GB0060"),
 }
 
 _RUNTIME = "runtime"
