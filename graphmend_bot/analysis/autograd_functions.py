@@ -46,12 +46,12 @@ def apply_breaks(node: ast.ClassDef, resolve: Resolve) -> str:
     if not any(resolve(base) in AUTOGRAD_FUNCTIONS for base in node.bases):
         return ""
     bound = _bound_names(node)
+    if bound.get("forward") == "value":  # breaks in every mode (with grad after the vjp/jvp checks)
+        return FORWARD_NOT_FUNCTION
     if "vjp" in bound:
         return CUSTOM_VJP
     if "jvp" in bound:
         return CUSTOM_JVP
-    if bound.get("forward") == "value":
-        return FORWARD_NOT_FUNCTION
     return ""
 
 
