@@ -5,7 +5,7 @@ gb0145_*, gb0085_*): `Fn.apply(...)` breaks when the class binds its own `vjp` (
 alias `vjp = backward` included) or `jvp` (GB0144), checked in that order and only when grad is
 enabled and an input requires grad (Dynamo then traces forward and backward into one graph); and
 when its `forward` is bound to something that is no function (`forward = staticmethod(partial(...))`:
-GB0085 without grad, GB0346 with it). The summary marks such classes (`ClassSummary.apply_breaks`,
+GB0085 without grad, GB0346 with it), which breaks in every mode and so is the id named first. The summary marks such classes (`ClassSummary.apply_breaks`,
 judged from the class body, so a subclass of a marked in-tree class is not marked); the traversal
 drafts each call of a `.apply` attribute, and `untraceable_applies` keeps those of traced
 functions whose owner resolves to a marked class, in the module or imported from another.
