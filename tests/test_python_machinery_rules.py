@@ -1,5 +1,6 @@
 """Near misses of GM614 (class assignment) and GM615 (TypedDicts with optional keys) that Dynamo
-reports with another id or traces: their fixtures' Dynamo cases cannot hold them."""
+reports with another id or traces: their fixtures' Dynamo cases cannot hold them; and GM637's
+autograd.Function classes, judged across modules."""
 
 from __future__ import annotations
 
@@ -141,3 +142,47 @@ def test_a_capitalized_factory_of_a_typed_dict_is_reported_where_it_builds_it(tm
                 options = Defaults()
                 return x * options["scale"]
     """) == [(10, "GM615")]
+
+
+def test_a_function_class_imported_from_another_module_is_judged_by_its_own_body(tmp_path: Path) -> None:
+    assert _project_codes(tmp_path, {
+        "__init__.py": "",
+        "functions.py": """
+            import functools
+
+            import torch
+            from torch.autograd import Function
+
+            class WithJvp(Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * 2
+
+                jvp = forward
+
+            class Plain(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * 2
+
+            def _scaled(ctx, x, scale):
+                return x * scale
+
+            class Partial(torch.autograd.Function):
+                forward = staticmethod(functools.partial(_scaled, scale=2))
+        """,
+        "model.py": """
+            import torch
+            from torch import nn
+
+            from pkg import functions
+            from pkg.functions import Plain, WithJvp
+
+            class Model(nn.Module):
+                def forward(self, x: torch.Tensor) -> torch.Tensor:
+                    a = WithJvp.apply(x)
+                    b = functions.Partial.apply(x)
+                    c = Plain.apply(x)
+                    return a + b + c
+        """,
+    }) == [("model.py", 10, "GM637"), ("model.py", 11, "GM637")]

@@ -242,11 +242,20 @@ class CallResolver(ObjectTracker):
                 for check_metaclass in C.METACLASS_CALLS:
                     check_metaclass(self, node)
             return kind
+        if isinstance(func.value, ast.Name) and self._is_autograd_context(func.value.id):
+            for check_context in C.AUTOGRAD_CONTEXT_CALLS:  # `ctx.mark_dirty(x)` in an autograd.Function's forward
+                check_context(self, node, method)
         if (method in str_enums.STR_METHODS and isinstance(func.value, ast.Name)
                 and func.value.id in self.summary.params and func.value.id not in self._rebound):
             for check_str_method in C.STR_METHODS:  # `opt_str.strip()`: a str-Enum member may reach it
                 check_str_method(self, node, func.value.id)
         return NOT_TENSOR
+
+    def _is_autograd_context(self, name: str) -> bool:
+        """`name` is the `ctx` of an autograd.Function's static `forward(ctx, ...)`, as it came in."""
+        summary = self.summary
+        return (summary.name == "forward" and "staticmethod" in summary.decorators
+                and summary.params[:1] == (name,) and name not in self._rebound)
 
     def _built_object(self, receiver: ast.expr) -> bool:
         """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build:
@@ -319,6 +328,9 @@ class CallResolver(ObjectTracker):
         if ref.startswith(("name:", "dotted:")) and ref.rpartition(".")[2].rpartition(":")[2][:1].isupper():
             for check_class_call in C.CLASS_CALLS:  # `Options(...)`: what it builds, the solver knows
                 check_class_call(self, node, ref.rpartition(":")[2])
+        if ref.startswith(("name:", "dotted:")) and ref.endswith(".apply"):
+            for check_apply in C.AUTOGRAD_APPLIES:  # `Fn.apply(...)`: whether Fn's apply breaks, the solver knows
+                check_apply(self, node, ref.rpartition(":")[2])
         if self.summary.local_objects:
             for check_held in C.HELD_OBJECT_CALLS:
                 check_held(self, node)

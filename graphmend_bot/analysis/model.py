@@ -144,6 +144,9 @@ class FunctionSummary:
     # (call site, draft) of a call that may build a TypedDict with optional keys (`Options(...)`):
     # it stands when the site resolves to such a class (analysis/typed_dicts.py).
     typed_dict_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (call site, draft) of a `Fn.apply(...)` call: it stands when Fn resolves to an autograd.Function
+    # Dynamo cannot apply, with that class's id and message (analysis/autograd_functions.py).
+    apply_drafts: list[tuple[int, Draft]] = field(default_factory=list)
     # ("self.NAME" or a global's "NAME", draft) of `with self.NAME:` / `with NAME:`: findings that
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).
@@ -202,6 +205,7 @@ class ClassSummary:
     attributes: dict[str, str] = field(default_factory=dict)
     metaclass: str | None = None  # `class C(metaclass=M)`: M as written, resolved through imports
     optional_keys: bool = False  # a TypedDict with optional keys: building one breaks (typed_dicts.py)
+    apply_breaks: str = ""  # the id `Cls.apply(...)` breaks with, for an autograd.Function (autograd_functions.py)
     # Decorated (`@dataclass` writes `__eq__` and `__repr__`), or its body binds one of `object`'s
     # methods other than by `def` (`__hash__ = Base.__hash__`): which of them it has is not known.
     dunders_unknown: bool = False

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass
 
 from graphmend_bot.analysis import bound_methods, held_functions
+from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
@@ -1013,6 +1014,7 @@ class Program:
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, solver.targets, solver.holds)
         result += typed_dict_constructions(self)
+        result += untraceable_applies(self)
         result += object_method_super_calls(self)
         result += object_operations(self, solver.holds)
         result += masks_made_elsewhere(self, solver.targets, solver.holds)

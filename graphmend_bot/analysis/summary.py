@@ -11,7 +11,14 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from graphmend_bot.analysis import bound_methods, held_functions, named_tuples, super_calls, typed_dicts
+from graphmend_bot.analysis import (
+    autograd_functions,
+    bound_methods,
+    held_functions,
+    named_tuples,
+    super_calls,
+    typed_dicts,
+)
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -226,6 +233,7 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
     summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
     summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
     summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
+    summary.apply_drafts = _unsuppressed(lines, summary.apply_drafts)
     summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
     summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
     summary.held_context_drafts = _unsuppressed(lines, summary.held_context_drafts)
@@ -306,6 +314,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.str_method_drafts = []
     summary.skipped_frame_drafts = []
     summary.typed_dict_drafts = []
+    summary.apply_drafts = []
     summary.entered_manager_drafts = []
     summary.try_body_drafts = []
     summary.super_object_drafts = []
@@ -426,6 +435,7 @@ class _Collector:
         optional = typed_dicts.optional_keys(node, self.imports.resolve, self.typed_dicts) if not self._prefix else None
         if optional is not None:
             self.typed_dicts[node.name] = self.classes[qualname].optional_keys = optional
+        self.classes[qualname].apply_breaks = autograd_functions.apply_breaks(node, self.imports.resolve)
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef, qualname: str, writes: dict[str, list[str]]) -> dict[str, str]:

@@ -25,6 +25,7 @@ from typing import Any
 import torch
 
 Location = tuple[str, int]  # (absolute normalised path, 1-based line)
+RECONSTRUCTION_FAILURE = "GB0092"
 
 _LOGGED_AT = re.compile(r"Graph break .*?in user code at (?P<path>.+):(?P<line>\d+)")
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in ')
@@ -218,6 +219,15 @@ def innermost(stack: tuple[Location, ...], tree: Tree) -> Location | None:
     return inside[-1] if inside else None
 
 
+def _twin(logged: list[Break]) -> Break | None:
+    """The logged break an explain reason at their line is: the last one logged there (a `with`
+    block's own break follows the one inside it), unless that is a reconstruction failure after
+    another break at the line: Dynamo failing to resume past that break (an autograd.Function's
+    context after `ctx.mark_dirty` broke in its inlined forward), whose id is the cause's."""
+    causes = [b for b in logged if b.gb_id != RECONSTRUCTION_FAILURE]
+    return causes[-1] if causes else (logged[-1] if logged else None)
+
+
 def explain_breaks(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], tree: Tree) -> Explained:
     """Run `torch._dynamo.explain(fn)` (it resets Dynamo's caches before and after) and map every
     break into `tree`. break_reasons is the ground truth, not graph_break_count: on torch 2.13 some
@@ -234,11 +244,14 @@ def mapped_breaks(graph_count: int, graph_break_count: int, break_reasons: Itera
     once (the log's reason and id are preferred: "generic_jump TensorVariable()" is not readable)."""
     explained = Explained(graph_count, graph_break_count)
     logged = [logged_break(message, tree) for message in messages if "Graph break" in message]
-    ids = {b.location: b for b in logged if b.location is not None}
+    logged_at: dict[Location, list[Break]] = {}
+    for logged_one in logged:
+        if logged_one.location is not None:
+            logged_at.setdefault(logged_one.location, []).append(logged_one)
     for reason in break_reasons:
         stack = tuple((normalise(f.filename), f.lineno) for f in (reason.user_stack or []) if f.lineno)
         location = innermost(stack, tree)
-        twin = ids.get(location) if location is not None else None
+        twin = _twin(logged_at.get(location, []) if location is not None else [])
         title = twin.reason if twin else reason_title(reason.reason)
         explained.breaks.append(Break(location, title, twin.gb_id if twin else gb_id_of(title), stack,
                                       explanation=(twin.explanation if twin else "") or explanation_of(reason.reason)))

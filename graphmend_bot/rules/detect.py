@@ -149,6 +149,12 @@ class Checker(Protocol):
         keys, which only the scope solver knows (analysis/typed_dicts.py)."""
         ...
 
+    def report_if_apply_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call` (`Fn.apply(x)`), standing when Fn is an autograd.Function whose
+        `apply` Dynamo refuses, which only the scope solver knows (analysis/autograd_functions.py);
+        it then carries that class's id and message."""
+        ...
+
     def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str) -> None:
         """A finding at `call` (`super().__eq__(other)`), standing when the bases of the class
         holding the function leave `method` to `object` (analysis/super_calls.py)."""
@@ -298,6 +304,9 @@ class Detection:
     caught_exception_write: CaughtExceptionWriteHook | None = None  # `except E as err: err.note = ...`
     class_statement: ClassStatementHook | None = None  # `class Local: ...` inside a function
     class_call: ClassCallHook | None = None  # `Options(...)`, `types.Options(...)`
+    autograd_apply: ClassCallHook | None = None  # `Fn.apply(...)`, `func.apply(...)`
+    # `ctx.mark_dirty(x)`: a method called on the `ctx` of an autograd.Function's static forward, by name
+    autograd_context_call: ClassCallHook | None = None
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`

@@ -1,9 +1,11 @@
 """GM619 super-object-method-call: its documentation, in one place with how it is detected.
 
-Measured on torch 2.13 (tests/coverage_probes/gb0006_super_object_method.py): `super().__eq__(other)`,
-`super().__hash__()`, `super().__repr__()`, `super().__str__()`, `super().__format__(spec)` and
-`super().__dir__()` break with GB0006 when no class after it in the instance's MRO defines the
-method, so that `super()` finds `object`'s (a slot wrapper, not a function Dynamo can inline).
+Measured on torch 2.13 (tests/coverage_probes/gb0006_super_object_method.py,
+gb0006_super_rich_comparison.py): `super().__eq__(other)` and the other rich comparisons (`__ne__`,
+`__lt__`, `__le__`, `__gt__`, `__ge__`), `super().__hash__()`, `super().__repr__()`,
+`super().__str__()`, `super().__format__(spec)` and `super().__dir__()` break with GB0006 when no
+class after it in the instance's MRO defines the method, so that `super()` finds `object`'s (a slot
+wrapper, not a function Dynamo can inline).
 In a subclass of a builtin exception (tests/coverage_probes/gb0006_exception_super_init.py),
 `super().__init__(message)` breaks the same way: it reaches BaseException's `__init__`, a C slot,
 when the exception is built in traced code (`raise ShapeError(...)`, or kept); `super().__str__()`
@@ -38,7 +40,8 @@ RULE = Rule(
     family="not traceable",
     gb_id="GB0006",
     summary=(
-        "Flags `super().__eq__(...)`, `super().__hash__()`, `super().__repr__()`, `super().__str__()`, "
+        "Flags `super().__eq__(...)` and the other rich comparisons (`__ne__`, `__lt__`, `__le__`, "
+        "`__gt__`, `__ge__`), `super().__hash__()`, `super().__repr__()`, `super().__str__()`, "
         "`super().__format__(...)` and `super().__dir__()` in traced code when no class after it in "
         "its MRO, or in the MRO of a subclass of the tree (a mixin's sibling base), defines the "
         "method (all of them classes of the checked tree, `object` or `nn.Module`); and "
@@ -48,7 +51,7 @@ RULE = Rule(
     why=(
         "Through `super()` TorchDynamo inlines Python functions and models a few of `object`'s "
         "methods (`__init__`, `__new__`, `__setattr__`, `__getattribute__`); `object`'s own "
-        "`__eq__`, `__hash__`, `__repr__`, `__str__`, `__format__` and `__dir__` are C slots it "
+        "rich comparisons, `__hash__`, `__repr__`, `__str__`, `__format__` and `__dir__` are C slots it "
         "cannot call: the call ends the graph (GB0006, measured on torch 2.13), and a caller that "
         "built the object in the same frame breaks too (GB0092). A builtin exception's `__init__` "
         "(BaseException's) is a C slot too: a custom exception whose `__init__` calls "

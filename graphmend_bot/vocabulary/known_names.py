@@ -298,9 +298,13 @@ STATIC_BUILTINS = frozenset({
 SCALAR_CASTS = frozenset({"int", "float", "bool", "complex"})
 
 # `object`'s methods Dynamo cannot call through `super()` (GB0006, measured on torch 2.13,
-# tests/coverage_probes/gb0006_super_object_method.py): slot wrappers and method descriptors it has
-# no rule for (`__init__`, `__new__`, `__setattr__`, `__delattr__` and `__getattribute__` it models).
-OBJECT_METHODS_NOT_VIA_SUPER = frozenset({"__eq__", "__hash__", "__repr__", "__str__", "__format__", "__dir__"})
+# tests/coverage_probes/gb0006_super_object_method.py, gb0006_super_rich_comparison.py): slot wrappers
+# and method descriptors it has no rule for (`__init__`, `__new__`, `__setattr__`, `__delattr__` and
+# `__getattribute__` it models), the rich comparisons among them.
+OBJECT_METHODS_NOT_VIA_SUPER = frozenset({
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__repr__", "__str__", "__format__",
+    "__dir__",
+})
 # The ones of them torch.nn.Module defines itself, as Python functions Dynamo inlines.
 NN_MODULE_OBJECT_METHODS = frozenset({"__repr__", "__dir__"})
 # Python's builtin exception classes (`Exception`, `ValueError`, ...). Through `super()` from a
