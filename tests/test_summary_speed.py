@@ -91,9 +91,14 @@ def test_bool_tensor_annotation_forms(annotation: str, expected: bool) -> None:
         ("torch.device", True),
         ("Dict[str, Tensor]", True),
         ("typing.List[torch.Tensor]", True),
-        ("Sequence[float]", False),
+        ("Sequence[float]", True),
+        ("tuple[int, int]", True),
+        ("Tuple[int, ...]", True),
+        ("'List[float]'", True),
         ("Dict[str, Any]", False),
-        ("'List[float]'", False),
+        ("Dict[str, int]", False),
+        ("List[str]", False),
+        ("'List[Any]'", False),
     ],
 )
 def test_yields_to_callers_forms(annotation: str, expected: bool) -> None:
