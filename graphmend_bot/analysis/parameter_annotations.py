@@ -34,11 +34,9 @@ def tensor_param(
 def yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
     """Whether a parameter that is not a tensor by its annotation or default becomes one when a
     caller passes a tensor: a scalar hint (`timestep: int`, `t0=0.0`) is one Dynamo ignores; a
-    container annotation says what its elements are (`Dict[str, Tensor]` yields, and so does a
-    container of scalar hints, `paddings: tuple[int, int]` given `(self.padding_total, extra)`:
-    each element is such a hint; `Dict[str, Any]` does not: kornia's flags dicts share helpers
-    with its tensor dicts, and one caller's tensors would reach every flag), and a flag by name
-    never does."""
+    container annotation says what its elements are (`Dict[str, Tensor]` yields; `Sequence[float]`
+    does not, nor `Dict[str, Any]`: kornia's flags dicts share helpers with its tensor dicts, and
+    one caller's tensors would reach every flag), and a flag by name never does."""
     if name.startswith(_FLAG_PREFIXES):
         return False
     if annotation is None:
@@ -46,25 +44,11 @@ def yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         text = annotation.value
         if any(f"{container}[" in text for container in _CONTAINERS):
-            return "Tensor" in text or _holds_only_scalars(_unquoted(annotation))
+            return "Tensor" in text
         return True
     if _subscripts_a_container(annotation):
-        return any("Tensor" in word for word in _words(annotation)) or _holds_only_scalars(annotation)
+        return any("Tensor" in word for word in _words(annotation))
     return True
-
-
-_SCALAR_HINTS = frozenset({"int", "float", "bool", "complex"})
-
-
-def _holds_only_scalars(annotation: ast.expr | None) -> bool:
-    """`tuple[int, int]`, `Tuple[float, ...]`, `List[int]`, `Sequence[float]`: a container whose
-    element hints are all Python numbers (each one Dynamo ignores, as it ignores `x: int`)."""
-    if not isinstance(annotation, ast.Subscript) or not _subscripts_a_container(annotation):
-        return False
-    arguments = annotation.slice
-    elements = arguments.elts if isinstance(arguments, ast.Tuple) else [arguments]
-    leaves = [dotted_name(e) for e in elements if not (isinstance(e, ast.Constant) and e.value is Ellipsis)]
-    return bool(leaves) and all(leaf in _SCALAR_HINTS for leaf in leaves)
 
 
 def mentions_tensor(annotation: ast.expr | None) -> bool:
