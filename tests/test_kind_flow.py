@@ -76,6 +76,43 @@ def test_containers_annotated_without_tensors_keep_their_annotation(write_tree):
     assert codes_by_line(root) == set()
 
 
+def test_a_method_returning_its_tensor_attribute_returns_a_tensor_at_every_call(write_tree):
+    # `c = self.count()` where `count` returns `self.total * 2`, a buffer: the result depends on no
+    # parameter, only on the callee's attribute (measured: GB0170 at both `if`s). A Python number
+    # held in an attribute (`self.limit = 4`) stays one.
+    root = write_tree({
+        "m.py": """
+            import torch
+            from torch import nn
+
+            class M(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.total = nn.Buffer(torch.tensor(3), persistent=False)
+                    self.limit = 4
+
+                def count(self):
+                    return self.total * 2
+
+                def pad(self, x):
+                    return (x.shape[-1] - self.total) % 2
+
+                def bound(self):
+                    return self.limit * 2
+
+                def forward(self, x):
+                    if self.count() > 1:
+                        x = x + 1
+                    if self.pad(x) > 0:
+                        x = x + 1
+                    if self.bound() > 1:
+                        x = x + 1
+                    return x
+        """,
+    })
+    assert codes_by_line(root) == {("m.py", 20, "GM101"), ("m.py", 22, "GM101")}
+
+
 def test_classes_reexported_by_star_imports_resolve(write_tree):
     # kornia: `self._param_generator = rg.ColorJiggleGenerator(...)`, where the package's
     # __init__ re-exports its submodules with `from ._2d import *`.

@@ -62,13 +62,26 @@ class FindingReporter(FunctionState):
         names = [name for call in calls if (name := self.resolve(call.func)) is not None]
         return names if len(names) == len(calls) else []  # every path returns what a known callee builds
 
+    def resumed_input(self, node: ast.expr) -> Kind:
+        """When `node`'s value is an input of the frame Dynamo resumes in: a local or a display of
+        locals and constants (`(left, right)`), each bound before a top-level break that came since;
+        the kinds of those breaks (NOT_TENSOR when none, or when `node` computes anything)."""
+        names = _resume_names(node)
+        if not names:
+            return NOT_TENSOR
+        since = max(self._bound_before.get(name, 0) for name in names)
+        return Kind.union(self._resume_points[since:])
+
     def report(
-        self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None
+        self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None,
+        unless: Kind = NOT_TENSOR,
     ) -> None:
         with modes.entered(self._modes, mode):
             draft = self._draft(rule, node, message, deps, gb_id)
         if draft is None:
             return
+        if unless:
+            draft = replace(draft, suppressed_if=draft.suppressed_if | unless)
         self.summary.drafts.append(draft)
         if self._loop_depth and not self._rare_depth:
             # A break in a loop makes Dynamo skip the frame, but one on an error or misconfiguration
@@ -257,3 +270,21 @@ def _ends_every_path(body: list[ast.stmt]) -> bool:
     if isinstance(last, (ast.With, ast.AsyncWith)):
         return _ends_every_path(last.body)
     return False
+
+
+def _resume_names(node: ast.expr) -> list[str] | None:
+    """The locals `node` reads when it is a name or a tuple or list display of names and constants;
+    None when it computes anything (`p + 1` is a new value of the resumed frame, not an input)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        names: list[str] = []
+        for element in node.elts:
+            if isinstance(element, ast.Constant):
+                continue
+            inner = _resume_names(element)
+            if inner is None:
+                return None
+            names += inner
+        return names
+    return None

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from graphmend_bot.analysis import function_aliases, keyword_arguments, skipped_frames
@@ -169,6 +170,12 @@ class FunctionState:
         # runs: the call, and a class's `__enter__` and `__exit__`.
         self._top_level_ops: list[tuple[Kind, int, int]] = []
         self._usual_draft_kinds: list[Kind] = []  # of the drafts off error and misconfiguration branches
+        # Where Dynamo resumes after a break at the top of the body: the kinds under which each top-level
+        # statement so far breaks (its own expressions, not its arms), in order, and per local how many
+        # of them came before its last binding. A local bound before a break is an input of the frame
+        # Dynamo resumes in (resumed_input).
+        self._resume_points: list[Kind] = []
+        self._bound_before: dict[str, int] = {}
         self._with_depth = 0
         self._resumable_entry: tuple[Resumable, tuple[int, ...]] = (Resumable(NOT_TENSOR, 0, NOT_TENSOR), ())
         self._try_checkpoint = Resumable(NOT_TENSOR, 0, NOT_TENSOR)  # the same for the `try` statement being entered
@@ -196,6 +203,7 @@ class FunctionState:
 
     def forget(self, name: str) -> None:
         """What was known of a local's value, once it is bound again."""
+        self._bound_before[name] = len(self._resume_points)
         self._collections.discard(name)
         self._call_results.discard(name)
         self._scalars.discard(name)
@@ -234,6 +242,19 @@ class FunctionState:
         _, first_site, first_draft = self._top_level_ops[-2]
         return Resumable(self._top_level_ops[-1][0], first_site, Kind.union(self._usual_draft_kinds[first_draft:]))
 
+    def _resume_point(self, node: ast.stmt, drafts_before: int) -> None:
+        """A top-level statement whose own expressions made drafts breaks there on every call that
+        reaches it when their kinds hold: what is bound so far is an input of the frame after it."""
+        if id(node) in self._top_level and len(self._usual_draft_kinds) > drafts_before:
+            self._resume_points.append(Kind.union(self._usual_draft_kinds[drafts_before:]))
+
+    @contextmanager
+    def _resumes_after(self, node: ast.stmt) -> Iterator[None]:
+        """The drafts made inside are the breaks of `node` itself (an `if` test, not its arms)."""
+        drafts_before = len(self._usual_draft_kinds)
+        yield
+        self._resume_point(node, drafts_before)
+
     def _count_operation(self, node: ast.stmt, operation: bool, kind: Kind, before: tuple[int, int]) -> None:
         """A statement at the top of the body that computes a tensor by an operation (not a bare
         name or attribute read) puts at least one node in the graph: Dynamo takes a point it can
@@ -242,6 +263,7 @@ class FunctionState:
             self._operations_before += 1
             if id(node) in self._top_level:
                 self._top_level_ops.append((kind, *before))
+        self._resume_point(node, before[1])
 
     # The traversal recurses across its layers: a call evaluates its arguments, a walrus or a
     # comprehension binds a target. Defined by ExpressionEvaluator and StatementVisitor above.
@@ -256,3 +278,4 @@ class FunctionState:
         value: ast.expr | None = None,
     ) -> None:
         raise NotImplementedError
+

@@ -357,8 +357,8 @@ class StatementVisitor(ExpressionEvaluator):
             if raised is not None and statement_forms.caught_here(raised, self._handled):
                 self._rare_block(node.body, dict(env), rare=True)  # a handler here catches it: traced when it runs
             return False  # the raising arm is the error path, never traced
-        with modes.entered(self._modes, modes.test_mode(node.test)):
-            self._bool_context(node.test, env, "if")
+        with self._resumes_after(node), modes.entered(self._modes, modes.test_mode(node.test)):
+            self._bool_context(node.test, env, "if")  # its arms run in the frame resumed at each
         body_env, else_env = dict(env), dict(env)
         none_name, none_in_body = narrowing.none_test(node.test) or (None, False)
         if none_name is not None and env.get(none_name) == Kind.of_param(none_name):

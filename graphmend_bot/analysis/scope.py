@@ -1331,9 +1331,17 @@ class _TensorFlow:
         params = self.params[callee]
         return any(
             self.holds(caller, passed[name]) if name in passed and name not in self.fixed[callee]
-            else params.get(name, False)
+            else params.get(name, False) or self._attribute_returned(caller, callee, name)
             for name in kind.params
         )
+
+    def _attribute_returned(self, caller: FunctionId, callee: FunctionId, name: str) -> bool:
+        """`return self.total * 2`: a tensor attribute of the callee's object, whichever site calls
+        it. The caller is examined again when the attributes change, as the callee is."""
+        if not name.startswith("self."):
+            return False
+        self._reads_attributes.add(caller)
+        return self.holds(callee, Kind.of_param(name))
 
     def _element_returns(self, fid: FunctionId, index: int) -> bool:
         """Whether element `index` of what `fid` returns is a tensor (the whole result when unknown)."""

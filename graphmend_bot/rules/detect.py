@@ -72,12 +72,20 @@ class Checker(Protocol):
         where every `return` of `as_wavelet` is such a call); empty when some path may give another value."""
         ...
 
+    def resumed_input(self, node: ast.expr) -> Kind:
+        """When `node`'s value is an input of the frame Dynamo resumes in after a break earlier in
+        the function (a local, or a display of locals, bound before a top-level statement that
+        breaks): the kind under which such a break comes; NOT_TENSOR when none does."""
+        ...
+
     def report(
-        self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None
+        self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None,
+        unless: Kind = NOT_TENSOR,
     ) -> None:
         """A finding at `node`, standing when `deps` make it a tensor in traced code; `gb_id`: the
         id Dynamo reports for this construct when it differs from the rule's; `mode`: one the
-        construct breaks in (vocabulary/mode_names.py), which its message names with the branches'."""
+        construct breaks in (vocabulary/mode_names.py), which its message names with the branches';
+        `unless`: the finding does not stand when this holds."""
         ...
 
     def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:

@@ -6,6 +6,12 @@ computed in the traced frame (GB0033 "Data dependent operator"; a tuple given to
 one of its elements is such a tensor). Measured to trace, so absent:
 `torch.clamp(min=t)`, `masked_fill(mask, t)`, `x ** t`, `torch.full(size, t)`, `torch.lerp(a, b, t)`,
 `torch.quantile(x, t)`, `addcdiv(value=t)`, `F.normalize(eps=t)`, and the in-place `add_`/`addcmul_`.
+An int parameter given a 0-d integer tensor that is an input of the frame traces (Dynamo specializes
+on its value): after a break at the top of the function (an `if` on a tensor, a call that breaks),
+Dynamo resumes in a new frame whose inputs are the values bound before it, so `F.pad(x, paddings)`
+or `torch.narrow(x, 0, 0, n)` on them is not reported (Checker.resumed_input); `p + 1` computed
+after it, or a float parameter (`alpha=`, a slope) given an input, still breaks
+(tests/fixtures/resumed/resumed_inputs.py).
 
 `F.one_hot(labels)` with no `num_classes` (or a positional `-1`) reads it from the data, as
 `labels.max() + 1`: GB0246 on torch 2.13 (tests/coverage_probes/gb0246_*), whatever `labels` is.
@@ -19,7 +25,7 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
-from graphmend_bot.vocabulary.kind import TENSOR, Kind
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 
 # The parameters of SCALAR_PARAMETERS that take Python ints.
@@ -48,30 +54,34 @@ METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
 
 def _scalar_arguments(
     checker: Checker, call: ast.Call, parameters: tuple[tuple[int | None, str], ...], args: list[Kind]
-) -> list[tuple[str, Kind]]:
+) -> list[tuple[str, Kind, Kind]]:
     """The scalar parameters given a tensor (not one only assumed, see Checker.assumed_tensor),
-    with that tensor's kind."""
+    with that tensor's kind, and when it is an int parameter's input of a resumed frame."""
     keywords = checker.keyword_kinds(call)
     found = []
     for position, name in parameters:
         if position is not None and position < len(call.args) and not any(
             isinstance(arg, ast.Starred) for arg in call.args[: position + 1]
         ):
-            kind = args[position]
+            kind, node = args[position], call.args[position]
         elif name in keywords:
-            kind = keywords[name]
+            kind, node = keywords[name], next(k.value for k in call.keywords if k.arg == name)
         else:
             continue
         if kind.is_tensor and not checker.assumed_tensor(kind) and not (name in _INTS and _made_here(kind)):
-            found.append((name, kind))
+            found.append((name, kind, checker.resumed_input(node) if name in _INTS else NOT_TENSOR))
     return found
 
 
-def _report(rule: Rule, checker: Checker, call: ast.Call, callee: str, found: list[tuple[str, Kind]]) -> None:
-    for name, kind in found[:1]:  # one finding per call: one break
+def _report(rule: Rule, checker: Checker, call: ast.Call, callee: str, found: list[tuple[str, Kind, Kind]]) -> None:
+    for name, kind, resumed_input in found[:1]:  # one finding per call: one break
+        # An int parameter given 0-d integer tensors that are inputs of the frame (bound before a
+        # break earlier in the function, where Dynamo resumed) traces: Dynamo specializes on their
+        # values (measured: `F.pad(x, paddings)` after encodec's `if length <= max_pad:`).
         checker.report(
             rule, call,
             f"`{name}` of `{callee}` takes a Python number: a tensor there is read back to Python", kind,
+            unless=resumed_input,
         )
 
 
