@@ -12,7 +12,10 @@ torch._dynamo.explain: Dynamo inlines the call and breaks inside the callee), wi
 - a name unpacked from what a call returns (`packed, unpack_one = pack_one(x)`, then
   `unpack_one(y)`: vector_quantize_pytorch) calls the function the callee returns at that place
   of its tuple, its own closure or one of the module; the other places, values, reach nothing
-  (scope.Program._element_calls)."""
+  (scope.Program._element_calls);
+- a class attribute holding a function or a table of them (`kernel = staticmethod(rbf)`,
+  `KERNELS = {"linear": linear}`, then `self.kernel(x)`, `self.KERNELS[kind](x)`) calls them; one
+  no call reads reaches nothing (held_functions.class_body_functions)."""
 
 from __future__ import annotations
 
@@ -185,3 +188,55 @@ def test_a_function_unpacked_from_a_returned_tuple_is_called(write_tree) -> None
     root = write_tree(PACK_TREE)
     _assert_reported_where_dynamo_breaks(root, "packpkg", "model", "Net", "_helpers.py")
     assert len(_marked(root / "packpkg" / "_helpers.py")) == 2
+
+
+CLASS_ATTRIBUTE_TREE = {
+    "attrpkg/__init__.py": "",
+    "attrpkg/_kernels.py": """
+        def rbf(x):
+            if x.sum() > 0:  # break
+                return x.exp()
+            return x
+
+
+        def linear(x):
+            print("linear")  # break
+            return x
+
+
+        def laplace(x):
+            print("laplace")  # break
+            return x
+
+
+        def unused(x):
+            return x.tolist()
+    """,
+    "attrpkg/model.py": """
+        from torch import nn
+
+        from attrpkg._kernels import laplace, linear, rbf, unused
+
+
+        class Net(nn.Module):
+            kernel = staticmethod(rbf)
+            KERNELS = {"linear": linear, "laplace": laplace}
+            spare = staticmethod(unused)
+
+            def __init__(self, kind="linear"):
+                super().__init__()
+                self.kind = kind
+
+            def forward(self, x):
+                return self.kernel(x) + self.KERNELS[self.kind](x) + self.KERNELS["laplace"](x)
+    """,
+}
+
+
+def test_a_function_a_class_attribute_holds_is_called(write_tree) -> None:
+    """`kernel = staticmethod(rbf)` and a class-level table `KERNELS = {...}` in the class body:
+    `self.kernel(x)` and `self.KERNELS[kind](x)` call the functions held; `spare`, never called,
+    reaches nothing (held_functions.class_body_functions)."""
+    root = write_tree(CLASS_ATTRIBUTE_TREE)
+    _assert_reported_where_dynamo_breaks(root, "attrpkg", "model", "Net", "_kernels.py")
+    assert len(_marked(root / "attrpkg" / "_kernels.py")) == 3

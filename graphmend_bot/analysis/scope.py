@@ -32,6 +32,7 @@ from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.masks import masks_made_elsewhere
+from graphmend_bot.analysis.method_families import MethodFamilies, unknown_receiver
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.object_operands import object_operations
 from graphmend_bot.analysis.public_api import (
@@ -124,6 +125,11 @@ class Program:
         self._traced: set[FunctionId] | None = None
         self._traced_order: list[FunctionId] | None = None
         self._model_entries: set[FunctionId] | None = None
+        self._families: MethodFamilies | None = None
+        # Call sites resolved only by their method's family (_family_methods), and memoised
+        # (caller, callee) pairs joined by such sites alone: see _certain_targets.
+        self._family_sites: set[tuple[FunctionId, str]] = set()
+        self._family_only_edges: dict[tuple[FunctionId, FunctionId], bool] = {}
         # After traced_drafts: the tensor flow it solved, the findings before the consequence
         # passes (what makes a function break) and all of them (a solved state keeps what they settled).
         self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
@@ -435,6 +441,53 @@ class Program:
                 found.extend(self._bound_method_attribute(mod, cls, name))
         return found
 
+    def _family_methods(self, fid: FunctionId, constructor: str, name: str) -> list[FunctionId]:
+        """`obj.name(...)` on an object of no known class: the tree's one family of `name`, the
+        method a class defines and its subclasses override (method_families.py)."""
+        module = fid[0]
+        if not unknown_receiver(constructor, self.modules[module].imports, lambda dotted: self._split_qualified(dotted) is not None):
+            return []
+        if constructor.startswith("attr:"):
+            own = self.self_class(fid)
+            if own is None or self._attribute_constructors(module, own, constructor[len("attr:"):]):
+                return []  # built by something (another package's class, a builtin): not the tree's
+        head = self.method_families.head(name)
+        return [] if head is None else self._callable_methods(self._methods_of_instances([head], name))
+
+    def _certain_targets(self, targets: dict[tuple[FunctionId, int], list[FunctionId]]
+                         ) -> dict[tuple[FunctionId, int], list[FunctionId]]:
+        """`targets` without the sites resolved by a method's family alone. Those calls reach every
+        override for the scope walk and the tensor flow, but the object holds one of them: that
+        some override breaks says nothing of whether this call does (linear_operator's
+        `linear_op._matmul(rhs)` on a dense operator), so the passes finding breaks at a call
+        (GM605, a try body, a comprehension) do not count them."""
+        if not self._family_sites:
+            return targets
+        callers = {fid for fid, _ in self._family_sites}
+        return {(fid, index): found for (fid, index), found in targets.items()
+                if fid not in callers or (fid, self.function(fid).calls[index].ref) not in self._family_sites}
+
+    def _family_only(self, caller: FunctionId, callee: FunctionId) -> bool:
+        """Whether `caller` reaches `callee` only through sites resolved by a method's family."""
+        key = (caller, callee)
+        if key not in self._family_only_edges:
+            refs = [site.ref for site in self.function(caller).calls if callee in self.resolve_call(caller, site.ref)]
+            self._family_only_edges[key] = bool(refs) and all((caller, ref) in self._family_sites for ref in refs)
+        return self._family_only_edges[key]
+
+    @property
+    def method_families(self) -> MethodFamilies:
+        """The tree's classes by the methods they define (method_families.py), indexed on first use."""
+        if self._families is None:
+            definers: dict[str, list[tuple[str, str]]] = {}
+            for module, summary in self.modules.items():
+                if module not in self.dependency_modules:
+                    for cls, found in summary.classes.items():
+                        for method in found.methods:
+                            definers.setdefault(method, []).append((module, cls))
+            self._families = MethodFamilies(definers, self.hierarchy.descendants)
+        return self._families
+
     def _bound_method_attribute(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
         """`obj.NAME(...)` where NAME is no method but an attribute holding the object's own bound
         methods (`self.NAME = {...: self.m_a}.get(key, self.m_b)`), set in the class or a subclass.
@@ -534,7 +587,12 @@ class Program:
         function = self.function(fid)
         if kind == "instance":
             constructor, _, method_name = name.rpartition(">")
-            targets = self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
+            classes = self._constructed_classes(fid, constructor)
+            if classes:
+                targets = self._methods_of_instances(classes, method_name)
+            elif targets := self._family_methods(fid, constructor, method_name):
+                self._family_sites.add((fid, site_ref))
+                return targets
             if method_name == "__call__" and constructor != "self" and not constructor.startswith(
                 ("returned:", "typed:", "member:", "result:")  # not built by a call here
             ):
@@ -1021,12 +1079,13 @@ class Program:
         result += disabled_function_calls(self, solver.targets)
         result += held_module_calls(self)
         result += held_context_entries(self)
-        consequences = self._consequences(traced, solver.targets, solver.callers, [*result, *inner], solver.holds)
+        certain = self._certain_targets(solver.targets)
+        consequences = self._consequences(traced, certain, solver.callers, [*result, *inner], solver.holds)
         consequences += comprehension_findings(
-            self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds
+            self, certain, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds
         )
         consequences += breaking_try_bodies(
-            self, solver.targets, lambda: self._usually_breaking(solver.callers, [*result, *inner]), solver.holds
+            self, certain, lambda: self._usually_breaking(solver.callers, [*result, *inner]), solver.holds
         )
         if self.dependency_modules:
             inside = calls_breaking_inside(self, solver.targets, inner)
@@ -1135,12 +1194,15 @@ class Program:
 
     def _breaking_set(self, callers: Callers, standing: list[TracedDraft]) -> set[FunctionId]:
         """Functions with a finding, and every traced function that calls one (a break in an
-        inlined callee ends tracing at the call in the frame); `callers`: the solver's."""
+        inlined callee ends tracing at the call in the frame); `callers`: the solver's. A caller
+        joined to a breaking function only by calls resolved through a method's family is not one
+        (_certain_targets)."""
         breaking = {(traced_draft.module.module, traced_draft.function.qualname) for traced_draft in standing}
         queue = deque(breaking)
         while queue:
-            for caller in callers.get(queue.popleft(), ()):
-                if caller not in breaking:
+            callee = queue.popleft()
+            for caller in callers.get(callee, ()):
+                if caller not in breaking and not (self._family_sites and self._family_only(caller, callee)):
                     breaking.add(caller)
                     queue.append(caller)
         return breaking

@@ -454,6 +454,8 @@ class _Collector:
                 and (annotated := class_annotation(stmt.annotation, self.imports.resolve)) is not None
             ):
                 attributes.setdefault(stmt.target.id, f"typed:{annotated}")
+            if (held := held_functions.class_body_functions(stmt, self._dotted)) is not None:
+                attributes.setdefault(held[0], held_functions.encode(held[1]))  # `stat = staticmethod(f)`
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
             typed_params = self._class_annotations(stmt.args)
