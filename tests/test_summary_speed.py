@@ -9,7 +9,12 @@ import pytest
 
 from graphmend_bot.analysis import callee_refs, modes, statement_forms
 from graphmend_bot.analysis.callee_refs import passed_bound_methods
-from graphmend_bot.analysis.parameter_annotations import bool_tensor_annotation, yields_to_callers
+from graphmend_bot.analysis.parameter_annotations import (
+    bool_tensor_annotation,
+    may_hold_tensor,
+    mentions_tensor,
+    yields_to_callers,
+)
 from graphmend_bot.analysis.summary import _NESTED_BODIES, Imports, _body_fields, summarize_module
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
@@ -82,6 +87,34 @@ def test_settled_resolve_answers_as_resolve_once_per_node(monkeypatch: pytest.Mo
 )
 def test_bool_tensor_annotation_forms(annotation: str, expected: bool) -> None:
     assert bool_tensor_annotation(ast.parse(annotation, mode="eval").body) is expected
+
+
+@pytest.mark.parametrize(
+    ("annotation", "tensor", "may_hold"),
+    [
+        ("int", False, False),
+        ("torch.Tensor", True, True),
+        ("Optional[torch.FloatTensor]", True, True),
+        ("'torch.Tensor'", True, True),
+        ("List['Tensor']", True, True),
+        ("Tuple[torch.Tensor, Dict[str, Any]]", True, True),
+        ("Tensor | None", True, True),
+        ("dict[str, typing.Any]", False, True),
+        ("Callable[[int], str]", False, False),
+    ],
+)
+def test_annotation_words_are_read_without_ast_walk(
+    annotation: str, tensor: bool, may_hold: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every function's signature is read this way: ast.walk's generators cost more than the rest
+    node = ast.parse(annotation, mode="eval").body
+    walked: list[ast.AST] = []
+    walk = ast.walk
+    monkeypatch.setattr(ast, "walk", lambda root: walked.append(root) or walk(root))
+    answers = mentions_tensor(node), may_hold_tensor(node)
+    monkeypatch.undo()
+    assert answers == (tensor, may_hold)
+    assert walked == []
 
 
 @pytest.mark.parametrize(
