@@ -17,7 +17,7 @@ from graphmend_bot.analysis.parameter_annotations import (
 )
 from graphmend_bot.analysis.summary import _NESTED_BODIES, Imports, _body_fields, summarize_module
 from graphmend_bot.vocabulary.dotted_names import dotted_name
-from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, CallResult, Kind
 
 
 @pytest.mark.parametrize(
@@ -184,7 +184,7 @@ def test_merge_joins_only_the_names_an_arm_bound_again(monkeypatch: pytest.Monke
     body, orelse = dict(env), dict(env)
     body["y"], body["new"] = call, TENSOR  # rebound in one arm, bound in one arm
     orelse["x"] = NOT_TENSOR
-    orelse["equal"] = Kind.of_param("z")  # a new kind equal to what the name held
+    orelse["equal"] = Kind(params=frozenset({"z"}))  # a new kind equal to what the name held
     for arms in ([body, orelse], [body], [orelse]):
         expected = _plain_merge(env, arms)
         merged = dict(env)
@@ -270,3 +270,11 @@ def test_the_collector_enters_each_block_by_its_type_s_fields() -> None:
     assert sorted(summary.functions) == sorted(
         ["in_if", "in_else", "in_for", "in_while", "in_with", "in_try", "in_handler", "in_try_else", "in_finally"]
     )
+
+
+def test_kinds_of_one_call_site_or_parameter_are_made_once() -> None:
+    # every call site and every parameter seeded or tested asked for a new kind
+    assert Kind.of_call(3) is Kind.of_call(3)
+    assert Kind.of_param("x") is Kind.of_param("x")
+    assert Kind.of_call(3) == Kind(calls=frozenset({CallResult(3)})) != Kind.of_call(4)
+    assert Kind.of_param("x") == Kind(params=frozenset({"x"})) != Kind.of_param("y")
