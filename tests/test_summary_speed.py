@@ -4,11 +4,15 @@ proves it finding-for-finding on transformers; these pin the forms)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from typing import cast
 
 import pytest
 
 from graphmend_bot.analysis import callee_refs, modes, statement_forms
 from graphmend_bot.analysis.callee_refs import passed_bound_methods
+from graphmend_bot.analysis.function import FunctionAnalyzer
+from graphmend_bot.analysis.model import FunctionSummary
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     may_hold_tensor,
@@ -110,7 +114,12 @@ def test_annotation_words_are_read_without_ast_walk(
     node = ast.parse(annotation, mode="eval").body
     walked: list[ast.AST] = []
     walk = ast.walk
-    monkeypatch.setattr(ast, "walk", lambda root: walked.append(root) or walk(root))
+
+    def counted(root: ast.AST) -> Iterator[ast.AST]:
+        walked.append(root)
+        return walk(root)
+
+    monkeypatch.setattr(ast, "walk", counted)
     answers = mentions_tensor(node), may_hold_tensor(node)
     monkeypatch.undo()
     assert answers == (tensor, may_hold)
@@ -278,3 +287,32 @@ def test_kinds_of_one_call_site_or_parameter_are_made_once() -> None:
     assert Kind.of_param("x") is Kind.of_param("x")
     assert Kind.of_call(3) == Kind(calls=frozenset({CallResult(3)})) != Kind.of_call(4)
     assert Kind.of_param("x") == Kind(params=frozenset({"x"})) != Kind.of_param("y")
+
+
+SLOTTED = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, mask: torch.BoolTensor, n=None, *args, **kwargs):
+        for layer in self.layers:
+            x = layer(x) if n else x + 1
+        with torch.no_grad():
+            y = [t for t in args if t is not None]
+        try:
+            assert x.sum() > 0
+        except ValueError as error:
+            raise RuntimeError from error
+        return x, y
+"""
+
+
+def test_the_analyzer_keeps_its_state_in_slots() -> None:
+    # past 30 attributes an instance's dict is no longer shared with its class: every attribute
+    # read and write of the summaries then went through a dict of the analyzer's own
+    node = cast(ast.FunctionDef, cast(ast.ClassDef, ast.parse(SLOTTED).body[1]).body[0])
+    summary = FunctionSummary(qualname="M.forward", name="forward", class_qualname="M", params=(), param_seeds={},
+                              compiled=False, decorators=())
+    analyzer = FunctionAnalyzer(node, summary, lambda _: None, frozenset(), SLOTTED.splitlines(), True)
+    analyzer.run()
+    assert summary.calls and summary.drafts  # it did analyse the body
+    assert vars(analyzer) == {}
