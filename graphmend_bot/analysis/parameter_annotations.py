@@ -82,6 +82,11 @@ def _words(annotation: ast.expr) -> list[str]:
         elif isinstance(node, ast.Subscript):
             pending.append(node.value)
             pending.append(node.slice)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            pending.extend(node.elts)  # `Dict[str, Tensor]`, `Callable[[int], str]`
+        elif isinstance(node, ast.BinOp):
+            pending.append(node.left)  # `Tensor | None`
+            pending.append(node.right)
         elif isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 words.append(node.value)
