@@ -71,3 +71,12 @@ def test_review_numbers_a_patch_as_git_does():
     assert diff.matches(3, "z = 3")
     parser_rows = physical_lines("a = 1\nx = 1\ry = 2\nz = 3\n")
     assert not diff.matches(2, parser_rows[1])
+
+
+def test_each_odd_break_alone_takes_the_parsers_split():
+    # physical_lines looks for each such character by itself: one missed would leave
+    # str.splitlines to end a line the parser does not
+    for char in ODD_BREAKS:
+        source = f"a = 1  # {char} comment\nb = 2\n"
+        assert physical_lines(source) == ["a = 1  # " + char + " comment", "b = 2"]
+        assert "".join(physical_lines(source, keepends=True)) == source

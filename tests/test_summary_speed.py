@@ -4,15 +4,24 @@ proves it finding-for-finding on transformers; these pin the forms)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from typing import cast
 
 import pytest
 
 from graphmend_bot.analysis import callee_refs, modes, statement_forms
 from graphmend_bot.analysis.callee_refs import passed_bound_methods
-from graphmend_bot.analysis.parameter_annotations import bool_tensor_annotation, yields_to_callers
+from graphmend_bot.analysis.function import FunctionAnalyzer
+from graphmend_bot.analysis.model import FunctionSummary
+from graphmend_bot.analysis.parameter_annotations import (
+    bool_tensor_annotation,
+    may_hold_tensor,
+    mentions_tensor,
+    yields_to_callers,
+)
 from graphmend_bot.analysis.summary import _NESTED_BODIES, Imports, _body_fields, summarize_module
 from graphmend_bot.vocabulary.dotted_names import dotted_name
-from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, CallResult, Kind
 
 
 @pytest.mark.parametrize(
@@ -85,6 +94,39 @@ def test_bool_tensor_annotation_forms(annotation: str, expected: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("annotation", "tensor", "may_hold"),
+    [
+        ("int", False, False),
+        ("torch.Tensor", True, True),
+        ("Optional[torch.FloatTensor]", True, True),
+        ("'torch.Tensor'", True, True),
+        ("List['Tensor']", True, True),
+        ("Tuple[torch.Tensor, Dict[str, Any]]", True, True),
+        ("Tensor | None", True, True),
+        ("dict[str, typing.Any]", False, True),
+        ("Callable[[int], str]", False, False),
+    ],
+)
+def test_annotation_words_are_read_without_ast_walk(
+    annotation: str, tensor: bool, may_hold: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every function's signature is read this way: ast.walk's generators cost more than the rest
+    node = ast.parse(annotation, mode="eval").body
+    walked: list[ast.AST] = []
+    walk = ast.walk
+
+    def counted(root: ast.AST) -> Iterator[ast.AST]:
+        walked.append(root)
+        return walk(root)
+
+    monkeypatch.setattr(ast, "walk", counted)
+    answers = mentions_tensor(node), may_hold_tensor(node)
+    monkeypatch.undo()
+    assert answers == (tensor, may_hold)
+    assert walked == []
+
+
+@pytest.mark.parametrize(
     ("annotation", "expected"),
     [
         ("int", True),
@@ -151,7 +193,7 @@ def test_merge_joins_only_the_names_an_arm_bound_again(monkeypatch: pytest.Monke
     body, orelse = dict(env), dict(env)
     body["y"], body["new"] = call, TENSOR  # rebound in one arm, bound in one arm
     orelse["x"] = NOT_TENSOR
-    orelse["equal"] = Kind.of_param("z")  # a new kind equal to what the name held
+    orelse["equal"] = Kind(params=frozenset({"z"}))  # a new kind equal to what the name held
     for arms in ([body, orelse], [body], [orelse]):
         expected = _plain_merge(env, arms)
         merged = dict(env)
@@ -237,3 +279,40 @@ def test_the_collector_enters_each_block_by_its_type_s_fields() -> None:
     assert sorted(summary.functions) == sorted(
         ["in_if", "in_else", "in_for", "in_while", "in_with", "in_try", "in_handler", "in_try_else", "in_finally"]
     )
+
+
+def test_kinds_of_one_call_site_or_parameter_are_made_once() -> None:
+    # every call site and every parameter seeded or tested asked for a new kind
+    assert Kind.of_call(3) is Kind.of_call(3)
+    assert Kind.of_param("x") is Kind.of_param("x")
+    assert Kind.of_call(3) == Kind(calls=frozenset({CallResult(3)})) != Kind.of_call(4)
+    assert Kind.of_param("x") == Kind(params=frozenset({"x"})) != Kind.of_param("y")
+
+
+SLOTTED = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, mask: torch.BoolTensor, n=None, *args, **kwargs):
+        for layer in self.layers:
+            x = layer(x) if n else x + 1
+        with torch.no_grad():
+            y = [t for t in args if t is not None]
+        try:
+            assert x.sum() > 0
+        except ValueError as error:
+            raise RuntimeError from error
+        return x, y
+"""
+
+
+def test_the_analyzer_keeps_its_state_in_slots() -> None:
+    # past 30 attributes an instance's dict is no longer shared with its class: every attribute
+    # read and write of the summaries then went through a dict of the analyzer's own
+    node = cast(ast.FunctionDef, cast(ast.ClassDef, ast.parse(SLOTTED).body[1]).body[0])
+    summary = FunctionSummary(qualname="M.forward", name="forward", class_qualname="M", params=(), param_seeds={},
+                              compiled=False, decorators=())
+    analyzer = FunctionAnalyzer(node, summary, lambda _: None, frozenset(), SLOTTED.splitlines(), True)
+    analyzer.run()
+    assert summary.calls and summary.drafts  # it did analyse the body
+    assert vars(analyzer) == {}

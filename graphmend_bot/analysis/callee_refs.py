@@ -75,9 +75,15 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
     if self_name is None:
         return []
     # The arguments first: most calls pass no `self.m`, and then the callee need not be named.
+    # Every call of every method asks: the positional and keyword values are read where they lie.
     methods = [
-        value.attr for value in (*call.args, *(keyword.value for keyword in call.keywords))
+        value.attr for value in call.args
         if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name
+    ]
+    methods += [
+        keyword.value.attr for keyword in call.keywords
+        if isinstance(keyword.value, ast.Attribute) and isinstance(keyword.value.value, ast.Name)
+        and keyword.value.value.id == self_name
     ]
     if not methods:
         return []

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 
 WARNING_CALLS = frozenset({("warnings", "warn"), ("warnings", "warn_explicit")})
+_WARNING_NAMES = frozenset(name for _, name in WARNING_CALLS)  # every arm of every `if` asks
 
 
 PROBLEM_LOG_METHODS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
@@ -51,7 +52,7 @@ def _warns(statement: ast.stmt) -> bool:
         return False
     func = statement.value.func
     if isinstance(func, ast.Name):  # `from warnings import warn`
-        return func.id in {name for _, name in WARNING_CALLS}
+        return func.id in _WARNING_NAMES
     return (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)

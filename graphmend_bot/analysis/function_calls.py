@@ -324,7 +324,7 @@ class CallResolver(ObjectTracker):
         ref = ref or callee_ref(func)
         if ref is None:
             return NOT_TENSOR
-        self._record_site(ref, node, args, kwargs)
+        site = self._record_site(ref, node, args, kwargs)
         if ref.startswith(("name:", "dotted:")) and ref.rpartition(".")[2].rpartition(":")[2][:1].isupper():
             for check_class_call in C.CLASS_CALLS:  # `Options(...)`: what it builds, the solver knows
                 check_class_call(self, node, ref.rpartition(":")[2])
@@ -353,7 +353,7 @@ class CallResolver(ObjectTracker):
                 keyword_arguments.record_passed_names(
                     self.summary, len(self.summary.calls) - 1, node, self.self_name, self._sizes
                 )
-        return Kind.union([Kind.of_call(len(self.summary.calls) - 1), *alternatives])
+        return Kind.union([site, *alternatives]) if alternatives else site
 
     def _record_site(
         self, ref: str, node: ast.expr, args: list[Kind], kwargs: list[tuple[str | None, Kind]]
@@ -381,8 +381,10 @@ def _sort_key(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> ast.
     sorts = (
         isinstance(func, ast.Name) and func.id == "sorted" and resolve(func) in (None, "sorted") and len(call.args) == 1
     ) or (isinstance(func, ast.Attribute) and func.attr == "sort" and isinstance(func.value, ast.Name) and not call.args)
+    if not sorts:
+        return None  # every call with keywords asks: most are no sort
     key = next((keyword.value for keyword in call.keywords if keyword.arg == "key"), None)
-    if sorts and isinstance(key, ast.Lambda) and len(key.args.args) == 1 and not key.args.kwonlyargs:
+    if isinstance(key, ast.Lambda) and len(key.args.args) == 1 and not key.args.kwonlyargs:
         return key
     return None
 

@@ -46,6 +46,27 @@ class Resumable(NamedTuple):
 class FunctionState:
     """The analyzer's state besides the per-path `Env`: what every layer reads and writes."""
 
+    # Every attribute __init__ sets, as slots: past 30 attributes an instance's dict is no longer
+    # shared with its class, and each of the 79 was stored and read through a dict of its own
+    # (about 2% of the summaries' instructions on transformers). One left out still works, from
+    # the layers' __dict__; tests/test_summary_speed.py asks that none is.
+    __slots__ = (
+        "_annotated_tensors", "_assumed", "_bindings", "_built_on_every_path", "_call_result_bindings",
+        "_call_results", "_caught", "_checked_tensors", "_collection_bindings", "_collections",
+        "_context_managers", "_dict_view_calls", "_eager_after", "_frame_skips", "_function_aliases",
+        "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
+        "_loop_depth", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
+        "_number_bindings", "_numbers", "_operands", "_operations_before", "_python_params", "_rare_depth",
+        "_rebound", "_reported", "_resumable_entry", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
+        "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_usual_draft_kinds",
+        "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
+        "dependency_calls", "entry", "guard_helpers", "guards", "instances", "lines", "logger_names",
+        "mask_returns", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
+        "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
+        "returned_element_functions", "returned_functions", "returns", "self_name", "summary", "tuple_fields",
+        "tuples", "unpacked",
+    )
+
     def __init__(
         self,
         node: ast.FunctionDef | ast.AsyncFunctionDef,

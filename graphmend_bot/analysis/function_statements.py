@@ -228,9 +228,9 @@ class StatementVisitor(ExpressionEvaluator):
         return kind
 
     def _bound_to_call_result(self, target: ast.expr) -> None:
-        names = statement_forms.bound_names(target)
-        self._call_results.update(names)
-        self._call_result_bindings.update(names)
+        for name in statement_forms.bound_names(target):  # (Counter.update asks isinstance(Mapping) first)
+            self._call_results.add(name)
+            self._call_result_bindings[name] += 1
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""

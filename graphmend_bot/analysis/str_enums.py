@@ -47,8 +47,8 @@ def argument_sources(
 ) -> tuple[tuple[int | str, Source], ...]:
     """What a call passes that may carry a member: by position or keyword, a parameter of the
     caller passed on unchanged (its kind is that parameter) or a `Cls.NAME` read."""
-    if len(args) != len(node.args) or len(kwargs) != len(node.keywords):
-        return ()  # a partial's bound arguments come first: positions would not match
+    if len(args) != len(node.args) or len(kwargs) != len(node.keywords) or not (args or kwargs):
+        return ()  # a partial's bound arguments come first: positions would not match; or nothing passed
     found: list[tuple[int | str, Source]] = []
     for index, (arg, kind) in enumerate(zip(node.args, args)):
         if isinstance(arg, ast.Starred):
