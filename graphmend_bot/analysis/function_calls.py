@@ -253,9 +253,8 @@ class CallResolver(ObjectTracker):
 
     def _is_autograd_context(self, name: str) -> bool:
         """`name` is the `ctx` of an autograd.Function's static `forward(ctx, ...)`, as it came in."""
-        summary = self.summary
-        return (summary.name == "forward" and "staticmethod" in summary.decorators
-                and summary.params[:1] == (name,) and name not in self._rebound)
+        return (self.summary.name == "forward" and "staticmethod" in self.summary.decorators
+                and self.summary.params[:1] == (name,) and name not in self._rebound)
 
     def _built_object(self, receiver: ast.expr) -> bool:
         """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build:
@@ -381,9 +380,8 @@ def _sort_key(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> ast.
     sorts = (
         isinstance(func, ast.Name) and func.id == "sorted" and resolve(func) in (None, "sorted") and len(call.args) == 1
     ) or (isinstance(func, ast.Attribute) and func.attr == "sort" and isinstance(func.value, ast.Name) and not call.args)
-    if not sorts:
-        return None  # every call with keywords asks: most are no sort
-    key = next((keyword.value for keyword in call.keywords if keyword.arg == "key"), None)
+    # every call with keywords asks: most are no sort, and look for no key
+    key = next((keyword.value for keyword in call.keywords if keyword.arg == "key"), None) if sorts else None
     if isinstance(key, ast.Lambda) and len(key.args.args) == 1 and not key.args.kwonlyargs:
         return key
     return None

@@ -51,13 +51,13 @@ class FunctionState:
     # (about 2% of the summaries' instructions on transformers). One left out still works, from
     # the layers' __dict__; tests/test_summary_speed.py asks that none is.
     __slots__ = (
-        "_annotated_tensors", "_assumed", "_bindings", "_built_on_every_path", "_call_result_bindings",
+        "_annotated_tensors", "_assumed", "_bindings", "_bound_before", "_built_on_every_path", "_call_result_bindings",
         "_call_results", "_caught", "_checked_tensors", "_collection_bindings", "_collections",
         "_context_managers", "_dict_view_calls", "_eager_after", "_frame_skips", "_function_aliases",
         "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_operands", "_operations_before", "_python_params", "_rare_depth",
-        "_rebound", "_reported", "_resumable_entry", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
+        "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
         "dependency_calls", "entry", "guard_helpers", "guards", "instances", "lines", "logger_names",
