@@ -108,6 +108,17 @@ class ExpressionEvaluator(CallResolver):
         return (isinstance(node, ast.Name) and node.id in self._tensor_mappings
                 and env.get(node.id) == Kind.of_param(node.id))  # not rebound in the body
 
+    def _stored_index(self, target: ast.Subscript, owner: Kind, key: Kind, env: Env) -> None:
+        """The hooks of `x[key] = v`: slice bounds, and the key for the store's own hooks (not the
+        load's: a mask there is `index_put`, which traces)."""
+        bounds = _slice_bounds(target.slice, lambda e: self.expr(e, env))
+        if bounds.nonempty:
+            for check_bounds in C.SLICE_BOUNDS:
+                check_bounds(self, target, owner, bounds)
+        if key.nonempty:
+            for check_store in C.INDEXED_STORES:
+                check_store(self, target, owner, key)
+
     def _index(self, node: ast.expr, env: Env) -> Kind:
         if isinstance(node, ast.Tuple):
             return Kind.union(self.expr(element, env) for element in node.elts)

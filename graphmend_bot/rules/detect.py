@@ -275,6 +275,7 @@ class Detection:
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).
     slice_bounds: SubscriptHook | None = None  # `x[a:b]` with the bounds' kind
     indexing: SubscriptHook | None = None  # `x[key]` with the key's kind
+    indexed_store: SubscriptHook | None = None  # `x[key] = v` with the key's kind (slice bounds: `slice_bounds`)
     # `self.layers[key](x)`: a container of callables (a ModuleList, a list) indexed by a key that
     # may be a tensor; the owner's kind is not looked at (it holds modules).
     called_subscript: SubscriptHook | None = None
