@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import keyword_arguments, masks, str_enums, value_class
+from graphmend_bot.analysis import keyword_arguments, masks, skipped_frames, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
 from graphmend_bot.analysis.function_objects import ObjectTracker, names_a_class
 from graphmend_bot.analysis.function_state import Env
@@ -42,10 +42,13 @@ class CallResolver(ObjectTracker):
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         if node.keywords:
             self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
-            if C.SORT_KEYS and (sort_key := _sort_key(node, self.resolve)) is not None:
-                # `items.sort(...)` sorts the local list `items`; `sorted(items, ...)` its argument
-                items = env.get(cast(ast.Name, func.value).id, NOT_TENSOR) if isinstance(func, ast.Attribute) else args[0]
+        if C.SORT_KEYS and (sort_key := _sort_key(node, self.resolve)) is not None:
+            # `items.sort(...)` sorts the local list `items`; `sorted(items, ...)` its argument
+            items = env.get(cast(ast.Name, func.value).id, NOT_TENSOR) if isinstance(func, ast.Attribute) else args[0]
+            if sort_key is not _NO_KEY:
                 self._check_sort_key(node, sort_key, items, env)
+            elif self._sorts_a_sequence(node):  # not `x.sort()` on a tensor, which traces
+                self._check_sort_key(node, None, items, env)
         resolved = self.resolve(func)
         self.references.update(passed_bound_methods(node, self.self_name, resolved))
         if resolved is not None and self._third_party(resolved) and _bound_by_import(func, env):
@@ -83,14 +86,38 @@ class CallResolver(ObjectTracker):
         own = self.guard_helpers.package if self.guard_helpers is not None else None
         return head not in sys.stdlib_module_names and head != "torch" and head != own
 
-    def _check_sort_key(self, node: ast.Call, key: ast.Lambda, items: Kind, env: Env) -> None:
-        """Dynamo calls a sort's key on every element while tracing: its body is traced code, with
-        the parameter bound to an element of what is sorted (`items`, the kind of the whole)."""
-        inner = dict(env)
-        inner[key.args.args[0].arg] = items.without_flags()
-        kind = self.expr(key.body, inner)
+    def _check_sort_key(self, node: ast.Call, key: ast.expr | None, items: Kind, env: Env) -> None:
+        """What a sort compares, as Dynamo computes it while tracing: each element itself (no key),
+        what a `key=lambda` body gives with its parameter bound to an element of what is sorted
+        (`items`, the kind of the whole), or what a torch function (`key=torch.norm`) or a
+        mapping's lookup (`key=scores.get`) gives for one."""
+        if key is None:
+            kind = items.without_flags()
+        elif isinstance(key, ast.Lambda):
+            inner = dict(env)
+            inner[key.args.args[0].arg] = items.without_flags()
+            kind = self.expr(key.body, inner)
+        elif (self.resolve(key) or "").startswith("torch."):
+            kind = items.without_flags()
+        elif isinstance(key, ast.Attribute) and key.attr in _LOOKUPS and isinstance(key.value, ast.Name):
+            kind = env.get(key.value.id, NOT_TENSOR).without_flags()
+        else:
+            return  # a function of the tree, `len`, `str.lower`: what it returns is not known here
         for check_sort_key in C.SORT_KEYS:
             check_sort_key(self, node, key, kind)
+
+    def _sorts_a_sequence(self, call: ast.Call) -> bool:
+        """What a keyless sort orders is a list, tuple or generator, not a tensor (`sorted(t)`
+        breaks otherwise, `t.sort()` traces): a local bound to a list, a display, a comprehension,
+        or `list(...)`/`tuple(...)`."""
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            return isinstance(func.value, ast.Name) and func.value.id in self._collections
+        items = call.args[0]
+        if isinstance(items, ast.Name):
+            return items.id in self._collections
+        return isinstance(items, (ast.Tuple, ast.GeneratorExp)) or skipped_frames.builds_collection(
+            items, True, self.resolve)
 
     def _chained_untraceable(self, func: ast.Attribute) -> str | None:
         """`Cls(...).method` where the table lists `Cls.method` (`torch.Generator.manual_seed`)."""
@@ -363,16 +390,25 @@ def _derived_from(kind: Kind, source: Kind) -> bool:
     )
 
 
-def _sort_key(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> ast.Lambda | None:
-    """The one-parameter `key=lambda` of `sorted(items, key=...)` or `items.sort(key=...)`."""
+_NO_KEY = ast.Constant(None)  # `sorted(items)`: the elements are compared themselves
+_LOOKUPS = frozenset({"get", "__getitem__"})  # `key=scores.get`: the mapping's values are the keys
+
+
+def _sort_key(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> ast.expr | None:
+    """The key of `sorted(items, ...)` or `items.sort(...)`: `_NO_KEY` when there is none (or
+    `key=None`), else a one-parameter `key=lambda` or another expression; None for no such sort."""
     func = call.func
     sorts = (
         isinstance(func, ast.Name) and func.id == "sorted" and resolve(func) in (None, "sorted") and len(call.args) == 1
     ) or (isinstance(func, ast.Attribute) and func.attr == "sort" and isinstance(func.value, ast.Name) and not call.args)
+    if not sorts or any(keyword.arg is None for keyword in call.keywords):
+        return None  # `**options`: the key is not written here
     key = next((keyword.value for keyword in call.keywords if keyword.arg == "key"), None)
-    if sorts and isinstance(key, ast.Lambda) and len(key.args.args) == 1 and not key.args.kwonlyargs:
-        return key
-    return None
+    if key is None or (isinstance(key, ast.Constant) and key.value is None):
+        return _NO_KEY
+    if isinstance(key, ast.Lambda) and (len(key.args.args) != 1 or key.args.kwonlyargs):
+        return None
+    return key
 
 
 def _has_generator_argument(call: ast.Call) -> bool:

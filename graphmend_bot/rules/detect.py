@@ -234,9 +234,10 @@ HeldContextHook = Callable[[str], bool]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
-# `sorted(items, key=lambda item: ...)` / `items.sort(key=lambda item: ...)`: the call, the key
-# lambda and the kind of its body with `item` bound to the kind of an element of `items`.
-SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
+# `sorted(items, key=...)` / `items.sort(key=...)`: the call, the key (None when the elements are
+# compared themselves) and the kind of what is compared: the key lambda's body with `item` bound to
+# the kind of an element of `items`, an element itself, or what `key=torch.norm`/`scores.get` gives.
+SortKeyHook = Callable[["Rule", Checker, ast.Call, "ast.expr | None", Kind], None]
 # A call whose callee resolves from the module's imports into a package outside the standard
 # library and torch (`pywt.Wavelet("db2")`, `tqdm(range(n))`), with its qualified name; or a method
 # call on a local such a call built (`bar.update(1)`: "tqdm.tqdm.update", and True).
@@ -308,7 +309,7 @@ class Detection:
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
-    sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort(key=...)`
+    sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
     third_party_call: ThirdPartyCallHook | None = None  # `scipy.special.gammaln(v)`, `tqdm(steps)`
 
 
