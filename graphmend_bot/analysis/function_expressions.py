@@ -71,7 +71,7 @@ class ExpressionEvaluator(CallResolver):
             return _attribute_kind(nested)  # `self.scheduler.timesteps`: state of a typed attribute
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
-        if node.attr in V.TENSOR_ATTRS:
+        if node.attr in V.TENSOR_ATTRS or (node.attr in V.RESULT_FIELDS and isinstance(node.value, (ast.Call, ast.Name))):
             return owner
         return NOT_TENSOR
 

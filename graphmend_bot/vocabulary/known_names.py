@@ -16,6 +16,9 @@ STATIC_ATTRS = frozenset({
 })
 # Attributes that are tensors when their owner is.
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "real", "imag", "data", "grad"})
+# Fields of the named tuples torch returns (`x.topk(k).indices`, `torch.max(x, 1).values`): tensors
+# when the call, or the local bound to it, is one.
+RESULT_FIELDS = frozenset({"values", "indices"})
 
 # Methods returning Python values that are static under compile (shapes, metadata).
 STATIC_METHODS = frozenset({
