@@ -8,6 +8,7 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.vocabulary.known_names import (
+    INT_ARGUMENT_FUNCTIONS,
     INT_ARGUMENT_METHODS,
     MATH_VALUE_FUNCTIONS,
     SCALAR_CASTS,
@@ -50,17 +51,39 @@ def _int_argument(rule: Rule, checker: Checker, call: ast.Call, method: str, rec
     owner = call.func.value if isinstance(call.func, ast.Attribute) else None
     if not receiver.is_tensor or (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
         return  # `self.view(...)`: a method of this class
-    keywords = checker.keyword_kinds(call)
-    given = [*zip(call.args, args), *((k.value, keywords[k.arg]) for k in call.keywords if k.arg in keywords)]
+    kind = _zero_d_argument(checker, call, args)
+    if kind is not None:
+        checker.report(rule, call, f"A 0-d tensor passed to `.{method}()` is converted to a Python int", kind,
+                       gb_id="GB0033")
+
+
+def _int_argument_of_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
+    """`torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`: as the methods' (the first
+    argument is the input tensor, or the list of them)."""
+    kind = _zero_d_argument(checker, call, args, skip=1)
+    if kind is not None:
+        callee = name.replace("nn.functional.", "F.") if name.startswith("nn.") else f"torch.{name}"
+        checker.report(rule, call, f"A 0-d tensor passed to `{callee}` is converted to a Python int", kind,
+                       gb_id="GB0033")
+
+
+# Keywords that take tensors (`torch.stack(tensors=[a.sum(), b.sum()])`).
+_TENSOR_KEYWORDS = frozenset({"input", "tensors", "other", "out", "index"})
+
+
+def _zero_d_argument(checker: Checker, call: ast.Call, args: list[Kind], skip: int = 0) -> Kind | None:
+    """The kind of the first argument past `skip` positional ones that is, or holds, a 0-d tensor
+    by construction; None when none is."""
+    keywords = {name: kind for name, kind in checker.keyword_kinds(call).items() if name not in _TENSOR_KEYWORDS}
+    given = [*list(zip(call.args, args))[skip:], *((k.value, keywords[k.arg]) for k in call.keywords if k.arg in keywords)]
     for node, kind in given:
         # a size given as one tuple or list (`x.view((n, -1))`, `x.repeat([n, 1])`): its elements
         elements = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
         if kind.is_tensor and any(
             not isinstance(element, ast.Starred) and checker.is_scalar_tensor(element) for element in elements
         ):
-            checker.report(rule, call, f"A 0-d tensor passed to `.{method}()` is converted to a Python int", kind,
-                           gb_id="GB0033")
-            return
+            return kind
+    return None
 
 
 def _slice_bound(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, bounds: Kind) -> None:
@@ -116,7 +139,8 @@ RULE = Rule(
         "Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`), the sizes, "
         "dims and counts of tensor methods (`view`, `reshape`, `expand`, `repeat`, `narrow`, `chunk`, "
         "`topk`, `transpose`, `unsqueeze`, `select`, `split`, `flip`, the dims of reductions such as "
-        "`sum`/`mean`/`cumsum`, `new_full`'s size and fill value, ...; in a size tuple too) given a 0-d "
+        "`sum`/`mean`/`cumsum`, `new_full`'s size and fill value, ...; in a size tuple too; and the same "
+        "arguments of the torch functions, `torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`) given a 0-d "
         "tensor made from tensor values, slice bounds, indices that are 0-d tensors by construction, in "
         "a read or an assignment (`x[t.argmax()]`, `y[x.mean().long()] = 0`,"
         " `x[torch.bucketize(t.sum(), grid).clamp(0, n)]` with a Python number `n`: a tensor bound of "
@@ -137,8 +161,9 @@ RULE = Rule(
     fixes=("scalars.scalars", "scalars.sizes"),
     detection=Detection(
         builtins=dict.fromkeys(SCALAR_CASTS, _scalar_cast),
-        torch_functions=dict.fromkeys(SIZE_FACTORIES, _size_factory),
         tensor_methods=dict.fromkeys(INT_ARGUMENT_METHODS, _int_argument),
+        torch_functions={**dict.fromkeys(SIZE_FACTORIES, _size_factory),
+                         **dict.fromkeys(INT_ARGUMENT_FUNCTIONS, _int_argument_of_function)},
         calls=dict.fromkeys(MATH_VALUE_FUNCTIONS, _math_call),
         slice_bounds=_slice_bound,
         indexing=_scalar_index,

@@ -181,6 +181,14 @@ INT_ARGUMENT_METHODS = SIZE_METHODS | {
     "argmax", "argmin", "logsumexp", "log_softmax", "movedim", "squeeze", "diagonal", "unbind", "kthvalue",
     "sort", "argsort", "tril", "triu", "new_full",
 }
+# torch functions whose arguments past the input (dims, counts, sizes) must be Python ints: the same
+# read-back (measured on torch 2.13, each; not `torch.max`/`min`, whose second tensor is `other`).
+INT_ARGUMENT_FUNCTIONS = frozenset({
+    "sum", "mean", "prod", "std", "var", "amax", "amin", "argmax", "argmin", "logsumexp", "cumsum", "cumprod",
+    "cummax", "cummin", "flip", "select", "movedim", "squeeze", "unsqueeze", "unbind", "argsort", "sort",
+    "transpose", "flatten", "softmax", "log_softmax", "nn.functional.softmax", "nn.functional.log_softmax",
+    "kthvalue", "diagonal", "reshape", "cat", "concat", "concatenate", "stack",
+})
 # Size factories whose start/end/step are Scalars: a float there is a value, not an error.
 VALUE_FACTORIES = frozenset({"linspace", "logspace", "arange"})
 
