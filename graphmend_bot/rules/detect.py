@@ -37,6 +37,11 @@ class Checker(Protocol):
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
 
+    def is_python_sequence(self, node: ast.expr) -> bool:
+        """`node` is a Python list, tuple or range, or a tensor's `.shape`, not a tensor: a display, a
+        comprehension, a local bound to a list, `range(...)`."""
+        ...
+
     def is_ndarray(self, node: ast.expr) -> bool:
         """`node` is a NumPy array under Dynamo, which traces `numpy.*` calls as tensors (`np.prod(shape)`)."""
         ...

@@ -95,12 +95,16 @@ def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
     """`x[i]`, `x[0, i]`, and the assignment `x[i] = v`, with a 0-d tensor `i`
     (analysis/tensor_rank.py): an int index, read back with `aten._local_scalar_dense` (GB0033 on
     torch 2.13, not the `.item()` break of a slice bound); a 1-d index tensor is advanced indexing
-    and traces."""
+    and traces. A Python list, tuple or range, or a shape, indexed by one reads it with `.item()`
+    (GB0124)."""
     key = subscript.slice
     elements = key.elts if isinstance(key, ast.Tuple) else [key]
-    if owner.is_tensor and any(not isinstance(e, ast.Slice) and checker.is_scalar_tensor(e) for e in elements):
+    sequence = checker.is_python_sequence(subscript.value)  # `[0.5, 1.0][i]`, `parts[i]`, `x.shape[i]`
+    if (owner.is_tensor or sequence) and any(
+        not isinstance(e, ast.Slice) and checker.is_scalar_tensor(e) for e in elements
+    ):
         checker.report(rule, subscript, "A 0-d tensor used as an index is converted to a Python int", index,
-                       gb_id=INDEX_READ)
+                       gb_id=None if sequence else INDEX_READ)
 
 
 INDEX_READ = "GB0033"
