@@ -45,6 +45,8 @@ class CallResolver(ObjectTracker):
         if C.SORT_KEYS and (sort_key := _sort_key(node, self.resolve)) is not None:
             # `items.sort(...)` sorts the local list `items`; `sorted(items, ...)` its argument
             items = env.get(cast(ast.Name, func.value).id, NOT_TENSOR) if isinstance(func, ast.Attribute) else args[0]
+            if (view := self._dict_view(node.args[0] if node.args else None)) is not None:
+                items = env.get(view, NOT_TENSOR)  # `sorted(feats.items())`: pairs holding its values
             if sort_key is not _NO_KEY:
                 self._check_sort_key(node, sort_key, items, env)
             elif self._sorts_a_sequence(node):  # not `x.sort()` on a tensor, which traces
@@ -106,16 +108,25 @@ class CallResolver(ObjectTracker):
         for check_sort_key in C.SORT_KEYS:
             check_sort_key(self, node, key, kind)
 
+    def _dict_view(self, node: ast.expr | None) -> str | None:
+        """`feats.items()` / `feats.values()` of a local dict: its name."""
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "values")
+                and not node.args and isinstance(node.func.value, ast.Name) and node.func.value.id in self._collections):
+            return node.func.value.id
+        return None
+
     def _sorts_a_sequence(self, call: ast.Call) -> bool:
         """What a keyless sort orders is a list, tuple or generator, not a tensor (`sorted(t)`
         breaks otherwise, `t.sort()` traces): a local bound to a list, a display, a comprehension,
         or `list(...)`/`tuple(...)`."""
         func = call.func
         if isinstance(func, ast.Attribute):
-            return isinstance(func.value, ast.Name) and func.value.id in self._collections
+            return isinstance(func.value, ast.Name) and func.value.id in self._collections and func.value.id not in self._dicts
         items = call.args[0]
         if isinstance(items, ast.Name):
-            return items.id in self._collections
+            return items.id in self._collections and items.id not in self._dicts  # a dict's keys are names
+        if self._dict_view(items) is not None:
+            return True
         return isinstance(items, (ast.Tuple, ast.GeneratorExp)) or skipped_frames.builds_collection(
             items, True, self.resolve)
 

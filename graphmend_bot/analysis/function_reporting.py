@@ -31,7 +31,8 @@ class FindingReporter(FunctionState):
     def is_python_sequence(self, node: ast.expr) -> bool:
         return (
             isinstance(node, (ast.List, ast.Tuple, ast.ListComp))
-            or (isinstance(node, ast.Name) and (node.id in self._collections or node.id in self.tuples))
+            or (isinstance(node, ast.Name) and node.id not in self._dicts
+                and (node.id in self._collections or node.id in self.tuples))
             or (isinstance(node, ast.Attribute) and node.attr == "shape")
             or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range")
         )

@@ -175,6 +175,7 @@ class FunctionState:
         self._operations_before = 0  # statements computing a tensor anywhere so far: at least the graph's
         self._last_site_node = 0  # id of the call the last call site was recorded for
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
+        self._dicts: set[str] = set()  # of those, the dicts: iterated (and sorted) by their keys
         # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
         # a condition on one tests that value whole (Draft.length_tested), not an item read from it.
         self._call_results: set[str] = set()
@@ -197,6 +198,7 @@ class FunctionState:
     def forget(self, name: str) -> None:
         """What was known of a local's value, once it is bound again."""
         self._collections.discard(name)
+        self._dicts.discard(name)
         self._call_results.discard(name)
         self._scalars.discard(name)
         self._numbers.discard(name)

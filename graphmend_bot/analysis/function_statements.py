@@ -236,6 +236,10 @@ class StatementVisitor(ExpressionEvaluator):
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
         if skipped_frames.builds_collection(value, True, self.resolve):
             self._collections.add(name)
+            if isinstance(value, (ast.Dict, ast.DictComp)) or (
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict"
+            ):
+                self._dicts.add(name)
         if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve):
             self._scalars.add(name)
         if tensor_rank.python_number(value, self._numbers):

@@ -69,7 +69,8 @@ RULE = Rule(
         "traced code whose key computes a tensor (`t.norm()`, `scores[i]`), a key that is a torch "
         "function or a mapping's lookup of tensors (`key=torch.norm`, `key=scores.get`), and a sort "
         "with no key of a list, tuple or generator of tensors (`sorted([a.sum(), b.sum()])`, "
-        "`totals.sort()`), which compares the tensors themselves."
+        "`totals.sort()`) or of a dict's items or values (`sorted(feats.items())`), which compares "
+        "the tensors themselves."
     ),
     why=(
         "TorchDynamo sorts a list while tracing only when every key is a Python constant: it "
