@@ -63,7 +63,7 @@ def _int_argument_of_function(rule: Rule, checker: Checker, call: ast.Call, name
     kind = _zero_d_argument(checker, call, args, skip=1)
     if kind is not None:
         callee = name.replace("nn.functional.", "F.") if name.startswith("nn.") else f"torch.{name}"
-        checker.report(rule, call, f"A 0-d tensor passed to `{callee}` is converted to a Python int", kind,
+        checker.report(rule, call, f"A 0-d tensor passed to `{callee}` is converted to a Python number", kind,
                        gb_id="GB0033")
 
 
@@ -144,7 +144,8 @@ RULE = Rule(
         "dims and counts of tensor methods (`view`, `reshape`, `expand`, `repeat`, `narrow`, `chunk`, "
         "`topk`, `transpose`, `unsqueeze`, `select`, `split`, `flip`, the dims of reductions such as "
         "`sum`/`mean`/`cumsum`, `new_full`'s size and fill value, ...; in a size tuple too; and the same "
-        "arguments of the torch functions, `torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`) given a 0-d "
+        "arguments of the torch functions, `torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`, "
+        "`torch.multinomial(p, n)`, `torch.full_like(x, t)`) given a 0-d "
         "tensor made from tensor values, slice bounds, indices that are 0-d tensors by construction, in "
         "a read or an assignment (`x[t.argmax()]`, `y[x.mean().long()] = 0`,"
         " `x[torch.bucketize(t.sum(), grid).clamp(0, n)]` with a Python number `n`: a tensor bound of "

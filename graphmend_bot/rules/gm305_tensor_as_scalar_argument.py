@@ -25,7 +25,6 @@ from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 # The parameters of SCALAR_PARAMETERS that take Python ints.
 _INTS = frozenset({
     "pad", "size", "num_classes", "chunks", "split_size_or_sections", "shifts", "diagonal", "start", "length", "k",
-    "num_samples",
 })
 
 
@@ -115,10 +114,10 @@ RULE = Rule(
         "Flags a tensor computed in traced code passed where a torch function takes a Python "
         "number: `alpha=` of `torch.add`/`sub`, `value=` of `addcmul`, `beta=`/`alpha=` of "
         "`addmm`, `p` of `norm`, the slope, threshold and `eps` arguments of `torch.nn.functional` "
-        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`, the fill value of `torch.full_like`; "
+        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`; "
         "and where a torch function takes a Python int made from tensors that reach the function: "
         "`F.pad`'s padding, `F.interpolate`'s `size`, `F.one_hot`'s `num_classes`, `torch.narrow`, "
-        "`torch.topk`'s `k`, `torch.multinomial`'s `num_samples`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
+        "`torch.topk`'s `k`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
         "`diag`/`tril`/`triu` (the factories `torch.zeros`, `arange`, ... are GM302's); "
         "`torch.tensor_split` (and the method) given its split points as a tensor, whatever made it; and "
         "`F.one_hot(labels)` without `num_classes`, which reads it from the labels' values."

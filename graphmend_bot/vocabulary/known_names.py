@@ -187,7 +187,8 @@ INT_ARGUMENT_FUNCTIONS = frozenset({
     "sum", "mean", "prod", "std", "var", "amax", "amin", "argmax", "argmin", "logsumexp", "cumsum", "cumprod",
     "cummax", "cummin", "flip", "select", "movedim", "squeeze", "unsqueeze", "unbind", "argsort", "sort",
     "transpose", "flatten", "softmax", "log_softmax", "nn.functional.softmax", "nn.functional.log_softmax",
-    "kthvalue", "diagonal", "reshape", "cat", "concat", "concatenate", "stack",
+    "kthvalue", "diagonal", "reshape", "cat", "concat", "concatenate", "stack", "multinomial",
+    "full_like",  # its fill value (`torch.full` decomposes a tensor one: Dynamo's handle_full)
 })
 # Size factories whose start/end/step are Scalars: a float there is a value, not an error.
 VALUE_FACTORIES = frozenset({"linspace", "logspace", "arange"})

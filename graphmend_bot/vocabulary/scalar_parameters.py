@@ -24,8 +24,7 @@ SCALAR_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
     _F + "pad": ((1, "pad"),), _F + "interpolate": ((1, "size"),), _F + "one_hot": ((1, "num_classes"),),
     "chunk": ((1, "chunks"),), "split": ((1, "split_size_or_sections"),), "roll": ((1, "shifts"),),
     "diag": ((1, "diagonal"),), "tril": ((1, "diagonal"),), "triu": ((1, "diagonal"),),
-    "narrow": ((2, "start"), (3, "length")), "topk": ((1, "k"),), "multinomial": ((1, "num_samples"),),
-    "full_like": ((1, "fill_value"),),  # `torch.full` decomposes a tensor fill value (Dynamo's handle_full)
+    "narrow": ((2, "start"), (3, "length")), "topk": ((1, "k"),),
     # Split points given as a tensor are read back as ints whatever made them (a `torch.tensor([1, 2])`
     # constant too, measured): `aten.tensor_split.tensor_indices_or_sections` (benchmarks/data_dependent_ops.py
     # lists it among the operators that read values for some arguments only).
