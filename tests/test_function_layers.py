@@ -17,6 +17,7 @@ LAYERS = (
     ("function_state", "FunctionState"),
     ("function_reporting", "FindingReporter"),
     ("function_objects", "ObjectTracker"),
+    ("function_sorts", "SortChecker"),
     ("function_calls", "CallResolver"),
     ("function_expressions", "ExpressionEvaluator"),
     ("function_statements", "StatementVisitor"),

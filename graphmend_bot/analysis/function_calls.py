@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, masks, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
-from graphmend_bot.analysis.function_objects import ObjectTracker, names_a_class
+from graphmend_bot.analysis.function_objects import names_a_class
+from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.vocabulary import known_names as V
@@ -30,7 +30,7 @@ _GROWING_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "i
 _PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
 
 
-class CallResolver(ObjectTracker):
+class CallResolver(SortChecker):
     """The kind of a call, and the call sites recorded for the scope solver."""
 
     def _expr_Call(self, node: ast.Call, env: Env) -> Kind:
@@ -42,10 +42,8 @@ class CallResolver(ObjectTracker):
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         if node.keywords:
             self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
-            if C.SORT_KEYS and (sort_key := _sort_key(node, self.resolve)) is not None:
-                # `items.sort(...)` sorts the local list `items`; `sorted(items, ...)` its argument
-                items = env.get(cast(ast.Name, func.value).id, NOT_TENSOR) if isinstance(func, ast.Attribute) else args[0]
-                self._check_sort_key(node, sort_key, items, env)
+        if C.SORT_KEYS:
+            self._check_sort(node, args, env)
         resolved = self.resolve(func)
         self.references.update(passed_bound_methods(node, self.self_name, resolved))
         if resolved is not None and self._third_party(resolved) and _bound_by_import(func, env):
@@ -82,15 +80,6 @@ class CallResolver(ObjectTracker):
         head = resolved.partition(".")[0]
         own = self.guard_helpers.package if self.guard_helpers is not None else None
         return head not in sys.stdlib_module_names and head != "torch" and head != own
-
-    def _check_sort_key(self, node: ast.Call, key: ast.Lambda, items: Kind, env: Env) -> None:
-        """Dynamo calls a sort's key on every element while tracing: its body is traced code, with
-        the parameter bound to an element of what is sorted (`items`, the kind of the whole)."""
-        inner = dict(env)
-        inner[key.args.args[0].arg] = items.without_flags()
-        kind = self.expr(key.body, inner)
-        for check_sort_key in C.SORT_KEYS:
-            check_sort_key(self, node, key, kind)
 
     def _chained_untraceable(self, func: ast.Attribute) -> str | None:
         """`Cls(...).method` where the table lists `Cls.method` (`torch.Generator.manual_seed`)."""
@@ -372,19 +361,6 @@ def _derived_from(kind: Kind, source: Kind) -> bool:
         kind.nonempty and not kind.always and source.nonempty and not source.always
         and kind.params <= source.params and kind.calls <= source.calls
     )
-
-
-def _sort_key(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> ast.Lambda | None:
-    """The one-parameter `key=lambda` of `sorted(items, key=...)` or `items.sort(key=...)`."""
-    func = call.func
-    sorts = (
-        isinstance(func, ast.Name) and func.id == "sorted" and resolve(func) in (None, "sorted") and len(call.args) == 1
-    ) or (isinstance(func, ast.Attribute) and func.attr == "sort" and isinstance(func.value, ast.Name) and not call.args)
-    # every call with keywords asks: most are no sort, and look for no key
-    key = next((keyword.value for keyword in call.keywords if keyword.arg == "key"), None) if sorts else None
-    if isinstance(key, ast.Lambda) and len(key.args.args) == 1 and not key.args.kwonlyargs:
-        return key
-    return None
 
 
 def _has_generator_argument(call: ast.Call) -> bool:

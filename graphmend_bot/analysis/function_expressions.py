@@ -18,6 +18,7 @@ from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
 from graphmend_bot.analysis.mode_values import Modes
+from graphmend_bot.analysis.statement_forms import constant_index, slice_bounds
 from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
@@ -71,7 +72,7 @@ class ExpressionEvaluator(CallResolver):
             return _attribute_kind(nested)  # `self.scheduler.timesteps`: state of a typed attribute
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
-        if node.attr in V.TENSOR_ATTRS:
+        if node.attr in V.TENSOR_ATTRS or (node.attr in V.RESULT_FIELDS and isinstance(node.value, (ast.Call, ast.Name))):
             return owner
         return NOT_TENSOR
 
@@ -81,11 +82,11 @@ class ExpressionEvaluator(CallResolver):
         if (isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
                 and (ref := self._known_class(node.value.id)) is not None):
             self._class_site(node, f"instance:{ref}>__getitem__", [index])  # `table[k]` runs Table.__getitem__
-        bounds = _slice_bounds(node.slice, lambda e: self.expr(e, env))
+        bounds = slice_bounds(node.slice, lambda e: self.expr(e, env))
         if bounds.nonempty:  # hooks look at bounds that may be tensors only
             for check_bounds in C.SLICE_BOUNDS:
                 check_bounds(self, node, owner, bounds)
-        position = _constant_index(node.slice)
+        position = constant_index(node.slice)
         if position is not None:
             if isinstance(node.value, ast.Name) and node.value.id in self.tuples:
                 elements = self.tuples[node.value.id]
@@ -107,6 +108,17 @@ class ExpressionEvaluator(CallResolver):
     def _reads_tensor_mapping(self, node: ast.expr, env: Env) -> bool:
         return (isinstance(node, ast.Name) and node.id in self._tensor_mappings
                 and env.get(node.id) == Kind.of_param(node.id))  # not rebound in the body
+
+    def _stored_index(self, target: ast.Subscript, owner: Kind, key: Kind, env: Env) -> None:
+        """The hooks of `x[key] = v`: slice bounds, and the key for the store's own hooks (not the
+        load's: a mask there is `index_put`, which traces)."""
+        bounds = slice_bounds(target.slice, lambda e: self.expr(e, env))
+        if bounds.nonempty:
+            for check_bounds in C.SLICE_BOUNDS:
+                check_bounds(self, target, owner, bounds)
+        if key.nonempty:
+            for check_store in C.INDEXED_STORES:
+                check_store(self, target, owner, key)
 
     def _index(self, node: ast.expr, env: Env) -> Kind:
         if isinstance(node, ast.Tuple):
@@ -373,24 +385,3 @@ def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str |
     ):
         return f"{value.attr}.{node.attr}"
     return None
-
-
-def _constant_index(node: ast.expr) -> int | None:
-    """`2`, `-1`: an int index written in the source."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        inner = _constant_index(node.operand)
-        return None if inner is None else -inner
-    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
-
-
-def _slice_bounds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> Kind:
-    """The kinds of the bounds of every slice in an index (`x[:, a:b]`)."""
-    parts = node.elts if isinstance(node, ast.Tuple) else [node]
-    kinds = [
-        evaluate(bound).without_flags()
-        for part in parts
-        if isinstance(part, ast.Slice)
-        for bound in (part.lower, part.upper, part.step)
-        if bound is not None
-    ]
-    return Kind.union(kinds)

@@ -28,6 +28,15 @@ class FindingReporter(FunctionState):
     def is_scalar_tensor(self, node: ast.expr) -> bool:
         return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve)
 
+    def is_python_sequence(self, node: ast.expr) -> bool:
+        return (
+            isinstance(node, (ast.List, ast.Tuple, ast.ListComp))
+            or (isinstance(node, ast.Name) and node.id not in self._dicts
+                and (node.id in self._collections or node.id in self.tuples))
+            or (isinstance(node, ast.Attribute) and node.attr == "shape")
+            or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range")
+        )
+
     def is_ndarray(self, node: ast.expr) -> bool:
         return numpy_values.is_ndarray(node, self._ndarrays, self.resolve)
 

@@ -8,6 +8,7 @@ node; method lookups are cached by the interpreter):
   and where Dynamo could resume (the operations counted so far);
 - `FindingReporter` (function_reporting.py): what a rule's detection hook may ask and report;
 - `ObjectTracker` (function_objects.py): which class or object a local holds;
+- `SortChecker` (function_sorts.py): what a sort compares;
 - `CallResolver` (function_calls.py): calls, into torch, builtins or the checked tree;
 - `ExpressionEvaluator` (function_expressions.py): the kind of every other expression, and the
   places Python converts a value to a bool;
@@ -53,7 +54,7 @@ class FunctionState:
     __slots__ = (
         "_annotated_tensors", "_assumed", "_bindings", "_bound_before", "_built_on_every_path", "_call_result_bindings",
         "_call_results", "_caught", "_checked_tensors", "_collection_bindings", "_collections",
-        "_context_managers", "_dict_view_calls", "_eager_after", "_frame_skips", "_function_aliases",
+        "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
         "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_operands", "_operations_before", "_python_params", "_rare_depth",
@@ -203,6 +204,7 @@ class FunctionState:
         self._operations_before = 0  # statements computing a tensor anywhere so far: at least the graph's
         self._last_site_node = 0  # id of the call the last call site was recorded for
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
+        self._dicts: set[str] = set()  # of those, the dicts: iterated (and sorted) by their keys
         # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
         # a condition on one tests that value whole (Draft.length_tested), not an item read from it.
         self._call_results: set[str] = set()
@@ -226,6 +228,7 @@ class FunctionState:
         """What was known of a local's value, once it is bound again."""
         self._bound_before[name] = len(self._resume_points)
         self._collections.discard(name)
+        self._dicts.discard(name)
         self._call_results.discard(name)
         self._scalars.discard(name)
         self._numbers.discard(name)

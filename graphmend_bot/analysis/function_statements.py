@@ -236,6 +236,8 @@ class StatementVisitor(ExpressionEvaluator):
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
         if skipped_frames.builds_collection(value, True, self.resolve):
             self._collections.add(name)
+            if statement_forms.builds_dict(value):
+                self._dicts.add(name)
         if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve):
             self._scalars.add(name)
         if tensor_rank.python_number(value, self._numbers):
@@ -286,16 +288,13 @@ class StatementVisitor(ExpressionEvaluator):
             return  # None's truth is False: it leaves the other returns to decide
         self.returned_collections.append(self._is_collection(value))
         displayed = isinstance(value, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in value.elts)
-        self.returned_element_collections.append(
-            tuple(self._is_collection(e) for e in cast(ast.Tuple, value).elts) if displayed else None
-        )
+        elements = tuple(self._is_collection(e) for e in cast(ast.Tuple, value).elts) if displayed else None
+        self.returned_element_collections.append(elements)
 
     def _is_collection(self, value: ast.expr) -> bool:
         """A display, a comprehension, or a local collection: its truth is its length, not a tensor's."""
-        if isinstance(value, _COLLECTION_EXPRESSIONS):
-            return True
-        return isinstance(value, ast.Name) and (
-            self._sized(value.id) or (value.id in self.tuples and self._only_collections(value.id)))
+        return isinstance(value, _COLLECTION_EXPRESSIONS) or (isinstance(value, ast.Name) and (
+            self._sized(value.id) or (value.id in self.tuples and self._only_collections(value.id))))
 
     def _bind(
         self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,
@@ -330,9 +329,9 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(target, ast.Starred):
             self._bind(target.value, kind, env)
         elif isinstance(target, ast.Subscript):
-            # x[mask] = v is index_put: traceable, so only look inside for other breaks.
-            self.expr(target.value, env)
-            self._index(target.slice, env)
+            # x[mask] = v is index_put: traceable (no mask hook is asked); an int index or a slice
+            # bound that is a tensor is read back as on a load (`x[i] = v`, `x[:n] = v`).
+            self._stored_index(target, self.expr(target.value, env), self._index(target.slice, env), env)
             if isinstance(target.value, ast.Name) and target.value.id in self._collections:
                 self._grow_collection(target.value.id, "append", [kind], env)  # `out["logits"] = t`
         elif isinstance(target, ast.Attribute):

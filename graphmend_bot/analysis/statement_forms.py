@@ -1,5 +1,6 @@
-"""What the syntax of an assignment, a return or a loop says on its own, before any kind is known:
-the pure helpers of the statement layer (function_statements.py)."""
+"""What the syntax of an assignment, a return, a loop or an index says on its own, before any kind
+is known: the pure helpers of the statement and expression layers (function_statements.py,
+function_expressions.py)."""
 
 from __future__ import annotations
 
@@ -149,3 +150,30 @@ def display_kinds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> tuple
     if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):
         return tuple(evaluate(e).without_flags() for e in node.elts)
     return None
+
+
+def constant_index(node: ast.expr) -> int | None:
+    """`2`, `-1`: an int index written in the source."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        inner = constant_index(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+def slice_bounds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> Kind:
+    """The kinds of the bounds of every slice in an index (`x[:, a:b]`)."""
+    parts = node.elts if isinstance(node, ast.Tuple) else [node]
+    kinds = [
+        evaluate(bound).without_flags()
+        for part in parts
+        if isinstance(part, ast.Slice)
+        for bound in (part.lower, part.upper, part.step)
+        if bound is not None
+    ]
+    return Kind.union(kinds)
+
+
+def builds_dict(value: ast.expr) -> bool:
+    """`{...}`, a dict comprehension or `dict(...)`: iterated (and sorted) by its keys."""
+    return isinstance(value, (ast.Dict, ast.DictComp)) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict")

@@ -6,8 +6,10 @@ Python int ("Data dependent operator", `aten._local_scalar_dense`), also inside 
 (`x[0, i]`, `x[:, i]`) and after `i + 1`; a 1-d index tensor is advanced indexing and traces
 (`x[idx.nonzero(as_tuple=True)[0]]`), and so does `argmax(dim, keepdim=True)`. Slice bounds are
 GM302's other check. What is 0-d here: an element of an element of `nonzero(as_tuple=True)` or
-one-argument `torch.where` (each element is 1-d), `argmax()`/`argmin()` and `sum()`/`max()`/`min()`
-with no arguments, and `+ - * // %` of those with ints; what keeps the rank of a 0-d tensor: the
+one-argument `torch.where` (each element is 1-d), the full reductions (`argmax()`, `sum()`, `max()`,
+`amax()`, `mean()`, `prod()`, `norm()`, `median()`, `count_nonzero()`, ... with no arguments, and
+`torch.sum(t)` and the like of one tensor: measured on torch 2.13, tests/coverage_probes/gb0033_*),
+`-` of one, and `+ - * // %` of those with ints; what keeps the rank of a 0-d tensor: the
 elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.detach()`,
 `.to(torch.long)`, `.floor()`), `torch.clamp` of one (clamped to bounds that are Python numbers or
 0-d: a bound tensor of any other rank broadcasts the result, `x.argmax().clamp(max=limits)` with a
@@ -21,7 +23,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Set
 
-_NO_ARGUMENT_SCALARS = frozenset({"argmax", "argmin", "sum", "max", "min"})
+# Full reductions: with no argument they reduce every dim (`all`/`any` too, but a 0-d bool index is a
+# mask, not an int).
+_NO_ARGUMENT_SCALARS = frozenset({
+    "argmax", "argmin", "sum", "max", "min", "amax", "amin", "mean", "prod", "norm", "median", "nanmedian",
+    "nansum", "nanmean", "std", "var", "count_nonzero",
+})
+_ONE_ARGUMENT_SCALARS = frozenset(f"torch.{name}" for name in _NO_ARGUMENT_SCALARS)
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 # Methods whose result has the receiver's shape: arithmetic with an int or another 0-d tensor (as
 # `_ARITHMETIC`: a tensor operand of higher rank broadcasts), clamping to bounds that are Python
@@ -47,6 +55,8 @@ def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Res
         left = is_scalar(node.left, scalars, numbers, resolve)
         right = is_scalar(node.right, scalars, numbers, resolve)
         return (left and (right or _int(node.right))) or (right and _int(node.left))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return is_scalar(node.operand, scalars, numbers, resolve)
     if isinstance(node, ast.Subscript) and _int(node.slice) and isinstance(node.value, ast.Subscript):
         return _int(node.value.slice) and _one_dimensional_tuple(node.value.value, resolve)
     if isinstance(node, ast.Call):
@@ -95,7 +105,7 @@ def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: 
         bounds = [*node.args[1:], *(keyword.value for keyword in node.keywords)] if name in _CLAMP_FUNCTIONS else []
         return (position < len(node.args) and is_scalar(node.args[position], scalars, numbers, resolve)
                 and all(_bound(o, scalars, numbers, resolve) for o in bounds))
-    return name in ("torch.argmax", "torch.argmin") and len(node.args) == 1 and not node.keywords
+    return name in _ONE_ARGUMENT_SCALARS and len(node.args) == 1 and not node.keywords
 
 
 def _bound(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve) -> bool:

@@ -37,6 +37,11 @@ class Checker(Protocol):
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
 
+    def is_python_sequence(self, node: ast.expr) -> bool:
+        """`node` is a Python list, tuple or range, or a tensor's `.shape`, not a tensor: a display, a
+        comprehension, a local bound to a list, `range(...)`."""
+        ...
+
     def is_ndarray(self, node: ast.expr) -> bool:
         """`node` is a NumPy array under Dynamo, which traces `numpy.*` calls as tensors (`np.prod(shape)`)."""
         ...
@@ -248,9 +253,10 @@ HeldContextHook = Callable[[str], bool]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
-# `sorted(items, key=lambda item: ...)` / `items.sort(key=lambda item: ...)`: the call, the key
-# lambda and the kind of its body with `item` bound to the kind of an element of `items`.
-SortKeyHook = Callable[["Rule", Checker, ast.Call, ast.Lambda, Kind], None]
+# `sorted(items, key=...)` / `items.sort(key=...)`: the call, the key (None when the elements are
+# compared themselves) and the kind of what is compared: the key lambda's body with `item` bound to
+# the kind of an element of `items`, an element itself, or what `key=torch.norm`/`scores.get` gives.
+SortKeyHook = Callable[["Rule", Checker, ast.Call, "ast.expr | None", Kind], None]
 # A call whose callee resolves from the module's imports into a package outside the standard
 # library and torch (`pywt.Wavelet("db2")`, `tqdm(range(n))`), with its qualified name; or a method
 # call on a local such a call built (`bar.update(1)`: "tqdm.tqdm.update", and True).
@@ -289,6 +295,7 @@ class Detection:
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).
     slice_bounds: SubscriptHook | None = None  # `x[a:b]` with the bounds' kind
     indexing: SubscriptHook | None = None  # `x[key]` with the key's kind
+    indexed_store: SubscriptHook | None = None  # `x[key] = v` with the key's kind (slice bounds: `slice_bounds`)
     # `self.layers[key](x)`: a container of callables (a ModuleList, a list) indexed by a key that
     # may be a tensor; the owner's kind is not looked at (it holds modules).
     called_subscript: SubscriptHook | None = None
@@ -324,7 +331,7 @@ class Detection:
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
-    sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort(key=...)`
+    sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
     third_party_call: ThirdPartyCallHook | None = None  # `scipy.special.gammaln(v)`, `tqdm(steps)`
 
 

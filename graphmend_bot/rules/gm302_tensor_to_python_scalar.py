@@ -7,7 +7,13 @@ import ast
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
-from graphmend_bot.vocabulary.known_names import INT_ARGUMENT_METHODS, SCALAR_CASTS, SIZE_FACTORIES
+from graphmend_bot.vocabulary.known_names import (
+    INT_ARGUMENT_FUNCTIONS,
+    INT_ARGUMENT_METHODS,
+    MATH_VALUE_FUNCTIONS,
+    SCALAR_CASTS,
+    SIZE_FACTORIES,
+)
 
 
 def _scalar_cast(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
@@ -45,13 +51,39 @@ def _int_argument(rule: Rule, checker: Checker, call: ast.Call, method: str, rec
     owner = call.func.value if isinstance(call.func, ast.Attribute) else None
     if not receiver.is_tensor or (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
         return  # `self.view(...)`: a method of this class
-    keywords = checker.keyword_kinds(call)
-    given = [*zip(call.args, args), *((k.value, keywords[k.arg]) for k in call.keywords if k.arg in keywords)]
+    kind = _zero_d_argument(checker, call, args)
+    if kind is not None:
+        checker.report(rule, call, f"A 0-d tensor passed to `.{method}()` is converted to a Python int", kind,
+                       gb_id="GB0033")
+
+
+def _int_argument_of_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
+    """`torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`: as the methods' (the first
+    argument is the input tensor, or the list of them)."""
+    kind = _zero_d_argument(checker, call, args, skip=1)
+    if kind is not None:
+        callee = name.replace("nn.functional.", "F.") if name.startswith("nn.") else f"torch.{name}"
+        checker.report(rule, call, f"A 0-d tensor passed to `{callee}` is converted to a Python number", kind,
+                       gb_id="GB0033")
+
+
+# Keywords that take tensors (`torch.stack(tensors=[a.sum(), b.sum()])`).
+_TENSOR_KEYWORDS = frozenset({"input", "tensors", "other", "out", "index"})
+
+
+def _zero_d_argument(checker: Checker, call: ast.Call, args: list[Kind], skip: int = 0) -> Kind | None:
+    """The kind of the first argument past `skip` positional ones that is, or holds, a 0-d tensor
+    by construction; None when none is."""
+    keywords = {name: kind for name, kind in checker.keyword_kinds(call).items() if name not in _TENSOR_KEYWORDS}
+    given = [*list(zip(call.args, args))[skip:], *((k.value, keywords[k.arg]) for k in call.keywords if k.arg in keywords)]
     for node, kind in given:
-        if kind.is_tensor and not isinstance(node, ast.Starred) and checker.is_scalar_tensor(node):
-            checker.report(rule, call, f"A 0-d tensor passed to `.{method}()` is converted to a Python int", kind,
-                           gb_id="GB0033")
-            return
+        # a size given as one tuple or list (`x.view((n, -1))`, `x.repeat([n, 1])`): its elements
+        elements = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+        if kind.is_tensor and any(
+            not isinstance(element, ast.Starred) and checker.is_scalar_tensor(element) for element in elements
+        ):
+            return kind
+    return None
 
 
 def _slice_bound(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, bounds: Kind) -> None:
@@ -60,12 +92,34 @@ def _slice_bound(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: 
 
 
 def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, index: Kind) -> None:
-    """`x[i]`, `x[0, i]` with a 0-d tensor `i` (analysis/tensor_rank.py): an int index, read with
-    `.item()`; a 1-d index tensor is advanced indexing and traces."""
+    """`x[i]`, `x[0, i]`, and the assignment `x[i] = v`, with a 0-d tensor `i`
+    (analysis/tensor_rank.py): an int index, read back with `aten._local_scalar_dense` (GB0033 on
+    torch 2.13, not the `.item()` break of a slice bound); a 1-d index tensor is advanced indexing
+    and traces. A Python list, tuple or range, or a shape, indexed by one reads it with `.item()`
+    (GB0124)."""
     key = subscript.slice
     elements = key.elts if isinstance(key, ast.Tuple) else [key]
-    if owner.is_tensor and any(not isinstance(e, ast.Slice) and checker.is_scalar_tensor(e) for e in elements):
-        checker.report(rule, subscript, "A 0-d tensor used as an index is converted to a Python int", index)
+    sequence = checker.is_python_sequence(subscript.value)  # `[0.5, 1.0][i]`, `parts[i]`, `x.shape[i]`
+    if (owner.is_tensor or sequence) and any(
+        not isinstance(e, ast.Slice) and checker.is_scalar_tensor(e) for e in elements
+    ):
+        checker.report(rule, subscript, "A 0-d tensor used as an index is converted to a Python int", index,
+                       gb_id=None if sequence else INDEX_READ)
+
+
+INDEX_READ = "GB0033"
+MATH_MESSAGE = "`math.{name}()` of a tensor converts it to a Python number"
+
+
+def _math_call(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """`math.sqrt(t)`: `math` takes Python numbers, so the tensor is read back (GB0033 on torch
+    2.13, every function of MATH_VALUE_FUNCTIONS measured). An entry point's unannotated
+    parameter is a number in practice (`math.sqrt(head_dim)`)."""
+    tensors = [kind for kind in args if kind.is_tensor and not checker.assumed_tensor(kind)]
+    if tensors:
+        checker.report(rule, call, MATH_MESSAGE.format(name=name.rpartition(".")[2]), Kind.union(tensors),
+                       gb_id=INDEX_READ)
+    return NOT_TENSOR
 
 
 def _module_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, key: Kind) -> None:
@@ -84,11 +138,16 @@ RULE = Rule(
     gb_id="GB0124",
     other_gb_ids=("GB0033",),  # a size or a method's int argument (`torch.zeros(n)`, `x.view(n, -1)`)
     summary=(
-        "Flags `int(t)`, `float(t)` and `bool(t)` on a tensor in traced code, and tensors used where "
+        "Flags `int(t)`, `float(t)` and `bool(t)` on a tensor in traced code, `math` functions of one "
+        "(`math.sqrt(t)`, `math.floor(t)`: every one but `math.prod` and `math.radians`), and tensors used where "
         "Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`), the sizes, "
         "dims and counts of tensor methods (`view`, `reshape`, `expand`, `repeat`, `narrow`, `chunk`, "
-        "`topk`, `transpose`, `unsqueeze`, ...) given a 0-d tensor made from tensor values, slice "
-        "bounds, indices that are 0-d tensors by construction (`x[t.argmax()]`,"
+        "`topk`, `transpose`, `unsqueeze`, `select`, `split`, `flip`, the dims of reductions such as "
+        "`sum`/`mean`/`cumsum`, `new_full`'s size and fill value, ...; in a size tuple too; and the same "
+        "arguments of the torch functions, `torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`, "
+        "`torch.multinomial(p, n)`, `torch.full_like(x, t)`) given a 0-d "
+        "tensor made from tensor values, slice bounds, indices that are 0-d tensors by construction, in "
+        "a read or an assignment (`x[t.argmax()]`, `y[x.mean().long()] = 0`,"
         " `x[torch.bucketize(t.sum(), grid).clamp(0, n)]` with a Python number `n`: a tensor bound of "
         "higher rank broadcasts the index, which then gathers, "
         "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`), and a tensor that picks the module to call "
@@ -107,10 +166,13 @@ RULE = Rule(
     fixes=("scalars.scalars", "scalars.sizes"),
     detection=Detection(
         builtins=dict.fromkeys(SCALAR_CASTS, _scalar_cast),
-        torch_functions=dict.fromkeys(SIZE_FACTORIES, _size_factory),
         tensor_methods=dict.fromkeys(INT_ARGUMENT_METHODS, _int_argument),
+        torch_functions={**dict.fromkeys(SIZE_FACTORIES, _size_factory),
+                         **dict.fromkeys(INT_ARGUMENT_FUNCTIONS, _int_argument_of_function)},
+        calls=dict.fromkeys(MATH_VALUE_FUNCTIONS, _math_call),
         slice_bounds=_slice_bound,
         indexing=_scalar_index,
+        indexed_store=_scalar_index,
         called_subscript=_module_index,
     ),
     advice=(

@@ -3,7 +3,9 @@
 Measured on torch 2.13 (tests/coverage_probes/gb0207_sort_by_tensor_key.py): `sorted(items,
 key=...)` and `items.sort(key=...)` break with GB0207 when the key returns a tensor for an element
 (variables/lists.py: every key must be a Python constant): `key=lambda t: t.norm()`,
-`key=lambda i: scores[i]`. A key that returns a size (`t.shape[0]`, `t.numel()`) sorts while
+`key=lambda i: scores[i]`, `key=torch.norm`, `key=scores.get`; and with no key when an element is a
+tensor or holds one (`sorted(totals)`, `sorted((t.sum(), i) for ...)`: a tuple holding one is no constant;
+tests/coverage_probes/gb0207_sorted_tensors.py). A key that returns a size (`t.shape[0]`, `t.numel()`) sorts while
 tracing. Only a key whose body computes the tensor is reported: `key=lambda kv: kv[1]` picks a part
 of an element, which the analysis cannot tell from the others (`kv[0]` is a name).
 """
@@ -18,12 +20,19 @@ from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import Kind
 
 
-def _sort_key(rule: Rule, checker: Checker, call: ast.Call, key: ast.Lambda, kind: Kind) -> None:
+def _sort_key(rule: Rule, checker: Checker, call: ast.Call, key: ast.expr | None, kind: Kind) -> None:
     # Left out: a key that is a tensor only because an entry point's unannotated parameter is
     # assumed to be one (a list of names sorted by a rank, in practice).
-    if kind.is_tensor and not checker.assumed_tensor(kind) and _computes_tensor(key.body, key.args.args[0].arg):
-        sort = "sorted" if isinstance(call.func, ast.Name) else "list.sort"
-        checker.report(rule, call, f"`{sort}` with a key that returns a tensor breaks the graph", kind)
+    if not kind.is_tensor or checker.assumed_tensor(kind):
+        return
+    if isinstance(key, ast.Lambda) and not _computes_tensor(key.body, key.args.args[0].arg):
+        return
+    sort = "sorted" if isinstance(call.func, ast.Name) else "list.sort"
+    if key is None:
+        message = f"`{sort}` of tensors compares their values: Dynamo sorts only Python constants"
+    else:
+        message = f"`{sort}` with a key that returns a tensor breaks the graph"
+    checker.report(rule, call, message, kind)
 
 
 def _computes_tensor(body: ast.expr, param: str) -> bool:
@@ -57,7 +66,11 @@ RULE = Rule(
     gb_id="GB0207",
     summary=(
         "Flags `sorted(items, key=lambda item: ...)` and `items.sort(key=lambda item: ...)` in "
-        "traced code whose key computes a tensor (`t.norm()`, `scores[i]`)."
+        "traced code whose key computes a tensor (`t.norm()`, `scores[i]`), a key that is a torch "
+        "function or a mapping's lookup of tensors (`key=torch.norm`, `key=scores.get`), and a sort "
+        "with no key of a list, tuple or generator of tensors (`sorted([a.sum(), b.sum()])`, "
+        "`totals.sort()`) or of a dict's items or values (`sorted(feats.items())`), which compares "
+        "the tensors themselves."
     ),
     why=(
         "TorchDynamo sorts a list while tracing only when every key is a Python constant: it "

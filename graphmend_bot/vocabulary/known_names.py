@@ -16,6 +16,9 @@ STATIC_ATTRS = frozenset({
 })
 # Attributes that are tensors when their owner is.
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "real", "imag", "data", "grad"})
+# Fields of the named tuples torch returns (`x.topk(k).indices`, `torch.max(x, 1).values`): tensors
+# when the call, or the local bound to it, is one.
+RESULT_FIELDS = frozenset({"values", "indices"})
 
 # Methods returning Python values that are static under compile (shapes, metadata).
 STATIC_METHODS = frozenset({
@@ -172,7 +175,21 @@ SIZE_METHODS = frozenset({
 # GB0033, each of these; GM302).
 INT_ARGUMENT_METHODS = SIZE_METHODS | {
     "chunk", "roll", "topk", "unfold", "transpose", "unsqueeze", "flatten", "softmax",
+    # and the dims, indices and sizes of these (`x.sum(d)`, `x.select(0, i)`, `x.new_full(size, t)`'s
+    # fill value too; measured on torch 2.13 with `n = (x > 0).sum()`, tests/test_int_arguments.py)
+    "select", "split", "flip", "cumsum", "cumprod", "sum", "mean", "prod", "std", "var", "amax", "amin",
+    "argmax", "argmin", "logsumexp", "log_softmax", "movedim", "squeeze", "diagonal", "unbind", "kthvalue",
+    "sort", "argsort", "tril", "triu", "new_full",
 }
+# torch functions whose arguments past the input (dims, counts, sizes) must be Python ints: the same
+# read-back (measured on torch 2.13, each; not `torch.max`/`min`, whose second tensor is `other`).
+INT_ARGUMENT_FUNCTIONS = frozenset({
+    "sum", "mean", "prod", "std", "var", "amax", "amin", "argmax", "argmin", "logsumexp", "cumsum", "cumprod",
+    "cummax", "cummin", "flip", "select", "movedim", "squeeze", "unsqueeze", "unbind", "argsort", "sort",
+    "transpose", "flatten", "softmax", "log_softmax", "nn.functional.softmax", "nn.functional.log_softmax",
+    "kthvalue", "diagonal", "reshape", "cat", "concat", "concatenate", "stack", "multinomial",
+    "full_like",  # its fill value (`torch.full` decomposes a tensor one: Dynamo's handle_full)
+})
 # Size factories whose start/end/step are Scalars: a float there is a value, not an error.
 VALUE_FACTORIES = frozenset({"linspace", "logspace", "arange"})
 
@@ -296,6 +313,16 @@ STATIC_BUILTINS = frozenset({
     "hash", "format", "super", "zip", "enumerate", "print", "open",
 })
 SCALAR_CASTS = frozenset({"int", "float", "bool", "complex"})
+# `math` functions, which convert a tensor argument to a Python number (measured on torch 2.13 with a
+# 0-d tensor computed in the frame: GB0033, each). Not `math.prod` nor `math.radians`, which Dynamo
+# runs as Python code over the tensor (they trace), nor `math.trunc` (a tensor has no `__trunc__`).
+MATH_VALUE_FUNCTIONS = frozenset(f"math.{name}" for name in (
+    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "comb", "copysign", "cos", "cosh",
+    "degrees", "dist", "erf", "erfc", "exp", "exp2", "expm1", "fabs", "factorial", "floor", "fmod", "frexp", "fsum",
+    "gamma", "gcd", "hypot", "isclose", "isfinite", "isinf", "isnan", "isqrt", "lcm", "ldexp", "lgamma", "log",
+    "log10", "log1p", "log2", "modf", "nextafter", "perm", "pow", "remainder", "sin", "sinh", "sqrt", "tan",
+    "tanh", "ulp",
+))
 
 # `object`'s methods Dynamo cannot call through `super()` (GB0006, measured on torch 2.13,
 # tests/coverage_probes/gb0006_super_object_method.py, gb0006_super_rich_comparison.py): slot wrappers
