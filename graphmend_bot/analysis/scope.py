@@ -463,9 +463,8 @@ class Program:
         (GM605, a try body, a comprehension) do not count them."""
         if not self._family_sites:
             return targets
-        callers = {fid for fid, _ in self._family_sites}
         return {(fid, index): found for (fid, index), found in targets.items()
-                if fid not in callers or (fid, self.function(fid).calls[index].ref) not in self._family_sites}
+                if (fid, self.function(fid).calls[index].ref) not in self._family_sites}
 
     def _family_only(self, caller: FunctionId, callee: FunctionId) -> bool:
         """Whether `caller` reaches `callee` only through sites resolved by a method's family."""
