@@ -126,10 +126,6 @@ class Program:
         self._traced_order: list[FunctionId] | None = None
         self._model_entries: set[FunctionId] | None = None
         self._families: MethodFamilies | None = None
-        # Call sites resolved only by their method's family (_family_methods), and memoised
-        # (caller, callee) pairs joined by such sites alone: see _certain_targets.
-        self._family_sites: set[tuple[FunctionId, str]] = set()
-        self._family_only_edges: dict[tuple[FunctionId, FunctionId], bool] = {}
         # After traced_drafts: the tensor flow it solved, the findings before the consequence
         # passes (what makes a function break) and all of them (a solved state keeps what they settled).
         self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
@@ -454,26 +450,6 @@ class Program:
         head = self.method_families.head(name)
         return [] if head is None else self._callable_methods(self._methods_of_instances([head], name))
 
-    def _certain_targets(self, targets: dict[tuple[FunctionId, int], list[FunctionId]]
-                         ) -> dict[tuple[FunctionId, int], list[FunctionId]]:
-        """`targets` without the sites resolved by a method's family alone. Those calls reach every
-        override for the scope walk and the tensor flow, but the object holds one of them: that
-        some override breaks says nothing of whether this call does (linear_operator's
-        `linear_op._matmul(rhs)` on a dense operator), so the passes finding breaks at a call
-        (GM605, a try body, a comprehension) do not count them."""
-        if not self._family_sites:
-            return targets
-        return {(fid, index): found for (fid, index), found in targets.items()
-                if (fid, self.function(fid).calls[index].ref) not in self._family_sites}
-
-    def _family_only(self, caller: FunctionId, callee: FunctionId) -> bool:
-        """Whether `caller` reaches `callee` only through sites resolved by a method's family."""
-        key = (caller, callee)
-        if key not in self._family_only_edges:
-            refs = [site.ref for site in self.function(caller).calls if callee in self.resolve_call(caller, site.ref)]
-            self._family_only_edges[key] = bool(refs) and all((caller, ref) in self._family_sites for ref in refs)
-        return self._family_only_edges[key]
-
     @property
     def method_families(self) -> MethodFamilies:
         """The tree's classes by the methods they define (method_families.py), indexed on first use."""
@@ -587,11 +563,8 @@ class Program:
         if kind == "instance":
             constructor, _, method_name = name.rpartition(">")
             classes = self._constructed_classes(fid, constructor)
-            if classes:
-                targets = self._methods_of_instances(classes, method_name)
-            elif targets := self._family_methods(fid, constructor, method_name):
-                self._family_sites.add((fid, site_ref))
-                return targets
+            targets = self._methods_of_instances(classes, method_name) if classes else self._family_methods(
+                fid, constructor, method_name)
             if method_name == "__call__" and constructor != "self" and not constructor.startswith(
                 ("returned:", "typed:", "member:", "result:")  # not built by a call here
             ):
@@ -1078,13 +1051,12 @@ class Program:
         result += disabled_function_calls(self, solver.targets)
         result += held_module_calls(self)
         result += held_context_entries(self)
-        certain = self._certain_targets(solver.targets)
-        consequences = self._consequences(traced, certain, solver.callers, [*result, *inner], solver.holds)
+        consequences = self._consequences(traced, solver.targets, solver.callers, [*result, *inner], solver.holds)
         consequences += comprehension_findings(
-            self, certain, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds
+            self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds
         )
         consequences += breaking_try_bodies(
-            self, certain, lambda: self._usually_breaking(solver.callers, [*result, *inner]), solver.holds
+            self, solver.targets, lambda: self._usually_breaking(solver.callers, [*result, *inner]), solver.holds
         )
         if self.dependency_modules:
             inside = calls_breaking_inside(self, solver.targets, inner)
@@ -1193,15 +1165,12 @@ class Program:
 
     def _breaking_set(self, callers: Callers, standing: list[TracedDraft]) -> set[FunctionId]:
         """Functions with a finding, and every traced function that calls one (a break in an
-        inlined callee ends tracing at the call in the frame); `callers`: the solver's. A caller
-        joined to a breaking function only by calls resolved through a method's family is not one
-        (_certain_targets)."""
+        inlined callee ends tracing at the call in the frame); `callers`: the solver's."""
         breaking = {(traced_draft.module.module, traced_draft.function.qualname) for traced_draft in standing}
         queue = deque(breaking)
         while queue:
-            callee = queue.popleft()
-            for caller in callers.get(callee, ()):
-                if caller not in breaking and not (self._family_sites and self._family_only(caller, callee)):
+            for caller in callers.get(queue.popleft(), ()):
+                if caller not in breaking:
                     breaking.add(caller)
                     queue.append(caller)
         return breaking
