@@ -32,7 +32,6 @@ from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.masks import masks_made_elsewhere
-from graphmend_bot.analysis.method_families import MethodFamilies, unknown_receiver
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.object_operands import object_operations
 from graphmend_bot.analysis.public_api import (
@@ -125,7 +124,6 @@ class Program:
         self._traced: set[FunctionId] | None = None
         self._traced_order: list[FunctionId] | None = None
         self._model_entries: set[FunctionId] | None = None
-        self._families: MethodFamilies | None = None
         # After traced_drafts: the tensor flow it solved, the findings before the consequence
         # passes (what makes a function break) and all of them (a solved state keeps what they settled).
         self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
@@ -437,32 +435,6 @@ class Program:
                 found.extend(self._bound_method_attribute(mod, cls, name))
         return found
 
-    def _family_methods(self, fid: FunctionId, constructor: str, name: str) -> list[FunctionId]:
-        """`obj.name(...)` on an object of no known class: the tree's one family of `name`, the
-        method a class defines and its subclasses override (method_families.py)."""
-        module = fid[0]
-        if not unknown_receiver(constructor, self.modules[module].imports, lambda dotted: self._split_qualified(dotted) is not None):
-            return []
-        if constructor.startswith("attr:"):
-            own = self.self_class(fid)
-            if own is None or self._attribute_constructors(module, own, constructor[len("attr:"):]):
-                return []  # built by something (another package's class, a builtin): not the tree's
-        head = self.method_families.head(name)
-        return [] if head is None else self._callable_methods(self._methods_of_instances([head], name))
-
-    @property
-    def method_families(self) -> MethodFamilies:
-        """The tree's classes by the methods they define (method_families.py), indexed on first use."""
-        if self._families is None:
-            definers: dict[str, list[tuple[str, str]]] = {}
-            for module, summary in self.modules.items():
-                if module not in self.dependency_modules:
-                    for cls, found in summary.classes.items():
-                        for method in found.methods:
-                            definers.setdefault(method, []).append((module, cls))
-            self._families = MethodFamilies(definers, self.hierarchy.descendants)
-        return self._families
-
     def _bound_method_attribute(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
         """`obj.NAME(...)` where NAME is no method but an attribute holding the object's own bound
         methods (`self.NAME = {...: self.m_a}.get(key, self.m_b)`), set in the class or a subclass.
@@ -562,9 +534,7 @@ class Program:
         function = self.function(fid)
         if kind == "instance":
             constructor, _, method_name = name.rpartition(">")
-            classes = self._constructed_classes(fid, constructor)
-            targets = self._methods_of_instances(classes, method_name) if classes else self._family_methods(
-                fid, constructor, method_name)
+            targets = self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
             if method_name == "__call__" and constructor != "self" and not constructor.startswith(
                 ("returned:", "typed:", "member:", "result:")  # not built by a call here
             ):
