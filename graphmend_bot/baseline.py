@@ -110,6 +110,10 @@ def _nearest(entries: Sequence[Entry], candidates: Sequence[tuple[int, Finding]]
     tie: an edit above moves code down); with no line numbers, in source order (the occurrence)."""
     if len(candidates) <= len(entries):
         return {index for index, _ in candidates}
+    if len(candidates) * len(entries) > _MOST_PAIRS:  # thousands of identical lines: no pairing, source order
+        order = sorted(candidates, key=lambda pair: (pair[1].location.row in added.get(pair[1].path, ()),
+                                                     pair[1].location.row))
+        return {index for index, _ in order[:len(entries)]}
     around = {index: lines.neighbours(finding.path, finding.location.row) for index, finding in candidates}
     pairs = sorted(
         (finding.location.row in added.get(finding.path, ()),
@@ -124,6 +128,11 @@ def _nearest(entries: Sequence[Entry], candidates: Sequence[tuple[int, Finding]]
             hidden.add(index)
             used.add(slot)
     return hidden
+
+
+# Above this many (entry, finding) pairs of one line's identical findings, weighing each pair would
+# take seconds and gigabytes (a pull request controls both the baseline and the code).
+_MOST_PAIRS = 250_000
 
 
 def _matching(written: tuple[str, str] | None, now: tuple[str, str] | None) -> int:

@@ -336,7 +336,15 @@ class ExpressionEvaluator(CallResolver):
         if isinstance(node, ast.Name) and node.id in self.tuples:
             self.expr(node, env)
             return Kind.union(self.tuples[node.id]), None
-        return self.expr(node, env).without_flags(), None
+        kind = self.expr(node, env).without_flags()
+        return (NOT_TENSOR if self._iterates_dict_keys(node) else kind), None
+
+    def _iterates_dict_keys(self, node: ast.expr) -> bool:
+        """`for k in feats` / `feats.keys()` of a local dict: its keys (names), not its values."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
+                and not node.args:
+            node = node.func.value
+        return isinstance(node, ast.Name) and node.id in self._dicts
 
 
 # Expression handlers by node type, inherited ones included (CallResolver's `_expr_Call`), looked

@@ -82,7 +82,10 @@ def called_names(text: str) -> set[str]:
                     not keyword.iskeyword(chain[-1])):
                 names.add("".join(chain).removeprefix(")"))
             if token.type == tokenize.NAME:
-                chain = [*chain, token.string] if chain and chain[-1] == "." else [token.string]
+                if chain and chain[-1] == ".":
+                    chain.append(token.string)  # in place: a line may chain thousands of names
+                else:
+                    chain = [token.string]
             elif token.type == tokenize.OP and token.string == "." and chain and chain[-1] != ".":
                 chain.append(".")
             elif token.type == tokenize.OP and token.string in (")", "]"):
