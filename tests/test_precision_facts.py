@@ -102,3 +102,18 @@ def test_explain_counts_a_break_for_requires_grad_of_a_built_tensor_only() -> No
             counts[name] = len(torch._dynamo.explain(getattr(module, name)())(torch.ones(3)).break_reasons)
     torch._dynamo.reset()
     assert counts == {"Input": 0, "Built": 1}
+
+
+def test_iterating_a_dict_gives_its_keys_not_its_values() -> None:
+    """review9 #1: a loop or comprehension over a local dict of tensors gives its keys (names):
+    sorting or choosing among them was reported as sorting tensors (GM618, GM627) and `int(k == "a")`
+    as a read-back (GM302). Sorting the values themselves breaks, and stays found."""
+    fixture = FIXTURES / "dict_keys.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_the_sorted_values_only() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "dict_keys.py"
+    models = ("SortedKeys", "LongestKey", "KeysAppended", "SortedValues")
+    assert set().union(*(_dynamo_rows(fixture, name, torch.ones(1)) for name in models)) == _marked(fixture)
