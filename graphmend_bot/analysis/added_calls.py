@@ -3,12 +3,13 @@
 A pull request that makes `forward` call an old helper leaves the helper's file alone, yet the
 helper's breaks are now the pull request's doing. The program is solved again without the call
 sites on the lines the change added, save those to a name a removed line right beside them calls
-(`y = norm(y)` edited to `y = norm(y * 1)`: not a new call; diff.replaced_calls), and with the
-calls an added import redirects (rebound_names.py); a function traced now and not
-then came in through one of those calls, and its findings are reported at that call (the first one, in file and line order),
-naming the break's own file, line and reason: those in unchanged files, and those on lines the
-change did not add in the files it changed (where they would read as pre-existing). Only call sites carry a line: a function added as a
-reference (passed along, a decorator) is not told apart, and counts as reached before.
+(`y = norm(y)` edited to `y = norm(y * 1)`: not a new call; diff.replaced_calls), and without the
+calls an added import redirects (rebound_names.py); a function traced now and not then came in
+through one of those calls, and its findings are reported at that call (the first one, in file
+and line order), naming the break's own file, line and reason: those in unchanged files, and
+those on lines the change did not add in the files it changed (where they would read as
+pre-existing). Only call sites carry a line: a function added as a reference (passed along, a
+decorator) is not told apart, and counts as reached before.
 """
 
 from __future__ import annotations
