@@ -79,3 +79,18 @@ def test_a_census_of_files_edited_since_its_commit_is_refused(runs: tuple[Path, 
     assert done.returncode == 1 and "GM604" in done.stdout  # the break --fix has no rewrite for
     assert "GM801" not in done.stdout and "ran in the tests without a graph break" not in done.stdout
     assert "confirmed by Dynamo" not in done.stdout
+
+
+def test_a_census_covering_an_untracked_file_is_refused(runs: tuple[Path, str, str], tmp_path: Path) -> None:
+    """git diff never lists an untracked file, so an edit to one went unseen (review10 #6)."""
+    root = tmp_path / "project"
+    shutil.copytree(runs[0], root)
+    (root / "pkg" / "newmod.py").write_text("import torch\n\n\ndef f(x):\n    return x * 2\n")
+    data = json.loads((root / "graphmend-census.json").read_text())
+    record = {**data["breaks"][0], "path": "pkg/newmod.py", "line": 5}
+    (root / "untracked-census.json").write_text(json.dumps({**data, "breaks": [*data["breaks"], record]}))
+    done = check(root, "--census", "untracked-census.json")
+    [message] = [line for line in done.stderr.splitlines() if "census" in line]
+    assert message.startswith("graphmend: census not used: pkg/newmod.py is not committed")
+    assert done.returncode == 1 and "GM801" not in done.stdout and "Traceback" not in done.stderr
+
