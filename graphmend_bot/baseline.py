@@ -25,7 +25,7 @@ from pathlib import Path, PurePath
 from graphmend_bot.analysis.files import outside_read_root, read_source
 from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.findings import CheckResult, Finding
-from graphmend_bot.json_files import JsonFileError, read_json_file
+from graphmend_bot.json_files import JsonFileError, json_value, read_json_file
 from graphmend_bot.source_lines import physical_lines
 
 VERSION = 1
@@ -168,12 +168,13 @@ def _digest(line: str) -> str:
     return hashlib.sha256(" ".join(line.split()).encode()).hexdigest()[:8] if line.strip() else ""
 
 
-def load_baseline(path: Path) -> Baseline:
-    """The baseline at `path`; one that is missing or malformed is a configuration error (exit 2)."""
-    if outside_read_root(str(path)):  # the bot: a pull request's symlink out of the workspace
+def load_baseline(path: Path, content: bytes | None = None) -> Baseline:
+    """The baseline at `path`, or in `content` when given (its bytes from elsewhere: a review's base
+    commit; `path` still places it); one that is missing or malformed is a configuration error (exit 2)."""
+    if content is None and outside_read_root(str(path)):  # the bot: a pull request's symlink out of the workspace
         raise ConfigError(f"baseline {path}: a symlink to a file outside the workspace is never read")
     try:
-        data = read_json_file(path, MAX_BASELINE_BYTES)
+        data = read_json_file(path, MAX_BASELINE_BYTES) if content is None else json_value(content)
     except JsonFileError as error:
         if error.missing:
             raise ConfigError(f"baseline {path} does not exist; write it with `graphmend check --update-baseline`") from None
@@ -199,23 +200,62 @@ def _entry(entry: dict[str, object]) -> Entry:
                  (above, below) if isinstance(above, str) and isinstance(below, str) else None)
 
 
-def write_baseline(path: Path, findings: Iterable[Finding]) -> int:
-    """Write every finding to `path`; returns how many."""
+@dataclass(frozen=True)
+class Checked:
+    """What a run that rewrites the baseline looked at: entries outside it are kept as they are.
+    `files`: the files checked (None: the whole project); `codes`: the rules enabled."""
+
+    files: Collection[str] | None
+    codes: Collection[str]
+
+    def covers(self, entry: Mapping[str, object], root: Path) -> bool:
+        code, file = entry.get("code"), entry.get("path")
+        if not isinstance(code, str) or not isinstance(file, str):
+            return self.files is None  # a fingerprint alone (made by hand): only a whole-project run replaces it
+        if code not in self.codes:
+            return False
+        return self.files is None or file in {_relative(path, root) for path in self.files}
+
+
+def _relative(path: str, root: Path) -> str:
+    return PurePath(os.path.relpath(os.path.abspath(path), root)).as_posix()
+
+
+def write_baseline(path: Path, findings: Iterable[Finding], checked: Checked | None = None) -> int:
+    """Write every finding to `path`, replacing the entries `checked` covers and keeping the others
+    (a check of one file or of some rules rewrites only theirs); returns how many entries it holds."""
     root = path.parent
     lines = _FileLines()
+    kept = [entry for entry in _written_entries(path) if not checked.covers(entry, root)] \
+        if checked is not None else []
     entries = sorted(
-        (
+        [*kept, *(
             {"fingerprint": fingerprint(f, root), "code": code, "path": file, "symbol": symbol, "line": line,
              "row": f.location.row, **_neighbour_fields(lines.neighbours(f.path, f.location.row))}
             for f in findings
             for code, file, symbol, line, _ in [_identity(f, root)]
-        ),
-        key=lambda entry: (entry["path"], entry["code"], entry["symbol"], entry["line"], entry["row"],
-                           entry["fingerprint"]),
+        )],
+        key=_entry_order,
     )
     document = {"comment": HEADER, "version": VERSION, "findings": entries}
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     return len(entries)
+
+
+def _entry_order(entry: Mapping[str, object]) -> tuple[str, str, str, str, int, str]:
+    row = entry.get("row")
+    path, code, symbol, line, fingerprint_ = (str(entry.get(name, "")) for name in
+                                              ("path", "code", "symbol", "line", "fingerprint"))
+    return path, code, symbol, line, row if isinstance(row, int) else 0, fingerprint_
+
+
+def _written_entries(path: Path) -> list[dict[str, object]]:
+    """The entries of the baseline at `path` as written; none when there is no baseline yet."""
+    if not path.exists():
+        return []
+    load_baseline(path)  # a malformed one is a configuration error, never silently dropped
+    data = read_json_file(path, MAX_BASELINE_BYTES)
+    return list(data["findings"])
 
 
 def _neighbour_fields(neighbours: tuple[str, str] | None) -> dict[str, str]:
@@ -229,5 +269,5 @@ def without_baselined(result: CheckResult, config: Config,
     path = baseline_path(config)
     if path is None:
         return result
-    findings, hidden = load_baseline(path).split(result.findings, added)
+    findings, hidden = load_baseline(path, config.baseline_bytes).split(result.findings, added)
     return replace(result, findings=findings, baselined=result.baselined + hidden)

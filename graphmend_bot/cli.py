@@ -222,7 +222,8 @@ def _fix(args: argparse.Namespace, config: Config) -> int:
 
 def _update_baseline(args: argparse.Namespace, config: Config) -> int:
     """Write every current finding to the baseline, so later runs report only new ones; exit 0."""
-    from graphmend_bot.baseline import baseline_path, write_baseline
+    from graphmend_bot.baseline import Checked, baseline_path, write_baseline
+    from graphmend_bot.rules import select_codes
 
     path = baseline_path(config)
     if path is None:
@@ -230,10 +231,26 @@ def _update_baseline(args: argparse.Namespace, config: Config) -> int:
               file=sys.stderr)
         return EXIT_ERROR
     config.baseline = None  # every finding, the ones the old baseline held too
-    result = _scoped_check(args, config)
-    count = write_baseline(path, result.findings)
+    scope = project_scope(args.paths or ["."], config)
+    result = _scoped_check(args, config, scope)
+    # Some files or some rules: their entries are replaced and the rest of the baseline stays.
+    checked = Checked(_files_checked(args.paths or ["."], scope, path.parent, config),
+                      select_codes(config.select, config.ignore))
+    count = write_baseline(path, result.findings, checked)
     print(one_line(f"Wrote {count} finding(s) to the baseline {path}."), file=sys.stderr)
     return EXIT_CLEAN
+
+
+def _files_checked(paths: Sequence[str], scope: ProjectScope, folder: Path, config: Config) -> list[str] | None:
+    """The files a check of `paths` reports; None when they hold `folder` (the baseline's) whole,
+    so that entries of files deleted since are dropped too."""
+    if any(Path(os.path.abspath(folder)).is_relative_to(os.path.abspath(path)) for path in paths):
+        return None
+    if scope.only is not None:
+        return scope.only
+    from graphmend_bot.analysis.files import discover
+
+    return [file.path for file in discover(paths, config.exclude, config.folder)[0]]
 
 
 def _add_noqa(args: argparse.Namespace, config: Config) -> int:

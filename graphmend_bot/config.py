@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Hashable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,10 @@ class Config:
     verify: dict[str, Any] = field(default_factory=dict)
     # A baseline file of findings to hide (baseline.py), relative to the config file.
     baseline: str | None = None
-    source: str | None = None  # the file this came from, for messages
+    # Not settings (no config key): the file this came from, for messages; and the baseline's
+    # bytes when they are not the file's (a review reads the base commit's: github/review/base_baseline.py).
+    source: str | None = field(default=None, metadata={"setting": False})
+    baseline_bytes: bytes | None = field(default=None, metadata={"setting": False})
 
     @property
     def folder(self) -> str | None:
@@ -83,6 +87,27 @@ def _has_tool_table(pyproject: Path) -> bool:
         raise ConfigError(f"{pyproject}: cannot read: {error}") from None
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that a key given twice in one mapping is an error.
+
+    YAML says keys are unique, but PyYAML keeps the last silently: `select:` written twice would
+    drop the first list without a word.
+    """
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, Hashable):
+                break  # the base loader reports an unhashable key itself
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"setting {key!r} is given twice", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     """Load `path`, or the nearest config file above `start` (default: the working directory)."""
     path = path or find_config_file(start or Path.cwd())
@@ -99,7 +124,7 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             raise ConfigError(f"{path}: invalid TOML: {error}") from None
     else:
         try:
-            table = yaml.safe_load(text) or {}
+            table = yaml.load(text, Loader=_UniqueKeyLoader) or {}
         except yaml.YAMLError as error:
             raise ConfigError(f"{path}: invalid YAML: {error}") from None
     return parse_config(table, str(path))
@@ -108,13 +133,18 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
 def parse_config(table: Any, source: str = "<config>") -> Config:
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: expected a table of settings, got {type(table).__name__}")
-    known = {f.name.replace("_", "-"): f.name for f in fields(Config) if f.name != "source"}
+    known = {f.name.replace("_", "-"): f.name for f in fields(Config) if f.metadata.get("setting", True)}
     values: dict[str, Any] = {}
+    spelled: dict[str, Any] = {}
     for key, value in table.items():
         name = known.get(str(key).replace("_", "-"))
         if name is None:
             raise ConfigError(f"{source}: unknown setting {key!r}; expected one of {', '.join(sorted(known))}")
+        if name in values:
+            # `io_strategy` and `io-strategy` are one setting: last-one-wins would hide a mistake
+            raise ConfigError(f"{source}: {spelled[name]!r} and {key!r} are the same setting; keep one")
         values[name] = value
+        spelled[name] = key
     for name in ("select", "ignore", "exclude", "entry_points", "dependencies"):
         value = values.get(name, [])
         if isinstance(value, str):

@@ -32,6 +32,11 @@ def read_json_file(path: Path, max_bytes: int) -> Any:
         raise JsonFileError(f"larger than {max_bytes >> 20} MiB") from None
     except NotRegularFile as error:
         raise JsonFileError(f"not a regular file ({error.kind})") from None
+    return json_value(data)
+
+
+def json_value(data: bytes) -> Any:
+    """The JSON value `data` holds; JsonFileError when it holds none."""
     try:
         return json.loads(data.decode("utf-8"))
     # ValueError: bad UTF-8, JSONDecodeError, and a number past Python's limit for int conversion (4,300 digits).

@@ -99,7 +99,9 @@ def test_the_configured_baseline_is_relative_to_its_config_and_used_by_review(wr
     assert (root / "gm-baseline.json").is_file()
     assert run(graphmend_cmd, root, "check", "pkg").returncode == 0
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "0"],
+    # The base holds the configuration and the baseline (a review reads the base's); the model is the change.
+    subprocess.run(["git", "add", "pkg/.graphmend.yml", "gm-baseline.json"], cwd=root, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "0"],
                    cwd=root, check=True)
     review = run(graphmend_cmd, root, "review", "--base", "HEAD", "pkg")
     assert review.returncode == 0, review.stdout + review.stderr
@@ -117,6 +119,32 @@ def test_a_missing_or_malformed_baseline_is_a_configuration_error(write_tree, gr
     result = run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_updating_the_baseline_for_some_files_or_rules_keeps_the_other_entries(write_tree, graphmend_cmd):
+    """A pre-commit hook passes a file list: rewriting the baseline for it must not drop the rest (review10 #5)."""
+    root = write_tree({"model.py": MODEL, "sub/other.py": MODEL})
+    assert "Wrote 8 finding(s)" in run(graphmend_cmd, root, "check", "--baseline", "bl.json", "--update-baseline",
+                                       ".").stderr
+    written = (root / "bl.json").read_text()
+    assert "Wrote 8 finding(s)" in run(graphmend_cmd, root, "check", "--baseline", "bl.json", "--update-baseline",
+                                       "sub/other.py").stderr
+    assert "Wrote 8 finding(s)" in run(graphmend_cmd, root, "check", "--baseline", "bl.json", "--update-baseline",
+                                       "--select", "GM4", ".").stderr
+    assert (root / "bl.json").read_text() == written
+    assert run(graphmend_cmd, root, "check", "--baseline", "bl.json", ".").returncode == 0
+    # One print fixed in sub/other.py: its update drops that entry only.
+    write_tree({"sub/other.py": MODEL.replace('print("a")', "pass")})
+    assert "Wrote 7 finding(s)" in run(graphmend_cmd, root, "check", "--baseline", "bl.json", "--update-baseline",
+                                       "sub/other.py").stderr
+    entries = json.loads((root / "bl.json").read_text())["findings"]
+    assert sorted((entry["path"], entry["code"]) for entry in entries) == sorted(
+        [("model.py", "GM401"), ("model.py", "GM401"), ("model.py", "GM101"), ("model.py", "GM301"),
+         ("sub/other.py", "GM401"), ("sub/other.py", "GM101"), ("sub/other.py", "GM301")])
+    # A whole-project update after a file is deleted drops that file's entries.
+    (root / "sub/other.py").unlink()
+    assert "Wrote 4 finding(s)" in run(graphmend_cmd, root, "check", "--baseline", "bl.json", "--update-baseline",
+                                       ".").stderr
 
 
 def test_update_baseline_needs_a_file(write_tree, graphmend_cmd):

@@ -102,6 +102,12 @@ def test_usage_error_exits_2(graphmend_cmd, tmp_path):
         (".graphmend.yml", "select: [\n", "invalid YAML"),
         (".graphmend.yml", "io-strategy: later\n", "io-strategy must be one of"),
         (".graphmend.yml", "deprecation-notices: hide\n", "deprecation-notices must be one of advice, guard, defer"),
+        (
+            "pyproject.toml",
+            "[tool.graphmend]\nio-strategy = 'defer'\nio_strategy = 'guard'\n",
+            "'io-strategy' and 'io_strategy' are the same setting",
+        ),
+        (".graphmend.yml", "select: [GM1]\nselect: [GM4]\n", "setting 'select' is given twice"),
     ],
 )
 def test_invalid_config_is_a_clear_error(write_tree, graphmend_cmd, name, content, message):

@@ -109,7 +109,10 @@ def _key(*parts: object) -> str:
 
 
 def _settings(config: Config) -> str:
-    settings = {name: value for name, value in asdict(config).items() if name != "source"}
+    settings: dict[str, object] = {name: value for name, value in asdict(config).items()
+                                   if name not in ("source", "baseline_bytes")}
+    if config.baseline_bytes is not None:
+        settings["baseline_bytes"] = hashlib.sha256(config.baseline_bytes).hexdigest()
     return json.dumps(settings, sort_keys=True, default=str)
 
 

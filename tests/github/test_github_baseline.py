@@ -42,8 +42,8 @@ def baseline_of(files: dict[str, str], tmp: Path) -> str:
 def test_the_review_reports_only_what_the_baseline_does_not_hold(tmp_path: Path, fake_github: FakeGitHub) -> None:
     baseline = baseline_of(BASE, tmp_path)
     assert len(json.loads(baseline)["findings"]) == 3
-    world = PullRequestWorld(tmp_path / "world", fake_github, BASE,
-                             {"pkg/model.py": NEW, "graphmend-baseline.json": baseline})
+    world = PullRequestWorld(tmp_path / "world", fake_github, {**BASE, "graphmend-baseline.json": baseline},
+                             {"pkg/model.py": NEW})
     run = world.run(world.event("pull_request.opened.json"), fail_on="findings", baseline="graphmend-baseline.json")
     assert run.returncode == 1, run.stdout + run.stderr
     comments = [(c["path"], c["line"]) for c in fake_github.comments_on(REPO, NUMBER)]
@@ -52,6 +52,30 @@ def test_the_review_reports_only_what_the_baseline_does_not_hold(tmp_path: Path,
     assert run.outputs["findings"] == "1"
     [summary] = [c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER) if "graphmend:summary" in c["body"]]
     assert "1 graph break(s)" in summary and "3 more in the baseline, not shown." in summary
+
+
+def test_a_pull_request_cannot_hide_its_breaks_by_rewriting_the_baseline(tmp_path: Path,
+                                                                          fake_github: FakeGitHub) -> None:
+    """review10 #4: the pull request's own `--update-baseline` holds its new print; the base's does not."""
+    base = {**BASE, "pyproject.toml": CONFIG, "graphmend-baseline.json": baseline_of(BASE, tmp_path)}
+    rewritten = baseline_of({**BASE, "pkg/model.py": NEW}, tmp_path / "head")
+    world = PullRequestWorld(tmp_path / "world", fake_github, base,
+                             {"pkg/model.py": NEW, "graphmend-baseline.json": rewritten})
+    run = world.run(world.event("pull_request.opened.json"), fail_on="findings")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert [(c["path"], c["line"]) for c in fake_github.comments_on(REPO, NUMBER)] == [("pkg/model.py", 8)]
+    local = subprocess.run([sys.executable, "-m", "graphmend_bot.cli", "review", "--base", world.base_sha,
+                            "--output-format", "json"], cwd=world.git.root, capture_output=True, text=True)
+    assert [(c["path"], c["line"]) for c in json.loads(local.stdout)["review"]["comments"]] == [("pkg/model.py", 8)]
+
+
+def test_a_baseline_the_pull_request_adds_applies_once_merged(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path / "world", fake_github, BASE,
+                             {"pkg/model.py": NEW, "graphmend-baseline.json": baseline_of(BASE, tmp_path)})
+    run = world.run(world.event("pull_request.opened.json"), fail_on="findings", baseline="graphmend-baseline.json")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "the baseline graphmend-baseline.json is not in the base commit" in run.stdout + run.stderr
+    assert run.outputs["findings"] == "4"  # every finding of the changed file: the base accepts none of them
 
 
 def test_a_missing_baseline_is_an_error_that_names_it(tmp_path: Path, fake_github: FakeGitHub) -> None:

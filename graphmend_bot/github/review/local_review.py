@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
@@ -22,6 +23,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check_change
 from graphmend_bot.findings import CheckResult, Finding, pointers
 from graphmend_bot.github.review.analyse import read_sources, with_fixes
+from graphmend_bot.github.review.base_baseline import with_base_baseline
 from graphmend_bot.github.review.diff import added_lines, replaced_calls
 from graphmend_bot.github.review.git_changes import WorkingTreeChange, show_file, working_tree_change
 from graphmend_bot.github.review.plan import (
@@ -65,6 +67,7 @@ def review_working_tree(base: str, paths: Sequence[str], config: Config,
     folder = cache_folder(Path(change.root)) if use_cache else None
     cache = SummaryCache(folder) if folder is not None else None
     patches = {f.path: f.patch for f in change.files}
+    config = with_base_baseline(config, Path(change.root), partial(show_file, Path(change.root), change.base), _warn)
     result = with_fixes(check_change(roots, config, changed, added_lines(patches), cache, replaced_calls(patches),
                                           patches),
                         config, _warn) if changed else CheckResult()

@@ -29,6 +29,7 @@ from graphmend_bot.github.core.markers import is_summary, parse_finding_marker
 from graphmend_bot.github.core.outputs import Log, append_summary
 from graphmend_bot.github.core.results import finish, scan_everything
 from graphmend_bot.github.review.analyse import analyse, read_sources
+from graphmend_bot.github.review.base_baseline import read_through_api, with_base_baseline
 from graphmend_bot.github.review.breaks import BreakReport, census_breaks
 from graphmend_bot.github.review.bundle import write_bundle
 from graphmend_bot.github.review.diff import added_lines, replaced_calls
@@ -110,6 +111,11 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
 
     changed = [f.filename for f in state.python_files]
     patches = {f.filename: f.patch for f in state.python_files}
+    try:
+        config = with_base_baseline(config, ctx.workspace, read_through_api(repo, state.pr.base.sha), log.notice)
+    except API_ERRORS as error:  # never fewer findings for a failed read: the review goes on without it
+        log.warning(describe(error, "reading the baseline at the base commit") + "; reviewing without a baseline")
+        config = replace(config, baseline=None)
     result = analyse(ctx, config, log, only=changed, added_lines=added_lines(patches), replaced=replaced_calls(patches),
                      patches=patches)
     census = with_census(ctx, config, result, state.head_sha, changed, log)
