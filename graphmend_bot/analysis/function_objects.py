@@ -92,6 +92,23 @@ class ObjectTracker(FindingReporter):
         for check_operand in C.OBJECT_OPERANDS:
             check_operand(self, node, method, tensor)
 
+    def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
+        """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,
+        an attribute or a local collection (their kind is their elements'), nor an entry point's
+        unannotated parameter as it came in (`"labels" in batch`: a dict in practice)."""
+        for op, container, kind in zip(node.ops, node.comparators, containers, strict=True):
+            if not isinstance(op, (ast.In, ast.NotIn)) or not kind.is_tensor:
+                continue
+            if not isinstance(container, (ast.Name, ast.Call, ast.BinOp, ast.UnaryOp)):
+                continue
+            if isinstance(container, ast.Name) and (
+                container.id in self._collections or container.id in self.tuples
+                or (container.id in self._assumed and not self._bindings[container.id])
+            ):
+                continue
+            for check_membership in C.MEMBERSHIPS:
+                check_membership(self, node, container, kind)
+
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
         """A call Python makes for the source: a property read, an operator's dunder."""
         self.summary.calls.append(CallSite(ref, tuple(args), (), True))
