@@ -4,14 +4,10 @@ ground truth is measured with `torch._dynamo.explain` on torch 2.13 (a skipped f
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
-import torch
-
-from graphmend_bot.config import Config
-from graphmend_bot.engine import check
+from sample_modules import dynamo_breaks, graphmend_findings
 
 CASES = {
     # body of forward(self, x, batch), and whether Dynamo breaks on it (None: not measured here,
@@ -33,28 +29,18 @@ CASES = {
 
 def _source(body: str) -> str:
     return (
-        "import torch\n\n\nclass A(torch.nn.Module):\n"
+        "import torch\n\n\nclass Model(torch.nn.Module):\n"
         "    def __init__(self):\n        super().__init__()\n        self.table = {'a': torch.ones(1)}\n\n"
-        f"    def forward(self, x, batch):\n        {body}\n        return x - 1\n"
+        f"    def forward(self, x, batch={{'k': 1}}):\n        {body}\n        return x - 1\n"
     )
-
-
-def _breaks(path: Path, name: str) -> bool:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    torch._dynamo.reset()
-    result = torch._dynamo.explain(module.A())(torch.ones(3), {"k": 1})
-    return bool(result.break_reasons) or result.graph_count != 1
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_in_is_reported_only_on_a_tensor_container(tmp_path: Path, case: str) -> None:
     body, breaks = CASES[case]
-    path = tmp_path / f"membership_{case}.py"
-    path.write_text(_source(body), encoding="utf-8")
-    if breaks is not None:
-        assert _breaks(path, f"membership_{case}") is breaks  # the ground truth
-    findings = [f for f in check([str(path)], Config()).findings if "`in` on a tensor" in f.message]
-    assert bool(findings) is bool(breaks), [f.message for f in findings]
+    source = _source(body)
+    row = next(n for n, line in enumerate(source.splitlines(), 1) if " in " in line)
+    if breaks is not None:  # the ground truth: GB0124 on the `in` line, or no break at all
+        assert dynamo_breaks(source, tmp_path) == ({(row, "GB0124")} if breaks else set())
+    expected = {(row, "GM302", "GB0124")} if breaks else set()
+    assert graphmend_findings(source, tmp_path) == expected
