@@ -23,6 +23,11 @@ CASES = {
         "x = x + 1\n        d = {'a': x}\n        if 'a' in d:\n            x = x * 2",
         False,
     ),
+    # kornia's forward: a dict of tensors from a call of the tree, tested for a text key.
+    "text_key_of_a_returned_dict": (
+        "x = x + 1\n        params = self.parameters_for(x)\n        if 'a' not in params:\n            x = x * 2",
+        False,
+    ),
     "attribute_table": ("x = x + 1\n        if 'a' in self.table:\n            x = x * 2", False),
 }
 
@@ -31,6 +36,7 @@ def _source(body: str) -> str:
     return (
         "import torch\n\n\nclass Model(torch.nn.Module):\n"
         "    def __init__(self):\n        super().__init__()\n        self.table = {'a': torch.ones(1)}\n\n"
+        "    def parameters_for(self, x):\n        return {'a': x + 1}\n\n"
         f"    def forward(self, x, batch={{'k': 1}}):\n        {body}\n        return x - 1\n"
     )
 
