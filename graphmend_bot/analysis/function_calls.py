@@ -12,7 +12,7 @@ import sys
 from typing import cast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import keyword_arguments, masks, str_enums, value_class
+from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_sorts import SortChecker
@@ -279,10 +279,17 @@ class CallResolver(SortChecker):
         return (receiver | Kind.union(args)).without_flags()
 
     def _is_logger(self, node: ast.expr, owner: str | None) -> bool:
+        """What built the name decides (analysis/logger_bindings.py); its spelling only when nothing does."""
         if owner is None:
             return False
-        leaf = owner.rsplit(".", 1)[-1]
-        return owner in self.logger_names or leaf in V.LOGGER_NAMES
+        if owner in self.built_by:  # built here by an imported callable: `log = logging.getLogger()`
+            package = self.guard_helpers.package if self.guard_helpers is not None else ""
+            return logger_bindings.builds_logger(self.built_by[owner], {}, package)
+        if self.instances.get(owner, "").startswith("name:"):  # built here by this module's own callable
+            return self.instances[owner].endswith(V.LOGGER_FACTORIES)
+        if owner in self.logger_names:
+            return True
+        return owner not in self.module_objects and owner.rsplit(".", 1)[-1] in V.LOGGER_NAMES
 
     def _user_call(
         self,

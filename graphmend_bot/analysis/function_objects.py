@@ -92,6 +92,28 @@ class ObjectTracker(FindingReporter):
         for check_operand in C.OBJECT_OPERANDS:
             check_operand(self, node, method, tensor)
 
+    def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
+        """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,
+        an attribute, a collection by binding or annotation, or what a call of the tree returns
+        (their kind is their elements': `params: Dict[str, Tensor]`), nor an entry point's
+        unannotated parameter as it came in (`3 in batch`: a dict in practice). A text key
+        (`"labels" in params`) is a mapping's: a tensor holds no text."""
+        lefts = [node.left, *node.comparators]
+        for op, element, container, kind in zip(node.ops, lefts, node.comparators, containers, strict=False):
+            if not isinstance(op, (ast.In, ast.NotIn)) or not (kind.always or kind.params):
+                continue
+            text = isinstance(element, ast.JoinedStr) or (
+                isinstance(element, ast.Constant) and isinstance(element.value, (str, bytes)))
+            if text or not isinstance(container, (ast.Name, ast.Call, ast.BinOp, ast.UnaryOp)):
+                continue
+            if isinstance(container, ast.Name) and (
+                container.id in self._collections or container.id in self.tuples or container.id in self._sized_params
+                or (container.id in self._assumed and not self._bindings[container.id])
+            ):
+                continue
+            for check_membership in C.MEMBERSHIPS:
+                check_membership(self, node, container, kind)
+
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
         """A call Python makes for the source: a property read, an operator's dunder."""
         self.summary.calls.append(CallSite(ref, tuple(args), (), True))

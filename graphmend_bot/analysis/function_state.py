@@ -62,7 +62,7 @@ class FunctionState:
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
         "dependency_calls", "entry", "guard_helpers", "guards", "instances", "lines", "logger_names",
-        "mask_returns", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
+        "mask_returns", "module_objects", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
         "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "self_name", "summary", "tuple_fields",
         "tuples", "unpacked",
@@ -81,6 +81,7 @@ class FunctionState:
         named_tuples: dict[str, tuple[str, ...]] | None = None,
         python_keys: frozenset[str] = frozenset(),
         properties: frozenset[str] = frozenset(),
+        module_objects: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.node = node
@@ -100,6 +101,9 @@ class FunctionState:
         self.summary = summary
         self.resolve = resolve
         self.logger_names = logger_names
+        # Module-level names bound by a call to some object that is no logger (`log = Tracker()`):
+        # its methods are its class's, whatever the name says (analysis/logger_bindings.py).
+        self.module_objects = module_objects
         self.lines = lines
         self.entry = entry
         self.returns: Kind = NOT_TENSOR

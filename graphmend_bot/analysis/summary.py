@@ -15,6 +15,7 @@ from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
     held_functions,
+    logger_bindings,
     named_tuples,
     super_calls,
     typed_dicts,
@@ -35,7 +36,6 @@ from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.tensor_rank import python_number
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 from graphmend_bot.source_lines import physical_lines
-from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 T = TypeVar("T")  # what a consequence draft is paired with: a call site, a method name
@@ -115,6 +115,7 @@ def summarize_module(
     collector = _Collector(imports, source)
     collector.visit(tree)
     logger_names = frozenset(collector.logger_names)
+    module_objects = logger_bindings.module_objects(collector.module_constructors, logger_names)
     resolve = imports.settled_resolve()
     deferred = _deferred_functions(tree) if "reorderable_logging_functions" in source else set()
     functions: dict[str, FunctionSummary] = {}
@@ -150,7 +151,7 @@ def summarize_module(
             continue
         FunctionAnalyzer(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
-            collector.named_tuples, python_keys, properties,
+            collector.named_tuples, python_keys, properties, module_objects,
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -573,7 +574,8 @@ class _Collector:
             if name is None:
                 continue
             self._constructors[-1][name] = self.imports.resolve(node.value.func) or callee
-            is_logger = callee.endswith(V.LOGGER_FACTORIES) or callee.rsplit(".", 1)[-1].endswith("Logger")
+            is_logger = logger_bindings.builds_logger(
+                self._constructors[-1][name], self.classes, self.imports.module.partition(".")[0])
             if is_logger and not self._prefix:
                 self.logger_names.add(name)
 

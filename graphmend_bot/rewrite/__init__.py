@@ -79,6 +79,7 @@ def build_fixes(ctx: FixContext, findings: Iterable[Finding],
     """`findings` (all in ctx's file) with `fix` filled where a transformation can fix them; past
     `deadline` (time.monotonic()), none has a fix and the file's error says why."""
     findings = list(findings)
+    ctx.findings = tuple(findings)
     out: list[Finding] = []
     errors: list[FileError] = []
     for finding in findings:
@@ -164,7 +165,9 @@ def attach_fixes(
             errors.append(FileError(path, f"cannot offer fixes: {error}"))
             continue
         remembered = memo.get(path)
-        if remembered is not None and remembered[0] == source and all(_key(f) in remembered[1] for f in findings):
+        # The same findings, not a subset: a fix shared by several findings (one guard over a run of
+        # I/O lines) covers only lines that are findings of this round.
+        if remembered is not None and remembered[0] == source and {_key(f) for f in findings} == remembered[1].keys():
             for finding in findings:
                 fixed[id(finding)] = replace(finding, fix=remembered[1][_key(finding)])
         else:

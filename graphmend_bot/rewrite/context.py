@@ -67,6 +67,9 @@ class FixContext:
         # What a rewrite computes once per node and reuses for every finding that asks: one guard is
         # shared by a whole run of I/O statements, and rebuilding it per finding was quadratic.
         self.memo: dict[tuple[object, ...], object] = {}
+        # The findings being fixed in this file (set by build_fixes): a fix shared by several
+        # statements (one guard over a run of I/O lines) may cover only lines that are findings too.
+        self.findings: tuple[Finding, ...] = ()
 
     # -- finding nodes ---------------------------------------------------------------------------
 

@@ -265,6 +265,9 @@ ThirdPartyCallHook = Callable[["Rule", Checker, ast.Call, str, bool], None]
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
 ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp, str, Kind], None]
+# `v in t` / `v not in t` where `t` is a tensor value (not a display or a local collection): the
+# comparison, the container and its kind.
+MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]
 # A call that may land in the tree, inside a list/set/dict comprehension over `d.items()`,
 # `d.values()` or `d.keys()` (Python < 3.12).
 DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
@@ -329,6 +332,7 @@ class Detection:
     breaking_try: TryHook | None = None  # `try:` after a resumable point
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
+    membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`

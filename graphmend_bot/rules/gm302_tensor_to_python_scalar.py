@@ -131,6 +131,12 @@ def _module_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
     checker.report(rule, subscript, "A tensor used to pick a module from a container is converted to a Python int", key)
 
 
+def _membership(rule: Rule, checker: Checker, compare: ast.Compare, container: ast.expr, kind: Kind) -> None:
+    """`3 in t`: Tensor.__contains__ answers with `(element == t).any().item()` (measured on torch
+    2.13: GB0124, and Dynamo then skips the whole frame)."""
+    checker.report(rule, compare, "`in` on a tensor reads the answer back as a Python bool", kind)
+
+
 RULE = Rule(
     code="GM302",
     name="tensor-to-python-scalar",
@@ -151,7 +157,7 @@ RULE = Rule(
         " `x[torch.bucketize(t.sum(), grid).clamp(0, n)]` with a Python number `n`: a tensor bound of "
         "higher rank broadcasts the index, which then gathers, "
         "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`), and a tensor that picks the module to call "
-        "from a container (`self.experts[scores.argmax()](x)`)."
+        "from a container (`self.experts[scores.argmax()](x)`), and `v in t` on a tensor (`if 3 in ids:`)."
     ),
     why="These call `.item()` under the hood, with the same graph break.",
     example="n = int(lengths.max())",
@@ -174,6 +180,7 @@ RULE = Rule(
         indexing=_scalar_index,
         indexed_store=_scalar_index,
         called_subscript=_module_index,
+        membership=_membership,
     ),
     advice=(
         "Keep `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "

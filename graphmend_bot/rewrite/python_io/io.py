@@ -42,7 +42,8 @@ from graphmend_bot.rewrite.python_io import io_deprecation as deferral
 from graphmend_bot.rewrite.python_io import io_purpose as purpose
 from graphmend_bot.rewrite.python_io import notice_once
 from graphmend_bot.rewrite.python_io.io_purpose import IoCall
-from graphmend_bot.vocabulary.known_names import LOG_METHODS, LOGGER_NAMES
+from graphmend_bot.rewrite.strategies import BuildFix, strategies_for
+from graphmend_bot.rewrite.well_typed import caller_assumptions
 
 DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)
 REGISTRATION = deferral.REGISTRATION
@@ -74,7 +75,8 @@ def build_warning_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     return _build_fix(ctx, finding, "warning")
 
 
-def _build_fix(ctx: FixContext, finding: Finding, construct: IoCall) -> Fix | None:
+def _build_fix(ctx: FixContext, finding: Finding, construct: IoCall, alone: bool = False) -> Fix | None:
+    """`alone`: the fix this statement gets on its own, never grouped with its neighbours."""
     call = ctx.node_at(finding)
     if not isinstance(call, cst.Call):
         return None
@@ -93,7 +95,7 @@ def _build_fix(ctx: FixContext, finding: Finding, construct: IoCall) -> Fix | No
         return kept  # emitted once under compile too, where a guard would hide it
     if ctx.config.io_strategy == "defer":
         return _defer(ctx, construct, call, statement)
-    return _guard(ctx, call, statement, reason=None)
+    return _guard(ctx, call, statement, reason=None, alone=alone)
 
 
 def _deprecation_fix(ctx: FixContext, construct: IoCall, call: cst.Call,
@@ -205,40 +207,62 @@ def _proven_once_notice(ctx: FixContext, call: cst.Call) -> Fix | None:
     return kept if kept is not None and kept.applicability == "safe" else None
 
 
-def _is_io_statement(ctx: FixContext, line: cst.CSTNode) -> bool:
-    key = ("io statement", id(line))
-    if key not in ctx.memo:
-        ctx.memo[key] = _io_statement(ctx, line)
-    return bool(ctx.memo[key])
-
-
-def _io_statement(ctx: FixContext, line: cst.CSTNode) -> bool:
-    call = _statement_call(line)
-    if call is None or purpose.deprecation_notice(call) is not None:
-        return False  # a deprecation notice is the project's call, never guarded with its neighbours
-    if _proven_once_notice(ctx, call) is not None:
-        return False  # kept by its own fix, not guarded with its neighbours
-    func = call.func
-    if isinstance(func, cst.Name):
-        return func.value == "print"
-    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-        owner, method = func.value.value, func.attr.value
-        if owner == "warnings":
-            return method == "warn"
-        return method in LOG_METHODS and (owner in LOGGER_NAMES or owner.lower().endswith("logger"))
-    return False
-
-
 def _io_run(ctx: FixContext, statement: cst.SimpleStatementLine) -> list[cst.SimpleStatementLine]:
+    """`statement` and the adjacent statements that share its guard: each must itself be a finding
+    being fixed (selected, not suppressed) whose own fix is a guard of the same safety. Text alone
+    would pull in a suppressed line, or a `print(..., file=f)` that is the program's output."""
+    own = _alone_applicability(ctx, statement)
     block = ctx.parent(statement)
     assert isinstance(block, cst.IndentedBlock)
     body = list(block.body)
     first = last = body.index(statement)
-    while first > 0 and _is_io_statement(ctx, body[first - 1]):
+    if own is None:
+        return [statement]
+    while first > 0 and _alone_applicability(ctx, body[first - 1]) == own:
         first -= 1
-    while last + 1 < len(body) and _is_io_statement(ctx, body[last + 1]):
+    while last + 1 < len(body) and _alone_applicability(ctx, body[last + 1]) == own:
         last += 1
-    return [line for line in body[first : last + 1] if isinstance(line, cst.SimpleStatementLine)]
+    return cast(list[cst.SimpleStatementLine], body[first : last + 1])
+
+
+def _alone_applicability(ctx: FixContext, line: cst.CSTNode) -> str | None:
+    """The applicability of the guard `line` gets on its own when it is an I/O finding being fixed
+    and that guard may be shared; None otherwise."""
+    key = ("io alone", id(line))
+    if key not in ctx.memo:
+        ctx.memo[key] = _alone_guard(ctx, line)
+    return cast(str | None, ctx.memo[key])
+
+
+def _alone_guard(ctx: FixContext, line: cst.CSTNode) -> str | None:
+    call = _statement_call(line)
+    if call is None or purpose.deprecation_notice(call) is not None:
+        return None  # a deprecation notice is the project's call, never guarded with its neighbours
+    if _proven_once_notice(ctx, call) is not None:
+        return None  # kept by its own fix, not guarded with its neighbours
+    found = _io_findings(ctx).get(id(call))
+    if found is None:
+        return None
+    finding, construct = found
+    fix = _build_fix(ctx, finding, construct, alone=True)
+    return fix.assuming(*caller_assumptions(finding)).applicability if fix is not None else None
+
+
+def _io_findings(ctx: FixContext) -> dict[int, tuple[Finding, IoCall]]:
+    """The I/O findings being fixed in this file, by their call node."""
+    key = ("io findings",)
+    if key not in ctx.memo:
+        constructs: dict[BuildFix, IoCall] = {
+            build_print_fix: "print", build_logger_fix: "logger", build_warning_fix: "warning",
+        }
+        found: dict[int, tuple[Finding, IoCall]] = {}
+        for finding in ctx.findings:
+            construct = next((constructs[b] for _, b in strategies_for(finding.code) if b in constructs), None)
+            node = ctx.node_at(finding) if construct is not None else None
+            if node is not None and construct is not None:
+                found[id(node)] = (finding, construct)
+        ctx.memo[key] = found
+    return cast(dict[int, tuple[Finding, IoCall]], ctx.memo[key])
 
 
 def _imported_guard_helper(ctx: FixContext) -> str | None:
