@@ -9,8 +9,9 @@ The default tree is the models/ directory of the installed transformers package 
 benchmarks; `pip install transformers==4.52.4` into the venv if missing). When the ratio moves,
 `benchmarks/check_profile.py` says which phase moved (prefilter, parsing, summaries, pickling,
 scope), in CPU seconds; `benchmarks/same_findings.py --ref main --ab 3` proves a speed change kept
-every finding and splits the CPU seconds into the main process (serial: start-up, discovery,
-scope, report, exit) and its workers, which is what a loaded machine's wall time cannot show.
+every finding and splits the CPU seconds into the main process (start-up, discovery, its share
+of the files, scope, report, exit) and its workers, which is what a loaded machine's wall time
+cannot show.
 The venv's `graphmend` script is timed: one installed before its entry point became `cli:run`
 calls `main` and still pays the interpreter's teardown (reinstall: `pip install -e .`).
 """

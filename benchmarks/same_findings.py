@@ -4,9 +4,9 @@ The revision's `graphmend_bot` is exported (`git archive`) to a temporary folder
 `check --output-format json` on the same tree with this interpreter, with the cyclic collector
 and the pool as in the CLI. The finding lists (every field, sorted) must be
 identical; the first differences are printed otherwise. With `--ab N` both also run N times more,
-alternating, and the median CPU seconds are printed, of the main process (its serial part:
-start-up, discovery, scope, report, exit) and of its workers, with the wall seconds: CPU time is
-what a shared machine disturbs least. Usage:
+alternating, and the median CPU seconds are printed, of the main process (start-up, discovery,
+scope, report, exit, and since shared_map.py its share of the files) and of its workers, their
+total, and the wall seconds: CPU time is what a shared machine disturbs least. Usage:
 
     .venv/bin/python benchmarks/same_findings.py [--ref main] [--tree PATH] [--ab 3]
 
@@ -126,8 +126,10 @@ def main() -> None:
         for name, label in (("ref", args.ref), ("here", "this tree")):
             timed = runs[name][1:]
             main_cpu, worker_cpu = [r.main_cpu for r in timed], [r.worker_cpu for r in timed]
+            total = [r.main_cpu + r.worker_cpu for r in timed]
             print(f"{label:>12}: CPU main {statistics.median(main_cpu):5.2f} s ({', '.join(f'{c:.2f}' for c in main_cpu)}), "
                   f"workers {statistics.median(worker_cpu):5.2f} s ({', '.join(f'{c:.2f}' for c in worker_cpu)}), "
+                  f"total {statistics.median(total):5.2f} s ({', '.join(f'{c:.2f}' for c in total)}), "
                   f"wall {statistics.median(r.wall for r in timed):5.2f} s (medians)")
         print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if theirs == ours:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import fnmatch
 import multiprocessing
+import multiprocessing.context
 import multiprocessing.pool
 import os
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from graphmend_bot.analysis import installed_packages
 from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls, on_added_line
@@ -42,6 +43,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
 from graphmend_bot.gc_pause import collector_paused, frozen_for_fork, worker_start
 from graphmend_bot.rules import ALL_RULES_BY_CODE, select_codes
+from graphmend_bot.shared_map import shared_map
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 48
@@ -128,21 +130,12 @@ def summarize_source(source: str, source_file: SourceFile, dependency_calls: boo
                          "error")
 
 
-def _map(function: Callable[[SourceFile], T], files: Sequence[SourceFile], pool: multiprocessing.pool.Pool | None) -> list[T]:
-    """`[function(f) for f in files]`, in the pool when there is one.
-
-    The pool gets the largest files first, in small chunks: the work left when one worker runs
-    out is then a few small files rather than one chunk of big ones (in path order the last
-    chunk held a sixteenth of the tree, and the other core sat idle while it ran).
-    """
+def _map(function: Callable[[SourceFile], T], files: Sequence[SourceFile], pool: _WorkerPool | None) -> list[T]:
+    """`[function(f) for f in files]`, in the pool and this process together when there is one
+    (shared_map.py: the largest files go to the pool first, this process takes the smallest)."""
     if pool is None:
         return [function(f) for f in files]
-    order = sorted(range(len(files)), key=lambda index: -_size(files[index].path))
-    chunksize = max(1, len(files) // ((os.cpu_count() or 1) * 32))
-    results: list[T | None] = [None] * len(files)
-    for index, outcome in zip(order, pool.map(function, [files[i] for i in order], chunksize=chunksize)):
-        results[index] = outcome
-    return cast(list[T], results)
+    return shared_map(function, files, [_size(f.path) for f in files], pool, pool.workers)
 
 
 def _size(path: str) -> int:
@@ -166,13 +159,22 @@ class _NoPool:
         return None
 
 
-def _pool(count: int, jobs: int | None) -> multiprocessing.pool.Pool | _NoPool:
+class _WorkerPool(multiprocessing.pool.Pool):
+    """A process pool that knows how many workers it has (shared_map queues work for each)."""
+
+    def __init__(self, workers: int, context: multiprocessing.context.BaseContext) -> None:
+        super().__init__(workers, initializer=worker_start, context=context)
+        self.workers = workers
+
+
+def _pool(count: int, jobs: int | None) -> _WorkerPool | _NoPool:
+    """`jobs` processes at work: this one and a pool of the others (shared_map.py)."""
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or count < PARALLEL_THRESHOLD:
         return _NoPool()
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with frozen_for_fork():
-        return context.Pool(jobs, initializer=worker_start)
+        return _WorkerPool(jobs - 1, context)
 
 
 class Workspace:
@@ -239,7 +241,7 @@ class Workspace:
             wanted = [f for f in self.files if f.module in relevant]
             # Calls into dependencies are drafted only when the config names some (GM608).
             summarize = partial(summarize_file, dependency_calls=True) if self.config.dependencies else summarize_file
-            with collector_paused():  # the parent unpickles every summary (no cycles among them)
+            with collector_paused():  # the parent makes or unpickles every summary (no cycles among them)
                 outcomes = _map(summarize, wanted, pool)
             for outcome in outcomes:
                 self._store(outcome)
