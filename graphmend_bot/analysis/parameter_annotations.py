@@ -46,8 +46,26 @@ def yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
             return "Tensor" in text
         return True
     if _subscripts_a_container(annotation):
-        return any("Tensor" in word for word in _words(annotation))
+        return scalar_tuple(annotation) or any("Tensor" in word for word in _words(annotation))
     return True
+
+
+_SCALAR_HINTS = frozenset({"int", "float"})
+
+
+def scalar_tuple(annotation: ast.expr) -> bool:
+    """`tuple[int, int]`, `Tuple[float, ...]`: a tuple of scalar hints, each one Dynamo ignores as it
+    does `timestep: int` (transformers' encodec passes its 0-d buffers for `paddings: tuple[int, int]`)."""
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    if (dotted_name(annotation.value) or "").rpartition(".")[2] not in ("tuple", "Tuple"):
+        return False
+    members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    return all(
+        (isinstance(member, ast.Name) and member.id in _SCALAR_HINTS)
+        or (isinstance(member, ast.Constant) and member.value is Ellipsis)
+        for member in members
+    )
 
 
 def mentions_tensor(annotation: ast.expr | None) -> bool:
