@@ -139,6 +139,7 @@ def test_annotation_words_are_read_without_ast_walk(
         ("tuple[int, int]", True),
         ("Tuple[float, ...]", True),
         ("tuple[int, str]", False),
+        ("'tuple[int, int]'", True),
     ],
 )
 def test_yields_to_callers_forms(annotation: str, expected: bool) -> None:
