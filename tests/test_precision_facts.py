@@ -117,3 +117,19 @@ def test_dynamo_breaks_on_the_sorted_values_only() -> None:
     fixture = FIXTURES / "dict_keys.py"
     models = ("SortedKeys", "LongestKey", "KeysAppended", "SortedValues")
     assert set().union(*(_dynamo_rows(fixture, name, torch.ones(1)) for name in models)) == _marked(fixture)
+
+
+def test_a_tuple_of_ints_hint_yields_to_tensors_but_not_to_other_elements_of_a_tuple() -> None:
+    """`paddings: tuple[int, int]` is handed 0-d tensors, so `length <= max_pad` breaks; `dims:
+    tuple[int, int]` is handed shape ints read from element 1 of what a stage returns, a tuple of a
+    tensor, a tuple of ints and, past them, tensors appended by `+=`: `if height > 1` is no break.
+    Returns of two lengths share their first elements: element 1 is an int in both."""
+    fixture = FIXTURES / "tuple_hints.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_the_tensor_paddings_only() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "tuple_hints.py"
+    found = set().union(*(_dynamo_rows(fixture, build, torch.ones(2, 5)) for build in ("Padder", "Model", "Splitter")))
+    assert found == _marked(fixture)

@@ -136,6 +136,10 @@ def test_annotation_words_are_read_without_ast_walk(
         ("Sequence[float]", False),
         ("Dict[str, Any]", False),
         ("'List[float]'", False),
+        ("tuple[int, int]", True),
+        ("Tuple[float, ...]", True),
+        ("tuple[int, str]", False),
+        ("'tuple[int, int]'", True),
     ],
 )
 def test_yields_to_callers_forms(annotation: str, expected: bool) -> None:

@@ -119,13 +119,11 @@ class FunctionAnalyzer(StatementVisitor):
 
 
 def _common_shape(shapes: list[tuple[Kind, ...] | None]) -> tuple[Kind, ...] | None:
-    """Element kinds when every return is a tuple display of one length."""
+    """Element kinds when every return is a tuple of known first elements: those all of them have
+    (`zip` stops at the shortest). An element past them is the whole result's (scope._element_returns)."""
     if not shapes or any(shape is None for shape in shapes):
         return None
-    lengths = {len(shape) for shape in shapes if shape is not None}
-    if len(lengths) != 1:
-        return None
-    return tuple(Kind.union(column) for column in zip(*(shape for shape in shapes if shape is not None)))
+    return tuple(Kind.union(column) for column in zip(*(shape for shape in shapes if shape is not None))) or None
 
 
 def _common_sizes(

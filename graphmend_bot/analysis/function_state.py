@@ -59,7 +59,7 @@ class FunctionState:
         "_loop_depth", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_operands", "_operations_before", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
-        "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_usual_draft_kinds",
+        "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
         "dependency_calls", "entry", "guard_helpers", "guards", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
@@ -117,6 +117,9 @@ class FunctionState:
         self.references: set[str] = set()
         # Locals bound to a tuple display, element by element (`pad = (0, 0, right, 0)`).
         self.tuples: dict[str, tuple[Kind, ...]] = {}
+        # Locals bound to a tuple of which only the first elements are known, and the kind the binding
+        # gave them: `outputs = (hidden, dims)` then `outputs += attentions[1:]` (returned by swin's stages).
+        self._tuple_prefixes: dict[str, tuple[tuple[Kind, ...], Kind]] = {}
         # Locals whose value under compile a compile guard decides (`is_tracing = ... or
         # is_torchdynamo_compiling()`).
         self.guards: dict[str, bool] = {}
@@ -244,6 +247,31 @@ class FunctionState:
         self.built_by.pop(name, None)
         self._built_on_every_path.discard(name)
         self.partials.pop(name, None)
+        self.tuples.pop(name, None)
+        self._tuple_prefixes.pop(name, None)
+
+    def _grown_tuple(self, node: ast.AugAssign, added: tuple[Kind, ...] | None, previous: Kind
+                     ) -> tuple[tuple[Kind, ...], bool] | None:
+        """`outputs += ...` on a local holding a tuple of known elements on this path (its kind is
+        what they make, not what another arm bound): the elements it then holds, and whether more
+        follow them unknown (what was added is no display: `attentions[1:]`)."""
+        if not (isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name)):
+            return None
+        if (known := self.tuples.get(node.target.id)) is not None and Kind.union(known) == previous:
+            return (known + added, False) if added is not None else (known, True)
+        prefix = self._tuple_prefixes.get(node.target.id)
+        return (prefix[0], True) if prefix is not None and prefix[1] == previous else None
+
+    def _returned_tuple(self, value: ast.expr, returned: Kind) -> tuple[Kind, ...] | None:
+        """`return outputs` of a local holding a tuple of known elements on this path: those elements
+        (only the first ones of a tuple grown by an unknown one: FunctionAnalyzer takes a prefix
+        common to every return)."""
+        if not isinstance(value, ast.Name):
+            return None
+        if (known := self.tuples.get(value.id)) is not None and Kind.union(known) == returned:
+            return known
+        prefix = self._tuple_prefixes.get(value.id)
+        return prefix[0] if prefix is not None and prefix[1] == returned else None
 
     def return_mask(self, returned: Kind) -> None:
         """Whether this `return` may give a mask: one itself, or what a call site returns."""

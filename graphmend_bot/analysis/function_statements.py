@@ -112,8 +112,8 @@ class StatementVisitor(ExpressionEvaluator):
                     returned = self.expr(node.value, env)
                     self.returns |= returned
                     self.return_mask(returned)
-                    self.return_shapes.append(None)
-                    self.output_shapes.append(statement_forms.output_fields(node.value, env))
+                    self.return_shapes.append(shape := self._returned_tuple(node.value, returned))
+                    self.output_shapes.append(shape or statement_forms.output_fields(node.value, env))
                 self._record_returned_collections(node.value)
             else:
                 self.mask_returns = None
@@ -190,8 +190,7 @@ class StatementVisitor(ExpressionEvaluator):
         """Binds the targets; returns the kind of the value."""
         if node.value is None:
             return NOT_TENSOR
-        elements = (None if isinstance(node, ast.AugAssign)
-                    else statement_forms.display_kinds(node.value, lambda e: self.expr(e, env)))
+        elements = statement_forms.display_kinds(node.value, lambda e: self.expr(e, env))
         if elements is None and isinstance(node.value, ast.Name):
             elements = self.tuples.get(node.value.id)
         kind = Kind.union(elements) if elements is not None else self.expr(node.value, env)
@@ -214,8 +213,11 @@ class StatementVisitor(ExpressionEvaluator):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
         elif isinstance(node, ast.AugAssign):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
+            grown = self._grown_tuple(node, elements, previous)
             kind = previous | kind
-            self._bind(node.target, kind, env)
+            self._bind(node.target, kind, env, grown[0] if grown is not None and not grown[1] else None)
+            if grown is not None and grown[1]:
+                self._tuple_prefixes[cast(ast.Name, node.target).id] = (grown[0], kind)
         else:
             self._bind(node.target, kind, env, value=node.value)
             if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.resolve):
@@ -313,8 +315,6 @@ class StatementVisitor(ExpressionEvaluator):
             self.forget(name)
             if elements is not None:
                 self.tuples[name] = elements
-            else:
-                self.tuples.pop(name, None)
         elif isinstance(target, (ast.Tuple, ast.List)):
             starred = any(isinstance(e, ast.Starred) for e in target.elts)
             if elements is None and not starred and kind.is_call_result:

@@ -32,10 +32,11 @@ def tensor_param(
 
 def yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
     """Whether a parameter that is not a tensor by its annotation or default becomes one when a
-    caller passes a tensor: a scalar hint (`timestep: int`, `t0=0.0`) is one Dynamo ignores; a
-    container annotation says what its elements are (`Dict[str, Tensor]` yields; `Sequence[float]`
-    does not, nor `Dict[str, Any]`: kornia's flags dicts share helpers with its tensor dicts, and
-    one caller's tensors would reach every flag), and a flag by name never does."""
+    caller passes a tensor: a scalar hint (`timestep: int`, `t0=0.0`) is one Dynamo ignores, and so
+    is a tuple of them (`paddings: tuple[int, int]`); a container annotation says what its elements
+    are (`Dict[str, Tensor]` yields; `Sequence[float]` does not, nor `Dict[str, Any]`: kornia's flags
+    dicts share helpers with its tensor dicts, and one caller's tensors would reach every flag), and
+    a flag by name never does."""
     if name.startswith(_FLAG_PREFIXES):
         return False
     if annotation is None:
@@ -43,11 +44,29 @@ def yields_to_callers(name: str, annotation: ast.expr | None) -> bool:
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         text = annotation.value
         if any(f"{container}[" in text for container in _CONTAINERS):
-            return "Tensor" in text
+            return "Tensor" in text or _scalar_tuple(_unquoted(annotation))
         return True
     if _subscripts_a_container(annotation):
-        return any("Tensor" in word for word in _words(annotation))
+        return _scalar_tuple(annotation) or any("Tensor" in word for word in _words(annotation))
     return True
+
+
+_SCALAR_HINTS = frozenset({"int", "float"})
+
+
+def _scalar_tuple(annotation: ast.expr | None) -> bool:
+    """`tuple[int, int]`, `Tuple[float, ...]`: a tuple of scalar hints, each one Dynamo ignores as it
+    does `timestep: int` (transformers' encodec passes its 0-d buffers for `paddings: tuple[int, int]`)."""
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    if (dotted_name(annotation.value) or "").rpartition(".")[2] not in ("tuple", "Tuple"):
+        return False
+    members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    return all(
+        (isinstance(member, ast.Name) and member.id in _SCALAR_HINTS)
+        or (isinstance(member, ast.Constant) and member.value is Ellipsis)
+        for member in members
+    )
 
 
 def mentions_tensor(annotation: ast.expr | None) -> bool:
