@@ -176,8 +176,8 @@ class FindingReporter(FunctionState):
             self.summary.super_object_drafts.append((method, draft))
 
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp, method_ref: str, message: str,
-                                     deps: Kind) -> None:
-        draft = self._draft(rule, node, message, deps, None)
+                                     deps: Kind, gb_id: str | None = None) -> None:
+        draft = self._draft(rule, node, message, deps, gb_id)
         if draft is not None:
             self.summary.object_operand_drafts.append((method_ref, draft))
 
