@@ -15,7 +15,7 @@ from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
-from graphmend_bot.vocabulary.kind import Kind
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
 
 
 class ObjectTracker(FindingReporter):
@@ -82,15 +82,21 @@ class ObjectTracker(FindingReporter):
 
     def _object_operand(self, node: ast.BinOp, left: Kind, right: Kind) -> None:
         """`t * scale` / `scale * t` with a tensor and an object of a known class, which answers in
-        eager with `__rmul__` / `__mul__`: Dynamo hands the object to the tensor's operation."""
-        if left.is_tensor and (ref := self._operand_class(node.right)) is not None:
+        eager with `__rmul__` / `__mul__`: Dynamo hands the object to the tensor's operation. And
+        `a @ b` on an object of a known class and no tensor: Dynamo has no `@` for objects."""
+        with_tensor = True
+        left_class, right_class = self._operand_class(node.left), self._operand_class(node.right)
+        if isinstance(node.op, ast.MatMult) and left_class is not None and (right_class or not right.is_tensor):
+            # an object built from tensors has a tensor's kind: its class says it is none
+            method, tensor, with_tensor = f"instance:{left_class}>__matmul__", TENSOR, False
+        elif left.is_tensor and (ref := right_class) is not None:
             method, tensor = f"instance:{ref}>{value_class.REFLECTED_METHODS[type(node.op)]}", left
-        elif right.is_tensor and (ref := self._operand_class(node.left)) is not None:
+        elif right.is_tensor and (ref := left_class) is not None:
             method, tensor = f"instance:{ref}>{value_class.OPERATOR_METHODS[type(node.op)]}", right
         else:
             return
         for check_operand in C.OBJECT_OPERANDS:
-            check_operand(self, node, method, tensor)
+            check_operand(self, node, method, tensor, with_tensor)
 
     def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
         """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from graphmend_bot.analysis import installed_packages, modes, numpy_values, tensor_rank
+from graphmend_bot.analysis import installed_packages, modes, numpy_values, tensor_rank, uninitialized_modules
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import Rule
@@ -176,8 +176,8 @@ class FindingReporter(FunctionState):
             self.summary.super_object_drafts.append((method, draft))
 
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp, method_ref: str, message: str,
-                                     deps: Kind) -> None:
-        draft = self._draft(rule, node, message, deps, None)
+                                     deps: Kind, gb_id: str | None = None) -> None:
+        draft = self._draft(rule, node, message, deps, gb_id)
         if draft is not None:
             self.summary.object_operand_drafts.append((method_ref, draft))
 
@@ -227,7 +227,9 @@ class FindingReporter(FunctionState):
             self.summary.metaclass_call_drafts.append(draft)
 
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        draft = self._draft(rule, call, message, TENSOR, None)
+        # Dynamo breaks where `self` is first used, which may be before the call
+        at = uninitialized_modules.first_self_use(self.node, call, self.self_name) or call
+        draft = self._draft(rule, at, message, TENSOR, None)
         if draft is not None:
             self.summary.module_init_drafts.append((len(self.summary.calls) - 1, draft))
 

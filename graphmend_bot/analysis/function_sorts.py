@@ -29,6 +29,8 @@ class SortChecker(ObjectTracker):
         items = env.get(cast(ast.Name, func.value).id, NOT_TENSOR) if isinstance(func, ast.Attribute) else args[0]
         if (view := self._dict_view(node.args[0] if node.args else None)) is not None:
             items = env.get(view, NOT_TENSOR)  # `sorted(feats.items())`: pairs holding its values
+        elif (zipped := self._zipped_locals(node.args[0] if node.args else None)) is not None:
+            items = Kind.union(env.get(name, NOT_TENSOR) for name in zipped)  # pairs holding their items
         if sort_key is not _NO_KEY:
             self._check_sort_key(node, sort_key, items, env)
         elif self._sorts_a_sequence(node):  # not `x.sort()` on a tensor, which traces
@@ -61,6 +63,16 @@ class SortChecker(ObjectTracker):
             return node.func.value.id
         return None
 
+    def _zipped_locals(self, node: ast.expr | None) -> list[str] | None:
+        """`zip(scores, names)` of locals: their names. Dynamo compares the pairs whole, and a pair
+        holding a tensor is no constant, whichever element comes first (measured on torch 2.13:
+        tests/fixtures/rules/GM618_sort_by_tensor_key.py)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zip"
+                and self.resolve(node.func) in (None, "zip") and node.args and not node.keywords):
+            return None
+        names = [arg.id for arg in node.args if isinstance(arg, ast.Name)]
+        return names if len(names) == len(node.args) else None
+
     def _sorts_a_sequence(self, call: ast.Call) -> bool:
         """What a keyless sort orders is a list, tuple or generator, not a tensor (`sorted(t)`
         breaks otherwise, `t.sort()` traces): a local bound to a list, a display, a comprehension,
@@ -71,7 +83,7 @@ class SortChecker(ObjectTracker):
         items = call.args[0]
         if isinstance(items, ast.Name):
             return items.id in self._collections and items.id not in self._dicts  # a dict's keys are names
-        if self._dict_view(items) is not None:
+        if self._dict_view(items) is not None or self._zipped_locals(items) is not None:
             return True
         return isinstance(items, (ast.Tuple, ast.GeneratorExp)) or skipped_frames.builds_collection(
             items, True, self.resolve)

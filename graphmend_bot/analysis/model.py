@@ -213,6 +213,9 @@ class ClassSummary:
     # then `if frozen: self.ctx = torch.no_grad()`): each value, a call's callee or "" for any
     # other; `attributes` keeps the last one.
     rewritten: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The names its body binds to no function (a property, `act = Scale()`): `super().NAME(...)`
+    # reaching one breaks (super_calls.py).
+    not_functions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,12 @@ derives only from classes of the tree, `object` or nn.Module (measured: breaks t
 `torch.Tensor` subclass is a tensor to Dynamo, and a `float` subclass breaks at its constructor,
 not at the operator (tests/fixtures/rules/GM623_tensor_operator_on_object.py); any other base is
 not measured.
+
+`a @ b` (and `operator.matmul`) with no tensor, on an object of a class of the tree defining
+`__matmul__`, breaks whatever the class's `__torch_function__` and whether the frame built or received
+the object (measured on torch 2.13, tests/fixtures/rules/GM623_tensor_operator_on_object.py):
+Dynamo's builtin `matmul` has no handler for objects ("Failed to trace builtin operator", GB0059),
+while `+ - * / // % ** & | ^ << >>` run the class's dunder.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis import value_class
 from graphmend_bot.analysis.class_order import MethodOrder
 from graphmend_bot.vocabulary.kind import Kind
+
+# "Failed to trace builtin operator": the id of the `a @ b` drafts, which need no tensor operand
+_NO_OBJECT_HANDLER = "GB0059"
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
@@ -43,16 +52,18 @@ def object_operations(
             continue
         for method_ref, draft in function.object_operand_drafts:
             torch_function = method_ref.rpartition(">")[0] + ">__torch_function__"
+            objects_only = draft.gb_id == _NO_OBJECT_HANDLER
             if (holds(fid, draft.deps) and program.resolve_call(fid, method_ref)
-                    and not program.resolve_call(fid, torch_function)
-                    and _derives_from_tree_only(program, order, fid, method_ref)):
+                    and (objects_only or not program.resolve_call(fid, torch_function))
+                    and _derives_from_tree_only(program, order, fid, method_ref, objects_only)):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 
-def _derives_from_tree_only(program: Program, order: MethodOrder, fid: FunctionId, method_ref: str) -> bool:
+def _derives_from_tree_only(program: Program, order: MethodOrder, fid: FunctionId, method_ref: str,
+                            objects_only: bool) -> bool:
     """Every class the object may be an instance of has only classes of the tree and nn.Module
-    in its MRO."""
+    in its MRO; with a tensor operand, a received object is a module."""
     from graphmend_bot.analysis.scope import MODULE_BASES
 
     constructor = method_ref.partition(":")[2].rpartition(">")[0]
@@ -60,7 +71,7 @@ def _derives_from_tree_only(program: Program, order: MethodOrder, fid: FunctionI
     outside = [order.outside_tree(cls) for cls in classes]
     # An object the frame receives (an annotated parameter, or read from one) has a source, and
     # Dynamo runs its dunder (measured); only a module is handed to the tensor operation either way.
-    received = value_class.annotated_root(constructor)
+    received = value_class.annotated_root(constructor) and not objects_only
     return bool(classes) and all(
         bases is not None and set(bases) <= set(MODULE_BASES) and (not received or bool(set(bases) & set(MODULE_BASES)))
         for bases in outside

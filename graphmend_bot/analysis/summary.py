@@ -426,7 +426,7 @@ class _Collector:
         writes: dict[str, list[str]] = {}
         self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname, writes),
                                               dunders_unknown=super_calls.dunders_unknown(node),
-                                              rewritten=_rewritten(writes))
+                                              rewritten=_rewritten(writes), not_functions=super_calls.not_functions(node))
         metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
         if metaclass is not None and (written := dotted_name(metaclass)) is not None:
             self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written

@@ -15,6 +15,13 @@ define it: not reported, except a builtin exception (`class ShapeError(ValueErro
 Python fixes: BaseException's `__init__` is a C slot too (measured:
 tests/coverage_probes/gb0006_exception_super_init.py), `__str__` and `__repr__` Dynamo models, and
 it leaves the others to `object`.
+
+Measured on torch 2.13 too (tests/coverage_probes/gb0006_super_attribute_not_a_function.py,
+tests/fixtures/rules/GM619_super_object_method_call.py): `super().NAME(...)` breaks with GB0006 when
+the first class after it in the MRO that binds NAME binds no function: a `@property` (its value is
+called), a `functools.cached_property`, `lru_cache`/`cache` or `singledispatchmethod` method, a
+`functools.partialmethod(...)`, or an object (`act = Scale()`, a class's instance). `@staticmethod`,
+`@classmethod` and decorators that return a function trace.
 """
 
 from __future__ import annotations
@@ -24,9 +31,39 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.class_order import ClassId, Entry, MethodOrder
 from graphmend_bot.vocabulary import known_names as V
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import Program, TracedDraft
+
+# Decorators whose result is no function (by their last name): Dynamo calls it through `super()`
+# only when it is a function, a method, a staticmethod or classmethod of one, or a builtin.
+_NOT_FUNCTION_DECORATORS = frozenset({"property", "cached_property", "lru_cache", "cache", "singledispatchmethod"})
+_NOT_FUNCTION_FACTORIES = frozenset({"partialmethod", "property", "cached_property"})
+
+
+def not_functions(node: ast.ClassDef) -> tuple[str, ...]:
+    """The names a class body binds to something other than a function: a property or a cached,
+    dispatching or partial method, or an object built by a class (`act = Scale()`)."""
+    names: list[str] = []
+    for statement in node.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            leaves = [_leaf(decorator.func if isinstance(decorator, ast.Call) else decorator)
+                      for decorator in statement.decorator_list]
+            if any(leaf in _NOT_FUNCTION_DECORATORS or leaf in ("setter", "getter", "deleter") for leaf in leaves):
+                names.append(statement.name)
+        elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+              and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Call)):
+            leaf = _leaf(statement.value.func)
+            if leaf in _NOT_FUNCTION_FACTORIES or (leaf[:1].isupper() and leaf not in ("staticmethod", "classmethod")):
+                names.append(statement.targets[0].id)
+    return tuple(names)
+
+
+def _leaf(node: ast.expr) -> str:
+    name = dotted_name(node)
+    return name.rpartition(".")[2] if name is not None else ""
+
 
 def dunders_unknown(node: ast.ClassDef) -> bool:
     """A class whose `object` and exception methods are not all `def`s of its body: a decorator
@@ -57,8 +94,9 @@ def object_method_super_calls(program: Program) -> list[TracedDraft]:
             continue
         owner = function.class_qualname
         for method, draft in function.super_object_drafts:
-            if owner is not None and owner in program.modules[fid[0]].classes and _reaches_c_method(
-                program, order, (fid[0], owner), method
+            if owner is not None and owner in program.modules[fid[0]].classes and (
+                _reaches_c_method(program, order, (fid[0], owner), method)
+                or _reaches_no_function(program, order, (fid[0], owner), method)
             ):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
@@ -73,6 +111,26 @@ def _reaches_c_method(program: Program, order: MethodOrder, owner: ClassId, meth
         if mro is None or not _search_ends_in_c(program, mro[mro.index(owner) + 1:], method):
             return False
     return True
+
+
+def _reaches_no_function(program: Program, order: MethodOrder, owner: ClassId, method: str) -> bool:
+    """For the owner and each subclass of the tree, the first class after the owner in its MRO
+    that binds `method` is of the tree and binds no function there (`not_functions`)."""
+    for instance_class in (owner, *program.hierarchy.descendants(owner)):
+        mro = order.of(instance_class)
+        if mro is None:
+            return False
+        binder = next((later for later in mro[mro.index(owner) + 1:] if isinstance(later, str) or _binds(
+            program, later, method)), None)
+        if binder is None or isinstance(binder, str) or method not in program.modules[binder[0]].classes[
+                binder[1]].not_functions:
+            return False
+    return True
+
+
+def _binds(program: Program, cls: ClassId, method: str) -> bool:
+    summary = program.modules[cls[0]].classes[cls[1]]
+    return method in summary.methods or method in summary.not_functions
 
 
 def _search_ends_in_c(program: Program, later_classes: tuple[Entry, ...], method: str) -> bool:

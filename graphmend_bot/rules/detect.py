@@ -180,10 +180,11 @@ class Checker(Protocol):
         ...
 
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp, method_ref: str, message: str,
-                                     deps: Kind) -> None:
+                                     deps: Kind, gb_id: str | None = None) -> None:
         """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and
         `method_ref` ("instance:Cls>__rmul__") resolves to a method of the checked tree, on a class
-        without `__torch_function__` (analysis/object_operands.py)."""
+        without `__torch_function__` (analysis/object_operands.py); with `gb_id`, an operator Dynamo
+        has no handler for on objects (`a @ b`), whatever the class's `__torch_function__`."""
         ...
 
     def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
@@ -264,7 +265,7 @@ ThirdPartyCallHook = Callable[["Rule", Checker, ast.Call, str, bool], None]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
-ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp, str, Kind], None]
+ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp, str, Kind, bool], None]
 # `v in t` / `v not in t` where `t` is a tensor value (not a display or a local collection): the
 # comparison, the container and its kind.
 MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]

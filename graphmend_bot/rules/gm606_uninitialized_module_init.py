@@ -2,7 +2,9 @@
 
 The traversal asks at each `super().__init__(...)` in an `__init__`; the scope solver keeps the
 finding when the class is an nn.Module subclass whose `__init__` breaks, directly or in what it
-calls, and up the chain of in-tree base `__init__`s it then runs (analysis/scope.py)."""
+calls, and up the chain of in-tree base `__init__`s it then runs (analysis/scope.py). An `__init__`
+that uses `self` before `super().__init__()` (`self.n = n`) breaks at that first use instead, and is
+reported there (analysis/uninitialized_modules.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ RULE = Rule(
     gb_id="GB0119",
     summary=(
         "Flags `super().__init__(...)` in the `__init__` of an nn.Module subclass that is built in "
-        "traced code and whose `__init__` (or anything it calls) has a graph break."
+        "traced code and whose `__init__` (or anything it calls) has a graph break; at the first use of "
+        "`self` before that call when there is one (`self.n = n`), where Dynamo breaks instead."
     ),
     why=(
         "When building the module breaks, TorchDynamo runs the constructor call eagerly and traces "

@@ -5,7 +5,8 @@ key=...)` and `items.sort(key=...)` break with GB0207 when the key returns a ten
 (variables/lists.py: every key must be a Python constant): `key=lambda t: t.norm()`,
 `key=lambda i: scores[i]`, `key=torch.norm`, `key=scores.get`; and with no key when an element is a
 tensor or holds one (`sorted(totals)`, `sorted((t.sum(), i) for ...)`: a tuple holding one is no constant;
-tests/coverage_probes/gb0207_sorted_tensors.py). A key that returns a size (`t.shape[0]`, `t.numel()`) sorts while
+tests/coverage_probes/gb0207_sorted_tensors.py), also pairs of `zip(scores, names)` of locals, whichever
+element holds the tensor (tests/fixtures/rules/GM618_sort_by_tensor_key.py). A key that returns a size (`t.shape[0]`, `t.numel()`) sorts while
 tracing. Only a key whose body computes the tensor is reported: `key=lambda kv: kv[1]` picks a part
 of an element, which the analysis cannot tell from the others (`kv[0]` is a name).
 """
@@ -69,8 +70,9 @@ RULE = Rule(
         "traced code whose key computes a tensor (`t.norm()`, `scores[i]`), a key that is a torch "
         "function or a mapping's lookup of tensors (`key=torch.norm`, `key=scores.get`), and a sort "
         "with no key of a list, tuple or generator of tensors (`sorted([a.sum(), b.sum()])`, "
-        "`totals.sort()`) or of a dict's items or values (`sorted(feats.items())`), which compares "
-        "the tensors themselves."
+        "`totals.sort()`), of a dict's items or values (`sorted(feats.items())`) or of `zip` of "
+        "locals one of which holds tensors (`sorted(zip(scores, names))`), which compares the "
+        "tensors themselves."
     ),
     why=(
         "TorchDynamo sorts a list while tracing only when every key is a Python constant: it "

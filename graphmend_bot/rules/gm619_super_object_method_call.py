@@ -10,7 +10,10 @@ In a subclass of a builtin exception (tests/coverage_probes/gb0006_exception_sup
 `super().__init__(message)` breaks the same way: it reaches BaseException's `__init__`, a C slot,
 when the exception is built in traced code (`raise ShapeError(...)`, or kept); `super().__str__()`
 and `super().__repr__()` there trace (Dynamo models BaseException's). The scope solver decides
-both from the MROs of the class and its subclasses (analysis/super_calls.py).
+both from the MROs of the class and its subclasses (analysis/super_calls.py). So is
+`super().NAME(...)` whose NAME the first class after it binds to no function (a property, a
+`cached_property`, `lru_cache` or `partialmethod` method, an object such as `act = Scale()`):
+tests/coverage_probes/gb0006_super_attribute_not_a_function.py.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ def _super_call(rule: Rule, checker: Checker, call: ast.Call, method: str) -> No
         message = (f"`super().{method}()` reaches `object.{method}`, which Dynamo cannot call through `super()`: "
                    "it breaks the graph")
     else:
-        return
+        message = (f"`super().{method}()` reaches a `{method}` that is no function (a property, a cached or partial "
+                   "method, an object), which Dynamo cannot call through `super()`: it breaks the graph")
     checker.report_if_super_reaches_object(rule, call, method, message)
 
 
@@ -46,7 +50,9 @@ RULE = Rule(
         "its MRO, or in the MRO of a subclass of the tree (a mixin's sibling base), defines the "
         "method (all of them classes of the checked tree, `object` or `nn.Module`); and "
         "`super().__init__(...)` in a subclass of a builtin exception (`class ShapeError(ValueError)`) "
-        "built in traced code."
+        "built in traced code; and `super().NAME(...)` where the first class after it that binds NAME "
+        "(in the tree) binds no function: a property, a `cached_property`, `lru_cache`, `cache` or "
+        "`singledispatchmethod` method, a `functools.partialmethod`, or an object (`act = Scale()`)."
     ),
     why=(
         "Through `super()` TorchDynamo inlines Python functions and models a few of `object`'s "
