@@ -479,3 +479,94 @@ def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None
     program = Program(workspace.summaries.values(), scope="model")
     assert ("proppkg.layer", "Layer.forward") in program.traced_functions()
     assert ("proppkg.layer", "Layer.size_x") not in program.traced_functions()
+
+
+CLASS_ALIAS_TREE = {
+    "aliaspkg/__init__.py": "",
+    "aliaspkg/backends.py": """
+        class Backend:
+            @staticmethod
+            def total(x):
+                return x * x.sum().item()  # break
+
+
+        class Jit(Backend):
+            @staticmethod
+            def scale(x):
+                if x.sum() > 0:  # break
+                    return x * 2
+                return x
+
+
+        class Other:
+            @staticmethod
+            def total(x):
+                return x.tolist()
+    """,
+    "aliaspkg/model.py": """
+        from torch import nn
+
+        from aliaspkg.backends import Jit
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                backend = Jit
+                return backend.total(backend.scale(x))
+    """,
+}
+
+
+def test_a_method_called_on_a_local_naming_a_class_runs_the_class_method(write_tree) -> None:
+    # einops' `backend = TorchJitBackend`, then `backend.reshape(x)`: Jit's own `scale` and the
+    # `total` it inherits run; Other.total (`x.tolist()`), a method of the same name, does not
+    _assert_reported_where_dynamo_breaks(write_tree(CLASS_ALIAS_TREE), "aliaspkg", "model", "Net", "backends.py")
+
+
+DEFAULT_PART_TREE = {
+    "partpkg/__init__.py": "",
+    "partpkg/model.py": """
+        from torch import nn
+
+
+        class Distance:
+            def margin(self, x, y):
+                return x - y
+
+
+        class Cosine(Distance):
+            def margin(self, x, y):
+                if (x > y).all():  # break
+                    return x
+                return y
+
+
+        class Unrelated:
+            def margin(self, x, y):
+                return x.tolist()
+
+
+        class Base(nn.Module):
+            def __init__(self, distance=None):
+                super().__init__()
+                self.distance = self.default_distance() if distance is None else distance
+
+            def default_distance(self):
+                return Distance()
+
+
+        class Net(Base):
+            def default_distance(self):
+                return Cosine()
+
+            def forward(self, x):
+                return self.distance.margin(x, x * 2)
+    """,
+}
+
+
+def test_a_part_built_by_a_method_of_the_class_runs_what_that_method_returns(write_tree) -> None:
+    # pytorch_metric_learning's `self.distance = self.get_default_distance() if distance is None
+    # else distance`, each loss overriding the factory: Net's Cosine.margin runs; Unrelated.margin
+    # (`x.tolist()`), a method of the same name on a class no factory returns, does not
+    _assert_reported_where_dynamo_breaks(write_tree(DEFAULT_PART_TREE), "partpkg", "model", "Net", "model.py")

@@ -14,6 +14,7 @@ from typing import cast
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, masks, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
+from graphmend_bot.analysis.function_aliases import method_refs
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
@@ -215,6 +216,10 @@ class CallResolver(SortChecker):
                 for check_call in C.LOCAL_OBJECT_CALLS:
                     check_call(self, node, method)
             return kind
+        if local_receiver and (refs := method_refs(self._function_aliases, func.value, method)):
+            *others, ref = refs  # `backend.reshape(x)` after `backend = TorchJitBackend`
+            kinds = [self._record_site(other, node, args, kwargs) for other in others]
+            return Kind.union([self._user_call(func, node, args, kwargs, ref), *kinds])
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
             kind = self._user_call(func, node, args, kwargs)
