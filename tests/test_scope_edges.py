@@ -570,3 +570,47 @@ def test_a_part_built_by_a_method_of_the_class_runs_what_that_method_returns(wri
     # else distance`, each loss overriding the factory: Net's Cosine.margin runs; Unrelated.margin
     # (`x.tolist()`), a method of the same name on a class no factory returns, does not
     _assert_reported_where_dynamo_breaks(write_tree(DEFAULT_PART_TREE), "partpkg", "model", "Net", "model.py")
+
+
+PARTIAL_TREE = {
+    "partialpkg/__init__.py": "",
+    "partialpkg/ops.py": """
+        def scaled(x, factor=1.0):
+            if x.sum() > factor:  # break
+                return x * factor
+            return x
+
+
+        def shifted(x):
+            return x * x.sum().item()  # break
+
+
+        def shifted_list(x):
+            return x.tolist()
+    """,
+    "partialpkg/model.py": """
+        import functools
+
+        from torch import nn
+
+        from partialpkg import ops
+        from partialpkg.ops import scaled, shifted_list
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fn = functools.partial(scaled, factor=2.0)
+                self.bound = functools.partial(shifted_list, [1.0])
+
+            def forward(self, x):
+                return getattr(ops, "shifted")(self.fn(x))
+    """,
+}
+
+
+def test_a_keyword_partial_held_by_the_module_and_a_function_fetched_by_getattr_are_traced(write_tree) -> None:
+    # `self.fn = functools.partial(scaled, factor=2.0)` called in forward runs `scaled`;
+    # `getattr(ops, "shifted")(...)` runs ops.shifted. shifted_list (`x.tolist()`) is held by a
+    # partial binding a positional argument, which nothing calls
+    _assert_reported_where_dynamo_breaks(write_tree(PARTIAL_TREE), "partialpkg", "model", "Net", "ops.py")

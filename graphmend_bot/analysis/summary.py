@@ -508,7 +508,13 @@ class _Collector:
                     continue
                 if not isinstance(value, ast.Call) or callee is None:
                     continue
-                if callee.endswith(("ModuleList", "ModuleDict")) and value.args:
+                if callee == "functools.partial" and value.args and not value.args[1:]:
+                    # `self.fn = functools.partial(f, k=v)`: calling it calls f with the same
+                    # positional arguments (a positional one bound would shift them: left out)
+                    functions = held_functions.held_function_names(value.args[0], local_names, self._dotted)
+                    if functions:
+                        attributes[target.attr] = held_functions.encode(functions)
+                elif callee.endswith(("ModuleList", "ModuleDict")) and value.args:
                     element = _element_call(value.args[0])
                     if element is not None and (inner := self._callee(element)) is not None:
                         attributes[f"{target.attr}[]"] = inner
