@@ -614,3 +614,46 @@ def test_a_keyword_partial_held_by_the_module_and_a_function_fetched_by_getattr_
     # `getattr(ops, "shifted")(...)` runs ops.shifted. shifted_list (`x.tolist()`) is held by a
     # partial binding a positional argument, which nothing calls
     _assert_reported_where_dynamo_breaks(write_tree(PARTIAL_TREE), "partialpkg", "model", "Net", "ops.py")
+
+
+METHOD_TABLE_TREE = {
+    "tablepkg/__init__.py": "",
+    "tablepkg/model.py": """
+        from torch import nn
+
+
+        def apply_steps(x, order, steps):
+            for index in order:
+                x = steps[index](x)
+            return x
+
+
+        def keep(steps):
+            return len(steps)
+
+
+        class Net(nn.Module):
+            def bright(self, x):
+                return x * 2
+
+            def hue(self, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x
+
+            def kept(self, x):
+                return x.tolist()
+
+            def forward(self, x):
+                steps = (self.bright, self.hue)
+                keep((self.kept,))
+                return apply_steps(x, (0, 1), steps)
+    """,
+}
+
+
+def test_bound_methods_in_a_tuple_passed_to_a_function_calling_its_elements_are_traced(write_tree) -> None:
+    # kornia's ColorJitter: `steps = (self._brightness_fn, ..., self._adjust_hue_turns)` handed to
+    # `_dispatch_color_steps`, which calls `steps[idx](...)`; `kept` (`x.tolist()`) is passed in
+    # a tuple to `keep`, which calls nothing it is given
+    _assert_reported_where_dynamo_breaks(write_tree(METHOD_TABLE_TREE), "tablepkg", "model", "Net", "model.py")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.bound_methods import MethodTables, display_methods
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 
@@ -69,7 +70,8 @@ _CALLING_BACK_METHODS = frozenset({"register_hook"})
 _CALLING_BACK_NAMES = frozenset({"apply_chunking_to_forward"})
 
 
-def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | None) -> list[str]:
+def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | None,
+                         tables: MethodTables | None = None) -> list[str]:
     """`self.m` passed to a call as a value, positionally or by keyword: "self.m" when the call
     is one that calls it back (_CALLING_BACK), "self.m CALLEE" (CALLEE its callee_ref) for any
     other call, followed only when CALLEE is a function of the tree that calls a parameter
@@ -88,6 +90,12 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
         if isinstance(keyword.value, ast.Attribute) and isinstance(keyword.value.value, ast.Name)
         and keyword.value.value.id == self_name
     ]
+    # a tuple or list of them, in place or in a local (`tables`): a callee may call its elements
+    for value in (*call.args, *(keyword.value for keyword in call.keywords)):
+        if isinstance(value, ast.Name) and tables is not None:
+            methods += tables.get(value.id, self_name)
+        else:
+            methods += display_methods(value, self_name)
     if not methods:
         return []
     callee = resolved or dotted_name(call.func)

@@ -46,7 +46,7 @@ class CallResolver(SortChecker):
         if C.SORT_KEYS:
             self._check_sort(node, args, env)
         resolved = self.resolve(func)
-        self.references.update(passed_bound_methods(node, self.self_name, resolved))
+        self.references.update(passed_bound_methods(node, self.self_name, resolved, self._method_tables))
         if resolved is not None and self._third_party(resolved) and _bound_by_import(func, env):
             for check_third_party in C.THIRD_PARTY_CALLS:
                 check_third_party(self, node, resolved, False)

@@ -935,7 +935,8 @@ class Program:
             functions = self.modules[module].functions
             if qualname not in functions:
                 continue
-            called = {f"name:{param}" for param in functions[qualname].params}
+            params = functions[qualname].params  # `fn(part)`, or `steps[i](part)` on a tuple of them
+            called = {f"{kind}:{param}" for param in params for kind in ("name", "registry")}
             prefix = f"{qualname}."
             callers = [functions[qualname], *(functions[name] for name in functions if name.startswith(prefix))]
             if any(site.ref in called for function in callers for site in function.calls):
