@@ -18,7 +18,15 @@ with a negative for each:
 - a closure nested in a method calls `self.m(...)` on the `self` it closes over (torchmetrics'
   `wrapped_func` in `_wrap_compute`); a nested function with a `self` parameter of its own does not;
 - `table[k]` on a local object of a class of the tree runs its `__getitem__`; a class without one
-  (subscripting what its method returns) and a tensor's subscript run none."""
+  (subscripting what its method returns) and a tensor's subscript run none;
+- `backend = Jit`, then `backend.scale(x)`, runs the class's own or inherited static method, not
+  a same-named method of another class;
+- `self.distance = self.default_distance() if distance is None else distance` holds what the
+  factory (or a subclass's override) returns: its `margin` runs, an unrelated class's does not;
+- `self.fn = functools.partial(f, k=v)` called runs f, `getattr(ops, "f")(x)` runs ops.f; a
+  partial binding a positional argument is left out;
+- bound methods in a tuple handed to a function calling `steps[i](x)` run; handed to one that
+  calls nothing it is given, they do not."""
 
 from __future__ import annotations
 
