@@ -500,6 +500,10 @@ CLASS_ALIAS_TREE = {
 
         class Jit(Backend):
             @staticmethod
+            def reshape(x):
+                return x.view(-1) * x.max().item()  # break
+
+            @staticmethod
             def scale(x):
                 if x.sum() > 0:  # break
                     return x * 2
@@ -520,14 +524,15 @@ CLASS_ALIAS_TREE = {
         class Net(nn.Module):
             def forward(self, x):
                 backend = Jit
-                return backend.total(backend.scale(x))
+                return backend.total(backend.scale(backend.reshape(x)))
     """,
 }
 
 
 def test_a_method_called_on_a_local_naming_a_class_runs_the_class_method(write_tree) -> None:
-    # einops' `backend = TorchJitBackend`, then `backend.reshape(x)`: Jit's own `scale` and the
-    # `total` it inherits run; Other.total (`x.tolist()`), a method of the same name, does not
+    # einops' `backend = TorchJitBackend`, then `backend.reshape(x)`: Jit's own `reshape` (no
+    # tensor's, though named like one) and `scale`, and the `total` it inherits run; Other.total
+    # (`x.tolist()`), a method of the same name, does not
     _assert_reported_where_dynamo_breaks(write_tree(CLASS_ALIAS_TREE), "aliaspkg", "model", "Net", "backends.py")
 
 

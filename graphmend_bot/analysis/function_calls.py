@@ -252,7 +252,10 @@ class CallResolver(SortChecker):
 
     def _built_object(self, receiver: ast.expr) -> bool:
         """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build:
-        `scratch.double(x)` runs Scratch's own `double`, whatever a tensor method of that name does."""
+        `scratch.double(x)` runs Scratch's own `double`, whatever a tensor method of that name does;
+        or a local naming a class (`backend = TorchJitBackend`, then `backend.reshape(x)`)."""
+        if isinstance(receiver, ast.Name) and receiver.id in self._function_aliases:
+            return all(names_a_class(ref) for ref in self._function_aliases[receiver.id])
         if not isinstance(receiver, ast.Name) or receiver.id not in self.instances:
             return False
         built_by = self.built_by.get(receiver.id, "")
