@@ -18,7 +18,15 @@ with a negative for each:
 - a closure nested in a method calls `self.m(...)` on the `self` it closes over (torchmetrics'
   `wrapped_func` in `_wrap_compute`); a nested function with a `self` parameter of its own does not;
 - `table[k]` on a local object of a class of the tree runs its `__getitem__`; a class without one
-  (subscripting what its method returns) and a tensor's subscript run none."""
+  (subscripting what its method returns) and a tensor's subscript run none;
+- `backend = Jit`, then `backend.scale(x)`, runs the class's own or inherited static method, not
+  a same-named method of another class;
+- `self.distance = self.default_distance() if distance is None else distance` holds what the
+  factory (or a subclass's override) returns: its `margin` runs, an unrelated class's does not;
+- `self.fn = functools.partial(f, k=v)` called runs f, `getattr(ops, "f")(x)` runs ops.f; a
+  partial binding a positional argument is left out;
+- bound methods in a tuple handed to a function calling `steps[i](x)` run; handed to one that
+  calls nothing it is given, they do not."""
 
 from __future__ import annotations
 
@@ -479,3 +487,186 @@ def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None
     program = Program(workspace.summaries.values(), scope="model")
     assert ("proppkg.layer", "Layer.forward") in program.traced_functions()
     assert ("proppkg.layer", "Layer.size_x") not in program.traced_functions()
+
+
+CLASS_ALIAS_TREE = {
+    "aliaspkg/__init__.py": "",
+    "aliaspkg/backends.py": """
+        class Backend:
+            @staticmethod
+            def total(x):
+                return x * x.sum().item()  # break
+
+
+        class Jit(Backend):
+            @staticmethod
+            def reshape(x):
+                return x.view(-1) * x.max().item()  # break
+
+            @staticmethod
+            def scale(x):
+                if x.sum() > 0:  # break
+                    return x * 2
+                return x
+
+
+        class Other:
+            @staticmethod
+            def total(x):
+                return x.tolist()
+    """,
+    "aliaspkg/model.py": """
+        from torch import nn
+
+        from aliaspkg.backends import Jit
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                backend = Jit
+                return backend.total(backend.scale(backend.reshape(x)))
+    """,
+}
+
+
+def test_a_method_called_on_a_local_naming_a_class_runs_the_class_method(write_tree) -> None:
+    # einops' `backend = TorchJitBackend`, then `backend.reshape(x)`: Jit's own `reshape` (no
+    # tensor's, though named like one) and `scale`, and the `total` it inherits run; Other.total
+    # (`x.tolist()`), a method of the same name, does not
+    _assert_reported_where_dynamo_breaks(write_tree(CLASS_ALIAS_TREE), "aliaspkg", "model", "Net", "backends.py")
+
+
+DEFAULT_PART_TREE = {
+    "partpkg/__init__.py": "",
+    "partpkg/model.py": """
+        from torch import nn
+
+
+        class Distance:
+            def margin(self, x, y):
+                return x - y
+
+
+        class Cosine(Distance):
+            def margin(self, x, y):
+                if (x > y).all():  # break
+                    return x
+                return y
+
+
+        class Unrelated:
+            def margin(self, x, y):
+                return x.tolist()
+
+
+        class Base(nn.Module):
+            def __init__(self, distance=None):
+                super().__init__()
+                self.distance = self.default_distance() if distance is None else distance
+
+            def default_distance(self):
+                return Distance()
+
+
+        class Net(Base):
+            def default_distance(self):
+                return Cosine()
+
+            def forward(self, x):
+                return self.distance.margin(x, x * 2)
+    """,
+}
+
+
+def test_a_part_built_by_a_method_of_the_class_runs_what_that_method_returns(write_tree) -> None:
+    # pytorch_metric_learning's `self.distance = self.get_default_distance() if distance is None
+    # else distance`, each loss overriding the factory: Net's Cosine.margin runs; Unrelated.margin
+    # (`x.tolist()`), a method of the same name on a class no factory returns, does not
+    _assert_reported_where_dynamo_breaks(write_tree(DEFAULT_PART_TREE), "partpkg", "model", "Net", "model.py")
+
+
+PARTIAL_TREE = {
+    "partialpkg/__init__.py": "",
+    "partialpkg/ops.py": """
+        def scaled(x, factor=1.0):
+            if x.sum() > factor:  # break
+                return x * factor
+            return x
+
+
+        def shifted(x):
+            return x * x.sum().item()  # break
+
+
+        def shifted_list(x):
+            return x.tolist()
+    """,
+    "partialpkg/model.py": """
+        import functools
+
+        from torch import nn
+
+        from partialpkg import ops
+        from partialpkg.ops import scaled, shifted_list
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fn = functools.partial(scaled, factor=2.0)
+                self.bound = functools.partial(shifted_list, [1.0])
+
+            def forward(self, x):
+                return getattr(ops, "shifted")(self.fn(x))
+    """,
+}
+
+
+def test_a_keyword_partial_held_by_the_module_and_a_function_fetched_by_getattr_are_traced(write_tree) -> None:
+    # `self.fn = functools.partial(scaled, factor=2.0)` called in forward runs `scaled`;
+    # `getattr(ops, "shifted")(...)` runs ops.shifted. shifted_list (`x.tolist()`) is held by a
+    # partial binding a positional argument, which nothing calls
+    _assert_reported_where_dynamo_breaks(write_tree(PARTIAL_TREE), "partialpkg", "model", "Net", "ops.py")
+
+
+METHOD_TABLE_TREE = {
+    "tablepkg/__init__.py": "",
+    "tablepkg/model.py": """
+        from torch import nn
+
+
+        def apply_steps(x, order, steps):
+            for index in order:
+                x = steps[index](x)
+            return x
+
+
+        def keep(steps):
+            return len(steps)
+
+
+        class Net(nn.Module):
+            def bright(self, x):
+                return x * 2
+
+            def hue(self, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x
+
+            def kept(self, x):
+                return x.tolist()
+
+            def forward(self, x):
+                steps = (self.bright, self.hue)
+                keep((self.kept,))
+                return apply_steps(x, (0, 1), steps)
+    """,
+}
+
+
+def test_bound_methods_in_a_tuple_passed_to_a_function_calling_its_elements_are_traced(write_tree) -> None:
+    # kornia's ColorJitter: `steps = (self._brightness_fn, ..., self._adjust_hue_turns)` handed to
+    # `_dispatch_color_steps`, which calls `steps[idx](...)`; `kept` (`x.tolist()`) is passed in
+    # a tuple to `keep`, which calls nothing it is given
+    _assert_reported_where_dynamo_breaks(write_tree(METHOD_TABLE_TREE), "tablepkg", "model", "Net", "model.py")

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.local_nodes import local_statements
+
 PREFIX = "methods:"
 # The class's forward hooks (`self.register_forward_pre_hook(self._pre)`, on a submodule too), kept
 # among the attributes under a key no attribute can have, as "hooks:" and their names (not
@@ -82,3 +84,36 @@ def _union(*values: ast.expr, self_name: str) -> tuple[str, ...]:
     for value in values:
         found.extend(name for name in bound_method_names(value, self_name) if name not in found)
     return tuple(found)
+
+
+def display_methods(value: ast.expr, self_name: str) -> tuple[str, ...]:
+    """The NAMEs of `(self.a, self.b)` or `[self.a, self.b]`: a tuple or list of the object's
+    own bound methods, or () for any other value."""
+    if not isinstance(value, (ast.Tuple, ast.List)):
+        return ()
+    names = tuple(element.attr for element in value.elts if isinstance(element, ast.Attribute)
+                  and isinstance(element.value, ast.Name) and element.value.id == self_name)
+    return names if len(names) == len(value.elts) else ()
+
+
+class MethodTables:
+    """Locals bound to a tuple or list of the object's bound methods (kornia's ColorJitter:
+    `steps = (self._brightness_fn, ..., self._adjust_hue_turns)`, handed to a function that calls
+    `steps[idx](...)`). Found on the first question: most methods pass no local on."""
+
+    __slots__ = ("_body", "_table")
+
+    def __init__(self, body: list[ast.stmt]) -> None:
+        self._body = body
+        self._table: dict[str, tuple[str, ...]] | None = None
+
+    def get(self, name: str, self_name: str) -> tuple[str, ...]:
+        if self._table is None:
+            self._table = {}
+            for statement in local_statements(self._body):
+                target = statement.targets[0] if isinstance(statement, ast.Assign) and len(statement.targets) == 1 else (
+                    statement.target if isinstance(statement, ast.AnnAssign) else None)
+                value = getattr(statement, "value", None)
+                if isinstance(target, ast.Name) and value is not None and (names := display_methods(value, self_name)):
+                    self._table[target.id] = (*self._table.get(target.id, ()), *names)
+        return self._table.get(name, ())

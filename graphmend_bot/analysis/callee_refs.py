@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.bound_methods import MethodTables, display_methods
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 
 def built_here(node: ast.expr) -> str | None:
     """The constructor ref of an object built in place: `Cls(...).method()`, `Cls(...)(x)`."""
-    if not isinstance(node, ast.Call) or dotted_name(node.func) == "super" or _method_by_name(node) is not None:
+    if (not isinstance(node, ast.Call) or dotted_name(node.func) == "super" or _method_by_name(node) is not None
+            or _attribute_by_name(node) is not None):
         return None  # super().method() is resolved along the bases, getattr(self, "m")() as self.m()
     return callee_ref(node.func)
 
@@ -22,6 +24,8 @@ def is_super(node: ast.expr) -> bool:
 def callee_ref(func: ast.expr) -> str | None:
     if isinstance(func, ast.Call) and (method := _method_by_name(func)) is not None:
         return f"self:{method}"
+    if isinstance(func, ast.Call) and (attribute := _attribute_by_name(func)) is not None:
+        return f"dotted:{attribute}"
     if isinstance(func, ast.Name):
         return f"name:{func.id}"
     if (
@@ -66,7 +70,8 @@ _CALLING_BACK_METHODS = frozenset({"register_hook"})
 _CALLING_BACK_NAMES = frozenset({"apply_chunking_to_forward"})
 
 
-def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | None) -> list[str]:
+def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | None,
+                         tables: MethodTables | None = None) -> list[str]:
     """`self.m` passed to a call as a value, positionally or by keyword: "self.m" when the call
     is one that calls it back (_CALLING_BACK), "self.m CALLEE" (CALLEE its callee_ref) for any
     other call, followed only when CALLEE is a function of the tree that calls a parameter
@@ -85,6 +90,12 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
         if isinstance(keyword.value, ast.Attribute) and isinstance(keyword.value.value, ast.Name)
         and keyword.value.value.id == self_name
     ]
+    # a tuple or list of them, in place or in a local (`tables`): a callee may call its elements
+    for value in (*call.args, *(keyword.value for keyword in call.keywords)):
+        if isinstance(value, ast.Name) and tables is not None:
+            methods += tables.get(value.id, self_name)
+        else:
+            methods += display_methods(value, self_name)
     if not methods:
         return []
     callee = resolved or dotted_name(call.func)
@@ -118,3 +129,18 @@ def _method_by_name(call: ast.Call) -> str | None:
     elif isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add) and isinstance(name.left, ast.Constant):
         prefix = name.left.value
     return f"{prefix}*" if isinstance(prefix, str) and prefix.isidentifier() else None
+
+
+def _attribute_by_name(call: ast.Call) -> str | None:
+    """"ops.scale" for `getattr(ops, "scale")`: a constant attribute of a named module or class
+    (not `self`: _method_by_name), which Dynamo folds and calls as if spelled `ops.scale`
+    (measured on torch 2.13, tests/test_scope_edges.py). A default (`getattr(ops, "f", None)`)
+    says the attribute may be missing: then the call may run nothing of the tree, still the one."""
+    if not (dotted_name(call.func) == "getattr" and len(call.args) in (2, 3)):
+        return None
+    owner, name = dotted_name(call.args[0]), call.args[1]
+    if owner is None or owner.partition(".")[0] in ("self", "cls"):
+        return None
+    if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier():
+        return f"{owner}.{name.value}"
+    return None

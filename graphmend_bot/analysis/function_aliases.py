@@ -123,3 +123,14 @@ def _aliases(body: Sequence[ast.stmt]) -> dict[str, tuple[str, ...]]:
         elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in aliasing:
             other.add(node.id)
     return {name: tuple(dict.fromkeys(found)) for name, found in refs.items() if name not in other}
+
+
+def method_refs(aliases: Mapping[str, tuple[str, ...]], receiver: ast.expr, method: str) -> list[str]:
+    """`backend.reshape(x)` after `backend = TorchJitBackend` (einops' `apply_for_scriptable_torch`):
+    the call of the method of what the local names, "dotted:TorchJitBackend.reshape", which the
+    scope solver resolves as if it were spelled so (a static or class method, or one a base
+    defines). Dynamo traces it (measured on torch 2.13, tests/test_scope_edges.py)."""
+    if not isinstance(receiver, ast.Name) or receiver.id not in aliases:
+        return []
+    return [f"dotted:{ref.partition(':')[2]}.{method}" for ref in aliases[receiver.id]
+            if ref.startswith(("name:", "dotted:"))]

@@ -14,6 +14,7 @@ from typing import cast
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
+from graphmend_bot.analysis.function_aliases import method_refs
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
@@ -45,7 +46,7 @@ class CallResolver(SortChecker):
         if C.SORT_KEYS:
             self._check_sort(node, args, env)
         resolved = self.resolve(func)
-        self.references.update(passed_bound_methods(node, self.self_name, resolved))
+        self.references.update(passed_bound_methods(node, self.self_name, resolved, self._method_tables))
         if resolved is not None and self._third_party(resolved) and _bound_by_import(func, env):
             for check_third_party in C.THIRD_PARTY_CALLS:
                 check_third_party(self, node, resolved, False)
@@ -215,6 +216,10 @@ class CallResolver(SortChecker):
                 for check_call in C.LOCAL_OBJECT_CALLS:
                     check_call(self, node, method)
             return kind
+        if local_receiver and (refs := method_refs(self._function_aliases, func.value, method)):
+            *others, ref = refs  # `backend.reshape(x)` after `backend = TorchJitBackend`
+            kinds = [self._record_site(other, node, args, kwargs) for other in others]
+            return Kind.union([self._user_call(func, node, args, kwargs, ref), *kinds])
         if owner in ("self", "cls") or not local_receiver:
             # self.method(...), super().method(...), module.function(...)
             kind = self._user_call(func, node, args, kwargs)
@@ -247,7 +252,10 @@ class CallResolver(SortChecker):
 
     def _built_object(self, receiver: ast.expr) -> bool:
         """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build:
-        `scratch.double(x)` runs Scratch's own `double`, whatever a tensor method of that name does."""
+        `scratch.double(x)` runs Scratch's own `double`, whatever a tensor method of that name does;
+        or a local naming a class (`backend = TorchJitBackend`, then `backend.reshape(x)`)."""
+        if isinstance(receiver, ast.Name) and receiver.id in self._function_aliases:
+            return all(names_a_class(ref) for ref in self._function_aliases[receiver.id])
         if not isinstance(receiver, ast.Name) or receiver.id not in self.instances:
             return False
         built_by = self.built_by.get(receiver.id, "")

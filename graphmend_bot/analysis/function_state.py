@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from graphmend_bot.analysis import function_aliases, keyword_arguments, skipped_frames
+from graphmend_bot.analysis import bound_methods, function_aliases, keyword_arguments, skipped_frames
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.mode_values import Modes, ModeValues
 from graphmend_bot.analysis.model import FunctionSummary
@@ -56,7 +56,7 @@ class FunctionState:
         "_call_results", "_caught", "_checked_tensors", "_collection_bindings", "_collections",
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
         "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
-        "_loop_depth", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
+        "_loop_depth", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_operands", "_operations_before", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
@@ -141,6 +141,8 @@ class FunctionState:
         self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
         # Locals naming one of several functions (`fn = spline` / `fn = identity`): each is called.
         self._function_aliases = function_aliases.function_aliases(self.node.body)
+        # Locals holding a tuple of the object's bound methods (`steps = (self.a, self.b)`).
+        self._method_tables = bound_methods.MethodTables(self.node.body)
         # The name of the instance parameter of a method (`self`): `self.NAME` is module state.
         self.self_name: str | None = None
         self.attribute_writes: list[tuple[str, Kind]] = []

@@ -327,6 +327,17 @@ class Program:
             return [(found[1], found[2])]
         return [] if callee.startswith("typed:") else self._factory_instances((found[1], found[2]))
 
+    def _made_by_own_factory(self, module: str, class_qualname: str, constructor: str) -> list[tuple[str, str]]:
+        """The in-tree classes `self.NAME = self.make()` may hold in an instance of the class:
+        those `make` returns instances of, or the override of a subclass does (each of
+        pytorch_metric_learning's losses overrides `get_default_distance`)."""
+        if not constructor.startswith("self."):
+            return []
+        name = constructor[len("self."):]
+        method = self._method(module, class_qualname, name)
+        factories = [*([method] if method is not None else []), *self._overrides(module, class_qualname, name)]
+        return [cls for factory in factories for cls in self._factory_instances(factory)]
+
     def _factory_instances(self, factory: FunctionId, depth: int = 0) -> list[tuple[str, str]]:
         """The in-tree classes whose instances `factory` returns: `return CategoricalDistribution(n)`
         in stable_baselines3's `make_proba_distribution`, through two more factories it returns the
@@ -406,7 +417,7 @@ class Program:
             return [
                 cls
                 for found in self._attribute_constructors(module, class_qualname, name)
-                for cls in self._classes_built_by(*found)
+                for cls in (self._classes_built_by(*found) or self._made_by_own_factory(module, class_qualname, found[1]))
             ] or value_classes(self, fid, constructor)  # a property's return annotation
         if kind in ("self", "typed", "member", "result"):
             return value_classes(self, fid, constructor)
@@ -924,7 +935,8 @@ class Program:
             functions = self.modules[module].functions
             if qualname not in functions:
                 continue
-            called = {f"name:{param}" for param in functions[qualname].params}
+            params = functions[qualname].params  # `fn(part)`, or `steps[i](part)` on a tuple of them
+            called = {f"{kind}:{param}" for param in params for kind in ("name", "registry")}
             prefix = f"{qualname}."
             callers = [functions[qualname], *(functions[name] for name in functions if name.startswith(prefix))]
             if any(site.ref in called for function in callers for site in function.calls):

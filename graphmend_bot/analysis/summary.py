@@ -502,10 +502,20 @@ class _Collector:
                     known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
                     if functions and (known or target.attr not in attributes):
                         attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
+                    elif not functions and (built := _built_side(value)) is not None and (found := self._callee(built)):
+                        # `self.distance = self.default_distance() if distance is None else distance`:
+                        # the part built when the caller passes none (the other side is the caller's)
+                        attributes.setdefault(target.attr, found)
                     continue
                 if not isinstance(value, ast.Call) or callee is None:
                     continue
-                if callee.endswith(("ModuleList", "ModuleDict")) and value.args:
+                if callee == "functools.partial" and value.args and not value.args[1:]:
+                    # `self.fn = functools.partial(f, k=v)`: calling it calls f with the same
+                    # positional arguments (a positional one bound would shift them: left out)
+                    functions = held_functions.held_function_names(value.args[0], local_names, self._dotted)
+                    if functions:
+                        attributes[target.attr] = held_functions.encode(functions)
+                elif callee.endswith(("ModuleList", "ModuleDict")) and value.args:
                     element = _element_call(value.args[0])
                     if element is not None and (inner := self._callee(element)) is not None:
                         attributes[f"{target.attr}[]"] = inner
@@ -699,6 +709,19 @@ def _tensor_signature(node: FunctionNode) -> bool:
     if any(mentions_tensor(arg.annotation) for arg in params):
         return True
     return mentions_tensor(node.returns) and any(may_hold_tensor(arg.annotation) for arg in params)
+
+
+def _built_side(value: ast.expr) -> ast.Call | None:
+    """The first call among the arms of `a if c else b` or the operands of `a or b`, nested
+    ones too: an object the expression may build (`ModuleList`s and `ModuleDict`s aside)."""
+    sides = [value.body, value.orelse] if isinstance(value, ast.IfExp) else (
+        value.values if isinstance(value, ast.BoolOp) else [])
+    for side in sides:
+        if isinstance(side, ast.Call) and not (dotted_name(side.func) or "").endswith(("ModuleList", "ModuleDict")):
+            return side
+        if (nested := _built_side(side)) is not None:
+            return nested
+    return None
 
 
 class _BoundNames:
