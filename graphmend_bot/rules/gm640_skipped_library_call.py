@@ -39,7 +39,7 @@ RULE = Rule(
         "`time.strftime()`, `linecache.getline()`, `importlib.import_module()`, `random.gauss()`, "
         "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()`, the functions Dynamo inlines "
         "that call one of them inside (`threading.current_thread()`, `traceback.format_stack()`, "
-        "`locale.getpreferredencoding()`) and the rest of the table generated from torch's trace rules "
+        "`locale.getpreferredencoding()`, `os.path.exists()`, `glob.glob()`) and the rest of the table generated from torch's trace rules "
         "(vocabulary/skipped_callees.py, each entry measured)."
     ),
     why=(
@@ -51,8 +51,9 @@ RULE = Rule(
         "frame; the functions it handles anyway (polyfills, `re.sub` and `re.compile` folded on "
         "constant arguments, `random.randint`/`uniform`) are left out. A Python function Dynamo "
         "inlines breaks the same way when it calls a skipped one inside (`threading.current_thread()` "
-        "reads `get_ident()`): Dynamo reports it at the caller's line, which is where the table's "
-        "entry for it (measured with no argument) is reported."
+        "reads `get_ident()`, `os.path.exists(p)` calls `os.stat`): Dynamo reports it at the caller's "
+        "line, which is where the table's entry for it is reported (measured with a text argument "
+        "for each required one, and left out when a class or a list argument traces through it)."
     ),
     example="""
 stamp = time.strftime("%H:%M:%S")
