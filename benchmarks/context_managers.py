@@ -102,8 +102,19 @@ def candidates() -> list[str]:
                 continue
             with contextlib.suppress(Exception):  # an object that fails to say what it is is not one
                 if is_context_manager(value) and _defined_in(value, module_name):
-                    found.setdefault(id(value), f"{module_name}.{attribute}")
+                    kept = found.get(id(value), "").rpartition(".")[0]
+                    if not kept or (_stdlib_home(value) == module_name != kept):
+                        found[id(value)] = f"{module_name}.{attribute}"
     return sorted(found.values())
+
+
+def _stdlib_home(value: object) -> str | None:
+    """The standard-library module a class is defined for (`io` for `_io.BytesIO`): its name in the
+    table, as code spells it, rather than the first module that re-exports it (`cgi.BytesIO`).
+    None for torch's, whose defining modules (`torch.autograd.grad_mode`) are not how code spells
+    them (`torch.no_grad`)."""
+    home = (getattr(value, "__module__", None) or "").lstrip("_")
+    return None if home.partition(".")[0] == "torch" else home
 
 
 def measure(dotted: str, by_type: dict[str, str]) -> str:

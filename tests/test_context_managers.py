@@ -44,6 +44,7 @@ REFUSED_SAMPLES = {
     "tempfile.TemporaryDirectory": "tempfile.TemporaryDirectory()",
     "threading.Condition": "threading.Condition()",
     "socket.socket": "socket.socket()",
+    "io.BytesIO": "io.BytesIO(b'a')",  # named by its module, not by `cgi`, which re-exports it
     "torch.backends.cuda.sdp_kernel": "torch.backends.cuda.sdp_kernel(enable_math=False)",
 }
 # Context managers Dynamo enters on torch 2.13: none is in the table, graphmend reports none.
@@ -52,7 +53,7 @@ ENTERED_SAMPLES = [
     "torch.autocast('cpu')", "warnings.catch_warnings()", "contextlib.suppress(ValueError)",
     "contextlib.nullcontext()", "torch.autograd.profiler.record_function('step')",
 ]
-IMPORTS = "import contextlib, socket, tempfile, threading, warnings\nimport torch\n\n\n"
+IMPORTS = "import contextlib, io, socket, tempfile, threading, warnings\nimport torch\n\n\n"
 
 
 def _module_with(statement: str) -> str:

@@ -12,8 +12,8 @@ TORCH_VERSION = "2.13.0"
 UNENTERABLE_CONTEXT_MANAGERS: dict[str, str] = {
     **dict.fromkeys((
         "asyncio.FastChildWatcher",
-        "compileall.Path",
         "imaplib.IMAP4",
+        "pathlib.Path",
         "pathlib.PosixPath",
         "selectors.PollSelector",
         "smtplib.LMTP",
@@ -99,11 +99,11 @@ UNENTERABLE_CONTEXT_MANAGERS: dict[str, str] = {
         "ssl.SSLSocket",
     ), "GB0147"),
     **dict.fromkeys((
-        "cgi.BytesIO",
-        "cgi.StringIO",
         "ftplib.FTP_TLS",
         "gzip.GzipFile",
         "imaplib.IMAP4_SSL",
+        "io.BytesIO",
+        "io.StringIO",
         "lzma.LZMAFile",
         "smtplib.SMTP_SSL",
         "tempfile.SpooledTemporaryFile",
@@ -157,7 +157,6 @@ NOT_REFUSED: dict[str, str] = {
     **dict.fromkeys((
         "bz2.BZ2File",
         "cProfile.Profile",
-        "cgi.TextIOWrapper",
         "functools.RLock",
         "io.BufferedIOBase",
         "io.BufferedRWPair",
@@ -167,6 +166,7 @@ NOT_REFUSED: dict[str, str] = {
         "io.IOBase",
         "io.RawIOBase",
         "io.TextIOBase",
+        "io.TextIOWrapper",
         "socket.SocketIO",
         "sqlite3.Connection",
         "tarfile.ExFileObject",
@@ -231,12 +231,12 @@ NOT_REFUSED: dict[str, str] = {
         "torch.nn.attention.sdpa_kernel",
     ), "error"),
     **dict.fromkeys((
-        "ast.nullcontext",
         "asyncio.MultiLoopChildWatcher",
         "asyncio.PidfdChildWatcher",
         "asyncio.SafeChildWatcher",
         "asyncio.ThreadedChildWatcher",
         "contextlib.ExitStack",
+        "contextlib.nullcontext",
         "contextlib.suppress",
         "fileinput.FileInput",
         "ftplib.FTP",
