@@ -120,6 +120,18 @@ def test_traced_stdlib_call_is_not_reported(expression: str, tmp_path: Path) -> 
     assert graphmend_findings(source, tmp_path) == set()
 
 
+@pytest.mark.parametrize(
+    "guarded",
+    ["if isinstance(x, str) and os.path.exists(x):\n            x = x + 1",
+     "if isinstance(x, str):\n            _found = os.path.exists(x)"],
+)
+def test_a_call_reached_only_for_a_python_argument_is_not_reported(guarded: str, tmp_path: Path) -> None:
+    """`isinstance(x, str) and os.path.exists(x)`: given a tensor, Dynamo never reaches the call."""
+    source = IMPORTS + f"class Model(torch.nn.Module):\n    def forward(self, x):\n        {guarded}\n        return x + 1\n"
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
+
+
 def test_a_bare_name_is_not_resolved(tmp_path: Path) -> None:
     """`getcwd()` with no import of it may be anything: only a name resolved from an import counts."""
     source = IMPORTS + "class Model(torch.nn.Module):\n    def forward(self, x, getcwd):\n        return x + len(getcwd())\n"

@@ -19,6 +19,8 @@ from graphmend_bot.vocabulary.skipped_callees import SKIPPED_CALLEES, TORCH_VERS
 
 
 def _skipped(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    if checker.runs_only_for_python_argument(call):  # reached only for some argument types: unknown
+        return NOT_TENSOR
     checker.report(
         rule, call, f"Dynamo's trace rules (torch {TORCH_VERSION}) skip `{name}()`: it cannot be traced",
         TENSOR, gb_id=SKIPPED_CALLEES[name],
