@@ -15,6 +15,9 @@ given: the construction runs code its trace rules skip (GB0007, GB0008: a torch 
 function, whatever the arguments), it is a `contextlib` class Dynamo rejects by class (GB0262), or
 the object built cannot be entered (GB0142). At the `with` line itself Dynamo then reports GB0142,
 the id the findings carry (a real `with`, arguments given, per family in the tests). A candidate
+that requires no argument was measured as code can write it, so any other graph break counts too
+(`with tempfile.TemporaryDirectory():` GB0156, `with torch.random.fork_rng():` GB0208), except an
+exception the call itself raised (GB0088: an abstract or other-platform class). A candidate
 that traces, or fails in a way its arguments decide (an argument-binding failure, an op returning
 a Python value, an exception of the call itself), stays out, in `NOT_REFUSED` with what was measured.
 tests/test_context_managers.py keeps the table in step with the pinned torch.
@@ -38,6 +41,7 @@ from skipped_callees import candidate_modules, gb_ids_by_type, refusal, render_e
 
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "context_managers.py"
 REFUSED_FOR_ANY_ARGUMENTS = frozenset({"GB0007", "GB0008", "GB0142", "GB0262"})
+RAISED_BY_THE_CALL = "GB0088"  # "Observed exception": the construction raised, whatever Dynamo does
 _CONTEXTMANAGER_CODE = contextlib.contextmanager(lambda: iter(())).__code__
 
 
@@ -68,6 +72,21 @@ def _defined_in(value: object, module_name: str) -> bool:
     return defined_in in sys.stdlib_module_names
 
 
+def requires_no_argument(dotted: str) -> bool:
+    module_name, _, attribute = dotted.rpartition(".")
+    try:
+        parameters = inspect.signature(getattr(importlib.import_module(module_name), attribute)).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: take it as needing arguments
+        return False
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters)
+
+
+def refused(dotted: str, gb_id: str) -> bool:
+    if gb_id in REFUSED_FOR_ANY_ARGUMENTS:
+        return True
+    return gb_id.startswith("GB") and gb_id != RAISED_BY_THE_CALL and requires_no_argument(dotted)
+
+
 def candidates() -> list[str]:
     found: dict[int, str] = {}
     for module_name in [*candidate_modules(), *torch_modules()]:
@@ -83,8 +102,19 @@ def candidates() -> list[str]:
                 continue
             with contextlib.suppress(Exception):  # an object that fails to say what it is is not one
                 if is_context_manager(value) and _defined_in(value, module_name):
-                    found.setdefault(id(value), f"{module_name}.{attribute}")
+                    kept = found.get(id(value), "").rpartition(".")[0]
+                    if not kept or (_stdlib_home(value) == module_name != kept):
+                        found[id(value)] = f"{module_name}.{attribute}"
     return sorted(found.values())
+
+
+def _stdlib_home(value: object) -> str | None:
+    """The standard-library module a class is defined for (`io` for `_io.BytesIO`): its name in the
+    table, as code spells it, rather than the first module that re-exports it (`cgi.BytesIO`).
+    None for torch's, whose defining modules (`torch.autograd.grad_mode`) are not how code spells
+    them (`torch.no_grad`)."""
+    home = (getattr(value, "__module__", None) or "").lstrip("_")
+    return None if home.partition(".")[0] == "torch" else home
 
 
 def measure(dotted: str, by_type: dict[str, str]) -> str:
@@ -98,9 +128,9 @@ def build() -> tuple[str, dict[str, str], dict[str, str]]:
 
     by_type = gb_ids_by_type()
     measured = {dotted: measure(dotted, by_type) for dotted in candidates()}
-    refused = {dotted: gb for dotted, gb in measured.items() if gb in REFUSED_FOR_ANY_ARGUMENTS}
-    others = {dotted: gb for dotted, gb in measured.items() if gb not in REFUSED_FOR_ANY_ARGUMENTS}
-    return torch.__version__.split("+")[0], refused, others
+    entered = {dotted: gb for dotted, gb in measured.items() if refused(dotted, gb)}
+    others = {dotted: gb for dotted, gb in measured.items() if dotted not in entered}
+    return torch.__version__.split("+")[0], entered, others
 
 
 def render(version: str, refused: dict[str, str], others: dict[str, str]) -> str:
@@ -108,7 +138,7 @@ def render(version: str, refused: dict[str, str], others: dict[str, str]) -> str
 
 Context managers a traced frame cannot enter: each measured as `with module.name():` in a frame
 compiled with `fullgraph=True` and refused with the id given (why it was refused; at the `with`
-line Dynamo reports GB0142).
+line Dynamo reports GB0142, or that id when the construction itself breaks).
 `NOT_REFUSED` holds the other candidates with what the measurement gave (traced, or a failure
 the arguments decide).
 """

@@ -20,6 +20,12 @@ the Tensor method when there is one). An op that raises on some samples only (`n
 tensor start, `repeat_interleave` given tensor repeats) depends on its arguments: it is listed
 apart, and tests/test_data_dependent_ops.py names the rule that reads those arguments and measures
 both calls with Dynamo, as it measures every entry.
+
+Code also calls the aten operators themselves (`torch.ops.aten.nonzero.default(x)`,
+`torch.ops.aten._local_scalar_dense(x)`): each aten operator that raised on every sample of an op
+above, and each one tagged `data_dependent_output` (whose fake implementation always raises),
+enters by those spellings, the overload's and, when the operator has no other overload than it and
+its `out` variants, the packet's (which dispatches to it).
 """
 
 from __future__ import annotations
@@ -141,7 +147,30 @@ def build() -> tuple[str, Table, Table, Table]:
     return torch.__version__.split("+")[0], functions, methods, some_arguments
 
 
+def aten_spellings(functions: Table, methods: Table) -> Table:
+    """By exception kind, `torch.ops.aten.<op>[.<overload>]` -> the aten operator it calls, for the
+    operators that raised on every sample and those tagged `data_dependent_output`."""
+    import torch
+
+    raising = {reader: kind for kind in ("value", "shape") for table in (functions, methods) for reader in table[kind].values()}
+    for name in dir(torch.ops.aten):
+        packet = getattr(torch.ops.aten, name, None)
+        for overload in getattr(packet, "overloads", list)():
+            if torch.Tag.data_dependent_output in getattr(packet, overload).tags:
+                raising.setdefault(f"aten.{name}.{overload}", "value")
+    spellings: Table = {"value": {}, "shape": {}}
+    for operator, kind in raising.items():
+        _, name, overload = operator.split(".")
+        spellings[kind][f"torch.ops.aten.{name}.{overload}"] = operator
+        others = [o for o in getattr(torch.ops.aten, name).overloads() if o != overload and not (o == "out" or o.endswith("_out"))]
+        if not others:
+            spellings[kind][f"torch.ops.aten.{name}"] = operator
+    return spellings
+
+
 def render(version: str, functions: Table, methods: Table, some_arguments: Table) -> str:
+    aten = aten_spellings(functions, methods)
+
     def rows(table: dict[str, str]) -> str:
         return "".join(f'    "{name}": "{reader}",\n' for name, reader in sorted(table.items()))
 
@@ -177,6 +206,13 @@ VALUE_READ_FOR_SOME_ARGUMENTS: dict[str, str] = {{
 {rows(some_arguments["value"])}}}
 SHAPE_FROM_DATA_FOR_SOME_ARGUMENTS: dict[str, str] = {{
 {rows(some_arguments["shape"])}}}
+
+# The aten operators themselves, by dotted name (`torch.ops.aten.equal.default`): GB0033 ...
+DATA_DEPENDENT_ATEN_CALLS: dict[str, str] = {{
+{rows(aten["value"])}}}
+# ... and GB0036 (`torch.ops.aten.nonzero`).
+DYNAMIC_SHAPE_ATEN_CALLS: dict[str, str] = {{
+{rows(aten["shape"])}}}
 '''
 
 

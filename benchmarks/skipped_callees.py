@@ -1,20 +1,23 @@
 """Write graphmend_bot/vocabulary/skipped_callees.py from the installed torch's own trace rules: the
 standard-library functions a traced frame cannot call without a graph break, each measured.
 
-    python benchmarks/skipped_callees.py           # (re)write the table (about a minute)
+    python benchmarks/skipped_callees.py           # (re)write the table (about ten minutes)
     python benchmarks/skipped_callees.py --check   # exit 1 when the table is out of date
 
 Candidates: every public module-level function of every public standard-library module that
 torch/_dynamo/trace_rules.py's `lookup` classifies as `SkipFunctionVariable` (C functions with no
 Dynamo handler, and the Python functions of its skip list: `BUILTIN_SKIPLIST`, `MOD_SKIPLIST`);
-and the Python functions it inlines that take no required argument (`threading.current_thread()`,
-`traceback.format_stack()`), which break when what they call inside is skipped: Dynamo reports
-that at the caller's line, with the callee's id. Those are traced through for real, so the
+and the Python functions it inlines (`threading.current_thread()`, `os.path.exists(p)`,
+`glob.glob(p)`), which break when what they call inside is skipped: Dynamo reports that at the
+caller's line, with the callee's id. One with required positional arguments is measured with text
+for each (most take a path or a string), and, when refused, again with a class and with a list:
+one of those that traces through it (`inspect.getmodule(cls)`) breaks or not by its arguments and
+is left out. Those are traced through for real, so the
 modules whose functions wait for input or start processes or servers when run (`INTERACTIVE`)
 are left out, and so are functions named `main`, `test` or `cli` (command-line entry points).
 `lookup` does not see what Dynamo does before or after it (its `VariableBuilder` special cases,
 polyfills, and the constant folding `SkipFunctionVariable.call_function` does for `re` and
-`importlib`), so each candidate is measured: `mod.fn()` between two tensor operations, compiled
+`importlib`), so each candidate is measured: `mod.fn(...)` between two tensor operations, compiled
 with `fullgraph=True` (the call never runs: Dynamo refuses it while tracing, before binding any
 argument). A candidate enters the table only when Dynamo refuses it as a skipped function
 (GB0007 "Attempted to call function marked as skipped", or GB0008 for a skipped function it
@@ -60,10 +63,23 @@ INTERACTIVE = frozenset({
     "tracemalloc", "webbrowser",
 })
 ENTRY_POINTS = frozenset({"main", "test", "cli", "_main", "_test"})
+# What an inlined candidate with required arguments is called with, once per argument: most of them
+# take text or a path. A refusal needs Dynamo to reach a skipped call while tracing the body with it;
+# a wrong-typed argument ends in an exception instead, which is not a refusal (kept in HANDLED).
+TEXT_ARGUMENT = '"a"'
+# ... and, when refused with text, measured again with each of these for every argument: a function
+# one of them traces through (`inspect.getmodule(Thing)`, refused on text only) breaks or not by the
+# arguments the code passes, so it stays out of the table (HANDLED, `argument-dependent`).
+OTHER_ARGUMENTS = ("Thing", "[1.0]")
+ARGUMENT_DEPENDENT = "argument-dependent"
+# Submodules code spells through their package (`os.path.exists`); sys.stdlib_module_names has
+# only the package.
+SUBMODULES = ("os.path",)
 
 
 def candidate_modules() -> list[str]:
-    return sorted(name for name in sys.stdlib_module_names if not name.startswith("_") and name not in NOT_IMPORTED)
+    top_level = (name for name in sys.stdlib_module_names if not name.startswith("_") and name not in NOT_IMPORTED)
+    return sorted([*top_level, *SUBMODULES])
 
 
 def module_functions(module_name: str) -> Iterator[tuple[str, object]]:
@@ -114,9 +130,18 @@ def gb_ids_by_type() -> dict[str, str]:
 
 
 def measure(dotted: str, by_type: dict[str, str]) -> str:
-    """The graph-break id Dynamo refuses `dotted()` with when tracing; `traced` when it does not
+    """The graph-break id Dynamo refuses `dotted(...)` with when tracing; `traced` when it does not
     refuse it, `error` for an exception that is not a graph break (a constant fold that ran)."""
-    return refusal(dotted, "module.{attribute}()", by_type)
+    required = required_positionals(dotted, function_named(dotted)) or 0
+    gb_id = refusal(dotted, call_statement(required, TEXT_ARGUMENT), by_type)
+    measured_again = (refusal(dotted, call_statement(required, other), by_type) for other in OTHER_ARGUMENTS)
+    if required and gb_id in SKIPPED_IDS and "traced" in measured_again:
+        return ARGUMENT_DEPENDENT
+    return gb_id
+
+
+def call_statement(required: int, argument: str) -> str:
+    return "module.{attribute}(" + ", ".join([argument] * required) + ")"
 
 
 def refusal(dotted: str, statement: str, by_type: dict[str, str]) -> str:
@@ -127,7 +152,7 @@ def refusal(dotted: str, statement: str, by_type: dict[str, str]) -> str:
     from torch._dynamo.exc import Unsupported
 
     module_name, _, attribute = dotted.rpartition(".")
-    namespace = {"module": importlib.import_module(module_name)}
+    namespace = {"module": importlib.import_module(module_name), "Thing": type("Thing", (), {})}
     body = statement.format(attribute=attribute).replace("\n", "\n    ")
     exec(f"def f(x):\n    y = x * 2\n    {body}\n    return y + 1\n", namespace)
     torch._dynamo.reset()
@@ -142,17 +167,21 @@ def refusal(dotted: str, statement: str, by_type: dict[str, str]) -> str:
     return "traced"
 
 
-def inlined_without_arguments(dotted: str, function: object) -> bool:
-    """A Python function Dynamo inlines that can be called with no argument, outside INTERACTIVE."""
+def required_positionals(dotted: str, function: object) -> int | None:
+    """How many positional arguments a Python function Dynamo inlines requires (outside
+    INTERACTIVE); None when it is not such a function or requires a keyword-only argument."""
     if not isinstance(function, types.FunctionType) or dotted.partition(".")[0] in INTERACTIVE:
-        return False
+        return None
     if function.__name__ in ENTRY_POINTS or skipped_by_trace_rules(function):
-        return False
+        return None
     try:
         parameters = inspect.signature(function).parameters.values()
     except (TypeError, ValueError):
-        return False
-    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters)
+        return None
+    required = [p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if any(p.kind is p.KEYWORD_ONLY for p in required):
+        return None
+    return len(required)
 
 
 def candidates() -> dict[str, object]:
@@ -160,7 +189,7 @@ def candidates() -> dict[str, object]:
         dotted: function
         for module_name in candidate_modules()
         for dotted, function in module_functions(module_name)
-        if skipped_by_trace_rules(function) or inlined_without_arguments(dotted, function)
+        if skipped_by_trace_rules(function) or required_positionals(dotted, function) is not None
     }
 
 
@@ -189,11 +218,12 @@ def render_entries(table: dict[str, str]) -> str:
 def render(version: str, skipped: dict[str, str], handled: dict[str, str]) -> str:
     return f'''"""Generated by benchmarks/skipped_callees.py from torch {version}'s trace rules; do not edit.
 
-Standard-library functions a traced frame cannot call: each measured as `module.fn()` in a frame
+Standard-library functions a traced frame cannot call: each measured as `module.fn(...)` in a frame
 compiled with `fullgraph=True`, refused with the graph-break id given (for an inlined function, the
-id of the skipped call inside it). `HANDLED` holds the other candidates (the ones trace_rules.lookup
-marks skipped, and the inlined ones callable with no argument) that Dynamo traces, folds or refuses
-otherwise when called (polyfills, constant folding), with what the measurement gave.
+id of the skipped call inside it; a required argument given as text). `HANDLED` holds the other
+candidates (the ones trace_rules.lookup marks skipped, and the inlined ones) that Dynamo traces,
+folds or refuses otherwise when called (polyfills, constant folding, or traced with another
+argument: `argument-dependent`), with what the measurement gave.
 """
 
 TORCH_VERSION = "{version}"

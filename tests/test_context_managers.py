@@ -40,6 +40,12 @@ REFUSED_SAMPLES = {
     "torch.utils.checkpoint.set_checkpoint_debug_enabled": "torch.utils.checkpoint.set_checkpoint_debug_enabled(True)",
     "torch.profiler.itt.range": "torch.profiler.itt.range('a')",
     "threading.Semaphore": "threading.Semaphore(2)",
+    # refused with another id when built with no argument (its construction breaks): GB0142 at the `with`
+    "tempfile.TemporaryDirectory": "tempfile.TemporaryDirectory()",
+    "threading.Condition": "threading.Condition()",
+    "socket.socket": "socket.socket()",
+    "io.BytesIO": "io.BytesIO(b'a')",  # named by its module, not by `cgi`, which re-exports it
+    "torch.backends.cuda.sdp_kernel": "torch.backends.cuda.sdp_kernel(enable_math=False)",
 }
 # Context managers Dynamo enters on torch 2.13: none is in the table, graphmend reports none.
 ENTERED_SAMPLES = [
@@ -47,7 +53,7 @@ ENTERED_SAMPLES = [
     "torch.autocast('cpu')", "warnings.catch_warnings()", "contextlib.suppress(ValueError)",
     "contextlib.nullcontext()", "torch.autograd.profiler.record_function('step')",
 ]
-IMPORTS = "import contextlib, threading, warnings\nimport torch\n\n\n"
+IMPORTS = "import contextlib, io, socket, tempfile, threading, warnings\nimport torch\n\n\n"
 
 
 def _module_with(statement: str) -> str:

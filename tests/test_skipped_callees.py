@@ -46,6 +46,12 @@ SKIPPED_SAMPLES = {
     "traceback.format_stack": "traceback.format_stack()",
     "locale.getpreferredencoding": "locale.getpreferredencoding()",
     "secrets.token_hex": "secrets.token_hex()",
+    # ... and the ones measured with a text argument, called as code calls them.
+    "os.path.exists": "os.path.exists('a')",
+    "os.path.abspath": "os.path.abspath('a')",
+    "glob.glob": "glob.glob('*.py')",
+    "base64.b64encode": "base64.b64encode(b'a')",
+    "shutil.which": "shutil.which('ls')",
 }
 # Standard-library calls Dynamo traces on torch 2.13 (inlined, polyfilled, folded on constants,
 # or given a handler): none is in the table, and graphmend reports none.
@@ -55,10 +61,12 @@ TRACED_SAMPLES = [
     "operator.add(1, 2)", "itertools.chain([1], [2])", "inspect.signature(Point)",
     "weakref.ref(Point)", "collections.OrderedDict()", "os.environ.get('HOME')",
     "platform.system()", "tempfile.gettempdir()", "threading.main_thread()",
+    # refused on text, traced on a class: argument-dependent, left out of the table
+    "inspect.getmodule(Point)", "os.path.basename('a/b')", "os.path.splitext('a.b')",
 ]
 IMPORTS = (
-    "import abc, collections, dataclasses, functools, hashlib, heapq, importlib, inspect, itertools, platform, tempfile, "
-    "linecache, locale, math, operator, os, os.path, random, re, secrets, struct, sys, threading, time, traceback, "
+    "import abc, base64, collections, dataclasses, functools, glob, hashlib, heapq, importlib, inspect, itertools, platform, tempfile, "
+    "linecache, locale, math, operator, os, os.path, random, re, secrets, shutil, struct, sys, threading, time, traceback, "
     "weakref\n"
     "import torch\n\n\n"
     "@dataclasses.dataclass\nclass Point:\n    x: int = 0\n\n\n"
@@ -108,6 +116,18 @@ def test_skipped_call_breaks_and_is_reported(name: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("expression", TRACED_SAMPLES)
 def test_traced_stdlib_call_is_not_reported(expression: str, tmp_path: Path) -> None:
     source = _function_calling(expression)
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
+
+
+@pytest.mark.parametrize(
+    "guarded",
+    ["if isinstance(x, str) and os.path.exists(x):\n            x = x + 1",
+     "if isinstance(x, str):\n            _found = os.path.exists(x)"],
+)
+def test_a_call_reached_only_for_a_python_argument_is_not_reported(guarded: str, tmp_path: Path) -> None:
+    """`isinstance(x, str) and os.path.exists(x)`: given a tensor, Dynamo never reaches the call."""
+    source = IMPORTS + f"class Model(torch.nn.Module):\n    def forward(self, x):\n        {guarded}\n        return x + 1\n"
     assert dynamo_breaks(source, tmp_path) == set()
     assert graphmend_findings(source, tmp_path) == set()
 

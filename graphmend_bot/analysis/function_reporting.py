@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from graphmend_bot.analysis import installed_packages, modes, numpy_values, tensor_rank, uninitialized_modules
+from graphmend_bot.analysis import installed_packages, modes, narrowing, numpy_values, tensor_rank, uninitialized_modules
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import Rule
@@ -42,6 +42,9 @@ class FindingReporter(FunctionState):
 
     def is_context_manager(self, node: ast.expr) -> bool:
         return id(node) in self._context_managers
+
+    def runs_only_for_python_argument(self, call: ast.Call) -> bool:
+        return narrowing.runs_only_for_python_argument(self.node, call, self.resolve, self._module_functions)
 
     def annotated_tensor(self, name: str) -> bool:
         return name in self._annotated_tensors

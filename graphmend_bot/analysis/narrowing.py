@@ -242,3 +242,30 @@ def scalar_arguments(body: Iterable[ast.stmt], names: set[str], resolve: Resolve
                 passed.append(node.args[position])
             found.update(arg.id for arg in passed if isinstance(arg, ast.Name) and arg.id in names)
     return found
+
+
+def runs_only_for_python_argument(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, resolve: Resolve, functions: Functions | None = None
+) -> bool:
+    """`call` is passed a parameter and runs only where an `isinstance` test proved that parameter a
+    Python value (`isinstance(path, str) and os.path.exists(path)`, or the `if` arm of such a test):
+    the function takes other types there too (a tensor), and with them Dynamo never reaches the call,
+    so whether it breaks depends on what the caller passes."""
+    parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    passed = {a.id for a in call.args if isinstance(a, ast.Name)} & parameters
+    if not passed:
+        return False
+    for node in ast.walk(function):
+        if isinstance(node, ast.BoolOp):
+            for index, value in enumerate(node.values[:-1]):
+                if short_circuit_python(value, node.op, resolve, functions) in passed and _holds(node.values[index + 1:], call):
+                    return True
+        elif isinstance(node, ast.If) and (arm := isinstance_arm(node.test, resolve, functions)) is not None:
+            name, in_body = arm
+            if name in passed and _holds(node.body if in_body else node.orelse, call):
+                return True
+    return False
+
+
+def _holds(nodes: Iterable[ast.AST], target: ast.AST) -> bool:
+    return any(inner is target for node in nodes for inner in ast.walk(node))

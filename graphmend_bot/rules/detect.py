@@ -50,6 +50,11 @@ class Checker(Protocol):
         """`node` is what a `with` statement enters (`with open(path) as f:`)."""
         ...
 
+    def runs_only_for_python_argument(self, call: ast.Call) -> bool:
+        """`call` runs only where an `isinstance` test proved a parameter it is passed a Python value
+        (`isinstance(path, str) and os.path.exists(path)`): other callers' types never reach it."""
+        ...
+
     def annotated_tensor(self, name: str) -> bool:
         """Parameter `name` of this function is annotated as a tensor (`steps: torch.Tensor`)."""
         ...

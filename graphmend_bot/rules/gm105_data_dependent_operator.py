@@ -6,8 +6,12 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
-from graphmend_bot.vocabulary.data_dependent_ops import DATA_DEPENDENT_FUNCTIONS, DATA_DEPENDENT_METHODS
-from graphmend_bot.vocabulary.kind import DATA_DEPENDENT_BOOL, TENSOR, Kind
+from graphmend_bot.vocabulary.data_dependent_ops import (
+    DATA_DEPENDENT_ATEN_CALLS,
+    DATA_DEPENDENT_FUNCTIONS,
+    DATA_DEPENDENT_METHODS,
+)
+from graphmend_bot.vocabulary.kind import DATA_DEPENDENT_BOOL, NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.vocabulary.known_names import DATA_DEPENDENT_BOOL_OPS
 
 
@@ -41,6 +45,13 @@ def _data_dependent_method(
     return receiver
 
 
+def _aten_operator(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """`torch.ops.aten.equal(a, b)`, `torch.ops.aten._local_scalar_dense(x)`: the aten operator
+    itself, reported at the call (its Python result is the read)."""
+    checker.report(rule, call, _reads_values(name, DATA_DEPENDENT_ATEN_CALLS[name]), TENSOR)
+    return NOT_TENSOR
+
+
 # Tensor-returning operators of the table generated from torch's operator database (the ones
 # returning a Python bool are DATA_DEPENDENT_BOOL_OPS, whose result the traversal follows).
 TENSOR_FUNCTIONS = {name for name in DATA_DEPENDENT_FUNCTIONS if name not in DATA_DEPENDENT_BOOL_OPS}
@@ -55,7 +66,9 @@ RULE = Rule(
         "Flags operators whose Python result depends on tensor values, such as `torch.equal` and "
         "`torch.allclose`, and operators that read tensor values while they run: `torch.cov`, "
         "`torch.corrcoef` (and the Tensor methods) and `torch.nn.functional.gaussian_nll_loss`, from a "
-        "table generated from torch's operator database (vocabulary/data_dependent_ops.py)."
+        "table generated from torch's operator database (vocabulary/data_dependent_ops.py), and the "
+        "aten operators that raise called directly (`torch.ops.aten.equal`, "
+        "`torch.ops.aten._local_scalar_dense.default`)."
     ),
     why=(
         "These return a Python bool computed from the data, which TorchDynamo cannot trace; "
@@ -74,6 +87,7 @@ RULE = Rule(
     ),
     fixes=("validation.guards:build_pairwise_equal_fix",),
     detection=Detection(
+        calls=dict.fromkeys(DATA_DEPENDENT_ATEN_CALLS, _aten_operator),
         torch_functions={
             **dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
             **dict.fromkeys(TENSOR_FUNCTIONS, _data_dependent_function),

@@ -6,12 +6,22 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
-from graphmend_bot.vocabulary.data_dependent_ops import DYNAMIC_SHAPE_FUNCTIONS, DYNAMIC_SHAPE_METHODS
+from graphmend_bot.vocabulary.data_dependent_ops import (
+    DYNAMIC_SHAPE_ATEN_CALLS,
+    DYNAMIC_SHAPE_FUNCTIONS,
+    DYNAMIC_SHAPE_METHODS,
+)
 from graphmend_bot.vocabulary.kind import TENSOR, Kind
 
 
 def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     checker.report(rule, call, f"`torch.{name}` has an output shape that depends on tensor values", TENSOR)
+    return TENSOR
+
+
+def _aten_operator(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """`torch.ops.aten.nonzero.default(x)`: the aten operator itself, by its full dotted name."""
+    checker.report(rule, call, f"`{name}` has an output shape that depends on tensor values", TENSOR)
     return TENSOR
 
 
@@ -42,7 +52,8 @@ RULE = Rule(
         "`torch.where`, `unique`, `unique_consecutive`, `masked_select`, `argwhere`, `bincount` "
         "(its length is the largest value plus one), `torch.combinations`, `torch.linalg.lstsq`, "
         "`F.ctc_loss`: aten tags their operators `dynamic_output_shape`, and the list is generated "
-        "from torch's operator database (vocabulary/data_dependent_ops.py)."
+        "from torch's operator database (vocabulary/data_dependent_ops.py); and those aten "
+        "operators called directly (`torch.ops.aten.nonzero.default`, `torch.ops.aten._unique2`)."
     ),
     why=(
         "Without `capture_dynamic_output_shape_ops` TorchDynamo cannot give the output a shape and "
@@ -65,6 +76,7 @@ RULE = Rule(
     ),
     fixes=("shapes.first_match", "shapes.run_eagerly"),
     detection=Detection(
+        calls=dict.fromkeys(DYNAMIC_SHAPE_ATEN_CALLS, _aten_operator),
         torch_function_leaves=dict.fromkeys(_BY_LEAF, _torch_function),
         torch_functions={**dict.fromkeys(_BY_NAME, _torch_function), "where": _one_argument_where},
         tensor_methods=dict.fromkeys(DYNAMIC_SHAPE_METHODS, _tensor_method),

@@ -19,6 +19,8 @@ from graphmend_bot.vocabulary.skipped_callees import SKIPPED_CALLEES, TORCH_VERS
 
 
 def _skipped(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    if checker.runs_only_for_python_argument(call):  # reached only for some argument types: unknown
+        return NOT_TENSOR
     checker.report(
         rule, call, f"Dynamo's trace rules (torch {TORCH_VERSION}) skip `{name}()`: it cannot be traced",
         TENSOR, gb_id=SKIPPED_CALLEES[name],
@@ -39,7 +41,7 @@ RULE = Rule(
         "`time.strftime()`, `linecache.getline()`, `importlib.import_module()`, `random.gauss()`, "
         "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()`, the functions Dynamo inlines "
         "that call one of them inside (`threading.current_thread()`, `traceback.format_stack()`, "
-        "`locale.getpreferredencoding()`) and the rest of the table generated from torch's trace rules "
+        "`locale.getpreferredencoding()`, `os.path.exists()`, `glob.glob()`) and the rest of the table generated from torch's trace rules "
         "(vocabulary/skipped_callees.py, each entry measured)."
     ),
     why=(
@@ -51,8 +53,9 @@ RULE = Rule(
         "frame; the functions it handles anyway (polyfills, `re.sub` and `re.compile` folded on "
         "constant arguments, `random.randint`/`uniform`) are left out. A Python function Dynamo "
         "inlines breaks the same way when it calls a skipped one inside (`threading.current_thread()` "
-        "reads `get_ident()`): Dynamo reports it at the caller's line, which is where the table's "
-        "entry for it (measured with no argument) is reported."
+        "reads `get_ident()`, `os.path.exists(p)` calls `os.stat`): Dynamo reports it at the caller's "
+        "line, which is where the table's entry for it is reported (measured with a text argument "
+        "for each required one, and left out when a class or a list argument traces through it)."
     ),
     example="""
 stamp = time.strftime("%H:%M:%S")

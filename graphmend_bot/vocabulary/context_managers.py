@@ -2,7 +2,7 @@
 
 Context managers a traced frame cannot enter: each measured as `with module.name():` in a frame
 compiled with `fullgraph=True` and refused with the id given (why it was refused; at the `with`
-line Dynamo reports GB0142).
+line Dynamo reports GB0142, or that id when the construction itself breaks).
 `NOT_REFUSED` holds the other candidates with what the measurement gave (traced, or a failure
 the arguments decide).
 """
@@ -12,8 +12,8 @@ TORCH_VERSION = "2.13.0"
 UNENTERABLE_CONTEXT_MANAGERS: dict[str, str] = {
     **dict.fromkeys((
         "asyncio.FastChildWatcher",
-        "compileall.Path",
         "imaplib.IMAP4",
+        "pathlib.Path",
         "pathlib.PosixPath",
         "selectors.PollSelector",
         "smtplib.LMTP",
@@ -81,74 +81,36 @@ UNENTERABLE_CONTEXT_MANAGERS: dict[str, str] = {
         "torch.xpu.graph",
     ), "GB0008"),
     **dict.fromkeys((
-        "asyncio.Runner",
-    ), "GB0142"),
-    **dict.fromkeys((
-        "contextlib.closing",
-        "contextlib.redirect_stderr",
-        "contextlib.redirect_stdout",
-    ), "GB0262"),
-}
-
-NOT_REFUSED: dict[str, str] = {
-    **dict.fromkeys((
         "torch.fx.experimental.proxy_tensor.maybe_disable_thunkify",
         "torch.fx.experimental.proxy_tensor.maybe_enable_thunkify",
     ), "GB0055"),
     **dict.fromkeys((
-        "sqlite3.Binary",
         "tarfile.TarFile",
     ), "GB0059"),
-    **dict.fromkeys((
-        "asyncio.AbstractChildWatcher",
-        "pathlib.WindowsPath",
-        "torch.fx.experimental.proxy_tensor.TorchFunctionMode",
-    ), "GB0088"),
-    **dict.fromkeys((
-        "torch.cuda.nvtx.range",
-        "torch.export.exported_program.tracing",
-    ), "GB0112"),
     **dict.fromkeys((
         "cgi.FieldStorage",
     ), "GB0116"),
     **dict.fromkeys((
-        "io.FileIO",
-        "mmap.mmap",
-        "select.epoll",
+        "asyncio.Runner",
+    ), "GB0142"),
+    **dict.fromkeys((
         "selectors.DefaultSelector",
         "socket.socket",
         "ssl.SSLSocket",
-        "torch.set_grad_enabled",
     ), "GB0147"),
     **dict.fromkeys((
-        "bz2.BZ2File",
-        "cProfile.Profile",
-        "cgi.BytesIO",
-        "cgi.StringIO",
-        "cgi.TextIOWrapper",
         "ftplib.FTP_TLS",
-        "functools.RLock",
         "gzip.GzipFile",
         "imaplib.IMAP4_SSL",
-        "io.BufferedIOBase",
-        "io.BufferedRWPair",
-        "io.BufferedRandom",
-        "io.BufferedReader",
-        "io.BufferedWriter",
-        "io.IOBase",
-        "io.RawIOBase",
-        "io.TextIOBase",
+        "io.BytesIO",
+        "io.StringIO",
         "lzma.LZMAFile",
         "smtplib.SMTP_SSL",
-        "socket.SocketIO",
-        "sqlite3.Connection",
-        "tarfile.ExFileObject",
         "tempfile.SpooledTemporaryFile",
         "tempfile.TemporaryDirectory",
         "threading.Condition",
         "torch.ao.nn.sparse.quantized.dynamic.linear.LinearBlockSparsePattern",
         "torch.utils.checkpoint.capture_logs",
-        "zipfile.ZipExtFile",
     ), "GB0156"),
     **dict.fromkeys((
         "torch.autograd.graph.allow_mutation_on_saved_tensors",
@@ -161,6 +123,55 @@ NOT_REFUSED: dict[str, str] = {
     **dict.fromkeys((
         "torch.fx.experimental.proxy_tensor.disable_proxy_modes_tracing",
     ), "GB0221"),
+    **dict.fromkeys((
+        "contextlib.closing",
+        "contextlib.redirect_stderr",
+        "contextlib.redirect_stdout",
+    ), "GB0262"),
+    **dict.fromkeys((
+        "contextlib.AbstractContextManager",
+        "selectors.BaseSelector",
+        "sqlite3.Blob",
+    ), "GB7502"),
+}
+
+NOT_REFUSED: dict[str, str] = {
+    **dict.fromkeys((
+        "sqlite3.Binary",
+    ), "GB0059"),
+    **dict.fromkeys((
+        "asyncio.AbstractChildWatcher",
+        "pathlib.WindowsPath",
+        "torch.fx.experimental.proxy_tensor.TorchFunctionMode",
+    ), "GB0088"),
+    **dict.fromkeys((
+        "torch.cuda.nvtx.range",
+        "torch.export.exported_program.tracing",
+    ), "GB0112"),
+    **dict.fromkeys((
+        "io.FileIO",
+        "mmap.mmap",
+        "select.epoll",
+        "torch.set_grad_enabled",
+    ), "GB0147"),
+    **dict.fromkeys((
+        "bz2.BZ2File",
+        "cProfile.Profile",
+        "functools.RLock",
+        "io.BufferedIOBase",
+        "io.BufferedRWPair",
+        "io.BufferedRandom",
+        "io.BufferedReader",
+        "io.BufferedWriter",
+        "io.IOBase",
+        "io.RawIOBase",
+        "io.TextIOBase",
+        "io.TextIOWrapper",
+        "socket.SocketIO",
+        "sqlite3.Connection",
+        "tarfile.ExFileObject",
+        "zipfile.ZipExtFile",
+    ), "GB0156"),
     **dict.fromkeys((
         "torch.distributed.DeviceMesh",
     ), "GB0363"),
@@ -213,11 +224,6 @@ NOT_REFUSED: dict[str, str] = {
         "zipfile.ZipFile",
     ), "GB7312"),
     **dict.fromkeys((
-        "contextlib.AbstractContextManager",
-        "selectors.BaseSelector",
-        "sqlite3.Blob",
-    ), "GB7502"),
-    **dict.fromkeys((
         "torch.autocast",
         "torch.autograd.graph.disable_saved_tensors_hooks",
         "torch.device",
@@ -225,12 +231,12 @@ NOT_REFUSED: dict[str, str] = {
         "torch.nn.attention.sdpa_kernel",
     ), "error"),
     **dict.fromkeys((
-        "ast.nullcontext",
         "asyncio.MultiLoopChildWatcher",
         "asyncio.PidfdChildWatcher",
         "asyncio.SafeChildWatcher",
         "asyncio.ThreadedChildWatcher",
         "contextlib.ExitStack",
+        "contextlib.nullcontext",
         "contextlib.suppress",
         "fileinput.FileInput",
         "ftplib.FTP",

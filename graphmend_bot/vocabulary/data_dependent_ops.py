@@ -59,3 +59,31 @@ SHAPE_FROM_DATA_FOR_SOME_ARGUMENTS: dict[str, str] = {
     "__getitem__": "aten.nonzero.default",
     "repeat_interleave": "aten.repeat_interleave.Tensor",
 }
+
+# The aten operators themselves, by dotted name (`torch.ops.aten.equal.default`): GB0033 ...
+DATA_DEPENDENT_ATEN_CALLS: dict[str, str] = {
+    "torch.ops.aten._local_scalar_dense": "aten._local_scalar_dense.default",
+    "torch.ops.aten._local_scalar_dense.default": "aten._local_scalar_dense.default",
+    "torch.ops.aten.allclose": "aten.allclose.default",
+    "torch.ops.aten.allclose.default": "aten.allclose.default",
+    "torch.ops.aten.equal": "aten.equal.default",
+    "torch.ops.aten.equal.default": "aten.equal.default",
+    "torch.ops.aten.item": "aten.item.default",
+    "torch.ops.aten.item.default": "aten.item.default",
+}
+# ... and GB0036 (`torch.ops.aten.nonzero`).
+DYNAMIC_SHAPE_ATEN_CALLS: dict[str, str] = {
+    "torch.ops.aten._ctc_loss.Tensor": "aten._ctc_loss.Tensor",
+    "torch.ops.aten._unique2": "aten._unique2.default",
+    "torch.ops.aten._unique2.default": "aten._unique2.default",
+    "torch.ops.aten.bincount": "aten.bincount.default",
+    "torch.ops.aten.bincount.default": "aten.bincount.default",
+    "torch.ops.aten.linalg_lstsq": "aten.linalg_lstsq.default",
+    "torch.ops.aten.linalg_lstsq.default": "aten.linalg_lstsq.default",
+    "torch.ops.aten.masked_select": "aten.masked_select.default",
+    "torch.ops.aten.masked_select.default": "aten.masked_select.default",
+    "torch.ops.aten.nonzero": "aten.nonzero.default",
+    "torch.ops.aten.nonzero.default": "aten.nonzero.default",
+    "torch.ops.aten.unique_consecutive": "aten.unique_consecutive.default",
+    "torch.ops.aten.unique_consecutive.default": "aten.unique_consecutive.default",
+}
