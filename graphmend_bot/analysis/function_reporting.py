@@ -10,7 +10,14 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from graphmend_bot.analysis import installed_packages, modes, narrowing, numpy_values, tensor_rank, uninitialized_modules
+from graphmend_bot.analysis import (
+    installed_packages,
+    modes,
+    narrowing,
+    numpy_values,
+    tensor_rank,
+    uninitialized_modules,
+)
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import Rule
