@@ -58,7 +58,7 @@ def test_cases_that_must_be_left_alone_get_no_fix(case: str, tmp_path: Path) -> 
         # an arm subtracts from a parameter that may be a bool tensor (partial_operators.py)
         ("if_else_assign", "unsafe", "`x` is not a bool tensor: `-` raises on bool tensors"),
         ("elif_chain", "unsafe", "`x`, `y` are not bool tensors"),
-        ("ternary", "unsafe", "`x` is not a bool tensor"),
+        ("ternary", "unsafe", "`self.bias`, `x` are not bool tensors"),
         ("early_return", "unsafe", "`x`, `y` are not bool tensors"),
         ("bool_ops", "safe", "`out`"),
         ("attribute_both_arms", "safe", "select"),
