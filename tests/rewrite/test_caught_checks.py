@@ -10,13 +10,12 @@ text main's fix produced, so the refusal rests on Dynamo's behaviour, not on a g
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 import torch
+from fixture_support import load_module
 
 from graphmend_bot.census.dynamo import Tree, explain_breaks
 from graphmend_bot.config import Config
@@ -83,14 +82,9 @@ def _fixed(source: str, tmp_path: Path) -> tuple[str, str]:
 
 
 def _load(source: str, tmp_path: Path, name: str) -> ModuleType:
-    path = tmp_path / f"{name}.py"
+    path = tmp_path / f"{name}_source.py"
     path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_module(path, tmp_path, name)
 
 
 @pytest.mark.parametrize("kind", sorted(CAUGHT))

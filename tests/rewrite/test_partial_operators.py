@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 import torch.nn.functional as F
+from fixture_support import FIXTURES
 
 from graphmend_bot.config import Config
 from graphmend_bot.rewrite import fix_paths
@@ -59,19 +60,8 @@ def test_minus_raises_on_either_bool_operand() -> None:
         -BOOL  # noqa: B018
 
 
-SUBTRACTING_ARM = """import torch
-
-
-def scale(x):
-    if x.sum() > 0:
-        y = x * 2 + 1
-    else:
-        y = x - 1
-    return y * x
-
-
-compiled = torch.compile(scale)
-"""
+# `if x.sum() > 0: y = x * 2 + 1 else: y = x - 1`, `x` a parameter
+SUBTRACTING_ARM = (FIXTURES / "predicate" / "if_else_assign.in.py").read_text(encoding="utf-8")
 
 
 def _fixed(source: str, tmp_path: Path, unsafe: bool) -> str:
