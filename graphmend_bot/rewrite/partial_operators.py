@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+import libcst as cst
+
 # Categories, as purity.py orders them (imported from there would be circular).
 BOOL, INT = 1, 2
 
@@ -122,3 +124,28 @@ def _text(failing: list[str], names: list[str], kind: int) -> str:
         f"assumes {leaves} {dtype}: {ops} raises on {raises_on}, and torch.where evaluates the arm "
         "the branch did not take"
     )
+
+
+def skipped_operand_operators(node: cst.BaseExpression) -> list[str]:
+    """The operators in an `and`/`or` operand that raise for some operand dtype (`x - 1`, `y.abs()`):
+    `&`/`|` evaluate the operand where the short circuit skipped it. Read from the text alone (the
+    operand holds reductions, which the arm analysis does not take)."""
+    found: set[str] = set()
+    for child in _nodes(node):
+        if isinstance(child, cst.BinaryOperation) and isinstance(child.operator, cst.Subtract):
+            found.add("-")
+        elif isinstance(child, cst.UnaryOperation) and isinstance(child.operator, cst.Minus):
+            if not isinstance(child.expression, cst.Integer | cst.Float):
+                found.add("-")
+        elif isinstance(child, cst.Call) and isinstance(child.func, cst.Attribute | cst.Name):
+            name = child.func.attr.value if isinstance(child.func, cst.Attribute) else child.func.value
+            if name in RAISE_ON_BOOL or name in RAISE_ON_INTEGER:
+                found.add(name)
+    return sorted(found)
+
+
+def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found = [node]
+    for child in node.children:
+        found += _nodes(child)
+    return found

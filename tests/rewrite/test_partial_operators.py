@@ -15,7 +15,8 @@ import torch.nn.functional as F
 from fixture_support import FIXTURES
 
 from graphmend_bot.config import Config
-from graphmend_bot.rewrite import fix_paths
+from graphmend_bot.engine import check
+from graphmend_bot.rewrite import attach_fixes, fix_paths
 from graphmend_bot.rewrite.partial_operators import RAISE_ON_BOOL, RAISE_ON_INTEGER
 
 BOOL = torch.tensor([True, False])
@@ -106,3 +107,27 @@ def test_an_activation_on_an_unproven_tensor_is_unsafe(tmp_path: Path) -> None:
     for dtype_input in (BOOL, INTEGER):
         with pytest.raises(RuntimeError):
             F.gelu(dtype_input)
+
+
+SKIPPED_OPERANDS = {
+    "value": ("def f(x):\n    return (x > 0).any() and ((x - 1) > 0).all()\n", "`-`"),
+    "branch": (
+        "def f(x, y):\n    if (x > 0).any() and (y.abs() > 1).all():\n        z = x + y\n"
+        "    else:\n        z = x * y\n    return z\n",
+        "`abs`",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SKIPPED_OPERANDS))
+def test_an_operand_the_short_circuit_skipped_may_not_raise_on_bool(case: str, tmp_path: Path) -> None:
+    """`&` evaluates `x - 1` where `and` stopped at a False `(x > 0).any()`: for a bool `x` that raises."""
+    body, operator = SKIPPED_OPERANDS[case]
+    source = f"import torch\n\n\n{body}\n\ncompiled = torch.compile(f)\n"
+    assert _fixed(source, tmp_path, unsafe=False) == source
+    path = tmp_path / "case.py"
+    path.write_text(source, encoding="utf-8")
+    findings = [f for f in attach_fixes(check([str(path)]), Config()).findings if f.fix is not None]
+    assert findings and all(operator in f.fix.message for f in findings if f.fix)
+    with pytest.raises(RuntimeError):
+        (torch.tensor([False]) > 0).any() & ((torch.tensor([False]) - 1) > 0).all()
