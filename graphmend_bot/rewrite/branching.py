@@ -17,6 +17,7 @@ from typing import cast
 import libcst as cst
 
 from graphmend_bot.rewrite.context import FixContext, Rejected
+from graphmend_bot.rewrite.partial_operators import skipped_operand_operators
 from graphmend_bot.rewrite.purity import REDUCTIONS, ArmAnalyzer, dotted, is_config_value
 
 SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool"})
@@ -284,6 +285,7 @@ class ConditionLowering:
                     "a floating-point, non-empty tensor)"
                 )
                 self.assumptions.append(note)
+            self._note_raising(right, node.right, "and" if function == "logical_and" else "or")
             left = self.lower(node.left)
             if self.operators and is_bool_tensor_code(node.left) and is_bool_tensor_code(node.right):
                 symbol = "&" if function == "logical_and" else "|"
@@ -331,6 +333,16 @@ class ConditionLowering:
             return isinstance(node.value, cst.Name) and node.value.value == "self"
         return isinstance(node, cst.Name) and node.value not in self.facts.params and bool(self.facts.values(node.value))
 
+    def _note_raising(self, code: str, node: cst.BaseExpression, keyword: str) -> None:
+        """`x - 1` or `y.abs()` in an operand `keyword` may skip raises on a bool tensor (partial_operators.py)."""
+        raising = skipped_operand_operators(node)
+        if raising:
+            self.assumptions.append(
+                f"evaluates `{code}` even where `{keyword}` would have skipped it (assumes "
+                f"{', '.join(f'`{op}`' for op in raising)} accepts its tensors: bool ones, and for activations "
+                "integer ones, raise)"
+            )
+
     def lower_conjunction(self, parts: list[cst.BaseExpression]) -> str:
         """`torch.logical_and` over `parts` (already split from an `and` chain)."""
         if len(parts) > 1:
@@ -344,6 +356,7 @@ class ConditionLowering:
                     f"evaluates `{right}` even where `and` would have skipped it (assumes "
                     f"{', '.join(f'`.{r}()`' for r in failing)} cannot fail there: a floating-point, non-empty tensor)"
                 )
+            self._note_raising(right, part, "and")
             if self.operators and is_bool_tensor_code(parts[0]) and is_bool_tensor_code(part):
                 code = f"{operand(parts[0], code) if code is first else code} & {operand(part, right)}"
             else:

@@ -27,8 +27,10 @@ gradients are bit-identical as long as the tensors involved are finite (with an 
 `0 * inf` can appear in any product's backward). Because a safe fix needs both arms to use the
 same tensors, no tensor gets a gradient on one path and None on the other.
 
-Eager evaluation: an arm that would raise for some dtype (`-` on a bool tensor) raises in the
-rewrite even when not selected; arithmetic operands are assumed not to be such tensors.
+Eager evaluation: an arm that would raise for some dtype (`-` on a bool tensor, `gelu` on an
+integer one) raises in the rewrite even when not selected. `ArmInfo.partial` records such operators
+and the operands they may fail for; arms that differ in them make the fix unsafe, with the dtype
+they assume (partial_operators.py).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from graphmend_bot.rewrite.context import Rejected
+from graphmend_bot.rewrite.partial_operators import Partial, partial_use
 
 # Categories of a Python scalar or a dtype kind, in promotion order.
 NONE, BOOL, INT, FLOAT = 0, 1, 2, 3
@@ -91,12 +94,14 @@ class ArmInfo:
     risky: tuple[str, ...] = ()  # operators whose backward can be inf/NaN
     reads: frozenset[str] = field(default=frozenset())
     notes: tuple[str, ...] = ()  # assumptions evaluating it on every path makes (`float(order + 1)`)
+    partial: frozenset[Partial] = frozenset()  # operators that raise for some operand dtypes (partial_operators.py)
 
     @property
     def dtype_key(self) -> tuple[frozenset[str], frozenset[str], int]:
         return (self.leaves, self.fixed, self.category)
 
-    def join(self, *others: ArmInfo, category: int | None = None, fixed: frozenset[str] | None = None, risky: str | None = None) -> ArmInfo:
+    def join(self, *others: ArmInfo, category: int | None = None, fixed: frozenset[str] | None = None, risky: str | None = None,
+             partial: Partial | None = None) -> ArmInfo:
         parts = (self, *others)
         return ArmInfo(
             leaves=frozenset().union(*(p.leaves for p in parts)),
@@ -104,6 +109,7 @@ class ArmInfo:
             fixed=frozenset().union(*(p.fixed for p in parts)) if fixed is None else fixed,
             risky=tuple(dict.fromkeys(r for p in parts for r in p.risky)) + ((risky,) if risky else ()),
             notes=tuple(dict.fromkeys(n for p in parts for n in p.notes)),
+            partial=frozenset().union(*(p.partial for p in parts)) | ({partial} if partial else set()),
         )
 
 
@@ -167,6 +173,8 @@ class ArmAnalyzer:
                 raise Rejected("`not` converts a tensor to a Python bool")
             if isinstance(node.operator, cst.BitInvert) and inner.fixed != frozenset({"<bool>"}):
                 raise Rejected("`~` on a tensor that may not be bool")
+            if isinstance(node.operator, cst.Minus):
+                return inner.join(partial=partial_use("-", [inner]))
             return inner
         if isinstance(node, cst.BinaryOperation):
             return self._binary(node)
@@ -201,7 +209,9 @@ class ArmAnalyzer:
             return left.join(right, category=max(FLOAT, left.category, right.category), risky="/" if right.leaves else None)
         if isinstance(op, cst.Power):
             safe_exponent = isinstance(node.right, cst.Integer) and int(node.right.value, 0) >= 0
-            return left.join(right, risky=None if safe_exponent else "**")
+            return left.join(right, risky=None if safe_exponent else "**", partial=partial_use("**", [left, right]))
+        if isinstance(op, cst.Subtract):
+            return left.join(right, partial=partial_use("-", [left, right]))
         return left.join(right)
 
     def _call(self, node: cst.Call) -> ArmInfo:
@@ -224,7 +234,8 @@ class ArmAnalyzer:
             method = func.attr.value
             if method in FIXED_DTYPE_METHODS and not args:
                 inner = self.analyze(func.value)
-                return ArmInfo(inner.leaves, NONE, frozenset({FIXED_DTYPE_METHODS[method]}), inner.risky, notes=inner.notes)
+                return ArmInfo(inner.leaves, NONE, frozenset({FIXED_DTYPE_METHODS[method]}), inner.risky, notes=inner.notes,
+                               partial=inner.partial)
             if method not in ELEMENTWISE:
                 raise Rejected(f"call to `.{method}()`")
             name = method
@@ -247,17 +258,19 @@ class ArmAnalyzer:
             if isinstance(exponent, cst.Integer) and int(exponent.value, 0) >= 0:
                 risky = None
         first = operands[0]
+        partial = partial_use(name, operands)
         if name == "where":
             if len(operands) != 3:
                 raise Rejected("torch.where needs three arguments here")
             value = operands[1].join(operands[2])
             notes = tuple(dict.fromkeys(value.notes + operands[0].notes))
-            return ArmInfo(value.leaves | operands[0].leaves, value.category, value.fixed, value.risky + operands[0].risky, notes=notes)
+            return ArmInfo(value.leaves | operands[0].leaves, value.category, value.fixed, value.risky + operands[0].risky, notes=notes,
+                           partial=value.partial | operands[0].partial)
         if name in TO_BOOL:
-            return first.join(*operands[1:], category=NONE, fixed=frozenset({"<bool>"}), risky=risky)
+            return first.join(*operands[1:], category=NONE, fixed=frozenset({"<bool>"}), risky=risky, partial=partial)
         if name in TO_FLOAT:
-            return first.join(*operands[1:], category=FLOAT, risky=risky)
-        return first.join(*operands[1:])
+            return first.join(*operands[1:], category=FLOAT, risky=risky, partial=partial)
+        return first.join(*operands[1:], partial=partial)
 
     def _two_tensors(self, args: list[cst.Arg]) -> bool:
         """`torch.max(a, b)` is `torch.maximum(a, b)` only when `b` is a tensor; `torch.max(x, 1)` or

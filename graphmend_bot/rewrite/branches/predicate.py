@@ -47,6 +47,7 @@ from graphmend_bot.rewrite.branching import (
 )
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
+from graphmend_bot.rewrite.partial_operators import hoisted_assumption
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, names_in
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
@@ -429,6 +430,9 @@ def _tail_form(ctx: FixContext, chain: Chain, conditions: list[str], tail: Retur
             verdict.assumptions.append(
                 f"computes `{name}` on every path; " + AUTOGRAD_NOTE.format(ops=", ".join(f"`{op}`" for op in info.risky))
             )
+        raising = hoisted_assumption(name, info.partial, analyzer.known_float)
+        if raising is not None:
+            verdict.assumptions.append(raising)
         hoisted.append(f"{name} = {expression_code(ctx, expression)}")
     all_conditions = [*conditions, *(lowering.lower(test) for test in tail.tests)]
     arms = [(expression_code(ctx, value), analyzer.analyze(value)) for value in tail.values]

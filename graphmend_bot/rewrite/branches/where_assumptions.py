@@ -25,6 +25,7 @@ from graphmend_bot.rewrite.class_attributes import computes_new_tensor, torch_la
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.dtype_facts import reaching_assignment
 from graphmend_bot.rewrite.escapes import Exits, direct_exit
+from graphmend_bot.rewrite.partial_operators import partial_assumption
 from graphmend_bot.rewrite.purity import FLOAT, ArmInfo, dotted, dtype_assumption
 
 # A module's parameter read directly (`self.zeroshot_embed.weight`): selecting it with torch.where
@@ -74,6 +75,11 @@ class Verdict:
                                f"differ in dtype unless {note.removeprefix('assumes ')}")
             if note not in self.assumptions:
                 self.assumptions.append(note)
+        # torch.where evaluates every arm: one that raises for its operands' dtype (`x - 1` on a bool
+        # tensor) where another does not raises on a path the branch never ran it on.
+        raising = partial_assumption([(code, info.partial) for code, info in arms], known_float)
+        if raising is not None and raising not in self.assumptions:
+            self.assumptions.append(raising)
         for code, _ in arms:
             if PARAMETER_READ.fullmatch(code):
                 raise Rejected(f"`{code}` is a parameter: torch.where would give it a zero gradient where it "

@@ -36,6 +36,7 @@ from graphmend_bot.rewrite.purity import Rejected
 from graphmend_bot.rewrite.python_strings import is_python_text
 from graphmend_bot.rewrite.validation.assert_tests import tensor_valued, traceable_test
 from graphmend_bot.rewrite.validation.guards import _assert_call as assert_call
+from graphmend_bot.rewrite.validation.handlers import inside_try_with_handlers
 
 PREFIX = "AssertionError: "
 MAX_LINE = 100
@@ -49,6 +50,8 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     line = ctx.parent(statement)
     if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
         return None  # `assert a; b = 1` on one line: leave it
+    if inside_try_with_handlers(ctx, line):
+        return None  # Dynamo would lower the rewritten assert, whose failure escapes the handler (handlers.py)
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
     function = enclosing_function(ctx, statement)
     formatted = _formatted_message(ctx, statement.msg, function, facts)

@@ -38,6 +38,7 @@ from graphmend_bot.rewrite.branching import (
 from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.purity import dotted, names_in, nodes_in
 from graphmend_bot.rewrite.static_conditions import is_static, split_static_prefix
+from graphmend_bot.rewrite.validation.handlers import inside_try_with_handlers
 from graphmend_bot.rewrite.well_typed import require_well_typed
 
 
@@ -66,8 +67,8 @@ def build_pairwise_equal_fix(ctx: FixContext, finding: Finding) -> Fix | None:
 
 def _guard_fix(ctx: FixContext, statement: cst.If) -> Fix | None:
     test = statement.test
-    if statement.orelse is not None:
-        return None
+    if statement.orelse is not None or inside_try_with_handlers(ctx, statement):
+        return None  # a raise its own `try` catches is control flow: lowered, it would escape (handlers.py)
     body = statement.body
     if not isinstance(body, cst.IndentedBlock) or len(body.body) != 1:
         return None
