@@ -316,3 +316,35 @@ def test_the_analyzer_keeps_its_state_in_slots() -> None:
     analyzer.run()
     assert summary.calls and summary.drafts  # it did analyse the body
     assert vars(analyzer) == {}
+
+
+TYPED_DICT_CALLS = """
+from typing import TypedDict
+from torch import nn
+from .options import Imported
+
+
+class Options(TypedDict, total=False):
+    scale: float
+
+
+class Layer(nn.Module):
+    pass
+
+
+def Factory():
+    return {}
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return Options(scale=1.0), Layer(), Factory(), Imported(scale=2.0), x
+"""
+
+
+def test_only_the_calls_that_may_build_a_typed_dict_with_optional_keys_keep_a_draft() -> None:
+    """A call of the module's own function or of its class without optional keys resolves there
+    (scope._defined_here), so its GM615 draft could never stand: the worker does not send it."""
+    summary = summarize_module(TYPED_DICT_CALLS, "pkg/model.py", "pkg.model", False)
+    forward = summary.functions["Model.forward"]
+    assert [forward.calls[site].ref for site, _ in forward.typed_dict_drafts] == ["name:Options", "name:Imported"]
