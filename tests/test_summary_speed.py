@@ -4,6 +4,7 @@ proves it finding-for-finding on transformers; these pin the forms)."""
 from __future__ import annotations
 
 import ast
+import pickle
 from collections.abc import Iterator
 from typing import cast
 
@@ -320,3 +321,66 @@ def test_the_analyzer_keeps_its_state_in_slots() -> None:
     analyzer.run()
     assert summary.calls and summary.drafts  # it did analyse the body
     assert vars(analyzer) == {}
+
+
+TYPED_DICT_CALLS = """
+from typing import TypedDict
+from torch import nn
+from .options import Imported
+
+
+class Options(TypedDict, total=False):
+    scale: float
+
+
+class Layer(nn.Module):
+    pass
+
+
+def Factory():
+    return {}
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return Options(scale=1.0), Layer(), Factory(), Imported(scale=2.0), x
+"""
+
+
+def test_only_the_calls_that_may_build_a_typed_dict_with_optional_keys_keep_a_draft() -> None:
+    """A call of the module's own function or of its class without optional keys resolves there
+    (scope._defined_here), so its GM615 draft could never stand: the worker does not send it."""
+    summary = summarize_module(TYPED_DICT_CALLS, "pkg/model.py", "pkg.model", False)
+    forward = summary.functions["Model.forward"]
+    assert [forward.calls[site].ref for site, _ in forward.typed_dict_drafts] == ["name:Options", "name:Imported"]
+
+
+REPEATED_TEXTS = """
+import torch
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        print("step")
+        y = self.scale(x)
+        print("step")
+        return self.scale(y)
+"""
+
+
+def test_a_module_s_repeated_draft_texts_and_callees_pickle_once() -> None:
+    """Workers pickle summaries for the parent: a text two drafts share (the line of
+    `super().__init__()`, which has two; two lines that read alike; one rule's message) and a
+    callee two sites share travel once, the repeats as references."""
+    summary = summarize_module(REPEATED_TEXTS, "pkg/block.py", "pkg.block", False)
+    init, forward = summary.functions["Block.__init__"], summary.functions["Block.forward"]
+    assert len(init.module_init_drafts) == len(init.super_object_drafts) == 1
+    assert [draft.code for draft in forward.drafts] == ["GM401", "GM401"]
+    shipped = pickle.dumps(summary)
+    assert shipped.count(b"        super().__init__()") == 1
+    assert shipped.count(b'        print("step")') == 1  # two lines, one text
+    assert shipped.count(forward.drafts[0].message.encode()) == 1
+    assert shipped.count(b"self:scale") == 1

@@ -362,8 +362,8 @@ class CallResolver(SortChecker):
         self, ref: str, node: ast.expr, args: list[Kind], kwargs: list[tuple[str | None, Kind]]
     ) -> Kind:
         bound = ref.startswith(("self:", "super:", "instance:"))
-        site = CallSite(
-            ref, tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
+        site = CallSite(  # the callee interned: pickled once per batch, then by reference
+            sys.intern(ref), tuple(args), tuple((k, v) for k, v in kwargs if k is not None), bound, node.lineno
         )
         self.summary.calls.append(site)
         self._last_site_node = id(node)

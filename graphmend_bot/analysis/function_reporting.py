@@ -8,6 +8,7 @@ whether a callee, a dependency, a held object or a skipped frame makes it break 
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import replace
 
 from graphmend_bot.analysis import (
@@ -129,10 +130,13 @@ class FindingReporter(FunctionState):
         if self._value_mode is not None:  # the condition is a tensor through a local of one mode
             value_modes, any_mode_if = self._value_mode
             named, any_mode_message = modes.named(message, [*self._modes, *value_modes]), named
+        # Texts interned: a module's drafts repeat their messages and lines (`super().__init__()` has
+        # two drafts), and a worker pickles each object once per batch, the repeats by reference.
         return Draft(
-            rule.code, named, row, _char_column(line, col), end_row, _char_column(end_line, end_col), gb_id,
-            deps.without_flags() or deps, line.rstrip("\r\n"), eager_after, rare=self._rare_depth > 0,
-            any_mode_message=any_mode_message, any_mode_if=any_mode_if, length_tested=self._length_tested,
+            rule.code, sys.intern(named), row, _char_column(line, col), end_row, _char_column(end_line, end_col),
+            gb_id, deps.without_flags() or deps, sys.intern(line.rstrip("\r\n")), eager_after,
+            rare=self._rare_depth > 0, any_mode_message=any_mode_message and sys.intern(any_mode_message),
+            any_mode_if=any_mode_if, length_tested=self._length_tested,
         )
 
     def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:

@@ -158,6 +158,7 @@ def summarize_module(
         if has_suppressions:
             _drop_suppressed(summary, lines)
         functions[qualname] = summary
+    typed_dicts.drop_unbuildable(functions, collector.classes)
     return ModuleSummary(
         path=path,
         module=module,

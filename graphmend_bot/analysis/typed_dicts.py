@@ -5,7 +5,8 @@ TypedDict class whose `__optional_keys__` is not empty breaks with GB0257; one w
 required builds as a dict. A key is optional under `total=False` (the class's own keys) or when
 annotated `NotRequired[...]`, and a subclass inherits its bases' optional keys (bases of the same
 module: a subclass of an imported TypedDict is not judged). The summary marks such classes
-(`ClassSummary.optional_keys`); the traversal drafts each call of a capitalized name, and
+(`ClassSummary.optional_keys`); the traversal drafts each call of a capitalized name, the summary
+drops those the module itself resolves to anything else (`drop_unbuildable`), and
 `typed_dict_constructions` keeps those of traced functions that resolve to a marked class, in the
 module or imported from another.
 """
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from graphmend_bot.analysis.model import ClassSummary, FunctionSummary
     from graphmend_bot.analysis.scope import Program, TracedDraft
 
 Resolve = Callable[[ast.expr], "str | None"]
@@ -67,6 +69,26 @@ def _not_required(annotation: ast.expr, resolve: Resolve) -> bool:
         return True
     inner = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts else annotation.slice
     return inner is not annotation and _not_required(inner, resolve)
+
+
+def drop_unbuildable(functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary]) -> None:
+    """Drop the drafts of calls that cannot build a TypedDict with optional keys: the callee's name
+    is a function of the module or a class of it without them. `typed_dict_constructions` resolves
+    the name in the module first (scope._defined_here: its functions, then its classes), so those
+    drafts never stand; workers otherwise send the parent one per `Layer(...)` call (two thirds of
+    the 15,000 such drafts on transformers)."""
+    for function in functions.values():
+        if function.typed_dict_drafts:
+            function.typed_dict_drafts = [
+                (site, draft) for site, draft in function.typed_dict_drafts
+                if _may_build(function.calls[site].ref.partition(":")[2], functions, classes)
+            ]
+
+
+def _may_build(name: str, functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary]) -> bool:
+    if name in functions:
+        return False
+    return name not in classes or classes[name].optional_keys
 
 
 def typed_dict_constructions(program: Program) -> list[TracedDraft]:
