@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
@@ -203,18 +203,26 @@ def _entry(entry: dict[str, object]) -> Entry:
 @dataclass(frozen=True)
 class Checked:
     """What a run that rewrites the baseline looked at: entries outside it are kept as they are.
-    `files`: the files checked (None: the whole project); `codes`: the rules enabled."""
+    `files`: the files checked (None: the whole project); `folders`: the folders given, whose files
+    deleted since are covered too; `codes`: the rules enabled."""
 
     files: Collection[str] | None
     codes: Collection[str]
+    folders: Collection[str] = ()
 
-    def covers(self, entry: Mapping[str, object], root: Path) -> bool:
-        code, file = entry.get("code"), entry.get("path")
-        if not isinstance(code, str) or not isinstance(file, str):
-            return self.files is None  # a fingerprint alone (made by hand): only a whole-project run replaces it
-        if code not in self.codes:
-            return False
-        return self.files is None or file in {_relative(path, root) for path in self.files}
+    def covering(self, root: Path) -> Callable[[Mapping[str, object]], bool]:
+        """Whether the run covers an entry of the baseline in folder `root`."""
+        files = None if self.files is None else {_relative(path, root) for path in self.files}
+        folders = tuple(f"{_relative(folder, root)}/" for folder in self.folders)
+
+        def covers(entry: Mapping[str, object]) -> bool:
+            code, file = entry.get("code"), entry.get("path")
+            if not isinstance(code, str) or not isinstance(file, str):
+                return files is None  # a fingerprint alone (made by hand): only a whole-project run replaces it
+            if code not in self.codes:
+                return False
+            return files is None or file in files or file.startswith(folders)
+        return covers
 
 
 def _relative(path: str, root: Path) -> str:
@@ -226,8 +234,8 @@ def write_baseline(path: Path, findings: Iterable[Finding], checked: Checked | N
     (a check of one file or of some rules rewrites only theirs); returns how many entries it holds."""
     root = path.parent
     lines = _FileLines()
-    kept = [entry for entry in _written_entries(path) if not checked.covers(entry, root)] \
-        if checked is not None else []
+    covers = checked.covering(root) if checked is not None else None
+    kept = [entry for entry in _written_entries(path) if not covers(entry)] if covers is not None else []
     entries = sorted(
         [*kept, *(
             {"fingerprint": fingerprint(f, root), "code": code, "path": file, "symbol": symbol, "line": line,

@@ -234,8 +234,9 @@ def _update_baseline(args: argparse.Namespace, config: Config) -> int:
     scope = project_scope(args.paths or ["."], config)
     result = _scoped_check(args, config, scope)
     # Some files or some rules: their entries are replaced and the rest of the baseline stays.
-    checked = Checked(_files_checked(args.paths or ["."], scope, path.parent, config),
-                      select_codes(config.select, config.ignore))
+    given = args.paths or ["."]
+    checked = Checked(_files_checked(given, scope, path.parent, config), select_codes(config.select, config.ignore),
+                      [folder for folder in given if os.path.isdir(folder)])
     count = write_baseline(path, result.findings, checked)
     print(one_line(f"Wrote {count} finding(s) to the baseline {path}."), file=sys.stderr)
     return EXIT_CLEAN

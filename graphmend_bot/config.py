@@ -97,6 +97,8 @@ class _UniqueKeyLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *anchor` merges another mapping, whose keys this one may override
             key = self.construct_object(key_node, deep=deep)
             if not isinstance(key, Hashable):
                 break  # the base loader reports an unhashable key itself

@@ -141,6 +141,13 @@ def test_updating_the_baseline_for_some_files_or_rules_keeps_the_other_entries(w
     assert sorted((entry["path"], entry["code"]) for entry in entries) == sorted(
         [("model.py", "GM401"), ("model.py", "GM401"), ("model.py", "GM101"), ("model.py", "GM301"),
          ("sub/other.py", "GM401"), ("sub/other.py", "GM101"), ("sub/other.py", "GM301")])
+    # An update of a folder drops the entries of its files deleted since.
+    write_tree({"sub/more.py": MODEL})
+    assert "Wrote 11 finding(s)" in run(graphmend_cmd, root, "check", "--baseline", "bl.json", "--update-baseline",
+                                        "sub").stderr
+    (root / "sub/more.py").unlink()
+    assert "Wrote 7 finding(s)" in run(graphmend_cmd, root, "check", "--baseline", "bl.json", "--update-baseline",
+                                       "sub").stderr
     # A whole-project update after a file is deleted drops that file's entries.
     (root / "sub/other.py").unlink()
     assert "Wrote 4 finding(s)" in run(graphmend_cmd, root, "check", "--baseline", "bl.json", "--update-baseline",

@@ -9,6 +9,8 @@ import tomllib
 
 import pytest
 
+from graphmend_bot.config import load_config
+
 MODEL = """
     import torch
     from torch import nn
@@ -116,6 +118,13 @@ def test_invalid_config_is_a_clear_error(write_tree, graphmend_cmd, name, conten
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_yaml_merge_keys_are_no_duplicate_settings(tmp_path):
+    """review11 #2: `<<: *anchor` (a merge key) may be given, and its keys overridden."""
+    path = tmp_path / ".graphmend.yml"
+    path.write_text("verify:\n  base: &common {rtol: 0.001, atol: 0.0}\n  large:\n    <<: *common\n    rtol: 0.01\n")
+    assert load_config(path).verify["large"] == {"rtol": 0.01, "atol": 0.0}
 
 
 def test_config_from_pyproject_and_yaml(write_tree, graphmend_cmd):

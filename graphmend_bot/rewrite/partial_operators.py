@@ -77,24 +77,23 @@ def partial_assumption(
     arms: Sequence[tuple[str, frozenset[Partial]]], known_float: set[str] | frozenset[str]
 ) -> str | None:
     """The assumption a selection over `arms` ((code, partial uses) each) makes, or None when every
-    arm raises for the same dtypes (then the branch raised on every path as well)."""
-    kinds = [failing_kind(partials, known_float) for _, partials in arms]
-    if len(set(kinds)) < 2:
+    arm raises for the same dtypes of the same tensors (then the branch raised on every path as well).
+    The same dtypes of other tensors is no such proof: `x.abs() + y` against `x + y.abs()` raises
+    for a bool `y` on the path that never took `y.abs()`."""
+    exposures = [_exposed(partials, known_float) for _, partials in arms]
+    differing = frozenset().union(*exposures) - frozenset.intersection(*exposures)
+    if not differing:
         return None
-    kind = max(kinds)
-    failing = sorted(
-        {op for _, partials in arms for op, leaves, k in partials if k == kind and leaves - known_float}
-    )
-    names = sorted(
-        {
-            leaf
-            for _, partials in arms
-            for _, leaves, k in partials
-            if k == kind
-            for leaf in leaves - known_float
-        }
-    )
+    kind = max(k for _, k in differing)
+    failing = sorted({op for _, partials in arms for op, leaves, k in partials
+                      if k == kind and any((leaf, k) in differing for leaf in leaves)})
+    names = sorted({leaf for leaf, k in differing if k == kind})
     return _text(failing, names, kind)
+
+
+def _exposed(partials: frozenset[Partial], known_float: set[str] | frozenset[str]) -> frozenset[tuple[str, int]]:
+    """(leaf, the category it raises for) of every operand an arm's partial operators may fail on."""
+    return frozenset((leaf, kind) for _, leaves, kind in partials for leaf in leaves - known_float)
 
 
 def hoisted_assumption(

@@ -99,6 +99,36 @@ def test_arms_that_cannot_raise_apart_stay_safe(arms: tuple[str, str], tmp_path:
     assert "torch.where" in _fixed(source, tmp_path, unsafe=False)
 
 
+TWO_OPERANDS = """\
+import torch
+
+
+def scale(x, y):
+    if x.sum() > 0:
+        z = x.abs() + y
+    else:
+        z = x + y.abs()
+    return z
+
+
+compiled = torch.compile(scale)
+"""
+
+
+def test_arms_raising_for_one_dtype_on_different_tensors_are_unsafe(tmp_path: Path) -> None:
+    """review11 #1: both arms raise on bool, but on different tensors: a bool `y` with a float `x`
+    ran `x.abs() + y` alone in the branch and raises in both arms of the selection."""
+    assert _fixed(TWO_OPERANDS, tmp_path, unsafe=False) == TWO_OPERANDS
+    rewritten = _fixed(TWO_OPERANDS, tmp_path, unsafe=True)
+    assert "torch.where(x.sum() > 0, x.abs() + y, x + y.abs())" in rewritten
+    namespace: dict[str, object] = {}
+    exec(compile(TWO_OPERANDS, "original", "exec"), namespace)
+    assert torch.equal(namespace["scale"](FLOAT, BOOL), torch.tensor([2.0, 2.0]))  # type: ignore[operator]
+    exec(compile(rewritten, "rewritten", "exec"), namespace)
+    with pytest.raises((RuntimeError, NotImplementedError)):
+        namespace["scale"](FLOAT, BOOL)  # type: ignore[operator]
+
+
 def test_an_activation_on_an_unproven_tensor_is_unsafe(tmp_path: Path) -> None:
     """`F.gelu` raises on integer tensors; the other arm does not."""
     source = SUBTRACTING_ARM.replace("import torch\n", "import torch\nimport torch.nn.functional as F\n")
