@@ -31,7 +31,7 @@ HELPER = """
     def helper(x):
         if x.sum() > 0:
             return x * 2
-        return x - 1
+        return x + 1
 """
 
 NET = """
@@ -118,7 +118,7 @@ def test_a_helper_another_caller_gives_a_numpy_array_keeps_its_branch(tmp_path: 
 def test_a_helper_every_caller_gives_a_tensor_is_rewritten_safely(tmp_path: Path) -> None:
     original = _tree(tmp_path, {"utils.py": HELPER, "net.py": NET, "prep.py": PREP_TENSOR})
     fixed, _ = _safely_fixed(original)
-    assert "torch.where(x.sum() > 0, x * 2, x - 1)" in (fixed / "utils.py").read_text(encoding="utf-8")
+    assert "torch.where(x.sum() > 0, x * 2, x + 1)" in (fixed / "utils.py").read_text(encoding="utf-8")
     _same_behaviour(original, fixed, [1.0, 2.0])
 
 
@@ -126,7 +126,7 @@ def test_a_tensor_annotation_stands_for_every_caller(tmp_path: Path) -> None:
     annotated = HELPER.replace("def helper(x):", "def helper(x: torch.Tensor):")
     original = _tree(tmp_path, {"utils.py": annotated, "net.py": NET, "prep.py": PREP_NUMPY})
     fixed, _ = _safely_fixed(original)
-    assert "torch.where(x.sum() > 0, x * 2, x - 1)" in (fixed / "utils.py").read_text(encoding="utf-8")
+    assert "torch.where(x.sum() > 0, x * 2, x + 1)" in (fixed / "utils.py").read_text(encoding="utf-8")
 
 
 def test_a_file_the_analysis_does_not_read_may_call_it_with_anything(tmp_path: Path) -> None:

@@ -15,12 +15,13 @@ import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path, PurePath
-
-from github import UnknownObjectException
-from github.Repository import Repository
+from typing import TYPE_CHECKING
 
 from graphmend_bot.baseline import MAX_BASELINE_BYTES, baseline_path
 from graphmend_bot.config import Config, ConfigError
+
+if TYPE_CHECKING:  # `graphmend review` runs without PyGithub: only the Action's reader needs it
+    from github.Repository import Repository
 
 # The baseline's bytes at the base commit, by its path relative to the repository; None when the
 # base has no such file.
@@ -54,6 +55,8 @@ def with_base_baseline(config: Config, root: Path, read_at_base: ReadAtBase,
 
 def read_through_api(repo: Repository, commit_sha: str) -> ReadAtBase:
     """ReadAtBase from GitHub's contents API; a file past its 1 MiB limit comes as the blob itself."""
+    from github import UnknownObjectException
+
     def read(name: str) -> bytes | None:
         try:
             content = repo.get_contents(name, ref=commit_sha)

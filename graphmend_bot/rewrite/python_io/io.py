@@ -87,7 +87,7 @@ def _build_fix(ctx: FixContext, finding: Finding, construct: IoCall, alone: bool
         return None
     if purpose.keep_as_written(ctx, finding, call, construct) is not None:
         return None  # output, an export-time warning, a rare-branch signal or no torch: advice only
-    if purpose.deprecation_notice(call) is not None:
+    if _notice(ctx, call) is not None:
         # A `*_once` notice runs while Dynamo traces (notice_once.py): kept, whatever the policy.
         return notice_once.keep_notice(ctx, call) or _deprecation_fix(ctx, construct, call, statement)
     kept = _proven_once_notice(ctx, call)
@@ -176,7 +176,7 @@ def _run_guard(ctx: FixContext, run: list[cst.SimpleStatementLine], condition: s
     else:
         assumptions = ()
     # A deprecation notice anywhere in the guarded run makes the guard unsafe (io_purpose).
-    hidden = {notice for c in calls if c is not None and (notice := purpose.deprecation_notice(c))}
+    hidden = {notice for c in calls if c is not None and (notice := _notice(ctx, c))}
     return Fix.of(title, tuple(edits), (*assumptions, *sorted(hidden)), wording="note")
 
 
@@ -236,7 +236,7 @@ def _alone_applicability(ctx: FixContext, line: cst.CSTNode) -> str | None:
 
 def _alone_guard(ctx: FixContext, line: cst.CSTNode) -> str | None:
     call = _statement_call(line)
-    if call is None or purpose.deprecation_notice(call) is not None:
+    if call is None or _notice(ctx, call) is not None:
         return None  # a deprecation notice is the project's call, never guarded with its neighbours
     if _proven_once_notice(ctx, call) is not None:
         return None  # kept by its own fix, not guarded with its neighbours
@@ -246,6 +246,15 @@ def _alone_guard(ctx: FixContext, line: cst.CSTNode) -> str | None:
     finding, construct = found
     fix = _build_fix(ctx, finding, construct, alone=True)
     return fix.assuming(*caller_assumptions(finding)).applicability if fix is not None else None
+
+
+def _notice(ctx: FixContext, call: cst.Call) -> str | None:
+    """purpose.deprecation_notice of `call`, asked once per call: a guard shared by a run of N
+    statements asks about each of them for every fix it is part of."""
+    key = ("io notice", id(call))
+    if key not in ctx.memo:
+        ctx.memo[key] = purpose.deprecation_notice(call)
+    return cast(str | None, ctx.memo[key])
 
 
 def _io_findings(ctx: FixContext) -> dict[int, tuple[Finding, IoCall]]:
