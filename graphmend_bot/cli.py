@@ -233,10 +233,13 @@ def _update_baseline(args: argparse.Namespace, config: Config) -> int:
     config.baseline = None  # every finding, the ones the old baseline held too
     scope = project_scope(args.paths or ["."], config)
     result = _scoped_check(args, config, scope)
-    # Some files or some rules: their entries are replaced and the rest of the baseline stays.
+    # Some files or some rules: their entries are replaced and the rest of the baseline stays. The
+    # whole project with every rule replaces it all, so it also mends a baseline that no longer loads.
     given = args.paths or ["."]
-    checked = Checked(_files_checked(given, scope, path.parent, config), select_codes(config.select, config.ignore),
-                      [folder for folder in given if os.path.isdir(folder)])
+    files = _files_checked(given, scope, path.parent, config)
+    whole = files is None and not config.select and not config.ignore
+    checked = None if whole else Checked(files, select_codes(config.select, config.ignore),
+                                         [folder for folder in given if os.path.isdir(folder)])
     count = write_baseline(path, result.findings, checked)
     print(one_line(f"Wrote {count} finding(s) to the baseline {path}."), file=sys.stderr)
     return EXIT_CLEAN

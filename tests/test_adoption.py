@@ -154,6 +154,17 @@ def test_updating_the_baseline_for_some_files_or_rules_keeps_the_other_entries(w
                                        ".").stderr
 
 
+def test_a_whole_project_update_rewrites_a_baseline_that_no_longer_loads(write_tree, graphmend_cmd):
+    root = write_tree({"model.py": MODEL, "base.json": "{]"})
+    written = run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", ".")
+    assert written.returncode == 0 and "Wrote 4 finding(s)" in written.stderr
+    partial = run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", "--select", "GM4", ".")
+    assert partial.returncode == 0 and "Wrote 4 finding(s)" in partial.stderr
+    (root / "base.json").write_text("{]")  # a partial update keeps entries, so it must read them: an error
+    partial = run(graphmend_cmd, root, "check", "--baseline", "base.json", "--update-baseline", "--select", "GM4", ".")
+    assert partial.returncode == 2 and "base.json: cannot read" in partial.stderr
+
+
 def test_update_baseline_needs_a_file(write_tree, graphmend_cmd):
     root = write_tree({"model.py": MODEL})
     result = run(graphmend_cmd, root, "check", "--update-baseline", ".")
