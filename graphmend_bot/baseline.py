@@ -171,6 +171,11 @@ def _digest(line: str) -> str:
 def load_baseline(path: Path, content: bytes | None = None) -> Baseline:
     """The baseline at `path`, or in `content` when given (its bytes from elsewhere: a review's base
     commit; `path` still places it); one that is missing or malformed is a configuration error (exit 2)."""
+    return Baseline(path, tuple(_entry(entry) for entry in _read_entries(path, content)))
+
+
+def _read_entries(path: Path, content: bytes | None = None) -> list[dict[str, object]]:
+    """The entries of the baseline at `path` (or in `content`) as written, checked as load_baseline says."""
     if content is None and outside_read_root(str(path)):  # the bot: a pull request's symlink out of the workspace
         raise ConfigError(f"baseline {path}: a symlink to a file outside the workspace is never read")
     try:
@@ -185,7 +190,7 @@ def load_baseline(path: Path, content: bytes | None = None) -> Baseline:
     ):
         raise ConfigError(f"baseline {path}: not a version {VERSION} graphmend baseline (a `findings` list of "
                           "objects with a `fingerprint`)")
-    return Baseline(path, tuple(_entry(entry) for entry in entries))
+    return entries
 
 
 def _entry(entry: dict[str, object]) -> Entry:
@@ -259,11 +264,7 @@ def _entry_order(entry: Mapping[str, object]) -> tuple[str, str, str, str, int, 
 
 def _written_entries(path: Path) -> list[dict[str, object]]:
     """The entries of the baseline at `path` as written; none when there is no baseline yet."""
-    if not path.exists():
-        return []
-    load_baseline(path)  # a malformed one is a configuration error, never silently dropped
-    data = read_json_file(path, MAX_BASELINE_BYTES)
-    return list(data["findings"])
+    return _read_entries(path) if path.exists() else []  # a malformed one is an error, never dropped
 
 
 def _neighbour_fields(neighbours: tuple[str, str] | None) -> dict[str, str]:
