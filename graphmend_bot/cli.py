@@ -20,7 +20,7 @@ from graphmend_bot import __version__
 from graphmend_bot.analysis.public_api import SCOPES
 from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
 from graphmend_bot.baseline import without_baselined
-from graphmend_bot.config import Config, ConfigError, load_config, unknown_codes
+from graphmend_bot.config import Config, ConfigError, find_config_file, load_config, unknown_codes
 from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
 from graphmend_bot.findings import CheckResult
@@ -74,7 +74,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     missing = _missing_paths(args.paths or ["."])
     if (args.fix or args.diff) and len(missing) == len(args.paths or ["."]):
         return EXIT_ERROR  # nothing to fix: the error is all there is to say
-    status = _run_check(args)
+    groups = _paths_by_config(args)
+    status = _run_check(args) if len(groups) < 2 else _run_config_groups(args, groups)
     # A typo in a CI path must fail the job even with findings or --exit-zero (ruff's E902 fails it too).
     return EXIT_ERROR if missing else status
 
@@ -84,6 +85,41 @@ def _scoped_check(args: argparse.Namespace, config: Config, scope: ProjectScope 
     scope = scope or project_scope(args.paths or ["."], config)
     return _restricted(check(scope.context, config, only=scope.only, cache=_cache(args, scope)), scope, args.paths,
                        config)
+
+
+def _paths_by_config(args: argparse.Namespace) -> list[list[str]]:
+    """The given paths grouped by the configuration file nearest each, as ruff picks one per file:
+    pre-commit hands a monorepo's files from several projects to one run. One group when
+    `--config` names the file."""
+    paths = args.paths or ["."]
+    if args.config:
+        return [list(paths)]
+    groups: dict[Path | None, list[str]] = {}
+    for path in paths:
+        start = Path(path) if os.path.lexists(path) else Path(path).parent
+        groups.setdefault(find_config_file(start), []).append(path)
+    return list(groups.values())
+
+
+def _run_config_groups(args: argparse.Namespace, groups: list[list[str]]) -> int:
+    """Each group of paths checked with its own configuration. A report is one document over all
+    of them; writing modes (fix, baseline, noqa) run group by group, each in its own project."""
+    if args.shard or args.save_result:
+        print("graphmend: error: the paths belong to different configurations "
+              f"({', '.join(visible(group[0]) for group in groups)}, ...): a shard or a saved result "
+              "holds one; check them one project at a time", file=sys.stderr)
+        return EXIT_ERROR
+    runs = [argparse.Namespace(**{**vars(args), "paths": group}) for group in groups]
+    if args.update_baseline or args.fix or args.diff or args.add_noqa:
+        return max(_run_check(run) for run in runs)
+    results = [_checked(run, _load_config(run)) for run in runs]
+    merged = CheckResult(
+        findings=[finding for result in results for finding in result.findings],
+        errors=[error for result in results for error in result.errors],
+        files_checked=sum(result.files_checked for result in results),
+        baselined=sum(result.baselined for result in results),
+    )
+    return _report(args, merged)
 
 
 def _run_check(args: argparse.Namespace) -> int:
@@ -96,6 +132,11 @@ def _run_check(args: argparse.Namespace) -> int:
         return _add_noqa(args, config)
     if args.shard or args.save_result:
         return _check_shard(args, config)
+    return _report(args, _checked(args, config))
+
+
+def _checked(args: argparse.Namespace, config: Config) -> CheckResult:
+    """The paths' findings as `check` reports them: with fixes and the census when asked for."""
     if args.ends_process:
         # The process ends when this returns (`run`): the cyclic collector stays off from here.
         # engine.check pauses it for the analysis; back on, its next young collection would walk
@@ -110,7 +151,7 @@ def _run_check(args: argparse.Namespace) -> int:
         result = attach_fixes(result, config, args.paths or ["."])
     if args.census:
         result = _with_census(args, config, result)
-    return _report(args, result)
+    return result
 
 
 def _cache(args: argparse.Namespace, scope: ProjectScope) -> SummaryCache | None:

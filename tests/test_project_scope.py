@@ -1,6 +1,7 @@
 """A check of given files sees the project around them (issue 24.1): the CLI, the pre-commit hook
 (which passes only the changed files) and `--fix` of one file."""
 
+import json
 import os
 import subprocess
 import textwrap
@@ -153,3 +154,46 @@ def test_a_pattern_with_a_slash_names_a_folder_or_a_file_under_the_root(write_tr
     monkeypatch.chdir(root / "pkg")
     found, _ = discover([str(root)], ["pkg/legacy", "./scripts/"], str(root))
     assert sorted(os.path.relpath(f.path, root) for f in found) == ["other/pkg/legacy/kept.py", "pkg/new.py"]
+
+
+def _monorepo(write_tree):
+    """Two projects in one repository, each with its own configuration: `a` ignores GM401, `b` GM101."""
+    root = write_tree({**{f"a/{name}": text for name, text in PROJECT.items()},
+                       **{f"b/{name}": text for name, text in PROJECT.items()},
+                       "a/pyproject.toml": '[tool.graphmend]\nignore = ["GM401"]\n',
+                       "b/.graphmend.yml": "ignore: [GM101]\n"})
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def test_files_of_several_projects_are_each_checked_with_their_own_configuration(write_tree, graphmend_cmd):
+    """pre-commit hands one run the changed files of every project in a monorepo: each file takes the
+    configuration nearest it, as in ruff, whatever order the files come in (the first one's
+    configuration used to apply to all)."""
+    root = _monorepo(write_tree)
+    for files in (["a/pkg/utils.py", "b/pkg/utils.py"], ["b/pkg/utils.py", "a/pkg/utils.py"]):
+        done = run(graphmend_cmd, root, "check", "--no-cache", *files)
+        assert done.returncode == 1, done.stderr
+        assert "a/pkg/utils.py:5:8: GM101" in done.stdout and "a/pkg/utils.py:6:9: GM401" not in done.stdout
+        assert "b/pkg/utils.py:6:9: GM401" in done.stdout and "b/pkg/utils.py:5:8: GM101" not in done.stdout
+        assert "Found 2 graph break(s) in 2 file(s)" in done.stdout
+    report = json.loads(run(graphmend_cmd, root, "check", "--no-cache", "--output-format", "json",
+                            "a/pkg/utils.py", "b/pkg/utils.py").stdout)
+    assert sorted((os.path.relpath(item["filename"], root).split(os.sep)[0], item["code"]) for item in report) == [
+        ("a", "GM101"), ("b", "GM401")]
+
+
+def test_fix_of_files_in_several_projects_follows_each_configuration(write_tree, graphmend_cmd):
+    root = _monorepo(write_tree)
+    done = run(graphmend_cmd, root, "check", "--fix", "--exit-zero", "b/pkg/utils.py", "a/pkg/utils.py")
+    assert done.returncode == 0, done.stderr
+    # only b reports the print (a ignores GM401), so only b's is guarded
+    assert "is_compiling" in (root / "b/pkg/utils.py").read_text()
+    assert "is_compiling" not in (root / "a/pkg/utils.py").read_text()
+
+
+def test_a_shard_of_several_projects_is_refused_with_a_message(write_tree, graphmend_cmd):
+    root = _monorepo(write_tree)
+    done = run(graphmend_cmd, root, "check", "--save-result", "out.json", "a/pkg/utils.py", "b/pkg/utils.py")
+    assert done.returncode == 2 and "different configurations" in done.stderr
+    assert "Traceback" not in done.stderr and not (root / "out.json").exists()
