@@ -8,19 +8,16 @@ keeps running, the guard nested in its body) or differs, which is why the fix is
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import sys
 from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import torch
-from fixture_support import assert_identical, break_count
+from fixture_support import assert_identical, break_count, load_module
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
@@ -136,15 +133,6 @@ CASES = {
 }
 
 
-def _load(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _call(model: Any, case: Case) -> Any:
     x = torch.arange(1.0, 4.0)
     with redirect_stdout(io.StringIO()):
@@ -158,7 +146,7 @@ def test_a_guard_is_safe_only_where_what_it_skips_has_no_effect(name: str, tmp_p
     source = HEADER + case.forward
     path = tmp_path / f"{name}.py"
     path.write_text(source, encoding="utf-8")
-    original = _load(path, f"io_effects_{name}_original")
+    original = load_module(path, tmp_path, f"io_effects_{name}_original")
     x = torch.arange(1.0, 4.0)
     assert break_count(original.M(), (x, *case.extra())) >= 1, "the I/O breaks the graph in the original"
 
@@ -171,7 +159,7 @@ def test_a_guard_is_safe_only_where_what_it_skips_has_no_effect(name: str, tmp_p
     assert ("is_compiling() and" in change.after) is case.folded, change.after
     fixed_path = tmp_path / f"{name}_fixed.py"
     fixed_path.write_text(change.after, encoding="utf-8")
-    fixed = _load(fixed_path, f"io_effects_{name}_fixed")
+    fixed = load_module(fixed_path, tmp_path, f"io_effects_{name}_fixed")
     eager = _call(original.M(), case)
     torch._dynamo.reset()
     compiled = _call(torch.compile(fixed.M(), backend="eager"), case)
