@@ -8,9 +8,9 @@ fix engine (rewrite/), the review's suggestions and its fix preview all apply ed
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from graphmend_bot.findings import Edit
+from graphmend_bot.findings import Edit, Fix
 
 # (start offset, end offset, replacement)
 Span = tuple[int, int, str]
@@ -98,3 +98,25 @@ def apply_edits(source: str, edits: Iterable[Edit]) -> str:
     """Apply non-overlapping edits; ValueError when they overlap or fall outside the text."""
     starts = line_starts(source)
     return apply_spans(source, [edit_span(edit, starts) for edit in edits])
+
+
+def apply_in_order(source: str, fixes: Sequence[Fix]) -> tuple[str, list[bool]]:
+    """One pass of `--fix` over a file: `fixes` in order, each all-or-nothing, a fix that overlaps an
+    accepted one skipped; the rewritten text, and for each fix whether it was applied. Identical
+    edits (the same `import torch` insertion, the same fix shared by several findings) apply once.
+    The review's fix preview applies fixes here too, so it cannot drift from the rewrite."""
+    starts = line_starts(source)
+    accepted: set[Span] = set()
+    applied: list[bool] = []
+    for fix in fixes:
+        spans = [edit_span(edit, starts) for edit in fix.edits]
+        usable = not any(clash(span, other) for span in spans for other in accepted)
+        if usable:
+            try:
+                disjoint(spans, len(source))
+            except ValueError:
+                usable = False  # the fix's own edits overlap: it cannot be applied cleanly
+        applied.append(usable)
+        if usable:
+            accepted.update(spans)
+    return apply_spans(source, accepted), applied

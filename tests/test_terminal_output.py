@@ -115,7 +115,7 @@ FIXABLE = """
     ::error file=x.py::PWNED
     \x1b]0;pwn\x07 \x9b31m
     \"\"\"
-        return x / s
+        return x - s
 """
 
 
@@ -220,7 +220,7 @@ def test_a_crlf_files_diff_in_an_actions_log_still_applies(write_tree, graphmend
     """review6: in Actions a piped `--diff` is shown escaped, but a `\\r` ending a line moves nothing,
     so it is kept and a CRLF file's patch still applies (`| tee fix.patch`, then `git apply`; a file
     holding other control characters cannot be both shown inert and applied)."""
-    plain = "import torch\n\n\n@torch.compile\ndef f(x):\n    s = x.abs().max().item()\n    return x / s\n"
+    plain = "import torch\n\n\n@torch.compile\ndef f(x):\n    s = x.abs().max().item()\n    return x - s\n"
     root = write_tree({"e.py": plain.replace("\n", "\r\n").encode()})
     result = subprocess.run([*graphmend_cmd, "check", "--no-cache", "--diff", "e.py"], cwd=root, capture_output=True,
                             timeout=120, env=diff_env(GITHUB_ACTIONS="true"))

@@ -70,10 +70,12 @@ _PARENTHESES_WITH_FILE = re.compile(r"\s*\([^()]*?\.py\b[^()]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=[A-Z(`\"])")
 
 
-def finding_comment(finding: Finding, marker: str, suggestion: str | None = None, preexisting: bool = False) -> str:
+def finding_comment(finding: Finding, marker: str, suggestion: str | None = None, preexisting: bool = False,
+                    suggested_at: int | None = None) -> str:
     """One inline review comment: what breaks, the one-click fix or the one-line help, links; the
     reasoning folded away. `preexisting`: on an unchanged line of the diff, labelled so (not a break
-    the change made)."""
+    the change made). `suggested_at`: the line of the comment whose suggestion is this finding's fix
+    too (one guard shared by adjacent lines): pointed at, not suggested twice."""
     rule = ALL_RULES_BY_CODE.get(finding.code)
     parts = [f"**{finding.code}** {markdown_text(finding.message)} (PyTorch graph break {_rule_link(finding)})"]
     if preexisting:
@@ -91,6 +93,8 @@ def finding_comment(finding: Finding, marker: str, suggestion: str | None = None
                      + code_block(suggestion, "suggestion"))
     elif suggestion is not None and finding.fix is not None:
         parts.append(f"{markdown_text(finding.fix.message)}:\n\n" + code_block(suggestion, "suggestion"))
+    elif suggested_at is not None and finding.fix is not None:
+        parts.append(f"Fixed by the suggestion on line {suggested_at}: {markdown_text(finding.fix.message)}.")
     elif finding.fix is not None:
         parts.append(f"Fix ({finding.fix.applicability}): {markdown_text(finding.fix.message)}.")
     elif help_text := advice_for(finding):

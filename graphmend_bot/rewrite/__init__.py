@@ -25,7 +25,7 @@ import libcst as cst
 from graphmend_bot.analysis.files import outside, read_source
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config
-from graphmend_bot.edits import Span, apply_spans, clash, disjoint, edit_span, line_starts
+from graphmend_bot.edits import apply_in_order
 from graphmend_bot.engine import Workspace
 from graphmend_bot.findings import CheckResult, FileError, Finding, Fix
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
@@ -210,26 +210,7 @@ def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
     Identical edits from different fixes (the same `import torch` insertion) are applied once.
     Skipped fixes are picked up by the next pass of `fix_paths`.
     """
-    return _apply(source, fixes)[0]
-
-
-def _apply(source: str, fixes: Sequence[Fix]) -> tuple[str, list[bool]]:
-    """The rewritten text, and for each fix whether it was applied."""
-    starts = line_starts(source)
-    accepted: set[Span] = set()
-    applied: list[bool] = []
-    for fix in fixes:
-        spans = [edit_span(edit, starts) for edit in fix.edits]
-        usable = not any(clash(span, other) for span in spans for other in accepted)
-        if usable:
-            try:
-                disjoint(spans, len(source))
-            except ValueError:
-                usable = False  # the fix's own edits overlap: it cannot be applied cleanly
-        applied.append(usable)
-        if usable:
-            accepted.update(spans)
-    return apply_spans(source, accepted), applied
+    return apply_in_order(source, fixes)[0]
 
 
 def parses(source: str) -> bool:
@@ -297,7 +278,7 @@ def fix_outcome(
                 extra_errors.setdefault((path, OUTSIDE_PROJECT), FileError(path, OUTSIDE_PROJECT))
                 continue
             source = current[path] if path in current else read_source(path)
-            new, applied = _apply(source, [f.fix for f in fixed_findings if f.fix])
+            new, applied = apply_in_order(source, [f.fix for f in fixed_findings if f.fix])
             if new == source:
                 continue
             if not parses(new):

@@ -24,7 +24,11 @@ if not torch.compiler.is_compiling():
     fix_safety=(
         "Guarding with `torch.compiler.is_compiling()` keeps eager behaviour and skips the message "
         "under compile; deferring (`io-strategy = \"defer\"`) keeps the message and prints it after "
-        "the graph. Both are safe for diagnostics only. No guard is offered (advice only) where the "
+        "the graph. Both are safe for diagnostics only. The guard also skips evaluating the arguments "
+        "under compile, and an `if` test it joins (`if not ... and flag:`): it is UNSAFE where an "
+        "argument may have an effect (a call not known to be pure, a walrus, `print(*it)`, `list(it)` "
+        "or `', '.join(names)` consuming an iterator not shown to be a container), and a test that "
+        "may have one (`if self.step():`, `if next(it):`) keeps running, the guard nested inside. No guard is offered (advice only) where the "
         "print is the program's output: `print(..., file=f)` to a file or stream it owns (any file "
         "but `sys.stderr`) and prints in writers (`write_*`/`save_*`/`dump_*`/`export_*`) — measured "
         "on torch 2.13, a guarded `print(..., file=buf)` writes nothing under torch.compile. Nor in a "

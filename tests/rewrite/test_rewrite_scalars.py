@@ -1,4 +1,5 @@
-"""Scalar extraction kept as a tensor: the safe rewrites are bit-identical for every dtype and rank.
+"""Scalar extraction kept as a tensor: the safe rewrites are bit-identical for every dtype and rank
+(on CPU the unsafe `x / value` and `x // value` too: they are unsafe for CUDA's division kernels).
 
 The property test generates `v = x.<ops>.item()` feeding `x <op> v` for random dtypes (float32,
 float64, float16, bfloat16, int64, int32, uint8), ranks (0-dim included) and operators, applies
@@ -16,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmend_bot.config import Config
-from graphmend_bot.rewrite import fix_paths
+from graphmend_bot.engine import check
+from graphmend_bot.rewrite import attach_fixes, fix_paths
 
 DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.uint8)
 SHAPES = ((), (3,), (2, 3))
@@ -78,7 +80,10 @@ def test_safe_scalar_rewrites_are_bit_identical(
         value_first = False  # `number / tensor` rounds twice in PyTorch: not offered (tested below)
     expression = f"value {operator} x" if value_first else f"x {operator} value"
     source = SOURCE.format(chain=chain, expression=expression)
-    fixed = _fixed(tmp_path, source)
+    # `x / value` and `x // value` are unsafe (CUDA divides by a Python number through its
+    # reciprocal: test_a_divisor_kept_a_tensor_is_unsafe_for_cuda); on CPU they are identical too.
+    divisor = operator in ("/", "//") and not value_first
+    fixed = _fixed(tmp_path, source, unsafe=divisor)
     assert ".item()" not in fixed, "the safe rewrite should apply to this pattern"
     x = _tensor(dtype, shape, seed)
     before, after = _call(source, x.clone()), _call(fixed, x.clone())
@@ -86,6 +91,21 @@ def test_safe_scalar_rewrites_are_bit_identical(
         assert before is after
     else:
         assert_identical(before, after)
+
+
+@pytest.mark.parametrize(("expression", "safe"), [("x / value", False), ("x // value", False), ("value // x", True),
+                                                ("x % value", True), ("x * value", True)])
+def test_a_divisor_kept_a_tensor_is_unsafe_for_cuda(tmp_path: Path, expression: str, safe: bool) -> None:
+    # CUDA computes `x / value` with a Python `value` as x * (1 / value) (BinaryDivTrueKernel.cu,
+    # BinaryDivFloorKernel.cu); with the 0-dim tensor the fix keeps, it divides. Only the divisor
+    # takes that path: `value // x` and the other operators apply one functor either way.
+    source = SOURCE.format(chain="abs().max()", expression=expression)
+    path = tmp_path / "divisor_case.py"
+    path.write_text(source, encoding="utf-8")
+    (finding,) = [f for f in attach_fixes(check([str(path)], jobs=1), Config()).findings if f.code == "GM301"]
+    assert finding.fix is not None and (finding.fix.applicability == "safe") is safe, finding.fix.message
+    assert ("on CUDA" in finding.fix.message) is not safe
+    assert "identical result" in finding.fix.message if safe else "identical result" not in finding.fix.title
 
 
 def test_unsafe_when_the_value_meets_a_promoting_reduction(tmp_path: Path) -> None:

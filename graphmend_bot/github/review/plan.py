@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from graphmend_bot.edits import apply_edits
-from graphmend_bot.findings import CheckResult, Finding, pointed_at, pointers, repeat_counts
+from graphmend_bot.edits import apply_in_order
+from graphmend_bot.findings import CheckResult, Finding, Fix, pointed_at, pointers, repeat_counts
 from graphmend_bot.github.core.markers import SUMMARY_MARKER, finding_marker, parse_finding_marker
 from graphmend_bot.github.review.diff import DiffFile, parse_patch
 from graphmend_bot.github.review.suggestion import suggestion_for
@@ -104,22 +104,30 @@ def _shown(finding: Finding, diff: DiffFile | None, source: str | None) -> bool:
 
 
 def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None,
-           unsafe: bool = False, brought: bool = False) -> PlannedComment | None:
+           unsafe: bool = False, brought: bool = False, suggested: dict[Fix, int] | None = None) -> PlannedComment | None:
     """Where a finding's comment goes in the diff, with a suggestion when the fix fits there
     (an unsafe fix's too with `unsafe`, labelled with what it assumes); `brought`: an added call
-    brought it into traced code, so it is new on any line."""
+    brought it into traced code, so it is new on any line. `suggested`: the fixes already suggested
+    in this review, by the line of their comment (filled in here): a fix shared by several findings
+    (one guard over adjacent prints) is suggested once, the other comments point at it."""
     if diff is None or source is None or not _shown(finding, diff, source):
         return None
     row = finding.location.row
     new = brought or row in diff.added
     lines = physical_lines(source)
     marker = finding_marker(key)
+    suggested = {} if suggested is None else suggested
+    if finding.fix is not None and finding.fix in suggested:
+        body = finding_comment(finding, marker, preexisting=not new, suggested_at=suggested[finding.fix])
+        return PlannedComment(finding, key, finding.path, row, None, body, new)
     suggestion = suggestion_for(finding, source, unsafe)
     if suggestion is not None and diff.commentable(suggestion.first_line, suggestion.last_line) and all(
         diff.matches(r, lines[r - 1]) for r in range(suggestion.first_line, suggestion.last_line + 1)
     ):
         first, last = suggestion.first_line, suggestion.last_line
         body = finding_comment(finding, marker, suggestion.text, preexisting=not new)
+        if finding.fix is not None:
+            suggested[finding.fix] = last
         return PlannedComment(finding, key, finding.path, last, first if first != last else None, body, new)
     return PlannedComment(finding, key, finding.path, row, None, finding_comment(finding, marker, preexisting=not new),
                           new)
@@ -146,6 +154,7 @@ def plan_review(
             if not resolved:
                 commented.setdefault(key, comment)
     placed_in_diff: list[PlannedComment] = []
+    suggested: dict[Fix, int] = {}
     # A break an added call brought into traced code is new wherever its line is; the finding at
     # the call only points at it (findings.pointers): one break, counted at its line.
     brought, pointing = pointed_at(findings), {id(f) for f in pointers(findings)}
@@ -159,7 +168,7 @@ def plan_review(
         if key in commented:
             plan.already_commented.append(finding)
             continue
-        placed = _place(finding, key, diff, source, unsafe, brought=finding.at in brought)
+        placed = _place(finding, key, diff, source, unsafe, brought=finding.at in brought, suggested=suggested)
         if placed is None:
             plan.outside_diff.append(finding)
         else:
@@ -180,20 +189,22 @@ def plan_review(
 
 
 def fix_diff(findings: Sequence[Finding], sources: Mapping[str, str]) -> str:
-    """Unified diff of every safe fix applied: what the fix pull request would change."""
+    """Unified diff of every safe fix applied: what the fix pull request would change. The fixes are
+    applied as one pass of `--fix` applies them (edits.apply_in_order), a fix shared by several
+    findings (one guard over adjacent prints) once."""
     chunks = []
     for path in sorted({f.path for f in findings}):
         source = sources.get(path)
-        edits = [e for f in findings if f.path == path and f.fix and f.fix.applicability == "safe"
-                 for e in f.fix.edits]
-        if source is None or not edits:
+        fixes = list(dict.fromkeys(f.fix for f in findings if f.path == path and f.fix and f.fix.applicability == "safe"))
+        if source is None or not fixes:
             continue
         try:
-            fixed = apply_edits(source, edits)
+            fixed = apply_in_order(source, fixes)[0]
         except ValueError:
-            continue  # overlapping fixes: the fix engine resolves those, the preview skips them
-        chunks.append("".join(difflib.unified_diff(
-            physical_lines(source, keepends=True), physical_lines(fixed, keepends=True), f"a/{path}", f"b/{path}")))
+            continue  # an edit past the end of the file: the checkout is not the commit analysed
+        if fixed != source:
+            chunks.append("".join(difflib.unified_diff(
+                physical_lines(source, keepends=True), physical_lines(fixed, keepends=True), f"a/{path}", f"b/{path}")))
     return "".join(chunks)
 
 

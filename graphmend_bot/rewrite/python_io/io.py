@@ -41,24 +41,13 @@ from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 from graphmend_bot.rewrite.python_io import io_deprecation as deferral
 from graphmend_bot.rewrite.python_io import io_purpose as purpose
 from graphmend_bot.rewrite.python_io import notice_once
+from graphmend_bot.rewrite.python_io.io_arguments import ArgumentPurity
 from graphmend_bot.rewrite.python_io.io_purpose import IoCall
 from graphmend_bot.rewrite.strategies import BuildFix, strategies_for
 from graphmend_bot.rewrite.well_typed import caller_assumptions
 
 DYNAMO_GUARD_HELPERS = ("is_torchdynamo_compiling",)
 REGISTRATION = deferral.REGISTRATION
-
-# Calls that are safe to skip: they compute a value and have no side effects.
-PURE_FUNCTIONS = frozenset({
-    "str", "repr", "len", "type", "int", "float", "bool", "tuple", "list", "dict", "set", "sorted",
-    "min", "max", "abs", "round", "format", "getattr", "hasattr", "isinstance", "id", "sum", "any", "all",
-})
-PURE_METHODS = frozenset({
-    "format", "join", "size", "dim", "numel", "keys", "values", "items", "get", "lower", "upper",
-    "strip", "replace", "split", "item", "tolist", "mean", "sum", "max", "min", "float", "half",
-    "detach", "cpu", "norm", "abs", "std", "var",
-})
-
 
 def build_print_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     """A `print` (the finding is its call)."""
@@ -153,10 +142,12 @@ def _run_guard(ctx: FixContext, run: list[cst.SimpleStatementLine], condition: s
     calls = [_statement_call(line) for line in run]
     try:
         enclosing = _sole_body_of_if(ctx, run)
-        if enclosing is not None:
+        if enclosing is not None and ArgumentPurity(ctx, enclosing).expression(enclosing.test):
             # `if flag: logger.warning(...)` reads better as one condition than as nested ifs. The
             # guard goes first: `and` evaluates left to right, and a tensor condition before the
-            # guard would still break the graph under compile.
+            # guard would still break the graph under compile. So under compile the test is no
+            # longer evaluated: only a test that just reads values joins the guard (`if
+            # self.step():`, `if next(it):`, `if (n := ...) > 1:` keep running, the guard nested).
             test = ctx.code_for(enclosing.test).strip()
             if not isinstance(enclosing.test, (cst.Name, cst.Attribute, cst.Call, cst.Comparison, cst.UnaryOperation)):
                 test = f"({test})"
@@ -167,12 +158,13 @@ def _run_guard(ctx: FixContext, run: list[cst.SimpleStatementLine], condition: s
     except FixUnavailable:
         return None
     names = list(dict.fromkeys(f"`{ctx.code_for(c.func)}(...)`" for c in calls if c is not None))
-    pure = all(c is not None and _pure(c) for c in calls)
+    pure = all(c is not None and ArgumentPurity(ctx, c).call_arguments(c) for c in calls)
     title = f"Guard {', '.join(names)} with `if not {condition}:`: eager behaviour unchanged, skipped under torch.compile"
     if reason is not None:
         assumptions: tuple[str, ...] = (f"not deferred: {reason}",)
     elif not pure:
-        assumptions = ("its arguments have calls that are no longer evaluated under compile",)
+        assumptions = ("evaluating its arguments may have effects (a call, an assignment, consuming an iterator); "
+                       "they are no longer evaluated under compile",)
     else:
         assumptions = ()
     # A deprecation notice anywhere in the guarded run makes the guard unsafe (io_purpose).
@@ -285,43 +277,6 @@ def _imported_guard_helper(ctx: FixContext) -> str | None:
                     if alias.evaluated_name in DYNAMO_GUARD_HELPERS:
                         return name
     return None
-
-
-def _pure(node: cst.CSTNode) -> bool:
-    """The call's arguments only read values (skipping them under compile loses nothing else)."""
-    assert isinstance(node, cst.Call)
-    return all(_pure_expression(arg.value) for arg in node.args)
-
-
-def _pure_expression(node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.Call):
-        func = node.func
-        if isinstance(func, cst.Name):
-            known = func.value in PURE_FUNCTIONS
-        elif isinstance(func, cst.Attribute):
-            known = func.attr.value in PURE_METHODS and _pure_expression(func.value)
-        else:
-            known = False
-        return known and all(_pure_expression(arg.value) for arg in node.args)
-    if isinstance(node, cst.Lambda | cst.Yield | cst.Await | cst.NamedExpr):
-        return False
-    return all(_pure_expression(child) for child in node.children if isinstance(child, cst.BaseExpression)) and all(
-        _pure_expression(part) for part in _nested_parts(node)
-    )
-
-
-def _nested_parts(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """Expressions held one level down in non-expression nodes (f-string parts, subscripts, args)."""
-    parts: list[cst.CSTNode] = []
-    for child in node.children:
-        if isinstance(child, cst.BaseExpression):
-            continue
-        for grandchild in child.children:
-            if isinstance(grandchild, cst.BaseExpression):
-                parts.append(grandchild)
-            else:
-                parts.extend(_nested_parts(grandchild))
-    return parts
 
 
 # -- defer ---------------------------------------------------------------------------------------

@@ -14,7 +14,14 @@ exponents (x ** 2.0 is x * x, x ** 0.5 is sqrt); so is `value / x` (PyTorch comp
 number divided by a tensor as number * x.reciprocal(), rounding twice).
 
 - `.item()` of a dtype-preserving derivation (max, min, amax, amin, mean, median, abs, neg,
-  indexing, views, clone/detach): identical, the fix assumes nothing.
+  indexing, views, clone/detach): identical, the fix assumes nothing, except where the value is
+  the divisor of `x / value` or `x // value`. On CUDA a tensor divided by a Python number (a CPU
+  scalar) is computed as `x * (1 / value)`, which "may lose one bit of precision"
+  (aten/src/ATen/native/cuda/BinaryDivTrueKernel.cu and BinaryDivFloorKernel.cu, taken when
+  `iter.is_cpu_scalar(2)`); divided by the 0-dim CUDA tensor kept, it is a true division. So those
+  fixes are unsafe (identical on CPU, whose div kernels divide either way). + - * % apply one
+  functor to a CPU scalar and to a tensor alike (Loops.cuh `gpu_kernel_with_scalars`,
+  `opmath_symmetric_gpu_kernel_with_scalars`; the ufunc add functors), so they stay safe.
 
 What `.item()` also did, the replacement does too. It detached the value: gradients never flowed
 through it, so the tensor kept is `.detach()`ed (as clamp_bounds.py does), or the divisor of
@@ -52,6 +59,12 @@ DTYPE_PRESERVING = frozenset({
 # Same dtype for floating inputs; integer and bool inputs promote to int64.
 FLOAT_PRESERVING = frozenset({"sum", "prod", "nansum", "cumsum", "cumprod", "logsumexp"})
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo)
+# Divisions CUDA computes by a reciprocal when the divisor is a Python number (module docstring).
+RECIPROCAL_ON_CUDA = (cst.Divide, cst.FloorDivide)
+CUDA_DIVISION = (
+    "on CUDA, dividing by a Python number multiplies by its reciprocal and dividing by a tensor divides: "
+    "the result may differ in the last bit (identical on CPU)"
+)
 
 
 def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
@@ -79,10 +92,13 @@ def build_fix(ctx: FixContext, finding: Finding) -> Fix | None:
     replacement, assumption = _replacement(ctx, kind, tensor, ops)
     title = f"Keep {_describe(kind)} a tensor (`{replacement}`): no copy to Python"
     edits = (Edit(replacement, *ctx.span(call)),)
-    if assumption is None:
+    divides = any(isinstance(operation.operator, RECIPROCAL_ON_CUDA) and operation.right is value
+                  for value, operation in uses)  # the divisor: `value // x` takes CUDA's general kernel
+    assumptions = tuple(a for a in (assumption, CUDA_DIVISION if divides else None) if a is not None)
+    if not assumptions:
         return Fix.of(f"{title}; identical result and gradients: the value only meets the tensor it came from, "
                       "detached and copied as `.item()` did", edits)
-    return Fix.of(title, edits, (assumption,), wording="unsafe-clause")
+    return Fix.of(title, edits, assumptions, wording="unsafe-clause")
 
 
 def _describe(kind: str) -> str:
