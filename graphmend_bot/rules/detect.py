@@ -277,6 +277,8 @@ MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]
 # A call that may land in the tree, inside a list/set/dict comprehension over `d.items()`,
 # `d.values()` or `d.keys()` (Python < 3.12).
 DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
+# A static `forward(ctx, ..., *args)` of a class (an autograd.Function's), asked once per function.
+VarargForwardHook = Callable[["Rule", Checker, ast.FunctionDef], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
@@ -331,6 +333,7 @@ class Detection:
     autograd_apply: ClassCallHook | None = None  # `Fn.apply(...)`, `func.apply(...)`
     # `ctx.mark_dirty(x)`: a method called on the `ctx` of an autograd.Function's static forward, by name
     autograd_context_call: ClassCallHook | None = None
+    vararg_autograd_forward: VarargForwardHook | None = None  # `def forward(ctx, flag, *args)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
