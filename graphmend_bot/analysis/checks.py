@@ -77,6 +77,7 @@ CAUGHT_EXCEPTION_WRITES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.ca
 CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)
 AUTOGRAD_APPLIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.autograd_apply)
 AUTOGRAD_CONTEXT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.autograd_context_call)
+VARARG_AUTOGRAD_FORWARDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.vararg_autograd_forward)
 ENTERED_VALUES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.entered_value)
 ENTERED_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.entered_call)
 BREAKING_TRIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_try)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import narrowing, str_enums, value_class
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
@@ -90,6 +91,9 @@ class FunctionAnalyzer(StatementVisitor):
         self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
         self.summary.params = tuple(names)
         self.summary.member_defaults = tuple(member_defaults)
+        if args.vararg is not None and self.node.name == "forward" and names[:1] == ["ctx"] and self._is_staticmethod():
+            for check_forward in C.VARARG_AUTOGRAD_FORWARDS:  # Dynamo may bind its arguments one place over
+                check_forward(self, self.node)
         always_returns = self.block(self.node.body, env)
         for name in self._python_params:
             # A flag whatever callers pass: fixed, so no caller's kind overrides it.

@@ -145,6 +145,8 @@ class ExpressionEvaluator(CallResolver):
             self._bool_context(node.operand, env, "not")
             return NOT_TENSOR
         operand = self.expr(node.operand, env)
+        if isinstance(node.op, ast.Invert) and C.OBJECT_OPERANDS:
+            self._inverted_object(node)  # `~obj`: Dynamo has no `~` for objects
         if isinstance(node.op, ast.Invert) and operand.is_tensor:
             return operand.as_bool_tensor()  # `~mask`: tensors are inverted as masks in practice
         return operand

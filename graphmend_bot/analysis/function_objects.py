@@ -98,6 +98,14 @@ class ObjectTracker(FindingReporter):
         for check_operand in C.OBJECT_OPERANDS:
             check_operand(self, node, method, tensor, with_tensor)
 
+    def _inverted_object(self, node: ast.UnaryOp) -> None:
+        """`~obj` on an object of a known class: Dynamo's builtin `invert` has no handler for
+        objects, built or received, so the class's `__invert__` never runs (measured: `-obj`,
+        `+obj` and `abs(obj)` run theirs)."""
+        if (ref := self._operand_class(node.operand)) is not None:
+            for check_operand in C.OBJECT_OPERANDS:
+                check_operand(self, node, f"instance:{ref}>__invert__", TENSOR, False)
+
     def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
         """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,
         an attribute, a collection by binding or annotation, or what a call of the tree returns

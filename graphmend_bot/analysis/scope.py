@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass
 
 from graphmend_bot.analysis import bound_methods, held_functions
+from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
@@ -1457,6 +1458,7 @@ class _TensorFlow:
     def _bind_arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
         function = self.program.function(callee)
         params = list(function.params)
+        named: list[tuple[str, Kind]] = []
         if (
             function.class_qualname is not None
             and "staticmethod" not in function.decorators
@@ -1465,8 +1467,9 @@ class _TensorFlow:
             params = params[1:]
         elif site.ref.endswith(".apply") and _is_autograd_forward(function):
             params = params[1:]  # ctx
+            named.extend(shifted_arguments(function, site).items())  # Dynamo's binding without grad
         star = params.index(function.vararg) if function.vararg in params else len(params)
-        named = [(params[i], kind) for i, kind in enumerate(site.args) if i < star]
+        named.extend((params[i], kind) for i, kind in enumerate(site.args) if i < star)
         if star < len(params) and len(site.args) > star:
             named.append((params[star], Kind.union(site.args[star:]).without_flags()))
         return dict([*named, *site.kwargs])

@@ -184,7 +184,7 @@ class Checker(Protocol):
         gives a mask, an attribute every write stores one in (analysis/masks.py)."""
         ...
 
-    def report_if_operand_method(self, rule: Rule, node: ast.BinOp, method_ref: str, message: str,
+    def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp, method_ref: str, message: str,
                                      deps: Kind, gb_id: str | None = None) -> None:
         """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and
         `method_ref` ("instance:Cls>__rmul__") resolves to a method of the checked tree, on a class
@@ -270,13 +270,15 @@ ThirdPartyCallHook = Callable[["Rule", Checker, ast.Call, str, bool], None]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
-ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp, str, Kind, bool], None]
+ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp | ast.UnaryOp, str, Kind, bool], None]
 # `v in t` / `v not in t` where `t` is a tensor value (not a display or a local collection): the
 # comparison, the container and its kind.
 MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]
 # A call that may land in the tree, inside a list/set/dict comprehension over `d.items()`,
 # `d.values()` or `d.keys()` (Python < 3.12).
 DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
+# A static `forward(ctx, ..., *args)` of a class (an autograd.Function's), asked once per function.
+VarargForwardHook = Callable[["Rule", Checker, ast.FunctionDef], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
@@ -331,6 +333,7 @@ class Detection:
     autograd_apply: ClassCallHook | None = None  # `Fn.apply(...)`, `func.apply(...)`
     # `ctx.mark_dirty(x)`: a method called on the `ctx` of an autograd.Function's static forward, by name
     autograd_context_call: ClassCallHook | None = None
+    vararg_autograd_forward: VarargForwardHook | None = None  # `def forward(ctx, flag, *args)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`

@@ -7,7 +7,9 @@ defines the reflected method (`__radd__`, `__rmul__`, ...), break with GB0055, a
 class it knows; the scope solver keeps the finding when that class has the method in the checked
 tree and derives from nothing outside it but nn.Module (analysis/object_operands.py). `a @ b`
 with no tensor, on an object whose class defines `__matmul__`, breaks too, with GB0059: Dynamo's
-builtin `matmul` has no handler for objects (tests/coverage_probes/gb0059_matmul_of_objects.py).
+builtin `matmul` has no handler for objects (tests/coverage_probes/gb0059_matmul_of_objects.py). So
+does `~obj` on one whose class defines `__invert__`, built or received; `-obj`, `+obj` and
+`abs(obj)` run the class's method (tests/coverage_probes/gb0059_invert_of_object.py).
 """
 
 from __future__ import annotations
@@ -19,14 +21,21 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import Kind
 
-# "Failed to trace builtin operator": `a @ b` of objects, no tensor in it
+# "Failed to trace builtin operator": `a @ b` of objects, no tensor in it, and `~obj`
 MATMUL_OF_OBJECTS = "GB0059"
 MATMUL_MESSAGE = "`@` on an object whose class answers with "
+INVERT_MESSAGE = "`~` on an object whose class answers with "
 
 
-def _object_operand(rule: Rule, checker: Checker, node: ast.BinOp, method_ref: str, tensor: Kind,
+def _object_operand(rule: Rule, checker: Checker, node: ast.BinOp | ast.UnaryOp, method_ref: str, tensor: Kind,
                     with_tensor: bool) -> None:
     method = method_ref.rpartition(">")[2]
+    if isinstance(node, ast.UnaryOp):  # `~obj`
+        checker.report_if_operand_method(
+            rule, node, method_ref, f"{INVERT_MESSAGE}`{method}`: Dynamo has no `~` for objects and breaks the graph",
+            tensor, gb_id=MATMUL_OF_OBJECTS,
+        )
+        return
     if not with_tensor:
         checker.report_if_operand_method(
             rule, node, method_ref, f"{MATMUL_MESSAGE}`{method}`: Dynamo has no `@` for objects and breaks the graph",
@@ -62,15 +71,17 @@ RULE = Rule(
         "`nn.Module`: a `torch.Tensor` or `float` subclass traces) that defines the reflected "
         "method (`__radd__`, `__rsub__`, `__rmul__`, `__rmatmul__`, `__rtruediv__`), and `obj * t` "
         "where it defines the operator (`__mul__`, ...); and `a @ b` with no tensor, `a` such an "
-        "object whose class defines `__matmul__` (GB0059)."
+        "object whose class defines `__matmul__`, and `~obj` on one whose class defines `__invert__` "
+        "(GB0059)."
     ),
     why=(
         "In eager, the tensor's operator declines an object it does not know and Python calls the "
         "object's method. TorchDynamo instead passes the object to the tensor operation it "
         "records, cannot make it a graph input (\"Failed to convert args/kwargs to proxy\", "
         "GB0055, measured on torch 2.13) and ends the graph; the operation runs eagerly. `a @ b` "
-        "of two objects fails the same way with GB0059 (\"Failed to trace builtin operator\"): "
-        "Dynamo runs an object's `__add__` or `__mul__`, but has no `@` for objects."
+        "of two objects fails the same way with GB0059 (\"Failed to trace builtin operator\"), and "
+        "so does `~obj`: Dynamo runs an object's `__add__`, `__mul__`, `__neg__` or `__abs__`, but "
+        "has no `@` or `~` for objects."
     ),
     example=_SCALE + "y = x * Scale(x)",
     use_instead=_SCALE + "y = Scale(x).__rmul__(x)  # call the object's method: Dynamo traces it",
@@ -82,7 +93,10 @@ RULE = Rule(
     advice_cases=(AdviceCase(lambda finding: finding.message.startswith(MATMUL_MESSAGE), (
         "`{code}` multiplies objects with `@`, which Dynamo cannot trace: call the method "
         "(`a.__matmul__(b)`) instead"
-    )),),
+    )), AdviceCase(lambda finding: finding.message.startswith(INVERT_MESSAGE), (
+        "`{code}` inverts an object with `~`, which Dynamo cannot trace: call the method "
+        "(`obj.__invert__()`) instead"
+    ))),
     advice=("`{code}` gives an object to a tensor operator, which Dynamo cannot trace: call the object's "
             "method (`obj.__rmul__(t)`) instead"),
 )

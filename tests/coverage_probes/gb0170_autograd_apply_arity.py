@@ -4,8 +4,8 @@ the path taken when no input requires grad: `if len(args) - 1 == len(sig.paramet
 counts `*args` as one parameter). Every argument then binds one place over: `ctx` gets the
 first, `has_left` the tensor, and `if ctx.has_left:` branches on it. linear_operator's `Solve`
 (`func.apply(tree, False, right_tensor, *self.representation())` with one tensor in the
-representation, functions/_solve.py:35) is this. No rule (`-`): whether the counts match is
-decided by the length of a starred argument at run time.
+representation, functions/_solve.py:35) is this. GM634 counts a starred argument as one value,
+as the solver's every binding does; `ctx` getting an object, the store on it traces.
 """
 
 import torch
@@ -20,7 +20,7 @@ class Solve(torch.autograd.Function):
     @staticmethod
     def forward(ctx, representation, has_left, *args):
         ctx.has_left = has_left
-        if ctx.has_left:  # graph-break: GB0170 -
+        if ctx.has_left:  # graph-break: GB0170 GM634
             left, right, matrix = args
             return left @ (representation(matrix) @ right)
         right, matrix = args
