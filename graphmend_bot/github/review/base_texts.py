@@ -16,9 +16,13 @@ import tokenize
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from graphmend_bot.analysis.files import MAX_FILE_BYTES, read_source
+from graphmend_bot.analysis.files import MAX_FILE_BYTES, confine_reads, read_source
 from graphmend_bot.analysis.rebound_names import base_text
 from graphmend_bot.github.review.git_changes import show_file
+
+# Changed files whose patch cannot be undone (GitHub leaves large ones out) read through the API at
+# most: past this many, the base is not solved (a pull request of thousands of huge files).
+MAX_API_READS = 100
 
 # A changed file's bytes at the base commit, by its path; None when the base has no such file.
 ReadAtBase = Callable[[str], bytes | None]
@@ -43,10 +47,14 @@ def texts_from_git(root: Path, base: str, paths: Iterable[str]) -> BaseTexts:
 
 
 def texts_from_patches(workspace: Path, files: Iterable[tuple[str, str, str | None]],
-                       read_at_base: ReadAtBase) -> BaseTexts:
+                       read_at_base: ReadAtBase) -> BaseTexts | None:
     """The bot: `files` are (path, status, patch) as the API lists the pull request's files; the
-    head is the checkout in `workspace`. Raises what `read_at_base` raises (an API error)."""
+    head is the checkout in `workspace` (reads confined to it: analysis/files.confine_reads).
+    None when more than MAX_API_READS files would need the API. Raises what `read_at_base`
+    raises (an API error)."""
+    confine_reads(workspace)
     texts: BaseTexts = {}
+    reads = 0
     for path, status, patch in files:
         if status in ("added", "renamed", "copied"):
             texts[path] = None
@@ -56,5 +64,9 @@ def texts_from_patches(workspace: Path, files: Iterable[tuple[str, str, str | No
         except ValueError:
             head = None
         undone = base_text(head, patch) if head is not None and patch else None
+        if undone is None:
+            reads += 1
+            if reads > MAX_API_READS:
+                return None
         texts[path] = undone if undone is not None else decoded(read_at_base(path))
     return texts

@@ -30,7 +30,7 @@ from graphmend_bot.github.core.outputs import Log, append_summary
 from graphmend_bot.github.core.results import finish, scan_everything
 from graphmend_bot.github.review.analyse import analyse, read_sources
 from graphmend_bot.github.review.base_baseline import read_through_api, with_base_baseline
-from graphmend_bot.github.review.base_texts import BaseTexts, texts_from_patches
+from graphmend_bot.github.review.base_texts import MAX_API_READS, BaseTexts, texts_from_patches
 from graphmend_bot.github.review.breaks import BreakReport, census_breaks
 from graphmend_bot.github.review.bundle import write_bundle
 from graphmend_bot.github.review.diff import added_lines, replaced_calls
@@ -133,12 +133,15 @@ def _base_texts(ctx: ActionContext, repo: Repository, state: PullRequestState, l
     """The changed files at the base commit, for the base's solve; None (breaks are then new on added
     lines only) when the API cannot give one whose patch cannot be undone."""
     files = [(f.filename, f.status, f.patch) for f in state.python_files]
+    fallback = "; a break is new only on a line the pull request added or where an added call brings it in"
     try:
-        return texts_from_patches(ctx.workspace, files, lambda path: fetch_file(repo, path, state.pr.base.sha))
+        texts = texts_from_patches(ctx.workspace, files, lambda path: fetch_file(repo, path, state.pr.base.sha))
     except API_ERRORS as error:
-        log.warning(describe(error, "reading the changed files at the base commit")
-                    + "; a break is new only on a line the pull request added")
+        log.warning(describe(error, "reading the changed files at the base commit") + fallback)
         return None
+    if texts is None:
+        log.warning(f"over {MAX_API_READS} changed files have no patch to undo: the base is not solved{fallback}")
+    return texts
 
 
 def blob_url(ctx: ActionContext, state: PullRequestState) -> str:
