@@ -274,6 +274,7 @@ class Workspace:
             if cached is not None:
                 scans[source_file.path] = cached
         dependency_calls = bool(self.config.dependencies)
+        self._digests = digests
         if len(digests) == len(self.files):  # every file read: the whole result may be cached
             self._result_key = self._result_key_of(cache, digests, dependency_calls)
             if reusable:
@@ -534,6 +535,21 @@ class Workspace:
                     source_file.path not in self.summaries and source_file.path not in self._file_errors):
                 self._store(summarize(source_file))
 
+    def reverted_result_key(self, texts: Mapping[str, str | None]) -> str | None:
+        """The cache key of the result `revert(texts)` leads to, or None when none is kept (no
+        cache, dependencies, a file that could not be read): a warm review loads its base's too."""
+        if self.cache is None or self._result_key is None or self.config.dependencies or self._summary_unstored:
+            return None
+        digests = dict(self._digests)
+        shown = {os.path.abspath(path): path for path in digests}
+        for path, text in texts.items():
+            name = shown.get(os.path.abspath(path))
+            if name is not None and text is None:
+                del digests[name]
+            elif name is not None and text is not None:
+                digests[name] = text_digest(text)
+        return self._result_key_of(self.cache, digests, False)
+
     def _program(self, scope: str | None = None) -> Program:
         unread = [(path, scan.imports) for path, scan in self._scans.items() if path not in self.summaries]
         return Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries,
@@ -682,10 +698,11 @@ def check_change(
             reach = solving.added_call_reach(added_lines, replaced, rebound) or {}
         brought = at_added_calls([*outside.findings, *older], reach, read_source)
         if before is not None:
-            solving = solving if solving._solved is not None else _solved(paths, config, cache)
-        if before is not None and _in_program(solving, wanted):
-            return _against_base(solving, before, whole, replace(result, findings=[*result.findings, *brought]),
-                                 [*outside.findings, *older], added_lines, config)
+            compared = _against_base(paths, workspace, solving, before, whole,
+                                     replace(result, findings=[*result.findings, *brought]),
+                                     [*outside.findings, *older], added_lines, config)
+            if compared is not None:
+                return compared
     if not brought:
         return result
     return replace(result, findings=number_identical_lines(sorted([*result.findings, *brought],
@@ -705,19 +722,34 @@ def _in_program(workspace: Workspace, changed: Collection[str]) -> bool:
     return any(os.path.abspath(path) in changed for path in workspace.summaries)
 
 
-def _against_base(head: Workspace, before: Mapping[str, str | None], whole: CheckResult, result: CheckResult,
-                  candidates: Sequence[Finding], added_lines: Mapping[str, Collection[int]],
-                  config: Config) -> CheckResult:
+def _against_base(paths: list[str], workspace: Workspace, solving: Workspace, before: Mapping[str, str | None], whole: CheckResult,
+                  result: CheckResult, candidates: Sequence[Finding], added_lines: Mapping[str, Collection[int]],
+                  config: Config) -> CheckResult | None:
     """`result` (the review's findings) with the findings the base lacks among `candidates` (in
-    unchanged files, on old lines of changed ones) blamed on the changed calls that reach them,
-    and what the base had. `head` is solved, and reverted to the base here."""
-    program, summaries = head._solved, list(head.summaries.values())
-    assert program is not None
-    head.revert(before)
-    base = base_findings(without_baselined(head.result(), config).findings, whole.findings)
+    unchanged files, on old lines of changed ones) blamed on the changed calls that reach them, and
+    what the base had; None when the base need not be solved (_in_program). `workspace` made
+    `whole` (perhaps from the cache), `solving` is solved when a program was needed already; the
+    base's result is kept in the cache as the head's is."""
+    key = workspace.reverted_result_key(before)
+    cached = workspace.cache.load_result(key) if workspace.cache is not None and key is not None else None
+    program, summaries = solving._solved, list(solving.summaries.values())
+    if cached is None:
+        if program is None:
+            solving = _solved(paths, config, workspace.cache)
+        if not _in_program(solving, {os.path.abspath(p) for p in before}):
+            return None
+        program, summaries = solving._solved, list(solving.summaries.values())
+        solving.revert(before)
+        cached = solving.result()
+        if workspace.cache is not None and key is not None:
+            workspace.cache.store_result(key, cached)
+    base = base_findings(without_baselined(cached, config).findings, whole.findings)
     listed = {f.breaks_at for f in result.findings if f.breaks_at}
     new = [f for f in candidates if f.fingerprint not in base.fingerprints and f"{f.path}:{f.location.row}" not in listed]
-    reach = changed_call_reach(program, summaries, added_lines, {f.symbol for f in new})
+    if new and program is None:  # the base came from the cache: solve the head for the calls to blame
+        head = _solved(paths, config, workspace.cache)
+        program, summaries = head._solved, list(head.summaries.values())
+    reach = changed_call_reach(program, summaries, added_lines, {f.symbol for f in new}) if new and program else {}
     moved = {id(f) for f in new}
     findings = [f for f in result.findings if id(f) not in moved] + blamed(new, reach, sorted(before), read_source)
     return replace(result, findings=number_identical_lines(sorted(findings, key=lambda f: f.sort_key)), base=base)
