@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fake_github import FakeGitHub
+from test_github_security import _first_workflow, _second_workflow
 from world import NUMBER, REPO, PullRequestWorld
 
 from graphmend_bot.analysis.files import MAX_FILE_BYTES
@@ -95,6 +96,19 @@ def test_a_changed_argument_that_makes_an_unchanged_function_break_is_new(tmp_pa
     head = dynamo_breaks(world, world.head_sha)
     assert head and all(stack[-1] == BRANCH for _, stack in head)
     assert any(reason.startswith("Data-dependent branching") for reason, _ in head)
+
+
+def test_a_forks_posted_review_carries_the_comment_at_the_changed_call(tmp_path: Path,
+                                                                       fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path, fake_github, BASE, TENSOR_ARGUMENT)
+    bundle = _first_workflow(world)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    run = _second_workflow(world, downloads, bundle)
+    assert run.returncode == 0, run.stdout + run.stderr
+    [comment] = fake_github.comments_on(REPO, NUMBER)
+    assert comment["line"] == 9 and "breaks at pkg/ops.py:5" in comment["body"]
+    assert "pre-existing" not in comment["body"].lower()
 
 
 def test_an_edit_that_leaves_the_data_flow_alone_brings_nothing_new(tmp_path: Path,
