@@ -12,12 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fake_github import FakeGitHub
 from test_github_security import _first_workflow, _second_workflow
 from world import NUMBER, REPO, PullRequestWorld
 
 from graphmend_bot.analysis.files import MAX_FILE_BYTES
 from graphmend_bot.github.review.base_texts import MAX_API_READS, decoded, texts_from_patches
+from graphmend_bot.github.review.bundle import BundleError, read_bundle
 
 OPS = '''\
 import torch
@@ -231,3 +233,21 @@ def test_base_bytes_are_decoded_as_python_reads_source() -> None:
     assert decoded(b"x = 1\0") is None  # binary
     assert decoded(b"#" * (MAX_FILE_BYTES + 1)) is None
     assert decoded(None) is None
+
+
+def test_a_bundles_base_is_validated(tmp_path: Path) -> None:
+    """The base's comparison a fork's bundle carries is untrusted: well-formed fingerprints and
+    findings of known rules only."""
+    path = tmp_path / "bundle.json"
+
+    def read(base: Any) -> Any:
+        path.write_text(json.dumps({"version": 1, "repository": REPO, "pull_request": NUMBER, "head_sha": "a" * 40,
+                                    "findings": [], "base": base}), "utf-8")
+        return read_bundle(path).result.base
+
+    assert read(None) is None
+    assert read({"fingerprints": ["0123456789abcdef"], "removed": []}).fingerprints == {"0123456789abcdef"}
+    for bad in ({"fingerprints": ["<img src=x>"], "removed": []}, {"fingerprints": [], "removed": "x"},
+                {"fingerprints": [], "removed": [{"code": "XX999"}]}, [], {"fingerprints": ["0" * 16] * 5001}):
+        with pytest.raises(BundleError):
+            read(bad)
