@@ -22,11 +22,10 @@ import os
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from graphmend_bot.analysis.added_calls import AddedCall
+from graphmend_bot.analysis.added_calls import AddedCall, pointer
 from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.scope import FunctionId, Program
-from graphmend_bot.findings import BaseFindings, Finding, Location
-from graphmend_bot.source_lines import physical_lines
+from graphmend_bot.findings import BaseFindings, Finding
 
 # Call sites on added lines followed to find who to blame: each walks the call graph, and a hostile
 # pull request may add many thousands; past this many, a new finding stays at its own line.
@@ -76,32 +75,11 @@ def blamed(findings: Iterable[Finding], reach: Mapping[FunctionId, AddedCall], c
                                                 f"reaches it: see the changes to {files})"))
             continue
         name, call = by_symbol[finding.symbol]
-        text = _line(source_of, call.path, call.row)
-        out += [finding, replace(
-            finding,
-            message=f"since this change, `{name}`, which this call reaches, breaks at "
-                    f"{finding.path}:{finding.location.row}: {finding.message}",
-            path=call.path,
-            location=Location(call.row, len(text) - len(text.lstrip()) + 1),
-            end_location=Location(call.row, len(text) + 1),
-            symbol=f"{call.caller[0]}.{call.caller[1]}",
-            source_line=text,
-            occurrence=0,
-            fix=None,
-            evidence=None,
-            reached_through="",
-            breaks_at=f"{finding.path}:{finding.location.row}",
-        )]
+        out += [finding, pointer(finding, call, f"since this change, `{name}`, which this call reaches, breaks at "
+                                                f"{finding.path}:{finding.location.row}: {finding.message}", source_of)]
     return out
 
 
 def _relative(path: str) -> str:
     return os.path.relpath(os.path.abspath(path)).replace(os.sep, "/")
 
-
-def _line(source_of: Callable[[str], str], path: str, row: int) -> str:
-    try:
-        lines = physical_lines(source_of(path))
-    except ValueError:
-        return ""
-    return lines[row - 1].rstrip("\r\n") if row <= len(lines) else ""

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from fake_github import FakeGitHub
-from test_github_security import _first_workflow, _second_workflow
+from test_github_added_calls import posted_through_a_fork
 from world import NUMBER, REPO, PullRequestWorld
 
 from graphmend_bot.analysis.files import MAX_FILE_BYTES
@@ -103,12 +103,7 @@ def test_a_changed_argument_that_makes_an_unchanged_function_break_is_new(tmp_pa
 def test_a_forks_posted_review_carries_the_comment_at_the_changed_call(tmp_path: Path,
                                                                        fake_github: FakeGitHub) -> None:
     world = PullRequestWorld(tmp_path, fake_github, BASE, TENSOR_ARGUMENT)
-    bundle = _first_workflow(world)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    run = _second_workflow(world, downloads, bundle)
-    assert run.returncode == 0, run.stdout + run.stderr
-    [comment] = fake_github.comments_on(REPO, NUMBER)
+    [comment] = posted_through_a_fork(world, tmp_path)
     assert comment["line"] == 9 and "breaks at pkg/ops.py:5" in comment["body"]
     assert "pre-existing" not in comment["body"].lower()
 
