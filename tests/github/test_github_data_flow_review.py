@@ -246,3 +246,13 @@ def test_a_bundles_base_is_validated(tmp_path: Path) -> None:
                 {"fingerprints": [], "removed": [{"code": "XX999"}]}, [], {"fingerprints": ["0" * 16] * 5001}):
         with pytest.raises(BundleError):
             read(bad)
+
+
+def test_a_change_outside_the_program_does_not_solve_the_base(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """A script nothing traced imports cannot change what traced code receives: the base is not solved
+    (no `removed` list), and nothing is new."""
+    script = "import json\n\n\ndef main():\n    print(json.dumps({}))\n"
+    world = PullRequestWorld(tmp_path, fake_github, {**BASE, "tools/report.py": script},
+                             {"tools/report.py": script.replace("{}", "{'a': 1}")})
+    document = review_json(world.git.root, world.base_sha)
+    assert (document["findings"], document["removed"]) == (0, None)
