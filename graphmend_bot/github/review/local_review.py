@@ -210,7 +210,8 @@ def render_json(review: LocalReview) -> str:
         "summary_comment": summary_comment(prepared.view) if review.prepared.view.worth_posting else None,
         "fix_diff": prepared.view.fix_diff,
         "findings": len(review.findings) - len(pointers(review.findings)),  # a pointer is no second break
-        # Of those on lines of the diff: on lines the change added, and on unchanged context lines.
+        # New (the base's solve lacks them, or, the base not solved, on lines the change added) and
+        # pre-existing on lines of the diff; the names are from before the base was solved.
         "new_on_added_lines": len(plan.new),
         "pre_existing_on_context_lines": len(plan.preexisting),
         # Against the base commit's solve (None: not solved, as when no changed file is in the program).
