@@ -548,7 +548,7 @@ class Workspace:
                 del digests[name]
             elif name is not None and text is not None:
                 digests[name] = text_digest(text)
-        return self._result_key_of(self.cache, digests, False)
+        return self.cache.base_key(self._result_key_of(self.cache, digests, False), self._result_key)
 
     def _program(self, scope: str | None = None) -> Program:
         unread = [(path, scan.imports) for path, scan in self._scans.items() if path not in self.summaries]
