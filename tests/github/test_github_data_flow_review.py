@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import torch
 from fake_github import FakeGitHub
 from test_github_added_calls import posted_through_a_fork
 from world import NUMBER, REPO, PullRequestWorld
@@ -83,7 +84,7 @@ def test_a_changed_argument_that_makes_an_unchanged_function_break_is_new(tmp_pa
     assert (comment["path"], comment["line"]) == ("pkg/net.py", 9)
     assert comment["body"].startswith("**GM101** since this change, `scale`, which this call reaches, breaks at "
                                       "pkg/ops.py:5: `if` condition depends on tensor values")
-    assert "pre-existing" not in comment["body"].lower()
+    assert "pre-existing" not in comment["body"].lower() and "graph break [GB0170]" in comment["body"]
     assert any(a.startswith("::warning file=pkg/ops.py,line=5,") for a in run.annotations)
     [summary] = [c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER) if "graphmend:summary" in c["body"]]
     assert "1 new with this pull request (its base commit does not have them); 0 pre-existing" in summary
@@ -97,7 +98,10 @@ def test_a_changed_argument_that_makes_an_unchanged_function_break_is_new(tmp_pa
     assert dynamo_breaks(world, world.base_sha) == []
     head = dynamo_breaks(world, world.head_sha)
     assert head and all(stack[-1] == BRANCH for _, stack in head)
-    assert any(reason.startswith("Data-dependent branching") for reason, _ in head)
+    gb_types = {reason.split("\n", 1)[0] for reason, _ in head}
+    assert "Data-dependent branching" in gb_types
+    registry = json.loads((Path(torch.__file__).parent / "_dynamo" / "graph_break_registry.json").read_text("utf-8"))
+    assert any(entry["Gb_type"] == "Data-dependent branching" for entry in registry["GB0170"])  # the finding's id
 
 
 def test_a_forks_posted_review_carries_the_comment_at_the_changed_call(tmp_path: Path,
