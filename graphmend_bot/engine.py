@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from graphmend_bot.analysis import installed_packages
 from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls, on_added_line
+from graphmend_bot.analysis.base_comparison import base_findings, blamed, changed_call_reach
 from graphmend_bot.analysis.caller_arguments import Unproven
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
 from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
@@ -273,6 +274,7 @@ class Workspace:
             if cached is not None:
                 scans[source_file.path] = cached
         dependency_calls = bool(self.config.dependencies)
+        self._digests = digests
         if len(digests) == len(self.files):  # every file read: the whole result may be cached
             self._result_key = self._result_key_of(cache, digests, dependency_calls)
             if reusable:
@@ -509,6 +511,45 @@ class Workspace:
         self._store(summarize_source(source, self._by_path[path], bool(self.config.dependencies)))
         self._rewritten[path] = source
 
+    def revert(self, texts: Mapping[str, str | None]) -> None:
+        """The tree as a change found it (a review's base): each file of `texts` holds that text,
+        or is left out (None: the change added it); unchanged files keep their summaries. A module
+        only the old texts import is summarised too, so that the base's program is whole."""
+        by_path = {os.path.abspath(f.path): f for f in self.files}
+        for path, text in texts.items():
+            source_file = by_path.get(os.path.abspath(path))
+            if source_file is None:
+                continue
+            if text is None:
+                self.summaries.pop(source_file.path, None)
+                self._file_errors.pop(source_file.path, None)
+                self._scans.pop(source_file.path, None)
+                continue
+            self._scans[source_file.path] = _scan(text, source_file)  # a text it cannot parse scans empty
+            self.update(source_file.path, text)
+        scans = list(self._scans.values())
+        relevant = relevant_modules(scans, self._configured_modules(scans))
+        summarize = partial(summarize_file, dependency_calls=bool(self.config.dependencies))
+        for source_file in self.files:
+            if source_file.module in relevant and source_file.path in self._scans and (
+                    source_file.path not in self.summaries and source_file.path not in self._file_errors):
+                self._store(summarize(source_file))
+
+    def reverted_result_key(self, texts: Mapping[str, str | None]) -> str | None:
+        """The cache key of the result `revert(texts)` leads to, or None when none is kept (no
+        cache, dependencies, a file that could not be read): a warm review loads its base's too."""
+        if self.cache is None or self._result_key is None or self.config.dependencies or self._summary_unstored:
+            return None
+        digests = dict(self._digests)
+        shown = {os.path.abspath(path): path for path in digests}
+        for path, text in texts.items():
+            name = shown.get(os.path.abspath(path))
+            if name is not None and text is None:
+                del digests[name]
+            elif name is not None and text is not None:
+                digests[name] = text_digest(text)
+        return self.cache.base_key(self._result_key_of(self.cache, digests, False), self._result_key)
+
     def _program(self, scope: str | None = None) -> Program:
         unread = [(path, scan.imports) for path, scan in self._scans.items() if path not in self.summaries]
         return Program(self.summaries.values(), self.config.entry_points, self.dependency_summaries,
@@ -625,6 +666,7 @@ def check_change(
     cache: SummaryCache | None = None,
     replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
     patches: Mapping[str, str | None] | None = None,
+    before: Mapping[str, str | None] | None = None,
 ) -> CheckResult:
     """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
     the change added, those on unchanged lines of the functions that call brings into traced code
@@ -633,7 +675,10 @@ def check_change(
     (diff.replaced_calls); `patches`: each file's unified diff, which undone gives the file before,
     so that a call an added import redirects counts as added (rebound_names.py); the configured baseline hides what it holds (counted in the changed
     files only), the diff telling identical lines apart. A break in a changed file an added call
-    brings in is listed at its line too: the finding at the call points at it (findings.pointers)."""
+    brings in is listed at its line too: the finding at the call points at it (findings.pointers).
+    `before`: the changed files' text at the base commit (None for a file the change adds): the
+    base is solved too, and the findings it lacks are new, each blamed on a changed call
+    (analysis/base_comparison.py); the result's `base` says what the base had."""
     wanted = {os.path.abspath(p) for p in changed}
     paths = list(paths)
     with collector_paused():
@@ -647,15 +692,67 @@ def check_change(
         older = [f for f in result.findings if not on_added_line(f, added_lines)]
         rebound = _redirected_calls(workspace, added_lines, patches or {})
         reach = workspace.added_call_reach(added_lines, replaced, rebound)
+        solving = workspace
         if reach is None:  # the result was cached, the reach of this change not: solve the tree
-            solving = Workspace(paths, config, cache=cache)
-            solving.cached_check()
+            solving = _solved(paths, config, cache)
             reach = solving.added_call_reach(added_lines, replaced, rebound) or {}
         brought = at_added_calls([*outside.findings, *older], reach, read_source)
+        if before is not None:
+            compared = _against_base(paths, workspace, solving, before, whole,
+                                     replace(result, findings=[*result.findings, *brought]),
+                                     [*outside.findings, *older], added_lines, config)
+            if compared is not None:
+                return compared
     if not brought:
         return result
     return replace(result, findings=number_identical_lines(sorted([*result.findings, *brought],
                                                                   key=lambda f: f.sort_key)))
+
+
+def _solved(paths: list[str], config: Config, cache: SummaryCache | None) -> Workspace:
+    solving = Workspace(paths, config, cache=cache)
+    solving.cached_check()
+    return solving
+
+
+def _in_program(workspace: Workspace, changed: Collection[str]) -> bool:
+    """Whether a changed file is in the program (summarised): else the head's findings come from
+    files the change left alone, solved without the changed ones, and the base cannot lack any.
+    Solving the base is then skipped; what the change removed is not counted."""
+    return any(os.path.abspath(path) in changed for path in workspace.summaries)
+
+
+def _against_base(paths: list[str], workspace: Workspace, solving: Workspace, before: Mapping[str, str | None], whole: CheckResult,
+                  result: CheckResult, candidates: Sequence[Finding], added_lines: Mapping[str, Collection[int]],
+                  config: Config) -> CheckResult | None:
+    """`result` (the review's findings) with the findings the base lacks among `candidates` (in
+    unchanged files, on old lines of changed ones) blamed on the changed calls that reach them, and
+    what the base had; None when the base need not be solved (_in_program). `workspace` made
+    `whole` (perhaps from the cache), `solving` is solved when a program was needed already; the
+    base's result is kept in the cache as the head's is."""
+    key = workspace.reverted_result_key(before)
+    cached = workspace.cache.load_result(key) if workspace.cache is not None and key is not None else None
+    program, summaries = solving._solved, list(solving.summaries.values())
+    if cached is None:
+        if program is None:
+            solving = _solved(paths, config, workspace.cache)
+        if not _in_program(solving, {os.path.abspath(p) for p in before}):
+            return None
+        program, summaries = solving._solved, list(solving.summaries.values())
+        solving.revert(before)
+        cached = solving.result()
+        if workspace.cache is not None and key is not None:
+            workspace.cache.store_result(key, cached)
+    base = base_findings(without_baselined(cached, config).findings, whole.findings)
+    listed = {f.breaks_at for f in result.findings if f.breaks_at}
+    new = [f for f in candidates if f.fingerprint not in base.fingerprints and f"{f.path}:{f.location.row}" not in listed]
+    if new and program is None:  # the base came from the cache: solve the head for the calls to blame
+        head = _solved(paths, config, workspace.cache)
+        program, summaries = head._solved, list(head.summaries.values())
+    reach = changed_call_reach(program, summaries, added_lines, {f.symbol for f in new}) if new and program else {}
+    moved = {id(f) for f in new}
+    findings = [f for f in result.findings if id(f) not in moved] + blamed(new, reach, sorted(before), read_source)
+    return replace(result, findings=number_identical_lines(sorted(findings, key=lambda f: f.sort_key)), base=base)
 
 
 def _redirected_calls(workspace: Workspace, added_lines: Mapping[str, Collection[int]],

@@ -211,6 +211,15 @@ class CheckResult:
     errors: list[FileError] = field(default_factory=list)
     files_checked: int = 0
     baselined: int = 0  # findings left out because the baseline holds them (baseline.py)
+    base: BaseFindings | None = None  # a change's review: what its base commit had; None when not solved
+
+
+@dataclass(frozen=True)
+class BaseFindings:
+    """The base commit's findings, as a change's review compares them (analysis/base_comparison.py)."""
+
+    fingerprints: frozenset[str]  # every finding the base had: a head finding among them is not new
+    removed: list[Finding] = field(default_factory=list)  # the base's findings the head no longer has
 
 
 def pointed_at(findings: Iterable[Finding]) -> set[tuple[str, str]]:

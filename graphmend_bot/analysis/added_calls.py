@@ -128,25 +128,30 @@ def at_added_calls(findings: Iterable[Finding], reach: Mapping[FunctionId, Added
         if finding.symbol not in by_symbol:
             continue
         name, call = by_symbol[finding.symbol]
-        text = _line(source_of, call.path, call.row)
         brings = (f"this import makes the call on line {call.call_row} bring `{name}`" if call.call_row
                   else f"this call brings `{name}`")
-        moved.append(replace(
-            finding,
-            message=f"{brings} into traced code, and it breaks at "
-                    f"{finding.path}:{finding.location.row}: {finding.message}",
-            path=call.path,
-            location=Location(call.row, len(text) - len(text.lstrip()) + 1),
-            end_location=Location(call.row, len(text) + 1),
-            symbol=f"{call.caller[0]}.{call.caller[1]}",
-            source_line=text,
-            occurrence=0,
-            fix=None,
-            evidence=None,
-            reached_through="",
-            breaks_at=f"{finding.path}:{finding.location.row}",
-        ))
+        moved.append(pointer(finding, call, f"{brings} into traced code, and it breaks at "
+                                            f"{finding.path}:{finding.location.row}: {finding.message}", source_of))
     return moved
+
+
+def pointer(finding: Finding, call: AddedCall, message: str, source_of: Callable[[str], str]) -> Finding:
+    """`finding` told at `call`'s line with `message`, pointing at its own line (findings.pointers)."""
+    text = _line(source_of, call.path, call.row)
+    return replace(
+        finding,
+        message=message,
+        path=call.path,
+        location=Location(call.row, len(text) - len(text.lstrip()) + 1),
+        end_location=Location(call.row, len(text) + 1),
+        symbol=f"{call.caller[0]}.{call.caller[1]}",
+        source_line=text,
+        occurrence=0,
+        fix=None,
+        evidence=None,
+        reached_through="",
+        breaks_at=f"{finding.path}:{finding.location.row}",
+    )
 
 
 def _line(source_of: Callable[[str], str], path: str, row: int) -> str:

@@ -156,6 +156,12 @@ class SummaryCache:
                     sorted((e.path, e.message) for e in walk_errors), _settings(config), list(roots))
 
     @staticmethod
+    def base_key(result_key: str, head_key: str) -> str:
+        """The key of a review's base result (engine.Workspace.revert: the texts of `result_key`
+        in the head's tree of `head_key`), never a solve of those texts' own tree."""
+        return _key("base", result_key, head_key)
+
+    @staticmethod
     def reach_key(result_key: str, added: Mapping[str, Collection[int]],
                   replaced: Mapping[str, Mapping[int, Collection[str]]],
                   rebound: Mapping[str, Redirects]) -> str:

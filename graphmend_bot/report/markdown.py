@@ -191,6 +191,9 @@ class SummaryView:
     notes: list[str] = field(default_factory=list)  # e.g. "read-only token: annotations only"
     baselined: int = 0  # findings the baseline held, not reported (baseline.py)
     breaks: list[str] = field(default_factory=list)  # the census's +N / -M table (report/break_table.py)
+    # The base commit's findings the change removed, when the review solved the base (then `new`
+    # holds the findings the base lacks); None when it did not.
+    removed: list[Finding] | None = None
 
     @property
     def worth_posting(self) -> bool:
@@ -266,10 +269,19 @@ def summary_markdown(view: SummaryView, title: str = "GraphMend") -> str:
     lines += [f"> {note}" for note in view.notes]
     if view.breaks:
         lines += ["", *view.breaks]
-    if count and view.new is not None:
+    if count and view.new is not None and view.removed is not None:
+        new = sum(f in view.new for f in view.findings)
+        lines += ["", f"{new} new with this pull request (its base commit does not have them); {count - new} "
+                  "pre-existing (the base has them too), marked *pre-existing* below."]
+    elif count and view.new is not None:
         new = sum(f in view.new for f in view.findings)
         lines += ["", f"{new} new on lines this pull request added; {count - new} pre-existing (on lines it did not "
                   "change), marked *pre-existing* below."]
+    if view.removed:
+        gone = ", ".join(f"{code_span(f'{f.path}:{f.location.row}')} {f.code}" for f in view.removed[:MAX_TABLE_ROWS])
+        more = f" and {len(view.removed) - MAX_TABLE_ROWS} more" if len(view.removed) > MAX_TABLE_ROWS else ""
+        lines += ["", f"{len(view.removed)} graph break(s) the base commit has are gone with this pull request "
+                  f"(lines as the base has them): {gone}{more}."]
     rare = sum(f.rare for f in view.findings)
     if rare:
         lines += ["", f"{count - rare} break(s) happen on every call; {rare} only on branches valid inputs "

@@ -66,14 +66,19 @@ def test_the_added_call_carries_the_break_it_brings_in(tmp_path: Path, fake_gith
     assert document["new_on_added_lines"] == 1
 
 
-def test_a_forks_posted_review_carries_it_too(tmp_path: Path, fake_github: FakeGitHub) -> None:
-    world = PullRequestWorld(tmp_path, fake_github, BASE, CALLING)
+def posted_through_a_fork(world: PullRequestWorld, tmp_path: Path) -> list[dict]:
+    """The review comments the fork-safe pattern posts: the bundle of the first workflow, posted by the second."""
     bundle = _first_workflow(world)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     run = _second_workflow(world, downloads, bundle)
     assert run.returncode == 0, run.stdout + run.stderr
-    [comment] = fake_github.comments_on(REPO, NUMBER)
+    return world.fake.comments_on(REPO, NUMBER)
+
+
+def test_a_forks_posted_review_carries_it_too(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path, fake_github, BASE, CALLING)
+    [comment] = posted_through_a_fork(world, tmp_path)
     assert comment["line"] == 9 and "the break itself is at pkg/utils.py:5" in comment["body"]
 
 

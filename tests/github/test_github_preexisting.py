@@ -56,7 +56,8 @@ def test_the_bot_labels_a_break_on_a_context_line_pre_existing(tmp_path: Path, f
     assert review["body"].startswith("GraphMend found 1 new graph break(s) on lines this pull request added.\n"
                                      "1 pre-existing graph break(s)")
     [summary] = [c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER) if "graphmend:summary" in c["body"]]
-    assert "1 new on lines this pull request added; 1 pre-existing" in summary
+    # The base commit was solved too: new is what its findings lack.
+    assert "1 new with this pull request (its base commit does not have them); 1 pre-existing" in summary
     [item_row] = [row for row in summary.splitlines() if "GM301" in row and row.startswith("| [")]
     assert "*pre-existing*" in item_row
     [print_row] = [row for row in summary.splitlines() if "GM401" in row and row.startswith("| [")]

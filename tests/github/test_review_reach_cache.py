@@ -61,3 +61,26 @@ def test_a_forged_reach_blaming_a_line_the_change_did_not_add_is_ignored(project
     [entry] = (project / ".cache" / "reach").rglob("*.json")
     entry.write_text(entry.read_text().replace('"pkg/net.py",9', '"pkg/net.py",1'))
     assert pointers(cache, {"pkg/net.py": {9}}) == [("pkg/net.py", 9, "pkg/utils.py:5")]
+
+
+def test_a_warm_review_takes_its_bases_result_from_the_cache_too(project: Path) -> None:
+    """The base's solve is kept as the head's is, keyed by the base's texts: a warm review of the same
+    change loads no summary, and says the same; another base is solved afresh."""
+    cache = CountingCache(project / ".cache")
+    old = NET.replace("y = helper(x * 2)", "y = x * 2")  # the base: forward did not call helper
+
+    def review(base_text: str) -> tuple[list[tuple[str, int, str]], list[str]]:
+        result = check_change(["."], Config(), ["pkg/net.py"], {"pkg/net.py": {9}}, cache,
+                              before={"pkg/net.py": base_text})
+        assert result.base is not None
+        return [(f.path, f.location.row, f.breaks_at) for f in result.findings], \
+            [f"{f.path}:{f.location.row}" for f in result.base.removed]
+
+    cold = review(old)
+    assert cold == ([("pkg/net.py", 9, "pkg/utils.py:5")], [])
+    CountingCache.loaded = 0
+    assert review(old) == cold
+    assert CountingCache.loaded == 0
+    # A base in which forward printed itself: that break is gone with the change.
+    printing = NET.replace("y = helper(x * 2)", "print(x)\n        y = x")
+    assert review(printing) == (cold[0], ["pkg/net.py:9"])

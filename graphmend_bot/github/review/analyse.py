@@ -35,15 +35,17 @@ def load_action_config(ctx: ActionContext) -> Config:
 def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | None = None,
             added_lines: Mapping[str, Collection[int]] | None = None,
             replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
-            patches: Mapping[str, str | None] | None = None) -> CheckResult:
+            patches: Mapping[str, str | None] | None = None,
+            before: Mapping[str, str | None] | None = None) -> CheckResult:
     """Check `paths` from the workspace (paths in findings are then relative to the repository);
     with `added_lines` (the pull request's, by path), as its review (engine.check_change), which
     `replaced` (diff.replaced_calls) tells the calls only edited or moved, and `patches` (each
-    file's diff, undone to the file before) the calls an added import redirects."""
+    file's diff, undone to the file before) the calls an added import redirects; `before` (the
+    changed files at the base, base_texts.py) the findings the base lacks, new through data flow."""
     os.chdir(ctx.workspace)
     confine_reads(ctx.workspace)
     cache = action_cache(ctx, log)
-    result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache, replaced, patches) \
+    result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache, replaced, patches, before) \
         if added_lines is not None \
         else check(ctx.inputs.paths, config, only=only, cache=cache)
     return _with_fixes(result, config, log)

@@ -16,6 +16,8 @@ saw) is accepted only with that evidence and a well-formed graph-break id of Dyn
 fetched from GitHub at that commit, rewritten by trusted code (fork.py), never from the bundle.
 The census's table of graph breaks added and removed (`breaks`, the comparison, never Markdown) is
 validated as a census file is and rendered again by the posting side, labelled untrusted.
+What the base's solve said (`base`: which findings the base had too, and those the change removed)
+labels findings new or pre-existing and lists the removed ones; it hides nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 from graphmend_bot.census.compare import Comparison, comparison_data, parse_comparison
 from graphmend_bot.census.record import CensusError
 from graphmend_bot.finding_records import RecordError, error_record, finding_record, read_error, read_finding
-from graphmend_bot.findings import CheckResult, Evidence, FileError, Finding
+from graphmend_bot.findings import BaseFindings, CheckResult, Evidence, FileError, Finding
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.json_files import JsonFileError, read_json_file
@@ -41,6 +43,7 @@ MAX_BYTES = 64 * 1024 * 1024  # a census's cap: the bundle carries one's compari
 MAX_TEXT = 1000
 RUNTIME_CODES = frozenset(rule.code for rule in RUNTIME_RULES)
 _GB_ID = re.compile(r"GB[0-9]{4}")  # not \d, which is any Unicode digit
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")  # Finding.fingerprint
 
 
 class BundleError(ValueError):
@@ -57,6 +60,7 @@ def write_bundle(ctx: ActionContext, number: int, head_sha: str, result: CheckRe
         "files_checked": result.files_checked, "baselined": result.baselined, "findings": findings,
         "errors": [error_record(e) for e in result.errors],
         "breaks": comparison_data(breaks) if breaks is not None else None,
+        "base": _base_data(result),
     }
     path = ctx.workspace / ctx.inputs.review_bundle
     try:
@@ -66,6 +70,32 @@ def write_bundle(ctx: ActionContext, number: int, head_sha: str, result: CheckRe
         log.warning(f"cannot write the review bundle {ctx.inputs.review_bundle}: {error.strerror}")
         return
     log.info(f"review bundle for pull request #{number} written to {ctx.inputs.review_bundle}")
+
+
+def _base_data(result: CheckResult) -> dict[str, Any] | None:
+    """What the base's solve said (CheckResult.base): which of these findings the base had too (not
+    the whole tree's, which may be many thousands), and the base's findings the change removed."""
+    if result.base is None:
+        return None
+    had = sorted({f.fingerprint for f in result.findings} & result.base.fingerprints)
+    removed = [finding_record(f, filename=f.path, fix=False, lossless=True) for f in result.base.removed]
+    return {"fingerprints": had, "removed": removed[:MAX_FINDINGS]}
+
+
+def _base(value: Any) -> BaseFindings | None:
+    """The base's comparison a bundle carries: untrusted as all of it, it labels findings new or
+    pre-existing and lists removed ones, validated as findings are; it hides no finding."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise BundleError("base must be an object")
+    fingerprints, removed = value.get("fingerprints"), value.get("removed")
+    if not isinstance(fingerprints, list) or len(fingerprints) > MAX_FINDINGS or not all(
+            isinstance(item, str) and _FINGERPRINT.fullmatch(item) for item in fingerprints):
+        raise BundleError(f"base.fingerprints must be a list of at most {MAX_FINDINGS} fingerprints")
+    if not isinstance(removed, list) or len(removed) > MAX_FINDINGS:
+        raise BundleError(f"base.removed must be a list of at most {MAX_FINDINGS}")
+    return BaseFindings(frozenset(fingerprints), [_finding(item, i, "base.removed") for i, item in enumerate(removed)])
 
 
 def _text(value: Any, name: str, limit: int = MAX_TEXT) -> str:
@@ -80,8 +110,8 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
-def _finding(item: Any, index: int) -> Finding:
-    name = f"findings[{index}]"
+def _finding(item: Any, index: int, field_name: str = "findings") -> Finding:
+    name = f"{field_name}[{index}]"
     try:
         # Fixes are not taken from a bundle: they are recomputed from GitHub's copy of the files.
         finding = read_finding(item, name, fix=False)
@@ -165,7 +195,7 @@ def read_bundle(path: Path) -> Bundle:
         raise BundleError(f"errors must be a list of at most {MAX_FINDINGS}")
     errors = [_error(e, i) for i, e in enumerate(raw_errors) if isinstance(e, dict)]
     checked, baselined = _count(data, "files_checked"), _count(data, "baselined")
-    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked, baselined),
+    return Bundle(repository, number, head_sha, CheckResult(findings, errors, checked, baselined, _base(data.get("base"))),
                   _breaks(data.get("breaks")))
 
 

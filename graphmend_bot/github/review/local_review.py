@@ -24,6 +24,7 @@ from graphmend_bot.engine import check_change
 from graphmend_bot.findings import CheckResult, Finding, pointers
 from graphmend_bot.github.review.analyse import read_sources, with_fixes
 from graphmend_bot.github.review.base_baseline import with_base_baseline
+from graphmend_bot.github.review.base_texts import texts_from_git
 from graphmend_bot.github.review.diff import added_lines, replaced_calls
 from graphmend_bot.github.review.git_changes import WorkingTreeChange, show_file, working_tree_change
 from graphmend_bot.github.review.plan import (
@@ -68,8 +69,9 @@ def review_working_tree(base: str, paths: Sequence[str], config: Config,
     cache = SummaryCache(folder) if folder is not None else None
     patches = {f.path: f.patch for f in change.files}
     config = with_base_baseline(config, Path(change.root), partial(show_file, Path(change.root), change.base), _warn)
+    before = texts_from_git(Path(change.root), change.base, changed)
     result = with_fixes(check_change(roots, config, changed, added_lines(patches), cache, replaced_calls(patches),
-                                          patches),
+                                     patches, before),
                         config, _warn) if changed else CheckResult()
     notes: list[str] = []
     head_census: Census | None = None
@@ -208,9 +210,14 @@ def render_json(review: LocalReview) -> str:
         "summary_comment": summary_comment(prepared.view) if review.prepared.view.worth_posting else None,
         "fix_diff": prepared.view.fix_diff,
         "findings": len(review.findings) - len(pointers(review.findings)),  # a pointer is no second break
-        # Of those on lines of the diff: on lines the change added, and on unchanged context lines.
+        # New (the base's solve lacks them, or, the base not solved, on lines the change added) and
+        # pre-existing on lines of the diff; the names are from before the base was solved.
         "new_on_added_lines": len(plan.new),
         "pre_existing_on_context_lines": len(plan.preexisting),
+        # Against the base commit's solve (None: not solved, as when no changed file is in the program).
+        "removed": None if prepared.view.removed is None else [
+            {"path": f.path, "line": f.location.row, "code": f.code, "message": f.message}
+            for f in prepared.view.removed],
     }
     return json.dumps(document, indent=2) + "\n"
 

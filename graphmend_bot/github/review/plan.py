@@ -6,9 +6,12 @@ findings get a new inline comment (at most `limit` per review), which were alrea
 (hidden fingerprint), which go to annotations (not on a line in the diff) and which old comments
 are stale (their finding is gone): deleted, or marked resolved when someone replied to them.
 
-A break is new only on a line the pull request added. One on an unchanged context line of a hunk
-(an `.item()` three lines above an added `print`) was there before: its comment, its line in the
-review body and the summary's counts say pre-existing, and new ones get the comment slots first.
+A break is new when the base commit's solve lacks it (analysis/base_comparison.py): on a line the
+pull request added, or on an unchanged line its data flow now breaks (blamed on the changed call).
+One the base has too (an `.item()` on a context line three lines above an added `print`, a line
+only moved) was there before: its comment, its line in the review body and the summary's counts
+say pre-existing, and new ones get the comment slots first. Where the base was not solved (a
+fork's bundle), a break is new on a line the change added or where an added call brought it in.
 """
 
 from __future__ import annotations
@@ -104,16 +107,15 @@ def _shown(finding: Finding, diff: DiffFile | None, source: str | None) -> bool:
 
 
 def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None,
-           unsafe: bool = False, brought: bool = False, suggested: dict[Fix, int] | None = None) -> PlannedComment | None:
+           unsafe: bool = False, new: bool = True, suggested: dict[Fix, int] | None = None) -> PlannedComment | None:
     """Where a finding's comment goes in the diff, with a suggestion when the fix fits there
-    (an unsafe fix's too with `unsafe`, labelled with what it assumes); `brought`: an added call
-    brought it into traced code, so it is new on any line. `suggested`: the fixes already suggested
-    in this review, by the line of their comment (filled in here): a fix shared by several findings
-    (one guard over adjacent prints) is suggested once, the other comments point at it."""
+    (an unsafe fix's too with `unsafe`, labelled with what it assumes); `new`: the change made
+    it (else its comment says pre-existing). `suggested`: the fixes already suggested in this
+    review, by the line of their comment (filled in here): a fix shared by several findings (one
+    guard over adjacent prints) is suggested once, the other comments point at it."""
     if diff is None or source is None or not _shown(finding, diff, source):
         return None
     row = finding.location.row
-    new = brought or row in diff.added
     lines = physical_lines(source)
     marker = finding_marker(key)
     suggested = {} if suggested is None else suggested
@@ -141,8 +143,12 @@ def plan_review(
     head_sha: str,
     limit: int = MAX_COMMENTS_PER_REVIEW,
     unsafe: bool = False,
+    before: frozenset[str] | None = None,
 ) -> ReviewPlan:
-    """`unsafe` (`fixes: verified`): unsafe fixes are suggested too, each labelled with its assumptions."""
+    """`unsafe` (`fixes: verified`): unsafe fixes are suggested too, each labelled with its assumptions.
+    `before`: the fingerprints of the base commit's findings (CheckResult.base): a finding is new
+    when the base lacks it, wherever it is; None (the base was not solved): when it is on a line the
+    change added, or an added call brought it into traced code."""
     plan = ReviewPlan()
     keys = finding_keys(findings)
     current = set(keys)
@@ -161,14 +167,19 @@ def plan_review(
     for finding, key in zip(findings, keys, strict=True):
         diff, source = diffs.get(finding.path), sources.get(finding.path)
         if finding.at in brought:
-            plan.new.append(finding)
-        elif _shown(finding, diff, source) and id(finding) not in pointing:
+            new = True
+        elif before is not None:
+            new = finding.fingerprint not in before
+        else:
             new = diff is not None and finding.location.row in diff.added
+        # Counted once, at its own line (not at a pointer); outside the diff only when known new.
+        counted = (new and (before is not None or finding.at in brought)) or _shown(finding, diff, source)
+        if id(finding) not in pointing and counted:
             (plan.new if new else plan.preexisting).append(finding)
         if key in commented:
             plan.already_commented.append(finding)
             continue
-        placed = _place(finding, key, diff, source, unsafe, brought=finding.at in brought, suggested=suggested)
+        placed = _place(finding, key, diff, source, unsafe, new, suggested=suggested)
         if placed is None:
             plan.outside_diff.append(finding)
         else:
@@ -231,12 +242,14 @@ def prepare_review(
     """`patches`: each changed Python file's unified-diff hunks (the `patch` of `GET .../pulls/{n}/files`).
     `unsafe`: also offer unsafe fixes as labelled suggestions (`fixes: verified`)."""
     diffs = {path: parse_patch(path, patch) for path, patch in patches.items()}
-    plan = plan_review(result.findings, diffs, sources, existing, head_sha, limit, unsafe=unsafe)
+    before = result.base.fingerprints if result.base is not None else None
+    plan = plan_review(result.findings, diffs, sources, existing, head_sha, limit, unsafe=unsafe, before=before)
     pointing = {id(f) for f in pointers(result.findings)}
     view = SummaryView(
         findings=[f for f in result.findings if id(f) not in pointing], errors=result.errors, files_checked=result.files_checked,
         changed_files=len(patches), head_sha=head_sha, blob_url=blob_url, inline=plan.inline,
         fix_diff=fix_diff(result.findings, sources), new=frozenset(plan.new), baselined=result.baselined,
+        removed=result.base.removed if result.base is not None else None,
     )
     body = findings_review_body(plan.new_comments, plan.overflow, limit) if plan.new_comments else ""
     return PreparedReview(plan, view, body)

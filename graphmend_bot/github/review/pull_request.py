@@ -21,7 +21,7 @@ from github.Repository import Repository
 from graphmend_bot.config import Config
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.findings import CheckResult
-from graphmend_bot.github.core.api import API_ERRORS, connect, describe, status_of
+from graphmend_bot.github.core.api import API_ERRORS, connect, describe, fetch_file, status_of
 from graphmend_bot.github.core.census_input import with_census
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
@@ -30,6 +30,7 @@ from graphmend_bot.github.core.outputs import Log, append_summary
 from graphmend_bot.github.core.results import finish, scan_everything
 from graphmend_bot.github.review.analyse import analyse, read_sources
 from graphmend_bot.github.review.base_baseline import read_through_api, with_base_baseline
+from graphmend_bot.github.review.base_texts import MAX_API_READS, BaseTexts, texts_from_patches
 from graphmend_bot.github.review.breaks import BreakReport, census_breaks
 from graphmend_bot.github.review.bundle import write_bundle
 from graphmend_bot.github.review.diff import added_lines, replaced_calls
@@ -117,7 +118,7 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
         log.warning(describe(error, "reading the baseline at the base commit") + "; reviewing without a baseline")
         config = replace(config, baseline=None)
     result = analyse(ctx, config, log, only=changed, added_lines=added_lines(patches), replaced=replaced_calls(patches),
-                     patches=patches)
+                     patches=patches, before=_base_texts(ctx, repo, state, log))
     census = with_census(ctx, config, result, state.head_sha, changed, log)
     result = census.result
     sources = read_sources(changed, ctx.workspace)
@@ -126,6 +127,21 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     if ctx.inputs.review_bundle:
         write_bundle(ctx, number, state.head_sha, result, log, breaks.shown if breaks is not None else None)
     return review(ctx, repo, state, result, sources, log, _why_not_post(ctx, state, payload_pr), notes, breaks)
+
+
+def _base_texts(ctx: ActionContext, repo: Repository, state: PullRequestState, log: Log) -> BaseTexts | None:
+    """The changed files at the base commit, for the base's solve; None (breaks are then new on added
+    lines only) when the API cannot give one whose patch cannot be undone."""
+    files = [(f.filename, f.status, f.patch) for f in state.python_files]
+    fallback = "; a break is new only on a line the pull request added or where an added call brings it in"
+    try:
+        texts = texts_from_patches(ctx.workspace, files, lambda path: fetch_file(repo, path, state.pr.base.sha))
+    except API_ERRORS as error:
+        log.warning(describe(error, "reading the changed files at the base commit") + fallback)
+        return None
+    if texts is None:
+        log.warning(f"over {MAX_API_READS} changed files have no patch to undo: the base is not solved{fallback}")
+    return texts
 
 
 def blob_url(ctx: ActionContext, state: PullRequestState) -> str:

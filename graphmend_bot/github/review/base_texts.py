@@ -1,0 +1,72 @@
+"""The changed files as the base commit has them: what the review solves the base from.
+
+Only the changed files are read; every other file is the same on both sides and keeps its
+summary (engine.Workspace.revert). A file the change adds, or renames (its breaks then count as
+new under the new name and removed under the old one, as Dynamo's census counts them), has no
+base text: None. The bot undoes each file's patch (rebound_names.base_text) and asks the API
+only where the patch cannot be undone (GitHub leaves it out of large diffs); `graphmend review`
+asks git. The texts are data, decoded as Python decodes a source file and capped as the check
+caps one: nothing of the pull request is ever run.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from graphmend_bot.analysis.files import MAX_FILE_BYTES, confine_reads, read_source
+from graphmend_bot.analysis.rebound_names import base_text
+from graphmend_bot.github.review.git_changes import show_file
+
+# Changed files whose patch cannot be undone (GitHub leaves large ones out) read through the API at
+# most: past this many, the base is not solved (a pull request of thousands of huge files).
+MAX_API_READS = 100
+
+# A changed file's bytes at the base commit, by its path; None when the base has no such file.
+ReadAtBase = Callable[[str], bytes | None]
+BaseTexts = dict[str, str | None]
+
+
+def decoded(data: bytes | None) -> str | None:
+    """Source bytes as Python reads them (PEP 263, BOM); None for no file, a binary or undecodable one,
+    or one over the size the check reads."""
+    if data is None or len(data) > MAX_FILE_BYTES or b"\0" in data:
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return None
+
+
+def texts_from_git(root: Path, base: str, paths: Iterable[str]) -> BaseTexts:
+    """`graphmend review`: each changed file at `base` (a renamed file is new under its name)."""
+    return {path: decoded(show_file(root, base, path)) for path in paths}
+
+
+def texts_from_patches(workspace: Path, files: Iterable[tuple[str, str, str | None]],
+                       read_at_base: ReadAtBase) -> BaseTexts | None:
+    """The bot: `files` are (path, status, patch) as the API lists the pull request's files; the
+    head is the checkout in `workspace` (reads confined to it: analysis/files.confine_reads).
+    None when more than MAX_API_READS files would need the API. Raises what `read_at_base`
+    raises (an API error)."""
+    confine_reads(workspace)
+    texts: BaseTexts = {}
+    reads = 0
+    for path, status, patch in files:
+        if status in ("added", "renamed", "copied"):
+            texts[path] = None
+            continue
+        try:
+            head = read_source(str(workspace / path))
+        except ValueError:
+            head = None
+        undone = base_text(head, patch) if head is not None and patch else None
+        if undone is None:
+            reads += 1
+            if reads > MAX_API_READS:
+                return None
+        texts[path] = undone if undone is not None else decoded(read_at_base(path))
+    return texts

@@ -1,0 +1,262 @@
+"""The review compares the head with its base's solve (review10 #3): a break the pull request causes
+through data flow, in a file it never touched, is new and blamed on the changed call; one the base
+had is not; one that goes away is counted as removed; one moved to another file is new there and
+removed where it was, as Dynamo's census counts it. Dynamo's word on the data-flow case is measured
+here on both commits (`torch._dynamo.explain`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+from fake_github import FakeGitHub
+from test_github_added_calls import posted_through_a_fork
+from world import NUMBER, REPO, PullRequestWorld
+
+from graphmend_bot.analysis.files import MAX_FILE_BYTES
+from graphmend_bot.github.review.base_texts import MAX_API_READS, decoded, texts_from_patches
+from graphmend_bot.github.review.bundle import BundleError, read_bundle
+
+OPS = '''\
+import torch
+
+
+def scale(x, k):
+    if k > 0:
+        return x * k
+    return x
+'''
+NET = '''\
+import torch
+from torch import nn
+
+from pkg.ops import scale
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = scale(x, 3)
+        return y + 1
+'''
+BASE = {"pkg/__init__.py": "", "pkg/ops.py": OPS, "pkg/net.py": NET}
+TENSOR_ARGUMENT = {"pkg/net.py": NET.replace("scale(x, 3)", "scale(x, x.sum())")}  # line 9; ops.py untouched
+BRANCH = ("pkg/ops.py", 5)  # `if k > 0:`
+
+EXPLAIN = '''\
+import json, sys
+import torch
+sys.path.insert(0, ".")
+from pkg.net import Net
+explained = torch._dynamo.explain(Net())(torch.randn(4))
+print(json.dumps([[r.reason, [["/".join(f.filename.split("/")[-2:]), f.lineno] for f in r.user_stack]]
+                  for r in explained.break_reasons]))
+'''
+
+
+def review_json(root: Path, base: str) -> dict[str, Any]:
+    local = subprocess.run([sys.executable, "-m", "graphmend_bot.cli", "review", "--base", base, "--output-format",
+                            "json"], cwd=root, capture_output=True, text=True, timeout=300)
+    assert local.returncode in (0, 1), local.stderr
+    assert "Traceback" not in local.stderr
+    return json.loads(local.stdout)
+
+
+def dynamo_breaks(world: PullRequestWorld, sha: str) -> list[tuple[str, list[tuple[str, int]]]]:
+    """Dynamo's break reasons for `Net()(torch.randn(4))` at `sha`: (reason, user stack as path, line)."""
+    world.git.checkout(sha)
+    done = subprocess.run([sys.executable, "-c", EXPLAIN], cwd=world.git.root, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return [(reason, [(path, line) for path, line in stack]) for reason, stack in json.loads(done.stdout)]
+
+
+def test_a_changed_argument_that_makes_an_unchanged_function_break_is_new(tmp_path: Path,
+                                                                          fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path, fake_github, BASE, TENSOR_ARGUMENT)
+    run = world.run(world.event("pull_request.opened.json"))
+    assert "Traceback" not in run.stderr
+    [comment] = fake_github.comments_on(REPO, NUMBER)
+    assert (comment["path"], comment["line"]) == ("pkg/net.py", 9)
+    assert comment["body"].startswith("**GM101** since this change, `scale`, which this call reaches, breaks at "
+                                      "pkg/ops.py:5: `if` condition depends on tensor values")
+    assert "pre-existing" not in comment["body"].lower() and "graph break [GB0170]" in comment["body"]
+    assert any(a.startswith("::warning file=pkg/ops.py,line=5,") for a in run.annotations)
+    [summary] = [c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER) if "graphmend:summary" in c["body"]]
+    assert "1 new with this pull request (its base commit does not have them); 0 pre-existing" in summary
+
+    document = review_json(world.git.root, world.base_sha)  # `graphmend review` says the same
+    assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 9)]
+    assert [(a["path"], a["line"], a["code"]) for a in document["annotations"]] == [(*BRANCH, "GM101")]
+    assert (document["findings"], document["new_on_added_lines"], document["removed"]) == (1, 1, [])
+
+    # Dynamo: the base does not break; the head breaks at the branch, a data-dependent one (GB0170).
+    assert dynamo_breaks(world, world.base_sha) == []
+    head = dynamo_breaks(world, world.head_sha)
+    assert head and all(stack[-1] == BRANCH for _, stack in head)
+    gb_types = {reason.split("\n", 1)[0] for reason, _ in head}
+    assert "Data-dependent branching" in gb_types
+    registry = json.loads((Path(torch.__file__).parent / "_dynamo" / "graph_break_registry.json").read_text("utf-8"))
+    assert any(entry["Gb_type"] == "Data-dependent branching" for entry in registry["GB0170"])  # the finding's id
+
+
+def test_a_forks_posted_review_carries_the_comment_at_the_changed_call(tmp_path: Path,
+                                                                       fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path, fake_github, BASE, TENSOR_ARGUMENT)
+    [comment] = posted_through_a_fork(world, tmp_path)
+    assert comment["line"] == 9 and "breaks at pkg/ops.py:5" in comment["body"]
+    assert "pre-existing" not in comment["body"].lower()
+
+
+def test_an_edit_that_leaves_the_data_flow_alone_brings_nothing_new(tmp_path: Path,
+                                                                    fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path, fake_github, BASE, {"pkg/net.py": NET.replace("scale(x, 3)", "scale(x, 4)")})
+    document = review_json(world.git.root, world.base_sha)
+    assert (document["findings"], document["review"]["comments"], document["removed"]) == (0, [], [])
+
+
+def test_a_break_the_base_already_had_is_not_new(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """The argument was a tensor already: the edited call changes nothing the branch sees."""
+    base = {**BASE, **TENSOR_ARGUMENT}
+    head = {"pkg/net.py": NET.replace("scale(x, 3)", "scale(x, x.sum() + 1)")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert (document["findings"], document["review"]["comments"], document["removed"]) == (0, [], [])
+    world.run(world.event("pull_request.opened.json"))
+    assert fake_github.comments_on(REPO, NUMBER) == []
+
+
+def test_a_break_the_change_removes_is_counted_as_removed(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = PullRequestWorld(tmp_path, fake_github, {**BASE, **TENSOR_ARGUMENT}, {"pkg/net.py": NET})
+    document = review_json(world.git.root, world.base_sha)
+    assert document["findings"] == 0
+    assert [(r["path"], r["line"], r["code"]) for r in document["removed"]] == [(*BRANCH, "GM101")]
+    run = world.run(world.event("pull_request.opened.json"))
+    assert "1 graph break(s) the base commit has are gone with this pull request" in run.summary
+    assert "`pkg/ops.py:5` GM101" in run.summary
+
+
+UTILS = '''\
+import torch
+
+
+def helper(x):
+    print("hi")
+    return x + 1
+'''
+CALLER = '''\
+import torch
+from torch import nn
+
+from pkg.utils import helper
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return helper(x)
+'''
+
+
+def test_a_break_moved_to_another_file_is_new_there_and_removed_where_it_was(tmp_path: Path,
+                                                                             fake_github: FakeGitHub) -> None:
+    """As Dynamo's census matches breaks (census/fingerprint.py: the file is part of a break's identity)."""
+    base = {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "pkg/net.py": CALLER}
+    head = {"pkg/utils.py": "import torch\n", "pkg/helpers.py": UTILS,
+            "pkg/net.py": CALLER.replace("pkg.utils", "pkg.helpers")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    document = review_json(world.git.root, world.base_sha)
+    assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/helpers.py", 5)]
+    assert (document["findings"], document["new_on_added_lines"]) == (1, 1)
+    assert [(r["path"], r["line"], r["code"]) for r in document["removed"]] == [("pkg/utils.py", 5, "GM401")]
+
+
+def test_a_break_moved_within_its_function_is_pre_existing(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """The `.item()` line is an added line of the diff (moved below another), yet the base had it."""
+    model = '''\
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        n = x.sum().item()
+        y = x * 2
+        return y + n
+'''
+    moved = model.replace("        n = x.sum().item()\n        y = x * 2\n", "        y = x * 2\n        n = x.sum().item()\n")
+    world = PullRequestWorld(tmp_path, fake_github, {"pkg/__init__.py": "", "pkg/model.py": model},
+                             {"pkg/model.py": moved})
+    document = review_json(world.git.root, world.base_sha)
+    [comment] = document["review"]["comments"]
+    assert comment["line"] == 8 and "**Pre-existing**" in comment["body"]
+    assert (document["new_on_added_lines"], document["pre_existing_on_context_lines"], document["removed"]) == \
+        (0, 1, [])
+
+
+def test_without_patches_the_bot_reads_the_base_through_the_api(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """GitHub leaves the patch out of a large diff: no line can carry a comment, yet the base (read
+    at its commit through the contents API) still tells the branch's break is new, and says why."""
+    world = PullRequestWorld(tmp_path, fake_github, BASE, TENSOR_ARGUMENT)
+    for entry in fake_github.files[(REPO, NUMBER)]:
+        entry.pop("patch")
+    run = world.run(world.event("pull_request.opened.json"))
+    assert "Traceback" not in run.stderr
+    [branch] = [a for a in run.annotations if a.startswith("::warning file=pkg/ops.py,line=5,")]
+    assert "new with this change, though no changed call reaches it: see the changes to pkg/net.py" in branch
+
+
+def test_the_base_is_not_read_through_the_api_past_a_bound(tmp_path: Path) -> None:
+    reads: list[str] = []
+
+    def read_at_base(path: str) -> bytes | None:
+        reads.append(path)
+        return b"x = 1\n"
+
+    (tmp_path / "a.py").write_text("x = 2\n", encoding="utf-8")
+    files = [("a.py", "modified", None)] * (MAX_API_READS + 1)
+    assert texts_from_patches(tmp_path, files, read_at_base) is None
+    assert len(reads) == MAX_API_READS
+    assert texts_from_patches(tmp_path, [("a.py", "modified", "@@ -1 +1 @@\n-x = 1\n+x = 2"),
+                                         ("b.py", "added", "@@ -0,0 +1 @@\n+y = 1"),
+                                         ("c.py", "renamed", None)], read_at_base) == \
+        {"a.py": "x = 1\n", "b.py": None, "c.py": None}
+
+
+def test_base_bytes_are_decoded_as_python_reads_source() -> None:
+    assert decoded("# -*- coding: latin-1 -*-\nname = 'é'\n".encode("latin-1")) == "# -*- coding: latin-1 -*-\nname = 'é'\n"
+    assert decoded(b"\xff\xfe not utf-8") is None
+    assert decoded(b"x = 1\0") is None  # binary
+    assert decoded(b"#" * (MAX_FILE_BYTES + 1)) is None
+    assert decoded(None) is None
+
+
+def test_a_bundles_base_is_validated(tmp_path: Path) -> None:
+    """The base's comparison a fork's bundle carries is untrusted: well-formed fingerprints and
+    findings of known rules only."""
+    path = tmp_path / "bundle.json"
+
+    def read(base: Any) -> Any:
+        path.write_text(json.dumps({"version": 1, "repository": REPO, "pull_request": NUMBER, "head_sha": "a" * 40,
+                                    "findings": [], "base": base}), "utf-8")
+        return read_bundle(path).result.base
+
+    assert read(None) is None
+    assert read({"fingerprints": ["0123456789abcdef"], "removed": []}).fingerprints == {"0123456789abcdef"}
+    for bad in ({"fingerprints": ["<img src=x>"], "removed": []}, {"fingerprints": [], "removed": "x"},
+                {"fingerprints": [], "removed": [{"code": "XX999"}]}, [], {"fingerprints": ["0" * 16] * 5001}):
+        with pytest.raises(BundleError):
+            read(bad)
+
+
+def test_a_change_outside_the_program_does_not_solve_the_base(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """A script nothing traced imports cannot change what traced code receives: the base is not solved
+    (no `removed` list), and nothing is new."""
+    script = "import json\n\n\ndef main():\n    print(json.dumps({}))\n"
+    world = PullRequestWorld(tmp_path, fake_github, {**BASE, "tools/report.py": script},
+                             {"tools/report.py": script.replace("{}", "{'a': 1}")})
+    document = review_json(world.git.root, world.base_sha)
+    assert (document["findings"], document["removed"]) == (0, None)
