@@ -80,22 +80,20 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
     if self_name is None:
         return []
     # The arguments first: most calls pass no `self.m`, and then the callee need not be named.
-    # Every call of every method asks: the positional and keyword values are read where they lie.
-    methods = [
-        value.attr for value in call.args
-        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name
-    ]
-    methods += [
-        keyword.value.attr for keyword in call.keywords
-        if isinstance(keyword.value, ast.Attribute) and isinstance(keyword.value.value, ast.Name)
-        and keyword.value.value.id == self_name
-    ]
-    # a tuple or list of them, in place or in a local (`tables`): a callee may call its elements
-    for value in (*call.args, *(keyword.value for keyword in call.keywords)):
-        if isinstance(value, ast.Name) and tables is not None:
-            methods += tables.get(value.id, self_name)
-        else:
-            methods += display_methods(value, self_name)
+    # Every call of every method asks, so each value is looked at once: `self.m` itself, or a
+    # tuple or list of them, in place or in a local (`tables`), whose elements a callee may call.
+    methods: list[str] = []
+    held: list[str] = []  # the elements, after the methods passed themselves
+    for value in (*call.args, *[keyword.value for keyword in call.keywords]) if call.keywords else call.args:
+        if isinstance(value, ast.Attribute):
+            if isinstance(value.value, ast.Name) and value.value.id == self_name:
+                methods.append(value.attr)
+        elif isinstance(value, ast.Name):
+            if tables is not None:
+                held += tables.get(value.id, self_name)
+        elif isinstance(value, (ast.Tuple, ast.List)):
+            held += display_methods(value, self_name)
+    methods += held
     if not methods:
         return []
     callee = resolved or dotted_name(call.func)

@@ -237,8 +237,13 @@ def read_regular_file(path: str, max_bytes: int) -> bytes:
     try:
         _check_readable(os.stat(path), max_bytes)
         with open(path, "rb", opener=nonblocking_open) as handle:
-            _check_readable(os.fstat(handle.fileno()), max_bytes)
-            data = handle.read(max_bytes + 1)
+            status = os.fstat(handle.fileno())
+            _check_readable(status, max_bytes)
+            # A read of the size claimed and one byte more: `read(max_bytes + 1)` allocates the
+            # whole cap for every file first. Only a file holding more than it claims is read on.
+            data = handle.read(status.st_size + 1)
+            if len(data) > status.st_size:
+                data += handle.read(max_bytes + 1 - len(data))
     except OSError as error:
         raise UnreadFile(error.errno, error.strerror) from None
     if len(data) > max_bytes:

@@ -291,11 +291,11 @@ class ExpressionEvaluator(CallResolver):
 
     def _only_collections(self, name: str) -> bool:
         """Every binding of `name` so far was to a collection (a display, a list/dict/set built)."""
-        return self._collection_bindings[name] == self._bindings[name]
+        return self._collection_bindings.get(name, 0) == self._bindings.get(name, 0)
 
     def _whole_call_results(self) -> set[str]:
         """The locals every binding of which was to a call's result (or one element of it)."""
-        return {name for name in self._call_results if self._call_result_bindings[name] == self._bindings[name]}
+        return {name for name in self._call_results if self._call_result_bindings.get(name, 0) == self._bindings.get(name, 0)}
 
     def _before_guard(self, test: ast.expr, env: Env) -> None:
         """A condition a compile guard decides still evaluates, under compile, the operands that

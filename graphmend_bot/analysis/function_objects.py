@@ -122,7 +122,7 @@ class ObjectTracker(FindingReporter):
                 continue
             if isinstance(container, ast.Name) and (
                 container.id in self._collections or container.id in self.tuples or container.id in self._sized_params
-                or (container.id in self._assumed and not self._bindings[container.id])
+                or (container.id in self._assumed and not self._bindings.get(container.id))
             ):
                 continue
             for check_membership in C.MEMBERSHIPS:

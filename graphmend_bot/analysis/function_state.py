@@ -19,7 +19,6 @@ node; method lookups are cached by the interpreter):
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
@@ -220,10 +219,11 @@ class FunctionState:
         # How often each bare name is bound, and how often to a collection or to a call's result:
         # a name is trusted as one only when every binding is (the arms of an `if` are visited in
         # order, so the last binding alone would decide for a name that is a tensor in one arm).
-        self._bindings: Counter[str] = Counter()
-        self._collection_bindings: Counter[str] = Counter()
-        self._call_result_bindings: Counter[str] = Counter()
-        self._number_bindings: Counter[str] = Counter()  # to a Python number (tensor_rank.python_number)
+        # (Plain dicts read with a default: four Counters cost 2.4 us each, for each of 35,000 functions.)
+        self._bindings: dict[str, int] = {}
+        self._collection_bindings: dict[str, int] = {}
+        self._call_result_bindings: dict[str, int] = {}
+        self._number_bindings: dict[str, int] = {}  # to a Python number (tensor_rank.python_number)
         # Parameters that are collections by their annotation (`tokens: list[Tensor]`), and `*args`.
         self._sized_params: set[str] = set()
         self._assumed: set[str] = set()  # an entry point's unannotated parameters (assumed_tensor)

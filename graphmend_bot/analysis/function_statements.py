@@ -230,9 +230,9 @@ class StatementVisitor(ExpressionEvaluator):
         return kind
 
     def _bound_to_call_result(self, target: ast.expr) -> None:
-        for name in statement_forms.bound_names(target):  # (Counter.update asks isinstance(Mapping) first)
+        for name in statement_forms.bound_names(target):  # (a Counter's update asks isinstance(Mapping) first)
             self._call_results.add(name)
-            self._call_result_bindings[name] += 1
+            self._call_result_bindings[name] = self._call_result_bindings.get(name, 0) + 1
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
@@ -243,8 +243,8 @@ class StatementVisitor(ExpressionEvaluator):
         if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve):
             self._scalars.add(name)
         if tensor_rank.python_number(value, self._numbers):
-            self._number_bindings[name] += 1
-            if self._number_bindings[name] == self._bindings[name]:
+            self._number_bindings[name] = self._number_bindings.get(name, 0) + 1
+            if self._number_bindings[name] == self._bindings.get(name, 0):
                 self._numbers.add(name)
         if numpy_values.is_ndarray(value, self._ndarrays, self.resolve):
             self._ndarrays.add(name)
@@ -309,9 +309,9 @@ class StatementVisitor(ExpressionEvaluator):
                                         tuple(self._modes), lambda other: env.get(other, NOT_TENSOR))
             env[name] = kind
             self._rebound.add(name)
-            self._bindings[name] += 1
+            self._bindings[name] = self._bindings.get(name, 0) + 1
             if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.resolve)):
-                self._collection_bindings[name] += 1
+                self._collection_bindings[name] = self._collection_bindings.get(name, 0) + 1
             self.forget(name)
             if elements is not None:
                 self.tuples[name] = elements

@@ -52,11 +52,12 @@ def local_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
     pending: list[ast.AST] = list(body)
     while pending:
         node = pending.pop()
-        if type(node) in _SCOPE_TYPES:
+        node_type = type(node)
+        if node_type in _SCOPE_TYPES:
             continue
         if isinstance(node, ast.stmt):
             yield node
-        for field in _BLOCK_FIELDS:
+        for field in _block_fields(node_type):
             block = getattr(node, field, None)
             if isinstance(block, list):
                 pending.extend(block)
@@ -64,3 +65,13 @@ def local_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
 
 # The fields holding statement lists (and the handlers and cases that hold more).
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+# Per node type, those of them it has, in that order: most statements (assignments, calls) have
+# none, and asking each for all five was half of this walk's time.
+_BLOCK_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+
+
+def _block_fields(node_type: type) -> tuple[str, ...]:
+    fields = _BLOCK_FIELDS_OF.get(node_type)
+    if fields is None:
+        fields = _BLOCK_FIELDS_OF[node_type] = tuple(f for f in _BLOCK_FIELDS if f in node_type._fields)  # type: ignore[attr-defined]
+    return fields

@@ -769,10 +769,24 @@ def _statements(root: ast.stmt) -> Iterator[ast.AST]:
     queue: deque[ast.AST] = deque([root])
     while queue:
         node = queue.popleft()
-        for _, value in ast.iter_fields(node):
+        for field in _holder_fields(type(node)):
+            value = getattr(node, field, None)
             if isinstance(value, list):
                 queue.extend(item for item in value if isinstance(item, _STATEMENT_HOLDERS))
         yield node
+
+
+# Per node type, its fields that can hold statements, handlers or cases, in field order: reading
+# every field of every statement (`ast.iter_fields`, a generator per node) was most of this walk.
+_HOLDER_FIELDS: dict[type, tuple[str, ...]] = {}
+_HOLDING_FIELDS = frozenset({*_NESTED_BODIES, "cases"})
+
+
+def _holder_fields(node_type: type) -> tuple[str, ...]:
+    fields = _HOLDER_FIELDS.get(node_type)
+    if fields is None:
+        fields = _HOLDER_FIELDS[node_type] = tuple(f for f in node_type._fields if f in _HOLDING_FIELDS)  # type: ignore[attr-defined]
+    return fields
 
 
 def _walk_expressions(roots: list[ast.AST | list[ast.AST]]) -> list[ast.AST]:
