@@ -152,14 +152,15 @@ class CommentedFinding(Protocol):
 def findings_review_body(comments: Sequence[CommentedFinding], overflow: Sequence[CommentedFinding],
                          limit: int) -> str:
     """The body of the bot's findings review (approval/verdict.py's review_body is the GPU verdict's).
-    New counts only breaks on lines the pull request added; the others are pre-existing."""
+    New counts the breaks the pull request brings (the base commit's solve lacks them; without it,
+    those on lines the change added); the others are pre-existing."""
     commented = len(comments)
     new = sum(c.new for c in (*comments, *overflow))
     old = commented + len(overflow) - new
-    lines = [f"GraphMend found {new} new graph break(s) on lines this pull request added."]
+    lines = [f"GraphMend found {new} new graph break(s) with this pull request."]
     if old:
-        lines.append(f"{old} pre-existing graph break(s) on unchanged lines next to the changes are shown too, "
-                     "labelled pre-existing.")
+        lines.append(f"{old} pre-existing graph break(s) (there before this change) on lines of the diff are shown "
+                     "too, labelled pre-existing.")
     if overflow:
         lines.append(
             f"To keep the review readable, {commented} are commented inline (at most {limit} per review, "

@@ -92,7 +92,7 @@ def test_a_changed_argument_that_makes_an_unchanged_function_break_is_new(tmp_pa
     document = review_json(world.git.root, world.base_sha)  # `graphmend review` says the same
     assert [(c["path"], c["line"]) for c in document["review"]["comments"]] == [("pkg/net.py", 9)]
     assert [(a["path"], a["line"], a["code"]) for a in document["annotations"]] == [(*BRANCH, "GM101")]
-    assert (document["findings"], document["new_on_added_lines"], document["removed"]) == (1, 1, [])
+    assert (document["findings"], document["new"], document["new_on_added_lines"], document["removed"]) == (1, 1, 1, [])
 
     # Dynamo: the base does not break; the head breaks at the branch, a data-dependent one (GB0170).
     assert dynamo_breaks(world, world.base_sha) == []

@@ -53,7 +53,7 @@ def test_the_bot_labels_a_break_on_a_context_line_pre_existing(tmp_path: Path, f
     assert comments[PRINT_LINE].startswith("**GM401**") and "Pre-existing" not in comments[PRINT_LINE]
     [review] = fake_github.reviews_on(REPO, NUMBER)
     # It said "2 new graph break(s) on lines changed in this pull request".
-    assert review["body"].startswith("GraphMend found 1 new graph break(s) on lines this pull request added.\n"
+    assert review["body"].startswith("GraphMend found 1 new graph break(s) with this pull request.\n"
                                      "1 pre-existing graph break(s)")
     [summary] = [c["body"] for c in fake_github.issue_comments_on(REPO, NUMBER) if "graphmend:summary" in c["body"]]
     # The base commit was solved too: new is what its findings lack.

@@ -211,7 +211,10 @@ def render_json(review: LocalReview) -> str:
         "fix_diff": prepared.view.fix_diff,
         "findings": len(review.findings) - len(pointers(review.findings)),  # a pointer is no second break
         # New (the base's solve lacks them, or, the base not solved, on lines the change added) and
-        # pre-existing on lines of the diff; the names are from before the base was solved.
+        # pre-existing on lines of the diff.
+        "new": len(plan.new),
+        "pre_existing": len(plan.preexisting),
+        # The same two counts under their names from before the base was solved, for existing readers.
         "new_on_added_lines": len(plan.new),
         "pre_existing_on_context_lines": len(plan.preexisting),
         # Against the base commit's solve (None: not solved, as when no changed file is in the program).
