@@ -65,6 +65,23 @@ def test_a_package_reexport_pulls_only_the_module_that_defines_the_name():
     assert relevant_modules(scans, extra_roots=["scripts.convert"]) == {"model", "pkg", "pkg.helpers", "scripts.convert"}
 
 
+
+def test_a_submodule_imported_from_a_package_needed_whole_is_relevant_in_any_order():
+    """`from pkg import sub` needs pkg.sub even when pkg is already needed whole: the walk used to
+    skip it then, so whether pkg.sub was parsed depended on set order (PYTHONHASHSEED)."""
+    scans = [
+        scan_source("import pkg\nfrom pkg import sub\nclass M:\n    def forward(self, x):\n        return x\n",
+                    "model", False),
+        scan_source("def helper(x):\n    return x\n", "pkg", True),
+        scan_source("def tool(x):\n    return x\n", "pkg.sub", False),
+    ]
+    for ordered in (scans, scans[::-1]):
+        assert relevant_modules(ordered) == {"model", "pkg", "pkg.sub"}
+    # the same when the whole package is asked for after the name (the order the old walk got right)
+    scans[0] = scan_source("from pkg import sub\nimport pkg\nclass M:\n    def forward(self, x):\n        return x\n",
+                           "model", False)
+    assert relevant_modules(scans) == {"model", "pkg", "pkg.sub"}
+
 TREE = {
     "pkg/__init__.py": "from .helpers import guard\nfrom .layers import *\nfrom . import layers\n",
     "pkg/helpers.py": """

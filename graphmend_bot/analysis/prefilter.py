@@ -109,12 +109,20 @@ def relevant_modules(scans: Iterable[FileScan], extra_roots: Iterable[str] = ())
     roots += [root for root in extra_roots if root in by_module]
     roots += _subclass_modules(by_module, [root for root in roots if by_module[root].defines_forward])
     demanded: dict[str, frozenset[str]] = {}
+    submodules_asked: set[str] = set()
     stack: list[Import] = [(root, everything) for root in roots]
     while stack:
         module, names = stack.pop()
         scan = by_module.get(module)
         if scan is None:
             continue
+        # `from pkg import sub` imports the submodule pkg.sub whatever else pkg is needed for: asked
+        # here, before the skip below, the result does not depend on the order of the walk.
+        for name in sorted(names - everything):
+            submodule = f"{module}.{name}"
+            if submodule not in submodules_asked:
+                submodules_asked.add(submodule)
+                stack.append((submodule, everything))
         if names & scan.defines:
             names = everything
         before = demanded.get(module, frozenset())
@@ -125,7 +133,6 @@ def relevant_modules(scans: Iterable[FileScan], extra_roots: Iterable[str] = ())
             stack.extend(scan.imports)
             continue
         new = names - before
-        stack.extend((f"{module}.{name}", everything) for name in new)  # `from pkg import submodule`
         stack.extend(
             (imported, provided & new)
             for imported, provided in scan.imports
