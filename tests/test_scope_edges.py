@@ -670,3 +670,95 @@ def test_bound_methods_in_a_tuple_passed_to_a_function_calling_its_elements_are_
     # `_dispatch_color_steps`, which calls `steps[idx](...)`; `kept` (`x.tolist()`) is passed in
     # a tuple to `keep`, which calls nothing it is given
     _assert_reported_where_dynamo_breaks(write_tree(METHOD_TABLE_TREE), "tablepkg", "model", "Net", "model.py")
+
+
+OWN_RESULT_TREE = {
+    "resultpkg/__init__.py": "",
+    "resultpkg/model.py": """
+        from torch import nn
+
+
+        class Distribution:
+            def entropy(self, x):
+                raise NotImplementedError
+
+
+        class Categorical(Distribution):
+            def __init__(self, scale):
+                self.scale = scale
+
+            def entropy(self, x):
+                if x.sum() > self.scale:  # break
+                    return x * 2
+                return x
+
+
+        class Unrelated:
+            def entropy(self, x):
+                return x.tolist()
+
+
+        class Policy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.made = Categorical(2.0)
+
+            def distribution(self) -> Distribution:
+                return self.made
+
+            def forward(self, x):
+                dist = self.distribution()
+                return dist.entropy(x)
+    """,
+}
+
+
+def test_a_method_called_on_what_an_own_method_returns_runs_the_annotated_class_method(write_tree) -> None:
+    # stable_baselines3's `distribution = self._get_action_dist_from_latent(latent_pi)` (annotated
+    # `-> Distribution`), then `distribution.entropy()`: Categorical's override runs; Unrelated's
+    # `entropy` (`x.tolist()`), a method of the same name on another class, does not
+    root = write_tree(OWN_RESULT_TREE)
+    _assert_reported_where_dynamo_breaks(root, "resultpkg", "model", "Policy", "model.py")
+    program = Program(Workspace([str(root / "resultpkg")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("resultpkg.model", "Categorical.entropy") in program.traced_functions()
+    assert ("resultpkg.model", "Unrelated.entropy") not in program.traced_functions()
+
+
+SIZED_TREE = {
+    "sizedpkg/__init__.py": "",
+    "sizedpkg/model.py": """
+        from torch import nn
+
+
+        class Cache:
+            def __init__(self, x):
+                self.x = x
+
+            def __len__(self):
+                if self.x.sum() > 0:  # break
+                    return 2
+                return 1
+
+
+        class Plain:
+            def __len__(self):
+                return len(self.x.tolist())
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                cache = Cache(x)
+                rows = [x, x]
+                return x * len(cache) + len(rows) + len(x)
+    """,
+}
+
+
+def test_len_of_a_local_of_a_known_class_runs_its_len(write_tree) -> None:
+    # transformers' `len(past_key_values)` on a Cache: Cache.__len__ runs; Plain.__len__
+    # (`x.tolist()`) is no class of a value passed to len, and len of a list or a tensor runs none
+    root = write_tree(SIZED_TREE)
+    _assert_reported_where_dynamo_breaks(root, "sizedpkg", "model", "Net", "model.py")
+    program = Program(Workspace([str(root / "sizedpkg")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("sizedpkg.model", "Cache.__len__") in program.traced_functions()
+    assert ("sizedpkg.model", "Plain.__len__") not in program.traced_functions()
