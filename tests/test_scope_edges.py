@@ -745,20 +745,39 @@ SIZED_TREE = {
                 return len(self.x.tolist())
 
 
+        class Inner:
+            def __init__(self, x):
+                self.x = x
+
+            def __len__(self):
+                return 3 if self.x.max() > 1 else 1  # break
+
+
+        class Layered:
+            def __init__(self, x):
+                self.inner = Inner(x)
+                self.rows = [x]
+
+            def __len__(self):
+                return len(self.inner) + len(self.rows)
+
+
         class Net(nn.Module):
             def forward(self, x):
                 cache = Cache(x)
                 rows = [x, x]
-                return x * len(cache) + len(rows) + len(x)
+                return x * len(cache) + len(rows) + len(x) + len(Layered(x))
     """,
 }
 
 
 def test_len_of_a_local_of_a_known_class_runs_its_len(write_tree) -> None:
-    # transformers' `len(past_key_values)` on a Cache: Cache.__len__ runs; Plain.__len__
-    # (`x.tolist()`) is no class of a value passed to len, and len of a list or a tensor runs none
+    # `len(cache)` on a Cache, and transformers' EncoderDecoderCache.__len__ returning
+    # `len(self.self_attention_cache)`: Cache.__len__ runs; Plain.__len__ (`x.tolist()`) is no
+    # class of a value passed to len, and len of a list or a tensor runs none
     root = write_tree(SIZED_TREE)
     _assert_reported_where_dynamo_breaks(root, "sizedpkg", "model", "Net", "model.py")
     program = Program(Workspace([str(root / "sizedpkg")], Config(), jobs=1).summaries.values(), scope="model")
     assert ("sizedpkg.model", "Cache.__len__") in program.traced_functions()
+    assert ("sizedpkg.model", "Inner.__len__") in program.traced_functions()
     assert ("sizedpkg.model", "Plain.__len__") not in program.traced_functions()
