@@ -781,3 +781,41 @@ def test_len_of_a_local_of_a_known_class_runs_its_len(write_tree) -> None:
     assert ("sizedpkg.model", "Cache.__len__") in program.traced_functions()
     assert ("sizedpkg.model", "Inner.__len__") in program.traced_functions()
     assert ("sizedpkg.model", "Plain.__len__") not in program.traced_functions()
+
+
+SETATTR_TREE = {
+    "setpkg/__init__.py": "",
+    "setpkg/model.py": """
+        import torch
+        from torch import nn
+
+
+        class Tracked(nn.Module):
+            def __setattr__(self, name, value):
+                if isinstance(value, torch.Tensor) and value.sum() > 0:  # break
+                    value = value * 2
+                super().__setattr__(name, value)
+
+
+        class Untouched:
+            def __setattr__(self, name, value):
+                object.__setattr__(self, name, value.tolist())
+
+
+        class Net(Tracked):
+            def forward(self, x):
+                self.last = x + 1
+                return self.last * 2
+    """,
+}
+
+
+def test_an_attribute_written_on_self_runs_the_class_setattr(write_tree) -> None:
+    # torchmetrics' Metric.__setattr__ runs on each `self.NAME = value` of its methods:
+    # Tracked.__setattr__ runs for Net's write; Untouched.__setattr__ (`value.tolist()`), a class
+    # no traced method writes an attribute of, does not
+    root = write_tree(SETATTR_TREE)
+    _assert_reported_where_dynamo_breaks(root, "setpkg", "model", "Net", "model.py")
+    program = Program(Workspace([str(root / "setpkg")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("setpkg.model", "Tracked.__setattr__") in program.traced_functions()
+    assert ("setpkg.model", "Untouched.__setattr__") not in program.traced_functions()
