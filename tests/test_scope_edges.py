@@ -26,7 +26,13 @@ with a negative for each:
 - `self.fn = functools.partial(f, k=v)` called runs f, `getattr(ops, "f")(x)` runs ops.f; a
   partial binding a positional argument is left out;
 - bound methods in a tuple handed to a function calling `steps[i](x)` run; handed to one that
-  calls nothing it is given, they do not."""
+  calls nothing it is given, they do not;
+- `dist = self.make(x)`, then `dist.entropy()`, runs the method of the classes `make` builds or
+  is annotated to return (and their overrides); a same-named method elsewhere does not run;
+- `len(obj)`, `len(Cls(x))` and `len(self.attr)` on objects of known classes run their `__len__`;
+  a class no len() is given an instance of is not reached;
+- `self.NAME = value` in a traced method runs the class's own `__setattr__`; another class's does
+  not."""
 
 from __future__ import annotations
 
