@@ -26,7 +26,13 @@ with a negative for each:
 - `self.fn = functools.partial(f, k=v)` called runs f, `getattr(ops, "f")(x)` runs ops.f; a
   partial binding a positional argument is left out;
 - bound methods in a tuple handed to a function calling `steps[i](x)` run; handed to one that
-  calls nothing it is given, they do not."""
+  calls nothing it is given, they do not;
+- `dist = self.make(x)`, then `dist.entropy()`, runs the method of the classes `make` builds or
+  is annotated to return (and their overrides); a same-named method elsewhere does not run;
+- `len(obj)`, `len(Cls(x))` and `len(self.attr)` on objects of known classes run their `__len__`;
+  a class no len() is given an instance of is not reached;
+- `self.NAME = value` in a traced method runs the class's own `__setattr__`; another class's does
+  not."""
 
 from __future__ import annotations
 
@@ -670,3 +676,152 @@ def test_bound_methods_in_a_tuple_passed_to_a_function_calling_its_elements_are_
     # `_dispatch_color_steps`, which calls `steps[idx](...)`; `kept` (`x.tolist()`) is passed in
     # a tuple to `keep`, which calls nothing it is given
     _assert_reported_where_dynamo_breaks(write_tree(METHOD_TABLE_TREE), "tablepkg", "model", "Net", "model.py")
+
+
+OWN_RESULT_TREE = {
+    "resultpkg/__init__.py": "",
+    "resultpkg/model.py": """
+        from torch import nn
+
+
+        class Distribution:
+            def entropy(self, x):
+                raise NotImplementedError
+
+
+        class Categorical(Distribution):
+            def __init__(self, scale):
+                self.scale = scale
+
+            def entropy(self, x):
+                if x.sum() > self.scale:  # break
+                    return x * 2
+                return x
+
+
+        class Unrelated:
+            def entropy(self, x):
+                return x.tolist()
+
+
+        class Policy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.made = Categorical(2.0)
+
+            def distribution(self) -> Distribution:
+                return self.made
+
+            def forward(self, x):
+                dist = self.distribution()
+                return dist.entropy(x)
+    """,
+}
+
+
+def test_a_method_called_on_what_an_own_method_returns_runs_the_annotated_class_method(write_tree) -> None:
+    # stable_baselines3's `distribution = self._get_action_dist_from_latent(latent_pi)` (annotated
+    # `-> Distribution`), then `distribution.entropy()`: Categorical's override runs; Unrelated's
+    # `entropy` (`x.tolist()`), a method of the same name on another class, does not
+    root = write_tree(OWN_RESULT_TREE)
+    _assert_reported_where_dynamo_breaks(root, "resultpkg", "model", "Policy", "model.py")
+    program = Program(Workspace([str(root / "resultpkg")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("resultpkg.model", "Categorical.entropy") in program.traced_functions()
+    assert ("resultpkg.model", "Unrelated.entropy") not in program.traced_functions()
+
+
+SIZED_TREE = {
+    "sizedpkg/__init__.py": "",
+    "sizedpkg/model.py": """
+        from torch import nn
+
+
+        class Cache:
+            def __init__(self, x):
+                self.x = x
+
+            def __len__(self):
+                if self.x.sum() > 0:  # break
+                    return 2
+                return 1
+
+
+        class Plain:
+            def __len__(self):
+                return len(self.x.tolist())
+
+
+        class Inner:
+            def __init__(self, x):
+                self.x = x
+
+            def __len__(self):
+                return 3 if self.x.max() > 1 else 1  # break
+
+
+        class Layered:
+            def __init__(self, x):
+                self.inner = Inner(x)
+                self.rows = [x]
+
+            def __len__(self):
+                return len(self.inner) + len(self.rows)
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                cache = Cache(x)
+                rows = [x, x]
+                return x * len(cache) + len(rows) + len(x) + len(Layered(x))
+    """,
+}
+
+
+def test_len_of_a_local_of_a_known_class_runs_its_len(write_tree) -> None:
+    # `len(cache)` on a Cache, and transformers' EncoderDecoderCache.__len__ returning
+    # `len(self.self_attention_cache)`: Cache.__len__ runs; Plain.__len__ (`x.tolist()`) is no
+    # class of a value passed to len, and len of a list or a tensor runs none
+    root = write_tree(SIZED_TREE)
+    _assert_reported_where_dynamo_breaks(root, "sizedpkg", "model", "Net", "model.py")
+    program = Program(Workspace([str(root / "sizedpkg")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("sizedpkg.model", "Cache.__len__") in program.traced_functions()
+    assert ("sizedpkg.model", "Inner.__len__") in program.traced_functions()
+    assert ("sizedpkg.model", "Plain.__len__") not in program.traced_functions()
+
+
+SETATTR_TREE = {
+    "setpkg/__init__.py": "",
+    "setpkg/model.py": """
+        import torch
+        from torch import nn
+
+
+        class Tracked(nn.Module):
+            def __setattr__(self, name, value):
+                if isinstance(value, torch.Tensor) and value.sum() > 0:  # break
+                    value = value * 2
+                super().__setattr__(name, value)
+
+
+        class Untouched:
+            def __setattr__(self, name, value):
+                object.__setattr__(self, name, value.tolist())
+
+
+        class Net(Tracked):
+            def forward(self, x):
+                self.last = x + 1
+                return self.last * 2
+    """,
+}
+
+
+def test_an_attribute_written_on_self_runs_the_class_setattr(write_tree) -> None:
+    # torchmetrics' Metric.__setattr__ runs on each `self.NAME = value` of its methods:
+    # Tracked.__setattr__ runs for Net's write; Untouched.__setattr__ (`value.tolist()`), a class
+    # no traced method writes an attribute of, does not
+    root = write_tree(SETATTR_TREE)
+    _assert_reported_where_dynamo_breaks(root, "setpkg", "model", "Net", "model.py")
+    program = Program(Workspace([str(root / "setpkg")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("setpkg.model", "Tracked.__setattr__") in program.traced_functions()
+    assert ("setpkg.model", "Untouched.__setattr__") not in program.traced_functions()

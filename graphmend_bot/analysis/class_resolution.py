@@ -41,6 +41,8 @@ def value_classes(program: Program, fid: FunctionId, ref: str, depth: int = 0) -
     if kind == "attr":
         own = program.function(fid).class_qualname
         return _property_classes(program, fid[0], own, rest) if own is not None else []
+    if kind == "self" and not rest.endswith("]"):  # "self:layers[]" is a submodule, not a result
+        return _own_method_results(program, fid, rest)
     if kind in ("name", "dotted"):
         # `Cls(...)`; a function's return annotation is not followed here: what a method called
         # on its result returns would then flow as a tensor (transformers' `from_legacy_cache`
@@ -82,6 +84,24 @@ def _attribute_built(program: Program, fid: FunctionId, name: str) -> list[Class
         for mod, constructor in program._attribute_constructors(fid[0], own, name)
         for found in program._classes_built_by(mod, constructor)
     ]
+
+
+def _own_method_results(program: Program, fid: FunctionId, name: str) -> list[ClassId]:
+    """`dist = self.make_dist(x)`: the classes the method `self.NAME(...)` may run (its own or a
+    subclass's override) returns, each by the classes it builds (`return Categorical(...)`) or
+    else by its return annotation (stable_baselines3's `_get_action_dist_from_latent(...) ->
+    Distribution`, whose result's `entropy()` the policy calls)."""
+    own = program.self_class(fid)
+    if own is None:
+        return []
+    method = program._method(fid[0], own, name)
+    methods = [*([method] if method is not None else []), *program._overrides(fid[0], own, name)]
+    return _unique([
+        cls
+        for made in methods
+        if not is_property(program.function(made).decorators)
+        for cls in (program._factory_instances(made) or _returned_classes(program, made))
+    ])
 
 
 def _property_classes(program: Program, module: str, cls: str, name: str) -> list[ClassId]:

@@ -912,6 +912,18 @@ class Program:
                 yield from self._decorator_wrappers((found[1], found[2]))
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
+        if function.attribute_writes:
+            yield from self._attribute_setters(fid)
+
+    def _attribute_setters(self, fid: FunctionId) -> list[FunctionId]:
+        """`self.NAME = value` in a method runs the class's own `__setattr__` (its own or a base's
+        of the tree, or a subclass's override), which Dynamo inlines (measured on torch 2.13: a
+        break inside torchmetrics-like `Metric.__setattr__` is reported there)."""
+        own = self.self_class(fid)
+        if own is None:
+            return []
+        setter = self._method(fid[0], own, "__setattr__")
+        return [*([setter] if setter is not None else []), *self._overrides(fid[0], own, "__setattr__")]
 
     def _methods_named_from(self, module: str, class_qualname: str, prefix: str) -> list[FunctionId]:
         """The methods `getattr(self, PREFIX + ...)` may fetch: each method whose name starts with
