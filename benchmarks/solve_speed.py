@@ -34,8 +34,12 @@ def save_summaries(tree: str, path: Path) -> None:
     with collector_paused():
         workspace = Workspace([tree], Config(), whole_result=True)
         unread = [(p, scan.imports) for p, scan in workspace._scans.items() if p not in workspace.summaries]
-        path.write_bytes(pickle.dumps((list(workspace.summaries.values()), workspace.config.entry_points,
-                                       workspace.scope, unread), protocol=5))
+        path.write_bytes(
+            pickle.dumps(
+                (list(workspace.summaries.values()), workspace.config.entry_points, workspace.scope, unread),
+                protocol=5,
+            )
+        )
 
 
 def solve(summaries: list, entry_points: list[str], scope: str, unread: list) -> list[Finding]:
@@ -44,10 +48,16 @@ def solve(summaries: list, entry_points: list[str], scope: str, unread: list) ->
     reached = program.public_api_reach()
     standing = program.traced_drafts()
     unproven = program.unproven_parameters(
-        {(t.module.module, t.function.qualname) for t in standing if t.draft.deps.params})
+        {(t.module.module, t.function.qualname) for t in standing if t.draft.deps.params}
+    )
     findings = [
-        _finding(t.module, t.function, t.draft, reached.get((t.module.module, t.function.qualname), ""),
-                 unproven.get((t.module.module, t.function.qualname), ()))
+        _finding(
+            t.module,
+            t.function,
+            t.draft,
+            reached.get((t.module.module, t.function.qualname), ""),
+            unproven.get((t.module.module, t.function.qualname), ()),
+        )
         for t in standing
     ]
     return sorted(findings, key=lambda f: f.sort_key)
@@ -75,8 +85,10 @@ def main() -> None:
             findings = solve(*loaded)
             seconds.append(time.process_time() - start)
     digest = hashlib.sha256(repr(findings).encode()).hexdigest()[:16]
-    print(f"serial solve: {min(seconds):.3f} s CPU (min of {' '.join(f'{s:.3f}' for s in seconds)}), "
-          f"{len(findings)} findings, digest {digest}")
+    print(
+        f"serial solve: {min(seconds):.3f} s CPU (min of {' '.join(f'{s:.3f}' for s in seconds)}), "
+        f"{len(findings)} findings, digest {digest}"
+    )
 
 
 if __name__ == "__main__":
