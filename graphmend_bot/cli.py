@@ -30,7 +30,7 @@ from graphmend_bot.report import RENDERERS
 from graphmend_bot.report.terminal import one_line, shown_to_a_person, terminal_text, visible
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.source_warnings import ignore_source_warnings
-from graphmend_bot.verify.command import add_arguments as add_verify_arguments
+from graphmend_bot.verify.arguments import add_arguments as add_verify_arguments
 
 Command = Callable[[argparse.Namespace], int]
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.analysis.prefilter import EVERYTHING, Import
-from graphmend_bot.analysis.untraced_callers import UntracedCallers, callee_names
+from graphmend_bot.analysis.untraced_callers import callee_names
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class CallerArguments:
         calls: dict[FunctionId, list[tuple[FunctionId, CallSite, bool]]] = {}
         # Untraced callers first: the reason shown is the first call found, and code nothing compiles
         # is where a numpy array or a Python number usually comes from.
-        for caller, site, callee in UntracedCallers(self.program, self.solver.traced, set(candidates)).sites:
+        for caller, site, callee in self.solver.untraced_callers.calling(set(candidates)):
             calls.setdefault(callee, []).append((caller, site, False))
         for (caller, index), targets in self.solver.targets.items():
             for target in targets:

@@ -104,6 +104,9 @@ class Program:
             (name, qualname): function for name, summary in self.modules.items()
             for qualname, function in summary.functions.items()
         }
+        # The function of an id: the dict's own lookup, called with no Python frame in between
+        # (a method wrapping it was a twentieth of the solve on transformers 5.24).
+        self.function: Callable[[FunctionId], FunctionSummary] = self._functions.__getitem__
         self.extra_entry_points = list(extra_entry_points)
         self._module_classes: dict[tuple[str, str], bool] = {}
         self._hierarchy: ClassHierarchy | None = None
@@ -143,9 +146,6 @@ class Program:
         return self._hierarchy
 
     # ---- name resolution ----------------------------------------------------------------
-    def function(self, fid: FunctionId) -> FunctionSummary:
-        return self._functions[fid]
-
     def _split_qualified(self, dotted: str) -> tuple[str, str] | None:
         """Split `pkg.mod.Class.method` into a checked module and a name inside it."""
         parts = dotted.split(".")
@@ -1265,15 +1265,17 @@ class _TensorFlow:
         `callees`: the traced functions with hinted parameters (a few of them on a large tree)."""
         for (caller, index), targets in self.targets.items():
             for callee in targets:
-                if callee not in callees:
-                    continue
-                hinted = self.program.function(callee).hinted_params
-                passed = self._arguments(self.program.function(caller).calls[index], callee)
-                self.fixed[callee].update(name for name in hinted if name in passed and not passed[name].nonempty)
+                if callee in callees:
+                    self._confirm_hints(callee, self._arguments(self.program.function(caller).calls[index], callee))
         for _, site, callee in self.untraced_callers.sites:
-            passed = self._arguments(site, callee)
-            hinted = self.program.function(callee).hinted_params
-            self.fixed[callee].update(name for name in hinted if name in passed and not passed[name].nonempty)
+            self._confirm_hints(callee, self._arguments(site, callee))
+
+    def _confirm_hints(self, callee: FunctionId, passed: dict[str, Kind]) -> None:
+        """The hinted parameters of `callee` a call passes a Python value keep their hint."""
+        for name in self.program.function(callee).hinted_params:
+            kind = passed.get(name)
+            if kind is not None and not kind.nonempty:
+                self.fixed[callee].add(name)
 
     def holds(self, fid: FunctionId, deps: Kind) -> bool:
         if deps.always:
@@ -1414,11 +1416,11 @@ class _TensorFlow:
                             self._touched(fid)
                 if calls:
                     open_calls = []
-                    for call in calls:
-                        passed_now, still_open = self._pass_arguments(fid, call[1], call[0])
+                    for target, passed in calls:
+                        passed_now, still_open = self._pass_arguments(fid, passed, target)
                         changed |= passed_now
                         if still_open:
-                            open_calls.append(call)
+                            open_calls.append((target, still_open))
                     calls[:] = open_calls  # a call whose every parameter is set has nothing left to pass
             if self.attributes.update(self.holds):
                 changed = True
@@ -1469,8 +1471,8 @@ class _TensorFlow:
 
     def _bind_arguments(self, site: CallSite, callee: FunctionId) -> dict[str, Kind]:
         function = self.program.function(callee)
-        params = list(function.params)
-        named: list[tuple[str, Kind]] = []
+        params = function.params
+        passed: dict[str, Kind] = {}
         if (
             function.class_qualname is not None
             and "staticmethod" not in function.decorators
@@ -1479,29 +1481,32 @@ class _TensorFlow:
             params = params[1:]
         elif site.ref.endswith(".apply") and _is_autograd_forward(function):
             params = params[1:]  # ctx
-            named.extend(shifted_arguments(function, site).items())  # Dynamo's binding without grad
+            passed.update(shifted_arguments(function, site))  # Dynamo's binding without grad
         star = params.index(function.vararg) if function.vararg in params else len(params)
-        named.extend((params[i], kind) for i, kind in enumerate(site.args) if i < star)
+        passed.update(zip(params[:star], site.args))  # by position, up to the *args parameter
         if star < len(params) and len(site.args) > star:
-            named.append((params[star], Kind.union(site.args[star:]).without_flags()))
-        return dict([*named, *site.kwargs])
+            passed[params[star]] = Kind.union(site.args[star:]).without_flags()
+        passed.update(site.kwargs)
+        return passed
 
     def _pass_arguments(self, caller: FunctionId, passed: list[tuple[str, Kind]], callee: FunctionId
-                        ) -> tuple[bool, bool]:
-        """(whether a parameter of `callee` became a tensor, whether one passed here is still not
-        one). Parameters only ever become tensors and `fixed` does not change while solving, so
-        a call with none still open never passes anything again."""
+                        ) -> tuple[bool, list[tuple[str, Kind]]]:
+        """(whether a parameter of `callee` became a tensor, the arguments of `passed` whose
+        parameter is still not one). Parameters only ever become tensors, so an argument whose
+        parameter is set never passes anything again: the next round is handed only the others
+        (solve's edges leave out the `fixed` parameters, which do not change while solving)."""
         received: list[str] = []
-        still_open = False
-        fixed, params = self.fixed[callee], self.params[callee]
-        for name, kind in passed:
-            if name in fixed or params.get(name):
+        still_open: list[tuple[str, Kind]] = []
+        params = self.params[callee]
+        for argument in passed:
+            name = argument[0]
+            if params.get(name):
                 continue
-            if self.holds(caller, kind):
+            if self.holds(caller, argument[1]):
                 params[name] = True
                 received.append(name)
             else:
-                still_open = True
+                still_open.append(argument)
         if received:
             self._received(callee, received)
         return bool(received), still_open

@@ -44,23 +44,41 @@ class UntracedCallers:
     def __init__(self, program: Program, traced: set[FunctionId], callees: set[FunctionId]) -> None:
         self.program = program
         self.traced = traced
+        # The untraced call sites by the name they call, each with its place in the walk of every
+        # module, function and site: the solver and caller_arguments.py each ask for other callees,
+        # and one walk of every call in the tree serves both.
+        self._by_name: dict[str, list[tuple[int, FunctionId, CallSite]]] | None = None
+        self.sites = self.calling(callees)
+
+    def calling(self, callees: set[FunctionId]) -> list[tuple[FunctionId, CallSite, FunctionId]]:
+        """(caller, site, callee) of every call from untraced code in the tree that may run one of
+        `callees`, in the order of the modules, their functions and their calls."""
         names = callee_names(callees)
-        self.sites: list[tuple[FunctionId, CallSite, FunctionId]] = []
         if not names:
-            return
-        for module, summary in program.modules.items():
-            if module in program.dependency_modules:
-                continue
-            for qualname, function in summary.functions.items():
-                caller = (module, qualname)
-                if caller in traced:
+            return []
+        by_name = self._sites_by_name()
+        found = sorted(entry for name in names for entry in by_name.get(name, ()))
+        return [
+            (caller, site, target)
+            for _, caller, site in found
+            for target in self.program.resolve_call(caller, site.ref) if target in callees
+        ]
+
+    def _sites_by_name(self) -> dict[str, list[tuple[int, FunctionId, CallSite]]]:
+        if self._by_name is None:
+            self._by_name = {}
+            order = 0
+            for module, summary in self.program.modules.items():
+                if module in self.program.dependency_modules:
                     continue
-                for site in function.calls:
-                    if called_name(site.ref) not in names:
+                for qualname, function in summary.functions.items():
+                    caller = (module, qualname)
+                    if caller in self.traced:
                         continue
-                    self.sites.extend(
-                        (caller, site, target) for target in program.resolve_call(caller, site.ref) if target in callees
-                    )
+                    for site in function.calls:
+                        self._by_name.setdefault(called_name(site.ref), []).append((order, caller, site))
+                        order += 1
+        return self._by_name
 
     def holds(
         self, fid: FunctionId, kind: Kind, attributes: AttributeTypes, traced_returns: Callable[[FunctionId], bool],
