@@ -47,8 +47,9 @@ lint: $(STAMP)
 # The suite includes tests/test_action_image.py: it builds the Action's image on a local stand-in base
 # (../shared/tools/docker-standin-base.sh installs and starts Docker when it can; cached by name) and
 # runs `graphmend bot` in it against the fake GitHub. Where Docker cannot start it is skipped, with why.
+# The suite runs on every core (pytest-xdist), a file's tests on one worker: module fixtures build once.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile --durations=15
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .graphmend-demo
