@@ -260,3 +260,39 @@ def test_a_change_outside_the_program_does_not_solve_the_base(tmp_path: Path, fa
                              {"tools/report.py": script.replace("{}", "{'a': 1}")})
     document = review_json(world.git.root, world.base_sha)
     assert (document["findings"], document["removed"]) == (0, None)
+
+
+def test_a_renamed_or_deleted_file_leaves_the_base_unsolved(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """The base's tree would hold a file the head's lacks, which the head's workspace cannot be
+    reverted to: solved anyway, the base lost the renamed file's entry point and every break it
+    reaches read as new (review13 #1). Breaks are then new on added lines, as before."""
+    base = {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "pkg/net.py": CALLER}
+    world = PullRequestWorld(tmp_path, fake_github, base, {"pkg/net.py": None, "pkg/model.py": CALLER})
+    assert [(f["status"], f.get("previous_filename")) for f in world.git.pull_files(world.base_sha, world.head_sha)
+            ] == [("renamed", "pkg/net.py")]
+    document = review_json(world.git.root, world.base_sha)
+    assert (document["new"], document["removed"]) == (0, None)
+    run = world.run(world.event("pull_request.opened.json"), fail_on="findings")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "is deleted or renamed: the base commit is not solved" in run.stdout
+    assert fake_github.comments_on(REPO, NUMBER) == []
+
+
+def test_a_forks_bundle_cannot_call_a_break_on_an_added_line_pre_existing_or_invent_removals() -> None:
+    """The bundle is the fork's word: held to the trusted diff, its base comparison may not demote a
+    finding on a line the pull request added, nor list removed breaks outside the changed files."""
+    from graphmend_bot.findings import BaseFindings, CheckResult, Finding, Location
+    from graphmend_bot.github.review.fork import trusted_base
+
+    def finding(path: str, row: int) -> Finding:
+        return Finding("GM401", "`print` in traced code", path, Location(row, 5), Location(row, 13), "GB0059",
+                       source_line=f"print({row})")
+
+    added, unchanged, elsewhere = finding("pkg/net.py", 9), finding("pkg/net.py", 3), finding("pkg/far.py", 7)
+    result = CheckResult([added, unchanged], base=BaseFindings(
+        frozenset({added.fingerprint, unchanged.fingerprint}), [elsewhere, finding("pkg/net.py", 4)]))
+    patch = "@@ -8,2 +8,3 @@\n x = 1\n+print(9)\n y = 2"
+    kept = trusted_base(result, {"pkg/net.py": patch})
+    assert kept is not None
+    assert kept.fingerprints == {unchanged.fingerprint}
+    assert [(f.path, f.location.row) for f in kept.removed] == [("pkg/net.py", 4)]

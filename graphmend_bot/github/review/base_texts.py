@@ -1,9 +1,9 @@
 """The changed files as the base commit has them: what the review solves the base from.
 
 Only the changed files are read; every other file is the same on both sides and keeps its
-summary (engine.Workspace.revert). A file the change adds, or renames (its breaks then count as
-new under the new name and removed under the old one, as Dynamo's census counts them), has no
-base text: None. The bot undoes each file's patch (rebound_names.base_text) and asks the API
+summary (engine.Workspace.revert). A file the change adds has no base text: None. A change that
+deletes or renames a file is not compared with its base (the callers decide: the base's tree
+would hold a file the head's lacks). The bot undoes each file's patch (rebound_names.base_text) and asks the API
 only where the patch cannot be undone (GitHub leaves it out of large diffs); `graphmend review`
 asks git. The texts are data, decoded as Python decodes a source file and capped as the check
 caps one: nothing of the pull request is ever run.

@@ -22,7 +22,7 @@ from github.Repository import Repository
 
 from graphmend_bot.config import CONFIG_FILES, Config, ConfigError, load_config
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
-from graphmend_bot.findings import CheckResult
+from graphmend_bot.findings import BaseFindings, CheckResult
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe, fetch_file
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.identity import resolve_identity
@@ -30,6 +30,7 @@ from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.review.analyse import analyse
 from graphmend_bot.github.review.breaks import carried_breaks
 from graphmend_bot.github.review.bundle import Bundle, BundleError, read_bundle
+from graphmend_bot.github.review.diff import added_lines
 from graphmend_bot.github.review.pull_request import PullRequestState, blob_url, read_pull_request, review
 
 
@@ -156,6 +157,7 @@ def post_bundle(ctx: ActionContext, log: Log) -> int:
         changed = {f.filename for f in state.python_files}
         result = bundle.result
         result.findings = [f for f in result.findings if f.path in changed]
+        result.base = trusted_base(result, {f.filename: f.patch for f in state.python_files})
         sources = _fetch_sources(repo, sorted({f.path for f in result.findings}), head_sha)
         with tempfile.TemporaryDirectory(prefix="graphmend-config-") as scratch:
             config = base_config(ctx, repo, state.pr.base.sha, Path(scratch))
@@ -172,3 +174,16 @@ def post_bundle(ctx: ActionContext, log: Log) -> int:
     log.info(f"posting the review of pull request #{number} at {head_sha[:7]} from the review bundle")
     breaks = carried_breaks(bundle.breaks, blob_url(ctx, state)) if bundle.breaks is not None else None
     return review(ctx, repo, state, result, sources, log, breaks=breaks)
+
+
+def trusted_base(result: CheckResult, patches: dict[str, str | None]) -> BaseFindings | None:
+    """The bundle's base comparison, kept within what the trusted diff shows: a finding on a line
+    the pull request added is new whatever the bundle says (it could call it pre-existing), and a
+    removed break is one of a changed file (it could invent removals anywhere). Leaving a finding
+    out of the bundle hides more than either, so nothing else of it can be checked here."""
+    if result.base is None:
+        return None
+    added = added_lines(patches)
+    on_added_lines = {f.fingerprint for f in result.findings if f.location.row in added.get(f.path, ())}
+    return BaseFindings(result.base.fingerprints - on_added_lines,
+                        [f for f in result.base.removed if f.path in patches])

@@ -30,6 +30,7 @@ class WorkingTreeChange:
     base: str  # the commit REF names
     head: str  # HEAD's commit when the working tree holds no other change to Python files, else ""
     files: list[ChangedFile]
+    gone: tuple[str, ...] = ()  # Python files of the base the change deletes or renames (old paths)
 
 
 def _git(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> str:
@@ -72,6 +73,7 @@ def working_tree_change(start: Path, ref: str) -> WorkingTreeChange:
     root = repository_root(start)
     base = resolve_commit(root, ref)
     files: list[ChangedFile] = []
+    gone: list[str] = []
     fields = _git(root, "diff", "-z", "--name-status", "-M", "--no-ext-diff", "--no-textconv", base, "--").split("\0")
     index = 0
     while index < len(fields) - 1:
@@ -80,6 +82,8 @@ def working_tree_change(start: Path, ref: str) -> WorkingTreeChange:
         names = fields[index + 1:index + 1 + count]
         index += 1 + count
         path = names[-1]
+        if status[:1] in ("D", "R") and names[0].endswith(".py"):
+            gone.append(names[0])
         if status.startswith("D") or not path.endswith(".py"):
             continue
         raw = _git(root, "diff", "-U3", "-M", "--no-ext-diff", "--no-textconv", "--no-color", base, "--", *names)
@@ -92,7 +96,7 @@ def working_tree_change(start: Path, ref: str) -> WorkingTreeChange:
         files.append(ChangedFile(path, _patch(raw)))
     dirty = bool(untracked) or bool(_git(root, "diff", "--name-only", "HEAD", "--", "*.py").strip())
     head = "" if dirty else _git(root, "rev-parse", "HEAD").strip()
-    return WorkingTreeChange(root, base, head, sorted(files, key=lambda f: f.path))
+    return WorkingTreeChange(root, base, head, sorted(files, key=lambda f: f.path), tuple(sorted(gone)))
 
 
 def show_file(root: Path, commit: str, path: str) -> bytes | None:

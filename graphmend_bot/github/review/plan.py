@@ -11,7 +11,9 @@ pull request added, or on an unchanged line its data flow now breaks (blamed on 
 One the base has too (an `.item()` on a context line three lines above an added `print`, a line
 only moved) was there before: its comment, its line in the review body and the summary's counts
 say pre-existing, and new ones get the comment slots first. Where the base was not solved (a
-fork's bundle), a break is new on a line the change added or where an added call brought it in.
+file renamed or deleted, the API short of reads), a break is new on a line the change added or
+where an added call brought it in; a fork's bundle carries its base's answer, held to the trusted
+diff (fork.trusted_base).
 """
 
 from __future__ import annotations

@@ -53,6 +53,7 @@ class PullRequestState:
     python_files: list[File]
     review_comments: list[PullRequestComment]
     issue_comments: list[IssueComment]
+    gone: tuple[str, ...] = ()  # Python files of the base the pull request deletes or renames (old paths)
 
 
 @dataclass
@@ -134,6 +135,10 @@ def _base_texts(ctx: ActionContext, repo: Repository, state: PullRequestState, l
     lines only) when the API cannot give one whose patch cannot be undone."""
     files = [(f.filename, f.status, f.patch) for f in state.python_files]
     fallback = "; a break is new only on a line the pull request added or where an added call brings it in"
+    if state.gone:
+        # The base then has files the head's tree lacks (engine's Workspace.revert keeps the head's).
+        log.info(f"{state.gone[0]} is deleted or renamed: the base commit is not solved{fallback}")
+        return None
     try:
         texts = texts_from_patches(ctx.workspace, files, lambda path: fetch_file(repo, path, state.pr.base.sha))
     except API_ERRORS as error:
@@ -202,10 +207,16 @@ def review(
 
 def read_pull_request(repo: Repository, number: int, bot: BotIdentity) -> PullRequestState:
     pr = repo.get_pull(number)
-    files = [f for f in pr.get_files() if f.filename.endswith(".py") and f.status != "removed"]
+    every = list(pr.get_files())
+    files = [f for f in every if f.filename.endswith(".py") and f.status != "removed"]
+    gone = sorted(
+        (f.previous_filename if f.status == "renamed" else f.filename) or "" for f in every
+        if f.status in ("removed", "renamed")
+    )
     return PullRequestState(
         bot=bot, pr=pr, head_sha=pr.head.sha, draft=bool(pr.draft), python_files=files,
         review_comments=list(pr.get_review_comments()), issue_comments=list(pr.get_issue_comments()),
+        gone=tuple(path for path in gone if path.endswith(".py")),
     )
 
 
