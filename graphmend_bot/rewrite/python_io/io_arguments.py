@@ -169,14 +169,18 @@ def _calls(node: cst.BaseExpression, function: str) -> bool:
 
 
 def _nested_parts(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """Expressions held one level down in non-expression nodes (f-string parts, subscripts, args)."""
+    """The expressions held in `node`'s non-expression children (f-string parts, subscript indexes,
+    comprehension clauses, arguments) at any depth: the nearest expression down each path. One
+    level was not enough: `x[f()]` holds `f()` in an Index inside a SubscriptElement (review13)."""
+    return [part for child in node.children if not isinstance(child, cst.BaseExpression)
+            for part in _expressions_within(child)]
+
+
+def _expressions_within(node: cst.CSTNode) -> list[cst.CSTNode]:
     parts: list[cst.CSTNode] = []
     for child in node.children:
         if isinstance(child, cst.BaseExpression):
-            continue
-        for grandchild in child.children:
-            if isinstance(grandchild, cst.BaseExpression):
-                parts.append(grandchild)
-            else:
-                parts.extend(_nested_parts(grandchild))
+            parts.append(child)
+        else:
+            parts.extend(_expressions_within(child))
     return parts
