@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from graphmend_bot.vocabulary.dotted_names import dotted_name
-from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, TRAINING
+from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, TRAINING
 
 _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are spelled
 # The dtypes a test picks, by their names in torch.
@@ -123,4 +123,4 @@ def dtypes_named(mode: str) -> list[str]:
 
 
 def _is_mode(text: str) -> bool:
-    return text in (TRAINING, AUTOCAST, GRAD_ENABLED) or bool(dtypes_named(text))
+    return text in (TRAINING, AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD) or bool(dtypes_named(text))

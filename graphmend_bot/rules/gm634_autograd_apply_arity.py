@@ -15,6 +15,7 @@ from graphmend_bot.analysis.apply_arity import first_flag_test, shifted
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import Kind
+from graphmend_bot.vocabulary.mode_names import NO_INPUT_REQUIRES_GRAD
 
 
 def _forward(rule: Rule, checker: Checker, node: ast.FunctionDef) -> None:
@@ -32,7 +33,7 @@ def _forward(rule: Rule, checker: Checker, node: ast.FunctionDef) -> None:
         test,
         f"Dynamo binds `apply`'s arguments one place over (as many as `forward` has parameters, "
         f"`*args` counted once): `{flag}` gets a tensor and this branch depends on its values "
-        "(when no input requires grad)",
+        f"({NO_INPUT_REQUIRES_GRAD})",
         deps,
     )
 

@@ -6,3 +6,4 @@ AUTOCAST = "under autocast"
 # `t.requires_grad_()` breaks with grad enabled; under `torch.no_grad()` only when the tensor
 # leaves the graph (returned, or alive across another break): measured on torch 2.13, GM701.
 GRAD_ENABLED = "with grad enabled"
+NO_INPUT_REQUIRES_GRAD = "when no input requires grad"  # inference, `torch.no_grad()`: GM634
