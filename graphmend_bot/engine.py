@@ -41,7 +41,14 @@ from graphmend_bot.analysis.suppressions import unknown_suppression_codes
 from graphmend_bot.analysis.untraced_callers import callee_names
 from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config
-from graphmend_bot.findings import CheckResult, FileError, Finding, Location, number_identical_lines
+from graphmend_bot.findings import (
+    CheckResult,
+    FileError,
+    Finding,
+    Location,
+    lacked_by_base,
+    number_identical_lines,
+)
 from graphmend_bot.gc_pause import collector_paused, frozen_for_fork, worker_start
 from graphmend_bot.rules import ALL_RULES_BY_CODE, select_codes
 from graphmend_bot.shared_map import shared_map
@@ -745,7 +752,10 @@ def _against_base(paths: list[str], workspace: Workspace, solving: Workspace, be
             workspace.cache.store_result(key, cached)
     base = base_findings(without_baselined(cached, config).findings, whole.findings)
     listed = {f.breaks_at for f in result.findings if f.breaks_at}
-    new = [f for f in candidates if f.fingerprint not in base.fingerprints and f"{f.path}:{f.location.row}" not in listed]
+    # identical lines are matched as groups (findings.lacked_by_base); `older` is in both lists
+    every = list({id(f): f for f in [*result.findings, *candidates]}.values())
+    lacked = lacked_by_base(every, base.fingerprints, lambda f: on_added_line(f, added_lines))
+    new = [f for f in candidates if id(f) in lacked and f"{f.path}:{f.location.row}" not in listed]
     if new and program is None:  # the base came from the cache: solve the head for the calls to blame
         head = _solved(paths, config, workspace.cache)
         program, summaries = head._solved, list(head.summaries.values())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -185,6 +185,24 @@ def number_identical_lines(findings: Sequence[Finding]) -> list[Finding]:
     fingerprint."""
     counts = repeat_counts((f.code, f.path, f.symbol, f.source_line.strip()) for f in findings)
     return [replace(finding, occurrence=count) if count else finding for finding, count in zip(findings, counts)]
+
+
+def lacked_by_base(findings: Sequence[Finding], base: Collection[str],
+                   on_added_line: Callable[[Finding], bool]) -> set[int]:
+    """The ids of `findings` a base with these fingerprints lacks. Identical lines are matched as a
+    group, not by occurrence number: a `print("step")` added above one the base had numbers first,
+    and would take the old one's fingerprint. Each group's surplus over the base goes to its
+    findings on added lines first, then to its last lines (review13)."""
+    groups: dict[Hashable, list[Finding]] = {}
+    for finding in findings:
+        groups.setdefault((finding.code, finding.path, finding.symbol, finding.source_line.strip()), []).append(finding)
+    lacked: set[int] = set()
+    for group in groups.values():
+        surplus = sum(f.fingerprint not in base for f in group)
+        if surplus:
+            ranked = sorted(group, key=lambda f: (not on_added_line(f), -f.location.row))
+            lacked.update(id(f) for f in ranked[:surplus])
+    return lacked
 
 
 @dataclass(frozen=True)

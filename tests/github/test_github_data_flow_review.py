@@ -296,3 +296,26 @@ def test_a_forks_bundle_cannot_call_a_break_on_an_added_line_pre_existing_or_inv
     assert kept is not None
     assert kept.fingerprints == {unchanged.fingerprint}
     assert [(f.path, f.location.row) for f in kept.removed] == [("pkg/net.py", 4)]
+
+
+def test_an_identical_line_added_above_an_old_one_is_the_new_one(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """Identical lines number in line order, so the added `print("step")` above the old one took the
+    old one's fingerprint: the added line read pre-existing and the old line new (review13 #2)."""
+    model = '''\
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        print("step")
+        return y + 1
+'''
+    head = model.replace("        y = x * 2\n", '        print("step")\n        y = x * 2\n')
+    world = PullRequestWorld(tmp_path, fake_github, {"pkg/__init__.py": "", "pkg/net.py": model}, {"pkg/net.py": head})
+    document = review_json(world.git.root, world.base_sha)
+    assert (document["new"], document["pre_existing"]) == (1, 1)
+    labels = {c["line"]: "Pre-existing" in c["body"] for c in document["review"]["comments"]}
+    assert labels == {7: False, 9: True}
+    assert all("new with this change" not in c["body"] for c in document["review"]["comments"])

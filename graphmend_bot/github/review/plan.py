@@ -24,7 +24,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from graphmend_bot.edits import apply_in_order
-from graphmend_bot.findings import CheckResult, Finding, Fix, pointed_at, pointers, repeat_counts
+from graphmend_bot.findings import (
+    CheckResult,
+    Finding,
+    Fix,
+    lacked_by_base,
+    pointed_at,
+    pointers,
+    repeat_counts,
+)
 from graphmend_bot.github.core.markers import SUMMARY_MARKER, finding_marker, parse_finding_marker
 from graphmend_bot.github.review.diff import DiffFile, parse_patch
 from graphmend_bot.github.review.suggestion import suggestion_for
@@ -108,6 +116,10 @@ def _shown(finding: Finding, diff: DiffFile | None, source: str | None) -> bool:
     return row <= len(lines) and diff.commentable(row, row) and diff.matches(row, lines[row - 1])
 
 
+def _on_added_line(finding: Finding, diff: DiffFile | None) -> bool:
+    return diff is not None and finding.location.row in diff.added
+
+
 def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None,
            unsafe: bool = False, new: bool = True, suggested: dict[Fix, int] | None = None) -> PlannedComment | None:
     """Where a finding's comment goes in the diff, with a suggestion when the fix fits there
@@ -166,12 +178,14 @@ def plan_review(
     # A break an added call brought into traced code is new wherever its line is; the finding at
     # the call only points at it (findings.pointers): one break, counted at its line.
     brought, pointing = pointed_at(findings), {id(f) for f in pointers(findings)}
+    lacked = lacked_by_base(findings, before, lambda f: _on_added_line(f, diffs.get(f.path))) if before is not None \
+        else set()
     for finding, key in zip(findings, keys, strict=True):
         diff, source = diffs.get(finding.path), sources.get(finding.path)
         if finding.at in brought:
             new = True
         elif before is not None:
-            new = finding.fingerprint not in before
+            new = id(finding) in lacked
         else:
             new = diff is not None and finding.location.row in diff.added
         # Counted once, at its own line (not at a pointer); outside the diff only when known new.
