@@ -95,9 +95,14 @@ def _paths_by_config(args: argparse.Namespace) -> list[list[str]]:
     if args.config:
         return [list(paths)]
     groups: dict[Path | None, list[str]] = {}
+    nearest: dict[str, Path | None] = {}  # by folder: pre-commit passes many files of one folder
     for path in paths:
-        start = Path(path) if os.path.lexists(path) else Path(path).parent
-        groups.setdefault(find_config_file(start), []).append(path)
+        if not os.path.lexists(path):
+            continue  # an error already (_missing_paths); it would make a group of its own
+        folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+        if folder not in nearest:
+            nearest[folder] = find_config_file(Path(folder))
+        groups.setdefault(nearest[folder], []).append(path)
     return list(groups.values())
 
 

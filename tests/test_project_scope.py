@@ -197,3 +197,11 @@ def test_a_shard_of_several_projects_is_refused_with_a_message(write_tree, graph
     done = run(graphmend_cmd, root, "check", "--save-result", "out.json", "a/pkg/utils.py", "b/pkg/utils.py")
     assert done.returncode == 2 and "different configurations" in done.stderr
     assert "Traceback" not in done.stderr and not (root / "out.json").exists()
+
+
+def test_a_missing_path_among_several_projects_is_an_error_not_a_project(write_tree, graphmend_cmd):
+    root = _monorepo(write_tree)
+    done = run(graphmend_cmd, root, "check", "--diff", "a/pkg/utils.py", "b/pkg/utils.py", "nothere.py")
+    assert done.returncode == 2 and "nothere.py: no such file or directory" in done.stderr
+    # one summary per project: the missing path made a third group of its own, with its own summary
+    assert (done.stdout + done.stderr).count("Would fix ") == 2
