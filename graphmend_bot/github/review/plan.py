@@ -121,7 +121,8 @@ def _on_added_line(finding: Finding, diff: DiffFile | None) -> bool:
 
 
 def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None,
-           unsafe: bool = False, new: bool = True, suggested: dict[Fix, int] | None = None) -> PlannedComment | None:
+           unsafe: bool = False, new: bool = True, suggested: dict[tuple[str, Fix], int] | None = None,
+           ) -> PlannedComment | None:
     """Where a finding's comment goes in the diff, with a suggestion when the fix fits there
     (an unsafe fix's too with `unsafe`, labelled with what it assumes); `new`: the change made
     it (else its comment says pre-existing). `suggested`: the fixes already suggested in this
@@ -133,8 +134,9 @@ def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None
     lines = physical_lines(source)
     marker = finding_marker(key)
     suggested = {} if suggested is None else suggested
-    if finding.fix is not None and finding.fix in suggested:
-        body = finding_comment(finding, marker, preexisting=not new, suggested_at=suggested[finding.fix])
+    shared = (finding.path, finding.fix)  # a Fix is a value: equal edits in two files are two fixes
+    if finding.fix is not None and shared in suggested:
+        body = finding_comment(finding, marker, preexisting=not new, suggested_at=suggested[shared])
         return PlannedComment(finding, key, finding.path, row, None, body, new)
     suggestion = suggestion_for(finding, source, unsafe)
     if suggestion is not None and diff.commentable(suggestion.first_line, suggestion.last_line) and all(
@@ -143,7 +145,7 @@ def _place(finding: Finding, key: str, diff: DiffFile | None, source: str | None
         first, last = suggestion.first_line, suggestion.last_line
         body = finding_comment(finding, marker, suggestion.text, preexisting=not new)
         if finding.fix is not None:
-            suggested[finding.fix] = last
+            suggested[(finding.path, finding.fix)] = last
         return PlannedComment(finding, key, finding.path, last, first if first != last else None, body, new)
     return PlannedComment(finding, key, finding.path, row, None, finding_comment(finding, marker, preexisting=not new),
                           new)
@@ -174,7 +176,7 @@ def plan_review(
             if not resolved:
                 commented.setdefault(key, comment)
     placed_in_diff: list[PlannedComment] = []
-    suggested: dict[Fix, int] = {}
+    suggested: dict[tuple[str, Fix], int] = {}
     # A break an added call brought into traced code is new wherever its line is; the finding at
     # the call only points at it (findings.pointers): one break, counted at its line.
     brought, pointing = pointed_at(findings), {id(f) for f in pointers(findings)}
