@@ -1,6 +1,6 @@
 """GM634 autograd-apply-arity: its documentation, in one place with how it is detected.
 
-Measured on torch 2.13 (analysis/apply_arity.py; tests/coverage_probes/gb0170_autograd_apply_*):
+Measured on torch 2.13 (vocabulary/apply_binding.py; tests/coverage_probes/gb0170_autograd_apply_*):
 with no input requiring grad, Dynamo binds `Fn.apply(...)` one place over when the call passes as
 many arguments as `forward(ctx, ..., *args)` declares parameters, `ctx` and `*args` counted once
 each. The first `if` on a flag parameter then tests the tensor bound to it and breaks (GB0170).
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.apply_arity import first_flag_test, shifted
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.apply_binding import first_flag_test, shifted
 from graphmend_bot.vocabulary.kind import Kind
 from graphmend_bot.vocabulary.mode_names import NO_INPUT_REQUIRES_GRAD
 
