@@ -10,7 +10,7 @@ the fields that can hold nodes and leaves out the context and operator nodes (`L
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 # Nested scopes: their bodies run in frames of their own (a lambda's and a nested def's
 # defaults and decorators are left out with them, as the scans always did).
@@ -63,15 +63,20 @@ def local_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
                 pending.extend(block)
 
 
+def fields_present(wanted: tuple[str, ...]) -> Callable[[type], tuple[str, ...]]:
+    """Per node type, the fields of `wanted` it has, in that order (cached): most statements
+    (assignments, calls) have none of the block fields, and asking each for all of them with
+    getattr was half of a statement walk's time."""
+    cache: dict[type, tuple[str, ...]] = {}
+
+    def fields_of(node_type: type) -> tuple[str, ...]:
+        fields = cache.get(node_type)
+        if fields is None:
+            fields = cache[node_type] = tuple(f for f in wanted if f in node_type._fields)  # type: ignore[attr-defined]
+        return fields
+
+    return fields_of
+
+
 # The fields holding statement lists (and the handlers and cases that hold more).
-_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
-# Per node type, those of them it has, in that order: most statements (assignments, calls) have
-# none, and asking each for all five was half of this walk's time.
-_BLOCK_FIELDS_OF: dict[type, tuple[str, ...]] = {}
-
-
-def _block_fields(node_type: type) -> tuple[str, ...]:
-    fields = _BLOCK_FIELDS_OF.get(node_type)
-    if fields is None:
-        fields = _BLOCK_FIELDS_OF[node_type] = tuple(f for f in _BLOCK_FIELDS if f in node_type._fields)  # type: ignore[attr-defined]
-    return fields
+_block_fields = fields_present(("body", "orelse", "finalbody", "handlers", "cases"))

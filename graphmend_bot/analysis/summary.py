@@ -23,6 +23,7 @@ from graphmend_bot.analysis import (
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
+from graphmend_bot.analysis.local_nodes import fields_present
 from graphmend_bot.analysis.model import (
     ClassSummary,
     CompileTarget,
@@ -330,16 +331,8 @@ def _is_compiled(node: FunctionNode, imports: Imports) -> bool:
     )
 
 
-# The statement-list fields each statement type has: an assignment or a call, most statements,
-# has none, and asking each for all four (getattr with a default) was 0.6% of the summaries' instructions.
-_BODY_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _body_fields(statement_type: type) -> tuple[str, ...]:
-    fields = _BODY_FIELDS.get(statement_type)
-    if fields is None:
-        fields = _BODY_FIELDS[statement_type] = tuple(f for f in _NESTED_BODIES if f in statement_type._fields)  # type: ignore[attr-defined]
-    return fields
+# The statement-list fields each statement type has (an assignment or a call, most statements, has none).
+_body_fields = fields_present(_NESTED_BODIES)
 
 
 def _element_call(node: ast.expr) -> ast.Call | None:
