@@ -18,12 +18,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple, Protocol, TypeVar
 
+from graphmend_bot.line_code import line_code
+
 
 class Fingerprint(NamedTuple):
     path: str
     kind: str  # "GB0170", or Dynamo's reason when it gave no id
     function: str  # "Net.forward"; "" at module level
-    source: str  # the line's text, whitespace normalised ("line 12" when unknown)
+    source: str  # the line's code (line_code.py), whitespace normalised; "line 12" when unknown
     occurrence: int  # 0 for the first break alike in all the above, by line
 
 
@@ -80,7 +82,9 @@ def fingerprints(breaks: Iterable[LocatedT]) -> dict[Fingerprint, LocatedT]:
     seen: dict[tuple[str, str, str, str], int] = {}
     result: dict[Fingerprint, LocatedT] = {}
     for record in sorted(breaks, key=lambda b: (b.path, b.line)):
-        key = (record.path, record.gb_id or record.reason, record.function, record.source or f"line {record.line}")
+        # matched by code, not comments or spacing (line_code.py), whichever version recorded the text
+        source = normalised_source(line_code(record.source)) if record.source else f"line {record.line}"
+        key = (record.path, record.gb_id or record.reason, record.function, source)
         occurrence = seen.get(key, 0)
         seen[key] = occurrence + 1
         result[Fingerprint(*key, occurrence)] = record

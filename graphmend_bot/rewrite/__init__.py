@@ -28,6 +28,7 @@ from graphmend_bot.config import Config
 from graphmend_bot.edits import apply_in_order
 from graphmend_bot.engine import Workspace
 from graphmend_bot.findings import CheckResult, FileError, Finding, Fix
+from graphmend_bot.line_code import line_code
 from graphmend_bot.rewrite.context import FixContext, FixUnavailable
 from graphmend_bot.rewrite.strategies import FIXABLE_CODES, strategies_for
 from graphmend_bot.rewrite.well_typed import caller_assumptions
@@ -338,11 +339,11 @@ def _file_identity(path: str) -> tuple[int, int] | str:
     return status.st_dev, status.st_ino
 
 
-BreakKey = tuple[str, str, str, bool]  # (code, function, stripped line, rare): stable across line shifts
+BreakKey = tuple[str, str, str, bool]  # (code, function, line code, rare): stable across line shifts
 
 
 def _break_key(finding: Finding) -> BreakKey:
-    return (finding.code, finding.symbol, finding.source_line.strip(), finding.rare)
+    return (finding.code, finding.symbol, line_code(finding.source_line), finding.rare)
 
 
 class BreakTally:
