@@ -10,14 +10,22 @@ import os
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 from typing import TypeVar
 
 from graphmend_bot.analysis import installed_packages
 from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls, on_added_line
-from graphmend_bot.analysis.base_comparison import base_findings, blamed, changed_call_reach
+from graphmend_bot.analysis.base_comparison import Renamed, base_findings, blamed, changed_call_reach
 from graphmend_bot.analysis.caller_arguments import Unproven
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
-from graphmend_bot.analysis.files import SkippedFile, SourceFile, discover, read_source, text_digest
+from graphmend_bot.analysis.files import (
+    SkippedFile,
+    SourceFile,
+    discover,
+    module_name,
+    read_source,
+    text_digest,
+)
 from graphmend_bot.analysis.guards import file_digest, forget_files, package_root
 from graphmend_bot.analysis.incremental import (
     SolvedState,
@@ -330,8 +338,9 @@ class Workspace:
         return state if state.result_key == self._result_key_of(cache, state.digests, False) else None
 
     def _result_key_of(self, cache: SummaryCache, digests: dict[str, str], dependency_calls: bool) -> str:
-        """The key of the whole result for these texts (path -> digest) and this walk and configuration."""
-        file_keys = [(path, cache.summary_key(digest, self._by_path[path], dependency_calls))
+        """The key of the whole result for these texts (path -> digest) and this walk and configuration;
+        a path the tree lacks is a file only a review's base has."""
+        file_keys = [(path, cache.summary_key(digest, self._by_path.get(path) or _base_only_file(path), dependency_calls))
                      for path, digest in digests.items()]
         return cache.result_key(file_keys, self.errors, self.config, self.roots)
 
@@ -520,12 +529,15 @@ class Workspace:
 
     def revert(self, texts: Mapping[str, str | None]) -> None:
         """The tree as a change found it (a review's base): each file of `texts` holds that text,
-        or is left out (None: the change added it); unchanged files keep their summaries. A module
+        or is left out (None: the change added it); unchanged files keep their summaries. A path the
+        head lacks (a file the change deletes or renames away) is added with its text. A module
         only the old texts import is summarised too, so that the base's program is whole."""
         by_path = {os.path.abspath(f.path): f for f in self.files}
         for path, text in texts.items():
             source_file = by_path.get(os.path.abspath(path))
             if source_file is None:
+                if text is not None:
+                    self._add_base_only(path, text)
                 continue
             if text is None:
                 self.summaries.pop(source_file.path, None)
@@ -542,6 +554,14 @@ class Workspace:
                     source_file.path not in self.summaries and source_file.path not in self._file_errors):
                 self._store(summarize(source_file))
 
+    def _add_base_only(self, path: str, text: str) -> None:
+        """A file only the base has, summarised from its text (it is not on disk)."""
+        source_file = _base_only_file(path)
+        self.files.append(source_file)
+        self._by_path[path] = source_file
+        self._scans[path] = _scan(text, source_file)
+        self.update(path, text)
+
     def reverted_result_key(self, texts: Mapping[str, str | None]) -> str | None:
         """The cache key of the result `revert(texts)` leads to, or None when none is kept (no
         cache, dependencies, a file that could not be read): a warm review loads its base's too."""
@@ -553,8 +573,8 @@ class Workspace:
             name = shown.get(os.path.abspath(path))
             if name is not None and text is None:
                 del digests[name]
-            elif name is not None and text is not None:
-                digests[name] = text_digest(text)
+            elif text is not None:  # a changed file, or one only the base has
+                digests[name or path] = text_digest(text)
         return self.cache.base_key(self._result_key_of(self.cache, digests, False), self._result_key)
 
     def _program(self, scope: str | None = None) -> Program:
@@ -674,6 +694,7 @@ def check_change(
     replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
     patches: Mapping[str, str | None] | None = None,
     before: Mapping[str, str | None] | None = None,
+    renamed: Mapping[str, str] | None = None,
 ) -> CheckResult:
     """A change's review (`review`, the bot): the findings in the `changed` files, and at each call
     the change added, those on unchanged lines of the functions that call brings into traced code
@@ -685,7 +706,9 @@ def check_change(
     brings in is listed at its line too: the finding at the call points at it (findings.pointers).
     `before`: the changed files' text at the base commit (None for a file the change adds): the
     base is solved too, and the findings it lacks are new, each blamed on a changed call
-    (analysis/base_comparison.py); the result's `base` says what the base had."""
+    (analysis/base_comparison.py); the result's `base` says what the base had. `before` may name
+    files the head lacks (deleted or renamed away); `renamed`: old path -> new path, so that a
+    break in a renamed file is the one the base had under the old name."""
     wanted = {os.path.abspath(p) for p in changed}
     paths = list(paths)
     with collector_paused():
@@ -707,7 +730,7 @@ def check_change(
         if before is not None:
             compared = _against_base(paths, workspace, solving, before, whole,
                                      replace(result, findings=[*result.findings, *brought]),
-                                     [*outside.findings, *older], added_lines, config)
+                                     [*outside.findings, *older], added_lines, config, renamed or {})
             if compared is not None:
                 return compared
     if not brought:
@@ -731,7 +754,7 @@ def _in_program(workspace: Workspace, changed: Collection[str]) -> bool:
 
 def _against_base(paths: list[str], workspace: Workspace, solving: Workspace, before: Mapping[str, str | None], whole: CheckResult,
                   result: CheckResult, candidates: Sequence[Finding], added_lines: Mapping[str, Collection[int]],
-                  config: Config) -> CheckResult | None:
+                  config: Config, renamed: Mapping[str, str]) -> CheckResult | None:
     """`result` (the review's findings) with the findings the base lacks among `candidates` (in
     unchanged files, on old lines of changed ones) blamed on the changed calls that reach them, and
     what the base had; None when the base need not be solved (_in_program). `workspace` made
@@ -750,11 +773,14 @@ def _against_base(paths: list[str], workspace: Workspace, solving: Workspace, be
         cached = solving.result()
         if workspace.cache is not None and key is not None:
             workspace.cache.store_result(key, cached)
-    base = base_findings(without_baselined(cached, config).findings, whole.findings)
+    base = base_findings(without_baselined(cached, config).findings, whole.findings, _renamed_files(renamed, solving))
     listed = {f.breaks_at for f in result.findings if f.breaks_at}
     # identical lines are matched as groups (findings.lacked_by_base); `older` is in both lists
     every = list({id(f): f for f in [*result.findings, *candidates]}.values())
     lacked = lacked_by_base(every, base.fingerprints, lambda f: on_added_line(f, added_lines))
+    # A changed call pointing at a break the base has too brings nothing in (a renamed module's import).
+    old_breaks = {f.at for f in every if not f.breaks_at and id(f) not in lacked}
+    result = replace(result, findings=[f for f in result.findings if (f.breaks_at, f.code) not in old_breaks])
     new = [f for f in candidates if id(f) in lacked and f"{f.path}:{f.location.row}" not in listed]
     if new and program is None:  # the base came from the cache: solve the head for the calls to blame
         head = _solved(paths, config, workspace.cache)
@@ -763,6 +789,24 @@ def _against_base(paths: list[str], workspace: Workspace, solving: Workspace, be
     moved = {id(f) for f in new}
     findings = [f for f in result.findings if id(f) not in moved] + blamed(new, reach, sorted(before), read_source)
     return replace(result, findings=number_identical_lines(sorted(findings, key=lambda f: f.sort_key)), base=base)
+
+
+def _base_only_file(path: str) -> SourceFile:
+    """A file a review's base has and the head lacks, named as a Python file at `path` would be."""
+    module, is_package = module_name(Path(path))
+    return SourceFile(path, module, is_package)
+
+
+def _renamed_files(renamed: Mapping[str, str], workspace: Workspace) -> dict[str, Renamed]:
+    """Each renamed file's old path -> its new path and both module names (the old one as a
+    Python file at that path would be named: the base's file is not on disk)."""
+    modules = {os.path.abspath(f.path): f.module for f in workspace.files}
+    out = {}
+    for old, new in renamed.items():
+        module = modules.get(os.path.abspath(new))
+        if module is not None:
+            out[old] = Renamed(new, _base_only_file(old).module, module)
+    return out
 
 
 def _redirected_calls(workspace: Workspace, added_lines: Mapping[str, Collection[int]],

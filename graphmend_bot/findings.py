@@ -11,6 +11,8 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from graphmend_bot.line_code import line_code
+
 Applicability = Literal["safe", "unsafe"]
 # What a fix does to its graph break, as Dynamo would count it: "removes" rewrites away the
 # construct Dynamo breaks on (or keeps it out of the graph with an is_compiling() guard);
@@ -161,11 +163,15 @@ class Finding:
         return (self.path, self.location.row, self.location.column, self.code)
 
     @property
+    def identity(self) -> tuple[str, str, str, str]:
+        """What tells this break from others but its occurrence: rule, file, function, line code."""
+        return (self.code, self.path, self.symbol, line_code(self.source_line))
+
+    @property
     def fingerprint(self) -> str:
-        """Stable across unrelated edits: rule, file, function, stripped source line, occurrence."""
-        basis = "\0".join(
-            (self.code, self.path, self.symbol, self.source_line.strip(), str(self.occurrence))
-        )
+        """Stable across unrelated edits: rule, file, function, the line's code (line_code.py: a
+        comment or spacing edited on the line leaves it), occurrence."""
+        basis = "\0".join((*self.identity, str(self.occurrence)))
         return hashlib.sha256(basis.encode()).hexdigest()[:16]
 
 
@@ -183,7 +189,7 @@ def repeat_counts(keys: Iterable[Hashable]) -> list[int]:
 def number_identical_lines(findings: Sequence[Finding]) -> list[Finding]:
     """Tell identical lines apart (same rule, file, function, text) so every finding has its own
     fingerprint."""
-    counts = repeat_counts((f.code, f.path, f.symbol, f.source_line.strip()) for f in findings)
+    counts = repeat_counts(f.identity for f in findings)
     return [replace(finding, occurrence=count) if count else finding for finding, count in zip(findings, counts)]
 
 
@@ -192,16 +198,22 @@ def lacked_by_base(findings: Sequence[Finding], base: Collection[str],
     """The ids of `findings` a base with these fingerprints lacks. Identical lines are matched as a
     group, not by occurrence number: a `print("step")` added above one the base had numbers first,
     and would take the old one's fingerprint. Each group's surplus over the base goes to its
-    findings on added lines first, then to its last lines (review13)."""
+    findings on added lines first, then to its last lines (review13). A finding at a call that
+    points at its break elsewhere (`breaks_at`) is that break: new when it is, when it is listed."""
     groups: dict[Hashable, list[Finding]] = {}
+    breaks = {f.at: f for f in findings if not f.breaks_at}
+    pointers = [f for f in findings if f.breaks_at and (f.breaks_at, f.code) in breaks]
+    pointing = {id(f) for f in pointers}
     for finding in findings:
-        groups.setdefault((finding.code, finding.path, finding.symbol, finding.source_line.strip()), []).append(finding)
+        if id(finding) not in pointing:
+            groups.setdefault(finding.identity, []).append(finding)
     lacked: set[int] = set()
     for group in groups.values():
         surplus = sum(f.fingerprint not in base for f in group)
         if surplus:
             ranked = sorted(group, key=lambda f: (not on_added_line(f), -f.location.row))
             lacked.update(id(f) for f in ranked[:surplus])
+    lacked.update(id(f) for f in pointers if id(breaks[(f.breaks_at, f.code)]) in lacked)
     return lacked
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 from graphmend_bot.analysis.added_calls import AddedCall, pointer
 from graphmend_bot.analysis.model import ModuleSummary
@@ -32,10 +33,29 @@ from graphmend_bot.findings import BaseFindings, Finding
 MAX_CHANGED_CALLS = 2000
 
 
-def base_findings(base: Sequence[Finding], head: Sequence[Finding]) -> BaseFindings:
-    """The base's fingerprints, and its findings the head (every finding, before any baseline) lacks."""
+class Renamed(NamedTuple):
+    """A file the change renamed, as the base and the head name it and its module."""
+
+    path: str
+    old_module: str
+    module: str
+
+
+def base_findings(base: Sequence[Finding], head: Sequence[Finding], renamed: Mapping[str, Renamed]) -> BaseFindings:
+    """The base's fingerprints, and its findings the head (every finding, before any baseline) lacks.
+    `renamed` (by old path): a finding of a renamed file is fingerprinted under its new path and
+    module, and one the head lacks is listed under its old ones (lines as the base has them)."""
     after = {f.fingerprint for f in head}
-    return BaseFindings(frozenset(f.fingerprint for f in base), [f for f in base if f.fingerprint not in after])
+    under_head_names = [_renamed(f, renamed[f.path]) if f.path in renamed else f for f in base]
+    return BaseFindings(frozenset(f.fingerprint for f in under_head_names),
+                        [f for f, named in zip(base, under_head_names) if named.fingerprint not in after])
+
+
+def _renamed(finding: Finding, to: Renamed) -> Finding:
+    symbol = finding.symbol
+    if symbol == to.old_module or symbol.startswith(f"{to.old_module}."):
+        symbol = to.module + symbol[len(to.old_module):]
+    return replace(finding, path=to.path, symbol=symbol)
 
 
 def changed_call_reach(program: Program, summaries: Iterable[ModuleSummary], added: Mapping[str, Collection[int]],

@@ -42,6 +42,7 @@ READ_ONLY_MESSAGE = "Resource not accessible by integration"
 Response = tuple[int, Any] | tuple[int, Any, dict[str, str]]
 REVIEW_STATES = {"COMMENT": "COMMENTED", "APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED"}
 CODELOAD = "/_codeload/"
+MAX_PULL_FILES = 3000  # "list pull request files" answers at most this many, as GitHub does
 ARTIFACT_STORAGE = "/_artifacts/"
 
 
@@ -337,7 +338,8 @@ def list_pull_files(fake: FakeGitHub, request: Request) -> Response:
     if key not in fake.pulls:
         return 404, {"message": "Not Found"}
     computed = pull_files_from_remote(fake, *key)
-    return fake.paginate(request, computed if computed is not None else fake.files[key])
+    files = computed if computed is not None else fake.files[key]
+    return fake.paginate(request, files[:MAX_PULL_FILES])
 
 
 @route("GET", OWNER_REPO + r"/compare/(?P<base>[^./]+)\.\.\.(?P<head>[^/]+)")

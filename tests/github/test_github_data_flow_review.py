@@ -262,20 +262,36 @@ def test_a_change_outside_the_program_does_not_solve_the_base(tmp_path: Path, fa
     assert (document["findings"], document["removed"]) == (0, None)
 
 
-def test_a_renamed_or_deleted_file_leaves_the_base_unsolved(tmp_path: Path, fake_github: FakeGitHub) -> None:
-    """The base's tree would hold a file the head's lacks, which the head's workspace cannot be
-    reverted to: solved anyway, the base lost the renamed file's entry point and every break it
-    reaches read as new (review13 #1). Breaks are then new on added lines, as before."""
+def test_a_renamed_file_is_the_base_file_under_its_new_name(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """A pure rename changes no break: the base is solved with the file under its old path (the
+    head's tree lacks it), and its breaks match the head's under the new path and module. Unsolved,
+    the import's redirect made `helper`'s print new (review13 #1, review14 #7)."""
     base = {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "pkg/net.py": CALLER}
-    world = PullRequestWorld(tmp_path, fake_github, base, {"pkg/net.py": None, "pkg/model.py": CALLER})
-    assert [(f["status"], f.get("previous_filename")) for f in world.git.pull_files(world.base_sha, world.head_sha)
-            ] == [("renamed", "pkg/net.py")]
+    head = {"pkg/utils.py": None, "pkg/tools.py": UTILS, "pkg/net.py": CALLER.replace("pkg.utils", "pkg.tools")}
+    world = PullRequestWorld(tmp_path, fake_github, base, head)
+    assert ("renamed", "pkg/utils.py") in [(f["status"], f.get("previous_filename"))
+                                           for f in world.git.pull_files(world.base_sha, world.head_sha)]
     document = review_json(world.git.root, world.base_sha)
-    assert (document["new"], document["removed"]) == (0, None)
+    assert (document["new"], document["removed"]) == (0, [])
+    assert [(a["path"], a["code"]) for a in document["annotations"]] == [("pkg/tools.py", "GM401")]
+    assert document["findings"] == 1 and document["review"]["comments"] == []  # no pointer at the import
+    run = world.run(world.event("pull_request.opened.json"), fail_on="never")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "new graph break" not in run.summary and "are gone" not in run.summary
+    assert fake_github.comments_on(REPO, NUMBER) == []  # the break is the base's, on no added line
+
+
+def test_a_deleted_files_breaks_are_removed(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """A file the change deletes is in the base under its path: its breaks are removed, not lost."""
+    base = {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "pkg/net.py": CALLER}
+    inline = CALLER.replace("from pkg.utils import helper\n", "").replace("return helper(x)", "return x + 1")
+    world = PullRequestWorld(tmp_path, fake_github, base, {"pkg/utils.py": None, "pkg/net.py": inline})
+    document = review_json(world.git.root, world.base_sha)
+    assert document["new"] == 0
+    assert [(r["path"], r["code"]) for r in document["removed"]] == [("pkg/utils.py", "GM401")]
     run = world.run(world.event("pull_request.opened.json"), fail_on="findings")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "is deleted or renamed: the base commit is not solved" in run.stdout
-    assert fake_github.comments_on(REPO, NUMBER) == []
+    assert "pkg/utils.py:5" in run.summary and "are gone with this pull request" in run.summary
 
 
 def test_a_forks_bundle_cannot_call_a_break_on_an_added_line_pre_existing_or_invent_removals() -> None:

@@ -230,6 +230,22 @@ def test_draft_closed_and_non_python_pull_requests_are_quiet(world: PullRequestW
     assert fake.writes() == []
 
 
+def test_files_past_githubs_list_cap_fail_the_review_closed(world: PullRequestWorld) -> None:
+    """GitHub lists at most 3000 files of a pull request: padding one past that must not hide a break."""
+    fake = world.fake
+    listed = fake.files[(REPO, NUMBER)]
+    padding = [{**listed[-1], "filename": f"docs/page{i}.md", "status": "added"} for i in range(3000)]
+    fake.set_files(REPO, NUMBER, padding + listed)  # the Python files come last: past the cap
+    fake.pulls[(REPO, NUMBER)]["changed_files"] = len(padding) + len(listed)
+
+    run = world.run(world.event("pull_request.synchronize.json"), fail_on="never")
+
+    assert run.returncode == 2, run.stdout + run.stderr  # fails closed, whatever fail-on says
+    assert "Traceback" not in run.stderr + run.stdout
+    note = f"this one changes {len(padding) + len(listed)}: {len(listed)} changed file(s) were not reviewed"
+    assert note in run.stdout and note in run.summary
+
+
 def test_push_event_checks_the_whole_tree(world: PullRequestWorld, tmp_path: Path) -> None:
     run = world.run(Path(__file__).parent / "fixtures" / "push.payload.json", event_name="push", fail_on="never")
 

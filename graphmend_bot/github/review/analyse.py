@@ -36,16 +36,19 @@ def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | 
             added_lines: Mapping[str, Collection[int]] | None = None,
             replaced: Mapping[str, Mapping[int, Collection[str]]] | None = None,
             patches: Mapping[str, str | None] | None = None,
-            before: Mapping[str, str | None] | None = None) -> CheckResult:
+            before: Mapping[str, str | None] | None = None,
+            renamed: Mapping[str, str] | None = None) -> CheckResult:
     """Check `paths` from the workspace (paths in findings are then relative to the repository);
     with `added_lines` (the pull request's, by path), as its review (engine.check_change), which
     `replaced` (diff.replaced_calls) tells the calls only edited or moved, and `patches` (each
     file's diff, undone to the file before) the calls an added import redirects; `before` (the
-    changed files at the base, base_texts.py) the findings the base lacks, new through data flow."""
+    changed files at the base, base_texts.py) the findings the base lacks, new through data flow;
+    `renamed` (old path -> new) matches a renamed file's breaks with the base's under its old name."""
     os.chdir(ctx.workspace)
     confine_reads(ctx.workspace)
     cache = action_cache(ctx, log)
-    result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache, replaced, patches, before) \
+    result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache, replaced, patches, before,
+                          renamed) \
         if added_lines is not None \
         else check(ctx.inputs.paths, config, only=only, cache=cache)
     return _with_fixes(result, config, log)

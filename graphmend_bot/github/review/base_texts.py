@@ -1,9 +1,9 @@
 """The changed files as the base commit has them: what the review solves the base from.
 
 Only the changed files are read; every other file is the same on both sides and keeps its
-summary (engine.Workspace.revert). A file the change adds has no base text: None. A change that
-deletes or renames a file is not compared with its base (the callers decide: the base's tree
-would hold a file the head's lacks). The bot undoes each file's patch (rebound_names.base_text) and asks the API
+summary (engine.Workspace.revert). A file the change adds has no base text: None. A file it
+deletes, or renames away, has its base text under its old path, which the head's tree lacks
+(the revert adds it). The bot undoes each file's patch (rebound_names.base_text) and asks the API
 only where the patch cannot be undone (GitHub leaves it out of large diffs); `graphmend review`
 asks git. The texts are data, decoded as Python decodes a source file and capped as the check
 caps one: nothing of the pull request is ever run.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import tokenize
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from graphmend_bot.analysis.files import MAX_FILE_BYTES, confine_reads, read_source
@@ -42,31 +42,44 @@ def decoded(data: bytes | None) -> str | None:
 
 
 def texts_from_git(root: Path, base: str, paths: Iterable[str]) -> BaseTexts:
-    """`graphmend review`: each changed file at `base` (a renamed file is new under its name)."""
+    """`graphmend review`: each changed file at `base` (a renamed file is new under its name, and
+    its old path, among `paths`, has its text)."""
     return {path: decoded(show_file(root, base, path)) for path in paths}
 
 
 def texts_from_patches(workspace: Path, files: Iterable[tuple[str, str, str | None]],
-                       read_at_base: ReadAtBase) -> BaseTexts | None:
+                       read_at_base: ReadAtBase, renamed: Mapping[str, str] | None = None,
+                       removed: Iterable[str] = ()) -> BaseTexts | None:
     """The bot: `files` are (path, status, patch) as the API lists the pull request's files; the
     head is the checkout in `workspace` (reads confined to it: analysis/files.confine_reads).
-    None when more than MAX_API_READS files would need the API. Raises what `read_at_base`
-    raises (an API error)."""
+    `renamed`: new path -> old path of the renamed files (their patch is against the old text);
+    `removed`: the deleted files, read through the API. None when more than MAX_API_READS files
+    would need the API. Raises what `read_at_base` raises (an API error)."""
     confine_reads(workspace)
+    renamed = renamed or {}
     texts: BaseTexts = {}
     reads = 0
-    for path, status, patch in files:
-        if status in ("added", "renamed", "copied"):
+    for path, status, patch in [*files, *((path, "removed", None) for path in removed)]:
+        if status in ("added", "copied") or (status == "renamed" and path not in renamed):
             texts[path] = None
             continue
-        try:
-            head = read_source(str(workspace / path))
-        except ValueError:
-            head = None
+        old = renamed.get(path, path) if status == "renamed" else path
+        head = _head_text(workspace, path) if status != "removed" else None
         undone = base_text(head, patch) if head is not None and patch else None
+        if undone is None and status == "renamed" and not patch:
+            undone = head  # renamed, unedited: GitHub gives no patch
         if undone is None:
             reads += 1
             if reads > MAX_API_READS:
                 return None
-        texts[path] = undone if undone is not None else decoded(read_at_base(path))
+        if status == "renamed":
+            texts[path] = None  # the head's name is new
+        texts[old] = undone if undone is not None else decoded(read_at_base(old))
     return texts
+
+
+def _head_text(workspace: Path, path: str) -> str | None:
+    try:
+        return read_source(str(workspace / path))
+    except ValueError:
+        return None

@@ -31,6 +31,7 @@ class WorkingTreeChange:
     head: str  # HEAD's commit when the working tree holds no other change to Python files, else ""
     files: list[ChangedFile]
     gone: tuple[str, ...] = ()  # Python files of the base the change deletes or renames (old paths)
+    renamed: tuple[tuple[str, str], ...] = ()  # (old path, new path) of the Python files renamed
 
 
 def _git(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> str:
@@ -74,6 +75,7 @@ def working_tree_change(start: Path, ref: str) -> WorkingTreeChange:
     base = resolve_commit(root, ref)
     files: list[ChangedFile] = []
     gone: list[str] = []
+    renamed: list[tuple[str, str]] = []
     fields = _git(root, "diff", "-z", "--name-status", "-M", "--no-ext-diff", "--no-textconv", base, "--").split("\0")
     index = 0
     while index < len(fields) - 1:
@@ -84,6 +86,8 @@ def working_tree_change(start: Path, ref: str) -> WorkingTreeChange:
         path = names[-1]
         if status[:1] in ("D", "R") and names[0].endswith(".py"):
             gone.append(names[0])
+            if status[:1] == "R" and path.endswith(".py"):
+                renamed.append((names[0], path))
         if status.startswith("D") or not path.endswith(".py"):
             continue
         raw = _git(root, "diff", "-U3", "-M", "--no-ext-diff", "--no-textconv", "--no-color", base, "--", *names)
@@ -96,7 +100,8 @@ def working_tree_change(start: Path, ref: str) -> WorkingTreeChange:
         files.append(ChangedFile(path, _patch(raw)))
     dirty = bool(untracked) or bool(_git(root, "diff", "--name-only", "HEAD", "--", "*.py").strip())
     head = "" if dirty else _git(root, "rev-parse", "HEAD").strip()
-    return WorkingTreeChange(root, base, head, sorted(files, key=lambda f: f.path), tuple(sorted(gone)))
+    return WorkingTreeChange(root, base, head, sorted(files, key=lambda f: f.path), tuple(sorted(gone)),
+                             tuple(sorted(renamed)))
 
 
 def show_file(root: Path, commit: str, path: str) -> bytes | None:

@@ -69,11 +69,10 @@ def review_working_tree(base: str, paths: Sequence[str], config: Config,
     cache = SummaryCache(folder) if folder is not None else None
     patches = {f.path: f.patch for f in change.files}
     config = with_base_baseline(config, Path(change.root), partial(show_file, Path(change.root), change.base), _warn)
-    # A base with files the head lacks is not one the head's tree can be reverted to (engine's
-    # Workspace.revert): breaks are then new on added lines, as before the base was solved.
-    before = None if change.gone else texts_from_git(Path(change.root), change.base, changed)
+    # Files deleted or renamed away are in the base under their old paths (engine's Workspace.revert).
+    before = texts_from_git(Path(change.root), change.base, [*changed, *change.gone])
     result = with_fixes(check_change(roots, config, changed, added_lines(patches), cache, replaced_calls(patches),
-                                     patches, before),
+                                     patches, before, dict(change.renamed)),
                         config, _warn) if changed else CheckResult()
     notes: list[str] = []
     head_census: Census | None = None

@@ -184,10 +184,10 @@ def plan_review(
         else set()
     for finding, key in zip(findings, keys, strict=True):
         diff, source = diffs.get(finding.path), sources.get(finding.path)
-        if finding.at in brought:
-            new = True
-        elif before is not None:
+        if before is not None:  # the base's solve says, for a break an added call brought in too
             new = id(finding) in lacked
+        elif finding.at in brought:
+            new = True
         else:
             new = diff is not None and finding.location.row in diff.added
         # Counted once, at its own line (not at a pointer); outside the diff only when known new.

@@ -40,6 +40,8 @@ from graphmend_bot.report.markdown import SummaryView, summary_markdown
 
 CommentT = TypeVar("CommentT", IssueComment, PullRequestComment)
 REVIEWED_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
+# GitHub's "list pull request files" answers at most this many (REST API documentation).
+MAX_LISTED_FILES = 3000
 
 
 @dataclass
@@ -54,6 +56,9 @@ class PullRequestState:
     review_comments: list[PullRequestComment]
     issue_comments: list[IssueComment]
     gone: tuple[str, ...] = ()  # Python files of the base the pull request deletes or renames (old paths)
+    renamed: dict[str, str] = field(default_factory=dict)  # Python files renamed: new path -> old path
+    # Changed files the API did not list: it lists at most MAX_LISTED_FILES of a pull request.
+    unlisted: int = 0
 
 
 @dataclass
@@ -99,12 +104,30 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
     if state.pr.state == "closed":
         log.info(f"pull request #{number} is closed: nothing to review")
         return EXIT_CLEAN
+    unlisted = _unlisted_note(state)
+    if unlisted:
+        log.error(unlisted)  # reviewed as far as listed, then the job fails: an unread file is never clean
+    code = _review_listed(ctx, config, log, repo, state, number, payload_pr, [unlisted] if unlisted else [])
+    return EXIT_ERROR if unlisted else code
+
+
+def _unlisted_note(state: PullRequestState) -> str:
+    if not state.unlisted:
+        return ""
+    return (f"GitHub lists at most {MAX_LISTED_FILES} files of a pull request, and this one changes "
+            f"{state.pr.changed_files}: {state.unlisted} changed file(s) were not reviewed. "
+            "Split the pull request, or check the whole tree with `graphmend check`")
+
+
+def _review_listed(ctx: ActionContext, config: Config, log: Log, repo: Repository, state: PullRequestState,
+                   number: int, payload_pr: dict[str, Any], notes: list[str]) -> int:
+    """The review of the files the API listed; `notes` go into the summaries."""
     if not state.python_files:
         log.info(f"pull request #{number} changes no Python files: nothing to check")
         # Dynamo's census still has its word: data or configuration can add graph breaks too.
         census = with_census(ctx, config, CheckResult(), state.head_sha, [], log)
         breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, blob_url(ctx, state))
-        notes = ["No Python files changed.", *([census.note] if census.note else [])]
+        notes = [*notes, "No Python files changed.", *([census.note] if census.note else [])]
         if breaks is None and not _has_bot_comments(state):
             finish(ctx, log, CheckResult(), SummaryView([], head_sha=state.head_sha, notes=notes))
             return EXIT_CLEAN
@@ -119,11 +142,12 @@ def review_pull_request(ctx: ActionContext, config: Config, log: Log) -> int:
         log.warning(describe(error, "reading the baseline at the base commit") + "; reviewing without a baseline")
         config = replace(config, baseline=None)
     result = analyse(ctx, config, log, only=changed, added_lines=added_lines(patches), replaced=replaced_calls(patches),
-                     patches=patches, before=_base_texts(ctx, repo, state, log))
+                     patches=patches, before=_base_texts(ctx, repo, state, log),
+                     renamed={old: new for new, old in state.renamed.items()})
     census = with_census(ctx, config, result, state.head_sha, changed, log)
     result = census.result
     sources = read_sources(changed, ctx.workspace)
-    notes = [census.note] if census.note else []
+    notes = [*notes, *([census.note] if census.note else [])]
     breaks = census_breaks(ctx, repo, census.census, state.pr.base.sha, state.head_sha, log, blob_url(ctx, state))
     if ctx.inputs.review_bundle:
         write_bundle(ctx, number, state.head_sha, result, log, breaks.shown if breaks is not None else None)
@@ -135,12 +159,11 @@ def _base_texts(ctx: ActionContext, repo: Repository, state: PullRequestState, l
     lines only) when the API cannot give one whose patch cannot be undone."""
     files = [(f.filename, f.status, f.patch) for f in state.python_files]
     fallback = "; a break is new only on a line the pull request added or where an added call brings it in"
-    if state.gone:
-        # The base then has files the head's tree lacks (engine's Workspace.revert keeps the head's).
-        log.info(f"{state.gone[0]} is deleted or renamed: the base commit is not solved{fallback}")
-        return None
+    renamed_away = set(state.renamed.values())
+    removed = [path for path in state.gone if path not in renamed_away]
     try:
-        texts = texts_from_patches(ctx.workspace, files, lambda path: fetch_file(repo, path, state.pr.base.sha))
+        texts = texts_from_patches(ctx.workspace, files, lambda path: fetch_file(repo, path, state.pr.base.sha),
+                                   state.renamed, removed)
     except API_ERRORS as error:
         log.warning(describe(error, "reading the changed files at the base commit") + fallback)
         return None
@@ -208,15 +231,19 @@ def review(
 def read_pull_request(repo: Repository, number: int, bot: BotIdentity) -> PullRequestState:
     pr = repo.get_pull(number)
     every = list(pr.get_files())
+    # A pull request's own count says how many it changes; the list stops at GitHub's cap.
+    unlisted = max(0, (pr.changed_files or 0) - len(every))
     files = [f for f in every if f.filename.endswith(".py") and f.status != "removed"]
     gone = sorted(
         (f.previous_filename if f.status == "renamed" else f.filename) or "" for f in every
         if f.status in ("removed", "renamed")
     )
+    renamed = {f.filename: f.previous_filename for f in files
+               if f.status == "renamed" and f.previous_filename and f.previous_filename.endswith(".py")}
     return PullRequestState(
-        bot=bot, pr=pr, head_sha=pr.head.sha, draft=bool(pr.draft), python_files=files,
+        bot=bot, pr=pr, head_sha=pr.head.sha, draft=bool(pr.draft), python_files=files, renamed=renamed,
         review_comments=list(pr.get_review_comments()), issue_comments=list(pr.get_issue_comments()),
-        gone=tuple(path for path in gone if path.endswith(".py")),
+        gone=tuple(path for path in gone if path.endswith(".py")), unlisted=unlisted,
     )
 
 
