@@ -7,7 +7,8 @@ files at their base text, every other file's summary as it is) and matches findi
 as the census matches Dynamo's breaks (census/compare.py): a head finding the base lacks is new, a
 base finding the head lacks is removed, one both have was there before, wherever its line moved
 in its file. A break moved to another file is new there and removed where it was, as the census
-counts it.
+counts it, except through a rename: a renamed file's breaks are fingerprinted under its new path
+and module (`Renamed`), and a file the change deletes is in the base with its breaks.
 
 A new finding in a file the change left alone, or on a line of a changed file the change did not
 touch, is blamed on a changed call: the first call site on an added line (in file and line order),
