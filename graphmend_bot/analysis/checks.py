@@ -88,3 +88,4 @@ DICT_VIEW_COMPREHENSION_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d
 SORT_KEYS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sort_key)
 THIRD_PARTY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.third_party_call)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)
+ATTRIBUTE_READS: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_reads)

@@ -60,8 +60,7 @@ class ExpressionEvaluator(CallResolver):
         if on_self and node.attr not in V.STATIC_ATTRS:
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
-        if (check_ndarray := C.NDARRAY_ATTRIBUTES.get(node.attr)) is not None and self.is_ndarray(node.value):
-            check_ndarray(self, node)
+        self._attribute_read(node)
         if isinstance(node.value, ast.Name) and (ref := self._known_class(node.value.id)) is not None:
             # `covar.batch_shape` on a value of a known class: a property there runs
             self._class_site(node, f"getter:{ref}>{node.attr}", [])

@@ -106,6 +106,13 @@ class ObjectTracker(FindingReporter):
             for check_operand in C.OBJECT_OPERANDS:
                 check_operand(self, node, f"instance:{ref}>__invert__", TENSOR, False)
 
+    def _attribute_read(self, node: ast.Attribute) -> None:
+        """`value.NAME` read: the rules claiming NAME, on any owner or on a NumPy array."""
+        if (check := C.ATTRIBUTE_READS.get(node.attr)) is not None:
+            check(self, node)
+        if (check_ndarray := C.NDARRAY_ATTRIBUTES.get(node.attr)) is not None and self.is_ndarray(node.value):
+            check_ndarray(self, node)
+
     def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
         """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,
         an attribute, a collection by binding or annotation, or what a call of the tree returns
