@@ -84,6 +84,7 @@ BREAKING_TRIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_tr
 SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_method_call)
 OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_operand)
 MEMBERSHIPS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.membership)
+COMPARISONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.comparison)
 DICT_VIEW_COMPREHENSION_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dict_view_comprehension_call)
 SORT_KEYS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sort_key)
 THIRD_PARTY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.third_party_call)

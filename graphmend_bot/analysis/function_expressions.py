@@ -185,8 +185,7 @@ class ExpressionEvaluator(CallResolver):
 
     def _expr_Compare(self, node: ast.Compare, env: Env) -> Kind:
         kinds = [self.expr(node.left, env)] + [self.expr(c, env) for c in node.comparators]
-        if C.MEMBERSHIPS:
-            self._membership(node, kinds[1:])
+        self._comparison(node, kinds)
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return NOT_TENSOR
         kind = Kind.union(kinds).without_data_dependent_bool()

@@ -113,6 +113,13 @@ class ObjectTracker(FindingReporter):
         if (check_ndarray := C.NDARRAY_ATTRIBUTES.get(node.attr)) is not None and self.is_ndarray(node.value):
             check_ndarray(self, node)
 
+    def _comparison(self, node: ast.Compare, kinds: list[Kind]) -> None:
+        """A comparison whose operands have these kinds: the rules that look at comparisons."""
+        if C.MEMBERSHIPS:
+            self._membership(node, kinds[1:])
+        for check in C.COMPARISONS:
+            check(self, node)
+
     def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
         """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,
         an attribute, a collection by binding or annotation, or what a call of the tree returns

@@ -72,6 +72,7 @@ from graphmend_bot.rules import (
     gm660_breaking_context_manager,
     gm661_breaking_try_body,
     gm670_traceback_instruction_read,
+    gm671_made_up_id_comparison,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -139,6 +140,7 @@ RULES: tuple[Rule, ...] = (
     gm660_breaking_context_manager.RULE,
     gm661_breaking_try_body.RULE,
     gm670_traceback_instruction_read.RULE,
+    gm671_made_up_id_comparison.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 
