@@ -12,6 +12,7 @@ import ast
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
+from graphmend_bot.analysis.closures import free_names
 from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
@@ -112,6 +113,14 @@ class ObjectTracker(FindingReporter):
             check(self, node)
         if (check_ndarray := C.NDARRAY_ATTRIBUTES.get(node.attr)) is not None and self.is_ndarray(node.value):
             check_ndarray(self, node)
+
+    def _definition(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> None:
+        """A `class` or `def` statement in this function's body."""
+        if isinstance(node, ast.ClassDef):
+            for check_class in C.CLASS_STATEMENTS:
+                check_class(self, node)
+        else:  # a closure: what it reads of this function's locals, as they are where it is defined
+            self._closures[node.name] = Kind.union([env[name] for name in free_names(node) if name in env])
 
     def _comparison(self, node: ast.Compare, kinds: list[Kind]) -> None:
         """A comparison whose operands have these kinds: the rules that look at comparisons."""

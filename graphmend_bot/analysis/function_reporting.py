@@ -64,6 +64,9 @@ class FindingReporter(FunctionState):
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
 
+    def closure_kind(self, node: ast.expr) -> Kind | None:
+        return self._closures.get(node.id) if isinstance(node, ast.Name) and node.id not in self._rebound else None
+
     def built_collection(self, node: ast.expr) -> bool:
         return (isinstance(node, ast.Name) and node.id in self._collections
                 and self._collection_bindings.get(node.id, 0) == self._bindings.get(node.id, 0))

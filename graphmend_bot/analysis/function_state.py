@@ -52,7 +52,7 @@ class FunctionState:
     # the layers' __dict__; tests/test_summary_speed.py asks that none is.
     __slots__ = (
         "_annotated_tensors", "_assumed", "_bindings", "_bound_before", "_built_on_every_path", "_call_result_bindings",
-        "_call_results", "_caught", "_checked_tensors", "_collection_bindings", "_collections",
+        "_call_results", "_caught", "_checked_tensors", "_closures", "_collection_bindings", "_collections",
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
         "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
@@ -182,6 +182,8 @@ class FunctionState:
         self._tensor_mappings: set[str] = set()
         # Sizes of argument tensors among keyword values (keyword_arguments.py), built on first use.
         self._sizes: keyword_arguments.Sizes | None = None
+        # Nested `def`s by name: the kinds of the enclosing function's locals their bodies read (closure_kind).
+        self._closures: dict[str, Kind] = {}
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
         # Names assigned in the body: a parameter rebound no longer holds what a caller passed.

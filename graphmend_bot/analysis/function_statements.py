@@ -92,9 +92,8 @@ class StatementVisitor(ExpressionEvaluator):
             return leaves
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             self._try(cast(ast.Try, node), env)  # TryStar has the same fields
-        elif isinstance(node, ast.ClassDef):
-            for check_class in C.CLASS_STATEMENTS:
-                check_class(self, node)
+        elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._definition(node, env)
         elif isinstance(node, ast.Return):
             if isinstance(node.value, ast.Name) and node.value.id not in env:
                 # a factory returning its closure, or a class or function defined elsewhere

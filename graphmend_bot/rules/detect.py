@@ -69,6 +69,12 @@ class Checker(Protocol):
         """The kind of a part of the `assert` test an assertion hook is looking at."""
         ...
 
+    def closure_kind(self, node: ast.expr) -> Kind | None:
+        """When `node` names a function a `def` in this function defines (and nothing rebinds): the
+        kind of what its body reads of this function's locals (a tensor: Dynamo cannot rebuild the
+        closure as constants); None otherwise."""
+        ...
+
     def built_collection(self, node: ast.expr) -> bool:
         """`node` is a local every binding of which so far built a new list, dict or set in this
         function (`seen = {}`, `order = list(xs)`): a value Dynamo holds with no source."""
