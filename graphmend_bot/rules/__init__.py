@@ -73,6 +73,7 @@ from graphmend_bot.rules import (
     gm661_breaking_try_body,
     gm670_traceback_instruction_read,
     gm671_made_up_id_comparison,
+    gm672_typing_construct_method,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -141,6 +142,7 @@ RULES: tuple[Rule, ...] = (
     gm661_breaking_try_body.RULE,
     gm670_traceback_instruction_read.RULE,
     gm671_made_up_id_comparison.RULE,
+    gm672_typing_construct_method.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -296,6 +296,9 @@ MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]
 DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
 # A static `forward(ctx, ..., *args)` of a class (an autograd.Function's), asked once per function.
 VarargForwardHook = Callable[["Rule", Checker, ast.FunctionDef], None]
+# `Alias[...].method(...)`: a method called on a subscripted name (`Optional[int].__eq__(t)`): the
+# subscripted name, resolved from the module's imports ("typing.Optional"), and the method.
+SubscriptedReceiverHook = Callable[["Rule", Checker, ast.Call, str, str], None]
 # A comparison (`a == b`, `a < b`, `v in t`, ...), after its operands were evaluated.
 ComparisonHook = Callable[["Rule", Checker, ast.Compare], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
@@ -364,6 +367,7 @@ class Detection:
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
     comparison: ComparisonHook | None = None  # `id(seen) == key`: every comparison
+    subscripted_receiver: SubscriptedReceiverHook | None = None  # `Optional[int].__eq__(other)`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
