@@ -119,8 +119,17 @@ class ObjectTracker(FindingReporter):
         if isinstance(node, ast.ClassDef):
             for check_class in C.CLASS_STATEMENTS:
                 check_class(self, node)
-        else:  # a closure: what it reads of this function's locals, as they are where it is defined
-            self._closures[node.name] = Kind.union([env[name] for name in free_names(node) if name in env])
+        else:
+            self._closures[node.name] = self._closure_kind(node, env)
+
+    def _bound_closure(self, name: str, value: ast.expr, env: Env) -> None:
+        if isinstance(value, ast.Lambda):
+            self._closures[name] = self._closure_kind(value, env)
+
+    @staticmethod
+    def _closure_kind(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env) -> Kind:
+        """What a closure reads of this function's locals, as they are where it is defined."""
+        return Kind.union([env[name] for name in free_names(node) if name in env])
 
     def _comparison(self, node: ast.Compare, kinds: list[Kind]) -> None:
         """A comparison whose operands have these kinds: the rules that look at comparisons."""

@@ -65,7 +65,7 @@ class FindingReporter(FunctionState):
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
 
     def closure_kind(self, node: ast.expr) -> Kind | None:
-        return self._closures.get(node.id) if isinstance(node, ast.Name) and node.id not in self._rebound else None
+        return self._closures.get(node.id) if isinstance(node, ast.Name) else None
 
     def built_collection(self, node: ast.expr) -> bool:
         return (isinstance(node, ast.Name) and node.id in self._collections

@@ -182,7 +182,8 @@ class FunctionState:
         self._tensor_mappings: set[str] = set()
         # Sizes of argument tensors among keyword values (keyword_arguments.py), built on first use.
         self._sizes: keyword_arguments.Sizes | None = None
-        # Nested `def`s by name: the kinds of the enclosing function's locals their bodies read (closure_kind).
+        # Nested `def`s and locals bound to a lambda, by name: the kinds of the enclosing function's
+        # locals their bodies read (closure_kind).
         self._closures: dict[str, Kind] = {}
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
@@ -238,6 +239,7 @@ class FunctionState:
     def forget(self, name: str) -> None:
         """What was known of a local's value, once it is bound again."""
         self._bound_before[name] = len(self._resume_points)
+        self._closures.pop(name, None)
         self._collections.discard(name)
         self._dicts.discard(name)
         self._call_results.discard(name)

@@ -70,7 +70,7 @@ class Checker(Protocol):
         ...
 
     def closure_kind(self, node: ast.expr) -> Kind | None:
-        """When `node` names a function a `def` in this function defines (and nothing rebinds): the
+        """When `node` names a function a `def` or a lambda in this function defines (not rebound since): the
         kind of what its body reads of this function's locals (a tensor: Dynamo cannot rebuild the
         closure as constants); None otherwise."""
         ...

@@ -5,11 +5,11 @@ Measured on torch 2.13 (tests/coverage_probes/gb0569_repr_of_tensor.py, gb0059_s
 message built for a `raise` is never traced, so it is not reported. f-strings of tensors are left
 out until measured where their text is used.
 
-The same holds for the text of a function a nested `def` defines when its body reads a tensor of
-the enclosing function (a parameter or a value computed there): `repr(fn)` breaks with GB1584
-(Dynamo cannot rebuild the closure as constants to format it), `str(fn)` with GB0059
-(tests/coverage_probes/gb1584_repr_of_closure.py). Over a shape, a number or a list it traces, and
-so does reading `fn.__name__` (tests/fixtures/rules/GM622_tensor_as_text.py).
+The same holds for the text of a function a nested `def`, or a lambda bound to a local, defines
+when its body reads a tensor of the enclosing function (a parameter or a value computed there):
+`repr(fn)` breaks with GB1584 (Dynamo cannot rebuild the closure as constants to format it),
+`str(fn)` with GB0059 (tests/coverage_probes/gb1584_repr_of_closure.py). Over a shape, a number or
+a list it traces, and so does reading `fn.__name__` (tests/fixtures/rules/GM622_tensor_as_text.py).
 """
 
 from __future__ import annotations
