@@ -90,10 +90,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         # with GB3383 (a BaseModel with GB0156; a stdlib dataclass traces). No rule yet: a probe runs
         # in the project's test environment, which has no pydantic.
         "GB3383",
-        # __getattribute__ on a metaclass. Measured: `Cls.make(x)`, a classmethod of a class whose
-        # metaclass defines `__getattribute__`, breaks with GB5458; reading `Cls.attr` and calling a
-        # staticmethod trace. No rule yet: the class's metaclass must be resolved across modules.
-        "GB5458",
     ),
     "exceptions built or changed in traced code": ("GB0273", "GB9625"),
     "generators, closures and classes that outlive the traced frame": (

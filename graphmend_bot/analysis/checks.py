@@ -86,6 +86,7 @@ OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_ope
 MEMBERSHIPS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.membership)
 COMPARISONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.comparison)
 SUBSCRIPTED_RECEIVERS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.subscripted_receiver)
+GUARDED_CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.guarded_class_call)
 DICT_VIEW_COMPREHENSION_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dict_view_comprehension_call)
 SORT_KEYS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sort_key)
 THIRD_PARTY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.third_party_call)

@@ -60,7 +60,7 @@ class FunctionState:
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
-        "dependency_calls", "entry", "guard_helpers", "guards", "instances", "lines", "logger_names",
+        "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
         "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "self_name", "summary", "tuple_fields",
@@ -81,6 +81,7 @@ class FunctionState:
         python_keys: frozenset[str] = frozenset(),
         properties: frozenset[str] = frozenset(),
         module_objects: frozenset[str] = frozenset(),
+        guarded_class_methods: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.node = node
@@ -103,6 +104,8 @@ class FunctionState:
         # Module-level names bound by a call to some object that is no logger (`log = Tracker()`):
         # its methods are its class's, whatever the name says (analysis/logger_bindings.py).
         self.module_objects = module_objects
+        # `Cls.method` of the module's classes whose metaclass defines `__getattribute__` (guarded_classes.py).
+        self.guarded_class_methods = guarded_class_methods
         self.lines = lines
         self.entry = entry
         self.returns: Kind = NOT_TENSOR

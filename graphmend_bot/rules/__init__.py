@@ -74,6 +74,7 @@ from graphmend_bot.rules import (
     gm670_traceback_instruction_read,
     gm671_made_up_id_comparison,
     gm672_typing_construct_method,
+    gm673_classmethod_behind_metaclass_getattribute,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -143,6 +144,7 @@ RULES: tuple[Rule, ...] = (
     gm670_traceback_instruction_read.RULE,
     gm671_made_up_id_comparison.RULE,
     gm672_typing_construct_method.RULE,
+    gm673_classmethod_behind_metaclass_getattribute.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

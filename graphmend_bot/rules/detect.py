@@ -368,6 +368,8 @@ class Detection:
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
     comparison: ComparisonHook | None = None  # `id(seen) == key`: every comparison
     subscripted_receiver: SubscriptedReceiverHook | None = None  # `Optional[int].__eq__(other)`
+    # `Cls.make(x)`: a classmethod of a class whose metaclass defines `__getattribute__` (the class's name)
+    guarded_class_call: ClassCallHook | None = None
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
