@@ -1,4 +1,4 @@
-"""GB5458 Custom metaclass with __getattribute__: a classmethod called on a class whose metaclass defines it (GM673)."""
+"""GB5458 Custom metaclass with __getattribute__: a classmethod called on a class whose metaclass defines it (GM683)."""
 
 import torch
 
@@ -17,7 +17,7 @@ class Registry(metaclass=Guarded):
 class Probe(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x * 2
-        return Registry.scaled(x)  # graph-break: GB5458 GM673
+        return Registry.scaled(x)  # graph-break: GB5458 GM683
 
 
 def inputs():

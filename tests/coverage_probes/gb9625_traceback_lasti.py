@@ -1,4 +1,4 @@
-"""GB9625 traceback.tb_lasti not supported: a traceback's `tb_lasti` read in traced code (GM670)."""
+"""GB9625 traceback.tb_lasti not supported: a traceback's `tb_lasti` read in traced code (GM680)."""
 
 import torch
 
@@ -9,7 +9,7 @@ class Probe(torch.nn.Module):
         try:
             raise ValueError("bad input")
         except ValueError as err:
-            where = err.__traceback__.tb_lasti  # graph-break: GB9625 GM670
+            where = err.__traceback__.tb_lasti  # graph-break: GB9625 GM680
         return x + where
 
 

@@ -1,11 +1,11 @@
-"""GM672 typing-construct-method: its documentation, in one place with how it is detected.
+"""GM682 typing-construct-method: its documentation, in one place with how it is detected.
 
 Measured on torch 2.13 (tests/coverage_probes/gb0289_typing_construct_method.py): Dynamo models a
 subscripted `typing` construct (`Optional[int]`, `Union[int, str]`, `Tuple[...]`, `Dict[...]`,
 `Callable[...]`) as a value with no methods: calling its `__eq__` or `__ne__` breaks with GB0289.
 Comparing two with `==` traces, and so does `typing.Optional.__getitem__(int)`; its other methods
 (`copy_with`, `__or__`, `__repr__`, ...) break with GB0116 first, which this rule leaves alone
-(tests/fixtures/rules/GM672_typing_construct_method.py).
+(tests/fixtures/rules/GM682_typing_construct_method.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _method_of_construct(rule: Rule, checker: Checker, call: ast.Call, alias: st
 
 
 RULE = Rule(
-    code="GM672",
+    code="GM682",
     name="typing-construct-method",
     family="not traceable",
     gb_id="GB0289",

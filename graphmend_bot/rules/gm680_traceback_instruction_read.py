@@ -1,9 +1,9 @@
-"""GM670 traceback-instruction-read: its documentation, in one place with how it is detected.
+"""GM680 traceback-instruction-read: its documentation, in one place with how it is detected.
 
 Measured on torch 2.13 (tests/coverage_probes/gb9625_traceback_lasti.py): reading `tb_lasti` of a
 traceback in traced code (`err.__traceback__.tb_lasti`, `sys.exc_info()[2].tb_lasti`) breaks with
 GB9625: Dynamo models a traceback by its frame summary, which has no instruction offset. Its
-`tb_lineno` and `tb_next` trace (tests/fixtures/rules/GM670_traceback_instruction_read.py).
+`tb_lineno` and `tb_next` trace (tests/fixtures/rules/GM680_traceback_instruction_read.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _instruction_read(rule: Rule, checker: Checker, node: ast.Attribute) -> None
 
 
 RULE = Rule(
-    code="GM670",
+    code="GM680",
     name="traceback-instruction-read",
     family="not traceable",
     gb_id="GB9625",

@@ -1,10 +1,10 @@
-"""GM671 made-up-id-comparison: its documentation, in one place with how it is detected.
+"""GM681 made-up-id-comparison: its documentation, in one place with how it is detected.
 
 Measured on torch 2.13 (tests/coverage_probes/gb9316_made_up_id_comparison.py): `id()` of a value
 Dynamo holds with no source, such as a list, dict or set built in traced code, is a number Dynamo
 makes up while tracing (FakeIdVariable). Two such ids compare with `==` and `!=`; any other
 comparison of one, with a constant, with the id of an input or ordered (`<`), breaks with GB9316
-(tests/fixtures/rules/GM671_made_up_id_comparison.py). `id(seen) in ids` traces. In a helper Dynamo
+(tests/fixtures/rules/GM681_made_up_id_comparison.py). `id(seen) in ids` traces. In a helper Dynamo
 inlines, the same line breaks with GB4501 (tests/coverage_probes/gb4501_made_up_id_in_helper.py):
 the break there would resume in the caller, which needs the made-up id as a real one.
 """
@@ -49,7 +49,7 @@ def _comparison(rule: Rule, checker: Checker, node: ast.Compare) -> None:
 
 
 RULE = Rule(
-    code="GM671",
+    code="GM681",
     name="made-up-id-comparison",
     family="not traceable",
     gb_id="GB9316",

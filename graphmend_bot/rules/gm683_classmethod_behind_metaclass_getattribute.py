@@ -1,9 +1,9 @@
-"""GM673 classmethod-behind-metaclass-getattribute: its documentation, in one place with how it is detected.
+"""GM683 classmethod-behind-metaclass-getattribute: its documentation, in one place with how it is detected.
 
 Measured on torch 2.13 (tests/coverage_probes/gb5458_metaclass_getattribute.py): calling a
 classmethod on a class whose metaclass defines `__getattribute__` (`Registry.make(x)`), its own
 or inherited, breaks with GB5458; a plain class attribute, a staticmethod or a function read from
-the class trace (tests/fixtures/rules/GM673_classmethod_behind_metaclass_getattribute.py). The
+the class trace (tests/fixtures/rules/GM683_classmethod_behind_metaclass_getattribute.py). The
 class, its metaclass and their bases are read from the module that calls it
 (analysis/guarded_classes.py); a class imported from another module is not judged.
 """
@@ -25,7 +25,7 @@ def _guarded_call(rule: Rule, checker: Checker, call: ast.Call, name: str) -> No
 
 
 RULE = Rule(
-    code="GM673",
+    code="GM683",
     name="classmethod-behind-metaclass-getattribute",
     family="not traceable",
     gb_id="GB5458",
