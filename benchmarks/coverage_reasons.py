@@ -84,15 +84,16 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0221"),
     "Python machinery Dynamo cannot trace": (
         "GB9316", "GB4501",  # comparing ids/hashes Dynamo made up
-        "GB0084",  # super().__delattr__(name) with a computed name
         "GB0289",  # methods of typing constructs
-        "GB3383",  # pydantic dataclasses
-        "GB5458",  # __getattribute__ on a metaclass
+        # pydantic dataclasses. Measured with pydantic 2.14.4 (installed only in the wild corpus's
+        # transformers venv): calling a `@pydantic.dataclasses.dataclass` class in traced code breaks
+        # with GB3383 (a BaseModel with GB0156; a stdlib dataclass traces). No rule yet: a probe runs
+        # in the project's test environment, which has no pydantic.
+        "GB3383",
     ),
     "exceptions built or changed in traced code": ("GB0273", "GB9625"),
     "generators, closures and classes that outlive the traced frame": (
-        "GB0003", "GB0024", "GB4778", "GB1319",
-        "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild
+        "GB1584",),  # repr() of a nested function whose closure Dynamo cannot rebuild
     "tensor methods and attributes Dynamo cannot trace": (
         "GB0104",  # grad_fn
         "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
@@ -392,6 +393,21 @@ REASONS: dict[str, tuple[str, str]] = {
                          "(`p.data = p.data.float()` is a no-op on a float32 parameter); GM630 reports GB0056"),
     "GB4197": ("internal", "never raised on 2.13: `t.share_memory_()` breaks with GB0117 \"Unhandled args for "
                            "method\" first (its handler does not take Dynamo's call), which GM621 reports"),
+    "GB0003": ("internal", "never reached on 2.13 with Python 3.11 (measured): `torch.compile` of a generator "
+                           "function, a `forward` that yields, a generator inlined from traced code and one a "
+                           "skipped call (`heapq.nlargest(1, gen(x))`) runs after a break all trace or break with "
+                           "GB0059/GB8335 first; Dynamo never converts a generator's own frame"),
+    "GB0024": ("config", "the CLEANUP_THROW opcode exists only on Python >= 3.12 (`dis.opmap` of 3.11 lacks it); "
+                         "measured on 3.11: `g.throw(...)` / `g.close()` on a `yield from` generator traces"),
+    "GB4778": ("config", "only with torch._dynamo.config.log_graph_in_out_metadata under export's functional "
+                         "tracer (output_graph.py); measured: returning a nested function that closes over a "
+                         "tensor traces in torch.compile"),
+    "GB1319": ("follow-on", "needs a class built in traced code, and each way to build one breaks first "
+                            "(measured): a `class` statement with GB8977 (GM616), `type(name, bases, ns)` with "
+                            "GB0147, `types.new_class` with GB0156; a namedtuple's instance returned traces"),
+    "GB0084": (_RUNTIME, "needs an attribute name Dynamo does not hold as a constant; measured on 2.13, every "
+                         "`str` reaching `super().__delattr__(name)` is one (a literal, a `forward` input, a "
+                         "loop over `vars(obj)`), and a name chosen by a tensor breaks first with GB0170 (GM101)"),
 }
 
 

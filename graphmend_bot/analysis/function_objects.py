@@ -12,6 +12,7 @@ import ast
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
+from graphmend_bot.analysis.closures import free_names
 from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
@@ -105,6 +106,37 @@ class ObjectTracker(FindingReporter):
         if (ref := self._operand_class(node.operand)) is not None:
             for check_operand in C.OBJECT_OPERANDS:
                 check_operand(self, node, f"instance:{ref}>__invert__", TENSOR, False)
+
+    def _attribute_read(self, node: ast.Attribute) -> None:
+        """`value.NAME` read: the rules claiming NAME, on any owner or on a NumPy array."""
+        if (check := C.ATTRIBUTE_READS.get(node.attr)) is not None:
+            check(self, node)
+        if (check_ndarray := C.NDARRAY_ATTRIBUTES.get(node.attr)) is not None and self.is_ndarray(node.value):
+            check_ndarray(self, node)
+
+    def _definition(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> None:
+        """A `class` or `def` statement in this function's body."""
+        if isinstance(node, ast.ClassDef):
+            for check_class in C.CLASS_STATEMENTS:
+                check_class(self, node)
+        else:
+            self._closures[node.name] = self._closure_kind(node, env)
+
+    def _bound_closure(self, name: str, value: ast.expr, env: Env) -> None:
+        if isinstance(value, ast.Lambda):
+            self._closures[name] = self._closure_kind(value, env)
+
+    @staticmethod
+    def _closure_kind(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env) -> Kind:
+        """What a closure reads of this function's locals, as they are where it is defined."""
+        return Kind.union([env[name] for name in free_names(node) if name in env])
+
+    def _comparison(self, node: ast.Compare, kinds: list[Kind]) -> None:
+        """A comparison whose operands have these kinds: the rules that look at comparisons."""
+        if C.MEMBERSHIPS:
+            self._membership(node, kinds[1:])
+        for check in C.COMPARISONS:
+            check(self, node)
 
     def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
         """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,

@@ -33,6 +33,10 @@ class FindingReporter(FunctionState):
     def in_condition(self) -> bool:
         return self._test_depth > 0
 
+    @property
+    def entry_point(self) -> bool:
+        return self.entry
+
     def is_scalar_tensor(self, node: ast.expr) -> bool:
         return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve)
 
@@ -59,6 +63,13 @@ class FindingReporter(FunctionState):
 
     def kind_of(self, node: ast.expr) -> Kind:
         return self._kinds.get(id(node), NOT_TENSOR) if self._kinds is not None else NOT_TENSOR
+
+    def closure_kind(self, node: ast.expr) -> Kind | None:
+        return self._closures.get(node.id) if isinstance(node, ast.Name) else None
+
+    def built_collection(self, node: ast.expr) -> bool:
+        return (isinstance(node, ast.Name) and node.id in self._collections
+                and self._collection_bindings.get(node.id, 0) == self._bindings.get(node.id, 0))
 
     def installed(self, package: str) -> bool:
         return bool(installed_packages.installed_package(package))

@@ -52,7 +52,7 @@ class FunctionState:
     # the layers' __dict__; tests/test_summary_speed.py asks that none is.
     __slots__ = (
         "_annotated_tensors", "_assumed", "_bindings", "_bound_before", "_built_on_every_path", "_call_result_bindings",
-        "_call_results", "_caught", "_checked_tensors", "_collection_bindings", "_collections",
+        "_call_results", "_caught", "_checked_tensors", "_closures", "_collection_bindings", "_collections",
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
         "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
@@ -60,7 +60,7 @@ class FunctionState:
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
-        "dependency_calls", "entry", "guard_helpers", "guards", "instances", "lines", "logger_names",
+        "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
         "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "self_name", "summary", "tuple_fields",
@@ -81,6 +81,7 @@ class FunctionState:
         python_keys: frozenset[str] = frozenset(),
         properties: frozenset[str] = frozenset(),
         module_objects: frozenset[str] = frozenset(),
+        guarded_class_methods: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.node = node
@@ -103,6 +104,8 @@ class FunctionState:
         # Module-level names bound by a call to some object that is no logger (`log = Tracker()`):
         # its methods are its class's, whatever the name says (analysis/logger_bindings.py).
         self.module_objects = module_objects
+        # `Cls.method` of the module's classes whose metaclass defines `__getattribute__` (guarded_classes.py).
+        self.guarded_class_methods = guarded_class_methods
         self.lines = lines
         self.entry = entry
         self.returns: Kind = NOT_TENSOR
@@ -182,6 +185,9 @@ class FunctionState:
         self._tensor_mappings: set[str] = set()
         # Sizes of argument tensors among keyword values (keyword_arguments.py), built on first use.
         self._sizes: keyword_arguments.Sizes | None = None
+        # Nested `def`s and locals bound to a lambda, by name: the kinds of the enclosing function's
+        # locals their bodies read (closure_kind).
+        self._closures: dict[str, Kind] = {}
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
         # Names assigned in the body: a parameter rebound no longer holds what a caller passed.
@@ -236,6 +242,7 @@ class FunctionState:
     def forget(self, name: str) -> None:
         """What was known of a local's value, once it is bound again."""
         self._bound_before[name] = len(self._resume_points)
+        self._closures.pop(name, None)
         self._collections.discard(name)
         self._dicts.discard(name)
         self._call_results.discard(name)

@@ -92,9 +92,8 @@ class StatementVisitor(ExpressionEvaluator):
             return leaves
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             self._try(cast(ast.Try, node), env)  # TryStar has the same fields
-        elif isinstance(node, ast.ClassDef):
-            for check_class in C.CLASS_STATEMENTS:
-                check_class(self, node)
+        elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._definition(node, env)
         elif isinstance(node, ast.Return):
             if isinstance(node.value, ast.Name) and node.value.id not in env:
                 # a factory returning its closure, or a class or function defined elsewhere
@@ -236,6 +235,7 @@ class StatementVisitor(ExpressionEvaluator):
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
+        self._bound_closure(name, value, env)  # `scale = lambda z: z * y`
         if skipped_frames.builds_collection(value, True, self.resolve):
             self._collections.add(name)
             if statement_forms.builds_dict(value):

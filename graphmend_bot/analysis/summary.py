@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
+    guarded_classes,
     held_functions,
     logger_bindings,
     named_tuples,
@@ -130,6 +131,7 @@ def summarize_module(
         node.name for _, class_qualname, node in collector.functions
         if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
     )
+    guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -152,7 +154,7 @@ def summarize_module(
             continue
         FunctionAnalyzer(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
-            collector.named_tuples, python_keys, properties, module_objects,
+            collector.named_tuples, python_keys, properties, module_objects, guarded,
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees

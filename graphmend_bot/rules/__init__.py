@@ -71,6 +71,10 @@ from graphmend_bot.rules import (
     gm652_len_of_compiled_object,
     gm660_breaking_context_manager,
     gm661_breaking_try_body,
+    gm680_traceback_instruction_read,
+    gm681_made_up_id_comparison,
+    gm682_typing_construct_method,
+    gm683_classmethod_behind_metaclass_getattribute,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -137,6 +141,10 @@ RULES: tuple[Rule, ...] = (
     gm652_len_of_compiled_object.RULE,
     gm660_breaking_context_manager.RULE,
     gm661_breaking_try_body.RULE,
+    gm680_traceback_instruction_read.RULE,
+    gm681_made_up_id_comparison.RULE,
+    gm682_typing_construct_method.RULE,
+    gm683_classmethod_behind_metaclass_getattribute.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

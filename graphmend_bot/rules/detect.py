@@ -33,6 +33,12 @@ class Checker(Protocol):
         """Inside an `if`/`while` test, which is reported as one conversion as a whole."""
         ...
 
+    @property
+    def entry_point(self) -> bool:
+        """This function is an entry point (a `forward`, a configured one): the frame Dynamo starts
+        in when it is the outermost, not a helper it inlines."""
+        ...
+
     def is_scalar_tensor(self, node: ast.expr) -> bool:
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
@@ -61,6 +67,17 @@ class Checker(Protocol):
 
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
+        ...
+
+    def closure_kind(self, node: ast.expr) -> Kind | None:
+        """When `node` names a function a `def` or a lambda in this function defines (not rebound since): the
+        kind of what its body reads of this function's locals (a tensor: Dynamo cannot rebuild the
+        closure as constants); None otherwise."""
+        ...
+
+    def built_collection(self, node: ast.expr) -> bool:
+        """`node` is a local every binding of which so far built a new list, dict or set in this
+        function (`seen = {}`, `order = list(xs)`): a value Dynamo holds with no source."""
         ...
 
     def installed(self, package: str) -> bool:
@@ -279,6 +296,11 @@ MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]
 DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
 # A static `forward(ctx, ..., *args)` of a class (an autograd.Function's), asked once per function.
 VarargForwardHook = Callable[["Rule", Checker, ast.FunctionDef], None]
+# `Alias[...].method(...)`: a method called on a subscripted name (`Optional[int].__eq__(t)`): the
+# subscripted name, resolved from the module's imports ("typing.Optional"), and the method.
+SubscriptedReceiverHook = Callable[["Rule", Checker, ast.Call, str, str], None]
+# A comparison (`a == b`, `a < b`, `v in t`, ...), after its operands were evaluated.
+ComparisonHook = Callable[["Rule", Checker, ast.Compare], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
@@ -327,6 +349,8 @@ class Detection:
     skipped_frame_comprehension: ComprehensionHook | None = None
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
+    # `tb.tb_lasti`: reads of these attributes, by name, whatever the owner.
+    attribute_reads: Mapping[str, AttributeReadHook] = field(default_factory=dict)
     caught_exception_write: CaughtExceptionWriteHook | None = None  # `except E as err: err.note = ...`
     class_statement: ClassStatementHook | None = None  # `class Local: ...` inside a function
     class_call: ClassCallHook | None = None  # `Options(...)`, `types.Options(...)`
@@ -342,6 +366,10 @@ class Detection:
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
+    comparison: ComparisonHook | None = None  # `id(seen) == key`: every comparison
+    subscripted_receiver: SubscriptedReceiverHook | None = None  # `Optional[int].__eq__(other)`
+    # `Cls.make(x)`: a classmethod of a class whose metaclass defines `__getattribute__` (the class's name)
+    guarded_class_call: ClassCallHook | None = None
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`

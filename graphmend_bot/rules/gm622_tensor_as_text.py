@@ -4,6 +4,12 @@ Measured on torch 2.13 (tests/coverage_probes/gb0569_repr_of_tensor.py, gb0059_s
 `repr(t)` breaks with GB0569, `str(t)` with GB0059 ("Failed to trace builtin operator"). A
 message built for a `raise` is never traced, so it is not reported. f-strings of tensors are left
 out until measured where their text is used.
+
+The same holds for the text of a function a nested `def`, or a lambda bound to a local, defines
+when its body reads a tensor of the enclosing function (a parameter or a value computed there):
+`repr(fn)` breaks with GB1584 (Dynamo cannot rebuild the closure as constants to format it),
+`str(fn)` with GB0059 (tests/coverage_probes/gb1584_repr_of_closure.py). Over a shape, a number or
+a list it traces, and so does reading `fn.__name__` (tests/fixtures/rules/GM622_tensor_as_text.py).
 """
 
 from __future__ import annotations
@@ -15,10 +21,19 @@ from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 STR_OF_TENSOR = "GB0059"
+REPR_OF_CLOSURE = "GB1584"
 
 
 def _as_text(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
-    if len(call.args) == 1 and not call.keywords and not assumed_parameter(checker, call.args[0], args[0]):
+    if len(call.args) != 1 or call.keywords:
+        return NOT_TENSOR
+    closure = checker.closure_kind(call.args[0])
+    if closure is not None:
+        checker.report(
+            rule, call, f"`{name}()` of a nested function that closes over a tensor breaks the graph", closure,
+            gb_id=STR_OF_TENSOR if name == "str" else REPR_OF_CLOSURE,
+        )
+    elif not assumed_parameter(checker, call.args[0], args[0]):
         checker.report(
             rule, call, f"`{name}()` of a tensor needs its values, which Dynamo does not have while tracing",
             args[0], gb_id=STR_OF_TENSOR if name == "str" else None,
@@ -31,11 +46,16 @@ RULE = Rule(
     name="tensor-as-text",
     family="not traceable",
     gb_id="GB0569",
-    other_gb_ids=(STR_OF_TENSOR,),
-    summary="Flags `repr(t)` and `str(t)` of a tensor in traced code.",
+    other_gb_ids=(STR_OF_TENSOR, REPR_OF_CLOSURE),
+    summary=(
+        "Flags `repr(t)` and `str(t)` of a tensor in traced code, and of a nested function whose "
+        "body reads a tensor of the enclosing function."
+    ),
     why=(
         "Text of a tensor shows its values, which Dynamo does not have while tracing: it ends the "
-        "graph (`repr`: GB0569; `str`: GB0059, measured on torch 2.13) and formats it eagerly."
+        "graph (`repr`: GB0569; `str`: GB0059, measured on torch 2.13) and formats it eagerly. "
+        "A nested function that closes over a tensor is text Dynamo cannot make either (`repr`: "
+        "GB1584; `str`: GB0059)."
     ),
     example="label = repr(x.sum())",
     use_instead="label = str(tuple(x.shape))  # the shape is known while tracing",
