@@ -352,3 +352,25 @@ def test_a_formatted_name_stays_readable_in_the_compiled_message(tmp_path: Path)
     with pytest.raises(RuntimeError, match=r"^ValueError: `sum_weight` minimum element must be bigger than zero: \{sum_weight\}`$"):
         compiled(zero)
     torch._dynamo.reset()
+
+
+def test_an_elif_guard_is_lowered_inside_its_chain_and_fires_compiled(tmp_path: Path) -> None:
+    """Review 14, finding 4: the guard fix on an `elif` once wrote `elelif` (a file that does not
+    parse, posted as a review suggestion). It now adds an `elif` before the guard; the `elif` after
+    its own compiled check gets no second fix."""
+    before, after = rewritten("elif_bounds", tmp_path, "guard_elif")
+    for t0, t1, message in ((None, 1.0, "t0 is missing"), (torch.tensor(2.0), torch.tensor(1.0), "Initial time 2.0")):
+        with pytest.raises(ValueError, match=message):
+            after.Interval(t0, t1)  # eager: the chain in its original order
+    torch._dynamo.reset()
+    build = torch.compile(lambda x, t0, t1: (after.Interval(t0, t1), x * 2)[1], backend="aot_eager", fullgraph=True)
+    x = torch.ones(2)
+    assert torch.equal(build(x, torch.tensor(0.0), torch.tensor(1.0)), x * 2)
+    with pytest.raises(RuntimeError, match=r"ValueError: Initial time \{t0\}"):
+        build(x, torch.tensor(2.0), torch.tensor(1.0))
+    torch._dynamo.reset()
+    ts = torch.tensor([0.0, 0.5, 1.0])
+    assert break_count(before.ENTRY, (x, ts)) >= 1
+    assert break_count(after.ENTRY, (x, ts)) == 0
+    fixed = Path(after.__file__)
+    assert all(f.fix is None for f in attach_fixes(check([str(fixed)]), Config()).findings if f.code == "GM201")
