@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import torch
-from fixture_support import assert_identical, break_count, fix_source
+from fixture_support import assert_same_calls, break_count, fix_source
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
@@ -44,13 +44,6 @@ CASES = {
 }
 
 
-def _run(function: Any, arguments: tuple[Any, ...]) -> tuple[str, Any]:
-    try:
-        return "returned", function(*arguments)
-    except Exception as error:  # the exception type is what is compared
-        return "raised", type(error)
-
-
 def _fixes(source: str, tmp_path: Path) -> list[Fix | None]:
     path = tmp_path / "case.py"
     path.write_text(source, encoding="utf-8")
@@ -60,20 +53,7 @@ def _fixes(source: str, tmp_path: Path) -> list[Fix | None]:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_safe_fixes_keep_results_on_uint8_and_bool_masks(name: str, tmp_path: Path) -> None:
     source = HEADER + CASES[name] + FOOTER
-    fixed = fix_source(source, tmp_path)
-    before: dict[str, Any] = {}
-    after: dict[str, Any] = {}
-    exec(compile(source, "<original>", "exec"), before)
-    exec(compile(fixed, "<rewritten>", "exec"), after)
-    for x, mask in ((x, mask) for x in XS for mask in MASKS):
-        (kind, original), (new_kind, rewritten) = _run(before["f"], (x, mask)), _run(after["f"], (x, mask))
-        assert new_kind == kind, (
-            f"{name} on {mask}: the original {kind} {original!r}, the fix {new_kind} {rewritten!r}"
-        )
-        if kind == "raised":
-            assert rewritten is original
-        else:
-            assert_identical(original, rewritten, f"{name} on {mask}")
+    assert_same_calls(source, fix_source(source, tmp_path), [(x, mask) for x in XS for mask in MASKS])
 
 
 def test_a_mask_of_unknown_dtype_makes_the_logical_and_fix_unsafe(tmp_path: Path) -> None:
