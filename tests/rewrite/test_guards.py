@@ -359,18 +359,19 @@ def test_an_elif_guard_is_lowered_inside_its_chain_and_fires_compiled(tmp_path: 
     parse, posted as a review suggestion). It now adds an `elif` before the guard; the `elif` after
     its own compiled check gets no second fix."""
     before, after = rewritten("elif_bounds", tmp_path, "guard_elif")
-    for t0, t1, message in ((None, 1.0, "t0 is missing"), (torch.tensor(2.0), torch.tensor(1.0), "Initial time 2.0")):
-        with pytest.raises(ValueError, match=message):
-            after.Interval(t0, t1)  # eager: the chain in its original order
+    x, low, high = torch.linspace(-2.0, 2.0, 5), torch.tensor(-1.0), torch.tensor(1.0)
+    for function in (before.clip_to_window, after.clip_to_window):  # eager: the chain in its order
+        with pytest.raises(ValueError, match="as low and high only"):
+            function(x, high, low, width=3)
+        with pytest.raises(ValueError, match=r"starts at 1\.0, after its end -1\.0"):
+            function(x, high, low)
     torch._dynamo.reset()
-    build = torch.compile(lambda x, t0, t1: (after.Interval(t0, t1), x * 2)[1], backend="aot_eager", fullgraph=True)
-    x = torch.ones(2)
-    assert torch.equal(build(x, torch.tensor(0.0), torch.tensor(1.0)), x * 2)
-    with pytest.raises(RuntimeError, match=r"ValueError: Initial time \{t0\}"):
-        build(x, torch.tensor(2.0), torch.tensor(1.0))
+    compiled = torch.compile(after.clip_to_window, backend="aot_eager", fullgraph=True)
+    assert torch.equal(compiled(x, low, high), before.clip_to_window(x, low, high))
+    with pytest.raises(RuntimeError, match=r"ValueError: the window starts at \{low\}"):
+        compiled(x, high, low)
     torch._dynamo.reset()
-    ts = torch.tensor([0.0, 0.5, 1.0])
-    assert break_count(before.ENTRY, (x, ts)) >= 1
-    assert break_count(after.ENTRY, (x, ts)) == 0
+    assert break_count(before.clip_to_window, (x, low, high)) >= 1
+    assert break_count(after.clip_to_window, (x, low, high)) == 0
     fixed = Path(after.__file__)
     assert all(f.fix is None for f in attach_fixes(check([str(fixed)]), Config()).findings if f.code == "GM201")
