@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from graphmend_bot import __version__
 from graphmend_bot.analysis.public_api import SCOPES
@@ -23,7 +23,7 @@ from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config, ConfigError, find_config_file, load_config, unknown_codes
 from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
-from graphmend_bot.findings import CheckResult
+from graphmend_bot.findings import CheckResult, FileError
 from graphmend_bot.github.core.context import FAIL_ON
 from graphmend_bot.project import ProjectScope, project_scope, within, write_root
 from graphmend_bot.report import RENDERERS
@@ -31,6 +31,9 @@ from graphmend_bot.report.terminal import one_line, shown_to_a_person, terminal_
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.source_warnings import ignore_source_warnings
 from graphmend_bot.verify.arguments import add_arguments as add_verify_arguments
+
+if TYPE_CHECKING:
+    from graphmend_bot.rewrite import FileChange
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -115,16 +118,20 @@ def _run_config_groups(args: argparse.Namespace, groups: list[list[str]]) -> int
               "holds one; check them one project at a time", file=sys.stderr)
         return EXIT_ERROR
     runs = [argparse.Namespace(**{**vars(args), "paths": group}) for group in groups]
-    if args.update_baseline or args.fix or args.diff or args.add_noqa:
+    if args.update_baseline or args.add_noqa:
         return max(_run_check(run) for run in runs)
-    results = [_checked(run, _load_config(run)) for run in runs]
-    merged = CheckResult(
+    if args.fix or args.diff:  # fixed group by group, reported once (one -o file, one JSON document)
+        return _fix_report(args, [_fixed(run, _load_config(run)) for run in runs])
+    return _report(args, _merged([_checked(run, _load_config(run)) for run in runs]))
+
+
+def _merged(results: Sequence[CheckResult]) -> CheckResult:
+    return CheckResult(
         findings=[finding for result in results for finding in result.findings],
         errors=[error for result in results for error in result.errors],
         files_checked=sum(result.files_checked for result in results),
         baselined=sum(result.baselined for result in results),
     )
-    return _report(args, merged)
 
 
 def _run_check(args: argparse.Namespace) -> int:
@@ -246,24 +253,45 @@ def _check_shard(args: argparse.Namespace, config: Config) -> int:
 
 def _fix(args: argparse.Namespace, config: Config) -> int:
     """ruff semantics: --fix writes safe fixes (+ unsafe with --unsafe-fixes); --diff only prints."""
-    from graphmend_bot.report.text import fix_summary
-    from graphmend_bot.rewrite import FIXES_SKIPPED, fix_outcome, unified_diff, write_changes
+    return _fix_report(args, [_fixed(args, config)])
+
+
+class _FixRun(NamedTuple):
+    changes: list[FileChange]
+    remaining: CheckResult  # what the given paths still report
+    skipped: list[FileError]  # files whose fixes were not made (limits, symlinks out of the project)
+
+
+def _fixed(args: argparse.Namespace, config: Config) -> _FixRun:
+    """The fixes of one configuration's paths, written unless `--diff`."""
+    from graphmend_bot.rewrite import FIXES_SKIPPED, fix_outcome, write_changes
 
     scope = project_scope(args.paths or ["."], config)  # --fix of one file writes that file only
     outcome = fix_outcome(scope.context, config, unsafe=args.unsafe_fixes, only=scope.only, cache=_cache(args, scope),
                           write_root=write_root(scope, args.paths))
+    if not args.diff:
+        write_changes(outcome.changes)
+    skipped = [error for error in outcome.remaining.errors if error.message.startswith(FIXES_SKIPPED)]
+    remaining = without_baselined(_restricted(outcome.remaining, scope, args.paths, config), config)
+    return _FixRun(outcome.changes, remaining, skipped)
+
+
+def _fix_report(args: argparse.Namespace, runs: Sequence[_FixRun]) -> int:
+    """One summary and one report over every run (a run per configuration group)."""
+    from graphmend_bot.report.text import fix_summary
+    from graphmend_bot.rewrite import unified_diff
+
+    changes = [change for run in runs for change in run.changes]
     if args.diff:
-        diff = "".join(unified_diff(change) for change in outcome.changes)
+        diff = "".join(unified_diff(change) for change in changes)
         # Shown, the diff quotes the tree's code like the report does; piped or redirected, it stays a patch.
         sys.stdout.write(terminal_text(diff) if shown_to_a_person(sys.stdout) else diff)
-        for error in outcome.remaining.errors:  # the report is not printed here: say what went unfixed
-            if error.message.startswith(FIXES_SKIPPED):
-                print(terminal_text(f"{visible(error.path)}: {visible(error.message)}"), file=sys.stderr)
-        sys.stderr.write(fix_summary(outcome.changes, dry_run=True))
-        return EXIT_FINDINGS if outcome.changes and not args.exit_zero else EXIT_CLEAN
-    write_changes(outcome.changes)
-    sys.stderr.write(fix_summary(outcome.changes))
-    return _report(args, without_baselined(_restricted(outcome.remaining, scope, args.paths, config), config))
+        for error in (error for run in runs for error in run.skipped):  # no report here: say what went unfixed
+            print(terminal_text(f"{visible(error.path)}: {visible(error.message)}"), file=sys.stderr)
+        sys.stderr.write(fix_summary(changes, dry_run=True))
+        return EXIT_FINDINGS if changes and not args.exit_zero else EXIT_CLEAN
+    sys.stderr.write(fix_summary(changes))
+    return _report(args, _merged([run.remaining for run in runs]))
 
 
 def _update_baseline(args: argparse.Namespace, config: Config) -> int:

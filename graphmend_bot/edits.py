@@ -7,6 +7,7 @@ fix engine (rewrite/), the review's suggestions and its fix preview all apply ed
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable, Sequence
 
@@ -120,3 +121,12 @@ def apply_in_order(source: str, fixes: Sequence[Fix]) -> tuple[str, list[bool]]:
         if usable:
             accepted.update(spans)
     return apply_spans(source, accepted), applied
+
+
+def parses(source: str) -> bool:
+    """Whether edited source is still Python: a rewrite that does not parse is never written or suggested."""
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True

@@ -330,6 +330,20 @@ def test_fix_on_a_missing_path_prints_only_the_error(write_tree, graphmend_cmd):
         assert result.stdout == ""
 
 
+def test_fix_says_a_file_was_rewritten_when_no_removal_is_confirmed(write_tree, graphmend_cmd):
+    """Review 14, finding 4: torchsde's interval guard is lowered (the file is written) but the
+    `elif` that keeps the eager raise is still reported, so no removal is confirmed; the summary
+    says the file was rewritten instead of only "Fixed 0 ... in 0 file(s)"."""
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "rewrite", "guards", "interval_bounds.in.py")
+    with open(fixture, encoding="utf-8") as handle:
+        root = write_tree({"m.py": handle.read()})
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--fix", "--unsafe-fixes", "m.py")
+    with open(os.path.join(root, "m.py"), encoding="utf-8") as handle:
+        assert "torch._assert_async(" in handle.read()
+    assert "Rewrote 1 file(s) in all." in result.stderr, result.stderr
+    assert "does not parse" not in result.stderr
+
+
 def test_review_and_check_do_not_load_pygithub():
     """`graphmend review` runs the bot's planning without GitHub: PyGithub (and requests, jwt) is
     loaded only by the `bot` subcommand, a fifth of a second of every local review's start-up."""

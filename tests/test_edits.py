@@ -41,6 +41,17 @@ def test_suggestion_and_fix_engine_apply_the_same_edits_the_same_way() -> None:
     assert apply_fixes(ODD_LINE_BREAKS, [fix]) == apply_edits(ODD_LINE_BREAKS, fix.edits)
 
 
+def test_a_suggestion_that_would_leave_the_file_unparsable_is_not_made() -> None:
+    """Review 14, finding 4: a fix writing `elelif` was posted as a suggestion; the applied file
+    is parse-checked now, as `--fix` checks what it writes."""
+    source = "if a:\n    pass\nelif b:\n    pass\n"
+    broken = Fix("unsafe", "broken", (_edit("elelif", (3, 1), (3, 5)),))
+    fine = Fix("unsafe", "fine", (_edit("elif c", (3, 1), (3, 7)),))
+    assert suggestion_for(_finding(broken), source, unsafe=True) is None
+    suggestion = suggestion_for(_finding(fine), source, unsafe=True)
+    assert suggestion is not None and suggestion.text == "elif c:"
+
+
 def test_overlapping_or_outside_edits_are_refused() -> None:
     source = "a = 1\nb = 2\n"
     with pytest.raises(ValueError, match="overlap"):

@@ -192,6 +192,23 @@ def test_fix_of_files_in_several_projects_follows_each_configuration(write_tree,
     assert "is_compiling" not in (root / "a/pkg/utils.py").read_text()
 
 
+def test_fix_of_several_projects_reports_once(write_tree, graphmend_cmd):
+    """Review 14, finding 5: `--fix` reported once per project, so `-o` kept the last project's
+    report and stdout held two JSON documents. The fixes are made per project, the report is one."""
+    model = "import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def forward(self, x):\n" \
+            "        if x.sum() > 0:\n            return x\n        return -x\n"  # its fix is unsafe: none written
+    root = write_tree({f"{project}/{name}": text for project in ("p1", "p2")
+                       for name, text in ((".graphmend.yml", "select: [GM1]\n"), ("m.py", model))})
+    files = ["p1/m.py", "p2/m.py"]
+    done = run(graphmend_cmd, root, "check", "--no-cache", "--fix", "--output-format", "json", "-o", "out.json", *files)
+    assert done.returncode == 1, done.stderr
+    report = json.loads((root / "out.json").read_text())
+    assert sorted(os.path.relpath(item["filename"], root).split(os.sep)[0] for item in report) == ["p1", "p2"]
+    assert done.stderr.count("Fixed ") == 1, done.stderr
+    done = run(graphmend_cmd, root, "check", "--no-cache", "--fix", "--output-format", "json", *files)
+    assert len(json.loads(done.stdout)) == 2  # one document
+
+
 def test_a_shard_of_several_projects_is_refused_with_a_message(write_tree, graphmend_cmd):
     root = _monorepo(write_tree)
     done = run(graphmend_cmd, root, "check", "--save-result", "out.json", "a/pkg/utils.py", "b/pkg/utils.py")
@@ -203,5 +220,5 @@ def test_a_missing_path_among_several_projects_is_an_error_not_a_project(write_t
     root = _monorepo(write_tree)
     done = run(graphmend_cmd, root, "check", "--diff", "a/pkg/utils.py", "b/pkg/utils.py", "nothere.py")
     assert done.returncode == 2 and "nothere.py: no such file or directory" in done.stderr
-    # one summary per project: the missing path made a third group of its own, with its own summary
-    assert (done.stdout + done.stderr).count("Would fix ") == 2
+    # one summary for both projects: the missing path once made a group of its own, with its own summary
+    assert (done.stdout + done.stderr).count("Would fix ") == 1

@@ -825,3 +825,40 @@ def test_an_attribute_written_on_self_runs_the_class_setattr(write_tree) -> None
     program = Program(Workspace([str(root / "setpkg")], Config(), jobs=1).summaries.values(), scope="model")
     assert ("setpkg.model", "Tracked.__setattr__") in program.traced_functions()
     assert ("setpkg.model", "Untouched.__setattr__") not in program.traced_functions()
+
+
+# torch's own layout, for a program that holds torch: `dependencies: [torch]` summarises it.
+TORCH_IN_PROGRAM_TREE = {
+    "torch/__init__.py": "from torch import nn\n",
+    "torch/nn/__init__.py": "from torch.nn.modules.module import Module\n",
+    "torch/nn/modules/__init__.py": "",
+    "torch/nn/modules/module.py": """
+        class Module:
+            def __call__(self, *args):
+                return self.forward(*args)
+    """,
+    "model.py": """
+        import torch
+        from torch import nn
+
+
+        class Plain(nn.Module):
+            def forward(self, x):
+                return x.item()
+
+
+        class Dotted(torch.nn.Module):
+            def forward(self, x):
+                return x.item()
+    """,
+}
+
+
+def test_a_module_class_stays_one_when_torch_is_in_the_program(write_tree) -> None:
+    """Review 14, finding 6: with `dependencies: [torch]`, `nn.Module` resolved to torch's own
+    class, whose bases say nothing of being a module, and every forward left the scope
+    (`graphmend check` said clean). The class is known by its qualified name first."""
+    root = write_tree(TORCH_IN_PROGRAM_TREE)
+    program = Program(Workspace([str(root)], Config(), jobs=1).summaries.values(), scope="model")
+    assert program.is_module_class("model", "Plain") and program.is_module_class("model", "Dotted")
+    assert {("model", "Plain.forward"), ("model", "Dotted.forward")} <= program.traced_functions()

@@ -520,9 +520,13 @@ class Program:
             result = False
             for base in summary.bases:
                 found = self._resolve_dotted(module, base)
-                if found is not None and found[0] == "class":
-                    result = self.is_module_class(found[1], found[2])
-                elif base in MODULE_BASES or base.startswith("torch.nn."):
+                # By name first: with torch itself in `dependencies`, nn.Module resolves to torch's
+                # own class, whose bases say nothing of being a module.
+                if base in MODULE_BASES:
+                    result = True
+                elif found is not None and found[0] == "class":
+                    result = f"{found[1]}.{found[2]}" in MODULE_BASES or self.is_module_class(found[1], found[2])
+                elif base.startswith("torch.nn."):
                     result = True
                 elif found is None and "forward" in summary.methods:
                     result = True  # an external base of a class with forward: a module by duck typing

@@ -129,4 +129,6 @@ def fix_summary(changes: Sequence[FileChange], dry_run: bool = False) -> str:
     if kept:
         lines.append(f"{kept} rewrite(s) {'would leave' if dry_run else 'left'} their graph break reported; "
                      "not counted as fixed.")
+    if len(changes) > files:  # files rewritten with no removal confirmed are written all the same
+        lines.append(f"{'Would rewrite' if dry_run else 'Rewrote'} {len(changes)} file(s) in all.")
     return "\n".join(lines) + "\n"

@@ -9,7 +9,6 @@ Only files with findings are parsed with libcst (detection is `ast`; libcst is m
 
 from __future__ import annotations
 
-import ast
 import difflib
 import multiprocessing
 import os
@@ -25,7 +24,7 @@ import libcst as cst
 from graphmend_bot.analysis.files import outside, read_source
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config
-from graphmend_bot.edits import apply_in_order
+from graphmend_bot.edits import apply_in_order, parses
 from graphmend_bot.engine import Workspace
 from graphmend_bot.findings import CheckResult, FileError, Finding, Fix
 from graphmend_bot.line_code import line_code
@@ -214,14 +213,6 @@ def apply_fixes(source: str, fixes: Sequence[Fix]) -> str:
     return apply_in_order(source, fixes)[0]
 
 
-def parses(source: str) -> bool:
-    try:
-        ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
-
-
 def fix_paths(paths: Iterable[str], config: Config, unsafe: bool = False, jobs: int | None = None,
               reach: Sequence[str] | None = None) -> list[FileChange]:
     """The rewritten text of every file `--fix` would change (nothing is written)."""
@@ -283,7 +274,10 @@ def fix_outcome(
             if new == source:
                 continue
             if not parses(new):
-                message = "a rewrite produced code that does not parse; fixes for this file were dropped"
+                message = (
+                    "a later rewrite produced code that does not parse and was dropped; the earlier rewrites were written"
+                    if path in original else "a rewrite produced code that does not parse; fixes for this file were dropped"
+                )
                 extra_errors.setdefault((path, message), FileError(path, message))
                 continue
             original.setdefault(path, source)

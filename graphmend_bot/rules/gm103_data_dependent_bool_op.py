@@ -19,7 +19,11 @@ RULE = Rule(
     example="keep = (x > 0).any() and flag",
     use_instead="keep = torch.logical_and((x > 0).any(), flag)",
     fix_safety=(
-        "Lowering to `torch.logical_*` is safe when every operand is a tensor or a Python bool."
+        "Lowering `and`/`or` to `torch.logical_*` is safe when every operand is a 0-d bool tensor "
+        "(a comparison, a bool predicate, `.any()`/`.all()` of a tensor proven bool or floating): "
+        "`.any()` of a uint8 mask is uint8, which `and` returned and `torch.logical_and` turns into "
+        "bool, so there the fix is unsafe and says so. `not` gives a Python bool where "
+        "`torch.logical_not` gives a tensor: unsafe."
     ),
     fixes=("branches.predicate:build_bool_operation_fix",),
     detection=Detection(

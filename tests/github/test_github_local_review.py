@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from fake_github import FakeGitHub
 from gitrepo import GitRepo
+from rendered_markdown import untrusted_markup
 from world import NUMBER, REPO, PullRequestWorld, graphmend_command
 
 from graphmend_bot.github.review.git_changes import working_tree_change
@@ -281,3 +282,20 @@ def test_review_with_no_static_finding_still_prints_the_census_table(tmp_path: P
     summary = json.loads(done.stdout)["summary_comment"]
     assert summary is not None and "### Graph breaks in this PR (Dynamo census): +1 / -0" in summary
     assert summary.startswith("## GraphMend: no static findings in the changed Python files")
+
+
+def test_markdown_output_keeps_a_hostile_file_name_inside_its_code_span(tmp_path: Path) -> None:
+    """Review 14, finding 11: `--output-format markdown` put file names and messages between
+    single backticks, so a name holding one ended the span and the rest rendered as Markdown (an
+    image, a mention). The heading of each comment (and each annotation) is a `fences.code_span` now."""
+    git = GitRepo(tmp_path / "repo")
+    base = git.commit({"keep.py": "x = 1\n"}, "base")
+    breaks = "        x = x * x.sum().item()\n"
+    name = "a` <img src=x> @octocat `.py"
+    git.commit({name: f"import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def forward(self, x):\n{breaks}"
+                      "        return x\n"}, "hostile name")
+    done = local_review(git.root, "--base", base, "--no-cache", "--output-format", "markdown")
+    assert done.returncode == 1, done.stderr
+    assert "### ``a` <img src=x> @octocat `.py:7``" in done.stdout
+    # The local report's `# ` title is its own; nothing the file name holds renders
+    assert untrusted_markup(done.stdout) == ["HTML element <h1>"]

@@ -352,3 +352,26 @@ def test_a_formatted_name_stays_readable_in_the_compiled_message(tmp_path: Path)
     with pytest.raises(RuntimeError, match=r"^ValueError: `sum_weight` minimum element must be bigger than zero: \{sum_weight\}`$"):
         compiled(zero)
     torch._dynamo.reset()
+
+
+def test_an_elif_guard_is_lowered_inside_its_chain_and_fires_compiled(tmp_path: Path) -> None:
+    """Review 14, finding 4: the guard fix on an `elif` once wrote `elelif` (a file that does not
+    parse, posted as a review suggestion). It now adds an `elif` before the guard; the `elif` after
+    its own compiled check gets no second fix."""
+    before, after = rewritten("elif_bounds", tmp_path, "guard_elif")
+    x, low, high = torch.linspace(-2.0, 2.0, 5), torch.tensor(-1.0), torch.tensor(1.0)
+    for function in (before.clip_to_window, after.clip_to_window):  # eager: the chain in its order
+        with pytest.raises(ValueError, match="as low and high only"):
+            function(x, high, low, width=3)
+        with pytest.raises(ValueError, match=r"starts at 1\.0, after its end -1\.0"):
+            function(x, high, low)
+    torch._dynamo.reset()
+    compiled = torch.compile(after.clip_to_window, backend="aot_eager", fullgraph=True)
+    assert torch.equal(compiled(x, low, high), before.clip_to_window(x, low, high))
+    with pytest.raises(RuntimeError, match=r"ValueError: the window starts at \{low\}"):
+        compiled(x, high, low)
+    torch._dynamo.reset()
+    assert break_count(before.clip_to_window, (x, low, high)) >= 1
+    assert break_count(after.clip_to_window, (x, low, high)) == 0
+    fixed = Path(after.__file__)
+    assert all(f.fix is None for f in attach_fixes(check([str(fixed)]), Config()).findings if f.code == "GM201")

@@ -5,13 +5,12 @@ changes a declared return type. Each case is code a rewrite used to take: the or
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
-from fixture_support import assert_identical, fix_source
+from fixture_support import assert_same_calls, fix_source
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
@@ -54,30 +53,11 @@ CASES: dict[str, tuple[str, list[tuple[Any, ...]]]] = {
 }
 
 
-def _run(function: Callable[..., Any], inputs: tuple[Any, ...]) -> tuple[str, Any]:
-    try:
-        return "returned", function(*inputs)
-    except Exception as error:  # the exception type is what is compared
-        return "raised", type(error)
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_unsafe_fixes_keep_each_call_result_and_type(name: str, tmp_path: Path) -> None:
     body, inputs = CASES[name]
     source = HEADER + body + FOOTER
-    fixed = fix_source(source, tmp_path)
-    before: dict[str, Any] = {}
-    after: dict[str, Any] = {}
-    exec(compile(source, "<original>", "exec"), before)
-    exec(compile(fixed, "<rewritten>", "exec"), after)
-    for arguments in inputs:
-        (kind, original), (new_kind, rewritten) = _run(before["f"], arguments), _run(after["f"], arguments)
-        assert new_kind == kind, f"{name}: the original {kind} {original!r}, the rewrite {new_kind} {rewritten!r}"
-        if kind == "raised":
-            assert rewritten is original
-        else:
-            assert type(rewritten) is type(original), f"{name}: {type(original).__name__} became {type(rewritten).__name__}"
-            assert_identical(original, rewritten, name)
+    assert_same_calls(source, fix_source(source, tmp_path), inputs)
 
 
 def _findings(source: str, tmp_path: Path) -> list[Finding]:

@@ -21,6 +21,7 @@ from graphmend_bot.census.budget import BUDGET_FILE, Budget, parse_budget_bytes
 from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check_change
+from graphmend_bot.fences import code_span
 from graphmend_bot.findings import CheckResult, Finding, pointers
 from graphmend_bot.github.review.analyse import read_sources, with_fixes
 from graphmend_bot.github.review.base_baseline import with_base_baseline
@@ -188,10 +189,11 @@ def render_markdown(review: LocalReview) -> str:
     if prepared.body:
         out += [prepared.body, ""]
     for comment in plan.new_comments:
-        out += [f"### `{_location(comment.path, comment.line, comment.start_line)}`", "", comment.body, ""]
+        # File names and messages come from the change: a backtick in one must not end its code span.
+        out += [f"### {code_span(_location(comment.path, comment.line, comment.start_line))}", "", comment.body, ""]
     outside = _not_inline(review)
     if outside:
-        out += ["## Annotations (no inline comment)", "", *[f"- `{line}`" for line in outside], ""]
+        out += ["## Annotations (no inline comment)", "", *[f"- {code_span(line)}" for line in outside], ""]
     out += ["## Summary comment", "", summary_comment(prepared.view).rstrip(), ""]
     return terminal_text("\n".join(out) + "\n")
 

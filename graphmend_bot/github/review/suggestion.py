@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphmend_bot.edits import apply_edits, line_starts, split_lines
+from graphmend_bot.edits import apply_edits, line_starts, parses, split_lines
 from graphmend_bot.findings import Finding
 
 
@@ -21,7 +21,7 @@ class Suggestion:
 
 def suggestion_for(finding: Finding, source: str, unsafe: bool = False) -> Suggestion | None:
     """The suggestion for a finding's safe fix (or unsafe one too, with `unsafe`), or None when it
-    has none or it cannot be applied."""
+    has none, it cannot be applied, or the file it would leave does not parse."""
     fix = finding.fix
     if fix is None or (fix.applicability != "safe" and not unsafe) or not fix.edits:
         return None
@@ -37,6 +37,8 @@ def suggestion_for(finding: Finding, source: str, unsafe: bool = False) -> Sugge
     try:
         fixed = apply_edits(source, fix.edits)
     except ValueError:
+        return None
+    if not parses(fixed):
         return None
     # Everything outside the region is unchanged, so the region's end moved by the length change.
     new_end = region_end + len(fixed) - len(source)

@@ -26,6 +26,7 @@ from typing import NamedTuple
 import libcst as cst
 
 from graphmend_bot.findings import Finding, Fix
+from graphmend_bot.rewrite.bool_facts import proven_bool, where_condition
 from graphmend_bot.rewrite.branches.degenerate_guards import require_no_degenerate_guard
 from graphmend_bot.rewrite.branches.hoist_and_select import merge_form
 from graphmend_bot.rewrite.branches.python_extrema import compared_tensors, lower_extrema, shadowed_builtins
@@ -131,14 +132,15 @@ def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | Non
         static, dynamic = split_static_prefix(chain.tests[0], facts)
         if static:
             lowering.arms.known_float |= floating_leaves(static)
-            selected = [lowering.lower_conjunction(dynamic)]
+            conjunction = lowering.lower_conjunction(dynamic)
+            selected = [_selector(lowering, dynamic[0], conjunction) if len(dynamic) == 1 else conjunction]
             body = _assignments(chain.bodies[0])
             if body is None:
                 return None
             guard = " and ".join(ctx.code_for(part).strip() for part in static)
             guarded = _assignment_form(ctx, chain, selected, [body, {}], lowering.arms, facts, guard)
             return _with_assumptions(guarded, lowering.assumptions)
-    conditions = [lowering.lower(test) for test in chain.tests]
+    conditions = [_selector(lowering, test) for test in chain.tests]
     if len(conditions) > 1:
         # An elif's condition is evaluated only when the ones before it are false.
         for test, code in zip(chain.tests[1:], conditions[1:], strict=True):
@@ -171,6 +173,12 @@ def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | Non
         elif len(chain.tests) == 1 and chain.orelse is not None:
             fix = merge_form(ctx, chain, conditions[0], analyzer)
     return _with_assumptions(fix, lowering.assumptions)
+
+
+def _selector(lowering: ConditionLowering, test: cst.BaseExpression, code: str | None = None) -> str:
+    """`test` lowered (or its lowering `code`) as a `torch.where` condition (`bool_facts`)."""
+    lowered = lowering.lower(test) if code is None else code
+    return where_condition(test, lowered, lowering.facts, lowering.arms.known_float)
 
 
 def _chain_arms(chain: Chain) -> list[Sequence[cst.CSTNode]]:
@@ -434,7 +442,7 @@ def _tail_form(ctx: FixContext, chain: Chain, conditions: list[str], tail: Retur
         if raising is not None:
             verdict.assumptions.append(raising)
         hoisted.append(f"{name} = {expression_code(ctx, expression)}")
-    all_conditions = [*conditions, *(lowering.lower(test) for test in tail.tests)]
+    all_conditions = [*conditions, *(_selector(lowering, test) for test in tail.tests)]
     arms = [(expression_code(ctx, value), analyzer.analyze(value)) for value in tail.values]
     verdict.compare(arms, analyzer.known_float)
     verdict.leaves_shared(ctx, chain.top, tail.values)
@@ -454,7 +462,7 @@ def _tail_form(ctx: FixContext, chain: Chain, conditions: list[str], tail: Retur
 def _ternary(ctx: FixContext, node: cst.IfExp, facts: LocalFacts) -> Fix | None:
     lowering = _lowering(ctx, facts, node)
     require_no_degenerate_guard([node.test], [[node.body], [node.orelse]])
-    condition = lowering.lower(node.test)
+    condition = _selector(lowering, node.test)
     verdict = Verdict()
     _require_declared_type_where_returned(ctx, node)
     arms = [(expression_code(ctx, arm), lowering.arms.analyze(arm)) for arm in (node.body, node.orelse)]
@@ -484,7 +492,8 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
 
     For 0-d bool tensors `a and b` gives `a` when it is false and `b` otherwise, the same value,
     dtype and shape as `torch.logical_and(a, b)` (likewise `or`), so the fix is safe when every
-    operand is provably a 0-d bool tensor. `not t` gives a Python bool where `torch.logical_not`
+    operand is provably a 0-d bool tensor (`bool_facts`: `mask.any()` of a uint8 mask is uint8);
+    otherwise it assumes so. `not t` gives a Python bool where `torch.logical_not`
     gives a tensor: that fix is unsafe.
     """
     node: cst.BaseExpression = operand
@@ -500,8 +509,16 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
     _require_declared_type_where_returned(ctx, node)
     lowering = _lowering(ctx, facts, node)
     code = lowering.lower(node)
-    if not all(_bool_scalar(lowering, leaf) for leaf in _bool_leaves(node)):
+    leaves = _bool_leaves(node)
+    if not all(_bool_scalar(lowering, leaf) for leaf in leaves):
         return None
+    for leaf in leaves:
+        if not proven_bool(leaf, facts, lowering.arms.known_float):
+            # `.any()`/`.all()` of a uint8 tensor is uint8; `torch.logical_*` would give bool
+            lowering.assumptions.append(
+                f"`{lowering.ctx.code_for(leaf).strip()}` is a bool tensor (`.any()`/`.all()` of a uint8 tensor is uint8, "
+                "and `torch.logical_*` gives bool)"
+            )
     if code.startswith("torch.logical_"):  # one call: the expression's own parentheses go with it
         replacement = ctx.replace_parenthesised(node, code)
     else:  # `~x`: the parentheses the span leaves out stay, keeping the precedence
@@ -553,7 +570,8 @@ def _bool_leaves(node: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 
 def _bool_scalar(lowering: ConditionLowering, node: cst.BaseExpression) -> bool:
-    """A provably 0-d bool tensor: a comparison of 0-d tensors, or `.any()`/`.all()`."""
+    """A provably 0-d tensor whose truth `and`/`or` test: a comparison, or `.any()`/`.all()`
+    (bool unless they reduce a uint8 tensor: `bool_facts.proven_bool` tells)."""
     if isinstance(node, cst.Comparison):
         return lowering.is_scalar_tensor(node)
     if isinstance(node, cst.Call) and lowering.is_scalar_tensor(node):

@@ -69,6 +69,8 @@ def _guard_fix(ctx: FixContext, statement: cst.If) -> Fix | None:
     test = statement.test
     if statement.orelse is not None or inside_try_with_handlers(ctx, statement):
         return None  # a raise its own `try` catches is control flow: lowered, it would escape (handlers.py)
+    if _follows_compiled_check(ctx, statement):
+        return None  # this fix's own output: the `elif` runs eagerly, or on a Python bool when compiled
     body = statement.body
     if not isinstance(body, cst.IndentedBlock) or len(body.body) != 1:
         return None
@@ -102,7 +104,9 @@ def _guard_fix(ctx: FixContext, statement: cst.If) -> Fix | None:
     gate = "torch.compiler.is_compiling()"
     if _may_be_python_bool(test):
         gate += f" and torch.is_tensor({ctx.code_for(test).strip()})"
-    code = f"if {gate}:\n{compiled_arm}\nel{ctx.relative_span_code(statement, statement)}"
+    # An `elif` guard stays in its chain: `elif <gate>: <check>` goes before it.
+    keyword, kept = ("elif", "") if _is_elif(ctx, statement) else ("if", "el")
+    code = f"{keyword} {gate}:\n{compiled_arm}\n{kept}{ctx.relative_span_code(statement, statement)}"
     detail = f"eager calls keep the `if` and its `{type_name}`; {detail}"
     edits = [*torch_import(ctx), ctx.replace_statement(statement, code)]
     return Fix.of(
@@ -111,6 +115,20 @@ def _guard_fix(ctx: FixContext, statement: cst.If) -> Fix | None:
         (_raised_instead(type_name),),
         wording="clause",
     )
+
+
+def _is_elif(ctx: FixContext, statement: cst.If) -> bool:
+    parent = ctx.parent(statement)
+    return isinstance(parent, cst.If) and parent.orelse is statement
+
+
+def _follows_compiled_check(ctx: FixContext, statement: cst.If) -> bool:
+    """`elif t0 > t1:` after `if torch.compiler.is_compiling() ...: torch._assert_async(...)`."""
+    parent = ctx.parent(statement)
+    if not _is_elif(ctx, statement) or not isinstance(parent, cst.If):
+        return False
+    first = parent.test.left if isinstance(parent.test, cst.BooleanOperation) else parent.test
+    return isinstance(first, cst.Call) and dotted(first.func) == "torch.compiler.is_compiling"
 
 
 def _compiled_check(
