@@ -111,7 +111,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         # `ctx._materialize_non_diff_grads = ...` in forward, with grad.
         "GB0140", "GB0347",
     ),
-    "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
     "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
     "triton calls in traced code": ("GB6735",),
     "compiler directives and checks": (
@@ -208,7 +207,6 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0164": (_RUNTIME, "a tensor subclass's overridden attribute"),
     "GB0227": (_RUNTIME, "nn.Parameter of a tensor subclass"),
     "GB0015": (_RUNTIME, "a sparse tensor input"),
-    "GB0277": (_RUNTIME, "a sparse tensor input"),
     "GB0016": (_RUNTIME, "a strided NestedTensor input"),
     "GB0044": (_RUNTIME, "a strided NestedTensor input"),
     "GB0018": (_RUNTIME, "an unbacked SymInt input"),
@@ -227,7 +225,6 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0023": (_RUNTIME, "a comparison whose other operand is no constant"),
     "GB0037": (_RUNTIME, "an operator without a dynamic-shape meta kernel"),
     "GB0043": (_RUNTIME, "a custom operator that is not PT2-compliant"),
-    "GB0090": (_RUNTIME, "an operator that does not support fake tensors (a custom op)"),
     "GB0087": (_RUNTIME, "an operator that fails on fake tensors"),
     "GB0064": (_RUNTIME, "an exception while propagating fake tensors"),
     "GB0219": (_RUNTIME, "the backend compiler raised"),
