@@ -94,8 +94,7 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0003", "GB0024", "GB4778", "GB1319",
         "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild
     "tensor methods and attributes Dynamo cannot trace": (
-        "GB0104",  # grad_fn
-        "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
+        "GB0072",  # in-place view ops on inputs
         # Measured on 2.13: an in-place view method (`unsqueeze_`, `squeeze_`, `transpose_`, `t_`,
         # `swapdims_`, `as_strided_`) on a graph input (a parameter of the compiled frame, a buffer
         # read from `self`) breaks at its call; on an intermediate it traces. No rule yet: which

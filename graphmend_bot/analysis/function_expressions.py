@@ -60,8 +60,7 @@ class ExpressionEvaluator(CallResolver):
         if on_self and node.attr not in V.STATIC_ATTRS:
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
-        if (check_ndarray := C.NDARRAY_ATTRIBUTES.get(node.attr)) is not None and self.is_ndarray(node.value):
-            check_ndarray(self, node)
+        self._attribute_read(node, owner)
         if isinstance(node.value, ast.Name) and (ref := self._known_class(node.value.id)) is not None:
             # `covar.batch_shape` on a value of a known class: a property there runs
             self._class_site(node, f"getter:{ref}>{node.attr}", [])
@@ -186,8 +185,7 @@ class ExpressionEvaluator(CallResolver):
 
     def _expr_Compare(self, node: ast.Compare, env: Env) -> Kind:
         kinds = [self.expr(node.left, env)] + [self.expr(c, env) for c in node.comparators]
-        if C.MEMBERSHIPS:
-            self._membership(node, kinds[1:])
+        self._comparison(node, kinds)
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return NOT_TENSOR
         kind = Kind.union(kinds).without_data_dependent_bool()

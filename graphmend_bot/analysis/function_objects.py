@@ -106,6 +106,20 @@ class ObjectTracker(FindingReporter):
             for check_operand in C.OBJECT_OPERANDS:
                 check_operand(self, node, f"instance:{ref}>__invert__", TENSOR, False)
 
+    def _attribute_read(self, node: ast.Attribute, owner: Kind) -> None:
+        """`value.NAME` read: the hooks on a NumPy array's attributes and on a tensor's."""
+        if (check_ndarray := C.NDARRAY_ATTRIBUTES.get(node.attr)) is not None and self.is_ndarray(node.value):
+            check_ndarray(self, node)
+        if (check_tensor := C.TENSOR_ATTRIBUTES.get(node.attr)) is not None and owner.is_tensor:
+            check_tensor(self, node, owner)
+
+    def _comparison(self, node: ast.Compare, operands: list[Kind]) -> None:
+        """`a == b`, `v in t`: the comparison hooks, given every operand's kind, and the membership ones."""
+        if C.MEMBERSHIPS:
+            self._membership(node, operands[1:])
+        for check_comparison in C.COMPARISONS:
+            check_comparison(self, node, operands)
+
     def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
         """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,
         an attribute, a collection by binding or annotation, or what a call of the tree returns

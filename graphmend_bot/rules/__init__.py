@@ -72,6 +72,8 @@ from graphmend_bot.rules import (
     gm660_breaking_context_manager,
     gm661_breaking_try_body,
     gm670_sparse_or_nested_tensor_built,
+    gm671_grad_fn_read,
+    gm672_data_pointer_comparison,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -139,6 +141,8 @@ RULES: tuple[Rule, ...] = (
     gm660_breaking_context_manager.RULE,
     gm661_breaking_try_body.RULE,
     gm670_sparse_or_nested_tensor_built.RULE,
+    gm671_grad_fn_read.RULE,
+    gm672_data_pointer_comparison.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -256,6 +256,10 @@ EnteredValueHook = Callable[["Rule", Checker, ast.expr], None]
 # Whether an object built by this qualified constructor, built outside the compiled region and
 # entered by a `with` in it, is one Dynamo cannot enter (asked by analysis/held_contexts.py).
 HeldContextHook = Callable[[str], bool]
+# `t.NAME` read (not written) on a tensor, the attribute claimed by name, with the tensor's kind.
+TensorAttributeHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
+# A comparison (`a == b`, `a < b < c`, `v in t`) with the kinds of its operands, left first.
+ComparisonHook = Callable[["Rule", Checker, ast.Compare, list[Kind]], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -301,6 +305,7 @@ class Detection:
     ndarray_methods: Mapping[str, MethodHook] = field(default_factory=dict)
     # Attributes read from a NumPy array under Dynamo (`np.ones(n).flags`).
     ndarray_attributes: Mapping[str, AttributeReadHook] = field(default_factory=dict)
+    tensor_attributes: Mapping[str, TensorAttributeHook] = field(default_factory=dict)  # `y.grad_fn`
     builtins: Mapping[str, CallHook] = field(default_factory=dict)
     logger_call: CallHook | None = None  # `logger.warning(...)`; the name is "owner.method"
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).
@@ -342,6 +347,7 @@ class Detection:
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
+    comparison: ComparisonHook | None = None  # `a.data_ptr() == b.data_ptr()`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
