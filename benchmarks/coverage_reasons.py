@@ -94,13 +94,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0003", "GB0024", "GB4778", "GB1319",
         "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild
     "tensor methods and attributes Dynamo cannot trace": (
-        "GB0072",  # in-place view ops on inputs
-        # Measured on 2.13: an in-place view method (`unsqueeze_`, `squeeze_`, `transpose_`, `t_`,
-        # `swapdims_`, `as_strided_`) on a graph input (a parameter of the compiled frame, a buffer
-        # read from `self`) breaks at its call; on an intermediate it traces. No rule yet: which
-        # parameter of an inlined helper holds a graph input is not tracked.
-        "GB0148",
-        "GB7650",  # torch.Generator methods
         "GB0146",  # unsupported stream event methods
     ),
     "tensor hooks registered in traced code": ("GB0100", "GB0101"),  # a hook's handle stored in a global

@@ -74,6 +74,7 @@ from graphmend_bot.rules import (
     gm670_sparse_or_nested_tensor_built,
     gm671_grad_fn_read,
     gm672_data_pointer_comparison,
+    gm673_in_place_view_on_input,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -143,6 +144,7 @@ RULES: tuple[Rule, ...] = (
     gm670_sparse_or_nested_tensor_built.RULE,
     gm671_grad_fn_read.RULE,
     gm672_data_pointer_comparison.RULE,
+    gm673_in_place_view_on_input.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -118,6 +118,11 @@ class Checker(Protocol):
         practice (`alpha=alpha`, `str(mode)`, `self.layers[layer_idx]`, `x.view(height * width)`)."""
         ...
 
+    def compiled_input(self, node: ast.expr) -> bool:
+        """`node` is a parameter of this function, not rebound so far, and the function is itself
+        compiled (`@torch.compile`): an input of the graph."""
+        ...
+
     def builder_of(self, name: str) -> str | None:
         """The qualified name of the call outside the tree that built local `name` in this function
         (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""
