@@ -93,9 +93,6 @@ LEFT: dict[str, tuple[str, ...]] = {
     "generators, closures and classes that outlive the traced frame": (
         "GB0003", "GB0024", "GB4778", "GB1319",
         "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild
-    "tensor methods and attributes Dynamo cannot trace": (
-        "GB0146",  # unsupported stream event methods
-    ),
     "tensor hooks registered in traced code": ("GB0100", "GB0101"),  # a hook's handle stored in a global
     "autograd in traced code": (
         # autograd.Function (GM637 has GB0144, GB0145, GB0085, GB2019). Measured on 2.13: GB0140 is

@@ -75,6 +75,7 @@ from graphmend_bot.rules import (
     gm671_grad_fn_read,
     gm672_data_pointer_comparison,
     gm673_in_place_view_on_input,
+    gm674_unsupported_event_method,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -145,6 +146,7 @@ RULES: tuple[Rule, ...] = (
     gm671_grad_fn_read.RULE,
     gm672_data_pointer_comparison.RULE,
     gm673_in_place_view_on_input.RULE,
+    gm674_unsupported_event_method.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 
