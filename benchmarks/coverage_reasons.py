@@ -93,7 +93,9 @@ LEFT: dict[str, tuple[str, ...]] = {
     "generators, closures and classes that outlive the traced frame": (
         "GB0003", "GB0024", "GB4778", "GB1319",
         "GB1584"),  # repr() of a nested function whose closure Dynamo cannot rebuild
-    "tensor hooks registered in traced code": ("GB0100", "GB0101"),  # a hook's handle stored in a global
+    # GB0101: a hook's handle stored in a global by a function inlined from another module than the
+    # compiled frame's; GM675 reports the store with GB0100, the compiled frame's module being unknown there.
+    "tensor hooks registered in traced code": ("GB0101",),
     "autograd in traced code": (
         # autograd.Function (GM637 has GB0144, GB0145, GB0085, GB2019). Measured on 2.13: GB0140 is
         # `Fn.helper(...)` on a method that is neither static nor a classmethod; GB0347 is

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import value_class
+from graphmend_bot.analysis import statement_forms, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
@@ -105,6 +105,17 @@ class ObjectTracker(FindingReporter):
         if (ref := self._operand_class(node.operand)) is not None:
             for check_operand in C.OBJECT_OPERANDS:
                 check_operand(self, node, f"instance:{ref}>__invert__", TENSOR, False)
+
+    def _bound_to_call_result(self, target: ast.expr) -> None:
+        for name in statement_forms.bound_names(target):  # (a Counter's update asks isinstance(Mapping) first)
+            self._call_results.add(name)
+            self._call_result_bindings[name] = self._call_result_bindings.get(name, 0) + 1
+
+    def _global_store(self, target: ast.expr, value: ast.expr) -> None:
+        """`NAME = value` after `global NAME`: the module's namespace changes from traced code."""
+        if isinstance(target, ast.Name) and target.id in self._globals:
+            for check_store in C.GLOBAL_STORES:
+                check_store(self, target, value)
 
     def _attribute_read(self, node: ast.Attribute, owner: Kind) -> None:
         """`value.NAME` read: the hooks on a NumPy array's attributes and on a tensor's."""

@@ -76,6 +76,7 @@ from graphmend_bot.rules import (
     gm672_data_pointer_comparison,
     gm673_in_place_view_on_input,
     gm674_unsupported_event_method,
+    gm675_hook_handle_in_global,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -147,6 +148,7 @@ RULES: tuple[Rule, ...] = (
     gm672_data_pointer_comparison.RULE,
     gm673_in_place_view_on_input.RULE,
     gm674_unsupported_event_method.RULE,
+    gm675_hook_handle_in_global.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

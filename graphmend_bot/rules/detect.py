@@ -265,6 +265,8 @@ HeldContextHook = Callable[[str], bool]
 TensorAttributeHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
 # A comparison (`a == b`, `a < b < c`, `v in t`) with the kinds of its operands, left first.
 ComparisonHook = Callable[["Rule", Checker, ast.Compare, list[Kind]], None]
+# `NAME = value` in a function whose `global NAME` came before: the target and the value.
+GlobalStoreHook = Callable[["Rule", Checker, ast.Name, ast.expr], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -353,6 +355,7 @@ class Detection:
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
     comparison: ComparisonHook | None = None  # `a.data_ptr() == b.data_ptr()`
+    global_store: GlobalStoreHook | None = None  # `HANDLE = t.register_hook(fn)` after `global HANDLE`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
