@@ -1,10 +1,10 @@
 """GM670 sparse-or-nested-tensor-built: its documentation, in one place with how it is detected.
 
 Measured on torch 2.13, each as a call between two tensor operations (tests/coverage_probes/gb0374_*,
-gb0233_*, gb0090_*, gb0277_*):
+gb0233_*, gb0090_*, gb0277_*, gb0007_sparse_coo_tensor.py):
 - `torch.sparse_csr_tensor`, `sparse_csc_tensor`, `sparse_bsr_tensor`, `sparse_bsc_tensor` and
   `sparse_compressed_tensor`: Dynamo's trace rules map them to a skip variable that refuses them,
-  GB0374. (`torch.sparse_coo_tensor` is an ordinary skipped function, GB0007: not this rule's.)
+  GB0374; `torch.sparse_coo_tensor` is an ordinary skipped function there, GB0007.
 - `t.to_sparse()`, `to_sparse_coo/csr/csc/bsr/bsc()`: the sparse result cannot be wrapped, GB0277.
 - `torch.nested.nested_tensor(ts, layout=torch.strided)`: GB0233; with no `layout` (strided is the
   default), and `torch.nested.as_nested_tensor(ts)` without `layout=torch.jagged`, the strided
@@ -26,16 +26,17 @@ SPARSE_CREATION = "GB0374"  # "Sparse tensor creation not supported"
 STRIDED_NESTED = "GB0233"  # "Attempted to use strided NestedTensor"
 NO_FAKE_TENSORS = "GB0090"  # "Operator does not support running with fake tensors"
 SPARSE_RESULT = "GB0277"  # "Attempted to wrap sparse Tensor with VariableTracker"
+SKIPPED = "GB0007"  # "Attempted to call function marked as skipped": torch.sparse_coo_tensor
 
-SPARSE_FACTORIES = ("sparse_csr_tensor", "sparse_csc_tensor", "sparse_bsr_tensor", "sparse_bsc_tensor",
-                    "sparse_compressed_tensor")
+SPARSE_FACTORIES = ("sparse_coo_tensor", "sparse_csr_tensor", "sparse_csc_tensor", "sparse_bsr_tensor",
+                    "sparse_bsc_tensor", "sparse_compressed_tensor")
 TO_SPARSE_METHODS = ("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr",
                      "to_sparse_bsc")
 
 
 def _sparse_factory(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     checker.report(rule, call, f"Dynamo cannot build a sparse tensor with `torch.{name}()`", TENSOR,
-                   gb_id=SPARSE_CREATION)
+                   gb_id=SKIPPED if name == "sparse_coo_tensor" else SPARSE_CREATION)
     return TENSOR
 
 
@@ -71,15 +72,16 @@ RULE = Rule(
     name="sparse-or-nested-tensor-built",
     family="not traceable",
     gb_id=SPARSE_CREATION,
-    other_gb_ids=(STRIDED_NESTED, NO_FAKE_TENSORS, SPARSE_RESULT),
+    other_gb_ids=(STRIDED_NESTED, NO_FAKE_TENSORS, SPARSE_RESULT, SKIPPED),
     summary=(
-        "Flags sparse and strided nested tensors built in traced code: `torch.sparse_csr_tensor(...)` and "
-        "the other compressed-layout factories, `t.to_sparse()` and its layout variants, and "
+        "Flags sparse and strided nested tensors built in traced code: `torch.sparse_coo_tensor(...)`, "
+        "`torch.sparse_csr_tensor(...)` and the other compressed-layout factories, `t.to_sparse()` and its layout variants, and "
         "`torch.nested.nested_tensor(...)` / `as_nested_tensor(...)` without `layout=torch.jagged`."
     ),
     why=(
         "Dynamo's graphs hold neither sparse tensors nor strided nested tensors: it refuses the "
-        "compressed sparse factories (GB0374), cannot wrap what `to_sparse*()` returns (GB0277), and "
+        "compressed sparse factories (GB0374) and skips `sparse_coo_tensor` (GB0007), cannot wrap what "
+        "`to_sparse*()` returns (GB0277), and "
         "stops at a strided nested tensor (GB0233 with `layout=torch.strided`, GB0090 when strided is "
         "the default), running the call eagerly (measured on torch 2.13). The result, alive after the "
         "call, breaks the graph again where it is used."
