@@ -94,25 +94,15 @@ LEFT: dict[str, tuple[str, ...]] = {
     "exceptions built or changed in traced code": ("GB0273", "GB9625"),
     "generators, closures and classes that outlive the traced frame": (
         "GB1584",),  # repr() of a nested function whose closure Dynamo cannot rebuild
-    "tensor methods and attributes Dynamo cannot trace": (
-        "GB0104",  # grad_fn
-        "GB5976", "GB0072",  # data_ptr comparisons, in-place view ops on inputs
-        # Measured on 2.13: an in-place view method (`unsqueeze_`, `squeeze_`, `transpose_`, `t_`,
-        # `swapdims_`, `as_strided_`) on a graph input (a parameter of the compiled frame, a buffer
-        # read from `self`) breaks at its call; on an intermediate it traces. No rule yet: which
-        # parameter of an inlined helper holds a graph input is not tracked.
-        "GB0148",
-        "GB7650",  # torch.Generator methods
-        "GB0146",  # unsupported stream event methods
-    ),
-    "tensor hooks registered in traced code": ("GB0100", "GB0101"),  # a hook's handle stored in a global
+    # GB0101: a hook's handle stored in a global by a function inlined from another module than the
+    # compiled frame's; GM675 reports the store with GB0100, the compiled frame's module being unknown there.
+    "tensor hooks registered in traced code": ("GB0101",),
     "autograd in traced code": (
         # autograd.Function (GM637 has GB0144, GB0145, GB0085, GB2019). Measured on 2.13: GB0140 is
         # `Fn.helper(...)` on a method that is neither static nor a classmethod; GB0347 is
         # `ctx._materialize_non_diff_grads = ...` in forward, with grad.
         "GB0140", "GB0347",
     ),
-    "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
     "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
     "triton calls in traced code": ("GB6735",),
     "compiler directives and checks": (
@@ -209,7 +199,6 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0164": (_RUNTIME, "a tensor subclass's overridden attribute"),
     "GB0227": (_RUNTIME, "nn.Parameter of a tensor subclass"),
     "GB0015": (_RUNTIME, "a sparse tensor input"),
-    "GB0277": (_RUNTIME, "a sparse tensor input"),
     "GB0016": (_RUNTIME, "a strided NestedTensor input"),
     "GB0044": (_RUNTIME, "a strided NestedTensor input"),
     "GB0018": (_RUNTIME, "an unbacked SymInt input"),
@@ -228,7 +217,6 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0023": (_RUNTIME, "a comparison whose other operand is no constant"),
     "GB0037": (_RUNTIME, "an operator without a dynamic-shape meta kernel"),
     "GB0043": (_RUNTIME, "a custom operator that is not PT2-compliant"),
-    "GB0090": (_RUNTIME, "an operator that does not support fake tensors (a custom op)"),
     "GB0087": (_RUNTIME, "an operator that fails on fake tensors"),
     "GB0064": (_RUNTIME, "an exception while propagating fake tensors"),
     "GB0219": (_RUNTIME, "the backend compiler raised"),

@@ -62,6 +62,11 @@ SAMPLES = {
     "torch.Generator.initial_seed": "generator.initial_seed()",
     "torch.Generator.get_state": "generator.get_state()",
     "torch.Generator.set_state": "generator.set_state(generator.get_state())",
+    "torch.Generator.clone_state": "generator.clone_state()",
+    "torch.default_generator.manual_seed": "torch.default_generator.manual_seed(0)",
+    "torch.default_generator.initial_seed": "torch.default_generator.initial_seed()",
+    "torch.default_generator.get_state": "torch.default_generator.get_state()",
+    "torch.default_generator.set_state": "torch.default_generator.set_state(default_state)",
     "os.getpid": "os.getpid()", "uuid.uuid4": "uuid.uuid4()",
     "sys._getframe": "sys._getframe(0)", "inspect.currentframe": "inspect.currentframe()",
     "inspect.stack": "inspect.stack()",
@@ -107,6 +112,7 @@ def _break_ids(expression: str, tmp: Path) -> set[str]:
         "torch": torch, "np": np, "bisect": bisect, "pickle": pickle, "copy": copy, "random": random,
         "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp), "sys": sys, "inspect": inspect,
         "seed_sequence": np.random.SeedSequence(3), "generator": torch.Generator(),
+        "default_state": torch.default_generator.get_state(),
         "threads": torch.get_num_threads(),  # set to what it is: the other tests' thread count stays
     }
     exec(compile(source, "<sample>", "exec"), namespace)

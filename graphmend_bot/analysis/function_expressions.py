@@ -60,7 +60,7 @@ class ExpressionEvaluator(CallResolver):
         if on_self and node.attr not in V.STATIC_ATTRS:
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
-        self._attribute_read(node)
+        self._attribute_read(node, owner)
         if isinstance(node.value, ast.Name) and (ref := self._known_class(node.value.id)) is not None:
             # `covar.batch_shape` on a value of a known class: a property there runs
             self._class_site(node, f"getter:{ref}>{node.attr}", [])

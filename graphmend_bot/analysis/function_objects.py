@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import value_class
+from graphmend_bot.analysis import statement_forms, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.closures import free_names
 from graphmend_bot.analysis.function_reporting import FindingReporter
@@ -107,12 +107,25 @@ class ObjectTracker(FindingReporter):
             for check_operand in C.OBJECT_OPERANDS:
                 check_operand(self, node, f"instance:{ref}>__invert__", TENSOR, False)
 
-    def _attribute_read(self, node: ast.Attribute) -> None:
-        """`value.NAME` read: the rules claiming NAME, on any owner or on a NumPy array."""
+    def _bound_to_call_result(self, target: ast.expr) -> None:
+        for name in statement_forms.bound_names(target):  # (a Counter's update asks isinstance(Mapping) first)
+            self._call_results.add(name)
+            self._call_result_bindings[name] = self._call_result_bindings.get(name, 0) + 1
+
+    def _global_store(self, target: ast.expr, value: ast.expr) -> None:
+        """`NAME = value` after `global NAME`: the module's namespace changes from traced code."""
+        if isinstance(target, ast.Name) and target.id in self._globals:
+            for check_store in C.GLOBAL_STORES:
+                check_store(self, target, value)
+
+    def _attribute_read(self, node: ast.Attribute, owner: Kind) -> None:
+        """`value.NAME` read: the rules claiming NAME on any owner, on a NumPy array, on a tensor."""
         if (check := C.ATTRIBUTE_READS.get(node.attr)) is not None:
             check(self, node)
         if (check_ndarray := C.NDARRAY_ATTRIBUTES.get(node.attr)) is not None and self.is_ndarray(node.value):
             check_ndarray(self, node)
+        if (check_tensor := C.TENSOR_ATTRIBUTES.get(node.attr)) is not None and owner.is_tensor:
+            check_tensor(self, node, owner)
 
     def _definition(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> None:
         """A `class` or `def` statement in this function's body."""
@@ -131,12 +144,12 @@ class ObjectTracker(FindingReporter):
         """What a closure reads of this function's locals, as they are where it is defined."""
         return Kind.union([env[name] for name in free_names(node) if name in env])
 
-    def _comparison(self, node: ast.Compare, kinds: list[Kind]) -> None:
-        """A comparison whose operands have these kinds: the rules that look at comparisons."""
+    def _comparison(self, node: ast.Compare, operands: list[Kind]) -> None:
+        """`a == b`, `v in t`: the comparison hooks, given every operand's kind, and the membership ones."""
         if C.MEMBERSHIPS:
-            self._membership(node, kinds[1:])
-        for check in C.COMPARISONS:
-            check(self, node)
+            self._membership(node, operands[1:])
+        for check_comparison in C.COMPARISONS:
+            check_comparison(self, node, operands)
 
     def _membership(self, node: ast.Compare, containers: list[Kind]) -> None:
         """`3 in t` on a tensor by how it is made: a local or a tensor expression, never a display,

@@ -224,6 +224,10 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
 
+    def compiled_input(self, node: ast.expr) -> bool:
+        return (self.summary.compiled and isinstance(node, ast.Name) and node.id in self.summary.params
+                and node.id not in self._rebound)
+
     def builder_of(self, name: str) -> str | None:
         return self.built_by.get(name)
 

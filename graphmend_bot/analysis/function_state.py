@@ -54,7 +54,7 @@ class FunctionState:
         "_annotated_tensors", "_assumed", "_bindings", "_bound_before", "_built_on_every_path", "_call_result_bindings",
         "_call_results", "_caught", "_checked_tensors", "_closures", "_collection_bindings", "_collections",
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
-        "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
+        "_globals", "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_operands", "_operations_before", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
@@ -192,6 +192,8 @@ class FunctionState:
         self._kinds: dict[int, Kind] | None = None
         # Names assigned in the body: a parameter rebound no longer holds what a caller passed.
         self._rebound: set[str] = set()
+        # Names a `global` statement of the body declared so far (Python wants it before their use).
+        self._globals: set[str] = set()
         # What makes Dynamo skip this frame (analysis/skipped_frames.py): drafts inside a `try` or
         # loop body (their deps), and the call sites there (a break in the callee does it too).
         self._try_depth = 0

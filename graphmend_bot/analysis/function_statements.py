@@ -138,6 +138,8 @@ class StatementVisitor(ExpressionEvaluator):
                 self._kinds = None
         elif isinstance(node, (ast.Break, ast.Continue)):
             return True
+        elif isinstance(node, ast.Global):
+            self._globals.update(node.names)
         return False
 
     def _try(self, node: ast.Try, env: Env) -> None:
@@ -203,6 +205,7 @@ class StatementVisitor(ExpressionEvaluator):
                     for check_caught in C.CAUGHT_EXCEPTION_WRITES:  # `err.detail = ...` in `except E as err:`
                         check_caught(self, target)
                 self._bind(target, kind, env, elements, node.value)
+                self._global_store(target, node.value)
             if len(node.targets) == 1 and isinstance(node.value, ast.Call):
                 self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
@@ -227,11 +230,6 @@ class StatementVisitor(ExpressionEvaluator):
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
         return kind
-
-    def _bound_to_call_result(self, target: ast.expr) -> None:
-        for name in statement_forms.bound_names(target):  # (a Counter's update asks isinstance(Mapping) first)
-            self._call_results.add(name)
-            self._call_result_bindings[name] = self._call_result_bindings.get(name, 0) + 1
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""

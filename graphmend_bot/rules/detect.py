@@ -135,6 +135,11 @@ class Checker(Protocol):
         practice (`alpha=alpha`, `str(mode)`, `self.layers[layer_idx]`, `x.view(height * width)`)."""
         ...
 
+    def compiled_input(self, node: ast.expr) -> bool:
+        """`node` is a parameter of this function, not rebound so far, and the function is itself
+        compiled (`@torch.compile`): an input of the graph."""
+        ...
+
     def builder_of(self, name: str) -> str | None:
         """The qualified name of the call outside the tree that built local `name` in this function
         (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""
@@ -273,6 +278,12 @@ EnteredValueHook = Callable[["Rule", Checker, ast.expr], None]
 # Whether an object built by this qualified constructor, built outside the compiled region and
 # entered by a `with` in it, is one Dynamo cannot enter (asked by analysis/held_contexts.py).
 HeldContextHook = Callable[[str], bool]
+# `t.NAME` read (not written) on a tensor, the attribute claimed by name, with the tensor's kind.
+TensorAttributeHook = Callable[["Rule", Checker, ast.Attribute, Kind], None]
+# A comparison (`a == b`, `a < b < c`, `v in t`) with the kinds of its operands, left first.
+ComparisonHook = Callable[["Rule", Checker, ast.Compare, list[Kind]], None]
+# `NAME = value` in a function whose `global NAME` came before: the target and the value.
+GlobalStoreHook = Callable[["Rule", Checker, ast.Name, ast.expr], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
@@ -299,8 +310,6 @@ VarargForwardHook = Callable[["Rule", Checker, ast.FunctionDef], None]
 # `Alias[...].method(...)`: a method called on a subscripted name (`Optional[int].__eq__(t)`): the
 # subscripted name, resolved from the module's imports ("typing.Optional"), and the method.
 SubscriptedReceiverHook = Callable[["Rule", Checker, ast.Call, str, str], None]
-# A comparison (`a == b`, `a < b`, `v in t`, ...), after its operands were evaluated.
-ComparisonHook = Callable[["Rule", Checker, ast.Compare], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
@@ -323,6 +332,7 @@ class Detection:
     ndarray_methods: Mapping[str, MethodHook] = field(default_factory=dict)
     # Attributes read from a NumPy array under Dynamo (`np.ones(n).flags`).
     ndarray_attributes: Mapping[str, AttributeReadHook] = field(default_factory=dict)
+    tensor_attributes: Mapping[str, TensorAttributeHook] = field(default_factory=dict)  # `y.grad_fn`
     builtins: Mapping[str, CallHook] = field(default_factory=dict)
     logger_call: CallHook | None = None  # `logger.warning(...)`; the name is "owner.method"
     # Subscript hooks are asked only when the bounds or key may be tensors (a non-empty Kind).
@@ -366,10 +376,11 @@ class Detection:
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
-    comparison: ComparisonHook | None = None  # `id(seen) == key`: every comparison
+    comparison: ComparisonHook | None = None  # `id(seen) == key`, `a.data_ptr() == b.data_ptr()`: every comparison
     subscripted_receiver: SubscriptedReceiverHook | None = None  # `Optional[int].__eq__(other)`
     # `Cls.make(x)`: a classmethod of a class whose metaclass defines `__getattribute__` (the class's name)
     guarded_class_call: ClassCallHook | None = None
+    global_store: GlobalStoreHook | None = None  # `HANDLE = t.register_hook(fn)` after `global HANDLE`
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`

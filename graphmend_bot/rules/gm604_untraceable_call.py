@@ -94,7 +94,7 @@ RULE = Rule(
         "clocks, `bisect`, `pickle`, `copy.copy` (but of a tuple), some of `random`, numpy's RNG objects and file "
         "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), "
         "`torch.Generator(...)` construction and its stateful methods (`manual_seed`, `seed`, "
-        "`get_state`, ...), `copy.deepcopy` of a tensor, and the tensor methods "
+        "`get_state`, ..., on `torch.default_generator` too), `copy.deepcopy` of a tensor, and the tensor methods "
         "`is_signed()`, `storage_offset()` and `is_pinned()`, and `str` methods (`.strip()`, "
         "`.lower()`) called on a member of a `(str, Enum)` class that reaches a parameter; "
         "`sys._getframe` and `inspect.currentframe`/`stack`; torch functions that return a Python "

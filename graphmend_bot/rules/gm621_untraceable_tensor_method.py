@@ -4,7 +4,8 @@ Each method with the id Dynamo reported for it, measured on torch 2.13 as a call
 between two tensor operations (tests/coverage_probes/gb0045_*, gb0046_*, gb0107_*, gb0108_*, gb0126_*,
 gb0127_*). `retain_grad()` breaks on a tensor that requires grad (GB0108) and raises in eager on one
 that does not, so wherever it runs without raising it breaks. Measured to need gradients, so
-absent: reading `grad_fn` (GB0104), which a tensor without them answers with `None`.
+absent here: reading `grad_fn` (GB0104), which a tensor without them answers with `None` (rule grad-fn-read
+reports it, naming the grad mode).
 
 Breaking only in some forms, each as Dynamo's handler tests it (tests/coverage_probes/gb0110_*,
 gb0117_*, gb0128_*): `set_` with more than one positional argument (a storage with offset, size and

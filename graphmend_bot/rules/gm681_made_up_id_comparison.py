@@ -15,7 +15,7 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
-from graphmend_bot.vocabulary.kind import TENSOR
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
 
 _COMPARED = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
@@ -32,7 +32,7 @@ def _made_up_id(checker: Checker, node: ast.expr) -> bool:
     )
 
 
-def _comparison(rule: Rule, checker: Checker, node: ast.Compare) -> None:
+def _comparison(rule: Rule, checker: Checker, node: ast.Compare, kinds: list[Kind]) -> None:
     operands = [node.left, *node.comparators]
     for op, left, right in zip(node.ops, operands, operands[1:]):
         made_up = _made_up_id(checker, left), _made_up_id(checker, right)

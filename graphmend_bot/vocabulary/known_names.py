@@ -249,7 +249,11 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     # the construction (`torch.Generator().manual_seed(s)`, which then breaks only here).
     **dict.fromkeys((
         "torch.Generator.manual_seed", "torch.Generator.seed", "torch.Generator.initial_seed",
-        "torch.Generator.get_state", "torch.Generator.set_state",
+        "torch.Generator.get_state", "torch.Generator.set_state", "torch.Generator.clone_state",
+        # and on torch's default generator, by its module path (`seed()` too, left out: re-measuring it
+        # would reseed the test process's global RNG at random)
+        "torch.default_generator.manual_seed", "torch.default_generator.initial_seed",
+        "torch.default_generator.get_state", "torch.default_generator.set_state",
     ), SkippedCall("GB7650")),  # "torch.Generator method"
     "os.getpid": _SKIPPED,
     # Frame introspection: Dynamo cannot hand a frame of its own tracing to Python code.
