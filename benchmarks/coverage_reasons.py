@@ -113,11 +113,9 @@ LEFT: dict[str, tuple[str, ...]] = {
     ),
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
     "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
-    "triton calls in traced code": ("GB6735",),
     "compiler directives and checks": (
         "GB0223",  # torch.compile(f, ...) inside
     ),
-    "calls Dynamo cannot trace, per callee (GM604's measured table lists others)": ("GB0147", "GB0060"),
 }
 
 _RUNTIME = "runtime"
@@ -390,6 +388,12 @@ REASONS: dict[str, tuple[str, str]] = {
                          "for user modules (measured: a submodule whose class defines `__getattribute__` traces)"),
     "GB0220": (_RUNTIME, "`t.data = v` where v's dtype differs from t's: the dtypes are run-time facts "
                          "(`p.data = p.data.float()` is a no-op on a float32 parameter); GM630 reports GB0056"),
+    "GB6735": ("eager-error", "`torch.library.wrap_triton` takes one positional-only argument, so every call that "
+                              "reaches this break (more or fewer positional arguments) raises TypeError in eager too "
+                              "(measured: `wrap_triton(kernel, 1)` breaks with GB6735 and raises; triton is not "
+                              "needed for either, and is not installed with the CPU build)"),
+    "GB0060": ("config", "only with torch._dynamo.config.enable_trace_unittest=True (off by default; torch's own "
+                         "test_case turns it on): by default `with case.assertWarns(...)` breaks with GB0142 (measured)"),
     "GB4197": ("internal", "never raised on 2.13: `t.share_memory_()` breaks with GB0117 \"Unhandled args for "
                            "method\" first (its handler does not take Dynamo's call), which GM621 reports"),
 }
