@@ -113,9 +113,6 @@ LEFT: dict[str, tuple[str, ...]] = {
     ),
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
     "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
-    "compiler directives and checks": (
-        "GB0223",  # torch.compile(f, ...) inside
-    ),
 }
 
 _RUNTIME = "runtime"
@@ -365,8 +362,6 @@ REASONS: dict[str, tuple[str, str]] = {
                               "can be compiled (inside a `with` block, fullgraph)"),
     "GB0035": (_RUNTIME, "a user class's `__bool__` returning a tensor-derived value: measured, Dynamo breaks inside "
                          "`__bool__` (GB0124 on `bool(t)`, GM302) and the `if obj:` line follows"),
-    "GB0223": ("eager-error", "`torch.compile(f, x)` with a second positional argument: its options are keyword-only, "
-                              "so eager raises TypeError (`torch.compile(backend=...)(f)` breaks with GB0007)"),
     "GB4372": ("eager-error", "`Fn.apply(x, scale=s)` to a forward with keyword-only parameters: apply passes no "
                               "keywords, so eager raises TypeError too (measured)"),
     "GB7324": ("config", "only with fullgraph=True (output_graph.py raises it under one_graph); without it "
