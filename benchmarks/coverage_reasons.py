@@ -105,12 +105,6 @@ LEFT: dict[str, tuple[str, ...]] = {
         "GB0146",  # unsupported stream event methods
     ),
     "tensor hooks registered in traced code": ("GB0100", "GB0101"),  # a hook's handle stored in a global
-    "autograd in traced code": (
-        # autograd.Function (GM637 has GB0144, GB0145, GB0085, GB2019). Measured on 2.13: GB0140 is
-        # `Fn.helper(...)` on a method that is neither static nor a classmethod; GB0347 is
-        # `ctx._materialize_non_diff_grads = ...` in forward, with grad.
-        "GB0140", "GB0347",
-    ),
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
     "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
 }

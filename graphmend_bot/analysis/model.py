@@ -206,6 +206,9 @@ class ClassSummary:
     metaclass: str | None = None  # `class C(metaclass=M)`: M as written, resolved through imports
     optional_keys: bool = False  # a TypedDict with optional keys: building one breaks (typed_dicts.py)
     apply_breaks: str = ""  # the id `Cls.apply(...)` breaks with, for an autograd.Function (autograd_functions.py)
+    # An autograd.Function's methods defined by a plain `def` (neither static nor class method):
+    # `Cls.NAME(...)` on one breaks (autograd_functions.py).
+    unbound_methods: tuple[str, ...] = ()
     # Decorated (`@dataclass` writes `__eq__` and `__repr__`), or its body binds one of `object`'s
     # methods other than by `def` (`__hash__ = Base.__hash__`): which of them it has is not known.
     dunders_unknown: bool = False

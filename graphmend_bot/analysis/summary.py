@@ -431,6 +431,7 @@ class _Collector:
         if optional is not None:
             self.typed_dicts[node.name] = self.classes[qualname].optional_keys = optional
         self.classes[qualname].apply_breaks = autograd_functions.apply_breaks(node, self.imports.resolve)
+        self.classes[qualname].unbound_methods = autograd_functions.unbound_methods(node, self.imports.resolve)
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef, qualname: str, writes: dict[str, list[str]]) -> dict[str, str]:
