@@ -77,10 +77,15 @@ def category_by_keywords(entries: list[dict[str, Any]]) -> str | None:
 # was read; an id a rule later claims is shown under its rule, whatever this says.
 LEFT: dict[str, tuple[str, ...]] = {
     "context managers Dynamo cannot enter": (
+        # GB2533: the compiled frame returning the object a @contextmanager function built (measured:
+        # `return z, plain()` from forward; alive across a break it traces). No rule: which frame
+        # is the compiled one is not known here.
         "GB0142", "GB2533",
-        # a @contextmanager function that is no generator: measured, one returning another generator
-        # breaks with GB0142 at the `with` (GM612 does not see it yet); one returning anything else
-        # raises TypeError in eager too
+        # a @contextmanager function that is no generator (`return other_gen()`), called in traced
+        # code: measured, `cm = helper()` breaks with GB0221 there and `with cm:` with GB0142;
+        # `with helper():` breaks with both at its line, where the census keeps GB0142 (GM612 does
+        # not see it yet: whether a function of the tree is a generator is not summarized); one
+        # returning anything else raises TypeError in eager too
         "GB0221"),
     "Python machinery Dynamo cannot trace": (
         "GB9316", "GB4501",  # comparing ids/hashes Dynamo made up
@@ -106,7 +111,9 @@ LEFT: dict[str, tuple[str, ...]] = {
     ),
     "tensor hooks registered in traced code": ("GB0100", "GB0101"),  # a hook's handle stored in a global
     "sparse and nested tensors built in traced code": ("GB0374", "GB0233"),
-    # a P2POp built outside the compiled region and changed in it (built inside, GB1750 comes first)
+    # a P2POp built outside the compiled region and changed in it (measured: `self.op.tensor = y` on
+    # one built in `__init__`; built inside, GB1750 comes first): no rule, the attribute's builder
+    # is not followed for attribute writes
     "distributed calls in traced code": ("GB9860",),
 }
 
