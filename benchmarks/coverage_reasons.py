@@ -81,12 +81,7 @@ LEFT: dict[str, tuple[str, ...]] = {
         # `return z, plain()` from forward; alive across a break it traces). No rule: which frame
         # is the compiled one is not known here.
         "GB0142", "GB2533",
-        # a @contextmanager function that is no generator (`return other_gen()`), called in traced
-        # code: measured, `cm = helper()` breaks with GB0221 there and `with cm:` with GB0142;
-        # `with helper():` breaks with both at its line, where the census keeps GB0142 (GM612 does
-        # not see it yet: whether a function of the tree is a generator is not summarized); one
-        # returning anything else raises TypeError in eager too
-        "GB0221"),
+    ),
     "Python machinery Dynamo cannot trace": (
         "GB9316", "GB4501",  # comparing ids/hashes Dynamo made up
         "GB0084",  # super().__delattr__(name) with a computed name

@@ -70,6 +70,8 @@ class FunctionSummary:
     # `@torch.compiler.disable`: "recursive" (the default: Dynamo traces neither the function nor
     # what it calls), "frame" (`recursive=False`: its callees are traced), "" when not disabled.
     disabled: str = ""
+    # `@contextlib.contextmanager` on a function that yields nothing: calling it breaks (generator_managers.py).
+    manager_without_yield: bool = False
     calls: list[CallSite] = field(default_factory=list)
     references: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
+    generator_managers,
     held_functions,
     logger_bindings,
     named_tuples,
@@ -147,6 +148,7 @@ def summarize_module(
             tensor_signature=_tensor_signature(node),
             disabled=_disabled(node, imports),
         )
+        summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
