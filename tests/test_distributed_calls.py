@@ -1,4 +1,4 @@
-"""GM670's table of collectives is the installed torch's: the functions Dynamo rewrites
+"""GM690's table of collectives is the installed torch's: the functions Dynamo rewrites
 (`traceable_collective_remaps`), each with the place of `async_op` among its parameters."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-from graphmend_bot.rules.gm670_distributed_call_in_traced_code import COLLECTIVES, POINT_TO_POINT_CALLS
+from graphmend_bot.rules.gm690_distributed_call_in_traced_code import COLLECTIVES, POINT_TO_POINT_CALLS
 
 torch = pytest.importorskip("torch")
 

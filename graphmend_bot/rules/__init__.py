@@ -71,8 +71,8 @@ from graphmend_bot.rules import (
     gm652_len_of_compiled_object,
     gm660_breaking_context_manager,
     gm661_breaking_try_body,
-    gm670_distributed_call_in_traced_code,
-    gm671_compile_call_in_traced_code,
+    gm690_distributed_call_in_traced_code,
+    gm691_compile_call_in_traced_code,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -139,8 +139,8 @@ RULES: tuple[Rule, ...] = (
     gm652_len_of_compiled_object.RULE,
     gm660_breaking_context_manager.RULE,
     gm661_breaking_try_body.RULE,
-    gm670_distributed_call_in_traced_code.RULE,
-    gm671_compile_call_in_traced_code.RULE,
+    gm690_distributed_call_in_traced_code.RULE,
+    gm691_compile_call_in_traced_code.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

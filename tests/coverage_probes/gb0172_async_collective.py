@@ -1,5 +1,5 @@
 """GB0172 async_op=True for distributed collectives: `dist.all_reduce(x, async_op=True)` in traced
-code (GM670); the synchronous call traces."""
+code (GM690); the synchronous call traces."""
 
 import torch
 import torch.distributed as dist
@@ -14,7 +14,7 @@ if not dist.is_initialized():
 class Probe(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x + 1
-        dist.all_reduce(x, async_op=True)  # graph-break: GB0172 GM670
+        dist.all_reduce(x, async_op=True)  # graph-break: GB0172 GM690
         x = x * 2
         dist.all_reduce(x)
         return x + 1

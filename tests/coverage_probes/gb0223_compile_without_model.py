@@ -1,5 +1,5 @@
 """GB0223 torch.compile call with > 1 args: `torch.compile(backend=...)` in traced code, the
-function not given positionally (GM671); `torch.compile(fn, ...)` is a no-op there and traces."""
+function not given positionally (GM691); `torch.compile(fn, ...)` is a no-op there and traces."""
 
 import torch
 
@@ -11,7 +11,7 @@ def _double(t: torch.Tensor) -> torch.Tensor:
 class Probe(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x + 1
-        decorate = torch.compile(backend="eager")  # graph-break: GB0223 GM671
+        decorate = torch.compile(backend="eager")  # graph-break: GB0223 GM691
         x = x.cos()
         same = torch.compile(_double, fullgraph=True)
         return same(x) + (decorate is not None)

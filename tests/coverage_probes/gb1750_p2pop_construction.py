@@ -1,5 +1,5 @@
 """GB1750 P2P compilation disabled for P2POp construction: `dist.P2POp(...)` built in traced code,
-P2P compilation being off by default (GM670)."""
+P2P compilation being off by default (GM690)."""
 
 import torch
 import torch.distributed as dist
@@ -14,7 +14,7 @@ if not dist.is_initialized():
 class Probe(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x + 1
-        op = dist.P2POp(dist.isend, x, 1)  # graph-break: GB1750 GM670
+        op = dist.P2POp(dist.isend, x, 1)  # graph-break: GB1750 GM690
         return x * 2 + (op is not None)
 
 

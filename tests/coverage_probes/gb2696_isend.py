@@ -1,5 +1,5 @@
 """GB2696 P2P compilation disabled for isend/irecv: `dist.isend(...)` in traced code, P2P
-compilation being off by default (GM670)."""
+compilation being off by default (GM690)."""
 
 import torch
 import torch.distributed as dist
@@ -14,7 +14,7 @@ if not dist.is_initialized():
 class Probe(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x + 1
-        dist.isend(x, 1)  # graph-break: GB2696 GM670
+        dist.isend(x, 1)  # graph-break: GB2696 GM690
         return x * 2
 
 

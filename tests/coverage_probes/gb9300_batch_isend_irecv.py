@@ -1,5 +1,5 @@
 """GB9300 P2P compilation disabled for batch_isend_irecv: `dist.batch_isend_irecv(ops)` in traced
-code on P2POps built outside it, P2P compilation being off by default (GM670)."""
+code on P2POps built outside it, P2P compilation being off by default (GM690)."""
 
 import torch
 import torch.distributed as dist
@@ -18,7 +18,7 @@ class Probe(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x + 1
-        dist.batch_isend_irecv(self.ops)  # graph-break: GB9300 GM670
+        dist.batch_isend_irecv(self.ops)  # graph-break: GB9300 GM690
         return x * 2
 
 

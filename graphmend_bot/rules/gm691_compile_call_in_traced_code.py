@@ -1,4 +1,4 @@
-"""GM671 compile-call-in-traced-code: its documentation, in one place with how it is detected.
+"""GM691 compile-call-in-traced-code: its documentation, in one place with how it is detected.
 
 Measured on torch 2.13 (`TorchInGraphFunctionVariable`'s `handle_torch_compile`,
 tests/coverage_probes/gb0223_*): in traced code Dynamo treats `torch.compile(fn, ...)` as a no-op
@@ -32,7 +32,7 @@ def _compile(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list
 
 
 RULE = Rule(
-    code="GM671",
+    code="GM691",
     name="compile-call-in-traced-code",
     family="not traceable",
     gb_id="GB0223",

@@ -1,4 +1,4 @@
-"""GM670 distributed-call-in-traced-code: its documentation, in one place with how it is detected.
+"""GM690 distributed-call-in-traced-code: its documentation, in one place with how it is detected.
 
 Measured on torch 2.13 (`CollectiveFunctionRewriteVariable.call_function`, user_defined.py's
 P2POp handling; tests/coverage_probes/gb0172_*, gb2696_*, gb9300_*, gb1750_*). Dynamo rewrites the
@@ -75,7 +75,7 @@ def _point_to_point(rule: Rule, checker: Checker, call: ast.Call, name: str, arg
 
 
 RULE = Rule(
-    code="GM670",
+    code="GM690",
     name="distributed-call-in-traced-code",
     family="not traceable",
     gb_id=ASYNC_COLLECTIVE,
