@@ -77,11 +77,11 @@ def category_by_keywords(entries: list[dict[str, Any]]) -> str | None:
 # was read; an id a rule later claims is shown under its rule, whatever this says.
 LEFT: dict[str, tuple[str, ...]] = {
     "context managers Dynamo cannot enter": (
+        # GB2533: the compiled frame returning the object a @contextmanager function built (measured:
+        # `return z, plain()` from forward; alive across a break it traces). No rule: which frame
+        # is the compiled one is not known here.
         "GB0142", "GB2533",
-        # a @contextmanager function that is no generator: measured, one returning another generator
-        # breaks with GB0142 at the `with` (GM612 does not see it yet); one returning anything else
-        # raises TypeError in eager too
-        "GB0221"),
+    ),
     "Python machinery Dynamo cannot trace": (
         "GB9316", "GB4501",  # comparing ids/hashes Dynamo made up
         "GB0289",  # methods of typing constructs
@@ -97,18 +97,10 @@ LEFT: dict[str, tuple[str, ...]] = {
     # GB0101: a hook's handle stored in a global by a function inlined from another module than the
     # compiled frame's; GM675 reports the store with GB0100, the compiled frame's module being unknown there.
     "tensor hooks registered in traced code": ("GB0101",),
-    "autograd in traced code": (
-        # autograd.Function (GM637 has GB0144, GB0145, GB0085, GB2019). Measured on 2.13: GB0140 is
-        # `Fn.helper(...)` on a method that is neither static nor a classmethod; GB0347 is
-        # `ctx._materialize_non_diff_grads = ...` in forward, with grad.
-        "GB0140", "GB0347",
-    ),
-    "distributed calls in traced code": ("GB0172", "GB1750", "GB2696", "GB9300", "GB9860"),
-    "triton calls in traced code": ("GB6735",),
-    "compiler directives and checks": (
-        "GB0223",  # torch.compile(f, ...) inside
-    ),
-    "calls Dynamo cannot trace, per callee (GM604's measured table lists others)": ("GB0147", "GB0060"),
+    # a P2POp built outside the compiled region and changed in it (measured: `self.op.tensor = y` on
+    # one built in `__init__`; built inside, GB1750 comes first): no rule, the attribute's builder
+    # is not followed for attribute writes
+    "distributed calls in traced code": ("GB9860",),
 }
 
 _RUNTIME = "runtime"
@@ -356,8 +348,6 @@ REASONS: dict[str, tuple[str, str]] = {
                               "can be compiled (inside a `with` block, fullgraph)"),
     "GB0035": (_RUNTIME, "a user class's `__bool__` returning a tensor-derived value: measured, Dynamo breaks inside "
                          "`__bool__` (GB0124 on `bool(t)`, GM302) and the `if obj:` line follows"),
-    "GB0223": ("eager-error", "`torch.compile(f, x)` with a second positional argument: its options are keyword-only, "
-                              "so eager raises TypeError (`torch.compile(backend=...)(f)` breaks with GB0007)"),
     "GB4372": ("eager-error", "`Fn.apply(x, scale=s)` to a forward with keyword-only parameters: apply passes no "
                               "keywords, so eager raises TypeError too (measured)"),
     "GB7324": ("config", "only with fullgraph=True (output_graph.py raises it under one_graph); without it "
@@ -379,6 +369,12 @@ REASONS: dict[str, tuple[str, str]] = {
                          "for user modules (measured: a submodule whose class defines `__getattribute__` traces)"),
     "GB0220": (_RUNTIME, "`t.data = v` where v's dtype differs from t's: the dtypes are run-time facts "
                          "(`p.data = p.data.float()` is a no-op on a float32 parameter); GM630 reports GB0056"),
+    "GB6735": ("eager-error", "`torch.library.wrap_triton` takes one positional-only argument, so every call that "
+                              "reaches this break (more or fewer positional arguments) raises TypeError in eager too "
+                              "(measured: `wrap_triton(kernel, 1)` breaks with GB6735 and raises; triton is not "
+                              "needed for either, and is not installed with the CPU build)"),
+    "GB0060": ("config", "only with torch._dynamo.config.enable_trace_unittest=True (off by default; torch's own "
+                         "test_case turns it on): by default `with case.assertWarns(...)` breaks with GB0142 (measured)"),
     "GB4197": ("internal", "never raised on 2.13: `t.share_memory_()` breaks with GB0117 \"Unhandled args for "
                            "method\" first (its handler does not take Dynamo's call), which GM621 reports"),
     "GB0003": ("internal", "never reached on 2.13 with Python 3.11 (measured): `torch.compile` of a generator "

@@ -142,3 +142,10 @@ def _attribute_by_name(call: ast.Call) -> str | None:
     if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier():
         return f"{owner}.{name.value}"
     return None
+
+
+def on_a_class(ref: str) -> bool:
+    """`name:Fn.helper` / `dotted:ops.Fn.helper`: a method called on a capitalized name (a class
+    as written), not a dunder."""
+    owner, _, method = ref.partition(":")[2].rpartition(".")
+    return bool(owner) and owner.rpartition(".")[2][:1].isupper() and not method.startswith("__")

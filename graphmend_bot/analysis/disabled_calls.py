@@ -71,7 +71,7 @@ def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> 
     # (findings count columns from 1).
     match = re.search(rf"(?<![\w]){re.escape(callee.name)}\s*\(", line)
     column = match.start() if match else len(line) - len(line.lstrip())
-    end = _closing(line, match.end()) if match else len(line.rstrip())
+    end = closing_parenthesis(line, match.end()) if match else len(line.rstrip())
     method = bound and "staticmethod" not in callee.decorators
     gb_id = _BREAK_ID(RULE, callee.disabled == "frame" or method) if _BREAK_ID else RULE.gb_id
     message = (
@@ -83,7 +83,7 @@ def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> 
     )
 
 
-def _closing(line: str, start: int) -> int:
+def closing_parenthesis(line: str, start: int) -> int:
     """Just past the parenthesis closing the one before `start`; the line's end when it closes later."""
     depth = 1
     for index in range(start, len(line)):

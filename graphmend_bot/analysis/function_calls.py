@@ -13,7 +13,13 @@ from typing import cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
-from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, passed_bound_methods
+from graphmend_bot.analysis.callee_refs import (
+    built_here,
+    callee_ref,
+    is_super,
+    on_a_class,
+    passed_bound_methods,
+)
 from graphmend_bot.analysis.function_aliases import method_refs
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_sorts import SortChecker
@@ -338,8 +344,8 @@ class CallResolver(SortChecker):
         if ref.startswith(("name:", "dotted:")) and ref.rpartition(".")[2].rpartition(":")[2][:1].isupper():
             for check_class_call in C.CLASS_CALLS:  # `Options(...)`: what it builds, the solver knows
                 check_class_call(self, node, ref.rpartition(":")[2])
-        if ref.startswith(("name:", "dotted:")) and ref.endswith(".apply"):
-            for check_apply in C.AUTOGRAD_APPLIES:  # `Fn.apply(...)`: whether Fn's apply breaks, the solver knows
+        if ref.startswith(("name:", "dotted:")) and (ref.endswith(".apply") or on_a_class(ref)):
+            for check_apply in C.AUTOGRAD_APPLIES:  # `Fn.apply(...)`, `Fn.helper(...)`: whether it breaks, the solver knows
                 check_apply(self, node, ref.rpartition(":")[2])
         if self.summary.local_objects:
             for check_held in C.HELD_OBJECT_CALLS:

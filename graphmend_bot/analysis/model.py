@@ -70,6 +70,8 @@ class FunctionSummary:
     # `@torch.compiler.disable`: "recursive" (the default: Dynamo traces neither the function nor
     # what it calls), "frame" (`recursive=False`: its callees are traced), "" when not disabled.
     disabled: str = ""
+    # `@contextlib.contextmanager` on a function that yields nothing: calling it breaks (generator_managers.py).
+    manager_without_yield: bool = False
     calls: list[CallSite] = field(default_factory=list)
     references: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR
@@ -206,6 +208,9 @@ class ClassSummary:
     metaclass: str | None = None  # `class C(metaclass=M)`: M as written, resolved through imports
     optional_keys: bool = False  # a TypedDict with optional keys: building one breaks (typed_dicts.py)
     apply_breaks: str = ""  # the id `Cls.apply(...)` breaks with, for an autograd.Function (autograd_functions.py)
+    # An autograd.Function's methods defined by a plain `def` (neither static nor class method):
+    # `Cls.NAME(...)` on one breaks (autograd_functions.py).
+    unbound_methods: tuple[str, ...] = ()
     # Decorated (`@dataclass` writes `__eq__` and `__repr__`), or its body binds one of `object`'s
     # methods other than by `def` (`__hash__ = Base.__hash__`): which of them it has is not known.
     dunders_unknown: bool = False

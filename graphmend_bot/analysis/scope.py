@@ -27,6 +27,7 @@ from graphmend_bot.analysis.disabled_calls import disabled_function_calls
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.generator_managers import manager_without_yield_calls
 from graphmend_bot.analysis.held_contexts import held_context_entries
 from graphmend_bot.analysis.held_module_calls import held_module_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
@@ -1048,6 +1049,7 @@ class Program:
         result += object_operations(self, solver.holds)
         result += masks_made_elsewhere(self, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
+        result += manager_without_yield_calls(self, solver.targets)
         result += held_module_calls(self)
         result += held_context_entries(self)
         consequences = self._consequences(traced, solver.targets, solver.callers, [*result, *inner], solver.holds)

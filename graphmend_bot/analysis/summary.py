@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
+    generator_managers,
     guarded_classes,
     held_functions,
     logger_bindings,
@@ -149,6 +150,7 @@ def summarize_module(
             tensor_signature=_tensor_signature(node),
             disabled=_disabled(node, imports),
         )
+        summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
@@ -433,6 +435,7 @@ class _Collector:
         if optional is not None:
             self.typed_dicts[node.name] = self.classes[qualname].optional_keys = optional
         self.classes[qualname].apply_breaks = autograd_functions.apply_breaks(node, self.imports.resolve)
+        self.classes[qualname].unbound_methods = autograd_functions.unbound_methods(node, self.imports.resolve)
         self._enter(node.name, qualname, None, node.body)
 
     def _submodules(self, node: ast.ClassDef, qualname: str, writes: dict[str, list[str]]) -> dict[str, str]:

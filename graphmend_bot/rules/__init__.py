@@ -81,6 +81,8 @@ from graphmend_bot.rules import (
     gm681_made_up_id_comparison,
     gm682_typing_construct_method,
     gm683_classmethod_behind_metaclass_getattribute,
+    gm690_distributed_call_in_traced_code,
+    gm691_compile_call_in_traced_code,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -157,6 +159,8 @@ RULES: tuple[Rule, ...] = (
     gm681_made_up_id_comparison.RULE,
     gm682_typing_construct_method.RULE,
     gm683_classmethod_behind_metaclass_getattribute.RULE,
+    gm690_distributed_call_in_traced_code.RULE,
+    gm691_compile_call_in_traced_code.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

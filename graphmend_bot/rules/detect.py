@@ -260,6 +260,9 @@ StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 # A call from traced code whose every callee is marked `@torch.compiler.disable`, found by the scope
 # solver: given whether Dynamo skips inlining the callee (a method, `recursive=False`), the id it breaks with.
 DisabledCallHook = Callable[["Rule", bool], str]
+# A call from traced code whose every callee is a `@contextlib.contextmanager` function of the tree
+# that yields nothing, found by the scope solver: given whether a `with` enters the call, the id it breaks with.
+ManagerWithoutYieldHook = Callable[["Rule", bool], str]
 # The message for a call of a module held in `self.NAME` built by the class of this qualified name,
 # or None when calling it traces (asked by the scope solver: analysis/held_module_calls.py).
 HeldModuleCallHook = Callable[["Rule", str], "str | None"]
@@ -369,6 +372,7 @@ class Detection:
     autograd_context_call: ClassCallHook | None = None
     vararg_autograd_forward: VarargForwardHook | None = None  # `def forward(ctx, flag, *args)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
+    manager_without_yield: ManagerWithoutYieldHook | None = None  # asked by the solver (analysis/generator_managers.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
     entered_call: EnteredCallHook | None = None  # `with announced(name):`, `with Timer():` after a resumable point

@@ -101,7 +101,7 @@ RULE = Rule(
         "value Dynamo does not fold (`torch.get_num_threads()`, `torch.initial_seed()`, "
         "`torch.result_type()`, `torch.get_device()`, ...) or that it skips (`torch.set_num_threads()`, "
         "`torch.manual_seed()`, `torch.get_rng_state()`, ...); the builtins `globals()`, `dir()`, "
-        "`exec()`, `compile()`, `memoryview()`, `bytes()` and `bytearray()`."
+        "`exec()`, `compile()`, `memoryview()`, `bytes()` and `bytearray()`; `types.SimpleNamespace(...)`."
     ),
     why=(
         "Dynamo cannot trace these functions: it ends the graph, calls them eagerly and starts a "
@@ -113,7 +113,8 @@ RULE = Rule(
         "(an op returning a Python value), a `str` method such as `.strip()` on a member of a "
         "`(str, Enum)` class GB0156 (Dynamo does not trace methods of `str` subclasses' members; "
         "`==`, `in`, `str(m)` and `m.value` trace), the builtins listed GB0059 "
-        "(\"Failed to trace builtin operator\"). Each finding "
+        "(\"Failed to trace builtin operator\"), `types.SimpleNamespace(...)` GB0147 (\"Unsupported function call\": "
+        "Dynamo has no model of its constructor; one built outside and read in traced code traces). Each finding "
         "carries the id measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform` "
         "and `random.randint` trace and are not reported."
     ),

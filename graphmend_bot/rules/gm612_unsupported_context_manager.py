@@ -23,12 +23,17 @@ manager built outside the compiled region, which Dynamo refuses even for manager
 built in the traced frame (`torch.no_grad()`, a class of the tree with `__enter__`, a
 `@contextlib.contextmanager` generator, `threading.Lock()`: REFUSED_WHEN_HELD and
 analysis/held_contexts.py, tests/test_held_context_managers.py).
+
+A call of a `@contextlib.contextmanager` function of the tree that yields nothing (it returns the
+generator another function made) breaks where it is made (GB0221; GB0142 when a `with` enters it
+there): the scope solver finds these calls (analysis/generator_managers.py).
 """
 
 from __future__ import annotations
 
 import ast
 
+from graphmend_bot.rules.advice import AdviceCase
 from graphmend_bot.rules.detect import Checker, Detection, untraceable
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.context_managers import UNENTERABLE_CONTEXT_MANAGERS
@@ -80,11 +85,21 @@ def _entered_value(rule: Rule, checker: Checker, value: ast.expr) -> None:
         )
 
 
+NOT_A_GENERATOR = "GB0221"  # "non-generator contextlib.contextmanager"
+
+
+def _manager_without_yield(rule: Rule, entered: bool) -> str:
+    """`with helper():` breaks at its line twice, GB0221 then GB0142 (the manager, built eagerly,
+    is entered in the resumed frame): the census keeps the last. `cm = helper()` is GB0221."""
+    return rule.gb_id if entered else NOT_A_GENERATOR
+
+
 RULE = Rule(
     code="GM612",
     name="unsupported-context-manager",
     family="not traceable",
     gb_id="GB0142",
+    other_gb_ids=(NOT_A_GENERATOR,),
     summary=(
         "Flags context managers TorchDynamo cannot enter in traced code: "
         "`contextlib.redirect_stdout`/`redirect_stderr`, `torch.random.fork_rng`, "
@@ -101,14 +116,17 @@ RULE = Rule(
         "`contextlib.suppress`/`ExitStack`, `warnings.catch_warnings`, a class of the tree with "
         "`__enter__` or a `@contextlib.contextmanager` generator, in every value `__init__` stores "
         "(not when its class is instantiated in traced code, or a traced `self.` method stores it "
-        "again first); `with NAME:` on such a global."
+        "again first); `with NAME:` on such a global; and a call of a `@contextlib.contextmanager` "
+        "function of the tree that yields nothing (it returns another generator)."
     ),
     why=(
         "Dynamo supports a fixed set of context managers (grad modes, autocast, user classes and "
         "generator-based ones it can inline). For these it ends the graph at the `with` and runs "
         "the block eagerly (GB0142, measured on torch 2.13). A manager built outside the compiled "
         "region and held in an attribute is refused even when Dynamo enters one built in the frame "
-        "(only `torch.autocast`, `contextlib.nullcontext` and `record_function` are entered held)."
+        "(only `torch.autocast`, `contextlib.nullcontext` and `record_function` are entered held). "
+        "A `@contextlib.contextmanager` function that yields nothing (`return other_generator()`) "
+        "it cannot build a manager from: the call breaks (GB0221), and so does the `with` entering it."
     ),
     example="with torch.random.fork_rng():\n    noise = torch.randn_like(x)",
     use_instead="noise = torch.randn(x.shape, generator=None)  # or fork the RNG outside the compiled call",
@@ -124,7 +142,12 @@ RULE = Rule(
         fallback_calls=dict.fromkeys(UNENTERABLE_CONTEXT_MANAGERS, _entered),
         entered_value=_entered_value,
         held_context=REFUSED_WHEN_HELD.__contains__,
+        manager_without_yield=_manager_without_yield,
     ),
+    advice_cases=(AdviceCase(lambda finding: "yields nothing" in finding.message, (
+        "Make the function behind `{code}` a generator: `yield from` the generator it returns instead of "
+        "returning it (the same manager), which Dynamo inlines"
+    )),),
     advice=("Enter the context of `{code}` outside the compiled function, or move its block out of the "
             "compiled region"),
 )

@@ -11,6 +11,10 @@ tests/coverage_probes/gb0144_*, gb0145_*, gb0085_*, gb2019_*):
 - `ctx.mark_dirty(...)` in a static `forward(ctx, ...)` breaks at that line when no input requires
   grad (inference, `torch.no_grad()`: GB2019): the context Dynamo builds then has no graph proxy.
   With grad it traces (when the dirty tensor is returned, as eager requires).
+- A `forward(ctx, ...)` that sets `ctx._materialize_non_diff_grads` (as torch's own AOT runtime
+  does) breaks `Fn.apply(...)` with grad (GB0347); without grad forward is inlined and traces.
+- `Fn.helper(...)` on a method the class defines with neither `@staticmethod` nor `@classmethod`
+  breaks at the call in every mode (GB0140); on a static or class method it traces.
 Left out, measured: `ctx.set_materialize_grads(False)`, `ctx.save_for_backward` of `None` or an
 int, `ctx.mark_non_differentiable`, `@once_differentiable` and a `setup_context` all trace.
 """
@@ -44,16 +48,20 @@ RULE = Rule(
     name="untraceable-autograd-function",
     family="not traceable",
     gb_id="GB0144",
-    other_gb_ids=("GB0145", "GB0085", MARK_DIRTY),
+    other_gb_ids=("GB0145", "GB0085", MARK_DIRTY, "GB0347", "GB0140"),
     summary=(
         "Flags `Fn.apply(...)` in traced code where `Fn` is a torch.autograd.Function of the checked "
         "tree that binds its own `jvp` or `vjp` (with grad enabled) or a `forward` that is not a "
-        "`def`; and `ctx.mark_dirty(...)` in an autograd.Function's `forward` (when no input requires grad)."
+        "`def` or that sets `ctx._materialize_non_diff_grads` (with grad enabled); `Fn.helper(...)` on a "
+        "method defined with neither `@staticmethod` nor `@classmethod`; and `ctx.mark_dirty(...)` in an "
+        "autograd.Function's `forward` (when no input requires grad)."
     ),
     why=(
         "TorchDynamo traces an autograd.Function by inlining its `forward` (no input requires grad) "
         "or by tracing `forward` and `backward` into one graph (grad enabled). It cannot trace a "
-        "custom `jvp` or `vjp` (GB0144, GB0145) or a `forward` that is no function (GB0085), and "
+        "custom `jvp` or `vjp` (GB0144, GB0145), a `forward` that is no function (GB0085) or that "
+        "sets `ctx._materialize_non_diff_grads` (GB0347), or call a method of the class that is "
+        "neither static nor a class method (`Fn.helper(x)`, GB0140), and "
         "the context it builds without grad cannot mark tensors dirty (GB2019, at the `mark_dirty` "
         "line): each ends the graph and runs the call eagerly (measured on torch 2.13)."
     ),
@@ -80,8 +88,9 @@ RULE = Rule(
     ),
     fix_safety=(
         "No automatic fix: drop the `vjp` alias or the custom `jvp` (forward-mode AD then needs "
-        "another route), define `forward` with `def`, or return a new tensor instead of marking "
-        "the input dirty."
+        "another route), define `forward` with `def`, leave `ctx._materialize_non_diff_grads` alone "
+        "(`ctx.set_materialize_grads(False)` traces), decorate helpers with `@staticmethod`, or return a "
+        "new tensor instead of marking the input dirty."
     ),
     detection=Detection(autograd_apply=_apply, autograd_context_call=_context_call),
     advice=("`{code}` is an autograd.Function use Dynamo cannot trace: keep to `forward`/`backward` "

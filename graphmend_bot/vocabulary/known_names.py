@@ -261,6 +261,9 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     "inspect.currentframe": _SKIPPED,
     "inspect.stack": _SKIPPED,
     "uuid.uuid4": _SKIPPED,
+    # A namespace object built in traced code: "Unsupported function call" (Dynamo has no model of
+    # the type's constructor); one built in `__init__` and read in forward traces.
+    "types.SimpleNamespace": SkippedCall("GB0147"),
     # torch functions returning a Python value Dynamo neither folds to a constant nor puts in the
     # graph: "torch.* op returned non-Tensor" (torchkbnufft's `torch.get_num_threads()`), measured on
     # the CPU build; `torch.get_default_dtype`, `is_grad_enabled`, `are_deterministic_algorithms_enabled`,
