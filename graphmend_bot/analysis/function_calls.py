@@ -186,12 +186,7 @@ class CallResolver(SortChecker):
             return NOT_TENSOR
         if (check_ndarray := C.NDARRAY_METHODS.get(method)) is not None and self.is_ndarray(func.value):
             check_ndarray(self, node, method, receiver, args)  # reports only: the value is inferred below
-        if owner is not None and owner not in env and f"{owner}.{method}" in self.guarded_class_methods:
-            for check_guarded in C.GUARDED_CLASS_CALLS:  # `Cls.make(x)`: the metaclass guards the lookup
-                check_guarded(self, node, owner)
-        if isinstance(func.value, ast.Subscript) and (alias := self.resolve(func.value.value)) is not None:
-            for check_alias in C.SUBSCRIPTED_RECEIVERS:  # `Optional[int].__eq__(other)`
-                check_alias(self, node, alias, method)
+        self._method_of_a_name(node, func, owner, method, env)
         if resolved is not None and owner is not None and owner.split(".", 1)[0] not in env:
             # math.ceil(...), np.where(...), helpers.fn(...): a function of an imported module.
             return self._user_call(func, node, args, kwargs)

@@ -118,6 +118,15 @@ class ObjectTracker(FindingReporter):
             for check_store in C.GLOBAL_STORES:
                 check_store(self, target, value)
 
+    def _method_of_a_name(self, node: ast.Call, func: ast.Attribute, owner: str | None, method: str, env: Env) -> None:
+        """`Cls.make(x)` whose metaclass guards the lookup, `Optional[int].__eq__(other)`: their hooks."""
+        if owner is not None and owner not in env and f"{owner}.{method}" in self.guarded_class_methods:
+            for check_guarded in C.GUARDED_CLASS_CALLS:
+                check_guarded(self, node, owner)
+        if isinstance(func.value, ast.Subscript) and (alias := self.resolve(func.value.value)) is not None:
+            for check_alias in C.SUBSCRIPTED_RECEIVERS:
+                check_alias(self, node, alias, method)
+
     def _attribute_read(self, node: ast.Attribute, owner: Kind) -> None:
         """`value.NAME` read: the rules claiming NAME on any owner, on a NumPy array, on a tensor."""
         if (check := C.ATTRIBUTE_READS.get(node.attr)) is not None:
