@@ -44,7 +44,8 @@ def baseline_path(config: Config) -> Path | None:
 
 
 def fingerprint(finding: Finding, root: Path) -> str:
-    return hashlib.sha256("\0".join(_identity(finding, root)).encode()).hexdigest()[:16]
+    identity = "\0".join(_identity(finding, root)).encode("utf-8", "surrogateescape")  # a name in any bytes
+    return hashlib.sha256(identity).hexdigest()[:16]
 
 
 def _identity(finding: Finding, root: Path) -> tuple[str, str, str, str, str]:

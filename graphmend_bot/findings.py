@@ -166,7 +166,7 @@ class Finding:
         basis = "\0".join(
             (self.code, self.path, self.symbol, self.source_line.strip(), str(self.occurrence))
         )
-        return hashlib.sha256(basis.encode()).hexdigest()[:16]
+        return hashlib.sha256(basis.encode("utf-8", "surrogateescape")).hexdigest()[:16]  # a path of any bytes
 
 
 def repeat_counts(keys: Iterable[Hashable]) -> list[int]:
