@@ -290,7 +290,11 @@ def _update_baseline(args: argparse.Namespace, config: Config) -> int:
     whole = files is None and not config.select and not config.ignore
     checked = None if whole else Checked(files, select_codes(config.select, config.ignore),
                                          [folder for folder in given if os.path.isdir(folder)])
-    count = write_baseline(path, result.findings, checked)
+    try:
+        count = write_baseline(path, result.findings, checked, write_root(scope, given))
+    except ConfigError as error:
+        print(one_line(f"graphmend: --update-baseline: {error}"), file=sys.stderr)
+        return EXIT_ERROR
     print(one_line(f"Wrote {count} finding(s) to the baseline {path}."), file=sys.stderr)
     return EXIT_CLEAN
 
