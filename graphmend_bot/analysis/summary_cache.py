@@ -112,8 +112,9 @@ def _key(*parts: object) -> str:
 
 
 def _settings(config: Config) -> str:
+    # `verify` steers `graphmend verify` only, never a finding (and is the one free-form table)
     settings: dict[str, object] = {name: value for name, value in asdict(config).items()
-                                   if name not in ("source", "baseline_bytes")}
+                                   if name not in ("source", "baseline_bytes", "verify")}
     if config.baseline_bytes is not None:
         settings["baseline_bytes"] = hashlib.sha256(config.baseline_bytes).hexdigest()
     return json.dumps(settings, sort_keys=True, default=str)
