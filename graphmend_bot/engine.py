@@ -291,12 +291,9 @@ class Workspace:
                 source = read_source(source_file.path)
             except ValueError:
                 continue
-            digest = digests[source_file.path] = text_digest(source)
+            digests[source_file.path] = text_digest(source)
             if reusable:
                 texts[source_file.path] = source
-            cached = cache.load_scan(cache.scan_key(digest, source_file))
-            if cached is not None:
-                scans[source_file.path] = cached
         dependency_calls = bool(self.config.dependencies)
         self._digests = digests
         if len(digests) == len(self.files):  # every file read: the whole result may be cached
@@ -305,7 +302,12 @@ class Workspace:
                 self.cached_result = cache.load_result(self._result_key)
                 if self.cached_result is not None:
                     self.solved_by = "cache"
-                    return
+                    return  # before the scans: a warm run reads (and verifies) one entry, not one per file
+        for source_file in self.files:
+            digest = digests.get(source_file.path)
+            cached = cache.load_scan(cache.scan_key(digest, source_file)) if digest is not None else None
+            if cached is not None:
+                scans[source_file.path] = cached
         state: SolvedState | None = None
         if reusable:  # no whole result for these texts: the last solve's, if no edit since can change it
             self._state_key = cache.state_key(self.files, self.errors, self.config, self.roots)
