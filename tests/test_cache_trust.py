@@ -37,11 +37,11 @@ def make_project(tmp_path):
     return project
 
 
-def check(graphmend_cmd, cwd, keys, *args):
+def check(graphmend_cmd, cwd, keys, *args, command="check"):
     env = {**os.environ, "XDG_CACHE_HOME": str(keys)}
     env.pop("GRAPHMEND_CACHE_DIR", None)
     return subprocess.run(
-        [*graphmend_cmd, "check", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+        [*graphmend_cmd, command, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
     )
 
 
@@ -73,6 +73,9 @@ def test_a_committed_cache_is_not_used_and_says_so(tmp_path, graphmend_cmd):
     assert "is tracked by git: it is not used" in result.stderr and result.stderr.count("\n") == 1, (
         result.stderr
     )
+    (clone / "model.py").write_text(MODEL + "\n\nY = 1\n", encoding="utf-8")
+    review = check(graphmend_cmd, clone, keys, "--base", "HEAD", command="review")
+    assert review.returncode in (0, 1) and "is tracked by git: it is not used" in review.stderr, review.stderr
 
 
 def test_an_entry_not_signed_with_the_users_key_is_recomputed(tmp_path, graphmend_cmd):
