@@ -396,6 +396,8 @@ class Workspace:
             if source_file.module not in self._relevant:
                 if before.imports != scans[path].imports:
                     return None  # what it imports can leave parameters unproven (caller_arguments.py)
+                if before.syntax_error != "" or _syntax_error(path):
+                    return None  # a syntax error comes or goes: the solve reports it (_check_unparsed)
                 continue  # never summarised: only its text's own warnings can change
             old = cache.load_summary(cache.summary_key(state.digests[path], source_file, False), path)
             (new,) = self._cached_summaries(cache, [source_file], self._digests, jobs)
