@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
-from graphmend_bot.analysis.files import outside_read_root, read_source
+from graphmend_bot.analysis.files import outside, outside_read_root, read_source
 from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.json_files import JsonFileError, json_value, read_json_file
@@ -44,7 +44,8 @@ def baseline_path(config: Config) -> Path | None:
 
 
 def fingerprint(finding: Finding, root: Path) -> str:
-    return hashlib.sha256("\0".join(_identity(finding, root)).encode()).hexdigest()[:16]
+    identity = "\0".join(_identity(finding, root)).encode("utf-8", "surrogateescape")  # a name in any bytes
+    return hashlib.sha256(identity).hexdigest()[:16]
 
 
 def _identity(finding: Finding, root: Path) -> tuple[str, str, str, str, str]:
@@ -234,9 +235,12 @@ def _relative(path: str, root: Path) -> str:
     return PurePath(os.path.relpath(os.path.abspath(path), root)).as_posix()
 
 
-def write_baseline(path: Path, findings: Iterable[Finding], checked: Checked | None = None) -> int:
+def write_baseline(path: Path, findings: Iterable[Finding], checked: Checked | None = None,
+                   write_root: str | None = None) -> int:
     """Write every finding to `path`, replacing the entries `checked` covers and keeping the others
-    (a check of one file or of some rules rewrites only theirs); returns how many entries it holds."""
+    (a check of one file or of some rules rewrites only theirs); returns how many entries it holds.
+    `write_root` (a real path, the project's): see `_refuse_a_foreign_target`."""
+    _refuse_a_foreign_target(path, write_root)
     root = path.parent
     lines = _FileLines()
     covers = checked.covering(root) if checked is not None else None
@@ -251,8 +255,27 @@ def write_baseline(path: Path, findings: Iterable[Finding], checked: Checked | N
         key=_entry_order,
     )
     document = {"comment": HEADER, "version": VERSION, "findings": entries}
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    try:  # O_NOFOLLOW: a symlink put there since the check above is refused by the open itself
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as error:
+        raise ConfigError(f"baseline {path}: cannot write: {error.strerror}") from None
+    with open(handle, "w", encoding="utf-8") as out:
+        out.write(json.dumps(document, indent=1) + "\n")
     return len(entries)
+
+
+def _refuse_a_foreign_target(path: Path, write_root: str | None) -> None:
+    """A checkout must not make `--update-baseline` overwrite a file of the user's (review14 #9): the
+    baseline is never written through a symlink, and one whose real path is outside the project
+    (`baseline: ../gm-baseline.json` is fine) replaces only a graphmend baseline there."""
+    if path.is_symlink():
+        raise ConfigError(f"baseline {path} is a symlink: it is never written through (replace it with the file)")
+    if write_root is not None and outside(str(path), write_root) and path.exists():
+        try:
+            _read_entries(path)
+        except ConfigError:
+            raise ConfigError(f"baseline {path} is outside the project and not a graphmend baseline: "
+                              "it is left alone") from None
 
 
 def _entry_order(entry: Mapping[str, object]) -> tuple[str, str, str, str, int, str]:

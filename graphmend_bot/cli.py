@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from graphmend_bot import __version__
+from graphmend_bot.analysis.cache_trust import project_cache
 from graphmend_bot.analysis.public_api import SCOPES
-from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
+from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config, ConfigError, find_config_file, load_config, unknown_codes
 from graphmend_bot.engine import check
@@ -170,8 +171,11 @@ def _cache(args: argparse.Namespace, scope: ProjectScope) -> SummaryCache | None
     """The project's summary cache, unless `--no-cache` (analysis/summary_cache.py)."""
     if args.no_cache:
         return None
-    folder = cache_folder(scope.root)
-    return SummaryCache(folder) if folder is not None else None
+    return project_cache(scope.root, _warn)
+
+
+def _warn(message: str) -> None:
+    print(one_line(f"graphmend: warning: {message}"), file=sys.stderr)
 
 
 def _restricted(result: CheckResult, scope: ProjectScope, given: Sequence[str], config: Config) -> CheckResult:
@@ -314,7 +318,11 @@ def _update_baseline(args: argparse.Namespace, config: Config) -> int:
     whole = files is None and not config.select and not config.ignore
     checked = None if whole else Checked(files, select_codes(config.select, config.ignore),
                                          [folder for folder in given if os.path.isdir(folder)])
-    count = write_baseline(path, result.findings, checked)
+    try:
+        count = write_baseline(path, result.findings, checked, write_root(scope, given))
+    except ConfigError as error:
+        print(one_line(f"graphmend: --update-baseline: {error}"), file=sys.stderr)
+        return EXIT_ERROR
     print(one_line(f"Wrote {count} finding(s) to the baseline {path}."), file=sys.stderr)
     return EXIT_CLEAN
 

@@ -87,12 +87,24 @@ def _has_tool_table(pyproject: Path) -> bool:
         raise ConfigError(f"{pyproject}: cannot read: {error}") from None
 
 
+MAX_EXPANDED_NODES = 100_000  # a configuration is a few dozen values; a `verify:` table, hundreds
+
+
 class _UniqueKeyLoader(yaml.SafeLoader):
     """PyYAML's safe loader, except that a key given twice in one mapping is an error.
 
     YAML says keys are unique, but PyYAML keeps the last silently: `select:` written twice would
     drop the first list without a word.
     """
+
+    def compose_document(self) -> yaml.Node | None:
+        """The document's node graph, refused when its aliases expand it past MAX_EXPANDED_NODES:
+        ten nested aliases of ten made a `verify:` table of 10**10 values that hashing the settings
+        (summary_cache) wrote out whole (review14's finding 13)."""
+        node = super().compose_document()
+        if node is not None:
+            _expanded_nodes(node, {})
+        return node
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
@@ -108,6 +120,28 @@ class _UniqueKeyLoader(yaml.SafeLoader):
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+
+def _expanded_nodes(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """How many nodes `node` stands for once every alias is copied out; `sizes` by id, -1 while counting."""
+    known = sizes.get(id(node))
+    if known is not None:
+        if known < 0:
+            raise yaml.composer.ComposerError(None, None, "an alias refers to a node that holds it", node.start_mark)
+        return known
+    sizes[id(node)] = -1
+    if isinstance(node, yaml.SequenceNode):
+        children = list(node.value)
+    elif isinstance(node, yaml.MappingNode):
+        children = [child for pair in node.value for child in pair]
+    else:
+        children = []
+    total = 1 + sum(_expanded_nodes(child, sizes) for child in children)
+    if total > MAX_EXPANDED_NODES:
+        raise yaml.composer.ComposerError(
+            None, None, f"aliases expand the configuration past {MAX_EXPANDED_NODES} values", node.start_mark)
+    sizes[id(node)] = total
+    return total
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -129,6 +163,8 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             table = yaml.load(text, Loader=_UniqueKeyLoader) or {}
         except yaml.YAMLError as error:
             raise ConfigError(f"{path}: invalid YAML: {error}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: invalid YAML: nested too deeply") from None
     return parse_config(table, str(path))
 
 

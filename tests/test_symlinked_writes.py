@@ -73,3 +73,33 @@ def test_a_file_outside_any_project_is_written_in_its_own_folder(tmp_path, graph
     (tmp_path / "scripts" / "model.py").write_text(MODEL)
     result = run(graphmend_cmd, tmp_path, "check", "--no-cache", "--fix", "scripts/model.py")
     assert GUARDED in (tmp_path / "scripts" / "model.py").read_text(), result.stdout + result.stderr
+
+
+def test_update_baseline_never_writes_through_a_symlink(tmp_path, graphmend_cmd):
+    """review14's finding 9: a checkout holding `bl.json -> ../victim.txt` and `baseline: bl.json`
+    had `--update-baseline` overwrite victim.txt; a link within the project is refused as well."""
+    root, victim = project_with_a_link_out(tmp_path)
+    (root / ".graphmend.yml").write_text("baseline: bl.json\n")
+    for target in ("../outside/victim.py", "model.py"):
+        (root / "bl.json").unlink(missing_ok=True)
+        (root / "bl.json").symlink_to(target)
+        result = run(graphmend_cmd, root, "check", "--no-cache", "--update-baseline")
+        assert result.returncode == 2 and "bl.json is a symlink: it is never written through" in result.stderr
+        assert victim.read_text() == MODEL and (root / "model.py").read_text() == MODEL
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--baseline", "bl.json", "--update-baseline")
+    assert result.returncode == 2 and victim.read_text() == MODEL and (root / "model.py").read_text() == MODEL
+
+
+def test_update_baseline_replaces_only_a_baseline_outside_the_project(tmp_path, graphmend_cmd):
+    """`baseline: ../x` may name a file outside the project (a baseline beside a package), but a
+    configuration naming `../outside/victim.py` must not make --update-baseline overwrite it."""
+    root, victim = project_with_a_link_out(tmp_path)
+    (root / "link.py").unlink()
+    (root / ".graphmend.yml").write_text("baseline: ../outside/victim.py\n")
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--update-baseline")
+    assert result.returncode == 2 and "is outside the project and not a graphmend baseline" in result.stderr
+    assert victim.read_text() == MODEL
+    (root / ".graphmend.yml").write_text("baseline: ../outside/baseline.json\n")
+    for _ in range(2):  # made, then replaced
+        result = run(graphmend_cmd, root, "check", "--no-cache", "--update-baseline")
+        assert result.returncode == 0 and "Wrote 1 finding(s)" in result.stderr, result.stderr

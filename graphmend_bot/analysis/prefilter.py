@@ -47,6 +47,9 @@ class FileScan:
     # the last names of the bases of the classes defined in the file (`nn.Module` -> "Module")
     class_bases: frozenset[str] = frozenset()
     defines_forward: bool = False  # `def forward` somewhere in the file
+    # A file no summary parses is parsed for its syntax alone (engine.Workspace._check_unparsed):
+    # None until then, "" when it parses, else the error. Kept with the scan, so once per text.
+    syntax_error: str | None = None
 
 
 def scan_source(source: str, module: str, is_package: bool) -> FileScan:

@@ -24,12 +24,15 @@ The cache is data, wherever it comes from (a folder committed in a pull request,
 is JSON, decoded by summary_codec.py with every value's type checked, never pickle, which would
 run code. An entry that cannot be read, is not JSON, has another key or a wrong shape is ignored
 and recomputed; the worst a forged entry can do is change the findings of the text it is keyed
-by. Writing never fails a run: a cache that cannot be written is skipped.
+by, and the CLI's cache refuses even that: its entries carry an HMAC under the user's key
+(cache_trust.py), and one that does not verify is recomputed. Writing never fails a run: a cache
+that cannot be written is skipped.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import tempfile
@@ -109,8 +112,9 @@ def _key(*parts: object) -> str:
 
 
 def _settings(config: Config) -> str:
+    # `verify` steers `graphmend verify` only, never a finding (and is the one free-form table)
     settings: dict[str, object] = {name: value for name, value in asdict(config).items()
-                                   if name not in ("source", "baseline_bytes")}
+                                   if name not in ("source", "baseline_bytes", "verify")}
     if config.baseline_bytes is not None:
         settings["baseline_bytes"] = hashlib.sha256(config.baseline_bytes).hexdigest()
     return json.dumps(settings, sort_keys=True, default=str)
@@ -124,10 +128,16 @@ def _file_key(kind: str, digest: str, module: str, *flags: bool, installed: str 
 
 
 class SummaryCache:
-    """Entries under `directory` (created on first write); picklable, so workers store what they compute."""
+    """Entries under `directory` (created on first write); picklable, so workers store what they compute.
 
-    def __init__(self, directory: Path) -> None:
+    With a `signing_key`, each entry file is its HMAC-SHA256 under that key in hex, a newline, then
+    its JSON, and an entry whose HMAC does not verify is not read. Without one, an entry is its JSON
+    alone, not authenticated (the Action's `cache-dir`, whose workflow restores only what the
+    default branch saved)."""
+
+    def __init__(self, directory: Path, signing_key: bytes | None = None) -> None:
         self.directory = Path(directory)
+        self._signing_key = signing_key
         self._folder = str(self.directory)
         self._linked: bool | None = None  # whether the folder is a symlink, once looked at
 
@@ -258,6 +268,10 @@ class SummaryCache:
                 data = entry_file.read(MAX_ENTRY_BYTES + 1)
             if len(data) > MAX_ENTRY_BYTES:
                 return None
+            if self._signing_key is not None:
+                signature, _, data = data.partition(b"\n")
+                if not hmac.compare_digest(signature, self._signature(self._signing_key, data)):
+                    return None  # not written with this user's key: copied, committed or edited
             entry = json.loads(data)
             if type(entry) is not dict or entry.get("key") != key:
                 return None
@@ -267,20 +281,26 @@ class SummaryCache:
 
     def _store(self, kind: str, key: str, annotation: Any, value: Any) -> None:
         try:
-            text = json.dumps({"key": key, "entry": encode_entry(annotation, value)}, separators=(",", ":"))
+            data = json.dumps({"key": key, "entry": encode_entry(annotation, value)}, separators=(",", ":")).encode()
             self._prepare()
             folder = self._path(kind, key).parent
             folder.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
             try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    out.write(text)
+                with os.fdopen(handle, "wb") as out:
+                    if self._signing_key is not None:
+                        out.write(self._signature(self._signing_key, data) + b"\n")
+                    out.write(data)
                 os.replace(temporary, self._path(kind, key))  # readers never see half an entry
             except BaseException:
                 os.unlink(temporary)
                 raise
         except (OSError, ValueError, TypeError):
             return
+
+    @staticmethod
+    def _signature(key: bytes, data: bytes) -> bytes:
+        return hmac.digest(key, data, "sha256").hex().encode()  # one C call: no HMAC object per entry
 
     def _prepare(self) -> None:
         if self.directory.is_symlink():
@@ -290,11 +310,3 @@ class SummaryCache:
         self.directory.mkdir(parents=True, exist_ok=True)
         (self.directory / ".gitignore").write_text("# Automatically created by graphmend.\n*\n", encoding="utf-8")
         (self.directory / "CACHEDIR.TAG").write_text(_TAG, encoding="utf-8")
-
-
-def cache_folder(root: Path | None) -> Path | None:
-    """`GRAPHMEND_CACHE_DIR`, else `.graphmend_cache` in the project root; None outside a project."""
-    configured = os.environ.get(CACHE_DIR_VARIABLE)
-    if configured:
-        return Path(configured)
-    return root / CACHE_DIR_NAME if root is not None else None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from graphmend_bot.analysis.summary_cache import SummaryCache, cache_folder
+from graphmend_bot.analysis.cache_trust import project_cache
 from graphmend_bot.census.budget import BUDGET_FILE, Budget, parse_budget_bytes
 from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.config import Config
@@ -66,8 +66,7 @@ def review_working_tree(base: str, paths: Sequence[str], config: Config,
     roots = [os.path.relpath(os.path.abspath(p), change.root).replace(os.sep, "/") for p in paths or ["."]]
     os.chdir(change.root)
     changed = [f.path for f in change.files]
-    folder = cache_folder(Path(change.root)) if use_cache else None
-    cache = SummaryCache(folder) if folder is not None else None
+    cache = project_cache(Path(change.root), _warn) if use_cache else None
     patches = {f.path: f.patch for f in change.files}
     config = with_base_baseline(config, Path(change.root), partial(show_file, Path(change.root), change.base), _warn)
     # Files deleted or renamed away are in the base under their old paths (engine's Workspace.revert).
