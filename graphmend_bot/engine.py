@@ -224,6 +224,8 @@ class Workspace:
         paths = list(paths)
         # A whole tree holds every entry point's module; a list of files (pre-commit) may not.
         self._whole_tree = any(os.path.isdir(path) for path in paths)
+        # Files named one by one (pre-commit passes each): parsed for syntax even when nothing reaches them.
+        self._named = {os.path.abspath(path) for path in paths if not os.path.isdir(path)}
         self.files, self.errors = discover(paths, self.config.exclude, self.config.folder)
         self._by_path = {f.path: f for f in self.files}
         self.summaries: dict[str, ModuleSummary] = {}
@@ -349,14 +351,16 @@ class Workspace:
         self._check_unparsed(cache)
 
     def _check_unparsed(self, cache: SummaryCache | None) -> None:
-        """A file the prefilter left unparsed still fails the run with a syntax error, as ruff's
-        E999 does (review14's finding 12: `def f(:` passed as clean). Its scan keeps the outcome,
-        so a text is parsed for this once (about 1 s of CPU for the 1,098 files the prefilter
-        skips in transformers 5.x, on a cold run)."""
+        """A file named on the command line that the prefilter left unparsed still fails the run
+        with a syntax error, as ruff's E999 does (review14's finding 12: `graphmend check s.py` with
+        `def f(:` passed as clean). A file a directory walk found and nothing can reach is left to
+        the project's linter: parsing every such file cost a cold run of transformers 5.x a second
+        of serial CPU (1,098 files), which the speed target cannot spare. The scan keeps the outcome."""
         for source_file in self.files:
             path = source_file.path
             scan = self._scans.get(path)
-            if scan is None or path in self.summaries or path in self._file_errors:
+            if scan is None or path in self.summaries or path in self._file_errors \
+                    or os.path.abspath(path) not in self._named:
                 continue
             if scan.syntax_error is None:
                 scan = self._scans[path] = replace(scan, syntax_error=_syntax_error(path))
@@ -405,7 +409,7 @@ class Workspace:
             if source_file.module not in self._relevant:
                 if before.imports != scans[path].imports:
                     return None  # what it imports can leave parameters unproven (caller_arguments.py)
-                if before.syntax_error != "" or _syntax_error(path):
+                if os.path.abspath(path) in self._named and (before.syntax_error != "" or _syntax_error(path)):
                     return None  # a syntax error comes or goes: the solve reports it (_check_unparsed)
                 continue  # never summarised: only its text's own warnings can change
             old = cache.load_summary(cache.summary_key(state.digests[path], source_file, False), path)

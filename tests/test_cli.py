@@ -169,13 +169,16 @@ def test_bad_input_is_reported_and_the_run_goes_on(write_tree, graphmend_cmd):
     assert "deep.py" not in out or "deep.py: error:" in out
 
 
-def test_a_syntax_error_fails_the_run_whether_or_not_a_model_imports_the_file(write_tree, graphmend_cmd):
-    """Scope only flows through imports, so a script no model imports is never summarised; it is
-    still parsed for its syntax (ruff's E999; review14's finding 12: it passed as clean)."""
+def test_a_syntax_error_fails_the_run_when_the_file_is_named_or_a_model_imports_it(write_tree, graphmend_cmd):
+    """Scope only flows through imports, so a script no model imports is never summarised: a tree's
+    walk leaves its syntax to the linter, but named on the command line (pre-commit) it is parsed
+    (ruff's E999; review14's finding 12: it passed as clean)."""
     files = {"model.py": MODEL, "scripts/__init__.py": "", "scripts/convert.py": "def main(:\n    pass\n"}
     root = write_tree(files)
-    result = run(graphmend_cmd, root, "check", ".")
-    assert result.returncode == 1 and "convert.py: error: syntax error, line 1" in result.stdout
+    assert run(graphmend_cmd, root, "check", ".").returncode == 1  # MODEL's findings; convert.py unparsed
+    assert "convert.py" not in run(graphmend_cmd, root, "check", ".").stdout
+    named = run(graphmend_cmd, root, "check", "model.py", "scripts/convert.py")
+    assert named.returncode == 1 and "convert.py: error: syntax error, line 1" in named.stdout
     write_tree({"model.py": MODEL.replace("import torch", "import torch\n    from scripts import convert")})
     assert "convert.py: error: syntax error" in run(graphmend_cmd, root, "check", ".").stdout
 

@@ -80,17 +80,18 @@ def test_a_file_with_a_syntax_error_or_undecodable_bytes_fails_the_run(write_tre
 
 def test_a_syntax_error_in_a_file_the_prefilter_skips_fails_the_run(write_tree, graphmend_cmd):
     """review14's finding 12: `def f(:` holds no entry text, so the prefilter never parsed it and
-    the run passed as clean. Checked cold, then warm (the outcome is kept with the file's scan)."""
+    `graphmend check syntax.py` (pre-commit's call) passed as clean. Checked cold, then warm (the
+    outcome is kept with the file's scan)."""
     root = write_tree({"syntax.py": "def f(:\n", "ok.py": "x = 1\n", ".graphmend.yml": "select: [GM1]\n"})
-    for args in (["--no-cache", "syntax.py"], ["syntax.py"], ["."], ["syntax.py"]):
+    for args in (["--no-cache", "syntax.py"], ["syntax.py"], ["syntax.py", "ok.py"], ["syntax.py"]):
         result = run(graphmend_cmd, root, "check", *args)
         assert result.returncode == 1 and "syntax.py: error: syntax error, line 1" in result.stdout, args
     (root / "syntax.py").write_text("def f():\n    pass\n")
-    assert run(graphmend_cmd, root, "check", ".").returncode == 0
+    assert run(graphmend_cmd, root, "check", "syntax.py").returncode == 0
     # An edit the last solve cannot see is answered from its state (incremental.py), but not this one.
     for text, code in (("x = 1\n", 0), ("def f(:\n", 1), ("x = 2\n", 0)):
         (root / "syntax.py").write_text(text)
-        assert run(graphmend_cmd, root, "check", ".").returncode == code, text
+        assert run(graphmend_cmd, root, "check", "syntax.py").returncode == code, text
 
 
 def test_a_file_skipped_on_purpose_does_not_fail_the_run(write_tree, graphmend_cmd):
