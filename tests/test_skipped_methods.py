@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.vocabulary.skipped_methods import BUILT_METHODS, HELD_METHODS, TORCH_VERSION
+from graphmend_bot.vocabulary.skipped_methods import (
+    BUILT_METHODS,
+    HELD_METHODS,
+    INHERITED_METHODS,
+    TORCH_VERSION,
+)
 
 torch = pytest.importorskip("torch")
 
@@ -136,3 +141,33 @@ def test_an_attribute_of_a_tree_class_is_not_judged(tmp_path: Path) -> None:
     model, _ = _model("self.root = Path()", "self.root.exists()")
     source += model[len(IMPORTS) :]
     assert graphmend_findings(source, tmp_path) == set()
+
+
+SAMPLER = "import random\n\n\nclass Sampler(random.Random):\n    pass\n\n\n"
+
+
+@pytest.mark.parametrize(
+    ("classes", "init", "broken"),
+    [
+        (SAMPLER, "self.rng = Sampler(0)", True),  # Random.uniform of a subclass: GB0008
+        ("import random\n\n\n", "self.rng = random.Random(0)", False),  # Dynamo models a Random it is given
+        (
+            SAMPLER.replace("    pass", "    def uniform(self, a, b):\n        return a"),
+            "self.rng = Sampler(0)",
+            False,
+        ),
+    ],
+)
+def test_inherited_stdlib_method_of_a_held_object(
+    classes: str, init: str, broken: bool, tmp_path: Path
+) -> None:
+    """`self.rng.uniform(...)` on a class of the tree that inherits it from `random.Random`: the
+    table measured on a subclass (INHERITED_METHODS) judges it; the tree's own method is traced."""
+    model, line = _model(init, "self.rng.uniform(0.5, 1.5)")
+    source = IMPORTS + classes + model[len(IMPORTS) :]
+    line += source.count("\n") - model.count("\n")
+    expected = {(line, INHERITED_METHODS["random.Random.uniform"])} if broken else set()
+    assert dynamo_breaks(source, tmp_path) == expected
+    assert {
+        (row, gb_id) for row, code, gb_id in graphmend_findings(source, tmp_path) if code == "GM640"
+    } == expected

@@ -7,7 +7,9 @@ Python method of the object's standard-library class and breaks on a skipped fun
 Detection.held_method says which, from the measured table (vocabulary/skipped_methods.py). The
 builders are known only to the scope solver, as for held context managers (held_contexts.py, whose
 exclusions hold here too): a finding stands when every builder found is a standard-library class
-whose method breaks with the same id.
+whose method breaks with the same id; or a class of the tree whose one base outside it is such a class
+and which does not define the method itself (`class Sampler(random.Random)`, then `self.rng.uniform()`:
+GB0008, measured on a subclass, since Dynamo models a `random.Random` it is given but not a subclass's).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import Program, TracedDraft
 
 RULE = next(rule for rule in RULES if rule.detection.held_method is not None)
-_BREAK = RULE.detection.held_method
 
 
 def held_method_calls(program: Program) -> list[TracedDraft]:
@@ -57,10 +58,45 @@ def held_method_calls(program: Program) -> list[TracedDraft]:
 
 
 def _break(program: Program, module: str, constructor: str, method: str) -> tuple[str, str] | None:
-    """The message and id Dynamo breaks with on `constructor(...).method(...)` held from outside,
-    when `constructor` is a standard-library class (not one the tree defines under that name)."""
-    if _BREAK is None or program.resolve_class(module, constructor) is not None:
-        return None
+    """The message and id Dynamo breaks with on `constructor(...).method(...)` held from outside:
+    `constructor` a standard-library class, or a class of the tree that inherits `method` from one."""
+    cls = program.resolve_class(module, constructor)
+    if cls is not None:
+        return _inherited_break(program, cls, method)
     if constructor.partition(".")[0] not in sys.stdlib_module_names:
         return None
-    return _BREAK(RULE, f"{constructor}.{method}")
+    return _rule_break(f"{constructor}.{method}", inherited=False)
+
+
+def _inherited_break(program: Program, cls: tuple[str, str], method: str) -> tuple[str, str] | None:
+    """`method` of a class of the tree that neither it nor an in-tree base defines, whose one base
+    outside the tree is a standard-library class (`class Sampler(random.Random)`): that class's."""
+    if program.class_method(*cls, method) is not None:
+        return None
+    outside = {
+        qualified
+        for module, qualname in (cls, *program.hierarchy.ancestors(cls))
+        for base in program.modules[module].classes[qualname].bases
+        if program.resolve_class(module, base) is None
+        and (qualified := _imported(program, module, base)) is not None
+    }
+    if len(outside) != 1:
+        return None  # no base outside the tree, or several: which one answers is not known here
+    base = outside.pop()
+    if base.partition(".")[0] not in sys.stdlib_module_names:
+        return None
+    return _rule_break(f"{base}.{method}", inherited=True)
+
+
+def _imported(program: Program, module: str, written: str) -> str | None:
+    """A base class as written (`random.Random`, `Random`), qualified through the module's imports."""
+    head, _, rest = written.partition(".")
+    imported = program.modules[module].imports.get(head)
+    if imported is None:
+        return None
+    return f"{imported}.{rest}" if rest else imported
+
+
+def _rule_break(name: str, inherited: bool) -> tuple[str, str] | None:
+    hook = RULE.detection.held_method
+    return hook(RULE, name, inherited) if hook is not None else None

@@ -270,9 +270,10 @@ ThirdPartyCallHook = Callable[["Rule", Checker, ast.Call, str, bool], None]
 # `obj.method(...)` on an object of a standard-library class the function built: "module.Class.method"
 # as the module imported the class (`p.exists()` on `p = pathlib.Path(root)`: "pathlib.Path.exists").
 StdlibMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
-# The same on an object built outside the compiled frame (`self.root.exists()`, a global's method):
-# the message and id of a break, or None when it traces (asked by the scope solver: held_methods.py).
-HeldMethodHook = Callable[["Rule", str], "tuple[str, str] | None"]
+# The same on an object built outside the compiled frame (`self.root.exists()`, a global's method),
+# and whether the object's class is a subclass of the tree that inherits the method: the message and
+# id of a break, or None when it traces (asked by the scope solver: held_methods.py).
+HeldMethodHook = Callable[["Rule", str, bool], "tuple[str, str] | None"]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
