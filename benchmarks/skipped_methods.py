@@ -47,7 +47,14 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from generated_table import write_or_check  # noqa: E402
-from skipped_callees import INTERACTIVE, SKIPPED_IDS, candidate_modules, gb_ids_by_type  # noqa: E402
+from skipped_callees import (  # noqa: E402
+    INTERACTIVE,
+    SKIPPED_IDS,
+    candidate_modules,
+    compiled_refusal,
+    gb_ids_by_type,
+    render_entries,
+)
 
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "skipped_methods.py"
 # Modules whose classes are never built here: built, they connect to a host, start processes or
@@ -162,24 +169,9 @@ def refusal(cls: type, prelude: str, statement: str, by_type: dict[str, str]) ->
     """Compile `prelude` then `statement` between two tensor operations with `fullgraph=True`, `HELD`
     an instance built outside the frame and `Cls` the class: the graph-break id Dynamo refuses it with,
     `traced`, or `error` for an exception that is not a graph break."""
-    import torch
-    from torch._dynamo.exc import Unsupported
-
     namespace: dict[str, object] = {"Cls": cls, "Thing": type("Thing", (), {})}
-    arguments = construction(cls)
-    namespace["HELD"] = eval(f"Cls({arguments})", namespace)
-    body = "\n    ".join(part for part in (prelude, statement) if part)
-    exec(f"def f(x):\n    y = x * 2\n    {body}\n    return y + 1\n", namespace)
-    torch._dynamo.reset()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            torch.compile(namespace["f"], fullgraph=True, backend="eager")(torch.ones(2))
-    except Unsupported as error:
-        return by_type.get(error.gb_type or "", "unknown")
-    except Exception:  # anything but a graph break: not a refusal
-        return "error"
-    return "traced"
+    namespace["HELD"] = eval(f"Cls({construction(cls)})", namespace)
+    return compiled_refusal(namespace, "\n".join(part for part in (prelude, statement) if part), by_type)
 
 
 def measure(
@@ -246,18 +238,6 @@ def build() -> tuple[str, dict[str, str], dict[str, str], dict[str, str]]:
         finally:
             os.chdir(here)
     return torch.__version__.split("+")[0], held, built, inherited
-
-
-def render_entries(table: dict[str, str]) -> str:
-    by_id: dict[str, list[str]] = {}
-    for dotted, gb_id in sorted(table.items()):
-        by_id.setdefault(gb_id, []).append(dotted)
-    lines = []
-    for gb_id, names in sorted(by_id.items()):
-        lines.append("    **dict.fromkeys((")
-        lines.extend(f'        "{name}",' for name in names)
-        lines.append(f'    ), "{gb_id}"),')
-    return "\n".join(lines)
 
 
 def render(version: str, held: dict[str, str], built: dict[str, str], inherited: dict[str, str]) -> str:
