@@ -148,13 +148,19 @@ def refusal(dotted: str, statement: str, by_type: dict[str, str]) -> str:
     """Compile `statement` (with `module` the module of `dotted` and `{attribute}` its last part)
     between two tensor operations with `fullgraph=True`: the graph-break id Dynamo refuses it with,
     `traced`, or `error` for an exception that is not a graph break. Nothing of it runs when refused."""
+    module_name, _, attribute = dotted.rpartition(".")
+    namespace = {"module": importlib.import_module(module_name), "Thing": type("Thing", (), {})}
+    return compiled_refusal(namespace, statement.format(attribute=attribute), by_type)
+
+
+def compiled_refusal(namespace: dict[str, object], body: str, by_type: dict[str, str]) -> str:
+    """Compile `body` with the globals `namespace` between two tensor operations with
+    `fullgraph=True`: the graph-break id Dynamo refuses it with, `traced`, or `error`."""
     import torch
     from torch._dynamo.exc import Unsupported
 
-    module_name, _, attribute = dotted.rpartition(".")
-    namespace = {"module": importlib.import_module(module_name), "Thing": type("Thing", (), {})}
-    body = statement.format(attribute=attribute).replace("\n", "\n    ")
-    exec(f"def f(x):\n    y = x * 2\n    {body}\n    return y + 1\n", namespace)
+    indented = body.replace("\n", "\n    ")
+    exec(f"def f(x):\n    y = x * 2\n    {indented}\n    return y + 1\n", namespace)
     torch._dynamo.reset()
     try:
         with warnings.catch_warnings():

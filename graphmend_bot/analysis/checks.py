@@ -92,5 +92,6 @@ GLOBAL_STORES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.global_store
 DICT_VIEW_COMPREHENSION_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dict_view_comprehension_call)
 SORT_KEYS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sort_key)
 THIRD_PARTY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.third_party_call)
+STDLIB_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.stdlib_method_call)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)
 ATTRIBUTE_READS: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_reads)

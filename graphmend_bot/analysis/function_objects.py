@@ -10,12 +10,13 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import statement_forms, value_class
+from graphmend_bot.analysis import held_methods, statement_forms, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.closures import free_names
 from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
+from graphmend_bot.analysis.stdlib_objects import built_class, held_name
 from graphmend_bot.vocabulary.kind import TENSOR, Kind
 
 
@@ -251,6 +252,26 @@ class ObjectTracker(FindingReporter):
         if head == self.self_name and head not in env and attr and "." not in attr:
             return f"attr:{attr}"
         return None
+
+
+    def _stdlib_method_call(self, call: ast.Call, func: ast.expr) -> None:
+        """`obj.method(...)` on an object of a standard-library class: built in this function
+        (`p = pathlib.Path(root)`, `Path(root).exists()`), judged here; or held from outside the
+        compiled frame (`self.root`, a global), a draft the scope solver judges by what built it
+        (held_methods.py)."""
+        if not isinstance(func, ast.Attribute) or not C.STDLIB_METHOD_CALLS:
+            return
+        owner = built_class(func.value, self.built_by, self.resolve)
+        if owner is not None:
+            for check_stdlib in C.STDLIB_METHOD_CALLS:
+                check_stdlib(self, call, f"{owner}.{func.attr}")
+        elif self.resolve(func) is None and (
+            held := held_name(func.value, self.self_name, self.summary.params, self._rebound)
+        ) is not None:  # not a module's function (`heapq.heappush`): those are the call tables'
+            draft = self._draft(held_methods.RULE, call, "", TENSOR, None)
+            self._reported.discard((held_methods.RULE.code, call.lineno, call.col_offset))  # a draft only
+            if draft is not None:
+                self.summary.held_method_drafts.append((held, func.attr, draft))
 
 
 def names_a_class(ref: str) -> bool:

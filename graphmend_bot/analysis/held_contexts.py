@@ -45,17 +45,17 @@ def held_context_entries(program: Program) -> list[TracedDraft]:
             if held in rebound:
                 continue  # built again in the traced frame: Dynamo enters it (measured)
             if held.startswith("self.") and (
-                _holder_built_in_traced_code(program, traced, fid)
-                or _rebuilt_by_callee(program, traced, fid, held[len("self."):], draft.row)
+                holder_built_in_traced_code(program, traced, fid)
+                or rebuilt_by_callee(program, traced, fid, held[len("self."):], draft.row)
             ):
                 continue
-            built = _builders(program, fid[0], function.class_qualname, held)
+            built = builders(program, fid[0], function.class_qualname, held)
             if built and all(_refused_when_held(program, fid[0], constructor) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 
-def _holder_built_in_traced_code(program: Program, traced: Collection[FunctionId], fid: FunctionId) -> bool:
+def holder_built_in_traced_code(program: Program, traced: Collection[FunctionId], fid: FunctionId) -> bool:
     """The class of the method, or a subclass, is instantiated in traced code: its `__init__`
     (or the one it inherits) is traced, so what that stored in `self` was built there."""
     class_qualname = program.function(fid).class_qualname
@@ -65,7 +65,7 @@ def _holder_built_in_traced_code(program: Program, traced: Collection[FunctionId
     return any(program.class_method(*cls, "__init__") in traced for cls in holders)
 
 
-def _rebuilt_by_callee(program: Program, traced: Collection[FunctionId], fid: FunctionId, name: str, row: int) -> bool:
+def rebuilt_by_callee(program: Program, traced: Collection[FunctionId], fid: FunctionId, name: str, row: int) -> bool:
     """A traced `self.m()` called up to `row` (or a `self.` method it calls) stores `self.NAME`."""
     class_qualname = program.function(fid).class_qualname
     if class_qualname is None:
@@ -85,7 +85,7 @@ def _rebuilt_by_callee(program: Program, traced: Collection[FunctionId], fid: Fu
     return False
 
 
-def _builders(program: Program, module: str, class_qualname: str | None, held: str) -> list[str]:
+def builders(program: Program, module: str, class_qualname: str | None, held: str) -> list[str]:
     """What built `self.NAME` ("self.NAME"), in every value __init__ stores in it (of the class,
     a base or a subclass), or the module's global ("NAME")."""
     if held.startswith("self."):

@@ -153,6 +153,10 @@ class FunctionSummary:
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).
     held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
+    # ("self.NAME" or a global's "NAME", method, draft) of `self.NAME.method(...)` / `NAME.method(...)`:
+    # findings that stand when what built it is a standard-library class whose method Dynamo refuses
+    # on an object built outside the compiled region, with that id and message (held_methods.py).
+    held_method_drafts: list[tuple[str, str, Draft]] = field(default_factory=list)
     # (call sites, earlier call sites, draft) of `with helper(...):` / `with Cls(...):` entered after a
     # resumable point of the frame: it stands when a site runs a `@contextlib.contextmanager` generator
     # of the tree, or the class's `__enter__` or `__exit__`, and that breaks, and no earlier site (from

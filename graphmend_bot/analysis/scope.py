@@ -29,6 +29,7 @@ from graphmend_bot.analysis.entered_managers import breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.analysis.generator_managers import manager_without_yield_calls
 from graphmend_bot.analysis.held_contexts import held_context_entries
+from graphmend_bot.analysis.held_methods import held_method_calls
 from graphmend_bot.analysis.held_module_calls import held_module_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
@@ -1052,6 +1053,7 @@ class Program:
         result += manager_without_yield_calls(self, solver.targets)
         result += held_module_calls(self)
         result += held_context_entries(self)
+        result += held_method_calls(self)
         consequences = self._consequences(traced, solver.targets, solver.callers, [*result, *inner], solver.holds)
         consequences += comprehension_findings(
             self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds

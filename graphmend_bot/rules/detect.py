@@ -298,6 +298,13 @@ SortKeyHook = Callable[["Rule", Checker, ast.Call, "ast.expr | None", Kind], Non
 # library and torch (`pywt.Wavelet("db2")`, `tqdm(range(n))`), with its qualified name; or a method
 # call on a local such a call built (`bar.update(1)`: "tqdm.tqdm.update", and True).
 ThirdPartyCallHook = Callable[["Rule", Checker, ast.Call, str, bool], None]
+# `obj.method(...)` on an object of a standard-library class the function built: "module.Class.method"
+# as the module imported the class (`p.exists()` on `p = pathlib.Path(root)`: "pathlib.Path.exists").
+StdlibMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
+# The same on an object built outside the compiled frame (`self.root.exists()`, a global's method),
+# and whether the object's class is a subclass of the tree that inherits the method: the message and
+# id of a break, or None when it traces (asked by the scope solver: held_methods.py).
+HeldMethodHook = Callable[["Rule", str, bool], "tuple[str, str] | None"]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
@@ -389,6 +396,8 @@ class Detection:
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
     third_party_call: ThirdPartyCallHook | None = None  # `scipy.special.gammaln(v)`, `tqdm(steps)`
+    stdlib_method_call: StdlibMethodHook | None = None  # `p.exists()` on `p = pathlib.Path(root)`
+    held_method: HeldMethodHook | None = None  # `self.root.exists()`, judged by what built `self.root`
 
 
 def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:

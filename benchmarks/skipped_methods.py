@@ -1,0 +1,275 @@
+"""Write graphmend_bot/vocabulary/skipped_methods.py from the installed torch: the methods of
+standard-library classes that a traced frame cannot call on an instance without a graph break,
+each measured.
+
+    python benchmarks/skipped_methods.py           # (re)write the table (several minutes)
+    python benchmarks/skipped_methods.py --check   # exit 1 when the table is out of date
+
+benchmarks/skipped_callees.py measures the module-level functions; this does the same for what code
+calls on an object: `self.root.exists()` on a `pathlib.Path`, `rng.gauss(0, 1)` on a
+`random.Random` subclass. Dynamo inlines a Python method of a standard-library class (its file is
+not skipped) and breaks on the skipped C function inside it (`Path.exists` reaches `os.stat`:
+GB0007 at the caller's line), or refuses to inline it when its file is on trace_rules' skip list
+(`random.py`, `re`, `copy`, `abc`, `importlib`, `linecache`: GB0008).
+
+Candidates: each public class of a public standard-library module (the modules
+skipped_callees.py reads, less those whose classes open connections, start processes or
+servers when built: `NOT_BUILT`) that can be built with no argument or with one text argument,
+built here in a scratch folder. Each public method (a Python function or a C method, not a
+property) is measured twice, like the functions, with text for each required argument
+(`fullgraph=True`, between two tensor operations):
+- held: on an instance built outside the compiled frame (a module global, an attribute set in
+  `__init__`), `HELD.method(...)`;
+- built: on an instance built in the frame, `obj = Cls(...)` then `obj.method(...)`, when building
+  it traces (Dynamo models some objects it builds itself, and a refused construction is
+  skipped_callees.py's entry, reported at the construction);
+- inherited: on a held instance of a subclass that adds nothing (`class Sampler(random.Random)`),
+  the way a class of the checked tree inherits the method (Dynamo models a `random.Random` it is
+  given, and refuses `Random.uniform` of a subclass's: GB0008).
+A method enters a table only when Dynamo refuses it as a skipped function (GB0007 or GB0008), and
+not when the same call with a class or a list argument traces (argument-dependent, as for the
+functions). tests/test_skipped_methods.py keeps the table in step with the pinned torch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+import tempfile
+import types
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from generated_table import write_or_check  # noqa: E402
+from skipped_callees import (  # noqa: E402
+    INTERACTIVE,
+    SKIPPED_IDS,
+    candidate_modules,
+    compiled_refusal,
+    gb_ids_by_type,
+    render_entries,
+)
+
+TABLE = REPO / "graphmend_bot" / "vocabulary" / "skipped_methods.py"
+# Modules whose classes are never built here: built, they connect to a host, start processes or
+# threads, or take over the terminal or signals.
+NOT_BUILT = INTERACTIVE | frozenset(
+    {
+        "concurrent",
+        "ftplib",
+        "http",
+        "imaplib",
+        "multiprocessing",
+        "nntplib",
+        "poplib",
+        "queue",
+        "sched",
+        "selectors",
+        "signal",
+        "smtplib",
+        "socket",
+        "socketserver",
+        "ssl",
+        "telnetlib",
+        "threading",
+        "urllib",
+        "wsgiref",
+        "xmlrpc",
+        "mailbox",
+        "sqlite3",
+        "shelve",
+        "dbm",
+        "zipapp",
+        "unittest",
+        "logging",
+    }
+)
+CONSTRUCTIONS = ("", '"a"')  # the arguments a candidate class is built with, tried in turn
+TEXT_ARGUMENT = '"a"'
+OTHER_ARGUMENTS = ("Thing", "[1.0]")
+ARGUMENT_DEPENDENT = "argument-dependent"
+
+
+def stdlib_classes(module_name: str) -> Iterator[tuple[str, type]]:
+    """(dotted name, class) for each public class the module exposes, defined in the standard library."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = importlib.import_module(module_name)
+    except Exception:  # a module this platform lacks has no classes to build
+        return
+    for attribute in sorted(dir(module)):
+        value = getattr(module, attribute, None)
+        defined_in = (getattr(value, "__module__", None) or "builtins").partition(".")[0]
+        if (
+            not attribute.startswith("_")
+            and isinstance(value, type)
+            and defined_in in sys.stdlib_module_names
+            and defined_in != "builtins"
+            and not issubclass(value, BaseException)
+        ):
+            yield f"{module_name}.{attribute}", value
+
+
+def construction(cls: type) -> str | None:
+    """The arguments (source text) `cls` is built with, or None when it cannot be built with any."""
+    for arguments in CONSTRUCTIONS:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                eval(f"cls({arguments})", {"cls": cls})
+        except Exception:  # needs other arguments: not a candidate
+            continue
+        return arguments
+    return None
+
+
+def methods(cls: type) -> Iterator[tuple[str, int]]:
+    """(name, required positional arguments) of each public method of `cls`, its bases' included."""
+    for name in sorted(dir(cls)):
+        if name.startswith("_"):
+            continue
+        raw = inspect.getattr_static(cls, name, None)
+        if isinstance(raw, (staticmethod, classmethod)):
+            raw = raw.__func__
+        if not isinstance(
+            raw,
+            (
+                types.FunctionType,
+                types.MethodDescriptorType,
+                types.BuiltinFunctionType,
+                types.WrapperDescriptorType,
+                types.MethodWrapperType,
+            ),
+        ):
+            continue  # properties and data: read, not called
+        yield name, required_positionals(getattr(cls, name))
+
+
+def required_positionals(method: object) -> int:
+    """Required positional arguments past `self`; a C method without a signature is given none."""
+    try:
+        parameters = list(inspect.signature(method).parameters.values())
+    except (TypeError, ValueError):
+        return 0
+    required = [
+        p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    bound = 1 if parameters and parameters[0].name in ("self", "cls") else 0
+    return max(len(required) - bound, 0)
+
+
+def refusal(cls: type, prelude: str, statement: str, by_type: dict[str, str]) -> str:
+    """Compile `prelude` then `statement` between two tensor operations with `fullgraph=True`, `HELD`
+    an instance built outside the frame and `Cls` the class: the graph-break id Dynamo refuses it with,
+    `traced`, or `error` for an exception that is not a graph break."""
+    namespace: dict[str, object] = {"Cls": cls, "Thing": type("Thing", (), {})}
+    namespace["HELD"] = eval(f"Cls({construction(cls)})", namespace)
+    return compiled_refusal(namespace, "\n".join(part for part in (prelude, statement) if part), by_type)
+
+
+def measure(
+    cls: type, method: str, required: int, receiver: str, prelude: str, by_type: dict[str, str]
+) -> str:
+    def call(argument: str) -> str:
+        return f"{receiver}.{method}(" + ", ".join([argument] * required) + ")"
+
+    gb_id = refusal(cls, prelude, call(TEXT_ARGUMENT), by_type)
+    if (
+        required
+        and gb_id in SKIPPED_IDS
+        and any(refusal(cls, prelude, call(other), by_type) == "traced" for other in OTHER_ARGUMENTS)
+    ):
+        return ARGUMENT_DEPENDENT
+    return gb_id
+
+
+def subclass(cls: type) -> type | None:
+    """A subclass of `cls` that adds nothing (`class Sampler(random.Random): ...`), or None when the
+    class cannot be subclassed."""
+    try:
+        return type(f"{cls.__name__}Subclass", (cls,), {})
+    except TypeError:  # a final C type
+        return None
+
+
+def build() -> tuple[str, dict[str, str], dict[str, str], dict[str, str]]:
+    import torch
+
+    by_type = gb_ids_by_type()
+    held: dict[str, str] = {}
+    built: dict[str, str] = {}
+    inherited: dict[str, str] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        here = os.getcwd()
+        os.chdir(scratch)  # what a construction or a traced method writes lands here
+        try:
+            for module_name in candidate_modules():
+                if module_name.partition(".")[0] in NOT_BUILT:
+                    continue
+                for dotted, cls in stdlib_classes(module_name):
+                    arguments = construction(cls)
+                    if arguments is None:
+                        continue
+                    builds = refusal(cls, "", f"obj = Cls({arguments})", by_type) == "traced"
+                    sub = subclass(cls)
+                    sub = sub if sub is not None and construction(sub) is not None else None
+                    for method, required in methods(cls):
+                        if (gb_id := measure(cls, method, required, "HELD", "", by_type)) in SKIPPED_IDS:
+                            held[f"{dotted}.{method}"] = gb_id
+                        prelude = f"obj = Cls({arguments})"
+                        if (
+                            builds
+                            and (gb_id := measure(cls, method, required, "obj", prelude, by_type))
+                            in SKIPPED_IDS
+                        ):
+                            built[f"{dotted}.{method}"] = gb_id
+                        if (
+                            sub is not None
+                            and (gb_id := measure(sub, method, required, "HELD", "", by_type)) in SKIPPED_IDS
+                        ):
+                            inherited[f"{dotted}.{method}"] = gb_id
+        finally:
+            os.chdir(here)
+    return torch.__version__.split("+")[0], held, built, inherited
+
+
+def render(version: str, held: dict[str, str], built: dict[str, str], inherited: dict[str, str]) -> str:
+    return f'''"""Generated by benchmarks/skipped_methods.py from torch {version}; do not edit.
+
+Methods of standard-library classes a traced frame cannot call, `module.Class.method`, each measured
+with `fullgraph=True` and refused with the graph-break id given (a required argument given as text):
+`HELD_METHODS` on an instance built outside the compiled frame (a global, an attribute set in
+`__init__`), `BUILT_METHODS` on one built in the frame, `INHERITED_METHODS` on a held instance of a
+subclass that adds nothing (`class Sampler(random.Random): ...`: Dynamo models some standard-library
+objects itself, but not their subclasses').
+"""
+
+TORCH_VERSION = "{version}"
+
+HELD_METHODS: dict[str, str] = {{
+{render_entries(held)}
+}}
+
+BUILT_METHODS: dict[str, str] = {{
+{render_entries(built)}
+}}
+
+INHERITED_METHODS: dict[str, str] = {{
+{render_entries(inherited)}
+}}
+'''
+
+
+def main() -> int:
+    return write_or_check(__doc__.splitlines()[0], TABLE, lambda: render(*build()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
