@@ -32,7 +32,9 @@ with a negative for each:
 - `len(obj)`, `len(Cls(x))` and `len(self.attr)` on objects of known classes run their `__len__`;
   a class no len() is given an instance of is not reached;
 - `self.NAME = value` in a traced method runs the class's own `__setattr__`; another class's does
-  not."""
+  not;
+- a property read (`self.size`, `box.scale` on a local of a known class) runs its getter, where
+  Dynamo reports what breaks inside; a property nobody reads is not reached."""
 
 from __future__ import annotations
 
@@ -467,32 +469,67 @@ def test_subscripting_a_local_object_runs_its_getitem(write_tree) -> None:
     _assert_reported_where_dynamo_breaks(write_tree(ITEM_TREE), "itempkg", "model", "Net", "model.py")
 
 
-def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:
-    """`fn(self.size)` and `getattr(self, "size_" + k)` read a property: its getter runs at the
-    read, where Dynamo reports what breaks inside it, so the getter is no traced function."""
-    root = write_tree({
-        "proppkg/__init__.py": "",
-        "proppkg/layer.py": """
-            from torch import nn
+PROPERTY_TREE = {
+    "proppkg/__init__.py": "",
+    "proppkg/shapes.py": """
+        from torch import nn
 
 
-            def twice(value):
-                return value * 2
+        class Box:
+            def __init__(self, w):
+                self.w = w
+
+            @property
+            def scale(self):
+                if self.w.sum() > 0:  # break
+                    return 2
+                return 1
+
+            @property
+            def unread(self):
+                return self.w.tolist()
 
 
-            class Layer(nn.Module):
-                @property
-                def size_x(self):
-                    return 4
+        class Boxed(nn.Module):
+            def forward(self, x):
+                box = Box(x)
+                return x * box.scale
+    """,
+    "proppkg/layer.py": """
+        from torch import nn
 
-                def forward(self, x):
-                    return x * twice(self.size_x) * getattr(self, "size_" + "x")
-        """,
-    })
-    workspace = Workspace([str(root / "proppkg")], Config(), jobs=1)
-    program = Program(workspace.summaries.values(), scope="model")
-    assert ("proppkg.layer", "Layer.forward") in program.traced_functions()
-    assert ("proppkg.layer", "Layer.size_x") not in program.traced_functions()
+
+        def twice(value):
+            return value * 2
+
+
+        class Layer(nn.Module):
+            @property
+            def size_x(self):
+                print("size")  # break
+                return 4
+
+            @property
+            def size_y(self):
+                return self.weight.tolist()
+
+            def forward(self, x):
+                return x * twice(self.size_x)
+    """,
+}
+
+
+def test_a_property_read_runs_its_getter_where_dynamo_breaks_inside(write_tree) -> None:
+    """`self.size_x` and `box.scale` (a Box built in the frame) run their getters: Dynamo inlines
+    them and reports what breaks inside at the getter's own line (each model reads one: after a
+    break inside a getter the rest of the reading frame runs eagerly). A property nobody reads
+    (size_y, Box.unread: `.tolist()`) is not reached."""
+    root = write_tree(PROPERTY_TREE)
+    _assert_reported_where_dynamo_breaks(root, "proppkg", "layer", "Layer", "layer.py")
+    _assert_reported_where_dynamo_breaks(root, "proppkg", "shapes", "Boxed", "shapes.py")
+    program = Program(Workspace([str(root / "proppkg")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("proppkg.layer", "Layer.size_x") in program.traced_functions()
+    assert ("proppkg.layer", "Layer.size_y") not in program.traced_functions()
 
 
 CLASS_ALIAS_TREE = {
