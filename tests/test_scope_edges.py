@@ -33,8 +33,9 @@ with a negative for each:
   a class no len() is given an instance of is not reached;
 - `self.NAME = value` in a traced method runs the class's own `__setattr__`; another class's does
   not;
-- a property read (`self.size`, `box.scale` on a local of a known class) runs its getter, where
-  Dynamo reports what breaks inside; a property nobody reads is not reached."""
+- a property read (`self.size`, `box.scale` on a local of a known class, `self.ready` in a
+  closure on the `self` it closes over) runs its getter, where Dynamo reports what breaks inside;
+  a property nobody reads is not reached."""
 
 from __future__ import annotations
 
@@ -530,6 +531,41 @@ def test_a_property_read_runs_its_getter_where_dynamo_breaks_inside(write_tree) 
     program = Program(Workspace([str(root / "proppkg")], Config(), jobs=1).summaries.values(), scope="model")
     assert ("proppkg.layer", "Layer.size_x") in program.traced_functions()
     assert ("proppkg.layer", "Layer.size_y") not in program.traced_functions()
+
+
+CLOSED_PROPERTY_TREE = {
+    "clprop/__init__.py": "",
+    "clprop/model.py": """
+        from torch import nn
+
+
+        class Net(nn.Module):
+            @property
+            def ready(self):
+                print("ready")  # break
+                return True
+
+            @property
+            def unread(self):
+                return self.weight.tolist()
+
+            def forward(self, x):
+                def step(y):
+                    return y * 2 if self.ready else y
+
+                return step(x)
+    """,
+}
+
+
+def test_a_closure_in_a_method_reads_properties_of_the_self_it_closes_over(write_tree) -> None:
+    # torchmetrics' `wrapped_func` in `_wrap_compute` reads `self.update_called`: Net.ready runs;
+    # Net.unread (`.tolist()`), read nowhere, is not reached
+    root = write_tree(CLOSED_PROPERTY_TREE)
+    _assert_reported_where_dynamo_breaks(root, "clprop", "model", "Net", "model.py")
+    program = Program(Workspace([str(root / "clprop")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("clprop.model", "Net.ready") in program.traced_functions()
+    assert ("clprop.model", "Net.unread") not in program.traced_functions()
 
 
 CLASS_ALIAS_TREE = {
