@@ -35,7 +35,9 @@ with a negative for each:
   not;
 - a property read (`self.size`, `box.scale` on a local of a known class, `self.ready` in a
   closure on the `self` it closes over) runs its getter, where Dynamo reports what breaks inside;
-  a property nobody reads is not reached."""
+  a property nobody reads is not reached;
+- a class with a subscripted generic base (`TensorOps(Ops[torch.Tensor])`) inherits its methods:
+  `cls.scale_of(x)` runs the base's classmethod."""
 
 from __future__ import annotations
 
@@ -566,6 +568,54 @@ def test_a_closure_in_a_method_reads_properties_of_the_self_it_closes_over(write
     program = Program(Workspace([str(root / "clprop")], Config(), jobs=1).summaries.values(), scope="model")
     assert ("clprop.model", "Net.ready") in program.traced_functions()
     assert ("clprop.model", "Net.unread") not in program.traced_functions()
+
+
+GENERIC_BASE_TREE = {
+    "genpkg/__init__.py": "",
+    "genpkg/ops.py": """
+        from typing import Generic, TypeVar
+
+        import torch
+
+        T = TypeVar("T")
+
+
+        class Ops(Generic[T]):
+            @classmethod
+            def scale_of(cls, x):
+                return x.sum().item()  # break
+
+            @classmethod
+            def unused(cls, x):
+                return x.tolist()
+
+
+        class TensorOps(Ops[torch.Tensor]):
+            @classmethod
+            def transform(cls, x):
+                return x * cls.scale_of(x)
+    """,
+    "genpkg/model.py": """
+        from torch import nn
+
+        from genpkg.ops import TensorOps
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return TensorOps.transform(x)
+    """,
+}
+
+
+def test_a_method_inherited_through_a_subscripted_generic_base_is_traced_code(write_tree) -> None:
+    # kornia's `InputSequentialOps(SequentialOpsInterface[torch.Tensor])` calls the base's
+    # `cls.get_instance_module_param(...)`: Ops.scale_of runs; Ops.unused (`.tolist()`) is called nowhere
+    root = write_tree(GENERIC_BASE_TREE)
+    _assert_reported_where_dynamo_breaks(root, "genpkg", "model", "Net", "ops.py")
+    program = Program(Workspace([str(root / "genpkg")], Config(), jobs=1).summaries.values(), scope="model")
+    assert ("genpkg.ops", "Ops.scale_of") in program.traced_functions()
+    assert ("genpkg.ops", "Ops.unused") not in program.traced_functions()
 
 
 CLASS_ALIAS_TREE = {
