@@ -403,6 +403,13 @@ def _assert_reported_where_dynamo_breaks(root: Path, package: str, module: str, 
     assert {f.location.row for f in result.findings if f.path.endswith(file)} == _marked(path)
 
 
+def _assert_reach(root: Path, package: str, reached: set[tuple[str, str]], unreached: set[tuple[str, str]]) -> None:
+    """The model scope of `package` traces every function of `reached` and none of `unreached`."""
+    traced = Program(Workspace([str(root / package)], Config(), jobs=1).summaries.values(), scope="model").traced_functions()
+    assert reached <= traced
+    assert not unreached & traced
+
+
 def test_methods_of_module_level_instances_are_traced_code(write_tree) -> None:
     # Unused.bump (`x.tolist()`) is called only by eager_only, which nothing traced calls
     _assert_reported_where_dynamo_breaks(write_tree(TREE), "instpkg", "model", "Net", "registry.py")
@@ -530,9 +537,7 @@ def test_a_property_read_runs_its_getter_where_dynamo_breaks_inside(write_tree) 
     root = write_tree(PROPERTY_TREE)
     _assert_reported_where_dynamo_breaks(root, "proppkg", "layer", "Layer", "layer.py")
     _assert_reported_where_dynamo_breaks(root, "proppkg", "shapes", "Boxed", "shapes.py")
-    program = Program(Workspace([str(root / "proppkg")], Config(), jobs=1).summaries.values(), scope="model")
-    assert ("proppkg.layer", "Layer.size_x") in program.traced_functions()
-    assert ("proppkg.layer", "Layer.size_y") not in program.traced_functions()
+    _assert_reach(root, "proppkg", {("proppkg.layer", "Layer.size_x")}, {("proppkg.layer", "Layer.size_y")})
 
 
 CLOSED_PROPERTY_TREE = {
@@ -558,16 +563,6 @@ CLOSED_PROPERTY_TREE = {
                 return step(x)
     """,
 }
-
-
-def test_a_closure_in_a_method_reads_properties_of_the_self_it_closes_over(write_tree) -> None:
-    # torchmetrics' `wrapped_func` in `_wrap_compute` reads `self.update_called`: Net.ready runs;
-    # Net.unread (`.tolist()`), read nowhere, is not reached
-    root = write_tree(CLOSED_PROPERTY_TREE)
-    _assert_reported_where_dynamo_breaks(root, "clprop", "model", "Net", "model.py")
-    program = Program(Workspace([str(root / "clprop")], Config(), jobs=1).summaries.values(), scope="model")
-    assert ("clprop.model", "Net.ready") in program.traced_functions()
-    assert ("clprop.model", "Net.unread") not in program.traced_functions()
 
 
 GENERIC_BASE_TREE = {
@@ -608,14 +603,25 @@ GENERIC_BASE_TREE = {
 }
 
 
-def test_a_method_inherited_through_a_subscripted_generic_base_is_traced_code(write_tree) -> None:
-    # kornia's `InputSequentialOps(SequentialOpsInterface[torch.Tensor])` calls the base's
-    # `cls.get_instance_module_param(...)`: Ops.scale_of runs; Ops.unused (`.tolist()`) is called nowhere
-    root = write_tree(GENERIC_BASE_TREE)
-    _assert_reported_where_dynamo_breaks(root, "genpkg", "model", "Net", "ops.py")
-    program = Program(Workspace([str(root / "genpkg")], Config(), jobs=1).summaries.values(), scope="model")
-    assert ("genpkg.ops", "Ops.scale_of") in program.traced_functions()
-    assert ("genpkg.ops", "Ops.unused") not in program.traced_functions()
+@pytest.mark.parametrize(
+    ("tree", "package", "reached", "unreached"),
+    [
+        # torchmetrics' `wrapped_func` in `_wrap_compute` reads `self.update_called`: Net.ready
+        # runs; Net.unread (`.tolist()`), read nowhere, is not reached
+        (CLOSED_PROPERTY_TREE, "clprop", ("clprop.model", "Net.ready"), ("clprop.model", "Net.unread")),
+        # kornia's `InputSequentialOps(SequentialOpsInterface[torch.Tensor])` calls the base's
+        # `cls.get_instance_module_param(...)`: Ops.scale_of runs; Ops.unused (`.tolist()`) is called nowhere
+        (GENERIC_BASE_TREE, "genpkg", ("genpkg.ops", "Ops.scale_of"), ("genpkg.ops", "Ops.unused")),
+    ],
+    ids=["property-read-in-a-closure-on-the-self-it-closes-over", "method-inherited-through-a-generic-base"],
+)
+def test_a_function_reached_through_the_edge_is_traced_where_dynamo_breaks(
+    write_tree, tree: dict[str, str], package: str, reached: tuple[str, str], unreached: tuple[str, str]
+) -> None:
+    root = write_tree(tree)
+    file = reached[0].rpartition(".")[2] + ".py"
+    _assert_reported_where_dynamo_breaks(root, package, "model", "Net", file)
+    _assert_reach(root, package, {reached}, {unreached})
 
 
 CLASS_ALIAS_TREE = {
