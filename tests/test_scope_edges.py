@@ -32,7 +32,12 @@ with a negative for each:
 - `len(obj)`, `len(Cls(x))` and `len(self.attr)` on objects of known classes run their `__len__`;
   a class no len() is given an instance of is not reached;
 - `self.NAME = value` in a traced method runs the class's own `__setattr__`; another class's does
-  not."""
+  not;
+- a property read (`self.size`, `box.scale` on a local of a known class, `self.ready` in a
+  closure on the `self` it closes over) runs its getter, where Dynamo reports what breaks inside;
+  a property nobody reads is not reached;
+- a class with a subscripted generic base (`TensorOps(Ops[torch.Tensor])`) inherits its methods:
+  `cls.scale_of(x)` runs the base's classmethod."""
 
 from __future__ import annotations
 
@@ -398,6 +403,13 @@ def _assert_reported_where_dynamo_breaks(root: Path, package: str, module: str, 
     assert {f.location.row for f in result.findings if f.path.endswith(file)} == _marked(path)
 
 
+def _assert_reach(root: Path, package: str, reached: set[tuple[str, str]], unreached: set[tuple[str, str]]) -> None:
+    """The model scope of `package` traces every function of `reached` and none of `unreached`."""
+    traced = Program(Workspace([str(root / package)], Config(), jobs=1).summaries.values(), scope="model").traced_functions()
+    assert reached <= traced
+    assert not unreached & traced
+
+
 def test_methods_of_module_level_instances_are_traced_code(write_tree) -> None:
     # Unused.bump (`x.tolist()`) is called only by eager_only, which nothing traced calls
     _assert_reported_where_dynamo_breaks(write_tree(TREE), "instpkg", "model", "Net", "registry.py")
@@ -467,32 +479,149 @@ def test_subscripting_a_local_object_runs_its_getitem(write_tree) -> None:
     _assert_reported_where_dynamo_breaks(write_tree(ITEM_TREE), "itempkg", "model", "Net", "model.py")
 
 
-def test_a_property_passed_or_fetched_by_name_is_not_reached(write_tree) -> None:
-    """`fn(self.size)` and `getattr(self, "size_" + k)` read a property: its getter runs at the
-    read, where Dynamo reports what breaks inside it, so the getter is no traced function."""
-    root = write_tree({
-        "proppkg/__init__.py": "",
-        "proppkg/layer.py": """
-            from torch import nn
+PROPERTY_TREE = {
+    "proppkg/__init__.py": "",
+    "proppkg/shapes.py": """
+        from torch import nn
 
 
-            def twice(value):
-                return value * 2
+        class Box:
+            def __init__(self, w):
+                self.w = w
+
+            @property
+            def scale(self):
+                if self.w.sum() > 0:  # break
+                    return 2
+                return 1
+
+            @property
+            def unread(self):
+                return self.w.tolist()
 
 
-            class Layer(nn.Module):
-                @property
-                def size_x(self):
-                    return 4
+        class Boxed(nn.Module):
+            def forward(self, x):
+                box = Box(x)
+                return x * box.scale
+    """,
+    "proppkg/layer.py": """
+        from torch import nn
 
-                def forward(self, x):
-                    return x * twice(self.size_x) * getattr(self, "size_" + "x")
-        """,
-    })
-    workspace = Workspace([str(root / "proppkg")], Config(), jobs=1)
-    program = Program(workspace.summaries.values(), scope="model")
-    assert ("proppkg.layer", "Layer.forward") in program.traced_functions()
-    assert ("proppkg.layer", "Layer.size_x") not in program.traced_functions()
+
+        def twice(value):
+            return value * 2
+
+
+        class Layer(nn.Module):
+            @property
+            def size_x(self):
+                print("size")  # break
+                return 4
+
+            @property
+            def size_y(self):
+                return self.weight.tolist()
+
+            def forward(self, x):
+                return x * twice(self.size_x)
+    """,
+}
+
+
+def test_a_property_read_runs_its_getter_where_dynamo_breaks_inside(write_tree) -> None:
+    """`self.size_x` and `box.scale` (a Box built in the frame) run their getters: Dynamo inlines
+    them and reports what breaks inside at the getter's own line (each model reads one: after a
+    break inside a getter the rest of the reading frame runs eagerly). A property nobody reads
+    (size_y, Box.unread: `.tolist()`) is not reached."""
+    root = write_tree(PROPERTY_TREE)
+    _assert_reported_where_dynamo_breaks(root, "proppkg", "layer", "Layer", "layer.py")
+    _assert_reported_where_dynamo_breaks(root, "proppkg", "shapes", "Boxed", "shapes.py")
+    _assert_reach(root, "proppkg", {("proppkg.layer", "Layer.size_x")}, {("proppkg.layer", "Layer.size_y")})
+
+
+CLOSED_PROPERTY_TREE = {
+    "clprop/__init__.py": "",
+    "clprop/model.py": """
+        from torch import nn
+
+
+        class Net(nn.Module):
+            @property
+            def ready(self):
+                print("ready")  # break
+                return True
+
+            @property
+            def unread(self):
+                return self.weight.tolist()
+
+            def forward(self, x):
+                def step(y):
+                    return y * 2 if self.ready else y
+
+                return step(x)
+    """,
+}
+
+
+GENERIC_BASE_TREE = {
+    "genpkg/__init__.py": "",
+    "genpkg/ops.py": """
+        from typing import Generic, TypeVar
+
+        import torch
+
+        T = TypeVar("T")
+
+
+        class Ops(Generic[T]):
+            @classmethod
+            def scale_of(cls, x):
+                return x.sum().item()  # break
+
+            @classmethod
+            def unused(cls, x):
+                return x.tolist()
+
+
+        class TensorOps(Ops[torch.Tensor]):
+            @classmethod
+            def transform(cls, x):
+                return x * cls.scale_of(x)
+    """,
+    "genpkg/model.py": """
+        from torch import nn
+
+        from genpkg.ops import TensorOps
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return TensorOps.transform(x)
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    ("tree", "package", "reached", "unreached"),
+    [
+        # torchmetrics' `wrapped_func` in `_wrap_compute` reads `self.update_called`: Net.ready
+        # runs; Net.unread (`.tolist()`), read nowhere, is not reached
+        (CLOSED_PROPERTY_TREE, "clprop", ("clprop.model", "Net.ready"), ("clprop.model", "Net.unread")),
+        # kornia's `InputSequentialOps(SequentialOpsInterface[torch.Tensor])` calls the base's
+        # `cls.get_instance_module_param(...)`: Ops.scale_of runs; Ops.unused (`.tolist()`) is called nowhere
+        (GENERIC_BASE_TREE, "genpkg", ("genpkg.ops", "Ops.scale_of"), ("genpkg.ops", "Ops.unused")),
+    ],
+    ids=["property-read-in-a-closure-on-the-self-it-closes-over", "method-inherited-through-a-generic-base"],
+)
+def test_a_function_reached_through_the_edge_is_traced_where_dynamo_breaks(
+    write_tree, tree: dict[str, str], package: str, reached: tuple[str, str], unreached: tuple[str, str]
+) -> None:
+    root = write_tree(tree)
+    file = reached[0].rpartition(".")[2] + ".py"
+    _assert_reported_where_dynamo_breaks(root, package, "model", "Net", file)
+    _assert_reach(root, package, {reached}, {unreached})
 
 
 CLASS_ALIAS_TREE = {

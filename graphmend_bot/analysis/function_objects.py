@@ -196,6 +196,14 @@ class ObjectTracker(FindingReporter):
         if ref is not None:
             self._class_site(node, f"instance:{ref}>__len__", [])
 
+    def _reads_own_property(self, node: ast.Attribute, env: Env) -> bool:
+        """`self.NAME` reading a property of this module's classes: on the method's own `self`, or
+        on the `self` a closure nested in a method closes over (torchmetrics' `wrapped_func` in
+        `_wrap_compute` reads `self.update_called`; scope.Program.self_class finds its class)."""
+        if node.attr not in self.properties or not isinstance(node.value, ast.Name) or node.value.id in env:
+            return False
+        return node.value.id == (self.self_name or "self")
+
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
         """A call Python makes for the source: a property read, an operator's dunder."""
         self.summary.calls.append(CallSite(ref, tuple(args), (), True))

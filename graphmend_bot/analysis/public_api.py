@@ -18,9 +18,8 @@ Public, by Python's own conventions (PEP 8: "Public and internal interfaces"):
   so `from ._impl import odeint` in a public `__init__` exports the function of a private module;
 - an exported function is a root; an exported class gives its public methods, its in-tree bases'
   included, and `__call__` (calling an instance). Other dunders (`__init__`, `__repr__`) are
-  left out: constructing and printing are not what users compile. So are properties: Dynamo
-  reports a break inside a getter at the line that reads it, in the caller (measured on torch
-  2.13, see Program._dependency_getters), so a finding inside would stand at the wrong line.
+  left out: constructing and printing are not what users compile. So are properties: a getter
+  is no callable users compile; it is traced where traced code reads it (Program._property_getters).
 Private helpers are traced when public code calls them, like any callee. A builder is no root:
 a public callable that creates parameters, itself or through what it calls (a torch.nn layer or
 `nn.Parameter`, in an nn.Module's constructor too: `conv_bn(c)`, `Sam.from_name(name)`), makes the

@@ -569,7 +569,7 @@ class Program:
         if kind == "element":
             return self._element_calls(fid, name)
         if kind == "getter":  # a property read on a value of a known class (value_class.py)
-            return self._dependency_getters(fid, name)
+            return self._property_getters(fid, name)
         if kind == "super":
             if function.class_qualname is None:
                 return []
@@ -652,21 +652,20 @@ class Program:
         kind, _, name = ref.partition(":")
         return kind in ("name", "dotted") and (name, callee) in self._instance_bound
 
-    def _dependency_getters(self, fid: FunctionId, ref: str) -> list[FunctionId]:
-        """The properties of a dependency a read runs. A property of the tree is not followed:
-        Dynamo reports a break inside a getter at the read, as step_unsupported, with no frame
-        inside (measured on torch 2.13: gpytorch's `mvn.variance` breaks at the caller's line,
-        not at its `if variance.lt(...).any()`), so its own findings would stand at the wrong
-        line; for a dependency the read is where GM608 reports anyway."""
+    def _property_getters(self, fid: FunctionId, ref: str) -> list[FunctionId]:
+        """The properties a read runs, of the tree or a dependency. Dynamo inlines the getter and
+        reports a break inside it at its own line (measured on torch 2.13: `.item()`, a branch on
+        a tensor, `print` in the getter of an nn.Module, of a plain object built in the frame or
+        passed in; a torch.distributions subclass built in the frame also breaks at the read, as
+        step_unsupported, and then in the getter). For a dependency the read is where GM608
+        reports what breaks inside."""
         if ref.startswith("self>"):
             own, name = self.self_class(fid), ref[len("self>"):]
-            getters = [] if own is None else [
+            return [] if own is None else [
                 method for method in [self._method(fid[0], own, name), *self._overrides(fid[0], own, name)]
                 if method is not None and is_property(self.function(method).decorators)
             ]
-        else:
-            getters = property_getters(self, fid, ref)
-        return [getter for getter in getters if getter[0] in self.dependency_modules]
+        return property_getters(self, fid, ref)
 
     def self_class(self, fid: FunctionId) -> str | None:
         """The class whose instance `self` is in `fid`: a method's own, or, in a closure nested in
@@ -976,7 +975,7 @@ class Program:
 
     def _callable_methods(self, methods: list[FunctionId]) -> list[FunctionId]:
         """Those of `methods` that are no property: `fn(self.shape)` passes the getter's value, read
-        in the caller, where Dynamo reports a break inside it (_dependency_getters)."""
+        in the caller, which reaches the getter (_property_getters)."""
         return [method for method in methods if not is_property(self.function(method).decorators)]
 
     def _forward_hooks(self, module: str, class_qualname: str) -> list[FunctionId]:

@@ -414,9 +414,10 @@ class _Collector:
 
     def _class_def(self, node: ast.ClassDef) -> None:
         qualname = ".".join([*self._prefix, node.name])
+        # `Ops[torch.Tensor]` (a Generic base, subscripted) is `Ops` in the class's MRO
         bases = tuple(
             self.imports.resolve(base) or name
-            for base in node.bases
+            for base in (base.value if isinstance(base, ast.Subscript) else base for base in node.bases)
             if (name := dotted_name(base)) is not None
         )
         methods = tuple(
