@@ -50,6 +50,7 @@ from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehen
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
 from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
+from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
@@ -1045,6 +1046,7 @@ class Program:
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, solver.targets, solver.holds)
         result += typed_dict_constructions(self)
+        result += pydantic_constructions(self)
         result += untraceable_applies(self)
         result += object_method_super_calls(self)
         result += object_operations(self, solver.holds)
