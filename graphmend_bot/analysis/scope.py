@@ -46,11 +46,11 @@ from graphmend_bot.analysis.public_api import (
     public_callables,
     tensor_api_roots,
 )
+from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
 from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
-from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property

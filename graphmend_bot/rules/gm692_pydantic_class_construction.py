@@ -41,19 +41,15 @@ RULE = Rule(
         "@pydantic.dataclasses.dataclass\n"
         "class Options:\n"
         "    scale: float\n\n"
-        "def forward(self, x):\n"
-        "    options = Options(scale=self.scale)\n"
-        "    return x * options.scale"
+        "options = Options(scale=2.0)\n"
+        "y = x * options.scale"
     ),
     use_instead=(
-        "@pydantic.dataclasses.dataclass\n"
+        "@dataclasses.dataclass  # the standard library's: Dynamo builds it (or build the pydantic one in __init__)\n"
         "class Options:\n"
         "    scale: float\n\n"
-        "def __init__(self, scale):\n"
-        "    super().__init__()\n"
-        "    self.options = Options(scale=scale)  # validated once, outside the compiled code\n\n"
-        "def forward(self, x):\n"
-        "    return x * self.options.scale"
+        "options = Options(scale=2.0)\n"
+        "y = x * options.scale"
     ),
     fix_safety=(
         "No automatic fix: moving the construction out of the traced code, or trading pydantic's "
