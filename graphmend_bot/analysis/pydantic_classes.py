@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.typed_dicts import keep_buildable
+
 if TYPE_CHECKING:
     from graphmend_bot.analysis.model import ClassSummary, FunctionSummary
     from graphmend_bot.analysis.scope import Program, TracedDraft
@@ -50,18 +52,7 @@ def build_breaks(node: ast.ClassDef, resolve: Resolve, marked: dict[str, str]) -
 def drop_unbuildable(functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary]) -> None:
     """Drop the drafts of calls the module itself resolves to a function or an unmarked class
     (the solver resolves a name in the module first), as typed_dicts.drop_unbuildable does."""
-    for function in functions.values():
-        if function.pydantic_drafts:
-            function.pydantic_drafts = [
-                (site, draft) for site, draft in function.pydantic_drafts
-                if _may_build(function.calls[site].ref.partition(":")[2], functions, classes)
-            ]
-
-
-def _may_build(name: str, functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary]) -> bool:
-    if name in functions:
-        return False
-    return name not in classes or bool(classes[name].build_breaks)
+    keep_buildable(functions, classes, "pydantic_drafts", lambda cls: bool(cls.build_breaks))
 
 
 def pydantic_constructions(program: Program) -> list[TracedDraft]:

@@ -77,18 +77,26 @@ def drop_unbuildable(functions: dict[str, FunctionSummary], classes: dict[str, C
     the name in the module first (scope._defined_here: its functions, then its classes), so those
     drafts never stand; workers otherwise send the parent one per `Layer(...)` call (two thirds of
     the 15,000 such drafts on transformers)."""
+    keep_buildable(functions, classes, "typed_dict_drafts", lambda cls: cls.optional_keys)
+
+
+def keep_buildable(functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary], drafts: str,
+                   marked: Callable[[ClassSummary], bool]) -> None:
+    """Keep, in each function's list `drafts` of (call site, draft), those whose callee's name the
+    module does not resolve to its own function or to a class of it that is not `marked`."""
     for function in functions.values():
-        if function.typed_dict_drafts:
-            function.typed_dict_drafts = [
-                (site, draft) for site, draft in function.typed_dict_drafts
-                if _may_build(function.calls[site].ref.partition(":")[2], functions, classes)
-            ]
+        if getattr(function, drafts):
+            setattr(function, drafts, [
+                (site, draft) for site, draft in getattr(function, drafts)
+                if _may_build(function.calls[site].ref.partition(":")[2], functions, classes, marked)
+            ])
 
 
-def _may_build(name: str, functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary]) -> bool:
+def _may_build(name: str, functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary],
+               marked: Callable[[ClassSummary], bool]) -> bool:
     if name in functions:
         return False
-    return name not in classes or classes[name].optional_keys
+    return name not in classes or marked(classes[name])
 
 
 def typed_dict_constructions(program: Program) -> list[TracedDraft]:
