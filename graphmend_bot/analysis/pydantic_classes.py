@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.typed_dicts import keep_buildable
+from graphmend_bot.analysis.typed_dicts import class_calls, keep_buildable
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.model import ClassSummary, FunctionSummary
@@ -59,16 +59,5 @@ def pydantic_constructions(program: Program) -> list[TracedDraft]:
     """The drafts of traced calls that build a pydantic class of the tree, with its class's id."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    found: list[TracedDraft] = []
-    for fid in program.traced_in_order():
-        function = program.function(fid)
-        if not function.pydantic_drafts or fid[0] in program.dependency_modules:
-            continue
-        for site, draft in function.pydantic_drafts:
-            named = program._resolve_dotted(fid[0], function.calls[site].ref.partition(":")[2])
-            if named is None or named[0] != "class":
-                continue
-            gb_id = program.modules[named[1]].classes[named[2]].build_breaks
-            if gb_id:
-                found.append(TracedDraft(program.modules[fid[0]], function, replace(draft, gb_id=gb_id), draft))
-    return found
+    return [TracedDraft(program.modules[fid[0]], function, replace(draft, gb_id=built.build_breaks), draft)
+            for fid, function, draft, built in class_calls(program, "pydantic_drafts") if built.build_breaks]

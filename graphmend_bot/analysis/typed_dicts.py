@@ -14,12 +14,12 @@ module or imported from another.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.model import ClassSummary, FunctionSummary
-    from graphmend_bot.analysis.scope import Program, TracedDraft
+    from graphmend_bot.analysis.model import ClassSummary, Draft, FunctionSummary
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
 Resolve = Callable[[ast.expr], "str | None"]
 _TYPED_DICT = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
@@ -103,14 +103,19 @@ def typed_dict_constructions(program: Program) -> list[TracedDraft]:
     """The drafts of traced calls that build a TypedDict with optional keys."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    found: list[TracedDraft] = []
+    return [TracedDraft(program.modules[fid[0]], function, draft)
+            for fid, function, draft, built in class_calls(program, "typed_dict_drafts") if built.optional_keys]
+
+
+def class_calls(program: Program, drafts: str) -> Iterator[tuple[FunctionId, FunctionSummary, Draft, ClassSummary]]:
+    """(function, its function summary, draft, the class called) of the drafts of the list `drafts`
+    in traced functions of the tree whose call names a class of the tree, in the module or imported."""
     for fid in program.traced_in_order():
         function = program.function(fid)
-        if not function.typed_dict_drafts or fid[0] in program.dependency_modules:
+        if not getattr(function, drafts) or fid[0] in program.dependency_modules:
             continue
-        for site, draft in function.typed_dict_drafts:
+        for site, draft in getattr(function, drafts):
             # the class the call names: a factory returning one builds it in its own frame, where it is reported
             named = program._resolve_dotted(fid[0], function.calls[site].ref.partition(":")[2])
-            if named is not None and named[0] == "class" and program.modules[named[1]].classes[named[2]].optional_keys:
-                found.append(TracedDraft(program.modules[fid[0]], function, draft))
-    return found
+            if named is not None and named[0] == "class":
+                yield fid, function, draft, program.modules[named[1]].classes[named[2]]
