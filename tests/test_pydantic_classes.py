@@ -41,10 +41,12 @@ CONFIGS = """
 
 
 def test_pydantic_classes_imported_from_another_module_are_reported_with_their_ids(tmp_path: Path) -> None:
-    assert _findings(tmp_path, {
-        "__init__.py": "",
-        "configs.py": CONFIGS,
-        "model.py": """
+    assert _findings(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "configs.py": CONFIGS,
+            "model.py": """
             import torch
             from torch import nn
 
@@ -58,14 +60,20 @@ def test_pydantic_classes_imported_from_another_module_are_reported_with_their_i
                     c = Plain(scale=3.0)
                     return x * a.scale * b.scale * c.scale
         """,
-    }) == [("model.py", 10, "GM692", "GB3383"), ("model.py", 11, "GM692", "GB0156")]
+        },
+    ) == [("model.py", 10, "GM692", "GB3383"), ("model.py", 11, "GM692", "GB0156")]
 
 
-def test_a_local_name_shadowing_an_imported_pydantic_class_or_an_eager_call_is_not_reported(tmp_path: Path) -> None:
-    assert _findings(tmp_path, {
-        "__init__.py": "",
-        "configs.py": CONFIGS,
-        "model.py": """
+def test_a_local_name_shadowing_an_imported_pydantic_class_or_an_eager_call_is_not_reported(
+    tmp_path: Path,
+) -> None:
+    assert (
+        _findings(
+            tmp_path,
+            {
+                "__init__.py": "",
+                "configs.py": CONFIGS,
+                "model.py": """
             import torch
             from torch import nn
 
@@ -82,7 +90,10 @@ def test_a_local_name_shadowing_an_imported_pydantic_class_or_an_eager_call_is_n
                 def forward(self, x: torch.Tensor) -> torch.Tensor:
                     return x * self.options.scale * Settings(2.0)["scale"]
         """,
-    }) == []
+            },
+        )
+        == []
+    )
 
 
 PYDANTIC_CALLS = """
@@ -115,4 +126,7 @@ def test_only_the_calls_that_may_build_a_pydantic_class_keep_a_draft() -> None:
     draft could never stand: the worker does not send it (as for GM615's drafts)."""
     summary = summarize_module(PYDANTIC_CALLS, "pkg/model.py", "pkg.model", False)
     forward = summary.functions["Model.forward"]
-    assert [forward.calls[site].ref for site, _ in forward.pydantic_drafts] == ["name:Settings", "name:Imported"]
+    assert [forward.calls[site].ref for site, _ in forward.pydantic_drafts] == [
+        "name:Settings",
+        "name:Imported",
+    ]

@@ -59,5 +59,8 @@ def pydantic_constructions(program: Program) -> list[TracedDraft]:
     """The drafts of traced calls that build a pydantic class of the tree, with its class's id."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    return [TracedDraft(program.modules[fid[0]], function, replace(draft, gb_id=built.build_breaks), draft)
-            for fid, function, draft, built in class_calls(program, "pydantic_drafts") if built.build_breaks]
+    return [
+        TracedDraft(program.modules[fid[0]], function, replace(draft, gb_id=built.build_breaks), draft)
+        for fid, function, draft, built in class_calls(program, "pydantic_drafts")
+        if built.build_breaks
+    ]

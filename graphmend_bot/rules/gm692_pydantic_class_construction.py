@@ -16,7 +16,9 @@ from graphmend_bot.rules.rule import Rule
 
 def _built(rule: Rule, checker: Checker, call: ast.Call, name: str) -> None:
     checker.report_if_builds_pydantic_class(
-        rule, call, f"building `{name}`, a pydantic class, breaks the graph: Dynamo cannot trace its validation"
+        rule,
+        call,
+        f"building `{name}`, a pydantic class, breaks the graph: Dynamo cannot trace its validation",
     )
 
 
@@ -57,6 +59,8 @@ RULE = Rule(
         "validated, which only the author can decide."
     ),
     detection=Detection(class_call=_built),
-    advice=("`{code}` builds a pydantic class, whose validation Dynamo cannot trace: build it outside the "
-            "compiled code (in `__init__`, or pass it in), or use a standard-library dataclass"),
+    advice=(
+        "`{code}` builds a pydantic class, whose validation Dynamo cannot trace: build it outside the "
+        "compiled code (in `__init__`, or pass it in), or use a standard-library dataclass"
+    ),
 )
