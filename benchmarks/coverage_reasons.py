@@ -85,11 +85,6 @@ LEFT: dict[str, tuple[str, ...]] = {
     "Python machinery Dynamo cannot trace": (
         "GB9316", "GB4501",  # comparing ids/hashes Dynamo made up
         "GB0289",  # methods of typing constructs
-        # pydantic dataclasses. Measured with pydantic 2.14.4 (installed only in the wild corpus's
-        # transformers venv): calling a `@pydantic.dataclasses.dataclass` class in traced code breaks
-        # with GB3383 (a BaseModel with GB0156; a stdlib dataclass traces). No rule yet: a probe runs
-        # in the project's test environment, which has no pydantic.
-        "GB3383",
     ),
     "exceptions built or changed in traced code": ("GB0273", "GB9625"),
     "generators, closures and classes that outlive the traced frame": (

@@ -24,8 +24,8 @@ from graphmend_bot.rules import RULES, Rule
 
 torch = pytest.importorskip("torch")
 
-PRELUDE = "import contextlib\nimport logging\nimport time\nimport typing\nimport warnings\n\nimport torch\nfrom torch import nn\n\nlogger = logging.getLogger(__name__)\n"
-MODULE_NAMES = frozenset({"contextlib", "logging", "time", "typing", "warnings", "torch", "nn", "logger", "self"})
+PRELUDE = "import contextlib\nimport dataclasses\nimport logging\nimport time\nimport typing\nimport warnings\n\nimport pydantic\nimport torch\nfrom torch import nn\n\nlogger = logging.getLogger(__name__)\n"
+MODULE_NAMES = frozenset({"contextlib", "dataclasses", "pydantic", "logging", "time", "typing", "warnings", "torch", "nn", "logger", "self"})
 
 
 def _free_names(snippet: str, defined: frozenset[str] = frozenset()) -> list[str]:

@@ -189,6 +189,12 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.typed_dict_drafts.append((len(self.summary.calls) - 1, draft))
 
+    def report_if_builds_pydantic_class(self, rule: Rule, call: ast.Call, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one.
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.pydantic_drafts.append((len(self.summary.calls) - 1, draft))
+
     def report_if_apply_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.
         draft = self._draft(rule, call, message, TENSOR, None)

@@ -46,6 +46,7 @@ from graphmend_bot.analysis.public_api import (
     public_callables,
     tensor_api_roots,
 )
+from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
@@ -1044,6 +1045,7 @@ class Program:
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft))
         result += str_enum_findings(self, solver.targets, solver.holds)
         result += typed_dict_constructions(self)
+        result += pydantic_constructions(self)
         result += untraceable_applies(self)
         result += object_method_super_calls(self)
         result += object_operations(self, solver.holds)

@@ -19,6 +19,7 @@ from graphmend_bot.analysis import (
     held_functions,
     logger_bindings,
     named_tuples,
+    pydantic_classes,
     super_calls,
     typed_dicts,
 )
@@ -164,6 +165,7 @@ def summarize_module(
             _drop_suppressed(summary, lines)
         functions[qualname] = summary
     typed_dicts.drop_unbuildable(functions, collector.classes)
+    pydantic_classes.drop_unbuildable(functions, collector.classes)
     return ModuleSummary(
         path=path,
         module=module,
@@ -240,6 +242,7 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
     summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
     summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
     summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
+    summary.pydantic_drafts = _unsuppressed(lines, summary.pydantic_drafts)
     summary.apply_drafts = _unsuppressed(lines, summary.apply_drafts)
     summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
     summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
@@ -322,6 +325,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.str_method_drafts = []
     summary.skipped_frame_drafts = []
     summary.typed_dict_drafts = []
+    summary.pydantic_drafts = []
     summary.apply_drafts = []
     summary.entered_manager_drafts = []
     summary.try_body_drafts = []
@@ -366,6 +370,7 @@ class _Collector:
         self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
         self.named_tuples: dict[str, tuple[str, ...]] = {}  # module-level named tuple types: fields
+        self.pydantic: dict[str, str] = {}  # module-level pydantic classes: the id building one breaks with
         self.typed_dicts: dict[str, bool] = {}  # module-level TypedDicts: whether one has optional keys
         # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
         # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
@@ -436,6 +441,9 @@ class _Collector:
         optional = typed_dicts.optional_keys(node, self.imports.resolve, self.typed_dicts) if not self._prefix else None
         if optional is not None:
             self.typed_dicts[node.name] = self.classes[qualname].optional_keys = optional
+        self.classes[qualname].build_breaks = pydantic_classes.build_breaks(node, self.imports.resolve, self.pydantic)
+        if not self._prefix:
+            self.pydantic[node.name] = self.classes[qualname].build_breaks
         self.classes[qualname].apply_breaks = autograd_functions.apply_breaks(node, self.imports.resolve)
         self.classes[qualname].unbound_methods = autograd_functions.unbound_methods(node, self.imports.resolve)
         self._enter(node.name, qualname, None, node.body)

@@ -14,12 +14,12 @@ module or imported from another.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.model import ClassSummary, FunctionSummary
-    from graphmend_bot.analysis.scope import Program, TracedDraft
+    from graphmend_bot.analysis.model import ClassSummary, Draft, FunctionSummary
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
 Resolve = Callable[[ast.expr], "str | None"]
 _TYPED_DICT = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
@@ -77,32 +77,45 @@ def drop_unbuildable(functions: dict[str, FunctionSummary], classes: dict[str, C
     the name in the module first (scope._defined_here: its functions, then its classes), so those
     drafts never stand; workers otherwise send the parent one per `Layer(...)` call (two thirds of
     the 15,000 such drafts on transformers)."""
+    keep_buildable(functions, classes, "typed_dict_drafts", lambda cls: cls.optional_keys)
+
+
+def keep_buildable(functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary], drafts: str,
+                   marked: Callable[[ClassSummary], bool]) -> None:
+    """Keep, in each function's list `drafts` of (call site, draft), those whose callee's name the
+    module does not resolve to its own function or to a class of it that is not `marked`."""
     for function in functions.values():
-        if function.typed_dict_drafts:
-            function.typed_dict_drafts = [
-                (site, draft) for site, draft in function.typed_dict_drafts
-                if _may_build(function.calls[site].ref.partition(":")[2], functions, classes)
-            ]
+        if getattr(function, drafts):
+            setattr(function, drafts, [
+                (site, draft) for site, draft in getattr(function, drafts)
+                if _may_build(function.calls[site].ref.partition(":")[2], functions, classes, marked)
+            ])
 
 
-def _may_build(name: str, functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary]) -> bool:
+def _may_build(name: str, functions: dict[str, FunctionSummary], classes: dict[str, ClassSummary],
+               marked: Callable[[ClassSummary], bool]) -> bool:
     if name in functions:
         return False
-    return name not in classes or classes[name].optional_keys
+    return name not in classes or marked(classes[name])
 
 
 def typed_dict_constructions(program: Program) -> list[TracedDraft]:
     """The drafts of traced calls that build a TypedDict with optional keys."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    found: list[TracedDraft] = []
+    return [TracedDraft(program.modules[fid[0]], function, draft)
+            for fid, function, draft, built in class_calls(program, "typed_dict_drafts") if built.optional_keys]
+
+
+def class_calls(program: Program, drafts: str) -> Iterator[tuple[FunctionId, FunctionSummary, Draft, ClassSummary]]:
+    """(function, its function summary, draft, the class called) of the drafts of the list `drafts`
+    in traced functions of the tree whose call names a class of the tree, in the module or imported."""
     for fid in program.traced_in_order():
         function = program.function(fid)
-        if not function.typed_dict_drafts or fid[0] in program.dependency_modules:
+        if not getattr(function, drafts) or fid[0] in program.dependency_modules:
             continue
-        for site, draft in function.typed_dict_drafts:
+        for site, draft in getattr(function, drafts):
             # the class the call names: a factory returning one builds it in its own frame, where it is reported
             named = program._resolve_dotted(fid[0], function.calls[site].ref.partition(":")[2])
-            if named is not None and named[0] == "class" and program.modules[named[1]].classes[named[2]].optional_keys:
-                found.append(TracedDraft(program.modules[fid[0]], function, draft))
-    return found
+            if named is not None and named[0] == "class":
+                yield fid, function, draft, program.modules[named[1]].classes[named[2]]

@@ -83,6 +83,7 @@ from graphmend_bot.rules import (
     gm683_classmethod_behind_metaclass_getattribute,
     gm690_distributed_call_in_traced_code,
     gm691_compile_call_in_traced_code,
+    gm692_pydantic_class_construction,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -161,6 +162,7 @@ RULES: tuple[Rule, ...] = (
     gm683_classmethod_behind_metaclass_getattribute.RULE,
     gm690_distributed_call_in_traced_code.RULE,
     gm691_compile_call_in_traced_code.RULE,
+    gm692_pydantic_class_construction.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -189,6 +189,12 @@ class Checker(Protocol):
         keys, which only the scope solver knows (analysis/typed_dicts.py)."""
         ...
 
+    def report_if_builds_pydantic_class(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when what it calls is a pydantic dataclass or model of
+        the tree, which only the scope solver knows (analysis/pydantic_classes.py); it then
+        carries that class's id."""
+        ...
+
     def report_if_apply_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`Fn.apply(x)`), standing when Fn is an autograd.Function whose
         `apply` Dynamo refuses, which only the scope solver knows (analysis/autograd_functions.py);
