@@ -14,6 +14,7 @@ import pickle
 import random
 import sys
 import time
+import types
 import uuid
 from pathlib import Path
 
@@ -57,6 +58,7 @@ SAMPLES = {
     "numpy.loadtxt": "np.loadtxt(tmp + '/a.txt')",
     "numpy.savetxt": "np.savetxt(tmp + '/c.txt', np.zeros(2))",
     "torch.Generator": "torch.Generator()",
+    "types.SimpleNamespace": "types.SimpleNamespace(step=1)",
     # built before the compiled function runs (a chained construction: tests/coverage_probes/gb7650_*)
     "torch.Generator.manual_seed": "generator.manual_seed(0)", "torch.Generator.seed": "generator.seed()",
     "torch.Generator.initial_seed": "generator.initial_seed()",
@@ -110,7 +112,7 @@ def _break_ids(expression: str, tmp: Path) -> set[str]:
     source = f"def f(x):\n    y = x * 2\n    _value = {expression}\n    return y + 1\n"
     namespace = {
         "torch": torch, "np": np, "bisect": bisect, "pickle": pickle, "copy": copy, "random": random,
-        "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp), "sys": sys, "inspect": inspect,
+        "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp), "sys": sys, "inspect": inspect, "types": types,
         "seed_sequence": np.random.SeedSequence(3), "generator": torch.Generator(),
         "default_state": torch.default_generator.get_state(),
         "threads": torch.get_num_threads(),  # set to what it is: the other tests' thread count stays
