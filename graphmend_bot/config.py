@@ -80,11 +80,28 @@ def _has_tool_table(pyproject: Path) -> bool:
     """Whether this pyproject.toml configures graphmend. One that cannot be read or parsed is an
     error, as in ruff: skipping it would silently drop its `[tool.graphmend]` table."""
     try:
-        return "graphmend" in tomllib.loads(pyproject.read_text("utf-8")).get("tool", {})
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{pyproject}: invalid TOML: {error}") from None
+        text = pyproject.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{pyproject}: cannot read: {error}") from None
+    return _graphmend_table(_toml_document(text, pyproject), pyproject) is not None
+
+
+def _toml_document(text: str, path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+
+
+def _graphmend_table(document: dict[str, Any], path: Path) -> Any:
+    """`[tool.graphmend]` of a pyproject.toml (parse_config checks it), None when there is none.
+    A `tool` that is no table (`tool = "graphmend"`) is an error like invalid TOML."""
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table, got {type(tool).__name__}")
+    return tool.get("graphmend")
 
 
 MAX_EXPANDED_NODES = 100_000  # a configuration is a few dozen values; a `verify:` table, hundreds
@@ -154,10 +171,8 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
     if path.suffix == ".toml":
-        try:
-            table = tomllib.loads(text).get("tool", {}).get("graphmend", {})
-        except tomllib.TOMLDecodeError as error:
-            raise ConfigError(f"{path}: invalid TOML: {error}") from None
+        table = _graphmend_table(_toml_document(text, path), path)
+        table = {} if table is None else table
     else:
         try:
             table = yaml.load(text, Loader=_UniqueKeyLoader) or {}

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from graphmend_bot.gc_pause import worker_start
 
 MODEL = """
@@ -33,6 +35,24 @@ def test_a_pyproject_with_a_toml_syntax_error_is_a_configuration_error(write_tre
     assert result.returncode == 2
     assert f"{root / 'pyproject.toml'}: invalid TOML: Expected ']'" in result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize(("pyproject", "message"), [
+    ('tool = "graphmend"\n', "`tool` must be a table, got str"),
+    ("tool = 1\n", "`tool` must be a table, got int"),
+    ("[tool]\ngraphmend = 1\n", "expected a table of settings, got int"),
+    ("[tool.graphmend]\nselect = " + "[" * 20000 + "]" * 20000 + "\n", "invalid TOML: nested too deeply"),
+    ("x = " + "{a = " * 5000 + "1" + "}" * 5000 + "\n", "invalid TOML: nested too deeply"),
+])
+def test_a_pyproject_mistake_outside_the_graphmend_table_is_a_configuration_error(
+        write_tree, graphmend_cmd, pyproject, message):
+    """review15's finding 8: these were internal errors (AttributeError, TypeError, RecursionError)."""
+    root = write_tree({"pyproject.toml": pyproject, "model.py": MODEL})
+    for args in ((".",), ("--config", "pyproject.toml", ".")):
+        result = run(graphmend_cmd, root, "check", "--no-cache", *args)
+        assert result.returncode == 2 and result.stdout == "", result.stderr
+        assert result.stderr.startswith("graphmend: invalid configuration: ") and result.stderr.count("\n") == 1
+        assert result.stderr.endswith(f"pyproject.toml: {message}\n"), result.stderr
 
 
 def test_an_entry_point_that_matches_nothing_is_a_warning(write_tree, graphmend_cmd):

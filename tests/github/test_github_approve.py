@@ -240,3 +240,7 @@ def test_the_base_configuration_is_picked_like_the_cli_picks_it() -> None:
     assert pick_config(files.get) == (".graphmend.yaml", b"select: [GM1]\n")
     assert pick_config({"pyproject.toml": b"[tool.graphmend]\nselect = []\n"}.get)[0] == "pyproject.toml"
     assert pick_config({"pyproject.toml": b"[project]\n"}.get) == EMPTY_CONFIG
+    # A pyproject.toml that is no valid configuration is picked, so loading it fails the job with
+    # its message rather than review with the defaults (review15's finding 8).
+    for broken in (b'tool = "graphmend"\n', b"tool = 1\n", b"x = " + b"[" * 20000 + b"]" * 20000 + b"\n"):
+        assert pick_config({"pyproject.toml": broken}.get) == ("pyproject.toml", broken)

@@ -38,6 +38,6 @@ def write_config(folder: Path, read: Callable[[str], bytes | None]) -> Path:
 def _has_graphmend_table(data: bytes) -> bool:
     try:
         tool = tomllib.loads(data.decode("utf-8")).get("tool", {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
         return True  # let loading it report the error, rather than silently use the defaults
-    return isinstance(tool, dict) and "graphmend" in tool
+    return not isinstance(tool, dict) or "graphmend" in tool  # `tool = 1` too: loading it says what is wrong
