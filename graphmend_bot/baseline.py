@@ -236,11 +236,12 @@ def _relative(path: str, root: Path) -> str:
 
 
 def write_baseline(path: Path, findings: Iterable[Finding], checked: Checked | None = None,
-                   write_root: str | None = None) -> int:
+                   write_root: str | None = None, configured: bool = False) -> int:
     """Write every finding to `path`, replacing the entries `checked` covers and keeping the others
     (a check of one file or of some rules rewrites only theirs); returns how many entries it holds.
-    `write_root` (a real path, the project's): see `_refuse_a_foreign_target`."""
-    _refuse_a_foreign_target(path, write_root)
+    `write_root` (a real path, the project's) and `configured` (the path came from a configuration
+    file, not the command line): see `_refuse_a_foreign_target`."""
+    _refuse_a_foreign_target(path, write_root, configured)
     root = path.parent
     lines = _FileLines()
     covers = checked.covering(root) if checked is not None else None
@@ -264,13 +265,22 @@ def write_baseline(path: Path, findings: Iterable[Finding], checked: Checked | N
     return len(entries)
 
 
-def _refuse_a_foreign_target(path: Path, write_root: str | None) -> None:
-    """A checkout must not make `--update-baseline` overwrite a file of the user's (review14 #9): the
-    baseline is never written through a symlink, and one whose real path is outside the project
-    (`baseline: ../gm-baseline.json` is fine) replaces only a graphmend baseline there."""
+def _refuse_a_foreign_target(path: Path, write_root: str | None, configured: bool) -> None:
+    """A checkout must not make `--update-baseline` write a file of the user's: the baseline is
+    never written through a symlink (review14 #9), its name ends in `.json`, a configuration file
+    (the checkout's) names none whose real path is outside the project (review15 #1: `baseline =
+    "../.bash_aliases"` created a file the shell runs), and one given on the command line outside
+    the project replaces only a graphmend baseline there."""
+    if path.suffix != ".json":
+        raise ConfigError(f"baseline {path}: a baseline's file name ends in `.json`; it is not written")
     if path.is_symlink():
         raise ConfigError(f"baseline {path} is a symlink: it is never written through (replace it with the file)")
-    if write_root is not None and outside(str(path), write_root) and path.exists():
+    if write_root is None or not outside(str(path), write_root):
+        return
+    if configured:
+        raise ConfigError(f"baseline {path} is outside the project: a configuration file's `baseline` is written "
+                          "only inside it (`--baseline FILE` writes one elsewhere)")
+    if path.exists():
         try:
             _read_entries(path)
         except ConfigError:

@@ -319,7 +319,8 @@ def _update_baseline(args: argparse.Namespace, config: Config) -> int:
     checked = None if whole else Checked(files, select_codes(config.select, config.ignore),
                                          [folder for folder in given if os.path.isdir(folder)])
     try:
-        count = write_baseline(path, result.findings, checked, write_root(scope, given))
+        count = write_baseline(path, result.findings, checked, write_root(scope, given),
+                               configured=not getattr(args, "baseline", None))
     except ConfigError as error:
         print(one_line(f"graphmend: --update-baseline: {error}"), file=sys.stderr)
         return EXIT_ERROR

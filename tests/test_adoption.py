@@ -95,7 +95,10 @@ def test_a_baseline_hides_old_findings_and_survives_line_shifts(write_tree, grap
 
 def test_the_configured_baseline_is_relative_to_its_config_and_used_by_review(write_tree, graphmend_cmd):
     root = write_tree({"pkg/.graphmend.yml": "baseline: ../gm-baseline.json\n", "pkg/model.py": MODEL})
-    assert run(graphmend_cmd, root / "pkg", "check", "--update-baseline", ".").returncode == 0
+    # Outside the project (pkg/, the configuration's folder) it is written only when named on the command line.
+    assert run(graphmend_cmd, root / "pkg", "check", "--update-baseline", ".").returncode == 2
+    assert run(graphmend_cmd, root / "pkg", "check", "--baseline", "../gm-baseline.json", "--update-baseline",
+               ".").returncode == 0
     assert (root / "gm-baseline.json").is_file()
     assert run(graphmend_cmd, root, "check", "pkg").returncode == 0
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)

@@ -4,6 +4,8 @@ through a symlink, or files linked within it, are written as before."""
 
 import subprocess
 
+import pytest
+
 MODEL = 'import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n        print("x")\n        return x\n'
 GUARDED = "        if not torch.compiler.is_compiling():\n            print(\"x\")\n"
 
@@ -91,15 +93,55 @@ def test_update_baseline_never_writes_through_a_symlink(tmp_path, graphmend_cmd)
 
 
 def test_update_baseline_replaces_only_a_baseline_outside_the_project(tmp_path, graphmend_cmd):
-    """`baseline: ../x` may name a file outside the project (a baseline beside a package), but a
-    configuration naming `../outside/victim.py` must not make --update-baseline overwrite it."""
+    """`--baseline ../x.json` on the command line may name a file outside the project, but it
+    must not make --update-baseline overwrite a file there that is not a graphmend baseline."""
     root, victim = project_with_a_link_out(tmp_path)
     (root / "link.py").unlink()
-    (root / ".graphmend.yml").write_text("baseline: ../outside/victim.py\n")
-    result = run(graphmend_cmd, root, "check", "--no-cache", "--update-baseline")
+    not_a_baseline = tmp_path / "outside" / "package.json"
+    not_a_baseline.write_text('{"name": "x"}\n')
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--baseline", "../outside/package.json", "--update-baseline")
     assert result.returncode == 2 and "is outside the project and not a graphmend baseline" in result.stderr
-    assert victim.read_text() == MODEL
-    (root / ".graphmend.yml").write_text("baseline: ../outside/baseline.json\n")
+    assert not_a_baseline.read_text() == '{"name": "x"}\n'
     for _ in range(2):  # made, then replaced
-        result = run(graphmend_cmd, root, "check", "--no-cache", "--update-baseline")
+        result = run(graphmend_cmd, root, "check", "--no-cache", "--baseline", "../outside/baseline.json",
+                     "--update-baseline")
         assert result.returncode == 0 and "Wrote 1 finding(s)" in result.stderr, result.stderr
+    assert victim.read_text() == MODEL
+
+
+@pytest.mark.parametrize("configured", ["../x.json", "../x", "../.bash_aliases", "{home}/x.json"])
+def test_a_configured_baseline_is_never_written_outside_the_project(tmp_path, graphmend_cmd, configured):
+    """review15's finding 1: a checkout's `baseline = "../.bash_aliases"` made --update-baseline
+    create that file (JSON holding the checkout's source lines, `$(...)` included), which the
+    shell then ran. A configuration file names a baseline written only inside the project."""
+    root = tmp_path / "home" / "proj"
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "a.py").write_text(MODEL)
+    configured = configured.format(home=tmp_path / "home")
+    (root / "pyproject.toml").write_text(f'[tool.graphmend]\nbaseline = "{configured}"\n')
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--update-baseline")
+    assert result.returncode == 2 and "--update-baseline: baseline" in result.stderr, result.stderr
+    assert sorted(path.name for path in (tmp_path / "home").iterdir()) == ["proj"]
+    assert sorted(path.name for path in root.iterdir()) == [".git", "a.py", "pyproject.toml"]
+
+
+def test_a_configured_baseline_outside_the_project_through_a_linked_folder_is_refused(tmp_path, graphmend_cmd):
+    """The configured path is judged by where it really leads: `ci/bl.json` with `ci` a symlink out."""
+    root, _ = project_with_a_link_out(tmp_path)
+    (root / "ci").symlink_to("../outside")
+    (root / ".graphmend.yml").write_text("baseline: ci/bl.json\n")
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--update-baseline")
+    assert result.returncode == 2 and "is outside the project" in result.stderr, result.stderr
+    assert not (tmp_path / "outside" / "bl.json").exists()
+
+
+def test_a_baseline_is_written_only_to_a_json_file(tmp_path, graphmend_cmd):
+    """Given on the command line too: `--baseline model.py --update-baseline` (a slip) must not
+    replace the project's code with JSON."""
+    root, victim = project_with_a_link_out(tmp_path)
+    for name in ("model.py", "../outside/victim.py", "bl"):
+        result = run(graphmend_cmd, root, "check", "--no-cache", "--baseline", name, "--update-baseline")
+        assert result.returncode == 2 and "a baseline's file name ends in `.json`" in result.stderr, result.stderr
+    assert victim.read_text() == MODEL and (root / "model.py").read_text() == MODEL
+    assert not (root / "bl").exists()
