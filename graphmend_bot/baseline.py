@@ -2,9 +2,10 @@
 commit is judged by what it adds (ESLint's and ruff-adopters' baseline files).
 
 Each finding is matched by its rule, file (relative to the baseline's folder), function and
-source line with its whitespace collapsed (and a fingerprint of those and which of several
-identical lines it is): no line number, so code moved up or down by an edit above it still
-matches, and a changed line is a new finding. When a function holds more identical lines than
+source line's code (line_code.py: its comment left out, as the review and the census match
+breaks) with its whitespace collapsed (and a fingerprint of those and which of several identical
+lines it is): no line number, so code moved up or down by an edit above it still matches, a
+comment edited on the line leaves it, and a changed line's code is a new finding. When a function holds more identical lines than
 the baseline has entries for them, the diff and the lines around them decide which are new: a
 change's diff first (`review`: lines it added are new, unchanged ones take the entries), then the
 lines each entry had above and below it (kept as short digests), then the line each entry was
@@ -26,6 +27,7 @@ from graphmend_bot.analysis.files import outside, outside_read_root, read_source
 from graphmend_bot.config import Config, ConfigError
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.json_files import JsonFileError, json_value, read_json_file
+from graphmend_bot.line_code import line_code
 from graphmend_bot.source_lines import physical_lines
 
 VERSION = 1
@@ -44,13 +46,32 @@ def baseline_path(config: Config) -> Path | None:
 
 
 def fingerprint(finding: Finding, root: Path) -> str:
-    identity = "\0".join(_identity(finding, root)).encode("utf-8", "surrogateescape")  # a name in any bytes
-    return hashlib.sha256(identity).hexdigest()[:16]
+    return _digest_of(_identity(finding, root))
+
+
+def _fingerprints(finding: Finding, root: Path) -> tuple[str, ...]:
+    """The fingerprints an entry written for `finding` may hold: this one, and for a line with a
+    comment the one baselines written before 2026-11-29 gave it (of the whole line)."""
+    identity = _identity(finding, root)
+    whole = " ".join(finding.source_line.split())
+    if whole == identity[3]:
+        return (_digest_of(identity),)
+    return _digest_of(identity), _digest_of((*identity[:3], whole, identity[4]))
+
+
+def _digest_of(identity: tuple[str, ...]) -> str:
+    return hashlib.sha256("\0".join(identity).encode("utf-8", "surrogateescape")).hexdigest()[:16]  # any bytes
 
 
 def _identity(finding: Finding, root: Path) -> tuple[str, str, str, str, str]:
     path = PurePath(os.path.relpath(os.path.abspath(finding.path), root)).as_posix()
-    return finding.code, path, finding.symbol, " ".join(finding.source_line.split()), str(finding.occurrence)
+    return finding.code, path, finding.symbol, _line_key(finding.source_line), str(finding.occurrence)
+
+
+def _line_key(line: str) -> str:
+    """A line as an entry names it: its code, whitespace collapsed. Dynamo reads no comment, and
+    the review already calls `n = x.item()  # scalar` the break `n = x.item()` was (review15 #5)."""
+    return " ".join(line_code(line).split())
 
 
 Identity = tuple[str, str, str, str]  # rule, file, function, line text: a fingerprint less the occurrence
@@ -85,10 +106,10 @@ class Baseline:
             hidden |= _nearest(written, [(i, findings[i]) for i in groups.get(identity, [])], added or {}, lines)
         new = []
         for index, finding in enumerate(findings):
-            key = fingerprint(finding, root)
             if index in hidden:
                 continue
-            if exact[key]:
+            key = next((key for key in _fingerprints(finding, root) if exact[key]), None) if exact else None
+            if key is not None:
                 exact[key] -= 1
             else:
                 new.append(finding)
@@ -195,9 +216,10 @@ def _read_entries(path: Path, content: bytes | None = None) -> list[dict[str, ob
 
 
 def _entry(entry: dict[str, object]) -> Entry:
-    """An entry as written: one without its fields (made by hand) is matched by its fingerprint."""
+    """An entry as written: one without its fields (made by hand) is matched by its fingerprint.
+    Its line is read as its code: older baselines hold the whole line, a comment included."""
     fields = [entry.get(name) for name in ("code", "path", "symbol", "line")]
-    identity = (str(fields[0]), str(fields[1]), str(fields[2]), str(fields[3])) \
+    identity = (str(fields[0]), str(fields[1]), str(fields[2]), _line_key(str(fields[3]))) \
         if all(isinstance(value, str) for value in fields) else None
     row = entry.get("row")
     above, below = entry.get("above"), entry.get("below")

@@ -238,3 +238,53 @@ def test_a_baseline_without_line_numbers_still_hides_as_many_identical_lines(wri
     (root / "base.json").write_text(json.dumps(document))
     write_tree({"model.py": TWIN.replace("x = x - 1", 'print("debug")')})
     assert reported_rows(run(graphmend_cmd, root, "check", "--baseline", "base.json", ".")) == [7]
+
+
+COMMENTED = 'import torch\n\n\n@torch.compile\ndef f(x):\n    n = x.item()  # scalar\n    print("x")\n    return x * n\n'
+# The baseline main (2335f15) wrote for COMMENTED as a.py: its lines whole, the comment included.
+BASELINE_OF_2335F15 = {"comment": "graphmend baseline", "version": 1, "findings": [
+    {"fingerprint": "440e4e74f1b30936", "code": "GM301", "path": "a.py", "symbol": "a.f",
+     "line": "n = x.item() # scalar", "row": 6, "above": "faf62330", "below": "4ae34b57"},
+    {"fingerprint": "f8ee5155bd82ce7b", "code": "GM401", "path": "a.py", "symbol": "a.f",
+     "line": 'print("x")', "row": 7, "above": "14c79b31", "below": "7a73806f"}]}
+
+
+def found(graphmend_cmd, root):
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--baseline", "base.json", "a.py")
+    return sorted(line.split(": ")[1].split()[0] for line in result.stdout.splitlines() if line.startswith("a.py:"))
+
+
+def test_a_comment_edited_on_a_baselined_line_leaves_it_baselined(write_tree, graphmend_cmd):
+    """review15's finding 5: the review matches a break by its line's code (line_code.py), the
+    baseline matched the whole line, so `# scalar` added to a baselined line made it new."""
+    root = write_tree({"a.py": COMMENTED.replace("  # scalar", "")})
+    assert run(graphmend_cmd, root, "check", "--no-cache", "--baseline", "base.json", "--update-baseline",
+               "a.py").returncode == 0
+    assert [entry["line"] for entry in json.loads((root / "base.json").read_text())["findings"]] == [
+        "n = x.item()", 'print("x")']
+    for commented in (COMMENTED, COMMENTED.replace('print("x")', 'print("x")  # a "#" of its own')):
+        write_tree({"a.py": commented})
+        assert found(graphmend_cmd, root) == []
+    write_tree({"a.py": COMMENTED.replace("n = x.item()", "n = x.sum().item()")})  # the code changed: new
+    assert found(graphmend_cmd, root) == ["GM301"]
+    # A `#` in a string is code: `print("x # y")` is not the baselined `print("x")`.
+    write_tree({"a.py": COMMENTED.replace('print("x")', 'print("x # y")')})
+    assert found(graphmend_cmd, root) == ["GM401"]
+
+
+def test_a_baseline_written_with_whole_lines_still_hides_them(write_tree, graphmend_cmd):
+    """A baseline main wrote before lines were matched by their code: its entries still hide
+    their findings, with the comment as written, edited or removed; an entry reduced to its
+    fingerprint (made by hand) is matched by the fingerprint main gave it."""
+    root = write_tree({"a.py": COMMENTED, "base.json": json.dumps(BASELINE_OF_2335F15)})
+    for comment in ("  # scalar", "  # a float now", ""):
+        write_tree({"a.py": COMMENTED.replace("  # scalar", comment)})
+        assert found(graphmend_cmd, root) == [], comment
+    write_tree({"a.py": COMMENTED.replace("n = x.item()", "n = x.sum().item()")})
+    assert found(graphmend_cmd, root) == ["GM301"]
+    bare = {**BASELINE_OF_2335F15, "findings": [{"fingerprint": entry["fingerprint"]}
+                                                for entry in BASELINE_OF_2335F15["findings"]]}
+    write_tree({"a.py": COMMENTED, "base.json": json.dumps(bare)})
+    assert found(graphmend_cmd, root) == []
+    write_tree({"a.py": COMMENTED.replace("  # scalar", "")})  # a fingerprint is exact: the comment was in it
+    assert found(graphmend_cmd, root) == ["GM301"]
