@@ -5,8 +5,10 @@ import ast
 import pytest
 
 from graphmend_bot.analysis.entry_text import (
+    COMPILE_WORD,
     DEFINES_FORWARD,
     MENTIONS_COMPILE,
+    TORCH_WORD,
     compile_rows,
     defines_forward,
     has_entry_text,
@@ -46,12 +48,28 @@ TEXTS = [
     "forward def forward",
     "défforward def forward(",
     "édef forward(",  # a Unicode letter before `def` is a word character
+    "import torch as th\nth.compile(f)",  # torch.compile through an alias of torch
+    "import torch as th\n@th.compile\ndef f(x):",
+    "from torch import compile as tc\n@tc\ndef f(x):",
+    "from torch import compile\n@compile\ndef f(x):",
+    "import torch\nopt = (torch\n       .compile(f))",
+    "import torch\nPATTERN = re.compile(r'x')",  # both words: kept, though re.compile is no entry
+    "import re\nPATTERN = re.compile(r'x')",  # no torch: not kept
+    "import torchvision\nc = x.compile",  # `torchvision` is no `torch`
+    "import torch_utils as th\nth.compile",
+    "from foo.torch import compile as tc",  # `foo.torch` is not the module torch
+    "import torch\nrecompile(x)\ncompiled = 1",  # `compile` inside longer names
+    "torch\ncompile",
+    "compiletorch compile",
 ]
 
 
 @pytest.mark.parametrize("text", TEXTS)
 def test_same_answer_as_the_regular_expressions(text):
-    assert mentions_compile(text) == (MENTIONS_COMPILE.search(text) is not None)
+    assert mentions_compile(text) == (
+        MENTIONS_COMPILE.search(text) is not None
+        or (COMPILE_WORD.search(text) is not None and TORCH_WORD.search(text) is not None)
+    )
     assert defines_forward(text) == (DEFINES_FORWARD.search(text) is not None)
     assert has_entry_text(text) == (mentions_compile(text) or defines_forward(text))
 
@@ -59,12 +77,21 @@ def test_same_answer_as_the_regular_expressions(text):
 def test_the_examples_mean_what_they_say():
     assert mentions_compile("model.compile()") and mentions_compile("torch.compile(f)")
     assert not mentions_compile("pattern = re.compile(r'x')") and not mentions_compile("recompile(x)")
+    assert mentions_compile("import torch as th\nopt = th.compile(f)") and mentions_compile(
+        "from torch import compile"
+    )
+    assert not mentions_compile("import torchvision\nmodel.compile") and not mentions_compile(
+        "import foo.torch\n.compile"
+    )
     assert defines_forward("class M:\n    def forward(self, x):\n") and not defines_forward("undef forward(")
 
 
 def test_compile_rows_are_the_rows_the_parser_gives_each_line():
     source = "a = 1\r\nb = re.compile('x'); c = torch.compile(f)\rd = 2\n\x0ce = 3\n\nmodel.compile()\n"
-    rows = {node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute)
-            and node.attr == "compile"}
+    rows = {
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr == "compile"
+    }
     assert compile_rows(source) == sorted(rows) == [2, 6]
     assert compile_rows("nothing here") == []

@@ -1,13 +1,17 @@
 """The text prefilter may skip parsing a file only when the scope solver could never reach it."""
 
 import re
+import subprocess
 from pathlib import Path
+
+import pytest
 
 import graphmend_bot
 from graphmend_bot.analysis import prefilter
 from graphmend_bot.analysis.files import discover
 from graphmend_bot.analysis.prefilter import relevant_modules, scan_source
 from graphmend_bot.analysis.scope import Program
+from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.engine import Workspace, summarize_all
 
 
@@ -152,3 +156,46 @@ def test_subclasses_are_followed_from_files_with_a_forward_only():
     ]
     assert scans[1].class_bases == {"Base"} and scans[2].class_bases == {"Hooked"}
     assert relevant_modules(scans) == {"pkg.base", "pkg.hooked", "pkg.deeper", "pkg.backend"}
+
+
+# Every way the imports (summary.Imports) can name torch.compile other than `torch.compile`, as a
+# call and as a decorator: review15's finding 4 found the first ones' files dropped unparsed.
+ALIASED_COMPILES = {
+    "call_through_torch_alias": "import torch as th\n\ndef f(x):\n    return x\n\nopt = th.compile(f)\n",
+    "decorator_through_torch_alias": "import torch as th\n\n@th.compile\ndef f(x):\n    return x\n",
+    "called_decorator_through_torch_alias": "import os, torch as th\n\n@th.compile(dynamic=True)\ndef f(x):\n    return x\n",
+    "attribute_on_its_own_line": "import torch as th\n\ndef f(x):\n    return x\n\nopt = (th\n       .compile(f))\n",
+    "imported_compile_decorator": "from torch import compile\n\n@compile\ndef f(x):\n    return x\n",
+    "imported_compile_alias_decorator": "from torch import compile as tc\n\n@tc\ndef f(x):\n    return x\n",
+    "imported_compile_alias_call": "from torch import (\n    compile as tc,\n)\n\ndef f(x):\n    return x\n\nopt = tc(f)\n",
+    "aliased_inside_a_function": "def build(f):\n    import torch as th\n    return th.compile(f)\n\ndef f(x):\n    return x\n\nopt = build(f)\n",
+}
+
+
+@pytest.mark.parametrize("name", ALIASED_COMPILES)
+def test_a_file_compiling_through_an_alias_of_torch_is_kept(name):
+    """The rule above for aliases: a file whose summary holds a compiled function or a compile
+    call has entry text, so the prefilter keeps it (and the summary looks for its compile calls)."""
+    source = ALIASED_COMPILES[name]
+    summary = summarize_module(source, f"{name}.py", name, False)
+    assert summary.compile_targets or any(function.compiled for function in summary.functions.values())
+    scan = scan_source(source, name, False)
+    assert scan.has_entry_text and name in relevant_modules([scan])
+
+
+def test_a_word_compile_without_torch_is_no_entry_text():
+    """The widening needs both words: a tokenizer's `re.compile` in a file that never names the
+    torch module stays unparsed (a name resolves to torch.compile only through an import of torch)."""
+    assert not scan_source("import re\n\nPATTERN = re.compile(r'x')\n", "tok", False).has_entry_text
+    assert not scan_source("from .utils import is_torch_available\nc = re.compile\n", "tok", False).has_entry_text
+
+
+def test_the_cli_reports_breaks_in_files_compiled_through_an_alias(tmp_path, graphmend_cmd):
+    """review15's repro 7: each file alone, with nothing else in the tree to make it a root."""
+    for name, source in ALIASED_COMPILES.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "m.py").write_text(source.replace("    return x\n", "    print(x)\n    return x\n", 1))
+        result = subprocess.run([*graphmend_cmd, "check", "--no-cache", "m.py"], cwd=folder,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 1 and "GM401" in result.stdout, (name, result.stdout, result.stderr)

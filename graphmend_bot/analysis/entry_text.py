@@ -3,8 +3,8 @@
 The questions are regular expressions (kept below as the definition), but an alternation that
 starts with no literal makes Python's `re` try every position of every file: a tenth of the
 prefilter's time on transformers' models/. Every alternative contains a literal ("forward",
-"compile"), so the same answer comes from finding that literal with `str.find` and trying the
-expression only where a match could start: at a fixed offset before each occurrence.
+"compile", "torch"), so the same answer comes from finding that literal with `str.find` and
+trying the expression only where a match could start: at a fixed offset before each occurrence.
 """
 
 from __future__ import annotations
@@ -13,6 +13,13 @@ import re
 
 # torch.compile(...), compile(...) imported from torch, model.compile() / model.compile(mode=...)
 MENTIONS_COMPILE = re.compile(r"torch\.compile|(?<![\w.])compile\(|\.compile\(\s*(?:\)|\w+\s*=)")
+# torch.compile under another name: `th.compile(f)` or `@th.compile` after `import torch as th`,
+# `@tc` after `from torch import compile as tc`. The imports resolve a name to torch.compile
+# (analysis/summary.py's Imports) only when one of them names the module `torch` and the name or
+# the import says `compile`: a file with both words is kept (review15 #4: the files of a project
+# that aliases torch were all dropped, its compiled functions with them).
+COMPILE_WORD = re.compile(r"(?<!\w)compile(?!\w)")
+TORCH_WORD = re.compile(r"(?<![\w.])torch(?!\w)")
 DEFINES_FORWARD = re.compile(r"\bdef[ \t]+forward\b")
 # Where, relative to the literal, a match of each expression can start ("torch." is 6 long).
 _COMPILE_STARTS = (-6, -1, 0)
@@ -20,13 +27,26 @@ _FORWARD_LITERAL = re.compile(r"def[ \t]+forward\b")  # starts with a literal: a
 
 
 def mentions_compile(source: str) -> bool:
-    """`MENTIONS_COMPILE.search(source) is not None`, without trying every position."""
+    """`MENTIONS_COMPILE.search(source)`, or both COMPILE_WORD and TORCH_WORD found in `source`,
+    without trying every position."""
     index = source.find("compile")
+    word = False
     while index >= 0:
         for offset in _COMPILE_STARTS:
             if index + offset >= 0 and MENTIONS_COMPILE.match(source, index + offset):
                 return True
+        word = word or COMPILE_WORD.match(source, index) is not None
         index = source.find("compile", index + 1)
+    return word and _says_torch(source)
+
+
+def _says_torch(source: str) -> bool:
+    """`TORCH_WORD.search(source) is not None`."""
+    index = source.find("torch")
+    while index >= 0:
+        if TORCH_WORD.match(source, index):
+            return True
+        index = source.find("torch", index + 1)
     return False
 
 
