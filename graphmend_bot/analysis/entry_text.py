@@ -18,7 +18,9 @@ MENTIONS_COMPILE = re.compile(r"torch\.compile|(?<![\w.])compile\(|\.compile\(\s
 # (analysis/summary.py's Imports) only when one of them names the module `torch` and the name or
 # the import says `compile`: a file with both words is kept (review15 #4: the files of a project
 # that aliases torch were all dropped, its compiled functions with them).
-COMPILE_WORD = re.compile(r"(?<!\w)compile(?!\w)")
+# `re.compile` is no name of torch.compile: regular expressions sit beside torch in many files
+# the prefilter would otherwise keep (23 of transformers 4.52.4's models/).
+COMPILE_WORD = re.compile(r"(?<!\w)(?<!\bre\.)compile(?!\w)")
 TORCH_WORD = re.compile(r"(?<![\w.])torch(?!\w)")
 DEFINES_FORWARD = re.compile(r"\bdef[ \t]+forward\b")
 # Where, relative to the literal, a match of each expression can start ("torch." is 6 long).
