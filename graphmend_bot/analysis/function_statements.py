@@ -77,6 +77,8 @@ class StatementVisitor(ExpressionEvaluator):
             for item in node.items:
                 self._context_managers.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
+                for check_built in C.BUILT_MANAGERS if self._last_site_node == id(item.context_expr) else ():
+                    check_built(self, item.context_expr)  # `with Section(name):`, judged by its `__init__`
                 if item is node.items[0]:
                     self._entered(item.context_expr)
                 for check_entered in () if isinstance(item.context_expr, ast.Call) else C.ENTERED_VALUES:

@@ -20,6 +20,7 @@ from graphmend_bot.analysis import bound_methods, held_functions
 from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
+from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
@@ -1087,8 +1088,10 @@ class Program:
                    and (self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts)]
         entering = [fid for fid in self.traced_in_order()
                     if fid[0] not in self.dependency_modules and self.function(fid).entered_manager_drafts]
+        building = [fid for fid in self.traced_in_order()
+                    if fid[0] not in self.dependency_modules and self.function(fid).built_manager_drafts]
         holding = any(self.function(fid).held_object_drafts for fid in traced)
-        if not pending and not holding and not entering:
+        if not pending and not holding and not entering and not building:
             return []
         breaking = self._breaking(callers, standing)
         found = [
@@ -1108,6 +1111,8 @@ class Program:
         found += metaclass_calls(self, eager_rows, targets)
         if entering:
             found += breaking_manager_entries(self, entering, targets, self._usually_breaking(callers, [*standing, *found]), holds)
+        if building:
+            found += constructions_entered(self, building, targets, self._usually_breaking(callers, [*standing, *found]))
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def call_targets(self, fid: FunctionId) -> list[FunctionId]:
