@@ -12,6 +12,7 @@ from typing import cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import (
+    manager_bodies,
     modes,
     narrowing,
     numpy_values,
@@ -86,9 +87,8 @@ class StatementVisitor(ExpressionEvaluator):
                 opens_file |= statement_forms.is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)
-            self._with_depth += 1
-            leaves = self.block(node.body, env)
-            self._with_depth -= 1
+            with manager_bodies.walked_body(self, node):  # GM660 asks what the body breaks
+                leaves = self.block(node.body, env)
             if opens_file:
                 self._eager_after = TENSOR
             return leaves
