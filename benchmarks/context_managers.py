@@ -96,7 +96,7 @@ def candidates() -> list[str]:
                 module = importlib.import_module(module_name)
         except Exception:  # a module this platform lacks has nothing to enter
             continue
-        for attribute in sorted(dir(module)):
+        for attribute in sorted(public_names(module)):
             value = getattr(module, attribute, None)
             if attribute.startswith("_") or value is None:
                 continue
@@ -106,6 +106,14 @@ def candidates() -> list[str]:
                     if not kept or (_stdlib_home(value) == module_name != kept):
                         found[id(value)] = f"{module_name}.{attribute}"
     return sorted(found.values())
+
+
+def public_names(module: types.ModuleType) -> set[str]:
+    """The module's names, and those of the module it wraps: `torch.backends` and its `mkldnn`,
+    `opt_einsum`, ... are wrapper modules whose `dir()` lists none of their functions (`flags`,
+    `verbose`); the module in their `m` holds them."""
+    wrapped = getattr(module, "m", None)
+    return set(dir(module)) | (set(dir(wrapped)) if isinstance(wrapped, types.ModuleType) else set())
 
 
 def _stdlib_home(value: object) -> str | None:

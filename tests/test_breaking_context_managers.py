@@ -2,7 +2,9 @@
 ("step_unsupported"), and the negatives of their fixtures (one operation before the statement, or a
 break since the last two, a manager or body without a break, a break only on an error path, a plain
 helper) break nowhere at their line (tests/fixtures/rules/GM660_breaking_context_manager.py,
-GM661_breaking_try_body.py)."""
+GM661_breaking_try_body.py). GM684 the same way: each `with` it reports breaks there (GB0142, a
+manager whose construction broke), its negatives (in a loop or `try`, a construction that does not
+break) nowhere (GM684_manager_built_by_breaking_call.py)."""
 
 from __future__ import annotations
 
@@ -23,8 +25,9 @@ from test_rule_fixtures import reported  # noqa: E402
 
 RULES = REPO / "tests" / "fixtures" / "rules"
 CASES = [
-    (RULES / "GM660_breaking_context_manager.py", "GM660", ast.With, 5),
+    (RULES / "GM660_breaking_context_manager.py", "GM660", ast.With, 10),
     (RULES / "GM661_breaking_try_body.py", "GM661", ast.Try, 2),
+    (RULES / "GM684_manager_built_by_breaking_call.py", "GM684", ast.With, 4),
 ]
 
 

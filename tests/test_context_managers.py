@@ -33,6 +33,9 @@ REFUSED_SAMPLES = {
     "torch.autograd.set_multithreading_enabled": "torch.autograd.set_multithreading_enabled(False)",
     "torch.backends.mkl.verbose": "torch.backends.mkl.verbose(0)",
     "torch.backends.nnpack.flags": "torch.backends.nnpack.flags(False)",
+    # behind torch.backends' wrapper modules, whose dir() does not list them
+    "torch.backends.mkldnn.flags": "torch.backends.mkldnn.flags(enabled=False)",
+    "torch.backends.opt_einsum.flags": "torch.backends.opt_einsum.flags(enabled=False)",
     "torch.jit.fuser": "torch.jit.fuser('fuser0')",
     "torch.jit.optimized_execution": "torch.jit.optimized_execution(False)",
     "torch.cuda.device_of": "torch.cuda.device_of(x)",

@@ -58,6 +58,31 @@ def breaking_manager_entries(
     return found
 
 
+def breaking_manager_bodies(
+    program: Program, pending: Collection[FunctionId], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    usually_breaking: Container[FunctionId], holds: Callable[[FunctionId, Kind], bool],
+) -> list[TracedDraft]:
+    """The drafts of `with` statements after a resumable point whose manager Dynamo inlines (named by
+    the rule, or a site running a generator manager or `__enter__`/`__exit__` of the tree) and whose
+    body breaks on the usual path, while nothing broke since that point (manager_bodies.py). Not where
+    the manager itself breaks: breaking_manager_entries reports that `with`."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    found: list[TracedDraft] = []
+    for fid in pending:
+        function = program.function(fid)
+        for by_name, manager_sites, body_sites, body_kind, earlier, draft in function.manager_body_drafts:
+            if holds(fid, draft.suppressed_if) or breaks_at(fid, earlier, targets, usually_breaking):
+                continue
+            runs = [callee for site in manager_sites for callee in targets.get((fid, site), ())]
+            managers = [callee for callee in runs if _manager_code(program, callee)]
+            if not (by_name or managers) or any(callee in usually_breaking for callee in managers):
+                continue
+            if holds(fid, body_kind) or breaks_at(fid, body_sites, targets, usually_breaking):
+                found.append(TracedDraft(program.modules[fid[0]], function, draft))
+    return found
+
+
 def _manager_code(program: Program, fid: FunctionId) -> bool:
     """A generator context manager, or the `__enter__`/`__exit__` of a class."""
     function = program.function(fid)

@@ -174,6 +174,28 @@ class FindingReporter(FunctionState):
             earlier = tuple(range(checkpoint.first_site, min(sites)))
             self.summary.entered_manager_drafts.append((sites, earlier, replace(draft, suppressed_if=checkpoint.breaks_since)))
 
+    def report_if_construction_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        # Asked right after the call site was recorded: it is the last one. In a loop or a `try`
+        # the break inside makes Dynamo skip the frame, and nothing breaks at the `with` (measured).
+        if self._loop_depth or self._try_depth:
+            return
+        draft = self._draft(rule, call, message, TENSOR, None)
+        if draft is not None:
+            self.summary.built_manager_drafts.append((len(self.summary.calls) - 1, draft))
+
+    def report_if_manager_body_breaks(self, rule: Rule, node: ast.expr, message: str, by_name: bool) -> None:
+        if self._manager_body_entry is None:
+            return
+        checkpoint, manager_sites, body_sites, body_kind = self._manager_body_entry
+        # beside the draft for a manager that breaks itself, at the same `with`: one of them stands
+        self._reported.discard((rule.code, node.lineno, node.col_offset))
+        draft = self._draft(rule, node, message, checkpoint.kind, None)
+        if draft is not None:  # a break since the resume point (a draft, an earlier site) leaves none
+            earlier = tuple(range(checkpoint.first_site, min(manager_sites or body_sites or (0,))))
+            self.summary.manager_body_drafts.append(
+                (by_name, manager_sites, body_sites, body_kind, earlier, replace(draft, suppressed_if=checkpoint.breaks_since))
+            )
+
     def report_if_try_body_breaks(self, rule: Rule, node: ast.Try, message: str) -> None:
         keyword = ast.Pass(lineno=node.lineno, col_offset=node.col_offset, end_lineno=node.lineno,
                            end_col_offset=node.col_offset + len("try"))  # the `try` line, not the whole block

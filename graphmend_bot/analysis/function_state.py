@@ -55,7 +55,7 @@ class FunctionState:
         "_call_results", "_caught", "_checked_tensors", "_closures", "_collection_bindings", "_collections",
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
         "_globals", "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
-        "_loop_depth", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
+        "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_operands", "_operations_before", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
@@ -217,6 +217,8 @@ class FunctionState:
         self._with_depth = 0
         self._resumable_entry: tuple[Resumable, tuple[int, ...]] = (Resumable(NOT_TENSOR, 0, NOT_TENSOR), ())
         self._try_checkpoint = Resumable(NOT_TENSOR, 0, NOT_TENSOR)  # the same for the `try` statement being entered
+        # The `with` whose body was just walked (manager_bodies.py): its point, manager and body sites, body kind
+        self._manager_body_entry: tuple[Resumable, tuple[int, ...], tuple[int, ...], Kind] | None = None
         self._operations_before = 0  # statements computing a tensor anywhere so far: at least the graph's
         self._last_site_node = 0  # id of the call the last call site was recorded for
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)

@@ -12,6 +12,7 @@ from typing import cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import (
+    manager_bodies,
     modes,
     narrowing,
     numpy_values,
@@ -77,6 +78,8 @@ class StatementVisitor(ExpressionEvaluator):
             for item in node.items:
                 self._context_managers.add(id(item.context_expr))
                 self.expr(item.context_expr, env)
+                for check_built in C.BUILT_MANAGERS if self._last_site_node == id(item.context_expr) else ():
+                    check_built(self, item.context_expr)  # `with Section(name):`, judged by its `__init__`
                 if item is node.items[0]:
                     self._entered(item.context_expr)
                 for check_entered in () if isinstance(item.context_expr, ast.Call) else C.ENTERED_VALUES:
@@ -84,9 +87,8 @@ class StatementVisitor(ExpressionEvaluator):
                 opens_file |= statement_forms.is_builtin_call(item.context_expr, "open", self.resolve)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)
-            self._with_depth += 1
-            leaves = self.block(node.body, env)
-            self._with_depth -= 1
+            with manager_bodies.walked_body(self, node):  # GM660 asks what the body breaks
+                leaves = self.block(node.body, env)
             if opens_file:
                 self._eager_after = TENSOR
             return leaves

@@ -165,6 +165,16 @@ class FunctionSummary:
     # of the tree, or the class's `__enter__` or `__exit__`, and that breaks, and no earlier site (from
     # that point on) breaks: Dynamo would then resume with too few operations (entered_managers.py).
     entered_manager_drafts: list[tuple[tuple[int, ...], tuple[int, ...], Draft]] = field(default_factory=list)
+    # (call site index, draft) of `with Cls(...):` outside any loop or `try`: it stands when the site
+    # constructs a context-manager class of the tree whose `__init__` breaks (built_managers.py).
+    built_manager_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (by name, manager sites, body sites, body drafts' kind, earlier sites, draft) of a `with` after a
+    # resumable point whose body may break: it stands when the manager is one Dynamo inlines (known by
+    # name, or a site runs a generator manager or `__enter__`/`__exit__` of the tree), its body breaks,
+    # and no earlier site does (GM660, manager_bodies.py).
+    manager_body_drafts: list[tuple[bool, tuple[int, ...], tuple[int, ...], Kind, tuple[int, ...], Draft]] = field(
+        default_factory=list
+    )
     # (body call sites, body drafts' kind, earlier call sites, draft) of a `try` entered after a
     # resumable point: it stands when its body breaks and no earlier site does (GM661, skipped_frames.py).
     try_body_drafts: list[tuple[tuple[int, ...], Kind, tuple[int, ...], Draft]] = field(default_factory=list)

@@ -20,12 +20,13 @@ from graphmend_bot.analysis import bound_methods, held_functions
 from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
+from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls
 from graphmend_bot.analysis.eager_frames import metaclass_calls
-from graphmend_bot.analysis.entered_managers import breaking_manager_entries
+from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.analysis.generator_managers import manager_without_yield_calls
 from graphmend_bot.analysis.held_contexts import held_context_entries
@@ -1087,8 +1088,12 @@ class Program:
                    and (self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts)]
         entering = [fid for fid in self.traced_in_order()
                     if fid[0] not in self.dependency_modules and self.function(fid).entered_manager_drafts]
+        bodies = [fid for fid in self.traced_in_order()
+                  if fid[0] not in self.dependency_modules and self.function(fid).manager_body_drafts]
+        building = [fid for fid in self.traced_in_order()
+                    if fid[0] not in self.dependency_modules and self.function(fid).built_manager_drafts]
         holding = any(self.function(fid).held_object_drafts for fid in traced)
-        if not pending and not holding and not entering:
+        if not pending and not holding and not entering and not building and not bodies:
             return []
         breaking = self._breaking(callers, standing)
         found = [
@@ -1108,6 +1113,10 @@ class Program:
         found += metaclass_calls(self, eager_rows, targets)
         if entering:
             found += breaking_manager_entries(self, entering, targets, self._usually_breaking(callers, [*standing, *found]), holds)
+        if bodies:
+            found += breaking_manager_bodies(self, bodies, targets, self._usually_breaking(callers, [*standing, *found]), holds)
+        if building:
+            found += constructions_entered(self, building, targets, self._usually_breaking(callers, [*standing, *found]))
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def call_targets(self, fid: FunctionId) -> list[FunctionId]:

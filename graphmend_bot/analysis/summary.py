@@ -249,6 +249,8 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
     summary.held_context_drafts = _unsuppressed(lines, summary.held_context_drafts)
     summary.held_method_drafts = _unsuppressed_entries(lines, summary.held_method_drafts)
     summary.entered_manager_drafts = _unsuppressed_entries(lines, summary.entered_manager_drafts)
+    summary.built_manager_drafts = _unsuppressed(lines, summary.built_manager_drafts)
+    summary.manager_body_drafts = _unsuppressed_entries(lines, summary.manager_body_drafts)
     summary.try_body_drafts = _unsuppressed_entries(lines, summary.try_body_drafts)
     summary.mask_index_drafts = _unsuppressed(lines, summary.mask_index_drafts)
     summary.metaclass_call_drafts = [
@@ -328,6 +330,8 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.pydantic_drafts = []
     summary.apply_drafts = []
     summary.entered_manager_drafts = []
+    summary.built_manager_drafts = []
+    summary.manager_body_drafts = []
     summary.try_body_drafts = []
     summary.super_object_drafts = []
     summary.object_operand_drafts = []

@@ -20,7 +20,8 @@ Measured on torch 2.13 too (tests/coverage_probes/gb0006_super_attribute_not_a_f
 tests/fixtures/rules/GM619_super_object_method_call.py): `super().NAME(...)` breaks with GB0006 when
 the first class after it in the MRO that binds NAME binds no function: a `@property` (its value is
 called), a `functools.cached_property`, `lru_cache`/`cache` or `singledispatchmethod` method, a
-`functools.partialmethod(...)`, or an object (`act = Scale()`, a class's instance). `@staticmethod`,
+`functools.partialmethod(...)` or `functools.partial(...)`, or an object (`act = Scale()`, a class's
+instance). `@staticmethod`,
 `@classmethod` and decorators that return a function trace.
 """
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 # Decorators whose result is no function (by their last name): Dynamo calls it through `super()`
 # only when it is a function, a method, a staticmethod or classmethod of one, or a builtin.
 _NOT_FUNCTION_DECORATORS = frozenset({"property", "cached_property", "lru_cache", "cache", "singledispatchmethod"})
-_NOT_FUNCTION_FACTORIES = frozenset({"partialmethod", "property", "cached_property"})
+_NOT_FUNCTION_FACTORIES = frozenset({"partialmethod", "partial", "property", "cached_property"})
 
 
 def not_functions(node: ast.ClassDef) -> tuple[str, ...]:

@@ -178,6 +178,19 @@ class Checker(Protocol):
         or `__exit__`, that breaks (analysis/entered_managers.py)."""
         ...
 
+    def report_if_construction_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, entered by a `with` outside any loop or `try`, standing when it
+        constructs a context-manager class of the tree whose `__init__` breaks: Dynamo resumes
+        after the call and cannot enter the object it built eagerly (analysis/built_managers.py)."""
+        ...
+
+    def report_if_manager_body_breaks(self, rule: Rule, node: ast.expr, message: str, by_name: bool) -> None:
+        """A finding at `node`, entered by a `with` after a point Dynamo can resume at, standing when
+        its body breaks and the manager is one Dynamo inlines (`by_name`: the rule knows it, else a
+        class of the tree with `__enter__` or a `@contextlib.contextmanager` generator of the tree),
+        and nothing broke since that point (analysis/manager_bodies.py)."""
+        ...
+
     def report_if_try_body_breaks(self, rule: Rule, node: ast.Try, message: str) -> None:
         """A finding at the `try` keyword of `node`, entered after a point Dynamo can resume at,
         standing when its body breaks: a finding there, or a call there whose callee breaks
@@ -250,6 +263,11 @@ ObjectAssertHook = Callable[["Rule", Checker, ast.Assert, "ast.arg | None"], Non
 # `try` or `with` block and loop, after two tensor operations at the top of the function (a point
 # Dynamo can resume at: analysis/entered_managers.py).
 EnteredCallHook = Callable[["Rule", Checker, ast.expr], None]
+# A call a `with` enters, anywhere in the function (analysis/built_managers.py judges its construction).
+BuiltManagerHook = Callable[["Rule", Checker, ast.Call], None]
+# What a `with` at a point Dynamo can resume at enters, after its body was walked, with the name the
+# call resolves to (None: no call, or unresolved); analysis/manager_bodies.py.
+ManagerBodyHook = Callable[["Rule", Checker, ast.expr, "str | None"], None]
 # A `try` statement outside any `try`/`with` block and loop, after two tensor operations at the top of
 # the function (a point Dynamo can resume at).
 TryHook = Callable[["Rule", Checker, ast.Try], None]
@@ -389,6 +407,8 @@ class Detection:
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
     entered_call: EnteredCallHook | None = None  # `with announced(name):`, `with Timer():` after a resumable point
+    built_manager: BuiltManagerHook | None = None  # `with Section(name):`: what the `with` enters is built here
+    manager_body: ManagerBodyHook | None = None  # `with Timer():` whose body breaks, after a resumable point
     breaking_try: TryHook | None = None  # `try:` after a resumable point
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`

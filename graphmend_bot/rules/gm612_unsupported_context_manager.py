@@ -9,7 +9,8 @@ generators, `contextlib.suppress`, `contextlib.nullcontext`, `contextlib.ExitSta
 (`torch.device(...)` is mostly a value; the others are rarely called otherwise):
 `torch.autograd.graph.saved_tensors_hooks`/`save_on_cpu`, `torch.utils.checkpoint.set_checkpoint_early_stop`,
 `torch.backends.cudnn.flags`, `torch.autograd.set_multithreading_enabled`, `numpy.errstate`,
-`torch.device`, `contextlib.closing` (tests/coverage_probes/gb0142_saved_tensors_hooks.py).
+`torch.device`, `contextlib.closing` (tests/coverage_probes/gb0142_saved_tensors_hooks.py), `numpy.printoptions`
+and the `config.patch(...)` of `torch._dynamo`, `torch._inductor`, `torch._functorch`.
 
 Beyond these, the context managers of the standard library and torch that Dynamo refuses whatever
 their arguments, generated from the installed torch by benchmarks/context_managers.py
@@ -47,6 +48,7 @@ UNSUPPORTED_WHEN_ENTERED = frozenset({
     "torch.autograd.graph.saved_tensors_hooks", "torch.autograd.graph.save_on_cpu",
     "torch.utils.checkpoint.set_checkpoint_early_stop", "torch.backends.cudnn.flags",
     "torch.autograd.set_multithreading_enabled", "numpy.errstate", "torch.device", "contextlib.closing",
+    "numpy.printoptions", "torch._dynamo.config.patch", "torch._inductor.config.patch", "torch._functorch.config.patch",
 })
 MESSAGE = "Dynamo cannot enter the context manager `{name}()`"
 # Locks Dynamo cannot enter, built in the traced frame or outside it (measured on torch 2.13).
@@ -106,7 +108,8 @@ RULE = Rule(
         "`torch.autograd.set_detect_anomaly` and `detect_anomaly`; entered by a `with`: "
         "`torch.autograd.graph.saved_tensors_hooks`/`save_on_cpu`, `torch.backends.cudnn.flags`, "
         "`torch.utils.checkpoint.set_checkpoint_early_stop`, `torch.autograd.set_multithreading_enabled`, "
-        "`numpy.errstate`, `contextlib.closing` and `torch.device(...)`; and, entered by a `with`, the "
+        "`numpy.errstate`, `numpy.printoptions`, `contextlib.closing`, `torch.device(...)` and the "
+        "`config.patch(...)` of `torch._dynamo`/`_inductor`/`_functorch`; and, entered by a `with`, the "
         "standard-library and torch context managers of a table generated from the installed torch "
         "(`torch.autograd.set_detect_anomaly`, `torch.cuda.device`, `torch.jit.fuser`, "
         "`torch.backends.nnpack.flags`, `threading.Semaphore`, `tempfile.TemporaryDirectory`, "

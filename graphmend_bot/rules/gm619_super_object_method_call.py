@@ -12,7 +12,7 @@ when the exception is built in traced code (`raise ShapeError(...)`, or kept); `
 and `super().__repr__()` there trace (Dynamo models BaseException's). The scope solver decides
 both from the MROs of the class and its subclasses (analysis/super_calls.py). So is
 `super().NAME(...)` whose NAME the first class after it binds to no function (a property, a
-`cached_property`, `lru_cache` or `partialmethod` method, an object such as `act = Scale()`):
+`cached_property`, `lru_cache` or `partialmethod` method, a `functools.partial`, an object such as `act = Scale()`):
 tests/coverage_probes/gb0006_super_attribute_not_a_function.py.
 """
 
@@ -52,7 +52,7 @@ RULE = Rule(
         "`super().__init__(...)` in a subclass of a builtin exception (`class ShapeError(ValueError)`) "
         "built in traced code; and `super().NAME(...)` where the first class after it that binds NAME "
         "(in the tree) binds no function: a property, a `cached_property`, `lru_cache`, `cache` or "
-        "`singledispatchmethod` method, a `functools.partialmethod`, or an object (`act = Scale()`)."
+        "`singledispatchmethod` method, a `functools.partialmethod` or `functools.partial`, or an object (`act = Scale()`)."
     ),
     why=(
         "Through `super()` TorchDynamo inlines Python functions and models a few of `object`'s "

@@ -1,5 +1,8 @@
 """GM660 breaking-context-manager: its documentation, in one place with how it is detected.
 
+A break in the body of such a `with` (a class of the tree, a generator, `contextlib.suppress`, ...)
+does the same: Dynamo takes no break under a manager it inlines (analysis/manager_bodies.py).
+
 The traversal asks at each `with helper(...):` / `with Cls(...):` outside any `try` or `with` block,
 after two tensor operations at the top of the function (where Dynamo keeps a point it can resume
 at); the scope solver keeps the finding when entering runs a `@contextlib.contextmanager` generator
@@ -23,6 +26,19 @@ def _entered(rule: Rule, checker: Checker, entered: ast.expr) -> None:
     )
 
 
+# Managers of the standard library and torch that Dynamo inlines as generic ones, which take no
+# break under them (measured on torch 2.13, tests/fixtures/rules/GM660_breaking_context_manager.py).
+INLINED_MANAGERS = frozenset({"contextlib.suppress", "contextlib.ExitStack", "torch.autograd.forward_ad.dual_level"})
+
+
+def _body(rule: Rule, checker: Checker, entered: ast.expr, name: str | None) -> None:
+    checker.report_if_manager_body_breaks(
+        rule, entered, "The body of this `with` breaks under a context manager Dynamo inlines, which takes no "
+        "graph break: it compiles the graph up to this `with` and runs the rest of the function eagerly",
+        name in INLINED_MANAGERS,
+    )
+
+
 RULE = Rule(
     code="GM660",
     name="breaking-context-manager",
@@ -34,8 +50,10 @@ RULE = Rule(
         "generator of the checked tree with a graph break inside (before or after its `yield`), and "
         "`with Cls(...):` (or `with timer:` on a local built by `Cls(...)`) when the class's `__enter__` "
         "or `__exit__` breaks (a `print`, a clock read), other than on an error or misconfiguration "
-        "branch, entered outside any `try` or `with` block after two tensor operations of the function "
-        "with no graph break since the first of them."
+        "branch; and such a `with` (or `contextlib.suppress`, `contextlib.ExitStack`, "
+        "`torch.autograd.forward_ad.dual_level`) whose body breaks, Dynamo taking no break under a "
+        "manager it inlines; entered outside any `try` or `with` block after two tensor operations of "
+        "the function with no graph break since the first of them."
     ),
     why=(
         "TorchDynamo traces a context manager of your code inline, under the `with`. A graph break "
@@ -73,7 +91,7 @@ RULE = Rule(
         "No automatic fix: remove the break inside the manager (its own finding has the advice), "
         "or enter the manager outside the compiled function."
     ),
-    detection=Detection(entered_call=_entered),
+    detection=Detection(entered_call=_entered, manager_body=_body),
     advice=(
         "`{code}` enters a context manager that breaks inside, so Dynamo compiles only up to here and "
         "runs the rest of the function eagerly: remove the break inside the manager, or enter it "
