@@ -33,7 +33,9 @@ def _next(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Ki
     held = call.args[0]
     where = "in `__init__`" if isinstance(held, ast.Attribute) else "at module level"
     checker.report_if_held_context_refused(
-        rule, held, f"`next()` on an iterator built {where}: Dynamo cannot step an iterator made outside "
+        rule,
+        held,
+        f"`next()` on an iterator built {where}: Dynamo cannot step an iterator made outside "
         "the compiled region and breaks the graph",
     )
     return None
@@ -52,15 +54,10 @@ RULE = Rule(
     why=(
         "TorchDynamo steps the iterators it builds while tracing, but an iterator object that comes "
         "from outside (a global, an attribute set in `__init__`) is one it has no `next` for: it "
-        "breaks the graph (GB4347, \"Missing tp_iternext\", measured on torch 2.13) and the call runs "
+        'breaks the graph (GB4347, "Missing tp_iternext", measured on torch 2.13) and the call runs '
         "eagerly. A held `itertools.count()`, `iter(range(n))` or tuple iterator traces."
     ),
-    example=(
-        "import itertools\n"
-        "ORDER = itertools.cycle([0, 1])\n"
-        "head = next(ORDER)\n"
-        "y = x[head]"
-    ),
+    example=("import itertools\nORDER = itertools.cycle([0, 1])\nhead = next(ORDER)\ny = x[head]"),
     use_instead=(
         "import itertools\n"
         "ORDER = itertools.cycle([0, 1])\n"
@@ -72,6 +69,8 @@ RULE = Rule(
         "call and pass the value in, or keep a counter (`self.step += 1`, `head = self.step % 2`)."
     ),
     detection=Detection(builtins={"next": _next}, held_context=HELD_ITERATORS.__contains__),
-    advice=("Dynamo cannot step an iterator built outside the compiled region in `{code}`: step it "
-            "before the compiled call and pass the value in"),
+    advice=(
+        "Dynamo cannot step an iterator built outside the compiled region in `{code}`: step it "
+        "before the compiled call and pass the value in"
+    ),
 )
