@@ -5,7 +5,8 @@ tests/fixtures/rules/GM654_builtin_pow_of_tensor.py): the builtin `pow(a, b)` wi
 either argument breaks with GB0059 "Failed to trace builtin operator `pow`": Dynamo's builtin
 `pow` has a handler for Python numbers only, while the operator `a ** b`, which eager `pow(a, b)`
 runs, traces. `pow` of Python numbers and sizes traces. An entry point's unannotated parameter
-is not taken for a tensor here (`pow(base, 2)` of a number, in practice).
+is not taken for a tensor here (`pow(base, 2)` of a number, in practice), and a value that is a
+parameter not annotated as a tensor on some path and a tensor on another is left alone.
 """
 
 from __future__ import annotations
@@ -17,13 +18,25 @@ from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import Kind
 
 
+def _number_on_some_path(checker: Checker, node: ast.expr, kind: Kind) -> bool:
+    """The argument reads a parameter not annotated as a tensor, and is a tensor on another path
+    too: `if data_range is None: data_range = x.max() - x.min()` then `pow(k * data_range, 2)`
+    makes a tensor only when the caller passes no range, and a caller giving a number traces
+    (torchmetrics' ssim, measured). Left alone: which path runs is the caller's."""
+    names = {name.id for name in ast.walk(node) if isinstance(name, ast.Name)}
+    own = {param for param in kind.params if param in names and not checker.annotated_tensor(param)}
+    return bool(own) and bool(kind.always or kind.calls or kind.params - names)
+
+
 def _pow(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
     if len(call.args) != 2 or call.keywords or any(isinstance(arg, ast.Starred) for arg in call.args):
         return None  # `pow(a, b, mod)` is for ints; tensors do not take a modulus
     tensors = [
         kind
         for node, kind in zip(call.args, args)
-        if kind.is_tensor and not assumed_parameter(checker, node, kind)
+        if kind.is_tensor
+        and not assumed_parameter(checker, node, kind)
+        and not _number_on_some_path(checker, node, kind)
     ]
     if tensors:
         checker.report(
