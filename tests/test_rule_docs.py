@@ -46,12 +46,18 @@ def _free_names(snippet: str, defined: frozenset[str] = frozenset()) -> list[str
     return names
 
 
+def _module_level(node: ast.stmt) -> bool:
+    """A leading import, class definition or upper-case constant (`ORDER = itertools.cycle(...)`)."""
+    if isinstance(node, ast.Assign):
+        return all(isinstance(target, ast.Name) and target.id.isupper() for target in node.targets)
+    return isinstance(node, (ast.ClassDef, ast.Import, ast.ImportFrom))
+
+
 def _hoist_classes(snippet: str) -> tuple[str, str]:
-    """Split the snippet's leading imports and class definitions (module level: `from tqdm import
-    tqdm` for a third-party package) from the statements after them."""
+    """Split the snippet's leading imports, class definitions and upper-case constants (module
+    level: `from tqdm import tqdm` for a third-party package) from the statements after them."""
     tree = ast.parse(snippet)
-    leading = (ast.ClassDef, ast.Import, ast.ImportFrom)
-    classes = [node for node in tree.body if isinstance(node, leading)]
+    classes = [node for node in tree.body if _module_level(node)]
     if not classes or tree.body[: len(classes)] != classes:
         return "", snippet
     lines = snippet.splitlines()
@@ -65,7 +71,8 @@ def _class_names(source: str) -> list[str]:
         return []
     body = ast.parse(source).body
     imported = [(a.asname or a.name).partition(".")[0] for n in body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names]
-    return [node.name for node in body if isinstance(node, ast.ClassDef)] + imported
+    constants = [t.id for n in body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)]
+    return [node.name for node in body if isinstance(node, ast.ClassDef)] + imported + constants
 
 
 def as_module(snippet: str) -> tuple[str, list[str]]:

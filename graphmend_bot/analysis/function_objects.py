@@ -82,19 +82,23 @@ class ObjectTracker(FindingReporter):
         ref = built_here(node)
         return ref if ref is not None and names_a_class(ref) else None
 
-    def _object_operand(self, node: ast.BinOp, left: Kind, right: Kind) -> None:
+    def _object_operand(self, node: ast.BinOp | ast.AugAssign, left: Kind, right: Kind) -> None:
         """`t * scale` / `scale * t` with a tensor and an object of a known class, which answers in
-        eager with `__rmul__` / `__mul__`: Dynamo hands the object to the tensor's operation. And
+        eager with `__rmul__` / `__mul__`: Dynamo hands the object to the tensor's operation (every
+        arithmetic operator, and `t *= scale` / `scale *= t`, which tries `__imul__` first). And
         `a @ b` on an object of a known class and no tensor: Dynamo has no `@` for objects."""
-        with_tensor = True
-        left_class, right_class = self._operand_class(node.left), self._operand_class(node.right)
-        if isinstance(node.op, ast.MatMult) and left_class is not None and (right_class or not right.is_tensor):
+        with_tensor, augmented = True, isinstance(node, ast.AugAssign)
+        left_node, right_node = (node.target, node.value) if isinstance(node, ast.AugAssign) else (node.left, node.right)
+        left_class, right_class = self._operand_class(left_node), self._operand_class(right_node)
+        if isinstance(node.op, ast.MatMult) and not augmented and left_class is not None and (
+                right_class or not right.is_tensor):
             # an object built from tensors has a tensor's kind: its class says it is none
             method, tensor, with_tensor = f"instance:{left_class}>__matmul__", TENSOR, False
-        elif left.is_tensor and (ref := right_class) is not None:
+        elif left.is_tensor and left_class is None and (ref := right_class) is not None:
             method, tensor = f"instance:{ref}>{value_class.REFLECTED_METHODS[type(node.op)]}", left
-        elif right.is_tensor and (ref := left_class) is not None:
-            method, tensor = f"instance:{ref}>{value_class.OPERATOR_METHODS[type(node.op)]}", right
+        elif right.is_tensor and right_class is None and (ref := left_class) is not None:
+            dunder = value_class.OPERATOR_METHODS[type(node.op)]
+            method, tensor = f"instance:{ref}>{'__i' + dunder[2:] if augmented else dunder}", right
         else:
             return
         for check_operand in C.OBJECT_OPERANDS:

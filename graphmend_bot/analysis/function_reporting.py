@@ -228,7 +228,7 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.super_object_drafts.append((method, draft))
 
-    def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp, method_ref: str, message: str,
+    def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,
                                      deps: Kind, gb_id: str | None = None) -> None:
         draft = self._draft(rule, node, message, deps, gb_id)
         if draft is not None:

@@ -15,7 +15,9 @@ from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import skipped_frames
 from graphmend_bot.analysis.function_objects import ObjectTracker
 from graphmend_bot.analysis.function_state import Env
+from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+from graphmend_bot.vocabulary.sort_keys import picks_dict_value
 
 
 class SortChecker(ObjectTracker):
@@ -47,10 +49,16 @@ class SortChecker(ObjectTracker):
             inner = dict(env)
             inner[key.args.args[0].arg] = items.without_flags()
             kind = self.expr(key.body, inner)
-        elif (self.resolve(key) or "").startswith("torch."):
+        elif (resolved := self.resolve(key) or "").startswith("torch.") or (
+            isinstance(key, ast.Name) and key.id == "abs" and resolved in ("", "abs")  # `abs(t)` is a tensor
+        ):
+            if resolved.removeprefix("torch.") in V.TORCH_NON_TENSOR_FUNCS:
+                return  # `key=torch.numel`: a Python number, which sorts (measured)
             kind = items.without_flags()
         elif isinstance(key, ast.Attribute) and key.attr in _LOOKUPS and isinstance(key.value, ast.Name):
             kind = env.get(key.value.id, NOT_TENSOR).without_flags()
+        elif isinstance(key, ast.Call) and self.resolve(key.func) == "operator.itemgetter" and picks_dict_value(node, key):
+            kind = items.without_flags()  # `sorted(d.items(), key=itemgetter(1))`: by the values
         else:
             return  # a function of the tree, `len`, `str.lower`: what it returns is not known here
         for check_sort_key in C.SORT_KEYS:
@@ -108,3 +116,4 @@ def _sort_key(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> ast.
     if isinstance(key, ast.Lambda) and (len(key.args.args) != 1 or key.args.kwonlyargs):
         return None
     return key
+

@@ -29,9 +29,7 @@ from graphmend_bot.analysis.guards import compile_guard_value
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 # Values whose truth is their length whatever they hold.
-_COLLECTION_EXPRESSIONS = (
-    ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
-)
+_COLLECTION_EXPRESSIONS = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
 
 
 class StatementVisitor(ExpressionEvaluator):
@@ -218,6 +216,8 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(node, ast.AugAssign):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
             grown = self._grown_tuple(node, elements, previous)
+            if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
+                self._object_operand(node, previous, kind)  # `t *= scale`, `scale *= t`
             kind = previous | kind
             self._bind(node.target, kind, env, grown[0] if grown is not None and not grown[1] else None)
             if grown is not None and grown[1]:

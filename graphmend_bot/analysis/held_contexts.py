@@ -1,5 +1,6 @@
 """`with self.NAME:` and `with NAME:` on a global in traced code, judged by what built them (GM612:
-`self.lock = threading.Lock()` in `__init__`, `_LOCK = threading.Lock()` at module level).
+`self.lock = threading.Lock()` in `__init__`, `_LOCK = threading.Lock()` at module level); and
+`next(self.NAME)` / `next(NAME)` the same way (GM653: `self.order = itertools.cycle(...)`).
 
 Measured on torch 2.13 (tests/test_held_context_managers.py): a context manager built outside the
 compiled region (in `__init__`) and entered there breaks with GB0142 ("Dynamo does not know how to
@@ -26,8 +27,10 @@ from graphmend_bot.rules import RULES
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
-RULE = next(rule for rule in RULES if rule.detection.held_context is not None)
-_REFUSED = RULE.detection.held_context
+# Each rule that judges held objects by their builders (GM612's context managers, GM653's
+# iterators), by code: the predicate saying which builders it reports.
+_REFUSED_BY_RULE = {rule.code: rule.detection.held_context for rule in RULES if rule.detection.held_context is not None}
+RULE = next(rule for rule in RULES if rule.detection.held_context is not None and rule.gb_id == "GB0142")
 CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextmanager"})
 
 
@@ -50,7 +53,7 @@ def held_context_entries(program: Program) -> list[TracedDraft]:
             ):
                 continue
             built = builders(program, fid[0], function.class_qualname, held)
-            if built and all(_refused_when_held(program, fid[0], constructor) for constructor in built):
+            if built and all(_refused_when_held(program, fid[0], constructor, draft.code) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
@@ -106,12 +109,15 @@ def _rewritten(program: Program, module: str, class_qualname: str, name: str) ->
     return summary.rewritten.get(name, ()) if summary is not None else ()
 
 
-def _refused_when_held(program: Program, module: str, constructor: str) -> bool:
-    """An object `constructor(...)` builds, held from outside the compiled region, is one Dynamo
-    cannot enter: a measured library manager, a class of the tree with `__enter__` (no
-    nn.Module), or a generator function of the tree decorated `@contextlib.contextmanager`."""
-    if _REFUSED is not None and _REFUSED(constructor):
+def _refused_when_held(program: Program, module: str, constructor: str, code: str) -> bool:
+    """An object `constructor(...)` builds, held from outside the compiled region, is one the
+    rule `code` reports: one of its measured builders; for GM612, also a class of the tree with
+    `__enter__` (no nn.Module), or a generator function of the tree decorated `@contextlib.contextmanager`."""
+    refused = _REFUSED_BY_RULE.get(code)
+    if refused is not None and refused(constructor):
         return True
+    if code != RULE.code:
+        return False
     cls = program.resolve_class(module, constructor)
     if cls is not None:
         return program.class_method(*cls, "__enter__") is not None and not program.is_module_class(*cls)

@@ -4,7 +4,9 @@ Measured on torch 2.13 (tests/coverage_probes/gb0055_tensor_operator_on_object.p
 `t * scale` tries the tensor's `__mul__`, which declines an object it does not know, and Python
 then calls `type(scale).__rmul__`; `scale * t` calls `type(scale).__mul__`. Dynamo instead hands
 the object to the tensor operation it records, in either order, and cannot make it a graph input
-("Failed to convert args/kwargs to proxy"). The finding stands when the other operand is a
+("Failed to convert args/kwargs to proxy"); so it does for every arithmetic and bitwise operator
+and for the augmented forms (`t += obj`; `obj += t`, answered by `__iadd__` or else `__add__`,
+tests/fixtures/rules/GM623_tensor_operator_on_object.py). The finding stands when the other operand is a
 tensor and the object's class has the method that answers in the checked tree, and the object
 was built in the function; one the frame receives (an annotated parameter) counts only for an
 nn.Module, since a received plain object has a source and Dynamo runs its dunder (measured:
@@ -50,7 +52,8 @@ def object_operations(
         function = program.function(fid)
         if not function.object_operand_drafts or fid[0] in program.dependency_modules:
             continue
-        for method_ref, draft in function.object_operand_drafts:
+        for augmented_ref, draft in function.object_operand_drafts:
+            method_ref = _answering_method(program, fid, augmented_ref)
             torch_function = method_ref.rpartition(">")[0] + ">__torch_function__"
             objects_only = draft.gb_id == _NO_OBJECT_HANDLER
             if (holds(fid, draft.deps) and program.resolve_call(fid, method_ref)
@@ -58,6 +61,15 @@ def object_operations(
                     and _derives_from_tree_only(program, order, fid, method_ref, objects_only)):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def _answering_method(program: Program, fid: FunctionId, method_ref: str) -> str:
+    """`scale *= t` runs `__imul__` when the class defines it, else `__mul__`, as Python does."""
+    owner, _, method = method_ref.rpartition(">")
+    plain = f"__{method[3:]}"
+    if plain in value_class.OPERATOR_METHODS.values() and not program.resolve_call(fid, method_ref):
+        return f"{owner}>{plain}"
+    return method_ref
 
 
 def _derives_from_tree_only(program: Program, order: MethodOrder, fid: FunctionId, method_ref: str,

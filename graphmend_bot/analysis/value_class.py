@@ -39,6 +39,14 @@ OPERATOR_METHODS: dict[type[ast.operator], str] = {
     ast.Mult: "__mul__",
     ast.MatMult: "__matmul__",
     ast.Div: "__truediv__",
+    ast.FloorDiv: "__floordiv__",
+    ast.Mod: "__mod__",
+    ast.Pow: "__pow__",
+    ast.BitAnd: "__and__",
+    ast.BitOr: "__or__",
+    ast.BitXor: "__xor__",
+    ast.LShift: "__lshift__",
+    ast.RShift: "__rshift__",
 }
 
 # `tensor OP obj` runs `type(obj).__rOP__` in eager once the tensor's own operator declines.
@@ -48,6 +56,14 @@ REFLECTED_METHODS: dict[type[ast.operator], str] = {
     ast.Mult: "__rmul__",
     ast.MatMult: "__rmatmul__",
     ast.Div: "__rtruediv__",
+    ast.FloorDiv: "__rfloordiv__",
+    ast.Mod: "__rmod__",
+    ast.Pow: "__rpow__",
+    ast.BitAnd: "__rand__",
+    ast.BitOr: "__ror__",
+    ast.BitXor: "__rxor__",
+    ast.LShift: "__rlshift__",
+    ast.RShift: "__rrshift__",
 }
 
 # Decorators that make a method run on attribute access (by their last name: `functools.

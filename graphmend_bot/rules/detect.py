@@ -225,7 +225,7 @@ class Checker(Protocol):
         gives a mask, an attribute every write stores one in (analysis/masks.py)."""
         ...
 
-    def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp, method_ref: str, message: str,
+    def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,
                                      deps: Kind, gb_id: str | None = None) -> None:
         """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and
         `method_ref` ("instance:Cls>__rmul__") resolves to a method of the checked tree, on a class
@@ -332,7 +332,7 @@ HeldMethodHook = Callable[["Rule", str, bool], "tuple[str, str] | None"]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
-ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp | ast.UnaryOp, str, Kind, bool], None]
+ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp | ast.UnaryOp | ast.AugAssign, str, Kind, bool], None]
 # `v in t` / `v not in t` where `t` is a tensor value (not a display or a local collection): the
 # comparison, the container and its kind.
 MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]

@@ -7,8 +7,11 @@ key=...)` and `items.sort(key=...)` break with GB0207 when the key returns a ten
 tensor or holds one (`sorted(totals)`, `sorted((t.sum(), i) for ...)`: a tuple holding one is no constant;
 tests/coverage_probes/gb0207_sorted_tensors.py), also pairs of `zip(scores, names)` of locals, whichever
 element holds the tensor (tests/fixtures/rules/GM618_sort_by_tensor_key.py). A key that returns a size (`t.shape[0]`, `t.numel()`) sorts while
-tracing. Only a key whose body computes the tensor is reported: `key=lambda kv: kv[1]` picks a part
-of an element, which the analysis cannot tell from the others (`kv[0]` is a name).
+tracing, and so does a torch function's that gives one (`key=torch.numel`). Only a key whose body
+computes the tensor is reported: `key=lambda pair: pair[1]` picks a part of an element, which the
+analysis cannot tell from the others (`pair[0]` may be a name); but sorting a dict's `items()` by
+`kv[1]`, `-kv[1]` or `operator.itemgetter(1)` picks its values, and `key=abs` gives a tensor for a
+tensor (tests/fixtures/rules/GM618_sort_by_tensor_key.py, measured).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import Kind
+from graphmend_bot.vocabulary.sort_keys import picks_dict_value
 
 
 def _sort_key(rule: Rule, checker: Checker, call: ast.Call, key: ast.expr | None, kind: Kind) -> None:
@@ -26,7 +30,9 @@ def _sort_key(rule: Rule, checker: Checker, call: ast.Call, key: ast.expr | None
     # assumed to be one (a list of names sorted by a rank, in practice).
     if not kind.is_tensor or checker.assumed_tensor(kind):
         return
-    if isinstance(key, ast.Lambda) and not _computes_tensor(key.body, key.args.args[0].arg):
+    if isinstance(key, ast.Lambda) and not (
+        _computes_tensor(key.body, key.args.args[0].arg) or picks_dict_value(call, key)
+    ):
         return
     sort = "sorted" if isinstance(call.func, ast.Name) else "list.sort"
     if key is None:
@@ -68,7 +74,8 @@ RULE = Rule(
     summary=(
         "Flags `sorted(items, key=lambda item: ...)` and `items.sort(key=lambda item: ...)` in "
         "traced code whose key computes a tensor (`t.norm()`, `scores[i]`), a key that is a torch "
-        "function or a mapping's lookup of tensors (`key=torch.norm`, `key=scores.get`), and a sort "
+        "function, `abs` or a mapping's lookup of tensors (`key=torch.norm`, `key=scores.get`), a "
+        "dict's items sorted by value (`sorted(scores.items(), key=lambda kv: kv[1])`), and a sort "
         "with no key of a list, tuple or generator of tensors (`sorted([a.sum(), b.sum()])`, "
         "`totals.sort()`), of a dict's items or values (`sorted(feats.items())`) or of `zip` of "
         "locals one of which holds tensors (`sorted(zip(scores, names))`), which compares the "

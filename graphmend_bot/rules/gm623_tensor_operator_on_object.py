@@ -3,7 +3,10 @@
 Measured on torch 2.13 (tests/coverage_probes/gb0055_tensor_operator_on_object.py): `t + obj`,
 `t - obj`, `t * obj`, `t @ obj` and `t / obj`, with `t` a tensor and `obj` an object whose class
 defines the reflected method (`__radd__`, `__rmul__`, ...), break with GB0055, and so does
-`obj * t` on a class defining `__mul__`. The traversal asks at each such operation whose object's
+`obj * t` on a class defining `__mul__`; so do `// % ** & | ^ << >>` either way round, and the
+augmented forms, `t += obj` (`__radd__`) and `obj += t` (`__iadd__`, else `__add__`)
+(tests/coverage_probes/gb0055_augmented_operator_on_object.py); comparisons run the object's
+method and trace. The traversal asks at each such operation whose object's
 class it knows; the scope solver keeps the finding when that class has the method in the checked
 tree and derives from nothing outside it but nn.Module (analysis/object_operands.py). `a @ b`
 with no tensor, on an object whose class defines `__matmul__`, breaks too, with GB0059: Dynamo's
@@ -27,7 +30,7 @@ MATMUL_MESSAGE = "`@` on an object whose class answers with "
 INVERT_MESSAGE = "`~` on an object whose class answers with "
 
 
-def _object_operand(rule: Rule, checker: Checker, node: ast.BinOp | ast.UnaryOp, method_ref: str, tensor: Kind,
+def _object_operand(rule: Rule, checker: Checker, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, tensor: Kind,
                     with_tensor: bool) -> None:
     method = method_ref.rpartition(">")[2]
     if isinstance(node, ast.UnaryOp):  # `~obj`
@@ -66,11 +69,13 @@ RULE = Rule(
     gb_id="GB0055",
     other_gb_ids=(MATMUL_OF_OBJECTS,),
     summary=(
-        "Flags `t + obj`, `t - obj`, `t * obj`, `t @ obj` and `t / obj` in traced code where `t` is a "
+        "Flags `t + obj`, `t * obj`, `t % obj` and every other arithmetic or bitwise operator "
+        "(`- @ / // ** & | ^ << >>`) in traced code where `t` is a "
         "tensor and `obj` an object of a class of the checked tree (deriving only from its classes or "
         "`nn.Module`: a `torch.Tensor` or `float` subclass traces) that defines the reflected "
-        "method (`__radd__`, `__rsub__`, `__rmul__`, `__rmatmul__`, `__rtruediv__`), and `obj * t` "
-        "where it defines the operator (`__mul__`, ...); and `a @ b` with no tensor, `a` such an "
+        "method (`__radd__`, `__rmul__`, `__rmod__`, ...), and `obj * t` "
+        "where it defines the operator (`__mul__`, ...), augmented too (`t += obj`, `obj += t` with "
+        "`__iadd__` or `__add__`); and `a @ b` with no tensor, `a` such an "
         "object whose class defines `__matmul__`, and `~obj` on one whose class defines `__invert__` "
         "(GB0059)."
     ),
