@@ -67,9 +67,7 @@ class SkippedOperand:
         self._scalar(node)
         if self.unproven:
             leaves = ", ".join(f"`{leaf}`" for leaf in dict.fromkeys(self.unproven))
-            self.reasons.insert(
-                0, f"{leaves} may be None or not a tensor there: only a skipped operand reads it"
-            )
+            self.reasons.insert(0, f"{leaves} may be None or not a tensor: only a skipped operand reads it")
         return list(dict.fromkeys(self.reasons))
 
     def _code(self, node: cst.CSTNode) -> str:
