@@ -7,13 +7,11 @@ a negative power) or turned a Python bool into a tensor. Cases the proof covers 
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from typing import Any
 
 import pytest
 import torch
-from fixture_support import assert_same_calls, fix_source
+from fixture_support import assert_same_calls, fix_source, load_module
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
@@ -95,25 +93,16 @@ def test_a_skipped_operand_proven_unable_to_raise_keeps_the_fix_safe(name: str, 
     )
 
 
-def _load(source: str, path: Path) -> Any:
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_nested_not_makes_the_value_a_tensor_so_the_fix_is_unsafe(tmp_path: Path) -> None:
     """`a and not b` is `not b`, a Python bool, wherever `a` is true (review15 #7)."""
     source = HEADER + "def f(x):\n    c = (x > 0).all() and not (x < 1).any()\n    return x, c\n" + FOOTER
     fixes = _fixes(source, tmp_path)
     assert len(fixes) == 2 and all(fix is not None and fix.applicability == "unsafe" for fix in fixes)
     assert all("0-d bool tensor instead of a Python bool" in fix.assumptions[0] for fix in fixes if fix)
-    original, fixed = (
-        _load(source, tmp_path / "original.py"),
-        _load(fix_source(source, tmp_path), tmp_path / "fixed.py"),
-    )
+    (tmp_path / "original.py").write_text(source, encoding="utf-8")
+    (tmp_path / "fixed.py").write_text(fix_source(source, tmp_path), encoding="utf-8")
+    original = load_module(tmp_path / "original.py", tmp_path, "skipped_original")
+    fixed = load_module(tmp_path / "fixed.py", tmp_path, "skipped_fixed")
     for x in (torch.tensor([2.0]), torch.tensor([0.5]), torch.tensor([-1.0])):
         before, after = original.f(x)[1], fixed.f(x)[1]
         assert type(before) is type(after) and bool(before) == bool(after)
