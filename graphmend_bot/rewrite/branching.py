@@ -264,6 +264,8 @@ class ConditionLowering:
         self.scalars = facts.python_scalars()
         self.arms = ArmAnalyzer(self.scalars)
         self.assumptions: list[str] = []
+        # The operand of the outermost `and`/`or` being lowered that Python always evaluates.
+        self._first: cst.BaseExpression | None = None
 
     def lower(self, node: cst.BaseExpression) -> str:
         """Tensor code for the condition `node` (0-d, pure).
@@ -273,24 +275,13 @@ class ConditionLowering:
         one), that becomes an assumption in `self.assumptions`.
         """
         if isinstance(node, cst.BooleanOperation):
-            self.evaluated_as_written = False
-            function = "logical_and" if isinstance(node.operator, cst.And) else "logical_or"
-            right = self.lower(node.right)
-            failing = sorted(failing_reductions(node.right))
-            if failing:
-                keyword = "and" if function == "logical_and" else "or"
-                note = (
-                    f"evaluates `{right}` even where `{keyword}` would have skipped it "
-                    f"(assumes {', '.join(f'`.{r}()`' for r in failing)} cannot fail there: "
-                    "a floating-point, non-empty tensor)"
-                )
-                self.assumptions.append(note)
-            self._note_raising(right, node.right, "and" if function == "logical_and" else "or")
-            left = self.lower(node.left)
-            if self.operators and is_bool_tensor_code(node.left) and is_bool_tensor_code(node.right):
-                symbol = "&" if function == "logical_and" else "|"
-                return f"{operand(node.left, left)} {symbol} {operand(node.right, right)}"
-            return f"torch.{function}({left}, {right})"
+            outermost = self._first is None
+            self._first = self._first or leftmost_operand(node)
+            try:
+                return self._lower_operation(node)
+            finally:
+                if outermost:
+                    self._first = None
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             inner = self.lower(node.expression)
             if self.operators and is_bool_tensor_code(node.expression):
@@ -306,6 +297,40 @@ class ConditionLowering:
             if note not in self.assumptions:
                 self.assumptions.append(note)
         return self._code(node)
+
+    def _lower_operation(self, node: cst.BooleanOperation) -> str:
+        self.evaluated_as_written = False
+        function = "logical_and" if isinstance(node.operator, cst.And) else "logical_or"
+        keyword = "and" if function == "logical_and" else "or"
+        right = self.lower(node.right)
+        failing = sorted(failing_reductions(node.right))
+        if failing:
+            note = (
+                f"evaluates `{right}` even where `{keyword}` would have skipped it "
+                f"(assumes {', '.join(f'`.{r}()`' for r in failing)} cannot fail there: "
+                "a floating-point, non-empty tensor)"
+            )
+            self.assumptions.append(note)
+        self._note_raising(right, node.right, keyword)
+        self._note_skipped(right, node.right, keyword)
+        left = self.lower(node.left)
+        if self.operators and is_bool_tensor_code(node.left) and is_bool_tensor_code(node.right):
+            symbol = "&" if function == "logical_and" else "|"
+            return f"{operand(node.left, left)} {symbol} {operand(node.right, right)}"
+        return f"torch.{function}({left}, {right})"
+
+    def _note_skipped(self, code: str, node: cst.BaseExpression, keyword: str) -> None:
+        """`y.sum() > 0` in `(x > 0).all() or y.sum() > 0` may raise where `or` skipped it (`y=None`)."""
+        from graphmend_bot.rewrite.skipped_operands import SkippedOperand  # it builds on this module
+
+        if self._first is None:
+            return
+        risks = SkippedOperand(self.ctx, self.facts, self._first).risks(node)
+        if risks:
+            self.assumptions.append(
+                f"evaluates `{code}` even where `{keyword}` would have skipped it (assumes it cannot raise there: "
+                + "; ".join(risks) + ")"
+            )
 
     def _assumed_one_element(self, node: cst.BaseExpression) -> bool:
         """A comparison of solver state, like the step-size tests of ODE solvers (`dt >
@@ -348,6 +373,15 @@ class ConditionLowering:
         if len(parts) > 1:
             self.evaluated_as_written = False
         code = first = self.lower(parts[0])
+        outermost = self._first is None
+        self._first = self._first or leftmost_operand(parts[0])
+        try:
+            return self._conjoin(parts, code, first)
+        finally:
+            if outermost:
+                self._first = None
+
+    def _conjoin(self, parts: list[cst.BaseExpression], code: str, first: str) -> str:
         for part in parts[1:]:
             right = self.lower(part)
             failing = sorted(failing_reductions(part))
@@ -357,6 +391,7 @@ class ConditionLowering:
                     f"{', '.join(f'`.{r}()`' for r in failing)} cannot fail there: a floating-point, non-empty tensor)"
                 )
             self._note_raising(right, part, "and")
+            self._note_skipped(right, part, "and")
             if self.operators and is_bool_tensor_code(parts[0]) and is_bool_tensor_code(part):
                 code = f"{operand(parts[0], code) if code is first else code} & {operand(part, right)}"
             else:
@@ -418,6 +453,13 @@ class ConditionLowering:
 # Reductions that raise for some inputs: float-only ones on integer tensors, and max-like ones on
 # empty tensors (sum/any/all/prod never raise).
 FAILING_REDUCTIONS = frozenset({"mean", "std", "var", "norm", "max", "min", "amax", "amin", "median"})
+
+
+def leftmost_operand(node: cst.BaseExpression) -> cst.BaseExpression:
+    """The operand of an `and`/`or` chain Python evaluates first, whatever the others hold."""
+    while isinstance(node, cst.BooleanOperation):
+        node = node.left
+    return node
 
 
 def failing_reductions(node: cst.CSTNode) -> set[str]:

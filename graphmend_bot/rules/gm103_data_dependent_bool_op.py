@@ -23,7 +23,12 @@ RULE = Rule(
         "(a comparison, a bool predicate, `.any()`/`.all()` of a tensor proven bool or floating): "
         "`.any()` of a uint8 mask is uint8, which `and` returned and `torch.logical_and` turns into "
         "bool, so there the fix is unsafe and says so. `not` gives a Python bool where "
-        "`torch.logical_not` gives a tensor: unsafe."
+        "`torch.logical_not` gives a tensor, and so does `a and not b` wherever `a` is true: unsafe. "
+        "`torch.logical_*` evaluates the operand `and`/`or` skipped: safe only where it provably "
+        "cannot raise (every tensor it reads is read by the first operand, computed as a tensor in the "
+        "function, or a parameter declared a tensor and not Optional; no broadcast between two tensors; "
+        "no negative or tensor exponent), otherwise unsafe: `(x > 0).all() or y.sum() > 0` raised for "
+        "`y=None`."
     ),
     fixes=("branches.predicate:build_bool_operation_fix",),
     detection=Detection(

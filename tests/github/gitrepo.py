@@ -49,9 +49,14 @@ class GitRepo:
         """`GET /pulls/{n}/files` for base...head: status, counts and the per-file patch."""
         files = []
         numstat = {}
-        for line in self.git("diff", "--numstat", "-M", base, head).splitlines():
-            added, deleted, name = line.split("\t", 2)
-            numstat[name.split(" => ")[-1]] = (int(added), int(deleted))
+        fields = iter(self.git("diff", "--numstat", "-z", "-M", base, head).split("\0"))
+        for field in fields:  # `added deleted name`, or `added deleted ` then the old and new names of a rename
+            if field:
+                added, deleted, name = field.split("\t", 2)
+                if not name:
+                    next(fields)
+                    name = next(fields)
+                numstat[name] = (int(added), int(deleted))
         for line in self.git("diff", "--name-status", "-M", base, head).splitlines():
             status, *names = line.split("\t")
             name = names[-1]

@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 import torch
 from fake_github import FakeGitHub
+from gitrepo import GitRepo
 from test_github_added_calls import posted_through_a_fork
 from world import NUMBER, REPO, PullRequestWorld
 
 from graphmend_bot.analysis.files import MAX_FILE_BYTES
+from graphmend_bot.config import Config
+from graphmend_bot.engine import check_change
 from graphmend_bot.github.review.base_texts import MAX_API_READS, decoded, texts_from_patches
 from graphmend_bot.github.review.bundle import BundleError, read_bundle
 
@@ -217,13 +220,80 @@ def test_the_base_is_not_read_through_the_api_past_a_bound(tmp_path: Path) -> No
         return b"x = 1\n"
 
     (tmp_path / "a.py").write_text("x = 2\n", encoding="utf-8")
-    files = [("a.py", "modified", None)] * (MAX_API_READS + 1)
+    files = [("a.py", "modified", None, 1)] * (MAX_API_READS + 1)
     assert texts_from_patches(tmp_path, files, read_at_base) is None
     assert len(reads) == MAX_API_READS
-    assert texts_from_patches(tmp_path, [("a.py", "modified", "@@ -1 +1 @@\n-x = 1\n+x = 2"),
-                                         ("b.py", "added", "@@ -0,0 +1 @@\n+y = 1"),
-                                         ("c.py", "renamed", None)], read_at_base) == \
+    assert texts_from_patches(tmp_path, [("a.py", "modified", "@@ -1 +1 @@\n-x = 1\n+x = 2", 2),
+                                         ("b.py", "added", "@@ -0,0 +1 @@\n+y = 1", 1),
+                                         ("c.py", "renamed", None, 0)], read_at_base) == \
         {"a.py": "x = 1\n", "b.py": None, "c.py": None}
+
+
+def api_files(entries: list[dict[str, Any]]) -> list[tuple[str, str, str | None, int | None]]:
+    """`GET /pulls/{n}/files` entries as the bot hands them to texts_from_patches (PyGithub's File)."""
+    return [(e["filename"], e["status"], e.get("patch"), e.get("changes")) for e in entries]
+
+
+def test_an_edited_rename_without_a_patch_is_read_at_the_base(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GitHub leaves a large diff's patch out, a renamed file's too: only `changes` 0 says the head
+    is the base text; an edited rename is read at the base, so the break it adds is new (review15 #3)."""
+    git = GitRepo(tmp_path)
+    clean = UTILS.replace('    print("hi")\n', "")
+    base = git.commit({"pkg/__init__.py": "", "pkg/utils.py": clean, "pkg/net.py": CALLER}, "base")
+    head = git.commit({"pkg/utils.py": None, "pkg/tools.py": UTILS, "pkg/net.py": CALLER.replace("pkg.utils", "pkg.tools")},
+                      "rename and edit")
+    entries = git.pull_files(base, head)
+    renamed = {e["filename"]: e["previous_filename"] for e in entries if e["status"] == "renamed"}
+    assert renamed == {"pkg/tools.py": "pkg/utils.py"}
+    for entry in entries:
+        entry.pop("patch")  # a large diff
+    reads: list[str] = []
+
+    def read_at_base(path: str) -> bytes | None:
+        reads.append(path)
+        return git.blob(base, path)
+
+    texts = texts_from_patches(tmp_path, api_files(entries), read_at_base, renamed)
+    assert texts is not None and texts["pkg/utils.py"] == clean and texts["pkg/tools.py"] is None
+    changed = [e["filename"] for e in entries]
+    monkeypatch.chdir(tmp_path)
+    result = check_change(["."], Config(), changed, {path: set() for path in changed}, None, {}, {}, texts,
+                          {"pkg/utils.py": "pkg/tools.py"})
+    assert result.base is not None
+    assert [(f.path, f.code) for f in result.findings if f.fingerprint not in result.base.fingerprints] == \
+        [("pkg/tools.py", "GM401")]
+    # A pure rename (no changed line) is the head's text: no read.
+    reads.clear()
+    pure = git.commit({"pkg/tools.py": clean}, "undo the edit")
+    entries = [e for e in git.pull_files(base, pure) if e["status"] == "renamed"]
+    assert [e["changes"] for e in entries] == [0]
+    assert texts_from_patches(tmp_path, api_files(entries), read_at_base, renamed) == \
+        {"pkg/tools.py": None, "pkg/utils.py": clean}
+    assert reads == []
+
+
+@pytest.mark.parametrize("listing", ["rename-first", "added-first", "swap"])
+def test_a_renamed_files_base_text_survives_a_new_file_at_its_old_path(tmp_path: Path, listing: str) -> None:
+    """z.py renamed to a.py, and a new z.py (or a.py renamed back to z.py): z.py's base text is the
+    renamed file's, whichever entry the API lists first (review15 #6)."""
+    (tmp_path / "a.py").write_text(UTILS, encoding="utf-8")
+    (tmp_path / "z.py").write_text("import torch\n", encoding="utf-8")
+    rename = {"filename": "a.py", "status": "renamed", "previous_filename": "z.py", "additions": 0, "deletions": 0,
+              "changes": 0}
+    added = {"filename": "z.py", "status": "added", "additions": 1, "deletions": 0, "changes": 1,
+             "patch": "@@ -0,0 +1 @@\n+import torch"}
+    back = {"filename": "z.py", "status": "renamed", "previous_filename": "a.py", "additions": 0, "deletions": 0,
+            "changes": 0}
+    entries, renamed, expected = {
+        "rename-first": ([rename, added], {"a.py": "z.py"}, {"a.py": None, "z.py": UTILS}),
+        "added-first": ([added, rename], {"a.py": "z.py"}, {"a.py": None, "z.py": UTILS}),
+        "swap": ([rename, back], {"a.py": "z.py", "z.py": "a.py"}, {"a.py": "import torch\n", "z.py": UTILS}),
+    }[listing]
+
+    def read_at_base(path: str) -> bytes | None:
+        raise AssertionError(f"{path} needs no read")
+
+    assert texts_from_patches(tmp_path, api_files(entries), read_at_base, renamed) == expected
 
 
 def test_base_bytes_are_decoded_as_python_reads_source() -> None:

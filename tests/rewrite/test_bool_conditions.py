@@ -68,13 +68,14 @@ def test_a_mask_of_unknown_dtype_makes_the_logical_and_fix_unsafe(tmp_path: Path
         "b = mask > 0\n    keep = (x > 0).all() and b.any()",
         "keep = (x > 0).all() and mask.bool().any()",
         "b = mask.to(torch.bool)\n    keep = (x > 0).all() and b.any()",
-        "keep = (x > 0).all() and ((mask > 0) & ~torch.isnan(x)).any()",
+        "keep = (x > 0).all() and ((mask > 0) & ~torch.isnan(mask)).any()",
         "h = x.float()\n    keep = (x > 0).all() and h.any()",
     ],
     ids=["comparison-name", "bool-call", "to-bool", "operators", "floating"],
 )
 def test_a_proven_bool_or_floating_receiver_keeps_the_fix_safe(mask: str, tmp_path: Path) -> None:
-    source = HEADER + f"def f(x, mask):\n    {mask}\n    return keep\n" + FOOTER
+    # `mask: torch.Tensor`: the operand `and` skipped reads it, so it must be one (test_skipped_operands.py)
+    source = HEADER + f"def f(x, mask: torch.Tensor):\n    {mask}\n    return keep\n" + FOOTER
     (fix,) = _fixes(source, tmp_path)
     assert fix is not None and fix.applicability == "safe", fix
 

@@ -47,35 +47,44 @@ def texts_from_git(root: Path, base: str, paths: Iterable[str]) -> BaseTexts:
     return {path: decoded(show_file(root, base, path)) for path in paths}
 
 
-def texts_from_patches(workspace: Path, files: Iterable[tuple[str, str, str | None]],
+def texts_from_patches(workspace: Path, files: Iterable[tuple[str, str, str | None, int | None]],
                        read_at_base: ReadAtBase, renamed: Mapping[str, str] | None = None,
                        removed: Iterable[str] = ()) -> BaseTexts | None:
-    """The bot: `files` are (path, status, patch) as the API lists the pull request's files; the
-    head is the checkout in `workspace` (reads confined to it: analysis/files.confine_reads).
-    `renamed`: new path -> old path of the renamed files (their patch is against the old text);
-    `removed`: the deleted files, read through the API. None when more than MAX_API_READS files
-    would need the API. Raises what `read_at_base` raises (an API error)."""
+    """The bot: `files` are (path, status, patch, changes) as the API lists the pull request's
+    files (`changes`: its additions plus deletions, None if unknown); the head is the checkout in
+    `workspace` (reads confined to it: analysis/files.confine_reads). `renamed`: new path -> old
+    path of the renamed files (their patch is against the old text); `removed`: the deleted files,
+    read through the API. None when more than MAX_API_READS files would need the API. Raises what
+    `read_at_base` raises (an API error)."""
     confine_reads(workspace)
     renamed = renamed or {}
     texts: BaseTexts = {}
     reads = 0
-    for path, status, patch in [*files, *((path, "removed", None) for path in removed)]:
+    for path, status, patch, changes in [*files, *((path, "removed", None, None) for path in removed)]:
         if status in ("added", "copied") or (status == "renamed" and path not in renamed):
-            texts[path] = None
+            _new_name(texts, path)
             continue
         old = renamed.get(path, path) if status == "renamed" else path
         head = _head_text(workspace, path) if status != "removed" else None
         undone = base_text(head, patch) if head is not None and patch else None
-        if undone is None and status == "renamed" and not patch:
-            undone = head  # renamed, unedited: GitHub gives no patch
+        if undone is None and status == "renamed" and not patch and changes == 0:
+            # Renamed, unedited: GitHub gives no patch. It gives none for a large diff either, so
+            # only a count of no changed lines tells the head's text is the base's.
+            undone = head
         if undone is None:
             reads += 1
             if reads > MAX_API_READS:
                 return None
         if status == "renamed":
-            texts[path] = None  # the head's name is new
+            _new_name(texts, path)
         texts[old] = undone if undone is not None else decoded(read_at_base(old))
     return texts
+
+
+def _new_name(texts: BaseTexts, path: str) -> None:
+    """`path` is new in the head (added, or a rename's new name): no base text, unless a rename
+    away from it recorded one (`z.py` renamed to `a.py` and a new `z.py` added, in either order)."""
+    texts.setdefault(path, None)
 
 
 def _head_text(workspace: Path, path: str) -> str | None:

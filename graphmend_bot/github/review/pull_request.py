@@ -157,7 +157,7 @@ def _review_listed(ctx: ActionContext, config: Config, log: Log, repo: Repositor
 def _base_texts(ctx: ActionContext, repo: Repository, state: PullRequestState, log: Log) -> BaseTexts | None:
     """The changed files at the base commit, for the base's solve; None (breaks are then new on added
     lines only) when the API cannot give one whose patch cannot be undone."""
-    files = [(f.filename, f.status, f.patch) for f in state.python_files]
+    files = [(f.filename, f.status, f.patch, f.changes) for f in state.python_files]
     fallback = "; a break is new only on a line the pull request added or where an added call brings it in"
     renamed_away = set(state.renamed.values())
     removed = [path for path in state.gone if path not in renamed_away]

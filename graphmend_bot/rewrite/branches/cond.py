@@ -93,8 +93,11 @@ def cond_fix(ctx: FixContext, finding: Finding) -> Fix | None:
         return None
     facts = LocalFacts.of(ctx, enclosing_function(ctx, statement))
     require_well_typed(ctx, facts, statement, chain.tests[0])
-    condition = ConditionLowering(ctx, facts).lower(chain.tests[0])
-    return _build(ctx, chain, condition, facts)
+    lowering = ConditionLowering(ctx, facts)
+    condition = lowering.lower(chain.tests[0])
+    fix = _build(ctx, chain, condition, facts)
+    # torch.cond evaluates the whole condition: an operand `and`/`or` skipped too (its assumptions)
+    return fix.assuming(*lowering.assumptions) if fix is not None else None
 
 
 def _require_no_branch_free_form(facts: LocalFacts, values: Sequence[cst.BaseExpression]) -> None:

@@ -50,6 +50,7 @@ from graphmend_bot.rewrite.context import FixContext, Rejected
 from graphmend_bot.rewrite.dtype_facts import floating_names, floating_where_read
 from graphmend_bot.rewrite.partial_operators import hoisted_assumption
 from graphmend_bot.rewrite.purity import ArmAnalyzer, ArmInfo, dotted, names_in
+from graphmend_bot.rewrite.skipped_operands import SkippedOperand
 from graphmend_bot.rewrite.statements import Chain, branch_chain, next_statement, single_return
 from graphmend_bot.rewrite.static_conditions import floating_leaves, split_static_prefix
 from graphmend_bot.rewrite.well_typed import require_declared_tensor_return, require_well_typed
@@ -150,6 +151,9 @@ def _if_statement(ctx: FixContext, chain: Chain, facts: LocalFacts) -> Fix | Non
                     f"evaluates `{code}` on every call (assumes {', '.join(f'`.{r}()`' for r in failing)} "
                     "cannot fail there: a floating-point, non-empty tensor)"
                 )
+            risks = SkippedOperand(ctx, facts, chain.tests[0]).risks(test)
+            if risks:
+                lowering.assumptions.append(f"evaluates `{code}` on every call (assumes it cannot raise there: {'; '.join(risks)})")
     analyzer = lowering.arms
     fix: Fix | None = None
     returns = _returns(ctx, chain)
@@ -494,7 +498,8 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
     dtype and shape as `torch.logical_and(a, b)` (likewise `or`), so the fix is safe when every
     operand is provably a 0-d bool tensor (`bool_facts`: `mask.any()` of a uint8 mask is uint8);
     otherwise it assumes so. `not t` gives a Python bool where `torch.logical_not`
-    gives a tensor: that fix is unsafe.
+    gives a tensor, and so does `a and not t` wherever `a` is true: such fixes are unsafe. `&`/`|`
+    evaluate every operand: one `and`/`or` skipped must provably not raise (`skipped_operands`).
     """
     node: cst.BaseExpression = operand
     parent = ctx.parent(node)
@@ -525,7 +530,7 @@ def _bool_operation(ctx: FixContext, operand: cst.BaseExpression, facts: LocalFa
         replacement = ctx.replace_expression(node, code)
     edits = [*torch_import(ctx), replacement]
     notes = list(lowering.assumptions)
-    if isinstance(node, cst.UnaryOperation):
+    if _negates(node):  # `a and not b` is `not b`, a Python bool, wherever `a` is true
         notes.insert(0, "the value becomes a 0-d bool tensor instead of a Python bool")
     title = "Combine the tensor conditions with `torch.logical_*` instead of Python `and`/`or`/`not`"
     return Fix.of(title, tuple(edits), tuple(notes))
@@ -559,6 +564,13 @@ def _branched_on_next(ctx: FixContext, node: cst.BaseExpression) -> bool:
 
     function.visit(Visitor())
     return found
+
+
+def _negates(node: cst.BaseExpression) -> bool:
+    """A `not` in the `and`/`or`/`not` tree of `node`: its value is then a Python bool on some path."""
+    if isinstance(node, cst.BooleanOperation):
+        return _negates(node.left) or _negates(node.right)
+    return isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not)
 
 
 def _bool_leaves(node: cst.BaseExpression) -> list[cst.BaseExpression]:

@@ -112,7 +112,7 @@ def _guard_fix(ctx: FixContext, statement: cst.If) -> Fix | None:
     return Fix.of(
         f"Lower the validation guard to `torch._assert_async` under torch.compile ({detail})",
         tuple(edits),
-        (_raised_instead(type_name),),
+        (_raised_instead(type_name), *lowering.assumptions),
         wording="clause",
     )
 
