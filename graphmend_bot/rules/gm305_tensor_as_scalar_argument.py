@@ -31,6 +31,7 @@ from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 # The parameters of SCALAR_PARAMETERS that take Python ints.
 _INTS = frozenset({
     "pad", "size", "num_classes", "chunks", "split_size_or_sections", "shifts", "diagonal", "start", "length", "k",
+    "bins", "decimals", "n",
 })
 
 
@@ -46,6 +47,11 @@ def _made_here(kind: Kind) -> bool:
 METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
     "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "addcmul": ((None, "value"),), "norm": ((None, "p"),),
     "tensor_split": ((0, "tensor_indices_or_sections"),),
+    # Distribution parameters of the in-place samplers and `bernoulli`, a histogram's bins and range,
+    # `diff`'s order: Python numbers in every overload (`bernoulli_(p)` has a tensor one, and traces).
+    "normal_": ((0, "mean"), (1, "std")), "log_normal_": ((0, "mean"), (1, "std")),
+    "cauchy_": ((0, "median"), (1, "sigma")), "exponential_": ((0, "lambd"),), "geometric_": ((0, "p"),),
+    "bernoulli": ((0, "p"),), "histc": ((0, "bins"), (1, "min"), (2, "max")), "diff": ((0, "n"),),
 }
 # Not the size methods (`x.view(n, -1)`, `new_zeros`, `narrow`, `expand`: measured to break the same
 # way): on transformers 4.52.4 their sizes are tensors mostly through annotations such as
@@ -124,7 +130,11 @@ RULE = Rule(
         "Flags a tensor computed in traced code passed where a torch function takes a Python "
         "number: `alpha=` of `torch.add`/`sub`, `value=` of `addcmul`, `beta=`/`alpha=` of "
         "`addmm`, `p` of `norm`, the slope, threshold and `eps` arguments of `torch.nn.functional` "
-        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`; "
+        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`, "
+        "`F.pad`'s fill `value`, the range and bins of `torch.histc` (`min=x.min(), max=x.max()`), "
+        "`p` of `torch.bernoulli` and `cdist`, `decimals` of `torch.round`, `n` of `torch.diff`, and "
+        "the distribution parameters of the in-place samplers (`normal_(0.0, std)`, `log_normal_`, "
+        "`cauchy_`, `exponential_(rate)`, `geometric_`) and of `Tensor.bernoulli(p)`; "
         "and where a torch function takes a Python int made from tensors that reach the function: "
         "`F.pad`'s padding, `F.interpolate`'s `size`, `F.one_hot`'s `num_classes`, `torch.narrow`, "
         "`torch.topk`'s `k`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
