@@ -202,7 +202,9 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0009": (_RUNTIME, "a callee Dynamo decided earlier to skip"),
     "GB0022": (_RUNTIME, "an import that returns no module"),
     "GB0023": (_RUNTIME, "a comparison whose other operand is no constant"),
-    "GB0037": (_RUNTIME, "an operator without a dynamic-shape meta kernel"),
+    "GB0037": (_RUNTIME, "an operator without a dynamic-shape meta kernel, raised only under the non-default "
+                         "`capture_dynamic_output_shape_ops=True`; measured with it on, `nonzero`, `unique` (with `dim` "
+                         "too), `unique_consecutive`, `bincount`, `masked_select` and `repeat_interleave` trace"),
     "GB0043": (_RUNTIME, "a custom operator that is not PT2-compliant"),
     "GB0087": (_RUNTIME, "an operator that fails on fake tensors"),
     "GB0064": (_RUNTIME, "an exception while propagating fake tensors"),
@@ -342,7 +344,8 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0034": ("eager-error", "an assert whose test Dynamo proves False (it fails in eager too) where no partial graph "
                               "can be compiled (inside a `with` block, fullgraph)"),
     "GB0035": (_RUNTIME, "a user class's `__bool__` returning a tensor-derived value: measured, Dynamo breaks inside "
-                         "`__bool__` (GB0124 on `bool(t)`, GM302) and the `if obj:` line follows"),
+                         "`__bool__` (GB0124 on `bool(t)`, GM302) and the `if obj:` line follows; a `__bool__` "
+                         "returning the tensor itself raises TypeError in eager too (measured)"),
     "GB4372": ("eager-error", "`Fn.apply(x, scale=s)` to a forward with keyword-only parameters: apply passes no "
                               "keywords, so eager raises TypeError too (measured)"),
     "GB7324": ("config", "only with fullgraph=True (output_graph.py raises it under one_graph); without it "

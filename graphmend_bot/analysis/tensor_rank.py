@@ -15,7 +15,8 @@ elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.de
 0-d: a bound tensor of any other rank broadcasts the result, `x.argmax().clamp(max=limits)` with a
 1-d `limits` is 1-d and indexes by gathering), and `torch.bucketize(s, boundaries)` /
 `torch.searchsorted(boundaries, s)` of one (torchcde's `_interpret_t`; measured on torch 2.13 in
-tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering).
+tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering);
+a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers).
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: 
                                 for o in operands)
             return keeps and is_scalar(func.value, scalars, numbers, resolve)
         return func.attr in _NO_ARGUMENT_SCALARS and not node.args and not node.keywords
+    if name == "torch.randint":
+        return _empty_size(node)
     position = _RANK_OF_ARGUMENT.get(name or "")
     if position is not None:
         bounds = [*node.args[1:], *(keyword.value for keyword in node.keywords)] if name in _CLAMP_FUNCTIONS else []
@@ -113,6 +116,13 @@ def _bound(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolv
     tensor of unknown rank (a buffer, a parameter, one made here) may broadcast the result."""
     is_none = isinstance(node, ast.Constant) and node.value is None
     return is_none or python_number(node, numbers) or is_scalar(node, scalars, numbers, resolve)
+
+
+def _empty_size(call: ast.Call) -> bool:
+    """`torch.randint(0, n, ())`, `torch.randint(n, size=())`: a draw of size `()` is 0-d (the size is
+    the last of two or three positional arguments, or `size=`)."""
+    sizes = [k.value for k in call.keywords if k.arg == "size"] or (call.args[-1:] if len(call.args) in (2, 3) else [])
+    return len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)) and not sizes[0].elts
 
 
 def _int(node: ast.expr) -> bool:

@@ -31,6 +31,7 @@ from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 # The parameters of SCALAR_PARAMETERS that take Python ints.
 _INTS = frozenset({
     "pad", "size", "num_classes", "chunks", "split_size_or_sections", "shifts", "diagonal", "start", "length", "k",
+    "bins", "decimals", "n",
 })
 
 
@@ -46,6 +47,11 @@ def _made_here(kind: Kind) -> bool:
 METHOD_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
     "add": ((None, "alpha"),), "sub": ((None, "alpha"),), "addcmul": ((None, "value"),), "norm": ((None, "p"),),
     "tensor_split": ((0, "tensor_indices_or_sections"),),
+    # Distribution parameters of the in-place samplers and `bernoulli`, a histogram's bins and range,
+    # `diff`'s order: Python numbers in every overload (`bernoulli_(p)` has a tensor one, and traces).
+    "normal_": ((0, "mean"), (1, "std")), "log_normal_": ((0, "mean"), (1, "std")),
+    "cauchy_": ((0, "median"), (1, "sigma")), "exponential_": ((0, "lambd"),), "geometric_": ((0, "p"),),
+    "bernoulli": ((0, "p"),), "histc": ((0, "bins"), (1, "min"), (2, "max")), "diff": ((0, "n"),),
 }
 # Not the size methods (`x.view(n, -1)`, `new_zeros`, `narrow`, `expand`: measured to break the same
 # way): on transformers 4.52.4 their sizes are tensors mostly through annotations such as
@@ -114,6 +120,45 @@ def _tensor_method(rule: Rule, checker: Checker, call: ast.Call, method: str, re
         _report(rule, checker, call, f".{method}()", _scalar_arguments(checker, call, METHOD_PARAMETERS[method], args))
 
 
+# `clamp(x, min, max)` with one bound a Python number and the other a tensor: torch has no overload
+# for a number and a tensor, so both are taken as numbers and the tensor is read back (measured on
+# torch 2.13: GB0033 for a 0-d bound, computed or a buffer; with a bound of higher rank eager raises
+# TypeError). Two tensor bounds, or one alone, take the tensor overload and trace. Reported only for a
+# bound the source proves 0-d (`y.mean()`, `t.max() - 3`): a buffer's rank is not known here.
+_CLAMPS = ("clamp", "clip", "clamp_", "clip_")
+
+
+def _number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _mixed_bounds(rule: Rule, checker: Checker, call: ast.Call, callee: str, args: list[Kind], skip: int) -> None:
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords):
+        return
+    keywords = checker.keyword_kinds(call)
+    bounds = {name: (node, kind) for name, node, kind in zip(("min", "max"), call.args[skip:], args[skip:])}
+    bounds.update((k.arg, (k.value, keywords[k.arg])) for k in call.keywords if k.arg in ("min", "max"))
+    if len(bounds) != 2 or not any(_number(node) for node, _ in bounds.values()):
+        return
+    for name, (node, kind) in bounds.items():
+        if kind.is_tensor and not checker.assumed_tensor(kind) and checker.is_scalar_tensor(node):
+            checker.report(rule, call, f"`{name}` of `{callee}` beside a Python number bound is read back to Python",
+                           kind)
+            return
+
+
+def _clamp_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
+    _mixed_bounds(rule, checker, call, f"torch.{name}", args, skip=1)
+
+
+def _clamp_method(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> None:
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if receiver.is_tensor and not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+        _mixed_bounds(rule, checker, call, f".{method}()", args, skip=0)
+
+
 RULE = Rule(
     code="GM305",
     name="tensor-as-scalar-argument",
@@ -124,7 +169,12 @@ RULE = Rule(
         "Flags a tensor computed in traced code passed where a torch function takes a Python "
         "number: `alpha=` of `torch.add`/`sub`, `value=` of `addcmul`, `beta=`/`alpha=` of "
         "`addmm`, `p` of `norm`, the slope, threshold and `eps` arguments of `torch.nn.functional` "
-        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`; "
+        "activations and norms, `p` of `F.dropout`, `scale=` of `scaled_dot_product_attention`, "
+        "`F.pad`'s fill `value`, the range and bins of `torch.histc` (`min=x.min(), max=x.max()`), "
+        "`p` of `torch.bernoulli` and `cdist`, `decimals` of `torch.round`, `n` of `torch.diff`, and "
+        "the distribution parameters of the in-place samplers (`normal_(0.0, std)`, `log_normal_`, "
+        "`cauchy_`, `exponential_(rate)`, `geometric_`) and of `Tensor.bernoulli(p)`; `clamp`/`clip` given a "
+        "Python number for one bound and a 0-d tensor for the other (`y.clamp(0, y.mean())`); "
         "and where a torch function takes a Python int made from tensors that reach the function: "
         "`F.pad`'s padding, `F.interpolate`'s `size`, `F.one_hot`'s `num_classes`, `torch.narrow`, "
         "`torch.topk`'s `k`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
@@ -147,8 +197,9 @@ RULE = Rule(
         "give `F.one_hot` the number of classes the model knows (`num_classes=self.num_labels`)."
     ),
     detection=Detection(
-        torch_functions=dict.fromkeys(SCALAR_PARAMETERS, _torch_function),
-        tensor_methods=dict.fromkeys(METHOD_PARAMETERS, _tensor_method),
+        torch_functions={**dict.fromkeys(SCALAR_PARAMETERS, _torch_function),
+                         **dict.fromkeys(("clamp", "clip"), _clamp_function)},
+        tensor_methods={**dict.fromkeys(METHOD_PARAMETERS, _tensor_method), **dict.fromkeys(_CLAMPS, _clamp_method)},
     ),
     advice=("`{code}` passes a tensor where the operator takes a Python number: write the scaling as "
             "tensor arithmetic (`x + y * t`), or pass a number decided before the compiled call"),

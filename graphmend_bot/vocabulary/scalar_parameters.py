@@ -20,8 +20,12 @@ SCALAR_PARAMETERS: dict[str, tuple[tuple[int | None, str], ...]] = {
     _F + "cosine_similarity": ((3, "eps"),), _F + "pairwise_distance": ((2, "p"),),
     _F + "smooth_l1_loss": ((5, "beta"),), _F + "huber_loss": ((3, "delta"),),
     _F + "scaled_dot_product_attention": ((None, "scale"),),
+    # A histogram's range (`torch.histc(x, bins, min=x.min(), max=x.max())`, as calibration observers
+    # write it), a Bernoulli probability, a distance's `p`, a fill value of `F.pad`, rounding digits.
+    "histc": ((1, "bins"), (2, "min"), (3, "max")), "bernoulli": ((1, "p"),), "cdist": ((2, "p"),),
+    "round": ((None, "decimals"),), "diff": ((1, "n"),),
     # Python ints: sizes, counts, offsets (measured with `n = (x > 0).sum()` and `n = x.argmax()`).
-    _F + "pad": ((1, "pad"),), _F + "interpolate": ((1, "size"),), _F + "one_hot": ((1, "num_classes"),),
+    _F + "pad": ((1, "pad"), (3, "value")), _F + "interpolate": ((1, "size"),), _F + "one_hot": ((1, "num_classes"),),
     "chunk": ((1, "chunks"),), "split": ((1, "split_size_or_sections"),), "roll": ((1, "shifts"),),
     "diag": ((1, "diagonal"),), "tril": ((1, "diagonal"),), "triu": ((1, "diagonal"),),
     "narrow": ((2, "start"), (3, "length")), "topk": ((1, "k"),),
