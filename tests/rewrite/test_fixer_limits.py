@@ -77,7 +77,8 @@ def test_mixed_breaks_in_one_function_are_fixed_in_linear_work(tmp_path: Path, m
 def test_a_file_over_the_time_limit_keeps_its_findings_without_fixes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(rewrite, "FIX_SECONDS_PER_FILE", 0.0)
-    path = tmp_path / "m.py"
+    monkeypatch.chdir(tmp_path)  # paths are shown relative to the working folder, as a user runs it
+    path = Path("m.py")
     path.write_text(io_model(3))
     assert main(["check", "--diff", str(path)]) == 0  # nothing to change
     err = capsys.readouterr().err
@@ -90,7 +91,8 @@ def test_a_file_over_the_time_limit_keeps_its_findings_without_fixes(tmp_path: P
 def test_a_file_over_the_size_limit_keeps_its_findings_without_fixes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(rewrite, "FIX_MAX_BYTES", 100)
-    path = tmp_path / "m.py"
+    monkeypatch.chdir(tmp_path)
+    path = Path("m.py")
     path.write_text(io_model(3))
     assert main(["check", "--diff", str(path)]) == 0
     size = len(path.read_bytes())
