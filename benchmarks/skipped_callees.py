@@ -56,13 +56,17 @@ from generated_table import write_or_check  # noqa: E402
 
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "skipped_callees.py"
 SKIPPED_IDS = frozenset({"GB0007", "GB0008"})
-# Refusals that say the measurement's own arguments made the call fail, not that Dynamo cannot
-# trace the callee: never a table entry. "Observed exception" (text where a number goes), "failed to
-# bind arguments when attempting to inline" and "missing args to functools.partial" (a class that
-# requires arguments, built with none); and the two whose Gb_type says the argument types decide,
-# "Failed to trace builtin operator" (`operator.setitem` of text) and "Unsupported arguments for
-# itertools.groupby".
-REFUSED_FOR_THE_ARGUMENTS = frozenset({"GB0088", "GB7312", "GB0260", "GB0059", "GB0134"})
+# Ids that do not say Dynamo cannot trace the callee: never a table entry. The measurement's
+# arguments made the call fail: "Observed exception" (text where a number goes), "failed to bind
+# arguments when attempting to inline" and "missing args to functools.partial" (a class that
+# requires arguments, built with none), an assertion of the callee that failed on them (GB0034,
+# GB0171). The Gb_type says the arguments decide: "Failed to trace builtin operator"
+# (`operator.setitem` of text), "Unsupported arguments for itertools.groupby", "constant-like method
+# call with non-constant args". The call traced: "Reconstruction failure" (GB0092) breaks later,
+# where its result must be rebuilt.
+NOT_THE_CALLEES_REFUSAL = frozenset(
+    {"GB0088", "GB7312", "GB0260", "GB0034", "GB0171", "GB0059", "GB0134", "GB0299", "GB0092"}
+)
 # Modules never imported here: they open windows, print, or only exist on other platforms.
 NOT_IMPORTED = frozenset({
     "antigravity", "this", "idlelib", "tkinter", "turtle", "turtledemo", "ensurepip", "venv", "lib2to3",
@@ -243,7 +247,7 @@ def measure(dotted: str, by_type: dict[str, str]) -> str:
 def is_refusal(gb_id: str) -> bool:
     """A graph-break id Dynamo refused the call with (not `traced`, `error`, `unknown`), other than
     a failure the measurement's arguments caused."""
-    return gb_id.startswith("GB") and gb_id not in REFUSED_FOR_THE_ARGUMENTS
+    return gb_id.startswith("GB") and gb_id not in NOT_THE_CALLEES_REFUSAL
 
 
 def other_arguments(gb_id: str) -> tuple[str, ...]:
@@ -254,12 +258,12 @@ def other_arguments(gb_id: str) -> tuple[str, ...]:
 def argument_independent(gb_id: str, measured_again: list[str]) -> bool:
     """Whether a refusal with text arguments holds for the others: a skipped function breaks
     unless one of them traces through it; any other id holds when none of them traces or is
-    refused otherwise (an argument the call itself rejects, `error` or REFUSED_FOR_THE_ARGUMENTS,
+    refused otherwise (an argument the call itself rejects, `error` or NOT_THE_CALLEES_REFUSAL,
     says nothing):
     `json.loads` is `Unsupported method call` on text and bytes, and raises on a number."""
     if gb_id in SKIPPED_IDS:
         return "traced" not in measured_again
-    return all(again == gb_id or again == "error" or again in REFUSED_FOR_THE_ARGUMENTS for again in measured_again)
+    return all(again == gb_id or again == "error" or again in NOT_THE_CALLEES_REFUSAL for again in measured_again)
 
 
 def call_statement(required: int, argument: str) -> str:

@@ -52,6 +52,7 @@ from generated_table import write_or_check  # noqa: E402
 from skipped_callees import (  # noqa: E402
     ARGUMENT_DEPENDENT,
     NOT_BUILT,
+    SKIPPED_IDS,
     TEXT_ARGUMENT,
     argument_classes,
     argument_independent,
@@ -65,6 +66,7 @@ from skipped_callees import (  # noqa: E402
 
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "skipped_methods.py"
 # The arguments a candidate class is built with, tried in turn (three numbers: a date, a time).
+ARGUMENTS_UNKNOWN = "arguments-unknown"
 CONSTRUCTIONS = ("", '"a"', "1, 1, 1")
 
 
@@ -102,7 +104,7 @@ def construction(cls: type) -> str | None:
     return None
 
 
-def methods(cls: type) -> Iterator[tuple[str, int]]:
+def methods(cls: type) -> Iterator[tuple[str, int | None]]:
     """(name, required positional arguments) of each public method of `cls`, its bases' included."""
     for name in sorted(dir(cls)):
         if name.startswith("_"):
@@ -124,12 +126,13 @@ def methods(cls: type) -> Iterator[tuple[str, int]]:
         yield name, required_positionals(getattr(cls, name))
 
 
-def required_positionals(method: object) -> int:
-    """Required positional arguments past `self`; a C method without a signature is given none."""
+def required_positionals(method: object) -> int | None:
+    """Required positional arguments past `self`; None for a C method without a signature (called
+    with none when measured)."""
     try:
         parameters = list(inspect.signature(method).parameters.values())
     except (TypeError, ValueError):
-        return 0
+        return None
     required = [
         p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
@@ -147,12 +150,16 @@ def refusal(cls: type, prelude: str, statement: str, by_type: dict[str, str]) ->
 
 
 def measure(
-    cls: type, method: str, required: int, receiver: str, prelude: str, by_type: dict[str, str]
+    cls: type, method: str, required: int | None, receiver: str, prelude: str, by_type: dict[str, str]
 ) -> str:
     def call(argument: str) -> str:
-        return f"{receiver}.{method}(" + ", ".join([argument] * required) + ")"
+        return f"{receiver}.{method}(" + ", ".join([argument] * (required or 0)) + ")"
 
     gb_id = refusal(cls, prelude, call(TEXT_ARGUMENT), by_type)
+    if required is None and is_refusal(gb_id) and gb_id not in SKIPPED_IDS:
+        # Called with no argument, a C method that takes one (`deque.rotate(1)`, traced) is refused
+        # as an unsupported call: only a skipped function's id holds whatever it is given.
+        return ARGUMENTS_UNKNOWN
     if not required or not is_refusal(gb_id):
         return gb_id
     measured_again = [refusal(cls, prelude, call(other), by_type) for other in other_arguments(gb_id)]

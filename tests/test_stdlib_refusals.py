@@ -3,14 +3,13 @@ arguments (GB0156 "Unsupported method call", GB0147 "Unsupported function call",
 pinned torch.
 
 benchmarks/skipped_callees.py and benchmarks/skipped_methods.py record them with the id measured
-(GM640 reports each with it). Here one entry per id is measured again, and real calls, with
+(GM640 reports each with it). Here one callee per id is measured again, and real calls, with
 arguments as code writes them, go through `torch._dynamo.explain` and `graphmend check`: each
 breaks at its line with the recorded id and is reported with it; what Dynamo traces is not.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 import textwrap
 from pathlib import Path
@@ -26,8 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from sample_modules import dynamo_breaks, graphmend_findings  # noqa: E402
 from skipped_callees import SKIPPED_IDS, gb_ids_by_type, measure  # noqa: E402
-from skipped_methods import measure as measure_method  # noqa: E402
-from skipped_methods import methods  # noqa: E402
 
 IMPORTS = (
     "import array, dataclasses, datetime, json, random, shlex\n"
@@ -69,6 +66,8 @@ def _model(init: str, expression: str) -> tuple[str, int]:
 
 
 def _first_per_id(table: dict[str, str]) -> list[str]:
+    """One entry per id other than a skipped function's (tests/test_skipped_methods.py measures
+    the methods' again)."""
     firsts: dict[str, str] = {}
     for name in sorted(table):
         if table[name] not in SKIPPED_IDS:
@@ -81,20 +80,11 @@ def test_the_tables_hold_other_ids() -> None:
 
 
 @pytest.mark.parametrize("name", _first_per_id(SKIPPED_CALLEES))
-def test_one_callee_per_id_is_refused_with_it(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    assert measure(name, gb_ids_by_type()) == SKIPPED_CALLEES[name]
-
-
-@pytest.mark.parametrize("name", _first_per_id(HELD_METHODS))
-def test_one_held_method_per_id_is_refused_with_it(
+def test_one_callee_per_id_is_refused_with_it(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # what building the object writes lands here
-    module, cls, method = name.rsplit(".", 2)
-    found = getattr(importlib.import_module(module), cls)
-    required = dict(methods(found))[method]
-    assert measure_method(found, method, required, "HELD", "", gb_ids_by_type()) == HELD_METHODS[name]
+    monkeypatch.chdir(tmp_path)
+    assert measure(name, gb_ids_by_type()) == SKIPPED_CALLEES[name]
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED_CALLS))
@@ -104,19 +94,21 @@ def test_refused_call_breaks_and_is_reported_with_its_id(name: str, tmp_path: Pa
     assert (line, "GM640", SKIPPED_CALLEES[name]) in graphmend_findings(source, tmp_path)
 
 
-def test_held_timedelta_method_breaks_and_is_reported(tmp_path: Path) -> None:
-    """`self.delta.total_seconds()` on a `timedelta` built in `__init__`: GB0156."""
-    name = "datetime.timedelta.total_seconds"
-    source, line = _model("self.delta = datetime.timedelta(seconds=1)", "self.delta.total_seconds()")
+def test_held_decoder_method_breaks_and_is_reported(tmp_path: Path) -> None:
+    """`self.decoder.decode(s)` on a `json.JSONDecoder` built in `__init__`: GB0156."""
+    name = "json.JSONDecoder.decode"
+    source, line = _model("self.decoder = json.JSONDecoder()", "self.decoder.decode('[1]')")
     assert dynamo_breaks(source, tmp_path) == {(line, HELD_METHODS[name])}
     assert (line, "GM640", HELD_METHODS[name]) in graphmend_findings(source, tmp_path)
 
 
 def test_built_random_method_breaks_and_is_reported(tmp_path: Path) -> None:
-    """`rng.random()` on `rng = random.Random()` built in the function."""
-    name = "random.Random.random"
-    source, line = _model("pass", "rng.random()")
-    source = source.replace("        _value = rng.random()", "        rng = random.Random()\n        _value = rng.random()")
+    """`rng.choice(xs)` on `rng = random.Random(0)` built in the function: GB0156."""
+    name = "random.Random.choice"
+    source, line = _model("pass", "rng.choice([1, 2])")
+    source = source.replace(
+        "        _value = rng.choice", "        rng = random.Random(0)\n        _value = rng.choice"
+    )
     line += 1
     assert dynamo_breaks(source, tmp_path) == {(line, BUILT_METHODS[name])}
     assert (line, "GM640", BUILT_METHODS[name]) in graphmend_findings(source, tmp_path)

@@ -1400,6 +1400,10 @@ SKIPPED_CALLEES: dict[str, str] = {
         "glob.glob1",
     ), "GB0262"),
     **dict.fromkeys((
+        "locale.format_string",
+        "pkgutil.resolve_name",
+    ), "GB0292"),
+    **dict.fromkeys((
         "logging.disable",
     ), "GB0467"),
     **dict.fromkeys((
@@ -1419,6 +1423,10 @@ SKIPPED_CALLEES: dict[str, str] = {
 }
 
 HANDLED: dict[str, str] = {
+    **dict.fromkeys((
+        "quopri.ishex",
+        "quopri.needsquoting",
+    ), "GB0034"),
     **dict.fromkeys((
         "aifc.open",
         "ast.literal_eval",
@@ -1915,14 +1923,10 @@ HANDLED: dict[str, str] = {
         "inspect.cleandoc",
         "inspect.getdoc",
         "inspect.getmodule",
-        "locale.format_string",
         "ntpath.relpath",
         "pkgutil.iter_importer_modules",
-        "pkgutil.resolve_name",
         "pprint.pp",
         "pprint.pprint",
-        "quopri.ishex",
-        "quopri.needsquoting",
         "typing.final",
         "typing.no_type_check",
     ), "argument-dependent"),
