@@ -10,7 +10,7 @@ Dynamo handler, and the Python functions of its skip list: `BUILTIN_SKIPLIST`, `
 and the Python functions it inlines (`threading.current_thread()`, `os.path.exists(p)`,
 `glob.glob(p)`), which break when what they call inside is skipped: Dynamo reports that at the
 caller's line, with the callee's id. One with required positional arguments is measured with text
-for each (most take a path or a string), and, when refused, again with a class and with a list:
+for each (most take a path or a string), and, when refused, again with a class, a list, a dict and a tensor:
 one of those that traces through it (`inspect.getmodule(cls)`) breaks or not by its arguments and
 is left out. Those are traced through for real, so the
 modules whose functions wait for input or start processes or servers when run (`INTERACTIVE`)
@@ -122,10 +122,14 @@ ENTRY_POINTS = frozenset({"main", "test", "cli", "_main", "_test"})
 # take text or a path. A refusal needs Dynamo to reach a skipped call while tracing the body with it;
 # a wrong-typed argument ends in an exception instead, which is not a refusal (kept in HANDLED).
 TEXT_ARGUMENT = '"a"'
+# ... except a function whose argument must be one of a few words, asserted by the callee itself
+# (warnings' actions): text it rejects ends in an exception, so it is measured with a word it takes.
+CHOICE_ARGUMENTS = {"warnings.simplefilter": '"ignore"', "warnings.filterwarnings": '"ignore"'}
 # ... and, when refused with text, measured again with each of these for every argument: a function
 # one of them traces through (`inspect.getmodule(Thing)`, refused on text only) breaks or not by the
-# arguments the code passes, so it stays out of the table (HANDLED, `argument-dependent`).
-OTHER_ARGUMENTS = ("Thing", "[1.0]")
+# arguments the code passes, so it stays out of the table (HANDLED, `argument-dependent`). A dict
+# and the frame's tensor `y` too: model code passes its configs and tensors.
+OTHER_ARGUMENTS = ("Thing", "[1.0]", "dict(a=1.0)", "y")
 # A refusal with another id (`Unsupported method call`) is kept only when each of these is refused
 # with it too: a number or bytes where text failed may trace (`base64.b32encode(b"a")`).
 # An instance of a dataclass of the code, `Record()`, too: `dataclasses.fields(self)` traces, while
@@ -238,7 +242,7 @@ def measure(dotted: str, by_type: dict[str, str]) -> str:
     """The graph-break id Dynamo refuses `dotted(...)` with when tracing; `traced` when it does not
     refuse it, `error` for an exception that is not a graph break (a constant fold that ran)."""
     required = required_positionals(dotted, function_named(dotted)) or 0
-    gb_id = refusal(dotted, call_statement(required, TEXT_ARGUMENT), by_type)
+    gb_id = refusal(dotted, call_statement(required, CHOICE_ARGUMENTS.get(dotted, TEXT_ARGUMENT)), by_type)
     if not required or not is_refusal(gb_id):
         return gb_id
     measured_again = [

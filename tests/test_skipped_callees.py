@@ -54,6 +54,9 @@ SKIPPED_SAMPLES = {
     "glob.glob": "glob.glob('*.py')",
     "base64.b64encode": "base64.b64encode(b'a')",
     "shutil.which": "shutil.which('ls')",
+    # ... and with a word the callee accepts where text is rejected (an action), as code calls them.
+    "warnings.simplefilter": "warnings.simplefilter('ignore')",
+    "warnings.filterwarnings": "warnings.filterwarnings('ignore', category=UserWarning)",
 }
 # Standard-library calls Dynamo traces on torch 2.13 (inlined, polyfilled, folded on constants,
 # or given a handler): none is in the table, and graphmend reports none.
@@ -69,7 +72,7 @@ TRACED_SAMPLES = [
 IMPORTS = (
     "import abc, base64, collections, dataclasses, functools, glob, hashlib, heapq, importlib, inspect, itertools, platform, tempfile, "
     "linecache, locale, math, operator, os, os.path, random, re, secrets, shutil, struct, sys, threading, time, traceback, "
-    "weakref\n"
+    "warnings, weakref\n"
     "import torch\n\n\n"
     "@dataclasses.dataclass\nclass Point:\n    x: int = 0\n\n\n"
 )

@@ -27,7 +27,7 @@ from sample_modules import dynamo_breaks, graphmend_findings  # noqa: E402
 from skipped_callees import SKIPPED_IDS, gb_ids_by_type, measure  # noqa: E402
 
 IMPORTS = (
-    "import array, dataclasses, datetime, json, random, shlex\n"
+    "import array, dataclasses, datetime, json, random\n"
     "from datetime import date\n\n"
     "import torch\n\n\n"
     "@dataclasses.dataclass\nclass Point:\n    x: int = 0\n\n\n"
@@ -38,7 +38,6 @@ REFUSED_CALLS = {
     "datetime.datetime.now": "datetime.datetime.now()",
     "datetime.date.today": "date.today()",  # the class imported by name
     "json.loads": "json.loads('{\"a\": 1}')",
-    "shlex.split": "shlex.split('a b')",
     "array.array": "array.array('f', [1.0])",
 }
 # What Dynamo traces: nothing is reported.
