@@ -65,7 +65,7 @@ TRACED_SAMPLES = [
     "re.compile('a+')", "math.sqrt(2.0)", "random.randint(0, 3)", "random.uniform(0.0, 1.0)",
     "operator.add(1, 2)", "itertools.chain([1], [2])", "inspect.signature(Point)",
     "weakref.ref(Point)", "collections.OrderedDict()", "os.environ.get('HOME')",
-    "platform.system()", "tempfile.gettempdir()", "threading.main_thread()",
+    "platform.system()", "tempfile.gettempdir()", "threading.main_thread()", "warnings.catch_warnings()",
     # refused on text, traced on a class: argument-dependent, left out of the table
     "inspect.getmodule(Point)", "os.path.basename('a/b')", "os.path.splitext('a.b')",
 ]
