@@ -117,6 +117,9 @@ NOT_BUILT = INTERACTIVE | frozenset(
         "contextvars",
     }
 )
+# Modules whose classes Dynamo replaces by polyfills that need the arguments code passes:
+# `itertools.combinations()` with none is refused (GB0147) where `combinations(range(3), 2)` traces.
+POLYFILLED_CLASSES = frozenset({"itertools"})
 ENTRY_POINTS = frozenset({"main", "test", "cli", "_main", "_test"})
 # What an inlined candidate with required arguments is called with, once per argument: most of them
 # take text or a path. A refusal needs Dynamo to reach a skipped call while tracing the body with it;
@@ -178,7 +181,7 @@ def class_callables(module_name: str) -> Iterator[tuple[str, object]]:
     code builds it (`array.array(...)`), and each method it offers on the class itself
     (`datetime.datetime.now()`, `datetime.date.fromisoformat(s)`): measured with no argument, so
     only a refusal of the callable itself (before any argument is bound) can enter the table."""
-    if module_name.partition(".")[0] in INTERACTIVE | NOT_BUILT:
+    if module_name.partition(".")[0] in INTERACTIVE | NOT_BUILT | POLYFILLED_CLASSES:
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

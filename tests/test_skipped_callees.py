@@ -68,6 +68,8 @@ TRACED_SAMPLES = [
     "platform.system()", "tempfile.gettempdir()", "threading.main_thread()", "warnings.catch_warnings()",
     # refused on text, traced on a class: argument-dependent, left out of the table
     "inspect.getmodule(Point)", "os.path.basename('a/b')", "os.path.splitext('a.b')",
+    # polyfilled classes: refused when built with no argument, traced with the ones code passes
+    "list(itertools.permutations(range(3)))", "list(itertools.combinations(range(3), 2))",
 ]
 IMPORTS = (
     "import abc, base64, collections, dataclasses, functools, glob, hashlib, heapq, importlib, inspect, itertools, platform, tempfile, "
