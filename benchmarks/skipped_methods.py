@@ -26,9 +26,11 @@ property) is measured twice, like the functions, with text for each required arg
 - inherited: on a held instance of a subclass that adds nothing (`class Sampler(random.Random)`),
   the way a class of the checked tree inherits the method (Dynamo models a `random.Random` it is
   given, and refuses `Random.uniform` of a subclass's: GB0008).
-A method enters a table only when Dynamo refuses it as a skipped function (GB0007 or GB0008), and
+A method enters a table when Dynamo refuses it as a skipped function (GB0007 or GB0008), and
 not when the same call with a class or a list argument traces (argument-dependent, as for the
-functions). tests/test_skipped_methods.py keeps the table in step with the pinned torch.
+functions); or when it refuses it with another id (`datetime.timedelta.total_seconds`, GB0156
+"Unsupported method call") that a class, a list, a number and a bytes argument give too (each
+entry keeps its measured id; skipped_callees.argument_independent). tests/test_skipped_methods.py keeps the table in step with the pinned torch.
 """
 
 from __future__ import annotations
@@ -48,52 +50,24 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from generated_table import write_or_check  # noqa: E402
 from skipped_callees import (  # noqa: E402
-    INTERACTIVE,
+    ARGUMENT_DEPENDENT,
+    NOT_BUILT,
     SKIPPED_IDS,
+    TEXT_ARGUMENT,
+    argument_classes,
+    argument_independent,
     candidate_modules,
     compiled_refusal,
     gb_ids_by_type,
+    is_refusal,
+    other_arguments,
     render_entries,
 )
 
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "skipped_methods.py"
-# Modules whose classes are never built here: built, they connect to a host, start processes or
-# threads, or take over the terminal or signals.
-NOT_BUILT = INTERACTIVE | frozenset(
-    {
-        "concurrent",
-        "ftplib",
-        "http",
-        "imaplib",
-        "multiprocessing",
-        "nntplib",
-        "poplib",
-        "queue",
-        "sched",
-        "selectors",
-        "signal",
-        "smtplib",
-        "socket",
-        "socketserver",
-        "ssl",
-        "telnetlib",
-        "threading",
-        "urllib",
-        "wsgiref",
-        "xmlrpc",
-        "mailbox",
-        "sqlite3",
-        "shelve",
-        "dbm",
-        "zipapp",
-        "unittest",
-        "logging",
-    }
-)
-CONSTRUCTIONS = ("", '"a"')  # the arguments a candidate class is built with, tried in turn
-TEXT_ARGUMENT = '"a"'
-OTHER_ARGUMENTS = ("Thing", "[1.0]")
-ARGUMENT_DEPENDENT = "argument-dependent"
+# The arguments a candidate class is built with, tried in turn (three numbers: a date, a time).
+ARGUMENTS_UNKNOWN = "arguments-unknown"
+CONSTRUCTIONS = ("", '"a"', "1, 1, 1")
 
 
 def stdlib_classes(module_name: str) -> Iterator[tuple[str, type]]:
@@ -130,7 +104,7 @@ def construction(cls: type) -> str | None:
     return None
 
 
-def methods(cls: type) -> Iterator[tuple[str, int]]:
+def methods(cls: type) -> Iterator[tuple[str, int | None]]:
     """(name, required positional arguments) of each public method of `cls`, its bases' included."""
     for name in sorted(dir(cls)):
         if name.startswith("_"):
@@ -152,12 +126,13 @@ def methods(cls: type) -> Iterator[tuple[str, int]]:
         yield name, required_positionals(getattr(cls, name))
 
 
-def required_positionals(method: object) -> int:
-    """Required positional arguments past `self`; a C method without a signature is given none."""
+def required_positionals(method: object) -> int | None:
+    """Required positional arguments past `self`; None for a C method without a signature (called
+    with none when measured)."""
     try:
         parameters = list(inspect.signature(method).parameters.values())
     except (TypeError, ValueError):
-        return 0
+        return None
     required = [
         p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
@@ -169,25 +144,26 @@ def refusal(cls: type, prelude: str, statement: str, by_type: dict[str, str]) ->
     """Compile `prelude` then `statement` between two tensor operations with `fullgraph=True`, `HELD`
     an instance built outside the frame and `Cls` the class: the graph-break id Dynamo refuses it with,
     `traced`, or `error` for an exception that is not a graph break."""
-    namespace: dict[str, object] = {"Cls": cls, "Thing": type("Thing", (), {})}
+    namespace: dict[str, object] = {"Cls": cls, **argument_classes()}
     namespace["HELD"] = eval(f"Cls({construction(cls)})", namespace)
     return compiled_refusal(namespace, "\n".join(part for part in (prelude, statement) if part), by_type)
 
 
 def measure(
-    cls: type, method: str, required: int, receiver: str, prelude: str, by_type: dict[str, str]
+    cls: type, method: str, required: int | None, receiver: str, prelude: str, by_type: dict[str, str]
 ) -> str:
     def call(argument: str) -> str:
-        return f"{receiver}.{method}(" + ", ".join([argument] * required) + ")"
+        return f"{receiver}.{method}(" + ", ".join([argument] * (required or 0)) + ")"
 
     gb_id = refusal(cls, prelude, call(TEXT_ARGUMENT), by_type)
-    if (
-        required
-        and gb_id in SKIPPED_IDS
-        and any(refusal(cls, prelude, call(other), by_type) == "traced" for other in OTHER_ARGUMENTS)
-    ):
-        return ARGUMENT_DEPENDENT
-    return gb_id
+    if required is None and is_refusal(gb_id) and gb_id not in SKIPPED_IDS:
+        # Called with no argument, a C method that takes one (`deque.rotate(1)`, traced) is refused
+        # as an unsupported call: only a skipped function's id holds whatever it is given.
+        return ARGUMENTS_UNKNOWN
+    if not required or not is_refusal(gb_id):
+        return gb_id
+    measured_again = [refusal(cls, prelude, call(other), by_type) for other in other_arguments(gb_id)]
+    return gb_id if argument_independent(gb_id, measured_again) else ARGUMENT_DEPENDENT
 
 
 def subclass(cls: type) -> type | None:
@@ -220,19 +196,16 @@ def build() -> tuple[str, dict[str, str], dict[str, str], dict[str, str]]:
                     builds = refusal(cls, "", f"obj = Cls({arguments})", by_type) == "traced"
                     sub = subclass(cls)
                     sub = sub if sub is not None and construction(sub) is not None else None
+                    prelude = f"obj = Cls({arguments})"
                     for method, required in methods(cls):
-                        if (gb_id := measure(cls, method, required, "HELD", "", by_type)) in SKIPPED_IDS:
+                        if is_refusal(gb_id := measure(cls, method, required, "HELD", "", by_type)):
                             held[f"{dotted}.{method}"] = gb_id
-                        prelude = f"obj = Cls({arguments})"
-                        if (
-                            builds
-                            and (gb_id := measure(cls, method, required, "obj", prelude, by_type))
-                            in SKIPPED_IDS
+                        if builds and is_refusal(
+                            gb_id := measure(cls, method, required, "obj", prelude, by_type)
                         ):
                             built[f"{dotted}.{method}"] = gb_id
-                        if (
-                            sub is not None
-                            and (gb_id := measure(sub, method, required, "HELD", "", by_type)) in SKIPPED_IDS
+                        if sub is not None and is_refusal(
+                            gb_id := measure(sub, method, required, "HELD", "", by_type)
                         ):
                             inherited[f"{dotted}.{method}"] = gb_id
         finally:

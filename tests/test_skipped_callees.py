@@ -54,6 +54,9 @@ SKIPPED_SAMPLES = {
     "glob.glob": "glob.glob('*.py')",
     "base64.b64encode": "base64.b64encode(b'a')",
     "shutil.which": "shutil.which('ls')",
+    # ... and with a word the callee accepts where text is rejected (an action), as code calls them.
+    "warnings.simplefilter": "warnings.simplefilter('ignore')",
+    "warnings.filterwarnings": "warnings.filterwarnings('ignore', category=UserWarning)",
 }
 # Standard-library calls Dynamo traces on torch 2.13 (inlined, polyfilled, folded on constants,
 # or given a handler): none is in the table, and graphmend reports none.
@@ -62,14 +65,16 @@ TRACED_SAMPLES = [
     "re.compile('a+')", "math.sqrt(2.0)", "random.randint(0, 3)", "random.uniform(0.0, 1.0)",
     "operator.add(1, 2)", "itertools.chain([1], [2])", "inspect.signature(Point)",
     "weakref.ref(Point)", "collections.OrderedDict()", "os.environ.get('HOME')",
-    "platform.system()", "tempfile.gettempdir()", "threading.main_thread()",
+    "platform.system()", "tempfile.gettempdir()", "threading.main_thread()", "warnings.catch_warnings()",
     # refused on text, traced on a class: argument-dependent, left out of the table
     "inspect.getmodule(Point)", "os.path.basename('a/b')", "os.path.splitext('a.b')",
+    # polyfilled classes: refused when built with no argument, traced with the ones code passes
+    "list(itertools.permutations(range(3)))", "list(itertools.combinations(range(3), 2))",
 ]
 IMPORTS = (
     "import abc, base64, collections, dataclasses, functools, glob, hashlib, heapq, importlib, inspect, itertools, platform, tempfile, "
     "linecache, locale, math, operator, os, os.path, random, re, secrets, shutil, struct, sys, threading, time, traceback, "
-    "weakref\n"
+    "warnings, weakref\n"
     "import torch\n\n\n"
     "@dataclasses.dataclass\nclass Point:\n    x: int = 0\n\n\n"
 )

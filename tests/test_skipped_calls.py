@@ -89,6 +89,14 @@ SAMPLES = {
     "torch.get_rng_state": "torch.get_rng_state()", "torch.typename": "torch.typename(y)",
     "torch.utils.data.get_worker_info": "torch.utils.data.get_worker_info()", "torch.hub.get_dir": "torch.hub.get_dir()",
     "torch.backends.mkldnn.is_available": "torch.backends.mkldnn.is_available()",
+    "torch.nn.utils.rnn.pack_padded_sequence": "torch.nn.utils.rnn.pack_padded_sequence(y.view(3, 1, 1), [3])",
+    # its input built before the compiled function runs, as an encoder receives it
+    "torch.nn.utils.rnn.pad_packed_sequence": "torch.nn.utils.rnn.pad_packed_sequence(packed)",
+    "torch.jit.isinstance": "torch.jit.isinstance(y, torch.Tensor)",
+    "torch.jit.fork": "torch.jit.fork(torch.sin, y)", "torch.jit.wait": "torch.jit.wait(future)",
+    "torch.random.manual_seed": "torch.random.manual_seed(0)", "torch.random.get_rng_state": "torch.random.get_rng_state()",
+    "torch.random.set_rng_state": "torch.random.set_rng_state(rng_state)", "torch.set_rng_state": "torch.set_rng_state(rng_state)",
+    "torch.cuda.manual_seed": "torch.cuda.manual_seed(0)", "torch.cuda.manual_seed_all": "torch.cuda.manual_seed_all(0)",
 }
 # One call per untraceable builtin (GM604's `builtins`).
 BUILTIN_SAMPLES = {
@@ -103,6 +111,7 @@ TRACEABLE = [
     "torch.get_default_dtype()", "torch.is_grad_enabled()", "torch.are_deterministic_algorithms_enabled()",
     "torch.cuda.is_available()", "torch.numel(y)", "torch.is_tensor(y)", "torch.is_floating_point(y)",
     "torch.promote_types(torch.float, torch.int)",
+    "torch.nn.utils.rnn.pad_sequence([y, y])", "torch.jit.is_scripting()",
 ]
 
 
@@ -115,6 +124,9 @@ def _break_ids(expression: str, tmp: Path) -> set[str]:
         "io": io, "os": os, "time": time, "uuid": uuid, "tmp": str(tmp), "sys": sys, "inspect": inspect, "types": types,
         "seed_sequence": np.random.SeedSequence(3), "generator": torch.Generator(),
         "default_state": torch.default_generator.get_state(),
+        "packed": torch.nn.utils.rnn.pack_padded_sequence(torch.ones(3, 1, 1), [3]),
+        "future": torch.jit.fork(torch.sin, torch.ones(3)),
+        "rng_state": torch.get_rng_state(),  # restored to what it is: the other tests' draws stay
         "threads": torch.get_num_threads(),  # set to what it is: the other tests' thread count stays
     }
     exec(compile(source, "<sample>", "exec"), namespace)

@@ -282,6 +282,15 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
         "torch.set_num_threads", "torch.manual_seed", "torch.get_rng_state", "torch.typename",
         "torch.utils.data.get_worker_info", "torch.hub.get_dir", "torch.backends.mkldnn.is_available",
     ), _SKIPPED),
+    # torch functions trace_rules' manual map marks SkipFunctionVariable, whatever their arguments:
+    # packing variable-length batches for an RNN (`pad_sequence` traces), TorchScript's refined
+    # isinstance (`torch.jit.is_scripting` traces), and reseeding or restoring the global RNGs.
+    **dict.fromkeys((
+        "torch.nn.utils.rnn.pack_padded_sequence", "torch.nn.utils.rnn.pad_packed_sequence",
+        "torch.jit.isinstance", "torch.jit.fork", "torch.jit.wait",
+        "torch.random.manual_seed", "torch.random.get_rng_state", "torch.random.set_rng_state", "torch.set_rng_state",
+        "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
+    ), _SKIPPED),
 }
 
 # Builtins Dynamo does not trace whatever their arguments: "Failed to trace builtin operator"
