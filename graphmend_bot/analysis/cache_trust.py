@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 
 from graphmend_bot.analysis.summary_cache import CACHE_DIR_NAME, CACHE_DIR_VARIABLE, SummaryCache
+from graphmend_bot.git_command import run_git
 
 KEY_BYTES = 32
 _KEY_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
@@ -104,13 +105,7 @@ def _foreign(folder: Path) -> str:
 def _tracked(folder: Path) -> bool:
     """Whether git tracks a file under `folder` (a committed cache comes with every clone)."""
     try:
-        listed = subprocess.run(
-            ["git", "ls-files", "-z", "--", folder.name],
-            cwd=folder.parent,
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
+        listed = run_git(["ls-files", "-z", "--", folder.name], folder.parent, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return False  # no git: nothing is tracked
     return listed.returncode == 0 and bool(listed.stdout)
