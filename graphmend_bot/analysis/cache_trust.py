@@ -8,7 +8,8 @@ An entry decides findings: a cache whose entries can come from someone else forg
   (`$XDG_CACHE_HOME/graphmend/key`, else `~/.cache/graphmend/key`; created 0600 in a 0700 folder),
   so an entry copied, committed or edited by anyone without that key never verifies (recomputed).
 Without a usable key there is no cache. The Action's `cache-dir` (github/review/analyse.py) is
-trusted by its workflow instead: it restores only what the default branch saved (docs/security.md).
+trusted by its workflow instead: only default-branch runs save it, and a pull request's run reads
+of it only the entries of texts it does not change (github/review/pull_request_cache.py).
 """
 
 from __future__ import annotations
