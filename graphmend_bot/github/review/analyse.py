@@ -47,9 +47,7 @@ def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | 
     `renamed` (old path -> new) matches a renamed file's breaks with the base's under its old name."""
     os.chdir(ctx.workspace)
     confine_reads(ctx.workspace)
-    touched = None if only is None else [*read_sources(only, ctx.workspace).values(),
-                                         *(text for text in (before or {}).values() if text is not None)]
-    cache = action_cache(ctx, log, touched)
+    cache = action_cache(ctx, log, only, before)
     result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache, replaced, patches, before,
                           renamed) \
         if added_lines is not None \
@@ -57,14 +55,16 @@ def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | 
     return _with_fixes(result, config, log)
 
 
-def action_cache(ctx: ActionContext, log: Log, touched: Collection[str] | None = None) -> SummaryCache | None:
+def action_cache(ctx: ActionContext, log: Log, changed: Sequence[str] | None = None,
+                 before: Mapping[str, str | None] | None = None) -> SummaryCache | None:
     """The `cache-dir` input's summary cache: a folder inside the workspace, reached by no symlink.
 
     The workflow empties it after the checkout (a pull request may commit a `.graphmend_cache`) and
     restores what was saved. Entries are type-checked JSON in any case (analysis/summary_cache.py),
     never code. In a run whose cache scope a pull request's runs can save into (a pull request's
-    own), only the entries of texts other than `touched` (the changed files' texts, head and base)
-    are read, and no whole-project entry (pull_request_cache.py); with `touched` unknown, none."""
+    own), only the entries of texts other than the `changed` files' (as the workspace has them, and
+    as `before` has them at the base) are read, and no whole-project entry (pull_request_cache.py);
+    with `changed` unknown, none."""
     name = ctx.inputs.cache_dir
     if not name:
         return None
@@ -77,7 +77,10 @@ def action_cache(ctx: ActionContext, log: Log, touched: Collection[str] | None =
         log.warning(f"cache-dir {name[:100]!r} is a symlink: no summary cache")
         return None
     if ctx.event_name in UNTRUSTED_SCOPE_EVENTS:
-        return PullRequestCache(folder, touched) if touched is not None else None
+        if changed is None:
+            return None
+        based = (text for text in (before or {}).values() if text is not None)
+        return PullRequestCache(folder, [*read_sources(changed, ctx.workspace).values(), *based])
     return SummaryCache(folder)
 
 
