@@ -9,7 +9,6 @@ import argparse
 import contextlib
 import gc
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -25,6 +24,7 @@ from graphmend_bot.config import Config, ConfigError, find_config_file, load_con
 from graphmend_bot.engine import check
 from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED
 from graphmend_bot.findings import CheckResult, FileError
+from graphmend_bot.git_command import run_git
 from graphmend_bot.github.core.context import FAIL_ON
 from graphmend_bot.project import ProjectScope, project_scope, within, write_root
 from graphmend_bot.report import RENDERERS
@@ -222,14 +222,13 @@ def _with_census(args: argparse.Namespace, config: Config, result: CheckResult) 
 
 
 def _repository_root(start: Path) -> Path:
-    done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True, text=True,
-                          check=False)
+    done = run_git(["rev-parse", "--show-toplevel"], start, text=True)
     return Path(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip() else start
 
 
 def _head_commit(root: Path) -> str:
     """The commit checked, so a census from another commit is refused; "" outside git."""
-    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False)
+    done = run_git(["rev-parse", "HEAD"], root, text=True)
     return done.stdout.strip() if done.returncode == 0 else ""
 
 

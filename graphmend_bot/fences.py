@@ -41,3 +41,28 @@ def code_span(text: str) -> str:
     fence = "`" * (longest_backtick_run(text) + 1)
     pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+
+
+def outside_code_blocks(lines: list[str]) -> list[bool]:
+    """For each line, whether it lies outside every fenced code block (CommonMark's fences: a run
+    of three or more backticks or tildes opens one, a line of a run as long at least closes it).
+    The bot's bodies quote pull requests' code in blocks (code_block): a line inside one is the
+    code's, never the bot's, whatever it says."""
+    outside: list[bool] = []
+    fence = ""
+    for line in lines:
+        opener = _FENCE.match(line)
+        if not fence:
+            # a backtick run followed by another backtick on its line is a code span, not a fence
+            opens = opener is not None and not (opener[1][0] == "`" and "`" in line[opener.end():])
+            outside.append(not opens)
+            fence = opener[1] if opener is not None and opens else ""
+            continue
+        outside.append(False)
+        if opener is not None and opener[1][0] == fence[0] and len(opener[1]) >= len(fence) \
+                and not line[opener.end():].strip():
+            fence = ""
+    return outside

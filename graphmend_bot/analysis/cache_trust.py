@@ -8,7 +8,8 @@ An entry decides findings: a cache whose entries can come from someone else forg
   (`$XDG_CACHE_HOME/graphmend/key`, else `~/.cache/graphmend/key`; created 0600 in a 0700 folder),
   so an entry copied, committed or edited by anyone without that key never verifies (recomputed).
 Without a usable key there is no cache. The Action's `cache-dir` (github/review/analyse.py) is
-trusted by its workflow instead: it restores only what the default branch saved (docs/security.md).
+trusted by its workflow instead: only default-branch runs save it, and a pull request's run reads
+of it only the entries of texts it does not change (github/review/pull_request_cache.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from functools import cache
 from pathlib import Path
 
 from graphmend_bot.analysis.summary_cache import CACHE_DIR_NAME, CACHE_DIR_VARIABLE, SummaryCache
+from graphmend_bot.git_command import run_git
 
 KEY_BYTES = 32
 _KEY_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
@@ -104,13 +106,7 @@ def _foreign(folder: Path) -> str:
 def _tracked(folder: Path) -> bool:
     """Whether git tracks a file under `folder` (a committed cache comes with every clone)."""
     try:
-        listed = subprocess.run(
-            ["git", "ls-files", "-z", "--", folder.name],
-            cwd=folder.parent,
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
+        listed = run_git(["ls-files", "-z", "--", folder.name], folder.parent, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return False  # no git: nothing is tracked
     return listed.returncode == 0 and bool(listed.stdout)

@@ -132,8 +132,8 @@ class SummaryCache:
 
     With a `signing_key`, each entry file is its HMAC-SHA256 under that key in hex, a newline, then
     its JSON, and an entry whose HMAC does not verify is not read. Without one, an entry is its JSON
-    alone, not authenticated (the Action's `cache-dir`, whose workflow restores only what the
-    default branch saved)."""
+    alone, not authenticated (the Action's `cache-dir`: only default-branch runs save it, and a pull
+    request's run reads less of it, github/review/pull_request_cache.py)."""
 
     def __init__(self, directory: Path, signing_key: bytes | None = None) -> None:
         self.directory = Path(directory)
@@ -142,12 +142,12 @@ class SummaryCache:
         self._linked: bool | None = None  # whether the folder is a symlink, once looked at
 
     # ---- keys ----------------------------------------------------------------------------
-    @staticmethod
-    def scan_key(digest: str, source_file: SourceFile) -> str:
+    # scan_key and summary_key are methods, not static: a pull request's cache notes whose they are
+    # (github/review/pull_request_cache.py)
+    def scan_key(self, digest: str, source_file: SourceFile) -> str:
         return _file_key("scan", digest, source_file.module, source_file.is_package)
 
-    @staticmethod
-    def summary_key(digest: str, source_file: SourceFile, dependency_calls: bool) -> str:
+    def summary_key(self, digest: str, source_file: SourceFile, dependency_calls: bool) -> str:
         return _file_key("summary", digest, source_file.module, source_file.is_package, dependency_calls,
                          installed=installed_state())
 

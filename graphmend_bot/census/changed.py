@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 from graphmend_bot.census.record import CensusError, is_commit, relative_path
+from graphmend_bot.git_command import run_git
 
 GIT_TIMEOUT_S = 60
 MAX_REVISION = 200
@@ -35,8 +36,7 @@ def changed_since(root: Path, base: str) -> tuple[str, set[str]]:
 
 def _git(root: Path, *args: str) -> str:
     try:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, encoding="utf-8",
-                              errors="surrogateescape", timeout=GIT_TIMEOUT_S, check=False)
+        done = run_git(args, root, text=True, encoding="utf-8", errors="surrogateescape", timeout=GIT_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise CensusError(f"git could not run: {error}") from None
     if done.returncode != 0:

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from graphmend_bot.git_command import run_git
+
 DEFAULT_FILE = "graphmend-census.json"
 
 
@@ -63,8 +65,7 @@ def _commit(root: Path, given: str | None) -> tuple[str, str]:
             return sha, ""
         return "", f"--graphmend-census-commit {given[:80]!r} is not a hexadecimal commit id: no commit recorded"
     try:
-        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10,
-                              check=False)
+        done = run_git(["rev-parse", "HEAD"], root, text=True, timeout=10)
         if done.returncode == 0 and is_commit(done.stdout.strip()):
             return done.stdout.strip(), ""
     except (OSError, subprocess.TimeoutExpired):

@@ -9,10 +9,10 @@ lists it); the census's format needs nothing more.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from graphmend_bot.census.record import Census, CensusError
+from graphmend_bot.git_command import run_git
 
 
 def refuse_if_edited(census: Census, root: Path) -> None:
@@ -21,10 +21,8 @@ def refuse_if_edited(census: Census, root: Path) -> None:
     covered = {record.path for record in census.breaks} | set(census.executed)
     if not covered or not census.commit:
         return
-    done = subprocess.run(
-        ["git", "diff", "--name-only", "--relative", "-z", "--no-ext-diff", "--no-textconv", census.commit, "--"],
-        cwd=root, capture_output=True, text=True, encoding="utf-8", errors="surrogateescape", check=False,
-    )
+    done = run_git(["diff", "--name-only", "--relative", "-z", census.commit, "--"], root, text=True,
+                   encoding="utf-8", errors="surrogateescape")
     if done.returncode != 0:
         raise CensusError(f"git cannot compare the working tree with commit {census.commit[:12]}, the census's, "
                           "so its lines cannot be trusted")
@@ -43,8 +41,7 @@ def refuse_if_edited(census: Census, root: Path) -> None:
 
 def _tracked_files(root: Path, commit: str) -> set[str]:
     """The files git tracks under `root` (relative to it)."""
-    done = subprocess.run(["git", "ls-files", "-z", "--"], cwd=root, capture_output=True, text=True,
-                          encoding="utf-8", errors="surrogateescape", check=False)
+    done = run_git(["ls-files", "-z", "--"], root, text=True, encoding="utf-8", errors="surrogateescape")
     if done.returncode != 0:
         raise CensusError(f"git cannot list the files of commit {commit[:12]}, the census's, so its lines cannot be "
                           "trusted")

@@ -29,7 +29,7 @@ from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.census_input import with_census, workspace_commit
 from graphmend_bot.github.core.context import ActionContext, ActionError
 from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
-from graphmend_bot.github.core.markers import TRACKING_MARKER
+from graphmend_bot.github.core.markers import TRACKING_MARKER, tracking_lines
 from graphmend_bot.github.core.outputs import Log, write_outputs
 from graphmend_bot.github.core.results import finish
 from graphmend_bot.github.fixes.fixing import fix_default_branch
@@ -74,7 +74,8 @@ def snapshot_of(findings: Sequence[Finding], sha: str) -> Snapshot:
 
 
 def parse_snapshot(body: str | None) -> Snapshot | None:
-    match = _SNAPSHOT.search(body or "")
+    """The snapshot on the body's last line, where tracking_body writes it."""
+    match = _SNAPSHOT.fullmatch(tracking_lines(body)[1])
     if match is None:
         return None
     try:
@@ -144,7 +145,7 @@ def find_tracking_issue(repo: Repository, bot: BotIdentity) -> Issue | None:
     if not bot.login:
         return None
     for issue in repo.get_issues(state="all", sort="created", direction="asc"):
-        if issue.pull_request is None and bot.wrote(issue.user) and TRACKING_MARKER in (issue.body or ""):
+        if issue.pull_request is None and bot.wrote(issue.user) and tracking_lines(issue.body)[0]:
             return issue
     return None
 

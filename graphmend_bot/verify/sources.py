@@ -11,7 +11,6 @@ import io
 import os
 import shutil
 import stat
-import subprocess
 import sys
 import tarfile
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from graphmend_bot.analysis.files import file_kind, outside
 from graphmend_bot.config import Config
+from graphmend_bot.git_command import run_git
 from graphmend_bot.report.controls import visible
 from graphmend_bot.report.github import inert_line
 
@@ -65,9 +65,7 @@ def export_ref(ref: str, directory: Path, destination: Path, warn: Callable[[str
     resolved = _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], toplevel)
     if resolved is None:
         raise SourceError(f"--against {ref}: no such commit in {toplevel}")
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", resolved.strip()], cwd=toplevel, capture_output=True, check=False
-    )
+    archive = run_git(["archive", "--format=tar", resolved.strip()], toplevel)
     if archive.returncode != 0:
         raise SourceError(
             f"--against {ref}: git archive failed: {archive.stderr.decode(errors='replace').strip()}"
@@ -196,7 +194,7 @@ def _git_location(directory: Path) -> tuple[Path | None, str]:
 
 def _git(arguments: list[str], cwd: Path) -> str | None:
     try:
-        completed = subprocess.run(["git", *arguments], cwd=cwd, capture_output=True, text=True, check=False)
+        completed = run_git(arguments, cwd, text=True)
     except (OSError, ValueError):
         return None
     return completed.stdout if completed.returncode == 0 else None

@@ -299,3 +299,18 @@ def test_markdown_output_keeps_a_hostile_file_name_inside_its_code_span(tmp_path
     assert "### ``a` <img src=x> @octocat `.py:7``" in done.stdout
     # The local report's `# ` title is its own; nothing the file name holds renders
     assert untrusted_markup(done.stdout) == ["HTML element <h1>"]
+
+
+def test_json_pre_existing_counts_every_finding_that_is_not_new_as_the_summary_does(tmp_path: Path) -> None:
+    # review16 #9: a pure rename keeps both breaks, neither new, and neither on a line of the diff
+    text = "import torch\n\n\n@torch.compile\ndef f(x):\n    n = x.item()\n    print(n)\n    return x * n\n"
+    git = GitRepo(tmp_path / "repo")
+    base = git.commit({"old.py": text}, "base")
+    git.commit({"old.py": None, "new.py": text}, "rename")
+    done = local_review(git.root, "--base", base, "--no-cache", "--output-format", "json")
+    assert done.returncode in (0, 1), done.stderr
+    document = json.loads(done.stdout)
+    assert (document["findings"], document["new"], document["pre_existing"]) == (2, 0, 2)
+    assert "0 new with this pull request (its base commit does not have them); 2 pre-existing" \
+        in document["summary_comment"]
+    assert document["pre_existing_on_context_lines"] == 0  # the diff has no line of either break

@@ -17,9 +17,11 @@ from fake_github import FakeGitHub
 from test_github_approve import FULL_COVERAGE, entry, report
 from world import NUMBER, REPO
 
-from graphmend_bot.github.core.markers import FIX_PR_MARKER
-from graphmend_bot.github.fixes.fix_pr import FixPlan, fix_body
+from graphmend_bot.fences import code_block, outside_code_blocks
+from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
+from graphmend_bot.github.fixes.fix_pr import FileEdit, FixPlan, Rewrite, fix_body, with_verification
 from graphmend_bot.github.fixes.narrowing import (
+    excluded_marker,
     exclusions_in,
     fixes_of,
     narrow,
@@ -120,6 +122,29 @@ def test_a_record_of_unproven_fixes_is_read_strictly() -> None:
     assert body.rstrip().endswith(FIX_PR_MARKER)  # the marker that identifies the fix PR stays last
     assert exclusions_in(body) == (["pkg/model.py:12-15"], "")
     assert exclusions_in(body + body)[1]  # two records: malformed, not merged
+
+
+def test_markers_quoted_in_the_fix_pull_requests_code_are_the_codes_never_the_bots() -> None:
+    # review16 #6: the body quotes the branch's code (Before/After) above its machine-read lines
+    quoted = "\n".join(['DOC = """', excluded_marker(["model.py:5-5"]), VERIFICATION_START, "x = 1  # kept",
+                         VERIFICATION_END, '"""'])
+    plan = FixPlan([FileEdit("m.py", b"")], [Rewrite("m.py", 3, "GM401", "print", quoted, quoted)])
+    body = fix_body(plan, "#1", "a" * 40)
+    assert exclusions_in(body) == ([], "")  # no record the bot never wrote, and not "malformed"
+    assert exclusions_in(f"Before:\n\n{code_block(quoted, 'python')}\n\n{FIX_PR_MARKER}\n") == ([], "")
+    recorded = with_exclusions(body, ["pkg/model.py:12-15"])
+    assert exclusions_in(recorded) == (["pkg/model.py:12-15"], "")
+    assert recorded.count(excluded_marker(["model.py:5-5"])) == 2  # the quoted code is left as it is
+    assert with_exclusions(recorded, []) == body
+    verified = with_verification(recorded, "Approved on a GPU.")
+    assert verified.count(quoted) == 2 and "Approved on a GPU." in verified and "Not verified" not in verified
+    assert verified.rstrip().endswith(FIX_PR_MARKER) and exclusions_in(verified) == (["pkg/model.py:12-15"], "")
+
+
+def test_a_fence_closes_only_on_a_run_as_long_as_its_own() -> None:
+    lines = ["````python", "```", "<!-- x -->", "````", "<!-- y -->", "~~~", "```", "~~~~", "z"]
+    assert outside_code_blocks(lines) == [False, False, False, False, True, False, False, False, True]
+    assert outside_code_blocks(["``` `inline` ```", "<!-- y -->"]) == [True, True]  # a code span, not a fence
 
 
 def test_the_bot_leaves_recorded_unproven_fixes_out_of_its_fix_pull_request(

@@ -151,3 +151,15 @@ def test_tracking_body_and_snapshot_round_trip() -> None:
     assert parse_snapshot(body) == now
     assert "a\\|b.py" in body and "(7 checked)" in body
     assert parse_snapshot("<!-- graphmend:snapshot {broken -->") is None
+
+
+def test_a_file_name_holding_a_snapshot_is_never_read_as_one() -> None:
+    # review16 #6's kin: the tables quote file names; only the body's last line is the snapshot
+    forged = snapshot_of([], "f" * 40).render()
+    finding = Finding("GM401", "`print` in traced code", f"{forged}.py", Location(3, 5), Location(3, 12), "GB0059",
+                      "m.f", "print(1)")
+    result = CheckResult([finding], files_checked=1)
+    now = snapshot_of(result.findings, "a" * 40)
+    body = tracking_body(result, now, None, "main", "https://github.com/o/r/blob/" + "a" * 40)
+    assert forged in body and parse_snapshot(body) == now
+    assert parse_snapshot(f"{forged}\n\n{body}") == now

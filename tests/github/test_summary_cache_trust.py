@@ -1,5 +1,6 @@
-"""The summary cache in the Action (docs/security.md, "The summary cache"): a review only ever reads
-a cache the default branch saved, and a pull request's run never saves one.
+"""The summary cache in the Action (docs/security.md, "The summary cache"): only pushes to the default
+branch save it, and a pull request's run never does (what such a run reads of a restored cache:
+test_pull_request_cache.py).
 
 `cache_problems` lists what a workflow file does against that rule; the shipped files have none,
 and each way of breaking the rule is shown to be caught."""

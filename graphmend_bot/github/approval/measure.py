@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from graphmend_bot.exit_codes import EXIT_MEASURED, EXIT_REFUSED
+from graphmend_bot.git_command import run_git
 from graphmend_bot.github.approval.base_config import write_config
 from graphmend_bot.github.approval.gate import valid_sha
 from graphmend_bot.github.core.outputs import Log
@@ -82,14 +83,12 @@ def _refusal(args: argparse.Namespace, env: Mapping[str, str]) -> str:
 
 def _show(checkout: Path, sha: str, name: str) -> bytes | None:
     """A file of commit `sha` at the repository root, or None when it has none."""
-    done = subprocess.run(["git", "show", f"{sha}:{name}"], cwd=checkout, capture_output=True, check=False,
-                          env=_git_environment())
+    done = run_git(["show", f"{sha}:{name}"], checkout, env=_git_environment())
     return done.stdout if done.returncode == 0 else None
 
 
 def _git(checkout: Path, *arguments: str) -> str:
-    done = subprocess.run(["git", *arguments], cwd=checkout, capture_output=True, text=True, check=False,
-                          env=_git_environment())
+    done = run_git(arguments, checkout, text=True, env=_git_environment())
     return done.stdout.strip() if done.returncode == 0 else ""
 
 

@@ -45,7 +45,7 @@ from graphmend_bot.github.approval.verdict import (
 )
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.context import ActionError, read_context
-from graphmend_bot.github.core.markers import FIX_PR_MARKER
+from graphmend_bot.github.core.markers import is_fix_pr
 from graphmend_bot.github.core.outputs import Log, append_summary, write_outputs
 from graphmend_bot.github.fixes.fix_pr import with_verification
 from graphmend_bot.github.fixes.narrow_round import HEAD_INPUT, PULL_INPUT
@@ -127,7 +127,7 @@ def submit(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 def _mark_fix_pr(pr: PullRequest, decision: Decision, head_sha: str, excluded: list[str], log: Log) -> bool:
     """A fix pull request's description says how verification went, and records the fixes found
     unproven so far for the bot's next run to leave out. True when new unproven fixes were recorded."""
-    if FIX_PR_MARKER not in (pr.body or ""):
+    if not is_fix_pr(pr.body):
         return False
     body = with_verification(pr.body, verification_status(decision, head_sha))
     if decision.unproven_fixes:

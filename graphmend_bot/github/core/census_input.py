@@ -22,6 +22,7 @@ from graphmend_bot.census.merge import RUNTIME_CODE, merge_census
 from graphmend_bot.census.record import Census, CensusError, load_census
 from graphmend_bot.config import Config
 from graphmend_bot.findings import CheckResult
+from graphmend_bot.git_command import run_git
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.report.untrusted_text import markdown_text
@@ -95,8 +96,7 @@ def describe_merge(result: CheckResult, census: Census, commit: str) -> str:
 def workspace_commit(workspace: Path) -> str:
     """The commit checked out in the workspace, or "" outside git."""
     try:
-        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=workspace, capture_output=True, text=True,
-                              timeout=30, check=False)
+        done = run_git(["rev-parse", "HEAD"], workspace, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return done.stdout.strip() if done.returncode == 0 else ""

@@ -39,3 +39,14 @@ TRACKING_MARKER = "<!-- graphmend:tracking -->"
 REPLY_MARKER = "<!-- graphmend:reply -->"
 VERIFY_MARKER = "<!-- graphmend:verify -->"
 
+
+def is_fix_pr(body: str | None) -> bool:
+    """Whether `body` ends with the fix pull request's marker (the code it quotes may hold the text too)."""
+    return last_line(body) == FIX_PR_MARKER
+
+
+def tracking_lines(body: str | None) -> tuple[bool, str]:
+    """(whether `body` is a tracking issue's, its last line: the snapshot) from the two lines the bot
+    ends it with, the tracking marker then the snapshot; a file name in its tables may hold either."""
+    lines = (body or "").rstrip().split("\n")
+    return len(lines) >= 2 and lines[-2].strip() == TRACKING_MARKER, lines[-1].strip()

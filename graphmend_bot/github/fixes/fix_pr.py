@@ -29,7 +29,7 @@ from github.GitTree import GitTree
 from github.PullRequest import PullRequest
 from github.Repository import Repository
 
-from graphmend_bot.fences import code_block, code_span
+from graphmend_bot.fences import code_block, code_span, outside_code_blocks
 from graphmend_bot.findings import Finding
 from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
 from graphmend_bot.github.core.outputs import Log
@@ -271,11 +271,15 @@ def _dropped_section(plan: FixPlan) -> list[str]:
 
 
 def with_verification(body: str, verification: str) -> str:
-    """`body` with its verification section replaced (the GPU job's verdict)."""
-    start, end = body.find(VERIFICATION_START), body.find(VERIFICATION_END)
-    if start < 0 or end < start:
+    """`body` with its verification section replaced (the GPU job's verdict). Its markers count only
+    as whole lines outside the code the body quotes, which may hold the same text."""
+    lines = body.split("\n")
+    outside = outside_code_blocks(lines)
+    starts = [i for i, line in enumerate(lines) if outside[i] and line.strip() == VERIFICATION_START]
+    ends = [i for i, line in enumerate(lines) if outside[i] and line.strip() == VERIFICATION_END]
+    if not starts or not ends or ends[-1] < starts[-1]:
         return body
-    return f"{body[:start]}{VERIFICATION_START}\n{verification}\n{body[end:]}"
+    return "\n".join([*lines[:starts[-1]], VERIFICATION_START, verification, *lines[ends[-1]:]])
 
 
 # -- the API --------------------------------------------------------------------------------------

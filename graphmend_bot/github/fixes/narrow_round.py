@@ -35,7 +35,7 @@ from graphmend_bot.github.approval.gate import DEFAULT_BOT_LOGIN, PullFacts, ref
 from graphmend_bot.github.approval.recompute import recompute_rewrite
 from graphmend_bot.github.core.api import API_ERRORS, EXECUTABLE, connect, describe, fetch_file, file_modes
 from graphmend_bot.github.core.context import ActionContext
-from graphmend_bot.github.core.markers import FIX_PR_MARKER
+from graphmend_bot.github.core.markers import is_fix_pr
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.fix_after_review import dispatch_verify
 from graphmend_bot.github.fixes.fix_pr import (
@@ -92,7 +92,7 @@ def narrow_fix_pull(ctx: ActionContext, repo: Repository, number: int, head_sha:
     reason = refusal(facts, ctx.repository, ctx.inputs.bot_login or DEFAULT_BOT_LOGIN)
     if reason is not None:
         return f"refused: {reason}"
-    if FIX_PR_MARKER not in (pr.body or ""):
+    if not is_fix_pr(pr.body):
         return "refused: the pull request's description is not GraphMend's"
     if facts.head_sha != head_sha:
         return (f"the head moved from the measured {head_sha[:7]} to {facts.head_sha[:7]}: not overwritten, "

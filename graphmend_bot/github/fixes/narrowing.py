@@ -29,6 +29,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graphmend_bot.fences import outside_code_blocks
 from graphmend_bot.source_lines import physical_lines
 from graphmend_bot.verify.coverage import Hunk, changed_hunks
 
@@ -189,8 +190,9 @@ def excluded_marker(names: Iterable[str]) -> str:
 
 
 def exclusions_in(body: str | None) -> tuple[list[str], str]:
-    """The unproven fixes a fix pull request's body records (its one marker line), or ([], why not)."""
-    lines = [line.strip() for line in (body or "").splitlines() if line.strip().startswith(EXCLUDED_PREFIX)]
+    """The unproven fixes a fix pull request's body records (its one marker line, outside the code it
+    quotes: a quoted line is the branch's code, never a record), or ([], why not)."""
+    lines = [line.strip() for line in _record_lines(body or "") if line.strip().startswith(EXCLUDED_PREFIX)]
     if not lines:
         return [], ""
     if len(lines) > 1 or not lines[0].endswith(EXCLUDED_SUFFIX):
@@ -198,9 +200,17 @@ def exclusions_in(body: str | None) -> tuple[list[str], str]:
     return parse_exclusions(lines[0][len(EXCLUDED_PREFIX):-len(EXCLUDED_SUFFIX)])
 
 
+def _record_lines(body: str) -> list[str]:
+    lines = body.split("\n")
+    return [line for line, outside in zip(lines, outside_code_blocks(lines), strict=True) if outside]
+
+
 def with_exclusions(body: str, names: Iterable[str]) -> str:
-    """`body` recording `names` as its unproven fixes (one marker line, before the body's last line)."""
-    kept = [line for line in body.rstrip("\n").split("\n") if not line.strip().startswith(EXCLUDED_PREFIX)]
+    """`body` recording `names` as its unproven fixes (one marker line, before the body's last line);
+    the code it quotes is left as it is."""
+    lines = body.rstrip("\n").split("\n")
+    kept = [line for line, outside in zip(lines, outside_code_blocks(lines), strict=True)
+            if not (outside and line.strip().startswith(EXCLUDED_PREFIX))]
     names = sorted(set(names))
     if not names:
         return "\n".join(kept) + "\n"

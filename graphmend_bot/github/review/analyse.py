@@ -17,6 +17,7 @@ from graphmend_bot.engine import check, check_change
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.outputs import Log
+from graphmend_bot.github.review.pull_request_cache import UNTRUSTED_SCOPE_EVENTS, PullRequestCache
 
 
 def load_action_config(ctx: ActionContext) -> Config:
@@ -46,7 +47,7 @@ def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | 
     `renamed` (old path -> new) matches a renamed file's breaks with the base's under its old name."""
     os.chdir(ctx.workspace)
     confine_reads(ctx.workspace)
-    cache = action_cache(ctx, log)
+    cache = action_cache(ctx, log, only, before)
     result = check_change(ctx.inputs.paths, config, only or [], added_lines, cache, replaced, patches, before,
                           renamed) \
         if added_lines is not None \
@@ -54,13 +55,16 @@ def analyse(ctx: ActionContext, config: Config, log: Log, only: Sequence[str] | 
     return _with_fixes(result, config, log)
 
 
-def action_cache(ctx: ActionContext, log: Log) -> SummaryCache | None:
+def action_cache(ctx: ActionContext, log: Log, changed: Sequence[str] | None = None,
+                 before: Mapping[str, str | None] | None = None) -> SummaryCache | None:
     """The `cache-dir` input's summary cache: a folder inside the workspace, reached by no symlink.
 
     The workflow empties it after the checkout (a pull request may commit a `.graphmend_cache`) and
-    restores it from what default-branch runs saved (docs/security.md). Entries are type-checked
-    JSON in any case (analysis/summary_cache.py), never code: a forged one changes at most the
-    findings of the file text it is keyed by."""
+    restores what was saved. Entries are type-checked JSON in any case (analysis/summary_cache.py),
+    never code. In a run whose cache scope a pull request's runs can save into (a pull request's
+    own), only the entries of texts other than the `changed` files' (as the workspace has them, and
+    as `before` has them at the base) are read, and no whole-project entry (pull_request_cache.py);
+    with `changed` unknown, none."""
     name = ctx.inputs.cache_dir
     if not name:
         return None
@@ -72,6 +76,11 @@ def action_cache(ctx: ActionContext, log: Log) -> SummaryCache | None:
     if any(part.is_symlink() for part in (folder, *folder.parents) if part.is_relative_to(workspace)):
         log.warning(f"cache-dir {name[:100]!r} is a symlink: no summary cache")
         return None
+    if ctx.event_name in UNTRUSTED_SCOPE_EVENTS:
+        if changed is None:
+            return None
+        based = (text for text in (before or {}).values() if text is not None)
+        return PullRequestCache(folder, [*read_sources(changed, ctx.workspace).values(), *based])
     return SummaryCache(folder)
 
 

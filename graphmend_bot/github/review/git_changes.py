@@ -9,9 +9,10 @@ new files of the change, as they would be once committed.
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from graphmend_bot.git_command import run_git
 
 
 class GitError(Exception):
@@ -36,10 +37,7 @@ class WorkingTreeChange:
 
 def _git(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> str:
     # No external diff drivers or text conversions: the patch must be git's own, as GitHub computes it.
-    done = subprocess.run(
-        ["git", "-c", "core.quotepath=off", *args], cwd=root, capture_output=True, text=True,
-        encoding="utf-8", errors="surrogateescape", check=False,
-    )
+    done = run_git(args, root, (("core.quotepath", "off"),), text=True, encoding="utf-8", errors="surrogateescape")
     if done.returncode not in ok:
         raise GitError(done.stderr.strip() or f"git {args[0]} failed with exit code {done.returncode}")
     return done.stdout
@@ -106,5 +104,5 @@ def working_tree_change(start: Path, ref: str) -> WorkingTreeChange:
 
 def show_file(root: Path, commit: str, path: str) -> bytes | None:
     """The bytes of `path` in `commit`'s tree, or None when it holds no such file."""
-    done = subprocess.run(["git", "cat-file", "blob", f"{commit}:{path}"], cwd=root, capture_output=True, check=False)
+    done = run_git(["cat-file", "blob", f"{commit}:{path}"], root)
     return done.stdout if done.returncode == 0 else None

@@ -199,6 +199,7 @@ def render_markdown(review: LocalReview) -> str:
 
 def render_json(review: LocalReview) -> str:
     plan, prepared = review.prepared.plan, review.prepared
+    view = prepared.view
     document = {
         "base": review.change.base,
         "head": review.change.head or None,
@@ -212,11 +213,13 @@ def render_json(review: LocalReview) -> str:
         "summary_comment": summary_comment(prepared.view) if review.prepared.view.worth_posting else None,
         "fix_diff": prepared.view.fix_diff,
         "findings": len(review.findings) - len(pointers(review.findings)),  # a pointer is no second break
-        # New (the base's solve lacks them, or, the base not solved, on lines the change added) and
-        # pre-existing on lines of the diff.
+        # New (the base's solve lacks them, or, the base not solved, on lines the change added), and
+        # pre-existing: every other finding, the summary comment's two counts (review16's finding 9).
         "new": len(plan.new),
-        "pre_existing": len(plan.preexisting),
-        # The same two counts under their names from before the base was solved, for existing readers.
+        "pre_existing": len(view.findings) - sum(f in view.new for f in view.findings) if view.new is not None
+        else 0,
+        # The new ones under their name from before the base was solved, and the pre-existing ones on
+        # lines of the diff (inline comments labelled pre-existing), a part of `pre_existing`.
         "new_on_added_lines": len(plan.new),
         "pre_existing_on_context_lines": len(plan.preexisting),
         # Against the base commit's solve (None: not solved, as when no changed file is in the program).
