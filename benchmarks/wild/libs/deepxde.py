@@ -10,8 +10,8 @@ import os
 
 os.environ.setdefault("DDE_BACKEND", "pytorch")  # deepxde picks its backend at import
 
-import deepxde as dde  # noqa: E402
-import torch  # noqa: E402
+import deepxde as dde
+import torch
 
 DISTRIBUTION = "deepxde"
 PACKAGE = "deepxde"

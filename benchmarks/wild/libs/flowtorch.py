@@ -39,7 +39,15 @@ def call_spline_autoregressive_log_prob():
 
 
 def call_composed_rsample():
-    flow = _flow(bij.Compose([bij.AffineAutoregressive(), bij.Permute(permutation=torch.tensor([2, 0, 1])), bij.AffineAutoregressive()]))
+    flow = _flow(
+        bij.Compose(
+            [
+                bij.AffineAutoregressive(),
+                bij.Permute(permutation=torch.tensor([2, 0, 1])),
+                bij.AffineAutoregressive(),
+            ]
+        )
+    )
 
     def sample():
         return flow.rsample((8,))
