@@ -40,6 +40,11 @@ class FindingReporter(FunctionState):
     def is_scalar_tensor(self, node: ast.expr) -> bool:
         return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve)
 
+    def bind_loop_scalar(self, loop: ast.For | ast.AsyncFor) -> None:
+        """`for i in torch.arange(n)`: `i` is a 0-d tensor (tensor_rank.iterates_scalars)."""
+        if isinstance(loop.target, ast.Name) and tensor_rank.iterates_scalars(loop.iter, self.resolve):
+            self._scalars.add(loop.target.id)
+
     def is_python_sequence(self, node: ast.expr) -> bool:
         return (
             isinstance(node, (ast.List, ast.Tuple, ast.ListComp))

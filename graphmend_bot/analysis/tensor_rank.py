@@ -43,6 +43,8 @@ _RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | _CLAMPS | frozenset({
 # torch functions whose result has the rank of one argument: the position of that argument.
 _RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1}
 _CLAMP_FUNCTIONS = frozenset({"torch.clamp", "torch.clip"})
+# Factories whose result is always 1-d: iterating over one yields 0-d tensors.
+_ONE_DIMENSIONAL_FACTORIES = frozenset({"torch.arange", "torch.randperm"})
 
 Resolve = Callable[[ast.expr], str | None]
 
@@ -63,6 +65,20 @@ def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Res
     if isinstance(node, ast.Call):
         return _scalar_call(node, scalars, numbers, resolve)
     return False
+
+
+def iterates_scalars(node: ast.expr, resolve: Resolve) -> bool:
+    """`for i in node` binds 0-d tensors: `node` is 1-d by construction, `torch.arange(...)`,
+    `torch.randperm(n)` or `torch.tensor([2, 0, 1])` of a flat list of numbers (measured on torch
+    2.13, tests/fixtures/rules/flow_scalar_index.py). Iterating over a tensor of unknown rank is
+    not: the rows of a 2-d index tensor are 1-d and index by gathering, which traces."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = resolve(node.func)
+    if name == "torch.tensor":
+        values = node.args[0] if node.args else None
+        return isinstance(values, (ast.List, ast.Tuple)) and all(python_number(v) for v in values.elts)
+    return name in _ONE_DIMENSIONAL_FACTORIES
 
 
 def python_number(node: ast.expr, numbers: Set[str] = frozenset()) -> bool:
