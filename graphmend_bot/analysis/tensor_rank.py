@@ -67,11 +67,14 @@ def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Res
     return False
 
 
-def iterates_scalars(node: ast.expr, resolve: Resolve) -> bool:
+def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> bool:
     """`for i in node` binds 0-d tensors: `node` is 1-d by construction, `torch.arange(...)`,
-    `torch.randperm(n)` or `torch.tensor([2, 0, 1])` of a flat list of numbers (measured on torch
-    2.13, tests/fixtures/rules/flow_scalar_index.py). Iterating over a tensor of unknown rank is
-    not: the rows of a 2-d index tensor are 1-d and index by gathering, which traces."""
+    `torch.randperm(n)`, `torch.tensor([2, 0, 1])` of a flat list of numbers, or a local in
+    `vectors` bound to one (measured on torch 2.13, tests/fixtures/rules/flow_scalar_index.py).
+    Iterating over a tensor of unknown rank is not: the rows of a 2-d index tensor are 1-d and index
+    by gathering, which traces."""
+    if isinstance(node, ast.Name):
+        return node.id in vectors
     if not isinstance(node, ast.Call):
         return False
     name = resolve(node.func)
