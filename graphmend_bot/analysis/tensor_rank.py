@@ -16,7 +16,8 @@ elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.de
 1-d `limits` is 1-d and indexes by gathering), and `torch.bucketize(s, boundaries)` /
 `torch.searchsorted(boundaries, s)` of one (torchcde's `_interpret_t`; measured on torch 2.13 in
 tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering);
-a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers).
+a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers);
+the loop variable over a 1-d tensor by construction (`iterates_scalars`: `for i in torch.arange(n)`).
 """
 
 from __future__ import annotations
