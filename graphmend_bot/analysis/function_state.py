@@ -56,7 +56,7 @@ class FunctionState:
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
         "_globals", "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
-        "_number_bindings", "_numbers", "_operands", "_operations_before", "_python_params", "_rare_depth",
+        "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
@@ -240,6 +240,7 @@ class FunctionState:
         # Kinds of the keyword arguments of the calls analysed so far, by id of the call (keyword_kinds).
         self._keyword_kinds: dict[int, dict[str, Kind]] = {}
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
+        self._one_dimensional: set[str] = set()  # locals bound to a 1-d tensor by construction (tensor_rank.py)
         self._numbers: set[str] = set()  # locals every binding of which is a Python number (tensor_rank.py)
         self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
 
@@ -251,6 +252,7 @@ class FunctionState:
         self._dicts.discard(name)
         self._call_results.discard(name)
         self._scalars.discard(name)
+        self._one_dimensional.discard(name)
         self._numbers.discard(name)
         self._ndarrays.discard(name)
         self.guards.pop(name, None)

@@ -66,6 +66,7 @@ class StatementVisitor(ExpressionEvaluator):
             alias = statement_forms.submodule_iteration(node)
             for _ in range(2):
                 self._bind(node.target, element, env, elements)
+                self.bind_loop_scalar(node)
                 if alias is not None:
                     self.aliases[alias[0]] = alias[1]
                 self.block(node.body, env)
@@ -240,8 +241,7 @@ class StatementVisitor(ExpressionEvaluator):
             self._collections.add(name)
             if statement_forms.builds_dict(value):
                 self._dicts.add(name)
-        if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve):
-            self._scalars.add(name)
+        self.bind_rank(name, value)
         if tensor_rank.python_number(value, self._numbers):
             self._number_bindings[name] = self._number_bindings.get(name, 0) + 1
             if self._number_bindings[name] == self._bindings.get(name, 0):

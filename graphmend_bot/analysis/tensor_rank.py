@@ -16,7 +16,8 @@ elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.de
 1-d `limits` is 1-d and indexes by gathering), and `torch.bucketize(s, boundaries)` /
 `torch.searchsorted(boundaries, s)` of one (torchcde's `_interpret_t`; measured on torch 2.13 in
 tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering);
-a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers).
+a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers);
+the loop variable over a 1-d tensor by construction (`iterates_scalars`: `for i in torch.arange(n)`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ _RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | _CLAMPS | frozenset({
 # torch functions whose result has the rank of one argument: the position of that argument.
 _RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1}
 _CLAMP_FUNCTIONS = frozenset({"torch.clamp", "torch.clip"})
+# Factories whose result is always 1-d: iterating over one yields 0-d tensors.
+_ONE_DIMENSIONAL_FACTORIES = frozenset({"torch.arange", "torch.randperm"})
 
 Resolve = Callable[[ast.expr], str | None]
 
@@ -63,6 +66,23 @@ def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Res
     if isinstance(node, ast.Call):
         return _scalar_call(node, scalars, numbers, resolve)
     return False
+
+
+def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> bool:
+    """`for i in node` binds 0-d tensors: `node` is 1-d by construction, `torch.arange(...)`,
+    `torch.randperm(n)`, `torch.tensor([2, 0, 1])` of a flat list of numbers, or a local in
+    `vectors` bound to one (measured on torch 2.13, tests/fixtures/rules/flow_scalar_index.py).
+    Iterating over a tensor of unknown rank is not: the rows of a 2-d index tensor are 1-d and index
+    by gathering, which traces."""
+    if isinstance(node, ast.Name):
+        return node.id in vectors
+    if not isinstance(node, ast.Call):
+        return False
+    name = resolve(node.func)
+    if name == "torch.tensor":
+        values = node.args[0] if node.args else None
+        return isinstance(values, (ast.List, ast.Tuple)) and all(python_number(v) for v in values.elts)
+    return name in _ONE_DIMENSIONAL_FACTORIES
 
 
 def python_number(node: ast.expr, numbers: Set[str] = frozenset()) -> bool:
