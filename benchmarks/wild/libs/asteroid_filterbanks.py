@@ -34,4 +34,8 @@ def _free_roundtrip(encoder: Encoder, decoder: Decoder, waveform: torch.Tensor) 
 
 def call_free_encoder_decoder():
     bank = FreeFB(n_filters=32, kernel_size=16, stride=8)
-    return _free_roundtrip, (Encoder(bank), Decoder(FreeFB(n_filters=32, kernel_size=16, stride=8)), _waveform()), {}
+    return (
+        _free_roundtrip,
+        (Encoder(bank), Decoder(FreeFB(n_filters=32, kernel_size=16, stride=8)), _waveform()),
+        {},
+    )

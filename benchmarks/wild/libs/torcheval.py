@@ -16,7 +16,11 @@ WHY = "metrics: classification, ranking and regression metrics (functional and s
 
 
 def call_multiclass_f1():
-    return multiclass_f1_score, (torch.randn(16, 5), torch.randint(0, 5, (16,))), {"num_classes": 5, "average": "macro"}
+    return (
+        multiclass_f1_score,
+        (torch.randn(16, 5), torch.randint(0, 5, (16,))),
+        {"num_classes": 5, "average": "macro"},
+    )
 
 
 def call_binary_auroc():
@@ -32,4 +36,8 @@ def _accuracy_step(metric: MulticlassAccuracy, logits: torch.Tensor, target: tor
 
 
 def call_accuracy_update_compute():
-    return _accuracy_step, (MulticlassAccuracy(num_classes=5), torch.randn(16, 5), torch.randint(0, 5, (16,))), {}
+    return (
+        _accuracy_step,
+        (MulticlassAccuracy(num_classes=5), torch.randn(16, 5), torch.randint(0, 5, (16,))),
+        {},
+    )
