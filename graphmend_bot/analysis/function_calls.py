@@ -150,7 +150,7 @@ class CallResolver(SortChecker):
         value = check(self, node, name, args) if check is not None else None
         if value is not None:
             return value | BOOL_TENSOR if value.is_tensor and masks.made_mask(node, self.resolve, leaf, args) else value
-        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES:
+        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES or name in V.LEGACY_TENSOR_TYPES:
             return BOOL_TENSOR if masks.keeps_mask(leaf, args) else TENSOR  # `F.pad(mask, ...)`
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
