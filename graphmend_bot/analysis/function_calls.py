@@ -149,13 +149,13 @@ class CallResolver(SortChecker):
         check = C.TORCH_FUNCTIONS.get(name) or C.TORCH_FUNCTION_LEAVES.get(leaf)
         value = check(self, node, name, args) if check is not None else None
         if value is not None:
-            return value | BOOL_TENSOR if value.is_tensor and masks.bool_dtype(node, self.resolve) else value
-        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES:
-            return TENSOR
+            return value | BOOL_TENSOR if value.is_tensor and masks.made_mask(node, self.resolve, leaf, args) else value
+        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES or name in V.LEGACY_TENSOR_TYPES:
+            return BOOL_TENSOR if masks.keeps_mask(leaf, args) else TENSOR  # `F.pad(mask, ...)`
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
             return NOT_TENSOR
-        if leaf in V.BOOL_PRODUCERS or masks.bool_dtype(node, self.resolve) or masks.bool_literal(node, name):
+        if leaf in V.BOOL_PRODUCERS or masks.made_mask(node, self.resolve, leaf, args) or masks.bool_literal(node, name):
             return BOOL_TENSOR
         return TENSOR
 
@@ -288,10 +288,10 @@ class CallResolver(SortChecker):
         check = C.TENSOR_METHODS.get(method)
         value = check(self, node, method, receiver, args) if check is not None else None
         if value is not None:
-            return value
+            return value | BOOL_TENSOR if value.is_tensor and masks.keeps_mask(method, [receiver]) else value
         if method in V.STATIC_METHODS:
             return NOT_TENSOR
-        if method in V.BOOL_PRODUCERS or (receiver.is_tensor and masks.bool_dtype(node, self.resolve)):
+        if method in V.BOOL_PRODUCERS or (receiver.is_tensor and masks.made_mask(node, self.resolve, method, [receiver])):
             return receiver | BOOL_TENSOR
         return (receiver | Kind.union(args)).without_flags()
 

@@ -114,6 +114,26 @@ def bool_literal(node: ast.Call, name: str) -> bool:
     return seen > 0
 
 
+# Ops that only move, copy or pad a tensor's elements keep its dtype: on a mask they give a mask, and
+# indexing with it breaks as the mask itself does (measured, GB0036: F.pad(x.diff() != 0, [0, 1],
+# value=1.0), (x > 0).flip(0), .view(-1), .clone(): tests/coverage_probes/gb0036_mask_layout.py).
+MASK_LAYOUT_OPS = frozenset({
+    "pad", "flip", "fliplr", "flipud", "roll", "view", "view_as", "reshape", "reshape_as", "flatten",
+    "unflatten", "squeeze", "unsqueeze", "permute", "transpose", "swapaxes", "swapdims", "movedim", "t",
+    "expand", "expand_as", "repeat", "tile", "narrow", "clone", "contiguous", "detach",
+})  # fmt: skip
+
+
+def keeps_mask(op: str, args: list[Kind]) -> bool:
+    """`op` (a torch function or tensor method) on the mask `args[0]` gives a mask."""
+    return op in MASK_LAYOUT_OPS and bool(args) and args[0].boolean and args[0].is_tensor
+
+
+def made_mask(node: ast.Call, resolve: Callable[[ast.expr], str | None], op: str, args: list[Kind]) -> bool:
+    """The call gives a mask: by its dtype (`bool_dtype`) or as a layout op on one (`keeps_mask`)."""
+    return bool_dtype(node, resolve) or keeps_mask(op, args)
+
+
 def bool_dtype(node: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool:
     """The call makes a mask by its dtype: `torch.zeros(n, dtype=torch.bool)`, `t.to(torch.bool)`,
     `t.type(torch.bool)`, `t.new_ones(n, dtype=torch.bool)` (measured: indexing with one breaks,

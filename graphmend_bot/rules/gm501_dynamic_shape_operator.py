@@ -33,7 +33,7 @@ def _one_argument_where(rule: Rule, checker: Checker, call: ast.Call, name: str,
 
 def _tensor_method(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
     checker.report(rule, call, f"`.{method}()` has an output shape that depends on tensor values", receiver)
-    return receiver
+    return receiver.without_flags()  # indices or values, not a mask: `x[m.nonzero().flatten()]` gathers
 
 
 # The table generated from torch's operator database (benchmarks/data_dependent_ops.py): a plain

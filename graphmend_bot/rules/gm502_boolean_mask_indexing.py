@@ -28,7 +28,9 @@ RULE = Rule(
     summary=(
         "Flags indexing a tensor with a boolean mask, `x[mask]`: a comparison, a predicate (`isnan`, "
         "`all(dim)`, `any(dim)`), `&`, `|`, `^` or `~` of masks, a tensor made with `dtype=torch.bool` "
-        "or converted by `.bool()`/`.to(torch.bool)`, `torch.tensor` of bool constants, a `BoolTensor` parameter; also a mask made elsewhere: "
+        "or converted by `.bool()`/`.to(torch.bool)`, `torch.tensor` of bool constants, a `BoolTensor` parameter, a mask "
+        "padded, flipped, rolled, reshaped or copied (`F.pad(x.diff() != 0, [0, 1], value=1.0)`, `m.flip(0)`, "
+        "`m.view(-1)`); also a mask made elsewhere: "
         "what a helper or method returns when every `return` of it gives a mask (`x[positive(x)]`), or an "
         "attribute or buffer every write of which stores one (`self.register_buffer(\"keep\", x > 0)`, then "
         "`x[self.keep]`). Assigning through a mask, `x[mask] = v`, is index_put and does not break."

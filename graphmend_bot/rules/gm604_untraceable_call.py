@@ -1,7 +1,9 @@
 """GM604 untraceable-call: its documentation, in one place with how it is detected and fixed.
 
 The callees and the id Dynamo reports for each live in one table, `UNTRACEABLE_CALLS`
-(vocabulary/known_names.py), each entry with the torch version it was measured on.
+(vocabulary/known_names.py), each entry with the torch version it was measured on; and the NumPy
+functions without a torch._numpy counterpart, generated from Dynamo's own map
+(vocabulary/numpy_untraced.py, GB0294).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from graphmend_bot.vocabulary.known_names import (
     UNTRACEABLE_CALLS,
     UNTRACEABLE_TENSOR_METHODS,
 )
+from graphmend_bot.vocabulary.numpy_untraced import NUMPY_UNTRACED
 
 GENERATOR_ARGUMENT = "GB0055"  # "Failed to convert args/kwargs to proxy"
 STR_ENUM_METHOD = "GB0156"  # "Unsupported method call"
@@ -33,6 +36,17 @@ def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
     if skipped.tuple_traces and call.args and _a_tuple(call.args[0]):
         return NOT_TENSOR  # `copy.copy((a, b))`: traced (measured on torch 2.13)
     checker.report(rule, call, f"`{name}()` cannot be traced", TENSOR, gb_id=skipped.gb_id)
+    return NOT_TENSOR
+
+
+NUMPY_UNSUPPORTED = "GB0294"  # "attempted to trace numpy function unsupported by PyTorch"
+_NUMPY_MANAGERS = frozenset({"numpy.printoptions"})  # entered by `with`: GM612 reports them
+
+
+def _numpy_untraced(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """`np.asanyarray(x)`, `np.nanmean(a)`: Dynamo has no torch._numpy function to trace it with."""
+    checker.report(rule, call, f"`{name}()` has no torch._numpy counterpart Dynamo can trace", TENSOR,
+                   gb_id=NUMPY_UNSUPPORTED)
     return NOT_TENSOR
 
 
@@ -87,12 +101,14 @@ RULE = Rule(
     gb_id="GB0007",
     other_gb_ids=tuple(sorted(
         {skipped.gb_id for skipped in (*UNTRACEABLE_CALLS.values(), *UNTRACEABLE_TENSOR_METHODS.values())}
-        | {GENERATOR_ARGUMENT, STR_ENUM_METHOD}
+        | {GENERATOR_ARGUMENT, STR_ENUM_METHOD, NUMPY_UNSUPPORTED}
     )),
     summary=(
         "Flags calls TorchDynamo skips or cannot trace in traced code: `time.time()` and other "
         "clocks, `bisect`, `pickle`, `copy.copy` (but of a tuple), some of `random`, numpy's RNG objects and file "
-        "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), "
+        "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), the NumPy functions "
+        "torch._numpy has no counterpart for (`np.asanyarray`, `np.isin`, `np.nanmean`, `np.interp`; GB0294, "
+        "listed from Dynamo's own map), "
         "`torch.Generator(...)` construction and its stateful methods (`manual_seed`, `seed`, "
         "`get_state`, ..., on `torch.default_generator` too), `copy.deepcopy` of a tensor, and the tensor methods "
         "`is_signed()`, `storage_offset()` and `is_pinned()`, and `str` methods (`.strip()`, "
@@ -140,7 +156,10 @@ if not torch.compiler.is_compiling():
     fixes=("loaders.cached_constant",),
     detection=Detection(
         generator_keyword=_generator_built_here,
-        calls=dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
+        calls={
+            **dict.fromkeys(NUMPY_UNTRACED - UNTRACEABLE_CALLS.keys() - _NUMPY_MANAGERS, _numpy_untraced),
+            **dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
+        },
         builtins={
             **dict.fromkeys(UNTRACEABLE_BUILTINS, _untraceable_builtin),
         },

@@ -151,6 +151,14 @@ TORCH_NON_TENSOR_SUBMODULES = frozenset({
 })
 TORCH_TENSOR_SUBMODULES = ("nn.functional", "fft", "linalg", "special", "autograd.grad")
 
+# The legacy typed constructors build a tensor like `torch.empty`/`torch.tensor` (`torch.FloatTensor(1)`,
+# torchio's `sample_uniform`): a capitalised name, but not a class whose instances are objects
+# (measured: `.item()` on one breaks, GB0124, tests/fixtures/rules/GM301_tensor_item.py).
+LEGACY_TENSOR_TYPES = frozenset({
+    "Tensor", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor",
+    "ShortTensor", "CharTensor", "ByteTensor",
+})  # fmt: skip
+
 # Boolean-tensor producers, used to recognise mask indexing.
 BOOL_PRODUCERS = frozenset({
     "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_and", "logical_or",
