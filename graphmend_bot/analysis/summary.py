@@ -20,6 +20,7 @@ from graphmend_bot.analysis import (
     logger_bindings,
     named_tuples,
     pydantic_classes,
+    shadowed_builtins,
     super_calls,
     typed_dicts,
 )
@@ -134,6 +135,7 @@ def summarize_module(
         if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
     )
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
+    shadows = _ShadowedBuiltins(tree, collector, source)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -157,7 +159,7 @@ def summarize_module(
             continue
         FunctionAnalyzer(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
-            collector.named_tuples, python_keys, properties, module_objects, guarded,
+            collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -180,6 +182,25 @@ def summarize_module(
         exports=collector.exports.names,
         read_files=guard_helpers.read_files(),
     )
+
+
+class _ShadowedBuiltins:
+    """Per function, the builtin names the module and its enclosing functions bind (shadowed_builtins.py)."""
+
+    def __init__(self, tree: ast.Module, collector: _Collector, source: str) -> None:
+        self._nodes = {qualname: node for qualname, _, node in collector.functions}
+        self._enclosing = collector.enclosing
+        self._module = shadowed_builtins.module_bindings(tree, self._nodes.values(), source)
+        self._inherited: dict[str, frozenset[str]] = {}
+
+    def inherited(self, qualname: str) -> frozenset[str]:
+        outer = self._enclosing.get(qualname)
+        if outer is None:
+            return self._module
+        found = self._inherited.get(outer)
+        if found is None:
+            found = self._inherited[outer] = self.inherited(outer) | shadowed_builtins.function_bindings(self._nodes[outer])
+        return found
 
 
 class Exports:
@@ -369,6 +390,7 @@ class _Collector:
     def __init__(self, imports: Imports, source: str) -> None:
         self.imports = imports
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
+        self.enclosing: dict[str, str] = {}  # a nested function's qualname -> the nearest enclosing function's
         self.classes: dict[str, ClassSummary] = {}
         self.compile_targets: list[CompileTarget] = []
         self.registries: dict[str, tuple[str, ...]] = {}
@@ -559,6 +581,8 @@ class _Collector:
     def _function_def(self, node: FunctionNode) -> None:
         qualname = ".".join([*self._prefix, node.name])
         self.functions.append((qualname, self._class[-1], node))
+        if self._function[-1] is not None:
+            self.enclosing[qualname] = self._function[-1]
         self._enter(node.name, None, qualname, node.body)
 
     def _enter(self, name: str, class_qualname: str | None, function: str | None, body: list[ast.stmt]) -> None:
