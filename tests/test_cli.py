@@ -120,6 +120,26 @@ def test_invalid_config_is_a_clear_error(write_tree, graphmend_cmd, name, conten
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("pyproject.toml", "[tool.graphmend]\nignore = ''\n"),
+        ("pyproject.toml", "[tool.graphmend]\nignore = ['']\n"),
+        ("pyproject.toml", "[tool.graphmend]\nselect = ['GM1', ' ']\n"),
+        (".graphmend.yml", "ignore: ''\n"),
+        (".graphmend.yml", "ignore: ['']\n"),
+        (".graphmend.yml", "select: ['']\n"),
+    ],
+)
+def test_a_blank_code_in_config_select_or_ignore_is_an_error(write_tree, graphmend_cmd, name, content):
+    """review16 #4: `""` is a prefix of every code, so `ignore = ""` turned every rule off in silence."""
+    root = write_tree({name: content, "model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", ".")
+    assert result.returncode == 2
+    assert "names an empty code" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
 def test_yaml_merge_keys_are_no_duplicate_settings(tmp_path):
     """review11 #2: `<<: *anchor` (a merge key) may be given, and its keys overridden."""
     path = tmp_path / ".graphmend.yml"
