@@ -382,3 +382,24 @@ def test_review_and_check_do_not_load_pygithub():
     out = subprocess.run([sys.executable, "-c", "from graphmend_bot.github import run_bot; print(run_bot.__module__)"],
                          capture_output=True, text=True, env=env, check=True).stdout
     assert out.strip() == "graphmend_bot.github.bot"
+
+
+def test_an_output_file_that_cannot_be_written_is_a_clear_error_and_the_report_still_comes(write_tree, graphmend_cmd):
+    """review16 #7: `-o` into a folder that does not exist said "internal error" and lost the findings."""
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--output-format", "json", "-o", "no/such/folder/x.json", ".")
+    assert result.returncode == 2
+    assert "graphmend: cannot write no/such/folder/x.json: No such file or directory" in result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert [f["code"] for f in json.loads(result.stdout)] == ["GM101"]
+
+
+@pytest.mark.parametrize("output_format", ["sarif", "github"])
+def test_statistics_in_a_format_it_cannot_take_is_refused(write_tree, graphmend_cmd, output_format):
+    """review16 #7: `--statistics --output-format sarif` printed the text table (ruff refuses it too)."""
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--statistics", "--output-format", output_format, ".")
+    assert result.returncode == 2
+    assert f"--statistics prints text or json, not {output_format}" in result.stderr
+    assert result.stdout == ""
+
