@@ -17,6 +17,7 @@ from graphmend_bot.analysis import (
     generator_managers,
     guarded_classes,
     held_functions,
+    iterated_builders,
     logger_bindings,
     named_tuples,
     pydantic_classes,
@@ -571,7 +572,8 @@ class _Collector:
         return found
 
     def _callee(self, call: ast.Call) -> str | None:
-        return self._dotted(call.func)
+        callee = self._dotted(call.func)
+        return callee if callee is None else iterated_builders.builder_name(call, callee)
 
     def _dotted(self, node: ast.expr) -> str | None:
         """The dotted name `node` spells, qualified when its head is imported."""
@@ -620,7 +622,8 @@ class _Collector:
             name = dotted_name(target)
             if name is None:
                 continue
-            self._constructors[-1][name] = self.imports.resolve(node.value.func) or callee
+            self._constructors[-1][name] = iterated_builders.builder_name(
+                node.value, self.imports.resolve(node.value.func) or callee)
             is_logger = logger_bindings.builds_logger(
                 self._constructors[-1][name], self.classes, self.imports.module.partition(".")[0])
             if is_logger and not self._prefix:
