@@ -28,6 +28,7 @@ from graphmend_bot.git_command import run_git
 from graphmend_bot.github.core.context import FAIL_ON
 from graphmend_bot.project import ProjectScope, project_scope, within, write_root
 from graphmend_bot.report import RENDERERS
+from graphmend_bot.report.statistics import STATISTICS_FORMATS
 from graphmend_bot.report.terminal import one_line, shown_to_a_person, terminal_text, visible
 from graphmend_bot.rules import ALL_RULES_BY_CODE, RULES
 from graphmend_bot.source_warnings import ignore_source_warnings
@@ -75,6 +76,11 @@ def _load_config(args: argparse.Namespace) -> Config:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.statistics and args.output_format not in STATISTICS_FORMATS:
+        # ruff refuses the same ("Unsupported serialization format for statistics")
+        print(f"graphmend: error: --statistics prints {' or '.join(STATISTICS_FORMATS)}, not {args.output_format}",
+              file=sys.stderr)
+        return EXIT_ERROR
     missing = _missing_paths(args.paths or ["."])
     if (args.fix or args.diff) and len(missing) == len(args.paths or ["."]):
         return EXIT_ERROR  # nothing to fix: the error is all there is to say
@@ -362,11 +368,23 @@ def _report(args: argparse.Namespace, result: CheckResult) -> int:
         output = render_statistics(result, args.output_format)
     else:
         output = RENDERERS[args.output_format](result)
-    if args.output_file:
-        Path(args.output_file).write_text(output, encoding="utf-8")
-    else:
+    if args.output_file and not _write_report(Path(args.output_file), output):
+        return EXIT_ERROR
+    if not args.output_file:
         sys.stdout.write(output)
     return failing_status(result, args.exit_zero)
+
+
+def _write_report(path: Path, output: str) -> bool:
+    """`-o FILE`: False (said on stderr, the report then on stdout, so no finding is lost) when
+    FILE cannot be written: a folder that does not exist, no permission, a full disk."""
+    try:
+        path.write_text(output, encoding="utf-8")
+    except OSError as error:
+        print(one_line(f"graphmend: cannot write {visible(str(path))}: {error.strerror or error}"), file=sys.stderr)
+        sys.stdout.write(output)
+        return False
+    return True
 
 
 def failing_status(result: CheckResult, exit_zero: bool) -> int:
@@ -395,9 +413,9 @@ def cmd_review(args: argparse.Namespace) -> int:
         print(one_line(f"graphmend review: {error}"), file=sys.stderr)
         return EXIT_ERROR
     output = REVIEW_RENDERERS[args.output_format](review)
-    if output_file:
-        output_file.write_text(output, encoding="utf-8")
-    else:
+    if output_file and not _write_report(output_file, output):
+        return EXIT_ERROR
+    if not output_file:
         sys.stdout.write(output)
     if missing:
         return EXIT_ERROR

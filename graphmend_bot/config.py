@@ -206,6 +206,10 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
             raise ConfigError(f"{source}: {name.replace('_', '-')} must be a list of strings")
         values[name] = value
     for name in ("select", "ignore"):
+        if any(not prefix.strip() for prefix in values[name]):
+            # `""` is a prefix of every code: `ignore = ""` would turn every rule off, unsaid
+            raise ConfigError(f"{source}: {name} names an empty code; list rule codes or prefixes (`GM1`), or leave "
+                              f"{name} out")
         for prefix in unknown_codes(values[name]):
             raise ConfigError(f"{source}: {name} names {prefix!r}, which matches no rule (see `graphmend rules`)")
     for package in values["dependencies"]:

@@ -120,6 +120,26 @@ def test_invalid_config_is_a_clear_error(write_tree, graphmend_cmd, name, conten
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("pyproject.toml", "[tool.graphmend]\nignore = ''\n"),
+        ("pyproject.toml", "[tool.graphmend]\nignore = ['']\n"),
+        ("pyproject.toml", "[tool.graphmend]\nselect = ['GM1', ' ']\n"),
+        (".graphmend.yml", "ignore: ''\n"),
+        (".graphmend.yml", "ignore: ['']\n"),
+        (".graphmend.yml", "select: ['']\n"),
+    ],
+)
+def test_a_blank_code_in_config_select_or_ignore_is_an_error(write_tree, graphmend_cmd, name, content):
+    """review16 #4: `""` is a prefix of every code, so `ignore = ""` turned every rule off in silence."""
+    root = write_tree({name: content, "model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", ".")
+    assert result.returncode == 2
+    assert "names an empty code" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
 def test_yaml_merge_keys_are_no_duplicate_settings(tmp_path):
     """review11 #2: `<<: *anchor` (a merge key) may be given, and its keys overridden."""
     path = tmp_path / ".graphmend.yml"
@@ -362,3 +382,24 @@ def test_review_and_check_do_not_load_pygithub():
     out = subprocess.run([sys.executable, "-c", "from graphmend_bot.github import run_bot; print(run_bot.__module__)"],
                          capture_output=True, text=True, env=env, check=True).stdout
     assert out.strip() == "graphmend_bot.github.bot"
+
+
+def test_an_output_file_that_cannot_be_written_is_a_clear_error_and_the_report_still_comes(write_tree, graphmend_cmd):
+    """review16 #7: `-o` into a folder that does not exist said "internal error" and lost the findings."""
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--output-format", "json", "-o", "no/such/folder/x.json", ".")
+    assert result.returncode == 2
+    assert "graphmend: cannot write no/such/folder/x.json: No such file or directory" in result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert [f["code"] for f in json.loads(result.stdout)] == ["GM101"]
+
+
+@pytest.mark.parametrize("output_format", ["sarif", "github"])
+def test_statistics_in_a_format_it_cannot_take_is_refused(write_tree, graphmend_cmd, output_format):
+    """review16 #7: `--statistics --output-format sarif` printed the text table (ruff refuses it too)."""
+    root = write_tree({"model.py": MODEL})
+    result = run(graphmend_cmd, root, "check", "--statistics", "--output-format", output_format, ".")
+    assert result.returncode == 2
+    assert f"--statistics prints text or json, not {output_format}" in result.stderr
+    assert result.stdout == ""
+

@@ -7,6 +7,7 @@ import importlib.util
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -25,15 +26,20 @@ def _found(fixture: Path) -> set[int]:
     return {f.location.row for f in check([str(fixture)]).findings}
 
 
-def _dynamo_rows(fixture: Path, build: str, *args: object) -> set[int]:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    from ground_truth import Tree, dynamo_breaks, normalise
-
+def _load(fixture: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"gm_precision_{fixture.stem}", fixture)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # Dynamo imports a traced function's module
     spec.loader.exec_module(module)
+    return module
+
+
+def _dynamo_rows(fixture: Path, build: str, *args: object) -> set[int]:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    module = _load(fixture)
     explained = dynamo_breaks(getattr(module, build)().eval(), args, {}, Tree([str(fixture)]))
     return {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
 
@@ -133,3 +139,24 @@ def test_dynamo_breaks_on_the_tensor_paddings_only() -> None:
     fixture = FIXTURES / "tuple_hints.py"
     found = set().union(*(_dynamo_rows(fixture, build, torch.ones(2, 5)) for build in ("Padder", "Model", "Splitter")))
     assert found == _marked(fixture)
+
+
+def test_a_builtin_name_the_module_or_function_binds_is_no_builtin() -> None:
+    """review16 #1: a module-level `def print`, `repr = ...`, `int = ...`, a `global open` bound by
+    a function, a local, parameter or enclosing function's `pow`: calls of those are no builtin's,
+    so no GM401/GM622/GM302/GM602/GM654 finding (and no fix). `builtins.pow`/`builtins.print` is."""
+    fixture = FIXTURES / "shadowed_builtins.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_compiles_the_rebound_builtins_whole_and_breaks_on_the_builtins_module_calls() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "shadowed_builtins.py"
+    compiled = ("Printed", "AsText", "Converted", "Opened", "LocalPow", "ParameterPow", "EnclosingPow")
+    module = _load(fixture)
+    for name in compiled:
+        torch._dynamo.reset()
+        torch.compile(getattr(module, name)(), fullgraph=True)(torch.ones(3))  # raises on any break
+    assert module.LOG == [2]  # the module's own print ran, under compile
+    rows = set().union(*(_dynamo_rows(fixture, name, torch.ones(3)) for name in ("BuiltinsPow", "BuiltinsPrint")))
+    assert rows == _marked(fixture)

@@ -106,8 +106,7 @@ class CallResolver(SortChecker):
         kwargs: list[tuple[str | None, Kind]],
         resolved: str | None,
     ) -> Kind:
-        if isinstance(func, ast.Name) and (resolved is None or resolved == func.id):
-            name = func.id
+        if (name := self.builtin_called(func, resolved)) is not None:
             check = C.BUILTINS.get(name)
             value = check(self, node, name, args) if check is not None else None
             if value is not None:
@@ -171,9 +170,9 @@ class CallResolver(SortChecker):
     ) -> Kind:
         method = func.attr
         owner = dotted_name(func.value)
-        if resolved is not None and (
-            resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in C.CALLS
-        ):
+        if resolved is not None and resolved.startswith("builtins."):
+            return self._function_call(node, func, args, kwargs, resolved)  # `builtins.pow(x, 2)`
+        if resolved is not None and (resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in C.CALLS):
             known = self._known_call(node, resolved, args)
             if known is not None:
                 return known

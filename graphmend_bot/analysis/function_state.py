@@ -23,7 +23,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from graphmend_bot.analysis import bound_methods, function_aliases, keyword_arguments, skipped_frames
+from graphmend_bot.analysis import (
+    bound_methods,
+    function_aliases,
+    keyword_arguments,
+    shadowed_builtins,
+    skipped_frames,
+)
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.mode_values import Modes, ModeValues
 from graphmend_bot.analysis.model import FunctionSummary
@@ -57,10 +63,11 @@ class FunctionState:
         "_globals", "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_python_params", "_rare_depth",
-        "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_sized_params", "_sizes", "_tensor_mappings",
+        "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_shadowed_builtins", "_sized_params", "_sizes",
+        "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
-        "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "instances", "lines", "logger_names",
+        "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
         "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "self_name", "summary", "tuple_fields",
@@ -82,6 +89,7 @@ class FunctionState:
         properties: frozenset[str] = frozenset(),
         module_objects: frozenset[str] = frozenset(),
         guarded_class_methods: frozenset[str] = frozenset(),
+        inherited_shadows: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.node = node
@@ -106,6 +114,10 @@ class FunctionState:
         self.module_objects = module_objects
         # `Cls.method` of the module's classes whose metaclass defines `__getattribute__` (guarded_classes.py).
         self.guarded_class_methods = guarded_class_methods
+        # Builtin names the module and the enclosing functions bind; with this function's own
+        # (worked out at its first call of a builtin name), calls of those are no builtin's.
+        self.inherited_shadows = inherited_shadows
+        self._shadowed_builtins: frozenset[str] | None = None
         self.lines = lines
         self.entry = entry
         self.returns: Kind = NOT_TENSOR
@@ -264,6 +276,12 @@ class FunctionState:
         self.partials.pop(name, None)
         self.tuples.pop(name, None)
         self._tuple_prefixes.pop(name, None)
+
+    def builtin_called(self, func: ast.expr, resolved: str | None) -> str | None:
+        """The builtin a call of `func` runs, or None: not a name rebound in scope (shadowed_builtins.py)."""
+        if self._shadowed_builtins is None and isinstance(func, ast.Name) and func.id in shadowed_builtins.BUILTIN_NAMES:
+            self._shadowed_builtins = self.inherited_shadows | shadowed_builtins.function_bindings(self.node)
+        return shadowed_builtins.builtin_called(func, resolved, self._shadowed_builtins or ())
 
     def _grown_tuple(self, node: ast.AugAssign, added: tuple[Kind, ...] | None, previous: Kind
                      ) -> tuple[tuple[Kind, ...], bool] | None:

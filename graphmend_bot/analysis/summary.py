@@ -17,9 +17,11 @@ from graphmend_bot.analysis import (
     generator_managers,
     guarded_classes,
     held_functions,
+    iterated_builders,
     logger_bindings,
     named_tuples,
     pydantic_classes,
+    shadowed_builtins,
     super_calls,
     typed_dicts,
 )
@@ -134,6 +136,7 @@ def summarize_module(
         if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
     )
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
+    shadows = _ShadowedBuiltins(tree, collector, source)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -157,7 +160,7 @@ def summarize_module(
             continue
         FunctionAnalyzer(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
-            collector.named_tuples, python_keys, properties, module_objects, guarded,
+            collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -180,6 +183,25 @@ def summarize_module(
         exports=collector.exports.names,
         read_files=guard_helpers.read_files(),
     )
+
+
+class _ShadowedBuiltins:
+    """Per function, the builtin names the module and its enclosing functions bind (shadowed_builtins.py)."""
+
+    def __init__(self, tree: ast.Module, collector: _Collector, source: str) -> None:
+        self._nodes = {qualname: node for qualname, _, node in collector.functions}
+        self._enclosing = collector.enclosing
+        self._module = shadowed_builtins.module_bindings(tree, self._nodes.values(), source)
+        self._inherited: dict[str, frozenset[str]] = {}
+
+    def inherited(self, qualname: str) -> frozenset[str]:
+        outer = self._enclosing.get(qualname)
+        if outer is None:
+            return self._module
+        found = self._inherited.get(outer)
+        if found is None:
+            found = self._inherited[outer] = self.inherited(outer) | shadowed_builtins.function_bindings(self._nodes[outer])
+        return found
 
 
 class Exports:
@@ -369,6 +391,7 @@ class _Collector:
     def __init__(self, imports: Imports, source: str) -> None:
         self.imports = imports
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
+        self.enclosing: dict[str, str] = {}  # a nested function's qualname -> the nearest enclosing function's
         self.classes: dict[str, ClassSummary] = {}
         self.compile_targets: list[CompileTarget] = []
         self.registries: dict[str, tuple[str, ...]] = {}
@@ -549,7 +572,8 @@ class _Collector:
         return found
 
     def _callee(self, call: ast.Call) -> str | None:
-        return self._dotted(call.func)
+        callee = self._dotted(call.func)
+        return callee if callee is None else iterated_builders.builder_name(call, callee)
 
     def _dotted(self, node: ast.expr) -> str | None:
         """The dotted name `node` spells, qualified when its head is imported."""
@@ -559,6 +583,8 @@ class _Collector:
     def _function_def(self, node: FunctionNode) -> None:
         qualname = ".".join([*self._prefix, node.name])
         self.functions.append((qualname, self._class[-1], node))
+        if self._function[-1] is not None:
+            self.enclosing[qualname] = self._function[-1]
         self._enter(node.name, None, qualname, node.body)
 
     def _enter(self, name: str, class_qualname: str | None, function: str | None, body: list[ast.stmt]) -> None:
@@ -596,7 +622,8 @@ class _Collector:
             name = dotted_name(target)
             if name is None:
                 continue
-            self._constructors[-1][name] = self.imports.resolve(node.value.func) or callee
+            self._constructors[-1][name] = iterated_builders.builder_name(
+                node.value, self.imports.resolve(node.value.func) or callee)
             is_logger = logger_bindings.builds_logger(
                 self._constructors[-1][name], self.classes, self.imports.module.partition(".")[0])
             if is_logger and not self._prefix:

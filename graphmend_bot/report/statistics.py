@@ -8,6 +8,9 @@ from collections import Counter
 from graphmend_bot.findings import CheckResult
 from graphmend_bot.rules import ALL_RULES_BY_CODE
 
+# The --output-format values the counts are printed in (a table, or JSON); the others are refused.
+STATISTICS_FORMATS = ("text", "json")
+
 
 def rule_counts(result: CheckResult) -> list[tuple[str, int]]:
     """(code, count), the most frequent first, then by code."""

@@ -12,7 +12,9 @@ proven one where the condition runs and its elementwise parts combine one tensor
 - `y + z` under a reduction broadcasts two tensors, which raises for mismatched shapes
   ("The size of tensor a (2) must match the size of tensor b (3)"); several 0-d results combine;
 - `t ** e` raises for an integer tensor and a negative integer exponent ("Integers to negative
-  integer powers are not allowed"), so only a non-negative integer or a float literal exponent.
+  integer powers are not allowed"), so only a non-negative integer or a float literal exponent;
+- an ordering comparison, `clamp`, `max`/`min` and the like raise for a complex tensor: each
+  tensor they read must be proven real (complex_refusals.py).
 
 Reductions that fail for some dtypes or sizes (`branching.failing_reductions`) and operators that
 raise for bool tensors (`partial_operators.skipped_operand_operators`) have their own notes.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphmend_bot.rewrite.branching import LocalFacts, is_python_number
+from graphmend_bot.rewrite.complex_refusals import RealOperands
 from graphmend_bot.rewrite.context import FixContext
 from graphmend_bot.rewrite.dtype_facts import reaching_assignment
 from graphmend_bot.rewrite.purity import (
@@ -58,6 +61,7 @@ class SkippedOperand:
         self.scalars = facts.python_scalars()
         self.evaluated = _reads(first)
         self.statement = _statement_of(ctx, first)
+        self.real = RealOperands(ctx, first, self.statement)
         self.reasons: list[str] = []
         self.unproven: list[str] = []  # reads not proven to exist and hold a tensor
 
@@ -68,6 +72,7 @@ class SkippedOperand:
         if self.unproven:
             leaves = ", ".join(f"`{leaf}`" for leaf in dict.fromkeys(self.unproven))
             self.reasons.insert(0, f"{leaves} may be None or not a tensor: only a skipped operand reads it")
+        self.reasons.extend(self.real.risks(node))
         return list(dict.fromkeys(self.reasons))
 
     def _code(self, node: cst.CSTNode) -> str:

@@ -5,9 +5,9 @@ tests/fixtures/rules/GM653_next_on_held_iterator.py): `next(it)` on an iterator 
 compiled region, held in a module global (`ORDER = itertools.cycle(...)`) or in `self` by
 `__init__`, breaks with GB4347 "Missing tp_iternext": Dynamo wraps the outside object as one it
 has no `next` for. The same iterators built in the traced frame trace, and so do a held
-`itertools.count()`, `iter(range(n))` and `iter(a_tuple)`, which Dynamo models from outside too.
-`iter(...)` itself is not judged: its result depends on its argument, which the builder table
-does not hold. The builders are known only to the scope solver (analysis/held_contexts.py, which
+`itertools.count()`, `iter(range(n))` and `iter(a_tuple)`, which Dynamo models from outside too;
+`iter` of a list, set, dict or str breaks (the builder says which: analysis/iterated_builders.py),
+`iter` of anything else is not judged. The builders are known only to the scope solver (analysis/held_contexts.py, which
 judges GM612's held context managers the same way).
 """
 
@@ -24,6 +24,8 @@ HELD_ITERATORS = frozenset({
     "map", "zip", "enumerate", "reversed", "filter",
     "itertools.cycle", "itertools.chain", "itertools.repeat", "itertools.islice", "itertools.product",
     "itertools.accumulate",
+    # `iter(...)` of a list, set, dict or str (analysis/iterated_builders.py); of a tuple or range it traces
+    "iter(list)", "iter(set)", "iter(dict)", "iter(str)",
 })  # fmt: skip
 
 
@@ -49,13 +51,14 @@ RULE = Rule(
     summary=(
         "Flags `next(NAME)` and `next(self.NAME)` in traced code on an iterator built outside the "
         "compiled region: at module level or in `__init__`, by `itertools.cycle`, `chain`, `repeat`, "
-        "`islice`, `product`, `accumulate`, or `map`, `zip`, `enumerate`, `reversed`, `filter`."
+        "`islice`, `product`, `accumulate`, `map`, `zip`, `enumerate`, `reversed`, `filter`, or `iter` of a "
+        "list, set, dict or str."
     ),
     why=(
         "TorchDynamo steps the iterators it builds while tracing, but an iterator object that comes "
         "from outside (a global, an attribute set in `__init__`) is one it has no `next` for: it "
         'breaks the graph (GB4347, "Missing tp_iternext", measured on torch 2.13) and the call runs '
-        "eagerly. A held `itertools.count()`, `iter(range(n))` or tuple iterator traces."
+        "eagerly. A held `itertools.count()`, `iter(range(n))` or tuple iterator traces; `iter([...])` does not."
     ),
     example=("import itertools\nORDER = itertools.cycle([0, 1])\nhead = next(ORDER)\ny = x[head]"),
     use_instead=(

@@ -22,6 +22,7 @@ HEADER = "from typing import Optional\n\nimport torch\n\n\n"
 FOOTER = "\n\ncompiled = torch.compile(f)\n"
 NEGATIVE = torch.tensor([-1.0, 2.0])  # `(x > 0).all()` is false: `and` skips the right operand
 POSITIVE = torch.ones(2)  # `(x > 0).all()` is true: `or` skips it
+COMPLEX = torch.tensor([1 + 1j, 2j])  # ordering it, or clamping it, raises
 
 RAISING = {
     "optional-or": (
@@ -50,11 +51,21 @@ RAISING = {
         "    elif (y.sum() > 0):\n        out = x * 2\n    else:\n        out = x * 3\n    return out\n",
         [(POSITIVE,), (NEGATIVE, torch.ones(2))],
     ),
+    "complex-or": (  # review16 #3: `y: torch.Tensor` may be complex, and `y > 2` raises for one
+        "def f(x, y: torch.Tensor):\n    if (x > 0).any() or (y > 2).all():\n        out = x * y\n    else:\n"
+        "        out = x + y\n    return out\n",
+        [(torch.tensor([1.0, -1.0]), COMPLEX), (NEGATIVE, torch.tensor([3.0, 1.0]))],
+    ),
+    "complex-clamp": (
+        "def f(x, y: torch.Tensor):\n    ok = (x > 0).all() and (y.clamp(min=0).sum() > 0)\n    return x * ok\n",
+        [(NEGATIVE, COMPLEX), (POSITIVE, torch.ones(2))],
+    ),
 }
 PROVEN = {
     "same-tensor": "def f(x):\n    ok = (x > 0).all() or (x < -5).any()\n    return x * ok\n",
     "local-tensor": "def f(x):\n    h = x.float()\n    ok = (x > 0).all() and (h.sum() > 1)\n    return x * ok\n",
-    "declared-tensor": "def f(x, y: torch.Tensor):\n    ok = (x > 0).all() and (y > 0).any()\n    return x * ok\n",
+    "declared-tensor": "def f(x, y: torch.Tensor):\n    ok = (x > 0).all() and (y.float() > 0).any()\n    return x * ok\n",
+    "ordered-first": "def f(x):\n    ok = (x > 0).all() or (x.clamp(min=1) > 2).any()\n    return x * ok\n",
     "if-same-tensor": "def f(x):\n    if (x > 0).all() or (x * 2 < -1).any():\n        out = x + 1\n    else:\n"
     "        out = x * 2\n    return out\n",
 }
