@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import BreakingFunctions, Callers, FunctionId, Program
 
-_DISPATCHED = ("self:", "super:")  # call refs whose method depends on the class of `self`
+_DISPATCHED_KINDS = ("self", "super")  # call refs whose method depends on the class of `self`
 
 
 class ReceiverBreaks:
@@ -73,10 +73,10 @@ class ReceiverBreaks:
     def _callee_breaks_as(self, cls: tuple[str, str], fid: FunctionId) -> bool:
         lineage = set(self._program.class_and_bases(*cls))
         function = self._program.function(fid)
-        dispatched: dict[FunctionId, bool] = {}  # callee -> reached only by `self.`/`super().` calls
+        dispatched: dict[FunctionId, bool] = {}  # callee -> reached only by `self.m()`/`super().m()`
         for site, call in enumerate(function.calls):
             for callee in self._targets.get((fid, site), ()):
-                dispatched[callee] = dispatched.get(callee, True) and call.ref.startswith(_DISPATCHED)
+                dispatched[callee] = dispatched.get(callee, True) and _dispatches_to(call.ref, callee)
         for callee in self._callees.get(fid, ()):
             if callee not in self._breaking:
                 continue
@@ -88,3 +88,12 @@ class ReceiverBreaks:
             if (callee[0], owner) in lineage and self._breaks_as(cls, callee):
                 return True
         return False
+
+
+def _dispatches_to(ref: str, callee: FunctionId) -> bool:
+    """Whether call ref `ref` (`self:retr`, `super:retr@Base`) reaches `callee` as a method of the
+    object's class: the callee is the method so named. `self.bm(t)` on an object an attribute holds
+    runs that object's `__call__`, and `self.layer(x)` a submodule's `forward`: no dispatch on
+    `self`'s class."""
+    kind, _, name = ref.partition(":")
+    return kind in _DISPATCHED_KINDS and callee[1].rsplit(".", 1)[-1] == name.partition("@")[0]
