@@ -566,3 +566,65 @@ def test_a_method_compiling_its_objects_model_keeps_the_model_scope(write_tree):
                 self.model = torch.compile(model)
     """})
     assert found(root) == set()
+
+
+# A package exporting a loss module and optimizers (pytorch_optimizer, geoopt): `step(self,
+# closure=None)` names no tensor, yet it updates the parameters' tensors; a scheduler's and a
+# plain class's `step` do not.
+OPTIMIZER_PACKAGE = {
+    "optims/__init__.py": "from .core import FocalLoss, Clipped, Warmup, Counter\n",
+    "optims/core.py": """
+        import torch
+        from torch import nn
+        from torch.optim import Optimizer
+        from torch.optim.lr_scheduler import LRScheduler
+
+        class FocalLoss(nn.Module):
+            def forward(self, x):
+                return x
+
+        class BaseOptimizer(Optimizer):
+            pass
+
+        class Clipped(BaseOptimizer):
+            @torch.no_grad()
+            def step(self, closure=None):
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        scale = min(1.0, 1.0 / p.grad.norm().item())
+                        p.add_(p.grad, alpha=-group["lr"] * scale)
+
+        class Warmup(LRScheduler):
+            def step(self, epoch=None):
+                print(epoch)
+
+        class Counter:
+            def step(self):
+                print("tick")
+    """,
+}
+CLIPPED_STEP, WARMUP_STEP = ("core.py", 18, "GM301"), ("core.py", 23, "GM401")
+COUNTER_STEP = ("core.py", 27, "GM401")
+
+
+def test_an_optimizers_step_is_tensor_api(write_tree, monkeypatch):
+    """An optimizer's `step` is what users compile (`torch.compile(opt.step)`): a root of `auto`
+    beside the loss's forward, through an in-tree base of torch.optim.Optimizer; Dynamo breaks
+    there. An LR scheduler's `step` and a plain class's are not (library scope only)."""
+    root = write_tree(OPTIMIZER_PACKAGE)
+    assert found(root) == {CLIPPED_STEP}
+    assert found(root, "library") == {CLIPPED_STEP, WARMUP_STEP, COUNTER_STEP}
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import optims
+
+    model = torch.nn.Linear(3, 2)
+    model(torch.ones(4, 3)).sum().backward()
+    step = optims.Clipped(model.parameters(), {"lr": 0.1}).step
+    broken = dynamo_breaks(step, (), {}, Tree([str(root / "optims")]))
+    path = normalise(str(root / "optims" / "core.py"))
+    assert {line for file, line in broken.lines if file == path} == {CLIPPED_STEP[1]}
+    torch._dynamo.reset()

@@ -34,9 +34,11 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
 - else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
   callables that take or return a tensor (a parameter or the result annotated as one, or as a
   container of them, a result that is one whatever the arguments, or what a model's method
-  returns from its submodules). Users compile kornia's functional API beside its modules, a
-  flow's `inverse` and `log_prob`, a scheduler's `step`; the tokenizers, loaders and
-  configuration classes of a model zoo take and return no tensor and stay out.
+  returns from its submodules), and the `step` of its torch.optim optimizers (it updates the
+  parameters' tensors, though its signature names none). Users compile kornia's functional API
+  beside its modules, a flow's `inverse` and `log_prob`, a scheduler's `step`, an optimizer's
+  `step`; the tokenizers, loaders and configuration classes of a model zoo take and return no
+  tensor and stay out.
 A lone file or a folder of scripts keeps the model scope.
 """
 
@@ -55,6 +57,8 @@ if TYPE_CHECKING:
 SCOPES = ("auto", "model", "library")
 TENSOR_API = "tensor-api"  # what `auto` settles to for a package exporting nn.Modules (no config value)
 PARAMETER_CREATION = "GB0264"  # Dynamo's id for an nn.Parameter built in traced code (rule GM607)
+# torch.optim's submodules whose classes are no optimizers (schedulers, weight averaging)
+_OPTIMIZER_HELPERS = frozenset({"lr_scheduler", "swa_utils"})
 _TEST_PARTS = frozenset({"tests", "test", "conftest"})
 
 
@@ -93,10 +97,31 @@ def exported_names(summary: ModuleSummary) -> Iterator[str]:
 
 def tensor_api_roots(program: Program) -> set[FunctionId]:
     """`auto`'s roots beside the forwards of a package that exports nn.Modules: its public
-    callables that take or return a tensor (module docstring)."""
+    callables that take or return a tensor, and its optimizers' `step` (module docstring)."""
     roots = program.library_roots()
-    taking = {fid for fid in roots if takes_tensor(program.function(fid))}
+    taking = {fid for fid in roots if takes_tensor(program.function(fid)) or is_optimizer_step(program, fid)}
     return taking | (returning_tensors(program, roots - taking) & roots)
+
+
+def is_optimizer_step(program: Program, fid: FunctionId) -> bool:
+    """The `step` of a torch.optim optimizer's subclass: it updates tensors, its parameters and
+    their state, though its signature names none (`step(self, closure=None)`), and it is what
+    PyTorch's recipe compiles (`torch.compile(opt.step)`). An LR scheduler's `step` sets floats."""
+    function = program.function(fid)
+    if function.class_qualname is None or fid[1].rsplit(".", 1)[-1] != "step":
+        return False
+    return any(
+        _is_torch_optimizer(base)
+        for module, cls in program.class_and_bases(fid[0], function.class_qualname)
+        for base in program.modules[module].classes[cls].bases
+    )
+
+
+def _is_torch_optimizer(base: str) -> bool:
+    """`torch.optim.Optimizer`, `torch.optim.adam.Adam`, ... as the imports resolve them; not the
+    schedulers and averaging helpers torch.optim's submodules also hold."""
+    parts = base.split(".")
+    return parts[:2] == ["torch", "optim"] and len(parts) > 2 and not _OPTIMIZER_HELPERS.intersection(parts)
 
 
 def takes_tensor(function: FunctionSummary) -> bool:

@@ -48,6 +48,7 @@ from graphmend_bot.analysis.public_api import (
     tensor_api_roots,
 )
 from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
+from graphmend_bot.analysis.receiver_breaks import ReceiverBreaks
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
@@ -438,6 +439,10 @@ class Program:
         if kind in ("name", "dotted"):
             return self._classes_built_by(module, name)
         return []
+
+    def constructed_classes(self, fid: FunctionId, constructor: str) -> list[tuple[str, str]]:
+        """The in-tree classes an object `fid` calls a method of may be, from its constructor's ref."""
+        return self._constructed_classes(fid, constructor)
 
     def _methods_of_instances(self, classes: list[tuple[str, str]], name: str) -> list[FunctionId]:
         """`obj.name(...)` on an instance of any of `classes` or of their in-tree subclasses."""
@@ -1096,11 +1101,13 @@ class Program:
         if not pending and not holding and not entering and not building and not bodies:
             return []
         breaking = self._breaking(callers, standing)
+        own = ((traced_draft.module.module, traced_draft.function.qualname) for traced_draft in standing)
+        on_receiver = ReceiverBreaks(self, targets, callers, breaking, own)
         found = [
             TracedDraft(self.modules[fid[0]], self.function(fid), draft)
             for fid in pending
             for site, draft in self.function(fid).callee_break_drafts
-            if any(callee in breaking for callee in targets.get((fid, site), ()))
+            if on_receiver.call_breaks(fid, site)
         ]
         eager_inits: set[FunctionId] = set()
         # Frames that run eagerly: all of one Dynamo gave up on at a call (GM605, GM609)
