@@ -49,6 +49,8 @@ MODELS: dict[str, list[str]] = {
     "umt5": ["UMT5Model"],
     "longt5": ["LongT5Model"],
     "switch_transformers": ["SwitchTransformersModel"],
+    "seamless_m4t": ["SeamlessM4TModel"],
+    "seamless_m4t_v2": ["SeamlessM4Tv2Model"],
     # speech and audio
     "whisper": ["WhisperModel", "WhisperForConditionalGeneration"],
     "speech_to_text": ["Speech2TextModel"],
@@ -64,6 +66,8 @@ MODELS: dict[str, list[str]] = {
     "wav2vec2_bert": ["Wav2Vec2BertModel"],
     "encodec": ["EncodecModel"],
     "mimi": ["MimiModel"],
+    "fastspeech2_conformer": ["FastSpeech2ConformerModel"],
+    "vits": ["VitsModel"],
     # encoders and decoders (text)
     "funnel": ["FunnelModel", "FunnelBaseModel"],
     "longformer": ["LongformerModel"],
@@ -76,6 +80,8 @@ MODELS: dict[str, list[str]] = {
     "qwen3_next": ["Qwen3NextModel"],
     "granitemoehybrid": ["GraniteMoeHybridModel"],
     "nemotron_h": ["NemotronHModel"],
+    "aria": ["AriaTextModel"],
+    "olmo_hybrid": ["OlmoHybridModel"],
     "llama": ["LlamaModel", "LlamaForCausalLM"],
     "mistral": ["MistralModel"],
     "mixtral": ["MixtralModel"],
@@ -102,6 +108,18 @@ MODELS: dict[str, list[str]] = {
     "xlnet": ["XLNetModel"],
     "mamba": ["MambaModel"],
     "rwkv": ["RwkvModel"],
+    "olmo": ["OlmoModel"],
+    "olmo2": ["Olmo2Model"],
+    "gemma3": ["Gemma3TextModel"],
+    "qwen3_moe": ["Qwen3MoeModel"],
+    "stablelm": ["StableLmModel"],
+    "starcoder2": ["Starcoder2Model"],
+    "gpt_bigcode": ["GPTBigCodeModel"],
+    "mpt": ["MptModel"],
+    "gpt_oss": ["GptOssModel"],
+    "xlm_roberta": ["XLMRobertaModel"],
+    "mobilebert": ["MobileBertModel"],
+    "modernbert": ["ModernBertModel"],
     # vision
     "vit": ["ViTModel"],
     "deit": ["DeiTModel"],
@@ -111,6 +129,14 @@ MODELS: dict[str, list[str]] = {
     "dinov2": ["Dinov2Model"],
     "beit": ["BeitModel"],
     "segformer": ["SegformerModel"],
+    # vision and text (pixels with token ids; vision-language models with image tokens)
+    "clip": ["CLIPModel"],
+    "vilt": ["ViltModel"],
+    "internvl": ["InternVLModel"],
+    "got_ocr2": ["GotOcr2Model"],
+    "aya_vision": ["AyaVisionForConditionalGeneration"],
+    "cohere2_vision": ["Cohere2VisionForConditionalGeneration"],
+    "ovis2": ["Ovis2ForConditionalGeneration"],
 }
 
 # Every config size is shrunk to at most this (never grown): the corpus's sweep does the same.
