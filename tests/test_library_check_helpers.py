@@ -6,9 +6,10 @@ helper a module-function hook describes for its users."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -72,31 +73,29 @@ def _gm201_lines(root: Path) -> list[tuple[str, str]]:
     )
 
 
-def _compilable_check(cond: Any, msg: str) -> None:  # HELPER's function, for Dynamo
-    if torch.compiler.is_compiling():
-        if isinstance(cond, torch.Tensor):
-            torch._check_tensor_all(cond)
-        else:
-            torch._check(cond)
-        return
-    if not cond:
-        raise ValueError(msg)
+def test_dynamo_breaks_inside_the_helper_on_the_tensor_condition_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "helper_module.py"
+    path.write_text(textwrap.dedent(HELPER))
+    spec = importlib.util.spec_from_file_location("helper_module", path)
+    assert spec is not None and spec.loader is not None
+    helper = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "helper_module", helper)  # Dynamo looks its globals up there
+    spec.loader.exec_module(helper)
 
+    def forward(x):
+        helper.compilable_check(x.shape[0] != 0, "empty")
+        helper.compilable_check((x > -100).all(), "out of range")
+        return x + 1
 
-def _forward(x):
-    _compilable_check(x.shape[0] != 0, "empty")
-    _compilable_check((x > -100).all(), "out of range")
-    return x + 1
-
-
-def test_dynamo_breaks_inside_the_helper_on_the_tensor_condition_only() -> None:
     torch._dynamo.reset()
-    explained = torch._dynamo.explain(_forward)(torch.randn(2, 3))
+    explained = torch._dynamo.explain(forward)(torch.randn(2, 3))
     assert explained.graph_break_count == 1
     (reason,) = explained.break_reasons
     assert "Tensor.item()" in reason.reason
     frame = reason.user_stack[-1]
-    assert frame.name == "_compilable_check" and frame.line == "torch._check_tensor_all(cond)"
+    assert frame.name == "compilable_check" and frame.line == "torch._check_tensor_all(cond)"
 
 
 def test_the_finding_is_in_the_helper_although_another_caller_passes_a_bool(tmp_path: Path) -> None:
