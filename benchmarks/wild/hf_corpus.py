@@ -10,7 +10,8 @@ so this module imports it only when a unit is built; the unit names are plain da
 A model is built the same way for every class, as the corpus's sweep does: the class's own config
 class with its defaults, every size shrunk to a tiny one (SIZES: hidden 32, 2 layers, 2 heads, ...;
 sub-configs too), random weights, eval mode; the inputs follow the forward's signature (token ids
-and an attention mask, raw audio, log-mel features or pixels, decoder ids for encoder-decoders).
+and an attention mask, raw audio, log-mel features or pixels, pixels with token ids for image-text
+models, one image token per image feature for vision-language models, decoder ids for encoder-decoders).
 A class that does not build or whose eager call raises is reported as that call's error, and
 counted, never patched by hand.
 """
@@ -48,6 +49,8 @@ MODELS: dict[str, list[str]] = {
     "umt5": ["UMT5Model"],
     "longt5": ["LongT5Model"],
     "switch_transformers": ["SwitchTransformersModel"],
+    "seamless_m4t": ["SeamlessM4TModel"],
+    "seamless_m4t_v2": ["SeamlessM4Tv2Model"],
     # speech and audio
     "whisper": ["WhisperModel", "WhisperForConditionalGeneration"],
     "speech_to_text": ["Speech2TextModel"],
@@ -63,6 +66,8 @@ MODELS: dict[str, list[str]] = {
     "wav2vec2_bert": ["Wav2Vec2BertModel"],
     "encodec": ["EncodecModel"],
     "mimi": ["MimiModel"],
+    "fastspeech2_conformer": ["FastSpeech2ConformerModel"],
+    "vits": ["VitsModel"],
     # encoders and decoders (text)
     "funnel": ["FunnelModel", "FunnelBaseModel"],
     "longformer": ["LongformerModel"],
@@ -75,6 +80,8 @@ MODELS: dict[str, list[str]] = {
     "qwen3_next": ["Qwen3NextModel"],
     "granitemoehybrid": ["GraniteMoeHybridModel"],
     "nemotron_h": ["NemotronHModel"],
+    "aria": ["AriaTextModel"],
+    "olmo_hybrid": ["OlmoHybridModel"],
     "llama": ["LlamaModel", "LlamaForCausalLM"],
     "mistral": ["MistralModel"],
     "mixtral": ["MixtralModel"],
@@ -101,6 +108,18 @@ MODELS: dict[str, list[str]] = {
     "xlnet": ["XLNetModel"],
     "mamba": ["MambaModel"],
     "rwkv": ["RwkvModel"],
+    "olmo": ["OlmoModel"],
+    "olmo2": ["Olmo2Model"],
+    "gemma3": ["Gemma3TextModel"],
+    "qwen3_moe": ["Qwen3MoeModel"],
+    "stablelm": ["StableLmModel"],
+    "starcoder2": ["Starcoder2Model"],
+    "gpt_bigcode": ["GPTBigCodeModel"],
+    "mpt": ["MptModel"],
+    "gpt_oss": ["GptOssModel"],
+    "xlm_roberta": ["XLMRobertaModel"],
+    "mobilebert": ["MobileBertModel"],
+    "modernbert": ["ModernBertModel"],
     # vision
     "vit": ["ViTModel"],
     "deit": ["DeiTModel"],
@@ -110,6 +129,14 @@ MODELS: dict[str, list[str]] = {
     "dinov2": ["Dinov2Model"],
     "beit": ["BeitModel"],
     "segformer": ["SegformerModel"],
+    # vision and text (pixels with token ids; vision-language models with image tokens)
+    "clip": ["CLIPModel"],
+    "vilt": ["ViltModel"],
+    "internvl": ["InternVLModel"],
+    "got_ocr2": ["GotOcr2Model"],
+    "aya_vision": ["AyaVisionForConditionalGeneration"],
+    "cohere2_vision": ["Cohere2VisionForConditionalGeneration"],
+    "ovis2": ["Ovis2ForConditionalGeneration"],
 }
 
 # Every config size is shrunk to at most this (never grown): the corpus's sweep does the same.
@@ -177,7 +204,8 @@ def _shrunk(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def inputs(model: Any, config: Any) -> dict[str, Any]:
-    """Inputs by the forward's parameters: the first of audio, features, pixels, token ids it takes."""
+    """Inputs by the forward's parameters: the first of audio, features, pixels it takes, and token ids
+    when it takes no other input, reads them with pixels, or requires them."""
     import torch
 
     params = inspect.signature(model.forward).parameters
@@ -195,13 +223,36 @@ def inputs(model: Any, config: Any) -> dict[str, Any]:
     elif "pixel_values" in params:
         size = int(getattr(config, "image_size", 32) or 32)
         kwargs["pixel_values"] = torch.randn(1, int(getattr(config, "num_channels", 3) or 3), size, size)
-    else:
+    # text alone, text with an image (CLIP, ViLT, Grounding DINO read both), or a forward that requires it
+    if not kwargs or ("input_ids" in params and ("pixel_values" in kwargs or _required(params["input_ids"]))):
         kwargs["input_ids"] = ids()
         if "attention_mask" in params:
             kwargs["attention_mask"] = torch.ones_like(kwargs["input_ids"])
+    image_token = getattr(config, "image_token_id", None) or getattr(config, "image_token_index", None)
+    if image_token is not None and "pixel_values" in kwargs and hasattr(model, "get_image_features"):
+        # a vision-language model: its processor puts one image token per image feature before the text
+        count = _image_features(model, kwargs["pixel_values"])
+        image_tokens = torch.full((1, count), int(image_token))
+        kwargs["input_ids"] = torch.cat([image_tokens, kwargs["input_ids"]], dim=1)
+        kwargs["attention_mask"] = torch.ones_like(kwargs["input_ids"])
     if "decoder_input_ids" in params and getattr(config, "is_encoder_decoder", False):
         kwargs["decoder_input_ids"] = ids(4)
     return kwargs
+
+
+def _image_features(model: Any, pixel_values: Any) -> int:
+    """How many feature vectors the vision tower yields for `pixel_values` (one per image token)."""
+    import torch
+
+    with torch.no_grad():
+        out = model.get_image_features(pixel_values=pixel_values)
+    features = out if isinstance(out, (torch.Tensor, list, tuple)) else out.pooler_output
+    parts = [features] if isinstance(features, torch.Tensor) else list(features)
+    return sum(part.numel() // part.shape[-1] for part in parts)
+
+
+def _required(param: inspect.Parameter) -> bool:
+    return param.default is inspect.Parameter.empty
 
 
 def _features(config: Any) -> Any:

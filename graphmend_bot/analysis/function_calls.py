@@ -129,7 +129,7 @@ class CallResolver(SortChecker):
         """Calls into torch, logging and warnings, by their resolved dotted name."""
         head = resolved.partition(".")[0]
         check = C.CALLS.get(resolved)
-        if check is None and head in C.MODULE_FUNCTION_MODULES:
+        if check is None and head in C.MODULE_FUNCTION_MODULES and not (self.guard_helpers and self.guard_helpers.owns(head)):
             check = C.MODULE_FUNCTIONS.get((head, resolved.rpartition(".")[2]))
         if check is not None:
             return check(self, node, resolved, args)

@@ -67,6 +67,13 @@ class GuardHelpers:
         # their text too, so a cached summary is checked against them (`read_files`).
         self.read: set[str] = set()
 
+    def owns(self, package: str) -> bool:
+        """Whether the module belongs to `package`. A module-function hook (detect.py) stands for a
+        library helper whose body is not checked (transformers' `torch_compilable_check` called from
+        user code); inside that library the body is analysed like any callee, and Dynamo reports the
+        break there, at the helper's line, not at the call."""
+        return self.package == package
+
     def function(self, name: str) -> FunctionNode | None:
         """The module's top-level function `name` (narrowing.py reads predicate helpers' bodies)."""
         return self._functions.get(name)

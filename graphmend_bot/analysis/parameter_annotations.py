@@ -23,6 +23,10 @@ def tensor_param(
     """Whether a parameter is a tensor, from its annotation and default; None when unknown."""
     if name.startswith(_FLAG_PREFIXES):
         return False  # output_attentions=None, return_dict=None: flags by convention
+    if annotation is not None and _admits_anything(annotation):
+        # `cond: Any` hints nothing, so a caller passing a Python value does not fix it for every
+        # caller (transformers' `torch_compilable_check(cond: Any, ...)` takes bools and tensors)
+        return None
     if annotation is not None:
         return _tensor_annotation(annotation)
     if default is not None and not (isinstance(default, ast.Constant) and default.value is None):
@@ -201,6 +205,15 @@ def bool_tensor_annotation(annotation: ast.expr) -> bool:
     if (name := dotted_name(annotation)) is not None:
         return "BoolTensor" in name  # `torch.Tensor`: no walk (a dot is in no word, so none spans two)
     return any("BoolTensor" in word for word in _words(annotation))
+
+
+def _admits_anything(annotation: ast.expr) -> bool:
+    """`Any`, `typing.Any`, `object` (or their quoted forms): an annotation that says nothing of the value."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        name = annotation.value
+    else:
+        name = dotted_name(annotation) or ""
+    return name.rsplit(".", 1)[-1] in ("Any", "object")
 
 
 def _tensor_annotation(annotation: ast.expr) -> bool:
