@@ -437,6 +437,9 @@ class Program:
             ]
         if kind in ("name", "dotted"):
             return self._classes_built_by(module, name)
+        if kind == "held":  # `TABLE[k]` on a module-level `TABLE = Table()` (imported, too)
+            built = self._module_instance(module, name)
+            return self._classes_built_by(*built) if built is not None else []
         return []
 
     def _methods_of_instances(self, classes: list[tuple[str, str]], name: str) -> list[FunctionId]:
