@@ -1095,3 +1095,61 @@ def test_syntax_that_calls_a_dunder_runs_it_on_objects_of_known_classes(write_tr
         {("implpkg.loops", "Loose.__iter__"), ("implpkg.model", "Loose.__contains__"),
          ("implpkg.tables", "Unread.__getitem__")},
     )
+
+
+DATACLASS_TREE = {
+    "datapkg/__init__.py": "",
+    "datapkg/model.py": """
+        from dataclasses import dataclass
+
+        import torch
+        from torch import nn
+
+
+        class Output:
+            def __init__(self, *args):
+                print("replaced")
+
+            def __post_init__(self):
+                print("checked")  # break
+
+
+        @dataclass
+        class Result(Output):
+            value: torch.Tensor = None
+
+
+        @dataclass(init=False)
+        class Manual:
+            value: torch.Tensor = None
+
+            def __post_init__(self):
+                print("never called")
+
+
+        class Plain:
+            def __post_init__(self):
+                print("never called")
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                manual, plain = Manual(), Plain()
+                return Result(x).value + 1
+    """,
+}
+
+
+def test_building_a_dataclass_runs_its_post_init_not_a_base_init(write_tree) -> None:
+    """transformers' `BaseModelOutput(...)`, a `@dataclass` subclass of ModelOutput: the generated
+    `__init__` replaces ModelOutput.__init__ and calls the inherited `__post_init__`, which Dynamo
+    inlines. Output.__init__ does not run; nor does the `__post_init__` of a dataclass with
+    `init=False` or of a plain class (nothing calls it)."""
+    root = write_tree(DATACLASS_TREE)
+    _assert_reported_where_dynamo_breaks(root, "datapkg", "model", "Net", "model.py")
+    _assert_reach(
+        root, "datapkg",
+        {("datapkg.model", "Output.__post_init__")},
+        {("datapkg.model", "Output.__init__"), ("datapkg.model", "Manual.__post_init__"),
+         ("datapkg.model", "Plain.__post_init__")},
+    )
