@@ -33,6 +33,11 @@ with a negative for each:
   a class no len() is given an instance of is not reached;
 - `self.NAME = value` in a traced method runs the class's own `__setattr__`; another class's does
   not;
+- `obj[k] = v`, `k in obj`, `for x in obj` and `TABLE[k]` (a module-level object, imported) run
+  `__setitem__`, `__contains__`, `__iter__` and `__getitem__` of the receiver's known class; a
+  class no traced code so uses is not reached;
+- building a `@dataclass` runs its (inherited) `__post_init__`, not the source `__init__` of a
+  base the generated one replaces; a plain class's or an `init=False` dataclass's is not reached;
 - a property read (`self.size`, `box.scale` on a local of a known class, `self.ready` in a
   closure on the `self` it closes over) runs its getter, where Dynamo reports what breaks inside;
   a property nobody reads is not reached;
