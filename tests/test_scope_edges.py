@@ -33,6 +33,11 @@ with a negative for each:
   a class no len() is given an instance of is not reached;
 - `self.NAME = value` in a traced method runs the class's own `__setattr__`; another class's does
   not;
+- `obj[k] = v`, `k in obj`, `for x in obj` and `TABLE[k]` (a module-level object, imported) run
+  `__setitem__`, `__contains__`, `__iter__` and `__getitem__` of the receiver's known class; a
+  class no traced code so uses is not reached;
+- building a `@dataclass` runs its (inherited) `__post_init__`, not the source `__init__` of a
+  base the generated one replaces; a plain class's or an `init=False` dataclass's is not reached;
 - a property read (`self.size`, `box.scale` on a local of a known class, `self.ready` in a
   closure on the `self` it closes over) runs its getter, where Dynamo reports what breaks inside;
   a property nobody reads is not reached;
@@ -991,3 +996,165 @@ def test_a_module_class_stays_one_when_torch_is_in_the_program(write_tree) -> No
     program = Program(Workspace([str(root)], Config(), jobs=1).summaries.values(), scope="model")
     assert program.is_module_class("model", "Plain") and program.is_module_class("model", "Dotted")
     assert {("model", "Plain.forward"), ("model", "Dotted.forward")} <= program.traced_functions()
+
+
+IMPLICIT_TREE = {
+    "implpkg/__init__.py": "",
+    "implpkg/tables.py": """
+        class Registry:
+            def __getitem__(self, key):
+                print("lookup")  # break
+                return key
+
+
+        class Unread:
+            def __getitem__(self, key):
+                return key.tolist()
+
+
+        REGISTRY = Registry()
+        UNREAD = Unread()
+
+
+        def eager_only(key):
+            return UNREAD[key]
+    """,
+    "implpkg/model.py": """
+        from torch import nn
+
+        from implpkg.tables import REGISTRY
+
+
+        class Store:
+            def __setitem__(self, key, value):
+                if value.sum() > 0:  # break
+                    self.last = value
+
+
+        class Bag:
+            def __init__(self, x):
+                self.x = x
+
+            def __contains__(self, item):
+                return bool(item.max() > 1)  # break
+
+
+        class Loose:
+            def __contains__(self, item):
+                return item.tolist()
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.store = Store()
+
+            def forward(self, x):
+                self.store["last"] = x
+                bag = Bag(x)
+                y = x + 1 if x in bag else x
+                return REGISTRY[y]
+    """,
+    "implpkg/loops.py": """
+        from torch import nn
+
+
+        class Steps:
+            def __init__(self, x):
+                self.x = x
+
+            def __iter__(self):
+                print("iterate")  # break
+                return iter([self.x])
+
+
+        class Loose:
+            def __iter__(self):
+                return iter(self.x.tolist())
+
+
+        class Looped(nn.Module):
+            def forward(self, x):
+                for part in Steps(x):
+                    x = x + part
+                return x
+    """,
+}
+
+
+def test_syntax_that_calls_a_dunder_runs_it_on_objects_of_known_classes(write_tree) -> None:
+    """`self.store[k] = v` runs Store.__setitem__ (what __init__ builds there), `x in bag` Bag's
+    `__contains__` (a local built from a class), `for part in Steps(x)` Steps.__iter__ (an object
+    built in place), `REGISTRY[y]` the __getitem__ of the object an imported module builds at import
+    time (transformers' `ALL_MASK_ATTENTION_FUNCTIONS[config._attn_implementation]`): Dynamo inlines
+    each and breaks inside. Loose's dunders (classes no traced code iterates or asks) and
+    Unread.__getitem__ (its module-level instance subscripted only by eager code) are not reached."""
+    root = write_tree(IMPLICIT_TREE)
+    _assert_reported_where_dynamo_breaks(root, "implpkg", "model", "Net", "model.py")
+    _assert_reported_where_dynamo_breaks(root, "implpkg", "model", "Net", "tables.py")
+    _assert_reported_where_dynamo_breaks(root, "implpkg", "loops", "Looped", "loops.py")
+    _assert_reach(
+        root, "implpkg",
+        {("implpkg.model", "Store.__setitem__"), ("implpkg.model", "Bag.__contains__"),
+         ("implpkg.loops", "Steps.__iter__"), ("implpkg.tables", "Registry.__getitem__")},
+        {("implpkg.loops", "Loose.__iter__"), ("implpkg.model", "Loose.__contains__"),
+         ("implpkg.tables", "Unread.__getitem__")},
+    )
+
+
+DATACLASS_TREE = {
+    "datapkg/__init__.py": "",
+    "datapkg/model.py": """
+        from dataclasses import dataclass
+
+        import torch
+        from torch import nn
+
+
+        class Output:
+            def __init__(self, *args):
+                print("replaced")
+
+            def __post_init__(self):
+                print("checked")  # break
+
+
+        @dataclass
+        class Result(Output):
+            value: torch.Tensor = None
+
+
+        @dataclass(init=False)
+        class Manual:
+            value: torch.Tensor = None
+
+            def __post_init__(self):
+                print("never called")
+
+
+        class Plain:
+            def __post_init__(self):
+                print("never called")
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                manual, plain = Manual(), Plain()
+                return Result(x).value + 1
+    """,
+}
+
+
+def test_building_a_dataclass_runs_its_post_init_not_a_base_init(write_tree) -> None:
+    """transformers' `BaseModelOutput(...)`, a `@dataclass` subclass of ModelOutput: the generated
+    `__init__` replaces ModelOutput.__init__ and calls the inherited `__post_init__`, which Dynamo
+    inlines. Output.__init__ does not run; nor does the `__post_init__` of a dataclass with
+    `init=False` or of a plain class (nothing calls it)."""
+    root = write_tree(DATACLASS_TREE)
+    _assert_reported_where_dynamo_breaks(root, "datapkg", "model", "Net", "model.py")
+    _assert_reach(
+        root, "datapkg",
+        {("datapkg.model", "Output.__post_init__")},
+        {("datapkg.model", "Output.__init__"), ("datapkg.model", "Manual.__post_init__"),
+         ("datapkg.model", "Plain.__post_init__")},
+    )

@@ -51,7 +51,7 @@ class CallResolver(SortChecker):
             self._keyword_kinds[id(node)] = {name: kind for name, kind in kwargs if name is not None}
         if C.SORT_KEYS:
             self._check_sort(node, args, env)
-        self._sized_object(node)
+        self._sized_object(node, env)
         resolved = self.resolve(func)
         self.references.update(passed_bound_methods(node, self.self_name, resolved, self._method_tables))
         if resolved is not None and self._third_party(resolved) and _bound_by_import(func, env):

@@ -78,9 +78,8 @@ class ExpressionEvaluator(CallResolver):
     def _expr_Subscript(self, node: ast.Subscript, env: Env) -> Kind:
         owner = self.expr(node.value, env)
         index = self._index(node.slice, env)
-        if (isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
-                and (ref := self._known_class(node.value.id)) is not None):
-            self._class_site(node, f"instance:{ref}>__getitem__", [index])  # `table[k]` runs Table.__getitem__
+        if isinstance(node.ctx, ast.Load):
+            self._implicit_call(node, node.value, "__getitem__", [index], env)  # `table[k]`: Table.__getitem__
         bounds = slice_bounds(node.slice, lambda e: self.expr(e, env))
         if bounds.nonempty:  # hooks look at bounds that may be tensors only
             for check_bounds in C.SLICE_BOUNDS:
@@ -108,9 +107,10 @@ class ExpressionEvaluator(CallResolver):
         return (isinstance(node, ast.Name) and node.id in self._tensor_mappings
                 and env.get(node.id) == Kind.of_param(node.id))  # not rebound in the body
 
-    def _stored_index(self, target: ast.Subscript, owner: Kind, key: Kind, env: Env) -> None:
+    def _stored_index(self, target: ast.Subscript, owner: Kind, key: Kind, value: Kind, env: Env) -> None:
         """The hooks of `x[key] = v`: slice bounds, and the key for the store's own hooks (not the
-        load's: a mask there is `index_put`, which traces)."""
+        load's: a mask there is `index_put`, which traces). And the receiver's `__setitem__`."""
+        self._implicit_call(target, target.value, "__setitem__", [key, value], env)
         bounds = slice_bounds(target.slice, lambda e: self.expr(e, env))
         if bounds.nonempty:
             for check_bounds in C.SLICE_BOUNDS:
@@ -185,7 +185,7 @@ class ExpressionEvaluator(CallResolver):
 
     def _expr_Compare(self, node: ast.Compare, env: Env) -> Kind:
         kinds = [self.expr(node.left, env)] + [self.expr(c, env) for c in node.comparators]
-        self._comparison(node, kinds)
+        self._comparison(node, kinds, env)
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return NOT_TENSOR
         kind = Kind.union(kinds).without_data_dependent_bool()
@@ -339,6 +339,7 @@ class ExpressionEvaluator(CallResolver):
             self.expr(node, env)
             return Kind.union(self.tuples[node.id]), None
         kind = self.expr(node, env).without_flags()
+        self._implicit_call(node, node, "__iter__", [], env)
         return (NOT_TENSOR if self._iterates_dict_keys(node) else kind), None
 
     def _iterates_dict_keys(self, node: ast.expr) -> bool:

@@ -158,8 +158,12 @@ class ObjectTracker(FindingReporter):
         """What a closure reads of this function's locals, as they are where it is defined."""
         return Kind.union([env[name] for name in free_names(node) if name in env])
 
-    def _comparison(self, node: ast.Compare, operands: list[Kind]) -> None:
-        """`a == b`, `v in t`: the comparison hooks, given every operand's kind, and the membership ones."""
+    def _comparison(self, node: ast.Compare, operands: list[Kind], env: Env) -> None:
+        """`a == b`, `v in t`: the comparison hooks, given every operand's kind, and the membership
+        ones; `k in obj` runs the container's `__contains__` (given the element's kind)."""
+        for op, element, container in zip(node.ops, operands, node.comparators, strict=False):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                self._implicit_call(node, container, "__contains__", [element], env)
         if C.MEMBERSHIPS:
             self._membership(node, operands[1:])
         for check_comparison in C.COMPARISONS:
@@ -187,18 +191,31 @@ class ObjectTracker(FindingReporter):
             for check_membership in C.MEMBERSHIPS:
                 check_membership(self, node, container, kind)
 
-    def _sized_object(self, node: ast.Call) -> None:
-        """`len(cache)` on a local of a known class (or on `Cache(x)`), or `len(self.cache)`, runs
-        the class's `__len__`, which Dynamo inlines (measured on torch 2.13: a break inside it is
-        reported there). `self.cache` resolves as `self.cache.m()` does (what __init__ builds)."""
-        if not (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1):
-            return
-        sized = node.args[0]
-        ref = self._operand_class(sized)  # a local, or an object built in place
-        if isinstance(sized, ast.Attribute) and isinstance(sized.value, ast.Name) and sized.value.id == self.self_name:
-            ref = f"attr:{sized.attr}"
+    def _sized_object(self, node: ast.Call, env: Env) -> None:
+        """`len(cache)` runs the class's `__len__`, which Dynamo inlines (measured on torch 2.13: a
+        break inside it is reported there)."""
+        if isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
+            self._implicit_call(node, node.args[0], "__len__", [], env)
+
+    def _implicit_call(self, node: ast.expr, receiver: ast.expr, dunder: str, args: list[Kind], env: Env) -> None:
+        """The dunder Python calls for syntax on an object of a known class: `obj[k]` runs
+        `__getitem__`, `obj[k] = v` `__setitem__`, `k in obj` `__contains__`, `for x in obj`
+        `__iter__`, `len(obj)` `__len__`. Dynamo inlines each (measured on torch 2.13: a break
+        inside it is reported there). The receiver's class is known as for an explicit method call."""
+        ref = self._receiver_class(receiver, env)
         if ref is not None:
-            self._class_site(node, f"instance:{ref}>__len__", [])
+            self._class_site(node, f"instance:{ref}>{dunder}", args)
+
+    def _receiver_class(self, node: ast.expr, env: Env) -> str | None:
+        """The class ref of a dunder's receiver: `self`, `self.NAME` (what __init__ builds there),
+        a local of a known class or one built in place, or a name no local binds, resolved by the
+        scope solver to an object its module builds at import time (`TABLE = Table()`, "held:")."""
+        if isinstance(node, ast.Name) and node.id not in env and node.id not in self.instances:
+            return "self" if node.id == self.self_name else f"held:{node.id}"
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self.self_name \
+                and node.value.id not in env:
+            return f"attr:{node.attr}"
+        return self._operand_class(node)
 
     def _reads_own_property(self, node: ast.Attribute, env: Env) -> bool:
         """`self.NAME` reading a property of this module's classes: on the method's own `self`, or

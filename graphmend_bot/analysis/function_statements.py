@@ -331,7 +331,7 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(target, ast.Subscript):
             # x[mask] = v is index_put: traceable (no mask hook is asked); an int index or a slice
             # bound that is a tensor is read back as on a load (`x[i] = v`, `x[:n] = v`).
-            self._stored_index(target, self.expr(target.value, env), self._index(target.slice, env), env)
+            self._stored_index(target, self.expr(target.value, env), self._index(target.slice, env), kind, env)
             if isinstance(target.value, ast.Name) and target.value.id in self._collections:
                 self._grow_collection(target.value.id, "append", [kind], env)  # `out["logits"] = t`
         elif isinstance(target, ast.Attribute):

@@ -239,6 +239,8 @@ class ClassSummary:
     # The names its body binds to no function (a property, `act = Scale()`): `super().NAME(...)`
     # reaching one breaks (super_calls.py).
     not_functions: tuple[str, ...] = ()
+    # `@dataclass` writes its `__init__` (dataclass_inits.py): building one runs `__post_init__`.
+    generated_init: bool = False
 
 
 @dataclass(frozen=True)

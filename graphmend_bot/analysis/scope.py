@@ -438,6 +438,9 @@ class Program:
             ]
         if kind in ("name", "dotted"):
             return self._classes_built_by(module, name)
+        if kind == "held":  # `TABLE[k]` on a module-level `TABLE = Table()` (imported, too)
+            built = self._module_instance(module, name)
+            return self._classes_built_by(*built) if built is not None else []
         return []
 
     def constructed_classes(self, fid: FunctionId, constructor: str) -> list[tuple[str, str]]:
@@ -689,9 +692,29 @@ class Program:
         return function.class_qualname
 
     def _initializer(self, module: str, class_qualname: str) -> list[FunctionId]:
-        """`Cls(...)` runs Cls.__init__ in traced code."""
+        """`Cls(...)` runs Cls.__init__ in traced code, or, where `@dataclass` wrote the first
+        `__init__` along the bases, the `__post_init__` that one calls (dataclass_inits.py)."""
+        if self._generated_init(module, class_qualname):
+            post_init = self._method(module, class_qualname, "__post_init__")
+            return [post_init] if post_init else []
         init = self._method(module, class_qualname, "__init__")
         return [init] if init else []
+
+    def _generated_init(self, module: str, class_qualname: str) -> bool:
+        """Whether the first class along the bases (as _find_method walks them) to have an
+        `__init__` has it from `@dataclass`."""
+        seen: set[tuple[str, str]] = set()
+        stack = [(module, class_qualname)]
+        while stack:
+            mod, cls = stack.pop(0)
+            summary = self.modules[mod].classes.get(cls)
+            if (mod, cls) in seen or summary is None:
+                continue
+            seen.add((mod, cls))
+            if summary.generated_init or "__init__" in summary.methods:
+                return summary.generated_init
+            stack.extend(self._base_classes(mod, cls))
+        return False
 
     def _autograd_forward(self, module: str, name: str) -> list[FunctionId]:
         """`Fn.apply(a, b)` on an in-tree autograd.Function runs its static `forward(ctx, a, b)`,

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
+    dataclass_inits,
     generator_managers,
     guarded_classes,
     held_functions,
@@ -458,7 +459,8 @@ class _Collector:
         writes: dict[str, list[str]] = {}
         self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname, writes),
                                               dunders_unknown=super_calls.dunders_unknown(node),
-                                              rewritten=_rewritten(writes), not_functions=super_calls.not_functions(node))
+                                              rewritten=_rewritten(writes), not_functions=super_calls.not_functions(node),
+                                              generated_init=dataclass_inits.generates_init(node))
         metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
         if metaclass is not None and (written := dotted_name(metaclass)) is not None:
             self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written
