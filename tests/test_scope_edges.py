@@ -1102,6 +1102,46 @@ def test_syntax_that_calls_a_dunder_runs_it_on_objects_of_known_classes(write_tr
     )
 
 
+ANNOTATED_TREE = {
+    "annpkg/__init__.py": "",
+    "annpkg/tables.py": """
+        import logging
+
+
+        class Registry:
+            def __getitem__(self, key):
+                print("lookup")  # break
+                return key
+
+
+        REGISTRY: Registry = Registry()
+        logger: logging.Logger = logging.getLogger(__name__)
+    """,
+    "annpkg/model.py": """
+        from torch import nn
+
+        from annpkg.tables import REGISTRY, logger
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                logger.warning("traced")  # break
+                return REGISTRY[x + 1]
+    """,
+}
+
+
+def test_an_annotated_module_level_binding_is_the_object_it_builds(write_tree) -> None:
+    """`REGISTRY: Registry = Registry()` (transformers' `ALL_MASK_ATTENTION_FUNCTIONS:
+    AttentionMaskInterface = AttentionMaskInterface()`) binds the object as the plain assignment
+    does: `REGISTRY[k]` runs its __getitem__, and an annotated `logger` is a logger (Dynamo breaks on
+    both, measured)."""
+    root = write_tree(ANNOTATED_TREE)
+    _assert_reported_where_dynamo_breaks(root, "annpkg", "model", "Net", "tables.py")
+    _assert_reported_where_dynamo_breaks(root, "annpkg", "model", "Net", "model.py")
+    _assert_reach(root, "annpkg", {("annpkg.tables", "Registry.__getitem__")}, set())
+
+
 DATACLASS_TREE = {
     "datapkg/__init__.py": "",
     "datapkg/model.py": """

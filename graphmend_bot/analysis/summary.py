@@ -436,6 +436,10 @@ class _Collector:
                     self.exports.read(stmt)
                 if isinstance(stmt, ast.Assign):
                     self._assign(stmt)
+                elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and not self._prefix:
+                    # `TABLE: Registry = Registry()` binds as `TABLE = Registry()` does (typed code
+                    # annotates module-level instances, loggers and registries)
+                    self._assign(ast.Assign(targets=[stmt.target], value=stmt.value, lineno=stmt.lineno))
                 if isinstance(stmt, (ast.Assign, ast.AugAssign)):
                     self.python_keys.update(_keys_given_python_values(stmt))
                 if self._scan_compile and self._may_call_compile(stmt):
