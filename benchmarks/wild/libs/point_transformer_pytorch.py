@@ -24,7 +24,11 @@ def _cloud(points: int = 64, dim: int = 32) -> tuple[torch.Tensor, torch.Tensor,
 
 def call_point_attention():
     feats, pos, mask = _cloud()
-    return PointTransformerLayer(dim=32, pos_mlp_hidden_dim=32, attn_mlp_hidden_mult=2), (feats, pos), {"mask": mask}
+    return (
+        PointTransformerLayer(dim=32, pos_mlp_hidden_dim=32, attn_mlp_hidden_mult=2),
+        (feats, pos),
+        {"mask": mask},
+    )
 
 
 def call_point_attention_knn():
@@ -35,5 +39,7 @@ def call_point_attention_knn():
 
 def call_multihead_knn():
     feats, pos, mask = _cloud()
-    layer = MultiheadPointTransformerLayer(dim=32, heads=4, dim_head=16, pos_mlp_hidden_dim=32, num_neighbors=16)
+    layer = MultiheadPointTransformerLayer(
+        dim=32, heads=4, dim_head=16, pos_mlp_hidden_dim=32, num_neighbors=16
+    )
     return layer, (feats, pos), {"mask": mask}

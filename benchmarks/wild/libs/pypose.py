@@ -20,10 +20,14 @@ WHY = "robotics: Lie-group poses, Kalman filters (EKF, UKF)"
 class _NLS(pp.module.NLS):
     """The non-linear system of EKF's docstring."""
 
-    def state_transition(self, state: torch.Tensor, input: torch.Tensor, t: torch.Tensor | None = None) -> torch.Tensor:
+    def state_transition(
+        self, state: torch.Tensor, input: torch.Tensor, t: torch.Tensor | None = None
+    ) -> torch.Tensor:
         return state.cos() + input
 
-    def observation(self, state: torch.Tensor, input: torch.Tensor, t: torch.Tensor | None = None) -> torch.Tensor:
+    def observation(
+        self, state: torch.Tensor, input: torch.Tensor, t: torch.Tensor | None = None
+    ) -> torch.Tensor:
         return state.sin() + input
 
 
@@ -41,7 +45,14 @@ def call_ekf_step():
     torch.manual_seed(0)
     n = 2
     ekf = pp.module.EKF(_NLS())
-    args = (torch.randn(n), torch.zeros(n), torch.randn(n), torch.eye(n) * 100.0, torch.eye(n) * 0.01, torch.eye(n) * 0.01)
+    args = (
+        torch.randn(n),
+        torch.zeros(n),
+        torch.randn(n),
+        torch.eye(n) * 100.0,
+        torch.eye(n) * 0.01,
+        torch.eye(n) * 0.01,
+    )
     return ekf, args, {}
 
 
@@ -49,5 +60,12 @@ def call_ukf_step():
     torch.manual_seed(0)
     n = 2
     ukf = pp.module.UKF(_NLS())
-    args = (torch.randn(n), torch.zeros(n), torch.randn(n), torch.eye(n) * 100.0, torch.eye(n) * 0.01, torch.eye(n) * 0.01)
+    args = (
+        torch.randn(n),
+        torch.zeros(n),
+        torch.randn(n),
+        torch.eye(n) * 100.0,
+        torch.eye(n) * 0.01,
+        torch.eye(n) * 0.01,
+    )
     return ukf, args, {}
