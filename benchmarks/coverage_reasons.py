@@ -179,7 +179,6 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0348": ("internal", "autograd.Function backward traced to a non-function"),
     "GB0352": ("internal", "autograd.Function backward traced to a non-function"),
     # runtime: the value's type, layout or origin decides
-    "GB0001": (_RUNTIME, "the tensor subclass given to as_subclass"),
     "GB0026": (_RUNTIME, "a tensor subclass's constructor"),
     "GB0103": (_RUNTIME, "a tensor subclass's overridden method"),
     "GB0163": (_RUNTIME, "a tensor subclass's attribute"),

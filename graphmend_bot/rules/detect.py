@@ -65,6 +65,12 @@ class Checker(Protocol):
         """Parameter `name` of this function is annotated as a tensor (`steps: torch.Tensor`)."""
         ...
 
+    @property
+    def resolve(self) -> Callable[[ast.expr], str | None]:
+        """The qualified dotted name an expression names through the module's imports (`Tensor` after
+        `from torch import Tensor`: "torch.Tensor"); None for a local or what no import names."""
+        ...
+
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
         ...
