@@ -51,9 +51,11 @@ def _method(
     _report_base_class(rule, checker, call, _class_argument(call, 0), receiver)
 
 
-def _unbound(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
-    """`torch.Tensor.as_subclass(t, torch.Tensor)`: the class is the second argument."""
+def _unbound(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """`torch.Tensor.as_subclass(t, torch.Tensor)`: the class is the second argument; the result is
+    a tensor (a capitalised torch name is otherwise taken for a class building an object)."""
     _report_base_class(rule, checker, call, _class_argument(call, 1), TENSOR)
+    return TENSOR
 
 
 RULE = Rule(

@@ -41,31 +41,17 @@ def call_so3_exp():
     return pp.randn_so3(8).Exp, (), {}
 
 
-def call_ekf_step():
+def _filter_step(filter_class: type) -> tuple:
+    """One step of a filter on the docs' system: estimate, observation, input, covariance, Q, R."""
     torch.manual_seed(0)
     n = 2
-    ekf = pp.module.EKF(_NLS())
-    args = (
-        torch.randn(n),
-        torch.zeros(n),
-        torch.randn(n),
-        torch.eye(n) * 100.0,
-        torch.eye(n) * 0.01,
-        torch.eye(n) * 0.01,
-    )
-    return ekf, args, {}
+    covariances = (torch.eye(n) * 100.0, torch.eye(n) * 0.01, torch.eye(n) * 0.01)
+    return filter_class(_NLS()), (torch.randn(n), torch.zeros(n), torch.randn(n), *covariances), {}
+
+
+def call_ekf_step():
+    return _filter_step(pp.module.EKF)
 
 
 def call_ukf_step():
-    torch.manual_seed(0)
-    n = 2
-    ukf = pp.module.UKF(_NLS())
-    args = (
-        torch.randn(n),
-        torch.zeros(n),
-        torch.randn(n),
-        torch.eye(n) * 100.0,
-        torch.eye(n) * 0.01,
-        torch.eye(n) * 0.01,
-    )
-    return ukf, args, {}
+    return _filter_step(pp.module.UKF)
