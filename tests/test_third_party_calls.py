@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.analysis import installed_packages
+from graphmend_bot.analysis import installed_packages, installed_wrappers
 from graphmend_bot.analysis.files import READ_ROOT_VARIABLE
 from graphmend_bot.analysis.installed_packages import extension_callee
+from graphmend_bot.analysis.installed_wrappers import compiled_call_inside
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.third_party_skips import HANDLED_PACKAGES, SKIPPED_PACKAGES
 
@@ -71,6 +72,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _forget_lookups() -> None:
     installed_packages.forget()
+    installed_wrappers.forget()
 
 
 def test_star_import_from_a_compiled_module(site: Path) -> None:
@@ -118,6 +120,64 @@ def test_a_package_outside_site_packages_is_not_third_party(tmp_path: Path, monk
 @pytest.mark.parametrize("name", ["numpy.sqrt", "torch.sum", "os.getcwd", "math.sqrt"])
 def test_packages_dynamo_handles_are_never_judged(name: str) -> None:
     assert extension_callee(name) is None
+
+
+WRAPPERS = textwrap.dedent('''\
+    from ._core import transform as _transform, Modes
+
+
+    def always(n, mode):
+        """Every call runs `Modes.from_object` first, then `_transform`."""
+        n = int(n)
+        return _transform(n, Modes.from_object(mode))
+
+
+    def early_return(n, mode):
+        if mode is None:
+            return n
+        return _transform(n, mode)
+
+
+    def in_branch(n, flag):
+        if flag:
+            _transform(n)
+        return n
+
+
+    def deferred(n):
+        return lambda: _transform(n)
+
+
+    def python_only(n):
+        return int(n)
+    ''')
+
+
+def test_a_python_wrapper_calling_compiled_code_on_every_path(site: Path) -> None:
+    """installed_wrappers.py: only the statements every call runs; the first call Python makes."""
+    (site / "fakecy" / "wrappers.py").write_text(WRAPPERS)
+    assert compiled_call_inside("fakecy.wrappers.always") == ("fakecy._core.Modes.from_object",
+                                                               CompiledModule("fakecy._core", True))
+    for name in ("early_return", "in_branch", "deferred", "python_only", "missing"):
+        assert compiled_call_inside(f"fakecy.wrappers.{name}") is None, name
+    assert compiled_call_inside("fakecy.Wavelet") is None  # compiled itself: GM651's first question
+    assert "fakecy" not in sys.modules
+
+
+def test_a_python_wrapper_call_is_reported_where_it_always_breaks(site: Path, tmp_path: Path) -> None:
+    (site / "fakecy" / "wrappers.py").write_text(WRAPPERS)
+    source = textwrap.dedent("""\
+        import torch
+        from fakecy import wrappers
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                n = wrappers.always(x.shape[0], "zero")
+                m = wrappers.early_return(n, None) + wrappers.python_only(n)
+                return x + n + m
+        """)
+    assert set(graphmend_findings(source, tmp_path)) == {(7, "GM651", "GB0156")}
 
 
 def test_calls_reported_in_a_traced_function(site: Path, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from graphmend_bot.analysis import (
     installed_packages,
+    installed_wrappers,
     modes,
     narrowing,
     numpy_values,
@@ -93,6 +94,9 @@ class FindingReporter(FunctionState):
 
     def compiled_module(self, name: str) -> CompiledModule | None:
         return installed_packages.extension_callee(name)
+
+    def compiled_inside(self, name: str) -> tuple[str, CompiledModule] | None:
+        return installed_wrappers.compiled_call_inside(name)
 
     def built_outside(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.Name):

@@ -20,6 +20,13 @@ import ast
 from collections.abc import Callable, Container, Mapping
 
 PREFIX = "functions:"
+# The functions `__init__` stores from a parameter's default (`self.reader = reader` for
+# `reader=read_image`), kept among the class's attributes under a key no attribute can have. Dynamo
+# binds a default of a method called on an object it built with no source, so an object holding
+# one cannot be rebuilt (measured on torch 2.13: GB0092, held_objects.py); one the caller passed,
+# or a module global stored by name, has a source.
+DEFAULT_FUNCTIONS = "default functions"
+DEFAULTS_PREFIX = "defaults:"
 
 
 def held_function_names(
@@ -43,6 +50,34 @@ def held_function_names(
         return ()
     name = resolve(value)
     return (name,) if name else ()
+
+
+def default_function_names(
+    value: ast.expr, defaults: Mapping[str, ast.expr], resolve: Callable[[ast.expr], str | None],
+) -> tuple[tuple[str, str], ...]:
+    """(parameter, module-level name) for each function `value` may take from a parameter's
+    default: the parameter itself, or a side of `a if cond else b` / `a or b` that is one."""
+    sides = [value.body, value.orelse] if isinstance(value, ast.IfExp) else (
+        value.values if isinstance(value, ast.BoolOp) else None)
+    if sides is not None:
+        return tuple(dict.fromkeys(pair for side in sides for pair in default_function_names(side, defaults, resolve)))
+    if isinstance(value, ast.Name) and (default := defaults.get(value.id)) is not None:
+        return tuple((value.id, name) for name in held_function_names(default, (), resolve))
+    return ()
+
+
+def encode_defaults(pairs: tuple[tuple[str, str], ...]) -> str:
+    return DEFAULTS_PREFIX + ",".join(f"{param}={name}" for param, name in dict.fromkeys(pairs))
+
+
+def decode_defaults(attribute: str) -> tuple[tuple[str, str], ...]:
+    """The (parameter, function name) pairs recorded by `encode_defaults`."""
+    if not attribute.startswith(DEFAULTS_PREFIX):
+        return ()
+    return tuple(
+        (param, name) for entry in attribute[len(DEFAULTS_PREFIX):].split(",") if entry
+        for param, _, name in [entry.partition("=")]
+    )
 
 
 def encode(names: tuple[str, ...]) -> str:

@@ -11,15 +11,20 @@ bound method has no source to rebuild it from. So
   its `__init__` as a frame of its own, where an nn.Module's `super().__init__` meets an
   uninitialized module (GM606 up the in-tree bases: `base_sde.py:45`, `:32`).
 Neither happens when the object holds no bound method, or when the break comes before it is built.
+The same holds for an object whose `__init__` stores a function of the tree it got as a parameter's
+default (`self.reader = reader` for `reader=read_image`: "sourceless variable UserFunctionVariable",
+tests/fixtures/rules/flow_held_objects.py), not when the caller passes the function, when
+`__init__` stores a global by name, nor for a default that is a torch function or a class (measured).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis import bound_methods
+from graphmend_bot.analysis import bound_methods, held_functions
 
 if TYPE_CHECKING:
+    from graphmend_bot.analysis.model import CallSite
     from graphmend_bot.analysis.scope import BreakingFunctions, FunctionId, Program, TracedDraft
 
 
@@ -47,7 +52,8 @@ def held_object_breaks(
             continue
         holders = {
             site: inits for site, _ in function.local_objects
-            if (inits := [init for init in targets.get((fid, site), ()) if _holds_bound_methods(program, init)])
+            if (inits := [init for init in targets.get((fid, site), ())
+                           if _holds_unrebuildable(program, init, function.calls[site])])
         }
         if not holders:
             continue
@@ -67,18 +73,38 @@ def held_object_breaks(
     return found, eager_inits, eager_rows
 
 
-def _holds_bound_methods(program: Program, init: FunctionId) -> bool:
+def _holds_unrebuildable(program: Program, init: FunctionId, site: CallSite) -> bool:
     """Whether the class whose `__init__` this is (or an in-tree base) keeps a bound method of its
-    own in an attribute."""
+    own in an attribute, or a function of the tree an `__init__` got as a parameter's default that
+    the constructor call `site` does not pass."""
     function = program.function(init)
     if function.name != "__init__" or function.class_qualname is None:
         return False
     cls = (init[0], function.class_qualname)
     chain = [cls, *program.hierarchy.ancestors(cls)]
     methods = {method for mod, name in chain for method in program.modules[mod].classes[name].methods}
-    return any(
+    if any(
         method in methods
         for mod, name in chain
         for held in program.modules[mod].classes[name].attributes.values()
         for method in bound_methods.decode(held)
+    ):
+        return True
+    return any(
+        program.resolve_function(mod, default) is not None and not _passed(program, (mod, name), param, site)
+        for mod, name in chain
+        for param, default in held_functions.decode_defaults(
+            program.modules[mod].classes[name].attributes.get(held_functions.DEFAULT_FUNCTIONS, ""))
     )
+
+
+def _passed(program: Program, cls: tuple[str, str], param: str, site: CallSite) -> bool:
+    """Whether the constructor call gives `param` of the class's `__init__`: by keyword, or by
+    position (a base's `__init__` is matched by its own positions: an approximation)."""
+    if any(name == param for name, _ in site.kwargs):
+        return True
+    init = program.class_method(*cls, "__init__")
+    params = program.function(init).params if init is not None else ()
+    if param not in params:
+        return False
+    return params.index(param) - (1 if params[:1] == ("self",) else 0) < len(site.args)

@@ -75,7 +75,8 @@ def read_root() -> str:
 
 def forget() -> None:
     """Drop every memo (tests that change an installed package's files within one process)."""
-    for cached in (_installed_package, _extension_callee, _python_class, _bindings, _extension, _installed_state):
+    for cached in (_installed_package, _extension_callee, _python_class, _python_definition, _bindings, _extension,
+                   _installed_state):
         cached.cache_clear()
 
 
@@ -136,6 +137,42 @@ def _python_class(dotted: str, root: str) -> bool:
     return bool(locations and names) and _lookup(locations, top, names, 0) == PYTHON_CLASS
 
 
+def python_definition(dotted: str) -> tuple[str, str, dict[str, str]] | None:
+    """Where `dotted` (a name under an installed package) is defined by Python source, following
+    re-exports and Python star imports within its package: (the module's file, the name there, the
+    module's imported names -> what each imports), or None when it is not Python or cannot be told."""
+    return _asked(_python_definition, dotted, None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _python_definition(dotted: str, root: str) -> tuple[str, str, dict[str, str]] | None:
+    top, *names = dotted.split(".")
+    locations = _installed_package(top, root)
+    return _definition(locations, top, names, 0) if locations and names else None
+
+
+def _definition(locations: list[Path], module: str, names: list[str], depth: int) -> tuple[str, str, dict[str, str]] | None:
+    file = _module_file(locations, module)
+    if file is None or file.suffix != ".py" or depth > _MAX_DEPTH or not names:
+        return None
+    name, rest = names[0], names[1:]
+    step = _submodule_or_bindings(locations, module, file, name)
+    if step is None or isinstance(step, str):
+        return _definition(locations, step, rest, depth + 1) if step else None
+    bound, stars = step
+    origin = bound.get(name)
+    if isinstance(origin, _Python):
+        imported = {key: value for key, value in bound.items() if isinstance(value, str)}
+        return (str(file), name, imported) if not rest else None
+    if origin is not None:  # imported: followed within the package only
+        source_module, _, source_name = origin.rpartition(".")
+        same = source_module.partition(".")[0] == module.partition(".")[0]
+        return _definition(locations, source_module, [source_name, *rest], depth + 1) if same else None
+    same_package = [star for star in reversed(stars)  # a later one wins
+                    if star.partition(".")[0] == module.partition(".")[0] and _is_python(locations, star)]
+    return next((found for star in same_package if (found := _definition(locations, star, names, depth + 1))), None)
+
+
 _unread_warned: set[str] = set()
 # How many reads failed in this process: a summary made after one is not stored (engine.py).
 unread_count = 0
@@ -188,12 +225,10 @@ def _answer(locations: list[Path], module: str, names: list[str], depth: int, gu
     if not names:
         return PYTHON
     name, rest = names[0], names[1:]
-    if _module_file(locations, f"{module}.{name}") is not None:
-        return _lookup(locations, f"{module}.{name}", rest, depth + 1, memo=memo)
-    bindings = _bindings(str(file), module, file.name == "__init__.py")
-    if bindings is None:
-        return None
-    bound, stars = bindings
+    step = _submodule_or_bindings(locations, module, file, name)
+    if step is None or isinstance(step, str):
+        return _lookup(locations, step, rest, depth + 1, memo=memo) if step else None
+    bound, stars = step
     if name in bound:
         origin = bound[name]
         if isinstance(origin, _Python):
@@ -225,6 +260,16 @@ def _answer(locations: list[Path], module: str, names: list[str], depth: int, gu
     if len({found.module for found in guesses}) > 1:  # one of them: named by the module importing them
         return CompiledModule(module, all(found.cython for found in guesses))
     return guesses[0] if guesses else None
+
+
+def _submodule_or_bindings(
+    locations: list[Path], module: str, file: Path, name: str,
+) -> str | tuple[dict[str, str | _Python], list[str]] | None:
+    """`module.name` when it is a submodule; else the bindings and star imports of `module`, the
+    Python module at `file` (None when it cannot be read)."""
+    if _module_file(locations, f"{module}.{name}") is not None:
+        return f"{module}.{name}"
+    return _bindings(str(file), module, file.name == "__init__.py")
 
 
 def _is_python(locations: list[Path], module: str) -> bool:

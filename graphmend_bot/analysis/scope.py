@@ -1186,6 +1186,11 @@ class Program:
         found = self._resolve_dotted(module, dotted)
         return (found[1], found[2]) if found is not None and found[0] == "class" else None
 
+    def resolve_function(self, module: str, dotted: str) -> FunctionId | None:
+        """The in-tree function `dotted` names in `module`, if it is one."""
+        found = self._resolve_dotted(module, dotted)
+        return (found[1], found[2]) if found is not None and found[0] == "function" else None
+
     def class_method(self, module: str, class_qualname: str, name: str) -> FunctionId | None:
         """Method `name` of the class, along its in-tree bases."""
         return self._method(module, class_qualname, name)

@@ -541,6 +541,9 @@ class _Collector:
                     continue
                 elif not isinstance(value, ast.Call):
                     functions = held_functions.held_function_names(value, local_names, self._dotted, local_names.defaults)
+                    if given := held_functions.default_function_names(value, local_names.defaults, self._dotted):
+                        before = held_functions.decode_defaults(attributes.get(held_functions.DEFAULT_FUNCTIONS, ""))
+                        attributes[held_functions.DEFAULT_FUNCTIONS] = held_functions.encode_defaults((*before, *given))
                     known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
                     if functions and (known or target.attr not in attributes):
                         attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))

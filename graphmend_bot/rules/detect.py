@@ -98,6 +98,11 @@ class Checker(Protocol):
         """The compiled module of an installed third-party package `name` comes from, if one."""
         ...
 
+    def compiled_inside(self, name: str) -> tuple[str, CompiledModule] | None:
+        """When `name` is a Python function of an installed package that calls compiled code on
+        every path (analysis/installed_wrappers.py): that call's qualified name and its module."""
+        ...
+
     def built_outside(self, node: ast.expr) -> list[str]:
         """Qualified names of the calls outside the tree that build `node`'s value on every path:
         the call itself, the one a local was bound to by a top-level statement (`w = pywt.Wavelet(n)`),

@@ -26,10 +26,14 @@ def _call_holding_object(rule: Rule, checker: Checker, call: ast.Call) -> None:
     self.step_diagonal}.get(...)`), a later call that breaks inside cannot be resumed from ("no
     bytecode reconstruction implemented for sourceless variable UserMethodVariable"): Dynamo
     would have to rebuild the object with those attributes. Not when the object holds no bound
-    methods, nor for a break before it was built."""
+    methods, nor for a break before it was built. The same for an object whose `__init__` stores a
+    function it got as a parameter's default (torchio's `Image.__init__(..., reader=read_image)`:
+    "sourceless variable UserFunctionVariable", tests/fixtures/rules/flow_held_objects.py), not when
+    the caller passes the function or `__init__` stores a global by name."""
     checker.report_if_held_object_breaks(
         rule, call, "this call breaks inside while an object built earlier in this function holds its "
-        "own bound methods, which Dynamo cannot rebuild to resume here"
+        "own bound methods or a function it got as a parameter's default, which Dynamo cannot rebuild "
+        "to resume here"
     )
 
 
@@ -42,7 +46,9 @@ RULE = Rule(
         "Flags a method call on an object built in the same traced function (`solver = "
         "SOLVERS[name](...)`, `make_solver(...)`, `Solver(y0).integrate(t)`) when the method, or "
         "anything it calls, has a graph break; and any breaking call made after the function built "
-        "an object that keeps its own bound methods in attributes (`self.step = self.step_diagonal`)."
+        "an object that keeps its own bound methods in attributes (`self.step = self.step_diagonal`) "
+        "or a function its `__init__` got as a parameter's default (`self.reader = reader` for "
+        "`reader=read_image`)."
     ),
     why=(
         "To break the graph at a call, TorchDynamo rebuilds the callee on the Python stack and "

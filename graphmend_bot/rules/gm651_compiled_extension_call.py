@@ -26,6 +26,8 @@ def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str, o
         return
     compiled = checker.compiled_module(built_by)
     if compiled is None:
+        if not on_instance:
+            _wrapper_call(rule, checker, call, name)
         return
     # Measured on torch 2.13: calling a Cython function or ufunc, building any compiled class, or
     # calling a method of its object is "Unsupported method call" (GB0156: `__call__`, `__new__`
@@ -35,6 +37,24 @@ def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str, o
     checker.report(
         rule, call, f"`{name}` is compiled code (`{compiled.module}`): Dynamo cannot trace a call into it",
         TENSOR, gb_id=gb_id,
+    )
+
+
+def _wrapper_call(rule: Rule, checker: Checker, call: ast.Call, name: str) -> None:
+    """Measured on torch 2.13 (pytorch_wavelets' `lowlevel.py:153`): `pywt.dwt_coeff_len(...)` is a
+    Python wrapper whose `return` calls `Modes.from_object(mode)` of the Cython module; Dynamo
+    inlines the wrapper and breaks there, reported at this call ("Unsupported method call", GB0156)."""
+    inside = checker.compiled_inside(name)
+    if inside is None:
+        return
+    inner, compiled = inside
+    owner, _, leaf = inner.rpartition(".")
+    method_or_class = owner.rpartition(".")[2][:1].isupper() or leaf[:1].isupper()
+    inner_name = inner.removeprefix(f"{compiled.module}.")  # `Modes.from_object`
+    checker.report(
+        rule, call, f"`{name}` always calls compiled code (`{inner_name}` of `{compiled.module}`): "
+        "Dynamo cannot trace into it", TENSOR,
+        gb_id="GB0156" if compiled.cython or method_or_class else "GB0007",
     )
 
 
@@ -48,8 +68,9 @@ RULE = Rule(
         "Flags calls from traced code to functions and classes of installed third-party packages "
         "that live in a compiled extension module (Cython or the C API: `scipy.special.gammaln`, "
         "`pywt.Wavelet`, `scipy.spatial.cKDTree`, `yaml._yaml.CParser`, ...), and methods of an "
-        "object such a class built in the function, found by reading the package's files, never by "
-        "importing it."
+        "object such a class built in the function, and Python functions of such packages that call "
+        "compiled code on every path (`pywt.dwt_coeff_len`), found by reading the package's files, "
+        "never by importing it."
         " Reported only where the package is installed (run `graphmend check` in the project's "
         "environment): the GitHub review bot, whose environment holds no project dependencies, never reports it."
     ),
