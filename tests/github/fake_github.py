@@ -188,6 +188,14 @@ class FakeGitHub:
         self.commits[(repo, head_sha)] = {"sha": head_sha, "url": f"{self.base_url}/repos/{repo}/commits/{head_sha}",
                                           "commit": {"message": ""}, "files": []}
 
+    def commit_shas(self) -> frozenset[str]:
+        """Every commit the fake knows (pull requests' heads and bases, pushes, the remote's
+        branches): the SHAs the bot may name in what it posts."""
+        shas = {sha for _, sha in self.commits} | {p[side]["sha"] for p in self.pulls.values() for side in ("head", "base")}
+        if self.remote is not None:
+            shas |= set(self.remote.git("rev-list", "--all").split())
+        return frozenset(shas)
+
     def fail(self, method: str, pattern: str, status: int, body: Any = None,
              headers: dict[str, str] | None = None, times: int = 1) -> None:
         self.faults.append(Fault(method, pattern, status, body or {"message": "fault"}, headers or {}, times))
