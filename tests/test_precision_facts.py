@@ -144,7 +144,9 @@ def test_dynamo_breaks_on_the_tensor_paddings_only() -> None:
 def test_a_builtin_name_the_module_or_function_binds_is_no_builtin() -> None:
     """review16 #1: a module-level `def print`, `repr = ...`, `int = ...`, a `global open` bound by
     a function, a local, parameter or enclosing function's `pow`: calls of those are no builtin's,
-    so no GM401/GM622/GM302/GM602/GM654 finding (and no fix). `builtins.pow`/`builtins.print` is."""
+    so no GM401/GM622/GM302/GM602/GM654 finding (and no fix). `builtins.pow`/`builtins.print` is.
+    review17 #3: so is a `pow` only the `if __name__ == "__main__":` block binds (it never runs on
+    import), and a parameter `pow=pow` (its default is the builtin)."""
     fixture = FIXTURES / "shadowed_builtins.py"
     assert _found(fixture) == _marked(fixture)
 
@@ -158,5 +160,6 @@ def test_dynamo_compiles_the_rebound_builtins_whole_and_breaks_on_the_builtins_m
         torch._dynamo.reset()
         torch.compile(getattr(module, name)(), fullgraph=True)(torch.ones(3))  # raises on any break
     assert module.LOG == [2]  # the module's own print ran, under compile
-    rows = set().union(*(_dynamo_rows(fixture, name, torch.ones(3)) for name in ("BuiltinsPow", "BuiltinsPrint")))
+    breaking = ("BuiltinsPow", "BuiltinsPrint", "MainBlockPow", "DefaultPow")
+    rows = set().union(*(_dynamo_rows(fixture, name, torch.ones(3)) for name in breaking))
     assert rows == _marked(fixture)

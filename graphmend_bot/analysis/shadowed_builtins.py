@@ -37,9 +37,10 @@ def builtin_called(func: ast.expr, resolved: str | None, shadowed: Iterable[str]
 def module_bindings(
     tree: ast.Module, functions: Iterable[ast.FunctionDef | ast.AsyncFunctionDef], source: str
 ) -> frozenset[str]:
-    """The builtin names the module's statements bind (any block but function and class bodies),
+    """The builtin names the module's statements bind (any block but function and class bodies,
+    and the body of `if __name__ == "__main__":`, which never runs when the module is imported),
     and those a function declares `global` and binds."""
-    found = _bound(tree.body)
+    found = _bound(_run_on_import(tree.body))
     if "global" in source:
         for function in functions:
             declared = _declared(function.body, ast.Global)
@@ -50,16 +51,47 @@ def module_bindings(
 
 def function_bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
     """The builtin names local to `node`: its parameters and what its body binds (not those it
-    declares `global`: the module's bindings say whether those are rebound)."""
+    declares `global`: the module's bindings say whether those are rebound; nor a parameter whose
+    default is the same name, `print=print`: it holds what the name held where `node` is defined)."""
     args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     found = {
-        arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg
+        arg.arg
+        for arg, default in zip([*positional, *args.kwonlyargs], [*defaults, *args.kw_defaults], strict=True)
+        if not (isinstance(default, ast.Name) and default.id == arg.arg)
     }
+    found |= {arg.arg for arg in (args.vararg, args.kwarg) if arg}
     found &= BUILTIN_NAMES
     bound = _bound(node.body) & BUILTIN_NAMES
     if bound:
         found |= bound - _declared(node.body, ast.Global)
     return frozenset(found)
+
+
+def _run_on_import(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The module's statements without the body of `if __name__ == "__main__":` (its `else` stays)."""
+    kept: list[ast.stmt] = []
+    for statement in body:
+        if isinstance(statement, ast.If) and _is_main_test(statement.test):
+            kept += statement.orelse
+        else:
+            kept.append(statement)
+    return kept
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """`__name__ == "__main__"`, either way round."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = {_name_or_text(test.left), _name_or_text(test.comparators[0])}
+    return sides == {"name:__name__", "text:__main__"}
+
+
+def _name_or_text(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return f"name:{node.id}"
+    return f"text:{node.value}" if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
 
 
 def _bound(body: list[ast.stmt]) -> set[str]:

@@ -37,8 +37,7 @@ def follow_up_fix(ctx: ActionContext, config: Config, log: Log) -> int:
         bot = resolve_identity(client, ctx.inputs.bot_login, log.warning)
         log.info(f"fix pull request: {on_pull_request_event(ctx, config, log, repo, bot)}")
     except API_ERRORS as error:
-        log.warning(describe(error, "updating the fix pull request (it needs `contents: write` and "
-                                    "`pull-requests: write`)"))
+        log.warning(describe(error, "updating the fix pull request", needs="`contents: write` and `pull-requests: write`"))
     except ValueError as error:
         log.warning(f"fix pull request: {error}")
     return EXIT_CLEAN

@@ -26,6 +26,7 @@ from graphmend_bot.exit_codes import EXIT_CLEAN, EXIT_ERROR
 from graphmend_bot.fences import code_span
 from graphmend_bot.findings import CheckResult, Finding
 from graphmend_bot.github.core.api import API_ERRORS, connect, describe
+from graphmend_bot.github.core.body_budget import GITHUB_BODY_LIMIT, body_size, lines_fitting
 from graphmend_bot.github.core.census_input import with_census, workspace_commit
 from graphmend_bot.github.core.context import ActionContext, ActionError
 from graphmend_bot.github.core.identity import BotIdentity, resolve_identity
@@ -49,7 +50,9 @@ from graphmend_bot.shards import (
 
 TITLE = "GraphMend: torch.compile graph breaks in {branch}"
 MAX_ROWS = 100
-MAX_KEYS = 2000  # fingerprints kept for "new / fixed since the last scan"
+MAX_KEY_CHARS = 30_000  # fingerprints kept for "new / fixed since the last scan": all of them or none
+MAX_TRACKING_BODY = GITHUB_BODY_LIMIT - 5_536
+_MORE_LINES = 100  # the "... more" rows of the two tables
 _SNAPSHOT = re.compile(r"<!-- graphmend:snapshot (?P<json>\{.*?\}) -->", re.S)
 
 
@@ -69,8 +72,9 @@ class Snapshot:
 
 def snapshot_of(findings: Sequence[Finding], sha: str) -> Snapshot:
     keys = sorted(finding_keys(findings))
+    fits = len(json.dumps(keys, separators=(",", ":"))) <= MAX_KEY_CHARS  # a part of them would count wrong
     return Snapshot(sha, len(findings), dict(sorted(Counter(f.code for f in findings).items())),
-                    keys if len(keys) <= MAX_KEYS else [])
+                    keys if fits else [])
 
 
 def parse_snapshot(body: str | None) -> Snapshot | None:
@@ -104,39 +108,52 @@ def change_lines(now: Snapshot, before: Snapshot | None) -> list[str]:
 def tracking_body(result: CheckResult, now: Snapshot, before: Snapshot | None, branch: str, blob_url: str,
                   run_url: str = "", notes: Sequence[str] = ()) -> str:
     """The tracking issue's body: totals, change since last scan, by rule, by file; `notes` (what
-    became of a census) under the totals."""
+    became of a census) under the totals. Within MAX_TRACKING_BODY (GitHub refuses a longer one):
+    the by-file rows go first, then the by-rule rows; the marker and snapshot lines are always last."""
     findings = result.findings
     fixable = sum(1 for f in findings if f.fix and f.fix.applicability == "safe")
-    lines = [f"GraphMend scanned `{branch}` at `{now.sha[:7]}`: **{len(findings)} graph break(s)** in "
-             f"{len({f.path for f in findings})} file(s) ({result.files_checked} checked), {fixable} with a safe "
-             "rewrite.", "", *change_lines(now, before), ""]
+    head = [f"GraphMend scanned `{branch}` at `{now.sha[:7]}`: **{len(findings)} graph break(s)** in "
+            f"{len({f.path for f in findings})} file(s) ({result.files_checked} checked), {fixable} with a safe "
+            "rewrite.", "", *change_lines(now, before), ""]
     if run_url:
-        lines += [f"Scan run: {run_url}", ""]
-    lines += [line for note in notes for line in (f"> {note}", "")]
-    if findings:
-        previous = before.by_rule if before else {}
-        lines += ["### By rule", "", "| Rule | Count | Change |", "|---|---:|---:|"]
-        for code, count in sorted(Counter(f.code for f in findings).items()):
-            rule = ALL_RULES_BY_CODE.get(code)
-            name = f" {rule.name}" if rule else ""
-            lines.append(f"| **{code}**{markdown_text(name)} | {count} | {_delta(count - previous.get(code, 0))} |")
-        for code in sorted(set(previous) - {f.code for f in findings}):
-            lines.append(f"| **{code}** | 0 | {_delta(-previous[code])} |")
-        lines += ["", "### By file", "", "| File | Count | Rules |", "|---|---:|---|"]
-        by_file: dict[str, list[Finding]] = {}
-        for finding in findings:
-            by_file.setdefault(finding.path, []).append(finding)
-        ordered = sorted(by_file.items(), key=lambda item: (-len(item[1]), item[0]))
-        for path, found in ordered[:MAX_ROWS]:
-            rules = ", ".join(sorted({f.code for f in found}))
-            lines.append(f"| [{code_span(path)}]({blob_url}/{quote(path)}) | {len(found)} | {rules} |")
-        if len(ordered) > MAX_ROWS:
-            lines.append(f"| ... {len(ordered) - MAX_ROWS} more file(s) | | |")
-    else:
-        lines.append("No graph breaks left. This issue is closed and reopens if breaks come back.")
-    lines += ["", "<sub>Updated in place by every scheduled GraphMend scan. `graphmend check` shows the details "
-              "locally.</sub>", TRACKING_MARKER, now.render()]
-    return "\n".join(lines) + "\n"
+        head += [f"Scan run: {run_url}", ""]
+    head += [line for note in notes for line in (f"> {note}", "")]
+    tail = ["", "<sub>Updated in place by every scheduled GraphMend scan. `graphmend check` shows the details "
+            "locally.</sub>", TRACKING_MARKER, now.render()]
+    if not findings:
+        return "\n".join([*head, "No graph breaks left. This issue is closed and reopens if breaks come back.",
+                          *tail]) + "\n"
+    rule_rows = _rule_rows(findings, before.by_rule if before else {})
+    by_file: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_file.setdefault(finding.path, []).append(finding)
+    ordered = sorted(by_file.items(), key=lambda item: (-len(item[1]), item[0]))
+    file_rows = [f"| [{code_span(path)}]({blob_url}/{quote(path)}) | {len(found)} | "
+                 f"{', '.join(sorted({f.code for f in found}))} |" for path, found in ordered[:MAX_ROWS]]
+    titles = ["### By rule", "", "| Rule | Count | Change |", "|---|---:|---:|",
+              "", "### By file", "", "| File | Count | Rules |", "|---|---:|---|"]
+    room = MAX_TRACKING_BODY - body_size([*head, *titles, *tail]) - _MORE_LINES
+    shown_rules = lines_fitting(rule_rows, room)
+    shown_files = lines_fitting(file_rows, room - body_size(rule_rows[:shown_rules]))
+    lines = [*head, *titles[:4], *rule_rows[:shown_rules]]
+    if shown_rules < len(rule_rows):
+        lines.append(f"| ... {len(rule_rows) - shown_rules} more rule(s) | | |")
+    lines += [*titles[4:], *file_rows[:shown_files]]
+    if shown_files < len(ordered):
+        lines.append(f"| ... {len(ordered) - shown_files} more file(s) | | |")
+    return "\n".join([*lines, *tail]) + "\n"
+
+
+def _rule_rows(findings: Sequence[Finding], previous: dict[str, int]) -> list[str]:
+    """One row per rule with findings now or at the last scan: its count and the change."""
+    rows = []
+    for code, count in sorted(Counter(f.code for f in findings).items()):
+        rule = ALL_RULES_BY_CODE.get(code)
+        name = f" {rule.name}" if rule else ""
+        rows.append(f"| **{code}**{markdown_text(name)} | {count} | {_delta(count - previous.get(code, 0))} |")
+    for code in sorted(set(previous) - {f.code for f in findings}):
+        rows.append(f"| **{code}** | 0 | {_delta(-previous[code])} |")
+    return rows
 
 
 def find_tracking_issue(repo: Repository, bot: BotIdentity) -> Issue | None:
@@ -235,13 +252,12 @@ def scheduled_scan(ctx: ActionContext, config: Config, log: Log) -> int:
             log.info(update_tracking_issue(repo, bot, result, sha, branch, f"{ctx.server_url}/{ctx.repository}/blob/{sha}",
                                            run_url, log, notes))
         except API_ERRORS as error:
-            log.error(describe(error, "updating the tracking issue (needs `issues: write`)"))
+            log.error(describe(error, "updating the tracking issue", needs="`issues: write`"))
             code = EXIT_ERROR
     if ctx.inputs.fix_pr:
         try:
             log.info(fix_default_branch(ctx, config, log, repo, bot))
         except API_ERRORS as error:
-            log.error(describe(error, "opening the fix pull request (needs `contents: write` and "
-                                      "`pull-requests: write`)"))
+            log.error(describe(error, "opening the fix pull request", needs="`contents: write` and `pull-requests: write`"))
             code = EXIT_ERROR
     return code

@@ -20,7 +20,8 @@ a heading, list, quote or table cell of its own, nor anything GitHub links after
 - a zero-width space breaks what GitHub links in rendered text, where escapes no longer show: after
   `@` (mentions, e-mail autolinks), `#` and `GH-` before a digit (issue references), in `://` and
   after `www` (the autolink extension's URLs); and after `<`, so that a quoted marker
-  (`<!-- graphmend:summary -->`) is never the bot's marker, even as a substring;
+  (`<!-- graphmend:summary -->`) is never the bot's marker, even as a substring; and after every 6th
+  character of a run of 7 or more hex characters (a commit SHA, which GitHub links to the commit);
 - text the message quotes as code (CommonMark's rule: a backtick run closed by the next run of the
   same length) is re-fenced with `code_span`, whose fence nothing inside can close.
 
@@ -44,6 +45,11 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # After `<` too: the bot's hidden markers (`<!-- graphmend:... -->`) never appear in the text, escaped or not.
 _LINKED_AFTER_RENDERING = re.compile(r"(?<=[@<])|(?<=#)(?=\d)|(?<=GH-)(?=\d)|(?<=:)(?=//)|(?<=www)(?=\.)",
                                      re.IGNORECASE)
+# GitHub links a run of 7 to 40 hex characters to the commit it names, a fork's commit included: a
+# zero-width space after every 6th character leaves no such run (digits or letters only included:
+# a commit's name can be either, and GitHub checks only that the commit exists).
+_HEX_RUN = re.compile(r"[0-9a-f]{7,}", re.IGNORECASE)
+_SIX_HEX = re.compile(r"[0-9a-f]{6}(?=[0-9a-f])", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
 ZERO_WIDTH_SPACE = "\u200b"
 
@@ -53,8 +59,13 @@ def escape_text(text: str, starts_line: bool = True) -> str:
     `starts_line=False` where it follows other inline text, which no block can start after."""
     text = BIDI_CONTROLS.sub("", _CONTROL.sub("", _LINE_BREAKS.sub(" ", text)))
     text = _LINKED_AFTER_RENDERING.sub(ZERO_WIDTH_SPACE, text)
+    text = _HEX_RUN.sub(_broken_hex_run, text)
     text = _INLINE_ACTIVE.sub(r"\\\1", text)
     return _escape_block_start(text) if starts_line else text
+
+
+def _broken_hex_run(run: re.Match[str]) -> str:
+    return _SIX_HEX.sub(lambda six: six.group() + ZERO_WIDTH_SPACE, run.group())
 
 
 def _escape_block_start(text: str) -> str:

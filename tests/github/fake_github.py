@@ -188,6 +188,14 @@ class FakeGitHub:
         self.commits[(repo, head_sha)] = {"sha": head_sha, "url": f"{self.base_url}/repos/{repo}/commits/{head_sha}",
                                           "commit": {"message": ""}, "files": []}
 
+    def commit_shas(self) -> frozenset[str]:
+        """Every commit the fake knows (pull requests' heads and bases, pushes, the remote's
+        branches): the SHAs the bot may name in what it posts."""
+        shas = {sha for _, sha in self.commits} | {p[side]["sha"] for p in self.pulls.values() for side in ("head", "base")}
+        if self.remote is not None:
+            shas |= set(self.remote.git("rev-list", "--all").split())
+        return frozenset(shas)
+
     def fail(self, method: str, pattern: str, status: int, body: Any = None,
              headers: dict[str, str] | None = None, times: int = 1) -> None:
         self.faults.append(Fault(method, pattern, status, body or {"message": "fault"}, headers or {}, times))
@@ -310,6 +318,21 @@ def public(item: dict[str, Any]) -> dict[str, Any]:
 def _unprocessable(message: str) -> Response:
     return 422, {"message": "Unprocessable Entity", "errors": [message],
                  "documentation_url": "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request"}
+
+
+MAX_BODY = 65_536  # GitHub refuses a longer pull request or issue description
+
+
+def body_too_long(resource: str) -> dict[str, Any]:
+    """What GitHub answers (422) to a pull request or issue description over MAX_BODY characters."""
+    return {"message": "Validation Failed", "errors": [
+        {"resource": resource, "code": "custom", "field": "body",
+         "message": f"body is too long (maximum is {MAX_BODY} characters)"}],
+        "documentation_url": "https://docs.github.com/rest"}
+
+
+def _body_too_long(resource: str, fields: dict[str, Any]) -> Response | None:
+    return (422, body_too_long(resource)) if len(fields.get("body") or "") > MAX_BODY else None
 
 
 OWNER_REPO = r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)"
@@ -889,6 +912,9 @@ def create_pull(fake: FakeGitHub, request: Request) -> Response:
             return _unprocessable(f"A pull request already exists for {head}.")
     if remote.git("rev-parse", f"refs/heads/{head}^{{tree}}") == remote.git("rev-parse", f"refs/heads/{base}^{{tree}}"):
         return _unprocessable(f"No commits between {base} and {head}")
+    refused = _body_too_long("PullRequest", body)
+    if refused:
+        return refused
     pull = _new_pull(fake, request, head, base, body)
     fake.pulls[(_repo(request), pull["number"])] = pull
     return 201, public(pull)
@@ -912,6 +938,9 @@ def update_pull(fake: FakeGitHub, request: Request) -> Response:
     if pull is None:
         return 404, {"message": "Not Found"}
     body = request.body or {}
+    refused = _body_too_long("PullRequest", body)
+    if refused:
+        return refused
     for key in ("title", "body", "state"):
         if key in body:
             pull[key] = body[key]
@@ -965,6 +994,9 @@ def create_issue(fake: FakeGitHub, request: Request) -> Response:
     body = request.body or {}
     if not body.get("title"):
         return _unprocessable("title is required")
+    refused = _body_too_long("Issue", body)
+    if refused:
+        return refused
     repo = _repo(request)
     number = 1 + max([n for (r, n) in [*fake.pulls, *fake.issues] if r == repo] or [0])
     issue = _issue(fake, repo, number, body, request.user)
@@ -988,6 +1020,9 @@ def update_issue(fake: FakeGitHub, request: Request) -> Response:
     if issue is None:
         return 404, {"message": "Not Found"}
     body = request.body or {}
+    refused = _body_too_long("Issue", body)
+    if refused:
+        return refused
     for key in ("title", "body", "state", "state_reason"):
         if key in body:
             issue[key] = body[key]

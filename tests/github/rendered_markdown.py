@@ -11,6 +11,7 @@ untrusted field and assert the list is empty.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from html.parser import HTMLParser
 
 import cmarkgfm
@@ -23,7 +24,9 @@ BOT_TAGS = {"p", "code", "pre", "strong", "em", "h2", "h3", "ul", "ol", "li", "b
             "thead", "tbody", "tr", "th", "td", "details", "summary", "sub", "a"}
 # The links the bot writes: Dynamo's graph-break pages (and lines of the repository: `repository_links`).
 BOT_LINK_PREFIXES = (GB_SITE.split("/gb/", 1)[0] + "/",)
-# GitHub's mention filter (html-pipeline's MentionFilter) and issue references; SHAs are left alone.
+# GitHub's mention filter (html-pipeline's MentionFilter), issue references, and commit SHAs (7 to 40
+# hex characters, linked when the commit exists in the repository's network, a fork's included).
+COMMIT_SHA = re.compile(r"\b[0-9a-f]{7,40}\b", re.IGNORECASE)
 MENTION = re.compile(r"(?:^|\W)@([a-z0-9][a-z0-9-]*)(?!/)(?=\.+[ \t\W]|\.+$|[^0-9a-zA-Z_.]|$)", re.IGNORECASE)
 HOSTILE_REFERENCE = re.compile(r"(?:#|GH-)31337", re.IGNORECASE)  # the hostile strings' issue number
 _UNSAFE = Options.CMARK_OPT_UNSAFE  # keep raw HTML, to see it (GitHub sanitises it afterwards)
@@ -34,12 +37,13 @@ def render(body: str) -> str:
 
 
 class _Reader(HTMLParser):
-    def __init__(self, allowed_mentions: frozenset[str], links: tuple[str, ...]) -> None:
+    def __init__(self, allowed_mentions: frozenset[str], links: tuple[str, ...], own_commits: Collection[str]) -> None:
         super().__init__(convert_charrefs=True)
         self.problems: list[str] = []
         self.inert_depth = 0  # inside code, pre or a link: GitHub links nothing there
         self.allowed_mentions = allowed_mentions
         self.links = links
+        self.own_commits = own_commits
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in BOT_TAGS:
@@ -67,13 +71,18 @@ class _Reader(HTMLParser):
                 self.problems.append(f"mention @{mention.group(1)} in {data!r}")
         if HOSTILE_REFERENCE.search(data):
             self.problems.append(f"issue reference in {data!r}")
+        for sha in COMMIT_SHA.finditer(data):
+            if not any(commit.startswith(sha.group().lower()) for commit in self.own_commits):
+                self.problems.append(f"commit SHA {sha.group()} in {data!r}")
 
 
 def untrusted_markup(body: str, allowed_mentions: frozenset[str] = frozenset(),
-                     repository_links: str = "") -> list[str]:
+                     repository_links: str = "", own_commits: Collection[str] = ()) -> list[str]:
     """Everything in the rendered `body` that makes text more than text, apart from the bot's own:
-    its links to Dynamo's pages and to `repository_links` ("https://github.com/owner/repo/blob/")."""
-    reader = _Reader(allowed_mentions, BOT_LINK_PREFIXES + ((repository_links,) if repository_links else ()))
+    its links to Dynamo's pages and to `repository_links` ("https://github.com/owner/repo/blob/"),
+    and the commits it names (`own_commits`: the head it reviewed, the base, its fix commits)."""
+    reader = _Reader(allowed_mentions, BOT_LINK_PREFIXES + ((repository_links,) if repository_links else ()),
+                     own_commits)
     reader.feed(render(body))
     reader.close()
     return reader.problems
@@ -94,9 +103,10 @@ def rendered_text(body: str) -> str:
 
 
 # Every construct the issue names, in one string: link reference definitions, images, autolinks
-# (CommonMark's and GFM's extended ones), entities, mentions, issue references, HTML, line starts.
+# (CommonMark's and GFM's extended ones), entities, mentions, issue references, HTML, line starts,
+# commit SHAs.
 HOSTILE_TEXT = ("x` ``y`` @octocat @org/team <img src=x onerror=alert(1)> ![i](http://evil.example/i.png) "
                 "[win](http://evil.example) [ref] <http://evil.example/a> http://evil.example/b www.evil.example "
                 "mail@evil.example &#64;octocat &commat;octocat #31337 GH-31337 octo/repo#31337 <!-- evil --> "
                 "<b>bold</b> *em* ~~gone~~ \\` | cell |\n[ref]: //evil.example\n# heading\n> quote\n1. list\n"
-                "===\n    indented\n[ref]")
+                "===\n    indented\n[ref] a5c3785ed8d6a35868bc169f07e40e889087fd2e 1234567 deadbeef")

@@ -164,7 +164,8 @@ def test_code_quoted_in_a_fix_message_stays_code(tmp_path: Path, fake_github: Fa
     assert inline and any("Keep" in body and "octocat" in body for body in inline)  # the fix is described
     posted = inline + [c["body"] for c in bots_issue_comments(world.fake)] + [r["body"] for r in world.fake.reviews]
     for body in posted:  # rendered as GitHub renders it: no mention, HTML or link from the code
-        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/") == [], body
+        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/",
+                                own_commits=world.fake.commit_shas()) == [], body
 
 
 # -- the measured code's stderr, echoed by `approve measure`, is no workflow command ------------
@@ -213,4 +214,5 @@ def test_a_forged_bundles_text_is_inert_in_the_summary(tmp_path: Path, fake_gith
     posted = [c["body"] for c in bots_issue_comments(fake_github)] + [c["body"] for c in fake_github.review_comments]
     assert any("Approved, merge now" in body for body in posted)  # the text is shown ...
     for body in posted:  # ... as text (rendered as GitHub renders it)
-        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/") == [], body
+        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/",
+                                own_commits=world.fake.commit_shas()) == [], body

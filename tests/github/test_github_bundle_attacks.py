@@ -42,7 +42,8 @@ def test_the_summarys_size_limit_never_cuts_a_code_span_open(tmp_path: Path, fak
         [body] = [c["body"] for c in fake_github.issue_comments
                   if c["user"]["login"] == BOT_USER["login"] and "graphmend:summary" in c["body"]]
         assert "(truncated; the SARIF report has every finding)" in body and len(body) <= MAX_BODY + 100
-        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/") == [], pad
+        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/",
+                                own_commits=fake_github.commit_shas()) == [], pad
 
 
 def test_a_bundle_that_json_cannot_hold_is_refused_in_one_line(tmp_path: Path, fake_github: FakeGitHub) -> None:

@@ -6,18 +6,22 @@ from pathlib import Path
 
 import pytest
 from botworld import APP_BOT, RemoteWorld, run_fixed_copy
-from fake_github import FakeGitHub
+from fake_github import MAX_BODY, FakeGitHub, body_too_long
 from test_github_e2e import BASE, HEAD, MODEL_BASE, MODEL_HEAD
 from world import NUMBER, REPO
 
+from graphmend_bot.github.core.markers import is_fix_pr
 from graphmend_bot.github.fixes.fix_pr import (
+    MAX_FIX_BODY,
     FileEdit,
     FixPlan,
+    Rewrite,
     fix_body,
     plan_fix,
     valid_branch,
     with_verification,
 )
+from graphmend_bot.github.fixes.narrowing import exclusions_in
 
 BRANCH = "graphmend/fix/pr-2"
 
@@ -126,3 +130,59 @@ def test_branch_names_and_verification_section() -> None:
     updated = with_verification(body, "Approved on a GPU.")
     assert "Approved on a GPU." in updated and "Not verified" not in updated
     assert with_verification(updated, "x").count("graphmend:verification") == 1 + 1  # start and end markers
+
+
+# review17 #1: 50 rewrites of 20 long lines each made a 158,044-character body; GitHub refuses any
+# description over 65,536 characters, so the fix pull request never opened or updated.
+LONG_BEFORE = "if (x > 0).any():\n" + "    y = x * 2  # a comment that is long enough to matter here............\n" * 20
+UNPROVEN = ["pkg/mod3.py:10-30", "pkg/mod7.py:10-30"]
+
+
+def _plan(message: str = "Select `out` with torch.where") -> FixPlan:
+    rewrites = [Rewrite(f"pkg/mod{i}.py", 10, "GM101", message, LONG_BEFORE, LONG_BEFORE.replace("if", "iff"),
+                        assumptions=("x is a float tensor",) if i % 2 else ()) for i in range(50)]
+    return FixPlan([FileEdit(f"pkg/mod{i}.py", b"") for i in range(50)], rewrites, verified=True, dropped=UNPROVEN)
+
+
+def test_a_fix_body_with_many_long_rewrites_keeps_under_githubs_limit_and_readable() -> None:
+    body = fix_body(_plan(), "main", "a" * 40)
+    assert len(body) <= MAX_FIX_BODY < MAX_BODY
+    assert all(f"| `pkg/mod{i}.py` | 10 | GM101 |" in body for i in range(50))  # the table is whole
+    assert body.count("Before:") < 50 and "more rewrite(s) in the diff." in body  # snippets went first
+    assert body.count("assumes x is a float tensor") == 25  # every assumption of an unsafe rewrite stays
+    # What the bot and the approval read back is whole.
+    assert is_fix_pr(body) and exclusions_in(body) == (UNPROVEN, "")
+    verified = with_verification(body, "Verified on a GPU.")
+    assert "Verified on a GPU." in verified and "Not verified" not in verified
+    assert exclusions_in(verified) == (UNPROVEN, "") and is_fix_pr(verified)
+
+
+def test_a_fix_body_cuts_its_table_when_even_the_rows_are_too_long() -> None:
+    body = fix_body(_plan("Select `out` with torch.where " + "because " * 200), "main", "a" * 40)
+    assert len(body) <= MAX_FIX_BODY
+    assert "Before:" not in body and "| ... | | |" in body and "more in the diff |" in body
+    assert is_fix_pr(body) and exclusions_in(body) == (UNPROVEN, "")
+
+
+CHATTY = ("import torch\nfrom torch import nn\n\n\nclass Chatty(nn.Module):\n    def forward(self, x):\n"
+          + "".join(f'        print("step {i}: {"-" * 1400}")\n' for i in range(50)) + "        return x + 1\n")
+
+
+def test_a_fix_pull_request_of_many_long_rewrites_opens(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    world = RemoteWorld(tmp_path, fake_github, BASE, {**HEAD, "pkg/chatty.py": CHATTY})
+    run = world.run(world.pull_request_event("pull_request.opened.json"), fix_pr="true")
+    [fix] = world.fix_pulls()  # the fake, like GitHub, refuses a description over 65,536 characters
+    assert len(fix["body"]) <= MAX_FIX_BODY and is_fix_pr(fix["body"]), run.stdout
+    assert "more rewrite(s) in the diff" in fix["body"]
+
+
+def test_a_refused_fix_pull_request_says_what_github_said(world: RemoteWorld) -> None:
+    """The warning names GitHub's reason; permissions only when GitHub refused them (403)."""
+    world.fake.fail("POST", r"/repos/[^/]+/[^/]+/pulls", 422, body_too_long("PullRequest"))
+    run = world.run(world.pull_request_event("pull_request.opened.json"), fix_pr="true")
+    [warning] = [line for line in run.stdout.splitlines() if "updating the fix pull request" in line]
+    assert "422" in warning and "body is too long" in warning and "contents: write" not in warning
+    world.fake.fail("POST", r"/repos/[^/]+/[^/]+/pulls", 403, {"message": "Resource not accessible by integration"})
+    run = world.run(world.pull_request_event("pull_request.synchronize.json"), fix_pr="true")
+    [warning] = [line for line in run.stdout.splitlines() if "updating the fix pull request" in line]
+    assert "403" in warning and "contents: write" in warning

@@ -292,13 +292,13 @@ def test_markdown_output_keeps_a_hostile_file_name_inside_its_code_span(tmp_path
     base = git.commit({"keep.py": "x = 1\n"}, "base")
     breaks = "        x = x * x.sum().item()\n"
     name = "a` <img src=x> @octocat `.py"
-    git.commit({name: f"import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def forward(self, x):\n{breaks}"
+    head = git.commit({name: f"import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def forward(self, x):\n{breaks}"
                       "        return x\n"}, "hostile name")
     done = local_review(git.root, "--base", base, "--no-cache", "--output-format", "markdown")
     assert done.returncode == 1, done.stderr
     assert "### ``a` <img src=x> @octocat `.py:7``" in done.stdout
     # The local report's `# ` title is its own; nothing the file name holds renders
-    assert untrusted_markup(done.stdout) == ["HTML element <h1>"]
+    assert untrusted_markup(done.stdout, own_commits=(base, head)) == ["HTML element <h1>"]
 
 
 def test_json_pre_existing_counts_every_finding_that_is_not_new_as_the_summary_does(tmp_path: Path) -> None:

@@ -15,7 +15,9 @@ from test_github_e2e import BASE, HEAD
 from world import graphmend_command, load_payload
 
 from graphmend_bot.findings import CheckResult, Finding, Location
+from graphmend_bot.github.core.markers import tracking_lines
 from graphmend_bot.github.scan import parse_snapshot, snapshot_of, tracking_body
+from graphmend_bot.rules import ALL_RULES_BY_CODE
 
 EXTRA = '''\
 import torch
@@ -163,3 +165,31 @@ def test_a_file_name_holding_a_snapshot_is_never_read_as_one() -> None:
     body = tracking_body(result, now, None, "main", "https://github.com/o/r/blob/" + "a" * 40)
     assert forged in body and parse_snapshot(body) == now
     assert parse_snapshot(f"{forged}\n\n{body}") == now
+
+
+def _many_findings(count: int, folder: str) -> CheckResult:
+    """review17 #2's input: `count` findings of 60 rules in 150 files with long paths."""
+    codes = sorted(ALL_RULES_BY_CODE)[:60]
+    return CheckResult([Finding(codes[i % 60], "msg", f"{folder}/family_{i % 150}/modeling_family_{i % 150}.py",
+                                Location(i + 1, 1), Location(i + 1, 5), "GB0170", source_line=f"    y = helper_{i}(x)")
+                        for i in range(count)], [], 400)
+
+
+@pytest.mark.parametrize("count, folder, counted", [(1999, "src/transformers/models", False),
+                                                    (1500, "src/" + "deep/" * 60, True)])
+def test_a_tracking_body_of_many_findings_fits_githubs_limit_and_reads_back(count: int, folder: str,
+                                                                            counted: bool) -> None:
+    """review17 #2: 1,999 findings made a 68,982-character body, and GitHub refuses one over 65,536
+    (the issue stopped updating). The fingerprints are kept whole or not at all; the tables are cut."""
+    result = _many_findings(count, folder)
+    now = snapshot_of(result.findings, "a" * 40)
+    before = snapshot_of(result.findings[1:], "b" * 40)
+    body = tracking_body(result, now, before, "main", "https://github.com/o/r/blob/" + "a" * 40,
+                         "https://github.com/o/r/actions/runs/123456789")
+    assert len(body) < 65_536
+    assert tracking_lines(body)[0] and parse_snapshot(body) == now  # the marker and snapshot still read back
+    assert f"{count} graph break(s)" in body and "| **" in body and "| [`" in body
+    # 1,500 fingerprints fit (the change counts them) and the long paths cut the file table; 1,999 do not fit.
+    assert bool(now.keys) == counted and ("1 new, 0 fixed or gone." in body) == counted
+    shown = body.count("| [`")
+    assert shown < 100 if counted else shown == 100  # 100 rows at most, fewer when they are long

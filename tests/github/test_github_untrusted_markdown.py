@@ -43,10 +43,11 @@ def everything_posted(fake: FakeGitHub) -> list[str]:
     return [body for body in bodies if body]
 
 
-def assert_inert(bodies: list[str], shown: str = "octocat") -> None:
+def assert_inert(bodies: list[str], fake: FakeGitHub, shown: str = "octocat") -> None:
     assert any(shown in rendered_text(body) for body in bodies), bodies  # the hostile text is shown ...
     for body in bodies:  # ... as text
-        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/") == [], body
+        assert untrusted_markup(body, repository_links=f"https://github.com/{REPO}/blob/",
+                                own_commits=fake.commit_shas()) == [], body
 
 
 def test_a_pull_requests_names_and_code_are_text_in_the_review_and_summary(tmp_path: Path,
@@ -55,7 +56,7 @@ def test_a_pull_requests_names_and_code_are_text_in_the_review_and_summary(tmp_p
     run = world.run(world.event("pull_request.opened.json"), fail_on="never")
     assert run.returncode == 0, run.stdout + run.stderr
     assert any(c["path"] == "pkg/quoted.py" for c in fake_github.review_comments)
-    assert_inert(everything_posted(fake_github))
+    assert_inert(everything_posted(fake_github), fake_github)
 
 
 def test_a_forged_bundles_text_is_text_in_every_comment(tmp_path: Path, fake_github: FakeGitHub) -> None:
@@ -70,7 +71,7 @@ def test_a_forged_bundles_text_is_text_in_every_comment(tmp_path: Path, fake_git
     downloads.mkdir()
     run = _second_workflow(world, downloads, bundle)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert_inert(everything_posted(fake_github))
+    assert_inert(everything_posted(fake_github), fake_github)
 
 
 def test_a_configuration_error_in_a_command_reply_is_text(tmp_path: Path, fake_github: FakeGitHub) -> None:
@@ -81,7 +82,7 @@ def test_a_configuration_error_in_a_command_reply_is_text(tmp_path: Path, fake_g
     assert run.returncode == 0, run.stdout + run.stderr
     replies = [c["body"] for c in fake_github.issue_comments if "invalid" in (c["body"] or "")]
     assert replies, everything_posted(fake_github)
-    assert_inert(replies)
+    assert_inert(replies, fake_github)
 
 
 def test_a_hostile_command_is_quoted_as_text(tmp_path: Path, fake_github: FakeGitHub) -> None:
@@ -90,7 +91,7 @@ def test_a_hostile_command_is_quoted_as_text(tmp_path: Path, fake_github: FakeGi
     assert run.returncode == 0, run.stdout + run.stderr
     replies = [c["body"] for c in fake_github.issue_comments if "not a GraphMend command" in (c["body"] or "")]
     assert replies, everything_posted(fake_github)
-    assert_inert(replies, shown="#64;octocat")
+    assert_inert(replies, fake_github, shown="#64;octocat")
 
 
 def test_the_measured_reports_text_is_text_in_the_gpu_review_and_the_fix_pull_request(
@@ -104,5 +105,5 @@ def test_the_measured_reports_text_is_text_in_the_gpu_review_and_the_fix_pull_re
     done = submit(world, report_file)
     assert done.outputs["decision"] == "REQUEST_CHANGES", done.log
     [review] = fake_github.reviews_on(REPO, NUMBER)
-    assert_inert([review["body"], world.pull["body"]])
+    assert_inert([review["body"], world.pull["body"]], fake_github)
     assert "octocat" in rendered_text(world.pull["body"])  # the fix pull request's status quotes the reason

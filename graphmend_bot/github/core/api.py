@@ -133,8 +133,10 @@ def status_of(error: BaseException) -> int | None:
     return error.status if isinstance(error, GithubException) else None
 
 
-def describe(error: BaseException, doing: str) -> str:
-    """One line for the log: what the bot was doing, what GitHub said, what it means."""
+def describe(error: BaseException, doing: str, needs: str = "") -> str:
+    """One line for the log: what the bot was doing, what GitHub said, what it means. `needs`, the
+    permissions `doing` takes, is named only when GitHub refused them (a 403 that is no rate limit):
+    any other failure (a 422 for a body too long, a 5xx) is not about permissions."""
     if isinstance(error, GithubException):
         data = error.data if isinstance(error.data, dict) else {}
         said = str(data.get("message") or error.message or "").strip()
@@ -145,6 +147,8 @@ def describe(error: BaseException, doing: str) -> str:
         meaning = _MEANING.get(error.status, "")
         if (error.status == 403 and "rate limit" in said.lower()) or isinstance(error, RateLimitWaitTooLong):
             meaning = "the API rate limit is exhausted"
+        elif needs and error.status == 403:
+            doing = f"{doing} (it needs {needs})"
         text = f"{doing} failed: GitHub answered {error.status}"
         text += f" {said!r}" if said else ""
         return f"{text}: {meaning}" if meaning else text

@@ -84,8 +84,7 @@ def fix_after_review(ctx: ActionContext, log: Log) -> int:
             return EXIT_CLEAN
         log.info(f"fix pull request: {_fix_and_verify(ctx, repo, pr, log, bot)}")
     except API_ERRORS as error:
-        log.warning(describe(error, "updating the fix pull request (the App needs Contents and Pull requests "
-                                    "write access)"))
+        log.warning(describe(error, "updating the fix pull request", needs="Contents and Pull requests write access"))
     except (tarfile.TarError, OSError) as error:
         log.warning(f"fix pull request: cannot read the pull request's files: {type(error).__name__}: {error}")
     except ConfigError as error:

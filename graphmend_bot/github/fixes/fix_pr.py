@@ -31,9 +31,10 @@ from github.Repository import Repository
 
 from graphmend_bot.fences import code_block, code_span, outside_code_blocks
 from graphmend_bot.findings import Finding
+from graphmend_bot.github.core.body_budget import GITHUB_BODY_LIMIT, body_size, lines_fitting
 from graphmend_bot.github.core.markers import FIX_PR_MARKER, VERIFICATION_END, VERIFICATION_START
 from graphmend_bot.github.core.outputs import Log
-from graphmend_bot.github.fixes.narrowing import with_exclusions
+from graphmend_bot.github.fixes.narrowing import excluded_marker, with_exclusions
 from graphmend_bot.github.review.suggestion import suggestion_for
 from graphmend_bot.report.markdown import MOVED_BREAK, assumed_text
 from graphmend_bot.report.untrusted_text import markdown_text
@@ -223,12 +224,17 @@ def _assumptions_section(plan: FixPlan) -> list[str]:
 
 def fix_body(plan: FixPlan, source: str, head_sha: str, verification: str | None = None) -> str:
     """The fix pull request's description: each rewrite (file, rule, before/after), the
-    assumptions of the unsafe ones, verification."""
+    assumptions of the unsafe ones, verification.
+
+    GitHub refuses a description over 65,536 characters, and then the pull request never opens or
+    updates. So the body is built against MAX_FIX_BODY: the Before/After snippets go first ("N more
+    in the diff"), then table rows; the sections the bot and the approval read back (the unproven-
+    fixes record, the verification markers, FIX_PR_MARKER) and the assumptions are always whole."""
     if verification is None:
         verification = UNPROVEN_VERIFICATION if plan.unsafe else PENDING_VERIFICATION
     count = len(plan.rewrites)
     moved = len(plan.moved)
-    lines = [
+    head = [
         f"GraphMend removes {plan.removed} torch.compile graph break(s) in {len(plan.files)} file(s) of {source} "
         f"(at `{head_sha[:7]}`). Merge this pull request to apply them.",
         "",
@@ -236,27 +242,47 @@ def fix_body(plan: FixPlan, source: str, head_sha: str, verification: str | None
         "|---|---:|---|---|",
     ]
     if moved:
-        lines[1:1] = ["", f"{moved} more rewrite(s) only move their break: {MOVED_BREAK} Not counted as removed."]
-    for rewrite in plan.rewrites[:MAX_LISTED_REWRITES]:
-        effect = "**Moves the break, not removed.** " if rewrite.moves else ""
-        lines.append(f"| {code_span(rewrite.path)} | {rewrite.line} | {rewrite.code} | "
-                     f"{effect}{markdown_text(rewrite.message)} |")
-    if count > MAX_LISTED_REWRITES:
-        lines.append(f"| ... | | | {count - MAX_LISTED_REWRITES} more in the diff |")
-    lines += ["", "<details><summary>Before and after</summary>", ""]
-    for rewrite in plan.rewrites[:MAX_LISTED_REWRITES]:
-        lines += [f"**{rewrite.code}** {code_span(rewrite.path)} line {rewrite.line}", "", "Before:", "",
-                  _snippet(rewrite.before), "", "After:", "", _snippet(rewrite.after), ""]
-    lines.append("</details>")
-    lines += _assumptions_section(plan)
+        head[1:1] = ["", f"{moved} more rewrite(s) only move their break: {MOVED_BREAK} Not counted as removed."]
+    tail = [*_assumptions_section(plan)]
     if plan.skipped:
-        lines += ["", "Not changed (the bot never edits workflows): "
-                  + ", ".join(code_span(p) for p in plan.skipped)]
-    lines += _dropped_section(plan)
-    lines += ["", "### Verification", "", VERIFICATION_START, verification, VERIFICATION_END, "",
-              "<sub>Updated by GraphMend on every push to the source; closed when it is no longer needed. "
-              "Its commits never trigger another fix.</sub>", FIX_PR_MARKER]
+        tail += ["", "Not changed (the bot never edits workflows): " + ", ".join(code_span(p) for p in plan.skipped)]
+    tail += _dropped_section(plan)
+    tail += ["", "### Verification", "", VERIFICATION_START, verification, VERIFICATION_END, "",
+             "<sub>Updated by GraphMend on every push to the source; closed when it is no longer needed. "
+             "Its commits never trigger another fix.</sub>", FIX_PR_MARKER]
+    listed = plan.rewrites[:MAX_LISTED_REWRITES]
+    rows = [_table_row(rewrite) for rewrite in listed]
+    snippets = [_before_after(rewrite) for rewrite in listed]
+    record = len(excluded_marker(plan.dropped)) + 1 if plan.dropped else 0
+    room = MAX_FIX_BODY - body_size([*head, *tail]) - record - _MORE_LINES
+    shown_rows = lines_fitting(rows, room)
+    shown = lines_fitting(snippets[:shown_rows], room - body_size(rows[:shown_rows]))
+    lines = [*head, *rows[:shown_rows]]
+    if count > shown_rows:
+        lines.append(f"| ... | | | {count - shown_rows} more in the diff |")
+    lines += ["", "<details><summary>Before and after</summary>", "", *snippets[:shown]]
+    if count > shown:
+        lines += [f"Before and after of {count - shown} more rewrite(s) in the diff.", ""]
+    lines += ["</details>", *tail]
     return with_exclusions("\n".join(lines) + "\n", plan.dropped)
+
+
+# Under GITHUB_BODY_LIMIT by room for what the approval writes into the body later (its verdict in
+# the verification section, the fixes it found unproven).
+MAX_FIX_BODY = GITHUB_BODY_LIMIT - 9_536
+_MORE_LINES = 200  # the two "N more in the diff" lines
+
+
+def _table_row(rewrite: Rewrite) -> str:
+    effect = "**Moves the break, not removed.** " if rewrite.moves else ""
+    return (f"| {code_span(rewrite.path)} | {rewrite.line} | {rewrite.code} | "
+            f"{effect}{markdown_text(rewrite.message)} |")
+
+
+def _before_after(rewrite: Rewrite) -> str:
+    """One rewrite's Before/After, as the lines of the body it adds (joined: it is kept or dropped whole)."""
+    return "\n".join([f"**{rewrite.code}** {code_span(rewrite.path)} line {rewrite.line}", "", "Before:", "",
+                      _snippet(rewrite.before), "", "After:", "", _snippet(rewrite.after), ""])
 
 
 def _dropped_section(plan: FixPlan) -> list[str]:

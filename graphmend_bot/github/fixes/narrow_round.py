@@ -78,8 +78,8 @@ def narrowing_round(ctx: ActionContext, log: Log) -> int:
         repo = connect(ctx.api_url, ctx.inputs.token).get_repo(ctx.repository)
         log.info(f"narrowing #{number_text}: {narrow_fix_pull(ctx, repo, int(number_text), head_sha, log)}")
     except API_ERRORS as error:
-        log.warning(describe(error, f"narrowing fix pull request #{number_text} (the App needs Contents, Pull "
-                                    "requests and Actions write access)"))
+        log.warning(describe(error, f"narrowing fix pull request #{number_text}",
+                             needs="Contents, Pull requests and Actions write access"))
     except (tarfile.TarError, OSError) as error:
         log.warning(f"narrowing: cannot read the base's files: {type(error).__name__}: {error}")
     return EXIT_CLEAN
