@@ -21,6 +21,7 @@ from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.built_managers import constructions_entered
+from graphmend_bot.analysis.cached_property_reads import cached_property_reads
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
@@ -1080,6 +1081,7 @@ class Program:
         result += object_operations(self, solver.holds)
         result += masks_made_elsewhere(self, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
+        result += cached_property_reads(self, solver.targets)
         result += manager_without_yield_calls(self, solver.targets)
         result += held_module_calls(self)
         result += held_context_entries(self)
