@@ -318,7 +318,18 @@ class Program:
             # an instance of the annotated class or of any subclass: each one's forward, and the
             # __call__ the tree defines for them (gpytorch's Likelihood.__call__ runs marginal)
             return self._methods_of_instances(classes, "forward") + self._methods_of_instances(classes, "__call__")
-        return [called for cls in classes if (called := self._call_method(*cls))]
+        return [called for cls in classes if (called := self._call_method(*cls))] + self._functions_returned_by(
+            mod, constructor
+        )
+
+    def _functions_returned_by(self, module: str, callee: str) -> list[FunctionId]:
+        """`self.contract = pick_contraction(kind)` and then `self.contract(x, w)`: what the factory
+        function of the tree returns by name (a module-level function, a closure, a class), as for a
+        local (`f = make(...)`, `f(x)`) and a factory method (`self.f = self._make(...)`)."""
+        found = self._resolve_dotted(module, callee)
+        if found is None or found[0] != "function":
+            return []
+        return self._call_values(self._returned_values((found[1], found[2])))
 
     def _call_method(self, module: str, class_qualname: str) -> FunctionId | None:
         """What calling an instance runs: an nn.Module's forward, else __call__."""
