@@ -91,6 +91,33 @@ CASES = {
 
         ARGS = (torch.tensor([0.0, 3.0]),)
     """,
+    # __init__ stores the function a factory function returns (neuraloperator's `self._contract =
+    # get_contract_fun(weight, ...)`); a method calls it through the attribute.
+    "function_returned_by_factory_stored_in_attribute": """
+        def dense(x, w):
+            return x * w
+
+        def scaled(x, w):
+            return x * x.sum().item() * w  # break
+
+        def pick_contraction(kind):
+            if kind == "dense":
+                return dense
+            return scaled
+
+        class SpectralLayer:
+            def __init__(self, kind):
+                self.contract = pick_contraction(kind)
+
+            def apply(self, x):
+                return self.contract(x, 2.0)
+
+        @torch.compile
+        def entry(x):
+            return SpectralLayer("scaled").apply(x)  # call
+
+        ARGS = (torch.ones(3),)
+    """,
     # A function picks a class (`methods.select(...)` in torchsde); the caller builds it and
     # calls a method; another factory returns a closure the caller calls.
     "factory_returning_class_or_closure": """

@@ -226,8 +226,9 @@ class ObjectTracker(FindingReporter):
         return node.value.id == (self.self_name or "self")
 
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
-        """A call Python makes for the source: a property read, an operator's dunder."""
-        self.summary.calls.append(CallSite(ref, tuple(args), (), True))
+        """A call Python makes for the source: a property read, an operator's dunder. A read keeps
+        its row: a getter that breaks on the read itself is reported there (cached_property_reads.py)."""
+        self.summary.calls.append(CallSite(ref, tuple(args), (), True, node.lineno if ref.startswith("getter:") else 0))
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)

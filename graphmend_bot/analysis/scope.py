@@ -21,6 +21,7 @@ from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.built_managers import constructions_entered
+from graphmend_bot.analysis.cached_property_reads import cached_property_reads
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
@@ -317,7 +318,18 @@ class Program:
             # an instance of the annotated class or of any subclass: each one's forward, and the
             # __call__ the tree defines for them (gpytorch's Likelihood.__call__ runs marginal)
             return self._methods_of_instances(classes, "forward") + self._methods_of_instances(classes, "__call__")
-        return [called for cls in classes if (called := self._call_method(*cls))]
+        return [called for cls in classes if (called := self._call_method(*cls))] + self._functions_returned_by(
+            mod, constructor
+        )
+
+    def _functions_returned_by(self, module: str, callee: str) -> list[FunctionId]:
+        """`self.contract = pick_contraction(kind)` and then `self.contract(x, w)`: what the factory
+        function of the tree returns by name (a module-level function, a closure, a class), as for a
+        local (`f = make(...)`, `f(x)`) and a factory method (`self.f = self._make(...)`)."""
+        found = self._resolve_dotted(module, callee)
+        if found is None or found[0] != "function":
+            return []
+        return self._call_values(self._returned_values((found[1], found[2])))
 
     def _call_method(self, module: str, class_qualname: str) -> FunctionId | None:
         """What calling an instance runs: an nn.Module's forward, else __call__."""
@@ -1080,6 +1092,7 @@ class Program:
         result += object_operations(self, solver.holds)
         result += masks_made_elsewhere(self, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
+        result += cached_property_reads(self, solver.targets)
         result += manager_without_yield_calls(self, solver.targets)
         result += held_module_calls(self)
         result += held_context_entries(self)

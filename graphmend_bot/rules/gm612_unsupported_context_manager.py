@@ -87,6 +87,15 @@ def _entered_value(rule: Rule, checker: Checker, value: ast.expr) -> None:
         )
 
 
+def _cached_property_read(rule: Rule, name: str) -> str:
+    """The first read of a `functools.cached_property`: its `__get__` enters an RLock (Python < 3.12),
+    found by the scope solver (analysis/cached_property_reads.py)."""
+    return (
+        f"`{name}` is a `functools.cached_property`: its first read enters the property's `RLock` "
+        "(Python < 3.12), which Dynamo cannot enter, so it gives up on this whole frame and runs it eagerly"
+    )
+
+
 NOT_A_GENERATOR = "GB0221"  # "non-generator contextlib.contextmanager"
 
 
@@ -120,7 +129,9 @@ RULE = Rule(
         "`__enter__` or a `@contextlib.contextmanager` generator, in every value `__init__` stores "
         "(not when its class is instantiated in traced code, or a traced `self.` method stores it "
         "again first); `with NAME:` on such a global; and a call of a `@contextlib.contextmanager` "
-        "function of the tree that yields nothing (it returns another generator)."
+        "function of the tree that yields nothing (it returns another generator); the first read "
+        "of a `functools.cached_property` of the tree whose class's `__init__` does not read it "
+        "(Python < 3.12)."
     ),
     why=(
         "Dynamo supports a fixed set of context managers (grad modes, autocast, user classes and "
@@ -129,7 +140,11 @@ RULE = Rule(
         "region and held in an attribute is refused even when Dynamo enters one built in the frame "
         "(only `torch.autocast`, `contextlib.nullcontext` and `record_function` are entered held). "
         "A `@contextlib.contextmanager` function that yields nothing (`return other_generator()`) "
-        "it cannot build a manager from: the call breaks (GB0221), and so does the `with` entering it."
+        "it cannot build a manager from: the call breaks (GB0221), and so does the `with` entering it. "
+        "Before Python 3.12 `functools.cached_property` computes a value under `with self.lock:`, an "
+        "RLock: its first read in traced code breaks on the attribute read, which Dynamo cannot resume "
+        "after, so it skips the whole frame (measured: on an nn.Module's `self`, a module-level object, "
+        "an argument; once the value is cached the read traces)."
     ),
     example="with torch.random.fork_rng():\n    noise = torch.randn_like(x)",
     use_instead="noise = torch.randn(x.shape, generator=None)  # or fork the RNG outside the compiled call",
@@ -146,11 +161,15 @@ RULE = Rule(
         entered_value=_entered_value,
         held_context=REFUSED_WHEN_HELD.__contains__,
         manager_without_yield=_manager_without_yield,
+        cached_property_read=_cached_property_read,
     ),
     advice_cases=(AdviceCase(lambda finding: "yields nothing" in finding.message, (
         "Make the function behind `{code}` a generator: `yield from` the generator it returns instead of "
         "returning it (the same manager), which Dynamo inlines"
-    )),),
+    )), AdviceCase(lambda finding: "cached_property" in finding.message, (
+        "Compute `{code}` before the compiled call (in `__init__`, or read it once eagerly), so the traced "
+        "read finds it cached"
+    ))),
     advice=("Enter the context of `{code}` outside the compiled function, or move its block out of the "
             "compiled region"),
 )
