@@ -16,6 +16,7 @@ from graphmend_bot.analysis import (
     modes,
     narrowing,
     numpy_values,
+    parameter_guards,
     tensor_rank,
     uninitialized_modules,
 )
@@ -195,7 +196,8 @@ class FindingReporter(FunctionState):
             return
         draft = self._draft(rule, call, message, TENSOR, None)
         if draft is not None:
-            self.summary.built_manager_drafts.append((len(self.summary.calls) - 1, draft))
+            passed = parameter_guards.passed_arguments(call)
+            self.summary.built_manager_drafts.append((len(self.summary.calls) - 1, passed, draft))
 
     def report_if_manager_body_breaks(self, rule: Rule, node: ast.expr, message: str, by_name: bool) -> None:
         if self._manager_body_entry is None:

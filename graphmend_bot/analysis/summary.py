@@ -21,6 +21,7 @@ from graphmend_bot.analysis import (
     iterated_builders,
     logger_bindings,
     named_tuples,
+    parameter_guards,
     pydantic_classes,
     shadowed_builtins,
     super_calls,
@@ -156,6 +157,8 @@ def summarize_module(
             disabled=_disabled(node, imports),
         )
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
+        if node.name == "__init__" and class_qualname is not None:
+            summary.param_guards = parameter_guards.method_guards(node)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
@@ -272,7 +275,7 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
     summary.held_context_drafts = _unsuppressed(lines, summary.held_context_drafts)
     summary.held_method_drafts = _unsuppressed_entries(lines, summary.held_method_drafts)
     summary.entered_manager_drafts = _unsuppressed_entries(lines, summary.entered_manager_drafts)
-    summary.built_manager_drafts = _unsuppressed(lines, summary.built_manager_drafts)
+    summary.built_manager_drafts = _unsuppressed_entries(lines, summary.built_manager_drafts)
     summary.manager_body_drafts = _unsuppressed_entries(lines, summary.manager_body_drafts)
     summary.try_body_drafts = _unsuppressed_entries(lines, summary.try_body_drafts)
     summary.mask_index_drafts = _unsuppressed(lines, summary.mask_index_drafts)
