@@ -290,6 +290,12 @@ class FunctionState:
         """The builtin `func` names (`len`, `builtins.len`), unless a binding in scope hides it."""
         return self.builtin_called(func, self.resolve(func))
 
+    def resolve_callee(self, func: ast.expr) -> str | None:
+        """`resolve`, with a builtin name no binding hides as `builtins.NAME` (tensor_rank.python_number)."""
+        resolved = self.resolve(func)
+        name = self.builtin_called(func, resolved)
+        return f"builtins.{name}" if name is not None else resolved
+
     def _grown_tuple(self, node: ast.AugAssign, added: tuple[Kind, ...] | None, previous: Kind
                      ) -> tuple[tuple[Kind, ...], bool] | None:
         """`outputs += ...` on a local holding a tuple of known elements on this path (its kind is
