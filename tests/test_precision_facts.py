@@ -168,7 +168,7 @@ def test_a_walrus_a_match_capture_a_comprehension_target_and_a_star_import_bind_
     builtins the analysis reads itself: a local `sorted` (no GM618), `len` (no `__len__` run, so
     no GM401 in it; no size, so a clamp bound by it may broadcast: no 0-d index, no GM302), `open`
     (no eager rest of the frame: the `print` after it is found), `enumerate` (its items are not
-    the list's elements: no GM101 on them)."""
+    the list's elements: no GM101 on them), `zip` (a tuple, not the lists: no GM611)."""
     for fixture in (FIXTURES / "shadowed_builtin_scopes.py", FIXTURES / "shadowed_star_import.py"):
         assert _found(fixture) == _marked(fixture), fixture.name
 
@@ -176,7 +176,7 @@ def test_a_walrus_a_match_capture_a_comprehension_target_and_a_star_import_bind_
 @pytest.mark.parametrize(("fixture", "compiled", "breaking"), [
     ("shadowed_builtin_scopes.py",
      ("WalrusPow", "MatchedPow", "LocalSorted", "LocalLen", "LocalLenBound", "LocalEnumerate"),
-     ("ComprehensionPow", "LocalOpen", "BuiltinLenBound", "BuiltinEnumerate")),
+     ("ComprehensionPow", "LocalOpen", "BuiltinLenBound", "BuiltinEnumerate", "LocalZip", "BuiltinZip")),
     ("shadowed_star_import.py", ("StarPow", "StarMax"), ("StarPrint",)),
 ])
 def test_dynamo_traces_those_bindings_and_breaks_on_the_builtins(fixture: str, compiled: tuple[str, ...],
