@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from graphmend_bot.analysis.shadowed_builtins import BUILTIN_NAMES, function_shadows, module_bindings
+from graphmend_bot.analysis.shadowed_builtins import BUILTIN_NAMES, Shadows, function_shadows, module_bindings
 from graphmend_bot.vocabulary.star_exports import STAR_EXPORTED_BUILTINS
 
 
@@ -20,29 +20,30 @@ def test_the_star_exports_are_what_the_installed_module_binds(module: str) -> No
     assert STAR_EXPORTED_BUILTINS[module] == (namespace.keys() & set(dir(builtins))) - {"__builtins__"}
 
 
-def _calls(source: str) -> tuple[ast.FunctionDef, list[ast.Name]]:
-    tree = ast.parse(textwrap.dedent(source))
-    function = tree.body[-1]
+def _shadows(source: str) -> tuple[Shadows, list[ast.Name]]:
+    """The function's shadows, and its calls of bare names in the order written."""
+    text = textwrap.dedent(source)
+    function = ast.parse(text).body[-1]
     assert isinstance(function, ast.FunctionDef)
     calls = [n.func for n in ast.walk(function) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
-    return function, sorted(calls, key=lambda n: (n.lineno, n.col_offset))  # type: ignore[arg-type]
+    ordered = sorted(calls, key=lambda n: (n.lineno, n.col_offset))  # type: ignore[attr-defined]
+    return function_shadows(function, frozenset(), text.splitlines()), ordered  # type: ignore[return-value]
 
 
 def test_a_comprehension_target_hides_the_builtin_inside_it_only() -> None:
-    function, calls = _calls("""
+    shadows, calls = _shadows("""
         def f(xs):
             ys = [len(len) for len in xs if len(len)]
             zs = [v for len in len(xs) for v in len]
             return len(ys)
     """)
-    shadows = function_shadows(function, frozenset())
     # inside the first comprehension (element and filter): the target; its first iterable and
     # the call after it: the builtin
     assert [shadows.hides(call.id, call) for call in calls] == [True, True, False, False]
 
 
 def test_a_walrus_and_a_match_capture_bind_in_the_function() -> None:
-    function, calls = _calls("""
+    shadows, calls = _shadows("""
         def f(x):
             match x:
                 case [first, *rest] if (print := log):
@@ -51,7 +52,16 @@ def test_a_walrus_and_a_match_capture_bind_in_the_function() -> None:
                     pass
             return print(max(x))
     """)
-    assert all(function_shadows(function, frozenset()).hides(call.id, call) for call in calls)
+    assert all(shadows.hides(call.id, call) for call in calls)
+
+
+def test_a_target_over_lines_is_walked_too() -> None:
+    shadows, calls = _shadows("""
+        def f(pairs):
+            return [len(a) for (len,
+                                a) in pairs]
+    """)
+    assert shadows.hides("len", calls[0])
 
 
 def test_a_star_import_of_torch_binds_pow_but_not_print() -> None:

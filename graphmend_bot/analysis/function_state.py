@@ -283,7 +283,7 @@ class FunctionState:
         if name is None or not isinstance(func, ast.Name):
             return name
         if self._shadowed_builtins is None:
-            self._shadowed_builtins = shadowed_builtins.function_shadows(self.node, self.inherited_shadows)
+            self._shadowed_builtins = shadowed_builtins.function_shadows(self.node, self.inherited_shadows, self.lines)
         return None if self._shadowed_builtins.hides(name, func) else name
 
     def builtin_of(self, func: ast.expr) -> str | None:

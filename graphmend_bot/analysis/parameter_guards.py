@@ -33,7 +33,6 @@ def method_guards(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Guard, 
     defaults = _falsy_defaults(node.args)
     if not defaults:
         return ()
-    defaults = {name: value for name, value in defaults.items() if name not in _rebound(node)}
     found: list[Guard] = []
     pending: list[ast.AST] = list(node.body)
     while pending:
@@ -48,6 +47,9 @@ def method_guards(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Guard, 
             block = getattr(statement, field, None)
             if isinstance(block, list):
                 pending.extend(block)
+    if found:  # walked only when there is a guard: most constructors have none
+        rebound = _rebound(node)
+        found = [guard for guard in found if guard[0] not in rebound]
     return tuple(sorted(found, key=lambda guard: guard[3]))
 
 

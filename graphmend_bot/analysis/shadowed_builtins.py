@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from collections.abc import Iterable
 
 from graphmend_bot.analysis.local_nodes import fields_present
@@ -28,6 +29,9 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _block_fields = fields_present(("body", "orelse", "finalbody", "handlers", "cases"))
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 Position = tuple[int, int]
+_FOR = re.compile(r"\bfor\b(.*)")  # a `for` and the rest of its line
+_IN = re.compile(r"\bin\b")
+_WORDS = re.compile(r"\w+")
 
 
 class Shadows:
@@ -55,10 +59,15 @@ class Shadows:
 Comprehension = tuple[frozenset[str], Position, Position, Position, Position]
 
 
-def function_shadows(node: ast.FunctionDef | ast.AsyncFunctionDef, inherited: frozenset[str]) -> Shadows:
+def function_shadows(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, inherited: frozenset[str], lines: list[str]
+) -> Shadows:
     """What `node`'s calls of builtin names cannot mean: `inherited` (the module's and enclosing
-    functions' bindings), its own bindings, and its comprehensions' targets where they bind."""
-    walrus, comprehensions = _expression_bindings(node)
+    functions' bindings), its own bindings, and its comprehensions' targets where they bind.
+    `lines`: the module's, whose text of `node` tells whether its expressions may bind one."""
+    walrus, comprehensions = (
+        _expression_bindings(node) if _may_bind_in_expressions(node, lines) else (set(), [])
+    )
     return Shadows(inherited | _function_bindings(node, walrus), comprehensions)
 
 
@@ -92,6 +101,22 @@ def _expression_bindings(
                 )
         pending.extend(ast.iter_child_nodes(child))
     return walrus & BUILTIN_NAMES, comprehensions
+
+
+def _may_bind_in_expressions(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> bool:
+    """A walrus, or a `for` whose target names a builtin, in the text of `node` (a tenth of the
+    cost of walking every function's expressions)."""
+    text = "\n".join(lines[node.lineno - 1 : node.end_lineno or node.lineno])
+    if ":=" in text:
+        return True
+    for rest in _FOR.findall(text):
+        target = _IN.split(rest, 1)
+        if len(target) == 1:  # a target continued on the next line (prose in a docstring is not)
+            if rest.rstrip().endswith(("(", "[", ",", "\\")):
+                return True
+        elif not BUILTIN_NAMES.isdisjoint(_WORDS.findall(target[0])):
+            return True
+    return False
 
 
 def _start(node: ast.expr) -> Position:
@@ -134,10 +159,11 @@ def module_bindings(
     return frozenset(found & BUILTIN_NAMES)
 
 
-def function_bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+def function_bindings(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> frozenset[str]:
     """The builtin names local to `node`: its parameters and what its body binds (not those it
     declares `global`: the module's bindings say whether those are rebound)."""
-    return _function_bindings(node, _expression_bindings(node)[0])
+    walrus = _expression_bindings(node)[0] if _may_bind_in_expressions(node, lines) else set()
+    return _function_bindings(node, walrus)
 
 
 def _function_bindings(node: ast.FunctionDef | ast.AsyncFunctionDef, walrus: set[str]) -> frozenset[str]:

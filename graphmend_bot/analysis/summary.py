@@ -138,7 +138,7 @@ def summarize_module(
         if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
     )
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
-    shadows = _ShadowedBuiltins(tree, collector, source)
+    shadows = _ShadowedBuiltins(tree, collector, source, lines)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -192,8 +192,9 @@ def summarize_module(
 class _ShadowedBuiltins:
     """Per function, the builtin names the module and its enclosing functions bind (shadowed_builtins.py)."""
 
-    def __init__(self, tree: ast.Module, collector: _Collector, source: str) -> None:
+    def __init__(self, tree: ast.Module, collector: _Collector, source: str, lines: list[str]) -> None:
         self._nodes = {qualname: node for qualname, _, node in collector.functions}
+        self._lines = lines
         self._enclosing = collector.enclosing
         self._module = shadowed_builtins.module_bindings(tree, self._nodes.values(), source)
         self._inherited: dict[str, frozenset[str]] = {}
@@ -204,7 +205,8 @@ class _ShadowedBuiltins:
             return self._module
         found = self._inherited.get(outer)
         if found is None:
-            found = self._inherited[outer] = self.inherited(outer) | shadowed_builtins.function_bindings(self._nodes[outer])
+            found = self._inherited[outer] = self.inherited(outer) | shadowed_builtins.function_bindings(
+                self._nodes[outer], self._lines)
         return found
 
 
