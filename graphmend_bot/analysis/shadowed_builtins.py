@@ -9,7 +9,8 @@ statements (assignments, `def`, imports, `for`/`with`/`except` targets, `match` 
 walrus, and a star import of a module whose exports are known (vocabulary/star_exports.py:
 `from torch import *` binds `pow`, `int`, `range`...). A comprehension's targets bind inside it
 only (`[len for len in lengths]` leaves `len(x)` after it the builtin). Only names of builtins are
-kept. A function's expressions are walked once, at its first call of a builtin name.
+kept. A function's expressions are walked once, at its first call of a builtin name, and only
+when its text shows a walrus or a `for` whose target may name a builtin.
 
 `builtins.NAME(...)` (and `from builtins import NAME`) is the builtin whatever the module binds.
 """
