@@ -311,7 +311,32 @@ POINTERS = """
             return x
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/pointers.py": POINTERS, "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+MANAGERS = """
+    from torch import nn
+
+
+    class Chatty:
+        def __init__(self, name, verbose=False):
+            self.name = name
+            if verbose:
+                print("entering", name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+
+    class Quietly(nn.Module):
+        def forward(self, x):
+            x = x * 2
+            with Chatty("quiet"):  # breaks only once the constructor breaks outside `if verbose:` (GM684)
+                x = x - 1
+            return x * 3
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/managers.py": MANAGERS, "pkg/pointers.py": POINTERS, "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -483,6 +508,10 @@ EDITS = [
      {}, False),
     ("a print in traced code of a file that tests a returned list's length (whose callees return collections is no fact kept)",
      {"pkg/pointers.py": _replace("        return x\n", "        print('pointers')\n        return x\n")},
+     {}, False),
+    ("a print after an `if verbose:` of a manager's constructor (GM684 reads the rows of its breaks)",
+     {"pkg/managers.py": _replace('            print("entering", name)\n',
+                                  '            print("entering", name)\n        print("built")\n')},
      {}, False),
     ("a print in traced code of a file whose row the solve read (GM620)",
      {"pkg/net.py": _replace("        y = dispatch(", "        print('net')\n        y = dispatch(")}, {}, False),

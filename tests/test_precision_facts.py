@@ -163,3 +163,32 @@ def test_dynamo_compiles_the_rebound_builtins_whole_and_breaks_on_the_builtins_m
     breaking = ("BuiltinsPow", "BuiltinsPrint", "MainBlockPow", "DefaultPow")
     rows = set().union(*(_dynamo_rows(fixture, name, torch.ones(3)) for name in breaking))
     assert rows == _marked(fixture)
+
+
+def test_a_walrus_a_match_capture_a_comprehension_target_and_a_star_import_bind_builtin_names() -> None:
+    """review16 #1's leftovers: `(pow := torch.pow)`, `case pow:`, `[pow(...) for pow in ...]` (only
+    inside the comprehension: `pow(...)` after it is the builtin) and `from torch import *`; and the
+    builtins the analysis reads itself: a local `sorted` (no GM618), `len` (no `__len__` run, so
+    no GM401 in it; no size, so a clamp bound by it may broadcast: no 0-d index, no GM302), `open`
+    (no eager rest of the frame: the `print` after it is found), `enumerate` (its items are not
+    the list's elements: no GM101 on them), `zip` (a tuple, not the lists: no GM611)."""
+    for fixture in (FIXTURES / "shadowed_builtin_scopes.py", FIXTURES / "shadowed_star_import.py"):
+        assert _found(fixture) == _marked(fixture), fixture.name
+
+
+@pytest.mark.parametrize(("fixture", "compiled", "breaking"), [
+    ("shadowed_builtin_scopes.py",
+     ("WalrusPow", "MatchedPow", "LocalSorted", "LocalLen", "LocalLenBound", "LocalEnumerate"),
+     ("ComprehensionPow", "LocalOpen", "BuiltinLenBound", "BuiltinEnumerate", "LocalZip", "BuiltinZip")),
+    ("shadowed_star_import.py", ("StarPow", "StarMax"), ("StarPrint",)),
+])
+def test_dynamo_traces_those_bindings_and_breaks_on_the_builtins(fixture: str, compiled: tuple[str, ...],
+                                                                   breaking: tuple[str, ...]) -> None:
+    torch = pytest.importorskip("torch")
+    path = FIXTURES / fixture
+    module = _load(path)
+    for name in compiled:
+        torch._dynamo.reset()
+        torch.compile(getattr(module, name)(), fullgraph=True)(torch.ones(3))  # raises on any break
+    rows = set().union(*(_dynamo_rows(path, name, torch.ones(3)) for name in breaking))
+    assert rows == _marked(path)

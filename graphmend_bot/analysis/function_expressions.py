@@ -255,7 +255,7 @@ class ExpressionEvaluator(CallResolver):
 
     def _comprehension_frame(self, node: skipped_frames.Comprehension, env: Env) -> None:
         """A comprehension over a list, dict or set after a break that may skip the frame: its own frame."""
-        if not skipped_frames.iterates_collection(node.generators[0].iter, self._collections, self.resolve):
+        if not skipped_frames.iterates_collection(node.generators[0].iter, self._collections, self.builtin_of):
             return
         captured = skipped_frames.captured_kind(node, env, self.resolve)
         if captured:
@@ -328,11 +328,11 @@ class ExpressionEvaluator(CallResolver):
         """The kind of one item of `for ... in node` (a loop's or a comprehension's), and its
         elements when it is a tuple."""
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-            name = node.func.id
-            if name == "enumerate" and len(node.args) == 1 and self.resolve(node.func) in (None, name):
+            name = self.builtin_of(node.func)
+            if name == "enumerate" and len(node.args) == 1:
                 item, _ = self._iteration(node.args[0], env)
                 return item, (NOT_TENSOR, item)
-            if name == "zip" and node.args and self.resolve(node.func) in (None, name):
+            if name == "zip" and node.args:
                 items = tuple(self._iteration(arg, env)[0] for arg in node.args)
                 return Kind.union(items), items
         if isinstance(node, ast.Name) and node.id in self.tuples:

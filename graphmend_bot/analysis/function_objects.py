@@ -194,7 +194,7 @@ class ObjectTracker(FindingReporter):
     def _sized_object(self, node: ast.Call, env: Env) -> None:
         """`len(cache)` runs the class's `__len__`, which Dynamo inlines (measured on torch 2.13: a
         break inside it is reported there)."""
-        if isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
+        if isinstance(node.func, ast.Name) and len(node.args) == 1 and self.builtin_of(node.func) == "len":
             self._implicit_call(node, node.args[0], "__len__", [], env)
 
     def _implicit_call(self, node: ast.expr, receiver: ast.expr, dunder: str, args: list[Kind], env: Env) -> None:

@@ -17,6 +17,7 @@ from graphmend_bot.analysis import (
     modes,
     narrowing,
     numpy_values,
+    parameter_guards,
     tensor_rank,
     uninitialized_modules,
 )
@@ -39,20 +40,20 @@ class FindingReporter(FunctionState):
         return self.entry
 
     def is_scalar_tensor(self, node: ast.expr) -> bool:
-        return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve)
+        return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve_callee)
 
     def bind_rank(self, name: str, value: ast.expr) -> None:
         """`name = value` binds a tensor whose rank its construction shows: 0-d or 1-d (tensor_rank.py)."""
-        if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve):
+        if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve_callee):
             self._scalars.add(name)
-        elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve):
+        elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve_callee):
             self._one_dimensional.add(name)
 
     def bind_loop_scalar(self, loop: ast.For | ast.AsyncFor) -> None:
         """`for i in torch.arange(n)`, `for i in perm` with `perm = torch.randperm(n)`: `i` is a 0-d
         tensor (tensor_rank.iterates_scalars)."""
         if isinstance(loop.target, ast.Name) and tensor_rank.iterates_scalars(loop.iter, self._one_dimensional,
-                                                                               self.resolve):
+                                                                               self.resolve_callee):
             self._scalars.add(loop.target.id)
 
     def is_python_sequence(self, node: ast.expr) -> bool:
@@ -199,7 +200,8 @@ class FindingReporter(FunctionState):
             return
         draft = self._draft(rule, call, message, TENSOR, None)
         if draft is not None:
-            self.summary.built_manager_drafts.append((len(self.summary.calls) - 1, draft))
+            passed = parameter_guards.passed_arguments(call)
+            self.summary.built_manager_drafts.append((len(self.summary.calls) - 1, passed, draft))
 
     def report_if_manager_body_breaks(self, rule: Rule, node: ast.expr, message: str, by_name: bool) -> None:
         if self._manager_body_entry is None:

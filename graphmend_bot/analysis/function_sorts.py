@@ -24,7 +24,7 @@ class SortChecker(ObjectTracker):
     def _check_sort(self, node: ast.Call, args: list[Kind], env: Env) -> None:
         """A sort's key, checked with the kind of what it sorts: `items.sort(...)` sorts the local
         list `items`, `sorted(items, ...)` its argument."""
-        sort_key = _sort_key(node, self.resolve)
+        sort_key = _sort_key(node, self.builtin_of)
         if sort_key is None:
             return
         func = node.func
@@ -50,7 +50,7 @@ class SortChecker(ObjectTracker):
             inner[key.args.args[0].arg] = items.without_flags()
             kind = self.expr(key.body, inner)
         elif (resolved := self.resolve(key) or "").startswith("torch.") or (
-            isinstance(key, ast.Name) and key.id == "abs" and resolved in ("", "abs")  # `abs(t)` is a tensor
+            isinstance(key, ast.Name) and self.builtin_of(key) == "abs"  # `abs(t)` is a tensor
         ):
             if resolved.removeprefix("torch.") in V.TORCH_NON_TENSOR_FUNCS:
                 return  # `key=torch.numel`: a Python number, which sorts (measured)
@@ -75,8 +75,8 @@ class SortChecker(ObjectTracker):
         """`zip(scores, names)` of locals: their names. Dynamo compares the pairs whole, and a pair
         holding a tensor is no constant, whichever element comes first (measured on torch 2.13:
         tests/fixtures/rules/GM618_sort_by_tensor_key.py)."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zip"
-                and self.resolve(node.func) in (None, "zip") and node.args and not node.keywords):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.builtin_of(node.func) == "zip"
+                and node.args and not node.keywords):
             return None
         names = [arg.id for arg in node.args if isinstance(arg, ast.Name)]
         return names if len(names) == len(node.args) else None
@@ -94,19 +94,19 @@ class SortChecker(ObjectTracker):
         if self._dict_view(items) is not None or self._zipped_locals(items) is not None:
             return True
         return isinstance(items, (ast.Tuple, ast.GeneratorExp)) or skipped_frames.builds_collection(
-            items, True, self.resolve)
+            items, True, self.builtin_of)
 
 
 _NO_KEY = ast.Constant(None)  # `sorted(items)`: the elements are compared themselves
 _LOOKUPS = frozenset({"get", "__getitem__"})  # `key=scores.get`: the mapping's values are the keys
 
 
-def _sort_key(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> ast.expr | None:
+def _sort_key(call: ast.Call, builtin: Callable[[ast.expr], str | None]) -> ast.expr | None:
     """The key of `sorted(items, ...)` or `items.sort(...)`: `_NO_KEY` when there is none (or
     `key=None`), else a one-parameter `key=lambda` or another expression; None for no such sort."""
     func = call.func
     sorts = (
-        isinstance(func, ast.Name) and func.id == "sorted" and resolve(func) in (None, "sorted") and len(call.args) == 1
+        isinstance(func, ast.Name) and builtin(func) == "sorted" and len(call.args) == 1
     ) or (isinstance(func, ast.Attribute) and func.attr == "sort" and isinstance(func.value, ast.Name) and not call.args)
     if not sorts or any(keyword.arg is None for keyword in call.keywords):
         return None  # `**options`: the key is not written here

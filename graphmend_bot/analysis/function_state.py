@@ -117,7 +117,7 @@ class FunctionState:
         # Builtin names the module and the enclosing functions bind; with this function's own
         # (worked out at its first call of a builtin name), calls of those are no builtin's.
         self.inherited_shadows = inherited_shadows
-        self._shadowed_builtins: frozenset[str] | None = None
+        self._shadowed_builtins: shadowed_builtins.Shadows | None = None
         self.lines = lines
         self.entry = entry
         self.returns: Kind = NOT_TENSOR
@@ -279,9 +279,22 @@ class FunctionState:
 
     def builtin_called(self, func: ast.expr, resolved: str | None) -> str | None:
         """The builtin a call of `func` runs, or None: not a name rebound in scope (shadowed_builtins.py)."""
-        if self._shadowed_builtins is None and isinstance(func, ast.Name) and func.id in shadowed_builtins.BUILTIN_NAMES:
-            self._shadowed_builtins = self.inherited_shadows | shadowed_builtins.function_bindings(self.node)
-        return shadowed_builtins.builtin_called(func, resolved, self._shadowed_builtins or ())
+        name = shadowed_builtins.builtin_called(func, resolved)
+        if name is None or not isinstance(func, ast.Name):
+            return name
+        if self._shadowed_builtins is None:
+            self._shadowed_builtins = shadowed_builtins.function_shadows(self.node, self.inherited_shadows, self.lines)
+        return None if self._shadowed_builtins.hides(name, func) else name
+
+    def builtin_of(self, func: ast.expr) -> str | None:
+        """The builtin `func` names (`len`, `builtins.len`), unless a binding in scope hides it."""
+        return self.builtin_called(func, self.resolve(func))
+
+    def resolve_callee(self, func: ast.expr) -> str | None:
+        """`resolve`, with a builtin name no binding hides as `builtins.NAME` (tensor_rank.python_number)."""
+        resolved = self.resolve(func)
+        name = self.builtin_called(func, resolved)
+        return f"builtins.{name}" if name is not None else resolved
 
     def _grown_tuple(self, node: ast.AugAssign, added: tuple[Kind, ...] | None, previous: Kind
                      ) -> tuple[tuple[Kind, ...], bool] | None:

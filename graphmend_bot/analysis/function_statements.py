@@ -83,7 +83,7 @@ class StatementVisitor(ExpressionEvaluator):
                     self._entered(item.context_expr)
                 for check_entered in () if isinstance(item.context_expr, ast.Call) else C.ENTERED_VALUES:
                     check_entered(self, item.context_expr)  # `with lock:`, `with self.lock:`
-                opens_file |= statement_forms.is_builtin_call(item.context_expr, "open", self.resolve)
+                opens_file |= statement_forms.is_builtin_call(item.context_expr, "open", self.builtin_of)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)
             with manager_bodies.walked_body(self, node):  # GM660 asks what the body breaks
@@ -225,7 +225,7 @@ class StatementVisitor(ExpressionEvaluator):
                 self._tuple_prefixes[cast(ast.Name, node.target).id] = (grown[0], kind)
         else:
             self._bind(node.target, kind, env, value=node.value)
-            if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.resolve):
+            if isinstance(node.target, ast.Name) and skipped_frames.builds_collection(node.value, True, self.builtin_of):
                 self._collections.add(node.target.id)  # `out: List[Tensor] = []`
             if isinstance(node.value, ast.Call):
                 self._bound_to_call_result(node.target)
@@ -237,7 +237,7 @@ class StatementVisitor(ExpressionEvaluator):
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
         self._bound_closure(name, value, env)  # `scale = lambda z: z * y`
-        if skipped_frames.builds_collection(value, True, self.resolve):
+        if skipped_frames.builds_collection(value, True, self.builtin_of):
             self._collections.add(name)
             if statement_forms.builds_dict(value):
                 self._dicts.add(name)
@@ -310,7 +310,7 @@ class StatementVisitor(ExpressionEvaluator):
             env[name] = kind
             self._rebound.add(name)
             self._bindings[name] = self._bindings.get(name, 0) + 1
-            if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.resolve)):
+            if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.builtin_of)):
                 self._collection_bindings[name] = self._collection_bindings.get(name, 0) + 1
             self.forget(name)
             if elements is not None:

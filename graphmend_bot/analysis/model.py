@@ -165,9 +165,14 @@ class FunctionSummary:
     # of the tree, or the class's `__enter__` or `__exit__`, and that breaks, and no earlier site (from
     # that point on) breaks: Dynamo would then resume with too few operations (entered_managers.py).
     entered_manager_drafts: list[tuple[tuple[int, ...], tuple[int, ...], Draft]] = field(default_factory=list)
-    # (call site index, draft) of `with Cls(...):` outside any loop or `try`: it stands when the site
-    # constructs a context-manager class of the tree whose `__init__` breaks (built_managers.py).
-    built_manager_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (call site index, what it passes, draft) of `with Cls(...):` outside any loop or `try`: it stands
+    # when the site constructs a context-manager class of the tree whose `__init__` breaks on a line
+    # these arguments run (built_managers.py; what it passes: parameter_guards.Passed).
+    built_manager_drafts: list[tuple[int, tuple[tuple[int | str, str], ...] | None, Draft]] = field(
+        default_factory=list
+    )
+    # Of an `__init__`: the rows only a truthy argument runs, `if verbose:` (parameter_guards.Guard).
+    param_guards: tuple[tuple[str, int | None, bool, int, int], ...] = ()
     # (by name, manager sites, body sites, body drafts' kind, earlier sites, draft) of a `with` after a
     # resumable point whose body may break: it stands when the manager is one Dynamo inlines (known by
     # name, or a site runs a generator manager or `__enter__`/`__exit__` of the tree), its body breaks,

@@ -41,7 +41,7 @@ CONSEQUENCE_LISTS = {
     "str_method_drafts": 1, "callee_break_drafts": 1, "held_object_drafts": 2, "metaclass_call_drafts": None,
     "module_init_drafts": 1, "skipped_frame_drafts": 2, "dependency_call_drafts": 1, "typed_dict_drafts": 1, "pydantic_drafts": 1, "apply_drafts": 1,
     "held_context_drafts": 1, "held_method_drafts": 2, "entered_manager_drafts": 2, "try_body_drafts": 3,
-    "built_manager_drafts": 1, "manager_body_drafts": 5,
+    "built_manager_drafts": 2, "manager_body_drafts": 5,
     "super_object_drafts": 1, "object_operand_drafts": 1, "mask_index_drafts": 1,
 }
 
@@ -219,6 +219,7 @@ def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
     if with_drafts:
         rows.update(draft.row for draft in function.drafts)
     rows.add(function.sorts_keyword_items)
+    rows.update(row for *_, first, last in function.param_guards for row in (first, last))
     rank = {row: index for index, row in enumerate(sorted(rows))}
 
     def draft_shape(draft: Draft) -> tuple[Any, ...]:  # what the solve reads of a draft: no text
@@ -239,10 +240,12 @@ def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
             value = tuple((site, rank[row]) for site, row in value)
         elif name == "sorts_keyword_items":
             value = rank[value]
+        elif name == "param_guards":
+            value = tuple((*guard[:3], rank[guard[3]], rank[guard[4]]) for guard in value)
         elif name in CONSEQUENCE_LISTS:
             position = CONSEQUENCE_LISTS[name]
-            value = tuple(draft_shape(item) if position is None else (*item[:position], draft_shape(item[position]))
-                          for item in value)
+            value = tuple(draft_shape(item) if position is None else
+                          (*item[:position], draft_shape(item[position]), *item[position + 1:]) for item in value)
         shaped.append(value)
     return tuple(shaped)
 
@@ -309,15 +312,16 @@ def _drafts_only(before: FunctionSummary, after: FunctionSummary, facts: Functio
                  asked: set[str]) -> bool:
     """Whether a traced function's edit changed its plain drafts only, and not which functions break
     as far as the result tells; and it holds no object whose frame a break makes eager
-    (held_objects.py reads its findings' rows).
+    (held_objects.py reads its findings' rows), nor is an `__init__` whose rows under `if verbose:`
+    a call may leave unrun (built_managers.py reads its findings' rows too).
 
     The breaking functions are those with a finding of their own and their traced callers,
     transitively. A function that starts breaking by its own findings changes nothing when it broke
     already (through a callee); one that stops may still break through a cycle back to itself. Either
     flip changes whether it and some of its traced callers break, and nothing else: that matters
     only when a consequence pass asked about one of them (`FunctionFacts.break_asked`)."""
-    if _shape(before, False) != _shape(after, False) or after.local_objects:
-        return False
+    if _shape(before, False) != _shape(after, False) or after.local_objects or after.param_guards:
+        return False  # which of its findings' rows an argument leaves unrun is read (built_managers.py)
     was, now = _breaks(before, facts, true, asked), _breaks(after, facts, true, asked)
     return was == now or (now and facts.breaks) or not facts.break_asked
 

@@ -1159,7 +1159,8 @@ class Program:
         if bodies:
             found += breaking_manager_bodies(self, bodies, targets, self._usually_breaking(callers, [*standing, *found]), holds)
         if building:
-            found += constructions_entered(self, building, targets, self._usually_breaking(callers, [*standing, *found]))
+            so_far = [*standing, *found]
+            found += constructions_entered(self, building, targets, self._usually_breaking(callers, so_far), so_far)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def call_targets(self, fid: FunctionId) -> list[FunctionId]:

@@ -3,10 +3,14 @@
 Python looks a bare name up in the function's locals, then the enclosing functions', then the
 module's globals, and only then in `builtins`. A module's own `def print(*args)`, a local
 `pow = torch.pow` or a parameter named `input` is an object Dynamo traces like any other
-(measured: tests/fixtures/rules/shadowed_builtins.py compiles with fullgraph=True), so the
-builtins' rules (GM401 print, GM654 pow, GM302 int, ...) must not judge its calls. Only the
-statements are walked (a binding by walrus or comprehension target is left out: expressions
-cost a walk of every node), and only names of builtins are kept.
+(measured: tests/fixtures/precision/shadowed_builtins.py compiles with fullgraph=True), so the
+builtins' rules (GM401 print, GM654 pow, GM302 int, ...) must not judge its calls. Bindings are
+statements (assignments, `def`, imports, `for`/`with`/`except` targets, `match` captures), a
+walrus, and a star import of a module whose exports are known (vocabulary/star_exports.py:
+`from torch import *` binds `pow`, `int`, `range`...). A comprehension's targets bind inside it
+only (`[len for len in lengths]` leaves `len(x)` after it the builtin). Only names of builtins are
+kept. A function's expressions are walked once, at its first call of a builtin name, and only
+when its text shows a walrus or a `for` whose target may name a builtin.
 
 `builtins.NAME(...)` (and `from builtins import NAME`) is the builtin whatever the module binds.
 """
@@ -15,20 +19,120 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from collections.abc import Iterable
 
 from graphmend_bot.analysis.local_nodes import fields_present
+from graphmend_bot.vocabulary.star_exports import STAR_EXPORTED_BUILTINS
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _block_fields = fields_present(("body", "orelse", "finalbody", "handlers", "cases"))
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+Position = tuple[int, int]
+_FOR = re.compile(r"\bfor\b(.*)")  # a `for` and the rest of its line
+_IN = re.compile(r"\bin\b")
+_WORDS = re.compile(r"\w+")
 
 
-def builtin_called(func: ast.expr, resolved: str | None, shadowed: Iterable[str]) -> str | None:
-    """The builtin a call of `func` runs: a bare name no binding in scope hides (`resolved` is
-    None: no import binds it), or `builtins.NAME`; None for any other callee."""
+class Shadows:
+    """The builtin names a function's calls cannot mean: those bound in its scope or around it,
+    and per comprehension binding one, those its targets bind there."""
+
+    __slots__ = ("_comprehensions", "names")
+
+    def __init__(self, names: frozenset[str], comprehensions: list[Comprehension]) -> None:
+        self.names = names
+        self._comprehensions = comprehensions
+
+    def hides(self, name: str, node: ast.expr) -> bool:
+        if name in self.names:
+            return True
+        where = (node.lineno, node.col_offset)
+        return any(
+            name in names and start <= where < end and not first_start <= where < first_end
+            for names, start, end, first_start, first_end in self._comprehensions
+        )
+
+
+# (builtin names its targets bind, its start and end, and those of its first iterable, which the
+# enclosing scope evaluates)
+Comprehension = tuple[frozenset[str], Position, Position, Position, Position]
+
+
+def function_shadows(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, inherited: frozenset[str], lines: list[str]
+) -> Shadows:
+    """What `node`'s calls of builtin names cannot mean: `inherited` (the module's and enclosing
+    functions' bindings), its own bindings, and its comprehensions' targets where they bind.
+    `lines`: the module's, whose text of `node` tells whether its expressions may bind one."""
+    walrus, comprehensions = (
+        _expression_bindings(node) if _may_bind_in_expressions(node, lines) else (set(), [])
+    )
+    return Shadows(inherited | _function_bindings(node, walrus), comprehensions)
+
+
+def _expression_bindings(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[set[str], list[Comprehension]]:
+    """The builtin names `node`'s walrus expressions bind, and its comprehensions binding one."""
+    walrus: set[str] = set()
+    comprehensions: list[Comprehension] = []
+    pending: list[ast.AST] = [*node.args.defaults, *(d for d in node.args.kw_defaults if d), *node.body]
+    while pending:
+        child = pending.pop()
+        if isinstance(child, (*_SCOPES, ast.Lambda)):
+            continue  # their own scope: walked as functions of their own, or never judged (a lambda)
+        if isinstance(child, ast.NamedExpr) and isinstance(child.target, ast.Name):
+            walrus.add(child.target.id)
+        elif isinstance(child, _COMPREHENSIONS):
+            targets: set[str] = set()
+            for generator in child.generators:
+                _target_names(generator.target, targets)
+            if targets & BUILTIN_NAMES:
+                first = child.generators[0].iter
+                comprehensions.append(
+                    (
+                        frozenset(targets & BUILTIN_NAMES),
+                        _start(child),
+                        _end(child),
+                        _start(first),
+                        _end(first),
+                    )
+                )
+        pending.extend(ast.iter_child_nodes(child))
+    return walrus & BUILTIN_NAMES, comprehensions
+
+
+def _may_bind_in_expressions(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> bool:
+    """A walrus, or a `for` whose target names a builtin, in the text of `node` (a tenth of the
+    cost of walking every function's expressions)."""
+    text = "\n".join(lines[node.lineno - 1 : node.end_lineno or node.lineno])
+    if ":=" in text:
+        return True
+    for rest in _FOR.findall(text):
+        target = _IN.split(rest, 1)
+        if len(target) == 1:  # a target continued on the next line (prose in a docstring is not)
+            if rest.rstrip().endswith(("(", "[", ",", "\\")):
+                return True
+        elif not BUILTIN_NAMES.isdisjoint(_WORDS.findall(target[0])):
+            return True
+    return False
+
+
+def _start(node: ast.expr) -> Position:
+    return node.lineno, node.col_offset
+
+
+def _end(node: ast.expr) -> Position:
+    return node.end_lineno or node.lineno, node.end_col_offset or 0
+
+
+def builtin_called(func: ast.expr, resolved: str | None) -> str | None:
+    """The builtin a call of `func` runs unless a binding in scope hides it (`Shadows`): a bare
+    name no import binds (`resolved` is None), or `builtins.NAME`; None for any other callee."""
     if isinstance(func, ast.Name) and (resolved is None or resolved == func.id):
-        return None if func.id in shadowed else func.id
+        return func.id if func.id in BUILTIN_NAMES else None
     if resolved is not None and resolved.startswith("builtins.") and resolved.count(".") == 1:
         return resolved[len("builtins.") :]
     return None
@@ -40,7 +144,16 @@ def module_bindings(
     """The builtin names the module's statements bind (any block but function and class bodies,
     and the body of `if __name__ == "__main__":`, which never runs when the module is imported),
     and those a function declares `global` and binds."""
-    found = _bound(_run_on_import(tree.body))
+    run_on_import = _run_on_import(tree.body)
+    found = _bound(run_on_import)
+    if ":=" in source:  # a walrus at module level binds a global
+        found.update(
+            node.target.id
+            for statement in run_on_import
+            if not isinstance(statement, _SCOPES)
+            for node in ast.walk(statement)
+            if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name)
+        )
     if "global" in source:
         for function in functions:
             declared = _declared(function.body, ast.Global)
@@ -49,10 +162,15 @@ def module_bindings(
     return frozenset(found & BUILTIN_NAMES)
 
 
-def function_bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+def function_bindings(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> frozenset[str]:
     """The builtin names local to `node`: its parameters and what its body binds (not those it
     declares `global`: the module's bindings say whether those are rebound; nor a parameter whose
     default is the same name, `print=print`: it holds what the name held where `node` is defined)."""
+    walrus = _expression_bindings(node)[0] if _may_bind_in_expressions(node, lines) else set()
+    return _function_bindings(node, walrus)
+
+
+def _function_bindings(node: ast.FunctionDef | ast.AsyncFunctionDef, walrus: set[str]) -> frozenset[str]:
     args = node.args
     positional = [*args.posonlyargs, *args.args]
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
@@ -63,7 +181,7 @@ def function_bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset
     }
     found |= {arg.arg for arg in (args.vararg, args.kwarg) if arg}
     found &= BUILTIN_NAMES
-    bound = _bound(node.body) & BUILTIN_NAMES
+    bound = (_bound(node.body) | walrus) & BUILTIN_NAMES
     if bound:
         found |= bound - _declared(node.body, ast.Global)
     return frozenset(found)
@@ -116,6 +234,10 @@ def _bound(body: list[ast.stmt]) -> set[str]:
             found.update(
                 (alias.asname or alias.name).partition(".")[0] for alias in node.names if alias.name != "*"
             )
+            if isinstance(node, ast.ImportFrom) and not node.level and node.names[0].name == "*":
+                found.update(STAR_EXPORTED_BUILTINS.get(node.module or "", ()))
+        elif isinstance(node, ast.match_case):
+            found.update(_captured(node.pattern))
         elif isinstance(node, ast.ExceptHandler) and node.name:
             found.add(node.name)
         elif isinstance(node, ast.Delete):
@@ -153,3 +275,14 @@ def _target_names(target: ast.expr, found: set[str]) -> None:
             _target_names(element, found)
     elif isinstance(target, ast.Starred):
         _target_names(target.value, found)
+
+
+def _captured(pattern: ast.pattern) -> set[str]:
+    """The names a `case` pattern captures (`case [first, *rest]`, `case {"k": v, **extra}`, `as`)."""
+    found: set[str] = set()
+    for node in ast.walk(pattern):
+        if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            found.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            found.add(node.rest)
+    return found

@@ -77,7 +77,7 @@ def dict_view_calls(node: ast.expr) -> Iterator[int]:
             stack.extend(child for child in ast.iter_child_nodes(expr) if isinstance(child, ast.expr))
 
 
-def builds_collection(node: ast.expr, bound_to_name: bool, resolve: Callable[[ast.expr], str | None]) -> bool:
+def builds_collection(node: ast.expr, bound_to_name: bool, builtin: Callable[[ast.expr], str | None]) -> bool:
     """The value is a `list`, `dict` or `set`: a comprehension, `list(...)`, `sorted(...)`,
     `dict(...)`, `set(...)`, or a display (a list or set of constants iterated in place is folded
     into a tuple or frozenset by the compiler; a dict display is always built)."""
@@ -85,30 +85,25 @@ def builds_collection(node: ast.expr, bound_to_name: bool, resolve: Callable[[as
         return True
     if isinstance(node, (ast.List, ast.Set)):
         return bound_to_name or not all(isinstance(element, ast.Constant) for element in node.elts)
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in _BUILDERS
-        and resolve(node.func) in (None, node.func.id)
-    )
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and builtin(node.func) in _BUILDERS
 
 
-def iterates_collection(node: ast.expr, collections: set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
+def iterates_collection(node: ast.expr, collections: set[str], builtin: Callable[[ast.expr], str | None]) -> bool:
     """The iterator a comprehension is handed steps a list, dict or set: a local bound to one, one
     built in place, a dict's `keys()`/`values()`/`items()`, or `enumerate`/`zip` over one (their
     iterators step its)."""
     if isinstance(node, ast.Name):
         return node.id in collections
     if not isinstance(node, ast.Call):
-        return builds_collection(node, False, resolve)
+        return builds_collection(node, False, builtin)
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args and not node.keywords:
         owner = func.value
-        return owner.id in collections if isinstance(owner, ast.Name) else builds_collection(owner, True, resolve)
-    if isinstance(func, ast.Name) and func.id in ("enumerate", "zip") and resolve(func) in (None, func.id):
-        return any(iterates_collection(arg, collections, resolve)
-                   for arg in node.args[: 1 if func.id == "enumerate" else None])
-    return builds_collection(node, False, resolve)
+        return owner.id in collections if isinstance(owner, ast.Name) else builds_collection(owner, True, builtin)
+    if isinstance(func, ast.Name) and (name := builtin(func)) in ("enumerate", "zip"):
+        return any(iterates_collection(arg, collections, builtin)
+                   for arg in node.args[: 1 if name == "enumerate" else None])
+    return builds_collection(node, False, builtin)
 
 
 def captured_kind(node: Comprehension, env: dict[str, Kind], resolve: Callable[[ast.expr], str | None]) -> Kind:

@@ -76,13 +76,9 @@ def attributes_only(kind: Kind) -> bool:
     return not kind.always and not kind.calls and all(name.startswith("self.") for name in kind.params)
 
 
-def is_builtin_call(node: ast.expr, name: str, resolve: Resolve) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == name
-        and resolve(node.func) in (None, name)
-    )
+def is_builtin_call(node: ast.expr, name: str, builtin: Resolve) -> bool:
+    """`node` calls the builtin `name`; `builtin`: the builtin a callee is, if any (FunctionState.builtin_of)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and builtin(node.func) == name
 
 
 def is_validation_guard(node: ast.If) -> bool:

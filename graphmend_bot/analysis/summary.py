@@ -21,6 +21,7 @@ from graphmend_bot.analysis import (
     iterated_builders,
     logger_bindings,
     named_tuples,
+    parameter_guards,
     pydantic_classes,
     shadowed_builtins,
     super_calls,
@@ -137,7 +138,7 @@ def summarize_module(
         if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
     )
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
-    shadows = _ShadowedBuiltins(tree, collector, source)
+    shadows = _ShadowedBuiltins(tree, collector, source, lines)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -156,6 +157,8 @@ def summarize_module(
             disabled=_disabled(node, imports),
         )
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
+        if node.name == "__init__" and class_qualname is not None:
+            summary.param_guards = parameter_guards.method_guards(node)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
@@ -189,8 +192,9 @@ def summarize_module(
 class _ShadowedBuiltins:
     """Per function, the builtin names the module and its enclosing functions bind (shadowed_builtins.py)."""
 
-    def __init__(self, tree: ast.Module, collector: _Collector, source: str) -> None:
+    def __init__(self, tree: ast.Module, collector: _Collector, source: str, lines: list[str]) -> None:
         self._nodes = {qualname: node for qualname, _, node in collector.functions}
+        self._lines = lines
         self._enclosing = collector.enclosing
         self._module = shadowed_builtins.module_bindings(tree, self._nodes.values(), source)
         self._inherited: dict[str, frozenset[str]] = {}
@@ -201,7 +205,8 @@ class _ShadowedBuiltins:
             return self._module
         found = self._inherited.get(outer)
         if found is None:
-            found = self._inherited[outer] = self.inherited(outer) | shadowed_builtins.function_bindings(self._nodes[outer])
+            found = self._inherited[outer] = self.inherited(outer) | shadowed_builtins.function_bindings(
+                self._nodes[outer], self._lines)
         return found
 
 
@@ -272,7 +277,7 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
     summary.held_context_drafts = _unsuppressed(lines, summary.held_context_drafts)
     summary.held_method_drafts = _unsuppressed_entries(lines, summary.held_method_drafts)
     summary.entered_manager_drafts = _unsuppressed_entries(lines, summary.entered_manager_drafts)
-    summary.built_manager_drafts = _unsuppressed(lines, summary.built_manager_drafts)
+    summary.built_manager_drafts = _unsuppressed_entries(lines, summary.built_manager_drafts)
     summary.manager_body_drafts = _unsuppressed_entries(lines, summary.manager_body_drafts)
     summary.try_body_drafts = _unsuppressed_entries(lines, summary.try_body_drafts)
     summary.mask_index_drafts = _unsuppressed(lines, summary.mask_index_drafts)

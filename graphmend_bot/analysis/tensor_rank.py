@@ -81,26 +81,27 @@ def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> boo
     name = resolve(node.func)
     if name == "torch.tensor":
         values = node.args[0] if node.args else None
-        return isinstance(values, (ast.List, ast.Tuple)) and all(python_number(v) for v in values.elts)
+        return isinstance(values, (ast.List, ast.Tuple)) and all(python_number(v, resolve=resolve) for v in values.elts)
     return name in _ONE_DIMENSIONAL_FACTORIES
 
 
-def python_number(node: ast.expr, numbers: Set[str] = frozenset()) -> bool:
+def python_number(node: ast.expr, numbers: Set[str] = frozenset(), resolve: Resolve | None = None) -> bool:
     """A number written out, or a size: `0`, `-1`, `len(x)`, `x.size(1)`, `x.shape[0]`, a local in
-    `numbers`, sums of them."""
+    `numbers`, sums of them. With `resolve` (FunctionState.resolve_callee), `len` must resolve to
+    `builtins.len`: a local `len = positions` may return a tensor of any rank."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
     if isinstance(node, ast.Name):
         return node.id in numbers
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return python_number(node.operand, numbers)
+        return python_number(node.operand, numbers, resolve)
     if isinstance(node, ast.BinOp):
-        return python_number(node.left, numbers) and python_number(node.right, numbers)
+        return python_number(node.left, numbers, resolve) and python_number(node.right, numbers, resolve)
     if isinstance(node, ast.Subscript):
         return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
     if isinstance(node, ast.Call):
         func = node.func
-        return (isinstance(func, ast.Name) and func.id == "len") or (
+        return (isinstance(func, ast.Name) and func.id == "len" and (resolve is None or resolve(func) == "builtins.len")) or (
             isinstance(func, ast.Attribute) and func.attr in ("size", "dim", "numel")
         )
     return False
@@ -135,7 +136,7 @@ def _bound(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolv
     """A clamp bound that keeps a 0-d tensor 0-d: none, a Python number or a 0-d tensor; a
     tensor of unknown rank (a buffer, a parameter, one made here) may broadcast the result."""
     is_none = isinstance(node, ast.Constant) and node.value is None
-    return is_none or python_number(node, numbers) or is_scalar(node, scalars, numbers, resolve)
+    return is_none or python_number(node, numbers, resolve) or is_scalar(node, scalars, numbers, resolve)
 
 
 def _empty_size(call: ast.Call) -> bool:

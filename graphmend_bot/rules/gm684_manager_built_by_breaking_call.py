@@ -3,7 +3,8 @@
 The traversal asks at each call a `with` enters outside any loop or `try` block; the scope solver
 keeps the finding when the call constructs a context-manager class of the tree (a class with
 `__enter__`, no nn.Module) whose `__init__` breaks, itself or in a callee, other than on an error
-or misconfiguration branch (analysis/built_managers.py has the measurements).
+or misconfiguration branch, on a line the call's arguments run (`if verbose:` with `verbose` left
+at a falsy default runs nothing; analysis/built_managers.py has the measurements).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ RULE = Rule(
         "Flags `with Cls(...):` in traced code, outside any loop or `try` block, when `Cls` is a "
         "context-manager class of the checked tree (it has `__enter__`, it is no nn.Module) whose "
         "`__init__` breaks (a `print`, a clock read, a call Dynamo skips), itself or in a callee, "
-        "other than on an error or misconfiguration branch."
+        "other than on an error or misconfiguration branch, or under an `if verbose:` on a parameter "
+        "the call leaves at its falsy default (or passes a falsy literal)."
     ),
     why=(
         "Dynamo enters a context manager of your code only when it built the object in the graph. "
