@@ -146,7 +146,8 @@ def test_a_builtin_name_the_module_or_function_binds_is_no_builtin() -> None:
     a function, a local, parameter or enclosing function's `pow`: calls of those are no builtin's,
     so no GM401/GM622/GM302/GM602/GM654 finding (and no fix). `builtins.pow`/`builtins.print` is.
     review17 #3: so is a `pow` only the `if __name__ == "__main__":` block binds (it never runs on
-    import), and a parameter `pow=pow` (its default is the builtin)."""
+    import), and a parameter `pow=pow` (its default is the builtin). review17 #4: nor GM681 on a
+    module's own `id`."""
     fixture = FIXTURES / "shadowed_builtins.py"
     assert _found(fixture) == _marked(fixture)
 
@@ -154,7 +155,7 @@ def test_a_builtin_name_the_module_or_function_binds_is_no_builtin() -> None:
 def test_dynamo_compiles_the_rebound_builtins_whole_and_breaks_on_the_builtins_module_calls() -> None:
     torch = pytest.importorskip("torch")
     fixture = FIXTURES / "shadowed_builtins.py"
-    compiled = ("Printed", "AsText", "Converted", "Opened", "LocalPow", "ParameterPow", "EnclosingPow")
+    compiled = ("Printed", "AsText", "Converted", "Opened", "LocalPow", "ParameterPow", "EnclosingPow", "OwnId")
     module = _load(fixture)
     for name in compiled:
         torch._dynamo.reset()

@@ -71,6 +71,11 @@ class Checker(Protocol):
         `from torch import Tensor`: "torch.Tensor"); None for a local or what no import names."""
         ...
 
+    def builtin_of(self, func: ast.expr) -> str | None:
+        """The builtin `func` names (`id`, `builtins.id`), unless a binding in scope hides it (a
+        module's own `def id`)."""
+        ...
+
     def kind_of(self, node: ast.expr) -> Kind:
         """The kind of a part of the `assert` test an assertion hook is looking at."""
         ...

@@ -33,7 +33,7 @@ def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
         if tensors.is_tensor:  # `copy.deepcopy(config)` traces; `copy.deepcopy(x)` of a tensor does not
             checker.report(rule, call, f"`{name}()` of a tensor cannot be traced", tensors, gb_id=skipped.gb_id)
         return tensors
-    if skipped.tuple_traces and call.args and _a_tuple(call.args[0]):
+    if skipped.tuple_traces and call.args and _a_tuple(checker, call.args[0]):
         return NOT_TENSOR  # `copy.copy((a, b))`: traced (measured on torch 2.13)
     checker.report(rule, call, f"`{name}()` cannot be traced", TENSOR, gb_id=skipped.gb_id)
     return NOT_TENSOR
@@ -50,10 +50,9 @@ def _numpy_untraced(rule: Rule, checker: Checker, call: ast.Call, name: str, arg
     return NOT_TENSOR
 
 
-def _a_tuple(value: ast.expr) -> bool:
-    """A tuple by its syntax: a display, or a `tuple(...)` call."""
-    return isinstance(value, ast.Tuple) or (
-        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "tuple")
+def _a_tuple(checker: Checker, value: ast.expr) -> bool:
+    """A tuple by its syntax: a display, or a call of the builtin `tuple`."""
+    return isinstance(value, ast.Tuple) or (isinstance(value, ast.Call) and checker.builtin_of(value.func) == "tuple")
 
 
 def _untraceable_builtin(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:

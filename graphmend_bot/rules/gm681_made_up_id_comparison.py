@@ -24,8 +24,7 @@ def _made_up_id(checker: Checker, node: ast.expr) -> bool:
     """`id(seen)` of a local list, dict or set this function built."""
     return (
         isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "id"
+        and checker.builtin_of(node.func) == "id"
         and len(node.args) == 1
         and not node.keywords
         and checker.built_collection(node.args[0])
