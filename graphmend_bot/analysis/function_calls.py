@@ -155,8 +155,8 @@ class CallResolver(SortChecker):
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
             return NOT_TENSOR
         if leaf in V.BOOL_PRODUCERS or masks.made_mask(node, self.resolve, leaf, args) or masks.bool_literal(node, name):
-            return computed_from(BOOL_TENSOR, args)
-        return computed_from(TENSOR, args)
+            return computed_from(BOOL_TENSOR, () if leaf in V.BUILT_FROM_VALUES else args)
+        return computed_from(TENSOR, () if leaf in V.BUILT_FROM_VALUES else args)
 
     def _method_call(
         self,
