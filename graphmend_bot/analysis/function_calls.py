@@ -27,7 +27,7 @@ from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
-from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind, computed_from
 
 # Methods that put values into a list or deque in place (`extend`'s argument is the iterable; a
 # set's `add` is also a tensor method, judged as one).
@@ -150,13 +150,13 @@ class CallResolver(SortChecker):
         if value is not None:
             return value | BOOL_TENSOR if value.is_tensor and masks.made_mask(node, self.resolve, leaf, args) else value
         if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES or name in V.LEGACY_TENSOR_TYPES:
-            return BOOL_TENSOR if masks.keeps_mask(leaf, args) else TENSOR  # `F.pad(mask, ...)`
+            return computed_from(BOOL_TENSOR if masks.keeps_mask(leaf, args) else TENSOR, args)  # `F.pad(mask, ...)`
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
             return NOT_TENSOR
         if leaf in V.BOOL_PRODUCERS or masks.made_mask(node, self.resolve, leaf, args) or masks.bool_literal(node, name):
-            return BOOL_TENSOR
-        return TENSOR
+            return computed_from(BOOL_TENSOR, () if leaf in V.BUILT_FROM_VALUES else args)
+        return computed_from(TENSOR, () if leaf in V.BUILT_FROM_VALUES else args)
 
     def _method_call(
         self,

@@ -229,11 +229,11 @@ class ExpressionEvaluator(CallResolver):
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         # Its elements are values of their own, not the enclosing condition's test: a Python bool
         # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
-        depth, self._test_depth = self._test_depth, 0
+        depth, scalars, self._test_depth = self._test_depth, set(self._scalars), 0
         try:
             return self._comprehension_body(node, env)
-        finally:
-            self._test_depth = depth
+        finally:  # its targets are its own: an enclosing `i` is 0-d after it as before
+            self._test_depth, self._scalars = depth, scalars
 
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         if not isinstance(node, ast.GeneratorExp) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
@@ -244,6 +244,7 @@ class ExpressionEvaluator(CallResolver):
             # As a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their elements' kinds.
             item, elements = self._iteration(generator.iter, inner)
             self._bind(generator.target, item, inner, elements)
+            self.bind_loop_scalar(generator.target, generator.iter)
             for condition in generator.ifs:
                 self._bool_context(condition, inner, "filter")
         if isinstance(node, ast.DictComp):

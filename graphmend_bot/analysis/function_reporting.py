@@ -40,21 +40,19 @@ class FindingReporter(FunctionState):
         return self.entry
 
     def is_scalar_tensor(self, node: ast.expr) -> bool:
-        return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve_callee)
+        return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve_callee, self._one_dimensional)
 
     def bind_rank(self, name: str, value: ast.expr) -> None:
         """`name = value` binds a tensor whose rank its construction shows: 0-d or 1-d (tensor_rank.py)."""
-        if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve_callee):
+        if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve_callee, self._one_dimensional):
             self._scalars.add(name)
         elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve_callee):
             self._one_dimensional.add(name)
 
-    def bind_loop_scalar(self, loop: ast.For | ast.AsyncFor) -> None:
-        """`for i in torch.arange(n)`, `for i in perm` with `perm = torch.randperm(n)`: `i` is a 0-d
-        tensor (tensor_rank.iterates_scalars)."""
-        if isinstance(loop.target, ast.Name) and tensor_rank.iterates_scalars(loop.iter, self._one_dimensional,
-                                                                               self.resolve_callee):
-            self._scalars.add(loop.target.id)
+    def bind_loop_scalar(self, target: ast.expr, iterable: ast.expr) -> None:
+        """`for i in torch.arange(n)`, `for k, i in enumerate(perm)` with `perm = torch.randperm(n)`, and
+        the same in a comprehension: `i` is a 0-d tensor (tensor_rank.loop_scalars)."""
+        self._scalars.update(tensor_rank.loop_scalars(target, iterable, self._one_dimensional, self.resolve_callee))
 
     def is_python_sequence(self, node: ast.expr) -> bool:
         return (

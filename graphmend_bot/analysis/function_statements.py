@@ -66,7 +66,7 @@ class StatementVisitor(ExpressionEvaluator):
             alias = statement_forms.submodule_iteration(node)
             for _ in range(2):
                 self._bind(node.target, element, env, elements)
-                self.bind_loop_scalar(node)
+                self.bind_loop_scalar(node.target, node.iter)
                 if alias is not None:
                     self.aliases[alias[0]] = alias[1]
                 self.block(node.body, env)

@@ -116,11 +116,13 @@ def bool_literal(node: ast.Call, name: str) -> bool:
 
 # Ops that only move, copy or pad a tensor's elements keep its dtype: on a mask they give a mask, and
 # indexing with it breaks as the mask itself does (measured, GB0036: F.pad(x.diff() != 0, [0, 1],
-# value=1.0), (x > 0).flip(0), .view(-1), .clone(): tests/coverage_probes/gb0036_mask_layout.py).
+# value=1.0), (x > 0).flip(0), .view(-1), .clone(): tests/coverage_probes/gb0036_mask_layout.py), and
+# so do `.cpu()` and `.numpy()`, a bool array Dynamo traces as a tensor (torchio's `array[mask.numpy()]`).
 MASK_LAYOUT_OPS = frozenset({
     "pad", "flip", "fliplr", "flipud", "roll", "view", "view_as", "reshape", "reshape_as", "flatten",
     "unflatten", "squeeze", "unsqueeze", "permute", "transpose", "swapaxes", "swapdims", "movedim", "t",
     "expand", "expand_as", "repeat", "tile", "narrow", "clone", "contiguous", "detach",
+    "numpy", "cpu",
 })  # fmt: skip
 
 

@@ -17,7 +17,8 @@ elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.de
 `torch.searchsorted(boundaries, s)` of one (torchcde's `_interpret_t`; measured on torch 2.13 in
 tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering);
 a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers);
-the loop variable over a 1-d tensor by construction (`iterates_scalars`: `for i in torch.arange(n)`).
+the loop variable over a 1-d tensor by construction (`iterates_scalars`: `for i in torch.arange(n)`), in
+a comprehension too, and through `enumerate`/`zip` (`loop_scalars`); an element of one (`perm[0]`).
 """
 
 from __future__ import annotations
@@ -50,21 +51,26 @@ _ONE_DIMENSIONAL_FACTORIES = frozenset({"torch.arange", "torch.randperm"})
 Resolve = Callable[[ast.expr], str | None]
 
 
-def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve) -> bool:
+def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve,
+              vectors: Set[str] = frozenset()) -> bool:
     """`node` is a 0-d tensor (when it is a tensor at all); `scalars`: locals bound to one;
-    `numbers`: locals bound to a Python number on every binding."""
+    `numbers`: locals bound to a Python number on every binding; `vectors`: to a 1-d tensor."""
     if isinstance(node, ast.Name):
         return node.id in scalars
+    # `torch.randperm(n)[0]`, `order[k]`: an element of a 1-d tensor by construction
+    if isinstance(node, ast.Subscript) and python_number(node.slice, numbers, resolve) and iterates_scalars(
+            node.value, vectors, resolve):
+        return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
-        left = is_scalar(node.left, scalars, numbers, resolve)
-        right = is_scalar(node.right, scalars, numbers, resolve)
+        left = is_scalar(node.left, scalars, numbers, resolve, vectors)
+        right = is_scalar(node.right, scalars, numbers, resolve, vectors)
         return (left and (right or _int(node.right))) or (right and _int(node.left))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return is_scalar(node.operand, scalars, numbers, resolve)
+        return is_scalar(node.operand, scalars, numbers, resolve, vectors)
     if isinstance(node, ast.Subscript) and _int(node.slice) and isinstance(node.value, ast.Subscript):
         return _int(node.value.slice) and _one_dimensional_tuple(node.value.value, resolve)
     if isinstance(node, ast.Call):
-        return _scalar_call(node, scalars, numbers, resolve)
+        return _scalar_call(node, scalars, numbers, resolve, vectors)
     return False
 
 
@@ -83,6 +89,23 @@ def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> boo
         values = node.args[0] if node.args else None
         return isinstance(values, (ast.List, ast.Tuple)) and all(python_number(v, resolve=resolve) for v in values.elts)
     return name in _ONE_DIMENSIONAL_FACTORIES
+
+
+def loop_scalars(target: ast.expr, iterable: ast.expr, vectors: Set[str], resolve: Resolve) -> list[str]:
+    """The names `for target in iterable` (a loop's or a comprehension's) binds to 0-d tensors: the
+    target over a 1-d tensor (`iterates_scalars`), the item of `enumerate` over one, and each
+    element of a `zip` item whose iterable is one (`for k, i in enumerate(torch.randperm(n))`)."""
+    if isinstance(target, ast.Name):
+        return [target.id] if iterates_scalars(iterable, vectors, resolve) else []
+    if not (isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)
+            and resolve(iterable.func) == f"builtins.{iterable.func.id}" and not iterable.keywords):
+        return []
+    if iterable.func.id == "enumerate" and len(iterable.args) == 1 and len(target.elts) == 2:
+        return loop_scalars(target.elts[1], iterable.args[0], vectors, resolve)
+    if iterable.func.id == "zip" and len(iterable.args) == len(target.elts):
+        return [name for element, part in zip(target.elts, iterable.args)
+                for name in loop_scalars(element, part, vectors, resolve)]
+    return []
 
 
 def python_number(node: ast.expr, numbers: Set[str] = frozenset(), resolve: Resolve | None = None) -> bool:
@@ -107,36 +130,36 @@ def python_number(node: ast.expr, numbers: Set[str] = frozenset(), resolve: Reso
     return False
 
 
-def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: Resolve) -> bool:
+def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: Resolve, vectors: Set[str]) -> bool:
     func = node.func
     name = resolve(func)
     if isinstance(func, ast.Attribute) and name is None:  # a method, not `torch.max(...)` read as an attribute chain
         if func.attr in _RANK_KEEPING_METHODS:
             operands = [*node.args, *(keyword.value for keyword in node.keywords)]
             if func.attr in _ARITHMETIC_METHODS:
-                keeps = all(_int(o) or is_scalar(o, scalars, numbers, resolve) for o in operands)
+                keeps = all(_int(o) or is_scalar(o, scalars, numbers, resolve, vectors) for o in operands)
             elif func.attr in _CLAMPS:
-                keeps = all(_bound(o, scalars, numbers, resolve) for o in operands)
+                keeps = all(_bound(o, scalars, numbers, resolve, vectors) for o in operands)
             else:  # a dtype or a device: a name or a number, never a tensor made here
-                keeps = not any(isinstance(o, (ast.Call, ast.Subscript)) and not is_scalar(o, scalars, numbers, resolve)
+                keeps = not any(isinstance(o, (ast.Call, ast.Subscript)) and not is_scalar(o, scalars, numbers, resolve, vectors)
                                 for o in operands)
-            return keeps and is_scalar(func.value, scalars, numbers, resolve)
+            return keeps and is_scalar(func.value, scalars, numbers, resolve, vectors)
         return func.attr in _NO_ARGUMENT_SCALARS and not node.args and not node.keywords
     if name == "torch.randint":
         return _empty_size(node)
     position = _RANK_OF_ARGUMENT.get(name or "")
     if position is not None:
         bounds = [*node.args[1:], *(keyword.value for keyword in node.keywords)] if name in _CLAMP_FUNCTIONS else []
-        return (position < len(node.args) and is_scalar(node.args[position], scalars, numbers, resolve)
-                and all(_bound(o, scalars, numbers, resolve) for o in bounds))
+        return (position < len(node.args) and is_scalar(node.args[position], scalars, numbers, resolve, vectors)
+                and all(_bound(o, scalars, numbers, resolve, vectors) for o in bounds))
     return name in _ONE_ARGUMENT_SCALARS and len(node.args) == 1 and not node.keywords
 
 
-def _bound(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve) -> bool:
+def _bound(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve, vectors: Set[str]) -> bool:
     """A clamp bound that keeps a 0-d tensor 0-d: none, a Python number or a 0-d tensor; a
     tensor of unknown rank (a buffer, a parameter, one made here) may broadcast the result."""
     is_none = isinstance(node, ast.Constant) and node.value is None
-    return is_none or python_number(node, numbers, resolve) or is_scalar(node, scalars, numbers, resolve)
+    return is_none or python_number(node, numbers, resolve) or is_scalar(node, scalars, numbers, resolve, vectors)
 
 
 def _empty_size(call: ast.Call) -> bool:

@@ -157,7 +157,8 @@ RULE = Rule(
         " `x[torch.bucketize(t.sum(), grid).clamp(0, n)]` with a Python number `n`: a tensor bound of "
         "higher rank broadcasts the index, which then gathers, "
         "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`, the loop variable of `for i in torch.arange(n)`, "
-        "`torch.randperm(n)` or `torch.tensor([2, 0, 1])`: a 1-d tensor yields 0-d ones), and a tensor that picks the module to call "
+        "`torch.randperm(n)` or `torch.tensor([2, 0, 1])`: a 1-d tensor yields 0-d ones; in a comprehension and "
+        "through `enumerate`/`zip` too, and an element of one, `torch.randperm(n)[0]`), and a tensor that picks the module to call "
         "from a container (`self.experts[scores.argmax()](x)`), and `v in t` on a tensor (`if 3 in ids:`)."
     ),
     why="These call `.item()` under the hood, with the same graph break.",

@@ -38,8 +38,9 @@ _INTS = frozenset({
 def _made_here(kind: Kind) -> bool:
     """A tensor this function made from no tensor that reaches it: `torch.div(seq_len, w)` of
     Python ints is a constant Dynamo folds where a size is wanted (measured on 2.13, longformer's
-    `_chunk`: no break), and the analysis cannot tell it from one made from tensors. Sizes made
-    from the function's parameters or from what its calls return are reported."""
+    `_chunk`: no break). Sizes made from the function's parameters or from what its calls return
+    are reported, through torch functions too (`torch.sum(mask)`, the rows of
+    `F.interpolate(mask).sum(1)`: kind.computed_from)."""
     return kind.always and not kind.params and not kind.calls
 # The same parameters of the tensor methods (`x.add(y, alpha=t)`, `x.norm(p=t)`), by keyword only:
 # `self.norm(hidden_states)` is a submodule called, and the traversal takes any `.norm(...)` for a

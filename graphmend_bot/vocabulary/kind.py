@@ -161,6 +161,12 @@ class Kind:
         return f"Kind({', '.join(parts)})"
 
 
+def computed_from(result: Kind, operands: Iterable[Kind]) -> Kind:
+    """`result`, a tensor a torch function made, with the conditions of the tensors it computed it
+    from: `torch.sum(mask)` is data of `mask`, unlike `torch.div(n, 2)` of Python ints (GM305)."""
+    return result | Kind.union(operand.without_flags() for operand in operands if operand.is_tensor)
+
+
 NOT_TENSOR = Kind()
 TENSOR = Kind(always=True)
 BOOL_TENSOR = Kind(always=True, boolean=True)

@@ -198,6 +198,9 @@ INT_ARGUMENT_FUNCTIONS = frozenset({
     "kthvalue", "diagonal", "reshape", "cat", "concat", "concatenate", "stack", "multinomial",
     "full_like",  # its fill value (`torch.full` decomposes a tensor one: Dynamo's handle_full)
 })
+# torch functions that build a tensor from Python values (sizes, fill values, data): what they make is
+# no result computed from a tensor argument (kind.computed_from), `torch.tensor([factor])` included.
+BUILT_FROM_VALUES = SIZE_FACTORIES | {"tensor", "as_tensor", "asarray", "scalar_tensor"}
 # Size factories whose start/end/step are Scalars: a float there is a value, not an error.
 VALUE_FACTORIES = frozenset({"linspace", "logspace", "arange"})
 
