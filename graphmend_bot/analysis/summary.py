@@ -15,6 +15,7 @@ from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
     dataclass_inits,
+    eager_entries,
     generator_managers,
     guarded_classes,
     held_functions,
@@ -156,6 +157,9 @@ def summarize_module(
             disabled=_disabled(node, imports),
         )
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
+        is_method = class_qualname is not None and "staticmethod" not in summary.decorators
+        summary.eager_entry = eager_entries.entry_classes(node, is_method, resolve, imports.names)
+        summary.with_tails = eager_entries.with_tails(node)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
