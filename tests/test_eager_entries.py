@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.analysis.eager_entries import SELF, entry_classes, with_tails
+from graphmend_bot.analysis.eager_entries import SELF, entry_classes, tensor_modules, with_tails
 from graphmend_bot.engine import check
 
 torch = pytest.importorskip("torch")
@@ -57,7 +57,7 @@ def _entry(
 ) -> tuple[str, ...] | None:
     node = ast.parse(source).body[0]
     assert isinstance(node, ast.FunctionDef)
-    return entry_classes(node, is_method, lambda expr: None, imported or {})
+    return entry_classes(node, source, is_method, lambda expr: None, tensor_modules(imported or {}))
 
 
 def test_a_frame_naming_torch_or_numpy_may_be_traced() -> None:
@@ -68,6 +68,10 @@ def test_a_frame_naming_torch_or_numpy_may_be_traced() -> None:
     # a comprehension's own frame names it, not the function's (its first iterable excepted)
     assert _entry("def f(n: int):\n    return [torch.ones(i) for i in range(n)]", imported=torch_names) == ()
     assert _entry("def f(n: int):\n    return [i for i in torch.arange(n)]", imported=torch_names) is None
+    assert (
+        _entry('def f(n: int):\n    """Like torch.ones."""\n    return n  # not np', imported=torch_names)
+        == ()
+    )
 
 
 def test_a_parameter_that_may_hold_a_tensor_keeps_the_frame_traced() -> None:
@@ -108,4 +112,4 @@ def test_with_tails_cover_the_rest_of_the_block() -> None:
         "    e = 5\n"
     ).body[0]
     assert isinstance(node, ast.FunctionDef)
-    assert sorted(with_tails(node)) == [(3, 5, 11), (9, 9, 10)]
+    assert sorted(with_tails(node, ast.unparse(node))) == [(3, 5, 11), (9, 9, 10)]

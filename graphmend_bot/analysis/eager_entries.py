@@ -18,6 +18,7 @@ checked by the solver), so an unannotated one, `*args` or `**kwargs` keeps the f
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -53,38 +54,51 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
+def tensor_modules(imported: dict[str, str]) -> re.Pattern[str] | None:
+    """A search for the module's names of torch and numpy imports (or of names from them: erring
+    towards tracing), as words; None when it imports neither."""
+    names = sorted(name for name, origin in imported.items() if origin.split(".", 1)[0] in ("torch", "numpy"))
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
+
+
 def entry_classes(
     node: ast.FunctionDef | ast.AsyncFunctionDef,
+    text: str,
     is_method: bool,
     resolve: Callable[[ast.expr], str | None],
-    imported: dict[str, str],
+    tensor_names: re.Pattern[str] | None,
 ) -> tuple[str, ...] | None:
-    """What decides whether Dynamo traces this function when code running eagerly calls it: None
-    when it may (its code reads a global torch or numpy module, or a parameter may hold a tensor);
-    otherwise the classes its parameters are annotated with (SELF: the method's own), which the
-    solver checks are no nn.Module and hold nothing Dynamo looks into. A generator: () (never)."""
-    if _is_generator(node):
+    """What decides whether Dynamo traces this function (whose source is `text`) when code running
+    eagerly calls it: None when it may (a parameter may hold a tensor, or its code reads a global
+    that `tensor_names` finds); otherwise the classes its parameters are annotated with (SELF: the
+    method's own), which the solver checks are no nn.Module and hold nothing Dynamo looks into.
+    A generator: () (never). Text searches first: this runs on every function of the tree."""
+    if "yield" in text and _is_generator(node):
         return ()
-    if any(_tensor_module(imported.get(name, "")) for name in _names_read(node)):
-        return None
     args = node.args
     if args.vararg is not None or args.kwarg is not None:
         return None
     classes: list[str] = [SELF] if is_method else []
-    params = [*args.posonlyargs, *args.args, *args.kwonlyargs][1 if is_method else 0 :]
-    for param in params:
+    for param in [*args.posonlyargs, *args.args, *args.kwonlyargs][1 if is_method else 0 :]:
         annotated = _annotation_class(param.annotation, resolve)
         if annotated is None:
             return None
         if annotated:
             classes.append(annotated)
+    if tensor_names is not None and tensor_names.search(text):
+        found = {name for name in _names_read(node) if tensor_names.fullmatch(name)}
+        if found:
+            return None
     return tuple(dict.fromkeys(classes))
 
 
-def with_tails(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[int, int, int], ...]:
-    """Per `with` of the function's own body: (first and last line of its header, last line of the
-    block it is in), the lines that run after it in that block, the `with` body included."""
+def with_tails(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> tuple[tuple[int, int, int], ...]:
+    """Per `with` of the function's own body (whose source is `text`): (first and last line of its
+    header, last line of the block it is in), the lines that run after it in that block, the `with`
+    body included."""
     found: list[tuple[int, int, int]] = []
+    if "with" not in text:
+        return ()
     for block in _blocks(node.body):
         tail = block[-1].end_lineno or block[-1].lineno
         for statement in block:
@@ -212,12 +226,6 @@ def _union_parts(annotation: ast.expr) -> list[ast.expr]:
     ):
         return [annotation.slice, ast.Constant(None)]
     return [annotation]
-
-
-def _tensor_module(origin: str) -> bool:
-    """An imported name that may be torch, numpy or one of their modules (or a name from them:
-    erring towards tracing)."""
-    return origin.split(".", 1)[0] in ("torch", "numpy")
 
 
 def _names_read(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[str]:

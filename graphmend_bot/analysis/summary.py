@@ -139,6 +139,7 @@ def summarize_module(
     )
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
     shadows = _ShadowedBuiltins(tree, collector, source)
+    tensor_names = eager_entries.tensor_modules(imports.names)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -157,9 +158,10 @@ def summarize_module(
             disabled=_disabled(node, imports),
         )
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
+        text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
-        summary.eager_entry = eager_entries.entry_classes(node, is_method, resolve, imports.names)
-        summary.with_tails = eager_entries.with_tails(node)
+        summary.eager_entry = eager_entries.entry_classes(node, text, is_method, resolve, tensor_names)
+        summary.with_tails = eager_entries.with_tails(node, text)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
