@@ -199,12 +199,7 @@ def _annotation_class(annotation: ast.expr | None, resolve: Callable[[ast.expr],
     """ "" for a Python scalar (or None), the qualified class an annotation names, None otherwise."""
     if annotation is None:
         return None
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return None
-    parts = _union_parts(annotation)
+    parts = _union_parts(annotation)  # a string annotation is one part: class_annotation reads it
     if all(
         dotted_name(part) in _SCALARS or (isinstance(part, ast.Constant) and part.value is None)
         for part in parts
