@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.value_class import class_annotation
@@ -107,10 +107,12 @@ def with_tails(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> tuple
     return tuple(found)
 
 
-def eager_only_functions(program: Program, standing: Iterable[TracedDraft]) -> set[FunctionId]:
-    """The traced functions Dynamo only ever enters from code running eagerly and then skips."""
+def traced_only(program: Program, found: list[TracedDraft]) -> list[TracedDraft]:
+    """`found` without the drafts Dynamo never traces: those after a `with` it cannot enter, in the
+    same frame (the `with` body and the rest of its block), and those of the functions it only
+    ever enters from code running eagerly and then skips."""
     eager_rows: dict[FunctionId, list[tuple[int, int]]] = {}
-    for traced_draft in standing:
+    for traced_draft in found:
         draft = traced_draft.draft
         if draft.gb_id != UNSUPPORTED_MANAGER:
             continue
@@ -120,10 +122,15 @@ def eager_only_functions(program: Program, standing: Iterable[TracedDraft]) -> s
                 # the header's calls (building the manager) are traced, what follows is not
                 eager_rows.setdefault(fid, []).append((end + 1, tail))
     if not eager_rows:
-        return set()
-    traced = program.traced_functions()
-    reached = _traced_reach(program, eager_rows)
-    return traced - reached
+        return found
+    eager_only = program.traced_functions() - _traced_reach(program, eager_rows)
+    kept: list[TracedDraft] = []
+    for traced_draft in found:
+        fid = (traced_draft.module.module, traced_draft.function.qualname)
+        row = traced_draft.draft.row
+        if fid not in eager_only and not any(start <= row <= tail for start, tail in eager_rows.get(fid, ())):
+            kept.append(traced_draft)
+    return kept
 
 
 def _traced_reach(program: Program, eager_rows: dict[FunctionId, list[tuple[int, int]]]) -> set[FunctionId]:

@@ -25,7 +25,7 @@ from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, U
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls
-from graphmend_bot.analysis.eager_entries import eager_only_functions
+from graphmend_bot.analysis.eager_entries import traced_only
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
@@ -1101,11 +1101,8 @@ class Program:
             # a keyword sort breaks by what each call passes: its constructions are judged there
             inside += _new_sites(inside, constructions_breaking_inside(self, solver.targets, inside))
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
-        found = result + consequences
-        # Dynamo never traces a function only ever entered from code running eagerly that it skips
-        eager_only = eager_only_functions(self, found)
-        if eager_only:
-            found = [draft for draft in found if (draft.module.module, draft.function.qualname) not in eager_only]
+        # what runs eagerly after a `with` Dynamo cannot enter, and what it calls and then skips
+        found = traced_only(self, result + consequences)
         self.solved = (solver, [*result, *inner], found)
         return found
 
