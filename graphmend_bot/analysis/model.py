@@ -72,6 +72,11 @@ class FunctionSummary:
     disabled: str = ""
     # `@contextlib.contextmanager` on a function that yields nothing: calling it breaks (generator_managers.py).
     manager_without_yield: bool = False
+    # Whether Dynamo traces it when code running eagerly calls it (eager_entries.py): None when it
+    # may; else the classes its parameters hold, each to be checked plain ("<self>": its own class).
+    eager_entry: tuple[str, ...] | None = None
+    # Per `with` of its body: (first, last line of the header, last line of its block) (eager_entries.py).
+    with_tails: tuple[tuple[int, int, int], ...] = ()
     calls: list[CallSite] = field(default_factory=list)
     references: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR

@@ -26,6 +26,7 @@ from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, U
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls
+from graphmend_bot.analysis.eager_entries import traced_only
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
@@ -936,6 +937,10 @@ class Program:
         methods = (self._method(module, class_qualname, name) for name in (*extra, "forward", "__call__"))
         return [method for method in methods if method is not None]
 
+    def successors(self, fid: FunctionId) -> Iterator[FunctionId]:
+        """The functions traced code goes on to from `fid` (analysis/eager_entries.py walks them too)."""
+        return self._successors(fid)
+
     def _successors(self, fid: FunctionId) -> Iterator[FunctionId]:
         module = fid[0]
         function = self.function(fid)
@@ -1109,8 +1114,10 @@ class Program:
             # a keyword sort breaks by what each call passes: its constructions are judged there
             inside += _new_sites(inside, constructions_breaking_inside(self, solver.targets, inside))
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
-        self.solved = (solver, [*result, *inner], result + consequences)
-        return result + consequences
+        # what runs eagerly after a `with` Dynamo cannot enter, and what it calls and then skips
+        found = traced_only(self, result + consequences)
+        self.solved = (solver, [*result, *inner], found)
+        return found
 
     def unproven_parameters(self, fids: Iterable[FunctionId]) -> dict[FunctionId, Unproven]:
         """After traced_drafts: for each of `fids`, its parameters some call in the tree does not

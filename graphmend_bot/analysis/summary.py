@@ -15,6 +15,7 @@ from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
     dataclass_inits,
+    eager_entries,
     generator_managers,
     guarded_classes,
     held_functions,
@@ -139,6 +140,7 @@ def summarize_module(
     )
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
     shadows = _ShadowedBuiltins(tree, collector, source, lines)
+    tensor_names = eager_entries.tensor_modules(imports.names)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -159,6 +161,10 @@ def summarize_module(
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
         if node.name == "__init__" and class_qualname is not None:
             summary.param_guards = parameter_guards.method_guards(node)
+        text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+        is_method = class_qualname is not None and "staticmethod" not in summary.decorators
+        summary.eager_entry = eager_entries.entry_classes(node, text, is_method, resolve, tensor_names)
+        summary.with_tails = eager_entries.with_tails(node, text)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue

@@ -1,0 +1,288 @@
+"""Functions Dynamo never traces because they are only ever entered from code running eagerly.
+
+Measured on torch 2.13 (tests/fixtures/eager_entries/frames_entered_eagerly.py; torchio's
+`Transform.__call__`): at a `with` whose manager Dynamo cannot enter (GB0142) it gives up on the
+rest of the frame, so the calls from that `with` on run eagerly and each callee is a frame of its
+own. Dynamo's frame callback skips such a frame when it is a generator's ("Attempt to trace
+generator") or when nothing in it is tensor-related (`has_tensor_in_frame`: no global torch or
+numpy module among the names its code reads, no tensor, nn.Module or list/tuple/dict/namedtuple
+of them among its arguments). A skipped frame runs eagerly, so its own callees are entered the
+same way. Findings in a function reached only like that are never breaks: RandomAffine's
+`apply_transform(self, subject: Subject)` holds a `dict` subclass, which Dynamo does not look into.
+
+Judged from the source, erring towards tracing: a parameter is tensor-free only when its annotation
+says so (a Python scalar, or a class of the tree whose bases are all of the tree or plain Python:
+checked by the solver), so an unannotated one, `*args` or `**kwargs` keeps the frame traced.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.value_class import class_annotation
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+
+UNSUPPORTED_MANAGER = "GB0142"  # "Unsupported context manager": the rest of the frame runs eagerly
+SELF = "<self>"  # the entry class list's marker for the method's own class
+_SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None"})
+# Bases that give an instance nothing Dynamo looks into (`has_tensor` only opens exact lists,
+# tuples, dicts and namedtuples: a subclass of `dict` is opaque to it).
+_PLAIN_BASES = frozenset(
+    {
+        "object",
+        "ABC",
+        "abc.ABC",
+        "Generic",
+        "typing.Generic",
+        "Protocol",
+        "typing.Protocol",
+        "dict",
+        "list",
+        "set",
+        "Enum",
+        "enum.Enum",
+    }
+)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def tensor_modules(imported: dict[str, str]) -> re.Pattern[str] | None:
+    """A search for the module's names of torch and numpy imports (or of names from them: erring
+    towards tracing), as words; None when it imports neither."""
+    names = sorted(name for name, origin in imported.items() if origin.split(".", 1)[0] in ("torch", "numpy"))
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
+
+
+def entry_classes(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    text: str,
+    is_method: bool,
+    resolve: Callable[[ast.expr], str | None],
+    tensor_names: re.Pattern[str] | None,
+) -> tuple[str, ...] | None:
+    """What decides whether Dynamo traces this function (whose source is `text`) when code running
+    eagerly calls it: None when it may (a parameter may hold a tensor, or its code reads a global
+    that `tensor_names` finds); otherwise the classes its parameters are annotated with (SELF: the
+    method's own), which the solver checks are no nn.Module and hold nothing Dynamo looks into.
+    A generator: () (never). Text searches first: this runs on every function of the tree."""
+    if "yield" in text and _is_generator(node):
+        return ()
+    args = node.args
+    if args.vararg is not None or args.kwarg is not None:
+        return None
+    classes: list[str] = [SELF] if is_method else []
+    for param in [*args.posonlyargs, *args.args, *args.kwonlyargs][1 if is_method else 0 :]:
+        annotated = _annotation_class(param.annotation, resolve)
+        if annotated is None:
+            return None
+        if annotated:
+            classes.append(annotated)
+    if tensor_names is not None and tensor_names.search(text):
+        found = {name for name in _names_read(node) if tensor_names.fullmatch(name)}
+        if found:
+            return None
+    return tuple(dict.fromkeys(classes))
+
+
+def with_tails(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> tuple[tuple[int, int, int], ...]:
+    """Per `with` of the function's own body (whose source is `text`): (first and last line of its
+    header, last line of the block it is in), the lines that run after it in that block, the `with`
+    body included."""
+    found: list[tuple[int, int, int]] = []
+    if "with" not in text:
+        return ()
+    for block in _blocks(node.body):
+        tail = block[-1].end_lineno or block[-1].lineno
+        for statement in block:
+            if isinstance(statement, (ast.With, ast.AsyncWith)):
+                found.append((statement.lineno, max(statement.lineno, statement.body[0].lineno - 1), tail))
+    return tuple(found)
+
+
+def traced_only(program: Program, found: list[TracedDraft]) -> list[TracedDraft]:
+    """`found` without the drafts Dynamo never traces: those after a `with` it cannot enter, in the
+    same frame (the `with` body and the rest of its block), and those of the functions it only
+    ever enters from code running eagerly and then skips."""
+    eager_rows: dict[FunctionId, list[tuple[int, int]]] = {}
+    for traced_draft in found:
+        draft = traced_draft.draft
+        if draft.gb_id != UNSUPPORTED_MANAGER:
+            continue
+        fid = (traced_draft.module.module, traced_draft.function.qualname)
+        for start, end, tail in traced_draft.function.with_tails:
+            if start <= draft.row <= end:
+                # the header's calls (building the manager) are traced, what follows is not
+                eager_rows.setdefault(fid, []).append((end + 1, tail))
+    if not eager_rows:
+        return found
+    eager_only = program.traced_functions() - _traced_reach(program, eager_rows)
+    kept: list[TracedDraft] = []
+    for traced_draft in found:
+        fid = (traced_draft.module.module, traced_draft.function.qualname)
+        row = traced_draft.draft.row
+        if fid not in eager_only and not any(start <= row <= tail for start, tail in eager_rows.get(fid, ())):
+            kept.append(traced_draft)
+    return kept
+
+
+def _traced_reach(program: Program, eager_rows: dict[FunctionId, list[tuple[int, int]]]) -> set[FunctionId]:
+    """The functions Dynamo traces, walking calls from the entry points: a call made eagerly (in a
+    region of `eager_rows`, or anywhere in a skipped frame) enters its callee as a frame of its own."""
+    skipped: dict[FunctionId, bool] = {}
+
+    def entered(callee: FunctionId) -> tuple[FunctionId, bool]:
+        if callee not in skipped:
+            skipped[callee] = _skipped_when_entered(program, callee)
+        return callee, not skipped[callee]
+
+    traced: set[FunctionId] = set()
+    eager: set[FunctionId] = set()
+    queue: deque[tuple[FunctionId, bool]] = deque((fid, True) for fid in program.entry_points())
+    while queue:
+        fid, is_traced = queue.popleft()
+        seen = traced if is_traced else eager
+        if fid in seen or fid not in program.traced_functions():
+            continue
+        seen.add(fid)
+        regions = eager_rows.get(fid, []) if is_traced else None
+        by_site: set[FunctionId] = set()
+        for site in program.function(fid).calls:
+            runs_eagerly = regions is None or any(start <= site.row <= tail for start, tail in regions)
+            for callee in program.resolve_call(fid, site.ref):
+                by_site.add(callee)
+                queue.append(entered(callee) if runs_eagerly else (callee, True))
+        for other in program.successors(fid):
+            if other not in by_site:  # references, decorators, hooks: entered as they are traced
+                queue.append((other, True) if is_traced else entered(other))
+    return traced
+
+
+def _skipped_when_entered(program: Program, fid: FunctionId) -> bool:
+    """Whether Dynamo skips this function's frame when code running eagerly calls it."""
+    function = program.function(fid)
+    classes = function.eager_entry
+    if classes is None:
+        return False
+    for name in classes:
+        if name == SELF:
+            if function.class_qualname is None or not _plain_class(
+                program, fid[0], function.class_qualname, set()
+            ):
+                return False
+            continue
+        found = program.resolve_class(fid[0], name)
+        if found is None or not _plain_class(program, *found, set()):
+            return False
+    return True
+
+
+def _plain_class(program: Program, module: str, qualname: str, seen: set[tuple[str, str]]) -> bool:
+    """A class of the tree whose instances hold nothing Dynamo's frame test looks into: every base
+    plain Python or such a class of the tree (an nn.Module or a namedtuple is not)."""
+    if (module, qualname) in seen:
+        return True
+    seen.add((module, qualname))
+    summary = program.modules[module].classes.get(qualname)
+    if summary is None or program.is_module_class(module, qualname):
+        return False
+    for base in summary.bases:
+        if base in _PLAIN_BASES:
+            continue
+        found = program.resolve_class(module, base)
+        if found is None or not _plain_class(program, *found, seen):
+            return False
+    return True
+
+
+def _annotation_class(annotation: ast.expr | None, resolve: Callable[[ast.expr], str | None]) -> str | None:
+    """ "" for a Python scalar (or None), the qualified class an annotation names, None otherwise."""
+    if annotation is None:
+        return None
+    parts = _union_parts(annotation)  # a string annotation is one part: class_annotation reads it
+    if all(
+        dotted_name(part) in _SCALARS or (isinstance(part, ast.Constant) and part.value is None)
+        for part in parts
+    ):
+        return ""
+    if len(parts) == 1 or (
+        len(parts) == 2 and any(isinstance(p, ast.Constant) and p.value is None for p in parts)
+    ):
+        return class_annotation(annotation, resolve)
+    return None
+
+
+def _union_parts(annotation: ast.expr) -> list[ast.expr]:
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return [*_union_parts(annotation.left), *_union_parts(annotation.right)]
+    if isinstance(annotation, ast.Subscript) and dotted_name(annotation.value) in (
+        "Optional",
+        "typing.Optional",
+    ):
+        return [annotation.slice, ast.Constant(None)]
+    return [annotation]
+
+
+def _names_read(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[str]:
+    """The names the function's own code object holds (co_names): globals and attributes it
+    reads, not those of nested functions, lambdas and comprehensions (whose first iterable it
+    evaluates itself)."""
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.Name):
+            yield current.id
+        elif isinstance(current, ast.Attribute):
+            yield current.attr
+        elif isinstance(current, (ast.Import, ast.ImportFrom)):
+            yield from (alias.asname or alias.name.split(".")[0] for alias in current.names)
+        if isinstance(current, _NESTED):
+            pending.extend(getattr(current, "decorator_list", []))
+            if not isinstance(current, ast.ClassDef):
+                pending.extend(
+                    d for d in (*current.args.defaults, *current.args.kw_defaults) if d is not None
+                )
+            continue
+        if isinstance(current, _COMPREHENSIONS):
+            pending.append(current.generators[0].iter)
+            continue
+        pending.extend(ast.iter_child_nodes(current))
+
+
+def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        current = pending.pop()
+        if isinstance(current, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(current, (*_NESTED, *_COMPREHENSIONS)):
+            pending.extend(ast.iter_child_nodes(current))
+    return isinstance(node, ast.AsyncFunctionDef)
+
+
+def _blocks(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
+    """The statement lists of a body and of the compound statements in it, not of nested functions."""
+    pending = [body]
+    while pending:
+        block = pending.pop()
+        if not block:
+            continue
+        yield block
+        for statement in block:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    pending.append(inner)
+            for handler in getattr(statement, "handlers", []):
+                pending.append(handler.body)
+            for case in getattr(statement, "cases", []):
+                pending.append(case.body)
