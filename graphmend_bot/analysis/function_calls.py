@@ -211,7 +211,8 @@ class CallResolver(SortChecker):
             return NOT_TENSOR
         if owner is not None and owner == self.self_name and method == "register_buffer":
             self._register_buffer(node, args)
-        instance = self._instance_of(owner, env) or self._result_of(func.value, env) or built_here(func.value)
+        instance = (self._instance_of(owner, env) or self._result_of(func.value, env) or built_here(func.value)
+                    or self._element_of(func.value, env))
         if instance is not None:
             # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
             kind = self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")
