@@ -4,9 +4,10 @@ measured with torch._dynamo.explain, with negatives:
 - `jacobian._Jacobians = Jacobians(Jacobian)` at import time (an object in a function's
   attribute), then `jacobian._Jacobians(ys)` in traced code runs Jacobians.__call__, which keeps
   the class it was given (`self.JacobianClass = JacobianClass`), builds
-  `self.Js[i] = self.JacobianClass(ys)` and calls `self.Js[i](i)`: Jacobian.__call__ runs
+  `self.Js[key] = self.JacobianClass(ys)` and calls `self.Js[key](i)`: Jacobian.__call__ runs
   (DeepXDE's gradients_reverse.py). A class no builder passes is not reached, nor one passed to
-  another class's builder that traced code never calls;
+  another class's builder that traced code never calls. The dict's key, a tuple holding a tensor,
+  is hashed, never read back as an int: Dynamo does not break there, and GM302 says nothing;
 - a Cache given `layer_class=Layer` by a subclass's `super().__init__(...)` appends
   `self.layer_class()` to `self.layers` and calls `self.layers[idx].update(x)`: Layer.update runs
   (transformers' DynamicCache and DynamicLayer); a layer class nobody gives a cache is not reached.
@@ -47,9 +48,10 @@ GIVEN_TREE = {
                 self.Js = {}
 
             def __call__(self, ys, i=0):
-                if i not in self.Js:
-                    self.Js[i] = self.JacobianClass(ys)
-                return self.Js[i](i)
+                key = (ys, i)
+                if key not in self.Js:
+                    self.Js[key] = self.JacobianClass(ys)
+                return self.Js[key](i)
 
 
         class Hessians:
