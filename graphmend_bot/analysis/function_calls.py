@@ -65,8 +65,8 @@ class CallResolver(SortChecker):
         if isinstance(func, ast.Call):
             self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
         elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):
-            key = self._index(func.slice, env)  # `self.layers[i](x)`: the key picks a module
-            if key.is_tensor:
+            key = self._index(func.slice, env)  # `self.layers[i](x)`: the key picks a module; a tuple, a dict's entry
+            if key.is_tensor and not isinstance(func.slice, ast.Tuple) and getattr(func.slice, "id", None) not in self.tuples:
                 for check_called in C.CALLED_SUBSCRIPTS:
                     check_called(self, func, NOT_TENSOR, key)
         if isinstance(func, ast.Attribute) and (chained := self._chained_untraceable(func)) is not None:
@@ -211,7 +211,8 @@ class CallResolver(SortChecker):
             return NOT_TENSOR
         if owner is not None and owner == self.self_name and method == "register_buffer":
             self._register_buffer(node, args)
-        instance = self._instance_of(owner, env) or self._result_of(func.value, env) or built_here(func.value)
+        instance = (self._instance_of(owner, env) or self._result_of(func.value, env) or built_here(func.value)
+                    or self._element_of(func.value, env))
         if instance is not None:
             # solver.integrate(t) on `solver = SOLVERS[name](...)`; self.bm.sample(t)
             kind = self._user_call(func, node, args, kwargs, f"instance:{instance}>{method}")

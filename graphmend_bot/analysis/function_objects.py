@@ -284,6 +284,15 @@ class ObjectTracker(FindingReporter):
         return None
 
 
+    def _element_of(self, receiver: ast.expr, env: Env) -> str | None:
+        """"attr:NAME[]" for `self.NAME[i]`: an object a container attribute holds (transformers'
+        `self.layers[layer_idx].update(...)` on the layers a Cache appends)."""
+        if (isinstance(receiver, ast.Subscript) and isinstance(receiver.value, ast.Attribute)
+                and isinstance(receiver.value.value, ast.Name) and receiver.value.value.id == self.self_name
+                and self.self_name not in env):
+            return f"attr:{receiver.value.attr}[]"
+        return None
+
     def _stdlib_method_call(self, call: ast.Call, func: ast.expr) -> None:
         """`obj.method(...)` on an object of a standard-library class: built in this function
         (`p = pathlib.Path(root)`, `Path(root).exists()`), judged here; or held from outside the

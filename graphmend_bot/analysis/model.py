@@ -251,6 +251,9 @@ class ClassSummary:
     not_functions: tuple[str, ...] = ()
     # `@dataclass` writes its `__init__` (dataclass_inits.py): building one runs `__post_init__`.
     generated_init: bool = False
+    # `self.NAME = PARAM` in its `__init__`: NAME -> (PARAM's place after `self`, -1 for a keyword-only
+    # one; PARAM): what the object's builders pass there, a class it calls later (given_callables.py).
+    given: dict[str, tuple[int, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -278,6 +281,9 @@ class ModuleSummary:
     # so `COUNTER.bump(x)` and `COUNTER(x)` reach the class's methods (scope._module_instance_calls),
     # and `with _LOCK:` is judged by what built `_LOCK` (analysis/held_contexts.py).
     instances: dict[str, str] = field(default_factory=dict)
+    # The names calls building objects pass, `Jacobians(JacobianReverse)`, `super().__init__(
+    # layer_class=DynamicLayer)`: (callee, place or keyword, name), given_callables.py.
+    given_arguments: tuple[tuple[str, str, str], ...] = ()
     # Modules this one star-imports (`from .affine import *`), in import order.
     star_imports: tuple[str, ...] = ()
     # The names `__all__` lists, when the module spells it with string literals only (`=`, `+=`,

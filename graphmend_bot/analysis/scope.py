@@ -126,6 +126,8 @@ class Program:
         self._bases_found: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._wrappers_found: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         self._factory_instances_found: dict[tuple[FunctionId, int], list[tuple[str, str]]] = {}
+        # per `__init__`, (place or keyword, module, name) of what its builders pass (given_values)
+        self._given_to: dict[FunctionId, list[tuple[str, str, str]]] | None = None
         # (dotted name called, method) pairs resolved through a module-level instance (instance_bound)
         self._instance_bound: set[tuple[str, FunctionId]] = set()
         self._scope = scope  # "model", "library", or "auto" (public_api.py decides on first use)
@@ -254,7 +256,7 @@ class Program:
             target
             for mod, constructor in self._attribute_constructors(module, class_qualname, attribute)
             for target in self._built_attribute_call(module, class_qualname, mod, constructor)
-        ]
+        ] or self._call_values(self.given_values(module, class_qualname, attribute))
 
     def _shadowing_closures(self, module: str, class_qualname: str, name: str) -> list[FunctionId]:
         """`self.update(x)` where `__init__` did `self.update = self._wrap_update(self.update)`: the
@@ -313,7 +315,10 @@ class Program:
             factory = self._method(mod, class_qualname, constructor[len("self."):]) or self._method(
                 module, class_qualname, constructor[len("self."):]
             )
-            return self._call_values(self._returned_values(factory)) if factory else []
+            if factory is None:  # `self.Js[k] = self.JacobianClass(...)`: an instance of a class held
+                classes = self._given_classes(module, class_qualname, constructor[len("self."):])
+                return [called for cls in classes if (called := self._call_method(*cls))]
+            return self._call_values(self._returned_values(factory))
         classes = self._classes_built_by(mod, constructor)
         if constructor.startswith("typed:"):
             # an instance of the annotated class or of any subclass: each one's forward, and the
@@ -355,7 +360,49 @@ class Program:
         name = constructor[len("self."):]
         method = self._method(module, class_qualname, name)
         factories = [*([method] if method is not None else []), *self._overrides(module, class_qualname, name)]
+        if not factories:  # `self.layers.append(self.layer_class())`: the class the object was given
+            return self._given_classes(module, class_qualname, name)
         return [cls for factory in factories for cls in self._factory_instances(factory)]
+
+    def _given_classes(self, module: str, class_qualname: str, attribute: str) -> list[tuple[str, str]]:
+        """The in-tree classes `self.ATTRIBUTE` holds when the object's builders pass them to its
+        `__init__` (given_callables.py)."""
+        return [(mod, target) for what, mod, target in self.given_values(module, class_qualname, attribute)
+                if what == "class"]
+
+    def given_values(self, module: str, class_qualname: str, attribute: str) -> list[tuple[str, str, str]]:
+        """What `self.ATTRIBUTE` holds when the first of the class and its bases whose `__init__`
+        stores a parameter there (ClassSummary.given) is built: the classes and functions of the
+        tree the calls building it, or a subclass's `super().__init__(...)`, pass to it."""
+        for mod, cls in self.class_and_bases(module, class_qualname):
+            given = self.modules[mod].classes[cls].given.get(attribute)
+            if given is None:
+                continue
+            index, param = given
+            passed = self._builders_passing().get((mod, f"{cls}.__init__"), [])
+            return [
+                found
+                for slot, passed_in, name in passed
+                if slot in (str(index), param) and (found := self._resolve_dotted(passed_in, name)) is not None
+                and found[0] in ("class", "function")
+            ]
+        return []
+
+    def _builders_passing(self) -> dict[FunctionId, list[tuple[str, str, str]]]:
+        """Per `__init__` of the tree, (place or keyword, module, name) of the names the calls
+        reaching it pass. Indexed once, on the first attribute so recorded."""
+        if self._given_to is None:
+            self._given_to = {}
+            for module, summary in self.modules.items():
+                for callee, slot, name in summary.given_arguments:
+                    if callee.startswith("super:"):
+                        init = self._method(module, callee[len("super:"):], "__init__", skip_self=True)
+                    else:
+                        found = self._resolve_dotted(module, callee)
+                        init = self._method(found[1], found[2], "__init__") if found and found[0] == "class" else None
+                    if init is not None:
+                        self._given_to.setdefault(init, []).append((slot, module, name))
+        return self._given_to
 
     def _factory_instances(self, factory: FunctionId, depth: int = 0) -> list[tuple[str, str]]:
         """The in-tree classes whose instances `factory` returns: `return CategoricalDistribution(n)`

@@ -17,6 +17,7 @@ from graphmend_bot.analysis import (
     dataclass_inits,
     eager_entries,
     generator_managers,
+    given_callables,
     guarded_classes,
     held_functions,
     iterated_builders,
@@ -179,6 +180,7 @@ def summarize_module(
         functions[qualname] = summary
     typed_dicts.drop_unbuildable(functions, collector.classes)
     pydantic_classes.drop_unbuildable(functions, collector.classes)
+    defined = {name for name in (*functions, *collector.classes) if "." not in name}  # module-level, not `self`
     return ModuleSummary(
         path=path,
         module=module,
@@ -188,7 +190,10 @@ def summarize_module(
         compile_targets=collector.compile_targets,
         registries=collector.registries,
         # module-level `NAME = call(...)` (dotted targets, `self.x`, are no globals)
-        instances={name: callee for name, callee in collector.module_constructors.items() if name.isidentifier()},
+        # and a function's or class's attribute (`jacobian._Jacobians = Jacobians(...)`)
+        instances={name: callee for name, callee in collector.module_constructors.items()
+                   if name.isidentifier() or name.partition(".")[0] in defined},
+        given_arguments=given_callables.module_names_only(collector.given, defined),
         star_imports=tuple(imports.star_modules),
         exports=collector.exports.names,
         read_files=guard_helpers.read_files(),
@@ -414,6 +419,9 @@ class _Collector:
         # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
         # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
         self.python_keys: set[str] = set()
+        # The names calls building objects pass (given_callables.py), with whether imports resolved each
+        self.given: list[tuple[given_callables.GivenArgument, bool]] = []
+        self.classes_given: dict[str, dict[str, tuple[int, str]]] = {}  # ClassSummary.given, per class
         self.exports = Exports()
         self._scan_compile = mentions_compile(source)
         # Only statements whose lines say "compile" are searched for compile calls, unless an
@@ -423,6 +431,7 @@ class _Collector:
         self._prefix: list[str] = []
         self._class: list[str | None] = [None]
         self._function: list[str | None] = [None]
+        self._method_class: list[str | None] = [None]  # the class of the method being walked
         self._constructors: list[dict[str, str]] = [{}]
 
     def visit(self, tree: ast.Module) -> None:
@@ -453,6 +462,9 @@ class _Collector:
                     self._assign(ast.Assign(targets=[stmt.target], value=stmt.value, lineno=stmt.lineno))
                 if isinstance(stmt, (ast.Assign, ast.AugAssign)):
                     self.python_keys.update(_keys_given_python_values(stmt))
+                if isinstance(stmt, (ast.Assign, ast.Expr)) and isinstance(stmt.value, ast.Call):
+                    self.given += given_callables.construction_arguments(
+                        stmt.value, self.imports.resolve, self._method_class[-1])
                 if self._scan_compile and self._may_call_compile(stmt):
                     self._find_compile_calls(stmt)
                 for field in _body_fields(type(stmt)):
@@ -472,10 +484,12 @@ class _Collector:
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
         writes: dict[str, list[str]] = {}
-        self.classes[qualname] = ClassSummary(qualname, bases, methods, self._submodules(node, qualname, writes),
+        attributes = self._submodules(node, qualname, writes)  # fills classes_given[qualname] too
+        self.classes[qualname] = ClassSummary(qualname, bases, methods, attributes,
                                               dunders_unknown=super_calls.dunders_unknown(node),
                                               rewritten=_rewritten(writes), not_functions=super_calls.not_functions(node),
-                                              generated_init=dataclass_inits.generates_init(node))
+                                              generated_init=dataclass_inits.generates_init(node),
+                                              given=self.classes_given.pop(qualname, {}))
         metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
         if metaclass is not None and (written := dotted_name(metaclass)) is not None:
             self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written
@@ -510,6 +524,8 @@ class _Collector:
                 attributes.setdefault(stmt.target.id, f"typed:{annotated}")
             if (held := held_functions.class_body_functions(stmt, self._dotted)) is not None:
                 attributes.setdefault(held[0], held_functions.encode(held[1]))  # `stat = staticmethod(f)`
+            if isinstance(stmt, ast.FunctionDef):
+                self._elements_built(stmt, attributes)
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
             typed_params = self._class_annotations(stmt.args)
@@ -558,6 +574,9 @@ class _Collector:
                     known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
                     if functions and (known or target.attr not in attributes):
                         attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
+                    elif not functions and (given := given_callables.init_parameter(stmt, value)) is not None:
+                        # `self.JacobianClass = JacobianClass`: what the object's builders pass there
+                        self.classes_given.setdefault(qualname, {}).setdefault(target.attr, given)
                     elif not functions and (built := _built_side(value)) is not None and (found := self._callee(built)):
                         # `self.distance = self.default_distance() if distance is None else distance`:
                         # the part built when the caller passes none (the other side is the caller's)
@@ -578,6 +597,22 @@ class _Collector:
                 else:
                     attributes[target.attr] = callee
         return attributes
+
+    def _elements_built(self, method: ast.FunctionDef, attributes: dict[str, str]) -> None:
+        """`self.NAME[key] = Callee(...)` or `self.NAME.append(Callee(...))` in any method: the
+        objects the container NAME holds, as "NAME[]" (the first builder a method names)."""
+        for child in _statements(method):
+            if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Subscript):
+                container, value = child.targets[0].value, child.value
+            elif (isinstance(child, ast.Expr) and isinstance(child.value, ast.Call) and len(child.value.args) == 1
+                  and isinstance(child.value.func, ast.Attribute) and child.value.func.attr == "append"):
+                container, value = child.value.func.value, child.value.args[0]
+            else:
+                continue
+            if (isinstance(value, ast.Call) and isinstance(container, ast.Attribute)
+                    and isinstance(container.value, ast.Name) and container.value.id == "self"
+                    and (callee := self._callee(value)) is not None):
+                attributes.setdefault(f"{container.attr}[]", callee)
 
     def _class_annotations(self, args: ast.arguments) -> dict[str, str]:
         """Parameters annotated with one class name (`bm: BaseBrownian`, `Optional[Solver]`)."""
@@ -605,7 +640,9 @@ class _Collector:
         self.functions.append((qualname, self._class[-1], node))
         if self._function[-1] is not None:
             self.enclosing[qualname] = self._function[-1]
+        self._method_class.append(self._class[-1] or self._method_class[-1])
         self._enter(node.name, None, qualname, node.body)
+        self._method_class.pop()
 
     def _enter(self, name: str, class_qualname: str | None, function: str | None, body: list[ast.stmt]) -> None:
         self._prefix.append(name)

@@ -1,0 +1,147 @@
+"""Scope edges through classes an object is given when it is built (given_callables.py), each
+measured with torch._dynamo.explain, with negatives:
+
+- `jacobian._Jacobians = Jacobians(Jacobian)` at import time (an object in a function's
+  attribute), then `jacobian._Jacobians(ys)` in traced code runs Jacobians.__call__, which keeps
+  the class it was given (`self.JacobianClass = JacobianClass`), builds
+  `self.Js[key] = self.JacobianClass(ys)` and calls `self.Js[key](i)`: Jacobian.__call__ runs
+  (DeepXDE's gradients_reverse.py). A class no builder passes is not reached, nor one passed to
+  another class's builder that traced code never calls. The dict's key, a tuple holding a tensor,
+  is hashed, never read back as an int: Dynamo does not break there, and GM302 says nothing;
+- a Cache given `layer_class=Layer` by a subclass's `super().__init__(...)` appends
+  `self.layer_class()` to `self.layers` and calls `self.layers[idx].update(x)`: Layer.update runs
+  (transformers' DynamicCache and DynamicLayer); a layer class nobody gives a cache is not reached.
+  (The cache is filled eagerly: a layer built in the compiled frame has no source, and Dynamo
+  then also fails to resume at each call on the way, a Reconstruction failure of its own.)"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torch")
+
+from test_scope_edges import _assert_reach, _assert_reported_where_dynamo_breaks
+
+GIVEN_TREE = {
+    "givenpkg/__init__.py": "",
+    "givenpkg/grads.py": """
+        class Jacobian:
+            def __init__(self, ys):
+                self.ys = ys
+
+            def __call__(self, i=0):
+                print("jacobian")  # break
+                return self.ys * (i + 1)
+
+
+        class Hessian:
+            def __init__(self, ys):
+                self.ys = ys
+
+            def __call__(self, i=0):
+                return self.ys.tolist()
+
+
+        class Jacobians:
+            def __init__(self, JacobianClass):
+                self.JacobianClass = JacobianClass
+                self.Js = {}
+
+            def __call__(self, ys, i=0):
+                key = (ys, i)
+                if key not in self.Js:
+                    self.Js[key] = self.JacobianClass(ys)
+                return self.Js[key](i)
+
+
+        class Hessians:
+            def __init__(self, HessianClass):
+                self.HessianClass = HessianClass
+
+            def __call__(self, ys):
+                return self.HessianClass(ys)()
+
+
+        def jacobian(ys, i=0):
+            return jacobian._Jacobians(ys, i=i)
+
+
+        jacobian._Jacobians = Jacobians(Jacobian)
+        hessians = Hessians(Hessian)
+    """,
+    "givenpkg/model.py": """
+        from torch import nn
+
+        from givenpkg.grads import jacobian
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return jacobian(x * 2, i=1)
+    """,
+}
+
+
+CACHE_TREE = {
+    "cachepkg/__init__.py": "",
+    "cachepkg/cache.py": """
+        import torch
+        from torch import nn
+
+
+        class Layer:
+            def update(self, x):
+                print("update")  # break
+                return x + 1
+
+
+        class OtherLayer:
+            def update(self, x):
+                return x.tolist()
+
+
+        class Cache:
+            def __init__(self, layers=None, layer_class=None):
+                self.layers = layers if layers is not None else []
+                self.layer_class = layer_class
+
+            def update(self, x, idx):
+                while len(self.layers) <= idx:
+                    self.layers.append(self.layer_class())
+                return self.layers[idx].update(x)
+
+
+        class LayerCache(Cache):
+            def __init__(self):
+                super().__init__(layer_class=Layer)
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cache = LayerCache()
+                self.cache.update(torch.zeros(3), 0)  # built eagerly: the layer has a source
+
+            def forward(self, x):
+                return self.cache.update(x, 0)
+    """,
+}
+
+
+def test_a_class_given_to_an_object_in_a_function_attribute_is_called_through_it(write_tree) -> None:
+    root = write_tree(GIVEN_TREE)
+    _assert_reported_where_dynamo_breaks(root, "givenpkg", "model", "Net", "grads.py")
+    _assert_reach(
+        root,
+        "givenpkg",
+        {("givenpkg.grads", "Jacobians.__call__"), ("givenpkg.grads", "Jacobian.__call__")},
+        {("givenpkg.grads", "Hessian.__call__"), ("givenpkg.grads", "Hessians.__call__")},
+    )
+
+
+def test_a_layer_class_given_by_super_init_runs_through_the_list_it_fills(write_tree) -> None:
+    root = write_tree(CACHE_TREE)
+    _assert_reported_where_dynamo_breaks(root, "cachepkg", "cache", "Net", "cache.py")
+    _assert_reach(
+        root, "cachepkg", {("cachepkg.cache", "Layer.update")}, {("cachepkg.cache", "OtherLayer.update")}
+    )
