@@ -574,9 +574,9 @@ class _Collector:
                     known = held_functions.decode(attributes.get(target.attr, held_functions.PREFIX))
                     if functions and (known or target.attr not in attributes):
                         attributes[target.attr] = held_functions.encode(tuple(dict.fromkeys((*known, *functions))))
-                    elif not functions and (given := given_callables.init_parameter(stmt, value)) is not None:
+                    elif not functions and (parameter := given_callables.init_parameter(stmt, value)) is not None:
                         # `self.JacobianClass = JacobianClass`: what the object's builders pass there
-                        self.classes_given.setdefault(qualname, {}).setdefault(target.attr, given)
+                        self.classes_given.setdefault(qualname, {}).setdefault(target.attr, parameter)
                     elif not functions and (built := _built_side(value)) is not None and (found := self._callee(built)):
                         # `self.distance = self.default_distance() if distance is None else distance`:
                         # the part built when the caller passes none (the other side is the caller's)
