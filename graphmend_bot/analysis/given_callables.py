@@ -46,6 +46,11 @@ def construction_arguments(
     capitalised callee (a class as written), or `super().__init__(...)` in a method of
     `method_class`, each with whether the imports resolved its name. Names only; which of them
     are classes or functions the solver decides."""
+    slots = [(str(index), arg) for index, arg in enumerate(call.args) if isinstance(arg, (ast.Name, ast.Attribute))]
+    slots += [(keyword.arg, keyword.value) for keyword in call.keywords
+              if keyword.arg is not None and isinstance(keyword.value, (ast.Name, ast.Attribute))]
+    if not slots:
+        return []  # `Block()`, `Cls(x + 1)`: no name given, nothing to resolve (summaries stay cheap)
     func = call.func
     if (
         isinstance(func, ast.Attribute)
@@ -61,12 +66,10 @@ def construction_arguments(
         if written is None or not written.rpartition(".")[2][:1].isupper():
             return []
         callee = resolve(func) or written
-    slots = [(str(index), arg) for index, arg in enumerate(call.args) if not isinstance(arg, ast.Starred)]
-    slots += [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None]
     return [
         ((callee, slot, qualified or name), qualified is not None)
         for slot, value in slots
-        if isinstance(value, (ast.Name, ast.Attribute)) and (name := dotted_name(value)) is not None
+        if (name := dotted_name(value)) is not None
         for qualified in (resolve(value),)
     ]
 

@@ -244,7 +244,7 @@ def test_bundle_keeps_the_ids_a_rule_measures_per_finding(tmp_path: Path) -> Non
                 "location": {"row": 3, "column": 5}, "end_location": {"row": 3, "column": 30}}
         path.write_text(json.dumps({**envelope, "findings": [item]}))
         assert read_bundle(path).result.findings[0].gb_id == gb_id
-    path.write_text(json.dumps({**envelope, "findings": [{**item, "graph_break_id": "GB0001"}]}))
+    path.write_text(json.dumps({**envelope, "findings": [{**item, "graph_break_id": "GB0093"}]}))
     with pytest.raises(BundleError, match="names no known rule"):
         read_bundle(path)
 

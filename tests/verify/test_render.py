@@ -56,7 +56,7 @@ def test_table_has_one_row_per_entry_point_and_the_reasons(pairs_report: VerifyR
 
 
 def test_markdown_is_a_pr_comment_table(pairs_report: VerifyReport) -> None:
-    markdown = render_markdown(pairs_report)
+    markdown = render_markdown(pairs_report).replace("\u200b", "")  # as shown: hex runs are broken
     lines = markdown.splitlines()
     assert lines[0] == "### GraphMend verify"
     assert lines[2].startswith(":x: ")
