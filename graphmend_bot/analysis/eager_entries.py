@@ -85,10 +85,9 @@ def entry_classes(
             return None
         if annotated:
             classes.append(annotated)
-    if tensor_names is not None and tensor_names.search(text):
-        found = {name for name in _names_read(node) if tensor_names.fullmatch(name)}
-        if found:
-            return None
+    if (tensor_names is not None and tensor_names.search(text)
+            and any(tensor_names.fullmatch(name) for name in _names_read(node))):  # the first one decides
+        return None
     return tuple(dict.fromkeys(classes))
 
 
