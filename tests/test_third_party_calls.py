@@ -304,6 +304,10 @@ def test_star_import_cycles_are_searched_once(tmp_path: Path, monkeypatch: pytes
     assert extension_callee("starcycle.unbound") == CompiledModule("starcycle._c", True)
     assert not installed_packages.python_class("starcycle.unbound")
     assert len(looked_up) < 50 * len(modules)
+    looked_up.clear()
+    assert installed_packages.python_definition("starcycle.unbound") is None  # GM651's question
+    assert compiled_call_inside("starcycle.unbound") is None
+    assert len(looked_up) < 50 * len(modules)
     _forget_lookups()
 
 

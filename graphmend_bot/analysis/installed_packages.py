@@ -137,6 +137,9 @@ def _python_class(dotted: str, root: str) -> bool:
     return bool(locations and names) and _lookup(locations, top, names, 0) == PYTHON_CLASS
 
 
+_Definition = tuple[str, str, dict[str, str]] | None
+
+
 def python_definition(dotted: str) -> tuple[str, str, dict[str, str]] | None:
     """Where `dotted` (a name under an installed package) is defined by Python source, following
     re-exports and Python star imports within its package: (the module's file, the name there, the
@@ -145,20 +148,38 @@ def python_definition(dotted: str) -> tuple[str, str, dict[str, str]] | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _python_definition(dotted: str, root: str) -> tuple[str, str, dict[str, str]] | None:
+def _python_definition(dotted: str, root: str) -> _Definition:
     top, *names = dotted.split(".")
     locations = _installed_package(top, root)
     return _definition(locations, top, names, 0) if locations and names else None
 
 
-def _definition(locations: list[Path], module: str, names: list[str], depth: int) -> tuple[str, str, dict[str, str]] | None:
+def _definition(
+    locations: list[Path], module: str, names: list[str], depth: int,
+    memo: dict[tuple[str, tuple[str, ...]], _Definition] | None = None,
+) -> _Definition:
+    """`memo` holds each question of one query once asked, as in _lookup: star imports may form
+    cycles, and a question met again while still open answers None."""
+    memo = {} if memo is None else memo
+    question = (module, tuple(names))
+    if question not in memo:
+        memo[question] = None  # open: a cycle back here answers None
+        memo[question] = _defined_where(locations, module, names, depth, memo)
+    return memo[question]
+
+
+def _defined_where(
+    locations: list[Path], module: str, names: list[str], depth: int,
+    memo: dict[tuple[str, tuple[str, ...]], _Definition],
+) -> _Definition:
+    """_definition's answer to a question not asked before in this query."""
     file = _module_file(locations, module)
     if file is None or file.suffix != ".py" or depth > _MAX_DEPTH or not names:
         return None
     name, rest = names[0], names[1:]
     step = _submodule_or_bindings(locations, module, file, name)
     if step is None or isinstance(step, str):
-        return _definition(locations, step, rest, depth + 1) if step else None
+        return _definition(locations, step, rest, depth + 1, memo) if step else None
     bound, stars = step
     origin = bound.get(name)
     if isinstance(origin, _Python):
@@ -167,10 +188,10 @@ def _definition(locations: list[Path], module: str, names: list[str], depth: int
     if origin is not None:  # imported: followed within the package only
         source_module, _, source_name = origin.rpartition(".")
         same = source_module.partition(".")[0] == module.partition(".")[0]
-        return _definition(locations, source_module, [source_name, *rest], depth + 1) if same else None
+        return _definition(locations, source_module, [source_name, *rest], depth + 1, memo) if same else None
     same_package = [star for star in reversed(stars)  # a later one wins
                     if star.partition(".")[0] == module.partition(".")[0] and _is_python(locations, star)]
-    return next((found for star in same_package if (found := _definition(locations, star, names, depth + 1))), None)
+    return next((found for star in same_package if (found := _definition(locations, star, names, depth + 1, memo))), None)
 
 
 _unread_warned: set[str] = set()
