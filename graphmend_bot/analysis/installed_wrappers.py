@@ -9,7 +9,9 @@ reports at the caller's line in the checked tree (measured on torch 2.13: "Unsup
 The wrapper's module is read as text (installed_packages.python_definition), never imported, and
 only the statements every call runs are looked at: those of the function's body before the first
 compound statement that may return or raise (an `if` that returns early may skip the rest). Calls
-inside compound statements, lambdas and comprehensions are left out: they may not run.
+inside compound statements, lambdas and comprehensions are left out: they may not run. A decorated
+or rebound function is not judged: `torch.library.custom_op` around compiled code is the documented
+way to make it compile (Dynamo puts the op in the graph whole, measured).
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ def _compiled_call_inside(dotted: str, root: str) -> tuple[str, CompiledModule] 
     function = _function(path, name)
     if function is None:
         return None
-    for call in _calls_on_every_path(function):
+    try:
+        calls = _calls_on_every_path(function)
+    except RecursionError:  # a long generated expression: not judged, rather than losing the caller's file
+        return None
+    for call in calls:
         inner = _qualified(call.func, imported)
         if inner is not None and (compiled := installed_packages.extension_callee(inner)) is not None:
             return inner, compiled
@@ -56,13 +62,32 @@ def _compiled_call_inside(dotted: str, root: str) -> tuple[str, CompiledModule] 
 
 @functools.lru_cache(maxsize=256)
 def _function(path: str, name: str) -> ast.FunctionDef | None:
-    """The module-level `def name` of the file (the last one: it is what the name holds)."""
+    """The module-level `def name` of the file, when it is what the name holds: the last statement
+    binding the name, undecorated (a decorator such as `torch.library.custom_op` or
+    `torch.compiler.allow_in_graph` changes what the name holds and what Dynamo does with it)."""
     try:
         tree = ast.parse(read_source(path))
     except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
         return None
-    defined = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == name]
-    return defined[-1] if defined else None
+    last = next((node for node in reversed(tree.body) if name in _bound_names(node)), None)
+    if isinstance(last, ast.FunctionDef) and not last.decorator_list:
+        return last
+    return None
+
+
+def _bound_names(statement: ast.stmt) -> set[str]:
+    """The names a module-level statement may bind; under a compound statement every binding
+    counts, as it may run."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {statement.name}
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return {(alias.asname or alias.name).partition(".")[0] for alias in statement.names}
+    return {
+        node.id if isinstance(node, ast.Name) else node.name
+        for node in ast.walk(statement)
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
 
 
 def _calls_on_every_path(function: ast.FunctionDef) -> list[ast.Call]:
