@@ -7,10 +7,15 @@ from pathlib import Path
 import pytest
 from botworld import APP_BOT, RemoteWorld, run_fixed_copy
 from fake_github import MAX_BODY, FakeGitHub, body_too_long
+from test_github_approve import entry, report
 from test_github_e2e import BASE, HEAD, MODEL_BASE, MODEL_HEAD
 from world import NUMBER, REPO
 
-from graphmend_bot.github.core.markers import is_fix_pr
+from graphmend_bot.fences import code_span
+from graphmend_bot.github.approval.verdict import MAX_STATUS, Decision, review_body, verification_status
+from graphmend_bot.github.core.body_budget import first_few
+from graphmend_bot.github.core.markers import VERIFY_MARKER, is_fix_pr
+from graphmend_bot.github.fixes.fix_body_fit import fitted
 from graphmend_bot.github.fixes.fix_pr import (
     MAX_FIX_BODY,
     FileEdit,
@@ -21,7 +26,8 @@ from graphmend_bot.github.fixes.fix_pr import (
     valid_branch,
     with_verification,
 )
-from graphmend_bot.github.fixes.narrowing import exclusions_in
+from graphmend_bot.github.fixes.narrow_round import MAX_NAMED, NARROWED_VERIFICATION
+from graphmend_bot.github.fixes.narrowing import MAX_EXCLUDED, exclusions_in, with_exclusions
 
 BRANCH = "graphmend/fix/pr-2"
 
@@ -186,3 +192,43 @@ def test_a_refused_fix_pull_request_says_what_github_said(world: RemoteWorld) ->
     run = world.run(world.pull_request_event("pull_request.synchronize.json"), fix_pr="true")
     [warning] = [line for line in run.stdout.splitlines() if "updating the fix pull request" in line]
     assert "403" in warning and "contents: write" in warning
+
+
+# review18 #5: the approval and the narrowing round write into a body fix_body built to fit; what
+# they write grows with the fixes and reasons, so each edit is fitted again, never losing the record.
+def _names(count: int) -> list[str]:
+    return [f"src/pkg/models/model_{i}/modeling_model_{i}.py:{j}-{j}" for i in range(count // 10 + 1)
+            for j in range(10)][:count]
+
+
+def test_a_fix_body_edited_with_many_unproven_fixes_stays_under_the_limit_with_its_record() -> None:
+    body = fix_body(_plan(), "main", "a" * 40)
+    unproven = _names(400)
+    edited = with_exclusions(body, [*UNPROVEN, *unproven])
+    edited = with_verification(edited, NARROWED_VERIFICATION.format(
+        sha="abcdef1", names=first_few([code_span(name) for name in unproven], MAX_NAMED)))
+    assert len(edited) > MAX_BODY  # what was sent to GitHub before
+    fitted_body = fitted(edited)
+    assert len(fitted_body) <= MAX_BODY and is_fix_pr(fitted_body)
+    assert exclusions_in(fitted_body) == (sorted({*UNPROVEN, *unproven}), "")
+    assert "and 380 more" in fitted_body and "Before:" not in fitted_body
+    assert "| `pkg/mod0.py` | 10 | GM101 |" in fitted_body  # rows go only after every snippet
+
+
+def test_the_record_written_is_one_the_next_run_can_read() -> None:
+    """More unproven fixes than the reader accepts (MAX_EXCLUDED): the record holds the first ones,
+    and the next round finds the rest, rather than a record read back as malformed."""
+    body = with_exclusions(fix_body(_plan(), "main", "a" * 40), _names(MAX_EXCLUDED + 500))
+    names, problem = exclusions_in(body)
+    assert (len(names), problem) == (MAX_EXCLUDED, "")
+    assert len(fitted(body)) <= MAX_BODY and exclusions_in(fitted(body)) == (names, "")
+
+
+def test_a_verdict_of_many_long_reasons_fits_the_review_and_the_description() -> None:
+    reasons = [f"entry point {i}: {'outputs differ in a long way. ' * 120}" for i in range(200)]
+    decision = Decision("REQUEST_CHANGES", reasons)
+    assert len(verification_status(decision, "b" * 40)) < 2 * MAX_STATUS
+    entries = [entry(name=f"pkg.model_{i}", verdict="worse: " + "slower " * 560) for i in range(200)]
+    review = review_body(report(*entries), decision, "b" * 40)
+    assert len(review) <= MAX_BODY and review.rstrip().endswith(VERIFY_MARKER)
+    assert "more entry point(s) in the job's log" in review

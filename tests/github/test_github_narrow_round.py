@@ -16,11 +16,12 @@ from typing import Any
 
 from approveworld import StepRun, _environment, _run
 from botworld import APP_BOT, MEMBER, RemoteWorld
-from fake_github import FakeGitHub
+from fake_github import MAX_BODY, FakeGitHub
 from test_github_approve import FULL_COVERAGE, entry, report
 from test_github_narrowing import BASE, BROKEN, EVERY_CALL, FIXED, SLOW, _slow_fix, _slow_line
 from world import REPO, BotRun
 
+from graphmend_bot.github.fixes.fix_pr import with_verification
 from graphmend_bot.github.fixes.narrowing import exclusions_in, fixes_of
 
 APP_TOKEN = "ghs_app_token"
@@ -230,3 +231,22 @@ def test_a_push_while_closing_a_fix_narrowed_to_nothing_keeps_the_branch(
     assert fix["state"] == "closed" and pushed, (run.stdout + run.stderr)
     assert world.remote.branch(FIX_BRANCH) == pushed[0]  # their commit is not deleted with the branch
     assert "the branch is kept" in (run.stdout + run.stderr)
+
+
+def test_a_fix_pull_request_near_githubs_limit_still_records_its_unproven_fixes(
+        tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """review18 #5: the approval writes its verdict and the record of unproven fixes into a body
+    built near GitHub's 65,536 characters; GitHub refused the edit and the record was lost, so the
+    narrowing never started. The description now gives up its snippets, never the record."""
+    world, fix = _world(tmp_path, fake_github)
+    start = "<details><summary>Before and after</summary>"
+    assert start in fix["body"]
+    padding = "\n".join(f"line {i} of a long snippet {'.' * 60}" for i in range(1200))
+    fix["body"] = with_verification(fix["body"], "Pending.")  # the verdict then writes a longer line
+    fix["body"] = fix["body"].replace(start, f"{start}\n\n```python\n{padding[:MAX_BODY - len(fix['body']) - 30]}\n```\n")
+    assert MAX_BODY - 30 < len(fix["body"]) <= MAX_BODY
+    done = _submit(world, fix, covered=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert len(fix["body"]) <= MAX_BODY and exclusions_in(fix["body"]) == ([_slow_fix()], ""), done.stdout
+    assert "Before and after of every rewrite are in the diff." in fix["body"]
+    assert len(_dispatches(fake_github, FIX_WORKFLOW)) == 1  # the narrowing round was asked for

@@ -47,6 +47,7 @@ from graphmend_bot.github.core.api import API_ERRORS, connect, describe
 from graphmend_bot.github.core.context import ActionError, read_context
 from graphmend_bot.github.core.markers import is_fix_pr
 from graphmend_bot.github.core.outputs import Log, append_summary, write_outputs
+from graphmend_bot.github.fixes.fix_body_fit import fitted
 from graphmend_bot.github.fixes.fix_pr import with_verification
 from graphmend_bot.github.fixes.narrow_round import HEAD_INPUT, PULL_INPUT
 from graphmend_bot.github.fixes.narrowing import (
@@ -133,7 +134,7 @@ def _mark_fix_pr(pr: PullRequest, decision: Decision, head_sha: str, excluded: l
     if decision.unproven_fixes:
         body = with_exclusions(body, [*excluded, *decision.unproven_fixes])
     try:
-        pr.edit(body=body)
+        pr.edit(body=fitted(body))
     except API_ERRORS as error:
         log.warning(describe(error, "updating the fix pull request's verification status"))
         return False

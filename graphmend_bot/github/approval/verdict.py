@@ -21,6 +21,7 @@ from functools import partial
 from typing import Any
 
 from graphmend_bot.fences import code_span
+from graphmend_bot.github.core.body_budget import GITHUB_BODY_LIMIT, body_size, clipped, lines_fitting
 from graphmend_bot.github.core.markers import VERIFY_MARKER
 from graphmend_bot.report.untrusted_text import markdown_text
 from graphmend_bot.verify.judgement import (
@@ -148,15 +149,25 @@ def review_body(report: Mapping[str, Any] | None, decision: Decision, head_sha: 
                         "request; GraphMend's next run leaves them out (they stay review suggestions), and the "
                         "narrowed pull request is verified again: "
                         + ", ".join(code_span(name) for name in decision.unproven_fixes[:MAX_PROVEN_LISTED]) + ".")
-    parts = [f"### GraphMend GPU verification of `{head_sha[:7]}`", "", verdict, ""]
+    # Up to 200 entry points, each with texts of up to 4,000 characters: the verdict and the table
+    # are cut to what GitHub accepts, or the review is refused and maintainers see no verdict.
+    parts = [f"### GraphMend GPU verification of `{head_sha[:7]}`", "", clipped(verdict, MAX_VERDICT), ""]
+    tail = [*proven_lines(decision), VERIFY_MARKER]
     if report is not None:
         original, rewritten = report.get("original") or {}, report.get("rewritten") or {}
         parts += [f"Original: {code_span(str(original.get('label', 'base')))}; rewritten: "
-                  f"{code_span(str(rewritten.get('label', 'head')))}. Speedup = original / rewritten.", "",
-                  results_table(report), ""]
-    parts += proven_lines(decision)
-    parts.append(VERIFY_MARKER)
-    return "\n".join(parts) + "\n"
+                  f"{code_span(str(rewritten.get('label', 'head')))}. Speedup = original / rewritten.", ""]
+        table = results_table(report).split("\n")
+        room = GITHUB_BODY_LIMIT - body_size([*parts, *tail]) - 100
+        shown = lines_fitting(table, room)
+        parts += table[:shown]
+        if shown < len(table):
+            parts.append(f"| ... {len(table) - shown} more entry point(s) in the job's log |")
+        parts.append("")
+    return "\n".join([*parts, *tail]) + "\n"
+
+
+MAX_VERDICT = 20_000
 
 
 def proven_lines(decision: Decision) -> list[str]:
@@ -178,9 +189,17 @@ def verification_status(decision: Decision, head_sha: str) -> str:
         return f"Verified on a GPU at `{short}`: {decision.removed} graph break(s) removed, outputs equal. Approved."
     if decision.differences:
         return (f"GPU verification at `{short}` did not approve: the changes are not exactly GraphMend's rewrite "
-                "of the base (" + markdown_text("; ".join(decision.differences)) + ").")
+                "of the base (" + _listed(decision.differences) + ").")
     if decision.reasons:
-        return f"GPU verification at `{short}` requested changes: " + markdown_text("; ".join(decision.reasons)) + "."
+        return f"GPU verification at `{short}` requested changes: " + _listed(decision.reasons) + "."
     narrowing = (f" GraphMend's next run leaves out the {len(decision.unproven_fixes)} unproven fix(es)."
                  if decision.unproven_fixes else "")
-    return f"GPU verification at `{short}` did not approve: " + markdown_text("; ".join(decision.unproven)) + "." + narrowing
+    return f"GPU verification at `{short}` did not approve: " + _listed(decision.unproven) + "." + narrowing
+
+
+# The fix pull request's description holds this line; the review holds every reason in full.
+MAX_STATUS = 3_000
+
+
+def _listed(texts: list[str]) -> str:
+    return markdown_text(clipped("; ".join(texts), MAX_STATUS))

@@ -23,3 +23,15 @@ def lines_fitting(lines: Sequence[str], room: int) -> int:
         if used > room:
             return count
     return len(lines)
+
+
+def first_few(items: Sequence[str], limit: int, separator: str = ", ") -> str:
+    """The first `limit` of `items` joined, and how many more there are: text a body repeats from a
+    list that grows with the project (fix names, reasons) stays bounded."""
+    shown = separator.join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def clipped(text: str, room: int) -> str:
+    """`text`, cut to `room` characters with a closing mark when longer."""
+    return text if len(text) <= room else text[: max(room - 14, 0)].rstrip() + " ... (cut)"

@@ -34,10 +34,12 @@ from graphmend_bot.fences import code_span
 from graphmend_bot.github.approval.gate import DEFAULT_BOT_LOGIN, PullFacts, refusal, valid_sha
 from graphmend_bot.github.approval.recompute import recompute_rewrite
 from graphmend_bot.github.core.api import API_ERRORS, EXECUTABLE, connect, describe, fetch_file, file_modes
+from graphmend_bot.github.core.body_budget import first_few
 from graphmend_bot.github.core.context import ActionContext
 from graphmend_bot.github.core.markers import is_fix_pr
 from graphmend_bot.github.core.outputs import Log
 from graphmend_bot.github.fixes.fix_after_review import dispatch_verify
+from graphmend_bot.github.fixes.fix_body_fit import fitted
 from graphmend_bot.github.fixes.fix_pr import (
     BOT_EMAIL,
     BOT_NAME,
@@ -50,6 +52,8 @@ from graphmend_bot.github.fixes.narrowing import exclusions_in
 
 PULL_INPUT = "narrow-fix-pull-request"  # the workflow_dispatch inputs the approval sends
 HEAD_INPUT = "head-sha"
+
+MAX_NAMED = 20  # fix names a description or comment lists; the record holds them all
 
 NARROWED_VERIFICATION = (
     "Narrowed to the fixes verification can prove (commit `{sha}`): no verify entry point executed {names}, "
@@ -114,7 +118,7 @@ def narrow_fix_pull(ctx: ActionContext, repo: Repository, number: int, head_sha:
         return f"not narrowed: {problem}"
     if not expected:
         close_fix(repo, facts.head_ref, f"Verification found that no verify entry point executes any of these "
-                  f"fixes ({', '.join(code_span(n) for n in excluded)}), so none can be proven and nothing is "
+                  f"fixes ({first_few([code_span(n) for n in excluded], MAX_NAMED)}), so none can be proven and nothing is "
                   "left to merge. They stay review suggestions; add an entry point that runs them to bring them "
                   "back. Closing.", log, only_at=head_sha)
         return "nothing proven is left: closed the fix pull request"
@@ -127,8 +131,8 @@ def narrow_fix_pull(ctx: ActionContext, repo: Repository, number: int, head_sha:
         return "nothing new to leave out (the head already is the narrowed rewrite): the round ends"
     if sha == "":
         return "the branch moved during the round: not overwritten"
-    body = with_verification(pr.body or "", NARROWED_VERIFICATION.format(
-        sha=sha[:7], names=", ".join(code_span(name) for name in excluded)))
+    body = fitted(with_verification(pr.body or "", NARROWED_VERIFICATION.format(
+        sha=sha[:7], names=first_few([code_span(name) for name in excluded], MAX_NAMED))))
     if body != pr.body:
         pr.edit(body=body)
     dispatch_verify(ctx, repo, number, log)

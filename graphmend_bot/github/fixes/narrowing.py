@@ -211,7 +211,7 @@ def with_exclusions(body: str, names: Iterable[str]) -> str:
     lines = body.rstrip("\n").split("\n")
     kept = [line for line, outside in zip(lines, outside_code_blocks(lines), strict=True)
             if not (outside and line.strip().startswith(EXCLUDED_PREFIX))]
-    names = sorted(set(names))
+    names = sorted(set(names))[:MAX_EXCLUDED]  # what exclusions_in reads back; the next round finds the rest
     if not names:
         return "\n".join(kept) + "\n"
     return "\n".join([*kept[:-1], excluded_marker(names), *kept[-1:]]) + "\n"
