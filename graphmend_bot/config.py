@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from graphmend_bot.analysis.public_api import SCOPES
+from graphmend_bot.analysis.python_target import parse_version
 from graphmend_bot.rules import ALL_RULES_BY_CODE
 
 CONFIG_FILES = (".graphmend.yml", ".graphmend.yaml", "pyproject.toml")
@@ -47,6 +48,9 @@ class Config:
     verify: dict[str, Any] = field(default_factory=dict)
     # A baseline file of findings to hide (baseline.py), relative to the config file.
     baseline: str | None = None
+    # The Python the project runs on ("3.11"): some breaks exist only before 3.12
+    # (analysis/python_target.py). None: requires-python's lower bound, else the running Python.
+    target_version: str | None = None
     # Not settings (no config key): the file this came from, for messages; and the baseline's
     # bytes when they are not the file's (a review reads the base commit's: github/review/base_baseline.py).
     source: str | None = field(default=None, metadata={"setting": False})
@@ -230,6 +234,10 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
                           f"got {notices!r}")
     if not isinstance(values.get("baseline", ""), str):
         raise ConfigError(f"{source}: baseline must be a path (a string)")
+    target = values.get("target_version")
+    if target is not None and not (isinstance(target, str) and parse_version(target)):
+        raise ConfigError(f"{source}: target-version must be a Python 3 version such as \"3.11\" or \"py311\", "
+                          f"got {target!r}")
     verify = values.get("verify", {})
     if not isinstance(verify, dict):
         raise ConfigError(f"{source}: verify must be a table")

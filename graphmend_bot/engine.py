@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from graphmend_bot.analysis import installed_packages
+from graphmend_bot.analysis import installed_packages, python_target
 from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls, on_added_line
 from graphmend_bot.analysis.base_comparison import Renamed, base_findings, blamed, changed_call_reach
 from graphmend_bot.analysis.caller_arguments import Unproven
@@ -219,9 +219,15 @@ class Workspace:
     def __init__(self, paths: Iterable[str], config: Config | None = None, jobs: int | None = None,
                  roots: Sequence[str] = (), cache: SummaryCache | None = None, whole_result: bool = False) -> None:
         self.config = config or Config()
+        paths = list(paths)
+        # The Python the project runs on decides some breaks; the resolved version is in the config,
+        # and so in every cache key.
+        version = python_target.project_version(self.config.target_version, [
+            Path(self.config.folder or (paths[0] if paths else "."))])
+        python_target.apply(version)
+        self.config = replace(self.config, target_version=f"{version[0]}.{version[1]}")
         forget_files()  # guard helpers judged in other files, by an earlier run of this process
         self.roots = list(roots)  # "module:callable" that `reachable` starts from (verify factories)
-        paths = list(paths)
         # A whole tree holds every entry point's module; a list of files (pre-commit) may not.
         self._whole_tree = any(os.path.isdir(path) for path in paths)
         # Files named one by one (pre-commit passes each): parsed for syntax even when nothing reaches them.

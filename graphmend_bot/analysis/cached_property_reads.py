@@ -35,14 +35,14 @@ _CACHED_PROPERTY = "functools.cached_property"
 
 
 def cached_property_reads(
-    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]], locked: bool = READ_TAKES_LOCK
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]], locked: bool | None = None
 ) -> list[TracedDraft]:
     """A finding at each read, in a traced frame of the checked tree, of a cached_property not
     computed in its class's `__init__`."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
-    if not locked:
+    if not (READ_TAKES_LOCK if locked is None else locked):
         return found
     called = {callee for callees in targets.values() for callee in callees}
     cached = {

@@ -171,9 +171,10 @@ class FrameSkips:
     whole frame is skipped, as for a loop. The same record says when a `try` statement's body
     breaks (GM661: Dynamo breaks at the `try` line, the point it resumes at)."""
 
-    def __init__(self, comprehensions_are_frames: bool = COMPREHENSIONS_ARE_FRAMES) -> None:
+    def __init__(self, comprehensions_are_frames: bool | None = None) -> None:
         # 3.12 runs comprehensions in the frame that holds them: no GM611, but the `try` lines stand
-        self._comprehensions_are_frames = comprehensions_are_frames
+        self._comprehensions_are_frames = (COMPREHENSIONS_ARE_FRAMES if comprehensions_are_frames is None
+                                           else comprehensions_are_frames)
         self.sites: list[int] = []  # in try or loop bodies so far
         self.kind: Kind = NOT_TENSOR
         self._frame_sites: list[int] = []  # in loop bodies, and try bodies with no point to resume at

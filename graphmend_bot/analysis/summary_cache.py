@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from graphmend_bot import __version__
+from graphmend_bot.analysis import python_target
 from graphmend_bot.analysis.added_calls import AddedCall, on_added_row
 from graphmend_bot.analysis.files import SourceFile
 from graphmend_bot.analysis.incremental import SolvedState
@@ -149,7 +150,7 @@ class SummaryCache:
 
     def summary_key(self, digest: str, source_file: SourceFile, dependency_calls: bool) -> str:
         return _file_key("summary", digest, source_file.module, source_file.is_package, dependency_calls,
-                         installed=installed_state())
+                         *python_target.judged_as(), installed=installed_state())
 
     @staticmethod
     def result_key(file_keys: Sequence[tuple[str, str]], walk_errors: Iterable[FileError], config: Config,
