@@ -189,6 +189,14 @@ def test_bad_input_is_reported_and_the_run_goes_on(write_tree, graphmend_cmd):
     assert "deep.py" not in out or "deep.py: error:" in out
 
 
+def test_a_named_notebook_is_said_to_be_skipped_not_reported_clean(write_tree, graphmend_cmd):
+    """A notebook's JSON parses as one Python dict literal: it was "checked" and found clean."""
+    root = write_tree({"n.ipynb": '{"cells": [{"cell_type": "code", "source": ["print(1)"]}], "nbformat": 4}\n'})
+    result = run(graphmend_cmd, root, "check", "n.ipynb")
+    assert "n.ipynb: error: skipped: a Jupyter notebook" in result.stdout and "jupyter nbconvert" in result.stdout
+    assert "No graph breaks found in 1 file" not in result.stdout
+
+
 def test_a_syntax_error_fails_the_run_when_the_file_is_named_or_a_model_imports_it(write_tree, graphmend_cmd):
     """Scope only flows through imports, so a script no model imports is never summarised: a tree's
     walk leaves its syntax to the linter, but named on the command line (pre-commit) it is parsed

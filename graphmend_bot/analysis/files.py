@@ -63,6 +63,10 @@ class SourceFile:
     is_package: bool
 
 
+NOTEBOOK_SKIPPED = ("skipped: a Jupyter notebook; graphmend checks Python source "
+                    "(export it with `jupyter nbconvert --to script` to check it)")
+
+
 def discover(paths: Iterable[str], exclude: Iterable[str] = (),
              exclude_root: str | None = None) -> tuple[list[SourceFile], list[FileError]]:
     """Expand files and directories into Python source files, in a stable order.
@@ -79,6 +83,9 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (),
         root = Path(raw)
         if not root.exists():
             errors.append(FileError(raw, "no such file or directory"))
+            continue
+        if root.is_file() and root.suffix == ".ipynb":  # JSON: it would parse as one dict literal, "clean"
+            errors.append(FileError(raw, NOTEBOOK_SKIPPED))
             continue
         candidates = [root] if root.is_file() else _walk(root, errors)
         for path in candidates:
