@@ -53,6 +53,10 @@ class FindingReporter(FunctionState):
         """`for i in torch.arange(n)`, `for k, i in enumerate(perm)` with `perm = torch.randperm(n)`, and
         the same in a comprehension: `i` is a 0-d tensor (tensor_rank.loop_scalars)."""
         self._scalars.update(tensor_rank.loop_scalars(target, iterable, self._one_dimensional, self.resolve_callee))
+        for name in tensor_rank.loop_numbers(target, iterable, self.resolve_callee):  # `for k in range(n)`
+            self._number_bindings[name] = self._number_bindings.get(name, 0) + 1
+            if self._number_bindings[name] == self._bindings.get(name, 0):
+                self._numbers.add(name)
 
     def is_python_sequence(self, node: ast.expr) -> bool:
         return (
@@ -263,6 +267,16 @@ class FindingReporter(FunctionState):
         draft = self._draft(rule, node, message, deps, None)
         if masks and draft is not None:
             self.summary.mask_index_drafts.append((masks, draft))
+
+    def report_if_scalar_returns(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind,
+                                 gb_id: str | None = None) -> None:
+        """`key` is only what call sites return (`x[:, best(s)]`, `i = self._pick(x)`): the draft
+        stands when every callee of each returns a 0-d tensor on every path (scalar_returns.py)."""
+        if not key.is_call_result:
+            return
+        draft = self._draft(rule, node, message, deps, gb_id)
+        if draft is not None:
+            self.summary.scalar_index_drafts.append((tuple(sorted(call.site for call in key.calls)), draft))
 
     def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.

@@ -70,7 +70,7 @@ class FunctionState:
         "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
         "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
-        "returned_element_functions", "returned_functions", "returns", "self_name", "summary", "tuple_fields",
+        "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "tuple_fields",
         "tuples", "unpacked",
     )
 
@@ -162,6 +162,7 @@ class FunctionState:
         self.attribute_writes: list[tuple[str, Kind]] = []
         self.attribute_masks: dict[str, bool] = {}  # per attribute written: whether every write stores a mask
         self.mask_returns: set[int] | None = set()  # FunctionSummary.mask_returns, None once a return is no mask
+        self.scalar_returns: set[int] | None = set()  # FunctionSummary.scalar_returns, the same for 0-d tensors
         self.returned_functions: set[str] = set()
         self.returned_element_functions: set[tuple[int, str]] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
@@ -319,8 +320,14 @@ class FunctionState:
         prefix = self._tuple_prefixes.get(value.id)
         return prefix[0] if prefix is not None and prefix[1] == returned else None
 
-    def return_mask(self, returned: Kind) -> None:
-        """Whether this `return` may give a mask: one itself, or what a call site returns."""
+    def return_mask(self, returned: Kind, scalar: bool) -> None:
+        """Whether this `return` may give a mask, or a 0-d tensor (`scalar`: one by construction):
+        one itself, or what a call site returns."""
+        if self.scalar_returns is not None and not scalar:
+            if returned.is_call_result:
+                self.scalar_returns.update(call.site for call in returned.calls)
+            else:
+                self.scalar_returns = None
         if self.mask_returns is None or (returned.boolean and returned.is_tensor):
             return
         if returned.is_call_result:

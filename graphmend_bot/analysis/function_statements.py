@@ -107,16 +107,16 @@ class StatementVisitor(ExpressionEvaluator):
                     self.returns |= Kind.union(elements)
                     self.return_shapes.append(elements)
                     self.output_shapes.append(elements)
-                    self.mask_returns = None
+                    self.mask_returns = self.scalar_returns = None
                 else:
                     returned = self.expr(node.value, env)
                     self.returns |= returned
-                    self.return_mask(returned)
+                    self.return_mask(returned, self.is_scalar_tensor(node.value))
                     self.return_shapes.append(shape := self._returned_tuple(node.value, returned))
                     self.output_shapes.append(shape or statement_forms.output_fields(node.value, env))
                 self._record_returned_collections(node.value)
             else:
-                self.mask_returns = None
+                self.mask_returns = self.scalar_returns = None
             return True
         elif isinstance(node, ast.Raise):
             # Built on the error path only, never traced, unless a handler here catches it (GM625)

@@ -241,6 +241,12 @@ class Checker(Protocol):
         gives a mask, an attribute every write stores one in (analysis/masks.py)."""
         ...
 
+    def report_if_scalar_returns(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind,
+                                 gb_id: str | None = None) -> None:
+        """A finding at `node` (`x[key]`), standing when `key` is what call sites return and each
+        callee returns a 0-d tensor on every path (`return scores.argmax()`: analysis/scalar_returns.py)."""
+        ...
+
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,
                                      deps: Kind, gb_id: str | None = None) -> None:
         """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and
