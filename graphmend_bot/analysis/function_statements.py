@@ -86,6 +86,7 @@ class StatementVisitor(ExpressionEvaluator):
                 opens_file |= statement_forms.is_builtin_call(item.context_expr, "open", self.builtin_of)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)
+                    self.entered_as(item)  # `with contextlib.ExitStack() as stack:`
             with manager_bodies.walked_body(self, node):  # GM660 asks what the body breaks
                 leaves = self.block(node.body, env)
             if opens_file:

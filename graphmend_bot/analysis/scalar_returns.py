@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 def scalars_made_elsewhere(
-    program: Program, targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
+    program: Program,
+    targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
     holds: Callable[[FunctionId, Kind], bool],
 ) -> list[TracedDraft]:
     """The drafts of traced `x[key]` whose key is a 0-d tensor a helper returns."""
