@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     narrowing,
     numpy_values,
     parameter_guards,
+    statement_forms,
     tensor_rank,
     uninitialized_modules,
 )
@@ -49,10 +50,14 @@ class FindingReporter(FunctionState):
         elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve_callee):
             self._one_dimensional.add(name)
 
+    def is_parameter_loop_variable(self, name: str) -> bool:
+        return name in self._parameter_loops
+
     def bind_loop_scalar(self, target: ast.expr, iterable: ast.expr) -> None:
         """`for i in torch.arange(n)`, `for k, i in enumerate(perm)` with `perm = torch.randperm(n)`, and
         the same in a comprehension: `i` is a 0-d tensor (tensor_rank.loop_scalars)."""
         self._scalars.update(tensor_rank.loop_scalars(target, iterable, self._one_dimensional, self.resolve_callee))
+        self._parameter_loops.update(statement_forms.parameter_loop_names(target, iterable))
         for name in tensor_rank.loop_numbers(target, iterable, self.resolve_callee):  # `for k in range(n)`
             self._number_bindings[name] = self._number_bindings.get(name, 0) + 1
             if self._number_bindings[name] == self._bindings.get(name, 0):

@@ -43,6 +43,10 @@ class Checker(Protocol):
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
 
+    def is_parameter_loop_variable(self, name: str) -> bool:
+        """`name` is bound by `for name in m.parameters()` (or `named_parameters()`'s value) here."""
+        ...
+
     def is_python_sequence(self, node: ast.expr) -> bool:
         """`node` is a Python list, tuple or range, or a tensor's `.shape`, not a tensor: a display, a
         comprehension, a local bound to a list, `range(...)`."""
