@@ -245,6 +245,17 @@ class ObjectTracker(FindingReporter):
             if isinstance(element, ast.Name):
                 self.unpacked[element.id] = f"element:{index}>{ref}"
 
+    def constructor_of(self, value: ast.expr) -> str | None:
+        """What built the value a local is bound to (`_constructor_ref`); `t.as_subclass(Cls)` builds
+        a `Cls`, a tensor subclass: a method of it that breaks is GB0092 at the call, as on any
+        object built in traced code (measured: benchmarks/spellings/rf_reconstruction.py)."""
+        if not isinstance(value, ast.Call):
+            return None
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr == "as_subclass" and len(value.args) == 1 and not value.keywords:
+            return self._constructor_ref(value.args[0])
+        return self._constructor_ref(func)
+
     def _constructor_ref(self, func: ast.expr) -> str | None:
         """What built a value: `Cls(...)` -> "name:Cls"; `make(...)` where `make` holds the
         result of `select(...)` -> "returned:name:select" (what select returns, called)."""

@@ -249,7 +249,7 @@ class StatementVisitor(ExpressionEvaluator):
                 self._numbers.add(name)
         if numpy_values.is_ndarray(value, self._ndarrays, self.resolve):
             self._ndarrays.add(name)
-        constructor = self._constructor_ref(value.func) if isinstance(value, ast.Call) else None
+        constructor = self.constructor_of(value)
         if constructor is not None and name not in classes:
             self.instances[name] = constructor
             if (id(node) in self._top_level and names_a_class(constructor)
