@@ -333,8 +333,6 @@ REASONS: dict[str, tuple[str, str]] = {
                          "GB0142; Dynamo names them GB0262 only when the `with` comes before any tensor "
                          "operation of the frame (measured both ways), which depends on what ran before"),
     # measured on torch 2.13: tensors, autograd, checks
-    "GB0125": (_RUNTIME, "`x.requires_grad_()` on a graph input (tests/coverage_probes/gb0125_*); on a parameter of "
-                         "an inlined function, an intermediate, the same line is GB8985, which GM701 reports"),
     "GB0129": (_RUNTIME, _SPARSE_IN_GRAPH), "GB0130": (_RUNTIME, _SPARSE_IN_GRAPH),
     "GB0153": (_RUNTIME, _SPECIALIZED_MODULE), "GB0281": (_RUNTIME, _SPECIALIZED_MODULE),
     "GB0202": (_RUNTIME, _SPECIALIZED_MODULE),

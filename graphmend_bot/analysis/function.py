@@ -113,6 +113,8 @@ class FunctionAnalyzer(StatementVisitor):
         # a path that falls off the end returns None
         if self.mask_returns is not None and always_returns and self.returns.nonempty:
             self.summary.mask_returns = tuple(sorted(self.mask_returns))
+        if self.scalar_returns is not None and always_returns and self.returns.nonempty:
+            self.summary.scalar_returns = tuple(sorted(self.scalar_returns))
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
         self.summary.returned_element_functions = tuple(sorted(self.returned_element_functions))
         self.summary.skipped_frame_drafts = self._frame_skips.finish()

@@ -17,6 +17,7 @@ from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.analysis.stdlib_objects import built_class, held_name
+from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import TENSOR, Kind
 
 
@@ -244,6 +245,17 @@ class ObjectTracker(FindingReporter):
             if isinstance(element, ast.Name):
                 self.unpacked[element.id] = f"element:{index}>{ref}"
 
+    def constructor_of(self, value: ast.expr) -> str | None:
+        """What built the value a local is bound to (`_constructor_ref`); `t.as_subclass(Cls)` builds
+        a `Cls`, a tensor subclass: a method of it that breaks is GB0092 at the call, as on any
+        object built in traced code (measured: benchmarks/spellings/rf_reconstruction.py)."""
+        if not isinstance(value, ast.Call):
+            return None
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr == "as_subclass" and len(value.args) == 1 and not value.keywords:
+            return self._constructor_ref(value.args[0])
+        return self._constructor_ref(func)
+
     def _constructor_ref(self, func: ast.expr) -> str | None:
         """What built a value: `Cls(...)` -> "name:Cls"; `make(...)` where `make` holds the
         result of `select(...)` -> "returned:name:select" (what select returns, called)."""
@@ -292,6 +304,16 @@ class ObjectTracker(FindingReporter):
                 and self.self_name not in env):
             return f"attr:{receiver.value.attr}[]"
         return None
+
+    def entered_as(self, item: ast.withitem) -> None:
+        """`with Cls(...) as name:` binds what `Cls.__enter__` returns: the manager itself for the
+        standard-library classes whose `__enter__` returns `self` (`contextlib.ExitStack`), whose
+        methods are then judged as those of an object built here (`stack.enter_context(cm)`)."""
+        target, manager = item.optional_vars, item.context_expr
+        if isinstance(target, ast.Name) and isinstance(manager, ast.Call):
+            built = self.resolve(manager.func)
+            if built in V.ENTER_RETURNS_SELF:
+                self.built_by[target.id] = built
 
     def _stdlib_method_call(self, call: ast.Call, func: ast.expr) -> None:
         """`obj.method(...)` on an object of a standard-library class: built in this function

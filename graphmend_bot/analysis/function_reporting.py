@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     narrowing,
     numpy_values,
     parameter_guards,
+    statement_forms,
     tensor_rank,
     uninitialized_modules,
 )
@@ -49,10 +50,18 @@ class FindingReporter(FunctionState):
         elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve_callee):
             self._one_dimensional.add(name)
 
+    def is_parameter_loop_variable(self, name: str) -> bool:
+        return name in self._parameter_loops
+
     def bind_loop_scalar(self, target: ast.expr, iterable: ast.expr) -> None:
         """`for i in torch.arange(n)`, `for k, i in enumerate(perm)` with `perm = torch.randperm(n)`, and
         the same in a comprehension: `i` is a 0-d tensor (tensor_rank.loop_scalars)."""
         self._scalars.update(tensor_rank.loop_scalars(target, iterable, self._one_dimensional, self.resolve_callee))
+        self._parameter_loops.update(statement_forms.parameter_loop_names(target, iterable))
+        for name in tensor_rank.loop_numbers(target, iterable, self.resolve_callee):  # `for k in range(n)`
+            self._number_bindings[name] = self._number_bindings.get(name, 0) + 1
+            if self._number_bindings[name] == self._bindings.get(name, 0):
+                self._numbers.add(name)
 
     def is_python_sequence(self, node: ast.expr) -> bool:
         return (
@@ -263,6 +272,16 @@ class FindingReporter(FunctionState):
         draft = self._draft(rule, node, message, deps, None)
         if masks and draft is not None:
             self.summary.mask_index_drafts.append((masks, draft))
+
+    def report_if_scalar_returns(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind,
+                                 gb_id: str | None = None) -> None:
+        """`key` is only what call sites return (`x[:, best(s)]`, `i = self._pick(x)`): the draft
+        stands when every callee of each returns a 0-d tensor on every path (scalar_returns.py)."""
+        if not key.is_call_result:
+            return
+        draft = self._draft(rule, node, message, deps, gb_id)
+        if draft is not None:
+            self.summary.scalar_index_drafts.append((tuple(sorted(call.site for call in key.calls)), draft))
 
     def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.

@@ -62,7 +62,7 @@ class FunctionState:
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
         "_globals", "_handled", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
-        "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_python_params", "_rare_depth",
+        "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_parameter_loops", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_shadowed_builtins", "_sized_params", "_sizes",
         "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
@@ -70,7 +70,7 @@ class FunctionState:
         "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "output_shapes", "partials", "properties", "python_keys",
         "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
-        "returned_element_functions", "returned_functions", "returns", "self_name", "summary", "tuple_fields",
+        "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "tuple_fields",
         "tuples", "unpacked",
     )
 
@@ -162,6 +162,7 @@ class FunctionState:
         self.attribute_writes: list[tuple[str, Kind]] = []
         self.attribute_masks: dict[str, bool] = {}  # per attribute written: whether every write stores a mask
         self.mask_returns: set[int] | None = set()  # FunctionSummary.mask_returns, None once a return is no mask
+        self.scalar_returns: set[int] | None = set()  # FunctionSummary.scalar_returns, the same for 0-d tensors
         self.returned_functions: set[str] = set()
         self.returned_element_functions: set[tuple[int, str]] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
@@ -255,6 +256,7 @@ class FunctionState:
         self._one_dimensional: set[str] = set()  # locals bound to a 1-d tensor by construction (tensor_rank.py)
         self._numbers: set[str] = set()  # locals every binding of which is a Python number (tensor_rank.py)
         self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
+        self._parameter_loops: set[str] = set()  # `p` of `for p in m.parameters()` (is_parameter_loop_variable)
 
     def forget(self, name: str) -> None:
         """What was known of a local's value, once it is bound again."""
@@ -267,6 +269,7 @@ class FunctionState:
         self._one_dimensional.discard(name)
         self._numbers.discard(name)
         self._ndarrays.discard(name)
+        self._parameter_loops.discard(name)
         self.guards.pop(name, None)
         self.aliases.pop(name, None)
         self.instances.pop(name, None)
@@ -319,8 +322,14 @@ class FunctionState:
         prefix = self._tuple_prefixes.get(value.id)
         return prefix[0] if prefix is not None and prefix[1] == returned else None
 
-    def return_mask(self, returned: Kind) -> None:
-        """Whether this `return` may give a mask: one itself, or what a call site returns."""
+    def return_mask(self, returned: Kind, scalar: bool) -> None:
+        """Whether this `return` may give a mask, or a 0-d tensor (`scalar`: one by construction):
+        one itself, or what a call site returns."""
+        if self.scalar_returns is not None and not scalar:
+            if returned.is_call_result:
+                self.scalar_returns.update(call.site for call in returned.calls)
+            else:
+                self.scalar_returns = None
         if self.mask_returns is None or (returned.boolean and returned.is_tensor):
             return
         if returned.is_call_result:

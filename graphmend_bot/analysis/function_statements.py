@@ -86,6 +86,7 @@ class StatementVisitor(ExpressionEvaluator):
                 opens_file |= statement_forms.is_builtin_call(item.context_expr, "open", self.builtin_of)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)
+                    self.entered_as(item)  # `with contextlib.ExitStack() as stack:`
             with manager_bodies.walked_body(self, node):  # GM660 asks what the body breaks
                 leaves = self.block(node.body, env)
             if opens_file:
@@ -107,16 +108,16 @@ class StatementVisitor(ExpressionEvaluator):
                     self.returns |= Kind.union(elements)
                     self.return_shapes.append(elements)
                     self.output_shapes.append(elements)
-                    self.mask_returns = None
+                    self.mask_returns = self.scalar_returns = None
                 else:
                     returned = self.expr(node.value, env)
                     self.returns |= returned
-                    self.return_mask(returned)
+                    self.return_mask(returned, self.is_scalar_tensor(node.value))
                     self.return_shapes.append(shape := self._returned_tuple(node.value, returned))
                     self.output_shapes.append(shape or statement_forms.output_fields(node.value, env))
                 self._record_returned_collections(node.value)
             else:
-                self.mask_returns = None
+                self.mask_returns = self.scalar_returns = None
             return True
         elif isinstance(node, ast.Raise):
             # Built on the error path only, never traced, unless a handler here catches it (GM625)
@@ -248,7 +249,7 @@ class StatementVisitor(ExpressionEvaluator):
                 self._numbers.add(name)
         if numpy_values.is_ndarray(value, self._ndarrays, self.resolve):
             self._ndarrays.add(name)
-        constructor = self._constructor_ref(value.func) if isinstance(value, ast.Call) else None
+        constructor = self.constructor_of(value)
         if constructor is not None and name not in classes:
             self.instances[name] = constructor
             if (id(node) in self._top_level and names_a_class(constructor)

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.value_class import is_property
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
@@ -65,7 +66,10 @@ class AttributeTypes:
     """Module state that holds tensors: `self.x = torch.zeros(...)`, `register_buffer`,
     `nn.Parameter`, `self.y0 = y0` once a tensor reaches `y0`. A read of `self.x` in a method of
     class C is a tensor when a write in C, a base or a subclass stores one (over-approximate
-    within the tree); a write of a float, a flag or a submodule never makes it one."""
+    within the tree); a write of a float, a flag or a submodule never makes it one. A property
+    counts as a write of what its getter returns: Dynamo inlines the getter at each read
+    (`if self.ready:` on `return self.count > 0` breaks as the comparison does, GB0170, measured in
+    benchmarks/spellings/br_helper_predicate.py)."""
 
     def __init__(self, program: Program, traced: set[FunctionId]) -> None:
         self.program = program
@@ -76,6 +80,12 @@ class AttributeTypes:
             if function.class_qualname is not None
             for attribute, kind in function.attribute_writes
             if kind.nonempty
+        ] + [
+            ((module, qualname), (module, function.class_qualname), function.name, function.returns)
+            for module, summary in program.modules.items()
+            for qualname, function in summary.functions.items()
+            if function.class_qualname is not None and function.returns.nonempty
+            and is_property(function.decorators)
         ]
         self.tensors: set[tuple[ClassId, str]] = set()
         self._held_classes: dict[tuple[ClassId, str], tuple[ClassId, ...]] = {}

@@ -33,7 +33,7 @@ def masks_made_elsewhere(
     """The drafts of traced `x[key]` whose key is a mask a helper returns or an attribute holds."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    returns_mask = _MaskReturns(program, targets)
+    returns_mask = MaskReturns(program, targets)
     found: list[TracedDraft] = []
     for fid in program.traced_in_order():
         function = program.function(fid)
@@ -48,13 +48,16 @@ def masks_made_elsewhere(
     return found
 
 
-class _MaskReturns:
+class MaskReturns:
     """Which functions return a mask on every path: each `return` one itself, or what a call
-    site returns whose callees all do (`FunctionSummary.mask_returns`), recursion not counted."""
+    site returns whose callees all do (`FunctionSummary.mask_returns`), recursion not counted.
+    With `field="scalar_returns"`, the same for 0-d tensors (scalar_returns.py)."""
 
-    def __init__(self, program: Program, targets: Mapping[tuple[FunctionId, int], list[FunctionId]]) -> None:
+    def __init__(self, program: Program, targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
+                 field: str = "mask_returns") -> None:
         self.program = program
         self.targets = targets
+        self.field = field
         self.known: dict[FunctionId, bool] = {}
 
     def at(self, fid: FunctionId, site: int) -> bool:
@@ -76,7 +79,7 @@ class _MaskReturns:
     def returns_mask(self, fid: FunctionId) -> bool:
         if fid not in self.known:
             self.known[fid] = False  # a cycle back to it gives no mask
-            sites = self.program.function(fid).mask_returns
+            sites: tuple[int, ...] | None = getattr(self.program.function(fid), self.field)
             self.known[fid] = sites is not None and all(self.at(fid, site) for site in sites)
         return self.known[fid]
 

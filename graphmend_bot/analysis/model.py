@@ -90,6 +90,9 @@ class FunctionSummary:
     # must return masks too; None otherwise. Indexing with a call's result is then boolean-mask
     # indexing (masks.py).
     mask_returns: tuple[int, ...] | None = None
+    # The same for a 0-d tensor by construction (`return scores.argmax()`, tensor_rank.py): indexing
+    # with a call's result then reads it back as an int (scalar_returns.py).
+    scalar_returns: tuple[int, ...] | None = None
     return_elements_sized: tuple[bool, ...] | None = None
     drafts: list[Draft] = field(default_factory=list)
     # Parameters assumed to be tensors only because the function is an entry point (a forward
@@ -201,6 +204,9 @@ class FunctionSummary:
     # bool tensor, which only the scope solver knows (masks.py).
     mask_attributes: tuple[str, ...] = ()
     mask_index_drafts: list[tuple[tuple[str, ...], Draft]] = field(default_factory=list)
+    # (the call sites, draft) of `x[key]` whose key is only what those sites return: it stands when
+    # each returns a 0-d tensor on every path (scalar_returns.py).
+    scalar_index_drafts: list[tuple[tuple[int, ...], Draft]] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and

@@ -51,6 +51,7 @@ from graphmend_bot.analysis.public_api import (
 )
 from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
 from graphmend_bot.analysis.receiver_breaks import ReceiverBreaks
+from graphmend_bot.analysis.scalar_returns import scalars_made_elsewhere
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
@@ -1143,6 +1144,7 @@ class Program:
         result += object_method_super_calls(self)
         result += object_operations(self, solver.holds)
         result += masks_made_elsewhere(self, solver.targets, solver.holds)
+        result += scalars_made_elsewhere(self, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
         result += cached_property_reads(self, solver.targets)
         result += manager_without_yield_calls(self, solver.targets)

@@ -173,3 +173,15 @@ def builds_dict(value: ast.expr) -> bool:
     """`{...}`, a dict comprehension or `dict(...)`: iterated (and sorted) by its keys."""
     return isinstance(value, (ast.Dict, ast.DictComp)) or (
         isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict")
+
+
+def parameter_loop_names(target: ast.expr, iterable: ast.expr) -> list[str]:
+    """The parameter `for target in iterable` binds: `p` of `for p in m.parameters()` and of
+    `for name, p in m.named_parameters()` (nn.Parameters, graph inputs that require grad)."""
+    method = iterable.func.attr if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) else ""
+    if method == "parameters" and isinstance(target, ast.Name):
+        return [target.id]
+    if method == "named_parameters" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        value = target.elts[1]
+        return [value.id] if isinstance(value, ast.Name) else []
+    return []

@@ -292,6 +292,7 @@ def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
     summary.manager_body_drafts = _unsuppressed_entries(lines, summary.manager_body_drafts)
     summary.try_body_drafts = _unsuppressed_entries(lines, summary.try_body_drafts)
     summary.mask_index_drafts = _unsuppressed(lines, summary.mask_index_drafts)
+    summary.scalar_index_drafts = _unsuppressed(lines, summary.scalar_index_drafts)
     summary.metaclass_call_drafts = [
         d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
     ]
@@ -375,6 +376,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.super_object_drafts = []
     summary.object_operand_drafts = []
     summary.mask_index_drafts = []
+    summary.scalar_index_drafts = []
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:

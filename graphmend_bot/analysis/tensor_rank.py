@@ -16,7 +16,8 @@ elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.de
 1-d `limits` is 1-d and indexes by gathering), and `torch.bucketize(s, boundaries)` /
 `torch.searchsorted(boundaries, s)` of one (torchcde's `_interpret_t`; measured on torch 2.13 in
 tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering);
-a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers);
+a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers,
+and its element `torch.randint(0, n, (1,))[0]` is 0-d);
 the loop variable over a 1-d tensor by construction (`iterates_scalars`: `for i in torch.arange(n)`), in
 a comprehension too, and through `enumerate`/`zip` (`loop_scalars`); an element of one (`perm[0]`).
 """
@@ -88,6 +89,9 @@ def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> boo
     if name == "torch.tensor":
         values = node.args[0] if node.args else None
         return isinstance(values, (ast.List, ast.Tuple)) and all(python_number(v, resolve=resolve) for v in values.elts)
+    if name == "torch.randint":  # `torch.randint(0, n, (k,))`: a size of one element
+        sizes = _sizes(node)
+        return len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)) and len(sizes[0].elts) == 1
     return name in _ONE_DIMENSIONAL_FACTORIES
 
 
@@ -105,6 +109,21 @@ def loop_scalars(target: ast.expr, iterable: ast.expr, vectors: Set[str], resolv
     if iterable.func.id == "zip" and len(iterable.args) == len(target.elts):
         return [name for element, part in zip(target.elts, iterable.args)
                 for name in loop_scalars(element, part, vectors, resolve)]
+    return []
+
+
+def loop_numbers(target: ast.expr, iterable: ast.expr, resolve: Resolve) -> list[str]:
+    """The names `for target in iterable` binds to Python ints: the target over `range(...)`, and the
+    count of `enumerate(...)` (so `perm[k]` of a 1-d `perm` is 0-d: measured on torch 2.13,
+    benchmarks/spellings/dd_loop_over_attribute.py)."""
+    if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)):
+        return []
+    builtin = resolve(iterable.func) == f"builtins.{iterable.func.id}"
+    if builtin and iterable.func.id == "range" and isinstance(target, ast.Name):
+        return [target.id]
+    if builtin and iterable.func.id == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        count = target.elts[0]
+        return [count.id] if isinstance(count, ast.Name) else []
     return []
 
 
@@ -165,8 +184,13 @@ def _bound(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolv
 def _empty_size(call: ast.Call) -> bool:
     """`torch.randint(0, n, ())`, `torch.randint(n, size=())`: a draw of size `()` is 0-d (the size is
     the last of two or three positional arguments, or `size=`)."""
-    sizes = [k.value for k in call.keywords if k.arg == "size"] or (call.args[-1:] if len(call.args) in (2, 3) else [])
+    sizes = _sizes(call)
     return len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)) and not sizes[0].elts
+
+
+def _sizes(call: ast.Call) -> list[ast.expr]:
+    """The size of a `torch.randint` call: the last of two or three positional arguments, or `size=`."""
+    return [k.value for k in call.keywords if k.arg == "size"] or (call.args[-1:] if len(call.args) in (2, 3) else [])
 
 
 def _int(node: ast.expr) -> bool:

@@ -43,6 +43,10 @@ class Checker(Protocol):
         """`node` is a 0-d tensor by how it is made (`t.argmax()`, `nz[0][0]`), when a tensor at all."""
         ...
 
+    def is_parameter_loop_variable(self, name: str) -> bool:
+        """`name` is bound by `for name in m.parameters()` (or `named_parameters()`'s value) here."""
+        ...
+
     def is_python_sequence(self, node: ast.expr) -> bool:
         """`node` is a Python list, tuple or range, or a tensor's `.shape`, not a tensor: a display, a
         comprehension, a local bound to a list, `range(...)`."""
@@ -239,6 +243,12 @@ class Checker(Protocol):
         """A finding at `node` (`x[key]`), standing when `deps` make it a tensor and each atom of
         `key`, a helper's result or `self.NAME`, is a bool tensor: a helper every `return` of which
         gives a mask, an attribute every write stores one in (analysis/masks.py)."""
+        ...
+
+    def report_if_scalar_returns(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind,
+                                 gb_id: str | None = None) -> None:
+        """A finding at `node` (`x[key]`), standing when `key` is what call sites return and each
+        callee returns a 0-d tensor on every path (`return scores.argmax()`: analysis/scalar_returns.py)."""
         ...
 
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,

@@ -100,11 +100,13 @@ def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
     key = subscript.slice
     elements = key.elts if isinstance(key, ast.Tuple) else [key]
     sequence = checker.is_python_sequence(subscript.value)  # `[0.5, 1.0][i]`, `parts[i]`, `x.shape[i]`
+    message = "A 0-d tensor used as an index is converted to a Python int"
     if (owner.is_tensor or sequence) and any(
         not isinstance(e, ast.Slice) and checker.is_scalar_tensor(e) for e in elements
     ):
-        checker.report(rule, subscript, "A 0-d tensor used as an index is converted to a Python int", index,
-                       gb_id=None if sequence else INDEX_READ)
+        checker.report(rule, subscript, message, index, gb_id=None if sequence else INDEX_READ)
+    elif owner.is_tensor:  # `x[:, best(s)]`: a helper's result, 0-d when every `return` of it is
+        checker.report_if_scalar_returns(rule, subscript, message, index, index, gb_id=INDEX_READ)
 
 
 INDEX_READ = "GB0033"
@@ -158,7 +160,9 @@ RULE = Rule(
         "higher rank broadcasts the index, which then gathers, "
         "`x[mask.nonzero(as_tuple=True)[0][0] + 1]`, the loop variable of `for i in torch.arange(n)`, "
         "`torch.randperm(n)` or `torch.tensor([2, 0, 1])`: a 1-d tensor yields 0-d ones; in a comprehension and "
-        "through `enumerate`/`zip` too, and an element of one, `torch.randperm(n)[0]`), and a tensor that picks the module to call "
+        "through `enumerate`/`zip` too, and an element of one, `torch.randperm(n)[0]`, `perm[k]` over `range(n)`, "
+        "`torch.randint(0, n, (1,))[0]`; what a helper returns when its every `return` is one, "
+        "`x[:, best(s)]` with `return s.argmax()`), and a tensor that picks the module to call "
         "from a container (`self.experts[scores.argmax()](x)`), and `v in t` on a tensor (`if 3 in ids:`)."
     ),
     why="These call `.item()` under the hood, with the same graph break.",

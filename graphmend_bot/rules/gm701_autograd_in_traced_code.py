@@ -10,6 +10,9 @@ Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py)
 - `torch.autograd.grad(...)`: GB9186;
 - `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function);
 - `t.requires_grad = flag`, on any tensor or parameter, True or False: GB0206;
+- `p.requires_grad_(False)` on a parameter (`for p in self.teacher.parameters()`,
+  `self.teacher.weight`), a graph input that requires grad: GB0125 (on an intermediate it is a
+  no-op and traces);
 - a torch function building a tensor with `requires_grad=True` (`torch.zeros(3, requires_grad=True)`,
   `torch.tensor`, `randn`, `full`, `arange`, `linspace`, `eye`, the `*_like` factories): GB0225
   (`requires_grad=False` traces; tests/coverage_probes/gb0225_factory_requires_grad.py).
@@ -33,6 +36,7 @@ TENSOR_BACKWARD = "GB0123"
 AUTOGRAD_BACKWARD = "GB0007"
 SET_REQUIRES_GRAD = "GB0206"  # "setattr() on Tensor.requires_grad", on a parameter too
 CREATED_REQUIRING_GRAD = "GB0225"  # "Attempted to use tensor creation function with requires_grad=True"
+FREEZE_INPUT = "GB0125"  # "Unsupported Tensor.requires_grad_() call", on a graph input
 
 
 def _turns_off(call: ast.Call) -> bool:
@@ -41,8 +45,27 @@ def _turns_off(call: ast.Call) -> bool:
     return isinstance(flag, ast.Constant) and flag.value is False
 
 
+def _parameter(checker: Checker, node: ast.expr) -> bool:
+    """`p` of `for p in m.parameters()`, or a submodule's `self.encoder.weight` / `.bias`: an
+    nn.Parameter, a graph input that requires grad."""
+    if isinstance(node, ast.Name):
+        return checker.is_parameter_loop_variable(node.id)
+    owner = node.value if isinstance(node, ast.Attribute) and node.attr in ("weight", "bias") else None
+    while isinstance(owner, ast.Attribute):
+        owner = owner.value
+        if isinstance(owner, ast.Name):
+            return owner.id == "self"
+    return False
+
+
 def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
-    if not _turns_off(call):
+    if _turns_off(call):
+        # On a parameter, a graph input that requires grad: freezing it is a metadata change of an
+        # input Dynamo refuses (GB0125, measured: tests/coverage_probes/gb0125_freeze_parameter.py).
+        if isinstance(call.func, ast.Attribute) and _parameter(checker, call.func.value):
+            checker.report(rule, call, "`requires_grad_(False)` on a parameter in traced code breaks the graph",
+                           TENSOR, gb_id=FREEZE_INPUT)
+    else:
         # Built here (`torch.zeros_like(q).requires_grad_()`): an intermediate, which breaks with grad
         # enabled. A parameter may be a graph input (explain: no break): no mode is claimed for it.
         checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver, gb_id=REQUIRES_GRAD_,
@@ -84,10 +107,10 @@ RULE = Rule(
     name="autograd-in-traced-code",
     family="autograd state",
     gb_id=REQUIRES_GRAD_,
-    other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD, SET_REQUIRES_GRAD, CREATED_REQUIRING_GRAD),
+    other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD, SET_REQUIRES_GRAD, CREATED_REQUIRING_GRAD, FREEZE_INPUT),
     summary=(
         "Flags autograd state changes and autograd calls in traced code: `t.requires_grad_()`, "
-        "`t.requires_grad = flag`, a tensor built with `requires_grad=True` (`torch.zeros(n, requires_grad=True)`), "
+        "`t.requires_grad = flag`, `p.requires_grad_(False)` on a parameter, a tensor built with `requires_grad=True` (`torch.zeros(n, requires_grad=True)`), "
         "`torch.autograd.grad(...)`, `t.backward()`, `torch.autograd.backward(...)`."
     ),
     why=(
@@ -95,7 +118,7 @@ RULE = Rule(
         "a leaf that requires grad, nor running the backward pass inside the graph (with "
         "`torch._dynamo.config.trace_autograd_ops=False`, the default on torch 2.13). It ends the "
         "graph and runs the call eagerly. Ids measured on torch 2.13: `requires_grad_()` GB8985 (when "
-        "the tensor is used afterwards), `t.requires_grad = flag` GB0206 (on a "
+        "the tensor is used afterwards), `requires_grad_(False)` on a parameter GB0125, `t.requires_grad = flag` GB0206 (on a "
         "parameter too, either value), a torch factory given `requires_grad=True` GB0225, `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
         "`torch.autograd.backward` GB0007; each finding carries its own. One in an arm of "
         "`if self.training:` breaks only a model compiled in training mode (Dynamo traces that arm "

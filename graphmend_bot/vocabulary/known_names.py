@@ -386,3 +386,8 @@ EXCEPTION_KEYWORDS: dict[str, frozenset[str]] = {
     "ImportError": frozenset({"name", "path"}),
     "ModuleNotFoundError": frozenset({"name", "path"}),
 }
+
+# Standard-library context managers whose `__enter__` returns the manager itself: `with
+# contextlib.ExitStack() as stack:` binds the ExitStack, and Dynamo refuses `stack.enter_context(cm)`
+# as on one built in the frame (GB0007, measured: benchmarks/spellings/cm_variants2.py).
+ENTER_RETURNS_SELF = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})

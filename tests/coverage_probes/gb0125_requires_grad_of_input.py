@@ -1,7 +1,8 @@
 """GB0125 Unsupported Tensor.requires_grad_() call: on a graph input that does not require grad.
 
-No rule claims the id: on a parameter of a function Dynamo inlines the same call breaks with GB8985
-(an intermediate), and which one a parameter is, is a run-time fact; GM701 reports the line as GB8985.
+On a parameter of a function Dynamo inlines the same call breaks with GB8985 (an intermediate), and
+which one a parameter is, is a run-time fact; GM701 reports the line as GB8985. GM701 reports GB0125
+where the receiver is an nn.Parameter by construction (gb0125_freeze_parameter.py).
 """
 
 import torch
