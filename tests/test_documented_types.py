@@ -35,6 +35,8 @@ def test_the_three_docstring_spellings_of_a_scalar_parameter(docstring):
 @pytest.mark.parametrize("declared", [
     "tensor", "Tensor", "torch.Tensor", "array_like", "int or Tensor", "float or torch.Tensor", "tuple",
     "int, tuple of ints", "list of int", "callable",
+    # real-valued: `loc`, `scale`, a time are documented `float` and often handed a broadcasting tensor
+    "float", "float, optional", "number", "float or None",
 ])  # fmt: skip
 def test_a_type_that_may_be_a_tensor_or_a_container_is_not_a_scalar(declared):
     source = f'def f(x, y):\n    """\n    Parameters\n    ----------\n    y : {declared}\n        The value.\n    """\n'
@@ -42,7 +44,7 @@ def test_a_type_that_may_be_a_tensor_or_a_container_is_not_a_scalar(declared):
 
 
 @pytest.mark.parametrize(
-    "declared", ["int", "float or None", "bool, default False", "str", "float, optional."]
+    "declared", ["int", "int or None", "bool, default False", "str", "int, optional.", "integer"]
 )
 def test_scalar_words_with_qualifiers(declared):
     source = f'def f(x, y):\n    """\n    Parameters\n    ----------\n    y : {declared}\n        The value.\n    """\n'

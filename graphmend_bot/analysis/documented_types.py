@@ -3,14 +3,17 @@
 A root's unannotated parameters are assumed tensors (public_api.py), but much scientific code
 declares its types in the docstring instead of annotations, in one of the three usual spellings:
 
-- numpydoc: `pad_left : int` (or `i0, i1 : int`, `eps : float, optional`);
-- Google: `pad_left (int): ...` (or `(float, optional)`);
+- numpydoc: `pad_left : int` (or `i0, i1 : int`, `axis : int, optional`);
+- Google: `pad_left (int): ...` (or `(int, optional)`);
 - Sphinx: `:type pad_left: int` or `:param int pad_left: ...`.
 
 A maintainer who wrote `int` there says what callers pass, as `num_samples` says it by name
 (parameter_annotations.is_count_name): kymatio's public `TorchBackend1D.pad(x, pad_left, pad_right)`
 documents both as ints, and a user's compiled scattering passes ints (no break, torch 2.13). Only a
-type made of scalar words counts: `int or tuple`, `float or Tensor`, `array_like` do not.
+type made of discrete words counts (`int`, `bool`, `str`): `int or tuple`, `array_like` do not, and
+neither does `float`. An int is a count, a size or an index, which torch's operators want as a Python
+int; a real-valued parameter of a numeric library (`loc`, `scale`, a time, a temperature) is
+documented `float` by habit and is often handed a tensor that broadcasts, whose use breaks.
 """
 
 from __future__ import annotations
@@ -34,12 +37,10 @@ _SPELLINGS = (
     ("google", "google_type"),
     ("numpy", "numpy_type"),
 )
-_SCALAR_WORDS = frozenset({
-    "int", "float", "bool", "str", "complex", "integer", "boolean", "string", "number", "none",
-})  # fmt: skip
+_SCALAR_WORDS = frozenset({"int", "bool", "str", "integer", "boolean", "string", "none"})
 # A docstring naming none of these has nothing to parse (most of them: read it only then).
-_SCALAR_STEMS = ("int", "float", "bool", "str", "number", "complex")
-# What may follow the type after a comma: `int, optional`, `float, default 1e-5`, `int, default=0`.
+_SCALAR_STEMS = ("int", "bool", "str")
+# What may follow the type after a comma: `int, optional`, `bool, default False`, `int, default=0`.
 _QUALIFIERS = ("optional", "default")
 
 
@@ -76,7 +77,7 @@ def documented_scalars(
 
 
 def _is_scalar_type(text: str) -> bool:
-    """`int`, `float or None`, `int, optional`, `bool, default False`: scalar words only."""
+    """`int`, `int or None`, `int, optional`, `bool, default False`: discrete scalar words only."""
     head, *rest = (part.strip() for part in text.strip().rstrip(".").split(","))
     if any(not part.lower().startswith(_QUALIFIERS) for part in rest):
         return False  # `int, tuple of ints`: a second type, not a qualifier
