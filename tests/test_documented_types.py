@@ -32,6 +32,23 @@ def test_the_three_docstring_spellings_of_a_scalar_parameter(docstring):
     assert _scalars(source) == {"pad_left", "pad_right"}
 
 
+def test_a_result_of_the_same_name_is_not_a_parameter():
+    source = '''def f(x, n):
+        """
+        Parameters
+        ----------
+        x : Tensor
+        n : Tensor
+
+        Returns
+        -------
+        n : int
+            How many.
+        """
+    '''
+    assert _scalars(source) == set()
+
+
 @pytest.mark.parametrize("declared", [
     "tensor", "Tensor", "torch.Tensor", "array_like", "int or Tensor", "float or torch.Tensor", "tuple",
     "int, tuple of ints", "list of int", "callable",

@@ -42,6 +42,8 @@ _SCALAR_WORDS = frozenset({"int", "bool", "str", "integer", "boolean", "string",
 _SCALAR_STEMS = ("int", "bool", "str")
 # What may follow the type after a comma: `int, optional`, `bool, default False`, `int, default=0`.
 _QUALIFIERS = ("optional", "default")
+# The numpydoc and Google sections past the parameters, whose `name : type` lines are no parameters.
+_OTHER_SECTIONS = frozenset({"Returns", "Yields", "Raises", "Attributes", "Examples", "Notes", "See Also"})
 
 
 def documented_scalars(
@@ -66,6 +68,8 @@ def documented_scalars(
     names: set[str] = set()
     for line in docstring.splitlines():
         line = line.lstrip(" \t*")
+        if line.rstrip(" \t:") in _OTHER_SECTIONS:
+            break  # `Returns\n-------\nn : int` names a result, not the parameter `n`
         if not line.startswith(starts) or (match := _DECLARATION.match(line)) is None:
             continue
         for name_group, type_group in _SPELLINGS:
