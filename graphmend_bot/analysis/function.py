@@ -15,6 +15,7 @@ import ast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import narrowing, str_enums, value_class
+from graphmend_bot.analysis.documented_types import documented_scalars
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
 from graphmend_bot.analysis.parameter_annotations import (
@@ -100,7 +101,10 @@ class FunctionAnalyzer(StatementVisitor):
             self.summary.param_seeds[name] = False
         self.summary.entry_params = tuple(p for p in entry_params if p not in self._python_params)
         self.summary.hinted_params = tuple(p for p in hinted_params if p not in self._python_params)
-        self.summary.configured_entry_params = tuple(p for p in configured_entry_params if p not in self._python_params)
+        # a Python scalar by the docstring (`pad_left : int`), as a count by name, is no tensor
+        documented = documented_scalars(self.node, configured_entry_params) if configured_entry_params else frozenset()
+        self.summary.configured_entry_params = tuple(
+            p for p in configured_entry_params if p not in self._python_params and p not in documented)
         self.summary.returns = self.returns
         self.summary.return_elements = _common_shape(
             self.output_shapes if any(self.return_shapes) else self.return_shapes

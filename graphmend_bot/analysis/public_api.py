@@ -5,7 +5,8 @@ step that calls `kornia.filters.gaussian_blur2d`), not only its nn.Modules. In t
 every public callable is an entry point, as if it were listed in `entry-points`: its parameters
 without annotation or default are tensors, unless a caller in the tree passes them (then the
 callers decide, as for a forward) or they are named as counts (`num_samples`: an int by
-convention, parameter_annotations.is_count_name).
+convention, parameter_annotations.is_count_name) or typed as Python scalars by the docstring
+(`pad_left : int`, documented_types.py).
 
 Public, by Python's own conventions (PEP 8: "Public and internal interfaces"):
 - a module is public when it lies in a package (a folder with `__init__.py`; a loose script is

@@ -1,0 +1,89 @@
+"""Which parameters a function's docstring types as Python scalars (`pad_left : int`).
+
+A root's unannotated parameters are assumed tensors (public_api.py), but much scientific code
+declares its types in the docstring instead of annotations, in one of the three usual spellings:
+
+- numpydoc: `pad_left : int` (or `i0, i1 : int`, `axis : int, optional`);
+- Google: `pad_left (int): ...` (or `(int, optional)`);
+- Sphinx: `:type pad_left: int` or `:param int pad_left: ...`.
+
+A maintainer who wrote `int` there says what callers pass, as `num_samples` says it by name
+(parameter_annotations.is_count_name): kymatio's public `TorchBackend1D.pad(x, pad_left, pad_right)`
+documents both as ints, and a user's compiled scattering passes ints (no break, torch 2.13). Only a
+type made of discrete words counts (`int`, `bool`, `str`): `int or tuple`, `array_like` do not, and
+neither does `float`. An int is a count, a size or an index, which torch's operators want as a Python
+int; a real-valued parameter of a numeric library (`loc`, `scale`, a time, a temperature) is
+documented `float` by habit and is often handed a tensor that broadcasts, whose use breaks.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+
+# A declaration line, stripped of its indent: Sphinx's two spellings, Google's, numpydoc's.
+_DECLARATION = re.compile(
+    r"(?:"
+    r":type[ \t]+(?P<sphinx>\w+)[ \t]*:[ \t]*(?P<sphinx_type>[^\n]+)"
+    r"|:param[ \t]+(?P<param_type>[^:\n]+?)[ \t]+(?P<param>\w+)[ \t]*:"
+    r"|\*{0,2}(?P<google>\w+)[ \t]*\((?P<google_type>[^()\n]+)\)[ \t]*:"
+    r"|\*{0,2}(?P<numpy>\w+(?:[ \t]*,[ \t]*\w+)*)[ \t]+:[ \t]+(?P<numpy_type>[^\n]+)"
+    r")"
+)
+_SPELLINGS = (
+    ("sphinx", "sphinx_type"),
+    ("param", "param_type"),
+    ("google", "google_type"),
+    ("numpy", "numpy_type"),
+)
+_SCALAR_WORDS = frozenset({"int", "bool", "str", "integer", "boolean", "string", "none"})
+# A docstring naming none of these has nothing to parse (most of them: read it only then).
+_SCALAR_STEMS = ("int", "bool", "str")
+# What may follow the type after a comma: `int, optional`, `bool, default False`, `int, default=0`.
+_QUALIFIERS = ("optional", "default")
+# The numpydoc and Google sections past the parameters, whose `name : type` lines are no parameters.
+_OTHER_SECTIONS = frozenset({"Returns", "Yields", "Raises", "Attributes", "Examples", "Notes", "See Also"})
+
+
+def documented_scalars(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, candidates: Sequence[str]
+) -> frozenset[str]:
+    """Those of `candidates` (parameter names) that `node`'s docstring types as Python scalars."""
+    first = node.body[0]
+    if not (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return (
+            frozenset()
+        )  # no docstring (ast.get_docstring, without its cleaning: the lines are stripped here)
+    docstring = first.value.value
+    if not any(word in docstring for word in _SCALAR_STEMS):
+        return frozenset()
+    # Only the lines that start with a candidate's name or a Sphinx field are matched: the regex
+    # on every line of a long docstring cost more than the rest of the function's analysis.
+    starts = (*candidates, ":type", ":param")
+    names: set[str] = set()
+    for line in docstring.splitlines():
+        line = line.lstrip(" \t*")
+        if line.rstrip(" \t:") in _OTHER_SECTIONS:
+            break  # `Returns\n-------\nn : int` names a result, not the parameter `n`
+        if not line.startswith(starts) or (match := _DECLARATION.match(line)) is None:
+            continue
+        for name_group, type_group in _SPELLINGS:
+            if (declared := match.group(name_group)) is not None:
+                if _is_scalar_type(match.group(type_group)):
+                    names.update(name.strip() for name in declared.split(","))
+                break
+    return frozenset(names.intersection(candidates))
+
+
+def _is_scalar_type(text: str) -> bool:
+    """`int`, `int or None`, `int, optional`, `bool, default False`: discrete scalar words only."""
+    head, *rest = (part.strip() for part in text.strip().rstrip(".").split(","))
+    if any(not part.lower().startswith(_QUALIFIERS) for part in rest):
+        return False  # `int, tuple of ints`: a second type, not a qualifier
+    words = [word for word in re.split(r"\s+or\s+|\s*\|\s*", head.lower()) if word]
+    return bool(words) and all(word.removeprefix("python ") in _SCALAR_WORDS for word in words)

@@ -1,0 +1,145 @@
+"""A root's parameter its docstring types as a Python scalar is not assumed a tensor
+(analysis/documented_types.py): kymatio's public `TorchBackend1D.pad(x, pad_left, pad_right)`
+documents `pad_left : int`, and the wild corpus's scattering calls pass ints (no break, torch 2.13)."""
+
+import ast
+import sys
+import textwrap
+
+import pytest
+
+from graphmend_bot.analysis.documented_types import documented_scalars
+from graphmend_bot.config import Config
+from graphmend_bot.engine import check
+
+
+def _scalars(source):
+    function = ast.parse(textwrap.dedent(source)).body[0]
+    return documented_scalars(function, [arg.arg for arg in function.args.args])
+
+
+@pytest.mark.parametrize("docstring", [
+    # numpydoc (kymatio, scipy-style libraries)
+    "Parameters\n----------\nx : tensor\n    Input.\npad_left : int\n    Left.\npad_right : int, optional\n    Right.",
+    "Parameters\n----------\npad_left, pad_right : int\n    Amounts.",
+    # Google
+    "Args:\n    x: the input.\n    pad_left (int): left.\n    pad_right (int, optional): right.",
+    # Sphinx
+    ":param x: the input\n:type pad_left: int\n:param int pad_right: right",
+])  # fmt: skip
+def test_the_three_docstring_spellings_of_a_scalar_parameter(docstring):
+    source = f'def pad(x, pad_left, pad_right):\n    """{docstring}"""\n'
+    assert _scalars(source) == {"pad_left", "pad_right"}
+
+
+def test_a_result_of_the_same_name_is_not_a_parameter():
+    source = '''def f(x, n):
+        """
+        Parameters
+        ----------
+        x : Tensor
+        n : Tensor
+
+        Returns
+        -------
+        n : int
+            How many.
+        """
+    '''
+    assert _scalars(source) == set()
+
+
+@pytest.mark.parametrize("declared", [
+    "tensor", "Tensor", "torch.Tensor", "array_like", "int or Tensor", "float or torch.Tensor", "tuple",
+    "int, tuple of ints", "list of int", "callable",
+    # real-valued: `loc`, `scale`, a time are documented `float` and often handed a broadcasting tensor
+    "float", "float, optional", "number", "float or None",
+])  # fmt: skip
+def test_a_type_that_may_be_a_tensor_or_a_container_is_not_a_scalar(declared):
+    source = f'def f(x, y):\n    """\n    Parameters\n    ----------\n    y : {declared}\n        The value.\n    """\n'
+    assert _scalars(source) == set()
+
+
+@pytest.mark.parametrize(
+    "declared", ["int", "int or None", "bool, default False", "str", "int, optional.", "integer"]
+)
+def test_scalar_words_with_qualifiers(declared):
+    source = f'def f(x, y):\n    """\n    Parameters\n    ----------\n    y : {declared}\n        The value.\n    """\n'
+    assert _scalars(source) == {"y"}
+
+
+PAD = '''
+    import torch
+    import torch.nn.functional as F
+
+
+    def pad(x, pad_left, pad_right):
+        """Pad the last axis.
+
+        Parameters
+        ----------
+        x : tensor
+            Input.
+        pad_left : int
+            Amount on the left.
+        pad_right : int
+            Amount on the right.
+        """
+        if (pad_left >= x.shape[-1]) or (pad_right >= x.shape[-1]):
+            raise ValueError("Indefinite padding size (larger than tensor).")
+        return F.pad(x, (pad_left, pad_right), mode="reflect")
+
+
+    def unpad(x, i0, i1):
+        """Slice the last axis.
+
+        Args:
+            x: the tensor.
+            i0 (int): start.
+            i1 (int): end.
+        """
+        return x[..., i0:i1]
+'''
+UNDOCUMENTED = PAD.replace(": int\n", ": array_like\n").replace("(int)", "(array_like)")
+
+
+def _found(root):
+    result = check([str(root)], Config(scope="library"))
+    assert not result.errors, result.errors
+    return {(f.location.row, f.code) for f in result.findings}
+
+
+def test_a_public_callable_with_documented_int_parameters_is_not_reported(write_tree):
+    """Documented as `array_like`, the parameters are assumed tensors, as any root's are."""
+    assert (
+        _found(write_tree({"sig/__init__.py": "from .ops import pad, unpad\n", "sig/ops.py": PAD})) == set()
+    )
+    undocumented = write_tree(
+        {"sig/__init__.py": "from .ops import pad, unpad\n", "sig/ops.py": UNDOCUMENTED}
+    )
+    assert {code for _, code in _found(undocumented)} == {"GM201", "GM305", "GM302"}
+
+
+def test_a_tensor_passed_in_still_makes_the_parameter_a_tensor(write_tree):
+    """The docstring stands for the users who compile the root, not for a caller in the tree."""
+    caller = PAD + "\n\n    def crop(x):\n        return unpad(x, x.argmin(), x.argmax())\n"
+    root = write_tree({"sig/__init__.py": "from .ops import pad, unpad, crop\n", "sig/ops.py": caller})
+    assert (PAD.count("\n") - 1, "GM302") in _found(root)  # `x[..., i0:i1]`, the last line of PAD
+
+
+def test_dynamo_traces_the_documented_calls_without_a_break(write_tree, monkeypatch):
+    """Ground truth for the test above: compiled with the ints the docstring names, no break."""
+    torch = pytest.importorskip("torch")
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks
+
+    root = write_tree({"sig/__init__.py": "from .ops import pad, unpad\n", "sig/ops.py": PAD})
+    monkeypatch.syspath_prepend(str(root))
+    import sig
+
+    x = torch.randn(2, 1, 16)
+    for fn, args in ((sig.pad, (x, 3, 4)), (sig.unpad, (x, 2, 10))):
+        broken = dynamo_breaks(fn, args, {}, Tree([str(root / "sig")]))
+        assert broken.lines == set() and broken.graph_count == 1, broken
