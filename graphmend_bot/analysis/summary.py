@@ -142,6 +142,7 @@ def summarize_module(
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
     shadows = _ShadowedBuiltins(tree, collector, source, lines)
     tensor_names = eager_entries.tensor_modules(imports.names)
+    nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -164,7 +165,9 @@ def summarize_module(
             summary.param_guards = parameter_guards.method_guards(node)
         text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
-        summary.eager_entry = eager_entries.entry_classes(node, text, is_method, resolve, tensor_names)
+        summary.eager_entry = eager_entries.entry_classes(
+            node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
+        )
         summary.with_tails = eager_entries.with_tails(node, text)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
@@ -272,6 +275,16 @@ def _string_literals(node: ast.expr | None) -> list[str] | None:
     names = [element.value for element in node.elts
              if isinstance(element, ast.Constant) and isinstance(element.value, str)]
     return names if len(names) == len(node.elts) else None
+
+
+def _enclosing_nodes(
+    qualname: str, collector: _Collector, nodes: dict[str, FunctionNode]
+) -> tuple[FunctionNode, ...]:
+    """The functions a nested function is defined in, innermost first (none for most)."""
+    found: list[FunctionNode] = []
+    while (qualname := collector.enclosing.get(qualname, "")) in nodes:
+        found.append(nodes[qualname])
+    return tuple(found)
 
 
 def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
