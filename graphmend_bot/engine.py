@@ -46,7 +46,7 @@ from graphmend_bot.analysis.redraft import redrafted, solved_facts, without_untr
 from graphmend_bot.analysis.scope import FunctionId, Program
 from graphmend_bot.analysis.summary import summarize_module
 from graphmend_bot.analysis.summary_cache import SummaryCache
-from graphmend_bot.analysis.suppressions import unknown_suppression_codes
+from graphmend_bot.analysis.suppressions import hidden, unknown_suppression_codes
 from graphmend_bot.analysis.untraced_callers import callee_names
 from graphmend_bot.baseline import without_baselined
 from graphmend_bot.config import Config
@@ -437,7 +437,7 @@ class Workspace:
                     facts = state.facts.get(new.module, {}).get(function.qualname)
                     if facts is None and draft.deps.params:
                         return None  # what its callers pass was not judged: solve again
-                    if draft.code in enabled:
+                    if draft.code in enabled and not _hidden(new, draft):
                         refound[path].append(_finding(new, function, draft, unproven=facts.unproven if facts else ()))
             names[path] = {top_level_name(qualname) for qualname in changed}
         if not names_written_only_inside(names, texts):
@@ -699,6 +699,7 @@ class Workspace:
         standing = [
             traced for traced in program.traced_drafts()
             if traced.draft.code in enabled and (wanted is None or os.path.abspath(traced.module.path) in wanted)
+            and not _hidden(traced.module, traced.draft)
         ]
         unproven = program.unproven_parameters(
             {(traced.module.module, traced.function.qualname) for traced in standing if traced.draft.deps.params})
@@ -712,6 +713,12 @@ class Workspace:
         errors = sorted([*self.errors, *self._entry_point_warnings(program), *self._file_errors.values()],
                         key=lambda e: e.path)
         return CheckResult(findings=number_identical_lines(findings), errors=errors, files_checked=len(self.files))
+
+
+def _hidden(module: ModuleSummary, draft: Draft) -> bool:
+    """Whether a `# graphmend: ignore` comment hides the draft: as `select`/`ignore` do, only here,
+    where findings are reported (the solve saw it: it is still a break)."""
+    return bool(module.suppressions) and hidden(module.suppressions, draft.row, draft.end_row, draft.code)
 
 
 def _finding(module: ModuleSummary, function: FunctionSummary, draft: Draft, reached_through: str = "",

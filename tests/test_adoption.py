@@ -74,6 +74,29 @@ def test_add_noqa_never_writes_into_a_string_or_after_a_backslash(write_tree, gr
     assert result.returncode == 0 and run(graphmend_cmd, root, "check", ".").returncode == 0
 
 
+def test_add_noqa_then_check_finds_nothing_when_a_hidden_break_shapes_the_frame(write_tree, graphmend_cmd):
+    """After the unsupported `with` (GB0142), Dynamo (torch 2.13) runs the rest of the frame
+    eagerly: the `.item()` in its body is no break. Acknowledging the `with` keeps it so."""
+    root = write_tree({"model.py": """
+        import numpy as np
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def forward(self, x):
+                with np.errstate(all="raise"):
+                    y = x * 2
+                    n = y.sum().item()
+                return y + n
+    """})
+    first = run(graphmend_cmd, root, "check", ".")
+    assert first.returncode == 1 and "GM612" in first.stdout and "GM301" not in first.stdout
+    assert run(graphmend_cmd, root, "check", "--add-noqa", ".").returncode == 0
+    assert "# graphmend: ignore[GM612]" in (root / "model.py").read_text()
+    again = run(graphmend_cmd, root, "check", ".")
+    assert again.returncode == 0, again.stdout
+
+
 def test_a_baseline_hides_old_findings_and_survives_line_shifts(write_tree, graphmend_cmd):
     """The commit adding one print is judged by that print, not the file's old findings."""
     root = write_tree({"model.py": MODEL})

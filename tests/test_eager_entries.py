@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from ground_truth import Tree, dynamo_breaks  # noqa: E402
 from test_rule_fixtures import expected  # noqa: E402
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "eager_entries" / "frames_entered_eagerly.py"
+FIXTURES = sorted((Path(__file__).resolve().parent / "fixtures" / "eager_entries").glob("*.py"))
 
 
 def _load(path: Path) -> object:
@@ -38,18 +38,20 @@ def _load(path: Path) -> object:
     return module
 
 
-def test_dynamo_breaks_exactly_on_the_marked_lines() -> None:
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+def test_dynamo_breaks_exactly_on_the_marked_lines(fixture: Path) -> None:
     broken: set[int] = set()
-    for fn, args in _load(FIXTURE).dynamo_cases():  # type: ignore[attr-defined]
-        explained = dynamo_breaks(fn, tuple(args), {}, Tree([str(FIXTURE)]))
-        broken |= {line for file, line in explained.lines if file.endswith(FIXTURE.name)}
-    assert broken == {row for row, _ in expected(FIXTURE)}
+    for fn, args in _load(fixture).dynamo_cases():  # type: ignore[attr-defined]
+        explained = dynamo_breaks(fn, tuple(args), {}, Tree([str(fixture)]))
+        broken |= {line for file, line in explained.lines if file.endswith(fixture.name)}
+    assert broken == {row for row, _ in expected(fixture)}
 
 
-def test_graphmend_reports_exactly_the_marked_lines() -> None:
-    result = check([str(FIXTURE)], None, jobs=1)
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+def test_graphmend_reports_exactly_the_marked_lines(fixture: Path) -> None:
+    result = check([str(fixture)], None, jobs=1)
     assert not result.errors, result.errors
-    assert {(f.location.row, f.code) for f in result.findings} == expected(FIXTURE)
+    assert {(f.location.row, f.code) for f in result.findings} == expected(fixture)
 
 
 def _entry(
@@ -113,3 +115,16 @@ def test_with_tails_cover_the_rest_of_the_block() -> None:
     ).body[0]
     assert isinstance(node, ast.FunctionDef)
     assert sorted(with_tails(node, ast.unparse(node))) == [(3, 5, 11), (9, 9, 10)]
+
+
+def test_a_nested_function_reading_its_enclosing_names_may_be_traced() -> None:
+    outer = ast.parse("def outer(x):\n    y = x * 2\n    def show():\n        print(y)\n").body[0]
+    assert isinstance(outer, ast.FunctionDef)
+    show = outer.body[1]
+    assert isinstance(show, ast.FunctionDef)
+    source = ast.unparse(show)
+    assert entry_classes(show, source, False, lambda expr: None, None, (outer,)) is None
+    # its own local of the same name shadows the enclosing one: nothing captured
+    shadowing = ast.parse("def show():\n    y = 1\n    print(y)\n").body[0]
+    assert isinstance(shadowing, ast.FunctionDef)
+    assert entry_classes(shadowing, ast.unparse(shadowing), False, lambda expr: None, None, (outer,)) == ()

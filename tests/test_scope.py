@@ -333,13 +333,67 @@ def test_suppression_comments_hide_findings_the_solver_keeps(write_tree):
                     self.lock = threading.Lock()
 
                 def forward(self, x):
+                    y = self.step(x)
                     with self.lock:  # graphmend: ignore[GM612]
-                        y = x + 1
-                    with self.lock:
                         return y * 2
+
+                def step(self, x):
+                    with self.lock:
+                        return x + 1
         """,
     })
-    assert codes_by_line(root) == {("m.py", 13, "GM612")}
+    assert codes_by_line(root) == {("m.py", 16, "GM612")}
+
+
+def test_a_hidden_break_is_still_a_break_to_the_rest_of_the_program(write_tree):
+    """A comment hides its finding only where findings are reported: the solve still sees the
+    break. Dynamo (torch 2.13) runs the rest of the frame eagerly after an unsupported `with`, so
+    the `.item()` in its body is no break whether or not the `with`'s GM612 is hidden; and building
+    `Chatty(verbose=True)` breaks in `__init__` (GM684 at the `with`), hidden `print` or not."""
+    root = write_tree({
+        "m.py": """
+            import numpy as np
+            import torch
+            from torch import nn
+
+            class M(nn.Module):
+                def forward(self, x):
+                    with np.errstate(all="raise"):  # graphmend: ignore[GM612]
+                        y = x * 2
+                        n = y.sum().item()
+                    return y + n
+        """,
+        "chat.py": """
+            class Chatty:
+                def __init__(self, name, verbose=False):
+                    self.name = name
+                    if verbose:
+                        print("entering", name)  # graphmend: ignore[GM401]
+
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc):
+                    return False
+        """,
+        "use.py": """
+            import torch
+            from chat import Chatty
+
+            @torch.compile
+            def f(x):
+                with Chatty("loud", verbose=True):
+                    y = x + 1
+                return y
+        """,
+    })
+    assert codes_by_line(root) == {("use.py", 6, "GM684")}
+    # the same findings as hiding them with `--ignore` (after the solve) leaves
+    unhidden = {name: (root / name).read_text().replace("  # graphmend: ignore[GM612]", "").replace(
+        "  # graphmend: ignore[GM401]", "") for name in ("m.py", "chat.py")}
+    for name, text in unhidden.items():
+        (root / name).write_text(text)
+    assert codes_by_line(root) == {("m.py", 7, "GM612"), ("chat.py", 5, "GM401"), ("use.py", 6, "GM684")}
 
 
 def test_only_limits_reported_files_but_keeps_scope(write_tree):

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.disabled_calls import source_lines
 from graphmend_bot.analysis.model import Draft
-from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.kind import TENSOR
 
@@ -92,7 +91,7 @@ def _read_in_init(program: Program, getter: FunctionId) -> bool:
 def _draft(row: int, name: str, lines: list[str]) -> Draft | None:
     line = lines[row - 1] if 0 < row <= len(lines) else ""
     match = re.search(rf"[\w.]*\.\s*{re.escape(name)}\b", line)
-    if match is None or suppressed(lines, row, row, RULE.code):
+    if match is None:
         return None  # a read spread over lines: its row holds no `.name`
     message = _MESSAGE(RULE, name) if _MESSAGE else RULE.summary
     return Draft(

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.model import Draft, FunctionSummary
-from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.rules import RULES
 from graphmend_bot.source_lines import physical_lines
 from graphmend_bot.vocabulary.kind import TENSOR
@@ -51,8 +50,7 @@ def disabled_function_calls(
         if module.path not in lines:
             lines[module.path] = source_lines(program.source_of, module.path)
         draft = _draft(caller.calls[index].row, caller.calls[index].bound, functions[0], lines[module.path])
-        if draft is not None:
-            found.append(TracedDraft(module, caller, draft))
+        found.append(TracedDraft(module, caller, draft))
     return found
 
 
@@ -63,10 +61,8 @@ def source_lines(source_of: Callable[[str], str], path: str) -> list[str]:
         return []
 
 
-def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> Draft | None:
+def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> Draft:
     line = lines[row - 1] if 0 < row <= len(lines) else ""
-    if suppressed(lines, row, row, RULE.code):
-        return None
     # The call site keeps only its row: the call is the callee's name and its parentheses there
     # (findings count columns from 1).
     match = re.search(rf"(?<![\w]){re.escape(callee.name)}\s*\(", line)

@@ -19,15 +19,18 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.value_class import class_annotation
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 if TYPE_CHECKING:
+    from graphmend_bot.analysis.model import Draft
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+    from graphmend_bot.vocabulary.kind import Kind
 
 UNSUPPORTED_MANAGER = "GB0142"  # "Unsupported context manager": the rest of the frame runs eagerly
 SELF = "<self>"  # the entry class list's marker for the method's own class
@@ -67,16 +70,21 @@ def entry_classes(
     is_method: bool,
     resolve: Callable[[ast.expr], str | None],
     tensor_names: re.Pattern[str] | None,
+    enclosing: tuple[ast.FunctionDef | ast.AsyncFunctionDef, ...] = (),
 ) -> tuple[str, ...] | None:
     """What decides whether Dynamo traces this function (whose source is `text`) when code running
     eagerly calls it: None when it may (a parameter may hold a tensor, or its code reads a global
     that `tensor_names` finds); otherwise the classes its parameters are annotated with (SELF: the
     method's own), which the solver checks are no nn.Module and hold nothing Dynamo looks into.
-    A generator: () (never). Text searches first: this runs on every function of the tree."""
+    A generator: () (never). A nested function (`enclosing`: the functions around it) that reads
+    a name one of them binds: None, its free variables are in the frame's f_locals too.
+    Text searches first: this runs on every function of the tree."""
     if "yield" in text and _is_generator(node):
         return ()
     args = node.args
     if args.vararg is not None or args.kwarg is not None:
+        return None
+    if enclosing and _captures(node, enclosing):
         return None
     classes: list[str] = [SELF] if is_method else []
     for param in [*args.posonlyargs, *args.args, *args.kwonlyargs][1 if is_method else 0 :]:
@@ -106,23 +114,30 @@ def with_tails(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> tuple
     return tuple(found)
 
 
-def traced_only(program: Program, found: list[TracedDraft]) -> list[TracedDraft]:
+def traced_only(
+    program: Program, found: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool]
+) -> list[TracedDraft]:
     """`found` without the drafts Dynamo never traces: those after a `with` it cannot enter, in the
-    same frame (the `with` body and the rest of its block), and those of the functions it only
-    ever enters from code running eagerly and then skips."""
+    same frame (the `with` body and the rest of its block), or after a read it cannot resume from,
+    and those of the functions it only ever enters from code running eagerly and then skips
+    (`holds`: the solver's, whether a call passes a tensor)."""
     eager_rows: dict[FunctionId, list[tuple[int, int]]] = {}
     for traced_draft in found:
         draft = traced_draft.draft
         if draft.gb_id != UNSUPPORTED_MANAGER:
             continue
         fid = (traced_draft.module.module, traced_draft.function.qualname)
-        for start, end, tail in traced_draft.function.with_tails:
-            if start <= draft.row <= end:
-                # the header's calls (building the manager) are traced, what follows is not
-                eager_rows.setdefault(fid, []).append((end + 1, tail))
+        headers = [
+            (end, tail) for start, end, tail in traced_draft.function.with_tails if start <= draft.row <= end
+        ]
+        for end, tail in headers:
+            # the header's calls (building the manager) are traced, what follows is not
+            eager_rows.setdefault(fid, []).append((end + 1, tail))
+        if not headers and _breaks_on_a_load(draft):
+            eager_rows.setdefault(fid, []).append((draft.row + 1, sys.maxsize))
     if not eager_rows:
         return found
-    eager_only = program.traced_functions() - _traced_reach(program, eager_rows)
+    eager_only = program.traced_functions() - _traced_reach(program, eager_rows, holds)
     kept: list[TracedDraft] = []
     for traced_draft in found:
         fid = (traced_draft.module.module, traced_draft.function.qualname)
@@ -132,9 +147,30 @@ def traced_only(program: Program, found: list[TracedDraft]) -> list[TracedDraft]
     return kept
 
 
-def _traced_reach(program: Program, eager_rows: dict[FunctionId, list[tuple[int, int]]]) -> set[FunctionId]:
+def _breaks_on_a_load(draft: Draft) -> bool:
+    """Whether the draft's span is a read (`self.scale`: a cached_property's lock entered while
+    loading an attribute), not a call. Dynamo resumes after a call that breaks (its CALL handlers
+    are `break_graph_if_unsupported`), but not after a load: "Encountered graph break that we
+    cannot resume from ... skipping the rest of the function" (symbolic_convert.py, `step`)."""
+    if draft.row != draft.end_row:
+        return False
+    text = draft.source_line[draft.column - 1 : draft.end_column - 1]
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(node, (ast.Attribute, ast.Name))
+
+
+def _traced_reach(
+    program: Program,
+    eager_rows: dict[FunctionId, list[tuple[int, int]]],
+    holds: Callable[[FunctionId, Kind], bool],
+) -> set[FunctionId]:
     """The functions Dynamo traces, walking calls from the entry points: a call made eagerly (in a
-    region of `eager_rows`, or anywhere in a skipped frame) enters its callee as a frame of its own."""
+    region of `eager_rows`, or anywhere in a skipped frame) enters its callee as a frame of its own,
+    traced whatever its annotations say when the call passes a tensor (`meter.update(loss.sum())`
+    into `value: float`)."""
     skipped: dict[FunctionId, bool] = {}
 
     def entered(callee: FunctionId) -> tuple[FunctionId, bool]:
@@ -155,6 +191,10 @@ def _traced_reach(program: Program, eager_rows: dict[FunctionId, list[tuple[int,
         by_site: set[FunctionId] = set()
         for site in program.function(fid).calls:
             runs_eagerly = regions is None or any(start <= site.row <= tail for start, tail in regions)
+            if runs_eagerly and any(
+                holds(fid, kind) for kind in (*site.args, *(kind for _, kind in site.kwargs))
+            ):
+                runs_eagerly = False  # the callee's frame holds a tensor: Dynamo traces it
             for callee in program.resolve_call(fid, site.ref):
                 by_site.add(callee)
                 queue.append(entered(callee) if runs_eagerly else (callee, True))
@@ -172,8 +212,11 @@ def _skipped_when_entered(program: Program, fid: FunctionId) -> bool:
         return False
     for name in classes:
         if name == SELF:
-            if function.class_qualname is None or not _plain_class(
-                program, fid[0], function.class_qualname, set()
+            # Dynamo looks at the instance, which may be any subclass's: a plain mixin's methods
+            # run on nn.Modules (transformers' ModuleUtilsMixin), and a classmethod's `cls` is one.
+            own = (fid[0], function.class_qualname) if function.class_qualname is not None else None
+            if own is None or not all(
+                _plain_class(program, *cls, set()) for cls in (own, *program.hierarchy.descendants(own))
             ):
                 return False
             continue
@@ -253,6 +296,49 @@ def _names_read(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[str]:
             pending.append(current.generators[0].iter)
             continue
         pending.extend(ast.iter_child_nodes(current))
+
+
+def _captures(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    enclosing: tuple[ast.FunctionDef | ast.AsyncFunctionDef, ...],
+) -> bool:
+    """Whether the nested function reads a name an enclosing function binds (erring towards yes:
+    any binding anywhere in them counts, and only the function's own scope's shadow it)."""
+    outside: set[str] = set()
+    for function in enclosing:
+        outside |= _bound(ast.walk(function))
+    own = _bound(_own_scope(node)) | {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+    free = outside - own
+    return any(
+        isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store) and n.id in free for n in ast.walk(node)
+    )
+
+
+def _bound(nodes: Iterable[ast.AST]) -> set[str]:
+    names: set[str] = set()
+    for current in nodes:
+        if isinstance(current, ast.Name) and isinstance(current.ctx, (ast.Store, ast.Del)):
+            names.add(current.id)
+        elif isinstance(current, ast.arg):
+            names.add(current.arg)
+        elif isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(current.name)
+        elif isinstance(current, (ast.Import, ast.ImportFrom)):
+            names.update(alias.asname or alias.name.split(".")[0] for alias in current.names)
+        elif isinstance(current, ast.ExceptHandler) and current.name:
+            names.add(current.name)
+    return names
+
+
+def _own_scope(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of the function's own scope: not those inside nested functions, classes,
+    lambdas and comprehensions (whose names are theirs), though their own names are bound here."""
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        current = pending.pop()
+        yield current
+        if not isinstance(current, (*_NESTED, *_COMPREHENSIONS)):
+            pending.extend(ast.iter_child_nodes(current))
 
 
 def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

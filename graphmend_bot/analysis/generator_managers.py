@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis.disabled_calls import closing_parenthesis, source_lines
 from graphmend_bot.analysis.held_contexts import CONTEXT_MANAGER_DECORATORS
 from graphmend_bot.analysis.model import Draft
-from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.kind import TENSOR
 
@@ -66,15 +65,12 @@ def manager_without_yield_calls(
         if module.path not in lines:
             lines[module.path] = source_lines(program.source_of, module.path)
         draft = _draft(caller.calls[index].row, program.function(callees[0]).name, lines[module.path])
-        if draft is not None:
-            found.append(TracedDraft(module, caller, draft))
+        found.append(TracedDraft(module, caller, draft))
     return found
 
 
-def _draft(row: int, name: str, lines: list[str]) -> Draft | None:
+def _draft(row: int, name: str, lines: list[str]) -> Draft:
     line = lines[row - 1] if 0 < row <= len(lines) else ""
-    if suppressed(lines, row, row, RULE.code):
-        return None
     match = re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", line) or re.search(
         rf"{re.escape(name)}\s*\(", line
     )

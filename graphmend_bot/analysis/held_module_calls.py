@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.disabled_calls import source_lines
 from graphmend_bot.analysis.model import Draft
-from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.kind import TENSOR
 
@@ -43,16 +42,13 @@ def held_module_calls(program: Program) -> list[TracedDraft]:
                 continue
             module = program.modules[fid[0]]
             draft = _draft(call.row, name, messages.pop() or "", source_lines(program.source_of, module.path))
-            if draft is not None:
-                found.append(TracedDraft(module, function, draft))
+            found.append(TracedDraft(module, function, draft))
             break  # the frame runs eagerly after it
     return found
 
 
-def _draft(row: int, name: str, message: str, lines: list[str]) -> Draft | None:
+def _draft(row: int, name: str, message: str, lines: list[str]) -> Draft:
     line = lines[row - 1] if 0 < row <= len(lines) else ""
-    if suppressed(lines, row, row, RULE.code):
-        return None
     match = re.search(rf"\bself\.{re.escape(name)}\s*\(", line)
     column = match.start() if match else len(line) - len(line.lstrip())
     return Draft(RULE.code, message, row, column + 1, row, len(line.rstrip()) + 1, RULE.gb_id, TENSOR,

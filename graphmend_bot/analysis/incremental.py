@@ -25,8 +25,8 @@ An edited, added or removed function is one the solve did not consult when all o
   traced function with parameters (whether every call passes a parameter a tensor decides whether
   the fixes of the drafts on it are safe: caller_arguments.py);
 - the rest of its module is unchanged (imports, classes, compile calls, registries, star
-  imports, `__all__`, every other function, rows included), and neither the solve nor another
-  module's summary read the file's text;
+  imports, `__all__`, suppression comments, every other function, rows included), and neither
+  the solve nor another module's summary read the file's text;
 - a file the prefilter does not summarise imports what it imported (its imports can leave a
   parameter unproven);
 - the prefilter summarises the same modules, and the tree's own roots settled the model scope

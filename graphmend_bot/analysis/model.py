@@ -299,3 +299,7 @@ class ModuleSummary:
     # analysis/guards.py): (path relative to the package root, sha256 of the text, "" for a file
     # looked for and absent). A cached summary is used only while they still hold that text.
     read_files: tuple[tuple[str, str], ...] = ()
+    # `# graphmend: ignore[...]` comments: (line, the codes they name; ("*",) for a bare `ignore`).
+    # They hide findings where findings are reported, never before the solve: a hidden break is
+    # still a break to the passes that reason from it (eager regions, GM605/GM684 consequences).
+    suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()

@@ -1164,7 +1164,7 @@ class Program:
             inside += _new_sites(inside, constructions_breaking_inside(self, solver.targets, inside))
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
         # what runs eagerly after a `with` Dynamo cannot enter, and what it calls and then skips
-        found = traced_only(self, result + consequences)
+        found = traced_only(self, result + consequences, solver.holds)
         self.solved = (solver, [*result, *inner], found)
         return found
 

@@ -9,7 +9,6 @@ import ast
 import bisect
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
 
 from graphmend_bot.analysis import (
     autograd_functions,
@@ -27,6 +26,7 @@ from graphmend_bot.analysis import (
     pydantic_classes,
     shadowed_builtins,
     super_calls,
+    suppressions,
     typed_dicts,
 )
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
@@ -36,20 +36,16 @@ from graphmend_bot.analysis.local_nodes import fields_present
 from graphmend_bot.analysis.model import (
     ClassSummary,
     CompileTarget,
-    Draft,
     FunctionSummary,
     ModuleSummary,
 )
 from graphmend_bot.analysis.parameter_annotations import may_hold_tensor, mentions_tensor
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
-from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.analysis.tensor_rank import python_number
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
+from graphmend_bot.rules import ALL_RULES_BY_CODE
 from graphmend_bot.source_lines import physical_lines
 from graphmend_bot.vocabulary.dotted_names import dotted_name
-
-T = TypeVar("T")  # what a consequence draft is paired with: a call site, a method name
-E = TypeVar("E", bound=tuple[Any, ...])  # a consequence entry whose last element is its draft
 
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 # Dynamo calls a function with one of these decorators while tracing; it never traces its body.
@@ -129,8 +125,6 @@ def summarize_module(
     resolve = imports.settled_resolve()
     deferred = _deferred_functions(tree) if "reorderable_logging_functions" in source else set()
     functions: dict[str, FunctionSummary] = {}
-    # A comment that hides a finding names the marker: most files have none, and nothing to filter.
-    has_suppressions = SUPPRESSION_MARKER in source
     python_keys = frozenset(collector.python_keys)
     top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
     guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve)
@@ -142,6 +136,7 @@ def summarize_module(
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
     shadows = _ShadowedBuiltins(tree, collector, source, lines)
     tensor_names = eager_entries.tensor_modules(imports.names)
+    nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -164,7 +159,9 @@ def summarize_module(
             summary.param_guards = parameter_guards.method_guards(node)
         text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
-        summary.eager_entry = eager_entries.entry_classes(node, text, is_method, resolve, tensor_names)
+        summary.eager_entry = eager_entries.entry_classes(
+            node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
+        )
         summary.with_tails = eager_entries.with_tails(node, text)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
@@ -175,8 +172,6 @@ def summarize_module(
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
-        if has_suppressions:
-            _drop_suppressed(summary, lines)
         functions[qualname] = summary
     typed_dicts.drop_unbuildable(functions, collector.classes)
     pydantic_classes.drop_unbuildable(functions, collector.classes)
@@ -197,6 +192,8 @@ def summarize_module(
         star_imports=tuple(imports.star_modules),
         exports=collector.exports.names,
         read_files=guard_helpers.read_files(),
+        # A comment that hides a finding names the marker: most files have none, no line to search.
+        suppressions=suppressions.comments(lines, ALL_RULES_BY_CODE) if SUPPRESSION_MARKER in source else (),
     )
 
 
@@ -274,42 +271,14 @@ def _string_literals(node: ast.expr | None) -> list[str] | None:
     return names if len(names) == len(node.elts) else None
 
 
-def _drop_suppressed(summary: FunctionSummary, lines: list[str]) -> None:
-    """The function's drafts less those a `# graphmend: ignore` comment on their lines hides."""
-    summary.drafts = [d for d in summary.drafts if not suppressed(lines, d.row, d.end_row, d.code)]
-    summary.callee_break_drafts = _unsuppressed(lines, summary.callee_break_drafts)
-    summary.module_init_drafts = _unsuppressed(lines, summary.module_init_drafts)
-    summary.dependency_call_drafts = _unsuppressed(lines, summary.dependency_call_drafts)
-    summary.typed_dict_drafts = _unsuppressed(lines, summary.typed_dict_drafts)
-    summary.pydantic_drafts = _unsuppressed(lines, summary.pydantic_drafts)
-    summary.apply_drafts = _unsuppressed(lines, summary.apply_drafts)
-    summary.super_object_drafts = _unsuppressed(lines, summary.super_object_drafts)
-    summary.object_operand_drafts = _unsuppressed(lines, summary.object_operand_drafts)
-    summary.held_context_drafts = _unsuppressed(lines, summary.held_context_drafts)
-    summary.held_method_drafts = _unsuppressed_entries(lines, summary.held_method_drafts)
-    summary.entered_manager_drafts = _unsuppressed_entries(lines, summary.entered_manager_drafts)
-    summary.built_manager_drafts = _unsuppressed_entries(lines, summary.built_manager_drafts)
-    summary.manager_body_drafts = _unsuppressed_entries(lines, summary.manager_body_drafts)
-    summary.try_body_drafts = _unsuppressed_entries(lines, summary.try_body_drafts)
-    summary.mask_index_drafts = _unsuppressed(lines, summary.mask_index_drafts)
-    summary.scalar_index_drafts = _unsuppressed(lines, summary.scalar_index_drafts)
-    summary.metaclass_call_drafts = [
-        d for d in summary.metaclass_call_drafts if not suppressed(lines, d.row, d.end_row, d.code)
-    ]
-    summary.held_object_drafts = [
-        (alive, site, d) for alive, site, d in summary.held_object_drafts
-        if not suppressed(lines, d.row, d.end_row, d.code)
-    ]
-
-
-def _unsuppressed(lines: list[str], drafts: list[tuple[T, Draft]]) -> list[tuple[T, Draft]]:
-    """The (call site or method name, draft) pairs whose line has no `noqa` for the draft's code."""
-    return [(tag, d) for tag, d in drafts if not suppressed(lines, d.row, d.end_row, d.code)]
-
-
-def _unsuppressed_entries(lines: list[str], entries: list[E]) -> list[E]:
-    """The entries (their draft last) whose line has no `noqa` for the draft's code."""
-    return [entry for entry in entries if not suppressed(lines, entry[-1].row, entry[-1].end_row, entry[-1].code)]
+def _enclosing_nodes(
+    qualname: str, collector: _Collector, nodes: dict[str, FunctionNode]
+) -> tuple[FunctionNode, ...]:
+    """The functions a nested function is defined in, innermost first (none for most)."""
+    found: list[FunctionNode] = []
+    while (qualname := collector.enclosing.get(qualname, "")) in nodes:
+        found.append(nodes[qualname])
+    return tuple(found)
 
 
 def _deferred_functions(tree: ast.Module) -> set[str]:

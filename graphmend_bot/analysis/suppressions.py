@@ -4,7 +4,7 @@ rule (a warning: such a comment hides nothing), and how `--add-noqa` writes one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 
 from graphmend_bot.source_lines import physical_lines
 
@@ -27,6 +27,29 @@ def suppressed(lines: list[str], row: int, end_row: int, code: str) -> bool:
             if codes is None or code in _codes(codes):
                 return True
     return False
+
+
+EVERY_CODE = "*"  # what a bare `# graphmend: ignore` names
+
+
+def comments(lines: list[str], known: Container[str]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """(line, codes) of each suppression comment, ModuleSummary.suppressions: only the `known`
+    codes (one that is no rule's hides nothing, and a comment naming only such codes is no entry,
+    so adding one keeps the last solve usable: analysis/incremental.py)."""
+    found: list[tuple[int, tuple[str, ...]]] = []
+    for row, line in enumerate(lines, 1):
+        match = SUPPRESSION.search(line)
+        if match:
+            codes = match.group("codes")
+            named = (EVERY_CODE,) if codes is None else tuple(code for code in _codes(codes) if code in known)
+            if named:
+                found.append((row, named))
+    return tuple(found)
+
+
+def hidden(comments: tuple[tuple[int, tuple[str, ...]], ...], row: int, end_row: int, code: str) -> bool:
+    """Whether one of `comments` on the finding's lines hides `code` (`suppressed`, from the summary)."""
+    return any(row <= line <= end_row and (EVERY_CODE in codes or code in codes) for line, codes in comments)
 
 
 def unknown_suppression_codes(source: str, known: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
