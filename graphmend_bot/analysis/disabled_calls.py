@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.disabled_values import disabling
 from graphmend_bot.analysis.model import Draft, FunctionSummary
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.rules import RULES
@@ -54,6 +55,75 @@ def disabled_function_calls(
         if draft is not None:
             found.append(TracedDraft(module, caller, draft))
     return found
+
+
+def disabled_value_calls(
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]]
+) -> list[TracedDraft]:
+    """A finding at each call, in a traced frame of the checked tree, of a value a disable call
+    returned (analysis/disabled_values.py): a module-level `NAME = torch.compiler.disable(f)`,
+    called here or imported, or `self.NAME` built so in the class."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    held = _disabled_value_names(program)
+    if not held:
+        return []  # most trees hold no such value
+    found: list[TracedDraft] = []
+    for fid in program.traced_in_order():
+        caller = program.function(fid)
+        if fid[0] in program.dependency_modules or caller.disabled:
+            continue  # a disabled caller runs eagerly: the calls it makes break nothing
+        for index, site in enumerate(caller.calls):
+            kind, _, name = site.ref.partition(":")
+            if (fid, index) in targets or name.rpartition(".")[2] not in held:
+                continue  # a call that lands on a function of the tree, or of no value held so
+            how = _disabled_value(program, fid[0], caller, kind, name)
+            if not how:
+                continue
+            module = program.modules[fid[0]]
+            spelled = f"self.{name}" if kind == "self" else name
+            draft = _value_draft(site.row, spelled, how, source_lines(program.source_of, module.path))
+            if draft is not None:
+                found.append(TracedDraft(module, caller, draft))
+    return found
+
+
+def _disabled_value_names(program: Program) -> frozenset[str]:
+    """The names (last part) module-level objects and class attributes built by a disable call have."""
+    return frozenset(
+        name.rpartition(".")[2]
+        for summary in program.modules.values()
+        for builders in (summary.instances, *(cls.attributes for cls in summary.classes.values()))
+        for name, builder in builders.items()
+        if disabling(builder)
+    )
+
+
+def _disabled_value(program: Program, module: str, caller: FunctionSummary, kind: str, name: str) -> str:
+    """How the value a call `kind:name` calls is disabled ("recursive", "frame"), "" when it is not
+    known to be one: for `self.NAME`, every builder the class hierarchy has for it must be one."""
+    if kind == "self" and caller.class_qualname is not None and name.isidentifier():
+        ways = {disabling(built) for built in program.held_constructors(module, caller.class_qualname, name)}
+        return ways.pop() if len(ways) == 1 else ""
+    if kind in ("name", "dotted"):
+        builder = program.module_builder(module, name)
+        return disabling(builder) if builder is not None else ""
+    return ""
+
+
+def _value_draft(row: int, spelled: str, how: str, lines: list[str]) -> Draft | None:
+    line = lines[row - 1] if 0 < row <= len(lines) else ""
+    if suppressed(lines, row, row, RULE.code):
+        return None
+    match = re.search(rf"(?<![\w.]){re.escape(spelled)}\s*\(", line)
+    column = match.start() if match else len(line) - len(line.lstrip())
+    end = closing_parenthesis(line, match.end()) if match else len(line.rstrip())
+    gb_id = _BREAK_ID(RULE, how == "frame") if _BREAK_ID else RULE.gb_id
+    message = (
+        f"`{spelled}` holds a function wrapped by `torch.compiler.disable(...)`: Dynamo ends the graph "
+        "at this call and runs it eagerly"
+    )
+    return Draft(RULE.code, message, row, column + 1, row, end + 1, gb_id, TENSOR, line.rstrip("\r\n"))
 
 
 def source_lines(source_of: Callable[[str], str], path: str) -> list[str]:
