@@ -112,18 +112,11 @@ def _disabled_value(program: Program, module: str, caller: FunctionSummary, kind
 
 
 def _value_draft(row: int, spelled: str, how: str, lines: list[str]) -> Draft | None:
-    line = lines[row - 1] if 0 < row <= len(lines) else ""
-    if suppressed(lines, row, row, RULE.code):
-        return None
-    match = re.search(rf"(?<![\w.]){re.escape(spelled)}\s*\(", line)
-    column = match.start() if match else len(line) - len(line.lstrip())
-    end = closing_parenthesis(line, match.end()) if match else len(line.rstrip())
-    gb_id = _BREAK_ID(RULE, how == "frame") if _BREAK_ID else RULE.gb_id
     message = (
         f"`{spelled}` holds a function wrapped by `torch.compiler.disable(...)`: Dynamo ends the graph "
         "at this call and runs it eagerly"
     )
-    return Draft(RULE.code, message, row, column + 1, row, end + 1, gb_id, TENSOR, line.rstrip("\r\n"))
+    return _call_draft(lines, row, rf"(?<![\w.]){re.escape(spelled)}", how == "frame", message)
 
 
 def source_lines(source_of: Callable[[str], str], path: str) -> list[str]:
@@ -134,23 +127,26 @@ def source_lines(source_of: Callable[[str], str], path: str) -> list[str]:
 
 
 def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> Draft | None:
+    method = bound and "staticmethod" not in callee.decorators
+    message = (
+        f"`{callee.name}()` is marked `@torch.compiler.disable`: Dynamo ends the graph at this call "
+        "and runs it eagerly"
+    )
+    return _call_draft(lines, row, rf"(?<![\w]){re.escape(callee.name)}", callee.disabled == "frame" or method, message)
+
+
+def _call_draft(lines: list[str], row: int, called: str, skips_inlining: bool, message: str) -> Draft | None:
+    """GM620's finding at the call on `row` of what the pattern `called` spells."""
     line = lines[row - 1] if 0 < row <= len(lines) else ""
     if suppressed(lines, row, row, RULE.code):
         return None
     # The call site keeps only its row: the call is the callee's name and its parentheses there
     # (findings count columns from 1).
-    match = re.search(rf"(?<![\w]){re.escape(callee.name)}\s*\(", line)
+    match = re.search(rf"{called}\s*\(", line)
     column = match.start() if match else len(line) - len(line.lstrip())
     end = closing_parenthesis(line, match.end()) if match else len(line.rstrip())
-    method = bound and "staticmethod" not in callee.decorators
-    gb_id = _BREAK_ID(RULE, callee.disabled == "frame" or method) if _BREAK_ID else RULE.gb_id
-    message = (
-        f"`{callee.name}()` is marked `@torch.compiler.disable`: Dynamo ends the graph at this call "
-        "and runs it eagerly"
-    )
-    return Draft(
-        RULE.code, message, row, column + 1, row, end + 1, gb_id, TENSOR, line.rstrip("\r\n"),
-    )
+    gb_id = _BREAK_ID(RULE, skips_inlining) if _BREAK_ID else RULE.gb_id
+    return Draft(RULE.code, message, row, column + 1, row, end + 1, gb_id, TENSOR, line.rstrip("\r\n"))
 
 
 def closing_parenthesis(line: str, start: int) -> int:
