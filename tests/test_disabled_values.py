@@ -91,3 +91,53 @@ def test_the_builder_names_how_the_value_is_disabled() -> None:
     assert disabling(named("torch.compiler.disable(f, recursive=True)")) == "recursive"
     assert disabling(named("torch.compile(f)")) == ""
     assert named("functools.partial(f, recursive=False)") == "functools.partial"
+
+
+LOOPED = """\
+import torch
+
+
+@torch.compiler.disable
+def eigh(m):
+    return torch.linalg.eigh(m)
+
+
+no_compile_eigh = torch.compiler.disable(torch.linalg.eigh)
+
+
+def decorated(m):
+    for _ in range(2):
+        _, m = eigh(m)
+    return m
+
+
+def wrapped(m):
+    for _ in range(2):
+        _, m = no_compile_eigh(m)
+    return m
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        m = x @ x.T + torch.eye(3)
+        return decorated(m).sum() + wrapped(m).sum()
+"""
+
+
+def test_a_call_in_a_loop_body_is_one_finding(tmp_path: Path) -> None:
+    """A loop body is summarised once per pass of the kind solve: its calls repeat in the summary,
+    the findings do not (each line Dynamo breaks on is reported once)."""
+    path = tmp_path / "looped.py"
+    path.write_text(LOOPED)
+    module = {"__name__": "looped"}
+    exec(compile(LOOPED, str(path), "exec"), module)
+    explained = explain_breaks(module["Model"](), (torch.randn(3, 3),), {}, Tree([str(tmp_path)]))
+    assert {(b.location[1], b.gb_id) for b in explained.breaks if b.location} == {
+        (14, "GB0098"),
+        (20, "GB0098"),
+    }
+    result = check([str(path)], None, jobs=1)
+    assert sorted((f.location.row, f.code, f.gb_id) for f in result.findings) == [
+        (14, "GM620", "GB0098"),
+        (20, "GM620", "GB0098"),
+    ]

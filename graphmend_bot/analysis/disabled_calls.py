@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.disabled_values import disabling
-from graphmend_bot.analysis.model import Draft, FunctionSummary
+from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.analysis.suppressions import suppressed
 from graphmend_bot.rules import RULES
 from graphmend_bot.source_lines import physical_lines
@@ -43,10 +43,13 @@ def disabled_function_calls(
     disabled = {callee for callee in called if program.function(callee).disabled}
     if not disabled:
         return found  # most trees: no disabled function is called from traced code
+    reported: set[tuple[FunctionId, int, str]] = set()  # a loop body's calls are recorded once per pass
     for (fid, index), callees in sorted(site for site in targets.items() if disabled.issuperset(site[1])):
         caller = program.function(fid)
         if fid[0] in program.dependency_modules or caller.disabled:
             continue  # a disabled caller runs eagerly: the calls it makes break nothing
+        if _seen(reported, fid, caller.calls[index]):
+            continue
         functions = [program.function(callee) for callee in callees]
         module = program.modules[fid[0]]
         if module.path not in lines:
@@ -69,6 +72,8 @@ def disabled_value_calls(
     if not held:
         return []  # most trees hold no such value
     found: list[TracedDraft] = []
+    lines: dict[str, list[str]] = {}
+    reported: set[tuple[FunctionId, int, str]] = set()
     for fid in program.traced_in_order():
         caller = program.function(fid)
         if fid[0] in program.dependency_modules or caller.disabled:
@@ -78,14 +83,25 @@ def disabled_value_calls(
             if (fid, index) in targets or name.rpartition(".")[2] not in held:
                 continue  # a call that lands on a function of the tree, or of no value held so
             how = _disabled_value(program, fid[0], caller, kind, name)
-            if not how:
+            if not how or _seen(reported, fid, site):
                 continue
             module = program.modules[fid[0]]
+            if module.path not in lines:
+                lines[module.path] = source_lines(program.source_of, module.path)
             spelled = f"self.{name}" if kind == "self" else name
-            draft = _value_draft(site.row, spelled, how, source_lines(program.source_of, module.path))
+            draft = _value_draft(site.row, spelled, how, lines[module.path])
             if draft is not None:
                 found.append(TracedDraft(module, caller, draft))
     return found
+
+
+def _seen(reported: set[tuple[FunctionId, int, str]], fid: FunctionId, site: CallSite) -> bool:
+    """Whether this call was met already: a loop body is summarised once per pass, so its calls repeat."""
+    key = (fid, site.row, site.ref)
+    if key in reported:
+        return True
+    reported.add(key)
+    return False
 
 
 def _disabled_value_names(program: Program) -> frozenset[str]:
