@@ -25,7 +25,7 @@ from graphmend_bot.analysis.cached_property_reads import cached_property_reads
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
-from graphmend_bot.analysis.disabled_calls import disabled_function_calls
+from graphmend_bot.analysis.disabled_calls import disabled_function_calls, disabled_value_calls
 from graphmend_bot.analysis.eager_entries import traced_only
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
@@ -717,6 +717,12 @@ class Program:
             found = self._through_imports(*split, _instance_here)
         return None if found is None else (found[1], found[2])
 
+    def module_builder(self, module: str, name: str) -> str | None:
+        """What built the module-level object `name` refers to from `module` (`NAME = callee(...)`,
+        defined there or imported), as summary.py names it; None when no such object."""
+        found = self._module_instance(module, name)
+        return None if found is None else found[1]
+
     def instance_bound(self, ref: str, callee: FunctionId) -> bool:
         """Whether `callee` was reached from a call `ref` ("dotted:COUNTER.bump") through a
         module-level instance: the object is then its `self`."""
@@ -1146,6 +1152,7 @@ class Program:
         result += masks_made_elsewhere(self, solver.targets, solver.holds)
         result += scalars_made_elsewhere(self, solver.targets, solver.holds)
         result += disabled_function_calls(self, solver.targets)
+        result += disabled_value_calls(self, solver.targets)
         result += cached_property_reads(self, solver.targets)
         result += manager_without_yield_calls(self, solver.targets)
         result += held_module_calls(self)

@@ -14,6 +14,7 @@ from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
     dataclass_inits,
+    disabled_values,
     eager_entries,
     generator_managers,
     given_callables,
@@ -50,8 +51,6 @@ from graphmend_bot.vocabulary.dotted_names import dotted_name
 _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 # Dynamo calls a function with one of these decorators while tracing; it never traces its body.
 CONSTANT_RESULT_DECORATORS = frozenset({"torch.compiler.assume_constant_result", "torch._dynamo.assume_constant_result"})
-# Dynamo calls a function with one of these eagerly and never traces its frame (GM620 reports the calls).
-DISABLE_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -316,12 +315,18 @@ def _disabled(node: FunctionNode, imports: Imports) -> str:
     """`@torch.compiler.disable` / `@torch._dynamo.disable`, bare or called: "recursive", or
     "frame" for `recursive=False`; "" otherwise."""
     for decorator in node.decorator_list:
-        if imports.resolve(_decorator_callee(decorator)) in DISABLE_DECORATORS:
+        if imports.resolve(_decorator_callee(decorator)) in disabled_values.DISABLE_DECORATORS:
             recursive = next(
                 (k.value for k in getattr(decorator, "keywords", ()) if k.arg == "recursive"), None
             )
             return "frame" if isinstance(recursive, ast.Constant) and recursive.value is False else "recursive"
     return ""
+
+
+def _builder_name(call: ast.Call, callee: str) -> str:
+    """What built a held object, named as the tables judging it read it (`iter(list)`,
+    `torch.compiler.disable(recursive=False)`)."""
+    return disabled_values.builder_name(call, iterated_builders.builder_name(call, callee))
 
 
 def _untraced(summary: FunctionSummary) -> None:
@@ -599,7 +604,7 @@ class _Collector:
 
     def _callee(self, call: ast.Call) -> str | None:
         callee = self._dotted(call.func)
-        return callee if callee is None else iterated_builders.builder_name(call, callee)
+        return callee if callee is None else _builder_name(call, callee)
 
     def _dotted(self, node: ast.expr) -> str | None:
         """The dotted name `node` spells, qualified when its head is imported."""
@@ -650,8 +655,7 @@ class _Collector:
             name = dotted_name(target)
             if name is None:
                 continue
-            self._constructors[-1][name] = iterated_builders.builder_name(
-                node.value, self.imports.resolve(node.value.func) or callee)
+            self._constructors[-1][name] = _builder_name(node.value, self.imports.resolve(node.value.func) or callee)
             is_logger = logger_bindings.builds_logger(
                 self._constructors[-1][name], self.classes, self.imports.module.partition(".")[0])
             if is_logger and not self._prefix:

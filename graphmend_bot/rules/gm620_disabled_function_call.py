@@ -1,5 +1,6 @@
 """GM620 disabled-function-call: its documentation; the calls are found by the scope solver
-(analysis/disabled_calls.py), since the callee may be disabled in another module."""
+(analysis/disabled_calls.py), since the callee may be disabled in another module, or be a value
+a disable call returned (analysis/disabled_values.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,10 @@ RULE = Rule(
     summary=(
         "Flags calls from traced code to functions of the checked tree marked "
         "`@torch.compiler.disable` or `@torch._dynamo.disable` (with or without `recursive=False`), "
-        "including those `--fix --unsafe-fixes` marked. Nothing inside such a function is reported: "
+        "including those `--fix --unsafe-fixes` marked; and calls of a value such a call returned, held "
+        "in a module-level name (called there or imported) or in `self.NAME` "
+        "(`no_compile_eigh = torch.compiler.disable(torch.linalg.eigh)`, then `no_compile_eigh(m)`). "
+        "Nothing inside such a function is reported: "
         "Dynamo does not trace it."
     ),
     why=(

@@ -3,7 +3,9 @@
 The callees come from Dynamo's own trace rules, not from memory: benchmarks/skipped_callees.py
 asks the installed torch's `trace_rules.lookup` which public standard-library functions it skips,
 measures each by calling it from a frame compiled with `fullgraph=True`, and writes the ones
-Dynamo refuses to vocabulary/skipped_callees.py. A name another rule claims (GM604's measured
+Dynamo refuses to vocabulary/skipped_callees.py; benchmarks/skipped_torch_callees.py does the same
+for the functions of torch's private modules on Dynamo's skip list (vocabulary/skipped_torch_callees.py,
+`torch._dynamo.utils.disable_cache_limit`). A name another rule claims (GM604's measured
 table, GM601's `pickle`, GM403's `warnings.warn`) stays that rule's (Detection.fallback_calls).
 Methods of standard-library objects come from benchmarks/skipped_methods.py the same way
 (vocabulary/skipped_methods.py), measured on an object built in the frame and on one built outside
@@ -22,29 +24,37 @@ from graphmend_bot.vocabulary.context_managers import UNENTERABLE_CONTEXT_MANAGE
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.vocabulary.skipped_callees import SKIPPED_CALLEES, TORCH_VERSION
 from graphmend_bot.vocabulary.skipped_methods import BUILT_METHODS, HELD_METHODS, INHERITED_METHODS
+from graphmend_bot.vocabulary.skipped_torch_callees import SKIPPED_TORCH_CALLEES
 
+# The standard library's functions and torch's private ones (`torch._dynamo.utils.disable_cache_limit`),
+# each with the id it was measured with.
+_SKIPPED = {**SKIPPED_CALLEES, **SKIPPED_TORCH_CALLEES}
 # "Attempted to call function marked as skipped", "Attempted to inline function marked as skipped";
 # the tables' other ids are Dynamo refusing the callable itself (GB0156 "Unsupported method call").
 _SKIPPED_IDS = ("GB0007", "GB0008")
+ENTERED = "GB0142"  # "Unsupported context manager": a skipped function a `with` enters (measured on torch 2.13)
 # A context manager Dynamo cannot enter (`tempfile.TemporaryDirectory()`) is GM612's, measured by
 # `with` and reported there; `logging`'s functions refused with an id of their own (`logging.info`,
 # GB4841) are left to the logger rule (GM402 claims the message functions by module and name).
 _CALLEES = sorted(
     name
-    for name in SKIPPED_CALLEES.keys() - UNENTERABLE_CONTEXT_MANAGERS.keys()
-    if not (name.startswith("logging.") and SKIPPED_CALLEES[name] not in _SKIPPED_IDS)
+    for name in _SKIPPED.keys() - UNENTERABLE_CONTEXT_MANAGERS.keys()
+    if not (name.startswith("logging.") and _SKIPPED[name] not in _SKIPPED_IDS)
 )
 
 
 def _skipped(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     if checker.runs_only_for_python_argument(call):  # reached only for some argument types: unknown
         return NOT_TENSOR
-    gb_id = SKIPPED_CALLEES[name]
+    gb_id = _SKIPPED[name]
     why = (
         f"Dynamo's trace rules (torch {TORCH_VERSION}) skip `{name}()`: it cannot be traced"
         if gb_id in _SKIPPED_IDS
         else f"Dynamo (torch {TORCH_VERSION}) cannot trace `{name}()`: refused as {gb_id}, whatever its arguments"
     )
+    if checker.is_context_manager(call) and gb_id in _SKIPPED_IDS:
+        # `with torch._dynamo.utils.disable_cache_limit():` - Dynamo gives up on the `with` it cannot enter
+        why, gb_id = f"{why}, so this `with` cannot be entered", ENTERED
     checker.report(rule, call, why, TENSOR, gb_id=gb_id)
     return NOT_TENSOR
 
@@ -79,13 +89,15 @@ RULE = Rule(
     name="skipped-library-call",
     family="not traceable",
     gb_id="GB0007",
-    other_gb_ids=tuple(sorted({*(SKIPPED_CALLEES[name] for name in _CALLEES), *HELD_METHODS.values(), *BUILT_METHODS.values(), *INHERITED_METHODS.values()} - {"GB0007"})),
+    other_gb_ids=tuple(sorted({ENTERED, *(_SKIPPED[name] for name in _CALLEES), *HELD_METHODS.values(), *BUILT_METHODS.values(), *INHERITED_METHODS.values()} - {"GB0007"})),
     summary=(
         "Flags calls from traced code to standard-library functions TorchDynamo marks as skipped, "
         "resolved from the module's imports: `os.getcwd()`, `os.cpu_count()`, `sys.getsizeof()`, "
         "`heapq.heappush()`, `hashlib.sha256()`, `struct.calcsize()`, `threading.get_ident()`, "
         "`time.strftime()`, `linecache.getline()`, `importlib.import_module()`, `random.gauss()`, "
-        "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()`, the functions Dynamo inlines "
+        "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()`, the functions of torch's private "
+        "modules Dynamo skips (`torch._dynamo.utils.is_compile_supported()`; entered by a `with`, "
+        "`with torch._dynamo.utils.disable_cache_limit():`, GB0142; vocabulary/skipped_torch_callees.py), the functions Dynamo inlines "
         "that call one of them inside (`threading.current_thread()`, `traceback.format_stack()`, "
         "`locale.getpreferredencoding()`, `os.path.exists()`, `glob.glob()`, `warnings.simplefilter()`, `warnings.filterwarnings()`) and the rest of the table generated from torch's trace rules "
         "(vocabulary/skipped_callees.py, each entry measured); and methods of standard-library objects "
