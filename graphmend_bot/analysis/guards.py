@@ -328,3 +328,33 @@ def evaluated_before_guard(
         if guard is decisive:
             break
     return evaluated
+
+
+def without_guards(
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
+    helpers: GuardHelpers | None = None,
+) -> ast.expr:
+    """`test` as Dynamo evaluates it, when compile guards inside it do not decide it whole: an
+    operand a guard makes neutral is dropped (True in `and`, False in `or`), and operands after
+    a decisive one never run. `padding_mask is not None and is_tracing(padding_mask)` is
+    `padding_mask is not None` under compile, so after `if ...: return` the rest of the function
+    runs with `padding_mask` None (narrowing.py). The same node when nothing is dropped."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = without_guards(test.operand, resolve, known, helpers)
+        return test if inner is test.operand else ast.copy_location(ast.UnaryOp(op=ast.Not(), operand=inner), test)
+    if not isinstance(test, ast.BoolOp):
+        return test
+    neutral = isinstance(test.op, ast.And)
+    kept: list[ast.expr] = []
+    for value in test.values:
+        guard = compile_guard_value(value, resolve, known, helpers)
+        if guard is neutral:
+            continue
+        kept.append(value if guard is not None else without_guards(value, resolve, known, helpers))
+        if guard is not None:
+            break  # decisive: what follows never runs
+    if len(kept) == len(test.values) and all(k is v for k, v in zip(kept, test.values)):
+        return test
+    if len(kept) == 1:
+        return kept[0]
+    return ast.copy_location(ast.BoolOp(op=test.op, values=kept), test) if kept else test
