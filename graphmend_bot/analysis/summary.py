@@ -27,6 +27,7 @@ from graphmend_bot.analysis import (
     pydantic_classes,
     shadowed_builtins,
     super_calls,
+    tensor_uses,
     typed_dicts,
 )
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
@@ -164,6 +165,9 @@ def summarize_module(
             summary.param_guards = parameter_guards.method_guards(node)
         text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
+        if not summary.tensor_signature and _may_be_public(qualname):  # what public_api.takes_tensor reads
+            summary.tensor_signature = (_state_result(node, is_method)
+                                        or tensor_uses.uses_param_as_tensor(node, text, resolve))
         summary.eager_entry = eager_entries.entry_classes(node, text, is_method, resolve, tensor_names)
         summary.with_tails = eager_entries.with_tails(node, text)
         if qualname in deferred or _runs_while_tracing(node, imports):
@@ -806,6 +810,19 @@ def _tensor_signature(node: FunctionNode) -> bool:
     if any(mentions_tensor(arg.annotation) for arg in params):
         return True
     return mentions_tensor(node.returns) and any(may_hold_tensor(arg.annotation) for arg in params)
+
+
+def _may_be_public(qualname: str) -> bool:
+    """No part of the name is private (`__call__` is public: calling an instance runs it)."""
+    return not any(part.startswith("_") and part != "__call__" for part in qualname.split("."))
+
+
+def _state_result(node: FunctionNode, is_method: bool) -> bool:
+    """A method that takes nothing but its object and returns a tensor (`compute(self) -> Tensor`,
+    a metric's result): it computes from the tensors its object holds, its state."""
+    args = node.args
+    return (is_method and mentions_tensor(node.returns) and len(args.posonlyargs) + len(args.args) == 1
+            and not args.kwonlyargs and args.vararg is None and args.kwarg is None)
 
 
 def _built_side(value: ast.expr) -> ast.Call | None:
