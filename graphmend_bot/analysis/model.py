@@ -256,6 +256,9 @@ class ClassSummary:
     # `self.NAME = PARAM` in its `__init__`: NAME -> (PARAM's place after `self`, -1 for a keyword-only
     # one; PARAM): what the object's builders pass there, a class it calls later (given_callables.py).
     given: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # Class-body dict displays of names, `_global_mapping = {"sdpa": sdpa_mask, ...}`: NAME -> the
+    # dotted names of the values, what `OBJ[key]` on an instance with a `__getitem__` may give.
+    tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -493,7 +493,8 @@ class _Collector:
                                               dunders_unknown=super_calls.dunders_unknown(node),
                                               rewritten=_rewritten(writes), not_functions=super_calls.not_functions(node),
                                               generated_init=dataclass_inits.generates_init(node),
-                                              given=self.classes_given.pop(qualname, {}))
+                                              given=self.classes_given.pop(qualname, {}),
+                                              tables=self._class_tables(node))
         metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
         if metaclass is not None and (written := dotted_name(metaclass)) is not None:
             self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written
@@ -689,6 +690,17 @@ class _Collector:
                 self._constructors[-1][name], self.classes, self.imports.module.partition(".")[0])
             if is_logger and not self._prefix:
                 self.logger_names.add(name)
+
+    def _class_tables(self, node: ast.ClassDef) -> dict[str, tuple[str, ...]]:
+        """The dispatch tables a class body binds (ClassSummary.tables), as `_registry` reads them."""
+        tables: dict[str, tuple[str, ...]] = {}
+        for stmt in node.body:
+            value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+            if isinstance(value, ast.Dict) and (values := self._table_values(value)) and None not in values:
+                tables.update((target.id, tuple(v for v in values if v is not None))
+                              for target in targets if isinstance(target, ast.Name))
+        return tables
 
     def _registry(self, node: ast.Assign) -> None:
         """`SOLVERS = {"rk4": RK4, ...}` at module level: a dispatch table of classes/functions,
