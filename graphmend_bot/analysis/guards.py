@@ -116,6 +116,11 @@ class GuardHelpers:
         self.read.update(read)
         return value
 
+    def has_module(self, module: str) -> bool | None:
+        """Whether the checked package holds `module` as a file (None for a loose script); the
+        places looked at join `read`, so a file created there later invalidates the summary."""
+        return None if self._root is None else _module_file(self._root, module, self.read) is not None
+
     def read_files(self) -> tuple[tuple[str, str], ...]:
         """(path relative to the package root, sha256 of its text or "" when absent) of each file
         of `read`, as ModuleSummary.read_files keeps them."""

@@ -69,6 +69,7 @@ class Imports:
         self.package = module if is_package else module.rpartition(".")[0]
         self.names: dict[str, str] = {}
         self.star_modules: list[str] = []  # `from pkg.mod import *`: names looked up there too
+        self.relative_torch: list[str] = []  # `from ..backend import torch`: the modules named (settle_backend_torch)
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -85,10 +86,21 @@ class Imports:
             parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
             base = ".".join([*parts, base] if base else parts)
         for alias in node.names:
+            if alias.name == "torch" and node.level and not alias.asname:
+                self.relative_torch.append(base)
             if alias.name != "*":
                 self.names[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
             elif base:
                 self.star_modules.append(base)
+
+    def settle_backend_torch(self, has_module: Callable[[str], bool | None]) -> None:
+        """`from ..backend import torch` where the package has no module `backend.torch` is torch:
+        a backend module that binds the framework at run time (DeepXDE's `backend/__init__.py`
+        sets `torch` with `setattr` on loading its PyTorch backend), which no static reading of the
+        package finds. A `backend/torch.py` of the package is that module, not torch."""
+        for base in self.relative_torch:
+            if self.names.get("torch") == f"{base}.torch" and has_module(f"{base}.torch") is False:
+                self.names["torch"] = "torch"
 
     def resolve(self, node: ast.expr) -> str | None:
         """The qualified dotted name of `node` when its head is an imported name."""
@@ -135,6 +147,7 @@ def summarize_module(
     python_keys = frozenset(collector.python_keys)
     top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
     guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve)
+    imports.settle_backend_torch(guard_helpers.has_module)
     # Properties of this module's classes: `self.NAME` runs one when read.
     properties = frozenset(
         node.name for _, class_qualname, node in collector.functions
