@@ -50,7 +50,9 @@ def uses_param_as_tensor(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str
     """Whether the body uses one of `untyped_params(node)` as a tensor (module docstring).
     Nested functions count: a closure's use of a parameter is the function's own."""
     params = untyped_params(node)
-    if not params or not any(f"{p}." in text or "torch" in text or "F." in text for p in params):
+    if not params or not any(
+        f"{p}." in text or "torch" in text or "F." in text or ".apply(" in text for p in params
+    ):
         return False
     for part in ast.walk(node):
         if not isinstance(part, ast.Call):
