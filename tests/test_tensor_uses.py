@@ -20,11 +20,6 @@ PACKAGE = {
         from torch import nn
 
 
-        class Net(nn.Module):
-            def forward(self, x):
-                return x * 2
-
-
         def gain(x, k=2):
             return torch.exp(x) * x.amax().item() * k
 
@@ -61,10 +56,15 @@ PACKAGE = {
 
         def flatten_array(a):
             return a.reshape(-1).sum().item()
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return gain(x)
     """,
 }
-GAIN, SQUASH, COMPUTE = ("core.py", 11, "GM301"), ("core.py", 26, "GM401"), ("core.py", 36, "GM301")
-TOKENIZE, FLATTEN = ("core.py", 40, "GM401"), ("core.py", 45, "GM301")
+GAIN, SQUASH, COMPUTE = ("core.py", 6, "GM301"), ("core.py", 21, "GM401"), ("core.py", 31, "GM301")
+TOKENIZE, FLATTEN = ("core.py", 35, "GM401"), ("core.py", 40, "GM301")
 
 
 def test_unannotated_parameters_used_as_tensors_and_state_results_are_tensor_api(write_tree, monkeypatch):
