@@ -56,7 +56,7 @@ def why_not(program: Program, fid: FunctionId) -> str:
         return "public name, not exported"
     if fid not in program.library_roots():
         return "public, builds parameters"
-    return "public, no tensor in signature or result"
+    return "public, no tensor in signature, body or result"
 
 
 def compare(
