@@ -12,7 +12,10 @@ measured with torch._dynamo.explain, with negatives:
   `self.layer_class()` to `self.layers` and calls `self.layers[idx].update(x)`: Layer.update runs
   (transformers' DynamicCache and DynamicLayer); a layer class nobody gives a cache is not reached.
   (The cache is filled eagerly: a layer built in the compiled frame has no source, and Dynamo
-  then also fails to resume at each call on the way, a Reconstruction failure of its own.)"""
+  then also fails to resume at each call on the way, a Reconstruction failure of its own.)
+- `ALL_MASK_FUNCTIONS[key](x)` on a module-level object whose class has a `__getitem__` calls a
+  value of the dict tables its class body binds (every value: the key is a runtime string); a
+  sibling class's table is not reached."""
 
 from __future__ import annotations
 
@@ -145,3 +148,82 @@ def test_a_layer_class_given_by_super_init_runs_through_the_list_it_fills(write_
     _assert_reach(
         root, "cachepkg", {("cachepkg.cache", "Layer.update")}, {("cachepkg.cache", "OtherLayer.update")}
     )
+
+
+INTERFACE_TREE = {
+    "ifacepkg/__init__.py": "",
+    "ifacepkg/masks.py": """
+        from collections.abc import MutableMapping
+
+        from torch import nn
+
+
+        def sdpa_mask(x):
+            print("sdpa")  # break
+            return x + 1
+
+
+        def eager_mask(x):
+            return x - 1
+
+
+        def unused_mask(x):
+            return x.tolist()
+
+
+        class GeneralInterface(MutableMapping):
+            _global_mapping = {}
+
+            def __init__(self):
+                self._local_mapping = {}
+
+            def __getitem__(self, key):
+                if key in self._local_mapping:
+                    return self._local_mapping[key]
+                return self._global_mapping[key]
+
+            def __setitem__(self, key, value):
+                self._local_mapping.update({key: value})
+
+            def __delitem__(self, key):
+                del self._local_mapping[key]
+
+            def __iter__(self):
+                return iter({**self._global_mapping, **self._local_mapping})
+
+            def __len__(self):
+                return len(self._global_mapping.keys() | self._local_mapping.keys())
+
+
+        class MaskInterface(GeneralInterface):
+            _global_mapping = {"sdpa": sdpa_mask, "eager": eager_mask}
+
+
+        class OtherInterface(GeneralInterface):
+            _global_mapping = {"unused": unused_mask}
+
+
+        ALL_MASK_FUNCTIONS: MaskInterface = MaskInterface()
+        OTHER_FUNCTIONS = OtherInterface()
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.impl = "sdpa"
+
+            def forward(self, x):
+                mask_interface = ALL_MASK_FUNCTIONS[self.impl]
+                return mask_interface(x)
+    """,
+}
+
+
+def test_a_function_an_interface_object_looks_up_in_its_class_table_is_called(write_tree) -> None:
+    """`ALL_MASK_FUNCTIONS[key](x)` on a module-level MaskInterface (transformers'
+    GeneralInterface): its `__getitem__` returns a value of the `_global_mapping` table the class
+    body binds, and Dynamo calls it. The table of a sibling class whose instance only eager code
+    could subscript is not reached."""
+    root = write_tree(INTERFACE_TREE)
+    _assert_reported_where_dynamo_breaks(root, "ifacepkg", "masks", "Net", "masks.py")
+    _assert_reach(root, "ifacepkg", {("ifacepkg.masks", "sdpa_mask")}, {("ifacepkg.masks", "unused_mask")})

@@ -166,12 +166,13 @@ class ExpressionEvaluator(CallResolver):
         self, node: ast.BoolOp, values: list[ast.expr], env: Env, evaluate: Callable[[ast.expr, Env], Kind]
     ) -> list[Kind]:
         """The kinds of `values`, each evaluated where the operands before it held (`and`) or
-        failed (`or`): after `not torch.is_tensor(x) and`, `x` is not a tensor."""
+        failed (`or`), as narrowing.after_operand says: after `not torch.is_tensor(x) and`, `x` is not a tensor."""
         kinds = []
         for value in values:
             kinds.append(evaluate(value, env))
-            if (python_name := narrowing.short_circuit_python(value, node.op, self.resolve, self._module_functions)) is not None:
-                env = {**env, python_name: NOT_TENSOR}
+            env, ended = narrowing.after_operand(value, node.op, env, self.resolve, self._module_functions)
+            if ended:
+                break
         return kinds
 
     def _traced_operands(self, node: ast.BoolOp) -> list[ast.expr]:

@@ -25,7 +25,7 @@ from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_state import Env
-from graphmend_bot.analysis.guards import compile_guard_value
+from graphmend_bot.analysis.guards import compile_guard_value, without_guards
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 # Values whose truth is their length whatever they hold.
@@ -342,9 +342,11 @@ class StatementVisitor(ExpressionEvaluator):
 
     def _if(self, node: ast.If, env: Env) -> bool:
         under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
+        under_compile = narrowing.decided_by_none(node.test, env) if under_compile is None else under_compile
         if under_compile is not None:
             self._before_guard(node.test, env)
             return self.block(node.body if under_compile else node.orelse, env)
+        test = without_guards(node.test, self.resolve, self.guards, self.guard_helpers)  # as Dynamo evaluates it
         without_exception = narrowing.exit_without_exception(self.node, node.test)
         if without_exception is not None:  # the exception arm of `__exit__`: dead where Dynamo traces it
             return self.block(node.body if without_exception else node.orelse, env)
@@ -358,16 +360,14 @@ class StatementVisitor(ExpressionEvaluator):
                 self._rare_block(node.body, dict(env), rare=True)  # a handler here catches it: traced when it runs
             return False  # the raising arm is the error path, never traced
         with self._resumes_after(node), modes.entered(self._modes, modes.test_mode(node.test)):
-            self._bool_context(node.test, env, "if")  # its arms run in the frame resumed at each
+            self._bool_context(test, env, "if")  # its arms run in the frame resumed at each
         body_env, else_env = dict(env), dict(env)
-        none_name, none_in_body = narrowing.none_test(node.test) or (None, False)
-        if none_name is not None and env.get(none_name) == Kind.of_param(none_name):
-            narrowing.narrow_to_none(body_env if none_in_body else else_env, none_name)
-        python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)
+        body_env, else_env = narrowing.narrow_where_none(body_env, test, True), narrowing.narrow_where_none(else_env, test, False)
+        python_value = narrowing.isinstance_arm(test, self.resolve, self._module_functions)
         if python_value is not None:
             python_name, python_in_body = python_value
             (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
-        tensor_value = narrowing.tensor_arm(node.test, self.resolve)
+        tensor_value = narrowing.tensor_arm(test, self.resolve)
         tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
         checked = env.get(tensor_name) if tensor_name is not None else None
         eager_before = self._eager_after

@@ -116,6 +116,11 @@ class GuardHelpers:
         self.read.update(read)
         return value
 
+    def has_module(self, module: str) -> bool | None:
+        """Whether the checked package holds `module` as a file (None for a loose script); the
+        places looked at join `read`, so a file created there later invalidates the summary."""
+        return None if self._root is None else _module_file(self._root, module, self.read) is not None
+
     def read_files(self) -> tuple[tuple[str, str], ...]:
         """(path relative to the package root, sha256 of its text or "" when absent) of each file
         of `read`, as ModuleSummary.read_files keeps them."""
@@ -328,3 +333,33 @@ def evaluated_before_guard(
         if guard is decisive:
             break
     return evaluated
+
+
+def without_guards(
+    test: ast.expr, resolve: Resolve, known: dict[str, bool] | None = None,
+    helpers: GuardHelpers | None = None,
+) -> ast.expr:
+    """`test` as Dynamo evaluates it, when compile guards inside it do not decide it whole: an
+    operand a guard makes neutral is dropped (True in `and`, False in `or`), and operands after
+    a decisive one never run. `padding_mask is not None and is_tracing(padding_mask)` is
+    `padding_mask is not None` under compile, so after `if ...: return` the rest of the function
+    runs with `padding_mask` None (narrowing.py). The same node when nothing is dropped."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = without_guards(test.operand, resolve, known, helpers)
+        return test if inner is test.operand else ast.copy_location(ast.UnaryOp(op=ast.Not(), operand=inner), test)
+    if not isinstance(test, ast.BoolOp):
+        return test
+    neutral = isinstance(test.op, ast.And)
+    kept: list[ast.expr] = []
+    for value in test.values:
+        guard = compile_guard_value(value, resolve, known, helpers)
+        if guard is neutral:
+            continue
+        kept.append(value if guard is not None else without_guards(value, resolve, known, helpers))
+        if guard is not None:
+            break  # decisive: what follows never runs
+    if len(kept) == len(test.values) and all(k is v for k, v in zip(kept, test.values)):
+        return test
+    if len(kept) == 1:
+        return kept[0]
+    return ast.copy_location(ast.BoolOp(op=test.op, values=kept), test) if kept else test

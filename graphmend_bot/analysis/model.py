@@ -117,7 +117,9 @@ class FunctionSummary:
     # The class its return annotation names (`-> LinearOperator`), qualified (value_class.py).
     return_class: str | None = None
     # A parameter or the result annotated with a tensor type, bare or in a container
-    # (`xs: List[Tensor]`, `-> tuple[Tensor, dict]`): a callable on tensors (public_api.py).
+    # (`xs: List[Tensor]`, `-> tuple[Tensor, dict]`), an unannotated parameter the body uses as a
+    # tensor (tensor_uses.py), or `-> Tensor` on a method taking only its object: a callable on
+    # tensors (public_api.py). Worked out only for names with no private part.
     tensor_signature: bool = False
     # (call site index, draft): findings that stand when a callee of that site breaks (GM605).
     callee_break_drafts: list[tuple[int, Draft]] = field(default_factory=list)
@@ -260,6 +262,9 @@ class ClassSummary:
     # `self.NAME = PARAM` in its `__init__`: NAME -> (PARAM's place after `self`, -1 for a keyword-only
     # one; PARAM): what the object's builders pass there, a class it calls later (given_callables.py).
     given: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # Class-body dict displays of names, `_global_mapping = {"sdpa": sdpa_mask, ...}`: NAME -> the
+    # dotted names of the values, what `OBJ[key]` on an instance with a `__getitem__` may give.
+    tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

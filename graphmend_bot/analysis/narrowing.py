@@ -2,7 +2,10 @@
 
 Evidence of four kinds, all syntactic and cheap (no second traversal):
 
-- `x is None` tests: in the arm where a parameter is None, nothing derived from it is a tensor.
+- `x is None` tests: in the arm where a parameter is None, nothing derived from it is a tensor,
+  and a later `x is None` is decided there (Dynamo traces it as a constant): after
+  `if is_tracing(x) and x is not None: return` (a compile guard decided, analysis/guards.py) the rest
+  runs with `x` None, and `x is None or x.all()` never reaches `x.all()`.
 - `isinstance` tests: in the arm where `isinstance(x, (int, float))` holds, or where
   `isinstance(x, torch.Tensor)` (or `torch.is_tensor(x)`) fails, `x` is not a tensor. That is a
   proof, whatever `x` was; it holds in the `if` arms and in the operands of `and`/`or` after the test.
@@ -36,6 +39,9 @@ TENSOR_TYPES = frozenset({"torch.Tensor", "Tensor", "torch.nn.Parameter", "nn.Pa
 FALLBACK_HELPERS = frozenset({"default"})
 
 Resolve = Callable[[ast.expr], "str | None"]
+# What a name holds on a path where it is known to be None: empty as NOT_TENSOR is, told apart by
+# identity (merges keep it only where every arm does: statement_forms.merge_into).
+NONE_VALUE = Kind()
 
 
 # The module's top-level functions by name (a local predicate helper's body is read).
@@ -208,10 +214,61 @@ def exit_without_exception(function: ast.FunctionDef | ast.AsyncFunctionDef, tes
 
 
 def narrow_to_none(env: dict[str, Kind], name: str) -> None:
-    """On the path where parameter `name` is None, nothing derived from it is a tensor."""
+    """On the path where parameter `name` is None, nothing derived from it is a tensor; and `name`
+    is known None (NONE_VALUE), so a later `name is None` is decided there, as Dynamo decides it."""
     for key, kind in env.items():
         env[key] = kind.without_param(name)
-    env[name] = NOT_TENSOR
+    env[name] = NONE_VALUE
+
+
+def proves_none(test: ast.expr) -> tuple[str, bool] | None:
+    """(`x`, True) when `test` holding proves `x` None, (`x`, False) when its failing does: as
+    none_test, and through `not` and the operands of `and` (each holds when it holds) and `or`
+    (each fails when it fails): after `if is_exporting() or x is not None: return`, `x` is None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = proves_none(test.operand)
+        return None if inner is None else (inner[0], not inner[1])
+    if isinstance(test, ast.BoolOp):
+        holding = isinstance(test.op, ast.And)
+        return next((p for v in test.values if (p := proves_none(v)) is not None and p[1] is holding), None)
+    return none_test(test)
+
+
+def decided_by_none(test: ast.expr, env: dict[str, Kind]) -> bool | None:
+    """The value of `x is None` / `x is not None` (or its `not`) where `x` is known None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = decided_by_none(test.operand, env)
+        return None if inner is None else not inner
+    tested = none_test(test)
+    return tested[1] if tested is not None and env.get(tested[0]) is NONE_VALUE else None
+
+
+def narrow_where_none(env: dict[str, Kind], test: ast.expr, holding: bool) -> dict[str, Kind]:
+    """`env` where `test` is known to hold (`holding`) or to fail: a name it proves None there is
+    None (a parameter not rebound: nothing derived from it is a tensor either). A copy when it changes."""
+    proven = proves_none(test)
+    if proven is None or proven[1] is not holding:
+        return env
+    name, narrowed = proven[0], dict(env)
+    if env.get(name) == Kind.of_param(name):
+        narrow_to_none(narrowed, name)
+    else:
+        narrowed[name] = NONE_VALUE
+    return narrowed
+
+
+def after_operand(
+    value: ast.expr, op: ast.boolop, env: dict[str, Kind], resolve: Resolve, functions: Functions | None = None
+) -> tuple[dict[str, Kind], bool]:
+    """The env the operands after `value` in an `and`/`or` run in (they run where it held, or
+    failed), and whether `value` ends the operator already: `x is None or x.all()` where `x` is
+    known None never evaluates `x.all()`."""
+    is_and = isinstance(op, ast.And)
+    if decided_by_none(value, env) is (not is_and):
+        return env, True
+    if (python_name := short_circuit_python(value, op, resolve, functions)) is not None:
+        env = {**env, python_name: NOT_TENSOR}
+    return narrow_where_none(env, value, is_and), False
 
 
 def _is_name(node: ast.expr, name: str) -> bool:

@@ -461,18 +461,38 @@ class Program:
         ]
 
     def _registry_values(self, module: str, name: str) -> list[tuple[str, str, str]]:
-        """What `NAME[key]` may be, for a registry dict NAME defined in or imported into module."""
+        """What `NAME[key]` may be, for a registry dict NAME defined in or imported into module,
+        or a module-level object NAME whose class looks keys up in its own tables."""
         summary = self.modules[module]
         values = summary.registries.get(name)
         if values is None:
             imported = summary.imports.get(name)
             split = self._split_qualified(imported) if imported else None
             if split is None or split[0] not in self.modules:
-                return []
+                return self._mapping_values(module, name)
             module, values = split[0], self.modules[split[0]].registries.get(split[1])
             if values is None:
-                return []
+                return self._mapping_values(module, split[1])
         return [found for value in values if (found := self._resolve_dotted(module, value)) is not None]
+
+    def _mapping_values(self, module: str, name: str) -> list[tuple[str, str, str]]:
+        """`ALL_MASK_ATTENTION_FUNCTIONS[key]` on a module-level instance of a class with a
+        `__getitem__` (transformers' GeneralInterface, a MutableMapping): the functions and classes
+        the dict tables of its class body hold (`_global_mapping = {"sdpa": sdpa_mask, ...}`), each
+        table as the first of the class and its bases to bind that name defines it. Dynamo inlines
+        `__getitem__` and calls what it returns (measured on torch 2.13, tests/test_scope_given.py)."""
+        built = self._module_instance(module, name)
+        found: list[tuple[str, str, str]] = []
+        for cls in self._classes_built_by(*built) if built is not None else []:
+            if self._method(*cls, "__getitem__") is None:
+                continue
+            seen: set[str] = set()
+            for mod, owner in self.class_and_bases(*cls):
+                for table, values in self.modules[mod].classes[owner].tables.items():
+                    if table not in seen:
+                        seen.add(table)
+                        found += [value for name in values if (value := self._resolve_dotted(mod, name)) is not None]
+        return found
 
     def _constructed_classes(self, fid: FunctionId, constructor: str) -> list[tuple[str, str]]:
         """The in-tree classes an object may be an instance of, from the ref of its constructor."""

@@ -96,7 +96,9 @@ def merge_into(env: Env, *arm_envs: list[Env]) -> None:
         return
     rebound = {name for arm in arms for name, kind in arm.items() if env.get(name) is not kind}
     for name in rebound:
-        env[name] = Kind.union(arm.get(name, NOT_TENSOR) for arm in arms)
+        kinds = [arm.get(name, NOT_TENSOR) for arm in arms]
+        # known None (narrowing.NONE_VALUE) after the branch only where every arm knows it
+        env[name] = kinds[0] if all(kind is kinds[0] for kind in kinds) else Kind.union(kinds)
 
 
 def is_operation(value: ast.expr | None) -> bool:

@@ -28,6 +28,7 @@ from graphmend_bot.analysis import (
     shadowed_builtins,
     super_calls,
     suppressions,
+    tensor_uses,
     typed_dicts,
 )
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
@@ -63,6 +64,7 @@ class Imports:
         self.package = module if is_package else module.rpartition(".")[0]
         self.names: dict[str, str] = {}
         self.star_modules: list[str] = []  # `from pkg.mod import *`: names looked up there too
+        self.relative_torch: list[str] = []  # `from ..backend import torch`: the modules named (settle_backend_torch)
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -79,10 +81,21 @@ class Imports:
             parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
             base = ".".join([*parts, base] if base else parts)
         for alias in node.names:
+            if alias.name == "torch" and node.level and not alias.asname:
+                self.relative_torch.append(base)
             if alias.name != "*":
                 self.names[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
             elif base:
                 self.star_modules.append(base)
+
+    def settle_backend_torch(self, has_module: Callable[[str], bool | None]) -> None:
+        """`from ..backend import torch` where the package has no module `backend.torch` is torch:
+        a backend module that binds the framework at run time (DeepXDE's `backend/__init__.py`
+        sets `torch` with `setattr` on loading its PyTorch backend), which no static reading of the
+        package finds. A `backend/torch.py` of the package is that module, not torch."""
+        for base in self.relative_torch:
+            if self.names.get("torch") == f"{base}.torch" and has_module(f"{base}.torch") is False:
+                self.names["torch"] = "torch"
 
     def resolve(self, node: ast.expr) -> str | None:
         """The qualified dotted name of `node` when its head is an imported name."""
@@ -127,6 +140,7 @@ def summarize_module(
     python_keys = frozenset(collector.python_keys)
     top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
     guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve)
+    imports.settle_backend_torch(guard_helpers.has_module)
     # Properties of this module's classes: `self.NAME` runs one when read.
     properties = frozenset(
         node.name for _, class_qualname, node in collector.functions
@@ -158,6 +172,9 @@ def summarize_module(
             summary.param_guards = parameter_guards.method_guards(node)
         text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
+        if not summary.tensor_signature and _may_be_public(qualname):  # what public_api.takes_tensor reads
+            summary.tensor_signature = (_state_result(node, is_method)
+                                        or tensor_uses.uses_param_as_tensor(node, text, resolve))
         summary.eager_entry = eager_entries.entry_classes(
             node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
         )
@@ -465,7 +482,8 @@ class _Collector:
                                               dunders_unknown=super_calls.dunders_unknown(node),
                                               rewritten=_rewritten(writes), not_functions=super_calls.not_functions(node),
                                               generated_init=dataclass_inits.generates_init(node),
-                                              given=self.classes_given.pop(qualname, {}))
+                                              given=self.classes_given.pop(qualname, {}),
+                                              tables=self._class_tables(node))
         metaclass = next((keyword.value for keyword in node.keywords if keyword.arg == "metaclass"), None)
         if metaclass is not None and (written := dotted_name(metaclass)) is not None:
             self.classes[qualname].metaclass = self.imports.resolve(metaclass) or written
@@ -661,6 +679,17 @@ class _Collector:
             if is_logger and not self._prefix:
                 self.logger_names.add(name)
 
+    def _class_tables(self, node: ast.ClassDef) -> dict[str, tuple[str, ...]]:
+        """The dispatch tables a class body binds (ClassSummary.tables), as `_registry` reads them."""
+        tables: dict[str, tuple[str, ...]] = {}
+        for stmt in node.body:
+            value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+            if isinstance(value, ast.Dict) and (values := self._table_values(value)) and None not in values:
+                tables.update((target.id, tuple(v for v in values if v is not None))
+                              for target in targets if isinstance(target, ast.Name))
+        return tables
+
     def _registry(self, node: ast.Assign) -> None:
         """`SOLVERS = {"rk4": RK4, ...}` at module level: a dispatch table of classes/functions,
         or of such tables (`ROUTINES[loss][backend](...)`, entries `partial(f, ...)` too)."""
@@ -781,6 +810,19 @@ def _tensor_signature(node: FunctionNode) -> bool:
     if any(mentions_tensor(arg.annotation) for arg in params):
         return True
     return mentions_tensor(node.returns) and any(may_hold_tensor(arg.annotation) for arg in params)
+
+
+def _may_be_public(qualname: str) -> bool:
+    """No part of the name is private (`__call__` is public: calling an instance runs it)."""
+    return not any(part.startswith("_") and part != "__call__" for part in qualname.split("."))
+
+
+def _state_result(node: FunctionNode, is_method: bool) -> bool:
+    """A method that takes nothing but its object and returns a tensor (`compute(self) -> Tensor`,
+    a metric's result): it computes from the tensors its object holds, its state."""
+    args = node.args
+    return (is_method and mentions_tensor(node.returns) and len(args.posonlyargs) + len(args.args) == 1
+            and not args.kwonlyargs and args.vararg is None and args.kwarg is None)
 
 
 def _built_side(value: ast.expr) -> ast.Call | None:
