@@ -177,7 +177,15 @@ def test_a_walrus_a_match_capture_a_comprehension_target_and_a_star_import_bind_
         assert _found(fixture) == _marked(fixture), fixture.name
 
 
+def test_a_local_isinstance_proves_nothing_about_its_argument() -> None:
+    """`isinstance = accepts_all` then `if isinstance(x, int):`: the arm is no proof that `x` is a
+    Python int (on main it was, and the tensor comparison inside went unreported)."""
+    fixture = FIXTURES / "shadowed_builtin_leftovers.py"
+    assert _found(fixture) == _marked(fixture)
+
+
 @pytest.mark.parametrize(("fixture", "compiled", "breaking"), [
+    ("shadowed_builtin_leftovers.py", ("BuiltinIsinstance",), ("LocalIsinstance",)),
     ("shadowed_builtin_scopes.py",
      ("WalrusPow", "MatchedPow", "LocalSorted", "LocalLen", "LocalLenBound", "LocalEnumerate"),
      ("ComprehensionPow", "LocalOpen", "BuiltinLenBound", "BuiltinEnumerate", "LocalZip", "BuiltinZip")),

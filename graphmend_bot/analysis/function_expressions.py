@@ -170,7 +170,8 @@ class ExpressionEvaluator(CallResolver):
         kinds = []
         for value in values:
             kinds.append(evaluate(value, env))
-            if (python_name := narrowing.short_circuit_python(value, node.op, self.resolve, self._module_functions)) is not None:
+            if (python_name := narrowing.short_circuit_python(value, node.op, self.resolve, self.builtin_of,
+                                                                  self._module_functions)) is not None:
                 env = {**env, python_name: NOT_TENSOR}
         return kinds
 

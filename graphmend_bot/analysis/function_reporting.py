@@ -60,7 +60,8 @@ class FindingReporter(FunctionState):
             or (isinstance(node, ast.Name) and node.id not in self._dicts
                 and (node.id in self._collections or node.id in self.tuples))
             or (isinstance(node, ast.Attribute) and node.attr == "shape")
-            or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range")
+            or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+                and self.builtin_of(node.func) == "range")  # the name first: shadows are walked on demand
         )
 
     def is_ndarray(self, node: ast.expr) -> bool:
@@ -70,7 +71,8 @@ class FindingReporter(FunctionState):
         return id(node) in self._context_managers
 
     def runs_only_for_python_argument(self, call: ast.Call) -> bool:
-        return narrowing.runs_only_for_python_argument(self.node, call, self.resolve, self._module_functions)
+        return narrowing.runs_only_for_python_argument(self.node, call, self.resolve, self.builtin_of,
+                                                        self._module_functions)
 
     def annotated_tensor(self, name: str) -> bool:
         return name in self._annotated_tensors
