@@ -201,3 +201,24 @@ def test_dynamo_traces_those_bindings_and_breaks_on_the_builtins(fixture: str, c
         torch.compile(getattr(module, name)(), fullgraph=True)(torch.ones(3))  # raises on any break
     rows = set().union(*(_dynamo_rows(path, name, torch.ones(3)) for name in breaking))
     assert rows == _marked(path)
+
+
+def test_requires_grad_is_reported_where_the_tensor_is_read_again_and_the_flag_is_true() -> None:
+    """An unused `probe.requires_grad_()` and `requires_grad_(trainable)` are not reported (both
+    were on main); a used one and the returned `zeros_like(q).requires_grad_()` are."""
+    fixture = FIXTURES / "requires_grad_uses.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_requires_grad_only_where_the_tensor_leaves_the_graph() -> None:
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    fixture = FIXTURES / "requires_grad_uses.py"
+    module = _load(fixture)
+    rows: set[int] = set()
+    for name in ("UnusedLeaf", "UsedLeaf", "FlagFromCaller", "ReturnedLeaf"):
+        explained = dynamo_breaks(getattr(module, name)(), (torch.ones(3, 3),), {}, Tree([str(fixture)]), no_grad=False)
+        rows |= {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
+    assert rows == _marked(fixture)

@@ -12,6 +12,7 @@ import sys
 from dataclasses import replace
 
 from graphmend_bot.analysis import (
+    discarded_locals,
     installed_packages,
     installed_wrappers,
     modes,
@@ -275,6 +276,9 @@ class FindingReporter(FunctionState):
     def compiled_input(self, node: ast.expr) -> bool:
         return (self.summary.compiled and isinstance(node, ast.Name) and node.id in self.summary.params
                 and node.id not in self._rebound)
+
+    def discarded_receiver(self, call: ast.Call) -> bool:
+        return discarded_locals.discarded_receiver(self.node, call)
 
     def builder_of(self, name: str) -> str | None:
         return self.built_by.get(name)
