@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import bisect
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from typing import Any, TypeVar
 
 from graphmend_bot.analysis import (
@@ -122,7 +122,7 @@ def summarize_module(
     tree = ast.parse(source, filename=path)
     lines = physical_lines(source)
     imports = Imports(module, is_package)
-    collector = _Collector(imports, source)
+    collector = _Collector(imports, source, tree)
     collector.visit(tree)
     logger_names = frozenset(collector.logger_names)
     module_objects = logger_bindings.module_objects(collector.module_constructors, logger_names)
@@ -405,8 +405,9 @@ class _Collector:
     parsing); expressions are searched for compile calls only in files that mention "compile".
     """
 
-    def __init__(self, imports: Imports, source: str) -> None:
+    def __init__(self, imports: Imports, source: str, tree: ast.Module) -> None:
         self.imports = imports
+        self._module_builtins = _ModuleBuiltins(tree, source)  # `staticmethod(f)`, `getattr(o, n, self.m)`
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.enclosing: dict[str, str] = {}  # a nested function's qualname -> the nearest enclosing function's
         self.classes: dict[str, ClassSummary] = {}
@@ -522,7 +523,7 @@ class _Collector:
                 and (annotated := class_annotation(stmt.annotation, self.imports.resolve)) is not None
             ):
                 attributes.setdefault(stmt.target.id, f"typed:{annotated}")
-            if (held := held_functions.class_body_functions(stmt, self._dotted)) is not None:
+            if (held := held_functions.class_body_functions(stmt, self._dotted, self._module_builtins)) is not None:
                 attributes.setdefault(held[0], held_functions.encode(held[1]))  # `stat = staticmethod(f)`
             if isinstance(stmt, ast.FunctionDef):
                 self._elements_built(stmt, attributes)
@@ -560,7 +561,7 @@ class _Collector:
                     attributes.setdefault(target.attr, f"typed:{typed_params[value.id]}")
                 elif isinstance(value, ast.Name) and value.id == "self":
                     attributes.setdefault(target.attr, f"typed:{qualname}")
-                elif methods := bound_methods.bound_method_names(value):
+                elif methods := bound_methods.bound_method_names(value, hidden=_Either(local_names, self._module_builtins)):
                     # each branch's choice adds to what the attribute may hold
                     known = bound_methods.decode(attributes.get(target.attr, bound_methods.PREFIX))
                     if known or target.attr not in attributes:
@@ -819,6 +820,30 @@ def _built_side(value: ast.expr) -> ast.Call | None:
         if (nested := _built_side(side)) is not None:
             return nested
     return None
+
+
+class _ModuleBuiltins:
+    """`name in bound`: a builtin name the module's statements bind (shadowed_builtins.module_bindings,
+    less what functions declare `global`), read at the first question: few modules ask one."""
+
+    def __init__(self, tree: ast.Module, source: str) -> None:
+        self._tree, self._source = tree, source
+        self._names: frozenset[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        if self._names is None:
+            self._names = shadowed_builtins.module_bindings(self._tree, (), self._source)
+        return name in self._names
+
+
+class _Either:
+    """`name in either`: in one of two containers (the second asked only when the first says no)."""
+
+    def __init__(self, first: Container[str], second: Container[str]) -> None:
+        self._first, self._second = first, second
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._first or name in self._second
 
 
 class _BoundNames:
