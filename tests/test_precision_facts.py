@@ -222,3 +222,32 @@ def test_dynamo_breaks_on_requires_grad_only_where_the_tensor_leaves_the_graph()
         explained = dynamo_breaks(getattr(module, name)(), (torch.ones(3, 3),), {}, Tree([str(fixture)]), no_grad=False)
         rows |= {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
     assert rows == _marked(fixture)
+
+
+def test_a_star_import_of_a_tree_module_binds_what_it_exports() -> None:
+    """`from .ops import *` binds ops' own `pow` (its `__all__`), not its `print`: no GM654 on
+    `pow(x - 1, 2)` (main reported one), the `print` after it still found."""
+    package = FIXTURES / "star_package"
+    found = {(Path(f.path).name, f.location.row) for f in check([str(package)]).findings}
+    assert found == {("model.py", row) for row in _marked(package / "model.py")}
+
+
+def test_dynamo_traces_the_star_imported_pow_and_breaks_on_the_print() -> None:
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(FIXTURES))
+    from ground_truth import Tree, dynamo_breaks, normalise
+    from star_package.model import StarImported  # type: ignore[import-not-found]
+
+    path = FIXTURES / "star_package" / "model.py"
+    explained = dynamo_breaks(StarImported(), (torch.ones(3),), {}, Tree([str(FIXTURES / "star_package")]))
+    assert {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(path))} == _marked(path)
+
+
+def test_the_star_imported_module_is_among_the_files_the_summary_read() -> None:
+    """A change to ops.py must redo model.py's summary: the cache keys on read_files."""
+    from graphmend_bot.analysis.summary import summarize_module
+
+    path = FIXTURES / "star_package" / "model.py"
+    summary = summarize_module(path.read_text(encoding="utf-8"), str(path), "star_package.model", False)
+    assert "star_package/ops.py" in {name for name, digest in summary.read_files if digest}

@@ -26,12 +26,13 @@ from graphmend_bot.analysis import (
     parameter_guards,
     pydantic_classes,
     shadowed_builtins,
+    star_builtins,
     super_calls,
     typed_dicts,
 )
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
-from graphmend_bot.analysis.guards import GuardHelpers
+from graphmend_bot.analysis.guards import GuardHelpers, package_root
 from graphmend_bot.analysis.local_nodes import fields_present
 from graphmend_bot.analysis.model import (
     ClassSummary,
@@ -140,7 +141,8 @@ def summarize_module(
         if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
     )
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
-    shadows = _ShadowedBuiltins(tree, collector, source, lines)
+    star = star_builtins.tree_star_bindings(package_root(path, module, is_package), module, is_package, guard_helpers.read)
+    shadows = _ShadowedBuiltins(tree, collector, source, lines, star if imports.star_modules else None)
     tensor_names = eager_entries.tensor_modules(imports.names)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
@@ -203,11 +205,12 @@ def summarize_module(
 class _ShadowedBuiltins:
     """Per function, the builtin names the module and its enclosing functions bind (shadowed_builtins.py)."""
 
-    def __init__(self, tree: ast.Module, collector: _Collector, source: str, lines: list[str]) -> None:
+    def __init__(self, tree: ast.Module, collector: _Collector, source: str, lines: list[str],
+                 star: star_builtins.StarBindings | None) -> None:
         self._nodes = {qualname: node for qualname, _, node in collector.functions}
         self._lines = lines
         self._enclosing = collector.enclosing
-        self._module = shadowed_builtins.module_bindings(tree, self._nodes.values(), source)
+        self._module = shadowed_builtins.module_bindings(tree, self._nodes.values(), source, star)
         self._inherited: dict[str, frozenset[str]] = {}
 
     def inherited(self, qualname: str) -> frozenset[str]:
