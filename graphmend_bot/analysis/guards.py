@@ -228,7 +228,7 @@ def package_root(path: str, module: str, is_package: bool) -> str | None:
     return root
 
 
-def _module_file(root: str, module: str, read: set[str]) -> str | None:
+def module_file(root: str, module: str, read: set[str]) -> str | None:
     """The file of `module`; each place looked at joins `read` (a file created there later matters)."""
     base = os.path.join(root, *module.split("."))
     for candidate in (base + ".py", os.path.join(base, "__init__.py")):
@@ -241,7 +241,7 @@ def _module_file(root: str, module: str, read: set[str]) -> str | None:
 def _find_function(root: str, qualified: str, read: set[str], hops: int = 3) -> tuple[FunctionNode, str, str] | None:
     """The top-level def `qualified` names in the tree, following `from .x import name` re-exports."""
     module, _, name = qualified.rpartition(".")
-    path = _module_file(root, module, read) if module else None
+    path = module_file(root, module, read) if module else None
     if path is None:
         return None
     node = _top_level(path).get(name)

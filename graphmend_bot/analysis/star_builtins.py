@@ -13,10 +13,10 @@ file looked at joins `read`, which the summary cache keys on (ModuleSummary.read
 from __future__ import annotations
 
 import ast
-import os
 from collections.abc import Callable, Iterable
 
 from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.guards import module_file
 from graphmend_bot.vocabulary.star_exports import STAR_EXPORTED_BUILTINS
 
 _MAX_DEPTH = 3  # a star import of a module that itself star-imports
@@ -35,7 +35,7 @@ def tree_star_bindings(root: str | None, module: str, is_package: bool, read: se
         if root is None or depth >= _MAX_DEPTH:
             return ()
         target = _absolute(node, module, is_package)
-        path = _module_file(root, target, read) if target else None
+        path = module_file(root, target, read) if target else None
         return _exported_builtins(path, root, target, read, depth) if path else ()
 
     return bindings
@@ -48,15 +48,6 @@ def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     for _ in range(node.level - 1):
         package = package.rpartition(".")[0]
     return ".".join(part for part in (package, node.module) if part)
-
-
-def _module_file(root: str, module: str, read: set[str]) -> str | None:
-    base = os.path.join(root, *module.split("."))
-    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-        read.add(candidate)
-        if os.path.isfile(candidate):
-            return candidate
-    return None
 
 
 def _exported_builtins(path: str, root: str, module: str, read: set[str], depth: int) -> frozenset[str]:
