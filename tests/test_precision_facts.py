@@ -205,7 +205,8 @@ def test_dynamo_traces_those_bindings_and_breaks_on_the_builtins(fixture: str, c
 
 def test_requires_grad_is_reported_where_the_tensor_is_read_again_and_the_flag_is_true() -> None:
     """An unused `probe.requires_grad_()` and `requires_grad_(trainable)` are not reported (both
-    were on main); a used one and the returned `zeros_like(q).requires_grad_()` are."""
+    were on main); a used one, the returned `zeros_like(q).requires_grad_()` and
+    `requires_grad_(t.requires_grad)` (true with grad enabled) are."""
     fixture = FIXTURES / "requires_grad_uses.py"
     assert _found(fixture) == _marked(fixture)
 
@@ -218,7 +219,7 @@ def test_dynamo_breaks_on_requires_grad_only_where_the_tensor_leaves_the_graph()
     fixture = FIXTURES / "requires_grad_uses.py"
     module = _load(fixture)
     rows: set[int] = set()
-    for name in ("UnusedLeaf", "UsedLeaf", "FlagFromCaller", "ReturnedLeaf"):
+    for name in ("UnusedLeaf", "UsedLeaf", "FlagFromCaller", "ReturnedLeaf", "DetachedKeepingGrad"):
         explained = dynamo_breaks(getattr(module, name)(), (torch.ones(3, 3),), {}, Tree([str(fixture)]), no_grad=False)
         rows |= {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
     assert rows == _marked(fixture)

@@ -5,7 +5,8 @@ Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py)
 - `t.requires_grad_()` on a tensor that is used afterwards: GB8985 "requires_grad_() intermediate
   leaked as output" (an unused one traces, not reported: analysis/discarded_locals.py;
   `requires_grad_(False)` is a no-op and traces, and so does `requires_grad_(flag)` with the flag
-  False, so only a literal true flag, or none, is reported), with grad enabled; under `torch.no_grad()` only when the tensor leaves the graph (returned, or alive across
+  False, so only a literal true flag, none, or a tensor's own `t.requires_grad` is reported), with
+  grad enabled; under `torch.no_grad()` only when the tensor leaves the graph (returned, or alive across
   another break), so the message of one on a tensor the function builds says `(with grad enabled)`;
   on a graph input (a compiled call's argument) explain counts no break, and a parameter may be one;
 - `torch.autograd.grad(...)`: GB9186;
@@ -38,9 +39,12 @@ CREATED_REQUIRING_GRAD = "GB0225"  # "Attempted to use tensor creation function 
 
 def _may_turn_off(call: ast.Call) -> bool:
     """`requires_grad_(False)`, a no-op Dynamo traces, or a flag whose value is the caller's
-    (`requires_grad_(flag)`: Dynamo reads it as a constant and traces it when it is False)."""
+    (`requires_grad_(flag)`: Dynamo reads it as a constant and traces it when it is False). A
+    tensor's own `t.requires_grad` is true with grad enabled, the mode the message names."""
     flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
-    return flag is not None and not (isinstance(flag, ast.Constant) and flag.value)
+    if flag is None or (isinstance(flag, ast.Attribute) and flag.attr == "requires_grad"):
+        return False
+    return not (isinstance(flag, ast.Constant) and flag.value)
 
 
 def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
