@@ -20,7 +20,11 @@ def discarded_receiver(function: ast.FunctionDef | ast.AsyncFunctionDef, call: a
     if not isinstance(receiver, ast.Name):
         return False
     name, args = receiver.id, function.args
-    if any(arg.arg == name for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg):
+    if any(
+        arg.arg == name
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+        if arg
+    ):
         return False
     alone = bound = False
     for node in ast.walk(function):

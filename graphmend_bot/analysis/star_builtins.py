@@ -23,7 +23,9 @@ _MAX_DEPTH = 3  # a star import of a module that itself star-imports
 StarBindings = Callable[[ast.ImportFrom], Iterable[str]]
 
 
-def tree_star_bindings(root: str | None, module: str, is_package: bool, read: set[str], depth: int = 0) -> StarBindings:
+def tree_star_bindings(
+    root: str | None, module: str, is_package: bool, read: set[str], depth: int = 0
+) -> StarBindings:
     """What each star import of `module` binds: the known modules' (vocabulary/star_exports.py), and
     those of the tree under `root` (the folder its dotted name is relative to)."""
 
@@ -61,7 +63,9 @@ def _exported_builtins(path: str, root: str, module: str, read: set[str], depth:
     star = tree_star_bindings(root, module, path.endswith("__init__.py"), read, depth + 1)
     bound = module_bindings(tree, (), source, star)
     listed = _all_names(tree)
-    return frozenset(name for name in bound if (name in listed if listed is not None else not name.startswith("_")))
+    return frozenset(
+        name for name in bound if (name in listed if listed is not None else not name.startswith("_"))
+    )
 
 
 def _all_names(tree: ast.Module) -> frozenset[str] | None:
@@ -70,7 +74,9 @@ def _all_names(tree: ast.Module) -> frozenset[str] | None:
     for statement in tree.body:
         if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) and _names_all(statement.target):
             return None
-        if not (isinstance(statement, ast.Assign) and any(_names_all(target) for target in statement.targets)):
+        if not (
+            isinstance(statement, ast.Assign) and any(_names_all(target) for target in statement.targets)
+        ):
             continue
         value = statement.value
         if not isinstance(value, (ast.List, ast.Tuple)):
