@@ -1,10 +1,12 @@
 """Which assignments make an attribute hold its object's own bound methods (analysis/bound_methods.py)."""
 
 import ast
+import textwrap
 
 import pytest
 
 from graphmend_bot.analysis.bound_methods import bound_method_names, decode, encode
+from graphmend_bot.analysis.summary import summarize_module
 
 
 def names(expression: str) -> tuple[str, ...]:
@@ -41,3 +43,34 @@ def test_encoding_keeps_each_name_once_and_reads_back():
     assert decode(encode(("a", "b", "a"))) == ("a", "b")
     assert decode("typed:Foo") == ()
     assert decode(encode(())) == ()
+
+
+def _attributes(source: str, cls: str) -> dict[str, str]:
+    return summarize_module(textwrap.dedent(source), "m.py", "m", False).classes[cls].attributes
+
+
+def test_a_getattr_or_staticmethod_the_module_or_init_binds_holds_no_method() -> None:
+    """`getattr(obj, "f", self.m)` holds `self.m` only when `getattr` is the builtin; the same for
+    `staticmethod(f)` in a class body. A module's own binding, or a parameter of `__init__`, runs
+    instead (shadowed_builtins.py)."""
+    source = """
+        def rbf(x):
+            return x
+
+
+        class Held:
+            kernel = staticmethod(rbf)
+
+            def __init__(self, sde):
+                self.f = getattr(sde, "f", self.f_default)
+
+            def f_default(self, x):
+                return x
+    """
+    held = _attributes(source, "Held")
+    assert decode(held["f"]) == ("f_default",) and held["kernel"].endswith("rbf")
+    rebound = _attributes("from tools import getattr, staticmethod\n" + textwrap.dedent(source), "Held")
+    assert "f" not in rebound or not decode(rebound["f"])
+    assert "kernel" not in rebound
+    by_parameter = _attributes(source.replace("def __init__(self, sde)", "def __init__(self, sde, getattr=None)"), "Held")
+    assert not decode(by_parameter.get("f", ""))

@@ -85,3 +85,32 @@ def test_an_and_whose_first_operand_tests_the_parameter_guards_the_whole_stateme
                 print("a")
     """)
     ) == (("verbose", 0, False, 3, 4),)
+
+
+def test_a_flag_stored_on_the_instance_first_guards_as_the_parameter() -> None:
+    stored = _init("""
+        def __init__(self, name, verbose=False):
+            self.verbose = verbose
+            if self.verbose:
+                print(name)
+    """)
+    assert method_guards(stored) == (("verbose", 1, False, 4, 5),)
+    assert dead_rows(method_guards(stored), passed_arguments(_call('Stored("a")'))) == [(4, 5)]
+
+
+def test_an_attribute_stored_twice_or_after_the_test_is_no_guard() -> None:
+    twice = _init("""
+        def __init__(self, name, verbose=False):
+            self.verbose = verbose
+            if name:
+                self.verbose = True
+            if self.verbose:
+                print(name)
+    """)
+    late = _init("""
+        def __init__(self, name, verbose=False):
+            if self.verbose:
+                print(name)
+            self.verbose = verbose
+    """)
+    assert method_guards(twice) == () and method_guards(late) == ()

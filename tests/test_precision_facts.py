@@ -177,7 +177,15 @@ def test_a_walrus_a_match_capture_a_comprehension_target_and_a_star_import_bind_
         assert _found(fixture) == _marked(fixture), fixture.name
 
 
+def test_a_local_isinstance_proves_nothing_about_its_argument() -> None:
+    """`isinstance = accepts_all` then `if isinstance(x, int):`: the arm is no proof that `x` is a
+    Python int (on main it was, and the tensor comparison inside went unreported)."""
+    fixture = FIXTURES / "shadowed_builtin_leftovers.py"
+    assert _found(fixture) == _marked(fixture)
+
+
 @pytest.mark.parametrize(("fixture", "compiled", "breaking"), [
+    ("shadowed_builtin_leftovers.py", ("BuiltinIsinstance",), ("LocalIsinstance",)),
     ("shadowed_builtin_scopes.py",
      ("WalrusPow", "MatchedPow", "LocalSorted", "LocalLen", "LocalLenBound", "LocalEnumerate"),
      ("ComprehensionPow", "LocalOpen", "BuiltinLenBound", "BuiltinEnumerate", "LocalZip", "BuiltinZip")),
@@ -193,3 +201,54 @@ def test_dynamo_traces_those_bindings_and_breaks_on_the_builtins(fixture: str, c
         torch.compile(getattr(module, name)(), fullgraph=True)(torch.ones(3))  # raises on any break
     rows = set().union(*(_dynamo_rows(path, name, torch.ones(3)) for name in breaking))
     assert rows == _marked(path)
+
+
+def test_requires_grad_is_reported_where_the_tensor_is_read_again_and_the_flag_is_true() -> None:
+    """An unused `probe.requires_grad_()` and `requires_grad_(trainable)` are not reported (both
+    were on main); a used one, the returned `zeros_like(q).requires_grad_()` and
+    `requires_grad_(t.requires_grad)` (true with grad enabled) are."""
+    fixture = FIXTURES / "requires_grad_uses.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_breaks_on_requires_grad_only_where_the_tensor_leaves_the_graph() -> None:
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    fixture = FIXTURES / "requires_grad_uses.py"
+    module = _load(fixture)
+    rows: set[int] = set()
+    for name in ("UnusedLeaf", "UsedLeaf", "FlagFromCaller", "ReturnedLeaf", "DetachedKeepingGrad"):
+        explained = dynamo_breaks(getattr(module, name)(), (torch.ones(3, 3),), {}, Tree([str(fixture)]), no_grad=False)
+        rows |= {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
+    assert rows == _marked(fixture)
+
+
+def test_a_star_import_of_a_tree_module_binds_what_it_exports() -> None:
+    """`from .ops import *` binds ops' own `pow` (its `__all__`), not its `print`: no GM654 on
+    `pow(x - 1, 2)` (main reported one), the `print` after it still found."""
+    package = FIXTURES / "star_package"
+    found = {(Path(f.path).name, f.location.row) for f in check([str(package)]).findings}
+    assert found == {("model.py", row) for row in _marked(package / "model.py")}
+
+
+def test_dynamo_traces_the_star_imported_pow_and_breaks_on_the_print() -> None:
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(FIXTURES))
+    from ground_truth import Tree, dynamo_breaks, normalise
+    from star_package.model import StarImported  # type: ignore[import-not-found]
+
+    path = FIXTURES / "star_package" / "model.py"
+    explained = dynamo_breaks(StarImported(), (torch.ones(3),), {}, Tree([str(FIXTURES / "star_package")]))
+    assert {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(path))} == _marked(path)
+
+
+def test_the_star_imported_module_is_among_the_files_the_summary_read() -> None:
+    """A change to ops.py must redo model.py's summary: the cache keys on read_files."""
+    from graphmend_bot.analysis.summary import summarize_module
+
+    path = FIXTURES / "star_package" / "model.py"
+    summary = summarize_module(path.read_text(encoding="utf-8"), str(path), "star_package.model", False)
+    assert "star_package/ops.py" in {name for name, digest in summary.read_files if digest}

@@ -8,7 +8,14 @@ import textwrap
 
 import pytest
 
-from graphmend_bot.analysis.shadowed_builtins import BUILTIN_NAMES, Shadows, function_shadows, module_bindings
+from graphmend_bot.analysis.shadowed_builtins import (
+    BUILTIN_NAMES,
+    Shadows,
+    builtin_called,
+    function_shadows,
+    module_bindings,
+)
+from graphmend_bot.analysis.statement_forms import builds_dict, submodule_iteration
 from graphmend_bot.vocabulary.star_exports import STAR_EXPORTED_BUILTINS
 
 
@@ -69,3 +76,33 @@ def test_a_star_import_of_torch_binds_pow_but_not_print() -> None:
     found = module_bindings(tree, [], "")
     assert "pow" in found and "int" in found and "print" not in found
     assert found <= BUILTIN_NAMES
+
+
+def _builtin_of(shadows: Shadows):
+    """FunctionState.builtin_of for a function with no imports."""
+    return lambda func: None if isinstance(func, ast.Name) and shadows.hides(func.id, func) else builtin_called(func, None)
+
+
+def test_a_local_enumerate_or_dict_is_no_submodule_iteration_nor_a_dict() -> None:
+    source = """
+        def forward(self, x, pairs):
+            for i, layer in enumerate(self.layers):
+                x = layer(x)
+            enumerate = pairs
+            for i, layer in enumerate(self.layers):
+                x = layer(x)
+            table = dict(a=1)
+            dict = pairs
+            other = dict(a=1)
+            return x
+    """
+    shadows, _ = _shadows(source)
+    function = ast.parse(textwrap.dedent(source)).body[0]
+    loops = [n for n in ast.walk(function) if isinstance(n, ast.For)]
+    # `enumerate` is bound in the function, so both loops run the binding (Python's scoping)
+    assert [submodule_iteration(loop, _builtin_of(shadows)) for loop in loops] == [None, None]
+    unbound, _ = _shadows(source.replace("enumerate = pairs", "pass").replace("dict = pairs", "pass"))
+    assert submodule_iteration(loops[0], _builtin_of(unbound)) == ("layer", "self:layers[]")
+    values = [n for n in ast.walk(function) if isinstance(n, ast.Call) and ast.unparse(n.func) == "dict"]
+    assert [builds_dict(value, _builtin_of(shadows)) for value in values] == [False, False]
+    assert builds_dict(values[0], _builtin_of(unbound)) is True

@@ -17,6 +17,7 @@ over-approximation like the rest of call resolution.
 from __future__ import annotations
 
 import ast
+from collections.abc import Container
 
 from graphmend_bot.analysis.local_nodes import local_statements
 
@@ -30,25 +31,26 @@ HOOKS_PREFIX = "hooks:"
 _HOOK_REGISTRATIONS = ("register_forward_pre_hook", "register_forward_hook")
 
 
-def bound_method_names(value: ast.expr, self_name: str = "self") -> tuple[str, ...]:
+def bound_method_names(value: ast.expr, self_name: str = "self", hidden: Container[str] = ()) -> tuple[str, ...]:
     """The `self.NAME` values `value` may evaluate to, or () when it is none of the forms below.
 
     `self.m`; `{k: self.a, ...}.get(key, self.b)` and `{k: self.a, ...}[key]` (a dispatch table
     written in place); `self.a if cond else self.b`; `getattr(obj, "name", self.m)` (the default:
-    the object's own method may be the one that runs)."""
+    the object's own method may be the one that runs; not when `hidden`, the builtin names a binding
+    in scope hides, holds `getattr`)."""
     if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name:
         return (value.attr,)
     if isinstance(value, ast.IfExp):
-        return _union(value.body, value.orelse, self_name=self_name)
+        return _union(value.body, value.orelse, self_name=self_name, hidden=hidden)
     if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Dict):
-        return _union(*_dict_values(value.value), self_name=self_name)
+        return _union(*_dict_values(value.value), self_name=self_name, hidden=hidden)
     if not isinstance(value, ast.Call):
         return ()
     func = value.func
     if isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Dict):
-        return _union(*_dict_values(func.value), *value.args[1:2], self_name=self_name)
-    if isinstance(func, ast.Name) and func.id == "getattr" and len(value.args) == 3:
-        return bound_method_names(value.args[2], self_name)
+        return _union(*_dict_values(func.value), *value.args[1:2], self_name=self_name, hidden=hidden)
+    if isinstance(func, ast.Name) and func.id == "getattr" and len(value.args) == 3 and "getattr" not in hidden:
+        return bound_method_names(value.args[2], self_name, hidden)
     return ()
 
 
@@ -79,10 +81,10 @@ def _dict_values(display: ast.Dict) -> list[ast.expr]:
     return [value for value in display.values if value is not None]  # `**other` has no value
 
 
-def _union(*values: ast.expr, self_name: str) -> tuple[str, ...]:
+def _union(*values: ast.expr, self_name: str, hidden: Container[str] = ()) -> tuple[str, ...]:
     found: list[str] = []
     for value in values:
-        found.extend(name for name in bound_method_names(value, self_name) if name not in found)
+        found.extend(name for name in bound_method_names(value, self_name, hidden) if name not in found)
     return tuple(found)
 
 

@@ -43,7 +43,7 @@ class CallResolver(SortChecker):
     def _expr_Call(self, node: ast.Call, env: Env) -> Kind:
         func = node.func
         kwarg = self.node.args.kwarg if self.dependency_calls else None
-        if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg):
+        if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg, self.builtin_of):
             self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]

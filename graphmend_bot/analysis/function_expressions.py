@@ -170,7 +170,7 @@ class ExpressionEvaluator(CallResolver):
         kinds = []
         for value in values:
             kinds.append(evaluate(value, env))
-            env, ended = narrowing.after_operand(value, node.op, env, self.resolve, self._module_functions)
+            env, ended = narrowing.after_operand(value, node.op, env, self.resolve, self.builtin_of, self._module_functions)
             if ended:
                 break
         return kinds

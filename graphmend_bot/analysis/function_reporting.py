@@ -12,6 +12,7 @@ import sys
 from dataclasses import replace
 
 from graphmend_bot.analysis import (
+    discarded_locals,
     installed_packages,
     installed_wrappers,
     modes,
@@ -69,7 +70,8 @@ class FindingReporter(FunctionState):
             or (isinstance(node, ast.Name) and node.id not in self._dicts
                 and (node.id in self._collections or node.id in self.tuples))
             or (isinstance(node, ast.Attribute) and node.attr == "shape")
-            or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range")
+            or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+                and self.builtin_of(node.func) == "range")  # the name first: shadows are walked on demand
         )
 
     def is_ndarray(self, node: ast.expr) -> bool:
@@ -79,7 +81,7 @@ class FindingReporter(FunctionState):
         return id(node) in self._context_managers
 
     def runs_only_for_python_argument(self, call: ast.Call) -> bool:
-        return narrowing.runs_only_for_python_argument(self.node, call, self.resolve, self._module_functions)
+        return narrowing.runs_only_for_python_argument(self.node, call, self.resolve, self.builtin_of, self._module_functions)
 
     def annotated_tensor(self, name: str) -> bool:
         return name in self._annotated_tensors
@@ -292,6 +294,9 @@ class FindingReporter(FunctionState):
     def compiled_input(self, node: ast.expr) -> bool:
         return (self.summary.compiled and isinstance(node, ast.Name) and node.id in self.summary.params
                 and node.id not in self._rebound)
+
+    def discarded_receiver(self, call: ast.Call) -> bool:
+        return discarded_locals.discarded_receiver(self.node, call)
 
     def builder_of(self, name: str) -> str | None:
         return self.built_by.get(name)

@@ -63,7 +63,7 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             element, elements = self._iteration(node.iter, env)
             self._loop_depth += 1
-            alias = statement_forms.submodule_iteration(node)
+            alias = statement_forms.submodule_iteration(node, self.builtin_of)
             for _ in range(2):
                 self._bind(node.target, element, env, elements)
                 self.bind_loop_scalar(node.target, node.iter)
@@ -240,7 +240,7 @@ class StatementVisitor(ExpressionEvaluator):
         self._bound_closure(name, value, env)  # `scale = lambda z: z * y`
         if skipped_frames.builds_collection(value, True, self.builtin_of):
             self._collections.add(name)
-            if statement_forms.builds_dict(value):
+            if statement_forms.builds_dict(value, self.builtin_of):
                 self._dicts.add(name)
         self.bind_rank(name, value)
         if tensor_rank.python_number(value, self._numbers):
@@ -352,7 +352,7 @@ class StatementVisitor(ExpressionEvaluator):
             return self.block(node.body if without_exception else node.orelse, env)
         if statement_forms.is_validation_guard(node):
             self._bool_context(node.test, env, "guard")
-            python_value = narrowing.isinstance_arm(node.test, self.resolve, self._module_functions)
+            python_value = narrowing.isinstance_arm(node.test, self.resolve, self.builtin_of, self._module_functions)
             if python_value is not None and not python_value[1]:  # `if not isinstance(x, int): raise`
                 env[python_value[0]] = NOT_TENSOR
             raised = cast(ast.Raise, node.body[0]).exc
@@ -363,11 +363,11 @@ class StatementVisitor(ExpressionEvaluator):
             self._bool_context(test, env, "if")  # its arms run in the frame resumed at each
         body_env, else_env = dict(env), dict(env)
         body_env, else_env = narrowing.narrow_where_none(body_env, test, True), narrowing.narrow_where_none(else_env, test, False)
-        python_value = narrowing.isinstance_arm(test, self.resolve, self._module_functions)
+        python_value = narrowing.isinstance_arm(test, self.resolve, self.builtin_of, self._module_functions)
         if python_value is not None:
             python_name, python_in_body = python_value
             (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
-        tensor_value = narrowing.tensor_arm(test, self.resolve)
+        tensor_value = narrowing.tensor_arm(test, self.resolve, self.builtin_of)
         tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
         checked = env.get(tensor_name) if tensor_name is not None else None
         eager_before = self._eager_after

@@ -119,7 +119,7 @@ class GuardHelpers:
     def has_module(self, module: str) -> bool | None:
         """Whether the checked package holds `module` as a file (None for a loose script); the
         places looked at join `read`, so a file created there later invalidates the summary."""
-        return None if self._root is None else _module_file(self._root, module, self.read) is not None
+        return None if self._root is None else module_file(self._root, module, self.read) is not None
 
     def read_files(self) -> tuple[tuple[str, str], ...]:
         """(path relative to the package root, sha256 of its text or "" when absent) of each file
@@ -233,7 +233,7 @@ def package_root(path: str, module: str, is_package: bool) -> str | None:
     return root
 
 
-def _module_file(root: str, module: str, read: set[str]) -> str | None:
+def module_file(root: str, module: str, read: set[str]) -> str | None:
     """The file of `module`; each place looked at joins `read` (a file created there later matters)."""
     base = os.path.join(root, *module.split("."))
     for candidate in (base + ".py", os.path.join(base, "__init__.py")):
@@ -246,7 +246,7 @@ def _module_file(root: str, module: str, read: set[str]) -> str | None:
 def _find_function(root: str, qualified: str, read: set[str], hops: int = 3) -> tuple[FunctionNode, str, str] | None:
     """The top-level def `qualified` names in the tree, following `from .x import name` re-exports."""
     module, _, name = qualified.rpartition(".")
-    path = _module_file(root, module, read) if module else None
+    path = module_file(root, module, read) if module else None
     if path is None:
         return None
     node = _top_level(path).get(name)

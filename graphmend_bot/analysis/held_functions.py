@@ -91,25 +91,29 @@ def decode(attribute: str) -> tuple[str, ...]:
     return tuple(name for name in attribute[len(PREFIX):].split(",") if name)
 
 
-def class_body_functions(stmt: ast.stmt, resolve: Callable[[ast.expr], str | None]) -> tuple[str, tuple[str, ...]] | None:
+def class_body_functions(
+    stmt: ast.stmt, resolve: Callable[[ast.expr], str | None], hidden: Container[str] = ()
+) -> tuple[str, tuple[str, ...]] | None:
     """A class attribute that holds functions, as (attribute, names): `stat = staticmethod(f)` or
     `act = f` gives ("stat", (f,)); a table, `KERNELS = {"rbf": rbf, "linear": linear}` or a list
     or tuple of them, gives ("KERNELS[]", ...), what `self.KERNELS[kind](x)` calls. Dynamo calls
-    the function the attribute holds (measured on torch 2.13); None for any other statement."""
+    the function the attribute holds (measured on torch 2.13); None for any other statement.
+    `hidden`: the builtin names a module binding hides (a module's own `staticmethod`)."""
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
         return None
     name, value = stmt.targets[0].id, stmt.value
     if isinstance(value, (ast.Dict, ast.List, ast.Tuple)):
         elements = value.values if isinstance(value, ast.Dict) else value.elts
-        held = tuple(dict.fromkeys(found for element in elements for found in _held(element, resolve)))
+        held = tuple(dict.fromkeys(found for element in elements for found in _held(element, resolve, hidden)))
         return (f"{name}[]", held) if held else None
-    held = _held(value, resolve)
+    held = _held(value, resolve, hidden)
     return (name, held) if held else None
 
 
-def _held(value: ast.expr, resolve: Callable[[ast.expr], str | None]) -> tuple[str, ...]:
+def _held(value: ast.expr, resolve: Callable[[ast.expr], str | None], hidden: Container[str]) -> tuple[str, ...]:
     """`f`, `mod.f` or `staticmethod(f)`: the names of the module-level functions it may be."""
     if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "staticmethod"
+            and "staticmethod" not in hidden
             and len(value.args) == 1):
         value = value.args[0]
     if isinstance(value, ast.Call):

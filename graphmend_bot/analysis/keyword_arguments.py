@@ -12,6 +12,7 @@ of the keys never does. Recorded only when the config names dependencies.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from graphmend_bot.analysis.model import FunctionSummary
 
@@ -20,9 +21,11 @@ SIZE = "<size>"  # recorded for a size of an argument tensor: a SymInt once shap
 _MAX_DEPTH = 6  # assignments followed back from a keyword's value
 
 
-def sorted_keyword_items(node: ast.Call, kwarg: str) -> bool:
-    """`sorted(kwargs.items())` without a `key=`: the pairs themselves are the sort keys."""
-    if not (isinstance(node.func, ast.Name) and node.func.id == "sorted" and len(node.args) == 1):
+def sorted_keyword_items(node: ast.Call, kwarg: str, builtin: Callable[[ast.expr], str | None]) -> bool:
+    """`sorted(kwargs.items())` without a `key=`: the pairs themselves are the sort keys. `builtin`:
+    the builtin a callee is unless a binding hides it (FunctionState.builtin_of)."""
+    if not (isinstance(node.func, ast.Name) and node.func.id == "sorted" and len(node.args) == 1
+            and builtin(node.func) == "sorted"):
         return False
     if any(keyword.arg == "key" for keyword in node.keywords):
         return False

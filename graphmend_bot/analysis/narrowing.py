@@ -49,11 +49,15 @@ Functions = Callable[[str], "ast.FunctionDef | ast.AsyncFunctionDef | None"]
 _PREDICATE_DEPTH = 3  # helpers calling helpers (`is_positive_int` -> `is_int`)
 
 
-def isinstance_arm(test: ast.expr, resolve: Resolve, functions: Functions | None = None) -> tuple[str, bool] | None:
+def isinstance_arm(
+    test: ast.expr, resolve: Resolve, builtin: Resolve, functions: Functions | None = None
+) -> tuple[str, bool] | None:
     """(`x`, True) when `x` is not a tensor in the `if` body of `test`, (`x`, False) when it is not
-    one in the `else` arm; None when the test proves neither. `functions`: the module's own, so that
-    a predicate helper (`def is_int(x): return isinstance(x, int)`) called as `is_int(x)` proves it."""
-    tested = _isinstance_test(test, resolve)
+    one in the `else` arm; None when the test proves neither. `builtin`: the builtin a callee is
+    unless a binding hides it (FunctionState.builtin_of: a local `isinstance = ...` proves nothing).
+    `functions`: the module's own, so that a predicate helper (`def is_int(x): return
+    isinstance(x, int)`) called as `is_int(x)` proves it."""
+    tested = _isinstance_test(test, resolve, builtin)
     if tested is not None:
         return tested[0], tested[1]
     negated = False
@@ -62,15 +66,16 @@ def isinstance_arm(test: ast.expr, resolve: Resolve, functions: Functions | None
     if functions is None or not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name)
                                  and test.args and isinstance(test.args[0], ast.Name)):
         return None
-    if resolve(test.func) is None and _python_predicate(test.func.id, functions, _PREDICATE_DEPTH):
+    if resolve(test.func) is None and _python_predicate(test.func.id, functions, builtin, _PREDICATE_DEPTH):
         return test.args[0].id, not negated
     return None
 
 
-def _python_predicate(name: str, functions: Functions, depth: int) -> bool:
+def _python_predicate(name: str, functions: Functions, builtin: Resolve, depth: int) -> bool:
     """Whether module function `name` returns True only for a first argument that is no tensor:
     its body (a docstring aside) is `return E`, E an isinstance test of it on Python types, or an
-    `and` with such an operand, or a call of another such helper on it."""
+    `and` with such an operand, or a call of another such helper on it. `builtin`: the caller's,
+    whose module-level bindings are the helper's too."""
     node = functions(name)
     if node is None or depth == 0 or not node.args.args:
         return False
@@ -83,24 +88,24 @@ def _python_predicate(name: str, functions: Functions, depth: int) -> bool:
     for operand in operands:
         if not (isinstance(operand, ast.Call) and operand.args and _is_name(operand.args[0], param)):
             continue
-        tested = _isinstance_test(operand, lambda node: None)
+        tested = _isinstance_test(operand, lambda node: None, builtin)
         if tested is not None and tested[1]:
             return True
-        if isinstance(operand.func, ast.Name) and _python_predicate(operand.func.id, functions, depth - 1):
+        if isinstance(operand.func, ast.Name) and _python_predicate(operand.func.id, functions, builtin, depth - 1):
             return True
     return False
 
 
-def tensor_arm(test: ast.expr, resolve: Resolve) -> tuple[str, bool] | None:
+def tensor_arm(test: ast.expr, resolve: Resolve, builtin: Resolve) -> tuple[str, bool] | None:
     """(`x`, True) when `isinstance(x, torch.Tensor)` holds in the `if` body, (`x`, False) when it
     holds in the `else` arm: there `x` is a tensor exactly when what reached it is one."""
-    tested = _isinstance_test(test, resolve)
+    tested = _isinstance_test(test, resolve, builtin)
     if tested is None or not tested[2]:
         return None
     return tested[0], not tested[1]
 
 
-def _isinstance_test(test: ast.expr, resolve: Resolve) -> tuple[str, bool, bool] | None:
+def _isinstance_test(test: ast.expr, resolve: Resolve, builtin: Resolve) -> tuple[str, bool, bool] | None:
     """(`x`, whether `x` is not a tensor in the body (else: in the `else` arm), whether the types
     tested are tensor types) for an `isinstance(x, ...)` test, possibly negated."""
     negated = False
@@ -112,8 +117,8 @@ def _isinstance_test(test: ast.expr, resolve: Resolve) -> tuple[str, bool, bool]
     if not (
         isinstance(test, ast.Call)
         and isinstance(test.func, ast.Name)
-        and test.func.id == "isinstance"
-        and resolve(test.func) in (None, "isinstance")
+        and test.func.id == "isinstance"  # the name first: asking for shadows walks the function
+        and builtin(test.func) == "isinstance"
         and len(test.args) == 2
         and not test.keywords
         and isinstance(test.args[0], ast.Name)
@@ -141,11 +146,11 @@ def _is_tensor_test(test: ast.expr, resolve: Resolve) -> bool:
 
 
 def short_circuit_python(
-    operand: ast.expr, op: ast.boolop, resolve: Resolve, functions: Functions | None = None
+    operand: ast.expr, op: ast.boolop, resolve: Resolve, builtin: Resolve, functions: Functions | None = None
 ) -> str | None:
     """The name an operand of `and`/`or` proves not a tensor in the operands after it: those run
     only when `not torch.is_tensor(x)` or `isinstance(x, int)` held (`and`), or failed (`or`)."""
-    tested = isinstance_arm(operand, resolve, functions)
+    tested = isinstance_arm(operand, resolve, builtin, functions)
     if tested is None:
         return None
     name, python_when_true = tested
@@ -258,7 +263,8 @@ def narrow_where_none(env: dict[str, Kind], test: ast.expr, holding: bool) -> di
 
 
 def after_operand(
-    value: ast.expr, op: ast.boolop, env: dict[str, Kind], resolve: Resolve, functions: Functions | None = None
+    value: ast.expr, op: ast.boolop, env: dict[str, Kind], resolve: Resolve, builtin: Resolve,
+    functions: Functions | None = None,
 ) -> tuple[dict[str, Kind], bool]:
     """The env the operands after `value` in an `and`/`or` run in (they run where it held, or
     failed), and whether `value` ends the operator already: `x is None or x.all()` where `x` is
@@ -266,7 +272,7 @@ def after_operand(
     is_and = isinstance(op, ast.And)
     if decided_by_none(value, env) is (not is_and):
         return env, True
-    if (python_name := short_circuit_python(value, op, resolve, functions)) is not None:
+    if (python_name := short_circuit_python(value, op, resolve, builtin, functions)) is not None:
         env = {**env, python_name: NOT_TENSOR}
     return narrow_where_none(env, value, is_and), False
 
@@ -302,7 +308,8 @@ def scalar_arguments(body: Iterable[ast.stmt], names: set[str], resolve: Resolve
 
 
 def runs_only_for_python_argument(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, resolve: Resolve, functions: Functions | None = None
+    function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, resolve: Resolve, builtin: Resolve,
+    functions: Functions | None = None,
 ) -> bool:
     """`call` is passed a parameter and runs only where an `isinstance` test proved that parameter a
     Python value (`isinstance(path, str) and os.path.exists(path)`, or the `if` arm of such a test):
@@ -315,9 +322,9 @@ def runs_only_for_python_argument(
     for node in ast.walk(function):
         if isinstance(node, ast.BoolOp):
             for index, value in enumerate(node.values[:-1]):
-                if short_circuit_python(value, node.op, resolve, functions) in passed and _holds(node.values[index + 1:], call):
+                if short_circuit_python(value, node.op, resolve, builtin, functions) in passed and _holds(node.values[index + 1:], call):
                     return True
-        elif isinstance(node, ast.If) and (arm := isinstance_arm(node.test, resolve, functions)) is not None:
+        elif isinstance(node, ast.If) and (arm := isinstance_arm(node.test, resolve, builtin, functions)) is not None:
             name, in_body = arm
             if name in passed and _holds(node.body if in_body else node.orelse, call):
                 return True

@@ -7,12 +7,16 @@ one passing a falsy literal (`verbose=False`, `log=None`). A break there is none
 Chatty("loud", verbose=True):` breaks at the `print` and at the `with`;
 tests/fixtures/rules/GM684_manager_built_by_breaking_call.py). The tests read as such a guard are
 `p`, `p is not None` (default None) and an `and` whose first operand is one of them: with `p` at
-its default, nothing else in the statement runs. A parameter the function rebinds is no guard.
+its default, nothing else in the statement runs. `self.p` after a statement `self.p = p` of the
+method's own body (the attribute stored nowhere else in it) is `p`. A parameter the function
+rebinds is no guard.
 """
 
 from __future__ import annotations
 
 import ast
+from collections import Counter
+from collections.abc import Callable
 
 from graphmend_bot.analysis.local_nodes import fields_present
 
@@ -34,12 +38,13 @@ def method_guards(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Guard, 
     if not defaults:
         return ()
     found: list[Guard] = []
+    read = _parameter_reader(node, defaults)
     pending: list[ast.AST] = list(node.body)
     while pending:
         statement = pending.pop()
         if isinstance(statement, _SCOPES):
             continue
-        if isinstance(statement, ast.If) and (guard := _guard(statement.test, defaults)) is not None:
+        if isinstance(statement, ast.If) and (guard := _guard(statement.test, defaults, read)) is not None:
             name, tests_none = guard
             last = statement.body[-1].end_lineno or statement.lineno
             found.append((name, defaults[name][0], tests_none, statement.lineno, last))
@@ -106,24 +111,77 @@ def _literal(node: ast.expr) -> str:
     return "falsy" if _falsy(node) else ""
 
 
-def _guard(test: ast.expr, defaults: dict[str, tuple[int | None, object]]) -> tuple[str, bool] | None:
-    """(parameter, whether the test is `is not None`) of a test false at the parameter's default."""
+def _guard(
+    test: ast.expr, defaults: dict[str, tuple[int | None, object]], read: Callable[[ast.expr], str | None]
+) -> tuple[str, bool] | None:
+    """(parameter, whether the test is `is not None`) of a test false at the parameter's default;
+    `read`: the falsy-defaulted parameter an operand is (`_parameter_reader`)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         test = test.values[0]
-    if isinstance(test, ast.Name) and test.id in defaults:
-        return test.id, False
+    if (name := read(test)) is not None:
+        return name, False
     if (
         isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id in defaults
-        and defaults[test.left.id][1] is None
+        and (name := read(test.left)) is not None
+        and defaults[name][1] is None
         and len(test.ops) == 1
         and isinstance(test.ops[0], ast.IsNot)
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value is None
     ):
-        return test.left.id, True
+        return name, True
     return None
+
+
+def _parameter_reader(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, defaults: dict[str, tuple[int | None, object]]
+) -> Callable[[ast.expr], str | None]:
+    """What an operand reads of the falsy-defaulted parameters: `p` itself, or `self.p` on a row
+    after a statement `self.p = p` of the method's body when nothing else in it stores `self.p`
+    (`self.verbose = verbose` then `if self.verbose:`)."""
+    positional = [*node.args.posonlyargs, *node.args.args]
+    instance = positional[0].arg if positional else None
+    stored: dict[str, tuple[str, int]] | None = None  # found at the first `self.x` test: most have none
+
+    def read(operand: ast.expr) -> str | None:
+        nonlocal stored
+        if isinstance(operand, ast.Name):
+            return operand.id if operand.id in defaults else None
+        if not (isinstance(operand, ast.Attribute) and isinstance(operand.value, ast.Name)
+                and operand.value.id == instance):
+            return None
+        if stored is None:
+            stored = _stored_parameters(node, operand.value.id, defaults)
+        parameter, row = stored.get(operand.attr, ("", operand.lineno))
+        return parameter if row < operand.lineno else None
+
+    return read
+
+
+def _stored_parameters(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, instance: str, defaults: dict[str, tuple[int | None, object]]
+) -> dict[str, tuple[str, int]]:
+    """attribute -> (parameter, row) for each statement `self.attribute = parameter` of `node`'s
+    body (not nested in a block), the attribute stored nowhere else in `node`."""
+    stores = Counter(
+        n.attr for n in ast.walk(node)
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)
+        and n.value.id == instance
+    )
+    stored: dict[str, tuple[str, int]] = {}
+    for statement in node.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(target := statement.targets[0], ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == instance
+            and stores[target.attr] == 1
+            and isinstance(statement.value, ast.Name)
+            and statement.value.id in defaults
+        ):
+            stored[target.attr] = (statement.value.id, statement.lineno)
+    return stored
 
 
 def _rebound(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

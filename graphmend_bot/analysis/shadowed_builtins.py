@@ -7,7 +7,7 @@ module's globals, and only then in `builtins`. A module's own `def print(*args)`
 builtins' rules (GM401 print, GM654 pow, GM302 int, ...) must not judge its calls. Bindings are
 statements (assignments, `def`, imports, `for`/`with`/`except` targets, `match` captures), a
 walrus, and a star import of a module whose exports are known (vocabulary/star_exports.py:
-`from torch import *` binds `pow`, `int`, `range`...). A comprehension's targets bind inside it
+`from torch import *` binds `pow`, `int`, `range`...) or of a module of the tree (star_builtins.py). A comprehension's targets bind inside it
 only (`[len for len in lengths]` leaves `len(x)` after it the builtin). Only names of builtins are
 kept. A function's expressions are walked once, at its first call of a builtin name, and only
 when its text shows a walrus or a `for` whose target may name a builtin.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from graphmend_bot.analysis.local_nodes import fields_present
 from graphmend_bot.vocabulary.star_exports import STAR_EXPORTED_BUILTINS
@@ -139,13 +139,15 @@ def builtin_called(func: ast.expr, resolved: str | None) -> str | None:
 
 
 def module_bindings(
-    tree: ast.Module, functions: Iterable[ast.FunctionDef | ast.AsyncFunctionDef], source: str
+    tree: ast.Module, functions: Iterable[ast.FunctionDef | ast.AsyncFunctionDef], source: str,
+    star: Callable[[ast.ImportFrom], Iterable[str]] | None = None,
 ) -> frozenset[str]:
     """The builtin names the module's statements bind (any block but function and class bodies,
     and the body of `if __name__ == "__main__":`, which never runs when the module is imported),
-    and those a function declares `global` and binds."""
+    and those a function declares `global` and binds. `star`: what a star import binds
+    (star_builtins.py reads the tree's modules); without it, the known modules' exports."""
     run_on_import = _run_on_import(tree.body)
-    found = _bound(run_on_import)
+    found = _bound(run_on_import, star)
     if ":=" in source:  # a walrus at module level binds a global
         found.update(
             node.target.id
@@ -212,7 +214,7 @@ def _name_or_text(node: ast.expr) -> str:
     return f"text:{node.value}" if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
 
 
-def _bound(body: list[ast.stmt]) -> set[str]:
+def _bound(body: list[ast.stmt], star: Callable[[ast.ImportFrom], Iterable[str]] | None = None) -> set[str]:
     """Names the statements of `body` bind, not entering nested functions and classes (their names count)."""
     found: set[str] = set()
     pending: list[ast.AST] = list(body)
@@ -234,8 +236,11 @@ def _bound(body: list[ast.stmt]) -> set[str]:
             found.update(
                 (alias.asname or alias.name).partition(".")[0] for alias in node.names if alias.name != "*"
             )
-            if isinstance(node, ast.ImportFrom) and not node.level and node.names[0].name == "*":
-                found.update(STAR_EXPORTED_BUILTINS.get(node.module or "", ()))
+            if isinstance(node, ast.ImportFrom) and node.names[0].name == "*":
+                if star is not None:
+                    found.update(star(node))
+                elif not node.level:
+                    found.update(STAR_EXPORTED_BUILTINS.get(node.module or "", ()))
         elif isinstance(node, ast.match_case):
             found.update(_captured(node.pattern))
         elif isinstance(node, ast.ExceptHandler) and node.name:

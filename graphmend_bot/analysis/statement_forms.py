@@ -37,13 +37,15 @@ def output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:
     return tuple(Kind.union(kinds[k:]) for k in range(len(kinds)))
 
 
-def submodule_iteration(node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
-    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)`: (layer, ref)."""
+def submodule_iteration(node: ast.For | ast.AsyncFor, builtin: Resolve) -> tuple[str, str] | None:
+    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)`: (layer, ref).
+    `builtin`: the builtin a callee is unless a binding hides it (FunctionState.builtin_of)."""
     source, target = node.iter, node.target
     if (
         isinstance(source, ast.Call)
         and isinstance(source.func, ast.Name)
         and source.func.id == "enumerate"
+        and builtin(source.func) == "enumerate"
         and len(source.args) == 1
         and isinstance(target, ast.Tuple)
         and len(target.elts) == 2
@@ -171,10 +173,9 @@ def slice_bounds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> Kind:
     return Kind.union(kinds)
 
 
-def builds_dict(value: ast.expr) -> bool:
+def builds_dict(value: ast.expr, builtin: Resolve) -> bool:
     """`{...}`, a dict comprehension or `dict(...)`: iterated (and sorted) by its keys."""
-    return isinstance(value, (ast.Dict, ast.DictComp)) or (
-        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict")
+    return isinstance(value, (ast.Dict, ast.DictComp)) or is_builtin_call(value, "dict", builtin)
 
 
 def parameter_loop_names(target: ast.expr, iterable: ast.expr) -> list[str]:

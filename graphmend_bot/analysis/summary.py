@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import bisect
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 
 from graphmend_bot.analysis import (
     autograd_functions,
@@ -26,6 +26,7 @@ from graphmend_bot.analysis import (
     parameter_guards,
     pydantic_classes,
     shadowed_builtins,
+    star_builtins,
     super_calls,
     suppressions,
     tensor_uses,
@@ -33,7 +34,7 @@ from graphmend_bot.analysis import (
 )
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
-from graphmend_bot.analysis.guards import GuardHelpers
+from graphmend_bot.analysis.guards import GuardHelpers, package_root
 from graphmend_bot.analysis.local_nodes import fields_present
 from graphmend_bot.analysis.model import (
     ClassSummary,
@@ -130,7 +131,7 @@ def summarize_module(
     tree = ast.parse(source, filename=path)
     lines = physical_lines(source)
     imports = Imports(module, is_package)
-    collector = _Collector(imports, source)
+    collector = _Collector(imports, source, tree)
     collector.visit(tree)
     logger_names = frozenset(collector.logger_names)
     module_objects = logger_bindings.module_objects(collector.module_constructors, logger_names)
@@ -147,7 +148,8 @@ def summarize_module(
         if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
     )
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
-    shadows = _ShadowedBuiltins(tree, collector, source, lines)
+    star = star_builtins.tree_star_bindings(package_root(path, module, is_package), module, is_package, guard_helpers.read)
+    shadows = _ShadowedBuiltins(tree, collector, source, lines, star if imports.star_modules else None)
     tensor_names = eager_entries.tensor_modules(imports.names)
     nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     for qualname, class_qualname, node in collector.functions:
@@ -216,11 +218,12 @@ def summarize_module(
 class _ShadowedBuiltins:
     """Per function, the builtin names the module and its enclosing functions bind (shadowed_builtins.py)."""
 
-    def __init__(self, tree: ast.Module, collector: _Collector, source: str, lines: list[str]) -> None:
+    def __init__(self, tree: ast.Module, collector: _Collector, source: str, lines: list[str],
+                 star: star_builtins.StarBindings | None) -> None:
         self._nodes = {qualname: node for qualname, _, node in collector.functions}
         self._lines = lines
         self._enclosing = collector.enclosing
-        self._module = shadowed_builtins.module_bindings(tree, self._nodes.values(), source)
+        self._module = shadowed_builtins.module_bindings(tree, self._nodes.values(), source, star)
         self._inherited: dict[str, frozenset[str]] = {}
 
     def inherited(self, qualname: str) -> frozenset[str]:
@@ -398,8 +401,9 @@ class _Collector:
     parsing); expressions are searched for compile calls only in files that mention "compile".
     """
 
-    def __init__(self, imports: Imports, source: str) -> None:
+    def __init__(self, imports: Imports, source: str, tree: ast.Module) -> None:
         self.imports = imports
+        self._module_builtins = _ModuleBuiltins(tree, source)  # `staticmethod(f)`, `getattr(o, n, self.m)`
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.enclosing: dict[str, str] = {}  # a nested function's qualname -> the nearest enclosing function's
         self.classes: dict[str, ClassSummary] = {}
@@ -516,7 +520,7 @@ class _Collector:
                 and (annotated := class_annotation(stmt.annotation, self.imports.resolve)) is not None
             ):
                 attributes.setdefault(stmt.target.id, f"typed:{annotated}")
-            if (held := held_functions.class_body_functions(stmt, self._dotted)) is not None:
+            if (held := held_functions.class_body_functions(stmt, self._dotted, self._module_builtins)) is not None:
                 attributes.setdefault(held[0], held_functions.encode(held[1]))  # `stat = staticmethod(f)`
             if isinstance(stmt, ast.FunctionDef):
                 self._elements_built(stmt, attributes)
@@ -554,7 +558,7 @@ class _Collector:
                     attributes.setdefault(target.attr, f"typed:{typed_params[value.id]}")
                 elif isinstance(value, ast.Name) and value.id == "self":
                     attributes.setdefault(target.attr, f"typed:{qualname}")
-                elif methods := bound_methods.bound_method_names(value):
+                elif methods := bound_methods.bound_method_names(value, hidden=_Either(local_names, self._module_builtins)):
                     # each branch's choice adds to what the attribute may hold
                     known = bound_methods.decode(attributes.get(target.attr, bound_methods.PREFIX))
                     if known or target.attr not in attributes:
@@ -836,6 +840,30 @@ def _built_side(value: ast.expr) -> ast.Call | None:
         if (nested := _built_side(side)) is not None:
             return nested
     return None
+
+
+class _ModuleBuiltins:
+    """`name in bound`: a builtin name the module's statements bind (shadowed_builtins.module_bindings,
+    less what functions declare `global`), read at the first question: few modules ask one."""
+
+    def __init__(self, tree: ast.Module, source: str) -> None:
+        self._tree, self._source = tree, source
+        self._names: frozenset[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        if self._names is None:
+            self._names = shadowed_builtins.module_bindings(self._tree, (), self._source)
+        return name in self._names
+
+
+class _Either:
+    """`name in either`: in one of two containers (the second asked only when the first says no)."""
+
+    def __init__(self, first: Container[str], second: Container[str]) -> None:
+        self._first, self._second = first, second
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._first or name in self._second
 
 
 class _BoundNames:

@@ -160,6 +160,11 @@ class Checker(Protocol):
         compiled (`@torch.compile`): an input of the graph."""
         ...
 
+    def discarded_receiver(self, call: ast.Call) -> bool:
+        """`call` (`y.m(...)`) is a statement of its own on a local this function binds and reads
+        nowhere else (analysis/discarded_locals.py)."""
+        ...
+
     def builder_of(self, name: str) -> str | None:
         """The qualified name of the call outside the tree that built local `name` in this function
         (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""

@@ -4,7 +4,8 @@ The traversal asks at each call a `with` enters outside any loop or `try` block;
 keeps the finding when the call constructs a context-manager class of the tree (a class with
 `__enter__`, no nn.Module) whose `__init__` breaks, itself or in a callee, other than on an error
 or misconfiguration branch, on a line the call's arguments run (`if verbose:` with `verbose` left
-at a falsy default runs nothing; analysis/built_managers.py has the measurements).
+at a falsy default runs nothing, and so does `if self.verbose:` after `self.verbose = verbose`;
+analysis/built_managers.py has the measurements).
 """
 
 from __future__ import annotations

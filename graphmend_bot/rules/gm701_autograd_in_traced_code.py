@@ -3,8 +3,10 @@
 Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py), with
 `torch._dynamo.config.trace_autograd_ops` at its default (False):
 - `t.requires_grad_()` on a tensor that is used afterwards: GB8985 "requires_grad_() intermediate
-  leaked as output" (an unused one traces; `requires_grad_(False)` is a no-op and traces), with grad
-  enabled; under `torch.no_grad()` only when the tensor leaves the graph (returned, or alive across
+  leaked as output" (an unused one traces, not reported: analysis/discarded_locals.py;
+  `requires_grad_(False)` is a no-op and traces, and so does `requires_grad_(flag)` with the flag
+  False, so only a literal true flag, none, or a tensor's own `t.requires_grad` is reported), with
+  grad enabled; under `torch.no_grad()` only when the tensor leaves the graph (returned, or alive across
   another break), so the message of one on a tensor the function builds says `(with grad enabled)`;
   on a graph input (a compiled call's argument) explain counts no break, and a parameter may be one;
 - `torch.autograd.grad(...)`: GB9186;
@@ -40,9 +42,19 @@ FREEZE_INPUT = "GB0125"  # "Unsupported Tensor.requires_grad_() call", on a grap
 
 
 def _turns_off(call: ast.Call) -> bool:
-    """`requires_grad_(False)`: a no-op Dynamo traces."""
+    """`requires_grad_(False)`: a no-op Dynamo traces, except on a graph input (a parameter)."""
     flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
     return isinstance(flag, ast.Constant) and flag.value is False
+
+
+def _may_turn_off(call: ast.Call) -> bool:
+    """`requires_grad_(False)`, a no-op Dynamo traces, or a flag whose value is the caller's
+    (`requires_grad_(flag)`: Dynamo reads it as a constant and traces it when it is False). A
+    tensor's own `t.requires_grad` is true with grad enabled, the mode the message names."""
+    flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    if flag is None or (isinstance(flag, ast.Attribute) and flag.attr == "requires_grad"):
+        return False
+    return not (isinstance(flag, ast.Constant) and flag.value)
 
 
 def _parameter(checker: Checker, node: ast.expr) -> bool:
@@ -65,7 +77,8 @@ def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, r
         if isinstance(call.func, ast.Attribute) and _parameter(checker, call.func.value):
             checker.report(rule, call, "`requires_grad_(False)` on a parameter in traced code breaks the graph",
                            TENSOR, gb_id=FREEZE_INPUT)
-    else:
+    # `y.requires_grad_()` on a local nothing reads again: it never leaves the graph, no break.
+    elif not _may_turn_off(call) and not checker.discarded_receiver(call):
         # Built here (`torch.zeros_like(q).requires_grad_()`): an intermediate, which breaks with grad
         # enabled. A parameter may be a graph input (explain: no break): no mode is claimed for it.
         checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver, gb_id=REQUIRES_GRAD_,
