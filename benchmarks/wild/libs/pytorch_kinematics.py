@@ -24,7 +24,9 @@ _JOINT = """
 
 def _urdf() -> str:
     links = "".join(f'\n  <link name="link{k}"/>' for k in range(4))
-    joints = "".join(_JOINT.format(k=k, n=k + 1, axis=axis) for k, axis in enumerate(("0 0 1", "0 1 0", "0 1 0")))
+    joints = "".join(
+        _JOINT.format(k=k, n=k + 1, axis=axis) for k, axis in enumerate(("0 0 1", "0 1 0", "0 1 0"))
+    )
     return f'<?xml version="1.0"?>\n<robot name="arm3">{links}{joints}\n</robot>'
 
 
