@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
 UNSUPPORTED_MANAGER = "GB0142"  # "Unsupported context manager": the rest of the frame runs eagerly
+# "Attempted to wrap RNN, GRU, or LSTM" (GM613): Dynamo gives up on the whole frame at the module's
+# first use, so nothing after it there is traced (tests/fixtures/rules/GM613_recurrent_module_call.py)
+RECURRENT_MODULE = "GB0014"
 SELF = "<self>"  # the entry class list's marker for the method's own class
 _SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None"})
 # Bases that give an instance nothing Dynamo looks into (`has_tensor` only opens exact lists,
@@ -108,14 +112,17 @@ def with_tails(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> tuple
 
 def traced_only(program: Program, found: list[TracedDraft]) -> list[TracedDraft]:
     """`found` without the drafts Dynamo never traces: those after a `with` it cannot enter, in the
-    same frame (the `with` body and the rest of its block), and those of the functions it only
-    ever enters from code running eagerly and then skips."""
+    same frame (the `with` body and the rest of its block), after a recurrent module's first use in
+    its function, and those of the functions it only ever enters from code running eagerly and then
+    skips."""
     eager_rows: dict[FunctionId, list[tuple[int, int]]] = {}
     for traced_draft in found:
         draft = traced_draft.draft
+        fid = (traced_draft.module.module, traced_draft.function.qualname)
+        if draft.gb_id == RECURRENT_MODULE:
+            eager_rows.setdefault(fid, []).append((draft.end_row + 1, sys.maxsize))
         if draft.gb_id != UNSUPPORTED_MANAGER:
             continue
-        fid = (traced_draft.module.module, traced_draft.function.qualname)
         for start, end, tail in traced_draft.function.with_tails:
             if start <= draft.row <= end:
                 # the header's calls (building the manager) are traced, what follows is not
