@@ -18,6 +18,11 @@ $PIP install --quiet -c "$HERE/constraints.txt" -r "$HERE/requirements.txt"
 # openai-whisper requires triton (a CUDA compiler, only used by its GPU timing kernels): install it
 # without dependencies, then its real pure-Python dependencies from requirements.txt above.
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "openai-whisper==20250625"
+# blitz-bayesian-pytorch and bayesian-torch declare torchvision (unusable here, see requirements.txt),
+# which only their tests and ImageNet-size models import: install them without dependencies (their
+# real ones, torch and numpy, are in the set).
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "blitz-bayesian-pytorch==0.2.8"
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "bayesian-torch==0.5.0"
 $PIP install --quiet -c "$HERE/constraints.txt" -e .
 "$VENV/bin/python" -c "import torch; assert torch.__version__.startswith('2.13.0'), torch.__version__; print('torch', torch.__version__)"
 

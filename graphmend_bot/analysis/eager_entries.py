@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from graphmend_bot.vocabulary.kind import Kind
 
 UNSUPPORTED_MANAGER = "GB0142"  # "Unsupported context manager": the rest of the frame runs eagerly
+# "Attempted to wrap RNN, GRU, or LSTM" (GM613): Dynamo gives up on the whole frame at the module's
+# first use, so nothing after it there is traced (tests/fixtures/rules/GM613_recurrent_module_call.py)
+RECURRENT_MODULE = "GB0014"
 SELF = "<self>"  # the entry class list's marker for the method's own class
 _SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None"})
 # Bases that give an instance nothing Dynamo looks into (`has_tensor` only opens exact lists,
@@ -118,15 +121,17 @@ def traced_only(
     program: Program, found: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool]
 ) -> list[TracedDraft]:
     """`found` without the drafts Dynamo never traces: those after a `with` it cannot enter, in the
-    same frame (the `with` body and the rest of its block), or after a read it cannot resume from,
-    and those of the functions it only ever enters from code running eagerly and then skips
-    (`holds`: the solver's, whether a call passes a tensor)."""
+    same frame (the `with` body and the rest of its block), after a read it cannot resume from or a
+    recurrent module's first use in its function, and those of the functions it only ever enters
+    from code running eagerly and then skips (`holds`: the solver's, whether a call passes a tensor)."""
     eager_rows: dict[FunctionId, list[tuple[int, int]]] = {}
     for traced_draft in found:
         draft = traced_draft.draft
+        fid = (traced_draft.module.module, traced_draft.function.qualname)
+        if draft.gb_id == RECURRENT_MODULE:
+            eager_rows.setdefault(fid, []).append((draft.end_row + 1, sys.maxsize))
         if draft.gb_id != UNSUPPORTED_MANAGER:
             continue
-        fid = (traced_draft.module.module, traced_draft.function.qualname)
         headers = [
             (end, tail) for start, end, tail in traced_draft.function.with_tails if start <= draft.row <= end
         ]
