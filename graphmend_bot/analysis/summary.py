@@ -29,6 +29,7 @@ from graphmend_bot.analysis import (
     super_calls,
     typed_dicts,
 )
+from graphmend_bot.analysis.code_text import function_text
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers
@@ -162,7 +163,7 @@ def summarize_module(
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
         if node.name == "__init__" and class_qualname is not None:
             summary.param_guards = parameter_guards.method_guards(node)
-        text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+        text = function_text(node, lines)  # its docstring blanked: no yield, with or torch name is code there
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
         summary.eager_entry = eager_entries.entry_classes(node, text, is_method, resolve, tensor_names)
         summary.with_tails = eager_entries.with_tails(node, text)
