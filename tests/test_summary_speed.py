@@ -384,3 +384,36 @@ def test_a_module_s_repeated_draft_texts_and_callees_pickle_once() -> None:
     assert shipped.count(b'        print("step")') == 1  # two lines, one text
     assert shipped.count(forward.drafts[0].message.encode()) == 1
     assert shipped.count(b"self:scale") == 1
+
+
+@pytest.mark.parametrize(
+    "store",
+    [
+        "self.blocks[key] = Block()",
+        "self.blocks[key]=Block()",
+        "(self.blocks[key]  # the key's block\n            ) = Block()",
+        "self.blocks[key] \\\n            = Block()",
+        "self.blocks.append(Block())",
+    ],
+)
+def test_a_containers_elements_are_read_in_every_form_the_text_gate_lets_through(store: str) -> None:
+    # summary._elements_built walks a method only when its text says `append` or stores to a subscript
+    source = f'''
+class Block:
+    pass
+
+
+class Model:
+    def build(self, key):
+        """Stores nothing in the docstring: x[0] = 1, y.append(z)."""
+        {store}
+'''
+    summary = summarize_module(source, "pkg/mod.py", "pkg.mod", False)
+    assert summary.classes["Model"].attributes.get("blocks[]") == "Block"
+
+
+def test_a_comparison_of_a_subscript_is_no_store() -> None:
+    from graphmend_bot.analysis.summary import _SUBSCRIPT_STORE
+
+    assert not _SUBSCRIPT_STORE.search("if self.blocks[key] == other:\n    pass")
+    assert not _SUBSCRIPT_STORE.search('"""x[0] = 1"""'.replace("=", "=="))

@@ -10,7 +10,8 @@ walrus, and a star import of a module whose exports are known (vocabulary/star_e
 `from torch import *` binds `pow`, `int`, `range`...) or of a module of the tree (star_builtins.py). A comprehension's targets bind inside it
 only (`[len for len in lengths]` leaves `len(x)` after it the builtin). Only names of builtins are
 kept. A function's expressions are walked once, at its first call of a builtin name, and only
-when its text shows a walrus or a `for` whose target may name a builtin.
+when its text (its docstring blanked: analysis/code_text.py) shows a walrus or a `for` whose
+target may name a builtin.
 
 `builtins.NAME(...)` (and `from builtins import NAME`) is the builtin whatever the module binds.
 """
@@ -22,6 +23,7 @@ import builtins
 import re
 from collections.abc import Callable, Iterable
 
+from graphmend_bot.analysis.code_text import function_text
 from graphmend_bot.analysis.local_nodes import fields_present
 from graphmend_bot.vocabulary.star_exports import STAR_EXPORTED_BUILTINS
 
@@ -105,9 +107,9 @@ def _expression_bindings(
 
 
 def _may_bind_in_expressions(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> bool:
-    """A walrus, or a `for` whose target names a builtin, in the text of `node` (a tenth of the
-    cost of walking every function's expressions)."""
-    text = "\n".join(lines[node.lineno - 1 : node.end_lineno or node.lineno])
+    """A walrus, or a `for` whose target names a builtin, in the text of `node` outside its
+    docstring (a tenth of the cost of walking every function's expressions)."""
+    text = function_text(node, lines)
     if ":=" in text:
         return True
     for rest in _FOR.findall(text):

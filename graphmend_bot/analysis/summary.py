@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 from collections import deque
 from collections.abc import Callable, Container, Iterator
 
@@ -32,6 +33,7 @@ from graphmend_bot.analysis import (
     tensor_uses,
     typed_dicts,
 )
+from graphmend_bot.analysis.code_text import function_text
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers, package_root
@@ -55,6 +57,9 @@ _NESTED_BODIES = ("body", "orelse", "finalbody", "handlers")
 CONSTANT_RESULT_DECORATORS = frozenset({"torch.compiler.assume_constant_result", "torch._dynamo.assume_constant_result"})
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+# A store to a subscript (`X[key] = value`): its `]`, then only closing parentheses, spaces,
+# comments and line continuations before a lone `=`.
+_SUBSCRIPT_STORE = re.compile(r"\][\s)\\]*(?:#[^\n]*\n[\s)\\]*)*=(?!=)")
 
 
 class Imports:
@@ -131,7 +136,7 @@ def summarize_module(
     tree = ast.parse(source, filename=path)
     lines = physical_lines(source)
     imports = Imports(module, is_package)
-    collector = _Collector(imports, source, tree)
+    collector = _Collector(imports, source, tree, lines)
     collector.visit(tree)
     logger_names = frozenset(collector.logger_names)
     module_objects = logger_bindings.module_objects(collector.module_constructors, logger_names)
@@ -172,7 +177,7 @@ def summarize_module(
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
         if node.name == "__init__" and class_qualname is not None:
             summary.param_guards = parameter_guards.method_guards(node)
-        text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+        text = function_text(node, lines)  # its docstring blanked: no yield, with or torch name is code there
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
         if not summary.tensor_signature and _may_be_public(qualname):  # what public_api.takes_tensor reads
             summary.tensor_signature = (_state_result(node, is_method)
@@ -401,9 +406,10 @@ class _Collector:
     parsing); expressions are searched for compile calls only in files that mention "compile".
     """
 
-    def __init__(self, imports: Imports, source: str, tree: ast.Module) -> None:
+    def __init__(self, imports: Imports, source: str, tree: ast.Module, lines: list[str]) -> None:
         self.imports = imports
         self._module_builtins = _ModuleBuiltins(tree, source)  # `staticmethod(f)`, `getattr(o, n, self.m)`
+        self._lines = lines
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.enclosing: dict[str, str] = {}  # a nested function's qualname -> the nearest enclosing function's
         self.classes: dict[str, ClassSummary] = {}
@@ -598,7 +604,12 @@ class _Collector:
 
     def _elements_built(self, method: ast.FunctionDef, attributes: dict[str, str]) -> None:
         """`self.NAME[key] = Callee(...)` or `self.NAME.append(Callee(...))` in any method: the
-        objects the container NAME holds, as "NAME[]" (the first builder a method names)."""
+        objects the container NAME holds, as "NAME[]" (the first builder a method names). Walked only
+        when the method's code says `append` or stores to a subscript (two thirds of transformers'
+        methods do neither)."""
+        text = function_text(method, self._lines)
+        if "append" not in text and not _SUBSCRIPT_STORE.search(text):
+            return
         for child in _statements(method):
             if isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Subscript):
                 container, value = child.targets[0].value, child.value
