@@ -204,11 +204,14 @@ def test_dynamo_traces_those_bindings_and_breaks_on_the_builtins(fixture: str, c
 
 
 def test_requires_grad_is_reported_where_the_tensor_is_read_again_and_the_flag_is_true() -> None:
-    """An unused `probe.requires_grad_()` and `requires_grad_(trainable)` are not reported (both
-    were on main); a used one, the returned `zeros_like(q).requires_grad_()` and
-    `requires_grad_(t.requires_grad)` (true with grad enabled) are."""
+    """An unused `probe.requires_grad_()` is not reported (it was on main); a used one, the returned
+    `zeros_like(q).requires_grad_()` and `requires_grad_(t.requires_grad)` (true with grad enabled)
+    are. So is `requires_grad_(trainable)`: Dynamo traces the fixture's call, whose flag is False,
+    but a caller passing True breaks (on a graph input, GB0125, whatever reads it later)."""
     fixture = FIXTURES / "requires_grad_uses.py"
-    assert _found(fixture) == _marked(fixture)
+    source = fixture.read_text().splitlines()
+    flag_from_caller = next(i for i, line in enumerate(source, 1) if "requires_grad_(trainable)" in line)
+    assert _found(fixture) == _marked(fixture) | {flag_from_caller}
 
 
 def test_dynamo_breaks_on_requires_grad_only_where_the_tensor_leaves_the_graph() -> None:

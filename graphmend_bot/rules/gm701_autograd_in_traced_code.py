@@ -48,13 +48,12 @@ def _turns_off(call: ast.Call) -> bool:
 
 
 def _may_turn_off(call: ast.Call) -> bool:
-    """`requires_grad_(False)`, a no-op Dynamo traces, or a flag whose value is the caller's
-    (`requires_grad_(flag)`: Dynamo reads it as a constant and traces it when it is False). A
-    tensor's own `t.requires_grad` is true with grad enabled, the mode the message names."""
+    """A flag that is a false constant (`requires_grad_(0)`, `requires_grad_(None)`): a no-op Dynamo
+    traces. A flag the caller passes may be true at some call, and then the call breaks (GB0125 on a
+    graph input, GB8985 on an intermediate that leaves the graph), so it is reported, as GM684
+    reports a manager under `if verbose:`."""
     flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
-    if flag is None or (isinstance(flag, ast.Attribute) and flag.attr == "requires_grad"):
-        return False
-    return not (isinstance(flag, ast.Constant) and flag.value)
+    return isinstance(flag, ast.Constant) and not flag.value
 
 
 def _parameter(checker: Checker, node: ast.expr) -> bool:
