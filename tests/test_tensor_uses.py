@@ -86,3 +86,20 @@ def test_unannotated_parameters_used_as_tensors_and_state_results_are_tensor_api
         rows |= {line for file, line in broken.lines if file == path}
     assert rows == {GAIN[1], SQUASH[1], COMPUTE[1]}
     torch._dynamo.reset()
+
+
+def test_a_parameter_given_to_a_factory_is_data_not_a_tensor() -> None:
+    """`torch.tensor(values)`, `torch.zeros(n)`, `torch.from_numpy(a)` build a tensor from Python data,
+    sizes or arrays: the parameter is none (a public `prepare(values)` is no tensor API)."""
+    import ast
+
+    from graphmend_bot.analysis.tensor_uses import uses_param_as_tensor
+
+    def used(source: str) -> bool:
+        node = ast.parse(source).body[1]
+        assert isinstance(node, ast.FunctionDef)
+        return uses_param_as_tensor(node, source, lambda e: "torch." + e.attr if isinstance(e, ast.Attribute) else None)
+
+    for factory in ("tensor", "as_tensor", "zeros", "from_numpy", "arange"):
+        assert not used(f"import torch\ndef prepare(values):\n    return torch.{factory}(values)\n"), factory
+    assert used("import torch\ndef scale(x):\n    return torch.exp(x)\n")

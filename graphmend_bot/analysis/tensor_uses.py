@@ -7,7 +7,7 @@ A parameter is used as a tensor when the body calls on it a method only tensors 
 (`x.unsqueeze(1)`, `x.masked_fill(m, 0)`: not `reshape` or `sum`, which NumPy arrays share, nor `to`
 or `float`, which nn.Modules share), or passes it first to a function of torch's tensor API
 (`torch.exp(x)`, `F.pad(x, p)`, `torch.linalg.norm(x)`; not `torch.is_tensor(x)`, a test of what it
-holds) or to an autograd.Function's `Cls.apply(x, ...)`. A tokenizer's or loader's parameters are strings and paths and show neither use.
+holds, nor `torch.tensor(values)` or `torch.zeros(n)`, which build one from Python data and sizes) or to an autograd.Function's `Cls.apply(x, ...)`. A tokenizer's or loader's parameters are strings and paths and show neither use.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from graphmend_bot.vocabulary.known_names import TORCH_NON_TENSOR_FUNCS
+from graphmend_bot.vocabulary.known_names import BUILT_FROM_VALUES, TORCH_NON_TENSOR_FUNCS
 
 # Methods of torch.Tensor that neither NumPy arrays nor nn.Modules nor builtins have.
 TENSOR_ONLY_METHODS = frozenset({
@@ -79,6 +79,8 @@ def _tensor_function(name: str | None) -> bool:
     owner, _, leaf = name.rpartition(".")
     if not leaf or not leaf[0].islower() or leaf.startswith("is_") or leaf in TORCH_NON_TENSOR_FUNCS:
         return False
+    if owner == "torch" and (leaf in BUILT_FROM_VALUES or leaf == "from_numpy"):
+        return False  # `torch.tensor(values)`, `torch.zeros(n)`: data and sizes, not a tensor
     return owner == "torch" or owner in _TENSOR_SUBMODULES
 
 
