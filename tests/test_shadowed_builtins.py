@@ -106,3 +106,25 @@ def test_a_local_enumerate_or_dict_is_no_submodule_iteration_nor_a_dict() -> Non
     values = [n for n in ast.walk(function) if isinstance(n, ast.Call) and ast.unparse(n.func) == "dict"]
     assert [builds_dict(value, _builtin_of(shadows)) for value in values] == [False, False]
     assert builds_dict(values[0], _builtin_of(unbound)) is True
+
+
+def test_what_only_type_checkers_see_binds_nothing() -> None:
+    """`if TYPE_CHECKING:` never runs: its imports (transformers' `__init__`s star-import every
+    submodule there) bind no builtin, and the star-imported modules are not read at all."""
+    import ast
+
+    from graphmend_bot.analysis.shadowed_builtins import module_bindings
+
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .ops import *\n    from .ops import max\nelse:\n    sum = 0\n"
+        "import typing\nif typing.TYPE_CHECKING:\n    min = None\n"
+    )
+    asked: list[ast.ImportFrom] = []
+
+    def star(node: ast.ImportFrom) -> list[str]:
+        asked.append(node)
+        return ["pow"]
+
+    assert module_bindings(ast.parse(source), (), source, star) == {"sum"}
+    assert asked == []
