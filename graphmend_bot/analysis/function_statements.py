@@ -81,8 +81,8 @@ class StatementVisitor(ExpressionEvaluator):
                     check_built(self, item.context_expr)  # `with Section(name):`, judged by its `__init__`
                 if item is node.items[0]:
                     self._entered(item.context_expr)
-                for check_entered in () if isinstance(item.context_expr, ast.Call) else C.ENTERED_VALUES:
-                    check_entered(self, item.context_expr)  # `with lock:`, `with self.lock:`
+                for check_entered in C.ENTERED_VALUES:
+                    check_entered(self, item.context_expr)  # `with lock:`, `with self.lock:`, `with helper():`
                 opens_file |= statement_forms.is_builtin_call(item.context_expr, "open", self.builtin_of)
                 if item.optional_vars is not None:
                     self._bind(item.optional_vars, NOT_TENSOR, env)

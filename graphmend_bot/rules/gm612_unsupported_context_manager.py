@@ -63,6 +63,7 @@ REFUSED_WHEN_HELD = REFUSED_ANYWHERE | frozenset({
     "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
     "contextlib.suppress", "contextlib.ExitStack", "warnings.catch_warnings",
 })
+HELPER_MESSAGE = "Dynamo cannot enter the context manager this call returns: `{name}()`"
 HELD_MESSAGE = "Dynamo cannot enter a context manager built outside the compiled region: `{name}` is built {where}"
 
 
@@ -72,10 +73,16 @@ def _entered(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list
     return NOT_TENSOR
 
 def _entered_value(rule: Rule, checker: Checker, value: ast.expr) -> None:
-    """`with cm:` on a local bound to a refused manager (`cm = torch.random.fork_rng()`), and
-    `with self.cm:` / `with CM:` on one the scope solver finds built outside the compiled region
-    (in `__init__`, at module level)."""
-    if isinstance(value, ast.Name):
+    """`with cm:` on a local bound to a refused manager (`cm = torch.random.fork_rng()`), `with
+    helper():` on a function of the module every path of which returns one (`return
+    torch.random.fork_rng()`), and `with self.cm:` / `with CM:` on one the scope solver finds built
+    outside the compiled region (in `__init__`, at module level)."""
+    if isinstance(value, ast.Call):
+        if checker.resolve(value.func) is None and (built := checker.built_outside(value)) and all(
+            name in REFUSED_ANYWHERE for name in built
+        ):
+            checker.report(rule, value, HELPER_MESSAGE.format(name=" / ".join(sorted(set(built)))), TENSOR)
+    elif isinstance(value, ast.Name):
         built_by = checker.builder_of(value.id)
         if built_by in REFUSED_ANYWHERE:
             checker.report(rule, value, MESSAGE.format(name=built_by), TENSOR)
@@ -123,7 +130,8 @@ RULE = Rule(
         "(`torch.autograd.set_detect_anomaly`, `torch.cuda.device`, `torch.jit.fuser`, "
         "`torch.backends.nnpack.flags`, `threading.Semaphore`, `tempfile.TemporaryDirectory`, "
         "`socket.socket`, ...: vocabulary/context_managers.py); "
-        "`with name:` on a local bound to one of these or to `threading.Lock()`; and `with self.NAME:` "
+        "`with name:` on a local bound to one of these or to `threading.Lock()`; `with helper(...):` on a "
+        "function of the module every path of which returns one (`return torch.random.fork_rng()`); and `with self.NAME:` "
         "where `self.NAME` is built in `__init__` as a lock, `torch.no_grad()` and the grad modes, "
         "`contextlib.suppress`/`ExitStack`, `warnings.catch_warnings`, a class of the tree with "
         "`__enter__` or a `@contextlib.contextmanager` generator, in every value `__init__` stores "
