@@ -50,6 +50,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from generated_table import write_or_check  # noqa: E402
 from skipped_callees import (  # noqa: E402
+    ALL_OTHER_ARGUMENTS,
     ARGUMENT_DEPENDENT,
     NOT_BUILT,
     SKIPPED_IDS,
@@ -68,6 +69,24 @@ TABLE = REPO / "graphmend_bot" / "vocabulary" / "skipped_methods.py"
 # The arguments a candidate class is built with, tried in turn (three numbers: a date, a time).
 ARGUMENTS_UNKNOWN = "arguments-unknown"
 CONSTRUCTIONS = ("", '"a"', "1, 1, 1")
+# Synchronization objects a library holds from `__init__` or a module global (a lock around a cache,
+# an event, a queue of results) and calls from traced code. Their modules are NOT_BUILT as a whole (a
+# Thread or a Timer runs work); these build nothing that runs. `threading.Lock` and `threading.RLock`
+# are factories of C types: their methods are read from what they build.
+SYNCHRONIZATION = (
+    "queue.LifoQueue",
+    "queue.PriorityQueue",
+    "queue.Queue",
+    "queue.SimpleQueue",
+    "threading.BoundedSemaphore",
+    "threading.Condition",
+    "threading.Event",
+    "threading.Lock",
+    "threading.RLock",
+    "threading.Semaphore",
+)
+# Methods that wait for another thread, never measured: a torch that traced one would hang here.
+WAITING = frozenset({"get", "join", "wait", "wait_for"})
 
 
 def stdlib_classes(module_name: str) -> Iterator[tuple[str, type]]:
@@ -91,7 +110,7 @@ def stdlib_classes(module_name: str) -> Iterator[tuple[str, type]]:
             yield f"{module_name}.{attribute}", value
 
 
-def construction(cls: type) -> str | None:
+def construction(cls: object) -> str | None:
     """The arguments (source text) `cls` is built with, or None when it cannot be built with any."""
     for arguments in CONSTRUCTIONS:
         try:
@@ -102,6 +121,12 @@ def construction(cls: type) -> str | None:
             continue
         return arguments
     return None
+
+
+def instance_type(builder: object) -> type:
+    """The class whose methods an object `builder` builds has: the builder itself, or what a factory
+    (`threading.Lock`) returns."""
+    return builder if isinstance(builder, type) else type(eval(f"builder({construction(builder)})"))
 
 
 def methods(cls: type) -> Iterator[tuple[str, int | None]]:
@@ -140,7 +165,7 @@ def required_positionals(method: object) -> int | None:
     return max(len(required) - bound, 0)
 
 
-def refusal(cls: type, prelude: str, statement: str, by_type: dict[str, str]) -> str:
+def refusal(cls: object, prelude: str, statement: str, by_type: dict[str, str]) -> str:
     """Compile `prelude` then `statement` between two tensor operations with `fullgraph=True`, `HELD`
     an instance built outside the frame and `Cls` the class: the graph-break id Dynamo refuses it with,
     `traced`, or `error` for an exception that is not a graph break."""
@@ -150,7 +175,13 @@ def refusal(cls: type, prelude: str, statement: str, by_type: dict[str, str]) ->
 
 
 def measure(
-    cls: type, method: str, required: int | None, receiver: str, prelude: str, by_type: dict[str, str]
+    cls: object,
+    method: str,
+    required: int | None,
+    receiver: str,
+    prelude: str,
+    by_type: dict[str, str],
+    unsigned_by_arguments: bool = False,
 ) -> str:
     def call(argument: str) -> str:
         return f"{receiver}.{method}(" + ", ".join([argument] * (required or 0)) + ")"
@@ -158,8 +189,16 @@ def measure(
     gb_id = refusal(cls, prelude, call(TEXT_ARGUMENT), by_type)
     if required is None and is_refusal(gb_id) and gb_id not in SKIPPED_IDS:
         # Called with no argument, a C method that takes one (`deque.rotate(1)`, traced) is refused
-        # as an unsupported call: only a skipped function's id holds whatever it is given.
-        return ARGUMENTS_UNKNOWN
+        # as an unsupported call: only a skipped function's id holds whatever it is given, unless
+        # (for the synchronization objects) one argument of each kind is refused with it too: then
+        # Dynamo refuses the object's method, not the arguments (`_thread.lock.acquire`, GB0156).
+        if not unsigned_by_arguments:
+            return ARGUMENTS_UNKNOWN
+        again = [
+            refusal(cls, prelude, f"{receiver}.{method}({a})", by_type)
+            for a in (TEXT_ARGUMENT, *ALL_OTHER_ARGUMENTS)
+        ]
+        return gb_id if argument_independent(gb_id, again) else ARGUMENTS_UNKNOWN
     if not required or not is_refusal(gb_id):
         return gb_id
     measured_again = [refusal(cls, prelude, call(other), by_type) for other in other_arguments(gb_id)]
@@ -173,6 +212,30 @@ def subclass(cls: type) -> type | None:
         return type(f"{cls.__name__}Subclass", (cls,), {})
     except TypeError:  # a final C type
         return None
+
+
+def measure_synchronization(
+    by_type: dict[str, str], held: dict[str, str], built: dict[str, str], inherited: dict[str, str]
+) -> None:
+    """SYNCHRONIZATION's methods on a held instance and, for a class, on a held instance of a
+    subclass. Building one in the frame is refused (a skipped callee): the object then reaches the
+    frame Dynamo resumes in as an input, held, so its built entry is the held one."""
+    for dotted in SYNCHRONIZATION:
+        module_name, _, attribute = dotted.rpartition(".")
+        builder = getattr(importlib.import_module(module_name), attribute)
+        sub = subclass(builder) if isinstance(builder, type) else None
+        built_here = not is_refusal(refusal(builder, "", f"obj = Cls({construction(builder)})", by_type))
+        for method, required in methods(instance_type(builder)):
+            if method in WAITING:
+                continue
+            if is_refusal(gb_id := measure(builder, method, required, "HELD", "", by_type, True)):
+                held[f"{dotted}.{method}"] = gb_id
+                if not built_here:
+                    built[f"{dotted}.{method}"] = gb_id
+            if sub is not None and is_refusal(
+                gb_id := measure(sub, method, required, "HELD", "", by_type, True)
+            ):
+                inherited[f"{dotted}.{method}"] = gb_id
 
 
 def build() -> tuple[str, dict[str, str], dict[str, str], dict[str, str]]:
@@ -208,6 +271,7 @@ def build() -> tuple[str, dict[str, str], dict[str, str], dict[str, str]]:
                             gb_id := measure(sub, method, required, "HELD", "", by_type)
                         ):
                             inherited[f"{dotted}.{method}"] = gb_id
+            measure_synchronization(by_type, held, built, inherited)
         finally:
             os.chdir(here)
     return torch.__version__.split("+")[0], held, built, inherited

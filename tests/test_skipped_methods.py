@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from sample_modules import dynamo_breaks, graphmend_findings  # noqa: E402
 from skipped_callees import gb_ids_by_type  # noqa: E402
-from skipped_methods import measure, methods  # noqa: E402
+from skipped_methods import SYNCHRONIZATION, instance_type, measure, methods  # noqa: E402
 
 IMPORTS = (
     "import pathlib\nfrom pathlib import Path\n\nimport torch\n\nROOT = pathlib.Path('missing-root')\n\n\n"
@@ -56,7 +56,18 @@ def test_table_is_for_the_pinned_torch() -> None:
 
 # Modules whose objects model code holds (measured again here; a command loop or `exit` is not run
 # again, should a torch upgrade trace it).
-REMEASURED = ("configparser", "datetime", "json", "pathlib", "random", "statistics", "string", "zipfile")
+REMEASURED = (
+    "configparser",
+    "datetime",
+    "json",
+    "pathlib",
+    "queue",
+    "random",
+    "statistics",
+    "string",
+    "threading",
+    "zipfile",
+)
 
 
 def _first_per_module(table: dict[str, str]) -> list[str]:
@@ -82,8 +93,11 @@ def test_one_held_entry_per_module_is_refused_with_its_recorded_id(
     monkeypatch.chdir(tmp_path)  # what building the object writes lands here
     module, cls, method = name.rsplit(".", 2)
     found = getattr(importlib.import_module(module), cls)
-    required = dict(methods(found))[method]
-    assert measure(found, method, required, "HELD", "", gb_ids_by_type()) == HELD_METHODS[name]
+    required = dict(methods(instance_type(found)))[method]
+    synchronization = f"{module}.{cls}" in SYNCHRONIZATION  # `threading.Lock` builds a C lock
+    assert (
+        measure(found, method, required, "HELD", "", gb_ids_by_type(), synchronization) == HELD_METHODS[name]
+    )
 
 
 @pytest.mark.parametrize(
