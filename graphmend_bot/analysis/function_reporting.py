@@ -235,22 +235,21 @@ class FindingReporter(FunctionState):
             self._frame_skips.try_statement(replace(draft, suppressed_if=checkpoint.breaks_since), earlier)
 
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
-        # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
-            self.summary.typed_dict_drafts.append((len(self.summary.calls) - 1, draft))
+        self._class_call_draft(self.summary.typed_dict_drafts, rule, call, message)
 
     def report_if_builds_pydantic_class(self, rule: Rule, call: ast.Call, message: str) -> None:
+        self._class_call_draft(self.summary.pydantic_drafts, rule, call, message)
+
+    def report_if_builds_getattribute_class(self, rule: Rule, call: ast.Call, message: str) -> None:
+        self._class_call_draft(self.summary.getattribute_drafts, rule, call, message)
+
+    def _class_call_draft(self, drafts: list[tuple[int, Draft]], rule: Rule, call: ast.Call, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
-            self.summary.pydantic_drafts.append((len(self.summary.calls) - 1, draft))
+        if (draft := self._draft(rule, call, message, TENSOR, None)) is not None:
+            drafts.append((len(self.summary.calls) - 1, draft))
 
     def report_if_apply_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
-            self.summary.apply_drafts.append((len(self.summary.calls) - 1, draft))
+        self._class_call_draft(self.summary.apply_drafts, rule, call, message)
 
     def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str) -> None:
         draft = self._draft(rule, call, message, TENSOR, None)

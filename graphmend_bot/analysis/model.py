@@ -159,6 +159,9 @@ class FunctionSummary:
     # (call site, draft) of a call that may build a pydantic class (`Config(...)`): it stands when
     # the site resolves to one, with that class's id (analysis/pydantic_classes.py).
     pydantic_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (call site, draft) of a call that may build a class defining `__getattribute__` (`Record(...)`):
+    # it stands when the site resolves to one (analysis/getattribute_classes.py).
+    getattribute_drafts: list[tuple[int, Draft]] = field(default_factory=list)
     # (call site, draft) of a `Fn.apply(...)` call: it stands when Fn resolves to an autograd.Function
     # Dynamo cannot apply, with that class's id and message (analysis/autograd_functions.py).
     apply_drafts: list[tuple[int, Draft]] = field(default_factory=list)
@@ -243,6 +246,7 @@ class ClassSummary:
     metaclass: str | None = None  # `class C(metaclass=M)`: M as written, resolved through imports
     optional_keys: bool = False  # a TypedDict with optional keys: building one breaks (typed_dicts.py)
     build_breaks: str = ""  # the id calling it breaks with, for a pydantic class (pydantic_classes.py)
+    guards_attributes: bool = False  # it defines `__getattribute__`, or a base of the module does (getattribute_classes.py)
     apply_breaks: str = ""  # the id `Cls.apply(...)` breaks with, for an autograd.Function (autograd_functions.py)
     # An autograd.Function's methods defined by a plain `def` (neither static nor class method):
     # `Cls.NAME(...)` on one breaks (autograd_functions.py).

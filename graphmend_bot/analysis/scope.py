@@ -31,6 +31,7 @@ from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
 from graphmend_bot.analysis.generator_managers import manager_without_yield_calls
+from graphmend_bot.analysis.getattribute_classes import getattribute_constructions
 from graphmend_bot.analysis.held_contexts import held_context_entries
 from graphmend_bot.analysis.held_methods import held_method_calls
 from graphmend_bot.analysis.held_module_calls import held_module_calls
@@ -1166,6 +1167,7 @@ class Program:
         result += str_enum_findings(self, solver.targets, solver.holds)
         result += typed_dict_constructions(self)
         result += pydantic_constructions(self)
+        result += getattribute_constructions(self)
         result += untraceable_applies(self)
         result += object_method_super_calls(self)
         result += object_operations(self, solver.holds)

@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     disabled_values,
     eager_entries,
     generator_managers,
+    getattribute_classes,
     given_callables,
     guarded_classes,
     held_functions,
@@ -198,6 +199,7 @@ def summarize_module(
         functions[qualname] = summary
     typed_dicts.drop_unbuildable(functions, collector.classes)
     pydantic_classes.drop_unbuildable(functions, collector.classes)
+    getattribute_classes.drop_unbuildable(functions, collector.classes)
     defined = {name for name in (*functions, *collector.classes) if "." not in name}  # module-level, not `self`
     return ModuleSummary(
         path=path,
@@ -367,6 +369,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.skipped_frame_drafts = []
     summary.typed_dict_drafts = []
     summary.pydantic_drafts = []
+    summary.getattribute_drafts = []
     summary.apply_drafts = []
     summary.entered_manager_drafts = []
     summary.built_manager_drafts = []
@@ -418,6 +421,8 @@ class _Collector:
         self.logger_names: set[str] = set()
         self.named_tuples: dict[str, tuple[str, ...]] = {}  # module-level named tuple types: fields
         self.pydantic: dict[str, str] = {}  # module-level pydantic classes: the id building one breaks with
+        # module-level plain classes (getattribute_classes.py): whether each defines `__getattribute__`
+        self.plain_classes: dict[str, bool] = {}
         self.typed_dicts: dict[str, bool] = {}  # module-level TypedDicts: whether one has optional keys
         # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
         # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
@@ -506,6 +511,10 @@ class _Collector:
         self.classes[qualname].build_breaks = pydantic_classes.build_breaks(node, self.imports.resolve, self.pydantic)
         if not self._prefix:
             self.pydantic[node.name] = self.classes[qualname].build_breaks
+        guards = getattribute_classes.guards_attributes(node, self.plain_classes)
+        self.classes[qualname].guards_attributes = bool(guards)
+        if guards is not None and not self._prefix:
+            self.plain_classes[node.name] = guards
         self.classes[qualname].apply_breaks = autograd_functions.apply_breaks(node, self.imports.resolve)
         self.classes[qualname].unbound_methods = autograd_functions.unbound_methods(node, self.imports.resolve)
         self._enter(node.name, qualname, None, node.body)

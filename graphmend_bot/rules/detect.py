@@ -233,6 +233,11 @@ class Checker(Protocol):
         carries that class's id."""
         ...
 
+    def report_if_builds_getattribute_class(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when what it calls is a class of the tree that defines
+        `__getattribute__`, which only the scope solver knows (analysis/getattribute_classes.py)."""
+        ...
+
     def report_if_apply_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`Fn.apply(x)`), standing when Fn is an autograd.Function whose
         `apply` Dynamo refuses, which only the scope solver knows (analysis/autograd_functions.py);
