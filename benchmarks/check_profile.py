@@ -9,7 +9,9 @@ process only), which shared machines disturb far less than wall time. Then the r
 `--cprofile summaries|scope` prints cProfile's top functions of that phase. `--traced-bound` adds
 the summaries once more with only the traced functions' bodies walked (the others keep their
 signatures): the most that analysing only what the scope solver reaches could save, before the
-cost of finding that out. The default tree is transformers' models/ (see check_speed.py).
+cost of finding that out; and once more walking also the untraced bodies the solver reads
+(solver_read), the bound of a two-pass design that stays exact. The default tree is
+transformers' models/ (see check_speed.py).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from graphmend_bot.analysis.model import ModuleSummary
 from graphmend_bot.analysis.prefilter import FileScan, relevant_modules, scan_source
 from graphmend_bot.analysis.scope import Program, _TensorFlow
 from graphmend_bot.analysis.summary import summarize_module
+from graphmend_bot.analysis.untraced_callers import called_name, callee_names
 from graphmend_bot.config import Config, load_config
 from graphmend_bot.engine import Workspace, summarize_source
 from graphmend_bot.findings import FileError
@@ -93,6 +96,22 @@ def walking_only(traced: set[tuple[str, str]]) -> Iterator[None]:
     finally:
         FunctionAnalyzer.run = run  # type: ignore[method-assign]
         engine.summarize_module = summarize_module
+
+
+def solver_read(summaries: list[ModuleSummary], traced: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Untraced functions whose bodies the solver still reads (so a two-pass design walks them
+    too): attribute writes (hierarchy.AttributeTypes), calls by a traced callee's name
+    (untraced_callers.py, caller_arguments.py), and the functions holding a compile target."""
+    names = callee_names(traced)
+    read: set[tuple[str, str]] = set()
+    for summary in summaries:
+        holders = {target.in_function for target in summary.compile_targets}
+        for qualname, function in summary.functions.items():
+            if function.attribute_writes or qualname in holders or any(
+                called_name(site.ref) in names for site in function.calls
+            ):
+                read.add((summary.module, qualname))
+    return read - traced
 
 
 def scan_all(files: list[SourceFile]) -> list[FileScan]:
@@ -159,6 +178,10 @@ def main() -> None:
         with walking_only(traced):
             phase("summaries, traced bodies only (a bound)", lambda: [summarize_source(s, f) for s, f in zip(sources, wanted)],
                   lambda _: f"{sum(len(s.functions) for s in summaries)} functions, {len(traced)} traced")
+        read = traced | solver_read(summaries, traced)
+        with walking_only(read):
+            phase("summaries, traced + solver-read bodies (a bound)",
+                  lambda: [summarize_source(s, f) for s, f in zip(sources, wanted)], lambda _: f"{len(read)} walked")
 
     result = Workspace([tree], config).result()
     phase("render json", lambda: render_json(result), lambda r: f"{len(r) // 1024} KiB")

@@ -161,3 +161,13 @@ def test_traced_functions_are_sorted_once_and_callers_mapped_once(write_tree):
     solver = _TensorFlow(found, found.traced_functions())
     assert solver.callers == {("model", "Base.step"): {("model", "Base.forward")},
                               ("model", "Child.step"): {("model", "Base.forward")}}
+
+
+def test_successors_are_found_once_per_function(write_tree):
+    """The scope walk and eager_entries.py's walk ask for the same functions' successors: the
+    second asks the memo, and gets what the walk itself followed."""
+    found = program(write_tree({"model.py": TREE}))
+    forward = ("model", "Base.forward")
+    assert found.successors(forward) == [("model", "Base.step"), ("model", "Child.step")]
+    assert found.successors(forward) is found.successors(forward)
+    assert found.traced_functions() == {forward, ("model", "Base.step"), ("model", "Child.step")}

@@ -35,6 +35,10 @@ _MESSAGE = RULE.detection.held_module_call
 def held_module_calls(program: Program) -> list[TracedDraft]:
     from graphmend_bot.analysis.scope import TracedDraft
 
+    holders = _holders(program)
+    if not holders:
+        return []  # no class builds a module the rule names: no `self.NAME` can hold one
+    named = frozenset().union(*holders.values())
     uses: dict[FunctionId, Use] = {}
     parsed: dict[str, ast.Module | None] = {}
     holding: dict[tuple[str, str], frozenset[str]] = {}
@@ -42,9 +46,9 @@ def held_module_calls(program: Program) -> list[TracedDraft]:
         function = program.function(fid)
         if function.class_qualname is None or fid[0] in program.dependency_modules or function.disabled:
             continue  # a disabled function runs eagerly
-        first = _first_call(program, fid[0], function)
+        first = _first_call(program, fid[0], function, named)
         cls = (fid[0], function.class_qualname)
-        held = holding[cls] if cls in holding else holding.setdefault(cls, _held_names(program, cls))
+        held = holding[cls] if cls in holding else holding.setdefault(cls, _held_names(program, cls, holders))
         if held:  # the first read of a held module breaks, whether or not it is called there
             path = program.modules[fid[0]].path
             for row, column, name in self_attribute_reads(function, path, program.source_of, parsed):
@@ -95,12 +99,15 @@ def _callee_uses(
             uses[target] = (read[0], parameter, use[2], read[1])
 
 
-def _first_call(program: Program, module: str, function: FunctionSummary) -> Use | None:
-    """The first call of a held module the rule names: (row, NAME, message, column 0: from the text)."""
+def _first_call(
+    program: Program, module: str, function: FunctionSummary, named: frozenset[str]
+) -> Use | None:
+    """The first call of a held module the rule names: (row, NAME, message, column 0: from the text).
+    `named`: the attributes some class builds such a module in (no other NAME can be one)."""
     assert function.class_qualname is not None
     for call in sorted(function.calls, key=lambda site: site.row):
         kind, _, name = call.ref.partition(":")
-        if kind == "self" and name.isidentifier():
+        if kind == "self" and name in named and name.isidentifier():
             message = _message(program, module, function.class_qualname, name)
             if message is not None:
                 return call.row, name, message, 0
@@ -115,15 +122,28 @@ def _message(program: Program, module: str, class_qualname: str, name: str) -> s
     return messages.pop()
 
 
-def _held_names(program: Program, cls: tuple[str, str]) -> frozenset[str]:
+def _holders(program: Program) -> dict[tuple[str, str], frozenset[str]]:
+    """Each class of the tree that builds a module the rule names: the attributes it builds them in.
+    Found once: the classes asked about share most of their bases and subclasses, and a tree
+    holds few such modules (held_constructors reads what built `self.NAME` from these same attributes)."""
+    holders: dict[tuple[str, str], frozenset[str]] = {}
+    for mod, summary in program.modules.items():
+        for qualname, cls in summary.classes.items():
+            names = frozenset(
+                name
+                for name, constructor in cls.attributes.items()
+                if _MESSAGE and _MESSAGE(RULE, constructor) is not None
+            )
+            if names:
+                holders[(mod, qualname)] = names
+    return holders
+
+
+def _held_names(
+    program: Program, cls: tuple[str, str], holders: dict[tuple[str, str], frozenset[str]]
+) -> frozenset[str]:
     """The attributes the class, a base or a subclass builds with a constructor the rule names."""
-    return frozenset(
-        name
-        for mod, qualname in program.hierarchy.related(cls)
-        if mod in program.modules and (summary := program.modules[mod].classes.get(qualname)) is not None
-        for name, constructor in summary.attributes.items()
-        if _MESSAGE and _MESSAGE(RULE, constructor) is not None
-    )
+    return frozenset().union(*(holders.get(related, ()) for related in program.hierarchy.related(cls)))
 
 
 def _draft(row: int, name: str, message: str, column: int, lines: list[str]) -> Draft | None:

@@ -120,6 +120,7 @@ class Program:
         self._module_classes: dict[tuple[str, str], bool] = {}
         self._hierarchy: ClassHierarchy | None = None
         self._resolved_calls: dict[tuple[FunctionId, str], list[FunctionId]] = {}
+        self._successors_found: dict[FunctionId, list[FunctionId]] = {}
         self._overrides_found: dict[tuple[str, str, str], list[FunctionId]] = {}
         self._constructors_found: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
         self._bound_attributes_found: dict[tuple[str, str, str], list[FunctionId]] = {}
@@ -869,7 +870,7 @@ class Program:
         roots = sorted(self.scope_roots() - self.model_entry_points())
         if not roots:
             return {}
-        by_model = self._closure(self.model_entry_points(), self._successors)
+        by_model = self._closure(self.model_entry_points(), self.successors)
         reach: dict[FunctionId, str] = {}
         queue = deque((root, root) for root in roots if root not in by_model)
         while queue:  # breadth first from every root at once: each function gets its nearest root
@@ -877,7 +878,7 @@ class Program:
             if fid in reach or fid in by_model or fid not in self._functions:
                 continue
             reach[fid] = f"{root[0]}.{root[1]}"
-            queue.extend((callee, root) for callee in self._successors(fid))
+            queue.extend((callee, root) for callee in self.successors(fid))
         return reach
 
     def entry_points(self) -> set[FunctionId]:
@@ -958,7 +959,7 @@ class Program:
         """Memoised: the solve asks, and then the cache keeps it (analysis/incremental.py). Shared,
         never to be changed."""
         if self._traced is None:
-            self._traced = self._closure(self.entry_points(), self._successors)
+            self._traced = self._closure(self.entry_points(), self.successors)
         return self._traced
 
     def traced_in_order(self) -> list[FunctionId]:
@@ -984,7 +985,7 @@ class Program:
 
     def reached_from_calls(self, callees: Iterable[FunctionId]) -> set[FunctionId]:
         """`callees` and what they reach, as traced code follows calls (analysis/added_calls.py)."""
-        return self._closure(callees, self._successors)
+        return self._closure(callees, self.successors)
 
     def reachable_from(self, roots: Iterable[str]) -> set[FunctionId]:
         """What is reachable from exactly `roots` ("module:callable"), not from the default entry
@@ -1012,9 +1013,13 @@ class Program:
         methods = (self._method(module, class_qualname, name) for name in (*extra, "forward", "__call__"))
         return [method for method in methods if method is not None]
 
-    def successors(self, fid: FunctionId) -> Iterator[FunctionId]:
-        """The functions traced code goes on to from `fid` (analysis/eager_entries.py walks them too)."""
-        return self._successors(fid)
+    def successors(self, fid: FunctionId) -> list[FunctionId]:
+        """The functions traced code goes on to from `fid`. Memoised: the scope walk asks for every
+        traced function, and eager_entries.py walks them again; the list is shared, never to be changed."""
+        found = self._successors_found.get(fid)
+        if found is None:
+            found = self._successors_found[fid] = list(self._successors(fid))
+        return found
 
     def _successors(self, fid: FunctionId) -> Iterator[FunctionId]:
         module = fid[0]
