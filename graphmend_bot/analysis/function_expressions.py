@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing, skipped_frames, value_class
+from graphmend_bot.analysis import modes, narrowing, skipped_frames, value_class
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
@@ -315,16 +315,16 @@ class ExpressionEvaluator(CallResolver):
             return
         outer_mode, self._value_mode = self._value_mode, self._operand_mode(operands)
         outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._whole_call_results())
-        try:
-            C.CONVERSIONS[conversion](self, test, kind)
+        tensors = {id(operand) for operand, operand_kind in operands if operand_kind.is_tensor}
+        try:  # `self.training and x.any()` converts `x` in training only (modes.py)
+            with modes.entered(self._modes, modes.short_circuit_mode(test, tensors)):
+                C.CONVERSIONS[conversion](self, test, kind)
         finally:
             self._value_mode, self._length_tested = outer_mode, outer_tested
 
     def _operand_mode(self, operands: list[tuple[ast.expr, Kind]]) -> tuple[Modes, Kind] | None:
         """The mode in which alone the condition's operands are tensors (mode_values.py)."""
-        return self._mode_values.combined(
-            (operand.id if isinstance(operand, ast.Name) else None, kind) for operand, kind in operands
-        )
+        return self._mode_values.combined((o.id if isinstance(o, ast.Name) else None, kind) for o, kind in operands)
 
     def _iteration(self, node: ast.expr, env: Env) -> tuple[Kind, tuple[Kind, ...] | None]:
         """The kind of one item of `for ... in node` (a loop's or a comprehension's), and its

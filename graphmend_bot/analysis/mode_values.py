@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
+from graphmend_bot.analysis.modes import test_mode
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 Modes = tuple[str, ...]
@@ -43,6 +44,8 @@ class ModeValues:
         of `modes`; `held_tensor`: it held a tensor before (a parameter, an earlier binding)."""
         if not kind.is_tensor or name in self._every_mode:
             return
+        if value is not None and (short := test_mode(value)) is not None:
+            modes = (*modes, short)  # `skip = self.training and rand < p`: Python False in other modes
         if modes:
             found: ModeValue | None = (modes, NOT_TENSOR)
         elif value is not None and self._values:  # a mode only comes from a local that holds one

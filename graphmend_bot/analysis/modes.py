@@ -57,6 +57,25 @@ def test_mode(test: ast.expr) -> str | None:
     return None
 
 
+def short_circuit_mode(test: ast.expr, tensor_operands: set[int]) -> str | None:
+    """The mode in which alone `test` reaches its tensor operands (`tensor_operands`: their ids):
+    `self.use_fast and self.training and x.any()` reads `x` in training only, as `and` stops at the
+    first false operand (`or` at a true one: `not self.training or x.any()`). None when a tensor
+    operand comes before every operand that names a mode: it is read in any mode."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return short_circuit_mode(test.operand, tensor_operands)
+    if not isinstance(test, ast.BoolOp):
+        return None
+    for value in test.values:
+        if any(id(node) in tensor_operands for node in ast.walk(value)):
+            return None
+        body, orelse = arm_modes(value)
+        mode = body if isinstance(test.op, ast.And) else orelse
+        if mode is not None:
+            return mode
+    return None
+
+
 def _dtype_test(test: ast.Compare) -> tuple[str, bool] | None:
     """("in float16", True) for `x.dtype == torch.float16` (`is`, `in (torch.float16, ...)`);
     False for `!=`, `is not`, `not in`."""
