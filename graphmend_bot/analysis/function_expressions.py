@@ -17,7 +17,7 @@ from graphmend_bot.analysis import modes, narrowing, skipped_frames, value_class
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
-from graphmend_bot.analysis.mode_values import Modes
+from graphmend_bot.analysis.mode_values import Modes, short_circuited
 from graphmend_bot.analysis.statement_forms import constant_index, slice_bounds
 from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
@@ -313,12 +313,11 @@ class ExpressionEvaluator(CallResolver):
             self._operands = outer
         if not kind.is_tensor:
             return
-        outer_mode, self._value_mode = self._value_mode, self._operand_mode(operands)
+        short = modes.short_circuit_mode(test, {id(o): k for o, k in operands if k.is_tensor})  # `self.training and x`
+        outer_mode, self._value_mode = self._value_mode, short_circuited(self._operand_mode(operands), short)
         outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._whole_call_results())
-        tensors = {id(operand) for operand, operand_kind in operands if operand_kind.is_tensor}
-        try:  # `self.training and x.any()` converts `x` in training only (modes.py)
-            with modes.entered(self._modes, modes.short_circuit_mode(test, tensors)):
-                C.CONVERSIONS[conversion](self, test, kind)
+        try:
+            C.CONVERSIONS[conversion](self, test, kind)
         finally:
             self._value_mode, self._length_tested = outer_mode, outer_tested
 

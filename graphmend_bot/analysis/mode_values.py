@@ -86,3 +86,12 @@ class ModeValues:
             else:
                 mode, others = held[0], others | held[1]
         return None if mode is None or others.always else (mode, others)
+
+
+def short_circuited(value_mode: ModeValue | None, short: tuple[str, list[Kind]] | None) -> ModeValue | None:
+    """A condition's mode (`value_mode`, from its locals) with the mode its `and`/`or` reaches its
+    tensors in (modes.short_circuit_mode), which stands unless the operands before it are tensors."""
+    if short is None:
+        return value_mode
+    held, every_mode_if = value_mode if value_mode is not None else ((), NOT_TENSOR)
+    return (*held, short[0]), Kind.union([every_mode_if, *short[1]])

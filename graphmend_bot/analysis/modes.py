@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import Kind
 from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, TRAINING
 
 _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are spelled
@@ -57,22 +58,26 @@ def test_mode(test: ast.expr) -> str | None:
     return None
 
 
-def short_circuit_mode(test: ast.expr, tensor_operands: set[int]) -> str | None:
-    """The mode in which alone `test` reaches its tensor operands (`tensor_operands`: their ids):
-    `self.use_fast and self.training and x.any()` reads `x` in training only, as `and` stops at the
-    first false operand (`or` at a true one: `not self.training or x.any()`). None when a tensor
-    operand comes before every operand that names a mode: it is read in any mode."""
+def short_circuit_mode(test: ast.expr, tensors: dict[int, Kind]) -> tuple[str, list[Kind]] | None:
+    """The mode in which alone `test` reaches its tensor operands (`tensors`: their kinds by node id),
+    with the kinds of those before the operand naming it: `self.use_fast and self.training and
+    x.any()` reads `x` in training only, as `and` stops at the first false operand (`or` at a true
+    one: `not self.training or x.any()`); the mode stands unless the solver finds `self.use_fast` a
+    tensor. None when an operand before every one naming a mode is a tensor on every path."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return short_circuit_mode(test.operand, tensor_operands)
+        return short_circuit_mode(test.operand, tensors)
     if not isinstance(test, ast.BoolOp):
         return None
+    before: list[Kind] = []
     for value in test.values:
-        if any(id(node) in tensor_operands for node in ast.walk(value)):
+        kinds = [tensors[id(node)] for node in ast.walk(value) if id(node) in tensors]
+        if any(kind.always for kind in kinds):
             return None
         body, orelse = arm_modes(value)
         mode = body if isinstance(test.op, ast.And) else orelse
-        if mode is not None:
-            return mode
+        if mode is not None and not kinds:
+            return mode, before
+        before += kinds
     return None
 
 
