@@ -1,8 +1,9 @@
 """Functions Dynamo never traces because they are only ever entered from code running eagerly.
 
 Measured on torch 2.13 (tests/fixtures/eager_entries/frames_entered_eagerly.py; torchio's
-`Transform.__call__`): at a `with` whose manager Dynamo cannot enter (GB0142) it gives up on the
-rest of the frame, so the calls from that `with` on run eagerly and each callee is a frame of its
+`Transform.__call__`): at a `with` whose manager Dynamo cannot enter (GB0142), or whose manager
+is built by a call it breaks on (`with tqdm(...) as bar:`: built eagerly, then not enterable in
+the resumed frame; manager_built_by_a_breaking_call.py), it gives up on the rest of the frame, so the calls from that `with` on run eagerly and each callee is a frame of its
 own. Dynamo's frame callback skips such a frame when it is a generator's ("Attempt to trace
 generator") or when nothing in it is tensor-related (`has_tensor_in_frame`: no global torch or
 numpy module among the names its code reads, no tensor, nn.Module or list/tuple/dict/namedtuple

@@ -6,7 +6,10 @@ compiled in training mode and never one compiled for eval (measured on torch 2.1
 tests/test_modes.py), so such a finding is right, and its message says the mode
 (`... breaks the graph (in training mode)`), as a user measuring in eval would otherwise read
 it as a false positive. Read from the test alone: `self.training`, `not ...`, `and`/`or`,
-`x.dtype == torch.float16` (`is`, `!=`, `in (...)`), `torch.is_autocast_enabled(...)`.
+`x.dtype == torch.float16` (`is`, `!=`, `in (...)`), `torch.is_autocast_enabled(...)`. Python
+stops `and`/`or` early, so a mode named by any operand holds for the tensors after it
+(`self.use_fast and self.training and x.any()`, short_circuit_mode), and a guard clause's mode for
+the rest of its block (`if not self.training: return x`, function_statements.py).
 """
 
 from __future__ import annotations
