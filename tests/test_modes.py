@@ -6,6 +6,7 @@ import importlib.util
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from graphmend_bot.analysis.modes import dtypes_named, modes_named
 from graphmend_bot.engine import check
 
 FIXTURE = Path(__file__).parent / "fixtures" / "modes" / "mode_only_breaks.py"
+EVERY_MODE = FIXTURE.with_name("every_mode_breaks.py")  # near misses: tensors read in eval too
 MARK = re.compile(r"# mode: (.+)$")
 
 
@@ -91,21 +93,26 @@ def test_a_local_that_is_a_tensor_in_every_mode_names_none(tmp_path: Path) -> No
     }, messages
 
 
-def _dynamo_rows(module: object, x: object, no_grad: bool = True) -> dict[int, str]:
+def _dynamo_rows(module: object, x: object, no_grad: bool = True, fixture: Path = FIXTURE) -> dict[int, str]:
     from ground_truth import Tree, dynamo_breaks, normalise
 
-    explained = dynamo_breaks(module, (x,), {}, Tree([str(FIXTURE)]), no_grad=no_grad)
+    explained = dynamo_breaks(module, (x,), {}, Tree([str(fixture)]), no_grad=no_grad)
     return {b.location[1]: b.gb_id for b in explained.breaks
-            if b.location is not None and b.location[0] == normalise(str(FIXTURE))}
+            if b.location is not None and b.location[0] == normalise(str(fixture))}
+
+
+def _loaded(path: Path) -> Any:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(f"gm_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    fixture = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixture)
+    return fixture
 
 
 def test_dynamo_breaks_in_the_named_mode_only() -> None:
     torch = pytest.importorskip("torch")
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("gm_mode_only_breaks", FIXTURE)
-    assert spec is not None and spec.loader is not None
-    fixture = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fixture)
+    fixture = _loaded(FIXTURE)
     x = torch.ones(3)
     eval_rows = _dynamo_rows(fixture.Block().eval(), x)
     assert eval_rows == {}  # float32, eval: no mode-only line runs
@@ -118,5 +125,20 @@ def test_dynamo_breaks_in_the_named_mode_only() -> None:
     assert autocast_rows == {25: "GB0059"}
     grad_rows = _dynamo_rows(fixture.Block().eval(), x, no_grad=False)
     assert grad_rows == {36: "GB8985"}  # under no_grad above, only where the tensor outlived a graph (15)
+    # the mode in a later operand of `and`, in a local bound by `and`, after a guard clause's `return`
+    assert _dynamo_rows(fixture.ShortCircuits().eval(), x) == {}
+    short_rows = _dynamo_rows(fixture.ShortCircuits().train(), x)
+    assert short_rows == {53: "GB0170", 55: "GB0170", 57: "GB0170", 61: "GB0170"}
     # each line Dynamo breaks at in one mode is a finding naming that mode
-    assert {**training_rows, **half_rows, **autocast_rows, **grad_rows}.keys() == marked().keys()
+    assert {**training_rows, **half_rows, **autocast_rows, **grad_rows, **short_rows}.keys() == marked().keys()
+
+
+def test_near_misses_of_a_mode_name_none_and_break_in_eval() -> None:
+    """A tensor operand before the mode's (`self.gate`, found one by the solver), a local that is a
+    tensor outside the mode, an arm of one mode that does not leave: graphmend names no mode, and
+    Dynamo breaks on each line in eval."""
+    torch = pytest.importorskip("torch")
+    findings = {f.location.row: f.message for f in check([str(EVERY_MODE)]).findings}
+    assert {row: modes_named(message) for row, message in findings.items()} == {9: [], 12: [], 18: [], 20: []}, findings
+    eval_rows = _dynamo_rows(_loaded(EVERY_MODE).EveryMode().eval(), torch.ones(3), fixture=EVERY_MODE)
+    assert set(eval_rows) == set(findings)

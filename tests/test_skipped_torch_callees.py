@@ -33,6 +33,11 @@ SKIPPED_SAMPLES = {
     "torch._dynamo.utils.disable_cache_limit": "with torch.no_grad(), torch._dynamo.utils.disable_cache_limit():",
     "torch._dynamo.utils.is_compile_supported": "_value = torch._dynamo.utils.is_compile_supported('cpu')",
     "torch._dynamo.utils.dynamo_timed": "with torch._dynamo.utils.dynamo_timed('step'):",
+    # the table is measured with no argument (Dynamo refuses a skipped function before binding any):
+    # given tensors and keywords as libraries pass them, each breaks the same way
+    "torch._refs.nn.functional.mse_loss": "x = torch._refs.nn.functional.mse_loss(x, x * 2, reduction='sum')",
+    "torch.masked._ops.is_masked_tensor": "_value = torch.masked._ops.is_masked_tensor(x)",
+    "torch._utils.get_current_device_index": "_value = torch._utils.get_current_device_index()",
 }
 # Private torch calls Dynamo traces, folds or handles on torch 2.13: none is reported by GM640
 # (`torch._dynamo.graph_break()` is GM603's, with its own id).
@@ -46,7 +51,8 @@ TRACED_SAMPLES = [
 
 def _function_running(statement: str) -> str:
     body = statement + ("\n                    x = x + 1" if statement.endswith(":") else "")
-    return "import torch\nimport torch._dynamo.utils\nimport torch.utils._pytree\n\n\n" + textwrap.dedent(f"""\
+    imports = "import torch\nimport torch._dynamo.utils\nimport torch._refs.nn.functional\nimport torch.masked._ops\n"
+    return imports + "import torch.utils._pytree\n\n\n" + textwrap.dedent(f"""\
         class Model(torch.nn.Module):
             def forward(self, x):
                 x = x * 2

@@ -1,8 +1,9 @@
 """Functions Dynamo never traces because they are only ever entered from code running eagerly.
 
 Measured on torch 2.13 (tests/fixtures/eager_entries/frames_entered_eagerly.py; torchio's
-`Transform.__call__`): at a `with` whose manager Dynamo cannot enter (GB0142) it gives up on the
-rest of the frame, so the calls from that `with` on run eagerly and each callee is a frame of its
+`Transform.__call__`): at a `with` whose manager Dynamo cannot enter (GB0142), or whose manager
+is built by a call it breaks on (`with tqdm(...) as bar:`: built eagerly, then not enterable in
+the resumed frame; manager_built_by_a_breaking_call.py), it gives up on the rest of the frame, so the calls from that `with` on run eagerly and each callee is a frame of its
 own. Dynamo's frame callback skips such a frame when it is a generator's ("Attempt to trace
 generator") or when nothing in it is tensor-related (`has_tensor_in_frame`: no global torch or
 numpy module among the names its code reads, no tensor, nn.Module or list/tuple/dict/namedtuple
@@ -130,7 +131,7 @@ def traced_only(
         fid = (traced_draft.module.module, traced_draft.function.qualname)
         if draft.gb_id == RECURRENT_MODULE:
             eager_rows.setdefault(fid, []).append((draft.end_row + 1, sys.maxsize))
-        if draft.gb_id != UNSUPPORTED_MANAGER:
+        if draft.gb_id != UNSUPPORTED_MANAGER and not _builds_the_manager(draft):
             continue
         headers = [
             (end, tail) for start, end, tail in traced_draft.function.with_tails if start <= draft.row <= end
@@ -150,6 +151,18 @@ def traced_only(
         if fid not in eager_only and not any(start <= row <= tail for start, tail in eager_rows.get(fid, ())):
             kept.append(traced_draft)
     return kept
+
+
+def _builds_the_manager(draft: Draft) -> bool:
+    """Whether the draft's span is a manager a one-line `with` builds (`with np.errstate(...):`, GB0294):
+    the call breaks, so the manager is built eagerly and the resumed frame cannot enter it (GB0142,
+    "Failed to handle graph break gracefully"; measured on torch 2.13, torchio's `Transform.__call__`).
+    A break in an argument (`with torch.autocast(device_type=get())`) resumes before the manager is built."""
+    if draft.row != draft.end_row:
+        return False
+    head, after = draft.source_line[: draft.column - 1].strip(), draft.source_line[draft.end_column - 1 :].lstrip()
+    opened = head in ("with", "async with") or (head.startswith(("with ", "async with ")) and head.endswith(","))
+    return opened and after.startswith((":", ",", "as "))
 
 
 def _breaks_on_a_load(draft: Draft) -> bool:

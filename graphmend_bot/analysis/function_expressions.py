@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing, skipped_frames, value_class
+from graphmend_bot.analysis import modes, narrowing, skipped_frames, value_class
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
-from graphmend_bot.analysis.mode_values import Modes
+from graphmend_bot.analysis.mode_values import Modes, short_circuited
 from graphmend_bot.analysis.statement_forms import constant_index, slice_bounds
 from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
@@ -313,7 +313,8 @@ class ExpressionEvaluator(CallResolver):
             self._operands = outer
         if not kind.is_tensor:
             return
-        outer_mode, self._value_mode = self._value_mode, self._operand_mode(operands)
+        short = modes.short_circuit_mode(test, {id(o): k for o, k in operands if k.is_tensor})  # `self.training and x`
+        outer_mode, self._value_mode = self._value_mode, short_circuited(self._operand_mode(operands), short)
         outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._whole_call_results())
         try:
             C.CONVERSIONS[conversion](self, test, kind)
@@ -322,9 +323,7 @@ class ExpressionEvaluator(CallResolver):
 
     def _operand_mode(self, operands: list[tuple[ast.expr, Kind]]) -> tuple[Modes, Kind] | None:
         """The mode in which alone the condition's operands are tensors (mode_values.py)."""
-        return self._mode_values.combined(
-            (operand.id if isinstance(operand, ast.Name) else None, kind) for operand, kind in operands
-        )
+        return self._mode_values.combined((o.id if isinstance(o, ast.Name) else None, kind) for o, kind in operands)
 
     def _iteration(self, node: ast.expr, env: Env) -> tuple[Kind, tuple[Kind, ...] | None]:
         """The kind of one item of `for ... in node` (a loop's or a comprehension's), and its

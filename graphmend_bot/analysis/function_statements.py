@@ -37,9 +37,12 @@ class StatementVisitor(ExpressionEvaluator):
 
     def block(self, body: Iterable[ast.stmt], env: Env) -> bool:
         """Run statements in order; True when the block always leaves (return/raise/...)."""
-        for stmt in body:  # noqa: SIM110 (a loop, not any(generator): a frame less per statement)
+        depth = len(self._modes)  # a guard clause's mode holds to the end of its block (_if)
+        for stmt in body:
             if self.stmt(stmt, env):
+                del self._modes[depth:]
                 return True
+        del self._modes[depth:]
         return False
 
     def stmt(self, node: ast.stmt, env: Env) -> bool:
@@ -299,10 +302,8 @@ class StatementVisitor(ExpressionEvaluator):
         return isinstance(value, _COLLECTION_EXPRESSIONS) or (isinstance(value, ast.Name) and (
             self._sized(value.id) or (value.id in self.tuples and self._only_collections(value.id))))
 
-    def _bind(
-        self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,
-        value: ast.expr | None = None,
-    ) -> None:
+    def _bind(self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,
+              value: ast.expr | None = None) -> None:
         if isinstance(target, ast.Name):
             name = target.id
             if kind.is_tensor:  # the only bindings ModeValues records
@@ -361,14 +362,11 @@ class StatementVisitor(ExpressionEvaluator):
             return False  # the raising arm is the error path, never traced
         with self._resumes_after(node), modes.entered(self._modes, modes.test_mode(node.test)):
             self._bool_context(test, env, "if")  # its arms run in the frame resumed at each
-        body_env, else_env = dict(env), dict(env)
-        body_env, else_env = narrowing.narrow_where_none(body_env, test, True), narrowing.narrow_where_none(else_env, test, False)
+        body_env, else_env = narrowing.narrow_where_none(dict(env), test, True), narrowing.narrow_where_none(dict(env), test, False)
         python_value = narrowing.isinstance_arm(test, self.resolve, self.builtin_of, self._module_functions)
         if python_value is not None:
-            python_name, python_in_body = python_value
-            (body_env if python_in_body else else_env)[python_name] = NOT_TENSOR
-        tensor_value = narrowing.tensor_arm(test, self.resolve, self.builtin_of)
-        tensor_name, tensor_in_body = tensor_value if tensor_value is not None else (None, False)
+            (body_env if python_value[1] else else_env)[python_value[0]] = NOT_TENSOR
+        tensor_name, tensor_in_body = narrowing.tensor_arm(test, self.resolve, self.builtin_of) or (None, False)
         checked = env.get(tensor_name) if tensor_name is not None else None
         eager_before = self._eager_after
         body_mode, else_mode = modes.arm_modes(node.test)
@@ -381,6 +379,8 @@ class StatementVisitor(ExpressionEvaluator):
                                        None if tensor_in_body else checked, else_mode)
         self._eager_after = self._eager_after | eager_after_body
         statement_forms.merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
+        if body_leaves != else_leaves and (after := else_mode if body_leaves else body_mode) is not None:
+            self._modes.append(after)  # `if not self.training: return x`: the rest runs in training only
         return body_leaves and else_leaves
 
     def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
+from graphmend_bot.analysis.modes import test_mode
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 Modes = tuple[str, ...]
@@ -43,6 +44,8 @@ class ModeValues:
         of `modes`; `held_tensor`: it held a tensor before (a parameter, an earlier binding)."""
         if not kind.is_tensor or name in self._every_mode:
             return
+        if value is not None and (short := test_mode(value)) is not None:
+            modes = (*modes, short)  # `skip = self.training and rand < p`: Python False in other modes
         if modes:
             found: ModeValue | None = (modes, NOT_TENSOR)
         elif value is not None and self._values:  # a mode only comes from a local that holds one
@@ -83,3 +86,12 @@ class ModeValues:
             else:
                 mode, others = held[0], others | held[1]
         return None if mode is None or others.always else (mode, others)
+
+
+def short_circuited(value_mode: ModeValue | None, short: tuple[str, list[Kind]] | None) -> ModeValue | None:
+    """A condition's mode (`value_mode`, from its locals) with the mode its `and`/`or` reaches its
+    tensors in (modes.short_circuit_mode), which stands unless the operands before it are tensors."""
+    if short is None:
+        return value_mode
+    held, every_mode_if = value_mode if value_mode is not None else ((), NOT_TENSOR)
+    return (*held, short[0]), Kind.union([every_mode_if, *short[1]])

@@ -6,7 +6,10 @@ compiled in training mode and never one compiled for eval (measured on torch 2.1
 tests/test_modes.py), so such a finding is right, and its message says the mode
 (`... breaks the graph (in training mode)`), as a user measuring in eval would otherwise read
 it as a false positive. Read from the test alone: `self.training`, `not ...`, `and`/`or`,
-`x.dtype == torch.float16` (`is`, `!=`, `in (...)`), `torch.is_autocast_enabled(...)`.
+`x.dtype == torch.float16` (`is`, `!=`, `in (...)`), `torch.is_autocast_enabled(...)`. Python
+stops `and`/`or` early, so a mode named by any operand holds for the tensors after it
+(`self.use_fast and self.training and x.any()`, short_circuit_mode), and a guard clause's mode for
+the rest of its block (`if not self.training: return x`, function_statements.py).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import Kind
 from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, TRAINING
 
 _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are spelled
@@ -54,6 +58,29 @@ def test_mode(test: ast.expr) -> str | None:
     if isinstance(test, ast.BoolOp) and len(test.values) > 1:
         body, orelse = arm_modes(test.values[0])
         return body if isinstance(test.op, ast.And) else orelse
+    return None
+
+
+def short_circuit_mode(test: ast.expr, tensors: dict[int, Kind]) -> tuple[str, list[Kind]] | None:
+    """The mode in which alone `test` reaches its tensor operands (`tensors`: their kinds by node id),
+    with the kinds of those before the operand naming it: `self.use_fast and self.training and
+    x.any()` reads `x` in training only, as `and` stops at the first false operand (`or` at a true
+    one: `not self.training or x.any()`); the mode stands unless the solver finds `self.use_fast` a
+    tensor. None when an operand before every one naming a mode is a tensor on every path."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return short_circuit_mode(test.operand, tensors)
+    if not isinstance(test, ast.BoolOp):
+        return None
+    before: list[Kind] = []
+    for value in test.values:
+        kinds = [tensors[id(node)] for node in ast.walk(value) if id(node) in tensors]
+        if any(kind.always for kind in kinds):
+            return None
+        body, orelse = arm_modes(value)
+        mode = body if isinstance(test.op, ast.And) else orelse
+        if mode is not None and not kinds:
+            return mode, before
+        before += kinds
     return None
 
 
