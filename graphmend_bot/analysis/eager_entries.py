@@ -24,6 +24,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.conditional_blocks import conditional_tail
+from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
 from graphmend_bot.analysis.value_class import class_annotation
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -125,11 +127,13 @@ def traced_only(
     recurrent module's first use in its function, and those of the functions it only ever enters
     from code running eagerly and then skips (`holds`: the solver's, whether a call passes a tensor)."""
     eager_rows: dict[FunctionId, list[tuple[int, int]]] = {}
+    parsed: dict[str, ast.Module | None] = {}
     for traced_draft in found:
         draft = traced_draft.draft
         fid = (traced_draft.module.module, traced_draft.function.qualname)
         if draft.gb_id == RECURRENT_MODULE:
-            eager_rows.setdefault(fid, []).append((draft.end_row + 1, sys.maxsize))
+            tail = _tail(program, traced_draft, parsed)
+            eager_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
         if draft.gb_id != UNSUPPORTED_MANAGER:
             continue
         headers = [
@@ -139,7 +143,7 @@ def traced_only(
             # the header's calls (building the manager) are traced, what follows is not
             eager_rows.setdefault(fid, []).append((end + 1, tail))
         if not headers and _breaks_on_a_load(draft):
-            eager_rows.setdefault(fid, []).append((draft.row + 1, sys.maxsize))
+            eager_rows.setdefault(fid, []).append((draft.row + 1, _tail(program, traced_draft, parsed)))
     if not eager_rows:
         return found
     eager_only = program.traced_functions() - _traced_reach(program, eager_rows, holds)
@@ -150,6 +154,14 @@ def traced_only(
         if fid not in eager_only and not any(start <= row <= tail for start, tail in eager_rows.get(fid, ())):
             kept.append(traced_draft)
     return kept
+
+
+def _tail(program: Program, traced_draft: TracedDraft, parsed: dict[str, ast.Module | None]) -> int:
+    """The last line of the frame's eager rest after the draft's break: the end of the conditional
+    block holding it, else of the function."""
+    tree = parsed_once(traced_draft.module.path, program.source_of, parsed)
+    definition = function_definition(tree, traced_draft.function.qualname)
+    return conditional_tail(definition, traced_draft.draft.row) if definition is not None else sys.maxsize
 
 
 def _breaks_on_a_load(draft: Draft) -> bool:
