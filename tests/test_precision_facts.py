@@ -223,7 +223,7 @@ def test_dynamo_breaks_on_requires_grad_only_where_the_tensor_leaves_the_graph()
     module = _load(fixture)
     rows: set[int] = set()
     for name in ("UnusedLeaf", "UsedLeaf", "FlagFromCaller", "ReturnedLeaf", "DetachedKeepingGrad", "AliasLeaf",
-                 "LoopLeaves", "HelperAlias", "ContiguousResult"):
+                 "LoopLeaves", "HelperAlias", "MethodAlias", "ContiguousResult"):
         explained = dynamo_breaks(getattr(module, name)(), (torch.ones(3, 3),), {}, Tree([str(fixture)]), no_grad=False)
         rows |= {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
     assert rows == _marked(fixture)

@@ -77,7 +77,9 @@ def _fresh(node: ast.AST, resolve: Resolve) -> bool:
         return True  # an operator's result is a new tensor
     if not isinstance(value, ast.Call):
         return False
-    resolved = resolve(value.func)
-    if resolved is None:
-        return isinstance(value.func, ast.Attribute)  # a method of a local: `z.clone()`, `z.view(-1)`
+    func = value.func
+    resolved = resolve(func)
+    if resolved is None:  # a method of a local, `z.clone()`, `z.view(-1)`; not the class's own
+        owner = func.value if isinstance(func, ast.Attribute) else None
+        return owner is not None and not (isinstance(owner, ast.Name) and owner.id in ("self", "cls"))
     return resolved.startswith("torch.")
