@@ -5,8 +5,9 @@ recurrent module's first use (GM613) make the rest of their frame run eagerly, b
 run: under `if self.use_scale:` with the flag off, the code after the `if` is traced and its breaks
 are Dynamo's (measured on torch 2.13: tests/fixtures/eager_entries/conditional_read.py). As after an
 unsupported `with` (eager_entries.with_tails), the eager rest then ends with the conditional block
-holding the break: an `if`/`else` arm, a loop body (it may run no time), an `except` handler, a
-`case`. A `with` or `try` body always runs, so it does not end it.
+holding the break: an `if`/`else` arm, an `except` handler, a `case`. A `with` or `try` body always
+runs, and a loop body nearly always does (a loop over a module's layers, a range of steps), so
+neither ends it: after a read in a loop body the rest of the frame is eager, as Dynamo has it.
 """
 
 from __future__ import annotations
@@ -43,10 +44,12 @@ def conditional_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: in
 
 def _blocks_of(statement: ast.stmt) -> list[tuple[list[ast.stmt], bool]]:
     """The statement lists of a compound statement, each with whether it may not run."""
-    always = isinstance(statement, (ast.With, ast.AsyncWith, ast.Try, ast.TryStar))
+    always = isinstance(
+        statement, (ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While)
+    )
     blocks: list[tuple[list[ast.stmt], bool]] = [
         (getattr(statement, "body", []), not always),
-        (getattr(statement, "orelse", []), True),
+        (getattr(statement, "orelse", []), isinstance(statement, (ast.If, ast.Try, ast.TryStar))),
         (getattr(statement, "finalbody", []), False),
     ]
     blocks += [(handler.body, True) for handler in getattr(statement, "handlers", [])]
