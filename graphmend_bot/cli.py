@@ -81,6 +81,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"graphmend: error: --statistics prints {' or '.join(STATISTICS_FORMATS)}, not {args.output_format}",
               file=sys.stderr)
         return EXIT_ERROR
+    if len(writing := _writing_modes(args)) > 1:
+        # Only one of them runs (_run_check): the others would be dropped without a word.
+        print(f"graphmend: error: {' and '.join(writing)} cannot be used together; run one, then the other",
+              file=sys.stderr)
+        return EXIT_ERROR
     missing = _missing_paths(args.paths or ["."])
     if (args.fix or args.diff) and len(missing) == len(args.paths or ["."]):
         return EXIT_ERROR  # nothing to fix: the error is all there is to say
@@ -88,6 +93,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     status = _run_check(args) if len(groups) < 2 else _run_config_groups(args, groups)
     # A typo in a CI path must fail the job even with findings or --exit-zero (ruff's E902 fails it too).
     return EXIT_ERROR if missing else status
+
+
+def _writing_modes(args: argparse.Namespace) -> list[str]:
+    """The modes given that each decide what the run writes (files, a baseline, comments)."""
+    modes = {"--fix": args.fix, "--diff": args.diff and not args.fix, "--update-baseline": args.update_baseline,
+             "--add-noqa": args.add_noqa}
+    return [flag for flag, given in modes.items() if given]
 
 
 def _scoped_check(args: argparse.Namespace, config: Config, scope: ProjectScope | None = None) -> CheckResult:

@@ -141,3 +141,60 @@ def test_a_call_in_a_loop_body_is_one_finding(tmp_path: Path) -> None:
         (14, "GM620", "GB0098"),
         (20, "GM620", "GB0098"),
     ]
+
+
+REBOUND = """\
+import torch
+
+
+def solve(a, b):
+    return torch.linalg.solve(a, b)
+
+
+solve = torch.compiler.disable(solve)
+
+
+def frame_only(x):
+    return x * 2
+
+
+frame_only = torch._dynamo.disable(frame_only, recursive=False)
+
+
+def redefined(x):
+    return x - 1
+
+
+redefined = torch.compiler.disable(redefined)
+
+
+def redefined(x):  # noqa: F811 - the name holds this undisabled function now
+    return x + 1
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        a = x @ x.T + torch.eye(3)
+        y = solve(a, x)
+        z = frame_only(y)
+        return redefined(z).sum()
+"""
+
+
+def test_a_function_rebound_to_its_disabled_self_breaks_where_it_is_called(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`def solve(...)` then `solve = torch.compiler.disable(solve)`: the decorator spelled as a call.
+    main took the call for one of the undisabled def and reported nothing."""
+    (tmp_path / "rebound_disable.py").write_text(REBOUND)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from rebound_disable import Model
+
+    try:
+        explained = explain_breaks(Model(), (torch.randn(3, 3),), {}, Tree([str(tmp_path)]))
+    finally:
+        sys.modules.pop("rebound_disable", None)
+    dynamo = {(b.location[1], b.gb_id) for b in explained.breaks if b.location}
+    assert dynamo == {(32, "GB0098"), (33, "GB0099")}
+    result = check([str(tmp_path / "rebound_disable.py")], None, jobs=1)
+    assert {(f.location.row, f.gb_id) for f in result.findings} == dynamo

@@ -58,6 +58,17 @@ def test_devices_and_fifos_are_skipped_saying_so_and_the_run_goes_on(tree_with_s
     assert "pipe.py: error: skipped: not a regular file (a FIFO)" in result.stdout
 
 
+def test_a_fifo_or_device_named_on_the_command_line_is_said_to_be_no_regular_file(tree_with_special_files,
+                                                                                  graphmend_cmd):
+    """Named one by one (pre-commit's way), they were walked as folders: "cannot read directory: Not a
+    directory", a message about something the user never named."""
+    result = run(graphmend_cmd, tree_with_special_files, "check", "--no-cache", "pipe.py", "zero.py", "model.py")
+    assert result.returncode == 1 and "model.py:7:12: GM101" in result.stdout
+    assert "pipe.py: error: skipped: not a regular file (a FIFO)" in result.stdout
+    assert "zero.py: error: skipped: not a regular file (a character device)" in result.stdout
+    assert "directory" not in result.stdout + result.stderr
+
+
 def test_a_check_of_one_file_analyses_the_tree_around_it_without_reading_them(tree_with_special_files,
                                                                                graphmend_cmd):
     result = run(graphmend_cmd, tree_with_special_files, "check", "--no-cache", "model.py")

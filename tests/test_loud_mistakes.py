@@ -140,6 +140,20 @@ def test_a_lower_case_code_hides_only_its_rule(write_tree, graphmend_cmd):
     assert result.stdout.count("GM401") == 2, result.stdout
 
 
+@pytest.mark.parametrize("flags", [
+    ("--add-noqa", "--fix"), ("--add-noqa", "--diff"), ("--add-noqa", "--update-baseline"),
+    ("--fix", "--update-baseline"),
+])
+def test_two_modes_that_write_are_refused_not_one_dropped(write_tree, graphmend_cmd, flags):
+    """`check --add-noqa --fix` applied the fixes and added no comment, `--add-noqa --update-baseline`
+    wrote the baseline and no comment: one of the two was dropped without a word."""
+    root = write_tree({"model.py": MODEL})
+    before = (root / "model.py").read_text()
+    result = run(graphmend_cmd, root, "check", "--no-cache", "--baseline", "base.json", *flags, "model.py")
+    assert result.returncode == 2 and "cannot be used together" in result.stderr
+    assert (root / "model.py").read_text() == before and not (root / "base.json").exists()
+
+
 def test_ctrl_c_says_interrupted_and_exits_130(tmp_path):
     """The bot blocked on the GitHub API (a server that accepts and never answers) gets SIGINT."""
     server = socket.socket()

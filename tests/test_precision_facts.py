@@ -222,7 +222,8 @@ def test_dynamo_breaks_on_requires_grad_only_where_the_tensor_leaves_the_graph()
     fixture = FIXTURES / "requires_grad_uses.py"
     module = _load(fixture)
     rows: set[int] = set()
-    for name in ("UnusedLeaf", "UsedLeaf", "FlagFromCaller", "ReturnedLeaf", "DetachedKeepingGrad"):
+    for name in ("UnusedLeaf", "UsedLeaf", "FlagFromCaller", "ReturnedLeaf", "DetachedKeepingGrad", "AliasLeaf",
+                 "LoopLeaves", "HelperAlias", "MethodAlias", "ContiguousResult"):
         explained = dynamo_breaks(getattr(module, name)(), (torch.ones(3, 3),), {}, Tree([str(fixture)]), no_grad=False)
         rows |= {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(fixture))}
     assert rows == _marked(fixture)
@@ -255,3 +256,37 @@ def test_the_star_imported_module_is_among_the_files_the_summary_read() -> None:
     path = FIXTURES / "star_package" / "model.py"
     summary = summarize_module(path.read_text(encoding="utf-8"), str(path), "star_package.model", False)
     assert "star_package/ops.py" in {name for name, digest in summary.read_files if digest}
+
+
+def test_a_web_of_star_imports_in_the_tree_is_read_once_per_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every module of a package star-importing every other (a pull request can ship one): each
+    summary read b**3 files (25 such modules took minutes), now each module file once; what the
+    star imports bind, and the files the summary keys on, are unchanged."""
+    from graphmend_bot.analysis import star_builtins
+
+    package = tmp_path / "web"
+    package.mkdir()
+    modules = [f"m{i}" for i in range(12)]
+    stars = "".join(f"from .{name} import *\n" for name in modules)
+    (package / "__init__.py").write_text("")
+    for index, name in enumerate(modules):
+        helper = "def pow(a, b):\n    return a * b\n" if index == 11 else ""
+        (package / f"{name}.py").write_text(stars + helper + f"def f{index}(x):\n    return x\n")
+    (package / "net.py").write_text(
+        "import torch\nfrom .m0 import *\n\n\nclass Net(torch.nn.Module):\n"
+        "    def forward(self, x):\n        y = pow(x - 1, 2)\n        print(y)\n        return f1(y)\n"
+    )
+    reads: list[str] = []
+    read_source = star_builtins.read_source
+
+    def counted(path: str) -> str:
+        reads.append(path)
+        assert len(reads) < 5000, "the star imports are read once per path through them"
+        return read_source(path)
+
+    monkeypatch.setattr(star_builtins, "read_source", counted)
+    found = {(Path(f.path).name, f.location.row, f.code) for f in check([str(package)], jobs=1).findings}
+    assert found == {("net.py", 8, "GM401")}  # `pow` is m11's (no GM654), reached through m0's star imports
+    assert len(reads) <= (len(modules) + 1) * len(modules)

@@ -61,3 +61,21 @@ def test_target_version_is_checked() -> None:
     assert parse_config({"target-version": "py312"}).target_version == "py312"
     with pytest.raises(ConfigError, match="target-version must be a Python 3 version"):
         parse_config({"target-version": "3.x"})
+
+
+def test_a_file_named_from_a_subfolder_is_judged_by_the_project_above(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pre-commit style, `graphmend check m.py` run in `project/pkg/` with no configuration and no
+    `.git`: the relative path's parents were only `.`, so the project's requires-python was never
+    found and the answer depended on the folder the command ran in."""
+    project = _project(tmp_path, ">=3.12")
+    package = project / "pkg"
+    package.mkdir()
+    shutil.move(project / VERSION_BOUND[0], package / VERSION_BOUND[0])
+    monkeypatch.chdir(project)
+    from_root = check([str(Path("pkg") / VERSION_BOUND[0])], Config(), jobs=1)
+    monkeypatch.chdir(package)
+    from_package = check([VERSION_BOUND[0]], Config(), jobs=1)
+    assert not from_root.errors and not from_package.errors
+    assert [f.code for f in from_package.findings] == [f.code for f in from_root.findings] == []

@@ -13,6 +13,7 @@ with GB0098 ("Skip calling"), with GB0099 ("Skip inlining") for the `recursive=F
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 # Dynamo calls a function with one of these eagerly and never traces its frame (GM620 reports the calls).
 DISABLE_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
@@ -39,3 +40,38 @@ def disabling(builder: str) -> str:
     if builder.endswith(_FRAME_ONLY) and builder[: -len(_FRAME_ONLY)] in DISABLE_DECORATORS:
         return "frame"
     return ""
+
+
+def rebound_functions(tree: ast.Module, resolve: Callable[[ast.expr], str | None]) -> dict[str, str]:
+    """Module-level functions rebound to their disabled selves after their `def`, the decorator
+    spelled as a call (`def solve(...): ...` then `solve = torch.compiler.disable(solve)`): name ->
+    "recursive" or "frame", as FunctionSummary.disabled says it. Callers then call the wrapper, as
+    for `@torch.compiler.disable` (measured: GB0098 at the call, tests/test_disabled_values.py)."""
+    defined: set[str] = set()
+    rebound: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined.add(statement.name)
+            rebound.pop(statement.name, None)  # a new def: the name holds an undisabled function again
+            continue
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(target := statement.targets[0], ast.Name)
+            and target.id in defined
+        ):
+            continue
+        value = statement.value
+        callee = resolve(value.func) if isinstance(value, ast.Call) else None
+        if (
+            isinstance(value, ast.Call)
+            and callee is not None
+            and value.args
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == target.id
+            and (how := disabling(builder_name(value, callee)))
+        ):
+            rebound[target.id] = how
+        else:
+            rebound.pop(target.id, None)
+    return rebound

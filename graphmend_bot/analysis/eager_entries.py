@@ -25,6 +25,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.conditional_blocks import conditional_tail
+from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
 from graphmend_bot.analysis.value_class import class_annotation
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -126,11 +128,13 @@ def traced_only(
     recurrent module's first use in its function, and those of the functions it only ever enters
     from code running eagerly and then skips (`holds`: the solver's, whether a call passes a tensor)."""
     eager_rows: dict[FunctionId, list[tuple[int, int]]] = {}
+    parsed: dict[str, ast.Module | None] = {}
     for traced_draft in found:
         draft = traced_draft.draft
         fid = (traced_draft.module.module, traced_draft.function.qualname)
         if draft.gb_id == RECURRENT_MODULE:
-            eager_rows.setdefault(fid, []).append((draft.end_row + 1, sys.maxsize))
+            tail = _tail(program, traced_draft, parsed)
+            eager_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
         if draft.gb_id != UNSUPPORTED_MANAGER and not _builds_the_manager(draft):
             continue
         headers = [
@@ -140,7 +144,7 @@ def traced_only(
             # the header's calls (building the manager) are traced, what follows is not
             eager_rows.setdefault(fid, []).append((end + 1, tail))
         if not headers and _breaks_on_a_load(draft):
-            eager_rows.setdefault(fid, []).append((draft.row + 1, sys.maxsize))
+            eager_rows.setdefault(fid, []).append((draft.row + 1, _tail(program, traced_draft, parsed)))
     if not eager_rows:
         return found
     eager_only = program.traced_functions() - _traced_reach(program, eager_rows, holds)
@@ -163,6 +167,14 @@ def _builds_the_manager(draft: Draft) -> bool:
     head, after = draft.source_line[: draft.column - 1].strip(), draft.source_line[draft.end_column - 1 :].lstrip()
     opened = head in ("with", "async with") or (head.startswith(("with ", "async with ")) and head.endswith(","))
     return opened and after.startswith((":", ",", "as "))
+
+
+def _tail(program: Program, traced_draft: TracedDraft, parsed: dict[str, ast.Module | None]) -> int:
+    """The last line of the frame's eager rest after the draft's break: the end of the conditional
+    block holding it, else of the function."""
+    tree = parsed_once(traced_draft.module.path, program.source_of, parsed)
+    definition = function_definition(tree, traced_draft.function.qualname)
+    return conditional_tail(definition, traced_draft.draft.row) if definition is not None else sys.maxsize
 
 
 def _breaks_on_a_load(draft: Draft) -> bool:

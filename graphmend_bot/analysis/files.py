@@ -87,7 +87,8 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (),
         if root.is_file() and root.suffix == ".ipynb":  # JSON: it would parse as one dict literal, "clean"
             errors.append(FileError(raw, NOTEBOOK_SKIPPED))
             continue
-        candidates = [root] if root.is_file() else _walk(root, errors)
+        # A FIFO or device named on the command line is a file to refuse (read_source says why), not a folder.
+        candidates = _walk(root, errors) if root.is_dir() else [root]
         for path in candidates:
             shown = _display(path)
             if shown in files or (patterns and _excluded(_relative(path, base) or shown, patterns)):

@@ -295,7 +295,7 @@ class FindingReporter(FunctionState):
                 and node.id not in self._rebound)
 
     def discarded_receiver(self, call: ast.Call) -> bool:
-        return discarded_locals.discarded_receiver(self.node, call)
+        return discarded_locals.discarded_receiver(self.node, call, self.resolve)
 
     def builder_of(self, name: str) -> str | None:
         return self.built_by.get(name)

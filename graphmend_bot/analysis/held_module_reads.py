@@ -29,7 +29,7 @@ def self_attribute_reads(
     by row then column; empty for a static method or a method that cannot be found or parsed."""
     if not function.params or {"staticmethod", "classmethod"} & set(function.decorators):
         return []
-    definition = _definition(_parse(path, source_of, parsed), function.qualname)
+    definition = function_definition(parsed_once(path, source_of, parsed), function.qualname)
     if definition is None:
         return []
     self_name = function.params[0]
@@ -51,7 +51,7 @@ def passed_to(
 ) -> tuple[str, int, int | str] | None:
     """The call that gets the read at (row, column) as an argument: its site's ref ("name:f",
     "self:m"), row, and the argument's position or keyword; None when it is no direct argument."""
-    definition = _definition(_parse(path, source_of, parsed), function.qualname)
+    definition = function_definition(parsed_once(path, source_of, parsed), function.qualname)
     for node in _own_nodes(definition) if definition is not None else ():
         if not isinstance(node, ast.Call):
             continue
@@ -72,7 +72,7 @@ def first_parameter_read(
     parameter: str,
 ) -> tuple[int, int] | None:
     """(row, column) of the first read of `parameter` in the function's own body."""
-    definition = _definition(_parse(path, source_of, parsed), function.qualname)
+    definition = function_definition(parsed_once(path, source_of, parsed), function.qualname)
     reads = [
         (node.lineno, node.col_offset + 1)
         for node in (_own_nodes(definition) if definition is not None else ())
@@ -89,7 +89,7 @@ def _ref(func: ast.expr, self_name: str) -> str | None:
     return None
 
 
-def _parse(
+def parsed_once(
     path: str, source_of: Callable[[str], str], parsed: dict[str, ast.Module | None]
 ) -> ast.Module | None:
     if path not in parsed:
@@ -100,7 +100,7 @@ def _parse(
     return parsed[path]
 
 
-def _definition(tree: ast.Module | None, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+def function_definition(tree: ast.Module | None, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The def `qualname` ("Class.method", "outer.inner") names, through classes and defs."""
     body = tree.body if tree is not None else []
     found: ast.stmt | None = None

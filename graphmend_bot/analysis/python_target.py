@@ -47,6 +47,7 @@ def project_version(configured: str | None, folders: list[Path]) -> tuple[int, i
     if configured and (version := parse_version(configured)):
         return version
     for folder in folders[:1]:
+        folder = folder.absolute()  # `m.py` run from the project's subfolder: its parents are the cwd's
         for candidate in (folder, *folder.parents):
             if (candidate / "pyproject.toml").is_file():
                 found = lowest_required(candidate / "pyproject.toml")

@@ -24,10 +24,19 @@ StarBindings = Callable[[ast.ImportFrom], Iterable[str]]
 
 
 def tree_star_bindings(
-    root: str | None, module: str, is_package: bool, read: set[str], depth: int = 0
+    root: str | None,
+    module: str,
+    is_package: bool,
+    read: set[str],
+    depth: int = 0,
+    exported: dict[str, frozenset[str]] | None = None,
 ) -> StarBindings:
     """What each star import of `module` binds: the known modules' (vocabulary/star_exports.py), and
-    those of the tree under `root` (the folder its dotted name is relative to)."""
+    those of the tree under `root` (the folder its dotted name is relative to). `exported` holds what
+    each module file read so far exports, for the whole walk from one module: star imports form
+    webs and cycles (every module of a package star-importing every other), and without it the walk
+    reads b**depth files (25 such modules took minutes); a module still being read exports nothing."""
+    exported = {} if exported is None else exported
 
     def bindings(node: ast.ImportFrom) -> Iterable[str]:
         if not node.level:
@@ -38,7 +47,12 @@ def tree_star_bindings(
             return ()
         target = _absolute(node, module, is_package)
         path = module_file(root, target, read) if target else None
-        return _exported_builtins(path, root, target, read, depth) if path else ()
+        if not path:
+            return ()
+        if path not in exported:
+            exported[path] = frozenset()  # an open question: a cycle back to it finds nothing
+            exported[path] = _exported_builtins(path, root, target, read, depth, exported)
+        return exported[path]
 
     return bindings
 
@@ -52,7 +66,9 @@ def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     return ".".join(part for part in (package, node.module) if part)
 
 
-def _exported_builtins(path: str, root: str, module: str, read: set[str], depth: int) -> frozenset[str]:
+def _exported_builtins(
+    path: str, root: str, module: str, read: set[str], depth: int, exported: dict[str, frozenset[str]]
+) -> frozenset[str]:
     from graphmend_bot.analysis.shadowed_builtins import module_bindings  # it asks this module back
 
     try:
@@ -60,7 +76,7 @@ def _exported_builtins(path: str, root: str, module: str, read: set[str], depth:
         tree = ast.parse(source, filename=path)
     except (ValueError, SyntaxError, RecursionError):
         return frozenset()
-    star = tree_star_bindings(root, module, path.endswith("__init__.py"), read, depth + 1)
+    star = tree_star_bindings(root, module, path.endswith("__init__.py"), read, depth + 1, exported)
     bound = module_bindings(tree, (), source, star)
     listed = _all_names(tree)
     return frozenset(

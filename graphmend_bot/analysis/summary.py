@@ -158,6 +158,7 @@ def summarize_module(
     shadows = _ShadowedBuiltins(tree, collector, source, lines, star if imports.star_modules else None)
     tensor_names = eager_entries.tensor_modules(imports.names)
     nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
+    rebound = disabled_values.rebound_functions(tree, resolve) if "disable" in source else {}
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -173,7 +174,7 @@ def summarize_module(
             ),
             return_class=class_annotation(node.returns, resolve),
             tensor_signature=_tensor_signature(node),
-            disabled=_disabled(node, imports),
+            disabled=_disabled(node, imports) or rebound.get(qualname, ""),
         )
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
         if node.name == "__init__" and class_qualname is not None:

@@ -22,6 +22,7 @@ from graphmend_bot.github.approval.verdict import (
     APPROVE,
     COMMENT,
     REQUEST_CHANGES,
+    Decision,
     decide,
     results_table,
     review_body,
@@ -233,6 +234,21 @@ def test_only_an_exact_rewrite_keeps_the_measured_decision() -> None:
     body = review_body(report(entry(name="@maintainers")), final, "c" * 40)
     assert "not exactly GraphMend's rewrite" in body and "`setup.py` is changed" in body
     assert "`@maintainers`" in body and untrusted_markup(body) == []  # report text is code: it pings no one
+
+
+def test_a_long_verdict_is_cut_between_texts_never_inside_a_code_span() -> None:
+    """Reasons quote the report's entry-point names in code spans. The verdict used to be cut at a
+    fixed length after rendering: a cut inside a span left its backtick unmatched, and the span's
+    untrusted text (a name the measured job chose) rendered as a mention, an image, a link."""
+    hostile = "@octo-org/admins ![x](https://evil.example/p.png) https://evil.example #31337"
+    for pad in range(0, 400, 37):
+        name = "e" * pad + " " + hostile + " " + "z" * 300
+        reasons = [f"`{name}`: outputs differ" for _ in range(80)]
+        for decision in (Decision(REQUEST_CHANGES, reasons), Decision(COMMENT, reasons, differences=reasons),
+                         Decision(COMMENT, unproven=reasons, unproven_fixes=[name * 40] * 30)):
+            body = review_body(report(entry(name=name)), decision, "c" * 40)
+            assert untrusted_markup(body, own_commits=["c" * 40]) == [], pad
+            assert len(body) <= 65_536 and "more in the job's log" in body
 
 
 def test_the_base_configuration_is_picked_like_the_cli_picks_it() -> None:

@@ -135,28 +135,30 @@ def review_body(report: Mapping[str, Any] | None, decision: Decision, head_sha: 
                    "changes are exactly GraphMend's rewrite of the base.")
     elif decision.differences:
         verdict = (":warning: **Not approved: this pull request is not exactly GraphMend's rewrite of its base.** "
-                   + " ".join(f"{markdown_text(text)}." for text in decision.differences))
+                   + _sentences(decision.differences, MAX_VERDICT // 2))
         if decision.reasons:
-            verdict += "\n\nThe measurement also found: " + " ".join(f"{markdown_text(r)}." for r in decision.reasons)
+            verdict += "\n\nThe measurement also found: " + _sentences(decision.reasons, MAX_VERDICT // 2)
     elif decision.reasons:
-        verdict = ":x: **Not approved.** " + " ".join(f"{markdown_text(reason)}." for reason in decision.reasons)
+        verdict = ":x: **Not approved.** " + _sentences(decision.reasons, MAX_VERDICT)
     else:
         verdict = (":grey_question: **Not approved: not every fix is proven.** The measurement passed, but "
-                   + " ".join(f"{markdown_text(text)}." for text in decision.unproven)
+                   + _sentences(decision.unproven, MAX_VERDICT // 2)
                    + " Add a `verify: entry-points:` entry that runs them, or drop those fixes.")
         if decision.unproven_fixes:
             verdict += (f"\n\nThe {len(decision.unproven_fixes)} fix(es) holding them are recorded in the fix pull "
                         "request; GraphMend's next run leaves them out (they stay review suggestions), and the "
                         "narrowed pull request is verified again: "
-                        + ", ".join(code_span(name) for name in decision.unproven_fixes[:MAX_PROVEN_LISTED]) + ".")
-    # Up to 200 entry points, each with texts of up to 4,000 characters: the verdict and the table
-    # are cut to what GitHub accepts, or the review is refused and maintainers see no verdict.
-    parts = [f"### GraphMend GPU verification of `{head_sha[:7]}`", "", clipped(verdict, MAX_VERDICT), ""]
+                        + _within([code_span(name) for name in decision.unproven_fixes[:MAX_PROVEN_LISTED]],
+                                  MAX_VERDICT // 2, ", ") + ".")
+    # Up to 200 entry points, each with texts of up to 4,000 characters: the verdict (above, whole
+    # sentences and code spans only) and the table are cut to what GitHub accepts, or the review is
+    # refused and maintainers see no verdict.
+    parts = [f"### GraphMend GPU verification of `{head_sha[:7]}`", "", verdict, ""]
     tail = [*proven_lines(decision), VERIFY_MARKER]
     if report is not None:
         original, rewritten = report.get("original") or {}, report.get("rewritten") or {}
-        parts += [f"Original: {code_span(str(original.get('label', 'base')))}; rewritten: "
-                  f"{code_span(str(rewritten.get('label', 'head')))}. Speedup = original / rewritten.", ""]
+        parts += [f"Original: {code_span(str(original.get('label', 'base'))[:MAX_LABEL])}; rewritten: "
+                  f"{code_span(str(rewritten.get('label', 'head'))[:MAX_LABEL])}. Speedup = original / rewritten.", ""]
         table = results_table(report).split("\n")
         room = GITHUB_BODY_LIMIT - body_size([*parts, *tail]) - 100
         shown = lines_fitting(table, room)
@@ -168,6 +170,35 @@ def review_body(report: Mapping[str, Any] | None, decision: Decision, head_sha: 
 
 
 MAX_VERDICT = 20_000
+MAX_LABEL = 200
+
+
+def _sentences(texts: list[str], room: int) -> str:
+    """Untrusted texts as sentences, as many as fit in `room` rendered characters. A text is cut
+    before it is rendered, never after: a cut inside the Markdown would leave a code span's backtick
+    unmatched and let the span's untrusted content render as Markdown (mentions, links, images)."""
+    pieces = []
+    for text in texts:
+        piece = f"{markdown_text(text)}."
+        cut = len(text)
+        while len(piece) > room and cut > 0:  # one text alone over the room: its start, rendered
+            cut //= 2
+            piece = f"{markdown_text(clipped(text, cut))}."
+        pieces.append(piece)
+    return _within(pieces, room, " ")
+
+
+def _within(pieces: list[str], room: int, separator: str) -> str:
+    """Whole rendered `pieces` joined while they fit in `room`, and how many more there are."""
+    shown: list[str] = []
+    used = 0
+    for piece in pieces:
+        used += len(piece) + len(separator)
+        if used > room:
+            break
+        shown.append(piece)
+    more = len(pieces) - len(shown)
+    return separator.join(shown) + (f"{separator}({more} more in the job's log)" if more else "")
 
 
 def proven_lines(decision: Decision) -> list[str]:
