@@ -161,8 +161,9 @@ def _builds_the_manager(draft: Draft) -> bool:
     """Whether the draft's span is a manager a one-line `with` builds (`with np.errstate(...):`, GB0294):
     the call breaks, so the manager is built eagerly and the resumed frame cannot enter it (GB0142,
     "Failed to handle graph break gracefully"; measured on torch 2.13, torchio's `Transform.__call__`).
-    A break in an argument (`with torch.autocast(device_type=get())`) resumes before the manager is built."""
-    if draft.row != draft.end_row:
+    A break in an argument (`with torch.autocast(device_type=get())`) resumes before the manager is built.
+    A draft with no Dynamo id (a manager whose body breaks: Dynamo goes back to the `with`) builds nothing."""
+    if not draft.gb_id or draft.row != draft.end_row:
         return False
     head, after = draft.source_line[: draft.column - 1].strip(), draft.source_line[draft.end_column - 1 :].lstrip()
     opened = head in ("with", "async with") or (head.startswith(("with ", "async with ")) and head.endswith(","))
