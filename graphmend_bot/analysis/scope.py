@@ -24,6 +24,7 @@ from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.cached_property_reads import cached_property_reads
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
+from graphmend_bot.analysis.compile_helpers import helper_compiled_roots
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls, disabled_value_calls
 from graphmend_bot.analysis.eager_entries import traced_only
@@ -138,6 +139,7 @@ class Program:
         self._traced: set[FunctionId] | None = None
         self._traced_order: list[FunctionId] | None = None
         self._model_entries: set[FunctionId] | None = None
+        self._helper_roots: set[FunctionId] | None = None
         # After traced_drafts: the tensor flow it solved, the findings before the consequence
         # passes (what makes a function break) and all of them (a solved state keeps what they settled).
         self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
@@ -900,7 +902,13 @@ class Program:
                     entries.add((module, qualname))
             for target in summary.compile_targets:
                 entries.update(self._compile_target(module, target.ref, target.constructor, target.method))
-        return entries
+        return entries | self.helper_compiled_roots()
+
+    def helper_compiled_roots(self) -> set[FunctionId]:
+        """What the tree compiles through its own helpers (compile_helpers.py). Memoised."""
+        if self._helper_roots is None:
+            self._helper_roots = helper_compiled_roots(self)
+        return self._helper_roots
 
     def _module_call(self, module: str, function: FunctionSummary) -> bool:
         """An nn.Module's `forward`, or the `__call__` a Module subclass of the tree overrides:
@@ -918,7 +926,7 @@ class Program:
     def declared_entry(self, fid: FunctionId) -> bool:
         """Configured, a root of the library or tensor-api scope, or a Module's own `__call__`: its
         parameters get tensors as a forward's do."""
-        return (self.configured_entry(*fid) or fid in self.scope_roots()
+        return (self.configured_entry(*fid) or fid in self.scope_roots() or fid in self.helper_compiled_roots()
                 or (self.function(fid).name == "__call__" and self._module_call(fid[0], self.function(fid))))
 
     def unmatched_entry_points(self) -> list[str]:
