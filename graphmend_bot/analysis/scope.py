@@ -56,6 +56,7 @@ from graphmend_bot.analysis.scalar_returns import scalars_made_elsewhere
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
+from graphmend_bot.analysis.torch_function_overrides import torch_function_overrides
 from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
@@ -1046,6 +1047,8 @@ class Program:
                 yield from self._decorator_wrappers((found[1], found[2]))
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
+        if function.class_qualname is not None:
+            yield from torch_function_overrides(self, fid)
         if function.attribute_writes:
             yield from self._attribute_setters(fid)
 
