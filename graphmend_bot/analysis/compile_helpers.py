@@ -14,6 +14,12 @@ plain call and under an outer compile, where such wrappers call the function its
 - a function decorated with such a helper, or with a factory returning one (`@jit(mode=...)`), is a
   compiled root, and so is the function or method handed to one (helper_compiled_roots).
 
+Such a root is no declared entry: its parameters are what its callers in the tree pass, not
+tensors by assumption. heavyball's kernels are called by the package with Python flags
+(`caution`, `precondition_1d`, `mu`), which taken for tensors made eight findings on its branches
+and `math.log1p(mu)` (lines the wild corpus's calls never ran, so not measured; the values there are
+Python's); their tensors are annotated (`List[Tensor]`).
+
 A helper defined in a file that never says "compile" is not seen (its forwards are not recorded):
 every helper of a chain lies in a file that names `torch.compile` or calls a helper that does.
 """

@@ -927,7 +927,7 @@ class Program:
     def declared_entry(self, fid: FunctionId) -> bool:
         """Configured, a root of the library or tensor-api scope, or a Module's own `__call__`: its
         parameters get tensors as a forward's do."""
-        return (self.configured_entry(*fid) or fid in self.scope_roots() or fid in self.helper_compiled_roots()
+        return (self.configured_entry(*fid) or fid in self.scope_roots()
                 or (self.function(fid).name == "__call__" and self._module_call(fid[0], self.function(fid))))
 
     def unmatched_entry_points(self) -> list[str]:
