@@ -289,6 +289,11 @@ class ModuleSummary:
     functions: dict[str, FunctionSummary]
     classes: dict[str, ClassSummary]
     compile_targets: list[CompileTarget]
+    # In a file that mentions compile (compile_helpers.py): (function binding the parameter,
+    # parameter, callee, place or keyword) of each call given a parameter in scope, and
+    # (function, callee, place or keyword, name) of each call given a function of the package.
+    parameter_passes: tuple[tuple[str, str, str, str], ...] = ()
+    handed_functions: tuple[tuple[str, str, str, str], ...] = ()
     # Module-level dict displays whose values are all names (`SOLVERS = {"rk4": RK4, ...}`):
     # NAME -> the dotted names of the values, so `SOLVERS[name](...)` reaches each of them.
     registries: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -24,6 +24,7 @@ from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.cached_property_reads import cached_property_reads
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
+from graphmend_bot.analysis.compile_helpers import helper_compiled_roots
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls, disabled_value_calls
 from graphmend_bot.analysis.eager_entries import traced_only
@@ -56,6 +57,7 @@ from graphmend_bot.analysis.scalar_returns import scalars_made_elsewhere
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.super_calls import object_method_super_calls
+from graphmend_bot.analysis.torch_function_overrides import torch_function_overrides
 from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
@@ -140,6 +142,7 @@ class Program:
         self._traced: set[FunctionId] | None = None
         self._traced_order: list[FunctionId] | None = None
         self._model_entries: set[FunctionId] | None = None
+        self._helper_roots: set[FunctionId] | None = None
         # After traced_drafts: the tensor flow it solved, the findings before the consequence
         # passes (what makes a function break) and all of them (a solved state keeps what they settled).
         self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
@@ -902,7 +905,13 @@ class Program:
                     entries.add((module, qualname))
             for target in summary.compile_targets:
                 entries.update(self._compile_target(module, target.ref, target.constructor, target.method))
-        return entries
+        return entries | self.helper_compiled_roots()
+
+    def helper_compiled_roots(self) -> set[FunctionId]:
+        """What the tree compiles through its own helpers (compile_helpers.py). Memoised."""
+        if self._helper_roots is None:
+            self._helper_roots = helper_compiled_roots(self)
+        return self._helper_roots
 
     def _module_call(self, module: str, function: FunctionSummary) -> bool:
         """An nn.Module's `forward`, or the `__call__` a Module subclass of the tree overrides:
@@ -1044,6 +1053,8 @@ class Program:
                 yield from self._decorator_wrappers((found[1], found[2]))
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
+        if function.class_qualname is not None:
+            yield from torch_function_overrides(self, fid)
         if function.attribute_writes:
             yield from self._attribute_setters(fid)
 

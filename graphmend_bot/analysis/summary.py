@@ -14,6 +14,7 @@ from collections.abc import Callable, Container, Iterator
 from graphmend_bot.analysis import (
     autograd_functions,
     bound_methods,
+    compile_helpers,
     dataclass_inits,
     disabled_values,
     eager_entries,
@@ -209,6 +210,8 @@ def summarize_module(
         functions=functions,
         classes=collector.classes,
         compile_targets=collector.compile_targets,
+        parameter_passes=tuple(collector.parameter_passes),
+        handed_functions=tuple(collector.handed_functions),
         registries=collector.registries,
         # module-level `NAME = call(...)` (dotted targets, `self.x`, are no globals)
         # and a function's or class's attribute (`jacobian._Jacobians = Jacobians(...)`)
@@ -433,6 +436,14 @@ class _Collector:
         self.classes_given: dict[str, dict[str, tuple[int, str]]] = {}  # ClassSummary.given, per class
         self.exports = Exports()
         self._scan_compile = mentions_compile(source)
+        # What a file that mentions compile hands its calls (compile_helpers.py): parameters in
+        # scope (each name -> the function binding it, innermost last), functions of the module.
+        self.parameter_passes: list[compile_helpers.ParameterPass] = []
+        self.handed_functions: list[compile_helpers.HandedFunction] = []
+        self._owners: list[dict[str, str]] = [{}]
+        self._module_defs = {
+            stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        } if self._scan_compile else set()
         # Only statements whose lines say "compile" are searched for compile calls, unless an
         # import names torch.compile otherwise (walking every expression cost a tenth of a summary).
         self._compile_rows = compile_rows(source) if self._scan_compile else []
@@ -474,6 +485,9 @@ class _Collector:
                 if isinstance(stmt, (ast.Assign, ast.Expr)) and isinstance(stmt.value, ast.Call):
                     self.given += given_callables.construction_arguments(
                         stmt.value, self.imports.resolve, self._method_class[-1])
+                    if self._scan_compile and not self._prefix:  # `step = jit(step)`
+                        self.handed_functions += compile_helpers.call_arguments(
+                            stmt.value, "", {}, self._handable, self._helper)[1]
                 if self._scan_compile and self._may_call_compile(stmt):
                     self._find_compile_calls(stmt)
                 for field in _body_fields(type(stmt)):
@@ -660,8 +674,45 @@ class _Collector:
         if self._function[-1] is not None:
             self.enclosing[qualname] = self._function[-1]
         self._method_class.append(self._class[-1] or self._method_class[-1])
+        if self._scan_compile:
+            owners = {**self._owners[-1], **dict.fromkeys(compile_helpers.parameter_names(node), qualname)}
+            self._owners.append(owners)
+            passes, handed = compile_helpers.function_calls(node, qualname, owners, self._handable, self._helper)
+            self.parameter_passes += passes
+            self.handed_functions += handed
         self._enter(node.name, None, qualname, node.body)
+        if self._scan_compile:
+            self._owners.pop()
         self._method_class.pop()
+
+    def _handable(self, value: ast.expr) -> str | None:
+        """The function `value` names when a call is given it: `self.METHOD` of the class being
+        walked, a function this module defines, or an imported name; None otherwise."""
+        name = dotted_name(value)
+        if name is None:
+            return None
+        owner, _, attr = name.rpartition(".")
+        if owner == "self":
+            own = self._method_class[-1]
+            return name if own is not None and attr in self.classes[own].methods else None
+        if name.partition(".")[0] in self._owners[-1]:
+            return None  # a parameter, or an attribute of one
+        if not owner and name in self._module_defs:
+            return name
+        resolved = self.imports.resolve(value)
+        return resolved if resolved is not None and self._in_package(resolved) else None
+
+    def _helper(self, call: ast.Call) -> str | None:
+        """The callee of `call` when it may compile what it is given: torch.compile, or a function
+        of this package by name (not a method of a parameter, a local or `self`)."""
+        resolved = self.imports.resolve(call.func)
+        if resolved is not None:
+            return resolved if resolved == "torch.compile" or self._in_package(resolved) else None
+        name = dotted_name(call.func)
+        return name if name is not None and name.partition(".")[0] in self._module_defs else None
+
+    def _in_package(self, resolved: str) -> bool:
+        return resolved.partition(".")[0] == self.imports.module.partition(".")[0]
 
     def _enter(self, name: str, class_qualname: str | None, function: str | None, body: list[ast.stmt]) -> None:
         self._prefix.append(name)
