@@ -1,4 +1,5 @@
-"""Which parameters a function's docstring types as Python scalars (`pad_left : int`).
+"""Which parameters a function's docstring types as Python scalars (`pad_left : int`), and which
+it says are tensors (`x (Tensor): ...`).
 
 A root's unannotated parameters are assumed tensors (public_api.py), but much scientific code
 declares its types in the docstring instead of annotations, in one of the three usual spellings:
@@ -14,6 +15,12 @@ type made of discrete words counts (`int`, `bool`, `str`): `int or tuple`, `arra
 neither does `float`. An int is a count, a size or an index, which torch's operators want as a Python
 int; a real-valued parameter of a numeric library (`loc`, `scale`, a time, a temperature) is
 documented `float` by habit and is often handed a tensor that broadcasts, whose use breaks.
+
+The other way, a maintainer who documents a parameter as a tensor says a user's compiled code
+passes one (tensor_uses.py): a type naming one (`ys (Tensor): ...`, `x : torch.Tensor`,
+`:type x: FloatTensor`, `Tensor or None`), or, in Google's untyped spelling, a description whose
+head noun is one (`ys: Output Tensor of shape (batch, dim_y).`, deepxde's `dde.grad.jacobian`;
+not `dim: dimension of the input tensor`, a number about one).
 """
 
 from __future__ import annotations
@@ -37,6 +44,12 @@ _SPELLINGS = (
     ("google", "google_type"),
     ("numpy", "numpy_type"),
 )
+# Google's spelling without a type (`ys: Output Tensor of shape (batch_size, dim_y).`), and Sphinx's.
+_DESCRIBED = re.compile(r"(?::param[ \t]+|\*{0,2})(?P<name>\w+):[ \t]+(?P<text>[^\n]+)")
+_TENSOR_TYPE = re.compile(r"\b(?:torch\.)?\w*Tensors?\b", re.IGNORECASE)
+# Words a description's head noun follows (`Output Tensor`, `the input tensor`, `a batched tensor`);
+# any other word before `tensor` makes it a description of something else (`dimension of the tensor`).
+_HEAD_MODIFIERS = frozenset({"a", "an", "the", "input", "output", "batched", "batch", "real", "complex"})
 _SCALAR_WORDS = frozenset({"int", "bool", "str", "integer", "boolean", "string", "none"})
 # A docstring naming none of these has nothing to parse (most of them: read it only then).
 _SCALAR_STEMS = ("int", "bool", "str")
@@ -78,6 +91,53 @@ def documented_scalars(
                     names.update(name.strip() for name in declared.split(","))
                 break
     return frozenset(names.intersection(candidates))
+
+
+def documented_tensors(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, candidates: Sequence[str]
+) -> frozenset[str]:
+    """Those of `candidates` that `node`'s docstring says are tensors (module docstring)."""
+    docstring = _docstring(node)
+    if docstring is None or "ensor" not in docstring:
+        return frozenset()
+    starts = (*candidates, ":type", ":param")
+    names: set[str] = set()
+    for line in docstring.splitlines():
+        line = line.lstrip(" \t*")
+        if line.rstrip(" \t:") in _OTHER_SECTIONS:
+            break
+        if not line.startswith(starts):
+            continue
+        if (match := _DECLARATION.match(line)) is not None:
+            for name_group, type_group in _SPELLINGS:
+                if (declared := match.group(name_group)) is not None:
+                    if _TENSOR_TYPE.search(match.group(type_group)):
+                        names.update(name.strip() for name in declared.split(","))
+                    break
+        elif (described := _DESCRIBED.match(line)) is not None and _names_a_tensor(described.group("text")):
+            names.add(described.group("name"))
+    return frozenset(names.intersection(candidates))
+
+
+def _names_a_tensor(description: str) -> bool:
+    """`Output Tensor of shape ...`, `the input tensor`: a tensor is the description's head noun."""
+    for word in description.split()[:4]:
+        if _TENSOR_TYPE.fullmatch(word.rstrip(".,;:")):
+            return True
+        if word.lower() not in _HEAD_MODIFIERS:
+            return False
+    return False
+
+
+def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    first = node.body[0]
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return first.value.value
+    return None
 
 
 def _is_scalar_type(text: str) -> bool:
