@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 # A declaration line, stripped of its indent: Sphinx's two spellings, Google's, numpydoc's.
 _DECLARATION = re.compile(
@@ -63,33 +63,13 @@ def documented_scalars(
     node: ast.FunctionDef | ast.AsyncFunctionDef, candidates: Sequence[str]
 ) -> frozenset[str]:
     """Those of `candidates` (parameter names) that `node`'s docstring types as Python scalars."""
-    first = node.body[0]
-    if not (
-        isinstance(first, ast.Expr)
-        and isinstance(first.value, ast.Constant)
-        and isinstance(first.value.value, str)
-    ):
-        return (
-            frozenset()
-        )  # no docstring (ast.get_docstring, without its cleaning: the lines are stripped here)
-    docstring = first.value.value
-    if not any(word in docstring for word in _SCALAR_STEMS):
+    docstring = _docstring(node)
+    if docstring is None or not any(word in docstring for word in _SCALAR_STEMS):
         return frozenset()
-    # Only the lines that start with a candidate's name or a Sphinx field are matched: the regex
-    # on every line of a long docstring cost more than the rest of the function's analysis.
-    starts = (*candidates, ":type", ":param")
     names: set[str] = set()
-    for line in docstring.splitlines():
-        line = line.lstrip(" \t*")
-        if line.rstrip(" \t:") in _OTHER_SECTIONS:
-            break  # `Returns\n-------\nn : int` names a result, not the parameter `n`
-        if not line.startswith(starts) or (match := _DECLARATION.match(line)) is None:
-            continue
-        for name_group, type_group in _SPELLINGS:
-            if (declared := match.group(name_group)) is not None:
-                if _is_scalar_type(match.group(type_group)):
-                    names.update(name.strip() for name in declared.split(","))
-                break
+    for line in _parameter_lines(docstring, candidates):
+        if (declared := _declaration(line)) is not None and _is_scalar_type(declared[1]):
+            names.update(declared[0])
     return frozenset(names.intersection(candidates))
 
 
@@ -100,23 +80,37 @@ def documented_tensors(
     docstring = _docstring(node)
     if docstring is None or "ensor" not in docstring:
         return frozenset()
-    starts = (*candidates, ":type", ":param")
     names: set[str] = set()
-    for line in docstring.splitlines():
-        line = line.lstrip(" \t*")
-        if line.rstrip(" \t:") in _OTHER_SECTIONS:
-            break
-        if not line.startswith(starts):
-            continue
-        if (match := _DECLARATION.match(line)) is not None:
-            for name_group, type_group in _SPELLINGS:
-                if (declared := match.group(name_group)) is not None:
-                    if _TENSOR_TYPE.search(match.group(type_group)):
-                        names.update(name.strip() for name in declared.split(","))
-                    break
+    for line in _parameter_lines(docstring, candidates):
+        if (declared := _declaration(line)) is not None:
+            if _TENSOR_TYPE.search(declared[1]):
+                names.update(declared[0])
         elif (described := _DESCRIBED.match(line)) is not None and _names_a_tensor(described.group("text")):
             names.add(described.group("name"))
     return frozenset(names.intersection(candidates))
+
+
+def _parameter_lines(docstring: str, candidates: Sequence[str]) -> Iterator[str]:
+    """The docstring's lines, stripped, that start with a candidate's name or a Sphinx field, up
+    to the sections past the parameters. Only those are matched: the regex on every line of a long
+    docstring cost more than the rest of the function's analysis."""
+    starts = (*candidates, ":type", ":param")
+    for line in docstring.splitlines():
+        line = line.lstrip(" \t*")
+        if line.rstrip(" \t:") in _OTHER_SECTIONS:
+            return  # `Returns\n-------\nn : int` names a result, not the parameter `n`
+        if line.startswith(starts):
+            yield line
+
+
+def _declaration(line: str) -> tuple[list[str], str] | None:
+    """(the names, their type) that a typed declaration line declares, in any of the spellings."""
+    if (match := _DECLARATION.match(line)) is None:
+        return None
+    for name_group, type_group in _SPELLINGS:
+        if (declared := match.group(name_group)) is not None:
+            return [name.strip() for name in declared.split(",")], match.group(type_group)
+    return None
 
 
 def _names_a_tensor(description: str) -> bool:
@@ -130,6 +124,7 @@ def _names_a_tensor(description: str) -> bool:
 
 
 def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """ast.get_docstring without its cleaning: the lines are stripped where they are read."""
     first = node.body[0]
     if (
         isinstance(first, ast.Expr)
