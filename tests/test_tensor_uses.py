@@ -103,3 +103,93 @@ def test_a_parameter_given_to_a_factory_is_data_not_a_tensor() -> None:
     for factory in ("tensor", "as_tensor", "zeros", "from_numpy", "arange"):
         assert not used(f"import torch\ndef prepare(values):\n    return torch.{factory}(values)\n"), factory
     assert used("import torch\ndef scale(x):\n    return torch.exp(x)\n")
+
+
+# A public function that only hands its parameters on (deepxde's `dde.grad.jacobian(ys, xs)` calls
+# its backend's), whose docstring says they are tensors; its twin documents NumPy arrays.
+DOCUMENTED = {
+    "grads/__init__.py": "from .core import Net, jacobian, predict\n",
+    "grads/core.py": '''
+        import torch
+        from torch import nn
+
+
+        def jacobian(ys, xs, i=None):
+            """dy_i / dx.
+
+            Args:
+                ys: Output Tensor of shape (batch_size, dim_y).
+                xs: Input Tensor of shape (batch_size, dim_x).
+                i (int or None): the row.
+            """
+            return _row(ys, xs, i)
+
+
+        def predict(x, i=None):
+            """Args:
+                x: The network inputs, a NumPy array.
+                i: the dimension of the input tensor to read.
+            """
+            return _first(x, i)
+
+
+        def _first(x, i):
+            if x.sum() > 0:
+                return x[0]
+            return x
+
+
+        def _row(ys, xs, i):
+            if ys.sum() > 0:
+                return ys * xs
+            return xs
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x * 2
+    ''',
+}
+ROW_BRANCH, FIRST_BRANCH = ("core.py", 31, "GM101"), ("core.py", 25, "GM101")
+
+
+def test_a_parameter_the_docstring_documents_as_a_tensor_makes_tensor_api(write_tree, monkeypatch):
+    root = write_tree(DOCUMENTED)
+    assert found(root) == {ROW_BRANCH}
+    assert found(root, "library") == {ROW_BRANCH, FIRST_BRANCH}  # every public callable: predict too
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import grads
+
+    path = normalise(str(root / "grads" / "core.py"))
+    args = (torch.ones(2, 3), torch.ones(2, 3))
+    broken = dynamo_breaks(grads.jacobian, args, {}, Tree([str(root / "grads")]))
+    assert {line for file, line in broken.lines if file == path} == {ROW_BRANCH[1]}
+    torch._dynamo.reset()
+
+
+def test_documented_tensors_reads_types_and_head_nouns_not_mentions() -> None:
+    """A type naming a tensor in each spelling, or a Google description whose head noun is one;
+    not a description that only mentions one (`dimension of the input tensor`), nor a scalar."""
+    import ast
+    import textwrap
+
+    from graphmend_bot.analysis.documented_types import documented_tensors
+
+    def tensors(doc: str, *params: str) -> set[str]:
+        source = f'def f({", ".join(params)}):\n    """{textwrap.indent(doc, "    ").strip()}\n    """\n'
+        node = ast.parse(source).body[0]
+        assert isinstance(node, ast.FunctionDef)
+        return set(documented_tensors(node, params))
+
+    google = "Args:\n    ys: Output Tensor of shape (n, d).\n    dim: dimension of the tensor."
+    assert tensors(google, "ys", "dim") == {"ys"}
+    assert tensors("Args:\n    x (torch.Tensor): input.\n    k (int): count.", "x", "k") == {"x"}
+    assert tensors("Parameters\n----------\nx : Tensor or None\nn : int", "x", "n") == {"x"}
+    sphinx = ":param x: the input tensor\n:type m: FloatTensor\n:param n: number of tensors"
+    assert tensors(sphinx, "x", "m", "n") == {"x", "m"}
+    assert tensors("Args:\n    values: a list of numbers to build a tensor from.", "values") == set()
+    assert tensors("Returns\n-------\nx : Tensor", "x") == set()

@@ -1,4 +1,5 @@
-"""Which parameters a function's docstring types as Python scalars (`pad_left : int`).
+"""Which parameters a function's docstring types as Python scalars (`pad_left : int`), and which
+it says are tensors (`x (Tensor): ...`).
 
 A root's unannotated parameters are assumed tensors (public_api.py), but much scientific code
 declares its types in the docstring instead of annotations, in one of the three usual spellings:
@@ -14,13 +15,19 @@ type made of discrete words counts (`int`, `bool`, `str`): `int or tuple`, `arra
 neither does `float`. An int is a count, a size or an index, which torch's operators want as a Python
 int; a real-valued parameter of a numeric library (`loc`, `scale`, a time, a temperature) is
 documented `float` by habit and is often handed a tensor that broadcasts, whose use breaks.
+
+The other way, a maintainer who documents a parameter as a tensor says a user's compiled code
+passes one (tensor_uses.py): a type naming one (`ys (Tensor): ...`, `x : torch.Tensor`,
+`:type x: FloatTensor`, `Tensor or None`), or, in Google's untyped spelling, a description whose
+head noun is one (`ys: Output Tensor of shape (batch, dim_y).`, deepxde's `dde.grad.jacobian`;
+not `dim: dimension of the input tensor`, a number about one).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 # A declaration line, stripped of its indent: Sphinx's two spellings, Google's, numpydoc's.
 _DECLARATION = re.compile(
@@ -37,6 +44,12 @@ _SPELLINGS = (
     ("google", "google_type"),
     ("numpy", "numpy_type"),
 )
+# Google's spelling without a type (`ys: Output Tensor of shape (batch_size, dim_y).`), and Sphinx's.
+_DESCRIBED = re.compile(r"(?::param[ \t]+|\*{0,2})(?P<name>\w+):[ \t]+(?P<text>[^\n]+)")
+_TENSOR_TYPE = re.compile(r"\b(?:torch\.)?\w*Tensors?\b", re.IGNORECASE)
+# Words a description's head noun follows (`Output Tensor`, `the input tensor`, `a batched tensor`);
+# any other word before `tensor` makes it a description of something else (`dimension of the tensor`).
+_HEAD_MODIFIERS = frozenset({"a", "an", "the", "input", "output", "batched", "batch", "real", "complex"})
 _SCALAR_WORDS = frozenset({"int", "bool", "str", "integer", "boolean", "string", "none"})
 # A docstring naming none of these has nothing to parse (most of them: read it only then).
 _SCALAR_STEMS = ("int", "bool", "str")
@@ -50,34 +63,76 @@ def documented_scalars(
     node: ast.FunctionDef | ast.AsyncFunctionDef, candidates: Sequence[str]
 ) -> frozenset[str]:
     """Those of `candidates` (parameter names) that `node`'s docstring types as Python scalars."""
+    docstring = _docstring(node)
+    if docstring is None or not any(word in docstring for word in _SCALAR_STEMS):
+        return frozenset()
+    names: set[str] = set()
+    for line in _parameter_lines(docstring, candidates):
+        if (declared := _declaration(line)) is not None and _is_scalar_type(declared[1]):
+            names.update(declared[0])
+    return frozenset(names.intersection(candidates))
+
+
+def documented_tensors(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, candidates: Sequence[str]
+) -> frozenset[str]:
+    """Those of `candidates` that `node`'s docstring says are tensors (module docstring)."""
+    docstring = _docstring(node)
+    if docstring is None or "ensor" not in docstring:
+        return frozenset()
+    names: set[str] = set()
+    for line in _parameter_lines(docstring, candidates):
+        if (declared := _declaration(line)) is not None:
+            if _TENSOR_TYPE.search(declared[1]):
+                names.update(declared[0])
+        elif (described := _DESCRIBED.match(line)) is not None and _names_a_tensor(described.group("text")):
+            names.add(described.group("name"))
+    return frozenset(names.intersection(candidates))
+
+
+def _parameter_lines(docstring: str, candidates: Sequence[str]) -> Iterator[str]:
+    """The docstring's lines, stripped, that start with a candidate's name or a Sphinx field, up
+    to the sections past the parameters. Only those are matched: the regex on every line of a long
+    docstring cost more than the rest of the function's analysis."""
+    starts = (*candidates, ":type", ":param")
+    for line in docstring.splitlines():
+        line = line.lstrip(" \t*")
+        if line.rstrip(" \t:") in _OTHER_SECTIONS:
+            return  # `Returns\n-------\nn : int` names a result, not the parameter `n`
+        if line.startswith(starts):
+            yield line
+
+
+def _declaration(line: str) -> tuple[list[str], str] | None:
+    """(the names, their type) that a typed declaration line declares, in any of the spellings."""
+    if (match := _DECLARATION.match(line)) is None:
+        return None
+    for name_group, type_group in _SPELLINGS:
+        if (declared := match.group(name_group)) is not None:
+            return [name.strip() for name in declared.split(",")], match.group(type_group)
+    return None
+
+
+def _names_a_tensor(description: str) -> bool:
+    """`Output Tensor of shape ...`, `the input tensor`: a tensor is the description's head noun."""
+    for word in description.split()[:4]:
+        if _TENSOR_TYPE.fullmatch(word.rstrip(".,;:")):
+            return True
+        if word.lower() not in _HEAD_MODIFIERS:
+            return False
+    return False
+
+
+def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """ast.get_docstring without its cleaning: the lines are stripped where they are read."""
     first = node.body[0]
-    if not (
+    if (
         isinstance(first, ast.Expr)
         and isinstance(first.value, ast.Constant)
         and isinstance(first.value.value, str)
     ):
-        return (
-            frozenset()
-        )  # no docstring (ast.get_docstring, without its cleaning: the lines are stripped here)
-    docstring = first.value.value
-    if not any(word in docstring for word in _SCALAR_STEMS):
-        return frozenset()
-    # Only the lines that start with a candidate's name or a Sphinx field are matched: the regex
-    # on every line of a long docstring cost more than the rest of the function's analysis.
-    starts = (*candidates, ":type", ":param")
-    names: set[str] = set()
-    for line in docstring.splitlines():
-        line = line.lstrip(" \t*")
-        if line.rstrip(" \t:") in _OTHER_SECTIONS:
-            break  # `Returns\n-------\nn : int` names a result, not the parameter `n`
-        if not line.startswith(starts) or (match := _DECLARATION.match(line)) is None:
-            continue
-        for name_group, type_group in _SPELLINGS:
-            if (declared := match.group(name_group)) is not None:
-                if _is_scalar_type(match.group(type_group)):
-                    names.update(name.strip() for name in declared.split(","))
-                break
-    return frozenset(names.intersection(candidates))
+        return first.value.value
+    return None
 
 
 def _is_scalar_type(text: str) -> bool:

@@ -34,7 +34,8 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   trace (torchdiffeq: its only modules are private wrappers around the user's vector field);
 - else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
   callables that take or return a tensor (a parameter or the result annotated as one, or as a
-  container of them, an unannotated parameter the body uses as one (tensor_uses.py), a method
+  container of them, an unannotated parameter the body uses as one or the docstring documents
+  as one (tensor_uses.py), a method
   of no other parameter than its object annotated to return one, a result that is one whatever
   the arguments, or what a model's method returns from its submodules), and the `step` of its torch.optim optimizers (it updates the
   parameters' tensors, though its signature names none). Users compile kornia's functional API

@@ -184,7 +184,8 @@ def summarize_module(
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
         if not summary.tensor_signature and _may_be_public(qualname):  # what public_api.takes_tensor reads
             summary.tensor_signature = (_state_result(node, is_method)
-                                        or tensor_uses.uses_param_as_tensor(node, text, resolve))
+                                        or tensor_uses.uses_param_as_tensor(node, text, resolve)
+                                        or tensor_uses.documents_param_as_tensor(node))
         summary.eager_entry = eager_entries.entry_classes(
             node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
         )

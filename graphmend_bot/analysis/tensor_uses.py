@@ -8,6 +8,9 @@ A parameter is used as a tensor when the body calls on it a method only tensors 
 or `float`, which nn.Modules share), or passes it first to a function of torch's tensor API
 (`torch.exp(x)`, `F.pad(x, p)`, `torch.linalg.norm(x)`; not `torch.is_tensor(x)`, a test of what it
 holds, nor `torch.tensor(values)` or `torch.zeros(n)`, which build one from Python data and sizes) or to an autograd.Function's `Cls.apply(x, ...)`. A tokenizer's or loader's parameters are strings and paths and show neither use.
+Where the body only hands its parameters on (`def jacobian(ys, xs): return impl.jacobian(ys, xs)`),
+the docstring may still say what they hold: a parameter it documents as a tensor
+(documented_types.documented_tensors) counts as one.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from graphmend_bot.analysis.documented_types import documented_tensors
 from graphmend_bot.vocabulary.known_names import BUILT_FROM_VALUES, TORCH_NON_TENSOR_FUNCS
 
 # Methods of torch.Tensor that neither NumPy arrays nor nn.Modules nor builtins have.
@@ -71,6 +75,12 @@ def uses_param_as_tensor(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str
         ):
             return True
     return False
+
+
+def documents_param_as_tensor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the docstring documents one of `untyped_params(node)` as a tensor (module docstring)."""
+    params = untyped_params(node)
+    return bool(params) and bool(documented_tensors(node, sorted(params)))
 
 
 def _tensor_function(name: str | None) -> bool:
