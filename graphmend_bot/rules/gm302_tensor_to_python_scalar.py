@@ -107,6 +107,8 @@ def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
         checker.report(rule, subscript, message, index, gb_id=None if sequence else INDEX_READ)
     elif owner.is_tensor:  # `x[:, best(s)]`: a helper's result, 0-d when every `return` of it is
         checker.report_if_scalar_returns(rule, subscript, message, index, index, gb_id=INDEX_READ)
+        # `y[..., i]` in `for i in self.order`, `x[self.step + 1]`: 0-d by what the module holds
+        checker.report_if_held_ranks(rule, subscript, message, index, key, gb_id=INDEX_READ)
 
 
 INDEX_READ = "GB0033"
@@ -162,7 +164,9 @@ RULE = Rule(
         "`torch.randperm(n)` or `torch.tensor([2, 0, 1])`: a 1-d tensor yields 0-d ones; in a comprehension and "
         "through `enumerate`/`zip` too, and an element of one, `torch.randperm(n)[0]`, `perm[k]` over `range(n)`, "
         "`torch.randint(0, n, (1,))[0]`; what a helper returns when its every `return` is one, "
-        "`x[:, best(s)]` with `return s.argmax()`), and a tensor that picks the module to call "
+        "`x[:, best(s)]` with `return s.argmax()`), an element of a 1-d tensor the module holds (`for i in "
+        "self.order` over `register_buffer(\"order\", torch.arange(n))`, `self.perm[0]`) or a 0-d counter "
+        "buffer computed on (`self.history[self.step + 1]`), and a tensor that picks the module to call "
         "from a container (`self.experts[scores.argmax()](x)`), and `v in t` on a tensor (`if 3 in ids:`)."
     ),
     why="These call `.item()` under the hood, with the same graph break.",
