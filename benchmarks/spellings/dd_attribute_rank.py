@@ -58,6 +58,24 @@ class ProbeBufferElement(Base):
         return y[..., self.order[0]]
 
 
+class ProbeCounterMethodArgument(Base):
+    def forward(self, x):
+        x = x * 2
+        return x.roll(self.step + 1, 1)
+
+
+class ProbeCounterNarrow(Base):
+    def forward(self, x):
+        x = x * 2
+        return x.narrow(1, self.step + 1, 2)
+
+
+class ProbeNearMissCounterArgument(Base):
+    def forward(self, x):
+        x = x * 2
+        return x.roll(self.step, 1)
+
+
 class ProbeNearMissCounterItself(Base):
     def forward(self, x):
         x = x * 2
