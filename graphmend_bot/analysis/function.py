@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import narrowing, str_enums, value_class
+from graphmend_bot.analysis import held_ranks, narrowing, str_enums, value_class
 from graphmend_bot.analysis.documented_types import documented_scalars
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
@@ -114,6 +114,8 @@ class FunctionAnalyzer(StatementVisitor):
         self.summary.references = tuple(sorted(self.references))
         self.summary.attribute_writes = tuple(self.attribute_writes)
         self.summary.mask_attributes = tuple(sorted(name for name, mask in self.attribute_masks.items() if mask))
+        if self.attribute_writes:
+            self.summary.attribute_ranks = held_ranks.written_ranks(self.node, self.self_name, self.resolve_callee)
         # a path that falls off the end returns None
         if self.mask_returns is not None and always_returns and self.returns.nonempty:
             self.summary.mask_returns = tuple(sorted(self.mask_returns))

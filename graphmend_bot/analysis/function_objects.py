@@ -10,19 +10,37 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import held_methods, statement_forms, value_class
+from graphmend_bot.analysis import held_methods, held_ranks, statement_forms, value_class
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.closures import free_names
 from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.analysis.stdlib_objects import built_class, held_name
+from graphmend_bot.rules import Rule
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import TENSOR, Kind
 
 
 class ObjectTracker(FindingReporter):
     """Which class a local's value is: by annotation, by constructor, or read from such a value."""
+
+    def bind_loop_scalar(self, target: ast.expr, iterable: ast.expr) -> None:
+        super().bind_loop_scalar(target, iterable)
+        self._held_loops.update(held_ranks.loop_attributes(target, iterable, self.self_name))
+
+    def report_if_held_ranks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: ast.expr,
+                             gb_id: str) -> None:
+        """`x[self.perm[0]]`, `y[..., i]` in `for i in self.order`: the draft stands when the module
+        holds a tensor of the rank the key needs (held_ranks.py)."""
+        elements = key.elts if isinstance(key, ast.Tuple) else [key]
+        wanted: set[str] = set()
+        for element in elements:
+            found = held_ranks.needs(element, self._held_loops, self._numbers, self.resolve_callee, self.self_name)
+            wanted |= found or set()
+        draft = self._draft(rule, node, message, deps, gb_id) if wanted else None
+        if draft is not None:
+            self.summary.held_rank_drafts.append((tuple(sorted(wanted)), draft))
 
     def _value_classes(self, targets: list[ast.expr], value: ast.expr, env: Env) -> dict[str, str]:
         """The class refs `covar = self.lazy_covariance_matrix`, `c = covar.evaluate_kernel()` and

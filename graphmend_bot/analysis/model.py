@@ -212,6 +212,11 @@ class FunctionSummary:
     # (the call sites, draft) of `x[key]` whose key is only what those sites return: it stands when
     # each returns a 0-d tensor on every path (scalar_returns.py).
     scalar_index_drafts: list[tuple[tuple[int, ...], Draft]] = field(default_factory=list)
+    # (NAME, rank) of the attributes every write of this function stores a tensor of that rank in by
+    # construction, and (what the key needs of them, "1:order"/"0:step", draft) of `x[key]` with a
+    # key read from them: the draft stands when every writer in the class agrees (held_ranks.py).
+    attribute_ranks: tuple[tuple[str, int], ...] = ()
+    held_rank_drafts: list[tuple[tuple[str, ...], Draft]] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and

@@ -37,6 +37,7 @@ from graphmend_bot.analysis.held_contexts import held_context_entries
 from graphmend_bot.analysis.held_methods import held_method_calls
 from graphmend_bot.analysis.held_module_calls import held_module_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
+from graphmend_bot.analysis.held_ranks import held_rank_indices
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.masks import masks_made_elsewhere
@@ -1189,6 +1190,7 @@ class Program:
         result += object_operations(self, solver.holds)
         result += masks_made_elsewhere(self, solver.targets, solver.holds)
         result += scalars_made_elsewhere(self, solver.targets, solver.holds)
+        result += held_rank_indices(self, solver.holds)
         result += disabled_function_calls(self, solver.targets)
         result += disabled_value_calls(self, solver.targets)
         result += cached_property_reads(self, solver.targets)

@@ -384,6 +384,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.object_operand_drafts = []
     summary.mask_index_drafts = []
     summary.scalar_index_drafts = []
+    summary.held_rank_drafts = []
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:

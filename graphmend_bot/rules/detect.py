@@ -261,6 +261,13 @@ class Checker(Protocol):
         callee returns a 0-d tensor on every path (`return scores.argmax()`: analysis/scalar_returns.py)."""
         ...
 
+    def report_if_held_ranks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: ast.expr,
+                             gb_id: str) -> None:
+        """A finding at `node` (`x[key]`), standing when `key` is an element of a 1-d tensor the module
+        holds (`self.perm[0]`, `i` of `for i in self.order`) or a 0-d one computed on (`self.step + 1`),
+        by every write of that attribute in the class (analysis/held_ranks.py)."""
+        ...
+
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,
                                      deps: Kind, gb_id: str | None = None) -> None:
         """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and

@@ -10,7 +10,8 @@ RULE = Rule(
     name="data-dependent-bool-op",
     family="data-dependent branch",
     gb_id="GB0170",
-    python_bool_gb_id="GB0033",
+    # No Python-bool id: `torch.equal(a, b) and c` breaks at the read, GM105's finding, and the `and`
+    # then tests a constant (measured on 2.13, benchmarks/spellings/dd_equal_condition.py).
     summary=(
         "Flags `and`, `or` and `not` applied to a tensor outside an `if` test: each converts the "
         "tensor to a Python bool."

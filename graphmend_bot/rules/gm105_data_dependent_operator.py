@@ -16,9 +16,13 @@ from graphmend_bot.vocabulary.known_names import DATA_DEPENDENT_BOOL_OPS
 
 
 def _python_bool(rule: Rule, checker: Checker, call: ast.Call, name: str) -> Kind:
-    if not checker.in_condition:  # in a condition, the condition as a whole is reported
-        checker.report(rule, call, f"`{name}` returns a Python bool computed from tensor values", TENSOR)
-    return DATA_DEPENDENT_BOOL
+    if checker.in_condition:  # in a condition, the condition as a whole is reported
+        return DATA_DEPENDENT_BOOL
+    checker.report(rule, call, f"`{name}` returns a Python bool computed from tensor values", TENSOR)
+    # Dynamo breaks here and resumes with the bool as a constant: an `if` on a local bound to it, or
+    # on a helper's `return torch.equal(a, b)`, traces (measured on 2.13, benchmarks/spellings/
+    # dd_equal_condition.py).
+    return NOT_TENSOR
 
 
 def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:

@@ -52,19 +52,32 @@ def _int_argument(rule: Rule, checker: Checker, call: ast.Call, method: str, rec
     if not receiver.is_tensor or (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
         return  # `self.view(...)`: a method of this class
     kind = _zero_d_argument(checker, call, args)
+    message = f"A 0-d tensor passed to `.{method}()` is converted to a Python int"
     if kind is not None:
-        checker.report(rule, call, f"A 0-d tensor passed to `.{method}()` is converted to a Python int", kind,
-                       gb_id="GB0033")
+        checker.report(rule, call, message, kind, gb_id="GB0033")
+    else:  # `x.roll(self.step + 1, 1)`: a counter buffer computed on (analysis/held_ranks.py)
+        _held_argument(rule, checker, call, message, args)
 
 
 def _int_argument_of_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
     """`torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`: as the methods' (the first
     argument is the input tensor, or the list of them)."""
     kind = _zero_d_argument(checker, call, args, skip=1)
+    callee = name.replace("nn.functional.", "F.") if name.startswith("nn.") else f"torch.{name}"
+    message = f"A 0-d tensor passed to `{callee}` is converted to a Python number"
     if kind is not None:
-        callee = name.replace("nn.functional.", "F.") if name.startswith("nn.") else f"torch.{name}"
-        checker.report(rule, call, f"A 0-d tensor passed to `{callee}` is converted to a Python number", kind,
-                       gb_id="GB0033")
+        checker.report(rule, call, message, kind, gb_id="GB0033")
+    else:
+        _held_argument(rule, checker, call, message, args, skip=1)
+
+
+def _held_argument(rule: Rule, checker: Checker, call: ast.Call, message: str, args: list[Kind], skip: int = 0) -> None:
+    """An int argument (past `skip` positional ones) read from a tensor the module holds: a 0-d
+    counter computed on (`self.step + 1`) or an element of a 1-d buffer (`self.order[0]`)."""
+    tensors = [(node, kind) for node, kind in list(zip(call.args, args))[skip:] if kind.is_tensor]
+    if tensors:
+        key = ast.Tuple(elts=[node for node, _ in tensors], ctx=ast.Load())
+        checker.report_if_held_ranks(rule, call, message, Kind.union(k for _, k in tensors), key, gb_id="GB0033")
 
 
 # Keywords that take tensors (`torch.stack(tensors=[a.sum(), b.sum()])`).
@@ -107,6 +120,8 @@ def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
         checker.report(rule, subscript, message, index, gb_id=None if sequence else INDEX_READ)
     elif owner.is_tensor:  # `x[:, best(s)]`: a helper's result, 0-d when every `return` of it is
         checker.report_if_scalar_returns(rule, subscript, message, index, index, gb_id=INDEX_READ)
+        # `y[..., i]` in `for i in self.order`, `x[self.step + 1]`: 0-d by what the module holds
+        checker.report_if_held_ranks(rule, subscript, message, index, key, gb_id=INDEX_READ)
 
 
 INDEX_READ = "GB0033"
@@ -162,7 +177,9 @@ RULE = Rule(
         "`torch.randperm(n)` or `torch.tensor([2, 0, 1])`: a 1-d tensor yields 0-d ones; in a comprehension and "
         "through `enumerate`/`zip` too, and an element of one, `torch.randperm(n)[0]`, `perm[k]` over `range(n)`, "
         "`torch.randint(0, n, (1,))[0]`; what a helper returns when its every `return` is one, "
-        "`x[:, best(s)]` with `return s.argmax()`), and a tensor that picks the module to call "
+        "`x[:, best(s)]` with `return s.argmax()`), an element of a 1-d tensor the module holds (`for i in "
+        "self.order` over `register_buffer(\"order\", torch.arange(n))`, `self.perm[0]`) or a 0-d counter "
+        "buffer computed on (`self.history[self.step + 1]`), and a tensor that picks the module to call "
         "from a container (`self.experts[scores.argmax()](x)`), and `v in t` on a tensor (`if 3 in ids:`)."
     ),
     why="These call `.item()` under the hood, with the same graph break.",

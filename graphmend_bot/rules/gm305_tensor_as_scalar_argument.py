@@ -42,6 +42,16 @@ def _made_here(kind: Kind) -> bool:
     are reported, through torch functions too (`torch.sum(mask)`, the rows of
     `F.interpolate(mask).sum(1)`: kind.computed_from)."""
     return kind.always and not kind.params and not kind.calls
+def _zero_d_by_construction(checker: Checker, node: ast.expr) -> bool:
+    """`node` is, or a size tuple holds, a 0-d tensor by construction (analysis/tensor_rank.py): a
+    random draw (`torch.randint(-2, 2, ())`, `torch.randperm(n)[0]`) or a reduction, made from Python
+    values too (`torch.arange(4).sum()`). Dynamo folds none of these (measured on 2.13: GB0033 for
+    each, benchmarks/spellings/dd_random_arguments.py); only `torch.tensor(2)` and torch functions of
+    Python numbers (`torch.div(6, 3)`) are constants it keeps."""
+    elements = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+    return any(not isinstance(element, ast.Starred) and checker.is_scalar_tensor(element) for element in elements)
+
+
 # The same parameters of the tensor methods (`x.add(y, alpha=t)`, `x.norm(p=t)`), by keyword only:
 # `self.norm(hidden_states)` is a submodule called, and the traversal takes any `.norm(...)` for a
 # tensor method. `x.tensor_split(points)` names no submodule: its split points by position too.
@@ -75,7 +85,8 @@ def _scalar_arguments(
             kind, node = keywords[name], next(k.value for k in call.keywords if k.arg == name)
         else:
             continue
-        if kind.is_tensor and not checker.assumed_tensor(kind) and not (name in _INTS and _made_here(kind)):
+        folded = name in _INTS and _made_here(kind) and not _zero_d_by_construction(checker, node)
+        if kind.is_tensor and not checker.assumed_tensor(kind) and not folded:
             found.append((name, kind, checker.resumed_input(node) if name in _INTS else NOT_TENSOR))
     return found
 
@@ -179,7 +190,8 @@ RULE = Rule(
         "and where a torch function takes a Python int made from tensors that reach the function: "
         "`F.pad`'s padding, `F.interpolate`'s `size`, `F.one_hot`'s `num_classes`, `torch.narrow`, "
         "`torch.topk`'s `k`, `torch.chunk`, `torch.split`, `torch.roll`, the `diagonal` of "
-        "`diag`/`tril`/`triu` (the factories `torch.zeros`, `arange`, ... are GM302's); "
+        "`diag`/`tril`/`triu`, or a 0-d tensor by construction made from Python values there (a random "
+        "shift `torch.randint(-2, 2, ())`) (the factories `torch.zeros`, `arange`, ... are GM302's); "
         "`torch.tensor_split` (and the method) given its split points as a tensor, whatever made it; and "
         "`F.one_hot(labels)` without `num_classes`, which reads it from the labels' values."
     ),

@@ -1,4 +1,5 @@
-"""GB0033 Data dependent operator: `torch.equal(...) and ...` (GM103, the Python-bool id)."""
+"""GB0033 Data dependent operator: `torch.equal(...) and ...` breaks at the read (GM105); the `and`
+then tests a Python bool."""
 
 import torch
 
@@ -6,7 +7,7 @@ import torch
 class Probe(torch.nn.Module):
     def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         x = x * 2
-        same = torch.equal(x, y) and x.dim() == 1  # graph-break: GB0033 GM103
+        same = torch.equal(x, y) and x.dim() == 1  # graph-break: GB0033 GM105
         return x + same
 
 

@@ -1,0 +1,38 @@
+"""Spellings of `aten.equal` / `allclose` reads beyond `torch.equal(a, b)`: the unbound method, the
+method form of `allclose`, through a module-level alias; near miss: equality of shapes."""
+
+import torch
+from torch import nn
+
+same_values = torch.equal
+
+
+class ProbeUnbound(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        flag = torch.Tensor.equal(x, y)
+        return y, flag
+
+
+class ProbeAllcloseMethod(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        flag = y.allclose(x)
+        return y, flag
+
+
+class ProbeAlias(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        flag = same_values(x, y)
+        return y, flag
+
+
+class ProbeNearMissShapes(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        return y, x.shape == y.shape
+
+
+def inputs():
+    return (torch.randn(4),)
