@@ -18,7 +18,7 @@ in the class, its bases and its subclasses stores a tensor of that rank by const
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Iterator, Mapping, Set
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import tensor_rank
@@ -78,6 +78,7 @@ def needs(
         return right if right is not None and _int(node.left, numbers, resolve) else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return needs(node.operand, loops, numbers, resolve, self_name, top=False)
+    node = node.value if isinstance(node, ast.Expr) else node  # `self.register_buffer(...)`
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -98,7 +99,7 @@ def written_ranks(
     if self_name is None:
         return ()
     ranks: dict[str, set[int | None]] = {}
-    for node in ast.walk(function):
+    for node in _statements(function.body):
         for name, value in _writes(node, self_name):
             ranks.setdefault(name, set()).add(_rank(value, resolve) if value is not None else KEEPS)
     known = {name: found - {KEEPS} or {KEEPS} for name, found in ranks.items()}
@@ -153,6 +154,21 @@ def _holds_rank(program: Program, cls: tuple[str, str], need: str) -> bool:
     return written
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every statement of `body`, nested blocks included: writes are statements, and walking only
+    them (not every expression node, as `ast.walk` does) keeps this cheap on large `__init__`s."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        statement = stack.pop()
+        yield statement
+        for field in ("handlers", "finalbody", "orelse", "body"):
+            block = getattr(statement, field, None)
+            if isinstance(block, list):
+                stack.extend(reversed(block))
+        for case in getattr(statement, "cases", ()):  # `match`
+            stack.extend(reversed(case.body))
+
+
 def _writes(node: ast.AST, self_name: str) -> list[tuple[str, ast.expr | None]]:
     """The attribute writes of one node: (NAME, value), value None for one keeping the rank
     (`self.step += 1`), an unknowable value as a non-tensor constant."""
@@ -169,6 +185,7 @@ def _writes(node: ast.AST, self_name: str) -> list[tuple[str, ast.expr | None]]:
     if isinstance(node, ast.AugAssign) and (name := _held(node.target, self_name)) is not None:
         keeps = isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(node.value, ast.Constant)
         return [(name, None if keeps else unknown)]
+    node = node.value if isinstance(node, ast.Expr) else node  # `self.register_buffer(...)`
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
