@@ -236,8 +236,8 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
         raise ConfigError(f"{source}: baseline must be a path (a string)")
     target = values.get("target_version")
     if target is not None and not (isinstance(target, str) and parse_version(target)):
-        raise ConfigError(f"{source}: target-version must be a Python 3 version such as \"3.11\" or \"py311\", "
-                          f"got {target!r}")
+        raise ConfigError(f"{source}: target-version must be a Python 3 version from 3.7 on, such as \"3.11\" "
+                          f"or \"py311\", got {target!r}")
     verify = values.get("verify", {})
     if not isinstance(verify, dict):
         raise ConfigError(f"{source}: verify must be a table")

@@ -63,6 +63,13 @@ def test_target_version_is_checked() -> None:
         parse_config({"target-version": "3.x"})
 
 
+@pytest.mark.parametrize("typo", ["py31", "3.1", "py36"])
+def test_a_target_version_older_than_any_torch_runs_on_is_refused(typo: str) -> None:
+    """`py31` (for py311) used to be read as Python 3.1, silently judged as before 3.12."""
+    with pytest.raises(ConfigError, match=r"target-version must be a Python 3 version from 3\.7 on"):
+        parse_config({"target-version": typo})
+
+
 def test_a_file_named_from_a_subfolder_is_judged_by_the_project_above(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,10 +21,15 @@ _VERSION = re.compile(r"(?:py)?3\.?(\d{1,2})")
 _LOWER_BOUND = re.compile(r"(?:>=|~=|==|>)\s*3\.(\d{1,2})")
 
 
+# The oldest Python a target can name (ruff's `py37`): `py31` or `3.1` is a typo for 3.11 or 3.10,
+# and judging it as "before 3.12" would hide the mistake.
+_OLDEST_MINOR = 7
+
+
 def parse_version(text: str) -> tuple[int, int] | None:
-    """`3.11`, `311`, `py311` -> (3, 11); None for anything else."""
+    """`3.11`, `311`, `py311` -> (3, 11); None for anything else, and for a 3.x older than 3.7."""
     match = _VERSION.fullmatch(text.strip())
-    return (3, int(match.group(1))) if match else None
+    return (3, int(match.group(1))) if match and int(match.group(1)) >= _OLDEST_MINOR else None
 
 
 def lowest_required(pyproject: Path) -> tuple[int, int] | None:
