@@ -237,16 +237,26 @@ def test_a_star_import_of_a_tree_module_binds_what_it_exports() -> None:
     assert found == {("model.py", row) for row in _marked(package / "model.py")}
 
 
-def test_dynamo_traces_the_star_imported_pow_and_breaks_on_the_print() -> None:
+@pytest.mark.parametrize("package", ["star_package", "star_augmented"])
+def test_dynamo_traces_the_star_imported_functions_and_breaks_on_the_print(package: str) -> None:
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     sys.path.insert(0, str(FIXTURES))
     from ground_truth import Tree, dynamo_breaks, normalise
-    from star_package.model import StarImported  # type: ignore[import-not-found]
 
-    path = FIXTURES / "star_package" / "model.py"
-    explained = dynamo_breaks(StarImported(), (torch.ones(3),), {}, Tree([str(FIXTURES / "star_package")]))
+    model = importlib.import_module(f"{package}.model")
+    module = next(value for name, value in vars(model).items() if name.startswith("Star"))
+    path = FIXTURES / package / "model.py"
+    explained = dynamo_breaks(module(), (torch.ones(3),), {}, Tree([str(FIXTURES / package)]))
     assert {b.location[1] for b in explained.breaks if b.location and b.location[0] == normalise(str(path))} == _marked(path)
+
+
+def test_a_star_import_of_an_all_grown_by_plus_equals_binds_only_its_names() -> None:
+    """`__all__ = ["pow"]` then `__all__ += ["scaled"]`: the star import binds those two, not the
+    module's `print` (main read the `+=` as "every public name", hiding the break on `print`)."""
+    package = FIXTURES / "star_augmented"
+    found = {(Path(f.path).name, f.location.row) for f in check([str(package)]).findings}
+    assert found == {("model.py", row) for row in _marked(package / "model.py")}
 
 
 def test_the_star_imported_module_is_among_the_files_the_summary_read() -> None:

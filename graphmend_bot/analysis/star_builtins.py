@@ -85,23 +85,34 @@ def _exported_builtins(
 
 
 def _all_names(tree: ast.Module) -> frozenset[str] | None:
-    """The names a literal `__all__ = [...]` (or tuple) lists; None without one or when it is computed."""
+    """The names a literal `__all__ = [...]` (or tuple) lists, with what literal `__all__ += [...]`
+    adds; None without one or when it is computed."""
     listed: frozenset[str] | None = None
     for statement in tree.body:
-        if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) and _names_all(statement.target):
+        if isinstance(statement, ast.AugAssign) and _names_all(statement.target):
+            added = _literal_names(statement.value)
+            if listed is None or added is None or not isinstance(statement.op, ast.Add):
+                return None
+            listed |= added
+            continue
+        if isinstance(statement, ast.AnnAssign) and _names_all(statement.target):
             return None
         if not (
             isinstance(statement, ast.Assign) and any(_names_all(target) for target in statement.targets)
         ):
             continue
-        value = statement.value
-        if not isinstance(value, (ast.List, ast.Tuple)):
+        listed = _literal_names(statement.value)
+        if listed is None:
             return None
-        names = [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-        if len(names) != len(value.elts):
-            return None
-        listed = frozenset(names)
     return listed
+
+
+def _literal_names(value: ast.expr | None) -> frozenset[str] | None:
+    """The strings a list or tuple literal holds; None for anything else."""
+    if not isinstance(value, (ast.List, ast.Tuple)):
+        return None
+    names = [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return frozenset(names) if len(names) == len(value.elts) else None
 
 
 def _names_all(target: ast.expr) -> bool:
