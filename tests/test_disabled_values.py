@@ -198,3 +198,45 @@ def test_a_function_rebound_to_its_disabled_self_breaks_where_it_is_called(
     assert dynamo == {(32, "GB0098"), (33, "GB0099")}
     result = check([str(tmp_path / "rebound_disable.py")], None, jobs=1)
     assert {(f.location.row, f.gb_id) for f in result.findings} == dynamo
+
+
+REBOUND_PLAIN = """\
+import torch
+
+eigh = torch.compiler.disable(torch.linalg.eigh)
+eigh = torch.linalg.eigh  # the plain function again
+kept = torch.compiler.disable(torch.linalg.qr)
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inv = torch.compiler.disable(torch.linalg.inv)
+        self.inv = torch.linalg.inv
+
+    def forward(self, x):
+        m = x @ x.T + torch.eye(3)
+        _, vectors = eigh(m)
+        q, _ = kept(vectors)
+        return (self.inv(m) @ q).sum()
+"""
+
+
+def test_a_disabled_value_rebound_to_the_plain_function_is_traced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`eigh = torch.compiler.disable(...)` then `eigh = torch.linalg.eigh` (and the same on
+    `self.inv` in `__init__`): the names hold plain functions, which Dynamo traces. main kept the
+    disable call as their builder and reported both calls (GM620)."""
+    (tmp_path / "rebound_plain.py").write_text(REBOUND_PLAIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from rebound_plain import Model
+
+    try:
+        explained = explain_breaks(Model(), (torch.randn(3, 3),), {}, Tree([str(tmp_path)]))
+    finally:
+        sys.modules.pop("rebound_plain", None)
+    dynamo = {(b.location[1], b.gb_id) for b in explained.breaks if b.location}
+    assert dynamo == {(17, "GB0098")}
+    result = check([str(tmp_path / "rebound_plain.py")], None, jobs=1)
+    assert {(f.location.row, f.gb_id) for f in result.findings} == dynamo

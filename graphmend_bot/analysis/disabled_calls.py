@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.disabled_values import disabling
+from graphmend_bot.analysis.held_contexts import builders
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary
 from graphmend_bot.rules import RULES
 from graphmend_bot.source_lines import physical_lines
@@ -113,9 +114,12 @@ def _disabled_value_names(program: Program) -> frozenset[str]:
 
 def _disabled_value(program: Program, module: str, caller: FunctionSummary, kind: str, name: str) -> str:
     """How the value a call `kind:name` calls is disabled ("recursive", "frame"), "" when it is not
-    known to be one: for `self.NAME`, every builder the class hierarchy has for it must be one."""
+    known to be one: for `self.NAME`, every value the class hierarchy stores there must be one
+    (`self.inv = torch.linalg.inv` after `self.inv = torch.compiler.disable(...)` holds a plain
+    function, which Dynamo traces: its "" joins the ways)."""
     if kind == "self" and caller.class_qualname is not None and name.isidentifier():
-        ways = {disabling(built) for built in program.held_constructors(module, caller.class_qualname, name)}
+        held = builders(program, module, caller.class_qualname, f"self.{name}")
+        ways = {disabling(built) for built in held}
         return ways.pop() if len(ways) == 1 else ""
     if kind in ("name", "dotted"):
         builder = program.module_builder(module, name)

@@ -735,6 +735,7 @@ class _Collector:
         if isinstance(node.value, ast.Dict) and not self._prefix:
             self._registry(node)
         if not isinstance(node.value, ast.Call):
+            self._unbind_disabled(node.targets)
             return
         fields = named_tuples.factory_fields(node.value, self.imports.resolve) if not self._prefix else None
         if fields is not None:
@@ -756,6 +757,15 @@ class _Collector:
                 self._constructors[-1][name], self.classes, self.imports.module.partition(".")[0])
             if is_logger and not self._prefix:
                 self.logger_names.add(name)
+
+    def _unbind_disabled(self, targets: list[ast.expr]) -> None:
+        """`eigh = torch.linalg.eigh` after `eigh = torch.compiler.disable(torch.linalg.eigh)`: the
+        name holds the plain function again, which Dynamo traces (GM620 must not report its calls).
+        Only a disable builder is dropped: the other rules reading builders keep theirs as before."""
+        for target in targets:
+            name = dotted_name(target)
+            if name is not None and disabled_values.disabling(self._constructors[-1].get(name, "")):
+                del self._constructors[-1][name]
 
     def _class_tables(self, node: ast.ClassDef) -> dict[str, tuple[str, ...]]:
         """The dispatch tables a class body binds (ClassSummary.tables), as `_registry` reads them."""
