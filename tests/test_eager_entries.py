@@ -51,7 +51,8 @@ def test_dynamo_breaks_exactly_on_the_marked_lines(fixture: Path) -> None:
 def test_graphmend_reports_exactly_the_marked_lines(fixture: Path) -> None:
     result = check([str(fixture)], None, jobs=1)
     assert not result.errors, result.errors
-    assert {(f.location.row, f.code) for f in result.findings} == expected(fixture)
+    # once each: a read in a loop body (conditional_read's Looped) was reported twice on main
+    assert sorted((f.location.row, f.code) for f in result.findings) == sorted(expected(fixture))
 
 
 def _entry(

@@ -18,7 +18,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.disabled_calls import source_lines
+from graphmend_bot.analysis.disabled_calls import already_seen, source_lines
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.kind import TENSOR
@@ -52,6 +52,7 @@ def cached_property_reads(
     if not cached:
         return found  # most trees: no cached_property is read from traced code
     lines: dict[str, list[str]] = {}
+    reported: set[tuple[FunctionId, int, str]] = set()
     for (fid, index), callees in sorted(
         site for site in targets.items() if site[1] and cached.issuperset(site[1])
     ):
@@ -59,6 +60,8 @@ def cached_property_reads(
         site = caller.calls[index]
         if not site.ref.startswith("getter:") or fid[0] in program.dependency_modules or caller.disabled:
             continue
+        if already_seen(reported, fid, site):
+            continue  # a loop body is summarised once per pass: its reads repeat, the finding does not
         module = program.modules[fid[0]]
         if module.path not in lines:
             lines[module.path] = source_lines(program.source_of, module.path)

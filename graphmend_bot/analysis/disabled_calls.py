@@ -48,7 +48,7 @@ def disabled_function_calls(
         caller = program.function(fid)
         if fid[0] in program.dependency_modules or caller.disabled:
             continue  # a disabled caller runs eagerly: the calls it makes break nothing
-        if _seen(reported, fid, caller.calls[index]):
+        if already_seen(reported, fid, caller.calls[index]):
             continue
         functions = [program.function(callee) for callee in callees]
         module = program.modules[fid[0]]
@@ -82,7 +82,7 @@ def disabled_value_calls(
             if (fid, index) in targets or name.rpartition(".")[2] not in held:
                 continue  # a call that lands on a function of the tree, or of no value held so
             how = _disabled_value(program, fid[0], caller, kind, name)
-            if not how or _seen(reported, fid, site):
+            if not how or already_seen(reported, fid, site):
                 continue
             module = program.modules[fid[0]]
             if module.path not in lines:
@@ -92,7 +92,7 @@ def disabled_value_calls(
     return found
 
 
-def _seen(reported: set[tuple[FunctionId, int, str]], fid: FunctionId, site: CallSite) -> bool:
+def already_seen(reported: set[tuple[FunctionId, int, str]], fid: FunctionId, site: CallSite) -> bool:
     """Whether this call was met already: a loop body is summarised once per pass, so its calls repeat."""
     key = (fid, site.row, site.ref)
     if key in reported:
