@@ -55,8 +55,7 @@ class ExpressionEvaluator(CallResolver):
 
     def _expr_Attribute(self, node: ast.Attribute, env: Env) -> Kind:
         on_self = isinstance(node.value, ast.Name) and node.value.id == self.self_name and node.value.id not in env
-        if self._reads_own_property(node, env):
-            self._class_site(node, f"getter:self>{node.attr}", [])  # a property of this class runs
+        self._property_site(node, env)
         if on_self and node.attr not in V.STATIC_ATTRS:
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)

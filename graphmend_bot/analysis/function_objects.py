@@ -244,6 +244,26 @@ class ObjectTracker(FindingReporter):
             return False
         return node.value.id == (self.self_name or "self")
 
+    def _property_site(self, node: ast.Attribute, env: Env) -> None:
+        """A property of this class runs when `self.NAME` is read, and one of an object it holds
+        when `self.held.NAME` is (`self.scaled.scale`)."""
+        if self._reads_own_property(node, env):
+            self._class_site(node, f"getter:self>{node.attr}", [])
+        elif (held := self._holder_of_property(node, env)) is not None:
+            self._class_site(node, f"getter:attr:{held}>{node.attr}", [])
+
+    def _holder_of_property(self, node: ast.Attribute, env: Env) -> str | None:
+        """NAME of `self.NAME.PROP` reading a property name of this module's classes on an object
+        the method's class holds: the solver finds the getter through what __init__ built there
+        (a cached_property read so breaks as on `self`, GM612)."""
+        holder = node.value
+        if node.attr not in self.properties or not isinstance(holder, ast.Attribute):
+            return None
+        owner = holder.value
+        if isinstance(owner, ast.Name) and owner.id == (self.self_name or "self") and owner.id not in env:
+            return holder.attr
+        return None
+
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
         """A call Python makes for the source: a property read, an operator's dunder. A read keeps
         its row: a getter that breaks on the read itself is reported there (cached_property_reads.py)."""
