@@ -60,7 +60,7 @@ def cached_property_reads(
         site = caller.calls[index]
         if not site.ref.startswith("getter:") or fid[0] in program.dependency_modules or caller.disabled:
             continue
-        if already_seen(reported, fid, site):
+        if already_seen(reported, fid, site) or _read_in_own_init(program, fid, site.ref):
             continue  # a loop body is summarised once per pass: its reads repeat, the finding does not
         module = program.modules[fid[0]]
         if module.path not in lines:
@@ -89,6 +89,16 @@ def _read_in_init(program: Program, getter: FunctionId) -> bool:
     init = program.class_method(getter[0], function.class_qualname, "__init__")
     wanted = f"getter:self>{function.name}"
     return init is not None and any(site.ref == wanted for site in program.function(init).calls)
+
+
+def _read_in_own_init(program: Program, fid: FunctionId, ref: str) -> bool:
+    """The reading method's class's `__init__` reads the same property of the object it holds
+    (`self.first = self.scaled.scale` there, then `self.scaled.scale` in forward): cached by then."""
+    own = program.function(fid).class_qualname
+    if own is None or not ref.startswith("getter:attr:"):
+        return False
+    init = program.class_method(fid[0], own, "__init__")
+    return init is not None and init != fid and any(site.ref == ref for site in program.function(init).calls)
 
 
 def _draft(row: int, name: str, lines: list[str]) -> Draft | None:
