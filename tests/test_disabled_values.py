@@ -7,6 +7,7 @@ nowhere and are not reported."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
@@ -186,18 +187,28 @@ def test_a_function_rebound_to_its_disabled_self_breaks_where_it_is_called(
 ) -> None:
     """`def solve(...)` then `solve = torch.compiler.disable(solve)`: the decorator spelled as a call.
     main took the call for one of the undisabled def and reported nothing."""
-    (tmp_path / "rebound_disable.py").write_text(REBOUND)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    from rebound_disable import Model
-
-    try:
-        explained = explain_breaks(Model(), (torch.randn(3, 3),), {}, Tree([str(tmp_path)]))
-    finally:
-        sys.modules.pop("rebound_disable", None)
-    dynamo = {(b.location[1], b.gb_id) for b in explained.breaks if b.location}
+    dynamo, found = _breaks_and_findings(tmp_path, monkeypatch, "rebound_disable", REBOUND)
     assert dynamo == {(32, "GB0098"), (33, "GB0099")}
-    result = check([str(tmp_path / "rebound_disable.py")], None, jobs=1)
-    assert {(f.location.row, f.gb_id) for f in result.findings} == dynamo
+    assert found == dynamo
+
+
+def _breaks_and_findings(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, name: str, source: str
+) -> tuple[set[tuple[int, str | None]], set[tuple[int, str | None]]]:
+    """(row, gb id) of Dynamo's breaks in module `name` holding `source` (its `Model` run on a 3x3
+    input), and of graphmend's findings there."""
+    (folder / f"{name}.py").write_text(source)
+    monkeypatch.syspath_prepend(str(folder))
+    try:
+        model = importlib.import_module(name).Model()
+        explained = explain_breaks(model, (torch.randn(3, 3),), {}, Tree([str(folder)]))
+    finally:
+        sys.modules.pop(name, None)
+    result = check([str(folder / f"{name}.py")], None, jobs=1)
+    return (
+        {(b.location[1], b.gb_id) for b in explained.breaks if b.location},
+        {(f.location.row, f.gb_id) for f in result.findings},
+    )
 
 
 REBOUND_PLAIN = """\
@@ -228,15 +239,6 @@ def test_a_disabled_value_rebound_to_the_plain_function_is_traced(
     """`eigh = torch.compiler.disable(...)` then `eigh = torch.linalg.eigh` (and the same on
     `self.inv` in `__init__`): the names hold plain functions, which Dynamo traces. main kept the
     disable call as their builder and reported both calls (GM620)."""
-    (tmp_path / "rebound_plain.py").write_text(REBOUND_PLAIN)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    from rebound_plain import Model
-
-    try:
-        explained = explain_breaks(Model(), (torch.randn(3, 3),), {}, Tree([str(tmp_path)]))
-    finally:
-        sys.modules.pop("rebound_plain", None)
-    dynamo = {(b.location[1], b.gb_id) for b in explained.breaks if b.location}
+    dynamo, found = _breaks_and_findings(tmp_path, monkeypatch, "rebound_plain", REBOUND_PLAIN)
     assert dynamo == {(17, "GB0098")}
-    result = check([str(tmp_path / "rebound_plain.py")], None, jobs=1)
-    assert {(f.location.row, f.gb_id) for f in result.findings} == dynamo
+    assert found == dynamo
