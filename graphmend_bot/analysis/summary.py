@@ -50,6 +50,7 @@ from graphmend_bot.analysis.number_keys import NumberKeys
 from graphmend_bot.analysis.parameter_annotations import may_hold_tensor, mentions_tensor
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.tensor_rank import python_number
+from graphmend_bot.analysis.torch_aliases import torch_aliases
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 from graphmend_bot.rules import ALL_RULES_BY_CODE
 from graphmend_bot.source_lines import physical_lines
@@ -141,6 +142,8 @@ def summarize_module(
     imports = Imports(module, is_package)
     collector = _Collector(imports, source, tree, lines)
     collector.visit(tree)
+    for name, resolved in torch_aliases(tree, imports.resolve).items():
+        imports.names.setdefault(name, resolved)  # `same_values = torch.equal`: calls are torch's
     logger_names = frozenset(collector.logger_names)
     module_objects = logger_bindings.module_objects(collector.module_constructors, logger_names)
     resolve = imports.settled_resolve()

@@ -94,6 +94,8 @@ RULE = Rule(
         calls=dict.fromkeys(DATA_DEPENDENT_ATEN_CALLS, _aten_operator),
         torch_functions={
             **dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
+            # the unbound methods, `torch.Tensor.equal(a, b)`: the same call (GB0033 on torch 2.13)
+            **dict.fromkeys((f"Tensor.{name}" for name in DATA_DEPENDENT_BOOL_OPS), _torch_function),
             **dict.fromkeys(TENSOR_FUNCTIONS, _data_dependent_function),
         },
         tensor_methods={
