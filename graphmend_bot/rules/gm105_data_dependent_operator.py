@@ -68,7 +68,8 @@ RULE = Rule(
     gb_id="GB0033",
     summary=(
         "Flags operators whose Python result depends on tensor values, such as `torch.equal` and "
-        "`torch.allclose`, and operators that read tensor values while they run: `torch.cov`, "
+        "`torch.allclose` (spelled `torch.Tensor.equal(a, b)` or through a module-level alias "
+        "`same = torch.equal` too), and operators that read tensor values while they run: `torch.cov`, "
         "`torch.corrcoef` (and the Tensor methods) and `torch.nn.functional.gaussian_nll_loss`, from a "
         "table generated from torch's operator database (vocabulary/data_dependent_ops.py), and the "
         "aten operators that raise called directly (`torch.ops.aten.equal`, "
