@@ -87,6 +87,7 @@ SAMPLES = {
     "torch.backends.mps.is_available": "torch.backends.mps.is_available()", "torch.cpu.is_available": "torch.cpu.is_available()",
     "torch.set_num_threads": "torch.set_num_threads(threads)", "torch.manual_seed": "torch.manual_seed(0)",
     "torch.get_rng_state": "torch.get_rng_state()", "torch.typename": "torch.typename(y)",
+    "torch.autograd.Variable": "torch.autograd.Variable(y)",
     "torch.utils.data.get_worker_info": "torch.utils.data.get_worker_info()", "torch.hub.get_dir": "torch.hub.get_dir()",
     "torch.backends.mkldnn.is_available": "torch.backends.mkldnn.is_available()",
     "torch.nn.utils.rnn.pack_padded_sequence": "torch.nn.utils.rnn.pack_padded_sequence(y.view(3, 1, 1), [3])",

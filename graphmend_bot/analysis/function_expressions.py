@@ -94,7 +94,8 @@ class ExpressionEvaluator(CallResolver):
         if index.nonempty:  # hooks look at keys that may be tensors only
             for check_index in C.INDEXING:
                 check_index(self, node, owner, index)
-        if isinstance(node.value, ast.Attribute) and node.value.attr in V.STATIC_ATTRS:
+        if (isinstance(node.value, ast.Attribute) and node.value.attr in V.STATIC_ATTRS) or (
+                isinstance(node.slice, ast.Constant) and node.slice.value in self.number_keys):  # c["size"]
             return NOT_TENSOR
         if self._reads_tensor_mapping(node.value, env) and not (
             isinstance(node.slice, ast.Constant) and node.slice.value in self.python_keys

@@ -46,9 +46,11 @@ from graphmend_bot.analysis.model import (
     FunctionSummary,
     ModuleSummary,
 )
+from graphmend_bot.analysis.number_keys import NumberKeys
 from graphmend_bot.analysis.parameter_annotations import may_hold_tensor, mentions_tensor
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.tensor_rank import python_number
+from graphmend_bot.analysis.torch_aliases import torch_aliases
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 from graphmend_bot.rules import ALL_RULES_BY_CODE
 from graphmend_bot.source_lines import physical_lines
@@ -140,12 +142,15 @@ def summarize_module(
     imports = Imports(module, is_package)
     collector = _Collector(imports, source, tree, lines)
     collector.visit(tree)
+    for name, resolved in torch_aliases(tree, imports.resolve).items():
+        imports.names.setdefault(name, resolved)  # `same_values = torch.equal`: calls are torch's
     logger_names = frozenset(collector.logger_names)
     module_objects = logger_bindings.module_objects(collector.module_constructors, logger_names)
     resolve = imports.settled_resolve()
     deferred = _deferred_functions(tree) if "reorderable_logging_functions" in source else set()
     functions: dict[str, FunctionSummary] = {}
     python_keys = frozenset(collector.python_keys)
+    number_keys = collector.number_keys.keys()
     top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
     guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve)
     imports.settle_backend_torch(guard_helpers.has_module)
@@ -196,6 +201,7 @@ def summarize_module(
         FunctionAnalyzer(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
+            number_keys,
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -433,6 +439,7 @@ class _Collector:
         # Keys some statement stores a Python value under (`cache["slen"] += x.size(1)`): a dict
         # annotated `Dict[str, Tensor]` does not hold a tensor there whatever it says.
         self.python_keys: set[str] = set()
+        self.number_keys = NumberKeys()  # keys every dict of the module holds a Python number under
         # The names calls building objects pass (given_callables.py), with whether imports resolved each
         self.given: list[tuple[given_callables.GivenArgument, bool]] = []
         self.classes_given: dict[str, dict[str, tuple[int, str]]] = {}  # ClassSummary.given, per class
@@ -484,6 +491,7 @@ class _Collector:
                     self._assign(ast.Assign(targets=[stmt.target], value=stmt.value, lineno=stmt.lineno))
                 if isinstance(stmt, (ast.Assign, ast.AugAssign)):
                     self.python_keys.update(_keys_given_python_values(stmt))
+                self.number_keys.read(stmt)
                 if isinstance(stmt, (ast.Assign, ast.Expr)) and isinstance(stmt.value, ast.Call):
                     self.given += given_callables.construction_arguments(
                         stmt.value, self.imports.resolve, self._method_class[-1])

@@ -18,7 +18,11 @@ elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.de
 tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering);
 a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers,
 and its element `torch.randint(0, n, (1,))[0]` is 0-d);
-the loop variable over a 1-d tensor by construction (`iterates_scalars`: `for i in torch.arange(n)`), in
+what is 1-d by construction (`iterates_scalars`): `torch.arange`, `torch.randperm`, a flattened
+tensor (`x.flatten()`, `x.view(-1)`, `x.reshape(-1)`, `torch.flatten(x)`; `flatten(1)` is not), and of
+a 1-d one its `argsort()`, a slice, each of `sort()`'s and `topk(k)`'s pair (`.indices`, `[1]`):
+measured on torch 2.13, benchmarks/spellings/dd_flat_ranks.py;
+the loop variable over a 1-d tensor by construction (`for i in torch.arange(n)`), in
 a comprehension too, and through `enumerate`/`zip` (`loop_scalars`); an element of one (`perm[0]`).
 """
 
@@ -48,6 +52,16 @@ _RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "t
 _CLAMP_FUNCTIONS = frozenset({"torch.clamp", "torch.clip"})
 # Factories whose result is always 1-d: iterating over one yields 0-d tensors.
 _ONE_DIMENSIONAL_FACTORIES = frozenset({"torch.arange", "torch.randperm"})
+# 1-d whatever the receiver's rank: `x.flatten()`, `x.ravel()` with no argument (`flatten(1)` keeps
+# two dims), `x.view(-1)`, `x.reshape(-1)`; and the torch functions of one tensor.
+_FLATTENING_METHODS = frozenset({"flatten", "ravel"})
+_RESHAPING_METHODS = frozenset({"view", "reshape"})
+_FLATTENING_FUNCTIONS = frozenset({"torch.flatten", "torch.ravel"})
+# Of a 1-d receiver, 1-d: its permutation (`argsort`), a cast, a copy, a flip; `sort`/`topk` give a
+# (values, indices) pair of 1-d tensors, read as `.values`/`.indices` or `[0]`/`[1]`.
+_ONE_DIMENSIONAL_KEEPING_METHODS = frozenset({"argsort", "long", "int", "detach", "clone", "contiguous", "flip"})
+_PAIRS_OF_ONE_DIMENSIONAL = frozenset({"sort", "topk"})
+_PAIR_FIELDS = frozenset({"values", "indices"})
 
 Resolve = Callable[[ast.expr], str | None]
 
@@ -83,9 +97,21 @@ def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> boo
     by gathering, which traces."""
     if isinstance(node, ast.Name):
         return node.id in vectors
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # `order[:k]`
+        return iterates_scalars(node.value, vectors, resolve)
+    if isinstance(node, ast.Subscript) and _int(node.slice):  # `order.sort()[1]`
+        return _pair_of_one_dimensional(node.value, vectors, resolve)
+    if isinstance(node, ast.Attribute) and node.attr in _PAIR_FIELDS:  # `order.topk(k).indices`
+        return _pair_of_one_dimensional(node.value, vectors, resolve)
     if not isinstance(node, ast.Call):
         return False
     name = resolve(node.func)
+    if name is None and isinstance(node.func, ast.Attribute):
+        return _one_dimensional_method(node, node.func, vectors, resolve)
+    if name in _FLATTENING_FUNCTIONS:
+        return len(node.args) == 1 and not node.keywords
+    if name == "torch.argsort":
+        return bool(node.args) and iterates_scalars(node.args[0], vectors, resolve)
     if name == "torch.tensor":
         values = node.args[0] if node.args else None
         return isinstance(values, (ast.List, ast.Tuple)) and all(python_number(v, resolve=resolve) for v in values.elts)
@@ -93,6 +119,27 @@ def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> boo
         sizes = _sizes(node)
         return len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)) and len(sizes[0].elts) == 1
     return name in _ONE_DIMENSIONAL_FACTORIES
+
+
+def _one_dimensional_method(call: ast.Call, func: ast.Attribute, vectors: Set[str], resolve: Resolve) -> bool:
+    """`x.flatten()`, `x.view(-1)`, and of a 1-d receiver `order.argsort()`, `order.long()`."""
+    if func.attr in _FLATTENING_METHODS:
+        return not call.args and not call.keywords
+    if func.attr in _RESHAPING_METHODS:
+        return len(call.args) == 1 and not call.keywords and _minus_one(call.args[0])
+    return func.attr in _ONE_DIMENSIONAL_KEEPING_METHODS and iterates_scalars(func.value, vectors, resolve)
+
+
+def _pair_of_one_dimensional(node: ast.expr, vectors: Set[str], resolve: Resolve) -> bool:
+    """`v.sort()`, `v.topk(k)`, `torch.sort(v)`, `torch.topk(v, k)` of a 1-d `v`: each of the pair is 1-d."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = resolve(node.func)
+    if name is None and isinstance(node.func, ast.Attribute) and node.func.attr in _PAIRS_OF_ONE_DIMENSIONAL:
+        return iterates_scalars(node.func.value, vectors, resolve)
+    if name in ("torch.sort", "torch.topk"):
+        return bool(node.args) and iterates_scalars(node.args[0], vectors, resolve)
+    return False
 
 
 def loop_scalars(target: ast.expr, iterable: ast.expr, vectors: Set[str], resolve: Resolve) -> list[str]:
@@ -191,6 +238,11 @@ def _empty_size(call: ast.Call) -> bool:
 def _sizes(call: ast.Call) -> list[ast.expr]:
     """The size of a `torch.randint` call: the last of two or three positional arguments, or `size=`."""
     return [k.value for k in call.keywords if k.arg == "size"] or (call.args[-1:] if len(call.args) in (2, 3) else [])
+
+
+def _minus_one(node: ast.expr) -> bool:
+    operand = node.operand if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) else None
+    return isinstance(operand, ast.Constant) and type(operand.value) is int and operand.value == 1
 
 
 def _int(node: ast.expr) -> bool:

@@ -68,7 +68,8 @@ RULE = Rule(
     gb_id="GB0033",
     summary=(
         "Flags operators whose Python result depends on tensor values, such as `torch.equal` and "
-        "`torch.allclose`, and operators that read tensor values while they run: `torch.cov`, "
+        "`torch.allclose` (spelled `torch.Tensor.equal(a, b)` or through a module-level alias "
+        "`same = torch.equal` too), and operators that read tensor values while they run: `torch.cov`, "
         "`torch.corrcoef` (and the Tensor methods) and `torch.nn.functional.gaussian_nll_loss`, from a "
         "table generated from torch's operator database (vocabulary/data_dependent_ops.py), and the "
         "aten operators that raise called directly (`torch.ops.aten.equal`, "
@@ -94,6 +95,8 @@ RULE = Rule(
         calls=dict.fromkeys(DATA_DEPENDENT_ATEN_CALLS, _aten_operator),
         torch_functions={
             **dict.fromkeys(DATA_DEPENDENT_BOOL_OPS, _torch_function),
+            # the unbound methods, `torch.Tensor.equal(a, b)`: the same call (GB0033 on torch 2.13)
+            **dict.fromkeys((f"Tensor.{name}" for name in DATA_DEPENDENT_BOOL_OPS), _torch_function),
             **dict.fromkeys(TENSOR_FUNCTIONS, _data_dependent_function),
         },
         tensor_methods={

@@ -116,7 +116,8 @@ RULE = Rule(
         "value Dynamo does not fold (`torch.get_num_threads()`, `torch.initial_seed()`, "
         "`torch.result_type()`, `torch.get_device()`, ...) or that it skips (`torch.set_num_threads()`, "
         "`torch.manual_seed()`, `torch.get_rng_state()`, `torch.set_rng_state()`, `torch.cuda.manual_seed_all()`, "
-        "`torch.nn.utils.rnn.pack_padded_sequence()`/`pad_packed_sequence()`, `torch.jit.isinstance()`, ...); the builtins `globals()`, `dir()`, "
+        "`torch.nn.utils.rnn.pack_padded_sequence()`/`pad_packed_sequence()`, `torch.jit.isinstance()`, "
+        "the deprecated `torch.autograd.Variable(...)`, ...); the builtins `globals()`, `dir()`, "
         "`exec()`, `compile()`, `memoryview()`, `bytes()` and `bytearray()`; `types.SimpleNamespace(...)`."
     ),
     why=(

@@ -293,6 +293,8 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
         "torch.set_num_threads", "torch.manual_seed", "torch.get_rng_state", "torch.typename",
         "torch.utils.data.get_worker_info", "torch.hub.get_dir", "torch.backends.mkldnn.is_available",
     ), _SKIPPED),
+    # the deprecated wrapper, a no-op since torch 0.4 (older libraries' `Variable(torch.zeros(n))`)
+    "torch.autograd.Variable": _SKIPPED,
     # torch functions trace_rules' manual map marks SkipFunctionVariable, whatever their arguments:
     # packing variable-length batches for an RNN (`pad_sequence` traces), TorchScript's refined
     # isinstance (`torch.jit.is_scripting` traces), and reseeding or restoring the global RNGs.
