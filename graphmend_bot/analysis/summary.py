@@ -383,6 +383,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.typed_dict_drafts = []
     summary.pydantic_drafts = []
     summary.getattribute_drafts = []
+    summary.dispatch_mode_drafts = []
     summary.apply_drafts = []
     summary.entered_manager_drafts = []
     summary.built_manager_drafts = []
