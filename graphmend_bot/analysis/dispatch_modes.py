@@ -38,23 +38,15 @@ def dispatch_mode_entries(program: Program) -> list[TracedDraft]:
             continue
         for site, draft in function.dispatch_mode_drafts:
             named = program._resolve_dotted(fid[0], function.calls[site].ref.partition(":")[2])
-            if (
-                named is not None
-                and named[0] == "class"
-                and _is_dispatch_mode(program, named[1], named[2], set())
-            ):
+            if named is not None and named[0] == "class" and _is_dispatch_mode(program, (named[1], named[2])):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 
-def _is_dispatch_mode(program: Program, module: str, qualname: str, seen: set[tuple[str, str]]) -> bool:
-    if (module, qualname) in seen:
-        return False  # a cycle of bases
-    seen.add((module, qualname))
-    for base in program.modules[module].classes[qualname].bases:
-        if base in DISPATCH_MODES:
-            return True
-        named = program._resolve_dotted(module, base)
-        if named is not None and named[0] == "class" and _is_dispatch_mode(program, named[1], named[2], seen):
-            return True
-    return False
+def _is_dispatch_mode(program: Program, cls: tuple[str, str]) -> bool:
+    """The class, or one of its bases in the tree, names a dispatch mode among its bases."""
+    return any(
+        base in DISPATCH_MODES
+        for module, qualname in (cls, *program.hierarchy.ancestors(cls))
+        for base in program.modules[module].classes[qualname].bases
+    )
