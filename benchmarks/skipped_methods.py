@@ -26,6 +26,10 @@ property) is measured twice, like the functions, with text for each required arg
 - inherited: on a held instance of a subclass that adds nothing (`class Sampler(random.Random)`),
   the way a class of the checked tree inherits the method (Dynamo models a `random.Random` it is
   given, and refuses `Random.uniform` of a subclass's: GB0008).
+The synchronization objects a library holds (`SYNCHRONIZATION`) are measured the same way, with the
+methods their `__init__` binds on the instance (`Condition.acquire` is its lock's), and a
+construction of one in the frame that Dynamo refuses (`threading.Event()`, `queue.Queue()`: their
+`__init__` builds a lock) enters `REFUSED_BUILDS` with its id.
 A method enters a table when Dynamo refuses it as a skipped function (GB0007 or GB0008), and
 not when the same call with a class or a list argument traces (argument-dependent, as for the
 functions); or when it refuses it with another id (`datetime.timedelta.total_seconds`, GB0156
@@ -151,6 +155,16 @@ def methods(cls: type) -> Iterator[tuple[str, int | None]]:
         yield name, required_positionals(getattr(cls, name))
 
 
+def instance_methods(builder: object) -> Iterator[tuple[str, int | None]]:
+    """(name, required positional arguments) of each public callable the instance's `__init__` binds
+    on it, which `methods` (reading the class) does not see: `Condition` binds its lock's `acquire`
+    and `release` as its own."""
+    instance = eval(f"builder({construction(builder)})")
+    for name, value in sorted(getattr(instance, "__dict__", {}).items()):
+        if not name.startswith("_") and callable(value) and not isinstance(value, type):
+            yield name, required_positionals(value)
+
+
 def required_positionals(method: object) -> int | None:
     """Required positional arguments past `self`; None for a C method without a signature (called
     with none when measured)."""
@@ -215,17 +229,27 @@ def subclass(cls: type) -> type | None:
 
 
 def measure_synchronization(
-    by_type: dict[str, str], held: dict[str, str], built: dict[str, str], inherited: dict[str, str]
+    by_type: dict[str, str],
+    held: dict[str, str],
+    built: dict[str, str],
+    inherited: dict[str, str],
+    refused_builds: dict[str, str],
 ) -> None:
     """SYNCHRONIZATION's methods on a held instance and, for a class, on a held instance of a
-    subclass. Building one in the frame is refused (a skipped callee): the object then reaches the
-    frame Dynamo resumes in as an input, held, so its built entry is the held one."""
+    subclass. Building one in the frame is refused (a skipped callee, recorded in `refused_builds`):
+    the object then reaches the frame Dynamo resumes in as an input, held, so its built entry is the
+    held one."""
     for dotted in SYNCHRONIZATION:
         module_name, _, attribute = dotted.rpartition(".")
         builder = getattr(importlib.import_module(module_name), attribute)
         sub = subclass(builder) if isinstance(builder, type) else None
-        built_here = not is_refusal(refusal(builder, "", f"obj = Cls({construction(builder)})", by_type))
-        for method, required in methods(instance_type(builder)):
+        building = refusal(builder, "", f"obj = Cls({construction(builder)})", by_type)
+        built_here = not is_refusal(building)
+        if not built_here:
+            refused_builds[dotted] = building
+        for method, required in sorted(
+            {**dict(methods(instance_type(builder))), **dict(instance_methods(builder))}.items()
+        ):
             if method in WAITING:
                 continue
             if is_refusal(gb_id := measure(builder, method, required, "HELD", "", by_type, True)):
@@ -238,13 +262,14 @@ def measure_synchronization(
                 inherited[f"{dotted}.{method}"] = gb_id
 
 
-def build() -> tuple[str, dict[str, str], dict[str, str], dict[str, str]]:
+def build() -> tuple[str, dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
     import torch
 
     by_type = gb_ids_by_type()
     held: dict[str, str] = {}
     built: dict[str, str] = {}
     inherited: dict[str, str] = {}
+    refused_builds: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as scratch:
         here = os.getcwd()
         os.chdir(scratch)  # what a construction or a traced method writes lands here
@@ -271,13 +296,19 @@ def build() -> tuple[str, dict[str, str], dict[str, str], dict[str, str]]:
                             gb_id := measure(sub, method, required, "HELD", "", by_type)
                         ):
                             inherited[f"{dotted}.{method}"] = gb_id
-            measure_synchronization(by_type, held, built, inherited)
+            measure_synchronization(by_type, held, built, inherited, refused_builds)
         finally:
             os.chdir(here)
-    return torch.__version__.split("+")[0], held, built, inherited
+    return torch.__version__.split("+")[0], held, built, inherited, refused_builds
 
 
-def render(version: str, held: dict[str, str], built: dict[str, str], inherited: dict[str, str]) -> str:
+def render(
+    version: str,
+    held: dict[str, str],
+    built: dict[str, str],
+    inherited: dict[str, str],
+    refused_builds: dict[str, str],
+) -> str:
     return f'''"""Generated by benchmarks/skipped_methods.py from torch {version}; do not edit.
 
 Methods of standard-library classes a traced frame cannot call, `module.Class.method`, each measured
@@ -285,7 +316,8 @@ with `fullgraph=True` and refused with the graph-break id given (a required argu
 `HELD_METHODS` on an instance built outside the compiled frame (a global, an attribute set in
 `__init__`), `BUILT_METHODS` on one built in the frame, `INHERITED_METHODS` on a held instance of a
 subclass that adds nothing (`class Sampler(random.Random): ...`: Dynamo models some standard-library
-objects itself, but not their subclasses').
+objects itself, but not their subclasses'). `REFUSED_BUILDS`: the synchronization classes whose
+construction in the frame Dynamo refuses (`threading.Event()`: its `__init__` builds a lock).
 """
 
 TORCH_VERSION = "{version}"
@@ -300,6 +332,10 @@ BUILT_METHODS: dict[str, str] = {{
 
 INHERITED_METHODS: dict[str, str] = {{
 {render_entries(inherited)}
+}}
+
+REFUSED_BUILDS: dict[str, str] = {{
+{render_entries(refused_builds)}
 }}
 '''
 

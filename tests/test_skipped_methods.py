@@ -19,6 +19,7 @@ from graphmend_bot.vocabulary.skipped_methods import (
     BUILT_METHODS,
     HELD_METHODS,
     INHERITED_METHODS,
+    REFUSED_BUILDS,
     TORCH_VERSION,
 )
 
@@ -194,3 +195,34 @@ def test_inherited_stdlib_method_of_a_held_object(
     assert {
         (row, gb_id) for row, code, gb_id in graphmend_findings(source, tmp_path) if code == "GM640"
     } == expected
+
+
+SYNCHRONIZATION_IMPORTS = "import queue\nimport threading\n"
+
+
+@pytest.mark.parametrize(
+    ("init", "call", "expected"),
+    [
+        # building one in the frame: its `__init__` builds a lock (REFUSED_BUILDS)
+        ("pass", "threading.Event()", REFUSED_BUILDS["threading.Event"]),
+        ("pass", "queue.Queue()", REFUSED_BUILDS["queue.Queue"]),
+        # a Condition's `acquire` is its lock's, bound on the instance by `__init__`
+        ("self._cond = threading.Condition()", "self._cond.acquire()", HELD_METHODS["threading.Condition.acquire"]),
+    ],
+)
+def test_synchronization_object_built_or_held_breaks_and_is_reported(
+    init: str, call: str, expected: str, tmp_path: Path
+) -> None:
+    model, line = _model(init, call)
+    source = SYNCHRONIZATION_IMPORTS + model
+    line += SYNCHRONIZATION_IMPORTS.count("\n")
+    assert dynamo_breaks(source, tmp_path) == {(line, expected)}
+    assert (line, "GM640", expected) in graphmend_findings(source, tmp_path)
+
+
+def test_held_event_is_set_is_not_judged(tmp_path: Path) -> None:
+    """`Event.is_set()` on a held event traces; only measured refusals are reported."""
+    model, _ = _model("self._done = threading.Event()", "self._done.is_set()")
+    source = SYNCHRONIZATION_IMPORTS + model
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()

@@ -1,11 +1,11 @@
-"""Module-level names bound once to a torch attribute resolve as that attribute (torch_aliases.py)."""
+"""Module-level names bound once to a torch attribute resolve as that attribute (module_aliases.py)."""
 
 from __future__ import annotations
 
 import ast
 
 from graphmend_bot.analysis.summary import Imports
-from graphmend_bot.analysis.torch_aliases import torch_aliases
+from graphmend_bot.analysis.module_aliases import module_aliases
 
 SOURCE = """
 import torch
@@ -30,7 +30,7 @@ def aliases() -> dict[str, str]:
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             imports.add(stmt)
-    return torch_aliases(tree, imports.resolve)
+    return module_aliases(tree, imports.resolve, set(imports.names))
 
 
 def test_names_bound_once_to_torch_attributes_are_aliases() -> None:

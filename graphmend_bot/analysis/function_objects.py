@@ -42,6 +42,10 @@ class ObjectTracker(FindingReporter):
         if draft is not None:
             self.summary.held_rank_drafts.append((tuple(sorted(wanted)), draft))
 
+    def report_if_enters_dispatch_mode(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """`with Mode():`: the draft stands when the call builds a TorchDispatchMode of the tree (dispatch_modes.py)."""
+        self._class_call_draft(self.summary.dispatch_mode_drafts, rule, call, message)
+
     def _value_classes(self, targets: list[ast.expr], value: ast.expr, env: Env) -> dict[str, str]:
         """The class refs `covar = self.lazy_covariance_matrix`, `c = covar.evaluate_kernel()` and
         `mean, covar = d.mean, d.lazy_covariance_matrix` bind (value_class.py). Constructor calls

@@ -162,6 +162,9 @@ class FunctionSummary:
     # (call site, draft) of a call that may build a class defining `__getattribute__` (`Record(...)`):
     # it stands when the site resolves to one (analysis/getattribute_classes.py).
     getattribute_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (call site, draft) of a call a `with` enters that may build a class (`with Tracer():`): it
+    # stands when the site resolves to a TorchDispatchMode subclass of the tree (analysis/dispatch_modes.py).
+    dispatch_mode_drafts: list[tuple[int, Draft]] = field(default_factory=list)
     # (call site, draft) of a `Fn.apply(...)` call: it stands when Fn resolves to an autograd.Function
     # Dynamo cannot apply, with that class's id and message (analysis/autograd_functions.py).
     apply_drafts: list[tuple[int, Draft]] = field(default_factory=list)

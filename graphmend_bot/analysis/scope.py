@@ -27,6 +27,7 @@ from graphmend_bot.analysis.class_resolution import property_getters, value_clas
 from graphmend_bot.analysis.compile_helpers import helper_compiled_roots
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls, disabled_value_calls
+from graphmend_bot.analysis.dispatch_modes import dispatch_mode_entries
 from graphmend_bot.analysis.eager_entries import traced_only
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
@@ -1185,6 +1186,7 @@ class Program:
         result += typed_dict_constructions(self)
         result += pydantic_constructions(self)
         result += getattribute_constructions(self)
+        result += dispatch_mode_entries(self)
         result += untraceable_applies(self)
         result += object_method_super_calls(self)
         result += object_operations(self, solver.holds)

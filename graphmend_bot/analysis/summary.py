@@ -46,11 +46,11 @@ from graphmend_bot.analysis.model import (
     FunctionSummary,
     ModuleSummary,
 )
+from graphmend_bot.analysis.module_aliases import module_aliases
 from graphmend_bot.analysis.number_keys import NumberKeys
 from graphmend_bot.analysis.parameter_annotations import may_hold_tensor, mentions_tensor
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.tensor_rank import python_number
-from graphmend_bot.analysis.torch_aliases import torch_aliases
 from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
 from graphmend_bot.rules import ALL_RULES_BY_CODE
 from graphmend_bot.source_lines import physical_lines
@@ -98,6 +98,12 @@ class Imports:
             elif base:
                 self.star_modules.append(base)
 
+    def add_aliases(self, aliases: dict[str, str]) -> None:
+        """Module-level names bound once to an imported name (analysis/module_aliases.py) resolve
+        as that name does."""
+        for name, qualified in aliases.items():
+            self.names.setdefault(name, qualified)
+
     def settle_backend_torch(self, has_module: Callable[[str], bool | None]) -> None:
         """`from ..backend import torch` where the package has no module `backend.torch` is torch:
         a backend module that binds the framework at run time (DeepXDE's `backend/__init__.py`
@@ -142,8 +148,7 @@ def summarize_module(
     imports = Imports(module, is_package)
     collector = _Collector(imports, source, tree, lines)
     collector.visit(tree)
-    for name, resolved in torch_aliases(tree, imports.resolve).items():
-        imports.names.setdefault(name, resolved)  # `same_values = torch.equal`: calls are torch's
+    imports.add_aliases(module_aliases(tree, imports.resolve, set(imports.names)))
     logger_names = frozenset(collector.logger_names)
     module_objects = logger_bindings.module_objects(collector.module_constructors, logger_names)
     resolve = imports.settled_resolve()
@@ -381,6 +386,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.typed_dict_drafts = []
     summary.pydantic_drafts = []
     summary.getattribute_drafts = []
+    summary.dispatch_mode_drafts = []
     summary.apply_drafts = []
     summary.entered_manager_drafts = []
     summary.built_manager_drafts = []

@@ -238,6 +238,12 @@ class Checker(Protocol):
         `__getattribute__`, which only the scope solver knows (analysis/getattribute_classes.py)."""
         ...
 
+    def report_if_enters_dispatch_mode(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, which a `with` enters, standing when what it calls is a
+        TorchDispatchMode subclass of the tree, which only the scope solver knows
+        (analysis/dispatch_modes.py)."""
+        ...
+
     def report_if_apply_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`Fn.apply(x)`), standing when Fn is an autograd.Function whose
         `apply` Dynamo refuses, which only the scope solver knows (analysis/autograd_functions.py);

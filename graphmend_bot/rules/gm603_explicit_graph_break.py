@@ -4,7 +4,9 @@ Measured on torch 2.13 (tests/coverage_probes/gb0025_*, gb4297_*): `torch._dynam
 breaks with GB0025, `torch._dynamo.skip_frame()` with GB4297 (Dynamo then runs the whole frame
 eagerly), `torch._dynamo.step_unsupported()` with GB4636 after at least two traced ops of the frame
 (gb4636_*; before them, or in an inlined call, Dynamo names it GB0275 "with empty checkpoint" and
-skips the frame: the same line breaks either way).
+skips the frame: the same line breaks either way). A module-level alias bound once
+(`_sync = torch._dynamo.graph_break`) resolves as the name it aliases (analysis/module_aliases.py;
+gb0025_graph_break_alias).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ RULE = Rule(
     other_gb_ids=(SKIP_FRAME, STEP_UNSUPPORTED),
     summary=(
         "Flags `torch._dynamo.graph_break()`, `torch._dynamo.skip_frame()` and "
-        "`torch._dynamo.step_unsupported()`."
+        "`torch._dynamo.step_unsupported()`, also through a module-level alias "
+        "(`_sync = torch._dynamo.graph_break`)."
     ),
     why=(
         "It asks for a graph break (`skip_frame()`: for the whole function, which then runs "

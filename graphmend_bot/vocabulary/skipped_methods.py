@@ -5,7 +5,8 @@ with `fullgraph=True` and refused with the graph-break id given (a required argu
 `HELD_METHODS` on an instance built outside the compiled frame (a global, an attribute set in
 `__init__`), `BUILT_METHODS` on one built in the frame, `INHERITED_METHODS` on a held instance of a
 subclass that adds nothing (`class Sampler(random.Random): ...`: Dynamo models some standard-library
-objects itself, but not their subclasses').
+objects itself, but not their subclasses'). `REFUSED_BUILDS`: the synchronization classes whose
+construction in the frame Dynamo refuses (`threading.Event()`: its `__init__` builds a lock).
 """
 
 TORCH_VERSION = "2.13.0"
@@ -775,8 +776,10 @@ HELD_METHODS: dict[str, str] = {
         "tempfile.SpooledTemporaryFile.writable",
         "tempfile.SpooledTemporaryFile.write",
         "tempfile.SpooledTemporaryFile.writelines",
+        "threading.Condition.acquire",
         "threading.Condition.notify",
         "threading.Condition.notify_all",
+        "threading.Condition.release",
         "threading.Lock.acquire",
         "threading.Lock.acquire_lock",
         "threading.Lock.locked",
@@ -994,8 +997,10 @@ BUILT_METHODS: dict[str, str] = {
         "shlex.shlex.get_token",
         "shlex.shlex.pop_source",
         "shlex.shlex.read_token",
+        "threading.Condition.acquire",
         "threading.Condition.notify",
         "threading.Condition.notify_all",
+        "threading.Condition.release",
         "threading.Lock.acquire",
         "threading.Lock.acquire_lock",
         "threading.Lock.locked",
@@ -1735,8 +1740,10 @@ INHERITED_METHODS: dict[str, str] = {
         "tempfile.SpooledTemporaryFile.writable",
         "tempfile.SpooledTemporaryFile.write",
         "tempfile.SpooledTemporaryFile.writelines",
+        "threading.Condition.acquire",
         "threading.Condition.notify",
         "threading.Condition.notify_all",
+        "threading.Condition.release",
         "wave.Wave_write.close",
         "weakref.WeakValueDictionary.setdefault",
         "xdrlib.BytesIO.close",
@@ -1776,4 +1783,21 @@ INHERITED_METHODS: dict[str, str] = {
     **dict.fromkeys((
         "csv.Sniffer.sniff",
     ), "GB8977"),
+}
+
+REFUSED_BUILDS: dict[str, str] = {
+    **dict.fromkeys((
+        "queue.LifoQueue",
+        "queue.PriorityQueue",
+        "queue.Queue",
+        "threading.BoundedSemaphore",
+        "threading.Event",
+        "threading.Lock",
+        "threading.Semaphore",
+    ), "GB0007"),
+    **dict.fromkeys((
+        "queue.SimpleQueue",
+        "threading.Condition",
+        "threading.RLock",
+    ), "GB0156"),
 }

@@ -1,0 +1,61 @@
+"""Module-level aliases of imported names: `_gb = torch._dynamo.graph_break`, `Tensor = torch.Tensor`.
+
+Such a name holds the very object the import names, so a call through it is the call it aliases:
+Dynamo breaks on `_gb()` exactly as on `torch._dynamo.graph_break()` (GB0025, measured on torch 2.13
+in benchmarks/spellings/pm_graph_break_alias.py and tests/coverage_probes/gb0025_graph_break_alias.py).
+Only a name bound once in the whole module, by a top-level assignment of a dotted name whose head
+is imported, and never declared `global` in a function, is taken: any other binding (a second
+assignment, a loop target, a `def`, an assignment under `if`/`try`) may leave it holding
+something else when traced code calls it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from graphmend_bot.vocabulary.dotted_names import dotted_name
+
+
+def module_aliases(
+    tree: ast.Module, resolve: Callable[[ast.expr], str | None], imported: set[str]
+) -> dict[str, str]:
+    """name -> the qualified name it aliases, for each top-level `NAME = dotted.name` that is the
+    name's only binding in the module (`imported`: names the imports bind, never taken)."""
+    candidates: dict[str, str] = {}
+    for statement in tree.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(target := statement.targets[0], ast.Name)
+            and target.id not in imported
+            and dotted_name(statement.value) is not None
+            and (qualified := resolve(statement.value)) is not None
+        ):
+            candidates[target.id] = qualified
+    if not candidates:
+        return {}
+    bindings = _bindings(tree, candidates.keys())
+    return {name: qualified for name, qualified in candidates.items() if bindings[name] == 1}
+
+
+def _bindings(tree: ast.Module, names: Iterable[str]) -> Counter[str]:
+    """How many times each of `names` is bound anywhere in the module; a `global` declaration
+    counts twice (a function may rebind it)."""
+    counts: Counter[str] = Counter()
+    wanted = set(names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id in wanted:
+            counts[node.id] += 1
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in wanted:
+            counts[node.name] += 1
+        elif isinstance(node, ast.Global):
+            counts.update(2 * [name for name in node.names if name in wanted])
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            counts.update(
+                bound
+                for alias in node.names
+                if (bound := alias.asname or alias.name.partition(".")[0]) in wanted
+            )
+    return counts
