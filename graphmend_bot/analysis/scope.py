@@ -132,6 +132,7 @@ class Program:
         self._bases_found: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._wrappers_found: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         self._factory_instances_found: dict[tuple[FunctionId, int], list[tuple[str, str]]] = {}
+        self._classes_by_name: dict[str, list[tuple[str, str]]] | None = None  # _named_class
         # per `__init__`, (place or keyword, module, name) of what its builders pass (given_values)
         self._given_to: dict[FunctionId, list[tuple[str, str, str]]] | None = None
         # (dotted name called, method) pairs resolved through a module-level instance (instance_bound)
@@ -353,10 +354,24 @@ class Program:
         factory function it names returns instances of (`make_dist(...)`)."""
         found = self._resolve_dotted(module, callee.removeprefix("typed:"))
         if found is None:
-            return []
+            return self._named_class(callee.removeprefix("typed:")) if callee.startswith("typed:") else []
         if found[0] == "class":
             return [(found[1], found[2])]
         return [] if callee.startswith("typed:") else self._factory_instances((found[1], found[2]))
+
+    def _named_class(self, name: str) -> list[tuple[str, str]]:
+        """The one top-level class of the tree named `name` when the module naming it does not
+        import it: a docstring's type (`model (:obj:`System`)`) is a cross-reference Sphinx
+        resolves across the package. Two classes of that name resolve to neither."""
+        if self._classes_by_name is None:
+            self._classes_by_name = {}
+            for mod, summary in self.modules.items():
+                if mod not in self.dependency_modules:
+                    for cls in summary.classes:
+                        if "." not in cls:
+                            self._classes_by_name.setdefault(cls, []).append((mod, cls))
+        found = self._classes_by_name.get(name, [])
+        return found if len(found) == 1 else []
 
     def _made_by_own_factory(self, module: str, class_qualname: str, constructor: str) -> list[tuple[str, str]]:
         """The in-tree classes `self.NAME = self.make()` may hold in an instance of the class:

@@ -36,6 +36,7 @@ from graphmend_bot.analysis import (
     typed_dicts,
 )
 from graphmend_bot.analysis.code_text import function_text
+from graphmend_bot.analysis.documented_types import documented_classes
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers, package_root
@@ -196,6 +197,7 @@ def summarize_module(
         FunctionAnalyzer(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
+            _typed_attributes(collector.classes.get(class_qualname or "")),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -310,6 +312,13 @@ def _enclosing_nodes(
     while (qualname := collector.enclosing.get(qualname, "")) in nodes:
         found.append(nodes[qualname])
     return tuple(found)
+
+
+def _typed_attributes(summary: ClassSummary | None) -> frozenset[str]:
+    """The attributes a class's `__init__` stores an instance of a named class in (`typed:`)."""
+    if summary is None:
+        return frozenset()
+    return frozenset(name for name, held in summary.attributes.items() if held.startswith("typed:"))
 
 
 def _deferred_functions(tree: ast.Module) -> set[str]:
@@ -558,7 +567,7 @@ class _Collector:
                 self._elements_built(stmt, attributes)
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
-            typed_params = self._class_annotations(stmt.args)
+            typed_params = {**self._documented_classes(node, stmt), **self._class_annotations(stmt.args)}
             local_names = _BoundNames(stmt)  # __init__'s parameters and locals
             for child in _statements(stmt):
                 if isinstance(child, (ast.Expr, ast.Assign)) and (hooks := bound_methods.forward_hook_names(child.value)):
@@ -660,6 +669,14 @@ class _Collector:
             if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
                 found[arg.arg] = self.imports.resolve(annotation) or name
         return found
+
+    def _documented_classes(self, node: ast.ClassDef, init: ast.FunctionDef) -> dict[str, str]:
+        """Unannotated parameters of `__init__` its docstring, or else the class's, documents as one
+        class (documented_types.documented_classes), qualified through the module's imports."""
+        args = init.args
+        unannotated = [arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs) if arg.annotation is None]
+        documented = documented_classes(init, unannotated) or documented_classes(node, unannotated)
+        return {param: self.imports.resolve(ast.parse(name, mode="eval").body) or name for param, name in documented.items()}
 
     def _callee(self, call: ast.Call) -> str | None:
         callee = self._dotted(call.func)
