@@ -1274,3 +1274,55 @@ def test_a_property_read_through_an_attribute_a_docstring_types_runs_its_getter(
         {("docpkg.dynamics", "Plant.A")},
         {("docpkg.dynamics", "Plant.unread"), ("docpkg.dynamics", "Other.A")},
     )
+
+
+DECORATOR_CLASS_TREE = {
+    "decopkg/__init__.py": "",
+    "decopkg/guards.py": """
+        class Guard:
+            def __init__(self, fn):
+                self.fn = fn
+
+            def __call__(self, x):
+                print("guarded")  # break
+                return self.fn(x)
+
+
+        class Unused:
+            def __init__(self, fn):
+                self.fn = fn
+
+            def __call__(self, x):
+                print("never")
+                return self.fn(x)
+
+
+        @Guard
+        def scale(x):
+            return x * 2
+
+
+        @Unused
+        def never_called(x):
+            return x
+    """,
+    "decopkg/model.py": """
+        from torch import nn
+
+        from decopkg.guards import scale
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return scale(x)
+    """,
+}
+
+
+def test_calling_a_function_decorated_by_a_class_runs_the_class_call(write_tree) -> None:
+    """heavyball's `@bucket_aware` (a FunctionTransform subclass) makes `scale_by_soap` an instance:
+    calling the name runs `BucketGuard.__call__`, which Dynamo inlines and breaks inside. The
+    `__call__` of a class that decorates only functions nobody calls (Unused) is not reached."""
+    root = write_tree(DECORATOR_CLASS_TREE)
+    _assert_reported_where_dynamo_breaks(root, "decopkg", "model", "Net", "guards.py")
+    _assert_reach(root, "decopkg", {("decopkg.guards", "Guard.__call__")}, {("decopkg.guards", "Unused.__call__")})

@@ -1062,11 +1062,15 @@ class Program:
             found = self._resolve_dotted(module, reference)
             if found is not None and found[0] == "function":
                 yield found[1], found[2]
-        # A decorator defined in the tree wraps the function: its inner wrapper runs traced.
+        # A decorator defined in the tree wraps the function: its inner wrapper runs traced. A
+        # class of the tree used as one makes the name an instance of it: calling it runs the
+        # class's `__call__`, which Dynamo inlines (measured on torch 2.13, test_scope_edges.py).
         for decorator in function.decorators:
             found = self._resolve_dotted(module, decorator)
             if found is not None and found[0] == "function":
                 yield from self._decorator_wrappers((found[1], found[2]))
+            elif found is not None and found[0] == "class" and (call := self._method(found[1], found[2], "__call__")):
+                yield call
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
         if function.class_qualname is not None:
