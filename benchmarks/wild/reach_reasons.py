@@ -10,10 +10,10 @@ function, decided by code from the scope the check settled on and the package's 
                                                        no public callable is a root
   model scope: no public roots                         auto kept the model scope for another reason
                                                        (a loose tree, no public callable)
-  public callable the scope leaves out                 the function is public and exported but no
+  public callable the SCOPE scope leaves out           the function is public and exported but no
                                                        root (tensor-api: no tensor in its signature;
-                                                       or a builder)
-  reached only from public callables left out          some public callable reaches it through known
+                                                       library: a builder)
+  reached only from public callables the SCOPE ...     some public callable reaches it through known
                                                        edges, and none of those is a root
   private, no public callable reaches it               a part of its module or name starts with `_`,
                                                        and no public callable reaches it through a
@@ -79,9 +79,9 @@ def reason(program: Any, fid: FunctionKey, public_reach: set[FunctionKey]) -> st
         )
         return f"{why} ({'public callables reach it' if fid in public_reach else 'no public callable reaches it'})"
     if fid in program.public_callables():
-        return "public callable the scope leaves out"
+        return f"public callable the {program.scope} scope leaves out"
     if fid in public_reach:
-        return "reached only from public callables left out"
+        return f"reached only from public callables the {program.scope} scope leaves out"
     if any(
         part.startswith("_") and not part.startswith("__")
         for part in (*fid[0].split("."), *fid[1].split("."))
