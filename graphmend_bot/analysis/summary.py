@@ -161,6 +161,7 @@ def summarize_module(
     tensor_names = eager_entries.tensor_modules(imports.names)
     nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     rebound = disabled_values.rebound_functions(tree, resolve) if "disable" in source else {}
+    typed_attributes = {name: _typed_attributes(cls) for name, cls in collector.classes.items()}
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -197,7 +198,7 @@ def summarize_module(
         FunctionAnalyzer(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
-            _typed_attributes(collector.classes.get(class_qualname or "")),
+            typed_attributes.get(class_qualname or "", frozenset()),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -314,10 +315,8 @@ def _enclosing_nodes(
     return tuple(found)
 
 
-def _typed_attributes(summary: ClassSummary | None) -> frozenset[str]:
+def _typed_attributes(summary: ClassSummary) -> frozenset[str]:
     """The attributes a class's `__init__` stores an instance of a named class in (`typed:`)."""
-    if summary is None:
-        return frozenset()
     return frozenset(name for name, held in summary.attributes.items() if held.startswith("typed:"))
 
 
