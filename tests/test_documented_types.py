@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from graphmend_bot.analysis.documented_types import documented_scalars
+from graphmend_bot.analysis.documented_types import documented_classes, documented_scalars
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 
@@ -143,3 +143,21 @@ def test_dynamo_traces_the_documented_calls_without_a_break(write_tree, monkeypa
     for fn, args in ((sig.pad, (x, 3, 4)), (sig.unpad, (x, 2, 10))):
         broken = dynamo_breaks(fn, args, {}, Tree([str(root / "sig")]))
         assert broken.lines == set() and broken.graph_count == 1, broken
+
+
+@pytest.mark.parametrize(("declared", "named"), [
+    (":obj:`System`", "System"),  # pypose's EKF(model)
+    (":class:`~pkg.filters.Filter`, optional", "pkg.filters.Filter"),
+    ("System", "System"),
+])  # fmt: skip
+def test_a_parameter_documented_as_one_class_names_it(declared, named):
+    source = f'class EKF:\n    """Args:\n        model ({declared}): the model.\n    """\n'
+    assert documented_classes(ast.parse(source).body[0], ["self", "model"]) == {"model": named}
+
+
+@pytest.mark.parametrize("declared", [
+    ":obj:`Tensor`", "torch.Tensor", "int", "callable", "List[System]", "System or Other", "tuple of System",
+])  # fmt: skip
+def test_a_type_that_is_no_single_class_types_nothing(declared):
+    source = f'def __init__(self, model):\n    """Args:\n        model ({declared}): the model.\n    """\n'
+    assert documented_classes(ast.parse(source).body[0], ["self", "model"]) == {}

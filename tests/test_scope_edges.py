@@ -1198,3 +1198,131 @@ def test_building_a_dataclass_runs_its_post_init_not_a_base_init(write_tree) -> 
         {("datapkg.model", "Output.__init__"), ("datapkg.model", "Manual.__post_init__"),
          ("datapkg.model", "Plain.__post_init__")},
     )
+
+
+DOCUMENTED_ATTRIBUTE_TREE = {
+    "docpkg/__init__.py": "",
+    "docpkg/dynamics.py": """
+        import torch
+        from torch import nn
+
+
+        class System(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ref = torch.ones(3)
+
+
+        class Plant(System):
+            @property
+            def A(self):
+                return self.ref * self.ref.sum().item()  # break
+
+            @property
+            def unread(self):
+                return self.ref.tolist()
+
+
+        class Other(nn.Module):
+            @property
+            def A(self):
+                return torch.ones(3).tolist()
+    """,
+    "docpkg/filters.py": """
+        from torch import nn
+
+
+        class Filter(nn.Module):
+            '''Filters a system's output.
+
+            Args:
+                model (:obj:`System`): the system to filter, a subclass of it.
+                other: anything.
+            '''
+
+            def __init__(self, model, other=None):
+                super().__init__()
+                self.model = model
+                self.other = other
+
+            def forward(self, x):
+                if self.other is not None:
+                    return x * self.other.A
+                return x * self.model.A
+    """,
+    "docpkg/model.py": """
+        from docpkg.dynamics import Plant
+        from docpkg.filters import Filter
+
+
+        def Net():
+            return Filter(Plant())
+    """,
+}
+
+
+def test_a_property_read_through_an_attribute_a_docstring_types_runs_its_getter(write_tree) -> None:
+    """pypose's `EKF(model)` documents `model (:obj:`System`)` (a class its module does not
+    import), stores it in `self.model` and reads `self.model.A`, a property of a subclass: Dynamo
+    inlines the getter and breaks inside it. The attribute is typed by the docstring (the one class
+    of the tree so named) and the read runs the getters of that class and its subclasses.
+    `Plant.unread` is read nowhere; `Other.A` is read only through `self.other`, which nothing types."""
+    root = write_tree(DOCUMENTED_ATTRIBUTE_TREE)
+    _assert_reported_where_dynamo_breaks(root, "docpkg", "model", "Net", "dynamics.py")
+    _assert_reach(
+        root, "docpkg",
+        {("docpkg.dynamics", "Plant.A")},
+        {("docpkg.dynamics", "Plant.unread"), ("docpkg.dynamics", "Other.A")},
+    )
+
+
+DECORATOR_CLASS_TREE = {
+    "decopkg/__init__.py": "",
+    "decopkg/guards.py": """
+        class Guard:
+            def __init__(self, fn):
+                self.fn = fn
+
+            def __call__(self, x):
+                print("guarded")  # break
+                return self.fn(x)
+
+
+        class Unused:
+            def __init__(self, fn):
+                self.fn = fn
+
+            def __call__(self, x):
+                print("never")
+                return self.fn(x)
+
+
+        @Guard
+        def scale(x):
+            return x * 2
+
+
+        @Unused
+        def never_called(x):
+            return x
+    """,
+    "decopkg/model.py": """
+        from torch import nn
+
+        from decopkg.guards import scale
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return scale(x)
+    """,
+}
+
+
+def test_calling_a_function_decorated_by_a_class_runs_the_class_call(write_tree) -> None:
+    """heavyball's `@bucket_aware` (a FunctionTransform subclass) makes `scale_by_soap` an instance:
+    calling the name runs `BucketGuard.__call__`, which Dynamo inlines and breaks inside. The
+    `__call__` of a class that decorates only functions nobody calls (Unused) is not reached."""
+    root = write_tree(DECORATOR_CLASS_TREE)
+    _assert_reported_where_dynamo_breaks(root, "decopkg", "model", "Net", "guards.py")
+    _assert_reach(root, "decopkg", {("decopkg.guards", "Guard.__call__")}, {("decopkg.guards", "Unused.__call__")})

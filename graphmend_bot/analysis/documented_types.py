@@ -21,6 +21,11 @@ passes one (tensor_uses.py): a type naming one (`ys (Tensor): ...`, `x : torch.T
 `:type x: FloatTensor`, `Tensor or None`), or, in Google's untyped spelling, a description whose
 head noun is one (`ys: Output Tensor of shape (batch, dim_y).`, deepxde's `dde.grad.jacobian`;
 not `dim: dimension of the input tensor`, a number about one).
+
+A constructor parameter documented as one class (`model (:obj:`System`): ...`, `net : ~pkg.Net`)
+types the attribute `__init__` stores it in, as an annotation would (summary.py `_submodules`):
+pypose's `EKF(model)` documents `model` so and reads `self.model.A`, a property of the class
+(documented_classes).
 """
 
 from __future__ import annotations
@@ -50,6 +55,11 @@ _TENSOR_TYPE = re.compile(r"\b(?:torch\.)?\w*Tensors?\b", re.IGNORECASE)
 # Words a description's head noun follows (`Output Tensor`, `the input tensor`, `a batched tensor`);
 # any other word before `tensor` makes it a description of something else (`dimension of the tensor`).
 _HEAD_MODIFIERS = frozenset({"a", "an", "the", "input", "output", "batched", "batch", "real", "complex"})
+# One class, as a docstring names it: `System`, `pkg.mod.System`, in a Sphinx role (`:obj:`System``,
+# `:class:`~pkg.System``), optionally `, optional` after it.
+_CLASS_TYPE = re.compile(
+    r"(?::(?:py:)?(?:obj|class):)?`?~?(?P<name>[A-Za-z_][\w.]*)`?(?:[ \t]*,[ \t]*optional)?[ \t]*\.?"
+)
 _SCALAR_WORDS = frozenset({"int", "bool", "str", "integer", "boolean", "string", "none"})
 # A docstring naming none of these has nothing to parse (most of them: read it only then).
 _SCALAR_STEMS = ("int", "bool", "str")
@@ -90,6 +100,26 @@ def documented_tensors(
     return frozenset(names.intersection(candidates))
 
 
+def documented_classes(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, candidates: Sequence[str]
+) -> dict[str, str]:
+    """Those of `candidates` that `node`'s docstring types as one class -> its name as written
+    (`System`, `pkg.System`): a capitalised last part, no tensor, no container or union."""
+    docstring = _docstring(node)
+    if docstring is None:
+        return {}
+    found: dict[str, str] = {}
+    for line in _parameter_lines(docstring, candidates):
+        declared = _declaration(line)
+        if declared is None or (match := _CLASS_TYPE.fullmatch(declared[1].strip())) is None:
+            continue
+        name = match.group("name")
+        leaf = name.rsplit(".", 1)[-1]
+        if leaf[:1].isupper() and not _TENSOR_TYPE.fullmatch(leaf):
+            found.update((param, name) for param in declared[0] if param in candidates)
+    return found
+
+
 def _parameter_lines(docstring: str, candidates: Sequence[str]) -> Iterator[str]:
     """The docstring's lines, stripped, that start with a candidate's name or a Sphinx field, up
     to the sections past the parameters. Only those are matched: the regex on every line of a long
@@ -123,7 +153,7 @@ def _names_a_tensor(description: str) -> bool:
     return False
 
 
-def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> str | None:
     """ast.get_docstring without its cleaning: the lines are stripped where they are read."""
     first = node.body[0]
     if (

@@ -67,6 +67,8 @@ class ExpressionEvaluator(CallResolver):
             return owner.without_flags()
         nested = _nested_state(node, self.self_name, env)
         if nested is not None:
+            if nested.partition(".")[0] in self.typed_attributes:  # `self.model.A`: its class's property runs
+                self._class_site(node, f"getter:member:self>{nested.replace('.', '>')}", [])
             return _attribute_kind(nested)  # `self.scheduler.timesteps`: state of a typed attribute
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
@@ -389,8 +391,7 @@ def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str |
     if (
         isinstance(value, ast.Attribute)
         and isinstance(value.value, ast.Name)
-        and value.value.id == self_name
-        and self_name not in env
+        and value.value.id == self_name and self_name not in env
         and value.attr not in V.STATIC_ATTRS
         and node.attr not in V.STATIC_ATTRS
         and node.attr not in V.TENSOR_ATTRS

@@ -71,7 +71,7 @@ class FunctionState:
         "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "output_shapes", "partials", "properties", "python_keys",
         "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "tuple_fields",
-        "tuples", "unpacked",
+        "tuples", "typed_attributes", "unpacked",
     )
 
     def __init__(
@@ -91,6 +91,7 @@ class FunctionState:
         guarded_class_methods: frozenset[str] = frozenset(),
         inherited_shadows: frozenset[str] = frozenset(),
         number_keys: frozenset[str] = frozenset(),
+        typed_attributes: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.number_keys = number_keys  # number_keys.py: `c["size"]` of them reads a Python number
@@ -106,6 +107,7 @@ class FunctionState:
         self.tuple_fields = frozenset(name for fields in self.named_tuples.values() for name in fields)
         self.dependency_calls = dependency_calls
         self.properties = properties  # property names of this module's classes
+        self.typed_attributes = typed_attributes  # `self.NAME` the class types (a `getter:` site on `self.NAME.x`)
         self.guard_helpers = guard_helpers
         self._module_functions = guard_helpers.function if guard_helpers is not None else None
         self.summary = summary

@@ -133,6 +133,7 @@ class Program:
         self._bases_found: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._wrappers_found: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         self._factory_instances_found: dict[tuple[FunctionId, int], list[tuple[str, str]]] = {}
+        self._classes_by_name: dict[str, list[tuple[str, str]]] | None = None  # _named_class
         # per `__init__`, (place or keyword, module, name) of what its builders pass (given_values)
         self._given_to: dict[FunctionId, list[tuple[str, str, str]]] | None = None
         # (dotted name called, method) pairs resolved through a module-level instance (instance_bound)
@@ -354,10 +355,24 @@ class Program:
         factory function it names returns instances of (`make_dist(...)`)."""
         found = self._resolve_dotted(module, callee.removeprefix("typed:"))
         if found is None:
-            return []
+            return self._named_class(callee.removeprefix("typed:")) if callee.startswith("typed:") else []
         if found[0] == "class":
             return [(found[1], found[2])]
         return [] if callee.startswith("typed:") else self._factory_instances((found[1], found[2]))
+
+    def _named_class(self, name: str) -> list[tuple[str, str]]:
+        """The one top-level class of the tree named `name` when the module naming it does not
+        import it: a docstring's type (`model (:obj:`System`)`) is a cross-reference Sphinx
+        resolves across the package. Two classes of that name resolve to neither."""
+        if self._classes_by_name is None:
+            self._classes_by_name = {}
+            for mod, summary in self.modules.items():
+                if mod not in self.dependency_modules:
+                    for cls in summary.classes:
+                        if "." not in cls:
+                            self._classes_by_name.setdefault(cls, []).append((mod, cls))
+        found = self._classes_by_name.get(name, [])
+        return found if len(found) == 1 else []
 
     def _made_by_own_factory(self, module: str, class_qualname: str, constructor: str) -> list[tuple[str, str]]:
         """The in-tree classes `self.NAME = self.make()` may hold in an instance of the class:
@@ -1048,11 +1063,15 @@ class Program:
             found = self._resolve_dotted(module, reference)
             if found is not None and found[0] == "function":
                 yield found[1], found[2]
-        # A decorator defined in the tree wraps the function: its inner wrapper runs traced.
+        # A decorator defined in the tree wraps the function: its inner wrapper runs traced. A
+        # class of the tree used as one makes the name an instance of it: calling it runs the
+        # class's `__call__`, which Dynamo inlines (measured on torch 2.13, test_scope_edges.py).
         for decorator in function.decorators:
             found = self._resolve_dotted(module, decorator)
             if found is not None and found[0] == "function":
                 yield from self._decorator_wrappers((found[1], found[2]))
+            elif found is not None and found[0] == "class" and (call := self._method(found[1], found[2], "__call__")):
+                yield call
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
         if function.class_qualname is not None:

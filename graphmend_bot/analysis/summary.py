@@ -36,6 +36,7 @@ from graphmend_bot.analysis import (
     typed_dicts,
 )
 from graphmend_bot.analysis.code_text import function_text
+from graphmend_bot.analysis.documented_types import documented_classes
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers, package_root
@@ -170,6 +171,7 @@ def summarize_module(
     tensor_names = eager_entries.tensor_modules(imports.names)
     nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     rebound = disabled_values.rebound_functions(tree, resolve) if "disable" in source else {}
+    typed_attributes = {name: _typed_attributes(cls) for name, cls in collector.classes.items()}
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -207,6 +209,7 @@ def summarize_module(
             node, summary, resolve, logger_names, lines, entry, guard_helpers, dependency_calls,
             collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
             number_keys,
+            typed_attributes.get(class_qualname or "", frozenset()),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -321,6 +324,11 @@ def _enclosing_nodes(
     while (qualname := collector.enclosing.get(qualname, "")) in nodes:
         found.append(nodes[qualname])
     return tuple(found)
+
+
+def _typed_attributes(summary: ClassSummary) -> frozenset[str]:
+    """The attributes a class's `__init__` stores an instance of a named class in (`typed:`)."""
+    return frozenset(name for name, held in summary.attributes.items() if held.startswith("typed:"))
 
 
 def _deferred_functions(tree: ast.Module) -> set[str]:
@@ -572,7 +580,7 @@ class _Collector:
                 self._elements_built(stmt, attributes)
             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__"):
                 continue
-            typed_params = self._class_annotations(stmt.args)
+            typed_params = {**self._documented_classes(node, stmt), **self._class_annotations(stmt.args)}
             local_names = _BoundNames(stmt)  # __init__'s parameters and locals
             for child in _statements(stmt):
                 if isinstance(child, (ast.Expr, ast.Assign)) and (hooks := bound_methods.forward_hook_names(child.value)):
@@ -674,6 +682,14 @@ class _Collector:
             if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
                 found[arg.arg] = self.imports.resolve(annotation) or name
         return found
+
+    def _documented_classes(self, node: ast.ClassDef, init: ast.FunctionDef) -> dict[str, str]:
+        """Unannotated parameters of `__init__` its docstring, or else the class's, documents as one
+        class (documented_types.documented_classes), qualified through the module's imports."""
+        args = init.args
+        unannotated = [arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs) if arg.annotation is None]
+        documented = documented_classes(init, unannotated) or documented_classes(node, unannotated)
+        return {param: self.imports.resolve(ast.parse(name, mode="eval").body) or name for param, name in documented.items()}
 
     def _callee(self, call: ast.Call) -> str | None:
         callee = self._dotted(call.func)
