@@ -1166,9 +1166,14 @@ class Program:
 
     # ---- tensor flow --------------------------------------------------------------------
     def traced_drafts(self) -> list[TracedDraft]:
-        traced = self.traced_functions()
-        solver = _TensorFlow(self, traced)
+        solver = _TensorFlow(self, self.traced_functions())
         solver.solve()
+        return self.drafts_of(solver)
+
+    def drafts_of(self, solver: _TensorFlow) -> list[TracedDraft]:
+        """traced_drafts, the tensor flow solved: the drafts that stand and every pass after them
+        (apart so that benchmarks/check_profile.py times the passes without solving twice)."""
+        traced = solver.traced
         self.break_asked = set()
         result: list[TracedDraft] = []
         inner: list[TracedDraft] = []  # in dependencies: they make the calls into them break
