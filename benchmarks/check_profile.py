@@ -166,7 +166,8 @@ def main() -> None:
         traced.update(reached)
         solver = phase("  call targets + attribute types", lambda: _TensorFlow(program, traced))
         phase("  tensor-flow fixpoint", solver.solve)
-        found = phase("  traced_drafts again (own solver + the passes)", program.traced_drafts)
+        # The solver above is the one traced_drafts would build: the passes reuse it, as in the CLI.
+        found = phase("  the drafts that stand + the passes after them", lambda: program.drafts_of(solver))
         phase("  unproven parameters (caller_arguments.py)", lambda: program.unproven_parameters(
             {(t.module.module, t.function.qualname) for t in found if t.draft.deps.params}))
         return len(found)

@@ -171,3 +171,51 @@ def test_successors_are_found_once_per_function(write_tree):
     assert found.successors(forward) == [("model", "Base.step"), ("model", "Child.step")]
     assert found.successors(forward) is found.successors(forward)
     assert found.traced_functions() == {forward, ("model", "Base.step"), ("model", "Child.step")}
+
+
+DIAMOND = """
+    from torch import nn
+    from elsewhere import Mixin
+
+    class Root(nn.Module):
+        def step(self, x):
+            return x
+
+    class Left(Root):
+        pass
+
+    class Right(Root):
+        def step(self, x):
+            return x + 1
+
+    class Both(Left, Mixin, Right):
+        def step(self, x):
+            return x * 2
+
+        def forward(self, x):
+            return self.step(x)
+"""
+
+
+def test_a_classes_search_order_is_walked_once_breadth_first(write_tree):
+    # Left, Mixin (not in the tree) and Right before Left's base Root: Right.step is found first,
+    # as the breadth-first walk before the order was kept found it
+    found = program(write_tree({"model.py": DIAMOND}))
+    assert found._method("model", "Both", "step") == ("model", "Both.step")
+    assert found._method("model", "Both", "step", skip_self=True) == ("model", "Right.step")
+    assert found._method("model", "Left", "step") == ("model", "Root.step")
+    assert found._method("model", "Both", "absent") is None
+    order = found._search_order("model", "Both")
+    assert [cls for _, cls, _ in order] == ["Both", "Left", "Right", "Root"]
+    assert found._search_order("model", "Both") is order
+
+
+def test_the_passes_reuse_a_solved_tensor_flow(write_tree):
+    # benchmarks/check_profile.py times the passes apart from the solve they follow
+    root = write_tree({"model.py": TREE.replace("return x + 1", "print(x)\n            return x + 1")})
+    whole = [(traced.function.qualname, traced.draft) for traced in program(root).traced_drafts()]
+    found = program(root)
+    solver = _TensorFlow(found, found.traced_functions())
+    solver.solve()
+    assert [(traced.function.qualname, traced.draft) for traced in found.drafts_of(solver)] == whole
+    assert whole

@@ -131,6 +131,8 @@ class Program:
         self._resolved_names: dict[tuple[str, str], tuple[str, str, str] | None] = {}
         self._methods_found: dict[tuple[str, str, str, bool], FunctionId | None] = {}
         self._bases_found: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._search_orders: dict[tuple[str, str], list[tuple[str, str, frozenset[str]]]] = {}  # _search_order
+        self._method_names: dict[tuple[str, str], frozenset[str]] = {}  # per class, for _search_order
         self._wrappers_found: dict[tuple[FunctionId, int], list[FunctionId]] = {}
         self._factory_instances_found: dict[tuple[FunctionId, int], list[tuple[str, str]]] = {}
         self._classes_by_name: dict[str, list[tuple[str, str]]] | None = None  # _named_class
@@ -211,20 +213,37 @@ class Program:
         return found
 
     def _find_method(self, module: str, class_qualname: str, name: str, skip_self: bool) -> FunctionId | None:
-        seen: set[tuple[str, str]] = set()
-        stack = [(module, class_qualname)]
-        while stack:
-            mod, cls = stack.pop(0)
-            if (mod, cls) in seen:
-                continue
-            seen.add((mod, cls))
-            summary = self.modules[mod].classes.get(cls)
-            if summary is None:
-                continue
-            if not (skip_self and (mod, cls) == (module, class_qualname)) and name in summary.methods:
+        for mod, cls, methods in self._search_order(module, class_qualname):
+            if name in methods and not (skip_self and mod == module and cls == class_qualname):
                 return mod, f"{cls}.{name}"
-            stack.extend(self._base_classes(mod, cls))
         return None
+
+    def _search_order(self, module: str, class_qualname: str) -> list[tuple[str, str, frozenset[str]]]:
+        """The classes _find_method searches, in order, each with its method names: the class, then
+        its in-tree bases breadth-first, each once (a class the tree lacks ends its branch).
+        Memoised (shared, never to be changed): transformers 5.x asks for 54k (class, name) pairs,
+        and walking the bases and scanning each class's method tuple again for every name cost
+        a quarter more than this."""
+        key = (module, class_qualname)
+        order = self._search_orders.get(key)
+        if order is None:
+            order = self._search_orders[key] = []
+            seen: set[tuple[str, str]] = set()
+            queue = deque([key])
+            while queue:
+                mod, cls = queue.popleft()
+                if (mod, cls) in seen:
+                    continue
+                seen.add((mod, cls))
+                summary = self.modules[mod].classes.get(cls)
+                if summary is None:
+                    continue
+                methods = self._method_names.get((mod, cls))
+                if methods is None:
+                    methods = self._method_names[(mod, cls)] = frozenset(summary.methods)
+                order.append((mod, cls, methods))
+                queue.extend(self._base_classes(mod, cls))
+        return order
 
     def _super_start(self, module: str, class_qualname: str, start: str) -> tuple[str, str]:
         """The class whose bases `super(START, self)` searches: START among the enclosing class
@@ -1186,9 +1205,14 @@ class Program:
 
     # ---- tensor flow --------------------------------------------------------------------
     def traced_drafts(self) -> list[TracedDraft]:
-        traced = self.traced_functions()
-        solver = _TensorFlow(self, traced)
+        solver = _TensorFlow(self, self.traced_functions())
         solver.solve()
+        return self.drafts_of(solver)
+
+    def drafts_of(self, solver: _TensorFlow) -> list[TracedDraft]:
+        """traced_drafts, the tensor flow solved: the drafts that stand and every pass after them
+        (apart so that benchmarks/check_profile.py times the passes without solving twice)."""
+        traced = solver.traced
         self.break_asked = set()
         result: list[TracedDraft] = []
         inner: list[TracedDraft] = []  # in dependencies: they make the calls into them break
