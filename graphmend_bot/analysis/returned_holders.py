@@ -59,13 +59,13 @@ def returned_holders(
             if site.row < first_row:
                 continue
             for callee in targets.get((fid, index), ()):
-                if (
-                    callee in seen
-                    or callee[0] in program.dependency_modules
-                    or skipped_when_entered(program, callee)
-                ):
+                if callee in seen or callee[0] in program.dependency_modules:
                     continue
                 seen.add(callee)
+                if skipped_when_entered(program, callee):
+                    # nothing tensor-related: Dynamo runs it eagerly, so its callees are frames
+                    queue.append((callee, 0))
+                    continue
                 drafts = [_draft(program, callee, node) for node in returns.breaking(callee)]
                 found.extend(
                     TracedDraft(program.modules[callee[0]], program.function(callee), d) for d in drafts
