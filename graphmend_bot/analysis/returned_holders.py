@@ -25,7 +25,7 @@ from graphmend_bot.analysis.disabled_calls import source_lines
 from graphmend_bot.analysis.eager_entries import skipped_when_entered
 from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
 from graphmend_bot.analysis.held_objects import holds_unrebuildable
-from graphmend_bot.analysis.model import Draft
+from graphmend_bot.analysis.model import CallSite, Draft
 from graphmend_bot.analysis.untraced_callers import called_name
 from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -79,7 +79,7 @@ class _Returns:
     """Which `return` statements of a function hand back an object built in its frame (or in the
     helpers it inlines) that holds a value Dynamo cannot rebuild."""
 
-    __slots__ = ("_holding", "_parsed", "_passing", "_program", "_targets")
+    __slots__ = ("_builders", "_holding", "_parsed", "_passing", "_program", "_targets")
 
     def __init__(self, program: Program, targets: Targets) -> None:
         self._program = program
@@ -87,8 +87,11 @@ class _Returns:
         self._parsed: dict[str, ast.Module | None] = {}
         self._holding: dict[FunctionId, bool] = {}  # returns such an object
         self._passing: dict[FunctionId, bool] = {}  # returns a value holding one of its parameters
+        self._builders = _builders(program, targets)
 
     def breaking(self, fid: FunctionId) -> list[ast.Return]:
+        if fid not in self._builders:
+            return []  # read no source it need not: an edit of a file read makes a warm run solve again
         frame = self._frame(fid)
         return [] if frame is None else [node for node in frame.returns if frame.holds(node.value, self)]
 
@@ -135,6 +138,29 @@ class _Returns:
             parsed_once(module.path, self._program.source_of, self._parsed), fid[1]
         )
         return None if definition is None else _Frame(fid, definition)
+
+
+def _builders(program: Program, targets: Targets) -> set[FunctionId]:
+    """The functions that build such an object, themselves or through what they call."""
+    callers: dict[FunctionId, set[FunctionId]] = {}
+    found: set[FunctionId] = set()
+    unpassed: dict[FunctionId, bool] = {}  # with no argument given: what any call may hold at most
+    for (fid, index), callees in targets.items():
+        for callee in callees:
+            callers.setdefault(callee, set()).add(fid)
+            if not callee[1].endswith(".__init__"):
+                continue
+            if callee not in unpassed:
+                unpassed[callee] = holds_unrebuildable(program, callee, CallSite("", (), (), False))
+            if unpassed[callee] and holds_unrebuildable(program, callee, program.function(fid).calls[index]):
+                found.add(fid)
+    stack = list(found)
+    while stack:
+        for caller in callers.get(stack.pop(), ()):
+            if caller not in found:
+                found.add(caller)
+                stack.append(caller)
+    return found
 
 
 class _Frame:
