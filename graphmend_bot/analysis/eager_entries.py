@@ -206,7 +206,7 @@ def _traced_reach(
 
     def entered(callee: FunctionId) -> tuple[FunctionId, bool]:
         if callee not in skipped:
-            skipped[callee] = _skipped_when_entered(program, callee)
+            skipped[callee] = skipped_when_entered(program, callee)
         return callee, not skipped[callee]
 
     traced: set[FunctionId] = set()
@@ -235,7 +235,7 @@ def _traced_reach(
     return traced
 
 
-def _skipped_when_entered(program: Program, fid: FunctionId) -> bool:
+def skipped_when_entered(program: Program, fid: FunctionId) -> bool:
     """Whether Dynamo skips this function's frame when code running eagerly calls it."""
     function = program.function(fid)
     classes = function.eager_entry

@@ -53,7 +53,7 @@ def held_object_breaks(
         holders = {
             site: inits for site, _ in function.local_objects
             if (inits := [init for init in targets.get((fid, site), ())
-                           if _holds_unrebuildable(program, init, function.calls[site])])
+                           if holds_unrebuildable(program, init, function.calls[site])])
         }
         if not holders:
             continue
@@ -73,7 +73,7 @@ def held_object_breaks(
     return found, eager_inits, eager_rows
 
 
-def _holds_unrebuildable(program: Program, init: FunctionId, site: CallSite) -> bool:
+def holds_unrebuildable(program: Program, init: FunctionId, site: CallSite) -> bool:
     """Whether the class whose `__init__` this is (or an in-tree base) keeps a bound method of its
     own in an attribute, or a function of the tree an `__init__` got as a parameter's default that
     the constructor call `site` does not pass."""

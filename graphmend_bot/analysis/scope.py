@@ -55,6 +55,7 @@ from graphmend_bot.analysis.public_api import (
 )
 from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
 from graphmend_bot.analysis.receiver_breaks import ReceiverBreaks
+from graphmend_bot.analysis.returned_holders import returned_holders
 from graphmend_bot.analysis.scalar_returns import scalars_made_elsewhere
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
@@ -1302,6 +1303,7 @@ class Program:
             for fid, row in held_rows.items():
                 eager_rows[fid] = min(row, eager_rows.get(fid, row))
         found += metaclass_calls(self, eager_rows, targets)
+        found += returned_holders(self, eager_rows, targets)
         if entering:
             found += breaking_manager_entries(self, entering, targets, self._usually_breaking(callers, [*standing, *found]), holds)
         if bodies:

@@ -336,6 +336,9 @@ DisabledCallHook = Callable[["Rule", bool], str]
 # The message for a read of the `functools.cached_property` of that name (asked by the scope solver:
 # analysis/cached_property_reads.py).
 CachedPropertyReadHook = Callable[["Rule", str], str]
+# The message for a `return` of an object Dynamo cannot rebuild, in a frame eager code enters
+# (asked by the scope solver: analysis/returned_holders.py).
+ReturnedUnrebuildableHook = Callable[["Rule"], str]
 # A call from traced code whose every callee is a `@contextlib.contextmanager` function of the tree
 # that yields nothing, found by the scope solver: given whether a `with` enters the call, the id it breaks with.
 ManagerWithoutYieldHook = Callable[["Rule", bool], str]
@@ -456,6 +459,7 @@ class Detection:
     vararg_autograd_forward: VarargForwardHook | None = None  # `def forward(ctx, flag, *args)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     cached_property_read: CachedPropertyReadHook | None = None  # asked by the solver (analysis/cached_property_reads.py)
+    returned_unrebuildable: ReturnedUnrebuildableHook | None = None  # asked by the solver (analysis/returned_holders.py)
     manager_without_yield: ManagerWithoutYieldHook | None = None  # asked by the solver (analysis/generator_managers.py)
     held_module_call: HeldModuleCallHook | None = None  # `self.lstm(x)`, judged by what built `self.lstm`
     entered_value: EnteredValueHook | None = None  # `with lock:`: a value built before the `with`
