@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     dataclass_inits,
     disabled_values,
     eager_entries,
+    generator_breaks,
     generator_managers,
     getattribute_classes,
     given_callables,
@@ -190,6 +191,7 @@ def summarize_module(
             node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
         )
         summary.with_tails = eager_entries.with_tails(node, text)
+        summary.generator_steps = generator_breaks.steps(node, "yield" in text and eager_entries.is_generator(node))
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
