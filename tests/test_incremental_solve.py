@@ -336,7 +336,42 @@ MANAGERS = """
             return x * 3
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/managers.py": MANAGERS, "pkg/pointers.py": POINTERS, "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+SEEDING = """
+    import contextlib
+
+    import torch
+    from torch import nn
+
+
+    @contextlib.contextmanager
+    def seeded(seed):
+        state = torch.random.get_rng_state()  # the generator's first break: it runs eagerly after it
+        torch.manual_seed(seed)
+        yield
+        torch.random.set_rng_state(state)
+
+
+    class Noisy(nn.Module):
+        def forward(self, x):
+            with seeded(3):
+                x = x + torch.randn(3)
+            return x
+
+
+    def moments(x):
+        yield x.sum().item()  # the generator's first break
+        yield x.max().item()
+
+
+    class Summed(nn.Module):
+        def forward(self, x):
+            total = 0.0
+            for value in moments(x):
+                total += value
+            return x + total
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/seeding.py": SEEDING, "pkg/managers.py": MANAGERS, "pkg/pointers.py": POINTERS, "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -513,6 +548,13 @@ EDITS = [
      {"pkg/managers.py": _replace('            print("entering", name)\n',
                                   '            print("entering", name)\n        print("built")\n')},
      {}, False),
+    # generator_breaks.py: a generator's findings after its first break are dropped by the redraft too
+    ("a second break in a generator's step after its first break (not reported)",
+     {"pkg/seeding.py": _replace("    yield x.max().item()", "    yield x.max().item() + x.min().item()")}, {}, True),
+    ("a generator's first break removed in place (the next one is reported)",
+     {"pkg/seeding.py": _replace("    yield x.sum().item()", "    yield x.sum()")}, {}, True),
+    ("a statement added to a generator (its steps move: a solve)",
+     {"pkg/seeding.py": _replace("    yield\n", "    yield\n    print('restored')\n")}, {}, False),
     ("a print in traced code of a file whose row the solve read (GM620)",
      {"pkg/net.py": _replace("        y = dispatch(", "        print('net')\n        y = dispatch(")}, {}, False),
     ("a print in traced code, a break in a new untraced function of the same file",

@@ -142,3 +142,23 @@ def test_near_misses_of_a_mode_name_none_and_break_in_eval() -> None:
     assert {row: modes_named(message) for row, message in findings.items()} == {9: [], 12: [], 18: [], 20: []}, findings
     eval_rows = _dynamo_rows(_loaded(EVERY_MODE).EveryMode().eval(), torch.ones(3), fixture=EVERY_MODE)
     assert set(eval_rows) == set(findings)
+
+
+FLAGS = FIXTURE.with_name("flag_off_by_default.py")
+
+
+def test_a_flag_off_by_default_is_named_and_breaks_only_when_on() -> None:
+    """`if self.check_nans and torch.isnan(t).any():` with `check_nans=False` by default: Dynamo
+    reads the tensor only once the flag is on, so the finding names it; a flag on by default breaks
+    with the defaults, and one a method of the class turns on (`harden()`) names nothing either."""
+    torch = pytest.importorskip("torch")
+    findings = {f.location.row: f.message for f in check([str(FLAGS)]).findings}
+    assert {row: modes_named(message) for row, message in findings.items()} == {
+        27: ["when `self.check_nans` is true"], 29: [], 31: []}, findings
+    fixture, x = _loaded(FLAGS), torch.ones(3)
+    assert set(_dynamo_rows(fixture.Reader(), x, fixture=FLAGS)) == {29}
+    assert set(_dynamo_rows(fixture.Reader(check_nans=True), x, fixture=FLAGS)) == {27, 29}
+    turned_on = fixture.Reader()
+    turned_on.set_check_nans(True)
+    turned_on.harden()  # the class's own method turns `strict` on: its finding names nothing
+    assert set(_dynamo_rows(turned_on, x, fixture=FLAGS)) == {27, 29, 31}

@@ -31,7 +31,14 @@ from ground_truth import Tree, dynamo_breaks  # noqa: E402
 from harness import DECLARED_SCOPE, LibraryReport, StatementKeys, _calls, _load_spec  # noqa: E402
 from split import HALVES, TEST, half  # noqa: E402
 
-from graphmend_bot.analysis.modes import AUTOCAST, GRAD_ENABLED, TRAINING, dtypes_named, modes_named  # noqa: E402
+from graphmend_bot.analysis.modes import (  # noqa: E402
+    AUTOCAST,
+    GRAD_ENABLED,
+    TRAINING,
+    dtypes_named,
+    flag_named,
+    modes_named,
+)
 
 Call = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
@@ -50,6 +57,9 @@ def mode_findings(report: LibraryReport) -> dict[tuple[str, ...], list[str]]:
 def in_modes(call: Call, modes: tuple[str, ...]) -> Call:
     """The call set up to run in `modes`."""
     fn, args, kwargs = call
+    flags = [flag for mode in modes if (flag := flag_named(mode))]
+    if flags:  # an attribute of some object the call builds inside: no general way to turn it on
+        raise ValueError(f"a flag mode ({', '.join(flags)}) is not set by this script; its tests measure it")
     module = fn if isinstance(fn, torch.nn.Module) else getattr(fn, "__self__", None)
     dtypes = [name for mode in modes for name in dtypes_named(mode)]
     if TRAINING in modes or dtypes:

@@ -85,7 +85,7 @@ def entry_classes(
     A generator: () (never). A nested function (`enclosing`: the functions around it) that reads
     a name one of them binds: None, its free variables are in the frame's f_locals too.
     Text searches first: this runs on every function of the tree."""
-    if "yield" in text and _is_generator(node):
+    if "yield" in text and is_generator(node):
         return ()
     args = node.args
     if args.vararg is not None or args.kwarg is not None:
@@ -372,7 +372,7 @@ def _own_scope(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST
             pending.extend(ast.iter_child_nodes(current))
 
 
-def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     pending: list[ast.AST] = list(node.body)
     while pending:
         current = pending.pop()

@@ -68,7 +68,8 @@ class FunctionState:
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
         "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
-        "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "output_shapes", "partials", "properties", "python_keys",
+        "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "off_flags", "output_shapes", "partials", "properties",
+        "python_keys",
         "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "tuple_fields",
         "tuples", "typed_attributes", "unpacked",
@@ -92,9 +93,11 @@ class FunctionState:
         inherited_shadows: frozenset[str] = frozenset(),
         number_keys: frozenset[str] = frozenset(),
         typed_attributes: frozenset[str] = frozenset(),
+        off_flags: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.number_keys = number_keys  # number_keys.py: `c["size"]` of them reads a Python number
+        self.off_flags = off_flags  # the attributes of `self` its class keeps off by default (off_flags.py)
         self.node = node
         self._top_level = frozenset(id(statement) for statement in node.body)
         self._held_reported: set[tuple[str, int, int]] = set()

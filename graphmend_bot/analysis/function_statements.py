@@ -360,7 +360,7 @@ class StatementVisitor(ExpressionEvaluator):
             if raised is not None and statement_forms.caught_here(raised, self._handled):
                 self._rare_block(node.body, dict(env), rare=True)  # a handler here catches it: traced when it runs
             return False  # the raising arm is the error path, never traced
-        with self._resumes_after(node), modes.entered(self._modes, modes.test_mode(node.test)):
+        with self._resumes_after(node), modes.entered(self._modes, modes.test_mode(node.test, self.off_flags)):
             self._bool_context(test, env, "if")  # its arms run in the frame resumed at each
         body_env, else_env = narrowing.narrow_where_none(dict(env), test, True), narrowing.narrow_where_none(dict(env), test, False)
         python_value = narrowing.isinstance_arm(test, self.resolve, self.builtin_of, self._module_functions)
@@ -369,7 +369,7 @@ class StatementVisitor(ExpressionEvaluator):
         tensor_name, tensor_in_body = narrowing.tensor_arm(test, self.resolve, self.builtin_of) or (None, False)
         checked = env.get(tensor_name) if tensor_name is not None else None
         eager_before = self._eager_after
-        body_mode, else_mode = modes.arm_modes(node.test)
+        body_mode, else_mode = modes.arm_modes(node.test, self.off_flags)
         body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None,
                                        body_mode)
         # a break in a loop of one arm makes Dynamo skip the frame on the calls that take that arm:

@@ -77,6 +77,9 @@ class FunctionSummary:
     eager_entry: tuple[str, ...] | None = None
     # Per `with` of its body: (first, last line of the header, last line of its block) (eager_entries.py).
     with_tails: tuple[tuple[int, int, int], ...] = ()
+    # Of a generator: (first, last row) of each simple statement of its own body; None otherwise
+    # (generator_breaks.py: what follows its first break runs eagerly).
+    generator_steps: tuple[tuple[int, int], ...] | None = None
     calls: list[CallSite] = field(default_factory=list)
     references: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR

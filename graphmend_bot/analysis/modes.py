@@ -15,6 +15,7 @@ the rest of its block (`if not self.training: return x`, function_statements.py)
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
@@ -26,22 +27,27 @@ _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are
 # The dtypes a test picks, by their names in torch.
 _HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 _AUTOCAST_TESTS = frozenset({"torch.is_autocast_enabled", "torch.is_autocast_cpu_enabled"})
+_FLAG_ON = "when `self.{}` is true"  # a flag its class keeps off by default (off_flags.py)
+_FLAG_PATTERN = re.compile(r"when `self\.\w+` is true")
 
 Arms = tuple[str | None, str | None]  # (the mode the body runs in, the mode the else arm runs in)
 
 
-def arm_modes(test: ast.expr) -> Arms:
-    """The mode each arm of `if test:` runs in, None where it runs in any."""
+def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
+    """The mode each arm of `if test:` runs in, None where it runs in any (`flags`: the attributes
+    of `self` its class keeps off by default, off_flags.py)."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        body, orelse = arm_modes(test.operand)
+        body, orelse = arm_modes(test.operand, flags)
         return orelse, body
     if isinstance(test, ast.BoolOp):
-        arms = [arm_modes(value) for value in test.values]
+        arms = [arm_modes(value, flags) for value in test.values]
         if isinstance(test.op, ast.And):  # the body needs every operand true
             return next((body for body, _ in arms if body), None), None
         return None, next((orelse for _, orelse in arms if orelse), None)  # the else arm: every one false
     if isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name):
         return TRAINING, None  # `self.training`, `module.training`
+    if isinstance(test, ast.Attribute) and test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
+        return _FLAG_ON.format(test.attr), None
     if isinstance(test, ast.Call) and _torch_name(test.func) in _AUTOCAST_TESTS:
         return AUTOCAST, None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
@@ -52,23 +58,25 @@ def arm_modes(test: ast.expr) -> Arms:
     return None, None
 
 
-def test_mode(test: ast.expr) -> str | None:
+def test_mode(test: ast.expr, flags: frozenset[str] = frozenset()) -> str | None:
     """The mode the rest of `test` is evaluated in: `x.dtype == torch.float16 and x.isinf().any()`
     converts the tensor in float16 only (`and` stops at the first false operand; `or` at a true one)."""
     if isinstance(test, ast.BoolOp) and len(test.values) > 1:
-        body, orelse = arm_modes(test.values[0])
+        body, orelse = arm_modes(test.values[0], flags)
         return body if isinstance(test.op, ast.And) else orelse
     return None
 
 
-def short_circuit_mode(test: ast.expr, tensors: dict[int, Kind]) -> tuple[str, list[Kind]] | None:
+def short_circuit_mode(
+    test: ast.expr, tensors: dict[int, Kind], flags: frozenset[str] = frozenset()
+) -> tuple[str, list[Kind]] | None:
     """The mode in which alone `test` reaches its tensor operands (`tensors`: their kinds by node id),
     with the kinds of those before the operand naming it: `self.use_fast and self.training and
     x.any()` reads `x` in training only, as `and` stops at the first false operand (`or` at a true
     one: `not self.training or x.any()`); the mode stands unless the solver finds `self.use_fast` a
     tensor. None when an operand before every one naming a mode is a tensor on every path."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return short_circuit_mode(test.operand, tensors)
+        return short_circuit_mode(test.operand, tensors, flags)
     if not isinstance(test, ast.BoolOp):
         return None
     before: list[Kind] = []
@@ -76,7 +84,7 @@ def short_circuit_mode(test: ast.expr, tensors: dict[int, Kind]) -> tuple[str, l
         kinds = [tensors[id(node)] for node in ast.walk(value) if id(node) in tensors]
         if any(kind.always for kind in kinds):
             return None
-        body, orelse = arm_modes(value)
+        body, orelse = arm_modes(value, flags)
         mode = body if isinstance(test.op, ast.And) else orelse
         if mode is not None and not kinds:
             return mode, before
@@ -142,6 +150,11 @@ def modes_named(message: str) -> list[str]:
     return written if all(_is_mode(mode) for mode in written) else []
 
 
+def flag_named(mode: str) -> str | None:
+    """The attribute a flag mode names (`when `self.check_nans` is true`: "check_nans"), else None."""
+    return mode.split("`")[1].removeprefix("self.") if _FLAG_PATTERN.fullmatch(mode) else None
+
+
 def dtypes_named(mode: str) -> list[str]:
     """The torch dtypes a dtype mode names ("in float16 or bfloat16": float16, bfloat16), else []."""
     dtypes = mode.removeprefix(_IN)
@@ -150,4 +163,5 @@ def dtypes_named(mode: str) -> list[str]:
 
 
 def _is_mode(text: str) -> bool:
-    return text in (TRAINING, AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD) or bool(dtypes_named(text))
+    return (text in (TRAINING, AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD) or bool(dtypes_named(text))
+            or _FLAG_PATTERN.fullmatch(text) is not None)

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from graphmend_bot.analysis.generator_breaks import up_to_first_break
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.vocabulary.kind import CallResult, Kind
 
@@ -290,7 +291,7 @@ def redrafted(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str],
                 consequences.append((after, _consequence_drafts(after, name)[index][1]))
     except _Undecided:
         return None
-    return direct + consequences
+    return up_to_first_break(direct + consequences, lambda found: found[0], lambda found: found[1])
 
 
 def without_untraced_edits(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str]) -> ModuleSummary:

@@ -32,6 +32,7 @@ from graphmend_bot.analysis.eager_entries import traced_only
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
+from graphmend_bot.analysis.generator_breaks import up_to_first_break
 from graphmend_bot.analysis.generator_managers import manager_without_yield_calls
 from graphmend_bot.analysis.getattribute_classes import getattribute_constructions
 from graphmend_bot.analysis.held_contexts import held_context_entries
@@ -1258,6 +1259,8 @@ class Program:
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
         # what runs eagerly after a `with` Dynamo cannot enter, and what it calls and then skips
         found = traced_only(self, result + consequences, solver.holds)
+        # a generator runs eagerly after its first break: what follows breaks nowhere
+        found = up_to_first_break(found, lambda traced: traced.function, lambda traced: traced.draft)
         self.solved = (solver, [*result, *inner], found)
         return found
 

@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     dataclass_inits,
     disabled_values,
     eager_entries,
+    generator_breaks,
     generator_managers,
     getattribute_classes,
     given_callables,
@@ -26,6 +27,7 @@ from graphmend_bot.analysis import (
     iterated_builders,
     logger_bindings,
     named_tuples,
+    off_flags,
     parameter_guards,
     pydantic_classes,
     shadowed_builtins,
@@ -172,6 +174,7 @@ def summarize_module(
     nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     rebound = disabled_values.rebound_functions(tree, resolve) if "disable" in source else {}
     typed_attributes = {name: _typed_attributes(cls) for name, cls in collector.classes.items()}
+    flags = _ClassFlags(collector.functions)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -202,6 +205,7 @@ def summarize_module(
             node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
         )
         summary.with_tails = eager_entries.with_tails(node, text)
+        summary.generator_steps = generator_breaks.steps(node, "yield" in text and eager_entries.is_generator(node))
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
@@ -210,6 +214,7 @@ def summarize_module(
             collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
             number_keys,
             typed_attributes.get(class_qualname or "", frozenset()),
+            flags.of(class_qualname),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -314,6 +319,22 @@ def _string_literals(node: ast.expr | None) -> list[str] | None:
     names = [element.value for element in node.elts
              if isinstance(element, ast.Constant) and isinstance(element.value, str)]
     return names if len(names) == len(node.elts) else None
+
+
+class _ClassFlags:
+    """Per class of the module, the attributes it keeps off by default (off_flags.py), on demand."""
+
+    def __init__(self, functions: list[tuple[str, str | None, FunctionNode]]) -> None:
+        self._functions = functions
+        self._found: dict[str, frozenset[str]] = {}
+
+    def of(self, class_qualname: str | None) -> frozenset[str]:
+        if class_qualname is None:
+            return frozenset()
+        if class_qualname not in self._found:
+            methods = (node for _, owner, node in self._functions if owner == class_qualname)
+            self._found[class_qualname] = off_flags.off_flags(methods)
+        return self._found[class_qualname]
 
 
 def _enclosing_nodes(
