@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.summary import Imports
 from graphmend_bot.analysis.module_aliases import module_aliases
+from graphmend_bot.analysis.summary import Imports
 
 SOURCE = """
 import torch

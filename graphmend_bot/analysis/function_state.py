@@ -69,8 +69,7 @@ class FunctionState:
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
         "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "off_flags", "output_shapes", "partials", "properties",
-        "python_keys",
-        "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
+        "python_keys", "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "tuple_fields",
         "tuples", "typed_attributes", "unpacked",
     )
