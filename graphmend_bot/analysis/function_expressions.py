@@ -315,8 +315,7 @@ class ExpressionEvaluator(CallResolver):
             self._operands = outer
         if not kind.is_tensor:
             return
-        tensors = {id(o): k for o, k in operands if k.is_tensor}
-        short = modes.short_circuit_mode(test, tensors, self.off_flags)  # `self.training and x`
+        short = modes.short_circuit_mode(test, {id(o): k for o, k in operands if k.is_tensor}, self.off_flags)
         outer_mode, self._value_mode = self._value_mode, short_circuited(self._operand_mode(operands), short)
         outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._whole_call_results())
         try:
