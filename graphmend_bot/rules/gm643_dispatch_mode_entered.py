@@ -41,7 +41,7 @@ RULE = Rule(
         "`TorchFunctionMode` subclass is entered and traced."
     ),
     example=(
-        "class CountOps(TorchDispatchMode):\n"
+        "class CountOps(torch.utils._python_dispatch.TorchDispatchMode):\n"
         "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
         "        return func(*args, **(kwargs or {}))\n\n"
         "with CountOps():\n"
