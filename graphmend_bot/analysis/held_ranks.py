@@ -18,10 +18,11 @@ in the class, its bases and its subclasses stores a tensor of that rank by const
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping, Set
+from collections.abc import Callable, Mapping, Set
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import tensor_rank
+from graphmend_bot.analysis.local_nodes import all_statements
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def written_ranks(
     if self_name is None:
         return ()
     ranks: dict[str, set[int | None]] = {}
-    for node in _statements(function.body):
+    for node in all_statements(function.body):
         for name, value in _writes(node, self_name):
             ranks.setdefault(name, set()).add(_rank(value, resolve) if value is not None else KEEPS)
     known = {name: found - {KEEPS} or {KEEPS} for name, found in ranks.items()}
@@ -152,21 +153,6 @@ def _holds_rank(program: Program, cls: tuple[str, str], need: str) -> bool:
             elif (attribute, KEEPS) not in writer.attribute_ranks:
                 return False
     return written
-
-
-def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every statement of `body`, nested blocks included: writes are statements, and walking only
-    them (not every expression node, as `ast.walk` does) keeps this cheap on large `__init__`s."""
-    stack: list[ast.AST] = list(reversed(body))
-    while stack:
-        statement = stack.pop()
-        yield statement
-        for field in ("handlers", "finalbody", "orelse", "body"):
-            block = getattr(statement, field, None)
-            if isinstance(block, list):
-                stack.extend(reversed(block))
-        for case in getattr(statement, "cases", ()):  # `match`
-            stack.extend(reversed(case.body))
 
 
 def _writes(node: ast.AST, self_name: str) -> list[tuple[str, ast.expr | None]]:

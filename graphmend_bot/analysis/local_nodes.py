@@ -80,3 +80,19 @@ def fields_present(wanted: tuple[str, ...]) -> Callable[[type], tuple[str, ...]]
 
 # The fields holding statement lists (and the handlers and cases that hold more).
 _block_fields = fields_present(("body", "orelse", "finalbody", "handlers", "cases"))
+
+
+def all_statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every statement of `body`, nested blocks and definitions included: attribute writes are
+    statements, and walking only them (not every expression node, as `ast.walk` does) keeps a
+    search for them cheap on large `__init__`s."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        statement = stack.pop()
+        yield statement
+        for field in ("handlers", "finalbody", "orelse", "body"):
+            block = getattr(statement, field, None)
+            if isinstance(block, list):
+                stack.extend(reversed(block))
+        for case in getattr(statement, "cases", ()):  # `match`
+            stack.extend(reversed(case.body))

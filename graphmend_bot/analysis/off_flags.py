@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from graphmend_bot.analysis.local_nodes import all_statements
+
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -26,19 +28,23 @@ def off_flags(methods: Iterable[FunctionNode]) -> frozenset[str]:
     if init is None:
         return frozenset()
     false_params = _false_defaulted(init.args)
-    flags: set[str] = set()
+    flags = {name for name, value in _self_writes(init) if _off(value, false_params)}
+    if not flags:
+        return frozenset()  # most classes: the other methods need no walk
     refused: set[str] = set()
     for method in methods:
         for name, value in _self_writes(method):
-            off = (isinstance(value, ast.Constant) and value.value is False) or (
-                method is init and isinstance(value, ast.Name) and value.id in false_params
-            )
-            on_by_a_user = method is not init and isinstance(value, ast.Name)  # a setter's parameter
-            if method is init and off:
-                flags.add(name)
-            elif not off and not on_by_a_user:
+            if name not in flags or _off(value, false_params if method is init else set()):
+                continue
+            if method is init or not isinstance(value, ast.Name):  # a setter's parameter: a user's choice
                 refused.add(name)
     return frozenset(flags - refused)
+
+
+def _off(value: ast.expr | None, false_params: set[str]) -> bool:
+    return (isinstance(value, ast.Constant) and value.value is False) or (
+        isinstance(value, ast.Name) and value.id in false_params
+    )
 
 
 def _false_defaulted(args: ast.arguments) -> set[str]:
@@ -52,7 +58,7 @@ def _false_defaulted(args: ast.arguments) -> set[str]:
 
 def _self_writes(method: FunctionNode) -> Iterable[tuple[str, ast.expr | None]]:
     """(NAME, value) of each `self.NAME = value` / `self.NAME += ...` (value None: not a plain store)."""
-    for node in ast.walk(method):
+    for node in all_statements(method.body):
         targets: list[ast.expr]
         value: ast.expr | None
         if isinstance(node, ast.Assign):

@@ -325,15 +325,17 @@ class _ClassFlags:
     """Per class of the module, the attributes it keeps off by default (off_flags.py), on demand."""
 
     def __init__(self, functions: list[tuple[str, str | None, FunctionNode]]) -> None:
-        self._functions = functions
+        self._methods: dict[str, list[FunctionNode]] = {}
+        for _, owner, node in functions:
+            if owner is not None:
+                self._methods.setdefault(owner, []).append(node)
         self._found: dict[str, frozenset[str]] = {}
 
     def of(self, class_qualname: str | None) -> frozenset[str]:
         if class_qualname is None:
             return frozenset()
         if class_qualname not in self._found:
-            methods = (node for _, owner, node in self._functions if owner == class_qualname)
-            self._found[class_qualname] = off_flags.off_flags(methods)
+            self._found[class_qualname] = off_flags.off_flags(self._methods.get(class_qualname, ()))
         return self._found[class_qualname]
 
 
