@@ -72,3 +72,30 @@ def test_only_a_name_bound_once_at_top_level_to_an_imported_name_is_an_alias() -
         "cos = math.cos\n"  # bound twice
     )
     assert _aliases(source) == {"sqrt": "math.sqrt", "Tensor": "torch.Tensor"}
+
+
+TORCH_NAMES = """
+import torch
+from torch import nn
+same = torch.equal
+T = torch.Tensor
+twice = torch.equal
+twice = lambda a, b: True
+if torch.cuda.is_available():
+    maybe = torch.equal
+else:
+    maybe = None
+Linear = nn.Linear
+local = some_module.equal
+def same_def(): pass
+"""
+
+
+def test_names_bound_once_to_torch_attributes_are_aliases() -> None:
+    """`same = torch.equal` then `same(a, b)` is GM105's torch.equal (ruleV's spellings)."""
+    assert _aliases(TORCH_NAMES) == {"same": "torch.equal", "T": "torch.Tensor", "Linear": "torch.nn.Linear"}
+
+
+def test_rebound_conditional_and_unimported_names_are_not_aliases() -> None:
+    found = _aliases(TORCH_NAMES)
+    assert "twice" not in found and "maybe" not in found and "local" not in found
