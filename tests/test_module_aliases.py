@@ -56,7 +56,7 @@ def _aliases(source: str) -> dict[str, str]:
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             imports.add(node)
-    return module_aliases(tree, imports.resolve, set(imports.names))
+    return module_aliases(tree, imports.resolve, set(imports.names), source.splitlines())
 
 
 def test_only_a_name_bound_once_at_top_level_to_an_imported_name_is_an_alias() -> None:
@@ -72,6 +72,19 @@ def test_only_a_name_bound_once_at_top_level_to_an_imported_name_is_an_alias() -
         "cos = math.cos\n"  # bound twice
     )
     assert _aliases(source) == {"sqrt": "math.sqrt", "Tensor": "torch.Tensor"}
+
+
+def test_a_binding_on_a_decorator_or_a_continuation_line_counts() -> None:
+    """Bindings are searched only in statements with a line naming a candidate: a decorator's lines
+    come before its `def`'s line number and are searched with it, and so is a continuation line."""
+    source = (
+        "import math\n\n"
+        "sqrt = math.sqrt\n"
+        "tan = math.tan\n"
+        "@(sqrt := staticmethod)\ndef scale():\n    pass\n"  # the walrus rebinds `sqrt`
+        "def reset():\n    global \\\n        tan\n"  # `global` counts twice
+    )
+    assert _aliases(source) == {}
 
 
 TORCH_NAMES = """

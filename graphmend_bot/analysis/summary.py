@@ -151,7 +151,7 @@ def summarize_module(
     imports = Imports(module, is_package)
     collector = _Collector(imports, source, tree, lines)
     collector.visit(tree)
-    imports.add_aliases(module_aliases(tree, imports.resolve, set(imports.names)))
+    imports.add_aliases(module_aliases(tree, imports.resolve, set(imports.names), lines))
     logger_names = frozenset(collector.logger_names)
     module_objects = logger_bindings.module_objects(collector.module_constructors, logger_names)
     resolve = imports.settled_resolve()
