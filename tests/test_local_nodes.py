@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.local_nodes import SCOPES, local_nodes
+from graphmend_bot.analysis.local_nodes import SCOPES, every_node, local_nodes
 
 SOURCE = '''
 def f(x, k=None):
@@ -50,3 +50,16 @@ def test_local_nodes_is_the_breadth_first_walk_outside_nested_scopes() -> None:
     assert not kinds & {ast.FunctionDef, ast.Lambda, ast.ClassDef, ast.Load, ast.Store, ast.Add}
     names = {node.id for node in nodes if isinstance(node, ast.Name)}
     assert "default_value" not in names and "t" not in names  # inside the nested def / lambda
+
+
+def test_every_node_is_ast_walk_less_contexts_and_operators_nested_scopes_included() -> None:
+    tree = ast.parse(SOURCE)
+    walked = [
+        node
+        for node in ast.walk(tree)
+        if not isinstance(node, (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop))
+    ]
+    nodes = every_node(tree)
+    assert nodes == walked
+    names = {node.id for node in nodes if isinstance(node, ast.Name)}
+    assert {"default_value", "t"} <= names  # inside the nested def / lambda

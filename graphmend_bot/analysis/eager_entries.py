@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.conditional_blocks import conditional_tail
 from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
+from graphmend_bot.analysis.local_nodes import every_node
 from graphmend_bot.analysis.value_class import class_annotation
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -337,11 +338,11 @@ def _captures(
     any binding anywhere in them counts, and only the function's own scope's shadow it)."""
     outside: set[str] = set()
     for function in enclosing:
-        outside |= _bound(ast.walk(function))
-    own = _bound(_own_scope(node)) | {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        outside |= _bound(every_node(function))
+    own = _bound(_own_scope(node)) | {a.arg for a in every_node(node.args) if isinstance(a, ast.arg)}
     free = outside - own
     return any(
-        isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store) and n.id in free for n in ast.walk(node)
+        isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store) and n.id in free for n in every_node(node)
     )
 
 

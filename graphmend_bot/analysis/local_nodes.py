@@ -46,6 +46,21 @@ def local_nodes(body: Iterable[ast.AST]) -> list[ast.AST]:
     return nodes
 
 
+def every_node(root: ast.AST) -> list[ast.AST]:
+    """`ast.walk(root)` as a list, nested scopes included and in its order, less the context and
+    operator nodes: for scans that look for neither (walking each node's fields by generator, as
+    `ast.walk` does, cost about 3% of summarising transformers' models/)."""
+    nodes = [root]
+    for node in nodes:  # the list grows while it is read: breadth-first
+        for field in _child_fields(type(node)):
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                nodes.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                nodes.append(value)
+    return nodes
+
+
 def local_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
     """The statements of `body` and of the blocks inside it (branches, loops, `with`, `try`,
     `match` cases), not entering nested functions and classes: where an assignment can be."""

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
+from graphmend_bot.analysis.local_nodes import every_node
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import Kind
 from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, TRAINING
@@ -81,7 +82,7 @@ def short_circuit_mode(
         return None
     before: list[Kind] = []
     for value in test.values:
-        kinds = [tensors[id(node)] for node in ast.walk(value) if id(node) in tensors]
+        kinds = [tensors[id(node)] for node in every_node(value) if id(node) in tensors]
         if any(kind.always for kind in kinds):
             return None
         body, orelse = arm_modes(value, flags)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
-from graphmend_bot.analysis.local_nodes import local_nodes
+from graphmend_bot.analysis.local_nodes import every_node, local_nodes
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 from graphmend_bot.vocabulary.scalar_parameters import SCALAR_PARAMETERS
 
@@ -319,7 +319,7 @@ def runs_only_for_python_argument(
     passed = {a.id for a in call.args if isinstance(a, ast.Name)} & parameters
     if not passed:
         return False
-    for node in ast.walk(function):
+    for node in every_node(function):
         if isinstance(node, ast.BoolOp):
             for index, value in enumerate(node.values[:-1]):
                 if short_circuit_python(value, node.op, resolve, builtin, functions) in passed and _holds(node.values[index + 1:], call):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.local_nodes import every_node
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 _FLAG_PREFIXES = ("output_", "return_", "use_", "is_", "do_", "has_", "enable_")
@@ -122,7 +123,7 @@ def _subscripts_a_container(annotation: ast.expr) -> bool:
     """Whether the annotation's text has `List[`, `Dict[`... (`typing.Tuple[`, a quoted `"List["`)."""
     if isinstance(annotation, (ast.Name, ast.Attribute)) and dotted_name(annotation) is not None:
         return False  # `int`, `torch.device`: nothing to walk (most annotated parameters)
-    for node in ast.walk(annotation):
+    for node in every_node(annotation):
         if isinstance(node, ast.Subscript):
             value = node.value
             leaf = value.id if isinstance(value, ast.Name) else value.attr if isinstance(value, ast.Attribute) else ""

@@ -18,7 +18,7 @@ import ast
 from collections import Counter
 from collections.abc import Callable
 
-from graphmend_bot.analysis.local_nodes import fields_present
+from graphmend_bot.analysis.local_nodes import every_node, fields_present
 
 # (parameter, its position after `self` or None for a keyword-only one, whether the test is
 # `is not None`, first row, last row)
@@ -164,7 +164,7 @@ def _stored_parameters(
     """attribute -> (parameter, row) for each statement `self.attribute = parameter` of `node`'s
     body (not nested in a block), the attribute stored nowhere else in `node`."""
     stores = Counter(
-        n.attr for n in ast.walk(node)
+        n.attr for n in every_node(node)
         if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)
         and n.value.id == instance
     )
@@ -186,4 +186,4 @@ def _stored_parameters(
 
 def _rebound(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """Every name the function stores to (nested scopes included: a `nonlocal` there rebinds it)."""
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    return {n.id for n in every_node(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}

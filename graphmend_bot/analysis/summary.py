@@ -42,7 +42,7 @@ from graphmend_bot.analysis.documented_types import documented_classes
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
 from graphmend_bot.analysis.guards import GuardHelpers, package_root
-from graphmend_bot.analysis.local_nodes import fields_present
+from graphmend_bot.analysis.local_nodes import every_node, fields_present
 from graphmend_bot.analysis.model import (
     ClassSummary,
     CompileTarget,
@@ -1030,7 +1030,7 @@ class _BoundNames:
             return True
         if self._assigned is None:
             self._assigned = {
-                node.id for node in ast.walk(self._function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+                node.id for node in every_node(self._function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
             }
         return name in self._assigned
 

@@ -19,6 +19,7 @@ import ast
 from collections.abc import Callable
 
 from graphmend_bot.analysis.documented_types import documented_tensors
+from graphmend_bot.analysis.local_nodes import every_node
 from graphmend_bot.vocabulary.known_names import BUILT_FROM_VALUES, TORCH_NON_TENSOR_FUNCS
 
 # Methods of torch.Tensor that neither NumPy arrays nor nn.Modules nor builtins have.
@@ -58,7 +59,7 @@ def uses_param_as_tensor(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str
         f"{p}." in text or "torch" in text or "F." in text or ".apply(" in text for p in params
     ):
         return False
-    for part in ast.walk(node):
+    for part in every_node(node):
         if not isinstance(part, ast.Call):
             continue
         func = part.func

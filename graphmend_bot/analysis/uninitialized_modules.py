@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.local_nodes import every_node
+
 
 def first_self_use(init: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, self_name: str | None) -> ast.expr | None:
     """The first attribute of `self` used by a top-level statement of `init` before the one holding
@@ -18,9 +20,10 @@ def first_self_use(init: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call,
     if self_name is None:
         return None
     for statement in init.body:
-        uses = [node for node in ast.walk(statement) if isinstance(node, ast.Attribute)
+        nodes = every_node(statement)
+        uses = [node for node in nodes if isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name) and node.value.id == self_name]
-        if any(node is call for node in ast.walk(statement)):
+        if any(node is call for node in nodes):
             return None
         if uses:
             return min(uses, key=lambda node: (node.lineno, node.col_offset))
