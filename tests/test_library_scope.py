@@ -2,6 +2,7 @@
 package with no compiled roots of its own (analysis/public_api.py)."""
 
 import ast
+import importlib
 import json
 import subprocess
 import sys
@@ -262,20 +263,24 @@ def test_a_package_compiling_its_own_kernels_and_exporting_no_module_roots_its_t
     assert found(root) == {KERNEL_STEP}
     assert found(root, "library") == {KERNEL_STEP, KERNEL_DESCRIBE}
     assert found(root, entry_points=["kernels.optim:describe"]) == {KERNEL_DESCRIBE}  # declared: said
+    assert clipped_step_breaks(root, monkeypatch, "kernels", "optim.py") == {KERNEL_STEP[1]}
+
+
+def clipped_step_breaks(root, monkeypatch, package, module_file):
+    """The lines of `package/module_file` where Dynamo breaks compiling `package.Clipped(...).step`
+    (an optimizer) over the parameters of a Linear layer with gradients."""
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(benchmarks_dir()))
     from ground_truth import Tree, dynamo_breaks, normalise
 
     monkeypatch.syspath_prepend(str(root))
-    import kernels
-
+    imported = importlib.import_module(package)
     model = torch.nn.Linear(3, 2)
     model(torch.ones(4, 3)).sum().backward()
-    step = kernels.Clipped(model.parameters(), {"lr": 0.1}).step
-    broken = dynamo_breaks(step, (), {}, Tree([str(root / "kernels")]))
-    path = normalise(str(root / "kernels" / "optim.py"))
-    assert {line for file, line in broken.lines if file == path} == {KERNEL_STEP[1]}
+    broken = dynamo_breaks(imported.Clipped(model.parameters(), {"lr": 0.1}).step, (), {}, Tree([str(root / package)]))
     torch._dynamo.reset()
+    path = normalise(str(root / package / module_file))
+    return {line for file, line in broken.lines if file == path}
 
 
 def test_a_model_zoo_compiling_something_keeps_the_model_scope(write_tree):
@@ -675,17 +680,4 @@ def test_an_optimizers_step_is_tensor_api(write_tree, monkeypatch):
     root = write_tree(OPTIMIZER_PACKAGE)
     assert found(root) == {CLIPPED_STEP}
     assert found(root, "library") == {CLIPPED_STEP, WARMUP_STEP, COUNTER_STEP}
-    torch = pytest.importorskip("torch")
-    sys.path.insert(0, str(benchmarks_dir()))
-    from ground_truth import Tree, dynamo_breaks, normalise
-
-    monkeypatch.syspath_prepend(str(root))
-    import optims
-
-    model = torch.nn.Linear(3, 2)
-    model(torch.ones(4, 3)).sum().backward()
-    step = optims.Clipped(model.parameters(), {"lr": 0.1}).step
-    broken = dynamo_breaks(step, (), {}, Tree([str(root / "optims")]))
-    path = normalise(str(root / "optims" / "core.py"))
-    assert {line for file, line in broken.lines if file == path} == {CLIPPED_STEP[1]}
-    torch._dynamo.reset()
+    assert clipped_step_breaks(root, monkeypatch, "optims", "core.py") == {CLIPPED_STEP[1]}
