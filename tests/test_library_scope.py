@@ -225,6 +225,16 @@ def test_the_tensor_api_roots_break_under_dynamo(write_tree, monkeypatch):
     assert rows == {BLUR[1], INVERSE[1]}
 
 
+# An optimizer's step that breaks (a clip factor read with .item()), in two packages below.
+CLIPPED_STEP_METHOD = """\
+            @torch.no_grad()
+            def step(self, closure=None):
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        scale = min(1.0, 1.0 / p.grad.norm().item())
+                        p.add_(p.grad, alpha=-group["lr"] * scale)
+"""
+
 # heavyball's shape: a package that compiles kernels of its own and exports optimizers, no
 # nn.Module, and a text helper beside them.
 KERNEL_PACKAGE = {
@@ -238,13 +248,7 @@ KERNEL_PACKAGE = {
             return x.norm()
 
         class Clipped(Optimizer):
-            @torch.no_grad()
-            def step(self, closure=None):
-                for group in self.param_groups:
-                    for p in group["params"]:
-                        scale = min(1.0, 1.0 / p.grad.norm().item())
-                        p.add_(p.grad, alpha=-group["lr"] * scale)
-
+""" + CLIPPED_STEP_METHOD + """
         def describe(name):
             print(name)
             return name.upper()
@@ -653,13 +657,7 @@ OPTIMIZER_PACKAGE = {
             pass
 
         class Clipped(BaseOptimizer):
-            @torch.no_grad()
-            def step(self, closure=None):
-                for group in self.param_groups:
-                    for p in group["params"]:
-                        scale = min(1.0, 1.0 / p.grad.norm().item())
-                        p.add_(p.grad, alpha=-group["lr"] * scale)
-
+""" + CLIPPED_STEP_METHOD + """
         class Warmup(LRScheduler):
             def step(self, epoch=None):
                 print(epoch)
