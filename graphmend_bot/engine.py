@@ -508,7 +508,8 @@ class Workspace:
                       summarize: Callable[[list[SourceFile]], list[ModuleSummary | FileError]]) -> None:
         """The library scope and `auto`'s tensor-api scope (public_api.py) also need every public
         module of the packages and what they import. Nothing more is read in the model scope, nor
-        where `auto` sees a tree that compiles something itself (entry points add to its roots). `auto` is
+        where `auto` sees a tree whose own compiles name its roots (public_api.knows_its_roots: a
+        model zoo is told by the modules already read, one public nn.Module settling it). `auto` is
         then decided on the whole package; where it settles to the model scope after all (no
         public callable on tensors), the new files are dropped, so its result is exactly the
         model scope's."""

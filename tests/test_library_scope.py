@@ -2,6 +2,7 @@
 package with no compiled roots of its own (analysis/public_api.py)."""
 
 import ast
+import importlib
 import json
 import subprocess
 import sys
@@ -224,15 +225,82 @@ def test_the_tensor_api_roots_break_under_dynamo(write_tree, monkeypatch):
     assert rows == {BLUR[1], INVERSE[1]}
 
 
-def test_auto_keeps_the_model_scope_when_the_package_compiles(write_tree):
-    compiled = write_tree({**SOLVER_PACKAGE, "solvers/fast.py": """
+# An optimizer's step that breaks (a clip factor read with .item()), in two packages below.
+CLIPPED_STEP_METHOD = """\
+            @torch.no_grad()
+            def step(self, closure=None):
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        scale = min(1.0, 1.0 / p.grad.norm().item())
+                        p.add_(p.grad, alpha=-group["lr"] * scale)
+"""
+
+# heavyball's shape: a package that compiles kernels of its own and exports optimizers, no
+# nn.Module, and a text helper beside them.
+KERNEL_PACKAGE = {
+    "kernels/__init__.py": "from .optim import Clipped, describe\n",
+    "kernels/optim.py": """
+        import torch
+        from torch.optim import Optimizer
+
+        @torch.compile
+        def _norm(x):
+            return x.norm()
+
+        class Clipped(Optimizer):
+""" + CLIPPED_STEP_METHOD + """
+        def describe(name):
+            print(name)
+            return name.upper()
+    """,
+}
+KERNEL_STEP, KERNEL_DESCRIBE = ("optim.py", 13, "GM301"), ("optim.py", 17, "GM401")
+
+
+def test_a_package_compiling_its_own_kernels_and_exporting_no_module_roots_its_tensor_api(
+    write_tree, monkeypatch
+):
+    """heavyball compiles its own kernels and exports optimizers, no nn.Module: what it compiles
+    are roots, and so is its public API on tensors, the optimizer's `step` that users compile
+    (Dynamo breaks there); `describe`, on text, is not (the library scope roots it too)."""
+    root = write_tree(KERNEL_PACKAGE)
+    assert found(root) == {KERNEL_STEP}
+    assert found(root, "library") == {KERNEL_STEP, KERNEL_DESCRIBE}
+    assert found(root, entry_points=["kernels.optim:describe"]) == {KERNEL_DESCRIBE}  # declared: said
+    assert clipped_step_breaks(root, monkeypatch, "kernels", "optim.py") == {KERNEL_STEP[1]}
+
+
+def clipped_step_breaks(root, monkeypatch, package, module_file):
+    """The lines of `package/module_file` where Dynamo breaks compiling `package.Clipped(...).step`
+    (an optimizer) over the parameters of a Linear layer with gradients."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    imported = importlib.import_module(package)
+    model = torch.nn.Linear(3, 2)
+    model(torch.ones(4, 3)).sum().backward()
+    broken = dynamo_breaks(imported.Clipped(model.parameters(), {"lr": 0.1}).step, (), {}, Tree([str(root / package)]))
+    torch._dynamo.reset()
+    path = normalise(str(root / package / module_file))
+    return {line for file, line in broken.lines if file == path}
+
+
+def test_a_model_zoo_compiling_something_keeps_the_model_scope(write_tree):
+    """A package exporting nn.Modules that compiles something itself (transformers' `@torch.compile`
+    integrations): users compile its models, whose forwards are the roots; its functional API
+    (`blur`, `Flow.inverse`), roots of `auto` without the compile, is not."""
+    root = write_tree(MIXED_PACKAGE)
+    assert found(root) == {BLUR, INVERSE}
+    write_tree({"vision/fast.py": """
         import torch
 
         @torch.compile
         def fast(x):
             return x * 2
     """})
-    assert found(compiled) == set()
+    assert found(root) == set()
 
 
 def test_declared_entry_points_add_to_autos_roots(write_tree):
@@ -514,9 +582,11 @@ def test_a_signature_naming_tensors_in_containers_or_its_result_is_tensor_api(wr
 
 def test_compiling_in_its_tests_names_no_roots_of_a_package(write_tree, monkeypatch):
     """einops ships `einops/tests`, which compile what they test: not what users compile, so `auto`
-    still roots the public API (Dynamo breaks in `solve`'s helper when a user compiles it). A
-    package compiling in a plain function or in a method of its own (a trainer compiling its
-    model, review5) keeps the model scope (below)."""
+    still roots the public API (Dynamo breaks in `solve`'s helper when a user compiles it).
+    Compiling a function of its own outside its tests, a package that exports no nn.Module roots
+    its public callables on tensors only (its kernels, heavyball's case, below); a model zoo
+    compiling something, or a method compiling the model its object is handed (a trainer,
+    review5), keeps the model scope (below)."""
     root = write_tree({
         **SOLVER_PACKAGE,
         "solvers/tests/__init__.py": "",
@@ -550,7 +620,7 @@ def test_compiling_in_its_tests_names_no_roots_of_a_package(write_tree, monkeypa
         def main():
             torch.compile(loss)
     """})
-    assert found(scripted) == set()
+    assert found(scripted) == set()  # tensor-api roots: `solve`'s parameter is no known tensor
 
 
 def test_a_method_compiling_its_objects_model_keeps_the_model_scope(write_tree):
@@ -587,13 +657,7 @@ OPTIMIZER_PACKAGE = {
             pass
 
         class Clipped(BaseOptimizer):
-            @torch.no_grad()
-            def step(self, closure=None):
-                for group in self.param_groups:
-                    for p in group["params"]:
-                        scale = min(1.0, 1.0 / p.grad.norm().item())
-                        p.add_(p.grad, alpha=-group["lr"] * scale)
-
+""" + CLIPPED_STEP_METHOD + """
         class Warmup(LRScheduler):
             def step(self, epoch=None):
                 print(epoch)
@@ -614,17 +678,4 @@ def test_an_optimizers_step_is_tensor_api(write_tree, monkeypatch):
     root = write_tree(OPTIMIZER_PACKAGE)
     assert found(root) == {CLIPPED_STEP}
     assert found(root, "library") == {CLIPPED_STEP, WARMUP_STEP, COUNTER_STEP}
-    torch = pytest.importorskip("torch")
-    sys.path.insert(0, str(benchmarks_dir()))
-    from ground_truth import Tree, dynamo_breaks, normalise
-
-    monkeypatch.syspath_prepend(str(root))
-    import optims
-
-    model = torch.nn.Linear(3, 2)
-    model(torch.ones(4, 3)).sum().backward()
-    step = optims.Clipped(model.parameters(), {"lr": 0.1}).step
-    broken = dynamo_breaks(step, (), {}, Tree([str(root / "optims")]))
-    path = normalise(str(root / "optims" / "core.py"))
-    assert {line for file, line in broken.lines if file == path} == {CLIPPED_STEP[1]}
-    torch._dynamo.reset()
+    assert clipped_step_breaks(root, monkeypatch, "optims", "core.py") == {CLIPPED_STEP[1]}

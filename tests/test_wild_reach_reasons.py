@@ -55,9 +55,12 @@ def test_a_library_scope_reaches_the_public_api_and_leaves_an_uncalled_private_h
     }
 
 
-def test_a_package_compiling_something_itself_keeps_the_model_scope(write_tree) -> None:
+def test_a_model_zoo_compiling_something_itself_keeps_the_model_scope(write_tree) -> None:
     compiled = OPS + "\n\n    @torch.compile\n    def _fast(x):\n        return x\n"
-    root = write_tree({"cpkg/__init__.py": "from cpkg.ops import scale\n", "cpkg/ops.py": compiled})
+    net = "from torch import nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n        return x\n"
+    root = write_tree(
+        {"cpkg/__init__.py": "from cpkg.ops import scale\n", "cpkg/ops.py": compiled, "cpkg/net.py": net}
+    )
     reached = "model scope: the package compiles something itself (public callables reach it)"
     assert _reasons(root, "cpkg") == {
         "scale": reached,

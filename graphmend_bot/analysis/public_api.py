@@ -27,12 +27,16 @@ a public callable that creates parameters, itself or through what it calls (a to
 model users then compile; it runs once, eagerly (and compiled, it would break on every call).
 
 The automatic choice (`scope: auto`, the default), for a tree that holds a package:
-- the model scope where the tree names its roots: something in it is compiled (a
-  `@torch.compile`, a `torch.compile(...)` or `.compile()` call) outside its tests, or, in a
-  package that exports no nn.Module, `entry-points` are configured;
+- the model scope where the tree names its roots (knows_its_roots): it compiles something (a
+  `@torch.compile`, a `torch.compile(...)` or `.compile()` call) outside its tests and exports
+  nn.Modules (a model zoo: users compile its models), or compiles only what it is handed (a
+  trainer's `torch.compile(model)`); or, in a package that exports no nn.Module, `entry-points`
+  are configured;
 - else the library scope where no public class is an nn.Module whose `forward` Dynamo would
-  trace (torchdiffeq: its only modules are private wrappers around the user's vector field);
-- else, for a package that exports nn.Modules, the tensor-api scope: the forwards, and the public
+  trace and nothing is compiled (torchdiffeq: its only modules are private wrappers around the
+  user's vector field);
+- else, for a package that exports nn.Modules or compiles kernels of its own (heavyball, which
+  exports optimizers), the tensor-api scope: the forwards and what is compiled, and the public
   callables that take or return a tensor (a parameter or the result annotated as one, or as a
   container of them, an unannotated parameter the body uses as one or the docstring documents
   as one (tensor_uses.py), a method
@@ -41,7 +45,10 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   parameters' tensors, though its signature names none). Users compile kornia's functional API
   beside its modules, a flow's `inverse` and `log_prob`, a scheduler's `step`, an optimizer's
   `step`; the tokenizers, loaders and configuration classes of a model zoo take and return no
-  tensor and stay out.
+  tensor and stay out. A package that compiles its own kernels has said that its machinery
+  around them (settings, schedules, bookkeeping) is not all compiled: on heavyball the
+  tensor-api roots find what every public callable finds with 35 fewer findings on lines no
+  call ran.
 A lone file or a folder of scripts keeps the model scope.
 """
 
@@ -252,15 +259,30 @@ def _is_accessor(decorators: tuple[str, ...]) -> bool:
 
 
 def knows_its_roots(program: Program) -> bool:
-    """Whether the tree compiles something itself: then it keeps the model scope, whose roots
-    those are. Declared entry points are roots in every scope: they add to the forwards and the
-    public callables on tensors of `auto`'s tensor-api scope, and replace the library scope's
-    guess (every public callable) in a package that exports no nn.Module.
+    """Whether what the tree compiles itself says where traced code starts: then `auto` keeps the
+    model scope, whose roots those are. So it does for a model zoo that compiles something
+    (transformers' `@torch.compile` integrations: users compile its models, whose forwards are
+    roots already), for a package that declares its entry points, and for one that compiles
+    nothing of its own (a trainer's `self.model = torch.compile(model)` compiles the model it is
+    handed: the rest of the package runs eagerly). A package that exports no nn.Module and
+    compiles functions of its own does not: those are its kernels (heavyball's `_compilable_*`
+    through its compile helpers), while its users compile its public API (`torch.compile(opt.step)`),
+    so it gets the tensor-api scope, its compiled functions among the roots.
 
-    Compiling in the package's tests names no roots of the package and is left out (einops ships
-    `einops/tests`, which compile the functions under test: what users compile too); those
-    targets are still roots of every scope. A method compiling its object's parts does name
-    them (a trainer's `self.model = torch.compile(self.model)`: the rest of it runs eagerly)."""
+    The cheaper tests come first: declared entry points, then what the compiling files compile,
+    then exports_modules (one public nn.Module ends it before any re-export is resolved). Declared entry points are roots in every scope: they add to the forwards and the public
+    callables on tensors of `auto`'s tensor-api scope, and replace the library scope's guess
+    (every public callable) in a package that exports no nn.Module."""
+    return compiles_something(program) and (
+        bool(program.extra_entry_points) or not compiles_its_own_code(program) or exports_modules(program)
+    )
+
+
+def compiles_something(program: Program) -> bool:
+    """Whether the tree compiles something itself: a `@torch.compile`, a `torch.compile(...)` or
+    `.compile()` call. Compiling in the package's tests is left out (einops ships `einops/tests`,
+    which compile the functions under test: what users compile too); those targets are still
+    roots of every scope."""
     return any(
         summary.compile_targets or any(function.compiled for function in summary.functions.values())
         for module, summary in program.modules.items()
@@ -268,7 +290,42 @@ def knows_its_roots(program: Program) -> bool:
     )
 
 
+def compiles_its_own_code(program: Program) -> bool:
+    """Whether a function or method of the tree is compiled outside its tests: decorated with
+    `@torch.compile`, named by a compile call, or handed to a compile helper of the tree
+    (compile_helpers.py). A compile call on a parameter or an attribute (a trainer's model)
+    compiles code the tree does not hold."""
+    for module, summary in program.modules.items():
+        if module in program.dependency_modules or is_test_module(module):
+            continue
+        if any(function.compiled for function in summary.functions.values()) or any(
+            program._compile_target(module, target.ref, target.constructor, target.method)
+            for target in summary.compile_targets
+        ):
+            return True
+    return bool(program.helper_compiled_roots())
+
+
 def exports_modules(program: Program) -> bool:
-    """Whether a public class of the tree is an nn.Module whose forward Dynamo would trace."""
+    """Whether a public class of the tree is an nn.Module whose forward Dynamo would trace. A class
+    its own public module exports is looked at first: it settles a model zoo without resolving
+    the re-exports of every public module."""
+    if any(_module_with_forward(program, module, name) for module, name in _exported_classes(program)):
+        return True
     forwards = [fid for fid in program.model_entry_points() if program.function(fid).name == "forward"]
     return bool(forwards) and any(fid in program.public_callables() for fid in forwards)
+
+
+def _exported_classes(program: Program) -> Iterator[tuple[str, str]]:
+    """(module, class) for each class a public module defines and exports itself."""
+    for module, summary in program.modules.items():
+        if module not in program.dependency_modules and is_public_module(module, is_package_module(summary)):
+            yield from ((module, name) for name in exported_names(summary) if name in summary.classes)
+
+
+def _module_with_forward(program: Program, module: str, class_qualname: str) -> bool:
+    forward = program.class_method(module, class_qualname, "forward")
+    if forward is None or not program.is_module_class(module, class_qualname):
+        return False
+    owner = program.function(forward).class_qualname  # where `forward` is defined: a base, maybe
+    return owner is not None and program.is_module_class(forward[0], owner)

@@ -47,6 +47,7 @@ from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, Modul
 from graphmend_bot.analysis.object_operands import object_operations
 from graphmend_bot.analysis.public_api import (
     TENSOR_API,
+    compiles_something,
     exports_modules,
     is_package_module,
     knows_its_roots,
@@ -864,17 +865,18 @@ class Program:
     @property
     def scope(self) -> str:
         """The scope in force: "library", "model", or `auto`'s "tensor-api" (public_api.py): the
-        forwards of a package that exports nn.Modules and its public callables on tensors."""
+        forwards and what is compiled of a package that exports nn.Modules or compiles kernels of
+        its own, and its public callables on tensors."""
         if self._scope == "auto":
             package = any(is_package_module(summary) for module, summary in self.modules.items()
                           if module not in self.dependency_modules)
             if not package or knows_its_roots(self) or not self.library_roots():
                 self._scope = "model"
-            elif not exports_modules(self):
+            elif not compiles_something(self) and not exports_modules(self):
                 # Every public callable is the library scope's guess at what users compile; the
                 # maintainer's entry points, when declared, say it instead.
                 self._scope = "model" if self.extra_entry_points else "library"
-            else:
+            else:  # a package exporting nn.Modules, or compiling kernels of its own (knows_its_roots)
                 self._scope = TENSOR_API if self.scope_roots(TENSOR_API) else "model"
         return self._scope
 
