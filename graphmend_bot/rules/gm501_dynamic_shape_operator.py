@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
-from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.detect import CallHook, Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.data_dependent_ops import (
     DYNAMIC_SHAPE_ATEN_CALLS,
@@ -26,22 +27,19 @@ def _aten_operator(rule: Rule, checker: Checker, call: ast.Call, name: str, args
     return TENSOR
 
 
-def _one_argument_where(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
-    if len(call.args) != 1 or call.keywords:
-        return None  # torch.where(cond, a, b) keeps the shape
-    return _torch_function(rule, checker, call, name, args)
-
-
 def _numpy_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     """`np.unique(a)`, `np.nonzero(a)`: NumPy traced through torch._numpy runs the same operators."""
     checker.report(rule, call, f"`np.{name.partition('.')[2]}` has an output shape that depends on array values", TENSOR)
     return TENSOR
 
 
-def _numpy_one_argument_where(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
-    if len(call.args) != 1 or call.keywords:
-        return None  # np.where(cond, a, b) keeps the shape
-    return _numpy_function(rule, checker, call, name, args)
+def _one_argument(hook: Callable[[Rule, Checker, ast.Call, str, list[Kind]], Kind]) -> CallHook:
+    """`torch.where(cond)`, `np.where(cond)`: `where(cond, a, b)` keeps the shape."""
+
+    def checked(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+        return hook(rule, checker, call, name, args) if len(call.args) == 1 and not call.keywords else None
+
+    return checked
 
 
 def _numpy_repeat(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
@@ -102,9 +100,9 @@ RULE = Rule(
     detection=Detection(
         calls={**dict.fromkeys(DYNAMIC_SHAPE_ATEN_CALLS, _aten_operator),
                **dict.fromkeys(NUMPY_DYNAMIC_SHAPE_FUNCTIONS, _numpy_function),
-               "numpy.where": _numpy_one_argument_where, "numpy.repeat": _numpy_repeat},
+               "numpy.where": _one_argument(_numpy_function), "numpy.repeat": _numpy_repeat},
         torch_function_leaves=dict.fromkeys(_BY_LEAF, _torch_function),
-        torch_functions={**dict.fromkeys(_BY_NAME, _torch_function), "where": _one_argument_where},
+        torch_functions={**dict.fromkeys(_BY_NAME, _torch_function), "where": _one_argument(_torch_function)},
         tensor_methods=dict.fromkeys(DYNAMIC_SHAPE_METHODS, _tensor_method),
     ),
     advice=(
