@@ -193,16 +193,15 @@ def _rank(value: ast.expr, resolve: Resolve) -> int | None:
     if not isinstance(value, ast.Call):
         return None
     name = resolve(value.func)
+    dtype = [k.value for k in value.keywords if k.arg == "dtype"]
+    integer_dtype = all(resolve(d) in ("torch.long", "torch.int64", "torch.int") for d in dtype)
     if name in ("torch.tensor", "torch.as_tensor") and len(value.args) == 1:
         number = value.args[0]
-        dtype = [k.value for k in value.keywords if k.arg == "dtype"]
         integer = isinstance(number, ast.Constant) and type(number.value) is int
-        return (
-            0
-            if integer and all(resolve(d) in ("torch.long", "torch.int64", "torch.int") for d in dtype)
-            else None
-        )
-    return None
+        return 0 if integer and integer_dtype else None
+    # `torch.zeros((), dtype=torch.long)`: of size `()`, with an integer dtype written out
+    # (benchmarks/spellings/dd_counter_factories.py; of size 1 it is 1-d and gathers)
+    return 0 if dtype and integer_dtype and tensor_rank.empty_size_factory(value, resolve) else None
 
 
 def _held(node: ast.expr, self_name: str | None) -> str | None:

@@ -31,6 +31,8 @@ def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr],
         return is_ndarray(node.left, ndarrays, resolve) or is_ndarray(node.right, ndarrays, resolve)
     if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
         return is_ndarray(node.operand, ndarrays, resolve)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:  # `a > 0`: an array of bools
+        return is_ndarray(node.left, ndarrays, resolve) or is_ndarray(node.comparators[0], ndarrays, resolve)
     if not isinstance(node, ast.Call):
         return False
     name = resolve(node.func)

@@ -17,7 +17,12 @@ elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.de
 `torch.searchsorted(boundaries, s)` of one (torchcde's `_interpret_t`; measured on torch 2.13 in
 tests/fixtures/rules/flow_scalar_index.py; of a 1-d tensor they are 1-d and index by gathering);
 a `torch.randint` draw of size `()` (`torch.randint(0, n, ())`; of size `(1,)` it is 1-d and gathers,
-and its element `torch.randint(0, n, (1,))[0]` is 0-d);
+and its element `torch.randint(0, n, (1,))[0]` is 0-d), and so is any factory of size `()`
+(`torch.rand(())`, `torch.zeros([])`, `torch.full((), v)`, `torch.scalar_tensor(v)`; `torch.tensor(n)` of
+a Python int indexes as the int and traces); a reduction of a 1-d tensor over its only dim
+(`v.argmax(0)`, `v.sum(-1)`, `v.max(0).indices`, `torch.max(v, dim=0)[1]`) and the last element of
+an element of one-argument `torch.where` (`[0][-1]`): measured on torch 2.13,
+benchmarks/spellings/dd_zero_d_sources.py;
 what is 1-d by construction (`iterates_scalars`): `torch.arange`, `torch.randperm`, a flattened
 tensor (`x.flatten()`, `x.view(-1)`, `x.reshape(-1)`, `torch.flatten(x)`; `flatten(1)` is not), and of
 a 1-d one its `argsort()`, a slice, each of `sort()`'s and `topk(k)`'s pair (`.indices`, `[1]`):
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Set
+from typing import cast
 
 # Full reductions: with no argument they reduce every dim (`all`/`any` too, but a 0-d bool index is a
 # mask, not an int).
@@ -38,6 +44,14 @@ _NO_ARGUMENT_SCALARS = frozenset({
     "nansum", "nanmean", "std", "var", "count_nonzero",
 })
 _ONE_ARGUMENT_SCALARS = frozenset(f"torch.{name}" for name in _NO_ARGUMENT_SCALARS)
+# Reductions over one dim that give a tensor (of a 1-d tensor over its dim, 0-d), and those that
+# give a (values, indices) pair of such tensors.
+_DIM_REDUCTIONS = frozenset({
+    "argmax", "argmin", "sum", "mean", "prod", "amax", "amin", "nansum", "nanmean", "count_nonzero", "logsumexp",
+})
+_PAIR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian", "mode"})
+# Factories whose first argument (or `size=`) is the size: of size `()` they are 0-d.
+_SIZED_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn", "torch.full"})
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 # Methods whose result has the receiver's shape: arithmetic with an int or another 0-d tensor (as
 # `_ARITHMETIC`: a tensor operand of higher rank broadcasts), clamping to bounds that are Python
@@ -79,11 +93,17 @@ def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Res
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
         left = is_scalar(node.left, scalars, numbers, resolve, vectors)
         right = is_scalar(node.right, scalars, numbers, resolve, vectors)
-        return (left and (right or _int(node.right))) or (right and _int(node.left))
+        # with a Python number (`i + 1`, `u * x.shape[0]`) the result keeps the tensor's rank
+        return (left and (right or python_number(node.right, numbers, resolve))) or (
+            right and python_number(node.left, numbers, resolve))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return is_scalar(node.operand, scalars, numbers, resolve, vectors)
-    if isinstance(node, ast.Subscript) and _int(node.slice) and isinstance(node.value, ast.Subscript):
+    if isinstance(node, ast.Subscript) and _signed_int(node.slice) and isinstance(node.value, ast.Subscript):
         return _int(node.value.slice) and _one_dimensional_tuple(node.value.value, resolve)
+    if isinstance(node, ast.Attribute) and node.attr in _PAIR_FIELDS:  # `v.max(0).indices` of a 1-d `v`
+        return _pair_of_scalars(node.value, vectors, resolve)
+    if isinstance(node, ast.Subscript) and _int(node.slice) and isinstance(node.value, ast.Call):  # `torch.max(v, 0)[1]`
+        return _pair_of_scalars(node.value, vectors, resolve)
     if isinstance(node, ast.Call):
         return _scalar_call(node, scalars, numbers, resolve, vectors)
     return False
@@ -210,15 +230,63 @@ def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: 
                 keeps = not any(isinstance(o, (ast.Call, ast.Subscript)) and not is_scalar(o, scalars, numbers, resolve, vectors)
                                 for o in operands)
             return keeps and is_scalar(func.value, scalars, numbers, resolve, vectors)
+        if func.attr in _DIM_REDUCTIONS and _only_dim(node.args, node.keywords):  # `v.argmax(0)` of a 1-d `v`
+            return iterates_scalars(func.value, vectors, resolve)
         return func.attr in _NO_ARGUMENT_SCALARS and not node.args and not node.keywords
     if name == "torch.randint":
         return _empty_size(node)
+    if name in _SIZED_FACTORIES:  # `torch.zeros(())`, `torch.rand([])`, `torch.full((), v)`
+        return empty_size_factory(node, resolve)
+    if name == "torch.scalar_tensor":
+        return True
+    if name is not None and name.removeprefix("torch.") in _DIM_REDUCTIONS and node.args:  # `torch.argmax(v, 0)`
+        return _only_dim(node.args[1:], node.keywords) and iterates_scalars(node.args[0], vectors, resolve)
     position = _RANK_OF_ARGUMENT.get(name or "")
     if position is not None:
         bounds = [*node.args[1:], *(keyword.value for keyword in node.keywords)] if name in _CLAMP_FUNCTIONS else []
         return (position < len(node.args) and is_scalar(node.args[position], scalars, numbers, resolve, vectors)
                 and all(_bound(o, scalars, numbers, resolve, vectors) for o in bounds))
     return name in _ONE_ARGUMENT_SCALARS and len(node.args) == 1 and not node.keywords
+
+
+def empty_size_factory(call: ast.Call, resolve: Resolve) -> bool:
+    """`torch.zeros(())`, `torch.ones([], dtype=torch.long)`, `torch.full((), v)`: a factory of size `()`."""
+    if resolve(call.func) not in _SIZED_FACTORIES:
+        return False
+    size = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "size"), None)
+    return isinstance(size, (ast.Tuple, ast.List)) and not size.elts
+
+
+def _only_dim(args: list[ast.expr], keywords: list[ast.keyword]) -> bool:
+    """The arguments of a reduction are one dim, 0 or -1 (`argmax(0)`, `sum(dim=-1)`): a 1-d
+    tensor's only dim; `keepdim=` or a dtype leaves it out."""
+    given = [*args, *(k.value for k in keywords if k.arg == "dim")]
+    return len(given) == 1 and len(given) == len(args) + len(keywords) and _signed_int(given[0]) and (
+        _dim_value(given[0]) in (0, -1))
+
+
+def _pair_of_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> bool:
+    """`v.max(0)`, `torch.max(v, dim=0)`, `v.median(-1)` of a 1-d `v`: a (values, indices) pair of
+    0-d tensors (measured on torch 2.13: benchmarks/spellings/dd_zero_d_sources.py)."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = resolve(node.func)
+    if name is None and isinstance(node.func, ast.Attribute) and node.func.attr in _PAIR_REDUCTIONS:
+        return _only_dim(node.args, node.keywords) and iterates_scalars(node.func.value, vectors, resolve)
+    if name is not None and name.removeprefix("torch.") in _PAIR_REDUCTIONS and name.startswith("torch.") and node.args:
+        return _only_dim(node.args[1:], node.keywords) and iterates_scalars(node.args[0], vectors, resolve)
+    return False
+
+
+def _dim_value(node: ast.expr) -> int:
+    if isinstance(node, ast.UnaryOp):
+        return -cast(int, cast(ast.Constant, node.operand).value)
+    return cast(int, cast(ast.Constant, node).value)
+
+
+def _signed_int(node: ast.expr) -> bool:
+    """An int written out, `-1` too."""
+    return _int(node.operand if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) else node)
 
 
 def _bound(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve, vectors: Set[str]) -> bool:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
-from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.detect import CallHook, Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.data_dependent_ops import (
     DYNAMIC_SHAPE_ATEN_CALLS,
@@ -12,6 +13,7 @@ from graphmend_bot.vocabulary.data_dependent_ops import (
     DYNAMIC_SHAPE_METHODS,
 )
 from graphmend_bot.vocabulary.kind import TENSOR, Kind
+from graphmend_bot.vocabulary.known_names import NUMPY_DYNAMIC_SHAPE_FUNCTIONS
 
 
 def _torch_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -25,10 +27,28 @@ def _aten_operator(rule: Rule, checker: Checker, call: ast.Call, name: str, args
     return TENSOR
 
 
-def _one_argument_where(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
-    if len(call.args) != 1 or call.keywords:
-        return None  # torch.where(cond, a, b) keeps the shape
-    return _torch_function(rule, checker, call, name, args)
+def _numpy_function(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """`np.unique(a)`, `np.nonzero(a)`: NumPy traced through torch._numpy runs the same operators."""
+    checker.report(rule, call, f"`np.{name.partition('.')[2]}` has an output shape that depends on array values", TENSOR)
+    return TENSOR
+
+
+def _one_argument(hook: Callable[[Rule, Checker, ast.Call, str, list[Kind]], Kind]) -> CallHook:
+    """`torch.where(cond)`, `np.where(cond)`: `where(cond, a, b)` keeps the shape."""
+
+    def checked(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+        return hook(rule, checker, call, name, args) if len(call.args) == 1 and not call.keywords else None
+
+    return checked
+
+
+def _numpy_repeat(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+    """`np.repeat(a, counts)` by an array or a tensor of counts; by a number it keeps a known shape."""
+    given = [*call.args[1:2], *(k.value for k in call.keywords if k.arg == "repeats")]
+    kinds = [*args[1:2], *checker.keyword_kinds(call).values()]
+    if given and (checker.is_ndarray(given[0]) or any(k.is_tensor and not checker.assumed_tensor(k) for k in kinds)):
+        return _numpy_function(rule, checker, call, name, args)
+    return None
 
 
 def _tensor_method(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
@@ -52,8 +72,10 @@ RULE = Rule(
         "`torch.where`, `unique`, `unique_consecutive`, `masked_select`, `argwhere`, `bincount` "
         "(its length is the largest value plus one), `torch.combinations`, `torch.linalg.lstsq`, "
         "`F.ctc_loss`: aten tags their operators `dynamic_output_shape`, and the list is generated "
-        "from torch's operator database (vocabulary/data_dependent_ops.py); and those aten "
-        "operators called directly (`torch.ops.aten.nonzero.default`, `torch.ops.aten._unique2`)."
+        "from torch's operator database (vocabulary/data_dependent_ops.py); those aten "
+        "operators called directly (`torch.ops.aten.nonzero.default`, `torch.ops.aten._unique2`); and "
+        "NumPy's, which Dynamo traces through torch: `np.nonzero`, `np.argwhere`, `np.flatnonzero`, "
+        "`np.unique`, `np.bincount`, one-argument `np.where`, `np.repeat` by an array of counts."
     ),
     why=(
         "Without `capture_dynamic_output_shape_ops` TorchDynamo cannot give the output a shape and "
@@ -76,9 +98,11 @@ RULE = Rule(
     ),
     fixes=("shapes.first_match", "shapes.run_eagerly"),
     detection=Detection(
-        calls=dict.fromkeys(DYNAMIC_SHAPE_ATEN_CALLS, _aten_operator),
+        calls={**dict.fromkeys(DYNAMIC_SHAPE_ATEN_CALLS, _aten_operator),
+               **dict.fromkeys(NUMPY_DYNAMIC_SHAPE_FUNCTIONS, _numpy_function),
+               "numpy.where": _one_argument(_numpy_function), "numpy.repeat": _numpy_repeat},
         torch_function_leaves=dict.fromkeys(_BY_LEAF, _torch_function),
-        torch_functions={**dict.fromkeys(_BY_NAME, _torch_function), "where": _one_argument_where},
+        torch_functions={**dict.fromkeys(_BY_NAME, _torch_function), "where": _one_argument(_torch_function)},
         tensor_methods=dict.fromkeys(DYNAMIC_SHAPE_METHODS, _tensor_method),
     ),
     advice=(

@@ -15,9 +15,25 @@ def _mask_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: K
     if not owner.is_tensor:
         return
     if key.boolean:
-        checker.report(rule, subscript, _MESSAGE, owner | key)
+        checker.report(rule, subscript, _MESSAGE, owner | key, gb_id=_ZERO_D_MASK if _zero_d(checker, subscript.slice) else None)
     else:  # a mask a helper returns or an attribute holds: the scope solver decides
         checker.report_if_masks(rule, subscript, _MESSAGE, owner | key, key)
+
+
+# A 0-d mask (`x[t.sum() > 0]`) is read back as a Python bool first: measured on torch 2.13,
+# "Data dependent operator" (aten._local_scalar_dense), not the nonzero of a mask of higher rank.
+_ZERO_D_MASK = "GB0033"
+
+
+def _zero_d(checker: Checker, key: ast.expr) -> bool:
+    """`t.sum() > 0`, `n == 0` with a 0-d `n`: a comparison of 0-d tensors and Python numbers."""
+    if not (isinstance(key, ast.Compare) and len(key.ops) == 1):
+        return False
+    sides = (key.left, key.comparators[0])
+    return any(checker.is_scalar_tensor(side) for side in sides) and all(
+        checker.is_scalar_tensor(side) or (isinstance(side, ast.Constant) and isinstance(side.value, (int, float)))
+        for side in sides
+    )
 
 
 RULE = Rule(
@@ -25,6 +41,7 @@ RULE = Rule(
     name="boolean-mask-indexing",
     family="data-dependent shape",
     gb_id="GB0036",
+    other_gb_ids=(_ZERO_D_MASK,),  # a 0-d mask
     summary=(
         "Flags indexing a tensor with a boolean mask, `x[mask]`: a comparison, a predicate (`isnan`, "
         "`all(dim)`, `any(dim)`), `&`, `|`, `^` or `~` of masks, a tensor made with `dtype=torch.bool` "

@@ -352,6 +352,14 @@ MATH_VALUE_FUNCTIONS = frozenset(f"math.{name}" for name in (
     "log10", "log1p", "log2", "modf", "nextafter", "perm", "pow", "remainder", "sin", "sinh", "sqrt", "tan",
     "tanh", "ulp",
 ))
+# NumPy functions whose output shape depends on array values: Dynamo traces NumPy through
+# torch._numpy (`trace_numpy`, the default) and breaks at each with "Dynamic shape operator" (GB0036),
+# on an array made from a tensor, on a tensor and on a Python list alike (measured on torch 2.13,
+# benchmarks/spellings/dd_numpy_dynamic_shapes.py). `numpy.where` of one argument and `numpy.repeat`
+# by an array are GM501's own checks.
+NUMPY_DYNAMIC_SHAPE_FUNCTIONS = frozenset(
+    f"numpy.{name}" for name in ("nonzero", "argwhere", "flatnonzero", "unique", "bincount")
+)
 
 # `object`'s methods Dynamo cannot call through `super()` (GB0006, measured on torch 2.13,
 # tests/coverage_probes/gb0006_super_object_method.py, gb0006_super_rich_comparison.py): slot wrappers
