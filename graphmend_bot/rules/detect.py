@@ -396,6 +396,8 @@ MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]
 DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
 # A static `forward(ctx, ..., *args)` of a class (an autograd.Function's), asked once per function.
 VarargForwardHook = Callable[["Rule", Checker, ast.FunctionDef], None]
+# A class's `__torch_function__(cls, func, types, args, kwargs)`, asked once per function.
+TorchFunctionOverrideHook = Callable[["Rule", Checker, ast.FunctionDef], None]
 # `Alias[...].method(...)`: a method called on a subscripted name (`Optional[int].__eq__(t)`): the
 # subscripted name, resolved from the module's imports ("typing.Optional"), and the method.
 SubscriptedReceiverHook = Callable[["Rule", Checker, ast.Call, str, str], None]
@@ -457,6 +459,7 @@ class Detection:
     # `ctx.mark_dirty(x)`: a method called on the `ctx` of an autograd.Function's static forward, by name
     autograd_context_call: ClassCallHook | None = None
     vararg_autograd_forward: VarargForwardHook | None = None  # `def forward(ctx, flag, *args)`
+    torch_function_override: TorchFunctionOverrideHook | None = None  # `def __torch_function__(cls, func, ...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     cached_property_read: CachedPropertyReadHook | None = None  # asked by the solver (analysis/cached_property_reads.py)
     returned_unrebuildable: ReturnedUnrebuildableHook | None = None  # asked by the solver (analysis/returned_holders.py)
