@@ -165,6 +165,11 @@ class Checker(Protocol):
         nowhere else (analysis/discarded_locals.py)."""
         ...
 
+    def annotated_class(self, node: ast.expr) -> str | None:
+        """The qualified class an annotation gives `node`'s value: a parameter annotated `w: Q` (not
+        rebound so far), or a call of a top-level function of the module annotated `-> Q`."""
+        ...
+
     def builder_of(self, name: str) -> str | None:
         """The qualified name of the call outside the tree that built local `name` in this function
         (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""
