@@ -10,11 +10,11 @@ HANDLED = {"add", "mul"}
 
 class Tagged(torch.Tensor):
     @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        out = super().__torch_function__(func, types, args, kwargs or {})
-        if hasattr(func, "__name__") and func.__name__ in HANDLED:
-            return out
-        return out
+    def __torch_function__(cls, func, types, args=(), kwargs={}):  # noqa: B006 (as pypose spells it)
+        data = super().__torch_function__(func, types, args, kwargs)
+        if data is not None and hasattr(func, "__name__") and func.__name__ in HANDLED:
+            return data
+        return data
 
     def scaled(self):
         return self * self.shape[0]

@@ -116,18 +116,9 @@ HANDLED = {"add", "mul"}
 class Tagged(torch.Tensor):
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
-        out = super().__torch_function__(func, types, args, kwargs or {})
-        if getattr(func, "__name__", None) in HANDLED:
-            return out
-        return out
-
-    def scaled(self):
-        return self * self.shape[0]
-
-
-class Model(torch.nn.Module):
-    def forward(self, x: Tagged) -> torch.Tensor:
-        return Tagged.scaled(x)
+        result = super().__torch_function__(func, types, args, kwargs or {})
+        # the same test (None is not in HANDLED), asked with a default, which Dynamo traces
+        return result if getattr(func, "__name__", None) in HANDLED else result
 """,
     fix_safety=(
         "No automatic fix yet: `getattr(func, NAME, None)` asks the same question and traces "
