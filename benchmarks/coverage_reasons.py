@@ -314,9 +314,6 @@ REASONS: dict[str, tuple[str, str]] = {
                          "parameter, trace)"),
     "GB0254": (_RUNTIME, "a name Dynamo does not know while tracing (measured: `setattr(obj, n, t)` over a "
                          "module-level list of names, and with `name + \"_x\"` of a str parameter, trace)"),
-    "GB0150": ("object-model", "hasattr() on a value whose Dynamo model has no hasattr (measured: `hasattr(zip(a, "
-                               "b), name)` breaks; on range, torch.Size, dtype, device, an iterator, a partial, "
-                               "a dict subclass instance it traces)"),
     "GB9522": ("object-model", "hasattr() on a value whose Dynamo model answers nothing (see GB0150)"),
     "GB0217": ("object-model", "hasattr() on a dict-like of a class Dynamo models as a dict (measured: on an "
                                "instance of a local `class Cfg(dict)` it traces)"),

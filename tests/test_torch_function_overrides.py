@@ -77,3 +77,36 @@ def test_a_tensor_subclass_override_runs_in_its_methods_traced_code(write_tree) 
     result = check([str(root / "subpkg")], Config(entry_points=ENTRY_POINTS))
     assert not result.errors
     assert {f.location.row for f in result.findings} == marked
+
+
+BOX_TREE = {
+    "boxes/__init__.py": "from boxes.box import Box\n",
+    "boxes/box.py": """
+        import torch
+
+
+        class Box:
+            def __init__(self, t):
+                self.t = t
+
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                if hasattr(func, "__name__"):
+                    args = [a.t if isinstance(a, Box) else a for a in args]
+                return func(*args, **(kwargs or {}))
+
+            def shifted(self, x: torch.Tensor) -> torch.Tensor:
+                return torch.add(self, x)
+    """,
+}
+
+
+def test_hasattr_in_the_override_of_an_object_that_is_no_tensor_is_not_reported(write_tree) -> None:
+    """GM644 is the tensor subclass's: torch functions given an object with `__torch_function__`
+    pass it a torch function, whose hasattr traces (measured on torch 2.13: `torch.add(Box(t), 1)`
+    with this override, built in the frame or held in a global, compiles whole). Even with every
+    public method a root, the override is not reached, so not reported."""
+    root = write_tree(BOX_TREE)
+    result = check([str(root / "boxes")], Config(scope="library"))
+    assert not result.errors
+    assert [f.code for f in result.findings if f.code == "GM644"] == []

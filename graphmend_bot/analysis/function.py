@@ -95,6 +95,9 @@ class FunctionAnalyzer(StatementVisitor):
         if args.vararg is not None and self.node.name == "forward" and names[:1] == ["ctx"] and self._is_staticmethod():
             for check_forward in C.VARARG_AUTOGRAD_FORWARDS:  # Dynamo may bind its arguments one place over
                 check_forward(self, self.node)
+        if self.node.name == "__torch_function__" and self.summary.class_qualname is not None:
+            for check_override in C.TORCH_FUNCTION_OVERRIDES:
+                check_override(self, self.node)
         always_returns = self.block(self.node.body, env)
         for name in self._python_params:
             # A flag whatever callers pass: fixed, so no caller's kind overrides it.

@@ -324,6 +324,15 @@ class ObjectTracker(FindingReporter):
         kwargs = tuple((kw.arg, self.expr(kw.value, env)) for kw in call.keywords if kw.arg is not None)
         self.partials[name] = (target, args, kwargs)
 
+    def annotated_class(self, node: ast.expr) -> str | None:
+        ref = self.instances.get(node.id) if isinstance(node, ast.Name) and node.id not in self._rebound else None
+        if ref is not None:
+            return ref.removeprefix("typed:") if ref.startswith("typed:") else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self._module_functions is not None:
+            helper = self._module_functions(node.func.id)  # `-> Wavelet` on a top-level function
+            return value_class.class_annotation(helper.returns, self.resolve) if helper is not None else None
+        return None
+
     def _instance_of(self, owner: str | None, env: Env) -> str | None:
         """The constructor ref of a local object, or "attr:NAME" for `self.NAME`."""
         if owner is None:

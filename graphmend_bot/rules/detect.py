@@ -165,6 +165,11 @@ class Checker(Protocol):
         nowhere else (analysis/discarded_locals.py)."""
         ...
 
+    def annotated_class(self, node: ast.expr) -> str | None:
+        """The qualified class an annotation gives `node`'s value: a parameter annotated `w: Q` (not
+        rebound so far), or a call of a top-level function of the module annotated `-> Q`."""
+        ...
+
     def builder_of(self, name: str) -> str | None:
         """The qualified name of the call outside the tree that built local `name` in this function
         (`g = torch.Generator(device)` -> "torch.Generator"), if one did."""
@@ -396,6 +401,8 @@ MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]
 DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
 # A static `forward(ctx, ..., *args)` of a class (an autograd.Function's), asked once per function.
 VarargForwardHook = Callable[["Rule", Checker, ast.FunctionDef], None]
+# A class's `__torch_function__(cls, func, types, args, kwargs)`, asked once per function.
+TorchFunctionOverrideHook = Callable[["Rule", Checker, ast.FunctionDef], None]
 # `Alias[...].method(...)`: a method called on a subscripted name (`Optional[int].__eq__(t)`): the
 # subscripted name, resolved from the module's imports ("typing.Optional"), and the method.
 SubscriptedReceiverHook = Callable[["Rule", Checker, ast.Call, str, str], None]
@@ -457,6 +464,7 @@ class Detection:
     # `ctx.mark_dirty(x)`: a method called on the `ctx` of an autograd.Function's static forward, by name
     autograd_context_call: ClassCallHook | None = None
     vararg_autograd_forward: VarargForwardHook | None = None  # `def forward(ctx, flag, *args)`
+    torch_function_override: TorchFunctionOverrideHook | None = None  # `def __torch_function__(cls, func, ...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
     cached_property_read: CachedPropertyReadHook | None = None  # asked by the solver (analysis/cached_property_reads.py)
     returned_unrebuildable: ReturnedUnrebuildableHook | None = None  # asked by the solver (analysis/returned_holders.py)

@@ -5,7 +5,11 @@
 top-level statement that builds one, or returned by a top-level function of the module every `return`
 of which builds one (Checker.built_outside). A helper that builds one only on some paths
 (`if isinstance(w, str): return pywt.Wavelet(w)` / `return w`) is left alone: what it returns
-otherwise is what the caller passed.
+otherwise is what the caller passed; unless it is annotated `-> Wavelet`, and so is a parameter
+`w: Wavelet` (Checker.annotated_class): measured on torch 2.13 (tests/coverage_probes/
+gb6012_len_of_annotated_compiled_object.py), `len()` of a Wavelet passed into the compiled region
+breaks the same, while reading its attributes (`w.dec_len`) traces. A union annotation
+(`Union[Wavelet, str]`) is not judged.
 """
 
 from __future__ import annotations
@@ -30,6 +34,15 @@ def _len(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kin
             rule, call, f"`len()` of a `{builders[0]}`, a class compiled in `{compiled[0].module}`: "
             "Dynamo cannot trace its `__len__`", TENSOR,
         )
+    elif (
+        not builders
+        and (annotated := checker.annotated_class(call.args[0])) is not None
+        and (module := checker.compiled_module(annotated)) is not None
+    ):  # `w: Wavelet`, or a helper annotated `-> Wavelet` that passes a caller's object through
+        checker.report(
+            rule, call, f"`len()` of a `{annotated}` (so annotated), a class compiled in `{module.module}`: "
+            "Dynamo cannot trace its `__len__`", TENSOR,
+        )
     return None
 
 
@@ -41,7 +54,8 @@ RULE = Rule(
     summary=(
         "Flags `len()` in traced code of an object of a class compiled in an installed third-party "
         "package (Cython or the C API: `len(pywt.Wavelet(name))`), built in place, bound to a local "
-        "built by one, or returned by a helper of the same module that builds one on every path."
+        "built by one, or returned by a helper of the same module that builds one on every path; or an "
+        "object annotated as one (`w: Wavelet`, a helper annotated `-> Wavelet`)."
         " Reported only where the package is installed (run `graphmend check` in the project's "
         "environment): the GitHub review bot, whose environment holds no project dependencies, never reports it."
     ),
