@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.skipped_frames import breaks_at
-
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program
 
@@ -26,8 +24,10 @@ def eager_after_loop_calls(
     targets: dict[tuple[FunctionId, int], list[FunctionId]],
     breaking: Container[FunctionId],
 ) -> dict[FunctionId, int]:
-    """Per traced function: the first row after its earliest loop-body call whose callee breaks on
-    the usual path (`breaking`); from there to the end of the function it runs eagerly."""
+    """Per traced function: the first row after its earliest loop-body call whose callees all break
+    on the usual path (`breaking`); from there to the end of the function it runs eagerly. All, not
+    one: `self._step_func(...)` resolves to every subclass's override, and one breaking says
+    nothing of the one that runs (torchdiffeq's `integrate`, tests/test_wild_subset.py)."""
     rows: dict[FunctionId, int] = {}
     for fid in program.traced_functions():
         function = program.function(fid)
@@ -36,8 +36,18 @@ def eager_after_loop_calls(
         broken = [
             function.calls[site].row
             for site in set(function.loop_sites)
-            if breaks_at(fid, (site,), targets, breaking)
+            if _always_breaks(fid, site, targets, breaking)
         ]
         if broken:
             rows[fid] = min(broken) + 1
     return rows
+
+
+def _always_breaks(
+    fid: FunctionId,
+    site: int,
+    targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    breaking: Container[FunctionId],
+) -> bool:
+    callees = targets.get((fid, site), ())
+    return bool(callees) and all(callee in breaking for callee in callees)
