@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 # A declaration line, stripped of its indent: Sphinx's two spellings, Google's, numpydoc's.
 _DECLARATION = re.compile(
@@ -87,11 +87,7 @@ def documented_scalars(
     docstring = _docstring(node)
     if docstring is None or not any(word in docstring for word in _SCALAR_STEMS):
         return frozenset()
-    names: set[str] = set()
-    for line in _parameter_lines(docstring, candidates):
-        if (declared := _declaration(line)) is not None and _is_scalar_type(declared[1]):
-            names.update(declared[0])
-    return frozenset(names.intersection(candidates))
+    return _declared_as(docstring, candidates, _is_scalar_type)
 
 
 def documented_containers(
@@ -101,9 +97,14 @@ def documented_containers(
     docstring = _docstring(node)
     if docstring is None or _CONTAINER_STEM.search(docstring) is None:
         return frozenset()
+    return _declared_as(docstring, candidates, _is_container_type)
+
+
+def _declared_as(docstring: str, candidates: Sequence[str], is_type: Callable[[str], bool]) -> frozenset[str]:
+    """Those of `candidates` a typed declaration line of `docstring` gives a type `is_type` accepts."""
     names: set[str] = set()
     for line in _parameter_lines(docstring, candidates):
-        if (declared := _declaration(line)) is not None and _is_container_type(declared[1]):
+        if (declared := _declaration(line)) is not None and is_type(declared[1]):
             names.update(declared[0])
     return frozenset(names.intersection(candidates))
 
