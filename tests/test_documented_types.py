@@ -8,7 +8,11 @@ import textwrap
 
 import pytest
 
-from graphmend_bot.analysis.documented_types import documented_classes, documented_scalars
+from graphmend_bot.analysis.documented_types import (
+    documented_classes,
+    documented_containers,
+    documented_scalars,
+)
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 
@@ -161,3 +165,115 @@ def test_a_parameter_documented_as_one_class_names_it(declared, named):
 def test_a_type_that_is_no_single_class_types_nothing(declared):
     source = f'def __init__(self, model):\n    """Args:\n        model ({declared}): the model.\n    """\n'
     assert documented_classes(ast.parse(source).body[0], ["self", "model"]) == {}
+
+
+def _containers(source):
+    function = ast.parse(textwrap.dedent(source)).body[0]
+    return documented_containers(function, [arg.arg for arg in function.args.args])
+
+
+@pytest.mark.parametrize("declared", [
+    "list", "list of Tensor", "List[torch.Tensor]", "tuple, optional", "Tuple[int, int], optional",
+    "dict", "dict or None", "list of Tensor or tuple", "python list", "set of str",
+])  # fmt: skip
+def test_a_parameter_documented_as_a_concrete_container(declared):
+    source = f'def f(x, xs):\n    """\n    Parameters\n    ----------\n    xs : {declared}\n        The values.\n    """\n'
+    assert _containers(source) == {"xs"}
+
+
+@pytest.mark.parametrize("declared", [
+    # a tensor is a Sequence and an Iterable: a caller may pass one (parameter_annotations.sized_annotation)
+    "Sequence[Tensor]", "iterable of Tensor", "list or Tensor", "int or tuple", "Tensor", "array_like",
+    "list-like", "tuple of int, Tensor",
+])  # fmt: skip
+def test_a_type_that_may_be_a_tensor_is_no_container(declared):
+    source = f'def f(x, xs):\n    """\n    Args:\n        xs ({declared}): the values.\n    """\n'
+    assert _containers(source) == set()
+
+
+STACK = '''
+    import torch
+
+
+    def stack(xs, y):
+        """Stack the tensors onto `y`.
+
+        Args:
+            xs (list of Tensor): tensors, maybe none.
+            y (Tensor): the base.
+        """
+        if not xs:
+            return y
+        if y.sum() > 0:  # break
+            y = y * 2
+        return torch.stack(xs).sum(0) + y
+
+
+    def reshape(shape, y):
+        """Reshape.
+
+        Parameters
+        ----------
+        shape : tuple of int, optional
+            The new shape.
+        y : Tensor
+            The values.
+        """
+        if shape:
+            return y.reshape(shape)
+        return y
+
+
+    def drain(d, y):
+        """Add each value.
+
+        :param dict d: tensors by name
+        :param y: the base
+        """
+        while d:
+            y = y + d.popitem()[1]
+        return y
+'''
+
+
+def _marked(source):
+    """The rows write_tree gives the lines marked `# break`."""
+    lines = textwrap.dedent(source).lstrip("\n").splitlines()
+    return {row for row, line in enumerate(lines, 1) if line.endswith("# break")}
+
+
+def test_a_documented_container_tested_for_truth_is_not_reported(write_tree):
+    """The truth of a list, tuple or dict is its length: found is only the tensor test in `stack`."""
+    root = write_tree({"box/__init__.py": "from .ops import stack, reshape, drain\n", "box/ops.py": STACK})
+    marked = _marked(STACK)
+    assert _found(root) == {(row, "GM101") for row in marked}
+    undocumented = STACK.replace("(list of Tensor)", "").replace(": tuple of int, optional", ":")
+    assert (marked.pop() - 2, "GM101") in _found(
+        write_tree({"bare/__init__.py": "from .ops import stack\n", "bare/ops.py": undocumented})
+    )
+
+
+def test_dynamo_breaks_on_the_tensor_test_only(write_tree, monkeypatch):
+    """Ground truth for the test above, called with what the docstrings name."""
+    torch = pytest.importorskip("torch")
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks
+
+    root = write_tree({"box/__init__.py": "from .ops import stack, reshape, drain\n", "box/ops.py": STACK})
+    monkeypatch.syspath_prepend(str(root))
+    import box
+
+    y = torch.ones(2, 3)
+    marked = _marked(STACK)
+    calls = (
+        (box.stack, ([y, y], y), marked),
+        (box.stack, ([], y), set()),
+        (box.reshape, ((3, 2), y), set()),
+        (box.reshape, ((), y), set()),
+        (box.drain, ({"a": y}, y), set()),
+    )
+    for fn, args, breaks in calls:
+        broken = dynamo_breaks(fn, args, {}, Tree([str(root / "box")]))
+        assert {row for _, row in broken.lines} == breaks, (fn.__name__, args, broken)

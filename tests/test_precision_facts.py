@@ -300,3 +300,17 @@ def test_a_web_of_star_imports_in_the_tree_is_read_once_per_module(
     found = {(Path(f.path).name, f.location.row, f.code) for f in check([str(package)], jobs=1).findings}
     assert found == {("net.py", 8, "GM401")}  # `pow` is m11's (no GM654), reached through m0's star imports
     assert len(reads) <= (len(modules) + 1) * len(modules)
+
+
+def test_the_rest_of_a_frame_after_a_breaking_call_in_a_loop_is_not_reported() -> None:
+    """`for layer in self.layers: x = layer(x)` with a layer that prints, `while ...: x = shift(x)`
+    with a helper that breaks: what follows the call in its frame is eager; before it, and in a
+    frame with no loop, the tests stand."""
+    fixture = FIXTURES / "loop_calls.py"
+    assert _found(fixture) == _marked(fixture)
+
+
+def test_dynamo_skips_the_frame_after_a_breaking_call_in_a_loop() -> None:
+    torch = pytest.importorskip("torch")
+    fixture = FIXTURES / "loop_calls.py"
+    assert _dynamo_rows(fixture, "Stack", torch.ones(2, 3)) == _marked(fixture)

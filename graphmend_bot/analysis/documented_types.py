@@ -22,6 +22,12 @@ passes one (tensor_uses.py): a type naming one (`ys (Tensor): ...`, `x : torch.T
 head noun is one (`ys: Output Tensor of shape (batch, dim_y).`, deepxde's `dde.grad.jacobian`;
 not `dim: dimension of the input tensor`, a number about one).
 
+A parameter documented as a concrete container (`xs (list)`, `xs : list of Tensor`, `shape : tuple of
+int, optional`, `:param dict d:`) is one: its truth is its length, never a tensor's value, as for
+`xs: list[Tensor]` (parameter_annotations.sized_annotation; `Sequence` and `iterable` are left out for
+the same reason: a tensor is one). Documented containers that were taken for tensors made GM101 false
+positives on `if not xs:` in the wild corpus.
+
 A constructor parameter documented as one class (`model (:obj:`System`): ...`, `net : ~pkg.Net`)
 types the attribute `__init__` stores it in, as an annotation would (summary.py `_submodules`):
 pypose's `EKF(model)` documents `model` so and reads `self.model.A`, a property of the class
@@ -32,7 +38,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 # A declaration line, stripped of its indent: Sphinx's two spellings, Google's, numpydoc's.
 _DECLARATION = re.compile(
@@ -63,6 +69,11 @@ _CLASS_TYPE = re.compile(
 _SCALAR_WORDS = frozenset({"int", "bool", "str", "integer", "boolean", "string", "none"})
 # A docstring naming none of these has nothing to parse (most of them: read it only then).
 _SCALAR_STEMS = ("int", "bool", "str")
+# `list of Tensor`, `List[int]`, `tuple, optional`, `python list`: a concrete container's word leads.
+_CONTAINER_WORD = re.compile(r"(?:python[ \t]+)?(?:list|tuple|dict|set)(?:$|[ \t(])")  # not `list-like`
+_CONTAINER_STEM = re.compile(r"\b(?:list|tuple|dict|set)\b", re.IGNORECASE)
+# A subscript's brackets hold commas of their own (`Tuple[int, int]`): dropped before the split.
+_INNERMOST_BRACKETS = re.compile(r"\[[^\[\]]*\]")
 # What may follow the type after a comma: `int, optional`, `bool, default False`, `int, default=0`.
 _QUALIFIERS = ("optional", "default")
 # The numpydoc and Google sections past the parameters, whose `name : type` lines are no parameters.
@@ -76,9 +87,24 @@ def documented_scalars(
     docstring = _docstring(node)
     if docstring is None or not any(word in docstring for word in _SCALAR_STEMS):
         return frozenset()
+    return _declared_as(docstring, candidates, _is_scalar_type)
+
+
+def documented_containers(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, candidates: Sequence[str]
+) -> frozenset[str]:
+    """Those of `candidates` that `node`'s docstring types as a list, tuple, dict or set (or None)."""
+    docstring = _docstring(node)
+    if docstring is None or _CONTAINER_STEM.search(docstring) is None:
+        return frozenset()
+    return _declared_as(docstring, candidates, _is_container_type)
+
+
+def _declared_as(docstring: str, candidates: Sequence[str], is_type: Callable[[str], bool]) -> frozenset[str]:
+    """Those of `candidates` a typed declaration line of `docstring` gives a type `is_type` accepts."""
     names: set[str] = set()
     for line in _parameter_lines(docstring, candidates):
-        if (declared := _declaration(line)) is not None and _is_scalar_type(declared[1]):
+        if (declared := _declaration(line)) is not None and is_type(declared[1]):
             names.update(declared[0])
     return frozenset(names.intersection(candidates))
 
@@ -172,3 +198,15 @@ def _is_scalar_type(text: str) -> bool:
         return False  # `int, tuple of ints`: a second type, not a qualifier
     words = [word for word in re.split(r"\s+or\s+|\s*\|\s*", head.lower()) if word]
     return bool(words) and all(word.removeprefix("python ") in _SCALAR_WORDS for word in words)
+
+
+def _is_container_type(text: str) -> bool:
+    """`list`, `list of Tensor`, `Tuple[int, int], optional`, `dict or None`: each alternative a list,
+    tuple, dict or set; `int or tuple`, `Sequence[Tensor]`, `list or Tensor` are not."""
+    while (unbracketed := _INNERMOST_BRACKETS.sub("", text)) != text:
+        text = unbracketed
+    head, *rest = (part.strip() for part in text.strip().rstrip(".").split(","))
+    if any(not part.lower().startswith(_QUALIFIERS) for part in rest):
+        return False
+    words = [word for word in re.split(r"\s+or\s+|\s*\|\s*", head.lower()) if word]
+    return bool(words) and all(word == "none" or _CONTAINER_WORD.match(word) for word in words)

@@ -122,13 +122,16 @@ def with_tails(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> tuple
 
 
 def traced_only(
-    program: Program, found: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool]
+    program: Program, found: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool],
+    loop_rests: dict[FunctionId, int] | None = None,
 ) -> list[TracedDraft]:
     """`found` without the drafts Dynamo never traces: those after a `with` it cannot enter, in the
     same frame (the `with` body and the rest of its block), after a read it cannot resume from or a
-    recurrent module's first use in its function, and those of the functions it only ever enters
+    recurrent module's first use in its function, from the rows of `loop_rests` on (loop_calls.py;
+    not the comprehensions, frames of their own), and those of the functions it only ever enters
     from code running eagerly and then skips (`holds`: the solver's, whether a call passes a tensor)."""
-    eager_rows: dict[FunctionId, list[tuple[int, int]]] = {}
+    loop_rests = loop_rests or {}
+    eager_rows: dict[FunctionId, list[tuple[int, int]]] = {fid: [(row, sys.maxsize)] for fid, row in loop_rests.items()}
     parsed: dict[str, ast.Module | None] = {}
     for traced_draft in found:
         draft = traced_draft.draft
@@ -153,9 +156,17 @@ def traced_only(
     for traced_draft in found:
         fid = (traced_draft.module.module, traced_draft.function.qualname)
         row = traced_draft.draft.row
-        if fid not in eager_only and not any(start <= row <= tail for start, tail in eager_rows.get(fid, ())):
+        regions = eager_rows.get(fid, ())
+        if fid in loop_rests and _own_frame(traced_draft):
+            regions = regions[1:]  # the loop's region is the first
+        if fid not in eager_only and not any(start <= row <= tail for start, tail in regions):
             kept.append(traced_draft)
     return kept
+
+
+def _own_frame(traced_draft: TracedDraft) -> bool:
+    """A comprehension's draft (skipped_frames.py): it breaks in a frame of its own, eager rest or not."""
+    return any(traced_draft.draft is draft for _, _, draft in traced_draft.function.skipped_frame_drafts)
 
 
 def _builds_the_manager(draft: Draft) -> bool:

@@ -15,7 +15,7 @@ import ast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import held_ranks, narrowing, str_enums, value_class
-from graphmend_bot.analysis.documented_types import documented_scalars
+from graphmend_bot.analysis.documented_types import documented_containers, documented_scalars
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
 from graphmend_bot.analysis.parameter_annotations import (
@@ -79,6 +79,10 @@ class FunctionAnalyzer(StatementVisitor):
                 env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
+        # `xs (list of Tensor)` in the docstring: a collection, as `xs: list[Tensor]` is
+        self._sized_params.update(
+            documented_containers(self.node, [arg.arg for arg, _ in params if arg.annotation is None])
+        )
         if args.vararg is not None:
             # `*args`: the positional arguments past the named ones go there, not to the keyword-only
             # parameters after it. What it holds is left unknown (not a tensor): as a union of every

@@ -354,6 +354,8 @@ class CallResolver(SortChecker):
                 check_view_call(self, node)
         if self._loop_depth or self._try_depth:
             self._frame_skips.site(len(self.summary.calls) - 1, self._loop_depth > 0)
+        if self._loop_depth and not self._rare_depth:
+            self.summary.loop_sites.append(len(self.summary.calls) - 1)
         if sources := str_enums.argument_sources(node, args, kwargs):
             self.summary.call_member_sources.append((len(self.summary.calls) - 1, sources))
         if self.dependency_calls:

@@ -42,6 +42,7 @@ from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.held_ranks import held_rank_indices
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
+from graphmend_bot.analysis.loop_calls import eager_after_loop_calls
 from graphmend_bot.analysis.masks import masks_made_elsewhere
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.object_operands import object_operations
@@ -1260,7 +1261,11 @@ class Program:
             inside += _new_sites(inside, constructions_breaking_inside(self, solver.targets, inside))
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
         # what runs eagerly after a `with` Dynamo cannot enter, and what it calls and then skips
-        found = traced_only(self, result + consequences, solver.holds)
+        # and after a loop-body call whose callee breaks (loop_calls.py)
+        loop_rests = eager_after_loop_calls(
+            self, solver.targets, self._usually_breaking(solver.callers, [*result, *inner, *consequences])
+        )
+        found = traced_only(self, result + consequences, solver.holds, loop_rests)
         # a generator runs eagerly after its first break: what follows breaks nowhere
         found = up_to_first_break(found, lambda traced: traced.function, lambda traced: traced.draft)
         self.solved = (solver, [*result, *inner], found)
