@@ -84,8 +84,7 @@ class CallResolver(SortChecker):
         return kind
 
     def _third_party(self, resolved: str) -> bool:
-        """A qualified name outside the standard library, torch (the rules' own tables judge those)
-        and the package this module belongs to (the tree's own code, which the scope solver follows)."""
+        """A name outside the stdlib, torch (the rules' tables judge those) and this package (the solver's)."""
         head = resolved.partition(".")[0]
         own = self.guard_helpers.package if self.guard_helpers is not None else None
         return head not in sys.stdlib_module_names and head != "torch" and head != own
@@ -352,21 +351,20 @@ class CallResolver(SortChecker):
         if id(node) in self._dict_view_calls:
             for check_view_call in C.DICT_VIEW_COMPREHENSION_CALLS:
                 check_view_call(self, node)
+        index = len(self.summary.calls) - 1  # the site just recorded
         if self._loop_depth or self._try_depth:
-            self._frame_skips.site(len(self.summary.calls) - 1, self._loop_depth > 0)
+            self._frame_skips.site(index, self._loop_depth > 0)
         if self._loop_depth and not self._rare_depth:
-            self.summary.loop_sites.append(len(self.summary.calls) - 1)
+            self.summary.loop_sites.append(index)
         if sources := str_enums.argument_sources(node, args, kwargs):
-            self.summary.call_member_sources.append((len(self.summary.calls) - 1, sources))
+            self.summary.call_member_sources.append((index, sources))
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
             if node.keywords:
                 if self._sizes is None:
                     self._sizes = keyword_arguments.Sizes(self.node, self.self_name)
-                keyword_arguments.record_passed_names(
-                    self.summary, len(self.summary.calls) - 1, node, self.self_name, self._sizes
-                )
+                keyword_arguments.record_passed_names(self.summary, index, node, self.self_name, self._sizes)
         return Kind.union([site, *alternatives]) if alternatives else site
 
     def _record_site(
