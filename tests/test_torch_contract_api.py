@@ -131,3 +131,55 @@ def test_the_torch_contract_roots_break_under_dynamo(write_tree, monkeypatch):
         broken = dynamo_breaks(fn, args, {}, Tree([str(root / "lie")]))
         assert expected[1] in {line for file, line in broken.lines if file == path}, (expected, broken)
     torch._dynamo.reset()
+
+
+# A variadic parameter annotated as tensors (geoopt's `pack_point(self, *tensors: torch.Tensor)`);
+# a loader's unannotated `**options` beside `path: str` says nothing of tensors.
+VARIADIC_PACKAGE = {
+    "packs/__init__.py": "from .core import Encoder, pack, load\n",
+    "packs/core.py": """
+        import torch
+        from torch import nn
+
+
+        class Encoder(nn.Module):
+            def forward(self, x):
+                return x
+
+
+        def pack(*parts: torch.Tensor, dim=0):
+            _check(parts, dim)
+            return parts
+
+
+        def _check(parts, dim):
+            if torch.cat(parts, dim).isnan().any().item():
+                raise ValueError("a part holds NaN")
+
+
+        def load(path: str, **options) -> dict[str, torch.Tensor]:
+            print(path, options)
+            return torch.load(path)
+    """,
+}
+PACK, LOAD = ("core.py", 16, "GM301"), ("core.py", 21, "GM401")
+
+
+def test_a_variadic_parameter_annotated_as_tensors_is_tensor_api(write_tree, monkeypatch):
+    """`pack(*parts: Tensor)` is a root of `auto` (Dynamo breaks in its helper when a user compiles
+    it); `load(path: str, **options) -> dict[str, Tensor]` is not (library scope only)."""
+    root = write_tree(VARIADIC_PACKAGE)
+    assert found(root) == {PACK}
+    assert found(root, "library") >= {PACK, LOAD}
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(BENCHMARKS))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import packs
+
+    broken = dynamo_breaks(packs.pack, (torch.ones(2), torch.ones(2)), {}, Tree([str(root / "packs")]))
+    assert PACK[1] in {
+        line for file, line in broken.lines if file == normalise(str(root / "packs" / "core.py"))
+    }
+    torch._dynamo.reset()
