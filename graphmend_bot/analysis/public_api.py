@@ -185,7 +185,7 @@ def _is_torch_optimizer(base: str) -> bool:
 
 def takes_tensor(function: FunctionSummary) -> bool:
     """A parameter annotated as a tensor (`x: torch.Tensor`, `mask: Optional[Tensor]`), or a
-    signature that names one elsewhere: a container of tensors taken (`xs: List[Tensor]`) or a
+    signature that names one elsewhere: a container of tensors taken (`xs: List[Tensor]`, `*xs: Tensor`) or a
     tensor returned (`-> Tensor`, `-> tuple[Tensor, dict]`), as the maintainer annotated it
     (skrl's mixins' `act(self, inputs: dict[str, Any]) -> tuple[torch.Tensor, ...]`)."""
     return function.tensor_signature or any(function.param_seeds.get(name) for name in function.params)
