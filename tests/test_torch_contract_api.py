@@ -4,6 +4,7 @@ returning_tensors): pypose's `LieTensor.cumops(self, dim)` and `identity_SO3(*ls
 Distribution's `rsample(sample_shape=torch.Size())` and `log_prob(value)`."""
 
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,21 +14,23 @@ from graphmend_bot.engine import check
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
+# Every fixture package exports an nn.Module, so `auto` settles to the tensor-api scope.
+ENCODER = """import torch
+from torch import nn
+
+
+class Encoder(nn.Module):
+    def forward(self, x):
+        return x
+
+"""
 # A package exporting a module, a tensor subclass, a factory of it, a Distribution, and near misses
 # (a plain class's `sample`, a tokenizer's `encode`, a configuration helper): every break is one
 # call away, in a private helper, so no signature or body of the roots names a tensor.
 CONTRACT_PACKAGE = {
     "lie/__init__.py": "from .core import Encoder, Quat, identity, Funnel, Sampler, Tokenizer, describe\n",
-    "lie/core.py": """
-        import torch
-        from torch import nn
-
-
-        class Encoder(nn.Module):
-            def forward(self, x):
-                return x
-
-
+    "lie/core.py": ENCODER
+    + textwrap.dedent("""
         class Quat(torch.Tensor):
             def cumulative(self, dim):
                 return _scaled(self, dim)
@@ -86,7 +89,7 @@ CONTRACT_PACKAGE = {
         def describe(config):
             print(config)
             return str(config)
-    """,
+    """),
 }
 CUMULATIVE, IDENTITY = ("core.py", 17, "GM301"), ("core.py", 26, "GM401")
 RSAMPLE, LOG_PROB = ("core.py", 45, "GM401"), ("core.py", 50, "GM301")
@@ -137,16 +140,8 @@ def test_the_torch_contract_roots_break_under_dynamo(write_tree, monkeypatch):
 # a loader's unannotated `**options` beside `path: str` says nothing of tensors.
 VARIADIC_PACKAGE = {
     "packs/__init__.py": "from .core import Encoder, pack, load\n",
-    "packs/core.py": """
-        import torch
-        from torch import nn
-
-
-        class Encoder(nn.Module):
-            def forward(self, x):
-                return x
-
-
+    "packs/core.py": ENCODER
+    + textwrap.dedent("""
         def pack(*parts: torch.Tensor, dim=0):
             _check(parts, dim)
             return parts
@@ -160,7 +155,7 @@ VARIADIC_PACKAGE = {
         def load(path: str, **options) -> dict[str, torch.Tensor]:
             print(path, options)
             return torch.load(path)
-    """,
+    """),
 }
 PACK, LOAD = ("core.py", 16, "GM301"), ("core.py", 21, "GM401")
 
