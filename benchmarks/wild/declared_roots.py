@@ -6,7 +6,11 @@ and as traced code (`not traced`: no default root reaches it either). These are 
 maintainer has to declare today; a class of them that is general (what users compile from a
 library's public API) is a candidate for the default scope.
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/wild/declared_roots.py [--lib NAME ...]
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/wild/declared_roots.py [--lib NAME ...] [--undeclared]
+
+`--undeclared` also prints the other side, the precision side: the roots `auto`'s tensor-api or
+library scope adds that no declared pattern names (counted, and the public ones listed), which a
+maintainer did not think users compile.
 
 Reads each library's recorded package directory (corpus_results.json `truth.package_dir`);
 test-half libraries are never read (their configs would tune the default scope to them).
@@ -77,6 +81,7 @@ def compare(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lib", action="append", help="only these dev libraries")
+    parser.add_argument("--undeclared", action="store_true", help="also the default roots nothing declares")
     args = parser.parse_args(argv)
     dirs = package_dirs()
     for name in sorted(args.lib or dirs):
@@ -97,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
             if not reasons[fid].startswith(("private", "dunder")):
                 state = "not traced" if fid in untraced else "traced"
                 print(f"      {state:<10}  {reasons[fid]:<42} {fid[0]}:{fid[1]}")
+        if args.undeclared:
+            extra = program.scope_roots() - program.model_entry_points() - roots
+            print(f"   default roots not declared: {len(extra)}")
+            for fid in sorted(extra):
+                print(f"      undeclared  {fid[0]}:{fid[1]}")
     return 0
 
 

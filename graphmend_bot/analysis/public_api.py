@@ -41,14 +41,19 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   container of them, an unannotated parameter the body uses as one or the docstring documents
   as one (tensor_uses.py), a method
   of no other parameter than its object annotated to return one, a result that is one whatever
-  the arguments, or what a model's method returns from its submodules), and the `step` of its torch.optim optimizers (it updates the
-  parameters' tensors, though its signature names none). Users compile kornia's functional API
-  beside its modules, a flow's `inverse` and `log_prob`, a scheduler's `step`, an optimizer's
-  `step`; the tokenizers, loaders and configuration classes of a model zoo take and return no
-  tensor and stay out. A package that compiles its own kernels has said that its machinery
-  around them (settings, schedules, bookkeeping) is not all compiled: on heavyball the
-  tensor-api roots find what every public callable finds with 35 fewer findings on lines no
-  call ran.
+  the arguments, or what a model's method returns from its submodules, or a tensor subclass of the
+  tree it builds: `return LieTensor(data)`), and the methods torch's base classes define on
+  tensors though their signatures name none (keeps_torch_contract): every public method of a
+  torch.Tensor subclass of the tree (its object is a tensor), the `step` of its torch.optim
+  optimizers (it updates the parameters' tensors), the `sample`, `rsample`, `log_prob`, `entropy`,
+  `cdf`, `icdf` of its torch.distributions Distributions and a Transform's
+  `log_abs_det_jacobian`. Users compile kornia's functional API beside its modules, a flow's
+  `inverse` and `log_prob`, a scheduler's `step`, an optimizer's `step`, pypose's
+  `LieTensor.cumops` and `SO3Type.identity`, a distribution's `rsample`; the tokenizers, loaders and
+  configuration classes of a model zoo take and return no tensor and stay out. A package that
+  compiles its own kernels has said that its machinery around them (settings, schedules,
+  bookkeeping) is not all compiled: on heavyball the tensor-api roots find what every public
+  callable finds with 35 fewer findings on lines no call ran.
 A lone file or a folder of scripts keeps the model scope.
 """
 
@@ -70,6 +75,15 @@ PARAMETER_CREATION = "GB0264"  # Dynamo's id for an nn.Parameter built in traced
 # torch.optim's submodules whose classes are no optimizers (schedulers, weight averaging)
 _OPTIMIZER_HELPERS = frozenset({"lr_scheduler", "swa_utils"})
 _TEST_PARTS = frozenset({"tests", "test", "conftest"})
+# torch.Tensor as a class's base names it (nn.Parameter is one too).
+TENSOR_BASES = frozenset(
+    {"torch.Tensor", "torch._tensor.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"}
+)
+# What torch.distributions' Distribution and Transform define on tensors (not `expand`: a distribution).
+_DISTRIBUTION_METHODS = frozenset({
+    "sample", "rsample", "sample_n", "log_prob", "cdf", "icdf", "entropy", "perplexity", "enumerate_support",
+})  # fmt: skip
+_TRANSFORM_METHODS = frozenset({"log_abs_det_jacobian", "__call__"})
 
 
 def is_public_module(module: str, is_package: bool) -> bool:
@@ -109,22 +123,64 @@ def tensor_api_roots(program: Program) -> set[FunctionId]:
     """`auto`'s roots beside the forwards of a package that exports nn.Modules: its public
     callables that take or return a tensor, and its optimizers' `step` (module docstring)."""
     roots = program.library_roots()
-    taking = {fid for fid in roots if takes_tensor(program.function(fid)) or is_optimizer_step(program, fid)}
+    taking = {
+        fid for fid in roots if takes_tensor(program.function(fid)) or keeps_torch_contract(program, fid)
+    }
     return taking | (returning_tensors(program, roots - taking) & roots)
 
 
-def is_optimizer_step(program: Program, fid: FunctionId) -> bool:
-    """The `step` of a torch.optim optimizer's subclass: it updates tensors, its parameters and
-    their state, though its signature names none (`step(self, closure=None)`), and it is what
-    PyTorch's recipe compiles (`torch.compile(opt.step)`). An LR scheduler's `step` sets floats."""
+def keeps_torch_contract(program: Program, fid: FunctionId) -> bool:
+    """A method that a torch base class of its class defines on tensors, though its signature
+    names none: any public method of a torch.Tensor subclass (its object is a tensor: pypose's
+    `LieTensor.cumops(self, dim)`), the `step` of a torch.optim optimizer (it updates the
+    parameters' tensors: `step(self, closure=None)`, what PyTorch's recipe compiles, not an LR
+    scheduler's), and the sampling and density methods of a torch.distributions Distribution
+    (`sample(sample_shape=torch.Size())`, `log_prob(value)`, `entropy()`: tensors in and out by
+    torch's contract) or Transform (`log_abs_det_jacobian(x, y)`)."""
     function = program.function(fid)
-    if function.class_qualname is None or fid[1].rsplit(".", 1)[-1] != "step":
+    if function.class_qualname is None:
         return False
-    return any(
-        _is_torch_optimizer(base)
-        for module, cls in program.class_and_bases(fid[0], function.class_qualname)
-        for base in program.modules[module].classes[cls].bases
+    name = fid[1].rsplit(".", 1)[-1]
+    bases = _external_bases(program, fid[0], function.class_qualname)
+    return (
+        any(base in TENSOR_BASES for base in bases)
+        or (name == "step" and any(_is_torch_optimizer(base) for base in bases))
+        or (name in _DISTRIBUTION_METHODS and any(_is_torch_distribution(base) for base in bases))
+        or (name in _TRANSFORM_METHODS and any(_is_torch_transform(base) for base in bases))
     )
+
+
+def is_tensor_class(program: Program, module: str, class_qualname: str) -> bool:
+    """A class of the tree that subclasses torch.Tensor (`class LieTensor(torch.Tensor)`): what
+    constructing it returns is a tensor."""
+    return any(base in TENSOR_BASES for base in _external_bases(program, module, class_qualname))
+
+
+def _external_bases(program: Program, module: str, class_qualname: str) -> set[str]:
+    """The bases of the class and of its in-tree bases, as the imports spell them (`torch.Tensor`)."""
+    return {
+        base
+        for mod, cls in program.class_and_bases(module, class_qualname)
+        for base in program.modules[mod].classes[cls].bases
+    }
+
+
+def _is_torch_distribution(base: str) -> bool:
+    """`torch.distributions.Distribution`, `torch.distributions.Normal`, ...: not a transform or a
+    constraint, which the same package holds."""
+    parts = base.split(".")
+    return (
+        parts[:2] == ["torch", "distributions"]
+        and len(parts) > 2
+        and not {"transforms", "constraints", "constraint_registry"}.intersection(parts)
+        and not _is_torch_transform(base)
+        and parts[-1][:1].isupper()
+    )
+
+
+def _is_torch_transform(base: str) -> bool:
+    parts = base.split(".")
+    return parts[:2] == ["torch", "distributions"] and parts[-1].endswith("Transform")
 
 
 def _is_torch_optimizer(base: str) -> bool:
@@ -136,7 +192,7 @@ def _is_torch_optimizer(base: str) -> bool:
 
 def takes_tensor(function: FunctionSummary) -> bool:
     """A parameter annotated as a tensor (`x: torch.Tensor`, `mask: Optional[Tensor]`), or a
-    signature that names one elsewhere: a container of tensors taken (`xs: List[Tensor]`) or a
+    signature that names one elsewhere: a container of tensors taken (`xs: List[Tensor]`, `*xs: Tensor`) or a
     tensor returned (`-> Tensor`, `-> tuple[Tensor, dict]`), as the maintainer annotated it
     (skrl's mixins' `act(self, inputs: dict[str, Any]) -> tuple[torch.Tensor, ...]`)."""
     return function.tensor_signature or any(function.param_seeds.get(name) for name in function.params)
@@ -158,7 +214,14 @@ def returning_tensors(program: Program, starts: Iterable[FunctionId]) -> set[Fun
             continue
         function = program.function(fid)
         results = [function.returns, *(function.return_elements or ())]
-        if any(kind.always or any(_calls_submodule(program, fid, call.site) for call in kind.calls) for kind in results):
+        if any(
+            kind.always
+            or any(
+                _calls_submodule(program, fid, call.site) or _builds_tensor(program, fid, call.site)
+                for call in kind.calls
+            )
+            for kind in results
+        ):
             found.add(fid)
         returned[fid] = [callee for kind in results for call in kind.calls
                          for callee in program.call_targets_at(fid, call.site)]
@@ -184,6 +247,17 @@ def _calls_submodule(program: Program, fid: FunctionId, site: int) -> bool:
     name = ref[len("self:"):].removesuffix("[]")
     return (program.is_module_class(fid[0], function.class_qualname)
             and program.class_method(fid[0], function.class_qualname, name) is None)
+
+
+def _builds_tensor(program: Program, fid: FunctionId, site: int) -> bool:
+    """Whether call site `site` of `fid` constructs a tensor subclass of the tree (`return
+    LieTensor(data, ltype=SO3_type)`): its result is a tensor."""
+    ref = program.function(fid).calls[site].ref
+    kind, _, dotted = ref.partition(":")
+    if kind not in ("name", "dotted"):
+        return False
+    found = program.resolve_class(fid[0], dotted)
+    return found is not None and is_tensor_class(program, *found)
 
 
 def library_roots(program: Program) -> set[FunctionId]:

@@ -943,12 +943,15 @@ _STATEMENT_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
 def _tensor_signature(node: FunctionNode) -> bool:
-    """A parameter annotated as tensors (`xs: List[Tensor]`), or a tensor result (`-> Tensor`) of a
-    function some parameter of which may be handed tensors (`inputs: dict[str, Any]`): a loader
+    """A parameter annotated as tensors (`xs: List[Tensor]`, `*xs: Tensor`), or a tensor result
+    (`-> Tensor`) of a function some parameter of which may be handed tensors (`inputs: dict[str, Any]`): a loader
     `load(path: str) -> Dict[str, Tensor]` makes tensors from no tensor and is not tensor API."""
     args = node.args
     params = [arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs) if arg.arg not in ("self", "cls")]
-    if any(mentions_tensor(arg.annotation) for arg in params):
+    # `*tensors: torch.Tensor` takes tensors too (geoopt's `pack_point`); an unannotated `*args`
+    # or `**kwargs` says nothing (a loader's `**options`).
+    variadic = [arg for arg in (args.vararg, args.kwarg) if arg is not None]
+    if any(mentions_tensor(arg.annotation) for arg in (*params, *variadic)):
         return True
     return mentions_tensor(node.returns) and any(may_hold_tensor(arg.annotation) for arg in params)
 
