@@ -123,7 +123,7 @@ def with_tails(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> tuple
 
 def traced_only(
     program: Program, found: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool],
-    loop_rests: dict[FunctionId, int] | None = None,
+    loop_rests: dict[FunctionId, list[tuple[int, int]]] | None = None,
 ) -> list[TracedDraft]:
     """`found` without the drafts Dynamo never traces: those after a `with` it cannot enter, in the
     same frame (the `with` body and the rest of its block), after a read it cannot resume from or a
@@ -131,7 +131,7 @@ def traced_only(
     not the comprehensions, frames of their own), and those of the functions it only ever enters
     from code running eagerly and then skips (`holds`: the solver's, whether a call passes a tensor)."""
     loop_rests = loop_rests or {}
-    eager_rows: dict[FunctionId, list[tuple[int, int]]] = {fid: [(row, sys.maxsize)] for fid, row in loop_rests.items()}
+    eager_rows = {fid: list(rests) for fid, rests in loop_rests.items()}
     parsed: dict[str, ast.Module | None] = {}
     for traced_draft in found:
         draft = traced_draft.draft
@@ -156,9 +156,9 @@ def traced_only(
     for traced_draft in found:
         fid = (traced_draft.module.module, traced_draft.function.qualname)
         row = traced_draft.draft.row
-        regions = eager_rows.get(fid, ())
+        regions = eager_rows.get(fid, [])
         if fid in loop_rests and _own_frame(traced_draft):
-            regions = regions[1:]  # the loop's region is the first
+            regions = regions[len(loop_rests[fid]):]  # the loops' regions come first
         if fid not in eager_only and not any(start <= row <= tail for start, tail in regions):
             kept.append(traced_draft)
     return kept

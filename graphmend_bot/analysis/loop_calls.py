@@ -7,13 +7,21 @@ while loop"), whether the break is the body's own or one in a callee it inlines 
 call, in the loop body and past the loop, runs eagerly and breaks nowhere; what it ran before
 stands. A body's own breaks are the analyzer's (FunctionState._eager_after); the callees' are known
 only once the program is solved, so their eager rests are found here, as rows after the call.
+Only when the call runs: a loop under `if self.looped:` leaves its `else` arm, and what follows the
+`if` when the flag is off, traced (measured: tests/fixtures/precision/loop_calls.py's `branched`),
+so the rest ends with the conditional block holding the call (conditional_blocks.py).
 Comprehensions the skipped frame runs are frames of their own (skipped_frames.py): they stay.
 """
 
 from __future__ import annotations
 
+import ast
+import sys
 from collections.abc import Container
 from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.conditional_blocks import conditional_tail
+from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program
@@ -23,12 +31,14 @@ def eager_after_loop_calls(
     program: Program,
     targets: dict[tuple[FunctionId, int], list[FunctionId]],
     breaking: Container[FunctionId],
-) -> dict[FunctionId, int]:
-    """Per traced function: the first row after its earliest loop-body call whose callees all break
-    on the usual path (`breaking`); from there to the end of the function it runs eagerly. All, not
+) -> dict[FunctionId, list[tuple[int, int]]]:
+    """Per traced function: for each loop-body call whose callees all break on the usual path
+    (`breaking`), the rows that run eagerly after it: from the next row to the end of the
+    conditional block holding the call, else of the function. All callees, not
     one: `self._step_func(...)` resolves to every subclass's override, and one breaking says
     nothing of the one that runs (torchdiffeq's `integrate`, tests/test_wild_subset.py)."""
-    rows: dict[FunctionId, int] = {}
+    rows: dict[FunctionId, list[tuple[int, int]]] = {}
+    parsed: dict[str, ast.Module | None] = {}
     for fid in program.traced_functions():
         function = program.function(fid)
         if not function.loop_sites or fid[0] in program.dependency_modules:
@@ -39,7 +49,12 @@ def eager_after_loop_calls(
             if _always_breaks(fid, site, targets, breaking)
         ]
         if broken:
-            rows[fid] = min(broken) + 1
+            tree = parsed_once(program.modules[fid[0]].path, program.source_of, parsed)
+            definition = function_definition(tree, fid[1])
+            rows[fid] = [
+                (row + 1, conditional_tail(definition, row) if definition is not None else sys.maxsize)
+                for row in sorted(set(broken))
+            ]
     return rows
 
 
