@@ -306,7 +306,8 @@ def test_the_rest_of_a_frame_after_a_breaking_call_in_a_loop_is_not_reported() -
     """`for layer in self.layers: x = layer(x)` with a layer that prints, `while ...: x = shift(x)`
     with a helper that breaks: what follows the call in its frame is eager; before it, and in a
     frame with no loop, the tests stand; so do those where the call may not run (`Branched`: the
-    loop under a flag, its `else` arm and what follows the `if`)."""
+    loop under a flag, its `else` arm and what follows the `if`), and where the callee breaks only in
+    training mode or when a flag the loop does not pass is on (`EvalLayers`, `QuietLayers`)."""
     fixture = FIXTURES / "loop_calls.py"
     assert _found(fixture) == _marked(fixture)
 
@@ -314,5 +315,14 @@ def test_the_rest_of_a_frame_after_a_breaking_call_in_a_loop_is_not_reported() -
 def test_dynamo_skips_the_frame_after_a_breaking_call_in_a_loop() -> None:
     torch = pytest.importorskip("torch")
     fixture = FIXTURES / "loop_calls.py"
-    breaks = {row for build in ("Stack", "Branched") for row in _dynamo_rows(fixture, build, torch.ones(2, 3))}
+    x = torch.ones(2, 3)
+    builds = ("Stack", "Branched", "EvalLayers", "QuietLayers")
+    breaks = {row for build in builds for row in _dynamo_rows(fixture, build, x)}
+    # the layers' own prints break when they run: with the flag passed, in training mode
+    breaks |= _dynamo_rows(fixture, "Verbose", x, True)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks
+
+    trained = dynamo_breaks(_load(fixture).TrainingNoisy().train(), (x,), {}, Tree([str(fixture)]))
+    breaks |= {b.location[1] for b in trained.breaks if b.location}
     assert breaks == _marked(fixture)

@@ -10,6 +10,11 @@ only once the program is solved, so their eager rests are found here, as rows af
 Only when the call runs: a loop under `if self.looped:` leaves its `else` arm, and what follows the
 `if` when the flag is off, traced (measured: tests/fixtures/precision/loop_calls.py's `branched`),
 so the rest ends with the conditional block holding the call (conditional_blocks.py).
+And only when the callee surely breaks: a finding in an arm of `if self.training:` or `if verbose:`
+breaks only in that mode or when the flag is passed, and in eval mode, or with the flag's default,
+Dynamo traces the frame on (measured: loop_calls.py's `EvalLayers`, `QuietLayers`). The solver's
+breaking functions are an upper bound, so each callee must also break on its unconditional path,
+by a finding there that names no mode, or by a call there whose callees all surely break.
 Comprehensions the skipped frame runs are frames of their own (skipped_frames.py): they stay.
 """
 
@@ -17,45 +22,108 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections import deque
 from collections.abc import Container
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.conditional_blocks import conditional_tail
 from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
+from graphmend_bot.analysis.modes import modes_named
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.scope import FunctionId, Program
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+
 
 
 def eager_after_loop_calls(
     program: Program,
     targets: dict[tuple[FunctionId, int], list[FunctionId]],
     breaking: Container[FunctionId],
+    standing: list[TracedDraft],
 ) -> dict[FunctionId, list[tuple[int, int]]]:
     """Per traced function: for each loop-body call whose callees all break on the usual path
-    (`breaking`), the rows that run eagerly after it: from the next row to the end of the
+    (`breaking`, the solver's) and surely break (by the `standing` drafts), the rows that run eagerly after it: from the next row to the end of the
     conditional block holding the call, else of the function. All callees, not
     one: `self._step_func(...)` resolves to every subclass's override, and one breaking says
     nothing of the one that runs (torchdiffeq's `integrate`, tests/test_wild_subset.py)."""
-    rows: dict[FunctionId, list[tuple[int, int]]] = {}
-    parsed: dict[str, ast.Module | None] = {}
+    candidates: dict[FunctionId, list[int]] = {}
     for fid in program.traced_functions():
         function = program.function(fid)
-        if not function.loop_sites or fid[0] in program.dependency_modules:
-            continue
-        broken = [
-            function.calls[site].row
-            for site in set(function.loop_sites)
-            if _always_breaks(fid, site, targets, breaking)
-        ]
+        if function.loop_sites and fid[0] not in program.dependency_modules:
+            sites = [site for site in set(function.loop_sites) if _always_breaks(fid, site, targets, breaking)]
+            if sites:
+                candidates[fid] = sites
+    if not candidates:
+        return {}
+    definitions = _Definitions(program)
+    surely = _surely_breaking(program, targets, standing, definitions)
+    rows: dict[FunctionId, list[tuple[int, int]]] = {}
+    for fid, sites in candidates.items():
+        calls = program.function(fid).calls
+        broken = sorted({calls[site].row for site in sites if _always_breaks(fid, site, targets, surely)})
         if broken:
-            tree = parsed_once(program.modules[fid[0]].path, program.source_of, parsed)
-            definition = function_definition(tree, fid[1])
+            definition = definitions.of(fid)
             rows[fid] = [
                 (row + 1, conditional_tail(definition, row) if definition is not None else sys.maxsize)
-                for row in sorted(set(broken))
+                for row in broken
             ]
     return rows
+
+
+def _surely_breaking(
+    program: Program,
+    targets: dict[tuple[FunctionId, int], list[FunctionId]],
+    standing: list[TracedDraft],
+    definitions: _Definitions,
+) -> set[FunctionId]:
+    """The functions that break whenever they run: a lower bound, unlike the solver's set."""
+    surely: set[FunctionId] = set()
+    for traced_draft in standing:
+        draft = traced_draft.draft
+        fid = (traced_draft.module.module, traced_draft.function.qualname)
+        if (
+            fid not in surely
+            and not draft.rare
+            and not modes_named(draft.message)
+            and _unconditional(fid, draft.row, definitions)
+        ):
+            surely.add(fid)
+    sites_calling: dict[FunctionId, list[tuple[FunctionId, int]]] = {}
+    for (caller, site), callees in targets.items():
+        for callee in set(callees):
+            sites_calling.setdefault(callee, []).append((caller, site))
+    queue = deque(surely)
+    while queue:
+        for caller, site in sites_calling.get(queue.popleft(), ()):
+            if (
+                caller not in surely
+                and all(callee in surely for callee in targets[(caller, site)])
+                and _unconditional(caller, program.function(caller).calls[site].row, definitions)
+            ):
+                surely.add(caller)
+                queue.append(caller)
+    return surely
+
+
+def _unconditional(fid: FunctionId, row: int, definitions: _Definitions) -> bool:
+    """Whether `row` of the function runs whenever it does: in no `if` arm, handler or case."""
+    definition = definitions.of(fid)
+    return definition is not None and conditional_tail(definition, row) == sys.maxsize
+
+
+class _Definitions:
+    """The functions' defs, each module parsed once."""
+
+    def __init__(self, program: Program) -> None:
+        self._program = program
+        self._parsed: dict[str, ast.Module | None] = {}
+        self._found: dict[FunctionId, ast.FunctionDef | ast.AsyncFunctionDef | None] = {}
+
+    def of(self, fid: FunctionId) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        if fid not in self._found:
+            tree = parsed_once(self._program.modules[fid[0]].path, self._program.source_of, self._parsed)
+            self._found[fid] = function_definition(tree, fid[1])
+        return self._found[fid]
 
 
 def _always_breaks(

@@ -1262,8 +1262,9 @@ class Program:
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))
         # what runs eagerly after a `with` Dynamo cannot enter, and what it calls and then skips
         # and after a loop-body call whose callee breaks (loop_calls.py)
+        standing = [*result, *inner, *consequences]
         loop_rests = eager_after_loop_calls(
-            self, solver.targets, self._usually_breaking(solver.callers, [*result, *inner, *consequences])
+            self, solver.targets, self._usually_breaking(solver.callers, standing), standing
         )
         found = traced_only(self, result + consequences, solver.holds, loop_rests)
         # a generator runs eagerly after its first break: what follows breaks nowhere
