@@ -158,7 +158,7 @@ def traced_only(
         row = traced_draft.draft.row
         regions = eager_rows.get(fid, [])
         if fid in loop_rests and _own_frame(traced_draft):
-            regions = regions[len(loop_rests[fid]):]  # the loops' regions come first
+            regions = regions[len(loop_rests[fid]) :]  # the loops' regions come first
         if fid not in eager_only and not any(start <= row <= tail for start, tail in regions):
             kept.append(traced_draft)
     return kept

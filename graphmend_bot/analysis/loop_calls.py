@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
 
-
 def eager_after_loop_calls(
     program: Program,
     targets: dict[tuple[FunctionId, int], list[FunctionId]],
@@ -50,7 +49,9 @@ def eager_after_loop_calls(
     for fid in program.traced_functions():
         function = program.function(fid)
         if function.loop_sites and fid[0] not in program.dependency_modules:
-            sites = [site for site in set(function.loop_sites) if _always_breaks(fid, site, targets, breaking)]
+            sites = [
+                site for site in set(function.loop_sites) if _always_breaks(fid, site, targets, breaking)
+            ]
             if sites:
                 candidates[fid] = sites
     if not candidates:
