@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import sys
 from collections import deque
-from collections.abc import Container
+from collections.abc import Container, Iterable
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.conditional_blocks import conditional_tail
@@ -41,10 +41,11 @@ def eager_after_loop_calls(
     standing: list[TracedDraft],
 ) -> dict[FunctionId, list[tuple[int, int]]]:
     """Per traced function: for each loop-body call whose callees all break on the usual path
-    (`breaking`, the solver's) and surely break (by the `standing` drafts), the rows that run eagerly after it: from the next row to the end of the
-    conditional block holding the call, else of the function. All callees, not
-    one: `self._step_func(...)` resolves to every subclass's override, and one breaking says
-    nothing of the one that runs (torchdiffeq's `integrate`, tests/test_wild_subset.py)."""
+    (`breaking`, the solver's) and surely break (by the `standing` drafts), the rows that run
+    eagerly after it: from the next row to the end of the conditional block holding the call, else
+    of the function. All callees, not one: `self._step_func(...)` resolves to every subclass's
+    override, and one breaking says nothing of the one that runs (torchdiffeq's `integrate`,
+    tests/test_wild_subset.py)."""
     candidates: dict[FunctionId, list[int]] = {}
     for fid in program.traced_functions():
         function = program.function(fid)
@@ -57,7 +58,10 @@ def eager_after_loop_calls(
     if not candidates:
         return {}
     definitions = _Definitions(program)
-    surely = _surely_breaking(program, targets, standing, definitions)
+    loop_callees = {
+        callee for fid, sites in candidates.items() for site in sites for callee in targets[(fid, site)]
+    }
+    surely = _surely_breaking(program, targets, standing, definitions, loop_callees)
     rows: dict[FunctionId, list[tuple[int, int]]] = {}
     for fid, sites in candidates.items():
         calls = program.function(fid).calls
@@ -76,23 +80,34 @@ def _surely_breaking(
     targets: dict[tuple[FunctionId, int], list[FunctionId]],
     standing: list[TracedDraft],
     definitions: _Definitions,
+    callees: Iterable[FunctionId],
 ) -> set[FunctionId]:
-    """The functions that break whenever they run: a lower bound, unlike the solver's set."""
+    """Those of `callees` and of what they call that break whenever they run: a lower bound, unlike
+    the solver's set. Only that part of the call graph is read (a module is parsed only for the
+    rows of its functions there): the least fixpoint from the functions' own findings up."""
+    reached = set(callees)
+    pending = list(reached)
+    sites_calling: dict[FunctionId, list[tuple[FunctionId, int]]] = {}
+    while pending:
+        fid = pending.pop()
+        for site in range(len(program.function(fid).calls)):
+            for callee in set(targets.get((fid, site), ())):
+                sites_calling.setdefault(callee, []).append((fid, site))
+                if callee not in reached:
+                    reached.add(callee)
+                    pending.append(callee)
     surely: set[FunctionId] = set()
     for traced_draft in standing:
         draft = traced_draft.draft
         fid = (traced_draft.module.module, traced_draft.function.qualname)
         if (
-            fid not in surely
+            fid in reached
+            and fid not in surely
             and not draft.rare
             and not modes_named(draft.message)
             and _unconditional(fid, draft.row, definitions)
         ):
             surely.add(fid)
-    sites_calling: dict[FunctionId, list[tuple[FunctionId, int]]] = {}
-    for (caller, site), callees in targets.items():
-        for callee in set(callees):
-            sites_calling.setdefault(callee, []).append((caller, site))
     queue = deque(surely)
     while queue:
         for caller, site in sites_calling.get(queue.popleft(), ()):
