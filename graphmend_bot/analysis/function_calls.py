@@ -54,11 +54,11 @@ class CallResolver(SortChecker):
         self._sized_object(node, env)
         resolved = self.resolve(func)
         self.references.update(passed_bound_methods(node, self.self_name, resolved, self._method_tables))
-        if resolved is not None and self._third_party(resolved) and _bound_by_import(func, env):
+        if resolved is not None and self.third_party(resolved) and _bound_by_import(func, env):
             for check_third_party in C.THIRD_PARTY_CALLS:
                 check_third_party(self, node, resolved, False)
         elif (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and (built := self.built_by.get(func.value.id)) is not None and self._third_party(built)):
+                and (built := self.built_by.get(func.value.id)) is not None and self.third_party(built)):
             for check_third_party in C.THIRD_PARTY_CALLS:  # `bar.update(1)` on `bar = tqdm(...)`
                 check_third_party(self, node, f"{built}.{func.attr}", True)
         self._stdlib_method_call(node, func)  # `p.exists()` on `p = pathlib.Path(root)`, `self.root.exists()`
@@ -82,12 +82,6 @@ class CallResolver(SortChecker):
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind
-
-    def _third_party(self, resolved: str) -> bool:
-        """A name outside the stdlib, torch (the rules' tables judge those) and this package (the solver's)."""
-        head = resolved.partition(".")[0]
-        own = self.guard_helpers.package if self.guard_helpers is not None else None
-        return head not in sys.stdlib_module_names and head != "torch" and head != own
 
     def _chained_untraceable(self, func: ast.Attribute) -> str | None:
         """`Cls(...).method` where the table lists `Cls.method` (`torch.Generator.manual_seed`)."""

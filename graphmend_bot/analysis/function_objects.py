@@ -8,6 +8,7 @@ function_calls.py resolves `solver.integrate(t)`, `covar.solve(rhs)` or `f(y)` t
 from __future__ import annotations
 
 import ast
+import sys
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import held_methods, held_ranks, statement_forms, value_class
@@ -324,14 +325,21 @@ class ObjectTracker(FindingReporter):
         kwargs = tuple((kw.arg, self.expr(kw.value, env)) for kw in call.keywords if kw.arg is not None)
         self.partials[name] = (target, args, kwargs)
 
+    def third_party(self, resolved: str) -> bool:
+        """A name outside the stdlib, torch (the rules' tables judge those) and this package (the solver's)."""
+        head, own = resolved.partition(".")[0], self.guard_helpers.package if self.guard_helpers else None
+        return head not in sys.stdlib_module_names and head != "torch" and head != own
+
     def annotated_class(self, node: ast.expr) -> str | None:
+        """The installed third-party class `node`'s annotation names (the tree's own classes are read)."""
+        name = None
         ref = self.instances.get(node.id) if isinstance(node, ast.Name) and node.id not in self._rebound else None
-        if ref is not None:
-            return ref.removeprefix("typed:") if ref.startswith("typed:") else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self._module_functions is not None:
+        if ref is not None and ref.startswith("typed:"):
+            name = ref.removeprefix("typed:")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self._module_functions is not None:
             helper = self._module_functions(node.func.id)  # `-> Wavelet` on a top-level function
-            return value_class.class_annotation(helper.returns, self.resolve) if helper is not None else None
-        return None
+            name = value_class.class_annotation(helper.returns, self.resolve) if helper is not None else None
+        return name if name is not None and self.third_party(name) else None
 
     def _instance_of(self, owner: str | None, env: Env) -> str | None:
         """The constructor ref of a local object, or "attr:NAME" for `self.NAME`."""
