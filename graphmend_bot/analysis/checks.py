@@ -62,6 +62,7 @@ INDEXED_STORES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.indexed_sto
 CALLED_SUBSCRIPTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.called_subscript)
 ASSERTIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.assertion)
 LOCAL_OBJECT_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.local_object_call)
+INSTANCE_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.instance_method_call)
 SUPER_INITS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_init)
 SUPER_REINITS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_reinit)
 DEPENDENCY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.dependency_call)

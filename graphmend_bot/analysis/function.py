@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import held_ranks, narrowing, str_enums, value_class
+from graphmend_bot.analysis import held_ranks, narrowing, str_enums, subclass_methods, value_class
 from graphmend_bot.analysis.documented_types import documented_containers, documented_scalars
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
@@ -49,6 +49,7 @@ class FunctionAnalyzer(StatementVisitor):
         configured_entry_params: list[str] = []
         hinted_params: list[str] = []
         member_defaults: list[tuple[str, str]] = []
+        classes: list[tuple[str, str]] = []  # (parameter, the one class its annotation names)
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:
@@ -77,6 +78,8 @@ class FunctionAnalyzer(StatementVisitor):
                 self._assumed.add(arg.arg)
             if arg.annotation is not None and bool_tensor_annotation(arg.annotation):
                 env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
+            if (named := subclass_methods.annotated_class(arg.annotation, self.resolve)) is not None:
+                classes.append((arg.arg, named))
             if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
         # `xs (list of Tensor)` in the docstring: a collection, as `xs: list[Tensor]` is
@@ -95,6 +98,7 @@ class FunctionAnalyzer(StatementVisitor):
         # `k=None` passed to `torch.topk(x, k=k)`: an optional number whatever callers pass.
         self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
         self.summary.params = tuple(names)
+        self.summary.param_classes = tuple((names.index(name), named) for name, named in classes)
         self.summary.member_defaults = tuple(member_defaults)
         if args.vararg is not None and self.node.name == "forward" and names[:1] == ["ctx"] and self._is_staticmethod():
             for check_forward in C.VARARG_AUTOGRAD_FORWARDS:  # Dynamo may bind its arguments one place over

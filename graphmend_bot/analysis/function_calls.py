@@ -217,6 +217,9 @@ class CallResolver(SortChecker):
             if value_class.built_in_function(instance):  # module state, unlike a local object, has a source
                 for check_call in C.LOCAL_OBJECT_CALLS:
                     check_call(self, node, method)
+            elif instance.startswith("typed:"):  # `x: Q`, or in an arm where `isinstance(x, Q)` holds
+                for check_instance in C.INSTANCE_METHOD_CALLS:
+                    check_instance(self, node, method)
             return kind
         if local_receiver and (refs := method_refs(self._function_aliases, func.value, method)):
             *others, ref = refs  # `backend.reshape(x)` after `backend = TorchJitBackend`

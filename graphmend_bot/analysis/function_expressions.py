@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import modes, narrowing, skipped_frames, value_class
+from graphmend_bot.analysis import modes, narrowing, skipped_frames, subclass_methods, value_class
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
@@ -200,7 +200,9 @@ class ExpressionEvaluator(CallResolver):
             self._before_guard(node.test, env)
             return self.expr(node.body if under_compile else node.orelse, env)
         self._bool_context(node.test, env, "ternary")
-        return self.expr(node.body, env) | self.expr(node.orelse, env)
+        with subclass_methods.narrowed(self.instances, node.test, self.resolve, self.builtin_of):  # `x.m() if isinstance(x, Q)`
+            body = self.expr(node.body, env)
+        return body | self.expr(node.orelse, env)
 
     def _expr_NamedExpr(self, node: ast.NamedExpr, env: Env) -> Kind:
         kind = self.expr(node.value, env)
@@ -389,11 +391,9 @@ def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str |
     `self.scheduler.timesteps`), which the solver looks up in the classes OWNER is typed with."""
     value = node.value
     if (
-        isinstance(value, ast.Attribute)
-        and isinstance(value.value, ast.Name)
+        isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
         and value.value.id == self_name and self_name not in env
-        and value.attr not in V.STATIC_ATTRS
-        and node.attr not in V.STATIC_ATTRS
+        and value.attr not in V.STATIC_ATTRS and node.attr not in V.STATIC_ATTRS
         and node.attr not in V.TENSOR_ATTRS
     ):
         return f"{value.attr}.{node.attr}"

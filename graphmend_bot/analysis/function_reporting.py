@@ -20,6 +20,7 @@ from graphmend_bot.analysis import (
     numpy_values,
     parameter_guards,
     statement_forms,
+    subclass_methods,
     tensor_rank,
     uninitialized_modules,
 )
@@ -179,10 +180,12 @@ class FindingReporter(FunctionState):
         )
 
     def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
-            self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
+        self._class_call_draft(self.summary.callee_break_drafts, rule, call, message)
+
+    def report_if_subclass_method_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        if (draft := self._draft(rule, call, message, TENSOR, None)) is not None:  # the call site is the last one
+            at = subclass_methods.receiver_position(call, self.summary.params, self._rebound)
+            self.summary.subclass_method_drafts.append((len(self.summary.calls) - 1, at, draft))
 
     def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self.self_name:
@@ -252,8 +255,7 @@ class FindingReporter(FunctionState):
         self._class_call_draft(self.summary.apply_drafts, rule, call, message)
 
     def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str) -> None:
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
+        if (draft := self._draft(rule, call, message, TENSOR, None)) is not None:
             self.summary.super_object_drafts.append((method, draft))
 
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,
@@ -320,8 +322,7 @@ class FindingReporter(FunctionState):
             self.summary.held_object_drafts.append((alive, len(self.summary.calls) - 1, draft))
 
     def report_if_built_eagerly(self, rule: Rule, call: ast.Call, message: str) -> None:
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
+        if (draft := self._draft(rule, call, message, TENSOR, None)) is not None:
             self.summary.metaclass_call_drafts.append(draft)
 
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:

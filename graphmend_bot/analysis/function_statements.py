@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     numpy_values,
     skipped_frames,
     statement_forms,
+    subclass_methods,
     tensor_rank,
     value_class,
 )
@@ -370,13 +371,12 @@ class StatementVisitor(ExpressionEvaluator):
         checked = env.get(tensor_name) if tensor_name is not None else None
         eager_before = self._eager_after
         body_mode, else_mode = modes.arm_modes(node.test, self.off_flags)
-        body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None,
-                                       body_mode)
+        with subclass_methods.narrowed(self.instances, test, self.resolve, self.builtin_of):  # `if isinstance(x, Q): x.m()`
+            body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None, body_mode)
         # a break in a loop of one arm makes Dynamo skip the frame on the calls that take that arm:
         # the other arm is traced on the calls that take it
         eager_after_body, self._eager_after = self._eager_after, eager_before
-        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse),
-                                       None if tensor_in_body else checked, else_mode)
+        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked, else_mode)
         self._eager_after = self._eager_after | eager_after_body
         statement_forms.merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         if body_leaves != else_leaves and (after := else_mode if body_leaves else body_mode) is not None:

@@ -174,6 +174,12 @@ class FunctionSummary:
     # (call site, draft) of a `Fn.apply(...)` call: it stands when Fn resolves to an autograd.Function
     # Dynamo cannot apply, with that class's id and message (analysis/autograd_functions.py).
     apply_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # (call site, position of the receiver among the parameters or -1, draft) of `x.m()` on `x` of a
+    # class an annotation or an isinstance test gives: it stands when the site reaches only plain
+    # methods of tensor subclasses, one breaking, and a signature types `x` so (subclass_methods.py).
+    subclass_method_drafts: list[tuple[int, int, Draft]] = field(default_factory=list)
+    # (position, qualified class) of each parameter annotated with one class (subclass_methods.py).
+    param_classes: tuple[tuple[int, str], ...] = ()
     # ("self.NAME" or a global's "NAME", draft) of `with self.NAME:` / `with NAME:`: findings that
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).

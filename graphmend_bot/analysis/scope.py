@@ -62,6 +62,7 @@ from graphmend_bot.analysis.returned_holders import returned_holders
 from graphmend_bot.analysis.scalar_returns import scalars_made_elsewhere
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
+from graphmend_bot.analysis.subclass_methods import subclass_method_calls
 from graphmend_bot.analysis.super_calls import object_method_super_calls
 from graphmend_bot.analysis.torch_function_overrides import torch_function_overrides
 from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
@@ -1249,6 +1250,7 @@ class Program:
         result += held_context_entries(self)
         result += held_method_calls(self)
         consequences = self._consequences(traced, solver.targets, solver.callers, [*result, *inner], solver.holds)
+        consequences += subclass_method_calls(self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]))
         consequences += comprehension_findings(
             self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds
         )

@@ -419,6 +419,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.getattribute_drafts = []
     summary.dispatch_mode_drafts = []
     summary.apply_drafts = []
+    summary.subclass_method_drafts = []
     summary.entered_manager_drafts = []
     summary.built_manager_drafts = []
     summary.manager_body_drafts = []

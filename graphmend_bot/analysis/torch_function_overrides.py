@@ -28,12 +28,12 @@ def torch_function_overrides(program: Program, fid: FunctionId) -> list[Function
         return []
     method = program._method(fid[0], own, OVERRIDE)  # memoised: most classes have none, and stop here
     found = [*([method] if method is not None else []), *program._overrides(fid[0], own, OVERRIDE)]
-    if not found or "classmethod" in function.decorators or not _tensor_subclass(program, fid[0], own):
+    if not found or "classmethod" in function.decorators or not tensor_subclass(program, fid[0], own):
         return []
     return found
 
 
-def _tensor_subclass(program: Program, module: str, class_qualname: str) -> bool:
+def tensor_subclass(program: Program, module: str, class_qualname: str) -> bool:
     return any(
         base in _TENSOR_BASES
         for mod, cls in program.class_and_bases(module, class_qualname)

@@ -140,6 +140,11 @@ class Checker(Protocol):
         which only the scope solver knows."""
         ...
 
+    def report_if_subclass_method_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call` (`x.m()`), standing when it reaches only plain methods of tensor
+        subclasses and one breaks (analysis/subclass_methods.py)."""
+        ...
+
     def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
         """A finding at `call`, standing when what it calls lies in a configured dependency and
         breaks there; the scope solver completes `message` with the break inside."""
@@ -440,6 +445,7 @@ class Detection:
     called_subscript: SubscriptHook | None = None
     assertion: AssertHook | None = None  # `assert <tensor test>, msg`
     local_object_call: LocalObjectCallHook | None = None  # `obj.method()`, obj built in this function
+    instance_method_call: LocalObjectCallHook | None = None  # `x.method()`, x's class proven by isinstance
     super_init: SuperInitHook | None = None  # `super().__init__(...)` in an `__init__`
     super_reinit: SuperInitHook | None = None  # `super().__init__(...)` in a method that is not `__init__`
     # Asked only when the config names `dependencies`: each call the scope solver resolves.
