@@ -1,8 +1,9 @@
 """A tensor subclass's method whose body breaks, called on an instance, as pypose spells it
-(`x = x.tensor() if isinstance(x, LieTensor) else x`, `tensor()` returning
-`Tensor.as_subclass(self, Tensor)`), and its near misses: the class's value known by an
-annotation, an isinstance test, `self`; a method that traces; the call through the class; a
-method with another break; a plain object's breaking method."""
+(`x = x.tensor() if isinstance(x, LieTensor) else x` in an override of `LieType.Exp(self, x:
+LieTensor)`, `tensor()` returning `Tensor.as_subclass(self, Tensor)`), and its near misses: the
+class's value known by an annotation, an isinstance test alone (GM662 leaves these out: callers may
+pass plain tensors), `self`; a method that traces; the call through the class; a method with another
+break; a plain object's breaking method."""
 
 from __future__ import annotations
 
@@ -49,6 +50,17 @@ class Holder:
         return x * 2
 
 
+class LieType:
+    def Exp(self, x: Lie):
+        return x * 2
+
+
+class SO3Type(LieType):
+    def Exp(self, x):
+        x = x.tensor() if isinstance(x, Lie) else x
+        return x * 3
+
+
 def unwrap(x):
     return x.tensor() if isinstance(x, Lie) else x
 
@@ -64,6 +76,15 @@ def traced_annotated(x: Lie):
 class ProbeIsinstanceTernary(nn.Module):
     def forward(self, x):
         return unwrap(x[0]) + 1
+
+
+class ProbeOverrideOfAnnotated(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.kind = SO3Type()
+
+    def forward(self, x):
+        return self.kind.Exp(x[0]) + 1
 
 
 class ProbeAnnotated(nn.Module):

@@ -183,8 +183,8 @@ class FindingReporter(FunctionState):
         self._class_call_draft(self.summary.callee_break_drafts, rule, call, message)
 
     def report_if_subclass_method_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        if (draft := self._draft(rule, call, message, TENSOR, None)) is not None:  # the call site is the last one
-            at = subclass_methods.receiver_position(call, self.summary.params, self._rebound)
+        at = subclass_methods.receiver_position(call, self.summary.params, self._rebound)  # only a parameter's class is signed
+        if at >= 0 and (draft := self._draft(rule, call, message, TENSOR, None)) is not None:  # the call site is the last one
             self.summary.subclass_method_drafts.append((len(self.summary.calls) - 1, at, draft))
 
     def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import narrowing, value_class
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 Resolve = Callable[[ast.expr], str | None]
 _NOT_PLAIN = frozenset({"staticmethod", "classmethod"})
+# Annotations that name no tensor subclass of the tree (most annotations in model code).
+_NOT_SUBCLASSES = frozenset({"Tensor", "Optional", "Union", "Any", "Callable", "Module", "Parameter"})
+_TORCH_AND_TYPING = ("torch.", "nn.", "typing.", "collections.", "builtins.", "numpy.", "np.")
 
 
 def isinstance_class(test: ast.expr, resolve: Resolve, builtin: Resolve) -> tuple[str, str] | None:
@@ -55,14 +58,18 @@ def isinstance_class(test: ast.expr, resolve: Resolve, builtin: Resolve) -> tupl
     return test.args[0].id, qualified
 
 
+def narrowed(instances: dict[str, str], test: ast.expr, resolve: Resolve, builtin: Resolve) -> AbstractContextManager[None]:
+    """Within: the name `test` proves an instance of one class holds that class's ref (value_class.py).
+    Asked at every `if` and ternary: no generator unless the test is an isinstance call."""
+    found = isinstance_class(test, resolve, builtin) if isinstance(test, ast.Call) else None
+    return _NOTHING if found is None else _bound(instances, *found)
+
+
+_NOTHING = nullcontext()
+
+
 @contextmanager
-def narrowed(instances: dict[str, str], test: ast.expr, resolve: Resolve, builtin: Resolve) -> Iterator[None]:
-    """Within: the name `test` proves an instance of one class holds that class's ref (value_class.py)."""
-    found = isinstance_class(test, resolve, builtin)
-    if found is None:
-        yield
-        return
-    name, cls = found
+def _bound(instances: dict[str, str], name: str, cls: str) -> Iterator[None]:
     before = instances.get(name)
     instances[name] = value_class.typed(cls)
     try:
@@ -81,9 +88,11 @@ def annotated_class(annotation: ast.expr | None, resolve: Resolve) -> str | None
         return None
     annotation = value_class.without_optional(annotation)
     name = dotted_name(annotation)
-    if name is None or not name.rsplit(".", 1)[-1][:1].isupper():
+    leaf = name.rsplit(".", 1)[-1] if name is not None else ""
+    if name is None or not leaf[:1].isupper() or leaf in _NOT_SUBCLASSES or name.startswith(_TORCH_AND_TYPING):
         return None
-    return resolve(annotation) or name
+    qualified = resolve(annotation) or name
+    return None if qualified.startswith(_TORCH_AND_TYPING) else qualified
 
 
 def receiver_position(call: ast.Call, params: tuple[str, ...], rebound: set[str]) -> int:
