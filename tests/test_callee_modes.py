@@ -142,3 +142,52 @@ def test_a_warm_check_after_an_edit_inside_the_callee_names_the_modes_a_cold_one
     assert after == cold
     gm605 = [modes_named(message) for code, _, message in after if code == "GM605"]
     assert gm605 == ([["when `self.check_nans` is true"]] if printed_first else [[]]), (before, after)
+
+
+HELD = """\
+import torch
+from torch import nn
+
+
+class Stepper:
+    def __init__(self):
+        self.step = self.step_plain
+
+    def step_plain(self, t):
+        return t + 1
+
+
+class Checker:
+    def __init__(self, check_nans={default}):
+        self.check_nans = check_nans
+
+    def check(self, t):
+        if self.check_nans and torch.isnan(t).any():
+            return t.nan_to_num()
+        return t
+
+
+CHECKER = Checker()
+
+
+def checked(t):
+    return CHECKER.check(t)
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        stepper = Stepper()
+        y = checked(x)
+        return stepper.step(y)
+"""
+HELD_FLAG, HELD_CALL = 18, 33
+
+
+def test_a_call_made_while_a_held_object_is_alive_names_the_mode_too(tmp_path: Path) -> None:
+    """GM605's other spelling (held_objects.py): a breaking call while an object holding its own
+    bound methods is alive. With the flag off Dynamo traces it whole; on, it breaks at the call."""
+    assert dynamo_breaks(HELD.format(default=False), tmp_path) == set()
+    assert dynamo_breaks(HELD.format(default=True), tmp_path) == {(HELD_FLAG, "GB0170"), (HELD_CALL, "GB0092")}
+    flag = ["when `self.check_nans` is true"]
+    assert modes_by_row(HELD.format(default=False), tmp_path) == {(HELD_FLAG, "GM101"): flag, (HELD_CALL, "GM605"): flag}
+    assert modes_by_row(HELD.format(default=True), tmp_path) == {(HELD_FLAG, "GM101"): [], (HELD_CALL, "GM605"): []}

@@ -6,9 +6,10 @@ Measured on torch 2.13 (tests/test_callee_modes.py; torchio's `Transform.__call_
 traced code breaks at the call ("cannot resume", GM605) only when something it runs breaks. When
 every usual break it reaches is in a mode (the flag on, training, a half dtype), Dynamo inlines the
 call whole in any other mode and breaks nowhere; with the mode on it breaks inside and at the call.
-So the finding at the call names the mode, as the finding inside does (modes.py). A break it reaches
-in every mode, or modes that differ between its breaks, name none; so do breaks only on error
-branches (Draft.rare): the finding stays as it was.
+So the finding at the call names the mode, as the finding inside does (modes.py); the same for a
+breaking call made while a held object is alive (held_objects.py, GM605's other spelling). A break
+it reaches in every mode, or modes that differ between its breaks, name none; so do breaks only on
+error branches (Draft.rare): the finding stays as it was.
 """
 
 from __future__ import annotations

@@ -1315,7 +1315,7 @@ class Program:
         # Frames that run eagerly: all of one Dynamo gave up on at a call (GM605, GM609)
         eager_rows = {(traced_draft.module.module, traced_draft.function.qualname): 0 for traced_draft in found}
         if holding:  # a break in a frame holding an object with bound methods (held_objects.py)
-            held, eager_inits, held_rows = held_object_breaks(self, targets, breaking, [*standing, *found])
+            held, eager_inits, held_rows = held_object_breaks(self, targets, breaking, [*standing, *found], in_modes)
             found += held
             for fid, row in held_rows.items():
                 eager_rows[fid] = min(row, eager_rows.get(fid, row))
