@@ -24,17 +24,19 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis import bound_methods, held_functions
 
 if TYPE_CHECKING:
+    from graphmend_bot.analysis.callee_modes import CalleeModes
     from graphmend_bot.analysis.model import CallSite
     from graphmend_bot.analysis.scope import BreakingFunctions, FunctionId, Program, TracedDraft
 
 
 def held_object_breaks(
     program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]],
-    breaking: BreakingFunctions, standing: list[TracedDraft],
+    breaking: BreakingFunctions, standing: list[TracedDraft], in_modes: CalleeModes | None = None,
 ) -> tuple[list[TracedDraft], set[FunctionId], dict[FunctionId, int]]:
     """The calls that break because a held object cannot be rebuilt, the `__init__`s of the
     held objects whose frame then runs eagerly (GM606 starts from those), and the row from which
-    each such frame runs eagerly."""
+    each such frame runs eagerly. `in_modes`: names the mode a call breaks in when its callee
+    breaks in one only (callee_modes.py)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     rows_by_function: dict[FunctionId, list[int]] = {}
@@ -62,7 +64,8 @@ def held_object_breaks(
             held = [ctor for ctor in alive if ctor in holders]
             if held and any(callee in breaking for callee in targets.get((fid, site), ())):
                 if (fid, draft.code, draft.row, draft.column) not in reported:
-                    found.append(TracedDraft(program.modules[fid[0]], function, draft))
+                    shown = in_modes.named(draft, targets.get((fid, site), ())) if in_modes is not None else draft
+                    found.append(TracedDraft(program.modules[fid[0]], function, shown, draft))
                 broken_after.update(held)
                 eager_rows[fid] = min(draft.row, eager_rows.get(fid, draft.row))
         for site, row in function.local_objects:

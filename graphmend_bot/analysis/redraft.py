@@ -26,11 +26,12 @@ solve was not asked about (a new `self.NAME`, another tuple element) is not deci
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from graphmend_bot.analysis.generator_breaks import up_to_first_break
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
+from graphmend_bot.analysis.modes import modes_named, named
 from graphmend_bot.vocabulary.kind import CallResult, Kind
 
 if TYPE_CHECKING:
@@ -64,6 +65,10 @@ class FunctionFacts:
     # its parameters some call in the tree does not pass a tensor (caller_arguments.py), for the
     # findings made again from its drafts
     unproven: tuple[tuple[str, str], ...] = ()
+    # per entry of `standing`, the modes its finding's message added to the draft's (callee_modes.py)
+    standing_modes: tuple[tuple[str, ...], ...] = ()
+    # it breaks, and only in a mode: every usual break it reaches names the same (callee_modes.py)
+    mode_only: bool = False
 
 
 def atom_name(param: str | None = None, call: CallResult | None = None) -> str:
@@ -122,8 +127,10 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
         return {}
     solver, seeds, found = program.solved
     breaking = program.breaking_functions()
+    in_modes = program.callee_modes
     asked = _callees_of(program.break_asked, solver.targets)
     standing: dict[FunctionId, list[tuple[str, int]]] = {}
+    standing_modes: dict[FunctionId, list[tuple[str, ...]]] = {}
     other: set[FunctionId] = set()
     places: dict[FunctionId, dict[int, tuple[str, int] | None]] = {}
 
@@ -146,6 +153,8 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
         where = place(fid, traced.made_from or traced.draft)
         if where is not None:
             standing.setdefault(fid, []).append(where)
+            added = traced.made_from is not None and traced.made_from.message != traced.draft.message
+            standing_modes.setdefault(fid, []).append(tuple(modes_named(traced.draft.message)) if added else ())
     facts: dict[str, dict[str, FunctionFacts]] = {}
     unproven = program.unproven_parameters(solver.params)  # for the drafts an edit may add, too
     for fid, values in solver.params.items():
@@ -153,11 +162,20 @@ def solved_facts(program: Program) -> dict[str, dict[str, FunctionFacts]]:
         true = sorted({name for name, value in values.items() if value} | {
             atom for atom in _asked_atoms(function) if solver.holds(fid, _kind_of(atom))})
         facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts(tuple(true), tuple(standing.get(fid, ())), fid in other,
-                                                             fid in breaking, fid in asked, unproven.get(fid, ()))
+                                                             fid in breaking, fid in asked, unproven.get(fid, ()),
+                                                             _modes_if_any(standing_modes.get(fid, ())),
+                                                             in_modes is not None and fid in breaking and bool(in_modes.modes((fid,))))
     for fid, places_found in standing.items():  # an untraced metaclass `__call__` an eager frame runs (GM610)
         if fid not in solver.params:
-            facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts((), tuple(places_found), False, False, True)
+            facts.setdefault(fid[0], {})[fid[1]] = FunctionFacts((), tuple(places_found), False, False, True, (),
+                                                                 _modes_if_any(standing_modes.get(fid, ())))
     return facts
+
+
+def _modes_if_any(modes: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
+    """The standing consequences' added modes, () when none added any (most functions)."""
+    found = tuple(modes)
+    return found if any(found) else ()
 
 
 def _callees_of(functions: set[FunctionId], targets: Mapping[tuple[FunctionId, int], list[FunctionId]]
@@ -286,10 +304,13 @@ def redrafted(old: ModuleSummary, new: ModuleSummary, traced: Iterable[str],
                     return None
                 direct += [(after, _in_its_mode(draft, true, asked)) for draft in after.drafts
                            if _stands(draft, true, asked)]
-            for name, index in known.standing:
+            for position, (name, index) in enumerate(known.standing):
                 if name not in CONSEQUENCE_LISTS or not 0 <= index < len(getattr(after, name)):
                     return None  # facts of another summary (a forged state)
-                consequences.append((after, _consequence_drafts(after, name)[index][1]))
+                draft = _consequence_drafts(after, name)[index][1]
+                if position < len(known.standing_modes) and known.standing_modes[position]:
+                    draft = replace(draft, message=named(draft.message, list(known.standing_modes[position])))
+                consequences.append((after, draft))
     except _Undecided:
         return None
     return up_to_first_break(direct + consequences, lambda found: found[0], lambda found: found[1])
@@ -326,8 +347,24 @@ def _drafts_only(before: FunctionSummary, after: FunctionSummary, facts: Functio
     only when a consequence pass asked about one of them (`FunctionFacts.break_asked`)."""
     if _shape(before, False) != _shape(after, False) or after.local_objects or after.param_guards:
         return False  # which of its findings' rows an argument leaves unrun is read (built_managers.py)
+    if facts.break_asked and _modes_changed(_usual_modes(before, true, asked), _usual_modes(after, true, asked), facts):
+        return False  # a call into it may name the modes its breaks need (callee_modes.py)
     was, now = _breaks(before, facts, true, asked), _breaks(after, facts, true, asked)
     return was == now or (now and facts.breaks) or not facts.break_asked
+
+
+def _modes_changed(before: set[tuple[str, ...]], after: set[tuple[str, ...]], facts: FunctionFacts) -> bool:
+    """Whether the modes a call into the function names may change: the modes its own findings name,
+    a finding in every mode (`()`) gone, or one added to a function that broke in a mode only."""
+    every_before, every_after = () in before, () in after
+    return (before - {()} != after - {()} or (every_before and not every_after)
+            or (every_after and not every_before and facts.mode_only))
+
+
+def _usual_modes(function: FunctionSummary, true: set[str], asked: set[str]) -> set[tuple[str, ...]]:
+    """The modes each of its standing findings off error branches names."""
+    return {tuple(modes_named(_in_its_mode(draft, true, asked).message))
+            for draft in function.drafts if not draft.rare and _stands(draft, true, asked)}
 
 
 def _breaks(function: FunctionSummary, facts: FunctionFacts, true: set[str], asked: set[str]) -> bool:

@@ -22,6 +22,7 @@ from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.cached_property_reads import cached_property_reads
+from graphmend_bot.analysis.callee_modes import CalleeModes
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.compile_helpers import helper_compiled_roots
@@ -158,6 +159,8 @@ class Program:
         self.solved: tuple[_TensorFlow, list[TracedDraft], list[TracedDraft]] | None = None
         # After traced_drafts: the functions whose "breaks?" a consequence pass asked (BreakingFunctions)
         self.break_asked: set[FunctionId] = set()
+        # After traced_drafts: the modes breaks below a call are confined to, when a GM605 asked (callee_modes.py)
+        self.callee_modes: CalleeModes | None = None
 
     @property
     def hierarchy(self) -> ClassHierarchy:
@@ -1220,6 +1223,7 @@ class Program:
         (apart so that benchmarks/check_profile.py times the passes without solving twice)."""
         traced = solver.traced
         self.break_asked = set()
+        self.callee_modes = None
         result: list[TracedDraft] = []
         inner: list[TracedDraft] = []  # in dependencies: they make the calls into them break
         for fid in self.traced_in_order():
@@ -1298,11 +1302,13 @@ class Program:
         holding = any(self.function(fid).held_object_drafts for fid in traced)
         if not pending and not holding and not entering and not building and not bodies:
             return []
-        breaking = self._breaking(callers, standing)
+        breaking_set = self._breaking_set(callers, standing)
+        breaking = BreakingFunctions(breaking_set, self.break_asked)
         own = ((traced_draft.module.module, traced_draft.function.qualname) for traced_draft in standing)
         on_receiver = ReceiverBreaks(self, targets, callers, breaking, own)
+        in_modes = self.callee_modes = CalleeModes(callers, breaking_set, standing)  # callees breaking in a mode only
         found = [
-            TracedDraft(self.modules[fid[0]], self.function(fid), draft)
+            TracedDraft(self.modules[fid[0]], self.function(fid), in_modes.named(draft, targets.get((fid, site), ())), draft)
             for fid in pending
             for site, draft in self.function(fid).callee_break_drafts
             if on_receiver.call_breaks(fid, site)
@@ -1311,7 +1317,7 @@ class Program:
         # Frames that run eagerly: all of one Dynamo gave up on at a call (GM605, GM609)
         eager_rows = {(traced_draft.module.module, traced_draft.function.qualname): 0 for traced_draft in found}
         if holding:  # a break in a frame holding an object with bound methods (held_objects.py)
-            held, eager_inits, held_rows = held_object_breaks(self, targets, breaking, [*standing, *found])
+            held, eager_inits, held_rows = held_object_breaks(self, targets, breaking, [*standing, *found], in_modes)
             found += held
             for fid, row in held_rows.items():
                 eager_rows[fid] = min(row, eager_rows.get(fid, row))

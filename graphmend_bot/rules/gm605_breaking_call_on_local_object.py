@@ -1,7 +1,9 @@
 """GM605 breaking-call-on-local-object: its documentation, in one place with how it is detected.
 
 The traversal asks at each `obj.method()` on an object built in the same function; the scope
-solver keeps the finding when the method, or what it calls, has a finding (analysis/scope.py)."""
+solver keeps the finding when the method, or what it calls, has a finding (analysis/scope.py), and
+names the mode when every such finding off an error branch names the same one: the call breaks
+only in that mode (analysis/callee_modes.py)."""
 
 from __future__ import annotations
 
