@@ -23,7 +23,11 @@ torch.random.fork_rng()`, `lock = threading.Lock()`; `with rng:`), and `with sel
 manager built outside the compiled region, which Dynamo refuses even for managers it enters when
 built in the traced frame (`torch.no_grad()`, a class of the tree with `__enter__`, a
 `@contextlib.contextmanager` generator, `threading.Lock()`: REFUSED_WHEN_HELD and
-analysis/held_contexts.py, tests/test_held_context_managers.py).
+analysis/held_contexts.py, tests/test_held_context_managers.py). The same `with` in a function Dynamo
+compiles as a frame of its own because it breaks: `with ctx:` on a parameter annotated with a
+context-manager class of the tree (`helper(CM(), x)`), `with self.cm:` in a method of an object
+built in traced code; the manager is then an input (analysis/own_frame_managers.py,
+tests/test_own_frame_managers.py).
 
 A call of a `@contextlib.contextmanager` function of the tree that yields nothing (it returns the
 generator another function made) breaks where it is made (GB0221; GB0142 when a `with` enters it
@@ -136,7 +140,10 @@ RULE = Rule(
         "`contextlib.suppress`/`ExitStack`, `warnings.catch_warnings`, a class of the tree with "
         "`__enter__` or a `@contextlib.contextmanager` generator, in every value `__init__` stores "
         "(not when its class is instantiated in traced code, or a traced `self.` method stores it "
-        "again first); `with NAME:` on such a global; and a call of a `@contextlib.contextmanager` "
+        "again first); `with NAME:` on such a global; `with ctx:` on a parameter annotated with a "
+        "context-manager class of the tree, or `with self.NAME:` on one an object built in traced code "
+        "holds, in a function that breaks (Dynamo compiles it as a frame of its own, the manager an "
+        "input); and a call of a `@contextlib.contextmanager` "
         "function of the tree that yields nothing (it returns another generator); the first read "
         "of a `functools.cached_property` of the tree whose class's `__init__` does not read it "
         "(Python < 3.12)."
@@ -147,6 +154,8 @@ RULE = Rule(
         "the block eagerly (GB0142, measured on torch 2.13). A manager built outside the compiled "
         "region and held in an attribute is refused even when Dynamo enters one built in the frame "
         "(only `torch.autocast`, `contextlib.nullcontext` and `record_function` are entered held). "
+        "A function that breaks is compiled as a frame of its own, where a manager it was handed "
+        "(a parameter, an attribute of `self`) is such an input. "
         "A `@contextlib.contextmanager` function that yields nothing (`return other_generator()`) "
         "it cannot build a manager from: the call breaks (GB0221), and so does the `with` entering it. "
         "Before Python 3.12 `functools.cached_property` computes a value under `with self.lock:`, an "

@@ -1,0 +1,115 @@
+"""`with ctx:` on a parameter, or `with self.NAME:`, in a function Dynamo compiles as a frame of
+its own, where the manager is an input it cannot enter (GM612, GB0142).
+
+Measured on torch 2.13 (tests/test_own_frame_managers.py): Dynamo enters a context-manager class of
+the tree only when it built the object in the graph (a GenericContextWrappingVariable); one that
+is an input of the frame it compiles, a parameter or an attribute of one, it refuses ("Dynamo does
+not know how to enter a `Messenger` context manager"). Inlined into a caller that built the manager,
+`helper(CM(), x)` enters it; but when the function breaks anywhere (in the `with` body, before or
+after it, in a callee), the caller's call breaks instead and Dynamo runs the function as a frame of
+its own, from its first line: its `with ctx:` then gets an input and breaks, beside the break
+inside. So for `with self.NAME:` in a breaking method of an object built in traced code
+(`Holder().run(x)`, `Holder()(x)`), whose manager `__init__` built. Not when something before the
+`with` breaks where Dynamo cannot resume (a loop: it skips the frame; judged here as any break
+before the `with`, erring towards silence), nor in a frame Dynamo skips (nothing tensor-related:
+eager_entries.skipped_when_entered), nor for `contextlib.nullcontext()` and the managers Dynamo
+enters whatever built them. An entry point's parameter is an input whether or not it breaks.
+
+The manager a parameter holds is known by its annotation (`context: "Messenger"`, pyro's
+`_context_wrap`): a class of the tree with `__enter__` (no nn.Module). A held `self.NAME` is judged
+as held_contexts.py judges it, and reported here only where that pass let it go because the object
+holding it is built in traced code.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Collection, Container
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.eager_entries import skipped_when_entered
+from graphmend_bot.analysis.held_contexts import (
+    RULE,
+    builders,
+    holder_built_in_traced_code,
+    rebuilt_by_callee,
+    refused_when_held,
+)
+from graphmend_bot.analysis.skipped_frames import breaks_at
+from graphmend_bot.vocabulary.kind import Kind
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.function_reporting import FindingReporter
+    from graphmend_bot.analysis.model import Draft
+    from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
+    from graphmend_bot.rules import Rule
+
+Targets = dict[tuple["FunctionId", int], list["FunctionId"]]
+_TYPED = "typed:"
+
+
+def received(node: ast.expr, params: Collection[str], rebound: Container[str], instances: dict[str, str]) -> str | None:
+    """"typed:Class" for `with param:` on a parameter annotated with a class, not bound again."""
+    if isinstance(node, ast.Name) and node.id in params and node.id not in rebound:
+        typed = instances.get(node.id)
+        return typed if typed is not None and typed.startswith(_TYPED) else None
+    return None
+
+
+def record(analyzer: FindingReporter, rule: Rule, held: str | None, draft: Draft) -> None:
+    """Keep the `with` for the scope solver, with what broke before it in the function: the drafts
+    off error branches so far (the draft's `suppressed_if`) and the call sites so far."""
+    if held is None or rule.code != RULE.code or not held.startswith(("self.", _TYPED)):
+        return
+    before = Kind.union(analyzer._usual_draft_kinds)
+    analyzer.summary.own_frame_context_drafts.append(
+        (held, len(analyzer.summary.calls), replace(draft, suppressed_if=before))
+    )
+
+
+def own_frame_entries(
+    program: Program, pending: Collection[FunctionId], targets: Targets,
+    usually_breaking: Container[FunctionId], holds: Callable[[FunctionId, Kind], bool],
+) -> list[TracedDraft]:
+    """The drafts of `with` statements entering, in a frame Dynamo compiles on its own, a manager
+    it refuses as an input: a function that breaks on the usual path (nothing breaking before the
+    `with`, and the frame not one Dynamo skips), or an entry point for a parameter."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    found: list[TracedDraft] = []
+    traced = program.traced_functions()
+    entries = program.entry_points()
+    for fid in pending:
+        function = program.function(fid)
+        if function.disabled:
+            continue
+        for held, sites_before, draft in function.own_frame_context_drafts:
+            if not _refused(program, traced, fid, held, draft):
+                continue
+            if not (held.startswith(_TYPED) and fid in entries) and (
+                fid not in usually_breaking
+                or skipped_when_entered(program, fid)
+                or holds(fid, draft.suppressed_if)
+                or breaks_at(fid, range(sites_before), targets, usually_breaking)
+            ):
+                continue
+            found.append(TracedDraft(program.modules[fid[0]], function, draft))
+    return found
+
+
+def _refused(program: Program, traced: Collection[FunctionId], fid: FunctionId, held: str, draft: Draft) -> bool:
+    """The manager is one Dynamo refuses as an input, and held_contexts.py did not report it."""
+    if held.startswith(_TYPED):
+        classes = program._classes_built_by(fid[0], held)
+        return bool(classes) and all(
+            program.class_method(*cls, "__enter__") is not None and not program.is_module_class(*cls) for cls in classes
+        )
+    function = program.function(fid)
+    name = held[len("self."):]
+    if any(written == name for written, _ in function.attribute_writes) or not holder_built_in_traced_code(
+        program, traced, fid
+    ) or rebuilt_by_callee(program, traced, fid, name, draft.row):
+        return False  # built again in the frame (entered), or held_contexts.py's finding
+    built = builders(program, fid[0], function.class_qualname, held)
+    return bool(built) and all(refused_when_held(program, fid[0], constructor, draft.code) for constructor in built)
