@@ -1,6 +1,8 @@
 """GM612's managers entered as an input of a frame Dynamo compiles on its own, measured on torch 2.13
-(analysis/own_frame_managers.py): `with ctx:` on a parameter annotated with a context-manager class
-of the tree, or `with self.cm:` on a manager `__init__` built, in a function that breaks. Dynamo
+(analysis/own_frame_managers.py): `with ctx:` on a parameter (annotated with a context-manager class
+of the tree, or passed one that Dynamo refuses as an input), or `with self.cm:` on a manager
+`__init__` built, in a function that breaks; and `with ctx:` on a manager held from outside the
+compiled region passed on (`helper(self.cm, x)`), whether or not anything breaks. Dynamo
 inlines the function into the caller that built the manager, meets the break, breaks at the call
 instead and runs the function as a frame of its own, where the manager is an input: GB0142 at the
 `with`. Each sample runs through Dynamo and `graphmend check`, and both must agree on the lines."""
@@ -96,6 +98,47 @@ class Holder:
             print("b")
             return x * 2
 ''', "Holder()(x)", True),
+    # unannotated: judged by what the calls pass, built there or held from outside
+    "passed_unannotated": ('''
+def helper(ctx, x):
+    with ctx:
+        print("b")
+        return x * 2
+''', "helper(CM(), x)", True),
+    "passed_by_keyword_to_a_method": ('''
+class Runner:
+    def go(self, x, ctx=None):
+        with ctx:
+            return inner(x)
+''', "Runner().go(x, ctx=Sub(1))", True),
+    "no_grad_passed": ('''
+def helper(ctx, x):
+    with ctx:
+        print("b")
+        return x * 2
+''', "helper(torch.no_grad(), x)", True),
+    "generator_passed": ('''
+@contextlib.contextmanager
+def scope():
+    yield
+
+
+def helper(ctx, x):
+    with ctx:
+        print("b")
+        return x * 2
+''', "helper(scope(), x)", True),
+    "held_passed_nothing_breaks": ('''
+def helper(ctx, x):
+    with ctx:
+        return x * 2
+''', "helper(self.cm, x)", True),
+    "nullcontext_passed": ('''
+def helper(ctx, x):
+    with ctx:
+        print("b")
+        return x * 2
+''', "helper(contextlib.nullcontext(), x)", False),
     # near misses: nothing breaks, a loop break before the `with` (the frame is skipped), a frame
     # with nothing tensor-related (skipped), the parameter bound again, a manager Dynamo enters held
     "nothing_breaks": ('''
@@ -150,6 +193,10 @@ def _source(body: str, call: str) -> str:
     model = f'''
 
 class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cm = CM()
+
     def forward(self, x):
         x = x + 1
         y = {call}

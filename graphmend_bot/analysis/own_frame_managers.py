@@ -36,7 +36,10 @@ from graphmend_bot.analysis.held_contexts import (
     rebuilt_by_callee,
     refused_when_held,
 )
+from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
 from graphmend_bot.analysis.skipped_frames import breaks_at
+from graphmend_bot.analysis.untraced_callers import called_name
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
@@ -47,24 +50,33 @@ if TYPE_CHECKING:
 
 Targets = dict[tuple["FunctionId", int], list["FunctionId"]]
 _TYPED = "typed:"
+_ARG = "arg:"
+MESSAGE = (
+    "Dynamo cannot enter `{name}`: the context manager this function is handed is an input of the frame "
+    "Dynamo compiles (this function breaks and runs as a frame of its own, or the manager was built outside "
+    "the graph), and Dynamo enters no manager of the tree it did not build in the graph"
+)
 
 
 def received(node: ast.expr, params: Collection[str], rebound: Container[str], instances: dict[str, str]) -> str | None:
-    """"typed:Class" for `with param:` on a parameter annotated with a class, not bound again."""
+    """For `with param:` on a parameter not bound again: "typed:Class" when it is annotated with a
+    class, else "arg:NAME" (judged by what the calls pass)."""
     if isinstance(node, ast.Name) and node.id in params and node.id not in rebound:
         typed = instances.get(node.id)
-        return typed if typed is not None and typed.startswith(_TYPED) else None
+        return typed if typed is not None and typed.startswith(_TYPED) else f"{_ARG}{node.id}"
     return None
 
 
 def record(analyzer: FindingReporter, rule: Rule, held: str | None, draft: Draft) -> None:
     """Keep the `with` for the scope solver, with what broke before it in the function: the drafts
     off error branches so far (the draft's `suppressed_if`) and the call sites so far."""
-    if held is None or rule.code != RULE.code or not held.startswith(("self.", _TYPED)):
+    if held is None or rule.code != RULE.code or not held.startswith(("self.", _TYPED, _ARG)):
         return
     before = Kind.union(analyzer._usual_draft_kinds)
+    name = draft.source_line[draft.column - 1 : draft.end_column - 1] if draft.row == draft.end_row else held
+    message = MESSAGE.format(name=name)
     analyzer.summary.own_frame_context_drafts.append(
-        (held, len(analyzer.summary.calls), replace(draft, suppressed_if=before))
+        (held, len(analyzer.summary.calls), replace(draft, suppressed_if=before, message=message))
     )
 
 
@@ -80,14 +92,21 @@ def own_frame_entries(
     found: list[TracedDraft] = []
     traced = program.traced_functions()
     entries = program.entry_points()
+    passed = _Passed(program, traced, targets)
     for fid in pending:
         function = program.function(fid)
         if function.disabled:
             continue
         for held, sites_before, draft in function.own_frame_context_drafts:
-            if not _refused(program, traced, fid, held, draft):
+            input_anyway = held.startswith(_TYPED) and fid in entries
+            if held.startswith(_ARG):
+                what = passed.manager(fid, held[len(_ARG):])
+                if what is None:
+                    continue
+                input_anyway = what == _HELD  # a held manager passed on: an input wherever it is entered
+            elif not _refused(program, traced, fid, held, draft):
                 continue
-            if not (held.startswith(_TYPED) and fid in entries) and (
+            if not input_anyway and (
                 fid not in usually_breaking
                 or skipped_when_entered(program, fid)
                 or holds(fid, draft.suppressed_if)
@@ -113,3 +132,79 @@ def _refused(program: Program, traced: Collection[FunctionId], fid: FunctionId, 
         return False  # built again in the frame (entered), or held_contexts.py's finding
     built = builders(program, fid[0], function.class_qualname, held)
     return bool(built) and all(refused_when_held(program, fid[0], constructor, draft.code) for constructor in built)
+
+
+_NEW, _HELD = "new", "held"
+
+
+class _Passed:
+    """What the traced calls of a function pass for one of its parameters, read from their source
+    (only for the few functions entering an unannotated parameter): _NEW when every one builds
+    there a manager Dynamo refuses as an input (`helper(CM(), x)`, `helper(torch.no_grad(), x)`),
+    _HELD when one passes such a manager held from outside the compiled region (`helper(self.cm,
+    x)`, judged as held_contexts.py judges `with self.cm:`), else None."""
+
+    def __init__(self, program: Program, traced: Collection[FunctionId], targets: Targets) -> None:
+        self._program = program
+        self._traced = traced
+        self._targets = targets
+        self._callers: dict[FunctionId, list[tuple[FunctionId, int]]] | None = None
+        self._parsed: dict[str, ast.Module | None] = {}
+
+    def manager(self, fid: FunctionId, param: str) -> str | None:
+        params = self._program.function(fid).params
+        found: set[str | None] = set()
+        for caller, index in self._calls_of(fid):
+            site = self._program.function(caller).calls[index]
+            call = self._call_at(caller, site.row, called_name(site.ref))
+            if call is None:
+                return None
+            offset = 1 if site.bound else 0
+            value = next((k.value for k in call.keywords if k.arg == param), None)
+            if value is None and param in params[offset:]:
+                place = params.index(param) - offset
+                if any(isinstance(arg, ast.Starred) for arg in call.args[: place + 1]):
+                    return None
+                value = call.args[place] if place < len(call.args) else None
+            found.add(self._built(caller, value) if value is not None else None)
+        if not found or None in found:
+            return None
+        return _HELD if _HELD in found else _NEW
+
+    def _calls_of(self, fid: FunctionId) -> list[tuple[FunctionId, int]]:
+        if self._callers is None:
+            self._callers = {}
+            for (caller, index), callees in self._targets.items():
+                if caller in self._traced:
+                    for callee in callees:
+                        self._callers.setdefault(callee, []).append((caller, index))
+        return self._callers.get(fid, [])
+
+    def _call_at(self, fid: FunctionId, row: int, name: str) -> ast.Call | None:
+        module = self._program.modules[fid[0]]
+        definition = function_definition(parsed_once(module.path, self._program.source_of, self._parsed), fid[1])
+        calls = [
+            node for node in ast.walk(definition) if isinstance(node, ast.Call) and node.lineno == row
+            and (node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")) == name
+        ] if definition is not None else []
+        return calls[0] if len(calls) == 1 else None
+
+    def _built(self, caller: FunctionId, value: ast.expr) -> str | None:
+        program = self._program
+        if isinstance(value, ast.Call) and (name := dotted_name(value.func)) is not None:
+            head, _, rest = name.partition(".")
+            origin = program.modules[caller[0]].imports.get(head)
+            qualified = f"{origin}.{rest}" if origin and rest else origin or name
+            refused = RULE.detection.held_context is not None and RULE.detection.held_context(qualified)
+            return _NEW if refused or refused_when_held(program, caller[0], name, RULE.code) else None
+        function = program.function(caller)
+        if (
+            isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+            and function.params[:1] == (value.value.id,) and function.class_qualname is not None
+            and not any(written == value.attr for written, _ in function.attribute_writes)
+            and not holder_built_in_traced_code(program, self._traced, caller)
+        ):
+            built = builders(program, caller[0], function.class_qualname, f"self.{value.attr}")
+            if built and all(refused_when_held(program, caller[0], constructor, RULE.code) for constructor in built):
+                return _HELD
+        return None

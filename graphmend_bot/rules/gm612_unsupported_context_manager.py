@@ -25,9 +25,10 @@ built in the traced frame (`torch.no_grad()`, a class of the tree with `__enter_
 `@contextlib.contextmanager` generator, `threading.Lock()`: REFUSED_WHEN_HELD and
 analysis/held_contexts.py, tests/test_held_context_managers.py). The same `with` in a function Dynamo
 compiles as a frame of its own because it breaks: `with ctx:` on a parameter annotated with a
-context-manager class of the tree (`helper(CM(), x)`), `with self.cm:` in a method of an object
-built in traced code; the manager is then an input (analysis/own_frame_managers.py,
-tests/test_own_frame_managers.py).
+context-manager class of the tree, or passed one by every traced call (`helper(CM(), x)`,
+`helper(torch.no_grad(), x)`), `with self.cm:` in a method of an object built in traced code; the
+manager is then an input. And `with ctx:` on a held manager passed on (`helper(self.cm, x)`), an
+input wherever it is entered (analysis/own_frame_managers.py, tests/test_own_frame_managers.py).
 
 A call of a `@contextlib.contextmanager` function of the tree that yields nothing (it returns the
 generator another function made) breaks where it is made (GB0221; GB0142 when a `with` enters it
@@ -141,9 +142,11 @@ RULE = Rule(
         "`__enter__` or a `@contextlib.contextmanager` generator, in every value `__init__` stores "
         "(not when its class is instantiated in traced code, or a traced `self.` method stores it "
         "again first); `with NAME:` on such a global; `with ctx:` on a parameter annotated with a "
-        "context-manager class of the tree, or `with self.NAME:` on one an object built in traced code "
-        "holds, in a function that breaks (Dynamo compiles it as a frame of its own, the manager an "
-        "input); and a call of a `@contextlib.contextmanager` "
+        "context-manager class of the tree or passed one by every traced call (a class of the tree, "
+        "`torch.no_grad()`, a `@contextlib.contextmanager` generator), or `with self.NAME:` on one an "
+        "object built in traced code holds, in a function that breaks (Dynamo compiles it as a frame "
+        "of its own, the manager an input), and `with ctx:` on a held manager passed on "
+        "(`helper(self.cm, x)`); and a call of a `@contextlib.contextmanager` "
         "function of the tree that yields nothing (it returns another generator); the first read "
         "of a `functools.cached_property` of the tree whose class's `__init__` does not read it "
         "(Python < 3.12)."
@@ -180,7 +183,11 @@ RULE = Rule(
         manager_without_yield=_manager_without_yield,
         cached_property_read=_cached_property_read,
     ),
-    advice_cases=(AdviceCase(lambda finding: "yields nothing" in finding.message, (
+    advice_cases=(AdviceCase(lambda finding: "frame of its own" in finding.message, (
+        "Build the manager in the caller's traced code and remove the break from this function (its own "
+        "finding has the advice), so that Dynamo inlines it; or enter `{code}` in the caller instead of "
+        "handing it in"
+    )), AdviceCase(lambda finding: "yields nothing" in finding.message, (
         "Make the function behind `{code}` a generator: `yield from` the generator it returns instead of "
         "returning it (the same manager), which Dynamo inlines"
     )), AdviceCase(lambda finding: "cached_property" in finding.message, (
