@@ -9,12 +9,22 @@ instead and runs the function as a frame of its own, where the manager is an inp
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sample_modules import dynamo_breaks, graphmend_findings
 
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture(autouse=True)
+def grad_mode_restored() -> Iterator[None]:
+    """A sample hands `torch.no_grad()` to a frame Dynamo gives up on: keep the grad mode the
+    later tests of the process expect."""
+    enabled = torch.is_grad_enabled()
+    yield
+    torch.set_grad_enabled(enabled)
 
 MANAGER = '''
 import contextlib
@@ -209,6 +219,80 @@ class Model(torch.nn.Module):
 def test_graphmend_reports_the_with_dynamo_cannot_enter(name: str, tmp_path: Path) -> None:
     body, call, breaks = SAMPLES[name]
     source = _source(body, call)
+    with_rows = {row for row, line in enumerate(source.splitlines(), start=1) if line.strip().startswith("with ")}
+    measured = {row for row, gb_id in dynamo_breaks(source, tmp_path) if gb_id == "GB0142"}
+    found = {row for row, code, _ in graphmend_findings(source, tmp_path) if code == "GM612"}
+    assert (measured == with_rows) is breaks, (measured, with_rows)
+    assert found == measured
+
+
+# A local built in the frame, entered after a top-level break since: an input of the resumed frame.
+LOCAL_SAMPLES = {
+    "local_built_before_a_break": ('''
+        cm = CM()
+        x = x + 1
+        print("hi")
+        x = x * 3
+        with cm:
+            x = x * 2
+''', True),
+    "subclass_built_before_a_break": ('''
+        cm = Sub(2)
+        print("hi")
+        x = x * 3
+        with cm as entered:
+            x = x * 2
+''', True),
+    # near misses: rebuilt after the break, a generator manager and `torch.no_grad()` (Dynamo
+    # rebuilds those), the break inside the `with` (GM660's), no break
+    "rebuilt_after_the_break": ('''
+        cm = CM()
+        print("hi")
+        x = x * 3
+        cm = CM()
+        with cm:
+            x = x * 2
+''', False),
+    "generator_built_before_a_break": ('''
+        cm = scope()
+        print("hi")
+        x = x * 3
+        with cm:
+            x = x * 2
+''', False),
+    "no_grad_built_before_a_break": ('''
+        cm = torch.no_grad()
+        print("hi")
+        x = x * 3
+        with cm:
+            x = x * 2
+''', False),
+    "no_break": ('''
+        cm = CM()
+        x = x * 3
+        with cm:
+            x = x * 2
+''', False),
+}
+LOCAL_MODEL = MANAGER + '''
+
+@contextlib.contextmanager
+def scope():
+    yield
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        x = x + 1
+{body}
+        return x - 1
+'''
+
+
+@pytest.mark.parametrize("name", sorted(LOCAL_SAMPLES))
+def test_a_local_built_before_a_break_is_an_input(name: str, tmp_path: Path) -> None:
+    body, breaks = LOCAL_SAMPLES[name]
+    source = LOCAL_MODEL.format(body=body.strip("\n"))
     with_rows = {row for row, line in enumerate(source.splitlines(), start=1) if line.strip().startswith("with ")}
     measured = {row for row, gb_id in dynamo_breaks(source, tmp_path) if gb_id == "GB0142"}
     found = {row for row, code, _ in graphmend_findings(source, tmp_path) if code == "GM612"}

@@ -172,7 +172,8 @@ def _own_frame(traced_draft: TracedDraft) -> bool:
 def _entered_input(traced_draft: TracedDraft) -> bool:
     """A `with` that breaks only once the function runs as a frame of its own (own_frame_managers.py):
     Dynamo met what follows it when it first traced the function inlined, so nothing turns eager."""
-    return any(traced_draft.draft is draft for _, _, draft in traced_draft.function.own_frame_context_drafts)
+    return any(traced_draft.draft is draft and not held.startswith("local:")
+               for held, _, draft in traced_draft.function.own_frame_context_drafts)
 
 
 def _builds_the_manager(draft: Draft) -> bool:

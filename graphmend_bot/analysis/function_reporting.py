@@ -188,11 +188,11 @@ class FindingReporter(FunctionState):
 
     def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
         held = held_name(node, self.self_name, self.summary.params, self._rebound)  # self.NAME, a global
-        typed = own_frame_managers.received(node, self.summary.params, self._rebound, self.instances)
+        typed = own_frame_managers.received(self, node)  # a parameter's, a local built before a break
         if (held or typed) and (draft := self._draft(rule, node, message, TENSOR, None)) is not None:
             if held is not None:
                 self.summary.held_context_drafts.append((held, draft))
-            own_frame_managers.record(self, rule, held or typed, draft)  # a parameter's, in a frame of its own
+            own_frame_managers.record(self, rule, held or typed, draft, node)  # in a frame of its own
 
     def report_if_entered_manager_breaks(self, rule: Rule, node: ast.expr, message: str) -> None:
         checkpoint, sites = self._resumable_entry

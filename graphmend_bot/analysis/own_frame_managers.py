@@ -15,6 +15,11 @@ before the `with`, erring towards silence), nor in a frame Dynamo skips (nothing
 eager_entries.skipped_when_entered), nor for `contextlib.nullcontext()` and the managers Dynamo
 enters whatever built them. An entry point's parameter is an input whether or not it breaks.
 
+The same holds within one frame: a manager of the tree built in it (`cm = Section()`), then a
+top-level break, then `with cm:`: Dynamo resumes after the break in a new frame whose input `cm` is
+(GB0142, and what follows runs eagerly). Not for a `@contextlib.contextmanager` generator or
+`torch.no_grad()` built so (Dynamo rebuilds those), nor when `cm` is built again after the break.
+
 The manager a parameter holds is known by its annotation (`context: "Messenger"`, pyro's
 `_context_wrap`): a class of the tree with `__enter__` (no nn.Module). A held `self.NAME` is judged
 as held_contexts.py judges it, and reported here only where that pass let it go because the object
@@ -51,6 +56,11 @@ if TYPE_CHECKING:
 Targets = dict[tuple["FunctionId", int], list["FunctionId"]]
 _TYPED = "typed:"
 _ARG = "arg:"
+_LOCAL = "local:"
+LOCAL_MESSAGE = (
+    "Dynamo cannot enter this `{name}` here: it was built before a graph break in this function, so in the frame "
+    "Dynamo resumes in after the break it is an input built outside the graph"
+)
 MESSAGE = (
     "Dynamo cannot enter `{name}`: the context manager this function is handed is an input of the frame "
     "Dynamo compiles (this function breaks and runs as a frame of its own, or the manager was built outside "
@@ -58,19 +68,29 @@ MESSAGE = (
 )
 
 
-def received(node: ast.expr, params: Collection[str], rebound: Container[str], instances: dict[str, str]) -> str | None:
+def received(analyzer: FindingReporter, node: ast.expr) -> str | None:
     """For `with param:` on a parameter not bound again: "typed:Class" when it is annotated with a
-    class, else "arg:NAME" (judged by what the calls pass)."""
-    if isinstance(node, ast.Name) and node.id in params and node.id not in rebound:
-        typed = instances.get(node.id)
+    class, else "arg:NAME" (judged by what the calls pass). For `with cm:` on a local built by a
+    call (`cm = Section()`) before a top-level break since: "local:" and what built it."""
+    if not isinstance(node, ast.Name):
+        return None
+    if node.id in analyzer.summary.params and node.id not in analyzer._rebound:
+        typed = analyzer.instances.get(node.id)
         return typed if typed is not None and typed.startswith(_TYPED) else f"{_ARG}{node.id}"
+    built = analyzer.instances.get(node.id)
+    if built is not None and built.startswith(("name:", "dotted:")) and analyzer.resumed_input(node):
+        return f"{_LOCAL}{built.partition(':')[2]}"
     return None
 
 
-def record(analyzer: FindingReporter, rule: Rule, held: str | None, draft: Draft) -> None:
+def record(analyzer: FindingReporter, rule: Rule, held: str | None, draft: Draft, node: ast.expr) -> None:
     """Keep the `with` for the scope solver, with what broke before it in the function: the drafts
     off error branches so far (the draft's `suppressed_if`) and the call sites so far."""
-    if held is None or rule.code != RULE.code or not held.startswith(("self.", _TYPED, _ARG)):
+    if held is None or rule.code != RULE.code or not held.startswith(("self.", _TYPED, _ARG, _LOCAL)):
+        return
+    if held.startswith(_LOCAL):  # it stands when a break since its binding holds: Dynamo resumes after it
+        kept = replace(draft, deps=analyzer.resumed_input(node), message=LOCAL_MESSAGE.format(name=held[len(_LOCAL):]))
+        analyzer.summary.own_frame_context_drafts.append((held, len(analyzer.summary.calls), kept))
         return
     before = Kind.union(analyzer._usual_draft_kinds)
     name = draft.source_line[draft.column - 1 : draft.end_column - 1] if draft.row == draft.end_row else held
@@ -99,6 +119,10 @@ def own_frame_entries(
             continue
         for held, sites_before, draft in function.own_frame_context_drafts:
             input_anyway = held.startswith(_TYPED) and fid in entries
+            if held.startswith(_LOCAL):
+                if _tree_manager(program, fid[0], held[len(_LOCAL):]) and holds(fid, draft.deps):
+                    found.append(TracedDraft(program.modules[fid[0]], function, draft))
+                continue
             if held.startswith(_ARG):
                 what = passed.manager(fid, held[len(_ARG):])
                 if what is None:
@@ -115,6 +139,13 @@ def own_frame_entries(
                 continue
             found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def _tree_manager(program: Program, module: str, name: str) -> bool:
+    """A context-manager class of the tree (with `__enter__`), no nn.Module. Not a generator
+    manager nor `torch.no_grad()`: built before a break, Dynamo rebuilds those and enters them."""
+    cls = program.resolve_class(module, name)
+    return cls is not None and program.class_method(*cls, "__enter__") is not None and not program.is_module_class(*cls)
 
 
 def _refused(program: Program, traced: Collection[FunctionId], fid: FunctionId, held: str, draft: Draft) -> bool:

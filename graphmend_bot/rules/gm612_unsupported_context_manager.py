@@ -28,7 +28,9 @@ compiles as a frame of its own because it breaks: `with ctx:` on a parameter ann
 context-manager class of the tree, or passed one by every traced call (`helper(CM(), x)`,
 `helper(torch.no_grad(), x)`), `with self.cm:` in a method of an object built in traced code; the
 manager is then an input. And `with ctx:` on a held manager passed on (`helper(self.cm, x)`), an
-input wherever it is entered (analysis/own_frame_managers.py, tests/test_own_frame_managers.py).
+input wherever it is entered; and `with cm:` on a manager of the tree built in the frame before a
+top-level break, an input of the frame Dynamo resumes in (analysis/own_frame_managers.py,
+tests/test_own_frame_managers.py).
 
 A call of a `@contextlib.contextmanager` function of the tree that yields nothing (it returns the
 generator another function made) breaks where it is made (GB0221; GB0142 when a `with` enters it
@@ -91,7 +93,7 @@ def _entered_value(rule: Rule, checker: Checker, value: ast.expr) -> None:
         built_by = checker.builder_of(value.id)
         if built_by in REFUSED_ANYWHERE:
             checker.report(rule, value, MESSAGE.format(name=built_by), TENSOR)
-        elif built_by is None:
+        else:  # a global, a parameter, a local built before a break (analysis/own_frame_managers.py)
             checker.report_if_held_context_refused(rule, value, HELD_MESSAGE.format(name=value.id, where="at module level"))
     elif isinstance(value, ast.Attribute):
         checker.report_if_held_context_refused(
@@ -146,7 +148,8 @@ RULE = Rule(
         "`torch.no_grad()`, a `@contextlib.contextmanager` generator), or `with self.NAME:` on one an "
         "object built in traced code holds, in a function that breaks (Dynamo compiles it as a frame "
         "of its own, the manager an input), and `with ctx:` on a held manager passed on "
-        "(`helper(self.cm, x)`); and a call of a `@contextlib.contextmanager` "
+        "(`helper(self.cm, x)`); `with cm:` on a manager of the tree built in the function before a "
+        "top-level break (an input of the frame Dynamo resumes in); and a call of a `@contextlib.contextmanager` "
         "function of the tree that yields nothing (it returns another generator); the first read "
         "of a `functools.cached_property` of the tree whose class's `__init__` does not read it "
         "(Python < 3.12)."
