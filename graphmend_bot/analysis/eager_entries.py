@@ -143,7 +143,7 @@ def traced_only(
         if draft.gb_id == RECURRENT_MODULE or draft.code in UNREBUILDABLE_CALLS:
             tail = _tail(program, traced_draft, parsed)
             eager_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
-        if draft.gb_id != UNSUPPORTED_MANAGER and not _builds_the_manager(draft):
+        if (draft.gb_id != UNSUPPORTED_MANAGER and not _builds_the_manager(draft)) or _entered_input(traced_draft):
             continue
         headers = [
             (end, tail) for start, end, tail in traced_draft.function.with_tails if start <= draft.row <= end
@@ -171,6 +171,13 @@ def traced_only(
 def _own_frame(traced_draft: TracedDraft) -> bool:
     """A comprehension's draft (skipped_frames.py): it breaks in a frame of its own, eager rest or not."""
     return any(traced_draft.draft is draft for _, _, draft in traced_draft.function.skipped_frame_drafts)
+
+
+def _entered_input(traced_draft: TracedDraft) -> bool:
+    """A `with` that breaks only once the function runs as a frame of its own (own_frame_managers.py):
+    Dynamo met what follows it when it first traced the function inlined, so nothing turns eager."""
+    return any(traced_draft.draft is draft and not held.startswith("local:")
+               for held, _, draft in traced_draft.function.own_frame_context_drafts)
 
 
 def _builds_the_manager(draft: Draft) -> bool:

@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     modes,
     narrowing,
     numpy_values,
+    own_frame_managers,
     parameter_guards,
     statement_forms,
     subclass_methods,
@@ -26,6 +27,7 @@ from graphmend_bot.analysis import (
 )
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
+from graphmend_bot.analysis.stdlib_objects import held_name
 from graphmend_bot.rules import Rule
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
@@ -188,15 +190,12 @@ class FindingReporter(FunctionState):
             self.summary.subclass_method_drafts.append((len(self.summary.calls) - 1, at, draft))
 
     def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self.self_name:
-            held = f"self.{node.attr}"
-        elif isinstance(node, ast.Name) and node.id not in self.summary.params and node.id not in self._rebound:
-            held = node.id  # a global (or a closure's name, which no module-level binding answers)
-        else:
-            return
-        draft = self._draft(rule, node, message, TENSOR, None)
-        if draft is not None:
-            self.summary.held_context_drafts.append((held, draft))
+        held = held_name(node, self.self_name, self.summary.params, self._rebound)  # self.NAME, a global
+        typed = own_frame_managers.received(self, node)  # a parameter's, a local built before a break
+        if (held or typed) and (draft := self._draft(rule, node, message, TENSOR, None)) is not None:
+            if held is not None:
+                self.summary.held_context_drafts.append((held, draft))
+            own_frame_managers.record(self, rule, held or typed, draft, node)  # in a frame of its own
 
     def report_if_entered_manager_breaks(self, rule: Rule, node: ast.expr, message: str) -> None:
         checkpoint, sites = self._resumable_entry

@@ -53,7 +53,7 @@ def held_context_entries(program: Program) -> list[TracedDraft]:
             ):
                 continue
             built = builders(program, fid[0], function.class_qualname, held)
-            if built and all(_refused_when_held(program, fid[0], constructor, draft.code) for constructor in built):
+            if built and all(refused_when_held(program, fid[0], constructor, draft.code) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
@@ -109,7 +109,7 @@ def _rewritten(program: Program, module: str, class_qualname: str, name: str) ->
     return summary.rewritten.get(name, ()) if summary is not None else ()
 
 
-def _refused_when_held(program: Program, module: str, constructor: str, code: str) -> bool:
+def refused_when_held(program: Program, module: str, constructor: str, code: str) -> bool:
     """An object `constructor(...)` builds, held from outside the compiled region, is one the
     rule `code` reports: one of its measured builders; for GM612, also a class of the tree with
     `__enter__` (no nn.Module), or a generator function of the tree decorated `@contextlib.contextmanager`."""

@@ -184,6 +184,10 @@ class FunctionSummary:
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).
     held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
+    # ("self.NAME", or "typed:Class" of a parameter annotated with a class, call sites before it,
+    # draft) of `with self.NAME:` / `with param:`: findings that stand when Dynamo compiles the
+    # function as a frame of its own, where the manager is an input (own_frame_managers.py).
+    own_frame_context_drafts: list[tuple[str, int, Draft]] = field(default_factory=list)
     # ("self.NAME" or a global's "NAME", method, draft) of `self.NAME.method(...)` / `NAME.method(...)`:
     # findings that stand when what built it is a standard-library class whose method Dynamo refuses
     # on an object built outside the compiled region, with that id and message (held_methods.py).

@@ -47,6 +47,7 @@ from graphmend_bot.analysis.loop_calls import eager_after_loop_calls
 from graphmend_bot.analysis.masks import masks_made_elsewhere
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.object_operands import object_operations
+from graphmend_bot.analysis.own_frame_managers import own_frame_entries
 from graphmend_bot.analysis.public_api import (
     TENSOR_API,
     compiles_something,
@@ -1299,8 +1300,10 @@ class Program:
                   if fid[0] not in self.dependency_modules and self.function(fid).manager_body_drafts]
         building = [fid for fid in self.traced_in_order()
                     if fid[0] not in self.dependency_modules and self.function(fid).built_manager_drafts]
+        owning = [fid for fid in self.traced_in_order()
+                  if fid[0] not in self.dependency_modules and self.function(fid).own_frame_context_drafts]
         holding = any(self.function(fid).held_object_drafts for fid in traced)
-        if not pending and not holding and not entering and not building and not bodies:
+        if not pending and not holding and not entering and not building and not bodies and not owning:
             return []
         breaking_set = self._breaking_set(callers, standing)
         breaking = BreakingFunctions(breaking_set, self.break_asked)
@@ -1330,6 +1333,8 @@ class Program:
         if building:
             so_far = [*standing, *found]
             found += constructions_entered(self, building, targets, self._usually_breaking(callers, so_far), so_far)
+        if owning:  # a manager entered as an input of a frame compiled on its own
+            found += own_frame_entries(self, owning, targets, self._usually_breaking(callers, [*standing, *found]), holds)
         return found + self._uninitialized_module_inits(pending, targets, breaking, eager_inits)
 
     def call_targets(self, fid: FunctionId) -> list[FunctionId]:

@@ -23,7 +23,14 @@ torch.random.fork_rng()`, `lock = threading.Lock()`; `with rng:`), and `with sel
 manager built outside the compiled region, which Dynamo refuses even for managers it enters when
 built in the traced frame (`torch.no_grad()`, a class of the tree with `__enter__`, a
 `@contextlib.contextmanager` generator, `threading.Lock()`: REFUSED_WHEN_HELD and
-analysis/held_contexts.py, tests/test_held_context_managers.py).
+analysis/held_contexts.py, tests/test_held_context_managers.py). The same `with` in a function Dynamo
+compiles as a frame of its own because it breaks: `with ctx:` on a parameter annotated with a
+context-manager class of the tree, or passed one by every traced call (`helper(CM(), x)`,
+`helper(torch.no_grad(), x)`), `with self.cm:` in a method of an object built in traced code; the
+manager is then an input. And `with ctx:` on a held manager passed on (`helper(self.cm, x)`), an
+input wherever it is entered; and `with cm:` on a manager of the tree built in the frame before a
+top-level break, an input of the frame Dynamo resumes in (analysis/own_frame_managers.py,
+tests/test_own_frame_managers.py).
 
 A call of a `@contextlib.contextmanager` function of the tree that yields nothing (it returns the
 generator another function made) breaks where it is made (GB0221; GB0142 when a `with` enters it
@@ -86,7 +93,7 @@ def _entered_value(rule: Rule, checker: Checker, value: ast.expr) -> None:
         built_by = checker.builder_of(value.id)
         if built_by in REFUSED_ANYWHERE:
             checker.report(rule, value, MESSAGE.format(name=built_by), TENSOR)
-        elif built_by is None:
+        else:  # a global, a parameter, a local built before a break (analysis/own_frame_managers.py)
             checker.report_if_held_context_refused(rule, value, HELD_MESSAGE.format(name=value.id, where="at module level"))
     elif isinstance(value, ast.Attribute):
         checker.report_if_held_context_refused(
@@ -136,7 +143,13 @@ RULE = Rule(
         "`contextlib.suppress`/`ExitStack`, `warnings.catch_warnings`, a class of the tree with "
         "`__enter__` or a `@contextlib.contextmanager` generator, in every value `__init__` stores "
         "(not when its class is instantiated in traced code, or a traced `self.` method stores it "
-        "again first); `with NAME:` on such a global; and a call of a `@contextlib.contextmanager` "
+        "again first); `with NAME:` on such a global; `with ctx:` on a parameter annotated with a "
+        "context-manager class of the tree or passed one by every traced call (a class of the tree, "
+        "`torch.no_grad()`, a `@contextlib.contextmanager` generator), or `with self.NAME:` on one an "
+        "object built in traced code holds, in a function that breaks (Dynamo compiles it as a frame "
+        "of its own, the manager an input), and `with ctx:` on a held manager passed on "
+        "(`helper(self.cm, x)`); `with cm:` on a manager of the tree built in the function before a "
+        "top-level break (an input of the frame Dynamo resumes in); and a call of a `@contextlib.contextmanager` "
         "function of the tree that yields nothing (it returns another generator); the first read "
         "of a `functools.cached_property` of the tree whose class's `__init__` does not read it "
         "(Python < 3.12)."
@@ -147,6 +160,8 @@ RULE = Rule(
         "the block eagerly (GB0142, measured on torch 2.13). A manager built outside the compiled "
         "region and held in an attribute is refused even when Dynamo enters one built in the frame "
         "(only `torch.autocast`, `contextlib.nullcontext` and `record_function` are entered held). "
+        "A function that breaks is compiled as a frame of its own, where a manager it was handed "
+        "(a parameter, an attribute of `self`) is such an input. "
         "A `@contextlib.contextmanager` function that yields nothing (`return other_generator()`) "
         "it cannot build a manager from: the call breaks (GB0221), and so does the `with` entering it. "
         "Before Python 3.12 `functools.cached_property` computes a value under `with self.lock:`, an "
@@ -171,7 +186,11 @@ RULE = Rule(
         manager_without_yield=_manager_without_yield,
         cached_property_read=_cached_property_read,
     ),
-    advice_cases=(AdviceCase(lambda finding: "yields nothing" in finding.message, (
+    advice_cases=(AdviceCase(lambda finding: "frame of its own" in finding.message, (
+        "Build the manager in the caller's traced code and remove the break from this function (its own "
+        "finding has the advice), so that Dynamo inlines it; or enter `{code}` in the caller instead of "
+        "handing it in"
+    )), AdviceCase(lambda finding: "yields nothing" in finding.message, (
         "Make the function behind `{code}` a generator: `yield from` the generator it returns instead of "
         "returning it (the same manager), which Dynamo inlines"
     )), AdviceCase(lambda finding: "cached_property" in finding.message, (
