@@ -214,8 +214,7 @@ class StatementVisitor(ExpressionEvaluator):
             if len(node.targets) == 1 and isinstance(node.value, ast.Call):
                 self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
-            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.Call):
-                self._unpacked_call(node.targets[0], node.value)
+            self._unpacked(node.targets, node.value)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
         elif isinstance(node, ast.AugAssign):
