@@ -8,9 +8,10 @@ each list, set or dict comprehension that then runs is a frame Dynamo compiles o
 its list as an iterator it cannot step ("Missing tp_iternext"). Measured here with Dynamo, each
 next to `graphmend check`, on the shapes of heavyball's `BucketGuard.__call__` (a
 `functools.cached_property` read, then `[states[i] for i in subgroup]` in `for subgroup in
-(fresh, ready)`) and their near misses: a comprehension before the break (traced in the graph),
-over a tuple, a generator expression, a property that does not break, a cached_property
-`__init__` computes first.
+(fresh, ready)`), an operator, a `for` and an `in` on an object whose dunder breaks, and their
+near misses: a comprehension before the break (traced in the graph), over a tuple, a generator
+expression, a property that does not break, a cached_property `__init__` computes first, a
+subscript or `len()` of an object whose dunder breaks (resumed after).
 """
 
 from __future__ import annotations
@@ -125,6 +126,38 @@ class Model(torch.nn.Module):
         return out, keys
 '''
 
+BOX = """
+import torch
+class Box:
+    def __init__(self, t):
+        self.t = t
+    def __add__(self, other):
+        torch._dynamo.graph_break()
+        return self.t + other
+    def __iter__(self):
+        torch._dynamo.graph_break()
+        return iter([self.t])
+    def __contains__(self, item):
+        torch._dynamo.graph_break()
+        return True
+    def __getitem__(self, i):
+        torch._dynamo.graph_break()
+        return self.t
+    def __len__(self):
+        torch._dynamo.graph_break()
+        return 1
+class Model(torch.nn.Module):
+    def forward(self, x):
+        box = Box(x)
+        idx = [0, 1]
+        y = {use}
+        after = [x[i] for i in idx]
+        return after[0] + y
+"""
+# rows: the dunder's graph_break, then `after` (row 26); the operator, `for` and `in` are not resumed after
+OPERATOR, ITERATED, CONTAINS = (BOX.format(use=use) for use in ("box + x", "[t for t in box][0]", "x if 1 in box else x"))
+SUBSCRIPT, LENGTH = (BOX.format(use=use) for use in ("box[0]", "x * len(box)"))
+
 
 @pytest.mark.parametrize(
     ("source", "broken"),
@@ -135,8 +168,14 @@ class Model(torch.nn.Module):
         (CACHED_IN_INIT, set()),
         (UNENTERABLE_WITH, {10}),
         (LOOP_OVER_LISTS, {15}),
+        (OPERATOR, {26}),
+        (ITERATED, {26}),
+        (CONTAINS, {26}),
+        (SUBSCRIPT, set()),
+        (LENGTH, set()),
     ],
-    ids=["cached_property_read", "breaking_getter", "plain_getter", "cached_in_init", "unenterable_with", "loop_over_lists"],
+    ids=["cached_property_read", "breaking_getter", "plain_getter", "cached_in_init", "unenterable_with", "loop_over_lists",
+         "operator", "iterated", "contains", "subscript", "length"],
 )
 def test_comprehensions_after_a_break_dynamo_cannot_resume_from(source: str, broken: set[int], tmp_path: Path) -> None:
     dynamo = dynamo_breaks(source, tmp_path)

@@ -256,14 +256,14 @@ class ObjectTracker(FindingReporter):
             self._class_site(node, ref, [])
 
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
-        """A call Python makes for the source: a property read (keeps its row: cached_property_reads.py,
-        and a break in its getter skips the rest of the frame: skipped_frames.py), an operator's dunder."""
+        """A call Python makes for the source: a property read (keeps its row: cached_property_reads.py),
+        an operator's dunder. A break in a getter or most dunders skips the rest of the frame (skipped_frames.py)."""
         read = ref.startswith("getter:")
         self.summary.calls.append(CallSite(ref, tuple(args), (), True, node.lineno if read else 0))
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
-        if read and not self._rare_depth:
+        if (read or ref.rpartition(">")[2] in skipped_frames.NOT_RESUMED_AFTER) and not self._rare_depth:
             self._frame_skips.read(len(self.summary.calls) - 1)
         return Kind.of_call(len(self.summary.calls) - 1)
 

@@ -24,8 +24,8 @@ Operations are counted as statements computing a tensor anywhere before the `try
 A break Dynamo cannot resume after at all (its `break_graph_if_unsupported` wraps calls, comparisons,
 subscripts and stores only) runs the rest of the frame eagerly wherever it is, so the comprehensions
 after it run as frames: a property read whose getter breaks (an attribute load; a
-`functools.cached_property` read before 3.12 enters an RLock, cached_property_reads.py) and a `with`
-Dynamo cannot enter (GB0142). Not those before it, traced in the graph Dynamo compiles up to there
+`functools.cached_property` read before 3.12 enters an RLock, cached_property_reads.py), an operator,
+a `for` or an `in` on an object whose dunder breaks, and a `with` Dynamo cannot enter (GB0142). Not those before it, traced in the graph Dynamo compiles up to there
 (tests/test_frame_skipping_reads.py). The loop variable of `for group in (fresh, ready)` over local
 collections (heavyball's `BucketGuard.__call__`) is one of them.
 
@@ -43,6 +43,7 @@ import sys
 from collections.abc import Callable, Container, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis import value_class
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -51,6 +52,10 @@ if TYPE_CHECKING:
 
 # 3.12 inlines comprehensions into the function that holds them: no frame of their own.
 COMPREHENSIONS_ARE_FRAMES = sys.version_info < (3, 12)
+# The dunders Python calls for an instruction Dynamo does not resume after (BINARY_OP, GET_ITER,
+# CONTAINS_OP), measured (tests/test_frame_skipping_reads.py); `obj[k]`, `obj[k] = v` and `len(obj)`
+# are a subscript, a store and a call, which it resumes after.
+NOT_RESUMED_AFTER = frozenset({"__iter__", "__contains__", *value_class.OPERATOR_METHODS.values()})
 _BUILDERS = frozenset({"list", "sorted", "dict", "set"})
 _DICT_VIEWS = frozenset({"keys", "values", "items"})
 
@@ -236,8 +241,9 @@ class FrameSkips:
             self._frame_sites.append(index)
 
     def read(self, index: int) -> None:
-        """A property read: a break in its getter is on the attribute load, an instruction Dynamo
-        cannot resume after, so the rest of the frame runs eagerly wherever the read is."""
+        """A property read, or an operator's or `for`'s or `in`'s dunder: a break in it is on an
+        attribute load, a BINARY_OP, a GET_ITER or a CONTAINS_OP, instructions Dynamo cannot
+        resume after, so the rest of the frame runs eagerly wherever the site is."""
         self._reads.append(index)
 
     def draft(self, kind: Kind, in_loop: bool, rare: bool = False) -> None:
