@@ -8,10 +8,10 @@ each list, set or dict comprehension that then runs is a frame Dynamo compiles o
 its list as an iterator it cannot step ("Missing tp_iternext"). Measured here with Dynamo, each
 next to `graphmend check`, on the shapes of heavyball's `BucketGuard.__call__` (a
 `functools.cached_property` read, then `[states[i] for i in subgroup]` in `for subgroup in
-(fresh, ready)`), an operator, a `for` and an `in` on an object whose dunder breaks, and their
+(fresh, ready)`, and `{k: ... for k in chain_keys}` over a set a property builds), an operator, a `for` and an `in` on an object whose dunder breaks, and their
 near misses: a comprehension before the break (traced in the graph), over a tuple, a generator
 expression, a property that does not break, a cached_property `__init__` computes first, a
-subscript or `len()` of an object whose dunder breaks (resumed after).
+subscript or `len()` of an object whose dunder breaks (resumed after), a property building a tuple.
 """
 
 from __future__ import annotations
@@ -154,6 +154,22 @@ class Model(torch.nn.Module):
         after = [x[i] for i in idx]
         return after[0] + y
 """
+PROPERTY_SET = """
+import functools
+import torch
+class Model(torch.nn.Module):
+    @functools.cached_property
+    def keys(self):
+        keys = {{"a"}}
+        return {built}
+    def forward(self, x):
+        keys = self.keys
+        by_key = {{k: x for k in keys}}
+        return by_key["a"]
+"""
+# heavyball's `chain_keys = self._chain_keys` then `{k: ... for k in chain_keys}`: a set, not a tuple
+SET_PROPERTY, TUPLE_PROPERTY = (PROPERTY_SET.format(built=built) for built in ('keys | {k + "b" for k in keys}', '("a", "b")'))
+
 # rows: the dunder's graph_break, then `after` (row 26); the operator, `for` and `in` are not resumed after
 OPERATOR, ITERATED, CONTAINS = (BOX.format(use=use) for use in ("box + x", "[t for t in box][0]", "x if 1 in box else x"))
 SUBSCRIPT, LENGTH = (BOX.format(use=use) for use in ("box[0]", "x * len(box)"))
@@ -173,9 +189,11 @@ SUBSCRIPT, LENGTH = (BOX.format(use=use) for use in ("box[0]", "x * len(box)"))
         (CONTAINS, {26}),
         (SUBSCRIPT, set()),
         (LENGTH, set()),
+        (SET_PROPERTY, {11}),
+        (TUPLE_PROPERTY, set()),
     ],
     ids=["cached_property_read", "breaking_getter", "plain_getter", "cached_in_init", "unenterable_with", "loop_over_lists",
-         "operator", "iterated", "contains", "subscript", "length"],
+         "operator", "iterated", "contains", "subscript", "length", "set_property", "tuple_property"],
 )
 def test_comprehensions_after_a_break_dynamo_cannot_resume_from(source: str, broken: set[int], tmp_path: Path) -> None:
     dynamo = dynamo_breaks(source, tmp_path)

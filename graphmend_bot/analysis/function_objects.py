@@ -255,6 +255,10 @@ class ObjectTracker(FindingReporter):
         if (ref := property_reads.getter_ref(node, self.properties, self.self_name, env)) is not None:
             self._class_site(node, ref, [])
 
+    def _property_collection(self, value: ast.expr, env: Env) -> bool:
+        """`keys = self.chain_keys` on a property of this class building a list, dict or set."""
+        return property_reads.gives_collection(value, self.properties, self.self_name, env)
+
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
         """A call Python makes for the source: a property read (keeps its row: cached_property_reads.py),
         an operator's dunder. A break in a getter or most dunders skips the rest of the frame (skipped_frames.py)."""

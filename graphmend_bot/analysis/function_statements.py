@@ -240,7 +240,7 @@ class StatementVisitor(ExpressionEvaluator):
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
         self._bound_closure(name, value, env)  # `scale = lambda z: z * y`
-        if skipped_frames.builds_collection(value, True, self.builtin_of):
+        if skipped_frames.builds_collection(value, True, self.builtin_of) or self._property_collection(value, env):
             self._collections.add(name)
             if statement_forms.builds_dict(value, self.builtin_of):
                 self._dicts.add(name)

@@ -27,7 +27,8 @@ after it run as frames: a property read whose getter breaks (an attribute load; 
 `functools.cached_property` read before 3.12 enters an RLock, cached_property_reads.py), an operator,
 a `for` or an `in` on an object whose dunder breaks, and a `with` Dynamo cannot enter (GB0142). Not those before it, traced in the graph Dynamo compiles up to there
 (tests/test_frame_skipping_reads.py). The loop variable of `for group in (fresh, ready)` over local
-collections (heavyball's `BucketGuard.__call__`) is one of them.
+collections (heavyball's `BucketGuard.__call__`) is one of them, and so is a local bound to a property
+of the class that builds a list, dict or set (`chain_keys = self._chain_keys`, property_reads.py).
 
 The same record gives GM661 its condition, on every Python (only the comprehensions depend on
 COMPREHENSIONS_ARE_FRAMES): a `try` entered after a point Dynamo can resume at breaks at its `try`
