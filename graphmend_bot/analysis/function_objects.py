@@ -275,7 +275,8 @@ class ObjectTracker(FindingReporter):
         """`a, b = pack(x)` (_unpacked_call), and `fresh, ready = [], []` binding collections."""
         if len(targets) == 1 and isinstance(targets[0], ast.Tuple) and isinstance(value, ast.Call):
             self._unpacked_call(targets[0], value)
-        self._collections.update(skipped_frames.unpacked_collections(targets, value, self.builtin_of))
+        elif isinstance(value, (ast.Tuple, ast.List)):
+            self._collections.update(skipped_frames.unpacked_collections(targets, value, self.builtin_of))
 
     def _unpacked_call(self, target: ast.Tuple, value: ast.Call) -> None:
         """`packed, unpack_one = pack_one(x)`: calling a name bound to an element of what a call
