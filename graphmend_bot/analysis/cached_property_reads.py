@@ -34,15 +34,35 @@ _CACHED_PROPERTY = "functools.cached_property"
 
 
 def cached_property_reads(
-    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]], locked: bool | None = None
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]], locked: bool | None = None,
+    reads: list[tuple[FunctionId, int, FunctionId]] | None = None,
 ) -> list[TracedDraft]:
     """A finding at each read, in a traced frame of the checked tree, of a cached_property not
-    computed in its class's `__init__`."""
+    computed in its class's `__init__` (`reads`: locked_reads's, when the caller has them)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
+    lines: dict[str, list[str]] = {}
+    for fid, index, getter in locked_reads(program, targets, locked) if reads is None else reads:
+        caller = program.function(fid)
+        module = program.modules[fid[0]]
+        if module.path not in lines:
+            lines[module.path] = source_lines(program.source_of, module.path)
+        draft = _draft(caller.calls[index].row, program.function(getter).name, lines[module.path])
+        if draft is not None:
+            found.append(TracedDraft(module, caller, draft))
+    return found
+
+
+def locked_reads(
+    program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]], locked: bool | None = None
+) -> list[tuple[FunctionId, int, FunctionId]]:
+    """(reading function, its getter call site, the getter) of each read that enters the lock:
+    Dynamo breaks there and, the read being an attribute load, runs the rest of that frame eagerly
+    (skipped_frames.py)."""
+    reads: list[tuple[FunctionId, int, FunctionId]] = []
     if not (READ_TAKES_LOCK if locked is None else locked):
-        return found
+        return reads
     called = {callee for callees in targets.values() for callee in callees}
     cached = {
         callee
@@ -50,8 +70,7 @@ def cached_property_reads(
         if _is_cached_property(program, callee) and not _read_in_init(program, callee)
     }
     if not cached:
-        return found  # most trees: no cached_property is read from traced code
-    lines: dict[str, list[str]] = {}
+        return reads  # most trees: no cached_property is read from traced code
     reported: set[tuple[FunctionId, int, str]] = set()
     for (fid, index), callees in sorted(
         site for site in targets.items() if site[1] and cached.issuperset(site[1])
@@ -62,13 +81,8 @@ def cached_property_reads(
             continue
         if already_seen(reported, fid, site) or _read_in_own_init(program, fid, site.ref):
             continue  # a loop body is summarised once per pass: its reads repeat, the finding does not
-        module = program.modules[fid[0]]
-        if module.path not in lines:
-            lines[module.path] = source_lines(program.source_of, module.path)
-        draft = _draft(site.row, program.function(callees[0]).name, lines[module.path])
-        if draft is not None:
-            found.append(TracedDraft(module, caller, draft))
-    return found
+        reads.append((fid, index, callees[0]))
+    return reads
 
 
 def _is_cached_property(program: Program, fid: FunctionId) -> bool:

@@ -136,6 +136,9 @@ def traced_only(
     from code running eagerly and then skips (`holds`: the solver's, whether a call passes a tensor)."""
     loop_rests = loop_rests or {}
     eager_rows = {fid: list(rests) for fid, rests in loop_rests.items()}
+    # the rests a recurrent module leaves: the rest, loops', managers' and loads', still runs each
+    # comprehension as a frame of its own, which breaks (tests/test_frame_skipping_reads.py)
+    recurrent_rows: dict[FunctionId, list[tuple[int, int]]] = {}
     parsed: dict[str, ast.Module | None] = {}
     for traced_draft in found:
         draft = traced_draft.draft
@@ -143,6 +146,8 @@ def traced_only(
         if draft.gb_id == RECURRENT_MODULE or draft.code in UNREBUILDABLE_CALLS:
             tail = _tail(program, traced_draft, parsed)
             eager_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
+            if draft.gb_id == RECURRENT_MODULE:
+                recurrent_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
         if (draft.gb_id != UNSUPPORTED_MANAGER and not _builds_the_manager(draft)) or _entered_input(traced_draft):
             continue
         headers = [
@@ -160,9 +165,7 @@ def traced_only(
     for traced_draft in found:
         fid = (traced_draft.module.module, traced_draft.function.qualname)
         row = traced_draft.draft.row
-        regions = eager_rows.get(fid, [])
-        if fid in loop_rests and _own_frame(traced_draft):
-            regions = regions[len(loop_rests[fid]) :]  # the loops' regions come first
+        regions = recurrent_rows.get(fid, []) if _own_frame(traced_draft) else eager_rows.get(fid, [])
         if fid not in eager_only and not any(start <= row <= tail for start, tail in regions):
             kept.append(traced_draft)
     return kept

@@ -11,7 +11,14 @@ import ast
 import sys
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import held_methods, held_ranks, statement_forms, value_class
+from graphmend_bot.analysis import (
+    held_methods,
+    held_ranks,
+    property_reads,
+    skipped_frames,
+    statement_forms,
+    value_class,
+)
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
 from graphmend_bot.analysis.closures import free_names
 from graphmend_bot.analysis.function_reporting import FindingReporter
@@ -29,6 +36,7 @@ class ObjectTracker(FindingReporter):
     def bind_loop_scalar(self, target: ast.expr, iterable: ast.expr) -> None:
         super().bind_loop_scalar(target, iterable)
         self._held_loops.update(held_ranks.loop_attributes(target, iterable, self.self_name))
+        self._collections.update(skipped_frames.loop_collections(target, iterable, self._collections))
 
     def report_if_held_ranks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: ast.expr,
                              gb_id: str) -> None:
@@ -241,42 +249,34 @@ class ObjectTracker(FindingReporter):
             return f"attr:{node.attr}"
         return self._operand_class(node)
 
-    def _reads_own_property(self, node: ast.Attribute, env: Env) -> bool:
-        """`self.NAME` reading a property of this module's classes: on the method's own `self`, or
-        on the `self` a closure nested in a method closes over (torchmetrics' `wrapped_func` in
-        `_wrap_compute` reads `self.update_called`; scope.Program.self_class finds its class)."""
-        if node.attr not in self.properties or not isinstance(node.value, ast.Name) or node.value.id in env:
-            return False
-        return node.value.id == (self.self_name or "self")
-
     def _property_site(self, node: ast.Attribute, env: Env) -> None:
         """A property of this class runs when `self.NAME` is read, and one of an object it holds
-        when `self.held.NAME` is (`self.scaled.scale`)."""
-        if self._reads_own_property(node, env):
-            self._class_site(node, f"getter:self>{node.attr}", [])
-        elif (held := self._holder_of_property(node, env)) is not None:
-            self._class_site(node, f"getter:attr:{held}>{node.attr}", [])
+        when `self.held.NAME` is (`self.scaled.scale`): property_reads.py."""
+        if (ref := property_reads.getter_ref(node, self.properties, self.self_name, env)) is not None:
+            self._class_site(node, ref, [])
 
-    def _holder_of_property(self, node: ast.Attribute, env: Env) -> str | None:
-        """NAME of `self.NAME.PROP` reading a property name of this module's classes on an object
-        the method's class holds: the solver finds the getter through what __init__ built there
-        (a cached_property read so breaks as on `self`, GM612)."""
-        holder = node.value
-        if node.attr not in self.properties or not isinstance(holder, ast.Attribute):
-            return None
-        owner = holder.value
-        if isinstance(owner, ast.Name) and owner.id == (self.self_name or "self") and owner.id not in env:
-            return holder.attr
-        return None
+    def _property_collection(self, value: ast.expr, env: Env) -> bool:
+        """`keys = self.chain_keys` on a property of this class building a list, dict or set."""
+        return property_reads.gives_collection(value, self.properties, self.self_name, env)
 
     def _class_site(self, node: ast.expr, ref: str, args: list[Kind]) -> Kind:
-        """A call Python makes for the source: a property read, an operator's dunder. A read keeps
-        its row: a getter that breaks on the read itself is reported there (cached_property_reads.py)."""
-        self.summary.calls.append(CallSite(ref, tuple(args), (), True, node.lineno if ref.startswith("getter:") else 0))
+        """A call Python makes for the source: a property read (keeps its row: cached_property_reads.py),
+        an operator's dunder. A break in a getter or most dunders skips the rest of the frame (skipped_frames.py)."""
+        read = ref.startswith("getter:")
+        self.summary.calls.append(CallSite(ref, tuple(args), (), True, node.lineno if read else 0))
         if self.dependency_calls:
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
+        if (read or ref.rpartition(">")[2] in skipped_frames.NOT_RESUMED_AFTER) and not self._rare_depth:
+            self._frame_skips.read(len(self.summary.calls) - 1)
         return Kind.of_call(len(self.summary.calls) - 1)
+
+    def _unpacked(self, targets: list[ast.expr], value: ast.expr) -> None:
+        """`a, b = pack(x)` (_unpacked_call), and `fresh, ready = [], []` binding collections."""
+        if len(targets) == 1 and isinstance(targets[0], ast.Tuple) and isinstance(value, ast.Call):
+            self._unpacked_call(targets[0], value)
+        elif isinstance(value, (ast.Tuple, ast.List)):
+            self._collections.update(skipped_frames.unpacked_collections(targets, value, self.builtin_of))
 
     def _unpacked_call(self, target: ast.Tuple, value: ast.Call) -> None:
         """`packed, unpack_one = pack_one(x)`: calling a name bound to an element of what a call

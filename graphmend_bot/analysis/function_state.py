@@ -19,7 +19,7 @@ node; method lookups are cached by the interpreter):
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -86,7 +86,7 @@ class FunctionState:
         dependency_calls: bool = False,
         named_tuples: dict[str, tuple[str, ...]] | None = None,
         python_keys: frozenset[str] = frozenset(),
-        properties: frozenset[str] = frozenset(),
+        properties: Mapping[str, bool] | None = None,
         module_objects: frozenset[str] = frozenset(),
         guarded_class_methods: frozenset[str] = frozenset(),
         inherited_shadows: frozenset[str] = frozenset(),
@@ -108,7 +108,7 @@ class FunctionState:
         self.named_tuples = named_tuples or {}
         self.tuple_fields = frozenset(name for fields in self.named_tuples.values() for name in fields)
         self.dependency_calls = dependency_calls
-        self.properties = properties  # property names of this module's classes
+        self.properties = properties or {}  # property names of this module's classes: gives a list, dict or set
         self.typed_attributes = typed_attributes  # `self.NAME` the class types (a `getter:` site on `self.NAME.x`)
         self.guard_helpers = guard_helpers
         self._module_functions = guard_helpers.function if guard_helpers is not None else None

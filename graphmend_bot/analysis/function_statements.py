@@ -215,8 +215,7 @@ class StatementVisitor(ExpressionEvaluator):
             if len(node.targets) == 1 and isinstance(node.value, ast.Call):
                 self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
-            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.Call):
-                self._unpacked_call(node.targets[0], node.value)
+            self._unpacked(node.targets, node.value)
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
         elif isinstance(node, ast.AugAssign):
@@ -242,7 +241,7 @@ class StatementVisitor(ExpressionEvaluator):
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
         self._bound_closure(name, value, env)  # `scale = lambda z: z * y`
-        if skipped_frames.builds_collection(value, True, self.builtin_of):
+        if skipped_frames.builds_collection(value, True, self.builtin_of) or self._property_collection(value, env):
             self._collections.add(name)
             if statement_forms.builds_dict(value, self.builtin_of):
                 self._dicts.add(name)

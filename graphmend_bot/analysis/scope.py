@@ -21,7 +21,7 @@ from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
 from graphmend_bot.analysis.built_managers import constructions_entered
-from graphmend_bot.analysis.cached_property_reads import cached_property_reads
+from graphmend_bot.analysis.cached_property_reads import cached_property_reads, locked_reads
 from graphmend_bot.analysis.callee_modes import CalleeModes
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
@@ -1249,7 +1249,8 @@ class Program:
         result += held_rank_indices(self, solver.holds)
         result += disabled_function_calls(self, solver.targets)
         result += disabled_value_calls(self, solver.targets)
-        result += cached_property_reads(self, solver.targets)
+        reads = locked_reads(self, solver.targets)
+        result += cached_property_reads(self, solver.targets, reads=reads)
         result += manager_without_yield_calls(self, solver.targets)
         result += held_module_calls(self)
         result += held_context_entries(self)
@@ -1257,7 +1258,8 @@ class Program:
         consequences = self._consequences(traced, solver.targets, solver.callers, [*result, *inner], solver.holds)
         consequences += subclass_method_calls(self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]))
         consequences += comprehension_findings(
-            self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds
+            self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]), solver.holds,
+            {(fid, index) for fid, index, _ in reads},
         )
         consequences += breaking_try_bodies(
             self, solver.targets, lambda: self._usually_breaking(solver.callers, [*result, *inner]), solver.holds

@@ -21,6 +21,15 @@ it skips the whole frame, so the comprehensions before it run as frames too: tra
 then calls the breaking forward in a `try` (tests/fixtures/rules/GM611_comprehension_in_skipped_frame.py).
 Operations are counted as statements computing a tensor anywhere before the `try`, an upper bound.
 
+A break Dynamo cannot resume after at all (its `break_graph_if_unsupported` wraps calls, comparisons,
+subscripts and stores only) runs the rest of the frame eagerly wherever it is, so the comprehensions
+after it run as frames: a property read whose getter breaks (an attribute load; a
+`functools.cached_property` read before 3.12 enters an RLock, cached_property_reads.py), an operator,
+a `for` or an `in` on an object whose dunder breaks, and a `with` Dynamo cannot enter (GB0142). Not those before it, traced in the graph Dynamo compiles up to there
+(tests/test_frame_skipping_reads.py). The loop variable of `for group in (fresh, ready)` over local
+collections (heavyball's `BucketGuard.__call__`) is one of them, and so is a local bound to a property
+of the class that builds a list, dict or set (`chain_keys = self._chain_keys`, property_reads.py).
+
 The same record gives GM661 its condition, on every Python (only the comprehensions depend on
 COMPREHENSIONS_ARE_FRAMES): a `try` entered after a point Dynamo can resume at breaks at its `try`
 line when its body breaks other than on an error or misconfiguration branch (a draft there holds, or
@@ -35,6 +44,7 @@ import sys
 from collections.abc import Callable, Container, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis import value_class
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -43,6 +53,10 @@ if TYPE_CHECKING:
 
 # 3.12 inlines comprehensions into the function that holds them: no frame of their own.
 COMPREHENSIONS_ARE_FRAMES = sys.version_info < (3, 12)
+# The dunders Python calls for an instruction Dynamo does not resume after (BINARY_OP, GET_ITER,
+# CONTAINS_OP), measured (tests/test_frame_skipping_reads.py); `obj[k]`, `obj[k] = v` and `len(obj)`
+# are a subscript, a store and a call, which it resumes after.
+NOT_RESUMED_AFTER = frozenset({"__iter__", "__contains__", *value_class.OPERATOR_METHODS.values()})
 _BUILDERS = frozenset({"list", "sorted", "dict", "set"})
 _DICT_VIEWS = frozenset({"keys", "values", "items"})
 
@@ -86,6 +100,24 @@ def builds_collection(node: ast.expr, bound_to_name: bool, builtin: Callable[[as
     if isinstance(node, (ast.List, ast.Set)):
         return bound_to_name or not all(isinstance(element, ast.Constant) for element in node.elts)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and builtin(node.func) in _BUILDERS
+
+
+def unpacked_collections(targets: list[ast.expr], value: ast.expr, builtin: Callable[[ast.expr], str | None]) -> list[str]:
+    """`fresh, ready = [], []`: the names bound to a collection an unpacked display builds."""
+    if len(targets) != 1 or not isinstance(targets[0], ast.Tuple) or not isinstance(value, (ast.Tuple, ast.List)):
+        return []
+    if len(targets[0].elts) != len(value.elts) or any(isinstance(e, ast.Starred) for e in value.elts):
+        return []
+    return [target.id for target, element in zip(targets[0].elts, value.elts)
+            if isinstance(target, ast.Name) and builds_collection(element, True, builtin)]
+
+
+def loop_collections(target: ast.expr, iterable: ast.expr, collections: Container[str]) -> list[str]:
+    """`for group in (fresh, ready)`: the loop variable holds each of the local collections listed."""
+    if not isinstance(target, ast.Name) or not isinstance(iterable, (ast.Tuple, ast.List)) or not iterable.elts:
+        return []
+    listed = all(isinstance(element, ast.Name) and element.id in collections for element in iterable.elts)
+    return [target.id] if listed else []
 
 
 def iterates_collection(node: ast.expr, collections: set[str], builtin: Callable[[ast.expr], str | None]) -> bool:
@@ -182,6 +214,7 @@ class FrameSkips:
         self._tries: list[_OpenTry] = []  # open try bodies
         self._found: list[tuple[_Condition, Draft]] = []
         self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
+        self._reads: list[int] = []  # property reads so far (getter call sites)
 
     def enter_try(self, frame_wide: bool = False) -> None:
         self._tries.append(_OpenTry(len(self.sites), frame_wide))
@@ -208,6 +241,12 @@ class FrameSkips:
         if in_loop:
             self._frame_sites.append(index)
 
+    def read(self, index: int) -> None:
+        """A property read, or an operator's or `for`'s or `in`'s dunder: a break in it is on an
+        attribute load, a BINARY_OP, a GET_ITER or a CONTAINS_OP, instructions Dynamo cannot
+        resume after, so the rest of the frame runs eagerly wherever the site is."""
+        self._reads.append(index)
+
     def draft(self, kind: Kind, in_loop: bool, rare: bool = False) -> None:
         self.kind = self.kind | kind
         if not rare:  # a break on an error or misconfiguration branch leaves the usual calls traced
@@ -219,7 +258,7 @@ class FrameSkips:
     def comprehension(self, draft: Draft) -> None:
         if not self._comprehensions_are_frames:
             return
-        condition = _Condition(self.sites, self.kind)
+        condition = _Condition([*self.sites, *self._reads], self.kind)
         if self._tries:
             self._tries[-1].inside.append(condition)
         self._found.append((condition, draft))
@@ -241,9 +280,11 @@ class FrameSkips:
 def comprehension_findings(
     program: Program, targets: dict[tuple[FunctionId, int], list[FunctionId]],
     breaking: Callable[[], BreakingFunctions], holds: Callable[[FunctionId, Kind], bool],
+    breaking_reads: Container[tuple[FunctionId, int]] = frozenset(),
 ) -> list[TracedDraft]:
     """The comprehension drafts that capture a tensor in a frame a break before them skipped:
-    a draft of the function in a `try`/loop body, or a call there whose callee breaks."""
+    a draft of the function in a `try`/loop body, a call there whose callee breaks, or a property
+    read before them whose getter breaks (`breaking_reads`: the cached_property reads that do)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     pending = [fid for fid in program.traced_in_order()
@@ -257,7 +298,8 @@ def comprehension_findings(
         for sites, skip_kind, draft in function.skipped_frame_drafts:
             if not holds(fid, draft.deps) or holds(fid, draft.suppressed_if):
                 continue
-            if holds(fid, skip_kind) or breaks_at(fid, sites, targets, broken):
+            if (holds(fid, skip_kind) or any((fid, site) in breaking_reads for site in sites)
+                    or breaks_at(fid, sites, targets, broken)):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 

@@ -29,6 +29,7 @@ from graphmend_bot.analysis import (
     named_tuples,
     off_flags,
     parameter_guards,
+    property_reads,
     pydantic_classes,
     shadowed_builtins,
     star_builtins,
@@ -54,7 +55,7 @@ from graphmend_bot.analysis.number_keys import NumberKeys
 from graphmend_bot.analysis.parameter_annotations import may_hold_tensor, mentions_tensor
 from graphmend_bot.analysis.suppressions import MARKER as SUPPRESSION_MARKER
 from graphmend_bot.analysis.tensor_rank import python_number
-from graphmend_bot.analysis.value_class import class_annotation, is_property, without_optional
+from graphmend_bot.analysis.value_class import class_annotation, without_optional
 from graphmend_bot.rules import ALL_RULES_BY_CODE
 from graphmend_bot.source_lines import physical_lines
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -163,10 +164,7 @@ def summarize_module(
     guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve)
     imports.settle_backend_torch(guard_helpers.has_module)
     # Properties of this module's classes: `self.NAME` runs one when read.
-    properties = frozenset(
-        node.name for _, class_qualname, node in collector.functions
-        if class_qualname is not None and is_property(tuple(filter(None, map(dotted_name, node.decorator_list))))
-    )
+    properties = property_reads.module_properties(collector.functions)
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()
     star = star_builtins.tree_star_bindings(package_root(path, module, is_package), module, is_package, guard_helpers.read)
     shadows = _ShadowedBuiltins(tree, collector, source, lines, star if imports.star_modules else None)

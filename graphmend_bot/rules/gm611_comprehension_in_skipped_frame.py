@@ -1,7 +1,8 @@
 """GM611 comprehension-in-skipped-frame: its documentation, in one place with how it is detected.
 
 The traversal asks at each list, set or dict comprehension over a list, dict or set that captures a value of
-the enclosing function, after a draft or a call inside a `try` or loop body; the scope solver
+the enclosing function, after a draft or a call inside a `try` or loop body, a property read or a
+`with` Dynamo cannot enter (tests/test_frame_skipping_reads.py); the scope solver
 keeps the finding when the captured value is a tensor and a break there (or in the callee) makes
 Dynamo skip the frame (analysis/skipped_frames.py). Python 3.11 only: 3.12 inlines comprehensions.
 """
@@ -32,12 +33,16 @@ RULE = Rule(
         "Flags a list, set or dict comprehension over a list, dict (or its `keys()`, `values()`, "
         "`items()`) or set that reads a tensor of the enclosing "
         "function, after a graph break inside a `try` or loop body of that function, or before a "
-        "`try` whose body breaks when fewer than two tensor operations come before it (Python < 3.12)."
+        "`try` whose body breaks when fewer than two tensor operations come before it, or after a "
+        "break Dynamo cannot resume from: a property read whose getter breaks (a "
+        "`functools.cached_property` read takes a lock), a `with` it cannot enter (Python < 3.12)."
     ),
     why=(
         "A graph break inside a `try` block or a loop makes TorchDynamo give up on the whole frame "
         "and run it eagerly (from the start when the graph held fewer than two operations before the "
-        "`try`: it has no earlier point to resume at). Before Python 3.12 a comprehension is a nested function, so each one "
+        "`try`: it has no earlier point to resume at). A break in a property getter or at a `with` "
+        "Dynamo cannot enter is on an instruction it cannot resume after (an attribute load, entering "
+        "the manager): it runs the rest of the frame eagerly. Before Python 3.12 a comprehension is a nested function, so each one "
         "that runs afterwards is a new frame Dynamo compiles on its own when it holds a tensor; it is "
         "handed its list as an iterator, which Dynamo cannot step (\"Dynamo does not support next() "
         "on list_iterator\", or `dict_keyiterator`, `set_iterator`), and breaks again. Iterating a tuple "
