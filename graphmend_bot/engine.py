@@ -454,7 +454,7 @@ class Workspace:
         # Functions whose callers the solve consulted: for hinted parameters, and for what every
         # traced function's calls pass it, which can leave a parameter unproven (caller_arguments.py).
         watched = [fid for fid in traced if self._solved.function(fid).params]
-        read = set(self._text_read)
+        read = self._text_read | self._solved.rows_read
         for path, summary in self.summaries.items():
             source_file = self._by_path[path]
             root = package_root(path, source_file.module, source_file.is_package)

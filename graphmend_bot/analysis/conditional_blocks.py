@@ -8,6 +8,8 @@ unsupported `with` (eager_entries.with_tails), the eager rest then ends with the
 holding the break: an `if`/`else` arm, an `except` handler, a `case`. A `with` or `try` body always
 runs, and a loop body nearly always does (a loop over a module's layers, a range of steps), so
 neither ends it: after a read in a loop body the rest of the frame is eager, as Dynamo has it.
+The workers keep each function's conditional blocks in its summary (`conditional_spans`), so the
+parent asks `tail_in` and parses nothing.
 """
 
 from __future__ import annotations
@@ -16,42 +18,60 @@ import ast
 import sys
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_COMPOUND = frozenset({ast.If, ast.Try, ast.TryStar, ast.Match, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith})
 
 
-def conditional_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> int:
-    """The last line of the innermost conditional block of `definition` holding `row`, or
-    sys.maxsize when `row` is in no such block (the rest of the function)."""
-    tail = sys.maxsize
-    block: list[ast.stmt] = definition.body
-    while True:
-        statement = next((s for s in block if s.lineno <= row <= (s.end_lineno or s.lineno)), None)
-        if statement is None or isinstance(statement, _SCOPES):
-            return tail
-        inner = next(
-            (
-                (body, conditional)
-                for body, conditional in _blocks_of(statement)
-                if body and body[0].lineno <= row <= (body[-1].end_lineno or body[-1].lineno)
-            ),
-            None,
-        )
-        if inner is None:
-            return tail  # in the statement's header: `if self.scale > 0:`
-        block, conditional = inner
-        if conditional:
-            tail = block[-1].end_lineno or block[-1].lineno
+def first_definitions(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The def each qualname ("Class.method", "outer.inner") names, through classes and defs, the
+    first of a name in its body (held_module_reads.function_definition's, for the whole module)."""
+    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    pending: list[tuple[str, list[ast.stmt]]] = [("", tree.body)]
+    while pending:
+        prefix, body = pending.pop()
+        seen: set[str] = set()
+        for statement in body:
+            if isinstance(statement, _SCOPES) and statement.name not in seen:
+                seen.add(statement.name)
+                if not isinstance(statement, ast.ClassDef):
+                    found[prefix + statement.name] = statement
+                pending.append((f"{prefix}{statement.name}.", statement.body))
+    return found
 
 
-def _blocks_of(statement: ast.stmt) -> list[tuple[list[ast.stmt], bool]]:
-    """The statement lists of a compound statement, each with whether it may not run."""
-    always = isinstance(
-        statement, (ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While)
-    )
-    blocks: list[tuple[list[ast.stmt], bool]] = [
-        (getattr(statement, "body", []), not always),
-        (getattr(statement, "orelse", []), isinstance(statement, (ast.If, ast.Try, ast.TryStar))),
-        (getattr(statement, "finalbody", []), False),
-    ]
-    blocks += [(handler.body, True) for handler in getattr(statement, "handlers", [])]
-    blocks += [(case.body, True) for case in getattr(statement, "cases", [])]
-    return [(body, conditional) for body, conditional in blocks if isinstance(body, list)]
+def conditional_spans(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[int, int], ...]:
+    """(first, last line) of each conditional block of `definition`'s own body, nested ones
+    included, those of nested scopes not. A `with` or `try` body, a loop's body and its `else` always
+    run: only what they hold counts. Each worker runs it on every function: only compound statements
+    are looked into."""
+    spans: list[tuple[int, int]] = []
+    pending = [definition.body]
+    while pending:
+        for statement in pending.pop():
+            if type(statement) not in _COMPOUND:
+                continue
+            if isinstance(statement, ast.If):
+                conditional = [statement.body, statement.orelse]
+            elif isinstance(statement, (ast.Try, ast.TryStar)):
+                pending += [statement.body, statement.finalbody]
+                conditional = [statement.orelse, *(handler.body for handler in statement.handlers)]
+            elif isinstance(statement, ast.Match):
+                conditional = [case.body for case in statement.cases]
+            elif isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):  # its blocks always run
+                pending += [statement.body, statement.orelse]
+                continue
+            else:
+                if isinstance(statement, (ast.With, ast.AsyncWith)):
+                    pending.append(statement.body)
+                continue
+            for body in conditional:
+                if body:
+                    spans.append((body[0].lineno, body[-1].end_lineno or body[-1].lineno))
+                    pending.append(body)
+    return tuple(spans)
+
+
+def tail_in(spans: tuple[tuple[int, int], ...] | None, row: int) -> int:
+    """The last line of the innermost conditional block holding `row` of the def `spans` were taken
+    from (conditional_spans), or sys.maxsize when `row` is in no such block (the rest of the
+    function) or there is no def (None). The blocks holding `row` nest: the innermost ends first."""
+    return min((end for start, end in spans or () if start <= row <= end), default=sys.maxsize)

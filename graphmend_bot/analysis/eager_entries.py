@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.conditional_blocks import conditional_tail
-from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
+from graphmend_bot.analysis.conditional_blocks import tail_in
 from graphmend_bot.analysis.local_nodes import every_node
 from graphmend_bot.analysis.value_class import class_annotation
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -139,12 +137,11 @@ def traced_only(
     # the rests a recurrent module leaves: the rest, loops', managers' and loads', still runs each
     # comprehension as a frame of its own, which breaks (tests/test_frame_skipping_reads.py)
     recurrent_rows: dict[FunctionId, list[tuple[int, int]]] = {}
-    parsed: dict[str, ast.Module | None] = {}
     for traced_draft in found:
         draft = traced_draft.draft
         fid = (traced_draft.module.module, traced_draft.function.qualname)
         if draft.gb_id == RECURRENT_MODULE or draft.code in UNREBUILDABLE_CALLS:
-            tail = _tail(program, traced_draft, parsed)
+            tail = _tail(program, traced_draft)
             eager_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
             if draft.gb_id == RECURRENT_MODULE:
                 recurrent_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
@@ -157,7 +154,7 @@ def traced_only(
             # the header's calls (building the manager) are traced, what follows is not
             eager_rows.setdefault(fid, []).append((end + 1, tail))
         if not headers and _breaks_on_a_load(draft):
-            eager_rows.setdefault(fid, []).append((draft.row + 1, _tail(program, traced_draft, parsed)))
+            eager_rows.setdefault(fid, []).append((draft.row + 1, _tail(program, traced_draft)))
     if not eager_rows:
         return found
     eager_only = program.traced_functions() - _traced_reach(program, eager_rows, holds)
@@ -196,12 +193,10 @@ def _builds_the_manager(draft: Draft) -> bool:
     return opened and after.startswith((":", ",", "as "))
 
 
-def _tail(program: Program, traced_draft: TracedDraft, parsed: dict[str, ast.Module | None]) -> int:
+def _tail(program: Program, traced_draft: TracedDraft) -> int:
     """The last line of the frame's eager rest after the draft's break: the end of the conditional
     block holding it, else of the function."""
-    tree = parsed_once(traced_draft.module.path, program.source_of, parsed)
-    definition = function_definition(tree, traced_draft.function.qualname)
-    return conditional_tail(definition, traced_draft.draft.row) if definition is not None else sys.maxsize
+    return tail_in(program.conditional_spans(traced_draft.module, traced_draft.function), traced_draft.draft.row)
 
 
 def _breaks_on_a_load(draft: Draft) -> bool:

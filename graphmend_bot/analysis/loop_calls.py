@@ -16,18 +16,17 @@ Dynamo traces the frame on (measured: loop_calls.py's `EvalLayers`, `QuietLayers
 breaking functions are an upper bound, so each callee must also break on its unconditional path,
 by a finding there that names no mode, or by a call there whose callees all surely break.
 Comprehensions the skipped frame runs are frames of their own (skipped_frames.py): they stay.
+The conditional blocks are the summaries' (FunctionSummary.conditional_spans): nothing is parsed here.
 """
 
 from __future__ import annotations
 
-import ast
 import sys
 from collections import deque
 from collections.abc import Container, Iterable
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.conditional_blocks import conditional_tail
-from graphmend_bot.analysis.held_module_reads import function_definition, parsed_once
+from graphmend_bot.analysis.conditional_blocks import tail_in
 from graphmend_bot.analysis.modes import modes_named
 
 if TYPE_CHECKING:
@@ -57,21 +56,17 @@ def eager_after_loop_calls(
                 candidates[fid] = sites
     if not candidates:
         return {}
-    definitions = _Definitions(program)
     loop_callees = {
         callee for fid, sites in candidates.items() for site in sites for callee in targets[(fid, site)]
     }
-    surely = _surely_breaking(program, targets, standing, definitions, loop_callees)
+    surely = _surely_breaking(program, targets, standing, loop_callees)
     rows: dict[FunctionId, list[tuple[int, int]]] = {}
     for fid, sites in candidates.items():
-        calls = program.function(fid).calls
-        broken = sorted({calls[site].row for site in sites if _always_breaks(fid, site, targets, surely)})
+        function = program.function(fid)
+        broken = sorted({function.calls[site].row for site in sites if _always_breaks(fid, site, targets, surely)})
         if broken:
-            definition = definitions.of(fid)
-            rows[fid] = [
-                (row + 1, conditional_tail(definition, row) if definition is not None else sys.maxsize)
-                for row in broken
-            ]
+            spans = program.conditional_spans(program.modules[fid[0]], function)
+            rows[fid] = [(row + 1, tail_in(spans, row)) for row in broken]
     return rows
 
 
@@ -79,12 +74,11 @@ def _surely_breaking(
     program: Program,
     targets: dict[tuple[FunctionId, int], list[FunctionId]],
     standing: list[TracedDraft],
-    definitions: _Definitions,
     callees: Iterable[FunctionId],
 ) -> set[FunctionId]:
     """Those of `callees` and of what they call that break whenever they run: a lower bound, unlike
-    the solver's set. Only that part of the call graph is read (a module is parsed only for the
-    rows of its functions there): the least fixpoint from the functions' own findings up."""
+    the solver's set. Only that part of the call graph is read: the least fixpoint from the
+    functions' own findings up."""
     reached = set(callees)
     pending = list(reached)
     sites_calling: dict[FunctionId, list[tuple[FunctionId, int]]] = {}
@@ -105,7 +99,7 @@ def _surely_breaking(
             and fid not in surely
             and not draft.rare
             and not modes_named(draft.message)
-            and _unconditional(fid, draft.row, definitions)
+            and _unconditional(program, fid, draft.row)
         ):
             surely.add(fid)
     queue = deque(surely)
@@ -114,32 +108,17 @@ def _surely_breaking(
             if (
                 caller not in surely
                 and all(callee in surely for callee in targets[(caller, site)])
-                and _unconditional(caller, program.function(caller).calls[site].row, definitions)
+                and _unconditional(program, caller, program.function(caller).calls[site].row)
             ):
                 surely.add(caller)
                 queue.append(caller)
     return surely
 
 
-def _unconditional(fid: FunctionId, row: int, definitions: _Definitions) -> bool:
+def _unconditional(program: Program, fid: FunctionId, row: int) -> bool:
     """Whether `row` of the function runs whenever it does: in no `if` arm, handler or case."""
-    definition = definitions.of(fid)
-    return definition is not None and conditional_tail(definition, row) == sys.maxsize
-
-
-class _Definitions:
-    """The functions' defs, each module parsed once."""
-
-    def __init__(self, program: Program) -> None:
-        self._program = program
-        self._parsed: dict[str, ast.Module | None] = {}
-        self._found: dict[FunctionId, ast.FunctionDef | ast.AsyncFunctionDef | None] = {}
-
-    def of(self, fid: FunctionId) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        if fid not in self._found:
-            tree = parsed_once(self._program.modules[fid[0]].path, self._program.source_of, self._parsed)
-            self._found[fid] = function_definition(tree, fid[1])
-        return self._found[fid]
+    spans = program.conditional_spans(program.modules[fid[0]], program.function(fid))
+    return spans is not None and tail_in(spans, row) == sys.maxsize
 
 
 def _always_breaks(

@@ -80,6 +80,11 @@ class FunctionSummary:
     # Of a generator: (first, last row) of each simple statement of its own body; None otherwise
     # (generator_breaks.py: what follows its first break runs eagerly).
     generator_steps: tuple[tuple[int, int], ...] | None = None
+    # (first, last line) of each conditional block (`if` arm, handler, case) of the def its module
+    # names by this qualname first (conditional_blocks.py); None when the module names none so
+    # (a def under a module-level `if`): where an eager rest ends, read without parsing again. Read
+    # as the module's text was (Program.conditional_spans notes it), so no edit compares it.
+    conditional_spans: tuple[tuple[int, int], ...] | None = field(default=None, compare=False)
     calls: list[CallSite] = field(default_factory=list)
     # The call sites in a `for`/`while` body, off error branches: a callee breaking there makes
     # Dynamo skip the frame, whose rest then runs eagerly (loop_calls.py).

@@ -272,7 +272,7 @@ def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
     return tuple(shaped)
 
 
-_FIELDS = tuple(f.name for f in fields(FunctionSummary))
+_FIELDS = tuple(f.name for f in fields(FunctionSummary) if f.compare)  # conditional_spans: read as text
 _MODULE_PARTS = tuple(f.name for f in fields(ModuleSummary) if f.name not in ("path", "functions"))
 
 

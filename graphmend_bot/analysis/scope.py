@@ -114,6 +114,9 @@ class Program:
         # The text a module was summarised from (a rewrite not yet written, in `--fix`), for the
         # few findings made here from a call site's row (GM620).
         self.source_of = source_of
+        # The paths whose rows past what redraft.py compares the solve read (the conditional blocks
+        # an eager rest ends with, `conditional_spans`): kept as the texts read are (incremental.py).
+        self.rows_read: set[str] = set()
         # Modules of configured dependencies: followed by calls, never entry points or reported.
         extra = [m for m in dependencies if m.module not in self.modules]
         self.dependency_modules = frozenset(m.module for m in extra)
@@ -1280,6 +1283,11 @@ class Program:
         found = up_to_first_break(found, lambda traced: traced.function, lambda traced: traced.draft)
         self.solved = (solver, [*result, *inner], found)
         return found
+
+    def conditional_spans(self, module: ModuleSummary, function: FunctionSummary) -> tuple[tuple[int, int], ...] | None:
+        """The function's FunctionSummary.conditional_spans, its module's path noted as read."""
+        self.rows_read.add(module.path)
+        return function.conditional_spans
 
     def unproven_parameters(self, fids: Iterable[FunctionId]) -> dict[FunctionId, Unproven]:
         """After traced_drafts: for each of `fids`, its parameters some call in the tree does not

@@ -39,6 +39,7 @@ from graphmend_bot.analysis import (
     typed_dicts,
 )
 from graphmend_bot.analysis.code_text import function_text
+from graphmend_bot.analysis.conditional_blocks import conditional_spans, first_definitions
 from graphmend_bot.analysis.documented_types import documented_classes
 from graphmend_bot.analysis.entry_text import compile_rows, mentions_compile
 from graphmend_bot.analysis.function import FunctionAnalyzer
@@ -173,6 +174,7 @@ def summarize_module(
     rebound = disabled_values.rebound_functions(tree, resolve) if "disable" in source else {}
     typed_attributes = {name: _typed_attributes(cls) for name, cls in collector.classes.items()}
     flags = _ClassFlags(collector.functions)
+    definitions = first_definitions(tree)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
@@ -204,6 +206,8 @@ def summarize_module(
         )
         summary.with_tails = eager_entries.with_tails(node, text)
         summary.generator_steps = generator_breaks.steps(node, "yield" in text and eager_entries.is_generator(node))
+        if (definition := definitions.get(qualname)) is not None:
+            summary.conditional_spans = conditional_spans(definition)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
             continue
