@@ -188,3 +188,23 @@ def parameter_loop_names(target: ast.expr, iterable: ast.expr) -> list[str]:
         value = target.elts[1]
         return [value.id] if isinstance(value, ast.Name) else []
     return []
+
+
+def python_comparison(node: ast.Compare) -> bool:
+    """A comparison whose result is a Python bool whatever its operands: identity, membership (its
+    container's `__contains__` is judged on its own), and equality with text."""
+    return all(
+        isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) or _text_equality(op, left, right)
+        for op, left, right in zip(node.ops, [node.left, *node.comparators], node.comparators, strict=False)
+    )
+
+
+def _text_equality(op: ast.cmpop, left: ast.expr, right: ast.expr) -> bool:
+    """`mode == 'sum'`, `f"{k}" != key`: a Python bool even on a tensor (Tensor.__eq__ gives up
+    on text, and Python falls back to identity), so Dynamo branches on it without a break."""
+    return isinstance(op, (ast.Eq, ast.NotEq)) and (_is_text(left) or _is_text(right))
+
+
+def _is_text(node: ast.expr) -> bool:
+    # not bytes: Dynamo breaks on `x == b'sum'` (GB0213, measured in tests/test_text_comparisons.py)
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
