@@ -81,8 +81,9 @@ class FunctionSummary:
     # (generator_breaks.py: what follows its first break runs eagerly).
     generator_steps: tuple[tuple[int, int], ...] | None = None
     calls: list[CallSite] = field(default_factory=list)
-    # The call sites in a `for`/`while` body, off error branches: a callee breaking there makes
-    # Dynamo skip the frame, whose rest then runs eagerly (loop_calls.py).
+    # The call sites in a `for`/`while` or `try` body, off error branches: a callee breaking there
+    # makes Dynamo skip the frame (or, in a `try`, compile up to it), whose rest then runs eagerly
+    # (loop_calls.py).
     loop_sites: list[int] = field(default_factory=list)
     references: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR
