@@ -28,7 +28,17 @@ CASES = {
         TWO_OPS + "try:\n            x = self.helper(x)\n        except ValueError:\n            pass", False),
     "callee_break_skipping_the_frame": (
         "try:\n            x = self.helper(x)\n        except ValueError:\n            pass", False),
-    # near misses: the body does not break, or only on an error branch the call does not take
+    "own_break_in_a_with_block": (
+        TWO_OPS + "try:\n            with torch.no_grad():\n                print('hi')\n        except ValueError:\n"
+        "            pass", False),
+    "break_in_the_if_test": (  # linear_operator's `if approx_eigs.min() <= 0: raise RuntimeError` in a `try`
+        TWO_OPS + "try:\n            if x.max() <= 0:\n                raise RuntimeError\n        except RuntimeError:\n"
+        "            pass", False),
+    # near misses: the body does not break, or only on an error branch the call does not take, or in
+    # an arm of a flag that is off (linear_operator's `if settings.verbose_linalg.on(): logger.debug(...)`)
+    "break_in_an_arm_not_taken": (
+        TWO_OPS + "try:\n            if self.verbose:\n                print('hi')\n            x = x + 1\n"
+        "        except ValueError:\n            pass", True),
     "no_break_in_body": ("try:\n            x = x + 1\n        except ValueError:\n            pass", True),
     "break_on_error_branch": (
         TWO_OPS + "try:\n            if x.dim() > 5:\n                raise ValueError('bad')\n"
@@ -41,7 +51,7 @@ CASES = {
 def _source(body: str) -> str:
     return (
         "import sys\n\nimport torch\n\n\nclass Model(torch.nn.Module):\n"
-        "    def __init__(self):\n        super().__init__()\n        self.filename = None\n\n"
+        "    def __init__(self):\n        super().__init__()\n        self.filename = None\n        self.verbose = False\n\n"
         "    def helper(self, x):\n        print('hi')\n        return x + 1\n\n"
         f"    def forward(self, x):\n        {body}\n        if x.sum() > 0:\n            x = x * 2\n"
         "        return x - 1\n"
