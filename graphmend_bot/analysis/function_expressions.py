@@ -18,7 +18,7 @@ from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
 from graphmend_bot.analysis.mode_values import Modes, short_circuited
-from graphmend_bot.analysis.statement_forms import constant_index, slice_bounds
+from graphmend_bot.analysis.statement_forms import constant_index, python_comparison, slice_bounds
 from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
@@ -189,7 +189,7 @@ class ExpressionEvaluator(CallResolver):
     def _expr_Compare(self, node: ast.Compare, env: Env) -> Kind:
         kinds = [self.expr(node.left, env)] + [self.expr(c, env) for c in node.comparators]
         self._comparison(node, kinds, env)
-        if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+        if python_comparison(node):
             return NOT_TENSOR
         kind = Kind.union(kinds).without_data_dependent_bool()
         return kind.as_bool_tensor() if kind.is_tensor else kind  # a tensor only if an operand is

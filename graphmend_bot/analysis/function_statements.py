@@ -152,7 +152,7 @@ class StatementVisitor(ExpressionEvaluator):
         checkpoint = self._resumable()
         # Before two operations anywhere, Dynamo has no point to resume at: a break in this body skips
         # the whole frame, and every comprehension of it runs as its own (skipped_frames.py).
-        self._frame_skips.enter_try(frame_wide=self._operations_before < 2)
+        self._frame_skips.enter_try(frame_wide=self._operations_before < 2, body=node.body)
         self._try_depth += 1
         self._handled.append(statement_forms.handled_names(node.handlers))
         if checkpoint is not None:

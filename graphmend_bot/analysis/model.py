@@ -86,8 +86,9 @@ class FunctionSummary:
     # as the module's text was (Program.conditional_spans notes it), so no edit compares it.
     conditional_spans: tuple[tuple[int, int], ...] | None = field(default=None, compare=False)
     calls: list[CallSite] = field(default_factory=list)
-    # The call sites in a `for`/`while` body, off error branches: a callee breaking there makes
-    # Dynamo skip the frame, whose rest then runs eagerly (loop_calls.py).
+    # The call sites in a `for`/`while` or `try` body, off error branches: a callee breaking there
+    # makes Dynamo skip the frame (or, in a `try`, compile up to it), whose rest then runs eagerly
+    # (loop_calls.py).
     loop_sites: list[int] = field(default_factory=list)
     references: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR

@@ -184,11 +184,12 @@ class _OpenTry:
     """A `try` body being walked: where its call sites start, the kinds of its drafts, the
     comprehensions in it, and the findings at its `try` line (GM661)."""
 
-    __slots__ = ("drafts", "frame_wide", "inside", "kind", "start")
+    __slots__ = ("drafts", "frame_wide", "inside", "kind", "start", "unconditional")
 
-    def __init__(self, start: int, frame_wide: bool) -> None:
+    def __init__(self, start: int, frame_wide: bool, unconditional: list[tuple[int, int]]) -> None:
         self.start = start
         self.frame_wide = frame_wide
+        self.unconditional = unconditional  # the rows of the body that run whenever it does
         self.kind: Kind = NOT_TENSOR
         self.inside: list[_Condition] = []
         self.drafts: list[tuple[Draft, tuple[int, ...]]] = []
@@ -216,8 +217,15 @@ class FrameSkips:
         self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
         self._reads: list[int] = []  # property reads so far (getter call sites)
 
-    def enter_try(self, frame_wide: bool = False) -> None:
-        self._tries.append(_OpenTry(len(self.sites), frame_wide))
+    def enter_try(self, frame_wide: bool = False, body: list[ast.stmt] | None = None) -> None:
+        self._tries.append(_OpenTry(len(self.sites), frame_wide, unconditional_rows(body or [])))
+
+    def ends_frame(self, row: int) -> bool:
+        """Whether a break at `row` of the innermost open `try` body makes the rest of the frame
+        eager whenever the body runs: at a row of the body that runs whenever it does. One in an
+        `if` arm there (`if verbose: logger.debug(...)`) only on the calls that take it, and the
+        calls that do not trace on past the `try` (tests/test_try_body_rest.py)."""
+        return bool(self._tries) and any(first <= row <= last for first, last in self._tries[-1].unconditional)
 
     def try_statement(self, draft: Draft, earlier: tuple[int, ...]) -> None:
         """A finding at the `try` just entered, standing when its body breaks and none of the
@@ -333,3 +341,20 @@ def breaks_at(fid: FunctionId, sites: Iterable[int], targets: dict[tuple[Functio
               breaking: Container[FunctionId]) -> bool:
     """Whether one of the call sites of `fid` runs a function that breaks."""
     return any(callee in breaking for site in sites for callee in targets.get((fid, site), ()))
+
+
+def unconditional_rows(body: list[ast.stmt]) -> list[tuple[int, int]]:
+    """(first, last) row ranges of `body` that run whenever it does: its simple statements, the
+    headers of its compound ones (an `if` test, a loop's iterable), and the bodies of its `with`
+    and `try` statements, not the arms, loop bodies and handlers."""
+    rows: list[tuple[int, int]] = []
+    for statement in body:
+        inner = getattr(statement, "body", None)
+        if not isinstance(inner, list) or not inner or isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                              ast.ClassDef)):
+            rows.append((statement.lineno, statement.end_lineno or statement.lineno))
+            continue
+        rows.append((statement.lineno, inner[0].lineno - 1))  # the header
+        if isinstance(statement, (ast.With, ast.AsyncWith, ast.Try)) or type(statement).__name__ == "TryStar":
+            rows += unconditional_rows(inner)
+    return rows

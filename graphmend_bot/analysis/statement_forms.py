@@ -188,3 +188,30 @@ def parameter_loop_names(target: ast.expr, iterable: ast.expr) -> list[str]:
         value = target.elts[1]
         return [value.id] if isinstance(value, ast.Name) else []
     return []
+
+
+def python_comparison(node: ast.Compare) -> bool:
+    """A comparison whose result is a Python bool whatever its operands: identity, membership (its
+    container's `__contains__` is judged on its own), and equality with text."""
+    if len(node.ops) == 1:  # nearly every comparison: no generator on the hot path
+        return _python_operator(node.ops[0], node.left, node.comparators[0])
+    return all(
+        _python_operator(op, left, right)
+        for op, left, right in zip(node.ops, [node.left, *node.comparators], node.comparators, strict=False)
+    )
+
+
+_IDENTITY_OR_MEMBERSHIP = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+
+
+def _python_operator(op: ast.cmpop, left: ast.expr, right: ast.expr) -> bool:
+    """`a is b`, `k in d`, and `mode == 'sum'`, `f"{k}" != key`: equality with text is a Python bool
+    even on a tensor (Tensor.__eq__ gives up on text, and Python falls back to identity), so Dynamo
+    branches on it without a break."""
+    return isinstance(op, _IDENTITY_OR_MEMBERSHIP) or (
+        isinstance(op, (ast.Eq, ast.NotEq)) and (_is_text(left) or _is_text(right)))
+
+
+def _is_text(node: ast.expr) -> bool:
+    # not bytes: Dynamo breaks on `x == b'sum'` (GB0213, measured in tests/test_text_comparisons.py)
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
