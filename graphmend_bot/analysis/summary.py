@@ -397,6 +397,21 @@ def _disabled(node: FunctionNode, imports: Imports) -> str:
     return ""
 
 
+def _unpacked_pairs(node: ast.Assign) -> list[tuple[ast.expr, ast.expr]]:
+    """(target, value) of `A, B = f(), g()`: a single tuple (or list) target as long as the tuple
+    value, nothing starred; empty for any other assignment."""
+    if len(node.targets) != 1:
+        return []
+    target, value = node.targets[0], node.value
+    if not isinstance(target, (ast.Tuple, ast.List)) or not isinstance(value, (ast.Tuple, ast.List)):
+        return []
+    if len(target.elts) != len(value.elts) or any(
+        isinstance(part, ast.Starred) for part in (*target.elts, *value.elts)
+    ):
+        return []
+    return list(zip(target.elts, value.elts))
+
+
 def _builder_name(call: ast.Call, callee: str) -> str:
     """What built a held object, named as the tables judging it read it (`iter(list)`,
     `torch.compiler.disable(recursive=False)`)."""
@@ -784,6 +799,12 @@ class _Collector:
         if self._prefix and not self._scan_compile:
             # In a class or function body, what a name was built by matters only to a compile
             # call's target (_constructor), and a file that never says "compile" has none.
+            return
+        if pairs := _unpacked_pairs(node):
+            # `SO3_type, so3_type = SO3Type(), so3Type()` binds each name as its own statement would
+            # (pypose's module-level Lie types, whose methods its functional API calls)
+            for target, value in pairs:
+                self._assign(ast.Assign(targets=[target], value=value, lineno=node.lineno))
             return
         if isinstance(node.value, ast.Dict) and not self._prefix:
             self._registry(node)
