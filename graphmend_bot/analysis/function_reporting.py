@@ -19,6 +19,7 @@ from graphmend_bot.analysis import (
     narrowing,
     numpy_values,
     parameter_guards,
+    skipped_frames,
     statement_forms,
     tensor_rank,
     uninitialized_modules,
@@ -178,11 +179,11 @@ class FindingReporter(FunctionState):
             any_mode_if=any_mode_if, length_tested=self._length_tested,
         )
 
-    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        # Asked right after the call site was recorded: it is the last one.
+    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str, at: ast.expr | None = None) -> None:
+        # Asked right after the call site was recorded: it is the last one. Drafted per call, then moved.
         draft = self._draft(rule, call, message, TENSOR, None)
         if draft is not None:
-            self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, draft))
+            self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, skipped_frames.moved(draft, at, self.lines)))
 
     def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self.self_name:

@@ -26,6 +26,7 @@ from graphmend_bot.analysis import (
     held_functions,
     iterated_builders,
     logger_bindings,
+    module_containers,
     named_tuples,
     off_flags,
     parameter_guards,
@@ -174,6 +175,10 @@ def summarize_module(
     nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     rebound = disabled_values.rebound_functions(tree, resolve) if "disable" in source else {}
     typed_attributes = {name: _typed_attributes(cls) for name, cls in collector.classes.items()}
+    containers = {  # the submodule containers each class's __init__ builds (module_containers.py)
+        class_qualname: module_containers.container_attributes(node, resolve)
+        for _, class_qualname, node in collector.functions if class_qualname is not None and node.name == "__init__"
+    } if "Module" in source or "Sequential" in source else {}
     flags = _ClassFlags(collector.functions)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
@@ -215,6 +220,7 @@ def summarize_module(
             number_keys,
             typed_attributes.get(class_qualname or "", frozenset()),
             flags.of(class_qualname),
+            containers.get(class_qualname or "", frozenset()),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -456,13 +462,16 @@ _body_fields = fields_present(_NESTED_BODIES)
 
 
 def _element_call(node: ast.expr) -> ast.Call | None:
-    """The call building each element of `[C(...) for ...]`, `[C(...), ...]` or `{k: C(...)}`."""
+    """The call building each element of `[C(...) for ...]`, `[C(...), ...]`, `{k: C(...) for ...}`
+    or `{"a": C(...), ...}`."""
     if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(node.elt, ast.Call):
         return node.elt
     if isinstance(node, ast.DictComp) and isinstance(node.value, ast.Call):
         return node.value
     if isinstance(node, ast.List) and node.elts and isinstance(node.elts[0], ast.Call):
         return node.elts[0]
+    if isinstance(node, ast.Dict) and node.values and isinstance(node.values[0], ast.Call):
+        return node.values[0]
     return None
 
 
@@ -683,6 +692,12 @@ class _Collector:
                 elif callee.endswith(("ModuleList", "ModuleDict")) and value.args:
                     element = _element_call(value.args[0])
                     if element is not None and (inner := self._callee(element)) is not None:
+                        attributes[f"{target.attr}[]"] = inner
+                elif callee.endswith("nn.Sequential") and value.args and isinstance(value.args[0], ast.Call):
+                    # `nn.Sequential(Block(), ...)`: called, it runs torch's forward; its elements, iterated or
+                    # indexed (`self.blocks[0](x)`), are Block's instances
+                    attributes[target.attr] = callee
+                    if (inner := self._callee(value.args[0])) is not None:
                         attributes[f"{target.attr}[]"] = inner
                 else:
                     attributes[target.attr] = callee
