@@ -184,8 +184,8 @@ def test_a_variadic_parameter_annotated_as_tensors_is_tensor_api(write_tree, mon
 # TransformedDistribution's `log_prob` calls (pyro's AffineAutoregressive breaks in `_inverse`);
 # a plain class's methods of those names are private helpers like any other.
 TRANSFORM_PACKAGE = {
-    "flows/__init__.py": "from .core import Encoder, Shift, Cache\n",
-    "flows/core.py": ENCODER
+    "xforms/__init__.py": "from .core import Encoder, Shift, Cache\n",
+    "xforms/core.py": ENCODER
     + textwrap.dedent("""
         from torch.distributions import constraints
 
@@ -227,7 +227,7 @@ TRANSFORM_PACKAGE = {
 
 
 def _row(root, text):
-    lines = (root / "flows" / "core.py").read_text().splitlines()
+    lines = (root / "xforms" / "core.py").read_text().splitlines()
     return next(row for row, line in enumerate(lines, 1) if text in line)
 
 
@@ -244,12 +244,12 @@ def test_a_transforms_call_and_inverse_are_tensor_api_where_dynamo_breaks(write_
     from ground_truth import Tree, dynamo_breaks, normalise
 
     monkeypatch.syspath_prepend(str(root))
-    import flows
+    import xforms
 
-    path = normalise(str(root / "flows" / "core.py"))
-    shift = flows.Shift()
+    path = normalise(str(root / "xforms" / "core.py"))
+    shift = xforms.Shift()
     flow = torch.distributions.TransformedDistribution(torch.distributions.Normal(torch.zeros(3), 1.0), [shift])
     for expected, (fn, args) in {forward: (shift, (torch.ones(3),)), backward: (flow.log_prob, (torch.ones(3),))}.items():
-        broken = dynamo_breaks(fn, args, {}, Tree([str(root / "flows")]))
+        broken = dynamo_breaks(fn, args, {}, Tree([str(root / "xforms")]))
         assert expected[1] in {line for file, line in broken.lines if file == path}, (expected, broken)
     torch._dynamo.reset()

@@ -65,6 +65,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.forwarded_tensors import forwarding_tensors
 from graphmend_bot.analysis.value_class import is_property
 
 if TYPE_CHECKING:
@@ -131,6 +132,7 @@ def tensor_api_roots(program: Program) -> set[FunctionId]:
     taking = {
         fid for fid in roots if takes_tensor(program.function(fid)) or keeps_torch_contract(program, fid)
     }
+    taking |= forwarding_tensors(program, roots - taking)
     return taking | (returning_tensors(program, roots - taking) & roots)
 
 
