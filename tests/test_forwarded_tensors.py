@@ -1,8 +1,9 @@
 """`auto`'s tensor-api scope roots a public callable that hands one of its parameters on to a
 parameter that takes a tensor (analysis/forwarded_tensors.py): neuralop's loss objects'
 `__call__(self, y_pred, **kwargs)` returning `self.fdm(u=y_pred)`, whose `u` reaches a method
-documenting `u : torch.Tensor`. Near misses: a method handing on only a Python value (`order=n`),
-and a loader handing its path to a constructor whose docstring names tensors."""
+documenting `u : torch.Tensor`. Near misses: a method handing on only a Python value (`order=n`,
+`delta` to `rho(sigma, delta)`, whose body uses only `sigma` as a tensor), and a loader handing its
+path to a constructor whose docstring names tensors."""
 
 import sys
 import textwrap
@@ -16,7 +17,7 @@ from graphmend_bot.engine import check
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 PACKAGE = {
-    "eqn/__init__.py": "from .core import Encoder, Diff, EqnLoss, Settings, Grid, load\n",
+    "eqn/__init__.py": "from .core import Encoder, Diff, EqnLoss, Settings, Grid, Prior, rho, load\n",
     "eqn/core.py": textwrap.dedent("""
         import torch
         from torch import nn
@@ -76,6 +77,21 @@ PACKAGE = {
                 self.path = path
 
 
+        def rho(sigma, delta):
+            return torch.log1p(delta * torch.abs(sigma))
+
+
+        class Prior:
+            def __init__(self, sigma):
+                self.sigma = sigma
+
+            def shifted(self, delta):
+                if delta > 1:
+                    print("wide prior", delta)
+                self.rho = rho(self.sigma, delta)
+                return delta
+
+
         def load(path):
             if path > 2:
                 print("loading", path)
@@ -101,7 +117,8 @@ def test_a_callable_handing_its_parameter_to_a_tensor_parameter_is_tensor_api(wr
     assert found(root) == {branch}
     # the library scope roots every public callable: the near misses' prints stand there
     assert found(root, "library") >= {branch, ("core.py", _row(root, 'print("high order", n)'), "GM401"),
-                                      ("core.py", _row(root, 'print("loading", path)'), "GM401")}
+                                      ("core.py", _row(root, 'print("loading", path)'), "GM401"),
+                                      ("core.py", _row(root, 'print("wide prior", delta)'), "GM401")}
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(BENCHMARKS))
     from ground_truth import Tree, dynamo_breaks, normalise

@@ -4,10 +4,11 @@ A loss object's `__call__(self, y_pred, **kwargs)` names no tensor: it returns `
 whose `u` reaches `FiniteDiff.dx(u)`, documented as `u : torch.Tensor` (neuralop's equation
 losses). What a parameter is handed to says what it is: a parameter passed (as itself or a value
 computed from it) to a parameter of a function that takes a tensor there takes one too. A function
-takes a tensor at a parameter annotated, seeded or documented as one (public_api.takes_tensor):
-where the seeds name tensors, those parameters; otherwise any parameter not seeded as a Python
-value (`order=1`, `num_samples`). Handing on only such Python values (`describe(n)` calling
-`g(x, order=n)`) takes none. The least fixpoint over the calls of the candidates and what they
+takes a tensor at a parameter seeded as one (annotated) or that its body uses or its docstring
+documents as one (tensor_uses.tensor_param_names), or where its callers hand one on, by this rule.
+Handing on only Python values (`describe(n)` calling `g(x, order=n)`, `get_rho(sigma, delta)`
+taking `delta`, a scale) takes none, nor does a parameter of the caller seeded as one (`batch_size: int`
+mixed into a tensor argument). The least fixpoint over the calls of the candidates and what they
 reach, so a cycle proves nothing.
 """
 
@@ -38,44 +39,31 @@ def forwarding_tensors(program: Program, candidates: Iterable[FunctionId]) -> se
         edges[fid] = [(site, callee) for index, site in enumerate(function.calls) if site.args or site.kwargs
                       for callee in program.call_targets_at(fid, index) if callee[1].rpartition(".")[2] != "__init__"]
         pending.extend(callee for _, callee in edges[fid])
-    taking: dict[FunctionId, set[str] | None] = {
-        fid: _seeded(program.function(fid)) for fid in edges if _takes(program.function(fid))
+    taking: dict[FunctionId, set[str]] = {
+        fid: params for fid in edges if (params := _tensor_params(program.function(fid)))
     }
     grown = True
     while grown:
         grown = False
         for fid, sites in edges.items():
             function = program.function(fid)
-            own = set(function.params)
+            own = {name for name in function.params if function.param_seeds.get(name) is not False}
             found = {
                 name
                 for site, callee in sites if callee in taking
-                for param, kind in _bound(program, site, callee)
-                if _tensor_param(program.function(callee), taking[callee], param)
+                for param, kind in _bound(program, site, callee) if param in taking[callee]
                 for name in kind.params & own
             }
             known = taking.get(fid, set())
-            if found and known is not None and not found <= known:
+            if not found <= known:
                 taking[fid] = known | found
                 grown = True
     return {fid for fid in starts if fid in taking}
 
 
-def _takes(function: FunctionSummary) -> bool:
-    return function.tensor_signature or any(function.param_seeds.get(name) for name in function.params)
-
-
-def _seeded(function: FunctionSummary) -> set[str] | None:
-    """The parameters seeded as tensors, or None: any not seeded as a Python value (a signature
-    or docstring that names a tensor without saying which parameter)."""
-    named = {name for name in function.params if function.param_seeds.get(name)}
-    return named or None
-
-
-def _tensor_param(function: FunctionSummary, params: set[str] | None, name: str) -> bool:
-    if params is None:
-        return function.param_seeds.get(name) is not False and name in function.params
-    return name in params
+def _tensor_params(function: FunctionSummary) -> set[str]:
+    """The parameters seeded, used or documented as tensors."""
+    return {name for name in function.params if function.param_seeds.get(name)} | set(function.tensor_params)
 
 
 def _bound(program: Program, site: CallSite, callee: FunctionId) -> list[tuple[str, Kind]]:

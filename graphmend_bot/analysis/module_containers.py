@@ -14,13 +14,18 @@ container built by name (`self.layers = nn.ModuleList(...)`), the only ones a me
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
+_NAMES = ("ModuleList", "Sequential", "ModuleDict")
 # What `nn.ModuleList` and the others resolve to through the imports (torch.nn re-exports them).
 _CONTAINERS = frozenset(
-    f"torch.nn.{path}{name}" for path in ("", "modules.", "modules.container.")
-    for name in ("ModuleList", "Sequential", "ModuleDict")
+    f"torch.nn.{path}{name}" for path in ("", "modules.", "modules.container.") for name in _NAMES
 )
+
+
+def may_build(source: str) -> bool:
+    """Whether a module's source names a container at all: most files are skipped unread."""
+    return any(name in source for name in _NAMES)
 
 
 def container_attributes(init: ast.FunctionDef | ast.AsyncFunctionDef,
@@ -31,12 +36,28 @@ def container_attributes(init: ast.FunctionDef | ast.AsyncFunctionDef,
     self_name = init.args.args[0].arg
     return frozenset(
         target.attr
-        for node in ast.walk(init)
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-        and resolve(node.value.func) in _CONTAINERS
+        for node in _assignments(init.body)
+        if isinstance(node.value, ast.Call) and _named(node.value.func) and resolve(node.value.func) in _CONTAINERS
         for target in node.targets
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name
     )
+
+
+def _named(func: ast.expr) -> bool:
+    """The callee's last name is a container's (resolved only then)."""
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in _NAMES
+
+
+def _assignments(body: list[ast.stmt]) -> Iterator[ast.Assign]:
+    """The assignments of `body` and of the blocks nested in it (not in nested functions or classes)."""
+    for statement in body:
+        if isinstance(statement, ast.Assign):
+            yield statement
+        elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                for child in getattr(statement, field, ()):
+                    yield from _assignments(child.body if isinstance(child, ast.ExceptHandler) else [child])
 
 
 def iterates_container(iterable: ast.expr, self_name: str | None, containers: frozenset[str]) -> bool:

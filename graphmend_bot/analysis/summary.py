@@ -178,7 +178,7 @@ def summarize_module(
     containers = {  # the submodule containers each class's __init__ builds (module_containers.py)
         class_qualname: module_containers.container_attributes(node, resolve)
         for _, class_qualname, node in collector.functions if class_qualname is not None and node.name == "__init__"
-    } if "Module" in source or "Sequential" in source else {}
+    } if module_containers.may_build(source) else {}
     flags = _ClassFlags(collector.functions)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
@@ -206,6 +206,8 @@ def summarize_module(
             summary.tensor_signature = (_state_result(node, is_method)
                                         or tensor_uses.uses_param_as_tensor(node, text, resolve)
                                         or tensor_uses.documents_param_as_tensor(node))
+            if summary.tensor_signature:
+                summary.tensor_params = tensor_uses.tensor_param_names(node, text, resolve)
         summary.eager_entry = eager_entries.entry_classes(
             node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
         )
