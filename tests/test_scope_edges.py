@@ -3,7 +3,8 @@ with a negative for each:
 
 - calls through objects a module builds at import time (`COUNTER = Counter()`, then
   `COUNTER.bump(x)` or `registry.SCALE(x)` in a forward) reach the in-tree class's method
-  (scope.Program._module_instance_calls); an instance only untraced code calls stays out;
+  (scope.Program._module_instance_calls); an instance only untraced code calls stays out; so do
+  names bound by unpacking a tuple of constructions (`SO3, so3 = SO3Type(), so3Type()`, pypose);
 - a bound method passed as a callback (`apply_chunks(self.feed_forward, ...)`, `fn=self.check`)
   runs when the callee calls it back (scope.Program._passed_methods); an object passed to
   `isinstance` or a method to `callable` is not called, nor one a container's `append` or
@@ -105,6 +106,49 @@ TREE = {
             def forward(self, x):
                 y = COUNTER.bump(x)
                 return registry.SCALE(y)
+    """,
+}
+
+
+UNPACKED_TREE = {
+    "unpkg/__init__.py": "",
+    "unpkg/kinds.py": """
+        class Lie:
+            @classmethod
+            def identity(cls, x):
+                if x.sum() > 0:  # break
+                    return x + 1
+                return x - 1
+
+
+        class Alg:
+            def scale(self, x):
+                return x.sum().item() * 2  # break
+
+
+        class Unused:
+            def scale(self, x):
+                return x.tolist()
+
+
+        LIE, ALG = Lie(), Alg()
+        [OTHER, SPARE] = [Unused(), Unused()]
+
+
+        def eager_only(x):
+            return OTHER.scale(x)
+    """,
+    "unpkg/model.py": """
+        from torch import nn
+
+        from unpkg import kinds
+        from unpkg.kinds import LIE
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                y = LIE.identity(x)
+                return kinds.ALG.scale(y)
     """,
 }
 
@@ -418,6 +462,14 @@ def _assert_reach(root: Path, package: str, reached: set[tuple[str, str]], unrea
 def test_methods_of_module_level_instances_are_traced_code(write_tree) -> None:
     # Unused.bump (`x.tolist()`) is called only by eager_only, which nothing traced calls
     _assert_reported_where_dynamo_breaks(write_tree(TREE), "instpkg", "model", "Net", "registry.py")
+
+
+def test_methods_of_module_level_instances_unpacked_from_a_tuple_are_traced_code(write_tree) -> None:
+    # Unused.scale (`x.tolist()`) is called only through OTHER by eager_only
+    root = write_tree(UNPACKED_TREE)
+    _assert_reported_where_dynamo_breaks(root, "unpkg", "model", "Net", "kinds.py")
+    _assert_reach(root, "unpkg", {("unpkg.kinds", "Lie.identity"), ("unpkg.kinds", "Alg.scale")},
+                  {("unpkg.kinds", "Unused.scale")})
 
 
 def test_a_module_level_object_that_no_in_tree_class_built_reaches_nothing(write_tree) -> None:

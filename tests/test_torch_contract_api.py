@@ -178,3 +178,78 @@ def test_a_variadic_parameter_annotated_as_tensors_is_tensor_api(write_tree, mon
         line for file, line in broken.lines if file == normalise(str(root / "packs" / "core.py"))
     }
     torch._dynamo.reset()
+
+
+# torch's Transform runs a subclass's `_call` for `t(x)` and its `_inverse` for `t.inv(y)`, which a
+# TransformedDistribution's `log_prob` calls (pyro's AffineAutoregressive breaks in `_inverse`);
+# a plain class's methods of those names are private helpers like any other.
+TRANSFORM_PACKAGE = {
+    "xforms/__init__.py": "from .core import Encoder, Shift, Cache\n",
+    "xforms/core.py": ENCODER
+    + textwrap.dedent("""
+        from torch.distributions import constraints
+
+
+        class Shift(torch.distributions.Transform):
+            domain = constraints.real
+            codomain = constraints.real
+            bijective = True
+
+            def _call(self, x):
+                return _forward(x)
+
+            def _inverse(self, y):
+                return _backward(y)
+
+            def log_abs_det_jacobian(self, x, y):
+                return torch.zeros_like(x)
+
+
+        def _forward(x):
+            print("forward")
+            return x + 1
+
+
+        def _backward(y):
+            return y - y.max().item()
+
+
+        class Cache:
+            def _call(self, key):
+                print("call", key)
+                return key
+
+            def _inverse(self, value):
+                print("inverse", value)
+                return value
+    """),
+}
+
+
+def _row(root, text):
+    lines = (root / "xforms" / "core.py").read_text().splitlines()
+    return next(row for row, line in enumerate(lines, 1) if text in line)
+
+
+def test_a_transforms_call_and_inverse_are_tensor_api_where_dynamo_breaks(write_tree, monkeypatch):
+    """`Shift._call` and `Shift._inverse` are roots of `auto` and of the library scope (their helpers'
+    breaks are reported), and Dynamo breaks there compiling `t(x)` and a flow's `log_prob`;
+    `Cache._call` / `Cache._inverse` of a plain class are not roots."""
+    root = write_tree(TRANSFORM_PACKAGE)
+    forward, backward = ("core.py", _row(root, 'print("forward")'), "GM401"), ("core.py", _row(root, ".item()"), "GM301")
+    assert found(root) == {forward, backward}
+    assert found(root, "library") == {forward, backward}
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(BENCHMARKS))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import xforms
+
+    path = normalise(str(root / "xforms" / "core.py"))
+    shift = xforms.Shift()
+    flow = torch.distributions.TransformedDistribution(torch.distributions.Normal(torch.zeros(3), 1.0), [shift])
+    for expected, (fn, args) in {forward: (shift, (torch.ones(3),)), backward: (flow.log_prob, (torch.ones(3),))}.items():
+        broken = dynamo_breaks(fn, args, {}, Tree([str(root / "xforms")]))
+        assert expected[1] in {line for file, line in broken.lines if file == path}, (expected, broken)
+    torch._dynamo.reset()

@@ -347,7 +347,7 @@ class CallResolver(SortChecker):
                 check_generator(self, node)
         if id(node) in self._dict_view_calls:
             for check_view_call in C.DICT_VIEW_COMPREHENSION_CALLS:
-                check_view_call(self, node)
+                check_view_call(self, node, self._dict_view_calls[id(node)])
         index = len(self.summary.calls) - 1  # the site just recorded
         if self._loop_depth or self._try_depth:
             self._frame_skips.site(index, self._loop_depth > 0)

@@ -14,6 +14,7 @@ from typing import Any
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import modes, narrowing, skipped_frames, subclass_methods, value_class
+from graphmend_bot.analysis import statement_forms as forms
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
@@ -234,21 +235,21 @@ class ExpressionEvaluator(CallResolver):
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         # Its elements are values of their own, not the enclosing condition's test: a Python bool
         # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
-        depth, scalars, self._test_depth = self._test_depth, set(self._scalars), 0
+        depth, scalars, aliases, self._test_depth = self._test_depth, set(self._scalars), dict(self.aliases), 0
         try:
             return self._comprehension_body(node, env)
-        finally:  # its targets are its own: an enclosing `i` is 0-d after it as before
-            self._test_depth, self._scalars = depth, scalars
+        finally:  # its targets are its own: an enclosing `i` is 0-d (or `layer` no submodule) after it as before
+            self._test_depth, self._scalars, self.aliases = depth, scalars, aliases
 
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         if not isinstance(node, ast.GeneratorExp) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:
             self._comprehension_frame(node, env)
         inner = dict(env)
-        self._dict_view_calls.update(skipped_frames.dict_view_calls(node))
-        for generator in node.generators:
-            # As a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their elements' kinds.
+        self._dict_view_calls.update(skipped_frames.dict_view_calls(node, self.self_name, self.containers))
+        for generator in node.generators:  # as a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their kinds,
             item, elements = self._iteration(generator.iter, inner)
             self._bind(generator.target, item, inner, elements)
+            self.aliases.update(filter(None, [forms.submodule_iteration(generator, self.builtin_of)]))  # `self.layers`' too
             self.bind_loop_scalar(generator.target, generator.iter)
             for condition in generator.ifs:
                 self._bool_context(condition, inner, "filter")
@@ -268,7 +269,6 @@ class ExpressionEvaluator(CallResolver):
             for check_comprehension in C.SKIPPED_FRAME_COMPREHENSIONS:
                 check_comprehension(self, node, captured)
 
-    # ---- bool contexts ------------------------------------------------------------------
     def _test(self, test: ast.expr, env: Env) -> Kind:
         """Evaluate a condition; the whole test is one bool conversion, reported once."""
         self._test_depth += 1

@@ -20,6 +20,7 @@ from graphmend_bot.analysis import (
     numpy_values,
     own_frame_managers,
     parameter_guards,
+    skipped_frames,
     statement_forms,
     subclass_methods,
     tensor_rank,
@@ -181,13 +182,13 @@ class FindingReporter(FunctionState):
             any_mode_if=any_mode_if, length_tested=self._length_tested,
         )
 
-    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        self._class_call_draft(self.summary.callee_break_drafts, rule, call, message)
+    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str, at: ast.expr | None = None) -> None:
+        # Asked right after the call site was recorded: it is the last one. Drafted per call, then moved.
+        if (draft := self._draft(rule, call, message, TENSOR, None)) is not None:
+            self.summary.callee_break_drafts.append((len(self.summary.calls) - 1, skipped_frames.moved(draft, at, self.lines)))
 
     def report_if_subclass_method_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        at = subclass_methods.receiver_position(call, self.summary.params, self._rebound)  # only a parameter's class is signed
-        if at >= 0 and (draft := self._draft(rule, call, message, TENSOR, None)) is not None:  # the call site is the last one
-            self.summary.subclass_method_drafts.append((len(self.summary.calls) - 1, at, draft))
+        subclass_methods.record(self, rule, call, message)
 
     def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
         held = held_name(node, self.self_name, self.summary.params, self._rebound)  # self.NAME, a global

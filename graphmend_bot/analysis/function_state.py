@@ -66,7 +66,7 @@ class FunctionState:
         "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_shadowed_builtins", "_sized_params", "_sizes",
         "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
-        "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by",
+        "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by", "containers",
         "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "off_flags", "output_shapes", "partials", "properties",
         "python_keys", "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
@@ -92,7 +92,7 @@ class FunctionState:
         inherited_shadows: frozenset[str] = frozenset(),
         number_keys: frozenset[str] = frozenset(),
         typed_attributes: frozenset[str] = frozenset(),
-        off_flags: frozenset[str] = frozenset(),
+        off_flags: frozenset[str] = frozenset(), containers: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.number_keys = number_keys  # number_keys.py: `c["size"]` of them reads a Python number
@@ -183,10 +183,10 @@ class FunctionState:
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
-        # The calls a list/set/dict comprehension over `d.items()`/`values()`/`keys()` makes for every
-        # element, by id: in a frame of its own (Python < 3.12) holding a dict iterator Dynamo cannot
-        # rebuild (GM624).
-        self._dict_view_calls: set[int] = set()
+        # Calls a comprehension over a dict iterator makes for every element (GM624: skipped_frames.py),
+        # by id -> the comprehension; `containers`: the class's attributes holding one (module_containers.py).
+        self._dict_view_calls: dict[int, ast.expr] = {}
+        self.containers = containers
         self._modes: list[str] = []  # the modes of the arms around (analysis/modes.py)
         self._mode_values = ModeValues()  # locals holding a tensor in one mode only (mode_values.py)
         # While a condition is evaluated (`_test`): each operand `and`/`or`/`not` combine, with its kind.

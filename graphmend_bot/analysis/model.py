@@ -133,6 +133,9 @@ class FunctionSummary:
     # tensor (tensor_uses.py), or `-> Tensor` on a method taking only its object: a callable on
     # tensors (public_api.py). Worked out only for names with no private part.
     tensor_signature: bool = False
+    # The parameters a public function's body uses or its docstring documents as tensors, when that
+    # is what made tensor_signature (tensor_uses.tensor_param_names; forwarded_tensors.py reads them).
+    tensor_params: tuple[str, ...] = ()
     # (call site index, draft): findings that stand when a callee of that site breaks (GM605).
     callee_break_drafts: list[tuple[int, Draft]] = field(default_factory=list)
     # (call site index, draft) of `super().__init__(...)` in an `__init__`: findings that stand

@@ -18,7 +18,9 @@ Public, by Python's own conventions (PEP 8: "Public and internal interfaces"):
 - an exported name is followed through imports and `from x import *` to where it is defined,
   so `from ._impl import odeint` in a public `__init__` exports the function of a private module;
 - an exported function is a root; an exported class gives its public methods, its in-tree bases'
-  included, and `__call__` (calling an instance). Other dunders (`__init__`, `__repr__`) are
+  included, and `__call__` (calling an instance); a torch.distributions Transform's also its `_call`
+  and `_inverse`, which torch's `__call__` and `inv` run (`t(x)`, `t.inv(y)` in a flow's
+  `log_prob`: private names, public behaviour). Other dunders (`__init__`, `__repr__`) are
   left out: constructing and printing are not what users compile. So are properties: a getter
   is no callable users compile; it is traced where traced code reads it (Program._property_getters).
 Private helpers are traced when public code calls them, like any callee. A builder is no root:
@@ -47,7 +49,7 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   torch.Tensor subclass of the tree (its object is a tensor), the `step` of its torch.optim
   optimizers (it updates the parameters' tensors), the `sample`, `rsample`, `log_prob`, `entropy`,
   `cdf`, `icdf` of its torch.distributions Distributions and a Transform's
-  `log_abs_det_jacobian`. Users compile kornia's functional API beside its modules, a flow's
+  `log_abs_det_jacobian`, `_call` and `_inverse`. Users compile kornia's functional API beside its modules, a flow's
   `inverse` and `log_prob`, a scheduler's `step`, an optimizer's `step`, pypose's
   `LieTensor.cumops` and `SO3Type.identity`, a distribution's `rsample`; the tokenizers, loaders and
   configuration classes of a model zoo take and return no tensor and stay out. A package that
@@ -63,6 +65,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.forwarded_tensors import forwarding_tensors
 from graphmend_bot.analysis.value_class import is_property
 
 if TYPE_CHECKING:
@@ -84,6 +87,9 @@ _DISTRIBUTION_METHODS = frozenset({
     "sample", "rsample", "sample_n", "log_prob", "cdf", "icdf", "entropy", "perplexity", "enumerate_support",
 })  # fmt: skip
 _TRANSFORM_METHODS = frozenset({"log_abs_det_jacobian", "__call__"})
+# What torch's Transform runs of a subclass: `t(x)` its `_call`, `t.inv(y)` (TransformedDistribution's
+# log_prob) its `_inverse`; private by name, they are the subclass's side of the public contract.
+_TRANSFORM_IMPLEMENTATIONS = frozenset({"_call", "_inverse"})
 
 
 def is_public_module(module: str, is_package: bool) -> bool:
@@ -126,6 +132,7 @@ def tensor_api_roots(program: Program) -> set[FunctionId]:
     taking = {
         fid for fid in roots if takes_tensor(program.function(fid)) or keeps_torch_contract(program, fid)
     }
+    taking |= forwarding_tensors(program, roots - taking)
     return taking | (returning_tensors(program, roots - taking) & roots)
 
 
@@ -146,7 +153,7 @@ def keeps_torch_contract(program: Program, fid: FunctionId) -> bool:
         any(base in TENSOR_BASES for base in bases)
         or (name == "step" and any(_is_torch_optimizer(base) for base in bases))
         or (name in _DISTRIBUTION_METHODS and any(_is_torch_distribution(base) for base in bases))
-        or (name in _TRANSFORM_METHODS and any(_is_torch_transform(base) for base in bases))
+        or (name in _TRANSFORM_METHODS | _TRANSFORM_IMPLEMENTATIONS and any(_is_torch_transform(base) for base in bases))
     )
 
 
@@ -315,11 +322,12 @@ def _builders(program: Program, callables: set[FunctionId]) -> set[FunctionId]:
 
 
 def _public_methods(program: Program, module: str, class_qualname: str) -> Iterator[FunctionId]:
+    transform = any(_is_torch_transform(base) for base in _external_bases(program, module, class_qualname))
     names = {
         name
         for mod, cls in program.class_and_bases(module, class_qualname)
         for name in program.modules[mod].classes[cls].methods
-        if _public(name) or name == "__call__"
+        if _public(name) or name == "__call__" or (transform and name in _TRANSFORM_IMPLEMENTATIONS)
     }
     for name in sorted(names):
         method = program.class_method(module, class_qualname, name)

@@ -42,10 +42,12 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Callable, Container, Iterable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import value_class
 from graphmend_bot.analysis.model import Draft
+from graphmend_bot.analysis.module_containers import iterates_container
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 if TYPE_CHECKING:
@@ -63,9 +65,12 @@ _DICT_VIEWS = frozenset({"keys", "values", "items"})
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
 
-def dict_view_calls(node: ast.expr) -> Iterator[int]:
-    """The ids of the calls a list, set or dict comprehension over `d.items()`, `d.values()` or
-    `d.keys()` makes for every element. Before 3.12 its frame is handed a dict iterator, which
+def dict_view_calls(
+    node: ast.expr, self_name: str | None, containers: frozenset[str]
+) -> Iterator[tuple[int, ast.expr]]:
+    """(id, the comprehension) of the calls a list, set or dict comprehension over `d.items()`,
+    `d.values()` or `d.keys()`, or over a submodule container of the method's class (`self.layers`,
+    one of `containers`: module_containers.py), makes for every element. Before 3.12 its frame is handed a dict iterator, which
     Dynamo cannot rebuild to resume after a break inside it (GM624). Every element: no `if` filter,
     not in a branch of a conditional expression, after the first operand of `and`/`or`, nor in a
     nested lambda or comprehension (kornia's `{k: self.to_tensor(v) if valid(v) else v for ...}`
@@ -73,8 +78,9 @@ def dict_view_calls(node: ast.expr) -> Iterator[int]:
     if not COMPREHENSIONS_ARE_FRAMES or not isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)):
         return
     iterable = node.generators[0].iter
-    if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
-            and iterable.func.attr in _DICT_VIEWS and not iterable.args and not iterable.keywords):
+    view = (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
+            and iterable.func.attr in _DICT_VIEWS and not iterable.args and not iterable.keywords)
+    if not view and not iterates_container(iterable, self_name, containers):
         return
     if any(generator.ifs for generator in node.generators):
         return
@@ -82,13 +88,24 @@ def dict_view_calls(node: ast.expr) -> Iterator[int]:
     while stack:
         expr = stack.pop()
         if isinstance(expr, ast.Call):
-            yield id(expr)
+            yield id(expr), node
         if isinstance(expr, ast.IfExp):
             stack.append(expr.test)
         elif isinstance(expr, ast.BoolOp):
             stack.append(expr.values[0])
         elif not isinstance(expr, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             stack.extend(child for child in ast.iter_child_nodes(expr) if isinstance(child, ast.expr))
+
+
+def moved(draft: Draft, node: ast.expr | None, lines: list[str]) -> Draft:
+    """`draft` of a call in a comprehension over a dict iterator, moved to the comprehension's first
+    line, where Dynamo reports its break (the frame's own call: measured on a comprehension spanning
+    lines); per call its callee decides whether it stands. Unmoved without `node`."""
+    if node is None:
+        return draft
+    line = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
+    column = len(line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace")) + 1
+    return replace(draft, row=node.lineno, column=column, source_line=sys.intern(line.rstrip("\r\n")))
 
 
 def builds_collection(node: ast.expr, bound_to_name: bool, builtin: Callable[[ast.expr], str | None]) -> bool:

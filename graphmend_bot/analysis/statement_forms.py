@@ -37,20 +37,29 @@ def output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:
     return tuple(Kind.union(kinds[k:]) for k in range(len(kinds)))
 
 
-def submodule_iteration(node: ast.For | ast.AsyncFor, builtin: Resolve) -> tuple[str, str] | None:
-    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)`: (layer, ref).
+def submodule_iteration(node: ast.For | ast.AsyncFor | ast.comprehension, builtin: Resolve) -> tuple[str, str] | None:
+    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)`, or a comprehension's
+    `for` clause alike: (layer, ref).
     `builtin`: the builtin a callee is unless a binding hides it (FunctionState.builtin_of)."""
     source, target = node.iter, node.target
     if (
         isinstance(source, ast.Call)
         and isinstance(source.func, ast.Name)
-        and source.func.id == "enumerate"
-        and builtin(source.func) == "enumerate"
-        and len(source.args) == 1
+        and source.func.id in ("enumerate", "zip")
+        and builtin(source.func) == source.func.id
+        and source.args
         and isinstance(target, ast.Tuple)
-        and len(target.elts) == 2
+        and len(target.elts) == (2 if source.func.id == "enumerate" else len(source.args))
+        and not any(isinstance(part, ast.Starred) for part in (*source.args, *target.elts))
     ):
-        source, target = source.args[0], target.elts[1]
+        # `enumerate(self.layers)`, or the first of `zip(self.layers, ws)`
+        source, target = (source.args[0], target.elts[1]) if source.func.id == "enumerate" else (
+            source.args[0], target.elts[0])
+    if isinstance(source, ast.Subscript) and isinstance(source.slice, ast.Slice):
+        source = source.value  # `self.layers[1:]`: a container of the same elements
+    elif (isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and source.func.attr == "values"
+          and not source.args and isinstance(source.func.value, ast.Attribute)):
+        source = source.func.value  # `self.heads.values()` of a ModuleDict
     if (
         isinstance(target, ast.Name)
         and isinstance(source, ast.Attribute)

@@ -31,9 +31,12 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis import narrowing, value_class
 from graphmend_bot.analysis.torch_function_overrides import tensor_subclass
 from graphmend_bot.vocabulary.dotted_names import dotted_name
+from graphmend_bot.vocabulary.kind import TENSOR
 
 if TYPE_CHECKING:
+    from graphmend_bot.analysis.function_reporting import FindingReporter
     from graphmend_bot.analysis.scope import BreakingFunctions, FunctionId, Program, TracedDraft
+    from graphmend_bot.rules import Rule
 
 Resolve = Callable[[ast.expr], str | None]
 _NOT_PLAIN = frozenset({"staticmethod", "classmethod"})
@@ -101,6 +104,14 @@ def receiver_position(call: ast.Call, params: tuple[str, ...], rebound: set[str]
     if isinstance(receiver, ast.Name) and receiver.id in params and receiver.id not in rebound:
         return params.index(receiver.id)
     return -1
+
+
+def record(analyzer: FindingReporter, rule: Rule, call: ast.Call, message: str) -> None:
+    """Keep `x.m()` on a parameter `x` for the solver, with the call site just recorded (the last one):
+    only a parameter's class is signed."""
+    at = receiver_position(call, analyzer.summary.params, analyzer._rebound)
+    if at >= 0 and (draft := analyzer._draft(rule, call, message, TENSOR, None)) is not None:
+        analyzer.summary.subclass_method_drafts.append((len(analyzer.summary.calls) - 1, at, draft))
 
 
 def subclass_method_calls(

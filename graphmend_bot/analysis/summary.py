@@ -26,6 +26,7 @@ from graphmend_bot.analysis import (
     held_functions,
     iterated_builders,
     logger_bindings,
+    module_containers,
     named_tuples,
     off_flags,
     parameter_guards,
@@ -173,6 +174,10 @@ def summarize_module(
     nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     rebound = disabled_values.rebound_functions(tree, resolve) if "disable" in source else {}
     typed_attributes = {name: _typed_attributes(cls) for name, cls in collector.classes.items()}
+    containers = {  # the submodule containers each class's __init__ builds (module_containers.py)
+        class_qualname: module_containers.container_attributes(node, resolve)
+        for _, class_qualname, node in collector.functions if class_qualname is not None and node.name == "__init__"
+    } if module_containers.may_build(source) else {}
     flags = _ClassFlags(collector.functions)
     definitions = first_definitions(tree)
     for qualname, class_qualname, node in collector.functions:
@@ -201,6 +206,8 @@ def summarize_module(
             summary.tensor_signature = (_state_result(node, is_method)
                                         or tensor_uses.uses_param_as_tensor(node, text, resolve)
                                         or tensor_uses.documents_param_as_tensor(node))
+            if summary.tensor_signature:
+                summary.tensor_params = tensor_uses.tensor_param_names(node, text, resolve)
         summary.eager_entry = eager_entries.entry_classes(
             node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
         )
@@ -217,6 +224,7 @@ def summarize_module(
             number_keys,
             typed_attributes.get(class_qualname or "", frozenset()),
             flags.of(class_qualname),
+            containers.get(class_qualname or "", frozenset()),
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
@@ -399,6 +407,21 @@ def _disabled(node: FunctionNode, imports: Imports) -> str:
     return ""
 
 
+def _unpacked_pairs(node: ast.Assign) -> list[tuple[ast.expr, ast.expr]]:
+    """(target, value) of `A, B = f(), g()`: a single tuple (or list) target as long as the tuple
+    value, nothing starred; empty for any other assignment."""
+    if len(node.targets) != 1:
+        return []
+    target, value = node.targets[0], node.value
+    if not isinstance(target, (ast.Tuple, ast.List)) or not isinstance(value, (ast.Tuple, ast.List)):
+        return []
+    if len(target.elts) != len(value.elts) or any(
+        isinstance(part, ast.Starred) for part in (*target.elts, *value.elts)
+    ):
+        return []
+    return list(zip(target.elts, value.elts))
+
+
 def _builder_name(call: ast.Call, callee: str) -> str:
     """What built a held object, named as the tables judging it read it (`iter(list)`,
     `torch.compiler.disable(recursive=False)`)."""
@@ -444,13 +467,16 @@ _body_fields = fields_present(_NESTED_BODIES)
 
 
 def _element_call(node: ast.expr) -> ast.Call | None:
-    """The call building each element of `[C(...) for ...]`, `[C(...), ...]` or `{k: C(...)}`."""
+    """The call building each element of `[C(...) for ...]`, `[C(...), ...]`, `{k: C(...) for ...}`
+    or `{"a": C(...), ...}`."""
     if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(node.elt, ast.Call):
         return node.elt
     if isinstance(node, ast.DictComp) and isinstance(node.value, ast.Call):
         return node.value
     if isinstance(node, ast.List) and node.elts and isinstance(node.elts[0], ast.Call):
         return node.elts[0]
+    if isinstance(node, ast.Dict) and node.values and isinstance(node.values[0], ast.Call):
+        return node.values[0]
     return None
 
 
@@ -672,6 +698,12 @@ class _Collector:
                     element = _element_call(value.args[0])
                     if element is not None and (inner := self._callee(element)) is not None:
                         attributes[f"{target.attr}[]"] = inner
+                elif callee.endswith("nn.Sequential") and value.args and isinstance(value.args[0], ast.Call):
+                    # `nn.Sequential(Block(), ...)`: called, it runs torch's forward; its elements, iterated or
+                    # indexed (`self.blocks[0](x)`), are Block's instances
+                    attributes[target.attr] = callee
+                    if (inner := self._callee(value.args[0])) is not None:
+                        attributes[f"{target.attr}[]"] = inner
                 else:
                     attributes[target.attr] = callee
         return attributes
@@ -787,6 +819,12 @@ class _Collector:
         if self._prefix and not self._scan_compile:
             # In a class or function body, what a name was built by matters only to a compile
             # call's target (_constructor), and a file that never says "compile" has none.
+            return
+        if pairs := _unpacked_pairs(node):
+            # `SO3_type, so3_type = SO3Type(), so3Type()` binds each name as its own statement would
+            # (pypose's module-level Lie types, whose methods its functional API calls)
+            for target, value in pairs:
+                self._assign(ast.Assign(targets=[target], value=value, lineno=node.lineno))
             return
         if isinstance(node.value, ast.Dict) and not self._prefix:
             self._registry(node)

@@ -16,7 +16,8 @@ the docstring may still say what they hold: a parameter it documents as a tensor
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import cast
 
 from graphmend_bot.analysis.documented_types import documented_tensors
 from graphmend_bot.analysis.local_nodes import every_node
@@ -54,11 +55,24 @@ def untyped_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
 def uses_param_as_tensor(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str, resolve: Resolve) -> bool:
     """Whether the body uses one of `untyped_params(node)` as a tensor (module docstring).
     Nested functions count: a closure's use of a parameter is the function's own."""
+    return any(True for _ in _tensor_uses(node, text, resolve))
+
+
+def tensor_param_names(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str, resolve: Resolve) -> tuple[str, ...]:
+    """The parameters the body uses or the docstring documents as tensors, by name: what a caller
+    handing its own parameter there hands on (forwarded_tensors.py)."""
+    used = set(_tensor_uses(node, text, resolve, every=True))
+    return tuple(sorted(used | documented_tensors(node, sorted(untyped_params(node)))))
+
+
+def _tensor_uses(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str, resolve: Resolve,
+                 every: bool = False) -> Iterator[str]:
+    """The parameters used as tensors, the first only unless `every`."""
     params = untyped_params(node)
     if not params or not any(
         f"{p}." in text or "torch" in text or "F." in text or ".apply(" in text for p in params
     ):
-        return False
+        return
     for part in every_node(node):
         if not isinstance(part, ast.Call):
             continue
@@ -68,14 +82,17 @@ def uses_param_as_tensor(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str
             and func.attr in TENSOR_ONLY_METHODS
             and _names(func.value, params)
         ):
-            return True
-        if (
+            yield cast(ast.Name, func.value).id
+            if not every:
+                return
+        elif (
             part.args
             and _names(part.args[0], params)
             and (_tensor_function(resolve(func)) or _function_apply(func))
         ):
-            return True
-    return False
+            yield cast(ast.Name, part.args[0]).id
+            if not every:
+                return
 
 
 def documents_param_as_tensor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

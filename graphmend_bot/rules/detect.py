@@ -135,9 +135,9 @@ class Checker(Protocol):
         `unless`: the finding does not stand when this holds."""
         ...
 
-    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
-        """A finding at `call`, standing when what it calls breaks (directly or in its callees),
-        which only the scope solver knows."""
+    def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str, at: ast.expr | None = None) -> None:
+        """A finding at `call` (at `at` when given: where Dynamo reports it), standing when what it
+        calls breaks (directly or in its callees), which only the scope solver knows."""
         ...
 
     def report_if_subclass_method_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
@@ -402,8 +402,8 @@ ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp | ast.UnaryOp | ast.Aug
 # comparison, the container and its kind.
 MembershipHook = Callable[["Rule", Checker, ast.Compare, ast.expr, Kind], None]
 # A call that may land in the tree, inside a list/set/dict comprehension over `d.items()`,
-# `d.values()` or `d.keys()` (Python < 3.12).
-DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call], None]
+# `d.values()`, `d.keys()` or a submodule container (Python < 3.12), and the comprehension.
+DictViewComprehensionCallHook = Callable[["Rule", Checker, ast.Call, ast.expr], None]
 # A static `forward(ctx, ..., *args)` of a class (an autograd.Function's), asked once per function.
 VarargForwardHook = Callable[["Rule", Checker, ast.FunctionDef], None]
 # A class's `__torch_function__(cls, func, types, args, kwargs)`, asked once per function.

@@ -3,7 +3,10 @@
 Measured on torch 2.13, Python 3.11 (tests/coverage_probes/gb0092_break_in_dict_view_comprehension.py):
 a list, set or dict comprehension over `d.items()`, `d.values()` or `d.keys()` is a frame of its
 own, handed a dict iterator; when a call inside it breaks, Dynamo cannot rebuild that iterator to
-resume after the call ("Reconstruction failure", GB0092) and breaks at the comprehension too.
+resume after the call ("Reconstruction failure", GB0092) and breaks at the comprehension too, on
+its first line (the outer frame's call of it). So does one over an nn.ModuleList, Sequential or
+ModuleDict the module's `__init__` built (`[layer(x) for layer in self.layers]`): their iterator
+is a dict iterator over `_modules` (module_containers.py, tests/test_module_containers.py).
 Over a list, a tuple, `zip` or `range` it resumes (measured); `enumerate(...)` breaks with another
 id (GB8335) and a dict iterated directly with GB4347, not reported here. The traversal asks at
 each call that may land in the tree inside such a comprehension; the scope solver keeps the
@@ -18,10 +21,12 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 
 
-def _view_call(rule: Rule, checker: Checker, call: ast.Call) -> None:
+def _view_call(rule: Rule, checker: Checker, call: ast.Call, comprehension: ast.expr) -> None:
     checker.report_if_callee_breaks(
-        rule, call, "This call breaks inside a comprehension over a dict view: Dynamo cannot rebuild the "
-        "dict iterator to resume after it, and gives up on the comprehension",
+        rule, call, "A call in this comprehension breaks, and it iterates a dict iterator (a dict view, or "
+        "an nn.ModuleList, Sequential or ModuleDict): Dynamo cannot rebuild that iterator to resume after "
+        "the call, and gives up on the comprehension",
+        at=comprehension,  # Dynamo reports the comprehension's first line, its frame's call
     )
 
 
@@ -31,15 +36,17 @@ RULE = Rule(
     family="not traceable",
     gb_id="GB0092",
     summary=(
-        "Flags a call that breaks (directly or in its callees) inside a list, set or dict "
-        "comprehension over `d.items()`, `d.values()` or `d.keys()` in traced code (Python < 3.12)."
+        "Flags a list, set or dict comprehension in traced code over `d.items()`, `d.values()`, "
+        "`d.keys()` or an nn.ModuleList / Sequential / ModuleDict, a call in which breaks "
+        "(directly or in its callees) (Python < 3.12)."
     ),
     why=(
         "Before Python 3.12 a comprehension runs as a nested function that is handed an iterator "
         "over its iterable. When a call inside it breaks the graph, TorchDynamo must rebuild that "
         "frame's state to resume after the call; it cannot rebuild an iterator over a dict view "
         "(\"Reconstruction failure\", GB0092, measured on torch 2.13), so the comprehension breaks "
-        "as well and runs eagerly. Over a list it resumes."
+        "as well and runs eagerly. nn.ModuleList, Sequential and ModuleDict iterate their "
+        "`_modules` dict, so `[layer(x) for layer in self.layers]` does the same. Over a list it resumes."
     ),
     example=(
         "def helper(t):\n"
@@ -62,6 +69,6 @@ RULE = Rule(
         "list of the items (`list(d.items())`), whose iterator Dynamo rebuilds."
     ),
     detection=Detection(dict_view_comprehension_call=_view_call),
-    advice=("`{code}` breaks inside a comprehension over a dict view: remove the break in the callee, or "
-            "iterate `list(d.items())`"),
+    advice=("`{code}` breaks inside a comprehension over a dict iterator: remove the break in the callee, or "
+            "iterate `list(d.items())` / `list(self.layers)`"),
 )
