@@ -55,9 +55,12 @@ def _module_level(node: ast.stmt) -> bool:
 
 def _hoist_classes(snippet: str) -> tuple[str, str]:
     """Split the snippet's leading imports, class definitions and upper-case constants (module
-    level: `from tqdm import tqdm` for a third-party package) from the statements after them."""
+    level: `from tqdm import tqdm` for a third-party package) from the statements after them; and the
+    functions before a `def forward(` too (a module's helper, which forward calls)."""
     tree = ast.parse(snippet)
-    classes = [node for node in tree.body if _module_level(node)]
+    helpers = any(isinstance(node, ast.FunctionDef) and node.name == "forward" for node in tree.body)
+    classes = [node for node in tree.body if _module_level(node) or (
+        helpers and isinstance(node, ast.FunctionDef) and node.name != "forward")]
     if not classes or tree.body[: len(classes)] != classes:
         return "", snippet
     lines = snippet.splitlines()

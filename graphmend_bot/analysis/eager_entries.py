@@ -38,10 +38,6 @@ UNSUPPORTED_MANAGER = "GB0142"  # "Unsupported context manager": the rest of the
 # "Attempted to wrap RNN, GRU, or LSTM" (GM613): Dynamo gives up on the whole frame at the module's
 # first use, so nothing after it there is traced (tests/fixtures/rules/GM613_recurrent_module_call.py)
 RECURRENT_MODULE = "GB0014"
-# A breaking method bound to a tensor subclass's instance (GM662, subclass_methods.py): Dynamo
-# cannot rebuild it and runs the rest of the frame eagerly (measured on torch 2.13: a print after
-# the call does not break, tests/test_subclass_methods.py).
-UNREBUILDABLE_CALLS = frozenset({"GM662"})
 SELF = "<self>"  # the entry class list's marker for the method's own class
 _SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None"})
 # Bases that give an instance nothing Dynamo looks into (`has_tensor` only opens exact lists,
@@ -140,7 +136,7 @@ def traced_only(
     for traced_draft in found:
         draft = traced_draft.draft
         fid = (traced_draft.module.module, traced_draft.function.qualname)
-        if draft.gb_id == RECURRENT_MODULE or draft.code in UNREBUILDABLE_CALLS:
+        if draft.gb_id == RECURRENT_MODULE or _unrebuildable_call(traced_draft):
             tail = _tail(program, traced_draft)
             eager_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
             if draft.gb_id == RECURRENT_MODULE:
@@ -166,6 +162,13 @@ def traced_only(
         if fid not in eager_only and not any(start <= row <= tail for start, tail in regions):
             kept.append(traced_draft)
     return kept
+
+
+def _unrebuildable_call(traced_draft: TracedDraft) -> bool:
+    """A breaking method bound to a tensor subclass's instance (GM662, subclass_methods.py): Dynamo
+    cannot rebuild it and runs the rest of the frame eagerly (measured on torch 2.13: a print after
+    the call does not break, tests/test_subclass_methods.py)."""
+    return any(traced_draft.draft is draft for _, _, draft in traced_draft.function.subclass_method_drafts)
 
 
 def _own_frame(traced_draft: TracedDraft) -> bool:

@@ -26,40 +26,54 @@ RULE = Rule(
     family="not traceable",
     gb_id="GB0092",
     summary=(
-        "Flags `x.method()` on an instance of a `torch.Tensor` subclass (`x.tensor() if isinstance(x, "
-        "LieTensor) else x`) when the method, or anything it calls, has a graph break."
+        "Flags `x.method()` on an instance of a `torch.Tensor` subclass (`rotation.tensor()` on "
+        "`rotation: Rotation`) when the method, or anything it calls, has a graph break."
     ),
     why=(
         "TorchDynamo holds a tensor subclass's instance as a tensor with a `__torch_function__` override, "
         "and a method bound to it has no source. When the method breaks, Dynamo must rebuild that bound "
         "method to run the call eagerly and cannot: \"Reconstruction failure\" (GB0092, measured on torch "
         "2.13) ends the graph at the call too, beside the break inside. Calling it through the class "
-        "(`LieTensor.tensor(x)`) is a function with a source, and only the break inside remains."
+        "(`Rotation.tensor(x)`) is a function with a source, and only the break inside remains."
     ),
     example="""
 import torch
 
 
-class LieTensor(torch.Tensor):
+class Rotation(torch.Tensor):
     def tensor(self):
         return torch.Tensor.as_subclass(self, torch.Tensor)
 
 
-def unwrap(x):
-    return x.tensor() if isinstance(x, LieTensor) else x
+IDENTITY = torch.ones(4).as_subclass(Rotation)
+
+
+def unwrap(rotation: Rotation):
+    return rotation.tensor()
+
+
+def forward(self, x):
+    return unwrap(IDENTITY) * x
 """,
     use_instead="""
 import torch
 
 
-class LieTensor(torch.Tensor):
+class Rotation(torch.Tensor):
     def tensor(self):
         return torch.Tensor.as_subclass(self, torch.Tensor)
 
 
-def unwrap(x):
+IDENTITY = torch.ones(4).as_subclass(Rotation)
+
+
+def unwrap(rotation: Rotation):
     # through the class: the same method on the same instance, and a function Dynamo can rebuild
-    return LieTensor.tensor(x) if isinstance(x, LieTensor) else x
+    return Rotation.tensor(rotation)
+
+
+def forward(self, x):
+    return unwrap(IDENTITY) * x
 """,
     fix_safety=(
         "No automatic fix yet: `Q.method(x)` runs the same function as `x.method()` only when no "
