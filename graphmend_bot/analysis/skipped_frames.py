@@ -207,7 +207,8 @@ class _OpenTry:
         self.start = start
         self.frame_wide = frame_wide
         self.body = body
-        self.unconditional = unconditional_rows(body)  # the rows of the body that run whenever it does
+        # the rows of the body that run whenever it does, as a set: asked at every call site in it
+        self.unconditional = frozenset(row for first, last in unconditional_rows(body) for row in range(first, last + 1))
         self._armed: frozenset[int] | None = None
         self.kind: Kind = NOT_TENSOR
         self.inside: list[_Condition] = []
@@ -258,7 +259,7 @@ class FrameSkips:
         `try` (tests/test_try_body_rest.py)."""
         row = node.lineno  # type: ignore[attr-defined]
         return bool(self._tries) and all(
-            any(first <= row <= last for first, last in opened.unconditional) and id(node) not in opened.armed()
+            row in opened.unconditional and id(node) not in opened.armed()
             for opened in self._tries)
 
     def try_statement(self, draft: Draft, earlier: tuple[int, ...]) -> None:
