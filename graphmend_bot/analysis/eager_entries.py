@@ -210,8 +210,8 @@ def _in_an_arm(draft: Draft) -> bool:
     if "if" not in text and " and " not in text and " or " not in text:
         return False
     try:
-        statement = ast.parse(text).body[0]
-    except (SyntaxError, IndexError):
+        statement = ast.parse(text)
+    except SyntaxError:
         return False
     indent = len(line) - len(line.lstrip())
     column = len(line[indent : draft.column - 1].encode("utf-8"))  # the call's, as ast counts it
