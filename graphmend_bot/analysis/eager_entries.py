@@ -153,7 +153,7 @@ def traced_only(
         for end, tail in headers:
             # the header's calls (building the manager) are traced, what follows is not
             eager_rows.setdefault(fid, []).append((end + 1, tail))
-        if not headers and _breaks_on_a_load(draft):
+        if not headers and _breaks_on_a_load(draft) and not _in_an_arm(draft):
             eager_rows.setdefault(fid, []).append((draft.row + 1, _tail(program, traced_draft)))
     if not eager_rows:
         return found
@@ -200,7 +200,7 @@ def _tail(program: Program, traced_draft: TracedDraft) -> int:
 
 
 def _in_an_arm(draft: Draft) -> bool:
-    """Whether the draft's call is in an arm of a conditional expression (not an `isinstance` test's
+    """Whether the draft's call or read is in an arm of a conditional expression (not an `isinstance` test's
     body, which the receiver's signed class takes) or in an operand of `and`/`or` after the first,
     on its one-line statement: it runs on some calls only, and the calls that skip it trace the
     rest of the frame (measured on torch 2.13, tests/test_subclass_methods.py). A statement spanning
@@ -221,7 +221,7 @@ def _in_an_arm(draft: Draft) -> bool:
             arms += [node.orelse] if _is_isinstance(node.test) else [node.body, node.orelse]
         elif isinstance(node, ast.BoolOp):
             arms += node.values[1:]
-    return any(isinstance(inner, ast.Call) and inner.lineno == 1 and inner.col_offset == column
+    return any(isinstance(inner, ast.expr) and inner.lineno == 1 and inner.col_offset == column
                for arm in arms for inner in ast.walk(arm))
 
 
