@@ -112,3 +112,14 @@ def test_isinstance_arm_alone_is_not_enough(tmp_path: Path) -> None:
     assert dynamo_breaks(source, tmp_path) == set()
     line = _line(source, "return y.tensor() if")
     assert not any(found == line for found, _, _ in graphmend_findings(source, tmp_path))
+
+
+@pytest.mark.parametrize("converted", ["y.tensor() if flag else z", "flag and y.tensor()"])
+def test_call_in_an_arm_not_taken_leaves_the_rest_traced(converted: str, tmp_path: Path) -> None:
+    """The call in a conditional expression's arm, or after `and`, runs on some calls only: with the
+    flag off Dynamo traces on and breaks at the print after it, so the eager rest is not from there."""
+    helper = f'def use(y: Lie, flag: bool):\n    z = y * 2\n    z = {converted}\n    print("later")\n    return y\n'
+    source = _sample(SO3 + "\n\n" + helper, "use(P, False)")
+    after = _line(source, 'print("later")')
+    assert (after, "GB0059") in dynamo_breaks(source, tmp_path)
+    assert (after, "GM401", "GB0059") in graphmend_findings(source, tmp_path)

@@ -31,6 +31,8 @@ CASES = {
     "own_break_in_a_with_block": (
         TWO_OPS + "try:\n            with torch.no_grad():\n                print('hi')\n        except ValueError:\n"
         "            pass", False),
+    "break_in_a_ternary_test": (  # the test runs whenever the body does
+        TWO_OPS + "try:\n            y = 1 if print('hi') else 2\n        except ValueError:\n            pass", False),
     "break_in_the_if_test": (  # linear_operator's `if approx_eigs.min() <= 0: raise RuntimeError` in a `try`
         TWO_OPS + "try:\n            if x.max() <= 0:\n                raise RuntimeError\n        except RuntimeError:\n"
         "            pass", False),
@@ -38,6 +40,20 @@ CASES = {
     # an arm of a flag that is off (linear_operator's `if settings.verbose_linalg.on(): logger.debug(...)`)
     "break_in_an_arm_not_taken": (
         TWO_OPS + "try:\n            if self.verbose:\n                print('hi')\n            x = x + 1\n"
+        "        except ValueError:\n            pass", True),
+    # arms in disguise: a conditional expression's arm, an operand after the first of `and`, a callee
+    # called in an arm, and an inner `try` in an `if` arm of the outer body (flag off: nothing breaks)
+    "break_in_a_ternary_arm_not_taken": (
+        TWO_OPS + "try:\n            y = print('hi') if self.verbose else None\n        except ValueError:\n"
+        "            pass", True),
+    "break_after_and_not_evaluated": (
+        TWO_OPS + "try:\n            y = self.verbose and print('hi')\n        except ValueError:\n            pass", True),
+    "callee_in_a_ternary_arm_not_taken": (
+        TWO_OPS + "try:\n            x = self.helper(x) if self.verbose else x\n        except ValueError:\n"
+        "            pass", True),
+    "inner_try_in_an_arm_not_taken": (
+        TWO_OPS + "try:\n            if self.verbose:\n                try:\n                    print('hi')\n"
+        "                except ValueError:\n                    pass\n            x = x + 1\n"
         "        except ValueError:\n            pass", True),
     "no_break_in_body": ("try:\n            x = x + 1\n        except ValueError:\n            pass", True),
     "break_on_error_branch": (

@@ -136,7 +136,7 @@ def traced_only(
     for traced_draft in found:
         draft = traced_draft.draft
         fid = (traced_draft.module.module, traced_draft.function.qualname)
-        if draft.gb_id == RECURRENT_MODULE or _unrebuildable_call(traced_draft):
+        if draft.gb_id == RECURRENT_MODULE or (_unrebuildable_call(traced_draft) and not _in_an_arm(draft)):
             tail = _tail(program, traced_draft)
             eager_rows.setdefault(fid, []).append((draft.end_row + 1, tail))
             if draft.gb_id == RECURRENT_MODULE:
@@ -149,7 +149,7 @@ def traced_only(
         for end, tail in headers:
             # the header's calls (building the manager) are traced, what follows is not
             eager_rows.setdefault(fid, []).append((end + 1, tail))
-        if not headers and _breaks_on_a_load(draft):
+        if not headers and _breaks_on_a_load(draft) and not _in_an_arm(draft):
             eager_rows.setdefault(fid, []).append((draft.row + 1, _tail(program, traced_draft)))
     if not eager_rows:
         return found
@@ -200,6 +200,36 @@ def _tail(program: Program, traced_draft: TracedDraft) -> int:
     """The last line of the frame's eager rest after the draft's break: the end of the conditional
     block holding it, else of the function."""
     return tail_in(program.conditional_spans(traced_draft.module, traced_draft.function), traced_draft.draft.row)
+
+
+def _in_an_arm(draft: Draft) -> bool:
+    """Whether the draft's call or read is in an arm of a conditional expression (not an `isinstance` test's
+    body, which the receiver's signed class takes) or in an operand of `and`/`or` after the first,
+    on its one-line statement: it runs on some calls only, and the calls that skip it trace the
+    rest of the frame (measured on torch 2.13, tests/test_subclass_methods.py). A statement spanning
+    lines is not looked into."""
+    line = draft.source_line
+    text = line.strip()
+    if "if" not in text and " and " not in text and " or " not in text:
+        return False
+    try:
+        statement = ast.parse(text)
+    except SyntaxError:
+        return False
+    indent = len(line) - len(line.lstrip())
+    column = len(line[indent : draft.column - 1].encode("utf-8"))  # the call's, as ast counts it
+    arms: list[ast.expr] = []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.IfExp):
+            arms += [node.orelse] if _is_isinstance(node.test) else [node.body, node.orelse]
+        elif isinstance(node, ast.BoolOp):
+            arms += node.values[1:]
+    return any(isinstance(inner, ast.expr) and inner.lineno == 1 and inner.col_offset == column
+               for arm in arms for inner in ast.walk(arm))
+
+
+def _is_isinstance(test: ast.expr) -> bool:
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
 
 
 def _breaks_on_a_load(draft: Draft) -> bool:

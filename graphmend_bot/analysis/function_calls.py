@@ -351,7 +351,7 @@ class CallResolver(SortChecker):
         index = len(self.summary.calls) - 1  # the site just recorded
         if self._loop_depth or self._try_depth:
             self._frame_skips.site(index, self._loop_depth > 0)
-        if (self._loop_depth or (self._try_depth and self._frame_skips.ends_frame(node.lineno))) and not self._rare_depth:
+        if (self._loop_depth or (self._try_depth and self._frame_skips.ends_frame(node))) and not self._rare_depth:
             self.summary.loop_sites.append(index)
         if sources := str_enums.argument_sources(node, args, kwargs):
             self.summary.call_member_sources.append((index, sources))

@@ -146,7 +146,7 @@ class FindingReporter(FunctionState):
         if unless:
             draft = replace(draft, suppressed_if=draft.suppressed_if | unless)
         self.summary.drafts.append(draft)
-        if (self._loop_depth or (self._try_depth and self._frame_skips.ends_frame(draft.row))) and not self._rare_depth:
+        if (self._loop_depth or (self._try_depth and self._frame_skips.ends_frame(node))) and not self._rare_depth:
             # A break in a loop or a `try` body leaves the rest of the frame eager (tests/test_try_body_rest.py),
             # but one on an error or misconfiguration branch only on the calls that take it.
             self._eager_after = self._eager_after | deps.without_flags()

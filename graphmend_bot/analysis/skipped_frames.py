@@ -201,15 +201,28 @@ class _OpenTry:
     """A `try` body being walked: where its call sites start, the kinds of its drafts, the
     comprehensions in it, and the findings at its `try` line (GM661)."""
 
-    __slots__ = ("drafts", "frame_wide", "inside", "kind", "start", "unconditional")
+    __slots__ = ("_armed", "body", "drafts", "frame_wide", "inside", "kind", "start", "unconditional")
 
-    def __init__(self, start: int, frame_wide: bool, unconditional: list[tuple[int, int]]) -> None:
+    def __init__(self, start: int, frame_wide: bool, body: list[ast.stmt]) -> None:
         self.start = start
         self.frame_wide = frame_wide
-        self.unconditional = unconditional  # the rows of the body that run whenever it does
+        self.body = body
+        # the rows of the body that run whenever it does, as a set: asked at every call site in it
+        self.unconditional = frozenset(row for first, last in unconditional_rows(body) for row in range(first, last + 1))
+        self._armed: frozenset[int] | None = None
         self.kind: Kind = NOT_TENSOR
         self.inside: list[_Condition] = []
         self.drafts: list[tuple[Draft, tuple[int, ...]]] = []
+
+    def armed(self) -> frozenset[int]:
+        """The ids of the nodes in the arms of the body's conditional expressions and in the
+        operands of `and`/`or` after the first: run on some calls only. Walked on first asking."""
+        if self._armed is None:
+            arms = [arm for statement in self.body for node in ast.walk(statement)
+                    for arm in ((node.body, node.orelse) if isinstance(node, ast.IfExp)
+                                else node.values[1:] if isinstance(node, ast.BoolOp) else ())]
+            self._armed = frozenset(id(inner) for arm in arms for inner in ast.walk(arm))
+        return self._armed
 
 
 class FrameSkips:
@@ -235,14 +248,19 @@ class FrameSkips:
         self._reads: list[int] = []  # property reads so far (getter call sites)
 
     def enter_try(self, frame_wide: bool = False, body: list[ast.stmt] | None = None) -> None:
-        self._tries.append(_OpenTry(len(self.sites), frame_wide, unconditional_rows(body or [])))
+        self._tries.append(_OpenTry(len(self.sites), frame_wide, body or []))
 
-    def ends_frame(self, row: int) -> bool:
-        """Whether a break at `row` of the innermost open `try` body makes the rest of the frame
-        eager whenever the body runs: at a row of the body that runs whenever it does. One in an
-        `if` arm there (`if verbose: logger.debug(...)`) only on the calls that take it, and the
-        calls that do not trace on past the `try` (tests/test_try_body_rest.py)."""
-        return bool(self._tries) and any(first <= row <= last for first, last in self._tries[-1].unconditional)
+    def ends_frame(self, node: ast.AST) -> bool:
+        """Whether a break at `node` in the open `try` bodies makes the rest of the frame eager
+        whenever they run: at a row of each body that runs whenever it does, and not in an arm of
+        a conditional expression or after the first operand of `and`/`or` there. One in an `if`
+        arm (`if verbose: logger.debug(...)`, `x = log(x) if verbose else x`, also an `if` holding
+        an inner `try`) only on the calls that take it, and the calls that do not trace on past the
+        `try` (tests/test_try_body_rest.py)."""
+        row = node.lineno  # type: ignore[attr-defined]
+        return bool(self._tries) and all(
+            row in opened.unconditional and id(node) not in opened.armed()
+            for opened in self._tries)
 
     def try_statement(self, draft: Draft, earlier: tuple[int, ...]) -> None:
         """A finding at the `try` just entered, standing when its body breaks and none of the
