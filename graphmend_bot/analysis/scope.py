@@ -1607,11 +1607,16 @@ class _TensorFlow:
             return True
         passed = self._arguments(self.program.function(caller).calls[index], callee)
         params = self.params[callee]
-        return any(
-            self.holds(caller, passed[name]) if name in passed and name not in self.fixed[callee]
-            else params.get(name, False) or self._attribute_returned(caller, callee, name)
-            for name in kind.params
-        )
+        try:
+            return any(
+                self.holds(caller, passed[name]) if name in passed and name not in self.fixed[callee]
+                else params.get(name, False) or self._attribute_returned(caller, callee, name)
+                for name in kind.params
+            )
+        except RecursionError:
+            # `x = self.f(x) + 1` a few hundred times in one function: each result is judged by the
+            # one before, deeper than Python's stack. Taken as a tensor, as such a chain carries.
+            return True
 
     def _attribute_returned(self, caller: FunctionId, callee: FunctionId, name: str) -> bool:
         """`return self.total * 2`: a tensor attribute of the callee's object, whichever site calls
