@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Set
+from collections.abc import Callable, Iterable, Iterator, Set, Sized
 from dataclasses import dataclass
 
 from graphmend_bot.analysis import bound_methods, held_functions
@@ -1028,6 +1028,12 @@ class Program:
             self._traced_order = sorted(self.traced_functions())
         return self._traced_order
 
+    def traced_holding(self, drafts: Callable[[FunctionSummary], Sized]) -> list[FunctionId]:
+        """The traced functions of the checked tree (not of its dependencies), in order, whose
+        summaries hold drafts of one kind (`lambda f: f.try_body_drafts`): what a pass walks."""
+        return [fid for fid in self.traced_in_order()
+                if fid[0] not in self.dependency_modules and drafts(self.function(fid))]
+
     def _closure(self, starts: Iterable[FunctionId], successors: Callable[[FunctionId], Iterable[FunctionId]]
                  ) -> set[FunctionId]:
         """Every function in the tree reachable from `starts` through `successors`."""
@@ -1304,14 +1310,10 @@ class Program:
         `super().__init__` of a module whose `__init__` it then runs as its own frame (GM606)."""
         pending = [fid for fid in self.traced_in_order() if fid[0] not in self.dependency_modules
                    and (self.function(fid).callee_break_drafts or self.function(fid).module_init_drafts)]
-        entering = [fid for fid in self.traced_in_order()
-                    if fid[0] not in self.dependency_modules and self.function(fid).entered_manager_drafts]
-        bodies = [fid for fid in self.traced_in_order()
-                  if fid[0] not in self.dependency_modules and self.function(fid).manager_body_drafts]
-        building = [fid for fid in self.traced_in_order()
-                    if fid[0] not in self.dependency_modules and self.function(fid).built_manager_drafts]
-        owning = [fid for fid in self.traced_in_order()
-                  if fid[0] not in self.dependency_modules and self.function(fid).own_frame_context_drafts]
+        entering = self.traced_holding(lambda f: f.entered_manager_drafts)
+        bodies = self.traced_holding(lambda f: f.manager_body_drafts)
+        building = self.traced_holding(lambda f: f.built_manager_drafts)
+        owning = self.traced_holding(lambda f: f.own_frame_context_drafts)
         holding = any(self.function(fid).held_object_drafts for fid in traced)
         if not pending and not holding and not entering and not building and not bodies and not owning:
             return []

@@ -330,8 +330,7 @@ def comprehension_findings(
     read before them whose getter breaks (`breaking_reads`: the cached_property reads that do)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    pending = [fid for fid in program.traced_in_order()
-               if fid[0] not in program.dependency_modules and program.function(fid).skipped_frame_drafts]
+    pending = program.traced_holding(lambda f: f.skipped_frame_drafts)
     if not pending:
         return []
     broken = breaking()
@@ -356,8 +355,7 @@ def breaking_try_bodies(
     would resume at (a draft there is the draft's `suppressed_if`, a call there is `earlier`)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    pending = [fid for fid in program.traced_in_order()
-               if fid[0] not in program.dependency_modules and program.function(fid).try_body_drafts]
+    pending = program.traced_holding(lambda f: f.try_body_drafts)
     if not pending:
         return []
     broken = usually_breaking()

@@ -120,8 +120,7 @@ def subclass_method_calls(
     """The drafts of traced `x.m()` whose callees are plain methods of tensor subclasses, one breaking."""
     from graphmend_bot.analysis.scope import TracedDraft
 
-    pending = [fid for fid in program.traced_in_order()
-               if fid[0] not in program.dependency_modules and program.function(fid).subclass_method_drafts]
+    pending = program.traced_holding(lambda f: f.subclass_method_drafts)
     if not pending:
         return []
     broken = breaking()
