@@ -112,7 +112,7 @@ def _may_bind_in_expressions(node: ast.FunctionDef | ast.AsyncFunctionDef, lines
     text = function_text(node, lines)
     if ":=" in text:
         return True
-    for rest in _FOR.findall(text):
+    for rest in _for_rests(text):
         target = _IN.split(rest, 1)
         if len(target) == 1:  # a target continued on the next line (prose in a docstring is not)
             if rest.rstrip().endswith(("(", "[", ",", "\\")):
@@ -120,6 +120,16 @@ def _may_bind_in_expressions(node: ast.FunctionDef | ast.AsyncFunctionDef, lines
         elif not BUILTIN_NAMES.isdisjoint(_WORDS.findall(target[0])):
             return True
     return False
+
+
+def _for_rests(text: str) -> list[str]:
+    """`_FOR.findall(text)`, searched only in the lines that hold "for": a match ends its line
+    (`.` stops at a newline), so each line has at most one, and a newline before `for` is the
+    same word boundary as a line's start. `\\b` first gives `re` no literal to skip ahead to, and
+    trying every character of every function's text was 2% of the summaries' time."""
+    if "for" not in text:
+        return []
+    return [found.group(1) for line in text.split("\n") if "for" in line and (found := _FOR.search(line))]
 
 
 def _start(node: ast.expr) -> Position:
