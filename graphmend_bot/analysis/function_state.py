@@ -70,7 +70,7 @@ class FunctionState:
         "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "off_flags", "output_shapes", "partials", "properties",
         "python_keys", "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
-        "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "tuple_fields",
+        "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "text", "tuple_fields",
         "tuples", "typed_attributes", "unpacked",
     )
 
@@ -92,7 +92,7 @@ class FunctionState:
         inherited_shadows: frozenset[str] = frozenset(),
         number_keys: frozenset[str] = frozenset(),
         typed_attributes: frozenset[str] = frozenset(),
-        off_flags: frozenset[str] = frozenset(), containers: frozenset[str] = frozenset(),
+        off_flags: frozenset[str] = frozenset(), containers: frozenset[str] = frozenset(), text: str | None = None,
     ) -> None:
         self.python_keys = python_keys
         self.number_keys = number_keys  # number_keys.py: `c["size"]` of them reads a Python number
@@ -124,7 +124,7 @@ class FunctionState:
         # (worked out at its first call of a builtin name), calls of those are no builtin's.
         self.inherited_shadows = inherited_shadows
         self._shadowed_builtins: shadowed_builtins.Shadows | None = None
-        self.lines = lines
+        self.lines, self.text = lines, text  # text: its source, docstring blanked (code_text.py), if the caller has it
         self.entry = entry
         self.returns: Kind = NOT_TENSOR
         self.return_shapes: list[tuple[Kind, ...] | None] = []
@@ -294,7 +294,7 @@ class FunctionState:
         if name is None or not isinstance(func, ast.Name):
             return name
         if self._shadowed_builtins is None:
-            self._shadowed_builtins = shadowed_builtins.function_shadows(self.node, self.inherited_shadows, self.lines)
+            self._shadowed_builtins = shadowed_builtins.function_shadows(self.node, self.inherited_shadows, self.lines, self.text)
         return None if self._shadowed_builtins.hides(name, func) else name
 
     def builtin_of(self, func: ast.expr) -> str | None:

@@ -63,13 +63,14 @@ Comprehension = tuple[frozenset[str], Position, Position, Position, Position]
 
 
 def function_shadows(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, inherited: frozenset[str], lines: list[str]
+    node: ast.FunctionDef | ast.AsyncFunctionDef, inherited: frozenset[str], lines: list[str], text: str | None = None
 ) -> Shadows:
     """What `node`'s calls of builtin names cannot mean: `inherited` (the module's and enclosing
     functions' bindings), its own bindings, and its comprehensions' targets where they bind.
-    `lines`: the module's, whose text of `node` tells whether its expressions may bind one."""
+    `lines`: the module's, whose text of `node` tells whether its expressions may bind one;
+    `text`: that text (code_text.function_text) when the caller has it already."""
     walrus, comprehensions = (
-        _expression_bindings(node) if _may_bind_in_expressions(node, lines) else (set(), [])
+        _expression_bindings(node) if _may_bind_in_expressions(node, lines, text) else (set(), [])
     )
     return Shadows(inherited | _function_bindings(node, walrus), comprehensions)
 
@@ -106,10 +107,12 @@ def _expression_bindings(
     return walrus & BUILTIN_NAMES, comprehensions
 
 
-def _may_bind_in_expressions(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> bool:
+def _may_bind_in_expressions(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str],
+                             text: str | None = None) -> bool:
     """A walrus, or a `for` whose target names a builtin, in the text of `node` outside its
     docstring (a tenth of the cost of walking every function's expressions)."""
-    text = function_text(node, lines)
+    if text is None:
+        text = function_text(node, lines)
     if ":=" in text:
         return True
     for rest in _for_rests(text):

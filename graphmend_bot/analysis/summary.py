@@ -224,7 +224,7 @@ def summarize_module(
             number_keys,
             typed_attributes.get(class_qualname or "", frozenset()),
             flags.of(class_qualname),
-            containers.get(class_qualname or "", frozenset()),
+            containers.get(class_qualname or "", frozenset()), text=text,
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees
