@@ -62,11 +62,36 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def tensor_modules(imported: dict[str, str]) -> re.Pattern[str] | None:
-    """A search for the module's names of torch and numpy imports (or of names from them: erring
-    towards tracing), as words; None when it imports neither."""
+class TensorNames:
+    """The module's names of torch and numpy imports, found as words in a function's text."""
+
+    __slots__ = ("_names", "_words")
+
+    def __init__(self, names: list[str]) -> None:
+        self._names = frozenset(names)
+        self._words = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
+
+    def search(self, text: str) -> bool:
+        """`self._words.search(text) is not None`, tried only where a name occurs: led by `\\b`,
+        the alternation gives `re` no literal to skip ahead to, so it tried every character.
+        (`match` at an index sees the character before it, so its `\\b` is the search's.)"""
+        for name in self._names:
+            index = text.find(name)
+            while index >= 0:
+                if self._words.match(text, index):
+                    return True
+                index = text.find(name, index + 1)
+        return False
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._names
+
+
+def tensor_modules(imported: dict[str, str]) -> TensorNames | None:
+    """The module's names of torch and numpy imports (or of names from them: erring towards
+    tracing), to search for as words; None when it imports neither."""
     names = sorted(name for name, origin in imported.items() if origin.split(".", 1)[0] in ("torch", "numpy"))
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
+    return TensorNames(names) if names else None
 
 
 def entry_classes(
@@ -74,7 +99,7 @@ def entry_classes(
     text: str,
     is_method: bool,
     resolve: Callable[[ast.expr], str | None],
-    tensor_names: re.Pattern[str] | None,
+    tensor_names: TensorNames | None,
     enclosing: tuple[ast.FunctionDef | ast.AsyncFunctionDef, ...] = (),
 ) -> tuple[str, ...] | None:
     """What decides whether Dynamo traces this function (whose source is `text`) when code running
@@ -99,7 +124,7 @@ def entry_classes(
         if annotated:
             classes.append(annotated)
     if (tensor_names is not None and tensor_names.search(text)
-            and any(tensor_names.fullmatch(name) for name in _names_read(node))):  # the first one decides
+            and any(name in tensor_names for name in _names_read(node))):  # the first one decides
         return None
     return tuple(dict.fromkeys(classes))
 
