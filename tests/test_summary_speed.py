@@ -4,6 +4,8 @@ proves it finding-for-finding on transformers; these pin the forms)."""
 from __future__ import annotations
 
 import ast
+import dataclasses
+import inspect
 import pickle
 from collections.abc import Iterator
 from typing import cast
@@ -13,7 +15,7 @@ import pytest
 from graphmend_bot.analysis import callee_refs, modes, statement_forms
 from graphmend_bot.analysis.callee_refs import passed_bound_methods
 from graphmend_bot.analysis.function import FunctionAnalyzer
-from graphmend_bot.analysis.model import FunctionSummary
+from graphmend_bot.analysis.model import Draft, FunctionSummary
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     may_hold_tensor,
@@ -417,3 +419,18 @@ def test_a_comparison_of_a_subscript_is_no_store() -> None:
 
     assert not _SUBSCRIPT_STORE.search("if self.blocks[key] == other:\n    pass")
     assert not _SUBSCRIPT_STORE.search('"""x[0] = 1"""'.replace("=", "=="))
+
+
+def test_draft_init_takes_the_fields_in_order_with_their_defaults_and_stores_each() -> None:
+    """Draft's hand-written __init__ (one dict update, for speed) is the one dataclass would write."""
+    parameters = list(inspect.signature(Draft.__init__).parameters.values())[1:]
+    assert [(p.name, p.default) for p in parameters] == [
+        (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
+        for f in dataclasses.fields(Draft)
+    ]
+    values = [f"value {index}" for index in range(len(parameters))]
+    draft = Draft(*values)  # type: ignore[arg-type]
+    assert [getattr(draft, f.name) for f in dataclasses.fields(Draft)] == values
+    assert dataclasses.replace(draft, row=7).row == 7 and pickle.loads(pickle.dumps(draft)) == draft
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        draft.row = 1  # type: ignore[misc]
