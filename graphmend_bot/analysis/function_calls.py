@@ -350,7 +350,7 @@ class CallResolver(SortChecker):
                 check_view_call(self, node, self._dict_view_calls[id(node)])
         index = len(self.summary.calls) - 1  # the site just recorded
         if self._loop_depth or self._try_depth:
-            self._frame_skips.site(index, self._loop_depth > 0)
+            self._frame_skips.site(index, self._loop_depth > 0, node)
         if (self._loop_depth or (self._try_depth and self._frame_skips.ends_frame(node))) and not self._rare_depth:
             self.summary.loop_sites.append(index)
         if sources := str_enums.argument_sources(node, args, kwargs):

@@ -153,7 +153,7 @@ class FindingReporter(FunctionState):
         if not self._rare_depth:
             self._usual_draft_kinds.append(deps.without_flags())
         if self._loop_depth or self._try_depth or draft.gb_id == "GB0142":  # nor after a `with` it cannot enter
-            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0, self._rare_depth > 0)
+            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0, self._rare_depth > 0, node)
 
     def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None,
                by_extent: bool = False, own_frame: bool = False) -> Draft | None:

@@ -201,7 +201,7 @@ class _OpenTry:
     """A `try` body being walked: where its call sites start, the kinds of its drafts, the
     comprehensions in it, and the findings at its `try` line (GM661)."""
 
-    __slots__ = ("_armed", "body", "drafts", "frame_wide", "inside", "kind", "start", "unconditional")
+    __slots__ = ("_armed", "_lazy", "body", "drafts", "frame_wide", "inside", "kind", "start", "unconditional")
 
     def __init__(self, start: int, frame_wide: bool, body: list[ast.stmt]) -> None:
         self.start = start
@@ -210,19 +210,51 @@ class _OpenTry:
         # the rows of the body that run whenever it does, as a set: asked at every call site in it
         self.unconditional = frozenset(row for first, last in unconditional_rows(body) for row in range(first, last + 1))
         self._armed: frozenset[int] | None = None
+        self._lazy: frozenset[int] = frozenset()
         self.kind: Kind = NOT_TENSOR
         self.inside: list[_Condition] = []
         self.drafts: list[tuple[Draft, tuple[int, ...]]] = []
 
     def armed(self) -> frozenset[int]:
         """The ids of the nodes in the arms of the body's conditional expressions and in the
-        operands of `and`/`or` after the first: run on some calls only. Walked on first asking."""
+        operands of `and`/`or` after the first: run on some calls only; and those of `lazy`.
+        Walked on first asking."""
         if self._armed is None:
-            arms = [arm for statement in self.body for node in ast.walk(statement)
-                    for arm in ((node.body, node.orelse) if isinstance(node, ast.IfExp)
-                                else node.values[1:] if isinstance(node, ast.BoolOp) else ())]
-            self._armed = frozenset(id(inner) for arm in arms for inner in ast.walk(arm))
+            arms: list[ast.AST] = []
+            consumed: set[int] = set()
+            generators: list[ast.GeneratorExp] = []
+            named: dict[str, list[ast.GeneratorExp]] = {}  # `g = (...)`: consumed if the body reads `g`
+            loaded: set[str] = set()
+            for statement in self.body:
+                for node in ast.walk(statement):
+                    if isinstance(node, ast.IfExp):
+                        arms += (node.body, node.orelse)
+                    elif isinstance(node, ast.BoolOp):
+                        arms += node.values[1:]
+                    elif isinstance(node, ast.GeneratorExp):
+                        generators.append(node)
+                    elif isinstance(node, ast.Call):
+                        consumed.update(id(arg.value if isinstance(arg, ast.Starred) else arg) for arg in node.args)
+                        consumed.update(id(keyword.value) for keyword in node.keywords)
+                    elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                        loaded.add(node.id)
+                    elif isinstance(node, ast.Return) and node.value is not None:
+                        consumed.add(id(node.value))  # returned from the frame: Dynamo breaks there (measured)
+                    elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.GeneratorExp)
+                          and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+                        named.setdefault(node.targets[0].id, []).append(node.value)
+            consumed.update(id(generator) for name in loaded & named.keys() for generator in named[name])
+            self._lazy = frozenset(id(inner) for generator in generators if id(generator) not in consumed
+                                   for part in _lazy_parts(generator) for inner in ast.walk(part))
+            self._armed = frozenset(id(inner) for arm in arms for inner in ast.walk(arm)) | self._lazy
         return self._armed
+
+    def lazy(self, node: ast.AST) -> bool:
+        """Whether `node` is in a generator expression of the body that no call consumes where it
+        is built (`g = (f(y) for y in ys)`): its body runs when something iterates it, not here
+        (measured on torch 2.13: a print there breaks neither the `try` nor its rest)."""
+        self.armed()
+        return id(node) in self._lazy
 
 
 class FrameSkips:
@@ -279,7 +311,13 @@ class FrameSkips:
         if self._tries:
             self._tries[-1].inside.extend(closed.inside)
 
-    def site(self, index: int, in_loop: bool) -> None:
+    def _lazy(self, node: ast.AST | None) -> bool:
+        """A node of a generator expression the innermost open `try` body builds and does not consume."""
+        return node is not None and bool(self._tries) and self._tries[-1].lazy(node)
+
+    def site(self, index: int, in_loop: bool, node: ast.AST | None = None) -> None:
+        if self._lazy(node):
+            return
         self.sites.append(index)
         if in_loop:
             self._frame_sites.append(index)
@@ -290,7 +328,9 @@ class FrameSkips:
         resume after, so the rest of the frame runs eagerly wherever the site is."""
         self._reads.append(index)
 
-    def draft(self, kind: Kind, in_loop: bool, rare: bool = False) -> None:
+    def draft(self, kind: Kind, in_loop: bool, rare: bool = False, node: ast.AST | None = None) -> None:
+        if self._lazy(node):
+            return
         self.kind = self.kind | kind
         if not rare:  # a break on an error or misconfiguration branch leaves the usual calls traced
             for open_try in self._tries:
@@ -368,6 +408,16 @@ def breaking_try_bodies(
             if holds(fid, body_kind) or breaks_at(fid, sites, targets, broken):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def _lazy_parts(generator: ast.GeneratorExp) -> Iterator[ast.AST]:
+    """What a generator expression runs when iterated: all but its first iterable, evaluated where built."""
+    yield generator.elt
+    for index, comprehension in enumerate(generator.generators):
+        yield comprehension.target
+        yield from comprehension.ifs
+        if index:
+            yield comprehension.iter
 
 
 def breaks_at(fid: FunctionId, sites: Iterable[int], targets: dict[tuple[FunctionId, int], list[FunctionId]],
