@@ -372,11 +372,12 @@ class StatementVisitor(ExpressionEvaluator):
         body_mode, else_mode = modes.arm_modes(node.test, self.off_flags)
         with subclass_methods.narrowed(self.instances, test, self.resolve, self.builtin_of):  # `if isinstance(x, Q): x.m()`
             body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None, body_mode)
-        # a break in a loop of one arm makes Dynamo skip the frame on the calls that take that arm:
-        # the other arm is traced on the calls that take it
-        eager_after_body, self._eager_after = self._eager_after, eager_before
+        # a break in a loop or `try` of one arm leaves the rest eager on the calls that take it; an arm of
+        # a mode (training, a flag kept off) does not run in the default mode, where the rest is traced
+        # (tests/test_mode_arm_rest.py): its eager rest is not carried past the `if`.
+        eager_after_body, self._eager_after = self._eager_after if body_mode is None else eager_before, eager_before
         else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked, else_mode)
-        self._eager_after = self._eager_after | eager_after_body
+        self._eager_after = (self._eager_after if else_mode is None else eager_before) | eager_after_body
         statement_forms.merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         if body_leaves != else_leaves and (after := else_mode if body_leaves else body_mode) is not None:
             self._modes.append(after)  # `if not self.training: return x`: the rest runs in training only
