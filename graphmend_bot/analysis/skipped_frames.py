@@ -432,6 +432,9 @@ def unconditional_rows(body: list[ast.stmt]) -> list[tuple[int, int]]:
     and `try` statements, not the arms, loop bodies and handlers."""
     rows: list[tuple[int, int]] = []
     for statement in body:
+        if isinstance(statement, ast.Match):  # its subject; the cases are arms
+            rows.append((statement.lineno, statement.subject.end_lineno or statement.lineno))
+            continue
         inner = getattr(statement, "body", None)
         if not isinstance(inner, list) or not inner or isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                               ast.ClassDef)):
