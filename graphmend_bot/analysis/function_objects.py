@@ -268,7 +268,7 @@ class ObjectTracker(FindingReporter):
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
         if (read or ref.rpartition(">")[2] in skipped_frames.NOT_RESUMED_AFTER) and not self._rare_depth:
-            self._frame_skips.read(len(self.summary.calls) - 1)
+            self._frame_skips.read(len(self.summary.calls) - 1, node, self.lines, self._modes)
         return Kind.of_call(len(self.summary.calls) - 1)
 
     def _unpacked(self, targets: list[ast.expr], value: ast.expr) -> None:

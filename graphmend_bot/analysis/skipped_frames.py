@@ -41,12 +41,14 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable, Container, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import value_class
+from graphmend_bot.analysis.eager_entries import in_an_arm
 from graphmend_bot.analysis.model import Draft
+from graphmend_bot.analysis.modes import modes_named, named
 from graphmend_bot.analysis.module_containers import iterates_container
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -277,7 +279,7 @@ class FrameSkips:
         self._tries: list[_OpenTry] = []  # open try bodies
         self._found: list[tuple[_Condition, Draft]] = []
         self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
-        self._reads: list[int] = []  # property reads so far (getter call sites)
+        self._reads: list[tuple[int, tuple[str, ...]]] = []  # property reads so far (getter call sites), with their modes
 
     def enter_try(self, frame_wide: bool = False, body: list[ast.stmt] | None = None) -> None:
         self._tries.append(_OpenTry(len(self.sites), frame_wide, body or []))
@@ -322,11 +324,17 @@ class FrameSkips:
         if in_loop:
             self._frame_sites.append(index)
 
-    def read(self, index: int) -> None:
+    def read(self, index: int, node: ast.expr | None = None, lines: Sequence[str] = (), modes: Iterable[str] = ()) -> None:
         """A property read, or an operator's or `for`'s or `in`'s dunder: a break in it is on an
         attribute load, a BINARY_OP, a GET_ITER or a CONTAINS_OP, instructions Dynamo cannot
-        resume after, so the rest of the frame runs eagerly wherever the site is."""
-        self._reads.append(index)
+        resume after, so the rest of the frame runs eagerly wherever the site is. Not one in an arm
+        of a conditional expression or after the first operand of `and`/`or` (`s = self.scale if
+        self.verbose else 2`): on the calls that skip it the comprehensions after are traced (measured,
+        tests/test_frame_skipping_reads.py), as eager_entries has the rest. `modes`: the arms' around it."""
+        if node is not None and node.lineno == node.end_lineno and node.lineno <= len(lines):
+            if in_an_arm(lines[node.lineno - 1], node.col_offset):
+                return
+        self._reads.append((index, tuple(modes)))
 
     def draft(self, kind: Kind, in_loop: bool, rare: bool = False, node: ast.AST | None = None) -> None:
         if self._lazy(node):
@@ -341,7 +349,9 @@ class FrameSkips:
     def comprehension(self, draft: Draft) -> None:
         if not self._comprehensions_are_frames:
             return
-        condition = _Condition([*self.sites, *self._reads], self.kind)
+        condition = _Condition([*self.sites, *(index for index, _ in self._reads)], self.kind)
+        if self._reads and not self.sites and not self.kind:  # only reads may skip the frame so far
+            draft = _in_read_modes(draft, {modes for _, modes in self._reads})
         if self._tries:
             self._tries[-1].inside.append(condition)
         self._found.append((condition, draft))
@@ -408,6 +418,19 @@ def breaking_try_bodies(
             if holds(fid, body_kind) or breaks_at(fid, sites, targets, broken):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def _in_read_modes(draft: Draft, read_modes: set[tuple[str, ...]]) -> Draft:
+    """The comprehension's draft naming the modes every read before it is in (`if self.verbose: s = self.scale`):
+    only then does a read's break skip the frame, as the read's own finding says (modes.py)."""
+    if len(read_modes) != 1 or not (modes := next(iter(read_modes))):
+        return draft
+    own = modes_named(draft.message)
+    added = [mode for mode in modes if mode not in own]
+    if not added:
+        return draft
+    bare = draft.message[: draft.message.rfind(" (")] if own else draft.message
+    return replace(draft, message=named(bare, [*own, *added]))
 
 
 def _lazy_parts(generator: ast.GeneratorExp) -> Iterator[ast.AST]:
