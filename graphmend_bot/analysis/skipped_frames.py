@@ -331,9 +331,9 @@ class FrameSkips:
         of a conditional expression or after the first operand of `and`/`or` (`s = self.scale if
         self.verbose else 2`): on the calls that skip it the comprehensions after are traced (measured,
         tests/test_frame_skipping_reads.py), as eager_entries has the rest. `modes`: the arms' around it."""
-        if node is not None and node.lineno == node.end_lineno and node.lineno <= len(lines):
-            if in_an_arm(lines[node.lineno - 1], node.col_offset):
-                return
+        if (node is not None and node.lineno == node.end_lineno and node.lineno <= len(lines)
+                and in_an_arm(lines[node.lineno - 1], node.col_offset)):
+            return
         self._reads.append((index, tuple(modes)))
 
     def draft(self, kind: Kind, in_loop: bool, rare: bool = False, node: ast.AST | None = None) -> None:
