@@ -289,6 +289,19 @@ LOCAL_SAMPLES = {
         with cm:
             x = x * 2
 ''', False),
+    "unpacked_built_before_a_break": ('''
+        cm, n = CM(), 2
+        print("hi")
+        x = x * 3
+        with cm:
+            x = x * n
+''', True),
+    "unpacked_with_no_break": ('''
+        cm, n = CM(), 2
+        x = x * 3
+        with cm:
+            x = x * n
+''', False),
     "break_in_a_ternary_test": ('''
         cm = CM()
         y = 1 if print("hi") else 2

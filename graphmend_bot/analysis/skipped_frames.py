@@ -131,6 +131,17 @@ def unpacked_collections(targets: list[ast.expr], value: ast.expr, builtin: Call
             if isinstance(target, ast.Name) and builds_collection(element, True, builtin)]
 
 
+def unpacked_objects(targets: list[ast.expr], value: ast.expr, built: Callable[[ast.expr], str | None]) -> dict[str, str]:
+    """`cm, other = Section(), Other()`: the names bound to an element a call builds, with what built it
+    (as `cm = Section()` binds one: GM612's local managers, method calls on them)."""
+    if len(targets) != 1 or not isinstance(targets[0], ast.Tuple) or not isinstance(value, (ast.Tuple, ast.List)):
+        return {}
+    if len(targets[0].elts) != len(value.elts) or any(isinstance(e, ast.Starred) for e in value.elts):
+        return {}
+    return {target.id: ref for target, element in zip(targets[0].elts, value.elts, strict=True)
+            if isinstance(target, ast.Name) and (ref := built(element)) is not None}
+
+
 def loop_collections(target: ast.expr, iterable: ast.expr, collections: Container[str]) -> list[str]:
     """`for group in (fresh, ready)`: the loop variable holds each of the local collections listed."""
     if not isinstance(target, ast.Name) or not isinstance(iterable, (ast.Tuple, ast.List)) or not iterable.elts:
