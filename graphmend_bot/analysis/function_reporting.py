@@ -20,6 +20,7 @@ from graphmend_bot.analysis import (
     numpy_values,
     own_frame_managers,
     parameter_guards,
+    resume_points,
     skipped_frames,
     statement_forms,
     subclass_methods,
@@ -126,14 +127,13 @@ class FindingReporter(FunctionState):
         return names if len(names) == len(calls) else []  # every path returns what a known callee builds
 
     def resumed_input(self, node: ast.expr) -> Kind:
-        """When `node`'s value is an input of the frame Dynamo resumes in: a local or a display of
-        locals and constants (`(left, right)`), each bound before a top-level break that came since;
-        the kinds of those breaks (NOT_TENSOR when none, or when `node` computes anything)."""
+        """When `node`'s value is an input of the frame Dynamo resumes in: a local or a display of locals and constants
+        (`(left, right)`), each bound before a top-level break since; those breaks' kinds (NOT_TENSOR: none, or it computes)."""
         names = _resume_names(node)
         if not names:
             return NOT_TENSOR
         since = max(self._bound_before.get(name, 0) for name in names)
-        return Kind.union(self._resume_points[since:])
+        return Kind.union([resume_points.unconditional_kind(*point, self.lines) for point in self._resume_points[since:]])
 
     def report(
         self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None,

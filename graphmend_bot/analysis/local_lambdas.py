@@ -26,7 +26,7 @@ def inlined_call(visitor: CallResolver, call: ast.Call, args: list[Kind], env: E
     func = call.func
     if not isinstance(func, ast.Name) or func.id not in visitor._closures:
         return None
-    lambda_ = _bound_lambda(visitor.node, func.id, call.lineno)
+    lambda_ = _bound_lambda(visitor.node, func.id, call.lineno, visitor.lines)
     if lambda_ is None or id(lambda_) in _INLINING or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
         return None
     params = lambda_.args
@@ -48,11 +48,12 @@ Bindings = dict[str, list[tuple[int, ast.expr | None]]]
 _CACHED: list[tuple[ast.AST, Bindings]] = []
 
 
-def _bound_lambda(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, row: int) -> ast.Lambda | None:
+def _bound_lambda(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, row: int, lines: list[str]) -> ast.Lambda | None:
     """The lambda of the last `name = lambda ...:` of the function's own body before `row`, None when
-    a binding of `name` to anything else comes after it."""
+    a binding of `name` to anything else comes after it. Walked only when its text holds a lambda."""
     if not _CACHED or _CACHED[0][0] is not function:
-        _CACHED[:] = [(function, _bindings(function))]
+        text = lines[function.lineno - 1 : function.end_lineno]
+        _CACHED[:] = [(function, _bindings(function) if any("lambda" in line for line in text) else {})]
     found: ast.Lambda | None = None
     for lineno, value in _CACHED[0][1].get(name, ()):
         if lineno < row:

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.vocabulary.kind import Kind
 
+# A top-level statement whose own expressions made drafts: it, their kinds and the drafts.
+ResumePoint = tuple[ast.stmt, list[Kind], list[Draft]]
 Span = tuple[int, int, int, int]  # first row, first column, last row, end column (1-based characters)
 
 

@@ -290,7 +290,8 @@ class FrameSkips:
         self._tries: list[_OpenTry] = []  # open try bodies
         self._found: list[tuple[_Condition, Draft]] = []
         self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
-        self._reads: list[tuple[int, tuple[str, ...]]] = []  # property reads so far (getter call sites), with their modes
+        # property reads so far (getter call sites), with their modes and their line and column (read)
+        self._reads: list[tuple[int, tuple[str, ...], str, int]] = []
 
     def enter_try(self, frame_wide: bool = False, body: list[ast.stmt] | None = None) -> None:
         self._tries.append(_OpenTry(len(self.sites), frame_wide, body or []))
@@ -342,10 +343,12 @@ class FrameSkips:
         of a conditional expression or after the first operand of `and`/`or` (`s = self.scale if
         self.verbose else 2`): on the calls that skip it the comprehensions after are traced (measured,
         tests/test_frame_skipping_reads.py), as eager_entries has the rest. `modes`: the arms' around it."""
-        if (node is not None and node.lineno == node.end_lineno and node.lineno <= len(lines)
-                and in_an_arm(lines[node.lineno - 1], node.col_offset)):
-            return
-        self._reads.append((index, tuple(modes)))
+        one_line = node is not None and node.lineno == node.end_lineno and node.lineno <= len(lines)
+        line, column = (lines[node.lineno - 1], node.col_offset) if one_line and node is not None else ("", 0)
+        self._reads.append((index, tuple(modes), line, column))  # arms judged when a comprehension asks (rarely)
+
+    def _usual_reads(self) -> list[tuple[int, tuple[str, ...]]]:
+        return [(index, modes) for index, modes, line, column in self._reads if not (line and in_an_arm(line, column))]
 
     def draft(self, kind: Kind, in_loop: bool, rare: bool = False, node: ast.AST | None = None) -> None:
         if self._lazy(node):
@@ -360,9 +363,10 @@ class FrameSkips:
     def comprehension(self, draft: Draft) -> None:
         if not self._comprehensions_are_frames:
             return
-        condition = _Condition([*self.sites, *(index for index, _ in self._reads)], self.kind)
-        if self._reads and not self.sites and not self.kind:  # only reads may skip the frame so far
-            draft = _in_read_modes(draft, {modes for _, modes in self._reads})
+        reads = self._usual_reads()
+        condition = _Condition([*self.sites, *(index for index, _ in reads)], self.kind)
+        if reads and not self.sites and not self.kind:  # only reads may skip the frame so far
+            draft = _in_read_modes(draft, {modes for _, modes in reads})
         if self._tries:
             self._tries[-1].inside.append(condition)
         self._found.append((condition, draft))
