@@ -273,6 +273,42 @@ LOCAL_SAMPLES = {
         with cm:
             x = x * 2
 ''', False),
+    # a break in a conditional expression's arm or after `and` runs on some calls only (resume_points.py);
+    # one in its test runs on every call
+    "break_in_a_ternary_arm_not_taken": ('''
+        cm = CM()
+        y = print("hi") if x.dim() > 5 else None
+        x = x * 3
+        with cm:
+            x = x * 2
+''', False),
+    "break_after_and_not_evaluated": ('''
+        cm = CM()
+        y = x.dim() > 5 and print("hi")
+        x = x * 3
+        with cm:
+            x = x * 2
+''', False),
+    "unpacked_built_before_a_break": ('''
+        cm, n = CM(), 2
+        print("hi")
+        x = x * 3
+        with cm:
+            x = x * n
+''', True),
+    "unpacked_with_no_break": ('''
+        cm, n = CM(), 2
+        x = x * 3
+        with cm:
+            x = x * n
+''', False),
+    "break_in_a_ternary_test": ('''
+        cm = CM()
+        y = 1 if print("hi") else 2
+        x = x * 3
+        with cm:
+            x = x * 2
+''', True),
 }
 LOCAL_MODEL = MANAGER + '''
 

@@ -234,6 +234,12 @@ def _in_an_arm(draft: Draft) -> bool:
     rest of the frame (measured on torch 2.13, tests/test_subclass_methods.py). A statement spanning
     lines is not looked into."""
     line = draft.source_line
+    return in_an_arm(line, len(line[: draft.column - 1].encode("utf-8")))  # the call's column, as ast counts it
+
+
+def in_an_arm(line: str, byte_column: int) -> bool:
+    """Whether what starts at `byte_column` (an ast column) of the one-line statement `line` is in
+    an arm of a conditional expression or an operand of `and`/`or` after the first (_in_an_arm)."""
     text = line.strip()
     if "if" not in text and " and " not in text and " or " not in text:
         return False
@@ -241,8 +247,7 @@ def _in_an_arm(draft: Draft) -> bool:
         statement = ast.parse(text)
     except SyntaxError:
         return False
-    indent = len(line) - len(line.lstrip())
-    column = len(line[indent : draft.column - 1].encode("utf-8"))  # the call's, as ast counts it
+    column = byte_column - (len(line) - len(line.lstrip()))
     arms: list[ast.expr] = []
     for node in ast.walk(statement):
         if isinstance(node, ast.IfExp):

@@ -24,6 +24,7 @@ from graphmend_bot.analysis.function_aliases import method_refs
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
+from graphmend_bot.analysis.local_lambdas import inlined_call
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -76,6 +77,8 @@ class CallResolver(SortChecker):
             known = self._known_call(node, chained, args)
             if known is not None:
                 return known
+        if isinstance(func, ast.Name) and func.id in self._closures and (inlined := inlined_call(self, node, args, env)) is not None:
+            return inlined  # `f = lambda t: ...` then `f(x)`: its body runs here
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env)
             kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
@@ -350,7 +353,7 @@ class CallResolver(SortChecker):
                 check_view_call(self, node, self._dict_view_calls[id(node)])
         index = len(self.summary.calls) - 1  # the site just recorded
         if self._loop_depth or self._try_depth:
-            self._frame_skips.site(index, self._loop_depth > 0)
+            self._frame_skips.site(index, self._loop_depth > 0, node)
         if (self._loop_depth or (self._try_depth and self._frame_skips.ends_frame(node))) and not self._rare_depth:
             self.summary.loop_sites.append(index)
         if sources := str_enums.argument_sources(node, args, kwargs):

@@ -268,7 +268,7 @@ class ObjectTracker(FindingReporter):
             for check_call in C.DEPENDENCY_CALLS:
                 check_call(self, node)
         if (read or ref.rpartition(">")[2] in skipped_frames.NOT_RESUMED_AFTER) and not self._rare_depth:
-            self._frame_skips.read(len(self.summary.calls) - 1)
+            self._frame_skips.read(len(self.summary.calls) - 1, node, self.lines, self._modes)
         return Kind.of_call(len(self.summary.calls) - 1)
 
     def _unpacked(self, targets: list[ast.expr], value: ast.expr) -> None:
@@ -277,6 +277,7 @@ class ObjectTracker(FindingReporter):
             self._unpacked_call(targets[0], value)
         elif isinstance(value, (ast.Tuple, ast.List)):
             self._collections.update(skipped_frames.unpacked_collections(targets, value, self.builtin_of))
+            self.instances.update(skipped_frames.unpacked_objects(targets, value, self.constructor_of))  # `cm, other = A(), B()`
 
     def _unpacked_call(self, target: ast.Tuple, value: ast.Call) -> None:
         """`packed, unpack_one = pack_one(x)`: calling a name bound to an element of what a call
@@ -289,9 +290,8 @@ class ObjectTracker(FindingReporter):
                 self.unpacked[element.id] = f"element:{index}>{ref}"
 
     def constructor_of(self, value: ast.expr) -> str | None:
-        """What built the value a local is bound to (`_constructor_ref`); `t.as_subclass(Cls)` builds
-        a `Cls`, a tensor subclass: a method of it that breaks is GB0092 at the call, as on any
-        object built in traced code (measured: benchmarks/spellings/rf_reconstruction.py)."""
+        """What built the value a local is bound to (`_constructor_ref`); `t.as_subclass(Cls)` builds a `Cls`, a tensor subclass: a
+        method of it that breaks is GB0092 at the call, as on any object built in traced code (benchmarks/spellings/rf_reconstruction.py)."""
         if not isinstance(value, ast.Call):
             return None
         func = value.func

@@ -20,6 +20,7 @@ from graphmend_bot.analysis import (
     numpy_values,
     own_frame_managers,
     parameter_guards,
+    resume_points,
     skipped_frames,
     statement_forms,
     subclass_methods,
@@ -126,14 +127,13 @@ class FindingReporter(FunctionState):
         return names if len(names) == len(calls) else []  # every path returns what a known callee builds
 
     def resumed_input(self, node: ast.expr) -> Kind:
-        """When `node`'s value is an input of the frame Dynamo resumes in: a local or a display of
-        locals and constants (`(left, right)`), each bound before a top-level break that came since;
-        the kinds of those breaks (NOT_TENSOR when none, or when `node` computes anything)."""
+        """When `node`'s value is an input of the frame Dynamo resumes in: a local or a display of locals and constants
+        (`(left, right)`), each bound before a top-level break since; those breaks' kinds (NOT_TENSOR: none, or it computes)."""
         names = _resume_names(node)
         if not names:
             return NOT_TENSOR
         since = max(self._bound_before.get(name, 0) for name in names)
-        return Kind.union(self._resume_points[since:])
+        return Kind.union([resume_points.unconditional_kind(*point, self.lines) for point in self._resume_points[since:]])
 
     def report(
         self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None,
@@ -153,7 +153,7 @@ class FindingReporter(FunctionState):
         if not self._rare_depth:
             self._usual_draft_kinds.append(deps.without_flags())
         if self._loop_depth or self._try_depth or draft.gb_id == "GB0142":  # nor after a `with` it cannot enter
-            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0, self._rare_depth > 0)
+            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0, self._rare_depth > 0, node)
 
     def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None,
                by_extent: bool = False, own_frame: bool = False) -> Draft | None:

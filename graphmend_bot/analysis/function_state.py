@@ -33,6 +33,7 @@ from graphmend_bot.analysis import (
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.mode_values import Modes, ModeValues
 from graphmend_bot.analysis.model import FunctionSummary
+from graphmend_bot.analysis.resume_points import ResumePoint
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 Env = dict[str, Kind]
@@ -171,9 +172,8 @@ class FunctionState:
         self.scalar_returns: set[int] | None = set()  # FunctionSummary.scalar_returns, the same for 0-d tensors
         self.returned_functions: set[str] = set()
         self.returned_element_functions: set[tuple[int, str]] = set()
-        # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)`
-        # (it cannot resume inside that context manager) and after a break inside a loop body
-        # (graph breaks in loops make it skip the frame). Later drafts carry it as suppressed_if.
+        # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)` (it cannot resume inside
+        # it), after a break in a loop body (it skips the frame) or a `try` body. Later drafts carry it as suppressed_if.
         self._eager_after: Kind = NOT_TENSOR
         self._loop_depth = 0
         self._reported: set[tuple[str, int, int] | tuple[str, int, int, int, int]] = set()
@@ -231,7 +231,7 @@ class FunctionState:
         # statement so far breaks (its own expressions, not its arms), in order, and per local how many
         # of them came before its last binding. A local bound before a break is an input of the frame
         # Dynamo resumes in (resumed_input).
-        self._resume_points: list[Kind] = []
+        self._resume_points: list[ResumePoint] = []
         self._bound_before: dict[str, int] = {}
         self._with_depth = 0
         self._resumable_entry: tuple[Resumable, tuple[int, ...]] = (Resumable(NOT_TENSOR, 0, NOT_TENSOR), ())
@@ -364,8 +364,8 @@ class FunctionState:
     def _resume_point(self, node: ast.stmt, drafts_before: int) -> None:
         """A top-level statement whose own expressions made drafts breaks there on every call that
         reaches it when their kinds hold: what is bound so far is an input of the frame after it."""
-        if id(node) in self._top_level and len(self._usual_draft_kinds) > drafts_before:
-            self._resume_points.append(Kind.union(self._usual_draft_kinds[drafts_before:]))
+        if id(node) in self._top_level and (new := len(self._usual_draft_kinds) - drafts_before) > 0:  # arms judged when asked
+            self._resume_points.append((node, self._usual_draft_kinds[drafts_before:], self.summary.drafts[-new:]))
 
     @contextmanager
     def _resumes_after(self, node: ast.stmt) -> Iterator[None]:

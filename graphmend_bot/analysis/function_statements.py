@@ -1,5 +1,4 @@
-"""Statements: assignments and bindings, branches, loops, `with`, `try`, `return`, `assert`.
-
+"""Statements: assignments and bindings, branches, loops, `with`, `try`, `return`, `assert` (`match`: match_statements.py).
 Branch arms run on copies of the environment that are merged afterwards (an arm that always
 leaves is dropped); loop bodies run twice so values that flow around the loop are seen.
 """
@@ -13,6 +12,7 @@ from typing import cast
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import (
     manager_bodies,
+    match_statements,
     modes,
     narrowing,
     numpy_values,
@@ -98,6 +98,8 @@ class StatementVisitor(ExpressionEvaluator):
             return leaves
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             self._try(cast(ast.Try, node), env)  # TryStar has the same fields
+        elif isinstance(node, ast.Match):
+            return match_statements.walk(self, node, env)  # cases as `if`/`elif` arms
         elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             self._definition(node, env)
         elif isinstance(node, ast.Return):
@@ -372,11 +374,11 @@ class StatementVisitor(ExpressionEvaluator):
         body_mode, else_mode = modes.arm_modes(node.test, self.off_flags)
         with subclass_methods.narrowed(self.instances, test, self.resolve, self.builtin_of):  # `if isinstance(x, Q): x.m()`
             body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None, body_mode)
-        # a break in a loop of one arm makes Dynamo skip the frame on the calls that take that arm:
-        # the other arm is traced on the calls that take it
-        eager_after_body, self._eager_after = self._eager_after, eager_before
+        # a break in a loop or `try` of one arm leaves the rest eager on the calls taking it; a mode's arm does not
+        # run in the default mode, where the rest is traced (tests/test_mode_arm_rest.py): not carried past the `if`
+        eager_after_body, self._eager_after = self._eager_after if body_mode is None else eager_before, eager_before
         else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked, else_mode)
-        self._eager_after = self._eager_after | eager_after_body
+        self._eager_after = (self._eager_after if else_mode is None else eager_before) | eager_after_body
         statement_forms.merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
         if body_leaves != else_leaves and (after := else_mode if body_leaves else body_mode) is not None:
             self._modes.append(after)  # `if not self.training: return x`: the rest runs in training only
@@ -384,9 +386,8 @@ class StatementVisitor(ExpressionEvaluator):
 
     def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None,
                     mode: str | None = None) -> bool:
-        """Run an arm; `checked` is the kind of a name `isinstance(name, torch.Tensor)` proves a
-        tensor there: methods called on it are tensors exactly when it is, not always. `mode`:
-        the mode the arm runs in (modes.py), which its findings' messages name."""
+        """Run an arm; `checked`: the kind of a name `isinstance(name, torch.Tensor)` proves a tensor there
+        (methods called on it are tensors exactly when it is). `mode`: the arm's (modes.py), its findings name."""
         self._rare_depth += rare
         if checked is not None:
             self._checked_tensors.append(checked)

@@ -41,12 +41,14 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable, Container, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import value_class
+from graphmend_bot.analysis.eager_entries import in_an_arm
 from graphmend_bot.analysis.model import Draft
+from graphmend_bot.analysis.modes import modes_named, named
 from graphmend_bot.analysis.module_containers import iterates_container
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -129,6 +131,17 @@ def unpacked_collections(targets: list[ast.expr], value: ast.expr, builtin: Call
             if isinstance(target, ast.Name) and builds_collection(element, True, builtin)]
 
 
+def unpacked_objects(targets: list[ast.expr], value: ast.expr, built: Callable[[ast.expr], str | None]) -> dict[str, str]:
+    """`cm, other = Section(), Other()`: the names bound to an element a call builds, with what built it
+    (as `cm = Section()` binds one: GM612's local managers, method calls on them)."""
+    if len(targets) != 1 or not isinstance(targets[0], ast.Tuple) or not isinstance(value, (ast.Tuple, ast.List)):
+        return {}
+    if len(targets[0].elts) != len(value.elts) or any(isinstance(e, ast.Starred) for e in value.elts):
+        return {}
+    return {target.id: ref for target, element in zip(targets[0].elts, value.elts, strict=True)
+            if isinstance(target, ast.Name) and (ref := built(element)) is not None}
+
+
 def loop_collections(target: ast.expr, iterable: ast.expr, collections: Container[str]) -> list[str]:
     """`for group in (fresh, ready)`: the loop variable holds each of the local collections listed."""
     if not isinstance(target, ast.Name) or not isinstance(iterable, (ast.Tuple, ast.List)) or not iterable.elts:
@@ -201,7 +214,7 @@ class _OpenTry:
     """A `try` body being walked: where its call sites start, the kinds of its drafts, the
     comprehensions in it, and the findings at its `try` line (GM661)."""
 
-    __slots__ = ("_armed", "body", "drafts", "frame_wide", "inside", "kind", "start", "unconditional")
+    __slots__ = ("_armed", "_lazy", "body", "drafts", "frame_wide", "inside", "kind", "start", "unconditional")
 
     def __init__(self, start: int, frame_wide: bool, body: list[ast.stmt]) -> None:
         self.start = start
@@ -210,19 +223,51 @@ class _OpenTry:
         # the rows of the body that run whenever it does, as a set: asked at every call site in it
         self.unconditional = frozenset(row for first, last in unconditional_rows(body) for row in range(first, last + 1))
         self._armed: frozenset[int] | None = None
+        self._lazy: frozenset[int] = frozenset()
         self.kind: Kind = NOT_TENSOR
         self.inside: list[_Condition] = []
         self.drafts: list[tuple[Draft, tuple[int, ...]]] = []
 
     def armed(self) -> frozenset[int]:
         """The ids of the nodes in the arms of the body's conditional expressions and in the
-        operands of `and`/`or` after the first: run on some calls only. Walked on first asking."""
+        operands of `and`/`or` after the first: run on some calls only; and those of `lazy`.
+        Walked on first asking."""
         if self._armed is None:
-            arms = [arm for statement in self.body for node in ast.walk(statement)
-                    for arm in ((node.body, node.orelse) if isinstance(node, ast.IfExp)
-                                else node.values[1:] if isinstance(node, ast.BoolOp) else ())]
-            self._armed = frozenset(id(inner) for arm in arms for inner in ast.walk(arm))
+            arms: list[ast.AST] = []
+            consumed: set[int] = set()
+            generators: list[ast.GeneratorExp] = []
+            named: dict[str, list[ast.GeneratorExp]] = {}  # `g = (...)`: consumed if the body reads `g`
+            loaded: set[str] = set()
+            for statement in self.body:
+                for node in ast.walk(statement):
+                    if isinstance(node, ast.IfExp):
+                        arms += (node.body, node.orelse)
+                    elif isinstance(node, ast.BoolOp):
+                        arms += node.values[1:]
+                    elif isinstance(node, ast.GeneratorExp):
+                        generators.append(node)
+                    elif isinstance(node, ast.Call):
+                        consumed.update(id(arg.value if isinstance(arg, ast.Starred) else arg) for arg in node.args)
+                        consumed.update(id(keyword.value) for keyword in node.keywords)
+                    elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                        loaded.add(node.id)
+                    elif isinstance(node, ast.Return) and node.value is not None:
+                        consumed.add(id(node.value))  # returned from the frame: Dynamo breaks there (measured)
+                    elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.GeneratorExp)
+                          and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+                        named.setdefault(node.targets[0].id, []).append(node.value)
+            consumed.update(id(generator) for name in loaded & named.keys() for generator in named[name])
+            self._lazy = frozenset(id(inner) for generator in generators if id(generator) not in consumed
+                                   for part in _lazy_parts(generator) for inner in ast.walk(part))
+            self._armed = frozenset(id(inner) for arm in arms for inner in ast.walk(arm)) | self._lazy
         return self._armed
+
+    def lazy(self, node: ast.AST) -> bool:
+        """Whether `node` is in a generator expression of the body that no call consumes where it
+        is built (`g = (f(y) for y in ys)`): its body runs when something iterates it, not here
+        (measured on torch 2.13: a print there breaks neither the `try` nor its rest)."""
+        self.armed()
+        return id(node) in self._lazy
 
 
 class FrameSkips:
@@ -245,7 +290,8 @@ class FrameSkips:
         self._tries: list[_OpenTry] = []  # open try bodies
         self._found: list[tuple[_Condition, Draft]] = []
         self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
-        self._reads: list[int] = []  # property reads so far (getter call sites)
+        # property reads so far (getter call sites), with their modes and their line and column (read)
+        self._reads: list[tuple[int, tuple[str, ...], str, int]] = []
 
     def enter_try(self, frame_wide: bool = False, body: list[ast.stmt] | None = None) -> None:
         self._tries.append(_OpenTry(len(self.sites), frame_wide, body or []))
@@ -279,18 +325,34 @@ class FrameSkips:
         if self._tries:
             self._tries[-1].inside.extend(closed.inside)
 
-    def site(self, index: int, in_loop: bool) -> None:
+    def _lazy(self, node: ast.AST | None) -> bool:
+        """A node of a generator expression the innermost open `try` body builds and does not consume."""
+        return node is not None and bool(self._tries) and self._tries[-1].lazy(node)
+
+    def site(self, index: int, in_loop: bool, node: ast.AST | None = None) -> None:
+        if self._lazy(node):
+            return
         self.sites.append(index)
         if in_loop:
             self._frame_sites.append(index)
 
-    def read(self, index: int) -> None:
+    def read(self, index: int, node: ast.expr | None = None, lines: Sequence[str] = (), modes: Iterable[str] = ()) -> None:
         """A property read, or an operator's or `for`'s or `in`'s dunder: a break in it is on an
         attribute load, a BINARY_OP, a GET_ITER or a CONTAINS_OP, instructions Dynamo cannot
-        resume after, so the rest of the frame runs eagerly wherever the site is."""
-        self._reads.append(index)
+        resume after, so the rest of the frame runs eagerly wherever the site is. Not one in an arm
+        of a conditional expression or after the first operand of `and`/`or` (`s = self.scale if
+        self.verbose else 2`): on the calls that skip it the comprehensions after are traced (measured,
+        tests/test_frame_skipping_reads.py), as eager_entries has the rest. `modes`: the arms' around it."""
+        one_line = node is not None and node.lineno == node.end_lineno and node.lineno <= len(lines)
+        line, column = (lines[node.lineno - 1], node.col_offset) if one_line and node is not None else ("", 0)
+        self._reads.append((index, tuple(modes), line, column))  # arms judged when a comprehension asks (rarely)
 
-    def draft(self, kind: Kind, in_loop: bool, rare: bool = False) -> None:
+    def _usual_reads(self) -> list[tuple[int, tuple[str, ...]]]:
+        return [(index, modes) for index, modes, line, column in self._reads if not (line and in_an_arm(line, column))]
+
+    def draft(self, kind: Kind, in_loop: bool, rare: bool = False, node: ast.AST | None = None) -> None:
+        if self._lazy(node):
+            return
         self.kind = self.kind | kind
         if not rare:  # a break on an error or misconfiguration branch leaves the usual calls traced
             for open_try in self._tries:
@@ -301,7 +363,10 @@ class FrameSkips:
     def comprehension(self, draft: Draft) -> None:
         if not self._comprehensions_are_frames:
             return
-        condition = _Condition([*self.sites, *self._reads], self.kind)
+        reads = self._usual_reads()
+        condition = _Condition([*self.sites, *(index for index, _ in reads)], self.kind)
+        if reads and not self.sites and not self.kind:  # only reads may skip the frame so far
+            draft = _in_read_modes(draft, {modes for _, modes in reads})
         if self._tries:
             self._tries[-1].inside.append(condition)
         self._found.append((condition, draft))
@@ -370,6 +435,29 @@ def breaking_try_bodies(
     return found
 
 
+def _in_read_modes(draft: Draft, read_modes: set[tuple[str, ...]]) -> Draft:
+    """The comprehension's draft naming the modes every read before it is in (`if self.verbose: s = self.scale`):
+    only then does a read's break skip the frame, as the read's own finding says (modes.py)."""
+    if len(read_modes) != 1 or not (modes := next(iter(read_modes))):
+        return draft
+    own = modes_named(draft.message)
+    added = [mode for mode in modes if mode not in own]
+    if not added:
+        return draft
+    bare = draft.message[: draft.message.rfind(" (")] if own else draft.message
+    return replace(draft, message=named(bare, [*own, *added]))
+
+
+def _lazy_parts(generator: ast.GeneratorExp) -> Iterator[ast.AST]:
+    """What a generator expression runs when iterated: all but its first iterable, evaluated where built."""
+    yield generator.elt
+    for index, comprehension in enumerate(generator.generators):
+        yield comprehension.target
+        yield from comprehension.ifs
+        if index:
+            yield comprehension.iter
+
+
 def breaks_at(fid: FunctionId, sites: Iterable[int], targets: dict[tuple[FunctionId, int], list[FunctionId]],
               breaking: Container[FunctionId]) -> bool:
     """Whether one of the call sites of `fid` runs a function that breaks."""
@@ -382,6 +470,9 @@ def unconditional_rows(body: list[ast.stmt]) -> list[tuple[int, int]]:
     and `try` statements, not the arms, loop bodies and handlers."""
     rows: list[tuple[int, int]] = []
     for statement in body:
+        if isinstance(statement, ast.Match):  # its subject; the cases are arms
+            rows.append((statement.lineno, statement.subject.end_lineno or statement.lineno))
+            continue
         inner = getattr(statement, "body", None)
         if not isinstance(inner, list) or not inner or isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                               ast.ClassDef)):

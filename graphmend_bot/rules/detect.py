@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # Where Python converts a value to a bool: `if`/`elif`, a comprehension filter, a ternary, `not`,
 # the left operands of `and`/`or`, a `while` test, an `if <cond>: raise` validation guard, and an
 # operand of an `if` or ternary test evaluated before the compile guard that decides it.
-Conversion = Literal["if", "filter", "ternary", "not", "and", "or", "while", "guard", "before-guard"]
+Conversion = Literal["if", "filter", "case", "ternary", "not", "and", "or", "while", "guard", "before-guard"]
 
 
 class Checker(Protocol):

@@ -8,6 +8,8 @@ from graphmend_bot.rules.rule import BRANCH_WHY, Rule
 
 # An operand of the condition evaluated before the compile guard that decides it (analysis/function_expressions.py).
 BEFORE_GUARD_MESSAGE = "Condition reads tensor values before the compile guard that decides it"
+# `case 0:` on a tensor subject: the pattern is `subject == 0` (analysis/match_statements.py).
+CASE_MESSAGE = "`case` value pattern compares a tensor subject's values"
 
 RULE = Rule(
     code="GM101",
@@ -16,8 +18,9 @@ RULE = Rule(
     gb_id="GB0170",
     python_bool_gb_id="GB0033",
     summary=(
-        "Flags an `if`/`elif` (or comprehension filter) whose condition depends on a tensor's values,"
-        " such as `x.sum() > 0` or `torch.isnan(x).any()`."
+        "Flags an `if`/`elif` (or comprehension filter, or `match` case guard) whose condition depends on a"
+        " tensor's values, such as `x.sum() > 0` or `torch.isnan(x).any()`, and a `case` value pattern"
+        " (`case 0:`) matched against a tensor."
     ),
     why=BRANCH_WHY,
     example="""
@@ -78,12 +81,16 @@ def forward(self, x):
             "if": conversion("`if` condition depends on tensor values"),
             "filter": conversion("Comprehension filter depends on tensor values"),
             "before-guard": conversion(BEFORE_GUARD_MESSAGE),
+            "case": conversion(CASE_MESSAGE),
         }
     ),
     advice_cases=(AdviceCase(lambda finding: finding.message.startswith(BEFORE_GUARD_MESSAGE), (
         "`and`/`or` evaluate left to right, so `{code}` runs under compile before the guard can stop it: "
         "move the compile guard before `{code}` in the condition, so that it runs only eagerly"
-    )),),
+    )), AdviceCase(lambda finding: finding.message.startswith(CASE_MESSAGE), (
+        "Match a Python value (a flag, a size) instead, or select the values with "
+        "`torch.where(subject == {code}, <then>, <else>)` when the cases' arms are cheap tensors"
+    ))),
     advice=(
         "Select the values with `torch.where({code}, <then>, <else>)` when both arms are cheap tensors, "
         "or `torch.cond` when they call modules"

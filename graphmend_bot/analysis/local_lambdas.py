@@ -1,0 +1,81 @@
+"""A call of a local bound to a lambda (`f = lambda t: t.sum().item()` then `f(x)`): its body is
+evaluated where it is called, with the arguments' kinds bound to its parameters.
+
+Measured on torch 2.13 (tests/test_local_lambdas.py): Dynamo inlines the lambda and breaks on its
+body's line, as for a nested `def` (which the analyzer summarises as a function of its own; a
+lambda is none). The body sees the enclosing function's locals as they are at the call.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.function_calls import CallResolver
+    from graphmend_bot.analysis.function_state import Env
+
+_INLINING: set[int] = set()  # lambdas being evaluated: `f = lambda n: f(n - 1)` stops at once
+
+
+def inlined_call(visitor: CallResolver, call: ast.Call, args: list[Kind], env: Env) -> Kind | None:
+    """The kind the lambda a called local holds returns, its body's breaks reported; None when the
+    local holds no lambda bound in this function before the call (the usual call handling then)."""
+    func = call.func
+    if not isinstance(func, ast.Name) or func.id not in visitor._closures:
+        return None
+    lambda_ = _bound_lambda(visitor.node, func.id, call.lineno, visitor.lines)
+    if lambda_ is None or id(lambda_) in _INLINING or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    params = lambda_.args
+    if params.vararg is not None or params.kwarg is not None or params.kwonlyargs:
+        return None
+    inner = dict(env)
+    for index, param in enumerate([*params.posonlyargs, *params.args]):
+        inner[param.arg] = args[index] if index < len(args) else NOT_TENSOR
+    _INLINING.add(id(lambda_))
+    try:
+        return visitor.expr(lambda_.body, inner)
+    finally:
+        _INLINING.discard(id(lambda_))
+
+
+Bindings = dict[str, list[tuple[int, ast.expr | None]]]
+# The bindings of the function last asked (one walk per function, not per call: calls of nested
+# defs ask too); the function is kept so that its id is not reused while it is cached.
+_CACHED: list[tuple[ast.AST, Bindings]] = []
+
+
+def _bound_lambda(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, row: int, lines: list[str]) -> ast.Lambda | None:
+    """The lambda of the last `name = lambda ...:` of the function's own body before `row`, None when
+    a binding of `name` to anything else comes after it. Walked only when its text holds a lambda."""
+    if not _CACHED or _CACHED[0][0] is not function:
+        text = lines[function.lineno - 1 : function.end_lineno]
+        _CACHED[:] = [(function, _bindings(function) if any("lambda" in line for line in text) else {})]
+    found: ast.Lambda | None = None
+    for lineno, value in _CACHED[0][1].get(name, ()):
+        if lineno < row:
+            found = value if isinstance(value, ast.Lambda) else None
+    return found
+
+
+def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Bindings:
+    """Per name the function's own body binds: (row, the value of `name = value`, else None), by row."""
+    pending: list[ast.AST] = list(function.body)
+    bindings: Bindings = {}
+    assigned: set[int] = set()  # the targets of `name = value`, met again as stores below
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bindings.setdefault(node.targets[0].id, []).append((node.lineno, node.value))
+            assigned.add(id(node.targets[0]))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in assigned:
+            bindings.setdefault(node.id, []).append((node.lineno, None))
+        pending.extend(ast.iter_child_nodes(node))
+    for rows in bindings.values():
+        rows.sort(key=lambda binding: binding[0])
+    return bindings

@@ -1,0 +1,41 @@
+"""A local bound to a lambda and called (`f = lambda t: t.sum().item()` then `f(x)`): Dynamo inlines
+it and breaks on the lambda's line, or in a function it calls (measured on torch 2.13). The analyzer
+evaluates the body at the call (analysis/local_lambdas.py); main never looked into a lambda. Near
+misses: a lambda never called, one rebound to a lambda that traces before the call, one given Python
+values or computing only tensor arithmetic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sample_modules import dynamo_breaks, graphmend_findings
+
+CASES = {
+    "item_in_the_body": "f = lambda t: t.sum().item()\n        n = f(x)",
+    "branch_on_tensor_values": "f = lambda t: t + 1 if t.sum() > 0 else t\n        x = f(x)",
+    "breaking_callee": "f = lambda t: self.helper(t)\n        x = f(x)",
+    # near misses
+    "python_values": "f = lambda n: n + 1\n        m = f(2)\n        x = x * m",
+    "never_called": "f = lambda t: t.sum().item()\n        x = x + 1",
+    "rebound_before_the_call": "f = lambda t: t.sum().item()\n        f = lambda t: t + 1\n        x = f(x)",
+    "tensor_arithmetic": "f = lambda t, k: t * k\n        x = f(x, 2)",
+}
+BREAKING = {"item_in_the_body", "branch_on_tensor_values", "breaking_callee"}
+
+
+def _source(body: str) -> str:
+    return (
+        "import torch\n\n\nclass Model(torch.nn.Module):\n"
+        "    def helper(self, t):\n        print('hi')\n        return t\n\n"
+        f"    def forward(self, x):\n        x = x * 2\n        x = x + 1\n        {body}\n        return x - 1\n"
+    )
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_called_lambda(case: str, tmp_path: Path) -> None:
+    source = _source(CASES[case])
+    truth = dynamo_breaks(source, tmp_path)
+    found = {(line, gb_id) for line, _, gb_id in graphmend_findings(source, tmp_path)}
+    assert found == truth
+    assert bool(truth) == (case in BREAKING)
