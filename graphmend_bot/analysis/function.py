@@ -50,6 +50,7 @@ class FunctionAnalyzer(StatementVisitor):
         hinted_params: list[str] = []
         member_defaults: list[tuple[str, str]] = []
         classes: list[tuple[str, str]] = []  # (parameter, the one class its annotation names)
+        tree_class = self.guard_helpers.tree_class if self.guard_helpers is not None else None
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:
@@ -80,7 +81,7 @@ class FunctionAnalyzer(StatementVisitor):
                 env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (named := subclass_methods.annotated_class(arg.annotation, self.resolve)) is not None:
                 classes.append((arg.arg, named))
-            if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
+            if (annotated := value_class.class_annotation(arg.annotation, self.resolve, tree_class)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
         # `xs (list of Tensor)` in the docstring: a collection, as `xs: list[Tensor]` is
         self._sized_params.update(
