@@ -86,13 +86,21 @@ def dict_view_calls(
     if not view and not container:
         return
     filters = [condition for generator in node.generators for condition in generator.ifs]
-    if filters and (not container or any(_type_test(condition) for condition in filters)):
+    if filters and (not container or any(type_test(condition) for condition in filters)):
         return
+    for call in element_calls(node):
+        yield id(call), node
+
+
+def element_calls(node: Comprehension | ast.GeneratorExp) -> Iterator[ast.Call]:
+    """The calls a comprehension's element makes whenever it is built: not in a branch of a
+    conditional expression, after the first operand of `and`/`or`, nor in a nested lambda or
+    comprehension."""
     stack: list[ast.expr] = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
     while stack:
         expr = stack.pop()
         if isinstance(expr, ast.Call):
-            yield id(expr), node
+            yield expr
         if isinstance(expr, ast.IfExp):
             stack.append(expr.test)
         elif isinstance(expr, ast.BoolOp):
@@ -101,7 +109,7 @@ def dict_view_calls(
             stack.extend(child for child in ast.iter_child_nodes(expr) if isinstance(child, ast.expr))
 
 
-def _type_test(condition: ast.expr) -> bool:
+def type_test(condition: ast.expr) -> bool:
     """A filter that selects elements by their type (`isinstance(layer, Block)`, `hasattr(...)`)."""
     return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _TYPE_TESTS
                for node in ast.walk(condition))
