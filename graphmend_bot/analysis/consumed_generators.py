@@ -29,7 +29,7 @@ _REDUCE = "functools.reduce"
 
 def consumed(call: ast.Call, builtin: Resolve, resolve: Resolve) -> ast.GeneratorExp | None:
     """The generator expression `call` hands a consuming builtin: `sum(f(v) for v in vs)`,
-    `functools.reduce(op, (f(v) for v in vs))`."""
+    `functools.reduce(op, (f(v) for v in vs))` (asked when the first or last argument is one)."""
     func = call.func
     if isinstance(func, ast.Name) and (name := builtin(func)) in _CONSUMERS:
         position = _CONSUMERS[name]

@@ -46,8 +46,8 @@ class CallResolver(SortChecker):
         kwarg = self.node.args.kwarg if self.dependency_calls else None
         if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg, self.builtin_of):
             self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
-        if _has_generator_argument(node):  # `sum(f(v) for v in vs)`: its element calls (consumed_generators.py)
-            self._dict_view_calls.update(element_call_sites(node, self.builtin_of, self.resolve))
+        if node.args and (type(node.args[0]) is ast.GeneratorExp or type(node.args[-1]) is ast.GeneratorExp):
+            self._dict_view_calls.update(element_call_sites(node, self.builtin_of, self.resolve))  # sum(f(v) for v in vs)
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         if node.keywords:

@@ -102,8 +102,10 @@ def class_annotation(annotation: ast.expr | None, resolve: Resolve,
     leaf = name.rsplit(".", 1)[-1]
     if not leaf[:1].isupper() or leaf in _NOT_CLASSES:
         return None
+    if leaf.endswith("Tensor") and (tree_class is None or name.startswith(_NOT_CLASS_PREFIXES)):
+        return None  # `torch.FloatTensor`, unresolved: most annotations of model code
     qualified = resolve(annotation) or name
-    if leaf.endswith("Tensor") and (tree_class is None or not tree_class(qualified)):
+    if leaf.endswith("Tensor") and not (tree_class and tree_class(qualified)):
         return None
     return None if qualified.startswith(_NOT_CLASS_PREFIXES) else qualified
 
