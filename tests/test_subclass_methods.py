@@ -123,3 +123,64 @@ def test_call_in_an_arm_not_taken_leaves_the_rest_traced(converted: str, tmp_pat
     after = _line(source, 'print("later")')
     assert (after, "GB0059") in dynamo_breaks(source, tmp_path)
     assert (after, "GM401", "GB0059") in graphmend_findings(source, tmp_path)
+
+
+# The same classes under a name ending in `Tensor` (pypose's LieTensor): an annotation naming a class
+# the tree defines signs the receiver, where the suffix alone reads as torch's own tensor types.
+TREE_TENSOR = CLASSES.replace("Lie", "LieTensor")
+
+
+def _tree_tensor_sample(helper: str, forward: str) -> str:
+    return TREE_TENSOR + f"\n\n{helper}\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return {forward}\n"
+
+
+@pytest.mark.parametrize("annotation", ["LieTensor", "'LieTensor'", "Optional[LieTensor]"])
+def test_annotation_naming_a_tree_class_ending_in_tensor(annotation: str, tmp_path: Path) -> None:
+    helper = f"from typing import Optional\n\n\ndef unwrap(y: {annotation}):\n    return y.tensor()\n"
+    source = _tree_tensor_sample(helper, "unwrap(P) + x")
+    breaks = _agree(source, tmp_path)
+    assert (_line(source, "return y.tensor()"), "GB0092") in breaks
+
+
+@pytest.mark.parametrize("call", ["y.traced()", "y.plain"])
+def test_tree_tensor_near_misses_break_only_inside(call: str, tmp_path: Path) -> None:
+    source = _tree_tensor_sample(f"def use(y: LieTensor):\n    return {call}\n", "use(P) + x")
+    breaks = _agree(source, tmp_path)
+    assert not any(line == _line(source, f"return {call}") for line, _ in breaks)
+
+
+def test_forward_annotated_with_the_subclass_passes_it_to_an_annotated_helper(tmp_path: Path) -> None:
+    """`forward(self, x: LieTensor)` handing `x` to `unwrap(y: LieTensor)`: the call in the helper
+    breaks as it does on a module-level instance."""
+    helper = (
+        "def unwrap(y: LieTensor):\n    return y.tensor()\n\n\n"
+        "class Inner(torch.nn.Module):\n    def forward(self, x: LieTensor):\n        return unwrap(x) + 1\n"
+    )
+    source = TREE_TENSOR + f"\n\n{helper}\n\nclass Model(torch.nn.Module):\n" + (
+        "    def __init__(self):\n        super().__init__()\n        self.inner = Inner()\n\n"
+        "    def forward(self, x):\n        return self.inner(x.as_subclass(LieTensor))\n")
+    breaks = _agree(source, tmp_path)
+    assert (_line(source, "return y.tensor()"), "GB0092") in breaks
+
+
+def test_only_the_tree_s_classes_ending_in_tensor_are_read() -> None:
+    """Another package's `*Tensor` (torch_sparse's SparseTensor, no tensor subclass) stays unread,
+    as torch's own; a class of the module or one imported from its package is read."""
+    import ast
+
+    from graphmend_bot.analysis.guards import GuardHelpers
+    from graphmend_bot.analysis.value_class import class_annotation
+
+    helpers = GuardHelpers("pkg/mod.py", "pkg.mod", False, {}, lambda node: None, frozenset({"LieTensor"}))
+    imported = {"SparseTensor": "torch_sparse.SparseTensor", "Lie2Tensor": "pkg.lie.Lie2Tensor",
+                "FloatTensor": "torch.FloatTensor"}
+
+    def resolve(node: ast.expr) -> str | None:
+        return imported.get(node.id) if isinstance(node, ast.Name) else None
+
+    def read(name: str) -> str | None:
+        return class_annotation(ast.parse(name, mode="eval").body, resolve, helpers.tree_class)
+
+    assert read("LieTensor") == "LieTensor"
+    assert read("Lie2Tensor") == "pkg.lie.Lie2Tensor"
+    assert read("SparseTensor") is None and read("FloatTensor") is None and read("OtherTensor") is None

@@ -18,6 +18,7 @@ from graphmend_bot.analysis import held_ranks, narrowing, str_enums, subclass_me
 from graphmend_bot.analysis.documented_types import documented_containers, documented_scalars
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
+from graphmend_bot.analysis.module_containers import iterates_container
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     is_count_name,
@@ -50,6 +51,7 @@ class FunctionAnalyzer(StatementVisitor):
         hinted_params: list[str] = []
         member_defaults: list[tuple[str, str]] = []
         classes: list[tuple[str, str]] = []  # (parameter, the one class its annotation names)
+        tree_class = self.guard_helpers.tree_class if self.guard_helpers is not None else None
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:
@@ -80,7 +82,7 @@ class FunctionAnalyzer(StatementVisitor):
                 env[arg.arg] = env[arg.arg].as_bool_tensor()  # `mask: torch.BoolTensor`
             if (named := subclass_methods.annotated_class(arg.annotation, self.resolve)) is not None:
                 classes.append((arg.arg, named))
-            if (annotated := value_class.class_annotation(arg.annotation, self.resolve)) is not None:
+            if (annotated := value_class.class_annotation(arg.annotation, self.resolve, tree_class)) is not None:
                 self.instances[arg.arg] = value_class.typed(annotated)  # `covar: LinearOperator`
         # `xs (list of Tensor)` in the docstring: a collection, as `xs: list[Tensor]` is
         self._sized_params.update(
@@ -136,6 +138,13 @@ class FunctionAnalyzer(StatementVisitor):
         self.summary.returned_element_functions = tuple(sorted(self.returned_element_functions))
         self.summary.skipped_frame_drafts = self._frame_skips.finish()
         self.summary.try_body_drafts = self._frame_skips.try_lines()
+
+    def steps_dict_iterator(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args and not node.keywords:
+            return node.func.attr in ("keys", "values", "items")  # `d.items()`, `self.heads.values()`
+        if isinstance(node, (ast.Dict, ast.DictComp)) or (isinstance(node, ast.Call) and self.builtin_of(node.func) == "dict"):
+            return True
+        return iterates_container(node, self.self_name, self.containers)
 
     def _is_staticmethod(self) -> bool:
         return any(dotted_name(d) == "staticmethod" for d in self.node.decorator_list)

@@ -20,6 +20,7 @@ from graphmend_bot.analysis.callee_refs import (
     on_a_class,
     passed_bound_methods,
 )
+from graphmend_bot.analysis.consumed_generators import element_call_sites
 from graphmend_bot.analysis.function_aliases import method_refs
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_sorts import SortChecker
@@ -46,6 +47,8 @@ class CallResolver(SortChecker):
         kwarg = self.node.args.kwarg if self.dependency_calls else None
         if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg, self.builtin_of):
             self.summary.sorts_keyword_items = self.summary.sorts_keyword_items or node.lineno
+        if node.args and (type(node.args[0]) is ast.GeneratorExp or type(node.args[-1]) is ast.GeneratorExp):
+            self._dict_view_calls.update(element_call_sites(node, self.builtin_of, self.resolve))  # sum(f(v) for v in vs)
         args = [self.expr(arg, env) for arg in node.args]
         kwargs = [(kw.arg, self.expr(kw.value, env)) for kw in node.keywords]
         if node.keywords:

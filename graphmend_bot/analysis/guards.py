@@ -57,8 +57,10 @@ _MAX_DEPTH = 3  # helpers calling helpers: enough for real wrappers, bounded for
 class GuardHelpers:
     """Values of guard-named helpers of one module, judged by their bodies (cached)."""
 
-    def __init__(self, path: str, module: str, is_package: bool, functions: dict[str, FunctionNode], resolve: Resolve) -> None:
+    def __init__(self, path: str, module: str, is_package: bool, functions: dict[str, FunctionNode], resolve: Resolve,
+                 classes: frozenset[str] = frozenset()) -> None:
         self._functions = functions  # the module's top-level functions by name
+        self._classes = classes  # the module's top-level class names
         self._resolve = resolve
         self.package = module.partition(".")[0]  # the top-level package the module belongs to
         self._root = package_root(path, module, is_package)
@@ -73,6 +75,11 @@ class GuardHelpers:
         user code); inside that library the body is analysed like any callee, and Dynamo reports the
         break there, at the helper's line, not at the call."""
         return self.package == package
+
+    def tree_class(self, qualified: str) -> bool:
+        """Whether a class name, as an annotation resolves it, is the tree's: a class of this module
+        (a bare name no import binds) or one imported from the module's own package."""
+        return qualified in self._classes or ("." in qualified and qualified.partition(".")[0] == self.package)
 
     def function(self, name: str) -> FunctionNode | None:
         """The module's top-level function `name` (narrowing.py reads predicate helpers' bodies)."""

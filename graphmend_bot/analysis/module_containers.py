@@ -5,9 +5,10 @@ torch.nn's `ModuleList` and `Sequential` iterate `iter(self._modules.values())`,
 Python 3.12 the comprehension is a frame of its own; when a call inside it breaks, Dynamo cannot
 rebuild that iterator to resume after the call and breaks at the comprehension too ("Reconstruction
 failure", GB0092, measured on torch 2.13: `[layer(x) for layer in self.layers]`, over a slice
-`self.layers[:2]`, a set comprehension, one filtered by `if`, `zip(self.layers, ws)`; GM624). Not over
-`enumerate(self.layers)`, `list(self.layers)` or in a generator expression (measured: no break
-there), nor over a plain list of modules. Which attributes hold one: those `__init__` assigns a
+`self.layers[:2]`, a set comprehension, one filtered by `if`, `zip(self.layers, ws)`, a ModuleDict's
+`.items()`; GM624). Not over `enumerate(self.layers)`, `reversed(self.layers)`, `list(self.layers)`
+or in a generator expression a list or tuple takes (measured: no break there), nor over a plain list
+of modules. A filter testing the submodules' type may keep only those that trace: not reported. Which attributes hold one: those `__init__` assigns a
 container built by name (`self.layers = nn.ModuleList(...)`), the only ones a method can know.
 """
 
@@ -61,13 +62,16 @@ def _assignments(body: list[ast.stmt]) -> Iterator[ast.Assign]:
 
 
 def iterates_container(iterable: ast.expr, self_name: str | None, containers: frozenset[str]) -> bool:
-    """`self.NAME`, `self.NAME[a:b]` (a container again) or `zip(..., self.NAME, ...)` for a
-    container attribute NAME of the method's class."""
+    """`self.NAME`, `self.NAME[a:b]` (a container again), `self.NAME.items()` (`.keys()`, `.values()`)
+    or `zip(..., self.NAME, ...)` for a container attribute NAME of the method's class."""
     if not containers or self_name is None:
         return False
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "zip":
         return any(iterates_container(argument, self_name, containers) for argument in iterable.args)
     if isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, ast.Slice):
         iterable = iterable.value
+    elif (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args
+          and not iterable.keywords and iterable.func.attr in ("keys", "values", "items")):
+        iterable = iterable.func.value  # a ModuleDict's views step its `_modules` dict too
     return (isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name)
             and iterable.value.id == self_name and iterable.attr in containers)

@@ -63,6 +63,7 @@ COMPREHENSIONS_ARE_FRAMES = sys.version_info < (3, 12)
 NOT_RESUMED_AFTER = frozenset({"__iter__", "__contains__", *value_class.OPERATOR_METHODS.values()})
 _BUILDERS = frozenset({"list", "sorted", "dict", "set"})
 _DICT_VIEWS = frozenset({"keys", "values", "items"})
+_TYPE_TESTS = frozenset({"isinstance", "issubclass", "type", "hasattr", "callable"})
 
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
@@ -73,30 +74,47 @@ def dict_view_calls(
     """(id, the comprehension) of the calls a list, set or dict comprehension over `d.items()`,
     `d.values()` or `d.keys()`, or over a submodule container of the method's class (`self.layers`,
     one of `containers`: module_containers.py), makes for every element. Before 3.12 its frame is handed a dict iterator, which
-    Dynamo cannot rebuild to resume after a break inside it (GM624). Every element: no `if` filter,
-    not in a branch of a conditional expression, after the first operand of `and`/`or`, nor in a
-    nested lambda or comprehension (kornia's `{k: self.to_tensor(v) if valid(v) else v for ...}`
+    Dynamo cannot rebuild to resume after a break inside it (GM624). Every element: no `if` filter
+    (over a container, a filter on submodules, `if layer.enabled`, keeps some, but one testing their
+    type may keep only those that trace), not in a branch of a conditional expression, after the
+    first operand of `and`/`or`, nor in a nested lambda or comprehension (kornia's `{k: self.to_tensor(v) if valid(v) else v for ...}`
     converts only some values, and what breaks in `to_tensor` is the conversion)."""
     if not COMPREHENSIONS_ARE_FRAMES or not isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)):
         return
     iterable = node.generators[0].iter
     view = (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
             and iterable.func.attr in _DICT_VIEWS and not iterable.args and not iterable.keywords)
-    if not view and not iterates_container(iterable, self_name, containers):
+    container = iterates_container(iterable, self_name, containers)
+    if not view and not container:
         return
-    if any(generator.ifs for generator in node.generators):
+    filters = [condition for generator in node.generators for condition in generator.ifs]
+    if filters and (not container or any(type_test(condition) for condition in filters)):
         return
+    for call in element_calls(node):
+        yield id(call), node
+
+
+def element_calls(node: Comprehension | ast.GeneratorExp) -> Iterator[ast.Call]:
+    """The calls a comprehension's element makes whenever it is built: not in a branch of a
+    conditional expression, after the first operand of `and`/`or`, nor in a nested lambda or
+    comprehension."""
     stack: list[ast.expr] = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
     while stack:
         expr = stack.pop()
         if isinstance(expr, ast.Call):
-            yield id(expr), node
+            yield expr
         if isinstance(expr, ast.IfExp):
             stack.append(expr.test)
         elif isinstance(expr, ast.BoolOp):
             stack.append(expr.values[0])
         elif not isinstance(expr, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             stack.extend(child for child in ast.iter_child_nodes(expr) if isinstance(child, ast.expr))
+
+
+def type_test(condition: ast.expr) -> bool:
+    """A filter that selects elements by their type (`isinstance(layer, Block)`, `hasattr(...)`)."""
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _TYPE_TESTS
+               for node in ast.walk(condition))
 
 
 def moved(draft: Draft, node: ast.expr | None, lines: list[str]) -> Draft:

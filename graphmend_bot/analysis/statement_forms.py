@@ -38,8 +38,8 @@ def output_fields(value: ast.expr, env: Env) -> tuple[Kind, ...] | None:
 
 
 def submodule_iteration(node: ast.For | ast.AsyncFor | ast.comprehension, builtin: Resolve) -> tuple[str, str] | None:
-    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)`, or a comprehension's
-    `for` clause alike: (layer, ref).
+    """`for layer in self.layers` / `for i, layer in enumerate(self.layers)` / `for k, head in
+    self.heads.items()`, or a comprehension's `for` clause alike: (layer, ref).
     `builtin`: the builtin a callee is unless a binding hides it (FunctionState.builtin_of)."""
     source, target = node.iter, node.target
     if (
@@ -57,8 +57,12 @@ def submodule_iteration(node: ast.For | ast.AsyncFor | ast.comprehension, builti
             source.args[0], target.elts[0])
     if isinstance(source, ast.Subscript) and isinstance(source.slice, ast.Slice):
         source = source.value  # `self.layers[1:]`: a container of the same elements
-    elif (isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and source.func.attr == "values"
+    elif (isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and source.func.attr in ("values", "items")
           and not source.args and isinstance(source.func.value, ast.Attribute)):
+        if source.func.attr == "items":  # `for name, head in self.heads.items()`: the value is the submodule
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+                return None
+            target = target.elts[1]
         source = source.func.value  # `self.heads.values()` of a ModuleDict
     if (
         isinstance(target, ast.Name)

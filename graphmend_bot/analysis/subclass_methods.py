@@ -87,6 +87,8 @@ def _bound(instances: dict[str, str], name: str, cls: str) -> Iterator[None]:
 def annotated_class(annotation: ast.expr | None, resolve: Resolve) -> str | None:
     """The qualified class an annotation names, when it names one (`Q`, `pkg.Q`, `Optional[Q]`):
     tensor subclasses included (`x: LieTensor`, which value_class.class_annotation leaves out)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):  # `x: "LieTensor"`, unparsed
+        annotation = ast.Name(annotation.value) if annotation.value.isidentifier() else None
     if annotation is None:
         return None
     annotation = value_class.without_optional(annotation)

@@ -163,7 +163,8 @@ def summarize_module(
     python_keys = frozenset(collector.python_keys)
     number_keys = collector.number_keys.keys()
     top_level = {node.name: node for qualname, class_qualname, node in collector.functions if qualname == node.name}
-    guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve)
+    guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve,
+                                 frozenset(name for name in collector.classes if "." not in name))
     imports.settle_backend_torch(guard_helpers.has_module)
     # Properties of this module's classes: `self.NAME` runs one when read.
     properties = property_reads.module_properties(collector.functions)

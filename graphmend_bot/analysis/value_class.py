@@ -82,9 +82,13 @@ def without_optional(annotation: ast.expr) -> ast.expr:
     return annotation
 
 
-def class_annotation(annotation: ast.expr | None, resolve: Resolve) -> str | None:
+def class_annotation(annotation: ast.expr | None, resolve: Resolve,
+                     tree_class: Callable[[str], bool] | None = None) -> str | None:
     """The qualified class an annotation names (`Q`, `Optional[Q]`, `Q | None`, `"Q"`), or None
-    for anything else (a union of classes, a container, a tensor, a builtin type)."""
+    for anything else (a union of classes, a container, a tensor, a builtin type). A name ending in
+    `Tensor` is read as one of torch's tensor types unless `tree_class` says the tree defines it
+    (pypose's `x: LieTensor`, a tensor subclass whose methods the tree defines: GM662); another
+    package's (`adj: SparseTensor`) stays unread."""
     if annotation is None:
         return None
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
@@ -96,9 +100,13 @@ def class_annotation(annotation: ast.expr | None, resolve: Resolve) -> str | Non
     if name is None:
         return None
     leaf = name.rsplit(".", 1)[-1]
-    if not leaf[:1].isupper() or leaf in _NOT_CLASSES or leaf.endswith("Tensor"):
+    if not leaf[:1].isupper() or leaf in _NOT_CLASSES:
         return None
+    if leaf.endswith("Tensor") and (tree_class is None or name.startswith(_NOT_CLASS_PREFIXES)):
+        return None  # `torch.FloatTensor`, unresolved: most annotations of model code
     qualified = resolve(annotation) or name
+    if leaf.endswith("Tensor") and not (tree_class and tree_class(qualified)):
+        return None
     return None if qualified.startswith(_NOT_CLASS_PREFIXES) else qualified
 
 

@@ -140,6 +140,11 @@ class Checker(Protocol):
         calls breaks (directly or in its callees), which only the scope solver knows."""
         ...
 
+    def steps_dict_iterator(self, node: ast.expr) -> bool:
+        """Iterating `node` steps a dict iterator: a dict view (`d.items()`), a dict built in place, or a
+        submodule container of the method's class (`self.layers`, module_containers.py)."""
+        ...
+
     def report_if_subclass_method_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call` (`x.m()`), standing when it reaches only plain methods of tensor
         subclasses and one breaks (analysis/subclass_methods.py)."""
@@ -489,7 +494,9 @@ class Detection:
     # `Cls.make(x)`: a classmethod of a class whose metaclass defines `__getattribute__` (the class's name)
     guarded_class_call: ClassCallHook | None = None
     global_store: GlobalStoreHook | None = None  # `HANDLE = t.register_hook(fn)` after `global HANDLE`
-    dict_view_comprehension_call: DictViewComprehensionCallHook | None = None  # `[f(v) for v in d.values()]`
+    # `[f(v) for v in d.values()]`, `sum(f(v) for v in vs)`: a call in an element, and the comprehension or the
+    # consuming call where Dynamo breaks too
+    dict_view_comprehension_call: DictViewComprehensionCallHook | None = None
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
     third_party_call: ThirdPartyCallHook | None = None  # `scipy.special.gammaln(v)`, `tqdm(steps)`

@@ -22,6 +22,8 @@ from graphmend_bot.rules.rule import Rule
 
 
 def _view_call(rule: Rule, checker: Checker, call: ast.Call, comprehension: ast.expr) -> None:
+    if isinstance(comprehension, ast.Call):
+        return  # a builtin consuming a generator expression (GM666)
     checker.report_if_callee_breaks(
         rule, call, "A call in this comprehension breaks, and it iterates a dict iterator (a dict view, or "
         "an nn.ModuleList, Sequential or ModuleDict): Dynamo cannot rebuild that iterator to resume after "
