@@ -7,8 +7,10 @@ pinned torch (the oracle: its break lines, as the wild corpus measures them) and
     PYTHONPATH=$PWD .venv/bin/python benchmarks/differential_fuzz.py --seed 1 --count 300 [--json out.json]
 
 Kinds: MISS (Dynamo breaks, graphmend silent), FP (graphmend reports a statement the eager call
-ran and Dynamo did not break on: what the corpus's executed precision counts), FP-unrun (a
-statement the call never ran: the corpus does not count it). A program that raises eagerly is
+ran and Dynamo did not break on: what the corpus's strict executed precision counts), FP-mode (the
+same, but every finding there names a mode the probe did not run in, `(in training mode)`: the
+corpus's mode precision sets these apart), FP-unrun (a statement the call never ran: the corpus
+does not count it). A program that raises eagerly is
 counted as invalid and skipped. Programs go to --out (a scratch folder, rewritten each run);
 nothing is cached across runs.
 """
@@ -34,6 +36,7 @@ import torch  # noqa: E402
 from fuzz_grammar import Program, generate  # noqa: E402
 from ground_truth import Tree, dynamo_breaks, executed_lines  # noqa: E402
 
+from graphmend_bot.analysis.modes import modes_named  # noqa: E402
 from graphmend_bot.config import Config  # noqa: E402
 from graphmend_bot.engine import check  # noqa: E402
 
@@ -83,18 +86,21 @@ def measure(path: Path) -> tuple[dict[int, str], set[int]]:
     return breaks, ran.get(here, set())
 
 
-def compare(program: Program, breaks: dict[int, str], ran: set[int], reported: dict[int, set[str]]) -> list[dict]:
+def compare(program: Program, breaks: dict[int, str], ran: set[int], reported: dict[int, set[str]],
+            moded: set[int]) -> list[dict]:
+    """The statements where Dynamo and graphmend disagree (`moded`: lines whose findings all name a mode)."""
     keys = statement_keys(program.source)
     dynamo = {keys.get(line, line): why for line, why in breaks.items()}
     ours: dict[int, set[str]] = {}
     for line, codes in reported.items():
         ours.setdefault(keys.get(line, line), set()).update(codes)
+    moded_keys = {keys.get(line, line) for line in moded} - {keys.get(line, line) for line in reported if line not in moded}
     ran_keys = {keys.get(line, line) for line in ran}
     rows = []
     for line in sorted(dynamo.keys() | ours.keys()):
         if (line in dynamo) == (line in ours):
             continue
-        kind = "MISS" if line in dynamo else ("FP" if line in ran_keys else "FP-unrun")
+        kind = "MISS" if line in dynamo else ("FP-unrun" if line not in ran_keys else "FP-mode" if line in moded_keys else "FP")
         rows.append({"line": line, "kind": kind, "dynamo": dynamo.get(line, "-"),
                      "graphmend": ", ".join(sorted(ours.get(line, ()))) or "-",
                      "text": program.source.splitlines()[line - 1].strip()})
@@ -124,7 +130,10 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
     result = check([str(p) for p in paths], Config(), jobs=1)
     reported: dict[str, dict[int, set[str]]] = {}
+    plain: set[tuple[str, int]] = set()  # findings that name no mode
     for finding in result.findings:
+        if not modes_named(finding.message):
+            plain.add((str(Path(finding.path).resolve()), finding.location.row))
         reported.setdefault(str(Path(finding.path).resolve()), {}).setdefault(finding.location.row, set()).add(
             f"{finding.code} {finding.gb_id}")
     static_seconds = time.perf_counter() - started
@@ -141,7 +150,8 @@ def main(argv: list[str]) -> int:
                 print(f"== {path.name} {program.construct.name} @ {program.context}: invalid: "
                       f"{type(error).__name__}: {str(error)[:120]}")
             continue
-        rows = compare(program, breaks, ran, reported.get(str(path.resolve()), {}))
+        here = reported.get(str(path.resolve()), {})
+        rows = compare(program, breaks, ran, here, {line for line in here if (str(path.resolve()), line) not in plain})
         records.append({"path": path.name, "construct": program.construct.name, "family": program.construct.family,
                         "context": program.context, "disagreements": rows})
         agreeing += not rows

@@ -73,6 +73,63 @@ CONSTRUCTS: tuple[Construct, ...] = (
     _c("assert_isinstance", "cond-near", "assert isinstance(y, torch.Tensor)"),
     _c("assert_python", "cond-near", "assert n > 0"),
     _c("assert_message", "cond-near", "assert y.dim() >= 1, f'bad rank {y.dim()}'"),
+    # conditions whose tensor operand runs only in a mode the probe may not be in
+    _c("layerdrop", "mode", "skip = self.training and torch.rand([]) < 0.5", "if not skip:", "    y = y + 1"),
+    _if("if_half_and_tensor", "mode", "y.dtype == torch.float16 and not torch.isfinite(y).all()"),
+    _if("if_python_and_tensor", "mode", "n > 5 and torch.isnan(y).any()"),
+    _if("if_flag_and_tensor", "mode", "not self.flag and torch.isnan(y).any()"),
+    _if("if_grad_and_tensor", "mode", "y.requires_grad and y.sum() > 0"),
+    _c("optional_mask", "mode", "mask = None", "if mask is not None and mask.any():", "    y = y + 1"),
+    _c("optional_ternary", "mode", "mask = None", "y = y if mask is None else y * mask.any()"),
+    # Python values read off tensors and torch (near misses of the tensor conditions)
+    _if("if_finfo", "query-near", "torch.finfo(y.dtype).eps < 1e-3"),
+    _if("if_is_contiguous", "query-near", "y.is_contiguous()"),
+    _if("if_is_complex", "query-near", "not y.is_complex()"),
+    _if("if_is_sparse", "query-near", "not y.is_sparse"),
+    _if("if_layout", "query-near", "y.layout == torch.strided"),
+    _if("if_grad_none", "query-near", "y.grad is None"),
+    _if("if_is_leaf", "query-near", "y.is_leaf"),
+    _if("if_element_size", "query-near", "y.element_size() == 4"),
+    _if("if_nelement", "query-near", "y.nelement() > 1"),
+    _if("if_shape_eq_tuple", "query-near", "y.shape == (4, 4)"),
+    _if("if_shape_list", "query-near", "list(y.shape)[-1] == 4"),
+    _if("if_len_shape", "query-near", "len(y.shape) >= 1"),
+    _if("if_any_shape", "query-near", "any(s > 1 for s in y.shape)"),
+    _if("if_max_shape", "query-near", "max(y.shape) > 2"),
+    _if("if_grad_enabled", "query-near", "not torch.is_grad_enabled()"),
+    _if("if_torch_is_floating", "query-near", "torch.is_floating_point(y)"),
+    _if("if_torch_numel", "query-near", "torch.numel(y) > 1"),
+    _if("if_dtype_in", "query-near", "y.dtype in (torch.float32, torch.float64)"),
+    _if("if_dtype_is_floating", "query-near", "y.dtype.is_floating_point"),
+    _if("if_is_tracing", "query-near", "not torch.jit.is_tracing()"),
+    _if("if_autocast", "query-near", "not torch.is_autocast_enabled()"),
+    _if("if_default_dtype", "query-near", "torch.get_default_dtype() == torch.float32"),
+    _if("if_is_inference", "query-near", "not y.is_inference()"),
+    _if("if_list_of_tensors", "query-near", "[y, y]"),
+    _if("if_tuple_len", "query-near", "len((y, y)) == 2"),
+    _if("if_stride", "query-near", "y.stride()[-1] == 1"),
+    _if("if_storage_offset", "query-near", "y.storage_offset() == 0"),
+    _if("if_identity", "query-near", "y is not n"),
+    _c("unpacked_shape", "query-near", "a, b = y.shape[-2:] if y.dim() > 1 else (1, y.shape[-1])", "if a <= b:",
+       "    y = y + 1"),
+    _c("half_width", "query-near", "h = y.shape[-1] // 2", "if h:", "    y = y + 1"),
+    _c("size_tuple", "query-near", "s = y.size()", "if s[-1] > 1:", "    y = y + 1"),
+    _c("tolist_then_if", "query-near", "vals = [n, n]", "if vals[0] > 0:", "    y = y + 1"),
+    _c("float_attr_if", "query-near", "eps = 1e-6 * n", "if eps > 0:", "    y = y + eps"),
+    _c("assert_shape_eq", "query-near", "assert y.shape == y.shape"),
+    _c("assert_dtype_in", "query-near", "assert y.dtype in (torch.float32, torch.float64)"),
+    _c("assert_finite_python", "query-near", "assert math.isfinite(float(n))"),
+    _e("int_of_size", "query-near", "y * int(y.size(-1))"),
+    _e("int_of_numel", "query-near", "y * int(torch.numel(y))"),
+    _e("float_finfo", "query-near", "y * float(torch.finfo(y.dtype).eps)"),
+    _e("int_of_dim", "query-near", "y * int(y.dim())"),
+    _e("int_math_prod", "query-near", "y * int(math.prod(y.shape))"),
+    _e("slice_by_shape", "query-near", "y + y[..., : y.shape[-1] // 2].sum()"),
+    _e("slice_by_python", "query-near", "y + y[..., : int(n)].sum()"),
+    _e("slice_by_tensor", "scalar", "y + y[..., : y.shape[-1] - (y[0, 0] < 0).long()].sum()"),
+    _e("float_element_size", "query-near", "y * float(y.element_size())"),
+    _e("requires_grad_fresh", "query-near", "y + torch.zeros_like(y).requires_grad_()"),
+    _e("detach_requires_grad", "query-near", "y + y.detach().requires_grad_(False)"),
     # tensors turned into Python values
     _e("item", "scalar", "y + y.sum().item()"),
     _e("tolist", "scalar", "y + len(y.tolist())"),
@@ -194,12 +251,14 @@ class Program:
     place: str
     n_source: str
     y_source: str
+    mode: str  # "train" (nn.Module's default) or "eval": the probe's own training flag when called
     source: str
     construct_lines: tuple[int, ...]  # lines of the module the construct's statements are on
 
     @property
     def context(self) -> str:
-        extra = [s for s, default in ((self.n_source, "local"), (self.y_source, "input")) if s != default]
+        extra = [s for s, default in ((self.n_source, "local"), (self.y_source, "input"), (self.mode, "train"))
+                 if s != default]
         return "+".join([self.place, *extra])
 
 
@@ -244,10 +303,14 @@ def _body(construct: Construct, place: str) -> tuple[list[str], list[str], list[
 
 
 def places_for(construct: Construct) -> tuple[str, ...]:
-    return PLACES if construct.expr is not None else tuple(p for p in PLACES if p not in ("lambda", "comprehension"))
+    """The places the construct fits: an expression's own, and none without `self` if it reads it."""
+    places = PLACES if construct.expr is not None else tuple(p for p in PLACES if p not in ("lambda", "comprehension"))
+    if any("self." in line for line in construct.lines):
+        places = tuple(p for p in places if p not in ("helper", "staticmethod"))
+    return places
 
 
-def build(construct: Construct, place: str, n_source: str, y_source: str) -> Program:
+def build(construct: Construct, place: str, n_source: str, y_source: str, mode: str = "train") -> Program:
     defs, methods, statements = _body(construct, place)
     n_line = {
         "local": "n = 3", "self_attr": "n = self.n", "module_constant": "n = N", "helper_return": "n = make_n()",
@@ -257,7 +320,7 @@ def build(construct: Construct, place: str, n_source: str, y_source: str) -> Pro
     init = [
         "def __init__(self):", "    super().__init__()", "    self.flag = True", "    self.n = 3",
         "    self.register_buffer('buf', torch.ones(4, 4))",
-    ]
+    ] + (["    self.train(False)"] if mode == "eval" else [])
     forward = ["def forward(self, x):", *_indent([n_line, y_line, *statements, "return y"], 4)]
     class_lines = ["", "", "class Probe(nn.Module):", *_indent(init, 4)]
     for method in (methods, forward):
@@ -270,12 +333,13 @@ def build(construct: Construct, place: str, n_source: str, y_source: str) -> Pro
         i for i, line in enumerate(text.splitlines(), 1)
         if line.strip() in wanted or (construct.expr is not None and construct.expr in line)
     )
-    return Program(construct, place, n_source, y_source, text, rows)
+    return Program(construct, place, n_source, y_source, mode, text, rows)
 
 
 def generate(seed: int, count: int) -> list[Program]:
     """`count` programs drawn from the grammar by a generator seeded with `seed` (the same seed
-    gives the same programs): a construct, a place, and half the time a non-default source."""
+    gives the same programs): a construct, a place, half the time a non-default source, and now
+    and then the probe in eval mode."""
     rng = random.Random(seed)
     programs = []
     for _ in range(count):
@@ -283,7 +347,8 @@ def generate(seed: int, count: int) -> list[Program]:
         place = rng.choice(places_for(construct))
         n_source = rng.choice(N_SOURCES) if rng.random() < 0.5 else "local"
         y_source = rng.choice(Y_SOURCES) if rng.random() < 0.3 else "input"
+        mode = "eval" if rng.random() < 0.3 else "train"
         if place == "property":  # the property reads its own values
             n_source, y_source = "local", "input"
-        programs.append(build(construct, place, n_source, y_source))
+        programs.append(build(construct, place, n_source, y_source, mode))
     return programs
