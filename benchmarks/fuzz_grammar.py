@@ -130,6 +130,36 @@ CONSTRUCTS: tuple[Construct, ...] = (
     _e("float_element_size", "query-near", "y * float(y.element_size())"),
     _e("requires_grad_fresh", "query-near", "y + torch.zeros_like(y).requires_grad_()"),
     _e("detach_requires_grad", "query-near", "y + y.detach().requires_grad_(False)"),
+    # containers of tensors tested for truth (their length), helpers returning Python values, identity
+    _if("if_tuple_of_tensors", "query-near", "(y, y)"),
+    _if("if_chunks", "query-near", "y.chunk(2)"),
+    _if("if_torch_split", "query-near", "torch.split(y, 2)"),
+    _if("if_comprehension", "query-near", "[t for t in y]"),
+    _if("if_helper_size", "query-near", "size_of(y) > 2"),
+    _if("if_helper_predicate", "query-near", "is_big(y)"),
+    _if("if_helper_tensor_predicate", "cond", "has_nan(y)"),
+    _if("if_np_prod", "query-near", "np.prod(y.shape) > 1"),
+    _if("if_shape_mod", "query-near", "y.shape[-1] % 2 == 0"),
+    _if("if_in_shape", "query-near", "4 in y.shape"),
+    _if("if_dim_and_shape", "query-near", "y.dim() == 2 and y.shape[1] > 1"),
+    _if("if_getattr_flag", "query-near", "getattr(y, 'is_sparse', False)"),
+    _if("if_type_is", "query-near", "type(y) is torch.Tensor"),
+    _if("if_class_is", "query-near", "y.__class__ is torch.Tensor"),
+    _if("if_device_eq", "query-near", "y.device == torch.device('cpu')"),
+    _if("if_str_dtype", "query-near", "str(y.dtype) == 'torch.float32'"),
+    _if("if_is_nested", "query-near", "not y.is_nested"),
+    _if("if_is_tensor_and", "query-near", "torch.is_tensor(n) and n.sum() > 0"),
+    _if("if_not_isinstance_or", "cond", "not isinstance(y, torch.Tensor) or y.sum() > 0"),
+    _if("if_torch_equal", "cond", "torch.equal(y, y)"),
+    _if("if_allclose", "cond", "torch.allclose(y, y)"),
+    _if("if_eq_all", "cond", "y.eq(y).all()"),
+    _if("if_max_item", "cond", "y.max().item() > 0"),
+    _if("if_dict_tensor", "cond", "{'y': y}['y'].sum() > 0"),
+    _if("if_grad_fn_none", "query-near", "y.grad_fn is None"),
+    _if("if_is_input", "query-near", "y is not n"),
+    _c("range_shape", "query-near", "for i in range(y.shape[0]):", "    y = y + i"),
+    _c("range_len", "query-near", "for i in range(len(y)):", "    y = y + i"),
+    _c("while_python", "query-near", "k = n", "while k > 0:", "    k -= 1", "    y = y + 1"),
     # tensors turned into Python values
     _e("item", "scalar", "y + y.sum().item()"),
     _e("tolist", "scalar", "y + len(y.tolist())"),
@@ -223,6 +253,7 @@ import random
 import time
 import warnings
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -236,6 +267,18 @@ def make_n():
 
 def make_y(x):
     return x * 2
+
+
+def size_of(t):
+    return t.shape[-1]
+
+
+def is_big(t):
+    return t.numel() > 10
+
+
+def has_nan(t):
+    return torch.isnan(t).any()
 """
 
 FOOTER = """
