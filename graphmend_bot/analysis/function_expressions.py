@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import modes, narrowing, sized_tests, skipped_frames, subclass_methods, value_class
+from graphmend_bot.analysis import modes, narrowing, sized, skipped_frames, subclass_methods, value_class
 from graphmend_bot.analysis import statement_forms as forms
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
@@ -275,7 +275,7 @@ class ExpressionEvaluator(CallResolver):
                 return Kind.union(self._bool_operands(test, test.values, env, self._test))
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 return self._test(test.operand, env)
-            if (isinstance(test, ast.Name) and self._sized(test.id)) or sized_tests.sized(test, env, self.resolve):
+            if (isinstance(test, ast.Name) and self._sized(test.id)) or sized.length_test(test, env, self.resolve):
                 self.expr(test, env)
                 return NOT_TENSOR  # `if outputs:` on a local list, `if [x]:`, `if x.chunk(2):`: a length
             kind = self.expr(test, env)

@@ -2,7 +2,7 @@
 
 `if [x, y]:`, `if (x,):`, `if {"k": x}:`, a comprehension, `if x.chunk(2):` or `torch.split(x, 2)`
 test a list, tuple or dict: Python asks its length, which Dynamo knows at trace time, so no tensor
-is converted and nothing breaks (measured on torch 2.13: tests/test_sized_tests.py). The kind
+is converted and nothing breaks (measured on torch 2.13: tests/test_length_conditions.py). The kind
 solver gives such a value the kind of its elements (a tuple of tensors is a tensor to the rules
 that index it), so the condition's test asks here first. A generator is always true.
 """
@@ -23,7 +23,7 @@ _SEQUENCE_OPS = frozenset({
 _SEQUENCE_FUNCTIONS = frozenset({f"torch.{name}" for name in _SEQUENCE_OPS} | {"torch.meshgrid", "torch.broadcast_tensors"})
 
 
-def sized(test: ast.expr, env: Env, resolve: Callable[[ast.expr], str | None]) -> bool:
+def length_test(test: ast.expr, env: Env, resolve: Callable[[ast.expr], str | None]) -> bool:
     """Whether `test`'s truth is a length: a display, a comprehension, or a call returning a
     sequence of tensors (a method only on a local tensor: another class's `chunk` may return one)."""
     if isinstance(test, _DISPLAYS):

@@ -1,6 +1,6 @@
 """A condition whose truth is a length (a display, a comprehension, a call returning a tuple of
 tensors) converts no tensor: Dynamo does not break there (torch 2.13), and graphmend must not
-report it (analysis/sized_tests.py). Found by benchmarks/differential_fuzz.py (`if [y, y]:`).
+report it (analysis/sized.py). Found by benchmarks/differential_fuzz.py (`if [y, y]:`).
 Near misses: the tensor operand beside such a display, an element of the tuple, and a user class's
 own `chunk` that returns one tensor still break, and are still reported."""
 
