@@ -313,10 +313,10 @@ class ExpressionEvaluator(CallResolver):
             operands = self._operands
         finally:
             self._operands = outer
-        if any(self.is_ndarray(operand) for operand, _ in operands):  # `np.prod(x.shape) > 1`: an array's
-            kind = BOOL_TENSOR  # truth under Dynamo is a tensor's, whatever its inputs (numpy_values.py)
-        elif not kind.is_tensor:
+        if not kind.is_tensor:
             return
+        if not kind.always and any(self.is_ndarray(operand) for operand, _ in operands):  # `np.prod(x.shape) > 1`:
+            kind = BOOL_TENSOR  # an array's truth under Dynamo is a tensor's, whatever its inputs (numpy_values.py)
         short = modes.short_circuit_mode(test, {id(o): k for o, k in operands if k.is_tensor}, self.off_flags)
         outer_mode, self._value_mode = self._value_mode, short_circuited(self._operand_mode(operands), short)
         outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._whole_call_results())

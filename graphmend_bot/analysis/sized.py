@@ -14,24 +14,29 @@ from collections.abc import Callable
 
 from graphmend_bot.analysis.function_state import Env
 
-_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_DISPLAYS = frozenset({ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp})
 # Tensor methods and torch functions that return a tuple or list of tensors (never one tensor).
 _SEQUENCE_OPS = frozenset({
     "unbind", "chunk", "split", "tensor_split", "hsplit", "vsplit", "dsplit", "split_with_sizes",
     "unsafe_chunk", "unsafe_split",
 })
-_SEQUENCE_FUNCTIONS = frozenset({f"torch.{name}" for name in _SEQUENCE_OPS} | {"torch.meshgrid", "torch.broadcast_tensors"})
+_SEQUENCE_NAMES = _SEQUENCE_OPS | {"meshgrid", "broadcast_tensors"}
+_SEQUENCE_FUNCTIONS = frozenset(f"torch.{name}" for name in _SEQUENCE_NAMES)
 
 
 def length_test(test: ast.expr, env: Env, resolve: Callable[[ast.expr], str | None]) -> bool:
     """Whether `test`'s truth is a length: a display, a comprehension, or a call returning a
-    sequence of tensors (a method only on a local tensor: another class's `chunk` may return one)."""
-    if isinstance(test, _DISPLAYS):
+    sequence of tensors (a method only on a local tensor: another class's `chunk` may return one).
+    Every condition asks: the node's type and the callee's last name decide most at once."""
+    if type(test) in _DISPLAYS:
         return True
-    if not isinstance(test, ast.Call):
+    if type(test) is not ast.Call:
         return False
     func = test.func
-    if isinstance(func, ast.Attribute) and func.attr in _SEQUENCE_OPS and isinstance(func.value, ast.Name):
+    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    if last not in _SEQUENCE_NAMES:
+        return False
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and last in _SEQUENCE_OPS:
         kind = env.get(func.value.id)
         if kind is not None and kind.is_tensor:
             return True
