@@ -13,6 +13,12 @@ corpus's mode precision sets these apart), FP-unrun (a statement the call never 
 does not count it). A program that raises eagerly is
 counted as invalid and skipped. Programs go to --out (a scratch folder, rewritten each run);
 nothing is cached across runs.
+
+Measured (seeds 11 and 12, 500 programs each, all valid): at 33676062, FP 51, FP-mode 12, FP-unrun
+42, MISS 29; after the fixes it found (a container's truth, conditions on NumPy values, a local
+bound to None), FP 17, FP-mode 12, FP-unrun 37, MISS 21. What is left: `x.requires_grad and
+<tensor>` (no mode named), a Python operand before the tensor one that is false in the run, lambda
+bodies (never analysed), `inspect.signature` of a builtin, `id(t)` compared with a number.
 """
 
 from __future__ import annotations
