@@ -1,8 +1,7 @@
 """The kind of an expression (tensor, bool tensor, call result, not a tensor), one handler per node type.
 
-Also where Python converts a value to a bool (conditions, `not`, `and`/`or`, ternaries,
-comprehension filters): each such conversion of a tensor goes to the rule registered for it.
-Calls are CallResolver's (function_calls.py).
+Also where Python converts a value to a bool (conditions, `not`, `and`/`or`, ternaries, comprehension
+filters): each such conversion of a tensor goes to the rule registered for it. Calls: function_calls.py.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import modes, narrowing, skipped_frames, subclass_methods, value_class
+from graphmend_bot.analysis import modes, narrowing, sized, skipped_frames, subclass_methods, value_class
 from graphmend_bot.analysis import statement_forms as forms
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
@@ -22,7 +21,7 @@ from graphmend_bot.analysis.mode_values import Modes, short_circuited
 from graphmend_bot.analysis.statement_forms import constant_index, python_comparison, slice_bounds
 from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
-from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 
 # `a & b`, `a | b`, `a ^ b` of masks are masks.
 _MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
@@ -45,8 +44,10 @@ class ExpressionEvaluator(CallResolver):
                 self.expr(child, env)
         return NOT_TENSOR
 
-    def _expr_Constant(self, node: ast.Constant, env: Env) -> Kind:
-        return NOT_TENSOR
+    def _expr_Constant(self, node: ast.Constant | ast.Lambda, env: Env) -> Kind:
+        return NOT_TENSOR  # a lambda's body runs where it is called
+
+    _expr_Lambda = _expr_Constant
 
     def _expr_Name(self, node: ast.Name, env: Env) -> Kind:
         if (kind := env.get(node.id)) is not None:  # one lookup: the most frequent expression of all
@@ -229,9 +230,6 @@ class ExpressionEvaluator(CallResolver):
     def _expr_Starred(self, node: ast.Starred, env: Env) -> Kind:
         return self.expr(node.value, env)
 
-    def _expr_Lambda(self, node: ast.Lambda, env: Env) -> Kind:
-        return NOT_TENSOR
-
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         # Its elements are values of their own, not the enclosing condition's test: a Python bool
         # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
@@ -277,9 +275,9 @@ class ExpressionEvaluator(CallResolver):
                 return Kind.union(self._bool_operands(test, test.values, env, self._test))
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 return self._test(test.operand, env)
-            if isinstance(test, ast.Name) and self._sized(test.id):
+            if (isinstance(test, ast.Name) and self._sized(test.id)) or sized.length_test(test, env, self.resolve):
                 self.expr(test, env)
-                return NOT_TENSOR  # `if outputs:` on a local list, dict or set tests its length
+                return NOT_TENSOR  # `if outputs:` on a local list, `if [x]:`, `if x.chunk(2):`: a length
             kind = self.expr(test, env)
             if self._operands is not None:
                 self._operands.append((test, kind))
@@ -317,6 +315,8 @@ class ExpressionEvaluator(CallResolver):
             self._operands = outer
         if not kind.is_tensor:
             return
+        if not kind.always and any(self.is_ndarray(operand) for operand, _ in operands):  # `np.prod(x.shape) > 1`:
+            kind = BOOL_TENSOR  # an array's truth under Dynamo is a tensor's, whatever its inputs (numpy_values.py)
         short = modes.short_circuit_mode(test, {id(o): k for o, k in operands if k.is_tensor}, self.off_flags)
         outer_mode, self._value_mode = self._value_mode, short_circuited(self._operand_mode(operands), short)
         outer_tested, self._length_tested = self._length_tested, _tested_whole(operands, self._whole_call_results())

@@ -63,6 +63,7 @@ class StatementVisitor(ExpressionEvaluator):
             for _ in range(2):
                 self.block(node.body, env)
             self._loop_depth -= 1
+            self._bool_context(node.test, env, "while")  # as the body left it: `k = None` before, a tensor after
             self.block(node.orelse, env)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             element, elements = self._iteration(node.iter, env)
@@ -311,7 +312,7 @@ class StatementVisitor(ExpressionEvaluator):
             if kind.is_tensor:  # the only bindings ModeValues records
                 self._mode_values.bound(name, value, kind, env.get(name, NOT_TENSOR).is_tensor,
                                         tuple(self._modes), lambda other: env.get(other, NOT_TENSOR))
-            env[name] = kind
+            env[name] = narrowing.NONE_VALUE if narrowing.is_none_constant(value) else kind  # decides `is None`
             self._rebound.add(name)
             self._bindings[name] = self._bindings.get(name, 0) + 1
             if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.builtin_of)):

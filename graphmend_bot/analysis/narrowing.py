@@ -281,7 +281,7 @@ def _is_name(node: ast.expr, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
 
-def is_none_constant(node: ast.expr) -> bool:
+def is_none_constant(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 

@@ -1,0 +1,397 @@
+"""The grammar of differential_fuzz.py: constructs (the registry's user-source families and the
+near misses Dynamo traces that look like them) composed with contexts (where the construct runs,
+where its values come from) into small probe modules, each `class Probe(nn.Module)` + `inputs()`.
+
+A construct works on `y` (a float tensor, shape (4, 4) or a row of it) and `n` (a Python int, 3)
+and leaves `y` a tensor of the same shape. `lines` are statements (a body line starts with four
+spaces); `expr`, when given, is the construct as one tensor-valued expression, which the contexts
+that need an expression (lambda, comprehension) use. Nothing here says whether Dynamo breaks: the
+oracle does.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Construct:
+    name: str
+    family: str
+    lines: tuple[str, ...]
+    expr: str | None = None
+
+
+def _c(name: str, family: str, *lines: str) -> Construct:
+    return Construct(name, family, tuple(lines))
+
+
+def _e(name: str, family: str, expr: str) -> Construct:
+    return Construct(name, family, (f"y = {expr}",), expr)
+
+
+def _if(name: str, family: str, condition: str) -> Construct:
+    return Construct(name, family, (f"if {condition}:", "    y = y + 1"), f"(y + 1 if {condition} else y)")
+
+
+CONSTRUCTS: tuple[Construct, ...] = (
+    # tensor conditions
+    _if("if_tensor_cmp", "cond", "y.sum() > 0"),
+    _if("if_tensor_method", "cond", "y.any()"),
+    _if("if_torch_any", "cond", "torch.any(y > 0)"),
+    _if("if_not_all", "cond", "not (y > 0).all()"),
+    _if("if_and_tensor", "cond", "n > 0 and y.min() < 0"),
+    _if("if_tensor_eq_scalar", "cond", "y[0].sum() == 0"),
+    _if("if_item_cond", "cond", "y.sum().item() > 0"),
+    _c("while_tensor", "cond", "while y.max() > 100:", "    y = y / 2"),
+    _e("ternary_tensor", "cond", "(y + 1 if y.mean() > 0 else y - 1)"),
+    _e("or_tensor", "cond", "y * ((y.sum() > 0) or 2)"),
+    _c("assert_tensor", "cond", "assert y.abs().sum() >= 0"),
+    _c("assert_all", "cond", "assert torch.all(y == y)"),
+    # near misses of the conditions
+    _if("if_shape", "cond-near", "y.shape[0] > 2"),
+    _if("if_dim", "cond-near", "y.dim() > 1"),
+    _if("if_numel", "cond-near", "y.numel() > 0"),
+    _if("if_dtype", "cond-near", "y.dtype == torch.float32"),
+    _if("if_ndim", "cond-near", "y.ndim >= 1"),
+    _if("if_device", "cond-near", "y.device.type == 'cpu'"),
+    _if("if_requires_grad", "cond-near", "y.requires_grad"),
+    _if("if_is_cuda", "cond-near", "not y.is_cuda"),
+    _if("if_is_floating", "cond-near", "y.is_floating_point()"),
+    _if("if_len", "cond-near", "len(y) > 1"),
+    _if("if_isinstance", "cond-near", "isinstance(y, torch.Tensor)"),
+    _if("if_is_tensor", "cond-near", "torch.is_tensor(y)"),
+    _if("if_not_none", "cond-near", "y is not None"),
+    _if("if_python", "cond-near", "n > 2"),
+    _if("if_size_call", "cond-near", "y.size(-1) == 4"),
+    _if("if_hasattr", "cond-near", "hasattr(y, 'shape')"),
+    _if("if_type_name", "cond-near", "type(y).__name__ == 'Tensor'"),
+    _if("if_is_scripting", "cond-near", "not torch.jit.is_scripting()"),
+    _if("if_is_compiling", "cond-near", "torch.compiler.is_compiling()"),
+    _c("assert_shape", "cond-near", "assert y.shape[-1] == 4"),
+    _c("assert_isinstance", "cond-near", "assert isinstance(y, torch.Tensor)"),
+    _c("assert_python", "cond-near", "assert n > 0"),
+    _c("assert_message", "cond-near", "assert y.dim() >= 1, f'bad rank {y.dim()}'"),
+    # conditions whose tensor operand runs only in a mode the probe may not be in
+    _c("layerdrop", "mode", "skip = self.training and torch.rand([]) < 0.5", "if not skip:", "    y = y + 1"),
+    _if("if_half_and_tensor", "mode", "y.dtype == torch.float16 and not torch.isfinite(y).all()"),
+    _if("if_python_and_tensor", "mode", "n > 5 and torch.isnan(y).any()"),
+    _if("if_flag_and_tensor", "mode", "not self.flag and torch.isnan(y).any()"),
+    _if("if_grad_and_tensor", "mode", "y.requires_grad and y.sum() > 0"),
+    _c("optional_mask", "mode", "mask = None", "if mask is not None and mask.any():", "    y = y + 1"),
+    _c("optional_ternary", "mode", "mask = None", "y = y if mask is None else y * mask.any()"),
+    # Python values read off tensors and torch (near misses of the tensor conditions)
+    _if("if_finfo", "query-near", "torch.finfo(y.dtype).eps < 1e-3"),
+    _if("if_is_contiguous", "query-near", "y.is_contiguous()"),
+    _if("if_is_complex", "query-near", "not y.is_complex()"),
+    _if("if_is_sparse", "query-near", "not y.is_sparse"),
+    _if("if_layout", "query-near", "y.layout == torch.strided"),
+    _if("if_grad_none", "query-near", "y.grad is None"),
+    _if("if_is_leaf", "query-near", "y.is_leaf"),
+    _if("if_element_size", "query-near", "y.element_size() == 4"),
+    _if("if_nelement", "query-near", "y.nelement() > 1"),
+    _if("if_shape_eq_tuple", "query-near", "y.shape == (4, 4)"),
+    _if("if_shape_list", "query-near", "list(y.shape)[-1] == 4"),
+    _if("if_len_shape", "query-near", "len(y.shape) >= 1"),
+    _if("if_any_shape", "query-near", "any(s > 1 for s in y.shape)"),
+    _if("if_max_shape", "query-near", "max(y.shape) > 2"),
+    _if("if_grad_enabled", "query-near", "not torch.is_grad_enabled()"),
+    _if("if_torch_is_floating", "query-near", "torch.is_floating_point(y)"),
+    _if("if_torch_numel", "query-near", "torch.numel(y) > 1"),
+    _if("if_dtype_in", "query-near", "y.dtype in (torch.float32, torch.float64)"),
+    _if("if_dtype_is_floating", "query-near", "y.dtype.is_floating_point"),
+    _if("if_is_tracing", "query-near", "not torch.jit.is_tracing()"),
+    _if("if_autocast", "query-near", "not torch.is_autocast_enabled()"),
+    _if("if_default_dtype", "query-near", "torch.get_default_dtype() == torch.float32"),
+    _if("if_is_inference", "query-near", "not y.is_inference()"),
+    _if("if_list_of_tensors", "query-near", "[y, y]"),
+    _if("if_tuple_len", "query-near", "len((y, y)) == 2"),
+    _if("if_stride", "query-near", "y.stride()[-1] == 1"),
+    _if("if_storage_offset", "query-near", "y.storage_offset() == 0"),
+    _if("if_identity", "query-near", "y is not n"),
+    _c("unpacked_shape", "query-near", "a, b = y.shape[-2:] if y.dim() > 1 else (1, y.shape[-1])", "if a <= b:",
+       "    y = y + 1"),
+    _c("half_width", "query-near", "h = y.shape[-1] // 2", "if h:", "    y = y + 1"),
+    _c("size_tuple", "query-near", "s = y.size()", "if s[-1] > 1:", "    y = y + 1"),
+    _c("tolist_then_if", "query-near", "vals = [n, n]", "if vals[0] > 0:", "    y = y + 1"),
+    _c("float_attr_if", "query-near", "eps = 1e-6 * n", "if eps > 0:", "    y = y + eps"),
+    _c("assert_shape_eq", "query-near", "assert y.shape == y.shape"),
+    _c("assert_dtype_in", "query-near", "assert y.dtype in (torch.float32, torch.float64)"),
+    _c("assert_finite_python", "query-near", "assert math.isfinite(float(n))"),
+    _e("int_of_size", "query-near", "y * int(y.size(-1))"),
+    _e("int_of_numel", "query-near", "y * int(torch.numel(y))"),
+    _e("float_finfo", "query-near", "y * float(torch.finfo(y.dtype).eps)"),
+    _e("int_of_dim", "query-near", "y * int(y.dim())"),
+    _e("int_math_prod", "query-near", "y * int(math.prod(y.shape))"),
+    _e("slice_by_shape", "query-near", "y + y[..., : y.shape[-1] // 2].sum()"),
+    _e("slice_by_python", "query-near", "y + y[..., : int(n)].sum()"),
+    _e("slice_by_tensor", "scalar", "y + y[..., : y.shape[-1] - (y[0, 0] < 0).long()].sum()"),
+    _e("float_element_size", "query-near", "y * float(y.element_size())"),
+    _e("requires_grad_fresh", "query-near", "y + torch.zeros_like(y).requires_grad_()"),
+    _e("detach_requires_grad", "query-near", "y + y.detach().requires_grad_(False)"),
+    # containers of tensors tested for truth (their length), helpers returning Python values, identity
+    _if("if_tuple_of_tensors", "query-near", "(y, y)"),
+    _if("if_chunks", "query-near", "y.chunk(2)"),
+    _if("if_torch_split", "query-near", "torch.split(y, 2)"),
+    _if("if_comprehension", "query-near", "[t for t in y]"),
+    _if("if_helper_size", "query-near", "size_of(y) > 2"),
+    _if("if_helper_predicate", "query-near", "is_big(y)"),
+    _if("if_helper_tensor_predicate", "cond", "has_nan(y)"),
+    _if("if_np_prod", "query-near", "np.prod(y.shape) > 1"),
+    _if("if_shape_mod", "query-near", "y.shape[-1] % 2 == 0"),
+    _if("if_in_shape", "query-near", "4 in y.shape"),
+    _if("if_dim_and_shape", "query-near", "y.dim() == 2 and y.shape[1] > 1"),
+    _if("if_getattr_flag", "query-near", "getattr(y, 'is_sparse', False)"),
+    _if("if_type_is", "query-near", "type(y) is torch.Tensor"),
+    _if("if_class_is", "query-near", "y.__class__ is torch.Tensor"),
+    _if("if_device_eq", "query-near", "y.device == torch.device('cpu')"),
+    _if("if_str_dtype", "query-near", "str(y.dtype) == 'torch.float32'"),
+    _if("if_is_nested", "query-near", "not y.is_nested"),
+    _if("if_is_tensor_and", "query-near", "torch.is_tensor(n) and n.sum() > 0"),
+    _if("if_not_isinstance_or", "cond", "not isinstance(y, torch.Tensor) or y.sum() > 0"),
+    _if("if_torch_equal", "cond", "torch.equal(y, y)"),
+    _if("if_allclose", "cond", "torch.allclose(y, y)"),
+    _if("if_eq_all", "cond", "y.eq(y).all()"),
+    _if("if_max_item", "cond", "y.max().item() > 0"),
+    _if("if_dict_tensor", "cond", "{'y': y}['y'].sum() > 0"),
+    _if("if_grad_fn_none", "query-near", "y.grad_fn is None"),
+    _if("if_is_input", "query-near", "y is not n"),
+    _c("range_shape", "query-near", "for i in range(y.shape[0]):", "    y = y + i"),
+    _c("range_len", "query-near", "for i in range(len(y)):", "    y = y + i"),
+    _c("while_python", "query-near", "k = n", "while k > 0:", "    k -= 1", "    y = y + 1"),
+    # tensors turned into Python values
+    _e("item", "scalar", "y + y.sum().item()"),
+    _e("tolist", "scalar", "y + len(y.tolist())"),
+    _c("tolist_loop", "scalar", "for v in y.flatten().tolist()[:2]:", "    y = y + v"),
+    _e("int_tensor", "scalar", "y * int(y.max())"),
+    _e("float_tensor", "scalar", "y * float(y.mean())"),
+    _e("bool_tensor", "scalar", "y * bool(y.sum() > 0)"),
+    _c("range_tensor", "scalar", "for i in range(int(y.max()) % 3):", "    y = y + i"),
+    _e("math_of_tensor", "scalar", "y * math.sqrt(y.abs().sum())"),
+    _e("numpy_float", "scalar", "y + float(y.detach().numpy().sum())"),
+    # near misses: the same calls on Python values and static sizes
+    _e("int_python", "scalar-near", "y * int(n)"),
+    _e("float_python", "scalar-near", "y * float(n)"),
+    _e("bool_python", "scalar-near", "y * bool(n)"),
+    _e("int_shape", "scalar-near", "y * int(y.shape[0])"),
+    _e("float_numel", "scalar-near", "y / float(y.numel())"),
+    _e("math_python", "scalar-near", "y * math.sqrt(n)"),
+    _e("size_call", "scalar-near", "y * y.size(-1)"),
+    _e("len_tensor", "scalar-near", "y * len(y)"),
+    _e("len_list", "scalar-near", "y * len([n, n])"),
+    _e("min_python", "scalar-near", "y * min(n, 2)"),
+    _e("sum_list", "scalar-near", "y + sum([n, 1])"),
+    _e("max_tensors", "scalar-near", "y + max(y.sum(), y.mean())"),
+    _e("round_python", "scalar-near", "y + round(n / 2)"),
+    # data-dependent output shapes
+    _e("nonzero", "dynamic", "y + y.nonzero().sum()"),
+    _e("unique", "dynamic", "y + torch.unique(y).sum()"),
+    _e("mask_index", "dynamic", "y + y[y > 0].sum()"),
+    _e("masked_select", "dynamic", "y + torch.masked_select(y, y > 0).sum()"),
+    _e("where_one_arg", "dynamic", "y + torch.where(y > 0)[0].sum()"),
+    _e("bincount", "dynamic", "y + torch.bincount(y.abs().long().flatten()).sum()"),
+    _c("mask_assign", "dynamic", "y = y.clone()", "y[y > 0] = 0"),
+    _e("where_three_args", "dynamic-near", "torch.where(y > 0, y, -y)"),
+    _e("masked_fill", "dynamic-near", "y.masked_fill(y > 0, 0.0)"),
+    _e("argmax", "dynamic-near", "y + y.argmax()"),
+    _e("topk", "dynamic-near", "y + y.flatten().topk(2).values.sum()"),
+    _e("mask_multiply", "dynamic-near", "y * (y > 0)"),
+    _e("index_int", "dynamic-near", "y + y[..., 0:1]"),
+    # Python machinery
+    _c("print", "machinery", "print('probe', n)"),
+    _c("print_shape", "machinery", "print(y.shape)"),
+    _c("logger_info", "machinery", "logger.info('probe %s', n)"),
+    _c("logger_debug", "machinery", "logger.debug('probe %s', n)"),
+    _c("logger_warning", "machinery", "logger.warning('probe %s', n)"),
+    _c("logging_info", "machinery", "logging.info('probe')"),
+    _c("warnings_warn", "machinery", "warnings.warn('probe')"),
+    _e("deepcopy_tensor", "machinery", "copy.deepcopy(y)"),
+    _c("deepcopy_dict", "machinery", "d = copy.deepcopy({'a': n})", "y = y * d['a']"),
+    _c("copy_dict", "machinery", "d = copy.copy({'a': n})", "y = y * d['a']"),
+    _if("inspect_isclass", "machinery", "inspect.isclass(type(y))"),
+    _c("inspect_signature", "machinery", "k = len(inspect.signature(torch.nn.functional.relu).parameters)",
+       "y = y * k"),
+    _c("time_time", "machinery", "t0 = time.time()"),
+    _c("perf_counter", "machinery", "t0 = time.perf_counter()"),
+    _e("random_random", "machinery", "y * random.random()"),
+    _if("os_environ_get", "machinery", "os.environ.get('GM_FUZZ_FLAG')"),
+    _c("fstring_tensor", "machinery", "s = f'{y.sum()}'"),
+    _c("fstring_shape", "machinery", "s = f'{y.shape}'"),
+    _c("str_tensor", "machinery", "s = str(y)"),
+    _c("json_dumps", "machinery", "s = json.dumps({'n': n})"),
+    _c("graph_break", "machinery", "torch._dynamo.graph_break()"),
+    _c("data_ptr", "machinery", "p = y.data_ptr()"),
+    _if("id_compare", "machinery", "id(y) > 0"),
+    _c("sorted_python", "machinery", "ks = sorted([n, 1, 2])", "y = y + ks[0]"),
+    _c("dict_loop", "machinery", "for key, v in {'a': n}.items():", "    y = y + v"),
+    _e("getattr_name", "machinery", "getattr(y, 'relu')()"),
+    _c("math_floor", "machinery", "y = y * math.floor(n / 2)"),
+)
+
+BY_NAME = {c.name: c for c in CONSTRUCTS}
+
+# where the construct runs
+PLACES = (
+    "forward", "helper", "method", "staticmethod", "property", "nested", "lambda", "loop",
+    "comprehension", "if_flag", "if_flag_unrun", "if_training", "if_not_training", "try", "with",
+    "with_nullcontext", "after_break",
+)
+# where `n` and `y` come from (a value passed as a parameter is the helper places' own)
+N_SOURCES = ("local", "self_attr", "module_constant", "helper_return", "shape")
+Y_SOURCES = ("input", "buffer", "helper_return")
+
+HEADER = """\
+import contextlib
+import copy
+import inspect
+import json
+import logging
+import math
+import os
+import random
+import time
+import warnings
+
+import numpy as np
+import torch
+from torch import nn
+
+logger = logging.getLogger(__name__)
+N = 3
+
+
+def make_n():
+    return 3
+
+
+def make_y(x):
+    return x * 2
+
+
+def size_of(t):
+    return t.shape[-1]
+
+
+def is_big(t):
+    return t.numel() > 10
+
+
+def has_nan(t):
+    return torch.isnan(t).any()
+"""
+
+FOOTER = """
+
+def inputs():
+    return (torch.arange(16.0).reshape(4, 4) - 5.0,)
+"""
+
+
+@dataclass(frozen=True)
+class Program:
+    construct: Construct
+    place: str
+    n_source: str
+    y_source: str
+    mode: str  # "train" (nn.Module's default) or "eval": the probe's own training flag when called
+    source: str
+    construct_lines: tuple[int, ...]  # lines of the module the construct's statements are on
+
+    @property
+    def context(self) -> str:
+        extra = [s for s, default in ((self.n_source, "local"), (self.y_source, "input"), (self.mode, "train"))
+                 if s != default]
+        return "+".join([self.place, *extra])
+
+
+def _indent(lines: list[str], by: int) -> list[str]:
+    return [" " * by + line for line in lines]
+
+
+def _body(construct: Construct, place: str) -> tuple[list[str], list[str], list[str]]:
+    """(module-level defs, class methods, forward statements) for the construct in `place`."""
+    lines = list(construct.lines)
+    if place == "forward":
+        return [], [], lines
+    if place == "helper":
+        return ["", "", "def helper(y, n):", *_indent(lines, 4), "    return y"], [], ["y = helper(y, n)"]
+    if place == "method":
+        return [], ["def step(self, y, n):", *_indent(lines, 4), "    return y"], ["y = self.step(y, n)"]
+    if place == "staticmethod":
+        return [], ["@staticmethod", "def step(y, n):", *_indent(lines, 4), "    return y"], ["y = self.step(y, n)"]
+    if place == "property":
+        method = ["@property", "def extra(self):", "    y = self.buf * 1", "    n = 3", *_indent(lines, 4), "    return y"]
+        return [], method, ["y = y + self.extra"]
+    if place == "nested":
+        return [], [], ["def inner(y):", *_indent(lines, 4), "    return y", "y = inner(y)"]
+    if place == "lambda":
+        return [], [], [f"f = lambda y: {construct.expr}", "y = f(y)"]
+    if place == "comprehension":
+        return [], [], [f"y = torch.stack([{construct.expr} for y in y.unbind(0)])"]
+    if place == "loop":
+        return [], [], ["for _ in range(2):", *_indent(lines, 4)]
+    headers = {
+        "if_flag": "if self.flag:", "if_flag_unrun": "if not self.flag:", "if_training": "if self.training:",
+        "if_not_training": "if not self.training:", "with": "with torch.no_grad():",
+        "with_nullcontext": "with contextlib.nullcontext():",
+    }
+    if place in headers:
+        return [], [], [headers[place], *_indent(lines, 4)]
+    if place == "try":
+        return [], [], ["try:", *_indent(lines, 4), "except RuntimeError:", "    raise"]
+    if place == "after_break":
+        return [], [], ["torch._dynamo.graph_break()", *lines]
+    raise ValueError(place)
+
+
+def places_for(construct: Construct) -> tuple[str, ...]:
+    """The places the construct fits: an expression's own, and none without `self` if it reads it."""
+    places = PLACES if construct.expr is not None else tuple(p for p in PLACES if p not in ("lambda", "comprehension"))
+    if any("self." in line for line in construct.lines):
+        places = tuple(p for p in places if p not in ("helper", "staticmethod"))
+    return places
+
+
+def build(construct: Construct, place: str, n_source: str, y_source: str, mode: str = "train") -> Program:
+    defs, methods, statements = _body(construct, place)
+    n_line = {
+        "local": "n = 3", "self_attr": "n = self.n", "module_constant": "n = N", "helper_return": "n = make_n()",
+        "shape": "n = x.shape[0] - 1",
+    }[n_source]
+    y_line = {"input": "y = x * 2", "buffer": "y = self.buf + x", "helper_return": "y = make_y(x)"}[y_source]
+    init = [
+        "def __init__(self):", "    super().__init__()", "    self.flag = True", "    self.n = 3",
+        "    self.register_buffer('buf', torch.ones(4, 4))",
+    ] + (["    self.train(False)"] if mode == "eval" else [])
+    forward = ["def forward(self, x):", *_indent([n_line, y_line, *statements, "return y"], 4)]
+    class_lines = ["", "", "class Probe(nn.Module):", *_indent(init, 4)]
+    for method in (methods, forward):
+        if method:
+            class_lines += ["", *_indent(method, 4)]
+    text = "\n".join([HEADER.rstrip("\n"), *defs, *class_lines]) + "\n" + FOOTER
+    # the construct's own lines: each of its statements as written (stripped) in the module
+    wanted = {line.strip() for line in construct.lines} | ({construct.expr} if construct.expr else set())
+    rows = tuple(
+        i for i, line in enumerate(text.splitlines(), 1)
+        if line.strip() in wanted or (construct.expr is not None and construct.expr in line)
+    )
+    return Program(construct, place, n_source, y_source, mode, text, rows)
+
+
+def generate(seed: int, count: int) -> list[Program]:
+    """`count` programs drawn from the grammar by a generator seeded with `seed` (the same seed
+    gives the same programs): a construct, a place, half the time a non-default source, and now
+    and then the probe in eval mode."""
+    rng = random.Random(seed)
+    programs = []
+    for _ in range(count):
+        construct = rng.choice(CONSTRUCTS)
+        place = rng.choice(places_for(construct))
+        n_source = rng.choice(N_SOURCES) if rng.random() < 0.5 else "local"
+        y_source = rng.choice(Y_SOURCES) if rng.random() < 0.3 else "input"
+        mode = "eval" if rng.random() < 0.3 else "train"
+        if place == "property":  # the property reads its own values
+            n_source, y_source = "local", "input"
+        programs.append(build(construct, place, n_source, y_source, mode))
+    return programs
