@@ -50,13 +50,17 @@ class FunctionAnalyzer(StatementVisitor):
         hinted_params: list[str] = []
         member_defaults: list[tuple[str, str]] = []
         classes: list[tuple[str, str]] = []  # (parameter, the one class its annotation names)
+        # A forward's `p=None` whose truth it tests (`if in_buffers:`) is a list or flag, no tensor
+        # assumed (a multi-element tensor's truth raises); callers passing tensors still decide.
+        optional = {a.arg for a, d in params if a.annotation is None and d is not None and narrowing.is_none_constant(d)}
+        truth_tested = narrowing.truth_tested(self.node.body, optional) if self.entry and optional else set()
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:
                 member_defaults.append((arg.arg, member))  # `mode=BlendMode.CONSTANT`
             if skip_first and index == 0:
                 continue
-            seed = tensor_param(arg.arg, arg.annotation, default, self.entry)
+            seed = None if arg.arg in truth_tested else tensor_param(arg.arg, arg.annotation, default, self.entry)
             if seed and arg.annotation is not None:
                 self._annotated_tensors.add(arg.arg)
             if sized_annotation(arg.annotation):

@@ -16,6 +16,10 @@ Evidence of four kinds, all syntactic and cheap (no second traversal):
   fallback says which type the author passes there, so the parameter is a flag, not a mask.
 - A None-defaulted parameter passed as is where a torch function takes a Python number
   (`torch.topk(x, k=k)`, `F.dropout(x, p)`: GM305's table): an optional number, not a tensor.
+- A None-defaulted parameter of a forward whose truth the body tests bare (`if in_buffers:`, `if not
+  cache`, `y if flag else z`) and never rebinds: a tensor's truth raises unless it has one element,
+  so the author passes a list, a flag or None there. It is then no tensor by assumption; a caller
+  that passes a tensor still makes it one (`truth_tested`).
 """
 
 from __future__ import annotations
@@ -283,6 +287,30 @@ def _is_name(node: ast.expr, name: str) -> bool:
 
 def is_none_constant(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def truth_tested(body: Iterable[ast.stmt], names: set[str]) -> set[str]:
+    """The `names` whose truth `body` tests bare (an `if`, `while` or conditional expression's
+    test, under `not` and `and`/`or` too) and never rebinds, outside nested functions and classes."""
+    tested: set[str] = set()
+    bound: set[str] = set()
+    for node in local_nodes(body):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            tested.update(_bare_truths(node.test) & names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+    return tested - bound
+
+
+def _bare_truths(test: ast.expr) -> set[str]:
+    """Names whose truth value `test` takes as is: `p`, `not p`, the operands of `and`/`or`."""
+    if isinstance(test, ast.Name):
+        return {test.id}
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _bare_truths(test.operand)
+    if isinstance(test, ast.BoolOp):
+        return set().union(*(_bare_truths(value) for value in test.values))
+    return set()
 
 
 def scalar_arguments(body: Iterable[ast.stmt], names: set[str], resolve: Resolve) -> set[str]:

@@ -7,8 +7,8 @@ functional effects directly: a parametric EQ, a compressor and a noise-shaped re
 
 from __future__ import annotations
 
-import torch
 import dasp_pytorch
+import torch
 from dasp_pytorch import functional
 
 DISTRIBUTION = "dasp-pytorch"
