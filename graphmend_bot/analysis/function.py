@@ -52,8 +52,9 @@ class FunctionAnalyzer(StatementVisitor):
         classes: list[tuple[str, str]] = []  # (parameter, the one class its annotation names)
         # A forward's `p=None` whose truth it tests (`if in_buffers:`) is a list or flag, no tensor
         # assumed (a multi-element tensor's truth raises); callers passing tensors still decide.
-        optional = {a.arg for a, d in params if a.annotation is None and d is not None and narrowing.is_none_constant(d)}
-        truth_tested = narrowing.truth_tested(self.node.body, optional) if self.entry and optional else set()
+        optional = {a.arg for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
+                    and a.annotation is None and d is not None and narrowing.is_none_constant(d)}
+        scalars, truth_tested = narrowing.optional_parameter_evidence(self.node.body, optional, self.resolve, self.entry)
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:
@@ -100,7 +101,7 @@ class FunctionAnalyzer(StatementVisitor):
         if args.kwarg is not None:
             names.append(args.kwarg.arg)
         # `k=None` passed to `torch.topk(x, k=k)`: an optional number whatever callers pass.
-        self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
+        self._python_params |= scalars
         self.summary.params = tuple(names)
         self.summary.param_classes = tuple((names.index(name), named) for name, named in classes)
         self.summary.member_defaults = tuple(member_defaults)

@@ -19,7 +19,7 @@ Evidence of four kinds, all syntactic and cheap (no second traversal):
 - A None-defaulted parameter of a forward whose truth the body tests bare (`if in_buffers:`, `if not
   cache`, `y if flag else z`) and never rebinds: a tensor's truth raises unless it has one element,
   so the author passes a list, a flag or None there. It is then no tensor by assumption; a caller
-  that passes a tensor still makes it one (`truth_tested`).
+  that passes a tensor still makes it one (`optional_parameter_evidence`).
 """
 
 from __future__ import annotations
@@ -289,17 +289,28 @@ def is_none_constant(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
-def truth_tested(body: Iterable[ast.stmt], names: set[str]) -> set[str]:
-    """The `names` whose truth `body` tests bare (an `if`, `while` or conditional expression's
-    test, under `not` and `and`/`or` too) and never rebinds, outside nested functions and classes."""
+def optional_parameter_evidence(
+    body: Iterable[ast.stmt], names: set[str], resolve: Resolve, truth: bool
+) -> tuple[set[str], set[str]]:
+    """Of the None-defaulted parameters `names`, in one walk of `body` outside nested functions and
+    classes: those passed bare where a torch function takes a Python number (`torch.topk(x, k=k)`),
+    and, when `truth`, those whose truth it tests bare (an `if`, `while` or conditional expression's
+    test, under `not` and `and`/`or` too) and never rebinds."""
+    scalars: set[str] = set()
     tested: set[str] = set()
     bound: set[str] = set()
+    if not names:  # most functions: no walk at all
+        return scalars, tested
     for node in local_nodes(body):
-        if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+        if isinstance(node, ast.Call):
+            scalars.update(_scalar_arguments(node, names, resolve))
+        elif not truth:
+            continue
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
             tested.update(_bare_truths(node.test) & names)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             bound.add(node.id)
-    return tested - bound
+    return scalars, tested - bound
 
 
 def _bare_truths(test: ast.expr) -> set[str]:
@@ -313,25 +324,18 @@ def _bare_truths(test: ast.expr) -> set[str]:
     return set()
 
 
-def scalar_arguments(body: Iterable[ast.stmt], names: set[str], resolve: Resolve) -> set[str]:
-    """The `names` passed bare where a torch function takes a Python number (`torch.topk(x, k=k)`),
-    in `body` outside nested functions and classes."""
+def _scalar_arguments(node: ast.Call, names: set[str], resolve: Resolve) -> set[str]:
+    resolved = resolve(node.func)
+    if resolved is None or not resolved.startswith("torch."):
+        return set()
     found: set[str] = set()
-    if not names:  # most functions: no walk at all
-        return found
-    for node in local_nodes(body):
-        if not isinstance(node, ast.Call):
-            continue
-        resolved = resolve(node.func)
-        if resolved is None or not resolved.startswith("torch."):
-            continue
-        for position, keyword in SCALAR_PARAMETERS.get(resolved[len("torch."):], ()):
-            passed = [kw.value for kw in node.keywords if kw.arg == keyword]
-            if position is not None and position < len(node.args) and not any(
-                isinstance(arg, ast.Starred) for arg in node.args[: position + 1]
-            ):
-                passed.append(node.args[position])
-            found.update(arg.id for arg in passed if isinstance(arg, ast.Name) and arg.id in names)
+    for position, keyword in SCALAR_PARAMETERS.get(resolved[len("torch."):], ()):
+        passed = [kw.value for kw in node.keywords if kw.arg == keyword]
+        if position is not None and position < len(node.args) and not any(
+            isinstance(arg, ast.Starred) for arg in node.args[: position + 1]
+        ):
+            passed.append(node.args[position])
+        found.update(arg.id for arg in passed if isinstance(arg, ast.Name) and arg.id in names)
     return found
 
 
