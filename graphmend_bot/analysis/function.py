@@ -52,13 +52,18 @@ class FunctionAnalyzer(StatementVisitor):
         member_defaults: list[tuple[str, str]] = []
         classes: list[tuple[str, str]] = []  # (parameter, the one class its annotation names)
         tree_class = self.guard_helpers.tree_class if self.guard_helpers is not None else None
+        # A forward's `p=None` whose truth it tests (`if in_buffers:`) is a list or flag, no tensor
+        # assumed (a multi-element tensor's truth raises); callers passing tensors still decide.
+        optional = {a.arg for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
+                    and a.annotation is None and d is not None and narrowing.is_none_constant(d)}
+        scalars, truth_tested = narrowing.optional_parameter_evidence(self.node.body, optional, self.resolve, self.entry)
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:
                 member_defaults.append((arg.arg, member))  # `mode=BlendMode.CONSTANT`
             if skip_first and index == 0:
                 continue
-            seed = tensor_param(arg.arg, arg.annotation, default, self.entry)
+            seed = None if arg.arg in truth_tested else tensor_param(arg.arg, arg.annotation, default, self.entry)
             if seed and arg.annotation is not None:
                 self._annotated_tensors.add(arg.arg)
             if sized_annotation(arg.annotation):
@@ -98,7 +103,7 @@ class FunctionAnalyzer(StatementVisitor):
         if args.kwarg is not None:
             names.append(args.kwarg.arg)
         # `k=None` passed to `torch.topk(x, k=k)`: an optional number whatever callers pass.
-        self._python_params |= narrowing.scalar_arguments(self.node.body, self._none_params, self.resolve)
+        self._python_params |= scalars
         self.summary.params = tuple(names)
         self.summary.param_classes = tuple((names.index(name), named) for name, named in classes)
         self.summary.member_defaults = tuple(member_defaults)

@@ -16,6 +16,10 @@ Evidence of four kinds, all syntactic and cheap (no second traversal):
   fallback says which type the author passes there, so the parameter is a flag, not a mask.
 - A None-defaulted parameter passed as is where a torch function takes a Python number
   (`torch.topk(x, k=k)`, `F.dropout(x, p)`: GM305's table): an optional number, not a tensor.
+- A None-defaulted parameter of a forward whose truth the body tests bare (`if in_buffers:`, `if not
+  cache`, `y if flag else z`) and never rebinds: a tensor's truth raises unless it has one element,
+  so the author passes a list, a flag or None there. It is then no tensor by assumption; a caller
+  that passes a tensor still makes it one (`optional_parameter_evidence`).
 """
 
 from __future__ import annotations
@@ -285,25 +289,53 @@ def is_none_constant(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
-def scalar_arguments(body: Iterable[ast.stmt], names: set[str], resolve: Resolve) -> set[str]:
-    """The `names` passed bare where a torch function takes a Python number (`torch.topk(x, k=k)`),
-    in `body` outside nested functions and classes."""
-    found: set[str] = set()
+def optional_parameter_evidence(
+    body: Iterable[ast.stmt], names: set[str], resolve: Resolve, truth: bool
+) -> tuple[set[str], set[str]]:
+    """Of the None-defaulted parameters `names`, in one walk of `body` outside nested functions and
+    classes: those passed bare where a torch function takes a Python number (`torch.topk(x, k=k)`),
+    and, when `truth`, those whose truth it tests bare (an `if`, `while` or conditional expression's
+    test, under `not` and `and`/`or` too) and never rebinds."""
+    scalars: set[str] = set()
+    tested: set[str] = set()
+    bound: set[str] = set()
     if not names:  # most functions: no walk at all
-        return found
+        return scalars, tested
     for node in local_nodes(body):
-        if not isinstance(node, ast.Call):
+        if isinstance(node, ast.Call):
+            scalars.update(_scalar_arguments(node, names, resolve))
+        elif not truth:
             continue
-        resolved = resolve(node.func)
-        if resolved is None or not resolved.startswith("torch."):
-            continue
-        for position, keyword in SCALAR_PARAMETERS.get(resolved[len("torch."):], ()):
-            passed = [kw.value for kw in node.keywords if kw.arg == keyword]
-            if position is not None and position < len(node.args) and not any(
-                isinstance(arg, ast.Starred) for arg in node.args[: position + 1]
-            ):
-                passed.append(node.args[position])
-            found.update(arg.id for arg in passed if isinstance(arg, ast.Name) and arg.id in names)
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            tested.update(_bare_truths(node.test) & names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+    return scalars, tested - bound
+
+
+def _bare_truths(test: ast.expr) -> set[str]:
+    """Names whose truth value `test` takes as is: `p`, `not p`, the operands of `and`/`or`."""
+    if isinstance(test, ast.Name):
+        return {test.id}
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _bare_truths(test.operand)
+    if isinstance(test, ast.BoolOp):
+        return set().union(*(_bare_truths(value) for value in test.values))
+    return set()
+
+
+def _scalar_arguments(node: ast.Call, names: set[str], resolve: Resolve) -> set[str]:
+    resolved = resolve(node.func)
+    if resolved is None or not resolved.startswith("torch."):
+        return set()
+    found: set[str] = set()
+    for position, keyword in SCALAR_PARAMETERS.get(resolved[len("torch."):], ()):
+        passed = [kw.value for kw in node.keywords if kw.arg == keyword]
+        if position is not None and position < len(node.args) and not any(
+            isinstance(arg, ast.Starred) for arg in node.args[: position + 1]
+        ):
+            passed.append(node.args[position])
+        found.update(arg.id for arg in passed if isinstance(arg, ast.Name) and arg.id in names)
     return found
 
 

@@ -1,0 +1,88 @@
+"""A forward's `p=None` whose truth it tests bare (`if in_buffers:`, `if not cache:`, `y if flag
+else z`) is no tensor by assumption: a tensor's truth raises unless it has one element, so the
+author passes a list, a flag or None there (pytorch-tcn's `TCN.forward(x, ..., in_buffers=None)`
+tests it and slices it per layer). A caller that passes a tensor still makes it one, and a
+parameter rebound before its test is judged by what it holds. Each sample is measured with
+Dynamo (`Model()(torch.ones(3))`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sample_modules import dynamo_breaks, graphmend_findings  # noqa: E402
+
+UNBROKEN = '''import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def forward(self, x, in_buffers=None):
+        if in_buffers:
+            first, second = in_buffers
+            x = x + first + second
+        return x
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(), Block()])
+
+    def forward(self, x, embeddings=None, in_buffers=None, cache=None, flag=None):
+        for index, block in enumerate(self.blocks):
+            if in_buffers:
+                layer_buffers = in_buffers[2 * index:]
+            else:
+                layer_buffers = None
+            x = block(x, in_buffers=layer_buffers)
+        if not cache:
+            x = x * 2
+        while flag and x.shape[0] > 5:
+            x = x[1:]
+        return x + 1 if embeddings else x
+'''
+
+BROKEN = '''import torch
+from torch import nn
+
+
+class Scale(nn.Module):
+    def forward(self, x, scale=None):
+        if scale:
+            x = x * scale
+        return x
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = Scale()
+
+    def forward(self, x, mask=None):
+        mask = x.sum() if mask is None else mask
+        if mask:
+            x = x + 1
+        return self.scale(x, scale=x.sum())
+'''
+
+
+def _lines(source: str, text: str) -> int:
+    return source.splitlines().index(text) + 1
+
+
+def test_truth_tested_optional_parameters_of_a_forward_are_not_assumed_tensors(tmp_path: Path) -> None:
+    assert dynamo_breaks(UNBROKEN, tmp_path) == set()
+    assert graphmend_findings(UNBROKEN, tmp_path) == set()
+
+
+def test_a_tensor_passed_or_bound_before_the_test_is_still_reported(tmp_path: Path) -> None:
+    callee, rebound = _lines(BROKEN, "        if scale:"), _lines(BROKEN, "        if mask:")
+    assert dynamo_breaks(BROKEN, tmp_path) == {(callee, "GB0170"), (rebound, "GB0170")}
+    assert graphmend_findings(BROKEN, tmp_path) == {(callee, "GM101", "GB0170"), (rebound, "GM101", "GB0170")}
