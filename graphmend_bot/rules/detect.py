@@ -461,7 +461,8 @@ class Detection:
     skipped_frame_comprehension: ComprehensionHook | None = None
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
-    # `tb.tb_lasti`: reads of these attributes, by name, whatever the owner.
+    # `tb.tb_lasti`, `m.register_forward_hook(f)`: reads of these attributes, by name, whatever the
+    # owner, a method's read in a call included.
     attribute_reads: Mapping[str, AttributeReadHook] = field(default_factory=dict)
     caught_exception_write: CaughtExceptionWriteHook | None = None  # `except E as err: err.note = ...`
     class_statement: ClassStatementHook | None = None  # `class Local: ...` inside a function
