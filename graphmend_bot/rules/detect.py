@@ -165,9 +165,10 @@ class Checker(Protocol):
         compiled (`@torch.compile`): an input of the graph."""
         ...
 
-    def discarded_receiver(self, call: ast.Call) -> bool:
-        """`call` (`y.m(...)`) is a statement of its own on a local this function binds and reads
-        nowhere else (analysis/discarded_locals.py)."""
+    def requires_grad_traces(self, call: ast.Call) -> bool:
+        """`call` (`y.requires_grad_()`) traces: a statement of its own on a local this function binds
+        and reads nowhere else, or on a local holding only `autograd.grad(..., create_graph=True)`
+        results (analysis/discarded_locals.py, analysis/grad_results.py)."""
         ...
 
     def annotated_class(self, node: ast.expr) -> str | None:
