@@ -18,7 +18,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from graphmend_bot.analysis.grad_results import holds_created_graph_grad
+
 Resolve = Callable[[ast.expr], str | None]
+
+
+def requires_grad_traces(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, resolve: Resolve) -> bool:
+    """`y.requires_grad_()` that Dynamo traces: on a local nothing reads again (below), or on a
+    gradient built with its own graph, which requires grad already (analysis/grad_results.py)."""
+    return discarded_receiver(function, call, resolve) or holds_created_graph_grad(function, call, resolve)
 
 
 def discarded_receiver(

@@ -169,6 +169,8 @@ class CallResolver(SortChecker):
     ) -> Kind:
         method = func.attr
         owner = dotted_name(func.value)
+        if (check_read := C.ATTRIBUTE_READS.get(method)) is not None:  # a call reads its method first
+            check_read(self, func)
         if resolved is not None and resolved.startswith("builtins."):
             return self._function_call(node, func, args, kwargs, resolved)  # `builtins.pow(x, 2)`
         if resolved is not None and (resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in C.CALLS):

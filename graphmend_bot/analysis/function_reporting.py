@@ -296,8 +296,8 @@ class FindingReporter(FunctionState):
         return (self.summary.compiled and isinstance(node, ast.Name) and node.id in self.summary.params
                 and node.id not in self._rebound)
 
-    def discarded_receiver(self, call: ast.Call) -> bool:
-        return discarded_locals.discarded_receiver(self.node, call, self.resolve)
+    def requires_grad_traces(self, call: ast.Call) -> bool:
+        return discarded_locals.requires_grad_traces(self.node, call, self.resolve)
 
     def builder_of(self, name: str) -> str | None:
         return self.built_by.get(name)

@@ -170,9 +170,10 @@ class Checker(Protocol):
         compiled (`@torch.compile`): an input of the graph."""
         ...
 
-    def discarded_receiver(self, call: ast.Call) -> bool:
-        """`call` (`y.m(...)`) is a statement of its own on a local this function binds and reads
-        nowhere else (analysis/discarded_locals.py)."""
+    def requires_grad_traces(self, call: ast.Call) -> bool:
+        """`call` (`y.requires_grad_()`) traces: a statement of its own on a local this function binds
+        and reads nowhere else, or on a local holding only `autograd.grad(..., create_graph=True)`
+        results (analysis/discarded_locals.py, analysis/grad_results.py)."""
         ...
 
     def annotated_class(self, node: ast.expr) -> str | None:
@@ -466,7 +467,8 @@ class Detection:
     skipped_frame_comprehension: ComprehensionHook | None = None
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
-    # `tb.tb_lasti`: reads of these attributes, by name, whatever the owner.
+    # `tb.tb_lasti`, `m.register_forward_hook(f)`: reads of these attributes, by name, whatever the
+    # owner, a method's read in a call included.
     attribute_reads: Mapping[str, AttributeReadHook] = field(default_factory=dict)
     caught_exception_write: CaughtExceptionWriteHook | None = None  # `except E as err: err.note = ...`
     class_statement: ClassStatementHook | None = None  # `class Local: ...` inside a function

@@ -8,6 +8,7 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.vocabulary.known_names import (
+    FFT_FREQUENCIES,
     INT_ARGUMENT_FUNCTIONS,
     INT_ARGUMENT_METHODS,
     MATH_VALUE_FUNCTIONS,
@@ -30,6 +31,16 @@ def _size_factory(rule: Rule, checker: Checker, call: ast.Call, name: str, args:
         # "Data dependent operator", not the `.item()` break of an index or slice bound.
         checker.report(rule, call, f"A tensor passed as a size to `torch.{name}` is converted to a Python int", sizes,
                        gb_id="GB0033")
+    return TENSOR
+
+
+def _fft_frequencies(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """`torch.fft.fftfreq(n, d=1.0)`: `n` and `d` by position or keyword are Python numbers."""
+    keywords = checker.keyword_kinds(call)
+    numbers = Kind.union([*args[:2], *(keywords[k] for k in ("n", "d") if k in keywords)])
+    if numbers.is_tensor:
+        checker.report(rule, call, f"A tensor passed as a size to `torch.{name}` is converted to a Python number",
+                       numbers, gb_id="GB0033")
     return TENSOR
 
 
@@ -169,7 +180,8 @@ RULE = Rule(
         "`sum`/`mean`/`cumsum`, `new_full`'s size and fill value, ...; in a size tuple too; and the same "
         "arguments of the torch functions, `torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`, "
         "`torch.multinomial(p, n)`, `torch.full_like(x, t)`) given a 0-d "
-        "tensor made from tensor values, slice bounds, indices that are 0-d tensors by construction, in "
+        "tensor made from tensor values, a tensor `n` or `d` of `torch.fft.fftfreq`/`rfftfreq`, "
+        "slice bounds, indices that are 0-d tensors by construction, in "
         "a read or an assignment (`x[t.argmax()]`, `y[x.mean().long()] = 0`,"
         " `x[torch.bucketize(t.sum(), grid).clamp(0, n)]` with a Python number `n`: a tensor bound of "
         "higher rank broadcasts the index, which then gathers, "
@@ -200,6 +212,7 @@ RULE = Rule(
         builtins=dict.fromkeys(SCALAR_CASTS, _scalar_cast),
         tensor_methods=dict.fromkeys(INT_ARGUMENT_METHODS, _int_argument),
         torch_functions={**dict.fromkeys(SIZE_FACTORIES, _size_factory),
+                         **dict.fromkeys(FFT_FREQUENCIES, _fft_frequencies),
                          **dict.fromkeys(INT_ARGUMENT_FUNCTIONS, _int_argument_of_function)},
         calls=dict.fromkeys(MATH_VALUE_FUNCTIONS, _math_call),
         slice_bounds=_slice_bound,

@@ -76,8 +76,9 @@ def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, r
         if isinstance(call.func, ast.Attribute) and _parameter(checker, call.func.value):
             checker.report(rule, call, "`requires_grad_(False)` on a parameter in traced code breaks the graph",
                            TENSOR, gb_id=FREEZE_INPUT)
-    # `y.requires_grad_()` on a local nothing reads again: it never leaves the graph, no break.
-    elif not _may_turn_off(call) and not checker.discarded_receiver(call):
+    # `y.requires_grad_()` on a local nothing reads again (it never leaves the graph) or on a gradient
+    # built with create_graph=True (it requires grad already): no break.
+    elif not _may_turn_off(call) and not checker.requires_grad_traces(call):
         # Built here (`torch.zeros_like(q).requires_grad_()`): an intermediate, which breaks with grad
         # enabled. A parameter may be a graph input (explain: no break): no mode is claimed for it.
         checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver, gb_id=REQUIRES_GRAD_,

@@ -173,6 +173,9 @@ SIZE_FACTORIES = frozenset({
     "arange", "linspace", "logspace", "zeros", "ones", "empty", "rand", "randn", "randint",
     "randperm", "eye", "full",
 })
+# torch.fft's sample frequencies: `n` and the spacing `d` are Python numbers (a tensor in either is
+# read back: measured on torch 2.13, GB0033, tests/test_fft_frequencies.py).
+FFT_FREQUENCIES = frozenset({"fft.fftfreq", "fft.rfftfreq"})
 # Tensor methods whose arguments are sizes.
 SIZE_METHODS = frozenset({
     "view", "reshape", "expand", "repeat", "tile", "new_zeros", "new_ones", "new_empty", "unflatten",
