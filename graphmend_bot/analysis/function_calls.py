@@ -31,13 +31,6 @@ from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind, computed_from
 
-# Methods that put values into a list or deque in place (`extend`'s argument is the iterable; a
-# set's `add` is also a tensor method, judged as one).
-_GROWING_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "insert"})
-
-# nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).
-_PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
-
 
 class CallResolver(SortChecker):
     """The kind of a call, and the call sites recorded for the scope solver."""
@@ -148,7 +141,7 @@ class CallResolver(SortChecker):
         value = check(self, node, name, args) if check is not None else None
         if value is not None:
             return value | BOOL_TENSOR if value.is_tensor and masks.made_mask(node, self.resolve, leaf, args) else value
-        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in _PARAMETER_CLASSES or name in V.LEGACY_TENSOR_TYPES:
+        if name.startswith(V.TORCH_TENSOR_SUBMODULES) or name in V.PARAMETER_CLASSES or name in V.LEGACY_TENSOR_TYPES:
             return computed_from(BOOL_TENSOR if masks.keeps_mask(leaf, args) else TENSOR, args)  # `F.pad(mask, ...)`
         head = name.split(".", 1)[0]
         if name in V.TORCH_NON_TENSOR_FUNCS or head in V.TORCH_NON_TENSOR_SUBMODULES or head[:1].isupper():
@@ -207,7 +200,7 @@ class CallResolver(SortChecker):
                 kind = receiver | TENSOR
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env
-        if method in _GROWING_METHODS and isinstance(func.value, ast.Name) and func.value.id in self._collections:
+        if method in V.GROWING_METHODS and isinstance(func.value, ast.Name) and func.value.id in self._collections:
             self._grow_collection(func.value.id, method, args, env)
             return NOT_TENSOR
         if owner is not None and owner == self.self_name and method == "register_buffer":

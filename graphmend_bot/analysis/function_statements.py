@@ -1,4 +1,6 @@
-"""Statements: assignments and bindings, branches, loops, `with`, `try`, `return`, `assert` (`match`: match_statements.py).
+"""Statements: assignments and bindings, branches, loops, `with`, `try`, `return` (`assert` and
+`match`: assert_statements.py, match_statements.py).
+
 Branch arms run on copies of the environment that are merged afterwards (an arm that always
 leaves is dropped); loop bodies run twice so values that flow around the loop are seen.
 """
@@ -9,8 +11,8 @@ import ast
 from collections.abc import Iterable
 from typing import cast
 
-from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import (
+    assert_statements,
     manager_bodies,
     match_statements,
     modes,
@@ -22,15 +24,14 @@ from graphmend_bot.analysis import (
     tensor_rank,
     value_class,
 )
+from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, without_guards
+from graphmend_bot.analysis.sized import COLLECTION_DISPLAYS
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
-
-# Values whose truth is their length whatever they hold.
-_COLLECTION_EXPRESSIONS = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
 
 
 class StatementVisitor(ExpressionEvaluator):
@@ -132,19 +133,7 @@ class StatementVisitor(ExpressionEvaluator):
                 self.expr(node.exc, env)
             return True
         elif isinstance(node, ast.Assert):
-            # One conversion as a whole, like an `if` test; the message runs only on failure. The
-            # kinds of its parts are kept for the hooks (which operand Python jumps on).
-            self._kinds = {}
-            try:
-                kind = self._test(node.test, env)
-                if kind.is_tensor:
-                    for check_assert in C.ASSERTIONS:
-                        check_assert(self, node, kind)
-                else:
-                    for check_object in C.OBJECT_ASSERTIONS:
-                        check_object(self, node, self.node.args.vararg)
-            finally:
-                self._kinds = None
+            assert_statements.walk(self, node, env)  # the test as one conversion, like an `if` test
         elif isinstance(node, (ast.Break, ast.Continue)):
             return True
         elif isinstance(node, ast.Global):
@@ -302,7 +291,7 @@ class StatementVisitor(ExpressionEvaluator):
 
     def _is_collection(self, value: ast.expr) -> bool:
         """A display, a comprehension, or a local collection: its truth is its length, not a tensor's."""
-        return isinstance(value, _COLLECTION_EXPRESSIONS) or (isinstance(value, ast.Name) and (
+        return isinstance(value, COLLECTION_DISPLAYS) or (isinstance(value, ast.Name) and (
             self._sized(value.id) or (value.id in self.tuples and self._only_collections(value.id))))
 
     def _bind(self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,

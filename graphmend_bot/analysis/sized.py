@@ -14,7 +14,9 @@ from collections.abc import Callable
 
 from graphmend_bot.analysis.function_state import Env
 
-_DISPLAYS = frozenset({ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp})
+# Values whose truth is their length whatever they hold (a generator is always true).
+COLLECTION_DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
+_DISPLAYS = frozenset({*COLLECTION_DISPLAYS, ast.GeneratorExp})
 # Tensor methods and torch functions that return a tuple or list of tensors (never one tensor).
 _SEQUENCE_OPS = frozenset({
     "unbind", "chunk", "split", "tensor_split", "hsplit", "vsplit", "dsplit", "split_with_sizes",

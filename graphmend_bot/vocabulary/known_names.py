@@ -14,6 +14,11 @@ STATIC_ATTRS = frozenset({
     "layout", "requires_grad", "is_leaf", "training", "names", "itemsize", "nbytes", "config",
     "is_nested", "is_mps", "is_cpu",
 })
+# Methods that put values into a list or deque in place (`extend`'s argument is the iterable; a
+# set's `add` is also a tensor method, judged as one).
+GROWING_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "insert"})
+# nn.Parameter(t) / nn.Buffer(t) are tensors (the rest of torch.nn builds modules).
+PARAMETER_CLASSES = frozenset({"nn.Parameter", "nn.parameter.Parameter", "nn.Buffer", "nn.parameter.Buffer"})
 # Attributes that are tensors when their owner is.
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "real", "imag", "data", "grad"})
 # Fields of the named tuples torch returns (`x.topk(k).indices`, `torch.max(x, 1).values`): tensors
