@@ -23,6 +23,8 @@ $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "openai-whisper==20250
 # real ones, torch and numpy, are in the set).
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "blitz-bayesian-pytorch==0.2.8"
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "bayesian-torch==0.5.0"
+# pythae declares the `dataclasses` backport (a Python 3.6 shim); its real dependencies are in the set.
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "pythae==0.1.2"
 $PIP install --quiet -c "$HERE/constraints.txt" -e .
 "$VENV/bin/python" -c "import torch; assert torch.__version__.startswith('2.13.0'), torch.__version__; print('torch', torch.__version__)"
 
