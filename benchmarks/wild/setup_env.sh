@@ -26,6 +26,8 @@ $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "bayesian-torch==0.5.0
 # brevitas pins setuptools<81 (which would replace the set's setuptools) but never imports
 # pkg_resources: install it without dependencies (its others are in requirements.txt).
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "brevitas==0.13.4"
+# pythae declares the `dataclasses` backport (a Python 3.6 shim); its real dependencies are in the set.
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "pythae==0.1.2"
 $PIP install --quiet -c "$HERE/constraints.txt" -e .
 "$VENV/bin/python" -c "import torch; assert torch.__version__.startswith('2.13.0'), torch.__version__; print('torch', torch.__version__)"
 

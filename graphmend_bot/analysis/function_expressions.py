@@ -83,7 +83,7 @@ class ExpressionEvaluator(CallResolver):
         index = self._index(node.slice, env)
         if isinstance(node.ctx, ast.Load):
             self._implicit_call(node, node.value, "__getitem__", [index], env)  # `table[k]`: Table.__getitem__
-        bounds = slice_bounds(node.slice, lambda e: self.expr(e, env))
+        bounds = slice_bounds(node.slice, lambda e: self.expr(e, env), self.is_ndarray)
         if bounds.nonempty:  # hooks look at bounds that may be tensors only
             for check_bounds in C.SLICE_BOUNDS:
                 check_bounds(self, node, owner, bounds)
@@ -115,7 +115,7 @@ class ExpressionEvaluator(CallResolver):
         """The hooks of `x[key] = v`: slice bounds, and the key for the store's own hooks (not the
         load's: a mask there is `index_put`, which traces). And the receiver's `__setitem__`."""
         self._implicit_call(target, target.value, "__setitem__", [key, value], env)
-        bounds = slice_bounds(target.slice, lambda e: self.expr(e, env))
+        bounds = slice_bounds(target.slice, lambda e: self.expr(e, env), self.is_ndarray)
         if bounds.nonempty:
             for check_bounds in C.SLICE_BOUNDS:
                 check_bounds(self, target, owner, bounds)

@@ -13,6 +13,7 @@ from typing import cast
 
 from graphmend_bot.analysis import (
     assert_statements,
+    generator_bindings,
     manager_bodies,
     match_statements,
     modes,
@@ -306,7 +307,7 @@ class StatementVisitor(ExpressionEvaluator):
             self._bindings[name] = self._bindings.get(name, 0) + 1
             if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.builtin_of)):
                 self._collection_bindings[name] = self._collection_bindings.get(name, 0) + 1
-            self.forget(name)
+            generator_bindings.rebound(self, name, value)  # `g = None` in the other arm keeps a generator
             if elements is not None:
                 self.tuples[name] = elements
         elif isinstance(target, (ast.Tuple, ast.List)):

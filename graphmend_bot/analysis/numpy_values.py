@@ -33,6 +33,8 @@ def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr],
         return is_ndarray(node.operand, ndarrays, resolve)
     if isinstance(node, ast.Compare) and len(node.ops) == 1:  # `a > 0`: an array of bools
         return is_ndarray(node.left, ndarrays, resolve) or is_ndarray(node.comparators[0], ndarrays, resolve)
+    if isinstance(node, ast.Subscript):  # `a[0]`, `a[1:]`: an element or a slice of an array is one
+        return is_ndarray(node.value, ndarrays, resolve)
     if not isinstance(node, ast.Call):
         return False
     name = resolve(node.func)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection
 
 from graphmend_bot.analysis.function_state import Env, Resolve
 from graphmend_bot.vocabulary.dotted_names import dotted_name
-from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
 def bound_names(target: ast.expr) -> list[str]:
@@ -173,11 +173,13 @@ def constant_index(node: ast.expr) -> int | None:
     return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
-def slice_bounds(node: ast.expr, evaluate: Callable[[ast.expr], Kind]) -> Kind:
-    """The kinds of the bounds of every slice in an index (`x[:, a:b]`)."""
+def slice_bounds(node: ast.expr, evaluate: Callable[[ast.expr], Kind], ndarray: Callable[[ast.expr], bool]) -> Kind:
+    """The kinds of the bounds of every slice in an index (`x[:, a:b]`). A NumPy value is a tensor
+    under Dynamo (numpy_values.py): `x[:, idx[0]:idx[1]]` with `idx = np.array(pair)` breaks at the
+    bound's int conversion (GB0033, measured on torch 2.13: tests/test_numpy_sizes.py)."""
     parts = node.elts if isinstance(node, ast.Tuple) else [node]
     kinds = [
-        evaluate(bound).without_flags()
+        TENSOR if ndarray(bound) else evaluate(bound).without_flags()
         for part in parts
         if isinstance(part, ast.Slice)
         for bound in (part.lower, part.upper, part.step)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
+from typing import cast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
@@ -26,7 +28,9 @@ def _scalar_cast(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
 
 def _size_factory(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
     sizes = _size_arguments(call, name, args)
-    if sizes.is_tensor:
+    if _numpy_size(checker, call.args if name not in ("full", "linspace", "logspace") else ()):
+        checker.report(rule, call, NUMPY_SIZE.format(callee=f"torch.{name}"), TENSOR, gb_id="GB0033")
+    elif sizes.is_tensor:
         # Measured on torch 2.13 with a size computed in the frame (`n = shapes.sum()`): GB0033
         # "Data dependent operator", not the `.item()` break of an index or slice bound.
         checker.report(rule, call, f"A tensor passed as a size to `torch.{name}` is converted to a Python int", sizes,
@@ -64,7 +68,9 @@ def _int_argument(rule: Rule, checker: Checker, call: ast.Call, method: str, rec
         return  # `self.view(...)`: a method of this class
     kind = _zero_d_argument(checker, call, args)
     message = f"A 0-d tensor passed to `.{method}()` is converted to a Python int"
-    if kind is not None:
+    if _numpy_size(checker, call.args):
+        checker.report(rule, call, NUMPY_SIZE.format(callee=f".{method}()"), TENSOR, gb_id="GB0033")
+    elif kind is not None:
         checker.report(rule, call, message, kind, gb_id="GB0033")
     else:  # `x.roll(self.step + 1, 1)`: a counter buffer computed on (analysis/held_ranks.py)
         _held_argument(rule, checker, call, message, args)
@@ -91,6 +97,32 @@ def _held_argument(rule: Rule, checker: Checker, call: ast.Call, message: str, a
         checker.report_if_held_ranks(rule, call, message, Kind.union(k for _, k in tensors), key, gb_id="GB0033")
 
 
+NUMPY_SIZE = "A NumPy value passed as a size to `{callee}` is a tensor under Dynamo, converted to a Python int"
+
+
+def _numpy_size(checker: Checker, given: Sequence[ast.expr]) -> bool:
+    """`x.reshape(-1, np.prod(self.dims))`, `torch.zeros(np.sum(sizes))`: Dynamo runs NumPy through
+    torch._numpy (analysis/numpy_values.py), so the size is a 0-d tensor it converts with
+    `aten._local_scalar_dense` (GB0033, measured on torch 2.13: tests/test_numpy_sizes.py). Not an
+    expression that reads a value's `.shape` or `.size()` (`_shape_read`)."""
+    for node in given:
+        for element in node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]:
+            if checker.is_ndarray(element) and not any(_shape_read(part) for part in ast.walk(element)):
+                return True
+    return False
+
+
+def _shape_read(node: ast.AST) -> bool:
+    """`x.shape`, `x.size()` of a value other than `self`/`cls`: a product over a one-element size
+    traces (`x.view(-1, np.prod(x.shape[1:]))` on a 2-d `x`, measured), and the rank is not known."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size":
+        node = node.func
+    elif not (isinstance(node, ast.Attribute) and node.attr == "shape"):
+        return False
+    owner = cast(ast.Attribute, node).value
+    return not (isinstance(owner, ast.Name) and owner.id in ("self", "cls"))
+
+
 # Keywords that take tensors (`torch.stack(tensors=[a.sum(), b.sum()])`).
 _TENSOR_KEYWORDS = frozenset({"input", "tensors", "other", "out", "index"})
 
@@ -111,7 +143,15 @@ def _zero_d_argument(checker: Checker, call: ast.Call, args: list[Kind], skip: i
 
 
 def _slice_bound(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: Kind, bounds: Kind) -> None:
-    if owner.is_tensor and bounds.is_tensor:
+    if not (owner.is_tensor and bounds.is_tensor):
+        return
+    parts = subscript.slice.elts if isinstance(subscript.slice, ast.Tuple) else [subscript.slice]
+    slices = [part for part in parts if isinstance(part, ast.Slice)]
+    if _numpy_size(checker, [b for part in slices for b in (part.lower, part.upper, part.step) if b is not None]):
+        # a NumPy bound (`x[:, idx[0]:idx[1]]`, `idx = np.array(pair)`): GB0033, not `.item()`'s GB0124
+        message = "A NumPy value used as a slice bound is a tensor under Dynamo, converted to a Python int"
+        checker.report(rule, subscript, message, bounds, gb_id="GB0033")
+    else:
         checker.report(rule, subscript, "A tensor used as a slice bound is converted to a Python int", bounds)
 
 
@@ -195,7 +235,9 @@ RULE = Rule(
         "`x[:, best(s)]` with `return s.argmax()`), an element of a 1-d tensor the module holds (`for i in "
         "self.order` over `register_buffer(\"order\", torch.arange(n))`, `self.perm[0]`) or a 0-d counter "
         "buffer computed on (`self.history[self.step + 1]`), and a tensor that picks the module to call "
-        "from a container (`self.experts[scores.argmax()](x)`), and `v in t` on a tensor (`if 3 in ids:`)."
+        "from a container (`self.experts[scores.argmax()](x)`), and `v in t` on a tensor (`if 3 in ids:`); "
+        "and a NumPy value, a 0-d tensor under Dynamo, as a size or slice bound (`x.reshape(-1, np.prod(self.dims))`, "
+        "`x[:, idx[0]:idx[1]]` with `idx = np.array(pair)`; not a product over a `.shape`, which traces over one element)."
     ),
     why="These call `.item()` under the hood, with the same graph break.",
     example="n = int(lengths.max())",
