@@ -18,15 +18,23 @@ CASES = {
     "capture_of_a_tensor": "match x:\n    case y:\n        if y.sum() > 0:\n            x = x + 1",
     "capture_in_a_sequence": "match (x, 1):\n    case (y, 1) as pair:\n        if y.sum() > 0:\n            x = x + 1",
     "item_in_a_case": "match self.kind:\n    case 'a':\n        z = x.sum().item()\n        x = x + z",
+    "sequence_pattern_compares_a_tensor_element": "match (x.sum(), 1):\n    case (0, 1):\n        x = x + 1",
+    "sequence_pattern_on_a_held_tuple": "t = (1, x.sum())\nmatch t:\n    case [1, 0.5]:\n        x = x + 1",
     # near misses: patterns that only ask the tensor's type, a capture of a Python value
     "class_pattern_on_a_tensor": "match x:\n    case torch.Tensor():\n        x = x + 1\n    case _:\n        x = x - 1",
     "sequence_pattern_on_a_tensor": "match x:\n    case [a, b, c]:\n        x = a + b\n    case _:\n        x = x - 1",
     "mapping_pattern_on_a_tensor": "match x:\n    case {'a': v}:\n        x = v\n    case _:\n        x = x - 1",
     "capture_of_a_python_value": "match (self.kind, x):\n    case (k, y):\n        if k == 'a':\n            x = y + 1",
     "singleton_pattern_on_a_tensor": "match x:\n    case None:\n        x = x + 1\n    case _:\n        x = x - 1",
+    # a value pattern on a container holding a tensor compares the container (`[x, 1] == 0`)
+    "value_pattern_on_a_list_display": "match [x, 1]:\n    case 0:\n        x = x + 1\n    case torch.float32:\n"
+                                       "        x = x + 2",
+    "value_pattern_on_a_held_tuple": "t = (x, 1)\nmatch t:\n    case 0:\n        x = x + 1",
+    "value_pattern_on_a_dict_display": "match {'a': x}:\n    case 0:\n        x = x + 1",
 }
 NEAR_MISSES = {"class_pattern_on_a_tensor", "sequence_pattern_on_a_tensor", "mapping_pattern_on_a_tensor",
-               "capture_of_a_python_value", "singleton_pattern_on_a_tensor"}
+               "capture_of_a_python_value", "singleton_pattern_on_a_tensor",
+               "value_pattern_on_a_list_display", "value_pattern_on_a_held_tuple", "value_pattern_on_a_dict_display"}
 
 
 def _source(statement: str) -> str:

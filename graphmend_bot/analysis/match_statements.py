@@ -5,7 +5,9 @@ pattern compares the subject (`case 0:` is `subject == 0`), so on a tensor subje
 tensor data and breaks at the case line (GB0170, as an `if` does); a guard is an `if` test; a
 capture (`case y:`, `case (y, 1) as pair:`) binds the subject or one of its elements; the body of
 the case the call takes breaks as code anywhere does. A class, sequence or mapping pattern on a
-tensor only asks its type (`isinstance`, `collections.abc`): no break.
+tensor only asks its type (`isinstance`, `collections.abc`): no break. On a display or a tuple held
+by position (`match (x.sum(), 1):`) a value pattern compares the container (`[x, 1] == 0` is False:
+no break) and a sequence pattern compares each element (`case (0, 1):` breaks on `x.sum() == 0`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import statement_forms
 from graphmend_bot.analysis.frequency import is_rare_arm
+from graphmend_bot.analysis.sized import COLLECTION_DISPLAYS
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 if TYPE_CHECKING:
@@ -37,7 +40,7 @@ def walk(visitor: StatementVisitor, node: ast.Match, env: Env) -> bool:
     for case in node.cases:
         arm = dict(env)
         if subject.is_tensor:
-            _compare_values(visitor, case.pattern, subject, arm)
+            _compare_values(visitor, case.pattern, subject, elements, arm, isinstance(node.subject, COLLECTION_DISPLAYS))
         _bind_captures(visitor, case.pattern, subject, elements, arm)
         if case.guard is not None:
             visitor._bool_context(case.guard, arm, "if")
@@ -53,9 +56,11 @@ def walk(visitor: StatementVisitor, node: ast.Match, env: Env) -> bool:
     return not through
 
 
-def _compare_values(visitor: StatementVisitor, pattern: ast.pattern, subject: Kind, env: Env) -> None:
+def _compare_values(visitor: StatementVisitor, pattern: ast.pattern, subject: Kind,
+                    elements: tuple[Kind, ...] | None, env: Env, container: bool = False) -> None:
     """`case 0:` / `case 0 | 1:` / `case Color.RED:` on a tensor: `subject == value` converted to a
-    bool, reported at the first value (the line breaks once)."""
+    bool, reported at the first value (the line breaks once). On a container (`elements` known, or
+    `container`) only a sequence pattern's elements are compared, up to the first tensor one."""
     while isinstance(pattern, (ast.MatchOr, ast.MatchAs)):
         if isinstance(pattern, ast.MatchOr):
             pattern = pattern.patterns[0]
@@ -63,7 +68,15 @@ def _compare_values(visitor: StatementVisitor, pattern: ast.pattern, subject: Ki
             return
         else:
             pattern = pattern.pattern
-    if isinstance(pattern, ast.MatchValue):
+    if isinstance(pattern, ast.MatchSequence):
+        if elements is None or len(elements) != len(pattern.patterns) or any(
+                isinstance(inner, ast.MatchStar) for inner in pattern.patterns):
+            return
+        tensors = [(inner, kind) for inner, kind in zip(pattern.patterns, elements, strict=True) if kind.is_tensor]
+        if tensors:  # the first tensor element compared breaks the line: one report
+            _compare_values(visitor, tensors[0][0], tensors[0][1], None, env)
+        return
+    if isinstance(pattern, ast.MatchValue) and elements is None and not container:
         compared = ast.copy_location(
             ast.Compare(left=ast.copy_location(ast.Name(id=_SUBJECT, ctx=ast.Load()), pattern.value),
                         ops=[ast.Eq()], comparators=[pattern.value]), pattern.value)
