@@ -6,6 +6,7 @@ values or computing only tensor arithmetic."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -39,3 +40,22 @@ def test_called_lambda(case: str, tmp_path: Path) -> None:
     found = {(line, gb_id) for line, _, gb_id in graphmend_findings(source, tmp_path)}
     assert found == truth
     assert bool(truth) == (case in BREAKING)
+
+
+def _doubling_chain(levels: int) -> str:
+    """`f1 = lambda t: f0(f0(t))`, ...: each level calls the one below twice."""
+    lines = ["f0 = lambda t: t + t.sum().item()"]
+    lines += [f"f{i} = lambda t: f{i - 1}(f{i - 1}(t))" for i in range(1, levels)]
+    return "\n        ".join([*lines, f"x = f{levels - 1}(x)"])
+
+
+def test_a_doubling_chain_of_lambdas_is_inlined_within_a_budget(tmp_path: Path) -> None:
+    """Inlining every call took 2**levels evaluations (25 levels: minutes); the budget of inlinings
+    per outermost call still reaches the bottom first, where Dynamo breaks (measured on 4 levels)."""
+    source = _source(_doubling_chain(4))
+    truth = dynamo_breaks(source, tmp_path)
+    assert truth and {(line, gb_id) for line, _, gb_id in graphmend_findings(source, tmp_path)} == truth
+    started = time.perf_counter()
+    found = graphmend_findings(_source(_doubling_chain(40)), tmp_path)
+    assert time.perf_counter() - started < 20
+    assert {line for line, _ in truth} == {line for line, _, _ in found}

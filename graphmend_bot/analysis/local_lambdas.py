@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from graphmend_bot.analysis.function_state import Env
 
 _INLINING: set[int] = set()  # lambdas being evaluated: `f = lambda n: f(n - 1)` stops at once
+# Inlinings under one outermost call: `f1 = lambda t: f0(f0(t))`, `f2 = lambda t: f1(f1(t))`, ...
+# doubles per level (25 levels took minutes); depth first, so the first path reaches the bottom.
+_BUDGET = 64
+_spent = [0]
 
 
 def inlined_call(visitor: CallResolver, call: ast.Call, args: list[Kind], env: Env) -> Kind | None:
@@ -29,6 +33,11 @@ def inlined_call(visitor: CallResolver, call: ast.Call, args: list[Kind], env: E
     lambda_ = _bound_lambda(visitor.node, func.id, call.lineno, visitor.lines)
     if lambda_ is None or id(lambda_) in _INLINING or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
         return None
+    if not _INLINING:
+        _spent[0] = 0
+    elif _spent[0] >= _BUDGET:
+        return None
+    _spent[0] += 1
     params = lambda_.args
     if params.vararg is not None or params.kwarg is not None or params.kwonlyargs:
         return None
