@@ -6,7 +6,8 @@ deepctr-torch's `X[:, idx[0]:idx[1]]` with `idx = np.array(pair)`). Near misses 
 a Python tuple's elements, a NumPy value in arithmetic with a tensor, a 1-d NumPy index (advanced
 indexing), and a product over a one-element size (`np.prod(x.shape[1:])` of a 2-d `x` traces; the
 rank is not known from source, so a product that reads a value's `.shape` or `.size()` is never
-reported: `np.prod(x.shape)` breaks and is missed, a lower bound)."""
+reported: `np.prod(x.shape)` breaks and is missed, a lower bound), and a 0-d array constructed from
+Python values (`np.int64(3)`, `np.array(3) + 0`) as a size, which converts without a break."""
 
 from __future__ import annotations
 
@@ -39,6 +40,13 @@ CASES = {
     "arithmetic_with_a_product": (["return x * np.prod(self.dims)"], False),
     "index_by_a_1d_array": (["return x[:, np.array([0, 2])]"], False),
     "product_of_a_one_element_shape": (["return x.view(-1, np.prod(x.shape[1:]))"], False),
+    # a 0-d array constructed from Python values (a scalar type, np.array, np.asarray) converts
+    "reshape_by_a_scalar_type": (["return x.reshape(np.int64(1), 3)"], False),
+    "view_by_a_scalar_type_of_an_attribute": (["return x.view(-1, np.int32(self.dims[1]))"], False),
+    "new_zeros_of_a_scalar_type": (["return x.new_zeros(np.int64(3)) + x"], False),
+    "reshape_by_an_array_in_arithmetic": (["return x.reshape(-1, np.array(3) + 0)"], False),
+    "zeros_of_asarray_astype": (["return torch.zeros(np.asarray(3.0).astype(np.int64)) + x"], False),
+    "reshape_by_a_scalar_type_times_a_product": (["return x.reshape(-1, np.int64(1) * np.prod(self.dims))"], True),
 }
 
 

@@ -100,16 +100,42 @@ def _held_argument(rule: Rule, checker: Checker, call: ast.Call, message: str, a
 NUMPY_SIZE = "A NumPy value passed as a size to `{callee}` is a tensor under Dynamo, converted to a Python int"
 
 
-def _numpy_size(checker: Checker, given: Sequence[ast.expr]) -> bool:
+def _numpy_size(checker: Checker, given: Sequence[ast.expr], bounds: bool = False) -> bool:
     """`x.reshape(-1, np.prod(self.dims))`, `torch.zeros(np.sum(sizes))`: Dynamo runs NumPy through
     torch._numpy (analysis/numpy_values.py), so the size is a 0-d tensor it converts with
     `aten._local_scalar_dense` (GB0033, measured on torch 2.13: tests/test_numpy_sizes.py). Not an
     expression that reads a value's `.shape` or `.size()` (`_shape_read`)."""
     for node in given:
         for element in node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]:
-            if checker.is_ndarray(element) and not any(_shape_read(part) for part in ast.walk(element)):
+            if checker.is_ndarray(element) and not any(_shape_read(part) for part in ast.walk(element)) and (
+                    bounds or not _constructed(element, checker)):
                 return True
     return False
+
+
+# Constructors of a 0-d array from Python values: as a size (`x.reshape(np.int64(n))`, `np.array(3) + 0`)
+# Dynamo converts one without a break (FakeTensor keeps a small constant's value), unlike a
+# reduction (`np.prod(dims)`) or an element (`np.array(dims)[1]`), which break (torch 2.13,
+# tests/test_numpy_sizes.py). A slice bound made of one still breaks (GB0208).
+_CONSTRUCTORS = frozenset({
+    "numpy.array", "numpy.asarray", "numpy.int8", "numpy.int16", "numpy.int32", "numpy.int64", "numpy.intc",
+    "numpy.intp", "numpy.int_", "numpy.uint8", "numpy.uint16", "numpy.uint32", "numpy.uint64",
+    "numpy.float16", "numpy.float32", "numpy.float64", "numpy.double", "numpy.bool_",
+})
+
+
+def _constructed(node: ast.expr, checker: Checker) -> bool:
+    """`np.int64(n)`, `np.array(3) * 2`, `np.float32(s).astype(np.int64)`: a constructor's value,
+    through arithmetic with Python values and `.astype`."""
+    if isinstance(node, ast.BinOp):
+        return all(_constructed(side, checker) or not checker.is_ndarray(side) for side in (node.left, node.right))
+    if isinstance(node, ast.UnaryOp):
+        return _constructed(node.operand, checker)
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "astype":
+        return _constructed(node.func.value, checker)
+    return checker.resolve(node.func) in _CONSTRUCTORS
 
 
 def _shape_read(node: ast.AST) -> bool:
@@ -147,7 +173,7 @@ def _slice_bound(rule: Rule, checker: Checker, subscript: ast.Subscript, owner: 
         return
     parts = subscript.slice.elts if isinstance(subscript.slice, ast.Tuple) else [subscript.slice]
     slices = [part for part in parts if isinstance(part, ast.Slice)]
-    if _numpy_size(checker, [b for part in slices for b in (part.lower, part.upper, part.step) if b is not None]):
+    if _numpy_size(checker, [b for part in slices for b in (part.lower, part.upper, part.step) if b is not None], True):
         # a NumPy bound (`x[:, idx[0]:idx[1]]`, `idx = np.array(pair)`): GB0033, not `.item()`'s GB0124
         message = "A NumPy value used as a slice bound is a tensor under Dynamo, converted to a Python int"
         checker.report(rule, subscript, message, bounds, gb_id="GB0033")
