@@ -53,9 +53,3 @@ def element_call_sites(call: ast.Call, builtin: Resolve, resolve: Resolve) -> It
         return
     for element in element_calls(generator):
         yield id(element), call
-
-
-def first_iterable(call: ast.Call) -> ast.expr | None:
-    """What the generator expression the consuming `call` takes steps first."""
-    generator = next((argument for argument in call.args if isinstance(argument, ast.GeneratorExp)), None)
-    return generator.generators[0].iter if generator is not None else None

@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.consumed_generators import first_iterable
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+
+
+def _first_iterable(call: ast.Call) -> ast.expr | None:
+    """What the generator expression the consuming `call` takes steps first."""
+    generator = next((argument for argument in call.args if isinstance(argument, ast.GeneratorExp)), None)
+    return generator.generators[0].iter if generator is not None else None
 
 
 def _consumed_call(rule: Rule, checker: Checker, call: ast.Call, consumer: ast.expr) -> None:
     if not isinstance(consumer, ast.Call):
         return  # a comprehension over a dict iterator (GM624)
-    first = first_iterable(consumer)
+    first = _first_iterable(consumer)
     if first is None or checker.steps_dict_iterator(first):
         return  # over a dict iterator it breaks ("Read uninitialized cell") on some spellings only
     checker.report_if_callee_breaks(
