@@ -16,13 +16,16 @@ CASES = {
     "item_in_the_body": "f = lambda t: t.sum().item()\n        n = f(x)",
     "branch_on_tensor_values": "f = lambda t: t + 1 if t.sum() > 0 else t\n        x = f(x)",
     "breaking_callee": "f = lambda t: self.helper(t)\n        x = f(x)",
+    "rebound_later_in_a_loop": ("f = lambda t: t + 1\n        for i in range(2):\n            x = f(x)\n"
+                                "            f = lambda t: t + t.sum().item()"),
     # near misses
     "python_values": "f = lambda n: n + 1\n        m = f(2)\n        x = x * m",
     "never_called": "f = lambda t: t.sum().item()\n        x = x + 1",
     "rebound_before_the_call": "f = lambda t: t.sum().item()\n        f = lambda t: t + 1\n        x = f(x)",
     "tensor_arithmetic": "f = lambda t, k: t * k\n        x = f(x, 2)",
+    "rebound_later_outside_a_loop": "f = lambda t: t + 1\n        x = f(x)\n        f = lambda t: t + t.sum().item()",
 }
-BREAKING = {"item_in_the_body", "branch_on_tensor_values", "breaking_callee"}
+BREAKING = {"item_in_the_body", "branch_on_tensor_values", "breaking_callee", "rebound_later_in_a_loop"}
 
 
 def _source(body: str) -> str:

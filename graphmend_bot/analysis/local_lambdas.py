@@ -30,17 +30,23 @@ def inlined_call(visitor: CallResolver, call: ast.Call, args: list[Kind], env: E
     func = call.func
     if not isinstance(func, ast.Name) or func.id not in visitor._closures:
         return None
-    lambda_ = _bound_lambda(visitor.node, func.id, call.lineno, visitor.lines)
-    if lambda_ is None or id(lambda_) in _INLINING or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+    lambdas = [found for found in _bound_lambdas(visitor.node, func.id, call.lineno, visitor.lines)
+               if id(found) not in _INLINING]
+    if not lambdas or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if any(found.args.vararg is not None or found.args.kwarg is not None or found.args.kwonlyargs
+           for found in lambdas):
         return None
     if not _INLINING:
         _spent[0] = 0
     elif _spent[0] >= _BUDGET:
         return None
     _spent[0] += 1
+    return Kind.union([_inline(visitor, found, args, env) for found in lambdas])
+
+
+def _inline(visitor: CallResolver, lambda_: ast.Lambda, args: list[Kind], env: Env) -> Kind:
     params = lambda_.args
-    if params.vararg is not None or params.kwarg is not None or params.kwonlyargs:
-        return None
     inner = dict(env)
     for index, param in enumerate([*params.posonlyargs, *params.args]):
         inner[param.arg] = args[index] if index < len(args) else NOT_TENSOR
@@ -52,33 +58,45 @@ def inlined_call(visitor: CallResolver, call: ast.Call, args: list[Kind], env: E
 
 
 Bindings = dict[str, list[tuple[int, ast.expr | None]]]
+Loops = list[tuple[int, int]]  # (first row, last row) of each loop of the function's own body
 # The bindings of the function last asked (one walk per function, not per call: calls of nested
 # defs ask too); the function is kept so that its id is not reused while it is cached.
-_CACHED: list[tuple[ast.AST, Bindings]] = []
+_CACHED: list[tuple[ast.AST, Bindings, Loops]] = []
 
 
-def _bound_lambda(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, row: int, lines: list[str]) -> ast.Lambda | None:
-    """The lambda of the last `name = lambda ...:` of the function's own body before `row`, None when
-    a binding of `name` to anything else comes after it. Walked only when its text holds a lambda."""
+def _bound_lambdas(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, row: int,
+                   lines: list[str]) -> list[ast.Lambda]:
+    """The lambdas a call of `name` at `row` may run: of the last `name = lambda ...:` of the
+    function's own body before `row` (none when a binding to anything else comes after it), and of
+    those after `row` in a loop around it (the next iteration calls them: measured, Dynamo breaks
+    in a lambda bound after the call in the loop). Walked only when the text holds a lambda."""
     if not _CACHED or _CACHED[0][0] is not function:
         text = lines[function.lineno - 1 : function.end_lineno]
-        _CACHED[:] = [(function, _bindings(function) if any("lambda" in line for line in text) else {})]
-    found: ast.Lambda | None = None
-    for lineno, value in _CACHED[0][1].get(name, ()):
+        _CACHED[:] = [(function, *(_bindings(function) if any("lambda" in line for line in text) else ({}, [])))]
+    _, bindings, loops = _CACHED[0]
+    found: list[ast.Lambda] = []
+    last = max((end for start, end in loops if start <= row <= end), default=row)
+    for lineno, value in bindings.get(name, ()):
         if lineno < row:
-            found = value if isinstance(value, ast.Lambda) else None
+            found = [value] if isinstance(value, ast.Lambda) else []
+        elif row < lineno <= last and isinstance(value, ast.Lambda):
+            found.append(value)
     return found
 
 
-def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Bindings:
-    """Per name the function's own body binds: (row, the value of `name = value`, else None), by row."""
+def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Bindings, Loops]:
+    """Per name the function's own body binds: (row, the value of `name = value`, else None), by
+    row; and the rows of its loops."""
     pending: list[ast.AST] = list(function.body)
     bindings: Bindings = {}
+    loops: Loops = []
     assigned: set[int] = set()  # the targets of `name = value`, met again as stores below
     while pending:
         node = pending.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            loops.append((node.lineno, node.end_lineno or node.lineno))
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             bindings.setdefault(node.targets[0].id, []).append((node.lineno, node.value))
             assigned.add(id(node.targets[0]))
@@ -87,4 +105,4 @@ def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Bindings:
         pending.extend(ast.iter_child_nodes(node))
     for rows in bindings.values():
         rows.sort(key=lambda binding: binding[0])
-    return bindings
+    return bindings, loops
