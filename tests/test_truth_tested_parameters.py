@@ -86,3 +86,35 @@ def test_a_tensor_passed_or_bound_before_the_test_is_still_reported(tmp_path: Pa
     callee, rebound = _lines(BROKEN, "        if scale:"), _lines(BROKEN, "        if mask:")
     assert dynamo_breaks(BROKEN, tmp_path) == {(callee, "GB0170"), (rebound, "GB0170")}
     assert graphmend_findings(BROKEN, tmp_path) == {(callee, "GM101", "GB0170"), (rebound, "GM101", "GB0170")}
+
+
+# Submodules named like tensor methods (`self.add`, `self.norm`): the call is the submodule's, so
+# the tensor it is given reaches the truth-tested parameter (review 23: missed when `self.add(...)`
+# was read as `Tensor.add` and recorded no call site).
+NAMED_LIKE_TENSOR_METHODS = '''import torch
+from torch import nn
+
+
+class Gate(nn.Module):
+    def forward(self, x, mask=None):
+        if mask:
+            return x + 1
+        return x
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.add = Gate()
+        self.norm = Gate()
+
+    def forward(self, x):
+        y = self.add(x, x.sum() > 0)
+        return self.norm(y, mask=None)
+'''
+
+
+def test_a_tensor_passed_to_a_submodule_named_like_a_tensor_method_is_reported(tmp_path: Path) -> None:
+    gate = _lines(NAMED_LIKE_TENSOR_METHODS, "        if mask:")
+    assert dynamo_breaks(NAMED_LIKE_TENSOR_METHODS, tmp_path) == {(gate, "GB0170")}
+    assert graphmend_findings(NAMED_LIKE_TENSOR_METHODS, tmp_path) == {(gate, "GM101", "GB0170")}

@@ -195,6 +195,8 @@ class CallResolver(SortChecker):
             if value_class.annotated_root(annotated):
                 # `covar.solve(rhs)` may be a tensor's or, as annotated, a LinearOperator's
                 self._user_call(func, node, args, kwargs, f"instance:{annotated}>{method}")
+            elif isinstance(func.value, ast.Name) and func.value.id == self.self_name:
+                self._user_call(func, node, args, kwargs)  # `self.norm(x)`: a submodule or method named like one
             kind = receiver
             if method in V.TENSOR_METHODS and not any(_derived_from(receiver, c) for c in self._checked_tensors):
                 kind = receiver | TENSOR
