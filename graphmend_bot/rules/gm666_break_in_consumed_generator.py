@@ -54,20 +54,18 @@ RULE = Rule(
         "`list(...)`), Dynamo resumes."
     ),
     example=(
-        "class Block(nn.Module):\n"
-        "    def forward(self, x):\n"
-        "        print(\"block\")\n"
-        "        return x * 2\n"
+        "def scale(t):\n"
+        "    print(\"scaling\")\n"
+        "    return t * 2\n"
         "\n"
-        "y = sum(block(x) for block in [self.a, self.b])"
+        "y = sum(scale(t) for t in [x, x + 1])"
     ),
     use_instead=(
-        "class Block(nn.Module):\n"
-        "    def forward(self, x):\n"
-        "        print(\"block\")\n"
-        "        return x * 2\n"
+        "def scale(t):\n"
+        "    print(\"scaling\")\n"
+        "    return t * 2\n"
         "\n"
-        "y = sum([block(x) for block in [self.a, self.b]])  # a list: Dynamo resumes after the call"
+        "y = sum([scale(t) for t in [x, x + 1]])  # a list: Dynamo resumes after the call"
     ),
     fix_safety=(
         "No automatic fix: remove the break in the callee (its own finding says how). Building a list "

@@ -1,4 +1,4 @@
-"""GB0467 setattr() on unsupported type: a module hook registered in traced code (GM507): the
+"""GB0467 setattr() on unsupported type: a module hook registered in traced code (GM663): the
 handle counts ids on its class (`RemovableHandle.next_id += 1`)."""
 
 import torch
@@ -15,7 +15,7 @@ class Probe(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x * 2
-        self.lin.register_forward_hook(save_output)  # graph-break: GB0467 GM507
+        self.lin.register_forward_hook(save_output)  # graph-break: GB0467 GM663
         return self.lin(x)
 
 

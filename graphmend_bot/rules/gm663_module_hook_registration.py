@@ -1,4 +1,4 @@
-"""GM507 module-hook-registration: its documentation, in one place with how it is detected.
+"""GM663 module-hook-registration: its documentation, in one place with how it is detected.
 
 Measured on torch 2.13 (tests/test_module_hook_registration.py, tests/coverage_probes/gb0467_*):
 registering a hook on an nn.Module in traced code (`m.register_forward_hook(fn)`, the forward
@@ -40,7 +40,7 @@ def _global_registration(rule: Rule, checker: Checker, call: ast.Call, name: str
 
 
 RULE = Rule(
-    code="GM507",
+    code="GM663",
     name="module-hook-registration",
     family="not traceable",
     gb_id=SETATTR_ON_TYPE,
