@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.local_nodes import local_nodes
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 if TYPE_CHECKING:
@@ -87,14 +88,10 @@ def _bound_lambdas(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, 
 def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Bindings, Loops]:
     """Per name the function's own body binds: (row, the value of `name = value`, else None), by
     row; and the rows of its loops."""
-    pending: list[ast.AST] = list(function.body)
     bindings: Bindings = {}
     loops: Loops = []
-    assigned: set[int] = set()  # the targets of `name = value`, met again as stores below
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
+    assigned: set[int] = set()  # the targets of `name = value` (parents come first), met again as stores
+    for node in local_nodes(function.body):
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             loops.append((node.lineno, node.end_lineno or node.lineno))
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -102,7 +99,6 @@ def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Binding
             assigned.add(id(node.targets[0]))
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in assigned:
             bindings.setdefault(node.id, []).append((node.lineno, None))
-        pending.extend(ast.iter_child_nodes(node))
     for rows in bindings.values():
         rows.sort(key=lambda binding: binding[0])
     return bindings, loops
