@@ -27,6 +27,7 @@ from graphmend_bot.analysis import (
     tensor_rank,
     uninitialized_modules,
 )
+from graphmend_bot.analysis.columns import char_column
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.analysis.stdlib_objects import held_name
@@ -176,7 +177,7 @@ class FindingReporter(FunctionState):
         # Texts interned: a module's drafts repeat their messages and lines (`super().__init__()` has
         # two drafts), and a worker pickles each object once per batch, the repeats by reference.
         return Draft(
-            rule.code, sys.intern(named), row, _char_column(line, col), end_row, _char_column(end_line, end_col),
+            rule.code, sys.intern(named), row, char_column(line, col), end_row, char_column(end_line, end_col),
             gb_id, deps.without_flags() or deps, sys.intern(line.rstrip("\r\n")), eager_after,
             rare=self._rare_depth > 0, any_mode_message=any_mode_message and sys.intern(any_mode_message),
             any_mode_if=any_mode_if, length_tested=self._length_tested,
@@ -343,12 +344,6 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.str_method_drafts.append((param, draft))
 
-
-def _char_column(line: str, byte_offset: int) -> int:
-    """ast columns are UTF-8 byte offsets; findings use 1-based character columns."""
-    if line.isascii():
-        return byte_offset + 1
-    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
 
 
 def _calls_returned_on_every_path(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Call]:

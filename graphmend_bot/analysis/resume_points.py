@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
+from graphmend_bot.analysis.columns import char_column
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.vocabulary.kind import Kind
 
@@ -38,13 +39,12 @@ def unconditional_kind(statement: ast.stmt, kinds: Sequence[Kind], drafts: Seque
 
 def _span(node: ast.expr, lines: list[str]) -> Span:
     end_row = node.end_lineno or node.lineno
-    return (node.lineno, _column(lines, node.lineno, node.col_offset),
-            end_row, _column(lines, end_row, node.end_col_offset or node.col_offset))
+    return (node.lineno, char_column(_line(lines, node.lineno), node.col_offset),
+            end_row, char_column(_line(lines, end_row), node.end_col_offset or node.col_offset))
 
 
-def _column(lines: list[str], row: int, byte_offset: int) -> int:
-    line = lines[row - 1] if row <= len(lines) else ""
-    return byte_offset + 1 if line.isascii() else len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
+def _line(lines: list[str], row: int) -> str:
+    return lines[row - 1] if row <= len(lines) else ""
 
 
 def _inside(draft: Draft, span: Span) -> bool:

@@ -46,6 +46,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import value_class
+from graphmend_bot.analysis.columns import char_column
 from graphmend_bot.analysis.eager_entries import in_an_arm
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.analysis.modes import modes_named, named
@@ -124,8 +125,7 @@ def moved(draft: Draft, node: ast.expr | None, lines: list[str]) -> Draft:
     if node is None:
         return draft
     line = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
-    column = len(line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace")) + 1
-    return replace(draft, row=node.lineno, column=column, source_line=sys.intern(line.rstrip("\r\n")))
+    return replace(draft, row=node.lineno, column=char_column(line, node.col_offset), source_line=sys.intern(line.rstrip("\r\n")))
 
 
 def builds_collection(node: ast.expr, bound_to_name: bool, builtin: Callable[[ast.expr], str | None]) -> bool:
