@@ -13,13 +13,7 @@ from typing import cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
-from graphmend_bot.analysis.callee_refs import (
-    built_here,
-    callee_ref,
-    is_super,
-    on_a_class,
-    passed_bound_methods,
-)
+from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, on_a_class, passed_bound_methods
 from graphmend_bot.analysis.consumed_generators import element_call_sites
 from graphmend_bot.analysis.function_aliases import method_refs
 from graphmend_bot.analysis.function_objects import names_a_class
@@ -27,6 +21,7 @@ from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.local_lambdas import inlined_call
 from graphmend_bot.analysis.model import CallSite
+from graphmend_bot.analysis.self_getattr import self_attribute_read
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind, computed_from
@@ -105,6 +100,8 @@ class CallResolver(SortChecker):
                 return value
             if name in ("abs", "sum", "max", "min", "round"):
                 return Kind.union(args)
+            if name == "getattr" and (read := self_attribute_read(node, self.self_name, args)) is not None:
+                return read  # `getattr(self, "flag", False)`: the read of `self.flag`
             if name in V.STATIC_BUILTINS:
                 return NOT_TENSOR
         if resolved in V.ITERABLE_WRAPPERS and args:
