@@ -13,7 +13,13 @@ from typing import cast
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
-from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, on_a_class, passed_bound_methods
+from graphmend_bot.analysis.callee_refs import (
+    built_here,
+    callee_ref,
+    is_super,
+    on_a_class,
+    passed_bound_methods,
+)
 from graphmend_bot.analysis.consumed_generators import element_call_sites
 from graphmend_bot.analysis.function_aliases import method_refs
 from graphmend_bot.analysis.function_objects import names_a_class
@@ -148,14 +154,8 @@ class CallResolver(SortChecker):
         return computed_from(TENSOR, () if leaf in V.BUILT_FROM_VALUES else args)
 
     def _method_call(
-        self,
-        node: ast.Call,
-        func: ast.Attribute,
-        receiver: Kind,
-        args: list[Kind],
-        kwargs: list[tuple[str | None, Kind]],
-        resolved: str | None,
-        env: Env,
+        self, node: ast.Call, func: ast.Attribute, receiver: Kind, args: list[Kind],
+        kwargs: list[tuple[str | None, Kind]], resolved: str | None, env: Env,
     ) -> Kind:
         method = func.attr
         owner = dotted_name(func.value)

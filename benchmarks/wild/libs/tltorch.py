@@ -8,8 +8,8 @@ whose CP tensor regression layer carries tensor dropout (a forward hook on its f
 
 from __future__ import annotations
 
-import torch
 import tltorch
+import torch
 from torch import nn
 
 DISTRIBUTION = "tensorly-torch"

@@ -51,7 +51,7 @@ def call_din():
 
 def call_mmoe():
     torch.manual_seed(0)
-    features = _sparse(["user", "item", "cate"]) + [DenseFeature("price")]
+    features = [*_sparse(["user", "item", "cate"]), DenseFeature("price")]
     model = MMOE(features, ["classification", "regression"], n_expert=3, expert_params={"dims": [16]},
                  tower_params_list=[{"dims": [8]}, {"dims": [8]}])
     return model.eval(), (_batch(["user", "item", "cate"], ["price"]),), {}
