@@ -19,6 +19,16 @@ Measured (seeds 11 and 12, 500 programs each, all valid): at 33676062, FP 51, FP
 bound to None), FP 17, FP-mode 12, FP-unrun 37, MISS 21. What is left: `x.requires_grad and
 <tensor>` (no mode named), a Python operand before the tensor one that is false in the run, lambda
 bodies (never analysed), `inspect.signature` of a builtin, `id(t)` compared with a number.
+
+With the grammar's block of the wild test half's no-rule families (fuzz_grammar.WILD_CONSTRUCTS),
+seeds 21 and 22 (500 programs each, 499 valid) at d5b42206: FP 6+10, FP-mode 8+4, FP-unrun 8+16,
+MISS 30+28; after the fixes they found (a tensor's `.numpy()` is an array, NumPy draws of one
+number, `_thread`'s skipped C functions), MISS 17+17, FP 6+10, FP-mode 8+4, FP-unrun 10+18 (the
+new findings in arms the call did not run). What is left of the block: `.nbytes`/`.strides` of an
+array used in an operation (a lazy attribute Dynamo breaks on where it is used), an index from
+`torch.bucketize`/`searchsorted` of a value of unknown rank (`y[0, 0]`), `getattr(self, NAME).item()`,
+a `map`/`zip`/`filter` built before a break and iterated after it (GB0811, or GB4347 for `next`),
+a NumPy array as a size tuple (`tuple(np.array(...))`).
 """
 
 from __future__ import annotations

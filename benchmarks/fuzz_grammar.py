@@ -229,6 +229,108 @@ CONSTRUCTS: tuple[Construct, ...] = (
     _c("math_floor", "machinery", "y = y * math.floor(n / 2)"),
 )
 
+# The families the wild corpus' test half misses without a rule (by Dynamo's break type), each
+# beside its near misses; their own block, so the value-source block can grow beside it.
+WILD_CONSTRUCTS: tuple[Construct, ...] = (
+    # a 0-d tensor used where an int is taken (indexing, slicing, index assignment)
+    _e("index_argmax", "w-index", "y + y.flatten()[y.argmax()]"),
+    _e("index_argmax_row", "w-index", "y + y[y.argmax() // 4]"),
+    _e("index_count", "w-index", "y + y[(y > 0).sum() % 4]"),
+    _c("index_bucketize", "w-index", "idx = torch.bucketize(y[0, 0], torch.tensor([-10.0, 0.0, 10.0]))",
+       "y = y + y[idx + 1]"),
+    _c("index_searchsorted", "w-index", "idx = torch.searchsorted(y[0], y[0, 1:2]).squeeze()", "y = y + y[idx]"),
+    _c("setitem_argmax", "w-index", "y = y.clone()", "y[..., y.argmax() % 4] = 0"),
+    _c("setitem_count", "w-index", "i = (y > 0).sum() % 4", "y = y.clone()", "y[i] = 0"),
+    _e("slice_count", "w-index", "y + y[: (y > 0).sum() % 4 + 1].sum()"),
+    _e("narrow_tensor_start", "w-index", "y + y.narrow(0, y.argmax() % 2, 2).sum()"),
+    _e("index_1d_tensor", "w-index-near", "y + y[y.argmax(dim=0) % 4].sum()"),
+    _e("index_select_tensor", "w-index-near", "y + y.index_select(0, (y.argmax() % 4).view(1)).sum()"),
+    _e("gather_tensor", "w-index-near", "y.gather(-1, y.argsort(-1))"),
+    _e("index_python", "w-index-near", "y + y[n]"),
+    _e("index_shape", "w-index-near", "y + y[y.shape[0] - 1]"),
+    _e("take_tensor", "w-index-near", "y + torch.take(y, y.argmax())"),
+    _c("setitem_python", "w-index-near", "y = y.clone()", "y[..., n] = 0"),
+    _c("setitem_mask_where", "w-index-near", "y = torch.where(y > 0, torch.zeros_like(y), y)"),
+    # `.item()` on receivers a reader must follow to know they are tensors
+    _e("item_buffer", "w-item", "y + self.scale.item()"),
+    _e("item_parameter", "w-item", "y * self.weight.item()"),
+    _e("item_plain_attr", "w-item", "y * self.t.item()"),
+    _e("item_getattr", "w-item", "y + getattr(self, 'scale').item()"),
+    _c("item_list_element", "w-item", "vals = [y.sum(), y.mean()]", "y = y + vals[0].item()"),
+    _c("item_dict_element", "w-item", "d = {'s': y.sum()}", "y = y + d['s'].item()"),
+    _c("item_loop_var", "w-item", "for v in (y.sum(), y.max()):", "    y = y + v.item()"),
+    _c("item_unbind_loop", "w-item", "for v in y[0].unbind(0)[:2]:", "    y = y + v.item()"),
+    _e("item_helper_return", "w-item", "y + total(y).item()"),
+    _c("item_tuple_unpack", "w-item", "a, b = y.sum(), y.max()", "y = y + b.item()"),
+    _e("item_numpy_scalar", "w-item-near", "y * np.float32(n).item()"),
+    _e("item_python_number", "w-item-near", "y * (1.5).__float__()"),
+    # calls into C builtins and the stdlib files Dynamo skips
+    _c("thread_ident", "w-skip", "tid = threading.get_ident()"),
+    _c("c_thread_ident", "w-skip", "tid = _thread.get_ident()"),
+    _c("lock_built", "w-skip", "lock = threading.Lock()"),
+    _c("time_monotonic", "w-skip", "t0 = time.monotonic()"),
+    _c("os_getpid", "w-skip", "pid = os.getpid()"),
+    _c("datetime_now", "w-skip", "stamp = datetime.datetime.now()"),
+    _e("numpy_random", "w-skip", "y * float(np.random.rand())"),
+    _c("re_sub", "w-skip", "s = re.sub('a', 'b', 'aa')"),
+    _c("os_path_join", "w-skip", "s = os.path.join('a', 'b')"),
+    _c("traceback_stack", "w-skip", "tb = traceback.format_stack()"),
+    _c("weakref_self", "w-skip", "r = weakref.ref(self)"),
+    _c("namespace_built", "w-skip", "ns = types.SimpleNamespace(a=n)", "y = y * ns.a"),
+    _c("functools_reduce", "w-skip-near", "y = functools.reduce(torch.add, [y, y])"),
+    _e("itertools_islice", "w-skip-near", "y + sum(itertools.islice(y.unbind(0), 2))"),
+    _e("operator_mul", "w-skip-near", "operator.mul(y, n)"),
+    _e("math_isclose", "w-skip-near", "y * math.isclose(n, 3)"),
+    _c("partial_call", "w-skip-near", "f = functools.partial(torch.add, alpha=2)", "y = f(y, y)"),
+    # context managers
+    _c("with_lock", "w-ctx", "with LOCK:", "    y = y + 1"),
+    _c("with_rlock", "w-ctx", "with RLOCK:", "    y = y + 1"),
+    _c("with_suppress", "w-ctx", "with contextlib.suppress(ValueError):", "    y = y + 1"),
+    _c("with_catch_warnings", "w-ctx", "with warnings.catch_warnings():", "    y = y + 1"),
+    _c("with_user_manager", "w-ctx", "with Manager():", "    y = y + 1"),
+    _c("with_generator_manager", "w-ctx", "with scope():", "    y = y + 1"),
+    _c("with_record_function", "w-ctx-near", "with torch.autograd.profiler.record_function('probe'):",
+       "    y = y + 1"),
+    _c("with_enable_grad", "w-ctx-near", "with torch.enable_grad():", "    y = y + 1"),
+    _c("with_autocast_off", "w-ctx-near", "with torch.autocast('cpu', enabled=False):", "    y = y + 1"),
+    # values Dynamo must rebuild at a break (generators, iterators, closures live across it)
+    _c("generator_across_break", "w-recon", "g = (t * 2 for t in y.unbind(0))", "print('probe')",
+       "y = torch.stack(list(g))"),
+    _c("iterator_across_break", "w-recon", "it = iter(y.unbind(0))", "print('probe')", "y = y + next(it)"),
+    _c("map_across_break", "w-recon", "m = map(torch.relu, y.unbind(0))", "print('probe')",
+       "y = torch.stack(list(m))"),
+    _c("zip_across_break", "w-recon", "z = zip(y.unbind(0), y.unbind(1))", "print('probe')",
+       "y = y + torch.stack([a + b for a, b in z]).sum()"),
+    _c("closure_across_break", "w-recon", "def scale(t):", "    return t * n", "print('probe')", "y = scale(y)"),
+    _c("object_across_break", "w-recon", "box = Box(y)", "print('probe')", "y = box.t + 1"),
+    _c("generator_no_break", "w-recon-near", "g = (t * 2 for t in y.unbind(0))", "y = torch.stack(list(g))"),
+    # `next()` on iterators of builtin containers
+    _c("next_in_comprehension", "w-iter", "it = iter(y.unbind(0))", "y = torch.stack([next(it) for _ in range(4)])"),
+    _c("next_list_iterator", "w-iter", "it = iter([y, y + 1])", "y = next(it)"),
+    _c("next_dict_iterator", "w-iter", "k = next(iter({'a': n}))", "y = y * len(k)"),
+    _c("next_set_iterator", "w-iter", "k = next(iter({n}))", "y = y * k"),
+    _c("next_generator", "w-iter-near", "y = next(t + 1 for t in [y])"),
+    # NumPy array attributes
+    _c("ndarray_flags", "w-ndarray", "a = y.detach().numpy()", "y = y * a.flags['C_CONTIGUOUS']"),
+    _c("ndarray_strides", "w-ndarray", "a = y.detach().numpy()", "y = y * a.strides[0]"),
+    _c("ndarray_nbytes", "w-ndarray", "a = y.detach().numpy()", "y = y * a.nbytes"),
+    _c("ndarray_itemsize", "w-ndarray", "a = y.detach().numpy()", "y = y * a.itemsize"),
+    _c("ndarray_base", "w-ndarray", "a = y.detach().numpy()", "y = y * (a.base is None)"),
+    _c("ndarray_shape", "w-ndarray-near", "a = y.detach().numpy()", "y = y * a.shape[0]"),
+    _c("ndarray_ndim", "w-ndarray-near", "a = y.detach().numpy()", "y = y * a.ndim"),
+    _c("ndarray_size", "w-ndarray-near", "a = y.detach().numpy()", "y = y * a.size"),
+    # builtin operators and arguments Dynamo cannot put in a graph
+    _c("dict_union", "w-op", "d = {'a': 1} | {'b': n}", "y = y * d['b']"),
+    _c("set_difference", "w-op", "s = {1, 2, n} - {1}", "y = y * len(s)"),
+    _e("hash_python", "w-op", "y + hash(n) % 2"),
+    _e("complex_python", "w-op", "y * complex(n).real"),
+    _e("reshape_numpy_sizes", "w-proxy", "y.reshape(tuple(np.array([4, 4])))"),
+    _e("sum_dim_numpy", "w-proxy", "y.sum(dim=np.int64(0)) + y"),
+    _e("getattr_item_near", "w-item-near", "y * getattr(self, 'n')"),
+    _e("tensor_of_tensors", "w-proxy", "y + torch.tensor([y.sum(), y.mean()]).sum()"),
+)
+
+CONSTRUCTS = CONSTRUCTS + WILD_CONSTRUCTS
 BY_NAME = {c.name: c for c in CONSTRUCTS}
 
 # where the construct runs
@@ -242,16 +344,26 @@ N_SOURCES = ("local", "self_attr", "module_constant", "helper_return", "shape")
 Y_SOURCES = ("input", "buffer", "helper_return")
 
 HEADER = """\
+import _thread
 import contextlib
 import copy
+import datetime
+import functools
 import inspect
+import itertools
 import json
 import logging
 import math
+import operator
 import os
 import random
+import re
+import threading
 import time
+import traceback
+import types
 import warnings
+import weakref
 
 import numpy as np
 import torch
@@ -279,6 +391,32 @@ def is_big(t):
 
 def has_nan(t):
     return torch.isnan(t).any()
+
+
+def total(t):
+    return t.sum()
+
+
+LOCK = threading.Lock()
+RLOCK = threading.RLock()
+
+
+class Manager:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@contextlib.contextmanager
+def scope():
+    yield
+
+
+class Box:
+    def __init__(self, t):
+        self.t = t
 """
 
 FOOTER = """
@@ -363,6 +501,8 @@ def build(construct: Construct, place: str, n_source: str, y_source: str, mode: 
     init = [
         "def __init__(self):", "    super().__init__()", "    self.flag = True", "    self.n = 3",
         "    self.register_buffer('buf', torch.ones(4, 4))",
+        "    self.register_buffer('scale', torch.tensor(2.0))", "    self.weight = nn.Parameter(torch.tensor(0.5))",
+        "    self.t = torch.tensor(1.5)",
     ] + (["    self.train(False)"] if mode == "eval" else [])
     forward = ["def forward(self, x):", *_indent([n_line, y_line, *statements, "return y"], 4)]
     class_lines = ["", "", "class Probe(nn.Module):", *_indent(init, 4)]

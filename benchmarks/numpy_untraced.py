@@ -8,9 +8,12 @@ Dynamo traces a NumPy function by calling its torch._numpy counterpart (variable
 `NumpyVariable.call_function` through `get_np_to_tnp_map()`); a function without one breaks the
 graph whatever its arguments, GB0294 "attempted to trace numpy function unsupported by PyTorch"
 (measured: tests/coverage_probes/gb0294_numpy_function_without_counterpart.py and
-tests/test_numpy_untraced.py). Listed: the public functions of `numpy`, `numpy.linalg` and
-`numpy.fft` (the modules of torch's NP_TO_TNP_MODULE but numpy.random, whose draws the hand-measured
-UNTRACEABLE_CALLS judges) that are not in that map. Classes (`np.errstate`, dtypes) are left out.
+tests/test_numpy_untraced.py). Listed: the public functions of `numpy`, `numpy.linalg`,
+`numpy.fft` and `numpy.random` (the modules of torch's NP_TO_TNP_MODULE) that are not in that map:
+of numpy.random, the distributions torch._numpy.random lacks (`np.random.beta`, `poisson`,
+`standard_normal`: GB0294 with or without a size, measured by the differential fuzzer's grammar);
+the draws it has (`rand`, `uniform`, `randint`, `choice`) break only when they draw one number
+(vocabulary/numpy_draws.py). Classes (`np.errstate`, dtypes) are left out.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from generated_table import write_or_check  # noqa: E402
 
 TABLE = REPO / "graphmend_bot" / "vocabulary" / "numpy_untraced.py"
-MODULES = ("numpy", "numpy.linalg", "numpy.fft")
+MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random")
 
 
 def build() -> tuple[str, str, list[str]]:

@@ -30,6 +30,9 @@ SAMPLES = {
     "numpy.geterr": "np.geterr()",
     "numpy.linalg.vector_norm": "np.linalg.vector_norm(np.ones(3))",
     "numpy.fft.test": None,  # a test runner: listed, not called
+    "numpy.random.beta": "np.random.beta(2.0, 0.5, size=3)",
+    "numpy.random.standard_normal": "np.random.standard_normal()",
+    "numpy.random.poisson": "np.random.poisson(y.numpy())",
 }
 TRACED = ["np.asarray(np.arange(4))", "np.where(np.arange(4) > 1, 1, 0)", "np.linalg.norm(np.ones(3))"]
 

@@ -35,6 +35,7 @@ SKIPPED_SAMPLES = {
     "hashlib.sha256": "hashlib.sha256(b'a')",
     "struct.calcsize": "struct.calcsize('i')",
     "threading.get_ident": "threading.get_ident()",
+    "_thread.get_ident": "_thread.get_ident()",  # a private C module (skipped_callees.PRIVATE_MODULES)
     "time.strftime": "time.strftime('%Y')",
     "random.gauss": "random.gauss(0.0, 1.0)",
     "importlib.import_module": "importlib.import_module('math')",
@@ -72,7 +73,7 @@ TRACED_SAMPLES = [
     "list(itertools.permutations(range(3)))", "list(itertools.combinations(range(3), 2))",
 ]
 IMPORTS = (
-    "import abc, base64, collections, dataclasses, functools, glob, hashlib, heapq, importlib, inspect, itertools, platform, tempfile, "
+    "import _thread, abc, base64, collections, dataclasses, functools, glob, hashlib, heapq, importlib, inspect, itertools, platform, tempfile, "
     "linecache, locale, math, operator, os, os.path, random, re, secrets, shutil, struct, sys, threading, time, traceback, "
     "warnings, weakref\n"
     "import torch\n\n\n"

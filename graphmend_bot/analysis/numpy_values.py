@@ -6,7 +6,7 @@ Measured on torch 2.13 (tests/coverage_probes/gb0059_range_of_numpy_value.py): w
 (`np.prod(x.shape[1:])`, `np.sum([1, 2])`, `np.int64(3)`); only the constant collections (`np.dtype`,
 `np.iinfo`, `np.finfo`) and `np.issubdtype` are folded, and `np.ndim`/`np.isscalar`/`np.shape`/`np.size`
 answer in Python values (Dynamo breaks at the call: "torch.* op returned non-Tensor", GB0208). Arithmetic and methods on one give one
-(`.item()` and `.tolist()` leave the array). `np.random.*` draws values, and the calls in the
+(`.item()` and `.tolist()` leave the array), and so is a tensor's `.numpy()` (`t.detach().cpu().numpy()`). `np.random.*` draws values, and the calls in the
 untraceable table (`np.load`) break at the call already, under their own id: neither is counted.
 """
 
@@ -42,6 +42,8 @@ def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr],
         return (name.startswith("numpy.") and name not in _FOLDED and name not in _PYTHON_RESULTS
                 and name not in UNTRACEABLE_CALLS and not name.startswith("numpy.random."))
     func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
+        return True  # `t.detach().cpu().numpy()`: a tensor's array under Dynamo too (tests/test_numpy_of_tensor.py)
     return (isinstance(func, ast.Attribute) and func.attr not in _LEAVE_THE_ARRAY
             and is_ndarray(func.value, ndarrays, resolve))
 

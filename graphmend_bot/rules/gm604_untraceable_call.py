@@ -20,6 +20,7 @@ from graphmend_bot.vocabulary.known_names import (
     UNTRACEABLE_CALLS,
     UNTRACEABLE_TENSOR_METHODS,
 )
+from graphmend_bot.vocabulary.numpy_draws import SIZE_POSITION, draws_one_number
 from graphmend_bot.vocabulary.numpy_untraced import NUMPY_UNTRACED
 
 GENERATOR_ARGUMENT = "GB0055"  # "Failed to convert args/kwargs to proxy"
@@ -47,6 +48,15 @@ def _numpy_untraced(rule: Rule, checker: Checker, call: ast.Call, name: str, arg
     """`np.asanyarray(x)`, `np.nanmean(a)`: Dynamo has no torch._numpy function to trace it with."""
     checker.report(rule, call, f"`{name}()` has no torch._numpy counterpart Dynamo can trace", TENSOR,
                    gb_id=NUMPY_UNSUPPORTED)
+    return NOT_TENSOR
+
+
+def _numpy_draw(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
+    """`np.random.rand()`, `np.random.uniform(0, 1)`: one number drawn as a 0-d tensor and read back
+    (GB0033); with a size (`np.random.rand(3)`) the draw is an array and traces (numpy_draws.py)."""
+    if draws_one_number(call, name):
+        checker.report(rule, call, f"`{name}()` draws one number as a 0-d tensor that Dynamo reads back",
+                       TENSOR, gb_id="GB0033")
     return NOT_TENSOR
 
 
@@ -106,8 +116,10 @@ RULE = Rule(
         "Flags calls TorchDynamo skips or cannot trace in traced code: `time.time()` and other "
         "clocks, `bisect`, `pickle`, `copy.copy` (but of a tuple), some of `random`, numpy's RNG objects and file "
         "I/O (`np.random.SeedSequence`, `np.random.default_rng`, `np.load`, `np.save`), the NumPy functions "
-        "torch._numpy has no counterpart for (`np.asanyarray`, `np.isin`, `np.nanmean`, `np.interp`; GB0294, "
-        "listed from Dynamo's own map), "
+        "torch._numpy has no counterpart for (`np.asanyarray`, `np.isin`, `np.nanmean`, `np.interp`, the "
+        "distributions `np.random.beta`, `poisson`, `standard_normal`, ...; GB0294, listed from Dynamo's own map), "
+        "the draws of one number torch._numpy has (`np.random.rand()`, `np.random.uniform(0, 1)`, "
+        "`np.random.randint(n)`: GB0033; with a size they trace), "
         "`torch.Generator(...)` construction and its stateful methods (`manual_seed`, `seed`, "
         "`get_state`, ..., on `torch.default_generator` too), `copy.deepcopy` of a tensor, and the tensor methods "
         "`is_signed()`, `storage_offset()` and `is_pinned()`, and `str` methods (`.strip()`, "
@@ -132,8 +144,8 @@ RULE = Rule(
         "`==`, `in`, `str(m)` and `m.value` trace), the builtins listed GB0059 "
         "(\"Failed to trace builtin operator\"), `types.SimpleNamespace(...)` GB0147 (\"Unsupported function call\": "
         "Dynamo has no model of its constructor; one built outside and read in traced code traces). Each finding "
-        "carries the id measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform` "
-        "and `random.randint` trace and are not reported."
+        "carries the id measured for its callee on torch 2.13; `numpy.random.rand`, `randn`, `normal`, `uniform`, "
+        "`randint` given a size, and `random.randint`, trace and are not reported."
     ),
     example="""
 start = time.perf_counter()
@@ -159,6 +171,7 @@ if not torch.compiler.is_compiling():
         calls={
             **dict.fromkeys(NUMPY_UNTRACED - UNTRACEABLE_CALLS.keys() - _NUMPY_MANAGERS, _numpy_untraced),
             **dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
+            **dict.fromkeys(SIZE_POSITION, _numpy_draw),
         },
         builtins={
             **dict.fromkeys(UNTRACEABLE_BUILTINS, _untraceable_builtin),

@@ -49,7 +49,7 @@ RULE = Rule(
     other_gb_ids=(OBJECT_DTYPE, ATTRIBUTE, VERSION),
     summary=(
         "Flags NumPy array methods Dynamo cannot trace on an array made in traced code "
-        "(`np.asarray(...)`, `np.ones(n)`, ...): `tobytes()`, `tostring()`, `astype(object)`, and reading "
+        "(`np.asarray(...)`, `np.ones(n)`, a tensor's `t.detach().cpu().numpy()`, ...): `tobytes()`, `tostring()`, `astype(object)`, and reading "
         "`.dtype`, `.flags`, `.base` or `.__version__`."
     ),
     why=(

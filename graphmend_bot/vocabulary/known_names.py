@@ -231,8 +231,9 @@ _NUMPY_UNSUPPORTED = SkippedCall("GB0294")  # "attempted to trace numpy function
 
 # Calls Dynamo cannot trace, by resolved dotted name, each measured on the torch version it names
 # (tests/test_skipped_calls.py re-measures every entry). Measured as fine on 2.13, so absent:
-# `random.randint`/`uniform`, `numpy.random.rand`/`randn`/`normal`/`uniform`/`random`/`seed`
-# (traced through torch._numpy), `copy.deepcopy` of Python data.
+# `random.randint`/`uniform`, `numpy.random.seed`, the draws `numpy.random.rand`/`randn`/`normal`/
+# `uniform`/`random`/`randint` of an array (traced through torch._numpy; of one number they break:
+# numpy_draws.py), `copy.deepcopy` of Python data.
 UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     # time.time() is fine alone, but breaks with a tensor op before it (DESIGN.md's table differs).
     **dict.fromkeys((
@@ -258,8 +259,8 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
     "numpy.random.SeedSequence.generate_state": SkippedCall("GB0008"),  # "inline function marked as skipped"
     "numpy.random.default_rng": _NUMPY_UNSUPPORTED,
     "numpy.random.permutation": _NUMPY_UNSUPPORTED,
-    "numpy.random.randint": SkippedCall("GB0033"),  # "Data dependent operator"
-    "numpy.random.choice": SkippedCall("GB0033"),
+    # `randint` and the other draws break only when they draw one number (numpy_draws.py)
+    "numpy.random.choice": SkippedCall("GB0033"),  # "Data dependent operator", with a size too
     **dict.fromkeys((
         "numpy.load", "numpy.save", "numpy.savez", "numpy.loadtxt", "numpy.savetxt",
     ), _NUMPY_UNSUPPORTED),

@@ -12,6 +12,16 @@ TORCH_VERSION = "2.13.0"
 
 SKIPPED_CALLEES: dict[str, str] = {
     **dict.fromkeys((
+        "_thread.allocate",
+        "_thread.allocate_lock",
+        "_thread.exit",
+        "_thread.exit_thread",
+        "_thread.get_ident",
+        "_thread.get_native_id",
+        "_thread.interrupt_main",
+        "_thread.stack_size",
+        "_thread.start_new",
+        "_thread.start_new_thread",
         "abc.abstractmethod",
         "abc.get_cache_token",
         "abc.update_abstractmethods",
@@ -1221,6 +1231,7 @@ SKIPPED_CALLEES: dict[str, str] = {
         "zoneinfo.ZoneInfo",
     ), "GB0147"),
     **dict.fromkeys((
+        "_thread.RLock",
         "abc.abstractclassmethod",
         "abc.abstractstaticmethod",
         "argparse.ArgumentParser",
