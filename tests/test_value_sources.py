@@ -39,6 +39,18 @@ def first(*args):
 def named(**kwargs):
     return kwargs["t"].item()
 
+
+def listed(*args):
+    return args[0].tolist()
+
+
+def nonzeros(*args):
+    return args[0].nonzero()
+
+
+def offset(*args):
+    return args[0].storage_offset()
+
 """
 
 
@@ -86,14 +98,19 @@ class Model(nn.Module):
         a = out.loss.item()
         b = first(x[:1], x)
         c = named(t=x[:1])
+        d = listed(x)
+        e = nonzeros(x)
+        f = offset(x)
         return x + a + b + c
 """
 
 
 def test_item_on_values_nothing_types_breaks(tmp_path: Path) -> None:
     # a dataclass field of a returned record, `*args` and `**kwargs` elements: tensors, each breaks
+    # (`.tolist()` GB0109, `.nonzero()` GB0036, `.storage_offset()` GB0208 as on any tensor)
     assert _agree(OPAQUE, tmp_path) == {
         _line(OPAQUE, "out.loss.item()"), _line(OPAQUE, "return args[0].item()"), _line(OPAQUE, 'kwargs["t"].item()'),
+        _line(OPAQUE, "args[0].tolist()"), _line(OPAQUE, "args[0].nonzero()"), _line(OPAQUE, "args[0].storage_offset()"),
     }
 
 

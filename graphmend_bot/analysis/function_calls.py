@@ -28,7 +28,7 @@ from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.local_lambdas import inlined_call
 from graphmend_bot.analysis.model import CallSite
-from graphmend_bot.analysis.value_sources import opaque_item_receiver, read_attribute
+from graphmend_bot.analysis.value_sources import OPAQUE_TENSOR_METHODS, opaque_receiver, read_attribute
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind, computed_from
@@ -184,7 +184,7 @@ class CallResolver(SortChecker):
         # A method torch.Tensor does not have means the receiver is some other object.
         tensor_receiver = not self._built_object(func.value) and (
             (receiver.is_tensor and method in V.TENSOR_API) or (method in V.TENSOR_METHODS and not static_receiver)
-            or (method == "item" and not receiver.nonempty and opaque_item_receiver(func.value, self.resolve))
+            or (method in OPAQUE_TENSOR_METHODS and not receiver.nonempty and opaque_receiver(func.value, self.resolve))
         )
         if tensor_receiver and not static_receiver:
             annotated = self.instances.get(func.value.id) if isinstance(func.value, ast.Name) else (

@@ -4,14 +4,14 @@
 parameter): the same module state, so the same kind (measured on torch 2.13: `.item()` on it
 breaks as on `self.buf`, tests/test_value_sources.py).
 
-`.item()` on a value nothing types (a field of a returned record `out.loss`, `args[0]`,
-`kwargs["t"]`, `getattr(self, name)`): a tensor under Dynamo.
+`.item()`, `.tolist()`, `.nonzero()`, `.storage_offset()` on a value nothing types (a field of a
+returned record `out.loss`, `args[0]`, `kwargs["t"]`, `getattr(self, name)`): a tensor's under Dynamo.
 
 Only a tensor, a NumPy array or scalar, or an object whose class defines `item` has the method
 (a Python number, list or dict has none). Measured on torch 2.13 (tests/test_value_sources.py):
 Dynamo breaks on it for a tensor and for an array it traces as one (`np.asarray([1., 2.]).sum()`),
 not for a NumPy float scalar built from Python values (`np.float32(2.0)`, folded to a constant; an
-integer or bool one breaks there with GB0208, not reported: another rule's id) nor for
+integer or bool one breaks there with GB0208, and `.tolist()` on any does, neither reported) nor for
 an instance of a class in the tree (a local built from one is the caller's `_built_object`; module
 state and call results have kinds of their own, decided by the scope solver).
 """
@@ -42,9 +42,14 @@ _NUMPY_SCALARS = frozenset({
 })
 
 
-def opaque_item_receiver(receiver: ast.expr, resolve: Callable[[ast.expr], str | None]) -> bool:
-    """`receiver.item()` where the receiver's kind is empty: it holds a tensor unless it is a
-    NumPy scalar built in place (`np.float32(v).item()`) or a constant."""
+# Methods a value nothing types breaks on as a tensor would: a Python value has none of them, and a
+# NumPy array has the first three and breaks the same (measured: `np.asarray([1., 0.]).nonzero()`).
+OPAQUE_TENSOR_METHODS = frozenset({"item", "tolist", "nonzero", "storage_offset"})
+
+
+def opaque_receiver(receiver: ast.expr, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """`receiver.item()` (an OPAQUE_TENSOR_METHODS call) where the receiver's kind is empty: it
+    holds a tensor unless it is a NumPy scalar built in place (`np.float32(v).item()`) or a constant."""
     if isinstance(receiver, ast.Constant):
         return False
     if isinstance(receiver, ast.Call) and (built := resolve(receiver.func)) is not None:
