@@ -342,6 +342,27 @@ PLACES = (
 # where `n` and `y` come from (a value passed as a parameter is the helper places' own)
 N_SOURCES = ("local", "self_attr", "module_constant", "helper_return", "shape")
 Y_SOURCES = ("input", "buffer", "helper_return")
+# Value sources (kind inference): `y` reaches the construct through an attribute, a container, a
+# helper's tuple or `*args`, a record's field, a loop variable or a tensor call; each keeps the
+# input's values (`x * 2`, as "input" does) except getattr, which reads the buffer. `KIND_Y_LINES`
+# is the statement binding `y`; `--y-sources kinds` (differential_fuzz.py) draws only these.
+KIND_Y_LINES = {
+    "param_attr": "self.stash(x)\ny = self.kept",
+    "self_dict": "self.cache['k'] = x * 2\ny = self.cache['k']",
+    "local_dict": "d = {'k': x * 2, 'n': 1}\ny = d['k']",
+    "list_element": "outs = [x, x * 2]\ny = outs[1]",
+    "tuple_unpack": "_, y = pair_of(x)",
+    "loop_var": "for t in [x * 2]:\n    y = t",
+    "varargs": "y = first_of(x * 2, x)",
+    "kwargs": "y = pick(t=x * 2)",
+    "getattr_buffer": "y = getattr(self, 'buf') * 2",
+    "as_tensor": "y = torch.as_tensor(x * 2)",
+    "data_attr": "y = (x * 2).data",
+    "namedtuple_field": "y = Pair(x * 2, 1).t",
+    "dataclass_field": "y = Record(x * 2, 1).v",
+    "returned_record": "y = make_record(x).v",
+}
+KIND_Y_SOURCES = tuple(KIND_Y_LINES)
 
 HEADER = """\
 import _thread
@@ -349,6 +370,7 @@ import contextlib
 import copy
 import datetime
 import functools
+import dataclasses
 import inspect
 import itertools
 import json
@@ -362,6 +384,7 @@ import threading
 import time
 import traceback
 import types
+import typing
 import warnings
 import weakref
 
@@ -417,6 +440,31 @@ def scope():
 class Box:
     def __init__(self, t):
         self.t = t
+def pair_of(x):
+    return x, x * 2
+
+
+def first_of(*ts):
+    return ts[0]
+
+
+def pick(**kw):
+    return kw["t"]
+
+
+class Pair(typing.NamedTuple):
+    t: torch.Tensor
+    k: int
+
+
+@dataclasses.dataclass
+class Record:
+    v: torch.Tensor
+    m: int
+
+
+def make_record(x):
+    return Record(x * 2, 1)
 """
 
 FOOTER = """
@@ -497,14 +545,18 @@ def build(construct: Construct, place: str, n_source: str, y_source: str, mode: 
         "local": "n = 3", "self_attr": "n = self.n", "module_constant": "n = N", "helper_return": "n = make_n()",
         "shape": "n = x.shape[0] - 1",
     }[n_source]
-    y_line = {"input": "y = x * 2", "buffer": "y = self.buf + x", "helper_return": "y = make_y(x)"}[y_source]
+    y_lines = {"input": "y = x * 2", "buffer": "y = self.buf + x", "helper_return": "y = make_y(x)",
+               **KIND_Y_LINES}[y_source].split("\n")
     init = [
         "def __init__(self):", "    super().__init__()", "    self.flag = True", "    self.n = 3",
         "    self.register_buffer('buf', torch.ones(4, 4))",
         "    self.register_buffer('scale', torch.tensor(2.0))", "    self.weight = nn.Parameter(torch.tensor(0.5))",
         "    self.t = torch.tensor(1.5)",
+        "    self.cache = {}", "    self.kept = None",
     ] + (["    self.train(False)"] if mode == "eval" else [])
-    forward = ["def forward(self, x):", *_indent([n_line, y_line, *statements, "return y"], 4)]
+    if y_source == "param_attr":
+        methods = [*methods, *([""] if methods else []), "def stash(self, x):", "    self.kept = x * 2"]
+    forward = ["def forward(self, x):", *_indent([n_line, *y_lines, *statements, "return y"], 4)]
     class_lines = ["", "", "class Probe(nn.Module):", *_indent(init, 4)]
     for method in (methods, forward):
         if method:
@@ -519,17 +571,18 @@ def build(construct: Construct, place: str, n_source: str, y_source: str, mode: 
     return Program(construct, place, n_source, y_source, mode, text, rows)
 
 
-def generate(seed: int, count: int) -> list[Program]:
+def generate(seed: int, count: int, y_sources: tuple[str, ...] = Y_SOURCES + KIND_Y_SOURCES,
+             y_rate: float = 0.3) -> list[Program]:
     """`count` programs drawn from the grammar by a generator seeded with `seed` (the same seed
-    gives the same programs): a construct, a place, half the time a non-default source, and now
-    and then the probe in eval mode."""
+    gives the same programs): a construct, a place, half the time a non-default source of `n`,
+    `y_rate` of the time one of `y_sources`, and now and then the probe in eval mode."""
     rng = random.Random(seed)
     programs = []
     for _ in range(count):
         construct = rng.choice(CONSTRUCTS)
         place = rng.choice(places_for(construct))
         n_source = rng.choice(N_SOURCES) if rng.random() < 0.5 else "local"
-        y_source = rng.choice(Y_SOURCES) if rng.random() < 0.3 else "input"
+        y_source = rng.choice(y_sources) if rng.random() < y_rate else "input"
         mode = "eval" if rng.random() < 0.3 else "train"
         if place == "property":  # the property reads its own values
             n_source, y_source = "local", "input"

@@ -1,4 +1,4 @@
-"""`getattr(self, "name"[, default])` with a literal name reads `self.name` (analysis/self_getattr.py):
+"""`getattr(self, "name"[, default])` with a literal name reads `self.name` (analysis/value_sources.py):
 over a registered 0-d buffer `bool(...)` breaks (GB0124) and so does a condition on it (GB0170),
 as the attribute spelling does (torch 2.13). Near misses, measured to trace: the same call over a
 Python float, over a name the object lacks (the default), and over `training` (static)."""

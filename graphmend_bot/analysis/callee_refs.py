@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Container
 
 from graphmend_bot.analysis.bound_methods import MethodTables, display_methods
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -149,3 +150,12 @@ def on_a_class(ref: str) -> bool:
     as written), not a dunder."""
     owner, _, method = ref.partition(":")[2].rpartition(".")
     return bool(owner) and owner.rpartition(".")[2][:1].isupper() and not method.startswith("__")
+
+
+def chained_call(func: ast.Attribute, resolve: Callable[[ast.expr], str | None], table: Container[str]) -> str | None:
+    """`Cls(...).method` where `table` lists `Cls.method` (`torch.Generator.manual_seed`)."""
+    if not isinstance(func.value, ast.Call):
+        return None
+    built = resolve(func.value.func)
+    qualified = f"{built}.{func.attr}" if built is not None else None
+    return qualified if qualified in table else None

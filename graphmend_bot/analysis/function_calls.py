@@ -16,6 +16,7 @@ from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, st
 from graphmend_bot.analysis.callee_refs import (
     built_here,
     callee_ref,
+    chained_call,
     is_super,
     on_a_class,
     passed_bound_methods,
@@ -27,7 +28,7 @@ from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.local_lambdas import inlined_call
 from graphmend_bot.analysis.model import CallSite
-from graphmend_bot.analysis.self_getattr import self_attribute_read
+from graphmend_bot.analysis.value_sources import OPAQUE_TENSOR_METHODS, opaque_receiver, self_getattr_kind
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind, computed_from
@@ -67,7 +68,7 @@ class CallResolver(SortChecker):
             if key.is_tensor and not isinstance(func.slice, ast.Tuple) and getattr(func.slice, "id", None) not in self.tuples:
                 for check_called in C.CALLED_SUBSCRIPTS:
                     check_called(self, func, NOT_TENSOR, key)
-        if isinstance(func, ast.Attribute) and (chained := self._chained_untraceable(func)) is not None:
+        if isinstance(func, ast.Attribute) and (chained := chained_call(func, self.resolve, V.UNTRACEABLE_CALLS)) is not None:
             # `torch.Generator().manual_seed(s)`: Dynamo breaks on the method, not on the construction
             for part in (*cast(ast.Call, func.value).args, *(kw.value for kw in cast(ast.Call, func.value).keywords)):
                 self.expr(part, env)
@@ -82,14 +83,6 @@ class CallResolver(SortChecker):
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind
-
-    def _chained_untraceable(self, func: ast.Attribute) -> str | None:
-        """`Cls(...).method` where the table lists `Cls.method` (`torch.Generator.manual_seed`)."""
-        if not isinstance(func.value, ast.Call):
-            return None
-        built = self.resolve(func.value.func)
-        qualified = f"{built}.{func.attr}" if built is not None else None
-        return qualified if qualified in V.UNTRACEABLE_CALLS else None
 
     def _function_call(
         self,
@@ -106,8 +99,8 @@ class CallResolver(SortChecker):
                 return value
             if name in ("abs", "sum", "max", "min", "round"):
                 return Kind.union(args)
-            if name == "getattr" and (read := self_attribute_read(node, self.self_name, args)) is not None:
-                return read  # `getattr(self, "flag", False)`: the read of `self.flag`
+            if name == "getattr" and (read := self_getattr_kind(node, self.self_name, self._rebound, args)) is not None:
+                return read  # `getattr(self, "flag", False)`: the read of `self.flag`, or the default
             if name in V.STATIC_BUILTINS:
                 return NOT_TENSOR
         if resolved in V.ITERABLE_WRAPPERS and args:
@@ -185,6 +178,7 @@ class CallResolver(SortChecker):
         # A method torch.Tensor does not have means the receiver is some other object.
         tensor_receiver = not self._built_object(func.value) and (
             (receiver.is_tensor and method in V.TENSOR_API) or (method in V.TENSOR_METHODS and not static_receiver)
+            or (method in OPAQUE_TENSOR_METHODS and not receiver.nonempty and opaque_receiver(func.value, self.resolve))
         )
         if tensor_receiver and not static_receiver:
             annotated = self.instances.get(func.value.id) if isinstance(func.value, ast.Name) else (
@@ -195,7 +189,8 @@ class CallResolver(SortChecker):
             elif isinstance(func.value, ast.Name) and func.value.id == self.self_name:
                 self._user_call(func, node, args, kwargs)  # `self.norm(x)`: a submodule or method named like one
             kind = receiver
-            if method in V.TENSOR_METHODS and not any(_derived_from(receiver, c) for c in self._checked_tensors):
+            if (method in V.TENSOR_METHODS or not receiver.nonempty) and not any(
+                    _derived_from(receiver, c) for c in self._checked_tensors):
                 kind = receiver | TENSOR
             return self._tensor_method(node, method, kind, args)
         local_receiver = owner is not None and owner.split(".", 1)[0] in env

@@ -1,0 +1,75 @@
+"""Where a value's kind comes from when nothing local types it.
+
+`getattr(self, "buf")` reads the attribute `self.buf` (a buffer registered under that name, a
+parameter): the same module state, so the same kind (measured on torch 2.13: `.item()` on it
+breaks as on `self.buf`, tests/test_value_sources.py); with a default the result may be the
+default instead, so its kind joins in (`bool(getattr(self, "flag", False))` over a 0-d buffer
+breaks as `bool(self.flag)`, GB0124; over a Python attribute or a missing name it traces:
+tests/test_self_getattr.py).
+
+`.item()`, `.tolist()`, `.nonzero()`, `.storage_offset()` on a value nothing types (a field of a
+returned record `out.loss`, `args[0]`, `kwargs["t"]`, `getattr(self, name)`): a tensor's under Dynamo.
+
+Only a tensor, a NumPy array or scalar, or an object whose class defines `item` has the method
+(a Python number, list or dict has none). Measured on torch 2.13 (tests/test_value_sources.py):
+Dynamo breaks on it for a tensor and for an array it traces as one (`np.asarray([1., 2.]).sum()`),
+not for a NumPy float scalar built from Python values (`np.float32(2.0)`, folded to a constant; an
+integer or bool one breaks there with GB0208, and `.tolist()` on any does, neither reported) nor for
+an instance of a class in the tree (a local built from one is the caller's `_built_object`; module
+state and call results have kinds of their own, decided by the scope solver).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Container
+
+from graphmend_bot.vocabulary import known_names as V
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+
+
+def read_attribute(node: ast.Call, self_name: str | None, env: Container[str]) -> str | None:
+    """The attribute a `getattr(self, "NAME"[, default])` call reads, or None (another object, a
+    name not written out, `self` rebound in the body)."""
+    if self_name is None or self_name in env or not 2 <= len(node.args) <= 3 or node.keywords:
+        return None
+    owner, name = node.args[0], node.args[1]
+    if not (isinstance(owner, ast.Name) and owner.id == self_name):
+        return None
+    if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier():
+        return name.value
+    return None
+
+
+def self_getattr_kind(node: ast.Call, self_name: str | None, env: Container[str], args: list[Kind]) -> Kind | None:
+    """The kind of `getattr(self, "NAME"[, default])`, or None when the call is not that spelling."""
+    name = read_attribute(node, self_name, env)
+    if name is None:
+        return None
+    if name in V.STATIC_ATTRS:
+        return NOT_TENSOR
+    default = args[2] if len(args) == 3 else NOT_TENSOR
+    return Kind.of_param(f"self.{name}") | default
+
+
+_NUMPY_SCALARS = frozenset({
+    "bool_", "byte", "cdouble", "clongdouble", "complex128", "complex64", "csingle", "double", "float16",
+    "float32", "float64", "half", "int16", "int32", "int64", "int8", "intc", "intp", "longdouble", "longlong",
+    "short", "single", "ubyte", "uint16", "uint32", "uint64", "uint8", "uintc", "uintp", "ulonglong", "ushort",
+})
+
+
+# Methods a value nothing types breaks on as a tensor would: a Python value has none of them, and a
+# NumPy array has the first three and breaks the same (measured: `np.asarray([1., 0.]).nonzero()`).
+OPAQUE_TENSOR_METHODS = frozenset({"item", "tolist", "nonzero", "storage_offset"})
+
+
+def opaque_receiver(receiver: ast.expr, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """`receiver.item()` (an OPAQUE_TENSOR_METHODS call) where the receiver's kind is empty: it
+    holds a tensor unless it is a NumPy scalar built in place (`np.float32(v).item()`) or a constant."""
+    if isinstance(receiver, ast.Constant):
+        return False
+    if isinstance(receiver, ast.Call) and (built := resolve(receiver.func)) is not None:
+        module, _, name = built.rpartition(".")
+        return not (module == "numpy" and name in _NUMPY_SCALARS)
+    return True
