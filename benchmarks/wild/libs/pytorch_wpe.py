@@ -7,10 +7,9 @@ estimate (what ESPnet's DNN-WPE front end calls with a mask-derived power), and 
 
 from __future__ import annotations
 
+import pytorch_wpe
 import torch
 from torch_complex.tensor import ComplexTensor
-
-import pytorch_wpe
 
 DISTRIBUTION = "pytorch-wpe"
 PACKAGE = "pytorch_wpe"
