@@ -98,7 +98,7 @@ def test_values_of_a_dependency_class_reach_its_methods_properties_and_operators
     """`covar: LinOp` (a parameter), `d.covariance` (a property `-> LinOp`), `covar.evaluate()`
     (a method `-> LinOp`) are LinOps: a property read,
     a method call and `+` on them run LinOp's functions, and each break there is reported at the
-    line; the traceable ones (`clean`, `dense`, `@`) are not."""
+    line; the traceable ones (`clean`, `dense`) are not."""
     found = findings(Config(dependencies=["fakedep"]), TYPED)
     assert {(row, code) for row, code, _ in found} == expected(TYPED)
     messages = {row: message for row, _, message in found}

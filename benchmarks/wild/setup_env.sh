@@ -28,6 +28,11 @@ $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "bayesian-torch==0.5.0
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "brevitas==0.13.4"
 # pythae declares the `dataclasses` backport (a Python 3.6 shim); its real dependencies are in the set.
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "pythae==0.1.2"
+# dynamic-network-architectures declares timm (which needs torchvision) for its ViT backbones only;
+# mirtorch pins torchkbnufft<1.5.2 (the set has 1.5.2, which its operators run with): install both
+# without dependencies (their others are in the set or in requirements.txt).
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "dynamic-network-architectures==0.4.4"
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "mirtorch==0.4.0"
 $PIP install --quiet -c "$HERE/constraints.txt" -e .
 "$VENV/bin/python" -c "import torch; assert torch.__version__.startswith('2.13.0'), torch.__version__; print('torch', torch.__version__)"
 

@@ -7,10 +7,12 @@ the object to the tensor operation it records, in either order, and cannot make 
 ("Failed to convert args/kwargs to proxy"); so it does for every arithmetic and bitwise operator
 and for the augmented forms (`t += obj`; `obj += t`, answered by `__iadd__` or else `__add__`,
 tests/fixtures/rules/GM623_tensor_operator_on_object.py). The finding stands when the other operand is a
-tensor and the object's class has the method that answers in the checked tree, and the object
-was built in the function; one the frame receives (an annotated parameter) counts only for an
-nn.Module, since a received plain object has a source and Dynamo runs its dunder (measured:
-tests/test_dependency_breaks.py's `covar @ z`). The class has no `__torch_function__` (a
+tensor and the object's class has the method that answers in the checked tree (or a configured
+dependency), the object built in the function or received (an annotated parameter, or read from
+one): Dynamo hands a received object to the tensor operation too (measured:
+tests/test_received_object_operands.py; where an earlier break Dynamo cannot resume from skips the
+rest of the frame, as test_dependency_breaks.py's typed fixture, nothing after it is traced: not
+judged here, as for every finding in such a frame). The class has no `__torch_function__` (a
 tensor-like class, which Dynamo dispatches another way: not measured, left unreported), and
 derives only from classes of the tree, `object` or nn.Module (measured: breaks the same way): a
 `torch.Tensor` subclass is a tensor to Dynamo, and a `float` subclass breaks at its constructor,
@@ -58,7 +60,7 @@ def object_operations(
             objects_only = draft.gb_id == _NO_OBJECT_HANDLER
             if (holds(fid, draft.deps) and program.resolve_call(fid, method_ref)
                     and (objects_only or not program.resolve_call(fid, torch_function))
-                    and _derives_from_tree_only(program, order, fid, method_ref, objects_only)):
+                    and _derives_from_tree_only(program, order, fid, method_ref)):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
@@ -72,19 +74,12 @@ def _answering_method(program: Program, fid: FunctionId, method_ref: str) -> str
     return method_ref
 
 
-def _derives_from_tree_only(program: Program, order: MethodOrder, fid: FunctionId, method_ref: str,
-                            objects_only: bool) -> bool:
+def _derives_from_tree_only(program: Program, order: MethodOrder, fid: FunctionId, method_ref: str) -> bool:
     """Every class the object may be an instance of has only classes of the tree and nn.Module
-    in its MRO; with a tensor operand, a received object is a module."""
+    in its MRO, built or received."""
     from graphmend_bot.analysis.scope import MODULE_BASES
 
     constructor = method_ref.partition(":")[2].rpartition(">")[0]
     classes = program._constructed_classes(fid, constructor)
     outside = [order.outside_tree(cls) for cls in classes]
-    # An object the frame receives (an annotated parameter, or read from one) has a source, and
-    # Dynamo runs its dunder (measured); only a module is handed to the tensor operation either way.
-    received = value_class.annotated_root(constructor) and not objects_only
-    return bool(classes) and all(
-        bases is not None and set(bases) <= set(MODULE_BASES) and (not received or bool(set(bases) & set(MODULE_BASES)))
-        for bases in outside
-    )
+    return bool(classes) and all(bases is not None and set(bases) <= set(MODULE_BASES) for bases in outside)
