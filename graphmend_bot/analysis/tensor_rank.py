@@ -167,6 +167,7 @@ def uncast(node: ast.expr, resolve: Resolve) -> ast.expr:
     `for idx in cast(torch.LongTensor, permutation)`: measured on torch 2.13,
     tests/test_cast_ranks.py)."""
     while (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords
+           and getattr(node.func, "id", getattr(node.func, "attr", None)) == "cast"  # before resolving
            and resolve(node.func) == "typing.cast"):
         node = node.args[1]
     return node
