@@ -59,7 +59,8 @@ RULE = Rule(
         "Flags `self.NAME.step()` in traced code on a torch optimizer held by the object: built in "
         "`__init__` (`self.opt = torch.optim.Adam(params)`: `SGD`, `Adam`, `AdamW`, `Adagrad`, "
         "`Adadelta`, `Adamax`, `ASGD`, `NAdam`, `RAdam`, `RMSprop`, `Rprop`) or stored there from a "
-        "parameter annotated as one (`optimizer: Optimizer`, a wrapper's wrapped optimizer)."
+        "parameter annotated as one (`optimizer: Optimizer`, a wrapper's wrapped optimizer); and "
+        "`NAME.step()` on a module global built as one (`OPTIMIZER = torch.optim.SGD(...)`)."
     ),
     why=(
         "torch's optimizers wrap `step` with `_use_grad_for_differentiable`, which calls "
@@ -69,17 +70,18 @@ RULE = Rule(
         "are not reported."
     ),
     example=(
-        "def train_step(self, x):\n"
-        "    loss = self.model(x).sum()\n"
-        "    loss.backward()\n"
-        "    self.opt.step()"
+        "W = nn.Parameter(torch.ones(3))\n"
+        "OPTIMIZER = torch.optim.SGD([W], lr=0.1)\n"
+        "\n"
+        "loss = (x * W).sum()\n"
+        "OPTIMIZER.step()"
     ),
     use_instead=(
-        "def train_step(self, x):\n"
-        "    loss = self.model(x).sum()\n"
-        "    loss.backward()\n"
-        "    return loss\n"
-        "# and call `self.opt.step()` outside the compiled function (or compile `opt.step` on its own)"
+        "W = nn.Parameter(torch.ones(3))\n"
+        "OPTIMIZER = torch.optim.SGD([W], lr=0.1)\n"
+        "\n"
+        "loss = (x * W).sum()\n"
+        "# and `OPTIMIZER.step()` outside the compiled function (or compile `OPTIMIZER.step` on its own)"
     ),
     fix_safety="No automatic fix: where the update runs is the caller's choice.",
     detection=Detection(held_torch_method=held_break),
