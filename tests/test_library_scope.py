@@ -679,3 +679,49 @@ def test_an_optimizers_step_is_tensor_api(write_tree, monkeypatch):
     assert found(root) == {CLIPPED_STEP}
     assert found(root, "library") == {CLIPPED_STEP, WARMUP_STEP, COUNTER_STEP}
     assert clipped_step_breaks(root, monkeypatch, "optims", "core.py") == {CLIPPED_STEP[1]}
+
+
+# opacus's DPOptimizer: `zero_grad(self, set_to_none=False)` logs before clearing the per-sample
+# gradients; a compiled training step calls it beside `step`.
+ZERO_GRAD_PACKAGE = {
+    "zeroing/__init__.py": "from .core import FocalLoss, Clipped\n",
+    "zeroing/core.py": """
+        import logging
+        import torch
+        from torch import nn
+        from torch.optim import Optimizer
+
+        logger = logging.getLogger(__name__)
+
+        class FocalLoss(nn.Module):
+            def forward(self, x):
+                return x
+
+        class Clipped(Optimizer):
+            def zero_grad(self, set_to_none=False):
+                if set_to_none is False:
+                    logger.debug("clearing the per-sample gradients too")
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        p.grad = None
+    """,
+}
+
+
+def test_an_optimizers_zero_grad_is_tensor_api(write_tree, monkeypatch):
+    """An optimizer's `zero_grad` is a root of `auto` like its `step`: Dynamo breaks at the logger
+    call there (measured below), which the scope reaches without a declared entry point."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    root = write_tree(ZERO_GRAD_PACKAGE)
+    assert found(root) == {("core.py", 15, "GM402")}
+    monkeypatch.syspath_prepend(str(root))
+    imported = importlib.import_module("zeroing")
+    model = torch.nn.Linear(3, 2)
+    model(torch.ones(4, 3)).sum().backward()
+    broken = dynamo_breaks(imported.Clipped(model.parameters(), {"lr": 0.1}).zero_grad, (), {}, Tree([str(root / "zeroing")]))
+    torch._dynamo.reset()
+    path = normalise(str(root / "zeroing" / "core.py"))
+    assert {line for file, line in broken.lines if file == path} == {15}

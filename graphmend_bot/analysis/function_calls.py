@@ -103,8 +103,8 @@ class CallResolver(SortChecker):
                 return read  # `getattr(self, "flag", False)`: the read of `self.flag`, or the default
             if name in V.STATIC_BUILTINS:
                 return NOT_TENSOR
-        if resolved in V.ITERABLE_WRAPPERS and args:
-            return args[0].without_flags()
+        if (position := V.PASSED_THROUGH.get(resolved or "")) is not None and len(args) > position:
+            return args[position] if position else args[0].without_flags()  # `cast(T, v)` is `v`; `tqdm(xs)` iterates xs
         if isinstance(func, ast.Name) and func.id in self.named_tuples:
             return Kind.union([*args, *(kind for _, kind in kwargs)]).without_flags()
         if resolved is not None:

@@ -35,7 +35,7 @@ class ObjectTracker(FindingReporter):
 
     def bind_loop_scalar(self, target: ast.expr, iterable: ast.expr) -> None:
         super().bind_loop_scalar(target, iterable)
-        self._held_loops.update(held_ranks.loop_attributes(target, iterable, self.self_name))
+        self._held_loops.update(held_ranks.loop_attributes(target, iterable, self.self_name, self.resolve_callee))
         self._collections.update(skipped_frames.loop_collections(target, iterable, self._collections))
 
     def report_if_held_ranks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: ast.expr,

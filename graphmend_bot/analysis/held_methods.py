@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import Program, TracedDraft
 
 RULE = next(rule for rule in RULES if rule.detection.held_method is not None)
+# `self.opt.step()` on a torch optimizer (GM655): judged by the same builders, reported under its own code.
+TORCH_RULE = next(rule for rule in RULES if rule.detection.held_torch_method is not None)
 
 
 def held_method_calls(program: Program) -> list[TracedDraft]:
@@ -47,11 +49,15 @@ def held_method_calls(program: Program) -> list[TracedDraft]:
                 continue
             built = builders(program, fid[0], function.class_qualname, held)
             breaks = {_break(program, fid[0], constructor, method) for constructor in built}
+            code = RULE.code
+            if built and breaks == {None}:
+                breaks = {_torch_break(constructor, method) for constructor in built}
+                code = TORCH_RULE.code
             if len(breaks) == 1 and (found_break := breaks.pop()) is not None:
                 message, gb_id = found_break
                 found.append(
                     TracedDraft(
-                        program.modules[fid[0]], function, replace(draft, message=message, gb_id=gb_id)
+                        program.modules[fid[0]], function, replace(draft, code=code, message=message, gb_id=gb_id)
                     )
                 )
     return found
@@ -95,6 +101,11 @@ def _imported(program: Program, module: str, written: str) -> str | None:
     if imported is None:
         return None
     return f"{imported}.{rest}" if rest else imported
+
+
+def _torch_break(constructor: str, method: str) -> tuple[str, str] | None:
+    hook = TORCH_RULE.detection.held_torch_method
+    return hook(TORCH_RULE, constructor, method) if hook is not None else None
 
 
 def _rule_break(name: str, inherited: bool) -> tuple[str, str] | None:

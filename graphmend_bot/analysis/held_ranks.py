@@ -37,8 +37,9 @@ _RANK_KEEPING = frozenset(
 )
 
 
-def loop_attributes(target: ast.expr, iterable: ast.expr, self_name: str | None) -> dict[str, str]:
-    """`for i in self.order` (or `enumerate(self.order)`): {"i": "order"}."""
+def loop_attributes(target: ast.expr, iterable: ast.expr, self_name: str | None, resolve: Resolve) -> dict[str, str]:
+    """`for i in self.order` (or `enumerate(self.order)`, `cast(T, self.order)`): {"i": "order"}."""
+    iterable = tensor_rank.uncast(iterable, resolve)
     if (
         isinstance(target, ast.Tuple)
         and len(target.elts) == 2
@@ -47,7 +48,7 @@ def loop_attributes(target: ast.expr, iterable: ast.expr, self_name: str | None)
         and iterable.func.id == "enumerate"
         and len(iterable.args) == 1
     ):
-        target, iterable = target.elts[1], iterable.args[0]
+        target, iterable = target.elts[1], tensor_rank.uncast(iterable.args[0], resolve)
     attribute = _held(iterable, self_name)
     return {target.id: attribute} if attribute is not None and isinstance(target, ast.Name) else {}
 

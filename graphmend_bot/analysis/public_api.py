@@ -46,8 +46,9 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   the arguments, or what a model's method returns from its submodules, or a tensor subclass of the
   tree it builds: `return LieTensor(data)`), and the methods torch's base classes define on
   tensors though their signatures name none (keeps_torch_contract): every public method of a
-  torch.Tensor subclass of the tree (its object is a tensor), the `step` of its torch.optim
-  optimizers (it updates the parameters' tensors), the `sample`, `rsample`, `log_prob`, `entropy`,
+  torch.Tensor subclass of the tree (its object is a tensor), the `step` and `zero_grad` of its
+  torch.optim optimizers (they update the parameters' tensors; a compiled training step calls
+  both), the `sample`, `rsample`, `log_prob`, `entropy`,
   `cdf`, `icdf` of its torch.distributions Distributions and a Transform's
   `log_abs_det_jacobian`, `_call` and `_inverse`. Users compile kornia's functional API beside its modules, a flow's
   `inverse` and `log_prob`, a scheduler's `step`, an optimizer's `step`, pypose's
@@ -141,7 +142,7 @@ def keeps_torch_contract(program: Program, fid: FunctionId) -> bool:
     names none: any public method of a torch.Tensor subclass (its object is a tensor: pypose's
     `LieTensor.cumops(self, dim)`), the `step` of a torch.optim optimizer (it updates the
     parameters' tensors: `step(self, closure=None)`, what PyTorch's recipe compiles, not an LR
-    scheduler's), and the sampling and density methods of a torch.distributions Distribution
+    scheduler's, and its `zero_grad`, which a compiled training step calls beside it), and the sampling and density methods of a torch.distributions Distribution
     (`sample(sample_shape=torch.Size())`, `log_prob(value)`, `entropy()`: tensors in and out by
     torch's contract) or Transform (`log_abs_det_jacobian(x, y)`)."""
     function = program.function(fid)
@@ -151,7 +152,7 @@ def keeps_torch_contract(program: Program, fid: FunctionId) -> bool:
     bases = _external_bases(program, fid[0], function.class_qualname)
     return (
         any(base in TENSOR_BASES for base in bases)
-        or (name == "step" and any(_is_torch_optimizer(base) for base in bases))
+        or (name in _OPTIMIZER_METHODS and any(_is_torch_optimizer(base) for base in bases))
         or (name in _DISTRIBUTION_METHODS and any(_is_torch_distribution(base) for base in bases))
         or (name in _TRANSFORM_METHODS | _TRANSFORM_IMPLEMENTATIONS and any(_is_torch_transform(base) for base in bases))
     )
@@ -188,6 +189,9 @@ def _is_torch_distribution(base: str) -> bool:
 def _is_torch_transform(base: str) -> bool:
     parts = base.split(".")
     return parts[:2] == ["torch", "distributions"] and parts[-1].endswith("Transform")
+
+
+_OPTIMIZER_METHODS = frozenset({"step", "zero_grad"})
 
 
 def _is_torch_optimizer(base: str) -> bool:

@@ -162,10 +162,22 @@ def _pair_of_one_dimensional(node: ast.expr, vectors: Set[str], resolve: Resolve
     return False
 
 
+def uncast(node: ast.expr, resolve: Resolve) -> ast.expr:
+    """`typing.cast(T, v)` is `v` at run time, and Dynamo traces it as such (flowtorch's
+    `for idx in cast(torch.LongTensor, permutation)`: measured on torch 2.13,
+    tests/test_cast_ranks.py)."""
+    while (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords
+           and getattr(node.func, "id", getattr(node.func, "attr", None)) == "cast"  # before resolving
+           and resolve(node.func) == "typing.cast"):
+        node = node.args[1]
+    return node
+
+
 def loop_scalars(target: ast.expr, iterable: ast.expr, vectors: Set[str], resolve: Resolve) -> list[str]:
     """The names `for target in iterable` (a loop's or a comprehension's) binds to 0-d tensors: the
     target over a 1-d tensor (`iterates_scalars`), the item of `enumerate` over one, and each
     element of a `zip` item whose iterable is one (`for k, i in enumerate(torch.randperm(n))`)."""
+    iterable = uncast(iterable, resolve)
     if isinstance(target, ast.Name):
         return [target.id] if iterates_scalars(iterable, vectors, resolve) else []
     if not (isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)

@@ -400,6 +400,7 @@ StdlibMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 # and whether the object's class is a subclass of the tree that inherits the method: the message and
 # id of a break, or None when it traces (asked by the scope solver: held_methods.py).
 HeldMethodHook = Callable[["Rule", str, bool], "tuple[str, str] | None"]
+HeldTorchMethodHook = Callable[["Rule", str, str], "tuple[str, str] | None"]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
@@ -504,6 +505,9 @@ class Detection:
     third_party_call: ThirdPartyCallHook | None = None  # `scipy.special.gammaln(v)`, `tqdm(steps)`
     stdlib_method_call: StdlibMethodHook | None = None  # `p.exists()` on `p = pathlib.Path(root)`
     held_method: HeldMethodHook | None = None  # `self.root.exists()`, judged by what built `self.root`
+    # `self.opt.step()`: the builder outside the standard library ("torch.optim.SGD", or "typed:..." for
+    # a parameter annotated with the class) and the method: the message and id of a break, or None.
+    held_torch_method: HeldTorchMethodHook | None = None
 
 
 def assumed_parameter(checker: Checker, node: ast.expr, kind: Kind) -> bool:

@@ -342,8 +342,11 @@ LOGGER_NAMES = frozenset({"logger", "_logger", "LOGGER", "log", "_log", "LOG"})
 LOGGER_FACTORIES = ("getLogger", "get_logger")
 
 # Builtins that return static Python values whatever their arguments.
-# Progress bars that yield the items of the iterable they wrap: `tqdm(timesteps)` iterates tensors.
-ITERABLE_WRAPPERS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm"})
+# Calls whose value is one of their arguments' (its position): progress bars that yield the items of
+# the iterable they wrap (`tqdm(timesteps)` iterates tensors), and `typing.cast(T, v)`, which is `v`.
+PASSED_THROUGH = {
+    "tqdm.tqdm": 0, "tqdm.auto.tqdm": 0, "tqdm.std.tqdm": 0, "tqdm.notebook.tqdm": 0, "typing.cast": 1,
+}
 
 STATIC_BUILTINS = frozenset({
     "len", "isinstance", "issubclass", "hasattr", "callable", "type", "id", "str", "repr",

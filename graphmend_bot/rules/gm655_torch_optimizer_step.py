@@ -1,0 +1,89 @@
+"""GM655 torch-optimizer-step: its documentation, in one place with how it is detected.
+
+Measured on torch 2.13 (tests/fixtures/rules/GM655_torch_optimizer_step.py,
+tests/coverage_probes/gb0025_torch_optimizer_step.py): the `step()` of torch's own optimizers is
+wrapped by `torch.optim.optimizer._use_grad_for_differentiable`, which calls
+`torch._dynamo.graph_break()` before and after the update (pytorch#104053), so Dynamo breaks at the
+call in traced code (GB0025, "Call to `torch._dynamo.graph_break()`"). Judged on an optimizer held
+in `self.NAME` by `__init__` (built there, `self.opt = torch.optim.SGD(...)`, or stored from a
+parameter annotated as a torch optimizer, `self.original_optimizer = optimizer` with
+`optimizer: Optimizer`): the scope solver knows the builders (analysis/held_methods.py).
+"""
+
+from __future__ import annotations
+
+from graphmend_bot.rules.detect import Detection
+from graphmend_bot.rules.rule import Rule
+
+GRAPH_BREAK_CALL = "GB0025"
+
+# torch.optim classes whose `step` carries `@_use_grad_for_differentiable` (each measured on
+# torch 2.13: two breaks per call). Not `LBFGS`, `SparseAdam`, `Muon`, `Adafactor` (`@torch.no_grad`).
+BREAKING_STEPS = frozenset({
+    "SGD", "Adam", "AdamW", "Adagrad", "Adadelta", "Adamax", "ASGD", "NAdam", "RAdam", "RMSprop", "Rprop",
+})  # fmt: skip
+# The base class an annotation names: the wrapped optimizer of a wrapper (opacus' DPOptimizer,
+# `optimizer: Optimizer`) is one of torch's in practice.
+_BASE = "Optimizer"
+
+
+def _optimizer_class(constructor: str) -> str | None:
+    """`torch.optim.SGD`, `torch.optim.sgd.SGD`, `typed:torch.optim.Optimizer`: the class's name."""
+    parts = constructor.removeprefix("typed:").split(".")
+    if parts[:2] != ["torch", "optim"] or len(parts) < 3:
+        return None
+    return parts[-1]
+
+
+def held_break(rule: Rule, constructor: str, method: str) -> tuple[str, str] | None:
+    """The message and id of `self.NAME.step()` on what `constructor` built, or None."""
+    name = _optimizer_class(constructor)
+    if method != "step" or name is None:
+        return None
+    typed = constructor.startswith("typed:")
+    if not (name in BREAKING_STEPS or (typed and name == _BASE)):
+        return None
+    optimizer = "a torch optimizer's `step()` (annotated `Optimizer`)" if name == _BASE else f"`torch.optim.{name}.step()`"
+    return (
+        f"{optimizer} calls `torch._dynamo.graph_break()` around its update: Dynamo breaks the graph at the call",
+        GRAPH_BREAK_CALL,
+    )
+
+
+RULE = Rule(
+    code="GM655",
+    name="torch-optimizer-step",
+    family="not traceable",
+    gb_id=GRAPH_BREAK_CALL,
+    summary=(
+        "Flags `self.NAME.step()` in traced code on a torch optimizer held by the object: built in "
+        "`__init__` (`self.opt = torch.optim.Adam(params)`: `SGD`, `Adam`, `AdamW`, `Adagrad`, "
+        "`Adadelta`, `Adamax`, `ASGD`, `NAdam`, `RAdam`, `RMSprop`, `Rprop`) or stored there from a "
+        "parameter annotated as one (`optimizer: Optimizer`, a wrapper's wrapped optimizer); and "
+        "`NAME.step()` on a module global built as one (`OPTIMIZER = torch.optim.SGD(...)`)."
+    ),
+    why=(
+        "torch's optimizers wrap `step` with `_use_grad_for_differentiable`, which calls "
+        "`torch._dynamo.graph_break()` before and after the update so that AOTAutograd sees it run "
+        "without grad (pytorch#104053): TorchDynamo breaks the graph at the call (GB0025, measured on "
+        "torch 2.13). `LBFGS`, `SparseAdam`, `Muon` and `Adafactor` use `@torch.no_grad()` instead and "
+        "are not reported."
+    ),
+    example=(
+        "W = nn.Parameter(torch.ones(3))\n"
+        "OPTIMIZER = torch.optim.SGD([W], lr=0.1)\n"
+        "\n"
+        "loss = (x * W).sum()\n"
+        "OPTIMIZER.step()"
+    ),
+    use_instead=(
+        "W = nn.Parameter(torch.ones(3))\n"
+        "OPTIMIZER = torch.optim.SGD([W], lr=0.1)\n"
+        "\n"
+        "loss = (x * W).sum()\n"
+        "# and `OPTIMIZER.step()` outside the compiled function (or compile `OPTIMIZER.step` on its own)"
+    ),
+    fix_safety="No automatic fix: where the update runs is the caller's choice.",
+    detection=Detection(held_torch_method=held_break),
+    advice="`{code}` breaks the graph inside torch.optim: call the optimizer's step outside the compiled function",
+)
