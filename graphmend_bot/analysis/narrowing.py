@@ -306,21 +306,28 @@ def optional_parameter_evidence(
     stores: Counter[str] = Counter()
     self_rebinds: Counter[str] = Counter()
     for node in local_nodes(body):
-        if isinstance(node, ast.Call):
+        kind = type(node)  # one lookup per node, the commonest first: this walks every forward
+        if kind is ast.Name:
+            if truth and type(node.ctx) is ast.Store:
+                stores[node.id] += 1
+        elif kind is ast.Call:
             scalars.update(_scalar_arguments(node, names, resolve))
-        elif not truth:
+        elif not truth or kind not in _TRUTH_NODES:
             continue
-        elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
+        elif kind is ast.BoolOp:  # the operands before the last are tested for truth
+            tested.update(value.id for value in node.values[:-1] if type(value) is ast.Name and value.id in names)
+        elif kind is ast.UnaryOp:
+            if type(node.op) is ast.Not and type(node.operand) is ast.Name and node.operand.id in names:
+                tested.add(node.operand.id)
+        elif kind is ast.Assign:
+            if (name := _self_rebind(node)) is not None:
+                self_rebinds[name] += 1
+        else:
             tested.update(_bare_truths(node.test) & names)
-        elif isinstance(node, ast.BoolOp):  # the operands before the last are tested for truth
-            tested.update(value.id for value in node.values[:-1] if isinstance(value, ast.Name) and value.id in names)
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Name):
-            tested.update({node.operand.id} & names)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            stores[node.id] += 1
-        elif isinstance(node, ast.Assign) and (name := _self_rebind(node)) is not None:
-            self_rebinds[name] += 1
     return scalars, {name for name in tested if stores[name] <= self_rebinds[name]}
+
+
+_TRUTH_NODES = frozenset({ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assign})
 
 
 def _self_rebind(node: ast.Assign) -> str | None:

@@ -87,7 +87,10 @@ def _self_writes(method: FunctionNode) -> Iterable[tuple[str, ast.expr | None]]:
 
 def module_flags(tree: ast.Module, source: str) -> frozenset[str]:
     """The names the module binds once, at module level, to `False`, and nowhere else."""
-    if "= False" not in source:  # most modules: no walk at all
+    if "= False" not in source:
+        return frozenset()
+    candidates = [s for s in tree.body if isinstance(s, (ast.Assign, ast.AnnAssign)) and _off(s.value, set())]
+    if not candidates:  # most modules, `flag: bool = False` in signatures and bodies included
         return frozenset()
     stores: dict[str, int] = {}
     off: set[str] = set()
