@@ -306,23 +306,23 @@ def optional_parameter_evidence(
     stores: Counter[str] = Counter()
     self_rebinds: Counter[str] = Counter()
     for node in local_nodes(body):
-        kind = type(node)  # one lookup per node, the commonest first: this walks every forward
-        if kind is ast.Name:
-            if truth and type(node.ctx) is ast.Store:
+        # the commonest first, and one set lookup for the rare ones: this walks every forward
+        if isinstance(node, ast.Name):
+            if truth and isinstance(node.ctx, ast.Store):
                 stores[node.id] += 1
-        elif kind is ast.Call:
+        elif isinstance(node, ast.Call):
             scalars.update(_scalar_arguments(node, names, resolve))
-        elif not truth or kind not in _TRUTH_NODES:
+        elif not truth or type(node) not in _TRUTH_NODES:
             continue
-        elif kind is ast.BoolOp:  # the operands before the last are tested for truth
-            tested.update(value.id for value in node.values[:-1] if type(value) is ast.Name and value.id in names)
-        elif kind is ast.UnaryOp:
-            if type(node.op) is ast.Not and type(node.operand) is ast.Name and node.operand.id in names:
+        elif isinstance(node, ast.BoolOp):  # the operands before the last are tested for truth
+            tested.update(value.id for value in node.values[:-1] if isinstance(value, ast.Name) and value.id in names)
+        elif isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Name) and node.operand.id in names:
                 tested.add(node.operand.id)
-        elif kind is ast.Assign:
+        elif isinstance(node, ast.Assign):
             if (name := _self_rebind(node)) is not None:
                 self_rebinds[name] += 1
-        else:
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
             tested.update(_bare_truths(node.test) & names)
     return scalars, {name for name in tested if stores[name] <= self_rebinds[name]}
 
