@@ -307,10 +307,10 @@ def optional_parameter_evidence(
     self_rebinds: Counter[str] = Counter()
     for node in local_nodes(body):
         # the commonest first, and one set lookup for the rare ones: this walks every forward
-        if isinstance(node, ast.Name):
-            if truth and isinstance(node.ctx, ast.Store):
+        if type(node) is ast.Name:
+            if truth and type(node.ctx) is ast.Store:
                 stores[node.id] += 1
-        elif isinstance(node, ast.Call):
+        elif type(node) is ast.Call:
             scalars.update(_scalar_arguments(node, names, resolve))
         elif not truth or type(node) not in _TRUTH_NODES:
             continue
