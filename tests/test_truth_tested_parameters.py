@@ -118,3 +118,61 @@ def test_a_tensor_passed_to_a_submodule_named_like_a_tensor_method_is_reported(t
     gate = _lines(NAMED_LIKE_TENSOR_METHODS, "        if mask:")
     assert dynamo_breaks(NAMED_LIKE_TENSOR_METHODS, tmp_path) == {(gate, "GB0170")}
     assert graphmend_findings(NAMED_LIKE_TENSOR_METHODS, tmp_path) == {(gate, "GM101", "GB0170")}
+
+
+# `and`/`or` as a value tests its operands before the last for truth as an `if` does, and so does
+# `not p`: `past = past or [None] * n` (tested, then rebound to what it held or the default),
+# `s = scale or 1.0`, `use = cache and cache.get("k")` (measured: no break with the defaults;
+# main reported GM103 on each).
+BOOL_OPERATOR_VALUES = '''import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def forward(self, x, past=None, scale=None, cache=None, empty=None):
+        past = past or [None] * 2
+        s = scale or 1.0
+        use = cache and cache.get("k")
+        if use is not None:
+            x = x + 1
+        flag = not empty
+        return x * s, past, flag
+'''
+
+# Near misses that break: a caller passes the parameter a tensor (`scale=x.sum()`), and a
+# parameter rebound to a tensor by its own `or` (`mask = mask or x.sum()`) is judged by that.
+BOOL_OPERATOR_TENSORS = '''import torch
+from torch import nn
+
+
+class Scale(nn.Module):
+    def forward(self, x, scale=None):
+        s = scale or 1.0
+        return x * s
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = Scale()
+
+    def forward(self, x, mask=None, past=None):
+        past = past or [None] * 2
+        mask = mask or x.sum()
+        if mask:
+            x = x + 1
+        return self.scale(x, scale=x.sum())
+'''
+
+
+def test_and_or_not_values_test_an_optional_parameters_truth(tmp_path: Path) -> None:
+    assert dynamo_breaks(BOOL_OPERATOR_VALUES, tmp_path) == set()
+    assert graphmend_findings(BOOL_OPERATOR_VALUES, tmp_path) == set()
+
+
+def test_a_tensor_reaching_an_and_or_value_is_still_reported(tmp_path: Path) -> None:
+    passed, rebound = _lines(BOOL_OPERATOR_TENSORS, "        s = scale or 1.0"), _lines(BOOL_OPERATOR_TENSORS, "        if mask:")
+    assert dynamo_breaks(BOOL_OPERATOR_TENSORS, tmp_path) == {(passed, "GB0170"), (rebound, "GB0170")}
+    assert graphmend_findings(BOOL_OPERATOR_TENSORS, tmp_path) == {
+        (passed, "GM103", "GB0170"), (rebound, "GM101", "GB0170")
+    }

@@ -25,6 +25,7 @@ Evidence of four kinds, all syntactic and cheap (no second traversal):
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from graphmend_bot.analysis.local_nodes import every_node, local_nodes
@@ -295,22 +296,48 @@ def optional_parameter_evidence(
     """Of the None-defaulted parameters `names`, in one walk of `body` outside nested functions and
     classes: those passed bare where a torch function takes a Python number (`torch.topk(x, k=k)`),
     and, when `truth`, those whose truth it tests bare (an `if`, `while` or conditional expression's
-    test, under `not` and `and`/`or` too) and never rebinds."""
+    test, under `not` and `and`/`or` too; an `and`/`or` operand before the last, or `not p`, as a
+    value: `past = past or [None] * n`, `s = scale or 1.0`) and never rebinds but by `p = p or d`
+    (which tests `p` before rebinding it)."""
     scalars: set[str] = set()
     tested: set[str] = set()
-    bound: set[str] = set()
     if not names:  # most functions: no walk at all
         return scalars, tested
+    stores: Counter[str] = Counter()
+    self_rebinds: Counter[str] = Counter()
     for node in local_nodes(body):
-        if isinstance(node, ast.Call):
+        # the commonest first, and one set lookup for the rare ones: this walks every forward
+        if type(node) is ast.Name:
+            if truth and type(node.ctx) is ast.Store:
+                stores[node.id] += 1
+        elif type(node) is ast.Call:
             scalars.update(_scalar_arguments(node, names, resolve))
-        elif not truth:
+        elif not truth or type(node) not in _TRUTH_NODES:
             continue
+        elif isinstance(node, ast.BoolOp):  # the operands before the last are tested for truth
+            tested.update(value.id for value in node.values[:-1] if isinstance(value, ast.Name) and value.id in names)
+        elif isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Name) and node.operand.id in names:
+                tested.add(node.operand.id)
+        elif isinstance(node, ast.Assign):
+            if (name := _self_rebind(node)) is not None:
+                self_rebinds[name] += 1
         elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
             tested.update(_bare_truths(node.test) & names)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound.add(node.id)
-    return scalars, tested - bound
+    return scalars, {name for name in tested if stores[name] <= self_rebinds[name]}
+
+
+_TRUTH_NODES = frozenset({ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.UnaryOp, ast.Assign})
+
+
+def _self_rebind(node: ast.Assign) -> str | None:
+    """`p` of `p = p or d` / `p = p and d`: the store follows the test of `p` it makes."""
+    if len(node.targets) != 1 or not isinstance(target := node.targets[0], ast.Name):
+        return None
+    value = node.value
+    if isinstance(value, ast.BoolOp) and isinstance(first := value.values[0], ast.Name) and first.id == target.id:
+        return target.id
+    return None
 
 
 def _bare_truths(test: ast.expr) -> set[str]:

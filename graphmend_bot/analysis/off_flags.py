@@ -9,6 +9,12 @@ breaks on the calls that turn the flag on, so its message says so, like a mode (
 A flag is off by default when `__init__` stores into it only a parameter whose default is `False`
 (or `False` itself) and no method of the class stores `True` into it; a setter storing its
 parameter (`set_check_nans(self, value)`) is a user turning it on, which the message names.
+
+A module's own switch is one too: `DEBUG = False` at module level, bound nowhere else in the module
+(no other module-level store, no `global DEBUG`). Dynamo reads a global as a constant, so with it
+off `if DEBUG and torch.isnan(x).any():` and `if DEBUG:`'s body are never traced (measured on torch
+2.13: tests/test_module_flags.py); the message says `(when `DEBUG` is true)`. A function binding
+the name itself reads its own local, not the switch (`module_flags_of`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from collections.abc import Iterable
 from graphmend_bot.analysis.local_nodes import all_statements
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+GLOBAL = "global "  # how a module flag is kept among a class's attribute flags (no attribute has a space)
 
 
 def off_flags(methods: Iterable[FunctionNode]) -> frozenset[str]:
@@ -76,3 +83,53 @@ def _self_writes(method: FunctionNode) -> Iterable[tuple[str, ast.expr | None]]:
                 and target.value.id == "self"
             ):
                 yield target.attr, value
+
+
+def module_flags(tree: ast.Module, source: str) -> frozenset[str]:
+    """The names the module binds once, at module level, to `False`, and nowhere else."""
+    if "= False" not in source:
+        return frozenset()
+    candidates = [s for s in tree.body if isinstance(s, (ast.Assign, ast.AnnAssign)) and _off(s.value, set())]
+    if not candidates:  # most modules, `flag: bool = False` in signatures and bodies included
+        return frozenset()
+    stores: dict[str, int] = {}
+    off: set[str] = set()
+    for statement in tree.body:
+        for target in _module_targets(statement):
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    stores[node.id] = stores.get(node.id, 0) + 1
+        value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+        targets = _module_targets(statement)
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and _off(value, set()):
+            off.add(targets[0].id)
+    flags = {name for name in off if stores[name] == 1}
+    if flags and "global" in source:
+        flags -= {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+    return frozenset(flags)
+
+
+def module_flags_of(flags: frozenset[str], function: FunctionNode, text: str) -> frozenset[str]:
+    """`flags` as `function` reads them (GLOBAL + name): those it names and does not bind itself."""
+    named = [name for name in flags if name in text]
+    if not named:
+        return frozenset()
+    args = function.args
+    bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
+    bound |= {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
+    return frozenset(GLOBAL + name for name in named if name not in bound)
+
+
+def _module_targets(statement: ast.stmt) -> list[ast.expr]:
+    if isinstance(statement, ast.Assign):
+        return statement.targets
+    if isinstance(statement, (ast.AnnAssign, ast.AugAssign)):
+        return [statement.target]
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [ast.Name(id=statement.name, ctx=ast.Store())]
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return [ast.Name(id=(alias.asname or alias.name).split(".")[0], ctx=ast.Store()) for alias in statement.names]
+    if isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.If, ast.Try, ast.While)):
+        # a binding in a compound statement's block (`if ...: DEBUG = True`, `for DEBUG in ...`)
+        return [node for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)]
+    return []

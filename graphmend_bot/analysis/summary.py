@@ -180,6 +180,7 @@ def summarize_module(
         for _, class_qualname, node in collector.functions if class_qualname is not None and node.name == "__init__"
     } if module_containers.may_build(source) else {}
     flags = _ClassFlags(collector.functions)
+    switches = off_flags.module_flags(tree, source)
     definitions = first_definitions(tree)
     for qualname, class_qualname, node in collector.functions:
         compiled = _is_compiled(node, imports)
@@ -224,7 +225,7 @@ def summarize_module(
             collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
             number_keys,
             typed_attributes.get(class_qualname or "", frozenset()),
-            flags.of(class_qualname),
+            flags.of(class_qualname) | off_flags.module_flags_of(switches, node, text) if switches else flags.of(class_qualname),
             containers.get(class_qualname or "", frozenset()), text=text,
         ).run()
         if summary.disabled:

@@ -1,0 +1,81 @@
+"""A module's own switch kept off (`DEBUG = False` at module level, bound nowhere else in the module)
+names a mode: Dynamo reads the global as a constant, so with it off the tensor operand after
+`DEBUG and` and the body of `if DEBUG:` are never traced, and the findings there say
+`(when `DEBUG` is true)` (analysis/off_flags.module_flags). Measured on torch 2.13 with
+`Model()(torch.ones(3))`: no break with the switch off; with it on, or with a function's own local
+of that name, the same lines break and the findings name no mode."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sample_modules import dynamo_breaks  # noqa: E402
+
+from graphmend_bot.analysis.modes import modes_named  # noqa: E402
+from graphmend_bot.config import Config  # noqa: E402
+from graphmend_bot.engine import check  # noqa: E402
+
+SWITCHED = '''import torch
+from torch import nn
+
+DEBUG = {value}
+CHECKS: bool = False
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        if DEBUG and torch.isnan(x).any():
+            x = x + 1
+        if DEBUG:
+            if x.sum() > 0:
+                x = x + 2
+        if not CHECKS:
+            return x
+        if x.max() > 1:
+            x = x + 3
+        return x
+'''
+
+# `DEBUG` bound in the function is its local (True here): read by Dynamo, not the switch.
+SHADOWED = '''import torch
+from torch import nn
+
+DEBUG = False
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        DEBUG = x.shape[0] > 1
+        if DEBUG and torch.isnan(x).any():
+            x = x + 1
+        return x
+'''
+
+
+def _modes(source: str, tmp_path: Path) -> dict[int, list[str]]:
+    path = tmp_path / "sample.py"
+    path.write_text(source)
+    return {f.location.row: modes_named(f.message) for f in check([str(path)], Config(), jobs=1).findings}
+
+
+def test_findings_behind_a_module_switch_kept_off_name_it(tmp_path: Path) -> None:
+    source = SWITCHED.format(value="False")
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert _modes(source, tmp_path) == {
+        10: ["when `DEBUG` is true"], 13: ["when `DEBUG` is true"], 17: ["when `CHECKS` is true"],
+    }
+
+
+def test_a_switch_turned_on_or_a_local_of_its_name_names_no_mode(tmp_path: Path) -> None:
+    source = SWITCHED.format(value="True")
+    assert {row for row, _ in dynamo_breaks(source, tmp_path)} == {10, 13}
+    assert _modes(source, tmp_path) == {10: [], 13: [], 17: ["when `CHECKS` is true"]}
+    assert {row for row, _ in dynamo_breaks(SHADOWED, tmp_path)} == {10}
+    assert _modes(SHADOWED, tmp_path) == {10: []}
