@@ -79,3 +79,38 @@ def test_a_switch_turned_on_or_a_local_of_its_name_names_no_mode(tmp_path: Path)
     assert _modes(source, tmp_path) == {10: [], 13: [], 17: ["when `CHECKS` is true"]}
     assert {row for row, _ in dynamo_breaks(SHADOWED, tmp_path)} == {10}
     assert _modes(SHADOWED, tmp_path) == {10: []}
+
+
+# The switch turned on at import in spellings that bind it without a plain `DEBUG = ...` statement
+# (review24): Dynamo reads True and breaks at the `if`, so the findings name no mode.
+TURNED_ON = {
+    "globals": 'globals()["DEBUG"] = True',
+    "setattr": 'setattr(sys.modules[__name__], "DEBUG", True)',
+    "walrus": "_ = (DEBUG := True)",
+    "match": "match 1:\n    case 1:\n        DEBUG = True",
+    "enable": "def enable():\n    globals()['DEBUG'] = True\n\n\nenable()",
+}
+
+TURNED_ON_SOURCE = '''import sys
+
+import torch
+from torch import nn
+
+DEBUG = False
+{turn_on}
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        if DEBUG and torch.isnan(x).any():
+            x = x + 1
+        return x
+'''
+
+
+@pytest.mark.parametrize("spelling", sorted(TURNED_ON))
+def test_a_switch_turned_on_without_a_plain_store_names_no_mode(spelling: str, tmp_path: Path) -> None:
+    source = TURNED_ON_SOURCE.format(turn_on=TURNED_ON[spelling])
+    row = source.splitlines().index("        if DEBUG and torch.isnan(x).any():") + 1
+    assert {r for r, _ in dynamo_breaks(source, tmp_path)} == {row}
+    assert _modes(source, tmp_path) == {row: []}

@@ -103,7 +103,12 @@ def module_flags(tree: ast.Module, source: str) -> frozenset[str]:
         targets = _module_targets(statement)
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and _off(value, set()):
             off.add(targets[0].id)
-    flags = {name for name in off if stores[name] == 1}
+    if ":=" in source:  # `_ = (DEBUG := True)` (a function's own walrus counts too: no mode named, as before)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+                stores[node.target.id] = stores.get(node.target.id, 0) + 1
+    # a name written as a string may be stored through it (`globals()["DEBUG"] = True`, `setattr(module, "DEBUG", True)`)
+    flags = {name for name in off if stores[name] == 1 and f'"{name}"' not in source and f"'{name}'" not in source}
     if flags and "global" in source:
         flags -= {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
     return frozenset(flags)
@@ -129,7 +134,12 @@ def _module_targets(statement: ast.stmt) -> list[ast.expr]:
         return [ast.Name(id=statement.name, ctx=ast.Store())]
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         return [ast.Name(id=(alias.asname or alias.name).split(".")[0], ctx=ast.Store()) for alias in statement.names]
-    if isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.If, ast.Try, ast.While)):
-        # a binding in a compound statement's block (`if ...: DEBUG = True`, `for DEBUG in ...`)
-        return [node for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)]
-    return []
+    # any other statement binds what it stores anywhere in it: a compound statement's block (`if ...:
+    # DEBUG = True`, `for DEBUG in ...`, a `match` case and its capture `case DEBUG:`), an expression's walrus
+    stored: list[ast.expr] = []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stored.append(node)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name is not None:
+            stored.append(ast.Name(id=node.name, ctx=ast.Store()))
+    return stored
