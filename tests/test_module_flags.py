@@ -89,6 +89,7 @@ TURNED_ON = {
     "walrus": "_ = (DEBUG := True)",
     "match": "match 1:\n    case 1:\n        DEBUG = True",
     "enable": "def enable():\n    globals()['DEBUG'] = True\n\n\nenable()",
+    "try-import": "try:\n    from sys import flags as DEBUG\nexcept ImportError:\n    pass",
 }
 
 TURNED_ON_SOURCE = '''import sys

@@ -135,11 +135,14 @@ def _module_targets(statement: ast.stmt) -> list[ast.expr]:
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         return [ast.Name(id=(alias.asname or alias.name).split(".")[0], ctx=ast.Store()) for alias in statement.names]
     # any other statement binds what it stores anywhere in it: a compound statement's block (`if ...:
-    # DEBUG = True`, `for DEBUG in ...`, a `match` case and its capture `case DEBUG:`), an expression's walrus
+    # DEBUG = True`, `for DEBUG in ...`, an import in a `try`, a `match` case and its capture `case DEBUG:`),
+    # an expression's walrus
     stored: list[ast.expr] = []
     for node in ast.walk(statement):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             stored.append(node)
         elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name is not None:
             stored.append(ast.Name(id=node.name, ctx=ast.Store()))
+        elif isinstance(node, ast.alias):  # `try: from settings import DEBUG`
+            stored.append(ast.Name(id=(node.asname or node.name).split(".")[0], ctx=ast.Store()))
     return stored
