@@ -66,7 +66,6 @@ RULE = Rule(
     name="torch-optimizer-step",
     family="not traceable",
     gb_id=GRAPH_BREAK_CALL,
-    other_gb_ids=(SKIPPED_INLINE,),  # `zero_grad()`
     summary=(
         "Flags `self.NAME.step()` in traced code on a torch optimizer held by the object: built in "
         "`__init__` (`self.opt = torch.optim.Adam(params)`: `SGD`, `Adam`, `AdamW`, `Adagrad`, "
