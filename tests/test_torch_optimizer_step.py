@@ -65,16 +65,6 @@ def test_a_held_torch_optimizers_step_breaks_and_is_found(tmp_path, cls):
     assert (row, "GM655", BREAK) in graphmend_findings(source, tmp_path)
 
 
-@pytest.mark.parametrize("cls", ["SGD", "Adam", "LBFGS", "SparseAdam"])
-def test_a_held_torch_optimizers_zero_grad_breaks_and_is_found(tmp_path, cls):
-    """`Optimizer.zero_grad` is `@torch._disable_dynamo` (review 24): every torch optimizer inherits it,
-    those whose `step` traces too."""
-    source = BUILT.replace("{cls}", cls).replace("self.opt.step()", "self.opt.zero_grad()")
-    row = line_of(source, "self.opt.zero_grad()")
-    assert (row, "GB0008") in dynamo_breaks(source, tmp_path)
-    assert (row, "GM655", "GB0008") in graphmend_findings(source, tmp_path)
-
-
 def test_a_wrapped_optimizer_annotated_optimizer_is_found(tmp_path):
     """opacus' DPOptimizer: `self.original_optimizer = optimizer` with `optimizer: Optimizer`."""
     row = line_of(WRAPPED, "return self.original_optimizer.step()")

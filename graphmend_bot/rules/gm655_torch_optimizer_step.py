@@ -16,7 +16,6 @@ from graphmend_bot.rules.detect import Detection
 from graphmend_bot.rules.rule import Rule
 
 GRAPH_BREAK_CALL = "GB0025"
-SKIPPED_INLINE = "GB0008"
 
 # torch.optim classes whose `step` carries `@_use_grad_for_differentiable` (each measured on
 # torch 2.13: two breaks per call). Not `LBFGS`, `SparseAdam`, `Muon`, `Adafactor` (`@torch.no_grad`).
@@ -37,19 +36,9 @@ def _optimizer_class(constructor: str) -> str | None:
 
 
 def held_break(rule: Rule, constructor: str, method: str) -> tuple[str, str] | None:
-    """The message and id of `self.NAME.step()` or `self.NAME.zero_grad()` on what `constructor`
-    built, or None."""
+    """The message and id of `self.NAME.step()` on what `constructor` built, or None."""
     name = _optimizer_class(constructor)
-    if name is None:
-        return None
-    if method == "zero_grad":
-        # `Optimizer.zero_grad` is `@torch._disable_dynamo` and no torch.optim class overrides it
-        # (measured on torch 2.13 for SGD, Adam, LBFGS, SparseAdam, Adafactor: GB0008 at the call).
-        return (
-            "a torch optimizer's `zero_grad()` is marked `@torch._disable_dynamo`: Dynamo breaks the graph at the call",
-            SKIPPED_INLINE,
-        )
-    if method != "step":
+    if method != "step" or name is None:
         return None
     typed = constructor.startswith("typed:")
     if not (name in BREAKING_STEPS or (typed and name == _BASE)):
@@ -71,9 +60,7 @@ RULE = Rule(
         "`__init__` (`self.opt = torch.optim.Adam(params)`: `SGD`, `Adam`, `AdamW`, `Adagrad`, "
         "`Adadelta`, `Adamax`, `ASGD`, `NAdam`, `RAdam`, `RMSprop`, `Rprop`) or stored there from a "
         "parameter annotated as one (`optimizer: Optimizer`, a wrapper's wrapped optimizer); and "
-        "`NAME.step()` on a module global built as one (`OPTIMIZER = torch.optim.SGD(...)`); and "
-        "`zero_grad()` on any of torch's optimizers held so (`Optimizer.zero_grad` is "
-        "`@torch._disable_dynamo`, GB0008)."
+        "`NAME.step()` on a module global built as one (`OPTIMIZER = torch.optim.SGD(...)`)."
     ),
     why=(
         "torch's optimizers wrap `step` with `_use_grad_for_differentiable`, which calls "
