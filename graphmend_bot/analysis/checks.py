@@ -74,6 +74,7 @@ REQUIRES_GRAD_KEYWORDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.req
 METACLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.metaclass_call)
 STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
 SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)
+ITERATED: tuple[Callable[..., None], ...] = _hooks(lambda d: d.iterated)
 CLASS_STATEMENTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_statement)
 CAUGHT_EXCEPTION_WRITES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.caught_exception_write)
 CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)

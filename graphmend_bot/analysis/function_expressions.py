@@ -345,18 +345,18 @@ class ExpressionEvaluator(CallResolver):
             return Kind.union(self.tuples[node.id]), None
         kind = self.expr(node, env).without_flags()
         self._implicit_call(node, node, "__iter__", [], env)
+        for check_iterated in C.ITERATED:  # `for v in self.vals`: judged by what built it (GM676)
+            check_iterated(self, node)
         return (NOT_TENSOR if self._iterates_dict_keys(node) else kind), None
 
     def _iterates_dict_keys(self, node: ast.expr) -> bool:
         """`for k in feats` / `feats.keys()` of a local dict: its keys (names), not its values."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
-                and not node.args:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" and not node.args:
             node = node.func.value
         return isinstance(node, ast.Name) and node.id in self._dicts
 
 
-# Expression handlers by node type, inherited ones included (CallResolver's `_expr_Call`), looked
-# up once per node (cheaper than getattr by name).
+# Expression handlers by node type, inherited ones included (CallResolver's `_expr_Call`), looked up once per node.
 _EXPR_HANDLERS: dict[type, Callable[[ExpressionEvaluator, Any, Env], Kind]] = {
     getattr(ast, name.removeprefix("_expr_")): getattr(ExpressionEvaluator, name)
     for name in dir(ExpressionEvaluator)

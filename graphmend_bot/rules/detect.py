@@ -385,6 +385,7 @@ GlobalStoreHook = Callable[["Rule", Checker, ast.Name, ast.expr], None]
 # A list/set/dict comprehension over a list, after a possible frame-skipping break, with the kind
 # of what it captures from the enclosing function.
 ComprehensionHook = Callable[["Rule", Checker, ast.expr, Kind], None]
+IteratedHook = Callable[["Rule", Checker, ast.expr], None]
 # `sorted(items, key=...)` / `items.sort(key=...)`: the call, the key (None when the elements are
 # compared themselves) and the kind of what is compared: the key lambda's body with `item` bound to
 # the kind of an element of `items`, an element itself, or what `key=torch.norm`/`scores.get` gives.
@@ -466,6 +467,7 @@ class Detection:
     metaclass_call: HeldObjectCallHook | None = None  # `super().__call__(...)` in a `__call__`
     str_method: StrMethodHook | None = None  # `param.strip()`: a `str` method on a parameter
     skipped_frame_comprehension: ComprehensionHook | None = None
+    iterated: IteratedHook | None = None  # `for v in NODE`, a comprehension's, `zip`/`enumerate` arguments there
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
     # `tb.tb_lasti`, `m.register_forward_hook(f)`: reads of these attributes, by name, whatever the

@@ -1,0 +1,81 @@
+"""GM676: a dict's `values()` / `items()` view built outside the compiled region and iterated in
+traced code (analysis/held_contexts.py judges it by what built `self.NAME` or the global).
+
+Each spelling is measured with Dynamo next to `graphmend check`, on the shape of pina's
+`MIONet.forward` (`zip(self.models, self._indeces)` after `self._indeces = networks.values()`):
+a `for`, a comprehension, `zip`, `enumerate` over a held `values()` / `items()` view, one of
+`self.d.values()`, of a `ModuleDict` and a module global break (GB0811 "missing tp_iter"); the near
+misses trace: a held `keys()` view (Dynamo models it), a global `keys()` view, a view built in
+the traced frame, `self.d.values()` called there, `list(...)` of a view held instead, a view
+replaced by a list in `__init__`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sample_modules import dynamo_breaks, graphmend_findings
+
+from graphmend_bot.rules.gm676_iterated_held_dict_view import RULE
+
+MISSING_TP_ITER = "GB0811"
+
+TEMPLATE = '''
+import torch
+TABLE = {{"a": 1, "b": 2}}
+VALUES = TABLE.values()
+NAMES = TABLE.keys()
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        nets = {{"a": 0, "b": 1}}
+        self.d = nets
+        self.models = torch.nn.ModuleList([torch.nn.Identity(), torch.nn.Identity()])
+        self.md = torch.nn.ModuleDict({{"a": torch.nn.Identity()}})
+        {init}
+    def forward(self, x):
+        x = x * 2
+        {body}
+        return x
+'''
+
+BREAKS = {
+    "for over held values()": ("self.v = nets.values()", "for v in self.v: x = x + v"),
+    "for over held items()": ("self.v = nets.items()", "for k, v in self.v: x = x + v"),
+    "comprehension": ("self.v = nets.values()", "x = x + sum([v for v in self.v])"),
+    "zip in a comprehension (pina)": ("self.v = nets.values()", "x = x + len([m(x) for m, i in zip(self.models, self.v)])"),
+    "enumerate": ("self.v = nets.values()", "for i, v in enumerate(self.v): x = x + v"),
+    "view of self.d": ("self.v = self.d.values()", "for v in self.v: x = x + v"),
+    "view of a ModuleDict": ("self.v = self.md.values()", "for m in self.v: x = m(x)"),
+    "global values()": ("pass", "for v in VALUES: x = x + v"),
+}
+
+TRACES = {
+    "held keys()": ("self.v = nets.keys()", "for k in self.v: x = x + len(k)"),
+    "global keys()": ("pass", "for k in NAMES: x = x + len(k)"),
+    "view built in the frame": ("pass", "for v in {'a': 0}.values(): x = x + v"),
+    "held dict's values() called in the frame": ("pass", "for v in self.d.values(): x = x + v"),
+    "list of the view held": ("self.v = list(nets.values())", "for v in self.v: x = x + v"),
+    "view replaced by a list": ("self.v = nets.values()\n        self.v = list(self.v)", "for v in self.v: x = x + v"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BREAKS))
+def test_iterating_a_held_values_or_items_view_breaks(name: str, tmp_path: Path) -> None:
+    init, body = BREAKS[name]
+    source = TEMPLATE.format(init=init, body=body)
+    row = source.splitlines().index(f"        {body}") + 1
+    # `zip` as a comprehension's iterable: Dynamo builds the zip and breaks stepping it (GB4347)
+    expected_id = "GB4347" if "zip(" in body and "[" in body else MISSING_TP_ITER
+    assert expected_id in (RULE.gb_id, *RULE.other_gb_ids)
+    assert dynamo_breaks(source, tmp_path) == {(row, expected_id)}
+    assert graphmend_findings(source, tmp_path) == {(row, "GM676", MISSING_TP_ITER)}
+
+
+@pytest.mark.parametrize("name", sorted(TRACES))
+def test_near_misses_trace_and_are_not_reported(name: str, tmp_path: Path) -> None:
+    init, body = TRACES[name]
+    source = TEMPLATE.format(init=init, body=body)
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
