@@ -330,7 +330,17 @@ WILD_CONSTRUCTS: tuple[Construct, ...] = (
     _e("tensor_of_tensors", "w-proxy", "y + torch.tensor([y.sum(), y.mean()]).sum()"),
 )
 
-CONSTRUCTS = CONSTRUCTS + WILD_CONSTRUCTS
+# dict views built at module level, iterated in traced code (GM676: `values()`/`items()` break, `keys()` traces)
+VIEW_CONSTRUCTS: tuple[Construct, ...] = (
+    _c("held_view_values_for", "w-view", "for v in HELD_VALUES:", "    y = y + v"),
+    _c("held_view_items_genexp", "w-view", "y = y + sum(v for _, v in HELD_ITEMS)"),
+    _c("held_view_values_zip", "w-view", "for t, v in zip(y.unbind(0), HELD_VALUES):", "    y = y + t * v"),
+    _c("held_view_values_list", "w-view", "y = y * len(list(HELD_VALUES))"),
+    _c("held_view_keys_near", "w-view-near", "for k in HELD_KEYS:", "    y = y + len(k)"),
+    _c("held_view_built_near", "w-view-near", "for v in {'a': n}.values():", "    y = y + v"),
+)
+
+CONSTRUCTS = CONSTRUCTS + WILD_CONSTRUCTS + VIEW_CONSTRUCTS
 BY_NAME = {c.name: c for c in CONSTRUCTS}
 
 # where the construct runs
@@ -394,6 +404,9 @@ from torch import nn
 
 logger = logging.getLogger(__name__)
 N = 3
+HELD_VALUES = {"a": 1, "b": 2}.values()
+HELD_ITEMS = {"a": 1, "b": 2}.items()
+HELD_KEYS = {"a": 1, "b": 2}.keys()
 
 
 def make_n():

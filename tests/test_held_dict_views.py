@@ -3,7 +3,7 @@ traced code (analysis/held_contexts.py judges it by what built `self.NAME` or th
 
 Each spelling is measured with Dynamo next to `graphmend check`, on the shape of pina's
 `MIONet.forward` (`zip(self.models, self._indeces)` after `self._indeces = networks.values()`):
-a `for`, a comprehension, `zip`, `enumerate` over a held `values()` / `items()` view, one of
+a `for`, a comprehension, `zip`, `enumerate`, `list()`, `tuple()`, `sorted()` over a held `values()` / `items()` view, one of
 `self.d.values()`, of a `ModuleDict` and a module global break (GB0811 "missing tp_iter"); the near
 misses trace: a held `keys()` view (Dynamo models it), a global `keys()` view, a view built in
 the traced frame, `self.d.values()` called there, `list(...)` of a view held instead, a view
@@ -18,8 +18,6 @@ import pytest
 from sample_modules import dynamo_breaks, graphmend_findings
 
 from graphmend_bot.rules.gm676_iterated_held_dict_view import RULE
-
-MISSING_TP_ITER = "GB0811"
 
 TEMPLATE = '''
 import torch
@@ -49,6 +47,10 @@ BREAKS = {
     "view of self.d": ("self.v = self.d.values()", "for v in self.v: x = x + v"),
     "view of a ModuleDict": ("self.v = self.md.values()", "for m in self.v: x = m(x)"),
     "global values()": ("pass", "for v in VALUES: x = x + v"),
+    "view of a dict display": ("self.v = {'a': 1}.items()", "for k, v in self.v: x = x + v"),
+    "list()": ("self.v = nets.values()", "x = x + len(list(self.v))"),
+    "tuple()": ("self.v = nets.items()", "x = x + len(tuple(self.v))"),
+    "sorted()": ("pass", "x = x + sorted(VALUES)[0]"),
 }
 
 TRACES = {
@@ -58,6 +60,7 @@ TRACES = {
     "held dict's values() called in the frame": ("pass", "for v in self.d.values(): x = x + v"),
     "list of the view held": ("self.v = list(nets.values())", "for v in self.v: x = x + v"),
     "view replaced by a list": ("self.v = nets.values()\n        self.v = list(self.v)", "for v in self.v: x = x + v"),
+    "list() of a held keys() view": ("self.v = nets.keys()", "x = x + len(list(self.v))"),
 }
 
 
@@ -66,11 +69,11 @@ def test_iterating_a_held_values_or_items_view_breaks(name: str, tmp_path: Path)
     init, body = BREAKS[name]
     source = TEMPLATE.format(init=init, body=body)
     row = source.splitlines().index(f"        {body}") + 1
-    # `zip` as a comprehension's iterable: Dynamo builds the zip and breaks stepping it (GB4347)
-    expected_id = "GB4347" if "zip(" in body and "[" in body else MISSING_TP_ITER
-    assert expected_id in (RULE.gb_id, *RULE.other_gb_ids)
+    # `zip` as a comprehension's iterable: here Dynamo builds the zip and breaks stepping it (GB4347;
+    # pina's, with a ModuleList beside the view, GB0811); the finding says GB0811 for either
+    expected_id = "GB4347" if "zip(" in body and "[" in body else RULE.gb_id
     assert dynamo_breaks(source, tmp_path) == {(row, expected_id)}
-    assert graphmend_findings(source, tmp_path) == {(row, "GM676", MISSING_TP_ITER)}
+    assert graphmend_findings(source, tmp_path) == {(row, "GM676", RULE.gb_id)}
 
 
 @pytest.mark.parametrize("name", sorted(TRACES))

@@ -32,6 +32,15 @@ def builder_name(call: ast.Call, callee: str) -> str:
     return f"iter({iterated})" if iterated is not None else callee
 
 
+def view_name(call: ast.Call) -> str | None:
+    """`dict.values` for `{...}.values()` (a dict display's or `dict(...)`'s view, which has no dotted
+    callee): what GM676 judges a held view by; None for any other call."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _VIEWS and not call.args and not call.keywords:
+        return f"dict.{func.attr}" if _iterated(func.value) == "dict" else None
+    return None
+
+
 def _iterated(node: ast.expr) -> str | None:
     if (display := _DISPLAYS.get(type(node))) is not None:
         return display

@@ -753,7 +753,7 @@ class _Collector:
 
     def _callee(self, call: ast.Call) -> str | None:
         callee = self._dotted(call.func)
-        return callee if callee is None else _builder_name(call, callee)
+        return iterated_builders.view_name(call) if callee is None else _builder_name(call, callee)
 
     def _dotted(self, node: ast.expr) -> str | None:
         """The dotted name `node` spells, qualified when its head is imported."""
@@ -842,13 +842,15 @@ class _Collector:
                     self.typed_dicts[target.id] = True
                     self.classes[target.id] = ClassSummary(target.id, ("typing.TypedDict",), (), optional_keys=True)
         callee = dotted_name(node.value.func)
-        if callee is None:
+        built = (iterated_builders.view_name(node.value) if callee is None  # `{...}.values()`
+                 else _builder_name(node.value, self.imports.resolve(node.value.func) or callee))
+        if built is None:
             return
         for target in node.targets:
             name = dotted_name(target)
             if name is None:
                 continue
-            self._constructors[-1][name] = _builder_name(node.value, self.imports.resolve(node.value.func) or callee)
+            self._constructors[-1][name] = built
             is_logger = logger_bindings.builds_logger(
                 self._constructors[-1][name], self.classes, self.imports.module.partition(".")[0])
             if is_logger and not self._prefix:
