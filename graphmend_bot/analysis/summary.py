@@ -202,7 +202,8 @@ def summarize_module(
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
         if node.name == "__init__" and class_qualname is not None:
             summary.param_guards = parameter_guards.method_guards(node)
-        text = function_text(node, lines)  # its docstring blanked: no yield, with or torch name is code there
+        # its docstring blanked: no yield, with or torch name is code there (a method's made already)
+        text = collector.texts.pop(node, None) or function_text(node, lines)
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
         if not summary.tensor_signature and _may_be_public(qualname):  # what public_api.takes_tensor reads
             summary.tensor_signature = (_state_result(node, is_method)
@@ -493,6 +494,8 @@ class _Collector:
         self.imports = imports
         self._module_builtins = _ModuleBuiltins(tree, source)  # `staticmethod(f)`, `getattr(o, n, self.m)`
         self._lines = lines
+        # function_text of the methods _elements_built read, for summarize_module to take, not make again
+        self.texts: dict[ast.AST, str] = {}
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.enclosing: dict[str, str] = {}  # a nested function's qualname -> the nearest enclosing function's
         self.classes: dict[str, ClassSummary] = {}
@@ -715,7 +718,7 @@ class _Collector:
         objects the container NAME holds, as "NAME[]" (the first builder a method names). Walked only
         when the method's code says `append` or stores to a subscript (two thirds of transformers'
         methods do neither)."""
-        text = function_text(method, self._lines)
+        text = self.texts[method] = function_text(method, self._lines)
         if "append" not in text and not _SUBSCRIPT_STORE.search(text):
             return
         for child in _statements(method):
