@@ -10,6 +10,7 @@ import bisect
 import re
 from collections import deque
 from collections.abc import Callable, Container, Iterator
+from typing import cast
 
 from graphmend_bot.analysis import (
     autograd_functions,
@@ -70,6 +71,7 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 # A store to a subscript (`X[key] = value`): its `]`, then only closing parentheses, spaces,
 # comments and line continuations before a lone `=`.
 _SUBSCRIPT_STORE = re.compile(r"\][\s)\\]*(?:#[^\n]*\n[\s)\\]*)*=(?!=)")
+_UNRESOLVED = object()  # a node the resolve memo has not seen
 
 
 class Imports:
@@ -121,14 +123,18 @@ class Imports:
 
     def resolve(self, node: ast.expr) -> str | None:
         """The qualified dotted name of `node` when its head is an imported name."""
-        name = dotted_name(node)
-        if name is None:
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id)
+        if not isinstance(node, ast.Attribute):
             return None
-        head, _, rest = name.partition(".")
-        target = self.names.get(head)
-        if target is None:
+        # The head first: most chains start at no import (`self.norm.weight`), and their dotted
+        # name is never spelled out.
+        head = node.value
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or (target := self.names.get(head.id)) is None:
             return None
-        return f"{target}.{rest}" if rest else target
+        return target + cast(str, dotted_name(node))[len(head.id):]
 
     def settled_resolve(self) -> Callable[[ast.expr], str | None]:
         """`resolve`, remembered per node: for after the module's imports are all read (the
@@ -137,11 +143,10 @@ class Imports:
         memo: dict[ast.expr, str | None] = {}
 
         def resolve(node: ast.expr) -> str | None:
-            try:
-                return memo[node]
-            except KeyError:
-                memo[node] = found = self.resolve(node)
-                return found
+            found = memo.get(node, _UNRESOLVED)  # a fifth are misses: no KeyError raised for them
+            if found is _UNRESOLVED:
+                found = memo[node] = self.resolve(node)
+            return found  # type: ignore[return-value]
 
         return resolve
 
