@@ -19,6 +19,7 @@ checked by the solver), so an unannotated one, `*args` or `**kwargs` keeps the f
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -421,12 +422,19 @@ def _captures(
     any binding anywhere in them counts, and only the function's own scope's shadow it)."""
     outside: set[str] = set()
     for function in enclosing:
-        outside |= _bound(every_node(function))
+        outside |= _bound_anywhere(function)
     own = _bound(_own_scope(node)) | {a.arg for a in every_node(node.args) if isinstance(a, ast.arg)}
     free = outside - own
     return any(
         isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store) and n.id in free for n in every_node(node)
     )
+
+
+@functools.lru_cache(maxsize=16)
+def _bound_anywhere(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """`_bound` of every node of `function`: asked again for each function nested in it (the
+    nodes are the keys, held by the cache, so no id is reused while they are in it)."""
+    return frozenset(_bound(every_node(function)))
 
 
 def _bound(nodes: Iterable[ast.AST]) -> set[str]:
