@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.conditional_blocks import tail_in
-from graphmend_bot.analysis.local_nodes import every_node
+from graphmend_bot.analysis.local_nodes import child_nodes, every_node
 from graphmend_bot.analysis.value_class import class_annotation
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -411,7 +411,7 @@ def _names_read(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[str]:
         if isinstance(current, _COMPREHENSIONS):
             pending.append(current.generators[0].iter)
             continue
-        pending.extend(ast.iter_child_nodes(current))
+        pending.extend(child_nodes(current))  # no context or operator is looked for
 
 
 def _captures(
@@ -461,7 +461,7 @@ def _own_scope(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST
         current = pending.pop()
         yield current
         if not isinstance(current, (*_NESTED, *_COMPREHENSIONS)):
-            pending.extend(ast.iter_child_nodes(current))
+            pending.extend(child_nodes(current))  # no context or operator is looked for
 
 
 def is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -471,7 +471,7 @@ def is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if isinstance(current, (ast.Yield, ast.YieldFrom)):
             return True
         if not isinstance(current, (*_NESTED, *_COMPREHENSIONS)):
-            pending.extend(ast.iter_child_nodes(current))
+            pending.extend(child_nodes(current))  # no context or operator is looked for
     return isinstance(node, ast.AsyncFunctionDef)
 
 
