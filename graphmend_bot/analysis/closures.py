@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.local_nodes import every_node
+
 
 def free_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
     """Names the body reads and neither its parameters nor its own assignments bind (globals and
@@ -14,7 +16,7 @@ def free_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set
     read: set[str] = set()
     body = node.body if isinstance(node.body, list) else [node.body]
     for statement in body:
-        for inner in ast.walk(statement):
+        for inner in every_node(statement):  # ast.walk's nodes less contexts and operators, faster
             if isinstance(inner, ast.Name):
                 (read if isinstance(inner.ctx, ast.Load) else bound).add(inner.id)
     return read - bound

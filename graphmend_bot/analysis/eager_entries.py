@@ -19,13 +19,14 @@ checked by the solver), so an unannotated one, `*args` or `**kwargs` keeps the f
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.conditional_blocks import tail_in
-from graphmend_bot.analysis.local_nodes import every_node
+from graphmend_bot.analysis.local_nodes import child_nodes, every_node
 from graphmend_bot.analysis.value_class import class_annotation
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -410,7 +411,7 @@ def _names_read(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[str]:
         if isinstance(current, _COMPREHENSIONS):
             pending.append(current.generators[0].iter)
             continue
-        pending.extend(ast.iter_child_nodes(current))
+        pending.extend(child_nodes(current))  # no context or operator is looked for
 
 
 def _captures(
@@ -421,12 +422,19 @@ def _captures(
     any binding anywhere in them counts, and only the function's own scope's shadow it)."""
     outside: set[str] = set()
     for function in enclosing:
-        outside |= _bound(every_node(function))
+        outside |= _bound_anywhere(function)
     own = _bound(_own_scope(node)) | {a.arg for a in every_node(node.args) if isinstance(a, ast.arg)}
     free = outside - own
     return any(
         isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store) and n.id in free for n in every_node(node)
     )
+
+
+@functools.lru_cache(maxsize=16)
+def _bound_anywhere(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """`_bound` of every node of `function`: asked again for each function nested in it (the
+    nodes are the keys, held by the cache, so no id is reused while they are in it)."""
+    return frozenset(_bound(every_node(function)))
 
 
 def _bound(nodes: Iterable[ast.AST]) -> set[str]:
@@ -453,7 +461,7 @@ def _own_scope(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST
         current = pending.pop()
         yield current
         if not isinstance(current, (*_NESTED, *_COMPREHENSIONS)):
-            pending.extend(ast.iter_child_nodes(current))
+            pending.extend(child_nodes(current))  # no context or operator is looked for
 
 
 def is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -463,7 +471,7 @@ def is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if isinstance(current, (ast.Yield, ast.YieldFrom)):
             return True
         if not isinstance(current, (*_NESTED, *_COMPREHENSIONS)):
-            pending.extend(ast.iter_child_nodes(current))
+            pending.extend(child_nodes(current))  # no context or operator is looked for
     return isinstance(node, ast.AsyncFunctionDef)
 
 

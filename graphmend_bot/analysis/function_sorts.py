@@ -24,10 +24,15 @@ class SortChecker(ObjectTracker):
     def _check_sort(self, node: ast.Call, args: list[Kind], env: Env) -> None:
         """A sort's key, checked with the kind of what it sorts: `items.sort(...)` sorts the local
         list `items`, `sorted(items, ...)` its argument."""
+        func = node.func
+        if isinstance(func, ast.Name):  # `sorted(...)`, or an alias of builtins.sorted: asked before the builtin
+            if len(node.args) != 1 or (func.id != "sorted" and self.resolve(func) != "builtins.sorted"):
+                return
+        elif not (isinstance(func, ast.Attribute) and func.attr == "sort"):
+            return  # most calls: no sort, and no need to ask which builtin a name is
         sort_key = _sort_key(node, self.builtin_of)
         if sort_key is None:
             return
-        func = node.func
         items = env.get(cast(ast.Name, func.value).id, NOT_TENSOR) if isinstance(func, ast.Attribute) else args[0]
         if (view := self._dict_view(node.args[0] if node.args else None)) is not None:
             items = env.get(view, NOT_TENSOR)  # `sorted(feats.items())`: pairs holding its values

@@ -19,8 +19,7 @@ node; method lookups are cached by the interpreter):
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from graphmend_bot.analysis import (
@@ -366,13 +365,6 @@ class FunctionState:
         reaches it when their kinds hold: what is bound so far is an input of the frame after it."""
         if id(node) in self._top_level and (new := len(self._usual_draft_kinds) - drafts_before) > 0:  # arms judged when asked
             self._resume_points.append((node, self._usual_draft_kinds[drafts_before:], self.summary.drafts[-new:]))
-
-    @contextmanager
-    def _resumes_after(self, node: ast.stmt) -> Iterator[None]:
-        """The drafts made inside are the breaks of `node` itself (an `if` test, not its arms)."""
-        drafts_before = len(self._usual_draft_kinds)
-        yield
-        self._resume_point(node, drafts_before)
 
     def _count_operation(self, node: ast.stmt, operation: bool, kind: Kind, before: tuple[int, int]) -> None:
         """A statement at the top of the body that computes a tensor by an operation (not a bare

@@ -353,8 +353,10 @@ class StatementVisitor(ExpressionEvaluator):
             if raised is not None and statement_forms.caught_here(raised, self._handled):
                 self._rare_block(node.body, dict(env), rare=True)  # a handler here catches it: traced when it runs
             return False  # the raising arm is the error path, never traced
-        with self._resumes_after(node), modes.entered(self._modes, modes.test_mode(node.test, self.off_flags)):
+        drafts_before = len(self._usual_draft_kinds)  # those made by the test are the `if`'s own breaks
+        with modes.entered(self._modes, modes.test_mode(node.test, self.off_flags)):
             self._bool_context(test, env, "if")  # its arms run in the frame resumed at each
+        self._resume_point(node, drafts_before)  # not by a generator's context manager: asked at every `if`
         body_env, else_env = narrowing.narrow_where_none(dict(env), test, True), narrowing.narrow_where_none(dict(env), test, False)
         python_value = narrowing.isinstance_arm(test, self.resolve, self.builtin_of, self._module_functions)
         if python_value is not None:

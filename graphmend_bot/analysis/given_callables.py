@@ -46,12 +46,9 @@ def construction_arguments(
     capitalised callee (a class as written), or `super().__init__(...)` in a method of
     `method_class`, each with whether the imports resolved its name. Names only; which of them
     are classes or functions the solver decides."""
-    slots = [(str(index), arg) for index, arg in enumerate(call.args) if isinstance(arg, (ast.Name, ast.Attribute))]
-    slots += [(keyword.arg, keyword.value) for keyword in call.keywords
-              if keyword.arg is not None and isinstance(keyword.value, (ast.Name, ast.Attribute))]
-    if not slots:
-        return []  # `Block()`, `Cls(x + 1)`: no name given, nothing to resolve (summaries stay cheap)
+    # The callee first: most calls build no object (`self.proj(x)`), and their arguments need no look.
     func = call.func
+    written: str | None = None
     if (
         isinstance(func, ast.Attribute)
         and func.attr == "__init__"
@@ -60,12 +57,16 @@ def construction_arguments(
     ):
         if method_class is None:
             return []
-        callee = f"super:{method_class}"
     else:
         written = dotted_name(func)
         if written is None or not written.rpartition(".")[2][:1].isupper():
             return []
-        callee = resolve(func) or written
+    slots = [(str(index), arg) for index, arg in enumerate(call.args) if isinstance(arg, (ast.Name, ast.Attribute))]
+    slots += [(keyword.arg, keyword.value) for keyword in call.keywords
+              if keyword.arg is not None and isinstance(keyword.value, (ast.Name, ast.Attribute))]
+    if not slots:
+        return []  # `Block()`, `Cls(x + 1)`: no name given, nothing to resolve (summaries stay cheap)
+    callee = f"super:{method_class}" if written is None else resolve(func) or written
     return [
         ((callee, slot, qualified or name), qualified is not None)
         for slot, value in slots

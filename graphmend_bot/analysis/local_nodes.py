@@ -61,6 +61,19 @@ def every_node(root: ast.AST) -> list[ast.AST]:
     return nodes
 
 
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)` as a list, in its order, less the context and operator nodes:
+    for walks that look for neither (its generator reads every field of every node)."""
+    found: list[ast.AST] = []
+    for field in _child_fields(type(node)):
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found
+
+
 def local_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
     """The statements of `body` and of the blocks inside it (branches, loops, `with`, `try`,
     `match` cases), not entering nested functions and classes: where an assignment can be."""

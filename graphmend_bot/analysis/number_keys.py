@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.local_nodes import every_node
 from graphmend_bot.analysis.tensor_rank import python_number
 
 
@@ -29,7 +30,7 @@ class NumberKeys:
                     self._given(stored, stmt.value)
         value = getattr(stmt, "value", None)
         if isinstance(value, ast.Dict):  # `return {...}`, `c = {...}`: displays nested in it too
-            for display in ast.walk(value):
+            for display in every_node(value):  # ast.walk's nodes less contexts and operators, faster
                 if isinstance(display, ast.Dict):
                     for key, item in zip(display.keys, display.values, strict=True):
                         if key is not None and (written := _string(key)) is not None:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from graphmend_bot.analysis.code_text import function_text
-from graphmend_bot.analysis.local_nodes import fields_present
+from graphmend_bot.analysis.local_nodes import child_nodes, fields_present
 from graphmend_bot.vocabulary.star_exports import STAR_EXPORTED_BUILTINS
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -103,7 +103,7 @@ def _expression_bindings(
                         _end(first),
                     )
                 )
-        pending.extend(ast.iter_child_nodes(child))
+        pending.extend(child_nodes(child))  # no context or operator is looked for
     return walrus & BUILTIN_NAMES, comprehensions
 
 

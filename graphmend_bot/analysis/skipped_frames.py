@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 from graphmend_bot.analysis import value_class
 from graphmend_bot.analysis.columns import char_column
 from graphmend_bot.analysis.eager_entries import in_an_arm
+from graphmend_bot.analysis.local_nodes import every_node
 from graphmend_bot.analysis.model import Draft
 from graphmend_bot.analysis.modes import modes_named, named
 from graphmend_bot.analysis.module_containers import iterates_container
@@ -257,7 +258,7 @@ class _OpenTry:
             named: dict[str, list[ast.GeneratorExp]] = {}  # `g = (...)`: consumed if the body reads `g`
             loaded: set[str] = set()
             for statement in self.body:
-                for node in ast.walk(statement):
+                for node in every_node(statement):  # ast.walk's order; no context or operator is looked for
                     if isinstance(node, ast.IfExp):
                         arms += (node.body, node.orelse)
                     elif isinstance(node, ast.BoolOp):

@@ -10,6 +10,7 @@ import bisect
 import re
 from collections import deque
 from collections.abc import Callable, Container, Iterator
+from typing import cast
 
 from graphmend_bot.analysis import (
     autograd_functions,
@@ -70,6 +71,7 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 # A store to a subscript (`X[key] = value`): its `]`, then only closing parentheses, spaces,
 # comments and line continuations before a lone `=`.
 _SUBSCRIPT_STORE = re.compile(r"\][\s)\\]*(?:#[^\n]*\n[\s)\\]*)*=(?!=)")
+_UNRESOLVED = object()  # a node the resolve memo has not seen
 
 
 class Imports:
@@ -121,14 +123,18 @@ class Imports:
 
     def resolve(self, node: ast.expr) -> str | None:
         """The qualified dotted name of `node` when its head is an imported name."""
-        name = dotted_name(node)
-        if name is None:
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id)
+        if not isinstance(node, ast.Attribute):
             return None
-        head, _, rest = name.partition(".")
-        target = self.names.get(head)
-        if target is None:
+        # The head first: most chains start at no import (`self.norm.weight`), and their dotted
+        # name is never spelled out.
+        head = node.value
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or (target := self.names.get(head.id)) is None:
             return None
-        return f"{target}.{rest}" if rest else target
+        return target + cast(str, dotted_name(node))[len(head.id):]
 
     def settled_resolve(self) -> Callable[[ast.expr], str | None]:
         """`resolve`, remembered per node: for after the module's imports are all read (the
@@ -137,11 +143,10 @@ class Imports:
         memo: dict[ast.expr, str | None] = {}
 
         def resolve(node: ast.expr) -> str | None:
-            try:
-                return memo[node]
-            except KeyError:
-                memo[node] = found = self.resolve(node)
-                return found
+            found = memo.get(node, _UNRESOLVED)  # a fifth are misses: no KeyError raised for them
+            if found is _UNRESOLVED:
+                found = memo[node] = self.resolve(node)
+            return found  # type: ignore[return-value]
 
         return resolve
 
@@ -202,7 +207,8 @@ def summarize_module(
         summary.manager_without_yield = generator_managers.manager_without_yield(node, summary.decorators)
         if node.name == "__init__" and class_qualname is not None:
             summary.param_guards = parameter_guards.method_guards(node)
-        text = function_text(node, lines)  # its docstring blanked: no yield, with or torch name is code there
+        # its docstring blanked: no yield, with or torch name is code there (a method's made already)
+        text = collector.texts.pop(node, None) or function_text(node, lines)
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
         if not summary.tensor_signature and _may_be_public(qualname):  # what public_api.takes_tensor reads
             summary.tensor_signature = (_state_result(node, is_method)
@@ -493,6 +499,8 @@ class _Collector:
         self.imports = imports
         self._module_builtins = _ModuleBuiltins(tree, source)  # `staticmethod(f)`, `getattr(o, n, self.m)`
         self._lines = lines
+        # function_text of the methods _elements_built read, for summarize_module to take, not make again
+        self.texts: dict[ast.AST, str] = {}
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.enclosing: dict[str, str] = {}  # a nested function's qualname -> the nearest enclosing function's
         self.classes: dict[str, ClassSummary] = {}
@@ -715,7 +723,7 @@ class _Collector:
         objects the container NAME holds, as "NAME[]" (the first builder a method names). Walked only
         when the method's code says `append` or stores to a subscript (two thirds of transformers'
         methods do neither)."""
-        text = function_text(method, self._lines)
+        text = self.texts[method] = function_text(method, self._lines)
         if "append" not in text and not _SUBSCRIPT_STORE.search(text):
             return
         for child in _statements(method):

@@ -30,7 +30,7 @@ _SET_SLOT = object.__setattr__  # Kind's own __setattr__ refuses: it is immutabl
 
 
 class Kind:
-    __slots__ = ("always", "boolean", "calls", "data_dependent_bool", "nonempty", "params")
+    __slots__ = ("always", "boolean", "calls", "data_dependent_bool", "is_tensor", "nonempty", "params")
 
     always: bool
     params: frozenset[str]
@@ -38,6 +38,9 @@ class Kind:
     boolean: bool  # a bool tensor: a comparison or a predicate such as isnan
     data_dependent_bool: bool  # a Python bool computed from tensor values (GB0033)
     nonempty: bool  # anything at all (precomputed: `|` asks on every expression)
+    # A tensor under some condition (the flags alone do not make one). Precomputed too: asked
+    # about six times per kind made, and a property's call cost more than the slot's store.
+    is_tensor: bool
 
     def __init__(
         self,
@@ -53,7 +56,8 @@ class Kind:
         _set(self, "calls", calls)
         _set(self, "boolean", boolean)
         _set(self, "data_dependent_bool", data_dependent_bool)
-        _set(self, "nonempty", always or bool(params) or bool(calls) or boolean or data_dependent_bool)
+        _set(self, "is_tensor", tensor := always or bool(params) or bool(calls))
+        _set(self, "nonempty", tensor or boolean or data_dependent_bool)
 
     # Kinds are immutable, so one per parameter name and per call site serves every function:
     # each call site and each parameter seeded or tested made a new one (and its frozenset), 190k
@@ -78,11 +82,6 @@ class Kind:
         return result
 
     # ---- questions ----------------------------------------------------------------------
-    @property
-    def is_tensor(self) -> bool:
-        """A tensor under some condition (the flags alone do not make one)."""
-        return self.always or bool(self.params) or bool(self.calls)
-
     @property
     def is_call_result(self) -> bool:
         """Exactly the whole results of call sites: `a, b = helper(...)` can be split."""
