@@ -22,6 +22,8 @@ PROJECT = FIXTURE / "project"
 MODEL = PROJECT / "fakeproject" / "model.py"
 # Values of fakedep's LinOp class known only by annotations: properties, methods and operators.
 TYPED = PROJECT / "fakeproject" / "typed.py"
+# Values of fakedep's `...Tensor` classes known by annotations: a plain class and a tensor subclass.
+COMPLEX = PROJECT / "fakeproject" / "complex_ops.py"
 # Keyword arguments fakedep's `Lazy.__init__` sorts: values that are not Python constants.
 KEYWORDS = PROJECT / "fakeproject" / "keywords.py"
 # Dynamo breaks at every line the project's fixtures mark (none is a known miss).
@@ -109,7 +111,8 @@ def test_values_of_a_dependency_class_reach_its_methods_properties_and_operators
 
 
 @pytest.mark.parametrize(
-    ("path", "known_misses"), [(MODEL, KNOWN_MISSES), (TYPED, set()), (KEYWORDS, set())], ids=["calls", "typed", "keywords"]
+    ("path", "known_misses"), [(MODEL, KNOWN_MISSES), (TYPED, set()), (KEYWORDS, set()), (COMPLEX, set())],
+    ids=["calls", "typed", "keywords", "complex"]
 )
 def test_every_dynamo_break_in_the_project_is_found(installed: None, path: Path, known_misses: set[int]) -> None:
     torch = pytest.importorskip("torch")
@@ -140,7 +143,7 @@ def test_the_dependency_is_read_not_imported(installed: None) -> None:
     for name in [name for name in sys.modules if name == "fakedep" or name.startswith("fakedep.")]:
         del sys.modules[name]
     workspace = Workspace([str(PROJECT)], Config(dependencies=["fakedep"]), jobs=1)
-    assert {m.module for m in workspace.dependency_summaries} == {"fakedep", "fakedep.ops", "fakedep.linop"}
+    assert {m.module for m in workspace.dependency_summaries} == {"fakedep", "fakedep.ops", "fakedep.linop", "fakedep.cplx"}
     assert not any(name == "fakedep" or name.startswith("fakedep.") for name in sys.modules)
 
 
@@ -179,3 +182,11 @@ def test_a_dependency_module_that_does_not_parse_is_a_clear_error(
         ("brokendep/bad.py", "dependency module skipped: syntax error, line 1")
     ]
     assert [(f.location.row, f.code) for f in result.findings] == [(7, "GM101")]  # the tree's own findings stand
+
+
+def test_a_dependency_class_named_like_a_tensor_is_an_object(installed: None) -> None:
+    """`spec: ComplexTensor` of a dependency: its class, not a tensor type, so `spec * t` is an
+    object in a tensor operator (GM623); a dependency's torch.Tensor subclass is none."""
+    found = findings(Config(dependencies=["fakedep"]), COMPLEX)
+    assert {(row, code) for row, code, _ in found} == expected(COMPLEX)
+    assert findings(Config(), COMPLEX) == []  # no dependency read: the annotation stays a tensor type

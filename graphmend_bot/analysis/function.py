@@ -51,7 +51,12 @@ class FunctionAnalyzer(StatementVisitor):
         hinted_params: list[str] = []
         member_defaults: list[tuple[str, str]] = []
         classes: list[tuple[str, str]] = []  # (parameter, the one class its annotation names)
-        tree_class = self.guard_helpers.tree_class if self.guard_helpers is not None else None
+        # With dependencies configured, another package's `x: ComplexTensor` (torch_complex's, a plain
+        # class) may be one of theirs: its class ref stays, and the solver, which knows the
+        # dependency's classes, decides (object_operands.py: a tensor base is no object).
+        tree_class = None if self.guard_helpers is None else (
+            value_class.imported_class_too(self.guard_helpers.tree_class) if self.dependency_calls
+            else self.guard_helpers.tree_class)
         # A forward's `p=None` whose truth it tests (`if in_buffers:`) is a list or flag, no tensor
         # assumed (a multi-element tensor's truth raises); callers passing tensors still decide.
         optional = {a.arg for i, (a, d) in enumerate(params) if not (skip_first and i == 0)

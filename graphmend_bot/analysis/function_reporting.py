@@ -252,6 +252,9 @@ class FindingReporter(FunctionState):
         if (draft := self._draft(rule, call, message, TENSOR, None)) is not None:
             drafts.append((len(self.summary.calls) - 1, draft))
 
+    def report_if_builds_tensor_subclass(self, rule: Rule, call: ast.Call, message: str) -> None:
+        self._class_call_draft(self.summary.subclass_init_drafts, rule, call, message)
+
     def report_if_apply_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         self._class_call_draft(self.summary.apply_drafts, rule, call, message)
 

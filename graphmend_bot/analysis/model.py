@@ -259,6 +259,9 @@ class FunctionSummary:
     # key read from them: the draft stands when every writer in the class agrees (held_ranks.py).
     attribute_ranks: tuple[tuple[str, int], ...] = ()
     held_rank_drafts: list[tuple[tuple[str, ...], Draft]] = field(default_factory=list)
+    # (call site index, draft) of `Cls(...)` calls: findings that stand when Cls is a torch.Tensor
+    # subclass of the tree whose `__init__` cannot bind the call's keywords alone (subclass_inits.py).
+    subclass_init_drafts: list[tuple[int, Draft]] = field(default_factory=list)
 
     # Most fields of most functions keep their defaults. Workers pickle every summary for the
     # parent, so a summary leaves those out (a fifth of the bytes on transformers' models/) and
@@ -294,6 +297,9 @@ class ClassSummary:
     optional_keys: bool = False  # a TypedDict with optional keys: building one breaks (typed_dicts.py)
     build_breaks: str = ""  # the id calling it breaks with, for a pydantic class (pydantic_classes.py)
     guards_attributes: bool = False  # it defines `__getattribute__`, or a base of the module does (getattribute_classes.py)
+    # Its own `__init__`'s required parameters after `self`; None when it defines none
+    # (subclass_inits.py: Dynamo runs a tensor subclass's `__init__` with the keywords only).
+    init_binding: tuple[str, ...] | None = None
     apply_breaks: str = ""  # the id `Cls.apply(...)` breaks with, for an autograd.Function (autograd_functions.py)
     # An autograd.Function's methods defined by a plain `def` (neither static nor class method):
     # `Cls.NAME(...)` on one breaks (autograd_functions.py).

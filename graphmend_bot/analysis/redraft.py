@@ -47,7 +47,7 @@ CONSEQUENCE_LISTS = {
     "held_context_drafts": 1, "own_frame_context_drafts": 2, "held_method_drafts": 2, "entered_manager_drafts": 2, "try_body_drafts": 3,
     "built_manager_drafts": 2, "manager_body_drafts": 5,
     "super_object_drafts": 1, "object_operand_drafts": 1, "mask_index_drafts": 1,
-    "scalar_index_drafts": 1, "held_rank_drafts": 1,
+    "scalar_index_drafts": 1, "held_rank_drafts": 1, "subclass_init_drafts": 1,
 }
 
 

@@ -64,6 +64,7 @@ from graphmend_bot.analysis.returned_holders import returned_holders
 from graphmend_bot.analysis.scalar_returns import scalars_made_elsewhere
 from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehension_findings
 from graphmend_bot.analysis.str_enums import str_enum_findings
+from graphmend_bot.analysis.subclass_inits import subclass_init_constructions
 from graphmend_bot.analysis.subclass_methods import subclass_method_calls
 from graphmend_bot.analysis.super_calls import object_method_super_calls
 from graphmend_bot.analysis.torch_function_overrides import torch_function_overrides
@@ -1252,6 +1253,7 @@ class Program:
         result += typed_dict_constructions(self)
         result += pydantic_constructions(self)
         result += getattribute_constructions(self)
+        result += subclass_init_constructions(self)
         result += dispatch_mode_entries(self)
         result += untraceable_applies(self)
         result += object_method_super_calls(self)

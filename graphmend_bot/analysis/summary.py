@@ -35,6 +35,7 @@ from graphmend_bot.analysis import (
     pydantic_classes,
     shadowed_builtins,
     star_builtins,
+    subclass_inits,
     super_calls,
     suppressions,
     tensor_uses,
@@ -240,6 +241,7 @@ def summarize_module(
     typed_dicts.drop_unbuildable(functions, collector.classes)
     pydantic_classes.drop_unbuildable(functions, collector.classes)
     getattribute_classes.drop_unbuildable(functions, collector.classes)
+    subclass_inits.drop_unbuildable(functions, collector.classes)
     defined = {name for name in (*functions, *collector.classes) if "." not in name}  # module-level, not `self`
     return ModuleSummary(
         path=path,
@@ -462,6 +464,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.mask_index_drafts = []
     summary.scalar_index_drafts = []
     summary.held_rank_drafts = []
+    summary.subclass_init_drafts = []
 
 
 def _is_compiled(node: FunctionNode, imports: Imports) -> bool:
@@ -616,6 +619,7 @@ class _Collector:
         self.classes[qualname].guards_attributes = bool(guards)
         if guards is not None and not self._prefix:
             self.plain_classes[node.name] = guards
+        self.classes[qualname].init_binding = subclass_inits.init_binding(node)
         self.classes[qualname].apply_breaks = autograd_functions.apply_breaks(node, self.imports.resolve)
         self.classes[qualname].unbound_methods = autograd_functions.unbound_methods(node, self.imports.resolve)
         self._enter(node.name, qualname, None, node.body)

@@ -110,6 +110,11 @@ def class_annotation(annotation: ast.expr | None, resolve: Resolve,
     return None if qualified.startswith(_NOT_CLASS_PREFIXES) else qualified
 
 
+def imported_class_too(tree_class: Callable[[str], bool]) -> Callable[[str], bool]:
+    """`tree_class`, widened to any class an import names outside torch (a dependency's maybe)."""
+    return lambda qualified: tree_class(qualified) or ("." in qualified and not qualified.startswith(_NOT_CLASS_PREFIXES))
+
+
 def is_property(decorators: tuple[str, ...]) -> bool:
     return any(decorator.rpartition(".")[2] in PROPERTY_DECORATORS for decorator in decorators)
 

@@ -254,6 +254,11 @@ class Checker(Protocol):
         `__getattribute__`, which only the scope solver knows (analysis/getattribute_classes.py)."""
         ...
 
+    def report_if_builds_tensor_subclass(self, rule: Rule, call: ast.Call, message: str) -> None:
+        """A finding at `call`, standing when what it calls is a torch.Tensor subclass of the tree
+        whose `__init__` the call's keywords alone do not bind (analysis/subclass_inits.py)."""
+        ...
+
     def report_if_enters_dispatch_mode(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call`, which a `with` enters, standing when what it calls is a
         TorchDispatchMode subclass of the tree, which only the scope solver knows
