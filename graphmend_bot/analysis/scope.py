@@ -71,6 +71,7 @@ from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
 from graphmend_bot.analysis.untraced_callers import UntracedCallers
 from graphmend_bot.analysis.value_class import is_property
+from graphmend_bot.analysis.value_sources import OPAQUE_CODES, opaque_source
 from graphmend_bot.vocabulary.kind import CallResult, Kind
 
 FunctionId = tuple[str, str]  # (module, qualname)
@@ -1243,7 +1244,9 @@ class Program:
             function = self.function(fid)
             standing = inner if fid[0] in self.dependency_modules else result
             for draft in function.drafts:
-                if solver.holds(fid, solver.tested(fid, draft)) and not solver.holds(fid, draft.suppressed_if):
+                if (solver.holds(fid, solver.tested(fid, draft)) or (
+                        draft.code in OPAQUE_CODES and opaque_source(self, fid, draft.deps, solver.targets, solver.layers, solver.holds))
+                ) and not solver.holds(fid, draft.suppressed_if):
                     if draft.any_mode_message is not None and solver.holds(fid, draft.any_mode_if):
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft.in_every_mode(), draft))
                     else:
