@@ -32,6 +32,22 @@ class Holder:
 def constant():
     return np.float64(2.0)
 
+
+def reduced(x):
+    return functools.reduce(operator.add, [x.sum(), x.mean()])
+
+
+def boxed():
+    return Box()
+
+
+def read(v):
+    return v.item()
+
+
+def read_near(v):
+    return v.item()
+
 """
 
 
@@ -63,16 +79,19 @@ class Model(nn.Module):
         e = getattr(torch, "sum")(x).item()
         f = functools.reduce(operator.add, [x, x]).tolist()
         g = np.mean(x.numpy()).item()
-        return x + a + b + c + d + e + f[0] + g
+        h = reduced(x).item()
+        i = read(functools.reduce(operator.add, [x.sum(), x.mean()]))
+        return x + a + b + c + d + e + f[0] + g + h + i
 """
 
 
 def test_item_on_values_from_outside_the_tree_breaks(tmp_path: Path) -> None:
-    # each is a tensor (a NumPy value of a tensor's data for `g`): each breaks (GB0124, GB0109, GB0033)
+    # each is a tensor (a NumPy value of a tensor's data for `g`; one a helper of the tree returns
+    # for `h`, or is given for `i`, breaking inside `read`): each breaks (GB0124, GB0109, GB0033)
     assert _agree(OUTSIDE, tmp_path) == {
         _line(OUTSIDE, "a = functools"), _line(OUTSIDE, "b = self.dist"), _line(OUTSIDE, "c = self.dist"),
         _line(OUTSIDE, "d = self.reduce"), _line(OUTSIDE, 'e = getattr'), _line(OUTSIDE, "f = functools"),
-        _line(OUTSIDE, "g = np.mean"),
+        _line(OUTSIDE, "g = np.mean"), _line(OUTSIDE, "h = reduced"), _line(OUTSIDE, "    return v.item()"),
     }
 
 
@@ -90,11 +109,14 @@ class Model(nn.Module):
         c = self.holder.v.item()
         d = constant().item()
         e = self.scale.item()
-        return x + a + b + c + d + e
+        f = boxed().item()
+        g = read_near(Box()) + read_near(np.float32(2.0))
+        return x + a + b + c + d + e + f + g
 """
 
 
 def test_item_near_misses_numpy_constants_and_tree_objects(tmp_path: Path) -> None:
     # NumPy values of Python constants fold; an attribute of the tree's object and the result of
-    # the tree's own function keep what the solver says (a Box, a NumPy float constant)
+    # the tree's own function keep what the solver says (a Box, a NumPy float constant), and so
+    # does a parameter given a Box or a NumPy constant
     assert _agree(NEAR, tmp_path) == set()

@@ -22,14 +22,10 @@ state and call results have kinds of their own, decided by the scope solver).
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Container, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Container
 
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
-
-if TYPE_CHECKING:
-    from graphmend_bot.analysis.scope import FunctionId, Program
 
 
 def read_attribute(node: ast.Call, self_name: str | None, env: Container[str]) -> str | None:
@@ -77,46 +73,3 @@ def opaque_receiver(receiver: ast.expr, resolve: Callable[[ast.expr], str | None
         module, _, name = built.rpartition(".")
         return not (module == "numpy" and name in _NUMPY_SCALARS)
     return True
-
-
-# Rules whose drafts are `.item()` / `.tolist()` calls (rules/detect.py host_copy): their receiver
-# holds a tensor whenever nothing in the tree says what it is (`opaque_source`).
-OPAQUE_CODES = frozenset({"GM301", "GM303"})
-
-
-def opaque_source(program: Program, fid: FunctionId, deps: Kind, targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
-                  layers: Container[tuple[FunctionId, int]], holds: Callable[[FunctionId, Kind], bool]) -> bool:
-    """`receiver.item()` whose receiver the solver found no tensor for, only because it comes from
-    outside the tree: the result of a call with no callee in the tree and no torch.nn layer
-    (`functools.reduce(operator.add, losses)`, `self.dist.log_prob(x)`, `self.fn(x)` on
-    `self.fn = torch.sum`), or an attribute of an object the class holds that no class of the tree
-    builds (`self.dist.loc` of a `torch.distributions.Normal`). Only a tensor, a NumPy value or an
-    object whose class defines `item` has the method, and Dynamo breaks on the first two alike
-    (measured on torch 2.13: tests/test_opaque_sources.py); a result of the tree's own callees, and
-    an attribute of the tree's objects, keep the solver's answer. A NumPy function of Python values
-    only may be folded to a constant (`np.array([1.0]).item()`, `np.sqrt(2.0).item()` trace, while
-    `np.ones(1).item()` breaks): only one given a tensor is taken (`np.mean(t.numpy())`)."""
-    function = program.function(fid)
-    for call in deps.calls:
-        if targets.get((fid, call.site)) or (fid, call.site) in layers:
-            continue
-        site = function.calls[call.site]
-        if not _numpy_site(program, fid, site.ref) or any(
-                holds(fid, kind) for kind in (*site.args, *(value for _, value in site.kwargs))):
-            return True
-    if function.class_qualname is None:
-        return False
-    for name in deps.params:
-        held, dot, _ = name.removeprefix("self.").partition(".")
-        if not name.startswith("self.") or not dot:
-            continue
-        constructors = program.held_constructors(fid[0], function.class_qualname, held)
-        if constructors and not program.held_classes((fid[0], function.class_qualname), held):
-            return True
-    return False
-
-
-def _numpy_site(program: Program, fid: FunctionId, ref: str) -> bool:
-    """A call site naming a NumPy function (`dotted:np.mean` under `import numpy as np`)."""
-    head = ref.partition(":")[2].split(".", 1)[0]
-    return program.modules[fid[0]].imports.get(head, "").split(".", 1)[0] == "numpy"
