@@ -35,6 +35,12 @@ FP-mode 3, FP-unrun 12, MISS 8; after `getattr(self, "buf")` read as `self.buf` 
 `.tolist()`, `.nonzero()`, `.storage_offset()` on values nothing types (analysis/value_sources.py),
 FP 5, FP-mode 3, FP-unrun 12, MISS 5. Left: a helper returning an element of its `*args` (left
 untyped on purpose, analysis/function.py), and constructs (`id`, `inspect.signature`, logging).
+
+The opaque-source block (fuzz_grammar.OPAQUE_CONSTRUCTS, `--only opaque_`, seed 41, 2000 drawn, 86
+kept, all valid): at e4df8a41 MISS 35, FP 0; after `.item()`/`.tolist()` on values from outside the
+tree (analysis/opaque_sources.py) MISS 0, FP 0, FP-unrun 10 (arms the call did not run). Seed 42,
+300 programs of every block: MISS 15 -> 11, FP 6 -> 6, FP-mode 1 -> 1, FP-unrun 9 -> 12 (only the
+block's constructs changed).
 """
 
 from __future__ import annotations
