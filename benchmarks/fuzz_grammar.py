@@ -340,7 +340,24 @@ VIEW_CONSTRUCTS: tuple[Construct, ...] = (
     _c("held_view_built_near", "w-view-near", "for v in {'a': n}.values():", "    y = y + v"),
 )
 
-CONSTRUCTS = CONSTRUCTS + WILD_CONSTRUCTS + VIEW_CONSTRUCTS
+# `.item()` / `.tolist()` on values from outside the tree (itemX: value_sources.opaque_source),
+# beside NumPy values of constants (folded) and objects of the tree's classes.
+OPAQUE_CONSTRUCTS: tuple[Construct, ...] = (
+    _e("opaque_reduce_item", "o-item", "y + functools.reduce(operator.add, [y.sum(), y.mean()]).item()"),
+    _e("opaque_getattr_torch_item", "o-item", "y * getattr(torch, 'sum')(y).item()"),
+    _e("opaque_max_item", "o-item", "y * max(y.sum(), y.mean()).item()"),
+    _e("opaque_operator_item", "o-item", "y * operator.mul(y.sum(), 2).item()"),
+    _e("opaque_reduce_tolist", "o-item", "y * functools.reduce(operator.add, [y, y]).tolist()[0][0]"),
+    _e("opaque_numpy_of_tensor_item", "o-item", "y * np.mean(y.detach().numpy()).item()"),
+    _e("opaque_distribution_item", "o-item", "y * torch.distributions.Normal(y.mean(), 1.0).loc.item()"),
+    _c("opaque_partial_item", "o-item", "f = functools.partial(torch.sum, dim=0)", "y = y * f(y)[0].item()"),
+    _e("opaque_numpy_array_item", "o-item-near", "y * np.array([2.0]).item()"),
+    _e("opaque_numpy_sqrt_item", "o-item-near", "y * np.sqrt(2.0).item()"),
+    _e("opaque_numpy_float_item", "o-item-near", "y * np.float32(n).item()"),
+    _e("opaque_box_attr_near", "o-item-near", "y * Box(n).t"),
+)
+
+CONSTRUCTS = CONSTRUCTS + WILD_CONSTRUCTS + VIEW_CONSTRUCTS + OPAQUE_CONSTRUCTS
 BY_NAME = {c.name: c for c in CONSTRUCTS}
 
 # where the construct runs

@@ -47,6 +47,7 @@ from graphmend_bot.analysis.loop_calls import eager_after_loop_calls
 from graphmend_bot.analysis.masks import masks_made_elsewhere
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.object_operands import object_operations
+from graphmend_bot.analysis.opaque_sources import OPAQUE_CODES, OpaqueSources
 from graphmend_bot.analysis.own_frame_managers import own_frame_entries
 from graphmend_bot.analysis.public_api import (
     TENSOR_API,
@@ -1240,11 +1241,14 @@ class Program:
         self.callee_modes = None
         result: list[TracedDraft] = []
         inner: list[TracedDraft] = []  # in dependencies: they make the calls into them break
+        opaque = OpaqueSources(self, solver)
         for fid in self.traced_in_order():
             function = self.function(fid)
             standing = inner if fid[0] in self.dependency_modules else result
             for draft in function.drafts:
-                if solver.holds(fid, solver.tested(fid, draft)) and not solver.holds(fid, draft.suppressed_if):
+                if (solver.holds(fid, solver.tested(fid, draft)) or (
+                        draft.code in OPAQUE_CODES and opaque.holds(fid, draft.deps))
+                ) and not solver.holds(fid, draft.suppressed_if):
                     if draft.any_mode_message is not None and solver.holds(fid, draft.any_mode_if):
                         standing.append(TracedDraft(self.modules[fid[0]], function, draft.in_every_mode(), draft))
                     else:
