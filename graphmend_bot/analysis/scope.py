@@ -692,7 +692,7 @@ class Program:
         return targets
 
     def _resolve_call(self, fid: FunctionId, site_ref: str) -> list[FunctionId]:
-        module, qualname = fid
+        module = fid[0]
         kind, _, name = site_ref.partition(":")
         function = self.function(fid)
         if kind == "instance":
