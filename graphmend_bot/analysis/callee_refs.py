@@ -65,9 +65,10 @@ _INSPECTING = frozenset({"callable", "isinstance", "hasattr", "getattr", "setatt
 _CALLING_BACK = frozenset({
     "torch.utils.checkpoint.checkpoint", "torch.vmap", "torch.func.vmap", "functools.partial", "map", "sorted",
 })
-# `Module.apply(fn)` calls fn on every submodule; a forward hook registered in traced code runs
-# when the module is then called (both measured: test_scope_closures.py).
-_CALLING_BACK_METHODS = frozenset({"register_hook", "register_forward_hook", "register_forward_pre_hook", "apply"})
+# A forward hook registered in traced code runs when the module is then called (measured:
+# test_scope_closures.py). Not `Module.apply(fn)`: Dynamo traces fn there too, but on captum (dev)
+# the hooks registered through it were two executed-line false positives (GM663) and no break.
+_CALLING_BACK_METHODS = frozenset({"register_hook", "register_forward_hook", "register_forward_pre_hook"})
 # transformers' helper, by its own name: a model package imports it relatively (`from
 # ...pytorch_utils import`), from outside the tree when only the package is checked.
 _CALLING_BACK_NAMES = frozenset({"apply_chunking_to_forward"})
