@@ -65,7 +65,10 @@ _INSPECTING = frozenset({"callable", "isinstance", "hasattr", "getattr", "setatt
 _CALLING_BACK = frozenset({
     "torch.utils.checkpoint.checkpoint", "torch.vmap", "torch.func.vmap", "functools.partial", "map", "sorted",
 })
-_CALLING_BACK_METHODS = frozenset({"register_hook"})
+# A forward hook registered in traced code runs when the module is then called (measured:
+# test_scope_closures.py). Not `Module.apply(fn)`: Dynamo traces fn there too, but on captum (dev)
+# the hooks registered through it were two executed-line false positives (GM663) and no break.
+_CALLING_BACK_METHODS = frozenset({"register_hook", "register_forward_hook", "register_forward_pre_hook"})
 # transformers' helper, by its own name: a model package imports it relatively (`from
 # ...pytorch_utils import`), from outside the tree when only the package is checked.
 _CALLING_BACK_NAMES = frozenset({"apply_chunking_to_forward"})
@@ -97,6 +100,21 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
     methods += held
     if not methods:
         return []
+    return [f"self.{method}{suffix}" for suffix in _callee_suffix(call, resolved) for method in methods]
+
+
+def passed_closures(call: ast.Call, closures: Container[str], resolved: str | None) -> list[str]:
+    """A nested function of the caller passed to a call (`module.register_forward_hook(hook)`,
+    `y.register_hook(grad_hook)`, `apply_chunks(step, x)`): "closure:NAME", or "closure:NAME
+    CALLEE" to follow only when CALLEE calls a parameter back, as for a bound method above."""
+    names = [value.id for value in (*call.args, *[keyword.value for keyword in call.keywords])
+             if isinstance(value, ast.Name) and value.id in closures]
+    return [f"closure:{name}{suffix}" for suffix in _callee_suffix(call, resolved) for name in names] if names else []
+
+
+def _callee_suffix(call: ast.Call, resolved: str | None) -> list[str]:
+    """[""] when the call runs a callable passed to it (_CALLING_BACK), [" CALLEE"] when it may
+    (a callee of the tree, decided by the scope), [] when it does not or cannot be named."""
     callee = resolved or dotted_name(call.func)
     if callee in _INSPECTING:
         return []  # `callable(self.m)` looks at the method without calling it
@@ -104,9 +122,9 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
         isinstance(call.func, ast.Attribute) and call.func.attr in _CALLING_BACK_METHODS
     ) or (callee or "").rpartition(".")[2] in _CALLING_BACK_NAMES
     ref = None if calls_back else callee_ref(call.func)
-    if not calls_back and ref is None:
-        return []
-    return [f"self.{method}" if calls_back else f"self.{method} {ref}" for method in methods]
+    if calls_back:
+        return [""]
+    return [] if ref is None else [f" {ref}"]
 
 
 def _method_by_name(call: ast.Call) -> str | None:

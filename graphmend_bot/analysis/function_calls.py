@@ -20,6 +20,7 @@ from graphmend_bot.analysis.callee_refs import (
     is_super,
     on_a_class,
     passed_bound_methods,
+    passed_closures,
 )
 from graphmend_bot.analysis.consumed_generators import element_call_sites
 from graphmend_bot.analysis.function_aliases import method_refs
@@ -53,6 +54,8 @@ class CallResolver(SortChecker):
         self._sized_object(node, env)
         resolved = self.resolve(func)
         self.references.update(passed_bound_methods(node, self.self_name, resolved, self._method_tables))
+        if self._closures:
+            self.references.update(passed_closures(node, self._closures, resolved))
         if resolved is not None and self.third_party(resolved) and _bound_by_import(func, env):
             for check_third_party in C.THIRD_PARTY_CALLS:
                 check_third_party(self, node, resolved, False)

@@ -694,7 +694,7 @@ class Program:
         return targets
 
     def _resolve_call(self, fid: FunctionId, site_ref: str) -> list[FunctionId]:
-        module, qualname = fid
+        module = fid[0]
         kind, _, name = site_ref.partition(":")
         function = self.function(fid)
         if kind == "instance":
@@ -735,16 +735,8 @@ class Program:
             if method is None:
                 return overrides or self._submodule_forward(module, own, name)
             return [method, *overrides, *self._shadowing_closures(module, own, name)]
-        if kind == "name":
-            # A function nested here or in an enclosing function (a wrapper's sibling helper).
-            # Class bodies are not enclosing scopes, so the walk stops at the first non-function.
-            functions = self.modules[module].functions
-            scope = qualname
-            while scope in functions:
-                nested = f"{scope}.{name}"
-                if nested in functions:
-                    return [(module, nested)]
-                scope = scope.rpartition(".")[0]
+        if kind == "name" and (nested := self._nested_function(fid, name)) is not None:
+            return [nested]
         found = self._resolve_dotted(module, name)
         if found is None:
             return (self._module_instance_calls(module, name) or self._autograd_forward(module, name)
@@ -753,6 +745,18 @@ class Program:
         if what == "function":
             return [(mod, target)]
         return self._initializer(mod, target)
+
+    def _nested_function(self, fid: FunctionId, name: str) -> FunctionId | None:
+        """The function `name` is nested in `fid` or in an enclosing function (a wrapper's sibling
+        helper). Class bodies are not enclosing scopes, so the walk stops at the first non-function."""
+        module, scope = fid
+        functions = self.modules[module].functions
+        while scope in functions:
+            nested = f"{scope}.{name}"
+            if nested in functions:
+                return module, nested
+            scope = scope.rpartition(".")[0]
+        return None
 
     def _module_instance_calls(self, module: str, name: str) -> list[FunctionId]:
         """`COUNTER.bump(x)` or `COUNTER(x)` (also `registry.COUNTER(x)`, imported) where a module
@@ -836,12 +840,15 @@ class Program:
 
     def _initializer(self, module: str, class_qualname: str) -> list[FunctionId]:
         """`Cls(...)` runs Cls.__init__ in traced code, or, where `@dataclass` wrote the first
-        `__init__` along the bases, the `__post_init__` that one calls (dataclass_inits.py)."""
+        `__init__` along the bases, the `__post_init__` that one calls (dataclass_inits.py); and
+        first the `__new__` of the class or an in-tree base, which Dynamo inlines too (a tensor
+        subclass's `__new__` included: measured on torch 2.13, test_scope_closures.py)."""
+        new = self._method(module, class_qualname, "__new__")
         if self._generated_init(module, class_qualname):
-            post_init = self._method(module, class_qualname, "__post_init__")
-            return [post_init] if post_init else []
-        init = self._method(module, class_qualname, "__init__")
-        return [init] if init else []
+            init = self._method(module, class_qualname, "__post_init__")
+        else:
+            init = self._method(module, class_qualname, "__init__")
+        return [method for method in (new, init) if method is not None]
 
     def _generated_init(self, module: str, class_qualname: str) -> bool:
         """Whether the first class along the bases (as _find_method walks them) to have an
@@ -1103,6 +1110,11 @@ class Program:
                 if not callee or self._calls_back(fid, callee):
                     yield from self._passed_methods(fid, name)
                 continue
+            if reference.startswith("closure:"):  # a nested function passed to a call (callee_refs)
+                name, _, callee = reference[len("closure:"):].partition(" ")
+                if (not callee or self._calls_back(fid, callee)) and (nested := self._nested_function(fid, name)):
+                    yield nested
+                continue
             found = self._resolve_dotted(module, reference)
             if found is not None and found[0] == "function":
                 yield found[1], found[2]
@@ -1115,6 +1127,11 @@ class Program:
                 yield from self._decorator_wrappers((found[1], found[2]))
             elif found is not None and found[0] == "class" and (call := self._method(found[1], found[2], "__call__")):
                 yield call
+        # Its closures it returns (`return hook`, `return step_sizes, alphas`): the caller calls them
+        # or hands them over as hooks, and Dynamo traces them there (test_scope_closures.py).
+        for name in (*function.returned_functions, *(name for _, name in function.returned_element_functions)):
+            if (nested := self._nested_function(fid, name)) is not None and nested[1].startswith(f"{fid[1]}."):
+                yield nested
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
         if function.class_qualname is not None:
