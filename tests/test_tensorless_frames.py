@@ -75,7 +75,7 @@ NEAR_MISSES = {
     "first break of the frame": (PLAIN, ZERO),
     "the frame names torch": (PLAIN, FIRST + ZERO + "        return torch.float32\n"),
     "self is an nn.Module": (MODULE, FIRST + ZERO),
-    "a tensor local live across the break": (PLAIN, "        t = torch.ones(1) * 2\n" + FIRST + ZERO + "        return t\n"),
+    "a tensor local live across the break (built by torch)": (PLAIN, "        t = torch.ones(1) * 2\n" + FIRST + ZERO + "        return t\n"),
 }
 
 

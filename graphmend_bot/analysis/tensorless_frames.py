@@ -46,9 +46,26 @@ def resumed_without_tensor(visitor: FunctionState, env: Env) -> int:
     if before == 0:
         return 0  # the frame's first break: logged by the frame Dynamo compiles or inlines
     python = _python_parameters(visitor.node)
-    if any(_may_hold_tensor(name, kind, python) for name, kind in env.items()) or _names_array_module(visitor):
+    first = min((draft.row for draft in visitor.summary.drafts if not draft.rare), default=None)
+    inputs = env.keys() if first is None else _resumed_inputs(visitor.node, first)
+    if any(_may_hold_tensor(name, env[name], python) for name in inputs if name in env) or _names_array_module(visitor):
         return HOLDS_TENSOR
     return before
+
+
+def _resumed_inputs(node: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> set[str]:
+    """The locals of the frame Dynamo resumes in after a break on `row`: bound before it (parameters
+    too) and read after it; a loop variable first bound after it (opacus' `for p in self.params:`) is no input."""
+    args = node.args
+    bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
+    read: set[str] = set()
+    for name in ast.walk(node):
+        if isinstance(name, ast.Name):
+            if isinstance(name.ctx, ast.Store) and name.lineno < row:
+                bound.add(name.id)
+            elif isinstance(name.ctx, ast.Load) and name.lineno > row:
+                read.add(name.id)
+    return bound & read
 
 
 def _may_hold_tensor(name: str, kind: Kind, python: set[str]) -> bool:
