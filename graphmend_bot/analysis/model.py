@@ -207,6 +207,8 @@ class FunctionSummary:
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).
     held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
+    # A nested function's free names an enclosing function binds once by a call: name -> callee (closures.py).
+    closure_builds: dict[str, str] = field(default_factory=dict)
     # ("self.NAME", or "typed:Class" of a parameter annotated with a class, call sites before it,
     # draft) of `with self.NAME:` / `with param:`: findings that stand when Dynamo compiles the
     # function as a frame of its own, where the manager is an input (own_frame_managers.py).
