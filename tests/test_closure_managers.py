@@ -2,7 +2,8 @@
 (captum's `forward_hook` entering the `lock = threading.Lock()` of `_forward_layer_distributed_eval`):
 judged by what built it, as a global is (GM612, held_contexts.py). Measured with Dynamo on torch
 2.13 against `graphmend check`: a lock, an RLock, a Condition and a `contextlib.suppress(...)` built
-outside the frame break (GB0142); a `contextlib.nullcontext()` traces, and is not reported."""
+outside the frame break (GB0142); a `contextlib.nullcontext()` traces, and is not reported. And a
+skipped callee a `with` builds breaks there as GB0142, whatever id its bare call has (GM640)."""
 
 from __future__ import annotations
 
@@ -61,3 +62,30 @@ def test_a_closure_manager_is_judged_by_its_builder(tmp_path, built, breaks):
     assert found == expected
     if breaks:
         assert (row, "GM612", "GB0142") in graphmend_findings(source, tmp_path)
+
+
+ENTERED = """
+import os
+import threading
+
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        with {built}:
+            y = y + 1
+        return y + 1
+"""
+
+
+@pytest.mark.parametrize("built", ["threading.Lock()", "threading.RLock()", "os.scandir('.')"])
+def test_a_skipped_callee_a_with_enters_breaks_at_the_with(tmp_path, built):
+    """GM640's callees built by the `with` itself: Dynamo cannot enter them (GB0142), whatever id
+    the bare call is refused with (`threading.RLock()`: GB0156)."""
+    source = ENTERED.format(built=built)
+    row = line_of(source, "with ")
+    assert {b for b in dynamo_breaks(source, tmp_path) if b[0] == row} == {(row, "GB0142")}
+    assert (row, "GM640", "GB0142") in graphmend_findings(source, tmp_path)
