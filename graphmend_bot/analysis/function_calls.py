@@ -63,7 +63,7 @@ class CallResolver(SortChecker):
                 and (built := self.built_by.get(func.value.id)) is not None and self.third_party(built)):
             for check_third_party in C.THIRD_PARTY_CALLS:  # `bar.update(1)` on `bar = tqdm(...)`
                 check_third_party(self, node, f"{built}.{func.attr}", True)
-        self._stdlib_method_call(node, func)  # `p.exists()` on `p = pathlib.Path(root)`, `self.root.exists()`
+        self._stdlib_method_call(node, func, env)  # `p.exists()` on `p = pathlib.Path(root)`, `self.root.exists()`
         if isinstance(func, ast.Call):
             self.expr(func, env)  # `Cls(...)(x)`, `nn.Linear(4, 4)(x)`: the construction runs first
         elif isinstance(func, ast.Subscript) and not isinstance(func.slice, ast.Slice):

@@ -17,6 +17,7 @@ from graphmend_bot.analysis import (
     property_reads,
     skipped_frames,
     statement_forms,
+    tensorless_frames,
     value_class,
 )
 from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
@@ -374,11 +375,10 @@ class ObjectTracker(FindingReporter):
             if built in V.ENTER_RETURNS_SELF:
                 self.built_by[target.id] = built
 
-    def _stdlib_method_call(self, call: ast.Call, func: ast.expr) -> None:
-        """`obj.method(...)` on an object of a standard-library class: built in this function
-        (`p = pathlib.Path(root)`, `Path(root).exists()`), judged here; or held from outside the
-        compiled frame (`self.root`, a global), a draft the scope solver judges by what built it
-        (held_methods.py)."""
+    def _stdlib_method_call(self, call: ast.Call, func: ast.expr, env: Env) -> None:
+        """`obj.method(...)` on an object of a standard-library class: built in this function (`Path(root).exists()`),
+        judged here; or held from outside the compiled frame (`self.root`, a global), a draft the scope solver judges
+        by what built it and the breaks before it in a frame holding no tensor (held_methods.py, tensorless_frames.py)."""
         if not isinstance(func, ast.Attribute) or not C.STDLIB_METHOD_CALLS:
             return
         owner = built_class(func.value, self.built_by, self.resolve)
@@ -391,7 +391,7 @@ class ObjectTracker(FindingReporter):
             draft = self._draft(held_methods.RULE, call, "", TENSOR, None)
             self._reported.discard((held_methods.RULE.code, call.lineno, call.col_offset))  # a draft only
             if draft is not None:
-                self.summary.held_method_drafts.append((held, func.attr, draft))
+                self.summary.held_method_drafts.append((held, func.attr, draft, tensorless_frames.resumed_without_tensor(self, env)))
 
 
 def names_a_class(ref: str) -> bool:

@@ -52,7 +52,8 @@ def held_context_entries(program: Program) -> list[TracedDraft]:
                 or rebuilt_by_callee(program, traced, fid, held[len("self."):], draft.row)
             ):
                 continue
-            built = builders(program, fid[0], function.class_qualname, held)
+            closed = function.closure_builds.get(held)  # `lock = threading.Lock()` in the enclosing function
+            built = [closed] if closed is not None else builders(program, fid[0], function.class_qualname, held)
             if built and all(refused_when_held(program, fid[0], constructor, draft.code) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found

@@ -10,6 +10,7 @@ exclusions hold here too): a finding stands when every builder found is a standa
 whose method breaks with the same id; or a class of the tree whose one base outside it is such a class
 and which does not define the method itself (`class Sampler(random.Random)`, then `self.rng.uniform()`:
 GB0008, measured on a subclass, since Dynamo models a `random.Random` it is given but not a subclass's).
+A call after an earlier break of a frame holding no tensor is never logged (tensorless_frames.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.held_contexts import builders, holder_built_in_traced_code, rebuilt_by_callee
+from graphmend_bot.analysis.tensorless_frames import skipped_silently
 from graphmend_bot.rules import RULES
 
 if TYPE_CHECKING:
@@ -27,6 +29,9 @@ if TYPE_CHECKING:
 RULE = next(rule for rule in RULES if rule.detection.held_method is not None)
 # `self.opt.step()` on a torch optimizer (GM655): judged by the same builders, reported under its own code.
 TORCH_RULE = next(rule for rule in RULES if rule.detection.held_torch_method is not None)
+# A callee a skipped frame calls is compiled as a frame of its own: torch's optimizer `step` names
+# `torch` and breaks there on `graph_break()`, logged at the call (tests/test_tensorless_frames.py).
+COMPILED_CALLEE_IDS = frozenset({"GB0025"})
 
 
 def held_method_calls(program: Program) -> list[TracedDraft]:
@@ -39,7 +44,7 @@ def held_method_calls(program: Program) -> list[TracedDraft]:
         if fid[0] in program.dependency_modules or function.disabled or not function.held_method_drafts:
             continue
         rebound = {f"self.{name}" for name, _ in function.attribute_writes}
-        for held, method, draft in function.held_method_drafts:
+        for held, method, draft, breaks_before in function.held_method_drafts:
             if held in rebound:
                 continue  # built again in the traced frame
             if held.startswith("self.") and (
@@ -55,6 +60,8 @@ def held_method_calls(program: Program) -> list[TracedDraft]:
                 code = TORCH_RULE.code
             if len(breaks) == 1 and (found_break := breaks.pop()) is not None:
                 message, gb_id = found_break
+                if gb_id not in COMPILED_CALLEE_IDS and skipped_silently(program, fid, breaks_before):
+                    continue  # in a frame Dynamo skips after an earlier break
                 found.append(
                     TracedDraft(
                         program.modules[fid[0]], function, replace(draft, code=code, message=message, gb_id=gb_id)

@@ -207,14 +207,17 @@ class FunctionSummary:
     # stand when what built it makes an object Dynamo cannot enter once it was built outside the
     # compiled region (held_contexts.py).
     held_context_drafts: list[tuple[str, Draft]] = field(default_factory=list)
+    # A nested function's free names an enclosing function binds once by a call: name -> callee (closures.py).
+    closure_builds: dict[str, str] = field(default_factory=dict)
     # ("self.NAME", or "typed:Class" of a parameter annotated with a class, call sites before it,
     # draft) of `with self.NAME:` / `with param:`: findings that stand when Dynamo compiles the
     # function as a frame of its own, where the manager is an input (own_frame_managers.py).
     own_frame_context_drafts: list[tuple[str, int, Draft]] = field(default_factory=list)
     # ("self.NAME" or a global's "NAME", method, draft) of `self.NAME.method(...)` / `NAME.method(...)`:
     # findings that stand when what built it is a standard-library class whose method Dynamo refuses
-    # on an object built outside the compiled region, with that id and message (held_methods.py).
-    held_method_drafts: list[tuple[str, str, Draft]] = field(default_factory=list)
+    # on an object built outside the compiled region, with that id and message (held_methods.py); last,
+    # the usual-path breaks before it in a frame holding no tensor, or -1 (tensorless_frames.py).
+    held_method_drafts: list[tuple[str, str, Draft, int]] = field(default_factory=list)
     # (call sites, earlier call sites, draft) of `with helper(...):` / `with Cls(...):` entered after a
     # resumable point of the frame: it stands when a site runs a `@contextlib.contextmanager` generator
     # of the tree, or the class's `__enter__` or `__exit__`, and that breaks, and no earlier site (from

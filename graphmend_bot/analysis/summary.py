@@ -41,6 +41,7 @@ from graphmend_bot.analysis import (
     tensor_uses,
     typed_dicts,
 )
+from graphmend_bot.analysis.closures import closure_builds
 from graphmend_bot.analysis.code_text import function_text
 from graphmend_bot.analysis.conditional_blocks import conditional_spans, first_definitions
 from graphmend_bot.analysis.documented_types import documented_classes
@@ -217,9 +218,10 @@ def summarize_module(
                                         or tensor_uses.documents_param_as_tensor(node))
             if summary.tensor_signature:
                 summary.tensor_params = tensor_uses.tensor_param_names(node, text, resolve)
-        summary.eager_entry = eager_entries.entry_classes(
-            node, text, is_method, resolve, tensor_names, _enclosing_nodes(qualname, collector, nodes)
-        )
+        enclosing = _enclosing_nodes(qualname, collector, nodes)
+        summary.eager_entry = eager_entries.entry_classes(node, text, is_method, resolve, tensor_names, enclosing)
+        if enclosing and "with" in text:  # what a `with NAME:` on a free name enters (held_contexts.py)
+            summary.closure_builds = closure_builds(node, enclosing, resolve)
         summary.with_tails = eager_entries.with_tails(node, text)
         summary.generator_steps = generator_breaks.steps(node, "yield" in text and eager_entries.is_generator(node))
         if (definition := definitions.get(qualname)) is not None:

@@ -66,8 +66,9 @@ def _skipped(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list
         if gb_id in _SKIPPED_IDS
         else f"Dynamo (torch {TORCH_VERSION}) cannot trace `{name}()`: refused as {gb_id}, whatever its arguments"
     )
-    if checker.is_context_manager(call) and gb_id in _SKIPPED_IDS:
-        # `with torch._dynamo.utils.disable_cache_limit():` - Dynamo gives up on the `with` it cannot enter
+    if checker.is_context_manager(call):
+        # `with torch._dynamo.utils.disable_cache_limit():`, `with threading.RLock():` (GB0156 as a call) -
+        # Dynamo gives up on the `with` it cannot enter (tests/test_closure_managers.py)
         why, gb_id = f"{why}, so this `with` cannot be entered", ENTERED
     checker.report(rule, call, why, TENSOR, gb_id=gb_id)
     return NOT_TENSOR

@@ -8,6 +8,9 @@ call in traced code (GB0025, "Call to `torch._dynamo.graph_break()`"). Judged on
 in `self.NAME` by `__init__` (built there, `self.opt = torch.optim.SGD(...)`, or stored from a
 parameter annotated as a torch optimizer, `self.original_optimizer = optimizer` with
 `optimizer: Optimizer`): the scope solver knows the builders (analysis/held_methods.py).
+`zero_grad()` on one is `@torch._disable_dynamo` (GB0008), whichever the optimizer. Either break is
+not logged after an earlier break of a frame holding no tensor: Dynamo skips the frame it would
+resume in (analysis/tensorless_frames.py, tests/test_tensorless_frames.py; opacus' `DPOptimizer.zero_grad`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from graphmend_bot.rules.detect import Detection
 from graphmend_bot.rules.rule import Rule
 
 GRAPH_BREAK_CALL = "GB0025"
+# `Optimizer.zero_grad` is `@torch._disable_dynamo`: "Attempted to inline function marked as skipped".
+DISABLED_CALL = "GB0008"
 
 # torch.optim classes whose `step` carries `@_use_grad_for_differentiable` (each measured on
 # torch 2.13: two breaks per call). Not `LBFGS`, `SparseAdam`, `Muon`, `Adafactor` (`@torch.no_grad`).
@@ -25,6 +30,8 @@ BREAKING_STEPS = frozenset({
 # The base class an annotation names: the wrapped optimizer of a wrapper (opacus' DPOptimizer,
 # `optimizer: Optimizer`) is one of torch's in practice.
 _BASE = "Optimizer"
+# Every torch.optim optimizer inherits the base class's `zero_grad` (none overrides it, torch 2.13).
+ZERO_GRAD_CLASSES = BREAKING_STEPS | {"LBFGS", "SparseAdam", "Muon", "Adafactor"}
 
 
 def _optimizer_class(constructor: str) -> str | None:
@@ -36,11 +43,19 @@ def _optimizer_class(constructor: str) -> str | None:
 
 
 def held_break(rule: Rule, constructor: str, method: str) -> tuple[str, str] | None:
-    """The message and id of `self.NAME.step()` on what `constructor` built, or None."""
+    """The message and id of `self.NAME.step()` or `self.NAME.zero_grad()` on what `constructor` built, or None."""
     name = _optimizer_class(constructor)
-    if method != "step" or name is None:
+    if name is None:
         return None
     typed = constructor.startswith("typed:")
+    if method == "zero_grad" and (name in ZERO_GRAD_CLASSES or (typed and name == _BASE)):
+        optimizer = "a torch optimizer's" if name == _BASE else f"`torch.optim.{name}`'s"
+        return (
+            f"{optimizer} `zero_grad()` is `@torch._disable_dynamo`: Dynamo cannot inline it and breaks the graph "
+            "at the call", DISABLED_CALL,
+        )
+    if method != "step":
+        return None
     if not (name in BREAKING_STEPS or (typed and name == _BASE)):
         return None
     optimizer = "a torch optimizer's `step()` (annotated `Optimizer`)" if name == _BASE else f"`torch.optim.{name}.step()`"
@@ -55,19 +70,24 @@ RULE = Rule(
     name="torch-optimizer-step",
     family="not traceable",
     gb_id=GRAPH_BREAK_CALL,
+    other_gb_ids=(DISABLED_CALL,),
     summary=(
         "Flags `self.NAME.step()` in traced code on a torch optimizer held by the object: built in "
         "`__init__` (`self.opt = torch.optim.Adam(params)`: `SGD`, `Adam`, `AdamW`, `Adagrad`, "
         "`Adadelta`, `Adamax`, `ASGD`, `NAdam`, `RAdam`, `RMSprop`, `Rprop`) or stored there from a "
         "parameter annotated as one (`optimizer: Optimizer`, a wrapper's wrapped optimizer); and "
-        "`NAME.step()` on a module global built as one (`OPTIMIZER = torch.optim.SGD(...)`)."
+        "`NAME.step()` on a module global built as one (`OPTIMIZER = torch.optim.SGD(...)`). "
+        "`zero_grad()` on any of them, every torch optimizer's included (GB0008). Neither after an "
+        "earlier break of a frame holding no tensor (no tensor local, no `torch` module named, "
+        "`self` no nn.Module): Dynamo skips the frame it would resume in and logs nothing."
     ),
     why=(
         "torch's optimizers wrap `step` with `_use_grad_for_differentiable`, which calls "
         "`torch._dynamo.graph_break()` before and after the update so that AOTAutograd sees it run "
         "without grad (pytorch#104053): TorchDynamo breaks the graph at the call (GB0025, measured on "
         "torch 2.13). `LBFGS`, `SparseAdam`, `Muon` and `Adafactor` use `@torch.no_grad()` instead and "
-        "are not reported."
+        "their `step` is not reported. `Optimizer.zero_grad` is `@torch._disable_dynamo`: Dynamo refuses "
+        "to inline it (GB0008 \"Attempted to inline function marked as skipped\")."
     ),
     example=(
         "W = nn.Parameter(torch.ones(3))\n"

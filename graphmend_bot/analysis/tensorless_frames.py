@@ -1,0 +1,118 @@
+"""Frames Dynamo resumes in holding no tensor: it skips them without logging a break.
+
+Measured on torch 2.13, Python 3.11 (tests/test_tensorless_frames.py): after a graph break Dynamo
+goes on in a resume function, a new frame whose locals are the live locals at the break, and
+convert_frame's `has_tensor_in_frame` skips a new frame silently (no break logged, no graph) unless
+one of its locals is a tensor, an nn.Module or a list, tuple or dict of them, or its code names a
+global bound to a `torch` or NumPy module. The compiled function itself is always traced (Dynamo
+registered its code), and a callee it inlines is traced with its caller, so only a break after an
+earlier one of the same frame goes unlogged: opacus' `DPOptimizer.zero_grad` breaks on
+`logger.debug(...)`, then calls its wrapped optimizer's `zero_grad` in a frame holding `self` (an
+optimizer) and a bool, and that second break never shows. Where the frame holds a tensor or the
+break is its first, it is logged wherever it comes (before any tensor operation too).
+
+The function analysis records how many usual-path breaks came before a held-object method call in a
+frame that holds no tensor by its own locals and names (`resumed_without_tensor`); the scope solver
+adds what it alone knows, whether `self` is an nn.Module (`skipped_silently`), and a finding after an
+earlier break of such a frame stands not.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.function_state import Env, FunctionState
+    from graphmend_bot.analysis.scope import FunctionId, Program
+    from graphmend_bot.vocabulary.kind import Kind
+
+HOLDS_TENSOR = -1
+_SCALARS = frozenset({"bool", "int", "float", "str", "None"})
+# Modules a `torch.*` import binds (`import torch`, `from torch import nn`, `import torch.nn.functional as F`):
+# the leaves of torch's namespace that are modules, not functions or classes (`from torch import cat`).
+_TORCH_MODULES = frozenset({
+    "torch", "nn", "functional", "optim", "cuda", "distributed", "linalg", "fft", "special", "autograd",
+    "utils", "data", "init", "jit", "fx", "sparse", "amp", "backends", "nested", "distributions", "func",
+    "library", "compiler", "export", "random", "testing", "hub", "onnx", "quantization", "ao", "mps", "xpu",
+    "cpu", "profiler", "overrides", "masked", "signal", "types", "parallel", "modules", "parameter",
+})  # fmt: skip
+
+
+def resumed_without_tensor(visitor: FunctionState, env: Env) -> int:
+    """How many usual-path breaks of this frame came before this point, when the frame holds no
+    tensor by its locals and the modules its code names; HOLDS_TENSOR when it may hold one."""
+    before = len(visitor._usual_draft_kinds)
+    if before == 0:
+        return 0  # the frame's first break: logged by the frame Dynamo compiles or inlines
+    python = _python_parameters(visitor.node)
+    first = min((draft.row for draft in visitor.summary.drafts if not draft.rare), default=None)
+    inputs = env.keys() if first is None else _resumed_inputs(visitor.node, first)
+    if any(_may_hold_tensor(name, env[name], python) for name in inputs if name in env) or _names_array_module(visitor):
+        return HOLDS_TENSOR
+    return before
+
+
+def _resumed_inputs(node: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> set[str]:
+    """The locals of the frame Dynamo resumes in after a break on `row`: bound before it (parameters
+    too) and read after it; a loop variable first bound after it (opacus' `for p in self.params:`) is no input."""
+    args = node.args
+    bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
+    read: set[str] = set()
+    for name in ast.walk(node):
+        if isinstance(name, ast.Name):
+            if isinstance(name.ctx, ast.Store) and name.lineno < row:
+                bound.add(name.id)
+            elif isinstance(name.ctx, ast.Load) and name.lineno > row:
+                read.add(name.id)
+    return bound & read
+
+
+def _may_hold_tensor(name: str, kind: Kind, python: set[str]) -> bool:
+    """A local of a tensor kind; a parameter's own kind (what a caller passes) unless annotated a Python scalar."""
+    if not kind.is_tensor:
+        return False
+    return kind.always or bool(kind.calls) or name not in python or kind.params != frozenset({name})
+
+
+def _python_parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Parameters annotated `bool`, `int`, `float`, `str` (or Optional of one): never a tensor local."""
+    args = node.args
+    return {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+            if arg.annotation is not None and _scalar_annotation(arg.annotation)}
+
+
+def _scalar_annotation(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in _SCALARS
+    if isinstance(node, ast.Constant):
+        return node.value is None or (isinstance(node.value, str) and node.value in _SCALARS)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # `bool | None`
+        return _scalar_annotation(node.left) and _scalar_annotation(node.right)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Optional":
+        return _scalar_annotation(node.slice)
+    return False
+
+
+def _names_array_module(visitor: FunctionState) -> bool:
+    """The code names a global bound to a `torch` or NumPy module (has_tensor_in_frame's co_names test)."""
+    for node in ast.walk(visitor.node):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            resolved = visitor.resolve(node)
+            if resolved is not None and (resolved == "numpy" or _torch_module(resolved)):
+                return True
+    return False
+
+
+def _torch_module(qualified: str) -> bool:
+    parts = qualified.split(".")
+    return parts[0] == "torch" and all(part in _TORCH_MODULES for part in parts)
+
+
+def skipped_silently(program: Program, fid: FunctionId, breaks_before: int) -> bool:
+    """A finding after `breaks_before` earlier breaks of a frame holding no tensor by its own locals:
+    Dynamo skips the frame it would resume in, unless `self` is an nn.Module (a local of the frame)."""
+    if breaks_before <= 0:
+        return False
+    function = program.function(fid)
+    return function.class_qualname is None or not program.is_module_class(fid[0], function.class_qualname)
