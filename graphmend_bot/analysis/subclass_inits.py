@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 # Methods that make Dynamo build the class another way than TensorSubclassVariable (builder.py)
 _OTHER_WRAPPERS = ("__torch_dispatch__", "__tensor_flatten__")
-UNBOUND = "{unbound}"  # where a draft's message names what does not bind
+UNBOUND = "{unbound}"  # the placeholder GM635's message leaves for the parameters no keyword binds
 _POSITIONAL_ONLY = "/"  # a required positional-only parameter: no keyword binds it
 
 
