@@ -137,7 +137,8 @@ class FunctionAnalyzer(StatementVisitor):
         # a path that falls off the end returns None
         if self.mask_returns is not None and always_returns and self.returns.nonempty:
             self.summary.mask_returns = tuple(sorted(self.mask_returns))
-            self.summary.mask_pair_returns = masks.returns_pairs(self.node)
+            # every `return` a mask itself (no call site's): the few worth a walk for `mask.max(dim)`
+            self.summary.mask_pair_returns = not self.mask_returns and masks.returns_pairs(self.node)
         if self.scalar_returns is not None and always_returns and self.returns.nonempty:
             self.summary.scalar_returns = tuple(sorted(self.scalar_returns))
         self.summary.returned_functions = tuple(sorted(self.returned_functions))
