@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import held_ranks, narrowing, str_enums, subclass_methods, value_class
+from graphmend_bot.analysis import held_ranks, masks, narrowing, str_enums, subclass_methods, value_class
 from graphmend_bot.analysis.documented_types import documented_containers, documented_scalars
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
@@ -142,6 +142,8 @@ class FunctionAnalyzer(StatementVisitor):
         # a path that falls off the end returns None
         if self.mask_returns is not None and always_returns and self.returns.nonempty:
             self.summary.mask_returns = tuple(sorted(self.mask_returns))
+            # every `return` a mask itself (no call site's): the few worth a walk for `mask.max(dim)`
+            self.summary.mask_pair_returns = not self.mask_returns and masks.returns_pairs(self.node)
         if self.scalar_returns is not None and always_returns and self.returns.nonempty:
             self.summary.scalar_returns = tuple(sorted(self.scalar_returns))
         self.summary.returned_functions = tuple(sorted(self.returned_functions))

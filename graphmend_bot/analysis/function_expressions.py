@@ -17,6 +17,7 @@ from graphmend_bot.analysis import statement_forms as forms
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
+from graphmend_bot.analysis.masks import element_kind, field_kind
 from graphmend_bot.analysis.mode_values import Modes, short_circuited
 from graphmend_bot.analysis.statement_forms import constant_index, python_comparison, slice_bounds
 from graphmend_bot.rules import Conversion
@@ -75,7 +76,7 @@ class ExpressionEvaluator(CallResolver):
         if isinstance(node.value, ast.Name) and node.value.id not in env and node.value.id != "self":
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
         if node.attr in V.TENSOR_ATTRS or (node.attr in V.RESULT_FIELDS and isinstance(node.value, (ast.Call, ast.Name))):
-            return owner
+            return field_kind(node, owner)
         return NOT_TENSOR
 
     def _expr_Subscript(self, node: ast.Subscript, env: Env) -> Kind:
@@ -105,7 +106,7 @@ class ExpressionEvaluator(CallResolver):
             isinstance(node.slice, ast.Constant) and node.slice.value in self.python_keys
         ):
             return TENSOR  # params["order"] of `params: Dict[str, Tensor]`
-        return owner.without_flags()
+        return element_kind(node, owner)
 
     def _reads_tensor_mapping(self, node: ast.expr, env: Env) -> bool:
         return (isinstance(node, ast.Name) and node.id in self._tensor_mappings
@@ -391,10 +392,9 @@ def _nested_state(node: ast.Attribute, self_name: str | None, env: Env) -> str |
     `self.scheduler.timesteps`), which the solver looks up in the classes OWNER is typed with."""
     value = node.value
     if (
-        isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
-        and value.value.id == self_name and self_name not in env
-        and value.attr not in V.STATIC_ATTRS and node.attr not in V.STATIC_ATTRS
-        and node.attr not in V.TENSOR_ATTRS
+        isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == self_name
+        and self_name not in env and value.attr not in V.STATIC_ATTRS
+        and node.attr not in V.STATIC_ATTRS and node.attr not in V.TENSOR_ATTRS
     ):
         return f"{value.attr}.{node.attr}"
     return None

@@ -273,12 +273,12 @@ class FindingReporter(FunctionState):
         its atoms is a bool tensor (masks.py); a key with a parameter or a tensor of its own is none."""
         if key.always or key.boolean or key.data_dependent_bool:
             return
-        if any(not name.startswith("self.") for name in key.params) or any(c.element is not None for c in key.calls):
-            return
-        masks = (*sorted(key.params), *sorted(f"@{call.site}" for call in key.calls))
+        if any(not name.startswith("self.") for name in key.params) or any(c.element not in (None, 0) for c in key.calls):
+            return  # element 0 of a call: the values of a helper's `mask.max(dim)` (masks.py)
+        masks = (*sorted(key.params), *sorted(f"@{call.site}{'' if call.element is None else '.0'}" for call in key.calls))
         draft = self._draft(rule, node, message, deps, None)
         if masks and draft is not None:
-            self.summary.mask_index_drafts.append((masks, draft))
+            self.summary.mask_index_drafts.append((masks, draft, self._loop_depth > 0 and not self._rare_depth))
 
     def report_if_scalar_returns(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind,
                                  gb_id: str | None = None) -> None:

@@ -15,6 +15,7 @@ from graphmend_bot.analysis import (
     assert_statements,
     generator_bindings,
     manager_bodies,
+    masks,
     match_statements,
     modes,
     narrowing,
@@ -194,6 +195,8 @@ class StatementVisitor(ExpressionEvaluator):
         if elements is None and isinstance(node.value, ast.Name):
             elements = self.tuples.get(node.value.id)
         kind = Kind.union(elements) if elements is not None else self.expr(node.value, env)
+        if elements is None:  # `values, indices = mask.max(-1)`: only the values are a mask
+            elements = masks.pair_elements(node.value, kind)
         if isinstance(node, ast.Assign):
             self._python_fallback(node, env)
             classes = self._value_classes(node.targets, node.value, env)  # before rebinding

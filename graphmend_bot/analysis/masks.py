@@ -19,6 +19,9 @@ import ast
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.conditional_blocks import tail_in
+from graphmend_bot.analysis.local_nodes import every_node
+from graphmend_bot.analysis.modes import modes_named
 from graphmend_bot.analysis.value_class import is_property
 from graphmend_bot.vocabulary.kind import Kind
 
@@ -28,9 +31,10 @@ if TYPE_CHECKING:
 
 def masks_made_elsewhere(
     program: Program, targets: Mapping[tuple[FunctionId, int], list[FunctionId]],
-    holds: Callable[[FunctionId, Kind], bool],
+    holds: Callable[[FunctionId, Kind], bool], loop_rows: dict[FunctionId, list[int]],
 ) -> list[TracedDraft]:
-    """The drafts of traced `x[key]` whose key is a mask a helper returns or an attribute holds."""
+    """The drafts of traced `x[key]` whose key is a mask a helper returns or an attribute holds;
+    the rows of those in a loop body go to `loop_rows` (`loop_rests`)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     returns_mask = MaskReturns(program, targets)
@@ -39,13 +43,25 @@ def masks_made_elsewhere(
         function = program.function(fid)
         if not function.mask_index_drafts or fid[0] in program.dependency_modules:
             continue
-        for masks, draft in function.mask_index_drafts:
+        for masks, draft, in_loop in function.mask_index_drafts:
             if holds(fid, draft.deps) and all(
-                returns_mask.at(fid, int(mask[1:])) if mask.startswith("@") else returns_mask.held(fid, mask[5:])
+                returns_mask.at(fid, int(mask[1:].removesuffix(".0")), mask.endswith(".0"))
+                if mask.startswith("@") else returns_mask.held(fid, mask[5:])
                 for mask in masks
             ):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
+                if in_loop and not modes_named(draft.message):
+                    loop_rows.setdefault(fid, []).append(draft.row)
     return found
+
+
+def loop_rests(program: Program, loop_rows: dict[FunctionId, list[int]], rests: dict[FunctionId, list[tuple[int, int]]]) -> None:
+    """A mask draft that stands in a loop body makes Dynamo skip the frame as any break there does
+    (loop_calls.py; measured: tests/test_mask_reductions.py): the rows after it, to the end of the
+    conditional block holding it, else of the function, run eagerly and break nowhere."""
+    for fid, rows in loop_rows.items():
+        spans = program.conditional_spans(program.modules[fid[0]], program.function(fid))
+        rests.setdefault(fid, []).extend((row + 1, tail_in(spans, row)) for row in sorted(set(rows)))
 
 
 class MaskReturns:
@@ -60,10 +76,13 @@ class MaskReturns:
         self.field = field
         self.known: dict[FunctionId, bool] = {}
 
-    def at(self, fid: FunctionId, site: int) -> bool:
-        """Whether call site `site` of `fid` gives a mask: it has callees, and each returns one."""
+    def at(self, fid: FunctionId, site: int, pair: bool = False) -> bool:
+        """Whether call site `site` of `fid` gives a mask: it has callees, and each returns one
+        (`pair`: element 0 of the call, each callee returning `mask.max(dim)`)."""
         callees = self.targets.get((fid, site), ())
-        return bool(callees) and all(self.returns_mask(callee) for callee in callees)
+        return bool(callees) and all(
+            self.returns_mask(callee) and (not pair or self.program.function(callee).mask_pair_returns)
+            for callee in callees)
 
     def held(self, fid: FunctionId, attribute: str) -> bool:
         """Whether `self.ATTRIBUTE` in `fid` is a mask: a property returning one, or state every
@@ -129,9 +148,49 @@ MASK_LAYOUT_OPS = frozenset({
 })  # fmt: skip
 
 
+# Reductions that keep a bool tensor's dtype: `mask.amax(-1)`, and the values of `mask.max(-1)`
+# (a mask; its indices are not: `masks.pair_elements`). Measured, GB0036 on indexing with each
+# (tests/test_mask_reductions.py); `mask.sum(-1)`, `mask.max(-1).indices` do not break.
+MASK_REDUCTIONS = frozenset({"max", "min", "amax", "amin"})
+_PAIR_REDUCTIONS = frozenset({"max", "min"})  # with a dim: (values, indices)
+
+
 def keeps_mask(op: str, args: list[Kind]) -> bool:
     """`op` (a torch function or tensor method) on the mask `args[0]` gives a mask."""
-    return op in MASK_LAYOUT_OPS and bool(args) and args[0].boolean and args[0].is_tensor
+    if not (args and args[0].boolean and args[0].is_tensor):
+        return False
+    # `torch.max(mask, other)` is elementwise: a mask only when `other` is one too
+    return op in MASK_LAYOUT_OPS or (op in MASK_REDUCTIONS and all(a.boolean or not a.is_tensor for a in args[1:]))
+
+
+def pair_elements(value: ast.expr, kind: Kind) -> tuple[Kind, Kind] | None:
+    """(values, indices) of `mask.max(dim)` / `torch.min(mask, dim=d)` when `kind`, the call's, is
+    a mask: the values are one, the indices are integers."""
+    if kind.boolean and kind.is_tensor and _pair_reduction(value):
+        return kind, kind.without_flags()
+    return None
+
+
+def field_kind(node: ast.Attribute, owner: Kind) -> Kind:
+    """`r.values` / `r.indices` of a reduction result: the indices are never a mask."""
+    return owner.without_flags() if node.attr == "indices" else owner
+
+
+def element_kind(node: ast.Subscript, owner: Kind) -> Kind:
+    """`t[k]`: a mask's element is taken as no mask (its rows are, but a mask indexed so is rare),
+    except `mask.max(dim)[0]`, the values of the pair."""
+    first = isinstance(node.slice, ast.Constant) and node.slice.value == 0
+    return owner if first and owner.boolean and _pair_reduction(node.value) else owner.without_flags()
+
+
+def _pair_reduction(value: ast.expr) -> bool:
+    """`t.max(dim)`, `t.min(dim=d)`, `torch.max(t, d)`: a call that returns (values, indices)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _PAIR_REDUCTIONS):
+        return False
+    receiver_is_torch = isinstance(value.func.value, ast.Name) and value.func.value.id == "torch"
+    dims = value.args[1:] if receiver_is_torch else value.args
+    return any(k.arg == "dim" for k in value.keywords) or (
+        len(dims) == 1 and isinstance(dims[0], (ast.Constant, ast.UnaryOp, ast.Name)))
 
 
 def made_mask(node: ast.Call, resolve: Callable[[ast.expr], str | None], op: str, args: list[Kind]) -> bool:
@@ -147,3 +206,10 @@ def bool_dtype(node: ast.Call, resolve: Callable[[ast.expr], str | None]) -> boo
     if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "type") and node.args:
         dtypes.append(node.args[0])
     return any(resolve(dtype) == "torch.bool" for dtype in dtypes)
+
+
+def returns_pairs(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether every `return` of the function's own body is `t.max(dim)` / `torch.min(t, d)`
+    (asked only of functions whose returns are all masks: few)."""
+    returns = [n for n in every_node(node) if isinstance(n, ast.Return)]
+    return bool(returns) and all(r.value is not None and _pair_reduction(r.value) for r in returns)

@@ -116,6 +116,9 @@ class FunctionSummary:
     # must return masks too; None otherwise. Indexing with a call's result is then boolean-mask
     # indexing (masks.py).
     mask_returns: tuple[int, ...] | None = None
+    # With mask_returns: whether every `return` is `mask.max(dim)` (or `.min`), a (values,
+    # indices) pair whose values are a mask: `valid, idx = first_nonzero(m)` then `x[valid]`.
+    mask_pair_returns: bool = False
     # The same for a 0-d tensor by construction (`return scores.argmax()`, tensor_rank.py): indexing
     # with a call's result then reads it back as an int (scalar_returns.py).
     scalar_returns: tuple[int, ...] | None = None
@@ -250,10 +253,11 @@ class FunctionSummary:
     object_operand_drafts: list[tuple[str, Draft]] = field(default_factory=list)
     # The attributes every write of this function stores a bool tensor in (`self.keep = x > 0`,
     # `register_buffer("keep", ...bool...)`), and (the masks, draft) of `x[key]` with a key whose
-    # atoms are only "self.NAME" reads and call results ("@3"): the draft stands when each is a
-    # bool tensor, which only the scope solver knows (masks.py).
+    # atoms are only "self.NAME" reads and call results ("@3", "@3.0" for element 0 of one): the
+    # draft stands when each is a bool tensor, which only the scope solver knows (masks.py); and
+    # whether it is in a loop body (on its usual path), where it leaves the rest of the frame eager.
     mask_attributes: tuple[str, ...] = ()
-    mask_index_drafts: list[tuple[tuple[str, ...], Draft]] = field(default_factory=list)
+    mask_index_drafts: list[tuple[tuple[str, ...], Draft, bool]] = field(default_factory=list)
     # (the call sites, draft) of `x[key]` whose key is only what those sites return: it stands when
     # each returns a 0-d tensor on every path (scalar_returns.py).
     scalar_index_drafts: list[tuple[tuple[int, ...], Draft]] = field(default_factory=list)

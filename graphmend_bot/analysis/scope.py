@@ -44,6 +44,7 @@ from graphmend_bot.analysis.held_ranks import held_rank_indices
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.loop_calls import eager_after_loop_calls
+from graphmend_bot.analysis.masks import loop_rests as mask_loop_rests
 from graphmend_bot.analysis.masks import masks_made_elsewhere
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.object_operands import object_operations
@@ -1279,7 +1280,8 @@ class Program:
         result += untraceable_applies(self)
         result += object_method_super_calls(self)
         result += object_operations(self, solver.holds)
-        result += masks_made_elsewhere(self, solver.targets, solver.holds)
+        mask_loop_rows: dict[FunctionId, list[int]] = {}  # masks in loop bodies: the frame's rest is eager
+        result += masks_made_elsewhere(self, solver.targets, solver.holds, mask_loop_rows)
         result += scalars_made_elsewhere(self, solver.targets, solver.holds)
         result += held_rank_indices(self, solver.holds)
         result += disabled_function_calls(self, solver.targets)
@@ -1310,6 +1312,7 @@ class Program:
         loop_rests = eager_after_loop_calls(
             self, solver.targets, self._usually_breaking(solver.callers, standing), standing
         )
+        mask_loop_rests(self, mask_loop_rows, loop_rests)
         found = traced_only(self, result + consequences, solver.holds, loop_rests)
         # a generator runs eagerly after its first break: what follows breaks nowhere
         found = up_to_first_break(found, lambda traced: traced.function, lambda traced: traced.draft)

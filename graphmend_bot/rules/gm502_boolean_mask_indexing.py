@@ -47,8 +47,11 @@ RULE = Rule(
         "`all(dim)`, `any(dim)`), `&`, `|`, `^` or `~` of masks, a tensor made with `dtype=torch.bool` "
         "or converted by `.bool()`/`.to(torch.bool)`, `torch.tensor` of bool constants, a `BoolTensor` parameter, a mask "
         "padded, flipped, rolled, reshaped, copied or moved (`F.pad(x.diff() != 0, [0, 1], value=1.0)`, `m.flip(0)`, "
-        "`m.view(-1)`, `m.cpu()`, and `m.numpy()`, a bool array indexing an array: `a[(x > 0).numpy()]`); also a mask made elsewhere: "
-        "what a helper or method returns when every `return` of it gives a mask (`x[positive(x)]`), or an "
+        "`m.view(-1)`, `m.cpu()`, and `m.numpy()`, a bool array indexing an array: `a[(x > 0).numpy()]`), a mask "
+        "reduced along a dim (`m.amax(-1)`, the values of `m.max(-1)`: `.values`, `[0]`, the first name unpacked; "
+        "not its indices); also a mask made elsewhere: "
+        "what a helper or method returns when every `return` of it gives a mask (`x[positive(x)]`; the values "
+        "when every `return` is `mask.max(dim)`: `valid, idx = first_nonzero(m)` then `idx[valid]`), or an "
         "attribute or buffer every write of which stores one (`self.register_buffer(\"keep\", x > 0)`, then "
         "`x[self.keep]`). Assigning through a mask, `x[mask] = v`, is index_put and does not break."
     ),
