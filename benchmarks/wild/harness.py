@@ -54,7 +54,7 @@ sys.path.insert(0, os.path.dirname(HERE))  # benchmarks/, for ground_truth
 import hf_corpus  # noqa: E402
 import torch  # noqa: E402
 from ground_truth import Tree, dynamo_breaks, executed_lines, normalise  # noqa: E402
-from miss_causes import miss_causes  # noqa: E402
+from miss_causes import code_stamp, miss_causes  # noqa: E402
 from split import corpus_names  # noqa: E402
 
 from graphmend_bot.analysis.modes import modes_named  # noqa: E402
@@ -553,11 +553,11 @@ _CHECKED: dict[str, list[dict[str, Any]]] = {}  # this process's check results, 
 
 
 def _digest(command: list[str], config: str) -> str:
-    """A check's key: the command without the config's path, and the config's text (ablation
-    configs live in temporary folders, and one text must give one key)."""
+    """A check's key: graphmend's own source, the command without the config's path, and the
+    config's text (ablation configs live in temporary folders, and one text must give one key)."""
     with open(config, "rb") as handle:
         text = handle.read()
-    return hashlib.sha256(text + "\0".join(c for c in command if c != config).encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(code_stamp() + text + "\0".join(c for c in command if c != config).encode("utf-8")).hexdigest()[:32]
 
 
 def _describe(error: BaseException) -> str:

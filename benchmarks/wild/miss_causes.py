@@ -23,6 +23,7 @@ in the package are not misses").
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import os
@@ -65,12 +66,25 @@ def miss_causes(
     return causes
 
 
+@functools.cache
+def code_stamp() -> bytes:
+    """A digest of the graphmend_bot source this process imports, for the keys of WILD_CHECK_CACHE:
+    a cache folder reused after the analyser changed must not hand back the old revision's results."""
+    import graphmend_bot
+
+    digest = hashlib.sha256()
+    package = Path(graphmend_bot.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode("utf-8") + b"\0" + path.read_bytes())
+    return digest.digest()
+
+
 def traced_functions(package_dir: str, config: str) -> set[tuple[str, str]]:
     """(module, qualname) of every function graphmend treats as traced code in `package_dir`
     under `config` (kept in the run's check cache: the transformers families share one package)."""
     folder = os.environ.get("WILD_CHECK_CACHE")
     with open(config, "rb") as handle:
-        stamp = hashlib.sha256(package_dir.encode("utf-8") + b"\0" + handle.read()).hexdigest()[:32]
+        stamp = hashlib.sha256(code_stamp() + package_dir.encode("utf-8") + b"\0" + handle.read()).hexdigest()[:32]
     cached = os.path.join(folder, f"traced-{stamp}.json") if folder else None
     if cached and os.path.exists(cached):
         with open(cached, encoding="utf-8") as handle:
