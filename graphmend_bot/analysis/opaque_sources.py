@@ -24,13 +24,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, _TensorFlow
 
-# The rules whose drafts are `.item()` / `.tolist()` calls.
-OPAQUE_CODES = frozenset({"GM301", "GM303"})
+# The rules whose drafts are `.item()` / `.tolist()` calls, found by what they detect (a code is its rule's own).
+OPAQUE_CODES = frozenset(rule.code for rule in RULES if {"item", "tolist"} & set(rule.detection.tensor_methods))
 _DEPTH = 3  # callees and callers followed: a helper's helper's result, not the whole call graph
 
 
