@@ -36,6 +36,8 @@ _TORCH_MODULES = frozenset({
     "utils", "data", "init", "jit", "fx", "sparse", "amp", "backends", "nested", "distributions", "func",
     "library", "compiler", "export", "random", "testing", "hub", "onnx", "quantization", "ao", "mps", "xpu",
     "cpu", "profiler", "overrides", "masked", "signal", "types", "parallel", "modules", "parameter",
+    "_dynamo", "_C", "_inductor", "_functorch", "_subclasses", "_prims", "_refs", "_higher_order_ops",
+    "_logging", "_utils", "_tensor", "_ops", "_guards", "_export", "_library",
 })  # fmt: skip
 
 
@@ -48,6 +50,8 @@ def resumed_without_tensor(visitor: FunctionState, env: Env) -> int:
     python = _python_parameters(visitor.node)
     first = min((draft.row for draft in visitor.summary.drafts if not draft.rare), default=None)
     inputs = env.keys() if first is None else _resumed_inputs(visitor.node, first)
+    if _packed_arguments(visitor.node) & set(inputs):
+        return HOLDS_TENSOR  # `*args` / `**kwargs`: what callers pack there is unknown (a tensor breaks there)
     if any(_may_hold_tensor(name, env[name], python) for name in inputs if name in env) or _names_array_module(visitor):
         return HOLDS_TENSOR
     return before
@@ -66,6 +70,10 @@ def _resumed_inputs(node: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> s
             elif isinstance(name.ctx, ast.Load) and name.lineno > row:
                 read.add(name.id)
     return bound & read
+
+
+def _packed_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    return {arg.arg for arg in (node.args.vararg, node.args.kwarg) if arg is not None}
 
 
 def _may_hold_tensor(name: str, kind: Kind, python: set[str]) -> bool:
@@ -95,8 +103,11 @@ def _scalar_annotation(node: ast.expr) -> bool:
 
 
 def _names_array_module(visitor: FunctionState) -> bool:
-    """The code names a global bound to a `torch` or NumPy module (has_tensor_in_frame's co_names test)."""
+    """The code names a global bound to a `torch` or NumPy module (has_tensor_in_frame's co_names
+    test): co_names holds attribute names too, so `self.nn` counts where `from torch import nn` binds `nn`."""
     for node in ast.walk(visitor.node):
+        if isinstance(node, ast.Attribute):
+            node = ast.Name(id=node.attr, ctx=ast.Load())
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             resolved = visitor.resolve(node)
             if resolved is not None and (resolved == "numpy" or _torch_module(resolved)):
