@@ -155,3 +155,19 @@ def test_a_frame_holding_a_tensor_by_packed_arguments_or_names_logs_the_call(tmp
     row = line_of(source, ZERO.strip())
     assert (row, "GB0008") in dynamo_breaks(source, tmp_path)
     assert (row, "GM655", "GB0008") in graphmend_findings(source, tmp_path)
+
+
+FORWARDING = {  # `*args` / `**kwargs` given no tensor: the frame stays skipped (review25)
+    "nothing packed": (", *args, **kwargs", "", "zero_grad(*args, **kwargs)"),
+    "a bool packed": (", *args", "False, True", "zero_grad(*args)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORWARDING))
+def test_packed_arguments_without_tensor_leave_the_frame_skipped(tmp_path, case):
+    params, args, call = FORWARDING[case]
+    source = PACKED.format(params=params, args=args, cls="SGD", body=FIRST + ZERO.replace("zero_grad(set_to_none)", call),
+                           base="", init="")
+    row = line_of(source, call)
+    assert not {b for b in dynamo_breaks(source, tmp_path) if b[0] == row}
+    assert not {f for f in graphmend_findings(source, tmp_path) if f[0] == row}

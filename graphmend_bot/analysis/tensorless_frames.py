@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.function_state import Env, FunctionState
-    from graphmend_bot.analysis.scope import FunctionId, Program
+    from graphmend_bot.analysis.scope import FunctionId, Program, _TensorFlow
     from graphmend_bot.vocabulary.kind import Kind
 
 HOLDS_TENSOR = -1
@@ -50,8 +50,6 @@ def resumed_without_tensor(visitor: FunctionState, env: Env) -> int:
     python = _python_parameters(visitor.node)
     first = min((draft.row for draft in visitor.summary.drafts if not draft.rare), default=None)
     inputs = env.keys() if first is None else _resumed_inputs(visitor.node, first)
-    if _packed_arguments(visitor.node) & set(inputs):
-        return HOLDS_TENSOR  # `*args` / `**kwargs`: what callers pack there is unknown (a tensor breaks there)
     if any(_may_hold_tensor(name, env[name], python) for name in inputs if name in env) or _names_array_module(visitor):
         return HOLDS_TENSOR
     return before
@@ -70,10 +68,6 @@ def _resumed_inputs(node: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> s
             elif isinstance(name.ctx, ast.Load) and name.lineno > row:
                 read.add(name.id)
     return bound & read
-
-
-def _packed_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    return {arg.arg for arg in (node.args.vararg, node.args.kwarg) if arg is not None}
 
 
 def _may_hold_tensor(name: str, kind: Kind, python: set[str]) -> bool:
@@ -120,10 +114,28 @@ def _torch_module(qualified: str) -> bool:
     return parts[0] == "torch" and all(part in _TORCH_MODULES for part in parts)
 
 
-def skipped_silently(program: Program, fid: FunctionId, breaks_before: int) -> bool:
+def skipped_silently(program: Program, solver: _TensorFlow, fid: FunctionId, breaks_before: int) -> bool:
     """A finding after `breaks_before` earlier breaks of a frame holding no tensor by its own locals:
-    Dynamo skips the frame it would resume in, unless `self` is an nn.Module (a local of the frame)."""
+    Dynamo skips the frame it would resume in, unless `self` is an nn.Module (a local of the frame)
+    or a traced caller packs a tensor into its `*args` / `**kwargs`."""
     if breaks_before <= 0:
         return False
     function = program.function(fid)
-    return function.class_qualname is None or not program.is_module_class(fid[0], function.class_qualname)
+    if function.class_qualname is not None and program.is_module_class(fid[0], function.class_qualname):
+        return False
+    return not _packed_tensor(program, solver, fid)
+
+
+def _packed_tensor(program: Program, solver: _TensorFlow, fid: FunctionId) -> bool:
+    """A traced caller passes a tensor into `*args`, or by a keyword no parameter names (`**kwargs`):
+    a tuple or dict of tensors among the frame's locals holds one (measured: the call is logged; a
+    forwarding `zero_grad(self, *args, **kwargs)` given nothing stays skipped)."""
+    function = program.function(fid)
+    named = set(function.params) - {function.vararg}
+    for (caller, index), callees in solver.targets.items():
+        if fid in callees:
+            passed = solver._arguments(program.function(caller).calls[index], fid)
+            packed = [kind for name, kind in passed.items() if name == function.vararg or name not in named]
+            if any(solver.holds(caller, kind) for kind in packed):
+                return True
+    return False
