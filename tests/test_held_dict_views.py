@@ -24,6 +24,11 @@ import torch
 TABLE = {{"a": 1, "b": 2}}
 VALUES = TABLE.values()
 NAMES = TABLE.keys()
+class Bag:
+    def values(self):
+        return [1, 2]
+BAG = Bag()
+BAG_VALUES = BAG.values()
 class Model(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -61,6 +66,9 @@ TRACES = {
     "list of the view held": ("self.v = list(nets.values())", "for v in self.v: x = x + v"),
     "view replaced by a list": ("self.v = nets.values()\n        self.v = list(self.v)", "for v in self.v: x = x + v"),
     "list() of a held keys() view": ("self.v = nets.keys()", "x = x + len(list(self.v))"),
+    # review25: `values()` of a tree class's object is that class's method (a list here), no view
+    "values() of a held tree object": ("self.b = Bag()\n        self.v = self.b.values()", "for v in self.v: x = x + v"),
+    "global values() of a tree object": ("pass", "for v in BAG_VALUES: x = x + v"),
 }
 
 

@@ -120,3 +120,23 @@ def test_item_near_misses_numpy_constants_and_tree_objects(tmp_path: Path) -> No
     # the tree's own function keep what the solver says (a Box, a NumPy float constant), and so
     # does a parameter given a Box or a NumPy constant
     assert _agree(NEAR, tmp_path) == set()
+
+
+SUBCLASS = """
+class Boxed(torch.Tensor):
+    pass
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        x = x + 1
+        a = Boxed(x.sum()).item()
+        b = Box().item()
+        return x + a + b
+"""
+
+
+def test_item_on_a_tensor_subclass_of_the_tree_breaks(tmp_path: Path) -> None:
+    # review25: the tree-class exclusion took `Boxed(...)` for a tree object; a torch.Tensor
+    # subclass's object is a tensor, and `.item()` on it breaks (GB0124); the plain Box still traces
+    assert _agree(SUBCLASS, tmp_path) == {_line(SUBCLASS, "a = Boxed")}

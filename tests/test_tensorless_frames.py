@@ -133,3 +133,41 @@ def test_a_held_standard_library_object_follows_the_frame(tmp_path, first):
     found = {f for f in graphmend_findings(source, tmp_path) if f[0] == row and f[1] == "GM640"}
     assert bool(logged) == first
     assert {(row, gb_id) for _, _, gb_id in found} == logged
+
+
+
+PACKED = WRAPPER.replace("set_to_none: bool = False):", "set_to_none: bool = False{params}):").replace(
+    "self.wrapper.run()", "self.wrapper.run({args})").replace(
+    "from torch import nn\n", "from torch import nn\nimport torch._dynamo as torch_dynamo\n")
+MISSED_HOLDERS = {  # each was dropped as a frame skipped silently (review25), and Dynamo logs it
+    "*args holding a tensor": ("", ", *args", "False, x", FIRST + ZERO + "        return args\n"),
+    "**kwargs holding a tensor": ("", ", **kwargs", "a=x", FIRST + ZERO + "        return kwargs\n"),
+    # co_names holds attribute names: `self.nn` names the global `nn`, a torch module
+    "an attribute named as a torch module": ("self.nn = 1\n        ", "", "", FIRST + ZERO + "        return self.nn\n"),
+    "a private torch module": ("", "", "", FIRST + ZERO + "        return torch_dynamo\n"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISSED_HOLDERS))
+def test_a_frame_holding_a_tensor_by_packed_arguments_or_names_logs_the_call(tmp_path, case):
+    init, params, args, body = MISSED_HOLDERS[case]
+    source = PACKED.format(params=params, args=args, cls="SGD", body=body, base="", init=init)
+    row = line_of(source, ZERO.strip())
+    assert (row, "GB0008") in dynamo_breaks(source, tmp_path)
+    assert (row, "GM655", "GB0008") in graphmend_findings(source, tmp_path)
+
+
+FORWARDING = {  # `*args` / `**kwargs` given no tensor: the frame stays skipped (review25)
+    "nothing packed": (", *args, **kwargs", "", "zero_grad(*args, **kwargs)"),
+    "a bool packed": (", *args", "False, True", "zero_grad(*args)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORWARDING))
+def test_packed_arguments_without_tensor_leave_the_frame_skipped(tmp_path, case):
+    params, args, call = FORWARDING[case]
+    source = PACKED.format(params=params, args=args, cls="SGD", body=FIRST + ZERO.replace("zero_grad(set_to_none)", call),
+                           base="", init="")
+    row = line_of(source, call)
+    assert not {b for b in dynamo_breaks(source, tmp_path) if b[0] == row}
+    assert not {f for f in graphmend_findings(source, tmp_path) if f[0] == row}

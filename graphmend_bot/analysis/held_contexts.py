@@ -54,9 +54,26 @@ def held_context_entries(program: Program) -> list[TracedDraft]:
                 continue
             closed = function.closure_builds.get(held)  # `lock = threading.Lock()` in the enclosing function
             built = [closed] if closed is not None else builders(program, fid[0], function.class_qualname, held)
-            if built and all(refused_when_held(program, fid[0], constructor, draft.code) for constructor in built):
+            if built and all(refused_when_held(program, fid[0], constructor, draft.code)
+                             and not tree_object_method(program, fid, constructor) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def tree_object_method(program: Program, fid: FunctionId, constructor: str) -> bool:
+    """`self.bag.values` / `BAG.values` where a class of the tree built the receiver and defines the
+    method: what it returns is that class's business, no dict view (GM676 on a tree `values()`)."""
+    receiver, dot, method = constructor.rpartition(".")
+    if not dot:
+        return False
+    module, class_qualname = fid[0], program.function(fid).class_qualname
+    if receiver.startswith("self.") and "." not in receiver[len("self."):] and class_qualname is not None:
+        classes = program.held_classes((module, class_qualname), receiver[len("self."):])
+    else:
+        built = program.modules[module].instances.get(receiver)
+        found = program.resolve_class(module, built) if built is not None else None
+        classes = [found] if found is not None else []
+    return any(program.class_method(*cls, method) is not None for cls in classes)
 
 
 def holder_built_in_traced_code(program: Program, traced: Collection[FunctionId], fid: FunctionId) -> bool:

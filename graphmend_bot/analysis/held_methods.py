@@ -24,7 +24,7 @@ from graphmend_bot.analysis.tensorless_frames import skipped_silently
 from graphmend_bot.rules import RULES
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.scope import Program, TracedDraft
+    from graphmend_bot.analysis.scope import Program, TracedDraft, _TensorFlow
 
 RULE = next(rule for rule in RULES if rule.detection.held_method is not None)
 # `self.opt.step()` on a torch optimizer (GM655): judged by the same builders, reported under its own code.
@@ -34,7 +34,7 @@ TORCH_RULE = next(rule for rule in RULES if rule.detection.held_torch_method is 
 COMPILED_CALLEE_IDS = frozenset({"GB0025"})
 
 
-def held_method_calls(program: Program) -> list[TracedDraft]:
+def held_method_calls(program: Program, solver: _TensorFlow) -> list[TracedDraft]:
     from graphmend_bot.analysis.scope import TracedDraft
 
     found: list[TracedDraft] = []
@@ -60,7 +60,7 @@ def held_method_calls(program: Program) -> list[TracedDraft]:
                 code = TORCH_RULE.code
             if len(breaks) == 1 and (found_break := breaks.pop()) is not None:
                 message, gb_id = found_break
-                if gb_id not in COMPILED_CALLEE_IDS and skipped_silently(program, fid, breaks_before):
+                if gb_id not in COMPILED_CALLEE_IDS and skipped_silently(program, solver, fid, breaks_before):
                     continue  # in a frame Dynamo skips after an earlier break
                 found.append(
                     TracedDraft(

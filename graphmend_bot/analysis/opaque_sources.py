@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.public_api import is_tensor_class
 from graphmend_bot.rules import RULES
 from graphmend_bot.vocabulary.kind import Kind
 
@@ -101,8 +102,10 @@ class OpaqueSources:
         return sites
 
     def _tree_class(self, fid: FunctionId, ref: str) -> bool:
+        """A class of the tree other than a torch.Tensor subclass (whose objects are tensors: `.item()` breaks)."""
         kind, _, name = ref.partition(":")
-        return kind in ("name", "dotted") and self.program.resolve_class(fid[0], name) is not None
+        found = self.program.resolve_class(fid[0], name) if kind in ("name", "dotted") else None
+        return found is not None and not is_tensor_class(self.program, *found)
 
     def _numpy_site(self, fid: FunctionId, ref: str) -> bool:
         """A call site naming a NumPy function (`dotted:np.mean` under `import numpy as np`)."""

@@ -1291,7 +1291,7 @@ class Program:
         result += manager_without_yield_calls(self, solver.targets)
         result += held_module_calls(self)
         result += held_context_entries(self)
-        result += held_method_calls(self)
+        result += held_method_calls(self, solver)
         consequences = self._consequences(traced, solver.targets, solver.callers, [*result, *inner], solver.holds)
         consequences += subclass_method_calls(self, solver.targets, lambda: self._breaking(solver.callers, [*result, *inner]))
         consequences += comprehension_findings(

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.function_state import Env, FunctionState
-    from graphmend_bot.analysis.scope import FunctionId, Program
+    from graphmend_bot.analysis.scope import FunctionId, Program, _TensorFlow
     from graphmend_bot.vocabulary.kind import Kind
 
 HOLDS_TENSOR = -1
@@ -36,6 +36,8 @@ _TORCH_MODULES = frozenset({
     "utils", "data", "init", "jit", "fx", "sparse", "amp", "backends", "nested", "distributions", "func",
     "library", "compiler", "export", "random", "testing", "hub", "onnx", "quantization", "ao", "mps", "xpu",
     "cpu", "profiler", "overrides", "masked", "signal", "types", "parallel", "modules", "parameter",
+    "_dynamo", "_C", "_inductor", "_functorch", "_subclasses", "_prims", "_refs", "_higher_order_ops",
+    "_logging", "_utils", "_tensor", "_ops", "_guards", "_export", "_library",
 })  # fmt: skip
 
 
@@ -95,8 +97,11 @@ def _scalar_annotation(node: ast.expr) -> bool:
 
 
 def _names_array_module(visitor: FunctionState) -> bool:
-    """The code names a global bound to a `torch` or NumPy module (has_tensor_in_frame's co_names test)."""
+    """The code names a global bound to a `torch` or NumPy module (has_tensor_in_frame's co_names
+    test): co_names holds attribute names too, so `self.nn` counts where `from torch import nn` binds `nn`."""
     for node in ast.walk(visitor.node):
+        if isinstance(node, ast.Attribute):
+            node = ast.Name(id=node.attr, ctx=ast.Load())
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             resolved = visitor.resolve(node)
             if resolved is not None and (resolved == "numpy" or _torch_module(resolved)):
@@ -109,10 +114,28 @@ def _torch_module(qualified: str) -> bool:
     return parts[0] == "torch" and all(part in _TORCH_MODULES for part in parts)
 
 
-def skipped_silently(program: Program, fid: FunctionId, breaks_before: int) -> bool:
+def skipped_silently(program: Program, solver: _TensorFlow, fid: FunctionId, breaks_before: int) -> bool:
     """A finding after `breaks_before` earlier breaks of a frame holding no tensor by its own locals:
-    Dynamo skips the frame it would resume in, unless `self` is an nn.Module (a local of the frame)."""
+    Dynamo skips the frame it would resume in, unless `self` is an nn.Module (a local of the frame)
+    or a traced caller packs a tensor into its `*args` / `**kwargs`."""
     if breaks_before <= 0:
         return False
     function = program.function(fid)
-    return function.class_qualname is None or not program.is_module_class(fid[0], function.class_qualname)
+    if function.class_qualname is not None and program.is_module_class(fid[0], function.class_qualname):
+        return False
+    return not _packed_tensor(program, solver, fid)
+
+
+def _packed_tensor(program: Program, solver: _TensorFlow, fid: FunctionId) -> bool:
+    """A traced caller passes a tensor into `*args`, or by a keyword no parameter names (`**kwargs`):
+    a tuple or dict of tensors among the frame's locals holds one (measured: the call is logged; a
+    forwarding `zero_grad(self, *args, **kwargs)` given nothing stays skipped)."""
+    function = program.function(fid)
+    named = set(function.params) - {function.vararg}
+    for (caller, index), callees in solver.targets.items():
+        if fid in callees:
+            passed = solver._arguments(program.function(caller).calls[index], fid)
+            packed = [kind for name, kind in passed.items() if name == function.vararg or name not in named]
+            if any(solver.holds(caller, kind) for kind in packed):
+                return True
+    return False
