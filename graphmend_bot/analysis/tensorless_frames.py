@@ -22,6 +22,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.local_nodes import every_node
+
 if TYPE_CHECKING:
     from graphmend_bot.analysis.function_state import Env, FunctionState
     from graphmend_bot.analysis.scope import FunctionId, Program, _TensorFlow
@@ -47,12 +49,37 @@ def resumed_without_tensor(visitor: FunctionState, env: Env) -> int:
     before = len(visitor._usual_draft_kinds)
     if before == 0:
         return 0  # the frame's first break: logged by the frame Dynamo compiles or inlines
-    python = _python_parameters(visitor.node)
+    facts = _facts(visitor)
+    tensors = {name for name, kind in env.items() if _may_hold_tensor(name, kind, facts.python)}
     first = min((draft.row for draft in visitor.summary.drafts if not draft.rare), default=None)
-    inputs = env.keys() if first is None else _resumed_inputs(visitor.node, first)
-    if any(_may_hold_tensor(name, env[name], python) for name in inputs if name in env) or _names_array_module(visitor):
+    if tensors and first is not None and first not in facts.inputs:  # the walk only when a local may hold one
+        facts.inputs[first] = _resumed_inputs(visitor.node, first)
+    if tensors and (first is None or tensors & facts.inputs[first]):
         return HOLDS_TENSOR
-    return before
+    if facts.names_array_module is None:
+        facts.names_array_module = _names_array_module(visitor)
+    return HOLDS_TENSOR if facts.names_array_module else before
+
+
+class _FrameFacts:
+    """What resumed_without_tensor asks of one function, worked out once per function: it is asked
+    at every held-object call after a break, and walking the function each time cost 5% of the
+    summaries' instructions (transformers models/)."""
+
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.node = node
+        self.python = _python_parameters(node)
+        self.inputs: dict[int, set[str]] = {}  # by the row of the frame's first break
+        self.names_array_module: bool | None = None
+
+
+_last_facts: list[_FrameFacts] = []  # the function last asked about (a worker summarizes one at a time)
+
+
+def _facts(visitor: FunctionState) -> _FrameFacts:
+    if not _last_facts or _last_facts[0].node is not visitor.node:
+        _last_facts[:] = [_FrameFacts(visitor.node)]
+    return _last_facts[0]
 
 
 def _resumed_inputs(node: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> set[str]:
@@ -61,7 +88,7 @@ def _resumed_inputs(node: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> s
     args = node.args
     bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
     read: set[str] = set()
-    for name in ast.walk(node):
+    for name in every_node(node):
         if isinstance(name, ast.Name):
             if isinstance(name.ctx, ast.Store) and name.lineno < row:
                 bound.add(name.id)
@@ -99,7 +126,7 @@ def _scalar_annotation(node: ast.expr) -> bool:
 def _names_array_module(visitor: FunctionState) -> bool:
     """The code names a global bound to a `torch` or NumPy module (has_tensor_in_frame's co_names
     test): co_names holds attribute names too, so `self.nn` counts where `from torch import nn` binds `nn`."""
-    for node in ast.walk(visitor.node):
+    for node in every_node(visitor.node):
         if isinstance(node, ast.Attribute):
             node = ast.Name(id=node.attr, ctx=ast.Load())
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
