@@ -36,3 +36,16 @@ def graphmend_findings(source: str, tmp_path: Path) -> set[tuple[int, str, str]]
     result = check([str(path)], Config(), jobs=1)
     assert not result.errors, result.errors
     return {(f.location.row, f.code, f.gb_id) for f in result.findings}
+
+
+def agreed_break_lines(source: str, tmp_path: Path) -> set[int]:
+    """The lines Dynamo breaks at in the sample, asserted to be the lines graphmend reports."""
+    breaks = {line for line, _ in dynamo_breaks(source, tmp_path)}
+    found = {line for line, _, _ in graphmend_findings(source, tmp_path)}
+    assert found == breaks, (sorted(found), sorted(breaks))
+    return breaks
+
+
+def line_of(source: str, text: str) -> int:
+    """The first line of `source` holding `text`."""
+    return next(i for i, line in enumerate(source.splitlines(), 1) if text in line)

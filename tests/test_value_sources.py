@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sample_modules import dynamo_breaks, graphmend_findings
+from sample_modules import agreed_break_lines, line_of
 
 HEADER = """\
 import dataclasses
@@ -55,15 +55,11 @@ def offset(*args):
 
 
 def _agree(body: str, tmp_path: Path) -> set[int]:
-    source = HEADER + body
-    breaks = {line for line, _ in dynamo_breaks(source, tmp_path)}
-    found = {line for line, _, _ in graphmend_findings(source, tmp_path)}
-    assert found == breaks, (sorted(found), sorted(breaks))
-    return breaks
+    return agreed_break_lines(HEADER + body, tmp_path)
 
 
-def _line(source: str, text: str) -> int:
-    return next(i for i, line in enumerate((HEADER + source).splitlines(), 1) if text in line)
+def _line(body: str, text: str) -> int:
+    return line_of(HEADER + body, text)
 
 
 GETATTR = """
