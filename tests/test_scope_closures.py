@@ -155,3 +155,79 @@ def test_hooks_registered_in_traced_code_are_traced_where_dynamo_breaks(write_tr
 
 def _traced(root, package: str) -> set[tuple[str, str]]:
     return Program(Workspace([str(root / package)], Config(), jobs=1).summaries.values(), scope="model").traced_functions()
+
+
+DROPPED_TREE = {
+    "droppkg/__init__.py": "",
+    "droppkg/steps.py": """
+        import torch
+
+
+        def make_dropped(y):
+            def dropped(v):
+                print("dropped", y)
+                return v.tolist()
+
+            return dropped
+
+
+        def make_unread(y):
+            def unread(v):
+                return v * torch.zeros(2).tolist()[0]
+
+            return unread
+
+
+        def make_called(y):
+            def called(v):
+                return v * torch.zeros(2).tolist()[0]  # break
+
+            return called
+
+
+        def make_passed(y):
+            def passed(v):
+                return v * torch.ones(2).tolist()[1]  # break
+
+            return passed
+
+
+        def make_handed(y):
+            def handed(v):
+                return v * torch.full((2,), 3.0).tolist()[0]  # break
+
+            return handed
+
+
+        def relay(y):
+            return make_handed(y)
+
+
+        def apply(fn, x):
+            return fn(x)
+    """,
+    "droppkg/model.py": """
+        from torch import nn
+
+        from droppkg.steps import apply, make_called, make_dropped, make_passed, make_unread, relay
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                make_dropped(x)
+                unread = make_unread(x)
+                f = make_called(x)
+                h = relay(x)
+                return h(apply(make_passed(x), f(x)))
+    """,
+}
+
+
+def test_a_returned_closure_is_traced_only_where_its_result_is_kept(write_tree) -> None:
+    """Review 25's over-reach: `make_dropped(x)` and `unread = make_unread(x)` in forward never run
+    their closures (Dynamo logs nothing there); called, passed on or returned onward they do."""
+    root = write_tree(DROPPED_TREE)
+    _assert_reported_where_dynamo_breaks(root, "droppkg", "model", "Net", "steps.py")
+    traced = _traced(root, "droppkg")
+    assert {("droppkg.steps", f"make_{n}.{n}") for n in ("called", "passed", "handed")} <= traced
+    assert not {("droppkg.steps", "make_dropped.dropped"), ("droppkg.steps", "make_unread.unread")} & traced

@@ -29,6 +29,7 @@ from graphmend_bot.analysis.compile_helpers import helper_compiled_roots
 from graphmend_bot.analysis.dependency_breaks import calls_breaking_inside
 from graphmend_bot.analysis.disabled_calls import disabled_function_calls, disabled_value_calls
 from graphmend_bot.analysis.dispatch_modes import dispatch_mode_entries
+from graphmend_bot.analysis.dropped_results import DroppedResults
 from graphmend_bot.analysis.eager_entries import traced_only
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
@@ -117,6 +118,7 @@ class Program:
         # The text a module was summarised from (a rewrite not yet written, in `--fix`), for the
         # few findings made here from a call site's row (GM620).
         self.source_of = source_of
+        self._dropped_results = DroppedResults(source_of)
         # The paths whose rows past what redraft.py compares the solve read (the conditional blocks
         # an eager rest ends with, `conditional_spans`): kept as the texts read are (incremental.py).
         self.rows_read: set[str] = set()
@@ -1052,6 +1054,8 @@ class Program:
         """Every function in the tree reachable from `starts` through `successors`."""
         reached: set[FunctionId] = set()
         queue = deque(starts)
+        queue.extend(closure for start in list(queue) if self._returns_closures(start)
+                     for closure in self._returned_closures(start))
         while queue:
             fid = queue.popleft()
             if fid in reached or fid not in self._functions:
@@ -1104,7 +1108,11 @@ class Program:
         if function.disabled == "recursive":
             return  # Dynamo traces nothing a disabled function calls
         for site in function.calls:
-            yield from self.resolve_call(fid, site.ref)
+            targets = self.resolve_call(fid, site.ref)
+            yield from targets
+            for target in targets:  # a closure the callee returns, when this caller keeps its result
+                if self._returns_closures(target) and not self._dropped(module, fid[1], site):
+                    yield from self._returned_closures(target)
         for reference in function.references:
             if reference.startswith("self."):
                 name, _, callee = reference[len("self."):].partition(" ")
@@ -1128,17 +1136,32 @@ class Program:
                 yield from self._decorator_wrappers((found[1], found[2]))
             elif found is not None and found[0] == "class" and (call := self._method(found[1], found[2], "__call__")):
                 yield call
-        # Its closures it returns (`return hook`, `return step_sizes, alphas`): the caller calls them
-        # or hands them over as hooks, and Dynamo traces them there (test_scope_closures.py).
-        for name in (*function.returned_functions, *(name for _, name in function.returned_element_functions)):
-            if (nested := self._nested_function(fid, name)) is not None and nested[1].startswith(f"{fid[1]}."):
-                yield nested
         if function.name == "forward" and function.class_qualname is not None:
             yield from self._forward_hooks(module, function.class_qualname)
         if function.class_qualname is not None:
             yield from torch_function_overrides(self, fid)
         if function.attribute_writes:
             yield from self._attribute_setters(fid)
+
+    def _returns_closures(self, fid: FunctionId) -> bool:
+        function = self._functions.get(fid)
+        return function is not None and bool(function.returned_functions or function.returned_element_functions)
+
+    def _returned_closures(self, fid: FunctionId) -> Iterator[FunctionId]:
+        """The closures `fid` returns (`return hook`, `return step_sizes, alphas`): a caller that keeps
+        the result calls them or hands them over as hooks, and Dynamo traces them there; one that
+        drops it never runs them (test_scope_closures.py). An entry point's run where its caller,
+        out of sight, calls them."""
+        function = self.function(fid)
+        for name in (*function.returned_functions, *(name for _, name in function.returned_element_functions)):
+            if (nested := self._nested_function(fid, name)) is not None and nested[1].startswith(f"{fid[1]}."):
+                yield nested
+
+    def _dropped(self, module: str, qualname: str, site: CallSite) -> bool:
+        """Whether `qualname` drops the result of `site` (dropped_results.py); its module's text read."""
+        path = self.modules[module].path
+        self.rows_read.add(path)
+        return self._dropped_results(path, qualname, site.row, site.ref)
 
     def _attribute_setters(self, fid: FunctionId) -> list[FunctionId]:
         """`self.NAME = value` in a method runs the class's own `__setattr__` (its own or a base's
