@@ -84,7 +84,7 @@ def traced_functions(package_dir: str, config: str) -> set[tuple[str, str]]:
     under `config` (kept in the run's check cache: the transformers families share one package)."""
     folder = os.environ.get("WILD_CHECK_CACHE")
     with open(config, "rb") as handle:
-        stamp = hashlib.sha256(code_stamp() + package_dir.encode("utf-8") + b"\0" + handle.read()).hexdigest()[:32]
+        stamp = hashlib.sha256(code_stamp() + b"paths\0" + package_dir.encode("utf-8") + b"\0" + handle.read()).hexdigest()[:32]
     cached = os.path.join(folder, f"traced-{stamp}.json") if folder else None
     if cached and os.path.exists(cached):
         with open(cached, encoding="utf-8") as handle:
@@ -97,7 +97,12 @@ def traced_functions(package_dir: str, config: str) -> set[tuple[str, str]]:
     # the scope `check` settled on (auto's library or tensor-api scope), not the model scope only
     program = Program(workspace.summaries.values(), workspace.config.entry_points, workspace.dependency_summaries,
                       workspace.scope)
-    traced = set(program.traced_functions())
+    # Named from each file's path, as executed_functions names them: graphmend starts a module's
+    # name below a folder without `__init__.py` anywhere in the tree (torch_rechub's `models/`:
+    # `ranking.din`), which module_name mimics only at the top.
+    base = os.path.dirname(os.path.abspath(package_dir))
+    paths = {name: os.path.relpath(os.path.abspath(summary.path), base) for name, summary in program.modules.items()}
+    traced = {(module_name(paths[m], package_dir), q) for m, q in program.traced_functions()}
     if cached:
         os.makedirs(os.path.dirname(cached), exist_ok=True)  # a fresh WILD_CHECK_CACHE folder
         with open(cached, "w", encoding="utf-8") as handle:
