@@ -513,11 +513,13 @@ class Workspace:
         then decided on the whole package; where it settles to the model scope after all (no
         public callable on tensors), the new files are dropped, so its result is exactly the
         model scope's."""
+        # One loose file may be a single-module library (lone_modules.py): read, then judged by its top level.
+        lone = len(self.files) == 1 and not self.files[0].is_package
         if self.config.scope == "model" or (self.config.scope == "auto" and (
-                not any(f.is_package for f in self.files) or self._program("auto").knows_its_roots())):
+                not (lone or any(f.is_package for f in self.files)) or self._program("auto").knows_its_roots())):
             self._scope_by_roots = True
             return
-        public = [f.module for f in self.files if is_public_module(f.module, f.is_package)]
+        public = [f.module for f in self.files if lone or is_public_module(f.module, f.is_package)]
         wider = relevant_modules(scans, [*self._configured_modules(scans), *public])
         more = [f for f in self.files if f.module in wider and f.module not in relevant]
         for outcome in summarize(more):

@@ -3,6 +3,7 @@ package with no compiled roots of its own (analysis/public_api.py)."""
 
 import ast
 import importlib
+import importlib.util
 import json
 import subprocess
 import sys
@@ -328,11 +329,58 @@ def test_auto_picks_the_library_scope_when_the_only_modules_are_private(write_tr
 
 
 def test_auto_keeps_the_model_scope_for_a_lone_file_or_scripts(write_tree):
+    script = "def main(x):\n    return x.sum().item()\n\nif __name__ == \"__main__\":\n    main(1)\n"
     root = write_tree({"pkg/__init__.py": "", "pkg/ops.py": "def clip(x):\n    return x.sum().item()\n",
-                       "script.py": "def main(x):\n    return x.sum().item()\n"})
+                       "script.py": script})
     assert found(root / "pkg" / "ops.py") == set()  # its package's __init__ is not checked
     assert found(root / "script.py") == set()
     assert found(root) == {("ops.py", 2, "GM301")}
+
+
+# A single-module distribution (pytorch_wpe.py, `py_modules=[...]`): functions on tensors, no nn.Module.
+# `power` is typed as tensor API nowhere (a script's helper, as `def helper(x)` in test_scope.py).
+LONE_LIBRARY = """
+    import torch
+
+    def whiten(x: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
+        if x.std() > eps:
+            return (x - x.mean()) / x.std()
+        return x - x.mean()
+
+    def power(x):
+        return x.abs().pow(2).mean().item()
+"""
+WHITEN = ("wpe.py", 4, "GM101")
+
+
+def test_auto_roots_the_functions_of_a_lone_module_that_only_defines(write_tree):
+    """A lone module whose top level only defines is imported, not run: its public callables on
+    tensors are roots as a package's are (not `power`, unmarked), and the lines are where Dynamo breaks."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    root = write_tree({"wpe.py": LONE_LIBRARY})
+    assert found(root / "wpe.py") == {WHITEN}
+    assert found(root / "wpe.py", "model") == set()
+    spec = importlib.util.spec_from_file_location("wpe", root / "wpe.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    broken = dynamo_breaks(module.whiten, (torch.ones(3),), {}, Tree([str(root)]))
+    assert {line for file, line in broken.lines if file == normalise(str(root / "wpe.py"))} == {WHITEN[1]}
+
+
+@pytest.mark.parametrize("tail", [
+    "\nif __name__ == '__main__':\n    whiten(torch.ones(3))\n",  # a script's main guard
+    "\nprint(power(torch.ones(3)))\n",  # a call its top level runs
+    "\nfor _ in range(2):\n    whiten(torch.ones(3))\n",
+    "\nfrom torch import nn\n\nclass Model(nn.Module):\n    def forward(self, x):\n        return x\n",  # a model file
+    "\nimport sys\n\nsys.path.append('.')\n",  # a call its top level runs
+    "\nfast = torch.compile(power)\n",  # it compiles: its roots are named
+])
+def test_a_lone_file_that_runs_something_or_defines_models_keeps_the_model_scope(write_tree, tail):
+    root = write_tree({"wpe.py": textwrap.dedent(LONE_LIBRARY) + tail})
+    assert WHITEN not in found(root / "wpe.py")
 
 
 def test_the_cache_gives_the_same_result_in_auto(write_tree, tmp_path):
@@ -725,3 +773,103 @@ def test_an_optimizers_zero_grad_is_tensor_api(write_tree, monkeypatch):
     torch._dynamo.reset()
     path = normalise(str(root / "zeroing" / "core.py"))
     assert {line for file, line in broken.lines if file == path} == {15}
+
+
+# A model's method that hands on its own output (pytorch_tcn's `BaseTCN.inference`), and one that
+# calls nn.Module's own API (`self.named_children()`: no output of the module) and takes no tensor.
+SELF_CALLING = {
+    "tcn/__init__.py": "from .core import Net\n",
+    "tcn/core.py": """
+        from torch import nn
+
+
+        class Net(nn.Module):
+            def forward(self, x, inference=False):
+                return x * 2 if inference else x
+
+            def inference(self, *args, **kwargs):
+                print("inference")
+                return self(*args, inference=True, **kwargs)
+
+            def describe(self, *args):
+                print("describe")
+                return self.named_children(*args)
+    """,
+}
+INFERENCE = ("core.py", 9, "GM401")
+
+
+def test_a_model_method_returning_the_models_own_output_is_a_tensor_api_root(write_tree, monkeypatch):
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    root = write_tree(SELF_CALLING)
+    assert found(root) == {INFERENCE}  # not `describe`: named_children is no submodule's output
+    monkeypatch.syspath_prepend(str(root))
+    import tcn
+
+    path = normalise(str(root / "tcn" / "core.py"))
+    broken = dynamo_breaks(tcn.Net().inference, (torch.ones(3),), {}, Tree([str(root / "tcn")]))
+    assert {line for file, line in broken.lines if file == path} == {INFERENCE[1]}
+
+
+# A Bayesian layer library's loss over a model's layers (bayesian_torch's `get_kl_loss(m)`): no
+# tensor in its signature, but a compiled training step adds it to the loss. `freeze` walks the
+# model and returns nothing; `count_layers` returns no accumulated value: neither is a root.
+KL_PACKAGE = {
+    "bnn/__init__.py": "from .layers import BayesLinear, get_kl_loss, freeze, count_layers\n",
+    "bnn/layers.py": """
+        import torch
+        from torch import nn
+
+
+        class BayesLinear(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mu = nn.Parameter(torch.zeros(3))
+
+            def forward(self, x):
+                return x + self.mu
+
+            def kl_loss(self):
+                return self.mu.pow(2).sum()
+
+
+        def get_kl_loss(m):
+            kl = None
+            for layer in m.modules():
+                if hasattr(layer, "kl_loss"):
+                    kl = layer.kl_loss() if kl is None else kl + layer.kl_loss()
+            print("kl", kl)
+            return kl
+
+
+        def freeze(model):
+            for p in model.parameters():
+                p.requires_grad_(False)
+            print("frozen")
+
+
+        def count_layers(model):
+            print("counting")
+            return len(list(model.children()))
+    """,
+}
+KL_PRINT = ("layers.py", 22, "GM401")
+
+
+def test_a_loss_over_a_models_layers_is_a_tensor_api_root(write_tree, monkeypatch):
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    root = write_tree(KL_PACKAGE)
+    assert found(root) == {KL_PRINT}
+    monkeypatch.syspath_prepend(str(root))
+    import bnn
+
+    path = normalise(str(root / "bnn" / "layers.py"))
+    model = torch.nn.Sequential(bnn.BayesLinear(), bnn.BayesLinear())
+    broken = dynamo_breaks(bnn.get_kl_loss, (model,), {}, Tree([str(root / "bnn")]))
+    assert {line for file, line in broken.lines if file == path} == {KL_PRINT[1]}

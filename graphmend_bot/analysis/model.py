@@ -369,6 +369,9 @@ class ModuleSummary:
     # The names `__all__` lists, when the module spells it with string literals only (`=`, `+=`,
     # `.extend`, `.append`); None without one, or when one is computed (analysis/public_api.py).
     exports: tuple[str, ...] | None = None
+    # Its top level only defines names (no call, loop or main guard): a lone such module is a
+    # single-module library, not a script (analysis/lone_modules.py).
+    defines_only: bool = False
     # Other files whose text this summary depends on (compile-guard helpers judged by their body,
     # analysis/guards.py): (path relative to the package root, sha256 of the text, "" for a file
     # looked for and absent). A cached summary is used only while they still hold that text.

@@ -42,8 +42,9 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   callables that take or return a tensor (a parameter or the result annotated as one, or as a
   container of them, an unannotated parameter the body uses as one or the docstring documents
   as one (tensor_uses.py), a method
-  of no other parameter than its object annotated to return one, a result that is one whatever
-  the arguments, or what a model's method returns from its submodules, or a tensor subclass of the
+  of no other parameter than its object annotated to return one, a loss over a model's layers
+  (model_reductions.py: `get_kl_loss(m)`), a result that is one whatever
+  the arguments, or what a model's method returns from its submodules or itself, or a tensor subclass of the
   tree it builds: `return LieTensor(data)`), and the methods torch's base classes define on
   tensors though their signatures name none (keeps_torch_contract): every public method of a
   torch.Tensor subclass of the tree (its object is a tensor), the `step` and `zero_grad` of its
@@ -57,7 +58,9 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
   compiles its own kernels has said that its machinery around them (settings, schedules,
   bookkeeping) is not all compiled: on heavyball the tensor-api roots find what every public
   callable finds with 35 fewer findings on lines no call ran.
-A lone file or a folder of scripts keeps the model scope.
+A lone file or a folder of scripts keeps the model scope, unless the file is a single-module
+library of functions: its top level only defines, so users import it, and its public callables
+on tensors are roots (lone_modules.py).
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.forwarded_tensors import forwarding_tensors
+from graphmend_bot.analysis.lone_modules import lone_library
 from graphmend_bot.analysis.value_class import is_property
 
 if TYPE_CHECKING:
@@ -192,6 +196,15 @@ def _is_torch_transform(base: str) -> bool:
 
 
 _OPTIMIZER_METHODS = frozenset({"step", "zero_grad"})
+# What torch.nn.Module defines that returns no output of the module (`self.state_dict()`,
+# `self.named_children()`, `self.to(device)`): calling it is not calling a submodule.
+_MODULE_API = frozenset({
+    "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
+    "extra_repr", "float", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half",
+    "load_state_dict", "modules", "named_buffers", "named_children", "named_modules", "named_parameters",
+    "parameters", "register_buffer", "register_module", "register_parameter", "requires_grad_",
+    "state_dict", "to", "to_empty", "train", "type", "zero_grad",
+})  # fmt: skip
 
 
 def _is_torch_optimizer(base: str) -> bool:
@@ -249,14 +262,17 @@ def returning_tensors(program: Program, starts: Iterable[FunctionId]) -> set[Fun
 
 def _calls_submodule(program: Program, fid: FunctionId, site: int) -> bool:
     """Whether call site `site` of the nn.Module method `fid` calls one of its submodules
-    (`self.q0(n)`, `flow(z)` for `flow in self.flows`): a module's output, which a method of a
+    (`self.q0(n)`, `flow(z)` for `flow in self.flows`) or the module itself (`self(*args,
+    inference=True)`, pytorch_tcn's `BaseTCN.inference`): a module's output, which a method of a
     model returning it hands on (normflows' `NormalizingFlow.sample`), is a tensor."""
     function = program.function(fid)
     ref = function.calls[site].ref
+    if function.class_qualname is not None and ref == "name:self":
+        return program.is_module_class(fid[0], function.class_qualname)
     if function.class_qualname is None or not ref.startswith("self:"):
         return False
     name = ref[len("self:"):].removesuffix("[]")
-    return (program.is_module_class(fid[0], function.class_qualname)
+    return (name not in _MODULE_API and program.is_module_class(fid[0], function.class_qualname)
             and program.class_method(fid[0], function.class_qualname, name) is None)
 
 
@@ -280,8 +296,10 @@ def library_roots(program: Program) -> set[FunctionId]:
 def public_callables(program: Program) -> set[FunctionId]:
     """Every public callable of the checked packages (module docstring)."""
     roots: set[FunctionId] = set()
+    lone = lone_library(program)
     for module, summary in program.modules.items():
-        if module in program.dependency_modules or not is_public_module(module, is_package_module(summary)):
+        if module in program.dependency_modules or not (
+                module == lone or is_public_module(module, is_package_module(summary))):
             continue
         for name in exported_names(summary):
             found = program.resolve_name(module, name)
@@ -404,8 +422,10 @@ def exports_modules(program: Program) -> bool:
 
 def _exported_classes(program: Program) -> Iterator[tuple[str, str]]:
     """(module, class) for each class a public module defines and exports itself."""
+    lone = lone_library(program)
     for module, summary in program.modules.items():
-        if module not in program.dependency_modules and is_public_module(module, is_package_module(summary)):
+        if module not in program.dependency_modules and (
+                module == lone or is_public_module(module, is_package_module(summary))):
             yield from ((module, name) for name in exported_names(summary) if name in summary.classes)
 
 

@@ -44,6 +44,7 @@ from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.held_ranks import held_rank_indices
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
+from graphmend_bot.analysis.lone_modules import lone_library
 from graphmend_bot.analysis.loop_calls import eager_after_loop_calls
 from graphmend_bot.analysis.masks import loop_rests as mask_loop_rests
 from graphmend_bot.analysis.masks import masks_made_elsewhere
@@ -892,7 +893,10 @@ class Program:
         if self._scope == "auto":
             package = any(is_package_module(summary) for module, summary in self.modules.items()
                           if module not in self.dependency_modules)
-            if not package or knows_its_roots(self) or not self.library_roots():
+            if not package and not self.extra_entry_points and self._functional_lone_module():
+                # a lone file is a script unless its signatures say it is tensor API (lone_modules.py)
+                self._scope = TENSOR_API if self.scope_roots(TENSOR_API) else "model"
+            elif not package or knows_its_roots(self) or not self.library_roots():
                 self._scope = "model"
             elif not compiles_something(self) and not exports_modules(self):
                 # Every public callable is the library scope's guess at what users compile; the
@@ -901,6 +905,13 @@ class Program:
             else:  # a package exporting nn.Modules, or compiling kernels of its own (knows_its_roots)
                 self._scope = TENSOR_API if self.scope_roots(TENSOR_API) else "model"
         return self._scope
+
+    def _functional_lone_module(self) -> bool:
+        """A single-module library of functions (lone_modules.py): no nn.Module, nothing compiled, so
+        its users compile its functions, those on tensors (a helper of a script stays out). A lone
+        file of models (a user's `model.py`) or one that compiles says where its roots are, and
+        keeps the model scope."""
+        return lone_library(self) is not None and not compiles_something(self) and not exports_modules(self)
 
     def knows_its_roots(self) -> bool:
         """Whether the tree compiles something itself (public_api.knows_its_roots)."""

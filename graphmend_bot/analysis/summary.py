@@ -27,6 +27,8 @@ from graphmend_bot.analysis import (
     held_functions,
     iterated_builders,
     logger_bindings,
+    lone_modules,
+    model_reductions,
     module_containers,
     named_tuples,
     off_flags,
@@ -215,7 +217,8 @@ def summarize_module(
         if not summary.tensor_signature and _may_be_public(qualname):  # what public_api.takes_tensor reads
             summary.tensor_signature = (_state_result(node, is_method)
                                         or tensor_uses.uses_param_as_tensor(node, text, resolve)
-                                        or tensor_uses.documents_param_as_tensor(node))
+                                        or tensor_uses.documents_param_as_tensor(node)
+                                        or model_reductions.reduces_over_model(node, text))
             if summary.tensor_signature:
                 summary.tensor_params = tensor_uses.tensor_param_names(node, text, resolve)
         enclosing = _enclosing_nodes(qualname, collector, nodes)
@@ -262,6 +265,7 @@ def summarize_module(
         given_arguments=given_callables.module_names_only(collector.given, defined),
         star_imports=tuple(imports.star_modules),
         exports=collector.exports.names,
+        defines_only=not is_package and "." not in module and lone_modules.defines_only(tree.body),
         read_files=guard_helpers.read_files(),
         # A comment that hides a finding names the marker: most files have none, no line to search.
         suppressions=suppressions.comments(lines, ALL_RULES_BY_CODE) if SUPPRESSION_MARKER in source else (),
