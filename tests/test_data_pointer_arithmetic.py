@@ -41,6 +41,16 @@ BREAKING = {
     "parameter": "y = x + (self.w.data_ptr() % 16)",
 }
 
+# Builtins of the pointer, each breaking where it is called with an id of its own (BUILTIN_IDS);
+# the value is then an eager int. `hash()` of it breaks only where its result is used: not reported.
+BUILTINS = {
+    "hex": ("v = hex(x.data_ptr())", "GB0059"),
+    "oct": ("v = oct(x.const_data_ptr())", "GB0059"),
+    "bin": ("v = bin(x.data_ptr())", "GB0059"),
+    "abs": ("v = abs(x.data_ptr())", "GB9548"),
+    "divmod": ("v = divmod(x.data_ptr(), 16)", "GB0088"),
+}
+
 NEAR_MISSES = {
     "alone": "y = x * 2 + 0 * len([x.data_ptr()])",
     "same_tensor_equal": "y = x * (2 if x.data_ptr() == x.detach().data_ptr() else 1)",
@@ -49,6 +59,8 @@ NEAR_MISSES = {
     "dict_built": "y = x * len({x.data_ptr(): 1})",
     "truth": "y = x * (2 if x.data_ptr() else 1)",
     "other_method": "y = x + (x.numel() % 16)",
+    "const_truth": "y = x * (2 if x.const_data_ptr() else 1)",  # a static method, as data_ptr: no tensor
+    "builtin_of_other": "y = x + len(hex(x.numel())) + abs(x.numel()) + divmod(x.numel(), 2)[0]",
 }
 
 
@@ -58,6 +70,14 @@ def test_pointer_arithmetic_breaks_where_reported(statement: str, tmp_path: Path
     row = line_of(source, statement)
     assert dynamo_breaks(source, tmp_path) == {(row, "GB0088")}
     assert graphmend_findings(source, tmp_path) == {(row, "GM656", "GB0088")}
+
+
+@pytest.mark.parametrize(("statement", "gb_id"), BUILTINS.values(), ids=BUILTINS.keys())
+def test_builtins_of_the_pointer_break_where_reported(statement: str, gb_id: str, tmp_path: Path) -> None:
+    source = TEMPLATE.format(statement=f"{statement}\n        y = x + len(str(v))")
+    row = line_of(source, statement)
+    assert dynamo_breaks(source, tmp_path) == {(row, gb_id)}
+    assert graphmend_findings(source, tmp_path) == {(row, "GM656", gb_id)}
 
 
 @pytest.mark.parametrize("statement", NEAR_MISSES.values(), ids=NEAR_MISSES.keys())

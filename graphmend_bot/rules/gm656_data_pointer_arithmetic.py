@@ -3,7 +3,8 @@
 Measured on torch 2.13 (tests/test_data_pointer_arithmetic.py): Dynamo holds `t.data_ptr()` as a
 stand-in (DataPtrVariable) that is no int, so arithmetic on it (`t.data_ptr() % 16`, `+ 1`, `// 64`,
 `& 63`, `1 + p`) and an ordering comparison (`<`, `>=`) raise a TypeError inside Dynamo: "Observed
-exception" (GB0088) at that line, and the frame runs eagerly. Alignment checks are the usual spelling
+exception" (GB0088) at that line, and the frame runs eagerly; `hex`, `abs`, `divmod`, ... of it break
+with ids of their own (BUILTIN_IDS). Alignment checks are the usual spelling
 (`x.data_ptr() % 16 == 0` before a kernel). `==`/`!=` are GM672's (GB5976). Not reported: the pointer
 alone, as a dict key or in `in` (these trace, though a lookup keyed by an eager pointer then misses:
 measured, no break), and a storage's pointer (`t.untyped_storage()` breaks first, GB0156). A pointer
@@ -22,6 +23,10 @@ from graphmend_bot.vocabulary.kind import TENSOR, Kind
 OBSERVED_EXCEPTION = "GB0088"  # "Observed exception": Dynamo's TypeError on the stand-in
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _STORAGES = frozenset({"untyped_storage", "storage", "_typed_storage"})
+# Builtins given the pointer, each with the id it breaks with at the call (measured): `hex`/`oct`/`bin`
+# fail as builtin operators (GB0059), `abs` (GB9548), `divmod` raises as `%` does (GB0088). `hash()`
+# breaks only where its result is used; `int`, `float`, `str` and `pow` are other rules' builtins.
+BUILTIN_IDS = {"hex": "GB0059", "oct": "GB0059", "bin": "GB0059", "abs": "GB9548", "divmod": OBSERVED_EXCEPTION}
 _MESSAGE = "`{spelling}` uses a tensor's `data_ptr()` as a number, which Dynamo cannot: the graph ends here"
 
 
@@ -48,6 +53,12 @@ def _comparison(rule: Rule, checker: Checker, node: ast.Compare, operands: list[
             return
 
 
+def _builtin(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+    if any(_is_pointer(arg) for arg in call.args):
+        checker.report(rule, call, _MESSAGE.format(spelling=_spelling(call)), TENSOR, gb_id=BUILTIN_IDS[name])
+    return None  # the builtin's usual result kind
+
+
 def _spelling(node: ast.expr) -> str:
     text = ast.unparse(node)
     return text if len(text) <= 60 else f"{text[:57]}..."
@@ -58,9 +69,11 @@ RULE = Rule(
     name="data-pointer-arithmetic",
     family="not traceable",
     gb_id=OBSERVED_EXCEPTION,
+    other_gb_ids=tuple(sorted(set(BUILTIN_IDS.values()) - {OBSERVED_EXCEPTION})),
     summary=(
         "Flags arithmetic on a tensor's `data_ptr()` (`x.data_ptr() % 16`, `x.data_ptr() + offset`) and "
-        "ordering comparisons of it (`x.data_ptr() < limit`) in traced code."
+        "ordering comparisons of it (`x.data_ptr() < limit`) in traced code, and `hex()`, `oct()`, `bin()`, "
+        "`abs()` and `divmod()` of it."
     ),
     why=(
         "Under Dynamo a tensor's address is unknown until the graph runs: `data_ptr()` gives a stand-in "
@@ -76,7 +89,7 @@ RULE = Rule(
         "compiled call and pass a flag; skipping it under `torch.compiler.is_compiling()` is safe only "
         "when what it guards does not run under compile either."
     ),
-    detection=Detection(operator=_operator, comparison=_comparison),
+    detection=Detection(operator=_operator, comparison=_comparison, builtins=dict.fromkeys(BUILTIN_IDS, _builtin)),
     advice=("Dynamo cannot compute with the memory address in `{code}`: check it outside the compiled "
             "function and pass a flag"),
 )
