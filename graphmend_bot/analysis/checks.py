@@ -91,6 +91,7 @@ SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_m
 OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_operand)
 MEMBERSHIPS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.membership)
 COMPARISONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.comparison)
+OPERATORS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.operator)
 SUBSCRIPTED_RECEIVERS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.subscripted_receiver)
 GUARDED_CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.guarded_class_call)
 GLOBAL_STORES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.global_store)

@@ -24,8 +24,7 @@ from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
 
-# `a & b`, `a | b`, `a ^ b` of masks are masks.
-_MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+_MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)  # `a & b`, `a | b`, `a ^ b` of masks are masks
 
 
 class ExpressionEvaluator(CallResolver):
@@ -137,6 +136,8 @@ class ExpressionEvaluator(CallResolver):
             self._class_site(node, f"instance:{ref}>{dunder}", [right])
         if C.OBJECT_OPERANDS and dunder is not None:
             self._object_operand(node, left, right)
+        for check_operator in C.OPERATORS:  # `x.data_ptr() % 16`
+            check_operator(self, node, left, right)
         combined = left | right
         if isinstance(node.op, _MASK_OPERATORS) and combined.boolean and combined.is_tensor:
             return combined.without_data_dependent_bool()  # `(x > 0) & valid`: still a mask
@@ -167,9 +168,8 @@ class ExpressionEvaluator(CallResolver):
                 conversion(self, value, kind)
         return Kind.union(kinds)
 
-    def _bool_operands(
-        self, node: ast.BoolOp, values: list[ast.expr], env: Env, evaluate: Callable[[ast.expr, Env], Kind]
-    ) -> list[Kind]:
+    def _bool_operands(self, node: ast.BoolOp, values: list[ast.expr], env: Env,
+                       evaluate: Callable[[ast.expr, Env], Kind]) -> list[Kind]:
         """The kinds of `values`, each evaluated where the operands before it held (`and`) or
         failed (`or`), as narrowing.after_operand says: after `not torch.is_tensor(x) and`, `x` is not a tensor."""
         kinds = []

@@ -410,6 +410,7 @@ HeldTorchMethodHook = Callable[["Rule", str, str], "tuple[str, str] | None"]
 # `t OP obj` / `obj OP t`, a tensor and an object of a known class: the binary operation, the ref
 # of the object's method that answers in eager ("instance:Cls>__rmul__", `__mul__` on the left),
 # and the tensor's kind.
+OperatorHook = Callable[["Rule", Checker, ast.BinOp, Kind, Kind], None]  # (operation, left kind, right kind)
 ObjectOperandHook = Callable[["Rule", Checker, ast.BinOp | ast.UnaryOp | ast.AugAssign, str, Kind, bool], None]
 # `v in t` / `v not in t` where `t` is a tensor value (not a display or a local collection): the
 # comparison, the container and its kind.
@@ -500,6 +501,7 @@ class Detection:
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
     comparison: ComparisonHook | None = None  # `id(seen) == key`, `a.data_ptr() == b.data_ptr()`: every comparison
+    operator: OperatorHook | None = None  # `x.data_ptr() % 16`: every binary operation
     subscripted_receiver: SubscriptedReceiverHook | None = None  # `Optional[int].__eq__(other)`
     # `Cls.make(x)`: a classmethod of a class whose metaclass defines `__getattribute__` (the class's name)
     guarded_class_call: ClassCallHook | None = None

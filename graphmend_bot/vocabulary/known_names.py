@@ -27,7 +27,7 @@ RESULT_FIELDS = frozenset({"values", "indices"})
 
 # Methods returning Python values that are static under compile (shapes, metadata).
 STATIC_METHODS = frozenset({
-    "size", "dim", "ndimension", "numel", "nelement", "stride", "data_ptr",
+    "size", "dim", "ndimension", "numel", "nelement", "stride", "data_ptr", "const_data_ptr",
     "element_size", "is_contiguous", "is_floating_point", "is_complex",
     "get_device", "__len__", "keys", "values", "items", "get", "format", "startswith",
     "endswith", "join", "split", "append", "extend", "pop", "register_buffer", "parameters",
