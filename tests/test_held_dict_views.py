@@ -56,6 +56,15 @@ BREAKS = {
     "list()": ("self.v = nets.values()", "x = x + len(list(self.v))"),
     "tuple()": ("self.v = nets.items()", "x = x + len(tuple(self.v))"),
     "sorted()": ("pass", "x = x + sorted(VALUES)[0]"),
+    # spellV: the other builtins that iterate their argument
+    "sum()": ("self.v = nets.values()", "x = x + sum(self.v)"),
+    "max()": ("pass", "x = x + max(VALUES)"),
+    "min()": ("self.v = nets.values()", "x = x + min(self.v)"),
+    "any()": ("pass", "x = x + any(VALUES)"),
+    "all()": ("self.v = nets.values()", "x = x + all(self.v)"),
+    "set()": ("pass", "x = x + len(set(VALUES))"),
+    "frozenset()": ("self.v = nets.values()", "x = x + len(frozenset(self.v))"),
+    "dict() of items()": ("self.v = nets.items()", "x = x + len(dict(self.v))"),
 }
 
 TRACES = {
@@ -66,6 +75,8 @@ TRACES = {
     "list of the view held": ("self.v = list(nets.values())", "for v in self.v: x = x + v"),
     "view replaced by a list": ("self.v = nets.values()\n        self.v = list(self.v)", "for v in self.v: x = x + v"),
     "list() of a held keys() view": ("self.v = nets.keys()", "x = x + len(list(self.v))"),
+    "sum() of a held keys() view's lengths": ("self.v = nets.keys()", "x = x + sum(len(k) for k in self.v)"),
+    "max() of a view built in the frame": ("pass", "x = x + max(self.d.values())"),
     # review25: `values()` of a tree class's object is that class's method (a list here), no view
     "values() of a held tree object": ("self.b = Bag()\n        self.v = self.b.values()", "for v in self.v: x = x + v"),
     "global values() of a tree object": ("pass", "for v in BAG_VALUES: x = x + v"),

@@ -6,9 +6,10 @@ second claim is a programming error caught at import, so no rule depends on anot
 
 from __future__ import annotations
 
+import ast
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from graphmend_bot.rules import RULES, Conversion, Detection, Rule
 from graphmend_bot.vocabulary.kind import Kind
@@ -100,3 +101,22 @@ THIRD_PARTY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.third_pa
 STDLIB_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.stdlib_method_call)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)
 ATTRIBUTE_READS: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_reads)
+
+# Builtins that iterate their first argument, each measured to break on a held `values()` view
+# (GB0811, tests/test_held_dict_views.py): the `iterated` hooks see that argument, as they see a
+# `for`'s iterable; the builtin's own hook (GM106's `any`, GM627's `max`) runs after them.
+ITERATING_BUILTINS = ("list", "tuple", "sorted", "set", "frozenset", "dict", "sum", "max", "min", "any", "all")
+
+
+def _iterating(hook: Callable[..., Kind | None] | None) -> Callable[..., Kind | None]:
+    def run(checker: Any, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+        if call.args and (len(call.args) == 1 or name == "sum") and not isinstance(call.args[0], ast.Starred):
+            for check_iterated in ITERATED:
+                check_iterated(checker, call.args[0])
+        return hook(checker, call, name, args) if hook is not None else None
+
+    return run
+
+
+if ITERATED:
+    BUILTINS.update({name: _iterating(BUILTINS.get(name)) for name in ITERATING_BUILTINS})
