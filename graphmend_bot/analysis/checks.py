@@ -76,6 +76,7 @@ METACLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.metaclass_
 STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
 SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)
 ITERATED: tuple[Callable[..., None], ...] = _hooks(lambda d: d.iterated)
+SIZED: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sized)
 CLASS_STATEMENTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_statement)
 CAUGHT_EXCEPTION_WRITES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.caught_exception_write)
 CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)
@@ -108,15 +109,22 @@ ATTRIBUTE_READS: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_r
 ITERATING_BUILTINS = ("list", "tuple", "sorted", "set", "frozenset", "dict", "sum", "max", "min", "any", "all")
 
 
-def _iterating(hook: Callable[..., Kind | None] | None) -> Callable[..., Kind | None]:
+# `len(x)` and `bool(x)` ask the object for its size: the `sized` hooks see `x` (GM677).
+SIZING_BUILTINS = ("len", "bool")
+
+
+def _iterating(
+    hook: Callable[..., Kind | None] | None, hooks: tuple[Callable[..., None], ...]
+) -> Callable[..., Kind | None]:
     def run(checker: Any, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
         if call.args and (len(call.args) == 1 or name == "sum") and not isinstance(call.args[0], ast.Starred):
-            for check_iterated in ITERATED:
-                check_iterated(checker, call.args[0])
+            for check in hooks:
+                check(checker, call.args[0])
         return hook(checker, call, name, args) if hook is not None else None
 
     return run
 
 
-if ITERATED:
-    BUILTINS.update({name: _iterating(BUILTINS.get(name)) for name in ITERATING_BUILTINS})
+for _names, _argument_hooks in ((ITERATING_BUILTINS, ITERATED), (SIZING_BUILTINS, SIZED)):
+    if _argument_hooks:
+        BUILTINS.update({name: _iterating(BUILTINS.get(name), _argument_hooks) for name in _names})

@@ -20,7 +20,7 @@ from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 
 _VIEWS = frozenset({"values", "items"})
-def _held_view(constructor: str) -> bool:
+def held_view(constructor: str) -> bool:
     """`networks.values`, `self.table.items`: what `X.values()` / `X.items()` stored."""
     return "." in constructor and constructor.rpartition(".")[2] in _VIEWS
 
@@ -73,6 +73,6 @@ RULE = Rule(
         "iterate `self.d.values()` in the traced code."
     ),
     # `iterated` also sees the argument of a builtin that iterates it (checks.ITERATING_BUILTINS)
-    detection=Detection(iterated=_iterated, held_context=_held_view),
+    detection=Detection(iterated=_iterated, held_context=held_view),
     advice="`{code}` iterates a dict view built outside the compiled region: hold `list(d.values())` instead",
 )
