@@ -357,7 +357,74 @@ OPAQUE_CONSTRUCTS: tuple[Construct, ...] = (
     _e("opaque_box_attr_near", "o-item-near", "y * Box(n).t"),
 )
 
-CONSTRUCTS = CONSTRUCTS + WILD_CONSTRUCTS + VIEW_CONSTRUCTS + OPAQUE_CONSTRUCTS
+# Constructs rules already know, spelled through indirection (an alias, `getattr`, an unbound or
+# dunder method, a lambda or partial, an attribute or container holding the tensor, the `out=` form),
+# beside the same spellings on Python values or ops that trace (`--only spell_`).
+SPELL_CONSTRUCTS: tuple[Construct, ...] = (
+    # data-dependent shapes
+    _c("spell_nonzero_alias", "s-dynamic", "nz = torch.nonzero", "y = y + nz(y).sum()"),
+    _e("spell_nonzero_getattr", "s-dynamic", "y + getattr(torch, 'nonzero')(y).sum()"),
+    _e("spell_nonzero_unbound", "s-dynamic", "y + torch.Tensor.nonzero(y).sum()"),
+    _e("spell_nonzero_as_tuple", "s-dynamic", "y + (y > 0).nonzero(as_tuple=True)[0].sum()"),
+    _e("spell_argwhere", "s-dynamic", "y + torch.argwhere(y).sum()"),
+    _e("spell_unique_method", "s-dynamic", "y + y.unique().sum()"),
+    _e("spell_unique_consecutive", "s-dynamic", "y + torch.unique_consecutive(y).sum()"),
+    _e("spell_masked_select_method", "s-dynamic", "y + y.masked_select(y > 0).sum()"),
+    _c("spell_nonzero_partial", "s-dynamic", "f = functools.partial(torch.nonzero, as_tuple=False)",
+       "y = y + f(y).sum()"),
+    _c("spell_nonzero_lambda", "s-dynamic", "f = lambda t: t.nonzero()", "y = y + f(y).sum()"),
+    _c("spell_nonzero_attr", "s-dynamic", "box = Box(y)", "y = y + box.t.nonzero().sum()"),
+    _c("spell_nonzero_element", "s-dynamic", "ts = [y, y]", "y = y + ts[0].nonzero().sum()"),
+    _e("spell_nonzero_helper", "s-dynamic", "y + make_y(y).nonzero().sum()"),
+    _e("spell_mask_index_helper", "s-dynamic", "y + y[make_y(y) > 0].sum()"),
+    _e("spell_nonzero_static_near", "s-dynamic-near", "y + torch.nonzero_static(y, size=4).sum()"),
+    _e("spell_where_getattr_near", "s-dynamic-near", "getattr(torch, 'where')(y > 0, y, -y)"),
+    _c("spell_where_alias_near", "s-dynamic-near", "wh = torch.where", "y = wh(y > 0, y, -y)"),
+    # tensors turned into Python values
+    _e("spell_item_unbound", "s-scalar", "y + torch.Tensor.item(y.sum())"),
+    _c("spell_item_bound_alias", "s-scalar", "get = y.sum().item", "y = y + get()"),
+    _e("spell_item_getattr", "s-scalar", "y + getattr(y.sum(), 'item')()"),
+    _e("spell_tolist_unbound", "s-scalar", "y + len(torch.Tensor.tolist(y))"),
+    _e("spell_int_dunder", "s-scalar", "y * y.max().__int__()"),
+    _e("spell_float_dunder", "s-scalar", "y * y.mean().__float__()"),
+    _e("spell_operator_index", "s-scalar", "y * operator.index(y.argmax())"),
+    _c("spell_item_lambda", "s-scalar", "g = lambda t: t.item()", "y = y + g(y.sum())"),
+    _c("spell_item_partial", "s-scalar", "g = functools.partial(torch.Tensor.item)", "y = y + g(y.sum())"),
+    _c("spell_item_attr", "s-scalar", "box = Box(y.sum())", "y = y + box.t.item()"),
+    _e("spell_item_comprehension", "s-scalar", "y + sum([t.item() for t in y.sum(0)])"),
+    _c("spell_item_map", "s-scalar", "vals = list(map(float, y.sum(0)))", "y = y + vals[0]"),
+    _e("spell_int_dunder_near", "s-scalar-near", "y * (3).__int__()"),
+    _e("spell_operator_index_near", "s-scalar-near", "y * operator.index(n)"),
+    _e("spell_size_unbound_near", "s-scalar-near", "y * torch.Tensor.size(y, -1)"),
+    _e("spell_dim_getattr_near", "s-scalar-near", "y * getattr(y, 'dim')()"),
+    # tensor conditions
+    _if("spell_bool_dunder", "s-cond", "y.sum().__bool__()"),
+    _if("spell_operator_truth", "s-cond", "operator.truth(y.sum() > 0)"),
+    _if("spell_operator_gt", "s-cond", "operator.gt(y.sum(), 0)"),
+    _if("spell_any_getattr", "s-cond", "getattr(y, 'any')()"),
+    _if("spell_any_unbound", "s-cond", "torch.Tensor.any(y)"),
+    _if("spell_cond_buffer", "s-cond", "self.buf.sum() > 0"),
+    _if("spell_cond_attr", "s-cond", "Box(y).t.sum() > 0"),
+    _if("spell_cond_element", "s-cond", "[y.sum(), n][0] > 0"),
+    _if("spell_cond_builtin_any", "s-cond", "any([(t > 0).all() for t in y])"),
+    _c("spell_cond_lambda", "s-cond", "pos = lambda t: t.sum() > 0", "if pos(y):", "    y = y + 1"),
+    _c("spell_cond_alias", "s-cond", "anyf = torch.any", "if anyf(y > 0):", "    y = y + 1"),
+    _if("spell_bool_dunder_near", "s-cond-near", "(n > 0).__bool__()"),
+    _if("spell_operator_truth_near", "s-cond-near", "operator.truth(n)"),
+    _if("spell_operator_gt_near", "s-cond-near", "operator.gt(y.shape[0], 0)"),
+    _c("spell_cond_lambda_near", "s-cond-near", "big = lambda t: t.dim() > 1", "if big(y):", "    y = y + 1"),
+    # sorting by a tensor (GM618)
+    _c("spell_sorted_alias", "s-sort", "s2 = sorted", "ks = s2([y.sum(), y.mean()])", "y = y + ks[0]"),
+    _c("spell_sorted_builtins", "s-sort", "ks = builtins.sorted([y.sum(), y.mean()])", "y = y + ks[0]"),
+    _c("spell_sort_method", "s-sort", "ks = [y.sum(), y.mean()]", "ks.sort()", "y = y + ks[0]"),
+    _c("spell_sorted_key_getattr", "s-sort", "ks = sorted(y.unbind(0), key=lambda t: getattr(t, 'sum')())",
+       "y = y + ks[0]"),
+    _c("spell_sorted_alias_near", "s-sort-near", "s2 = sorted", "ks = s2([n, 1])", "y = y + ks[0]"),
+    _c("spell_sorted_shape_near", "s-sort-near", "ks = sorted(y.unbind(0), key=lambda t: t.shape[0])",
+       "y = y + ks[0]"),
+)
+
+CONSTRUCTS = CONSTRUCTS + WILD_CONSTRUCTS + VIEW_CONSTRUCTS + OPAQUE_CONSTRUCTS + SPELL_CONSTRUCTS
 BY_NAME = {c.name: c for c in CONSTRUCTS}
 
 # where the construct runs
@@ -393,6 +460,7 @@ KIND_Y_SOURCES = tuple(KIND_Y_LINES)
 
 HEADER = """\
 import _thread
+import builtins
 import contextlib
 import copy
 import datetime

@@ -18,6 +18,7 @@ import pytest
 from sample_modules import dynamo_breaks, graphmend_findings
 
 from graphmend_bot.rules.gm676_iterated_held_dict_view import RULE
+from graphmend_bot.rules.gm677_sized_held_dict_view import RULE as SIZED_RULE
 
 TEMPLATE = '''
 import torch
@@ -56,6 +57,15 @@ BREAKS = {
     "list()": ("self.v = nets.values()", "x = x + len(list(self.v))"),
     "tuple()": ("self.v = nets.items()", "x = x + len(tuple(self.v))"),
     "sorted()": ("pass", "x = x + sorted(VALUES)[0]"),
+    # spellV: the other builtins that iterate their argument
+    "sum()": ("self.v = nets.values()", "x = x + sum(self.v)"),
+    "max()": ("pass", "x = x + max(VALUES)"),
+    "min()": ("self.v = nets.values()", "x = x + min(self.v)"),
+    "any()": ("pass", "x = x + any(VALUES)"),
+    "all()": ("self.v = nets.values()", "x = x + all(self.v)"),
+    "set()": ("pass", "x = x + len(set(VALUES))"),
+    "frozenset()": ("self.v = nets.values()", "x = x + len(frozenset(self.v))"),
+    "dict() of items()": ("self.v = nets.items()", "x = x + len(dict(self.v))"),
 }
 
 TRACES = {
@@ -66,6 +76,8 @@ TRACES = {
     "list of the view held": ("self.v = list(nets.values())", "for v in self.v: x = x + v"),
     "view replaced by a list": ("self.v = nets.values()\n        self.v = list(self.v)", "for v in self.v: x = x + v"),
     "list() of a held keys() view": ("self.v = nets.keys()", "x = x + len(list(self.v))"),
+    "sum() of a held keys() view's lengths": ("self.v = nets.keys()", "x = x + sum(len(k) for k in self.v)"),
+    "max() of a view built in the frame": ("pass", "x = x + max(self.d.values())"),
     # review25: `values()` of a tree class's object is that class's method (a list here), no view
     "values() of a held tree object": ("self.b = Bag()\n        self.v = self.b.values()", "for v in self.v: x = x + v"),
     "global values() of a tree object": ("pass", "for v in BAG_VALUES: x = x + v"),
@@ -87,6 +99,39 @@ def test_iterating_a_held_values_or_items_view_breaks(name: str, tmp_path: Path)
 @pytest.mark.parametrize("name", sorted(TRACES))
 def test_near_misses_trace_and_are_not_reported(name: str, tmp_path: Path) -> None:
     init, body = TRACES[name]
+    source = TEMPLATE.format(init=init, body=body)
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
+
+
+# GM677: the length of the same views (GB6012); the near misses trace
+SIZED = {
+    "len() of held values()": ("self.v = nets.values()", "x = x + len(self.v)"),
+    "len() of held items()": ("self.v = nets.items()", "x = x + len(self.v)"),
+    "len() of a global values()": ("pass", "x = x + len(VALUES)"),
+    "bool() of held values()": ("self.v = nets.values()", "x = x + bool(self.v)"),
+}
+SIZED_TRACES = {
+    "len() of held keys()": ("self.v = nets.keys()", "x = x + len(self.v)"),
+    "len() of a global keys()": ("pass", "x = x + len(NAMES)"),
+    "len() of a view built in the frame": ("pass", "x = x + len(self.d.values())"),
+    "len() of a held list of the view": ("self.v = list(nets.values())", "x = x + len(self.v)"),
+    "len() of a held tree object's values()": ("self.b = Bag()\n        self.v = self.b.values()", "x = x + len(self.v)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZED))
+def test_len_of_a_held_values_or_items_view_breaks(name: str, tmp_path: Path) -> None:
+    init, body = SIZED[name]
+    source = TEMPLATE.format(init=init, body=body)
+    row = source.splitlines().index(f"        {body}") + 1
+    assert dynamo_breaks(source, tmp_path) == {(row, SIZED_RULE.gb_id)}
+    assert graphmend_findings(source, tmp_path) == {(row, "GM677", SIZED_RULE.gb_id)}
+
+
+@pytest.mark.parametrize("name", sorted(SIZED_TRACES))
+def test_len_near_misses_trace_and_are_not_reported(name: str, tmp_path: Path) -> None:
+    init, body = SIZED_TRACES[name]
     source = TEMPLATE.format(init=init, body=body)
     assert dynamo_breaks(source, tmp_path) == set()
     assert graphmend_findings(source, tmp_path) == set()

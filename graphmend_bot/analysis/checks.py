@@ -6,9 +6,10 @@ second claim is a programming error caught at import, so no rule depends on anot
 
 from __future__ import annotations
 
+import ast
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from graphmend_bot.rules import RULES, Conversion, Detection, Rule
 from graphmend_bot.vocabulary.kind import Kind
@@ -75,6 +76,7 @@ METACLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.metaclass_
 STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
 SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)
 ITERATED: tuple[Callable[..., None], ...] = _hooks(lambda d: d.iterated)
+SIZED: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sized)
 CLASS_STATEMENTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_statement)
 CAUGHT_EXCEPTION_WRITES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.caught_exception_write)
 CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)
@@ -101,3 +103,29 @@ THIRD_PARTY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.third_pa
 STDLIB_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.stdlib_method_call)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)
 ATTRIBUTE_READS: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_reads)
+
+# Builtins that iterate their first argument, each measured to break on a held `values()` view
+# (GB0811, tests/test_held_dict_views.py): the `iterated` hooks see that argument, as they see a
+# `for`'s iterable; the builtin's own hook (GM106's `any`, GM627's `max`) runs after them.
+ITERATING_BUILTINS = ("list", "tuple", "sorted", "set", "frozenset", "dict", "sum", "max", "min", "any", "all")
+
+
+# `len(x)` and `bool(x)` ask the object for its size: the `sized` hooks see `x` (GM677).
+SIZING_BUILTINS = ("len", "bool")
+
+
+def _iterating(
+    hook: Callable[..., Kind | None] | None, hooks: tuple[Callable[..., None], ...]
+) -> Callable[..., Kind | None]:
+    def run(checker: Any, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
+        if call.args and (len(call.args) == 1 or name == "sum") and not isinstance(call.args[0], ast.Starred):
+            for check in hooks:
+                check(checker, call.args[0])
+        return hook(checker, call, name, args) if hook is not None else None
+
+    return run
+
+
+for _names, _argument_hooks in ((ITERATING_BUILTINS, ITERATED), (SIZING_BUILTINS, SIZED)):
+    if _argument_hooks:
+        BUILTINS.update({name: _iterating(BUILTINS.get(name), _argument_hooks) for name in _names})

@@ -63,7 +63,7 @@ class FunctionState:
         "_globals", "_handled", "_held_loops", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_parameter_loops", "_python_params", "_rare_depth",
-        "_rebound", "_reported", "_resumable_entry", "_resume_points", "_scalars", "_shadowed_builtins", "_sized_params", "_sizes",
+        "_rebound", "_reported", "_respelled", "_resumable_entry", "_resume_points", "_scalars", "_shadowed_builtins", "_sized_params", "_sizes",
         "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by", "containers",
@@ -161,6 +161,7 @@ class FunctionState:
         self.partials: dict[str, tuple[str, tuple[Kind, ...], tuple[tuple[str, Kind], ...]]] = {}
         # Locals naming one of several functions (`fn = spline` / `fn = identity`): each is called.
         self._function_aliases = function_aliases.function_aliases(self.node.body)
+        self._respelled: dict[ast.Call, ast.expr | None] = {}  # call_spellings: each call's plain spelling
         # Locals holding a tuple of the object's bound methods (`steps = (self.a, self.b)`).
         self._method_tables = bound_methods.MethodTables(self.node.body)
         # The name of the instance parameter of a method (`self`): `self.NAME` is module state.

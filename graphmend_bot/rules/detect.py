@@ -474,6 +474,7 @@ class Detection:
     str_method: StrMethodHook | None = None  # `param.strip()`: a `str` method on a parameter
     skipped_frame_comprehension: ComprehensionHook | None = None
     iterated: IteratedHook | None = None  # `for v in NODE`, a comprehension's, `zip`/`enumerate` arguments there
+    sized: IteratedHook | None = None  # `len(NODE)`, `bool(NODE)`: the object asked for its size
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
     # `tb.tb_lasti`, `m.register_forward_hook(f)`: reads of these attributes, by name, whatever the

@@ -5,7 +5,8 @@ pina's `MIONet.forward`, `zip(self.models, self._indeces)` after `self._indeces 
 a dict's `values()` or `items()` view built outside the compiled region, held in `self` by `__init__`
 or in a module global, is an object Dynamo wraps without an iterator: iterating it breaks with GB0811
 ("missing tp_iter ... `UserDefinedObjectVariable(dict_values)`"), in a `for`, a comprehension, `zip`,
-`enumerate`, `list(...)`, `tuple(...)` or `sorted(...)` (`zip` as a comprehension's iterable broke on stepping the zip instead in the sample,
+`enumerate`, `list(...)`, `tuple(...)`, `sorted(...)`, `set`/`frozenset`/`dict(...)` or a reduction
+(`sum`, `max`, `min`, `any`, `all`) (`zip` as a comprehension's iterable broke on stepping the zip instead in the sample,
 GB4347, pina's with GB0811: the finding says GB0811). A held `keys()` view traces (Dynamo models it), and so do the same views built in
 the traced frame, or a `list(...)` of them held instead. The builders are known only to the scope
 solver (analysis/held_contexts.py, which judges GM653's held iterators the same way).
@@ -17,14 +18,9 @@ import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
-from graphmend_bot.vocabulary.kind import Kind
 
 _VIEWS = frozenset({"values", "items"})
-# Builtins that iterate their one argument (each measured to break on a held view, GB0811)
-_CONSUMERS = ("list", "tuple", "sorted")
-
-
-def _held_view(constructor: str) -> bool:
+def held_view(constructor: str) -> bool:
     """`networks.values`, `self.table.items`: what `X.values()` / `X.items()` stored."""
     return "." in constructor and constructor.rpartition(".")[2] in _VIEWS
 
@@ -37,13 +33,6 @@ def _iterated(rule: Rule, checker: Checker, node: ast.expr) -> None:
         )
 
 
-def _consumed(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
-    """`list(self.cols)`, `tuple(COLS)`, `sorted(self.cols)`: iterated inside the builtin."""
-    if len(call.args) == 1 and not isinstance(call.args[0], ast.Starred):
-        _iterated(rule, checker, call.args[0])
-    return None  # the call's value is judged as before
-
-
 RULE = Rule(
     code="GM676",
     name="iterated-held-dict-view",
@@ -51,7 +40,8 @@ RULE = Rule(
     gb_id="GB0811",
     summary=(
         "Flags iterating `self.NAME` or a global in traced code (a `for`, a comprehension, `zip`, "
-        "`enumerate`, `list()`, `tuple()`, `sorted()`) when it holds a dict's `values()` or `items()` view built outside the compiled "
+        "`enumerate`, `list()`, `tuple()`, `sorted()`, `set()`, `dict()`, `sum()`, `max()`, `min()`, `any()`, "
+        "`all()`) when it holds a dict's `values()` or `items()` view built outside the compiled "
         "region, by `__init__` or at module level."
     ),
     why=(
@@ -82,6 +72,7 @@ RULE = Rule(
         "`list(d.values())` where the dict does not change after `__init__`, or keep the dict and "
         "iterate `self.d.values()` in the traced code."
     ),
-    detection=Detection(iterated=_iterated, held_context=_held_view, builtins=dict.fromkeys(_CONSUMERS, _consumed)),
+    # `iterated` also sees the argument of a builtin that iterates it (checks.ITERATING_BUILTINS)
+    detection=Detection(iterated=_iterated, held_context=held_view),
     advice="`{code}` iterates a dict view built outside the compiled region: hold `list(d.values())` instead",
 )

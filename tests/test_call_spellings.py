@@ -1,0 +1,96 @@
+"""Calls spelled through indirection (analysis/call_spellings.py; spellV, issue 27): each is read
+as the plain call it makes, so the rules that know the plain call report it. Measured with Dynamo
+(torch 2.13): graphmend must agree line for line, on the spellings and on their near misses (the
+same spellings of calls that trace)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sample_modules import agreed_break_lines, line_of
+
+HEADER = """\
+import builtins
+import functools
+import operator
+import torch
+from torch import nn
+
+"""
+
+SPELLED = HEADER + """
+class Model(nn.Module):
+    def forward(self, x):
+        x = x + 1
+        a = getattr(x.sum(), "item")()
+        b = torch.Tensor.item(x.sum())
+        c = x.max().__int__()
+        d = x.mean().__float__()
+        e = operator.index(x.argmax())
+        f = getattr(torch, "nonzero")(x)
+        nz = torch.nonzero
+        g = nz(x)
+        s2 = sorted
+        h = s2([x.sum(), x.mean()])
+        i = builtins.sorted([x.sum(), x.mean()])
+        if x.sum().__bool__():
+            x = x + 1
+        if operator.truth(x.sum() > 0):
+            x = x + 1
+        if operator.gt(x.sum(), 0):
+            x = x + 1
+        if torch.Tensor.any(x > 0):
+            x = x + 1
+        return x + a + b + c + d + e + f.sum() + g.sum() + h[0] + i[0]
+"""
+
+NEAR = HEADER + """
+class Model(nn.Module):
+    def forward(self, x):
+        a = getattr(x, "dim")()
+        b = torch.Tensor.size(x, -1)
+        c = (3).__int__()
+        d = operator.index(x.shape[0])
+        wh = torch.where
+        e = wh(x > 0, x, -x)
+        s2 = sorted
+        f = s2([x.shape[0], 1])
+        if operator.gt(x.shape[0], 0):
+            x = x + 1
+        if (x.dim() > 0).__bool__():
+            x = x + 1
+        if operator.truth(x.shape[0]):
+            x = x + 1
+        return x + e * a * b * c * d * f[0]
+"""
+
+# A local bound twice, or to a function of the tree, keeps its own handling (the scope solver's).
+REBOUND = HEADER + """
+def mine(t):
+    return t * 2
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        fn = torch.nonzero
+        fn = mine
+        y = fn(x)
+        g = mine
+        return y + g(x)
+"""
+
+
+def test_spelled_calls_break_where_the_plain_calls_do(tmp_path: Path) -> None:
+    lines = agreed_break_lines(SPELLED, tmp_path)
+    wanted = ['getattr(x.sum(), "item")()', "torch.Tensor.item(", "__int__", "__float__", "operator.index",
+              'getattr(torch, "nonzero")', "g = nz(x)", "h = s2(", "builtins.sorted", "__bool__",
+              "operator.truth", "operator.gt", "torch.Tensor.any"]
+    assert lines == {line_of(SPELLED, text) for text in wanted}
+
+
+def test_spelled_calls_that_trace_are_not_reported(tmp_path: Path) -> None:
+    assert agreed_break_lines(NEAR, tmp_path) == set()
+
+
+def test_rebound_and_tree_aliases_are_left_to_the_solver(tmp_path: Path) -> None:
+    assert agreed_break_lines(REBOUND, tmp_path) == set()
