@@ -10,7 +10,9 @@ process only), which shared machines disturb far less than wall time. Then the r
 the summaries once more with only the traced functions' bodies walked (the others keep their
 signatures): the most that analysing only what the scope solver reaches could save, before the
 cost of finding that out; and once more walking also the untraced bodies the solver reads
-(solver_read), the bound of a two-pass design that stays exact. The default tree is
+(solver_read), the bound of a two-pass design that stays exact, and the summaries of the files
+holding none of those (the bound of one that drops whole files). The last line models the wall on
+`--cores` idle cores: the pool's phases shared, the rest serial. The default tree is
 transformers' models/ (see check_speed.py).
 """
 
@@ -114,6 +116,13 @@ def solver_read(summaries: list[ModuleSummary], traced: set[tuple[str, str]]) ->
     return read - traced
 
 
+def timed_summary(source: str, source_file: SourceFile, seconds: dict[str, float]) -> ModuleSummary | FileError:
+    start = time.process_time()
+    outcome = summarize_source(source, source_file)
+    seconds[source_file.module] = time.process_time() - start
+    return outcome
+
+
 def scan_all(files: list[SourceFile]) -> list[FileScan]:
     return [scan_source(read_source(f.path), f.module, f.is_package) for f in files]
 
@@ -123,6 +132,8 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, default=None)
     parser.add_argument("--config", type=Path, default=None)
     parser.add_argument("--cprofile", choices=("summaries", "scope"), default=None)
+    parser.add_argument("--cores", type=int, default=2,
+                        help="the cores of the serial/parallel model printed last (default: 2)")
     parser.add_argument("--traced-bound", action="store_true",
                         help="time the summaries again, walking only the traced functions' bodies")
     args = parser.parse_args()
@@ -146,8 +157,9 @@ def main() -> None:
     # Each tree is dropped at once, as the workers do (keeping them all makes the collector crawl).
     with collector_paused():
         phase("  ast.parse alone", lambda: [ast.parse(s, f.path) and None for s, f in zip(sources, wanted)])
+    file_seconds: dict[str, float] = {}  # module -> CPU seconds of its summary (the whole-file bound below)
     outcomes = phase("summaries (ast.parse included)",
-                     lambda: [summarize_source(s, f) for s, f in zip(sources, wanted)],
+                     lambda: [timed_summary(s, f, file_seconds) for s, f in zip(sources, wanted)],
                      profile=args.cprofile == "summaries")
     summaries = [o for o in outcomes if isinstance(o, ModuleSummary)]
     errors = [o for o in outcomes if isinstance(o, FileError)]
@@ -183,6 +195,13 @@ def main() -> None:
         with walking_only(read):
             phase("summaries, traced + solver-read bodies (a bound)",
                   lambda: [summarize_source(s, f) for s, f in zip(sources, wanted)], lambda _: f"{len(read)} walked")
+        # Whole files: a first pass that dropped every file holding no function the solver walks
+        # would save at most their summaries.
+        walked = {module for module, _ in read}
+        dropped = [module for module in file_seconds if module not in walked]
+        ROWS.append(("summaries of files holding no such function", sum(file_seconds[m] for m in dropped),
+                     f"{len(dropped)} files; {sum(file_seconds[m] for m in file_seconds if m not in {t[0] for t in traced}):.2f} s "
+                     "in the files holding no traced function"))
 
     result = Workspace([tree], config).result()
     phase("render json", lambda: render_json(result), lambda r: f"{len(r) // 1024} KiB")
@@ -200,6 +219,23 @@ def main() -> None:
     print("(CPU seconds of this process unless marked wall; the indented rows are parts of the row "
           "after them; summaries, parsing and scope run with the cyclic "
           "GC paused, as in the CLI)")
+    print(cores_model(args.cores))
+
+
+def cores_model(cores: int) -> str:
+    """The check's wall on `cores` idle cores, from the CPU rows: the pool's phase (scan, summaries,
+    pickling in the workers, unpickling in the parent's result thread) is shared by every process;
+    start-up, discovery, the import closure, the solve and the report run in the parent alone."""
+    seconds = {name: value for name, value, _ in ROWS}
+    shared = sum(seconds[name] for name in ("prefilter: read + scan text of every file", "summaries (ast.parse included)",
+                                            "pickle summaries (each worker)", "unpickle summaries (parent)"))
+    serial = sum(seconds[name] for name in ("python + import graphmend_bot.cli (wall)", "discover files",
+                                            "prefilter: import closure", "scope + tensor flow (traced_drafts, all of it)",
+                                            "render json"))
+    wall = shared / cores + serial
+    return (f"model on {cores} cores: pool phase {shared:.2f} s CPU / {cores} = {shared / cores:.2f} s, serial "
+            f"{serial:.2f} s ({100 * serial / wall:.0f}% of {wall:.2f} s); the solve alone "
+            f"{100 * seconds['scope + tensor flow (traced_drafts, all of it)'] / wall:.0f}%")
 
 
 if __name__ == "__main__":
