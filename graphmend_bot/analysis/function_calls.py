@@ -29,7 +29,12 @@ from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.local_lambdas import inlined_call
 from graphmend_bot.analysis.model import CallSite
-from graphmend_bot.analysis.value_sources import OPAQUE_TENSOR_METHODS, opaque_receiver, self_getattr_kind
+from graphmend_bot.analysis.value_sources import (
+    OPAQUE_TENSOR_METHODS,
+    mapping_get,
+    opaque_receiver,
+    self_getattr_kind,
+)
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind, computed_from
@@ -83,6 +88,8 @@ class CallResolver(SortChecker):
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env)
             kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
+            looked_up = mapping_get(node, func, receiver, args, self.self_name, self.typed_attributes, self.instances)
+            kind = looked_up if looked_up.nonempty else kind  # `self.cfg.get("k")`: an element, no opaque call
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind
