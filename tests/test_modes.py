@@ -162,3 +162,22 @@ def test_a_flag_off_by_default_is_named_and_breaks_only_when_on() -> None:
     turned_on.set_check_nans(True)
     turned_on.harden()  # the class's own method turns `strict` on: its finding names nothing
     assert set(_dynamo_rows(turned_on, x, fixture=FLAGS)) == {27, 29, 31}
+
+
+ON_FLAGS = FIXTURE.with_name("flag_on_by_default.py")
+
+
+def test_a_flag_on_by_default_is_named_and_breaks_only_when_off() -> None:
+    """`if self.fast or t.sum() > 0:` with `fast=True` by default: `or` stops at the flag, so Dynamo
+    reads the tensor only once a user turns it off, and the finding says so; a flag the class's own
+    method turns off (`relax()`) names nothing."""
+    torch = pytest.importorskip("torch")
+    findings = {f.location.row: f.message for f in check([str(ON_FLAGS)]).findings}
+    off = ["when `self.fast` is false"]
+    assert {row: modes_named(message) for row, message in findings.items()} == {22: off, 24: off, 27: off, 28: []}, findings
+    fixture, x = _loaded(ON_FLAGS), torch.ones(3)
+    assert set(_dynamo_rows(fixture.Gate(), x, fixture=ON_FLAGS)) == set()
+    assert set(_dynamo_rows(fixture.Gate(fast=False), x, fixture=ON_FLAGS)) == {22, 24, 27}
+    relaxed = fixture.Gate()
+    relaxed.relax()
+    assert set(_dynamo_rows(relaxed, x, fixture=ON_FLAGS)) == {28}

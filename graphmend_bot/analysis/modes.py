@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from graphmend_bot.analysis.local_nodes import every_node
-from graphmend_bot.analysis.off_flags import GLOBAL
+from graphmend_bot.analysis.off_flags import GLOBAL, ON
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import Kind
 from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, TRAINING
@@ -30,8 +30,9 @@ _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are
 _HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 _AUTOCAST_TESTS = frozenset({"torch.is_autocast_enabled", "torch.is_autocast_cpu_enabled"})
 _FLAG_ON = "when `self.{}` is true"  # a flag its class keeps off by default (off_flags.py)
+_FLAG_OFF = "when `self.{}` is false"  # one it keeps on
 _GLOBAL_FLAG_ON = "when `{}` is true"  # a module's switch kept off (off_flags.module_flags)
-_FLAG_PATTERN = re.compile(r"when `(?:self\.)?\w+` is true")
+_FLAG_PATTERN = re.compile(r"when `(?:self\.)?\w+` is (?:true|false)")
 
 Arms = tuple[str | None, str | None]  # (the mode the body runs in, the mode the else arm runs in)
 
@@ -51,6 +52,8 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
         return TRAINING, None  # `self.training`, `module.training`
     if isinstance(test, ast.Attribute) and test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
         return _FLAG_ON.format(test.attr), None
+    if isinstance(test, ast.Attribute) and ON + test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
+        return None, _FLAG_OFF.format(test.attr)
     if isinstance(test, ast.Name) and GLOBAL + test.id in flags:
         return _GLOBAL_FLAG_ON.format(test.id), None
     if isinstance(test, ast.Call) and _torch_name(test.func) in _AUTOCAST_TESTS:
@@ -156,7 +159,7 @@ def modes_named(message: str) -> list[str]:
 
 
 def flag_named(mode: str) -> str | None:
-    """The attribute a flag mode names (`when `self.check_nans` is true`: "check_nans"), else None."""
+    """The attribute a flag mode names (`when `self.check_nans` is true` or `... is false`: "check_nans"), else None."""
     return mode.split("`")[1].removeprefix("self.") if _FLAG_PATTERN.fullmatch(mode) else None
 
 
