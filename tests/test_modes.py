@@ -181,3 +181,26 @@ def test_a_flag_on_by_default_is_named_and_breaks_only_when_off() -> None:
     relaxed = fixture.Gate()
     relaxed.relax()
     assert set(_dynamo_rows(relaxed, x, fixture=ON_FLAGS)) == {28}
+
+
+UNSET = FIXTURE.with_name("attribute_unset_by_default.py")
+
+
+def test_an_attribute_none_by_default_is_named_and_breaks_only_when_set() -> None:
+    """`if self.mask is not None and self.mask.sum() > 0:` with `mask=None` by default: Dynamo
+    specialises on the None and reads the tensor only once a user sets it (constructor or setter),
+    so the finding says so; an attribute the class's own method sets (`remember()`) names nothing."""
+    torch = pytest.importorskip("torch")
+    findings = {f.location.row: f.message for f in check([str(UNSET)]).findings}
+    unset = ["when `self.mask` is not None"]
+    assert {row: modes_named(message) for row, message in findings.items()} == {
+        26: unset, 28: unset, 31: unset, 32: []}, findings
+    fixture, x = _loaded(UNSET), torch.ones(3)
+    assert set(_dynamo_rows(fixture.Masked(), x, fixture=UNSET)) == set()
+    assert set(_dynamo_rows(fixture.Masked(mask=torch.ones(3)), x, fixture=UNSET)) == {26, 28, 31}
+    set_later = fixture.Masked()
+    set_later.set_mask(torch.ones(3))
+    assert set(_dynamo_rows(set_later, x, fixture=UNSET)) == {26, 28, 31}
+    remembered = fixture.Masked()
+    remembered.remember(x)
+    assert set(_dynamo_rows(remembered, x, fixture=UNSET)) == {32}

@@ -29,19 +29,21 @@ GLOBAL = "global "  # how a module flag is kept among a class's attribute flags 
 
 
 ON = "on "  # how a flag kept on is kept among the off ones: `if self.flag or x.any():` reads `x` when it is false
+UNSET = "unset "  # and an attribute kept None: `if self.mask is not None and self.mask.any():` reads it once set
 
 
 def off_flags(methods: Iterable[FunctionNode]) -> frozenset[str]:
     """The attributes (`NAME` of `self.NAME`) that a class with these methods keeps off by default,
-    and as ON + NAME those it keeps on (`True`, or a parameter defaulting to `True`, and nothing
-    else stored but by a setter): `or` stops at one, so its tensors are read when the user turns it off."""
+    as ON + NAME those it keeps on (`True`, or a parameter defaulting to `True`, and nothing else
+    stored but by a setter): `or` stops at one, so its tensors are read when the user turns it off;
+    and as UNSET + NAME those it keeps None the same way (`self.mask is not None and ...`)."""
     methods = list(methods)
     init = next((method for method in methods if method.name == "__init__"), None)
     if init is None:
         return frozenset()
     writes = list(_self_writes(init))
     found: set[str] = set()
-    for state in (False, True):
+    for state in (False, True, None):
         params = _defaulted(init.args, state)
         flags = {name for name, value in writes if _kept(value, params, state)}
         if not flags:
@@ -53,11 +55,14 @@ def off_flags(methods: Iterable[FunctionNode]) -> frozenset[str]:
                     continue
                 if method is init or not isinstance(value, ast.Name):  # a setter's parameter: a user's choice
                     refused.add(name)
-        found |= {ON + name if state else name for name in flags - refused}
+        found |= {_PREFIX[state] + name for name in flags - refused}
     return frozenset(found)
 
 
-def _kept(value: ast.expr | None, params: set[str], state: bool) -> bool:
+_PREFIX = {False: "", True: ON, None: UNSET}
+
+
+def _kept(value: ast.expr | None, params: set[str], state: bool | None) -> bool:
     return (isinstance(value, ast.Constant) and value.value is state) or (
         isinstance(value, ast.Name) and value.id in params
     )
@@ -67,7 +72,7 @@ def _off(value: ast.expr | None, false_params: set[str]) -> bool:
     return _kept(value, false_params, False)
 
 
-def _defaulted(args: ast.arguments, state: bool) -> set[str]:
+def _defaulted(args: ast.arguments, state: bool | None) -> set[str]:
     positional = [*args.posonlyargs, *args.args]
     pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
     pairs += [
