@@ -11,6 +11,7 @@ import ast
 import sys
 from typing import cast
 
+import graphmend_bot.analysis.value_sources as VS
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
 from graphmend_bot.analysis.callee_refs import (
@@ -29,12 +30,7 @@ from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.local_lambdas import inlined_call
 from graphmend_bot.analysis.model import CallSite
-from graphmend_bot.analysis.value_sources import (
-    OPAQUE_TENSOR_METHODS,
-    mapping_get,
-    opaque_receiver,
-    self_getattr_kind,
-)
+from graphmend_bot.analysis.value_sources import OPAQUE_TENSOR_METHODS, opaque_receiver, self_getattr_kind
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind, computed_from
@@ -88,7 +84,7 @@ class CallResolver(SortChecker):
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env)
             kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
-            looked_up = mapping_get(node, func, receiver, args, self.self_name, self.typed_attributes, self.instances)
+            looked_up = VS.mapping_get(node, func, receiver, args, self.self_name, self.typed_attributes, self.instances)
             kind = looked_up if looked_up.nonempty else kind  # `self.cfg.get("k")`: an element, no opaque call
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
