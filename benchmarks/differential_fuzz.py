@@ -47,6 +47,15 @@ kept, all valid): at e4df8a41 MISS 35, FP 0; after `.item()`/`.tolist()` on valu
 tree (analysis/opaque_sources.py) MISS 0, FP 0, FP-unrun 10 (arms the call did not run). Seed 42,
 300 programs of every block: MISS 15 -> 11, FP 6 -> 6, FP-mode 1 -> 1, FP-unrun 9 -> 12 (only the
 block's constructs changed).
+
+The precision block (fuzz_grammar.PRECISION_CONSTRUCTS, `--only prec_`, seed 51, 2500 drawn, 273
+kept, all valid): at e53325f9 FP 48, FP-mode 2, FP-unrun 13, MISS 0; after `self.cfg.get(k)` read
+as an element of the dict (value_sources.mapping_get) and flags kept on / attributes kept None by
+default named as modes (off_flags.py: `(when `self.fast` is false)`, `(when `self.mask` is not
+None)`), FP 18, FP-mode 21, FP-unrun 13, MISS 0. Seed 42, 300 programs of every block: FP 9 -> 4,
+FP-mode 1 -> 6, MISS 6 -> 6. Left: `self.kept and self.kept.any()` (the attribute's truth, not `is
+not None`), `getattr(self, "missing", None) is not None and ...` on an attribute never stored, the
+same tests in a nested function or lambda (no class flags there).
 """
 
 from __future__ import annotations
