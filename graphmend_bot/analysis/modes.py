@@ -55,6 +55,8 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
         return _FLAG_ON.format(test.attr), None
     if isinstance(test, ast.Attribute) and ON + test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
         return None, _FLAG_OFF.format(test.attr)
+    if isinstance(test, ast.Attribute) and UNSET + test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
+        return _SET.format(test.attr), None  # `self.mask and ...`: None is false
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
         unset = _unset_attribute(test, flags)
         if unset is not None:  # `self.mask is not None`: true once set; `is None`: the else arm
