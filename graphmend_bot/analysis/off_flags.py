@@ -42,19 +42,16 @@ def off_flags(methods: Iterable[FunctionNode]) -> frozenset[str]:
     if init is None:
         return frozenset()
     writes = list(_self_writes(init))
+    params = {state: _defaulted(init.args, state) for state in _PREFIX}
+    candidates = {state: {name for name, value in writes if _kept(value, params[state], state)} for state in _PREFIX}
+    if not any(candidates.values()):
+        return frozenset()  # most classes: the other methods need no walk
+    stores = [(method is init, name, value) for method in methods for name, value in _self_writes(method)]
     found: set[str] = set()
-    for state in (False, True, None):
-        params = _defaulted(init.args, state)
-        flags = {name for name, value in writes if _kept(value, params, state)}
-        if not flags:
-            continue  # most classes: the other methods need no walk
-        refused: set[str] = set()
-        for method in methods:
-            for name, value in _self_writes(method):
-                if name not in flags or _kept(value, params if method is init else set(), state):
-                    continue
-                if method is init or not isinstance(value, ast.Name):  # a setter's parameter: a user's choice
-                    refused.add(name)
+    for state, flags in candidates.items():
+        refused = {name for in_init, name, value in stores if name in flags
+                   and not _kept(value, params[state] if in_init else set(), state)
+                   and (in_init or not isinstance(value, ast.Name))}  # a setter's parameter: a user's choice
         found |= {_PREFIX[state] + name for name in flags - refused}
     return frozenset(found)
 
