@@ -56,6 +56,15 @@ FP-unrun 27 (arms the call did not run). Seed 42, 300 programs of every block: M
 -> 4, FP-unrun 11 -> 13 (only the block's constructs changed). Left: `functools.partial` of a torch
 function or `torch.Tensor.item` called through the local, a bound method held in a local (`get =
 t.item`), `.item()`/`.nonzero()` on an attribute of an object of the tree (`Box(y).t`), `map(float, t)`.
+
+The precision block (fuzz_grammar.PRECISION_CONSTRUCTS, `--only prec_`, seed 51, 2500 drawn, 273
+kept, all valid): at e53325f9 FP 48, FP-mode 2, FP-unrun 13, MISS 0; after `self.cfg.get(k)` read as
+an element of the dict (value_sources.mapping_get) and flags kept on / attributes kept None by
+default named as modes (off_flags.py: `(when `self.fast` is false)`, `(when `self.mask` is not
+None)`, also after `self.mask and ...`), FP 13, FP-mode 26, FP-unrun 13, MISS 0. Seed 42, 300
+programs of every block: FP 9 -> 4, FP-mode 1 -> 6, MISS 6 -> 6. Left: `getattr(self, "missing",
+None) is not None and ...` on an attribute never stored, the same tests in a nested function, lambda
+or comprehension (no class flags there).
 """
 
 from __future__ import annotations

@@ -424,7 +424,44 @@ SPELL_CONSTRUCTS: tuple[Construct, ...] = (
        "y = y + ks[0]"),
 )
 
-CONSTRUCTS = CONSTRUCTS + WILD_CONSTRUCTS + VIEW_CONSTRUCTS + OPAQUE_CONSTRUCTS + SPELL_CONSTRUCTS
+# precision: what real libraries write around tensor conditions and value copies (config dicts
+# holding NumPy scalars, Optional attributes left None, Python operands that short-circuit `and`/`or`,
+# compile guards, flags on self); most are near misses, the rest say which spelling still breaks.
+PRECISION_CONSTRUCTS: tuple[Construct, ...] = (
+    _e("prec_cfg_get_item", "p-item-near", "y * self.cfg.get('scale').item()"),
+    _e("prec_cfg_index_item", "p-item-near", "y * self.cfg['scale'].item()"),
+    _c("prec_cfg_local_item", "p-item-near", "s = self.cfg['scale']", "y = y * s.item()"),
+    _e("prec_cfg_float", "p-item-near", "y * float(self.cfg['scale'])"),
+    _e("prec_np_local_item", "p-item-near", "y * np.float64(n).item()"),
+    _c("prec_np_sum_item", "p-item-near", "a = np.ones(3)", "y = y * a.sum().item()"),
+    _if("prec_np_cond", "p-cond-near", "np.ones(3).sum() > 1"),
+    _if("prec_cfg_cond", "p-cond-near", "self.cfg.get('eps', 0.0) > 0"),
+    _if("prec_or_flag_first", "p-cond-near", "self.flag or y.sum() > 0"),
+    _if("prec_or_kept_none", "p-cond-near", "self.kept is None or self.kept.sum() > 0"),
+    _if("prec_and_kept_none", "p-cond-near", "self.kept is not None and self.kept.sum() > 0"),
+    _if("prec_and_kept_truth", "p-cond-near", "self.kept and self.kept.any()"),
+    _if("prec_scripting_or", "p-cond-near", "not torch.jit.is_scripting() or y.sum() > 0"),
+    _if("prec_compiling_or", "p-cond-near", "torch.compiler.is_compiling() or y.sum() > 0"),
+    _if("prec_dynamo_compiling_or", "p-cond-near", "torch._dynamo.is_compiling() or y.sum() > 0"),
+    _if("prec_isinstance_and", "p-cond-near", "isinstance(y, torch.Tensor) and y.dim() > 1"),
+    _if("prec_shape_and_dtype", "p-cond-near", "y.shape[0] == y.shape[1] and y.dtype == torch.float32"),
+    _if("prec_flag_and_shape", "p-cond-near", "self.flag and y.numel() > 1"),
+    _if("prec_training_and_grad", "p-cond-near", "self.training and y.requires_grad"),
+    _if("prec_none_default_and", "p-cond-near", "getattr(self, 'missing', None) is not None and y.sum() > 0"),
+    _if("prec_and_flag_tensor", "cond", "self.flag and y.sum() > 0"),
+    _if("prec_scripting_and_tensor", "cond", "not torch.jit.is_scripting() and y.sum() > 0"),
+    _if("prec_or_not_flag_tensor", "cond", "not self.flag or y.sum() > 0"),
+    _e("prec_arange_shape", "p-size-near", "y + torch.arange(y.shape[-1])"),
+    _e("prec_arange_len", "p-size-near", "y + torch.arange(len(y))"),
+    _e("prec_zeros_numel", "p-size-near", "y + torch.zeros(y.numel()).reshape(4, -1)[: y.shape[0]]"),
+    _e("prec_slice_dim", "p-size-near", "y[..., : y.dim() * 2]"),
+    _e("prec_slice_len", "p-size-near", "y[: len(y)]"),
+    _e("prec_float_math", "p-item-near", "y * float(math.log(n + 1))"),
+)
+
+CONSTRUCTS = (
+    CONSTRUCTS + WILD_CONSTRUCTS + VIEW_CONSTRUCTS + OPAQUE_CONSTRUCTS + SPELL_CONSTRUCTS + PRECISION_CONSTRUCTS
+)
 BY_NAME = {c.name: c for c in CONSTRUCTS}
 
 # where the construct runs
@@ -651,6 +688,7 @@ def build(construct: Construct, place: str, n_source: str, y_source: str, mode: 
         "    self.register_buffer('scale', torch.tensor(2.0))", "    self.weight = nn.Parameter(torch.tensor(0.5))",
         "    self.t = torch.tensor(1.5)",
         "    self.cache = {}", "    self.kept = None",
+        "    self.cfg = {'scale': np.float64(2.0), 'eps': 1e-5}",
     ] + (["    self.train(False)"] if mode == "eval" else [])
     if y_source == "param_attr":
         methods = [*methods, *([""] if methods else []), "def stash(self, x):", "    self.kept = x * 2"]

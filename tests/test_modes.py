@@ -162,3 +162,45 @@ def test_a_flag_off_by_default_is_named_and_breaks_only_when_on() -> None:
     turned_on.set_check_nans(True)
     turned_on.harden()  # the class's own method turns `strict` on: its finding names nothing
     assert set(_dynamo_rows(turned_on, x, fixture=FLAGS)) == {27, 29, 31}
+
+
+ON_FLAGS = FIXTURE.with_name("flag_on_by_default.py")
+
+
+def test_a_flag_on_by_default_is_named_and_breaks_only_when_off() -> None:
+    """`if self.fast or t.sum() > 0:` with `fast=True` by default: `or` stops at the flag, so Dynamo
+    reads the tensor only once a user turns it off, and the finding says so; a flag the class's own
+    method turns off (`relax()`) names nothing."""
+    torch = pytest.importorskip("torch")
+    findings = {f.location.row: f.message for f in check([str(ON_FLAGS)]).findings}
+    off = ["when `self.fast` is false"]
+    assert {row: modes_named(message) for row, message in findings.items()} == {22: off, 24: off, 27: off, 28: []}, findings
+    fixture, x = _loaded(ON_FLAGS), torch.ones(3)
+    assert set(_dynamo_rows(fixture.Gate(), x, fixture=ON_FLAGS)) == set()
+    assert set(_dynamo_rows(fixture.Gate(fast=False), x, fixture=ON_FLAGS)) == {22, 24, 27}
+    relaxed = fixture.Gate()
+    relaxed.relax()
+    assert set(_dynamo_rows(relaxed, x, fixture=ON_FLAGS)) == {28}
+
+
+UNSET = FIXTURE.with_name("attribute_unset_by_default.py")
+
+
+def test_an_attribute_none_by_default_is_named_and_breaks_only_when_set() -> None:
+    """`if self.mask is not None and self.mask.sum() > 0:` with `mask=None` by default: Dynamo
+    specialises on the None and reads the tensor only once a user sets it (constructor or setter),
+    so the finding says so; an attribute the class's own method sets (`remember()`) names nothing."""
+    torch = pytest.importorskip("torch")
+    findings = {f.location.row: f.message for f in check([str(UNSET)]).findings}
+    unset = ["when `self.mask` is not None"]
+    assert {row: modes_named(message) for row, message in findings.items()} == {
+        26: unset, 28: unset, 31: unset, 32: [], 34: unset}, findings
+    fixture, x = _loaded(UNSET), torch.ones(3)
+    assert set(_dynamo_rows(fixture.Masked(), x, fixture=UNSET)) == set()
+    assert set(_dynamo_rows(fixture.Masked(mask=torch.ones(1)), x, fixture=UNSET)) == {26, 28, 31, 34}
+    set_later = fixture.Masked()
+    set_later.set_mask(torch.ones(1))
+    assert set(_dynamo_rows(set_later, x, fixture=UNSET)) == {26, 28, 31, 34}
+    remembered = fixture.Masked()
+    remembered.remember(x)
+    assert set(_dynamo_rows(remembered, x, fixture=UNSET)) == {32}

@@ -130,3 +130,40 @@ class Model(nn.Module):
 def test_item_near_misses_numpy_scalars_and_objects_with_an_item_method(tmp_path: Path) -> None:
     # a NumPy scalar built from Python values is a constant to Dynamo; Box.item is traced
     assert _agree(NEAR, tmp_path) == set()
+
+
+MAPPING_GET = """
+class Table:
+    def get(self, key):
+        return 2.0
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cfg = {"scale": np.float64(2.0), "eps": 1e-5}
+        self.cache = {"t": torch.ones(1)}
+        self.table = Table()
+
+    def forward(self, x):
+        a = self.cfg.get("scale").item()
+        b = self.cfg.get("scale", np.float64(1.0)).item()
+        c = self.cfg["scale"].item()
+        d = self.cache.get("t").item()
+        e = self.cache.get("missing", x[:1]).item()
+        local = {"k": np.float32(3.0)}
+        f = local.get("k").item()
+        held = {"k": x[:1]}
+        g = held.get("k").item()
+        h = self.table.get("k")
+        return x + a + b + c + d + e + f + g + h
+"""
+
+
+def test_mapping_get_is_an_element_of_the_mapping(tmp_path: Path) -> None:
+    # `.get(key[, default])` on a dict of module state or a local is an element (or the default):
+    # `.item()` on a NumPy float of one traces, on a tensor of one breaks; a class's own `get` runs
+    assert _agree(MAPPING_GET, tmp_path) == {
+        _line(MAPPING_GET, 'self.cache.get("t").item()'), _line(MAPPING_GET, 'self.cache.get("missing", x[:1])'),
+        _line(MAPPING_GET, 'held.get("k").item()'),
+    }

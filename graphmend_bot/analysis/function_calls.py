@@ -11,6 +11,7 @@ import ast
 import sys
 from typing import cast
 
+import graphmend_bot.analysis.value_sources as VS
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
 from graphmend_bot.analysis.call_spellings import respelled
@@ -88,6 +89,8 @@ class CallResolver(SortChecker):
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env)
             kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
+            looked_up = VS.mapping_get(node, func, receiver, args, self.self_name, self.typed_attributes, self.instances)
+            kind = looked_up if looked_up.nonempty else kind  # `self.cfg.get("k")`: an element, no opaque call
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from graphmend_bot.analysis.local_nodes import every_node
-from graphmend_bot.analysis.off_flags import GLOBAL
+from graphmend_bot.analysis.off_flags import GLOBAL, ON, UNSET
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import Kind
 from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, TRAINING
@@ -30,8 +30,10 @@ _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are
 _HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 _AUTOCAST_TESTS = frozenset({"torch.is_autocast_enabled", "torch.is_autocast_cpu_enabled"})
 _FLAG_ON = "when `self.{}` is true"  # a flag its class keeps off by default (off_flags.py)
+_FLAG_OFF = "when `self.{}` is false"  # one it keeps on
+_SET = "when `self.{}` is not None"  # an attribute it keeps None
 _GLOBAL_FLAG_ON = "when `{}` is true"  # a module's switch kept off (off_flags.module_flags)
-_FLAG_PATTERN = re.compile(r"when `(?:self\.)?\w+` is true")
+_FLAG_PATTERN = re.compile(r"when `(?:self\.)?\w+` is (?:true|false|not None)")
 
 Arms = tuple[str | None, str | None]  # (the mode the body runs in, the mode the else arm runs in)
 
@@ -51,6 +53,14 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
         return TRAINING, None  # `self.training`, `module.training`
     if isinstance(test, ast.Attribute) and test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
         return _FLAG_ON.format(test.attr), None
+    if isinstance(test, ast.Attribute) and ON + test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
+        return None, _FLAG_OFF.format(test.attr)
+    if isinstance(test, ast.Attribute) and UNSET + test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
+        return _SET.format(test.attr), None  # `self.mask and ...`: None is false
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+        unset = _unset_attribute(test, flags)
+        if unset is not None:  # `self.mask is not None`: true once set; `is None`: the else arm
+            return (_SET.format(unset), None) if isinstance(test.ops[0], ast.IsNot) else (None, _SET.format(unset))
     if isinstance(test, ast.Name) and GLOBAL + test.id in flags:
         return _GLOBAL_FLAG_ON.format(test.id), None
     if isinstance(test, ast.Call) and _torch_name(test.func) in _AUTOCAST_TESTS:
@@ -61,6 +71,16 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
             mode, equal = dtype
             return (mode, None) if equal else (None, mode)
     return None, None
+
+
+def _unset_attribute(test: ast.Compare, flags: frozenset[str]) -> str | None:
+    """NAME of `self.NAME is [not] None` where the class keeps `self.NAME` None (off_flags.UNSET)."""
+    left, right = test.left, test.comparators[0]
+    if not (isinstance(right, ast.Constant) and right.value is None):
+        return None
+    if isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "self" and UNSET + left.attr in flags:
+        return left.attr
+    return None
 
 
 def test_mode(test: ast.expr, flags: frozenset[str] = frozenset()) -> str | None:
@@ -156,7 +176,7 @@ def modes_named(message: str) -> list[str]:
 
 
 def flag_named(mode: str) -> str | None:
-    """The attribute a flag mode names (`when `self.check_nans` is true`: "check_nans"), else None."""
+    """The attribute a flag mode names (`when `self.check_nans` is true` or `... is false`: "check_nans"), else None."""
     return mode.split("`")[1].removeprefix("self.") if _FLAG_PATTERN.fullmatch(mode) else None
 
 

@@ -28,39 +28,54 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 GLOBAL = "global "  # how a module flag is kept among a class's attribute flags (no attribute has a space)
 
 
+ON = "on "  # how a flag kept on is kept among the off ones: `if self.flag or x.any():` reads `x` when it is false
+UNSET = "unset "  # and an attribute kept None: `if self.mask is not None and self.mask.any():` reads it once set
+
+
 def off_flags(methods: Iterable[FunctionNode]) -> frozenset[str]:
-    """The attributes (`NAME` of `self.NAME`) that a class with these methods keeps off by default."""
+    """The attributes (`NAME` of `self.NAME`) that a class with these methods keeps off by default,
+    as ON + NAME those it keeps on (`True`, or a parameter defaulting to `True`, and nothing else
+    stored but by a setter): `or` stops at one, so its tensors are read when the user turns it off;
+    and as UNSET + NAME those it keeps None the same way (`self.mask is not None and ...`)."""
     methods = list(methods)
     init = next((method for method in methods if method.name == "__init__"), None)
     if init is None:
         return frozenset()
-    false_params = _false_defaulted(init.args)
-    flags = {name for name, value in _self_writes(init) if _off(value, false_params)}
-    if not flags:
+    writes = list(_self_writes(init))
+    params = {state: _defaulted(init.args, state) for state in _PREFIX}
+    candidates = {state: {name for name, value in writes if _kept(value, params[state], state)} for state in _PREFIX}
+    if not any(candidates.values()):
         return frozenset()  # most classes: the other methods need no walk
-    refused: set[str] = set()
-    for method in methods:
-        for name, value in _self_writes(method):
-            if name not in flags or _off(value, false_params if method is init else set()):
-                continue
-            if method is init or not isinstance(value, ast.Name):  # a setter's parameter: a user's choice
-                refused.add(name)
-    return frozenset(flags - refused)
+    stores = [(method is init, name, value) for method in methods for name, value in _self_writes(method)]
+    found: set[str] = set()
+    for state, flags in candidates.items():
+        refused = {name for in_init, name, value in stores if name in flags
+                   and not _kept(value, params[state] if in_init else set(), state)
+                   and (in_init or not isinstance(value, ast.Name))}  # a setter's parameter: a user's choice
+        found |= {_PREFIX[state] + name for name in flags - refused}
+    return frozenset(found)
 
 
-def _off(value: ast.expr | None, false_params: set[str]) -> bool:
-    return (isinstance(value, ast.Constant) and value.value is False) or (
-        isinstance(value, ast.Name) and value.id in false_params
+_PREFIX = {False: "", True: ON, None: UNSET}
+
+
+def _kept(value: ast.expr | None, params: set[str], state: bool | None) -> bool:
+    return (isinstance(value, ast.Constant) and value.value is state) or (
+        isinstance(value, ast.Name) and value.id in params
     )
 
 
-def _false_defaulted(args: ast.arguments) -> set[str]:
+def _off(value: ast.expr | None, false_params: set[str]) -> bool:
+    return _kept(value, false_params, False)
+
+
+def _defaulted(args: ast.arguments, state: bool | None) -> set[str]:
     positional = [*args.posonlyargs, *args.args]
     pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
     pairs += [
         (arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None
     ]
-    return {arg.arg for arg, default in pairs if isinstance(default, ast.Constant) and default.value is False}
+    return {arg.arg for arg, default in pairs if isinstance(default, ast.Constant) and default.value is state}
 
 
 def _self_writes(method: FunctionNode) -> Iterable[tuple[str, ast.expr | None]]:

@@ -7,6 +7,11 @@ default instead, so its kind joins in (`bool(getattr(self, "flag", False))` over
 breaks as `bool(self.flag)`, GB0124; over a Python attribute or a missing name it traces:
 tests/test_self_getattr.py).
 
+`mapping.get(key[, default])` on module state or a local (`self.cfg.get("scale")`) is an element of
+it, as `self.cfg["scale"]` is, or the default: its kind is theirs, so `.item()` on it is judged by
+what the mapping holds (a NumPy float traces, a tensor breaks: tests/test_value_sources.py), not
+taken for a value nothing types.
+
 `.item()`, `.tolist()`, `.nonzero()`, `.storage_offset()` on a value nothing types (a field of a
 returned record `out.loss`, `args[0]`, `kwargs["t"]`, `getattr(self, name)`): a tensor's under Dynamo.
 
@@ -73,3 +78,21 @@ def opaque_receiver(receiver: ast.expr, resolve: Callable[[ast.expr], str | None
         module, _, name = built.rpartition(".")
         return not (module == "numpy" and name in _NUMPY_SCALARS)
     return True
+
+
+def mapping_get(node: ast.Call, func: ast.Attribute, receiver: Kind, args: list[Kind], self_name: str | None,
+                typed: Container[str], instances: Container[str]) -> Kind:
+    """The kind of `OWNER.get(key[, default])` with OWNER `self.NAME` or a local: an element's (or the
+    default's); NOT_TENSOR for any other call, an owner of no kind, or one typed with a class (`typed`:
+    attributes of self, `instances`: locals), whose own `get` runs."""
+    if func.attr != "get" or node.keywords or not 1 <= len(node.args) <= 2 or not receiver.nonempty:
+        return NOT_TENSOR
+    owner = func.value
+    if isinstance(owner, ast.Name):
+        if owner.id == self_name or owner.id in instances:
+            return NOT_TENSOR
+    elif not (isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == self_name
+              and owner.attr not in typed):
+        return NOT_TENSOR
+    default = args[1] if len(args) == 2 else NOT_TENSOR
+    return receiver.without_flags() | default
