@@ -14,7 +14,6 @@ from typing import cast
 import graphmend_bot.analysis.value_sources as VS
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
-from graphmend_bot.analysis.call_spellings import respelled
 from graphmend_bot.analysis.callee_refs import (
     built_here,
     callee_ref,
@@ -42,9 +41,7 @@ class CallResolver(SortChecker):
 
     def _expr_Call(self, node: ast.Call, env: Env) -> Kind:
         func = node.func
-        if (plain := self._respelled.get(node, node)) is node:
-            plain = self._respelled[node] = respelled(node, self.resolve, self.builtin_of, self._function_aliases)
-        if plain is not None:
+        if (plain := self.plain_spelling(node)) is not None:
             return self.expr(plain, env)  # `getattr(t, "item")()`, `torch.Tensor.item(t)`: read as `t.item()`
         kwarg = self.node.args.kwarg if self.dependency_calls else None
         if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg, self.builtin_of):

@@ -29,6 +29,7 @@ from graphmend_bot.analysis import (
     shadowed_builtins,
     skipped_frames,
 )
+from graphmend_bot.analysis.call_spellings import respelled
 from graphmend_bot.analysis.guards import GuardHelpers
 from graphmend_bot.analysis.mode_values import Modes, ModeValues
 from graphmend_bot.analysis.model import FunctionSummary
@@ -306,6 +307,12 @@ class FunctionState:
         resolved = self.resolve(func)
         name = self.builtin_called(func, resolved)
         return f"builtins.{name}" if name is not None else resolved
+
+    def plain_spelling(self, node: ast.Call) -> ast.expr | None:
+        """The plain call `node` spells through indirection (analysis/call_spellings.py), once per node."""
+        if (plain := self._respelled.get(node, node)) is node:
+            plain = self._respelled[node] = respelled(node, self.resolve, self.builtin_of, self._function_aliases)
+        return plain
 
     def _grown_tuple(self, node: ast.AugAssign, added: tuple[Kind, ...] | None, previous: Kind
                      ) -> tuple[tuple[Kind, ...], bool] | None:
