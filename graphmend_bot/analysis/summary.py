@@ -721,6 +721,9 @@ class _Collector:
                     attributes[target.attr] = callee
                     if (inner := self._callee(value.args[0])) is not None:
                         attributes[f"{target.attr}[]"] = inner
+                    if all(isinstance(arg, ast.Call) for arg in value.args) and (
+                            last := self._callee(value.args[-1])) is not None:
+                        attributes[f"{target.attr}[-1]"] = last  # it returns what its last layer returns
                 else:
                     attributes[target.attr] = callee
         return attributes
