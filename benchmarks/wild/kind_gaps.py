@@ -104,7 +104,7 @@ def runtime_kinds(package_dir: str, calls: list[tuple[str, Any]]) -> dict[Functi
                     fn(*args, **kwargs)
                 finally:
                     sys.settrace(None)
-        except Exception:  # noqa: S112 - one raising call must not lose the others (run.py reports it)
+        except Exception:  # one raising call must not lose the others (run.py reports it)
             continue
     return held
 

@@ -721,8 +721,8 @@ class _Collector:
                     attributes[target.attr] = callee
                     if (inner := self._callee(value.args[0])) is not None:
                         attributes[f"{target.attr}[]"] = inner
-                    if all(isinstance(arg, ast.Call) for arg in value.args) and (
-                            last := self._callee(value.args[-1])) is not None:
+                    if all(isinstance(arg, ast.Call) for arg in value.args) and isinstance(layer := value.args[-1], ast.Call) and (
+                            last := self._callee(layer)) is not None:
                         attributes[f"{target.attr}[-1]"] = last  # it returns what its last layer returns
                 else:
                     attributes[target.attr] = callee
@@ -1043,7 +1043,8 @@ def _unmoved(value: ast.expr) -> ast.expr:
     while (isinstance(built, ast.Call) and isinstance(built.func, ast.Attribute) and built.func.attr in _SELF_RETURNING
            and isinstance(built.func.value, ast.Call)):
         built = built.func.value
-    if built is value or (name := dotted_name(built.func)) is None or not name.rpartition(".")[2][:1].isupper():
+    if built is value or not isinstance(built, ast.Call) or (name := dotted_name(built.func)) is None \
+            or not name.rpartition(".")[2][:1].isupper():
         return value
     return built
 
