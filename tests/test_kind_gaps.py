@@ -13,7 +13,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "wild"))
 
-from kind_gaps import binding_sources, classify, runtime_kinds, static_kinds  # noqa: E402
+from kind_gaps import binding_sources, classify, runtime_kinds, static_kinds
 
 MODULE = """\
 import torch
