@@ -1623,7 +1623,12 @@ class _TensorFlow:
         class_qualname = self.program.function(fid).class_qualname
         if kind != "self" or class_qualname is None or not name.isidentifier():
             return None
-        return layer_result(self.program.held_constructors(fid[0], class_qualname, name))
+        constructors = self.program.held_constructors(fid[0], class_qualname, name)
+        if constructors and all(constructor.endswith("nn.Sequential") for constructor in constructors):
+            # an nn.Sequential returns what its last layer returns (summary.py notes it as NAME[-1])
+            last = self.program.held_constructors(fid[0], class_qualname, f"{name}[-1]")
+            constructors = last if len(last) == len(constructors) else []
+        return layer_result(constructors)
 
     def tested(self, fid: FunctionId, draft: Draft) -> Kind:
         """What `draft` converts: its deps less the call results its condition tests whole where

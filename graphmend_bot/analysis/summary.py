@@ -678,6 +678,7 @@ class _Collector:
                     and target.value.id == "self"
                 ):
                     continue
+                value = _unmoved(value)
                 callee = self._callee(value) if isinstance(value, ast.Call) else None
                 writes.setdefault(target.attr, []).append(callee or "")
                 if isinstance(value, ast.Name) and value.id in typed_params:
@@ -724,6 +725,9 @@ class _Collector:
                     attributes[target.attr] = callee
                     if (inner := self._callee(value.args[0])) is not None:
                         attributes[f"{target.attr}[]"] = inner
+                    if all(isinstance(arg, ast.Call) for arg in value.args) and isinstance(layer := value.args[-1], ast.Call) and (
+                            last := self._callee(layer)) is not None:
+                        attributes[f"{target.attr}[-1]"] = last  # it returns what its last layer returns
                 else:
                     attributes[target.attr] = callee
         return attributes
@@ -1030,6 +1034,23 @@ def _state_result(node: FunctionNode, is_method: bool) -> bool:
     args = node.args
     return (is_method and mentions_tensor(node.returns) and len(args.posonlyargs) + len(args.args) == 1
             and not args.kwonlyargs and args.vararg is None and args.kwarg is None)
+
+
+# Methods of nn.Module (and of Tensor) that return the object they are called on, moved or cast.
+_SELF_RETURNING = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "train", "eval", "requires_grad_"})
+
+
+def _unmoved(value: ast.expr) -> ast.expr:
+    """`nn.Linear(...).to(device)` as `nn.Linear(...)`: the attribute holds what the class builds (the
+    call of a capitalised dotted name: a method of any other value may return something else)."""
+    built = value
+    while (isinstance(built, ast.Call) and isinstance(built.func, ast.Attribute) and built.func.attr in _SELF_RETURNING
+           and isinstance(built.func.value, ast.Call)):
+        built = built.func.value
+    if built is value or not isinstance(built, ast.Call) or (name := dotted_name(built.func)) is None \
+            or not name.rpartition(".")[2][:1].isupper():
+        return value
+    return built
 
 
 def _built_side(value: ast.expr) -> ast.Call | None:

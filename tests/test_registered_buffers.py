@@ -1,0 +1,64 @@
+"""`self.register_buffer("low", taps[0])`: torch accepts only a tensor or None there, so a buffer
+registered from a value computed in place (an element of an in-tree helper's tuple, arithmetic on
+its result) is a tensor, though the untraced `__init__`'s calls are never solved (pytorch_wavelets'
+filter banks: kind_gaps.py counted them as tensors graphmend did not know). Measured with Dynamo
+on torch 2.13 against what `graphmend check` reports: `int(self.low[2])` reads a tensor back
+(GB0124). The near misses, a buffer registered as None and one registered from a parameter its
+builder left None, trace and are not reported."""
+
+from __future__ import annotations
+
+from sample_modules import dynamo_breaks, graphmend_findings, line_of
+
+COMPUTED = """
+import torch
+from torch import nn
+
+
+def filters(n):
+    low = torch.arange(n, dtype=torch.float32)
+    return low, low.flip(0)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        taps = filters(3)
+        self.register_buffer("low", taps[0])
+        self.register_buffer("high", filters(3)[1] * 2)
+
+    def forward(self, x):
+        k = int(self.low[2])
+        j = float(self.high[0])
+        return x * k + j
+"""
+
+MAYBE_NONE = """
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self, mask=None):
+        super().__init__()
+        self.register_buffer("extra", None)
+        self.register_buffer("mask", mask)
+
+    def forward(self, x):
+        if self.extra is not None:
+            x = x + self.extra
+        if self.mask:
+            x = x * 2
+        return x
+"""
+
+
+def test_buffer_computed_in_place_is_a_tensor(tmp_path):
+    breaks = dynamo_breaks(COMPUTED, tmp_path)
+    assert {line for line, _ in breaks} == {line_of(COMPUTED, "k = int"), line_of(COMPUTED, "j = float")}
+    assert {(line, gb_id) for line, _, gb_id in graphmend_findings(COMPUTED, tmp_path)} == breaks
+
+
+def test_buffer_of_none_or_a_name_stays_unreported(tmp_path):
+    assert dynamo_breaks(MAYBE_NONE, tmp_path) == set()
+    assert graphmend_findings(MAYBE_NONE, tmp_path) == set()
