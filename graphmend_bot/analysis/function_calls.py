@@ -281,10 +281,7 @@ class CallResolver(SortChecker):
     def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
         """`self.register_buffer("name", value)` is module state like `self.name = value`."""
         if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            # torch takes only a tensor or None there: a value computed in place (`filts[0]`, `make(n) * 2`) is a
-            # tensor whatever the callee (an untraced __init__'s calls are never solved); a name may hold None
-            computed = not isinstance(node.args[1], (ast.Name, ast.Attribute, ast.Constant, ast.IfExp, ast.BoolOp))
-            self.write_attribute(node.args[0].value, args[1] | TENSOR if computed else args[1])
+            self.write_attribute(node.args[0].value, VS.registered_buffer(node.args[1], args[1]))
 
     def _tensor_method(self, node: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
         check = C.TENSOR_METHODS.get(method)

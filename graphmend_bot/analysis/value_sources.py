@@ -12,6 +12,9 @@ it, as `self.cfg["scale"]` is, or the default: its kind is theirs, so `.item()` 
 what the mapping holds (a NumPy float traces, a tensor breaks: tests/test_value_sources.py), not
 taken for a value nothing types.
 
+`self.register_buffer("name", value)` stores a tensor or None (torch takes nothing else): a value
+computed in place is a tensor whatever its callee.
+
 `.item()`, `.tolist()`, `.nonzero()`, `.storage_offset()` on a value nothing types (a field of a
 returned record `out.loss`, `args[0]`, `kwargs["t"]`, `getattr(self, name)`): a tensor's under Dynamo.
 
@@ -30,7 +33,7 @@ import ast
 from collections.abc import Callable, Container
 
 from graphmend_bot.vocabulary import known_names as V
-from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
 def read_attribute(node: ast.Call, self_name: str | None, env: Container[str]) -> str | None:
@@ -96,3 +99,11 @@ def mapping_get(node: ast.Call, func: ast.Attribute, receiver: Kind, args: list[
         return NOT_TENSOR
     default = args[1] if len(args) == 2 else NOT_TENSOR
     return receiver.without_flags() | default
+
+
+def registered_buffer(value: ast.expr, kind: Kind) -> Kind:
+    """What `self.register_buffer("name", value)` stores. torch takes only a tensor or None there: a value
+    computed in place (`filts[0]`, `make(n) * 2`) is a tensor whatever the callee (an untraced `__init__`'s
+    calls are never solved); a name, attribute, constant, ternary or `or` may hold None and keeps its kind."""
+    computed = not isinstance(value, (ast.Name, ast.Attribute, ast.Constant, ast.IfExp, ast.BoolOp))
+    return kind | TENSOR if computed else kind
