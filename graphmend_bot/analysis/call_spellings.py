@@ -30,6 +30,22 @@ _COMPARISONS: dict[str, type[ast.cmpop]] = {
     "operator.eq": ast.Eq, "operator.ne": ast.NotEq,
 }
 
+# Every spelling `respelled` reads through resolves under one of these heads, or is a `getattr(...)`
+# call, a conversion dunder, or a local alias: `may_respell` says so before any node is built.
+_RESPELLED_HEADS = ("torch.Tensor.", "operator.", "builtins.")
+
+
+def may_respell(call: ast.Call, resolved: str | None, aliases: Mapping[str, tuple[str, ...]]) -> bool:
+    """False for a call `respelled` leaves alone whatever else holds (most calls: `self.proj(x)`,
+    `torch.cat(...)`), read from the callee and what it resolves to (`resolved`), so that the memo
+    holds only calls that may be respelled."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in _CONVERSIONS or (resolved is not None and resolved.startswith(_RESPELLED_HEADS))
+    if isinstance(func, ast.Name):
+        return func.id in aliases or (resolved is not None and resolved.startswith(_RESPELLED_HEADS))
+    return isinstance(func, ast.Call)
+
 
 def respelled(
     call: ast.Call,

@@ -14,6 +14,7 @@ from typing import cast
 import graphmend_bot.analysis.value_sources as VS
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import keyword_arguments, logger_bindings, masks, str_enums, value_class
+from graphmend_bot.analysis.call_spellings import may_respell
 from graphmend_bot.analysis.callee_refs import (
     built_here,
     callee_ref,
@@ -40,8 +41,8 @@ class CallResolver(SortChecker):
     """The kind of a call, and the call sites recorded for the scope solver."""
 
     def _expr_Call(self, node: ast.Call, env: Env) -> Kind:
-        func = node.func
-        if (plain := self.plain_spelling(node)) is not None:
+        resolved = self.resolve(func := node.func)  # most calls `may_respell` rules out: no plain spelling built or memoised
+        if may_respell(node, resolved, self._function_aliases) and (plain := self.plain_spelling(node)) is not None:
             return self.expr(plain, env)  # `getattr(t, "item")()`, `torch.Tensor.item(t)`: read as `t.item()`
         kwarg = self.node.args.kwarg if self.dependency_calls else None
         if kwarg is not None and keyword_arguments.sorted_keyword_items(node, kwarg.arg, self.builtin_of):
@@ -55,7 +56,6 @@ class CallResolver(SortChecker):
         if C.SORT_KEYS:
             self._check_sort(node, args, env)
         self._sized_object(node, env)
-        resolved = self.resolve(func)
         self.references.update(passed_bound_methods(node, self.self_name, resolved, self._method_tables))
         if self._closures:
             self.references.update(passed_closures(node, self._closures, resolved))

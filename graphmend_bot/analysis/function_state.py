@@ -304,8 +304,7 @@ class FunctionState:
 
     def resolve_callee(self, func: ast.expr) -> str | None:
         """`resolve`, with a builtin name no binding hides as `builtins.NAME` (tensor_rank.python_number)."""
-        resolved = self.resolve(func)
-        name = self.builtin_called(func, resolved)
+        name = self.builtin_called(func, resolved := self.resolve(func))
         return f"builtins.{name}" if name is not None else resolved
 
     def plain_spelling(self, node: ast.Call) -> ast.expr | None:
