@@ -86,8 +86,8 @@ class CallResolver(SortChecker):
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value, env)
             kind = self._method_call(node, func, receiver, args, kwargs, resolved, env)
-            looked_up = VS.mapping_get(node, func, receiver, args, self.self_name, self.typed_attributes, self.instances)
-            kind = looked_up if looked_up.nonempty else kind  # `self.cfg.get("k")`: an element, no opaque call
+            if func.attr == "get" and (got := VS.mapping_get(node, func, receiver, args, self.self_name, self.typed_attributes, self.instances)).nonempty:
+                kind = got  # `self.cfg.get("k")`: an element, no opaque call (only `get` is one: no call for the rest)
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
         return kind
