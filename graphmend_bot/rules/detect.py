@@ -502,7 +502,7 @@ class Detection:
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back
     comparison: ComparisonHook | None = None  # `id(seen) == key`, `a.data_ptr() == b.data_ptr()`: every comparison
-    operator: OperatorHook | None = None  # `x.data_ptr() % 16`: every binary operation
+    operator: OperatorHook | None = None  # `x.data_ptr() % 16`: a binary operation with a call operand
     subscripted_receiver: SubscriptedReceiverHook | None = None  # `Optional[int].__eq__(other)`
     # `Cls.make(x)`: a classmethod of a class whose metaclass defines `__getattribute__` (the class's name)
     guarded_class_call: ClassCallHook | None = None

@@ -46,6 +46,10 @@ def _operator(rule: Rule, checker: Checker, node: ast.BinOp, left: Kind, right: 
 
 
 def _comparison(rule: Rule, checker: Checker, node: ast.Compare, operands: list[Kind]) -> None:
+    if len(node.ops) == 1:  # most comparisons: one operator, seldom an ordering
+        if isinstance(node.ops[0], _ORDERINGS) and (_is_pointer(node.left) or _is_pointer(node.comparators[0])):
+            checker.report(rule, node, _MESSAGE.format(spelling=_spelling(node)), TENSOR, gb_id=OBSERVED_EXCEPTION)
+        return
     sides = [node.left, *node.comparators]
     for op, left, right in zip(node.ops, sides, sides[1:], strict=False):
         if isinstance(op, _ORDERINGS) and (_is_pointer(left) or _is_pointer(right)):
