@@ -49,15 +49,21 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
         if isinstance(test.op, ast.And):  # the body needs every operand true
             return next((body for body, _ in arms if body), None), None
         return None, next((orelse for _, orelse in arms if orelse), None)  # the else arm: every one false
-    if isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name):
-        return TRAINING, None  # `self.training`, `module.training`
-    if isinstance(test, ast.Attribute) and test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
-        return _FLAG_ON.format(test.attr), None
-    if isinstance(test, ast.Attribute) and ON + test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
-        return None, _FLAG_OFF.format(test.attr)
-    if isinstance(test, ast.Attribute) and UNSET + test.attr in flags and isinstance(test.value, ast.Name) and test.value.id == "self":
-        return _SET.format(test.attr), None  # `self.mask and ...`: None is false
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+    if isinstance(test, ast.Attribute):  # no later test is an attribute: its arms are decided here
+        if not isinstance(test.value, ast.Name):
+            return None, None
+        if test.attr == "training":
+            return TRAINING, None  # `self.training`, `module.training`
+        if not flags or test.value.id != "self":
+            return None, None
+        if test.attr in flags:
+            return _FLAG_ON.format(test.attr), None
+        if ON + test.attr in flags:
+            return None, _FLAG_OFF.format(test.attr)
+        if UNSET + test.attr in flags:
+            return _SET.format(test.attr), None  # `self.mask and ...`: None is false
+        return None, None
+    if flags and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
         unset = _unset_attribute(test, flags)
         if unset is not None:  # `self.mask is not None`: true once set; `is None`: the else arm
             return (_SET.format(unset), None) if isinstance(test.ops[0], ast.IsNot) else (None, _SET.format(unset))
