@@ -41,22 +41,43 @@ def off_flags(methods: Iterable[FunctionNode]) -> frozenset[str]:
     init = next((method for method in methods if method.name == "__init__"), None)
     if init is None:
         return frozenset()
-    writes = list(_self_writes(init))
-    params = {state: _defaulted(init.args, state) for state in _PREFIX}
-    candidates = {state: {name for name, value in writes if _kept(value, params[state], state)} for state in _PREFIX}
-    if not any(candidates.values()):
+    # One state per attribute, read from `__init__`: a second store of another state (or of
+    # anything else) refuses it for every state.
+    defaults = _defaults(init.args)
+    states: dict[str, object] = {}
+    for name, value in _self_writes(init):
+        state = _state(value, defaults)
+        states[name] = state if states.get(name, state) is state else _MIXED
+    flags = {name: state for name, state in states.items() if state is not _MIXED}
+    if not flags:
         return frozenset()  # most classes: the other methods need no walk
-    stores = [(method is init, name, value) for method in methods for name, value in _self_writes(method)]
-    found: set[str] = set()
-    for state, flags in candidates.items():
-        refused = {name for in_init, name, value in stores if name in flags
-                   and not _kept(value, params[state] if in_init else set(), state)
-                   and (in_init or not isinstance(value, ast.Name))}  # a setter's parameter: a user's choice
-        found |= {_PREFIX[state] + name for name in flags - refused}
-    return frozenset(found)
+    for method in methods:
+        if method is not init:  # another method stores the same state, or a setter's parameter (a user's choice)
+            for name, value in _self_writes(method):
+                if name in flags and not isinstance(value, ast.Name) and not (
+                        isinstance(value, ast.Constant) and value.value is flags[name]):
+                    del flags[name]
+    return frozenset(_PREFIX[state] + name for name, state in flags.items())
 
 
-_PREFIX = {False: "", True: ON, None: UNSET}
+_PREFIX: dict[object, str] = {False: "", True: ON, None: UNSET}
+_MIXED = object()  # no state: stored something else, or two states
+
+
+def _state(value: ast.expr | None, defaults: dict[str, object]) -> object:
+    """False, True or None where `value` is that constant or a parameter defaulting to it; else _MIXED."""
+    if isinstance(value, ast.Constant):
+        return value.value if value.value is False or value.value is True or value.value is None else _MIXED
+    return defaults.get(value.id, _MIXED) if isinstance(value, ast.Name) else _MIXED
+
+
+def _defaults(args: ast.arguments) -> dict[str, object]:
+    """The parameters defaulting to `False`, `True` or `None`, with that default."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None]
+    return {arg.arg: default.value for arg, default in pairs
+            if isinstance(default, ast.Constant) and (default.value is False or default.value is True or default.value is None)}
 
 
 def _kept(value: ast.expr | None, params: set[str], state: bool | None) -> bool:
@@ -67,15 +88,6 @@ def _kept(value: ast.expr | None, params: set[str], state: bool | None) -> bool:
 
 def _off(value: ast.expr | None, false_params: set[str]) -> bool:
     return _kept(value, false_params, False)
-
-
-def _defaulted(args: ast.arguments, state: bool | None) -> set[str]:
-    positional = [*args.posonlyargs, *args.args]
-    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
-    pairs += [
-        (arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None
-    ]
-    return {arg.arg for arg, default in pairs if isinstance(default, ast.Constant) and default.value is state}
 
 
 def _self_writes(method: FunctionNode) -> Iterable[tuple[str, ast.expr | None]]:
