@@ -91,3 +91,27 @@ def test_closure_kept_by_its_factory_or_read_by_locals_is_reached(source: str, t
 
 def test_closure_only_returned_and_dropped_is_not_reached(tmp_path: Path) -> None:
     assert agreed_break_lines(ONLY_RETURNED, tmp_path) == set()
+
+
+def test_a_caller_of_many_factory_calls_is_walked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # review 26: lead walked the caller once per call site, quadratic in its size (a forward of
+    # 3000 factory calls took over a minute to check, main 1 s); each function is now walked a
+    # fixed number of times, whatever the number of sites asked about
+    import ast
+
+    from graphmend_bot.analysis.dropped_results import DroppedResults
+
+    source = "def forward(x):\n" + "".join(f"    f{i} = make({i})\n" for i in range(200)) + "    return f0(x)\n"
+    walked: list[ast.AST] = []
+    walk = ast.walk
+
+    def counting_walk(node: ast.AST):  # type: ignore[no-untyped-def]
+        if isinstance(node, ast.FunctionDef):
+            walked.append(node)
+        return walk(node)
+
+    monkeypatch.setattr(ast, "walk", counting_walk)
+    dropped = DroppedResults(lambda path: source)
+    answers = [dropped("m.py", "forward", row, "name:make") for row in range(2, 202)]
+    assert answers == [False] + [True] * 199  # f0 is read, the others never are
+    assert len(walked) <= 2
