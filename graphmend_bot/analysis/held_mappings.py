@@ -16,39 +16,19 @@ import re
 from collections.abc import Mapping
 
 _DICT_BUILDERS = frozenset({"dict", "builtins.dict"})
-_MUTATION = re.compile(r"\.(?:update|setdefault|__setitem__)\(|\]\s*[-+*/|&]?=(?!=)|\|=")
-_MUTATORS = frozenset({"update", "setdefault", "__setitem__"})
+# `self.NAME[k] = v` (or `+=`), `self.NAME.update(...)` / `.setdefault(...)`, `self.NAME |= ...`: read
+# from the method's text, no walk (a spurious match only leaves that `.get` opaque, as main read it)
+_MUTATION = re.compile(
+    r"self\.(\w+)(?:\[[^\n]*?\]\s*[-+*/|&%@^]?=(?!=)|\.(?:update|setdefault|__setitem__)\(|\s*\|=)")
 
 
 def opaque_mappings(node: ast.ClassDef, attributes: Mapping[str, str], texts: Mapping[ast.AST, str]) -> frozenset[str]:
     """The "NAME()" marks of `node`'s opaque mappings; `attributes` is its ClassSummary's, `texts`
-    its methods' source (only the methods whose text mutates something are walked)."""
+    its methods' source."""
     names = {name for name, held in attributes.items()
              if not name.endswith("[]") and held not in _DICT_BUILDERS and not held.startswith("typed:")}
     names.update(name[:-2] for name in attributes if name.endswith("[]"))  # elements built in a method
     for method in node.body:
-        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and _MUTATION.search(texts.get(method, "")):
-            names.update(_mutated(method))
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and "self." in (text := texts.get(method, "")):
+            names.update(_MUTATION.findall(text))
     return frozenset(f"{name}()" for name in names)
-
-
-def _mutated(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """`self.NAME[k] = v` (or `+=`), `self.NAME |= ...`, `self.NAME.update(...)` / `.setdefault(...)`."""
-    found: set[str] = set()
-    for node in ast.walk(method):
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                owner = target.value if isinstance(target, ast.Subscript) else (
-                    target if isinstance(node, ast.AugAssign) else None)
-                if (name := _self_attribute(owner)) is not None:
-                    found.add(name)
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS
-              and (name := _self_attribute(node.func.value)) is not None):
-            found.add(name)
-    return found
-
-
-def _self_attribute(node: ast.expr | None) -> str | None:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return node.attr
-    return None
