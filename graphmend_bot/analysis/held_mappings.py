@@ -25,10 +25,12 @@ _MUTATION = re.compile(
 def opaque_mappings(node: ast.ClassDef, attributes: Mapping[str, str], texts: Mapping[ast.AST, str]) -> frozenset[str]:
     """The "NAME()" marks of `node`'s opaque mappings; `attributes` is its ClassSummary's, `texts`
     its methods' source."""
+    methods = [texts.get(method, "") for method in node.body if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not any(".get(" in text for text in methods):
+        return frozenset()  # no `.get` in the class to read (most classes)
     names = {name for name, held in attributes.items()
              if not name.endswith("[]") and held not in _DICT_BUILDERS and not held.startswith("typed:")}
     names.update(name[:-2] for name in attributes if name.endswith("[]"))  # elements built in a method
-    for method in node.body:
-        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and "self." in (text := texts.get(method, "")):
-            names.update(_MUTATION.findall(text))
+    for text in methods:
+        names.update(_MUTATION.findall(text))
     return frozenset(f"{name}()" for name in names)
