@@ -94,3 +94,27 @@ def test_spelled_calls_that_trace_are_not_reported(tmp_path: Path) -> None:
 
 def test_rebound_and_tree_aliases_are_left_to_the_solver(tmp_path: Path) -> None:
     assert agreed_break_lines(REBOUND, tmp_path) == set()
+
+
+LOCAL_HEADS = HEADER + """
+class Ops:
+    def gt(self, a, b):
+        return True
+
+    def index(self, a):
+        return 1
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        operator = Ops()
+        if operator.gt(x.sum(), 0):
+            x = x + 1
+        return x * operator.index(x.argmax())
+"""
+
+
+def test_a_local_named_like_the_module_is_not_respelled(tmp_path: Path) -> None:
+    # `operator` bound in the function is the local object, not the module the import names: its
+    # `gt` returns a Python bool, and Dynamo traces it all (review 26: lead reported GM101 here)
+    assert agreed_break_lines(LOCAL_HEADS, tmp_path) == set()

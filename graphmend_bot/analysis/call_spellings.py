@@ -17,7 +17,7 @@ The plain call is built once per call node, at the call's position, and evaluate
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from typing import TypeVar
 
 from graphmend_bot.analysis import checks as C
@@ -52,8 +52,11 @@ def respelled(
     resolve: Callable[[ast.expr], str | None],
     builtin_of: Callable[[ast.expr], str | None],
     aliases: Mapping[str, tuple[str, ...]],
+    local_names: Container[str] = frozenset(),
 ) -> ast.expr | None:
-    """The plain expression `call` spells, or None when it is spelled plainly already."""
+    """The plain expression `call` spells, or None when it is spelled plainly already. A callee whose
+    head is a local of the function (`operator = Ops()`, then `operator.gt(a, b)`) is not the module
+    the import names: not respelled."""
     func = call.func
     if any(isinstance(arg, ast.Starred) for arg in call.args):
         return None
@@ -73,7 +76,7 @@ def respelled(
         if not ((resolve(target) or "").startswith("torch.") or builtin_of(target) is not None):
             return None  # a function of the tree: the scope solver follows the alias already
         return respelled(plain := _at(ast.Call(target, call.args, call.keywords), call), resolve, builtin_of, {}) or plain
-    resolved = resolve(func)
+    resolved = None if _head(func) in local_names else resolve(func)
     if resolved is None or call.keywords:
         return None
     if (resolved.startswith("torch.Tensor.") and call.args and resolved.count(".") == 2
@@ -89,6 +92,12 @@ def respelled(
         name = _at(ast.Name("sorted", ast.Load()), func)
         return _at(ast.Call(name, call.args, call.keywords), call) if builtin_of(name) == "sorted" else None
     return None
+
+
+def _head(func: ast.expr) -> str | None:
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def _builtin_call(name: str, value: ast.expr, call: ast.Call, builtin_of: Callable[[ast.expr], str | None]) -> ast.expr | None:

@@ -13,38 +13,66 @@ import ast
 from collections.abc import Callable, Iterator
 
 Definition = ast.FunctionDef | ast.AsyncFunctionDef
+_NAMESPACE_READERS = frozenset({"locals", "vars", "eval", "exec"})
+
+
+class _Uses:
+    """One walk of a function: the names it reads, and per (row, callee name) its calls and the
+    statements that are such a call alone (None for `make(y)`, the name for `f = make(y)`, "" for
+    a target that is no plain name: unpacked, stored on an object, chained)."""
+
+    def __init__(self, function: Definition) -> None:
+        self.reads: set[str] = set()
+        self.calls: dict[tuple[int, str], int] = {}
+        self.statements: dict[tuple[int, str], list[str | None]] = {}
+        self.handed_on: set[str] = set()  # names read other than as a returned value (kept_elsewhere)
+        returned: set[int] = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Return) and node.value is not None:
+                values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+                returned.update(id(value) for value in values if isinstance(value, ast.Name))
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
+                self.reads.add(node.id)
+                if id(node) not in returned:
+                    self.handed_on.add(node.id)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.reads.update(node.names)  # bound for another scope: its reader is not seen here
+            elif isinstance(node, ast.Call) and (name := _called_name(node.func)) is not None:
+                key = (node.lineno, name)
+                self.calls[key] = self.calls.get(key, 0) + 1
+            if isinstance(node, (ast.Expr, ast.Assign)) and isinstance(call := node.value, ast.Call) and (
+                    name := _called_name(call.func)) is not None:
+                target: str | None = None
+                if isinstance(node, ast.Assign):
+                    plain = len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    target = node.targets[0].id if plain and isinstance(node.targets[0], ast.Name) else ""
+                self.statements.setdefault((call.lineno, name), []).append(target)
+
+    def dropped(self, row: int, name: str) -> bool:
+        calls = self.calls.get((row, name), 0)
+        statements = self.statements.get((row, name), [])
+        if "" in statements or self.reads.intersection(_NAMESPACE_READERS):
+            return False  # kept on an object or unpacked; `locals()["f"](x)`: every local may be read
+        return calls > 0 and calls == len(statements) and not self.reads.intersection(
+            target for target in statements if target is not None)
 
 
 def result_dropped(tree: ast.Module, qualname: str, row: int, ref: str) -> bool:
     """Whether the function `qualname` of `tree` drops every result of its calls of `ref` on `row`."""
     kind, _, callee = ref.partition(":")
     if row <= 0 or kind not in ("name", "dotted", "self"):
-        return False  # `f(...)` of a local holding something, `super()...`: not followed here
-    function = _definition(tree, qualname)
-    if function is None:
         return False
-    name = callee.rpartition(".")[2]
-    calls = statements = 0
-    target_names: list[str] = []
-    reads: set[str] = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
-            reads.add(node.id)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            reads.update(node.names)  # bound for another scope: its reader is not seen here
-        elif isinstance(node, ast.Call) and node.lineno == row and _called_name(node.func) == name:
-            calls += 1
-        elif isinstance(node, (ast.Expr, ast.Assign)) and _calls_on(node.value, row, name):
-            statements += 1
-            if isinstance(node, ast.Assign):
-                if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
-                    return False  # unpacked, stored on an object, chained: kept
-                target_names.append(node.targets[0].id)
-    return calls > 0 and calls == statements and not reads.intersection(target_names)
+    function = _definition(tree, qualname)
+    return function is not None and _Uses(function).dropped(row, callee.rpartition(".")[2])
 
 
-def _calls_on(value: ast.expr, row: int, name: str) -> bool:
-    return isinstance(value, ast.Call) and value.lineno == row and _called_name(value.func) == name
+def kept_elsewhere(tree: ast.Module, factory: str, closure: str) -> bool:
+    """Whether the function `factory` of `tree` hands its nested function `closure` on other than by
+    returning it (`self.fn = inner`, `REGISTRY.append(inner)`, `hooks[k] = inner`): then a caller
+    that drops the result still reaches it (measured on torch 2.13: tests/test_dropped_results.py)."""
+    function = _definition(tree, factory)
+    return function is None or closure in _Uses(function).handed_on
 
 
 def _called_name(func: ast.expr) -> str | None:
@@ -76,17 +104,36 @@ def _definitions_in(node: ast.AST) -> Iterator[Definition | ast.ClassDef]:
 
 
 class DroppedResults:
-    """result_dropped over the tree's modules, each parsed once on first ask."""
+    """result_dropped and kept_elsewhere over the tree's modules, each parsed once on first ask and
+    each function walked once (a caller with thousands of factory calls asks once per site)."""
 
     def __init__(self, source_of: Callable[[str], str]) -> None:
         self._source_of = source_of
         self._trees: dict[str, ast.Module | None] = {}
+        self._uses: dict[tuple[str, str], _Uses | None] = {}
 
     def __call__(self, path: str, qualname: str, row: int, ref: str) -> bool:
+        kind, _, callee = ref.partition(":")
+        if row <= 0 or kind not in ("name", "dotted", "self"):
+            return False  # `f(...)` of a local holding something, `super()...`: not followed here
+        uses = self._function_uses(path, qualname)
+        return uses is not None and uses.dropped(row, callee.rpartition(".")[2])
+
+    def kept_elsewhere(self, path: str, factory: str, closure: str) -> bool:
+        uses = self._function_uses(path, factory)
+        return uses is None or closure in uses.handed_on
+
+    def _function_uses(self, path: str, qualname: str) -> _Uses | None:
+        if (path, qualname) not in self._uses:
+            tree = self._tree(path)
+            function = _definition(tree, qualname) if tree is not None else None
+            self._uses[path, qualname] = _Uses(function) if function is not None else None
+        return self._uses[path, qualname]
+
+    def _tree(self, path: str) -> ast.Module | None:
         if path not in self._trees:
             try:
                 self._trees[path] = ast.parse(self._source_of(path))
             except (OSError, SyntaxError, ValueError):
                 self._trees[path] = None
-        tree = self._trees[path]
-        return tree is not None and result_dropped(tree, qualname, row, ref)
+        return self._trees[path]

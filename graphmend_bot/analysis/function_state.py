@@ -310,7 +310,7 @@ class FunctionState:
     def plain_spelling(self, node: ast.Call) -> ast.expr | None:
         """The plain call `node` spells through indirection (analysis/call_spellings.py), once per node."""
         if (plain := self._respelled.get(node, node)) is node:
-            plain = self._respelled[node] = respelled(node, self.resolve, self.builtin_of, self._function_aliases)
+            plain = self._respelled[node] = respelled(node, self.resolve, self.builtin_of, self._function_aliases, self._rebound)
         return plain
 
     def _grown_tuple(self, node: ast.AugAssign, added: tuple[Kind, ...] | None, previous: Kind

@@ -1122,8 +1122,10 @@ class Program:
             targets = self.resolve_call(fid, site.ref)
             yield from targets
             for target in targets:  # a closure the callee returns, when this caller keeps its result
-                if self._returns_closures(target) and not self._dropped(module, fid[1], site):
-                    yield from self._returned_closures(target)
+                if self._returns_closures(target):  # (or the callee keeps it too: `self.fn = inner`)
+                    dropped = self._dropped(module, fid[1], site)
+                    yield from (closure for closure in self._returned_closures(target)
+                                if not dropped or self._kept_by_factory(target, closure))
         for reference in function.references:
             if reference.startswith("self."):
                 name, _, callee = reference[len("self."):].partition(" ")
@@ -1173,6 +1175,12 @@ class Program:
         path = self.modules[module].path
         self.rows_read.add(path)
         return self._dropped_results(path, qualname, site.row, site.ref)
+
+    def _kept_by_factory(self, factory: FunctionId, closure: FunctionId) -> bool:
+        """Whether `factory` hands `closure` on other than by returning it (dropped_results.kept_elsewhere)."""
+        path = self.modules[factory[0]].path
+        self.rows_read.add(path)
+        return self._dropped_results.kept_elsewhere(path, factory[1], closure[1].rpartition(".")[2])
 
     def _attribute_setters(self, fid: FunctionId) -> list[FunctionId]:
         """`self.NAME = value` in a method runs the class's own `__setattr__` (its own or a base's

@@ -25,6 +25,7 @@ from graphmend_bot.analysis import (
     given_callables,
     guarded_classes,
     held_functions,
+    held_mappings,
     iterated_builders,
     logger_bindings,
     lone_modules,
@@ -183,7 +184,8 @@ def summarize_module(
     tensor_names = eager_entries.tensor_modules(imports.names)
     nodes = {qualname: node for qualname, _, node in collector.functions} if collector.enclosing else {}
     rebound = disabled_values.rebound_functions(tree, resolve) if "disable" in source else {}
-    typed_attributes = {name: _typed_attributes(cls) for name, cls in collector.classes.items()}
+    typed_attributes = {name: _typed_attributes(cls) | collector.opaque_mappings.get(name, frozenset())
+                        for name, cls in collector.classes.items()}
     containers = {  # the submodule containers each class's __init__ builds (module_containers.py)
         class_qualname: module_containers.container_attributes(node, resolve)
         for _, class_qualname, node in collector.functions if class_qualname is not None and node.name == "__init__"
@@ -513,6 +515,7 @@ class _Collector:
         self.functions: list[tuple[str, str | None, FunctionNode]] = []
         self.enclosing: dict[str, str] = {}  # a nested function's qualname -> the nearest enclosing function's
         self.classes: dict[str, ClassSummary] = {}
+        self.opaque_mappings: dict[str, frozenset[str]] = {}  # held_mappings.py: "NAME()" marks
         self.compile_targets: list[CompileTarget] = []
         self.registries: dict[str, tuple[str, ...]] = {}
         self.logger_names: set[str] = set()
@@ -603,6 +606,7 @@ class _Collector:
         )
         writes: dict[str, list[str]] = {}
         attributes = self._submodules(node, qualname, writes)  # fills classes_given[qualname] too
+        self.opaque_mappings[qualname] = held_mappings.opaque_mappings(node, attributes, self.texts)
         self.classes[qualname] = ClassSummary(qualname, bases, methods, attributes,
                                               dunders_unknown=super_calls.dunders_unknown(node),
                                               rewritten=_rewritten(writes), not_functions=super_calls.not_functions(node),

@@ -95,7 +95,7 @@ def mapping_get(node: ast.Call, func: ast.Attribute, receiver: Kind, args: list[
         if owner.id == self_name or owner.id in instances:
             return NOT_TENSOR
     elif not (isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == self_name
-              and owner.attr not in typed):
+              and owner.attr not in typed and f"{owner.attr}()" not in typed):  # held_mappings.py
         return NOT_TENSOR
     default = args[1] if len(args) == 2 else NOT_TENSOR
     return receiver.without_flags() | default
