@@ -20,7 +20,7 @@ def result_dropped(tree: ast.Module, qualname: str, row: int, ref: str) -> bool:
     kind, _, callee = ref.partition(":")
     if row <= 0 or kind not in ("name", "dotted", "self"):
         return False  # `f(...)` of a local holding something, `super()...`: not followed here
-    function = _definition(tree, qualname)
+    function = definition(tree, qualname)
     if function is None:
         return False
     name = callee.rpartition(".")[2]
@@ -53,7 +53,7 @@ def _called_name(func: ast.expr) -> str | None:
     return func.attr if isinstance(func, ast.Attribute) else None
 
 
-def _definition(tree: ast.Module, qualname: str) -> Definition | None:
+def definition(tree: ast.Module, qualname: str) -> Definition | None:
     """The def `qualname` names (classes and functions nested by dots), through `if`/`try` blocks;
     None when the name is not found or is defined more than once (which one runs is not known)."""
     node: ast.AST = tree
@@ -83,10 +83,14 @@ class DroppedResults:
         self._trees: dict[str, ast.Module | None] = {}
 
     def __call__(self, path: str, qualname: str, row: int, ref: str) -> bool:
+        tree = self.tree(path)
+        return tree is not None and result_dropped(tree, qualname, row, ref)
+
+    def tree(self, path: str) -> ast.Module | None:
+        """The module parsed, None when it cannot be (shared with forwarded_callbacks)."""
         if path not in self._trees:
             try:
                 self._trees[path] = ast.parse(self._source_of(path))
             except (OSError, SyntaxError, ValueError):
                 self._trees[path] = None
-        tree = self._trees[path]
-        return tree is not None and result_dropped(tree, qualname, row, ref)
+        return self._trees[path]
