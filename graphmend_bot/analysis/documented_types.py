@@ -225,14 +225,13 @@ def documents_tensor_result(node: ast.FunctionDef | ast.AsyncFunctionDef) -> boo
     docstring = _docstring(node)
     if docstring is None or "ensor" not in docstring or "Return" not in docstring:
         return False
-    lines = [line.strip() for line in docstring.splitlines()]
+    lines = docstring.splitlines()
     for index, line in enumerate(lines):
-        if (header := _RETURNS_HEADER.fullmatch(line)) is None:
+        # the cheap test first: transformers' docstrings run to hundreds of lines
+        if not line.lstrip().startswith("Return") or (header := _RETURNS_HEADER.fullmatch(line.strip())) is None:
             continue
-        inline = header.group("inline")
-        following = [rest for rest in lines[index + 1:] if rest and set(rest) != {"-"}]
-        first = inline or (following[0] if following else "")
-        return _types_a_tensor(first)
+        following = (rest for rest in map(str.strip, lines[index + 1:]) if rest and set(rest) != {"-"})
+        return _types_a_tensor(header.group("inline") or next(following, ""))
     return False
 
 
