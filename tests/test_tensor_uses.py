@@ -193,3 +193,82 @@ def test_documented_tensors_reads_types_and_head_nouns_not_mentions() -> None:
     assert tensors(sphinx, "x", "m", "n") == {"x", "m"}
     assert tensors("Args:\n    values: a list of numbers to build a tensor from.", "values") == set()
     assert tensors("Returns\n-------\nx : Tensor", "x") == set()
+
+
+# A public function that only hands its parameter on, whose docstring types its result as a tensor
+# (pypose's `Inv(x)`: `Return:\n    LieTensor: ...`), as `-> Tensor` would; its twin returns a count.
+DOCUMENTED_RESULT = {
+    "lie/__init__.py": "from .core import Net, inverse, count\n",
+    "lie/core.py": '''
+        import torch
+        from torch import nn
+
+
+        def inverse(x):
+            """The inverse.
+
+            Return:
+                LieTensor: the output LieTensor
+            """
+            return _flip(x)
+
+
+        def count(x):
+            """Returns: the number of tensors"""
+            return _size(x)
+
+
+        def _flip(x):
+            if x.sum() > 0:
+                return -x
+            return x
+
+
+        def _size(x):
+            if x.sum() > 0:
+                return 1
+            return 0
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x * 2
+    ''',
+}
+FLIP_BRANCH, SIZE_BRANCH = ("core.py", 20, "GM101"), ("core.py", 26, "GM101")
+
+
+def test_a_result_the_docstring_types_as_a_tensor_makes_tensor_api(write_tree, monkeypatch):
+    root = write_tree(DOCUMENTED_RESULT)
+    assert found(root) == {FLIP_BRANCH}
+    assert found(root, "library") == {FLIP_BRANCH, SIZE_BRANCH}  # every public callable: count too
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    import lie
+
+    path = normalise(str(root / "lie" / "core.py"))
+    broken = dynamo_breaks(lie.inverse, (torch.ones(2, 3),), {}, Tree([str(root / "lie")]))
+    assert {line for file, line in broken.lines if file == path} == {FLIP_BRANCH[1]}
+    torch._dynamo.reset()
+
+
+def test_documents_tensor_result_reads_the_returns_section() -> None:
+    import ast
+    import textwrap
+
+    from graphmend_bot.analysis.documented_types import documents_tensor_result
+
+    def result(doc: str) -> bool:
+        node = ast.parse(f'def f(x):\n    """{textwrap.indent(doc, "    ").strip()}\n    """\n').body[0]
+        assert isinstance(node, ast.FunctionDef)
+        return documents_tensor_result(node)
+
+    for doc in ("Return:\n    LieTensor: the output", "Returns: Tensor", "Returns:\n    torch.Tensor: out",
+                "Returns\n-------\nTensor\n    the output", "Returns\n-------\nout : Tensor", "Returns:\n    The output tensor."):
+        assert result(doc), doc
+    for doc in ("Returns: int", "Returns: the number of tensors", "Returns:\n    int: the number of tensors",
+                "Args:\n    x (Tensor): input\nReturns:\n    list of Tensor", "Returns\n-------\nn : int\n    number of tensors"):
+        assert not result(doc), doc

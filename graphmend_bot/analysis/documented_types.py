@@ -210,3 +210,37 @@ def _is_container_type(text: str) -> bool:
         return False
     words = [word for word in re.split(r"\s+or\s+|\s*\|\s*", head.lower()) if word]
     return bool(words) and all(word == "none" or _CONTAINER_WORD.match(word) for word in words)
+
+
+# The result's section header: Google's `Returns:` / `Return:` (its type maybe inline), numpydoc's
+# `Returns` over a dashed rule.
+_RETURNS_HEADER = re.compile(r"Returns?[ \t]*:[ \t]*(?P<inline>[^\n]*)|Returns?[ \t]*")
+
+
+def documents_tensor_result(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the docstring types the result as a tensor, as `-> Tensor` would: Google's
+    `Returns:\\n    LieTensor: the output` or `Returns: Tensor`, numpydoc's `Returns\\n-------\\nTensor`
+    (or `out : Tensor`), or an untyped description whose head noun is one (`The output tensor.`);
+    not `Returns: int`, nor `Returns: the number of tensors` (pypose's `Inv(x)`, rootsL's note)."""
+    docstring = _docstring(node)
+    if docstring is None or "ensor" not in docstring or "Return" not in docstring:
+        return False
+    lines = docstring.splitlines()
+    for index, line in enumerate(lines):
+        # the cheap test first: transformers' docstrings run to hundreds of lines
+        if not line.lstrip().startswith("Return") or (header := _RETURNS_HEADER.fullmatch(line.strip())) is None:
+            continue
+        following = (rest for rest in map(str.strip, lines[index + 1:]) if rest and set(rest) != {"-"})
+        return _types_a_tensor(header.group("inline") or next(following, ""))
+    return False
+
+
+def _types_a_tensor(line: str) -> bool:
+    """`LieTensor: the output`, `torch.Tensor`, `out : Tensor`, `The output tensor.`"""
+    head, colon, rest = line.partition(":")
+    if colon and rest.startswith(" ") and " " in head.strip():
+        head = line  # `The result: ...`: a sentence, not a type
+    typed = head.strip().strip("`~:").rstrip(".")
+    if _TENSOR_TYPE.fullmatch(typed) or (colon and _TENSOR_TYPE.fullmatch(rest.strip().rstrip("."))):
+        return True  # `Tensor: ...`, `out : Tensor`
+    return _names_a_tensor(line)

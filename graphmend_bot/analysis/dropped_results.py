@@ -63,7 +63,7 @@ def result_dropped(tree: ast.Module, qualname: str, row: int, ref: str) -> bool:
     kind, _, callee = ref.partition(":")
     if row <= 0 or kind not in ("name", "dotted", "self"):
         return False
-    function = _definition(tree, qualname)
+    function = definition(tree, qualname)
     return function is not None and _Uses(function).dropped(row, callee.rpartition(".")[2])
 
 
@@ -71,7 +71,7 @@ def kept_elsewhere(tree: ast.Module, factory: str, closure: str) -> bool:
     """Whether the function `factory` of `tree` hands its nested function `closure` on other than by
     returning it (`self.fn = inner`, `REGISTRY.append(inner)`, `hooks[k] = inner`): then a caller
     that drops the result still reaches it (measured on torch 2.13: tests/test_dropped_results.py)."""
-    function = _definition(tree, factory)
+    function = definition(tree, factory)
     return function is None or closure in _Uses(function).handed_on
 
 
@@ -81,7 +81,7 @@ def _called_name(func: ast.expr) -> str | None:
     return func.attr if isinstance(func, ast.Attribute) else None
 
 
-def _definition(tree: ast.Module, qualname: str) -> Definition | None:
+def definition(tree: ast.Module, qualname: str) -> Definition | None:
     """The def `qualname` names (classes and functions nested by dots), through `if`/`try` blocks;
     None when the name is not found or is defined more than once (which one runs is not known)."""
     node: ast.AST = tree
@@ -125,12 +125,13 @@ class DroppedResults:
 
     def _function_uses(self, path: str, qualname: str) -> _Uses | None:
         if (path, qualname) not in self._uses:
-            tree = self._tree(path)
-            function = _definition(tree, qualname) if tree is not None else None
+            tree = self.tree(path)
+            function = definition(tree, qualname) if tree is not None else None
             self._uses[path, qualname] = _Uses(function) if function is not None else None
         return self._uses[path, qualname]
 
-    def _tree(self, path: str) -> ast.Module | None:
+    def tree(self, path: str) -> ast.Module | None:
+        """The module parsed, None when it cannot be (shared with forwarded_callbacks)."""
         if path not in self._trees:
             try:
                 self._trees[path] = ast.parse(self._source_of(path))

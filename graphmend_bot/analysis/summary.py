@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     compile_helpers,
     dataclass_inits,
     disabled_values,
+    documented_types,
     eager_entries,
     generator_breaks,
     generator_managers,
@@ -220,6 +221,7 @@ def summarize_module(
             summary.tensor_signature = (_state_result(node, is_method)
                                         or tensor_uses.uses_param_as_tensor(node, text, resolve)
                                         or tensor_uses.documents_param_as_tensor(node)
+                                        or documented_types.documents_tensor_result(node)
                                         or model_reductions.reduces_over_model(node, text))
             if summary.tensor_signature:
                 summary.tensor_params = tensor_uses.tensor_param_names(node, text, resolve)
