@@ -14,6 +14,7 @@ import ast
 from collections.abc import Iterator, Mapping, Sequence
 
 from graphmend_bot.analysis.callee_refs import callee_ref
+from graphmend_bot.analysis.held_callables import HeldValues
 from graphmend_bot.analysis.local_nodes import local_nodes, local_statements
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -36,6 +37,7 @@ class FunctionAliases(Mapping[str, tuple[str, ...]]):
         self._body = body
         self._candidates: frozenset[str] | None = None
         self._table: dict[str, tuple[str, ...]] | None = None
+        self.held = HeldValues(body)  # the value a local holds at a call (call_spellings.py)
 
     def _might_alias(self, name: str) -> bool:
         if self._candidates is None:
