@@ -6,7 +6,7 @@ in `self` by `__init__` or in a module global, breaks with GB0811 ("missing tp_i
 view has no `__contains__`, so Python iterates it, and Dynamo has no iterator for the view it is
 given (GM676, the same views iterated). A held `keys()` view traces, and so do a values view built
 in the traced frame or a `list(...)` of it held instead. A held `items()` view breaks too, with
-another id (GB4411, "missing sq_contains"), and is not reported here.
+another id (GB4411, "missing sq_contains"): GM679.
 """
 
 from __future__ import annotations
