@@ -56,7 +56,7 @@ def respelled(
     if any(isinstance(arg, ast.Starred) for arg in call.args):
         return None
     if (isinstance(func, ast.Name) and isinstance(aliases, FunctionAliases)
-            and (value := aliases.held.value_at(func.id, call.lineno)) is not None
+            and (value := aliases.held_value(func.id, call.lineno)) is not None
             and (plain := _held_call(call, value, resolve, builtin_of)) is not None):
         return respelled(plain, resolve, builtin_of, {}) or plain
     if (isinstance(func, ast.Name) and len(call.args) == 1 and isinstance(mapped := call.args[0], ast.Call)

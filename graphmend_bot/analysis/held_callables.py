@@ -6,7 +6,8 @@ The value is that of the last `NAME = value` of the function's own body before t
 another binding of NAME comes between (a loop target, a walrus, an augmented assignment), when a
 loop around the call binds NAME after it (the next iteration calls that), or when a name the value
 reads is bound between the two (the value read at the call would not be the one held). Walked once
-per function, and only for a name some `NAME = ...` statement of the body binds.
+per function, and only for a name some `NAME = partial(...)` or `NAME = t.item` binds (function_aliases.py
+finds those in the walk of the statements it makes anyway).
 """
 
 from __future__ import annotations
@@ -14,7 +15,18 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from graphmend_bot.analysis.local_nodes import local_nodes, local_statements
+from graphmend_bot.analysis.local_nodes import local_nodes
+from graphmend_bot.vocabulary.known_names import TENSOR_API
+
+
+def may_hold(value: ast.expr) -> bool:
+    """Whether `NAME = value` may bind a callable call_spellings reads: a `partial(...)` call or a
+    torch.Tensor method bound to its receiver (the whole body is walked only for those)."""
+    if isinstance(value, ast.Attribute):
+        return value.attr in TENSOR_API
+    func = value.func if isinstance(value, ast.Call) else None
+    return (isinstance(func, ast.Attribute) and func.attr == "partial") or (isinstance(func, ast.Name) and func.id == "partial")
+
 
 # Per name: (row, the value of `name = value`, else None for any other binding), by row.
 _Bindings = dict[str, list[tuple[int, ast.expr | None]]]
@@ -25,17 +37,13 @@ class HeldValues:
 
     def __init__(self, body: Sequence[ast.stmt]) -> None:
         self._body = body
-        self._assigned: frozenset[str] | None = None
+        self.assigned: frozenset[str] = frozenset()  # the names `NAME = ...` binds (set by FunctionAliases' walk)
         self._bindings: _Bindings | None = None
         self._loops: list[tuple[int, int]] = []
 
     def value_at(self, name: str, row: int) -> ast.expr | None:
         """The value `name` holds at `row`, as the module docstring says, or None."""
-        if self._assigned is None:
-            self._assigned = frozenset(
-                target.id for statement in local_statements(self._body) if isinstance(statement, ast.Assign)
-                for target in statement.targets if isinstance(target, ast.Name))
-        if name not in self._assigned:
+        if name not in self.assigned:
             return None
         bindings = self._walk()
         rows = bindings.get(name, ())
