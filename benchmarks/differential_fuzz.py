@@ -56,6 +56,11 @@ FP-unrun 27 (arms the call did not run). Seed 42, 300 programs of every block: M
 -> 4, FP-unrun 11 -> 13 (only the block's constructs changed). Left: `functools.partial` of a torch
 function or `torch.Tensor.item` called through the local, a bound method held in a local (`get =
 t.item`), `.item()`/`.nonzero()` on an attribute of an object of the tree (`Box(y).t`), `map(float, t)`.
+At 1726a8e4 (319 kept, all valid) MISS 27, FP 0, FP-unrun 21; after a partial of a torch function
+(or of `torch.Tensor.M`, a builtin) and a held bound method of torch.Tensor's API read as the plain call
+(analysis/held_callables.py), and `map(F, xs)` consumed in place read as `(F(v) for v in xs)`, MISS 9,
+FP 0, FP-unrun 24 (arms the call did not run). Left: `Box(y).t.item()` and `.nonzero(as_tuple=True)`
+in some contexts, a `map` held in a local or iterated by a `for`.
 
 The precision block (fuzz_grammar.PRECISION_CONSTRUCTS, `--only prec_`, seed 51, 2500 drawn, 273
 kept, all valid): at e53325f9 FP 48, FP-mode 2, FP-unrun 13, MISS 0; after `self.cfg.get(k)` read as

@@ -118,3 +118,36 @@ def test_a_local_named_like_the_module_is_not_respelled(tmp_path: Path) -> None:
     # `operator` bound in the function is the local object, not the module the import names: its
     # `gt` returns a Python bool, and Dynamo traces it all (review 26: lead reported GM101 here)
     assert agreed_break_lines(LOCAL_HEADS, tmp_path) == set()
+
+
+# `map(F, xs)` consumed where it is built is the generator `(F(v) for v in xs)` (spellW): Dynamo
+# breaks on `F(v)` at the consuming call; a map of Python numbers, or of a function that traces, does not.
+MAPPED = HEADER + """
+class Model(nn.Module):
+    def forward(self, x):
+        a = sum(map(float, x))
+        b = list(map(torch.Tensor.item, x))
+        c = tuple(map(int, x))
+        d = max(map(bool, x))
+        return x + a + b[0] + c[0] + d
+"""
+
+MAPPED_NEAR = HEADER + """
+class Model(nn.Module):
+    def forward(self, x):
+        a = list(map(int, x.shape))
+        b = list(map(torch.sigmoid, [x, x]))
+        c = list(map(float, [1, 2]))
+        d = sorted(map(abs, [1, -2]))
+        e = tuple(map(torch.Tensor.size, [x]))
+        return x * a[0] + b[0] + c[0] + d[0] + e[0][0]
+"""
+
+
+def test_a_map_consumed_where_it_is_built_breaks_on_its_function(tmp_path: Path) -> None:
+    lines = agreed_break_lines(MAPPED, tmp_path)
+    assert lines == {line_of(MAPPED, text) for text in ("a = sum(", "b = list(", "c = tuple(", "d = max(")}
+
+
+def test_a_map_of_python_values_or_traced_functions_is_not_reported(tmp_path: Path) -> None:
+    assert agreed_break_lines(MAPPED_NEAR, tmp_path) == set()

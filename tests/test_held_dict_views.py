@@ -19,6 +19,8 @@ from sample_modules import dynamo_breaks, graphmend_findings
 
 from graphmend_bot.rules.gm676_iterated_held_dict_view import RULE
 from graphmend_bot.rules.gm677_sized_held_dict_view import RULE as SIZED_RULE
+from graphmend_bot.rules.gm678_membership_in_held_dict_values import RULE as CONTAINED_RULE
+from graphmend_bot.rules.gm679_membership_in_held_dict_items import RULE as ITEMS_RULE
 
 TEMPLATE = '''
 import torch
@@ -132,6 +134,67 @@ def test_len_of_a_held_values_or_items_view_breaks(name: str, tmp_path: Path) ->
 @pytest.mark.parametrize("name", sorted(SIZED_TRACES))
 def test_len_near_misses_trace_and_are_not_reported(name: str, tmp_path: Path) -> None:
     init, body = SIZED_TRACES[name]
+    source = TEMPLATE.format(init=init, body=body)
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
+
+
+# GM678 (spellW): `in` on a held values() view iterates it (GB0811); the near misses trace
+CONTAINED = {
+    "in held values()": ("self.v = nets.values()", "x = x + (1 in self.v)"),
+    "not in held values()": ("self.v = nets.values()", "x = x + (3 not in self.v)"),
+    "in a global values()": ("pass", "x = x + (2 in VALUES)"),
+    "a tensor in held values()": ("self.v = nets.values()", "x = x + (x.sum() in self.v)"),
+}
+CONTAINED_TRACES = {
+    "in held keys()": ("self.v = nets.keys()", "x = x + ('a' in self.v)"),
+    "in a global keys()": ("pass", "x = x + ('a' in NAMES)"),
+    "in values() built in the frame": ("pass", "x = x + (1 in self.d.values())"),
+    "in a held list of the view": ("self.v = list(nets.values())", "x = x + (1 in self.v)"),
+    "in a held tree object's values()": ("self.b = Bag()\n        self.v = self.b.values()", "x = x + (1 in self.v)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTAINED))
+def test_membership_in_a_held_values_view_breaks(name: str, tmp_path: Path) -> None:
+    init, body = CONTAINED[name]
+    source = TEMPLATE.format(init=init, body=body)
+    row = source.splitlines().index(f"        {body}") + 1
+    assert dynamo_breaks(source, tmp_path) == {(row, CONTAINED_RULE.gb_id)}
+    assert graphmend_findings(source, tmp_path) == {(row, "GM678", CONTAINED_RULE.gb_id)}
+
+
+# GM679: on a held items() view Dynamo breaks with another id (GB4411, missing sq_contains)
+ITEMS_CONTAINED = {
+    "in held items()": ("self.v = nets.items()", "x = x + (('a', 0) in self.v)"),
+    "not in a global items()": ("pass", "x = x + (('a', 1) not in ITEMS)"),
+}
+ITEMS_TRACES = {
+    "in items() built in the frame": ("pass", "x = x + (('a', 0) in self.d.items())"),
+    "in a held list of the items": ("self.v = list(nets.items())", "x = x + (('a', 0) in self.v)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ITEMS_CONTAINED))
+def test_membership_in_a_held_items_view_breaks_with_its_own_id(name: str, tmp_path: Path) -> None:
+    init, body = ITEMS_CONTAINED[name]
+    source = TEMPLATE.format(init=init, body=body).replace("NAMES = TABLE.keys()", "NAMES = TABLE.keys()\nITEMS = TABLE.items()")
+    row = source.splitlines().index(f"        {body}") + 1
+    assert dynamo_breaks(source, tmp_path) == {(row, ITEMS_RULE.gb_id)}
+    assert graphmend_findings(source, tmp_path) == {(row, "GM679", ITEMS_RULE.gb_id)}
+
+
+@pytest.mark.parametrize("name", sorted(ITEMS_TRACES))
+def test_items_membership_near_misses_trace_and_are_not_reported(name: str, tmp_path: Path) -> None:
+    init, body = ITEMS_TRACES[name]
+    source = TEMPLATE.format(init=init, body=body)
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
+
+
+@pytest.mark.parametrize("name", sorted(CONTAINED_TRACES))
+def test_membership_near_misses_trace_and_are_not_reported(name: str, tmp_path: Path) -> None:
+    init, body = CONTAINED_TRACES[name]
     source = TEMPLATE.format(init=init, body=body)
     assert dynamo_breaks(source, tmp_path) == set()
     assert graphmend_findings(source, tmp_path) == set()

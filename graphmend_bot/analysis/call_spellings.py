@@ -9,7 +9,14 @@ tests/test_call_spellings.py: Dynamo breaks on each as on the plain call, on the
 - `operator.gt(a, b)` (and the other comparisons) is `a > b`;
 - `builtins.sorted(...)` is `sorted(...)` where the name `sorted` is the builtin;
 - a local bound once to a torch function or a builtin (`nz = torch.nonzero`, `s2 = sorted`), called,
-  is that function called.
+  is that function called;
+- a local holding `functools.partial(F, *a, **k)` of such a function (or of `torch.Tensor.M`), called
+  as `f(*b, **kw)`, is `F(*a, *b, **k, **kw)`; one holding a bound method of torch.Tensor's API
+  (`get = t.item`), called, is that method called on its receiver (held_callables.py says which
+  value a local holds at the call);
+- `map(F, xs)` consumed where it is built, by a builtin that iterates it (`list(map(float, t))`), is
+  the generator `(F(v) for v in xs)` it makes: Dynamo breaks on `F(v)` there, at the consuming call
+  (a `map` held in a local and consumed later is left alone: it breaks where it is consumed).
 
 The plain call is built once per call node, at the call's position, and evaluated in its place.
 """
@@ -21,9 +28,15 @@ from collections.abc import Callable, Container, Mapping
 from typing import TypeVar
 
 from graphmend_bot.analysis import checks as C
+from graphmend_bot.analysis.function_aliases import FunctionAliases
+from graphmend_bot.vocabulary.known_names import TENSOR_API
 
 _E = TypeVar("_E", bound=ast.expr)
 _CONVERSIONS = {"__bool__": "bool", "__int__": "int", "__float__": "float", "__index__": "int"}
+# Builtins that consume an iterable they are given (checks.ITERATING_BUILTINS), and the name the
+# respelled `map` binds its elements to (no identifier of a module can be it: it is no identifier).
+_CONSUMERS = frozenset({"list", "tuple", "sorted", "set", "frozenset", "sum", "max", "min", "any", "all"})
+_ELEMENT = "map element"
 _OPERATOR_CONVERSIONS = {"operator.index": "int", "operator.truth": "bool"}
 _COMPARISONS: dict[str, type[ast.cmpop]] = {
     "operator.gt": ast.Gt, "operator.ge": ast.GtE, "operator.lt": ast.Lt, "operator.le": ast.LtE,
@@ -42,8 +55,10 @@ def may_respell(call: ast.Call, resolved: str | None, aliases: Mapping[str, tupl
     func = call.func
     if isinstance(func, ast.Attribute):
         return func.attr in _CONVERSIONS or (resolved is not None and resolved.startswith(_RESPELLED_HEADS))
-    if isinstance(func, ast.Name):
-        return func.id in aliases or (resolved is not None and resolved.startswith(_RESPELLED_HEADS))
+    if isinstance(func, ast.Name):  # an alias, a held partial or bound method, a consumed `map(...)`
+        return (func.id in aliases or (resolved is not None and resolved.startswith(_RESPELLED_HEADS))
+                or (isinstance(aliases, FunctionAliases) and aliases.holds_callable(func.id))
+                or (func.id in _CONSUMERS and len(call.args) == 1 and isinstance(call.args[0], ast.Call)))
     return isinstance(func, ast.Call)
 
 
@@ -56,10 +71,19 @@ def respelled(
 ) -> ast.expr | None:
     """The plain expression `call` spells, or None when it is spelled plainly already. A callee whose
     head is a local of the function (`operator = Ops()`, then `operator.gt(a, b)`) is not the module
-    the import names: not respelled."""
+    the import names: not respelled. A function's aliases also say what value a local holds at a row
+    (held_callables.py)."""
     func = call.func
     if any(isinstance(arg, ast.Starred) for arg in call.args):
         return None
+    if (isinstance(func, ast.Name) and isinstance(aliases, FunctionAliases)
+            and (value := aliases.held_value(func.id, call.lineno)) is not None
+            and (plain := _held_call(call, value, resolve, builtin_of)) is not None):
+        return respelled(plain, resolve, builtin_of, {}) or plain
+    if (isinstance(func, ast.Name) and len(call.args) == 1 and isinstance(mapped := call.args[0], ast.Call)
+            and func.id in _CONSUMERS and (generator := _mapped(mapped, builtin_of)) is not None
+            and builtin_of(func) == func.id):
+        return _at(ast.Call(func, [generator], call.keywords), call)
     if isinstance(func, ast.Call):  # `getattr(obj, "name")(...)`
         if (len(func.args) == 2 and not func.keywords and isinstance(name := func.args[1], ast.Constant)
                 and isinstance(name.value, str) and name.value.isidentifier() and builtin_of(func.func) == "getattr"):
@@ -98,6 +122,36 @@ def _head(func: ast.expr) -> str | None:
     while isinstance(func, ast.Attribute):
         func = func.value
     return func.id if isinstance(func, ast.Name) else None
+
+
+def _mapped(call: ast.Call, builtin_of: Callable[[ast.expr], str | None]) -> ast.GeneratorExp | None:
+    """`(F(v) for v in xs)` for `map(F, xs)` (one iterable, no lambda: a lambda called in place is
+    not analysed)."""
+    if (len(call.args) != 2 or call.keywords or isinstance(call.args[0], (ast.Lambda, ast.Starred))
+            or isinstance(call.args[1], ast.Starred) or builtin_of(call.func) != "map"):
+        return None
+    element = _at(ast.Name(_ELEMENT, ast.Store()), call)
+    applied = _at(ast.Call(call.args[0], [_at(ast.Name(_ELEMENT, ast.Load()), call)], []), call)
+    return _at(ast.GeneratorExp(applied, [ast.comprehension(element, call.args[1], [], 0)]), call)
+
+
+def _held_call(call: ast.Call, value: ast.expr, resolve: Callable[[ast.expr], str | None],
+               builtin_of: Callable[[ast.expr], str | None]) -> ast.Call | None:
+    """The call of what `value` holds with `call`'s arguments: a partial's function with its
+    arguments first (a torch function, `torch.Tensor.M` or a builtin; a partial of a function of
+    the tree is left to the scope solver), or a torch.Tensor method bound to its receiver (a
+    receiver naming a module or class, `torch.nonzero`, is a function, which `aliases` handle)."""
+    if isinstance(value, ast.Call) and value.args and resolve(value.func) == "functools.partial":
+        target = value.args[0]
+        if any(isinstance(arg, ast.Starred) for arg in value.args) or any(kw.arg is None for kw in value.keywords):
+            return None
+        if not ((resolve(target) or "").startswith("torch.") or builtin_of(target) is not None):
+            return None
+        return _at(ast.Call(target, [*value.args[1:], *call.args], [*value.keywords, *call.keywords]), call)
+    if isinstance(value, ast.Attribute) and value.attr in TENSOR_API and resolve(value) is None:
+        return _at(ast.Call(_at(ast.Attribute(value.value, value.attr, ast.Load()), call.func), call.args,
+                            call.keywords), call)
+    return None
 
 
 def _builtin_call(name: str, value: ast.expr, call: ast.Call, builtin_of: Callable[[ast.expr], str | None]) -> ast.expr | None:

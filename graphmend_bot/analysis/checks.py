@@ -77,6 +77,7 @@ STR_METHODS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.str_method)
 SKIPPED_FRAME_COMPREHENSIONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.skipped_frame_comprehension)
 ITERATED: tuple[Callable[..., None], ...] = _hooks(lambda d: d.iterated)
 SIZED: tuple[Callable[..., None], ...] = _hooks(lambda d: d.sized)
+CONTAINED: tuple[Callable[..., None], ...] = _hooks(lambda d: d.contained)
 CLASS_STATEMENTS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_statement)
 CAUGHT_EXCEPTION_WRITES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.caught_exception_write)
 CLASS_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.class_call)
@@ -103,6 +104,12 @@ THIRD_PARTY_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.third_pa
 STDLIB_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.stdlib_method_call)
 ATTRIBUTE_WRITES: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_writes)
 ATTRIBUTE_READS: dict[str, Callable[..., None]] = _table(lambda d: d.attribute_reads)
+
+def contained(checker: Any, node: ast.expr) -> None:
+    """`k in NODE`: the `contained` hooks see the container (GM678)."""
+    for check in CONTAINED:
+        check(checker, node)
+
 
 # Builtins that iterate their first argument, each measured to break on a held `values()` view
 # (GB0811, tests/test_held_dict_views.py): the `iterated` hooks see that argument, as they see a

@@ -14,6 +14,7 @@ import ast
 from collections.abc import Iterator, Mapping, Sequence
 
 from graphmend_bot.analysis.callee_refs import callee_ref
+from graphmend_bot.analysis.held_callables import HeldValues, may_hold
 from graphmend_bot.analysis.local_nodes import local_nodes, local_statements
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
@@ -36,13 +37,29 @@ class FunctionAliases(Mapping[str, tuple[str, ...]]):
         self._body = body
         self._candidates: frozenset[str] | None = None
         self._table: dict[str, tuple[str, ...]] | None = None
+        self.held = HeldValues(body)  # the value a local holds at a call (call_spellings.py)
 
     def _might_alias(self, name: str) -> bool:
         if self._candidates is None:
-            self._candidates = frozenset(
-                found[0].id for statement in local_statements(self._body) if (found := _alias(statement)) is not None
-            )
+            assigned: set[str] = set()  # `NAME = partial(...)` / `NAME = t.item`, for `held` (one walk for both)
+            candidates: set[str] = set()
+            for statement in local_statements(self._body):
+                if isinstance(statement, ast.Assign) and may_hold(statement.value):
+                    assigned.update(target.id for target in statement.targets if isinstance(target, ast.Name))
+                if isinstance(statement, ast.Assign) and (found := _alias(statement)) is not None:
+                    candidates.add(found[0].id)
+            self._candidates, self.held.assigned = frozenset(candidates), frozenset(assigned)
         return name in self._candidates
+
+    def held_value(self, name: str, row: int) -> ast.expr | None:
+        """The value the local `name` holds at `row` (held_callables.py)."""
+        self._might_alias(name)
+        return self.held.value_at(name, row)
+
+    def holds_callable(self, name: str) -> bool:
+        """The local `name` is bound somewhere to a `partial(...)` or a tensor's bound method."""
+        self._might_alias(name)
+        return name in self.held.assigned
 
     def _whole(self) -> dict[str, tuple[str, ...]]:
         if self._table is None:

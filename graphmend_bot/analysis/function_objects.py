@@ -192,11 +192,11 @@ class ObjectTracker(FindingReporter):
         return Kind.union([env[name] for name in free_names(node) if name in env])
 
     def _comparison(self, node: ast.Compare, operands: list[Kind], env: Env) -> None:
-        """`a == b`, `v in t`: the comparison hooks, given every operand's kind, and the membership
-        ones; `k in obj` runs the container's `__contains__` (given the element's kind)."""
+        """`a == b`, `v in t`: the comparison and membership hooks; `k in obj` runs `obj.__contains__`."""
         for op, element, container in zip(node.ops, operands, node.comparators, strict=False):
             if isinstance(op, (ast.In, ast.NotIn)):
                 self._implicit_call(node, container, "__contains__", [element], env)
+                C.contained(self, container)  # `k in self.vals`: judged by what built it (GM678)
         if C.MEMBERSHIPS:
             self._membership(node, operands[1:])
         for check_comparison in C.COMPARISONS:

@@ -475,6 +475,7 @@ class Detection:
     skipped_frame_comprehension: ComprehensionHook | None = None
     iterated: IteratedHook | None = None  # `for v in NODE`, a comprehension's, `zip`/`enumerate` arguments there
     sized: IteratedHook | None = None  # `len(NODE)`, `bool(NODE)`: the object asked for its size
+    contained: IteratedHook | None = None  # `k in NODE`, `k not in NODE`: the object asked whether it holds k
     # `t.requires_grad = flag`: assignments to these attributes, by name, whatever the owner's kind.
     attribute_writes: Mapping[str, AttributeWriteHook] = field(default_factory=dict)
     # `tb.tb_lasti`, `m.register_forward_hook(f)`: reads of these attributes, by name, whatever the
