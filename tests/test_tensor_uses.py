@@ -198,8 +198,8 @@ def test_documented_tensors_reads_types_and_head_nouns_not_mentions() -> None:
 # A public function that only hands its parameter on, whose docstring types its result as a tensor
 # (pypose's `Inv(x)`: `Return:\n    LieTensor: ...`), as `-> Tensor` would; its twin returns a count.
 DOCUMENTED_RESULT = {
-    "lie/__init__.py": "from .core import Net, inverse, count\n",
-    "lie/core.py": '''
+    "documented_lie/__init__.py": "from .core import Net, inverse, count\n",
+    "documented_lie/core.py": '''
         import torch
         from torch import nn
 
@@ -247,10 +247,10 @@ def test_a_result_the_docstring_types_as_a_tensor_makes_tensor_api(write_tree, m
     from ground_truth import Tree, dynamo_breaks, normalise
 
     monkeypatch.syspath_prepend(str(root))
-    import lie
+    import documented_lie
 
-    path = normalise(str(root / "lie" / "core.py"))
-    broken = dynamo_breaks(lie.inverse, (torch.ones(2, 3),), {}, Tree([str(root / "lie")]))
+    path = normalise(str(root / "documented_lie" / "core.py"))
+    broken = dynamo_breaks(documented_lie.inverse, (torch.ones(2, 3),), {}, Tree([str(root / "documented_lie")]))
     assert {line for file, line in broken.lines if file == path} == {FLIP_BRANCH[1]}
     torch._dynamo.reset()
 

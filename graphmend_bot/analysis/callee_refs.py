@@ -64,9 +64,6 @@ _INSPECTING = frozenset({"callable", "isinstance", "hasattr", "getattr", "setatt
 # `y.register_hook(self._grad)`. The method names are those of out-of-tree receivers.
 _CALLING_BACK = frozenset({
     "torch.utils.checkpoint.checkpoint", "torch.vmap", "torch.func.vmap", "functools.partial", "map", "sorted",
-    # pytree maps call the function on each leaf; Dynamo traces optree's through its polyfills
-    "optree.tree_map", "optree.tree_map_", "optree.tree_map_with_path", "optree.tree_map_with_path_",
-    *(f"torch.utils._pytree.{name}" for name in ("tree_map", "tree_map_", "tree_map_with_path", "tree_map_only", "tree_map_only_")),
 })
 # A forward hook registered in traced code runs when the module is then called (measured:
 # test_scope_closures.py). Not `Module.apply(fn)`: Dynamo traces fn there too, but on captum (dev)
@@ -75,11 +72,6 @@ _CALLING_BACK_METHODS = frozenset({"register_hook", "register_forward_hook", "re
 # transformers' helper, by its own name: a model package imports it relatively (`from
 # ...pytorch_utils import`), from outside the tree when only the package is checked.
 _CALLING_BACK_NAMES = frozenset({"apply_chunking_to_forward"})
-
-
-def calls_back(qualified: str) -> bool:
-    """Whether the out-of-tree callable so named calls back a function passed to it (_CALLING_BACK)."""
-    return qualified in _CALLING_BACK or qualified.rpartition(".")[2] in _CALLING_BACK_NAMES
 
 
 def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | None,

@@ -23,7 +23,6 @@ from graphmend_bot.analysis.breaking_constructions import constructions_breaking
 from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.cached_property_reads import cached_property_reads, locked_reads
 from graphmend_bot.analysis.callee_modes import CalleeModes
-from graphmend_bot.analysis.callee_refs import calls_back
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.compile_helpers import helper_compiled_roots
@@ -35,7 +34,6 @@ from graphmend_bot.analysis.eager_entries import traced_only
 from graphmend_bot.analysis.eager_frames import metaclass_calls
 from graphmend_bot.analysis.entered_managers import breaking_manager_bodies, breaking_manager_entries
 from graphmend_bot.analysis.files import read_source
-from graphmend_bot.analysis.forwarded_callbacks import forwarded_callees
 from graphmend_bot.analysis.generator_breaks import up_to_first_break
 from graphmend_bot.analysis.generator_managers import manager_without_yield_calls
 from graphmend_bot.analysis.getattribute_classes import getattribute_constructions
@@ -1207,13 +1205,12 @@ class Program:
             found.extend([*([method] if method else []), *self._overrides(module, class_qualname, name)])
         return self._callable_methods(found)
 
-    def _calls_back(self, fid: FunctionId, callee_ref: str, depth: int = 0) -> bool:
+    def _calls_back(self, fid: FunctionId, callee_ref: str) -> bool:
         """Whether the call `callee_ref` that is passed a bound method may call it back: it runs a
         function of the tree that calls one of its parameters, itself or in a nested function
-        (`fn(part)` in `apply_chunks(fn, ...)`), or hands one on to a caller back (_forwards_back).
-        A call out of the tree, or into one that only stores what it is given
-        (`self.hooks.append(fn)`), does not run the method (measured on torch 2.13: a `print` in
-        it then breaks nowhere)."""
+        (`fn(part)` in `apply_chunks(fn, ...)`). A call out of the tree, or into one that only
+        stores what it is given (`self.hooks.append(fn)`), does not run the method (measured
+        on torch 2.13: a `print` in it then breaks nowhere)."""
         for module, qualname in self.resolve_call(fid, callee_ref):
             functions = self.modules[module].functions
             if qualname not in functions:
@@ -1224,22 +1221,7 @@ class Program:
             callers = [functions[qualname], *(functions[name] for name in functions if name.startswith(prefix))]
             if any(site.ref in called for function in callers for site in function.calls):
                 return True
-            if depth < 2 and self._forwards_back((module, qualname), depth):
-                return True
         return False
-
-    def _forwards_back(self, fid: FunctionId, depth: int) -> bool:
-        """Whether `fid` passes a parameter on to a known caller back (`tree_map(f, tree)`, also
-        through a local alias `tm = tree_map_ if inplace else tree_map`) or to a function of the
-        tree that calls it back (posteriors' `flexi_tree_map`, measured on torch 2.13)."""
-        path = self.modules[fid[0]].path
-        tree = self._dropped_results.tree(path)
-        if tree is None:
-            return False
-        self.rows_read.add(path)
-        return any(calls_back(qualified) or self._calls_back(fid, f"name:{spelled}" if "." not in spelled
-                                                             else f"dotted:{spelled}", depth + 1)
-                   for spelled, qualified in forwarded_callees(tree, fid[1]))
 
     def _passed_methods(self, fid: FunctionId, name: str) -> list[FunctionId]:
         """`checkpoint(self._block, x)` in a method: the callee calls the bound method back (a known
