@@ -16,6 +16,11 @@ the underlying break's title, past Dynamo's "Failed to handle graph break gracef
 "Encountered graph break when attempting to trace CALL" wrapper lines, with its graph-break id and
 its "Explanation:" line.
 
+With `traced`, `dynamo_breaks` also records the lines of the tree Dynamo traced symbolically (its
+`trace_source` log), so a finding on a line that ran can be told apart: traced without a break (the
+rule is wrong there, or right only in another mode) or only run eagerly (Dynamo never compiled that
+code: its frame was skipped, or ran eagerly after a break it could not resume from).
+
 `executed_lines` runs the callable once eagerly under a line tracer restricted to the analysed
 tree, so a reported line that never ran on the benchmark input can be told apart from a false
 positive: it can be neither confirmed nor refuted, and is counted as "not exercised".
@@ -24,6 +29,7 @@ positive: it can be neither confirmed nor refuted, and is counted as "not exerci
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 from collections.abc import Callable
@@ -45,21 +51,42 @@ from graphmend_bot.census.dynamo import (
 __all__ = ["Break", "Explained", "Location", "Tree", "dynamo_breaks", "executed_lines", "normalise", "relative"]
 
 
+# Dynamo's trace_source record of a new source line: "TRACE starts_line /path/file.py:12 in fn (...)"
+_TRACED_LINE = re.compile(r"TRACE starts_line (.+):(\d+) in ")
+
+
 def dynamo_breaks(
-    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], tree: Tree, no_grad: bool = True
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    tree: Tree,
+    no_grad: bool = True,
+    traced: dict[str, set[int]] | None = None,
 ) -> Explained:
     """Run `torch._dynamo.explain(fn)` from a clean cache and map its breaks into `tree` (under
     `torch.no_grad()`, as the census does, unless `no_grad` is False: a training step's grad mode).
+    `traced`, when given, gets the lines of `tree` Dynamo traced, by normalised path.
 
     The break_reasons list is the ground truth, not graph_break_count: on torch 2.13 some
     reasons (e.g. `with open(...)`) come with graph_count=1 and graph_break_count=0.
     """
     torch._dynamo.reset()
-    with torch.set_grad_enabled(not no_grad), warnings.catch_warnings(), graph_break_log() as log:
+    with (
+        torch.set_grad_enabled(not no_grad),
+        warnings.catch_warnings(),
+        graph_break_log(trace_source=traced is not None) as log,
+    ):
         warnings.simplefilter("ignore")
         result = torch._dynamo.explain(fn)(*args, **kwargs)
     torch._dynamo.reset()
-    return mapped_breaks(result.graph_count, result.graph_break_count, result.break_reasons, log.messages, tree)
+    messages = log.messages
+    if traced is not None:
+        messages = [message for message in log.messages if not message.startswith("TRACE starts_line")]
+        for match in filter(None, map(_TRACED_LINE.match, log.messages)):
+            path = normalise(match.group(1))
+            if path in tree:
+                traced.setdefault(path, set()).add(int(match.group(2)))
+    return mapped_breaks(result.graph_count, result.graph_break_count, result.break_reasons, messages, tree)
 
 
 def executed_lines(

@@ -84,3 +84,27 @@ def test_the_underlying_reason_is_recorded(tmp_path: Path, name: str, line: int,
     assert {b.reason for b in found} == {reason}
     assert all(explained in b.explanation for b in found)
     assert all(b.gb_id.startswith("GB") for b in found)
+
+
+def test_traced_lines_are_the_lines_dynamo_traced(tmp_path: Path) -> None:
+    """`traced` gets the tree's lines Dynamo traced (its trace_source log), which a finding's line is
+    checked against to tell a rule that is wrong where Dynamo traced (fp_causes.py) from code Dynamo
+    never compiled; the break is still recorded with its reason beside it."""
+    path = tmp_path / "traced_lines.py"
+    path.write_text(SOURCE)
+    spec = importlib.util.spec_from_file_location("gm_traced_lines", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    traced: dict[str, set[int]] = {}
+    try:
+        spec.loader.exec_module(module)
+        result = dynamo_breaks(module.in_try, (torch.ones(2),), {}, Tree([str(path)]), traced=traced)
+    finally:
+        sys.modules.pop(spec.name, None)
+    assert list(traced) == [str(path.resolve())]
+    lines = traced[str(path.resolve())]
+    assert {23, 24, 25} <= lines  # `try:`, `y = x * 2`, the branch that breaks
+    assert 28 not in lines  # the handler never runs
+    assert not lines - set(range(22, 30))  # only in_try's lines: no other function ran
+    assert {b.location[1] for b in result.breaks if b.location is not None} == {25}

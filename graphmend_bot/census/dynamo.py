@@ -98,11 +98,13 @@ class _Collect(logging.Handler):
 
 
 @contextlib.contextmanager
-def graph_break_log() -> Iterator[_Collect]:
-    """Collect Dynamo's graph_breaks (and recompiles) log records without printing them."""
+def graph_break_log(trace_source: bool = False) -> Iterator[_Collect]:
+    """Collect Dynamo's graph_breaks (and recompiles) log records without printing them; with
+    `trace_source`, also its "TRACE starts_line" record of each source line it traces (one
+    `set_logs` call: a second would reset the first's settings)."""
     collector = _Collect()
     with _logger_caches_cleared_once():
-        torch._logging.set_logs(graph_breaks=True, recompiles=True)
+        torch._logging.set_logs(graph_breaks=True, recompiles=True, trace_source=trace_source)
     torch_logger = logging.getLogger("torch._dynamo")  # set_logs stops propagation here
     muted = list(torch_logger.handlers)
     for handler in muted:
