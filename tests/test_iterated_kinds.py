@@ -155,3 +155,49 @@ def test_einops_results_are_tensors(tmp_path, monkeypatch):
     lines = {i for i, text in enumerate(EINOPS_SAMPLE.splitlines(), 1) if "# breaks" in text}
     assert dynamo_breaks(EINOPS_SAMPLE, tmp_path) == {(line, "GB0170") for line in lines}
     assert graphmend_findings(EINOPS_SAMPLE, tmp_path) == {(line, "GM101", "GB0170") for line in lines}
+
+
+# `nn.Sequential(*layers)` of a list __init__ builds: a tensor when every layer is a torch.nn layer
+# returning one (whichever is last); a layer of the module's own (`Count` returns a Python int)
+# leaves it unknown.
+SEQUENTIAL = """
+import torch
+from torch import nn
+
+
+class Count(nn.Module):
+    def forward(self, x):
+        return x.shape[0]
+
+
+class Model(nn.Module):
+    def __init__(self, depth=2):
+        super().__init__()
+        layers = [nn.Linear(3, 4)]
+        for _ in range(depth):
+            layers.append(nn.Tanh())
+            layers += [nn.Linear(4, 4)]
+        layers.extend([nn.Linear(4, 1)])
+        self.net = nn.Sequential(*layers)
+        self.grown = nn.Sequential(*[nn.Linear(3, 3) for _ in range(depth)])
+        tail = [nn.Linear(3, 3), Count()]
+        self.counted = nn.Sequential(*tail)
+
+    def forward(self, x):
+        y = self.net(x)
+        if y > 0:  # breaks
+            x = x + 1
+        z = self.grown(x)
+        if z[0] > 0:  # breaks
+            x = x + 1
+        n = self.counted(x)
+        if n > 1:
+            x = x * 2
+        return x
+"""
+
+
+def test_a_sequential_of_listed_torch_layers_returns_a_tensor(tmp_path):
+    lines = {i for i, text in enumerate(SEQUENTIAL.splitlines(), 1) if "# breaks" in text}
+    assert dynamo_breaks(SEQUENTIAL, tmp_path) == {(line, "GB0170") for line in lines}
+    assert graphmend_findings(SEQUENTIAL, tmp_path) == {(line, "GM101", "GB0170") for line in lines}
