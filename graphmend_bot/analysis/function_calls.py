@@ -162,8 +162,8 @@ class CallResolver(SortChecker):
         owner = dotted_name(func.value)
         if (check_read := C.ATTRIBUTE_READS.get(method)) is not None:  # a call reads its method first
             check_read(self, func)
-        if resolved is not None and resolved.startswith("builtins."):
-            return self._function_call(node, func, args, kwargs, resolved)  # `builtins.pow(x, 2)`
+        if resolved is not None and (resolved.startswith("builtins.") or resolved in V.PASSED_THROUGH):
+            return self._function_call(node, func, args, kwargs, resolved)  # `builtins.pow(x, 2)`, `einops.reduce(...)`
         if resolved is not None and (resolved.startswith(("torch.", "warnings.", "logging.")) or resolved in C.CALLS):
             known = self._known_call(node, resolved, args)
             if known is not None:

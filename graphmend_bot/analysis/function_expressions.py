@@ -17,6 +17,7 @@ from graphmend_bot.analysis import statement_forms as forms
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
+from graphmend_bot.analysis.iterated_items import item_kind
 from graphmend_bot.analysis.masks import element_kind, field_kind
 from graphmend_bot.analysis.mode_values import Modes, short_circuited
 from graphmend_bot.analysis.statement_forms import constant_index, python_comparison, slice_bounds
@@ -348,13 +349,7 @@ class ExpressionEvaluator(CallResolver):
         self._implicit_call(node, node, "__iter__", [], env)
         for check_iterated in C.ITERATED:  # `for v in self.vals`: judged by what built it (GM676)
             check_iterated(self, node)
-        return (NOT_TENSOR if self._iterates_dict_keys(node) else kind), None
-
-    def _iterates_dict_keys(self, node: ast.expr) -> bool:
-        """`for k in feats` / `feats.keys()` of a local dict: its keys (names), not its values."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" and not node.args:
-            node = node.func.value
-        return isinstance(node, ast.Name) and node.id in self._dicts
+        return item_kind(self, node, kind), None  # a dict's keys, a param group's tensors
 
 
 # Expression handlers by node type, inherited ones included (CallResolver's `_expr_Call`), looked up once per node.

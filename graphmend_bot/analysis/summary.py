@@ -39,6 +39,7 @@ from graphmend_bot.analysis import (
     pydantic_classes,
     shadowed_builtins,
     star_builtins,
+    starred_sequentials,
     subclass_inits,
     super_calls,
     suppressions,
@@ -734,6 +735,10 @@ class _Collector:
                     if all(isinstance(arg, ast.Call) for arg in value.args) and isinstance(layer := value.args[-1], ast.Call) and (
                             last := self._callee(layer)) is not None:
                         attributes[f"{target.attr}[-1]"] = last  # it returns what its last layer returns
+                elif (callee.endswith("nn.Sequential") and len(value.args) == 1 and isinstance(value.args[0], ast.Starred)
+                      and (last := starred_sequentials.last_layer(stmt, value.args[0].value, self._callee)) is not None):
+                    attributes[target.attr] = callee
+                    attributes[f"{target.attr}[-1]"] = last  # `nn.Sequential(*layers)` of torch layers
                 else:
                     attributes[target.attr] = callee
         return attributes

@@ -343,9 +343,13 @@ LOGGER_FACTORIES = ("getLogger", "get_logger")
 
 # Builtins that return static Python values whatever their arguments.
 # Calls whose value is one of their arguments' (its position): progress bars that yield the items of
-# the iterable they wrap (`tqdm(timesteps)` iterates tensors), and `typing.cast(T, v)`, which is `v`.
+# the iterable they wrap (`tqdm(timesteps)` iterates tensors), `typing.cast(T, v)`, which is `v`, and
+# einops' operations, which return an array of the type they are given (einops/einops.py: the
+# backend of the first tensor computes the result): a tensor in, a tensor out.
 PASSED_THROUGH = {
     "tqdm.tqdm": 0, "tqdm.auto.tqdm": 0, "tqdm.std.tqdm": 0, "tqdm.notebook.tqdm": 0, "typing.cast": 1,
+    **{f"{module}.{name}": 0 for module in ("einops", "einops.einops")
+       for name in ("rearrange", "repeat", "reduce", "einsum")},
 }
 
 STATIC_BUILTINS = frozenset({

@@ -1,0 +1,71 @@
+"""What one item of an iterated value is, where the iterated expression says more than its kind.
+
+A local dict's keys are names, not its values. An optimizer's parameter group's "params" are
+its tensors: `torch.optim.Optimizer.param_groups` is a list of dicts whose "params" entry lists
+the parameters (torch/optim/optimizer.py, `add_param_group`), so in
+
+    for group in self.param_groups:
+        for p in group["params"]:
+
+`p` is a tensor though `group` is a dict the analysis knows nothing of: optimizers' steps
+(`p.grad`, `state["exp_avg"]`) are read through it.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
+
+_GROUPS = "param_groups"
+_PARAMS = "params"
+
+
+def item_kind(evaluator: Any, node: ast.expr, kind: Kind) -> Kind:
+    """The kind of an item of `for ... in node`, `node` of kind `kind`, in `evaluator`'s function."""
+    if _iterates_dict_keys(node, evaluator._dicts):
+        return NOT_TENSOR
+    if type(node) is ast.Subscript and _is_params_key(node.slice) and _is_group(node.value, evaluator.node):
+        return TENSOR
+    return kind
+
+
+def _iterates_dict_keys(node: ast.expr, dicts: set[str]) -> bool:
+    """`for k in feats` / `feats.keys()` of a local dict: its keys (names), not its values."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" and not node.args:
+        node = node.func.value
+    return isinstance(node, ast.Name) and node.id in dicts
+
+
+def _is_params_key(key: ast.expr) -> bool:
+    return type(key) is ast.Constant and key.value == _PARAMS
+
+
+def _is_group(value: ast.expr, function: ast.AST) -> bool:
+    """`opt.param_groups[0]`, or a name `function` binds by iterating `<x>.param_groups` (also
+    under `enumerate`), in a loop or a comprehension. Asked only of `...["params"]` iterated, so
+    the walk is rare."""
+    if type(value) is ast.Subscript:
+        return _is_groups(value.value)
+    if type(value) is not ast.Name:
+        return False
+    return value.id in _group_names(function)
+
+
+def _is_groups(node: ast.expr) -> bool:
+    return type(node) is ast.Attribute and node.attr == _GROUPS
+
+
+def _group_names(function: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(function):
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            continue
+        target, iterated = node.target, node.iter
+        if (type(iterated) is ast.Call and type(iterated.func) is ast.Name and iterated.func.id == "enumerate"
+                and len(iterated.args) == 1 and type(target) is ast.Tuple and len(target.elts) == 2):
+            target, iterated = target.elts[1], iterated.args[0]
+        if _is_groups(iterated) and type(target) is ast.Name:
+            names.add(target.id)
+    return names
