@@ -13,6 +13,7 @@ from typing import cast
 
 from graphmend_bot.analysis import (
     assert_statements,
+    breaking_reads,
     generator_bindings,
     manager_bodies,
     masks,
@@ -53,11 +54,14 @@ class StatementVisitor(ExpressionEvaluator):
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             before = len(self.summary.calls), len(self._usual_draft_kinds)
             kind = self._assign(node, env)
+            breaking_reads.asked(self, node, before[0])  # GM657, before the statement's operations count
             operation = isinstance(node, ast.AugAssign) or statement_forms.is_operation(node.value)
             self._count_operation(node, operation, kind, before)
         elif isinstance(node, ast.Expr):
             before = len(self.summary.calls), len(self._usual_draft_kinds)
-            self._count_operation(node, statement_forms.is_operation(node.value), self.expr(node.value, env), before)
+            kind = self.expr(node.value, env)
+            breaking_reads.asked(self, node, before[0])
+            self._count_operation(node, statement_forms.is_operation(node.value), kind, before)
         elif isinstance(node, ast.If):
             return self._if(node, env)
         elif isinstance(node, ast.While):
