@@ -55,6 +55,7 @@ BREAKING = {
                       "        print('later')\n        return y\n", "y = torch.cat"),
     "expression": ("        x = x * 2\n        x = x + 1\n        self.model.A\n        print('later')\n        return x\n",
                    "        self.model.A"),
+    "returned": ("        x = x * 2\n        x = x + 1\n        return x + self.model.A\n", "return x + self.model.A"),
     # two operations since the break before: a point to resume at again
     "after_a_break": ("        x = x * 2\n        print('first')\n        x = x + 1\n        x = x - 1\n"
                       "        A = self.model.A\n        print('later')\n        return x + A\n", "A = self.model.A"),
