@@ -42,8 +42,8 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
     rules when it read a property after a point Dynamo can resume at (FunctionState._resumable,
     before this statement's own operations are counted)."""
     calls = state.summary.calls
-    if first_site >= len(calls) or state._rare_depth:
-        return  # most statements: no call site at all
+    if state._rare_depth:
+        return
     sites = tuple(site for site in range(first_site, len(calls)) if calls[site].ref.startswith(READ))
     if sites and state._resumable() is not None:
         for check_read in C.BREAKING_READS:

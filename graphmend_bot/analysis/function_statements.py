@@ -54,7 +54,8 @@ class StatementVisitor(ExpressionEvaluator):
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
             before = len(self.summary.calls), len(self._usual_draft_kinds)
             kind = self.expr(node.value, env) if isinstance(node, ast.Expr) else self._assign(node, env)
-            breaking_reads.asked(self, node, before[0])  # GM657, before the statement's operations count
+            if self._frame_skips.read_since(before[0]):  # GM657, before the statement's operations count
+                breaking_reads.asked(self, node, before[0])
             operation = isinstance(node, ast.AugAssign) or statement_forms.is_operation(node.value)
             self._count_operation(node, operation, kind, before)
         elif isinstance(node, ast.If):
@@ -128,7 +129,8 @@ class StatementVisitor(ExpressionEvaluator):
                 self._record_returned_collections(node.value)
             else:
                 self.mask_returns = self.scalar_returns = None
-            breaking_reads.asked(self, node, first_site)
+            if self._frame_skips.read_since(first_site):
+                breaking_reads.asked(self, node, first_site)
             return True
         elif isinstance(node, ast.Raise):
             # Built on the error path only, never traced, unless a handler here catches it (GM625)
