@@ -4,7 +4,8 @@ break since the last two, a manager or body without a break, a break only on an 
 helper) break nowhere at their line (tests/fixtures/rules/GM660_breaking_context_manager.py,
 GM661_breaking_try_body.py). GM684 the same way: each `with` it reports breaks there (GB0142, a
 manager whose construction broke), its negatives (in a loop or `try`, a construction that does not
-break, one that breaks only under a flag the call leaves false) nowhere (GM684_manager_built_by_breaking_call.py)."""
+break, one that breaks only under a flag the call leaves false) nowhere (GM684_manager_built_by_breaking_call.py).
+GM657 the same way: each statement reading a property whose getter breaks, nowhere else (GM657_breaking_property_read.py)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from test_rule_fixtures import reported  # noqa: E402
 
 RULES = REPO / "tests" / "fixtures" / "rules"
 CASES = [
+    (RULES / "GM657_breaking_property_read.py", "GM657", ast.Assign, 2),
     (RULES / "GM660_breaking_context_manager.py", "GM660", ast.With, 10),
     (RULES / "GM661_breaking_try_body.py", "GM661", ast.Try, 2),
     (RULES / "GM684_manager_built_by_breaking_call.py", "GM684", ast.With, 9),

@@ -90,6 +90,7 @@ ENTERED_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.entered_call
 BUILT_MANAGERS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.built_manager)
 MANAGER_BODIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.manager_body)
 BREAKING_TRIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_try)
+BREAKING_READS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_read)
 SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_method_call)
 OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_operand)
 MEMBERSHIPS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.membership)

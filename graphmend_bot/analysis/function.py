@@ -13,8 +13,16 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis import (
+    breaking_reads,
+    held_ranks,
+    masks,
+    narrowing,
+    str_enums,
+    subclass_methods,
+    value_class,
+)
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis import held_ranks, masks, narrowing, str_enums, subclass_methods, value_class
 from graphmend_bot.analysis.documented_types import documented_containers, documented_scalars
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
@@ -27,6 +35,7 @@ from graphmend_bot.analysis.parameter_annotations import (
     tensor_param,
     yields_to_callers,
 )
+from graphmend_bot.rules import Rule
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import Kind
 
@@ -150,6 +159,9 @@ class FunctionAnalyzer(StatementVisitor):
         self.summary.returned_element_functions = tuple(sorted(self.returned_element_functions))
         self.summary.skipped_frame_drafts = self._frame_skips.finish()
         self.summary.try_body_drafts = self._frame_skips.try_lines()
+
+    def report_if_read_breaks(self, rule: Rule, node: ast.stmt, sites: tuple[int, ...], message: str) -> None:
+        breaking_reads.report(self, rule, node, sites, message)  # GM657
 
     def steps_dict_iterator(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args and not node.keywords:

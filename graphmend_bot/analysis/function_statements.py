@@ -13,6 +13,7 @@ from typing import cast
 
 from graphmend_bot.analysis import (
     assert_statements,
+    breaking_reads,
     generator_bindings,
     manager_bodies,
     masks,
@@ -50,14 +51,13 @@ class StatementVisitor(ExpressionEvaluator):
         return False
 
     def stmt(self, node: ast.stmt, env: Env) -> bool:
-        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
             before = len(self.summary.calls), len(self._usual_draft_kinds)
-            kind = self._assign(node, env)
+            kind = self.expr(node.value, env) if isinstance(node, ast.Expr) else self._assign(node, env)
+            if self._frame_skips.read_since(before[0]):  # GM657, before the statement's operations count
+                breaking_reads.asked(self, node, before[0])
             operation = isinstance(node, ast.AugAssign) or statement_forms.is_operation(node.value)
             self._count_operation(node, operation, kind, before)
-        elif isinstance(node, ast.Expr):
-            before = len(self.summary.calls), len(self._usual_draft_kinds)
-            self._count_operation(node, statement_forms.is_operation(node.value), self.expr(node.value, env), before)
         elif isinstance(node, ast.If):
             return self._if(node, env)
         elif isinstance(node, ast.While):
@@ -107,6 +107,7 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             self._definition(node, env)
         elif isinstance(node, ast.Return):
+            first_site = len(self.summary.calls)
             if isinstance(node.value, ast.Name) and node.value.id not in env:
                 # a factory returning its closure, or a class or function defined elsewhere
                 self.returned_functions.add(node.value.id)
@@ -128,6 +129,8 @@ class StatementVisitor(ExpressionEvaluator):
                 self._record_returned_collections(node.value)
             else:
                 self.mask_returns = self.scalar_returns = None
+            if self._frame_skips.read_since(first_site):
+                breaking_reads.asked(self, node, first_site)
             return True
         elif isinstance(node, ast.Raise):
             # Built on the error path only, never traced, unless a handler here catches it (GM625)

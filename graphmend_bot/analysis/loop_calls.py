@@ -59,7 +59,7 @@ def eager_after_loop_calls(
     loop_callees = {
         callee for fid, sites in candidates.items() for site in sites for callee in targets[(fid, site)]
     }
-    surely = _surely_breaking(program, targets, standing, loop_callees)
+    surely = surely_breaking(program, targets, standing, loop_callees)
     rows: dict[FunctionId, list[tuple[int, int]]] = {}
     for fid, sites in candidates.items():
         function = program.function(fid)
@@ -70,7 +70,7 @@ def eager_after_loop_calls(
     return rows
 
 
-def _surely_breaking(
+def surely_breaking(
     program: Program,
     targets: dict[tuple[FunctionId, int], list[FunctionId]],
     standing: list[TracedDraft],

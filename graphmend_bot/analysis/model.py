@@ -244,6 +244,10 @@ class FunctionSummary:
     # (body call sites, body drafts' kind, earlier call sites, draft) of a `try` entered after a
     # resumable point: it stands when its body breaks and no earlier site does (GM661, skipped_frames.py).
     try_body_drafts: list[tuple[tuple[int, ...], Kind, tuple[int, ...], Draft]] = field(default_factory=list)
+    # (property read sites, earlier call sites, last row of the statement, draft) of a statement after a
+    # resumable point that reads a property: it stands when a getter breaks and no earlier site does;
+    # Dynamo cannot resume at a load and goes back to the statement (GM657, breaking_reads.py).
+    breaking_read_drafts: list[tuple[tuple[int, ...], tuple[int, ...], int, Draft]] = field(default_factory=list)
     # (method name, draft) of `super().NAME(...)` with NAME one of `object`'s methods Dynamo cannot
     # call through `super()`: it stands when the class's bases leave NAME to `object` (super_calls.py).
     super_object_drafts: list[tuple[str, Draft]] = field(default_factory=list)

@@ -44,7 +44,7 @@ CONSEQUENCE_LISTS = {
     "module_init_drafts": 1, "skipped_frame_drafts": 2, "dependency_call_drafts": 1, "typed_dict_drafts": 1, "pydantic_drafts": 1, "apply_drafts": 1,
     "subclass_method_drafts": 2,
     "getattribute_drafts": 1, "dispatch_mode_drafts": 1,
-    "held_context_drafts": 1, "own_frame_context_drafts": 2, "held_method_drafts": 2, "entered_manager_drafts": 2, "try_body_drafts": 3,
+    "held_context_drafts": 1, "own_frame_context_drafts": 2, "held_method_drafts": 2, "entered_manager_drafts": 2, "try_body_drafts": 3, "breaking_read_drafts": 3,
     "built_manager_drafts": 2, "manager_body_drafts": 5,
     "super_object_drafts": 1, "object_operand_drafts": 1, "mask_index_drafts": 1,
     "scalar_index_drafts": 1, "held_rank_drafts": 1, "subclass_init_drafts": 1,

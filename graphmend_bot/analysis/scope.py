@@ -20,6 +20,8 @@ from graphmend_bot.analysis import bound_methods, held_functions
 from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
+from graphmend_bot.analysis.breaking_reads import breaking_reads
+from graphmend_bot.analysis.breaking_reads import eager_rests as read_eager_rests
 from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.cached_property_reads import cached_property_reads, locked_reads
 from graphmend_bot.analysis.callee_modes import CalleeModes
@@ -45,7 +47,7 @@ from graphmend_bot.analysis.held_ranks import held_rank_indices
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.lone_modules import lone_library
-from graphmend_bot.analysis.loop_calls import eager_after_loop_calls
+from graphmend_bot.analysis.loop_calls import eager_after_loop_calls, surely_breaking
 from graphmend_bot.analysis.masks import loop_rests as mask_loop_rests
 from graphmend_bot.analysis.masks import masks_made_elsewhere
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
@@ -1343,6 +1345,10 @@ class Program:
         consequences += breaking_try_bodies(
             self, solver.targets, lambda: self._usually_breaking(solver.callers, [*result, *inner]), solver.holds
         )
+        read_statements = breaking_reads(  # GM657: Dynamo goes back to the statement, and runs the rest eagerly
+            self, solver.targets, lambda: self._usually_breaking(solver.callers, [*result, *inner]), solver.holds
+        )
+        consequences += read_statements
         if self.dependency_modules:
             inside = calls_breaking_inside(self, solver.targets, inner)
             # a keyword sort breaks by what each call passes: its constructions are judged there
@@ -1354,6 +1360,12 @@ class Program:
         loop_rests = eager_after_loop_calls(
             self, solver.targets, self._usually_breaking(solver.callers, standing), standing
         )
+        if read_statements:
+            getters = {callee for t in read_statements for sites, *_ in t.function.breaking_read_drafts
+                       for site in sites for callee in solver.targets.get(((t.module.module, t.function.qualname), site), ())}
+            surely = surely_breaking(self, solver.targets, standing, getters)
+            for fid, rests in read_eager_rests(self, read_statements, solver.targets, surely).items():
+                loop_rests.setdefault(fid, []).extend(rests)
         mask_loop_rests(self, mask_loop_rows, loop_rests)
         found = traced_only(self, result + consequences, solver.holds, loop_rests)
         # a generator runs eagerly after its first break: what follows breaks nowhere

@@ -366,6 +366,10 @@ class FrameSkips:
         line, column = (lines[node.lineno - 1], node.col_offset) if one_line and node is not None else ("", 0)
         self._reads.append((index, tuple(modes), line, column))  # arms judged when a comprehension asks (rarely)
 
+    def read_since(self, site: int) -> bool:
+        """Whether a read was recorded at call site `site` or later: asked after each statement (GM657)."""
+        return bool(self._reads) and self._reads[-1][0] >= site
+
     def _usual_reads(self) -> list[tuple[int, tuple[str, ...]]]:
         return [(index, modes) for index, modes, line, column in self._reads if not (line and in_an_arm(line, column))]
 

@@ -470,6 +470,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.built_manager_drafts = []
     summary.manager_body_drafts = []
     summary.try_body_drafts = []
+    summary.breaking_read_drafts = []
     summary.super_object_drafts = []
     summary.object_operand_drafts = []
     summary.mask_index_drafts = []

@@ -238,6 +238,11 @@ class Checker(Protocol):
         (analysis/skipped_frames.py)."""
         ...
 
+    def report_if_read_breaks(self, rule: Rule, node: ast.stmt, sites: tuple[int, ...], message: str) -> None:
+        """A finding at the first line of `node`, a statement after a point Dynamo can resume at
+        reading properties at `sites`, standing when a getter breaks (analysis/breaking_reads.py)."""
+        ...
+
     def report_if_typed_dict_with_optional_keys(self, rule: Rule, call: ast.Call, message: str) -> None:
         """A finding at `call`, standing when what it calls is a TypedDict class with optional
         keys, which only the scope solver knows (analysis/typed_dicts.py)."""
@@ -341,6 +346,7 @@ ManagerBodyHook = Callable[["Rule", Checker, ast.expr, "str | None"], None]
 # A `try` statement outside any `try`/`with` block and loop, after two tensor operations at the top of
 # the function (a point Dynamo can resume at).
 TryHook = Callable[["Rule", Checker, ast.Try], None]
+ReadStatementHook = Callable[["Rule", Checker, ast.stmt, tuple[int, ...]], None]
 # A call that may land in the tree with a generator expression among its arguments.
 GeneratorArgumentHook = Callable[["Rule", Checker, ast.Call], None]
 # A torch function called with a `generator=` keyword: the call and its resolved name.
@@ -499,6 +505,7 @@ class Detection:
     built_manager: BuiltManagerHook | None = None  # `with Section(name):`: what the `with` enters is built here
     manager_body: ManagerBodyHook | None = None  # `with Timer():` whose body breaks, after a resumable point
     breaking_try: TryHook | None = None  # `try:` after a resumable point
+    breaking_read: ReadStatementHook | None = None  # a statement reading a property, after a resumable point
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back

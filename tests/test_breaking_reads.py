@@ -1,0 +1,112 @@
+"""GM657 against TorchDynamo (torch 2.13): a property read whose getter breaks happens on an attribute
+load, which Dynamo cannot resume after; it goes back to the start of the statement, records
+"step_unsupported" there beside the break in the getter, and runs the rest of the function eagerly
+(analysis/breaking_reads.py). Each case rebuilds the construct in a small module and asserts the
+lines Dynamo breaks at are those graphmend reports; the near misses break nowhere at the read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from sample_modules import dynamo_breaks, graphmend_findings, line_of
+
+HEAD = '''import torch
+from torch import nn
+
+
+class Held(nn.Module):
+    @property
+    def A(self):
+        print("in A")
+        return torch.ones(3)
+
+    @property
+    def B(self):
+        return torch.ones(3)
+
+    @property
+    def quiet(self):
+        return torch.ones(3) * 2
+
+
+def helper(m, x):
+    return x + m.A
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = Held()
+
+    def forward(self, x):
+'''
+
+# The statement Dynamo goes back to is the one holding the read: its first line.
+BREAKING = {
+    "tuple": ("        x = x * 2\n        x = x + 1\n        A, B = self.model.A, self.model.B\n"
+              "        print('later')\n        return x + A + B\n", "A, B = self.model.A"),
+    "multi_line": ("        x = x * 2\n        x = x + 1\n        y = (x +\n             self.model.A)\n"
+                   "        print('later')\n        return y\n", "y = (x +"),
+    "call_argument": ("        x = x * 2\n        x = x + 1\n        y = torch.cat([x, torch.sin(self.model.A)])\n"
+                      "        print('later')\n        return y\n", "y = torch.cat"),
+    "expression": ("        x = x * 2\n        x = x + 1\n        self.model.A\n        print('later')\n        return x\n",
+                   "        self.model.A"),
+    "returned": ("        x = x * 2\n        x = x + 1\n        return x + self.model.A\n", "return x + self.model.A"),
+    # two operations since the break before: a point to resume at again
+    "after_a_break": ("        x = x * 2\n        print('first')\n        x = x + 1\n        x = x - 1\n"
+                      "        A = self.model.A\n        print('later')\n        return x + A\n", "A = self.model.A"),
+}
+
+# No step_unsupported at the read: too few operations (Dynamo skips the frame), a getter that does
+# not break, a read in a helper (Dynamo resumes at the helper's call), inside a `with` (the `with`
+# line: GM660's) or a loop (the `for` line).
+NEAR_MISSES = {
+    "one_operation": "        x = x * 2\n        A = self.model.A\n        return x + A\n",
+    "one_since_a_break": ("        x = x * 2\n        print('first')\n        x = x + 1\n        A = self.model.A\n"
+                          "        return x + A\n"),
+    "quiet_getter": "        x = x * 2\n        x = x + 1\n        A = self.model.quiet\n        print('later')\n        return x + A\n",
+    "through_a_helper": "        x = x * 2\n        x = x + 1\n        y = helper(self.model, x)\n        return y\n",
+    "under_no_grad": ("        x = x * 2\n        x = x + 1\n        with torch.no_grad():\n            x = x + self.model.A\n"
+                      "        return x\n"),
+}
+
+
+def _lines(source: str, tmp_path: Path) -> tuple[set[int], set[int], set[int]]:
+    """Dynamo's break lines, graphmend's GM657 lines, and graphmend's lines of any code."""
+    found = graphmend_findings(source, tmp_path)
+    return ({line for line, _ in dynamo_breaks(source, tmp_path)},
+            {line for line, code, _ in found if code == "GM657"}, {line for line, _, _ in found})
+
+
+@pytest.mark.parametrize("case", sorted(BREAKING))
+def test_dynamo_breaks_at_the_statement_holding_the_read_and_graphmend_reports_it(case: str, tmp_path: Path) -> None:
+    body, statement = BREAKING[case]
+    source = HEAD + body
+    breaks, gm657, found = _lines(source, tmp_path)
+    at = line_of(source, statement)
+    assert at in breaks and gm657 == {at}
+    assert found == breaks  # the getter's print, the statement, and no `print('later')`: the rest runs eagerly
+    if "later" in source:
+        assert line_of(source, "print('later')") not in breaks
+
+
+@pytest.mark.parametrize("case", sorted(NEAR_MISSES))
+def test_no_step_unsupported_at_the_read_where_dynamo_resumes_otherwise(case: str, tmp_path: Path) -> None:
+    source = HEAD + NEAR_MISSES[case]
+    breaks, gm657, _ = _lines(source, tmp_path)
+    read = next(i for i, line in enumerate(source.splitlines(), 1) if "self.model" in line and "def" not in line
+                and i > line_of(source, "def forward"))
+    assert read not in breaks and not gm657
+
+
+def test_a_read_in_an_if_arm_goes_back_to_its_own_statement(tmp_path: Path) -> None:
+    """In an `if` arm the statement is a point to resume at too; what follows the block is left
+    reported (the calls that skip the arm trace it), a finding Dynamo does not confirm here."""
+    source = HEAD + ("        x = x * 2\n        x = x + 1\n        if x.shape[0] > 1:\n            x = x + self.model.A\n"
+                     "        return x\n")
+    breaks, gm657, _ = _lines(source, tmp_path)
+    assert gm657 == {line_of(source, "x = x + self.model.A")} and gm657 <= breaks
