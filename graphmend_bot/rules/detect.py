@@ -425,6 +425,8 @@ TorchFunctionOverrideHook = Callable[["Rule", Checker, ast.FunctionDef], None]
 # `Alias[...].method(...)`: a method called on a subscripted name (`Optional[int].__eq__(t)`): the
 # subscripted name, resolved from the module's imports ("typing.Optional"), and the method.
 SubscriptedReceiverHook = Callable[["Rule", Checker, ast.Call, str, str], None]
+# `NDArray[np.float64]` read at run time: the subscripted name, resolved from the module's imports.
+SubscriptedNameHook = Callable[["Rule", Checker, ast.Subscript, str], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
@@ -505,6 +507,8 @@ class Detection:
     comparison: ComparisonHook | None = None  # `id(seen) == key`, `a.data_ptr() == b.data_ptr()`: every comparison
     operator: OperatorHook | None = None  # `x.data_ptr() % 16`: a binary operation with a call operand
     subscripted_receiver: SubscriptedReceiverHook | None = None  # `Optional[int].__eq__(other)`
+    # `NDArray[np.float64]` evaluated in traced code: the resolved dotted names subscripted
+    subscripted_names: Mapping[str, SubscriptedNameHook] = field(default_factory=dict)
     # `Cls.make(x)`: a classmethod of a class whose metaclass defines `__getattribute__` (the class's name)
     guarded_class_call: ClassCallHook | None = None
     global_store: GlobalStoreHook | None = None  # `HANDLE = t.register_hook(fn)` after `global HANDLE`
