@@ -116,7 +116,8 @@ class Checker(Protocol):
         """Qualified names of the calls outside the tree that build `node`'s value on every path:
         the call itself, the one a local was bound to by a top-level statement (`w = pywt.Wavelet(n)`),
         or those a top-level function of this module returns on each of its paths (`len(as_wavelet(w))`
-        where every `return` of `as_wavelet` is such a call); empty when some path may give another value."""
+        where every `return` of `as_wavelet` is such a call, or the argument it coerces passed through when
+        this function gives a string or its own parameter); empty when some path may give another value."""
         ...
 
     def resumed_input(self, node: ast.expr) -> Kind:
