@@ -21,6 +21,7 @@ from graphmend_bot.analysis.iterated_items import item_kind
 from graphmend_bot.analysis.masks import element_kind, field_kind
 from graphmend_bot.analysis.mode_values import Modes, short_circuited
 from graphmend_bot.analysis.statement_forms import constant_index, python_comparison, slice_bounds
+from graphmend_bot.analysis.subscripted_names import check as check_subscripted_name
 from graphmend_bot.rules import Conversion
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import BOOL_TENSOR, NOT_TENSOR, TENSOR, Kind
@@ -84,6 +85,7 @@ class ExpressionEvaluator(CallResolver):
         index = self._index(node.slice, env)
         if isinstance(node.ctx, ast.Load):
             self._implicit_call(node, node.value, "__getitem__", [index], env)  # `table[k]`: Table.__getitem__
+            check_subscripted_name(self, node, env)  # `NDArray[np.float64]`
         bounds = slice_bounds(node.slice, lambda e: self.expr(e, env), self.is_ndarray)
         if bounds.nonempty:  # hooks look at bounds that may be tensors only
             for check_bounds in C.SLICE_BOUNDS:
@@ -125,9 +127,7 @@ class ExpressionEvaluator(CallResolver):
                 check_store(self, target, owner, key)
 
     def _index(self, node: ast.expr, env: Env) -> Kind:
-        if isinstance(node, ast.Tuple):
-            return Kind.union(self.expr(element, env) for element in node.elts)
-        return self.expr(node, env)
+        return Kind.union(self.expr(e, env) for e in node.elts) if isinstance(node, ast.Tuple) else self.expr(node, env)
 
     def _expr_BinOp(self, node: ast.BinOp, env: Env) -> Kind:
         left, right = self.expr(node.left, env), self.expr(node.right, env)

@@ -30,6 +30,7 @@ from graphmend_bot.analysis import (
 from graphmend_bot.analysis.columns import char_column
 from graphmend_bot.analysis.function_state import FunctionState
 from graphmend_bot.analysis.model import Draft
+from graphmend_bot.analysis.returned_builds import calls_returned_on_every_path, passed_from_outside
 from graphmend_bot.analysis.stdlib_objects import held_name
 from graphmend_bot.rules import Rule
 from graphmend_bot.vocabulary.compiled_code import CompiledModule
@@ -123,7 +124,10 @@ class FindingReporter(FunctionState):
             return [resolved]
         helper = self.guard_helpers.function(node.func.id) if (
             isinstance(node.func, ast.Name) and self.guard_helpers is not None) else None
-        calls = [] if helper is None else _calls_returned_on_every_path(helper)
+        calls, passed = ([], set()) if helper is None else calls_returned_on_every_path(helper)
+        if passed and helper is not None and not passed_from_outside(
+                helper, passed, node, set(self.summary.params) - self._rebound):
+            return []  # the helper may hand back a value this function made, as it is
         names = [name for call in calls if (name := self.resolve(call.func)) is not None]
         return names if len(names) == len(calls) else []  # every path returns what a known callee builds
 
@@ -347,37 +351,6 @@ class FindingReporter(FunctionState):
         if draft is not None:
             self.summary.str_method_drafts.append((param, draft))
 
-
-
-def _calls_returned_on_every_path(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Call]:
-    """The calls `function` returns the result of (`return pywt.Wavelet(name)`), nested functions
-    left out; none when some path returns anything else (`return w` under `if isinstance(w, str)`),
-    falls off the end (`None`) or the function is a generator."""
-    found: list[ast.Call] = []
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Return):
-            if not isinstance(node.value, ast.Call):
-                return []
-            found.append(node.value)
-        elif isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return []
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
-    return found if _ends_every_path(function.body) else []
-
-
-def _ends_every_path(body: list[ast.stmt]) -> bool:
-    """Every path through `body` ends in a `return` or a `raise` (none reaches its end)."""
-    last = body[-1] if body else None
-    if isinstance(last, (ast.Return, ast.Raise)):
-        return True
-    if isinstance(last, ast.If):
-        return _ends_every_path(last.body) and _ends_every_path(last.orelse)
-    if isinstance(last, (ast.With, ast.AsyncWith)):
-        return _ends_every_path(last.body)
-    return False
 
 
 def _resume_names(node: ast.expr) -> list[str] | None:

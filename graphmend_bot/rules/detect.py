@@ -116,7 +116,8 @@ class Checker(Protocol):
         """Qualified names of the calls outside the tree that build `node`'s value on every path:
         the call itself, the one a local was bound to by a top-level statement (`w = pywt.Wavelet(n)`),
         or those a top-level function of this module returns on each of its paths (`len(as_wavelet(w))`
-        where every `return` of `as_wavelet` is such a call); empty when some path may give another value."""
+        where every `return` of `as_wavelet` is such a call, or the argument it coerces passed through when
+        this function gives a string or its own parameter); empty when some path may give another value."""
         ...
 
     def resumed_input(self, node: ast.expr) -> Kind:
@@ -431,6 +432,8 @@ TorchFunctionOverrideHook = Callable[["Rule", Checker, ast.FunctionDef], None]
 # `Alias[...].method(...)`: a method called on a subscripted name (`Optional[int].__eq__(t)`): the
 # subscripted name, resolved from the module's imports ("typing.Optional"), and the method.
 SubscriptedReceiverHook = Callable[["Rule", Checker, ast.Call, str, str], None]
+# `NDArray[np.float64]` read at run time: the subscripted name, resolved from the module's imports.
+SubscriptedNameHook = Callable[["Rule", Checker, ast.Subscript, str], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 
@@ -512,6 +515,8 @@ class Detection:
     comparison: ComparisonHook | None = None  # `id(seen) == key`, `a.data_ptr() == b.data_ptr()`: every comparison
     operator: OperatorHook | None = None  # `x.data_ptr() % 16`: a binary operation with a call operand
     subscripted_receiver: SubscriptedReceiverHook | None = None  # `Optional[int].__eq__(other)`
+    # `NDArray[np.float64]` evaluated in traced code: the resolved dotted names subscripted
+    subscripted_names: Mapping[str, SubscriptedNameHook] = field(default_factory=dict)
     # `Cls.make(x)`: a classmethod of a class whose metaclass defines `__getattribute__` (the class's name)
     guarded_class_call: ClassCallHook | None = None
     global_store: GlobalStoreHook | None = None  # `HANDLE = t.register_hook(fn)` after `global HANDLE`

@@ -3,9 +3,14 @@
 `len(v)` where `v` may be an object of a class compiled in an installed third-party package
 (analysis/installed_packages.py) on every path: built by the call itself, bound to a local by a
 top-level statement that builds one, or returned by a top-level function of the module every `return`
-of which builds one (Checker.built_outside). A helper that builds one only on some paths
-(`if isinstance(w, str): return pywt.Wavelet(w)` / `return w`) is left alone: what it returns
-otherwise is what the caller passed; unless it is annotated `-> Wavelet`, and so is a parameter
+of which builds one (Checker.built_outside). A helper that builds one only on some paths and
+returns its argument unchanged on the others counts when that argument is the one the build is given
+(the coercion `if isinstance(w, str): return pywt.Wavelet(w)` / `return w`, ptwt's `_as_wavelet`) and
+the caller passes a string or its own parameter (analysis/returned_builds.py; measured on torch 2.13,
+tests/test_len_of_coerced_object.py: `len()` breaks for a name and for a Wavelet passed through, a
+tuple passed from a local or an attribute traces). A caller's parameter given a tuple would trace:
+the idiom is taken for the type. Otherwise such a helper is left alone unless it is annotated
+`-> Wavelet`, and so is a parameter
 `w: Wavelet` (Checker.annotated_class): measured on torch 2.13 (tests/coverage_probes/
 gb6012_len_of_annotated_compiled_object.py), `len()` of a Wavelet passed into the compiled region
 breaks the same, while reading its attributes (`w.dec_len`) traces. A union annotation
