@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 # only when it is a function, a method, a staticmethod or classmethod of one, or a builtin.
 _NOT_FUNCTION_DECORATORS = frozenset({"property", "cached_property", "lru_cache", "cache", "singledispatchmethod"})
 _NOT_FUNCTION_FACTORIES = frozenset({"partialmethod", "partial", "property", "cached_property"})
+# Bases whose methods are torch.Tensor's: `super().requires_grad_(...)` in a subclass reaches its.
+_TENSOR_BASES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 
 def not_functions(node: ast.ClassDef) -> tuple[str, ...]:
@@ -150,6 +152,8 @@ def _search_ends_in_c(program: Program, later_classes: tuple[Entry, ...], method
         if isinstance(later, str):
             if later in MODULE_BASES and method in V.OBJECT_METHODS_NOT_VIA_SUPER - V.NN_MODULE_OBJECT_METHODS:
                 continue
+            if later in _TENSOR_BASES:  # a tensor subclass's `super().requires_grad_(mode)` (GM701)
+                return method in V.TENSOR_METHODS_REFUSED_VIA_SUPER
             return later.removeprefix("builtins.") in V.BUILTIN_EXCEPTIONS and method in V.EXCEPTION_METHODS_NOT_VIA_SUPER
         summary = program.modules[later[0]].classes[later[1]]
         if method in summary.methods or summary.dunders_unknown:

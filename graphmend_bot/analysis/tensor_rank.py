@@ -9,7 +9,8 @@ GM302's other check. What is 0-d here: an element of an element of `nonzero(as_t
 one-argument `torch.where` (each element is 1-d), the full reductions (`argmax()`, `sum()`, `max()`,
 `amax()`, `mean()`, `prod()`, `norm()`, `median()`, `count_nonzero()`, ... with no arguments, and
 `torch.sum(t)` and the like of one tensor: measured on torch 2.13, tests/coverage_probes/gb0033_*),
-`-` of one, and `+ - * // %` of those with ints; what keeps the rank of a 0-d tensor: the
+`-` of one, and `+ - * / // %` of those with ints (`/` measured on torch 2.13:
+tests/test_zero_d_ranks.py, with `torch.count_nonzero(x)` and `torch.sum(x > 0)` of one tensor); what keeps the rank of a 0-d tensor: the
 elementwise methods and casts on one (`.sub(1)`, `.clamp(0, n)`, `.long()`, `.detach()`,
 `.to(torch.long)`, `.floor()`), `torch.clamp` of one (clamped to bounds that are Python numbers or
 0-d: a bound tensor of any other rank broadcasts the result, `x.argmax().clamp(max=limits)` with a
@@ -52,11 +53,12 @@ _DIM_REDUCTIONS = frozenset({
 _PAIR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian", "mode"})
 # Factories whose first argument (or `size=`) is the size: of size `()` they are 0-d.
 _SIZED_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn", "torch.full"})
-_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+# `/` too: a float 0-d tensor (`torch.bucketize(x.mean() / 2, edges)`, `(x.sum() / 3).long()`)
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
 # Methods whose result has the receiver's shape: arithmetic with an int or another 0-d tensor (as
 # `_ARITHMETIC`: a tensor operand of higher rank broadcasts), clamping to bounds that are Python
 # numbers or 0-d (`_CLAMPS`), and the casts and elementwise methods that take no tensor.
-_ARITHMETIC_METHODS = frozenset({"add", "sub", "mul", "floor_divide", "remainder"})
+_ARITHMETIC_METHODS = frozenset({"add", "sub", "mul", "div", "floor_divide", "remainder"})
 _CLAMPS = frozenset({"clamp", "clip", "clamp_min", "clamp_max"})
 _RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | _CLAMPS | frozenset({
     "long", "int", "detach", "to", "type", "floor", "ceil", "round", "trunc", "abs", "neg", "clone", "contiguous",
@@ -251,7 +253,8 @@ def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: 
         return empty_size_factory(node, resolve)
     if name == "torch.scalar_tensor":
         return True
-    if name is not None and name.removeprefix("torch.") in _DIM_REDUCTIONS and node.args:  # `torch.argmax(v, 0)`
+    if name is not None and name.removeprefix("torch.") in _DIM_REDUCTIONS and len(node.args) + len(node.keywords) > 1:
+        # `torch.argmax(v, 0)`; with the tensor alone a full reduction (`torch.count_nonzero(x)`, below)
         return _only_dim(node.args[1:], node.keywords) and iterates_scalars(node.args[0], vectors, resolve)
     position = _RANK_OF_ARGUMENT.get(name or "")
     if position is not None:

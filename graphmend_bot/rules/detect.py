@@ -277,9 +277,11 @@ class Checker(Protocol):
         it then carries that class's id and message."""
         ...
 
-    def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str) -> None:
+    def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str,
+                                       gb_id: str | None = None) -> None:
         """A finding at `call` (`super().__eq__(other)`), standing when the bases of the class
-        holding the function leave `method` to `object` (analysis/super_calls.py)."""
+        holding the function leave `method` to `object`, or a tensor method to torch.Tensor
+        (analysis/super_calls.py)."""
         ...
 
     def report_if_masks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind) -> None:

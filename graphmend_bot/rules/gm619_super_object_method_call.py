@@ -26,6 +26,8 @@ from graphmend_bot.vocabulary import known_names as V
 
 
 def _super_call(rule: Rule, checker: Checker, call: ast.Call, method: str) -> None:
+    if method in V.TENSOR_METHODS_REFUSED_VIA_SUPER:
+        return  # torch.Tensor's, reached in a tensor subclass: GM701's
     if method == "__init__":  # reported only where the class derives from a builtin exception
         message = ("`super().__init__()` reaches the builtin exception's `__init__` (BaseException's C slot), which "
                    "Dynamo cannot call through `super()`: building this exception breaks the graph")

@@ -7,7 +7,8 @@ usual way to unwrap a tensor subclass back to a plain tensor (`self.as_subclass(
 `Tensor.as_subclass(self, Tensor)`), and `nn.Parameter` break with GB0001, on a plain tensor and on
 a subclass instance alike (there the break is inside `Tensor.__torch_function__`, called from this
 line). `t.as_subclass(MySubclass)` traces; `t.as_subclass(type(other))` is not judged (the class is
-a runtime value).
+a runtime value). A receiver of unknown kind is taken for a tensor (only torch.Tensor has the method:
+known_names.TENSOR_METHODS): pina's `self.as_subclass(Tensor)` in a tensor subclass's property.
 """
 
 from __future__ import annotations

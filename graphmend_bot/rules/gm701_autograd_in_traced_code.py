@@ -15,6 +15,9 @@ Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py)
 - `p.requires_grad_(False)` on a parameter (`for p in self.teacher.parameters()`,
   `self.teacher.weight`), a graph input that requires grad: GB0125 (on an intermediate it is a
   no-op and traces);
+- `super().requires_grad_(mode)` in a torch.Tensor subclass's override (pina's LabelTensor), when
+  no class of the tree after it defines the method: torch's own, GB0125 when the instance is a graph
+  input whose flag it changes; a false constant flag is not reported (tests/test_super_requires_grad.py);
 - a torch function building a tensor with `requires_grad=True` (`torch.zeros(3, requires_grad=True)`,
   `torch.tensor`, `randn`, `full`, `arange`, `linspace`, `eye`, the `*_like` factories): GB0225
   (`requires_grad=False` traces; tests/coverage_probes/gb0225_factory_requires_grad.py).
@@ -28,6 +31,7 @@ import ast
 
 from graphmend_bot.rules.detect import CallHook, Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.vocabulary.mode_names import GRAD_ENABLED
 
@@ -86,6 +90,16 @@ def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, r
     return receiver
 
 
+def _super_requires_grad(rule: Rule, checker: Checker, call: ast.Call, method: str) -> None:
+    """`super().requires_grad_(mode)` in a torch.Tensor subclass's override (pina's LabelTensor): torch's
+    own method on the instance, which breaks with GB0125 when the instance is a graph input whose flag
+    it changes (an intermediate's traces); it stands when the class's bases leave the method to
+    torch.Tensor (super_calls.py). A false constant flag changes nothing on an input that needs no grad."""
+    if method in V.TENSOR_METHODS_REFUSED_VIA_SUPER and not _may_turn_off(call):
+        message = "`super().requires_grad_()` in a tensor subclass changes a graph input's `requires_grad`: it breaks the graph"
+        checker.report_if_super_reaches_object(rule, call, method, message, gb_id=FREEZE_INPUT)
+
+
 def _backward(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
     checker.report(rule, call, "`.backward()` in traced code breaks the graph", receiver, gb_id=TENSOR_BACKWARD)
     return NOT_TENSOR
@@ -123,7 +137,8 @@ RULE = Rule(
     other_gb_ids=(AUTOGRAD_GRAD, TENSOR_BACKWARD, AUTOGRAD_BACKWARD, SET_REQUIRES_GRAD, CREATED_REQUIRING_GRAD, FREEZE_INPUT),
     summary=(
         "Flags autograd state changes and autograd calls in traced code: `t.requires_grad_()`, "
-        "`t.requires_grad = flag`, `p.requires_grad_(False)` on a parameter, a tensor built with `requires_grad=True` (`torch.zeros(n, requires_grad=True)`), "
+        "`t.requires_grad = flag`, `p.requires_grad_(False)` on a parameter, `super().requires_grad_(mode)` "
+        "in a torch.Tensor subclass, a tensor built with `requires_grad=True` (`torch.zeros(n, requires_grad=True)`), "
         "`torch.autograd.grad(...)`, `t.backward()`, `torch.autograd.backward(...)`."
     ),
     why=(
@@ -131,7 +146,8 @@ RULE = Rule(
         "a leaf that requires grad, nor running the backward pass inside the graph (with "
         "`torch._dynamo.config.trace_autograd_ops=False`, the default on torch 2.13). It ends the "
         "graph and runs the call eagerly. Ids measured on torch 2.13: `requires_grad_()` GB8985 (when "
-        "the tensor is used afterwards), `requires_grad_(False)` on a parameter GB0125, `t.requires_grad = flag` GB0206 (on a "
+        "the tensor is used afterwards), `requires_grad_(False)` on a parameter GB0125, a tensor subclass's "
+        "`super().requires_grad_(mode)` on a graph input GB0125, `t.requires_grad = flag` GB0206 (on a "
         "parameter too, either value), a torch factory given `requires_grad=True` GB0225, `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
         "`torch.autograd.backward` GB0007; each finding carries its own. One in an arm of "
         "`if self.training:` breaks only a model compiled in training mode (Dynamo traces that arm "
@@ -159,6 +175,7 @@ y = x + loss
     ),
     detection=Detection(
         tensor_methods={"requires_grad_": _requires_grad_, "backward": _backward},
+        super_method_call=_super_requires_grad,
         attribute_writes={"requires_grad": _set_requires_grad},
         requires_grad_keyword=_created_requiring_grad,
         torch_functions={

@@ -48,6 +48,7 @@ TENSOR_METHODS = frozenset({
     "index_select", "masked_scatter", "add", "sub", "mul", "div", "neg", "reciprocal",
     "square", "diff", "flip", "roll", "tril", "triu", "to", "cpu", "cuda", "int", "byte",
     "short", "char", "repeat", "tile", "narrow", "chunk", "unbind", "nan_to_num", "lerp",
+    "as_subclass",  # torch.Tensor only: `self.as_subclass(Tensor)` in a subclass unwraps one (GM641)
 })
 
 # Every public attribute of torch.Tensor (dir(torch.Tensor) on torch 2.13.0, 604 names). A method
@@ -385,6 +386,10 @@ OBJECT_METHODS_NOT_VIA_SUPER = frozenset({
     "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__repr__", "__str__", "__format__",
     "__dir__",
 })
+# torch.Tensor's methods that, reached through `super()` in a tensor subclass, change what Dynamo
+# refuses to change on a graph input: `super().requires_grad_(mode)` breaks with GB0125 when it flips
+# the flag of a compiled call's argument (measured on torch 2.13: tests/test_super_requires_grad.py).
+TENSOR_METHODS_REFUSED_VIA_SUPER = frozenset({"requires_grad_"})
 # The ones of them torch.nn.Module defines itself, as Python functions Dynamo inlines.
 NN_MODULE_OBJECT_METHODS = frozenset({"__repr__", "__dir__"})
 # Python's builtin exception classes (`Exception`, `ValueError`, ...). Through `super()` from a
