@@ -62,8 +62,10 @@ def report(state: FunctionState, rule: Rule, node: ast.stmt, sites: tuple[int, .
     draft = state._draft(rule, first_line, message, checkpoint.kind, None)  # type: ignore[attr-defined]
     if draft is not None:
         earlier = tuple(range(checkpoint.first_site, sites[0]))
-        end_row = node.end_lineno or node.lineno
-        state.summary.breaking_read_drafts.append((sites, earlier, end_row, replace(draft, suppressed_if=checkpoint.breaks_since)))
+        # rows below the first, not the last row itself: a summary keeps no absolute row beside its
+        # drafts', so an edit above that only shifts lines redrafts without a solve (redraft.py)
+        below = (node.end_lineno or node.lineno) - node.lineno
+        state.summary.breaking_read_drafts.append((sites, earlier, below, replace(draft, suppressed_if=checkpoint.breaks_since)))
 
 
 def breaking_reads(
@@ -100,9 +102,10 @@ def eager_rests(program: Program, standing: list[TracedDraft], targets: dict[tup
         if not function.breaking_read_drafts:
             continue
         fid = (traced_draft.module.module, function.qualname)
-        for sites, _, end_row, draft in function.breaking_read_drafts:
+        for sites, _, below, draft in function.breaking_read_drafts:
             if draft is not traced_draft.draft:
                 continue
+            end_row = draft.row + below
             # all of a site's getters: `self.A` resolves to each override, and one breaking says nothing of the one run
             if any((getters := targets.get((fid, site), ())) and all(g in surely for g in getters) for site in sites):
                 spans = program.conditional_spans(traced_draft.module, function)

@@ -244,7 +244,7 @@ class FunctionSummary:
     # (body call sites, body drafts' kind, earlier call sites, draft) of a `try` entered after a
     # resumable point: it stands when its body breaks and no earlier site does (GM661, skipped_frames.py).
     try_body_drafts: list[tuple[tuple[int, ...], Kind, tuple[int, ...], Draft]] = field(default_factory=list)
-    # (property read sites, earlier call sites, last row of the statement, draft) of a statement after a
+    # (property read sites, earlier call sites, the statement's rows below its first, draft) of a statement after a
     # resumable point that reads a property: it stands when a getter breaks and no earlier site does;
     # Dynamo cannot resume at a load and goes back to the statement (GM657, breaking_reads.py).
     breaking_read_drafts: list[tuple[tuple[int, ...], tuple[int, ...], int, Draft]] = field(default_factory=list)
