@@ -1,0 +1,61 @@
+"""Callables a call is handed that it may call back: a nested function of the caller (the
+references "closure:NAME[ CALLEE]", callee_refs.passed_closures) and a parameter of the function
+itself (FunctionSummary.forwards). posteriors' `flexi_tree_map(f, tree)` runs `tm(f, tree)` with
+`tm = tree_map_ if inplace else tree_map`: a closure passed to it runs where the pytree map calls
+it, and Dynamo traces it there (measured on torch 2.13, tests/test_scope_callbacks.py).
+
+The forwards are a summary field, made in the same walk as the rest of the summary, so the scope
+solver reads no module text for them (an edit of the module then re-solves only when they change:
+tests/test_incremental_solve.py).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis.callee_refs import callee_suffix, known_caller_back, passed_closures
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.function_calls import CallResolver
+
+
+def passed_callables(visitor: CallResolver, call: ast.Call, resolved: str | None) -> None:
+    """Record the nested functions and own parameters `call` is handed as values."""
+    if visitor._closures:
+        visitor.references.update(passed_closures(call, visitor._closures, resolved))
+    if _passes_parameter(call, visitor.summary.params, visitor.self_name):
+        forwards = _forwards(visitor, call, resolved)
+        if forwards and not set(forwards) <= set(visitor.summary.forwards):
+            visitor.summary.forwards = tuple(sorted({*visitor.summary.forwards, *forwards}))
+
+
+def _passes_parameter(call: ast.Call, params: tuple[str, ...], self_name: str | None) -> bool:
+    """A parameter (not the instance) among the call's arguments, positional or keyword."""
+    for value in call.args:
+        if type(value) is ast.Name and value.id in params and value.id != self_name:
+            return True
+    return any(type(keyword.value) is ast.Name and keyword.value.id in params and keyword.value.id != self_name
+               for keyword in call.keywords)
+
+
+def _forwards(visitor: CallResolver, call: ast.Call, resolved: str | None) -> list[str]:
+    """"" when the callee calls what it is given (a pytree map), else its callee ref, which calls
+    it back when the scope finds so (Program._calls_back); through a local alias, each function it
+    may hold (`tm = pytree.tree_map_ if inplace else pytree.tree_map`)."""
+    func = call.func
+    if type(func) is ast.Name and func.id in visitor._function_aliases:
+        return [_alias_forward(ref, visitor) for ref in visitor._function_aliases[func.id]]
+    return [suffix.lstrip() for suffix in callee_suffix(call, resolved)]
+
+
+def _alias_forward(ref: str, visitor: CallResolver) -> str:
+    kind, _, spelled = ref.partition(":")
+    if kind in ("name", "dotted"):
+        try:
+            named = ast.parse(spelled, mode="eval").body
+        except SyntaxError:
+            return ref
+        if known_caller_back(visitor.resolve(named) or spelled):
+            return ""
+    return ref
