@@ -2,10 +2,11 @@
 torch._dynamo.explain on torch 2.13): `tree_map(leaf, tree)` of torch.utils._pytree or optree
 calls `leaf` on each leaf, and Dynamo traces it there; so does an in-tree helper that only hands
 its parameter on to one (posteriors' `flexi_tree_map`, through a local alias
-`tm = tree_map_ if inplace else tree_map`), directly or through another such helper. Near misses:
-a helper that only keeps what it is given, and a nested function never passed.
+`tm = tree_map_ if inplace else tree_map`, of a module's functions or of bare names), directly or
+through another such helper. Near misses: a helper that only keeps what it is given, and a nested
+function never passed.
 
-(callee_refs._CALLING_BACK, scope.Program._forwards_back, forwarded_callbacks.py.)
+(callee_refs._CALLING_BACK, FunctionSummary.forwards made by forwarded_callbacks.py, scope.Program._calls_back.)
 """
 
 from __future__ import annotations
@@ -23,12 +24,18 @@ MAPS_TREE = {
     "mapspkg/__init__.py": "",
     "mapspkg/helpers.py": """
         import torch.utils._pytree as pytree
+        from torch.utils._pytree import tree_map, tree_map_
 
         STORE = []
 
 
         def flexi_map(f, tree, inplace=False):
             tm = pytree.tree_map_ if inplace else pytree.tree_map
+            return tm(f, tree)
+
+
+        def bare_map(f, tree, inplace=False):
+            tm = tree_map_ if inplace else tree_map
             return tm(f, tree)
 
 
@@ -44,7 +51,7 @@ MAPS_TREE = {
         import torch
         from torch.utils._pytree import tree_map, tree_map_only
 
-        from mapspkg.helpers import flexi_map, forwards, keeps
+        from mapspkg.helpers import bare_map, flexi_map, forwards, keeps
 
 
         def mapped(x):
@@ -58,6 +65,10 @@ MAPS_TREE = {
 
             def flexi(t):
                 print("flexi")  # break
+                return t
+
+            def bare(t):
+                print("bare")  # break
                 return t
 
             def forwarded(t):
@@ -74,6 +85,7 @@ MAPS_TREE = {
             tree = tree_map(leaf, tree)
             tree = tree_map_only(torch.Tensor, only, tree)
             tree = flexi_map(flexi, tree)
+            tree = bare_map(bare, tree)
             tree = forwards(forwarded, tree)
             return keeps(kept, tree)["a"]
     """,
@@ -94,7 +106,7 @@ def test_closures_passed_to_a_pytree_map_or_a_helper_forwarding_to_one_are_trace
     root = write_tree(MAPS_TREE)
     _assert_reported_where_dynamo_breaks(root, "mapspkg", "model", "Net", "steps.py")
     traced = _traced(root, "mapspkg")
-    assert {("mapspkg.steps", f"mapped.{n}") for n in ("leaf", "only", "flexi", "forwarded")} <= traced
+    assert {("mapspkg.steps", f"mapped.{n}") for n in ("leaf", "only", "flexi", "bare", "forwarded")} <= traced
     assert not {("mapspkg.steps", "mapped.kept"), ("mapspkg.steps", "mapped.unused")} & traced
 
 

@@ -69,8 +69,11 @@ _CALLING_BACK = frozenset({
     *(f"torch.utils._pytree.{name}" for name in ("tree_map", "tree_map_", "tree_map_with_path", "tree_map_only", "tree_map_only_")),
 })
 # A forward hook registered in traced code runs when the module is then called (measured:
-# test_scope_closures.py). Not `Module.apply(fn)`: Dynamo traces fn there too, but on captum (dev)
-# the hooks registered through it were two executed-line false positives (GM663) and no break.
+# test_scope_closures.py). Not `Module.apply(fn)`: Dynamo traces fn there too (measured again on
+# torch 2.13: a print in `self.apply(self._hook)`'s hook and in `sub.apply(visit)`'s closure breaks),
+# but captum's (dev) `self.model.apply(self._register_hooks)` follows, in a `try` body, a call that
+# breaks (deep_lift.py:310), so it runs eagerly: as a caller back it made two executed-line false
+# positives (GM663) and found no break. It waits for the eager rest of a try body in the scope.
 _CALLING_BACK_METHODS = frozenset({"register_hook", "register_forward_hook", "register_forward_pre_hook"})
 # transformers' helper, by its own name: a model package imports it relatively (`from
 # ...pytorch_utils import`), from outside the tree when only the package is checked.

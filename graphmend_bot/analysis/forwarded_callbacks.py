@@ -14,7 +14,9 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.callee_refs import callee_suffix, known_caller_back, passed_closures
+from graphmend_bot.analysis.callee_refs import callee_ref, callee_suffix, known_caller_back, passed_closures
+from graphmend_bot.analysis.local_nodes import local_statements
+from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.function_calls import CallResolver
@@ -41,21 +43,36 @@ def _passes_parameter(call: ast.Call, params: tuple[str, ...], self_name: str | 
 
 def _forwards(visitor: CallResolver, call: ast.Call, resolved: str | None) -> list[str]:
     """"" when the callee calls what it is given (a pytree map), else its callee ref, which calls
-    it back when the scope finds so (Program._calls_back); through a local alias, each function it
-    may hold (`tm = pytree.tree_map_ if inplace else pytree.tree_map`)."""
+    it back when the scope finds so (Program._calls_back); through a local, each function it may
+    hold (posteriors' `tm = tree_map_inplacify_ if inplace else tree_map`: a local called is a
+    callable, so a choice of bare names is one of functions here, unlike in function_aliases.py)."""
     func = call.func
-    if type(func) is ast.Name and func.id in visitor._function_aliases:
-        return [_alias_forward(ref, visitor) for ref in visitor._function_aliases[func.id]]
+    if type(func) is ast.Name and resolved is None and (held := _held_functions(visitor.node.body, func.id)):
+        return [ref for named in held if (ref := _forward_to(named, visitor)) is not None]
     return [suffix.lstrip() for suffix in callee_suffix(call, resolved)]
 
 
-def _alias_forward(ref: str, visitor: CallResolver) -> str:
-    kind, _, spelled = ref.partition(":")
-    if kind in ("name", "dotted"):
-        try:
-            named = ast.parse(spelled, mode="eval").body
-        except SyntaxError:
-            return ref
-        if known_caller_back(visitor.resolve(named) or spelled):
-            return ""
-    return ref
+def _held_functions(body: list[ast.stmt], name: str) -> list[ast.expr]:
+    """The names or dotted attributes every assignment of the local `name` binds (an arm of a
+    conditional expression each); none when one binds anything else."""
+    held: list[ast.expr] = []
+    for statement in local_statements(body):
+        if isinstance(statement, ast.Assign) and any(type(t) is ast.Name and t.id == name for t in statement.targets):
+            chosen = _chosen(statement.value)
+            if not chosen:
+                return []
+            held += chosen
+    return held
+
+
+def _chosen(value: ast.expr) -> list[ast.expr]:
+    if isinstance(value, ast.IfExp):
+        body, orelse = _chosen(value.body), _chosen(value.orelse)
+        return [*body, *orelse] if body and orelse else []
+    return [value] if dotted_name(value) is not None else []
+
+
+def _forward_to(named: ast.expr, visitor: CallResolver) -> str | None:
+    if known_caller_back(visitor.resolve(named) or dotted_name(named)):
+        return ""
+    return callee_ref(named)
