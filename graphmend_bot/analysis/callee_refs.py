@@ -118,6 +118,11 @@ def passed_closures(call: ast.Call, closures: Container[str], resolved: str | No
     return [f"closure:{name}{suffix}" for suffix in callee_suffix(call, resolved) for name in names] if names else []
 
 
+def calls_back_by_method(name: str) -> bool:
+    """`y.register_hook(fn)`: a method of an out-of-tree receiver that calls what it is given."""
+    return name in _CALLING_BACK_METHODS
+
+
 def known_caller_back(callee: str | None) -> bool:
     """Whether the function so named (qualified, or as written) calls a callable passed to it."""
     return callee in _CALLING_BACK or (callee or "").rpartition(".")[2] in _CALLING_BACK_NAMES

@@ -57,7 +57,7 @@ class CallResolver(SortChecker):
             self._check_sort(node, args, env)
         self._sized_object(node, env)
         self.references.update(passed_bound_methods(node, self.self_name, resolved, self._method_tables))
-        passed_callables(self, node, resolved)  # nested functions and own parameters handed on
+        passed_callables(self, node, resolved, env)  # nested functions and own parameters handed on
         if resolved is not None and self.third_party(resolved) and _bound_by_import(func, env):
             for check_third_party in C.THIRD_PARTY_CALLS:
                 check_third_party(self, node, resolved, False)
