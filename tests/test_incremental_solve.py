@@ -371,7 +371,26 @@ SEEDING = """
             return x + total
 """
 
-PROJECT = {"pkg/__init__.py": "", "pkg/seeding.py": SEEDING, "pkg/managers.py": MANAGERS, "pkg/pointers.py": POINTERS, "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
+MAPS = """
+    import torch.utils._pytree as pytree
+    from torch import nn
+
+
+    def flexi_map(f, tree, inplace=False):
+        tm = pytree.tree_map_ if inplace else pytree.tree_map
+        return tm(f, tree)
+
+
+    class Mapper(nn.Module):
+        def forward(self, x):
+            def leaf(t):
+                print("leaf")
+                return t * 2
+
+            return flexi_map(leaf, {"a": x})["a"]
+"""
+
+PROJECT = {"pkg/__init__.py": "", "pkg/maps.py": MAPS, "pkg/seeding.py": SEEDING, "pkg/managers.py": MANAGERS, "pkg/pointers.py": POINTERS, "pkg/loops.py": LOOPS, "pkg/drop.py": DROP, "pkg/contract.py": CONTRACT, "pkg/metaclass.py": METACLASS, "pkg/net.py": NET, "pkg/flags.py": FLAGS, "pkg/steps.py": STEPS, "pkg/utils.py": UTILS,
            "pkg/blocks.py": BLOCKS, "tools/convert.py": SCRIPT}
 
 NEW_HELPER = """
@@ -548,6 +567,11 @@ EDITS = [
      {"pkg/managers.py": _replace('            print("entering", name)\n',
                                   '            print("entering", name)\n        print("built")\n')},
      {}, False),
+    # forwarded_callbacks.py: what a helper hands on is a summary field, no text the solve reads
+    ("an unused helper added to the module of a helper forwarding a closure to a pytree map",
+     {"pkg/maps.py": _append(NEW_HELPER)}, {}, True),
+    ("the helper stops forwarding its parameter (the closure is no longer traced)",
+     {"pkg/maps.py": _replace("    return tm(f, tree)", "    return tree")}, {}, False),
     # generator_breaks.py: a generator's findings after its first break are dropped by the redraft too
     ("a second break in a generator's step after its first break (not reported)",
      {"pkg/seeding.py": _replace("    yield x.max().item()", "    yield x.max().item() + x.min().item()")}, {}, True),

@@ -64,10 +64,16 @@ _INSPECTING = frozenset({"callable", "isinstance", "hasattr", "getattr", "setatt
 # `y.register_hook(self._grad)`. The method names are those of out-of-tree receivers.
 _CALLING_BACK = frozenset({
     "torch.utils.checkpoint.checkpoint", "torch.vmap", "torch.func.vmap", "functools.partial", "map", "sorted",
+    # pytree maps call the function on each leaf; Dynamo traces optree's through its polyfills
+    "optree.tree_map", "optree.tree_map_", "optree.tree_map_with_path", "optree.tree_map_with_path_",
+    *(f"torch.utils._pytree.{name}" for name in ("tree_map", "tree_map_", "tree_map_with_path", "tree_map_only", "tree_map_only_")),
 })
 # A forward hook registered in traced code runs when the module is then called (measured:
-# test_scope_closures.py). Not `Module.apply(fn)`: Dynamo traces fn there too, but on captum (dev)
-# the hooks registered through it were two executed-line false positives (GM663) and no break.
+# test_scope_closures.py). Not `Module.apply(fn)`: Dynamo traces fn there too (measured again on
+# torch 2.13: a print in `self.apply(self._hook)`'s hook and in `sub.apply(visit)`'s closure breaks),
+# but captum's (dev) `self.model.apply(self._register_hooks)` follows, in a `try` body, a call that
+# breaks (deep_lift.py:310), so it runs eagerly: as a caller back it made two executed-line false
+# positives (GM663) and found no break. It waits for the eager rest of a try body in the scope.
 _CALLING_BACK_METHODS = frozenset({"register_hook", "register_forward_hook", "register_forward_pre_hook"})
 # transformers' helper, by its own name: a model package imports it relatively (`from
 # ...pytorch_utils import`), from outside the tree when only the package is checked.
@@ -100,7 +106,7 @@ def passed_bound_methods(call: ast.Call, self_name: str | None, resolved: str | 
     methods += held
     if not methods:
         return []
-    return [f"self.{method}{suffix}" for suffix in _callee_suffix(call, resolved) for method in methods]
+    return [f"self.{method}{suffix}" for suffix in callee_suffix(call, resolved) for method in methods]
 
 
 def passed_closures(call: ast.Call, closures: Container[str], resolved: str | None) -> list[str]:
@@ -109,18 +115,26 @@ def passed_closures(call: ast.Call, closures: Container[str], resolved: str | No
     CALLEE" to follow only when CALLEE calls a parameter back, as for a bound method above."""
     names = [value.id for value in (*call.args, *[keyword.value for keyword in call.keywords])
              if isinstance(value, ast.Name) and value.id in closures]
-    return [f"closure:{name}{suffix}" for suffix in _callee_suffix(call, resolved) for name in names] if names else []
+    return [f"closure:{name}{suffix}" for suffix in callee_suffix(call, resolved) for name in names] if names else []
 
 
-def _callee_suffix(call: ast.Call, resolved: str | None) -> list[str]:
+def calls_back_by_method(name: str) -> bool:
+    """`y.register_hook(fn)`: a method of an out-of-tree receiver that calls what it is given."""
+    return name in _CALLING_BACK_METHODS
+
+
+def known_caller_back(callee: str | None) -> bool:
+    """Whether the function so named (qualified, or as written) calls a callable passed to it."""
+    return callee in _CALLING_BACK or (callee or "").rpartition(".")[2] in _CALLING_BACK_NAMES
+
+
+def callee_suffix(call: ast.Call, resolved: str | None) -> list[str]:
     """[""] when the call runs a callable passed to it (_CALLING_BACK), [" CALLEE"] when it may
     (a callee of the tree, decided by the scope), [] when it does not or cannot be named."""
     callee = resolved or dotted_name(call.func)
     if callee in _INSPECTING:
         return []  # `callable(self.m)` looks at the method without calling it
-    calls_back = callee in _CALLING_BACK or (
-        isinstance(call.func, ast.Attribute) and call.func.attr in _CALLING_BACK_METHODS
-    ) or (callee or "").rpartition(".")[2] in _CALLING_BACK_NAMES
+    calls_back = known_caller_back(callee) or (isinstance(call.func, ast.Attribute) and call.func.attr in _CALLING_BACK_METHODS)
     ref = None if calls_back else callee_ref(call.func)
     if calls_back:
         return [""]

@@ -37,6 +37,7 @@ class FunctionAliases(Mapping[str, tuple[str, ...]]):
         self._body = body
         self._candidates: frozenset[str] | None = None
         self._table: dict[str, tuple[str, ...]] | None = None
+        self._choices: dict[str, list[ast.expr]] | None = None
         self.held = HeldValues(body)  # the value a local holds at a call (call_spellings.py)
 
     def _might_alias(self, name: str) -> bool:
@@ -61,6 +62,15 @@ class FunctionAliases(Mapping[str, tuple[str, ...]]):
         self._might_alias(name)
         return name in self.held.assigned
 
+    def called_choices(self, name: str) -> list[ast.expr]:
+        """The names or dotted attributes every assignment of the local `name` binds, an arm of a
+        conditional expression each (posteriors' `tm = tree_map_inplacify_ if inplace else
+        tree_map`); none when one binds anything else. Asked of a local the function calls, so
+        a choice of bare names is one of functions (unlike `_chosen_refs`). One walk per function."""
+        if self._choices is None:
+            self._choices = _called_choices(self._body)
+        return self._choices.get(name, [])
+
     def _whole(self) -> dict[str, tuple[str, ...]]:
         if self._table is None:
             self._table = _aliases(self._body)
@@ -79,6 +89,27 @@ class FunctionAliases(Mapping[str, tuple[str, ...]]):
 
     def __len__(self) -> int:
         return len(self._whole())
+
+
+def _called_choices(body: Sequence[ast.stmt]) -> dict[str, list[ast.expr]]:
+    found: dict[str, list[ast.expr]] = {}
+    other: set[str] = set()
+    for statement in local_statements(body):
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                if type(target) is ast.Name:
+                    if chosen := _choice(statement.value):
+                        found.setdefault(target.id, []).extend(chosen)
+                    else:
+                        other.add(target.id)
+    return {name: held for name, held in found.items() if name not in other}
+
+
+def _choice(value: ast.expr) -> list[ast.expr]:
+    if isinstance(value, ast.IfExp):
+        body, orelse = _choice(value.body), _choice(value.orelse)
+        return [*body, *orelse] if body and orelse else []
+    return [value] if dotted_name(value) is not None else []
 
 
 def _alias(node: ast.AST) -> tuple[ast.Name, list[str]] | None:

@@ -22,9 +22,9 @@ from graphmend_bot.analysis.callee_refs import (
     is_super,
     on_a_class,
     passed_bound_methods,
-    passed_closures,
 )
 from graphmend_bot.analysis.consumed_generators import element_call_sites
+from graphmend_bot.analysis.forwarded_callbacks import passed_callables
 from graphmend_bot.analysis.function_aliases import method_refs
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_sorts import SortChecker
@@ -57,8 +57,7 @@ class CallResolver(SortChecker):
             self._check_sort(node, args, env)
         self._sized_object(node, env)
         self.references.update(passed_bound_methods(node, self.self_name, resolved, self._method_tables))
-        if self._closures:
-            self.references.update(passed_closures(node, self._closures, resolved))
+        passed_callables(self, node, resolved, env)  # nested functions and own parameters handed on
         if resolved is not None and self.third_party(resolved) and _bound_by_import(func, env):
             for check_third_party in C.THIRD_PARTY_CALLS:
                 check_third_party(self, node, resolved, False)

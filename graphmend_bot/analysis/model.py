@@ -105,6 +105,9 @@ class FunctionSummary:
     # (loop_calls.py).
     loop_sites: list[int] = field(default_factory=list)
     references: tuple[str, ...] = ()
+    # What it hands one of its own parameters on to, as a value (forwarded_callbacks.py): "" for a
+    # call that calls it (`tree_map(f, tree)`), else the callee ref, which may (Program._calls_back).
+    forwards: tuple[str, ...] = ()
     returns: Kind = NOT_TENSOR
     # When every `return` is a tuple display of one length: the kind of each element.
     return_elements: tuple[Kind, ...] | None = None

@@ -22,11 +22,19 @@ def module_properties(functions: Iterable[tuple[str, str | None, ast.FunctionDef
     found: dict[str, bool] = {}
     others: set[str] = set()
     for _, class_qualname, node in functions:
-        if class_qualname is None or not is_property(tuple(filter(None, map(dotted_name, node.decorator_list)))):
+        decorators = tuple(filter(None, map(dotted_name, node.decorator_list)))
+        if class_qualname is not None and accessor_of_property(node.name, decorators):
+            continue  # `@NAME.setter`: the property's, its reads still run the getter
+        if class_qualname is None or not is_property(decorators):
             others.add(node.name)
             continue
         found[node.name] = found.get(node.name, True) and _returns_collection(node)
     return {name: gives and name not in others for name, gives in found.items()}
+
+
+def accessor_of_property(name: str, decorators: tuple[str, ...]) -> bool:
+    """`@NAME.setter` / `@NAME.deleter` on a def NAME: the property's other accessor, defined after its getter."""
+    return f"{name}.setter" in decorators or f"{name}.deleter" in decorators
 
 
 def _returns_collection(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

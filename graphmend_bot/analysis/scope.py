@@ -1207,10 +1207,12 @@ class Program:
             found.extend([*([method] if method else []), *self._overrides(module, class_qualname, name)])
         return self._callable_methods(found)
 
-    def _calls_back(self, fid: FunctionId, callee_ref: str) -> bool:
+    def _calls_back(self, fid: FunctionId, callee_ref: str, depth: int = 0) -> bool:
         """Whether the call `callee_ref` that is passed a bound method may call it back: it runs a
         function of the tree that calls one of its parameters, itself or in a nested function
-        (`fn(part)` in `apply_chunks(fn, ...)`). A call out of the tree, or into one that only
+        (`fn(part)` in `apply_chunks(fn, ...)`), or hands one on to a call that does (its
+        `forwards`: posteriors' `flexi_tree_map` to a pytree map, measured on torch 2.13; two
+        helpers deep). A call out of the tree, or into one that only
         stores what it is given (`self.hooks.append(fn)`), does not run the method (measured
         on torch 2.13: a `print` in it then breaks nowhere)."""
         for module, qualname in self.resolve_call(fid, callee_ref):
@@ -1222,6 +1224,9 @@ class Program:
             prefix = f"{qualname}."
             callers = [functions[qualname], *(functions[name] for name in functions if name.startswith(prefix))]
             if any(site.ref in called for function in callers for site in function.calls):
+                return True
+            if depth < 2 and any(not ref or self._calls_back((module, qualname), ref, depth + 1)
+                                 for ref in functions[qualname].forwards):
                 return True
         return False
 

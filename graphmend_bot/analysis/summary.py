@@ -196,6 +196,8 @@ def summarize_module(
     switches = off_flags.module_flags(tree, source)
     definitions = first_definitions(tree)
     for qualname, class_qualname, node in collector.functions:
+        if qualname in functions and property_reads.accessor_of_property(node.name, tuple(filter(None, map(dotted_name, node.decorator_list)))):
+            continue  # a getter's setter (same qualname): reads of the property run the getter kept
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
         summary = FunctionSummary(
