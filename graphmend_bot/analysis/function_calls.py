@@ -259,15 +259,15 @@ class CallResolver(SortChecker):
                 and self.summary.params[:1] == (name,) and name not in self._rebound)
 
     def _built_object(self, receiver: ast.expr) -> bool:
-        """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build:
-        `scratch.double(x)` runs Scratch's own `double`, whatever a tensor method of that name does;
-        or a local naming a class (`backend = TorchJitBackend`, then `backend.reshape(x)`)."""
+        """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build, or one built
+        in place (`Cfg().to("cpu")`, tests/test_built_in_place.py): `scratch.double(x)` runs Scratch's own
+        `double`, whatever a tensor method of that name does; or a local naming a class (`backend = TorchJitBackend`)."""
         if isinstance(receiver, ast.Name) and receiver.id in self._function_aliases:
             return all(names_a_class(ref) for ref in self._function_aliases[receiver.id])
-        if not isinstance(receiver, ast.Name) or receiver.id not in self.instances:
-            return False
-        built_by = self.built_by.get(receiver.id, "")
-        return names_a_class(self.instances[receiver.id]) and not built_by.startswith(("torch.", "numpy."))
+        name = receiver.id if isinstance(receiver, ast.Name) else ""
+        ref = self.constructor_of(receiver) if isinstance(receiver, ast.Call) else self.instances.get(name)
+        built_by = (self.resolve(receiver.func) or "") if isinstance(receiver, ast.Call) else self.built_by.get(name, "")
+        return ref is not None and names_a_class(ref) and not built_by.startswith(("torch.", "numpy."))
 
     def _grow_collection(self, name: str, method: str, args: list[Kind], env: Env) -> None:
         """`out.append(t)`, `out.insert(0, t)`, `out.extend(ts)` on a local list (and `out[k] = t`,
