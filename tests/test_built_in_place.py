@@ -3,7 +3,9 @@ as on `cfg = Cfg()` then `cfg.to("cpu")`, whatever a tensor method of that name 
 Dynamo on torch 2.13 against what `graphmend check` reports: a config class whose `to`/`half`
 return `self` traces (testing the object in an `if` is a Python truth test), while a class whose `to`
 returns a tensor computed from the input still breaks at the `if` (GB0170), and a tensor built in
-place by torch (`torch.ones(3).to(...)`) stays a tensor."""
+place by torch (`torch.ones(3).to(...)`) stays a tensor. A torch.Tensor subclass of the tree built in place
+(`Boxed(x.sum()).item()`) is a tensor still: the solver says what the call built
+(tests/test_opaque_sources.py::test_item_on_a_tensor_subclass_of_the_tree_breaks)."""
 
 from __future__ import annotations
 
