@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sample_modules import agreed_break_lines, line_of
+import pytest
+from sample_modules import agreed_break_lines, dynamo_breaks, graphmend_findings, line_of
 
 HEADER = """\
 import builtins
@@ -151,3 +152,26 @@ def test_a_map_consumed_where_it_is_built_breaks_on_its_function(tmp_path: Path)
 
 def test_a_map_of_python_values_or_traced_functions_is_not_reported(tmp_path: Path) -> None:
     assert agreed_break_lines(MAPPED_NEAR, tmp_path) == set()
+
+
+CONVERSION = HEADER + """
+class Model(nn.Module):
+    def forward(self, x):
+        n = x.long().sum()
+        y = {spelling}
+        return x + 1, y
+"""
+
+
+@pytest.mark.parametrize("spelling", [
+    "bool(x.sum())", "x.sum().__bool__()", "int(x.sum())", "x.sum().__int__()", "float(x.sum())",
+    "x.sum().__float__()", "n.__index__()", "operator.index(n)", "operator.truth(x.sum())",
+])
+def test_conversion_dunders_break_with_dynamos_id(tmp_path: Path, spelling: str) -> None:
+    # Dynamo runs `t.__bool__()` and `t.__index__()` as tensor methods, reading the value back with
+    # `aten._local_scalar_dense` (GB0033); the builtins, `__int__`, `__float__` and `operator`'s
+    # conversions break as the builtin does (GB0124). graphmend gives the same line and id.
+    source = CONVERSION.format(spelling=spelling)
+    breaks = dynamo_breaks(source, tmp_path)
+    assert {line for line, _ in breaks} == {line_of(source, "y = ")}
+    assert {(line, gb_id) for line, _, gb_id in graphmend_findings(source, tmp_path)} == breaks

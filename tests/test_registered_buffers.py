@@ -62,3 +62,51 @@ def test_buffer_computed_in_place_is_a_tensor(tmp_path):
 def test_buffer_of_none_or_a_name_stays_unreported(tmp_path):
     assert dynamo_breaks(MAYBE_NONE, tmp_path) == set()
     assert graphmend_findings(MAYBE_NONE, tmp_path) == set()
+
+
+HELPERS = """
+import torch
+from torch import nn
+
+
+def nothing(n):
+    if n:
+        return None
+    return
+
+
+def ramp(n):
+    if n == 0:
+        return None
+    return torch.arange(n, dtype=torch.float32)
+
+
+def window(n):
+    def inner():
+        return None
+    inner()
+    return torch.ones(n)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("none", nothing(3))
+        self.register_buffer("ramp", ramp(3))
+        self.register_buffer("window", window(3))
+
+    def forward(self, x):
+        if self.none:
+            x = x - 1
+        k = int(self.ramp[2])
+        j = float(self.window[0])
+        return x * k + j
+"""
+
+
+def test_buffer_from_a_helper_returning_only_none_is_no_tensor(tmp_path):
+    # `nothing` returns None on every path: `if self.none:` tests None and traces. `ramp` returns None
+    # only for n == 0 and `window` only in a nested function: their buffers are tensors and still break.
+    breaks = dynamo_breaks(HELPERS, tmp_path)
+    assert {line for line, _ in breaks} == {line_of(HELPERS, "k = int"), line_of(HELPERS, "j = float")}
+    assert {(line, gb_id) for line, _, gb_id in graphmend_findings(HELPERS, tmp_path)} == breaks

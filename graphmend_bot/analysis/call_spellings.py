@@ -29,6 +29,7 @@ from typing import TypeVar
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis.function_aliases import FunctionAliases
+from graphmend_bot.vocabulary.conversion_spellings import spelt_as
 from graphmend_bot.vocabulary.known_names import TENSOR_API
 
 _E = TypeVar("_E", bound=ast.expr)
@@ -91,7 +92,8 @@ def respelled(
                                 call.keywords), call)
         return None
     if isinstance(func, ast.Attribute) and func.attr in _CONVERSIONS and not call.args and not call.keywords:
-        return _builtin_call(_CONVERSIONS[func.attr], func.value, call, builtin_of)
+        builtin = _builtin_call(_CONVERSIONS[func.attr], func.value, call, builtin_of)
+        return spelt_as(builtin, func.attr) if isinstance(builtin, ast.Call) else None
     if isinstance(func, ast.Name) and func.id in aliases:  # `nz = torch.nonzero` ... `nz(y)`
         refs = aliases[func.id]
         target = _dotted(refs[0].partition(":")[2], func) if len(refs) == 1 and refs[0].startswith(("name:", "dotted:")) else None
@@ -109,7 +111,8 @@ def respelled(
         method = _at(ast.Attribute(call.args[0], resolved.rpartition(".")[2], ast.Load()), func)
         return _at(ast.Call(method, call.args[1:], []), call)
     if resolved in _OPERATOR_CONVERSIONS and len(call.args) == 1:
-        return _builtin_call(_OPERATOR_CONVERSIONS[resolved], call.args[0], call, builtin_of)
+        builtin = _builtin_call(_OPERATOR_CONVERSIONS[resolved], call.args[0], call, builtin_of)
+        return spelt_as(builtin, resolved) if isinstance(builtin, ast.Call) else None
     if (op := _COMPARISONS.get(resolved)) is not None and len(call.args) == 2:
         return _at(ast.Compare(call.args[0], [op()], [call.args[1]]), call)
     if resolved == "builtins.sorted" and isinstance(func, ast.Attribute):

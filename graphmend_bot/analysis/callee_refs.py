@@ -18,6 +18,20 @@ def built_here(node: ast.expr) -> str | None:
     return callee_ref(node.func)
 
 
+def tree_object_built_here(node: ast.expr, resolve: Callable[[ast.expr], str | None]) -> str | None:
+    """`Cfg()` in `Cfg().to("cpu")`: the constructor ref of an object a class built in place (a capitalised
+    callee) that neither torch nor NumPy provides, whose own method runs (or a tensor's, for a torch.Tensor
+    subclass: the solver decides what the call built, tests/test_built_in_place.py)."""
+    if not isinstance(node, ast.Call):
+        return None  # most receivers: a name, an attribute
+    ref = built_here(node)
+    if ref is None or not ref.startswith(("name:", "dotted:")):
+        return None
+    if not ref.rpartition(":")[2].rpartition(".")[2][:1].isupper():
+        return None
+    return None if (resolve(node.func) or "").startswith(("torch.", "numpy.")) else ref
+
+
 def is_super(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and dotted_name(node.func) == "super"
 

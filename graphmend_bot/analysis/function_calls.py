@@ -2,8 +2,7 @@
 
 A call the tables know gets its kind from the rule hook or torch's vocabulary. Any other call
 may land in the checked tree: it is recorded as a `CallSite` with its arguments' kinds, and
-what it returns (`Kind.of_call`) and whether it breaks are left to the scope solver.
-"""
+what it returns (`Kind.of_call`) and whether it breaks are left to the scope solver."""
 
 from __future__ import annotations
 
@@ -22,6 +21,7 @@ from graphmend_bot.analysis.callee_refs import (
     is_super,
     on_a_class,
     passed_bound_methods,
+    tree_object_built_here,
 )
 from graphmend_bot.analysis.consumed_generators import element_call_sites
 from graphmend_bot.analysis.forwarded_callbacks import passed_callables
@@ -196,7 +196,9 @@ class CallResolver(SortChecker):
             elif isinstance(func.value, ast.Name) and func.value.id == self.self_name:
                 self._user_call(func, node, args, kwargs)  # `self.norm(x)`: a submodule or method named like one
             kind = receiver
-            if (method in V.TENSOR_METHODS or not receiver.nonempty) and not any(
+            if (built := tree_object_built_here(func.value, self.resolve)) is not None:  # `Cfg().to("cpu")`
+                kind = receiver | self._user_call(func, node, args, kwargs, f"instance:{built}>{method}")
+            elif (method in V.TENSOR_METHODS or not receiver.nonempty) and not any(
                     _derived_from(receiver, c) for c in self._checked_tensors):
                 kind = receiver | TENSOR
             return self._tensor_method(node, method, kind, args)
@@ -258,9 +260,8 @@ class CallResolver(SortChecker):
                 and self.summary.params[:1] == (name,) and name not in self._rebound)
 
     def _built_object(self, receiver: ast.expr) -> bool:
-        """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build:
-        `scratch.double(x)` runs Scratch's own `double`, whatever a tensor method of that name does;
-        or a local naming a class (`backend = TorchJitBackend`, then `backend.reshape(x)`)."""
+        """A local bound to an instance of a class (`scratch = Scratch()`) that torch did not build: `scratch.double(x)`
+        runs Scratch's own `double`; or a local naming a class (`backend = TorchJitBackend`)."""
         if isinstance(receiver, ast.Name) and receiver.id in self._function_aliases:
             return all(names_a_class(ref) for ref in self._function_aliases[receiver.id])
         if not isinstance(receiver, ast.Name) or receiver.id not in self.instances:
@@ -269,9 +270,8 @@ class CallResolver(SortChecker):
         return names_a_class(self.instances[receiver.id]) and not built_by.startswith(("torch.", "numpy."))
 
     def _grow_collection(self, name: str, method: str, args: list[Kind], env: Env) -> None:
-        """`out.append(t)`, `out.insert(0, t)`, `out.extend(ts)` on a local list (and `out[k] = t`,
-        statements.py): it now holds what was put in (kornia's `_arguments_preproc` returns the
-        tensors it appended), and its display's elements no longer say what `out[-1]` is."""
+        """`out.append(t)`, `out.insert(0, t)`, `out.extend(ts)` on a local list (and `out[k] = t`, statements.py): it holds
+        what was put in (kornia's `_arguments_preproc`), and its display's elements no longer say what `out[-1]` is."""
         added = args[1] if method == "insert" and len(args) > 1 else args[0] if args else NOT_TENSOR
         if added.nonempty:
             env[name] = env.get(name, NOT_TENSOR) | added.without_flags()
@@ -280,7 +280,7 @@ class CallResolver(SortChecker):
     def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
         """`self.register_buffer("name", value)` is module state like `self.name = value`."""
         if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            self.write_attribute(node.args[0].value, VS.registered_buffer(node.args[1], args[1]))
+            self.write_attribute(node.args[0].value, VS.registered_buffer(node.args[1], args[1], self._module_functions))
 
     def _tensor_method(self, node: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
         check = C.TENSOR_METHODS.get(method)

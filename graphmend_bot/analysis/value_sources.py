@@ -32,6 +32,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Container
 
+from graphmend_bot.analysis.guards import FunctionNode
+from graphmend_bot.analysis.local_nodes import local_nodes
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -101,9 +103,21 @@ def mapping_get(node: ast.Call, func: ast.Attribute, receiver: Kind, args: list[
     return receiver.without_flags() | default
 
 
-def registered_buffer(value: ast.expr, kind: Kind) -> Kind:
+def registered_buffer(value: ast.expr, kind: Kind, module_function: Callable[[str], FunctionNode | None] | None = None
+                      ) -> Kind:
     """What `self.register_buffer("name", value)` stores. torch takes only a tensor or None there: a value
     computed in place (`filts[0]`, `make(n) * 2`) is a tensor whatever the callee (an untraced `__init__`'s
-    calls are never solved); a name, attribute, constant, ternary or `or` may hold None and keeps its kind."""
+    calls are never solved); a name, attribute, constant, ternary or `or` may hold None and keeps its kind,
+    as does a call of a top-level function of the module that returns only None (`module_function`)."""
     computed = not isinstance(value, (ast.Name, ast.Attribute, ast.Constant, ast.IfExp, ast.BoolOp))
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and module_function is not None:
+        helper = module_function(value.func.id)
+        computed = helper is None or not returns_only_none(helper)
     return kind | TENSOR if computed else kind
+
+
+def returns_only_none(function: FunctionNode) -> bool:
+    """Whether every `return` of a function's own returns None (`return`, `return None`, or none at all):
+    one that returns a tensor on some path may store one (a helper returning None only for `n == 0`)."""
+    returns = [node for node in local_nodes(function.body) if isinstance(node, ast.Return)]
+    return all(r.value is None or (isinstance(r.value, ast.Constant) and r.value.value is None) for r in returns)

@@ -8,6 +8,7 @@ from typing import cast
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.conversion_spellings import gb_id_of
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.vocabulary.known_names import (
     FFT_FREQUENCIES,
@@ -22,7 +23,7 @@ from graphmend_bot.vocabulary.known_names import (
 def _scalar_cast(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
     if not (args and args[0].is_tensor):
         return None
-    checker.report(rule, call, f"`{name}()` on a tensor copies its value to Python", args[0])
+    checker.report(rule, call, f"`{name}()` on a tensor copies its value to Python", args[0], gb_id=gb_id_of(call))
     return NOT_TENSOR
 
 
@@ -236,7 +237,7 @@ RULE = Rule(
     name="tensor-to-python-scalar",
     family="scalar extraction",
     gb_id="GB0124",
-    other_gb_ids=("GB0033",),  # a size or a method's int argument (`torch.zeros(n)`, `x.view(n, -1)`)
+    other_gb_ids=("GB0033", "GB0059"),  # a size or int argument (`torch.zeros(n)`); GB0059: `operator.truth(t)`
     summary=(
         "Flags `int(t)`, `float(t)` and `bool(t)` on a tensor in traced code, `math` functions of one "
         "(`math.sqrt(t)`, `math.floor(t)`: every one but `math.prod` and `math.radians`), and tensors used where "
