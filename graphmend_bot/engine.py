@@ -558,7 +558,7 @@ class Workspace:
         heads = {module.partition(".")[0] for scan in scans for module, _ in scan.imports}
         own = {f.module.partition(".")[0] for f in self.files}
         before = len(self.packages)
-        self.packages = resolved_packages(self.config.dependencies, heads, own)
+        self.packages = resolved_packages(self.config.dependencies, heads, own, (f.path for f in self.files))
         return len(self.packages) > before
 
     def _configured_modules(self, scans: list[FileScan]) -> list[str]:

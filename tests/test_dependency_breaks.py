@@ -202,6 +202,20 @@ def test_auto_reads_only_torch_libraries(tmp_path: Path, monkeypatch: pytest.Mon
     assert [(f.location.row, f.code) for f in workspace.result().findings] == ([(8, "GM608")] if read else [])
 
 
+def test_auto_never_reads_the_checked_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder without `__init__.py` checked from inside, whose modules import it by name
+    (pytorch_tabnet's installed tree): the package holding it is the project, not a dependency."""
+    site = tmp_path / "site"
+    _library(site, "nslib", "Requires-Dist: torch\n", "")
+    (site / "nslib" / "__init__.py").unlink()  # a namespace package: its modules are named alone
+    (site / "nslib" / "ops.py").write_text(BRANCHING)
+    (site / "nslib" / "model.py").write_text(
+        "import torch\nfrom nslib.ops import gate\n\n\nclass M(torch.nn.Module):\n"
+        "    def forward(self, x):\n        return gate(x) + 1\n")
+    monkeypatch.syspath_prepend(str(site))
+    assert Workspace([str(site / "nslib")], Config(), jobs=1).packages == []
+
+
 def test_the_config_key_takes_top_level_package_names() -> None:
     assert parse_config({"dependencies": ["linear_operator"]}).dependencies == ["linear_operator"]
     assert parse_config({"dependencies": []}).dependencies == []

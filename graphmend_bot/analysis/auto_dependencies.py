@@ -13,9 +13,10 @@ name imports no parent, and metadata and sources are read as text.
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from graphmend_bot.analysis.dependencies import package_locations
@@ -30,30 +31,42 @@ _IMPORTS_TORCH = re.compile(r"^[ \t]*(?:import[ \t]+torch\b|from[ \t]+torch\b[\w
 _NEVER = frozenset({"torch", "functorch", "torchgen", "__future__"})
 
 
-def resolved_packages(configured: Iterable[str], imported_heads: Iterable[str], tree_heads: Iterable[str]) -> list[str]:
+def resolved_packages(configured: Iterable[str], imported_heads: Iterable[str], tree_heads: Iterable[str],
+                      tree_files: Iterable[str] = ()) -> list[str]:
     """The packages `dependencies` stands for: the named ones, and with `auto`, the installed
     torch libraries among `imported_heads` (top-level names the tree imports) that are not the
-    tree's own (`tree_heads`), in name order, at most MAX_PACKAGES of them."""
+    tree's own (`tree_heads`, or a package holding one of `tree_files`: a folder without an
+    `__init__.py` checked from inside, its modules importing it by name), in name order, at most
+    MAX_PACKAGES of them."""
     named = [package for package in configured if package != AUTO]
     if AUTO not in configured:
         return named
     own = set(tree_heads) | set(named)
-    found = [head for head in sorted(set(imported_heads) - own) if is_torch_library(head)]
+    files = [os.path.realpath(path) for path in tree_files]
+    found = [head for head in sorted(set(imported_heads) - own) if is_torch_library(head, files)]
     return named + found[:MAX_PACKAGES]
 
 
-def is_torch_library(head: str) -> bool:
+def is_torch_library(head: str, tree_files: Sequence[str] = ()) -> bool:
     """Whether the installed top-level package `head` is a torch library with Python source to
-    read inside the workspace (one outside it is skipped without a word: nobody named it)."""
+    read inside the workspace (one outside it is skipped without a word: nobody named it), and
+    holds none of `tree_files` (real paths)."""
     if not head.isidentifier() or head in _NEVER or head in sys.stdlib_module_names or head in sys.builtin_module_names:
         return False
     locations = package_locations(head)
     if not locations or any(outside_read_root(str(location)) for location in locations):
         return False
+    if any(_holds(location, tree_files) for location in locations):
+        return False
     requires = _requirements(head)
     if requires is not None:
         return any(_needs_torch(requirement) for requirement in requires)
     return any(_source_imports_torch(location) for location in locations)
+
+
+def _holds(location: Path, files: Sequence[str]) -> bool:
+    real = os.path.realpath(location)
+    return any(path == real or path.startswith(real + os.sep) for path in files)
 
 
 def _requirements(head: str) -> list[str] | None:
