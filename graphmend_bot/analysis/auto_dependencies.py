@@ -5,18 +5,17 @@ their code), so a user who never names a dependency still expects such calls rep
 Candidates are the top-level names of the tree's absolute imports that are neither its own
 packages, nor the standard library, nor torch. One is a torch library when its distribution
 requires torch (not only under an extra), or, with no distribution metadata found under its
-name, when its top-level source imports torch. numpy, scipy and the like are not: Dynamo's own
+name beside it, when its top-level source imports torch. numpy, scipy and the like are not: Dynamo's own
 skip rules decide their calls (GM650). Nothing is imported or run: `find_spec` on a top-level
 name imports no parent, and metadata and sources are read as text.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from graphmend_bot.analysis.dependencies import package_locations
@@ -42,43 +41,70 @@ def resolved_packages(configured: Iterable[str], imported_heads: Iterable[str], 
     if AUTO not in configured:
         return named
     own = set(tree_heads) | set(named)
-    files = [os.path.realpath(path) for path in tree_files]
-    found = [head for head in sorted(set(imported_heads) - own) if is_torch_library(head, files)]
+    listings: dict[Path, dict[str, Path]] = {}
+    found = [head for head in sorted(set(imported_heads) - own) if is_torch_library(head, listings)]
+    if found:  # rare, so the tree's folders are resolved only then
+        folders = {os.path.realpath(os.path.dirname(os.path.abspath(path))) for path in tree_files}
+        found = [head for head in found if not any(_holds(location, folders) for location in package_locations(head))]
     return named + found[:MAX_PACKAGES]
 
 
-def is_torch_library(head: str, tree_files: Sequence[str] = ()) -> bool:
+def is_torch_library(head: str, listings: dict[Path, dict[str, Path]] | None = None) -> bool:
     """Whether the installed top-level package `head` is a torch library with Python source to
-    read inside the workspace (one outside it is skipped without a word: nobody named it), and
-    holds none of `tree_files` (real paths)."""
+    read inside the workspace (one outside it is skipped without a word: nobody named it).
+    `listings`: the distributions found per folder so far (each folder is listed once)."""
     if not head.isidentifier() or head in _NEVER or head in sys.stdlib_module_names or head in sys.builtin_module_names:
         return False
     locations = package_locations(head)
     if not locations or any(outside_read_root(str(location)) for location in locations):
         return False
-    if any(_holds(location, tree_files) for location in locations):
-        return False
-    requires = _requirements(head)
+    requires = _requirements(head, locations, {} if listings is None else listings)
     if requires is not None:
         return any(_needs_torch(requirement) for requirement in requires)
     return any(_source_imports_torch(location) for location in locations)
 
 
-def _holds(location: Path, files: Sequence[str]) -> bool:
+def _holds(location: Path, folders: set[str]) -> bool:
     real = os.path.realpath(location)
-    return any(path == real or path.startswith(real + os.sep) for path in files)
+    return any(folder == real or folder.startswith(real + os.sep) for folder in folders)
 
 
-def _requirements(head: str) -> list[str] | None:
-    """The distribution's Requires-Dist, looked up by the package's own name (`linear_operator`,
-    `pytorch_wpe` as `pytorch-wpe`); None when no distribution goes by it. The full map of
-    packages to distributions is not built: it reads every installed distribution (seconds)."""
-    for name in dict.fromkeys((head, head.replace("_", "-"))):
-        try:
-            return importlib.metadata.requires(name) or []
-        except (importlib.metadata.PackageNotFoundError, ValueError, OSError):
-            continue
+def _requirements(head: str, locations: list[Path], listings: dict[Path, dict[str, Path]]) -> list[str] | None:
+    """Requires-Dist of the distribution named as the package (`linear_operator`, `pytorch_wpe`
+    as `pytorch-wpe`) whose metadata lies beside it; None when there is none. Neither
+    importlib.metadata's search (a walk of sys.path per name) nor its map of packages to
+    distributions (every installed one read) is used: seconds on a large tree's imports."""
+    for location in locations:
+        folder = location.parent
+        if folder not in listings:
+            listings[folder] = _distributions(folder)
+        info = listings[folder].get(_normal(head))
+        if info is not None:
+            return _read_requirements(info)
     return None
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _distributions(folder: Path) -> dict[str, Path]:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return {}
+    return {_normal(name.partition("-")[0].removesuffix(".dist-info")): folder / name
+            for name in names if name.endswith(".dist-info")}
+
+
+def _read_requirements(info: Path) -> list[str]:
+    try:
+        with (info / "METADATA").open("rb") as handle:
+            text = handle.read(1 << 20).decode("utf-8", "replace")
+    except OSError:
+        return []
+    head = text.split("\n\n", 1)[0]  # the headers; the description follows a blank line
+    return [line.partition(":")[2].strip() for line in head.splitlines() if line.startswith("Requires-Dist:")]
 
 
 def _needs_torch(requirement: str) -> bool:
