@@ -168,6 +168,17 @@ def test_auto_is_the_default_and_finds_the_installed_torch_library(installed: No
     assert findings(Config(dependencies=["auto", "fakedep"])) == findings(Config(dependencies=["fakedep"]))
 
 
+def test_auto_reads_nothing_outside_a_confined_workspace(installed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GitHub review bot confines reads to the checked-out workspace (files.confine_reads):
+    an installed torch library lies outside it, so auto finds none there, and says nothing."""
+    from graphmend_bot.analysis.files import READ_ROOT_VARIABLE
+
+    monkeypatch.setenv(READ_ROOT_VARIABLE, str(PROJECT.resolve()))
+    result = check([str(PROJECT)], Config(), jobs=1)
+    assert not result.errors
+    assert not [f for f in result.findings if f.code == "GM608"]
+
+
 def _library(site: Path, name: str, metadata: str | None, init: str) -> None:
     (site / name).mkdir(parents=True)
     (site / name / "__init__.py").write_text(init)
