@@ -213,6 +213,23 @@ def test_auto_reads_only_torch_libraries(tmp_path: Path, monkeypatch: pytest.Mon
     assert [(f.location.row, f.code) for f in workspace.result().findings] == ([(8, "GM608")] if read else [])
 
 
+def test_a_break_only_on_a_warning_branch_inside_is_not_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """stable_baselines3's `if smallest_dimension == 1: warnings.warn(...)` reached from sb3_contrib's
+    calls: the call meets no break (the wild corpus measured none there), so none is reported."""
+    site, project = tmp_path / "site", tmp_path / "proj"
+    _library(site, "plainlib", "Requires-Dist: torch\n",
+             "import warnings\n\n\ndef gate(x, mode='a'):\n    if mode not in ('a', 'b'):\n"
+             "        warnings.warn('unknown mode')\n    return x * 2\n")
+    project.mkdir()
+    (project / "model.py").write_text(
+        "import torch\nfrom plainlib import gate\n\n\nclass M(torch.nn.Module):\n"
+        "    def forward(self, x):\n        return gate(x) + 1\n")
+    monkeypatch.syspath_prepend(str(site))
+    workspace = Workspace([str(project)], Config(), jobs=1)
+    assert workspace.packages == ["plainlib"]
+    assert workspace.result().findings == []
+
+
 def test_auto_never_reads_the_checked_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A folder without `__init__.py` checked from inside, whose modules import it by name
     (pytorch_tabnet's installed tree): the package holding it is the project, not a dependency."""
