@@ -41,8 +41,9 @@ class Config:
     scope: str = "auto"
     # Installed packages whose code the checked tree calls (`linear_operator`): summarised from
     # their source, never imported or reported themselves; a call into one that breaks inside is
-    # reported at the call line (GM608).
-    dependencies: list[str] = field(default_factory=list)
+    # reported at the call line (GM608). "auto": the installed torch libraries the tree imports
+    # (analysis/auto_dependencies.py); `[]` reads none.
+    dependencies: list[str] = field(default_factory=lambda: ["auto"])
     io_strategy: str = "guard"  # how --fix rewrites print/logging/warnings in traced code
     deprecation_notices: str = "advice"  # one of DEPRECATION_NOTICES
     verify: dict[str, Any] = field(default_factory=dict)
@@ -203,7 +204,7 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
         values[name] = value
         spelled[name] = key
     for name in ("select", "ignore", "exclude", "entry_points", "dependencies"):
-        value = values.get(name, [])
+        value = values.get(name, ["auto"] if name == "dependencies" else [])
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -220,7 +221,8 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
         # Top-level names only: finding `a.b` would import (run) package `a`.
         if not package.isidentifier():
             raise ConfigError(
-                f"{source}: dependencies names {package!r}; expected a top-level package name (`linear_operator`)"
+                f"{source}: dependencies names {package!r}; expected a top-level package name (`linear_operator`), "
+                f"\"auto\" (the installed torch libraries the tree imports, the default), or [] for none"
             )
     strategy = values.get("io_strategy", "guard")
     if strategy not in IO_STRATEGIES:

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from graphmend_bot.analysis import installed_packages, python_target
 from graphmend_bot.analysis.added_calls import AddedCall, added_call_reach, at_added_calls, on_added_line
+from graphmend_bot.analysis.auto_dependencies import AUTO, resolved_packages
 from graphmend_bot.analysis.base_comparison import Renamed, base_findings, blamed, changed_call_reach
 from graphmend_bot.analysis.caller_arguments import Unproven
 from graphmend_bot.analysis.dependencies import Dependencies, imported_names
@@ -261,11 +262,14 @@ class Workspace:
         self._solved: Program | None = None  # the program `_result` solved
         self._scans: dict[str, FileScan] = {}  # path -> the prefilter's scan of every file read
         self.dependency_summaries: list[ModuleSummary] = []  # read once the tree is (below)
+        # The packages `dependencies` stands for: the named ones, and with `auto` the torch libraries
+        # the tree imports, found once its files are scanned (_resolve_packages).
+        self.packages = [package for package in self.config.dependencies if package != AUTO]
         if cache is not None:
             self._init_cached(cache, jobs)
         else:
             self._init_uncached(jobs)
-        self.dependency_summaries = self._dependency_summaries() if self.config.dependencies else []
+        self.dependency_summaries = self._dependency_summaries() if self.packages else []
 
     def _init_uncached(self, jobs: int | None) -> None:
         with _pool(len(self.files), jobs) as pool:
@@ -279,8 +283,9 @@ class Workspace:
                     self.errors.extend(_suppression_warnings(source_file.path, scan))
             relevant = relevant_modules(scans, self._configured_modules(scans))
             wanted = [f for f in self.files if f.module in relevant]
+            self._resolve_packages(scans)
             # Calls into dependencies are drafted only when the config names some (GM608).
-            summarize = partial(summarize_file, dependency_calls=True) if self.config.dependencies else summarize_file
+            summarize = partial(summarize_file, dependency_calls=True) if self.packages else summarize_file
             with collector_paused():  # the parent makes or unpickles every summary (no cycles among them)
                 outcomes = _map(summarize, wanted, pool)
             for outcome in outcomes:
@@ -300,7 +305,7 @@ class Workspace:
         workers, which report it as without a cache."""
         digests: dict[str, str] = {}
         scans: dict[str, FileScan] = {}
-        reusable = self._whole_result and not self.config.dependencies  # installed packages are in no key
+        reusable = self._whole_result and not self.packages  # installed packages are in no key
         texts: dict[str, str] = {}  # every file's text, for a solved state to be checked against
         for source_file in self.files:
             try:
@@ -310,7 +315,7 @@ class Workspace:
             digests[source_file.path] = text_digest(source)
             if reusable:
                 texts[source_file.path] = source
-        dependency_calls = bool(self.config.dependencies)
+        dependency_calls = bool(self.packages)
         self._digests = digests
         if len(digests) == len(self.files):  # every file read: the whole result may be cached
             self._result_key = self._result_key_of(cache, digests, dependency_calls)
@@ -341,6 +346,10 @@ class Workspace:
                 self.errors.extend(_suppression_warnings(source_file.path, scans[source_file.path]))
         relevant = relevant_modules(found, self._configured_modules(found))
         self._digests, self._relevant, self._scans = digests, relevant, scans
+        if self._resolve_packages(found):  # auto found some: as with named ones, no result is kept
+            state, self._state_key = None, None
+            if self._result_key is not None:
+                self._result_key = self._result_key_of(cache, digests, True)
         if state is not None and self._result_key is not None:
             self.cached_result = self._reused_result(cache, state, scans, texts, jobs)
             if self.cached_result is not None:
@@ -467,7 +476,7 @@ class Workspace:
                           jobs: int | None) -> list[ModuleSummary | FileError]:
         """The summaries of `wanted`, in file order (the solver then sees the same program as
         without a cache): those the cache holds, the rest computed and stored."""
-        dependency_calls = bool(self.config.dependencies)
+        dependency_calls = bool(self.packages)
         outcomes: dict[str, ModuleSummary | FileError] = {}
         with collector_paused():
             for source_file in wanted:
@@ -536,10 +545,21 @@ class Workspace:
         self.scope = settled
 
     def _dependency_summaries(self) -> list[ModuleSummary]:
-        dependencies = Dependencies(self.config.dependencies, (f.module for f in self.files))
-        summaries = dependencies.summaries(imported_names(self.summaries.values(), self.config.dependencies))
+        dependencies = Dependencies(self.packages, (f.module for f in self.files))
+        summaries = dependencies.summaries(imported_names(self.summaries.values(), self.packages))
         self.errors.extend(dependencies.errors)
         return summaries
+
+    def _resolve_packages(self, scans: list[FileScan]) -> bool:
+        """With `dependencies: auto`, adds the torch libraries the tree imports to the packages
+        (auto_dependencies.py); whether it added any."""
+        if AUTO not in self.config.dependencies:
+            return False
+        heads = {module.partition(".")[0] for scan in scans for module, _ in scan.imports}
+        own = {f.module.partition(".")[0] for f in self.files}
+        before = len(self.packages)
+        self.packages = resolved_packages(self.config.dependencies, heads, own, (f.path for f in self.files))
+        return len(self.packages) > before
 
     def _configured_modules(self, scans: list[FileScan]) -> list[str]:
         patterns = [entry.split(":", 1)[0] for entry in [*self.config.entry_points, *self.roots]]
@@ -576,7 +596,7 @@ class Workspace:
 
     def update(self, path: str, source: str) -> None:
         """Re-analyse one file from new text (a rewrite not yet written to disk)."""
-        self._store(summarize_source(source, self._by_path[path], bool(self.config.dependencies)))
+        self._store(summarize_source(source, self._by_path[path], bool(self.packages)))
         self._rewritten[path] = source
 
     def revert(self, texts: Mapping[str, str | None]) -> None:
@@ -600,7 +620,7 @@ class Workspace:
             self.update(source_file.path, text)
         scans = list(self._scans.values())
         relevant = relevant_modules(scans, self._configured_modules(scans))
-        summarize = partial(summarize_file, dependency_calls=bool(self.config.dependencies))
+        summarize = partial(summarize_file, dependency_calls=bool(self.packages))
         for source_file in self.files:
             if source_file.module in relevant and source_file.path in self._scans and (
                     source_file.path not in self.summaries and source_file.path not in self._file_errors):
@@ -617,7 +637,7 @@ class Workspace:
     def reverted_result_key(self, texts: Mapping[str, str | None]) -> str | None:
         """The cache key of the result `revert(texts)` leads to, or None when none is kept (no
         cache, dependencies, a file that could not be read): a warm review loads its base's too."""
-        if self.cache is None or self._result_key is None or self.config.dependencies or self._summary_unstored:
+        if self.cache is None or self._result_key is None or self.packages or self._summary_unstored:
             return None
         digests = dict(self._digests)
         shown = {os.path.abspath(path): path for path in digests}
@@ -646,7 +666,7 @@ class Workspace:
         cache, key = self.cache, None
         # Kept as the whole result is: not with dependencies (installed packages are in no key).
         if cache is not None and self._result_key is not None and not self._summary_unstored \
-                and not self.config.dependencies:
+                and not self.packages:
             key = cache.reach_key(self._result_key, added_lines, replaced or {}, rebound or {})
             cached = cache.load_reach(key, added_lines)
             if cached is not None:
@@ -679,7 +699,7 @@ class Workspace:
         `_result` does (identical-line numbers count within one file, so they do not change)."""
         if self.cached_result is None:
             whole = self.result()
-            if (self.cache is not None and self._result_key is not None and not self.config.dependencies
+            if (self.cache is not None and self._result_key is not None and not self.packages
                     and not self._summary_unstored):
                 self.cache.store_result(self._result_key, whole)
                 self._store_state(self.cache)

@@ -87,7 +87,7 @@ def test_values_a_dependency_sorts_by_keyword_break_unless_python_constants(inst
 
 
 def test_keyword_facts_are_recorded_only_with_dependencies(installed: None) -> None:
-    workspace = Workspace([str(PROJECT)], Config(), jobs=1)
+    workspace = Workspace([str(PROJECT)], Config(dependencies=[]), jobs=1)
     functions = [f for m in workspace.summaries.values() for f in m.functions.values()]
     assert all(not f.passed_names and not f.sorts_keyword_items for f in functions)
     workspace = Workspace([str(PROJECT)], Config(dependencies=["fakedep"]), jobs=1)
@@ -126,25 +126,27 @@ def test_every_dynamo_break_in_the_project_is_found(installed: None, path: Path,
         explained = dynamo_breaks(fn, tuple(args), {}, tree)
         breaks |= {line for file, line in explained.lines if file == normalise(str(path))}
     torch._dynamo.reset()
-    found = {row for row, _, _ in findings(Config(dependencies=["fakedep"]), path)}
+    found = {row for row, _, _ in findings(Config(), path)}  # the default, `auto`, finds fakedep
     assert breaks >= known_misses, "Dynamo no longer breaks there: drop it from KNOWN_MISSES"
     assert breaks - known_misses <= found, f"Dynamo breaks at {sorted(breaks - found)}, not reported"
     assert found <= breaks, f"reported at {sorted(found - breaks)}, where Dynamo does not break"
 
 
-def test_without_the_key_the_dependency_is_not_read(installed: None) -> None:
-    workspace = Workspace([str(PROJECT)], Config(), jobs=1)
+def test_an_empty_list_reads_no_dependency(installed: None) -> None:
+    workspace = Workspace([str(PROJECT)], Config(dependencies=[]), jobs=1)
     assert workspace.dependency_summaries == []
     assert all(not f.dependency_call_drafts for m in workspace.summaries.values() for f in m.functions.values())
     assert workspace.result().findings == []
 
 
 def test_the_dependency_is_read_not_imported(installed: None) -> None:
-    for name in [name for name in sys.modules if name == "fakedep" or name.startswith("fakedep.")]:
-        del sys.modules[name]
-    workspace = Workspace([str(PROJECT)], Config(dependencies=["fakedep"]), jobs=1)
-    assert {m.module for m in workspace.dependency_summaries} == {"fakedep", "fakedep.ops", "fakedep.linop", "fakedep.cplx"}
-    assert not any(name == "fakedep" or name.startswith("fakedep.") for name in sys.modules)
+    for config in (Config(dependencies=["fakedep"]), Config()):
+        for name in [name for name in sys.modules if name == "fakedep" or name.startswith("fakedep.")]:
+            del sys.modules[name]
+        workspace = Workspace([str(PROJECT)], config, jobs=1)
+        assert {m.module for m in workspace.dependency_summaries} == {
+            "fakedep", "fakedep.ops", "fakedep.linop", "fakedep.cplx"}
+        assert not any(name == "fakedep" or name.startswith("fakedep.") for name in sys.modules)
 
 
 def test_a_dependency_that_is_not_installed_is_a_clear_error_and_the_run_goes_on(installed: None) -> None:
@@ -155,8 +157,97 @@ def test_a_dependency_that_is_not_installed_is_a_clear_error_and_the_run_goes_on
     assert {(f.location.row, f.code) for f in result.findings if Path(f.path).name == MODEL.name} == expected(MODEL)
 
 
+def test_auto_is_the_default_and_finds_the_installed_torch_library(installed: None) -> None:
+    """fakedep's distribution requires torch (site/fakedep-0.1.dist-info): with no `dependencies`
+    key it is read, and the calls that break inside it are reported as when it is named;
+    torch itself, the project's own package and the standard library are not candidates."""
+    assert Config().dependencies == parse_config({}).dependencies == ["auto"]
+    workspace = Workspace([str(PROJECT)], Config(), jobs=1)
+    assert workspace.packages == ["fakedep"]
+    assert findings(Config()) == findings(Config(dependencies=["fakedep"]))
+    assert findings(Config(dependencies=["auto", "fakedep"])) == findings(Config(dependencies=["fakedep"]))
+
+
+def test_auto_reads_nothing_outside_a_confined_workspace(installed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GitHub review bot confines reads to the checked-out workspace (files.confine_reads):
+    an installed torch library lies outside it, so auto finds none there, and says nothing."""
+    from graphmend_bot.analysis.files import READ_ROOT_VARIABLE
+
+    monkeypatch.setenv(READ_ROOT_VARIABLE, str(PROJECT.resolve()))
+    result = check([str(PROJECT)], Config(), jobs=1)
+    assert not result.errors
+    assert not [f for f in result.findings if f.code == "GM608"]
+
+
+def _library(site: Path, name: str, metadata: str | None, init: str) -> None:
+    (site / name).mkdir(parents=True)
+    (site / name / "__init__.py").write_text(init)
+    if metadata is not None:
+        (site / f"{name}-1.0.dist-info").mkdir()
+        (site / f"{name}-1.0.dist-info" / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n{metadata}")
+
+
+BRANCHING = "def gate(x):\n    if x.sum() > 0:\n        return x\n    return -x\n"
+
+
+@pytest.mark.parametrize(("metadata", "init", "read"), [
+    ("Requires-Dist: torch (>=1.8)\n", BRANCHING, True),
+    (None, "import torch\n" + BRANCHING, True),  # no distribution found: its source imports torch
+    ("Requires-Dist: numpy\n", "import torch\n" + BRANCHING, False),  # numpy-like: not a torch library
+    ("Requires-Dist: torch; extra == \"torch\"\n", BRANCHING, False),  # torch only as an option
+    ("Requires-Dist: torchvision\n", BRANCHING, False),
+    (None, BRANCHING, False),
+], ids=["requires-torch", "imports-torch", "requires-numpy", "torch-extra", "torchvision-only", "no-torch"])
+def test_auto_reads_only_torch_libraries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, metadata: str | None,
+                                         init: str, read: bool) -> None:
+    site, project = tmp_path / "site", tmp_path / "proj"
+    _library(site, "plainlib", metadata, init)
+    project.mkdir()
+    (project / "model.py").write_text(
+        "import torch\nimport os\nfrom plainlib import gate\n\n\nclass M(torch.nn.Module):\n"
+        "    def forward(self, x):\n        return gate(x) + 1\n")
+    monkeypatch.syspath_prepend(str(site))
+    workspace = Workspace([str(project)], Config(), jobs=1)
+    assert workspace.packages == (["plainlib"] if read else [])
+    assert bool(workspace.dependency_summaries) == read
+    assert [(f.location.row, f.code) for f in workspace.result().findings] == ([(8, "GM608")] if read else [])
+
+
+def test_a_break_only_on_a_warning_branch_inside_is_not_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """stable_baselines3's `if smallest_dimension == 1: warnings.warn(...)` reached from sb3_contrib's
+    calls: the call meets no break (the wild corpus measured none there), so none is reported."""
+    site, project = tmp_path / "site", tmp_path / "proj"
+    _library(site, "plainlib", "Requires-Dist: torch\n",
+             "import warnings\n\n\ndef gate(x, mode='a'):\n    if mode not in ('a', 'b'):\n"
+             "        warnings.warn('unknown mode')\n    return x * 2\n")
+    project.mkdir()
+    (project / "model.py").write_text(
+        "import torch\nfrom plainlib import gate\n\n\nclass M(torch.nn.Module):\n"
+        "    def forward(self, x):\n        return gate(x) + 1\n")
+    monkeypatch.syspath_prepend(str(site))
+    workspace = Workspace([str(project)], Config(), jobs=1)
+    assert workspace.packages == ["plainlib"]
+    assert workspace.result().findings == []
+
+
+def test_auto_never_reads_the_checked_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder without `__init__.py` checked from inside, whose modules import it by name
+    (pytorch_tabnet's installed tree): the package holding it is the project, not a dependency."""
+    site = tmp_path / "site"
+    _library(site, "nslib", "Requires-Dist: torch\n", "")
+    (site / "nslib" / "__init__.py").unlink()  # a namespace package: its modules are named alone
+    (site / "nslib" / "ops.py").write_text(BRANCHING)
+    (site / "nslib" / "model.py").write_text(
+        "import torch\nfrom nslib.ops import gate\n\n\nclass M(torch.nn.Module):\n"
+        "    def forward(self, x):\n        return gate(x) + 1\n")
+    monkeypatch.syspath_prepend(str(site))
+    assert Workspace([str(site / "nslib")], Config(), jobs=1).packages == []
+
+
 def test_the_config_key_takes_top_level_package_names() -> None:
     assert parse_config({"dependencies": ["linear_operator"]}).dependencies == ["linear_operator"]
+    assert parse_config({"dependencies": []}).dependencies == []
+    assert parse_config({"dependencies": "auto"}).dependencies == ["auto"]
     assert parse_config({"dependencies": "linear_operator"}).dependencies == ["linear_operator"]
     for bad in (["linear_operator.operators"], ["../etc"], [3]):
         with pytest.raises(ConfigError, match="dependencies"):
@@ -189,4 +280,4 @@ def test_a_dependency_class_named_like_a_tensor_is_an_object(installed: None) ->
     object in a tensor operator (GM623); a dependency's torch.Tensor subclass is none."""
     found = findings(Config(dependencies=["fakedep"]), COMPLEX)
     assert {(row, code) for row, code, _ in found} == expected(COMPLEX)
-    assert findings(Config(), COMPLEX) == []  # no dependency read: the annotation stays a tensor type
+    assert findings(Config(dependencies=[]), COMPLEX) == []  # no dependency read: the annotation stays a tensor type

@@ -37,8 +37,7 @@ def calls_breaking_inside(program: Program, targets: Targets, inner: list[Traced
                 f"breaks inside {why.module.module}.{why.function.qualname} "
                 f"({why.module.path}:{why.draft.row}): {why.draft.message}"
             )
-            # rare when the break inside is only on an error or misconfiguration branch there
-            completed = replace(draft, message=message, gb_id=why.draft.gb_id, rare=draft.rare or why.draft.rare)
+            completed = replace(draft, message=message, gb_id=why.draft.gb_id)
             found.append(TracedDraft(program.modules[caller[0]], function, completed))
     return found
 
@@ -46,16 +45,18 @@ def calls_breaking_inside(program: Program, targets: Targets, inner: list[Traced
 def _causes(dependencies: frozenset[str], targets: Targets, inner: list[TracedDraft]) -> dict[FunctionId, TracedDraft]:
     """Each dependency function that breaks, with the first finding that makes it break: its own,
     or the one of a function it calls within the dependency (callers inherit it, breadth first,
-    so the finding quoted is the nearest). A break on every call is quoted before one only on an
-    error or misconfiguration branch, however near that is: it is the one the call meets."""
+    so the finding quoted is the nearest). Only a break on every call is quoted: one only on an
+    error or misconfiguration branch is not the one the call meets."""
     callers: dict[FunctionId, set[FunctionId]] = {}
     for (caller, _), callees in targets.items():
         if caller[0] in dependencies:
             for callee in callees:
                 callers.setdefault(callee, set()).add(caller)
     cause: dict[FunctionId, TracedDraft] = {}
-    for rare in (False, True):
-        _inherit(cause, callers, [traced for traced in inner if traced.draft.rare == rare])
+    # Only breaks every call meets: one only on an error, warning or misconfiguration branch inside
+    # the package is on no call the project makes as meant (sb3_contrib's calls reached
+    # stable_baselines3's `if smallest_dimension == 1: warnings.warn(...)`, where Dynamo never broke).
+    _inherit(cause, callers, [traced for traced in inner if not traced.draft.rare])
     return cause
 
 
