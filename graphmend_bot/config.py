@@ -42,8 +42,9 @@ class Config:
     # Installed packages whose code the checked tree calls (`linear_operator`): summarised from
     # their source, never imported or reported themselves; a call into one that breaks inside is
     # reported at the call line (GM608). "auto": the installed torch libraries the tree imports
-    # (analysis/auto_dependencies.py); `[]` reads none.
-    dependencies: list[str] = field(default_factory=lambda: ["auto"])
+    # (analysis/auto_dependencies.py). Off by default: on the wild corpus it found one more break
+    # statement for two more false positives, and a run that reads dependencies caches no whole result.
+    dependencies: list[str] = field(default_factory=list)
     io_strategy: str = "guard"  # how --fix rewrites print/logging/warnings in traced code
     deprecation_notices: str = "advice"  # one of DEPRECATION_NOTICES
     verify: dict[str, Any] = field(default_factory=dict)
@@ -204,7 +205,7 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
         values[name] = value
         spelled[name] = key
     for name in ("select", "ignore", "exclude", "entry_points", "dependencies"):
-        value = values.get(name, ["auto"] if name == "dependencies" else [])
+        value = values.get(name, [])
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -222,7 +223,7 @@ def parse_config(table: Any, source: str = "<config>") -> Config:
         if not package.isidentifier():
             raise ConfigError(
                 f"{source}: dependencies names {package!r}; expected a top-level package name (`linear_operator`), "
-                f"\"auto\" (the installed torch libraries the tree imports, the default), or [] for none"
+                f"\"auto\" (the installed torch libraries the tree imports), or [] for none (the default)"
             )
     strategy = values.get("io_strategy", "guard")
     if strategy not in IO_STRATEGIES:

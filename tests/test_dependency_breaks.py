@@ -126,7 +126,7 @@ def test_every_dynamo_break_in_the_project_is_found(installed: None, path: Path,
         explained = dynamo_breaks(fn, tuple(args), {}, tree)
         breaks |= {line for file, line in explained.lines if file == normalise(str(path))}
     torch._dynamo.reset()
-    found = {row for row, _, _ in findings(Config(), path)}  # the default, `auto`, finds fakedep
+    found = {row for row, _, _ in findings(Config(dependencies=["auto"]), path)}  # `auto` finds fakedep
     assert breaks >= known_misses, "Dynamo no longer breaks there: drop it from KNOWN_MISSES"
     assert breaks - known_misses <= found, f"Dynamo breaks at {sorted(breaks - found)}, not reported"
     assert found <= breaks, f"reported at {sorted(found - breaks)}, where Dynamo does not break"
@@ -140,7 +140,7 @@ def test_an_empty_list_reads_no_dependency(installed: None) -> None:
 
 
 def test_the_dependency_is_read_not_imported(installed: None) -> None:
-    for config in (Config(dependencies=["fakedep"]), Config()):
+    for config in (Config(dependencies=["fakedep"]), Config(dependencies=["auto"])):
         for name in [name for name in sys.modules if name == "fakedep" or name.startswith("fakedep.")]:
             del sys.modules[name]
         workspace = Workspace([str(PROJECT)], config, jobs=1)
@@ -157,14 +157,16 @@ def test_a_dependency_that_is_not_installed_is_a_clear_error_and_the_run_goes_on
     assert {(f.location.row, f.code) for f in result.findings if Path(f.path).name == MODEL.name} == expected(MODEL)
 
 
-def test_auto_is_the_default_and_finds_the_installed_torch_library(installed: None) -> None:
-    """fakedep's distribution requires torch (site/fakedep-0.1.dist-info): with no `dependencies`
-    key it is read, and the calls that break inside it are reported as when it is named;
-    torch itself, the project's own package and the standard library are not candidates."""
-    assert Config().dependencies == parse_config({}).dependencies == ["auto"]
-    workspace = Workspace([str(PROJECT)], Config(), jobs=1)
+def test_auto_finds_the_installed_torch_library(installed: None) -> None:
+    """fakedep's distribution requires torch (site/fakedep-0.1.dist-info): with `auto` it is read,
+    and the calls that break inside it are reported as when it is named; torch itself, the
+    project's own package and the standard library are not candidates. Without the key nothing is
+    read (auto is opt-in)."""
+    assert Config().dependencies == parse_config({}).dependencies == []
+    assert Workspace([str(PROJECT)], Config(), jobs=1).packages == []
+    workspace = Workspace([str(PROJECT)], Config(dependencies=["auto"]), jobs=1)
     assert workspace.packages == ["fakedep"]
-    assert findings(Config()) == findings(Config(dependencies=["fakedep"]))
+    assert findings(Config(dependencies=["auto"])) == findings(Config(dependencies=["fakedep"]))
     assert findings(Config(dependencies=["auto", "fakedep"])) == findings(Config(dependencies=["fakedep"]))
 
 
@@ -174,7 +176,7 @@ def test_auto_reads_nothing_outside_a_confined_workspace(installed: None, monkey
     from graphmend_bot.analysis.files import READ_ROOT_VARIABLE
 
     monkeypatch.setenv(READ_ROOT_VARIABLE, str(PROJECT.resolve()))
-    result = check([str(PROJECT)], Config(), jobs=1)
+    result = check([str(PROJECT)], Config(dependencies=["auto"]), jobs=1)
     assert not result.errors
     assert not [f for f in result.findings if f.code == "GM608"]
 
@@ -207,7 +209,7 @@ def test_auto_reads_only_torch_libraries(tmp_path: Path, monkeypatch: pytest.Mon
         "import torch\nimport os\nfrom plainlib import gate\n\n\nclass M(torch.nn.Module):\n"
         "    def forward(self, x):\n        return gate(x) + 1\n")
     monkeypatch.syspath_prepend(str(site))
-    workspace = Workspace([str(project)], Config(), jobs=1)
+    workspace = Workspace([str(project)], Config(dependencies=["auto"]), jobs=1)
     assert workspace.packages == (["plainlib"] if read else [])
     assert bool(workspace.dependency_summaries) == read
     assert [(f.location.row, f.code) for f in workspace.result().findings] == ([(8, "GM608")] if read else [])
@@ -225,7 +227,7 @@ def test_a_break_only_on_a_warning_branch_inside_is_not_reported(tmp_path: Path,
         "import torch\nfrom plainlib import gate\n\n\nclass M(torch.nn.Module):\n"
         "    def forward(self, x):\n        return gate(x) + 1\n")
     monkeypatch.syspath_prepend(str(site))
-    workspace = Workspace([str(project)], Config(), jobs=1)
+    workspace = Workspace([str(project)], Config(dependencies=["auto"]), jobs=1)
     assert workspace.packages == ["plainlib"]
     assert workspace.result().findings == []
 
@@ -241,7 +243,7 @@ def test_auto_never_reads_the_checked_package(tmp_path: Path, monkeypatch: pytes
         "import torch\nfrom nslib.ops import gate\n\n\nclass M(torch.nn.Module):\n"
         "    def forward(self, x):\n        return gate(x) + 1\n")
     monkeypatch.syspath_prepend(str(site))
-    assert Workspace([str(site / "nslib")], Config(), jobs=1).packages == []
+    assert Workspace([str(site / "nslib")], Config(dependencies=["auto"]), jobs=1).packages == []
 
 
 def test_the_config_key_takes_top_level_package_names() -> None:

@@ -80,8 +80,14 @@ def _class_names(source: str) -> list[str]:
 
 def as_module(snippet: str) -> tuple[str, list[str]]:
     """The snippet as a module with a traced `M.forward`, and forward's parameter names. Class
-    definitions at the start of the snippet are placed at module level, before `M`."""
+    definitions at the start of the snippet are placed at module level, before `M`; a snippet that
+    is only classes, one of them `M` (a rule about the compiled module's own attributes, GM657),
+    is the whole module."""
     classes, snippet = _hoist_classes(textwrap.dedent(snippet).strip("\n"))
+    if not snippet and "M" in _class_names(classes):
+        model = next(n for n in ast.parse(classes).body if isinstance(n, ast.ClassDef) and n.name == "M")
+        forward = next(n for n in model.body if isinstance(n, ast.FunctionDef) and n.name == "forward")
+        return f"{PRELUDE}\n\n{classes}", [a.arg for a in forward.args.args[1:]]
     if snippet.startswith("def forward("):
         header = ast.parse(snippet).body[0]
         assert isinstance(header, ast.FunctionDef)

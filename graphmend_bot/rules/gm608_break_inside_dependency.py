@@ -1,6 +1,6 @@
 """GM608 break-inside-dependency: its documentation, in one place with how it is detected.
 
-Only when `dependencies` (config) stands for some package (by default, `auto`: the installed
+Only when `dependencies` (config) stands for some package (named, or `auto`: the installed
 torch libraries the tree imports), the traversal asks at each call the scope solver
 resolves; the solver keeps the finding when the callee lies in a dependency and breaks there, and
 quotes that break (analysis/dependency_breaks.py), when the keywords it passes are sorted there and
@@ -28,8 +28,8 @@ RULE = Rule(
     gb_id="GB0007",  # a default, as GM604's: each finding carries the id of the break inside
     other_gb_ids=("GB0207",),  # "sort with non-constant keys": a tensor passed by a sorted keyword
     summary=(
-        "Flags a call from traced code into an installed package of `dependencies` (config; the "
-        "default, `auto`, is the installed torch libraries the tree imports, `[]` none) "
+        "Flags a call from traced code into an installed package of `dependencies` (config: names, "
+        "or `auto` for the installed torch libraries the tree imports; none by default) "
         "when the function it reaches there, or anything that function calls inside the package, "
         "has a graph break. The finding is at the call line and quotes the break inside. Also: a "
         "call passing a tensor or an object (`kernel=self`, or a parameter given one) by a keyword "
@@ -44,7 +44,7 @@ RULE = Rule(
         "user_stack names the call line as the project's innermost frame)."
     ),
     example=(
-        "# fakedep: installed, its distribution requires torch (found by the default `dependencies: auto`)\n"
+        "# .graphmend.yml: dependencies: [auto] (or [fakedep]); fakedep is installed and requires torch\n"
         "# fakedep/ops.py: def branching(x):\n"
         "#                     y = x * 2\n"
         "#                     if y.sum() > 0: ...\n"
