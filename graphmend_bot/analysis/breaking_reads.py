@@ -44,7 +44,8 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
     calls = state.summary.calls
     if state._rare_depth:
         return
-    sites = tuple(site for site in range(first_site, len(calls)) if calls[site].ref.startswith(READ))
+    nested = state._frame_skips.nested_reads  # a comprehension's read breaks in its own frame: resumed after its CALL
+    sites = tuple(site for site in range(first_site, len(calls)) if calls[site].ref.startswith(READ) and site not in nested)
     if sites and state._resumable() is not None:
         for check_read in C.BREAKING_READS:
             check_read(state, node, sites)
