@@ -116,3 +116,35 @@ def test_a_read_in_an_if_arm_goes_back_to_its_own_statement(tmp_path: Path) -> N
                      "        return x\n")
     breaks, gm657, _ = _lines(source, tmp_path)
     assert gm657 == {line_of(source, "x = x + self.model.A")} and gm657 <= breaks
+
+
+def test_no_step_unsupported_when_the_override_run_does_not_break(tmp_path: Path) -> None:
+    """`self.scale` in Base.forward reads Model's override, which does not break: Dynamo traces on
+    (the print after breaks on its own); a base getter that breaks says nothing of the one run."""
+    source = """import torch
+from torch import nn
+
+
+class Base(nn.Module):
+    @property
+    def scale(self):
+        print("base")
+        return torch.ones(3)
+
+    def forward(self, x):
+        x = x * 2
+        x = x + 1
+        s = self.scale
+        print('later')
+        return x * s
+
+
+class Model(Base):
+    @property
+    def scale(self):
+        return torch.ones(3) * 3
+"""
+    breaks, gm657, found = _lines(source, tmp_path)
+    later = line_of(source, "print('later')")
+    assert line_of(source, "s = self.scale") not in breaks and not gm657
+    assert later in breaks and later in found
