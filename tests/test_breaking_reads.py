@@ -72,6 +72,10 @@ NEAR_MISSES = {
     "through_a_helper": "        x = x * 2\n        x = x + 1\n        y = helper(self.model, x)\n        return y\n",
     "under_no_grad": ("        x = x * 2\n        x = x + 1\n        with torch.no_grad():\n            x = x + self.model.A\n"
                       "        return x\n"),
+    # a list comprehension is a frame of its own (3.11): Dynamo resumes after its CALL, and the print
+    # after it breaks on its own (review27; a generator's read breaks at the statement, GB0091)
+    "in_a_comprehension": ("        x = x * 2\n        x = x + 1\n        y = [x * self.model.A for _ in range(1)][0]\n"
+                           "        print('later')\n        return y\n"),
 }
 
 
@@ -101,6 +105,8 @@ def test_no_step_unsupported_at_the_read_where_dynamo_resumes_otherwise(case: st
     read = next(i for i, line in enumerate(source.splitlines(), 1) if "self.model" in line and "def" not in line
                 and i > line_of(source, "def forward"))
     assert read not in breaks and not gm657
+    if "later" in source:  # and nothing after it is dropped as eager
+        assert line_of(source, "print('later')") in breaks & {line for line, _, _ in graphmend_findings(source, tmp_path)}
 
 
 def test_a_read_in_an_if_arm_goes_back_to_its_own_statement(tmp_path: Path) -> None:
@@ -110,3 +116,35 @@ def test_a_read_in_an_if_arm_goes_back_to_its_own_statement(tmp_path: Path) -> N
                      "        return x\n")
     breaks, gm657, _ = _lines(source, tmp_path)
     assert gm657 == {line_of(source, "x = x + self.model.A")} and gm657 <= breaks
+
+
+def test_no_step_unsupported_when_the_override_run_does_not_break(tmp_path: Path) -> None:
+    """`self.scale` in Base.forward reads Model's override, which does not break: Dynamo traces on
+    (the print after breaks on its own); a base getter that breaks says nothing of the one run."""
+    source = """import torch
+from torch import nn
+
+
+class Base(nn.Module):
+    @property
+    def scale(self):
+        print("base")
+        return torch.ones(3)
+
+    def forward(self, x):
+        x = x * 2
+        x = x + 1
+        s = self.scale
+        print('later')
+        return x * s
+
+
+class Model(Base):
+    @property
+    def scale(self):
+        return torch.ones(3) * 3
+"""
+    breaks, gm657, found = _lines(source, tmp_path)
+    later = line_of(source, "print('later')")
+    assert line_of(source, "s = self.scale") not in breaks and not gm657
+    assert later in breaks and later in found

@@ -159,7 +159,7 @@ def test_einops_results_are_tensors(tmp_path, monkeypatch):
 
 # `nn.Sequential(*layers)` of a list __init__ builds: a tensor when every layer is a torch.nn layer
 # returning one (whichever is last); a layer of the module's own (`Count` returns a Python int)
-# leaves it unknown.
+# leaves it unknown, as does a list any other use of could change (item assignment, a helper).
 SEQUENTIAL = """
 import torch
 from torch import nn
@@ -170,9 +170,24 @@ class Count(nn.Module):
         return x.shape[0]
 
 
+class Pair(nn.Module):
+    def forward(self, x):
+        return [x, x]
+
+
+def add_head(layers):
+    layers.append(Pair())
+
+
 class Model(nn.Module):
     def __init__(self, depth=2):
         super().__init__()
+        replaced = [nn.Linear(3, 3), nn.Tanh()]
+        replaced[-1] = Pair()  # a layer put in by item assignment (review27)
+        self.replaced = nn.Sequential(*replaced)
+        handed = [nn.Linear(3, 3)]
+        add_head(handed)  # or by a helper it is handed to
+        self.handed = nn.Sequential(*handed)
         layers = [nn.Linear(3, 4)]
         for _ in range(depth):
             layers.append(nn.Tanh())
@@ -192,6 +207,10 @@ class Model(nn.Module):
             x = x + 1
         n = self.counted(x)
         if n > 1:
+            x = x * 2
+        if self.replaced(x):  # a list: its truth is its length
+            x = x * 2
+        if self.handed(x):
             x = x * 2
         return x
 """

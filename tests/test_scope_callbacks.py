@@ -23,6 +23,7 @@ from graphmend_bot.engine import check  # noqa: E402
 MAPS_TREE = {
     "mapspkg/__init__.py": "",
     "mapspkg/helpers.py": """
+        import torch
         import torch.utils._pytree as pytree
         from torch.utils._pytree import tree_map, tree_map_
 
@@ -46,12 +47,24 @@ MAPS_TREE = {
         def keeps(f, tree):
             STORE.append(f)
             return tree
+
+
+        def _double(t):
+            return t * 2
+
+
+        def maps_the_tree(f, tree):  # hands a pytree map its tree, never `f` (review27)
+            return tree_map(_double, tree), f
+
+
+        def only_map(f, tree):
+            return pytree.tree_map_only(torch.Tensor, f, tree)
     """,
     "mapspkg/steps.py": """
         import torch
         from torch.utils._pytree import tree_map, tree_map_only
 
-        from mapspkg.helpers import bare_map, flexi_map, forwards, keeps
+        from mapspkg.helpers import bare_map, flexi_map, forwards, keeps, maps_the_tree, only_map
 
 
         def mapped(x):
@@ -78,6 +91,13 @@ MAPS_TREE = {
             def kept(t):
                 return t.tolist()
 
+            def handed(t):
+                return t.tolist()
+
+            def only_forwarded(t):
+                print("only_forwarded")  # break
+                return t
+
             def unused(t):
                 return t.tolist()
 
@@ -87,6 +107,8 @@ MAPS_TREE = {
             tree = flexi_map(flexi, tree)
             tree = bare_map(bare, tree)
             tree = forwards(forwarded, tree)
+            tree, _ = maps_the_tree(handed, tree)
+            tree = only_map(only_forwarded, tree)
             return keeps(kept, tree)["a"]
     """,
     "mapspkg/model.py": """
@@ -106,8 +128,8 @@ def test_closures_passed_to_a_pytree_map_or_a_helper_forwarding_to_one_are_trace
     root = write_tree(MAPS_TREE)
     _assert_reported_where_dynamo_breaks(root, "mapspkg", "model", "Net", "steps.py")
     traced = _traced(root, "mapspkg")
-    assert {("mapspkg.steps", f"mapped.{n}") for n in ("leaf", "only", "flexi", "bare", "forwarded")} <= traced
-    assert not {("mapspkg.steps", "mapped.kept"), ("mapspkg.steps", "mapped.unused")} & traced
+    assert {("mapspkg.steps", f"mapped.{n}") for n in ("leaf", "only", "flexi", "bare", "forwarded", "only_forwarded")} <= traced
+    assert not {("mapspkg.steps", f"mapped.{n}") for n in ("kept", "unused", "handed")} & traced
 
 
 OPTREE_TREE = {

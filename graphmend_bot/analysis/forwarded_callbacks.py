@@ -36,6 +36,8 @@ def passed_callables(visitor: CallResolver, call: ast.Call, resolved: str | None
         return  # every call asks: the callee's shape first, the arguments only then
     if _passes_parameter(call, visitor.summary.params, visitor.self_name):
         forwards = _forwards(visitor, call, resolved, env)
+        if "" in forwards and not _passes_callable(call, visitor.summary.params, visitor.self_name):
+            forwards = [ref for ref in forwards if ref]  # `tree_map(double, x)` hands on the tree, not a callable
         if forwards and not set(forwards) <= set(visitor.summary.forwards):
             visitor.summary.forwards = tuple(sorted({*visitor.summary.forwards, *forwards}))
 
@@ -63,6 +65,22 @@ def _passes_parameter(call: ast.Call, params: tuple[str, ...], self_name: str | 
             return True
     return any(type(keyword.value) is ast.Name and keyword.value.id in params and keyword.value.id != self_name
                for keyword in call.keywords)
+
+
+# Where a caller back takes what it calls: first (`tree_map(f, tree)`, `checkpoint(f, x)`,
+# `apply_chunking_to_forward(f, ...)`, `map(f, xs)`), second after the type of `tree_map_only(T, f,
+# tree)`, or by one of these keywords (`sorted(xs, key=f)`).
+_CALLABLE_KEYWORDS = frozenset({"f", "fn", "func", "function", "key", "forward_fn", "hook", "callback"})
+
+
+def _passes_callable(call: ast.Call, params: tuple[str, ...], self_name: str | None) -> bool:
+    """A parameter (not the instance) where a caller back takes its callable: a parameter handed
+    on as the tree (`tree_map(double, x)` in `run(fn, x)`) does not make `run` call `fn` back
+    (measured on torch 2.13: a print in `fn` then breaks nowhere; review27)."""
+    name = dotted_name(call.func) or ""
+    first = 1 if name.endswith(("tree_map_only", "tree_map_only_")) else 0
+    values = [*call.args[first:first + 1], *(keyword.value for keyword in call.keywords if keyword.arg in _CALLABLE_KEYWORDS)]
+    return any(type(value) is ast.Name and value.id in params and value.id != self_name for value in values)
 
 
 def _forwards(visitor: CallResolver, call: ast.Call, resolved: str | None, env: Env) -> list[str]:

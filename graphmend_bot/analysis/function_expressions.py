@@ -236,10 +236,13 @@ class ExpressionEvaluator(CallResolver):
         # Its elements are values of their own, not the enclosing condition's test: a Python bool
         # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
         depth, scalars, aliases, self._test_depth = self._test_depth, set(self._scalars), dict(self.aliases), 0
+        nested = not isinstance(node, ast.GeneratorExp)  # a generator's break is the statement's (GB0091, measured)
+        self._frame_skips.nested_depth += nested
         try:
             return self._comprehension_body(node, env)
         finally:  # its targets are its own: an enclosing `i` is 0-d (or `layer` no submodule) after it as before
             self._test_depth, self._scalars, self.aliases = depth, scalars, aliases
+            self._frame_skips.nested_depth -= nested
 
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         if not isinstance(node, ast.GeneratorExp) and skipped_frames.COMPREHENSIONS_ARE_FRAMES:

@@ -311,6 +311,9 @@ class FrameSkips:
         self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
         # property reads so far (getter call sites), with their modes and their line and column (read)
         self._reads: list[tuple[int, tuple[str, ...], str, int]] = []
+        # reads in a comprehension's or generator's own frame (3.11): Dynamo resumes after its CALL (GM657)
+        self.nested_depth = 0
+        self.nested_reads: set[int] = set()
 
     def enter_try(self, frame_wide: bool = False, body: list[ast.stmt] | None = None) -> None:
         self._tries.append(_OpenTry(len(self.sites), frame_wide, body or []))
@@ -365,6 +368,8 @@ class FrameSkips:
         one_line = node is not None and node.lineno == node.end_lineno and node.lineno <= len(lines)
         line, column = (lines[node.lineno - 1], node.col_offset) if one_line and node is not None else ("", 0)
         self._reads.append((index, tuple(modes), line, column))  # arms judged when a comprehension asks (rarely)
+        if self.nested_depth:
+            self.nested_reads.add(index)
 
     def read_since(self, site: int) -> bool:
         """Whether a read was recorded at call site `site` or later: asked after each statement (GM657)."""

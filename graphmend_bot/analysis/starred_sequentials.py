@@ -25,7 +25,13 @@ def last_layer(init: ast.FunctionDef, layers: ast.expr, callee: Callable[[ast.Ca
         return _tensor_layer(_listed(layers) or [], callee)
     name = layers.id
     elements: list[ast.expr] = []
+    kept: set[int] = set()  # the list's loads that only grow it or unpack it into the Sequential
+    loads: list[ast.Name] = []
     for node in ast.walk(init):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            loads.append(node)
+        elif isinstance(node, ast.Starred) and isinstance(node.value, ast.Name):
+            kept.add(id(node.value))
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(name in _bound(target) for target in targets):
@@ -39,6 +45,7 @@ def last_layer(init: ast.FunctionDef, layers: ast.expr, callee: Callable[[ast.Ca
                 return None
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROWING
               and isinstance(node.func.value, ast.Name) and node.func.value.id == name):
+            kept.add(id(node.func.value))
             if node.func.attr == "extend":
                 added = _listed(node.args[0]) if node.args else None
             else:
@@ -46,6 +53,8 @@ def last_layer(init: ast.FunctionDef, layers: ast.expr, callee: Callable[[ast.Ca
             if not added:
                 return None
             elements.extend(added)
+    if any(id(load) not in kept for load in loads):
+        return None  # `layers[-1] = Head()`, `add_head(layers)`: a layer it cannot see (review27)
     return _tensor_layer(elements, callee)
 
 
