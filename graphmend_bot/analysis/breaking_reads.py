@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from graphmend_bot.analysis.function_state import FunctionState
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
-    from graphmend_bot.rules.rule import Rule
+    from graphmend_bot.rules import Rule
     from graphmend_bot.vocabulary.kind import Kind
 
 READ = "getter:"

@@ -78,7 +78,7 @@ RULE = Rule(
     ),
     detection=Detection(breaking_read=_read),
     advice=(
-        "a property read in `{code}` breaks inside its getter, so Dynamo compiles only up to here and runs "
+        "A property read in `{code}` breaks inside its getter, so Dynamo compiles only up to here and runs "
         "the rest of the function eagerly: remove the break in the getter, or make the property a method"
     ),
 )
