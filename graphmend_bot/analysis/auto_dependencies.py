@@ -1,7 +1,7 @@
-"""`dependencies: auto` (the default): the installed torch libraries the checked tree imports.
+"""`dependencies: auto` (opt-in, not the default): the installed torch libraries the checked tree imports.
 
 Dynamo reports a break inside a library at the user's call into it (the innermost frame of
-their code), so a user who never names a dependency still expects such calls reported (GM608).
+their code), so a user who does not want to list them by hand can still have such calls reported (GM608).
 Candidates are the top-level names of the tree's absolute imports that are neither its own
 packages, nor the standard library, nor torch. One is a torch library when its distribution
 requires torch (not only under an extra), or, with no distribution metadata found under its
