@@ -1,5 +1,5 @@
 """Statements: assignments and bindings, branches, loops, `with`, `try`, `return` (`assert` and
-`match`: assert_statements.py, match_statements.py).
+`match`: assert_statements.py, match_statements.py; `if`: if_statements.py).
 
 Branch arms run on copies of the environment that are merged afterwards (an arm that always
 leaves is dropped); loop bodies run twice so values that flow around the loop are seen.
@@ -15,6 +15,7 @@ from graphmend_bot.analysis import (
     assert_statements,
     breaking_reads,
     generator_bindings,
+    if_statements,
     manager_bodies,
     masks,
     match_statements,
@@ -23,16 +24,14 @@ from graphmend_bot.analysis import (
     numpy_values,
     skipped_frames,
     statement_forms,
-    subclass_methods,
     tensor_rank,
     value_class,
 )
 from graphmend_bot.analysis import checks as C
-from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_state import Env
-from graphmend_bot.analysis.guards import compile_guard_value, without_guards
+from graphmend_bot.analysis.guards import compile_guard_value
 from graphmend_bot.analysis.sized import COLLECTION_DISPLAYS
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -42,7 +41,7 @@ class StatementVisitor(ExpressionEvaluator):
 
     def block(self, body: Iterable[ast.stmt], env: Env) -> bool:
         """Run statements in order; True when the block always leaves (return/raise/...)."""
-        depth = len(self._modes)  # a guard clause's mode holds to the end of its block (_if)
+        depth = len(self._modes)  # a guard clause's mode holds to the end of its block (if_statements)
         for stmt in body:
             if self.stmt(stmt, env):
                 del self._modes[depth:]
@@ -59,7 +58,7 @@ class StatementVisitor(ExpressionEvaluator):
             operation = isinstance(node, ast.AugAssign) or statement_forms.is_operation(node.value)
             self._count_operation(node, operation, kind, before)
         elif isinstance(node, ast.If):
-            return self._if(node, env)
+            return if_statements.walk(self, node, env)
         elif isinstance(node, ast.While):
             self._bool_context(node.test, env, "while")
             self._loop_depth += 1
@@ -339,49 +338,6 @@ class StatementVisitor(ExpressionEvaluator):
             self.expr(target.value, env)
             if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
                 self.write_attribute(target.attr, kind)
-
-    def _if(self, node: ast.If, env: Env) -> bool:
-        under_compile = compile_guard_value(node.test, self.resolve, self.guards, self.guard_helpers)
-        under_compile = narrowing.decided_by_none(node.test, env) if under_compile is None else under_compile
-        if under_compile is not None:
-            self._before_guard(node.test, env)
-            return self.block(node.body if under_compile else node.orelse, env)
-        test = without_guards(node.test, self.resolve, self.guards, self.guard_helpers)  # as Dynamo evaluates it
-        without_exception = narrowing.exit_without_exception(self.node, node.test)
-        if without_exception is not None:  # the exception arm of `__exit__`: dead where Dynamo traces it
-            return self.block(node.body if without_exception else node.orelse, env)
-        if statement_forms.is_validation_guard(node):
-            self._bool_context(node.test, env, "guard")
-            python_value = narrowing.isinstance_arm(node.test, self.resolve, self.builtin_of, self._module_functions)
-            if python_value is not None and not python_value[1]:  # `if not isinstance(x, int): raise`
-                env[python_value[0]] = NOT_TENSOR
-            raised = cast(ast.Raise, node.body[0]).exc
-            if raised is not None and statement_forms.caught_here(raised, self._handled):
-                self._rare_block(node.body, dict(env), rare=True)  # a handler here catches it: traced when it runs
-            return False  # the raising arm is the error path, never traced
-        drafts_before = len(self._usual_draft_kinds)  # those made by the test are the `if`'s own breaks
-        with modes.entered(self._modes, modes.test_mode(node.test, self.off_flags)):
-            self._bool_context(test, env, "if")  # its arms run in the frame resumed at each
-        self._resume_point(node, drafts_before)  # not by a generator's context manager: asked at every `if`
-        body_env, else_env = narrowing.narrow_where_none(dict(env), test, True), narrowing.narrow_where_none(dict(env), test, False)
-        python_value = narrowing.isinstance_arm(test, self.resolve, self.builtin_of, self._module_functions)
-        if python_value is not None:
-            (body_env if python_value[1] else else_env)[python_value[0]] = NOT_TENSOR
-        tensor_name, tensor_in_body = narrowing.tensor_arm(test, self.resolve, self.builtin_of) or (None, False)
-        checked = env.get(tensor_name) if tensor_name is not None else None
-        eager_before = self._eager_after
-        body_mode, else_mode = modes.arm_modes(node.test, self.off_flags)
-        with subclass_methods.narrowed(self.instances, test, self.resolve, self.builtin_of):  # `if isinstance(x, Q): x.m()`
-            body_leaves = self._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None, body_mode)
-        # a break in a loop or `try` of one arm leaves the rest eager on the calls taking it; a mode's arm does not
-        # run in the default mode, where the rest is traced (tests/test_mode_arm_rest.py): not carried past the `if`
-        eager_after_body, self._eager_after = self._eager_after if body_mode is None else eager_before, eager_before
-        else_leaves = self._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked, else_mode)
-        self._eager_after = (self._eager_after if else_mode is None else eager_before) | eager_after_body
-        statement_forms.merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
-        if body_leaves != else_leaves and (after := else_mode if body_leaves else body_mode) is not None:
-            self._modes.append(after)  # `if not self.training: return x`: the rest runs in training only
-        return body_leaves and else_leaves
 
     def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None,
                     mode: str | None = None) -> bool:

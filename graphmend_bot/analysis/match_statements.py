@@ -47,7 +47,7 @@ def walk(visitor: StatementVisitor, node: ast.Match, env: Env) -> bool:
         visitor._eager_after = eager_before
         if not visitor._rare_block(case.body, arm, is_rare_arm(case.body)):
             through.append(arm)
-        eager_after = eager_after | visitor._eager_after  # as `_if`: any arm taken may leave the rest eager
+        eager_after = eager_after | visitor._eager_after  # as an `if` (if_statements.py): any arm taken may leave the rest eager
         irrefutable |= case.guard is None and _irrefutable(case.pattern)
     visitor._eager_after = eager_after
     if not irrefutable:
