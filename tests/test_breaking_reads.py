@@ -6,6 +6,7 @@ lines Dynamo breaks at are those graphmend reports; the near misses break nowher
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,17 @@ BREAKING = {
     "expression": ("        x = x * 2\n        x = x + 1\n        self.model.A\n        print('later')\n        return x\n",
                    "        self.model.A"),
     "returned": ("        x = x * 2\n        x = x + 1\n        return x + self.model.A\n", "return x + self.model.A"),
+    # a read in an `if`, `while` or `assert` test: the statement's line, and its arms run eagerly too
+    "if_test": ("        x = x * 2\n        x = x + 1\n        if self.model.A is not None:\n            print('later')\n"
+                "        print('later')\n        return x\n", "if self.model.A is not None"),
+    "while_test": ("        x = x * 2\n        x = x + 1\n        while self.model.A is None:\n            print('later')\n"
+                   "        print('later')\n        return x\n", "while self.model.A is None"),
+    "assert_test": ("        x = x * 2\n        x = x + 1\n        assert self.model.A is not None\n        print('later')\n"
+                    "        return x\n", "assert self.model.A"),
+    # a `try`'s `else` runs on the usual path: the rest goes on past the `try`
+    "try_else": ("        x = x * 2\n        x = x + 1\n        try:\n            y = x + 1\n        except ValueError:\n"
+                 "            y = x\n        else:\n            y = y + self.model.A\n            print('later')\n"
+                 "        print('later')\n        return y\n", "y = y + self.model.A"),
     # two operations since the break before: a point to resume at again
     "after_a_break": ("        x = x * 2\n        print('first')\n        x = x + 1\n        x = x - 1\n"
                       "        A = self.model.A\n        print('later')\n        return x + A\n", "A = self.model.A"),
@@ -148,3 +160,59 @@ class Model(Base):
     later = line_of(source, "print('later')")
     assert line_of(source, "s = self.scale") not in breaks and not gm657
     assert later in breaks and later in found
+
+
+def test_a_read_in_an_elif_test_goes_back_to_the_elif_line(tmp_path: Path) -> None:
+    """The `elif` is a statement of the `if`'s `else` arm: Dynamo goes back to its line; what follows
+    the `if` is left reported (the calls taking the first arm trace it), as after a read in an arm."""
+    source = HEAD + ("        x = x * 2\n        x = x + 1\n        if x.shape[0] > 5:\n            x = x + 2\n"
+                     "        elif self.model.A is not None:\n            x = x + 3\n        return x\n")
+    breaks, gm657, _ = _lines(source, tmp_path)
+    assert gm657 == {line_of(source, "elif self.model.A")} and gm657 <= breaks
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="3.12's cached_property takes no lock")
+def test_a_cached_property_read_is_gm612s_alone(tmp_path: Path) -> None:
+    """Before 3.12 a `functools.cached_property` read enters the getter's lock first: Dynamo breaks on
+    that `with` (GB0142, GM612's finding), not with step_unsupported: one finding at the read."""
+    source = HEAD.replace("import torch\n", "import functools\n\nimport torch\n", 1).replace(
+        "    @property\n    def quiet(self):",
+        "    @functools.cached_property\n    def cached(self):\n        print('in cached')\n        return torch.ones(3)\n\n"
+        "    @property\n    def quiet(self):",
+    ) + "        x = x * 2\n        x = x + 1\n        y = x + self.model.cached\n        print('later')\n        return y\n"
+    found = graphmend_findings(source, tmp_path)
+    read = line_of(source, "y = x + self.model.cached")
+    dynamo_ids = {gb for line, gb in dynamo_breaks(source, tmp_path) if line == read}
+    assert sorted((code, gb) for line, code, gb in found if line == read) == [("GM612", "GB0142")]
+    assert dynamo_ids == {"GB0142"}
+
+
+# Too few operations since the frame began or since its last break: no point to go back to, so no
+# step_unsupported, but Dynamo skips the frame (the resumed one after a break) and runs the rest eagerly.
+TOO_FEW = {
+    "one_operation": "        x = x * 2\n        A = self.model.A\n        print('later')\n        return x + A\n",
+    "one_since_a_break": ("        x = x * 2\n        x = x + 1\n        print('first')\n        x = x + 1\n"
+                          "        A = self.model.A\n        print('later')\n        return x + A\n"),
+    "none_since_a_break": ("        x = x * 2\n        x = x + 1\n        print('first')\n        A = self.model.A\n"
+                           "        print('later')\n        return x + A\n"),
+    "in_an_if_test": "        x = x * 2\n        if self.model.A is not None:\n            print('later')\n        return x\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(TOO_FEW))
+def test_too_few_operations_leave_the_rest_eager_without_step_unsupported(case: str, tmp_path: Path) -> None:
+    source = HEAD + TOO_FEW[case]
+    breaks, gm657, found = _lines(source, tmp_path)
+    assert not gm657
+    assert line_of(source, "print('later')") not in breaks | found
+    assert found == breaks  # the getter's print, and `print('first')` where there is one
+
+
+def test_too_few_operations_in_an_arm_leave_the_rest_of_the_arm_eager(tmp_path: Path) -> None:
+    """The rest ends with the arm holding the read: the calls that skip the arm trace what follows
+    (kept reported, though this sample's call takes the arm and Dynamo confirms nothing after it)."""
+    source = HEAD + ("        x = x * 2\n        if x.shape[0] > 1:\n            A = self.model.A\n            print('later')\n"
+                     "        print('after')\n        return x\n")
+    breaks, gm657, found = _lines(source, tmp_path)
+    assert not gm657 and line_of(source, "print('later')") not in breaks | found
+    assert line_of(source, "print('after')") in found

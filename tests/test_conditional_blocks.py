@@ -78,7 +78,7 @@ def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int
         blocks = [
             (getattr(statement, "body", []), not isinstance(statement, (
                 ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While))),
-            (getattr(statement, "orelse", []), isinstance(statement, (ast.If, ast.Try, ast.TryStar))),
+            (getattr(statement, "orelse", []), isinstance(statement, ast.If)),  # a `try`'s runs on the usual path
             (getattr(statement, "finalbody", []), False),
             *((handler.body, True) for handler in getattr(statement, "handlers", [])),
             *((case.body, True) for case in getattr(statement, "cases", [])),
@@ -143,7 +143,8 @@ def test_sample_tails_by_hand() -> None:
     assert tail("x = x - 1; y = 2") == last("x = x - 1; y = 2")
     assert tail("elif x.dim() > 2:") == last("x = x * 2")  # the header of an `elif`: the outer `else`
     assert tail("x = x.relu()") == sys.maxsize and tail("x = x + 4") == sys.maxsize
-    assert tail("x = x.abs()") == last("x = x.abs()") and tail("x = x + 3") == last("x = x + 3")
+    # a handler runs on the error path only, a `try`'s `else` whenever the body raised nothing
+    assert tail("x = x.abs()") == last("x = x.abs()") and tail("x = x + 3") == sys.maxsize
     assert tail("if flag: x = x * 5") == last("if flag: x = x * 5")  # the body on the header's line
     assert tail("flag = False") == sys.maxsize and tail("x = x + 6") == sys.maxsize
     assert tail("x = x + 7") == last("x = x + 7")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis import breaking_reads
 from graphmend_bot.analysis import checks as C
 
 if TYPE_CHECKING:
@@ -18,7 +19,9 @@ def walk(visitor: StatementVisitor, node: ast.Assert, env: Env) -> None:
     """Judge the test; a tensor test goes to the assertion hooks, any other to the object ones."""
     visitor._kinds = {}
     try:
+        first_site = len(visitor.summary.calls)
         kind = visitor._test(node.test, env)
+        breaking_reads.ask_test(visitor, node, first_site)
         if kind.is_tensor:
             for check_assert in C.ASSERTIONS:
                 check_assert(visitor, node, kind)

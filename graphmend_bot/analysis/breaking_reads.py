@@ -11,7 +11,10 @@ argument, a multi-line statement: its first line), when the statement is outside
 `with` block and loop (there it is the block's or loop's own line: GM661, GM660) and the graph holds
 two operations since the last break; with fewer Dynamo skips the whole frame and only the getter's
 line breaks. What the frame runs after the statement breaks nowhere (eager), to the end of the
-conditional block holding it (the calls that skip the block trace on). A read through a helper's
+conditional block holding it (the calls that skip the block trace on; a `try`'s `else` is not one:
+it runs on the usual path). A read in an `if`, `elif`, `while` or `assert` test goes back to that
+line the same way, and the arms run eagerly with the rest. A `functools.cached_property` read
+before 3.12 breaks earlier, on its lock (GB0142): GM612's finding, not this one. A read through a helper's
 call resumes at that call: the helper's frame is inlined, and CALL is resumable.
 """
 
@@ -23,8 +26,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import checks as C
+from graphmend_bot.analysis.cached_property_reads import READ_TAKES_LOCK, is_cached_property
 from graphmend_bot.analysis.conditional_blocks import tail_in
+from graphmend_bot.analysis.model import Draft
 from graphmend_bot.analysis.skipped_frames import breaks_at
+from graphmend_bot.vocabulary.kind import TENSOR
 
 if TYPE_CHECKING:
     from collections.abc import Container
@@ -35,6 +41,7 @@ if TYPE_CHECKING:
     from graphmend_bot.vocabulary.kind import Kind
 
 READ = "getter:"
+QUIET = ""  # the code of a read's marker draft: its rest is eager, nothing is reported (quiet_reads)
 
 
 def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
@@ -46,9 +53,30 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
         return
     nested = state._frame_skips.nested_reads  # a comprehension's read breaks in its own frame: resumed after its CALL
     sites = tuple(site for site in range(first_site, len(calls)) if calls[site].ref.startswith(READ) and site not in nested)
-    if sites and state._resumable() is not None:
+    if not sites:
+        return
+    if state._resumable() is not None:
         for check_read in C.BREAKING_READS:
             check_read(state, node, sites)
+    elif not (state._try_depth or state._with_depth or state._loop_depth):
+        # fewer than two operations: no point to go back to, Dynamo skips the frame, and what it runs
+        # after the statement is eager all the same (a marker, never reported: `quiet_reads`)
+        below = _last_row(node) - node.lineno
+        marker = Draft(QUIET, "", node.lineno, 0, node.lineno, 0, "", TENSOR, "")
+        state.summary.breaking_read_drafts.append((sites, (), below, marker))
+
+
+def _last_row(node: ast.stmt) -> int:
+    """The statement's last row, or its test's for an `if` or `while`: its arms are part of the rest."""
+    last = node.test.end_lineno if isinstance(node, (ast.If, ast.While)) else node.end_lineno
+    return last or node.lineno
+
+
+def ask_test(state: FunctionState, node: ast.If | ast.While | ast.Assert, first_site: int) -> None:
+    """After an `if`, `elif`, `while` or `assert` test was evaluated: a read in it goes back to the
+    statement's line as any other's does (tests/test_breaking_reads.py), and the arms run eagerly."""
+    if state._frame_skips.read_since(first_site):
+        asked(state, node, first_site)
 
 
 def report(state: FunctionState, rule: Rule, node: ast.stmt, sites: tuple[int, ...], message: str) -> None:
@@ -65,7 +93,7 @@ def report(state: FunctionState, rule: Rule, node: ast.stmt, sites: tuple[int, .
         earlier = tuple(range(checkpoint.first_site, sites[0]))
         # rows below the first, not the last row itself: a summary keeps no absolute row beside its
         # drafts', so an edit above that only shifts lines redrafts without a solve (redraft.py)
-        below = (node.end_lineno or node.lineno) - node.lineno
+        below = _last_row(node) - node.lineno
         state.summary.breaking_read_drafts.append((sites, earlier, below, replace(draft, suppressed_if=checkpoint.breaks_since)))
 
 
@@ -81,17 +109,43 @@ def breaking_reads(
     if not pending:
         return []
     broken = usually_breaking()
+    # a cached_property's read enters its lock before the getter runs (before 3.12): Dynamo breaks
+    # there, on the `with` it cannot enter (GB0142), and GM612 reports it
+    def breaks(getter: FunctionId) -> bool:
+        return getter in broken and not (READ_TAKES_LOCK and is_cached_property(program, getter))
+
     found: list[TracedDraft] = []
     for fid in pending:
         function = program.function(fid)
         for sites, earlier, _, draft in function.breaking_read_drafts:
-            if not holds(fid, draft.deps) or holds(fid, draft.suppressed_if) or breaks_at(fid, earlier, targets, broken):
+            if (draft.code == QUIET or not holds(fid, draft.deps) or holds(fid, draft.suppressed_if)
+                    or breaks_at(fid, earlier, targets, broken)):
                 continue
             # a site whose getters all break: an override that does not (`Model.scale` over `Base.scale`
             # read in Base.forward) may be the one run, and then Dynamo traces on (review27)
-            if any((getters := targets.get((fid, site), ())) and all(g in broken for g in getters) for site in sites):
+            if any((getters := targets.get((fid, site), ())) and all(breaks(g) for g in getters)
+                   for site in sites):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def quiet_reads(
+    program: Program, reported: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool],
+) -> list[TracedDraft]:
+    """The read statements not `reported` (breaking_reads) after which Dynamo runs the frame eagerly
+    all the same: those before two operations (a marker), and those with a break since the first of
+    the last two (a call there or a draft): the frame it resumed in holds too few to go back to, so
+    it skips that one (tests/test_breaking_reads.py). eager_rests keeps those whose getters surely break."""
+    from graphmend_bot.analysis.scope import TracedDraft
+
+    standing = {id(traced_draft.draft) for traced_draft in reported}
+    quiet: list[TracedDraft] = []
+    for fid in program.traced_holding(lambda f: f.breaking_read_drafts):
+        function = program.function(fid)
+        for _, _, _, draft in function.breaking_read_drafts:
+            if id(draft) not in standing and (draft.code == QUIET or holds(fid, draft.deps)):
+                quiet.append(TracedDraft(program.modules[fid[0]], function, draft))
+    return quiet
 
 
 def eager_rests(program: Program, standing: list[TracedDraft], targets: dict[tuple[FunctionId, int], list[FunctionId]],

@@ -67,7 +67,7 @@ def locked_reads(
     cached = {
         callee
         for callee in called
-        if _is_cached_property(program, callee) and not _read_in_init(program, callee)
+        if is_cached_property(program, callee) and not _read_in_init(program, callee)
     }
     if not cached:
         return reads  # most trees: no cached_property is read from traced code
@@ -85,7 +85,7 @@ def locked_reads(
     return reads
 
 
-def _is_cached_property(program: Program, fid: FunctionId) -> bool:
+def is_cached_property(program: Program, fid: FunctionId) -> bool:
     """Decorated with `functools.cached_property`, under whatever name the module imports it."""
     imports = program.modules[fid[0]].imports
     for decorator in program.function(fid).decorators:

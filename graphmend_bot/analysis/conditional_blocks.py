@@ -5,9 +5,9 @@ recurrent module's first use (GM613) make the rest of their frame run eagerly, b
 run: under `if self.use_scale:` with the flag off, the code after the `if` is traced and its breaks
 are Dynamo's (measured on torch 2.13: tests/fixtures/eager_entries/conditional_read.py). As after an
 unsupported `with` (eager_entries.with_tails), the eager rest then ends with the conditional block
-holding the break: an `if`/`else` arm, an `except` handler, a `case`. A `with` or `try` body always
-runs, and a loop body nearly always does (a loop over a module's layers, a range of steps), so
-neither ends it: after a read in a loop body the rest of the frame is eager, as Dynamo has it.
+holding the break: an `if`/`else` arm, an `except` handler, a `case`. A `with` or `try` body (and
+the `try`'s `else`) always runs, and a loop body nearly always does (a loop over a module's layers,
+a range of steps), so neither ends it: after a read in a loop body the rest of the frame is eager, as Dynamo has it.
 The workers keep each function's conditional blocks in its summary (`conditional_spans`), so the
 parent asks `tail_in` and parses nothing.
 """
@@ -40,8 +40,8 @@ def first_definitions(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.Async
 
 def conditional_spans(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[int, int], ...]:
     """(first, last line) of each conditional block of `definition`'s own body, nested ones
-    included, those of nested scopes not. A `with` or `try` body, a loop's body and its `else` always
-    run: only what they hold counts. Each worker runs it on every function: only compound statements
+    included, those of nested scopes not. A `with` or `try` body and the `try`'s `else`, a loop's body
+    and its `else` always run: only what they hold counts. Each worker runs it on every function: only compound statements
     are looked into."""
     spans: list[tuple[int, int]] = []
     pending = [definition.body]
@@ -52,8 +52,10 @@ def conditional_spans(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tup
             if isinstance(statement, ast.If):
                 conditional = [statement.body, statement.orelse]
             elif isinstance(statement, (ast.Try, ast.TryStar)):
-                pending += [statement.body, statement.finalbody]
-                conditional = [statement.orelse, *(handler.body for handler in statement.handlers)]
+                # `else` runs whenever the body raised nothing: the usual path, as the body (GM657's
+                # rest after a read there goes on past the `try`, tests/test_breaking_reads.py)
+                pending += [statement.body, statement.orelse, statement.finalbody]
+                conditional = [handler.body for handler in statement.handlers]
             elif isinstance(statement, ast.Match):
                 conditional = [case.body for case in statement.cases]
             elif isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):  # its blocks always run

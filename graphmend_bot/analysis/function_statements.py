@@ -60,7 +60,9 @@ class StatementVisitor(ExpressionEvaluator):
         elif isinstance(node, ast.If):
             return if_statements.walk(self, node, env)
         elif isinstance(node, ast.While):
+            first_site = len(self.summary.calls)
             self._bool_context(node.test, env, "while")
+            breaking_reads.ask_test(self, node, first_site)  # the first test runs before the loop
             self._loop_depth += 1
             for _ in range(2):
                 self.block(node.body, env)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, cast
 
-from graphmend_bot.analysis import modes, narrowing, statement_forms, subclass_methods
+from graphmend_bot.analysis import breaking_reads, modes, narrowing, statement_forms, subclass_methods
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import compile_guard_value, without_guards
 from graphmend_bot.vocabulary.kind import NOT_TENSOR
@@ -28,8 +28,10 @@ def walk(visitor: StatementVisitor, node: ast.If, env: Env) -> bool:
     without_exception = narrowing.exit_without_exception(visitor.node, node.test)
     if without_exception is not None:  # the exception arm of `__exit__`: dead where Dynamo traces it
         return visitor.block(node.body if without_exception else node.orelse, env)
+    first_site = len(visitor.summary.calls)
     if statement_forms.is_validation_guard(node):
         visitor._bool_context(node.test, env, "guard")
+        breaking_reads.ask_test(visitor, node, first_site)
         python_value = narrowing.isinstance_arm(node.test, visitor.resolve, visitor.builtin_of, visitor._module_functions)
         if python_value is not None and not python_value[1]:  # `if not isinstance(x, int): raise`
             env[python_value[0]] = NOT_TENSOR
@@ -40,6 +42,7 @@ def walk(visitor: StatementVisitor, node: ast.If, env: Env) -> bool:
     drafts_before = len(visitor._usual_draft_kinds)  # those made by the test are the `if`'s own breaks
     with modes.entered(visitor._modes, modes.test_mode(node.test, visitor.off_flags)):
         visitor._bool_context(test, env, "if")  # its arms run in the frame resumed at each
+    breaking_reads.ask_test(visitor, node, first_site)
     visitor._resume_point(node, drafts_before)  # not by a generator's context manager: asked at every `if`
     body_env, else_env = narrowing.narrow_where_none(dict(env), test, True), narrowing.narrow_where_none(dict(env), test, False)
     python_value = narrowing.isinstance_arm(test, visitor.resolve, visitor.builtin_of, visitor._module_functions)

@@ -20,7 +20,7 @@ from graphmend_bot.analysis import bound_methods, held_functions
 from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
-from graphmend_bot.analysis.breaking_reads import breaking_reads
+from graphmend_bot.analysis.breaking_reads import breaking_reads, quiet_reads
 from graphmend_bot.analysis.breaking_reads import eager_rests as read_eager_rests
 from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.cached_property_reads import cached_property_reads, locked_reads
@@ -1365,11 +1365,12 @@ class Program:
         loop_rests = eager_after_loop_calls(
             self, solver.targets, self._usually_breaking(solver.callers, standing), standing
         )
-        if read_statements:
-            getters = {callee for t in read_statements for sites, *_ in t.function.breaking_read_drafts
+        # the reads not reported leave the rest eager too when Dynamo cannot go back to them
+        if eager_reads := [*read_statements, *quiet_reads(self, read_statements, solver.holds)]:
+            getters = {callee for t in eager_reads for sites, *_ in t.function.breaking_read_drafts
                        for site in sites for callee in solver.targets.get(((t.module.module, t.function.qualname), site), ())}
             surely = surely_breaking(self, solver.targets, standing, getters)
-            for fid, rests in read_eager_rests(self, read_statements, solver.targets, surely).items():
+            for fid, rests in read_eager_rests(self, eager_reads, solver.targets, surely).items():
                 loop_rests.setdefault(fid, []).extend(rests)
         mask_loop_rests(self, mask_loop_rows, loop_rests)
         found = traced_only(self, result + consequences, solver.holds, loop_rests)

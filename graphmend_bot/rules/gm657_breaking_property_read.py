@@ -1,11 +1,13 @@
 """GM657 breaking-property-read: its documentation, in one place with how it is detected.
 
-The traversal asks after each assignment or expression statement that read a property of the tree
+The traversal asks after each assignment, expression or `return` statement, and after each `if`,
+`elif`, `while` and `assert` test, that read a property of the tree
 (`self.NAME`, `self.held.NAME`: property_reads.getter_ref) outside any `try` or `with` block and loop,
 after two tensor operations at the top of the function (where Dynamo keeps a point it can resume
 at); the scope solver keeps the finding when a getter breaks other than on an error or
 misconfiguration branch and nothing broke since the first of those two operations, and drops what
-the frame runs after the statement (analysis/breaking_reads.py has the measurements).
+the frame runs after the statement (an `if`'s or `while`'s arms too; analysis/breaking_reads.py has
+the measurements). A `functools.cached_property` read before 3.12 is GM612's: its lock breaks first.
 """
 
 from __future__ import annotations
