@@ -99,6 +99,13 @@ class FindingReporter(FunctionState):
     def closure_kind(self, node: ast.expr) -> Kind | None:
         return self._closures.get(node.id) if isinstance(node, ast.Name) else None
 
+    def local_def(self, node: ast.expr) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        if not isinstance(node, ast.Name):
+            return None
+        defs = [d for d in ast.walk(self.node) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and d.name == node.id and d is not self.node]
+        return defs[0] if len(defs) == 1 else None
+
     def built_collection(self, node: ast.expr) -> bool:
         return (isinstance(node, ast.Name) and node.id in self._collections
                 and self._collection_bindings.get(node.id, 0) == self._bindings.get(node.id, 0))

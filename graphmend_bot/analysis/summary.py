@@ -445,6 +445,15 @@ def _unpacked_pairs(node: ast.Assign) -> list[tuple[ast.expr, ast.expr]]:
     return list(zip(target.elts, value.elts))
 
 
+def _seeded(call: ast.Call) -> ast.Call | None:
+    """`Cls(...)` of `Cls(...).manual_seed(s)`, which returns the object it seeds (a torch.Generator:
+    GM646 judges a held generator by it)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "manual_seed" and isinstance(func.value, ast.Call):
+        return func.value
+    return None
+
+
 def _builder_name(call: ast.Call, callee: str) -> str:
     """What built a held object, named as the tables judging it read it (`iter(list)`,
     `torch.compiler.disable(recursive=False)`)."""
@@ -789,6 +798,9 @@ class _Collector:
 
     def _callee(self, call: ast.Call) -> str | None:
         callee = self._dotted(call.func)
+        if callee is None and (seeded := _seeded(call)) is not None:
+            inner = self._dotted(seeded.func)
+            return f"{inner}.manual_seed" if inner is not None else None
         return iterated_builders.view_name(call) if callee is None else _builder_name(call, callee)
 
     def _dotted(self, node: ast.expr) -> str | None:
@@ -880,6 +892,8 @@ class _Collector:
         callee = dotted_name(node.value.func)
         built = (iterated_builders.view_name(node.value) if callee is None  # `{...}.values()`
                  else _builder_name(node.value, self.imports.resolve(node.value.func) or callee))
+        if callee is None and (seeded := _seeded(node.value)) is not None and (inner := dotted_name(seeded.func)):
+            built = f"{self.imports.resolve(seeded.func) or inner}.manual_seed"  # `torch.Generator().manual_seed(0)`
         if built is None:
             return
         for target in node.targets:

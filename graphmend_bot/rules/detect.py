@@ -90,6 +90,10 @@ class Checker(Protocol):
         closure as constants); None otherwise."""
         ...
 
+    def local_def(self, node: ast.expr) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """When `node` names a function one `def` (and only one) nested in this function defines: that `def`."""
+        ...
+
     def built_collection(self, node: ast.expr) -> bool:
         """`node` is a local every binding of which so far built a new list, dict or set in this
         function (`seen = {}`, `order = list(xs)`): a value Dynamo holds with no source."""

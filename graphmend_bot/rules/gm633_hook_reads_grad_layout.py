@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.gm645_hook_mutates_outer_state import report_outer_mutation
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import Kind
 from graphmend_bot.vocabulary.mode_names import GRAD_ENABLED
@@ -32,6 +33,7 @@ def _reads_layout(hook: ast.Lambda) -> bool:
 
 
 def _register_hook(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> None:
+    report_outer_mutation(checker, call, receiver)  # GM645 reads the same call: one rule owns a method
     hook = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
     if receiver.is_tensor and not checker.assumed_tensor(receiver) and isinstance(hook, ast.Lambda) and _reads_layout(hook):
         # With grad disabled the tensor needs none and `register_hook` raises in eager: a grad-mode break.
