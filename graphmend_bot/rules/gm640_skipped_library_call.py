@@ -32,10 +32,15 @@ from graphmend_bot.vocabulary.skipped_methods import (
     REFUSED_BUILDS,
 )
 from graphmend_bot.vocabulary.skipped_torch_callees import SKIPPED_TORCH_CALLEES
+from graphmend_bot.vocabulary.torch_aliases import SKIPPED_TORCH_ALIASES
 
 # The standard library's functions and torch's private ones (`torch._dynamo.utils.disable_cache_limit`),
-# each with the id it was measured with.
-_SKIPPED = {**SKIPPED_CALLEES, **SKIPPED_TORCH_CALLEES}
+# each with the id it was measured with; and the public names of the same private functions
+# (`torch.utils.data.default_collate`): Dynamo looks the object up, not the name.
+_SKIPPED = {
+    **SKIPPED_CALLEES, **SKIPPED_TORCH_CALLEES,
+    **{alias: SKIPPED_TORCH_CALLEES[name] for alias, name in SKIPPED_TORCH_ALIASES.items()},
+}
 # "Attempted to call function marked as skipped", "Attempted to inline function marked as skipped";
 # the tables' other ids are Dynamo refusing the callable itself (GB0156 "Unsupported method call").
 _SKIPPED_IDS = ("GB0007", "GB0008")
@@ -120,7 +125,7 @@ RULE = Rule(
         "`time.strftime()`, `linecache.getline()`, `importlib.import_module()`, `random.gauss()`, "
         "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()`, the functions of torch's private "
         "modules Dynamo skips (`torch._dynamo.utils.is_compile_supported()`; entered by a `with`, "
-        "`with torch._dynamo.utils.disable_cache_limit():`, GB0142; vocabulary/skipped_torch_callees.py), the functions Dynamo inlines "
+        "`with torch._dynamo.utils.disable_cache_limit():`, GB0142; vocabulary/skipped_torch_callees.py) under their public names too (`torch.utils.data.default_collate()`, `torch.lobpcg()`: the same function objects, vocabulary/torch_aliases.py), the functions Dynamo inlines "
         "that call one of them inside (`threading.current_thread()`, `traceback.format_stack()`, "
         "`locale.getpreferredencoding()`, `os.path.exists()`, `glob.glob()`, `warnings.simplefilter()`, `warnings.filterwarnings()`) and the rest of the table generated from torch's trace rules "
         "(vocabulary/skipped_callees.py, each entry measured); and methods of standard-library objects "
