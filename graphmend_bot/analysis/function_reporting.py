@@ -14,6 +14,7 @@ from dataclasses import replace
 from graphmend_bot.analysis import (
     discarded_locals,
     installed_packages,
+    installed_skips,
     installed_wrappers,
     modes,
     narrowing,
@@ -121,6 +122,9 @@ class FindingReporter(FunctionState):
 
     def compiled_inside(self, name: str) -> tuple[str, CompiledModule] | None:
         return installed_wrappers.compiled_call_inside(name)
+
+    def skipped_inside(self, name: str) -> tuple[str, str] | None:
+        return installed_skips.skipped_call_inside(name)
 
     def built_outside(self, node: ast.expr) -> list[str]:
         if isinstance(node, ast.Name):

@@ -37,7 +37,7 @@ def compiled_call_inside(dotted: str) -> tuple[str, CompiledModule] | None:
 def forget() -> None:
     """Drop the memos (tests that change an installed package's files within one process)."""
     _compiled_call_inside.cache_clear()
-    _function.cache_clear()
+    module_function.cache_clear()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -46,22 +46,22 @@ def _compiled_call_inside(dotted: str, root: str) -> tuple[str, CompiledModule] 
     if found is None:
         return None
     path, name, imported = found
-    function = _function(path, name)
+    function = module_function(path, name)
     if function is None:
         return None
     try:
-        calls = _calls_on_every_path(function)
+        calls = calls_on_every_path(function)
     except RecursionError:  # a long generated expression: not judged, rather than losing the caller's file
         return None
     for call in calls:
-        inner = _qualified(call.func, imported)
+        inner = qualified(call.func, imported)
         if inner is not None and (compiled := installed_packages.extension_callee(inner)) is not None:
             return inner, compiled
     return None
 
 
 @functools.lru_cache(maxsize=256)
-def _function(path: str, name: str) -> ast.FunctionDef | None:
+def module_function(path: str, name: str) -> ast.FunctionDef | None:
     """The module-level `def name` of the file, when it is what the name holds: the last statement
     binding the name, undecorated (a decorator such as `torch.library.custom_op` or
     `torch.compiler.allow_in_graph` changes what the name holds and what Dynamo does with it)."""
@@ -90,7 +90,7 @@ def _bound_names(statement: ast.stmt) -> set[str]:
     }
 
 
-def _calls_on_every_path(function: ast.FunctionDef) -> list[ast.Call]:
+def calls_on_every_path(function: ast.FunctionDef) -> list[ast.Call]:
     """The calls of the statements every call of `function` runs, in the order Python makes them."""
     found: list[ast.Call] = []
     for statement in function.body:
@@ -117,7 +117,7 @@ def _evaluation_order(node: ast.AST) -> list[ast.Call]:
     return [*found, node] if isinstance(node, ast.Call) else found
 
 
-def _qualified(func: ast.expr, imported: dict[str, str]) -> str | None:
+def qualified(func: ast.expr, imported: dict[str, str]) -> str | None:
     """`name` or `name.attr...` through the module's imports (`Modes.from_object` ->
     `pywt._extensions._pywt.Modes.from_object`); None for a local or a name the module defines."""
     parts: list[str] = []

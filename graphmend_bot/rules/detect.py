@@ -116,6 +116,11 @@ class Checker(Protocol):
         every path (analysis/installed_wrappers.py): that call's qualified name and its module."""
         ...
 
+    def skipped_inside(self, name: str) -> tuple[str, str] | None:
+        """When `name` is a Python function of an installed package that calls a standard-library
+        function Dynamo skips on every path (analysis/installed_skips.py): that call's name and id."""
+        ...
+
     def built_outside(self, node: ast.expr) -> list[str]:
         """Qualified names of the calls outside the tree that build `node`'s value on every path:
         the call itself, the one a local was bound to by a top-level statement (`w = pywt.Wavelet(n)`),

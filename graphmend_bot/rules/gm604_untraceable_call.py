@@ -22,13 +22,15 @@ from graphmend_bot.vocabulary.known_names import (
 )
 from graphmend_bot.vocabulary.numpy_draws import SIZE_POSITION, draws_one_number
 from graphmend_bot.vocabulary.numpy_untraced import NUMPY_UNTRACED
+from graphmend_bot.vocabulary.torch_aliases import UNTRACEABLE_ALIASES
 
 GENERATOR_ARGUMENT = "GB0055"  # "Failed to convert args/kwargs to proxy"
 STR_ENUM_METHOD = "GB0156"  # "Unsupported method call"
 
 
 def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
-    skipped = UNTRACEABLE_CALLS[name]
+    # `torch.random.initial_seed` is `torch.initial_seed`: Dynamo looks the function up, not the name
+    skipped = UNTRACEABLE_CALLS[UNTRACEABLE_ALIASES.get(name, name)]
     if skipped.tensor_argument:
         tensors = Kind.union(args)
         if tensors.is_tensor:  # `copy.deepcopy(config)` traces; `copy.deepcopy(x)` of a tensor does not
@@ -129,7 +131,7 @@ RULE = Rule(
         "`torch.result_type()`, `torch.get_device()`, ...) or that it skips (`torch.set_num_threads()`, "
         "`torch.manual_seed()`, `torch.get_rng_state()`, `torch.set_rng_state()`, `torch.cuda.manual_seed_all()`, "
         "`torch.nn.utils.rnn.pack_padded_sequence()`/`pad_packed_sequence()`, `torch.jit.isinstance()`, "
-        "the deprecated `torch.autograd.Variable(...)`, ...); the builtins `globals()`, `dir()`, "
+        "the deprecated `torch.autograd.Variable(...)`, ...; under their other public names too, `torch.random.initial_seed()`, `torch.cuda.random.manual_seed()`: vocabulary/torch_aliases.py); the builtins `globals()`, `dir()`, "
         "`exec()`, `compile()`, `memoryview()`, `bytes()` and `bytearray()`; `types.SimpleNamespace(...)`."
     ),
     why=(
@@ -170,7 +172,7 @@ if not torch.compiler.is_compiling():
         generator_keyword=_generator_built_here,
         calls={
             **dict.fromkeys(NUMPY_UNTRACED - UNTRACEABLE_CALLS.keys() - _NUMPY_MANAGERS, _numpy_untraced),
-            **dict.fromkeys(UNTRACEABLE_CALLS, _untraceable),
+            **dict.fromkeys((*UNTRACEABLE_CALLS, *UNTRACEABLE_ALIASES), _untraceable),
             **dict.fromkeys(SIZE_POSITION, _numpy_draw),
         },
         builtins={

@@ -32,10 +32,15 @@ from graphmend_bot.vocabulary.skipped_methods import (
     REFUSED_BUILDS,
 )
 from graphmend_bot.vocabulary.skipped_torch_callees import SKIPPED_TORCH_CALLEES
+from graphmend_bot.vocabulary.torch_aliases import SKIPPED_TORCH_ALIASES
 
 # The standard library's functions and torch's private ones (`torch._dynamo.utils.disable_cache_limit`),
-# each with the id it was measured with.
-_SKIPPED = {**SKIPPED_CALLEES, **SKIPPED_TORCH_CALLEES}
+# each with the id it was measured with; and the public names of the same private functions
+# (`torch.utils.data.default_collate`): Dynamo looks the object up, not the name.
+_SKIPPED = {
+    **SKIPPED_CALLEES, **SKIPPED_TORCH_CALLEES,
+    **{alias: SKIPPED_TORCH_CALLEES[name] for alias, name in SKIPPED_TORCH_ALIASES.items()},
+}
 # "Attempted to call function marked as skipped", "Attempted to inline function marked as skipped";
 # the tables' other ids are Dynamo refusing the callable itself (GB0156 "Unsupported method call").
 _SKIPPED_IDS = ("GB0007", "GB0008")
@@ -72,6 +77,19 @@ def _skipped(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list
         why, gb_id = f"{why}, so this `with` cannot be entered", ENTERED
     checker.report(rule, call, why, TENSOR, gb_id=gb_id)
     return NOT_TENSOR
+
+
+def _installed_function(rule: Rule, checker: Checker, call: ast.Call, name: str, on_instance: bool) -> None:
+    """`opt_einsum.sharing.currently_sharing()`, a deprecated wrapper that starts with `warnings.warn`:
+    a Python function of an installed package that calls a skipped standard-library function on every
+    path; Dynamo inlines it and breaks there, at this line (analysis/installed_skips.py)."""
+    inside = None if on_instance else checker.skipped_inside(name)
+    if inside is not None:
+        inner, gb_id = inside
+        checker.report(
+            rule, call, f"`{name}` always calls `{inner}()`, which Dynamo's trace rules (torch {TORCH_VERSION}) "
+            "skip: it cannot be traced", TENSOR, gb_id=gb_id,
+        )
 
 
 def _refused_build(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -120,7 +138,7 @@ RULE = Rule(
         "`time.strftime()`, `linecache.getline()`, `importlib.import_module()`, `random.gauss()`, "
         "`functools.cmp_to_key()`, `inspect.getfile()`, `weakref.proxy()`, the functions of torch's private "
         "modules Dynamo skips (`torch._dynamo.utils.is_compile_supported()`; entered by a `with`, "
-        "`with torch._dynamo.utils.disable_cache_limit():`, GB0142; vocabulary/skipped_torch_callees.py), the functions Dynamo inlines "
+        "`with torch._dynamo.utils.disable_cache_limit():`, GB0142; vocabulary/skipped_torch_callees.py) under their public names too (`torch.utils.data.default_collate()`, `torch.lobpcg()`: the same function objects, vocabulary/torch_aliases.py), the Python functions of installed packages that call one of the table's functions on every path (`opt_einsum.sharing.currently_sharing()`, which returns `threading.get_ident() in ...`; a deprecated wrapper starting with `warnings.warn`; analysis/installed_skips.py, the package's files read, never imported), the functions Dynamo inlines "
         "that call one of them inside (`threading.current_thread()`, `traceback.format_stack()`, "
         "`locale.getpreferredencoding()`, `os.path.exists()`, `glob.glob()`, `warnings.simplefilter()`, `warnings.filterwarnings()`) and the rest of the table generated from torch's trace rules "
         "(vocabulary/skipped_callees.py, each entry measured); and methods of standard-library objects "
@@ -168,6 +186,7 @@ if not torch.compiler.is_compiling():
         "`__init__` or before the call) or guard eager-only work with `torch.compiler.is_compiling()`."
     ),
     detection=Detection(fallback_calls={**dict.fromkeys(_CALLEES, _skipped), **dict.fromkeys(_BUILDS, _refused_build)},
+                        third_party_call=_installed_function,
                         stdlib_method_call=_built_method,
                         held_method=_held_method),
     advice=f"TorchDynamo skips `{{code}}`: call it outside the compiled region, or guard it with `{COMPILE_GUARD}`",
