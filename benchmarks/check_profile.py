@@ -13,7 +13,8 @@ cost of finding that out; and once more walking also the untraced bodies the sol
 (solver_read), the bound of a two-pass design that stays exact, and the summaries of the files
 holding none of those (the bound of one that drops whole files). The last line models the wall on
 `--cores` idle cores: the pool's phases shared, the rest serial. The default tree is
-transformers' models/ (see check_speed.py).
+transformers' models/ (see check_speed.py). structural_bounds.py takes the same bounds, and a
+function memo's, from a single summary pass.
 """
 
 from __future__ import annotations
