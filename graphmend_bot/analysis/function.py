@@ -32,6 +32,7 @@ from graphmend_bot.analysis.parameter_annotations import (
     is_count_name,
     sized_annotation,
     tensor_mapping_annotation,
+    tensor_or_collection,
     tensor_param,
     yields_to_callers,
 )
@@ -67,9 +68,11 @@ class FunctionAnalyzer(StatementVisitor):
             value_class.imported_class_too(self.guard_helpers.tree_class) if self.dependency_calls
             else self.guard_helpers.tree_class)
         # A forward's `p=None` whose truth it tests (`if in_buffers:`) is a list or flag, no tensor
-        # assumed (a multi-element tensor's truth raises); callers passing tensors still decide.
+        # assumed (a multi-element tensor's truth raises); callers passing tensors still decide. So is
+        # one annotated a tensor or a collection (`Optional[Union[Tensor, Tuple[Tensor, Tensor]]]`).
         optional = {a.arg for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
-                    and a.annotation is None and d is not None and narrowing.is_none_constant(d)}
+                    and (a.annotation is None or tensor_or_collection(a.annotation))
+                    and d is not None and narrowing.is_none_constant(d)}
         scalars, truth_tested = narrowing.optional_parameter_evidence(self.node.body, optional, self.resolve, self.entry)
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
