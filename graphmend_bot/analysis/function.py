@@ -30,9 +30,9 @@ from graphmend_bot.analysis.module_containers import iterates_container
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     is_count_name,
+    optional_tensor,
     sized_annotation,
     tensor_mapping_annotation,
-    tensor_or_collection,
     tensor_param,
     yields_to_callers,
 )
@@ -69,11 +69,12 @@ class FunctionAnalyzer(StatementVisitor):
             else self.guard_helpers.tree_class)
         # A forward's `p=None` whose truth it tests (`if in_buffers:`) is a list or flag, no tensor
         # assumed (a multi-element tensor's truth raises); callers passing tensors still decide. So is
-        # one annotated a tensor or a collection (`Optional[Union[Tensor, Tuple[Tensor, Tensor]]]`).
+        # one annotated a tensor (`scale: Optional[Tensor] = None`): the test means "given".
         optional = {a.arg for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
-                    and (a.annotation is None or tensor_or_collection(a.annotation))
+                    and (a.annotation is None or optional_tensor(a.annotation))
                     and d is not None and narrowing.is_none_constant(d)}
         scalars, truth_tested = narrowing.optional_parameter_evidence(self.node.body, optional, self.resolve, self.entry)
+        scalars -= {a.arg for a, _ in params if a.annotation is not None}  # a tensor annotation is no number
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:

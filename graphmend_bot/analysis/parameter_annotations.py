@@ -172,26 +172,12 @@ def sized_annotation(annotation: ast.expr | None) -> bool:
 _BUILT_IN_CONTAINERS = frozenset({"Tuple", "tuple", "List", "list", "Dict", "dict", "Set", "set"})
 
 
-def tensor_or_collection(annotation: ast.expr | None) -> bool:
-    """`Optional[Union[Tensor, Tuple[Tensor, Tensor]]]`, `Tensor | list[Tensor] | None`: a union that
-    admits a tensor and a concrete collection (opacus' LSTM `state_init`). A body testing its truth
-    bare (`state_init or (None, None)`) means the collection or None there, as it does unannotated:
-    a tensor's truth raises unless it has one element."""
-    members = _union_members(_unquoted(annotation))
-    return (len(members) > 1 and any(_tensor_annotation(m) for m in members)
-            and any(not _tensor_annotation(m) and sized_annotation(m) for m in members))
-
-
-def _union_members(annotation: ast.expr | None) -> list[ast.expr]:
-    """The flattened members of `Optional[...]`, `Union[...]` and `A | B`; the annotation alone otherwise."""
-    if annotation is None:
-        return []
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return _union_members(annotation.left) + _union_members(annotation.right)
-    if isinstance(annotation, ast.Subscript) and (dotted_name(annotation.value) or "").rsplit(".", 1)[-1] in ("Optional", "Union"):
-        members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-        return [inner for member in members for inner in _union_members(member)]
-    return [annotation]
+def optional_tensor(annotation: ast.expr | None) -> bool:
+    """`Optional[Tensor]`, `Tensor` (with a None default), `Optional[Union[Tensor, Tuple[Tensor,
+    Tensor]]]` (opacus' LSTM `state_init`): an annotation admitting a tensor. On a None-defaulted
+    parameter whose truth the body tests bare (`if scale:`, `state_init or (None, None)`), the test
+    means "given" as it does unannotated: a tensor's truth raises unless it has one element."""
+    return annotation is not None and _tensor_annotation(annotation)
 
 
 def _sized_or_none(annotation: ast.expr) -> bool:
