@@ -70,11 +70,14 @@ class FunctionAnalyzer(StatementVisitor):
         # A forward's `p=None` whose truth it tests (`if in_buffers:`) is a list or flag, no tensor
         # assumed (a multi-element tensor's truth raises); callers passing tensors still decide. So is
         # one annotated a tensor (`scale: Optional[Tensor] = None`): the test means "given".
-        optional = {a.arg for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
-                    and (a.annotation is None or optional_tensor(a.annotation))
-                    and d is not None and narrowing.is_none_constant(d)}
-        scalars, truth_tested = narrowing.optional_parameter_evidence(self.node.body, optional, self.resolve, self.entry)
-        scalars -= {a.arg for a, _ in params if a.annotation is not None}  # a tensor annotation is no number
+        defaulted = [a for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
+                     and d is not None and narrowing.is_none_constant(d)]
+        optional = {a.arg for a in defaulted if a.annotation is None}
+        annotated = narrowing.maybe_truth_tested(self.text, frozenset(
+            a.arg for a in defaulted if a.annotation is not None and optional_tensor(a.annotation))) \
+            if self.entry and defaulted else frozenset()
+        scalars, truth_tested = narrowing.optional_parameter_evidence(
+            self.node.body, optional, self.resolve, self.entry, annotated)
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:
