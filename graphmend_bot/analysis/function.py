@@ -73,11 +73,11 @@ class FunctionAnalyzer(StatementVisitor):
         defaulted = [a for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
                      and d is not None and narrowing.is_none_constant(d)]
         optional = {a.arg for a in defaulted if a.annotation is None}
-        annotated = narrowing.maybe_truth_tested(self.text, frozenset(
+        hinted_optional = narrowing.maybe_truth_tested(self.text, frozenset(
             a.arg for a in defaulted if a.annotation is not None and optional_tensor(a.annotation))) \
             if self.entry and defaulted else frozenset()
         scalars, truth_tested = narrowing.optional_parameter_evidence(
-            self.node.body, optional, self.resolve, self.entry, annotated)
+            self.node.body, optional, self.resolve, self.entry, hinted_optional)
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:
