@@ -30,6 +30,7 @@ from graphmend_bot.analysis.module_containers import iterates_container
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     is_count_name,
+    optional_tensor,
     sized_annotation,
     tensor_mapping_annotation,
     tensor_param,
@@ -67,10 +68,16 @@ class FunctionAnalyzer(StatementVisitor):
             value_class.imported_class_too(self.guard_helpers.tree_class) if self.dependency_calls
             else self.guard_helpers.tree_class)
         # A forward's `p=None` whose truth it tests (`if in_buffers:`) is a list or flag, no tensor
-        # assumed (a multi-element tensor's truth raises); callers passing tensors still decide.
-        optional = {a.arg for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
-                    and a.annotation is None and d is not None and narrowing.is_none_constant(d)}
-        scalars, truth_tested = narrowing.optional_parameter_evidence(self.node.body, optional, self.resolve, self.entry)
+        # assumed (a multi-element tensor's truth raises); callers passing tensors still decide. So is
+        # one annotated a tensor (`scale: Optional[Tensor] = None`): the test means "given".
+        defaulted = [a for i, (a, d) in enumerate(params) if not (skip_first and i == 0)
+                     and d is not None and narrowing.is_none_constant(d)]
+        optional = {a.arg for a in defaulted if a.annotation is None}
+        hinted_optional = narrowing.maybe_truth_tested(self.text, frozenset(
+            a.arg for a in defaulted if a.annotation is not None and optional_tensor(a.annotation))) \
+            if self.entry and defaulted else frozenset()
+        scalars, truth_tested = narrowing.optional_parameter_evidence(
+            self.node.body, optional, self.resolve, self.entry, hinted_optional)
         for index, (arg, default) in enumerate(params):
             names.append(arg.arg)
             if (member := str_enums.member_ref(default)) is not None:

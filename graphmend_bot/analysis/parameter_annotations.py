@@ -172,6 +172,14 @@ def sized_annotation(annotation: ast.expr | None) -> bool:
 _BUILT_IN_CONTAINERS = frozenset({"Tuple", "tuple", "List", "list", "Dict", "dict", "Set", "set"})
 
 
+def optional_tensor(annotation: ast.expr | None) -> bool:
+    """`Optional[Tensor]`, `Tensor` (with a None default), `Optional[Union[Tensor, Tuple[Tensor,
+    Tensor]]]` (opacus' LSTM `state_init`): an annotation admitting a tensor. On a None-defaulted
+    parameter whose truth the body tests bare (`if scale:`, `state_init or (None, None)`), the test
+    means "given" as it does unannotated: a tensor's truth raises unless it has one element."""
+    return annotation is not None and _tensor_annotation(annotation)
+
+
 def _sized_or_none(annotation: ast.expr) -> bool:
     return (isinstance(annotation, ast.Constant) and annotation.value is None) or sized_annotation(annotation)
 
