@@ -20,6 +20,7 @@ from graphmend_bot.analysis import (
     numpy_values,
     own_frame_managers,
     parameter_guards,
+    passed_ranks,
     resume_points,
     skipped_frames,
     statement_forms,
@@ -52,11 +53,38 @@ class FindingReporter(FunctionState):
         return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve_callee, self._one_dimensional)
 
     def bind_rank(self, name: str, value: ast.expr) -> None:
-        """`name = value` binds a tensor whose rank its construction shows: 0-d or 1-d (tensor_rank.py)."""
+        """`name = value` binds a tensor whose rank its construction shows: 0-d or 1-d (tensor_rank.py),
+        or 0-d when parameters are (passed_ranks.py)."""
         if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve_callee, self._one_dimensional):
             self._scalars.add(name)
         elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve_callee):
             self._one_dimensional.add(name)
+        else:
+            passed_ranks.bind(self._passed_ranks, name, value, self._scalars, self._numbers, self.resolve_callee,
+                              self._one_dimensional)
+
+    def forget(self, name: str) -> None:
+        super().forget(name)
+        passed_ranks.forget(self._passed_ranks, name)
+
+    def note_scalar_arguments(self, site: int, node: ast.expr) -> None:
+        """Which arguments of the call just recorded are 0-d tensors by construction (passed_ranks.py)."""
+        found = passed_ranks.scalar_arguments(node, self.is_scalar_tensor) if isinstance(node, ast.Call) else ()
+        if found:
+            self.summary.scalar_arguments.append((site, found))
+
+    def report_if_passed_ranks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: ast.expr,
+                               gb_id: str) -> None:
+        """`grid[i]` with `i` 0-d when parameters are: the draft stands when every traced caller passes
+        0-d tensors for them (passed_ranks.py)."""
+        wanted: set[str] = set()
+        for element in key.elts if isinstance(key, ast.Tuple) else [key]:
+            if not isinstance(element, ast.Slice):
+                wanted |= passed_ranks.needs(element, self._passed_ranks, self._scalars, self._numbers,
+                                             self.resolve_callee, self._one_dimensional) or set()
+        draft = self._draft(rule, node, message, deps, gb_id) if wanted else None
+        if draft is not None:
+            self.summary.passed_rank_drafts.append((tuple(sorted(wanted)), draft))
 
     def is_parameter_loop_variable(self, name: str) -> bool:
         return name in self._parameter_loops

@@ -64,7 +64,8 @@ _RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | _CLAMPS | frozenset({
     "long", "int", "detach", "to", "type", "floor", "ceil", "round", "trunc", "abs", "neg", "clone", "contiguous",
 })
 # torch functions whose result has the rank of one argument: the position of that argument.
-_RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1}
+_RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1,
+                     "torch.as_tensor": 0}  # of a tensor, that tensor (torchcde's `_interpret_t`)
 _CLAMP_FUNCTIONS = frozenset({"torch.clamp", "torch.clip"})
 # Factories whose result is always 1-d: iterating over one yields 0-d tensors.
 _ONE_DIMENSIONAL_FACTORIES = frozenset({"torch.arange", "torch.randperm"})
