@@ -67,9 +67,11 @@ class FindingReporter(FunctionState):
         super().forget(name)
         passed_ranks.forget(self._passed_ranks, name)
 
-    def note_scalar_arguments(self, site: int, node: ast.expr) -> None:
+    def note_scalar_arguments(self, site: int, node: ast.expr, ref: str) -> None:
         """Which arguments of the call just recorded are 0-d tensors by construction (passed_ranks.py)."""
-        found = passed_ranks.scalar_arguments(node, self.is_scalar_tensor) if isinstance(node, ast.Call) else ()
+        if not isinstance(node, ast.Call) or not (node.args or node.keywords) or ref.startswith(passed_ranks.NOT_IN_TREE):
+            return
+        found = passed_ranks.scalar_arguments(node, self._scalars, self.is_scalar_tensor)
         if found:
             self.summary.scalar_arguments.append((site, found))
 

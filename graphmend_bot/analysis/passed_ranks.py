@@ -53,13 +53,30 @@ def needs(node: ast.expr, ranks: Ranks, scalars: Set[str], numbers: Set[str], re
           vectors: Set[str]) -> frozenset[str] | None:
     """The parameters `node` is a 0-d tensor by, when each of them is one; None when it is not
     0-d by parameters (or is by construction, which tensor_rank says)."""
-    if not ranks:
+    if not ranks or not _mentions(node, ranks):
         return None
     either = cast(Set[str], _Either(scalars, ranks))
     if not tensor_rank.is_scalar(node, either, numbers, resolve, vectors):
         return None
     found = frozenset().union(*(ranks[name] for name in _names(node) if name in ranks and name not in scalars))
     return found or None
+
+
+def _mentions(node: ast.expr, ranks: Ranks) -> bool:
+    """Cheaply: whether `node` may be 0-d by a name of `ranks`, on the paths tensor_rank.is_scalar
+    follows (a name, arithmetic on one, a method called on one, a torch function given one)."""
+    if isinstance(node, ast.Name):
+        return node.id in ranks
+    if isinstance(node, ast.BinOp):
+        return _mentions(node.left, ranks) or _mentions(node.right, ranks)
+    if isinstance(node, ast.UnaryOp):
+        return _mentions(node.operand, ranks)
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and _mentions(func.value, ranks):
+            return True
+        return any(_mentions(arg, ranks) for arg in node.args[:2])
+    return False
 
 
 def _names(node: ast.expr) -> Iterator[str]:
@@ -91,18 +108,30 @@ def bind(ranks: dict[str, frozenset[str]], name: str, value: ast.expr, scalars: 
         ranks[name] = found
 
 
-def scalar_arguments(call: ast.Call, is_scalar: Callable[[ast.expr], bool]) -> tuple[str, ...]:
+# Calls of torch itself: never a function of the tree, so what they are handed is not noted.
+NOT_IN_TREE = ("dotted:torch.", "dotted:math.", "dotted:numpy.")
+# What may be 0-d by construction (tensor_rank.is_scalar): a name is so when it is in `scalars`.
+_MAY_BE_SCALAR = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute)
+
+
+def scalar_arguments(call: ast.Call, scalars: Set[str], is_scalar: Callable[[ast.expr], bool]) -> tuple[str, ...]:
     """The arguments of `call` that are 0-d tensors by construction: their positions ("0") up to
     the first `*args`, and "=NAME" for a keyword."""
     found: list[str] = []
     for position, arg in enumerate(call.args):
         if isinstance(arg, ast.Starred):
             break
-        if not isinstance(arg, ast.Constant) and is_scalar(arg):
+        if _scalar(arg, scalars, is_scalar):
             found.append(str(position))
     found += [f"={keyword.arg}" for keyword in call.keywords
-              if keyword.arg is not None and not isinstance(keyword.value, ast.Constant) and is_scalar(keyword.value)]
+              if keyword.arg is not None and _scalar(keyword.value, scalars, is_scalar)]
     return tuple(found)
+
+
+def _scalar(node: ast.expr, scalars: Set[str], is_scalar: Callable[[ast.expr], bool]) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in scalars
+    return isinstance(node, _MAY_BE_SCALAR) and is_scalar(node)
 
 
 def passed_rank_indices(
