@@ -59,7 +59,7 @@ class FindingReporter(FunctionState):
             self._scalars.add(name)
         elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve_callee):
             self._one_dimensional.add(name)
-        else:
+        elif self._passed_ranks:
             passed_ranks.bind(self._passed_ranks, name, value, self._scalars, self._numbers, self.resolve_callee,
                               self._one_dimensional)
 

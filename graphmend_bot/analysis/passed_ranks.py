@@ -72,10 +72,10 @@ def _mentions(node: ast.expr, ranks: Ranks) -> bool:
     if isinstance(node, ast.UnaryOp):
         return _mentions(node.operand, ranks)
     if isinstance(node, ast.Call):
-        func = node.func
+        func, args = node.func, node.args
         if isinstance(func, ast.Attribute) and _mentions(func.value, ranks):
             return True
-        return any(_mentions(arg, ranks) for arg in node.args[:2])
+        return bool(args) and (_mentions(args[0], ranks) or (len(args) > 1 and _mentions(args[1], ranks)))
     return False
 
 
@@ -86,20 +86,20 @@ def _names(node: ast.expr) -> Iterator[str]:
 
 
 def forget(ranks: dict[str, frozenset[str]], name: str) -> None:
-    """`name` is bound again: what it was 0-d by is kept under ".NAME" for the value being bound
-    (`t = torch.as_tensor(t)` reads the parameter; the analysis forgets before it binds)."""
+    """`name` is bound again: what it was 0-d by is kept under "." (and the name under "..") for the
+    value being bound (`t = torch.as_tensor(t)` reads the parameter; the analysis forgets first)."""
     prior = ranks.pop(name, None)
     if prior:
-        ranks[f".{name}"] = prior
-    else:
-        ranks.pop(f".{name}", None)
+        ranks["."], ranks[".."] = prior, frozenset((name,))
+    elif "." in ranks:
+        del ranks["."]
 
 
 def bind(ranks: dict[str, frozenset[str]], name: str, value: ast.expr, scalars: Set[str], numbers: Set[str],
          resolve: Resolve, vectors: Set[str]) -> None:
     """`name = value`, not 0-d by construction: 0-d by the parameters `value` is."""
-    prior = ranks.pop(f".{name}", None)
-    if prior:
+    prior = ranks.pop(".", None)
+    if prior and name in ranks.pop("..", ()):
         ranks[name] = prior  # the value reads the name's previous binding
     found = needs(value, ranks, scalars, numbers, resolve, vectors)
     if found is None:
