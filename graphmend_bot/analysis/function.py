@@ -18,7 +18,6 @@ from graphmend_bot.analysis import (
     held_ranks,
     masks,
     narrowing,
-    passed_ranks,
     str_enums,
     subclass_methods,
     value_class,
@@ -55,7 +54,6 @@ class FunctionAnalyzer(StatementVisitor):
         skip_first = self.summary.class_qualname is not None and not self._is_staticmethod()
         if skip_first and params and not any(dotted_name(d) == "classmethod" for d in self.node.decorator_list):
             self.self_name = params[0][0].arg
-        self._passed_ranks = passed_ranks.parameter_ranks(self.node, self.self_name)
         names: list[str] = []
         entry_params: list[str] = []
         configured_entry_params: list[str] = []

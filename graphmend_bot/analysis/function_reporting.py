@@ -53,19 +53,11 @@ class FindingReporter(FunctionState):
         return tensor_rank.is_scalar(node, self._scalars, self._numbers, self.resolve_callee, self._one_dimensional)
 
     def bind_rank(self, name: str, value: ast.expr) -> None:
-        """`name = value` binds a tensor whose rank its construction shows: 0-d or 1-d (tensor_rank.py),
-        or 0-d when parameters are (passed_ranks.py)."""
+        """`name = value` binds a tensor whose rank its construction shows: 0-d or 1-d (tensor_rank.py)."""
         if tensor_rank.is_scalar(value, self._scalars, self._numbers, self.resolve_callee, self._one_dimensional):
             self._scalars.add(name)
         elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve_callee):
             self._one_dimensional.add(name)
-        elif self._passed_ranks:
-            passed_ranks.bind(self._passed_ranks, name, value, self._scalars, self._numbers, self.resolve_callee,
-                              self._one_dimensional)
-
-    def forget(self, name: str) -> None:
-        super().forget(name)
-        passed_ranks.forget(self._passed_ranks, name)
 
     def note_scalar_arguments(self, site: int, node: ast.expr, ref: str) -> None:
         """Which arguments of the call just recorded are 0-d tensors by construction (passed_ranks.py)."""
@@ -79,11 +71,14 @@ class FindingReporter(FunctionState):
                                gb_id: str) -> None:
         """`grid[i]` with `i` 0-d when parameters are: the draft stands when every traced caller passes
         0-d tensors for them (passed_ranks.py)."""
+        if self._passed_ranks is None:
+            self._passed_ranks = passed_ranks.Bindings(self.node, self.self_name)
+        bindings: passed_ranks.Bindings = self._passed_ranks
         wanted: set[str] = set()
         for element in key.elts if isinstance(key, ast.Tuple) else [key]:
             if not isinstance(element, ast.Slice):
-                wanted |= passed_ranks.needs(element, self._passed_ranks, self._scalars, self._numbers,
-                                             self.resolve_callee, self._one_dimensional) or set()
+                wanted |= bindings.needs(element, self._scalars, self._numbers, self.resolve_callee,
+                                                   self._one_dimensional) or set()
         draft = self._draft(rule, node, message, deps, gb_id) if wanted else None
         if draft is not None:
             self.summary.passed_rank_drafts.append((tuple(sorted(wanted)), draft))

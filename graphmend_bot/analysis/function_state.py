@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from graphmend_bot.analysis import (
     bound_methods,
@@ -262,7 +262,7 @@ class FunctionState:
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
         self._one_dimensional: set[str] = set()  # locals bound to a 1-d tensor by construction (tensor_rank.py)
         self._held_loops: dict[str, str] = {}  # `i` of `for i in self.order` -> "order" (held_ranks.py)
-        self._passed_ranks: dict[str, frozenset[str]] = {}  # locals 0-d by parameters (passed_ranks.py)
+        self._passed_ranks: Any = None  # passed_ranks.Bindings, made when an index asks
         self._numbers: set[str] = set()  # locals every binding of which is a Python number (tensor_rank.py)
         self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
         self._parameter_loops: set[str] = set()  # `p` of `for p in m.parameters()` (is_parameter_loop_variable)

@@ -4,8 +4,8 @@ traced caller of which passes a 0-d `t` (GM302).
 Measured on torch 2.13 (tests/test_passed_ranks.py): indexing with a 0-d integer tensor reads it
 back as an int (GB0033, `aten._local_scalar_dense`) wherever the 0-d tensor was made, in the caller
 too; of a 1-d argument the same index gathers, and traces. The function analysis keeps, per local,
-the parameters it is 0-d by when each of them is (`_passed_ranks`: `t` by `t`, `i =
-torch.bucketize(t, grid)` by `t`, `torch.as_tensor(t)` keeps it), and drafts `x[key]` with a key 0-d
+the parameters it is 0-d by when each of them is (`Bindings`, read only when an index asks: `t` by
+`t`, `i = torch.bucketize(t, grid)` by `t`, `torch.as_tensor(t)` keeps it), and drafts `x[key]` with a key 0-d
 by parameters (`FunctionSummary.passed_rank_drafts`); each call site notes which of its arguments are
 0-d by construction (`FunctionSummary.scalar_arguments`: positions, `=NAME` for a keyword). The draft
 stands when the function is no entry point, has traced callers, and every traced call site that
@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Set
 from typing import TYPE_CHECKING, cast
 
 from graphmend_bot.analysis import tensor_rank
+from graphmend_bot.analysis.local_nodes import local_nodes
 from graphmend_bot.analysis.model import CallSite
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -30,15 +31,8 @@ Resolve = Callable[[ast.expr], str | None]
 Ranks = Mapping[str, frozenset[str]]
 
 
-def parameter_ranks(function: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str | None) -> dict[str, frozenset[str]]:
-    """Each named parameter is 0-d when what it is handed is (not `self`, `*args`, `**kwargs`)."""
-    args = function.args
-    return {arg.arg: frozenset({arg.arg}) for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)
-            if arg.arg != self_name}
-
-
 class _Either:
-    """`name in scalars or name in ranks`, without building their union on every binding."""
+    """`name in scalars or name in ranks`, without building their union."""
 
     __slots__ = ("first", "second")
 
@@ -49,63 +43,57 @@ class _Either:
         return name in self.first or name in self.second
 
 
-def needs(node: ast.expr, ranks: Ranks, scalars: Set[str], numbers: Set[str], resolve: Resolve,
-          vectors: Set[str]) -> frozenset[str] | None:
-    """The parameters `node` is a 0-d tensor by, when each of them is one; None when it is not
-    0-d by parameters (or is by construction, which tensor_rank says)."""
-    if not ranks or not _mentions(node, ranks):
-        return None
-    either = cast(Set[str], _Either(scalars, ranks))
-    if not tensor_rank.is_scalar(node, either, numbers, resolve, vectors):
-        return None
-    found = frozenset().union(*(ranks[name] for name in _names(node) if name in ranks and name not in scalars))
-    return found or None
+class Bindings:
+    """What the locals of one function are 0-d by, read from its bindings when an index asks (a few
+    functions in a tree): a parameter never rebound is 0-d by itself, a local bound once by
+    `name = value` by what `value` is 0-d by (`t = torch.as_tensor(t)` reads the parameter)."""
 
+    def __init__(self, function: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str | None) -> None:
+        args = function.args
+        self.params = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {self_name}
+        self.counts: dict[str, int] = {}
+        self.values: dict[str, ast.expr] = {}
+        for node in local_nodes(function.body):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                self.counts[node.id] = self.counts.get(node.id, 0) + 1
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.values[node.targets[0].id] = node.value
+        self._ranks: dict[str, frozenset[str] | None] = {}
 
-def _mentions(node: ast.expr, ranks: Ranks) -> bool:
-    """Cheaply: whether `node` may be 0-d by a name of `ranks`, on the paths tensor_rank.is_scalar
-    follows (a name, arithmetic on one, a method called on one, a torch function given one)."""
-    if isinstance(node, ast.Name):
-        return node.id in ranks
-    if isinstance(node, ast.BinOp):
-        return _mentions(node.left, ranks) or _mentions(node.right, ranks)
-    if isinstance(node, ast.UnaryOp):
-        return _mentions(node.operand, ranks)
-    if isinstance(node, ast.Call):
-        func, args = node.func, node.args
-        if isinstance(func, ast.Attribute) and _mentions(func.value, ranks):
-            return True
-        return bool(args) and (_mentions(args[0], ranks) or (len(args) > 1 and _mentions(args[1], ranks)))
-    return False
+    def needs(self, node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve,
+              vectors: Set[str]) -> frozenset[str] | None:
+        """The parameters `node` is a 0-d tensor by, when each of them is one; None when it is not
+        0-d by parameters (or is by construction, which tensor_rank says)."""
+        ranks: dict[str, frozenset[str]] = {}
+        for name in _names(node):
+            if name not in scalars and (found := self._rank(name, scalars, numbers, resolve, vectors)):
+                ranks[name] = found
+        if not ranks or not tensor_rank.is_scalar(node, cast(Set[str], _Either(scalars, ranks)), numbers, resolve,
+                                                  vectors):
+            return None
+        return frozenset().union(*ranks.values())
+
+    def _rank(self, name: str, scalars: Set[str], numbers: Set[str], resolve: Resolve,
+              vectors: Set[str]) -> frozenset[str] | None:
+        if name in self._ranks:
+            return self._ranks[name]
+        self._ranks[name] = None  # a cycle is no rank
+        bound = self.counts.get(name, 0)
+        found: frozenset[str] | None = None
+        if name in self.params and bound == 0:
+            found = frozenset({name})
+        elif bound == 1 and (value := self.values.get(name)) is not None:
+            if name in self.params:
+                self._ranks[name] = frozenset({name})  # the value reads the parameter it replaces
+            found = self.needs(value, scalars, numbers, resolve, vectors)
+        self._ranks[name] = found
+        return found
 
 
 def _names(node: ast.expr) -> Iterator[str]:
     for child in ast.walk(node):
         if isinstance(child, ast.Name):
             yield child.id
-
-
-def forget(ranks: dict[str, frozenset[str]], name: str) -> None:
-    """`name` is bound again: what it was 0-d by is kept under "." (and the name under "..") for the
-    value being bound (`t = torch.as_tensor(t)` reads the parameter; the analysis forgets first)."""
-    prior = ranks.pop(name, None)
-    if prior:
-        ranks["."], ranks[".."] = prior, frozenset((name,))
-    elif "." in ranks:
-        del ranks["."]
-
-
-def bind(ranks: dict[str, frozenset[str]], name: str, value: ast.expr, scalars: Set[str], numbers: Set[str],
-         resolve: Resolve, vectors: Set[str]) -> None:
-    """`name = value`, not 0-d by construction: 0-d by the parameters `value` is."""
-    prior = ranks.pop(".", None)
-    if prior and name in ranks.pop("..", ()):
-        ranks[name] = prior  # the value reads the name's previous binding
-    found = needs(value, ranks, scalars, numbers, resolve, vectors)
-    if found is None:
-        ranks.pop(name, None)
-    else:
-        ranks[name] = found
 
 
 # Calls of torch itself: never a function of the tree, so what they are handed is not noted.
