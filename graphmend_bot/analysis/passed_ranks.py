@@ -3,10 +3,10 @@ traced caller of which passes a 0-d `t` (GM302).
 
 Measured on torch 2.13 (tests/test_passed_ranks.py): indexing with a 0-d integer tensor reads it
 back as an int (GB0033, `aten._local_scalar_dense`) wherever the 0-d tensor was made, in the caller
-too; of a 1-d argument the same index gathers, and traces. The function analysis keeps, per local,
-the parameters it is 0-d by when each of them is (`Bindings`, read only when an index asks: `t` by
-`t`, `i = torch.bucketize(t, grid)` by `t`, `torch.as_tensor(t)` keeps it), and drafts `x[key]` with a key 0-d
-by parameters (`FunctionSummary.passed_rank_drafts`); each call site notes which of its arguments are
+too; of a 1-d argument the same index gathers, and traces. The function analysis reads, per local
+of an index, the parameters it is 0-d by when each of them is (`Bindings`, only when an index asks:
+`t` by `t`, `i = torch.bucketize(t, grid)` by `t`, `torch.as_tensor(t)` keeps it), and drafts `x[key]`
+with a key 0-d by parameters (`FunctionSummary.passed_rank_drafts`); each call site notes which of its arguments are
 0-d by construction (`FunctionSummary.scalar_arguments`: positions, `=NAME` for a keyword). The draft
 stands when the function is no entry point, has traced callers, and every traced call site that
 reaches it passes a 0-d tensor by construction for each of those parameters (a parameter left to
@@ -97,7 +97,7 @@ def _names(node: ast.expr) -> Iterator[str]:
 
 
 # Calls of torch itself: never a function of the tree, so what they are handed is not noted.
-NOT_IN_TREE = ("dotted:torch.", "dotted:math.", "dotted:numpy.")
+NOT_IN_TREE = ("dotted:torch.", "dotted:math.", "dotted:numpy.", "dotted:np.")
 # What may be 0-d by construction (tensor_rank.is_scalar): a name is so when it is in `scalars`.
 _MAY_BE_SCALAR = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute)
 
