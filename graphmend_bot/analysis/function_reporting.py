@@ -71,14 +71,17 @@ class FindingReporter(FunctionState):
                                gb_id: str) -> None:
         """`grid[i]` with `i` 0-d when parameters are: the draft stands when every traced caller passes
         0-d tensors for them (passed_ranks.py)."""
+        elements = [e for e in (key.elts if isinstance(key, ast.Tuple) else [key]) if not isinstance(e, ast.Slice)
+                    and tensor_rank.is_scalar(e, passed_ranks.EVERY_NAME, self._numbers, self.resolve_callee)]
+        if not elements:
+            return  # 0-d by no names (`x[mask.nonzero()]`): no bindings to read
         if self._passed_ranks is None:
             self._passed_ranks = passed_ranks.Bindings(self.node, self.self_name)
         bindings: passed_ranks.Bindings = self._passed_ranks
         wanted: set[str] = set()
-        for element in key.elts if isinstance(key, ast.Tuple) else [key]:
-            if not isinstance(element, ast.Slice):
-                wanted |= bindings.needs(element, self._scalars, self._numbers, self.resolve_callee,
-                                                   self._one_dimensional) or set()
+        for element in elements:
+            wanted |= bindings.needs(element, self._scalars, self._numbers, self.resolve_callee,
+                                     self._one_dimensional) or set()
         draft = self._draft(rule, node, message, deps, gb_id) if wanted else None
         if draft is not None:
             self.summary.passed_rank_drafts.append((tuple(sorted(wanted)), draft))

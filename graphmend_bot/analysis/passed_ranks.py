@@ -99,7 +99,7 @@ def _names(node: ast.expr) -> Iterator[str]:
 # Calls of torch itself: never a function of the tree, so what they are handed is not noted.
 NOT_IN_TREE = ("dotted:torch.", "dotted:math.", "dotted:numpy.", "dotted:np.")
 # What may be 0-d by construction (tensor_rank.is_scalar): a name is so when it is in `scalars`.
-_MAY_BE_SCALAR = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute)
+_MAY_BE_SCALAR = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript)
 
 
 def scalar_arguments(call: ast.Call, scalars: Set[str], is_scalar: Callable[[ast.expr], bool]) -> tuple[str, ...]:
@@ -119,7 +119,19 @@ def scalar_arguments(call: ast.Call, scalars: Set[str], is_scalar: Callable[[ast
 def _scalar(node: ast.expr, scalars: Set[str], is_scalar: Callable[[ast.expr], bool]) -> bool:
     if isinstance(node, ast.Name):
         return node.id in scalars
+    if isinstance(node, ast.Attribute):  # `v.max(0).indices`; `self.NAME` is none by construction
+        return node.attr in tensor_rank.PAIR_FIELDS and is_scalar(node)
     return isinstance(node, _MAY_BE_SCALAR) and is_scalar(node)
+
+
+class _EveryName:
+    """Every name is 0-d here: whether an index can be 0-d by its names at all, before reading them."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+EVERY_NAME = cast(Set[str], _EveryName())
 
 
 def passed_rank_indices(

@@ -78,7 +78,7 @@ _FLATTENING_FUNCTIONS = frozenset({"torch.flatten", "torch.ravel"})
 # (values, indices) pair of 1-d tensors, read as `.values`/`.indices` or `[0]`/`[1]`.
 _ONE_DIMENSIONAL_KEEPING_METHODS = frozenset({"argsort", "long", "int", "detach", "clone", "contiguous", "flip"})
 _PAIRS_OF_ONE_DIMENSIONAL = frozenset({"sort", "topk"})
-_PAIR_FIELDS = frozenset({"values", "indices"})
+PAIR_FIELDS = frozenset({"values", "indices"})
 
 Resolve = Callable[[ast.expr], str | None]
 
@@ -103,7 +103,7 @@ def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Res
         return is_scalar(node.operand, scalars, numbers, resolve, vectors)
     if isinstance(node, ast.Subscript) and _signed_int(node.slice) and isinstance(node.value, ast.Subscript):
         return _int(node.value.slice) and _one_dimensional_tuple(node.value.value, resolve)
-    if isinstance(node, ast.Attribute) and node.attr in _PAIR_FIELDS:  # `v.max(0).indices` of a 1-d `v`
+    if isinstance(node, ast.Attribute) and node.attr in PAIR_FIELDS:  # `v.max(0).indices` of a 1-d `v`
         return _pair_of_scalars(node.value, vectors, resolve)
     if isinstance(node, ast.Subscript) and _int(node.slice) and isinstance(node.value, ast.Call):  # `torch.max(v, 0)[1]`
         return _pair_of_scalars(node.value, vectors, resolve)
@@ -124,7 +124,7 @@ def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> boo
         return iterates_scalars(node.value, vectors, resolve)
     if isinstance(node, ast.Subscript) and _int(node.slice):  # `order.sort()[1]`
         return _pair_of_one_dimensional(node.value, vectors, resolve)
-    if isinstance(node, ast.Attribute) and node.attr in _PAIR_FIELDS:  # `order.topk(k).indices`
+    if isinstance(node, ast.Attribute) and node.attr in PAIR_FIELDS:  # `order.topk(k).indices`
         return _pair_of_one_dimensional(node.value, vectors, resolve)
     if not isinstance(node, ast.Call):
         return False
