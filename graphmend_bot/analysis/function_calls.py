@@ -375,6 +375,7 @@ class CallResolver(SortChecker):
         )
         self.summary.calls.append(site)
         self._last_site_node = id(node)
+        self.note_scalar_arguments(len(self.summary.calls) - 1, node, ref)
         return Kind.of_call(len(self.summary.calls) - 1)
 
 

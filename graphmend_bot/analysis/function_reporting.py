@@ -21,6 +21,7 @@ from graphmend_bot.analysis import (
     numpy_values,
     own_frame_managers,
     parameter_guards,
+    passed_ranks,
     resume_points,
     skipped_frames,
     statement_forms,
@@ -58,6 +59,33 @@ class FindingReporter(FunctionState):
             self._scalars.add(name)
         elif tensor_rank.iterates_scalars(value, self._one_dimensional, self.resolve_callee):
             self._one_dimensional.add(name)
+
+    def note_scalar_arguments(self, site: int, node: ast.expr, ref: str) -> None:
+        """Which arguments of the call just recorded are 0-d tensors by construction (passed_ranks.py)."""
+        if not isinstance(node, ast.Call) or not (node.args or node.keywords) or ref.startswith(passed_ranks.NOT_IN_TREE):
+            return
+        found = passed_ranks.scalar_arguments(node, self._scalars, self.is_scalar_tensor)
+        if found:
+            self.summary.scalar_arguments.append((site, found))
+
+    def report_if_passed_ranks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: ast.expr,
+                               gb_id: str) -> None:
+        """`grid[i]` with `i` 0-d when parameters are: the draft stands when every traced caller passes
+        0-d tensors for them (passed_ranks.py)."""
+        elements = [e for e in (key.elts if isinstance(key, ast.Tuple) else [key]) if not isinstance(e, ast.Slice)
+                    and tensor_rank.is_scalar(e, passed_ranks.EVERY_NAME, self._numbers, self.resolve_callee)]
+        if not elements:
+            return  # 0-d by no names (`x[mask.nonzero()]`): no bindings to read
+        if self._passed_ranks is None:
+            self._passed_ranks = passed_ranks.Bindings(self.node, self.self_name)
+        bindings: passed_ranks.Bindings = self._passed_ranks
+        wanted: set[str] = set()
+        for element in elements:
+            wanted |= bindings.needs(element, self._scalars, self._numbers, self.resolve_callee,
+                                     self._one_dimensional) or set()
+        draft = self._draft(rule, node, message, deps, gb_id) if wanted else None
+        if draft is not None:
+            self.summary.passed_rank_drafts.append((tuple(sorted(wanted)), draft))
 
     def is_parameter_loop_variable(self, name: str) -> bool:
         return name in self._parameter_loops

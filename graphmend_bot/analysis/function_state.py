@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from graphmend_bot.analysis import (
     bound_methods,
@@ -63,7 +63,7 @@ class FunctionState:
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
         "_globals", "_handled", "_held_loops", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
-        "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_parameter_loops", "_python_params", "_rare_depth",
+        "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_parameter_loops", "_passed_ranks", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_respelled", "_resumable_entry", "_resume_points", "_scalars", "_shadowed_builtins", "_sized_params", "_sizes",
         "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
@@ -262,6 +262,7 @@ class FunctionState:
         self._scalars: set[str] = set()  # locals bound to a 0-d tensor by construction (tensor_rank.py)
         self._one_dimensional: set[str] = set()  # locals bound to a 1-d tensor by construction (tensor_rank.py)
         self._held_loops: dict[str, str] = {}  # `i` of `for i in self.order` -> "order" (held_ranks.py)
+        self._passed_ranks: Any = None  # passed_ranks.Bindings, made when an index asks
         self._numbers: set[str] = set()  # locals every binding of which is a Python number (tensor_rank.py)
         self._ndarrays: set[str] = set()  # locals bound to a NumPy array under Dynamo (numpy_values.py)
         self._parameter_loops: set[str] = set()  # `p` of `for p in m.parameters()` (is_parameter_loop_variable)

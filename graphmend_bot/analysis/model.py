@@ -273,6 +273,10 @@ class FunctionSummary:
     # key read from them: the draft stands when every writer in the class agrees (held_ranks.py).
     attribute_ranks: tuple[tuple[str, int], ...] = ()
     held_rank_drafts: list[tuple[tuple[str, ...], Draft]] = field(default_factory=list)
+    # (call site index, its arguments 0-d by construction: "0", "=NAME"), and (the parameters the key
+    # is 0-d by, draft) of `x[key]`: it stands when every traced caller passes 0-d ones (passed_ranks.py).
+    scalar_arguments: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    passed_rank_drafts: list[tuple[tuple[str, ...], Draft]] = field(default_factory=list)
     # (call site index, draft) of `Cls(...)` calls: findings that stand when Cls is a torch.Tensor
     # subclass of the tree whose `__init__` cannot bind the call's keywords alone (subclass_inits.py).
     subclass_init_drafts: list[tuple[int, Draft]] = field(default_factory=list)

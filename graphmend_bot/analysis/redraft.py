@@ -48,6 +48,7 @@ CONSEQUENCE_LISTS = {
     "built_manager_drafts": 2, "manager_body_drafts": 5,
     "super_object_drafts": 1, "object_operand_drafts": 1, "mask_index_drafts": 1,
     "scalar_index_drafts": 1, "held_rank_drafts": 1, "subclass_init_drafts": 1,
+    "passed_rank_drafts": 1,
 }
 
 

@@ -54,6 +54,7 @@ from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, Modul
 from graphmend_bot.analysis.object_operands import object_operations
 from graphmend_bot.analysis.opaque_sources import OPAQUE_CODES, OpaqueSources
 from graphmend_bot.analysis.own_frame_managers import own_frame_entries
+from graphmend_bot.analysis.passed_ranks import passed_rank_indices
 from graphmend_bot.analysis.public_api import (
     TENSOR_API,
     compiles_something,
@@ -1333,6 +1334,7 @@ class Program:
         result += masks_made_elsewhere(self, solver.targets, solver.holds, mask_loop_rows)
         result += scalars_made_elsewhere(self, solver.targets, solver.holds)
         result += held_rank_indices(self, solver.holds)
+        result += passed_rank_indices(self, solver.targets, solver.holds, solver._bind_arguments)
         result += disabled_function_calls(self, solver.targets)
         result += disabled_value_calls(self, solver.targets)
         reads = locked_reads(self, solver.targets)

@@ -487,6 +487,7 @@ def _untraced(summary: FunctionSummary) -> None:
     summary.mask_index_drafts = []
     summary.scalar_index_drafts = []
     summary.held_rank_drafts = []
+    summary.passed_rank_drafts = []
     summary.subclass_init_drafts = []
 
 

@@ -64,7 +64,8 @@ _RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | _CLAMPS | frozenset({
     "long", "int", "detach", "to", "type", "floor", "ceil", "round", "trunc", "abs", "neg", "clone", "contiguous",
 })
 # torch functions whose result has the rank of one argument: the position of that argument.
-_RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1}
+_RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1,
+                     "torch.as_tensor": 0}  # of a tensor, that tensor (torchcde's `_interpret_t`)
 _CLAMP_FUNCTIONS = frozenset({"torch.clamp", "torch.clip"})
 # Factories whose result is always 1-d: iterating over one yields 0-d tensors.
 _ONE_DIMENSIONAL_FACTORIES = frozenset({"torch.arange", "torch.randperm"})
@@ -77,7 +78,7 @@ _FLATTENING_FUNCTIONS = frozenset({"torch.flatten", "torch.ravel"})
 # (values, indices) pair of 1-d tensors, read as `.values`/`.indices` or `[0]`/`[1]`.
 _ONE_DIMENSIONAL_KEEPING_METHODS = frozenset({"argsort", "long", "int", "detach", "clone", "contiguous", "flip"})
 _PAIRS_OF_ONE_DIMENSIONAL = frozenset({"sort", "topk"})
-_PAIR_FIELDS = frozenset({"values", "indices"})
+PAIR_FIELDS = frozenset({"values", "indices"})
 
 Resolve = Callable[[ast.expr], str | None]
 
@@ -102,7 +103,7 @@ def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Res
         return is_scalar(node.operand, scalars, numbers, resolve, vectors)
     if isinstance(node, ast.Subscript) and _signed_int(node.slice) and isinstance(node.value, ast.Subscript):
         return _int(node.value.slice) and _one_dimensional_tuple(node.value.value, resolve)
-    if isinstance(node, ast.Attribute) and node.attr in _PAIR_FIELDS:  # `v.max(0).indices` of a 1-d `v`
+    if isinstance(node, ast.Attribute) and node.attr in PAIR_FIELDS:  # `v.max(0).indices` of a 1-d `v`
         return _pair_of_scalars(node.value, vectors, resolve)
     if isinstance(node, ast.Subscript) and _int(node.slice) and isinstance(node.value, ast.Call):  # `torch.max(v, 0)[1]`
         return _pair_of_scalars(node.value, vectors, resolve)
@@ -123,7 +124,7 @@ def iterates_scalars(node: ast.expr, vectors: Set[str], resolve: Resolve) -> boo
         return iterates_scalars(node.value, vectors, resolve)
     if isinstance(node, ast.Subscript) and _int(node.slice):  # `order.sort()[1]`
         return _pair_of_one_dimensional(node.value, vectors, resolve)
-    if isinstance(node, ast.Attribute) and node.attr in _PAIR_FIELDS:  # `order.topk(k).indices`
+    if isinstance(node, ast.Attribute) and node.attr in PAIR_FIELDS:  # `order.topk(k).indices`
         return _pair_of_one_dimensional(node.value, vectors, resolve)
     if not isinstance(node, ast.Call):
         return False

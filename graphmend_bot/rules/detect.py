@@ -312,6 +312,12 @@ class Checker(Protocol):
         by every write of that attribute in the class (analysis/held_ranks.py)."""
         ...
 
+    def report_if_passed_ranks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: ast.expr,
+                               gb_id: str) -> None:
+        """A finding at `node` (`x[key]`), standing when `key` is 0-d by parameters (`torch.bucketize(t,
+        grid)`) and every traced caller passes a 0-d tensor for each (analysis/passed_ranks.py)."""
+        ...
+
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,
                                      deps: Kind, gb_id: str | None = None) -> None:
         """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and

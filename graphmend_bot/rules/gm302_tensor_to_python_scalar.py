@@ -200,6 +200,8 @@ def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
         checker.report_if_scalar_returns(rule, subscript, message, index, index, gb_id=INDEX_READ)
         # `y[..., i]` in `for i in self.order`, `x[self.step + 1]`: 0-d by what the module holds
         checker.report_if_held_ranks(rule, subscript, message, index, key, gb_id=INDEX_READ)
+        # `grid[torch.bucketize(t, grid)]` in a helper every traced caller hands a 0-d `t`
+        checker.report_if_passed_ranks(rule, subscript, message, index, key, gb_id=INDEX_READ)
 
 
 INDEX_READ = "GB0033"
