@@ -10,9 +10,11 @@ function, decided by code from the scope the check settled on and the package's 
                                                        no public callable is a root
   model scope: no public roots                         auto kept the model scope for another reason
                                                        (a loose tree, no public callable)
-  public callable the SCOPE scope leaves out           the function is public and exported but no
+  public callable the SCOPE scope leaves out (KIND)    the function is public and exported but no
                                                        root (tensor-api: no tensor in its signature;
-                                                       library: a builder)
+                                                       library: a builder); KIND: a function, a
+                                                       method of an nn.Module or of another class,
+                                                       and whether the library scope roots it
   reached only from public callables the SCOPE ...     some public callable reaches it through known
                                                        edges, and none of those is a root
   private, no public callable reaches it               a part of its module or name starts with `_`,
@@ -79,7 +81,7 @@ def reason(program: Any, fid: FunctionKey, public_reach: set[FunctionKey]) -> st
         )
         return f"{why} ({'public callables reach it' if fid in public_reach else 'no public callable reaches it'})"
     if fid in program.public_callables():
-        return f"public callable the {program.scope} scope leaves out"
+        return f"public callable the {program.scope} scope leaves out ({_root_kind(program, fid)})"
     if fid in public_reach:
         return f"reached only from public callables the {program.scope} scope leaves out"
     if any(
@@ -88,6 +90,15 @@ def reason(program: Any, fid: FunctionKey, public_reach: set[FunctionKey]) -> st
     ):
         return "private, no public callable reaches it"
     return "public name not exported, none reaches it"
+
+
+def _root_kind(program: Any, fid: FunctionKey) -> str:
+    """What the library scope would make of a public callable the scope leaves out: a function or
+    a method, and a library root or a builder (public_api.library_roots leaves builders out)."""
+    owner = program.function(fid).class_qualname
+    what = "function" if owner is None else (
+        "method of an nn.Module" if program.is_module_class(fid[0], owner) else "method of another class")
+    return f"{what}, {'library root' if fid in program.library_roots() else 'builder'}"
 
 
 def unit_reasons(

@@ -39,6 +39,7 @@ from graphmend_bot.analysis.parameter_annotations import (
 from graphmend_bot.rules import Rule
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import Kind
+from graphmend_bot.vocabulary.mode_names import INPUT_REQUIRES_GRAD
 
 
 class FunctionAnalyzer(StatementVisitor):
@@ -53,6 +54,8 @@ class FunctionAnalyzer(StatementVisitor):
         params = list(zip(positional, defaults))
         params += list(zip(args.kwonlyargs, args.kw_defaults))
         skip_first = self.summary.class_qualname is not None and not self._is_staticmethod()
+        if self.node.name == "setup_context" and not skip_first and positional[:1] and positional[0].arg == "ctx":
+            self._modes.append(INPUT_REQUIRES_GRAD)  # traced only when an input of Fn.apply requires grad
         if skip_first and params and not any(dotted_name(d) == "classmethod" for d in self.node.decorator_list):
             self.self_name = params[0][0].arg
         names: list[str] = []

@@ -23,7 +23,13 @@ from graphmend_bot.analysis.local_nodes import every_node
 from graphmend_bot.analysis.off_flags import GLOBAL, ON, UNSET
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import Kind
-from graphmend_bot.vocabulary.mode_names import AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, TRAINING
+from graphmend_bot.vocabulary.mode_names import (
+    AUTOCAST,
+    GRAD_ENABLED,
+    INPUT_REQUIRES_GRAD,
+    NO_INPUT_REQUIRES_GRAD,
+    TRAINING,
+)
 
 _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are spelled
 # The dtypes a test picks, by their names in torch.
@@ -194,5 +200,5 @@ def dtypes_named(mode: str) -> list[str]:
 
 
 def _is_mode(text: str) -> bool:
-    return (text in (TRAINING, AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD) or bool(dtypes_named(text))
+    return (text in (TRAINING, AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, INPUT_REQUIRES_GRAD) or bool(dtypes_named(text))
             or _FLAG_PATTERN.fullmatch(text) is not None)

@@ -875,7 +875,9 @@ class Program:
 
     def _autograd_forward(self, module: str, name: str) -> list[FunctionId]:
         """`Fn.apply(a, b)` on an in-tree autograd.Function runs its static `forward(ctx, a, b)`,
-        so that forward gets its tensors from the callers like any called function."""
+        so that forward gets its tensors from the callers like any called function. A static
+        `setup_context(ctx, inputs, output)` beside it runs too, and Dynamo traces it (measured on
+        torch 2.13, test_scope_edges.py); it receives no argument of the call by position."""
         owner, _, method = name.rpartition(".")
         if method != "apply" or not owner:
             return []
@@ -883,9 +885,12 @@ class Program:
         if found is None or found[0] != "class":
             return []
         forward = self._method(found[1], found[2], "forward")
+        setup = self._method(found[1], found[2], "setup_context")
+        if setup is not None and not _is_setup_context(self.function(setup)):
+            setup = None
         if forward is None or not _is_autograd_forward(self.function(forward)):
-            return []
-        return [forward]
+            return [setup] if setup is not None and forward is not None else []
+        return [forward, *([setup] if setup is not None else [])]
 
     # ---- scope --------------------------------------------------------------------------
     @property
@@ -1833,6 +1838,8 @@ class _TensorFlow:
             and (site.bound or function.name == "__init__" or self.program.instance_bound(site.ref, callee))
         ):
             params = params[1:]
+        elif site.ref.endswith(".apply") and function.name == "setup_context":
+            return passed  # Fn.apply's arguments reach it packed in `inputs`, not by position
         elif site.ref.endswith(".apply") and _is_autograd_forward(function):
             params = params[1:]  # ctx
             passed.update(shifted_arguments(function, site))  # Dynamo's binding without grad
@@ -1886,6 +1893,11 @@ def _new_sites(found: list[TracedDraft], more: list[TracedDraft]) -> list[Traced
     """The findings of `more` at a call no finding of the same rule in `found` is at."""
     seen = {(t.module.module, t.draft.code, t.draft.row, t.draft.column) for t in found}
     return [t for t in more if (t.module.module, t.draft.code, t.draft.row, t.draft.column) not in seen]
+
+
+def _is_setup_context(function: FunctionSummary) -> bool:
+    """A static `setup_context(ctx, inputs, output)` of a torch.autograd.Function subclass."""
+    return "staticmethod" in function.decorators and len(function.params) == 3 and function.params[0] == "ctx"
 
 
 def _is_autograd_forward(function: FunctionSummary) -> bool:

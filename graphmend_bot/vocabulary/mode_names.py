@@ -7,3 +7,6 @@ AUTOCAST = "under autocast"
 # leaves the graph (returned, or alive across another break): measured on torch 2.13, GM701.
 GRAD_ENABLED = "with grad enabled"
 NO_INPUT_REQUIRES_GRAD = "when no input requires grad"  # inference, `torch.no_grad()`: GM634
+# A static `setup_context` of an autograd.Function: Dynamo traces it when an input of `Fn.apply`
+# requires grad (measured on torch 2.13: not under inference, test_scope_edges.py).
+INPUT_REQUIRES_GRAD = "when an input requires grad"
