@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.vocabulary.torch_aliases import SKIPPED_TORCH_ALIASES, TORCH_VERSION, UNTRACEABLE_ALIASES
+from graphmend_bot.vocabulary.torch_aliases import TORCH_VERSION
 
 torch = pytest.importorskip("torch")
 

@@ -173,7 +173,7 @@ class FindingReporter(FunctionState):
     def resumed_input(self, node: ast.expr) -> Kind:
         """When `node`'s value is an input of the frame Dynamo resumes in: a local or a display of locals and constants
         (`(left, right)`), each bound before a top-level break since; those breaks' kinds (NOT_TENSOR: none, or it computes)."""
-        names = _resume_names(node)
+        names = resume_points.resume_names(node)
         if not names:
             return NOT_TENSOR
         since = max(self._bound_before.get(name, 0) for name in names)
@@ -389,22 +389,3 @@ class FindingReporter(FunctionState):
         draft = self._draft(rule, call, message, TENSOR, gb_id)
         if draft is not None:
             self.summary.str_method_drafts.append((param, draft))
-
-
-
-def _resume_names(node: ast.expr) -> list[str] | None:
-    """The locals `node` reads when it is a name or a tuple or list display of names and constants;
-    None when it computes anything (`p + 1` is a new value of the resumed frame, not an input)."""
-    if isinstance(node, ast.Name):
-        return [node.id]
-    if isinstance(node, (ast.Tuple, ast.List)):
-        names: list[str] = []
-        for element in node.elts:
-            if isinstance(element, ast.Constant):
-                continue
-            inner = _resume_names(element)
-            if inner is None:
-                return None
-            names += inner
-        return names
-    return None

@@ -49,3 +49,21 @@ def _line(lines: list[str], row: int) -> str:
 
 def _inside(draft: Draft, span: Span) -> bool:
     return (span[0], span[1]) <= (draft.row, draft.column) and (draft.end_row, draft.end_column) <= (span[2], span[3])
+
+
+def resume_names(node: ast.expr) -> list[str] | None:
+    """The locals `node` reads when it is a name or a tuple or list display of names and constants;
+    None when it computes anything (`p + 1` is a new value of the resumed frame, not an input)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        names: list[str] = []
+        for element in node.elts:
+            if isinstance(element, ast.Constant):
+                continue
+            inner = resume_names(element)
+            if inner is None:
+                return None
+            names += inner
+        return names
+    return None
