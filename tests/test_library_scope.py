@@ -14,6 +14,7 @@ import pytest
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config, ConfigError, parse_config
 from graphmend_bot.engine import check
+from scope_roots import signature_roots
 
 
 def benchmarks_dir():
@@ -44,17 +45,6 @@ def found(root, scope="auto", **settings):
     result = check([str(root)], Config(scope=scope, **settings))
     assert not result.errors, result.errors
     return {(f.path.rsplit("/", 1)[-1], f.location.row, f.code) for f in result.findings}
-
-
-def signature_roots(root) -> set[str]:
-    """The public callables whose signatures name tensors (public_api.signature_tensor_roots): in
-    `auto`'s public-api scope, what users surely compile, whose constructions are compiled code."""
-    from graphmend_bot.analysis.public_api import signature_tensor_roots
-    from graphmend_bot.engine import Workspace
-
-    program = Workspace([str(root)], Config(), jobs=1)._program()
-    roots = signature_tensor_roots(program) - program.model_entry_points()  # not the forwards
-    return {f"{module}:{qualname}" for module, qualname in roots}
 
 
 def test_a_public_function_is_traced_in_the_library_scope_and_not_in_the_model_scope(write_tree):
