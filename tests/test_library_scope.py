@@ -10,11 +10,11 @@ import sys
 import textwrap
 
 import pytest
+from scope_roots import signature_roots
 
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config, ConfigError, parse_config
 from graphmend_bot.engine import check
-from scope_roots import signature_roots
 
 
 def benchmarks_dir():

@@ -9,10 +9,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from scope_roots import signature_roots
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
-from scope_roots import signature_roots
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
