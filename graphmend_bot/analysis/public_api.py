@@ -377,11 +377,11 @@ def knows_its_roots(program: Program) -> bool:
     handed: the rest of the package runs eagerly). A package that exports no nn.Module and
     compiles functions of its own does not: those are its kernels (heavyball's `_compilable_*`
     through its compile helpers), while its users compile its public API (`torch.compile(opt.step)`),
-    so it gets the tensor-api scope, its compiled functions among the roots.
+    so it gets the public-api scope, its compiled functions among the roots.
 
     The cheaper tests come first: declared entry points, then what the compiling files compile,
     then exports_modules (one public nn.Module ends it before any re-export is resolved). Declared entry points are roots in every scope: they add to the forwards and the public
-    callables on tensors of `auto`'s tensor-api scope, and replace the library scope's guess
+    callables of `auto`'s public-api scope, and replace the library scope's guess
     (every public callable) in a package that exports no nn.Module."""
     return compiles_something(program) and (
         bool(program.extra_entry_points) or not compiles_its_own_code(program) or exports_modules(program)

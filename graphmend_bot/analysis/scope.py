@@ -1025,7 +1025,7 @@ class Program:
         return any(entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
 
     def declared_entry(self, fid: FunctionId) -> bool:
-        """Configured, a root of the library or tensor-api scope, or a Module's own `__call__`: its
+        """Configured, a root of the scope in force (library, public-api, tensor-api), or a Module's own `__call__`: its
         parameters get tensors as a forward's do."""
         return (self.configured_entry(*fid) or fid in self.scope_roots()
                 or (self.function(fid).name == "__call__" and self._module_call(fid[0], self.function(fid))))
