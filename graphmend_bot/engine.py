@@ -515,13 +515,13 @@ class Workspace:
 
     def _settle_scope(self, scans: list[FileScan], relevant: set[str],
                       summarize: Callable[[list[SourceFile]], list[ModuleSummary | FileError]]) -> None:
-        """The library scope and `auto`'s tensor-api scope (public_api.py) also need every public
-        module of the packages and what they import. Nothing more is read in the model scope, nor
+        """The library scope and `auto`'s public-api and tensor-api scopes (public_api.py) also need
+        every public module of the packages and what they import. Nothing more is read in the model scope, nor
         where `auto` sees a tree whose own compiles name its roots (public_api.knows_its_roots: a
         model zoo is told by the modules already read, one public nn.Module settling it). `auto` is
-        then decided on the whole package; where it settles to the model scope after all (no
-        public callable on tensors), the new files are dropped, so its result is exactly the
-        model scope's."""
+        then decided on the whole package; where it settles to the model scope after all (a
+        package with no public callable, a lone file with none on tensors), the new files are
+        dropped, so its result is exactly the model scope's."""
         # One loose file may be a single-module library (lone_modules.py): read, then judged by its top level.
         lone = len(self.files) == 1 and not self.files[0].is_package
         if self.config.scope == "model" or (self.config.scope == "auto" and (

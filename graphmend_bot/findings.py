@@ -139,7 +139,7 @@ class Finding:
     # misconfiguration branch (analysis/frequency.py), so fixing it changes nothing on the hot path.
     frequency: Frequency = field(default="every-call", compare=False)
     # The public callable (`module.qualname`) whose call reaches this line, when only the library
-    # or `auto`'s tensor-api scope makes it traced code (no forward or compile call reaches it).
+    # or `auto`'s public-api or tensor-api scope makes it traced code (no forward or compile call reaches it).
     reached_through: str = field(default="", compare=False)
     # The parameters whose tensors make this line a break that some call in the tree does not pass a
     # tensor, each with that call (analysis/caller_arguments.py): a rewrite writing torch code on

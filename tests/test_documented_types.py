@@ -175,6 +175,7 @@ def _containers(source):
 @pytest.mark.parametrize("declared", [
     "list", "list of Tensor", "List[torch.Tensor]", "tuple, optional", "Tuple[int, int], optional",
     "dict", "dict or None", "list of Tensor or tuple", "python list", "set of str",
+    "dictionary",  # kymatio's `psi1 : dictionary`
 ])  # fmt: skip
 def test_a_parameter_documented_as_a_concrete_container(declared):
     source = f'def f(x, xs):\n    """\n    Parameters\n    ----------\n    xs : {declared}\n        The values.\n    """\n'

@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 import pytest
+from scope_roots import signature_roots
 
 from graphmend_bot.analysis.summary_cache import SummaryCache
 from graphmend_bot.config import Config, ConfigError, parse_config
@@ -153,7 +154,10 @@ def test_auto_picks_the_library_scope_for_a_package_with_no_roots_of_its_own(wri
     assert found(root) == {STEP}
 
 
-def test_auto_does_not_root_public_functions_that_neither_take_nor_return_a_tensor(write_tree):
+def test_auto_roots_every_public_callable_of_a_package_that_exports_an_nn_module(write_tree):
+    """Beside the forward, `solve` is a root though its signature names no tensor: users compile a
+    library's public callables, and those that take objects or nothing (a metric's `compute(self)`)
+    held the wild corpus's misses when only signatures naming tensors were (public_api.py)."""
     root = write_tree({**SOLVER_PACKAGE, "solvers/net.py": """
         from torch import nn
 
@@ -161,8 +165,8 @@ def test_auto_does_not_root_public_functions_that_neither_take_nor_return_a_tens
             def forward(self, x):
                 return x.sum().item()
     """})
-    # the forward only: `solve` takes unannotated parameters and returns what `_step` returns
-    assert found(root) == {("net.py", 5, "GM301")}
+    assert found(root) == {("net.py", 5, "GM301"), STEP}
+    assert signature_roots(root) == set()
 
 
 # A package that exports an nn.Module and a functional API beside it (kornia, nflows, zuko): a
@@ -198,13 +202,13 @@ MIXED_PACKAGE = {
 BLUR, INVERSE, DESCRIBE = ("net.py", 9, "GM301"), ("net.py", 17, "GM302"), ("net.py", 22, "GM401")
 
 
-def test_auto_roots_the_tensor_api_of_a_package_that_exports_an_nn_module(write_tree):
+def test_auto_roots_the_public_api_of_a_package_that_exports_an_nn_module(write_tree):
     """Users compile kornia's functions and nflows' `Flow.inverse`, not only forwards: in `auto`
-    the public callables that take or return a tensor are roots beside the forwards; `describe`,
-    on text only, is not (the library scope roots it too)."""
+    the public callables are roots beside the forwards, as in the library scope; of them, those that
+    take or return a tensor are its signature roots, and `describe`, on text only, is not."""
     root = write_tree(MIXED_PACKAGE)
-    assert found(root) == {BLUR, INVERSE}
-    assert found(root, "library") == {BLUR, INVERSE, DESCRIBE}
+    assert found(root) == found(root, "library") == {BLUR, INVERSE, DESCRIBE}
+    assert signature_roots(root) == {"vision.net:blur", "vision.net:Flow.inverse"}
     assert found(root, "model") == set()
 
 
@@ -262,11 +266,11 @@ def test_a_package_compiling_its_own_kernels_and_exporting_no_module_roots_its_t
     write_tree, monkeypatch
 ):
     """heavyball compiles its own kernels and exports optimizers, no nn.Module: what it compiles
-    are roots, and so is its public API on tensors, the optimizer's `step` that users compile
-    (Dynamo breaks there); `describe`, on text, is not (the library scope roots it too)."""
+    are roots, and so is its public API, the optimizer's `step` that users compile (Dynamo breaks
+    there) and the text helper `describe`, as in the library scope."""
     root = write_tree(KERNEL_PACKAGE)
-    assert found(root) == {KERNEL_STEP}
-    assert found(root, "library") == {KERNEL_STEP, KERNEL_DESCRIBE}
+    assert found(root) == found(root, "library") == {KERNEL_STEP, KERNEL_DESCRIBE}
+    assert signature_roots(root) == {"kernels.optim:Clipped.step"}
     assert found(root, entry_points=["kernels.optim:describe"]) == {KERNEL_DESCRIBE}  # declared: said
     assert clipped_step_breaks(root, monkeypatch, "kernels", "optim.py") == {KERNEL_STEP[1]}
 
@@ -293,7 +297,7 @@ def test_a_model_zoo_compiling_something_keeps_the_model_scope(write_tree):
     integrations): users compile its models, whose forwards are the roots; its functional API
     (`blur`, `Flow.inverse`), roots of `auto` without the compile, is not."""
     root = write_tree(MIXED_PACKAGE)
-    assert found(root) == {BLUR, INVERSE}
+    assert found(root) == {BLUR, INVERSE, DESCRIBE}
     write_tree({"vision/fast.py": """
         import torch
 
@@ -311,8 +315,8 @@ def test_declared_entry_points_add_to_autos_roots(write_tree):
     no nn.Module they replace the library scope's guess, every public callable: `solve` is public
     but not declared (a settings helper users never compile would be a root otherwise)."""
     assert found(write_tree(SOLVER_PACKAGE), entry_points=["solvers.core:_unused"]) == {UNUSED}
-    mixed = write_tree(MIXED_PACKAGE)
-    assert found(mixed, entry_points=["vision.net:describe"]) == {BLUR, INVERSE, DESCRIBE}
+    mixed = write_tree(MIXED_PACKAGE)  # beside `solvers`, now one of the public-api scope's packages
+    assert found(mixed, entry_points=["vision.net:describe"]) == {STEP, BLUR, INVERSE, DESCRIBE}
     assert found(mixed, "model", entry_points=["vision.net:describe"]) == {DESCRIBE}
 
 
@@ -435,13 +439,15 @@ def test_a_finding_only_the_public_api_reaches_names_the_public_callable(write_t
     for _ in range(2):  # cold, then the whole result from the cache
         result = check([str(root)], Config(), cache=cache)
         via = {(f.path.rsplit("/", 1)[-1], f.location.row): f.reached_through for f in result.findings}
-        assert via == {("net.py", 9): "vision.net.blur", ("net.py", 17): "vision.net.Flow.inverse", ("model.py", 6): ""}
+        assert via == {("net.py", 9): "vision.net.blur", ("net.py", 17): "vision.net.Flow.inverse",
+                       ("net.py", 22): "vision.net.describe", ("model.py", 6): ""}
     cli = [sys.executable, "-m", "graphmend_bot.cli", "check", "--no-cache", "vision"]
     text = subprocess.run(cli, cwd=root, capture_output=True, text=True).stdout
     assert "note: traced as public API: a user who compiles `vision.net.blur` runs this line" in text
-    assert text.count("traced as public API") == 2  # not on the forward's finding
+    assert text.count("traced as public API") == 3  # not on the forward's finding
     records = json.loads(subprocess.run([*cli, "--output-format", "json"], cwd=root, capture_output=True).stdout)
-    assert sorted(r["reached_through"] for r in records) == ["", "vision.net.Flow.inverse", "vision.net.blur"]
+    assert sorted(r["reached_through"] for r in records) == [
+        "", "vision.net.Flow.inverse", "vision.net.blur", "vision.net.describe"]
 
 
 DIST = """
@@ -550,11 +556,12 @@ SAMPLE, DESCRIBE_FLOWS = ("core.py", 25, "GM101"), ("core.py", 30, "GM401")
 
 
 def test_a_model_method_returning_its_submodules_output_is_tensor_api(write_tree, monkeypatch):
-    """`sample` returns what its submodules return: a root of `auto` (Dynamo breaks there when a
-    user compiles `Sampler().sample`); `describe`, returning a count, is not (library scope only)."""
+    """`sample` returns what its submodules return: a signature root (Dynamo breaks there when a
+    user compiles `Sampler().sample`); `describe`, returning a count, is not, though public."""
     root = write_tree(SAMPLER_PACKAGE)
-    assert found(root) == {SAMPLE}
-    assert found(root, "library") == {SAMPLE, DESCRIBE_FLOWS}
+    assert found(root) == found(root, "library") == {SAMPLE, DESCRIBE_FLOWS}
+    assert "flows.core:Sampler.sample" in signature_roots(root)
+    assert "flows.core:Sampler.describe" not in signature_roots(root)
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(benchmarks_dir()))
     from ground_truth import Tree, dynamo_breaks, normalise
@@ -610,8 +617,8 @@ def test_a_signature_naming_tensors_in_containers_or_its_result_is_tensor_api(wr
     on a dict of anything and returning text, is not, nor the loader `load(path: str) -> dict[str,
     Tensor]`, which makes tensors from a path (review5: library scope only)."""
     root = write_tree(ANNOTATED_PACKAGE)
-    assert found(root) == {ACT, STACK}
-    assert found(root, "library") >= {ACT, STACK, DESCRIBE_TABLE, LOAD}
+    assert found(root) == found(root, "library") >= {ACT, STACK, DESCRIBE_TABLE, LOAD}
+    assert signature_roots(root) == {"agents.core:TabularMixin.act", "agents.core:stack"}
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(benchmarks_dir()))
     from ground_truth import Tree, dynamo_breaks, normalise
@@ -668,7 +675,7 @@ def test_compiling_in_its_tests_names_no_roots_of_a_package(write_tree, monkeypa
         def main():
             torch.compile(loss)
     """})
-    assert found(scripted) == set()  # tensor-api roots: `solve`'s parameter is no known tensor
+    assert found(scripted) == {STEP}  # public-api roots: every public callable, `solve` too
 
 
 def test_a_method_compiling_its_objects_model_keeps_the_model_scope(write_tree):
@@ -724,8 +731,8 @@ def test_an_optimizers_step_is_tensor_api(write_tree, monkeypatch):
     beside the loss's forward, through an in-tree base of torch.optim.Optimizer; Dynamo breaks
     there. An LR scheduler's `step` and a plain class's are not (library scope only)."""
     root = write_tree(OPTIMIZER_PACKAGE)
-    assert found(root) == {CLIPPED_STEP}
-    assert found(root, "library") == {CLIPPED_STEP, WARMUP_STEP, COUNTER_STEP}
+    assert found(root) == found(root, "library") == {CLIPPED_STEP, WARMUP_STEP, COUNTER_STEP}
+    assert signature_roots(root) == {"optims.core:Clipped.step"}  # the scheduler's is no signature root
     assert clipped_step_breaks(root, monkeypatch, "optims", "core.py") == {CLIPPED_STEP[1]}
 
 
@@ -805,7 +812,8 @@ def test_a_model_method_returning_the_models_own_output_is_a_tensor_api_root(wri
     from ground_truth import Tree, dynamo_breaks, normalise
 
     root = write_tree(SELF_CALLING)
-    assert found(root) == {INFERENCE}  # not `describe`: named_children is no submodule's output
+    assert found(root) == {INFERENCE, ("core.py", 13, "GM401")}  # `describe` is public too
+    assert signature_roots(root) == {"tcn.core:Net.inference"}  # named_children is no submodule's output
     monkeypatch.syspath_prepend(str(root))
     import tcn
 
@@ -865,7 +873,8 @@ def test_a_loss_over_a_models_layers_is_a_tensor_api_root(write_tree, monkeypatc
     from ground_truth import Tree, dynamo_breaks, normalise
 
     root = write_tree(KL_PACKAGE)
-    assert found(root) == {KL_PRINT}
+    assert KL_PRINT in found(root)
+    assert signature_roots(root) == {"bnn.layers:get_kl_loss", "bnn.layers:BayesLinear.kl_loss"}
     monkeypatch.syspath_prepend(str(root))
     import bnn
 
@@ -873,3 +882,55 @@ def test_a_loss_over_a_models_layers_is_a_tensor_api_root(write_tree, monkeypatc
     model = torch.nn.Sequential(bnn.BayesLinear(), bnn.BayesLinear())
     broken = dynamo_breaks(bnn.get_kl_loss, (model,), {}, Tree([str(root / "bnn")]))
     assert {line for file, line in broken.lines if file == path} == {KL_PRINT[1]}
+
+
+# opacus's shape: a public `make_private` wraps the user's optimizer at setup; the wrapper's `step`,
+# which users compile, calls the wrapped torch optimizer's `step` (GM655).
+WRAPPING_PACKAGE = {
+    "dp/__init__.py": "from .core import Net, DPOptimizer, make_private\n",
+    "dp/core.py": """
+        from torch import nn
+        from torch.optim import Optimizer
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x * 2
+
+
+        class DPOptimizer:
+            def __init__(self, optimizer: Optimizer):
+                self.original_optimizer = optimizer
+
+            def step(self):
+                return self.original_optimizer.step()
+
+
+        def make_private(optimizer: Optimizer):
+            return DPOptimizer(optimizer)
+    """,
+}
+WRAPPED_STEP = ("core.py", 15, "GM655")
+
+
+def test_a_public_callable_that_builds_at_setup_does_not_make_its_object_compiled(write_tree, monkeypatch):
+    """`make_private` is a root of the public-api scope, and it constructs the wrapper; yet users
+    call it once, eagerly, so the wrapped optimizer reaches the compiled `step` from outside and
+    Dynamo breaks there. Only the roots whose signatures name tensors make what they build compiled
+    (Program.surely_compiled); before, the finding was dropped as built in traced code."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    root = write_tree(WRAPPING_PACKAGE)
+    assert WRAPPED_STEP in found(root)
+    monkeypatch.syspath_prepend(str(root))
+    import dp
+
+    weight = torch.nn.Parameter(torch.ones(3))
+    weight.grad = torch.ones(3)
+    wrapped = dp.make_private(torch.optim.SGD([weight], lr=0.1))
+    broken = dynamo_breaks(wrapped.step, (), {}, Tree([str(root / "dp")]))
+    torch._dynamo.reset()
+    assert {line for file, line in broken.lines if file == normalise(str(root / "dp" / "core.py"))} == {
+        WRAPPED_STEP[1]}

@@ -72,14 +72,15 @@ def test_a_local_fetched_from_a_table_of_functions_calls_its_entries(write_tree)
 
 def test_a_local_table_or_a_subscripted_value_reaches_nothing(write_tree) -> None:
     """`fns = [...]` inside the function is no module table, and `x[0](...)` on a parameter calls
-    what the caller passed: neither reaches a module function that shares a name."""
+    what the caller passed: neither reaches a module function that shares a name. That function
+    is private: `auto`'s public-api scope roots every public callable of a package."""
     root = write_tree({
         "localpkg/__init__.py": "",
         "localpkg/model.py": """
             from torch import nn
 
 
-            def fns(x):
+            def _fns(x):
                 return x.tolist()
 
 

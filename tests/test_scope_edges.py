@@ -441,13 +441,17 @@ def _dynamo_lines(root: Path, package: str, module: str, model: str, path: Path)
     return {line for file, line in explained.lines if file == normalise(str(path))}
 
 
-def _assert_reported_where_dynamo_breaks(root: Path, package: str, module: str, model: str, file: str) -> None:
+def _assert_reported_where_dynamo_breaks(
+    root: Path, package: str, module: str, model: str, file: str, scope: str = "model"
+) -> None:
     """The `# break` lines of `package/file` are the lines Dynamo breaks on there, calling
-    `package.module.model()`, and the lines `graphmend check` reports in the package."""
+    `package.module.model()`, and the lines `graphmend check` reports in the package, by default in
+    the model scope, whose root that call is: these fixtures test edges, and `auto`'s public-api
+    scope would root every public callable of the package beside the forward (test_library_scope.py)."""
     path = root / package / file
     broken = _dynamo_lines(root, package, module, model, path)
     assert broken == _marked(path), f"Dynamo broke on {sorted(broken)}"
-    result = check([str(root / package)])
+    result = check([str(root / package)], Config(scope=scope))
     assert not result.errors
     assert {f.location.row for f in result.findings if f.path.endswith(file)} == _marked(path)
 
@@ -474,7 +478,8 @@ def test_methods_of_module_level_instances_unpacked_from_a_tuple_are_traced_code
 
 def test_a_module_level_object_that_no_in_tree_class_built_reaches_nothing(write_tree) -> None:
     """`TABLE = OrderedDict()`, a class of another package: `TABLE.get(...)` runs none of the
-    tree, though a function of the tree is named `get`."""
+    tree, though a function of the tree is named `get` (public: the model scope, since `auto`'s
+    public-api scope roots it)."""
     root = write_tree({
         "logpkg/__init__.py": "",
         "logpkg/model.py": """
@@ -495,7 +500,7 @@ def test_a_module_level_object_that_no_in_tree_class_built_reaches_nothing(write
                     return x
         """,
     })
-    result = check([str(root / "logpkg")])
+    result = check([str(root / "logpkg")], Config(scope="model"))
     assert not result.errors
     assert [f.location.row for f in result.findings] == []
 
@@ -1318,9 +1323,11 @@ def test_a_property_read_through_an_attribute_a_docstring_types_runs_its_getter(
     import), stores it in `self.model` and reads `self.model.A`, a property of a subclass: Dynamo
     inlines the getter and breaks inside it. The attribute is typed by the docstring (the one class
     of the tree so named) and the read runs the getters of that class and its subclasses.
-    `Plant.unread` is read nowhere; `Other.A` is read only through `self.other`, which nothing types."""
+    `Plant.unread` is read nowhere; `Other.A` is read only through `self.other`, which nothing types.
+    Checked in `auto`: the model scope reads only the modules the forwards' modules import, and the
+    docstring names a class of a module filters.py does not import."""
     root = write_tree(DOCUMENTED_ATTRIBUTE_TREE)
-    _assert_reported_where_dynamo_breaks(root, "docpkg", "model", "Net", "dynamics.py")
+    _assert_reported_where_dynamo_breaks(root, "docpkg", "model", "Net", "dynamics.py", scope="auto")
     _assert_reach(
         root, "docpkg",
         {("docpkg.dynamics", "Plant.A")},

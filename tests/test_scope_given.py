@@ -15,7 +15,10 @@ measured with torch._dynamo.explain, with negatives:
   then also fails to resume at each call on the way, a Reconstruction failure of its own.)
 - `ALL_MASK_FUNCTIONS[key](x)` on a module-level object whose class has a `__getitem__` calls a
   value of the dict tables its class body binds (every value: the key is a runtime string); a
-  sibling class's table is not reached."""
+  sibling class's table is not reached.
+
+The negatives are private (`_Hessian`, `_OtherLayer`, `_unused_mask`): `auto`'s public-api scope
+roots every public callable of a package, which would reach them as roots, not through an edge."""
 
 from __future__ import annotations
 
@@ -37,7 +40,7 @@ GIVEN_TREE = {
                 return self.ys * (i + 1)
 
 
-        class Hessian:
+        class _Hessian:
             def __init__(self, ys):
                 self.ys = ys
 
@@ -57,7 +60,7 @@ GIVEN_TREE = {
                 return self.Js[key](i)
 
 
-        class Hessians:
+        class _Hessians:
             def __init__(self, HessianClass):
                 self.HessianClass = HessianClass
 
@@ -70,7 +73,7 @@ GIVEN_TREE = {
 
 
         jacobian._Jacobians = Jacobians(Jacobian)
-        hessians = Hessians(Hessian)
+        _hessians = _Hessians(_Hessian)
     """,
     "givenpkg/model.py": """
         from torch import nn
@@ -98,7 +101,7 @@ CACHE_TREE = {
                 return x + 1
 
 
-        class OtherLayer:
+        class _OtherLayer:
             def update(self, x):
                 return x.tolist()
 
@@ -138,7 +141,7 @@ def test_a_class_given_to_an_object_in_a_function_attribute_is_called_through_it
         root,
         "givenpkg",
         {("givenpkg.grads", "Jacobians.__call__"), ("givenpkg.grads", "Jacobian.__call__")},
-        {("givenpkg.grads", "Hessian.__call__"), ("givenpkg.grads", "Hessians.__call__")},
+        {("givenpkg.grads", "_Hessian.__call__"), ("givenpkg.grads", "_Hessians.__call__")},
     )
 
 
@@ -146,7 +149,7 @@ def test_a_layer_class_given_by_super_init_runs_through_the_list_it_fills(write_
     root = write_tree(CACHE_TREE)
     _assert_reported_where_dynamo_breaks(root, "cachepkg", "cache", "Net", "cache.py")
     _assert_reach(
-        root, "cachepkg", {("cachepkg.cache", "Layer.update")}, {("cachepkg.cache", "OtherLayer.update")}
+        root, "cachepkg", {("cachepkg.cache", "Layer.update")}, {("cachepkg.cache", "_OtherLayer.update")}
     )
 
 
@@ -167,7 +170,7 @@ INTERFACE_TREE = {
             return x - 1
 
 
-        def unused_mask(x):
+        def _unused_mask(x):
             return x.tolist()
 
 
@@ -199,12 +202,12 @@ INTERFACE_TREE = {
             _global_mapping = {"sdpa": sdpa_mask, "eager": eager_mask}
 
 
-        class OtherInterface(GeneralInterface):
-            _global_mapping = {"unused": unused_mask}
+        class _OtherInterface(GeneralInterface):
+            _global_mapping = {"unused": _unused_mask}
 
 
         ALL_MASK_FUNCTIONS: MaskInterface = MaskInterface()
-        OTHER_FUNCTIONS = OtherInterface()
+        _OTHER_FUNCTIONS = _OtherInterface()
 
 
         class Net(nn.Module):
@@ -226,4 +229,4 @@ def test_a_function_an_interface_object_looks_up_in_its_class_table_is_called(wr
     could subscript is not reached."""
     root = write_tree(INTERFACE_TREE)
     _assert_reported_where_dynamo_breaks(root, "ifacepkg", "masks", "Net", "masks.py")
-    _assert_reach(root, "ifacepkg", {("ifacepkg.masks", "sdpa_mask")}, {("ifacepkg.masks", "unused_mask")})
+    _assert_reach(root, "ifacepkg", {("ifacepkg.masks", "sdpa_mask")}, {("ifacepkg.masks", "_unused_mask")})

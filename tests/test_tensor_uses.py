@@ -1,16 +1,20 @@
-"""`auto`'s public callables on tensors where the maintainer wrote no annotation
-(analysis/tensor_uses.py) and a metric's result method, measured with torch._dynamo.explain.
+"""Public callables on tensors where the maintainer wrote no annotation (analysis/tensor_uses.py)
+and a metric's result method are signature roots (public_api.signature_tensor_roots: what users
+surely compile, whose constructions are compiled code), measured with torch._dynamo.explain.
 
 Unannotated functional API (`def gain(x, k=2)` calling `torch.exp(x)`, `def squash(X, dim)`
 calling an autograd.Function's `apply`) and `compute(self) -> Tensor` of a stateful object are
 what users compile beside a package's modules; a text helper and a function on NumPy arrays
-(methods arrays share with tensors only) are not roots, though the library scope roots them."""
+(methods arrays share with tensors only) are not signature roots, though `auto`'s public-api scope
+roots them as public callables, as the library scope does (Dynamo breaks in each when compiled:
+it traces NumPy arrays as tensors)."""
 
 from __future__ import annotations
 
 import sys
 
 import pytest
+from scope_roots import signature_roots
 from test_library_scope import benchmarks_dir, found
 
 PACKAGE = {
@@ -69,9 +73,10 @@ TOKENIZE, FLATTEN = ("core.py", 35, "GM401"), ("core.py", 40, "GM301")
 
 def test_unannotated_parameters_used_as_tensors_and_state_results_are_tensor_api(write_tree, monkeypatch):
     root = write_tree(PACKAGE)
-    assert found(root) == {GAIN, SQUASH, COMPUTE}
-    assert found(root, "library") == {GAIN, SQUASH, COMPUTE, TOKENIZE, FLATTEN}
+    assert found(root) == found(root, "library") == {GAIN, SQUASH, COMPUTE, TOKENIZE, FLATTEN}
+    assert signature_roots(root) == {"metrics.core:gain", "metrics.core:squash", "metrics.core:Mean.compute"}
     torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
     sys.path.insert(0, str(benchmarks_dir()))
     from ground_truth import Tree, dynamo_breaks, normalise
 
@@ -80,11 +85,12 @@ def test_unannotated_parameters_used_as_tensors_and_state_results_are_tensor_api
 
     path = normalise(str(root / "metrics" / "core.py"))
     rows = set()
-    for fn in (metrics.gain, metrics.squash, metrics.Mean().compute):
-        args = () if fn.__name__ == "compute" else (torch.ones(3),)
+    calls = [(metrics.gain, (torch.ones(3),)), (metrics.squash, (torch.ones(3),)), (metrics.Mean().compute, ()),
+             (metrics.tokenize, ("a b",)), (metrics.flatten_array, (np.ones(3),))]
+    for fn, args in calls:
         broken = dynamo_breaks(fn, args, {}, Tree([str(root / "metrics")]))
         rows |= {line for file, line in broken.lines if file == path}
-    assert rows == {GAIN[1], SQUASH[1], COMPUTE[1]}
+    assert rows == {GAIN[1], SQUASH[1], COMPUTE[1], TOKENIZE[1], FLATTEN[1]}
     torch._dynamo.reset()
 
 
@@ -154,10 +160,14 @@ ROW_BRANCH, FIRST_BRANCH = ("core.py", 31, "GM101"), ("core.py", 25, "GM101")
 
 
 def test_a_parameter_the_docstring_documents_as_a_tensor_makes_tensor_api(write_tree, monkeypatch):
+    """`jacobian` documents `ys` and `xs` as tensors: a signature root; `predict`, documenting a
+    NumPy array, is not, though `auto`'s public-api scope roots it as a public callable (Dynamo
+    traces the array as a tensor and breaks on its branch)."""
     root = write_tree(DOCUMENTED)
-    assert found(root) == {ROW_BRANCH}
-    assert found(root, "library") == {ROW_BRANCH, FIRST_BRANCH}  # every public callable: predict too
+    assert found(root) == found(root, "library") == {ROW_BRANCH, FIRST_BRANCH}  # every public callable
+    assert signature_roots(root) == {"grads.core:jacobian"}
     torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
     sys.path.insert(0, str(benchmarks_dir()))
     from ground_truth import Tree, dynamo_breaks, normalise
 
@@ -168,6 +178,8 @@ def test_a_parameter_the_docstring_documents_as_a_tensor_makes_tensor_api(write_
     args = (torch.ones(2, 3), torch.ones(2, 3))
     broken = dynamo_breaks(grads.jacobian, args, {}, Tree([str(root / "grads")]))
     assert {line for file, line in broken.lines if file == path} == {ROW_BRANCH[1]}
+    broken = dynamo_breaks(grads.predict, (np.ones(3),), {}, Tree([str(root / "grads")]))
+    assert {line for file, line in broken.lines if file == path} == {FIRST_BRANCH[1]}
     torch._dynamo.reset()
 
 
@@ -239,9 +251,12 @@ FLIP_BRANCH, SIZE_BRANCH = ("core.py", 20, "GM101"), ("core.py", 26, "GM101")
 
 
 def test_a_result_the_docstring_types_as_a_tensor_makes_tensor_api(write_tree, monkeypatch):
+    """`inverse` documents its result as a LieTensor: a signature root; `count`, returning a number,
+    is not, though `auto`'s public-api scope roots it as a public callable (Dynamo breaks on its
+    branch when a user compiles it on a tensor)."""
     root = write_tree(DOCUMENTED_RESULT)
-    assert found(root) == {FLIP_BRANCH}
-    assert found(root, "library") == {FLIP_BRANCH, SIZE_BRANCH}  # every public callable: count too
+    assert found(root) == found(root, "library") == {FLIP_BRANCH, SIZE_BRANCH}  # every public callable
+    assert signature_roots(root) == {"documented_lie.core:inverse"}
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(benchmarks_dir()))
     from ground_truth import Tree, dynamo_breaks, normalise
@@ -252,6 +267,8 @@ def test_a_result_the_docstring_types_as_a_tensor_makes_tensor_api(write_tree, m
     path = normalise(str(root / "documented_lie" / "core.py"))
     broken = dynamo_breaks(documented_lie.inverse, (torch.ones(2, 3),), {}, Tree([str(root / "documented_lie")]))
     assert {line for file, line in broken.lines if file == path} == {FLIP_BRANCH[1]}
+    broken = dynamo_breaks(documented_lie.count, (torch.ones(2, 3),), {}, Tree([str(root / "documented_lie")]))
+    assert {line for file, line in broken.lines if file == path} == {SIZE_BRANCH[1]}
     torch._dynamo.reset()
 
 

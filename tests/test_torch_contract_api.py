@@ -1,6 +1,7 @@
-"""`auto`'s tensor-api scope roots the methods torch's own base classes define on tensors and what
-builds the tree's tensor subclasses, though no signature names a tensor (public_api.keeps_torch_contract,
-returning_tensors): pypose's `LieTensor.cumops(self, dim)` and `identity_SO3(*lsize)`, a
+"""The signature roots (public_api.signature_tensor_roots: the public callables users surely
+compile, whose constructions are compiled code) hold the methods torch's own base classes define on
+tensors and what builds the tree's tensor subclasses, though no signature names a tensor
+(public_api.keeps_torch_contract, returning_tensors): pypose's `LieTensor.cumops(self, dim)` and `identity_SO3(*lsize)`, a
 Distribution's `rsample(sample_shape=torch.Size())` and `log_prob(value)`."""
 
 import sys
@@ -8,13 +9,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from scope_roots import signature_roots
 
 from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
-# Every fixture package exports an nn.Module, so `auto` settles to the tensor-api scope.
+# Every fixture package exports an nn.Module, so `auto` settles to the public-api scope: every public
+# callable is a root, and the tensor-api policy is asserted on the signature roots.
 ENCODER = """import torch
 from torch import nn
 
@@ -103,16 +106,20 @@ def found(root, scope="auto"):
 
 
 def test_torch_contract_methods_and_tensor_subclass_builders_are_tensor_api(write_tree):
-    """The tensor subclass's method, its factory and the Distribution's methods are roots of `auto`;
-    the plain `sample`, the tokenizer's `encode` and `describe` are not (the library scope has them)."""
+    """The tensor subclass's method, its factory and the Distribution's methods are signature roots;
+    the plain `sample`, the tokenizer's `encode` and `describe` are not, though `auto`'s public-api
+    scope roots them as public callables, as the library scope does (Dynamo breaks on their
+    `print`: test_the_torch_contract_roots_break_under_dynamo)."""
     root = write_tree(CONTRACT_PACKAGE)
-    assert found(root) == {CUMULATIVE, IDENTITY, RSAMPLE, LOG_PROB}
-    assert found(root, "library") == {CUMULATIVE, IDENTITY, RSAMPLE, LOG_PROB, *NEAR_MISSES}
+    assert found(root) == found(root, "library") == {CUMULATIVE, IDENTITY, RSAMPLE, LOG_PROB, *NEAR_MISSES}
+    assert signature_roots(root) == {
+        "lie.core:Quat.cumulative", "lie.core:identity", "lie.core:Funnel.rsample", "lie.core:Funnel.log_prob"}
     assert found(root, "model") == set()
 
 
 def test_the_torch_contract_roots_break_under_dynamo(write_tree, monkeypatch):
-    """Each line `auto` now reports is where Dynamo breaks when a user compiles that call."""
+    """Each line `auto` reports is where Dynamo breaks when a user compiles that call: the signature
+    roots' breaks and the near misses' `print`, public callables whose signatures name no tensor."""
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(BENCHMARKS))
     from ground_truth import Tree, dynamo_breaks, normalise
@@ -129,6 +136,8 @@ def test_the_torch_contract_roots_break_under_dynamo(write_tree, monkeypatch):
         IDENTITY: (lie.identity, (3,)),
         RSAMPLE: (funnel.rsample, ()),
         LOG_PROB: (funnel.log_prob, (torch.ones(2),)),
+        **dict(zip(sorted(NEAR_MISSES), [
+            (lie.Sampler().sample, (2,)), (lie.Tokenizer().encode, ("a b",)), (lie.describe, ({"k": 1},))])),
     }
     for expected, (fn, args) in calls.items():
         broken = dynamo_breaks(fn, args, {}, Tree([str(root / "lie")]))
@@ -157,15 +166,17 @@ VARIADIC_PACKAGE = {
             return torch.load(path)
     """),
 }
-PACK, LOAD = ("core.py", 16, "GM301"), ("core.py", 21, "GM401")
+PACK, LOAD, LOADING = ("core.py", 16, "GM301"), ("core.py", 21, "GM401"), ("core.py", 22, "GM601")
 
 
 def test_a_variadic_parameter_annotated_as_tensors_is_tensor_api(write_tree, monkeypatch):
-    """`pack(*parts: Tensor)` is a root of `auto` (Dynamo breaks in its helper when a user compiles
-    it); `load(path: str, **options) -> dict[str, Tensor]` is not (library scope only)."""
+    """`pack(*parts: Tensor)` is a signature root (Dynamo breaks in its helper when a user compiles
+    it); `load(path: str, **options) -> dict[str, Tensor]` is not, though `auto`'s public-api scope
+    roots it as a public callable, as the library scope does: Dynamo breaks on its `print` and its
+    `torch.load` when a user compiles it."""
     root = write_tree(VARIADIC_PACKAGE)
-    assert found(root) == {PACK}
-    assert found(root, "library") >= {PACK, LOAD}
+    assert found(root) == found(root, "library") == {PACK, LOAD, LOADING}
+    assert signature_roots(root) == {"packs.core:pack"}
     torch = pytest.importorskip("torch")
     sys.path.insert(0, str(BENCHMARKS))
     from ground_truth import Tree, dynamo_breaks, normalise
@@ -173,10 +184,12 @@ def test_a_variadic_parameter_annotated_as_tensors_is_tensor_api(write_tree, mon
     monkeypatch.syspath_prepend(str(root))
     import packs
 
+    path = normalise(str(root / "packs" / "core.py"))
     broken = dynamo_breaks(packs.pack, (torch.ones(2), torch.ones(2)), {}, Tree([str(root / "packs")]))
-    assert PACK[1] in {
-        line for file, line in broken.lines if file == normalise(str(root / "packs" / "core.py"))
-    }
+    assert PACK[1] in {line for file, line in broken.lines if file == path}
+    torch.save({"w": torch.ones(2)}, root / "w.pt")
+    broken = dynamo_breaks(packs.load, (str(root / "w.pt"),), {}, Tree([str(root / "packs")]))
+    assert {LOAD[1], LOADING[1]} <= {line for file, line in broken.lines if file == path}, broken
     torch._dynamo.reset()
 
 

@@ -70,7 +70,8 @@ def test_a_half_counts_a_statement_two_families_share_once() -> None:
 
 def test_misses_are_told_apart_by_whether_their_function_is_traced(tmp_path: Path) -> None:
     """A missed break in a forward is "construct has no rule"; in a function nothing traced calls,
-    "function not reached"; one the declared entry points find, "found through declared entry points"."""
+    "function not reached"; one the declared entry points find, "found through declared entry points".
+    The functions are private: `auto`'s public-api scope roots every public callable of a package."""
     from harness import StatementKeys
     from miss_causes import FOUND_DECLARED, NO_RULE, NOT_REACHED, miss_causes
 
@@ -79,9 +80,9 @@ def test_misses_are_told_apart_by_whether_their_function_is_traced(tmp_path: Pat
         "class M(torch.nn.Module):\n"  # 2
         "    def forward(self, x):\n"  # 3
         "        return x + 1\n"  # 4
-        "def unused(x):\n"  # 5
+        "def _unused(x):\n"  # 5
         "    return x * 2\n"  # 6
-        "def declared(x):\n"  # 7
+        "def _declared(x):\n"  # 7
         "    return x - 1\n"  # 8
     ))
     keys = StatementKeys(str(package))
@@ -90,10 +91,10 @@ def test_misses_are_told_apart_by_whether_their_function_is_traced(tmp_path: Pat
     assert causes == {"pkg/mod.py:4": NO_RULE, "pkg/mod.py:6": NOT_REACHED, "pkg/mod.py:8": FOUND_DECLARED}
 
 
-def test_a_function_the_tensor_api_scope_roots_is_traced_for_the_causes(tmp_path: Path) -> None:
-    """A missed break in a public function on tensors of a package exporting an nn.Module (auto's
-    tensor-api scope roots it) is "construct has no rule": the causes use the scope `check`
-    settled on, not the model scope, where nothing calls the function."""
+def test_a_function_the_public_api_scope_roots_is_traced_for_the_causes(tmp_path: Path) -> None:
+    """A missed break in a public function of a package exporting an nn.Module (auto's public-api
+    scope roots it) is "construct has no rule": the causes use the scope `check` settled on, not
+    the model scope, where nothing calls the function."""
     from harness import StatementKeys
     from miss_causes import NO_RULE, NOT_REACHED, miss_causes
 
@@ -113,7 +114,8 @@ def test_a_function_the_tensor_api_scope_roots_is_traced_for_the_causes(tmp_path
 
 
 def test_reach_gaps_lists_executed_functions_the_scope_does_not_trace(tmp_path: Path) -> None:
-    """A function the eager call ran that no root reaches is a gap; the forward is not."""
+    """A function the eager call ran that no root reaches is a gap; the forward is not. It is
+    private: `auto`'s public-api scope roots every public callable of a package."""
     from reach_gaps import unreached
 
     package, config = _package(tmp_path, "", (
@@ -121,11 +123,11 @@ def test_reach_gaps_lists_executed_functions_the_scope_does_not_trace(tmp_path: 
         "class M(torch.nn.Module):\n"  # 2
         "    def forward(self, x):\n"  # 3
         "        return x + 1\n"  # 4
-        "def orphan(x):\n"  # 5
+        "def _orphan(x):\n"  # 5
         "    return x * 2\n"  # 6
     ))
     truth = {"package_dir": str(package), "ran": {"pkg/mod.py": [4, 6]}}
-    assert unreached(truth, {"default": str(config)}) == {"default": {("pkg.mod", "orphan")}}
+    assert unreached(truth, {"default": str(config)}) == {"default": {("pkg.mod", "_orphan")}}
 
 
 def test_a_namespace_package_names_its_modules_as_graphmend_does(tmp_path: Path) -> None:

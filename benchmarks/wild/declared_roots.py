@@ -8,7 +8,7 @@ library's public API) is a candidate for the default scope.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/wild/declared_roots.py [--lib NAME ...] [--undeclared]
 
-`--undeclared` also prints the other side, the precision side: the roots `auto`'s tensor-api or
+`--undeclared` also prints the other side, the precision side: the roots `auto`'s public-api or
 library scope adds that no declared pattern names (counted, and the public ones listed), which a
 maintainer did not think users compile.
 

@@ -94,7 +94,7 @@ def traced_functions(package_dir: str, config: str) -> set[tuple[str, str]]:
     from graphmend_bot.engine import Workspace
 
     workspace = Workspace([package_dir], load_config(Path(config)), jobs=1)
-    # the scope `check` settled on (auto's library or tensor-api scope), not the model scope only
+    # the scope `check` settled on (auto's library or public-api scope), not the model scope only
     program = Program(workspace.summaries.values(), workspace.config.entry_points, workspace.dependency_summaries,
                       workspace.scope)
     # Named from each file's path, as executed_functions names them: graphmend starts a module's

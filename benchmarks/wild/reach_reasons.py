@@ -11,10 +11,12 @@ function, decided by code from the scope the check settled on and the package's 
   model scope: no public roots                         auto kept the model scope for another reason
                                                        (a loose tree, no public callable)
   public callable the SCOPE scope leaves out (KIND)    the function is public and exported but no
-                                                       root (tensor-api: no tensor in its signature;
-                                                       library: a builder); KIND: a function, a
-                                                       method of an nn.Module or of another class,
-                                                       and whether the library scope roots it
+                                                       root (SCOPE, the scope in force: public-api
+                                                       or library, a builder; a lone file's
+                                                       tensor-api, no tensor in its signature); KIND:
+                                                       a function, a method of an nn.Module or of
+                                                       another class, and whether the library scope
+                                                       roots it
   reached only from public callables the SCOPE ...     some public callable reaches it through known
                                                        edges, and none of those is a root
   private, no public callable reaches it               a part of its module or name starts with `_`,

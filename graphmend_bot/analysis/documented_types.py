@@ -70,8 +70,8 @@ _SCALAR_WORDS = frozenset({"int", "bool", "str", "integer", "boolean", "string",
 # A docstring naming none of these has nothing to parse (most of them: read it only then).
 _SCALAR_STEMS = ("int", "bool", "str")
 # `list of Tensor`, `List[int]`, `tuple, optional`, `python list`: a concrete container's word leads.
-_CONTAINER_WORD = re.compile(r"(?:python[ \t]+)?(?:list|tuple|dict|set)(?:$|[ \t(])")  # not `list-like`
-_CONTAINER_STEM = re.compile(r"\b(?:list|tuple|dict|set)\b", re.IGNORECASE)
+_CONTAINER_WORD = re.compile(r"(?:python[ \t]+)?(?:list|tuple|dict|dictionary|set)(?:$|[ \t(])")  # not `list-like`
+_CONTAINER_STEM = re.compile(r"\b(?:list|tuple|dict|dictionary|set)\b", re.IGNORECASE)
 # A subscript's brackets hold commas of their own (`Tuple[int, int]`): dropped before the split.
 _INNERMOST_BRACKETS = re.compile(r"\[[^\[\]]*\]")
 # What may follow the type after a comma: `int, optional`, `bool, default False`, `int, default=0`.

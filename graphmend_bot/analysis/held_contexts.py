@@ -48,7 +48,7 @@ def held_context_entries(program: Program) -> list[TracedDraft]:
             if held in rebound:
                 continue  # built again in the traced frame: Dynamo enters it (measured)
             if held.startswith("self.") and (
-                holder_built_in_traced_code(program, traced, fid)
+                holder_built_in_traced_code(program, fid)
                 or rebuilt_by_callee(program, traced, fid, held[len("self."):], draft.row)
             ):
                 continue
@@ -76,9 +76,11 @@ def tree_object_method(program: Program, fid: FunctionId, constructor: str) -> b
     return any(program.class_method(*cls, method) is not None for cls in classes)
 
 
-def holder_built_in_traced_code(program: Program, traced: Collection[FunctionId], fid: FunctionId) -> bool:
-    """The class of the method, or a subclass, is instantiated in traced code: its `__init__`
-    (or the one it inherits) is traced, so what that stored in `self` was built there."""
+def holder_built_in_traced_code(program: Program, fid: FunctionId) -> bool:
+    """The class of the method, or a subclass, is instantiated in compiled code: its `__init__`
+    (or the one it inherits) is reached from a root users surely compile (Program.surely_compiled),
+    so what that stored in `self` was built there."""
+    traced = program.surely_compiled()
     class_qualname = program.function(fid).class_qualname
     if class_qualname is None:
         return False

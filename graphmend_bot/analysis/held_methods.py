@@ -48,7 +48,7 @@ def held_method_calls(program: Program, solver: _TensorFlow) -> list[TracedDraft
             if held in rebound:
                 continue  # built again in the traced frame
             if held.startswith("self.") and (
-                holder_built_in_traced_code(program, traced, fid)
+                holder_built_in_traced_code(program, fid)
                 or rebuilt_by_callee(program, traced, fid, held[len("self.") :], draft.row)
             ):
                 continue

@@ -30,7 +30,7 @@ An edited, added or removed function is one the solve did not consult when all o
 - a file the prefilter does not summarise imports what it imported (its imports can leave a
   parameter unproven);
 - the prefilter summarises the same modules, and the tree's own roots settled the model scope
-  (in the library and `auto`'s tensor-api scopes a new public function may be a root).
+  (in the library scope and `auto`'s public-api and tensor-api scopes a new public function may be a root).
 The state is data as every entry (summary_codec.py), and a state that does not fit the tree
 (other files, a wrong shape, a result other than the one keyed by the texts it names) is not used.
 """

@@ -157,9 +157,11 @@ def _refused(program: Program, traced: Collection[FunctionId], fid: FunctionId, 
         )
     function = program.function(fid)
     name = held[len("self."):]
-    if any(written == name for written, _ in function.attribute_writes) or not holder_built_in_traced_code(
-        program, traced, fid
-    ) or rebuilt_by_callee(program, traced, fid, name, draft.row):
+    if (
+        any(written == name for written, _ in function.attribute_writes)
+        or not holder_built_in_traced_code(program, fid)
+        or rebuilt_by_callee(program, traced, fid, name, draft.row)
+    ):
         return False  # built again in the frame (entered), or held_contexts.py's finding
     built = builders(program, fid[0], function.class_qualname, held)
     return bool(built) and all(refused_when_held(program, fid[0], constructor, draft.code) for constructor in built)
@@ -233,7 +235,7 @@ class _Passed:
             isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
             and function.params[:1] == (value.value.id,) and function.class_qualname is not None
             and not any(written == value.attr for written, _ in function.attribute_writes)
-            and not holder_built_in_traced_code(program, self._traced, caller)
+            and not holder_built_in_traced_code(program, caller)
         ):
             built = builders(program, caller[0], function.class_qualname, f"self.{value.attr}")
             if built and all(refused_when_held(program, caller[0], constructor, RULE.code) for constructor in built):

@@ -2,9 +2,9 @@
 
 Entry points are the `forward` of every nn.Module subclass, functions decorated with or passed
 to `torch.compile`, modules compiled with `torch.compile(model)` / `model.compile()`, and the
-configured extra entry points; in the library scope also every public callable of the package,
-in `auto`'s tensor-api scope those that take or return a tensor (public_api.py, which also says
-when `auto` picks which). Scope is everything reachable from them through calls, function
+configured extra entry points; in the library scope and `auto`'s public-api scope also every
+public callable of the package, in `auto`'s tensor-api scope (a lone file) those that take or
+return a tensor (public_api.py, which also says when `auto` picks which). Scope is everything reachable from them through calls, function
 references and decorators. Then a small fixpoint decides which parameters receive tensors and
 which functions return them, so a helper's `if x.sum() > 0` is reported when a tensor reaches it.
 """
@@ -56,6 +56,7 @@ from graphmend_bot.analysis.opaque_sources import OPAQUE_CODES, OpaqueSources
 from graphmend_bot.analysis.own_frame_managers import own_frame_entries
 from graphmend_bot.analysis.passed_ranks import passed_rank_indices
 from graphmend_bot.analysis.public_api import (
+    PUBLIC_API,
     TENSOR_API,
     compiles_something,
     exports_modules,
@@ -63,7 +64,7 @@ from graphmend_bot.analysis.public_api import (
     knows_its_roots,
     library_roots,
     public_callables,
-    tensor_api_roots,
+    signature_tensor_roots,
 )
 from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
 from graphmend_bot.analysis.receiver_breaks import ReceiverBreaks
@@ -164,6 +165,7 @@ class Program:
         self._tensor_api: set[FunctionId] | None = None
         self._public: set[FunctionId] | None = None
         self._traced: set[FunctionId] | None = None
+        self._surely_compiled: set[FunctionId] | None = None
         self._traced_order: list[FunctionId] | None = None
         self._traced_own: list[tuple[FunctionId, FunctionSummary]] | None = None  # traced_holding's
         self._model_entries: set[FunctionId] | None = None
@@ -895,9 +897,10 @@ class Program:
     # ---- scope --------------------------------------------------------------------------
     @property
     def scope(self) -> str:
-        """The scope in force: "library", "model", or `auto`'s "tensor-api" (public_api.py): the
-        forwards and what is compiled of a package that exports nn.Modules or compiles kernels of
-        its own, and its public callables on tensors."""
+        """The scope in force: "library", "model", or one `auto` settles to (public_api.py):
+        "public-api", the forwards and what is compiled of a package that exports nn.Modules or
+        compiles kernels of its own and its public callables, or "tensor-api", a lone file's
+        public callables on tensors."""
         if self._scope == "auto":
             package = any(is_package_module(summary) for module, summary in self.modules.items()
                           if module not in self.dependency_modules)
@@ -910,8 +913,8 @@ class Program:
                 # Every public callable is the library scope's guess at what users compile; the
                 # maintainer's entry points, when declared, say it instead.
                 self._scope = "model" if self.extra_entry_points else "library"
-            else:  # a package exporting nn.Modules, or compiling kernels of its own (knows_its_roots)
-                self._scope = TENSOR_API if self.scope_roots(TENSOR_API) else "model"
+            else:  # a package exporting nn.Modules, or compiling kernels of its own
+                self._scope = PUBLIC_API
         return self._scope
 
     def _functional_lone_module(self) -> bool:
@@ -942,11 +945,31 @@ class Program:
         scope = scope or self.scope
         if scope == "library":
             return self.library_roots()
-        if scope == TENSOR_API:
-            if self._tensor_api is None:
-                self._tensor_api = tensor_api_roots(self)
-            return self._tensor_api
+        if scope == PUBLIC_API:  # every public callable, as the library scope's
+            return self.library_roots()
+        if scope == TENSOR_API:  # a lone file's callables on tensors, not a script's helpers
+            return self._signature_roots()
         return set()
+
+    def _signature_roots(self) -> set[FunctionId]:
+        if self._tensor_api is None:
+            self._tensor_api = signature_tensor_roots(self)
+        return self._tensor_api
+
+    def surely_compiled(self) -> set[FunctionId]:
+        """The traced functions the roots users surely compile reach: in the public-api scope the
+        forwards, what is compiled, and the public callables whose signatures name tensors
+        (public_api.signature_tensor_roots); in the others every traced function. What these
+        construct is built in compiled code (held_contexts.holder_built_in_traced_code); a public
+        callable that only may be compiled (`make_private(optimizer)`) builds at setup as often,
+        and the object reaches a compiled `step` from outside. Memoised."""
+        if self._surely_compiled is None:
+            if self.scope == PUBLIC_API:
+                roots = self.model_entry_points() | self._signature_roots()
+                self._surely_compiled = self._closure(roots, self.successors)
+            else:
+                self._surely_compiled = self.traced_functions()
+        return self._surely_compiled
 
     def public_api_reach(self) -> dict[FunctionId, str]:
         """Traced functions that only the scope's extra roots reach -> `module.qualname` of the
@@ -1008,7 +1031,7 @@ class Program:
         return any(entry_matches(pattern, module, qualname) for pattern in self.extra_entry_points)
 
     def declared_entry(self, fid: FunctionId) -> bool:
-        """Configured, a root of the library or tensor-api scope, or a Module's own `__call__`: its
+        """Configured, a root of the scope in force (library, public-api, tensor-api), or a Module's own `__call__`: its
         parameters get tensors as a forward's do."""
         return (self.configured_entry(*fid) or fid in self.scope_roots()
                 or (self.function(fid).name == "__call__" and self._module_call(fid[0], self.function(fid))))
