@@ -47,6 +47,12 @@ SAMPLE = textwrap.dedent('''
                     x = x + 7
                 case _:
                     pass
+            if x.dim() > 3:
+                raise ValueError(x)
+            elif flag:
+                x = x + 8
+            else:
+                x = x + 9
             if flag:
 
                 @staticmethod
@@ -75,10 +81,16 @@ def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int
         statement = next((s for s in block if s.lineno <= row <= (s.end_lineno or s.lineno)), None)
         if statement is None or isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return tail
+        # an `if` arm is no conditional block when the other arm always returns or raises (and it
+        # does not): every path past the `if` goes through it
+        body_leaves = isinstance(statement, ast.If) and _ends_leaving(statement.body)
+        else_leaves = isinstance(statement, ast.If) and _ends_leaving(statement.orelse)
         blocks = [
             (getattr(statement, "body", []), not isinstance(statement, (
-                ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While))),
-            (getattr(statement, "orelse", []), isinstance(statement, ast.If)),  # a `try`'s runs on the usual path
+                ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While))
+             and not (else_leaves and not body_leaves)),
+            (getattr(statement, "orelse", []), isinstance(statement, ast.If)  # a `try`'s runs on the usual path
+             and not (body_leaves and not else_leaves)),
             (getattr(statement, "finalbody", []), False),
             *((handler.body, True) for handler in getattr(statement, "handlers", [])),
             *((case.body, True) for case in getattr(statement, "cases", [])),
@@ -90,6 +102,14 @@ def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int
         block, conditional = inner
         if conditional:
             tail = block[-1].end_lineno or block[-1].lineno
+
+
+def _ends_leaving(body: list[ast.stmt]) -> bool:
+    """The block's last statement returns or raises, or is an `if` both arms of which do."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.If):
+        return _ends_leaving(last.body) and _ends_leaving(last.orelse)
+    return isinstance(last, (ast.Return, ast.Raise))
 
 
 def _qualnames(body: list[ast.stmt], prefix: str = "") -> set[str]:
@@ -148,6 +168,8 @@ def test_sample_tails_by_hand() -> None:
     assert tail("if flag: x = x * 5") == last("if flag: x = x * 5")  # the body on the header's line
     assert tail("flag = False") == sys.maxsize and tail("x = x + 6") == sys.maxsize
     assert tail("x = x + 7") == last("x = x + 7")
+    # the first arm raises: past it, the `elif` and its own arms run on to the rest (review28)
+    assert tail("elif flag:") == sys.maxsize and tail("x = x + 8") == last("x = x + 8")
     assert tail("return 0") == last("x = inner(x)")  # a nested def's rows: the block holding the def
     assert tail_in(None, 5) == sys.maxsize
     assert _agree(tree) > 40

@@ -5,7 +5,9 @@ recurrent module's first use (GM613) make the rest of their frame run eagerly, b
 run: under `if self.use_scale:` with the flag off, the code after the `if` is traced and its breaks
 are Dynamo's (measured on torch 2.13: tests/fixtures/eager_entries/conditional_read.py). As after an
 unsupported `with` (eager_entries.with_tails), the eager rest then ends with the conditional block
-holding the break: an `if`/`else` arm, an `except` handler, a `case`. A `with` or `try` body (and
+holding the break: an `if`/`else` arm, an `except` handler, a `case`; not an arm whose other arm
+always returns or raises (`if big: return x` / `elif self.held.A:`), through which every path on
+past the `if` goes (measured: tests/test_breaking_reads.py). A `with` or `try` body (and
 the `try`'s `else`) always runs, and a loop body nearly always does (a loop over a module's layers,
 a range of steps), so neither ends it: after a read in a loop body the rest of the frame is eager, as Dynamo has it.
 The workers keep each function's conditional blocks in its summary (`conditional_spans`), so the
@@ -50,7 +52,13 @@ def conditional_spans(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tup
             if type(statement) not in _COMPOUND:
                 continue
             if isinstance(statement, ast.If):
+                # an arm whose sibling always returns or raises is the only way on past the `if`: a
+                # rest from it goes on past the `if` too (`if big: return x` / `elif self.held.A:`)
                 conditional = [statement.body, statement.orelse]
+                body_leaves, else_leaves = _leaves(statement.body), _leaves(statement.orelse)
+                if body_leaves != else_leaves:
+                    pending.append(statement.orelse if body_leaves else statement.body)
+                    conditional = [statement.body if body_leaves else statement.orelse]
             elif isinstance(statement, (ast.Try, ast.TryStar)):
                 # `else` runs whenever the body raised nothing: the usual path, as the body (GM657's
                 # rest after a read there goes on past the `try`, tests/test_breaking_reads.py)
@@ -70,6 +78,17 @@ def conditional_spans(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> tup
                     spans.append((body[0].lineno, body[-1].end_lineno or body[-1].lineno))
                     pending.append(body)
     return tuple(spans)
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    """Every path through `body` ends in a `return` or `raise` (not `break`/`continue`: what
+    follows the loop is reached without it)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    return isinstance(last, ast.If) and _leaves(last.body) and _leaves(last.orelse)
 
 
 def tail_in(spans: tuple[tuple[int, int], ...] | None, row: int) -> int:
