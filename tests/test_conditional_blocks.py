@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.analysis.conditional_blocks import conditional_spans, first_definitions, tail_in
+from graphmend_bot.analysis.conditional_blocks import (
+    conditional_spans,
+    first_definitions,
+    it_runs_always,
+    tail_in,
+)
 from graphmend_bot.analysis.held_module_reads import function_definition
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,8 +78,9 @@ SAMPLE = textwrap.dedent('''
     ''')
 
 
-def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> int:
-    """The descent loop_calls and eager_entries ran on a parse of their own before the spans."""
+def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int, past_leaving: bool = True) -> int:
+    """The descent loop_calls and eager_entries ran on a parse of their own before the spans
+    (`past_leaving` False: every `if` arm is a block, as whether a row runs on every call asks)."""
     tail = sys.maxsize
     block: list[ast.stmt] = definition.body
     while True:
@@ -83,8 +89,8 @@ def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int
             return tail
         # an `if` arm is no conditional block when the other arm always returns or raises (and it
         # does not): every path past the `if` goes through it
-        body_leaves = isinstance(statement, ast.If) and _ends_leaving(statement.body)
-        else_leaves = isinstance(statement, ast.If) and _ends_leaving(statement.orelse)
+        body_leaves = past_leaving and isinstance(statement, ast.If) and _ends_leaving(statement.body)
+        else_leaves = past_leaving and isinstance(statement, ast.If) and _ends_leaving(statement.orelse)
         blocks = [
             (getattr(statement, "body", []), not isinstance(statement, (
                 ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While))
@@ -138,6 +144,7 @@ def _agree(tree: ast.Module) -> int:
         spans = conditional_spans(definition)
         for row in range(definition.lineno - 2, (definition.end_lineno or definition.lineno) + 2):
             assert tail_in(spans, row) == _reference_tail(definition, row), (qualname, row)
+            assert it_runs_always(spans, row) == (_reference_tail(definition, row, False) == sys.maxsize), (qualname, row)
             compared += 1
     return compared
 
@@ -170,6 +177,9 @@ def test_sample_tails_by_hand() -> None:
     assert tail("x = x + 7") == last("x = x + 7")
     # the first arm raises: past it, the `elif` and its own arms run on to the rest (review28)
     assert tail("elif flag:") == sys.maxsize and tail("x = x + 8") == last("x = x + 8")
+    row = next(i for i, line in enumerate(lines, 1) if line.strip() == "elif flag:")
+    assert not it_runs_always(spans, row)  # yet it runs only when the first arm's test is false
+    assert it_runs_always(spans, next(i for i, line in enumerate(lines, 1) if line.strip() == "x = layer(x)"))
     assert tail("return 0") == last("x = inner(x)")  # a nested def's rows: the block holding the def
     assert tail_in(None, 5) == sys.maxsize
     assert _agree(tree) > 40
