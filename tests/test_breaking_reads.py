@@ -216,3 +216,28 @@ def test_too_few_operations_in_an_arm_leave_the_rest_of_the_arm_eager(tmp_path: 
     breaks, gm657, found = _lines(source, tmp_path)
     assert not gm657 and line_of(source, "print('later')") not in breaks | found
     assert line_of(source, "print('after')") in found
+
+
+# The other arm always returns or raises: the arm holding the read is the only way on past the `if`,
+# so the eager rest goes on past it too; Dynamo reports nothing after the `if` (review28).
+SIBLING_LEAVES = {
+    "elif_test": ("        x = x * 2\n        x = x + 1\n        if x.shape[0] > 5:\n            return x\n"
+                  "        elif self.model.A is not None:\n            print('later')\n        print('after')\n        return x\n",
+                  "elif self.model.A"),
+    "else_arm": ("        x = x * 2\n        x = x + 1\n        if x.shape[0] > 5:\n            raise ValueError('big')\n"
+                 "        else:\n            A = self.model.A\n            print('later')\n        print('after')\n        return x\n",
+                 "A = self.model.A"),
+    "body_arm": ("        x = x * 2\n        x = x + 1\n        if x.shape[0] < 5:\n            A = self.model.A\n"
+                 "            print('later')\n        else:\n            return x\n        print('after')\n        return x\n",
+                 "A = self.model.A"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SIBLING_LEAVES))
+def test_the_rest_goes_past_the_if_when_the_other_arm_leaves(case: str, tmp_path: Path) -> None:
+    body, statement = SIBLING_LEAVES[case]
+    source = HEAD + body
+    breaks, gm657, found = _lines(source, tmp_path)
+    assert gm657 == {line_of(source, statement)}
+    assert line_of(source, "print('after')") not in breaks | found
+    assert found == breaks

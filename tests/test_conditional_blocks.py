@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.analysis.conditional_blocks import conditional_spans, first_definitions, tail_in
+from graphmend_bot.analysis.conditional_blocks import (
+    conditional_spans,
+    first_definitions,
+    it_runs_always,
+    tail_in,
+)
 from graphmend_bot.analysis.held_module_reads import function_definition
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +52,12 @@ SAMPLE = textwrap.dedent('''
                     x = x + 7
                 case _:
                     pass
+            if x.dim() > 3:
+                raise ValueError(x)
+            elif flag:
+                x = x + 8
+            else:
+                x = x + 9
             if flag:
 
                 @staticmethod
@@ -67,18 +78,25 @@ SAMPLE = textwrap.dedent('''
     ''')
 
 
-def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int) -> int:
-    """The descent loop_calls and eager_entries ran on a parse of their own before the spans."""
+def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int, past_leaving: bool = True) -> int:
+    """The descent loop_calls and eager_entries ran on a parse of their own before the spans
+    (`past_leaving` False: every `if` arm is a block, as whether a row runs on every call asks)."""
     tail = sys.maxsize
     block: list[ast.stmt] = definition.body
     while True:
         statement = next((s for s in block if s.lineno <= row <= (s.end_lineno or s.lineno)), None)
         if statement is None or isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return tail
+        # an `if` arm is no conditional block when the other arm always returns or raises (and it
+        # does not): every path past the `if` goes through it
+        body_leaves = past_leaving and isinstance(statement, ast.If) and _ends_leaving(statement.body)
+        else_leaves = past_leaving and isinstance(statement, ast.If) and _ends_leaving(statement.orelse)
         blocks = [
             (getattr(statement, "body", []), not isinstance(statement, (
-                ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While))),
-            (getattr(statement, "orelse", []), isinstance(statement, ast.If)),  # a `try`'s runs on the usual path
+                ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While))
+             and not (else_leaves and not body_leaves)),
+            (getattr(statement, "orelse", []), isinstance(statement, ast.If)  # a `try`'s runs on the usual path
+             and not (body_leaves and not else_leaves)),
             (getattr(statement, "finalbody", []), False),
             *((handler.body, True) for handler in getattr(statement, "handlers", [])),
             *((case.body, True) for case in getattr(statement, "cases", [])),
@@ -90,6 +108,14 @@ def _reference_tail(definition: ast.FunctionDef | ast.AsyncFunctionDef, row: int
         block, conditional = inner
         if conditional:
             tail = block[-1].end_lineno or block[-1].lineno
+
+
+def _ends_leaving(body: list[ast.stmt]) -> bool:
+    """The block's last statement returns or raises, or is an `if` both arms of which do."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.If):
+        return _ends_leaving(last.body) and _ends_leaving(last.orelse)
+    return isinstance(last, (ast.Return, ast.Raise))
 
 
 def _qualnames(body: list[ast.stmt], prefix: str = "") -> set[str]:
@@ -118,6 +144,7 @@ def _agree(tree: ast.Module) -> int:
         spans = conditional_spans(definition)
         for row in range(definition.lineno - 2, (definition.end_lineno or definition.lineno) + 2):
             assert tail_in(spans, row) == _reference_tail(definition, row), (qualname, row)
+            assert it_runs_always(spans, row) == (_reference_tail(definition, row, False) == sys.maxsize), (qualname, row)
             compared += 1
     return compared
 
@@ -148,6 +175,11 @@ def test_sample_tails_by_hand() -> None:
     assert tail("if flag: x = x * 5") == last("if flag: x = x * 5")  # the body on the header's line
     assert tail("flag = False") == sys.maxsize and tail("x = x + 6") == sys.maxsize
     assert tail("x = x + 7") == last("x = x + 7")
+    # the first arm raises: past it, the `elif` and its own arms run on to the rest (review28)
+    assert tail("elif flag:") == sys.maxsize and tail("x = x + 8") == last("x = x + 8")
+    row = next(i for i, line in enumerate(lines, 1) if line.strip() == "elif flag:")
+    assert not it_runs_always(spans, row)  # yet it runs only when the first arm's test is false
+    assert it_runs_always(spans, next(i for i, line in enumerate(lines, 1) if line.strip() == "x = layer(x)"))
     assert tail("return 0") == last("x = inner(x)")  # a nested def's rows: the block holding the def
     assert tail_in(None, 5) == sys.maxsize
     assert _agree(tree) > 40

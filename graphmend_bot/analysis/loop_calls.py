@@ -21,12 +21,11 @@ The conditional blocks are the summaries' (FunctionSummary.conditional_spans): n
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 from collections.abc import Container, Iterable
 from typing import TYPE_CHECKING
 
-from graphmend_bot.analysis.conditional_blocks import tail_in
+from graphmend_bot.analysis.conditional_blocks import it_runs_always, tail_in
 from graphmend_bot.analysis.modes import modes_named
 
 if TYPE_CHECKING:
@@ -117,8 +116,7 @@ def surely_breaking(
 
 def _unconditional(program: Program, fid: FunctionId, row: int) -> bool:
     """Whether `row` of the function runs whenever it does: in no `if` arm, handler or case."""
-    spans = program.conditional_spans(program.modules[fid[0]], program.function(fid))
-    return spans is not None and tail_in(spans, row) == sys.maxsize
+    return it_runs_always(program.conditional_spans(program.modules[fid[0]], program.function(fid)), row)
 
 
 def _always_breaks(

@@ -6,7 +6,8 @@ on torch 2.13 (tests/fixtures/rules/GM645_hook_mutates_outer_state.py): the hook
 ("HOP: Unsafe side effect") at its first statement that stores into an outer value
 (`store[k] = g`, `self.last = g`), rebinds a `nonlocal` or `global` name (`n += 1`), or calls a
 container's mutating method on one (`store.append(g)`, `self.grads.append(g)`, `LST.append(g)`).
-A hook that only reads outer values, or fills a container it made itself, traces.
+A hook that only reads outer values, or fills a container it made itself, traces; one that fills a
+container a parameter's default holds (`def keep(g, store=store)`) breaks as on `store` itself.
 """
 
 from __future__ import annotations
@@ -44,7 +45,12 @@ def outer_mutation(hook: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) ->
     nodes = _own_nodes(hook)
     args = hook.args
     declared = {name for node in nodes if isinstance(node, (ast.Nonlocal, ast.Global)) for name in node.names}
-    local = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}
+    # a parameter defaulting to a value the enclosing code made (`def keep(g, store=store)`,
+    # `cache={}`) holds that value itself, from outside the hook (GB0067, measured); a constant does not
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [*zip(positional[len(positional) - len(args.defaults):], args.defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+    shared = {a.arg for a, default in defaults if default is not None and not isinstance(default, ast.Constant)}
+    local = {a.arg for a in (*positional, *args.kwonlyargs, args.vararg, args.kwarg) if a} - shared
     local |= {node.id for node in nodes if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)} - declared
     hits: list[tuple[ast.AST, str]] = []
     for node in nodes:
