@@ -131,18 +131,24 @@ def breaking_reads(
 
 def quiet_reads(
     program: Program, reported: list[TracedDraft], holds: Callable[[FunctionId, Kind], bool],
+    targets: dict[tuple[FunctionId, int], list[FunctionId]],
 ) -> list[TracedDraft]:
     """The read statements not `reported` (breaking_reads) after which Dynamo runs the frame eagerly
     all the same: those before two operations (a marker), and those with a break since the first of
     the last two (a call there or a draft): the frame it resumed in holds too few to go back to, so
-    it skips that one (tests/test_breaking_reads.py). eager_rests keeps those whose getters surely break."""
+    it skips that one (tests/test_breaking_reads.py). eager_rests keeps those whose getters surely break.
+    Only the tree's own getters: a dependency's property (`covar.batch_shape` of an installed LinOp)
+    breaking inside, Dynamo still reports the statements after the read (tests/test_dependency_breaks.py)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     standing = {id(traced_draft.draft) for traced_draft in reported}
     quiet: list[TracedDraft] = []
     for fid in program.traced_holding(lambda f: f.breaking_read_drafts):
         function = program.function(fid)
-        for _, _, _, draft in function.breaking_read_drafts:
+        for sites, _, _, draft in function.breaking_read_drafts:
+            getters = [getter for site in sites for getter in targets.get((fid, site), ())]
+            if any(getter[0] in program.dependency_modules for getter in getters):
+                continue
             if id(draft) not in standing and (draft.code == QUIET or holds(fid, draft.deps)):
                 quiet.append(TracedDraft(program.modules[fid[0]], function, draft))
     return quiet

@@ -1396,7 +1396,7 @@ class Program:
             self, solver.targets, self._usually_breaking(solver.callers, standing), standing
         )
         # the reads not reported leave the rest eager too when Dynamo cannot go back to them
-        if eager_reads := [*read_statements, *quiet_reads(self, read_statements, solver.holds)]:
+        if eager_reads := [*read_statements, *quiet_reads(self, read_statements, solver.holds, solver.targets)]:
             getters = {callee for t in eager_reads for sites, *_ in t.function.breaking_read_drafts
                        for site in sites for callee in solver.targets.get(((t.module.module, t.function.qualname), site), ())}
             surely = surely_breaking(self, solver.targets, standing, getters)
