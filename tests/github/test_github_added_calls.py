@@ -39,7 +39,11 @@ def helper(x):
 def prepare(values):
     return helper(torch.tensor(values))
 '''
-BASE = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/utils.py": UTILS}
+# The model scope: its roots are the forwards, so `helper` is traced only where a call brings it in.
+# (auto's public-api scope roots every public callable of a package of models: `helper`'s break
+# would pre-exist the pull request.)
+MODEL_SCOPE = "scope: model\n"
+BASE = {"pkg/__init__.py": "", "pkg/net.py": NET, "pkg/utils.py": UTILS, ".graphmend.yml": MODEL_SCOPE}
 CALLING = {"pkg/net.py": NET.replace("y = x * 2", "y = helper(x * 2)")}  # line 9 now calls helper
 
 
@@ -190,7 +194,7 @@ def test_a_break_traced_before_in_a_changed_file_stays_pre_existing(tmp_path: Pa
     assert document["pre_existing_on_context_lines"] == 1 and "brings" not in json.dumps(document["review"])
 
 
-TWO_HELPERS = {"pkg/__init__.py": "", "pkg/utils.py": UTILS,
+TWO_HELPERS = {"pkg/__init__.py": "", "pkg/utils.py": UTILS, ".graphmend.yml": MODEL_SCOPE,
                "pkg/quiet.py": "def helper(x):\n    return x + 1\n"}
 VIA_MODULE = NET.replace("from pkg.utils import helper", "from pkg import quiet, utils").replace(
     "y = x * 2", "y = quiet.helper(x)")

@@ -34,7 +34,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def pointers(cache: SummaryCache, added: dict, replaced: dict | None = None) -> list[tuple[str, int, str]]:
     more = (replaced,) if replaced is not None else ()
-    result = check_change(["."], Config(), ["pkg/net.py"], added, cache, *more)
+    # the model scope, as test_github_added_calls' project configures it: `helper` is traced only
+    # where the added call brings it in
+    result = check_change(["."], Config(scope="model"), ["pkg/net.py"], added, cache, *more)
     return [(f.path, f.location.row, f.breaks_at) for f in result.findings]
 
 
@@ -70,7 +72,7 @@ def test_a_warm_review_takes_its_bases_result_from_the_cache_too(project: Path) 
     old = NET.replace("y = helper(x * 2)", "y = x * 2")  # the base: forward did not call helper
 
     def review(base_text: str) -> tuple[list[tuple[str, int, str]], list[str]]:
-        result = check_change(["."], Config(), ["pkg/net.py"], {"pkg/net.py": {9}}, cache,
+        result = check_change(["."], Config(scope="model"), ["pkg/net.py"], {"pkg/net.py": {9}}, cache,
                               before={"pkg/net.py": base_text})
         assert result.base is not None
         return [(f.path, f.location.row, f.breaks_at) for f in result.findings], \
