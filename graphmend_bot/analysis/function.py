@@ -36,6 +36,7 @@ from graphmend_bot.analysis.parameter_annotations import (
     tensor_param,
     yields_to_callers,
 )
+from graphmend_bot.analysis.tensor_sequences import tensor_sequence
 from graphmend_bot.rules import Rule
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 from graphmend_bot.vocabulary.kind import Kind
@@ -92,8 +93,8 @@ class FunctionAnalyzer(StatementVisitor):
                 self._annotated_tensors.add(arg.arg)
             if sized_annotation(arg.annotation):
                 self._sized_params.add(arg.arg)
-            if tensor_mapping_annotation(arg.annotation):
-                self._tensor_mappings.add(arg.arg)
+            if tensor_mapping_annotation(arg.annotation) or (arg.annotation is not None and tensor_sequence(arg.annotation)):
+                self._tensor_mappings.add(arg.arg)  # `params["w"]`, `xs[0]`: a tensor read from one
             if arg.annotation is None and default is not None and narrowing.is_none_constant(default):
                 self._none_params.add(arg.arg)
             if seed is None and default is None and arg.annotation is None and not is_count_name(arg.arg):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from graphmend_bot.analysis.tensor_sequences import iterates_tensors
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 _GROUPS = "param_groups"
@@ -28,6 +29,8 @@ def item_kind(evaluator: Any, node: ast.expr, kind: Kind) -> Kind:
         return NOT_TENSOR
     if type(node) is ast.Subscript and _is_params_key(node.slice) and _is_group(node.value, evaluator.node):
         return TENSOR
+    if type(node) is ast.Name and kind == Kind.of_param(node.id) and iterates_tensors(evaluator.node, node.id):
+        return TENSOR  # `for x_ in x` of `x: List[Tensor]` as passed (tensor_sequences.py)
     return kind
 
 
