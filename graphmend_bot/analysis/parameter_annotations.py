@@ -241,7 +241,27 @@ def _tensor_annotation(annotation: ast.expr) -> bool:
         if leaf in ("Optional", "Union"):
             members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
             return any(_tensor_annotation(member) for member in members)
-        return False  # Tuple[...], List[...], Dict[...]: containers
+        return _typed_array(annotation, leaf)  # Tuple[...], List[...], Dict[...]: containers
     name = dotted_name(annotation) or ""
     leaf = name.rsplit(".", 1)[-1]
     return leaf.endswith("Tensor") or leaf == "Parameter"
+
+
+# jaxtyping's dtype words (`Float`, `Float32`, `BFloat16`, `Int8`, `UInt8`, `Bool`, `Shaped`, ...).
+_JAXTYPING_DTYPES = frozenset({
+    "Float", "BFloat", "Int", "UInt", "Integer", "Bool", "Complex", "Inexact", "Real", "Num", "Shaped", "Key",
+})
+
+
+def _typed_array(annotation: ast.Subscript, leaf: str) -> bool:
+    """jaxtyping's `Float[Tensor, "b n"]` (`Int[torch.Tensor, ""]`, any dtype word: the array type
+    comes first, then a shape string) and torchtyping's `TensorType["b", "n"]`: a tensor whose
+    dtype and shape the annotation names. `Float[np.ndarray, "b"]` is an array, `Annotated[int, "n"]`
+    a number."""
+    if leaf == "TensorType":
+        return True
+    if leaf.rstrip("0123456789") not in _JAXTYPING_DTYPES:
+        return False  # `Tuple[Tensor, "Cache"]`: a container with a forward reference
+    members = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else []
+    return (len(members) == 2 and isinstance(members[0], (ast.Name, ast.Attribute)) and _tensor_annotation(members[0])
+            and isinstance(members[1], ast.Constant) and isinstance(members[1].value, str))
