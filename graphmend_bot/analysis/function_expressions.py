@@ -17,7 +17,7 @@ from graphmend_bot.analysis import statement_forms as forms
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
-from graphmend_bot.analysis.iterated_items import item_kind
+from graphmend_bot.analysis.iterated_items import item_kind, wrapper_items
 from graphmend_bot.analysis.masks import element_kind, field_kind
 from graphmend_bot.analysis.mode_values import Modes, short_circuited
 from graphmend_bot.analysis.statement_forms import constant_index, python_comparison, slice_bounds
@@ -337,14 +337,8 @@ class ExpressionEvaluator(CallResolver):
     def _iteration(self, node: ast.expr, env: Env) -> tuple[Kind, tuple[Kind, ...] | None]:
         """The kind of one item of `for ... in node` (a loop's or a comprehension's), and its
         elements when it is a tuple."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-            name = self.builtin_of(node.func)
-            if name == "enumerate" and len(node.args) == 1:
-                item, _ = self._iteration(node.args[0], env)
-                return item, (NOT_TENSOR, item)
-            if name == "zip" and node.args:
-                items = tuple(self._iteration(arg, env)[0] for arg in node.args)
-                return Kind.union(items), items
+        if isinstance(node, ast.Call) and (wrapped := wrapper_items(self, node, env)) is not None:
+            return wrapped  # `enumerate(xs)`, `zip(xs, ys)`, `reversed(xs)`, `m.buffers()`
         if isinstance(node, ast.Name) and node.id in self.tuples:
             self.expr(node, env)
             return Kind.union(self.tuples[node.id]), None

@@ -34,6 +34,48 @@ def item_kind(evaluator: Any, node: ast.expr, kind: Kind) -> Kind:
     return kind
 
 
+# Builtins whose items are the items of their one iterable argument, in another order or container.
+# (`sorted` of tensors compares them, which breaks by itself: GB0207, left to its own rule.)
+_SAME_ITEMS = frozenset({"reversed", "list", "tuple", "iter"})
+# nn.Module's iterators over its tensors, and those over (name, tensor) pairs.
+_MODULE_TENSORS = frozenset({"parameters", "buffers"})
+_NAMED_MODULE_TENSORS = frozenset({"named_parameters", "named_buffers"})
+
+
+def wrapper_items(evaluator: Any, node: ast.Call, env: Any) -> tuple[Kind, tuple[Kind, ...] | None] | None:
+    """The item kind (and elements) of iterating a call that says what its items are, None for
+    others: `enumerate(xs)` pairs an int with an item of `xs`, `zip(xs, ys)` an item of each,
+    `reversed(xs)` / `list(xs)` / `iter(xs)` are items of `xs` (torchcrf's
+    `for hist in reversed(history)`), and `m.buffers()`, `m.parameters()` (`m.named_buffers()`: a
+    name beside each) yield tensors whatever `m` is known to be (torchcde's `for buffer in
+    X.buffers()`). Measured on torch 2.13: tests/test_iterated_wrappers.py."""
+    func = node.func
+    if type(func) is ast.Attribute:
+        if node.args:
+            return None
+        if func.attr in _MODULE_TENSORS:
+            evaluator.expr(node, env)  # the call's own hooks
+            return TENSOR, None
+        if func.attr in _NAMED_MODULE_TENSORS:
+            evaluator.expr(node, env)
+            return TENSOR, (NOT_TENSOR, TENSOR)
+        return None
+    if type(func) is not ast.Name:
+        return None
+    if node.keywords:
+        return None
+    name = evaluator.builtin_of(func)
+    if name == "enumerate" and len(node.args) == 1:
+        item, _ = evaluator._iteration(node.args[0], env)
+        return item, (NOT_TENSOR, item)
+    if name == "zip" and node.args:
+        items = tuple(evaluator._iteration(arg, env)[0] for arg in node.args)
+        return Kind.union(items), items
+    if name in _SAME_ITEMS and len(node.args) == 1:
+        return evaluator._iteration(node.args[0], env)
+    return None
+
+
 def _iterates_dict_keys(node: ast.expr, dicts: set[str]) -> bool:
     """`for k in feats` / `feats.keys()` of a local dict: its keys (names), not its values."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" and not node.args:
