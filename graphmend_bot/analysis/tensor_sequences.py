@@ -23,6 +23,8 @@ _SEQUENCES = frozenset({
     "List", "list", "Sequence", "MutableSequence", "Tuple", "tuple", "Iterable", "Iterator", "Collection",
 })
 
+_PLAIN = (ast.Name, ast.Attribute)
+
 
 def iterates_tensors(function: ast.AST, name: str) -> bool:
     """Whether parameter `name` of `function` is annotated as a sequence of tensors."""
@@ -37,6 +39,9 @@ def iterates_tensors(function: ast.AST, name: str) -> bool:
 
 def tensor_sequence(annotation: ast.expr) -> bool:
     """`List[Tensor]` and its spellings (module docstring); a bare tensor is not one."""
+    if type(annotation) in _PLAIN or (type(annotation) is ast.Subscript and type(annotation.slice) in _PLAIN
+                                      and _leaf(annotation.value) == "Optional"):
+        return False  # `int`, `torch.Tensor`, `Optional[torch.Tensor]`: most annotations, read at once
     alternatives = _alternatives(annotation)
     return alternatives is not None and any(_sequence_of_tensors(a) for a in alternatives) and all(
         _none(a) or _tensor(a) or _sequence_of_tensors(a) for a in alternatives)
