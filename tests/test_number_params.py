@@ -1,5 +1,5 @@
 """A public root's parameter its body counts with (`range(reps)`, `math.floor(scale)`,
-`[None] * depth`) is a Python number, not an assumed tensor (analysis/number_params.py).
+`[None] * depth`, `x.new_zeros(width)`) is a Python number, not an assumed tensor (analysis/number_params.py).
 
 Ground truth: compiled with the numbers those uses take, Dynamo traces the functions whole; the
 near misses stay reported and break: a parameter with no such use (`shift`), and a tensor a caller
@@ -43,6 +43,13 @@ OPS = """
         if depth > 1:
             return x + len(past)
         return x
+
+
+    def grid(x, width):
+        y = x.new_zeros(width)
+        if width > 3:
+            return y + 1
+        return y
 
 
     def shift(x, t):
@@ -98,7 +105,7 @@ def test_dynamo_traces_the_counted_calls_and_breaks_on_the_near_misses(write_tre
 
     x = torch.randn(4)
     tree = Tree([str(root / "pkg")])
-    for fn, args in ((ops.tile, (x, 3)), (ops.octave, (x, 2.0)), (ops.slots, (x, 3))):
+    for fn, args in ((ops.tile, (x, 3)), (ops.octave, (x, 2.0)), (ops.slots, (x, 3)), (ops.grid, (x, 4))):
         broken = dynamo_breaks(fn, args, {}, tree)
         assert broken.lines == set() and broken.graph_count == 1, (fn.__name__, broken)
     path = str(root / "pkg" / "ops.py")
@@ -114,6 +121,10 @@ def test_dynamo_traces_the_counted_calls_and_breaks_on_the_near_misses(write_tre
     ("y = (0,) * width", {"width"}),
     ("y = width * [1]", {"width"}),
     ("y = x * width", set()),  # a product, not a repetition: a tensor may be scaled
+    ("y = torch.zeros(base, width)", {"base", "width"}),
+    ("y = torch.full(width, base)", {"width"}),  # the fill value may be a tensor
+    ("y = x.view(-1, width)", {"width"}),
+    ("y = torch.cat([x, base])", set()),
     ("y = range(len(x))", set()),
     ("reps = reps.item()\nfor i in range(reps):\n    pass", set()),  # rebound: the use reads the new value
 ])  # fmt: skip
@@ -127,7 +138,7 @@ def test_the_counting_uses(body, counted):
     def resolve(func: ast.expr) -> str | None:
         if isinstance(func, ast.Name):
             return f"builtins.{func.id}"
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("math", "torch"):
             return f"{func.value.id}.{func.attr}"
         return None
 

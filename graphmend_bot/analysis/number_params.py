@@ -2,7 +2,8 @@
 
 A public callable of the tree is a root whose unannotated parameters without a default are assumed to
 hold tensors (Program.declared_entry, FunctionSummary.configured_entry_params). A body that passes
-one bare to `range(...)`, to a `math` function, or repeats a list or tuple display by it
+one bare to `range(...)`, to a `math` function, as a size (`torch.zeros(width)`, `x.view(-1,
+width)`: known_names' SIZE_FACTORIES and SIZE_METHODS), or repeats a list or tuple display by it
 (`[None] * depth`) counts with it, so its callers pass a Python number: compiled with one, Dynamo
 traces `if depth > 2:` on it without a break (tests/test_number_params.py). Such a parameter is no
 assumed tensor; a tensor a caller in the tree passes still makes it one (the solver's flow).
@@ -15,10 +16,11 @@ import ast
 from collections.abc import Callable, Iterable, Sequence
 
 from graphmend_bot.analysis.local_nodes import local_nodes
+from graphmend_bot.vocabulary.known_names import SIZE_FACTORIES, SIZE_METHODS
 
 Resolve = Callable[[ast.expr], str | None]
 # The text a use needs somewhere in the function: most functions have none of them, and no walk.
-_MARKERS = ("range(", "math.", "] *", ") *", "* [", "* (")
+_MARKERS = ("range(", "math.", "torch.", "] *", ") *", "* [", "* (", *(f".{method}(" for method in SIZE_METHODS))
 
 
 def number_params(
@@ -48,6 +50,12 @@ def _counted_arguments(node: ast.Call, names: set[str], resolve: Resolve) -> lis
     resolved = resolve(node.func)
     if resolved == "builtins.range" or (resolved is not None and resolved.startswith("math.")):
         return bare
+    if resolved is not None and resolved.startswith("torch.") and resolved[len("torch."):] in SIZE_FACTORIES:
+        # `torch.zeros(batch, width)`; `torch.full(size, value)` takes a tensor value
+        first = node.args[0]
+        return bare if resolved != "torch.full" else [first.id] if isinstance(first, ast.Name) and first.id in names else []
+    if resolved is None and isinstance(node.func, ast.Attribute) and node.func.attr in SIZE_METHODS:
+        return bare  # `x.view(-1, width)`, `x.new_zeros(batch)`
     return []
 
 
