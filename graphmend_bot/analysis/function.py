@@ -27,6 +27,7 @@ from graphmend_bot.analysis.documented_types import documented_containers, docum
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
 from graphmend_bot.analysis.module_containers import iterates_container
+from graphmend_bot.analysis.number_params import number_params
 from graphmend_bot.analysis.parameter_annotations import (
     bool_tensor_annotation,
     is_count_name,
@@ -146,8 +147,10 @@ class FunctionAnalyzer(StatementVisitor):
         self.summary.hinted_params = tuple(p for p in hinted_params if p not in self._python_params)
         # a Python scalar by the docstring (`pad_left : int`), as a count by name, is no tensor
         documented = documented_scalars(self.node, configured_entry_params) if configured_entry_params else frozenset()
+        # and one the body counts with (`range(depth)`, `[None] * depth`) neither
+        numbers = number_params(self.node.body, configured_entry_params, self.resolve_callee, self.text)
         self.summary.configured_entry_params = tuple(
-            p for p in configured_entry_params if p not in self._python_params and p not in documented)
+            p for p in configured_entry_params if p not in self._python_params and p not in documented and p not in numbers)
         self.summary.returns = self.returns
         self.summary.return_elements = _common_shape(
             self.output_shapes if any(self.return_shapes) else self.return_shapes

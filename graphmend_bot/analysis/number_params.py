@@ -1,0 +1,67 @@
+"""Parameters a root's body itself uses as Python numbers, so not assumed to be tensors.
+
+A public callable of the tree is a root whose unannotated parameters without a default are assumed to
+hold tensors (Program.declared_entry, FunctionSummary.configured_entry_params). A body that passes
+one bare to `range(...)`, to a `math` function, as a size (`torch.zeros(width)`, `x.view(-1,
+width)`: known_names' SIZE_FACTORIES and SIZE_METHODS), or repeats a list or tuple display by it
+(`[None] * depth`) counts with it, so its callers pass a Python number: compiled with one, Dynamo
+traces `if depth > 2:` on it without a break (tests/test_number_params.py). Such a parameter is no
+assumed tensor; a tensor a caller in the tree passes still makes it one (the solver's flow).
+A parameter the body rebinds is left assumed: the use may read the new value.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable, Sequence
+
+from graphmend_bot.analysis.local_nodes import local_nodes
+from graphmend_bot.vocabulary.known_names import SIZE_FACTORIES, SIZE_METHODS
+
+Resolve = Callable[[ast.expr], str | None]
+# The text a use needs somewhere in the function: most functions have none of them, and no walk.
+_MARKERS = ("range(", "math.", "torch.", "] *", ") *", "* [", "* (", *(f".{method}(" for method in SIZE_METHODS))
+
+
+def number_params(
+    body: Iterable[ast.stmt], candidates: Sequence[str], resolve: Resolve, text: str | None
+) -> frozenset[str]:
+    """Those of `candidates` (parameter names) `body` uses as a Python number and never rebinds."""
+    if not candidates or (text is not None and not any(marker in text for marker in _MARKERS)):
+        return frozenset()
+    names = set(candidates)
+    used: set[str] = set()
+    stored: set[str] = set()
+    for node in local_nodes(body):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                stored.add(node.id)
+        elif isinstance(node, ast.Call):
+            used.update(_counted_arguments(node, names, resolve))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            used.update(_repeat_count(node, names))
+    return frozenset(used - stored)
+
+
+def _counted_arguments(node: ast.Call, names: set[str], resolve: Resolve) -> list[str]:
+    bare = [arg.id for arg in node.args if isinstance(arg, ast.Name) and arg.id in names]
+    if not bare:
+        return []
+    resolved = resolve(node.func)
+    if resolved == "builtins.range" or (resolved is not None and resolved.startswith("math.")):
+        return bare
+    if resolved is not None and resolved.startswith("torch.") and resolved[len("torch."):] in SIZE_FACTORIES:
+        # `torch.zeros(batch, width)`; `torch.full(size, value)` takes a tensor value
+        first = node.args[0]
+        return bare if resolved != "torch.full" else [first.id] if isinstance(first, ast.Name) and first.id in names else []
+    if resolved is None and isinstance(node.func, ast.Attribute) and node.func.attr in SIZE_METHODS:
+        return bare  # `x.view(-1, width)`, `x.new_zeros(batch)`
+    return []
+
+
+def _repeat_count(node: ast.BinOp, names: set[str]) -> list[str]:
+    """`[x] * n`, `(0,) * n`, `n * [x]`: a sequence display repeated, `n` a count."""
+    for count, sequence in ((node.right, node.left), (node.left, node.right)):
+        if isinstance(count, ast.Name) and count.id in names and isinstance(sequence, (ast.List, ast.Tuple)):
+            return [count.id]
+    return []
