@@ -16,6 +16,11 @@ the underlying break's title, past Dynamo's "Failed to handle graph break gracef
 "Encountered graph break when attempting to trace CALL" wrapper lines, with its graph-break id and
 its "Explanation:" line.
 
+A break after an earlier one of the same frame happens in a resume function, whose line table
+Dynamo writes itself; torch 2.13 shifts its lines after an instruction longer than 8 code units
+that starts a line (graphmend_bot/census/resume_lines.py), so graph_break_log writes that table
+right while measuring: each break is on the source line of the instruction it happened at.
+
 With `traced`, `dynamo_breaks` also records the lines of the tree Dynamo traced symbolically (its
 `trace_source` log), so a finding on a line that ran can be told apart: traced without a break (the
 rule is wrong there, or right only in another mode) or only run eagerly (Dynamo never compiled that

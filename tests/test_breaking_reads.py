@@ -241,3 +241,54 @@ def test_the_rest_goes_past_the_if_when_the_other_arm_leaves(case: str, tmp_path
     assert gm657 == {line_of(source, statement)}
     assert line_of(source, "print('after')") not in breaks | found
     assert found == breaks
+
+
+UNWRAP_HEAD = '''import torch
+
+
+class Holder:
+    def __init__(self, t):
+        self.t = t
+
+    @property
+    def tensor(self):
+        return self.t.as_subclass(torch.Tensor)
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.h = Holder(torch.ones(3))
+
+    def forward(self, x):
+'''
+
+
+@pytest.mark.parametrize(("body", "quiet"), [
+    # pina's LabelTensor.extract: too few operations to go back to, Dynamo skips the frame at the
+    # read, so the call on what it read never traces (only the getter's line breaks)
+    ("        z = x + 1\n        t = self.h.tensor.as_subclass(torch.Tensor)\n        return t + z\n", True),
+    ("        if self.h.tensor.as_subclass(torch.Tensor).sum() > 0:\n            x = x + 1\n        return x\n", True),
+    # near miss: two operations before it, Dynamo goes back to the statement (step_unsupported there)
+    ("        y = x * 2\n        z = y + 1\n        t = self.h.tensor.as_subclass(torch.Tensor)\n        return t + z\n",
+     False),
+])
+def test_what_a_skipped_reads_statement_evaluates_after_it_is_eager(tmp_path: Path, body: str, quiet: bool) -> None:
+    source = UNWRAP_HEAD + body
+    getter = line_of(source, "return self.t.as_subclass")
+    statement = line_of(source, "self.h.tensor")
+    breaks = {line for line, _ in dynamo_breaks(source, tmp_path)}
+    found = {line for line, _, _ in graphmend_findings(source, tmp_path)}
+    assert breaks == ({getter} if quiet else {getter, statement})
+    assert found == breaks
+
+
+def test_a_break_evaluated_before_the_read_still_stands(tmp_path: Path) -> None:
+    # near miss: `z.sum().item()` runs before the read in the same statement and breaks there
+    body = "        z = x + 1\n        t = torch.full((3,), z.sum().item()) + self.h.tensor\n        return t\n"
+    source = UNWRAP_HEAD + body
+    statement = line_of(source, "self.h.tensor")
+    breaks = {line for line, _ in dynamo_breaks(source, tmp_path)}
+    found = {line for line, _, _ in graphmend_findings(source, tmp_path)}
+    assert statement in breaks
+    assert found == breaks

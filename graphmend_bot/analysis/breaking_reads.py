@@ -62,8 +62,21 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
         # fewer than two operations: no point to go back to, Dynamo skips the frame, and what it runs
         # after the statement is eager all the same (a marker, never reported: `quiet_reads`)
         below = _last_row(node) - node.lineno
-        marker = Draft(QUIET, "", node.lineno, 0, node.lineno, 0, "", TENSOR, "")
+        # the read's own span when it is the statement's one read and starts on its first row: what
+        # the statement evaluates after it runs eagerly too (statement_tails)
+        span = state._frame_skips.read_spans.get(sites[0]) if len(sites) == 1 else None
+        if span is not None and _in_target(node, span):
+            span = None  # an assignment evaluates its value before its targets
+        # columns 1-based, as a draft's
+        column, end_row, end_column = (span[1] + 1, span[2], span[3] + 1) if span is not None and span[0] == node.lineno \
+            else (0, node.lineno, 0)
+        marker = Draft(QUIET, "", node.lineno, column, end_row, end_column, "", TENSOR, "")
         state.summary.breaking_read_drafts.append((sites, (), below, marker))
+
+
+def _in_target(node: ast.stmt, span: tuple[int, int, int, int]) -> bool:
+    value = getattr(node, "value", None) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) else None
+    return value is not None and span[:2] < (value.lineno, value.col_offset)
 
 
 def _last_row(node: ast.stmt) -> int:
@@ -174,3 +187,33 @@ def eager_rests(program: Program, standing: list[TracedDraft], targets: dict[tup
                 spans = program.conditional_spans(traced_draft.module, function)
                 rests.setdefault(fid, []).append((end_row + 1, tail_in(spans, draft.row)))
     return rests
+
+
+def statement_tails(standing: list[TracedDraft], targets: dict[tuple[FunctionId, int], list[FunctionId]],
+                    surely: Container[FunctionId]) -> dict[FunctionId, list[tuple[int, int, int, int, int]]]:
+    """Per function, the quiet reads (a marker: Dynamo skips the frame at the read) whose getter surely
+    breaks: (read row, column, end row, end column, the statement's last row). The statement's own
+    operations evaluated after the read (`self.tensor.as_subclass(torch.Tensor)`: the call on what it
+    read; an enclosing `if` test) run eagerly, as the rows after it do (tests/test_breaking_reads.py)."""
+    tails: dict[FunctionId, list[tuple[int, int, int, int, int]]] = {}
+    for traced_draft in standing:
+        draft = traced_draft.draft
+        if draft.code != QUIET or (draft.end_row, draft.end_column) == (draft.row, 0):
+            continue
+        fid = (traced_draft.module.module, traced_draft.function.qualname)
+        for sites, _, below, marker in traced_draft.function.breaking_read_drafts:
+            if marker is draft and all((getters := targets.get((fid, site), ())) and all(g in surely for g in getters)
+                                       for site in sites):
+                tails.setdefault(fid, []).append((draft.row, draft.column, draft.end_row, draft.end_column, draft.row + below))
+    return tails
+
+
+def after_read(draft: Draft, tail: tuple[int, int, int, int, int]) -> bool:
+    """Whether `draft` is an operation of the read's statement Python evaluates after the read: one
+    starting at or past the read's end, or one whose expression holds the read."""
+    row, column, end_row, end_column, last_row = tail
+    if not row <= draft.row <= last_row:
+        return False
+    starts_after = (draft.row, draft.column) >= (end_row, end_column)
+    holds_read = (draft.row, draft.column) <= (row, column) and (draft.end_row, draft.end_column) >= (end_row, end_column)
+    return starts_after or holds_read

@@ -20,7 +20,7 @@ from graphmend_bot.analysis import bound_methods, held_functions
 from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
-from graphmend_bot.analysis.breaking_reads import breaking_reads, quiet_reads
+from graphmend_bot.analysis.breaking_reads import after_read, breaking_reads, quiet_reads, statement_tails
 from graphmend_bot.analysis.breaking_reads import eager_rests as read_eager_rests
 from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.cached_property_reads import cached_property_reads, locked_reads
@@ -1396,14 +1396,19 @@ class Program:
             self, solver.targets, self._usually_breaking(solver.callers, standing), standing
         )
         # the reads not reported leave the rest eager too when Dynamo cannot go back to them
+        tails: dict[FunctionId, list[tuple[int, int, int, int, int]]] = {}
         if eager_reads := [*read_statements, *quiet_reads(self, read_statements, solver.holds, solver.targets)]:
             getters = {callee for t in eager_reads for sites, *_ in t.function.breaking_read_drafts
                        for site in sites for callee in solver.targets.get(((t.module.module, t.function.qualname), site), ())}
             surely = surely_breaking(self, solver.targets, standing, getters)
             for fid, rests in read_eager_rests(self, eager_reads, solver.targets, surely).items():
                 loop_rests.setdefault(fid, []).extend(rests)
+            tails = statement_tails(eager_reads, solver.targets, surely)
         mask_loop_rests(self, mask_loop_rows, loop_rests)
         found = traced_only(self, result + consequences, solver.holds, loop_rests)
+        if tails:  # what a quiet read's statement evaluates after the read runs eagerly
+            found = [t for t in found if not any(after_read(t.draft, tail) for tail in
+                                                 tails.get((t.module.module, t.function.qualname), ()))]
         # a generator runs eagerly after its first break: what follows breaks nowhere
         found = up_to_first_break(found, lambda traced: traced.function, lambda traced: traced.draft)
         self.solved = (solver, [*result, *inner], found)

@@ -314,6 +314,8 @@ class FrameSkips:
         # reads in a comprehension's or generator's own frame (3.11): Dynamo resumes after its CALL (GM657)
         self.nested_depth = 0
         self.nested_reads: set[int] = set()
+        # (first row, column, end row, end column) of each read's expression, by call site (breaking_reads)
+        self.read_spans: dict[int, tuple[int, int, int, int]] = {}
 
     def enter_try(self, frame_wide: bool = False, body: list[ast.stmt] | None = None) -> None:
         self._tries.append(_OpenTry(len(self.sites), frame_wide, body or []))
@@ -368,6 +370,8 @@ class FrameSkips:
         one_line = node is not None and node.lineno == node.end_lineno and node.lineno <= len(lines)
         line, column = (lines[node.lineno - 1], node.col_offset) if one_line and node is not None else ("", 0)
         self._reads.append((index, tuple(modes), line, column))  # arms judged when a comprehension asks (rarely)
+        if node is not None and node.end_lineno is not None and node.end_col_offset is not None:
+            self.read_spans[index] = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
         if self.nested_depth:
             self.nested_reads.add(index)
 

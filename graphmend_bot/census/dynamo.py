@@ -24,6 +24,8 @@ from typing import Any
 
 import torch
 
+from graphmend_bot.census.resume_lines import true_resume_lines
+
 Location = tuple[str, int]  # (absolute normalised path, 1-based line)
 RECONSTRUCTION_FAILURE = "GB0092"
 
@@ -101,24 +103,26 @@ class _Collect(logging.Handler):
 def graph_break_log(trace_source: bool = False) -> Iterator[_Collect]:
     """Collect Dynamo's graph_breaks (and recompiles) log records without printing them; with
     `trace_source`, also its "TRACE starts_line" record of each source line it traces (one
-    `set_logs` call: a second would reset the first's settings)."""
-    collector = _Collect()
-    with _logger_caches_cleared_once():
-        torch._logging.set_logs(graph_breaks=True, recompiles=True, trace_source=trace_source)
-    torch_logger = logging.getLogger("torch._dynamo")  # set_logs stops propagation here
-    muted = list(torch_logger.handlers)
-    for handler in muted:
-        torch_logger.removeHandler(handler)
-    torch_logger.addHandler(collector)
-    try:
-        yield collector
-    finally:
-        torch_logger.removeHandler(collector)
+    `set_logs` call: a second would reset the first's settings). Lines in resume functions are
+    the source's own while inside (resume_lines.py)."""
+    with true_resume_lines():  # the lines logged and explained are the source's own
+        collector = _Collect()
         with _logger_caches_cleared_once():
-            torch._logging.set_logs()
+            torch._logging.set_logs(graph_breaks=True, recompiles=True, trace_source=trace_source)
+        torch_logger = logging.getLogger("torch._dynamo")  # set_logs stops propagation here
+        muted = list(torch_logger.handlers)
         for handler in muted:
-            if handler not in torch_logger.handlers:
-                torch_logger.addHandler(handler)
+            torch_logger.removeHandler(handler)
+        torch_logger.addHandler(collector)
+        try:
+            yield collector
+        finally:
+            torch_logger.removeHandler(collector)
+            with _logger_caches_cleared_once():
+                torch._logging.set_logs()
+            for handler in muted:
+                if handler not in torch_logger.handlers:
+                    torch_logger.addHandler(handler)
 
 
 @contextlib.contextmanager
