@@ -88,9 +88,13 @@ SYNCHRONIZATION = (
     "threading.Lock",
     "threading.RLock",
     "threading.Semaphore",
+    # Per-context state a library holds at module level (brevitas' config, tensordict's defaults):
+    # Dynamo refuses `get`, `set` and `reset` (GB0156). Its `get` never waits, unlike a queue's.
+    "contextvars.ContextVar",
 )
 # Methods that wait for another thread, never measured: a torch that traced one would hang here.
 WAITING = frozenset({"get", "join", "wait", "wait_for"})
+NEVER_WAITING = frozenset({"contextvars.ContextVar.get"})
 
 
 def stdlib_classes(module_name: str) -> Iterator[tuple[str, type]]:
@@ -250,7 +254,7 @@ def measure_synchronization(
         for method, required in sorted(
             {**dict(methods(instance_type(builder))), **dict(instance_methods(builder))}.items()
         ):
-            if method in WAITING:
+            if method in WAITING and f"{dotted}.{method}" not in NEVER_WAITING:
                 continue
             if is_refusal(gb_id := measure(builder, method, required, "HELD", "", by_type, True)):
                 held[f"{dotted}.{method}"] = gb_id

@@ -59,6 +59,7 @@ def test_table_is_for_the_pinned_torch() -> None:
 # again, should a torch upgrade trace it).
 REMEASURED = (
     "configparser",
+    "contextvars",
     "datetime",
     "json",
     "pathlib",
@@ -224,5 +225,57 @@ def test_held_event_is_set_is_not_judged(tmp_path: Path) -> None:
     """`Event.is_set()` on a held event traces; only measured refusals are reported."""
     model, _ = _model("self._done = threading.Event()", "self._done.is_set()")
     source = SYNCHRONIZATION_IMPORTS + model
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
+
+
+CONTEXT_VAR_IMPORTS = "import contextvars\nfrom contextvars import ContextVar\n\nSTATE = ContextVar('state', default=2)\n"
+
+
+@pytest.mark.parametrize(
+    ("init", "call", "expected"),
+    [
+        # a module-level variable, by its imported class name (brevitas' config flags)
+        ("pass", "STATE.get()", HELD_METHODS["contextvars.ContextVar.get"]),
+        ("pass", "STATE.get(3)", HELD_METHODS["contextvars.ContextVar.get"]),
+        ("pass", "STATE.set(3)", HELD_METHODS["contextvars.ContextVar.set"]),
+        # one held by the module, by its module's name
+        ("self.cv = contextvars.ContextVar('cv', default=1)", "self.cv.get()", HELD_METHODS["contextvars.ContextVar.get"]),
+        # built in the frame: refused at the construction
+        ("pass", "contextvars.ContextVar('cv', default=1)", REFUSED_BUILDS["contextvars.ContextVar"]),
+    ],
+)
+def test_context_variable_method_breaks_and_is_reported(init: str, call: str, expected: str, tmp_path: Path) -> None:
+    """`ContextVar.get`/`set`/`reset` are C methods Dynamo refuses (GB0156), wherever the variable lives
+    (transformers wraps one as `CompileableContextVar` for this reason)."""
+    model, line = _model(init, call)
+    source = CONTEXT_VAR_IMPORTS + model
+    line += CONTEXT_VAR_IMPORTS.count("\n")
+    assert dynamo_breaks(source, tmp_path) == {(line, expected)}
+    assert (line, "GM640", expected) in graphmend_findings(source, tmp_path)
+
+
+WRAPPED_CONTEXT_VAR = CONTEXT_VAR_IMPORTS + """
+
+class CompileableContextVar:
+    def __init__(self, name):
+        self.context_var = ContextVar(name, default=None)
+        self.global_var = None
+
+    def get(self):
+        if torch.compiler.is_compiling():
+            return self.global_var
+        return self.context_var.get()
+
+
+COLLECTOR = CompileableContextVar("collector")
+"""
+
+
+def test_context_variable_wrapped_for_compile_is_not_reported(tmp_path: Path) -> None:
+    """Near miss: a class of the tree with a `get` that reads a plain attribute when compiling
+    (transformers' output_capturing.py) traces, and its `get` is not a ContextVar's."""
+    model, _ = _model("pass", "COLLECTOR.get()")
+    source = WRAPPED_CONTEXT_VAR + model
     assert dynamo_breaks(source, tmp_path) == set()
     assert graphmend_findings(source, tmp_path) == set()
