@@ -282,4 +282,8 @@ def test_a_dependency_class_named_like_a_tensor_is_an_object(installed: None) ->
     object in a tensor operator (GM623); a dependency's torch.Tensor subclass is none."""
     found = findings(Config(dependencies=["fakedep"]), COMPLEX)
     assert {(row, code) for row, code, _ in found} == expected(COMPLEX)
+    # `matmul`'s `a @ b` under `isinstance(a, ...) and isinstance(b, ...)`: at the call passing two
+    # objects, not at `weighted`'s, which passes a tensor first (its arm traces)
+    (message,) = [message for _, code, message in found if code == "GM608"]
+    assert message.startswith("breaks inside fakedep.cplx.matmul (fakedep/cplx.py:42): `@` on an object")
     assert findings(Config(dependencies=[]), COMPLEX) == []  # no dependency read: the annotation stays a tensor type

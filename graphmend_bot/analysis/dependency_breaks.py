@@ -2,12 +2,19 @@
 
 A dependency's findings are never reported themselves: Dynamo's innermost frame in the checked
 tree is the call into the package, and that line is where the break is reported.
+
+Some break only by what the call passes (`given`): torch_complex's `matmul(a, b)` runs `a @ b`
+under `isinstance(a, ComplexTensor) and isinstance(b, ComplexTensor)`, which Dynamo cannot trace
+(GB0059), while its arm for a tensor and an object traces (tests/test_dependency_breaks.py, complex).
+Such a draft names its parameters in `suppressed_if`; it stands at a call of the function itself
+that passes each of them an argument the solve proves no tensor (no caller inside the package
+inherits it: what they pass is not known here).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,24 +22,35 @@ if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
 
 Targets = Mapping[tuple["FunctionId", int], list["FunctionId"]]
+# (caller, call site, callee, parameter): whether the call passes the parameter an argument proven no tensor
+PassesObject = Callable[["FunctionId", int, "FunctionId", str], bool]
 
 
-def calls_breaking_inside(program: Program, targets: Targets, inner: list[TracedDraft]) -> list[TracedDraft]:
+def calls_breaking_inside(program: Program, targets: Targets, inner: list[TracedDraft],
+                          given: Sequence[TracedDraft] = (), passes_object: PassesObject | None = None) -> list[TracedDraft]:
     """A finding at each call site in the tree whose callee lies in a dependency and has a
-    finding there, directly or through what it calls within the dependency."""
+    finding there, directly or through what it calls within the dependency; or a `given` draft
+    its arguments meet (`passes_object`: whether the call passes that parameter no tensor)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     cause = _causes(program.dependency_modules, targets, inner)
+    by_arguments: dict[FunctionId, list[TracedDraft]] = {}
+    for traced in given:
+        by_arguments.setdefault((traced.module.module, traced.function.qualname), []).append(traced)
     found: list[TracedDraft] = []
     reported: set[tuple[FunctionId, int, int]] = set()  # one finding where sites share a start
     for caller in sorted({caller for caller, _ in targets if caller[0] not in program.dependency_modules}):
         function = program.function(caller)
         for site, draft in function.dependency_call_drafts:
-            breaking = next((callee for callee in targets.get((caller, site), ()) if callee in cause), None)
-            if breaking is None or (caller, draft.row, draft.column) in reported:
+            callees = targets.get((caller, site), ())
+            breaking = next((callee for callee in callees if callee in cause), None)
+            why = cause[breaking] if breaking is not None else next((
+                traced for callee in callees for traced in by_arguments.get(callee, ())
+                if passes_object is not None and all(passes_object(caller, site, callee, param)
+                                                     for param in traced.draft.suppressed_if.params)), None)
+            if why is None or (caller, draft.row, draft.column) in reported:
                 continue
             reported.add((caller, draft.row, draft.column))
-            why = cause[breaking]
             message = (
                 f"breaks inside {why.module.module}.{why.function.qualname} "
                 f"({why.module.path}:{why.draft.row}): {why.draft.message}"

@@ -306,10 +306,12 @@ class FindingReporter(FunctionState):
             self.summary.super_object_drafts.append((method, draft))
 
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,
-                                     deps: Kind, gb_id: str | None = None) -> None:
+                                     deps: Kind, gb_id: str | None = None, objects: tuple[ast.expr, ...] = ()) -> None:
         draft = self._draft(rule, node, message, deps, gb_id)
-        if draft is not None:
-            self.summary.object_operand_drafts.append((method_ref, draft))
+        if draft is not None:  # `objects` that are parameters: a call passing a tensor there passes no object
+            unless = Kind.union([Kind.of_param(o.id) for o in objects if isinstance(o, ast.Name)
+                                 and o.id in self.summary.params and o.id not in self._rebound])
+            self.summary.object_operand_drafts.append((method_ref, replace(draft, suppressed_if=draft.suppressed_if | unless)))
 
     def report_if_masks(self, rule: Rule, node: ast.expr, message: str, deps: Kind, key: Kind) -> None:
         """`key` is made elsewhere (a helper's result, `self.NAME`): the draft stands when each of
@@ -338,6 +340,11 @@ class FindingReporter(FunctionState):
         draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)
         if draft is not None:
             self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
+            if isinstance(call, ast.Call) and any(classes := [self._operand_class(arg) for arg in call.args]):
+                self.summary.dependency_call_classes[len(self.summary.calls) - 1] = tuple(classes)
+
+    def _operand_class(self, node: ast.expr) -> str | None:
+        return None  # function_objects.py knows the classes of locals
 
     def compiled_input(self, node: ast.expr) -> bool:
         return (self.summary.compiled and isinstance(node, ast.Name) and node.id in self.summary.params

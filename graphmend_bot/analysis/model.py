@@ -164,6 +164,9 @@ class FunctionSummary:
     # (call site index, draft): findings that stand when the site's callee lies in a configured
     # dependency and breaks there (GM608); recorded only when the config names dependencies.
     dependency_call_drafts: list[tuple[int, Draft]] = field(default_factory=list)
+    # Per such call site, the class each positional argument is an object of, where known
+    # (value_class refs): what a break inside that needs objects passed asks (dependency_breaks.py).
+    dependency_call_classes: dict[int, tuple[str | None, ...]] = field(default_factory=dict)
     # Recorded only when the config names dependencies (analysis/keyword_arguments.py): the line
     # of a `sorted(kwargs.items())` of this function's `**kwargs` (0: none), and per call site
     # the keywords passed the instance ("<self>") or one of this function's parameters by name.

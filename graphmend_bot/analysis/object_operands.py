@@ -23,7 +23,11 @@ not measured.
 `__matmul__`, breaks whatever the class's `__torch_function__` and whether the frame built or received
 the object (measured on torch 2.13, tests/fixtures/rules/GM623_tensor_operator_on_object.py):
 Dynamo's builtin `matmul` has no handler for objects ("Failed to trace builtin operator", GB0059),
-while `+ - * / // % ** & | ^ << >>` run the class's dunder.
+while `+ - * / // % ** & | ^ << >>` run the class's dunder. An operand's class may come from the
+arm of an `isinstance` test, each test of an `and` (`isinstance(a, Q) and isinstance(b, Q)`:
+tests/test_narrowed_object_operands.py). Inside a configured dependency such a draft is reported at
+the calls from the tree that pass its parameters objects of a known class (dependency_breaks.py:
+torch_complex's `matmul`, whose arm for a tensor and an object traces).
 """
 
 from __future__ import annotations
@@ -43,17 +47,20 @@ if TYPE_CHECKING:
 
 
 def object_operations(
-    program: Program, holds: Callable[[FunctionId, Kind], bool]
+    program: Program, holds: Callable[[FunctionId, Kind], bool], given: list[TracedDraft]
 ) -> list[TracedDraft]:
-    """The drafts of traced `t OP obj` / `obj OP t` whose object's class answers the operator."""
+    """The drafts of traced `t OP obj` / `obj OP t` whose object's class answers the operator; those
+    in a dependency go to `given`: they break at the calls that pass it objects (dependency_breaks.py)."""
     from graphmend_bot.analysis.scope import TracedDraft
 
     order = MethodOrder(program)
     found: list[TracedDraft] = []
     for fid in program.traced_in_order():
         function = program.function(fid)
-        if not function.object_operand_drafts or fid[0] in program.dependency_modules:
+        if not function.object_operand_drafts:
             continue
+        inside = fid[0] in program.dependency_modules
+        standing = given if inside else found
         for augmented_ref, draft in function.object_operand_drafts:
             method_ref = _answering_method(program, fid, augmented_ref)
             torch_function = method_ref.rpartition(">")[0] + ">__torch_function__"
@@ -61,7 +68,7 @@ def object_operations(
             if (holds(fid, draft.deps) and program.resolve_call(fid, method_ref)
                     and (objects_only or not program.resolve_call(fid, torch_function))
                     and _derives_from_tree_only(program, order, fid, method_ref)):
-                found.append(TracedDraft(program.modules[fid[0]], function, draft))
+                standing.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
 

@@ -1329,6 +1329,13 @@ class Program:
         solver.solve()
         return self.drafts_of(solver)
 
+    def _passes_object(self, caller: FunctionId, site: int, callee: FunctionId, param: str) -> bool:
+        """Whether the call passes plain function `callee`'s `param` an object of a known class by position."""
+        function = self.function(callee)
+        classes = self.function(caller).dependency_call_classes.get(site, ())
+        at = function.params.index(param) if function.class_qualname is None and param in function.params else -1
+        return 0 <= at < len(classes) and classes[at] is not None
+
     def drafts_of(self, solver: _TensorFlow) -> list[TracedDraft]:
         """traced_drafts, the tensor flow solved: the drafts that stand and every pass after them
         (apart so that benchmarks/check_profile.py times the passes without solving twice)."""
@@ -1357,7 +1364,8 @@ class Program:
         result += dispatch_mode_entries(self)
         result += untraceable_applies(self)
         result += object_method_super_calls(self)
-        result += object_operations(self, solver.holds)
+        given: list[TracedDraft] = []  # in dependencies, by what a call passes (dependency_breaks.py)
+        result += object_operations(self, solver.holds, given)
         mask_loop_rows: dict[FunctionId, list[int]] = {}  # masks in loop bodies: the frame's rest is eager
         result += masks_made_elsewhere(self, solver.targets, solver.holds, mask_loop_rows)
         result += scalars_made_elsewhere(self, solver.targets, solver.holds)
@@ -1385,7 +1393,7 @@ class Program:
         )
         consequences += read_statements
         if self.dependency_modules:
-            inside = calls_breaking_inside(self, solver.targets, inner)
+            inside = calls_breaking_inside(self, solver.targets, inner, given, self._passes_object)
             # a keyword sort breaks by what each call passes: its constructions are judged there
             inside += _new_sites(inside, constructions_breaking_inside(self, solver.targets, inside))
             consequences += inside + _new_sites(inside, unsortable_keyword_calls(self, solver.targets, solver.holds))

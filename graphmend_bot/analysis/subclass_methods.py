@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import narrowing, value_class
@@ -63,7 +63,13 @@ def isinstance_class(test: ast.expr, resolve: Resolve, builtin: Resolve) -> tupl
 
 def narrowed(instances: dict[str, str], test: ast.expr, resolve: Resolve, builtin: Resolve) -> AbstractContextManager[None]:
     """Within: the name `test` proves an instance of one class holds that class's ref (value_class.py).
-    Asked at every `if` and ternary: no generator unless the test is an isinstance call."""
+    Asked at every `if` and ternary: no generator unless the test is an isinstance call, or an
+    `and` of tests some of which are (`isinstance(a, Q) and isinstance(b, Q)`: each holds in the arm)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        tested = [found for value in test.values if isinstance(value, ast.Call)
+                  and (found := isinstance_class(value, resolve, builtin)) is not None]
+        names = [name for name, _ in tested]
+        return _bound_all(instances, tested) if tested and len(set(names)) == len(names) else _NOTHING
     found = isinstance_class(test, resolve, builtin) if isinstance(test, ast.Call) else None
     return _NOTHING if found is None else _bound(instances, *found)
 
@@ -82,6 +88,14 @@ def _bound(instances: dict[str, str], name: str, cls: str) -> Iterator[None]:
             instances.pop(name, None)
         else:
             instances[name] = before
+
+
+@contextmanager
+def _bound_all(instances: dict[str, str], tested: list[tuple[str, str]]) -> Iterator[None]:
+    with ExitStack() as stack:
+        for name, cls in tested:
+            stack.enter_context(_bound(instances, name, cls))
+        yield
 
 
 def annotated_class(annotation: ast.expr | None, resolve: Resolve) -> str | None:

@@ -319,11 +319,12 @@ class Checker(Protocol):
         ...
 
     def report_if_operand_method(self, rule: Rule, node: ast.BinOp | ast.UnaryOp | ast.AugAssign, method_ref: str, message: str,
-                                     deps: Kind, gb_id: str | None = None) -> None:
+                                     deps: Kind, gb_id: str | None = None, objects: tuple[ast.expr, ...] = ()) -> None:
         """A finding at `node` (`t * obj`), standing when `deps` make the other operand a tensor and
         `method_ref` ("instance:Cls>__rmul__") resolves to a method of the checked tree, on a class
         without `__torch_function__` (analysis/object_operands.py); with `gb_id`, an operator Dynamo
-        has no handler for on objects (`a @ b`), whatever the class's `__torch_function__`."""
+        has no handler for on objects (`a @ b`), whatever the class's `__torch_function__`. The
+        `objects` that are parameters: inside a dependency, it stands at a call passing them objects."""
         ...
 
     def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:

@@ -3,7 +3,8 @@
 Only when `dependencies` (config) stands for some package (named, or `auto`: the installed
 torch libraries the tree imports), the traversal asks at each call the scope solver
 resolves; the solver keeps the finding when the callee lies in a dependency and breaks there, and
-quotes that break (analysis/dependency_breaks.py), when the keywords it passes are sorted there and
+quotes that break (analysis/dependency_breaks.py; an operator on objects an isinstance test proves
+there when the call passes it objects), when the keywords it passes are sorted there and
 are not Python constants (analysis/keyword_sorts.py), or when it constructs an in-tree class whose
 `super().__init__` breaks inside (analysis/breaking_constructions.py)."""
 

@@ -12,7 +12,10 @@ tree and derives from nothing outside it but nn.Module (analysis/object_operands
 with no tensor, on an object whose class defines `__matmul__`, breaks too, with GB0059: Dynamo's
 builtin `matmul` has no handler for objects (tests/coverage_probes/gb0059_matmul_of_objects.py). So
 does `~obj` on one whose class defines `__invert__`, built or received; `-obj`, `+obj` and
-`abs(obj)` run the class's method (tests/coverage_probes/gb0059_invert_of_object.py).
+`abs(obj)` run the class's method (tests/coverage_probes/gb0059_invert_of_object.py). The class
+may come from an isinstance test whose arm holds the operator, each test of an `and` too
+(tests/test_narrowed_object_operands.py); one inside a configured dependency is GM608's at the call
+passing objects (tests/test_dependency_breaks.py, complex).
 """
 
 from __future__ import annotations
@@ -36,13 +39,13 @@ def _object_operand(rule: Rule, checker: Checker, node: ast.BinOp | ast.UnaryOp 
     if isinstance(node, ast.UnaryOp):  # `~obj`
         checker.report_if_operand_method(
             rule, node, method_ref, f"{INVERT_MESSAGE}`{method}`: Dynamo has no `~` for objects and breaks the graph",
-            tensor, gb_id=MATMUL_OF_OBJECTS,
+            tensor, gb_id=MATMUL_OF_OBJECTS, objects=(node.operand,),
         )
         return
     if not with_tensor:
         checker.report_if_operand_method(
             rule, node, method_ref, f"{MATMUL_MESSAGE}`{method}`: Dynamo has no `@` for objects and breaks the graph",
-            tensor, gb_id=MATMUL_OF_OBJECTS,
+            tensor, gb_id=MATMUL_OF_OBJECTS, objects=(node.left, node.right) if isinstance(node, ast.BinOp) else (),
         )
         return
     checker.report_if_operand_method(
