@@ -46,6 +46,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import value_class
+from graphmend_bot.analysis.collection_returns import return_collections
 from graphmend_bot.analysis.columns import char_column
 from graphmend_bot.analysis.eager_entries import in_an_arm
 from graphmend_bot.analysis.local_nodes import every_node
@@ -307,7 +308,9 @@ class FrameSkips:
         self._frame_sites: list[int] = []  # in loop bodies, and try bodies with no point to resume at
         self._frame_kind: Kind = NOT_TENSOR
         self._tries: list[_OpenTry] = []  # open try bodies
-        self._found: list[tuple[_Condition, Draft]] = []
+        self._found: list[tuple[_Condition, Draft, tuple[int, ...]]] = []
+        # the call sites whose results the next comprehension steps (collection_returns.called_collection_sites)
+        self.needs: tuple[int, ...] = ()
         self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
         # property reads so far (getter call sites), with their modes and their line and column (read)
         self._reads: list[tuple[int, tuple[str, ...], str, int]] = []
@@ -397,14 +400,14 @@ class FrameSkips:
             draft = _in_read_modes(draft, {modes for _, modes in reads})
         if self._tries:
             self._tries[-1].inside.append(condition)
-        self._found.append((condition, draft))
+        self._found.append((condition, draft, self.needs))
 
-    def finish(self) -> list[tuple[tuple[int, ...], Kind, Draft]]:
-        """(call sites, kind, draft) per comprehension, with the frame-skipping breaks of the whole
-        function."""
-        for condition, _ in self._found:
+    def finish(self) -> list[tuple[tuple[int, ...], Kind, Draft, tuple[int, ...]]]:
+        """(call sites, kind, draft, iterable's call sites) per comprehension, with the
+        frame-skipping breaks of the whole function."""
+        for condition, _, _ in self._found:
             condition.add(self._frame_sites, self._frame_kind)
-        return [(tuple(condition.sites), condition.kind, draft) for condition, draft in self._found
+        return [(tuple(condition.sites), condition.kind, draft, needs) for condition, draft, needs in self._found
                 if condition.sites or condition.kind]
 
     def try_lines(self) -> list[tuple[tuple[int, ...], Kind, tuple[int, ...], Draft]]:
@@ -430,8 +433,10 @@ def comprehension_findings(
     found: list[TracedDraft] = []
     for fid in pending:
         function = program.function(fid)
-        for sites, skip_kind, draft in function.skipped_frame_drafts:
+        for sites, skip_kind, draft, needs in function.skipped_frame_drafts:
             if not holds(fid, draft.deps) or holds(fid, draft.suppressed_if):
+                continue
+            if needs and not return_collections(program, fid, needs, targets):
                 continue
             if (holds(fid, skip_kind) or any((fid, site) in breaking_reads for site in sites)
                     or breaks_at(fid, sites, targets, broken)):
