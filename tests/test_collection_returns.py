@@ -5,7 +5,7 @@ transformers' `output_capturing.py` wrapper iterates `capturable_flags = _CAN_RE
 calls the breaking forward with no operation before it: Dynamo skips the whole frame, compiles the
 comprehension as a frame of its own (Python 3.11) and cannot step the `dict_keyiterator` it is
 handed (GB4347). Measured here with Dynamo next to `graphmend check`: the callee's return annotation
-(`-> dict`, `-> list[str]`) or its `return` of a dict display makes the local a collection; the near
+(`-> dict`, `-> list[str]`, `-> typing.Set[str]`) or its `return` of a dict display makes the local a collection; the near
 miss, a callee annotated `-> tuple` returning a tuple, traces (a tuple iterator steps), and neither
 reports it.
 """
@@ -20,7 +20,9 @@ from sample_modules import dynamo_breaks, graphmend_findings, line_of
 
 pytestmark = pytest.mark.skipif(sys.version_info >= (3, 12), reason="3.12 inlines comprehensions (PEP 709)")
 
-CALLED_COLLECTIONS = '''import torch
+CALLED_COLLECTIONS = '''import typing
+
+import torch
 
 
 class Registry(dict):
@@ -46,6 +48,10 @@ PLAIN = Plain()
 
 def listed(model) -> list[str]:
     return list(REGISTRY.get(model))
+
+
+def members(model) -> typing.Set[str]:
+    return set(REGISTRY.get(model))
 
 
 def run(x):
@@ -87,6 +93,17 @@ class ByListAnnotation(torch.nn.Module):
         return out
 
 
+class ByTypingSet(torch.nn.Module):
+    def forward(self, x):
+        named = members(self)
+        held = {k: x for k in named}
+        try:
+            out = run(x)
+        finally:
+            held.clear()
+        return out
+
+
 class ByTuple(torch.nn.Module):
     def forward(self, x):
         fixed = PLAIN.pairs()
@@ -101,7 +118,7 @@ class ByTuple(torch.nn.Module):
 class Model(torch.nn.Module):
     def __init__(self):
         super().__init__()
-        self.parts = torch.nn.ModuleList([ByAnnotation(), ByReturn(), ByListAnnotation(), ByTuple()])
+        self.parts = torch.nn.ModuleList([ByAnnotation(), ByReturn(), ByListAnnotation(), ByTypingSet(), ByTuple()])
 
     def forward(self, x):
         return [part(x) for part in self.parts]
@@ -112,7 +129,7 @@ def test_a_comprehension_over_a_call_returning_a_collection_breaks_where_graphme
     breaks = dynamo_breaks(CALLED_COLLECTIONS, tmp_path)
     found = graphmend_findings(CALLED_COLLECTIONS, tmp_path)
     expected = {line_of(CALLED_COLLECTIONS, text) for text in
-                ("recorded = {k: x for k in flags}", "seen = [x for k in built.items()]", "kept = [x for k in names]")}
+                ("recorded = {k: x for k in flags}", "seen = [x for k in built.items()]", "kept = [x for k in names]", "held = {k: x for k in named}")}
     assert {line for line, gb in breaks if gb == "GB4347"} == expected
     assert {line for line, code, _ in found if code == "GM611"} == expected
     tupled = line_of(CALLED_COLLECTIONS, "tupled = [x for k in fixed]")  # a tuple's iterator steps: traced
