@@ -269,7 +269,7 @@ class ExpressionEvaluator(CallResolver):
         # or over a call's result, when the solver finds its callees return one (collection_returns.py)
         known = skipped_frames.iterates_collection(iterable := node.generators[0].iter, self._collections, self.builtin_of)
         needs = () if known else called_collection_sites(iterable, env, self._whole_call_results())
-        if (known or needs) and (captured := skipped_frames.captured_kind(node, env, self.resolve)):
+        if (known or needs) and (captured := skipped_frames.captured_kind(node, env, self.resolve, self.self_name)):
             self._frame_skips.needs = needs  # read by the draft the hooks make, set before each
             for check_comprehension in C.SKIPPED_FRAME_COMPREHENSIONS:
                 check_comprehension(self, node, captured)

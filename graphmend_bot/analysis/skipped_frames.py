@@ -188,10 +188,13 @@ def iterates_collection(node: ast.expr, collections: set[str], builtin: Callable
     return builds_collection(node, False, builtin)
 
 
-def captured_kind(node: Comprehension, env: dict[str, Kind], resolve: Callable[[ast.expr], str | None]) -> Kind:
+def captured_kind(
+    node: Comprehension, env: dict[str, Kind], resolve: Callable[[ast.expr], str | None], self_name: str | None = None,
+) -> Kind:
     """What the comprehension's frame holds from the enclosing function: the kinds of the names
     it reads from there (the first iterable is evaluated outside and handed in as an iterator),
-    or a tensor when it reads the `torch` module (Dynamo then compiles any frame)."""
+    or a tensor when it reads the `torch` module (Dynamo then compiles any frame). The method's
+    `self` is its parameter: the solver asks whether its class is an nn.Module (_reads_module_self)."""
     bound = {
         target.id
         for generator in node.generators
@@ -212,6 +215,8 @@ def captured_kind(node: Comprehension, env: dict[str, Kind], resolve: Callable[[
                     return TENSOR  # `torch.cat(...)`, `F.pad(...)`: a global torch module
             if isinstance(child, ast.Name) and child.id not in bound and child.id in env:
                 kind = kind | env[child.id].without_flags()
+            elif isinstance(child, ast.Name) and child.id == self_name and child.id not in bound:
+                kind = kind | Kind.of_param(child.id)
     return kind
 
 
@@ -434,7 +439,7 @@ def comprehension_findings(
     for fid in pending:
         function = program.function(fid)
         for sites, skip_kind, draft, needs in function.skipped_frame_drafts:
-            if not holds(fid, draft.deps) or holds(fid, draft.suppressed_if):
+            if not (holds(fid, draft.deps) or _reads_module_self(program, fid, draft.deps)) or holds(fid, draft.suppressed_if):
                 continue
             if needs and not return_collections(program, fid, needs, targets):
                 continue
@@ -442,6 +447,17 @@ def comprehension_findings(
                     or breaks_at(fid, sites, targets, broken)):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def _reads_module_self(program: Program, fid: FunctionId, deps: Kind) -> bool:
+    """The comprehension reads `self` of a method of an nn.Module class: Dynamo compiles a frame that
+    holds a module as one holding a tensor (`has_tensor_in_frame`; tests/test_collection_returns.py)."""
+    function = program.function(fid)
+    if function.class_qualname is None or not function.params or function.params[0] not in deps.params:
+        return False
+    if any(decorator.rpartition(".")[2] in ("staticmethod", "classmethod") for decorator in function.decorators):
+        return False
+    return program.is_module_class(fid[0], function.class_qualname)
 
 
 def breaking_try_bodies(
