@@ -199,7 +199,7 @@ def _unrebuildable_call(traced_draft: TracedDraft) -> bool:
 
 def _own_frame(traced_draft: TracedDraft) -> bool:
     """A comprehension's draft (skipped_frames.py): it breaks in a frame of its own, eager rest or not."""
-    return any(traced_draft.draft is draft for _, _, draft in traced_draft.function.skipped_frame_drafts)
+    return any(traced_draft.draft is draft for _, _, draft, _ in traced_draft.function.skipped_frame_drafts)
 
 
 def _entered_input(traced_draft: TracedDraft) -> bool:

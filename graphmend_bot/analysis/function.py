@@ -23,6 +23,7 @@ from graphmend_bot.analysis import (
     value_class,
 )
 from graphmend_bot.analysis import checks as C
+from graphmend_bot.analysis.collection_returns import annotated_collection
 from graphmend_bot.analysis.documented_types import documented_containers, documented_scalars
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.function_statements import StatementVisitor
@@ -156,6 +157,8 @@ class FunctionAnalyzer(StatementVisitor):
             self.output_shapes if any(self.return_shapes) else self.return_shapes
         )
         self.summary.returns_sized = bool(self.returned_collections) and all(self.returned_collections)
+        self.summary.returns_builtin_collection = annotated_collection(self.node.returns) or (
+            bool(self.returned_builtin_collections) and all(self.returned_builtin_collections))
         self.summary.return_elements_sized = _common_sizes(self.returned_element_collections, self.summary.return_elements)
         self.summary.references = tuple(sorted(self.references))
         self.summary.attribute_writes = tuple(self.attribute_writes)

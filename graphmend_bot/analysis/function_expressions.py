@@ -14,6 +14,7 @@ from typing import Any
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import modes, narrowing, sized, skipped_frames, subclass_methods, value_class
 from graphmend_bot.analysis import statement_forms as forms
+from graphmend_bot.analysis.collection_returns import called_collection_sites
 from graphmend_bot.analysis.function_calls import CallResolver
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value, evaluated_before_guard
@@ -265,10 +266,11 @@ class ExpressionEvaluator(CallResolver):
 
     def _comprehension_frame(self, node: skipped_frames.Comprehension, env: Env) -> None:
         """A comprehension over a list, dict or set after a break that may skip the frame: its own frame."""
-        if not skipped_frames.iterates_collection(node.generators[0].iter, self._collections, self.builtin_of):
-            return
-        captured = skipped_frames.captured_kind(node, env, self.resolve)
-        if captured:
+        # or over a call's result, when the solver finds its callees return one (collection_returns.py)
+        known = skipped_frames.iterates_collection(iterable := node.generators[0].iter, self._collections, self.builtin_of)
+        needs = () if known else called_collection_sites(iterable, env, self._whole_call_results())
+        if (known or needs) and (captured := skipped_frames.captured_kind(node, env, self.resolve, self.self_name)):
+            self._frame_skips.needs = needs  # read by the draft the hooks make, set before each
             for check_comprehension in C.SKIPPED_FRAME_COMPREHENSIONS:
                 check_comprehension(self, node, captured)
 

@@ -70,7 +70,7 @@ class FunctionState:
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by", "containers",
         "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
         "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "off_flags", "output_shapes", "partials", "properties",
-        "python_keys", "references", "resolve", "return_shapes", "returned_collections", "returned_element_collections",
+        "python_keys", "references", "resolve", "return_shapes", "returned_builtin_collections", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "text", "tuple_fields",
         "tuples", "typed_attributes", "unpacked",
     )
@@ -131,9 +131,9 @@ class FunctionState:
         self.return_shapes: list[tuple[Kind, ...] | None] = []
         # The same returns, an output class built from the tuple's fields as its elements (statement_forms.output_fields).
         self.output_shapes: list[tuple[Kind, ...] | None] = []
-        # Per `return` of a value other than None: whether it is a collection, and per element of
-        # a tuple or list display it returns (None for other values): FunctionSummary.returns_sized.
+        # Per `return` of a value other than None: a collection? and per element of a display returned: returns_sized.
         self.returned_collections: list[bool] = []
+        self.returned_builtin_collections: list[bool] = []  # list, dict or set only: returns_builtin_collection
         self.returned_element_collections: list[tuple[bool, ...] | None] = []
         self.references: set[str] = set()
         # Locals bound to a tuple display, element by element (`pad = (0, 0, right, 0)`).

@@ -293,6 +293,8 @@ class StatementVisitor(ExpressionEvaluator):
         if isinstance(value, ast.Constant) and value.value is None:
             return  # None's truth is False: it leaves the other returns to decide
         self.returned_collections.append(self._is_collection(value))
+        self.returned_builtin_collections.append(skipped_frames.builds_collection(value, True, self.builtin_of) or (
+            isinstance(value, ast.Name) and value.id in self._collections and self._only_collections(value.id)))
         displayed = isinstance(value, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in value.elts)
         elements = tuple(self._is_collection(e) for e in cast(ast.Tuple, value).elts) if displayed else None
         self.returned_element_collections.append(elements)

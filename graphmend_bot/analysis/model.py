@@ -114,6 +114,9 @@ class FunctionSummary:
     # Whether every value returned is a collection (a local list, dict or set, a display or a
     # comprehension: its truth is its length), and the same per element of return_elements.
     returns_sized: bool = False
+    # Whether it returns a builtin list, dict or set: by its return annotation or by every `return`
+    # (collection_returns.py; GM611 over a local bound to its result).
+    returns_builtin_collection: bool = False
     # When every `return` gives a bool tensor (a comparison, `&` of masks...) or what one of its
     # call sites returns: those sites (empty when every return is a mask itself), whose callees
     # must return masks too; None otherwise. Indexing with a call's result is then boolean-mask
@@ -189,8 +192,9 @@ class FunctionSummary:
     str_method_drafts: list[tuple[str, Draft]] = field(default_factory=list)
     # (call sites in try/loop bodies before it, kind of the drafts there, draft) of a comprehension
     # Dynamo compiles as its own frame once a break there skipped this one (GM611); its deps: a
-    # tensor it captures.
-    skipped_frame_drafts: list[tuple[tuple[int, ...], Kind, Draft]] = field(default_factory=list)
+    # tensor it captures; last, the call sites whose callees must return a list, dict or set when it
+    # iterates a call's result (collection_returns.py), else empty.
+    skipped_frame_drafts: list[tuple[tuple[int, ...], Kind, Draft, tuple[int, ...]]] = field(default_factory=list)
     # (call site, draft) of a call that may build a TypedDict with optional keys (`Options(...)`):
     # it stands when the site resolves to such a class (analysis/typed_dicts.py).
     typed_dict_drafts: list[tuple[int, Draft]] = field(default_factory=list)

@@ -97,7 +97,7 @@ def _kinds(function: FunctionSummary) -> Iterator[Kind]:
     yield function.returns
     yield from function.return_elements or ()
     yield from (kind for _, kind in function.attribute_writes)
-    yield from (kind for _, kind, _ in function.skipped_frame_drafts)
+    yield from (kind for _, kind, _, _ in function.skipped_frame_drafts)
     yield from (kind for _, kind, _, _ in function.try_body_drafts)
 
 

@@ -46,6 +46,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import value_class
+from graphmend_bot.analysis.collection_returns import return_collections
 from graphmend_bot.analysis.columns import char_column
 from graphmend_bot.analysis.eager_entries import in_an_arm
 from graphmend_bot.analysis.local_nodes import every_node
@@ -187,10 +188,13 @@ def iterates_collection(node: ast.expr, collections: set[str], builtin: Callable
     return builds_collection(node, False, builtin)
 
 
-def captured_kind(node: Comprehension, env: dict[str, Kind], resolve: Callable[[ast.expr], str | None]) -> Kind:
+def captured_kind(
+    node: Comprehension, env: dict[str, Kind], resolve: Callable[[ast.expr], str | None], self_name: str | None = None,
+) -> Kind:
     """What the comprehension's frame holds from the enclosing function: the kinds of the names
     it reads from there (the first iterable is evaluated outside and handed in as an iterator),
-    or a tensor when it reads the `torch` module (Dynamo then compiles any frame)."""
+    or a tensor when it reads the `torch` module (Dynamo then compiles any frame). The method's
+    `self` is its parameter: the solver asks whether its class is an nn.Module (_reads_module_self)."""
     bound = {
         target.id
         for generator in node.generators
@@ -211,6 +215,8 @@ def captured_kind(node: Comprehension, env: dict[str, Kind], resolve: Callable[[
                     return TENSOR  # `torch.cat(...)`, `F.pad(...)`: a global torch module
             if isinstance(child, ast.Name) and child.id not in bound and child.id in env:
                 kind = kind | env[child.id].without_flags()
+            elif isinstance(child, ast.Name) and child.id == self_name and child.id not in bound:
+                kind = kind | Kind.of_param(child.id)
     return kind
 
 
@@ -307,7 +313,9 @@ class FrameSkips:
         self._frame_sites: list[int] = []  # in loop bodies, and try bodies with no point to resume at
         self._frame_kind: Kind = NOT_TENSOR
         self._tries: list[_OpenTry] = []  # open try bodies
-        self._found: list[tuple[_Condition, Draft]] = []
+        self._found: list[tuple[_Condition, Draft, tuple[int, ...]]] = []
+        # the call sites whose results the next comprehension steps (collection_returns.called_collection_sites)
+        self.needs: tuple[int, ...] = ()
         self._try_lines: list[tuple[_Condition, tuple[int, ...], Draft]] = []
         # property reads so far (getter call sites), with their modes and their line and column (read)
         self._reads: list[tuple[int, tuple[str, ...], str, int]] = []
@@ -401,14 +409,14 @@ class FrameSkips:
             draft = _in_read_modes(draft, {modes for _, modes in reads})
         if self._tries:
             self._tries[-1].inside.append(condition)
-        self._found.append((condition, draft))
+        self._found.append((condition, draft, self.needs))
 
-    def finish(self) -> list[tuple[tuple[int, ...], Kind, Draft]]:
-        """(call sites, kind, draft) per comprehension, with the frame-skipping breaks of the whole
-        function."""
-        for condition, _ in self._found:
+    def finish(self) -> list[tuple[tuple[int, ...], Kind, Draft, tuple[int, ...]]]:
+        """(call sites, kind, draft, iterable's call sites) per comprehension, with the
+        frame-skipping breaks of the whole function."""
+        for condition, _, _ in self._found:
             condition.add(self._frame_sites, self._frame_kind)
-        return [(tuple(condition.sites), condition.kind, draft) for condition, draft in self._found
+        return [(tuple(condition.sites), condition.kind, draft, needs) for condition, draft, needs in self._found
                 if condition.sites or condition.kind]
 
     def try_lines(self) -> list[tuple[tuple[int, ...], Kind, tuple[int, ...], Draft]]:
@@ -434,13 +442,26 @@ def comprehension_findings(
     found: list[TracedDraft] = []
     for fid in pending:
         function = program.function(fid)
-        for sites, skip_kind, draft in function.skipped_frame_drafts:
-            if not holds(fid, draft.deps) or holds(fid, draft.suppressed_if):
+        for sites, skip_kind, draft, needs in function.skipped_frame_drafts:
+            if not (holds(fid, draft.deps) or _reads_module_self(program, fid, draft.deps)) or holds(fid, draft.suppressed_if):
+                continue
+            if needs and not return_collections(program, fid, needs, targets):
                 continue
             if (holds(fid, skip_kind) or any((fid, site) in breaking_reads for site in sites)
                     or breaks_at(fid, sites, targets, broken)):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def _reads_module_self(program: Program, fid: FunctionId, deps: Kind) -> bool:
+    """The comprehension reads `self` of a method of an nn.Module class: Dynamo compiles a frame that
+    holds a module as one holding a tensor (`has_tensor_in_frame`; tests/test_collection_returns.py)."""
+    function = program.function(fid)
+    if function.class_qualname is None or not function.params or function.params[0] not in deps.params:
+        return False
+    if any(decorator.rpartition(".")[2] in ("staticmethod", "classmethod") for decorator in function.decorators):
+        return False
+    return program.is_module_class(fid[0], function.class_qualname)
 
 
 def breaking_try_bodies(

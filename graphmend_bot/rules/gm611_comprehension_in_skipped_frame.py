@@ -1,7 +1,8 @@
 """GM611 comprehension-in-skipped-frame: its documentation, in one place with how it is detected.
 
-The traversal asks at each list, set or dict comprehension over a list, dict or set that captures a value of
-the enclosing function, after a draft or a call inside a `try` or loop body, a property read or a
+The traversal asks at each list, set or dict comprehension over a list, dict or set (or over a local bound
+to a call's result: the solver then requires every in-tree callee to return a list, dict or set,
+analysis/collection_returns.py) that captures a value of the enclosing function, after a draft or a call inside a `try` or loop body, a property read or a
 `with` Dynamo cannot enter (tests/test_frame_skipping_reads.py); the scope solver
 keeps the finding when the captured value is a tensor and a break there (or in the callee) makes
 Dynamo skip the frame (analysis/skipped_frames.py). Python 3.11 only: 3.12 inlines comprehensions.
@@ -31,7 +32,8 @@ RULE = Rule(
     gb_id="GB4347",
     summary=(
         "Flags a list, set or dict comprehension over a list, dict (or its `keys()`, `values()`, "
-        "`items()`) or set that reads a tensor of the enclosing "
+        "`items()`) or set (also a local bound to a call whose in-tree callees return one: by their "
+        "return annotation, `-> dict`, or by every `return`) that reads a tensor of the enclosing "
         "function, after a graph break inside a `try` or loop body of that function, or before a "
         "`try` whose body breaks when fewer than two tensor operations come before it, or after a "
         "break Dynamo cannot resume from: a property read whose getter breaks (a "
