@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("torch")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from sample_modules import dynamo_breaks, graphmend_findings, line_of  # noqa: E402
+from sample_modules import dynamo_breaks, graphmend_findings, line_of
 
 HEAD = """import logging
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 from graphmend_bot.rules.detect import Detection
 from graphmend_bot.rules.rule import Rule
 
-
 # torch.nn classes that build tensors, not modules: a deepcopy of one is GM604's (a tensor's).
 _TENSORS = frozenset({"Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"})
 

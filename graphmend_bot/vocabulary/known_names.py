@@ -345,6 +345,7 @@ LOGGER_QUERIES = frozenset({
     "isEnabledFor", "getEffectiveLevel", "hasHandlers", "getChild", "setLevel", "addHandler", "removeHandler",
     "addFilter", "removeFilter", "makeRecord", "findCaller", "callHandlers",
 })
+LOGGER_METHODS = LOG_METHODS | LOGGER_QUERIES  # one lookup per method call of traced code
 LOGGER_NAMES = frozenset({"logger", "_logger", "LOGGER", "log", "_log", "LOG"})
 LOGGER_FACTORIES = ("getLogger", "get_logger")
 
