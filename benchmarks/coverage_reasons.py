@@ -354,7 +354,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "GB0179": ("internal", "the copy.deepcopy handler of Dynamo's builtin-function model, which 2.13 never reaches: "
                            "copy.deepcopy is a Python function it inlines (measured: of a dict or a user object it "
                            "traces; of a tensor, or an nn.Module holding parameters, it breaks with GB4198, which "
-                           "GM604 reports for a tensor argument)"),
+                           "GM604 reports for a tensor argument and GM693 for a held module)"),
     "GB0187": ("unraised", "`@functools.wraps(fn)` on a module-level function, inside forward, traces (measured): "
                            "2.13 inlines functools.wraps"),
     "GB0031": (_RUNTIME, "reached only for a module Dynamo specializes (NNModuleVariable), which 2.13 does not do "

@@ -171,7 +171,7 @@ class CallResolver(SortChecker):
             known = self._known_call(node, qualified, args)
             if known is not None:
                 return known
-        if method in V.LOG_METHODS and self._is_logger(func.value, owner):
+        if method in V.LOGGER_METHODS and self._is_logger(func.value, owner):
             for check_logger in C.LOGGER_CALLS:
                 check_logger(self, node, f"{owner}.{method}", args)
             return NOT_TENSOR

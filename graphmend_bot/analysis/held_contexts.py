@@ -1,6 +1,7 @@
 """`with self.NAME:` and `with NAME:` on a global in traced code, judged by what built them (GM612:
 `self.lock = threading.Lock()` in `__init__`, `_LOCK = threading.Lock()` at module level); and
-`next(self.NAME)` / `next(NAME)` the same way (GM653: `self.order = itertools.cycle(...)`).
+`next(self.NAME)` / `next(NAME)` the same way (GM653: `self.order = itertools.cycle(...)`), and
+`copy.deepcopy(self.NAME)` of a module (GM693: `self.head = nn.Linear(...)`, a module class of the tree).
 
 Measured on torch 2.13 (tests/test_held_context_managers.py): a context manager built outside the
 compiled region (in `__init__`) and entered there breaks with GB0142 ("Dynamo does not know how to
@@ -23,6 +24,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from graphmend_bot.rules import RULES
+from graphmend_bot.rules.gm693_deepcopy_of_held_module import RULE as HELD_MODULE_COPY
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
@@ -136,6 +138,9 @@ def refused_when_held(program: Program, module: str, constructor: str, code: str
     refused = _REFUSED_BY_RULE.get(code)
     if refused is not None and refused(constructor):
         return True
+    if code == HELD_MODULE_COPY.code:  # a module class of the tree holds tensors too
+        found_class = program.resolve_class(module, constructor)
+        return found_class is not None and program.is_module_class(*found_class)
     if code != RULE.code:
         return False
     cls = program.resolve_class(module, constructor)

@@ -107,6 +107,8 @@ from graphmend_bot.rules import (
     gm690_distributed_call_in_traced_code,
     gm691_compile_call_in_traced_code,
     gm692_pydantic_class_construction,
+    gm693_deepcopy_of_held_module,
+    gm694_logger_query_in_traced_code,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -209,6 +211,8 @@ RULES: tuple[Rule, ...] = (
     gm690_distributed_call_in_traced_code.RULE,
     gm691_compile_call_in_traced_code.RULE,
     gm692_pydantic_class_construction.RULE,
+    gm693_deepcopy_of_held_module.RULE,
+    gm694_logger_query_in_traced_code.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

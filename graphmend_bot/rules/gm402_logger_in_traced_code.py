@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import ast
+
 from graphmend_bot.rules.advice import DEPRECATION_NOTICE, GUARD_ADVICE
-from graphmend_bot.rules.detect import Detection, untraceable
+from graphmend_bot.rules.detect import Checker, Detection, untraceable
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import Kind
 from graphmend_bot.vocabulary.known_names import LOG_METHODS
+
+_REPORT = untraceable("Logger call `{name}` in traced code")
+
+
+def _record_call(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> None:
+    """A call of a method that emits a record; the Logger's other methods are GM694's."""
+    if name.rpartition(".")[2] in LOG_METHODS:
+        _REPORT(rule, checker, call, name, args)
+
 
 RULE = Rule(
     code="GM402",
@@ -68,7 +80,7 @@ if not torch.compiler.is_compiling():
     fixes=("python_io.io:build_logger_fix",),
     detection=Detection(
         module_functions={("logging", method): untraceable("`{name}` in traced code") for method in LOG_METHODS},
-        logger_call=untraceable("Logger call `{name}` in traced code"),
+        logger_call=_record_call,
     ),
     advice=GUARD_ADVICE,
     advice_cases=(DEPRECATION_NOTICE,),

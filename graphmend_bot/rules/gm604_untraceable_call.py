@@ -13,6 +13,7 @@ from typing import cast
 
 from graphmend_bot.rules.advice import COMPILE_GUARD, AdviceCase
 from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.gm693_deepcopy_of_held_module import RULE as HELD_MODULE_COPY
 from graphmend_bot.rules.rule import CACHED_LOADER_FIX, Rule
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 from graphmend_bot.vocabulary.known_names import (
@@ -35,6 +36,12 @@ def _untraceable(rule: Rule, checker: Checker, call: ast.Call, name: str, args: 
         tensors = Kind.union(args)
         if tensors.is_tensor:  # `copy.deepcopy(config)` traces; `copy.deepcopy(x)` of a tensor does not
             checker.report(rule, call, f"`{name}()` of a tensor cannot be traced", tensors, gb_id=skipped.gb_id)
+        if name == "copy.deepcopy" and call.args and not isinstance(call.args[0], ast.Starred):
+            # of an nn.Module held in `self` or a global (whose kind may read as a tensor's until the
+            # solver says): its builder is the solver's to judge (GM693)
+            checker.report_if_held_context_refused(
+                HELD_MODULE_COPY, call.args[0], "`copy.deepcopy()` of an nn.Module built outside the compiled "
+                "region cannot be traced: Dynamo refuses to copy its tensors")
         return tensors
     if skipped.tuple_traces and call.args and _a_tuple(checker, call.args[0]):
         return NOT_TENSOR  # `copy.copy((a, b))`: traced (measured on torch 2.13)

@@ -339,6 +339,13 @@ LOG_METHODS = frozenset({
     "debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
     "warning_once", "info_once", "warning_advice", "debug_once",
 })
+# The other methods of logging.Logger: Dynamo refuses every method of a Logger (GB0291, GM694), not
+# only those that emit a record (`filter` and `handle` left out: named like other objects' methods).
+LOGGER_QUERIES = frozenset({
+    "isEnabledFor", "getEffectiveLevel", "hasHandlers", "getChild", "setLevel", "addHandler", "removeHandler",
+    "addFilter", "removeFilter", "makeRecord", "findCaller", "callHandlers",
+})
+LOGGER_METHODS = LOG_METHODS | LOGGER_QUERIES  # one lookup per method call of traced code
 LOGGER_NAMES = frozenset({"logger", "_logger", "LOGGER", "log", "_log", "LOG"})
 LOGGER_FACTORIES = ("getLogger", "get_logger")
 
