@@ -76,11 +76,9 @@ def reason(program: Any, fid: FunctionKey, public_reach: set[FunctionKey]) -> st
     if fid in program.traced_functions():
         return "reached by this checkout's default scope"
     if program.scope == "model":
-        why = (
-            "model scope: the package compiles something itself"
-            if program.knows_its_roots()
-            else "model scope: no public roots"
-        )
+        why = "model scope: no public roots"
+        if program.knows_its_roots():
+            why = "model scope: the package compiles something itself" + _compiles_what(program)
         return f"{why} ({'public callables reach it' if fid in public_reach else 'no public callable reaches it'})"
     if fid in program.public_callables():
         return f"public callable the {program.scope} scope leaves out ({_root_kind(program, fid)})"
@@ -92,6 +90,16 @@ def reason(program: Any, fid: FunctionKey, public_reach: set[FunctionKey]) -> st
     ):
         return "private, no public callable reaches it"
     return "public name not exported, none reaches it"
+
+
+def _compiles_what(program: Any) -> str:
+    """Which of knows_its_roots's cases holds: code of its own (a model zoo exporting nn.Modules)
+    or only what it is handed or holds as an attribute (a trainer's `torch.compile(self.model)`),
+    and whether it exports nn.Modules."""
+    from graphmend_bot.analysis.public_api import compiles_its_own_code, exports_modules
+
+    own = "its own code" if compiles_its_own_code(program) else "only what it is handed"
+    return f" [{own}, {'exports' if exports_modules(program) else 'no'} nn.Modules]"
 
 
 def _root_kind(program: Any, fid: FunctionKey) -> str:
