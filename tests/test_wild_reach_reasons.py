@@ -51,7 +51,7 @@ def test_a_library_scope_reaches_the_public_api_and_leaves_an_uncalled_private_h
     assert _reasons(root, "libpkg") == {
         "scale": "reached by this checkout's default scope",
         "_double": "reached by this checkout's default scope",
-        "_orphan": "private, no public callable reaches it",
+        "_orphan": "private, no public callable reaches it [a function under a private name]",
     }
 
 

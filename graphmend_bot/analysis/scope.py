@@ -62,9 +62,9 @@ from graphmend_bot.analysis.public_api import (
     exports_modules,
     is_package_module,
     knows_its_roots,
-    roots_settled_by_what_is_read,
     library_roots,
     public_callables,
+    roots_settled_by_what_is_read,
     signature_tensor_roots,
 )
 from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
