@@ -517,15 +517,15 @@ class Workspace:
                       summarize: Callable[[list[SourceFile]], list[ModuleSummary | FileError]]) -> None:
         """The library scope and `auto`'s public-api and tensor-api scopes (public_api.py) also need
         every public module of the packages and what they import. Nothing more is read in the model scope, nor
-        where `auto` sees a tree whose own compiles name its roots (public_api.knows_its_roots: a
-        model zoo is told by the modules already read, one public nn.Module settling it). `auto` is
+        where `auto` sees a tree whose own compiles name its roots (public_api.roots_settled_by_what_is_read:
+        a model zoo is told by the modules already read, one public nn.Module settling it). `auto` is
         then decided on the whole package; where it settles to the model scope after all (a
         package with no public callable, a lone file with none on tensors), the new files are
         dropped, so its result is exactly the model scope's."""
         # One loose file may be a single-module library (lone_modules.py): read, then judged by its top level.
         lone = len(self.files) == 1 and not self.files[0].is_package
         if self.config.scope == "model" or (self.config.scope == "auto" and (
-                not (lone or any(f.is_package for f in self.files)) or self._program("auto").knows_its_roots())):
+                not (lone or any(f.is_package for f in self.files)) or self._program("auto").roots_settled_by_what_is_read())):
             self._scope_by_roots = True
             return
         public = [f.module for f in self.files if lone or is_public_module(f.module, f.is_package)]

@@ -308,6 +308,67 @@ def test_a_model_zoo_compiling_something_keeps_the_model_scope(write_tree):
     assert found(root) == set()
 
 
+# A wrapper that compiles the model it holds (kornia's `ObjectDetector.compile`: `self.model =
+# torch.compile(self.model)`): a compile of no code of the package's own.
+HELD_MODEL_COMPILE = {
+    "vision/__init__.py": "from .net import Net, blur, Flow, describe\nfrom .wrap import Detector\n",
+    "vision/wrap.py": """
+        import torch
+
+        class Detector:
+            def __init__(self, model):
+                self.model = model
+
+            def compile(self):
+                self.model = torch.compile(self.model)
+    """,
+}
+
+
+def test_a_package_exporting_modules_that_compiles_only_what_it_holds_roots_its_public_api(
+    write_tree, monkeypatch
+):
+    """Compiling the model a wrapper holds names no root of the package's own: its users compile
+    its modules and functions as they would without that call, so `auto` keeps the public-api
+    scope (it kept the model scope, and the test half's 13 misses of this kind), and the lines it
+    reports are where Dynamo breaks compiling `blur` and `Flow().inverse`."""
+    root = write_tree({**MIXED_PACKAGE, **HELD_MODEL_COMPILE})
+    assert found(root) == found(root, "library") == {BLUR, INVERSE, DESCRIBE}
+    assert found(root, "model") == set()
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(benchmarks_dir()))
+    from ground_truth import Tree, dynamo_breaks, normalise
+
+    monkeypatch.syspath_prepend(str(root))
+    for name in ("vision", "vision.net", "vision.wrap"):  # another test's `vision` may be imported already
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import vision
+
+    assert vision.Detector  # the compiling wrapper is part of what users import
+    path = normalise(str(root / "vision" / "net.py"))
+    rows = set()
+    for fn in (vision.blur, vision.Flow().inverse):
+        broken = dynamo_breaks(fn, (torch.ones(3),), {}, Tree([str(root / "vision")]))
+        rows |= {line for file, line in broken.lines if file == path}
+    assert rows == {BLUR[1], INVERSE[1]}
+
+
+def test_a_trainer_compiling_what_it_holds_and_exporting_no_module_keeps_the_model_scope(write_tree):
+    """The near miss: the same wrapper in a package that exports no nn.Module (a training
+    repository's helpers) names its roots, what it compiles; its public helpers run eagerly. The
+    engine reads the package's other public modules to tell (one might export an nn.Module)."""
+    root = write_tree({**SOLVER_PACKAGE, "solvers/wrap.py": HELD_MODEL_COMPILE["vision/wrap.py"]})
+    assert found(root) == set()
+    write_tree({"solvers/net.py": """
+        from torch import nn
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x
+    """, "solvers/__init__.py": "from .core import solve\nfrom .net import Net\n"})
+    assert found(root) == {STEP}
+
+
 def test_declared_entry_points_add_to_autos_roots(write_tree):
     """A maintainer declares what users compile beside the forwards: declaring one never loses
     the forwards' and the public callables on tensors that `auto` found without it (it used to

@@ -51,7 +51,7 @@ def test_a_library_scope_reaches_the_public_api_and_leaves_an_uncalled_private_h
     assert _reasons(root, "libpkg") == {
         "scale": "reached by this checkout's default scope",
         "_double": "reached by this checkout's default scope",
-        "_orphan": "private, no public callable reaches it",
+        "_orphan": "private, no public callable reaches it [a function under a private name]",
     }
 
 
@@ -61,9 +61,9 @@ def test_a_model_zoo_compiling_something_itself_keeps_the_model_scope(write_tree
     root = write_tree(
         {"cpkg/__init__.py": "from cpkg.ops import scale\n", "cpkg/ops.py": compiled, "cpkg/net.py": net}
     )
-    reached = "model scope: the package compiles something itself (public callables reach it)"
+    why = "model scope: the package compiles something itself [its own code, exports nn.Modules]"
     assert _reasons(root, "cpkg") == {
-        "scale": reached,
-        "_double": reached,
-        "_orphan": "model scope: the package compiles something itself (no public callable reaches it)",
+        "scale": f"{why} (public callables reach it)",
+        "_double": f"{why} (public callables reach it)",
+        "_orphan": f"{why} (no public callable reaches it)",
     }

@@ -26,6 +26,11 @@ function, decided by code from the scope the check settled on and the package's 
                                                        that its package does not export
   not summarised                                       the prefilter left its file out
 
+The last two say in brackets why public_callables leaves the function out (a private or test
+module, a private top-level name, a module whose `__all__` leaves it out), and the model scope's
+which case of knows_its_roots holds (code of its own or only what it is handed, and whether the
+package exports nn.Modules).
+
 A function this checkout's default scope now traces is counted as reached (the run in the json
 was made by an older one). Under the model scope each reason also says whether the public callables, had they been roots,
 reach the function (what the library scope would change). Only counts are printed: the test
@@ -76,11 +81,9 @@ def reason(program: Any, fid: FunctionKey, public_reach: set[FunctionKey]) -> st
     if fid in program.traced_functions():
         return "reached by this checkout's default scope"
     if program.scope == "model":
-        why = (
-            "model scope: the package compiles something itself"
-            if program.knows_its_roots()
-            else "model scope: no public roots"
-        )
+        why = "model scope: no public roots"
+        if program.knows_its_roots():
+            why = "model scope: the package compiles something itself" + _compiles_what(program)
         return f"{why} ({'public callables reach it' if fid in public_reach else 'no public callable reaches it'})"
     if fid in program.public_callables():
         return f"public callable the {program.scope} scope leaves out ({_root_kind(program, fid)})"
@@ -90,8 +93,53 @@ def reason(program: Any, fid: FunctionKey, public_reach: set[FunctionKey]) -> st
         part.startswith("_") and not part.startswith("__")
         for part in (*fid[0].split("."), *fid[1].split("."))
     ):
-        return "private, no public callable reaches it"
-    return "public name not exported, none reaches it"
+        return f"private, no public callable reaches it [{_unexported_why(program, fid)}]"
+    return f"public name not exported, none reaches it [{_unexported_why(program, fid)}]"
+
+
+def _unexported_why(program: Any, fid: FunctionKey) -> str:
+    """Why public_api.public_callables leaves the function out: where it lies (a private or test
+    module, a loose one), or what its module's exports do with its top-level name."""
+    from graphmend_bot.analysis.public_api import (
+        exported_names,
+        is_package_module,
+        is_public_module,
+        is_test_module,
+    )
+
+    module, qualname = fid
+    summary = program.modules[module]
+    if is_test_module(module):
+        return "a test module"
+    if not is_public_module(module, is_package_module(summary)):
+        return "a loose module" if "." not in module and not is_package_module(summary) else "a private module"
+    top = qualname.split(".")[0]
+    function = program.function(fid)
+    where = "a method" if function.class_qualname is not None else "a function"
+    if "<locals>" in qualname or (function.class_qualname is None and "." in qualname):
+        where = "a nested function"
+    if top.startswith("_"):
+        return f"{where} under a private name"
+    if top not in set(exported_names(summary)):
+        return f"{where}, its module's __all__ leaves it out" if summary.exports is not None else f"{where}, not exported"
+    name = qualname.rsplit(".", 1)[-1]
+    if name.startswith("__") and name.endswith("__"):
+        return f"{where} of an exported name, a dunder ({name})"
+    if name.startswith("_"):
+        return f"{where} of an exported name, private"
+    if any("property" in d or d.endswith((".setter", ".getter")) for d in function.decorators):
+        return f"{where} of an exported name, a property"
+    return f"{where} of an exported name, under a class not exported or nested"
+
+
+def _compiles_what(program: Any) -> str:
+    """Which of knows_its_roots's cases holds: code of its own (a model zoo exporting nn.Modules)
+    or only what it is handed or holds as an attribute (a trainer's `torch.compile(self.model)`),
+    and whether it exports nn.Modules."""
+    from graphmend_bot.analysis.public_api import compiles_its_own_code, exports_modules
+
+    own = "its own code" if compiles_its_own_code(program) else "only what it is handed"
+    return f" [{own}, {'exports' if exports_modules(program) else 'no'} nn.Modules]"
 
 
 def _root_kind(program: Any, fid: FunctionKey) -> str:

@@ -64,6 +64,7 @@ from graphmend_bot.analysis.public_api import (
     knows_its_roots,
     library_roots,
     public_callables,
+    roots_settled_by_what_is_read,
     signature_tensor_roots,
 )
 from graphmend_bot.analysis.pydantic_classes import pydantic_constructions
@@ -927,6 +928,10 @@ class Program:
     def knows_its_roots(self) -> bool:
         """Whether the tree compiles something itself (public_api.knows_its_roots)."""
         return knows_its_roots(self)
+
+    def roots_settled_by_what_is_read(self) -> bool:
+        """knows_its_roots as the modules read so far tell it (public_api.roots_settled_by_what_is_read)."""
+        return roots_settled_by_what_is_read(self)
 
     def library_roots(self) -> set[FunctionId]:
         """The library scope's roots (public_api.py), whatever the scope."""
