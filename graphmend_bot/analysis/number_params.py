@@ -22,14 +22,18 @@ Resolve = Callable[[ast.expr], str | None]
 # A text check first, with `in` only (a regular expression over each function's text cost more
 # than the walk): a counting call's name, and a candidate written where an argument or a count goes.
 # Walking every function with an unannotated parameter cost 0.9% of summarising transformers' models/.
-_MARKERS = ("range(", "math.", "torch.", "] *", ") *", "* [", "* (", *(f".{method}(" for method in SIZE_METHODS))
+_MARKERS = (
+    "range(", "math.", "] *", ") *", "* [", "* (",
+    *(f"torch.{factory}(" for factory in SIZE_FACTORIES), *(f".{method}(" for method in SIZE_METHODS),
+)
 
 
 def _mentioned(text: str, names: set[str]) -> set[str]:
     """Those of `names` written as an argument or a count somewhere in `text` (a superset of the uses)."""
     return {
         name for name in names
-        if f"({name}" in text or f", {name}" in text or f"* {name}" in text or f"{name} *" in text
+        if f"({name})" in text or f"({name}," in text or f", {name})" in text or f", {name}," in text
+        or f"* {name}" in text or f"{name} *" in text
     }
 
 
