@@ -129,8 +129,8 @@ def test_dynamo_traces_the_counted_calls_and_breaks_on_the_near_misses(write_tre
     ("reps = reps.item()\nfor i in range(reps):\n    pass", set()),  # rebound: the use reads the new value
 ])  # fmt: skip
 def test_the_counting_uses(body, counted):
-    function = ast.parse("def f(x, n_, stop, step, base, width, reps):\n" + "".join(
-        f"    {line}\n" for line in body.splitlines()))
+    source = "def f(x, n_, stop, step, base, width, reps):\n" + "".join(f"    {line}\n" for line in body.splitlines())
+    function = ast.parse(source)
     node = function.body[0]
     assert isinstance(node, ast.FunctionDef)
     names = ["x", "n_", "stop", "step", "base", "width", "reps"]
@@ -143,3 +143,4 @@ def test_the_counting_uses(body, counted):
         return None
 
     assert number_params(node.body, names, resolve, None) == counted
+    assert number_params(node.body, names, resolve, source) == counted  # the text scan before the walk
