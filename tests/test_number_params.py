@@ -126,6 +126,10 @@ def test_dynamo_traces_the_counted_calls_and_breaks_on_the_near_misses(write_tre
     ("y = x.view(-1, width)", {"width"}),
     ("y = torch.cat([x, base])", set()),
     ("y = range(len(x))", set()),
+    # arguments that take a 0-d tensor as well (measured below: each breaks with one)
+    ("y = math.exp(base) + math.isnan(width)", set()),
+    ("y = torch.linspace(base, width, step)", {"step"}),
+    ("y = x.narrow(0, base, width)", {"width"}),
     ("reps = reps.item()\nfor i in range(reps):\n    pass", set()),  # rebound: the use reads the new value
 ])  # fmt: skip
 def test_the_counting_uses(body, counted):
@@ -144,3 +148,59 @@ def test_the_counting_uses(body, counted):
 
     assert number_params(node.body, names, resolve, None) == counted
     assert number_params(node.body, names, resolve, source) == counted  # the text scan before the walk
+
+
+NEAR_MISSES = """
+    import math
+
+    import torch
+
+
+    def perplexity(x, loss):
+        p = math.exp(loss)
+        return x * p
+
+
+    def guard(x, loss):
+        if math.isnan(loss):
+            return x
+        return x + 1
+
+
+    def span(x, lo, hi):
+        g = torch.linspace(lo, hi, 4)
+        if hi > lo:
+            return x + g
+        return x
+
+
+    def window(x, start):
+        y = x.narrow(0, start, 2)
+        if start > 0:
+            return y + 1
+        return y
+"""
+
+
+def test_arguments_that_take_a_0d_tensor_leave_the_parameter_assumed(write_tree, monkeypatch):
+    """`math.exp(loss)`, `math.isnan(loss)`, linspace's ends and narrow's start take a 0-d tensor:
+    called with one, Dynamo breaks in each function, and graphmend reports the parameter's uses."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ground_truth import Tree, dynamo_breaks
+
+    root = write_tree({"nearpkg/__init__.py": MODEL, "nearpkg/ops.py": NEAR_MISSES})
+    monkeypatch.syspath_prepend(str(root))
+    import nearpkg.ops as ops
+
+    x = torch.randn(4)
+    tree = Tree([str(root / "nearpkg")])
+    lines = textwrap.dedent(NEAR_MISSES).lstrip("\n").splitlines()
+    broken: set[int] = set()
+    for fn, args in ((ops.perplexity, (x, torch.tensor(2.0))), (ops.guard, (x, torch.tensor(2.0))),
+                     (ops.span, (x, torch.tensor(0.0), torch.tensor(1.0))), (ops.window, (x, torch.tensor(1)))):
+        found = dynamo_breaks(fn, args, {}, tree).lines
+        assert found, fn.__name__
+        broken |= {line for _, line in found}
+    reported = {row for row, _ in _found(root)}
+    assert broken <= reported, (sorted(broken), sorted(reported), lines)

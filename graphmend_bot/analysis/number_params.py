@@ -8,6 +8,10 @@ width)`: known_names' SIZE_FACTORIES and SIZE_METHODS), or repeats a list or tup
 traces `if depth > 2:` on it without a break (tests/test_number_params.py). Such a parameter is no
 assumed tensor; a tensor a caller in the tree passes still makes it one (the solver's flow).
 A parameter the body rebinds is left assumed: the use may read the new value.
+Only arguments that take nothing but a number count: `math`'s integer functions, not `math.exp(loss)`
+or `math.isnan(loss)` (a 0-d loss there breaks on the call), nor the arguments whose signature
+takes a 0-d tensor (`torch.linspace(lo, hi, n)`'s ends, `x.narrow(0, start, n)`'s start): with a
+tensor there each breaks (tests/test_number_params.py).
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ from graphmend_bot.analysis.local_nodes import local_nodes
 from graphmend_bot.vocabulary.known_names import SIZE_FACTORIES, SIZE_METHODS
 
 Resolve = Callable[[ast.expr], str | None]
+# `math` functions of integers or rounding to one: what they take is a count, not a 0-d loss or norm
+_COUNTING_MATH = frozenset({"floor", "ceil", "trunc", "log2", "comb", "perm", "factorial", "gcd", "lcm", "isqrt"})
+# arguments that take a 0-d tensor as well as a number: (callee, positions); torch.full's fill value too
+_VALUE_ARGUMENTS = {"torch.full": (1,), "torch.linspace": (0, 1), "torch.logspace": (0, 1), "narrow": (1,)}
 # A text check first, with `in` only (a regular expression over each function's text cost more
 # than the walk): a counting call's name, and a candidate written where an argument or a count goes.
 # Walking every function with an unannotated parameter cost 0.9% of summarising transformers' models/.
@@ -62,19 +70,24 @@ def number_params(
 
 
 def _counted_arguments(node: ast.Call, names: set[str], resolve: Resolve) -> list[str]:
-    bare = [arg.id for arg in node.args if isinstance(arg, ast.Name) and arg.id in names]
-    if not bare:
+    if not any(isinstance(arg, ast.Name) and arg.id in names for arg in node.args):
         return []
     resolved = resolve(node.func)
-    if resolved == "builtins.range" or (resolved is not None and resolved.startswith("math.")):
-        return bare
-    if resolved is not None and resolved.startswith("torch.") and resolved[len("torch."):] in SIZE_FACTORIES:
-        # `torch.zeros(batch, width)`; `torch.full(size, value)` takes a tensor value
-        first = node.args[0]
-        return bare if resolved != "torch.full" else [first.id] if isinstance(first, ast.Name) and first.id in names else []
-    if resolved is None and isinstance(node.func, ast.Attribute) and node.func.attr in SIZE_METHODS:
-        return bare  # `x.view(-1, width)`, `x.new_zeros(batch)`
-    return []
+    if resolved == "builtins.range" or (
+        resolved is not None and resolved.startswith("math.") and resolved[len("math."):] in _COUNTING_MATH
+    ):
+        callee = resolved
+    elif resolved is not None and resolved.startswith("torch.") and resolved[len("torch."):] in SIZE_FACTORIES:
+        callee = resolved  # `torch.zeros(batch, width)`
+    elif resolved is None and isinstance(node.func, ast.Attribute) and node.func.attr in SIZE_METHODS:
+        callee = node.func.attr  # `x.view(-1, width)`, `x.new_zeros(batch)`
+    else:
+        return []
+    values = _VALUE_ARGUMENTS.get(callee, ())
+    return [
+        arg.id for i, arg in enumerate(node.args)
+        if isinstance(arg, ast.Name) and arg.id in names and i not in values
+    ]
 
 
 def _repeat_count(node: ast.BinOp, names: set[str]) -> list[str]:
