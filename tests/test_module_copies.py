@@ -66,6 +66,9 @@ def _model(init: str, statement: str) -> str:
         ("self.block = Block()", "block = copy.deepcopy(self.block)", "GB4198"),  # a module class of the tree
         ("self.act = nn.ReLU()", "act = copy.deepcopy(self.act)", "GB0008"),  # no tensor: its __setstate__
         ("pass", "shared = copy.deepcopy(SHARED)", "GB4198"),  # a module global
+        # a module in either arm
+        ("ema = False; self.head = nn.Linear(3, 3) if ema else nn.ReLU()", "head = copy.deepcopy(self.head)", "GB0008"),
+        ("head = None; self.head = head or nn.Linear(3, 3)", "head = copy.deepcopy(self.head)", "GB4198"),
     ],
 )
 def test_deepcopy_of_held_module_breaks_and_is_reported(init: str, statement: str, gb_id: str, tmp_path: Path) -> None:
@@ -81,6 +84,9 @@ def test_deepcopy_of_held_module_breaks_and_is_reported(init: str, statement: st
         ("self.options = Options()", "options = copy.deepcopy(self.options)"),  # plain Python data
         ("self.sizes = [1, 2]", "sizes = copy.deepcopy(self.sizes)"),
         ("self.depth = 2", "depth = copy.deepcopy(self.depth)"),
+        # a module in one arm only: the object may be the other's (None here)
+        ("ema = False; self.ema = nn.Linear(3, 3) if ema else None", "ema = copy.deepcopy(self.ema)"),
+        ("ema = False; self.ema = ema and nn.Linear(3, 3)", "ema = copy.deepcopy(self.ema)"),
     ],
 )
 def test_deepcopy_of_held_python_data_is_not_reported(init: str, statement: str, tmp_path: Path) -> None:

@@ -54,12 +54,27 @@ def held_context_entries(program: Program) -> list[TracedDraft]:
                 or rebuilt_by_callee(program, traced, fid, held[len("self."):], draft.row)
             ):
                 continue
+            if draft.code == HELD_MODULE_COPY.code and partly_built(program, fid, held):
+                continue  # `self.ema = nn.Linear(...) if ema else None`: a deepcopy of None traces
             closed = function.closure_builds.get(held)  # `lock = threading.Lock()` in the enclosing function
             built = [closed] if closed is not None else builders(program, fid[0], function.class_qualname, held)
             if built and all(refused_when_held(program, fid[0], constructor, draft.code)
                              and not tree_object_method(program, fid, constructor) for constructor in built):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
+
+
+def partly_built(program: Program, fid: FunctionId, held: str) -> bool:
+    """`self.NAME` is built in one arm of an __init__ write only (ClassSummary.partly_built), in the
+    method's class, a base or a subclass."""
+    class_qualname = program.function(fid).class_qualname
+    if not held.startswith("self.") or class_qualname is None:
+        return False
+    name = held[len("self."):]
+    return any(
+        (summary := program.modules[mod].classes.get(cls)) is not None and name in summary.partly_built
+        for mod, cls in program.hierarchy.related((fid[0], class_qualname))
+    )
 
 
 def tree_object_method(program: Program, fid: FunctionId, constructor: str) -> bool:

@@ -336,6 +336,9 @@ class ClassSummary:
     # then `if frozen: self.ctx = torch.no_grad()`): each value, a call's callee or "" for any
     # other; `attributes` keeps the last one.
     rewritten: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The attributes an __init__ write builds in one arm only (`nn.Linear(...) if ema else None`,
+    # `a or B()`): the object may be the other arm's (GM693: a deepcopy of None traces).
+    partly_built: tuple[str, ...] = ()
     # The names its body binds to no function (a property, `act = Scale()`): `super().NAME(...)`
     # reaching one breaks (super_calls.py).
     not_functions: tuple[str, ...] = ()

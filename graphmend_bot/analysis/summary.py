@@ -621,11 +621,13 @@ class _Collector:
             stmt.name for stmt in node.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
         )
         writes: dict[str, list[str]] = {}
-        attributes = self._submodules(node, qualname, writes)  # fills classes_given[qualname] too
+        partly_built: set[str] = set()
+        attributes = self._submodules(node, qualname, writes, partly_built)  # fills classes_given[qualname] too
         self.opaque_mappings[qualname] = held_mappings.opaque_mappings(node, attributes, self.texts)
         self.classes[qualname] = ClassSummary(qualname, bases, methods, attributes,
                                               dunders_unknown=super_calls.dunders_unknown(node),
-                                              rewritten=_rewritten(writes), not_functions=super_calls.not_functions(node),
+                                              rewritten=_rewritten(writes), partly_built=tuple(sorted(partly_built)),
+                                              not_functions=super_calls.not_functions(node),
                                               generated_init=dataclass_inits.generates_init(node),
                                               given=self.classes_given.pop(qualname, {}),
                                               tables=self._class_tables(node))
@@ -650,7 +652,9 @@ class _Collector:
         self.classes[qualname].unbound_methods = autograd_functions.unbound_methods(node, self.imports.resolve)
         self._enter(node.name, qualname, None, node.body)
 
-    def _submodules(self, node: ast.ClassDef, qualname: str, writes: dict[str, list[str]]) -> dict[str, str]:
+    def _submodules(
+        self, node: ast.ClassDef, qualname: str, writes: dict[str, list[str]], partly_built: set[str],
+    ) -> dict[str, str]:
         """`self.NAME = Callee(...)` in __init__, and ModuleList/ModuleDict elements as NAME[];
         `self.NAME = param` of a parameter annotated with a class as "typed:Class" (an instance
         of it or of any subclass: `bm: BaseBrownian`, then `self.bm(t0, t1)`), and
@@ -726,6 +730,8 @@ class _Collector:
                         # `self.distance = self.default_distance() if distance is None else distance`:
                         # the part built when the caller passes none (the other side is the caller's)
                         attributes.setdefault(target.attr, found)
+                        if _may_be_unbuilt(value):
+                            partly_built.add(target.attr)
                     continue
                 if not isinstance(value, ast.Call) or callee is None:
                     continue
@@ -1080,6 +1086,16 @@ def _unmoved(value: ast.expr) -> ast.expr:
             or not name.rpartition(".")[2][:1].isupper():
         return value
     return built
+
+
+def _may_be_unbuilt(value: ast.expr) -> bool:
+    """`X() if c else None`, `c and X()`: the value may be None or the condition, not what an arm
+    builds (`a or X()` builds X when the caller passes nothing: built)."""
+    if isinstance(value, ast.IfExp):
+        return _may_be_unbuilt(value.body) or _may_be_unbuilt(value.orelse)
+    if isinstance(value, ast.BoolOp):
+        return isinstance(value.op, ast.And) or any(_may_be_unbuilt(side) for side in value.values)
+    return isinstance(value, ast.Constant) and value.value is None
 
 
 def _built_side(value: ast.expr) -> ast.Call | None:

@@ -9,7 +9,9 @@ function Dynamo refuses to inline (GB0008; the finding carries GB4198, which cla
 being unknown here). A deepcopy of plain Python data (a config object of the tree) traces,
 and of a tensor GM604 reports. Which class built the object is known only to the scope solver
 (analysis/held_contexts.py, which judges GM612's held context managers the same way): a finding
-stands when every builder found is an nn.Module class, of torch (`torch.nn.Linear`) or of the tree.
+stands when every builder found is an nn.Module class, of torch (`torch.nn.Linear`) or of the tree,
+and no `__init__` write may leave another value (`nn.Linear(...) if ema else None`: a deepcopy of None
+traces; ClassSummary.partly_built).
 """
 
 from __future__ import annotations
