@@ -261,11 +261,26 @@ class CompileableContextVar:
     def __init__(self, name):
         self.context_var = ContextVar(name, default=None)
         self.global_var = None
+        self.compiling = False
 
     def get(self):
         if torch.compiler.is_compiling():
             return self.global_var
         return self.context_var.get()
+
+    def set(self, value):
+        if torch.compiler.is_compiling():
+            self.global_var = value
+            self.compiling = True
+            return None
+        return self.context_var.set(value)
+
+    def reset(self, token):
+        if self.compiling or token is None:
+            self.global_var = None
+            self.compiling = False
+        else:
+            self.context_var.reset(token)
 
 
 COLLECTOR = CompileableContextVar("collector")
@@ -279,3 +294,31 @@ def test_context_variable_wrapped_for_compile_is_not_reported(tmp_path: Path) ->
     source = WRAPPED_CONTEXT_VAR + model
     assert dynamo_breaks(source, tmp_path) == set()
     assert graphmend_findings(source, tmp_path) == set()
+
+
+def test_context_variable_reset_behind_a_compile_wrapper_is_not_reported(tmp_path: Path) -> None:
+    """transformers' output capturing: under compile the wrapper's `set` returns no token, so its
+    `reset` never reaches `ContextVar.reset`. The eager calls run that line, Dynamo never traces it."""
+    model, _ = _model("pass", "COLLECTOR.reset(COLLECTOR.set(x))")
+    source = WRAPPED_CONTEXT_VAR + model
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
+
+
+def test_context_variable_set_is_reported_for_its_reset(tmp_path: Path) -> None:
+    """On a bare variable both `set` and `reset` break (GB0156); the finding is at the `set`, whose token
+    the `reset` takes."""
+    source = CONTEXT_VAR_IMPORTS + IMPORTS + (
+        "class Model(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        token = STATE.set(3)\n"
+        "        x = x * 2\n"
+        "        STATE.reset(token)\n"
+        "        return x + 1\n"
+    )
+    lines = source.splitlines()
+    set_line = lines.index("        token = STATE.set(3)") + 1
+    reset_line = lines.index("        STATE.reset(token)") + 1
+    gb_id = HELD_METHODS["contextvars.ContextVar.set"]
+    assert dynamo_breaks(source, tmp_path) == {(set_line, gb_id), (reset_line, gb_id)}
+    assert {(line, code) for line, code, _ in graphmend_findings(source, tmp_path)} == {(set_line, "GM640")}
