@@ -18,7 +18,7 @@ its "Explanation:" line.
 
 A break after an earlier one of the same frame happens in a resume function, whose line table
 Dynamo writes itself; torch 2.13 shifts its lines after an instruction longer than 8 code units
-that starts a line (graphmend_bot/census/resume_lines.py), so graph_break_log writes that table
+that starts a line (graphmend_bot/census/dynamo.py, true_resume_lines), so graph_break_log writes that table
 right while measuring: each break is on the source line of the instruction it happened at.
 
 With `traced`, `dynamo_breaks` also records the lines of the tree Dynamo traced symbolically (its

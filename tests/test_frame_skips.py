@@ -35,7 +35,7 @@ def test_comprehensions_run_as_frames_before_3_12() -> None:
     skips = FrameSkips(comprehensions_are_frames=True)
     try_line, comprehension = _walk_try(skips)
     assert skips.try_lines() == [((1,), NOT_TENSOR, (0,), try_line)]
-    assert skips.finish() == [((1,), NOT_TENSOR, comprehension)]
+    assert skips.finish() == [((1,), NOT_TENSOR, comprehension, ())]  # no call result iterated
 
 
 def test_a_rare_draft_does_not_break_the_try_body() -> None:

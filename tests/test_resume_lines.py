@@ -1,4 +1,4 @@
-"""Breaks after a first break are measured on their own source lines (census/resume_lines.py).
+"""Breaks after a first break are measured on their own source lines (census/dynamo.py, true_resume_lines).
 
 Dynamo's line table for a resume function repeats the line delta of an instruction longer than 8
 code units (3.11's LOAD_METHOD), so without the correction a break after a multi-line

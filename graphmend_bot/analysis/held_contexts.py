@@ -24,7 +24,6 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from graphmend_bot.rules import RULES
-from graphmend_bot.rules.gm693_deepcopy_of_held_module import RULE as HELD_MODULE_COPY
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
@@ -33,6 +32,7 @@ if TYPE_CHECKING:
 # iterators), by code: the predicate saying which builders it reports.
 _REFUSED_BY_RULE = {rule.code: rule.detection.held_context for rule in RULES if rule.detection.held_context is not None}
 RULE = next(rule for rule in RULES if rule.detection.held_context is not None and rule.gb_id == "GB0142")
+HELD_MODULE_COPY = next(rule for rule in RULES if rule.name == "deepcopy-of-held-module")
 CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextmanager"})
 
 

@@ -50,20 +50,24 @@ RULE = Rule(
         "breaks on its `__setstate__` (GB0008). A deepcopy of plain Python data traces."
     ),
     example=(
-        "def __init__(self):\n"
-        "    super().__init__()\n"
-        "    self.head = nn.Linear(8, 8)\n\n"
-        "def forward(self, x):\n"
-        "    head = copy.deepcopy(self.head)\n"
-        "    return head(x)"
+        "import copy\n\n"
+        "class M(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.head = nn.Linear(8, 8)\n\n"
+        "    def forward(self, x):\n"
+        "        head = copy.deepcopy(self.head)\n"
+        "        return head(x)"
     ),
     use_instead=(
-        "def __init__(self):\n"
-        "    super().__init__()\n"
-        "    self.head = nn.Linear(8, 8)\n"
-        "    self.head_copy = copy.deepcopy(self.head)  # copied once, outside the compiled code\n\n"
-        "def forward(self, x):\n"
-        "    return self.head_copy(x)"
+        "import copy\n\n"
+        "class M(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.head = nn.Linear(8, 8)\n"
+        "        self.head_copy = copy.deepcopy(self.head)  # copied once, outside the compiled code\n\n"
+        "    def forward(self, x):\n"
+        "        return self.head_copy(x)"
     ),
     fix_safety=(
         "No automatic fix: where the copy is made decides which weights it holds. Copy the module "
