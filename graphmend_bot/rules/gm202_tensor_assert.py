@@ -22,38 +22,76 @@ from graphmend_bot.rules.rule import BRANCH_WHY, Rule
 from graphmend_bot.vocabulary.kind import Kind
 
 
-def dynamo_rewrites_itself(node: ast.Assert, kind_of: Callable[[ast.expr], Kind]) -> bool:
-    """Whether Dynamo turns this assert of a tensor into `torch._assert_async` without a break:
-    a constant message, no chained comparison, and no jump on a tensor before the assert's own
-    (Python jumps on every operand of `and`/`or` but the last, and on the operand of `not`)."""
-    constant_message = node.msg is None or (
-        isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str)
-    )
+# CPython's AST optimizer folds `"a" + "b"` and `"-" * 10` (results up to 4096 characters) into one
+# constant before compiling; it never folds `%` on a string, nor an f-string inside an operation.
+_FOLDED_STR_SIZE = 4096
+
+
+def _folded_str(node: ast.expr) -> str | None:
+    """The string a message expression compiles to as one constant, else None."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _folded_str(node.left), _folded_str(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        text, times = (node.left, node.right) if isinstance(node.right, ast.Constant) else (node.right, node.left)
+        folded = _folded_str(text)
+        count = times.value if isinstance(times, ast.Constant) else None
+        if folded is not None and type(count) is int and 0 <= len(folded) * count <= _FOLDED_STR_SIZE:
+            return folded * count
+    return None
+
+
+def constant_message(node: ast.Assert) -> bool:
+    """The message is loaded as one string constant, which Dynamo needs to lower the assert (measured
+    on torch 2.13: `f"no placeholders"`, `"a" + "b"`, `"-" * 10` trace; `"%d" % 3` and a name break)."""
+    msg = node.msg
+    if msg is None:
+        return True
+    if isinstance(msg, ast.JoinedStr):  # an f-string without placeholders compiles to its constant
+        return all(isinstance(value, ast.Constant) for value in msg.values)
+    return _folded_str(msg) is not None
+
+
+def jumped_operands(node: ast.Assert) -> list[ast.expr] | None:
+    """The operands Python jumps on before the assert's own jump (every operand of `and`/`or` but
+    the last, the operand of `not`); None for a chained comparison, which breaks whatever its links
+    are (measured: the chain's clean-up code sits between its last jump and the assertion error, so
+    Dynamo does not see an assert)."""
     test = node.test
     if isinstance(test, ast.BoolOp):
-        earlier = [kind_of(value) for value in test.values[:-1]]
-    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        earlier = [kind_of(test.operand)]
-    elif isinstance(test, ast.Compare) and len(test.ops) > 1:
-        # Measured: a chain breaks even when only its last link is a tensor (the chain's clean-up
-        # code sits between its last jump and the assertion error, so Dynamo does not see an assert).
-        return False
-    else:
-        earlier = []
-    return constant_message and not any(kind.is_tensor for kind in earlier)
+        return test.values[:-1]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return [test.operand]
+    if isinstance(test, ast.Compare) and len(test.ops) > 1:
+        return None
+    return []
+
+
+def dynamo_rewrites_itself(node: ast.Assert, kind_of: Callable[[ast.expr], Kind]) -> bool:
+    """Whether Dynamo turns this assert of a tensor into `torch._assert_async` without a break:
+    a constant message, no chained comparison, and no jump on a tensor before the assert's own."""
+    earlier = jumped_operands(node)
+    return constant_message(node) and earlier is not None and not any(kind_of(value).is_tensor for value in earlier)
 
 
 def _check_assert(rule: Rule, checker: Checker, node: ast.Assert, kind: Kind) -> None:
+    message = (
+        "`assert` on a tensor breaks the graph: Dynamo keeps it in the graph only with a constant "
+        "message and a single tensor test; use `torch._assert_async`"
+    )
+    earlier = jumped_operands(node)
     if kind.data_dependent_bool:
         checker.report(rule, node.test, "`assert` on a Python bool computed from tensor values", kind)
-    elif not dynamo_rewrites_itself(node, checker.kind_of):
-        checker.report(
-            rule,
-            node.test,
-            "`assert` on a tensor breaks the graph: Dynamo keeps it in the graph only with a constant "
-            "message and a single tensor test; use `torch._assert_async`",
-            kind,
-        )
+    elif not constant_message(node) or earlier is None:
+        checker.report(rule, node.test, message, kind)
+    else:
+        # With a constant message it breaks only on a jump on a tensor before the assert's own: stands
+        # when an earlier operand is one (`flag or t` with a caller's `flag=False` traces).
+        jumped = Kind.union(checker.kind_of(value) for value in earlier)
+        if jumped.is_tensor:
+            checker.report(rule, node.test, message, jumped)
 
 
 RULE = Rule(
