@@ -89,9 +89,11 @@ class GuardHelpers:
         """The value under torch.compile of a call with no arguments, or None when not decided."""
         func = call.func
         resolved = self._resolve(func)
-        # At the top only guard-named helpers are judged; inside a helper's body, any local one.
+        # A helper of this module is judged by its body whatever its name (`def _compiling(): return
+        # torch.compiler.is_compiling()`, measured: tests/test_compile_guards.py); only the guard
+        # names fall back to the convention when the body decides nothing.
         local = func.id if resolved is None and isinstance(func, ast.Name) and func.id in self._functions else None
-        if local is not None and (depth > 0 or local in GUARD_NAMES or local in TRACING_NAMES):
+        if local is not None:
             return self._local(local, depth)
         name = resolved or dotted_name(func)
         if name is None:
