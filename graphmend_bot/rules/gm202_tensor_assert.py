@@ -5,22 +5,23 @@ TorchDynamo rewrites `assert <tensor>` and `assert <tensor>, "constant message"`
 default), so those cost nothing and are not reported. Measured on torch 2.13.0, it breaks
 (GB0170, "generic_jump TensorVariable()") when it cannot recognise the statement as an assert of
 one tensor:
-- the message is computed (`f"..."`, `"...".format(...)`, a variable): only a constant is taken;
+- the message is computed (`f"{x}"`, `"...".format(...)`, `"%d" % n`, a variable): a constant is
+  taken, and so is what CPython folds into one before compiling (`"a" + "b"`, `"-" * 10`, an
+  f-string without placeholders; tests/test_assert_messages.py);
 - the test is a chained comparison with a tensor in it (`t0 <= t <= t1`, even `0 <= n <= t.sum()`);
 - the test is `and`/`or` with a tensor before the last operand, or `not <tensor>`: each compiles
-  to a jump of its own on a tensor before the assert's (`isinstance(x, Tensor) and t` does not);
+  to a jump of its own on a tensor before the assert's (`isinstance(x, Tensor) and t` does not, nor
+  `flag or t` where the caller's `flag` is a Python bool: the finding stands on that operand's kind);
 - the test is a Python bool computed from tensor data (`torch.equal`): GB0033 at the call.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import BRANCH_WHY, Rule
 from graphmend_bot.vocabulary.kind import Kind
-
 
 # CPython's AST optimizer folds `"a" + "b"` and `"-" * 10` (results up to 4096 characters) into one
 # constant before compiling; it never folds `%` on a string, nor an f-string inside an operation.
@@ -67,13 +68,6 @@ def jumped_operands(node: ast.Assert) -> list[ast.expr] | None:
     if isinstance(test, ast.Compare) and len(test.ops) > 1:
         return None
     return []
-
-
-def dynamo_rewrites_itself(node: ast.Assert, kind_of: Callable[[ast.expr], Kind]) -> bool:
-    """Whether Dynamo turns this assert of a tensor into `torch._assert_async` without a break:
-    a constant message, no chained comparison, and no jump on a tensor before the assert's own."""
-    earlier = jumped_operands(node)
-    return constant_message(node) and earlier is not None and not any(kind_of(value).is_tensor for value in earlier)
 
 
 def _check_assert(rule: Rule, checker: Checker, node: ast.Assert, kind: Kind) -> None:
