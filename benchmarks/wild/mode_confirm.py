@@ -34,6 +34,7 @@ from split import HALVES, TEST, half  # noqa: E402
 from graphmend_bot.analysis.modes import (  # noqa: E402
     AUTOCAST,
     GRAD_ENABLED,
+    ON_CUDA,
     TRAINING,
     dtypes_named,
     flag_named,
@@ -60,6 +61,8 @@ def in_modes(call: Call, modes: tuple[str, ...]) -> Call:
     flags = [flag for mode in modes if (flag := flag_named(mode))]
     if flags:  # an attribute of some object the call builds inside: no general way to turn it on
         raise ValueError(f"a flag mode ({', '.join(flags)}) is not set by this script; its tests measure it")
+    if ON_CUDA in modes:  # the truth and this script run on CPU
+        raise ValueError(f"{ON_CUDA!r} needs a CUDA device, which this script does not use")
     module = fn if isinstance(fn, torch.nn.Module) else getattr(fn, "__self__", None)
     dtypes = [name for mode in modes for name in dtypes_named(mode)]
     if TRAINING in modes or dtypes:

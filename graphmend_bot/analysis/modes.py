@@ -1,4 +1,5 @@
-"""The mode a branch runs in, when its test names one: training, a half-precision dtype, autocast.
+"""The mode a branch runs in, when its test names one: training, a half-precision dtype, autocast,
+a CUDA device.
 
 Dynamo specialises on `self.training`, on a tensor's dtype and on autocast being enabled: it
 traces only the arm the mode in force takes. A break in `if self.training:` breaks a model
@@ -6,7 +7,8 @@ compiled in training mode and never one compiled for eval (measured on torch 2.1
 tests/test_modes.py), so such a finding is right, and its message says the mode
 (`... breaks the graph (in training mode)`), as a user measuring in eval would otherwise read
 it as a false positive. Read from the test alone: `self.training`, `not ...`, `and`/`or`,
-`x.dtype == torch.float16` (`is`, `!=`, `in (...)`), `torch.is_autocast_enabled(...)`. Python
+`x.dtype == torch.float16` (`is`, `!=`, `in (...)`), `torch.is_autocast_enabled(...)`, `x.is_cuda`,
+`x.device.type == "cuda"`, `torch.cuda.is_available()`. Python
 stops `and`/`or` early, so a mode named by any operand holds for the tensors after it
 (`self.use_fast and self.training and x.any()`, short_circuit_mode), and a guard clause's mode for
 the rest of its block (`if not self.training: return x`, function_statements.py).
@@ -28,6 +30,7 @@ from graphmend_bot.vocabulary.mode_names import (
     GRAD_ENABLED,
     INPUT_REQUIRES_GRAD,
     NO_INPUT_REQUIRES_GRAD,
+    ON_CUDA,
     TRAINING,
 )
 
@@ -35,6 +38,7 @@ _IN, _OR, _AND = "in ", " or ", ", "  # how a dtype mode and a list of modes are
 # The dtypes a test picks, by their names in torch.
 _HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 _AUTOCAST_TESTS = frozenset({"torch.is_autocast_enabled", "torch.is_autocast_cpu_enabled"})
+_CUDA_TESTS = frozenset({"torch.cuda.is_available"})
 _FLAG_ON = "when `self.{}` is true"  # a flag its class keeps off by default (off_flags.py)
 _FLAG_OFF = "when `self.{}` is false"  # one it keeps on
 _SET = "when `self.{}` is not None"  # an attribute it keeps None
@@ -56,6 +60,8 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
             return next((body for body, _ in arms if body), None), None
         return None, next((orelse for _, orelse in arms if orelse), None)  # the else arm: every one false
     if isinstance(test, ast.Attribute):  # no later test is an attribute: its arms are decided here
+        if test.attr == "is_cuda":
+            return ON_CUDA, None  # `x.is_cuda`, `self.weight.is_cuda`
         if not isinstance(test.value, ast.Name):
             return None, None
         if test.attr == "training":
@@ -77,7 +83,12 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
         return _GLOBAL_FLAG_ON.format(test.id), None
     if isinstance(test, ast.Call) and _torch_name(test.func) in _AUTOCAST_TESTS:
         return AUTOCAST, None
+    if isinstance(test, ast.Call) and _torch_name(test.func) in _CUDA_TESTS and not test.args:
+        return ON_CUDA, None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        device = _device_test(test)
+        if device is not None:
+            return (ON_CUDA, None) if device else (None, ON_CUDA)
         dtype = _dtype_test(test)
         if dtype is not None:
             mode, equal = dtype
@@ -148,6 +159,23 @@ def _dtype_test(test: ast.Compare) -> tuple[str, bool] | None:
     return mode, isinstance(op, (ast.Eq, ast.Is, ast.In))
 
 
+def _device_test(test: ast.Compare) -> bool | None:
+    """True for `x.device.type == "cuda"` (`in ("cuda",)`), False for `!=` / `not in`, else None."""
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    if not (isinstance(left, ast.Attribute) and left.attr == "type" and isinstance(left.value, ast.Attribute)
+            and left.value.attr == "device"):
+        return None
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) and len(right.elts) == 1:
+        right = right.elts[0]
+    if not (isinstance(right, ast.Constant) and right.value == "cuda"):
+        return None
+    if isinstance(op, (ast.Eq, ast.Is, ast.In)):
+        return True
+    return False if isinstance(op, (ast.NotEq, ast.IsNot, ast.NotIn)) else None
+
+
 def _torch_name(node: ast.expr) -> str | None:
     """`torch.NAME` as written (no alias of torch is followed), else None."""
     name = dotted_name(node)
@@ -200,5 +228,6 @@ def dtypes_named(mode: str) -> list[str]:
 
 
 def _is_mode(text: str) -> bool:
-    return (text in (TRAINING, AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, INPUT_REQUIRES_GRAD) or bool(dtypes_named(text))
+    return (text in (TRAINING, AUTOCAST, GRAD_ENABLED, NO_INPUT_REQUIRES_GRAD, INPUT_REQUIRES_GRAD, ON_CUDA)
+            or bool(dtypes_named(text))
             or _FLAG_PATTERN.fullmatch(text) is not None)

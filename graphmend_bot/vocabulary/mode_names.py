@@ -10,3 +10,7 @@ NO_INPUT_REQUIRES_GRAD = "when no input requires grad"  # inference, `torch.no_g
 # A static `setup_context` of an autograd.Function: Dynamo traces it when an input of `Fn.apply`
 # requires grad (measured on torch 2.13: not under inference, test_scope_edges.py).
 INPUT_REQUIRES_GRAD = "when an input requires grad"
+# A tensor on a CUDA device (`x.is_cuda`, `x.device.type == "cuda"`, `torch.cuda.is_available()`):
+# Dynamo specialises on the device and on the CUDA check, so on CPU it never reads what such a
+# test guards (measured on torch 2.13, tests/test_device_modes.py).
+ON_CUDA = "on CUDA"
