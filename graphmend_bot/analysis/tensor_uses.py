@@ -16,6 +16,7 @@ the docstring may still say what they hold: a parameter it documents as a tensor
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterator, Set
 from typing import cast
 
@@ -53,6 +54,7 @@ _MORE_TENSOR_METHODS = frozenset({
     "unsqueeze_", "squeeze_", "clamp_", "index_select", "log_softmax", "type_as", "view_as",
 })  # fmt: skip
 
+_PROVING_METHODS = TENSOR_ONLY_METHODS | _MORE_TENSOR_METHODS  # one lookup per call of the tree
 # torch functions taking a sequence of tensors first: `torch.cat([x, y])` holds tensors in x and y.
 _TENSOR_TYPES = frozenset({
     "Tensor", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor",
@@ -82,6 +84,7 @@ _NOT_TENSOR_FIRST_SUFFIXES = ("_window", "_indices", "_polynomial_t", "_polynomi
                               "_polynomial_w", "_polynomial_h", "_polynomial_he", "_polynomial_l", "_polynomial_p")
 
 
+@functools.lru_cache(maxsize=1024)
 def takes_tensor_first(name: str | None) -> bool:
     """Whether `name` (resolved) is a torch function whose first argument can only be a tensor."""
     if not _tensor_function(name):
@@ -197,7 +200,7 @@ def note_tensor_use(call: ast.Call, resolved: str | None, env: dict[str, Kind], 
     the use may sit in the arm where it is a tensor. Returns `kind`, the call's own, unchanged."""
     func = call.func
     if type(func) is ast.Attribute:
-        if (func.attr in TENSOR_ONLY_METHODS or func.attr in _MORE_TENSOR_METHODS) and type(func.value) is ast.Name:
+        if func.attr in _PROVING_METHODS and type(func.value) is ast.Name:
             _promote(func.value.id, env, skip, text)
         if resolved is None:
             return kind
