@@ -31,6 +31,7 @@ from graphmend_bot.analysis.function_sorts import SortChecker
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.local_lambdas import inlined_call
 from graphmend_bot.analysis.model import CallSite
+from graphmend_bot.analysis.tensor_uses import cast_kind, note_tensor_use
 from graphmend_bot.analysis.value_sources import OPAQUE_TENSOR_METHODS, opaque_receiver, self_getattr_kind
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -89,7 +90,7 @@ class CallResolver(SortChecker):
                 kind = got  # `self.cfg.get("k")`: an element, no opaque call (only `get` is one: no call for the rest)
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
-        return kind
+        return note_tensor_use(node, resolved, env, self.instances.keys(), self.text, kind)  # `torch.exp(x)`: x one after
 
     def _function_call(
         self,
@@ -111,13 +112,11 @@ class CallResolver(SortChecker):
             if name in V.STATIC_BUILTINS:
                 return NOT_TENSOR
         if (position := V.PASSED_THROUGH.get(resolved or "")) is not None and len(args) > position:
-            return args[position] if position else args[0].without_flags()  # `cast(T, v)` is `v`; `tqdm(xs)` iterates xs
+            return cast_kind(node, self.resolve, args[position]) if position else args[0].without_flags()  # `tqdm(xs)`: xs
         if isinstance(func, ast.Name) and func.id in self.named_tuples:
             return Kind.union([*args, *(kind for _, kind in kwargs)]).without_flags()
-        if resolved is not None:
-            known = self._known_call(node, resolved, args)
-            if known is not None:
-                return known
+        if resolved is not None and (known := self._known_call(node, resolved, args)) is not None:
+            return known
         return self._user_call(func, node, args, kwargs)
 
     def _known_call(self, node: ast.Call, resolved: str, args: list[Kind]) -> Kind | None:

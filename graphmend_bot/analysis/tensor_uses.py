@@ -16,11 +16,13 @@ the docstring may still say what they hold: a parameter it documents as a tensor
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+import functools
+from collections.abc import Callable, Iterator, Set
 from typing import cast
 
 from graphmend_bot.analysis.documented_types import documented_tensors
 from graphmend_bot.analysis.local_nodes import every_node
+from graphmend_bot.vocabulary.kind import TENSOR, Kind
 from graphmend_bot.vocabulary.known_names import BUILT_FROM_VALUES, TORCH_NON_TENSOR_FUNCS
 
 # Methods of torch.Tensor that neither NumPy arrays nor nn.Modules nor builtins have.
@@ -33,6 +35,64 @@ TENSOR_ONLY_METHODS = frozenset({
 })  # fmt: skip
 # Submodules of torch whose functions take tensors first (as torch's own top level does).
 _TENSOR_SUBMODULES = frozenset({"torch.nn.functional", "torch.fft", "torch.linalg", "torch.special"})
+
+# More methods only torch.Tensor has (not NumPy's ndarray, nn.Module, TensorDict, LinearOperator,
+# SciPy's sparse matrices, pandas or the builtins: tests/test_tensor_use_kinds.py measures it), read
+# as proof of a tensor after the call (note_tensor_use) but not by public_api's entry guess.
+_MORE_TENSOR_METHODS = frozenset({
+    "mm", "mv", "addmm", "baddbmm", "outer", "inner", "kron", "vdot", "relu", "relu_", "rsqrt", "square",
+    "topk", "kthvalue", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "index_add",
+    "index_add_", "index_fill", "index_fill_", "index_copy", "index_put", "index_put_", "masked_scatter",
+    "masked_scatter_", "take_along_dim", "logit", "diag", "diag_embed", "det", "slogdet", "matrix_exp",
+    "matrix_power", "pinverse", "cholesky_solve", "nan_to_num", "nan_to_num_", "logcumsumexp",
+    "logaddexp", "float_power", "fmod", "remainder", "sgn", "signbit", "isinf", "absolute", "negative",
+    "exp2", "erfinv", "digamma", "atan2", "hypot", "multinomial", "bernoulli", "bernoulli_", "normal_",
+    "uniform_", "exponential_", "random_", "fill_diagonal_", "unique_consecutive", "nanmedian",
+    "nanquantile", "histc", "bincount", "cross", "logical_not", "logical_or", "bitwise_not",
+    "element_size", "nelement", "storage_offset", "retain_grad",
+    "is_pinned", "reshape_as", "split_with_sizes", "unsafe_chunk", "hardshrink", "tril_", "triu_",
+    "unsqueeze_", "squeeze_", "clamp_", "index_select", "log_softmax", "type_as", "view_as",
+})  # fmt: skip
+
+_PROVING_METHODS = TENSOR_ONLY_METHODS | _MORE_TENSOR_METHODS  # one lookup per call of the tree
+# torch functions taking a sequence of tensors first: `torch.cat([x, y])` holds tensors in x and y.
+_TENSOR_TYPES = frozenset({
+    "Tensor", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor",
+    "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor",
+})  # fmt: skip
+_SEQUENCE_FUNCTIONS = frozenset({
+    "torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack",
+    "torch.dstack", "torch.column_stack",
+})  # fmt: skip
+# Functions of torch's tensor API that also take a Python number, string or list first (`torch.pow(2,
+# x)`, `torch.einsum(eq, ...)`, `torch.split(x, n)` splits lists too): measured over torch's namespace
+# by tests/test_tensor_use_kinds.py. The prefixes cover setters, symbolic ints and window builders.
+_NOT_TENSOR_FIRST = frozenset({
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
+    "remainder", "pow", "float_power", "xlogy", "xlog1py", "zeta", "polygamma", "bitwise_and",
+    "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "bucketize", "isin",
+    "einsum", "meshgrid", "split", "range", "atleast_1d", "atleast_2d", "atleast_3d", "dequantize",
+    "from_dlpack", "from_file", "eig", "lstsq", "solve", "symeig", "matrix_rank", "while_loop", "wait",
+    "multi_dot", "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d_with_indices", "lp_pool2d", "classproperty", "empty_quantized",
+    "quantized_gru", "quantized_lstm", "prepare_multiprocessing_environment", "assert_int_or_pair",
+    "fftfreq", "rfftfreq", "cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack",
+    "column_stack", "row_stack",
+})  # fmt: skip
+_NOT_TENSOR_FIRST_PREFIXES = ("set_", "sym_", "parse_", "get_", "sparse_", "has_torch_function")
+_NOT_TENSOR_FIRST_SUFFIXES = ("_window", "_indices", "_polynomial_t", "_polynomial_u", "_polynomial_v",
+                              "_polynomial_w", "_polynomial_h", "_polynomial_he", "_polynomial_l", "_polynomial_p")
+
+
+@functools.lru_cache(maxsize=1024)
+def takes_tensor_first(name: str | None) -> bool:
+    """Whether `name` (resolved) is a torch function whose first argument can only be a tensor."""
+    if not _tensor_function(name):
+        return False
+    leaf = cast(str, name).rpartition(".")[2]
+    return not (leaf in _NOT_TENSOR_FIRST or leaf.startswith(_NOT_TENSOR_FIRST_PREFIXES)
+                or leaf.endswith(_NOT_TENSOR_FIRST_SUFFIXES))
+
 
 Resolve = Callable[[ast.expr], "str | None"]
 
@@ -128,3 +188,50 @@ def _names(node: ast.expr, params: set[str]) -> bool:
 
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def note_tensor_use(call: ast.Call, resolved: str | None, env: dict[str, Kind], skip: Set[str], text: str | None,
+                    kind: Kind) -> Kind:
+    """A local the call uses as a tensor (`x.unsqueeze(1)`, `torch.exp(x)`, `F.relu(x)`,
+    `torch.cat([x, y])`) holds one from here on, whatever reached it: eager raises otherwise. Not
+    `x.shape`, `x.reshape`, `x[..., 0]` or `x @ w`, which NumPy arrays share, nor a call building a
+    tensor from Python data (`torch.tensor(x)`). Not a name of `skip` (a value of a known class: a
+    LinearOperator's `.unsqueeze`), nor one whose type the function's `text` tests (`isinstance(x,`):
+    the use may sit in the arm where it is a tensor. Returns `kind`, the call's own, unchanged."""
+    func = call.func
+    if type(func) is ast.Attribute:
+        if func.attr in _PROVING_METHODS and type(func.value) is ast.Name:
+            _promote(func.value.id, env, skip, text)
+        if resolved is None:
+            return kind
+    if not call.args or resolved is None or not resolved.startswith("torch."):
+        return kind
+    first = call.args[0]
+    if type(first) is ast.Name:
+        if takes_tensor_first(resolved):
+            _promote(first.id, env, skip, text)
+    elif type(first) in (ast.List, ast.Tuple) and resolved in _SEQUENCE_FUNCTIONS:
+        for element in cast(ast.List, first).elts:
+            if type(element) is ast.Name:
+                _promote(element.id, env, skip, text)
+    return kind
+
+
+def _promote(name: str, env: dict[str, Kind], skip: Set[str], text: str | None) -> None:
+    held = env.get(name)
+    if held is None or held.always or name in skip:
+        return
+    if text is not None and (f"isinstance({name}," in text or f"is_tensor({name})" in text or f"type({name})" in text):
+        return
+    env[name] = held | TENSOR
+
+
+def cast_kind(call: ast.Call, resolve: Resolve, value: Kind) -> Kind:
+    """`cast(T, v)` is `v`; a tensor besides where T names one (`cast(torch.LongTensor, perm)`,
+    `cast(Tensor, x)`): the maintainer says what it holds, as an annotation would."""
+    if value.always or not call.args:
+        return value
+    named = resolve(call.args[0])
+    if named is not None and named.startswith("torch.") and named.rpartition(".")[2] in _TENSOR_TYPES:
+        return value | TENSOR
+    return value
