@@ -66,3 +66,30 @@ def test_a_parameter_only_assumed_to_be_a_tensor_is_left_out(tmp_path: Path) -> 
     )
     assert dynamo_breaks(source, tmp_path) == set()
     assert graphmend_findings(source, tmp_path) == set()
+
+
+def test_a_number_from_an_entry_points_unannotated_parameter_is_left_out(tmp_path: Path) -> None:
+    """`"%d" % (step + 1)` in a `forward` whose `step` is not annotated: a Python number in practice."""
+    source = (
+        "import torch\nfrom torch import nn\n\n\nclass Model(nn.Module):\n"
+        "    def forward(self, x, step=0):\n"
+        '        text = "step %d" % (step + 1)\n'
+        "        return x + len(text)\n"
+    )
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()
+
+
+def test_a_tensor_handed_to_a_helper_is_formatted_there(tmp_path: Path) -> None:
+    """The helper's parameter is a tensor by its traced caller: reported in the helper."""
+    source = (
+        "import torch\nfrom torch import nn\n\n\ndef label(t):\n"
+        '    return "%s" % (t * 2)\n\n\n'
+        "class Model(nn.Module):\n"
+        "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+        "        y = x * 2\n"
+        "        return y + len(label(y))\n"
+    )
+    row = line_of(source, 'return "%s"')
+    assert {line for line, _ in dynamo_breaks(source, tmp_path)} == {row}
+    assert {(line, code) for line, code, _ in graphmend_findings(source, tmp_path)} == {(row, "GM622")}

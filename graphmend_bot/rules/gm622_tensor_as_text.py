@@ -64,8 +64,12 @@ def _formatted(rule: Rule, checker: Checker, node: ast.BinOp, left: Kind, right:
         return
     values = node.right
     elements = values.elts if isinstance(values, ast.Tuple) else values.values if isinstance(values, ast.Dict) else [values]
-    # a parameter as it came in is only assumed to be a tensor (as for `str(mode)`): its own kind is left out
-    assumed = {e.id for e in elements if isinstance(e, ast.Name) and not checker.annotated_tensor(e.id)}
+    # a parameter as it came in is only assumed to be a tensor (as for `str(mode)`): its own kind is left
+    # out, and at an entry point so is all an unannotated parameter gives (`"%d" % (epoch + 1)`)
+    if checker.entry_point:
+        assumed = {name for name in right.params if not checker.annotated_tensor(name)}
+    else:
+        assumed = {e.id for e in elements if isinstance(e, ast.Name) and not checker.annotated_tensor(e.id)}
     deps = Kind(always=right.always, params=right.params - assumed, calls=right.calls)
     if not deps.is_tensor:
         return
