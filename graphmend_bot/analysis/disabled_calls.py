@@ -148,10 +148,15 @@ def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> 
         f"`{callee.name}()` is marked `@torch.compiler.disable`: Dynamo ends the graph at this call "
         "and runs it eagerly"
     )
-    return _call_draft(lines, row, rf"(?<![\w]){re.escape(callee.name)}", callee.disabled == "frame" or method, message)
+    if callee.disabled == "skipped":
+        message = (f"`{callee.name}()` is marked `@torch._disable_dynamo`, which Dynamo's trace rules skip: "
+                   "the graph ends at this call and it runs eagerly")
+    return _call_draft(lines, row, rf"(?<![\w]){re.escape(callee.name)}", callee.disabled == "frame" or method, message,
+                       skipped=callee.disabled == "skipped")
 
 
-def _call_draft(lines: list[str], row: int, called: str, skips_inlining: bool, message: str) -> Draft:
+def _call_draft(lines: list[str], row: int, called: str, skips_inlining: bool, message: str,
+                skipped: bool = False) -> Draft:
     """GM620's finding at the call on `row` of what the pattern `called` spells."""
     line = lines[row - 1] if 0 < row <= len(lines) else ""
     # The call site keeps only its row: the call is the callee's name and its parentheses there
@@ -159,7 +164,7 @@ def _call_draft(lines: list[str], row: int, called: str, skips_inlining: bool, m
     match = re.search(rf"{called}\s*\(", line)
     column = match.start() if match else len(line) - len(line.lstrip())
     end = closing_parenthesis(line, match.end()) if match else len(line.rstrip())
-    gb_id = _BREAK_ID(RULE, skips_inlining) if _BREAK_ID else RULE.gb_id
+    gb_id = _BREAK_ID(RULE, skips_inlining, skipped) if _BREAK_ID else RULE.gb_id
     return Draft(RULE.code, message, row, column + 1, row, end + 1, gb_id, TENSOR, line.rstrip("\r\n"))
 
 

@@ -17,6 +17,10 @@ from collections.abc import Callable
 
 # Dynamo calls a function with one of these eagerly and never traces its frame (GM620 reports the calls).
 DISABLE_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
+# `@torch._disable_dynamo` (torch's own decorator, `recursive=False` or not): its wrapper is on Dynamo's
+# skip list, so a call breaks as a skipped function (GB0007; GB0008 for a method through `self`),
+# measured on torch 2.13 (tests/test_skipped_decorators.py). FunctionSummary.disabled says "skipped".
+SKIPPED_DECORATORS = frozenset({"torch._disable_dynamo"})
 _FRAME_ONLY = "(recursive=False)"
 
 

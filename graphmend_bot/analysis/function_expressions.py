@@ -138,8 +138,10 @@ class ExpressionEvaluator(CallResolver):
             self._class_site(node, f"instance:{ref}>{dunder}", [right])
         if C.OBJECT_OPERANDS and dunder is not None:
             self._object_operand(node, left, right)
-        for check_operator in C.OPERATORS if type(node.left) is ast.Call or type(node.right) is ast.Call else ():
-            check_operator(self, node, left, right)  # `x.data_ptr() % 16`: the hooks read a call operand only
+        # the hooks read a call operand (`x.data_ptr() % 16`) or text formatting (`"%s" % (t,)`)
+        if type(node.left) is ast.Call or type(node.right) is ast.Call or type(node.op) is ast.Mod:
+            for check_operator in C.OPERATORS:
+                check_operator(self, node, left, right)
         combined = left | right
         if isinstance(node.op, _MASK_OPERATORS) and combined.boolean and combined.is_tensor:
             return combined.without_data_dependent_bool()  # `(x > 0) & valid`: still a mask

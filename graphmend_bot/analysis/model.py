@@ -82,7 +82,8 @@ class FunctionSummary:
     compiled: bool  # decorated with torch.compile
     decorators: tuple[str, ...]
     # `@torch.compiler.disable`: "recursive" (the default: Dynamo traces neither the function nor
-    # what it calls), "frame" (`recursive=False`: its callees are traced), "" when not disabled.
+    # what it calls), "frame" (`recursive=False`: its callees are traced), "skipped"
+    # (`@torch._disable_dynamo`: on Dynamo's skip list, nothing traced), "" when not disabled.
     disabled: str = ""
     # `@contextlib.contextmanager` on a function that yields nothing: calling it breaks (generator_managers.py).
     manager_without_yield: bool = False

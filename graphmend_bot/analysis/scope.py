@@ -1152,7 +1152,7 @@ class Program:
     def _successors(self, fid: FunctionId) -> Iterator[FunctionId]:
         module = fid[0]
         function = self.function(fid)
-        if function.disabled == "recursive":
+        if function.disabled in ("recursive", "skipped"):
             return  # Dynamo traces nothing a disabled function calls
         for site in function.calls:
             targets = self.resolve_call(fid, site.ref)

@@ -420,9 +420,12 @@ def _runs_while_tracing(node: FunctionNode, imports: Imports) -> bool:
 
 def _disabled(node: FunctionNode, imports: Imports) -> str:
     """`@torch.compiler.disable` / `@torch._dynamo.disable`, bare or called: "recursive", or
-    "frame" for `recursive=False`; "" otherwise."""
+    "frame" for `recursive=False`; `@torch._disable_dynamo`: "skipped"; "" otherwise."""
     for decorator in node.decorator_list:
-        if imports.resolve(_decorator_callee(decorator)) in disabled_values.DISABLE_DECORATORS:
+        callee = imports.resolve(_decorator_callee(decorator))
+        if callee in disabled_values.SKIPPED_DECORATORS:
+            return "skipped"
+        if callee in disabled_values.DISABLE_DECORATORS:
             recursive = next(
                 (k.value for k in getattr(decorator, "keywords", ()) if k.arg == "recursive"), None
             )

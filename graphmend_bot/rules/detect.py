@@ -378,7 +378,7 @@ HeldObjectCallHook = Callable[["Rule", Checker, ast.Call], None]
 StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 # A call from traced code whose every callee is marked `@torch.compiler.disable`, found by the scope
 # solver: given whether Dynamo skips inlining the callee (a method, `recursive=False`), the id it breaks with.
-DisabledCallHook = Callable[["Rule", bool], str]
+DisabledCallHook = Callable[["Rule", bool, bool], str]  # (rule, skips inlining, a skipped function)
 # The message for a read of the `functools.cached_property` of that name (asked by the scope solver:
 # analysis/cached_property_reads.py).
 CachedPropertyReadHook = Callable[["Rule", str], str]

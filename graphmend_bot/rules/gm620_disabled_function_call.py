@@ -8,9 +8,13 @@ from graphmend_bot.rules.detect import Detection
 from graphmend_bot.rules.rule import Rule
 
 SKIP_INLINING = "GB0099"  # "Skip inlining `torch.compiler.disable()`d function"
+# `@torch._disable_dynamo`: a skipped function, called (GB0007) or, as a method through `self`, inlined (GB0008)
+SKIPPED_CALL, SKIPPED_INLINE = "GB0007", "GB0008"
 
 
-def _call_id(rule: Rule, skips_inlining: bool) -> str:
+def _call_id(rule: Rule, skips_inlining: bool, skipped: bool = False) -> str:
+    if skipped:
+        return SKIPPED_INLINE if skips_inlining else SKIPPED_CALL
     return SKIP_INLINING if skips_inlining else rule.gb_id
 
 RULE = Rule(
@@ -18,10 +22,11 @@ RULE = Rule(
     name="disabled-function-call",
     family="not traceable",
     gb_id="GB0098",
-    other_gb_ids=(SKIP_INLINING,),
+    other_gb_ids=(SKIP_INLINING, SKIPPED_CALL, SKIPPED_INLINE),
     summary=(
         "Flags calls from traced code to functions of the checked tree marked "
-        "`@torch.compiler.disable` or `@torch._dynamo.disable` (with or without `recursive=False`), "
+        "`@torch.compiler.disable` or `@torch._dynamo.disable` (with or without `recursive=False`), or "
+        "`@torch._disable_dynamo` (GB0007; GB0008 for a method called through `self`), "
         "including those `--fix --unsafe-fixes` marked; and calls of a value such a call returned, held "
         "in a module-level name (called there or imported) or in `self.NAME` "
         "(`no_compile_eigh = torch.compiler.disable(torch.linalg.eigh)`, then `no_compile_eigh(m)`). "
@@ -32,7 +37,9 @@ RULE = Rule(
         "Dynamo does not trace a disabled function: at every call from compiled code it ends the "
         "graph, calls the function eagerly and starts a new graph after it. The break is at the call "
         "(GB0098 for a plain function or staticmethod; GB0099 for a method called through `self` or "
-        "a function disabled with `recursive=False`, measured on torch 2.13). Disabling a helper "
+        "a function disabled with `recursive=False`, measured on torch 2.13). torch's own "
+        "`@torch._disable_dynamo` puts its wrapper on Dynamo's skip list: the call breaks as a skipped "
+        "function (GB0007; GB0008 for a method through `self`). Disabling a helper "
         "whose break no rewrite removes moves that break to its callers; it does not remove it."
     ),
     example="""

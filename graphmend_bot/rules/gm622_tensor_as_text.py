@@ -17,6 +17,7 @@ a list it traces, and so does reading `fn.__name__` (tests/fixtures/rules/GM622_
 from __future__ import annotations
 
 import ast
+import re
 
 from graphmend_bot.rules.detect import Checker, Detection, assumed_parameter
 from graphmend_bot.rules.rule import Rule
@@ -24,6 +25,15 @@ from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 STR_OF_TENSOR = "GB0059"
 REPR_OF_CLOSURE = "GB1584"
+# `"%s" % t`: each spelling measured on torch 2.13 (tests/test_text_formatting.py). A tensor alone is
+# a torch op giving text (GB0208), or read as a number (`"%.2f" % t`: GB0033); in a tuple, `str` of it
+# (GB0059, `%r`: GB0569), but Dynamo raises inside (GB0088) when the text also holds a number
+# conversion (`"%s of %d" % (t, n)`), and on a dict of values.
+FORMATTED_ALONE = "GB0208"
+FORMATTED_AS_NUMBER = "GB0033"
+RAISED_INSIDE = "GB0088"
+_CONVERSION = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([a-zA-Z%])")
+_NUMBERS = frozenset("diouxXeEfFgGc")
 
 
 def _as_text(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -48,21 +58,52 @@ def _as_text(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list
     return NOT_TENSOR
 
 
+def _formatted(rule: Rule, checker: Checker, node: ast.BinOp, left: Kind, right: Kind) -> None:
+    """`"%s" % t`, `"%s: %.2f" % (name, t.sum())`: text formatting with a tensor among the values."""
+    if not (type(node.op) is ast.Mod and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)):
+        return
+    values = node.right
+    elements = values.elts if isinstance(values, ast.Tuple) else values.values if isinstance(values, ast.Dict) else [values]
+    # a parameter as it came in is only assumed to be a tensor (as for `str(mode)`): its own kind is left
+    # out, and at an entry point so is all an unannotated parameter gives (`"%d" % (epoch + 1)`)
+    if checker.entry_point:
+        assumed = {name for name in right.params if not checker.annotated_tensor(name)}
+    else:
+        assumed = {e.id for e in elements if isinstance(e, ast.Name) and not checker.annotated_tensor(e.id)}
+    deps = Kind(always=right.always, params=right.params - assumed, calls=right.calls)
+    if not deps.is_tensor:
+        return
+    conversions = {match[1] for match in _CONVERSION.finditer(node.left.value)} - {"%"}
+    if not isinstance(values, (ast.Tuple, ast.Dict)):
+        gb_id = FORMATTED_AS_NUMBER if conversions and conversions <= _NUMBERS else FORMATTED_ALONE
+    elif isinstance(values, ast.Dict) or conversions & _NUMBERS:
+        gb_id = RAISED_INSIDE
+    else:
+        gb_id = "GB0569" if conversions == {"r"} else STR_OF_TENSOR
+    checker.report(rule, node, "`%` formatting of a tensor needs its values, which Dynamo does not have while tracing",
+                   deps, gb_id=gb_id)
+
+
 RULE = Rule(
     code="GM622",
     name="tensor-as-text",
     family="not traceable",
     gb_id="GB0569",
-    other_gb_ids=(STR_OF_TENSOR, REPR_OF_CLOSURE),
+    other_gb_ids=(STR_OF_TENSOR, REPR_OF_CLOSURE, FORMATTED_ALONE, FORMATTED_AS_NUMBER, RAISED_INSIDE),
     summary=(
         "Flags `repr(t)` and `str(t)` of a tensor or a NumPy value (`str(np.prod(x.shape))`) in traced "
-        "code, and of a nested function whose body reads a tensor of the enclosing function."
+        "code, and of a nested function whose body reads a tensor of the enclosing function; and `%` "
+        "formatting with a tensor among the values (`\"%s\" % t`, `\"%s: %.2f\" % (name, t.sum())`, "
+        "`\"%(v)s\" % {\"v\": t}`)."
     ),
     why=(
         "Text of a tensor shows its values, which Dynamo does not have while tracing: it ends the "
         "graph (`repr`: GB0569; `str`: GB0059, measured on torch 2.13) and formats it eagerly. "
         "A nested function that closes over a tensor is text Dynamo cannot make either (`repr`: "
-        "GB1584; `str`: GB0059)."
+        "GB1584; `str`: GB0059). `%` formatting of a tensor breaks too, with an id by spelling: alone "
+        "(`\"%s\" % t`, GB0208; `\"%.2f\" % t`, GB0033, its value read), in a tuple (GB0059; `%r`: "
+        "GB0569; GB0088 when the text holds a number conversion too), in a dict (GB0088). Its shape, "
+        "dtype or size format while tracing."
     ),
     example="label = repr(x.sum())",
     use_instead="label = str(tuple(x.shape))  # the shape is known while tracing",
@@ -70,7 +111,7 @@ RULE = Rule(
         "No automatic fix: format the tensor outside the compiled function, or use what is known "
         "while tracing (its shape, dtype)."
     ),
-    detection=Detection(builtins={"repr": _as_text, "str": _as_text}),
+    detection=Detection(builtins={"repr": _as_text, "str": _as_text}, operator=_formatted),
     advice=("`{code}` formats tensor values while tracing: format outside the compiled function, or use "
             "what is known while tracing (`x.shape`, `x.dtype`)"),
 )
