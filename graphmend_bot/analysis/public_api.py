@@ -32,8 +32,8 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
 - the model scope where the tree names its roots (knows_its_roots): it compiles something (a
   `@torch.compile`, a `torch.compile(...)` or `.compile()` call) outside its tests and exports
   nn.Modules (a model zoo: users compile its models), or compiles only what it is handed (a
-  trainer's `torch.compile(model)`); or, in a package that exports no nn.Module, `entry-points`
-  are configured;
+  trainer's `torch.compile(model)`). Configured `entry-points` take no part: they are roots in
+  every scope, added to what auto settles on;
 - else the library scope where no public class is an nn.Module whose `forward` Dynamo would
   trace and nothing is compiled (torchdiffeq: its only modules are private wrappers around the
   user's vector field);
