@@ -20,7 +20,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from sample_modules import agreed_break_lines, line_of
 
 _HEADER = """
