@@ -87,10 +87,12 @@ class Model(nn.Module):
 
 # The statement Dynamo goes back to: its first line.
 BREAKING = {
-    "add": ("        x = x * 2\n        x = x + 1\n        y = self.box + 1\n        print('later')\n        return x + y\n",
-            "y = self.box + 1"),
-    "mul_chain": ("        x = x * 2\n        x = x + 1\n        y = x + (self.box * 2)\n        print('later')\n        return y\n",
-                  "y = x + (self.box * 2)"),
+    "add": ("        k = len(x.shape)\n        x = x * 2\n        x = x + 1\n        y = self.box + k\n        print('later')\n"
+            "        return x + y\n", "y = self.box + k"),
+    "mul_chain": ("        x = x * 2\n        x = x + 1\n        y = x + (self.box * x.dim())\n        print('later')\n"
+                  "        return y\n", "y = x + (self.box * x.dim())"),
+    "local_add_number": ("        box = Box()\n        x = x * 2\n        x = x + 1\n        y = box + 1\n        print('later')\n"
+                         "        return x + y\n", "y = box + 1"),
     "neg": ("        x = x * 2\n        x = x + 1\n        y = -self.box\n        print('later')\n        return x + y\n",
             "y = -self.box"),
     "pos": ("        x = x * 2\n        x = x + 1\n        y = +self.box\n        print('later')\n        return x + y\n",

@@ -36,14 +36,16 @@ def unary(visitor: ObjectTracker, node: ast.UnaryOp, env: Env) -> None:
 
 
 def binary(visitor: ObjectTracker, node: ast.BinOp, right: Kind, env: Env) -> None:
-    """`box + 1` on a local of a known class (whatever the other operand), or `self.box + 1` with
-    no tensor on the right: the left operand's `__add__`."""
+    """`box + 1` on a local of a known class (whatever the other operand), or `self.box + other`
+    with neither a tensor nor a number written out on the right: the left operand's `__add__`.
+    `self.head_dim ** -0.5`, `self.scale * 2` are a config number's nearly always, and a site per
+    one costs every summary (summary_instructions.py)."""
     dunder = value_class.OPERATOR_METHODS.get(type(node.op))
     if dunder is None:
         return
     if isinstance(node.left, ast.Name):
         ref = visitor._known_class(node.left.id)
-    elif isinstance(node.left, ast.Attribute) and not right.is_tensor:
+    elif isinstance(node.left, ast.Attribute) and not right.is_tensor and not _number(node.right):
         ref = visitor._receiver_class(node.left, env)
     else:
         return
@@ -57,3 +59,10 @@ def unpacked(visitor: ObjectTracker, targets: list[ast.expr], value: ast.expr, e
             and isinstance(value, (ast.Name, ast.Attribute)) \
             and (ref := visitor._receiver_class(value, env)) is not None:
         visitor._class_site(value, f"instance:{ref}>__iter__", [])
+
+
+def _number(node: ast.expr) -> bool:
+    """A number written out: `2`, `-0.5`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex)) and not isinstance(node.value, bool)
