@@ -108,6 +108,9 @@ BREAKING = {
                    "        ])\n        print('later')\n        return y\n", "y = torch.cat(["),
     "if_test": ("        x = x * 2\n        x = x + 1\n        if 2 in self.box:\n            print('later')\n"
                 "        print('later')\n        return x\n", "if 2 in self.box"),
+    # a comprehension's first iterable is iterated in the enclosing frame (GET_ITER), before its own frame runs
+    "comprehension": ("        x = x * 2\n        x = x + 1\n        ys = [v * 2 for v in self.box]\n        print('later')\n"
+                      "        return x + ys[0]\n", "ys = [v * 2 for v in self.box]"),
     "local": ("        box = Box()\n        x = x * 2\n        x = x + 1\n        y = -box\n        print('later')\n"
               "        return x + y\n", "y = -box"),
 }
@@ -158,3 +161,30 @@ def test_no_step_unsupported_at_the_statement_where_dynamo_resumes_otherwise(cas
     assert not uses & breaks and not gm658
     if "later" in NEAR_MISSES[case]:  # and nothing after it is dropped as eager
         assert line_of(source, "print('later')") in breaks & found
+
+
+def test_a_property_read_in_a_comprehensions_first_iterable_is_the_statements(tmp_path: Path) -> None:
+    """The first iterable is evaluated in the enclosing frame, so a breaking getter read there goes back
+    to the statement (GM657), as a breaking `__iter__` does (GM658); one in the element is the
+    comprehension's own frame (3.11), resumed after its call."""
+    source = """import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    @property
+    def parts(self):
+        print("parts")
+        return [torch.ones(3), torch.ones(3)]
+
+    def forward(self, x):
+        x = x * 2
+        x = x + 1
+        ys = [v * 2 for v in self.parts]
+        print('later')
+        return x + ys[0]
+"""
+    found = graphmend_findings(source, tmp_path)
+    statement = line_of(source, "ys = [v * 2")
+    assert {line for line, _ in dynamo_breaks(source, tmp_path)} == {line for line, _, _ in found}
+    assert (statement, "GM657") in {(line, code) for line, code, _ in found}

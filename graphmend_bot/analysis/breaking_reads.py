@@ -54,7 +54,8 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
     nested = state._frame_skips.nested_reads  # a comprehension's read breaks in its own frame: resumed after its CALL
     reads = tuple(site for site in range(first_site, len(calls)) if calls[site].ref.startswith(READ) and site not in nested)
     if state._resumable() is not None:
-        dunders = tuple(site for site in range(first_site, len(calls)) if _operator_dunder(calls[site].ref) and site not in nested)
+        dunders = tuple(site for site in range(first_site, len(calls))
+                        if _operator_dunder(calls[site].ref, state.containers) and site not in nested)
         for check_read in C.BREAKING_READS if reads else ():
             check_read(state, node, reads)
         for check_dunder in C.BREAKING_DUNDERS if dunders else ():
@@ -77,9 +78,13 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
         state.summary.breaking_read_drafts.append((reads, (), below, marker))
 
 
-def _operator_dunder(ref: str) -> bool:
-    """A dunder an instruction Dynamo does not resume after runs (operator_dunders.py, skipped_frames)."""
-    return ref.startswith("instance:") and ref.rpartition(">")[2] in NOT_RESUMED_AFTER
+def _operator_dunder(ref: str, containers: Container[str]) -> bool:
+    """A dunder an instruction Dynamo does not resume after runs (operator_dunders.py, skipped_frames),
+    not a submodule container's (`for layer in self.layers`: torch's ModuleList, never the tree's)."""
+    if not ref.startswith("instance:"):
+        return False
+    receiver, _, dunder = ref.rpartition(">")
+    return dunder in NOT_RESUMED_AFTER and receiver.removeprefix("instance:attr:") not in containers
 
 
 def _in_target(node: ast.stmt, span: tuple[int, int, int, int]) -> bool:

@@ -133,7 +133,8 @@ class ExpressionEvaluator(CallResolver):
 
     def _expr_BinOp(self, node: ast.BinOp, env: Env) -> Kind:
         left, right = self.expr(node.left, env), self.expr(node.right, env)
-        dunders.binary(self, node, right, env)  # `covar + noise_covar`: its class's `__add__` runs
+        if isinstance(node.left, dunders.OPERANDS):
+            dunders.binary(self, node, right, env)  # `covar + noise_covar`: its class's `__add__` runs
         if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
             self._object_operand(node, left, right)
         for check_operator in C.OPERATORS if type(node.left) is ast.Call or type(node.right) is ast.Call else ():
@@ -250,7 +251,10 @@ class ExpressionEvaluator(CallResolver):
         inner = dict(env)
         self._dict_view_calls.update(skipped_frames.dict_view_calls(node, self.self_name, self.containers))
         for generator in node.generators:  # as a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their kinds,
+            outer = generator is node.generators[0] and not isinstance(node, ast.GeneratorExp)  # GET_ITER out there: GM658
+            self._frame_skips.nested_depth -= outer
             item, elements = self._iteration(generator.iter, inner)
+            self._frame_skips.nested_depth += outer
             self._bind(generator.target, item, inner, elements)
             self.aliases.update(filter(None, [forms.submodule_iteration(generator, self.builtin_of)]))  # `self.layers`' too
             self.bind_loop_scalar(generator.target, generator.iter)

@@ -219,7 +219,8 @@ class StatementVisitor(ExpressionEvaluator):
                 self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
             self._unpacked(node.targets, node.value)
-            operator_dunders.unpacked(self, node.targets, node.value, env)  # `a, b = box`: its `__iter__`
+            if isinstance(node.value, operator_dunders.OPERANDS) and isinstance(node.targets[0], (ast.Tuple, ast.List)):
+                operator_dunders.unpacked(self, node.targets, node.value, env)  # `a, b = box`: its `__iter__`
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
         elif isinstance(node, ast.AugAssign):

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from graphmend_bot.vocabulary.kind import Kind
 
 UNARY_METHODS: dict[type[ast.unaryop], str] = {ast.USub: "__neg__", ast.UAdd: "__pos__"}
+# the operand and unpacked-value nodes that can be an object of a known class: asked before calling, on the hot path
+OPERANDS = (ast.Name, ast.Attribute)
 
 
 def unary(visitor: ObjectTracker, node: ast.UnaryOp, env: Env) -> None:
