@@ -163,10 +163,11 @@ def test_no_step_unsupported_at_the_statement_where_dynamo_resumes_otherwise(cas
         assert line_of(source, "print('later')") in breaks & found
 
 
-def test_a_property_read_in_a_comprehensions_first_iterable_is_the_statements(tmp_path: Path) -> None:
-    """The first iterable is evaluated in the enclosing frame, so a breaking getter read there goes back
-    to the statement (GM657), as a breaking `__iter__` does (GM658); one in the element is the
-    comprehension's own frame (3.11), resumed after its call."""
+@pytest.mark.parametrize("iterating", ["ys = [v * 2 for v in self.parts]", "for v in self.parts:\n            ys = [v]"])
+def test_a_property_read_in_an_iterable_goes_back_to_the_statement(iterating: str, tmp_path: Path) -> None:
+    """A comprehension's first iterable is evaluated in the enclosing frame, and a `for`'s before its
+    loop, so a breaking getter read there goes back to the statement (GM657), as a breaking `__iter__`
+    does (GM658); one in a comprehension's element is its own frame (3.11), resumed after its call."""
     source = """import torch
 from torch import nn
 
@@ -180,11 +181,11 @@ class Model(nn.Module):
     def forward(self, x):
         x = x * 2
         x = x + 1
-        ys = [v * 2 for v in self.parts]
+        ITERATING
         print('later')
         return x + ys[0]
-"""
+""".replace("ITERATING", iterating)
     found = graphmend_findings(source, tmp_path)
-    statement = line_of(source, "ys = [v * 2")
+    statement = line_of(source, iterating.splitlines()[0])
     assert {line for line, _ in dynamo_breaks(source, tmp_path)} == {line for line, _, _ in found}
     assert (statement, "GM657") in {(line, code) for line, code, _ in found}
