@@ -29,7 +29,7 @@ from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis.cached_property_reads import READ_TAKES_LOCK, is_cached_property
 from graphmend_bot.analysis.conditional_blocks import tail_in
 from graphmend_bot.analysis.model import Draft
-from graphmend_bot.analysis.skipped_frames import breaks_at
+from graphmend_bot.analysis.skipped_frames import NOT_RESUMED_AFTER, breaks_at
 from graphmend_bot.vocabulary.kind import TENSOR
 
 if TYPE_CHECKING:
@@ -52,26 +52,39 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
     if state._rare_depth:
         return
     nested = state._frame_skips.nested_reads  # a comprehension's read breaks in its own frame: resumed after its CALL
-    sites = tuple(site for site in range(first_site, len(calls)) if calls[site].ref.startswith(READ) and site not in nested)
-    if not sites:
-        return
+    reads = tuple(site for site in range(first_site, len(calls)) if calls[site].ref.startswith(READ) and site not in nested)
     if state._resumable() is not None:
-        for check_read in C.BREAKING_READS:
-            check_read(state, node, sites)
-    elif not (state._try_depth or state._with_depth or state._loop_depth):
+        dunders = tuple(site for site in range(first_site, len(calls))
+                        if _operator_dunder(calls[site].ref, state.containers) and site not in nested)
+        for check_read in C.BREAKING_READS if reads else ():
+            check_read(state, node, reads)
+        for check_dunder in C.BREAKING_DUNDERS if dunders else ():
+            check_dunder(state, node, dunders)  # GM658: an operator's, `for`'s, `in`'s or unpacking's dunder
+    elif reads and not (state._try_depth or state._with_depth or state._loop_depth):
+        # (not a dunder's: a tensor operand's own break on the statement is still reported by Dynamo,
+        # tests/test_frame_skipping_reads.py `operator`)
         # fewer than two operations: no point to go back to, Dynamo skips the frame, and what it runs
         # after the statement is eager all the same (a marker, never reported: `quiet_reads`)
         below = _last_row(node) - node.lineno
         # the read's own span when it is the statement's one read and starts on its first row: what
         # the statement evaluates after it runs eagerly too (statement_tails)
-        span = state._frame_skips.read_spans.get(sites[0]) if len(sites) == 1 else None
+        span = state._frame_skips.read_spans.get(reads[0]) if len(reads) == 1 else None
         if span is not None and _in_target(node, span):
             span = None  # an assignment evaluates its value before its targets
         # columns 1-based, as a draft's
         column, end_row, end_column = (span[1] + 1, span[2], span[3] + 1) if span is not None and span[0] == node.lineno \
             else (0, node.lineno, 0)
         marker = Draft(QUIET, "", node.lineno, column, end_row, end_column, "", TENSOR, "")
-        state.summary.breaking_read_drafts.append((sites, (), below, marker))
+        state.summary.breaking_read_drafts.append((reads, (), below, marker))
+
+
+def _operator_dunder(ref: str, containers: Container[str]) -> bool:
+    """A dunder an instruction Dynamo does not resume after runs (operator_dunders.py, skipped_frames),
+    not a submodule container's (`for layer in self.layers`: torch's ModuleList, never the tree's)."""
+    if not ref.startswith("instance:"):
+        return False
+    receiver, _, dunder = ref.rpartition(">")
+    return dunder in NOT_RESUMED_AFTER and receiver.removeprefix("instance:attr:") not in containers
 
 
 def _in_target(node: ast.stmt, span: tuple[int, int, int, int]) -> bool:
@@ -80,14 +93,17 @@ def _in_target(node: ast.stmt, span: tuple[int, int, int, int]) -> bool:
 
 
 def _last_row(node: ast.stmt) -> int:
-    """The statement's last row, or its test's for an `if` or `while`: its arms are part of the rest."""
-    last = node.test.end_lineno if isinstance(node, (ast.If, ast.While)) else node.end_lineno
+    """The statement's last row, or its test's for an `if` or `while` (a `for`'s iterable): its arms
+    (body) are part of the rest."""
+    last = node.test.end_lineno if isinstance(node, (ast.If, ast.While)) else \
+        node.iter.end_lineno if isinstance(node, (ast.For, ast.AsyncFor)) else node.end_lineno
     return last or node.lineno
 
 
-def ask_test(state: FunctionState, node: ast.If | ast.While | ast.Assert, first_site: int) -> None:
-    """After an `if`, `elif`, `while` or `assert` test was evaluated: a read in it goes back to the
-    statement's line as any other's does (tests/test_breaking_reads.py), and the arms run eagerly."""
+def ask_test(state: FunctionState, node: ast.If | ast.While | ast.Assert | ast.For | ast.AsyncFor, first_site: int) -> None:
+    """After an `if`, `elif`, `while` or `assert` test (a `for`'s iterable) was evaluated: a read in it
+    goes back to the statement's line as any other's does (tests/test_breaking_reads.py), and the arms
+    (the loop) run eagerly."""
     if state._frame_skips.read_since(first_site):
         asked(state, node, first_site)
 

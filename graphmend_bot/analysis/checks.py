@@ -91,6 +91,7 @@ BUILT_MANAGERS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.built_manag
 MANAGER_BODIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.manager_body)
 BREAKING_TRIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_try)
 BREAKING_READS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_read)
+BREAKING_DUNDERS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_dunder)
 SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_method_call)
 OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_operand)
 MEMBERSHIPS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.membership)

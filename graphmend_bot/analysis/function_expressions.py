@@ -13,6 +13,7 @@ from typing import Any
 
 from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis import modes, narrowing, sized, skipped_frames, subclass_methods, value_class
+from graphmend_bot.analysis import operator_dunders as dunders
 from graphmend_bot.analysis import statement_forms as forms
 from graphmend_bot.analysis.collection_returns import called_collection_sites
 from graphmend_bot.analysis.function_calls import CallResolver
@@ -132,11 +133,9 @@ class ExpressionEvaluator(CallResolver):
 
     def _expr_BinOp(self, node: ast.BinOp, env: Env) -> Kind:
         left, right = self.expr(node.left, env), self.expr(node.right, env)
-        dunder = value_class.OPERATOR_METHODS.get(type(node.op))
-        if dunder is not None and isinstance(node.left, ast.Name) and (ref := self._known_class(node.left.id)):
-            # `covar + noise_covar` on a value of a known class runs its `__add__`
-            self._class_site(node, f"instance:{ref}>{dunder}", [right])
-        if C.OBJECT_OPERANDS and dunder is not None:
+        if isinstance(node.left, dunders.OPERANDS):
+            dunders.binary(self, node, right, env)  # `covar + noise_covar`: its class's `__add__` runs
+        if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
             self._object_operand(node, left, right)
         # the hooks read a call operand (`x.data_ptr() % 16`) or text formatting (`"%s" % (t,)`)
         if type(node.left) is ast.Call or type(node.right) is ast.Call or type(node.op) is ast.Mod:
@@ -154,6 +153,7 @@ class ExpressionEvaluator(CallResolver):
             self._bool_context(node.operand, env, "not")
             return NOT_TENSOR
         operand = self.expr(node.operand, env)
+        dunders.unary(self, node, env)  # `-box`: its class's `__neg__`
         if isinstance(node.op, ast.Invert) and C.OBJECT_OPERANDS:
             self._inverted_object(node)  # `~obj`: Dynamo has no `~` for objects
         if isinstance(node.op, ast.Invert) and operand.is_tensor:
@@ -253,7 +253,10 @@ class ExpressionEvaluator(CallResolver):
         inner = dict(env)
         self._dict_view_calls.update(skipped_frames.dict_view_calls(node, self.self_name, self.containers))
         for generator in node.generators:  # as a `for` loop: `zip(a, b)` / `enumerate(a)` items keep their kinds,
+            outer = generator is node.generators[0] and not isinstance(node, ast.GeneratorExp)  # GET_ITER out there: GM658
+            self._frame_skips.nested_depth -= outer
             item, elements = self._iteration(generator.iter, inner)
+            self._frame_skips.nested_depth += outer
             self._bind(generator.target, item, inner, elements)
             self.aliases.update(filter(None, [forms.submodule_iteration(generator, self.builtin_of)]))  # `self.layers`' too
             self.bind_loop_scalar(generator.target, generator.iter)

@@ -22,6 +22,7 @@ from graphmend_bot.analysis import (
     modes,
     narrowing,
     numpy_values,
+    operator_dunders,
     skipped_frames,
     statement_forms,
     tensor_rank,
@@ -70,7 +71,9 @@ class StatementVisitor(ExpressionEvaluator):
             self._bool_context(node.test, env, "while")  # as the body left it: `k = None` before, a tensor after
             self.block(node.orelse, env)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
+            first_site = len(self.summary.calls)
             element, elements = self._iteration(node.iter, env)
+            breaking_reads.ask_test(self, node, first_site)  # `for v in box`: GET_ITER, before the loop (GM658)
             self._loop_depth += 1
             alias = statement_forms.submodule_iteration(node, self.builtin_of)
             for _ in range(2):
@@ -216,6 +219,8 @@ class StatementVisitor(ExpressionEvaluator):
                 self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
             self._unpacked(node.targets, node.value)
+            if isinstance(node.value, operator_dunders.OPERANDS) and isinstance(node.targets[0], (ast.Tuple, ast.List)):
+                operator_dunders.unpacked(self, node.targets, node.value, env)  # `a, b = box`: its `__iter__`
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 self._assign_name(node, node.targets[0].id, node.value, classes, env)
         elif isinstance(node, ast.AugAssign):

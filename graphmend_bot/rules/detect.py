@@ -527,6 +527,7 @@ class Detection:
     manager_body: ManagerBodyHook | None = None  # `with Timer():` whose body breaks, after a resumable point
     breaking_try: TryHook | None = None  # `try:` after a resumable point
     breaking_read: ReadStatementHook | None = None  # a statement reading a property, after a resumable point
+    breaking_dunder: ReadStatementHook | None = None  # a statement whose operator runs a dunder (GM658)
     held_context: HeldContextHook | None = None  # `with self.lock:`, judged by what built `self.lock`
     object_operand: ObjectOperandHook | None = None  # `t * scale`: scale's class has `__rmul__`
     membership: MembershipHook | None = None  # `3 in t`: Tensor.__contains__ reads the answer back

@@ -1,0 +1,70 @@
+"""The dunders Python runs for an operator, an unpacking or a `for` on an object of a known class,
+recorded as call sites (`instance:REF>__neg__`) so that a break inside them is found (GM658).
+
+Measured on torch 2.13 (tests/test_breaking_dunders.py): Dynamo inlines the dunder on the
+instruction of the syntax: BINARY_OP for `box + 1`, UNARY_NEGATIVE / UNARY_POSITIVE for `-box` /
+`+box`, UNPACK_SEQUENCE for `a, b = box` (`__iter__`), GET_ITER for `for v in box`. None of those
+is one Dynamo resumes after (`break_graph_if_unsupported` wraps calls, comparisons, subscripts and
+stores only), so a break inside the dunder makes it go back to the start of the statement
+("step_unsupported" there) and run the rest of the frame eagerly, as for a property read
+(breaking_reads.py). `box[0]`, `len(box)` and `box(x)` are a subscript and calls: resumed after.
+The receiver is `self.NAME` (what __init__ builds there), a local of a known class or one built in
+place (function_objects `_receiver_class`). A tensor operand is GM640's (object_operands.py): the
+object is handed to the tensor's operation first.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from graphmend_bot.analysis import value_class
+
+if TYPE_CHECKING:
+    from graphmend_bot.analysis.function_objects import ObjectTracker
+    from graphmend_bot.analysis.function_state import Env
+    from graphmend_bot.vocabulary.kind import Kind
+
+UNARY_METHODS: dict[type[ast.unaryop], str] = {ast.USub: "__neg__", ast.UAdd: "__pos__"}
+# the operand and unpacked-value nodes that can be an object of a known class: asked before calling, on the hot path
+OPERANDS = (ast.Name, ast.Attribute)
+
+
+def unary(visitor: ObjectTracker, node: ast.UnaryOp, env: Env) -> None:
+    """`-box`, `+box`: the class's `__neg__` / `__pos__` (`~box` Dynamo cannot run at all: GM640)."""
+    dunder = UNARY_METHODS.get(type(node.op))
+    if dunder is not None and (ref := visitor._receiver_class(node.operand, env)) is not None:
+        visitor._class_site(node, f"instance:{ref}>{dunder}", [])
+
+
+def binary(visitor: ObjectTracker, node: ast.BinOp, right: Kind, env: Env) -> None:
+    """`box + 1` on a local of a known class (whatever the other operand), or `self.box + other`
+    with neither a tensor nor a number written out on the right: the left operand's `__add__`.
+    `self.head_dim ** -0.5`, `self.scale * 2` are a config number's nearly always, and a site per
+    one costs every summary (summary_instructions.py)."""
+    dunder = value_class.OPERATOR_METHODS.get(type(node.op))
+    if dunder is None:
+        return
+    if isinstance(node.left, ast.Name):
+        ref = visitor._known_class(node.left.id)
+    elif isinstance(node.left, ast.Attribute) and not right.is_tensor and not _number(node.right):
+        ref = visitor._receiver_class(node.left, env)
+    else:
+        return
+    if ref is not None:
+        visitor._class_site(node, f"instance:{ref}>{dunder}", [right])
+
+
+def unpacked(visitor: ObjectTracker, targets: list[ast.expr], value: ast.expr, env: Env) -> None:
+    """`a, b = box`: unpacking iterates the object, with its class's `__iter__`."""
+    if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) \
+            and isinstance(value, (ast.Name, ast.Attribute)) \
+            and (ref := visitor._receiver_class(value, env)) is not None:
+        visitor._class_site(value, f"instance:{ref}>__iter__", [])
+
+
+def _number(node: ast.expr) -> bool:
+    """A number written out: `2`, `-0.5`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex)) and not isinstance(node.value, bool)
