@@ -187,6 +187,12 @@ class FunctionAnalyzer(StatementVisitor):
             return True
         return iterates_container(node, self.self_name, self.containers)
 
+    def parameter_annotation(self, name: str) -> ast.expr | None:
+        if name in self._rebound:
+            return None
+        args = self.node.args
+        return next((arg.annotation for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs) if arg.arg == name), None)
+
     def _is_staticmethod(self) -> bool:
         return any(dotted_name(d) == "staticmethod" for d in self.node.decorator_list)
 

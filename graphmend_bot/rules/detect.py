@@ -69,6 +69,10 @@ class Checker(Protocol):
         """Parameter `name` of this function is annotated as a tensor (`steps: torch.Tensor`)."""
         ...
 
+    def parameter_annotation(self, name: str) -> ast.expr | None:
+        """The annotation of parameter `name` of this function, when it is not bound again so far."""
+        ...
+
     @property
     def resolve(self) -> Callable[[ast.expr], str | None]:
         """The qualified dotted name an expression names through the module's imports (`Tensor` after
