@@ -21,6 +21,7 @@ from graphmend_bot.analysis import (
     match_statements,
     modes,
     narrowing,
+    ndarray_bindings,
     numpy_values,
     skipped_frames,
     statement_forms,
@@ -195,6 +196,7 @@ class StatementVisitor(ExpressionEvaluator):
         """Binds the targets; returns the kind of the value."""
         if node.value is None:
             return NOT_TENSOR
+        arrays = ndarray_bindings.bound(node, self._ndarrays, self.resolve)  # judged before rebinding
         elements = statement_forms.display_kinds(node.value, lambda e: self.expr(e, env))
         if elements is None and isinstance(node.value, ast.Name):
             elements = self.tuples.get(node.value.id)
@@ -236,6 +238,7 @@ class StatementVisitor(ExpressionEvaluator):
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
+        self._ndarrays.update(arrays)
         return kind
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:

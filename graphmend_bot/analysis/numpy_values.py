@@ -20,6 +20,8 @@ from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS
 _FOLDED = frozenset({"numpy.dtype", "numpy.iinfo", "numpy.finfo", "numpy.issubdtype"})
 _LEAVE_THE_ARRAY = frozenset({"item", "tolist"})
 # torch._numpy's answers in Python values: Dynamo breaks at the call ("torch.* op returned non-Tensor").
+# Attributes of an array Dynamo answers with an array (NumpyNdarrayVariable.var_getattr)
+_ARRAY_ATTRIBUTES = frozenset({"T", "real", "imag", "flat"})
 _PYTHON_RESULTS = frozenset({"numpy.isscalar", "numpy.ndim", "numpy.shape", "numpy.size"})
 
 
@@ -35,6 +37,10 @@ def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr],
         return is_ndarray(node.left, ndarrays, resolve) or is_ndarray(node.comparators[0], ndarrays, resolve)
     if isinstance(node, ast.Subscript):  # `a[0]`, `a[1:]`: an element or a slice of an array is one
         return is_ndarray(node.value, ndarrays, resolve)
+    if isinstance(node, ast.Attribute) and node.attr in _ARRAY_ATTRIBUTES:  # `a.T`, `a.real`
+        return is_ndarray(node.value, ndarrays, resolve)
+    if isinstance(node, ast.IfExp):  # `np.ones(n) if c else np.zeros(n)`: an array either way
+        return is_ndarray(node.body, ndarrays, resolve) and is_ndarray(node.orelse, ndarrays, resolve)
     if not isinstance(node, ast.Call):
         return False
     name = resolve(node.func)

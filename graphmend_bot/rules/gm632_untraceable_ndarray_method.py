@@ -6,6 +6,8 @@ tensor in the graph (analysis/numpy_values.py says which values are arrays). Mea
 - `a.tobytes()` / `a.tostring()`, not modelled in `torch._numpy`: GB0158;
 - `a.astype(object)` / `a.astype("O")` (or `dtype=`), which no tensor dtype represents: GB0250.
 - reading `a.base`, `a.flags`, `a.dtype` (GB0157) or `a.__version__` (GB0159).
+Which values are arrays: analysis/numpy_values.py and analysis/ndarray_bindings.py (unpacked,
+augmented and annotated bindings, annotated parameters: tests/test_ndarray_bindings.py).
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ RULE = Rule(
     other_gb_ids=(OBJECT_DTYPE, ATTRIBUTE, VERSION),
     summary=(
         "Flags NumPy array methods Dynamo cannot trace on an array made in traced code "
-        "(`np.asarray(...)`, `np.ones(n)`, a tensor's `t.detach().cpu().numpy()`, ...): `tobytes()`, `tostring()`, `astype(object)`, and reading "
+        "(`np.asarray(...)`, `np.ones(n)`, a tensor's `t.detach().cpu().numpy()`, `a.T`, ...) or a parameter "
+        "annotated `np.ndarray`: `tobytes()`, `tostring()`, `astype(object)`, and reading "
         "`.dtype`, `.flags`, `.base` or `.__version__`."
     ),
     why=(
