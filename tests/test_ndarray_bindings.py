@@ -1,6 +1,7 @@
 """GM632 on arrays bound beyond `name = <array>` (analysis/ndarray_bindings.py, numpy_values.py):
 reading `.dtype` of each breaks with GB0157, measured with Dynamo on torch 2.13 beside what graphmend
-reports. Near misses measured: a tensor's `.T.dtype`, an arm that may be None, a tuple element that
+reports; and an array `__init__` stored in `self` (np.ones, np.asarray, even a NumPy scalar).
+Near misses measured: a tensor's `.T.dtype`, an arm that may be None, a tuple element that
 is no array, and attributes Dynamo answers (`.shape`, `.size`, `.ndim`, `.itemsize`, `.strides`)."""
 
 from __future__ import annotations
@@ -42,5 +43,30 @@ def test_arrays_bound_so_are_arrays(tmp_path: Path, case: str) -> None:
     source = _HEAD + _HELPER + "\n".join(lines) + "\n"
     read = line_of(source, "# the parameter's" if case == "annotated_parameter" else "# read")
     expected = {read} if breaks else set()
+    assert dynamo_breaks(source, tmp_path) == {(line, "GB0157") for line in expected}
+    assert graphmend_findings(source, tmp_path) == {(line, "GM632", "GB0157") for line in expected}
+
+
+# `__init__`'s body; whether forward's `k = self.NAME.ATTR` breaks (GB0157)
+HELD = {
+    "ones_dtype": (["self.a = np.ones(3)"], "self.a.dtype", True),
+    "asarray_flags": (["self.a = np.asarray([1.0, 2.0])"], "self.a.flags", True),
+    "linspace_base": (["self.a = np.linspace(0, 1, 4)"], "self.a.base", True),
+    "numpy_scalar": (["self.a = np.float32(2.0)"], "self.a.dtype", True),
+    # near misses
+    "parameter": (["self.a = nn.Parameter(torch.ones(3))"], "self.a.dtype", False),
+    "tensor_from_numpy": (["self.a = torch.from_numpy(np.ones(3))"], "self.a.dtype", False),
+    "none_on_a_path": (["self.a = None", "if False:", "    self.a = np.ones(3)"], "self.a is None", False),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HELD))
+def test_an_array_held_from_init_is_an_array(tmp_path: Path, case: str) -> None:
+    init, read, breaks = HELD[case]
+    lines = ["class Model(nn.Module):", "    def __init__(self):", "        super().__init__()",
+             *(f"        {line}" for line in init),
+             "    def forward(self, x):", "        x = x * 2", f"        k = {read}  # read", "        return x + 1"]
+    source = _HEAD + "\n".join(lines) + "\n"
+    expected = {line_of(source, "# read")} if breaks else set()
     assert dynamo_breaks(source, tmp_path) == {(line, "GB0157") for line in expected}
     assert graphmend_findings(source, tmp_path) == {(line, "GM632", "GB0157") for line in expected}

@@ -45,11 +45,17 @@ def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr],
         return False
     name = resolve(node.func)
     if name is not None:
-        return (name.startswith("numpy.") and name not in _FOLDED and name not in _PYTHON_RESULTS
-                and name not in UNTRACEABLE_CALLS and not name.startswith("numpy.random."))
+        return makes_ndarray(name)
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
         return True  # `t.detach().cpu().numpy()`: a tensor's array under Dynamo too (tests/test_numpy_of_tensor.py)
     return (isinstance(func, ast.Attribute) and func.attr not in _LEAVE_THE_ARRAY
             and is_ndarray(func.value, ndarrays, resolve))
+
+
+
+def makes_ndarray(name: str) -> bool:
+    """A call of the qualified `name` gives an array under Dynamo (of any arguments)."""
+    return (name.startswith("numpy.") and name not in _FOLDED and name not in _PYTHON_RESULTS
+            and name not in UNTRACEABLE_CALLS and not name.startswith("numpy.random."))
 

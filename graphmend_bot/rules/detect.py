@@ -210,7 +210,7 @@ class Checker(Protocol):
         runs eagerly builds one of its classes (analysis/eager_frames.py)."""
         ...
 
-    def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
+    def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str, gb_id: str | None = None) -> None:
         """A finding at `node` when it is `self.NAME` or a global entered by a `with`, standing when
         what built it makes an object Dynamo cannot enter once built outside the compiled region
         (the scope solver knows the builders: analysis/held_contexts.py)."""
