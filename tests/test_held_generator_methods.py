@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from sample_modules import dynamo_breaks, graphmend_findings, line_of
 from torch._dynamo import trace_rules
 
@@ -107,6 +106,5 @@ def test_near_misses_are_not_reported(tmp_path: Path) -> None:
     assert {line for line, code, _ in findings if code == "GM604"} == built
 
 
-@pytest.mark.parametrize("unused", [None])
-def test_the_methods_are_dynamos(unused: None) -> None:
+def test_the_methods_are_dynamos() -> None:
     assert set(GENERATOR_METHODS) == set(trace_rules._GENERATOR_METHODS_THAT_GRAPH_BREAK)
