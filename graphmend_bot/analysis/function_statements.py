@@ -22,7 +22,6 @@ from graphmend_bot.analysis import (
     modes,
     narrowing,
     ndarray_bindings,
-    numpy_values,
     skipped_frames,
     statement_forms,
     tensor_rank,
@@ -253,8 +252,6 @@ class StatementVisitor(ExpressionEvaluator):
             self._number_bindings[name] = self._number_bindings.get(name, 0) + 1
             if self._number_bindings[name] == self._bindings.get(name, 0):
                 self._numbers.add(name)
-        if numpy_values.is_ndarray(value, self._ndarrays, self.resolve):
-            self._ndarrays.add(name)
         constructor = self.constructor_of(value)
         if constructor is not None and name not in classes:
             self.instances[name] = constructor
