@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     held_ranks,
     masks,
     narrowing,
+    ndarray_bindings,
     str_enums,
     subclass_methods,
     value_class,
@@ -93,6 +94,8 @@ class FunctionAnalyzer(StatementVisitor):
             seed = None if arg.arg in truth_tested else tensor_param(arg.arg, arg.annotation, default, self.entry)
             if seed and arg.annotation is not None:
                 self._annotated_tensors.add(arg.arg)
+            if ndarray_bindings.annotated_array(arg.annotation, self.resolve):
+                self._ndarrays.add(arg.arg)  # `a: np.ndarray`: an array under Dynamo too
             if sized_annotation(arg.annotation):
                 self._sized_params.add(arg.arg)
             if tensor_mapping_annotation(arg.annotation) or (arg.annotation is not None and tensor_sequence(arg.annotation)):
@@ -186,6 +189,12 @@ class FunctionAnalyzer(StatementVisitor):
         if isinstance(node, (ast.Dict, ast.DictComp)) or (isinstance(node, ast.Call) and self.builtin_of(node.func) == "dict"):
             return True
         return iterates_container(node, self.self_name, self.containers)
+
+    def parameter_annotation(self, name: str) -> ast.expr | None:
+        if name in self._rebound:
+            return None
+        args = self.node.args
+        return next((arg.annotation for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs) if arg.arg == name), None)
 
     def _is_staticmethod(self) -> bool:
         return any(dotted_name(d) == "staticmethod" for d in self.node.decorator_list)

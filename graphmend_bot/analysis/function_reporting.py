@@ -234,10 +234,10 @@ class FindingReporter(FunctionState):
     def report_if_subclass_method_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         subclass_methods.record(self, rule, call, message)
 
-    def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
+    def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str, gb_id: str | None = None) -> None:
         held = held_name(node, self.self_name, self.summary.params, self._rebound)  # self.NAME, a global
         typed = own_frame_managers.received(self, node)  # a parameter's, a local built before a break
-        if (held or typed) and (draft := self._draft(rule, node, message, TENSOR, None)) is not None:
+        if (held or typed) and (draft := self._draft(rule, node, message, TENSOR, gb_id)) is not None:
             if held is not None:
                 self.summary.held_context_drafts.append((held, draft))
             own_frame_managers.record(self, rule, held or typed, draft, node)  # in a frame of its own

@@ -21,7 +21,7 @@ from graphmend_bot.analysis import (
     match_statements,
     modes,
     narrowing,
-    numpy_values,
+    ndarray_bindings,
     operator_dunders,
     skipped_frames,
     statement_forms,
@@ -198,6 +198,7 @@ class StatementVisitor(ExpressionEvaluator):
         """Binds the targets; returns the kind of the value."""
         if node.value is None:
             return NOT_TENSOR
+        arrays = ndarray_bindings.bound(node, self._ndarrays, self.resolve)  # judged before rebinding
         elements = statement_forms.display_kinds(node.value, lambda e: self.expr(e, env))
         if elements is None and isinstance(node.value, ast.Name):
             elements = self.tuples.get(node.value.id)
@@ -241,6 +242,7 @@ class StatementVisitor(ExpressionEvaluator):
             annotated = value_class.class_annotation(node.annotation, self.resolve)
             if annotated is not None and isinstance(node.target, ast.Name):
                 self.instances[node.target.id] = value_class.typed(annotated)
+        self._ndarrays.update(arrays)
         return kind
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
@@ -255,8 +257,6 @@ class StatementVisitor(ExpressionEvaluator):
             self._number_bindings[name] = self._number_bindings.get(name, 0) + 1
             if self._number_bindings[name] == self._bindings.get(name, 0):
                 self._numbers.add(name)
-        if numpy_values.is_ndarray(value, self._ndarrays, self.resolve):
-            self._ndarrays.add(name)
         constructor = self.constructor_of(value)
         if constructor is not None and name not in classes:
             self.instances[name] = constructor

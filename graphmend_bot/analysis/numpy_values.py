@@ -20,6 +20,8 @@ from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS
 _FOLDED = frozenset({"numpy.dtype", "numpy.iinfo", "numpy.finfo", "numpy.issubdtype"})
 _LEAVE_THE_ARRAY = frozenset({"item", "tolist"})
 # torch._numpy's answers in Python values: Dynamo breaks at the call ("torch.* op returned non-Tensor").
+# Attributes of an array Dynamo answers with an array (NumpyNdarrayVariable.var_getattr)
+_ARRAY_ATTRIBUTES = frozenset({"T", "real", "imag", "flat"})
 _PYTHON_RESULTS = frozenset({"numpy.isscalar", "numpy.ndim", "numpy.shape", "numpy.size"})
 
 
@@ -35,15 +37,25 @@ def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr],
         return is_ndarray(node.left, ndarrays, resolve) or is_ndarray(node.comparators[0], ndarrays, resolve)
     if isinstance(node, ast.Subscript):  # `a[0]`, `a[1:]`: an element or a slice of an array is one
         return is_ndarray(node.value, ndarrays, resolve)
+    if isinstance(node, ast.Attribute) and node.attr in _ARRAY_ATTRIBUTES:  # `a.T`, `a.real`
+        return is_ndarray(node.value, ndarrays, resolve)
+    if isinstance(node, ast.IfExp):  # `np.ones(n) if c else np.zeros(n)`: an array either way
+        return is_ndarray(node.body, ndarrays, resolve) and is_ndarray(node.orelse, ndarrays, resolve)
     if not isinstance(node, ast.Call):
         return False
     name = resolve(node.func)
     if name is not None:
-        return (name.startswith("numpy.") and name not in _FOLDED and name not in _PYTHON_RESULTS
-                and name not in UNTRACEABLE_CALLS and not name.startswith("numpy.random."))
+        return makes_ndarray(name)
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
         return True  # `t.detach().cpu().numpy()`: a tensor's array under Dynamo too (tests/test_numpy_of_tensor.py)
     return (isinstance(func, ast.Attribute) and func.attr not in _LEAVE_THE_ARRAY
             and is_ndarray(func.value, ndarrays, resolve))
+
+
+
+def makes_ndarray(name: str) -> bool:
+    """A call of the qualified `name` gives an array under Dynamo (of any arguments)."""
+    return (name.startswith("numpy.") and name not in _FOLDED and name not in _PYTHON_RESULTS
+            and name not in UNTRACEABLE_CALLS and not name.startswith("numpy.random."))
 

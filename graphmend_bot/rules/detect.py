@@ -69,6 +69,10 @@ class Checker(Protocol):
         """Parameter `name` of this function is annotated as a tensor (`steps: torch.Tensor`)."""
         ...
 
+    def parameter_annotation(self, name: str) -> ast.expr | None:
+        """The annotation of parameter `name` of this function, when it is not bound again so far."""
+        ...
+
     @property
     def resolve(self) -> Callable[[ast.expr], str | None]:
         """The qualified dotted name an expression names through the module's imports (`Tensor` after
@@ -206,7 +210,7 @@ class Checker(Protocol):
         runs eagerly builds one of its classes (analysis/eager_frames.py)."""
         ...
 
-    def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str) -> None:
+    def report_if_held_context_refused(self, rule: Rule, node: ast.expr, message: str, gb_id: str | None = None) -> None:
         """A finding at `node` when it is `self.NAME` or a global entered by a `with`, standing when
         what built it makes an object Dynamo cannot enter once built outside the compiled region
         (the scope solver knows the builders: analysis/held_contexts.py)."""

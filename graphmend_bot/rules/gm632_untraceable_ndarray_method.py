@@ -6,12 +6,17 @@ tensor in the graph (analysis/numpy_values.py says which values are arrays). Mea
 - `a.tobytes()` / `a.tostring()`, not modelled in `torch._numpy`: GB0158;
 - `a.astype(object)` / `a.astype("O")` (or `dtype=`), which no tensor dtype represents: GB0250.
 - reading `a.base`, `a.flags`, `a.dtype` (GB0157) or `a.__version__` (GB0159).
+An array `__init__` stores in `self` (every write a NumPy function's result, a NumPy scalar too) is
+one as well: `self.a.dtype` breaks the same way (judged by its builders: analysis/held_contexts.py).
+Which values are arrays: analysis/numpy_values.py and analysis/ndarray_bindings.py (unpacked,
+augmented and annotated bindings, annotated parameters: tests/test_ndarray_bindings.py).
 """
 
 from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.numpy_values import makes_ndarray
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import TENSOR, Kind
@@ -41,6 +46,16 @@ def _attribute(rule: Rule, checker: Checker, node: ast.Attribute) -> None:
                    gb_id=VERSION if node.attr == "__version__" else ATTRIBUTE)
 
 
+def _held_attribute(rule: Rule, checker: Checker, node: ast.Attribute) -> None:
+    """`self.arr.dtype` where every write of `__init__` stores a NumPy function's result in `self.arr`
+    (analysis/held_contexts.py judges the builders): Dynamo wraps a held array as one too."""
+    receiver = node.value
+    if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name):
+        checker.report_if_held_context_refused(
+            rule, receiver, f"Dynamo cannot trace reading `ndarray.{node.attr}` of an array built in `__init__`",
+            gb_id=ATTRIBUTE)
+
+
 RULE = Rule(
     code="GM632",
     name="untraceable-ndarray-method",
@@ -49,8 +64,9 @@ RULE = Rule(
     other_gb_ids=(OBJECT_DTYPE, ATTRIBUTE, VERSION),
     summary=(
         "Flags NumPy array methods Dynamo cannot trace on an array made in traced code "
-        "(`np.asarray(...)`, `np.ones(n)`, a tensor's `t.detach().cpu().numpy()`, ...): `tobytes()`, `tostring()`, `astype(object)`, and reading "
-        "`.dtype`, `.flags`, `.base` or `.__version__`."
+        "(`np.asarray(...)`, `np.ones(n)`, a tensor's `t.detach().cpu().numpy()`, `a.T`, ...) or a parameter "
+        "annotated `np.ndarray`: `tobytes()`, `tostring()`, `astype(object)`, and reading "
+        "`.dtype`, `.flags`, `.base` (of an array `__init__` holds in `self` too) or `.__version__`."
     ),
     why=(
         "Dynamo traces NumPy calls as tensor operations (`torch._numpy`). Bytes of an array and "
@@ -67,6 +83,8 @@ RULE = Rule(
     detection=Detection(
         ndarray_methods={"tobytes": _not_modelled, "tostring": _not_modelled, "astype": _astype},
         ndarray_attributes=dict.fromkeys(("base", "flags", "dtype", "__version__"), _attribute),
+        attribute_reads=dict.fromkeys(("base", "flags", "dtype"), _held_attribute),
+        held_context=makes_ndarray,
     ),
     advice="Dynamo cannot trace `{code}` on a NumPy array: compute it before the compiled call, or use Python values",
 )
