@@ -55,3 +55,11 @@ def test_a_python_flag_before_the_tensor_traces(tmp_path: Path) -> None:
 def test_a_tensor_flag_before_the_tensor_breaks(tmp_path: Path) -> None:
     found = _agree("        x = check(x, (x < 0).any())\n", tmp_path)
     assert found == {line_of(HEADER, "assert flag or")}
+
+
+def test_a_repeated_message_folds_either_way_round(tmp_path: Path) -> None:
+    """review30: CPython folds `10 * "-"` as it does `"-" * 10`; a negative count it leaves to run
+    (`"-" * -1` breaks)."""
+    assert _agree('        assert (x > 0).all(), 10 * "-"\n        assert (x > 0).all(), True * "-"\n', tmp_path) == set()
+    body = '        assert (x > 0).all(), "-" * -1\n'
+    assert _agree(body, tmp_path) == {line_of(HEADER + body, "assert (x")}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sample_modules import agreed_break_lines, line_of
+from sample_modules import agreed_break_lines, dynamo_breaks, graphmend_findings, line_of
 
 HEADER = """\
 import torch
@@ -61,3 +61,39 @@ def test_a_helper_false_or_undecided_under_compile_does_not_guard(tmp_path: Path
         if helper == "_checking":
             body = body.replace("not ", "")
         assert _agree(body, tmp_path) == {line_of(HEADER + body, "(x < 0)")}, helper
+
+
+BREAKING_HELPERS = {
+    "a side effect Dynamo breaks on": 'def _compiling():\n    print("checking")\n    return torch.compiler.is_compiling()\n',
+    "a decorator that skips it": "@torch.compiler.disable\ndef _compiling():\n    return torch.compiler.is_compiling()\n",
+}
+
+
+def test_a_helper_that_breaks_itself_is_no_guard(tmp_path: Path) -> None:
+    """review30: Dynamo breaks in (or at) the helper and runs it eagerly, where it is False; the break
+    must be reported, not hidden by reading the helper as a guard."""
+    for why, helper in BREAKING_HELPERS.items():
+        source = (
+            "import torch\nfrom torch import nn\n\n" + helper + "\n\nclass Model(nn.Module):\n"
+            "    def forward(self, x):\n        x = x * 2\n        if not _compiling():\n"
+            "            x = x + x.sum().item()\n        return x + 1\n"
+        )
+        breaks = {line for line, _ in dynamo_breaks(source, tmp_path)}
+        found = {line for line, _, _ in graphmend_findings(source, tmp_path)}
+        assert breaks, why
+        assert breaks <= found, (why, sorted(found), sorted(breaks))
+
+
+def test_a_helper_that_only_decides_still_guards(tmp_path: Path) -> None:
+    """Near misses: a counter kept in a global and a cache decorator trace, and the helper guards."""
+    for helper in (
+        "CALLS = 0\n\n\ndef _compiling():\n    global CALLS\n    CALLS += 1\n    return torch.compiler.is_compiling()\n",
+        "@functools.lru_cache(None)\ndef _compiling():\n    return torch.compiler.is_compiling()\n",
+    ):
+        source = (
+            "import functools\nimport torch\nfrom torch import nn\n\n" + helper + "\n\nclass Model(nn.Module):\n"
+            "    def forward(self, x):\n        x = x * 2\n        if not _compiling():\n"
+            "            x = x + x.sum().item()\n        return x + 1\n"
+        )
+        assert dynamo_breaks(source, tmp_path) == set()
+        assert graphmend_findings(source, tmp_path) == set()

@@ -93,7 +93,10 @@ class GuardHelpers:
         # torch.compiler.is_compiling()`, measured: tests/test_compile_guards.py); only the guard
         # names fall back to the convention when the body decides nothing.
         local = func.id if resolved is None and isinstance(func, ast.Name) and func.id in self._functions else None
-        if local is not None:
+        # Other names only when the body is nothing but its decision: Dynamo inlines a helper with a side
+        # effect (`print`) or a decorator (`@torch.compiler.disable`) otherwise, and breaks in it; the call
+        # then runs eagerly, where it is False (measured: tests/test_guard_helper_names.py).
+        if local is not None and (local in GUARD_NAMES or local in TRACING_NAMES or _only_decides(self._functions[local])):
             return self._local(local, depth)
         name = resolved or dotted_name(func)
         if name is None:
@@ -185,6 +188,28 @@ def is_tracing_call(call: ast.Call) -> bool:
 
 def _by_name(*names: str) -> bool | None:
     return True if COMPILING_NAMES.intersection(names) or TRACING_NAMES.intersection(names) else None
+
+
+# Decorators Dynamo traces through to the body (measured: `functools.lru_cache` inlines `__wrapped__`).
+_TRANSPARENT_DECORATORS = frozenset({"functools.lru_cache", "functools.cache", "lru_cache", "cache"})
+
+
+def _only_decides(node: FunctionNode) -> bool:
+    """A helper whose body is only `if`s, `return`s and stores without calls (a docstring, `global`),
+    under no decorator but a cache."""
+    return all(dotted_name(d.func if isinstance(d, ast.Call) else d) in _TRANSPARENT_DECORATORS
+               for d in node.decorator_list) and _decides(node.body)
+
+
+def _decides(body: list[ast.stmt]) -> bool:
+    return all(
+        isinstance(s, (ast.Return, ast.Pass, ast.Global, ast.Nonlocal))
+        or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        or (isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+            and not any(isinstance(n, ast.Call) for n in ast.walk(s)))
+        or (isinstance(s, ast.If) and _decides(s.body) and _decides(s.orelse))
+        for s in body
+    )
 
 
 def _judge(node: FunctionNode, helpers: GuardHelpers, depth: int) -> bool | None:

@@ -36,11 +36,11 @@ def _folded_str(node: ast.expr) -> str | None:
         left, right = _folded_str(node.left), _folded_str(node.right)
         return left + right if left is not None and right is not None else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        text, times = (node.left, node.right) if isinstance(node.right, ast.Constant) else (node.right, node.left)
-        folded = _folded_str(text)
-        count = times.value if isinstance(times, ast.Constant) else None
-        if folded is not None and type(count) is int and 0 <= len(folded) * count <= _FOLDED_STR_SIZE:
-            return folded * count
+        for text, times in ((node.left, node.right), (node.right, node.left)):  # `"-" * 10` and `10 * "-"`
+            folded = _folded_str(text)
+            count = times.value if isinstance(times, ast.Constant) else None
+            if folded is not None and isinstance(count, int) and count >= 0 and len(folded) * count <= _FOLDED_STR_SIZE:
+                return folded * count
     return None
 
 
