@@ -87,6 +87,18 @@ def test_a_value_cast_to_a_tensor_type_is_one(tmp_path: Path) -> None:
     assert agreed_break_lines(source, tmp_path) == {line_of(source, "if y > 0:")}
 
 
+
+def test_a_method_a_class_of_the_module_defines_proves_nothing(tmp_path: Path) -> None:
+    """review30: `s.view()` on a value of unknown class, where a class of the module defines `view`,
+    may be that class's: its truth test traces (on lead `if s:` was a GM101 false positive). The
+    same name used as a tensor's (`a.unsqueeze(0)`, no class defining it) still proves a tensor."""
+    source = _TEMPLATE.format(use="a.unsqueeze(0)", miss="g.view()")
+    source = source.replace("class State:\n    pass\n", "class State:\n    pass\n\n\nclass Shape:\n"
+                            "    def view(self):\n        return (1, 2)\n\n    def __len__(self):\n        return 2\n")
+    source = source.replace("self.state.g = 0.5", "self.state.g = Shape()").replace("if g > 0:", "if g:")
+    source = source.replace("z = z + 1", "z = len(z)").replace("return y * x + z", "return y * x + len(g)")
+    assert agreed_break_lines(source, tmp_path) == {line_of(source, "if a > 0:")}
+
 _PROBES: tuple[object, ...] = (2, 2.0, True, "ij,j->i", [2, 3], (2, 3), None, torch.float32, [torch.ones(2)])
 _EXTRA: tuple[tuple[object, ...], ...] = ((), (torch.ones(3),), (2,), (torch.ones(3), torch.ones(3)), ("x",))
 

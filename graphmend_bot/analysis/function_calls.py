@@ -90,7 +90,7 @@ class CallResolver(SortChecker):
                 kind = got  # `self.cfg.get("k")`: an element, no opaque call (only `get` is one: no call for the rest)
         else:
             kind = self._function_call(node, func, args, kwargs, resolved)
-        return note_tensor_use(node, resolved, env, self.instances.keys(), self.text, kind)  # `torch.exp(x)`: x one after
+        return note_tensor_use(node, resolved, env, self.instances.keys(), self.text, kind, self.own_tensor_methods)  # `torch.exp(x)`: x one after
 
     def _function_call(
         self,

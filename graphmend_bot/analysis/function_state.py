@@ -69,7 +69,7 @@ class FunctionState:
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by", "containers",
         "dependency_calls", "entry", "guard_helpers", "guarded_class_methods", "guards", "inherited_shadows", "instances", "lines", "logger_names",
-        "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "off_flags", "output_shapes", "partials", "properties",
+        "mask_returns", "module_objects", "named_tuples", "node", "number_keys", "off_flags", "output_shapes", "own_tensor_methods", "partials", "properties",
         "python_keys", "references", "resolve", "return_shapes", "returned_builtin_collections", "returned_collections", "returned_element_collections",
         "returned_element_functions", "returned_functions", "returns", "scalar_returns", "self_name", "summary", "text", "tuple_fields",
         "tuples", "typed_attributes", "unpacked",
@@ -94,9 +94,12 @@ class FunctionState:
         number_keys: frozenset[str] = frozenset(),
         typed_attributes: frozenset[str] = frozenset(),
         off_flags: frozenset[str] = frozenset(), containers: frozenset[str] = frozenset(), text: str | None = None,
+        own_tensor_methods: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.number_keys = number_keys  # number_keys.py: `c["size"]` of them reads a Python number
+        # tensor-only method names a class of the module defines too: no proof of a tensor (tensor_uses.py)
+        self.own_tensor_methods = own_tensor_methods
         self.off_flags = off_flags  # the attributes of `self` its class keeps off by default (off_flags.py)
         self.node = node
         self._top_level = frozenset(id(statement) for statement in node.body)

@@ -195,6 +195,7 @@ def summarize_module(
     flags = _ClassFlags(collector.functions)
     switches = off_flags.module_flags(tree, source)
     definitions = first_definitions(tree)
+    own_tensor_methods = frozenset(node.name for _, cls, node in collector.functions if cls is not None) & tensor_uses.PROVING_METHODS
     for qualname, class_qualname, node in collector.functions:
         if qualname in functions and property_reads.accessor_of_property(node.name, tuple(filter(None, map(dotted_name, node.decorator_list)))):
             continue  # a getter's setter (same qualname): reads of the property run the getter kept
@@ -245,7 +246,7 @@ def summarize_module(
             number_keys,
             typed_attributes.get(class_qualname or "", frozenset()),
             flags.of(class_qualname) | off_flags.module_flags_of(switches, node, text) if switches else flags.of(class_qualname),
-            containers.get(class_qualname or "", frozenset()), text=text,
+            containers.get(class_qualname or "", frozenset()), text=text, own_tensor_methods=own_tensor_methods,
         ).run()
         if summary.disabled:
             _untraced(summary)  # kept: what it returns and calls, for its callers and callees

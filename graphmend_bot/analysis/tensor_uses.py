@@ -54,7 +54,7 @@ _MORE_TENSOR_METHODS = frozenset({
     "unsqueeze_", "squeeze_", "clamp_", "index_select", "log_softmax", "type_as", "view_as",
 })  # fmt: skip
 
-_PROVING_METHODS = TENSOR_ONLY_METHODS | _MORE_TENSOR_METHODS  # one lookup per call of the tree
+PROVING_METHODS = TENSOR_ONLY_METHODS | _MORE_TENSOR_METHODS  # one lookup per call of the tree
 # torch functions taking a sequence of tensors first: `torch.cat([x, y])` holds tensors in x and y.
 _TENSOR_TYPES = frozenset({
     "Tensor", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor",
@@ -191,16 +191,18 @@ def _is_none(node: ast.expr) -> bool:
 
 
 def note_tensor_use(call: ast.Call, resolved: str | None, env: dict[str, Kind], skip: Set[str], text: str | None,
-                    kind: Kind) -> Kind:
+                    kind: Kind, own_methods: Set[str] = frozenset()) -> Kind:
     """A local the call uses as a tensor (`x.unsqueeze(1)`, `torch.exp(x)`, `F.relu(x)`,
     `torch.cat([x, y])`) holds one from here on, whatever reached it: eager raises otherwise. Not
     `x.shape`, `x.reshape`, `x[..., 0]` or `x @ w`, which NumPy arrays share, nor a call building a
     tensor from Python data (`torch.tensor(x)`). Not a name of `skip` (a value of a known class: a
     LinearOperator's `.unsqueeze`), nor one whose type the function's `text` tests (`isinstance(x,`):
-    the use may sit in the arm where it is a tensor. Returns `kind`, the call's own, unchanged."""
+    the use may sit in the arm where it is a tensor; nor a method a class of the module defines
+    (`own_methods`: `s.view()` on a value of unknown class may be one of those). Returns `kind`, the
+    call's own, unchanged."""
     func = call.func
     if type(func) is ast.Attribute:
-        if func.attr in _PROVING_METHODS and type(func.value) is ast.Name:
+        if func.attr in PROVING_METHODS and type(func.value) is ast.Name and func.attr not in own_methods:
             _promote(func.value.id, env, skip, text)
         if resolved is None:
             return kind
