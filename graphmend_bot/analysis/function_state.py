@@ -89,17 +89,14 @@ class FunctionState:
         python_keys: frozenset[str] = frozenset(),
         properties: Mapping[str, bool] | None = None,
         module_objects: frozenset[str] = frozenset(),
-        guarded_class_methods: frozenset[str] = frozenset(),
-        inherited_shadows: frozenset[str] = frozenset(),
-        number_keys: frozenset[str] = frozenset(),
-        typed_attributes: frozenset[str] = frozenset(),
+        guarded_class_methods: frozenset[str] = frozenset(), inherited_shadows: frozenset[str] = frozenset(),
+        number_keys: frozenset[str] = frozenset(), typed_attributes: frozenset[str] = frozenset(),
         off_flags: frozenset[str] = frozenset(), containers: frozenset[str] = frozenset(), text: str | None = None,
         own_tensor_methods: frozenset[str] = frozenset(),
     ) -> None:
         self.python_keys = python_keys
         self.number_keys = number_keys  # number_keys.py: `c["size"]` of them reads a Python number
-        # tensor-only method names a class of the module defines too: no proof of a tensor (tensor_uses.py)
-        self.own_tensor_methods = own_tensor_methods
+        self.own_tensor_methods = own_tensor_methods  # tensor-only method names a class of the module defines
         self.off_flags = off_flags  # the attributes of `self` its class keeps off by default (off_flags.py)
         self.node = node
         self._top_level = frozenset(id(statement) for statement in node.body)
