@@ -10,7 +10,10 @@ the design that would reach it:
   (attribute writes, calls by a traced callee's name, compile targets: check_profile.solver_read);
 - skipped files: the summaries of files holding no traced function, and no function read at all;
 - a function memo: the walks of a body whose text (docstring blanked) an earlier file already had,
-  as if its module context never mattered (it does: resolved names, class attributes, imports).
+  as if its module context never mattered (it does: resolved names, class attributes, imports);
+  and of those, the walks whose summary equals the first walk's once its rows are counted from the
+  def and its own qualname and class blanked (shifted_summary): what a memo that checks the context
+  could hand back, shifted, where the context changes nothing.
 
 check_profile.py --traced-bound measures the first two by summarising the tree three times;
 summary_phases.py measures them in instructions on a sample. Usage:
@@ -21,7 +24,9 @@ summary_phases.py measures them in instructions on a sample. Usage:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
+import re
 import sys
 import time
 from collections import defaultdict
@@ -51,17 +56,19 @@ def main() -> None:
     relevant = relevant_modules(scans, [])
     wanted = [f for f in files if f.module in relevant]
 
-    walks: list[tuple[tuple[str, str], str, float]] = []  # (function id, text digest, CPU seconds)
+    # (function id, text digest, CPU seconds, shifted summary digest)
+    walks: list[tuple[tuple[str, str], str, float, str]] = []
     walking = [""]  # the module being summarised
     run = FunctionAnalyzer.run
 
     def timed_run(analyzer: FunctionAnalyzer) -> None:
         start = time.process_time()
         run(analyzer)
+        seconds = time.process_time() - start
         digest = hashlib.md5((analyzer.text or "").encode()).hexdigest()
-        walks.append(((walking[0], analyzer.summary.qualname), digest, time.process_time() - start))
+        walks.append(((walking[0], analyzer.summary.qualname), digest, seconds, shifted_summary(analyzer)))
 
-    FunctionAnalyzer.run = timed_run  # type: ignore[method-assign]
+    FunctionAnalyzer.run = timed_run  # type: ignore[method-assign, assignment]
     file_seconds: dict[str, float] = {}
     summaries: list[ModuleSummary] = []
     with collector_paused():
@@ -84,20 +91,39 @@ def main() -> None:
     def share(seconds: float) -> str:
         return f"{seconds:6.2f} s ({100 * seconds / total:4.1f}%)"
 
-    walked = sum(seconds for _, _, seconds in walks)
+    walked = sum(walk[2] for walk in walks)
     print(f"tree: {tree}\n{len(wanted)} files summarised: {total:.2f} s CPU; body walks {share(walked)} "
           f"over {len(walks)} functions, {len(traced)} traced, {len(read)} traced or read by the solver")
-    print(f"lazy bodies:    untraced walks {share(sum(s for fid, _, s in walks if fid not in traced))}; "
-          f"neither traced nor read {share(sum(s for fid, _, s in walks if fid not in read))}")
+    print(f"lazy bodies:    untraced walks {share(sum(w[2] for w in walks if w[0] not in traced))}; "
+          f"neither traced nor read {share(sum(w[2] for w in walks if w[0] not in read))}")
     for label, functions in (("no traced function", traced), ("no function traced or read", read)):
         modules = {module for module, _ in functions}
         dropped = [module for module in file_seconds if module not in modules]
         print(f"skipped files:  {len(dropped)} with {label}: {share(sum(file_seconds[m] for m in dropped))}")
-    by_text: dict[str, list[float]] = defaultdict(list)
-    for _, digest, seconds in walks:
-        by_text[digest].append(seconds)
-    repeated = sum(sum(times[1:]) for times in by_text.values())
-    print(f"function memo:  {len(by_text)} distinct texts; walks of repeated ones {share(repeated)}")
+    by_text: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    for _, digest, seconds, shifted in walks:
+        by_text[digest].append((seconds, shifted))
+    repeated = sum(seconds for times in by_text.values() for seconds, _ in times[1:])
+    same = sum(seconds for times in by_text.values() for seconds, shifted in times[1:] if shifted == times[0][1])
+    print(f"function memo:  {len(by_text)} distinct texts; walks of repeated ones {share(repeated)}; "
+          f"of those, the same summary as the text's first walk once shifted {share(same)}")
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
+
+
+def shifted_summary(analyzer: FunctionAnalyzer) -> str:
+    """A digest of the summary `analyzer` filled, its rows counted from the def and its own qualname and
+    class blanked. An estimate: a number inside the def's rows that is no row is shifted too, and differs
+    between copies at other rows (so this errs toward "differs")."""
+    summary = analyzer.summary
+    first, last = analyzer.node.lineno, analyzer.node.end_lineno or analyzer.node.lineno
+    blanked = dataclasses.replace(summary, qualname="", class_qualname=None if summary.class_qualname is None else "")
+    text = repr(blanked)
+    if summary.class_qualname:
+        text = text.replace(summary.class_qualname, "CLASS")
+    text = _NUMBER.sub(lambda m: f"row{int(m.group()) - first}" if first <= int(m.group()) <= last else m.group(), text)
+    return hashlib.md5(text.encode()).hexdigest()
 
 
 if __name__ == "__main__":

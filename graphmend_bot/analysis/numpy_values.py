@@ -15,14 +15,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Set
 
-from graphmend_bot.vocabulary.known_names import UNTRACEABLE_CALLS
+from graphmend_bot.vocabulary.numpy_results import makes_ndarray
 
-_FOLDED = frozenset({"numpy.dtype", "numpy.iinfo", "numpy.finfo", "numpy.issubdtype"})
 _LEAVE_THE_ARRAY = frozenset({"item", "tolist"})
-# torch._numpy's answers in Python values: Dynamo breaks at the call ("torch.* op returned non-Tensor").
 # Attributes of an array Dynamo answers with an array (NumpyNdarrayVariable.var_getattr)
 _ARRAY_ATTRIBUTES = frozenset({"T", "real", "imag", "flat"})
-_PYTHON_RESULTS = frozenset({"numpy.isscalar", "numpy.ndim", "numpy.shape", "numpy.size"})
 
 
 def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr], str | None]) -> bool:
@@ -51,11 +48,4 @@ def is_ndarray(node: ast.expr, ndarrays: Set[str], resolve: Callable[[ast.expr],
         return True  # `t.detach().cpu().numpy()`: a tensor's array under Dynamo too (tests/test_numpy_of_tensor.py)
     return (isinstance(func, ast.Attribute) and func.attr not in _LEAVE_THE_ARRAY
             and is_ndarray(func.value, ndarrays, resolve))
-
-
-
-def makes_ndarray(name: str) -> bool:
-    """A call of the qualified `name` gives an array under Dynamo (of any arguments)."""
-    return (name.startswith("numpy.") and name not in _FOLDED and name not in _PYTHON_RESULTS
-            and name not in UNTRACEABLE_CALLS and not name.startswith("numpy.random."))
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.numpy_values import makes_ndarray
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.kind import TENSOR, Kind
+from graphmend_bot.vocabulary.numpy_results import makes_ndarray
 
 NOT_MODELLED = "GB0158"  # "Unsupported ndarray method call"
 OBJECT_DTYPE = "GB0250"  # "ndarray.astype(object)"
