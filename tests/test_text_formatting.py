@@ -93,3 +93,20 @@ def test_a_tensor_handed_to_a_helper_is_formatted_there(tmp_path: Path) -> None:
     row = line_of(source, 'return "%s"')
     assert {line for line, _ in dynamo_breaks(source, tmp_path)} == {row}
     assert {(line, code) for line, code, _ in graphmend_findings(source, tmp_path)} == {(row, "GM622")}
+
+
+def test_what_self_holds_is_no_assumed_parameter_at_an_entry_point(tmp_path: Path) -> None:
+    """review30: an unannotated `forward`'s leniency is for its Python parameters (`step`); a buffer
+    `self` holds is a tensor (quiet on lead), a number it holds formats while tracing."""
+    source = (
+        "import torch\nfrom torch import nn\n\n\nclass Model(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n"
+        '        self.register_buffer("b", torch.ones(3))\n        self.scale = 0.5\n\n'
+        "    def forward(self, x, step=0):\n"
+        '        text = "%s" % self.b\n'
+        '        text = text + "%.2f at %d" % (self.scale, step + 1)\n'
+        "        return x + len(text)\n"
+    )
+    row = line_of(source, '"%s" % self.b')
+    assert dynamo_breaks(source, tmp_path) == {(row, "GB0208")}
+    assert graphmend_findings(source, tmp_path) == {(row, "GM622", "GB0208")}

@@ -34,6 +34,7 @@ FORMATTED_AS_NUMBER = "GB0033"
 RAISED_INSIDE = "GB0088"
 _CONVERSION = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([a-zA-Z%])")
 _NUMBERS = frozenset("diouxXeEfFgGc")
+_RECEIVERS = frozenset({"self", "cls"})  # as tensor_uses.untyped_params leaves them out
 
 
 def _as_text(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind:
@@ -65,9 +66,11 @@ def _formatted(rule: Rule, checker: Checker, node: ast.BinOp, left: Kind, right:
     values = node.right
     elements = values.elts if isinstance(values, ast.Tuple) else values.values if isinstance(values, ast.Dict) else [values]
     # a parameter as it came in is only assumed to be a tensor (as for `str(mode)`): its own kind is left
-    # out, and at an entry point so is all an unannotated parameter gives (`"%d" % (epoch + 1)`)
+    # out, and at an entry point so is all an unannotated parameter gives (`"%d" % (epoch + 1)`), but
+    # what `self` holds (`"%s" % self.weight`, a param `self.weight` of the kinds) is no Python number
     if checker.entry_point:
-        assumed = {name for name in right.params if not checker.annotated_tensor(name)}
+        assumed = {name for name in right.params
+                   if name.partition(".")[0] not in _RECEIVERS and not checker.annotated_tensor(name)}
     else:
         assumed = {e.id for e in elements if isinstance(e, ast.Name) and not checker.annotated_tensor(e.id)}
     deps = Kind(always=right.always, params=right.params - assumed, calls=right.calls)
