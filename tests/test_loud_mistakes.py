@@ -75,10 +75,8 @@ def test_an_entry_point_elsewhere_is_not_a_warning_on_a_file_list(write_tree, gr
 
 def test_an_entry_point_typo_is_said_when_its_folder_or_file_is_checked(write_tree, graphmend_cmd):
     """The warning's path is the config file, which lies in neither `pkg` nor `pkg/lib.py`: a check of
-    a subfolder or of the module itself used to drop it with the other errors outside the paths.
-    `scope: model`: declared entry points add to auto's roots, which in a package are the public
-    `helper` (found, and the run failed, when the package is checked)."""
-    root = write_tree({".graphmend.yml": "scope: model\nentry-points: ['pkg.lib:helpr']\n", "pkg/__init__.py": "",
+    a subfolder or of the module itself used to drop it with the other errors outside the paths."""
+    root = write_tree({".graphmend.yml": "entry-points: ['pkg.lib:helpr']\n", "pkg/__init__.py": "",
                        "pkg/lib.py": LIB})
     warning = "warning: entry-points names 'pkg.lib:helpr', which matches no function in the checked files"
     for paths in (["pkg"], ["pkg/lib.py"], ["."], ["--config", ".graphmend.yml", "pkg/lib.py"]):

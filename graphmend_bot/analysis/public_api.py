@@ -32,8 +32,8 @@ The automatic choice (`scope: auto`, the default), for a tree that holds a packa
 - the model scope where the tree names its roots (knows_its_roots): it compiles something (a
   `@torch.compile`, a `torch.compile(...)` or `.compile()` call) outside its tests and exports
   nn.Modules (a model zoo: users compile its models), or compiles only what it is handed (a
-  trainer's `torch.compile(model)`). Configured `entry-points` take no part: they are roots in
-  every scope, added to what auto settles on;
+  trainer's `torch.compile(model)`); or, in a package that exports no nn.Module, `entry-points`
+  are configured;
 - else the library scope where no public class is an nn.Module whose `forward` Dynamo would
   trace and nothing is compiled (torchdiffeq: its only modules are private wrappers around the
   user's vector field);
@@ -372,7 +372,7 @@ def knows_its_roots(program: Program) -> bool:
     """Whether what the tree compiles itself says where traced code starts: then `auto` keeps the
     model scope, whose roots those are. So it does for a model zoo that compiles code of its own
     (transformers' `@torch.compile` integrations: users compile its models, whose forwards are
-    roots already), and for a trainer that compiles
+    roots already), for a package that declares its entry points, and for a trainer that compiles
     nothing of its own and exports no nn.Module (`self.model = torch.compile(model)` compiles the
     model it is handed: the rest of the package runs eagerly). A package that exports no nn.Module and
     compiles functions of its own does not: those are its kernels (heavyball's `_compilable_*`
@@ -384,18 +384,23 @@ def knows_its_roots(program: Program) -> bool:
     without it (on the wild corpus's test half, 13 missed breaks lay in such packages' public
     callables).
 
-    The cheaper test comes first: what the compiling files compile, then exports_modules (one
-    public nn.Module ends it before any re-export is resolved). Declared entry points take no
-    part: they are roots in every scope, added to whatever `auto` settles on."""
-    return compiles_something(program) and compiles_its_own_code(program) == exports_modules(program)
+    The cheaper tests come first: declared entry points, then what the compiling files compile,
+    then exports_modules (one public nn.Module ends it before any re-export is resolved). Declared entry points are roots in every scope: they add to the forwards and the public
+    callables of `auto`'s public-api scope, and replace the library scope's guess
+    (every public callable) in a package that exports no nn.Module."""
+    return compiles_something(program) and (
+        bool(program.extra_entry_points) or compiles_its_own_code(program) == exports_modules(program)
+    )
 
 
 def roots_settled_by_what_is_read(program: Program) -> bool:
     """knows_its_roots, where it can be told from the modules read so far (the engine reads the rest
-    of a package's public modules only when it cannot): a model zoo's own compile and one public
-    nn.Module. A trainer exporting no nn.Module among them may export
+    of a package's public modules only when it cannot): a declared entry point or a model zoo's
+    own compile and one public nn.Module. A trainer exporting no nn.Module among them may export
     one among the modules not read yet, which would give it the public-api scope."""
-    return compiles_something(program) and compiles_its_own_code(program) and exports_modules(program)
+    return compiles_something(program) and (
+        bool(program.extra_entry_points) or (compiles_its_own_code(program) and exports_modules(program))
+    )
 
 
 def compiles_something(program: Program) -> bool:

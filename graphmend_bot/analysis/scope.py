@@ -905,17 +905,15 @@ class Program:
         if self._scope == "auto":
             package = any(is_package_module(summary) for module, summary in self.modules.items()
                           if module not in self.dependency_modules)
-            # Declared entry points take no part in this: they are roots in every scope, added to
-            # what auto settles on (a user declares them to add roots graphmend missed, and lost 6
-            # of heavyball's 8 dev breaks when they narrowed it). `scope: model` keeps to them.
-            if not package and self._functional_lone_module():
+            if not package and not self.extra_entry_points and self._functional_lone_module():
                 # a lone file is a script unless its signatures say it is tensor API (lone_modules.py)
                 self._scope = TENSOR_API if self.scope_roots(TENSOR_API) else "model"
             elif not package or knows_its_roots(self) or not self.library_roots():
                 self._scope = "model"
             elif not compiles_something(self) and not exports_modules(self):
-                # every public callable is the library scope's guess at what users compile
-                self._scope = "library"
+                # Every public callable is the library scope's guess at what users compile; the
+                # maintainer's entry points, when declared, say it instead.
+                self._scope = "model" if self.extra_entry_points else "library"
             else:  # a package exporting nn.Modules, or compiling kernels of its own
                 self._scope = PUBLIC_API
         return self._scope
