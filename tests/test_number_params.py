@@ -101,6 +101,8 @@ def test_dynamo_traces_the_counted_calls_and_breaks_on_the_near_misses(write_tre
 
     root = write_tree({"pkg/__init__.py": MODEL, "pkg/ops.py": CALLER})
     monkeypatch.syspath_prepend(str(root))
+    for name in [name for name in sys.modules if name == "pkg" or name.startswith("pkg.")]:
+        monkeypatch.delitem(sys.modules, name)  # another test's `pkg` in this worker would stand in for ours
     import pkg.ops as ops
 
     x = torch.randn(4)
