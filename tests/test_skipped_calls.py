@@ -20,7 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from graphmend_bot.vocabulary.known_names import UNTRACEABLE_BUILTINS, UNTRACEABLE_CALLS
+from graphmend_bot.vocabulary.known_names import (
+    UNTRACEABLE_BUILTINS,
+    UNTRACEABLE_CALLS,
+    UNTRACEABLE_TENSOR_METHODS,
+)
 
 torch = pytest.importorskip("torch")
 np = pytest.importorskip("numpy")
@@ -164,6 +168,26 @@ def test_left_out_callees_trace(expression: str, scratch: Path) -> None:
 def test_untraceable_builtin_breaks(name: str, scratch: Path) -> None:
     assert set(BUILTIN_SAMPLES) == UNTRACEABLE_BUILTINS
     assert _break_ids(BUILTIN_SAMPLES[name], scratch) == {"GB0059"}
+
+
+# Every `is_*` tensor method and the other metadata methods, on a tensor the graph computed: those
+# not in UNTRACEABLE_TENSOR_METHODS (or GM621's is_inference) trace. Attributes (`is_cuda`) are constants.
+METADATA_METHODS = sorted(
+    name for name in dir(torch.Tensor)
+    if (name.startswith("is_") or name in {"storage_offset", "element_size", "get_device", "dim", "numel", "data_ptr"})
+    and callable(getattr(torch.ones(1), name))
+    and name not in {"is_coalesced", "is_nonzero", "is_same_size", "is_set_to"}  # refuse a dense tensor or want an argument
+)
+
+
+@pytest.mark.parametrize("name", METADATA_METHODS)
+def test_tensor_metadata_method_breaks_as_the_table_says(name: str, scratch: Path) -> None:
+    expected = UNTRACEABLE_TENSOR_METHODS.get(name)
+    ids = _break_ids(f"y.{name}()", scratch)
+    if name == "is_inference":
+        assert ids == {"GB0045"}  # GM621
+    else:
+        assert ids == ({expected.gb_id} if expected else set())
 
 
 # `str(t)` and `repr(t)` of a tensor, which GM622 reports with these ids.

@@ -321,12 +321,14 @@ UNTRACEABLE_CALLS: dict[str, SkippedCall] = {
 UNTRACEABLE_BUILTINS = frozenset({"globals", "dir", "exec", "compile", "memoryview", "bytes", "bytearray"})
 
 # Tensor methods returning a Python value that Dynamo cannot put in the graph: "torch.* op
-# returned non-Tensor" (GB0208), measured on torch 2.13.0 with fullgraph=True. Their result is a
-# Python value. `size`, `stride`, `element_size`, `is_contiguous`, `is_floating_point`,
-# `is_complex` and `get_device` trace (STATIC_METHODS); `data_ptr` fails differently (an exception
-# on the fake tensor) and is left out until measured in a library.
+# returned non-Tensor" (GB0208), measured on torch 2.13.0 on a tensor the graph computed
+# (tests/test_skipped_calls.py sweeps every `is_*` method). Their result is a Python value. `size`,
+# `stride`, `element_size`, `is_contiguous`, `is_floating_point`, `is_complex` and `get_device`
+# trace (STATIC_METHODS); `is_inference` breaks with its own id (GM621); `data_ptr` fails
+# differently (an exception on the fake tensor) and is left out until measured in a library.
 UNTRACEABLE_TENSOR_METHODS: dict[str, SkippedCall] = dict.fromkeys(
-    ("is_signed", "storage_offset", "is_pinned"), SkippedCall("GB0208"),
+    ("is_signed", "storage_offset", "is_pinned", "is_neg", "is_conj", "is_shared", "is_distributed"),
+    SkippedCall("GB0208"),
 )
 
 # Names of compile-state predicates (torch's and the helpers wrapping them): they return a Python
