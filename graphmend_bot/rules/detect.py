@@ -583,11 +583,34 @@ def untraceable(message: str) -> CallHook:
     return hook
 
 
-def host_copy(message: str) -> MethodHook:
-    """A tensor method that copies values to Python: reported, and its result is no tensor."""
+def host_copy(message: str, array_gb_id: str | None = None) -> MethodHook:
+    """A tensor method that copies values to Python: reported, and its result is no tensor. On a NumPy
+    array (a tensor under Dynamo, analysis/numpy_values.py) it is reported with `array_gb_id` when given."""
 
     def hook(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
-        checker.report(rule, call, message, receiver)
+        owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+        if owner is not None and is_array_element(checker, owner):
+            return NOT_TENSOR  # array_element_copy's
+        array = array_gb_id is not None and owner is not None and checker.is_ndarray(owner)
+        checker.report(rule, call, message, receiver, gb_id=array_gb_id if array else None)
         return NOT_TENSOR
+
+    return hook
+
+
+def is_array_element(checker: Checker, node: ast.expr) -> bool:
+    """`a[i]` of a NumPy array: a tensor's element under Dynamo, whose value only the graph knows (a
+    0-d array made from Python constants, `np.array(2.0)[()]`, is folded instead)."""
+    return (isinstance(node, ast.Subscript) and checker.is_ndarray(node.value)
+            and not (isinstance(node.slice, ast.Tuple) and not node.slice.elts))
+
+
+def array_element_copy(message: str, gb_id: str) -> MethodHook:
+    """The NumPy-array side of a host copy, `a[i].item()`: reported whatever the element's kind (the
+    solver does not call a NumPy call's result a tensor), with the id Dynamo gives an array."""
+
+    def hook(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> None:
+        if isinstance(call.func, ast.Attribute) and is_array_element(checker, call.func.value):
+            checker.report(rule, call, message, TENSOR, gb_id=gb_id)
 
     return hook

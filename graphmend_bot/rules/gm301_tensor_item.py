@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from graphmend_bot.rules.detect import Detection, host_copy
+from graphmend_bot.rules.detect import Detection, array_element_copy, host_copy
 from graphmend_bot.rules.rule import Rule
+
+MESSAGE = "`.item()` copies a tensor value to Python"
+ARRAY_VALUE = "GB0033"  # "Data dependent operator"
 
 RULE = Rule(
     code="GM301",
@@ -37,7 +40,13 @@ y = x / scale
         "monotone. Otherwise set `torch._dynamo.config.capture_scalar_outputs`."
     ),
     fixes=("scalars.scalars", "scalars.clamp_bounds"),
-    detection=Detection(tensor_methods={"item": host_copy("`.item()` copies a tensor value to Python")}),
+    # On a NumPy array Dynamo breaks with "Data dependent operator" instead (measured on torch 2.13:
+    # tests/test_numpy_conversions.py)
+    other_gb_ids=(ARRAY_VALUE,),
+    detection=Detection(
+        tensor_methods={"item": host_copy(MESSAGE, array_gb_id=ARRAY_VALUE)},
+        ndarray_methods={"item": array_element_copy(MESSAGE, ARRAY_VALUE)},
+    ),
     advice=(
         "Keep the value of `{code}` a tensor while it only feeds tensor arithmetic; otherwise set "
         "`torch._dynamo.config.capture_scalar_outputs = True`"

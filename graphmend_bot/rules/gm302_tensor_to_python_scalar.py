@@ -6,7 +6,7 @@ import ast
 from collections.abc import Sequence
 from typing import cast
 
-from graphmend_bot.rules.detect import Checker, Detection
+from graphmend_bot.rules.detect import Checker, Detection, is_array_element
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary.conversion_spellings import gb_id_of
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
@@ -19,11 +19,18 @@ from graphmend_bot.vocabulary.known_names import (
     SIZE_FACTORIES,
 )
 
+ARRAY_VALUE = "GB0033"  # "Data dependent operator"
+
 
 def _scalar_cast(rule: Rule, checker: Checker, call: ast.Call, name: str, args: list[Kind]) -> Kind | None:
-    if not (args and args[0].is_tensor):
+    # a NumPy array is a tensor under Dynamo, and its value made a number is "Data dependent operator"
+    # (GB0033, measured on torch 2.13: tests/test_numpy_conversions.py); complex() fails as a builtin
+    array = bool(call.args) and name != "complex" and checker.is_ndarray(call.args[0])
+    element = array and is_array_element(checker, call.args[0])  # the solver calls no NumPy result a tensor
+    if not (args and (args[0].is_tensor or element)):
         return None
-    checker.report(rule, call, f"`{name}()` on a tensor copies its value to Python", args[0], gb_id=gb_id_of(call))
+    checker.report(rule, call, f"`{name}()` on a tensor copies its value to Python", TENSOR if element else args[0],
+                   gb_id=ARRAY_VALUE if array else gb_id_of(call))
     return NOT_TENSOR
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from graphmend_bot.rules.detect import Detection, host_copy
+from graphmend_bot.rules.detect import Detection, array_element_copy, host_copy
 from graphmend_bot.rules.rule import Rule
+
+MESSAGE = "`.tolist()` copies tensor values to a Python list"
 
 RULE = Rule(
     code="GM303",
@@ -31,7 +33,11 @@ RULE = Rule(
         "the compiled region."
     ),
     fixes=("scalars.size_lists", "scalars.bisect_search"),
-    detection=Detection(tensor_methods={"tolist": host_copy("`.tolist()` copies tensor values to a Python list")}),
+    # the same break on an element of a NumPy array (a tensor under Dynamo), measured on torch 2.13
+    detection=Detection(
+        tensor_methods={"tolist": host_copy(MESSAGE)},
+        ndarray_methods={"tolist": array_element_copy(MESSAGE, "GB0109")},
+    ),
     advice=(
         "`{code}` copies every value to Python: keep the values in a tensor, or move this code out of "
         "the compiled region"
