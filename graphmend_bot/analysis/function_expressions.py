@@ -133,8 +133,8 @@ class ExpressionEvaluator(CallResolver):
 
     def _expr_BinOp(self, node: ast.BinOp, env: Env) -> Kind:
         left, right = self.expr(node.left, env), self.expr(node.right, env)
-        if isinstance(node.left, dunders.OPERANDS):
-            dunders.binary(self, node, right, env)  # `covar + noise_covar`: its class's `__add__` runs
+        if isinstance(node.left, dunders.OPERANDS) or isinstance(node.right, dunders.OPERANDS):
+            dunders.binary(self, node, left, right, env)  # `covar + noise`: its class's `__add__` (`k + box`: `__radd__`)
         if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
             self._object_operand(node, left, right)
         # the hooks read a call operand (`x.data_ptr() % 16`) or text formatting (`"%s" % (t,)`)
@@ -218,6 +218,7 @@ class ExpressionEvaluator(CallResolver):
         return kind
 
     def _sequence(self, node: ast.Tuple | ast.List | ast.Set, env: Env) -> Kind:
+        dunders.displayed(self, node, env)  # `[*box]`: its class's `__iter__`
         return Kind.union([self.expr(element, env) for element in node.elts]).without_flags()
 
     _expr_Tuple = _expr_List = _expr_Set = _sequence
@@ -228,9 +229,8 @@ class ExpressionEvaluator(CallResolver):
         return Kind.union([self.expr(value, env) for value in node.values]).without_flags()
 
     def _expr_Slice(self, node: ast.Slice, env: Env) -> Kind:
-        for part in (node.lower, node.upper, node.step):
-            if part is not None:
-                self.expr(part, env)
+        for part in filter(None, (node.lower, node.upper, node.step)):
+            self.expr(part, env)
         return NOT_TENSOR
 
     def _expr_Starred(self, node: ast.Starred, env: Env) -> Kind:

@@ -3,7 +3,8 @@ recorded as call sites (`instance:REF>__neg__`) so that a break inside them is f
 
 Measured on torch 2.13 (tests/test_breaking_dunders.py): Dynamo inlines the dunder on the
 instruction of the syntax: BINARY_OP for `box + 1`, UNARY_NEGATIVE / UNARY_POSITIVE for `-box` /
-`+box`, UNPACK_SEQUENCE for `a, b = box` (`__iter__`), GET_ITER for `for v in box`, BINARY_OP for
+`+box`, `k + box` (`__radd__`), UNPACK_SEQUENCE for `a, b = box` (`__iter__`), LIST_EXTEND for
+`[*box]`, GET_ITER for `for v in box`, BINARY_OP for
 `box += 1` (`__iadd__`, else `__add__`), POP_JUMP_IF / UNARY_NOT for `if box:`, `not box`, `box and
 x` (`__bool__`, else `__len__`: Python's fallbacks, `FALLBACKS`, applied by the solver). None of those
 is one Dynamo resumes after (`break_graph_if_unsupported` wraps calls, comparisons, subscripts and
@@ -42,22 +43,40 @@ def unary(visitor: ObjectTracker, node: ast.UnaryOp, env: Env) -> None:
         visitor._class_site(node, f"instance:{ref}>{dunder}", [])
 
 
-def binary(visitor: ObjectTracker, node: ast.BinOp, right: Kind, env: Env) -> None:
+def binary(visitor: ObjectTracker, node: ast.BinOp, left: Kind, right: Kind, env: Env) -> None:
     """`box + 1` on a local of a known class (whatever the other operand), or `self.box + other`
     with neither a tensor nor a number written out on the right: the left operand's `__add__`.
     `self.head_dim ** -0.5`, `self.scale * 2` are a config number's nearly always, and a site per
-    one costs every summary (summary_instructions.py)."""
+    one costs every summary (summary_instructions.py). Otherwise, with no tensor on the left, the
+    right operand's reflected `__radd__` the same way (`k + box`, `k + self.box`; `1 - self.alpha`
+    not: a number written out)."""
     dunder = value_class.OPERATOR_METHODS.get(type(node.op))
     if dunder is None:
         return
-    if isinstance(node.left, ast.Name):
-        ref = visitor._known_class(node.left.id)
-    elif isinstance(node.left, ast.Attribute) and not right.is_tensor and not _number(node.right):
-        ref = visitor._receiver_class(node.left, env)
-    else:
-        return
+    ref = _operand(visitor, node.left, node.right, right, env)
     if ref is not None:
         visitor._class_site(node, f"instance:{ref}>{dunder}", [right])
+    elif not left.is_tensor and (ref := _operand(visitor, node.right, node.left, left, env)) is not None:
+        visitor._class_site(node, f"instance:{ref}>{value_class.REFLECTED_METHODS[type(node.op)]}", [left])
+
+
+def _operand(visitor: ObjectTracker, operand: ast.expr, other: ast.expr, other_kind: Kind, env: Env) -> str | None:
+    """The class ref of `operand` when its dunder is the one asked: a local of a known class, or
+    `self.NAME` with neither a tensor nor a number written out as the other operand."""
+    if isinstance(operand, ast.Name):
+        return visitor._known_class(operand.id)
+    if isinstance(operand, ast.Attribute) and not other_kind.is_tensor and not _number(other):
+        return visitor._receiver_class(operand, env)
+    return None
+
+
+def displayed(visitor: ObjectTracker, node: ast.Tuple | ast.List | ast.Set, env: Env) -> None:
+    """`[*box]`, `(*self.box,)`: a display unpacks the object with its class's `__iter__`
+    (LIST_EXTEND, not resumed after; `f(*box)` is a call's, resumed after)."""
+    for element in node.elts:
+        if isinstance(element, ast.Starred) and isinstance(element.value, OPERANDS) \
+                and (ref := visitor._receiver_class(element.value, env)) is not None:
+            visitor._class_site(element.value, f"instance:{ref}>__iter__", [])
 
 
 def augmented(visitor: ObjectTracker, node: ast.AugAssign, right: Kind, env: Env) -> None:
@@ -81,7 +100,8 @@ def truth(visitor: ObjectTracker, node: ast.expr, env: Env) -> None:
     `self.NAME`: the class's `__bool__`, else its `__len__` (the solver's fallback)."""
     if isinstance(node, ast.Name):
         ref = visitor._known_class(node.id)
-    elif isinstance(node, ast.Attribute) and node.attr not in STATIC_ATTRS:
+    elif isinstance(node, ast.Attribute) and node.attr not in STATIC_ATTRS and node.attr not in visitor.off_flags:
+        # (a flag the class keeps off is a bool or None: no site, whose read would unname GM611's mode)
         ref = visitor._receiver_class(node, env)
     else:
         return
