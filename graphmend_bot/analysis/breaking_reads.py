@@ -67,7 +67,7 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
             state._try_depth or state._with_depth or state._loop_depth):
         # (not an operator's dunder: a tensor operand's own break on the statement is still reported by
         # Dynamo, tests/test_frame_skipping_reads.py `operator`; a truth test's or `+=`'s object is
-        # the one operand: tests/test_breaking_truth_dunders.py)
+        # the one operand: tests/test_breaking_implicit_dunders.py)
         # fewer than two operations: no point to go back to, Dynamo skips the frame, and what it runs
         # after the statement is eager all the same (a marker, never reported: `quiet_reads`)
         below = _last_row(node) - node.lineno

@@ -8,7 +8,7 @@ a point Dynamo can resume at, outside any `try` or `with` block and loop; the sc
 finding when the dunder breaks other than on an error or misconfiguration branch and nothing broke
 since the first of the last two operations, and drops what the frame runs after the statement
 (analysis/breaking_reads.py; measurements in tests/test_breaking_dunders.py and
-test_breaking_truth_dunders.py). `assert box` is no truth test of the object for Dynamo: it breaks at
+test_breaking_implicit_dunders.py). `assert box` is no truth test of the object for Dynamo: it breaks at
 the `assert` (GB0055) without running `__bool__`.
 """
 
