@@ -29,18 +29,21 @@ from graphmend_bot.analysis import checks as C
 from graphmend_bot.analysis.cached_property_reads import READ_TAKES_LOCK, is_cached_property
 from graphmend_bot.analysis.conditional_blocks import tail_in
 from graphmend_bot.analysis.model import Draft
+from graphmend_bot.analysis.operator_dunders import FALLBACKS
 from graphmend_bot.analysis.skipped_frames import NOT_RESUMED_AFTER, breaks_at
 from graphmend_bot.vocabulary.kind import TENSOR
 
 if TYPE_CHECKING:
-    from collections.abc import Container
+    from collections.abc import Container, Sequence
 
     from graphmend_bot.analysis.function_state import FunctionState
+    from graphmend_bot.analysis.model import CallSite
     from graphmend_bot.analysis.scope import FunctionId, Program, TracedDraft
     from graphmend_bot.rules import Rule
     from graphmend_bot.vocabulary.kind import Kind
 
 READ = "getter:"
+_OBJECT_ONLY = (">__bool__", *(f">{method}" for method in FALLBACKS if method != "__bool__"))  # `if box:`, `box += 1`
 QUIET = ""  # the code of a read's marker draft: its rest is eager, nothing is reported (quiet_reads)
 
 
@@ -60,9 +63,11 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
             check_read(state, node, reads)
         for check_dunder in C.BREAKING_DUNDERS if dunders else ():
             check_dunder(state, node, dunders)  # GM658: an operator's, `for`'s, `in`'s or unpacking's dunder
-    elif reads and not (state._try_depth or state._with_depth or state._loop_depth):
-        # (not a dunder's: a tensor operand's own break on the statement is still reported by Dynamo,
-        # tests/test_frame_skipping_reads.py `operator`)
+    elif (reads := reads or _truth_tests(calls, first_site, nested)) and not (
+            state._try_depth or state._with_depth or state._loop_depth):
+        # (not an operator's dunder: a tensor operand's own break on the statement is still reported by
+        # Dynamo, tests/test_frame_skipping_reads.py `operator`; a truth test's or `+=`'s object is
+        # the one operand: tests/test_breaking_implicit_dunders.py)
         # fewer than two operations: no point to go back to, Dynamo skips the frame, and what it runs
         # after the statement is eager all the same (a marker, never reported: `quiet_reads`)
         below = _last_row(node) - node.lineno
@@ -76,6 +81,12 @@ def asked(state: FunctionState, node: ast.stmt, first_site: int) -> None:
             else (0, node.lineno, 0)
         marker = Draft(QUIET, "", node.lineno, column, end_row, end_column, "", TENSOR, "")
         state.summary.breaking_read_drafts.append((reads, (), below, marker))
+
+
+def _truth_tests(calls: Sequence[CallSite], first_site: int, nested: Container[int]) -> tuple[int, ...]:
+    """The statement's truth tests and in-place operators on an object (`if box:`, `box += 1`)."""
+    return tuple(site for site in range(first_site, len(calls))
+                 if calls[site].ref.startswith("instance:") and calls[site].ref.endswith(_OBJECT_ONLY) and site not in nested)
 
 
 def _operator_dunder(ref: str, containers: Container[str]) -> bool:

@@ -133,8 +133,8 @@ class ExpressionEvaluator(CallResolver):
 
     def _expr_BinOp(self, node: ast.BinOp, env: Env) -> Kind:
         left, right = self.expr(node.left, env), self.expr(node.right, env)
-        if isinstance(node.left, dunders.OPERANDS):
-            dunders.binary(self, node, right, env)  # `covar + noise_covar`: its class's `__add__` runs
+        if isinstance(node.left, dunders.OPERANDS) or isinstance(node.right, dunders.OPERANDS):
+            dunders.binary(self, node, left, right, env)  # `covar + noise`: its class's `__add__` (`k + box`: `__radd__`)
         if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
             self._object_operand(node, left, right)
         # the hooks read a call operand (`x.data_ptr() % 16`) or text formatting (`"%s" % (t,)`)
@@ -168,6 +168,7 @@ class ExpressionEvaluator(CallResolver):
         # Every operand but the last is converted to a bool to decide whether to go on.
         conversion = C.CONVERSIONS["and" if isinstance(node.op, ast.And) else "or"]
         for value, kind in zip(values[:-1], kinds):
+            dunders.truth(self, value, env)  # `box or x`: its class's `__bool__`
             if kind.is_tensor:
                 conversion(self, value, kind)
         return Kind.union(kinds)
@@ -217,6 +218,7 @@ class ExpressionEvaluator(CallResolver):
         return kind
 
     def _sequence(self, node: ast.Tuple | ast.List | ast.Set, env: Env) -> Kind:
+        dunders.displayed(self, node, env)  # `[*box]`: its class's `__iter__`
         return Kind.union([self.expr(element, env) for element in node.elts]).without_flags()
 
     _expr_Tuple = _expr_List = _expr_Set = _sequence
@@ -227,9 +229,8 @@ class ExpressionEvaluator(CallResolver):
         return Kind.union([self.expr(value, env) for value in node.values]).without_flags()
 
     def _expr_Slice(self, node: ast.Slice, env: Env) -> Kind:
-        for part in (node.lower, node.upper, node.step):
-            if part is not None:
-                self.expr(part, env)
+        for part in filter(None, (node.lower, node.upper, node.step)):
+            self.expr(part, env)
         return NOT_TENSOR
 
     def _expr_Starred(self, node: ast.Starred, env: Env) -> Kind:
@@ -298,8 +299,7 @@ class ExpressionEvaluator(CallResolver):
             self._test_depth -= 1
 
     def _sized(self, name: str) -> bool:
-        """A local list, dict or set, or a parameter that is a collection (`*args`, `xs: list[Tensor]`)
-        not rebound: its truth is its length."""
+        """A local list, dict or set, or a collection parameter (`*args`) not rebound: truth is length."""
         return ((name in self._collections and self._only_collections(name))
                 or (name in self._sized_params and name not in self._rebound))
 
@@ -325,6 +325,8 @@ class ExpressionEvaluator(CallResolver):
             operands = self._operands
         finally:
             self._operands = outer
+        for operand, _ in operands:  # `if box:`: its class's `__bool__` (`__len__`); not an `assert`'s (GB0055)
+            dunders.truth(self, operand, env)
         if not kind.is_tensor:
             return
         if not kind.always and any(self.is_ndarray(operand) for operand, _ in operands):  # `np.prod(x.shape) > 1`:
@@ -342,8 +344,7 @@ class ExpressionEvaluator(CallResolver):
         return self._mode_values.combined((o.id if isinstance(o, ast.Name) else None, kind) for o, kind in operands)
 
     def _iteration(self, node: ast.expr, env: Env) -> tuple[Kind, tuple[Kind, ...] | None]:
-        """The kind of one item of `for ... in node` (a loop's or a comprehension's), and its
-        elements when it is a tuple."""
+        """The kind of one item of `for ... in node` (a loop's, a comprehension's), and its elements if a tuple."""
         if isinstance(node, ast.Call) and (wrapped := wrapper_items(self, node, env)) is not None:
             return wrapped  # `enumerate(xs)`, `zip(xs, ys)`, `reversed(xs)`, `m.buffers()`
         if isinstance(node, ast.Name) and node.id in self.tuples:

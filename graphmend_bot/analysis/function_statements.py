@@ -229,6 +229,8 @@ class StatementVisitor(ExpressionEvaluator):
             grown = self._grown_tuple(node, elements, previous)
             if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
                 self._object_operand(node, previous, kind)  # `t *= scale`, `scale *= t`
+            if isinstance(node.target, operator_dunders.OPERANDS):
+                operator_dunders.augmented(self, node, kind, env)  # `box += 1`: its class's `__iadd__` (`__add__`)
             kind = previous | kind
             self._bind(node.target, kind, env, grown[0] if grown is not None and not grown[1] else None)
             if grown is not None and grown[1]:

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Set, Sized
 from dataclasses import dataclass
 
-from graphmend_bot.analysis import bound_methods, held_functions
+from graphmend_bot.analysis import bound_methods, held_functions, operator_dunders
 from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
@@ -709,7 +709,10 @@ class Program:
         function = self.function(fid)
         if kind == "instance":
             constructor, _, method_name = name.rpartition(">")
-            targets = self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
+            classes = self._constructed_classes(fid, constructor)
+            targets = self._methods_of_instances(classes, method_name)
+            if not targets and method_name in operator_dunders.FALLBACKS:  # `if box:` with no `__bool__`: `__len__`
+                targets = self._methods_of_instances(classes, operator_dunders.FALLBACKS[method_name])
             if method_name == "__call__" and constructor != "self" and not constructor.startswith(
                 ("returned:", "typed:", "member:", "result:")  # not built by a call here
             ):

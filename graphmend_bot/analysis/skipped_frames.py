@@ -61,9 +61,11 @@ if TYPE_CHECKING:
 # 3.12 inlines comprehensions into the function that holds them: no frame of their own.
 COMPREHENSIONS_ARE_FRAMES = sys.version_info < (3, 12)
 # The dunders Python calls for an instruction Dynamo does not resume after (BINARY_OP, GET_ITER,
-# CONTAINS_OP, UNARY_NEGATIVE/POSITIVE: operator_dunders.py), measured (tests/test_frame_skipping_reads.py); `obj[k]`, `obj[k] = v` and `len(obj)`
-# are a subscript, a store and a call, which it resumes after.
-NOT_RESUMED_AFTER = frozenset({"__iter__", "__contains__", "__neg__", "__pos__", *value_class.OPERATOR_METHODS.values()})
+# CONTAINS_OP, UNARY_NEGATIVE/POSITIVE, a truth test: operator_dunders.py), measured (tests/test_frame_skipping_reads.py,
+# test_breaking_dunders.py); `obj[k]`, `obj[k] = v` and `len(obj)` are a subscript, a store and a call, which it resumes after.
+NOT_RESUMED_AFTER = frozenset({"__iter__", "__contains__", "__neg__", "__pos__", "__bool__",
+                               *value_class.OPERATOR_METHODS.values(), *value_class.REFLECTED_METHODS.values(),
+                               *(f"__i{dunder[2:]}" for dunder in value_class.OPERATOR_METHODS.values())})
 _BUILDERS = frozenset({"list", "sorted", "dict", "set"})
 _DICT_VIEWS = frozenset({"keys", "values", "items"})
 _TYPE_TESTS = frozenset({"isinstance", "issubclass", "type", "hasattr", "callable"})
