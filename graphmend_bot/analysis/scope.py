@@ -45,6 +45,7 @@ from graphmend_bot.analysis.held_module_calls import held_module_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.held_ranks import held_rank_indices
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
+from graphmend_bot.analysis.instance_forwards import called_plainly, module_forwards
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.lone_modules import lone_library
 from graphmend_bot.analysis.loop_calls import eager_after_loop_calls, surely_breaking
@@ -709,7 +710,10 @@ class Program:
         function = self.function(fid)
         if kind == "instance":
             constructor, _, method_name = name.rpartition(">")
-            targets = self._methods_of_instances(self._constructed_classes(fid, constructor), method_name)
+            classes = self._constructed_classes(fid, constructor)
+            targets = self._methods_of_instances(classes, method_name)
+            if method_name == "__call__":  # `net(x)` on an nn.Module of the tree: its forward runs
+                targets = targets + module_forwards(self, classes)
             if method_name == "__call__" and constructor != "self" and not constructor.startswith(
                 ("returned:", "typed:", "member:", "result:")  # not built by a call here
             ):
@@ -1634,8 +1638,9 @@ class _TensorFlow:
         self.untraced_callers = UntracedCallers(program, traced, hinted)
         self._keep_confirmed_hints(hinted)
         # A forward called from the tree gets its tensors from its callers, not from being an
-        # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
-        for fid in self.callers:
+        # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says. Not
+        # a forward only reached through `net(x)` on an annotated base class (instance_forwards.py).
+        for fid in called_plainly(program, self.targets):
             function = program.function(fid)
             for name in (*function.entry_params, *function.configured_entry_params):
                 self.params[fid].pop(name, None)
