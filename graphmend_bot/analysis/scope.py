@@ -77,6 +77,7 @@ from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.subclass_inits import subclass_init_constructions
 from graphmend_bot.analysis.subclass_methods import subclass_method_calls
 from graphmend_bot.analysis.super_calls import object_method_super_calls
+from graphmend_bot.analysis.tensor_constructions import tensor_constructions
 from graphmend_bot.analysis.torch_function_overrides import torch_function_overrides
 from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
@@ -1622,6 +1623,8 @@ class _TensorFlow:
                     self.targets[(fid, index)] = targets
                 elif (layer := self._torch_layer(fid, site.ref)) is not None:
                     self.layers[(fid, index)] = layer
+        # `Labeled(x)` on a torch.Tensor subclass of the tree: a tensor (tensor_constructions.py)
+        self.tensor_builds = {(fid, index) for fid in traced for index in tensor_constructions(program, fid)}
         # Each traced callee's traced callers: whom a change in what it returns concerns (solve),
         # and how a break spreads up the calls (Program._breaking_set).
         self.callers: Callers = {}
@@ -1684,6 +1687,8 @@ class _TensorFlow:
                 if self.attributes.is_tensor(fid, name[len("self."):]):
                     return True
         for call in deps.calls:
+            if (fid, call.site) in self.tensor_builds:
+                return True
             targets = self.targets.get((fid, call.site), ())
             if call.element is None and any(self._returns_at(fid, call.site, t) for t in targets):
                 return True
