@@ -45,6 +45,7 @@ from graphmend_bot.analysis.held_module_calls import held_module_calls
 from graphmend_bot.analysis.held_objects import held_object_breaks
 from graphmend_bot.analysis.held_ranks import held_rank_indices
 from graphmend_bot.analysis.hierarchy import AttributeTypes, ClassHierarchy
+from graphmend_bot.analysis.instance_forwards import called_plainly, module_forwards
 from graphmend_bot.analysis.keyword_sorts import unsortable_keyword_calls
 from graphmend_bot.analysis.lone_modules import lone_library
 from graphmend_bot.analysis.loop_calls import eager_after_loop_calls, surely_breaking
@@ -76,6 +77,7 @@ from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.subclass_inits import subclass_init_constructions
 from graphmend_bot.analysis.subclass_methods import subclass_method_calls
 from graphmend_bot.analysis.super_calls import object_method_super_calls
+from graphmend_bot.analysis.tensor_constructions import tensor_constructions
 from graphmend_bot.analysis.torch_function_overrides import torch_function_overrides
 from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
 from graphmend_bot.analysis.typed_dicts import typed_dict_constructions
@@ -713,6 +715,8 @@ class Program:
             targets = self._methods_of_instances(classes, method_name)
             if not targets and method_name in operator_dunders.FALLBACKS:  # `if box:` with no `__bool__`: `__len__`
                 targets = self._methods_of_instances(classes, operator_dunders.FALLBACKS[method_name])
+            if method_name == "__call__":  # `net(x)` on an nn.Module of the tree: its forward runs
+                targets = targets + module_forwards(self, classes)
             if method_name == "__call__" and constructor != "self" and not constructor.startswith(
                 ("returned:", "typed:", "member:", "result:")  # not built by a call here
             ):
@@ -1621,6 +1625,8 @@ class _TensorFlow:
                     self.targets[(fid, index)] = targets
                 elif (layer := self._torch_layer(fid, site.ref)) is not None:
                     self.layers[(fid, index)] = layer
+        # `Labeled(x)` on a torch.Tensor subclass of the tree: a tensor (tensor_constructions.py)
+        self.tensor_builds = {(fid, index) for fid in traced for index in tensor_constructions(program, fid)}
         # Each traced callee's traced callers: whom a change in what it returns concerns (solve),
         # and how a break spreads up the calls (Program._breaking_set).
         self.callers: Callers = {}
@@ -1637,8 +1643,9 @@ class _TensorFlow:
         self.untraced_callers = UntracedCallers(program, traced, hinted)
         self._keep_confirmed_hints(hinted)
         # A forward called from the tree gets its tensors from its callers, not from being an
-        # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says.
-        for fid in self.callers:
+        # entry point: `self.bias(window_size)` passes a tuple, whatever the signature says. Not
+        # a forward only reached through `net(x)` on an annotated base class (instance_forwards.py).
+        for fid in called_plainly(program, self.targets):
             function = program.function(fid)
             for name in (*function.entry_params, *function.configured_entry_params):
                 self.params[fid].pop(name, None)
@@ -1682,6 +1689,8 @@ class _TensorFlow:
                 if self.attributes.is_tensor(fid, name[len("self."):]):
                     return True
         for call in deps.calls:
+            if (fid, call.site) in self.tensor_builds:
+                return True
             targets = self.targets.get((fid, call.site), ())
             if call.element is None and any(self._returns_at(fid, call.site, t) for t in targets):
                 return True
