@@ -228,7 +228,7 @@ class StatementVisitor(ExpressionEvaluator):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
             grown = self._grown_tuple(node, elements, previous)
             if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
-                self._object_operand(node, previous, kind)  # `t *= scale`, `scale *= t`
+                self._object_operand(node, previous, kind, env)  # `t *= scale`, `scale *= t`
             kind = previous | kind
             self._bind(node.target, kind, env, grown[0] if grown is not None and not grown[1] else None)
             if grown is not None and grown[1]:
