@@ -136,7 +136,7 @@ class ExpressionEvaluator(CallResolver):
         if isinstance(node.left, dunders.OPERANDS) or isinstance(node.right, dunders.OPERANDS):
             dunders.binary(self, node, left, right, env)  # `covar + noise`: its class's `__add__` (`k + box`: `__radd__`)
         if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
-            self._object_operand(node, left, right)
+            self._object_operand(node, left, right, env)
         # the hooks read a call operand (`x.data_ptr() % 16`) or text formatting (`"%s" % (t,)`)
         if type(node.left) is ast.Call or type(node.right) is ast.Call or type(node.op) is ast.Mod:
             for check_operator in C.OPERATORS:

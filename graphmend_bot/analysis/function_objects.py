@@ -115,16 +115,16 @@ class ObjectTracker(FindingReporter):
         ref = built_here(node)
         return ref if ref is not None and names_a_class(ref) else None
 
-    def _object_operand(self, node: ast.BinOp | ast.AugAssign, left: Kind, right: Kind) -> None:
-        """`t * scale` / `scale * t` with a tensor and an object of a known class, which answers in
-        eager with `__rmul__` / `__mul__`: Dynamo hands the object to the tensor's operation (every
-        arithmetic operator, and `t *= scale` / `scale *= t`, which tries `__imul__` first). And
-        `a @ b` on an object of a known class and no tensor: Dynamo has no `@` for objects."""
+    def _object_operand(self, node: ast.BinOp | ast.AugAssign, left: Kind, right: Kind, env: Env) -> None:
+        """`t * scale` / `scale * t`, a tensor and an object of a known class (`_receiver_class`: a local,
+        `self.op`, a module's `SCALE`, `self`; or read from an annotated one: `y.conj()`), answered in eager by
+        `__rmul__` / `__mul__`: Dynamo hands the object to the operation (`t *= scale` tries `__imul__` first).
+        And `a @ b`, a local object of a known class and no tensor: Dynamo has no `@` for objects."""
         with_tensor, augmented = True, isinstance(node, ast.AugAssign)
         left_node, right_node = (node.target, node.value) if isinstance(node, ast.AugAssign) else (node.left, node.right)
-        left_class, right_class = self._operand_class(left_node), self._operand_class(right_node)
-        if isinstance(node.op, ast.MatMult) and not augmented and left_class is not None and (
-                right_class or not right.is_tensor):
+        left_class, right_class = (self._receiver_class(n, env) or self._result_of(n, env) for n in (left_node, right_node))
+        local = self._operand_class  # `a @ b` of objects: only locals' classes, as before held objects counted
+        if isinstance(node.op, ast.MatMult) and not augmented and local(left_node) and (local(right_node) or not right.is_tensor):
             # an object built from tensors has a tensor's kind: its class says it is none
             method, tensor, with_tensor = f"instance:{left_class}>__matmul__", TENSOR, False
         elif left.is_tensor and left_class is None and (ref := right_class) is not None:

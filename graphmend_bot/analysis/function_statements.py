@@ -228,7 +228,7 @@ class StatementVisitor(ExpressionEvaluator):
             previous = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else env.get(node.target.id, NOT_TENSOR)
             grown = self._grown_tuple(node, elements, previous)
             if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
-                self._object_operand(node, previous, kind)  # `t *= scale`, `scale *= t`
+                self._object_operand(node, previous, kind, env)  # `t *= scale`, `scale *= t`
             if isinstance(node.target, operator_dunders.OPERANDS):
                 operator_dunders.augmented(self, node, kind, env)  # `box += 1`: its class's `__iadd__` (`__add__`)
             kind = previous | kind

@@ -8,9 +8,10 @@ the object to the tensor operation it records, in either order, and cannot make 
 and for the augmented forms (`t += obj`; `obj += t`, answered by `__iadd__` or else `__add__`,
 tests/fixtures/rules/GM623_tensor_operator_on_object.py). The finding stands when the other operand is a
 tensor and the object's class has the method that answers in the checked tree (or a configured
-dependency), the object built in the function or received (an annotated parameter, or read from
-one): Dynamo hands a received object to the tensor operation too (measured:
-tests/test_received_object_operands.py; where an earlier break Dynamo cannot resume from skips the
+dependency), the object built in the function, received (an annotated parameter, or read from
+one) or held (`self.op` built by `__init__`, a module's `SCALE = Op(...)`, `self`): Dynamo hands
+such an object to the tensor operation too (measured: tests/test_received_object_operands.py,
+tests/test_held_object_operands.py; where an earlier break Dynamo cannot resume from skips the
 rest of the frame, as test_dependency_breaks.py's typed fixture, nothing after it is traced: not
 judged here, as for every finding in such a frame). The class has no `__torch_function__` (a
 tensor-like class, which Dynamo dispatches another way: not measured, left unreported), and

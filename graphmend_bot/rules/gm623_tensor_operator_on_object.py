@@ -6,7 +6,9 @@ defines the reflected method (`__radd__`, `__rmul__`, ...), break with GB0055, a
 `obj * t` on a class defining `__mul__`; so do `// % ** & | ^ << >>` either way round, and the
 augmented forms, `t += obj` (`__radd__`) and `obj += t` (`__iadd__`, else `__add__`)
 (tests/coverage_probes/gb0055_augmented_operator_on_object.py); comparisons run the object's
-method and trace. The traversal asks at each such operation whose object's
+method and trace. The object may be built in the frame, received annotated, or read from where it is
+held: `self.op` built by `__init__`, a module's `SCALE = Op(...)`, `self` in the class's own method
+(tests/test_held_object_operands.py). The traversal asks at each such operation whose object's
 class it knows; the scope solver keeps the finding when that class has the method in the checked
 tree and derives from nothing outside it but nn.Module (analysis/object_operands.py). `a @ b`
 with no tensor, on an object whose class defines `__matmul__`, breaks too, with GB0059: Dynamo's
@@ -74,7 +76,8 @@ RULE = Rule(
     summary=(
         "Flags `t + obj`, `t * obj`, `t % obj` and every other arithmetic or bitwise operator "
         "(`- @ / // ** & | ^ << >>`) in traced code where `t` is a "
-        "tensor and `obj` an object of a class of the checked tree (deriving only from its classes or "
+        "tensor and `obj` an object (built, received annotated, or held: `self.op`, a module's "
+        "`SCALE = Op()`) of a class of the checked tree (deriving only from its classes or "
         "`nn.Module`: a `torch.Tensor` or `float` subclass traces) that defines the reflected "
         "method (`__radd__`, `__rmul__`, `__rmod__`, ...), and `obj * t` "
         "where it defines the operator (`__mul__`, ...), augmented too (`t += obj`, `obj += t` with "
