@@ -110,3 +110,39 @@ def test_buffer_from_a_helper_returning_only_none_is_no_tensor(tmp_path):
     breaks = dynamo_breaks(HELPERS, tmp_path)
     assert {line for line, _ in breaks} == {line_of(HELPERS, "k = int"), line_of(HELPERS, "j = float")}
     assert {(line, gb_id) for line, _, gb_id in graphmend_findings(HELPERS, tmp_path)} == breaks
+
+
+# torchcde's LinearInterpolation: `register_buffer("_coeffs", coeffs)` of a parameter without a default.
+# Its builder passes a tensor (torch takes nothing else but None, which the signature does not offer);
+# one defaulting to None (`scale=None`) may be left None and keeps its kind, as does a parameter rebound.
+PASSED = """
+import torch
+from torch import nn
+
+
+class Interp(nn.Module):
+    def __init__(self, coeffs, scale=None, *, knots):
+        super().__init__()
+        self.register_buffer("_c", coeffs)
+        self.register_buffer("_k", knots)
+        self.register_buffer("_s", scale)
+
+    def forward(self, x):
+        if self._c[0] > 0:
+            x = x + 1
+        n = int(self._k[1])
+        if self._s is not None and self._s[0] > 0:
+            x = x * 2
+        return x * n
+
+
+class Model(Interp):
+    def __init__(self):
+        super().__init__(torch.ones(3), knots=torch.arange(3))
+"""
+
+
+def test_buffer_of_a_parameter_the_builder_must_pass_is_a_tensor(tmp_path):
+    breaks = dynamo_breaks(PASSED, tmp_path)
+    assert breaks == {(line_of(PASSED, "if self._c[0] > 0"), "GB0170"), (line_of(PASSED, "n = int(self._k[1])"), "GB0124")}
+    assert {(line, gb_id) for line, _, gb_id in graphmend_findings(PASSED, tmp_path)} == breaks

@@ -103,13 +103,17 @@ def mapping_get(node: ast.Call, func: ast.Attribute, receiver: Kind, args: list[
     return receiver.without_flags() | default
 
 
-def registered_buffer(value: ast.expr, kind: Kind, module_function: Callable[[str], FunctionNode | None] | None = None
-                      ) -> Kind:
+def registered_buffer(value: ast.expr, kind: Kind, module_function: Callable[[str], FunctionNode | None] | None = None,
+                      function: FunctionNode | None = None) -> Kind:
     """What `self.register_buffer("name", value)` stores. torch takes only a tensor or None there: a value
     computed in place (`filts[0]`, `make(n) * 2`) is a tensor whatever the callee (an untraced `__init__`'s
-    calls are never solved); a name, attribute, constant, ternary or `or` may hold None and keeps its kind,
-    as does a call of a top-level function of the module that returns only None (`module_function`)."""
-    computed = not isinstance(value, (ast.Name, ast.Attribute, ast.Constant, ast.IfExp, ast.BoolOp))
+    calls are never solved), and so is a parameter of `function` with no None default still holding what
+    the caller passed (`register_buffer("_coeffs", coeffs)`: the object's builder passes a tensor); another
+    name, an attribute, constant, ternary or `or` may hold None and keeps its kind, as does a call of a
+    top-level function of the module that returns only None (`module_function`)."""
+    computed = not isinstance(value, (ast.Name, ast.Attribute, ast.Constant, ast.IfExp, ast.BoolOp)) or (
+        isinstance(value, ast.Name) and function is not None and kind == Kind.of_param(value.id)
+        and required_parameter(function, value.id))
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and module_function is not None:
         helper = module_function(value.func.id)
         computed = helper is None or not returns_only_none(helper)
@@ -121,3 +125,14 @@ def returns_only_none(function: FunctionNode) -> bool:
     one that returns a tensor on some path may store one (a helper returning None only for `n == 0`)."""
     returns = [node for node in local_nodes(function.body) if isinstance(node, ast.Return)]
     return all(r.value is None or (isinstance(r.value, ast.Constant) and r.value.value is None) for r in returns)
+
+
+def required_parameter(function: FunctionNode, name: str) -> bool:
+    """Whether `name` is a named parameter of `function` without a default of None (a caller passes it)."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    for arg, default in (*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)):
+        if arg.arg == name:
+            return default is None or not (isinstance(default, ast.Constant) and default.value is None)
+    return False
