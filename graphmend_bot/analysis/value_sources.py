@@ -34,6 +34,7 @@ from collections.abc import Callable, Container
 
 from graphmend_bot.analysis.guards import FunctionNode
 from graphmend_bot.analysis.local_nodes import local_nodes
+from graphmend_bot.analysis.narrowing import none_test
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -108,12 +109,15 @@ def registered_buffer(value: ast.expr, kind: Kind, module_function: Callable[[st
     """What `self.register_buffer("name", value)` stores. torch takes only a tensor or None there: a value
     computed in place (`filts[0]`, `make(n) * 2`) is a tensor whatever the callee (an untraced `__init__`'s
     calls are never solved), and so is a parameter of `function` with no None default still holding what
-    the caller passed (`register_buffer("_coeffs", coeffs)`: the object's builder passes a tensor); another
+    the caller passed (`register_buffer("_coeffs", coeffs)`: the object's builder passes a tensor), and a
+    name an enclosing `if` proves no None (`if Q is not None: self.register_buffer("_Q", Q)`); another
     name, an attribute, constant, ternary or `or` may hold None and keeps its kind, as does a call of a
     top-level function of the module that returns only None (`module_function`)."""
     computed = not isinstance(value, (ast.Name, ast.Attribute, ast.Constant, ast.IfExp, ast.BoolOp)) or (
-        isinstance(value, ast.Name) and function is not None and kind == Kind.of_param(value.id)
-        and required_parameter(function, value.id))
+        isinstance(value, ast.Name) and function is not None and (
+            (kind == Kind.of_param(value.id) and required_parameter(function, value.id))
+            or tested_not_none(function, value))
+    )
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and module_function is not None:
         helper = module_function(value.func.id)
         computed = helper is None or not returns_only_none(helper)
@@ -135,4 +139,21 @@ def required_parameter(function: FunctionNode, name: str) -> bool:
     for arg, default in (*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)):
         if arg.arg == name:
             return default is None or not (isinstance(default, ast.Constant) and default.value is None)
+    return False
+
+
+def tested_not_none(function: FunctionNode, name: ast.Name) -> bool:
+    """Whether the read `name` is in the arm of an `if` of `function` where the name is not None
+    (`if q is not None:` or `if q is not None and ...:`, the `else` of `if q is None:`)."""
+    for node in local_nodes(function.body):
+        if isinstance(node, ast.If):
+            tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
+            if (name.id, False) in map(none_test, tests):
+                arms = node.body
+            elif none_test(node.test) == (name.id, True):
+                arms = node.orelse
+            else:
+                continue
+            if any(found is name for arm in arms for found in ast.walk(arm)):
+                return True
     return False
