@@ -12,7 +12,7 @@ unpacks to are (`s, t = self.subnet(x)`).
 
 Left out, as other parts decide them: a method of the class or a base (`self.to(x)`, `self.apply(f)`
 of nn.Module are no attribute the tree stores), an attribute built by an in-tree class or function
-(the solver resolves those, whatever they return), a torch.nn class (torch_layers.py's table, the
+(the solver resolves those, whatever they return), a `functools.partial`, a torch.nn class (torch_layers.py's table, the
 others as nn.LSTM return tuples), a bound method or function of the tree held (held_functions.py,
 bound_methods.py), and an object built by a factory method of the class (`self.make()`).
 """
@@ -26,7 +26,7 @@ from graphmend_bot.analysis import bound_methods, held_functions
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import FunctionId, Program
 
-_RESOLVED_ELSEWHERE = ("torch.", "self.", bound_methods.PREFIX, held_functions.PREFIX)
+_RESOLVED_ELSEWHERE = ("torch.", "self.", "functools.", bound_methods.PREFIX, held_functions.PREFIX)
 
 
 def holds_outside_callable(program: Program, fid: FunctionId, ref: str) -> bool:
@@ -37,7 +37,17 @@ def holds_outside_callable(program: Program, fid: FunctionId, ref: str) -> bool:
         return False
     constructors = program.held_constructors(fid[0], class_qualname, name)  # none for a method
     if constructors:
-        return all(not constructor.startswith(_RESOLVED_ELSEWHERE) for constructor in constructors)
+        return all(
+            not constructor.startswith(_RESOLVED_ELSEWHERE) and not _in_tree(program, fid[0], constructor)
+            for constructor in constructors
+        )
     if program.class_method(fid[0], class_qualname, name) is not None:
         return False
     return any(name in program.modules[mod].classes[cls].given for mod, cls in program.class_and_bases(fid[0], class_qualname))
+
+
+def _in_tree(program: Program, module: str, constructor: str) -> bool:
+    """Whether `constructor` names a class or function of the tree (a factory whose closure the solver
+    did not resolve, `self.build = posterior_nn(...)`, returns what the tree says, not a tensor)."""
+    name = constructor.removeprefix("typed:")
+    return program.resolve_class(module, name) is not None or program.resolve_function(module, name) is not None
