@@ -196,3 +196,28 @@ def test_buffer_of_a_name_an_if_proves_no_none_is_a_tensor(tmp_path):
     breaks = dynamo_breaks(NARROWED, tmp_path)
     assert breaks == {(line_of(NARROWED, "if Q[0] > 0"), "GB0170"), (line_of(NARROWED, "if self._R[0] > 0"), "GB0170")}
     assert {(line, gb_id) for line, _, gb_id in graphmend_findings(NARROWED, tmp_path)} == breaks
+
+
+# normflows' spline: a parameter with a number default is registered only when a caller passes a tensor;
+# with the default, the attribute holds the float and `int(self.bound)` traces.
+DEFAULTED = """
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self, bound=1.0):
+        super().__init__()
+        if torch.is_tensor(bound):
+            self.register_buffer("bound", bound)
+        else:
+            self.bound = bound
+
+    def forward(self, x):
+        return x * int(self.bound)
+"""
+
+
+def test_buffer_of_a_parameter_with_a_number_default_stays_unreported(tmp_path):
+    assert dynamo_breaks(DEFAULTED, tmp_path) == set()
+    assert graphmend_findings(DEFAULTED, tmp_path) == set()

@@ -47,7 +47,7 @@ def holds_outside_callable(program: Program, fid: FunctionId, ref: str) -> bool:
 
 
 def _in_tree(program: Program, module: str, constructor: str) -> bool:
-    """Whether `constructor` names a class or function of the tree (a factory whose closure the solver
-    did not resolve, `self.build = posterior_nn(...)`, returns what the tree says, not a tensor)."""
-    name = constructor.removeprefix("typed:")
-    return program.resolve_class(module, name) is not None or program.resolve_function(module, name) is not None
+    """Whether `constructor` names a function of the tree: a factory whose closure the solver did not
+    resolve (`self.build = posterior_nn(...)`) returns what the tree says, not a tensor. A class of the
+    tree with no `forward` or `__call__` there (`class RNNLinear(nn.Linear)`) runs its outside base's."""
+    return program.resolve_function(module, constructor.removeprefix("typed:")) is not None

@@ -108,7 +108,7 @@ def registered_buffer(value: ast.expr, kind: Kind, module_function: Callable[[st
                       function: FunctionNode | None = None) -> Kind:
     """What `self.register_buffer("name", value)` stores. torch takes only a tensor or None there: a value
     computed in place (`filts[0]`, `make(n) * 2`) is a tensor whatever the callee (an untraced `__init__`'s
-    calls are never solved), and so is a parameter of `function` with no None default still holding what
+    calls are never solved), and so is a parameter of `function` with no default still holding what
     the caller passed (`register_buffer("_coeffs", coeffs)`: the object's builder passes a tensor), and a
     name an enclosing `if` proves no None (`if Q is not None: self.register_buffer("_Q", Q)`); another
     name, an attribute, constant, ternary or `or` may hold None and keeps its kind, as does a call of a
@@ -132,13 +132,14 @@ def returns_only_none(function: FunctionNode) -> bool:
 
 
 def required_parameter(function: FunctionNode, name: str) -> bool:
-    """Whether `name` is a named parameter of `function` without a default of None (a caller passes it)."""
+    """Whether `name` is a named parameter of `function` without a default (every caller passes it: a
+    default, `tail_bound=1.0`, says what it holds when none does)."""
     args = function.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     for arg, default in (*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)):
         if arg.arg == name:
-            return default is None or not (isinstance(default, ast.Constant) and default.value is None)
+            return default is None
     return False
 
 
