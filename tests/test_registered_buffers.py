@@ -110,3 +110,114 @@ def test_buffer_from_a_helper_returning_only_none_is_no_tensor(tmp_path):
     breaks = dynamo_breaks(HELPERS, tmp_path)
     assert {line for line, _ in breaks} == {line_of(HELPERS, "k = int"), line_of(HELPERS, "j = float")}
     assert {(line, gb_id) for line, _, gb_id in graphmend_findings(HELPERS, tmp_path)} == breaks
+
+
+# torchcde's LinearInterpolation: `register_buffer("_coeffs", coeffs)` of a parameter without a default.
+# Its builder passes a tensor (torch takes nothing else but None, which the signature does not offer);
+# one defaulting to None (`scale=None`) may be left None and keeps its kind, as does a parameter rebound.
+PASSED = """
+import torch
+from torch import nn
+
+
+class Interp(nn.Module):
+    def __init__(self, coeffs, scale=None, *, knots):
+        super().__init__()
+        self.register_buffer("_c", coeffs)
+        self.register_buffer("_k", knots)
+        self.register_buffer("_s", scale)
+
+    def forward(self, x):
+        if self._c[0] > 0:
+            x = x + 1
+        n = int(self._k[1])
+        if self._s is not None and self._s[0] > 0:
+            x = x * 2
+        return x * n
+
+
+class Model(Interp):
+    def __init__(self):
+        super().__init__(torch.ones(3), knots=torch.arange(3))
+"""
+
+
+def test_buffer_of_a_parameter_the_builder_must_pass_is_a_tensor(tmp_path):
+    breaks = dynamo_breaks(PASSED, tmp_path)
+    assert breaks == {(line_of(PASSED, "if self._c[0] > 0"), "GB0170"), (line_of(PASSED, "n = int(self._k[1])"), "GB0124")}
+    assert {(line, gb_id) for line, _, gb_id in graphmend_findings(PASSED, tmp_path)} == breaks
+
+
+# pypose's EKF: `if Q is not None: self.register_buffer("_Q", Q)` in a setter `__init__` calls, read
+# through a property. The `if` proves the name no None where it is registered (so does the `else` of
+# `if R is None:`); where it is None (`if S is None:`), what is registered keeps the parameter's kind.
+NARROWED = """
+import torch
+from torch import nn
+
+
+class Filter(nn.Module):
+    def __init__(self, Q=None, R=None, S=None):
+        super().__init__()
+        self.set_uncertainty(Q=Q, R=R, S=S)
+
+    @property
+    def Q(self):
+        return self._Q
+
+    def set_uncertainty(self, Q=None, R=None, S=None):
+        if Q is not None and Q.dim() == 1:
+            self.register_buffer("_Q", Q)
+        if R is None:
+            R = torch.zeros(3)
+        else:
+            self.register_buffer("_R", R)
+        if S is None:
+            self.register_buffer("_S", S)
+
+    def forward(self, x, Q=None):
+        Q = Q if Q is not None else self.Q
+        if Q[0] > 0:
+            x = x + 1
+        if self._R[0] > 0:
+            x = x + 1
+        if self._S is not None and self._S:
+            x = x * 2
+        return x
+
+
+class Model(Filter):
+    def __init__(self):
+        super().__init__(torch.ones(3), torch.ones(3))
+"""
+
+
+def test_buffer_of_a_name_an_if_proves_no_none_is_a_tensor(tmp_path):
+    breaks = dynamo_breaks(NARROWED, tmp_path)
+    assert breaks == {(line_of(NARROWED, "if Q[0] > 0"), "GB0170"), (line_of(NARROWED, "if self._R[0] > 0"), "GB0170")}
+    assert {(line, gb_id) for line, _, gb_id in graphmend_findings(NARROWED, tmp_path)} == breaks
+
+
+# normflows' spline: a parameter with a number default is registered only when a caller passes a tensor;
+# with the default, the attribute holds the float and `int(self.bound)` traces.
+DEFAULTED = """
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self, bound=1.0):
+        super().__init__()
+        if torch.is_tensor(bound):
+            self.register_buffer("bound", bound)
+        else:
+            self.bound = bound
+
+    def forward(self, x):
+        return x * int(self.bound)
+"""
+
+
+def test_buffer_of_a_parameter_with_a_number_default_stays_unreported(tmp_path):
+    assert dynamo_breaks(DEFAULTED, tmp_path) == set()
+    assert graphmend_findings(DEFAULTED, tmp_path) == set()

@@ -279,7 +279,7 @@ class CallResolver(SortChecker):
     def _register_buffer(self, node: ast.Call, args: list[Kind]) -> None:
         """`self.register_buffer("name", value)` is module state like `self.name = value`."""
         if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            self.write_attribute(node.args[0].value, VS.registered_buffer(node.args[1], args[1], self._module_functions))
+            self.write_attribute(node.args[0].value, VS.registered_buffer(node.args[1], args[1], self._module_functions, self.node))
 
     def _tensor_method(self, node: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
         check = C.TENSOR_METHODS.get(method)

@@ -54,6 +54,7 @@ from graphmend_bot.analysis.masks import masks_made_elsewhere
 from graphmend_bot.analysis.model import CallSite, Draft, FunctionSummary, ModuleSummary
 from graphmend_bot.analysis.object_operands import object_operations
 from graphmend_bot.analysis.opaque_sources import OPAQUE_CODES, OpaqueSources
+from graphmend_bot.analysis.outside_callables import holds_outside_callable
 from graphmend_bot.analysis.own_frame_managers import own_frame_entries
 from graphmend_bot.analysis.passed_ranks import passed_rank_indices
 from graphmend_bot.analysis.public_api import (
@@ -1694,7 +1695,7 @@ class _TensorFlow:
             targets = self.targets.get((fid, call.site), ())
             if call.element is None and any(self._returns_at(fid, call.site, t) for t in targets):
                 return True
-            if not targets and call.element is None and self._callback_returns(fid, call.site):
+            if not targets and self._callback_returns(fid, call.site, call.element is None):
                 return True
             if call.element is not None and any(self._element_returns(t, call.element) for t in targets):
                 return True
@@ -1741,14 +1742,17 @@ class _TensorFlow:
                 return False
         return True
 
-    def _callback_returns(self, fid: FunctionId, index: int) -> bool:
+    def _callback_returns(self, fid: FunctionId, index: int, whole: bool) -> bool:
         """`event_fn(t, y)` on a parameter holding a function from outside the tree (a user
         callback): a tensor when it is given one (torchdiffeq's `if event_fn(t1, y1) == 0:`)."""
         function = self.program.function(fid)
         site = function.calls[index]
         kind, _, name = site.ref.partition(":")
-        if kind != "name" or name not in function.params:
-            return False
+        if kind == "name" and name in function.params:
+            if not whole:
+                return False
+        elif not holds_outside_callable(self.program, fid, site.ref):
+            return False  # `self.subnet(x)` on a module or function the builder gave: outside_callables.py
         return any(self.holds(fid, arg) for arg in (*site.args, *(value for _, value in site.kwargs)))
 
     def _returns_at(self, caller: FunctionId, index: int, callee: FunctionId) -> bool:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Container
 
 from graphmend_bot.analysis.guards import FunctionNode
 from graphmend_bot.analysis.local_nodes import local_nodes
+from graphmend_bot.analysis.narrowing import none_test
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
@@ -103,13 +104,20 @@ def mapping_get(node: ast.Call, func: ast.Attribute, receiver: Kind, args: list[
     return receiver.without_flags() | default
 
 
-def registered_buffer(value: ast.expr, kind: Kind, module_function: Callable[[str], FunctionNode | None] | None = None
-                      ) -> Kind:
+def registered_buffer(value: ast.expr, kind: Kind, module_function: Callable[[str], FunctionNode | None] | None = None,
+                      function: FunctionNode | None = None) -> Kind:
     """What `self.register_buffer("name", value)` stores. torch takes only a tensor or None there: a value
     computed in place (`filts[0]`, `make(n) * 2`) is a tensor whatever the callee (an untraced `__init__`'s
-    calls are never solved); a name, attribute, constant, ternary or `or` may hold None and keeps its kind,
-    as does a call of a top-level function of the module that returns only None (`module_function`)."""
-    computed = not isinstance(value, (ast.Name, ast.Attribute, ast.Constant, ast.IfExp, ast.BoolOp))
+    calls are never solved), and so is a parameter of `function` with no default still holding what
+    the caller passed (`register_buffer("_coeffs", coeffs)`: the object's builder passes a tensor), and a
+    name an enclosing `if` proves no None (`if Q is not None: self.register_buffer("_Q", Q)`); another
+    name, an attribute, constant, ternary or `or` may hold None and keeps its kind, as does a call of a
+    top-level function of the module that returns only None (`module_function`)."""
+    computed = not isinstance(value, (ast.Name, ast.Attribute, ast.Constant, ast.IfExp, ast.BoolOp)) or (
+        isinstance(value, ast.Name) and function is not None and (
+            (kind == Kind.of_param(value.id) and required_parameter(function, value.id))
+            or tested_not_none(function, value))
+    )
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and module_function is not None:
         helper = module_function(value.func.id)
         computed = helper is None or not returns_only_none(helper)
@@ -121,3 +129,32 @@ def returns_only_none(function: FunctionNode) -> bool:
     one that returns a tensor on some path may store one (a helper returning None only for `n == 0`)."""
     returns = [node for node in local_nodes(function.body) if isinstance(node, ast.Return)]
     return all(r.value is None or (isinstance(r.value, ast.Constant) and r.value.value is None) for r in returns)
+
+
+def required_parameter(function: FunctionNode, name: str) -> bool:
+    """Whether `name` is a named parameter of `function` without a default (every caller passes it: a
+    default, `tail_bound=1.0`, says what it holds when none does)."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    for arg, default in (*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)):
+        if arg.arg == name:
+            return default is None
+    return False
+
+
+def tested_not_none(function: FunctionNode, name: ast.Name) -> bool:
+    """Whether the read `name` is in the arm of an `if` of `function` where the name is not None
+    (`if q is not None:` or `if q is not None and ...:`, the `else` of `if q is None:`)."""
+    for node in local_nodes(function.body):
+        if isinstance(node, ast.If):
+            tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
+            if (name.id, False) in map(none_test, tests):
+                arms = node.body
+            elif none_test(node.test) == (name.id, True):
+                arms = node.orelse
+            else:
+                continue
+            if any(found is name for arm in arms for found in ast.walk(arm)):
+                return True
+    return False
