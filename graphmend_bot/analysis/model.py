@@ -245,6 +245,13 @@ class FunctionSummary:
     )
     # Of an `__init__`: the rows only a truthy argument runs, `if verbose:` (parameter_guards.Guard).
     param_guards: tuple[tuple[str, int | None, bool, int, int], ...] = ()
+    # (parameter, kind assigned) of each `if p is None: p = ...` of its body outside loops, `p`
+    # defaulting to None: after it `p` holds the pseudo-parameter none_fallbacks.fallback_name(p),
+    # a tensor when that kind is and some call leaves `p` None (none_fallbacks.py).
+    none_fallbacks: tuple[tuple[str, Kind], ...] = ()
+    # Per call site (index) passing some: the positions and keywords of its arguments written as
+    # values never None (`x.shape[1]`, `4`), which leave no None-defaulted parameter None there.
+    valued_arguments: dict[int, tuple[int | str, ...]] = field(default_factory=dict)
     # (by name, manager sites, body sites, body drafts' kind, earlier sites, draft) of a `with` after a
     # resumable point whose body may break: it stands when the manager is one Dynamo inlines (known by
     # name, or a site runs a generator manager or `__enter__`/`__exit__` of the tree), its body breaks,

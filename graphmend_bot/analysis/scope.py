@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Set, Sized
 from dataclasses import dataclass
 
-from graphmend_bot.analysis import bound_methods, held_functions
+from graphmend_bot.analysis import bound_methods, held_functions, none_fallbacks
 from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
@@ -1647,6 +1647,8 @@ class _TensorFlow:
             for fid in traced
             if (elements := program.function(fid).return_elements) is not None
         }
+        # (pseudo-parameter, kind) of each `if p is None: p = ...` some call may leave `p` None at
+        self.fallbacks = none_fallbacks.gates(self)
 
     def _keep_confirmed_hints(self, callees: Set[FunctionId]) -> None:
         """A hint yields to the tensors callers pass only when no traced caller confirms it: once a
@@ -1808,6 +1810,10 @@ class _TensorFlow:
                 if not self.returns[fid] and self.holds(fid, function.returns):
                     self.returns[fid] = changed = True
                     self._touched(fid)
+                for name, kind in self.fallbacks.get(fid, ()):
+                    if not self.params[fid].get(name) and self.holds(fid, kind):
+                        self.params[fid][name] = changed = True
+                        self._received(fid, (name,))
                 flags = self.element_returns.get(fid)
                 if flags is not None and function.return_elements is not None:
                     for index, kind in enumerate(function.return_elements):
