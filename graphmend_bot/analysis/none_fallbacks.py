@@ -23,10 +23,10 @@ import ast
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.model import CallSite, FunctionSummary
+from graphmend_bot.analysis.parameter_guards import passed_arguments
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
-    from graphmend_bot.analysis.caller_arguments import CallerArguments
     from graphmend_bot.analysis.scope import FunctionId, _TensorFlow
 
 _SUFFIX = "?fallback"  # no identifier holds it: the pseudo-parameter never meets a real one
@@ -109,9 +109,15 @@ def valued_slots(call: ast.Call) -> tuple[int | str, ...]:
 
 
 def note_site(summary: FunctionSummary, site: int, call: ast.Call) -> None:
-    """Record the valued arguments of call site `site`, one that may call the tree's code."""
+    """Record the valued and the falsy literal arguments of call site `site`, one that may call the
+    tree's code (None for the latter when a `*args` or `**kwargs` hides what it passes)."""
     if slots := valued_slots(call):
         summary.valued_arguments[site] = slots
+    passed = passed_arguments(call)
+    if passed is None:
+        summary.falsy_arguments[site] = None
+    elif falsy := tuple((slot, literal) for slot, literal in passed if literal):
+        summary.falsy_arguments[site] = falsy
 
 
 def _valued(node: ast.expr) -> bool:
@@ -130,52 +136,97 @@ def _valued(node: ast.expr) -> bool:
     return False
 
 
-def gates(solver: _TensorFlow) -> dict[FunctionId, list[tuple[str, Kind]]]:
+class CallsSeen:
+    """Every call of some traced functions the analysis sees, or None where their callers are not all
+    seen: an entry point, a function used as a value or under an unknown decorator, or one a file the
+    analysis did not read imports."""
+
+    def __init__(self, solver: _TensorFlow, fids: set[FunctionId]) -> None:
+        from graphmend_bot.analysis.caller_arguments import CallerArguments
+
+        self.solver = solver
+        program = solver.program
+        self._arguments = CallerArguments(program, solver, program.unread_imports)
+        self._uses = self._arguments._value_uses(fids) if fids else {}
+        self._entries = program.entry_points() if fids else set()
+        self._untraced: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
+        for caller, site, callee in solver.untraced_callers.calling(fids) if fids else ():
+            self._untraced.setdefault(callee, []).append((caller, site))
+
+    def sites(self, fid: FunctionId) -> list[tuple[FunctionSummary, int, CallSite]] | None:
+        """(calling function, site index, site) of every call of `fid`; None when not all are seen."""
+        if fid in self._entries or fid in self._uses or self._arguments._unread_importer(fid) is not None:
+            return None
+        program = self.solver.program
+        found = [
+            (function, index, site)
+            for caller in sorted(self.solver.callers.get(fid, ()))
+            for function in (program.function(caller),)
+            for index, site in enumerate(function.calls)
+            if fid in self.solver.targets.get((caller, index), ())
+        ]
+        for caller, site in self._untraced.get(fid, ()):
+            function = program.function(caller)
+            found.append((function, function.calls.index(site), site))
+        return found or None
+
+
+def gates(solver: _TensorFlow, seen: CallsSeen) -> dict[FunctionId, list[tuple[str, Kind]]]:
     """For each traced function with fallbacks, (pseudo-parameter, the fallback's kind) of those
     some call may leave None: the solver makes the pseudo-parameter a tensor when the kind holds."""
-    from graphmend_bot.analysis.caller_arguments import CallerArguments
-
     program = solver.program
-    candidates = {fid: fallbacks for fid in solver.traced if (fallbacks := program.function(fid).none_fallbacks)}
-    if not candidates:
-        return {}
-    callers = CallerArguments(program, solver, program.unread_imports)
-    uses = callers._value_uses(set(candidates))
-    entries = program.entry_points()
-    return {fid: [(fallback_name(parameter), kind) for parameter, kind in fallbacks
-                  if leaves_none(solver, callers, fid, parameter, uses, entries)]
-            for fid, fallbacks in candidates.items()}
+    found: dict[FunctionId, list[tuple[str, Kind]]] = {}
+    for fid in solver.traced:
+        if fallbacks := program.function(fid).none_fallbacks:
+            sites = seen.sites(fid)
+            found[fid] = [(fallback_name(parameter), kind) for parameter, kind in fallbacks
+                          if sites is None or any(_may_leave_none(solver, fid, parameter, *site) for site in sites)]
+    return found
 
 
-def leaves_none(solver: _TensorFlow, callers: CallerArguments, fid: FunctionId, parameter: str,
-                value_uses: dict[FunctionId, str], entries: set[FunctionId]) -> bool:
-    """Whether some call of traced `fid` may leave `parameter` None (or its callers are not all seen)."""
-    if fid in entries or fid in value_uses or callers._unread_importer(fid) is not None:
-        return True
+def dead_guards(solver: _TensorFlow, seen: CallsSeen) -> dict[FunctionId, list[tuple[int, int]]]:
+    """For each traced function, the rows of its `if p is not None:` / `if p:` blocks (p with a
+    falsy default, parameter_guards.py) that no call runs: every call the analysis sees leaves `p`
+    at its default or passes None (or, for `if p:`, another falsy literal), and it sees them all."""
     program = solver.program
-    sites: list[tuple[FunctionId, int, CallSite]] = [
-        (caller, index, program.function(caller).calls[index])
-        for (caller, index), targets in solver.targets.items() if fid in targets
-    ]
-    untraced = [(caller, site) for caller, site, callee in solver.untraced_callers.calling({fid}) if callee == fid]
-    if not sites and not untraced:
+    found: dict[FunctionId, list[tuple[int, int]]] = {}
+    for fid in solver.traced:
+        if guards := program.function(fid).default_guards:
+            sites = seen.sites(fid)
+            rows = [(first, last) for name, _, tests_none, first, last in guards
+                    if sites is not None and all(_leaves_falsy(solver, fid, name, tests_none, *site) for site in sites)]
+            if rows:
+                found[fid] = rows
+    return found
+
+
+def _may_leave_none(solver: _TensorFlow, callee: FunctionId, parameter: str,
+                    function: FunctionSummary, index: int, site: CallSite) -> bool:
+    bound, slot = _slot_of(solver, site, callee, parameter)
+    return not bound or slot not in function.valued_arguments.get(index, ())
+
+
+def _leaves_falsy(solver: _TensorFlow, callee: FunctionId, parameter: str, tests_none: bool,
+                  function: FunctionSummary, index: int, site: CallSite) -> bool:
+    if index in function.falsy_arguments and function.falsy_arguments[index] is None:
+        return False  # `f(*args)`, `f(**kwargs)`: what it passes is not seen
+    bound, slot = _slot_of(solver, site, callee, parameter)
+    if not bound:
         return True
-    for caller, site in [*((caller, site) for caller, _, site in sites), *untraced]:
-        index = program.function(caller).calls.index(site)
-        valued = program.function(caller).valued_arguments.get(index, ())
-        slot = _slot_of(solver, site, fid, parameter)
-        if slot is None or slot not in valued:
-            return True
-    return False
+    literal = dict(function.falsy_arguments.get(index) or ()).get(slot, "") if slot is not None else ""
+    return literal == "none" or (literal == "falsy" and not tests_none)
 
 
-def _slot_of(solver: _TensorFlow, site: CallSite, callee: FunctionId, parameter: str) -> int | str | None:
-    """The position or keyword of `site` that binds `parameter` of `callee`, as the solver binds them."""
+def _slot_of(solver: _TensorFlow, site: CallSite, callee: FunctionId, parameter: str) -> tuple[bool, int | str | None]:
+    """(whether `site` binds `parameter` of `callee`, the position or keyword that does: None when
+    several do, a `*args`), as the solver binds them."""
     marked = CallSite(site.ref, tuple(Kind.of_param(f"#{index}") for index in range(len(site.args))),
                       tuple((name, Kind.of_param(f"#{name}")) for name, _ in site.kwargs), site.bound, site.row)
     kind = solver._bind_arguments(marked, callee).get(parameter)
-    if kind is None or len(kind.params) != 1:
-        return None
+    if kind is None:
+        return False, None
+    if len(kind.params) != 1:
+        return True, None
     (mark,) = kind.params
     slot = mark[1:]
-    return int(slot) if slot.isdigit() else slot
+    return True, int(slot) if slot.isdigit() else slot

@@ -1353,7 +1353,10 @@ class Program:
         for fid in self.traced_in_order():
             function = self.function(fid)
             standing = inner if fid[0] in self.dependency_modules else result
+            dead = solver.dead_guards.get(fid, ())
             for draft in function.drafts:
+                if dead and any(first <= draft.row <= last for first, last in dead):
+                    continue  # under `if p is not None:` with every call leaving `p` None
                 if (solver.holds(fid, solver.tested(fid, draft)) or (
                         draft.code in OPAQUE_CODES and opaque.holds(fid, draft.deps))
                 ) and not solver.holds(fid, draft.suppressed_if):
@@ -1648,7 +1651,11 @@ class _TensorFlow:
             if (elements := program.function(fid).return_elements) is not None
         }
         # (pseudo-parameter, kind) of each `if p is None: p = ...` some call may leave `p` None at
-        self.fallbacks = none_fallbacks.gates(self)
+        # and the rows of `if p is not None:` blocks no call runs (every call leaves `p` None)
+        seen = none_fallbacks.CallsSeen(self, {fid for fid in traced if program.function(fid).none_fallbacks
+                                               or program.function(fid).default_guards})
+        self.fallbacks = none_fallbacks.gates(self, seen)
+        self.dead_guards = none_fallbacks.dead_guards(self, seen)
 
     def _keep_confirmed_hints(self, callees: Set[FunctionId]) -> None:
         """A hint yields to the tensors callers pass only when no traced caller confirms it: once a
