@@ -15,6 +15,12 @@ function that is an entry point, used as a value, under an unknown decorator, or
 the analysis did not read (its callers are not all seen). Only the arguments written as values
 that are never None (`x.shape[1]`, `4`, `n + 1`, `len(xs)`) are recorded per call site
 (FunctionSummary.valued_arguments, `valued_slots`); anything else is taken as possibly None.
+
+The other way round, a block under `if p is not None:` or `if p:` (`p` with a falsy default,
+parameter_guards.py) runs only on a call passing a truthy value: `generator.manual_seed(0)` under
+`if generator is not None:` breaks (GB7650) only then. When every call seen leaves `p` at its
+default or passes None (or another falsy literal for `if p:`), and all calls are seen, the drafts
+of the block are dropped (`dead_guards`; FunctionSummary.falsy_arguments per call site).
 """
 
 from __future__ import annotations
