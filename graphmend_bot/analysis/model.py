@@ -255,7 +255,7 @@ class FunctionSummary:
     # Per call site passing some: (position or keyword, "none" or "falsy") of its falsy literal
     # arguments; None when a `*args` or `**kwargs` hides what it passes (parameter_guards.Passed).
     falsy_arguments: dict[int, tuple[tuple[int | str, str], ...] | None] = field(default_factory=dict)
-    # Of any function: the rows only a truthy argument runs, `if generator is not None:`
+    # Of any function but a forward (an entry point) and an `__init__` (param_guards): the rows only a truthy argument runs, `if generator is not None:`
     # (parameter_guards.Guard): no call runs them when every call leaves it None (none_fallbacks.py).
     default_guards: tuple[tuple[str, int | None, bool, int, int], ...] = ()
     # (by name, manager sites, body sites, body drafts' kind, earlier sites, draft) of a `with` after a

@@ -197,7 +197,7 @@ def dead_guards(solver: _TensorFlow, seen: CallsSeen) -> dict[FunctionId, list[t
     program = solver.program
     found: dict[FunctionId, list[tuple[int, int]]] = {}
     for fid in solver.traced:
-        if guards := program.function(fid).default_guards:
+        if guards := program.function(fid).default_guards or program.function(fid).param_guards:
             sites = seen.sites(fid)
             rows = [(first, last) for name, _, tests_none, first, last in guards
                     if sites is not None and all(_leaves_falsy(solver, fid, name, tests_none, *site) for site in sites)]

@@ -1653,7 +1653,8 @@ class _TensorFlow:
         # (pseudo-parameter, kind) of each `if p is None: p = ...` some call may leave `p` None at
         # and the rows of `if p is not None:` blocks no call runs (every call leaves `p` None)
         seen = none_fallbacks.CallsSeen(self, {fid for fid in traced if program.function(fid).none_fallbacks
-                                               or program.function(fid).default_guards})
+                                               or program.function(fid).default_guards
+                                               or program.function(fid).param_guards})
         self.fallbacks = none_fallbacks.gates(self, seen)
         self.dead_guards = none_fallbacks.dead_guards(self, seen)
 
