@@ -18,6 +18,7 @@ from graphmend_bot.analysis import (
     installed_wrappers,
     modes,
     narrowing,
+    none_fallbacks,
     numpy_values,
     own_frame_managers,
     parameter_guards,
@@ -64,6 +65,7 @@ class FindingReporter(FunctionState):
         """Which arguments of the call just recorded are 0-d tensors by construction (passed_ranks.py)."""
         if not isinstance(node, ast.Call) or not (node.args or node.keywords) or ref.startswith(passed_ranks.NOT_IN_TREE):
             return
+        none_fallbacks.note_site(self.summary, site, node)  # the arguments never None
         found = passed_ranks.scalar_arguments(node, self._scalars, self.is_scalar_tensor)
         if found:
             self.summary.scalar_arguments.append((site, found))

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from graphmend_bot.analysis.none_fallbacks import expanded
 from graphmend_bot.analysis.value_class import is_property
 from graphmend_bot.vocabulary.kind import Kind
 
@@ -94,7 +95,11 @@ class AttributeTypes:
         # the writes in traced functions are asked again on every round of the fixpoint.
         self.writes = [write for write in writes if write[0] in traced]
         for fid, cls, attribute, kind in writes:
-            if fid not in traced and (kind.always or any(program.function(fid).param_seeds.get(p) for p in kind.params)):
+            if fid in traced:
+                continue
+            function = program.function(fid)
+            kind = expanded(kind, function)  # `if w is None: w = torch.ones(n)`, whatever the callers pass
+            if kind.always or any(function.param_seeds.get(p) for p in kind.params):
                 self.tensors.add((cls, attribute))
 
     def update(self, holds: Callable[[FunctionId, Kind], bool]) -> bool:

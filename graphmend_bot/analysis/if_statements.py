@@ -7,7 +7,14 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, cast
 
-from graphmend_bot.analysis import breaking_reads, modes, narrowing, statement_forms, subclass_methods
+from graphmend_bot.analysis import (
+    breaking_reads,
+    modes,
+    narrowing,
+    none_fallbacks,
+    statement_forms,
+    subclass_methods,
+)
 from graphmend_bot.analysis.frequency import is_rare_arm
 from graphmend_bot.analysis.guards import compile_guard_value, without_guards
 from graphmend_bot.vocabulary.kind import NOT_TENSOR
@@ -59,6 +66,8 @@ def walk(visitor: StatementVisitor, node: ast.If, env: Env) -> bool:
     eager_after_body, visitor._eager_after = visitor._eager_after if body_mode is None else eager_before, eager_before
     else_leaves = visitor._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked, else_mode)
     visitor._eager_after = (visitor._eager_after if else_mode is None else eager_before) | eager_after_body
+    if not body_leaves and not visitor._loop_depth and (fallback := none_fallbacks.tested_parameter(node, visitor.node)):
+        none_fallbacks.record(visitor.summary, fallback, body_env)  # `if p is None: p = ...`: by the callers
     statement_forms.merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
     if body_leaves != else_leaves and (after := else_mode if body_leaves else body_mode) is not None:
         visitor._modes.append(after)  # `if not visitor.training: return x`: the rest runs in training only

@@ -245,6 +245,19 @@ class FunctionSummary:
     )
     # Of an `__init__`: the rows only a truthy argument runs, `if verbose:` (parameter_guards.Guard).
     param_guards: tuple[tuple[str, int | None, bool, int, int], ...] = ()
+    # (parameter, kind assigned) of each `if p is None: p = ...` of its body outside loops, `p`
+    # defaulting to None: after it `p` holds the pseudo-parameter none_fallbacks.fallback_name(p),
+    # a tensor when that kind is and some call leaves `p` None (none_fallbacks.py).
+    none_fallbacks: tuple[tuple[str, Kind], ...] = ()
+    # Per call site (index) passing some: the positions and keywords of its arguments written as
+    # values never None (`x.shape[1]`, `4`), which leave no None-defaulted parameter None there.
+    valued_arguments: dict[int, tuple[int | str, ...]] = field(default_factory=dict)
+    # Per call site passing some: (position or keyword, "none" or "falsy") of its falsy literal
+    # arguments; None when a `*args` or `**kwargs` hides what it passes (parameter_guards.Passed).
+    falsy_arguments: dict[int, tuple[tuple[int | str, str], ...] | None] = field(default_factory=dict)
+    # Of any function but a forward (an entry point) and an `__init__` (param_guards): the rows only a truthy argument runs, `if generator is not None:`
+    # (parameter_guards.Guard): no call runs them when every call leaves it None (none_fallbacks.py).
+    default_guards: tuple[tuple[str, int | None, bool, int, int], ...] = ()
     # (by name, manager sites, body sites, body drafts' kind, earlier sites, draft) of a `with` after a
     # resumable point whose body may break: it stands when the manager is one Dynamo inlines (known by
     # name, or a site runs a generator manager or `__enter__`/`__exit__` of the tree), its body breaks,

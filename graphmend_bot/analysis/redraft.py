@@ -242,7 +242,7 @@ def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
     if with_drafts:
         rows.update(draft.row for draft in function.drafts)
     rows.add(function.sorts_keyword_items)
-    rows.update(row for *_, first, last in function.param_guards for row in (first, last))
+    rows.update(row for *_, first, last in (*function.param_guards, *function.default_guards) for row in (first, last))
     rank = {row: index for index, row in enumerate(sorted(rows))}
 
     def draft_shape(draft: Draft) -> tuple[Any, ...]:  # what the solve reads of a draft: no text
@@ -263,7 +263,7 @@ def _shape(function: FunctionSummary, with_drafts: bool) -> tuple[Any, ...]:
             value = tuple((site, rank[row]) for site, row in value)
         elif name == "sorts_keyword_items":
             value = rank[value]
-        elif name == "param_guards":
+        elif name in ("param_guards", "default_guards"):
             value = tuple((*guard[:3], rank[guard[3]], rank[guard[4]]) for guard in value)
         elif name in CONSEQUENCE_LISTS:
             position = CONSEQUENCE_LISTS[name]
@@ -348,6 +348,9 @@ def _drafts_only(before: FunctionSummary, after: FunctionSummary, facts: Functio
     only when a consequence pass asked about one of them (`FunctionFacts.break_asked`)."""
     if _shape(before, False) != _shape(after, False) or after.local_objects or after.param_guards:
         return False  # which of its findings' rows an argument leaves unrun is read (built_managers.py)
+    if any(first <= draft.row <= last for function in (before, after) for *_, first, last in function.default_guards
+           for draft in function.drafts):
+        return False  # a draft no call may run (none_fallbacks.dead_guards): the solve decides
     if facts.break_asked and _modes_changed(_usual_modes(before, true, asked), _usual_modes(after, true, asked), facts):
         return False  # a call into it may name the modes its breaks need (callee_modes.py)
     was, now = _breaks(before, facts, true, asked), _breaks(after, facts, true, asked)

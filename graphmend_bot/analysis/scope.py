@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Set, Sized
 from dataclasses import dataclass
 
-from graphmend_bot.analysis import bound_methods, held_functions, operator_dunders
+from graphmend_bot.analysis import bound_methods, held_functions, none_fallbacks, operator_dunders
 from graphmend_bot.analysis.apply_arity import shifted_arguments
 from graphmend_bot.analysis.autograd_functions import untraceable_applies
 from graphmend_bot.analysis.breaking_constructions import constructions_breaking_inside
@@ -1361,7 +1361,10 @@ class Program:
         for fid in self.traced_in_order():
             function = self.function(fid)
             standing = inner if fid[0] in self.dependency_modules else result
+            dead = solver.dead_guards.get(fid, ())
             for draft in function.drafts:
+                if dead and any(first <= draft.row <= last for first, last in dead):
+                    continue  # under `if p is not None:` with every call leaving `p` None
                 if (solver.holds(fid, solver.tested(fid, draft)) or (
                         draft.code in OPAQUE_CODES and opaque.holds(fid, draft.deps))
                 ) and not solver.holds(fid, draft.suppressed_if):
@@ -1658,6 +1661,13 @@ class _TensorFlow:
             for fid in traced
             if (elements := program.function(fid).return_elements) is not None
         }
+        # (pseudo-parameter, kind) of each `if p is None: p = ...` some call may leave `p` None at
+        # and the rows of `if p is not None:` blocks no call runs (every call leaves `p` None)
+        seen = none_fallbacks.CallsSeen(self, {fid for fid in traced if program.function(fid).none_fallbacks
+                                               or program.function(fid).default_guards
+                                               or program.function(fid).param_guards})
+        self.fallbacks = none_fallbacks.gates(self, seen)
+        self.dead_guards = none_fallbacks.dead_guards(self, seen)
 
     def _keep_confirmed_hints(self, callees: Set[FunctionId]) -> None:
         """A hint yields to the tensors callers pass only when no traced caller confirms it: once a
@@ -1824,6 +1834,10 @@ class _TensorFlow:
                 if not self.returns[fid] and self.holds(fid, function.returns):
                     self.returns[fid] = changed = True
                     self._touched(fid)
+                for name, kind in self.fallbacks.get(fid, ()):
+                    if not self.params[fid].get(name) and self.holds(fid, kind):
+                        self.params[fid][name] = changed = True
+                        self._received(fid, (name,))
                 flags = self.element_returns.get(fid)
                 if flags is not None and function.return_elements is not None:
                     for index, kind in enumerate(function.return_elements):

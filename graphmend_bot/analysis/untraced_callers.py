@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.hierarchy import AttributeTypes
 from graphmend_bot.analysis.model import CallSite
+from graphmend_bot.analysis.none_fallbacks import expanded
 from graphmend_bot.vocabulary.kind import Kind
 
 if TYPE_CHECKING:
@@ -89,6 +90,9 @@ class UntracedCallers:
         if kind.always:
             return True
         function = self.program.function(fid)
+        kind = expanded(kind, function)  # `if p is None: p = ...`, whatever the callers pass
+        if kind.always:
+            return True
         for name in kind.params:
             if name.startswith("self."):
                 if attributes.is_tensor(fid, name[len("self."):]):
