@@ -224,8 +224,9 @@ def test_a_sequential_of_listed_torch_layers_returns_a_tensor(tmp_path):
 
 # A helper handed the group, the parameter named as torch's own optimizers name it
 # (`_init_group(self, group)`; a method of that name Dynamo runs as the optimizer's own, untraced):
-# its "params" are the tensors whatever the analysis knows of the caller. The near miss: a
-# parameter of another name holding a dict with a "params" entry of Python floats.
+# its "params" are the tensors whatever the analysis knows of the caller, and inputs (`p.data = `
+# traces). The near miss: a parameter of another name holding a dict with a "params" entry of
+# Python floats.
 HANDED = """
 import torch
 from torch.optim import Optimizer
@@ -245,6 +246,7 @@ class Clipped(Optimizer):
 
     def _step_group(self, group):
         for p in group["params"]:
+            p.data = p.data.contiguous()  # an input's data: traces (GM630 is for tensors made here)
             if p > 0.5:  # breaks
                 p.mul_(0.5)
 

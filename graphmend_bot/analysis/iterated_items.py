@@ -22,6 +22,9 @@ from graphmend_bot.analysis.tensor_sequences import iterates_tensors
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 _GROUPS = "param_groups"
+# An optimizer's parameter: a tensor, and one from outside the compiled region (it has a source:
+# `p.data = ...` on it traces, GM630), which the pseudo-parameter says; no function has it.
+GROUP_PARAMETER = Kind(always=True, params=frozenset({"param_groups[params]"}))
 _PARAMS = "params"
 
 
@@ -31,7 +34,7 @@ def item_kind(evaluator: Any, node: ast.expr, kind: Kind) -> Kind:
         return NOT_TENSOR
     if type(node) is ast.Subscript and _is_params_key(node.slice) and (
             _is_group(node.value, evaluator.node) or _group_parameter(evaluator, node.value)):
-        return TENSOR
+        return GROUP_PARAMETER
     if type(node) is ast.Name and kind == Kind.of_param(node.id) and iterates_tensors(evaluator.node, node.id):
         return TENSOR  # `for x_ in x` of `x: List[Tensor]` as passed (tensor_sequences.py)
     return kind
