@@ -20,6 +20,15 @@ from graphmend_bot.analysis.guards import module_file
 _MAX_DEPTH = 3  # a star import of a module that itself star-imports
 
 
+_SPELLINGS = ("torch.", "nn.", "F.", "Tensor")
+
+
+def may_use(source: str, imports: dict[str, str]) -> bool:
+    """Whether the module spells a name of torch it does not import: only then are the star-imported
+    files read (transformers' `__init__.py` star-import whole modeling files and use none)."""
+    return "torch" not in imports and any(spelling in source for spelling in _SPELLINGS)
+
+
 def torch_bindings(root: str | None, star_modules: list[str], read: set[str]) -> dict[str, str]:
     """Name -> the torch name it is bound to, for what `from MODULE import *` of each of
     `star_modules` (absolute, in import order) binds; modules outside the tree under `root` bind none."""

@@ -179,7 +179,7 @@ def summarize_module(
     guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve,
                                  frozenset(name for name in collector.classes if "." not in name))
     imports.settle_backend_torch(guard_helpers.has_module)
-    if imports.star_modules:  # `torch.cat(...)` after `from ..layers import *` (star_torch.py)
+    if imports.star_modules and star_torch.may_use(source, imports.names):  # `torch.cat(...)` after `from ..layers import *`
         root = package_root(path, module, is_package)
         for name, target in star_torch.torch_bindings(root, imports.star_modules, guard_helpers.read).items():
             imports.names.setdefault(name, target)
