@@ -220,3 +220,44 @@ def test_a_sequential_of_listed_torch_layers_returns_a_tensor(tmp_path):
     lines = {i for i, text in enumerate(SEQUENTIAL.splitlines(), 1) if "# breaks" in text}
     assert dynamo_breaks(SEQUENTIAL, tmp_path) == {(line, "GB0170") for line in lines}
     assert graphmend_findings(SEQUENTIAL, tmp_path) == {(line, "GM101", "GB0170") for line in lines}
+
+
+# A helper handed the group, the parameter named as torch's own optimizers name it
+# (`_init_group(self, group)`; a method of that name Dynamo runs as the optimizer's own, untraced):
+# its "params" are the tensors whatever the analysis knows of the caller, and inputs (`p.data = `
+# traces). The near miss: a parameter of another name holding a dict with a "params" entry of
+# Python floats.
+HANDED = """
+import torch
+from torch.optim import Optimizer
+
+
+class Clipped(Optimizer):
+    def __init__(self, params, lr=0.1):
+        super().__init__(params, {"lr": lr})
+        self.limits = [{"params": [0.5, 2.0]}]
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            self._step_group(group)
+        for limit in self.limits:
+            self._bounded(limit)
+
+    def _step_group(self, group):
+        for p in group["params"]:
+            p.data = p.data.contiguous()  # an input's data: traces (GM630 is for tensors made here)
+            if p > 0.5:  # breaks
+                p.mul_(0.5)
+
+    def _bounded(self, limit):
+        for bound in limit["params"]:
+            if bound > 1.0:
+                self.param_groups[0]["lr"] = bound
+"""
+
+
+def test_a_group_handed_to_a_helper_holds_tensors(tmp_path, monkeypatch):
+    line = line_of(HANDED, "# breaks")
+    assert _optimizer_breaks(HANDED, tmp_path, monkeypatch) == {(line, "GB0170")}
+    assert graphmend_findings(HANDED, tmp_path) == {(line, "GM101", "GB0170")}

@@ -26,6 +26,7 @@ from graphmend_bot.analysis import (
     skipped_frames,
     statement_forms,
     tensor_rank,
+    unpacked_values,
     value_class,
 )
 from graphmend_bot.analysis import checks as C
@@ -205,6 +206,8 @@ class StatementVisitor(ExpressionEvaluator):
         kind = Kind.union(elements) if elements is not None else self.expr(node.value, env)
         if elements is None:  # `values, indices = mask.max(-1)`: only the values are a mask
             elements = masks.pair_elements(node.value, kind)
+        if elements is None and isinstance(node, ast.Assign) and unpacked_values.unpacks(node):
+            kind, elements = unpacked_values.unpacked(self, node, kind)  # `a, b = params` of `params: Sequence[Tensor]`
         if isinstance(node, ast.Assign):
             self._python_fallback(node, env)
             classes = self._value_classes(node.targets, node.value, env)  # before rebinding

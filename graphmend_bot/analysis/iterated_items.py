@@ -8,7 +8,9 @@ the parameters (torch/optim/optimizer.py, `add_param_group`), so in
         for p in group["params"]:
 
 `p` is a tensor though `group` is a dict the analysis knows nothing of: optimizers' steps
-(`p.grad`, `state["exp_avg"]`) are read through it.
+(`p.grad`, `state["exp_avg"]`) are read through it. So is a method's parameter named as torch's
+optimizers name the group they hand a helper (`def _init_group(self, group): for p in
+group["params"]:`), whoever the analysis finds calling it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from graphmend_bot.analysis.tensor_sequences import iterates_tensors
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 _GROUPS = "param_groups"
+# An optimizer's parameter: a tensor, and one from outside the compiled region (it has a source:
+# `p.data = ...` on it traces, GM630), which the pseudo-parameter says; no function has it.
+GROUP_PARAMETER = Kind(always=True, params=frozenset({"param_groups[params]"}))
 _PARAMS = "params"
 
 
@@ -27,8 +32,9 @@ def item_kind(evaluator: Any, node: ast.expr, kind: Kind) -> Kind:
     """The kind of an item of `for ... in node`, `node` of kind `kind`, in `evaluator`'s function."""
     if _iterates_dict_keys(node, evaluator._dicts):
         return NOT_TENSOR
-    if type(node) is ast.Subscript and _is_params_key(node.slice) and _is_group(node.value, evaluator.node):
-        return TENSOR
+    if type(node) is ast.Subscript and _is_params_key(node.slice) and (
+            _is_group(node.value, evaluator.node) or _group_parameter(evaluator, node.value)):
+        return GROUP_PARAMETER
     if type(node) is ast.Name and kind == Kind.of_param(node.id) and iterates_tensors(evaluator.node, node.id):
         return TENSOR  # `for x_ in x` of `x: List[Tensor]` as passed (tensor_sequences.py)
     return kind
@@ -96,6 +102,18 @@ def _is_group(value: ast.expr, function: ast.AST) -> bool:
     if type(value) is not ast.Name:
         return False
     return value.id in _group_names(function)
+
+
+# The names torch's optimizers give a param group they are handed (`Adam._init_group(self, group,
+# ...)`, `Optimizer.add_param_group(self, param_group)`), which optimizers written after them copy.
+_GROUP_PARAMETERS = frozenset({"group", "param_group"})
+
+
+def _group_parameter(evaluator: Any, value: ast.expr) -> bool:
+    """`group` of a method `def _init_group(self, group, ...)`, as it was passed: a param group
+    whose "params" are the optimizer's tensors, whatever the analysis knows its callers pass."""
+    return (type(value) is ast.Name and value.id in _GROUP_PARAMETERS and evaluator.self_name is not None
+            and value.id in evaluator.summary.params and value.id not in evaluator._rebound)
 
 
 def _is_groups(node: ast.expr) -> bool:

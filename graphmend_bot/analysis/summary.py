@@ -39,6 +39,7 @@ from graphmend_bot.analysis import (
     pydantic_classes,
     shadowed_builtins,
     star_builtins,
+    star_torch,
     starred_sequentials,
     subclass_inits,
     super_calls,
@@ -178,6 +179,10 @@ def summarize_module(
     guard_helpers = GuardHelpers(path, module, is_package, top_level, resolve,
                                  frozenset(name for name in collector.classes if "." not in name))
     imports.settle_backend_torch(guard_helpers.has_module)
+    if imports.star_modules and star_torch.may_use(source, imports.names):  # `torch.cat(...)` after `from ..layers import *`
+        root = package_root(path, module, is_package)
+        for name, target in star_torch.torch_bindings(root, imports.star_modules, guard_helpers.read).items():
+            imports.names.setdefault(name, target)
     # Properties of this module's classes: `self.NAME` runs one when read.
     properties = property_reads.module_properties(collector.functions)
     guarded = guarded_classes.guarded_class_methods(tree) if "__getattribute__" in source else frozenset()

@@ -360,6 +360,9 @@ PASSED_THROUGH = {
     "tqdm.tqdm": 0, "tqdm.auto.tqdm": 0, "tqdm.std.tqdm": 0, "tqdm.notebook.tqdm": 0, "typing.cast": 1,
     **{f"{module}.{name}": 0 for module in ("einops", "einops.einops")
        for name in ("rearrange", "repeat", "reduce", "einsum")},
+    # `pack(tensors, pattern)`: (a tensor, its shapes), elements told apart by unpacked_values.py;
+    # `unpack(tensor, shapes, pattern)`: a list of tensors (einops/packing.py)
+    **{f"{module}.{name}": 0 for module in ("einops", "einops.packing") for name in ("pack", "unpack")},
 }
 
 STATIC_BUILTINS = frozenset({
