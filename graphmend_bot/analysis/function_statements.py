@@ -208,6 +208,7 @@ class StatementVisitor(ExpressionEvaluator):
         if isinstance(node, ast.Assign):
             self._python_fallback(node, env)
             classes = self._value_classes(node.targets, node.value, env)  # before rebinding
+            pairs = [name for target in node.targets for name in self._scalar_pairs(target, node.value)]
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
@@ -219,6 +220,7 @@ class StatementVisitor(ExpressionEvaluator):
             if len(node.targets) == 1 and isinstance(node.value, ast.Call):
                 self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
+            self._scalars.update(pairs)  # `i, j = s.argmax(), s.argmin()`
             self._unpacked(node.targets, node.value)
             if isinstance(node.value, operator_dunders.OPERANDS) and isinstance(node.targets[0], (ast.Tuple, ast.List)):
                 operator_dunders.unpacked(self, node.targets, node.value, env)  # `a, b = box`: its `__iter__`
@@ -230,7 +232,9 @@ class StatementVisitor(ExpressionEvaluator):
             if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
                 self._object_operand(node, previous, kind)  # `t *= scale`, `scale *= t`
             kind = previous | kind
+            pairs = self._scalar_pairs(node.target, ast.BinOp(left=node.target, op=node.op, right=node.value))
             self._bind(node.target, kind, env, grown[0] if grown is not None and not grown[1] else None)
+            self._scalars.update(pairs)  # `i += 1` keeps a 0-d `i` 0-d
             if grown is not None and grown[1]:
                 self._tuple_prefixes[cast(ast.Name, node.target).id] = (grown[0], kind)
         else:
@@ -244,6 +248,13 @@ class StatementVisitor(ExpressionEvaluator):
                 self.instances[node.target.id] = value_class.typed(annotated)
         self._ndarrays.update(arrays)
         return kind
+
+    def _scalar_pairs(self, target: ast.expr, value: ast.expr) -> list[str]:
+        """The names `target = value` binds to 0-d tensors by an unpacking or an update (tensor_rank.py)."""
+        if isinstance(target, ast.Name):
+            return [target.id] if self.is_scalar_tensor(value) else []
+        return tensor_rank.scalar_pairs(target, value, self._scalars, self._numbers, self.resolve_callee,
+                                        self._one_dimensional)
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""
