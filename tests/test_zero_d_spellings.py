@@ -81,3 +81,46 @@ def test_near_miss_traces_and_is_not_reported(body: str, tmp_path: Path) -> None
     source = SAMPLE.format(body=body)
     assert dynamo_breaks(source, tmp_path) == set()
     assert graphmend_findings(source, tmp_path) == set()
+
+
+# The dims of `permute`/`swapaxes`/`swapdims` and the sizes of `torch.tile` given a 0-d tensor computed
+# in the frame (GM302's int arguments); Python ints there trace.
+ARGUMENTS = '''
+import torch
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        n = (x > 0).sum() - 1
+        {body}
+'''
+
+BREAKING_ARGUMENTS = {
+    "torch_tile": "return torch.tile(x, (n,)) * 2",
+    "permute": "return x.view(1, -1).permute(1 - (n - 2), n - 2) * 2",
+    "torch_permute": "return torch.permute(x.view(1, -1), (1 - (n - 2), n - 2)) * 2",
+    "torch_swapaxes": "return torch.swapaxes(x.view(1, -1), n - 2, 1) * 2",
+    "swapaxes": "return x.view(1, -1).swapaxes(n - 2, 0) * 2",
+    "swapdims": "return x.view(1, -1).swapdims(n - 2, 1) * 2",
+}
+
+TRACING_ARGUMENTS = {
+    "permute_ints": "return x.view(1, -1).permute(1, 0) * 2",
+    "tile_of_a_shape": "return torch.tile(x, (x.shape[0],)) * 2",
+}
+
+
+@pytest.mark.parametrize("body", BREAKING_ARGUMENTS.values(), ids=BREAKING_ARGUMENTS.keys())
+def test_zero_d_dim_breaks_and_is_reported(body: str, tmp_path: Path) -> None:
+    source = ARGUMENTS.format(body=body)
+    last = len(source.rstrip("\n").splitlines())
+    breaks = dynamo_breaks(source, tmp_path)
+    assert breaks == {(last, "GB0033")}
+    assert {(line, gb) for line, _, gb in graphmend_findings(source, tmp_path)} == breaks
+
+
+@pytest.mark.parametrize("body", TRACING_ARGUMENTS.values(), ids=TRACING_ARGUMENTS.keys())
+def test_int_dims_trace_and_are_not_reported(body: str, tmp_path: Path) -> None:
+    source = ARGUMENTS.format(body=body)
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()

@@ -30,6 +30,11 @@ a 1-d one its `argsort()`, a slice, each of `sort()`'s and `topk(k)`'s pair (`.i
 measured on torch 2.13, benchmarks/spellings/dd_flat_ranks.py;
 the loop variable over a 1-d tensor by construction (`for i in torch.arange(n)`), in
 a comprehension too, and through `enumerate`/`zip` (`loop_scalars`); an element of one (`perm[0]`).
+Also kept 0-d (measured on torch 2.13, tests/test_zero_d_spellings.py): `a if c else b` of two, the
+names of `i, j = s, u` (`scalar_pairs`) and `i += 1`, `squeeze()`/`.float()` of one, the torch
+functions of 0-d tensors and Python numbers (`torch.round(s)`, `torch.add(s, 1)`, `torch.minimum(s, u)`,
+`_elementwise`) and the builtin `max(s, 1)`; made 0-d: `t.reshape(())` of any `t`, and the bucket of a
+Python number or a tensor made of one (`torch.bucketize(0.7, edges)`: the boundaries are data).
 """
 
 from __future__ import annotations
