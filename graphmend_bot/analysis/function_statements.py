@@ -250,9 +250,10 @@ class StatementVisitor(ExpressionEvaluator):
         return kind
 
     def _scalar_pairs(self, target: ast.expr, value: ast.expr) -> list[str]:
-        """The names `target = value` binds to 0-d tensors by an unpacking or an update (tensor_rank.py)."""
+        """The names `target = value` binds to 0-d tensors by an unpacking or an update (tensor_rank.py),
+        judged before rebinding: `i = i - 1` of a 0-d `i` (another name is judged after, by bind_rank)."""
         if isinstance(target, ast.Name):
-            return [target.id] if self.is_scalar_tensor(value) else []
+            return [target.id] if target.id in self._scalars and self.is_scalar_tensor(value) else []
         return tensor_rank.scalar_pairs(target, value, self._scalars, self._numbers, self.resolve_callee,
                                         self._one_dimensional)
 
