@@ -83,7 +83,7 @@ def test_near_miss_traces_and_is_not_reported(body: str, tmp_path: Path) -> None
     assert graphmend_findings(source, tmp_path) == set()
 
 
-# The dims of `permute`/`swapaxes`/`swapdims` and the sizes of `torch.tile` given a 0-d tensor computed
+# The dims of `swapaxes`/`swapdims` and the sizes of `torch.tile` given a 0-d tensor computed
 # in the frame (GM302's int arguments); Python ints there trace.
 ARGUMENTS = '''
 import torch
@@ -97,16 +97,14 @@ class Model(torch.nn.Module):
 
 BREAKING_ARGUMENTS = {
     "torch_tile": "return torch.tile(x, (n,)) * 2",
-    "permute": "return x.view(1, -1).permute(1 - (n - 2), n - 2) * 2",
-    "torch_permute": "return torch.permute(x.view(1, -1), (1 - (n - 2), n - 2)) * 2",
     "torch_swapaxes": "return torch.swapaxes(x.view(1, -1), n - 2, 1) * 2",
     "swapaxes": "return x.view(1, -1).swapaxes(n - 2, 0) * 2",
     "swapdims": "return x.view(1, -1).swapdims(n - 2, 1) * 2",
 }
 
 TRACING_ARGUMENTS = {
-    "permute_ints": "return x.view(1, -1).permute(1, 0) * 2",
     "tile_of_a_shape": "return torch.tile(x, (x.shape[0],)) * 2",
+    "swapaxes_ints": "return x.view(1, -1).swapaxes(1, 0) * 2",
 }
 
 

@@ -245,7 +245,7 @@ RULE = Rule(
         "(`math.sqrt(t)`, `math.floor(t)`: every one but `math.prod` and `math.radians`), and tensors used where "
         "Python ints are needed: sizes (`torch.linspace(0, 1, n)`, `x.view(b, h, w)`), the sizes, "
         "dims and counts of tensor methods (`view`, `reshape`, `expand`, `repeat`, `narrow`, `chunk`, "
-        "`topk`, `transpose`, `permute`, `swapaxes`, `unsqueeze`, `select`, `split`, `flip`, the dims of reductions such as "
+        "`topk`, `transpose`, `swapaxes`, `unsqueeze`, `select`, `split`, `flip`, the dims of reductions such as "
         "`sum`/`mean`/`cumsum`, `new_full`'s size and fill value, ...; in a size tuple too; and the same "
         "arguments of the torch functions, `torch.sum(x, n)`, `torch.cat(parts, n)`, `F.softmax(x, dim=n)`, "
         "`torch.multinomial(p, n)`, `torch.tile(x, (n,))`, `torch.full_like(x, t)`) given a 0-d "
