@@ -208,7 +208,8 @@ class StatementVisitor(ExpressionEvaluator):
         if isinstance(node, ast.Assign):
             self._python_fallback(node, env)
             classes = self._value_classes(node.targets, node.value, env)  # before rebinding
-            pairs = [name for target in node.targets for name in self._scalar_pairs(target, node.value)]
+            pairs = [name for target in node.targets for name in self._scalar_pairs(target, node.value)] if (
+                self._scalars or isinstance(node.value, (ast.Tuple, ast.List))) else []  # most functions have none
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
@@ -232,7 +233,8 @@ class StatementVisitor(ExpressionEvaluator):
             if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
                 self._object_operand(node, previous, kind)  # `t *= scale`, `scale *= t`
             kind = previous | kind
-            pairs = self._scalar_pairs(node.target, ast.BinOp(left=node.target, op=node.op, right=node.value))
+            pairs = self._scalar_pairs(node.target, ast.BinOp(left=node.target, op=node.op, right=node.value)) if (
+                isinstance(node.target, ast.Name) and node.target.id in self._scalars) else []
             self._bind(node.target, kind, env, grown[0] if grown is not None and not grown[1] else None)
             self._scalars.update(pairs)  # `i += 1` keeps a 0-d `i` 0-d
             if grown is not None and grown[1]:
