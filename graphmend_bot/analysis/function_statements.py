@@ -211,6 +211,8 @@ class StatementVisitor(ExpressionEvaluator):
         if isinstance(node, ast.Assign):
             self._python_fallback(node, env)
             classes = self._value_classes(node.targets, node.value, env)  # before rebinding
+            pairs = [name for target in node.targets for name in self._scalar_pairs(target, node.value)] if (
+                self._scalars or isinstance(node.value, (ast.Tuple, ast.List))) else []  # most functions have none
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and (write := C.ATTRIBUTE_WRITES.get(target.attr)) is not None:
                     write(self, target, self.expr(target.value, env))
@@ -222,6 +224,7 @@ class StatementVisitor(ExpressionEvaluator):
             if len(node.targets) == 1 and isinstance(node.value, ast.Call):
                 self._bound_to_call_result(node.targets[0])
             self.instances.update(classes)
+            self._scalars.update(pairs)  # `i, j = s.argmax(), s.argmin()`
             self._unpacked(node.targets, node.value)
             if isinstance(node.value, operator_dunders.OPERANDS) and isinstance(node.targets[0], (ast.Tuple, ast.List)):
                 operator_dunders.unpacked(self, node.targets, node.value, env)  # `a, b = box`: its `__iter__`
@@ -235,7 +238,10 @@ class StatementVisitor(ExpressionEvaluator):
             if isinstance(node.target, operator_dunders.OPERANDS):
                 operator_dunders.augmented(self, node, kind, env)  # `box += 1`: its class's `__iadd__` (`__add__`)
             kind = previous | kind
+            pairs = self._scalar_pairs(node.target, ast.BinOp(left=node.target, op=node.op, right=node.value)) if (
+                isinstance(node.target, ast.Name) and node.target.id in self._scalars) else []
             self._bind(node.target, kind, env, grown[0] if grown is not None and not grown[1] else None)
+            self._scalars.update(pairs)  # `i += 1` keeps a 0-d `i` 0-d
             if grown is not None and grown[1]:
                 self._tuple_prefixes[cast(ast.Name, node.target).id] = (grown[0], kind)
         else:
@@ -249,6 +255,14 @@ class StatementVisitor(ExpressionEvaluator):
                 self.instances[node.target.id] = value_class.typed(annotated)
         self._ndarrays.update(arrays)
         return kind
+
+    def _scalar_pairs(self, target: ast.expr, value: ast.expr) -> list[str]:
+        """The names `target = value` binds to 0-d tensors by an unpacking or an update (tensor_rank.py),
+        judged before rebinding: `i = i - 1` of a 0-d `i` (another name is judged after, by bind_rank)."""
+        if isinstance(target, ast.Name):
+            return [target.id] if target.id in self._scalars and self.is_scalar_tensor(value) else []
+        return tensor_rank.scalar_pairs(target, value, self._scalars, self._numbers, self.resolve_callee,
+                                        self._one_dimensional)
 
     def _assign_name(self, node: ast.Assign, name: str, value: ast.expr, classes: dict[str, str], env: Env) -> None:
         """What `name = value` (one bare target) makes `name` hold beyond its kind."""

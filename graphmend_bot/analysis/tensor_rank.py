@@ -30,6 +30,11 @@ a 1-d one its `argsort()`, a slice, each of `sort()`'s and `topk(k)`'s pair (`.i
 measured on torch 2.13, benchmarks/spellings/dd_flat_ranks.py;
 the loop variable over a 1-d tensor by construction (`for i in torch.arange(n)`), in
 a comprehension too, and through `enumerate`/`zip` (`loop_scalars`); an element of one (`perm[0]`).
+Also kept 0-d (measured on torch 2.13, tests/test_zero_d_spellings.py): `a if c else b` of two, the
+names of `i, j = s, u` (`scalar_pairs`) and `i += 1`, `squeeze()`/`.float()` of one, the torch
+functions of 0-d tensors and Python numbers (`torch.round(s)`, `torch.add(s, 1)`, `torch.minimum(s, u)`,
+`_elementwise`) and the builtin `max(s, 1)`; made 0-d: `t.reshape(())` of any `t`, and the bucket of a
+Python number or a tensor made of one (`torch.bucketize(0.7, edges)`: the boundaries are data).
 """
 
 from __future__ import annotations
@@ -62,7 +67,22 @@ _ARITHMETIC_METHODS = frozenset({"add", "sub", "mul", "div", "floor_divide", "re
 _CLAMPS = frozenset({"clamp", "clip", "clamp_min", "clamp_max"})
 _RANK_KEEPING_METHODS = _ARITHMETIC_METHODS | _CLAMPS | frozenset({
     "long", "int", "detach", "to", "type", "floor", "ceil", "round", "trunc", "abs", "neg", "clone", "contiguous",
+    "squeeze", "float", "double",  # `squeeze()` of a 0-d tensor is 0-d, `squeeze(0)` too
 })
+# The same as torch functions of a 0-d tensor (`torch.round(x.mean())`), and those of two operands,
+# each a Python number or a 0-d tensor (`torch.div(n, 2, rounding_mode="floor")`); `minimum` and
+# `maximum` take two tensors (measured on torch 2.13: tests/test_zero_d_spellings.py).
+_UNARY_FUNCTIONS = frozenset(f"torch.{name}" for name in (
+    "floor", "ceil", "round", "trunc", "abs", "neg", "negative", "squeeze", "clone", "detach"))
+_BINARY_FUNCTIONS = frozenset(f"torch.{name}" for name in (
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod",
+    "minimum", "maximum", "fmin", "fmax"))
+# What `torch.bucketize(value, boundaries)` / `torch.searchsorted(sorted, value)` are handed as the
+# value: a Python number (`torch.bucketize(0.7, edges)`) or a tensor made of one (`torch.tensor(0.7)`)
+# is 0-d too, and the bucket it falls in is read from the boundaries (data) though the value is a
+# constant. As an index on its own a tensor made of a number traces: Dynamo knows its value.
+_BUCKET_FUNCTIONS = frozenset({"torch.bucketize", "torch.searchsorted"})
+_NUMBER_TENSORS = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.scalar_tensor"})
 # torch functions whose result has the rank of one argument: the position of that argument.
 _RANK_OF_ARGUMENT = {"torch.clamp": 0, "torch.clip": 0, "torch.bucketize": 0, "torch.searchsorted": 1,
                      "torch.as_tensor": 0}  # of a tensor, that tensor (torchcde's `_interpret_t`)
@@ -101,6 +121,8 @@ def is_scalar(node: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Res
             right and python_number(node.left, numbers, resolve))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return is_scalar(node.operand, scalars, numbers, resolve, vectors)
+    if isinstance(node, ast.IfExp):  # `a.argmax() if c else b.argmax()`: 0-d on both arms
+        return all(is_scalar(arm, scalars, numbers, resolve, vectors) for arm in (node.body, node.orelse))
     if isinstance(node, ast.Subscript) and _signed_int(node.slice) and isinstance(node.value, ast.Subscript):
         return _int(node.value.slice) and _one_dimensional_tuple(node.value.value, resolve)
     if isinstance(node, ast.Attribute) and node.attr in PAIR_FIELDS:  # `v.max(0).indices` of a 1-d `v`
@@ -234,6 +256,8 @@ def python_number(node: ast.expr, numbers: Set[str] = frozenset(), resolve: Reso
 def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: Resolve, vectors: Set[str]) -> bool:
     func = node.func
     name = resolve(func)
+    if isinstance(func, ast.Attribute) and name is None and func.attr in _RESHAPING_METHODS and _empty_shape(node):
+        return True  # `x.reshape(())`, `x.view([])`: 0-d whatever `x` was (or an error)
     if isinstance(func, ast.Attribute) and name is None:  # a method, not `torch.max(...)` read as an attribute chain
         if func.attr in _RANK_KEEPING_METHODS:
             operands = [*node.args, *(keyword.value for keyword in node.keywords)]
@@ -257,12 +281,64 @@ def _scalar_call(node: ast.Call, scalars: Set[str], numbers: Set[str], resolve: 
     if name is not None and name.removeprefix("torch.") in _DIM_REDUCTIONS and len(node.args) + len(node.keywords) > 1:
         # `torch.argmax(v, 0)`; with the tensor alone a full reduction (`torch.count_nonzero(x)`, below)
         return _only_dim(node.args[1:], node.keywords) and iterates_scalars(node.args[0], vectors, resolve)
+    if name in _UNARY_FUNCTIONS or name in _BINARY_FUNCTIONS or name in ("builtins.max", "builtins.min"):
+        return _elementwise(node, name, scalars, numbers, resolve, vectors)
+    if name in _BUCKET_FUNCTIONS and len(node.args) == 2 and _number_value(node.args[0 if name == "torch.bucketize" else 1],
+                                                                          numbers, resolve):
+        return True
     position = _RANK_OF_ARGUMENT.get(name or "")
     if position is not None:
         bounds = [*node.args[1:], *(keyword.value for keyword in node.keywords)] if name in _CLAMP_FUNCTIONS else []
         return (position < len(node.args) and is_scalar(node.args[position], scalars, numbers, resolve, vectors)
                 and all(_bound(o, scalars, numbers, resolve, vectors) for o in bounds))
     return name in _ONE_ARGUMENT_SCALARS and len(node.args) == 1 and not node.keywords
+
+
+def _elementwise(node: ast.Call, name: str, scalars: Set[str], numbers: Set[str], resolve: Resolve,
+                 vectors: Set[str]) -> bool:
+    """`torch.round(s)`, `torch.add(s, 1)`, `torch.minimum(s, u)`, `max(s - 1, 0)` of 0-d tensors `s`, `u`:
+    0-d when every operand is a Python number or a 0-d tensor and one is a tensor (the builtins
+    `max`/`min` of two: Dynamo runs them as `torch.maximum`/`clamp`); a keyword is a constant
+    (`rounding_mode="floor"`, `alpha=2`), never a tensor that broadcasts."""
+    operands = node.args
+    if any(isinstance(o, ast.Starred) for o in operands) or not all(
+            isinstance(k.value, ast.Constant) and k.arg is not None for k in node.keywords):
+        return False
+    if name in _UNARY_FUNCTIONS:
+        return len(operands) == 1 and is_scalar(operands[0], scalars, numbers, resolve, vectors)
+    if len(operands) != 2 or (name.startswith("builtins.") and node.keywords):
+        return False
+    tensors = [is_scalar(o, scalars, numbers, resolve, vectors) for o in operands]
+    two_tensors = name.removeprefix("torch.") in ("minimum", "maximum", "fmin", "fmax")
+    return any(tensors) and all(t or (not two_tensors and python_number(o, numbers, resolve))
+                                for t, o in zip(tensors, operands))
+
+
+def _number_value(node: ast.expr, numbers: Set[str], resolve: Resolve) -> bool:
+    """A Python number, or a tensor made of one (`torch.tensor(0.7)`, `torch.as_tensor(t)` of a number)."""
+    if python_number(node, numbers, resolve):
+        return True
+    return (isinstance(node, ast.Call) and resolve(node.func) in _NUMBER_TENSORS and len(node.args) == 1
+            and python_number(node.args[0], numbers, resolve))
+
+
+def _empty_shape(call: ast.Call) -> bool:
+    """`reshape(())`, `view([])`: the one argument is an empty shape."""
+    return (len(call.args) == 1 and not call.keywords and isinstance(call.args[0], (ast.Tuple, ast.List))
+            and not call.args[0].elts)
+
+
+def scalar_pairs(target: ast.expr, value: ast.expr, scalars: Set[str], numbers: Set[str], resolve: Resolve,
+                 vectors: Set[str]) -> list[str]:
+    """The names `a, b = s, u` binds to 0-d tensors: each element of a tuple or list display to the
+    name at its place, judged before any is bound (`i, j = j, i` swaps)."""
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)):
+        return []
+    if any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts)):
+        return []
+    return [t.id for t, v in zip(target.elts, value.elts)
+            if isinstance(t, ast.Name) and is_scalar(v, scalars, numbers, resolve, vectors)]
 
 
 def empty_size_factory(call: ast.Call, resolve: Resolve) -> bool:

@@ -197,6 +197,9 @@ INT_ARGUMENT_METHODS = SIZE_METHODS | {
     "select", "split", "flip", "cumsum", "cumprod", "sum", "mean", "prod", "std", "var", "amax", "amin",
     "argmax", "argmin", "logsumexp", "log_softmax", "movedim", "squeeze", "diagonal", "unbind", "kthvalue",
     "sort", "argsort", "tril", "triu", "new_full",
+    # the dims of `swapaxes`/`swapdims` (tests/test_zero_d_spellings.py); not `permute`, which breaks
+    # the same but is on nearly every attention layer's path: asking of each call costs more than it finds
+    "swapaxes", "swapdims",
 }
 # torch functions whose arguments past the input (dims, counts, sizes) must be Python ints: the same
 # read-back (measured on torch 2.13, each; not `torch.max`/`min`, whose second tensor is `other`).
@@ -206,6 +209,7 @@ INT_ARGUMENT_FUNCTIONS = frozenset({
     "transpose", "flatten", "softmax", "log_softmax", "nn.functional.softmax", "nn.functional.log_softmax",
     "kthvalue", "diagonal", "reshape", "cat", "concat", "concatenate", "stack", "multinomial",
     "full_like",  # its fill value (`torch.full` decomposes a tensor one: Dynamo's handle_full)
+    "tile", "swapaxes", "swapdims",  # tests/test_zero_d_spellings.py
 })
 # torch functions that build a tensor from Python values (sizes, fill values, data): what they make is
 # no result computed from a tensor argument (kind.computed_from), `torch.tensor([factor])` included.
