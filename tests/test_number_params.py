@@ -105,6 +105,7 @@ def test_dynamo_traces_the_counted_calls_and_breaks_on_the_near_misses(write_tre
         monkeypatch.delitem(sys.modules, name)  # another test's `pkg` in this worker would stand in for ours
     import pkg.ops as ops
 
+    torch._dynamo.reset()  # what earlier tests of this worker compiled: in one full-suite order tile()'s resume failed
     x = torch.randn(4)
     tree = Tree([str(root / "pkg")])
     for fn, args in ((ops.tile, (x, 3)), (ops.octave, (x, 2.0)), (ops.slots, (x, 3)), (ops.grid, (x, 4))):

@@ -70,6 +70,17 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     _forget_lookups()
 
 
+@pytest.fixture
+def python_recursion_limit():
+    """`deep`'s 800-term expression is left unjudged by the RecursionError its walk meets at Python's
+    default limit (1000); a Dynamo compile earlier in the same process raises the limit to 2000
+    (eval_frame), and the walk then succeeds, so the two tests reading `deep` pin the default."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    sys.setrecursionlimit(limit)
+
+
 def _forget_lookups() -> None:
     installed_packages.forget()
     installed_wrappers.forget()
@@ -171,7 +182,7 @@ WRAPPERS = textwrap.dedent('''\
     ''')
 
 
-def test_a_python_wrapper_calling_compiled_code_on_every_path(site: Path) -> None:
+def test_a_python_wrapper_calling_compiled_code_on_every_path(site: Path, python_recursion_limit: None) -> None:
     """installed_wrappers.py: only the statements every call runs; the first call Python makes."""
     (site / "fakecy" / "wrappers.py").write_text(WRAPPERS)
     assert compiled_call_inside("fakecy.wrappers.always") == ("fakecy._core.Modes.from_object",
@@ -182,7 +193,9 @@ def test_a_python_wrapper_calling_compiled_code_on_every_path(site: Path) -> Non
     assert "fakecy" not in sys.modules
 
 
-def test_a_python_wrapper_call_is_reported_where_it_always_breaks(site: Path, tmp_path: Path) -> None:
+def test_a_python_wrapper_call_is_reported_where_it_always_breaks(
+    site: Path, tmp_path: Path, python_recursion_limit: None
+) -> None:
     (site / "fakecy" / "wrappers.py").write_text(WRAPPERS)
     source = textwrap.dedent("""\
         import torch
