@@ -167,3 +167,32 @@ def test_a_call_passing_a_truthy_value_keeps_the_guarded_finding(case: str, tmp_
     assert at in breaks
     assert at in found
     assert found <= breaks
+
+
+# `self.verbose = verbose` in a method other than `__init__` is not `verbose` at a later test: a
+# call between them may store `self.verbose` again. Every call leaves `verbose` False, yet
+# `self.helper()` sets it True and Dynamo breaks at the `print` (GB0059).
+RESTORED = '''import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def run(self, x, verbose=False):
+        self.verbose = verbose
+        self.helper()
+        if self.verbose:
+            print("run")
+        return x * 2
+
+    def helper(self):
+        self.verbose = True
+
+    def forward(self, x):
+        return self.run(x)
+'''
+
+
+def test_an_attribute_stored_from_the_parameter_outside_init_is_no_guard(tmp_path: Path) -> None:
+    breaks, found = _lines(RESTORED, tmp_path)
+    assert line_of(RESTORED, 'print("run")') in breaks
+    assert found == breaks

@@ -31,14 +31,17 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _block_fields = fields_present(("body", "orelse", "finalbody", "handlers", "cases"))
 
 
-def method_guards(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Guard, ...]:
+def method_guards(node: ast.FunctionDef | ast.AsyncFunctionDef, attributes: bool = True) -> tuple[Guard, ...]:
     """The rows of `node` (a method: its first parameter is the instance) that run only when a
-    parameter with a falsy default is passed a truthy value: the `if` statements testing it."""
+    parameter with a falsy default is passed a truthy value: the `if` statements testing it.
+    `attributes`: whether `self.p` stored from `p` counts as `p` (an `__init__`'s guards); not in
+    another method, where a call between the store and the test may store `self.p` again (a
+    `self.helper()` setting `self.verbose = True`: Dynamo breaks under `if self.verbose:`)."""
     defaults = _falsy_defaults(node.args)
     if not defaults:
         return ()
     found: list[Guard] = []
-    read = _parameter_reader(node, defaults)
+    read = _parameter_reader(node, defaults) if attributes else _parameter_only(defaults)
     pending: list[ast.AST] = list(node.body)
     while pending:
         statement = pending.pop()
@@ -154,6 +157,15 @@ def _parameter_reader(
             stored = _stored_parameters(node, operand.value.id, defaults)
         parameter, row = stored.get(operand.attr, ("", operand.lineno))
         return parameter if row < operand.lineno else None
+
+    return read
+
+
+def _parameter_only(defaults: dict[str, tuple[int | None, object]]) -> Callable[[ast.expr], str | None]:
+    """The falsy-defaulted parameter an operand is: `p` itself only."""
+
+    def read(operand: ast.expr) -> str | None:
+        return operand.id if isinstance(operand, ast.Name) and operand.id in defaults else None
 
     return read
 

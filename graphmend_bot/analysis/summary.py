@@ -224,7 +224,7 @@ def summarize_module(
         if node.name == "__init__" and class_qualname is not None:
             summary.param_guards = parameter_guards.method_guards(node)
         elif node.name != "forward":  # an entry point: its calls are not all seen (none_fallbacks.py)
-            summary.default_guards = parameter_guards.method_guards(node)
+            summary.default_guards = parameter_guards.method_guards(node, attributes=False)
         # its docstring blanked: no yield, with or torch name is code there (a method's made already)
         text = collector.texts.pop(node, None) or function_text(node, lines)
         is_method = class_qualname is not None and "staticmethod" not in summary.decorators
