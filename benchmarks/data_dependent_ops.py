@@ -112,7 +112,7 @@ Table = dict[str, dict[str, str]]
 def _public_name(torch: Any, op: Any) -> str | None:
     """The name after `torch.` code calls `op` by (`nonzero`, `linalg.lstsq`,
     `nn.functional.one_hot`), or None for an OpInfo of no public function."""
-    for name in (op.name, op.op.__name__):
+    for name in (op.name, getattr(op.op, "__name__", op.name)):  # a jiterator function has no name
         target = torch
         for part in name.split("."):
             target = getattr(target, part, None)
@@ -121,9 +121,31 @@ def _public_name(torch: Any, op: Any) -> str | None:
     return None
 
 
-def build() -> tuple[str, Table, Table, Table]:
+def table_keys(op: Any) -> set[str]:
+    """The names `op` can enter the tables under: its OpInfo name (the some-arguments tables), the
+    public function's and the Tensor method's."""
+    import torch
+
+    keys = {op.name}
+    name = _public_name(torch, op)
+    if name is not None:
+        keys.add(name)
+    if op.method_variant is not None:
+        keys.add(op.method_variant.__name__)
+    return keys
+
+
+def ops_deciding(keys: set[str]) -> list[Any]:
+    """Every OpInfo that can write one of `keys`, in op_db's order: building the tables from these
+    alone gives those keys the entries a full build gives them (tests/test_data_dependent_ops.py
+    checks a sample this way; the full check is `--check`)."""
+    return [op for op in _op_db() if table_keys(op) & keys]
+
+
+def build(ops: list[Any] | None = None) -> tuple[str, Table, Table, Table]:
     """The torch version; by exception kind, the functions and the Tensor methods that raise on
-    every sample; and the operators that raise on some samples only (their arguments decide)."""
+    every sample; and the operators that raise on some samples only (their arguments decide).
+    From every OpInfo of op_db, or from `ops`."""
     import torch
 
     functions: Table = {"value": {}, "shape": {}}
@@ -131,7 +153,7 @@ def build() -> tuple[str, Table, Table, Table]:
     some_arguments: Table = {"value": {}, "shape": {}}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for op in _op_db():
+        for op in _op_db() if ops is None else ops:
             found = _reader(op)
             if found is None:
                 continue
