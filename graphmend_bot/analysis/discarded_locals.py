@@ -52,14 +52,14 @@ def discarded_receiver(
             if isinstance(node.ctx, ast.Load) and node is not receiver:
                 return False
             bound |= isinstance(node.ctx, ast.Store)
-        elif _binds(node, name) and not _fresh(node, resolve):
+        elif binds_name(node, name) and not _fresh(node, resolve):
             return False  # `y = z`, `for y in outs`: y may be a tensor that leaves the graph
         elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
             return False
     return alone and bound
 
 
-def _binds(node: ast.AST, name: str) -> bool:
+def binds_name(node: ast.AST, name: str) -> bool:
     """`node` is a statement or expression that binds `name` (assignment, loop, with, walrus, ...)."""
     targets: list[ast.expr] = []
     if isinstance(node, ast.Assign):

@@ -12,6 +12,7 @@ import sys
 from dataclasses import replace
 
 from graphmend_bot.analysis import (
+    argument_values,
     discarded_locals,
     installed_packages,
     installed_skips,
@@ -351,6 +352,9 @@ class FindingReporter(FunctionState):
     def compiled_input(self, node: ast.expr) -> bool:
         return (self.summary.compiled and isinstance(node, ast.Name) and node.id in self.summary.params
                 and node.id not in self._rebound)
+
+    def holds_argument(self, name: str) -> bool:
+        return argument_values.holds_argument(self.node, name)
 
     def requires_grad_traces(self, call: ast.Call) -> bool:
         return discarded_locals.requires_grad_traces(self.node, call, self.resolve)

@@ -47,6 +47,11 @@ class Checker(Protocol):
         """`name` is bound by `for name in m.parameters()` (or `named_parameters()`'s value) here."""
         ...
 
+    def holds_argument(self, name: str) -> bool:
+        """`name` holds a value this function was passed (a parameter it never rebinds, or a loop's
+        element of one), not one it made (analysis/argument_values.py)."""
+        ...
+
     def is_python_sequence(self, node: ast.expr) -> bool:
         """`node` is a Python list, tuple or range, or a tensor's `.shape`, not a tensor: a display, a
         comprehension, a local bound to a list, `range(...)`."""

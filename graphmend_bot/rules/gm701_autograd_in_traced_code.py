@@ -2,19 +2,18 @@
 
 Measured on torch 2.13.0 (tests/fixtures/rules/GM701_autograd_in_traced_code.py), with
 `torch._dynamo.config.trace_autograd_ops` at its default (False):
-- `t.requires_grad_()` on a tensor that is used afterwards: GB8985 "requires_grad_() intermediate
-  leaked as output" (an unused one traces, not reported: analysis/discarded_locals.py;
-  `requires_grad_(False)` is a no-op and traces, and so does `requires_grad_(flag)` with the flag
-  False, so only a literal true flag, none, or a tensor's own `t.requires_grad` is reported), with
-  grad enabled; under `torch.no_grad()` only when the tensor leaves the graph (returned, or alive across
-  another break), so the message of one on a tensor the function builds says `(with grad enabled)`;
-  on a graph input (a compiled call's argument) explain counts no break, and a parameter may be one;
+- `t.requires_grad_(flag)` follows Dynamo's `method_requires_grad_` (tests/test_requires_grad_inputs.py):
+  a call that leaves the flag as it is traces (`p.requires_grad_()` on an nn.Parameter); one that
+  changes a graph input's flag breaks with GB0125, read again or not, under `no_grad` or not (an
+  argument of the function, or a loop's element of one: `requires_grad_()` "(when the input does not
+  require grad yet)", `requires_grad_(False)` "(when the input requires grad)"; a parameter frozen with
+  `requires_grad_(False)`); on a tensor the function builds, `requires_grad_()` breaks with GB8985
+  "requires_grad_() intermediate leaked as output" when the tensor is used afterwards (an unused one
+  traces: analysis/discarded_locals.py), with grad enabled, and under `torch.no_grad()` only when it
+  leaves the graph, so its message says `(with grad enabled)`; `requires_grad_(False)` there is a no-op;
 - `torch.autograd.grad(...)`: GB9186;
 - `t.backward()`: GB0123; `torch.autograd.backward(...)`: GB0007 (a skipped function);
 - `t.requires_grad = flag`, on any tensor or parameter, True or False: GB0206;
-- `p.requires_grad_(False)` on a parameter (`for p in self.teacher.parameters()`,
-  `self.teacher.weight`), a graph input that requires grad: GB0125 (on an intermediate it is a
-  no-op and traces);
 - `super().requires_grad_(mode)` in a torch.Tensor subclass's override (pina's LabelTensor), when
   no class of the tree after it defines the method: torch's own, GB0125 when the instance is a graph
   input whose flag it changes; a false constant flag is not reported (tests/test_super_requires_grad.py);
@@ -51,6 +50,12 @@ def _turns_off(call: ast.Call) -> bool:
     return isinstance(flag, ast.Constant) and flag.value is False
 
 
+def _turns_on(call: ast.Call) -> bool:
+    """`requires_grad_()` or `requires_grad_(True)`: a no-op on a tensor that requires grad already."""
+    flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    return flag is None or (isinstance(flag, ast.Constant) and flag.value is True)
+
+
 def _may_turn_off(call: ast.Call) -> bool:
     """A flag that is a false constant (`requires_grad_(0)`, `requires_grad_(None)`): a no-op Dynamo
     traces. A flag the caller passes may be true at some call, and then the call breaks (GB0125 on a
@@ -74,17 +79,29 @@ def _parameter(checker: Checker, node: ast.expr) -> bool:
 
 
 def _requires_grad_(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> Kind:
-    if _turns_off(call):
-        # On a parameter, a graph input that requires grad: freezing it is a metadata change of an
-        # input Dynamo refuses (GB0125, measured: tests/coverage_probes/gb0125_freeze_parameter.py).
-        if isinstance(call.func, ast.Attribute) and _parameter(checker, call.func.value):
+    """Dynamo's `method_requires_grad_`: a call that leaves the flag as it is traces; one that changes
+    a graph input's flag breaks (GB0125); one that turns on a tensor the graph built breaks when the
+    tensor leaves the graph (GB8985)."""
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if owner is not None and _parameter(checker, owner):
+        # An nn.Parameter requires grad already: only a flag that may be false changes it.
+        if _turns_off(call):
             checker.report(rule, call, "`requires_grad_(False)` on a parameter in traced code breaks the graph",
                            TENSOR, gb_id=FREEZE_INPUT)
+        elif not _turns_on(call):
+            checker.report(rule, call, "`requires_grad_(flag)` on a parameter in traced code breaks the graph "
+                           "(when the flag is false)", TENSOR, gb_id=FREEZE_INPUT)
+    elif isinstance(owner, ast.Name) and checker.holds_argument(owner.id):
+        # A value the caller passed: a graph input when this function is compiled, whose flag
+        # Dynamo cannot change, used again or not, with grad enabled or not.
+        when = "(when the input requires grad)" if _may_turn_off(call) else "(when the input does not require grad yet)"
+        checker.report(rule, call, f"`requires_grad_()` on an argument in traced code breaks the graph {when}",
+                       receiver, gb_id=FREEZE_INPUT)
     # `y.requires_grad_()` on a local nothing reads again (it never leaves the graph) or on a gradient
     # built with create_graph=True (it requires grad already): no break.
     elif not _may_turn_off(call) and not checker.requires_grad_traces(call):
         # Built here (`torch.zeros_like(q).requires_grad_()`): an intermediate, which breaks with grad
-        # enabled. A parameter may be a graph input (explain: no break): no mode is claimed for it.
+        # enabled.
         checker.report(rule, call, "`requires_grad_()` in traced code breaks the graph", receiver, gb_id=REQUIRES_GRAD_,
                        mode=GRAD_ENABLED if receiver.always else None)
     return receiver
@@ -146,7 +163,8 @@ RULE = Rule(
         "a leaf that requires grad, nor running the backward pass inside the graph (with "
         "`torch._dynamo.config.trace_autograd_ops=False`, the default on torch 2.13). It ends the "
         "graph and runs the call eagerly. Ids measured on torch 2.13: `requires_grad_()` GB8985 (when "
-        "the tensor is used afterwards), `requires_grad_(False)` on a parameter GB0125, a tensor subclass's "
+        "the tensor the function built is used afterwards), `requires_grad_(flag)` that changes a graph input's flag "
+        "(an argument, `requires_grad_(False)` on a parameter) GB0125, a tensor subclass's "
         "`super().requires_grad_(mode)` on a graph input GB0125, `t.requires_grad = flag` GB0206 (on a "
         "parameter too, either value), a torch factory given `requires_grad=True` GB0225, `torch.autograd.grad` GB9186, `Tensor.backward` GB0123, "
         "`torch.autograd.backward` GB0007; each finding carries its own. One in an arm of "
@@ -154,7 +172,8 @@ RULE = Rule(
         "only then, never in eval): its message says `(in training mode)`. `requires_grad_()` on a "
         "tensor the function builds breaks with grad enabled, and under `torch.no_grad()` only when the "
         "tensor leaves the graph (returned, or alive across another break): its message says `(with grad "
-        "enabled)`; on a parameter, which may be a graph input, it names no mode."
+        "enabled)`. On an argument the message says which flag of the caller's input breaks; on a parameter, "
+        "which requires grad already, only turning it off does."
     ),
     example="""
 loss = torch.zeros((), device=x.device)
