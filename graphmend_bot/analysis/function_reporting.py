@@ -340,8 +340,7 @@ class FindingReporter(FunctionState):
 
     def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
         # Asked right after the call site was recorded: it is the last one.
-        draft = self._draft(rule, call, message, TENSOR, None, by_extent=True)
-        if draft is not None:
+        if (draft := self._draft(rule, call, message, TENSOR, None, by_extent=True)) is not None:
             self.summary.dependency_call_drafts.append((len(self.summary.calls) - 1, draft))
             if isinstance(call, ast.Call) and any(classes := [self._operand_class(arg) for arg in call.args]):
                 self.summary.dependency_call_classes[len(self.summary.calls) - 1] = tuple(classes)
@@ -388,17 +387,14 @@ class FindingReporter(FunctionState):
     def report_if_module_init_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         # Dynamo breaks where `self` is first used, which may be before the call
         at = uninitialized_modules.first_self_use(self.node, call, self.self_name) or call
-        draft = self._draft(rule, at, message, TENSOR, None)
-        if draft is not None:
+        if (draft := self._draft(rule, at, message, TENSOR, None)) is not None:
             self.summary.module_init_drafts.append((len(self.summary.calls) - 1, draft))
 
     def report_if_frame_skipped(self, rule: Rule, node: ast.expr, message: str, deps: Kind) -> None:
         # Its own frame: a break before it (which `suppressed_if` records) is what makes it break.
-        draft = self._draft(rule, node, message, deps, None, own_frame=True)
-        if draft is not None:
+        if (draft := self._draft(rule, node, message, deps, None, own_frame=True)) is not None:
             self._frame_skips.comprehension(draft)
 
     def report_if_str_enum_member(self, rule: Rule, call: ast.Call, param: str, message: str, gb_id: str) -> None:
-        draft = self._draft(rule, call, message, TENSOR, gb_id)
-        if draft is not None:
+        if (draft := self._draft(rule, call, message, TENSOR, gb_id)) is not None:
             self.summary.str_method_drafts.append((param, draft))

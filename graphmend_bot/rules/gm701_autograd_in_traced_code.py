@@ -44,15 +44,20 @@ CREATED_REQUIRING_GRAD = "GB0225"  # "Attempted to use tensor creation function 
 FREEZE_INPUT = "GB0125"  # "Unsupported Tensor.requires_grad_() call", on a graph input
 
 
+def _flag(call: ast.Call) -> ast.expr | None:
+    """The flag `requires_grad_(flag)` is given, positionally or by keyword; None when it is not."""
+    return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+
+
 def _turns_off(call: ast.Call) -> bool:
     """`requires_grad_(False)`: a no-op Dynamo traces, except on a graph input (a parameter)."""
-    flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    flag = _flag(call)
     return isinstance(flag, ast.Constant) and flag.value is False
 
 
 def _turns_on(call: ast.Call) -> bool:
     """`requires_grad_()` or `requires_grad_(True)`: a no-op on a tensor that requires grad already."""
-    flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    flag = _flag(call)
     return flag is None or (isinstance(flag, ast.Constant) and flag.value is True)
 
 
@@ -61,7 +66,7 @@ def _may_turn_off(call: ast.Call) -> bool:
     traces. A flag the caller passes may be true at some call, and then the call breaks (GB0125 on a
     graph input, GB8985 on an intermediate that leaves the graph), so it is reported, as GM684
     reports a manager under `if verbose:`."""
-    flag = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    flag = _flag(call)
     return isinstance(flag, ast.Constant) and not flag.value
 
 
