@@ -11,6 +11,9 @@ misconfiguration:
   misuse, misconfiguration and deprecation;
 - an `except` handler.
 
+An arm whose test is a parameter that defaults to True (`if warn:`) is not rare: it runs unless the
+caller opts out (`on_by_default`).
+
 An arm that only logs problems (`logger.warning/error/...`) is rare (`if len(unused_kwargs) > 0:
 logger.warning("... ignored")`), and so is one that logs a problem and returns (an edge case
 handled by bailing out, as torch_geometric's DataParallel does for an empty list). An arm that
@@ -38,6 +41,21 @@ def is_rare_arm(body: list[ast.stmt]) -> bool:
     if body and all(_logs_problem(s) for s in body):
         return True  # an arm that only logs a problem: `if len(unused_kwargs) > 0: logger.warning(...)`
     return bool(body) and isinstance(body[-1], ast.Return) and any(_logs_problem(s) for s in body)
+
+
+def on_by_default(test: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """`test` is a parameter of `function` that defaults to True (`if warn:` in `f(x, warn=True)`):
+    the arm is what a call does unless the caller opts out, not an error path, even when it warns
+    (captum's `if warn: warnings.warn(...)` in a loop, whose break makes Dynamo skip the frame)."""
+    if not isinstance(test, ast.Name):
+        return False
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [*[None] * (len(positional) - len(args.defaults)), *args.defaults, *args.kw_defaults]
+    return any(
+        arg.arg == test.id and isinstance(default, ast.Constant) and default.value is True
+        for arg, default in zip([*positional, *args.kwonlyargs], defaults, strict=True)
+    )
 
 
 def _logs_problem(statement: ast.stmt) -> bool:

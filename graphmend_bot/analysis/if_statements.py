@@ -15,7 +15,7 @@ from graphmend_bot.analysis import (
     statement_forms,
     subclass_methods,
 )
-from graphmend_bot.analysis.frequency import is_rare_arm
+from graphmend_bot.analysis.frequency import is_rare_arm, on_by_default
 from graphmend_bot.analysis.guards import compile_guard_value, without_guards
 from graphmend_bot.vocabulary.kind import NOT_TENSOR
 
@@ -60,7 +60,7 @@ def walk(visitor: StatementVisitor, node: ast.If, env: Env) -> bool:
     eager_before = visitor._eager_after
     body_mode, else_mode = modes.arm_modes(node.test, visitor.off_flags)
     with subclass_methods.narrowed(visitor.instances, test, visitor.resolve, visitor.builtin_of):  # `if isinstance(x, Q): x.m()`
-        body_leaves = visitor._rare_block(node.body, body_env, is_rare_arm(node.body), checked if tensor_in_body else None, body_mode)
+        body_leaves = visitor._rare_block(node.body, body_env, is_rare_arm(node.body) and not on_by_default(test, visitor.node), checked if tensor_in_body else None, body_mode)
     # a break in a loop or `try` of one arm leaves the rest eager on the calls taking it; a mode's arm does not
     # run in the default mode, where the rest is traced (tests/test_mode_arm_rest.py): not carried past the `if`
     eager_after_body, visitor._eager_after = visitor._eager_after if body_mode is None else eager_before, eager_before
