@@ -14,6 +14,7 @@ from dataclasses import replace
 from graphmend_bot.analysis import (
     argument_values,
     discarded_locals,
+    index_reads,
     installed_packages,
     installed_skips,
     installed_wrappers,
@@ -86,8 +87,7 @@ class FindingReporter(FunctionState):
         for element in elements:
             wanted |= bindings.needs(element, self._scalars, self._numbers, self.resolve_callee,
                                      self._one_dimensional) or set()
-        draft = self._draft(rule, node, message, deps, gb_id) if wanted else None
-        if draft is not None:
+        if wanted and (draft := self._draft(rule, node, message, deps, gb_id)) is not None:
             self.summary.passed_rank_drafts.append((tuple(sorted(wanted)), draft))
 
     def is_parameter_loop_variable(self, name: str) -> bool:
@@ -257,8 +257,7 @@ class FindingReporter(FunctionState):
         # the break inside makes Dynamo skip the frame, and nothing breaks at the `with` (measured).
         if self._loop_depth or self._try_depth:
             return
-        draft = self._draft(rule, call, message, TENSOR, None)
-        if draft is not None:
+        if (draft := self._draft(rule, call, message, TENSOR, None)) is not None:
             passed = parameter_guards.passed_arguments(call)
             self.summary.built_manager_drafts.append((len(self.summary.calls) - 1, passed, draft))
 
@@ -279,8 +278,7 @@ class FindingReporter(FunctionState):
         keyword = ast.Pass(lineno=node.lineno, col_offset=node.col_offset, end_lineno=node.lineno,
                            end_col_offset=node.col_offset + len("try"))  # the `try` line, not the whole block
         checkpoint = self._try_checkpoint
-        draft = self._draft(rule, keyword, message, checkpoint.kind, None)
-        if draft is not None:
+        if (draft := self._draft(rule, keyword, message, checkpoint.kind, None)) is not None:
             earlier = tuple(range(checkpoint.first_site, len(self.summary.calls)))
             self._frame_skips.try_statement(replace(draft, suppressed_if=checkpoint.breaks_since), earlier)
 
@@ -334,8 +332,7 @@ class FindingReporter(FunctionState):
         stands when every callee of each returns a 0-d tensor on every path (scalar_returns.py)."""
         if not key.is_call_result:
             return
-        draft = self._draft(rule, node, message, deps, gb_id)
-        if draft is not None:
+        if (draft := self._draft(rule, node, message, deps, gb_id)) is not None:
             self.summary.scalar_index_drafts.append((tuple(sorted(call.site for call in key.calls)), draft))
 
     def report_if_dependency_breaks(self, rule: Rule, call: ast.expr, message: str) -> None:
@@ -354,6 +351,9 @@ class FindingReporter(FunctionState):
 
     def holds_argument(self, name: str) -> bool:
         return argument_values.holds_argument(self.node, name)
+
+    def index_read_before(self, subscript: ast.Subscript, name: str) -> bool:
+        return index_reads.read_before(self.node, subscript, name)
 
     def requires_grad_traces(self, call: ast.Call) -> bool:
         return discarded_locals.requires_grad_traces(self.node, call, self.resolve)

@@ -47,6 +47,12 @@ class Checker(Protocol):
         """`name` is bound by `for name in m.parameters()` (or `named_parameters()`'s value) here."""
         ...
 
+    def index_read_before(self, subscript: ast.Subscript, name: str) -> bool:
+        """An earlier statement that always runs before `subscript` already indexed with `name`: after
+        that read's break `name` is an input of the resumed frame, and indexing with it traces
+        (analysis/index_reads.py)."""
+        ...
+
     def holds_argument(self, name: str) -> bool:
         """`name` holds a value this function was passed (a parameter it never rebinds, or a loop's
         element of one), not one it made (analysis/argument_values.py)."""

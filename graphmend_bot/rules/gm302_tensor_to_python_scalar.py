@@ -193,15 +193,17 @@ def _scalar_index(rule: Rule, checker: Checker, subscript: ast.Subscript, owner:
     """`x[i]`, `x[0, i]`, and the assignment `x[i] = v`, with a 0-d tensor `i`
     (analysis/tensor_rank.py): an int index, read back with `aten._local_scalar_dense` (GB0033 on
     torch 2.13, not the `.item()` break of a slice bound); a 1-d index tensor is advanced indexing
-    and traces. A Python list, tuple or range, or a shape, indexed by one reads it with `.item()`
-    (GB0124)."""
+    and traces, and so does a 0-d index the frame already read once (after that break it is an input of
+    the resumed frame: analysis/index_reads.py). A Python list, tuple or range, or a shape, indexed by
+    one reads it with `.item()` (GB0124)."""
     key = subscript.slice
     elements = key.elts if isinstance(key, ast.Tuple) else [key]
     sequence = checker.is_python_sequence(subscript.value)  # `[0.5, 1.0][i]`, `parts[i]`, `x.shape[i]`
     message = "A 0-d tensor used as an index is converted to a Python int"
-    if (owner.is_tensor or sequence) and any(
-        not isinstance(e, ast.Slice) and checker.is_scalar_tensor(e) for e in elements
-    ):
+    scalars = [e for e in elements if not isinstance(e, ast.Slice) and checker.is_scalar_tensor(e)]
+    if not sequence and all(isinstance(e, ast.Name) and checker.index_read_before(subscript, e.id) for e in scalars):
+        scalars = []  # each read already broke earlier in the frame: an input of the resumed frame since
+    if (owner.is_tensor or sequence) and scalars:
         checker.report(rule, subscript, message, index, gb_id=None if sequence else INDEX_READ)
     elif owner.is_tensor:  # `x[:, best(s)]`: a helper's result, 0-d when every `return` of it is
         checker.report_if_scalar_returns(rule, subscript, message, index, index, gb_id=INDEX_READ)
