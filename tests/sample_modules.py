@@ -15,15 +15,15 @@ from graphmend_bot.config import Config
 from graphmend_bot.engine import check
 
 
-def dynamo_breaks(source: str, tmp_path: Path) -> set[tuple[int, str]]:
-    """(line, graph-break id) of every break of `Model()(torch.ones(3))` in the sample."""
+def dynamo_breaks(source: str, tmp_path: Path, args: tuple[object, ...] | None = None) -> set[tuple[int, str]]:
+    """(line, graph-break id) of every break of `Model()(*args)` in the sample (`torch.ones(3)` by default)."""
     path = tmp_path / "sample.py"
     path.write_text(source)
     module = types.ModuleType("sample")  # registered: `@dataclass` looks its module up
     sys.modules["sample"] = module
     try:
         exec(compile(source, str(path), "exec"), module.__dict__)
-        explained = explain_breaks(module.Model(), (torch.ones(3),), {}, Tree([str(tmp_path)]))
+        explained = explain_breaks(module.Model(), args or (torch.ones(3),), {}, Tree([str(tmp_path)]))
     finally:
         del sys.modules["sample"]
     return {(b.location[1], b.gb_id) for b in explained.breaks if b.location is not None}

@@ -6,14 +6,10 @@ later break is Dynamo's. Each truth is measured with the census's Dynamo mapping
 
 from __future__ import annotations
 
-import sys
-import types
 from pathlib import Path
 
 import pytest
-from sample_modules import graphmend_findings, line_of
-
-from graphmend_bot.census.dynamo import Tree, explain_breaks
+from sample_modules import dynamo_breaks, graphmend_findings, line_of
 
 torch = pytest.importorskip("torch")
 
@@ -43,16 +39,7 @@ class Model(torch.nn.Module):
 
 
 def _dynamo_break_lines(source: str, tmp_path: Path) -> set[int]:
-    path = tmp_path / "sample.py"
-    path.write_text(source)
-    module = types.ModuleType("sample")
-    sys.modules["sample"] = module
-    try:
-        exec(compile(source, str(path), "exec"), module.__dict__)
-        explained = explain_breaks(module.Model(), (torch.ones(3),), {}, Tree([str(tmp_path)]))
-    finally:
-        del sys.modules["sample"]
-    return {b.location[1] for b in explained.breaks if b.location is not None}
+    return {line for line, _ in dynamo_breaks(source, tmp_path)}
 
 
 @pytest.mark.parametrize("default", [True, False])

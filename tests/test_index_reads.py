@@ -5,14 +5,10 @@ with the census's Dynamo mapping; graphmend must report exactly Dynamo's lines."
 
 from __future__ import annotations
 
-import sys
-import types
 from pathlib import Path
 
 import pytest
-from sample_modules import graphmend_findings
-
-from graphmend_bot.census.dynamo import Tree, explain_breaks
+from sample_modules import dynamo_breaks, graphmend_findings
 
 torch = pytest.importorskip("torch")
 
@@ -63,16 +59,7 @@ SAMPLES = {
 
 
 def _dynamo_lines(source: str, tmp_path: Path) -> set[int]:
-    path = tmp_path / "sample.py"
-    path.write_text(source)
-    module = types.ModuleType("sample")
-    sys.modules["sample"] = module
-    try:
-        exec(compile(source, str(path), "exec"), module.__dict__)
-        explained = explain_breaks(module.Model(), (torch.ones(3),), {}, Tree([str(tmp_path)]))
-    finally:
-        del sys.modules["sample"]
-    return {b.location[1] for b in explained.breaks if b.location is not None}
+    return {line for line, _ in dynamo_breaks(source, tmp_path)}
 
 
 @pytest.mark.parametrize("sample", sorted(SAMPLES))

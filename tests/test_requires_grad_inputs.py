@@ -7,14 +7,10 @@ such tensors; graphmend must report exactly the lines Dynamo breaks at."""
 
 from __future__ import annotations
 
-import sys
-import types
 from pathlib import Path
 
 import pytest
-from sample_modules import graphmend_findings
-
-from graphmend_bot.census.dynamo import Tree, explain_breaks
+from sample_modules import dynamo_breaks, graphmend_findings
 
 torch = pytest.importorskip("torch")
 
@@ -49,18 +45,9 @@ def _source(body: str) -> str:
 
 
 def _dynamo_breaks(source: str, tmp_path: Path, needs_grad: bool) -> set[tuple[int, str]]:
-    path = tmp_path / "sample.py"
-    path.write_text(source)
-    module = types.ModuleType("sample")
-    sys.modules["sample"] = module
-    try:
-        exec(compile(source, str(path), "exec"), module.__dict__)
-        x = torch.ones(2, 3, requires_grad=needs_grad)
-        pair = (torch.ones(3, requires_grad=needs_grad), torch.ones(3, requires_grad=needs_grad))
-        explained = explain_breaks(module.Model(), (x, pair), {}, Tree([str(tmp_path)]))
-    finally:
-        del sys.modules["sample"]
-    return {(b.location[1], b.gb_id) for b in explained.breaks if b.location is not None}
+    x = torch.ones(2, 3, requires_grad=needs_grad)
+    pair = (torch.ones(3, requires_grad=needs_grad), torch.ones(3, requires_grad=needs_grad))
+    return dynamo_breaks(source, tmp_path, (x, pair))
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
