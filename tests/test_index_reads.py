@@ -49,6 +49,13 @@ SAMPLES = {
         b = grid[i]
         return a + b
 """,
+    # rebound inside the block that holds the later read, after a read outside it
+    "rebound_in_a_block": """        a = grid[i]
+        if x.shape[0] < 5:
+            i = i.clamp(0, 2)
+            b = grid[i]
+        return a + b
+""",
     # rebound between the reads: a new 0-d tensor, read again
     "rebound": """        a = grid[i]
         i = i.clamp(0, 2)

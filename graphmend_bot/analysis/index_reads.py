@@ -24,16 +24,17 @@ def read_before(function: Function, subscript: ast.Subscript, name: str) -> bool
     path = _statement_path(function.body, subscript)
     if path is None:
         return False
-    for block, statement in path:
-        seen = False
+    seen = False
+    for level, (block, statement) in enumerate(path):
         for earlier in block[: block.index(statement)]:
             if any(_stores(node, name) for node in _own_nodes(earlier)):
                 seen = False
             elif not _compound(earlier) and any(_indexes_with(node, name) for node in _own_nodes(earlier)):
                 seen = True
-        if seen:
-            return True
-    return False
+        # a compound statement on the way that binds `name` (`for i in idx:`) makes it new again
+        if level < len(path) - 1 and any(_stores(node, name) for node in _own_nodes(statement)):
+            seen = False
+    return seen
 
 
 def _statement_path(body: list[ast.stmt], target: ast.AST) -> list[tuple[list[ast.stmt], ast.stmt]] | None:
