@@ -105,8 +105,10 @@ def test_dynamo_traces_the_counted_calls_and_breaks_on_the_near_misses(write_tre
         monkeypatch.delitem(sys.modules, name)  # another test's `pkg` in this worker would stand in for ours
     import pkg.ops as ops
 
-    torch._dynamo.reset()  # what earlier tests of this worker compiled: in one full-suite order tile()'s resume failed
-    x = torch.randn(4)
+    torch._dynamo.reset()  # what earlier tests of this worker compiled
+    # fixed values: tile_by repeats x `(x > 0).sum()` times, and from torch.randn(4) that was 0 one run
+    # in sixteen (all negative), when torch.cat([]) raised in tile's resume
+    x = torch.tensor([0.5, -1.0, 2.0, -0.25])
     tree = Tree([str(root / "pkg")])
     for fn, args in ((ops.tile, (x, 3)), (ops.octave, (x, 2.0)), (ops.slots, (x, 3)), (ops.grid, (x, 4))):
         broken = dynamo_breaks(fn, args, {}, tree)
