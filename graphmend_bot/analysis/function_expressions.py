@@ -299,8 +299,9 @@ class ExpressionEvaluator(CallResolver):
             self._test_depth -= 1
 
     def _sized(self, name: str) -> bool:
-        """A local list, dict or set, or a collection parameter (`*args`) not rebound: truth is length."""
-        return ((name in self._collections and self._only_collections(name))
+        """A local list, dict, set or tuple (a display, or what `x.chunk(2)` returns), or a collection
+        parameter (`*args`) not rebound: truth is length."""
+        return (((name in self._collections or name in self.tuples or name in self._sequences) and self._only_collections(name))
                 or (name in self._sized_params and name not in self._rebound))
 
     def _only_collections(self, name: str) -> bool:

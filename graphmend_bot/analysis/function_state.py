@@ -64,7 +64,7 @@ class FunctionState:
         "_globals", "_handled", "_held_loops", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_parameter_loops", "_passed_ranks", "_python_params", "_rare_depth",
-        "_rebound", "_reported", "_respelled", "_resumable_entry", "_resume_points", "_scalars", "_shadowed_builtins", "_sized_params", "_sizes",
+        "_rebound", "_reported", "_respelled", "_resumable_entry", "_resume_points", "_scalars", "_sequences", "_shadowed_builtins", "_sized_params", "_sizes",
         "_tensor_mappings",
         "_test_depth", "_top_level", "_top_level_ops", "_try_checkpoint", "_try_depth", "_tuple_prefixes", "_usual_draft_kinds",
         "_value_mode", "_with_depth", "aliases", "attribute_masks", "attribute_writes", "built_by", "containers",
@@ -243,6 +243,7 @@ class FunctionState:
         self._last_site_node = 0  # id of the call the last call site was recorded for
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
         self._dicts: set[str] = set()  # of those, the dicts: iterated (and sorted) by their keys
+        self._sequences: set[str] = set()  # locals bound to a call returning tensors' tuple (`parts = x.chunk(2)`)
         # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
         # a condition on one tests that value whole (Draft.length_tested), not an item read from it.
         self._call_results: set[str] = set()
@@ -273,6 +274,7 @@ class FunctionState:
         self._closures.pop(name, None)
         self._collections.discard(name)
         self._dicts.discard(name)
+        self._sequences.discard(name)
         self._call_results.discard(name)
         self._scalars.discard(name)
         self._one_dimensional.discard(name)

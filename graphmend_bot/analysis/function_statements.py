@@ -34,7 +34,7 @@ from graphmend_bot.analysis.function_expressions import ExpressionEvaluator
 from graphmend_bot.analysis.function_objects import names_a_class
 from graphmend_bot.analysis.function_state import Env
 from graphmend_bot.analysis.guards import compile_guard_value
-from graphmend_bot.analysis.sized import COLLECTION_DISPLAYS
+from graphmend_bot.analysis.sized import COLLECTION_DISPLAYS, length_test
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, TENSOR, Kind
 
 
@@ -325,8 +325,7 @@ class StatementVisitor(ExpressionEvaluator):
 
     def _is_collection(self, value: ast.expr) -> bool:
         """A display, a comprehension, or a local collection: its truth is its length, not a tensor's."""
-        return isinstance(value, COLLECTION_DISPLAYS) or (isinstance(value, ast.Name) and (
-            self._sized(value.id) or (value.id in self.tuples and self._only_collections(value.id))))
+        return isinstance(value, COLLECTION_DISPLAYS) or (isinstance(value, ast.Name) and self._sized(value.id))
 
     def _bind(self, target: ast.expr, kind: Kind, env: Env, elements: tuple[Kind, ...] | None = None,
               value: ast.expr | None = None) -> None:
@@ -338,9 +337,12 @@ class StatementVisitor(ExpressionEvaluator):
             env[name] = narrowing.NONE_VALUE if narrowing.is_none_constant(value) else kind  # decides `is None`
             self._rebound.add(name)
             self._bindings[name] = self._bindings.get(name, 0) + 1
-            if value is not None and (elements is not None or skipped_frames.builds_collection(value, True, self.builtin_of)):
+            sequence = value is not None and elements is None and type(value) is ast.Call and length_test(value, env, self.resolve)
+            if value is not None and (elements is not None or sequence or skipped_frames.builds_collection(value, True, self.builtin_of)):
                 self._collection_bindings[name] = self._collection_bindings.get(name, 0) + 1
             generator_bindings.rebound(self, name, value)  # `g = None` in the other arm keeps a generator
+            if sequence:
+                self._sequences.add(name)
             if elements is not None:
                 self.tuples[name] = elements
         elif isinstance(target, (ast.Tuple, ast.List)):
