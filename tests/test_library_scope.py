@@ -67,6 +67,16 @@ def test_a_function_reexported_from_a_private_module_is_public(write_tree):
     assert found(root, "library") == {("ops.py", 2, "GM301")}
 
 
+def test_a_function_reexported_from_a_namespace_subpackage_is_public(write_tree):
+    """A folder without `__init__.py` inside a package is a namespace subpackage (PEP 420: einx's
+    `einx/_src/frontend/ops.py` is `einx._src.frontend.ops`), so the package's relative import
+    reaches it; a folder whose name is no identifier holds no module of the package."""
+    root = write_tree({"pkg/__init__.py": "from ._src.frontend.ops import clip\n",
+                       "pkg/_src/frontend/ops.py": "def clip(x):\n    return x.sum().item()\n",
+                       "pkg/my-scripts/run.py": "def main(x):\n    return x.max().item()\n"})
+    assert found(root, "library") == {("ops.py", 2, "GM301")}
+
+
 def test_dunder_all_lists_the_exports(write_tree):
     root = write_tree({"pkg/__init__.py": "", "pkg/ops.py": """
         __all__ = ["listed"]

@@ -41,3 +41,18 @@ def test_discovered_names_match_the_uncached_names_with_symlinks(tmp_path, monke
     assert names[str(Path("real/pkg/sub/model.py"))] == "pkg.sub.model"
     assert names[str(Path("real/pkg/sub/linked_helper.py"))] == "pkg.sub.linked_helper"
     assert names[str(Path("tree/alias/sub/model.py"))] == "pkg.sub.model"
+
+
+def test_a_folder_without_init_inside_a_package_is_a_namespace_subpackage(tmp_path):
+    inner = tmp_path / "pkg" / "_src" / "frontend"
+    inner.mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (inner / "ops.py").write_text("")
+    (tmp_path / "pkg" / "my-scripts").mkdir()
+    (tmp_path / "pkg" / "my-scripts" / "run.py").write_text("")
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "helper.py").write_text("")
+    assert module_name(inner / "ops.py") == ("pkg._src.frontend.ops", False)
+    assert module_name(tmp_path / "pkg" / "my-scripts" / "run.py") == ("run", False)  # no identifier: no subpackage
+    assert module_name(tmp_path / "loose" / "helper.py") == ("helper", False)  # no package above it
+

@@ -169,7 +169,8 @@ def _display(path: Path) -> str:
 
 
 def module_name(path: Path, packages: dict[tuple[Path, bool], list[str]] | None = None) -> tuple[str, bool]:
-    """Dotted module name from the package layout (directories holding __init__.py).
+    """Dotted module name from the package layout (directories holding __init__.py, and namespace
+    subpackages below them: _package_parts).
 
     A file's own symlink is not followed; its directory's real path is. `packages` remembers
     each directory's package path, so that a walk asks the file system once per directory
@@ -186,9 +187,16 @@ def module_name(path: Path, packages: dict[tuple[Path, bool], list[str]] | None 
 
 
 def _package_parts(directory: Path) -> list[str]:
+    """The package path of a directory: up to the topmost directory holding `__init__.py`, through
+    folders without one below it, which Python imports as namespace subpackages of that package (PEP
+    420: einx's `einx/_src/frontend/ops.py` is `einx._src.frontend.ops`). A folder whose name is no
+    identifier is no subpackage: the climb ends below it."""
+    names: list[str] = []
     parts: list[str] = []
-    while (directory / "__init__.py").exists() and directory.parent != directory:
-        parts.insert(0, directory.name)
+    while directory.parent != directory and directory.name.isidentifier():
+        names.insert(0, directory.name)
+        if (directory / "__init__.py").exists():
+            parts = list(names)
         directory = directory.parent
     return parts
 
