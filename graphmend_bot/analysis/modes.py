@@ -62,6 +62,8 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
     if isinstance(test, ast.Attribute):  # no later test is an attribute: its arms are decided here
         if test.attr == "is_cuda":
             return ON_CUDA, None  # `x.is_cuda`, `self.weight.is_cuda`
+        if test.attr == "requires_grad" and not _held_by_self(test.value):
+            return GRAD_ENABLED, None  # a value computed here requires grad only with grad enabled
         if not isinstance(test.value, ast.Name):
             return None, None
         if test.attr == "training":
@@ -94,6 +96,11 @@ def arm_modes(test: ast.expr, flags: frozenset[str] = frozenset()) -> Arms:
             mode, equal = dtype
             return (mode, None) if equal else (None, mode)
     return None, None
+
+
+def _held_by_self(node: ast.expr) -> bool:
+    """`self.weight`: a module's parameter requires grad under `torch.no_grad()` too."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
 def _unset_attribute(test: ast.Compare, flags: frozenset[str]) -> str | None:
