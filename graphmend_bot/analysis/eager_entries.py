@@ -286,7 +286,11 @@ def _traced_reach(
     """The functions Dynamo traces, walking calls from the entry points: a call made eagerly (in a
     region of `eager_rows`, or anywhere in a skipped frame) enters its callee as a frame of its own,
     traced whatever its annotations say when the call passes a tensor (`meter.update(loss.sum())`
-    into `value: float`)."""
+    into `value: float`). A public callable the library scope roots (not a forward, not a declared
+    entry point) that another entry point calls is entered through that call: the package's own
+    hook (torchio's `RandomAffine.apply_transform`, which `Transform.__call__` runs inside a `with`
+    Dynamo cannot enter) is what users reach through the public call that runs it, and is walked
+    as an entry point of its own only when no other entry point's walk reaches it (a cycle)."""
     skipped: dict[FunctionId, bool] = {}
 
     def entered(callee: FunctionId) -> tuple[FunctionId, bool]:
@@ -296,28 +300,47 @@ def _traced_reach(
 
     traced: set[FunctionId] = set()
     eager: set[FunctionId] = set()
-    queue: deque[tuple[FunctionId, bool]] = deque((fid, True) for fid in program.entry_points())
-    while queue:
-        fid, is_traced = queue.popleft()
-        seen = traced if is_traced else eager
-        if fid in seen or fid not in program.traced_functions():
-            continue
-        seen.add(fid)
-        regions = eager_rows.get(fid, []) if is_traced else None
-        by_site: set[FunctionId] = set()
-        for site in program.function(fid).calls:
-            runs_eagerly = regions is None or any(start <= site.row <= tail for start, tail in regions)
-            if runs_eagerly and any(
-                holds(fid, kind) for kind in (*site.args, *(kind for _, kind in site.kwargs))
-            ):
-                runs_eagerly = False  # the callee's frame holds a tensor: Dynamo traces it
-            for callee in program.resolve_call(fid, site.ref):
-                by_site.add(callee)
-                queue.append(entered(callee) if runs_eagerly else (callee, True))
-        for other in program.successors(fid):
-            if other not in by_site:  # references, decorators, hooks: entered as they are traced
-                queue.append((other, True) if is_traced else entered(other))
+
+    def walk(queue: deque[tuple[FunctionId, bool]]) -> None:
+        while queue:
+            fid, is_traced = queue.popleft()
+            seen = traced if is_traced else eager
+            if fid in seen or fid not in program.traced_functions():
+                continue
+            seen.add(fid)
+            regions = eager_rows.get(fid, []) if is_traced else None
+            by_site: set[FunctionId] = set()
+            for site in program.function(fid).calls:
+                runs_eagerly = regions is None or any(start <= site.row <= tail for start, tail in regions)
+                if runs_eagerly and any(
+                    holds(fid, kind) for kind in (*site.args, *(kind for _, kind in site.kwargs))
+                ):
+                    runs_eagerly = False  # the callee's frame holds a tensor: Dynamo traces it
+                for callee in program.resolve_call(fid, site.ref):
+                    by_site.add(callee)
+                    queue.append(entered(callee) if runs_eagerly else (callee, True))
+            for other in program.successors(fid):
+                if other not in by_site:  # references, decorators, hooks: entered as they are traced
+                    queue.append((other, True) if is_traced else entered(other))
+
+    entries = program.entry_points()
+    hooks = _called_by_another(program, entries, entries - program.model_entry_points())
+    walk(deque((fid, True) for fid in entries if fid not in hooks))
+    walk(deque((fid, True) for fid in hooks if fid not in traced and fid not in eager))
     return traced
+
+
+def _called_by_another(program: Program, callers: set[FunctionId], candidates: set[FunctionId]) -> set[FunctionId]:
+    """Those of `candidates` that a function of `callers` other than themselves calls."""
+    called: set[FunctionId] = set()
+    if not candidates:
+        return called
+    for fid in callers:
+        if fid not in program.traced_functions():
+            continue
+        for site in program.function(fid).calls:
+            called.update(callee for callee in program.resolve_call(fid, site.ref) if callee in candidates and callee != fid)
+    return called
 
 
 def skipped_when_entered(program: Program, fid: FunctionId) -> bool:
