@@ -107,8 +107,7 @@ class ExpressionEvaluator(CallResolver):
                 isinstance(node.slice, ast.Constant) and node.slice.value in self.number_keys):  # c["size"]
             return NOT_TENSOR
         if self._reads_tensor_mapping(node.value, env) and not (
-            isinstance(node.slice, ast.Constant) and node.slice.value in self.python_keys
-        ):
+                isinstance(node.slice, ast.Constant) and node.slice.value in self.python_keys):
             return TENSOR  # params["order"] of `params: Dict[str, Tensor]`
         return element_kind(node, owner)
 
@@ -239,13 +238,13 @@ class ExpressionEvaluator(CallResolver):
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         # Its elements are values of their own, not the enclosing condition's test: a Python bool
         # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
-        depth, scalars, aliases, self._test_depth = self._test_depth, set(self._scalars), dict(self.aliases), 0
+        depth, scalars, aliases, generators, self._test_depth = self._test_depth, set(self._scalars), dict(self.aliases), self._generator_depth, 0
         nested = not isinstance(node, ast.GeneratorExp)  # a generator's break is the statement's (GB0091, measured)
         self._frame_skips.nested_depth += nested
         try:
             return self._comprehension_body(node, env)
         finally:  # its targets are its own: an enclosing `i` is 0-d (or `layer` no submodule) after it as before
-            self._test_depth, self._scalars, self.aliases = depth, scalars, aliases
+            self._test_depth, self._scalars, self.aliases, self._generator_depth = depth, scalars, aliases, generators
             self._frame_skips.nested_depth -= nested
 
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
@@ -258,6 +257,7 @@ class ExpressionEvaluator(CallResolver):
             self._frame_skips.nested_depth -= outer
             item, elements = self._iteration(generator.iter, inner)
             self._frame_skips.nested_depth += outer
+            self._generator_depth += isinstance(node, ast.GeneratorExp) and generator is node.generators[0]  # after its iterable
             self._bind(generator.target, item, inner, elements)
             self.aliases.update(filter(None, [forms.submodule_iteration(generator, self.builtin_of)]))  # `self.layers`' too
             self.bind_loop_scalar(generator.target, generator.iter)
@@ -299,8 +299,7 @@ class ExpressionEvaluator(CallResolver):
             self._test_depth -= 1
 
     def _sized(self, name: str) -> bool:
-        """A local list, dict, set or tuple (a display, or what `x.chunk(2)` returns), or a collection
-        parameter (`*args`) not rebound: truth is length."""
+        """A local list, dict, set or tuple (`x.chunk(2)`'s too), or a collection parameter (`*args`) not rebound: truth is length."""
         return (((name in self._collections or name in self.tuples or name in self._sequences) and self._only_collections(name))
                 or (name in self._sized_params and name not in self._rebound))
 

@@ -193,14 +193,14 @@ class FindingReporter(FunctionState):
         if unless:
             draft = replace(draft, suppressed_if=draft.suppressed_if | unless)
         self.summary.drafts.append(draft)
-        if (self._loop_depth or (self._try_depth and self._frame_skips.ends_frame(node))) and not self._rare_depth:
-            # A break in a loop or a `try` body leaves the rest of the frame eager (tests/test_try_body_rest.py),
-            # but one on an error or misconfiguration branch only on the calls that take it.
+        in_loop = self._loop_depth or self._generator_depth or statement_forms.consumes_generator(node)  # `all(... for t in ts)`
+        if (in_loop or (self._try_depth and self._frame_skips.ends_frame(node))) and not self._rare_depth:
+            # a break in a loop, a generator or a `try` body leaves the rest eager; a rare branch's, if taken (test_try_body_rest.py)
             self._eager_after = self._eager_after | deps.without_flags()
         if not self._rare_depth:
             self._usual_draft_kinds.append(deps.without_flags())
-        if self._loop_depth or self._try_depth or draft.gb_id == "GB0142":  # nor after a `with` it cannot enter
-            self._frame_skips.draft(deps.without_flags(), self._loop_depth > 0, self._rare_depth > 0, node)
+        if in_loop or self._try_depth or draft.gb_id == "GB0142":  # nor after a `with` it cannot enter
+            self._frame_skips.draft(deps.without_flags(), bool(in_loop), self._rare_depth > 0, node)
 
     def _draft(self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None,
                by_extent: bool = False, own_frame: bool = False) -> Draft | None:

@@ -61,7 +61,7 @@ class FunctionState:
         "_annotated_tensors", "_assumed", "_bindings", "_bound_before", "_built_on_every_path", "_call_result_bindings",
         "_call_results", "_caught", "_checked_tensors", "_closures", "_collection_bindings", "_collections",
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
-        "_globals", "_handled", "_held_loops", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
+        "_generator_depth", "_globals", "_handled", "_held_loops", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_parameter_loops", "_passed_ranks", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_respelled", "_resumable_entry", "_resume_points", "_scalars", "_sequences", "_shadowed_builtins", "_sized_params", "_sizes",
@@ -92,8 +92,7 @@ class FunctionState:
         guarded_class_methods: frozenset[str] = frozenset(), inherited_shadows: frozenset[str] = frozenset(),
         number_keys: frozenset[str] = frozenset(), typed_attributes: frozenset[str] = frozenset(),
         off_flags: frozenset[str] = frozenset(), containers: frozenset[str] = frozenset(), text: str | None = None,
-        own_tensor_methods: frozenset[str] = frozenset(),
-    ) -> None:
+        own_tensor_methods: frozenset[str] = frozenset()) -> None:
         self.python_keys = python_keys
         self.number_keys = number_keys  # number_keys.py: `c["size"]` of them reads a Python number
         self.own_tensor_methods = own_tensor_methods  # tensor-only method names a class of the module defines
@@ -173,10 +172,10 @@ class FunctionState:
         self.scalar_returns: set[int] | None = set()  # FunctionSummary.scalar_returns, the same for 0-d tensors
         self.returned_functions: set[str] = set()
         self.returned_element_functions: set[tuple[int, str]] = set()
-        # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)` (it cannot resume inside
-        # it), after a break in a loop body (it skips the frame) or a `try` body. Later drafts carry it as suppressed_if.
+        # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)` (it cannot resume inside it),
+        # after a break in a loop body, a generator expression's (it skips the frame) or a `try` body (suppressed_if).
         self._eager_after: Kind = NOT_TENSOR
-        self._loop_depth = 0
+        self._loop_depth = self._generator_depth = 0
         self._reported: set[tuple[str, int, int] | tuple[str, int, int, int, int]] = set()
         self._test_depth = 0
         # Unannotated parameters defaulting to None, and those of them proven Python values by
@@ -273,8 +272,7 @@ class FunctionState:
         self._bound_before[name] = len(self._resume_points)
         self._closures.pop(name, None)
         self._collections.discard(name)
-        self._dicts.discard(name)
-        self._sequences.discard(name)
+        self._dicts.discard(name), self._sequences.discard(name)
         self._call_results.discard(name)
         self._scalars.discard(name)
         self._one_dimensional.discard(name)

@@ -230,3 +230,12 @@ def _python_operator(op: ast.cmpop, left: ast.expr, right: ast.expr) -> bool:
 def _is_text(node: ast.expr) -> bool:
     # not bytes: Dynamo breaks on `x == b'sum'` (GB0213, measured in tests/test_text_comparisons.py)
     return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+def consumes_generator(node: ast.AST) -> bool:
+    """`all(t > 0 for t in ts)`, `any(...)`: the builtin takes each element's truth while it iterates
+    the generator expression, and a break inside a generator leaves the rest of the frame eager as
+    one in a loop body does (measured on torch 2.13: tests/test_generator_expression_rest.py).
+    `sorted(...)` of one breaks after it has consumed it (resumed: GM618's fixture)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("all", "any")
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp))
