@@ -350,6 +350,8 @@ class StatementVisitor(ExpressionEvaluator):
             if elements is None and not starred and kind.is_call_result:
                 # `a, b = helper(...)`: element K of what call site I returns.
                 elements = tuple(kind.element(k) for k in range(len(target.elts)))
+            if not starred and value is not None:  # `x, t = solver.sync(x, t)`: each keeps its kind too
+                elements = statement_forms.passed_through(target.elts, value, elements or (kind,) * len(target.elts), env)
             if elements is not None and not starred and len(elements) == len(target.elts):
                 for element, element_kind in zip(target.elts, elements):
                     self._bind(element, element_kind, env)

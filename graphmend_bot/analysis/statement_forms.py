@@ -5,7 +5,8 @@ function_expressions.py)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
+from typing import cast
 
 from graphmend_bot.analysis.function_state import Env, Resolve
 from graphmend_bot.vocabulary.dotted_names import dotted_name
@@ -239,3 +240,18 @@ def consumes_generator(node: ast.AST) -> bool:
     `sorted(...)` of one breaks after it has consumed it (resumed: GM618's fixture)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("all", "any")
             and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp))
+
+
+def passed_through(targets: list[ast.expr], value: ast.expr, elements: tuple[Kind, ...], env: Mapping[str, Kind]) -> tuple[Kind, ...]:
+    """`x, t_span = solver.sync_device_dtype(x, t_span)`: names a call is handed and rebinds from what
+    it returns, two or more of them, are the same values prepared (cast, moved, broadcast), so each
+    keeps the kind it had besides what the call returns there (torchdyn's `odeint`, whose solver
+    object the tree cannot type)."""
+    if not isinstance(value, ast.Call):
+        return elements
+    handed = {arg.id for arg in value.args if isinstance(arg, ast.Name)}
+    through = [isinstance(target, ast.Name) and target.id in handed for target in targets]
+    if sum(through) < 2:
+        return elements
+    return tuple(kind | env.get(cast(ast.Name, target).id, NOT_TENSOR) if kept else kind
+                 for target, kind, kept in zip(targets, elements, through))
