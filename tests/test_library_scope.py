@@ -550,6 +550,24 @@ def test_a_count_parameter_of_a_public_callable_is_not_assumed_a_tensor(write_tr
     assert found(root, "library") == {("dist.py", 6, "GM301")}  # only `shift` is assumed a tensor
 
 
+def test_an_iteration_limit_of_a_public_method_is_not_assumed_a_tensor(write_tree):
+    """torchdyn's multiple-shooting `root_solve(self, odeint_func, f, x, t_span, B, fine_steps, maxiter)`:
+    `while i <= maxiter:` runs on the int its caller passes (through a solver object the tree cannot
+    type), and does not break (the wild benchmark's torchdyn call, torch 2.13)."""
+    root = write_tree({"solvers/__init__.py": "from .ms import MSZero\n", "solvers/ms.py": """
+        import torch
+
+        class MSZero:
+            def root_solve(self, x, maxiter):
+                i = 0
+                while i <= maxiter:
+                    i += 1
+                    x = x * 2
+                return x
+    """})
+    assert found(root, "library") == set()
+
+
 CYCLE_PACKAGE = {
     "ops/__init__.py": "from .calls import first, second, third\n",
     "ops/calls.py": """

@@ -12,10 +12,15 @@ _FLAG_PREFIXES = ("output_", "return_", "use_", "is_", "do_", "has_", "enable_")
 _COUNT_PREFIXES = ("num_", "n_")
 
 
+# Iteration limits, spelled as SciPy's and the optimizers' (`maxiter`, `maxfev`) and their snake-case forms.
+_COUNT_NAMES = frozenset({"n", "maxiter", "niter", "maxfev", "maxfun", "max_iter", "max_iters", "max_steps", "max_epochs"})
+
+
 def is_count_name(name: str) -> bool:
-    """`num_samples`, `n_steps`, `n`: a count by convention, which a caller passes as a Python int
-    (nflows' `Distribution.sample(num_samples)`, `tile(x, n)`), not a tensor an entry point is handed."""
-    return name == "n" or name.startswith(_COUNT_PREFIXES)
+    """`num_samples`, `n_steps`, `n`, `maxiter`: a count by convention, which a caller passes as a
+    Python int (nflows' `Distribution.sample(num_samples)`, `tile(x, n)`, torchdyn's multiple-shooting
+    `root_solve(..., fine_steps, maxiter)`), not a tensor an entry point is handed."""
+    return name in _COUNT_NAMES or name.startswith(_COUNT_PREFIXES)
 
 
 def tensor_param(
