@@ -57,14 +57,25 @@ def _fft_frequencies(rule: Rule, checker: Checker, call: ast.Call, name: str, ar
 
 
 def _size_arguments(call: ast.Call, name: str, args: list[Kind]) -> Kind:
-    """Kinds of the arguments of a torch factory that must be Python ints (sizes, steps)."""
-    if name in ("linspace", "logspace"):
-        return Kind.union(args[2:3])
-    if name == "full":
-        return Kind.union(args[:1])
+    """Kinds of the arguments of a torch factory that must be Python ints (sizes, steps), but a tensor
+    the module holds read as it is (`torch.zeros(n, self.hidden_size)` on norse's
+    `self.hidden_size = torch.as_tensor(hidden_size)`, a buffer too): Dynamo reads its value and
+    guards on it, where a size computed in the frame breaks (measured on torch 2.13,
+    tests/test_held_sizes.py)."""
     if any(isinstance(arg, ast.Starred) for arg in call.args):
         return NOT_TENSOR
-    return Kind.union(args)
+    pairs = list(zip(call.args, args))
+    if name in ("linspace", "logspace"):
+        pairs = pairs[2:3]
+    elif name == "full":
+        pairs = pairs[:1]
+    return Kind.union(kind for node, kind in pairs if not _held_read(node, kind))
+
+
+def _held_read(node: ast.expr, kind: Kind) -> bool:
+    """`self.NAME` itself, whose kind is the module's attribute NAME and nothing computed on it."""
+    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and not kind.always
+            and not kind.calls and kind.params == frozenset({f"self.{node.attr}"}))
 
 
 def _int_argument(rule: Rule, checker: Checker, call: ast.Call, method: str, receiver: Kind, args: list[Kind]) -> None:
