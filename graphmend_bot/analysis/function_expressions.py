@@ -71,6 +71,8 @@ class ExpressionEvaluator(CallResolver):
             self._class_site(node, f"getter:{ref}>{node.attr}", [])
         if node.attr in self.tuple_fields:
             return owner.without_flags()
+        if isinstance(node.value, ast.Name) and node.attr in (built := self._fields.get(node.value.id, {})):
+            return built[node.attr].without_flags()  # `state.v` of `state = LIFState(v=...)`, a class of another module
         nested = _nested_state(node, self.self_name, env)
         if nested is not None:
             if nested.partition(".")[0] in self.typed_attributes:  # `self.model.A`: its class's property runs
@@ -136,8 +138,7 @@ class ExpressionEvaluator(CallResolver):
             dunders.binary(self, node, left, right, env)  # `covar + noise`: its class's `__add__` (`k + box`: `__radd__`)
         if C.OBJECT_OPERANDS and type(node.op) in value_class.OPERATOR_METHODS:
             self._object_operand(node, left, right, env)
-        # the hooks read a call operand (`x.data_ptr() % 16`) or text formatting (`"%s" % (t,)`)
-        if type(node.left) is ast.Call or type(node.right) is ast.Call or type(node.op) is ast.Mod:
+        if type(node.left) is ast.Call or type(node.right) is ast.Call or type(node.op) is ast.Mod:  # `x.data_ptr() % 16`, `"%s" % (t,)`
             for check_operator in C.OPERATORS:
                 check_operator(self, node, left, right)
         combined = left | right
@@ -236,8 +237,7 @@ class ExpressionEvaluator(CallResolver):
         return self.expr(node.value, env)
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
-        # Its elements are values of their own, not the enclosing condition's test: a Python bool
-        # from tensor data there (`all(torch.equal(a, b) for ...)`) is reported where it is made.
+        # Its elements are values of their own, not the condition's: `all(torch.equal(a, b) for ...)` is reported where made.
         depth, scalars, aliases, generators, self._test_depth = self._test_depth, set(self._scalars), dict(self.aliases), self._generator_depth, 0
         nested = not isinstance(node, ast.GeneratorExp)  # a generator's break is the statement's (GB0091, measured)
         self._frame_skips.nested_depth += nested

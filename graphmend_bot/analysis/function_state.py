@@ -60,7 +60,7 @@ class FunctionState:
     __slots__ = (
         "_annotated_tensors", "_assumed", "_bindings", "_bound_before", "_built_on_every_path", "_call_result_bindings",
         "_call_results", "_caught", "_checked_tensors", "_closures", "_collection_bindings", "_collections",
-        "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_frame_skips", "_function_aliases",
+        "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_fields", "_frame_skips", "_function_aliases",
         "_generator_depth", "_globals", "_handled", "_held_loops", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_parameter_loops", "_passed_ranks", "_python_params", "_rare_depth",
@@ -178,8 +178,7 @@ class FunctionState:
         self._loop_depth = self._generator_depth = 0
         self._reported: set[tuple[str, int, int] | tuple[str, int, int, int, int]] = set()
         self._test_depth = 0
-        # Unannotated parameters defaulting to None, and those of them proven Python values by
-        # the fallback that replaces their None (`causal = default(causal, self.causal)`).
+        # Unannotated parameters defaulting to None, and those proven Python by their fallback (`causal = default(causal, self.causal)`).
         self._none_params: set[str] = set()
         self._python_params: set[str] = set()
         self._rare_depth = 0  # inside an error/misconfiguration branch (analysis/frequency.py)
@@ -196,16 +195,13 @@ class FunctionState:
         self._value_mode: tuple[Modes, Kind] | None = None
         # While a conversion is reported: the call results its condition tests whole (Draft.length_tested).
         self._length_tested: Kind = NOT_TENSOR
-        # Kinds of the names enclosing `if isinstance(x, torch.Tensor):` arms prove tensors:
-        # `x.detach().cpu()` there is what `x` is (monai's ensure_tuple_rep), not always a tensor.
+        # Kinds `if isinstance(x, torch.Tensor):` arms prove tensors: `x.detach().cpu()` there is what `x` is (monai).
         self._checked_tensors: list[Kind] = []
-        # Parameters annotated as mappings of tensors (`params: Dict[str, Tensor]`): a value read
-        # from one is a tensor, as a `Tensor` annotation is, while the name still holds the argument.
+        # Parameters annotated as mappings of tensors (`params: Dict[str, Tensor]`): a value read from one is a tensor.
         self._tensor_mappings: set[str] = set()
         # Sizes of argument tensors among keyword values (keyword_arguments.py), built on first use.
         self._sizes: keyword_arguments.Sizes | None = None
-        # Nested `def`s and locals bound to a lambda, by name: the kinds of the enclosing function's
-        # locals their bodies read (closure_kind).
+        # Nested `def`s and lambdas' locals, by name: the kinds of the enclosing locals their bodies read (closure_kind).
         self._closures: dict[str, Kind] = {}
         # Kinds of the subexpressions of the `assert` test being analysed (see kind_of).
         self._kinds: dict[int, Kind] | None = None
@@ -243,6 +239,8 @@ class FunctionState:
         self._collections: set[str] = set()  # locals bound to a list, dict or set (`order = list(range(n))`)
         self._dicts: set[str] = set()  # of those, the dicts: iterated (and sorted) by their keys
         self._sequences: set[str] = set()  # locals bound to a call returning tensors' tuple (`parts = x.chunk(2)`)
+        # Locals a class call built with keywords, and their kinds: `state.v` of `state = LIFState(z=..., v=...)`
+        self._fields: dict[str, dict[str, Kind]] = {}
         # Locals an assignment bound to what a call returns, or one element of it (`_, tokens = f()`):
         # a condition on one tests that value whole (Draft.length_tested), not an item read from it.
         self._call_results: set[str] = set()
@@ -272,7 +270,9 @@ class FunctionState:
         self._bound_before[name] = len(self._resume_points)
         self._closures.pop(name, None)
         self._collections.discard(name)
-        self._dicts.discard(name), self._sequences.discard(name)
+        self._dicts.discard(name)
+        self._sequences.discard(name)
+        self._fields.pop(name, None)
         self._call_results.discard(name)
         self._scalars.discard(name)
         self._one_dimensional.discard(name)

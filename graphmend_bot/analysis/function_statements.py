@@ -279,6 +279,8 @@ class StatementVisitor(ExpressionEvaluator):
         constructor = self.constructor_of(value)
         if constructor is not None and name not in classes:
             self.instances[name] = constructor
+            if names_a_class(constructor) and (keywords := self._keyword_kinds.get(id(value))):
+                self._fields[name] = keywords  # its fields, read by name (function_expressions)
             if (id(node) in self._top_level and names_a_class(constructor)
                     and self.summary.calls and self.summary.calls[-1].ref == constructor):
                 # built on every path (held_objects.py): one built under an `if` is not always there
