@@ -33,6 +33,12 @@ $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "pythae==0.1.2"
 # without dependencies (their others are in the set or in requirements.txt).
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "dynamic-network-architectures==0.4.4"
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "mirtorch==0.4.0"
+# torchdyn declares torchvision, ipykernel, ipywidgets and poethepoet, which it never imports; its
+# real dependencies (torchcde, torchsde, scipy, ...) are in the set.
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "torchdyn==1.0.6"
+# norse and spikingjelly declare torchvision (and spikingjelly torchaudio), which only their task,
+# dataset and example modules import.
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "norse==1.1.0" "spikingjelly==2.0.0"
 $PIP install --quiet -c "$HERE/constraints.txt" -e .
 "$VENV/bin/python" -c "import torch; assert torch.__version__.startswith('2.13.0'), torch.__version__; print('torch', torch.__version__)"
 
