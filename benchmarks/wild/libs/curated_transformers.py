@@ -65,12 +65,7 @@ def call_bert_encoder():
         n_positions=32,
         model_max_length=32,
     )
-    encoder = BERTEncoder(config).eval()
-
-    def encode(ids, mask):
-        return encoder(ids, AttentionMask(mask)).last_hidden_layer_state
-
-    return encode, _ids_and_mask(), {}
+    return _encoding(BERTEncoder(config).eval())
 
 
 def call_llama_causal_lm_with_cache():
@@ -137,8 +132,10 @@ def call_albert_encoder():
         n_positions=32,
         model_max_length=32,
     )
-    encoder = ALBERTEncoder(config).eval()
+    return _encoding(ALBERTEncoder(config).eval())
 
+
+def _encoding(encoder):
     def encode(ids, mask):
         return encoder(ids, AttentionMask(mask)).last_hidden_layer_state
 
