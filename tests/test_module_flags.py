@@ -115,3 +115,26 @@ def test_a_switch_turned_on_without_a_plain_store_names_no_mode(spelling: str, t
     row = source.splitlines().index("        if DEBUG and torch.isnan(x).any():") + 1
     assert {r for r, _ in dynamo_breaks(source, tmp_path)} == {row}
     assert _modes(source, tmp_path) == {row: []}
+
+
+# A function's own parameter defaulting to False is one too (torchdyn's `odeint(..., verbose=False)`):
+# Dynamo specialises on the bool it is called with; one the function binds again is its local.
+PARAMETER_FLAG = '''import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def forward(self, x, verbose=False, strict=False):
+        if verbose and torch.isnan(x).any():
+            x = x + 1
+        strict = strict or x.shape[0] > 1
+        if strict and x.sum() > 0:
+            x = x + 2
+        return x
+'''
+
+
+def test_a_parameter_defaulting_to_false_names_the_mode_and_one_rebound_does_not(tmp_path: Path) -> None:
+    assert dynamo_breaks(PARAMETER_FLAG, tmp_path) == {(10, "GB0170")}
+    assert dynamo_breaks(PARAMETER_FLAG, tmp_path, (torch.ones(3), True)) == {(7, "GB0170"), (10, "GB0170")}
+    assert _modes(PARAMETER_FLAG, tmp_path) == {7: ["when `verbose` is true"], 10: []}

@@ -15,6 +15,11 @@ A module's own switch is one too: `DEBUG = False` at module level, bound nowhere
 off `if DEBUG and torch.isnan(x).any():` and `if DEBUG:`'s body are never traced (measured on torch
 2.13: tests/test_module_flags.py); the message says `(when `DEBUG` is true)`. A function binding
 the name itself reads its own local, not the switch (`module_flags_of`).
+
+So is a function's own parameter that defaults to `False` and that it never binds again
+(torchdyn's `odeint(..., verbose: bool = False)`, `if verbose: warn(...)`): Dynamo specialises on a
+bool argument, so with the default the arm is never traced; the message says `(when `verbose` is
+true)` (`parameter_flags`, tests/test_module_flags.py).
 """
 
 from __future__ import annotations
@@ -150,6 +155,18 @@ def module_flags_of(flags: frozenset[str], function: FunctionNode, text: str) ->
     bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
     bound |= {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
     return frozenset(GLOBAL + name for name in named if name not in bound)
+
+
+def parameter_flags(function: FunctionNode) -> frozenset[str]:
+    """The parameters of `function` that default to `False` and that it never binds (GLOBAL + name)."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = zip([*positional[len(positional) - len(args.defaults):], *args.kwonlyargs], [*args.defaults, *args.kw_defaults])
+    off = {arg.arg for arg, default in defaults if isinstance(default, ast.Constant) and default.value is False}
+    if not off:
+        return frozenset()  # most functions: no walk
+    off -= {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
+    return frozenset(GLOBAL + name for name in off)
 
 
 def _module_targets(statement: ast.stmt) -> list[ast.expr]:

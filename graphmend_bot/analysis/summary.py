@@ -252,7 +252,7 @@ def summarize_module(
             collector.named_tuples, python_keys, properties, module_objects, guarded, shadows.inherited(qualname),
             number_keys,
             typed_attributes.get(class_qualname or "", frozenset()),
-            flags.of(class_qualname) | off_flags.module_flags_of(switches, node, text) if switches else flags.of(class_qualname),
+            flags.of(class_qualname) | off_flags.parameter_flags(node) | (off_flags.module_flags_of(switches, node, text) if switches else frozenset()),
             containers.get(class_qualname or "", frozenset()), text=text, own_tensor_methods=own_tensor_methods,
         ).run()
         if summary.disabled:
