@@ -93,6 +93,7 @@ BREAKING_TRIES: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_tr
 BREAKING_READS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_read)
 BREAKING_DUNDERS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.breaking_dunder)
 SUPER_METHOD_CALLS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_method_call)
+SUPER_READS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.super_read)
 OBJECT_OPERANDS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.object_operand)
 MEMBERSHIPS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.membership)
 COMPARISONS: tuple[Callable[..., None], ...] = _hooks(lambda d: d.comparison)

@@ -63,14 +63,11 @@ class ObjectTracker(FindingReporter):
         if len(targets) != 1 or not self.instances:
             return {}  # no annotated value here: nothing to read a class from
         target = targets[0]
-        if isinstance(target, ast.Name) and (
-            not isinstance(value, ast.Call) or isinstance(value.func, ast.Attribute)
-        ):
+        if isinstance(target, ast.Name) and (not isinstance(value, ast.Call) or isinstance(value.func, ast.Attribute)):
             ref = self._class_ref(value, env)
             return {target.id: ref} if ref is not None and value_class.annotated_root(ref) else {}
         if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
-            # Only an annotated value's: `h = self.dense` locals are everywhere, and a site per
-            # use of each cost more than it found (RESULTS.md: multivariate_normal.py:236, :249).
+            # Only an annotated value's: `h = self.dense` locals are everywhere (RESULTS.md: multivariate_normal.py:236)
             return {
                 element.id: ref
                 for element, element_value in zip(target.elts, value.elts)
@@ -173,6 +170,8 @@ class ObjectTracker(FindingReporter):
             check_ndarray(self, node)
         if (check_tensor := C.TENSOR_ATTRIBUTES.get(node.attr)) is not None and owner.is_tensor:
             check_tensor(self, node, owner)
+        for check_super_read in C.SUPER_READS if is_super(node.value) else ():  # `super().features`
+            check_super_read(self, node, node.attr)
 
     def _definition(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> None:
         """A `class` or `def` statement in this function's body."""

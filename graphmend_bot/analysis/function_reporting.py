@@ -302,7 +302,7 @@ class FindingReporter(FunctionState):
     def report_if_apply_breaks(self, rule: Rule, call: ast.Call, message: str) -> None:
         self._class_call_draft(self.summary.apply_drafts, rule, call, message)
 
-    def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str, gb_id: str | None = None) -> None:
+    def report_if_super_reaches_object(self, rule: Rule, call: ast.expr, method: str, message: str, gb_id: str | None = None) -> None:
         if (draft := self._draft(rule, call, message, TENSOR, gb_id)) is not None:
             self.summary.super_object_drafts.append((method, draft))
 

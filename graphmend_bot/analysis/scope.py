@@ -77,7 +77,7 @@ from graphmend_bot.analysis.skipped_frames import breaking_try_bodies, comprehen
 from graphmend_bot.analysis.str_enums import str_enum_findings
 from graphmend_bot.analysis.subclass_inits import subclass_init_constructions
 from graphmend_bot.analysis.subclass_methods import subclass_method_calls
-from graphmend_bot.analysis.super_calls import object_method_super_calls
+from graphmend_bot.analysis.super_calls import PROPERTY_READ, object_method_super_calls
 from graphmend_bot.analysis.tensor_constructions import tensor_constructions
 from graphmend_bot.analysis.torch_function_overrides import torch_function_overrides
 from graphmend_bot.analysis.torch_layers import LayerResult, layer_result
@@ -1379,7 +1379,10 @@ class Program:
         result += subclass_init_constructions(self)
         result += dispatch_mode_entries(self)
         result += untraceable_applies(self)
-        result += object_method_super_calls(self)
+        supers = object_method_super_calls(self)
+        # a property read through `super()` raises in the trace (GB0088): Dynamo reports it there and not at the callers
+        property_reads = [t for t in supers if t.draft.gb_id == PROPERTY_READ]
+        result += [t for t in supers if t.draft.gb_id != PROPERTY_READ]
         given: list[TracedDraft] = []  # in dependencies, by what a call passes (dependency_breaks.py)
         result += object_operations(self, solver.holds, given)
         mask_loop_rows: dict[FunctionId, list[int]] = {}  # masks in loop bodies: the frame's rest is eager
@@ -1429,7 +1432,7 @@ class Program:
                 loop_rests.setdefault(fid, []).extend(rests)
             tails = statement_tails(eager_reads, solver.targets, surely)
         mask_loop_rests(self, mask_loop_rows, loop_rests)
-        found = traced_only(self, result + consequences, solver.holds, loop_rests)
+        found = traced_only(self, result + consequences + property_reads, solver.holds, loop_rests)
         if tails:  # what a quiet read's statement evaluates after the read runs eagerly
             found = [t for t in found if not any(after_read(t.draft, tail) for tail in
                                                  tails.get((t.module.module, t.function.qualname), ()))]

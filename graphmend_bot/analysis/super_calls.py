@@ -31,12 +31,15 @@ import ast
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.class_order import ClassId, Entry, MethodOrder
+from graphmend_bot.analysis.value_class import is_property
 from graphmend_bot.vocabulary import known_names as V
 from graphmend_bot.vocabulary.dotted_names import dotted_name
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import Program, TracedDraft
 
+READ = "@"  # before NAME in a draft of `super().NAME` read, not called: it breaks when NAME is a property there
+PROPERTY_READ = "GB0088"  # "Observed exception": the property object itself meets its first use
 # Decorators whose result is no function (by their last name): Dynamo calls it through `super()`
 # only when it is a function, a method, a staticmethod or classmethod of one, or a builtin.
 _NOT_FUNCTION_DECORATORS = frozenset({"property", "cached_property", "lru_cache", "cache", "singledispatchmethod"})
@@ -97,10 +100,13 @@ def object_method_super_calls(program: Program) -> list[TracedDraft]:
             continue
         owner = function.class_qualname
         for method, draft in function.super_object_drafts:
-            if owner is not None and owner in program.modules[fid[0]].classes and (
-                _reaches_c_method(program, order, (fid[0], owner), method)
-                or _reaches_no_function(program, order, (fid[0], owner), method)
-            ):
+            if owner is None or owner not in program.modules[fid[0]].classes:
+                continue
+            if method.startswith(READ):
+                if _reaches_property(program, order, (fid[0], owner), method[len(READ):]):
+                    found.append(TracedDraft(program.modules[fid[0]], function, draft))
+            elif (_reaches_c_method(program, order, (fid[0], owner), method)
+                  or _reaches_no_function(program, order, (fid[0], owner), method)):
                 found.append(TracedDraft(program.modules[fid[0]], function, draft))
     return found
 
@@ -127,6 +133,24 @@ def _reaches_no_function(program: Program, order: MethodOrder, owner: ClassId, m
             program, later, method)), None)
         if binder is None or isinstance(binder, str) or method not in program.modules[binder[0]].classes[
                 binder[1]].not_functions:
+            return False
+    return True
+
+
+def _reaches_property(program: Program, order: MethodOrder, owner: ClassId, name: str) -> bool:
+    """For the owner and each subclass of the tree, the first class after the owner in its MRO that
+    binds `name` is of the tree and binds it with `@property` (measured on torch 2.13: Dynamo reads
+    the property object through `super()`, tests/coverage_probes/gb0088_super_property_read.py)."""
+    for instance_class in (owner, *program.hierarchy.descendants(owner)):
+        mro = order.of(instance_class)
+        if mro is None:
+            return False
+        binder = next((later for later in mro[mro.index(owner) + 1:] if isinstance(later, str) or _binds(
+            program, later, name)), None)
+        if binder is None or isinstance(binder, str):
+            return False
+        getter = program.class_method(binder[0], binder[1], name)
+        if getter is None or not is_property(program.function(getter).decorators):
             return False
     return True
 

@@ -301,7 +301,7 @@ class Checker(Protocol):
         it then carries that class's id and message."""
         ...
 
-    def report_if_super_reaches_object(self, rule: Rule, call: ast.Call, method: str, message: str,
+    def report_if_super_reaches_object(self, rule: Rule, call: ast.expr, method: str, message: str,
                                        gb_id: str | None = None) -> None:
         """A finding at `call` (`super().__eq__(other)`), standing when the bases of the class
         holding the function leave `method` to `object`, or a tensor method to torch.Tensor
@@ -469,6 +469,7 @@ SubscriptedReceiverHook = Callable[["Rule", Checker, ast.Call, str, str], None]
 SubscriptedNameHook = Callable[["Rule", Checker, ast.Subscript, str], None]
 # `super().NAME(...)` / `super(Cls, self).NAME(...)` in a method: the name.
 SuperMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
+SuperReadHook = Callable[["Rule", Checker, ast.Attribute, str], None]
 
 
 @dataclass(frozen=True)
@@ -558,6 +559,7 @@ class Detection:
     # consuming call where Dynamo breaks too
     dict_view_comprehension_call: DictViewComprehensionCallHook | None = None
     super_method_call: SuperMethodHook | None = None  # `super().__eq__(other)`
+    super_read: SuperReadHook | None = None  # `super().features`, not called
     sort_key: SortKeyHook | None = None  # `sorted(ts, key=lambda t: t.norm())`, `ts.sort()`, `sorted(ts)`
     third_party_call: ThirdPartyCallHook | None = None  # `scipy.special.gammaln(v)`, `tqdm(steps)`
     stdlib_method_call: StdlibMethodHook | None = None  # `p.exists()` on `p = pathlib.Path(root)`

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 
+from graphmend_bot.analysis.super_calls import PROPERTY_READ, READ
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary import known_names as V
@@ -40,6 +41,12 @@ def _super_call(rule: Rule, checker: Checker, call: ast.Call, method: str) -> No
     checker.report_if_super_reaches_object(rule, call, method, message)
 
 
+def _super_read(rule: Rule, checker: Checker, node: ast.Attribute, name: str) -> None:
+    message = (f"`super().{name}` reads a property through `super()`: Dynamo gets the property object, not its "
+               "value, and the first use of it raises (Observed exception)")
+    checker.report_if_super_reaches_object(rule, node, READ + name, message, gb_id=PROPERTY_READ)
+
+
 RULE = Rule(
     code="GM619",
     name="super-object-method-call",
@@ -54,7 +61,8 @@ RULE = Rule(
         "`super().__init__(...)` in a subclass of a builtin exception (`class ShapeError(ValueError)`) "
         "built in traced code; and `super().NAME(...)` where the first class after it that binds NAME "
         "(in the tree) binds no function: a property, a `cached_property`, `lru_cache`, `cache` or "
-        "`singledispatchmethod` method, a `functools.partialmethod` or `functools.partial`, or an object (`act = Scale()`)."
+        "`singledispatchmethod` method, a `functools.partialmethod` or `functools.partial`, or an object (`act = Scale()`); "
+        "and a read of `super().NAME` (not called) where that class binds NAME with `@property`."
     ),
     why=(
         "Through `super()` TorchDynamo inlines Python functions and models a few of `object`'s "
@@ -63,7 +71,9 @@ RULE = Rule(
         "cannot call: the call ends the graph (GB0006, measured on torch 2.13), and a caller that "
         "built the object in the same frame breaks too (GB0092). A builtin exception's `__init__` "
         "(BaseException's) is a C slot too: a custom exception whose `__init__` calls "
-        "`super().__init__(message)` breaks the graph wherever it is built in traced code."
+        "`super().__init__(message)` breaks the graph wherever it is built in traced code. Reading a "
+        "base's property through `super()` (`super().features + [\"b\"]`) gives Dynamo 2.13 the property "
+        "object itself, so the first operation on it raises TypeError inside the trace: GB0088."
     ),
     example=(
         "class Box:\n"
@@ -94,7 +104,8 @@ RULE = Rule(
         "`__str__`, or a `@classmethod` that builds the message), or raise it outside the compiled "
         "function."
     ),
-    detection=Detection(super_method_call=_super_call),
+    other_gb_ids=(PROPERTY_READ,),
+    detection=Detection(super_method_call=_super_call, super_read=_super_read),
     advice=("`{code}` calls `object`'s or a builtin exception's method through `super()`, which Dynamo cannot "
             "trace: write what it does (`self is other` for `__eq__`)"),
 )
