@@ -238,13 +238,13 @@ class ExpressionEvaluator(CallResolver):
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
         # Its elements are values of their own, not the condition's: `all(torch.equal(a, b) for ...)` is reported where made.
-        depth, scalars, aliases, generators, self._test_depth = self._test_depth, set(self._scalars), dict(self.aliases), self._generator_depth, 0
+        depth, scalars, aliases, self._test_depth = self._test_depth, set(self._scalars), dict(self.aliases), 0
         nested = not isinstance(node, ast.GeneratorExp)  # a generator's break is the statement's (GB0091, measured)
         self._frame_skips.nested_depth += nested
         try:
             return self._comprehension_body(node, env)
         finally:  # its targets are its own: an enclosing `i` is 0-d (or `layer` no submodule) after it as before
-            self._test_depth, self._scalars, self.aliases, self._generator_depth = depth, scalars, aliases, generators
+            self._test_depth, self._scalars, self.aliases = depth, scalars, aliases
             self._frame_skips.nested_depth -= nested
 
     def _comprehension_body(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, env: Env) -> Kind:
@@ -257,7 +257,6 @@ class ExpressionEvaluator(CallResolver):
             self._frame_skips.nested_depth -= outer
             item, elements = self._iteration(generator.iter, inner)
             self._frame_skips.nested_depth += outer
-            self._generator_depth += isinstance(node, ast.GeneratorExp) and generator is node.generators[0]  # after its iterable
             self._bind(generator.target, item, inner, elements)
             self.aliases.update(filter(None, [forms.submodule_iteration(generator, self.builtin_of)]))  # `self.layers`' too
             self.bind_loop_scalar(generator.target, generator.iter)

@@ -193,7 +193,7 @@ class FindingReporter(FunctionState):
         if unless:
             draft = replace(draft, suppressed_if=draft.suppressed_if | unless)
         self.summary.drafts.append(draft)
-        in_loop = self._loop_depth or self._generator_depth or statement_forms.consumes_generator(node)  # `all(... for t in ts)`
+        in_loop = self._loop_depth or statement_forms.consumes_generator(node)  # `all(t > 0 for t in ts)`: in its loop
         if (in_loop or (self._try_depth and self._frame_skips.ends_frame(node))) and not self._rare_depth:
             # a break in a loop, a generator or a `try` body leaves the rest eager; a rare branch's, if taken (test_try_body_rest.py)
             self._eager_after = self._eager_after | deps.without_flags()

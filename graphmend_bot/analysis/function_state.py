@@ -61,7 +61,7 @@ class FunctionState:
         "_annotated_tensors", "_assumed", "_bindings", "_bound_before", "_built_on_every_path", "_call_result_bindings",
         "_call_results", "_caught", "_checked_tensors", "_closures", "_collection_bindings", "_collections",
         "_context_managers", "_dict_view_calls", "_dicts", "_eager_after", "_fields", "_frame_skips", "_function_aliases",
-        "_generator_depth", "_globals", "_handled", "_held_loops", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
+        "_globals", "_handled", "_held_loops", "_held_reported", "_keyword_kinds", "_kinds", "_last_site_node", "_length_tested",
         "_loop_depth", "_manager_body_entry", "_method_tables", "_mode_values", "_modes", "_module_functions", "_ndarrays", "_none_params",
         "_number_bindings", "_numbers", "_one_dimensional", "_operands", "_operations_before", "_parameter_loops", "_passed_ranks", "_python_params", "_rare_depth",
         "_rebound", "_reported", "_respelled", "_resumable_entry", "_resume_points", "_scalars", "_sequences", "_shadowed_builtins", "_sized_params", "_sizes",
@@ -173,9 +173,9 @@ class FunctionState:
         self.returned_functions: set[str] = set()
         self.returned_element_functions: set[tuple[int, str]] = set()
         # When this holds, Dynamo runs the rest of the frame eagerly: after `with open(...)` (it cannot resume inside it),
-        # after a break in a loop body, a generator expression's (it skips the frame) or a `try` body (suppressed_if).
+        # after a break in a loop body, `all()`/`any()` of a generator (it skips the frame) or a `try` body (suppressed_if).
         self._eager_after: Kind = NOT_TENSOR
-        self._loop_depth = self._generator_depth = 0
+        self._loop_depth = 0
         self._reported: set[tuple[str, int, int] | tuple[str, int, int, int, int]] = set()
         self._test_depth = 0
         # Unannotated parameters defaulting to None, and those proven Python by their fallback (`causal = default(causal, self.causal)`).

@@ -235,9 +235,10 @@ def _is_text(node: ast.expr) -> bool:
 
 def consumes_generator(node: ast.AST) -> bool:
     """`all(t > 0 for t in ts)`, `any(...)`: the builtin takes each element's truth while it iterates
-    the generator expression, and a break inside a generator leaves the rest of the frame eager as
-    one in a loop body does (measured on torch 2.13: tests/test_generator_expression_rest.py).
-    `sorted(...)` of one breaks after it has consumed it (resumed: GM618's fixture)."""
+    the generator expression, and that break leaves the rest of the frame eager as one in a loop body
+    does (measured on torch 2.13: tests/test_generator_expression_rest.py). `sorted(...)` of one breaks
+    after it has consumed it (resumed: GM618's fixture), and a `map` consumed in place is resumed after
+    (tests/test_call_spellings.py)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("all", "any")
             and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp))
 

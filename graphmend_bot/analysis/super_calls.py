@@ -38,8 +38,7 @@ from graphmend_bot.vocabulary.dotted_names import dotted_name
 if TYPE_CHECKING:
     from graphmend_bot.analysis.scope import Program, TracedDraft
 
-READ = "@"  # before NAME in a draft of `super().NAME` read, not called: it breaks when NAME is a property there
-PROPERTY_READ = "GB0088"  # "Observed exception": the property object itself meets its first use
+READ, PROPERTY_READ = V.SUPER_READ, V.SUPER_PROPERTY_READ
 # Decorators whose result is no function (by their last name): Dynamo calls it through `super()`
 # only when it is a function, a method, a staticmethod or classmethod of one, or a builtin.
 _NOT_FUNCTION_DECORATORS = frozenset({"property", "cached_property", "lru_cache", "cache", "singledispatchmethod"})

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import ast
 
-from graphmend_bot.analysis.super_calls import PROPERTY_READ, READ
 from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
 from graphmend_bot.vocabulary import known_names as V
+
+READ, PROPERTY_READ = V.SUPER_READ, V.SUPER_PROPERTY_READ
 
 
 def _super_call(rule: Rule, checker: Checker, call: ast.Call, method: str) -> None:

@@ -394,6 +394,10 @@ NUMPY_DYNAMIC_SHAPE_FUNCTIONS = frozenset(
     f"numpy.{name}" for name in ("nonzero", "argwhere", "flatnonzero", "unique", "bincount")
 )
 
+# `super().NAME` read, not called (a draft's method is SUPER_READ + NAME): when the class after it binds
+# NAME with @property, Dynamo reads the property object and its first use raises, "Observed exception".
+SUPER_READ = "@"
+SUPER_PROPERTY_READ = "GB0088"
 # `object`'s methods Dynamo cannot call through `super()` (GB0006, measured on torch 2.13,
 # tests/coverage_probes/gb0006_super_object_method.py, gb0006_super_rich_comparison.py): slot wrappers
 # and method descriptors it has no rule for (`__init__`, `__new__`, `__setattr__`, `__delattr__` and
