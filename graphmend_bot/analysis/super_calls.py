@@ -28,6 +28,7 @@ instance). `@staticmethod`,
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis.class_order import ClassId, Entry, MethodOrder
@@ -124,34 +125,33 @@ def _reaches_c_method(program: Program, order: MethodOrder, owner: ClassId, meth
 def _reaches_no_function(program: Program, order: MethodOrder, owner: ClassId, method: str) -> bool:
     """For the owner and each subclass of the tree, the first class after the owner in its MRO
     that binds `method` is of the tree and binds no function there (`not_functions`)."""
-    for instance_class in (owner, *program.hierarchy.descendants(owner)):
-        mro = order.of(instance_class)
-        if mro is None:
-            return False
-        binder = next((later for later in mro[mro.index(owner) + 1:] if isinstance(later, str) or _binds(
-            program, later, method)), None)
-        if binder is None or isinstance(binder, str) or method not in program.modules[binder[0]].classes[
-                binder[1]].not_functions:
-            return False
-    return True
+    return all(binder is not None and method in program.modules[binder[0]].classes[binder[1]].not_functions
+               for binder in _binders(program, order, owner, method))
 
 
 def _reaches_property(program: Program, order: MethodOrder, owner: ClassId, name: str) -> bool:
     """For the owner and each subclass of the tree, the first class after the owner in its MRO that
     binds `name` is of the tree and binds it with `@property` (measured on torch 2.13: Dynamo reads
     the property object through `super()`, tests/coverage_probes/gb0088_super_property_read.py)."""
-    for instance_class in (owner, *program.hierarchy.descendants(owner)):
-        mro = order.of(instance_class)
-        if mro is None:
-            return False
-        binder = next((later for later in mro[mro.index(owner) + 1:] if isinstance(later, str) or _binds(
-            program, later, name)), None)
-        if binder is None or isinstance(binder, str):
-            return False
-        getter = program.class_method(binder[0], binder[1], name)
+    for binder in _binders(program, order, owner, name):
+        getter = None if binder is None else program.class_method(binder[0], binder[1], name)
         if getter is None or not is_property(program.function(getter).decorators):
             return False
     return True
+
+
+def _binders(program: Program, order: MethodOrder, owner: ClassId, name: str) -> Iterator[ClassId | None]:
+    """Per instance class (the owner, each subclass of the tree), the first class of the tree after
+    the owner in its MRO that binds `name`; None where the MRO is unknown or a class outside the tree
+    comes first."""
+    for instance_class in (owner, *program.hierarchy.descendants(owner)):
+        mro = order.of(instance_class)
+        if mro is None:
+            yield None
+            continue
+        binder = next((later for later in mro[mro.index(owner) + 1:] if isinstance(later, str) or _binds(
+            program, later, name)), None)
+        yield None if binder is None or isinstance(binder, str) else binder
 
 
 def _binds(program: Program, cls: ClassId, method: str) -> bool:
