@@ -88,3 +88,18 @@ def test_the_owner_of_a_frame_outside_the_package() -> None:
     assert frame_owner(((os.path.join(site, "six.py"), 1),)) == "six"
     assert frame_owner(((os.path.join(HERE, "libs", "torchcde.py"), 20),)) == "the benchmark's code"
     assert frame_owner(()) == "no frame"
+
+
+def test_a_file_that_does_not_parse_is_no_finding_to_match(package: Path) -> None:
+    """`graphmend check` reports a file it cannot parse with no location (torch-harmonics 0.8.0 ships
+    one): the harness scores the package's other findings instead of failing the whole unit."""
+    from ground_truth import Tree
+    from harness import StatementKeys, finding_keys
+
+    mod = str(package / "mod.py")
+    findings = [
+        {"filename": str(package / "broken.py"), "location": None, "code": "E999", "message": "syntax error"},
+        {"filename": mod, "location": {"row": 4, "column": 9}, "code": "GM101", "message": "`if` on a tensor"},
+    ]
+    found = finding_keys(findings, Tree([str(package)]), StatementKeys(str(package)))
+    assert found == {("pkg/mod.py", 4): "GM101 `if` on a tensor"}

@@ -458,7 +458,7 @@ def finding_keys(
     found: dict[Key, str] = {}
     for finding in findings:
         path = normalise(finding["filename"])
-        if path in tree:
+        if path in tree and finding.get("location") is not None:  # a file that does not parse has no line
             row = finding["location"]["row"]
             relative = os.path.relpath(path, keys.base)
             key = keys.key(path, row) if files is None or relative in files else (relative, row)

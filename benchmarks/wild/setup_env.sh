@@ -39,6 +39,14 @@ $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "torchdyn==1.0.6"
 # norse and spikingjelly declare torchvision (and spikingjelly torchaudio), which only their task,
 # dataset and example modules import.
 $PIP install --quiet -c "$HERE/constraints.txt" --no-deps "norse==1.1.0" "spikingjelly==2.0.0"
+# torchattacks pins requests~=2.25.1 (the set has 2.34.2) and declares torchvision, which only its
+# bundled robustbench package imports; laplace-torch, backpack-for-pytorch and curvlinops-for-pytorch
+# declare torchvision, which only backpack.utils.examples imports; torchcfm declares torchvision,
+# ipykernel, ipywidgets and poethepoet (through torchdyn's), none of which it imports; torchphysics
+# declares numpy<2 and jupyter but runs on the set's numpy 2 and never imports jupyter.
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "torchattacks==3.5.1"
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "laplace-torch==0.3" "backpack-for-pytorch==1.7.1" "curvlinops-for-pytorch==3.0.1"
+$PIP install --quiet -c "$HERE/constraints.txt" --no-deps "torchcfm==1.0.7" "torchphysics==1.1.2"
 $PIP install --quiet -c "$HERE/constraints.txt" -e .
 "$VENV/bin/python" -c "import torch; assert torch.__version__.startswith('2.13.0'), torch.__version__; print('torch', torch.__version__)"
 
