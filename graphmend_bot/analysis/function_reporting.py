@@ -184,10 +184,10 @@ class FindingReporter(FunctionState):
 
     def report(
         self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None,
-        unless: Kind = NOT_TENSOR,
+        unless: Kind = NOT_TENSOR, own_frame: bool = False,
     ) -> None:
         with modes.entered(self._modes, mode):
-            draft = self._draft(rule, node, message, deps, gb_id)
+            draft = self._draft(rule, node, message, deps, gb_id, own_frame=own_frame)
         if draft is None:
             return
         if unless:

@@ -112,6 +112,7 @@ from graphmend_bot.rules import (
     gm692_pydantic_class_construction,
     gm693_deepcopy_of_held_module,
     gm694_logger_query_in_traced_code,
+    gm695_optimizer_built_in_traced_code,
     gm701_autograd_in_traced_code,
     gm801_dynamo_break,
 )
@@ -219,6 +220,7 @@ RULES: tuple[Rule, ...] = (
     gm692_pydantic_class_construction.RULE,
     gm693_deepcopy_of_held_module.RULE,
     gm694_logger_query_in_traced_code.RULE,
+    gm695_optimizer_built_in_traced_code.RULE,
     gm701_autograd_in_traced_code.RULE,
 )
 

@@ -152,12 +152,13 @@ class Checker(Protocol):
 
     def report(
         self, rule: Rule, node: ast.AST, message: str, deps: Kind, gb_id: str | None = None, mode: str | None = None,
-        unless: Kind = NOT_TENSOR,
+        unless: Kind = NOT_TENSOR, own_frame: bool = False,
     ) -> None:
         """A finding at `node`, standing when `deps` make it a tensor in traced code; `gb_id`: the
         id Dynamo reports for this construct when it differs from the rule's; `mode`: one the
         construct breaks in (vocabulary/mode_names.py), which its message names with the branches';
-        `unless`: the finding does not stand when this holds."""
+        `unless`: the finding does not stand when this holds; `own_frame`: it stands where the rest
+        of the frame runs eagerly too (Dynamo compiles the callee as a frame of its own there)."""
         ...
 
     def report_if_callee_breaks(self, rule: Rule, call: ast.Call, message: str, at: ast.expr | None = None) -> None:

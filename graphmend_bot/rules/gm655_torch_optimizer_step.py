@@ -15,8 +15,11 @@ resume in (analysis/tensorless_frames.py, tests/test_tensorless_frames.py; opacu
 
 from __future__ import annotations
 
-from graphmend_bot.rules.detect import Detection
+import ast
+
+from graphmend_bot.rules.detect import Checker, Detection
 from graphmend_bot.rules.rule import Rule
+from graphmend_bot.vocabulary.kind import TENSOR
 
 GRAPH_BREAK_CALL = "GB0025"
 # `Optimizer.zero_grad` is `@torch._disable_dynamo`: "Attempted to inline function marked as skipped".
@@ -65,6 +68,20 @@ def held_break(rule: Rule, constructor: str, method: str) -> tuple[str, str] | N
     )
 
 
+def _local_step(rule: Rule, checker: Checker, call: ast.Call, method: str) -> None:
+    """`opt.step()` on an optimizer this function built (GM695 reports the constructor): its
+    `graph_break()` is logged at the call even where the frame runs eagerly after an earlier break,
+    since Dynamo compiles `step` as a frame of its own there. `zero_grad()` is not judged: after a
+    constructor given a `.parameters()` generator Dynamo skips the frame it sits in and logs nothing."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if method != "step" or not isinstance(receiver, ast.Name):
+        return
+    built = checker.builder_of(receiver.id)
+    if built is not None and (found := held_break(rule, built, method)) is not None:
+        message, gb_id = found
+        checker.report(rule, call, message, TENSOR, gb_id=gb_id, own_frame=True)
+
+
 RULE = Rule(
     code="GM655",
     name="torch-optimizer-step",
@@ -76,7 +93,8 @@ RULE = Rule(
         "`__init__` (`self.opt = torch.optim.Adam(params)`: `SGD`, `Adam`, `AdamW`, `Adagrad`, "
         "`Adadelta`, `Adamax`, `ASGD`, `NAdam`, `RAdam`, `RMSprop`, `Rprop`) or stored there from a "
         "parameter annotated as one (`optimizer: Optimizer`, a wrapper's wrapped optimizer); and "
-        "`NAME.step()` on a module global built as one (`OPTIMIZER = torch.optim.SGD(...)`). "
+        "`NAME.step()` on a module global built as one (`OPTIMIZER = torch.optim.SGD(...)`) or on a "
+        "local the function built as one (GM695 reports the constructor). "
         "`zero_grad()` on any of them, every torch optimizer's included (GB0008). Neither after an "
         "earlier break of a frame holding no tensor (no tensor local, no `torch` module named, "
         "`self` no nn.Module): Dynamo skips the frame it would resume in and logs nothing."
@@ -104,6 +122,6 @@ RULE = Rule(
         "# and `OPTIMIZER.step()` outside the compiled function (or compile `OPTIMIZER.step` on its own)"
     ),
     fix_safety="No automatic fix: where the update runs is the caller's choice.",
-    detection=Detection(held_torch_method=held_break),
+    detection=Detection(held_torch_method=held_break, local_object_call=_local_step),
     advice="`{code}` breaks the graph inside torch.optim: call the optimizer's step outside the compiled function",
 )
