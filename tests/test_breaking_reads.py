@@ -34,6 +34,16 @@ class Held(nn.Module):
         return torch.ones(3) * 2
 
 
+class Box:
+    def __init__(self, x):
+        self.x = x
+
+    @property
+    def A(self):
+        print("in A")
+        return self.x
+
+
 def helper(m, x):
     return x + m.A
 
@@ -68,6 +78,9 @@ BREAKING = {
     "try_else": ("        x = x * 2\n        x = x + 1\n        try:\n            y = x + 1\n        except ValueError:\n"
                  "            y = x\n        else:\n            y = y + self.model.A\n            print('later')\n"
                  "        print('later')\n        return y\n", "y = y + self.model.A"),
+    # an object built by the frame: building it is no graph operation, the two before it count
+    "object_built_here": ("        x = x * 2\n        x = x + 1\n        box = Box(x)\n        A = box.A\n"
+                          "        print('later')\n        return x + A\n", "A = box.A"),
     # two operations since the break before: a point to resume at again
     "after_a_break": ("        x = x * 2\n        print('first')\n        x = x + 1\n        x = x - 1\n"
                       "        A = self.model.A\n        print('later')\n        return x + A\n", "A = self.model.A"),

@@ -57,7 +57,8 @@ class StatementVisitor(ExpressionEvaluator):
             kind = self.expr(node.value, env) if isinstance(node, ast.Expr) else self._assign(node, env)
             if self._frame_skips.read_since(before[0]):  # GM657, before the statement's operations count
                 breaking_reads.asked(self, node, before[0])
-            operation = isinstance(node, ast.AugAssign) or statement_forms.is_operation(node.value)
+            operation = isinstance(node, ast.AugAssign) or (
+                statement_forms.is_operation(node.value) and not self._builds_object(node.value))
             self._count_operation(node, operation, kind, before)
         elif isinstance(node, ast.If):
             return if_statements.walk(self, node, env)
@@ -294,6 +295,13 @@ class StatementVisitor(ExpressionEvaluator):
             self.built_by[name] = seeded  # `g = torch.Generator(d).manual_seed(s)`
         if (guard := compile_guard_value(value, self.resolve, self.guards, self.guard_helpers)) is not None:
             self.guards[name] = guard
+
+    def _builds_object(self, value: ast.expr | None) -> bool:
+        """`beam = Beam(x)`: building an object of a class puts no operation in the graph, so it is no
+        step towards the two a resume point needs (tests/test_breaking_reads.py); `torch.Tensor(...)` is one."""
+        ref = self.constructor_of(value) if value is not None else None
+        resolved = self.resolve(value.func) if isinstance(value, ast.Call) else None
+        return ref is not None and names_a_class(ref) and not (resolved or "").startswith("torch.")
 
     def _python_fallback(self, node: ast.Assign, env: Env) -> None:
         """`p = default(p, self.flag)`: a None-defaulted parameter whose None is replaced by a
