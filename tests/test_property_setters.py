@@ -1,54 +1,72 @@
-"""A property with a setter or deleter (`@systime.setter`, pypose's `System.systime`): a read of
-`self.NAME` in traced code runs the getter, and Dynamo traces it there (measured here with
-torch._dynamo.explain on torch 2.13). The setter, a def of the same name after it, no longer hides
-the getter (property_reads.accessor_of_property). Near miss: a setter that breaks, the property
-only read, is never run, so nothing there is reported."""
+"""`self.NAME = value` on a property with a setter, in traced code, measured with Dynamo.
+
+Dynamo inlines the setter at the store (torch 2.13: a break inside it is logged at the setter's
+line, none at the store, and the caller goes on traced), so the setter is traced code and the value
+stored is its parameter: a tensor stored reaches a `np.isscalar(value)` there (laplace's
+`prior_precision` setter). Near misses: a setter that does not break, and a plain attribute.
+"""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("torch")
+sys.path.insert(0, str(Path(__file__).parent))
 
-from sample_modules import agreed_break_lines, line_of
+from sample_modules import dynamo_breaks, graphmend_findings, line_of
 
-SOURCE = '''
+SOURCE = '''import numpy as np
 import torch
-from torch import nn
 
 
-class Model(nn.Module):
+class Base(torch.nn.Module):
     def __init__(self):
         super().__init__()
-        self._t = torch.zeros(1)
-        self._scale = 2.0
+        self._p = torch.ones(1)
+        self._q = torch.ones(1)
 
     @property
-    def systime(self):
-        print("getter")
-        return self._t
+    def p(self) -> torch.Tensor:
+        return self._p
 
-    @systime.setter
-    def systime(self, t):
-        self._t = t
+    @p.setter
+    def p(self, value: float | torch.Tensor):
+        if np.isscalar(value) and np.isreal(value):
+            self._p = torch.as_tensor([value])
+        elif isinstance(value, torch.Tensor):
+            self._p = value.reshape(-1)
 
     @property
-    def scale(self):
-        return self._scale
+    def q(self) -> torch.Tensor:
+        return self._q
 
-    @scale.setter
-    def scale(self, value):
-        print("setter")
-        self._scale = value
+    @q.setter
+    def q(self, value):
+        self._q = value.reshape(-1)
 
-    @scale.deleter
-    def scale(self):
-        print("deleter")
 
+class Model(Base):
     def forward(self, x):
-        return (x + self.systime) * self.scale
+        y = x * 2
+        self.q = y.sum()
+        self.plain = y.mean()
+        self.p = y.sum().detach()
+        return y * self.p + self.q
 '''
 
 
-def test_a_property_read_runs_its_getter_not_its_setter(tmp_path) -> None:
-    assert agreed_break_lines(SOURCE, tmp_path) == {line_of(SOURCE, 'print("getter")')}
+def test_a_breaking_setter_is_traced_from_the_store(tmp_path: Path) -> None:
+    breaks = dynamo_breaks(SOURCE, tmp_path)
+    test = line_of(SOURCE, "if np.isscalar(value)")
+    assert {line for line, _ in breaks} == {test}  # in the setter, nothing at `self.p = ...`
+    assert {line for line, _, _ in graphmend_findings(SOURCE, tmp_path)} == {test}
+
+
+def test_a_setter_is_no_entry_point_of_its_own(tmp_path: Path) -> None:
+    """Only a store runs it: without one, its body is not traced code."""
+    source = SOURCE.replace("        self.p = y.sum().detach()\n", "")
+    assert dynamo_breaks(source, tmp_path) == set()
+    assert graphmend_findings(source, tmp_path) == set()

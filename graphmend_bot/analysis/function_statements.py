@@ -23,6 +23,7 @@ from graphmend_bot.analysis import (
     narrowing,
     ndarray_bindings,
     operator_dunders,
+    property_reads,
     skipped_frames,
     statement_forms,
     tensor_rank,
@@ -380,6 +381,8 @@ class StatementVisitor(ExpressionEvaluator):
             self.expr(target.value, env)
             if isinstance(target.value, ast.Name) and target.value.id == self.self_name:
                 self.write_attribute(target.attr, kind)
+            if (ref := property_reads.setter_ref(target, self.properties, self.self_name, env)) is not None:
+                self._class_site(target, ref, [kind])  # the property's setter runs
 
     def _rare_block(self, body: list[ast.stmt], env: Env, rare: bool, checked: Kind | None = None,
                     mode: str | None = None) -> bool:

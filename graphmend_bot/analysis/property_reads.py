@@ -37,6 +37,23 @@ def accessor_of_property(name: str, decorators: tuple[str, ...]) -> bool:
     return f"{name}.setter" in decorators or f"{name}.deleter" in decorators
 
 
+def setter_qualname(getter_qualname: str) -> str:
+    """The name a property's setter is summarised under (its own `__qualname__` is the getter's)."""
+    return f"{getter_qualname}.setter"
+
+
+def is_setter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return f"{node.name}.setter" in tuple(filter(None, map(dotted_name, node.decorator_list)))
+
+
+def setter_ref(node: ast.Attribute, properties: Container[str], self_name: str | None, env: Container[str]) -> str | None:
+    """`setter:self>NAME` for `self.NAME = value` on a property of the module's classes: the store
+    runs the setter, which Dynamo inlines (tests/test_property_setters.py)."""
+    owner = node.value
+    own = isinstance(owner, ast.Name) and owner.id == (self_name or "self") and owner.id not in env
+    return f"setter:self>{node.attr}" if own and node.attr in properties else None
+
+
 def _returns_collection(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     returns = [child for child in every_node(node) if isinstance(child, ast.Return)]
     return bool(returns) and all(child.value is not None and _collection(child.value) for child in returns)

@@ -57,6 +57,7 @@ from graphmend_bot.analysis.opaque_sources import OPAQUE_CODES, OpaqueSources
 from graphmend_bot.analysis.outside_callables import holds_outside_callable
 from graphmend_bot.analysis.own_frame_managers import own_frame_entries
 from graphmend_bot.analysis.passed_ranks import passed_rank_indices
+from graphmend_bot.analysis.property_reads import setter_qualname
 from graphmend_bot.analysis.public_api import (
     PUBLIC_API,
     TENSOR_API,
@@ -735,6 +736,8 @@ class Program:
             return self._element_calls(fid, name)
         if kind == "getter":  # a property read on a value of a known class (value_class.py)
             return self._property_getters(fid, name)
+        if kind == "setter":  # `self.NAME = v` on a property: its setter runs
+            return self._property_setters(fid, name.rpartition(">")[2])
         if kind == "super":
             if function.class_qualname is None:
                 return []
@@ -826,6 +829,15 @@ class Program:
         module-level instance: the object is then its `self`."""
         kind, _, name = ref.partition(":")
         return kind in ("name", "dotted") and (name, callee) in self._instance_bound
+
+    def _property_setters(self, fid: FunctionId, name: str) -> list[FunctionId]:
+        """The setter `self.NAME = v` runs: of the class's property NAME (its own or a base's of the tree)."""
+        own = self.self_class(fid)
+        getter = self._method(fid[0], own, name) if own is not None else None
+        if getter is None or not is_property(self.function(getter).decorators):
+            return []
+        setter = (getter[0], setter_qualname(getter[1]))
+        return [setter] if setter in self._functions else []
 
     def _property_getters(self, fid: FunctionId, ref: str) -> list[FunctionId]:
         """The properties a read runs, of the tree or a dependency. Dynamo inlines the getter and

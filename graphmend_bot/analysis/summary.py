@@ -202,8 +202,13 @@ def summarize_module(
     definitions = first_definitions(tree)
     own_tensor_methods = frozenset(node.name for _, cls, node in collector.functions if cls is not None) & tensor_uses.PROVING_METHODS
     for qualname, class_qualname, node in collector.functions:
+        written_qualname = qualname
         if qualname in functions and property_reads.accessor_of_property(node.name, tuple(filter(None, map(dotted_name, node.decorator_list)))):
-            continue  # a getter's setter (same qualname): reads of the property run the getter kept
+            # a getter's setter or deleter (same qualname): reads of the property run the getter kept;
+            # `self.NAME = v` runs the setter, kept under its own name (property_reads.setter_qualname)
+            qualname = property_reads.setter_qualname(qualname)
+            if qualname in functions or not property_reads.is_setter(node):
+                continue
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
         summary = FunctionSummary(
@@ -236,13 +241,13 @@ def summarize_module(
                                         or model_reductions.reduces_over_model(node, text))
             if summary.tensor_signature:
                 summary.tensor_params = tensor_uses.tensor_param_names(node, text, resolve)
-        enclosing = _enclosing_nodes(qualname, collector, nodes)
+        enclosing = _enclosing_nodes(written_qualname, collector, nodes)
         summary.eager_entry = eager_entries.entry_classes(node, text, is_method, resolve, tensor_names, enclosing)
         if enclosing and "with" in text:  # what a `with NAME:` on a free name enters (held_contexts.py)
             summary.closure_builds = closure_builds(node, enclosing, resolve)
         summary.with_tails = eager_entries.with_tails(node, text)
         summary.generator_steps = generator_breaks.steps(node, "yield" in text and eager_entries.is_generator(node))
-        if (definition := definitions.get(qualname)) is not None:
+        if qualname == written_qualname and (definition := definitions.get(qualname)) is not None:
             summary.conditional_spans = conditional_spans(definition)
         if qualname in deferred or _runs_while_tracing(node, imports):
             functions[qualname] = summary  # Dynamo calls it after the graph or while tracing: never traced
