@@ -21,6 +21,13 @@ DISABLE_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable
 # skip list, so a call breaks as a skipped function (GB0007; GB0008 for a method through `self`),
 # measured on torch 2.13 (tests/test_skipped_decorators.py). FunctionSummary.disabled says "skipped".
 SKIPPED_DECORATORS = frozenset({"torch._disable_dynamo"})
+# numba's compilers: the decorated name is a numba dispatcher, a compiled object Dynamo cannot call into
+# ("Unsupported method call" of `CPUDispatcher.__call__`, GB0156) and never traces the body of
+# (tests/test_numba_calls.py). FunctionSummary.disabled says "numba".
+NUMBA_DECORATORS = frozenset({
+    "numba.jit", "numba.njit", "numba.generated_jit", "numba.vectorize", "numba.guvectorize", "numba.cfunc",
+    "numba.stencil", "numba.core.decorators.jit", "numba.core.decorators.njit", "numba.cuda.jit",
+})  # fmt: skip
 _FRAME_ONLY = "(recursive=False)"
 
 

@@ -1172,7 +1172,7 @@ class Program:
     def _successors(self, fid: FunctionId) -> Iterator[FunctionId]:
         module = fid[0]
         function = self.function(fid)
-        if function.disabled in ("recursive", "skipped"):
+        if function.disabled in ("recursive", "skipped", "numba"):
             return  # Dynamo traces nothing a disabled function calls
         for site in function.calls:
             targets = self.resolve_call(fid, site.ref)

@@ -433,11 +433,14 @@ def _runs_while_tracing(node: FunctionNode, imports: Imports) -> bool:
 
 def _disabled(node: FunctionNode, imports: Imports) -> str:
     """`@torch.compiler.disable` / `@torch._dynamo.disable`, bare or called: "recursive", or
-    "frame" for `recursive=False`; `@torch._disable_dynamo`: "skipped"; "" otherwise."""
+    "frame" for `recursive=False`; `@torch._disable_dynamo`: "skipped"; numba's `@jit`: "numba";
+    "" otherwise."""
     for decorator in node.decorator_list:
         callee = imports.resolve(_decorator_callee(decorator))
         if callee in disabled_values.SKIPPED_DECORATORS:
             return "skipped"
+        if callee in disabled_values.NUMBA_DECORATORS:
+            return "numba"
         if callee in disabled_values.DISABLE_DECORATORS:
             recursive = next(
                 (k.value for k in getattr(decorator, "keywords", ()) if k.arg == "recursive"), None

@@ -70,7 +70,9 @@ RULE = Rule(
         "`pywt.Wavelet`, `scipy.spatial.cKDTree`, `yaml._yaml.CParser`, ...), and methods of an "
         "object such a class built in the function, and Python functions of such packages that call "
         "compiled code on every path (`pywt.dwt_coeff_len`), found by reading the package's files, "
-        "never by importing it."
+        "never by importing it; and calls to a function of the checked tree compiled by numba "
+        "(`@numba.jit`, `@njit`, ...: a dispatcher Dynamo cannot call into, whose body it never traces "
+        "and graphmend does not report, analysis/disabled_calls.py)."
         " Reported only where the package is installed (run `graphmend check` in the project's "
         "environment): the GitHub review bot, whose environment holds no project dependencies, never reports it."
     ),
