@@ -32,6 +32,18 @@ def tree_object_built_here(node: ast.expr, resolve: Callable[[ast.expr], str | N
     return None if (resolve(node.func) or "").startswith(("torch.", "numpy.")) else ref
 
 
+def own_class_ref(func: ast.expr, decorators: tuple[str, ...], class_qualname: str | None) -> str | None:
+    """`cls(...)` in a classmethod builds its class (or a subclass): `name:Beam`, `dotted:Outer.Inner`."""
+    return classmethod_class(func.id, decorators, class_qualname) if isinstance(func, ast.Name) else None
+
+
+def classmethod_class(name: str, decorators: tuple[str, ...], class_qualname: str | None) -> str | None:
+    """The ref `cls` names in a classmethod of `class_qualname`, or None for any other name."""
+    if name != "cls" or not class_qualname or "classmethod" not in decorators:
+        return None
+    return f"dotted:{class_qualname}" if "." in class_qualname else f"name:{class_qualname}"
+
+
 def is_super(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and dotted_name(node.func) == "super"
 

@@ -70,9 +70,7 @@ def _bound(program: Program, site: CallSite, callee: FunctionId) -> list[tuple[s
     """(parameter, kind passed) at `site`, by position and keyword (`*args` and `**kwargs` left out)."""
     function = program.function(callee)
     params = function.params
-    if function.class_qualname is not None and "staticmethod" not in function.decorators and (
-        site.bound or function.name == "__init__" or program.instance_bound(site.ref, callee)
-    ):
+    if program.first_param_implicit(site, callee):
         params = params[1:]
     star = params.index(function.vararg) if function.vararg in params else len(params)
     return [*zip(params[:star], site.args), *site.kwargs]

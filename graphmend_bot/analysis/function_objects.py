@@ -20,7 +20,7 @@ from graphmend_bot.analysis import (
     tensorless_frames,
     value_class,
 )
-from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super
+from graphmend_bot.analysis.callee_refs import built_here, callee_ref, is_super, own_class_ref
 from graphmend_bot.analysis.closures import free_names
 from graphmend_bot.analysis.function_reporting import FindingReporter
 from graphmend_bot.analysis.function_state import Env
@@ -304,7 +304,7 @@ class ObjectTracker(FindingReporter):
         result of `select(...)` -> "returned:name:select" (what select returns, called)."""
         if isinstance(func, ast.Name) and func.id in self.instances:
             return f"returned:{self.instances[func.id]}"
-        return callee_ref(func)
+        return own_class_ref(func, self.summary.decorators, self.summary.class_qualname) or callee_ref(func)
 
     def _result_of(self, receiver: ast.expr, env: Env) -> str | None:
         """`covar.evaluate_kernel().solve(...)`, `d.lazy_covariance_matrix.diagonal()`: a receiver

@@ -25,6 +25,7 @@ from graphmend_bot.analysis.breaking_reads import eager_rests as read_eager_rest
 from graphmend_bot.analysis.built_managers import constructions_entered
 from graphmend_bot.analysis.cached_property_reads import cached_property_reads, locked_reads
 from graphmend_bot.analysis.callee_modes import CalleeModes
+from graphmend_bot.analysis.callee_refs import classmethod_class
 from graphmend_bot.analysis.caller_arguments import CallerArguments, Unproven, UnreadImports
 from graphmend_bot.analysis.class_resolution import property_getters, value_classes
 from graphmend_bot.analysis.compile_helpers import helper_compiled_roots
@@ -756,6 +757,8 @@ class Program:
             if method is None:
                 return overrides or self._submodule_forward(module, own, name)
             return [method, *overrides, *self._shadowing_closures(module, own, name)]
+        if kind == "name" and (own := classmethod_class(name, function.decorators, function.class_qualname)):
+            kind, _, name = own.partition(":")  # `cls(...)` in a classmethod: its class's `__init__`
         if kind == "name" and (nested := self._nested_function(fid, name)) is not None:
             return [nested]
         found = self._resolve_dotted(module, name)
@@ -823,6 +826,16 @@ class Program:
         defined there or imported), as summary.py names it; None when no such object."""
         found = self._module_instance(module, name)
         return None if found is None else found[1]
+
+    def first_param_implicit(self, site: CallSite, callee: FunctionId) -> bool:
+        """Whether the call passes `callee`'s first parameter itself: `self` of a method called bound
+        or through a module-level instance, of an `__init__`; `cls` of a classmethod however it is
+        called (`Beam.build(x)` binds x to the second parameter)."""
+        function = self.function(callee)
+        if function.class_qualname is None or "staticmethod" in function.decorators:
+            return False
+        return (site.bound or function.name == "__init__" or "classmethod" in function.decorators
+                or self.instance_bound(site.ref, callee))
 
     def instance_bound(self, ref: str, callee: FunctionId) -> bool:
         """Whether `callee` was reached from a call `ref` ("dotted:COUNTER.bump") through a
@@ -1918,11 +1931,7 @@ class _TensorFlow:
         function = self.program.function(callee)
         params = function.params
         passed: dict[str, Kind] = {}
-        if (
-            function.class_qualname is not None
-            and "staticmethod" not in function.decorators
-            and (site.bound or function.name == "__init__" or self.program.instance_bound(site.ref, callee))
-        ):
+        if self.program.first_param_implicit(site, callee):
             params = params[1:]
         elif site.ref.endswith(".apply") and function.name == "setup_context":
             return passed  # Fn.apply's arguments reach it packed in `inputs`, not by position

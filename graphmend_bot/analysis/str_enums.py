@@ -124,9 +124,7 @@ def _bound(
     """(callee parameter, source) for each source, positions matched as the tensor flow does."""
     function: FunctionSummary = program.function(callee)
     params = list(function.params)
-    if function.class_qualname is not None and "staticmethod" not in function.decorators and (
-        site.bound or function.name == "__init__"
-    ):
+    if program.first_param_implicit(site, callee):
         params = params[1:]
     for where, source in sources:
         if isinstance(where, str):
