@@ -66,9 +66,10 @@ class ExpressionEvaluator(CallResolver):
             return _attribute_kind(node.attr)  # module state: the solver types it per class
         owner = self.expr(node.value, env)
         self._attribute_read(node, owner)
+        read = NOT_TENSOR
         if isinstance(node.value, ast.Name) and (ref := self._known_class(node.value.id)) is not None:
-            # `covar.batch_shape` on a value of a known class: a property there runs
-            self._class_site(node, f"getter:{ref}>{node.attr}", [])
+            # `covar.batch_shape` on a value of a known class: a property there runs, and gives what it returns
+            read = self._class_site(node, f"getter:{ref}>{node.attr}", [])
         if node.attr in self.tuple_fields:
             return owner.without_flags()
         if isinstance(node.value, ast.Name) and node.attr in (built := self._fields.get(node.value.id, {})):
@@ -82,7 +83,7 @@ class ExpressionEvaluator(CallResolver):
             self.references.add(f"{node.value.id}.{node.attr}")  # module.function passed as a value
         if node.attr in V.TENSOR_ATTRS or (node.attr in V.RESULT_FIELDS and isinstance(node.value, (ast.Call, ast.Name))):
             return field_kind(node, owner)
-        return NOT_TENSOR
+        return read
 
     def _expr_Subscript(self, node: ast.Subscript, env: Env) -> Kind:
         owner = self.expr(node.value, env)
