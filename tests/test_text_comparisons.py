@@ -18,6 +18,15 @@ CASES = {
     "formatted_text": ("x == f'{self.name}_n'", False),
     "chained_with_text": ("x != 'a' != 'b'", False),
     "text_or_membership": ("x == 'edge' or x is None", False),
+    # a container display: Tensor.__eq__ gives up on a list, tuple, dict or set too, even of numbers
+    # (torchphysics' `if coords == {}:` on a dict a caller may pass)
+    "equals_empty_dict": ("x == {}", False),
+    "equals_dict": ("x != {'a': 1}", False),
+    "equals_empty_set": ("x == set()", False),
+    "equals_empty_list": ("x == []", False),
+    "equals_empty_tuple": ("() != x", False),
+    "equals_list_of_numbers": ("x == [1.0, 1.0, 1.0]", False),
+    "equals_tuple_of_numbers": ("x != (1.0, 2.0, 1.0)", False),
     # near misses: a number, or an operand that is not text, still reads the tensor's values
     "equals_number": ("x.sum() == 3.0", True),
     "bytes": ("x == b'edge'", True),  # Dynamo breaks here (GB0213), unlike on text

@@ -221,11 +221,21 @@ _IDENTITY_OR_MEMBERSHIP = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 
 
 def _python_operator(op: ast.cmpop, left: ast.expr, right: ast.expr) -> bool:
-    """`a is b`, `k in d`, and `mode == 'sum'`, `f"{k}" != key`: equality with text is a Python bool
-    even on a tensor (Tensor.__eq__ gives up on text, and Python falls back to identity), so Dynamo
-    branches on it without a break."""
+    """`a is b`, `k in d`, and `mode == 'sum'`, `f"{k}" != key`, `coords == {}`: equality with text or
+    a list, tuple, dict or set display is a Python bool even on a tensor (Tensor.__eq__ gives up on
+    them, and Python falls back to identity: `torch.ones(3) == [1.0, 1.0, 1.0]` is False), so Dynamo
+    branches on it without a break (tests/test_text_comparisons.py)."""
     return isinstance(op, _IDENTITY_OR_MEMBERSHIP) or (
-        isinstance(op, (ast.Eq, ast.NotEq)) and (_is_text(left) or _is_text(right)))
+        isinstance(op, (ast.Eq, ast.NotEq)) and (_is_unlike_tensor(left) or _is_unlike_tensor(right)))
+
+
+def _is_unlike_tensor(node: ast.expr) -> bool:
+    """Text, or a container a tensor never equals (`{}`, `[1.0, 2.0]`, `(a, b)`, `set()`)."""
+    if isinstance(node, (ast.Dict, ast.Set, ast.List, ast.Tuple)):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "dict") and not node.args:
+        return True
+    return _is_text(node)
 
 
 def _is_text(node: ast.expr) -> bool:
