@@ -220,8 +220,8 @@ class ObjectTracker(FindingReporter):
                 or (container.id in self._assumed and not self._bindings.get(container.id))
             ):
                 continue
-            for check_membership in C.MEMBERSHIPS:
-                check_membership(self, node, container, kind)
+            for check_membership in C.MEMBERSHIPS:  # a call's result left out: maybe a collection (above)
+                check_membership(self, node, container, Kind(kind.always, kind.params))
 
     def _sized_object(self, node: ast.Call, env: Env) -> None:
         """`len(cache)` runs the class's `__len__`, which Dynamo inlines (measured on torch 2.13: a
