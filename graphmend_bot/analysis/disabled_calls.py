@@ -28,10 +28,8 @@ if TYPE_CHECKING:
 # The rule that reports these calls, and the id each call breaks with.
 RULE = next(rule for rule in RULES if rule.detection.disabled_call is not None)
 _BREAK_ID = RULE.detection.disabled_call
-# A numba dispatcher is compiled code: GM651's, "Unsupported method call" of its `__call__`
-# (GB6890 instead when an argument is a NumPy array Dynamo traces: it cannot hash it for the dispatch).
-COMPILED_RULE = next(rule for rule in RULES if rule.code == "GM651")
-NUMBA_CALL = "GB0156"
+# A numba dispatcher is compiled code, reported by the rule for calls into compiled code.
+COMPILED_RULE = next(rule for rule in RULES if rule.detection.compiled_function_call is not None)
 
 
 def disabled_function_calls(
@@ -156,11 +154,10 @@ def _draft(row: int, bound: bool, callee: FunctionSummary, lines: list[str]) -> 
     if callee.disabled == "skipped":
         message = (f"`{callee.name}()` is marked `@torch._disable_dynamo`, which Dynamo's trace rules skip: "
                    "the graph ends at this call and it runs eagerly")
-    if callee.disabled == "numba":
-        message = (f"`{callee.name}()` is compiled by numba: Dynamo cannot trace a call into a numba dispatcher, "
-                   "so the graph ends at this call and it runs eagerly")
+    if callee.disabled == "numba" and (compiled := COMPILED_RULE.detection.compiled_function_call) is not None:
+        message, gb_id = compiled(COMPILED_RULE, callee.name)
         draft = _call_draft(lines, row, rf"(?<![\w]){re.escape(callee.name)}", False, message)
-        return replace(draft, code=COMPILED_RULE.code, gb_id=NUMBA_CALL)
+        return replace(draft, code=COMPILED_RULE.code, gb_id=gb_id)
     return _call_draft(lines, row, rf"(?<![\w]){re.escape(callee.name)}", callee.disabled == "frame" or method, message,
                        skipped=callee.disabled == "skipped")
 

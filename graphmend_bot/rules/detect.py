@@ -395,6 +395,8 @@ StrMethodHook = Callable[["Rule", Checker, ast.Call, str], None]
 # A call from traced code whose every callee is marked `@torch.compiler.disable`, found by the scope
 # solver: given whether Dynamo skips inlining the callee (a method, `recursive=False`), the id it breaks with.
 DisabledCallHook = Callable[["Rule", bool, bool], str]  # (rule, skips inlining, a skipped function)
+# A call to a function of the tree compiled by numba, by its name: the finding's message and id.
+CompiledFunctionCallHook = Callable[["Rule", str], tuple[str, str]]
 # The message for a read of the `functools.cached_property` of that name (asked by the scope solver:
 # analysis/cached_property_reads.py).
 CachedPropertyReadHook = Callable[["Rule", str], str]
@@ -534,6 +536,7 @@ class Detection:
     vararg_autograd_forward: VarargForwardHook | None = None  # `def forward(ctx, flag, *args)`
     torch_function_override: TorchFunctionOverrideHook | None = None  # `def __torch_function__(cls, func, ...)`
     disabled_call: DisabledCallHook | None = None  # asked by the scope solver (analysis/disabled_calls.py)
+    compiled_function_call: CompiledFunctionCallHook | None = None  # `kernel(a)` on a numba function (disabled_calls.py)
     cached_property_read: CachedPropertyReadHook | None = None  # asked by the solver (analysis/cached_property_reads.py)
     returned_unrebuildable: ReturnedUnrebuildableHook | None = None  # asked by the solver (analysis/returned_holders.py)
     manager_without_yield: ManagerWithoutYieldHook | None = None  # asked by the solver (analysis/generator_managers.py)

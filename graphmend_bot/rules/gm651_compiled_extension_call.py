@@ -40,6 +40,16 @@ def _third_party_call(rule: Rule, checker: Checker, call: ast.Call, name: str, o
     )
 
 
+def _numba_call(rule: Rule, name: str) -> tuple[str, str]:
+    """Measured on torch 2.13 (tests/test_numba_calls.py): a numba dispatcher's `__call__` is
+    "Unsupported method call" (GB0156; GB6890 when an argument is a NumPy array Dynamo traces, which it
+    cannot hash for the dispatch)."""
+    return (
+        f"`{name}()` is compiled by numba: Dynamo cannot trace a call into a numba dispatcher, so the graph "
+        "ends at this call and it runs eagerly", "GB0156",
+    )
+
+
 def _wrapper_call(rule: Rule, checker: Checker, call: ast.Call, name: str) -> None:
     """Measured on torch 2.13 (pytorch_wavelets' `lowlevel.py:153`): `pywt.dwt_coeff_len(...)` is a
     Python wrapper whose `return` calls `Modes.from_object(mode)` of the Cython module; Dynamo
@@ -97,6 +107,6 @@ ready = x * 2
         "caller) and pass it in, use a torch equivalent (`torch.special.gammaln` for "
         f"`scipy.special.gammaln`), or guard eager-only work with `{COMPILE_GUARD}`."
     ),
-    detection=Detection(third_party_call=_third_party_call),
+    detection=Detection(third_party_call=_third_party_call, compiled_function_call=_numba_call),
     advice=f"TorchDynamo cannot trace compiled code: call `{{code}}` outside the compiled region, use a torch equivalent, or guard it with `{COMPILE_GUARD}`",
 )
