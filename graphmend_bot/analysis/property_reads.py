@@ -42,10 +42,6 @@ def setter_qualname(getter_qualname: str) -> str:
     return f"{getter_qualname}.setter"
 
 
-def is_setter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return f"{node.name}.setter" in tuple(filter(None, map(dotted_name, node.decorator_list)))
-
-
 def setter_ref(node: ast.Attribute, properties: Container[str], self_name: str | None, env: Container[str]) -> str | None:
     """`setter:self>NAME` for `self.NAME = value` on a property of the module's classes: the store
     runs the setter, which Dynamo inlines (tests/test_property_setters.py)."""

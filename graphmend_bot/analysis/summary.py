@@ -203,11 +203,12 @@ def summarize_module(
     own_tensor_methods = frozenset(node.name for _, cls, node in collector.functions if cls is not None) & tensor_uses.PROVING_METHODS
     for qualname, class_qualname, node in collector.functions:
         written_qualname = qualname
-        if qualname in functions and property_reads.accessor_of_property(node.name, tuple(filter(None, map(dotted_name, node.decorator_list)))):
+        if qualname in functions and property_reads.accessor_of_property(
+                node.name, accessors := tuple(filter(None, map(dotted_name, node.decorator_list)))):
             # a getter's setter or deleter (same qualname): reads of the property run the getter kept;
             # `self.NAME = v` runs the setter, kept under its own name (property_reads.setter_qualname)
             qualname = property_reads.setter_qualname(qualname)
-            if qualname in functions or not property_reads.is_setter(node):
+            if qualname in functions or f"{node.name}.setter" not in accessors:
                 continue
         compiled = _is_compiled(node, imports)
         entry = (class_qualname is not None and node.name == "forward") or compiled
