@@ -2,9 +2,11 @@
 calls that take the arm. When the arm is a mode's (`if self.training:`, a flag its class keeps off,
 a half dtype), it does not run in the default mode (eval, float32, flags off), where Dynamo traces
 what follows the `if` and breaks there: so the finding after the `if` is reported, and the breaks
-inside the arm name the mode. An arm that runs in the default mode (`if not self.training:`, a
-plain test that holds) still leaves the rest eager. Each case measured on torch 2.13 with the model
-in eval mode and a float32 input (tests/sample_modules.py)."""
+inside the arm name the mode. An arm that runs in the default mode (`if not self.training:`)
+still leaves the rest eager. A plain test's arm runs on some calls only: on the others Dynamo
+traces past the `if` and breaks there, so the finding after it is reported too (if_statements.
+eager_rest_after_arms; tests/test_eager_rest_arms.py). Each case measured on torch 2.13 with the
+model in eval mode and a float32 input (tests/sample_modules.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ CASES = {
     "try_in_half_precision": ("x.dtype == torch.float16", TRY, True),
     # near misses: the arm runs in the default mode
     "try_in_eval": ("not self.training", TRY, False),
-    "try_under_a_plain_test_that_holds": ("self.filename is not None", TRY, False),
+    "try_under_a_plain_test_that_fails": ("self.filename is None", TRY, True),
+    "loop_under_a_plain_test_that_fails": ("self.filename is None", LOOP, True),
 }
 
 

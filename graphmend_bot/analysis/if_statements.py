@@ -17,7 +17,7 @@ from graphmend_bot.analysis import (
 )
 from graphmend_bot.analysis.frequency import is_rare_arm, on_by_default
 from graphmend_bot.analysis.guards import compile_guard_value, without_guards
-from graphmend_bot.vocabulary.kind import NOT_TENSOR
+from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
 if TYPE_CHECKING:
     from graphmend_bot.analysis.function_state import Env
@@ -61,14 +61,34 @@ def walk(visitor: StatementVisitor, node: ast.If, env: Env) -> bool:
     body_mode, else_mode = modes.arm_modes(node.test, visitor.off_flags)
     with subclass_methods.narrowed(visitor.instances, test, visitor.resolve, visitor.builtin_of):  # `if isinstance(x, Q): x.m()`
         body_leaves = visitor._rare_block(node.body, body_env, is_rare_arm(node.body) and not on_by_default(test, visitor.node), checked if tensor_in_body else None, body_mode)
-    # a break in a loop or `try` of one arm leaves the rest eager on the calls taking it; a mode's arm does not
-    # run in the default mode, where the rest is traced (tests/test_mode_arm_rest.py): not carried past the `if`
-    eager_after_body, visitor._eager_after = visitor._eager_after if body_mode is None else eager_before, eager_before
+    eager_after_body, visitor._eager_after = visitor._eager_after, eager_before
     else_leaves = visitor._rare_block(node.orelse, else_env, is_rare_arm(node.orelse), None if tensor_in_body else checked, else_mode)
-    visitor._eager_after = (visitor._eager_after if else_mode is None else eager_before) | eager_after_body
+    # a mode's arm does not run in the default mode, where the rest is traced (tests/test_mode_arm_rest.py)
+    arms = ((eager_after_body, body_leaves, body_mode), (visitor._eager_after, else_leaves, else_mode))
+    visitor._eager_after = eager_rest_after_arms(
+        eager_before, [(eager, leaves) for eager, leaves, mode in arms if mode is None], visitor._loop_depth > 0)
     if not body_leaves and not visitor._loop_depth and (fallback := none_fallbacks.tested_parameter(node, visitor.node)):
         none_fallbacks.record(visitor.summary, fallback, body_env)  # `if p is None: p = ...`: by the callers
     statement_forms.merge_into(env, [] if body_leaves else [body_env], [] if else_leaves else [else_env])
     if body_leaves != else_leaves and (after := else_mode if body_leaves else body_mode) is not None:
         visitor._modes.append(after)  # `if not visitor.training: return x`: the rest runs in training only
     return body_leaves and else_leaves
+
+
+def eager_rest_after_arms(before: Kind, arms: list[tuple[Kind, bool]], in_loop: bool) -> Kind:
+    """What runs eagerly after an `if`, from the eager rest each arm leaves and whether it leaves.
+
+    A break in a loop or `try` body of one arm makes Dynamo run the rest of the frame eagerly on the
+    calls taking that arm only; on the others it traces on and breaks past the `if` (measured on
+    torch 2.13: tests/test_eager_rest_arms.py, `if k == 0:` around a loop of `.item()` calls). So the
+    rest is eager only where every arm reaching it made it so, or where the one arm that reaches it did.
+    In a loop body any arm's break skips the whole frame (loop_calls.py): there each arm's counts.
+    """
+    if in_loop:
+        return Kind.union([before, *(eager for eager, _ in arms)])
+    reaching = [eager for eager, leaves in arms if not leaves]
+    if not reaching:
+        return before
+    if len(reaching) == 1 or all(eager == reaching[0] for eager in reaching):
+        return reaching[0]
+    return before if any(eager == before for eager in reaching) else Kind.union(reaching)

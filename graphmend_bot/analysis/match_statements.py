@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from graphmend_bot.analysis import statement_forms
 from graphmend_bot.analysis.frequency import is_rare_arm
+from graphmend_bot.analysis.if_statements import eager_rest_after_arms
 from graphmend_bot.analysis.sized import COLLECTION_DISPLAYS
 from graphmend_bot.vocabulary.kind import NOT_TENSOR, Kind
 
@@ -34,7 +35,7 @@ def walk(visitor: StatementVisitor, node: ast.Match, env: Env) -> bool:
     if elements is None and isinstance(node.subject, ast.Name):
         elements = visitor.tuples.get(node.subject.id)
     eager_before = visitor._eager_after
-    eager_after = eager_before
+    arms: list[tuple[Kind, bool]] = []  # the eager rest each case leaves, and whether it leaves the statement
     through: list[Env] = []
     irrefutable = False
     for case in node.cases:
@@ -45,13 +46,15 @@ def walk(visitor: StatementVisitor, node: ast.Match, env: Env) -> bool:
         if case.guard is not None:
             visitor._bool_context(case.guard, arm, "if")
         visitor._eager_after = eager_before
-        if not visitor._rare_block(case.body, arm, is_rare_arm(case.body)):
+        leaves = visitor._rare_block(case.body, arm, is_rare_arm(case.body))
+        if not leaves:
             through.append(arm)
-        eager_after = eager_after | visitor._eager_after  # as an `if` (if_statements.py): any arm taken may leave the rest eager
+        arms.append((visitor._eager_after, leaves))
         irrefutable |= case.guard is None and _irrefutable(case.pattern)
-    visitor._eager_after = eager_after
     if not irrefutable:
         through.append(dict(env))  # no case matched: the statement falls through
+        arms.append((eager_before, False))
+    visitor._eager_after = eager_rest_after_arms(eager_before, arms, visitor._loop_depth > 0)  # as an `if`'s arms
     statement_forms.merge_into(env, through)
     return not through
 
